@@ -29587,62 +29587,62 @@ row1291:
 	XORQ R9, R9
 
 chunks1292:
-	LEAQ        (CX)(R9*1), R11
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 28(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1180<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1181<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     62(AX)(R9*2), X1
-	VINSERTI128 $0x01, 96(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1182<>+0(SB), Y1, Y1
-	VMOVDQU     84(AX)(R9*2), X0
-	VINSERTI128 $0x01, 112(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1183<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     124(AX)(R9*2), X0
-	VINSERTI128 $0x01, 158(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1184<>+0(SB), Y0, Y0
-	VMOVDQU     144(AX)(R9*2), X1
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1185<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)
-	VMOVDQU     6(AX)(R9*2), X1
-	VINSERTI128 $0x01, 34(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1180<>+0(SB), Y1, Y1
-	VMOVDQU     22(AX)(R9*2), X0
-	VINSERTI128 $0x01, 54(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1181<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     68(AX)(R9*2), X0
-	VINSERTI128 $0x01, 102(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1182<>+0(SB), Y0, Y0
-	VMOVDQU     90(AX)(R9*2), X1
-	VINSERTI128 $0x01, 118(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1183<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     130(AX)(R9*2), X1
-	VINSERTI128 $0x01, 164(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1184<>+0(SB), Y1, Y1
-	VMOVDQU     150(AX)(R9*2), X0
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1186<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	CMPQ        R9, BX
-	JEQ         rowdone1293
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1292
-	MOVQ        BX, R9
-	JMP         chunks1292
+	LEAQ           (CX)(R9*1), R11
+	VMOVDQU        12(AX)(R9*2), Y0
+	VPSHUFB        shuffle1180<>+0(SB), Y0, Y0
+	VMOVDQU        (AX)(R9*2), X1
+	VINSERTI128    $0x01, 48(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1181<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, (R11)
+	VMOVDQU        108(AX)(R9*2), Y1
+	VPSHUFB        shuffle1180<>+0(SB), Y1, Y1
+	VMOVDQU        86(AX)(R9*2), X0
+	VINSERTI128    $0x01, 144(AX)(R9*2), Y0, Y0
+	VPSHUFB        shuffle1182<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)
+	VMOVDQU        18(AX)(R9*2), Y0
+	VPSHUFB        shuffle1180<>+0(SB), Y0, Y0
+	VMOVDQU        (AX)(R9*2), X1
+	VINSERTI128    $0x01, 54(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1183<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, (R11)(DX*1)
+	VMOVDQU        114(AX)(R9*2), Y1
+	VPSHUFB        shuffle1180<>+0(SB), Y1, Y1
+	VMOVDQU        92(AX)(R9*2), X0
+	VINSERTI128    $0x01, 150(AX)(R9*2), Y0, Y0
+	VPSHUFB        shuffle1182<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)(DX*1)
+	VMOVDQU        62(AX)(R9*2), Y0
+	VPSHUFB        shuffle1184<>+0(SB), Y0, Y0
+	VMOVDQU        74(AX)(R9*2), Y1
+	VPSHUFB        shuffle1185<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 56(AX)(R9*2), Y0
+	VPSHUFB        shuffle888<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VMOVDQU        158(AX)(R9*2), Y0
+	VPSHUFB        shuffle1184<>+0(SB), Y0, Y0
+	VBROADCASTI128 176(AX)(R9*2), Y1
+	VPSHUFB        shuffle1186<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 152(AX)(R9*2), Y0
+	VPSHUFB        shuffle888<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
+	CMPQ           R9, BX
+	JEQ            rowdone1293
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1292
+	MOVQ           BX, R9
+	JMP            chunks1292
 
 rowdone1293:
 	ADDQ DI, AX
@@ -29765,46 +29765,46 @@ rowdone1301:
 	VZEROUPPER
 	RET
 
-DATA shuffle1180<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle1180<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1180<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1180<>+8(SB)/8, $0x0f0e0d0c05040302
 DATA shuffle1180<>+16(SB)/8, $0x0d0c0b0a09080100
 DATA shuffle1180<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1180<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1181<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1181<>+8(SB)/8, $0x0b0a09080100ffff
+DATA shuffle1181<>+0(SB)/8, $0xffff050403020100
+DATA shuffle1181<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle1181<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1181<>+24(SB)/8, $0x0d0c050403020100
 GLOBL shuffle1181<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1182<>+0(SB)/8, $0x0d0c0b0a03020100
-DATA shuffle1182<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1182<>+16(SB)/8, $0x0d0c050403020100
-DATA shuffle1182<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1182<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle1182<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1182<>+24(SB)/8, $0x0d0c050403020100
 GLOBL shuffle1182<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1183<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1183<>+8(SB)/8, $0x050403020100ffff
+DATA shuffle1183<>+0(SB)/8, $0xffff0b0a09080706
+DATA shuffle1183<>+8(SB)/8, $0xffffffffffffffff
 DATA shuffle1183<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1183<>+24(SB)/8, $0x0b0a09080100ffff
+DATA shuffle1183<>+24(SB)/8, $0x0d0c050403020100
 GLOBL shuffle1183<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1184<>+0(SB)/8, $0x0d0c0b0a09080100
-DATA shuffle1184<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1184<>+16(SB)/8, $0x0d0c0b0a03020100
-DATA shuffle1184<>+24(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1184<>+0(SB)/8, $0x0d0c0b0a03020100
+DATA shuffle1184<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1184<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1184<>+24(SB)/8, $0xffff0f0e0d0c0504
 GLOBL shuffle1184<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1185<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1185<>+8(SB)/8, $0x0d0c050403020100
+DATA shuffle1185<>+8(SB)/8, $0x0f0e0d0c0b0affff
 DATA shuffle1185<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1185<>+24(SB)/8, $0x090807060504ffff
+DATA shuffle1185<>+24(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle1185<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1186<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1186<>+8(SB)/8, $0x0d0c050403020100
+DATA shuffle1186<>+8(SB)/8, $0x090807060504ffff
 DATA shuffle1186<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1186<>+24(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle1186<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1186<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1187<>+0(SB)/8, $0x0d0c050403020100
@@ -29865,62 +29865,65 @@ row1306:
 	XORQ R9, R9
 
 chunks1307:
-	LEAQ        (CX)(R9*1), R11
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 28(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle21<>+0(SB), Y0, Y0
-	VMOVDQU     24(AX)(R9*2), X1
-	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle22<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     56(AX)(R9*2), X1
-	VINSERTI128 $0x01, 96(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle23<>+0(SB), Y1, Y1
-	VMOVDQU     72(AX)(R9*2), X0
-	VINSERTI128 $0x01, 120(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle24<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     124(AX)(R9*2), X0
-	VINSERTI128 $0x01, 152(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU     144(AX)(R9*2), X1
-	VINSERTI128 $0x01, 168(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle26<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)
-	VMOVDQU     12(AX)(R9*2), X1
-	VINSERTI128 $0x01, 40(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle21<>+0(SB), Y1, Y1
-	VMOVDQU     36(AX)(R9*2), X0
-	VINSERTI128 $0x01, 60(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle22<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     68(AX)(R9*2), X0
-	VINSERTI128 $0x01, 108(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle23<>+0(SB), Y0, Y0
-	VMOVDQU     84(AX)(R9*2), X1
-	VINSERTI128 $0x01, 132(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle24<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     136(AX)(R9*2), X1
-	VINSERTI128 $0x01, 164(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle25<>+0(SB), Y1, Y1
-	VMOVDQU     156(AX)(R9*2), X0
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1192<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	CMPQ        R9, BX
-	JEQ         rowdone1308
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1307
-	MOVQ        BX, R9
-	JMP         chunks1307
+	LEAQ           (CX)(R9*1), R11
+	VMOVDQU        20(AX)(R9*2), Y0
+	VPSHUFB        shuffle1192<>+0(SB), Y0, Y0
+	VMOVDQU        40(AX)(R9*2), Y1
+	VPSHUFB        shuffle1193<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R11)
+	VEXTRACTI128   $0x01, Y1, 16(R11)(DX*1)
+	VMOVDQU        92(AX)(R9*2), Y1
+	VPSHUFB        shuffle1194<>+0(SB), Y1, Y1
+	VMOVDQU        108(AX)(R9*2), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        116(AX)(R9*2), Y0
+	VPSHUFB        shuffle1192<>+0(SB), Y0, Y0
+	VMOVDQU        136(AX)(R9*2), Y1
+	VPSHUFB        shuffle1193<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 64(R11)
+	VEXTRACTI128   $0x01, Y1, 64(R11)(DX*1)
+	VMOVDQU        (AX)(R9*2), Y1
+	VPSHUFB        shuffle1196<>+0(SB), Y1, Y1
+	VBROADCASTI128 12(AX)(R9*2), Y0
+	VPSHUFB        shuffle1197<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 24(AX)(R9*2), Y1
+	VPSHUFB        shuffle404<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VBROADCASTI128 68(AX)(R9*2), Y1
+	VPSHUFB        shuffle1198<>+0(SB), Y1, Y1
+	VBROADCASTI128 80(AX)(R9*2), Y0
+	VPSHUFB        shuffle1199<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 44(AX)(R9*2), Y1
+	VPSHUFB        shuffle289<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 32(R11)
+	VEXTRACTI128   $0x01, Y1, 32(R11)(DX*1)
+	VBROADCASTI128 164(AX)(R9*2), Y1
+	VPSHUFB        shuffle1198<>+0(SB), Y1, Y1
+	VBROADCASTI128 176(AX)(R9*2), Y0
+	VPSHUFB        shuffle1199<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 140(AX)(R9*2), Y1
+	VPSHUFB        shuffle289<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	CMPQ           R9, BX
+	JEQ            rowdone1308
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1307
+	MOVQ           BX, R9
+	JMP            chunks1307
 
 rowdone1308:
 	ADDQ DI, AX
@@ -30041,11 +30044,53 @@ rowdone1316:
 	VZEROUPPER
 	RET
 
-DATA shuffle1192<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1192<>+8(SB)/8, $0x0706050403020100
-DATA shuffle1192<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle1192<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1192<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1192<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1192<>+16(SB)/8, $0x0b0a090807060504
+DATA shuffle1192<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1192<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1193<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1193<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1193<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1193<>+24(SB)/8, $0x0b0a090807060504
+GLOBL shuffle1193<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1194<>+0(SB)/8, $0x0b0a090807060504
+DATA shuffle1194<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1194<>+16(SB)/8, $0x0706050403020100
+DATA shuffle1194<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1194<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1195<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1195<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1195<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle1195<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1196<>+0(SB)/8, $0x0706050403020100
+DATA shuffle1196<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1196<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1196<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1196<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1197<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1197<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1197<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1197<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1197<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1198<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle1198<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1198<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1198<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1198<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1199<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1199<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1199<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle1199<>(SB), RODATA|NOPTR, $32
 
 // func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -30412,10 +30457,10 @@ chunks1346:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1193<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1200<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1193<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1200<>+0(SB), Y1, Y1
 	VSHUFPS     $0x88, Y1, Y0, Y2
 	VMOVDQU     Y2, (R11)
 	VSHUFPS     $0xdd, Y1, Y0, Y1
@@ -30452,9 +30497,9 @@ row1349:
 chunks1350:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
-	VPSHUFB shuffle1194<>+0(SB), X0, X0
+	VPSHUFB shuffle1201<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R9*2), X1
-	VPSHUFB shuffle1194<>+0(SB), X1, X1
+	VPSHUFB shuffle1201<>+0(SB), X1, X1
 	VSHUFPS $0x88, X1, X0, X2
 	VMOVDQU X2, (R11)
 	VSHUFPS $0xdd, X1, X0, X1
@@ -30479,15 +30524,15 @@ rowdone1351:
 	VZEROUPPER
 	RET
 
-DATA shuffle1193<>+0(SB)/8, $0x0703060205010400
-DATA shuffle1193<>+8(SB)/8, $0x0f0b0e0a0d090c08
-DATA shuffle1193<>+16(SB)/8, $0x0703060205010400
-DATA shuffle1193<>+24(SB)/8, $0x0f0b0e0a0d090c08
-GLOBL shuffle1193<>(SB), RODATA|NOPTR, $32
+DATA shuffle1200<>+0(SB)/8, $0x0703060205010400
+DATA shuffle1200<>+8(SB)/8, $0x0f0b0e0a0d090c08
+DATA shuffle1200<>+16(SB)/8, $0x0703060205010400
+DATA shuffle1200<>+24(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle1200<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1194<>+0(SB)/8, $0x0703060205010400
-DATA shuffle1194<>+8(SB)/8, $0x0f0b0e0a0d090c08
-GLOBL shuffle1194<>(SB), RODATA|NOPTR, $16
+DATA shuffle1201<>+0(SB)/8, $0x0703060205010400
+DATA shuffle1201<>+8(SB)/8, $0x0f0b0e0a0d090c08
+GLOBL shuffle1201<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -30526,18 +30571,18 @@ chunks1355:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1195<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1202<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1196<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1203<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     2(AX)(R9*2), X1
 	VINSERTI128 $0x01, 34(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1195<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1202<>+0(SB), Y1, Y1
 	VMOVDQU     18(AX)(R9*2), X0
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1197<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1204<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
@@ -30561,23 +30606,23 @@ rowdone1356:
 	VZEROUPPER
 	RET
 
-DATA shuffle1195<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle1195<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1195<>+16(SB)/8, $0x0d090c0805010400
-DATA shuffle1195<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1195<>(SB), RODATA|NOPTR, $32
+DATA shuffle1202<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle1202<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1202<>+16(SB)/8, $0x0d090c0805010400
+DATA shuffle1202<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1202<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1196<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1196<>+8(SB)/8, $0x0d090c0805010400
-DATA shuffle1196<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1196<>+24(SB)/8, $0x0d090c0805010400
-GLOBL shuffle1196<>(SB), RODATA|NOPTR, $32
+DATA shuffle1203<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+8(SB)/8, $0x0d090c0805010400
+DATA shuffle1203<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1203<>+24(SB)/8, $0x0d090c0805010400
+GLOBL shuffle1203<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1197<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1197<>+8(SB)/8, $0x0d090c0805010400
-DATA shuffle1197<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1197<>+24(SB)/8, $0x0f0b0e0a07030602
-GLOBL shuffle1197<>(SB), RODATA|NOPTR, $32
+DATA shuffle1204<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+8(SB)/8, $0x0d090c0805010400
+DATA shuffle1204<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1204<>+24(SB)/8, $0x0f0b0e0a07030602
+GLOBL shuffle1204<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30618,10 +30663,10 @@ chunks1361:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1198<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1198<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1205<>+0(SB), Y1, Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
 	VMOVDQU     Y2, (R11)
 	VPUNPCKHQDQ Y1, Y0, Y1
@@ -30658,9 +30703,9 @@ row1364:
 chunks1365:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
-	VPSHUFB     shuffle1199<>+0(SB), X0, X0
+	VPSHUFB     shuffle1206<>+0(SB), X0, X0
 	VMOVDQU     16(AX)(R9*2), X1
-	VPSHUFB     shuffle1199<>+0(SB), X1, X1
+	VPSHUFB     shuffle1206<>+0(SB), X1, X1
 	VPUNPCKLQDQ X1, X0, X2
 	VMOVDQU     X2, (R11)
 	VPUNPCKHQDQ X1, X0, X1
@@ -30685,15 +30730,15 @@ rowdone1366:
 	VZEROUPPER
 	RET
 
-DATA shuffle1198<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle1198<>+8(SB)/8, $0x0f0e07060d0c0504
-DATA shuffle1198<>+16(SB)/8, $0x0b0a030209080100
-DATA shuffle1198<>+24(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle1198<>(SB), RODATA|NOPTR, $32
+DATA shuffle1205<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle1205<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA shuffle1205<>+16(SB)/8, $0x0b0a030209080100
+DATA shuffle1205<>+24(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle1205<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1199<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle1199<>+8(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle1199<>(SB), RODATA|NOPTR, $16
+DATA shuffle1206<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle1206<>+8(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle1206<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -30732,18 +30777,18 @@ chunks1370:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1200<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1207<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1201<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1208<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     4(AX)(R9*2), X1
 	VINSERTI128 $0x01, 36(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1200<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1207<>+0(SB), Y1, Y1
 	VMOVDQU     20(AX)(R9*2), X0
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1202<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1209<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
@@ -30767,23 +30812,23 @@ rowdone1371:
 	VZEROUPPER
 	RET
 
-DATA shuffle1200<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle1200<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1200<>+16(SB)/8, $0x0b0a030209080100
-DATA shuffle1200<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1200<>(SB), RODATA|NOPTR, $32
+DATA shuffle1207<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle1207<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1207<>+16(SB)/8, $0x0b0a030209080100
+DATA shuffle1207<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1207<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1201<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1201<>+8(SB)/8, $0x0b0a030209080100
-DATA shuffle1201<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1201<>+24(SB)/8, $0x0b0a030209080100
-GLOBL shuffle1201<>(SB), RODATA|NOPTR, $32
+DATA shuffle1208<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+8(SB)/8, $0x0b0a030209080100
+DATA shuffle1208<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1208<>+24(SB)/8, $0x0b0a030209080100
+GLOBL shuffle1208<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1202<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1202<>+8(SB)/8, $0x0b0a030209080100
-DATA shuffle1202<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1202<>+24(SB)/8, $0x0f0e07060d0c0504
-GLOBL shuffle1202<>(SB), RODATA|NOPTR, $32
+DATA shuffle1209<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1209<>+8(SB)/8, $0x0b0a030209080100
+DATA shuffle1209<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1209<>+24(SB)/8, $0x0f0e07060d0c0504
+GLOBL shuffle1209<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -30823,16 +30868,16 @@ row1375:
 chunks1376:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
-	VPSHUFB      shuffle1203<>+0(SB), Y0, Y1
+	VPSHUFB      shuffle1210<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle1204<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle1211<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      X0, (R11)
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
 	VMOVDQU      32(AX)(R9*2), Y0
-	VPSHUFB      shuffle1203<>+0(SB), Y0, Y1
+	VPSHUFB      shuffle1210<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle1204<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle1211<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      X0, 16(R11)
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1)
@@ -30868,9 +30913,9 @@ row1379:
 chunks1380:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
-	VPSHUFB      shuffle1203<>+0(SB), Y0, Y1
+	VPSHUFB      shuffle1210<>+0(SB), Y0, Y1
 	VPERM2I128   $0x01, Y0, Y0, Y0
-	VPSHUFB      shuffle1204<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle1211<>+0(SB), Y0, Y0
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      X0, (R11)
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
@@ -30894,17 +30939,17 @@ rowdone1381:
 	VZEROUPPER
 	RET
 
-DATA shuffle1203<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1203<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1203<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1203<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1203<>(SB), RODATA|NOPTR, $32
+DATA shuffle1210<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1210<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1210<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1210<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1210<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1204<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1204<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1204<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle1204<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle1204<>(SB), RODATA|NOPTR, $32
+DATA shuffle1211<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1211<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1211<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1211<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1211<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -30943,18 +30988,18 @@ chunks1385:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1212<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1206<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1213<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     8(AX)(R9*2), X1
 	VINSERTI128 $0x01, 40(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1212<>+0(SB), Y1, Y1
 	VMOVDQU     24(AX)(R9*2), X0
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1207<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
@@ -30978,23 +31023,23 @@ rowdone1386:
 	VZEROUPPER
 	RET
 
-DATA shuffle1205<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1205<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1205<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1205<>+24(SB)/8, $0xffffffff07060504
-GLOBL shuffle1205<>(SB), RODATA|NOPTR, $32
+DATA shuffle1212<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1212<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1212<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1212<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1212<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1206<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1206<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1206<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1206<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1206<>(SB), RODATA|NOPTR, $32
+DATA shuffle1213<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1213<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1213<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1213<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1213<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1207<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1207<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1207<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1207<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1207<>(SB), RODATA|NOPTR, $32
+DATA shuffle1214<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1214<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1214<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1214<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1214<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -31233,85 +31278,77 @@ row1406:
 	XORQ R9, R9
 
 chunks1407:
-	LEAQ        (CX)(R9*1), R11
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 29(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1208<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 45(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1209<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*2), X0
-	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1210<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     61(AX)(R9*2), X0
-	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1211<>+0(SB), Y0, Y0
-	VMOVDQU     77(AX)(R9*2), X1
-	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1212<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     93(AX)(R9*2), X0
-	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1213<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     125(AX)(R9*2), X0
-	VINSERTI128 $0x01, 157(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
-	VMOVDQU     141(AX)(R9*2), X1
-	VINSERTI128 $0x01, 173(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1215<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     160(AX)(R9*2), Y0
-	VPSHUFB     shuffle1216<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)
-	VMOVDQU     2(AX)(R9*2), X0
-	VINSERTI128 $0x01, 31(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1208<>+0(SB), Y0, Y0
-	VMOVDQU     18(AX)(R9*2), X1
-	VINSERTI128 $0x01, 47(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1209<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     34(AX)(R9*2), X0
-	VINSERTI128 $0x01, 66(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1210<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     63(AX)(R9*2), X0
-	VINSERTI128 $0x01, 98(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1211<>+0(SB), Y0, Y0
-	VMOVDQU     79(AX)(R9*2), X1
-	VINSERTI128 $0x01, 114(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1212<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     95(AX)(R9*2), X0
-	VINSERTI128 $0x01, 130(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1213<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*1)
-	VMOVDQU     127(AX)(R9*2), X0
-	VINSERTI128 $0x01, 159(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
-	VMOVDQU     143(AX)(R9*2), X1
-	VINSERTI128 $0x01, 175(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1215<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     162(AX)(R9*2), X0
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1217<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	CMPQ        R9, BX
-	JEQ         rowdone1408
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1407
-	MOVQ        BX, R9
-	JMP         chunks1407
+	LEAQ           (CX)(R9*1), R11
+	VBROADCASTI128 (AX)(R9*2), Y0
+	VPSHUFB        shuffle1215<>+0(SB), Y0, Y0
+	VBROADCASTI128 15(AX)(R9*2), Y1
+	VPSHUFB        shuffle1216<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        17(AX)(R9*2), Y0
+	VPSHUFB        shuffle1217<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)
+	VEXTRACTI128   $0x01, Y0, (R11)(DX*1)
+	VMOVDQU        45(AX)(R9*2), Y0
+	VPSHUFB        shuffle1218<>+0(SB), Y0, Y0
+	VMOVDQU        29(AX)(R9*2), X1
+	VINSERTI128    $0x01, 77(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1219<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        62(AX)(R9*2), Y0
+	VPSHUFB        shuffle1220<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 16(R11)
+	VMOVDQU        141(AX)(R9*2), Y0
+	VPSHUFB        shuffle1218<>+0(SB), Y0, Y0
+	VMOVDQU        125(AX)(R9*2), X1
+	VINSERTI128    $0x01, 173(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1219<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        158(AX)(R9*2), Y0
+	VPSHUFB        shuffle1220<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R11)
+	VMOVDQU        47(AX)(R9*2), Y0
+	VPSHUFB        shuffle1218<>+0(SB), Y0, Y0
+	VMOVDQU        31(AX)(R9*2), X1
+	VINSERTI128    $0x01, 79(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1219<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        64(AX)(R9*2), Y0
+	VPSHUFB        shuffle1220<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 16(R11)(DX*1)
+	VMOVDQU        143(AX)(R9*2), Y0
+	VPSHUFB        shuffle1218<>+0(SB), Y0, Y0
+	VMOVDQU        127(AX)(R9*2), X1
+	VINSERTI128    $0x01, 175(AX)(R9*2), Y1, Y1
+	VPSHUFB        shuffle1219<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        160(AX)(R9*2), Y0
+	VPSHUFB        shuffle1220<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R11)(DX*1)
+	VMOVDQU        94(AX)(R9*2), Y0
+	VPSHUFB        shuffle1221<>+0(SB), Y0, Y0
+	VMOVDQU        109(AX)(R9*2), Y1
+	VPSHUFB        shuffle1222<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 92(AX)(R9*2), Y0
+	VPSHUFB        shuffle1223<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 113(AX)(R9*2), Y1
+	VPSHUFB        shuffle1224<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*1)
+	CMPQ           R9, BX
+	JEQ            rowdone1408
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1407
+	MOVQ           BX, R9
+	JMP            chunks1407
 
 rowdone1408:
 	ADDQ DI, AX
@@ -31337,43 +31374,43 @@ row1410:
 chunks1411:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
-	VPSHUFB shuffle1218<>+0(SB), X0, X0
+	VPSHUFB shuffle1225<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R9*2), X1
-	VPSHUFB shuffle1219<>+0(SB), X1, X1
+	VPSHUFB shuffle1226<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R9*2), X0
-	VPSHUFB shuffle1220<>+0(SB), X0, X0
+	VPSHUFB shuffle1227<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 29(AX)(R9*2), X0
-	VPSHUFB shuffle1221<>+0(SB), X0, X0
+	VPSHUFB shuffle1228<>+0(SB), X0, X0
 	VMOVDQU 45(AX)(R9*2), X1
-	VPSHUFB shuffle1222<>+0(SB), X1, X1
+	VPSHUFB shuffle1229<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(R9*2), X0
-	VPSHUFB shuffle1223<>+0(SB), X0, X2
+	VPSHUFB shuffle1230<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)
-	VPSHUFB shuffle1224<>+0(SB), X0, X2
+	VPSHUFB shuffle1231<>+0(SB), X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 2(AX)(R9*2), X2
-	VPSHUFB shuffle1218<>+0(SB), X2, X2
+	VPSHUFB shuffle1225<>+0(SB), X2, X2
 	VMOVDQU 18(AX)(R9*2), X1
-	VPSHUFB shuffle1219<>+0(SB), X1, X1
+	VPSHUFB shuffle1226<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 34(AX)(R9*2), X2
-	VPSHUFB shuffle1220<>+0(SB), X2, X2
+	VPSHUFB shuffle1227<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 31(AX)(R9*2), X2
-	VPSHUFB shuffle1221<>+0(SB), X2, X2
+	VPSHUFB shuffle1228<>+0(SB), X2, X2
 	VMOVDQU 47(AX)(R9*2), X1
-	VPSHUFB shuffle1222<>+0(SB), X1, X1
+	VPSHUFB shuffle1229<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1225<>+0(SB), X0, X2
+	VPSHUFB shuffle1232<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*1)
-	VPSHUFB shuffle1226<>+0(SB), X0, X0
+	VPSHUFB shuffle1233<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
 	JEQ     rowdone1412
@@ -31407,30 +31444,30 @@ row1414:
 chunks1415:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
-	VPSHUFB shuffle1218<>+0(SB), X0, X0
+	VPSHUFB shuffle1225<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R9*2), X1
-	VPSHUFB shuffle1219<>+0(SB), X1, X1
+	VPSHUFB shuffle1226<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R9*2), X0
-	VPSHUFB shuffle1220<>+0(SB), X0, X2
+	VPSHUFB shuffle1227<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 29(AX)(R9*2), X2
-	VPSHUFB shuffle1221<>+0(SB), X2, X2
-	VPSHUFB shuffle1227<>+0(SB), X0, X1
+	VPSHUFB shuffle1228<>+0(SB), X2, X2
+	VPSHUFB shuffle1234<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)
 	VMOVDQU 2(AX)(R9*2), X1
-	VPSHUFB shuffle1218<>+0(SB), X1, X1
+	VPSHUFB shuffle1225<>+0(SB), X1, X1
 	VMOVDQU 18(AX)(R9*2), X2
-	VPSHUFB shuffle1219<>+0(SB), X2, X2
+	VPSHUFB shuffle1226<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1228<>+0(SB), X0, X1
+	VPSHUFB shuffle1235<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 31(AX)(R9*2), X1
-	VPSHUFB shuffle1221<>+0(SB), X1, X1
-	VPSHUFB shuffle1229<>+0(SB), X0, X0
+	VPSHUFB shuffle1228<>+0(SB), X1, X1
+	VPSHUFB shuffle1236<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
@@ -31453,113 +31490,113 @@ rowdone1416:
 	VZEROUPPER
 	RET
 
-DATA shuffle1208<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle1208<>+8(SB)/8, $0xffffffffffff0dff
-DATA shuffle1208<>+16(SB)/8, $0xff0c080f0b070400
-DATA shuffle1208<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1208<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1209<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle1209<>+8(SB)/8, $0x09ff0c080501ff04
-DATA shuffle1209<>+16(SB)/8, $0x00ffffffffffffff
-DATA shuffle1209<>+24(SB)/8, $0xff0f0c08040b0703
-GLOBL shuffle1209<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1210<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1210<>+8(SB)/8, $0xff00ffffffffffff
-DATA shuffle1210<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1210<>+24(SB)/8, $0x00ffffffffffffff
-GLOBL shuffle1210<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1211<>+0(SB)/8, $0x0cff0f0b08040007
-DATA shuffle1211<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1211<>+16(SB)/8, $0xff0c090501080400
-DATA shuffle1211<>+24(SB)/8, $0xffffffffffff0dff
-GLOBL shuffle1211<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1212<>+0(SB)/8, $0xff03ffffffffffff
-DATA shuffle1212<>+8(SB)/8, $0xff0c080f0b070400
-DATA shuffle1212<>+16(SB)/8, $0x00ffffffffffffff
-DATA shuffle1212<>+24(SB)/8, $0x09ff0c080501ff04
-GLOBL shuffle1212<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1213<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1213<>+8(SB)/8, $0x00ffffffffffffff
-DATA shuffle1213<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1213<>+24(SB)/8, $0xff00ffffffffffff
-GLOBL shuffle1213<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1214<>+0(SB)/8, $0xff0c080f0b070400
-DATA shuffle1214<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1214<>+16(SB)/8, $0x0cff0f0b08040007
-DATA shuffle1214<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1214<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1215<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle1215<>+8(SB)/8, $0xff0f0c08040b0703
-DATA shuffle1215<>+16(SB)/8, $0xff03ffffffffffff
-DATA shuffle1215<>+24(SB)/8, $0xff0c080f0b070400
+DATA shuffle1215<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle1215<>+8(SB)/8, $0xffffffffffff0dff
+DATA shuffle1215<>+16(SB)/8, $0xff0e0b07030a0602
+DATA shuffle1215<>+24(SB)/8, $0xffffffffffff0fff
 GLOBL shuffle1215<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1216<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1216<>+8(SB)/8, $0x00ffffffffffffff
-DATA shuffle1216<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1216<>+24(SB)/8, $0x0dffffffffffffff
+DATA shuffle1216<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle1216<>+8(SB)/8, $0x0aff0d090602ff05
+DATA shuffle1216<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1216<>+24(SB)/8, $0x0cff0f0b0804ff07
 GLOBL shuffle1216<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1217<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1217<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle1217<>+8(SB)/8, $0xff0fffffffffffff
 DATA shuffle1217<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1217<>+24(SB)/8, $0x0fffffffffffffff
+DATA shuffle1217<>+24(SB)/8, $0xff01ffffffffffff
 GLOBL shuffle1217<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1218<>+0(SB)/8, $0xff0c090501080400
-DATA shuffle1218<>+8(SB)/8, $0xffffffffffff0dff
-GLOBL shuffle1218<>(SB), RODATA|NOPTR, $16
+DATA shuffle1218<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1218<>+8(SB)/8, $0xff0f0c08040b0703
+DATA shuffle1218<>+16(SB)/8, $0x0cff0f0b08040007
+DATA shuffle1218<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1218<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1219<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle1219<>+8(SB)/8, $0x09ff0c080501ff04
-GLOBL shuffle1219<>(SB), RODATA|NOPTR, $16
+DATA shuffle1219<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle1219<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1219<>+16(SB)/8, $0xff03ffffffffffff
+DATA shuffle1219<>+24(SB)/8, $0xff0c080f0b070400
+GLOBL shuffle1219<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1220<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1220<>+8(SB)/8, $0xff00ffffffffffff
-GLOBL shuffle1220<>(SB), RODATA|NOPTR, $16
+DATA shuffle1220<>+8(SB)/8, $0x02ffffffffffffff
+DATA shuffle1220<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1220<>+24(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle1220<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1221<>+0(SB)/8, $0xff0c080f0b070400
-DATA shuffle1221<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1221<>(SB), RODATA|NOPTR, $16
+DATA shuffle1221<>+0(SB)/8, $0xff0e0b07030a0602
+DATA shuffle1221<>+8(SB)/8, $0xffffffffffff0fff
+DATA shuffle1221<>+16(SB)/8, $0x0400ffffffffffff
+DATA shuffle1221<>+24(SB)/8, $0x0dffff0c09050108
+GLOBL shuffle1221<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1222<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle1222<>+8(SB)/8, $0xff0f0c08040b0703
-GLOBL shuffle1222<>(SB), RODATA|NOPTR, $16
+DATA shuffle1222<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1222<>+8(SB)/8, $0x0cff0f0b0804ff07
+DATA shuffle1222<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1222<>+24(SB)/8, $0xff0501ffffffffff
+GLOBL shuffle1222<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle1223<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1223<>+8(SB)/8, $0x08ffffffffffffff
-GLOBL shuffle1223<>(SB), RODATA|NOPTR, $16
+DATA shuffle1223<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1223<>+16(SB)/8, $0xffff0f0b070e0a06
+DATA shuffle1223<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1223<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1224<>+0(SB)/8, $0xffffffff0d09050c
-DATA shuffle1224<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1224<>(SB), RODATA|NOPTR, $16
+DATA shuffle1224<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1224<>+8(SB)/8, $0xff0fffffffffffff
+DATA shuffle1224<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1224<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1224<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1225<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1225<>+8(SB)/8, $0x0affffffffffffff
+DATA shuffle1225<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle1225<>+8(SB)/8, $0xffffffffffff0dff
 GLOBL shuffle1225<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1226<>+0(SB)/8, $0xffffffff0f0b070e
-DATA shuffle1226<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1226<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1226<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL shuffle1226<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1227<>+0(SB)/8, $0x0dffffffffffffff
-DATA shuffle1227<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1227<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1227<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL shuffle1227<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1228<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1228<>+8(SB)/8, $0xff02ffffffffffff
+DATA shuffle1228<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle1228<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1228<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1229<>+0(SB)/8, $0x0fffffffffffffff
-DATA shuffle1229<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1229<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1229<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL shuffle1229<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1230<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1230<>+8(SB)/8, $0x08ffffffffffffff
+GLOBL shuffle1230<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1231<>+0(SB)/8, $0xffffffff0d09050c
+DATA shuffle1231<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1231<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1232<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1232<>+8(SB)/8, $0x0affffffffffffff
+GLOBL shuffle1232<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1233<>+0(SB)/8, $0xffffffff0f0b070e
+DATA shuffle1233<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1233<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1234<>+0(SB)/8, $0x0dffffffffffffff
+DATA shuffle1234<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1234<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1235<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1235<>+8(SB)/8, $0xff02ffffffffffff
+GLOBL shuffle1235<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1236<>+0(SB)/8, $0x0fffffffffffffff
+DATA shuffle1236<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1236<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -31598,73 +31635,73 @@ chunks1420:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 29(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1208<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1237<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 45(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1209<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1238<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     32(AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1210<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1239<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)
 	VMOVDQU     61(AX)(R9*2), X0
 	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1211<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1240<>+0(SB), Y0, Y0
 	VMOVDQU     77(AX)(R9*2), X1
 	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1212<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1241<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     93(AX)(R9*2), X0
 	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1213<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1242<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)
 	VMOVDQU     125(AX)(R9*2), X0
 	VINSERTI128 $0x01, 157(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1243<>+0(SB), Y0, Y0
 	VMOVDQU     141(AX)(R9*2), X1
 	VINSERTI128 $0x01, 173(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1215<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1244<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     160(AX)(R9*2), Y0
-	VPSHUFB     shuffle1216<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1245<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)
 	VMOVDQU     2(AX)(R9*2), X0
 	VINSERTI128 $0x01, 31(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1208<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1237<>+0(SB), Y0, Y0
 	VMOVDQU     18(AX)(R9*2), X1
 	VINSERTI128 $0x01, 47(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1209<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1238<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     34(AX)(R9*2), X0
 	VINSERTI128 $0x01, 66(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1210<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1239<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     63(AX)(R9*2), X0
 	VINSERTI128 $0x01, 98(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1211<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1240<>+0(SB), Y0, Y0
 	VMOVDQU     79(AX)(R9*2), X1
 	VINSERTI128 $0x01, 114(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1212<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1241<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     95(AX)(R9*2), X0
 	VINSERTI128 $0x01, 130(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1213<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1242<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)(DX*1)
 	VMOVDQU     127(AX)(R9*2), X0
 	VINSERTI128 $0x01, 159(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1214<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1243<>+0(SB), Y0, Y0
 	VMOVDQU     143(AX)(R9*2), X1
 	VINSERTI128 $0x01, 175(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1215<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1244<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     162(AX)(R9*2), X0
 	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1217<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1246<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	CMPQ        R9, BX
@@ -31687,6 +31724,66 @@ rowdone1421:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1237<>+0(SB)/8, $0xff0c090501080400
+DATA shuffle1237<>+8(SB)/8, $0xffffffffffff0dff
+DATA shuffle1237<>+16(SB)/8, $0xff0c080f0b070400
+DATA shuffle1237<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1237<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1238<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1238<>+8(SB)/8, $0x09ff0c080501ff04
+DATA shuffle1238<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1238<>+24(SB)/8, $0xff0f0c08040b0703
+GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1239<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+8(SB)/8, $0xff00ffffffffffff
+DATA shuffle1239<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1239<>+24(SB)/8, $0x00ffffffffffffff
+GLOBL shuffle1239<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1240<>+0(SB)/8, $0x0cff0f0b08040007
+DATA shuffle1240<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1240<>+16(SB)/8, $0xff0c090501080400
+DATA shuffle1240<>+24(SB)/8, $0xffffffffffff0dff
+GLOBL shuffle1240<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1241<>+0(SB)/8, $0xff03ffffffffffff
+DATA shuffle1241<>+8(SB)/8, $0xff0c080f0b070400
+DATA shuffle1241<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1241<>+24(SB)/8, $0x09ff0c080501ff04
+GLOBL shuffle1241<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1242<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle1242<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1242<>+24(SB)/8, $0xff00ffffffffffff
+GLOBL shuffle1242<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1243<>+0(SB)/8, $0xff0c080f0b070400
+DATA shuffle1243<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1243<>+16(SB)/8, $0x0cff0f0b08040007
+DATA shuffle1243<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1243<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1244<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1244<>+8(SB)/8, $0xff0f0c08040b0703
+DATA shuffle1244<>+16(SB)/8, $0xff03ffffffffffff
+DATA shuffle1244<>+24(SB)/8, $0xff0c080f0b070400
+GLOBL shuffle1244<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1245<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1245<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle1245<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1245<>+24(SB)/8, $0x0dffffffffffffff
+GLOBL shuffle1245<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1246<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+8(SB)/8, $0x00ffffffffffffff
+DATA shuffle1246<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1246<>+24(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle1246<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -31726,85 +31823,85 @@ row1426:
 	XORQ R9, R9
 
 chunks1427:
-	LEAQ        (CX)(R9*1), R11
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 26(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1230<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 42(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1231<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*2), X0
-	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1232<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     58(AX)(R9*2), X0
-	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1233<>+0(SB), Y0, Y0
-	VMOVDQU     74(AX)(R9*2), X1
-	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1234<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     90(AX)(R9*2), X0
-	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle731<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     122(AX)(R9*2), X0
-	VINSERTI128 $0x01, 154(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1235<>+0(SB), Y0, Y0
-	VMOVDQU     138(AX)(R9*2), X1
-	VINSERTI128 $0x01, 170(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1236<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     160(AX)(R9*2), Y0
-	VPSHUFB     shuffle1237<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)
-	VMOVDQU     4(AX)(R9*2), X0
-	VINSERTI128 $0x01, 30(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1230<>+0(SB), Y0, Y0
-	VMOVDQU     20(AX)(R9*2), X1
-	VINSERTI128 $0x01, 46(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1231<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     36(AX)(R9*2), X0
-	VINSERTI128 $0x01, 68(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1232<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     62(AX)(R9*2), X0
-	VINSERTI128 $0x01, 100(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1233<>+0(SB), Y0, Y0
-	VMOVDQU     78(AX)(R9*2), X1
-	VINSERTI128 $0x01, 116(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1234<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     94(AX)(R9*2), X0
-	VINSERTI128 $0x01, 132(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle731<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*1)
-	VMOVDQU     126(AX)(R9*2), X0
-	VINSERTI128 $0x01, 158(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1235<>+0(SB), Y0, Y0
-	VMOVDQU     142(AX)(R9*2), X1
-	VINSERTI128 $0x01, 174(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1236<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     164(AX)(R9*2), X0
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1238<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	CMPQ        R9, BX
-	JEQ         rowdone1428
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1427
-	MOVQ        BX, R9
-	JMP         chunks1427
+	LEAQ           (CX)(R9*1), R11
+	VBROADCASTI128 (AX)(R9*2), Y0
+	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VBROADCASTI128 14(AX)(R9*2), Y1
+	VPSHUFB        shuffle1248<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        18(AX)(R9*2), Y0
+	VPSHUFB        shuffle1249<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)
+	VEXTRACTI128   $0x01, Y0, (R11)(DX*1)
+	VMOVDQU        42(AX)(R9*2), Y0
+	VPSHUFB        shuffle1250<>+0(SB), Y0, Y0
+	VMOVDQU        58(AX)(R9*2), Y1
+	VPSHUFB        shuffle1251<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 26(AX)(R9*2), Y0
+	VPSHUFB        shuffle1252<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 76(AX)(R9*2), Y1
+	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, 16(R11)
+	VMOVDQU        106(AX)(R9*2), Y1
+	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VMOVDQU        122(AX)(R9*2), Y0
+	VPSHUFB        shuffle1255<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 90(AX)(R9*2), Y1
+	VPSHUFB        shuffle1256<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 146(AX)(R9*2), Y0
+	VPSHUFB        shuffle1257<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)
+	VMOVDQU        46(AX)(R9*2), Y0
+	VPSHUFB        shuffle1250<>+0(SB), Y0, Y0
+	VMOVDQU        62(AX)(R9*2), Y1
+	VPSHUFB        shuffle1251<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 30(AX)(R9*2), Y0
+	VPSHUFB        shuffle1252<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 80(AX)(R9*2), Y1
+	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, 16(R11)(DX*1)
+	VMOVDQU        110(AX)(R9*2), Y1
+	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VMOVDQU        126(AX)(R9*2), Y0
+	VPSHUFB        shuffle1255<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 94(AX)(R9*2), Y1
+	VPSHUFB        shuffle1256<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 150(AX)(R9*2), Y0
+	VPSHUFB        shuffle1257<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)(DX*1)
+	VMOVDQU        154(AX)(R9*2), Y0
+	VPSHUFB        shuffle1258<>+0(SB), Y0, Y0
+	VBROADCASTI128 164(AX)(R9*2), Y1
+	VPSHUFB        shuffle1259<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 176(AX)(R9*2), Y0
+	VPSHUFB        shuffle1260<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 144(AX)(R9*2), Y1
+	VPSHUFB        shuffle1261<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	CMPQ           R9, BX
+	JEQ            rowdone1428
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1427
+	MOVQ           BX, R9
+	JMP            chunks1427
 
 rowdone1428:
 	ADDQ DI, AX
@@ -31830,18 +31927,18 @@ row1430:
 chunks1431:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
-	VPSHUFB shuffle1239<>+0(SB), X0, X0
+	VPSHUFB shuffle1262<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R9*2), X1
-	VPSHUFB shuffle1240<>+0(SB), X1, X1
+	VPSHUFB shuffle1263<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle618<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 26(AX)(R9*2), X0
-	VPSHUFB shuffle1241<>+0(SB), X0, X0
+	VPSHUFB shuffle1264<>+0(SB), X0, X0
 	VMOVDQU 42(AX)(R9*2), X1
-	VPSHUFB shuffle1242<>+0(SB), X1, X1
+	VPSHUFB shuffle1265<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 56(AX)(R9*2), X0
 	VPSHUFB shuffle619<>+0(SB), X0, X2
@@ -31850,18 +31947,18 @@ chunks1431:
 	VPSHUFB shuffle633<>+0(SB), X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 4(AX)(R9*2), X2
-	VPSHUFB shuffle1239<>+0(SB), X2, X2
+	VPSHUFB shuffle1262<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R9*2), X1
-	VPSHUFB shuffle1240<>+0(SB), X1, X1
+	VPSHUFB shuffle1263<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 36(AX)(R9*2), X2
 	VPSHUFB shuffle618<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 30(AX)(R9*2), X2
-	VPSHUFB shuffle1241<>+0(SB), X2, X2
+	VPSHUFB shuffle1264<>+0(SB), X2, X2
 	VMOVDQU 46(AX)(R9*2), X1
-	VPSHUFB shuffle1242<>+0(SB), X1, X1
+	VPSHUFB shuffle1265<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle625<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
@@ -31900,29 +31997,29 @@ row1434:
 chunks1435:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
-	VPSHUFB shuffle1239<>+0(SB), X0, X0
+	VPSHUFB shuffle1262<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R9*2), X1
-	VPSHUFB shuffle1240<>+0(SB), X1, X1
+	VPSHUFB shuffle1263<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R9*2), X0
 	VPSHUFB shuffle618<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)
 	VMOVDQU 26(AX)(R9*2), X2
-	VPSHUFB shuffle1241<>+0(SB), X2, X2
+	VPSHUFB shuffle1264<>+0(SB), X2, X2
 	VPSHUFB shuffle631<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)
 	VMOVDQU 4(AX)(R9*2), X1
-	VPSHUFB shuffle1239<>+0(SB), X1, X1
+	VPSHUFB shuffle1262<>+0(SB), X1, X1
 	VMOVDQU 20(AX)(R9*2), X2
-	VPSHUFB shuffle1240<>+0(SB), X2, X2
+	VPSHUFB shuffle1263<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1243<>+0(SB), X0, X1
+	VPSHUFB shuffle1266<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 30(AX)(R9*2), X1
-	VPSHUFB shuffle1241<>+0(SB), X1, X1
+	VPSHUFB shuffle1264<>+0(SB), X1, X1
 	VPSHUFB shuffle638<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
@@ -31946,79 +32043,115 @@ rowdone1436:
 	VZEROUPPER
 	RET
 
-DATA shuffle1230<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle1230<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1230<>+16(SB)/8, $0xffff090801000f0e
-DATA shuffle1230<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1230<>(SB), RODATA|NOPTR, $32
+DATA shuffle1247<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle1247<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1247<>+16(SB)/8, $0x0706ffff0d0c0504
+DATA shuffle1247<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1247<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1231<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1231<>+8(SB)/8, $0xffff09080302ffff
-DATA shuffle1231<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1231<>+24(SB)/8, $0x0908ffff0f0e0706
-GLOBL shuffle1231<>(SB), RODATA|NOPTR, $32
+DATA shuffle1248<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle1248<>+8(SB)/8, $0xffff0b0a0504ffff
+DATA shuffle1248<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle1248<>+24(SB)/8, $0xffff0f0e0908ffff
+GLOBL shuffle1248<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1232<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1232<>+8(SB)/8, $0x0100ffffffffffff
-DATA shuffle1232<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1232<>+24(SB)/8, $0xffff0100ffffffff
-GLOBL shuffle1232<>(SB), RODATA|NOPTR, $32
+DATA shuffle1249<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1249<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1249<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1249<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1233<>+0(SB)/8, $0xffff0f0e09080100
-DATA shuffle1233<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1233<>+16(SB)/8, $0x0302ffff09080100
-DATA shuffle1233<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1233<>(SB), RODATA|NOPTR, $32
+DATA shuffle1250<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1250<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA shuffle1250<>+16(SB)/8, $0xffff0f0e09080100
+DATA shuffle1250<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1250<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1234<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle1234<>+8(SB)/8, $0xffff090801000f0e
-DATA shuffle1234<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1234<>+24(SB)/8, $0xffff09080302ffff
-GLOBL shuffle1234<>(SB), RODATA|NOPTR, $32
+DATA shuffle1251<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1251<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1251<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1251<>+24(SB)/8, $0xffff090801000f0e
+GLOBL shuffle1251<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1235<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle1235<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1235<>+16(SB)/8, $0xffff0f0e09080100
-DATA shuffle1235<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1235<>(SB), RODATA|NOPTR, $32
+DATA shuffle1252<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle1252<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1252<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1252<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1252<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1236<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1236<>+8(SB)/8, $0x0908ffff0f0e0706
-DATA shuffle1236<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle1236<>+24(SB)/8, $0xffff090801000f0e
-GLOBL shuffle1236<>(SB), RODATA|NOPTR, $32
+DATA shuffle1253<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1253<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1253<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1237<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1237<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1237<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1237<>+24(SB)/8, $0x0b0affffffffffff
-GLOBL shuffle1237<>(SB), RODATA|NOPTR, $32
+DATA shuffle1254<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle1254<>+8(SB)/8, $0xffff0f0e09080100
+DATA shuffle1254<>+16(SB)/8, $0xffff090801000f0e
+DATA shuffle1254<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1254<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1238<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1238<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1238<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1238<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
+DATA shuffle1255<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1255<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle1255<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1255<>+24(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle1255<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1239<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle1239<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1239<>(SB), RODATA|NOPTR, $16
+DATA shuffle1256<>+0(SB)/8, $0x0908ffff0f0e0706
+DATA shuffle1256<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1256<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1256<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1240<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1240<>+8(SB)/8, $0xffff09080302ffff
-GLOBL shuffle1240<>(SB), RODATA|NOPTR, $16
+DATA shuffle1257<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1257<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle1257<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1241<>+0(SB)/8, $0xffff090801000f0e
-DATA shuffle1241<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1241<>(SB), RODATA|NOPTR, $16
+DATA shuffle1258<>+0(SB)/8, $0xffff0f0e09080100
+DATA shuffle1258<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1258<>+16(SB)/8, $0x0b0a0302ffffffff
+DATA shuffle1258<>+24(SB)/8, $0xffff0d0c0504ffff
+GLOBL shuffle1258<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1242<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1242<>+8(SB)/8, $0x0908ffff0f0e0706
-GLOBL shuffle1242<>(SB), RODATA|NOPTR, $16
+DATA shuffle1259<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1259<>+8(SB)/8, $0xffff0f0e0706ffff
+DATA shuffle1259<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1259<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1259<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1243<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1243<>+8(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle1243<>(SB), RODATA|NOPTR, $16
+DATA shuffle1260<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle1260<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1260<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1260<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1261<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1261<>+16(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1261<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1261<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1262<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle1262<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1262<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1263<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1263<>+8(SB)/8, $0xffff09080302ffff
+GLOBL shuffle1263<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1264<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle1264<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1264<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1265<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1265<>+8(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle1265<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1266<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1266<>+8(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle1266<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -32057,22 +32190,22 @@ chunks1440:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 26(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1230<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1267<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 42(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1231<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1268<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     32(AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1232<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1269<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)
 	VMOVDQU     58(AX)(R9*2), X0
 	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1233<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1270<>+0(SB), Y0, Y0
 	VMOVDQU     74(AX)(R9*2), X1
 	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1234<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1271<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     90(AX)(R9*2), X0
 	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
@@ -32081,33 +32214,33 @@ chunks1440:
 	VMOVNTDQ    Y0, 32(R11)
 	VMOVDQU     122(AX)(R9*2), X0
 	VINSERTI128 $0x01, 154(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1235<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1272<>+0(SB), Y0, Y0
 	VMOVDQU     138(AX)(R9*2), X1
 	VINSERTI128 $0x01, 170(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1236<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1273<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     160(AX)(R9*2), Y0
-	VPSHUFB     shuffle1237<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1274<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)
 	VMOVDQU     4(AX)(R9*2), X0
 	VINSERTI128 $0x01, 30(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1230<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1267<>+0(SB), Y0, Y0
 	VMOVDQU     20(AX)(R9*2), X1
 	VINSERTI128 $0x01, 46(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1231<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1268<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     36(AX)(R9*2), X0
 	VINSERTI128 $0x01, 68(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1232<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1269<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     62(AX)(R9*2), X0
 	VINSERTI128 $0x01, 100(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1233<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1270<>+0(SB), Y0, Y0
 	VMOVDQU     78(AX)(R9*2), X1
 	VINSERTI128 $0x01, 116(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1234<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1271<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     94(AX)(R9*2), X0
 	VINSERTI128 $0x01, 132(AX)(R9*2), Y0, Y0
@@ -32116,14 +32249,14 @@ chunks1440:
 	VMOVNTDQ    Y0, 32(R11)(DX*1)
 	VMOVDQU     126(AX)(R9*2), X0
 	VINSERTI128 $0x01, 158(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1235<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1272<>+0(SB), Y0, Y0
 	VMOVDQU     142(AX)(R9*2), X1
 	VINSERTI128 $0x01, 174(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1236<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1273<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     164(AX)(R9*2), X0
 	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1238<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1275<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	CMPQ        R9, BX
@@ -32146,6 +32279,60 @@ rowdone1441:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1267<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle1267<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1267<>+16(SB)/8, $0xffff090801000f0e
+DATA shuffle1267<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1267<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1268<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1268<>+8(SB)/8, $0xffff09080302ffff
+DATA shuffle1268<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1268<>+24(SB)/8, $0x0908ffff0f0e0706
+GLOBL shuffle1268<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1269<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle1269<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1269<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1269<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1270<>+0(SB)/8, $0xffff0f0e09080100
+DATA shuffle1270<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1270<>+16(SB)/8, $0x0302ffff09080100
+DATA shuffle1270<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1270<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1271<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1271<>+8(SB)/8, $0xffff090801000f0e
+DATA shuffle1271<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1271<>+24(SB)/8, $0xffff09080302ffff
+GLOBL shuffle1271<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1272<>+0(SB)/8, $0xffff090801000f0e
+DATA shuffle1272<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1272<>+16(SB)/8, $0xffff0f0e09080100
+DATA shuffle1272<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1272<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1273<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1273<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA shuffle1273<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1273<>+24(SB)/8, $0xffff090801000f0e
+GLOBL shuffle1273<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1274<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1274<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle1274<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1274<>+24(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1274<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1275<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1275<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle1275<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1275<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1275<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -32185,85 +32372,80 @@ row1446:
 	XORQ R9, R9
 
 chunks1447:
-	LEAQ        (CX)(R9*1), R11
-	VMOVDQU     (AX)(R9*2), X0
-	VINSERTI128 $0x01, 20(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1244<>+0(SB), Y0, Y0
-	VMOVDQU     16(AX)(R9*2), X1
-	VINSERTI128 $0x01, 36(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1245<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     32(AX)(R9*2), X0
-	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1246<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     52(AX)(R9*2), X0
-	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU     68(AX)(R9*2), X1
-	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1248<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     84(AX)(R9*2), X0
-	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1249<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     116(AX)(R9*2), X0
-	VINSERTI128 $0x01, 148(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1250<>+0(SB), Y0, Y0
-	VMOVDQU     132(AX)(R9*2), X1
-	VINSERTI128 $0x01, 164(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1251<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     160(AX)(R9*2), Y0
-	VPSHUFB     shuffle119<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)
-	VMOVDQU     8(AX)(R9*2), X0
-	VINSERTI128 $0x01, 28(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1244<>+0(SB), Y0, Y0
-	VMOVDQU     24(AX)(R9*2), X1
-	VINSERTI128 $0x01, 44(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1245<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     40(AX)(R9*2), X0
-	VINSERTI128 $0x01, 72(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1246<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     60(AX)(R9*2), X0
-	VINSERTI128 $0x01, 104(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU     76(AX)(R9*2), X1
-	VINSERTI128 $0x01, 120(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1248<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     92(AX)(R9*2), X0
-	VINSERTI128 $0x01, 136(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1249<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*1)
-	VMOVDQU     124(AX)(R9*2), X0
-	VINSERTI128 $0x01, 156(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1250<>+0(SB), Y0, Y0
-	VMOVDQU     140(AX)(R9*2), X1
-	VINSERTI128 $0x01, 172(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1251<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     168(AX)(R9*2), X0
-	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle645<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	CMPQ        R9, BX
-	JEQ         rowdone1448
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1447
-	MOVQ        BX, R9
-	JMP         chunks1447
+	LEAQ           (CX)(R9*1), R11
+	VBROADCASTI128 (AX)(R9*2), Y0
+	VPSHUFB        shuffle1276<>+0(SB), Y0, Y0
+	VMOVDQU        4(AX)(R9*2), Y1
+	VPSHUFB        shuffle1277<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        20(AX)(R9*2), Y0
+	VPSHUFB        shuffle1278<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)
+	VEXTRACTI128   $0x01, Y0, (R11)(DX*1)
+	VMOVDQU        40(AX)(R9*2), Y0
+	VPSHUFB        shuffle1277<>+0(SB), Y0, Y0
+	VMOVDQU        68(AX)(R9*2), Y1
+	VPSHUFB        shuffle1279<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 72(AX)(R9*2), Y0
+	VPSHUFB        shuffle1280<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VMOVDQU        88(AX)(R9*2), Y0
+	VPSHUFB        shuffle1281<>+0(SB), Y0, Y0
+	VMOVDQU        100(AX)(R9*2), Y1
+	VPSHUFB        shuffle1277<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        116(AX)(R9*2), Y0
+	VPSHUFB        shuffle1278<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        136(AX)(R9*2), Y0
+	VPSHUFB        shuffle1277<>+0(SB), Y0, Y0
+	VBROADCASTI128 172(AX)(R9*2), Y1
+	VPSHUFB        shuffle1282<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        160(AX)(R9*2), Y0
+	VPSHUFB        shuffle1283<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
+	VMOVDQU        8(AX)(R9*2), Y0
+	VPSHUFB        shuffle1284<>+0(SB), Y0, Y0
+	VMOVDQU        28(AX)(R9*2), Y1
+	VPSHUFB        shuffle1285<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        44(AX)(R9*2), Y0
+	VPSHUFB        shuffle1283<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 52(AX)(R9*2), Y1
+	VPSHUFB        shuffle884<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R11)
+	VEXTRACTI128   $0x01, Y1, 16(R11)(DX*1)
+	VMOVDQU        104(AX)(R9*2), Y1
+	VPSHUFB        shuffle1284<>+0(SB), Y1, Y1
+	VMOVDQU        124(AX)(R9*2), Y0
+	VPSHUFB        shuffle1285<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        140(AX)(R9*2), Y1
+	VPSHUFB        shuffle1283<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 148(AX)(R9*2), Y0
+	VPSHUFB        shuffle884<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	CMPQ           R9, BX
+	JEQ            rowdone1448
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1447
+	MOVQ           BX, R9
+	JMP            chunks1447
 
 rowdone1448:
 	ADDQ DI, AX
@@ -32309,7 +32491,7 @@ chunks1451:
 	VMOVDQU 52(AX)(R9*2), X0
 	VPSHUFB shuffle179<>+0(SB), X0, X0
 	VMOVDQU 68(AX)(R9*2), X1
-	VPSHUFB shuffle1252<>+0(SB), X1, X1
+	VPSHUFB shuffle1286<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 80(AX)(R9*2), X0
 	VPSHUFB shuffle36<>+0(SB), X0, X2
@@ -32336,7 +32518,7 @@ chunks1451:
 	VMOVDQU 60(AX)(R9*2), X2
 	VPSHUFB shuffle179<>+0(SB), X2, X2
 	VMOVDQU 76(AX)(R9*2), X1
-	VPSHUFB shuffle1252<>+0(SB), X1, X1
+	VPSHUFB shuffle1286<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle411<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
@@ -32419,57 +32601,69 @@ rowdone1456:
 	VZEROUPPER
 	RET
 
-DATA shuffle1244<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1244<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1244<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1244<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1244<>(SB), RODATA|NOPTR, $32
+DATA shuffle1276<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1276<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1276<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1276<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1276<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1245<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1245<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1245<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1245<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle1245<>(SB), RODATA|NOPTR, $32
+DATA shuffle1277<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1277<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1277<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1277<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1277<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1246<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1246<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1246<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1246<>+24(SB)/8, $0x03020100ffffffff
-GLOBL shuffle1246<>(SB), RODATA|NOPTR, $32
+DATA shuffle1278<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1278<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1278<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1278<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1247<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1247<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1247<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1247<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1247<>(SB), RODATA|NOPTR, $32
+DATA shuffle1279<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1279<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1279<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1279<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle1279<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1248<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1248<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1248<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1248<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1248<>(SB), RODATA|NOPTR, $32
+DATA shuffle1280<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1280<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1280<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1280<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1280<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1249<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1249<>+8(SB)/8, $0x03020100ffffffff
-DATA shuffle1249<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1249<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1249<>(SB), RODATA|NOPTR, $32
+DATA shuffle1281<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1281<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1281<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1281<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1281<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1250<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1250<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1250<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1250<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1250<>(SB), RODATA|NOPTR, $32
+DATA shuffle1282<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle1282<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1282<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1282<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1282<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1251<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1251<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1251<>+16(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1251<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1251<>(SB), RODATA|NOPTR, $32
+DATA shuffle1283<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1283<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1283<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1283<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1283<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1252<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1252<>+8(SB)/8, $0xffffffff03020100
-GLOBL shuffle1252<>(SB), RODATA|NOPTR, $16
+DATA shuffle1284<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1284<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1284<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1284<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1284<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1285<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1285<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1285<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1285<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1285<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1286<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1286<>+8(SB)/8, $0xffffffff03020100
+GLOBL shuffle1286<>(SB), RODATA|NOPTR, $16
 
 // func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -32508,34 +32702,34 @@ chunks1460:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 20(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1244<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1287<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 36(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1245<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1288<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     32(AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1246<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1289<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)
 	VMOVDQU     52(AX)(R9*2), X0
 	VINSERTI128 $0x01, 96(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU     68(AX)(R9*2), X1
 	VINSERTI128 $0x01, 112(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1248<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1291<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     84(AX)(R9*2), X0
 	VINSERTI128 $0x01, 128(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1249<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1292<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)
 	VMOVDQU     116(AX)(R9*2), X0
 	VINSERTI128 $0x01, 148(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1250<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1293<>+0(SB), Y0, Y0
 	VMOVDQU     132(AX)(R9*2), X1
 	VINSERTI128 $0x01, 164(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1251<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1294<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     160(AX)(R9*2), Y0
 	VPSHUFB     shuffle119<>+0(SB), Y0, Y0
@@ -32543,34 +32737,34 @@ chunks1460:
 	VMOVNTDQ    Y0, 64(R11)
 	VMOVDQU     8(AX)(R9*2), X0
 	VINSERTI128 $0x01, 28(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1244<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1287<>+0(SB), Y0, Y0
 	VMOVDQU     24(AX)(R9*2), X1
 	VINSERTI128 $0x01, 44(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1245<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1288<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     40(AX)(R9*2), X0
 	VINSERTI128 $0x01, 72(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1246<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1289<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     60(AX)(R9*2), X0
 	VINSERTI128 $0x01, 104(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU     76(AX)(R9*2), X1
 	VINSERTI128 $0x01, 120(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1248<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1291<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     92(AX)(R9*2), X0
 	VINSERTI128 $0x01, 136(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1249<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1292<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)(DX*1)
 	VMOVDQU     124(AX)(R9*2), X0
 	VINSERTI128 $0x01, 156(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1250<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1293<>+0(SB), Y0, Y0
 	VMOVDQU     140(AX)(R9*2), X1
 	VINSERTI128 $0x01, 172(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1251<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1294<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     168(AX)(R9*2), X0
 	VINSERTI128 $0x01, 176(AX)(R9*2), Y0, Y0
@@ -32597,6 +32791,54 @@ rowdone1461:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1287<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1287<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1287<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1287<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1287<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1288<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1288<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1288<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1288<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1288<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1289<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1289<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1289<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1289<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle1289<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1290<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1290<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1290<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1290<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1290<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1291<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1291<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1291<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1291<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1291<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1292<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1292<>+8(SB)/8, $0x03020100ffffffff
+DATA shuffle1292<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1292<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1292<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1293<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1293<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1293<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1293<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1293<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1294<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1294<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1294<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1294<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1294<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -32635,10 +32877,10 @@ chunks1465:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (AX)(R9*2), X0
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VMOVDQU        32(AX)(R9*2), X1
 	VINSERTI128    $0x01, 64(AX)(R9*2), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        40(AX)(R9*2), X1
@@ -32651,18 +32893,18 @@ chunks1465:
 	VMOVNTDQ       Y0, 32(R11)
 	VMOVDQU        104(AX)(R9*2), X0
 	VINSERTI128    $0x01, 136(AX)(R9*2), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VMOVDQU        160(AX)(R9*2), X1
 	VINSERTI128    $0x01, 168(AX)(R9*2), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 64(R11)
 	VMOVDQU        16(AX)(R9*2), X1
 	VINSERTI128    $0x01, 24(AX)(R9*2), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VMOVDQU        48(AX)(R9*2), X0
 	VINSERTI128    $0x01, 80(AX)(R9*2), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)(DX*1)
 	VMOVDQU        56(AX)(R9*2), X0
@@ -32675,7 +32917,7 @@ chunks1465:
 	VMOVNTDQ       Y1, 32(R11)(DX*1)
 	VMOVDQU        120(AX)(R9*2), X1
 	VINSERTI128    $0x01, 152(AX)(R9*2), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VBROADCASTI128 176(AX)(R9*2), Y0
 	VPSHUFB        shuffle188<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
@@ -32701,17 +32943,17 @@ rowdone1466:
 	VZEROUPPER
 	RET
 
-DATA shuffle1253<>+0(SB)/8, $0x0706050403020100
-DATA shuffle1253<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1253<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1253<>+24(SB)/8, $0x0706050403020100
-GLOBL shuffle1253<>(SB), RODATA|NOPTR, $32
+DATA shuffle1295<>+0(SB)/8, $0x0706050403020100
+DATA shuffle1295<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1295<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1295<>+24(SB)/8, $0x0706050403020100
+GLOBL shuffle1295<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1254<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1254<>+8(SB)/8, $0x0706050403020100
-DATA shuffle1254<>+16(SB)/8, $0x0706050403020100
-DATA shuffle1254<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1254<>(SB), RODATA|NOPTR, $32
+DATA shuffle1296<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1296<>+8(SB)/8, $0x0706050403020100
+DATA shuffle1296<>+16(SB)/8, $0x0706050403020100
+DATA shuffle1296<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1296<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -32856,18 +33098,18 @@ chunks1480:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1255<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1297<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R9*2), X1
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1256<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1298<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     2(AX)(R9*2), X1
 	VINSERTI128 $0x01, 34(AX)(R9*2), Y1, Y1
-	VPSHUFB     shuffle1255<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1297<>+0(SB), Y1, Y1
 	VMOVDQU     18(AX)(R9*2), X0
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
-	VPSHUFB     shuffle1257<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1299<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
@@ -32891,23 +33133,23 @@ rowdone1481:
 	VZEROUPPER
 	RET
 
-DATA shuffle1255<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle1255<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1255<>+16(SB)/8, $0x0d0905010c080400
-DATA shuffle1255<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1255<>(SB), RODATA|NOPTR, $32
+DATA shuffle1297<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle1297<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1297<>+16(SB)/8, $0x0d0905010c080400
+DATA shuffle1297<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1297<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1256<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1256<>+8(SB)/8, $0x0d0905010c080400
-DATA shuffle1256<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1256<>+24(SB)/8, $0x0d0905010c080400
-GLOBL shuffle1256<>(SB), RODATA|NOPTR, $32
+DATA shuffle1298<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1298<>+8(SB)/8, $0x0d0905010c080400
+DATA shuffle1298<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1298<>+24(SB)/8, $0x0d0905010c080400
+GLOBL shuffle1298<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1257<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1257<>+8(SB)/8, $0x0d0905010c080400
-DATA shuffle1257<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1257<>+24(SB)/8, $0x0f0b07030e0a0602
-GLOBL shuffle1257<>(SB), RODATA|NOPTR, $32
+DATA shuffle1299<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1299<>+8(SB)/8, $0x0d0905010c080400
+DATA shuffle1299<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1299<>+24(SB)/8, $0x0f0b07030e0a0602
+GLOBL shuffle1299<>(SB), RODATA|NOPTR, $32
 
 // func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -33511,26 +33753,26 @@ chunks1528:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 48(R12), Y0, Y0
-	VPSHUFB     shuffle1258<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1300<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1259<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1301<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
-	VPSHUFB     shuffle1260<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1302<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)
-	VPSHUFB     shuffle1261<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1262<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1303<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1304<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle1263<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1305<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1264<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1265<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1306<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1307<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1266<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1308<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R9, BX
@@ -33567,24 +33809,24 @@ chunks1532:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1267<>+0(SB), X0, X1
+	VPSHUFB shuffle1309<>+0(SB), X0, X1
 	VMOVDQU 16(R12), X2
-	VPSHUFB shuffle1268<>+0(SB), X2, X3
+	VPSHUFB shuffle1310<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle1269<>+0(SB), X1, X4
+	VPSHUFB shuffle1311<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R11)
-	VPSHUFB shuffle1270<>+0(SB), X0, X4
-	VPSHUFB shuffle1271<>+0(SB), X2, X3
+	VPSHUFB shuffle1312<>+0(SB), X0, X4
+	VPSHUFB shuffle1313<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
-	VPSHUFB shuffle1272<>+0(SB), X1, X4
+	VPSHUFB shuffle1314<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R11)(DX*1)
-	VPSHUFB shuffle1273<>+0(SB), X0, X0
-	VPSHUFB shuffle1274<>+0(SB), X2, X2
+	VPSHUFB shuffle1315<>+0(SB), X0, X0
+	VPSHUFB shuffle1316<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1275<>+0(SB), X1, X1
+	VPSHUFB shuffle1317<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R9, BX
@@ -33621,17 +33863,17 @@ chunks1536:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1267<>+0(SB), X0, X1
+	VPSHUFB shuffle1309<>+0(SB), X0, X1
 	VMOVDQU 8(R12), X2
-	VPSHUFB shuffle1276<>+0(SB), X2, X3
+	VPSHUFB shuffle1318<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVQ   X3, (R11)
-	VPSHUFB shuffle1270<>+0(SB), X0, X3
-	VPSHUFB shuffle1277<>+0(SB), X2, X1
+	VPSHUFB shuffle1312<>+0(SB), X0, X3
+	VPSHUFB shuffle1319<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R11)(DX*1)
-	VPSHUFB shuffle1273<>+0(SB), X0, X0
-	VPSHUFB shuffle1278<>+0(SB), X2, X2
+	VPSHUFB shuffle1315<>+0(SB), X0, X0
+	VPSHUFB shuffle1320<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R11)(DX*2)
 	CMPQ    R9, BX
@@ -33668,17 +33910,17 @@ chunks1540:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVQ   (R12), X0
-	VPSHUFB shuffle1279<>+0(SB), X0, X1
+	VPSHUFB shuffle1321<>+0(SB), X0, X1
 	VMOVQ   4(R12), X2
-	VPSHUFB shuffle1280<>+0(SB), X2, X3
+	VPSHUFB shuffle1322<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R11)
-	VPSHUFB shuffle1281<>+0(SB), X0, X3
-	VPSHUFB shuffle1282<>+0(SB), X2, X1
+	VPSHUFB shuffle1323<>+0(SB), X0, X3
+	VPSHUFB shuffle1324<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVD   X1, (R11)(DX*1)
-	VPSHUFB shuffle1283<>+0(SB), X0, X0
-	VPSHUFB shuffle1284<>+0(SB), X2, X2
+	VPSHUFB shuffle1325<>+0(SB), X0, X0
+	VPSHUFB shuffle1326<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R11)(DX*2)
 	CMPQ    R9, BX
@@ -33701,131 +33943,131 @@ rowdone1541:
 	VZEROUPPER
 	RET
 
-DATA shuffle1258<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle1258<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1258<>+16(SB)/8, $0xffff0f0c09060300
-DATA shuffle1258<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1258<>(SB), RODATA|NOPTR, $32
+DATA shuffle1300<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle1300<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1300<>+16(SB)/8, $0xffff0f0c09060300
+DATA shuffle1300<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1300<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1259<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle1259<>+8(SB)/8, $0xffffffffff0e0b08
-DATA shuffle1259<>+16(SB)/8, $0x0502ffffffffffff
-DATA shuffle1259<>+24(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle1259<>(SB), RODATA|NOPTR, $32
+DATA shuffle1301<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle1301<>+8(SB)/8, $0xffffffffff0e0b08
+DATA shuffle1301<>+16(SB)/8, $0x0502ffffffffffff
+DATA shuffle1301<>+24(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle1301<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1260<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1260<>+8(SB)/8, $0x0d0a070401ffffff
-DATA shuffle1260<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1260<>+24(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle1260<>(SB), RODATA|NOPTR, $32
+DATA shuffle1302<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1302<>+8(SB)/8, $0x0d0a070401ffffff
+DATA shuffle1302<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1302<>+24(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle1302<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1261<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle1261<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1261<>+16(SB)/8, $0xffffff0d0a070401
-DATA shuffle1261<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1261<>(SB), RODATA|NOPTR, $32
+DATA shuffle1303<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle1303<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1303<>+16(SB)/8, $0xffffff0d0a070401
+DATA shuffle1303<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1303<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1262<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle1262<>+8(SB)/8, $0xffffffffff0f0c09
-DATA shuffle1262<>+16(SB)/8, $0x060300ffffffffff
-DATA shuffle1262<>+24(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle1262<>(SB), RODATA|NOPTR, $32
+DATA shuffle1304<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle1304<>+8(SB)/8, $0xffffffffff0f0c09
+DATA shuffle1304<>+16(SB)/8, $0x060300ffffffffff
+DATA shuffle1304<>+24(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle1304<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1263<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1263<>+8(SB)/8, $0x0e0b080502ffffff
-DATA shuffle1263<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1263<>+24(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle1263<>(SB), RODATA|NOPTR, $32
+DATA shuffle1305<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1305<>+8(SB)/8, $0x0e0b080502ffffff
+DATA shuffle1305<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1305<>+24(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle1305<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1264<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle1264<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1264<>+16(SB)/8, $0xffffff0e0b080502
-DATA shuffle1264<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1264<>(SB), RODATA|NOPTR, $32
+DATA shuffle1306<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle1306<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1306<>+16(SB)/8, $0xffffff0e0b080502
+DATA shuffle1306<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1306<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1265<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle1265<>+8(SB)/8, $0xffffffffffff0d0a
-DATA shuffle1265<>+16(SB)/8, $0x070401ffffffffff
-DATA shuffle1265<>+24(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle1265<>(SB), RODATA|NOPTR, $32
+DATA shuffle1307<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle1307<>+8(SB)/8, $0xffffffffffff0d0a
+DATA shuffle1307<>+16(SB)/8, $0x070401ffffffffff
+DATA shuffle1307<>+24(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle1307<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1266<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1266<>+8(SB)/8, $0x0f0c09060300ffff
-DATA shuffle1266<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1266<>+24(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle1266<>(SB), RODATA|NOPTR, $32
+DATA shuffle1308<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1308<>+8(SB)/8, $0x0f0c09060300ffff
+DATA shuffle1308<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1308<>+24(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle1308<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1267<>+0(SB)/8, $0xffff0f0c09060300
-DATA shuffle1267<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1267<>(SB), RODATA|NOPTR, $16
+DATA shuffle1309<>+0(SB)/8, $0xffff0f0c09060300
+DATA shuffle1309<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1309<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1268<>+0(SB)/8, $0x0502ffffffffffff
-DATA shuffle1268<>+8(SB)/8, $0xffffffffff0e0b08
-GLOBL shuffle1268<>(SB), RODATA|NOPTR, $16
+DATA shuffle1310<>+0(SB)/8, $0x0502ffffffffffff
+DATA shuffle1310<>+8(SB)/8, $0xffffffffff0e0b08
+GLOBL shuffle1310<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1269<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1269<>+8(SB)/8, $0x0d0a070401ffffff
-GLOBL shuffle1269<>(SB), RODATA|NOPTR, $16
+DATA shuffle1311<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1311<>+8(SB)/8, $0x0d0a070401ffffff
+GLOBL shuffle1311<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1270<>+0(SB)/8, $0xffffff0d0a070401
-DATA shuffle1270<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1270<>(SB), RODATA|NOPTR, $16
+DATA shuffle1312<>+0(SB)/8, $0xffffff0d0a070401
+DATA shuffle1312<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1312<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1271<>+0(SB)/8, $0x060300ffffffffff
-DATA shuffle1271<>+8(SB)/8, $0xffffffffff0f0c09
-GLOBL shuffle1271<>(SB), RODATA|NOPTR, $16
+DATA shuffle1313<>+0(SB)/8, $0x060300ffffffffff
+DATA shuffle1313<>+8(SB)/8, $0xffffffffff0f0c09
+GLOBL shuffle1313<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1272<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1272<>+8(SB)/8, $0x0e0b080502ffffff
-GLOBL shuffle1272<>(SB), RODATA|NOPTR, $16
+DATA shuffle1314<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1314<>+8(SB)/8, $0x0e0b080502ffffff
+GLOBL shuffle1314<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1273<>+0(SB)/8, $0xffffff0e0b080502
-DATA shuffle1273<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1273<>(SB), RODATA|NOPTR, $16
+DATA shuffle1315<>+0(SB)/8, $0xffffff0e0b080502
+DATA shuffle1315<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1315<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1274<>+0(SB)/8, $0x070401ffffffffff
-DATA shuffle1274<>+8(SB)/8, $0xffffffffffff0d0a
-GLOBL shuffle1274<>(SB), RODATA|NOPTR, $16
+DATA shuffle1316<>+0(SB)/8, $0x070401ffffffffff
+DATA shuffle1316<>+8(SB)/8, $0xffffffffffff0d0a
+GLOBL shuffle1316<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1275<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1275<>+8(SB)/8, $0x0f0c09060300ffff
-GLOBL shuffle1275<>(SB), RODATA|NOPTR, $16
+DATA shuffle1317<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1317<>+8(SB)/8, $0x0f0c09060300ffff
+GLOBL shuffle1317<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1276<>+0(SB)/8, $0x0d0affffffffffff
-DATA shuffle1276<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1276<>(SB), RODATA|NOPTR, $16
+DATA shuffle1318<>+0(SB)/8, $0x0d0affffffffffff
+DATA shuffle1318<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1318<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1277<>+0(SB)/8, $0x0e0b08ffffffffff
-DATA shuffle1277<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1277<>(SB), RODATA|NOPTR, $16
+DATA shuffle1319<>+0(SB)/8, $0x0e0b08ffffffffff
+DATA shuffle1319<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1319<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1278<>+0(SB)/8, $0x0f0c09ffffffffff
-DATA shuffle1278<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1278<>(SB), RODATA|NOPTR, $16
+DATA shuffle1320<>+0(SB)/8, $0x0f0c09ffffffffff
+DATA shuffle1320<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1320<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1279<>+0(SB)/8, $0xffffffffff060300
-DATA shuffle1279<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1279<>(SB), RODATA|NOPTR, $16
+DATA shuffle1321<>+0(SB)/8, $0xffffffffff060300
+DATA shuffle1321<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1321<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1280<>+0(SB)/8, $0xffffffff05ffffff
-DATA shuffle1280<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1280<>(SB), RODATA|NOPTR, $16
+DATA shuffle1322<>+0(SB)/8, $0xffffffff05ffffff
+DATA shuffle1322<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1322<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1281<>+0(SB)/8, $0xffffffffff070401
-DATA shuffle1281<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1281<>(SB), RODATA|NOPTR, $16
+DATA shuffle1323<>+0(SB)/8, $0xffffffffff070401
+DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1323<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1282<>+0(SB)/8, $0xffffffff06ffffff
-DATA shuffle1282<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1282<>(SB), RODATA|NOPTR, $16
+DATA shuffle1324<>+0(SB)/8, $0xffffffff06ffffff
+DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1324<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1283<>+0(SB)/8, $0xffffffffffff0502
-DATA shuffle1283<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1283<>(SB), RODATA|NOPTR, $16
+DATA shuffle1325<>+0(SB)/8, $0xffffffffffff0502
+DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1325<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1284<>+0(SB)/8, $0xffffffff0704ffff
-DATA shuffle1284<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1284<>(SB), RODATA|NOPTR, $16
+DATA shuffle1326<>+0(SB)/8, $0xffffffff0704ffff
+DATA shuffle1326<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1326<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -33875,23 +34117,23 @@ chunks1548:
 	VPSHUFB     shuffle728<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1285<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1327<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
-	VPSHUFB     shuffle1286<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1328<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)
-	VPSHUFB     shuffle1287<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1288<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1329<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1330<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle1289<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1331<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1290<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1291<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1332<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1333<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1292<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1334<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R9, BX
@@ -33933,16 +34175,16 @@ chunks1552:
 	VPSHUFB shuffle497<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R12), X1
-	VPSHUFB shuffle1293<>+0(SB), X1, X4
+	VPSHUFB shuffle1335<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R11)
 	VPSHUFB shuffle496<>+0(SB), X0, X4
-	VPSHUFB shuffle1294<>+0(SB), X2, X3
+	VPSHUFB shuffle1336<>+0(SB), X2, X3
 	VPOR    X3, X4, X3
 	VPSHUFB shuffle493<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R11)(DX*1)
-	VPSHUFB shuffle1295<>+0(SB), X0, X0
+	VPSHUFB shuffle1337<>+0(SB), X0, X0
 	VPSHUFB shuffle492<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle495<>+0(SB), X1, X1
@@ -33991,7 +34233,7 @@ chunks1556:
 	VPSHUFB shuffle624<>+0(SB), X2, X1
 	VPOR    X1, X3, X1
 	VMOVQ   X1, (R11)(DX*1)
-	VPSHUFB shuffle1295<>+0(SB), X0, X0
+	VPSHUFB shuffle1337<>+0(SB), X0, X0
 	VPSHUFB shuffle97<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R11)(DX*2)
@@ -34031,12 +34273,12 @@ chunks1560:
 	VMOVQ   (R12), X0
 	VPSHUFB shuffle491<>+0(SB), X0, X1
 	VMOVD   X1, (R11)
-	VPSHUFB shuffle1296<>+0(SB), X0, X1
+	VPSHUFB shuffle1338<>+0(SB), X0, X1
 	VMOVQ   4(R12), X2
 	VPSHUFB shuffle1154<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVD   X3, (R11)(DX*1)
-	VPSHUFB shuffle1297<>+0(SB), X0, X0
+	VPSHUFB shuffle1339<>+0(SB), X0, X0
 	VPSHUFB shuffle164<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R11)(DX*2)
@@ -34060,73 +34302,73 @@ rowdone1561:
 	VZEROUPPER
 	RET
 
-DATA shuffle1285<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1285<>+8(SB)/8, $0xffffffff0f0e0908
-DATA shuffle1285<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1285<>+24(SB)/8, $0xffffffff0f0e0908
-GLOBL shuffle1285<>(SB), RODATA|NOPTR, $32
+DATA shuffle1327<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle1327<>+8(SB)/8, $0xffffffff0f0e0908
+DATA shuffle1327<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1327<>+24(SB)/8, $0xffffffff0f0e0908
+GLOBL shuffle1327<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1286<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1286<>+8(SB)/8, $0x0b0a0504ffffffff
-DATA shuffle1286<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1286<>+24(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle1286<>(SB), RODATA|NOPTR, $32
+DATA shuffle1328<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA shuffle1328<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1328<>+24(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle1328<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1287<>+0(SB)/8, $0xffff0f0e09080302
-DATA shuffle1287<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1287<>+16(SB)/8, $0xffff0f0e09080302
-DATA shuffle1287<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1287<>(SB), RODATA|NOPTR, $32
+DATA shuffle1329<>+0(SB)/8, $0xffff0f0e09080302
+DATA shuffle1329<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1329<>+16(SB)/8, $0xffff0f0e09080302
+DATA shuffle1329<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1329<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1288<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1288<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1288<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1288<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1288<>(SB), RODATA|NOPTR, $32
+DATA shuffle1330<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1330<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1330<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1330<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1330<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1289<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1289<>+8(SB)/8, $0x0d0c07060100ffff
-DATA shuffle1289<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1289<>+24(SB)/8, $0x0d0c07060100ffff
-GLOBL shuffle1289<>(SB), RODATA|NOPTR, $32
+DATA shuffle1331<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+8(SB)/8, $0x0d0c07060100ffff
+DATA shuffle1331<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1331<>+24(SB)/8, $0x0d0c07060100ffff
+GLOBL shuffle1331<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1290<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle1290<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1290<>+16(SB)/8, $0xffffffff0b0a0504
-DATA shuffle1290<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1290<>(SB), RODATA|NOPTR, $32
+DATA shuffle1332<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle1332<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1332<>+16(SB)/8, $0xffffffff0b0a0504
+DATA shuffle1332<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1332<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1291<>+0(SB)/8, $0x07060100ffffffff
-DATA shuffle1291<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1291<>+16(SB)/8, $0x07060100ffffffff
-DATA shuffle1291<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle1291<>(SB), RODATA|NOPTR, $32
+DATA shuffle1333<>+0(SB)/8, $0x07060100ffffffff
+DATA shuffle1333<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1333<>+16(SB)/8, $0x07060100ffffffff
+DATA shuffle1333<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle1333<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1292<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1292<>+8(SB)/8, $0x0f0e09080302ffff
-DATA shuffle1292<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1292<>+24(SB)/8, $0x0f0e09080302ffff
-GLOBL shuffle1292<>(SB), RODATA|NOPTR, $32
+DATA shuffle1334<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1334<>+8(SB)/8, $0x0f0e09080302ffff
+DATA shuffle1334<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1334<>+24(SB)/8, $0x0f0e09080302ffff
+GLOBL shuffle1334<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1293<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1293<>+8(SB)/8, $0x0b0a0504ffffffff
-GLOBL shuffle1293<>(SB), RODATA|NOPTR, $16
+DATA shuffle1335<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1335<>+8(SB)/8, $0x0b0a0504ffffffff
+GLOBL shuffle1335<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1294<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1294<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1294<>(SB), RODATA|NOPTR, $16
+DATA shuffle1336<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1336<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1336<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1295<>+0(SB)/8, $0xffffffff0b0a0504
-DATA shuffle1295<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1295<>(SB), RODATA|NOPTR, $16
+DATA shuffle1337<>+0(SB)/8, $0xffffffff0b0a0504
+DATA shuffle1337<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1337<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1296<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle1296<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1296<>(SB), RODATA|NOPTR, $16
+DATA shuffle1338<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle1338<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1338<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1297<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle1297<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1297<>(SB), RODATA|NOPTR, $16
+DATA shuffle1339<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle1339<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1339<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -34176,21 +34418,21 @@ chunks1568:
 	VPSHUFB     shuffle100<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1298<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1340<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle775<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)
-	VPSHUFB     shuffle1299<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1300<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1341<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1342<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle776<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1302<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1343<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1344<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle101<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
@@ -34355,35 +34597,35 @@ rowdone1581:
 	VZEROUPPER
 	RET
 
-DATA shuffle1298<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1298<>+8(SB)/8, $0xffffffff0b0a0908
-DATA shuffle1298<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1298<>+24(SB)/8, $0xffffffff0b0a0908
-GLOBL shuffle1298<>(SB), RODATA|NOPTR, $32
+DATA shuffle1340<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1340<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1340<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1340<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1340<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1299<>+0(SB)/8, $0xffffffff07060504
-DATA shuffle1299<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1299<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle1299<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1299<>(SB), RODATA|NOPTR, $32
+DATA shuffle1341<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle1341<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1341<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1341<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1341<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1300<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1300<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1300<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1300<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle1300<>(SB), RODATA|NOPTR, $32
+DATA shuffle1342<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1342<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1342<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1342<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1342<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1301<>+0(SB)/8, $0xffffffff0b0a0908
-DATA shuffle1301<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1301<>+16(SB)/8, $0xffffffff0b0a0908
-DATA shuffle1301<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1301<>(SB), RODATA|NOPTR, $32
+DATA shuffle1343<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1343<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1343<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1343<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1343<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1302<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle1302<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1302<>+16(SB)/8, $0x07060504ffffffff
-DATA shuffle1302<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1302<>(SB), RODATA|NOPTR, $32
+DATA shuffle1344<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle1344<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1344<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1344<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1344<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -34434,7 +34676,7 @@ chunks1587:
 	VPSHUFB     shuffle61<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R11)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VMOVDQU     32(R12), X3
 	VINSERTI128 $0x01, 80(R12), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
@@ -34553,11 +34795,11 @@ rowdone1596:
 	VZEROUPPER
 	RET
 
-DATA shuffle1303<>+0(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle1303<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1303<>+16(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle1303<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1303<>(SB), RODATA|NOPTR, $32
+DATA shuffle1345<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1345<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1345<>+16(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1345<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1345<>(SB), RODATA|NOPTR, $32
 
 // func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -34704,124 +34946,131 @@ row1611:
 	XORQ R9, R9
 
 chunks1612:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 46(R12), Y0, Y0
-	VPSHUFB     shuffle1304<>+0(SB), Y0, Y0
-	VMOVDQU     18(R12), X1
-	VINSERTI128 $0x01, 63(R12), Y1, Y1
-	VPSHUFB     shuffle1305<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     36(R12), X0
-	VINSERTI128 $0x01, 81(R12), Y0, Y0
-	VPSHUFB     shuffle1306<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     92(R12), X0
-	VINSERTI128 $0x01, 144(R12), Y0, Y0
-	VPSHUFB     shuffle1307<>+0(SB), Y0, Y0
-	VMOVDQU     108(R12), X1
-	VINSERTI128 $0x01, 162(R12), Y1, Y1
-	VPSHUFB     shuffle1308<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     126(R12), X0
-	VINSERTI128 $0x01, 180(R12), Y0, Y0
-	VPSHUFB     shuffle1309<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     190(R12), X0
-	VINSERTI128 $0x01, 236(R12), Y0, Y0
-	VPSHUFB     shuffle1310<>+0(SB), Y0, Y0
-	VMOVDQU     207(R12), X1
-	VINSERTI128 $0x01, 252(R12), Y1, Y1
-	VPSHUFB     shuffle1311<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     225(R12), X0
-	VINSERTI128 $0x01, 270(R12), Y0, Y0
-	VPSHUFB     shuffle1312<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)
-	VMOVDQU     3(R12), X0
-	VINSERTI128 $0x01, 49(R12), Y0, Y0
-	VPSHUFB     shuffle1304<>+0(SB), Y0, Y0
-	VMOVDQU     21(R12), X1
-	VINSERTI128 $0x01, 66(R12), Y1, Y1
-	VPSHUFB     shuffle1305<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     39(R12), X0
-	VINSERTI128 $0x01, 84(R12), Y0, Y0
-	VPSHUFB     shuffle1306<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     95(R12), X0
-	VINSERTI128 $0x01, 147(R12), Y0, Y0
-	VPSHUFB     shuffle1307<>+0(SB), Y0, Y0
-	VMOVDQU     111(R12), X1
-	VINSERTI128 $0x01, 165(R12), Y1, Y1
-	VPSHUFB     shuffle1308<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     129(R12), X0
-	VINSERTI128 $0x01, 183(R12), Y0, Y0
-	VPSHUFB     shuffle1309<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*1)
-	VMOVDQU     193(R12), X0
-	VINSERTI128 $0x01, 239(R12), Y0, Y0
-	VPSHUFB     shuffle1310<>+0(SB), Y0, Y0
-	VMOVDQU     210(R12), X1
-	VINSERTI128 $0x01, 255(R12), Y1, Y1
-	VPSHUFB     shuffle1311<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     228(R12), X0
-	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1313<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	VMOVDQU     6(R12), X0
-	VINSERTI128 $0x01, 52(R12), Y0, Y0
-	VPSHUFB     shuffle1304<>+0(SB), Y0, Y0
-	VMOVDQU     24(R12), X1
-	VINSERTI128 $0x01, 69(R12), Y1, Y1
-	VPSHUFB     shuffle1305<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     42(R12), X0
-	VINSERTI128 $0x01, 87(R12), Y0, Y0
-	VPSHUFB     shuffle1306<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*2)
-	VMOVDQU     98(R12), X0
-	VINSERTI128 $0x01, 150(R12), Y0, Y0
-	VPSHUFB     shuffle1307<>+0(SB), Y0, Y0
-	VMOVDQU     114(R12), X1
-	VINSERTI128 $0x01, 168(R12), Y1, Y1
-	VPSHUFB     shuffle1308<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     132(R12), X0
-	VINSERTI128 $0x01, 186(R12), Y0, Y0
-	VPSHUFB     shuffle1309<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*2)
-	VMOVDQU     196(R12), X0
-	VINSERTI128 $0x01, 242(R12), Y0, Y0
-	VPSHUFB     shuffle1310<>+0(SB), Y0, Y0
-	VMOVDQU     213(R12), X1
-	VINSERTI128 $0x01, 258(R12), Y1, Y1
-	VPSHUFB     shuffle1311<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     231(R12), X0
-	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1314<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1613
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1612
-	MOVQ        BX, R9
-	JMP         chunks1612
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle1346<>+0(SB), Y0, Y0
+	VMOVDQU        14(R12), Y1
+	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        30(R12), Y0
+	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 8(R12), Y1
+	VPSHUFB        shuffle1349<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VMOVDQU        41(R12), Y1
+	VPSHUFB        shuffle1350<>+0(SB), Y1, Y1
+	VMOVDQU        59(R12), Y0
+	VPSHUFB        shuffle1351<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        76(R12), Y1
+	VPSHUFB        shuffle1352<>+0(SB), Y1, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 35(R12), Y0
+	VPSHUFB        shuffle1261<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 16(R11)
+	VEXTRACTI128   $0x01, Y0, 16(R11)(DX*1)
+	VMOVDQU        86(R12), Y0
+	VPSHUFB        shuffle1353<>+0(SB), Y0, Y0
+	VMOVDQU        104(R12), Y2
+	VPSHUFB        shuffle1354<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        122(R12), Y0
+	VPSHUFB        shuffle1355<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 80(R12), Y2
+	VPSHUFB        shuffle1356<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 32(R11)
+	VEXTRACTI128   $0x01, Y2, 32(R11)(DX*1)
+	VMOVDQU        140(R12), Y2
+	VPSHUFB        shuffle1357<>+0(SB), Y2, Y2
+	VMOVDQU        158(R12), Y0
+	VPSHUFB        shuffle1347<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        174(R12), Y2
+	VPSHUFB        shuffle1348<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 134(R12), Y0
+	VPSHUFB        shuffle1358<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        185(R12), Y0
+	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VMOVDQU        203(R12), Y2
+	VPSHUFB        shuffle1351<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        220(R12), Y0
+	VPSHUFB        shuffle1352<>+0(SB), Y0, Y3
+	VPOR           Y3, Y2, Y3
+	VBROADCASTI128 179(R12), Y2
+	VPSHUFB        shuffle1261<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        X2, 64(R11)
+	VEXTRACTI128   $0x01, Y2, 64(R11)(DX*1)
+	VMOVDQU        230(R12), Y2
+	VPSHUFB        shuffle1353<>+0(SB), Y2, Y2
+	VMOVDQU        248(R12), Y3
+	VPSHUFB        shuffle1354<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VBROADCASTI128 269(R12), Y2
+	VPSHUFB        shuffle1359<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VBROADCASTI128 224(R12), Y3
+	VPSHUFB        shuffle1356<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        X3, 80(R11)
+	VEXTRACTI128   $0x01, Y3, 80(R11)(DX*1)
+	VPSHUFB        shuffle1360<>+0(SB), Y1, Y1
+	VMOVDQU        94(R12), Y3
+	VPSHUFB        shuffle1361<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        47(R12), X1
+	VINSERTI128    $0x01, 132(R12), Y1, Y1
+	VPSHUFB        shuffle1362<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 56(R12), Y3
+	VPSHUFB        shuffle1363<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        Y3, 16(R11)(DX*2)
+	VPSHUFB        shuffle1360<>+0(SB), Y0, Y0
+	VMOVDQU        238(R12), Y3
+	VPSHUFB        shuffle1361<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VMOVDQU        191(R12), X0
+	VINSERTI128    $0x01, 272(R12), Y0, Y0
+	VPSHUFB        shuffle1364<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VBROADCASTI128 200(R12), Y3
+	VPSHUFB        shuffle1363<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VMOVDQU        Y3, 64(R11)(DX*2)
+	VMOVDQU        2(R12), X3
+	VINSERTI128    $0x01, 150(R12), Y3, Y3
+	VPSHUFB        shuffle1365<>+0(SB), Y3, Y3
+	VMOVDQU        20(R12), X0
+	VINSERTI128    $0x01, 168(R12), Y0, Y0
+	VPSHUFB        shuffle1366<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVDQU        36(R12), X3
+	VINSERTI128    $0x01, 186(R12), Y3, Y3
+	VPSHUFB        shuffle1367<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VMOVDQU        X3, (R11)(DX*2)
+	VEXTRACTI128   $0x01, Y3, 48(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1613
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1612
+	MOVQ           BX, R9
+	JMP            chunks1612
 
 rowdone1613:
 	ADDQ DI, AX
@@ -34849,65 +35098,65 @@ chunks1616:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1315<>+0(SB), X0, X0
+	VPSHUFB shuffle1368<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1316<>+0(SB), X1, X1
+	VPSHUFB shuffle1369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1317<>+0(SB), X0, X0
+	VPSHUFB shuffle1370<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 46(R12), X0
-	VPSHUFB shuffle1318<>+0(SB), X0, X0
+	VPSHUFB shuffle1371<>+0(SB), X0, X0
 	VMOVDQU 63(R12), X1
-	VPSHUFB shuffle1319<>+0(SB), X1, X1
+	VPSHUFB shuffle1372<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 81(R12), X0
-	VPSHUFB shuffle1320<>+0(SB), X0, X0
+	VPSHUFB shuffle1373<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 92(R12), X0
-	VPSHUFB shuffle1321<>+0(SB), X0, X1
+	VPSHUFB shuffle1374<>+0(SB), X0, X1
 	VMOVD   X1, 32(R11)
 	VMOVDQU 3(R12), X1
-	VPSHUFB shuffle1315<>+0(SB), X1, X1
+	VPSHUFB shuffle1368<>+0(SB), X1, X1
 	VMOVDQU 21(R12), X2
-	VPSHUFB shuffle1316<>+0(SB), X2, X2
+	VPSHUFB shuffle1369<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 39(R12), X1
-	VPSHUFB shuffle1317<>+0(SB), X1, X1
+	VPSHUFB shuffle1370<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 49(R12), X1
-	VPSHUFB shuffle1318<>+0(SB), X1, X1
+	VPSHUFB shuffle1371<>+0(SB), X1, X1
 	VMOVDQU 66(R12), X2
-	VPSHUFB shuffle1319<>+0(SB), X2, X2
+	VPSHUFB shuffle1372<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 84(R12), X1
-	VPSHUFB shuffle1320<>+0(SB), X1, X1
+	VPSHUFB shuffle1373<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
-	VPSHUFB shuffle1322<>+0(SB), X0, X1
+	VPSHUFB shuffle1375<>+0(SB), X0, X1
 	VMOVD   X1, 32(R11)(DX*1)
 	VMOVDQU 6(R12), X1
-	VPSHUFB shuffle1315<>+0(SB), X1, X1
+	VPSHUFB shuffle1368<>+0(SB), X1, X1
 	VMOVDQU 24(R12), X2
-	VPSHUFB shuffle1316<>+0(SB), X2, X2
+	VPSHUFB shuffle1369<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 42(R12), X1
-	VPSHUFB shuffle1317<>+0(SB), X1, X1
+	VPSHUFB shuffle1370<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 52(R12), X1
-	VPSHUFB shuffle1318<>+0(SB), X1, X1
+	VPSHUFB shuffle1371<>+0(SB), X1, X1
 	VMOVDQU 69(R12), X2
-	VPSHUFB shuffle1319<>+0(SB), X2, X2
+	VPSHUFB shuffle1372<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 87(R12), X1
-	VPSHUFB shuffle1320<>+0(SB), X1, X1
+	VPSHUFB shuffle1373<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*2)
-	VPSHUFB shuffle1323<>+0(SB), X0, X0
+	VPSHUFB shuffle1376<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
 	JEQ     rowdone1617
@@ -34943,45 +35192,45 @@ chunks1620:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1315<>+0(SB), X0, X0
+	VPSHUFB shuffle1368<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1316<>+0(SB), X1, X1
+	VPSHUFB shuffle1369<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1317<>+0(SB), X0, X0
+	VPSHUFB shuffle1370<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 46(R12), X0
-	VPSHUFB shuffle1318<>+0(SB), X0, X0
+	VPSHUFB shuffle1371<>+0(SB), X0, X0
 	VMOVDQU 56(R12), X1
-	VPSHUFB shuffle1324<>+0(SB), X1, X2
+	VPSHUFB shuffle1377<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 3(R12), X2
-	VPSHUFB shuffle1315<>+0(SB), X2, X2
+	VPSHUFB shuffle1368<>+0(SB), X2, X2
 	VMOVDQU 21(R12), X0
-	VPSHUFB shuffle1316<>+0(SB), X0, X0
+	VPSHUFB shuffle1369<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R12), X2
-	VPSHUFB shuffle1317<>+0(SB), X2, X2
+	VPSHUFB shuffle1370<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 49(R12), X2
-	VPSHUFB shuffle1318<>+0(SB), X2, X2
-	VPSHUFB shuffle1325<>+0(SB), X1, X0
+	VPSHUFB shuffle1371<>+0(SB), X2, X2
+	VPSHUFB shuffle1378<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	VMOVDQU 6(R12), X0
-	VPSHUFB shuffle1315<>+0(SB), X0, X0
+	VPSHUFB shuffle1368<>+0(SB), X0, X0
 	VMOVDQU 24(R12), X2
-	VPSHUFB shuffle1316<>+0(SB), X2, X2
+	VPSHUFB shuffle1369<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R12), X0
-	VPSHUFB shuffle1317<>+0(SB), X0, X0
+	VPSHUFB shuffle1370<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*2)
 	VMOVDQU 52(R12), X0
-	VPSHUFB shuffle1318<>+0(SB), X0, X0
+	VPSHUFB shuffle1371<>+0(SB), X0, X0
 	VPSHUFB shuffle234<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R11)(DX*2)
@@ -35005,115 +35254,181 @@ rowdone1621:
 	VZEROUPPER
 	RET
 
-DATA shuffle1304<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle1304<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1304<>+16(SB)/8, $0xffffff0a09080100
-DATA shuffle1304<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1304<>(SB), RODATA|NOPTR, $32
+DATA shuffle1346<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle1346<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1346<>+16(SB)/8, $0xffff0e0d0c050403
+DATA shuffle1346<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1346<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1305<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1305<>+8(SB)/8, $0xffffffff0b0a0902
-DATA shuffle1305<>+16(SB)/8, $0x020100ffffffffff
-DATA shuffle1305<>+24(SB)/8, $0xffffffffff0b0a09
-GLOBL shuffle1305<>(SB), RODATA|NOPTR, $32
+DATA shuffle1347<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1347<>+8(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle1347<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1347<>+24(SB)/8, $0xff0b0a09020100ff
+GLOBL shuffle1347<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1306<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1306<>+8(SB)/8, $0x09020100ffffffff
-DATA shuffle1306<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1306<>+24(SB)/8, $0x0a09020100ffffff
-GLOBL shuffle1306<>(SB), RODATA|NOPTR, $32
+DATA shuffle1348<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+8(SB)/8, $0x0f080706ffffffff
+DATA shuffle1348<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1348<>+24(SB)/8, $0x02ffffffffffffff
+GLOBL shuffle1348<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1307<>+0(SB)/8, $0xffffffff09080700
-DATA shuffle1307<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1307<>+16(SB)/8, $0xffff0b0a09020100
-DATA shuffle1307<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1307<>(SB), RODATA|NOPTR, $32
+DATA shuffle1349<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1349<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1349<>+16(SB)/8, $0x0e0dffffffffffff
+DATA shuffle1349<>+24(SB)/8, $0xffffffffffffff0f
+GLOBL shuffle1349<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1308<>+0(SB)/8, $0x09020100ffffffff
-DATA shuffle1308<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1308<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1308<>+24(SB)/8, $0xffffffff0b0a0902
-GLOBL shuffle1308<>(SB), RODATA|NOPTR, $32
+DATA shuffle1350<>+0(SB)/8, $0xffffff0f0e0d0605
+DATA shuffle1350<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1350<>+16(SB)/8, $0x0b0a09020100ffff
+DATA shuffle1350<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1350<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1309<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1309<>+8(SB)/8, $0x0b0a09020100ffff
-DATA shuffle1309<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1309<>+24(SB)/8, $0x09020100ffffffff
-GLOBL shuffle1309<>(SB), RODATA|NOPTR, $32
+DATA shuffle1351<>+0(SB)/8, $0x060504ffffffffff
+DATA shuffle1351<>+8(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle1351<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1351<>+24(SB)/8, $0xffff0b0a09020100
+GLOBL shuffle1351<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1310<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle1310<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1310<>+16(SB)/8, $0xffffffff09080700
-DATA shuffle1310<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1310<>(SB), RODATA|NOPTR, $32
+DATA shuffle1352<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1352<>+8(SB)/8, $0x0f0e070605ffffff
+DATA shuffle1352<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1352<>+24(SB)/8, $0x0201ffffffffffff
+GLOBL shuffle1352<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1311<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle1311<>+8(SB)/8, $0xffffffffff0b0a09
-DATA shuffle1311<>+16(SB)/8, $0x09020100ffffffff
-DATA shuffle1311<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1311<>(SB), RODATA|NOPTR, $32
+DATA shuffle1353<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle1353<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1353<>+16(SB)/8, $0xff0b0a09020100ff
+DATA shuffle1353<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1353<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1312<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1312<>+8(SB)/8, $0x0a09020100ffffff
-DATA shuffle1312<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1312<>+24(SB)/8, $0x0b0a09020100ffff
-GLOBL shuffle1312<>(SB), RODATA|NOPTR, $32
+DATA shuffle1354<>+0(SB)/8, $0x0d060504ffffffff
+DATA shuffle1354<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1354<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1354<>+24(SB)/8, $0xffffff0b0a090201
+GLOBL shuffle1354<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1313<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1313<>+8(SB)/8, $0x0a09020100ffffff
-DATA shuffle1313<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1313<>+24(SB)/8, $0x0c0b0a030201ffff
-GLOBL shuffle1313<>(SB), RODATA|NOPTR, $32
+DATA shuffle1355<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1355<>+8(SB)/8, $0x0f0e0d060504ffff
+DATA shuffle1355<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1355<>+24(SB)/8, $0x020100ffffffffff
+GLOBL shuffle1355<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1314<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1314<>+8(SB)/8, $0x0a09020100ffffff
-DATA shuffle1314<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1314<>+24(SB)/8, $0x0f0e0d060504ffff
-GLOBL shuffle1314<>(SB), RODATA|NOPTR, $32
+DATA shuffle1356<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1356<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1356<>+16(SB)/8, $0xffffffffffffff0f
+DATA shuffle1356<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1356<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1315<>+0(SB)/8, $0xffff0b0a09020100
-DATA shuffle1315<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1315<>(SB), RODATA|NOPTR, $16
+DATA shuffle1357<>+0(SB)/8, $0xffff0f0e0d060504
+DATA shuffle1357<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1357<>+16(SB)/8, $0x0a09020100ffffff
+DATA shuffle1357<>+24(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1357<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1316<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1316<>+8(SB)/8, $0xffffffff0b0a0902
-GLOBL shuffle1316<>(SB), RODATA|NOPTR, $16
+DATA shuffle1358<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1358<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1358<>+16(SB)/8, $0xffffffffff0f0e0d
+DATA shuffle1358<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1358<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1317<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1317<>+8(SB)/8, $0x09020100ffffffff
-GLOBL shuffle1317<>(SB), RODATA|NOPTR, $16
+DATA shuffle1359<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1359<>+8(SB)/8, $0x0c0b0a030201ffff
+DATA shuffle1359<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1359<>+24(SB)/8, $0x0f0e0dffffffffff
+GLOBL shuffle1359<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1318<>+0(SB)/8, $0xffffff0a09080100
-DATA shuffle1318<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1318<>(SB), RODATA|NOPTR, $16
+DATA shuffle1360<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1360<>+8(SB)/8, $0xffff0d0c0b040302
+DATA shuffle1360<>+16(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle1360<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1360<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1319<>+0(SB)/8, $0x020100ffffffffff
-DATA shuffle1319<>+8(SB)/8, $0xffffffffff0b0a09
-GLOBL shuffle1319<>(SB), RODATA|NOPTR, $16
+DATA shuffle1361<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1361<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1361<>+16(SB)/8, $0x0d060504ffffffff
+DATA shuffle1361<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1361<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1320<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1320<>+8(SB)/8, $0x0a09020100ffffff
-GLOBL shuffle1320<>(SB), RODATA|NOPTR, $16
+DATA shuffle1362<>+0(SB)/8, $0xffffff0f0e0d0605
+DATA shuffle1362<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1362<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1362<>+24(SB)/8, $0x0b0a09020100ffff
+GLOBL shuffle1362<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1321<>+0(SB)/8, $0xffffffff09080700
-DATA shuffle1321<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1321<>(SB), RODATA|NOPTR, $16
+DATA shuffle1363<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle1363<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1363<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1363<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1363<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1322<>+0(SB)/8, $0xffffffff0c0b0a03
-DATA shuffle1322<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1322<>(SB), RODATA|NOPTR, $16
+DATA shuffle1364<>+0(SB)/8, $0xffffff0f0e0d0605
+DATA shuffle1364<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1364<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1364<>+24(SB)/8, $0x0f0e0d060504ffff
+GLOBL shuffle1364<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1323<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA shuffle1323<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1323<>(SB), RODATA|NOPTR, $16
+DATA shuffle1365<>+0(SB)/8, $0xffff0f0e0d060504
+DATA shuffle1365<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1365<>+16(SB)/8, $0xffff0b0a09020100
+DATA shuffle1365<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1365<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1324<>+0(SB)/8, $0x090807ffffffffff
-DATA shuffle1324<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1324<>(SB), RODATA|NOPTR, $16
+DATA shuffle1366<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1366<>+8(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle1366<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1366<>+24(SB)/8, $0xffffffff0b0a0902
+GLOBL shuffle1366<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1325<>+0(SB)/8, $0x0c0b0affffffffff
-DATA shuffle1325<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1325<>(SB), RODATA|NOPTR, $16
+DATA shuffle1367<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1367<>+8(SB)/8, $0x0f080706ffffffff
+DATA shuffle1367<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1367<>+24(SB)/8, $0x09020100ffffffff
+GLOBL shuffle1367<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1368<>+0(SB)/8, $0xffff0b0a09020100
+DATA shuffle1368<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1368<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1369<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1369<>+8(SB)/8, $0xffffffff0b0a0902
+GLOBL shuffle1369<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1370<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1370<>+8(SB)/8, $0x09020100ffffffff
+GLOBL shuffle1370<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1371<>+0(SB)/8, $0xffffff0a09080100
+DATA shuffle1371<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1371<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1372<>+0(SB)/8, $0x020100ffffffffff
+DATA shuffle1372<>+8(SB)/8, $0xffffffffff0b0a09
+GLOBL shuffle1372<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1373<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1373<>+8(SB)/8, $0x0a09020100ffffff
+GLOBL shuffle1373<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1374<>+0(SB)/8, $0xffffffff09080700
+DATA shuffle1374<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1374<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1375<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA shuffle1375<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1375<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1376<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA shuffle1376<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1376<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1377<>+0(SB)/8, $0x090807ffffffffff
+DATA shuffle1377<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1377<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1378<>+0(SB)/8, $0x0c0b0affffffffff
+DATA shuffle1378<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1378<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -35156,132 +35471,113 @@ chunks1627:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 40(R12), Y0, Y0
-	VPSHUFB        shuffle1326<>+0(SB), Y0, Y0
-	VMOVDQU        18(R12), X1
-	VINSERTI128    $0x01, 56(R12), Y1, Y1
-	VPSHUFB        shuffle1327<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle237<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1328<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)
-	VMOVDQU        92(R12), X1
-	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle238<>+0(SB), Y1, Y1
-	VMOVDQU        108(R12), X0
-	VINSERTI128    $0x01, 162(R12), Y0, Y0
-	VPSHUFB        shuffle3<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        126(R12), X1
-	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle239<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)
-	VMOVDQU        184(R12), X1
-	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle1329<>+0(SB), Y1, Y1
-	VMOVDQU        200(R12), X0
-	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle1330<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        216(R12), X1
-	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle242<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        234(R12), X0
-	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	VMOVDQU        6(R12), X0
-	VINSERTI128    $0x01, 46(R12), Y0, Y0
-	VPSHUFB        shuffle1326<>+0(SB), Y0, Y0
-	VMOVDQU        24(R12), X1
-	VINSERTI128    $0x01, 62(R12), Y1, Y1
-	VPSHUFB        shuffle1327<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        42(R12), X0
-	VINSERTI128    $0x01, 78(R12), Y0, Y0
-	VPSHUFB        shuffle237<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1328<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*1)
-	VMOVDQU        98(R12), X1
-	VINSERTI128    $0x01, 150(R12), Y1, Y1
-	VPSHUFB        shuffle238<>+0(SB), Y1, Y1
-	VMOVDQU        114(R12), X0
-	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle3<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        132(R12), X1
-	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle239<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        190(R12), X1
-	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1329<>+0(SB), Y1, Y1
-	VMOVDQU        206(R12), X0
+	VMOVDQU        40(R12), Y0
+	VPSHUFB        shuffle1379<>+0(SB), Y0, Y1
+	VMOVDQU        52(R12), Y2
+	VPSHUFB        shuffle1380<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        66(R12), Y1
+	VPSHUFB        shuffle1381<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        76(R12), X2
+	VINSERTI128    $0x01, 46(R12), Y2, Y2
+	VPSHUFB        shuffle1382<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        X2, 16(R11)
+	VEXTRACTI128   $0x01, Y2, 16(R11)(DX*1)
+	VMOVDQU        184(R12), Y2
+	VPSHUFB        shuffle1379<>+0(SB), Y2, Y1
+	VMOVDQU        196(R12), Y3
+	VPSHUFB        shuffle1380<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        210(R12), Y1
+	VPSHUFB        shuffle1381<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        220(R12), X3
+	VINSERTI128    $0x01, 190(R12), Y3, Y3
+	VPSHUFB        shuffle1382<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        X3, 64(R11)
+	VEXTRACTI128   $0x01, Y3, 64(R11)(DX*1)
+	VBROADCASTI128 (R12), Y3
+	VPSHUFB        shuffle1383<>+0(SB), Y3, Y3
+	VMOVDQU        8(R12), Y1
+	VPSHUFB        shuffle1384<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        24(R12), Y3
+	VPSHUFB        shuffle1385<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        X3, (R11)
+	VEXTRACTI128   $0x01, Y3, (R11)(DX*1)
+	VMOVDQU        134(R12), Y3
+	VPSHUFB        shuffle1386<>+0(SB), Y3, Y3
+	VMOVDQU        152(R12), Y1
+	VPSHUFB        shuffle1384<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        168(R12), Y3
+	VPSHUFB        shuffle1385<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        X3, 48(R11)
+	VEXTRACTI128   $0x01, Y3, 48(R11)(DX*1)
+	VMOVDQU        22(R12), Y3
+	VPSHUFB        shuffle1387<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle1388<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVDQU        2(R12), X3
+	VINSERTI128    $0x01, 84(R12), Y3, Y3
+	VPSHUFB        shuffle1389<>+0(SB), Y3, Y3
+	VPOR           Y3, Y0, Y3
+	VBROADCASTI128 88(R12), Y0
+	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPOR           Y0, Y3, Y0
+	VMOVDQU        Y0, (R11)(DX*2)
+	VMOVDQU        166(R12), Y0
+	VPSHUFB        shuffle1387<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1388<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        146(R12), X0
+	VINSERTI128    $0x01, 228(R12), Y0, Y0
+	VPSHUFB        shuffle1389<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 232(R12), Y2
+	VPSHUFB        shuffle1253<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 48(R11)(DX*2)
+	VBROADCASTI128 98(R12), Y2
+	VPSHUFB        shuffle1390<>+0(SB), Y2, Y2
+	VBROADCASTI128 116(R12), Y0
+	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        80(R12), X2
+	VINSERTI128    $0x01, 138(R12), Y2, Y2
+	VPSHUFB        shuffle1392<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 32(R11)
+	VEXTRACTI128   $0x01, Y2, 32(R11)(DX*2)
+	VBROADCASTI128 242(R12), Y2
+	VPSHUFB        shuffle1390<>+0(SB), Y2, Y2
+	VBROADCASTI128 260(R12), Y0
+	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        224(R12), X2
+	VINSERTI128    $0x01, 272(R12), Y2, Y2
+	VPSHUFB        shuffle1393<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 80(R11)
+	VEXTRACTI128   $0x01, Y2, 80(R11)(DX*2)
+	VMOVDQU        86(R12), X2
+	VINSERTI128    $0x01, 242(R12), Y2, Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        104(R12), X0
 	VINSERTI128    $0x01, 258(R12), Y0, Y0
-	VPSHUFB        shuffle1330<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        222(R12), X1
-	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1331<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        12(R12), X0
-	VINSERTI128    $0x01, 52(R12), Y0, Y0
-	VPSHUFB        shuffle1326<>+0(SB), Y0, Y0
-	VMOVDQU        30(R12), X1
-	VINSERTI128    $0x01, 68(R12), Y1, Y1
-	VPSHUFB        shuffle1327<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        48(R12), X0
-	VINSERTI128    $0x01, 84(R12), Y0, Y0
-	VPSHUFB        shuffle237<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 102(R12), Y1
-	VPSHUFB        shuffle1328<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        104(R12), X1
-	VINSERTI128    $0x01, 156(R12), Y1, Y1
-	VPSHUFB        shuffle238<>+0(SB), Y1, Y1
-	VMOVDQU        120(R12), X0
-	VINSERTI128    $0x01, 174(R12), Y0, Y0
-	VPSHUFB        shuffle3<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        138(R12), X1
-	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle239<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*2)
-	VMOVDQU        196(R12), X1
-	VINSERTI128    $0x01, 248(R12), Y1, Y1
-	VPSHUFB        shuffle1329<>+0(SB), Y1, Y1
-	VMOVDQU        212(R12), X0
-	VINSERTI128    $0x01, 264(R12), Y0, Y0
-	VPSHUFB        shuffle1330<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        228(R12), X1
-	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1332<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        246(R12), X0
-	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*2)
+	VPSHUFB        shuffle1395<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        122(R12), X2
+	VINSERTI128    $0x01, 272(R12), Y2, Y2
+	VPSHUFB        shuffle1396<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 32(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y2, 80(R11)(DX*1)
 	CMPQ           R9, BX
 	JEQ            rowdone1628
 	ADDQ           $0x60, R9
@@ -35325,7 +35621,7 @@ chunks1631:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(R12), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X0
+	VPSHUFB shuffle1397<>+0(SB), X0, X0
 	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle179<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
@@ -35349,14 +35645,14 @@ chunks1631:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 46(R12), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X0
+	VPSHUFB shuffle1397<>+0(SB), X0, X0
 	VMOVDQU 62(R12), X2
 	VPSHUFB shuffle179<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R12), X0
 	VPSHUFB shuffle250<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1243<>+0(SB), X1, X2
+	VPSHUFB shuffle1266<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VPSHUFB shuffle254<>+0(SB), X1, X2
@@ -35371,7 +35667,7 @@ chunks1631:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 52(R12), X2
-	VPSHUFB shuffle1333<>+0(SB), X2, X2
+	VPSHUFB shuffle1397<>+0(SB), X2, X2
 	VMOVDQU 68(R12), X0
 	VPSHUFB shuffle179<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
@@ -35426,7 +35722,7 @@ chunks1635:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(R12), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X0
+	VPSHUFB shuffle1397<>+0(SB), X0, X0
 	VMOVDQU 56(R12), X1
 	VPSHUFB shuffle179<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
@@ -35441,8 +35737,8 @@ chunks1635:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 46(R12), X2
-	VPSHUFB shuffle1333<>+0(SB), X2, X2
-	VPSHUFB shuffle1334<>+0(SB), X1, X0
+	VPSHUFB shuffle1397<>+0(SB), X2, X2
+	VPSHUFB shuffle1398<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	VMOVDQU 12(R12), X0
@@ -35455,7 +35751,7 @@ chunks1635:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*2)
 	VMOVDQU 52(R12), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X0
+	VPSHUFB shuffle1397<>+0(SB), X0, X0
 	VPSHUFB shuffle184<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R11)(DX*2)
@@ -35479,55 +35775,121 @@ rowdone1636:
 	VZEROUPPER
 	RET
 
-DATA shuffle1326<>+0(SB)/8, $0xffff050403020100
-DATA shuffle1326<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1326<>+16(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1326<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1326<>(SB), RODATA|NOPTR, $32
+DATA shuffle1379<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1379<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1379<>+16(SB)/8, $0x090807060504ffff
+DATA shuffle1379<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1379<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1327<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1327<>+8(SB)/8, $0xffffffff05040302
-DATA shuffle1327<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1327<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1327<>(SB), RODATA|NOPTR, $32
+DATA shuffle1380<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle1380<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1380<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1380<>+24(SB)/8, $0xffff0f0e0d0c0b0a
+GLOBL shuffle1380<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1328<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1328<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1328<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1328<>+24(SB)/8, $0x0100ffffffffffff
-GLOBL shuffle1328<>(SB), RODATA|NOPTR, $32
+DATA shuffle1381<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1381<>+8(SB)/8, $0xffff0b0a09080706
+DATA shuffle1381<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1381<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1381<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1329<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1329<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1329<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1329<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1329<>(SB), RODATA|NOPTR, $32
+DATA shuffle1382<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1382<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1382<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1382<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1382<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1330<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1330<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1330<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1330<>+24(SB)/8, $0xffffffffffff0504
-GLOBL shuffle1330<>(SB), RODATA|NOPTR, $32
+DATA shuffle1383<>+0(SB)/8, $0xffff050403020100
+DATA shuffle1383<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1383<>+16(SB)/8, $0xffff0b0a09080706
+DATA shuffle1383<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1383<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1331<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1331<>+8(SB)/8, $0xffff050403020100
-DATA shuffle1331<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1331<>+24(SB)/8, $0x090807060504ffff
-GLOBL shuffle1331<>(SB), RODATA|NOPTR, $32
+DATA shuffle1384<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1384<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1384<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1384<>+24(SB)/8, $0xffffffff05040302
+GLOBL shuffle1384<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1332<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1332<>+8(SB)/8, $0xffff050403020100
-DATA shuffle1332<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1332<>+24(SB)/8, $0x0f0e0d0c0b0affff
-GLOBL shuffle1332<>(SB), RODATA|NOPTR, $32
+DATA shuffle1385<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1385<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1385<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1385<>+24(SB)/8, $0x05040302ffffffff
+GLOBL shuffle1385<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1333<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1333<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1333<>(SB), RODATA|NOPTR, $16
+DATA shuffle1386<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle1386<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1386<>+16(SB)/8, $0xffff050403020100
+DATA shuffle1386<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1386<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1334<>+0(SB)/8, $0x09080706ffffffff
-DATA shuffle1334<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1334<>(SB), RODATA|NOPTR, $16
+DATA shuffle1387<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1387<>+8(SB)/8, $0xffffffff0d0c0b0a
+DATA shuffle1387<>+16(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1387<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1387<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1388<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1388<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1388<>+16(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle1388<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1388<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1389<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle1389<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1389<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1389<>+24(SB)/8, $0xffff050403020100
+GLOBL shuffle1389<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1390<>+0(SB)/8, $0x0d0c0b0affffffff
+DATA shuffle1390<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1390<>+16(SB)/8, $0xffffffff09080706
+DATA shuffle1390<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1390<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1391<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1391<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle1391<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1391<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle1391<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1392<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1392<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1392<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1392<>+24(SB)/8, $0x050403020100ffff
+GLOBL shuffle1392<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1393<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1393<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1393<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1393<>+24(SB)/8, $0x0f0e0d0c0b0affff
+GLOBL shuffle1393<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1394<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1394<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1394<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1394<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1394<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1395<>+0(SB)/8, $0x0d0c0b0affffffff
+DATA shuffle1395<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1395<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1395<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1395<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1396<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1396<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA shuffle1396<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1396<>+24(SB)/8, $0x090807060504ffff
+GLOBL shuffle1396<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1397<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1397<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1397<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1398<>+0(SB)/8, $0x09080706ffffffff
+DATA shuffle1398<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1398<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -35568,129 +35930,117 @@ chunks1641:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 34(R12), Y0, Y0
-	VPSHUFB        shuffle262<>+0(SB), Y0, Y0
-	VMOVDQU        27(R12), X1
-	VINSERTI128    $0x01, 54(R12), Y1, Y1
-	VPSHUFB        shuffle263<>+0(SB), Y1, Y1
+	VMOVDQU        74(R12), Y0
+	VPSHUFB        shuffle1399<>+0(SB), Y0, Y0
+	VMOVDQU        101(R12), Y1
+	VPSHUFB        shuffle1400<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 81(R12), Y0
-	VPSHUFB        shuffle264<>+0(SB), Y0, Y0
+	VMOVDQU        122(R12), Y0
+	VPSHUFB        shuffle1401<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)
-	VMOVDQU        86(R12), X0
-	VINSERTI128    $0x01, 138(R12), Y0, Y0
-	VPSHUFB        shuffle238<>+0(SB), Y0, Y0
-	VMOVDQU        108(R12), X1
-	VINSERTI128    $0x01, 162(R12), Y1, Y1
-	VPSHUFB        shuffle265<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VMOVDQU        128(R12), Y0
+	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
+	VMOVDQU        155(R12), Y1
+	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        135(R12), X0
-	VINSERTI128    $0x01, 189(R12), Y0, Y0
-	VPSHUFB        shuffle266<>+0(SB), Y0, Y0
+	VMOVDQU        174(R12), Y0
+	VPSHUFB        shuffle1404<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VMOVDQU        190(R12), X0
-	VINSERTI128    $0x01, 224(R12), Y0, Y0
-	VPSHUFB        shuffle267<>+0(SB), Y0, Y0
-	VMOVDQU        216(R12), X1
-	VINSERTI128    $0x01, 243(R12), Y1, Y1
-	VPSHUFB        shuffle268<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        (R12), Y0
+	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
+	VMOVDQU        20(R12), Y1
+	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 270(R12), Y0
-	VPSHUFB        shuffle269<>+0(SB), Y0, Y0
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*2)
+	VBROADCASTI128 43(R12), Y1
+	VPSHUFB        shuffle1407<>+0(SB), Y1, Y1
+	VBROADCASTI128 56(R12), Y0
+	VPSHUFB        shuffle1408<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	VMOVDQU        276(R12), X0
-	VPSHUFB        shuffle1335<>+0(SB), Y0, Y0
-	VMOVDQU        297(R12), X1
-	VPSHUFB        shuffle1336<>+0(SB), Y1, Y1
+	VBROADCASTI128 79(R12), Y1
+	VPSHUFB        shuffle1409<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVQ          X1, 96(R11)
-	VPEXTRD        $0x02, X1, 104(R11)
-	VMOVDQU        9(R12), X1
-	VINSERTI128    $0x01, 43(R12), Y1, Y1
-	VPSHUFB        shuffle262<>+0(SB), Y1, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 63(R12), Y0, Y0
-	VPSHUFB        shuffle263<>+0(SB), Y0, Y0
+	VBROADCASTI128 20(R12), Y0
+	VPSHUFB        shuffle1410<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle264<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 16(R11)
+	VEXTRACTI128   $0x01, Y0, 16(R11)(DX*1)
+	VMOVDQU        182(R12), Y0
+	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
+	VMOVDQU        208(R12), Y1
+	VPSHUFB        shuffle1412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*1)
-	VMOVDQU        95(R12), X1
-	VINSERTI128    $0x01, 147(R12), Y1, Y1
-	VPSHUFB        shuffle238<>+0(SB), Y1, Y1
-	VMOVDQU        117(R12), X0
-	VINSERTI128    $0x01, 171(R12), Y0, Y0
-	VPSHUFB        shuffle265<>+0(SB), Y0, Y0
+	VMOVDQU        X1, 64(R11)
+	VEXTRACTI128   $0x01, Y1, 64(R11)(DX*1)
+	VBROADCASTI128 233(R12), Y1
+	VPSHUFB        shuffle1413<>+0(SB), Y1, Y1
+	VBROADCASTI128 245(R12), Y0
+	VPSHUFB        shuffle1414<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        144(R12), X1
-	VINSERTI128    $0x01, 198(R12), Y1, Y1
-	VPSHUFB        shuffle266<>+0(SB), Y1, Y1
+	VBROADCASTI128 269(R12), Y1
+	VPSHUFB        shuffle1415<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        199(R12), X1
-	VINSERTI128    $0x01, 233(R12), Y1, Y1
-	VPSHUFB        shuffle267<>+0(SB), Y1, Y1
-	VMOVDQU        225(R12), X0
-	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle268<>+0(SB), Y0, Y0
+	VBROADCASTI128 209(R12), Y0
+	VPSHUFB        shuffle438<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 279(R12), Y1
-	VPSHUFB        shuffle269<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
+	VMOVDQU        263(R12), Y0
+	VPSHUFB        shuffle1416<>+0(SB), Y0, Y0
+	VMOVDQU        290(R12), Y1
+	VPSHUFB        shuffle1417<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)(DX*1)
-	VMOVDQU        285(R12), X1
-	VPSHUFB        shuffle1335<>+0(SB), Y1, Y1
-	VMOVDQU        306(R12), X0
-	VPSHUFB        shuffle1336<>+0(SB), Y0, Y0
+	VMOVDQU        X1, 92(R11)
+	VEXTRACTI128   $0x01, Y1, 92(R11)(DX*1)
+	VBROADCASTI128 227(R12), Y1
+	VPSHUFB        shuffle1418<>+0(SB), Y1, Y1
+	VMOVDQU        200(R12), X0
+	VINSERTI128    $0x01, 261(R12), Y0, Y0
+	VPSHUFB        shuffle1419<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVQ          X0, 96(R11)(DX*1)
-	VPEXTRD        $0x02, X0, 104(R11)(DX*1)
-	VMOVDQU        18(R12), X0
-	VINSERTI128    $0x01, 52(R12), Y0, Y0
-	VPSHUFB        shuffle262<>+0(SB), Y0, Y0
-	VMOVDQU        45(R12), X1
-	VINSERTI128    $0x01, 72(R12), Y1, Y1
-	VPSHUFB        shuffle263<>+0(SB), Y1, Y1
+	VBROADCASTI128 278(R12), Y1
+	VPSHUFB        shuffle1420<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 99(R12), Y0
-	VPSHUFB        shuffle264<>+0(SB), Y0, Y0
+	VMOVDQU        Y1, 64(R11)(DX*2)
+	VMOVDQU        126(R12), Y1
+	VPSHUFB        shuffle1421<>+0(SB), Y1, Y1
+	VBROADCASTI128 146(R12), Y0
+	VPSHUFB        shuffle1422<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)(DX*2)
-	VMOVDQU        104(R12), X0
-	VINSERTI128    $0x01, 156(R12), Y0, Y0
-	VPSHUFB        shuffle238<>+0(SB), Y0, Y0
-	VMOVDQU        126(R12), X1
-	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle265<>+0(SB), Y1, Y1
+	VBROADCASTI128 173(R12), Y1
+	VPSHUFB        shuffle1423<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        153(R12), X0
-	VINSERTI128    $0x01, 207(R12), Y0, Y0
-	VPSHUFB        shuffle266<>+0(SB), Y0, Y0
+	VBROADCASTI128 92(R12), Y0
+	VPSHUFB        shuffle289<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)(DX*2)
-	VMOVDQU        208(R12), X0
-	VINSERTI128    $0x01, 242(R12), Y0, Y0
-	VPSHUFB        shuffle267<>+0(SB), Y0, Y0
-	VMOVDQU        234(R12), X1
-	VINSERTI128    $0x01, 261(R12), Y1, Y1
-	VPSHUFB        shuffle268<>+0(SB), Y1, Y1
+	VBROADCASTI128 192(R12), Y1
+	VPSHUFB        shuffle1424<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 288(R12), Y0
-	VPSHUFB        shuffle269<>+0(SB), Y0, Y0
+	VMOVDQU        Y1, 32(R11)(DX*2)
+	VBROADCASTI128 2(R12), Y1
+	VPSHUFB        shuffle1425<>+0(SB), Y1, Y1
+	VMOVDQU        27(R12), Y0
+	VPSHUFB        shuffle1426<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*2)
-	VMOVDQU        294(R12), X0
-	VPSHUFB        shuffle1335<>+0(SB), Y0, Y0
-	VMOVDQU        308(R12), X1
-	VPSHUFB        shuffle1337<>+0(SB), Y1, Y1
+	VBROADCASTI128 65(R12), Y1
+	VPSHUFB        shuffle1427<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVQ          X1, 96(R11)(DX*2)
-	VPEXTRD        $0x02, X1, 104(R11)(DX*2)
+	VBROADCASTI128 88(R12), Y0
+	VPSHUFB        shuffle1428<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)(DX*1)
+	VEXTRACTI128   $0x01, Y0, 16(R11)(DX*2)
+	VBROADCASTI128 281(R12), Y0
+	VPSHUFB        shuffle1429<>+0(SB), Y0, Y0
+	VBROADCASTI128 308(R12), Y1
+	VPSHUFB        shuffle1430<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 92(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1642
 	ADDQ           $0x6c, R9
@@ -35758,7 +36108,7 @@ chunks1645:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)(DX*1)
 	VMOVDQU 92(R12), X0
-	VPSHUFB shuffle1338<>+0(SB), X0, X1
+	VPSHUFB shuffle1431<>+0(SB), X0, X1
 	VMOVD   X1, 32(R11)(DX*1)
 	VMOVDQU 18(R12), X1
 	VPSHUFB shuffle290<>+0(SB), X1, X1
@@ -35771,7 +36121,7 @@ chunks1645:
 	VMOVDQU 72(R12), X1
 	VPSHUFB shuffle293<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1339<>+0(SB), X0, X2
+	VPSHUFB shuffle1432<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*2)
 	VPSHUFB shuffle39<>+0(SB), X0, X0
@@ -35796,31 +36146,205 @@ rowdone1646:
 	VZEROUPPER
 	RET
 
-DATA shuffle1335<>+0(SB)/8, $0xffffffffff020100
-DATA shuffle1335<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1335<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1335<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1335<>(SB), RODATA|NOPTR, $32
+DATA shuffle1399<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1399<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1399<>+16(SB)/8, $0xffffffff08070605
+DATA shuffle1399<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1399<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1336<>+0(SB)/8, $0x0403020100ffffff
-DATA shuffle1336<>+8(SB)/8, $0xffffffff08070605
-DATA shuffle1336<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1336<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1336<>(SB), RODATA|NOPTR, $32
+DATA shuffle1400<>+0(SB)/8, $0x0a090807ffffffff
+DATA shuffle1400<>+8(SB)/8, $0xffffff0f0e0d0c0b
+DATA shuffle1400<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1400<>+24(SB)/8, $0xffffff0807060504
+GLOBL shuffle1400<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1337<>+0(SB)/8, $0x0b0a090807ffffff
-DATA shuffle1337<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1337<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1337<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1337<>(SB), RODATA|NOPTR, $32
+DATA shuffle1401<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1401<>+8(SB)/8, $0x0f0e0dffffffffff
+DATA shuffle1401<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1401<>+24(SB)/8, $0x080706ffffffffff
+GLOBL shuffle1401<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1338<>+0(SB)/8, $0xffffffff06050403
-DATA shuffle1338<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1338<>(SB), RODATA|NOPTR, $16
+DATA shuffle1402<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA shuffle1402<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1402<>+16(SB)/8, $0xffff080706050403
+DATA shuffle1402<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1402<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1339<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1339<>+8(SB)/8, $0x0b0a090807ffffff
-GLOBL shuffle1339<>(SB), RODATA|NOPTR, $16
+DATA shuffle1403<>+0(SB)/8, $0x0807ffffffffffff
+DATA shuffle1403<>+8(SB)/8, $0xff0f0e0d0c0b0a09
+DATA shuffle1403<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1403<>+24(SB)/8, $0xff08070605040302
+GLOBL shuffle1403<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1404<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1404<>+8(SB)/8, $0x0fffffffffffffff
+DATA shuffle1404<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1404<>+24(SB)/8, $0x08ffffffffffffff
+GLOBL shuffle1404<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1405<>+0(SB)/8, $0x0706050403020100
+DATA shuffle1405<>+8(SB)/8, $0xffffffffffffff08
+DATA shuffle1405<>+16(SB)/8, $0x0908070605040302
+DATA shuffle1405<>+24(SB)/8, $0xffffffffffffff0a
+GLOBL shuffle1405<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1406<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1406<>+8(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle1406<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1406<>+24(SB)/8, $0x0f0e0d0c0b0a09ff
+GLOBL shuffle1406<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1407<>+0(SB)/8, $0xff0f0e0d0c0bffff
+DATA shuffle1407<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1407<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1407<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1407<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1408<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1408<>+8(SB)/8, $0xffffffffff060504
+DATA shuffle1408<>+16(SB)/8, $0x0c0b0a090807ffff
+DATA shuffle1408<>+24(SB)/8, $0xffffffffff0f0e0d
+GLOBL shuffle1408<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1409<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1409<>+8(SB)/8, $0x0605040302ffffff
+DATA shuffle1409<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1409<>+24(SB)/8, $0x0f0e0d0c0bffffff
+GLOBL shuffle1409<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1410<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1410<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1410<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1410<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1410<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1411<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1411<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1411<>+16(SB)/8, $0x0807060504030201
+DATA shuffle1411<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1411<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1412<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1412<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1412<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1412<>+24(SB)/8, $0x0807060504030201
+GLOBL shuffle1412<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1413<>+0(SB)/8, $0xff0f0e0d0c0b0aff
+DATA shuffle1413<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1413<>+16(SB)/8, $0xffffffffffffff00
+DATA shuffle1413<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1413<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1414<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1414<>+8(SB)/8, $0xffffffffffff0605
+DATA shuffle1414<>+16(SB)/8, $0x0d0c0b0a090807ff
+DATA shuffle1414<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1414<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1415<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1415<>+8(SB)/8, $0x060504030201ffff
+DATA shuffle1415<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1415<>+24(SB)/8, $0x0f0e0d0c0b0affff
+GLOBL shuffle1415<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1416<>+0(SB)/8, $0xff0f0e0d0c0b0a09
+DATA shuffle1416<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1416<>+16(SB)/8, $0xff08070605040302
+DATA shuffle1416<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1416<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1417<>+0(SB)/8, $0x07ffffffffffffff
+DATA shuffle1417<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1417<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1417<>+24(SB)/8, $0x0807060504030201
+GLOBL shuffle1417<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1418<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1418<>+8(SB)/8, $0x0e0d0c0b0a090807
+DATA shuffle1418<>+16(SB)/8, $0xffffffffffffff0f
+DATA shuffle1418<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1418<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1419<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1419<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1419<>+16(SB)/8, $0x06050403020100ff
+DATA shuffle1419<>+24(SB)/8, $0xffffffffffff0807
+GLOBL shuffle1419<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1420<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1420<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1420<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1420<>+24(SB)/8, $0x0f0e0d0c0b0affff
+GLOBL shuffle1420<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1421<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1421<>+8(SB)/8, $0xffffff0807060504
+DATA shuffle1421<>+16(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1421<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1421<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1422<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1422<>+8(SB)/8, $0x090807ffffffffff
+DATA shuffle1422<>+16(SB)/8, $0xffff0f0e0d0cffff
+DATA shuffle1422<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1422<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1423<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1423<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1423<>+16(SB)/8, $0x0807ffffffffffff
+DATA shuffle1423<>+24(SB)/8, $0xff0f0e0d0c0b0a09
+GLOBL shuffle1423<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1424<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1424<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1424<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1424<>+24(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle1424<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1425<>+0(SB)/8, $0x0e0d0c0b0a090807
+DATA shuffle1425<>+8(SB)/8, $0xffffffffffffff0f
+DATA shuffle1425<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1425<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1425<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1426<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1426<>+8(SB)/8, $0x0f0e0d0c0b0a09ff
+DATA shuffle1426<>+16(SB)/8, $0xffffffffffff0a09
+DATA shuffle1426<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1426<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1427<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1427<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1427<>+16(SB)/8, $0x0c0b0a090807ffff
+DATA shuffle1427<>+24(SB)/8, $0xffffffffff0f0e0d
+GLOBL shuffle1427<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1428<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1428<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1428<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1428<>+24(SB)/8, $0x0f0e0d0c0bffffff
+GLOBL shuffle1428<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1429<>+0(SB)/8, $0xff0f0e0d0c0b0a09
+DATA shuffle1429<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1429<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1429<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1429<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1430<>+0(SB)/8, $0x07ffffffffffffff
+DATA shuffle1430<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1430<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1430<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1430<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1431<>+0(SB)/8, $0xffffffff06050403
+DATA shuffle1431<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1431<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1432<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1432<>+8(SB)/8, $0x0b0a090807ffffff
+GLOBL shuffle1432<>(SB), RODATA|NOPTR, $16
 
 // func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -35860,88 +36384,81 @@ row1651:
 	XORQ R9, R9
 
 chunks1652:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 40(R12), Y0, Y0
-	VPSHUFB     shuffle21<>+0(SB), Y0, Y0
-	VMOVDQU     36(R12), X1
-	VINSERTI128 $0x01, 72(R12), Y1, Y1
-	VPSHUFB     shuffle22<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     80(R12), X1
-	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle23<>+0(SB), Y1, Y1
-	VMOVDQU     108(R12), X0
-	VINSERTI128 $0x01, 180(R12), Y0, Y0
-	VPSHUFB     shuffle24<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     184(R12), X0
-	VINSERTI128 $0x01, 224(R12), Y0, Y0
-	VPSHUFB     shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU     216(R12), X1
-	VINSERTI128 $0x01, 252(R12), Y1, Y1
-	VPSHUFB     shuffle26<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)
-	VMOVDQU     12(R12), X1
-	VINSERTI128 $0x01, 52(R12), Y1, Y1
-	VPSHUFB     shuffle21<>+0(SB), Y1, Y1
-	VMOVDQU     48(R12), X0
-	VINSERTI128 $0x01, 84(R12), Y0, Y0
-	VPSHUFB     shuffle22<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     92(R12), X0
-	VINSERTI128 $0x01, 156(R12), Y0, Y0
-	VPSHUFB     shuffle23<>+0(SB), Y0, Y0
-	VMOVDQU     120(R12), X1
-	VINSERTI128 $0x01, 192(R12), Y1, Y1
-	VPSHUFB     shuffle24<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     196(R12), X1
-	VINSERTI128 $0x01, 236(R12), Y1, Y1
-	VPSHUFB     shuffle25<>+0(SB), Y1, Y1
-	VMOVDQU     228(R12), X0
-	VINSERTI128 $0x01, 264(R12), Y0, Y0
-	VPSHUFB     shuffle26<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	VMOVDQU     24(R12), X0
-	VINSERTI128 $0x01, 64(R12), Y0, Y0
-	VPSHUFB     shuffle21<>+0(SB), Y0, Y0
-	VMOVDQU     60(R12), X1
-	VINSERTI128 $0x01, 96(R12), Y1, Y1
-	VPSHUFB     shuffle22<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
-	VMOVDQU     104(R12), X1
-	VINSERTI128 $0x01, 168(R12), Y1, Y1
-	VPSHUFB     shuffle23<>+0(SB), Y1, Y1
-	VMOVDQU     132(R12), X0
-	VINSERTI128 $0x01, 204(R12), Y0, Y0
-	VPSHUFB     shuffle24<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*2)
-	VMOVDQU     208(R12), X0
-	VINSERTI128 $0x01, 248(R12), Y0, Y0
-	VPSHUFB     shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU     240(R12), X1
-	VINSERTI128 $0x01, 272(R12), Y1, Y1
-	VPSHUFB     shuffle1192<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1653
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1652
-	MOVQ        BX, R9
-	JMP         chunks1652
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VMOVDQU        32(R12), Y0
+	VPSHUFB        shuffle1192<>+0(SB), Y0, Y0
+	VMOVDQU        64(R12), Y1
+	VPSHUFB        shuffle1193<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R11)
+	VEXTRACTI128   $0x01, Y1, 16(R11)(DX*1)
+	VMOVDQU        68(R12), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        104(R12), Y0
+	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VMOVDQU        140(R12), Y0
+	VPSHUFB        shuffle1194<>+0(SB), Y0, Y0
+	VMOVDQU        168(R12), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*1)
+	VMOVDQU        176(R12), Y1
+	VPSHUFB        shuffle1192<>+0(SB), Y1, Y1
+	VMOVDQU        208(R12), Y0
+	VPSHUFB        shuffle1193<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	VMOVDQU        212(R12), Y0
+	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VMOVDQU        248(R12), Y1
+	VPSHUFB        shuffle1434<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	VMOVDQU        8(R12), Y1
+	VPSHUFB        shuffle1194<>+0(SB), Y1, Y1
+	VMOVDQU        36(R12), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)(DX*1)
+	VEXTRACTI128   $0x01, Y0, (R11)(DX*2)
+	VBROADCASTI128 92(R12), Y0
+	VPSHUFB        shuffle1435<>+0(SB), Y0, Y0
+	VMOVDQU        56(R12), X1
+	VINSERTI128    $0x01, 132(R12), Y1, Y1
+	VPSHUFB        shuffle1436<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, 16(R11)(DX*2)
+	VBROADCASTI128 236(R12), Y1
+	VPSHUFB        shuffle1435<>+0(SB), Y1, Y1
+	VMOVDQU        200(R12), X0
+	VINSERTI128    $0x01, 272(R12), Y0, Y0
+	VPSHUFB        shuffle1437<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 64(R11)(DX*2)
+	VMOVDQU        (R12), X0
+	VINSERTI128    $0x01, 168(R12), Y0, Y0
+	VPSHUFB        shuffle1438<>+0(SB), Y0, Y0
+	VMOVDQU        24(R12), X1
+	VINSERTI128    $0x01, 204(R12), Y1, Y1
+	VPSHUFB        shuffle1439<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1653
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1652
+	MOVQ           BX, R9
+	JMP            chunks1652
 
 rowdone1653:
 	ADDQ DI, AX
@@ -36090,6 +36607,48 @@ rowdone1661:
 	VZEROUPPER
 	RET
 
+DATA shuffle1433<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1433<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1433<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1433<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1433<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1434<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle1434<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1434<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1434<>+24(SB)/8, $0x0b0a090807060504
+GLOBL shuffle1434<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1435<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1435<>+8(SB)/8, $0x0b0a090807060504
+DATA shuffle1435<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1435<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1435<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1436<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1436<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1436<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1436<>+24(SB)/8, $0x0b0a090807060504
+GLOBL shuffle1436<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1437<>+0(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle1437<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1437<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1437<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle1437<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1438<>+0(SB)/8, $0x0706050403020100
+DATA shuffle1438<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1438<>+16(SB)/8, $0x0706050403020100
+DATA shuffle1438<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1438<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1439<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1439<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1439<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1439<>+24(SB)/8, $0x03020100ffffffff
+GLOBL shuffle1439<>(SB), RODATA|NOPTR, $32
+
 // func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
@@ -36129,26 +36688,26 @@ chunks1665:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 48(R12), Y0, Y0
-	VPSHUFB     shuffle1258<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1300<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1259<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1301<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
-	VPSHUFB     shuffle1260<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1302<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)
-	VPSHUFB     shuffle1261<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1262<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1303<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1304<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle1263<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1305<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1264<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1265<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1306<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1307<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1266<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1308<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	CMPQ        R9, BX
@@ -36214,23 +36773,23 @@ chunks1670:
 	VPSHUFB     shuffle728<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1285<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1327<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
-	VPSHUFB     shuffle1286<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1328<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)
-	VPSHUFB     shuffle1287<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1288<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1329<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1330<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
-	VPSHUFB     shuffle1289<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1331<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1290<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1291<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1332<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1333<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1292<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1334<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	CMPQ        R9, BX
@@ -36296,21 +36855,21 @@ chunks1675:
 	VPSHUFB     shuffle100<>+0(SB), Y0, Y1
 	VMOVDQU     16(R12), X2
 	VINSERTI128 $0x01, 64(R12), Y2, Y2
-	VPSHUFB     shuffle1298<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1340<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R12), X1
 	VINSERTI128 $0x01, 80(R12), Y1, Y1
 	VPSHUFB     shuffle775<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)
-	VPSHUFB     shuffle1299<>+0(SB), Y0, Y4
-	VPSHUFB     shuffle1300<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1341<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1342<>+0(SB), Y2, Y3
 	VPOR        Y3, Y4, Y3
 	VPSHUFB     shuffle776<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVNTDQ    Y4, (R11)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1302<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1343<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1344<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VPSHUFB     shuffle101<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
@@ -36381,7 +36940,7 @@ chunks1680:
 	VPSHUFB     shuffle61<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R11)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VMOVDQU     32(R12), X3
 	VINSERTI128 $0x01, 80(R12), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
@@ -36520,132 +37079,126 @@ chunks1692:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 38(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
-	VMOVDQU        18(R12), X1
-	VINSERTI128    $0x01, 54(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle1440<>+0(SB), Y0, Y0
+	VBROADCASTI128 17(R12), Y1
+	VPSHUFB        shuffle1441<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
+	VBROADCASTI128 34(R12), Y0
+	VPSHUFB        shuffle1442<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R11)
+	VEXTRACTI128   $0x01, Y0, (R11)(DX*1)
+	VMOVDQU        37(R12), Y0
+	VPSHUFB        shuffle1443<>+0(SB), Y0, Y0
+	VMOVDQU        54(R12), Y1
+	VPSHUFB        shuffle1444<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1445<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        84(R12), Y1
+	VPSHUFB        shuffle1446<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 35(R12), Y0
+	VPSHUFB        shuffle1447<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 16(R11)
+	VEXTRACTI128   $0x01, Y0, 16(R11)(DX*1)
+	VMOVDQU        181(R12), Y0
+	VPSHUFB        shuffle1443<>+0(SB), Y0, Y0
+	VMOVDQU        198(R12), Y1
+	VPSHUFB        shuffle1444<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        212(R12), Y0
+	VPSHUFB        shuffle1445<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        228(R12), Y1
+	VPSHUFB        shuffle1446<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 179(R12), Y0
+	VPSHUFB        shuffle1447<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	VMOVDQU        22(R12), Y0
+	VPSHUFB        shuffle1448<>+0(SB), Y0, Y0
+	VMOVDQU        40(R12), Y1
+	VPSHUFB        shuffle1449<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        2(R12), X0
+	VINSERTI128    $0x01, 78(R12), Y0, Y0
+	VPSHUFB        shuffle1450<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)
-	VMOVDQU        91(R12), X1
-	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
-	VMOVDQU        108(R12), X0
-	VINSERTI128    $0x01, 162(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        126(R12), X1
-	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)
-	VMOVDQU        182(R12), X1
-	VINSERTI128    $0x01, 235(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
-	VMOVDQU        198(R12), X0
-	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        216(R12), X1
-	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1349<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        234(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	VMOVDQU        3(R12), X0
-	VINSERTI128    $0x01, 41(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
-	VMOVDQU        21(R12), X1
-	VINSERTI128    $0x01, 57(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        39(R12), X0
-	VINSERTI128    $0x01, 75(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 93(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*1)
-	VMOVDQU        94(R12), X1
-	VINSERTI128    $0x01, 147(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
-	VMOVDQU        111(R12), X0
-	VINSERTI128    $0x01, 165(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        129(R12), X1
-	VINSERTI128    $0x01, 183(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        185(R12), X1
-	VINSERTI128    $0x01, 238(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
-	VMOVDQU        201(R12), X0
-	VINSERTI128    $0x01, 255(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        219(R12), X1
-	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1351<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        237(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        6(R12), X0
-	VINSERTI128    $0x01, 44(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
-	VMOVDQU        24(R12), X1
-	VINSERTI128    $0x01, 60(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        42(R12), X0
-	VINSERTI128    $0x01, 78(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1451<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        97(R12), X1
-	VINSERTI128    $0x01, 150(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
-	VMOVDQU        114(R12), X0
-	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VMOVDQU        166(R12), Y1
+	VPSHUFB        shuffle1448<>+0(SB), Y1, Y1
+	VMOVDQU        184(R12), Y0
+	VPSHUFB        shuffle1449<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        132(R12), X1
-	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
+	VMOVDQU        146(R12), X1
+	VINSERTI128    $0x01, 222(R12), Y1, Y1
+	VPSHUFB        shuffle1450<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*2)
-	VMOVDQU        188(R12), X1
+	VBROADCASTI128 234(R12), Y0
+	VPSHUFB        shuffle1451<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)(DX*2)
+	VMOVDQU        91(R12), Y0
+	VPSHUFB        shuffle1452<>+0(SB), Y0, Y0
+	VMOVDQU        108(R12), Y1
+	VPSHUFB        shuffle1453<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        122(R12), Y0
+	VPSHUFB        shuffle1454<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 89(R12), Y1
+	VPSHUFB        shuffle1455<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 32(R11)
+	VEXTRACTI128   $0x01, Y1, 32(R11)(DX*1)
+	VMOVDQU        140(R12), Y1
+	VPSHUFB        shuffle1456<>+0(SB), Y1, Y1
+	VMOVDQU        158(R12), Y0
+	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        175(R12), Y1
+	VPSHUFB        shuffle1458<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 134(R12), Y0
+	VPSHUFB        shuffle1459<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        235(R12), Y0
+	VPSHUFB        shuffle1452<>+0(SB), Y0, Y0
+	VMOVDQU        252(R12), Y1
+	VPSHUFB        shuffle1453<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 269(R12), Y0
+	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 233(R12), Y1
+	VPSHUFB        shuffle1455<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	VMOVDQU        92(R12), X1
 	VINSERTI128    $0x01, 241(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
-	VMOVDQU        204(R12), X0
+	VPSHUFB        shuffle1461<>+0(SB), Y1, Y1
+	VMOVDQU        110(R12), X0
 	VINSERTI128    $0x01, 258(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        222(R12), X1
+	VMOVDQU        128(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1352<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1463<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*2)
+	VMOVDQU        X1, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1693
 	ADDQ           $0x60, R9
@@ -36680,73 +37233,73 @@ chunks1696:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1353<>+0(SB), X0, X0
+	VPSHUFB shuffle1464<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1354<>+0(SB), X1, X1
+	VPSHUFB shuffle1465<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1355<>+0(SB), X0, X0
+	VPSHUFB shuffle1466<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 38(R12), X0
-	VPSHUFB shuffle1356<>+0(SB), X0, X0
+	VPSHUFB shuffle1467<>+0(SB), X0, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1357<>+0(SB), X1, X1
+	VPSHUFB shuffle1468<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R12), X0
-	VPSHUFB shuffle1358<>+0(SB), X0, X0
+	VPSHUFB shuffle1469<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R12), X1
-	VPSHUFB shuffle1359<>+0(SB), X1, X1
+	VPSHUFB shuffle1470<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R11)
 	VMOVDQU 91(R12), X1
-	VPSHUFB shuffle1360<>+0(SB), X1, X1
+	VPSHUFB shuffle1471<>+0(SB), X1, X1
 	VMOVD   X1, 32(R11)
 	VMOVDQU 3(R12), X1
-	VPSHUFB shuffle1353<>+0(SB), X1, X1
+	VPSHUFB shuffle1464<>+0(SB), X1, X1
 	VMOVDQU 21(R12), X0
-	VPSHUFB shuffle1354<>+0(SB), X0, X0
+	VPSHUFB shuffle1465<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R12), X1
-	VPSHUFB shuffle1355<>+0(SB), X1, X1
+	VPSHUFB shuffle1466<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 41(R12), X1
-	VPSHUFB shuffle1356<>+0(SB), X1, X1
+	VPSHUFB shuffle1467<>+0(SB), X1, X1
 	VMOVDQU 57(R12), X0
-	VPSHUFB shuffle1357<>+0(SB), X0, X0
+	VPSHUFB shuffle1468<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 75(R12), X1
-	VPSHUFB shuffle1358<>+0(SB), X1, X1
+	VPSHUFB shuffle1469<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 92(R12), X0
-	VPSHUFB shuffle1361<>+0(SB), X0, X2
+	VPSHUFB shuffle1472<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*1)
-	VPSHUFB shuffle1362<>+0(SB), X0, X2
+	VPSHUFB shuffle1473<>+0(SB), X0, X2
 	VMOVD   X2, 32(R11)(DX*1)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1353<>+0(SB), X2, X2
+	VPSHUFB shuffle1464<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1354<>+0(SB), X1, X1
+	VPSHUFB shuffle1465<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
-	VPSHUFB shuffle1355<>+0(SB), X2, X2
+	VPSHUFB shuffle1466<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 44(R12), X2
-	VPSHUFB shuffle1356<>+0(SB), X2, X2
+	VPSHUFB shuffle1467<>+0(SB), X2, X2
 	VMOVDQU 60(R12), X1
-	VPSHUFB shuffle1357<>+0(SB), X1, X1
+	VPSHUFB shuffle1468<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R12), X2
-	VPSHUFB shuffle1358<>+0(SB), X2, X2
+	VPSHUFB shuffle1469<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1363<>+0(SB), X0, X1
+	VPSHUFB shuffle1474<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*2)
-	VPSHUFB shuffle1364<>+0(SB), X0, X0
+	VPSHUFB shuffle1475<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
 	JEQ     rowdone1697
@@ -36782,47 +37335,47 @@ chunks1700:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1353<>+0(SB), X0, X0
+	VPSHUFB shuffle1464<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1354<>+0(SB), X1, X1
+	VPSHUFB shuffle1465<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1355<>+0(SB), X0, X0
+	VPSHUFB shuffle1466<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 38(R12), X0
-	VPSHUFB shuffle1356<>+0(SB), X0, X0
+	VPSHUFB shuffle1467<>+0(SB), X0, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1357<>+0(SB), X1, X1
+	VPSHUFB shuffle1468<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R11)
 	VMOVDQU 3(R12), X1
-	VPSHUFB shuffle1353<>+0(SB), X1, X1
+	VPSHUFB shuffle1464<>+0(SB), X1, X1
 	VMOVDQU 21(R12), X0
-	VPSHUFB shuffle1354<>+0(SB), X0, X0
+	VPSHUFB shuffle1465<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 39(R12), X1
-	VPSHUFB shuffle1355<>+0(SB), X1, X1
+	VPSHUFB shuffle1466<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 41(R12), X1
-	VPSHUFB shuffle1356<>+0(SB), X1, X1
+	VPSHUFB shuffle1467<>+0(SB), X1, X1
 	VMOVDQU 56(R12), X0
-	VPSHUFB shuffle1365<>+0(SB), X0, X2
+	VPSHUFB shuffle1476<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)(DX*1)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1353<>+0(SB), X2, X2
+	VPSHUFB shuffle1464<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1354<>+0(SB), X1, X1
+	VPSHUFB shuffle1465<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
-	VPSHUFB shuffle1355<>+0(SB), X2, X2
+	VPSHUFB shuffle1466<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 44(R12), X2
-	VPSHUFB shuffle1356<>+0(SB), X2, X2
-	VPSHUFB shuffle1366<>+0(SB), X0, X0
+	VPSHUFB shuffle1467<>+0(SB), X2, X2
+	VPSHUFB shuffle1477<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
@@ -36845,139 +37398,205 @@ rowdone1701:
 	VZEROUPPER
 	RET
 
-DATA shuffle1340<>+0(SB)/8, $0xffff0b020a010900
-DATA shuffle1340<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1340<>+16(SB)/8, $0xffffffffffff0900
-DATA shuffle1340<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1340<>(SB), RODATA|NOPTR, $32
+DATA shuffle1440<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle1440<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1440<>+16(SB)/8, $0xffff0e050d040c03
+DATA shuffle1440<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1440<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1341<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1341<>+8(SB)/8, $0xffffffff0b020a01
-DATA shuffle1341<>+16(SB)/8, $0x0b020a010900ffff
-DATA shuffle1341<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1341<>(SB), RODATA|NOPTR, $32
+DATA shuffle1441<>+0(SB)/8, $0x0a01ffffffffffff
+DATA shuffle1441<>+8(SB)/8, $0xffffffff0c030b02
+DATA shuffle1441<>+16(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1441<>+24(SB)/8, $0xffffffff0f060e05
+GLOBL shuffle1441<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1342<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1342<>+8(SB)/8, $0x0a010900ffffffff
-DATA shuffle1342<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1342<>+24(SB)/8, $0xffff0b020a010900
-GLOBL shuffle1342<>(SB), RODATA|NOPTR, $32
+DATA shuffle1442<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1442<>+8(SB)/8, $0x0c030b02ffffffff
+DATA shuffle1442<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1442<>+24(SB)/8, $0x0f060e05ffffffff
+GLOBL shuffle1442<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1343<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1343<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1343<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1343<>+24(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle1343<>(SB), RODATA|NOPTR, $32
+DATA shuffle1443<>+0(SB)/8, $0xffffffffffff0a01
+DATA shuffle1443<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1443<>+16(SB)/8, $0x0f060e050d04ffff
+DATA shuffle1443<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1443<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1344<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle1344<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1344<>+16(SB)/8, $0xffff0b020a010900
-DATA shuffle1344<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1344<>(SB), RODATA|NOPTR, $32
+DATA shuffle1444<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle1444<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1444<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1444<>+24(SB)/8, $0xffffff070f060e05
+GLOBL shuffle1444<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1345<>+0(SB)/8, $0x0a010900ffffffff
-DATA shuffle1345<>+8(SB)/8, $0xffffffffffff0b02
-DATA shuffle1345<>+16(SB)/8, $0x0900ffffffffffff
-DATA shuffle1345<>+24(SB)/8, $0xffffffff0b020a01
-GLOBL shuffle1345<>(SB), RODATA|NOPTR, $32
+DATA shuffle1445<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1445<>+8(SB)/8, $0xffff0f060e050d04
+DATA shuffle1445<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1445<>+24(SB)/8, $0xff0902ffffffffff
+GLOBL shuffle1445<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1346<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1346<>+8(SB)/8, $0x0b020a010900ffff
-DATA shuffle1346<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1346<>+24(SB)/8, $0x0a010900ffffffff
-GLOBL shuffle1346<>(SB), RODATA|NOPTR, $32
+DATA shuffle1446<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1446<>+8(SB)/8, $0x0f06ffffffffffff
+DATA shuffle1446<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1446<>+24(SB)/8, $0x02ffffffffffffff
+GLOBL shuffle1446<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1347<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1347<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1347<>+16(SB)/8, $0xffffffff0a010900
-DATA shuffle1347<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1347<>(SB), RODATA|NOPTR, $32
+DATA shuffle1447<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1447<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1447<>+16(SB)/8, $0xffffffffffff0f06
+DATA shuffle1447<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1447<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1348<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle1348<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1348<>+16(SB)/8, $0x0a010900ffffffff
-DATA shuffle1348<>+24(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1348<>(SB), RODATA|NOPTR, $32
+DATA shuffle1448<>+0(SB)/8, $0x0b02ffffffffffff
+DATA shuffle1448<>+8(SB)/8, $0xffffffff0d040c03
+DATA shuffle1448<>+16(SB)/8, $0xffffffffffff0f06
+DATA shuffle1448<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1448<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1349<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1349<>+8(SB)/8, $0xffff0b020a010900
-DATA shuffle1349<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1349<>+24(SB)/8, $0x0b020a010900ffff
-GLOBL shuffle1349<>(SB), RODATA|NOPTR, $32
+DATA shuffle1449<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1449<>+8(SB)/8, $0x0c030b02ffffffff
+DATA shuffle1449<>+16(SB)/8, $0x0f060e050d04ffff
+DATA shuffle1449<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1449<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1350<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1350<>+8(SB)/8, $0x0900ffffffffffff
-DATA shuffle1350<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1350<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1350<>(SB), RODATA|NOPTR, $32
+DATA shuffle1450<>+0(SB)/8, $0xffff0f060e050d04
+DATA shuffle1450<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1450<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1450<>+24(SB)/8, $0xffff0b020a010900
+GLOBL shuffle1450<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1351<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1351<>+8(SB)/8, $0xffff0b020a010900
-DATA shuffle1351<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1351<>+24(SB)/8, $0x0c030b020a01ffff
-GLOBL shuffle1351<>(SB), RODATA|NOPTR, $32
+DATA shuffle1451<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1451<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1451<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1451<>+24(SB)/8, $0x0f06ffffffffffff
+GLOBL shuffle1451<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1352<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1352<>+8(SB)/8, $0xffff0b020a010900
-DATA shuffle1352<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1352<>+24(SB)/8, $0x0f060e050d04ffff
-GLOBL shuffle1352<>(SB), RODATA|NOPTR, $32
+DATA shuffle1452<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle1452<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1452<>+16(SB)/8, $0x0e050d04ffffffff
+DATA shuffle1452<>+24(SB)/8, $0xffffffffffff0f06
+GLOBL shuffle1452<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1353<>+0(SB)/8, $0xffff0b020a010900
-DATA shuffle1353<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1353<>(SB), RODATA|NOPTR, $16
+DATA shuffle1453<>+0(SB)/8, $0x0a010900ffffffff
+DATA shuffle1453<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1453<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1453<>+24(SB)/8, $0xff070f060e05ffff
+GLOBL shuffle1453<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1354<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1354<>+8(SB)/8, $0xffffffff0b020a01
-GLOBL shuffle1354<>(SB), RODATA|NOPTR, $16
+DATA shuffle1454<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1454<>+8(SB)/8, $0x0f060e050d04ffff
+DATA shuffle1454<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1454<>+24(SB)/8, $0x02ffffffffffffff
+GLOBL shuffle1454<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1355<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1355<>+8(SB)/8, $0x0a010900ffffffff
-GLOBL shuffle1355<>(SB), RODATA|NOPTR, $16
+DATA shuffle1455<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1455<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1455<>+16(SB)/8, $0xffffffff0f060e05
+DATA shuffle1455<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1455<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1356<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1356<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1356<>(SB), RODATA|NOPTR, $16
+DATA shuffle1456<>+0(SB)/8, $0xffff0f060e050d04
+DATA shuffle1456<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1456<>+16(SB)/8, $0xff0902ff01ff00ff
+DATA shuffle1456<>+24(SB)/8, $0xffffffffff0bff0a
+GLOBL shuffle1456<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1357<>+0(SB)/8, $0x0b020a010900ffff
-DATA shuffle1357<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1357<>(SB), RODATA|NOPTR, $16
+DATA shuffle1457<>+0(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1457<>+8(SB)/8, $0xffffffff0f060e05
+DATA shuffle1457<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1457<>+24(SB)/8, $0xff0aff0902ff01ff
+GLOBL shuffle1457<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1358<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1358<>+8(SB)/8, $0xffff0b020a010900
-GLOBL shuffle1358<>(SB), RODATA|NOPTR, $16
+DATA shuffle1458<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1458<>+8(SB)/8, $0x0f060e05ffffffff
+DATA shuffle1458<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1458<>+24(SB)/8, $0x02ff01ffffffffff
+GLOBL shuffle1458<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1359<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1359<>+8(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle1359<>(SB), RODATA|NOPTR, $16
+DATA shuffle1459<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1459<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1459<>+16(SB)/8, $0xffffff0fff0eff0d
+DATA shuffle1459<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1459<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1360<>+0(SB)/8, $0xffffffff0a010900
-DATA shuffle1360<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1360<>(SB), RODATA|NOPTR, $16
+DATA shuffle1460<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1460<>+8(SB)/8, $0x0c030b020a01ffff
+DATA shuffle1460<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1460<>+24(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle1460<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1361<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1361<>+8(SB)/8, $0x0a01ffffffffffff
-GLOBL shuffle1361<>(SB), RODATA|NOPTR, $16
+DATA shuffle1461<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle1461<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1461<>+16(SB)/8, $0xffffffff0a010900
+DATA shuffle1461<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1461<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1362<>+0(SB)/8, $0xffffffff0c030b02
-DATA shuffle1362<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1362<>(SB), RODATA|NOPTR, $16
+DATA shuffle1462<>+0(SB)/8, $0x0e050d04ffffffff
+DATA shuffle1462<>+8(SB)/8, $0xffffffffffff0f06
+DATA shuffle1462<>+16(SB)/8, $0x0a010900ffffffff
+DATA shuffle1462<>+24(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1462<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1363<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1363<>+8(SB)/8, $0x0d04ffffffffffff
-GLOBL shuffle1363<>(SB), RODATA|NOPTR, $16
+DATA shuffle1463<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1463<>+8(SB)/8, $0x0f060e050d04ffff
+DATA shuffle1463<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1463<>+24(SB)/8, $0x0f060e050d04ffff
+GLOBL shuffle1463<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1364<>+0(SB)/8, $0xffffffff0f060e05
-DATA shuffle1364<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1364<>(SB), RODATA|NOPTR, $16
+DATA shuffle1464<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle1464<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1464<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1365<>+0(SB)/8, $0x0c030b020a01ffff
-DATA shuffle1365<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1365<>(SB), RODATA|NOPTR, $16
+DATA shuffle1465<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1465<>+8(SB)/8, $0xffffffff0b020a01
+GLOBL shuffle1465<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1366<>+0(SB)/8, $0x0f060e050d04ffff
-DATA shuffle1366<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1366<>(SB), RODATA|NOPTR, $16
+DATA shuffle1466<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1466<>+8(SB)/8, $0x0a010900ffffffff
+GLOBL shuffle1466<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1467<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle1467<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1467<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1468<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle1468<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1468<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1469<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1469<>+8(SB)/8, $0xffff0b020a010900
+GLOBL shuffle1469<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1470<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1470<>+8(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle1470<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1471<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle1471<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1471<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1472<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1472<>+8(SB)/8, $0x0a01ffffffffffff
+GLOBL shuffle1472<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1473<>+0(SB)/8, $0xffffffff0c030b02
+DATA shuffle1473<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1473<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1474<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1474<>+8(SB)/8, $0x0d04ffffffffffff
+GLOBL shuffle1474<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1475<>+0(SB)/8, $0xffffffff0f060e05
+DATA shuffle1475<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1475<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1476<>+0(SB)/8, $0x0c030b020a01ffff
+DATA shuffle1476<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1476<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1477<>+0(SB)/8, $0x0f060e050d04ffff
+DATA shuffle1477<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1477<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -37018,128 +37637,128 @@ chunks1705:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 38(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1478<>+0(SB), Y0, Y0
 	VMOVDQU        18(R12), X1
 	VINSERTI128    $0x01, 54(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1479<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        36(R12), X0
 	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        91(R12), X1
 	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1482<>+0(SB), Y1, Y1
 	VMOVDQU        108(R12), X0
 	VINSERTI128    $0x01, 162(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1483<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        126(R12), X1
 	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R11)
 	VMOVDQU        182(R12), X1
 	VINSERTI128    $0x01, 235(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1485<>+0(SB), Y1, Y1
 	VMOVDQU        198(R12), X0
 	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1486<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        216(R12), X1
 	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1349<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1487<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        234(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)
 	VMOVDQU        3(R12), X0
 	VINSERTI128    $0x01, 41(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1478<>+0(SB), Y0, Y0
 	VMOVDQU        21(R12), X1
 	VINSERTI128    $0x01, 57(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1479<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        39(R12), X0
 	VINSERTI128    $0x01, 75(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 93(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*1)
 	VMOVDQU        94(R12), X1
 	VINSERTI128    $0x01, 147(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1482<>+0(SB), Y1, Y1
 	VMOVDQU        111(R12), X0
 	VINSERTI128    $0x01, 165(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1483<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        129(R12), X1
 	VINSERTI128    $0x01, 183(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R11)(DX*1)
 	VMOVDQU        185(R12), X1
 	VINSERTI128    $0x01, 238(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1485<>+0(SB), Y1, Y1
 	VMOVDQU        201(R12), X0
 	VINSERTI128    $0x01, 255(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1486<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        219(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1351<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1489<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        237(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	VMOVDQU        6(R12), X0
 	VINSERTI128    $0x01, 44(R12), Y0, Y0
-	VPSHUFB        shuffle1340<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1478<>+0(SB), Y0, Y0
 	VMOVDQU        24(R12), X1
 	VINSERTI128    $0x01, 60(R12), Y1, Y1
-	VPSHUFB        shuffle1341<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1479<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        42(R12), X0
 	VINSERTI128    $0x01, 78(R12), Y0, Y0
-	VPSHUFB        shuffle1342<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1343<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*2)
 	VMOVDQU        97(R12), X1
 	VINSERTI128    $0x01, 150(R12), Y1, Y1
-	VPSHUFB        shuffle1344<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1482<>+0(SB), Y1, Y1
 	VMOVDQU        114(R12), X0
 	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1483<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        132(R12), X1
 	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle1346<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R11)(DX*2)
 	VMOVDQU        188(R12), X1
 	VINSERTI128    $0x01, 241(R12), Y1, Y1
-	VPSHUFB        shuffle1347<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1485<>+0(SB), Y1, Y1
 	VMOVDQU        204(R12), X0
 	VINSERTI128    $0x01, 258(R12), Y0, Y0
-	VPSHUFB        shuffle1348<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1486<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        222(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1352<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1490<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	CMPQ           R9, BX
@@ -37162,6 +37781,84 @@ rowdone1706:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1478<>+0(SB)/8, $0xffff0b020a010900
+DATA shuffle1478<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1478<>+16(SB)/8, $0xffffffffffff0900
+DATA shuffle1478<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1478<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1479<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1479<>+8(SB)/8, $0xffffffff0b020a01
+DATA shuffle1479<>+16(SB)/8, $0x0b020a010900ffff
+DATA shuffle1479<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1479<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1480<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1480<>+8(SB)/8, $0x0a010900ffffffff
+DATA shuffle1480<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1480<>+24(SB)/8, $0xffff0b020a010900
+GLOBL shuffle1480<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1481<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1481<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1481<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1481<>+24(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle1481<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1482<>+0(SB)/8, $0xffffffff0a010900
+DATA shuffle1482<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1482<>+16(SB)/8, $0xffff0b020a010900
+DATA shuffle1482<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1482<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1483<>+0(SB)/8, $0x0a010900ffffffff
+DATA shuffle1483<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1483<>+16(SB)/8, $0x0900ffffffffffff
+DATA shuffle1483<>+24(SB)/8, $0xffffffff0b020a01
+GLOBL shuffle1483<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1484<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1484<>+8(SB)/8, $0x0b020a010900ffff
+DATA shuffle1484<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1484<>+24(SB)/8, $0x0a010900ffffffff
+GLOBL shuffle1484<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1485<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle1485<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1485<>+16(SB)/8, $0xffffffff0a010900
+DATA shuffle1485<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1485<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1486<>+0(SB)/8, $0x0b020a010900ffff
+DATA shuffle1486<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1486<>+16(SB)/8, $0x0a010900ffffffff
+DATA shuffle1486<>+24(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1486<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1487<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1487<>+8(SB)/8, $0xffff0b020a010900
+DATA shuffle1487<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1487<>+24(SB)/8, $0x0b020a010900ffff
+GLOBL shuffle1487<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1488<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1488<>+8(SB)/8, $0x0900ffffffffffff
+DATA shuffle1488<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1488<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1488<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1489<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1489<>+8(SB)/8, $0xffff0b020a010900
+DATA shuffle1489<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1489<>+24(SB)/8, $0x0c030b020a01ffff
+GLOBL shuffle1489<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1490<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1490<>+8(SB)/8, $0xffff0b020a010900
+DATA shuffle1490<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1490<>+24(SB)/8, $0x0f060e050d04ffff
+GLOBL shuffle1490<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -37201,160 +37898,143 @@ row1711:
 	XORQ R9, R9
 
 chunks1712:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 38(R12), Y0, Y0
-	VPSHUFB     shuffle1367<>+0(SB), Y0, Y0
-	VMOVDQU     18(R12), X1
-	VINSERTI128 $0x01, 56(R12), Y1, Y1
-	VPSHUFB     shuffle1368<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     36(R12), X0
-	VINSERTI128 $0x01, 72(R12), Y0, Y0
-	VPSHUFB     shuffle1369<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     54(R12), X1
-	VINSERTI128 $0x01, 90(R12), Y1, Y1
-	VPSHUFB     shuffle1370<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     76(R12), X1
-	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1371<>+0(SB), Y1, Y1
-	VMOVDQU     94(R12), X0
-	VINSERTI128 $0x01, 162(R12), Y0, Y0
-	VPSHUFB     shuffle1372<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     110(R12), X1
-	VINSERTI128 $0x01, 180(R12), Y1, Y1
-	VPSHUFB     shuffle1373<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     126(R12), X0
-	VINSERTI128 $0x01, 198(R12), Y0, Y0
-	VPSHUFB     shuffle1374<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     182(R12), X0
-	VINSERTI128 $0x01, 220(R12), Y0, Y0
-	VPSHUFB     shuffle1375<>+0(SB), Y0, Y0
-	VMOVDQU     200(R12), X1
-	VINSERTI128 $0x01, 238(R12), Y1, Y1
-	VPSHUFB     shuffle1376<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     216(R12), X0
-	VINSERTI128 $0x01, 254(R12), Y0, Y0
-	VPSHUFB     shuffle1377<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     234(R12), X1
-	VINSERTI128 $0x01, 270(R12), Y1, Y1
-	VPSHUFB     shuffle1378<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)
-	VMOVDQU     6(R12), X1
-	VINSERTI128 $0x01, 44(R12), Y1, Y1
-	VPSHUFB     shuffle1367<>+0(SB), Y1, Y1
-	VMOVDQU     24(R12), X0
-	VINSERTI128 $0x01, 62(R12), Y0, Y0
-	VPSHUFB     shuffle1368<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     42(R12), X1
-	VINSERTI128 $0x01, 78(R12), Y1, Y1
-	VPSHUFB     shuffle1369<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     60(R12), X0
-	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1370<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     82(R12), X0
-	VINSERTI128 $0x01, 150(R12), Y0, Y0
-	VPSHUFB     shuffle1371<>+0(SB), Y0, Y0
-	VMOVDQU     100(R12), X1
-	VINSERTI128 $0x01, 168(R12), Y1, Y1
-	VPSHUFB     shuffle1372<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     116(R12), X0
-	VINSERTI128 $0x01, 186(R12), Y0, Y0
-	VPSHUFB     shuffle1373<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     132(R12), X1
-	VINSERTI128 $0x01, 204(R12), Y1, Y1
-	VPSHUFB     shuffle1374<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     188(R12), X1
-	VINSERTI128 $0x01, 226(R12), Y1, Y1
-	VPSHUFB     shuffle1375<>+0(SB), Y1, Y1
-	VMOVDQU     206(R12), X0
-	VINSERTI128 $0x01, 244(R12), Y0, Y0
-	VPSHUFB     shuffle1376<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     222(R12), X1
-	VINSERTI128 $0x01, 260(R12), Y1, Y1
-	VPSHUFB     shuffle1377<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     240(R12), X0
-	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1379<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	VMOVDQU     12(R12), X0
-	VINSERTI128 $0x01, 50(R12), Y0, Y0
-	VPSHUFB     shuffle1367<>+0(SB), Y0, Y0
-	VMOVDQU     30(R12), X1
-	VINSERTI128 $0x01, 68(R12), Y1, Y1
-	VPSHUFB     shuffle1368<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     48(R12), X0
-	VINSERTI128 $0x01, 84(R12), Y0, Y0
-	VPSHUFB     shuffle1369<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     66(R12), X1
-	VINSERTI128 $0x01, 102(R12), Y1, Y1
-	VPSHUFB     shuffle1370<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
-	VMOVDQU     88(R12), X1
-	VINSERTI128 $0x01, 156(R12), Y1, Y1
-	VPSHUFB     shuffle1371<>+0(SB), Y1, Y1
-	VMOVDQU     106(R12), X0
-	VINSERTI128 $0x01, 174(R12), Y0, Y0
-	VPSHUFB     shuffle1372<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     122(R12), X1
-	VINSERTI128 $0x01, 192(R12), Y1, Y1
-	VPSHUFB     shuffle1373<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     138(R12), X0
-	VINSERTI128 $0x01, 210(R12), Y0, Y0
-	VPSHUFB     shuffle1374<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*2)
-	VMOVDQU     194(R12), X0
-	VINSERTI128 $0x01, 232(R12), Y0, Y0
-	VPSHUFB     shuffle1375<>+0(SB), Y0, Y0
-	VMOVDQU     212(R12), X1
-	VINSERTI128 $0x01, 250(R12), Y1, Y1
-	VPSHUFB     shuffle1376<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     228(R12), X0
-	VINSERTI128 $0x01, 266(R12), Y0, Y0
-	VPSHUFB     shuffle1377<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     246(R12), X1
-	VINSERTI128 $0x01, 272(R12), Y1, Y1
-	VPSHUFB     shuffle1380<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1713
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1712
-	MOVQ        BX, R9
-	JMP         chunks1712
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle1491<>+0(SB), Y0, Y0
+	VMOVDQU        8(R12), Y1
+	VPSHUFB        shuffle1492<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        22(R12), Y0
+	VPSHUFB        shuffle1493<>+0(SB), Y0, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        40(R12), Y1
+	VPSHUFB        shuffle1494<>+0(SB), Y1, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        X3, (R11)
+	VEXTRACTI128   $0x01, Y3, (R11)(DX*1)
+	VMOVDQU        26(R12), Y3
+	VPSHUFB        shuffle1495<>+0(SB), Y3, Y3
+	VMOVDQU        44(R12), Y2
+	VPSHUFB        shuffle1496<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        60(R12), Y3
+	VPSHUFB        shuffle1497<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        78(R12), Y2
+	VPSHUFB        shuffle1498<>+0(SB), Y2, Y2
+	VPOR           Y2, Y3, Y2
+	VMOVDQU        X2, 16(R11)
+	VEXTRACTI128   $0x01, Y2, 16(R11)(DX*1)
+	VMOVDQU        134(R12), Y2
+	VPSHUFB        shuffle1499<>+0(SB), Y2, Y2
+	VMOVDQU        152(R12), Y3
+	VPSHUFB        shuffle1492<>+0(SB), Y3, Y3
+	VPOR           Y3, Y2, Y3
+	VMOVDQU        166(R12), Y2
+	VPSHUFB        shuffle1493<>+0(SB), Y2, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        184(R12), Y3
+	VPSHUFB        shuffle1494<>+0(SB), Y3, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        X5, 48(R11)
+	VEXTRACTI128   $0x01, Y5, 48(R11)(DX*1)
+	VMOVDQU        170(R12), Y5
+	VPSHUFB        shuffle1495<>+0(SB), Y5, Y5
+	VMOVDQU        188(R12), Y4
+	VPSHUFB        shuffle1496<>+0(SB), Y4, Y4
+	VPOR           Y4, Y5, Y4
+	VMOVDQU        204(R12), Y5
+	VPSHUFB        shuffle1497<>+0(SB), Y5, Y5
+	VPOR           Y5, Y4, Y5
+	VMOVDQU        222(R12), Y4
+	VPSHUFB        shuffle1498<>+0(SB), Y4, Y4
+	VPOR           Y4, Y5, Y4
+	VMOVDQU        X4, 64(R11)
+	VEXTRACTI128   $0x01, Y4, 64(R11)(DX*1)
+	VPSHUFB        shuffle1500<>+0(SB), Y0, Y0
+	VBROADCASTI128 2(R12), Y4
+	VPSHUFB        shuffle1501<>+0(SB), Y4, Y4
+	VPOR           Y4, Y0, Y4
+	VPSHUFB        shuffle1502<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VMOVDQU        56(R12), Y4
+	VPSHUFB        shuffle1503<>+0(SB), Y4, Y4
+	VPOR           Y4, Y1, Y4
+	VBROADCASTI128 90(R12), Y1
+	VPSHUFB        shuffle1504<>+0(SB), Y1, Y1
+	VPOR           Y1, Y4, Y1
+	VMOVDQU        Y1, (R11)(DX*2)
+	VPSHUFB        shuffle1500<>+0(SB), Y2, Y2
+	VBROADCASTI128 146(R12), Y1
+	VPSHUFB        shuffle1501<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VPSHUFB        shuffle1502<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        200(R12), Y1
+	VPSHUFB        shuffle1503<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 234(R12), Y3
+	VPSHUFB        shuffle1504<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        Y3, 48(R11)(DX*2)
+	VMOVDQU        62(R12), Y3
+	VPSHUFB        shuffle1505<>+0(SB), Y3, Y3
+	VMOVDQU        94(R12), Y1
+	VPSHUFB        shuffle1506<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        106(R12), Y3
+	VPSHUFB        shuffle1507<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 116(R12), Y1
+	VPSHUFB        shuffle1508<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 86(R12), Y3
+	VPSHUFB        shuffle1509<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        X3, 32(R11)
+	VEXTRACTI128   $0x01, Y3, 32(R11)(DX*1)
+	VMOVDQU        206(R12), Y3
+	VPSHUFB        shuffle1505<>+0(SB), Y3, Y3
+	VMOVDQU        238(R12), Y1
+	VPSHUFB        shuffle1506<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        250(R12), Y3
+	VPSHUFB        shuffle1507<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VBROADCASTI128 260(R12), Y1
+	VPSHUFB        shuffle1508<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VBROADCASTI128 230(R12), Y3
+	VPSHUFB        shuffle1509<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        X3, 80(R11)
+	VEXTRACTI128   $0x01, Y3, 80(R11)(DX*1)
+	VMOVDQU        74(R12), X3
+	VINSERTI128    $0x01, 232(R12), Y3, Y3
+	VPSHUFB        shuffle1510<>+0(SB), Y3, Y3
+	VMOVDQU        106(R12), X1
+	VINSERTI128    $0x01, 250(R12), Y1, Y1
+	VPSHUFB        shuffle1511<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        110(R12), X3
+	VINSERTI128    $0x01, 266(R12), Y3, Y3
+	VPSHUFB        shuffle1512<>+0(SB), Y3, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        128(R12), X1
+	VINSERTI128    $0x01, 272(R12), Y1, Y1
+	VPSHUFB        shuffle1513<>+0(SB), Y1, Y1
+	VPOR           Y1, Y3, Y1
+	VMOVDQU        X1, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1713
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1712
+	MOVQ           BX, R9
+	JMP            chunks1712
 
 rowdone1713:
 	ADDQ DI, AX
@@ -37382,9 +38062,9 @@ chunks1716:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1381<>+0(SB), X0, X0
+	VPSHUFB shuffle1514<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1382<>+0(SB), X1, X1
+	VPSHUFB shuffle1515<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle614<>+0(SB), X0, X0
@@ -37394,15 +38074,15 @@ chunks1716:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 38(R12), X1
-	VPSHUFB shuffle1383<>+0(SB), X1, X1
+	VPSHUFB shuffle1516<>+0(SB), X1, X1
 	VMOVDQU 56(R12), X0
-	VPSHUFB shuffle1384<>+0(SB), X0, X0
+	VPSHUFB shuffle1517<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R12), X1
-	VPSHUFB shuffle1385<>+0(SB), X1, X1
+	VPSHUFB shuffle1518<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R12), X0
-	VPSHUFB shuffle1386<>+0(SB), X0, X0
+	VPSHUFB shuffle1519<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 76(R12), X0
@@ -37412,9 +38092,9 @@ chunks1716:
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1381<>+0(SB), X2, X2
+	VPSHUFB shuffle1514<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X0
-	VPSHUFB shuffle1382<>+0(SB), X0, X0
+	VPSHUFB shuffle1515<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle614<>+0(SB), X2, X2
@@ -37424,14 +38104,14 @@ chunks1716:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 44(R12), X0
-	VPSHUFB shuffle1383<>+0(SB), X0, X0
+	VPSHUFB shuffle1516<>+0(SB), X0, X0
 	VMOVDQU 62(R12), X2
-	VPSHUFB shuffle1384<>+0(SB), X2, X2
+	VPSHUFB shuffle1517<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 78(R12), X0
-	VPSHUFB shuffle1385<>+0(SB), X0, X0
+	VPSHUFB shuffle1518<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1387<>+0(SB), X1, X2
+	VPSHUFB shuffle1520<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 82(R12), X2
@@ -37440,9 +38120,9 @@ chunks1716:
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	VMOVDQU 12(R12), X0
-	VPSHUFB shuffle1381<>+0(SB), X0, X0
+	VPSHUFB shuffle1514<>+0(SB), X0, X0
 	VMOVDQU 30(R12), X2
-	VPSHUFB shuffle1382<>+0(SB), X2, X2
+	VPSHUFB shuffle1515<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 48(R12), X0
 	VPSHUFB shuffle614<>+0(SB), X0, X0
@@ -37452,14 +38132,14 @@ chunks1716:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 50(R12), X2
-	VPSHUFB shuffle1383<>+0(SB), X2, X2
+	VPSHUFB shuffle1516<>+0(SB), X2, X2
 	VMOVDQU 68(R12), X0
-	VPSHUFB shuffle1384<>+0(SB), X0, X0
+	VPSHUFB shuffle1517<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 84(R12), X2
-	VPSHUFB shuffle1385<>+0(SB), X2, X2
+	VPSHUFB shuffle1518<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1388<>+0(SB), X1, X0
+	VPSHUFB shuffle1521<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*2)
 	VMOVDQU 88(R12), X0
@@ -37501,9 +38181,9 @@ chunks1720:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1381<>+0(SB), X0, X0
+	VPSHUFB shuffle1514<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1382<>+0(SB), X1, X1
+	VPSHUFB shuffle1515<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
 	VPSHUFB shuffle614<>+0(SB), X0, X0
@@ -37513,31 +38193,31 @@ chunks1720:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 38(R12), X1
-	VPSHUFB shuffle1383<>+0(SB), X1, X1
+	VPSHUFB shuffle1516<>+0(SB), X1, X1
 	VMOVDQU 56(R12), X0
-	VPSHUFB shuffle1384<>+0(SB), X0, X2
+	VPSHUFB shuffle1517<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1381<>+0(SB), X2, X2
+	VPSHUFB shuffle1514<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1382<>+0(SB), X1, X1
+	VPSHUFB shuffle1515<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
 	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1243<>+0(SB), X0, X1
+	VPSHUFB shuffle1266<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 44(R12), X1
-	VPSHUFB shuffle1383<>+0(SB), X1, X1
-	VPSHUFB shuffle1389<>+0(SB), X0, X2
+	VPSHUFB shuffle1516<>+0(SB), X1, X1
+	VPSHUFB shuffle1522<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)(DX*1)
 	VMOVDQU 12(R12), X2
-	VPSHUFB shuffle1381<>+0(SB), X2, X2
+	VPSHUFB shuffle1514<>+0(SB), X2, X2
 	VMOVDQU 30(R12), X1
-	VPSHUFB shuffle1382<>+0(SB), X1, X1
+	VPSHUFB shuffle1515<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R12), X2
 	VPSHUFB shuffle614<>+0(SB), X2, X2
@@ -37546,8 +38226,8 @@ chunks1720:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 50(R12), X1
-	VPSHUFB shuffle1383<>+0(SB), X1, X1
-	VPSHUFB shuffle1390<>+0(SB), X0, X0
+	VPSHUFB shuffle1516<>+0(SB), X1, X1
+	VPSHUFB shuffle1523<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
@@ -37570,129 +38250,183 @@ rowdone1721:
 	VZEROUPPER
 	RET
 
-DATA shuffle1367<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1367<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle1367<>+16(SB)/8, $0xffff0302ffff0100
-DATA shuffle1367<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1367<>(SB), RODATA|NOPTR, $32
+DATA shuffle1491<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1491<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle1491<>+16(SB)/8, $0xffff0908ffff0706
+DATA shuffle1491<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1491<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1368<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1368<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle1368<>+16(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1368<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1368<>(SB), RODATA|NOPTR, $32
+DATA shuffle1492<>+0(SB)/8, $0x0d0cffff0b0affff
+DATA shuffle1492<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1492<>+16(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1492<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1492<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1369<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1369<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1369<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1369<>+24(SB)/8, $0xffff0302ffff0100
-GLOBL shuffle1369<>(SB), RODATA|NOPTR, $32
+DATA shuffle1493<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1493<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1493<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1493<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1493<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1370<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1370<>+8(SB)/8, $0x0100ffffffffffff
-DATA shuffle1370<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1370<>+24(SB)/8, $0x0302ffff0100ffff
-GLOBL shuffle1370<>(SB), RODATA|NOPTR, $32
+DATA shuffle1494<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1494<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1494<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1494<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle1494<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1371<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1371<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1371<>+16(SB)/8, $0xffff0302ffff0100
-DATA shuffle1371<>+24(SB)/8, $0xffffffffffff0504
-GLOBL shuffle1371<>(SB), RODATA|NOPTR, $32
+DATA shuffle1495<>+0(SB)/8, $0xffff0f0effff0d0c
+DATA shuffle1495<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1495<>+16(SB)/8, $0xffff0504ffff0302
+DATA shuffle1495<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1495<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1372<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1372<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1372<>+16(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1372<>+24(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle1372<>(SB), RODATA|NOPTR, $32
+DATA shuffle1496<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1496<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1496<>+16(SB)/8, $0x0504ffff0302ffff
+DATA shuffle1496<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1496<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1373<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1373<>+8(SB)/8, $0xffff0302ffff0100
-DATA shuffle1373<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1373<>+24(SB)/8, $0xffff0100ffffffff
-GLOBL shuffle1373<>(SB), RODATA|NOPTR, $32
+DATA shuffle1497<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1497<>+8(SB)/8, $0xffff0f0effff0d0c
+DATA shuffle1497<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1497<>+24(SB)/8, $0xffff0504ffff0302
+GLOBL shuffle1497<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1374<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1374<>+8(SB)/8, $0x0504ffff0302ffff
-DATA shuffle1374<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1374<>+24(SB)/8, $0x0100ffffffffffff
-GLOBL shuffle1374<>(SB), RODATA|NOPTR, $32
+DATA shuffle1498<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1498<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1498<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1498<>+24(SB)/8, $0x0504ffff0302ffff
+GLOBL shuffle1498<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1375<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1375<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1375<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1375<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1375<>(SB), RODATA|NOPTR, $32
+DATA shuffle1499<>+0(SB)/8, $0xffff0d0cffff0b0a
+DATA shuffle1499<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1499<>+16(SB)/8, $0xffff0302ffff0100
+DATA shuffle1499<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1499<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1376<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1376<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1376<>+16(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1376<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1376<>(SB), RODATA|NOPTR, $32
+DATA shuffle1500<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle1500<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1500<>+16(SB)/8, $0xffff0f0effff0d0c
+DATA shuffle1500<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1500<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1377<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1377<>+8(SB)/8, $0xffff0302ffff0100
-DATA shuffle1377<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1377<>+24(SB)/8, $0xffff0302ffff0100
-GLOBL shuffle1377<>(SB), RODATA|NOPTR, $32
+DATA shuffle1501<>+0(SB)/8, $0xffff0d0cffff0b0a
+DATA shuffle1501<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1501<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1501<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1501<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1378<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1378<>+8(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1378<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1378<>+24(SB)/8, $0x0504ffff0302ffff
-GLOBL shuffle1378<>(SB), RODATA|NOPTR, $32
+DATA shuffle1502<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1502<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle1502<>+16(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1502<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1502<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1379<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1379<>+8(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1379<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1379<>+24(SB)/8, $0x0908ffff0706ffff
-GLOBL shuffle1379<>(SB), RODATA|NOPTR, $32
+DATA shuffle1503<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1503<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1503<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1503<>+24(SB)/8, $0xffff0f0effff0d0c
+GLOBL shuffle1503<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1380<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1380<>+8(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1380<>+16(SB)/8, $0x0b0affffffffffff
-DATA shuffle1380<>+24(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle1380<>(SB), RODATA|NOPTR, $32
+DATA shuffle1504<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1504<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1504<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1504<>+24(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1504<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1381<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1381<>+8(SB)/8, $0xffffffffffff0504
-GLOBL shuffle1381<>(SB), RODATA|NOPTR, $16
+DATA shuffle1505<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1505<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1505<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle1505<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1505<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1382<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1382<>+8(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle1382<>(SB), RODATA|NOPTR, $16
+DATA shuffle1506<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1506<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1506<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle1506<>+24(SB)/8, $0xffff0908ffff0706
+GLOBL shuffle1506<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1383<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1383<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1383<>(SB), RODATA|NOPTR, $16
+DATA shuffle1507<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1507<>+8(SB)/8, $0xffff0706ffff0504
+DATA shuffle1507<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1507<>+24(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1507<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1384<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1384<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1384<>(SB), RODATA|NOPTR, $16
+DATA shuffle1508<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1508<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1508<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1508<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1508<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1385<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1385<>+8(SB)/8, $0xffff0302ffff0100
-GLOBL shuffle1385<>(SB), RODATA|NOPTR, $16
+DATA shuffle1509<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1509<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1509<>+16(SB)/8, $0xffffffff0f0effff
+DATA shuffle1509<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1509<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1386<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1386<>+8(SB)/8, $0x0302ffff0100ffff
-GLOBL shuffle1386<>(SB), RODATA|NOPTR, $16
+DATA shuffle1510<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1510<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1510<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1510<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1510<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1387<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1387<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle1387<>(SB), RODATA|NOPTR, $16
+DATA shuffle1511<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1511<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1511<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1511<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1511<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1388<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1388<>+8(SB)/8, $0x0d0cffff0b0affff
-GLOBL shuffle1388<>(SB), RODATA|NOPTR, $16
+DATA shuffle1512<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1512<>+8(SB)/8, $0xffff0f0effff0d0c
+DATA shuffle1512<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1512<>+24(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle1512<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1389<>+0(SB)/8, $0x0908ffff0706ffff
-DATA shuffle1389<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1389<>(SB), RODATA|NOPTR, $16
+DATA shuffle1513<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1513<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1513<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1513<>+24(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1513<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1390<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA shuffle1390<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1390<>(SB), RODATA|NOPTR, $16
+DATA shuffle1514<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1514<>+8(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1514<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1515<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1515<>+8(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1515<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1516<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1516<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1516<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1517<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1517<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1517<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1518<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1518<>+8(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle1518<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1519<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1519<>+8(SB)/8, $0x0302ffff0100ffff
+GLOBL shuffle1519<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1520<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1520<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle1520<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1521<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1521<>+8(SB)/8, $0x0d0cffff0b0affff
+GLOBL shuffle1521<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1522<>+0(SB)/8, $0x0908ffff0706ffff
+DATA shuffle1522<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1522<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1523<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA shuffle1523<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1523<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -37733,146 +38467,146 @@ chunks1725:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 38(R12), Y0, Y0
-	VPSHUFB     shuffle1367<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1524<>+0(SB), Y0, Y0
 	VMOVDQU     18(R12), X1
 	VINSERTI128 $0x01, 56(R12), Y1, Y1
-	VPSHUFB     shuffle1368<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1525<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     36(R12), X0
 	VINSERTI128 $0x01, 72(R12), Y0, Y0
-	VPSHUFB     shuffle1369<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1526<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     54(R12), X1
 	VINSERTI128 $0x01, 90(R12), Y1, Y1
-	VPSHUFB     shuffle1370<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1527<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     76(R12), X1
 	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1371<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1528<>+0(SB), Y1, Y1
 	VMOVDQU     94(R12), X0
 	VINSERTI128 $0x01, 162(R12), Y0, Y0
-	VPSHUFB     shuffle1372<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1529<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     110(R12), X1
 	VINSERTI128 $0x01, 180(R12), Y1, Y1
-	VPSHUFB     shuffle1373<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1530<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     126(R12), X0
 	VINSERTI128 $0x01, 198(R12), Y0, Y0
-	VPSHUFB     shuffle1374<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1531<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)
 	VMOVDQU     182(R12), X0
 	VINSERTI128 $0x01, 220(R12), Y0, Y0
-	VPSHUFB     shuffle1375<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1532<>+0(SB), Y0, Y0
 	VMOVDQU     200(R12), X1
 	VINSERTI128 $0x01, 238(R12), Y1, Y1
-	VPSHUFB     shuffle1376<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1533<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     216(R12), X0
 	VINSERTI128 $0x01, 254(R12), Y0, Y0
-	VPSHUFB     shuffle1377<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1534<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     234(R12), X1
 	VINSERTI128 $0x01, 270(R12), Y1, Y1
-	VPSHUFB     shuffle1378<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1535<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)
 	VMOVDQU     6(R12), X1
 	VINSERTI128 $0x01, 44(R12), Y1, Y1
-	VPSHUFB     shuffle1367<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1524<>+0(SB), Y1, Y1
 	VMOVDQU     24(R12), X0
 	VINSERTI128 $0x01, 62(R12), Y0, Y0
-	VPSHUFB     shuffle1368<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1525<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     42(R12), X1
 	VINSERTI128 $0x01, 78(R12), Y1, Y1
-	VPSHUFB     shuffle1369<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1526<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     60(R12), X0
 	VINSERTI128 $0x01, 96(R12), Y0, Y0
-	VPSHUFB     shuffle1370<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1527<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     82(R12), X0
 	VINSERTI128 $0x01, 150(R12), Y0, Y0
-	VPSHUFB     shuffle1371<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1528<>+0(SB), Y0, Y0
 	VMOVDQU     100(R12), X1
 	VINSERTI128 $0x01, 168(R12), Y1, Y1
-	VPSHUFB     shuffle1372<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1529<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     116(R12), X0
 	VINSERTI128 $0x01, 186(R12), Y0, Y0
-	VPSHUFB     shuffle1373<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1530<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     132(R12), X1
 	VINSERTI128 $0x01, 204(R12), Y1, Y1
-	VPSHUFB     shuffle1374<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1531<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 32(R11)(DX*1)
 	VMOVDQU     188(R12), X1
 	VINSERTI128 $0x01, 226(R12), Y1, Y1
-	VPSHUFB     shuffle1375<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1532<>+0(SB), Y1, Y1
 	VMOVDQU     206(R12), X0
 	VINSERTI128 $0x01, 244(R12), Y0, Y0
-	VPSHUFB     shuffle1376<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1533<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     222(R12), X1
 	VINSERTI128 $0x01, 260(R12), Y1, Y1
-	VPSHUFB     shuffle1377<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1534<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     240(R12), X0
 	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1379<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1536<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	VMOVDQU     12(R12), X0
 	VINSERTI128 $0x01, 50(R12), Y0, Y0
-	VPSHUFB     shuffle1367<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1524<>+0(SB), Y0, Y0
 	VMOVDQU     30(R12), X1
 	VINSERTI128 $0x01, 68(R12), Y1, Y1
-	VPSHUFB     shuffle1368<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1525<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     48(R12), X0
 	VINSERTI128 $0x01, 84(R12), Y0, Y0
-	VPSHUFB     shuffle1369<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1526<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     66(R12), X1
 	VINSERTI128 $0x01, 102(R12), Y1, Y1
-	VPSHUFB     shuffle1370<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1527<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	VMOVDQU     88(R12), X1
 	VINSERTI128 $0x01, 156(R12), Y1, Y1
-	VPSHUFB     shuffle1371<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1528<>+0(SB), Y1, Y1
 	VMOVDQU     106(R12), X0
 	VINSERTI128 $0x01, 174(R12), Y0, Y0
-	VPSHUFB     shuffle1372<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1529<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     122(R12), X1
 	VINSERTI128 $0x01, 192(R12), Y1, Y1
-	VPSHUFB     shuffle1373<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1530<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     138(R12), X0
 	VINSERTI128 $0x01, 210(R12), Y0, Y0
-	VPSHUFB     shuffle1374<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1531<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)(DX*2)
 	VMOVDQU     194(R12), X0
 	VINSERTI128 $0x01, 232(R12), Y0, Y0
-	VPSHUFB     shuffle1375<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1532<>+0(SB), Y0, Y0
 	VMOVDQU     212(R12), X1
 	VINSERTI128 $0x01, 250(R12), Y1, Y1
-	VPSHUFB     shuffle1376<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1533<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     228(R12), X0
 	VINSERTI128 $0x01, 266(R12), Y0, Y0
-	VPSHUFB     shuffle1377<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1534<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     246(R12), X1
 	VINSERTI128 $0x01, 272(R12), Y1, Y1
-	VPSHUFB     shuffle1380<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1537<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)(DX*2)
 	CMPQ        R9, BX
@@ -37895,6 +38629,90 @@ rowdone1726:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1524<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1524<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle1524<>+16(SB)/8, $0xffff0302ffff0100
+DATA shuffle1524<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1524<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1525<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1525<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle1525<>+16(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1525<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1525<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1526<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1526<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle1526<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1526<>+24(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle1526<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1527<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1527<>+8(SB)/8, $0x0100ffffffffffff
+DATA shuffle1527<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1527<>+24(SB)/8, $0x0302ffff0100ffff
+GLOBL shuffle1527<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1528<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1528<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1528<>+16(SB)/8, $0xffff0302ffff0100
+DATA shuffle1528<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1528<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1529<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1529<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1529<>+16(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1529<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1529<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1530<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1530<>+8(SB)/8, $0xffff0302ffff0100
+DATA shuffle1530<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1530<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1530<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1531<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1531<>+8(SB)/8, $0x0504ffff0302ffff
+DATA shuffle1531<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1531<>+24(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle1531<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1532<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1532<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1532<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1532<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1532<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1533<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1533<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1533<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1533<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1533<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1534<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1534<>+8(SB)/8, $0xffff0302ffff0100
+DATA shuffle1534<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1534<>+24(SB)/8, $0xffff0302ffff0100
+GLOBL shuffle1534<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1535<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1535<>+8(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1535<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1535<>+24(SB)/8, $0x0504ffff0302ffff
+GLOBL shuffle1535<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1536<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1536<>+8(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1536<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1536<>+24(SB)/8, $0x0908ffff0706ffff
+GLOBL shuffle1536<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1537<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1537<>+8(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1537<>+16(SB)/8, $0x0b0affffffffffff
+DATA shuffle1537<>+24(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1537<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -37937,114 +38755,96 @@ chunks1732:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 8(R12), Y0, Y0
-	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
-	VMOVDQU        36(R12), X1
-	VINSERTI128    $0x01, 44(R12), Y1, Y1
-	VPSHUFB        shuffle1392<>+0(SB), Y1, Y1
+	VMOVDQU        (R12), Y0
+	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VMOVDQU        32(R12), Y1
+	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 72(R12), Y0
-	VPSHUFB        shuffle1166<>+0(SB), Y0, Y0
+	VMOVDQU        60(R12), Y0
+	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 108(R12), Y1
-	VPSHUFB        shuffle399<>+0(SB), Y1, Y1
+	VMOVDQU        96(R12), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)
-	VMOVDQU        76(R12), X1
-	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
-	VMOVDQU        112(R12), X0
-	VINSERTI128    $0x01, 180(R12), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VMOVDQU        X1, 16(R11)
+	VEXTRACTI128   $0x01, Y1, 16(R11)(DX*1)
+	VMOVDQU        140(R12), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        176(R12), Y0
+	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VMOVDQU        152(R12), X0
-	VINSERTI128    $0x01, 220(R12), Y0, Y0
-	VPSHUFB        shuffle1393<>+0(SB), Y0, Y0
-	VMOVDQU        188(R12), X1
-	VINSERTI128    $0x01, 256(R12), Y1, Y1
-	VPSHUFB        shuffle1394<>+0(SB), Y1, Y1
+	VMOVDQU        204(R12), Y1
+	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        216(R12), X0
-	VPSHUFB        shuffle990<>+0(SB), Y0, Y0
+	VMOVDQU        240(R12), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        252(R12), X1
-	VPSHUFB        shuffle393<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	VMOVDQU        16(R12), Y0
+	VPSHUFB        shuffle1541<>+0(SB), Y0, Y0
+	VMOVDQU        52(R12), Y1
+	VPSHUFB        shuffle1542<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)
-	VMOVDQU        12(R12), X1
-	VINSERTI128    $0x01, 20(R12), Y1, Y1
-	VPSHUFB        shuffle1391<>+0(SB), Y1, Y1
-	VMOVDQU        48(R12), X0
-	VINSERTI128    $0x01, 56(R12), Y0, Y0
-	VPSHUFB        shuffle1392<>+0(SB), Y0, Y0
+	VBROADCASTI128 84(R12), Y0
+	VPSHUFB        shuffle1171<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 84(R12), Y1
-	VPSHUFB        shuffle1166<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 120(R12), Y0
-	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)(DX*1)
-	VMOVDQU        88(R12), X0
-	VINSERTI128    $0x01, 156(R12), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
-	VMOVDQU        124(R12), X1
-	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        164(R12), X1
-	VINSERTI128    $0x01, 232(R12), Y1, Y1
-	VPSHUFB        shuffle1393<>+0(SB), Y1, Y1
-	VMOVDQU        200(R12), X0
-	VINSERTI128    $0x01, 268(R12), Y0, Y0
-	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        228(R12), X1
-	VPSHUFB        shuffle990<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        264(R12), X0
-	VPSHUFB        shuffle393<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        24(R12), X0
-	VINSERTI128    $0x01, 32(R12), Y0, Y0
-	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
-	VMOVDQU        60(R12), X1
-	VINSERTI128    $0x01, 68(R12), Y1, Y1
-	VPSHUFB        shuffle1392<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 96(R12), Y0
-	VPSHUFB        shuffle1166<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 132(R12), Y1
-	VPSHUFB        shuffle399<>+0(SB), Y1, Y1
+	VBROADCASTI128 120(R12), Y1
+	VPSHUFB        shuffle404<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        100(R12), X1
-	VINSERTI128    $0x01, 168(R12), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
-	VMOVDQU        136(R12), X0
-	VINSERTI128    $0x01, 204(R12), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VMOVDQU        160(R12), Y1
+	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
+	VMOVDQU        196(R12), Y0
+	VPSHUFB        shuffle1542<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)(DX*2)
-	VMOVDQU        176(R12), X0
-	VINSERTI128    $0x01, 244(R12), Y0, Y0
-	VPSHUFB        shuffle1393<>+0(SB), Y0, Y0
-	VMOVDQU        212(R12), X1
-	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1395<>+0(SB), Y1, Y1
+	VBROADCASTI128 228(R12), Y1
+	VPSHUFB        shuffle1171<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle990<>+0(SB), Y0, Y0
+	VBROADCASTI128 264(R12), Y0
+	VPSHUFB        shuffle404<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        272(R12), X1
-	VPSHUFB        shuffle886<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R11)(DX*2)
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1543<>+0(SB), Y0, Y0
+	VMOVDQU        104(R12), Y1
+	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)(DX*2)
+	VMOVDQU        X1, 32(R11)
+	VEXTRACTI128   $0x01, Y1, 32(R11)(DX*1)
+	VMOVDQU        136(R12), Y1
+	VPSHUFB        shuffle1543<>+0(SB), Y1, Y1
+	VMOVDQU        172(R12), Y0
+	VPSHUFB        shuffle1544<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        212(R12), Y0
+	VPSHUFB        shuffle1543<>+0(SB), Y0, Y0
+	VMOVDQU        248(R12), Y1
+	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	VBROADCASTI128 (R12), Y1
+	VPSHUFB        shuffle1545<>+0(SB), Y1, Y1
+	VMOVDQU        28(R12), Y0
+	VPSHUFB        shuffle1544<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 4(R12), Y1
+	VPSHUFB        shuffle1171<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VMOVDQU        92(R12), X1
+	VINSERTI128    $0x01, 244(R12), Y1, Y1
+	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VMOVDQU        128(R12), X0
+	VINSERTI128    $0x01, 272(R12), Y0, Y0
+	VPSHUFB        shuffle1547<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1733
 	ADDQ           $0x60, R9
@@ -38079,9 +38879,9 @@ chunks1736:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1396<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X0, X0
 	VMOVDQU 36(R12), X1
-	VPSHUFB shuffle1397<>+0(SB), X1, X1
+	VPSHUFB shuffle1549<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 8(R12), X1
@@ -38097,15 +38897,15 @@ chunks1736:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 76(R12), X0
-	VPSHUFB shuffle1396<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X0, X0
 	VMOVDQU 112(R12), X1
-	VPSHUFB shuffle1397<>+0(SB), X1, X1
+	VPSHUFB shuffle1549<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(R11)
 	VMOVDQU 12(R12), X1
-	VPSHUFB shuffle1396<>+0(SB), X1, X1
+	VPSHUFB shuffle1548<>+0(SB), X1, X1
 	VMOVDQU 48(R12), X0
-	VPSHUFB shuffle1397<>+0(SB), X0, X0
+	VPSHUFB shuffle1549<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 20(R12), X0
@@ -38121,15 +38921,15 @@ chunks1736:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	VMOVDQU 88(R12), X1
-	VPSHUFB shuffle1396<>+0(SB), X1, X1
+	VPSHUFB shuffle1548<>+0(SB), X1, X1
 	VMOVDQU 124(R12), X0
-	VPSHUFB shuffle1397<>+0(SB), X0, X0
+	VPSHUFB shuffle1549<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*1)
 	VMOVDQU 24(R12), X0
-	VPSHUFB shuffle1396<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X0, X0
 	VMOVDQU 60(R12), X1
-	VPSHUFB shuffle1397<>+0(SB), X1, X1
+	VPSHUFB shuffle1549<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 32(R12), X1
@@ -38145,8 +38945,8 @@ chunks1736:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 16(R11)(DX*2)
 	VMOVDQU 100(R12), X2
-	VPSHUFB shuffle1396<>+0(SB), X2, X2
-	VPSHUFB shuffle1398<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X2, X2
+	VPSHUFB shuffle1550<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
@@ -38183,9 +38983,9 @@ chunks1740:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1396<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X0, X0
 	VMOVDQU 36(R12), X1
-	VPSHUFB shuffle1397<>+0(SB), X1, X1
+	VPSHUFB shuffle1549<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 8(R12), X1
@@ -38195,9 +38995,9 @@ chunks1740:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)
 	VMOVDQU 12(R12), X0
-	VPSHUFB shuffle1396<>+0(SB), X0, X0
+	VPSHUFB shuffle1548<>+0(SB), X0, X0
 	VMOVDQU 48(R12), X1
-	VPSHUFB shuffle1397<>+0(SB), X1, X1
+	VPSHUFB shuffle1549<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 20(R12), X1
@@ -38207,8 +39007,8 @@ chunks1740:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)(DX*1)
 	VMOVDQU 24(R12), X2
-	VPSHUFB shuffle1396<>+0(SB), X2, X2
-	VPSHUFB shuffle1399<>+0(SB), X0, X1
+	VPSHUFB shuffle1548<>+0(SB), X2, X2
+	VPSHUFB shuffle1551<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 32(R12), X1
@@ -38236,51 +39036,81 @@ rowdone1741:
 	VZEROUPPER
 	RET
 
-DATA shuffle1391<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1391<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1391<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1391<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1391<>(SB), RODATA|NOPTR, $32
+DATA shuffle1538<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1538<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1538<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1538<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1538<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1392<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1392<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1392<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1392<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1392<>(SB), RODATA|NOPTR, $32
+DATA shuffle1539<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1539<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1539<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1539<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1539<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1393<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1393<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1393<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1393<>+24(SB)/8, $0xffffffff07060504
-GLOBL shuffle1393<>(SB), RODATA|NOPTR, $32
+DATA shuffle1540<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1540<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1540<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1540<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1540<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1394<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1394<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1394<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1394<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1394<>(SB), RODATA|NOPTR, $32
+DATA shuffle1541<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1541<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1541<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1541<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1541<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1395<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1395<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1395<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1395<>+24(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1395<>(SB), RODATA|NOPTR, $32
+DATA shuffle1542<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1542<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1542<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1542<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1542<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1396<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1396<>+8(SB)/8, $0xffffffff07060504
-GLOBL shuffle1396<>(SB), RODATA|NOPTR, $16
+DATA shuffle1543<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1543<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1543<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1543<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1543<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1397<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1397<>+8(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1397<>(SB), RODATA|NOPTR, $16
+DATA shuffle1544<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1544<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1544<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1544<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle1544<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1398<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1398<>+8(SB)/8, $0x0f0e0d0cffffffff
-GLOBL shuffle1398<>(SB), RODATA|NOPTR, $16
+DATA shuffle1545<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1545<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1545<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1545<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1545<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1399<>+0(SB)/8, $0x07060504ffffffff
-DATA shuffle1399<>+8(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle1399<>(SB), RODATA|NOPTR, $16
+DATA shuffle1546<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1546<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1546<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1546<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1546<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1547<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1547<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1547<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1547<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1547<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1548<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1548<>+8(SB)/8, $0xffffffff07060504
+GLOBL shuffle1548<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1549<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1549<>+8(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1549<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1550<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1550<>+8(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1550<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1551<>+0(SB)/8, $0x07060504ffffffff
+DATA shuffle1551<>+8(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle1551<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -38321,10 +39151,10 @@ chunks1745:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 8(R12), Y0, Y0
-	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1552<>+0(SB), Y0, Y0
 	VMOVDQU        36(R12), X1
 	VINSERTI128    $0x01, 44(R12), Y1, Y1
-	VPSHUFB        shuffle1392<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1553<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 72(R12), Y0
 	VPSHUFB        shuffle1166<>+0(SB), Y0, Y0
@@ -38335,18 +39165,18 @@ chunks1745:
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        76(R12), X1
 	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1212<>+0(SB), Y1, Y1
 	VMOVDQU        112(R12), X0
 	VINSERTI128    $0x01, 180(R12), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1213<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)
 	VMOVDQU        152(R12), X0
 	VINSERTI128    $0x01, 220(R12), Y0, Y0
-	VPSHUFB        shuffle1393<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1554<>+0(SB), Y0, Y0
 	VMOVDQU        188(R12), X1
 	VINSERTI128    $0x01, 256(R12), Y1, Y1
-	VPSHUFB        shuffle1394<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1555<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        216(R12), X0
 	VPSHUFB        shuffle990<>+0(SB), Y0, Y0
@@ -38357,10 +39187,10 @@ chunks1745:
 	VMOVNTDQ       Y1, 64(R11)
 	VMOVDQU        12(R12), X1
 	VINSERTI128    $0x01, 20(R12), Y1, Y1
-	VPSHUFB        shuffle1391<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1552<>+0(SB), Y1, Y1
 	VMOVDQU        48(R12), X0
 	VINSERTI128    $0x01, 56(R12), Y0, Y0
-	VPSHUFB        shuffle1392<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1553<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 84(R12), Y1
 	VPSHUFB        shuffle1166<>+0(SB), Y1, Y1
@@ -38371,18 +39201,18 @@ chunks1745:
 	VMOVNTDQ       Y0, (R11)(DX*1)
 	VMOVDQU        88(R12), X0
 	VINSERTI128    $0x01, 156(R12), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1212<>+0(SB), Y0, Y0
 	VMOVDQU        124(R12), X1
 	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1213<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R11)(DX*1)
 	VMOVDQU        164(R12), X1
 	VINSERTI128    $0x01, 232(R12), Y1, Y1
-	VPSHUFB        shuffle1393<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1554<>+0(SB), Y1, Y1
 	VMOVDQU        200(R12), X0
 	VINSERTI128    $0x01, 268(R12), Y0, Y0
-	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1555<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        228(R12), X1
 	VPSHUFB        shuffle990<>+0(SB), Y1, Y1
@@ -38393,10 +39223,10 @@ chunks1745:
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	VMOVDQU        24(R12), X0
 	VINSERTI128    $0x01, 32(R12), Y0, Y0
-	VPSHUFB        shuffle1391<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1552<>+0(SB), Y0, Y0
 	VMOVDQU        60(R12), X1
 	VINSERTI128    $0x01, 68(R12), Y1, Y1
-	VPSHUFB        shuffle1392<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1553<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 96(R12), Y0
 	VPSHUFB        shuffle1166<>+0(SB), Y0, Y0
@@ -38407,18 +39237,18 @@ chunks1745:
 	VMOVNTDQ       Y1, (R11)(DX*2)
 	VMOVDQU        100(R12), X1
 	VINSERTI128    $0x01, 168(R12), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1212<>+0(SB), Y1, Y1
 	VMOVDQU        136(R12), X0
 	VINSERTI128    $0x01, 204(R12), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1213<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)(DX*2)
 	VMOVDQU        176(R12), X0
 	VINSERTI128    $0x01, 244(R12), Y0, Y0
-	VPSHUFB        shuffle1393<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1554<>+0(SB), Y0, Y0
 	VMOVDQU        212(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1395<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1556<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        240(R12), X0
 	VPSHUFB        shuffle990<>+0(SB), Y0, Y0
@@ -38447,6 +39277,36 @@ rowdone1746:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1552<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1552<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1552<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1552<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1552<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1553<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1553<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1553<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1553<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1553<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1554<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1554<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1554<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1554<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle1554<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1555<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1555<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1555<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1555<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1555<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1556<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1556<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1556<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1556<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1556<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -38487,77 +39347,61 @@ chunks1751:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 8(R12), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        72(R12), X1
-	VINSERTI128    $0x01, 80(R12), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle519<>+0(SB), Y0, Y0
+	VMOVDQU        64(R12), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R11)
-	VMOVDQU        16(R12), X1
-	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        88(R12), X0
-	VINSERTI128    $0x01, 216(R12), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
+	VMOVDQU        136(R12), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
+	VMOVDQU        208(R12), Y0
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VMOVDQU        152(R12), X0
-	VINSERTI128    $0x01, 160(R12), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        224(R12), X1
-	VINSERTI128    $0x01, 232(R12), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)
-	VMOVDQU        24(R12), X1
-	VINSERTI128    $0x01, 32(R12), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        96(R12), X0
-	VINSERTI128    $0x01, 104(R12), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)(DX*1)
-	VMOVDQU        40(R12), X0
-	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        112(R12), X1
-	VINSERTI128    $0x01, 240(R12), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        176(R12), X1
-	VINSERTI128    $0x01, 184(R12), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        248(R12), X0
-	VINSERTI128    $0x01, 256(R12), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        48(R12), X0
-	VINSERTI128    $0x01, 56(R12), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        120(R12), X1
-	VINSERTI128    $0x01, 128(R12), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y0, 48(R11)
+	VMOVDQU        16(R12), Y0
+	VPSHUFB        shuffle413<>+0(SB), Y0, Y1
+	VMOVDQU        88(R12), Y2
+	VPSHUFB        shuffle412<>+0(SB), Y2, Y3
+	VPOR           Y3, Y1, Y3
+	VMOVDQU        Y3, (R11)(DX*1)
+	VMOVDQU        160(R12), Y3
+	VPSHUFB        shuffle413<>+0(SB), Y3, Y1
+	VMOVDQU        232(R12), Y4
+	VPSHUFB        shuffle412<>+0(SB), Y4, Y5
+	VPOR           Y5, Y1, Y5
+	VMOVDQU        Y5, 48(R11)(DX*1)
+	VMOVDQU        40(R12), Y5
+	VPSHUFB        shuffle413<>+0(SB), Y5, Y5
+	VMOVDQU        112(R12), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
+	VPOR           Y1, Y5, Y1
 	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        64(R12), X1
-	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        136(R12), X0
-	VINSERTI128    $0x01, 264(R12), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)(DX*2)
-	VMOVDQU        200(R12), X0
-	VINSERTI128    $0x01, 208(R12), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VBROADCASTI128 272(R12), Y1
-	VPSHUFB        shuffle414<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)(DX*2)
+	VMOVDQU        184(R12), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
+	VMOVDQU        256(R12), Y5
+	VPSHUFB        shuffle412<>+0(SB), Y5, Y5
+	VPOR           Y5, Y1, Y5
+	VMOVDQU        Y5, 48(R11)(DX*2)
+	VPSHUFB        shuffle519<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle414<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 32(R11)
+	VEXTRACTI128   $0x01, Y2, 32(R11)(DX*1)
+	VPSHUFB        shuffle519<>+0(SB), Y3, Y3
+	VPSHUFB        shuffle414<>+0(SB), Y4, Y4
+	VPOR           Y4, Y3, Y4
+	VMOVDQU        X4, 80(R11)
+	VEXTRACTI128   $0x01, Y4, 80(R11)(DX*1)
+	VMOVDQU        56(R12), X4
+	VINSERTI128    $0x01, 208(R12), Y4, Y4
+	VPSHUFB        shuffle413<>+0(SB), Y4, Y4
+	VMOVDQU        128(R12), X3
+	VINSERTI128    $0x01, 272(R12), Y3, Y3
+	VPSHUFB        shuffle61<>+0(SB), Y3, Y3
+	VPOR           Y3, Y4, Y3
+	VMOVDQU        X3, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y3, 80(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1752
 	ADDQ           $0x60, R9
@@ -38832,182 +39676,157 @@ chunks1766:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 38(R12), Y0, Y0
-	VPSHUFB        shuffle1400<>+0(SB), Y0, Y0
-	VMOVDQU        18(R12), X1
-	VINSERTI128    $0x01, 54(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
+	VMOVDQU        77(R12), Y0
+	VPSHUFB        shuffle1557<>+0(SB), Y0, Y0
+	VMOVDQU        95(R12), Y1
+	VPSHUFB        shuffle1558<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
+	VMOVDQU        113(R12), Y0
+	VPSHUFB        shuffle1559<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)
-	VMOVDQU        83(R12), X1
-	VINSERTI128    $0x01, 136(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
-	VMOVDQU        100(R12), X0
-	VINSERTI128    $0x01, 154(R12), Y0, Y0
-	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        117(R12), X1
-	VINSERTI128    $0x01, 171(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        135(R12), X0
-	VINSERTI128    $0x01, 189(R12), Y0, Y0
-	VPSHUFB        shuffle1407<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        153(R12), X1
-	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)
-	VMOVDQU        190(R12), X1
-	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
-	VMOVDQU        207(R12), X0
-	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle1409<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        225(R12), X1
-	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 288(R12), Y0
-	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)
-	VMOVDQU        272(R12), X0
-	VPSHUFB        shuffle1412<>+0(SB), Y0, Y0
-	VMOVDQU        290(R12), X1
-	VPSHUFB        shuffle1413<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        306(R12), X0
-	VPSHUFB        shuffle1414<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVQ          X0, 96(R11)
-	VPEXTRD        $0x02, X0, 104(R11)
-	VMOVDQU        3(R12), X0
-	VINSERTI128    $0x01, 41(R12), Y0, Y0
-	VPSHUFB        shuffle1400<>+0(SB), Y0, Y0
-	VMOVDQU        21(R12), X1
-	VINSERTI128    $0x01, 57(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        39(R12), X0
-	VINSERTI128    $0x01, 75(R12), Y0, Y0
-	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 93(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*1)
-	VMOVDQU        86(R12), X1
-	VINSERTI128    $0x01, 139(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
-	VMOVDQU        103(R12), X0
-	VINSERTI128    $0x01, 157(R12), Y0, Y0
-	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        120(R12), X1
-	VINSERTI128    $0x01, 174(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
+	VMOVDQU        129(R12), Y1
+	VPSHUFB        shuffle1560<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        138(R12), X0
-	VINSERTI128    $0x01, 192(R12), Y0, Y0
-	VPSHUFB        shuffle1407<>+0(SB), Y0, Y0
+	VINSERTI128    $0x01, 89(R12), Y0, Y0
+	VPSHUFB        shuffle1561<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        156(R12), X1
-	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*2)
+	VMOVDQU        118(R12), Y0
+	VPSHUFB        shuffle1562<>+0(SB), Y0, Y0
+	VMOVDQU        136(R12), Y1
+	VPSHUFB        shuffle1563<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        154(R12), Y0
+	VPSHUFB        shuffle1564<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 80(R12), Y1
+	VPSHUFB        shuffle1565<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 98(R12), Y0
+	VPSHUFB        shuffle1566<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 177(R12), Y1
+	VPSHUFB        shuffle1424<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        193(R12), X1
-	VINSERTI128    $0x01, 239(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
-	VMOVDQU        210(R12), X0
-	VINSERTI128    $0x01, 255(R12), Y0, Y0
-	VPSHUFB        shuffle1409<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R12), Y1
+	VPSHUFB        shuffle1567<>+0(SB), Y1, Y1
+	VBROADCASTI128 17(R12), Y0
+	VPSHUFB        shuffle1568<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        228(R12), X1
-	VINSERTI128    $0x01, 273(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
+	VBROADCASTI128 34(R12), Y1
+	VPSHUFB        shuffle1569<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 291(R12), Y0
-	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VMOVDQU        37(R12), Y1
+	VPSHUFB        shuffle1570<>+0(SB), Y1, Y1
+	VMOVDQU        54(R12), Y0
+	VPSHUFB        shuffle1571<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        275(R12), X0
-	VPSHUFB        shuffle1412<>+0(SB), Y0, Y0
-	VMOVDQU        293(R12), X1
-	VPSHUFB        shuffle1413<>+0(SB), Y1, Y1
+	VMOVDQU        71(R12), Y1
+	VPSHUFB        shuffle1572<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        308(R12), X0
-	VPSHUFB        shuffle1415<>+0(SB), Y0, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVQ          X2, 96(R11)(DX*1)
-	VPEXTRD        $0x02, X2, 104(R11)(DX*1)
-	VMOVDQU        6(R12), X2
-	VINSERTI128    $0x01, 44(R12), Y2, Y2
-	VPSHUFB        shuffle1400<>+0(SB), Y2, Y2
-	VMOVDQU        24(R12), X1
-	VINSERTI128    $0x01, 60(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        42(R12), X2
-	VINSERTI128    $0x01, 78(R12), Y2, Y2
-	VPSHUFB        shuffle1402<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
+	VBROADCASTI128 84(R12), Y0
+	VPSHUFB        shuffle1573<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 35(R12), Y1
+	VPSHUFB        shuffle1447<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R11)
+	VEXTRACTI128   $0x01, Y1, 16(R11)(DX*1)
+	VMOVDQU        131(R12), Y1
+	VPSHUFB        shuffle1574<>+0(SB), Y1, Y1
+	VMOVDQU        149(R12), Y0
+	VPSHUFB        shuffle1575<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        167(R12), Y1
+	VPSHUFB        shuffle1576<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 128(R12), Y0
+	VPSHUFB        shuffle1577<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 174(R12), Y1
+	VPSHUFB        shuffle1578<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*2)
+	VMOVDQU        250(R12), Y1
+	VPSHUFB        shuffle1579<>+0(SB), Y1, Y1
+	VMOVDQU        268(R12), Y0
+	VPSHUFB        shuffle1580<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        286(R12), Y1
+	VPSHUFB        shuffle1581<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 230(R12), Y0
+	VPSHUFB        shuffle1582<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 92(R11)
+	VMOVDQU        253(R12), Y0
+	VPSHUFB        shuffle1579<>+0(SB), Y0, Y0
+	VMOVDQU        271(R12), Y1
+	VPSHUFB        shuffle1580<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        289(R12), Y0
+	VPSHUFB        shuffle1581<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 233(R12), Y1
+	VPSHUFB        shuffle1582<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y1, 92(R11)(DX*1)
+	VMOVDQU        256(R12), Y1
+	VPSHUFB        shuffle1579<>+0(SB), Y1, Y1
+	VMOVDQU        274(R12), Y0
+	VPSHUFB        shuffle1580<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        292(R12), Y1
+	VPSHUFB        shuffle1581<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 236(R12), Y0
+	VPSHUFB        shuffle1582<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y0, 92(R11)(DX*2)
+	VMOVDQU        22(R12), Y0
+	VPSHUFB        shuffle1583<>+0(SB), Y0, Y0
+	VMOVDQU        40(R12), Y1
+	VPSHUFB        shuffle1584<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        2(R12), X0
+	VINSERTI128    $0x01, 78(R12), Y0, Y0
+	VPSHUFB        shuffle1585<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 90(R12), Y1
+	VPSHUFB        shuffle1586<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        89(R12), X1
-	VINSERTI128    $0x01, 142(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
-	VMOVDQU        106(R12), X2
-	VINSERTI128    $0x01, 160(R12), Y2, Y2
-	VPSHUFB        shuffle1405<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        123(R12), X1
-	VINSERTI128    $0x01, 177(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        141(R12), X2
-	VINSERTI128    $0x01, 195(R12), Y2, Y2
-	VPSHUFB        shuffle1407<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        159(R12), X1
-	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        Y1, 32(R11)(DX*2)
-	VMOVDQU        196(R12), X1
-	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
-	VMOVDQU        213(R12), X2
-	VINSERTI128    $0x01, 258(R12), Y2, Y2
-	VPSHUFB        shuffle1409<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        231(R12), X1
-	VINSERTI128    $0x01, 276(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VBROADCASTI128 294(R12), Y2
-	VPSHUFB        shuffle1411<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, 64(R11)(DX*2)
-	VMOVDQU        278(R12), X2
-	VPSHUFB        shuffle1412<>+0(SB), Y2, Y2
-	VMOVDQU        296(R12), X1
-	VPSHUFB        shuffle1413<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle1416<>+0(SB), Y0, Y0
+	VMOVDQU        185(R12), Y1
+	VPSHUFB        shuffle1587<>+0(SB), Y1, Y1
+	VMOVDQU        203(R12), Y0
+	VPSHUFB        shuffle1588<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVQ          X0, 96(R11)(DX*2)
-	VPEXTRD        $0x02, X0, 104(R11)(DX*2)
+	VMOVDQU        220(R12), Y1
+	VPSHUFB        shuffle1589<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 179(R12), Y0
+	VPSHUFB        shuffle1590<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	VBROADCASTI128 191(R12), Y0
+	VPSHUFB        shuffle1591<>+0(SB), Y0, Y0
+	VBROADCASTI128 209(R12), Y1
+	VPSHUFB        shuffle1592<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 226(R12), Y0
+	VPSHUFB        shuffle1593<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1767
 	ADDQ           $0x6c, R9
@@ -39042,80 +39861,80 @@ chunks1770:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1417<>+0(SB), X0, X0
+	VPSHUFB shuffle1594<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1418<>+0(SB), X1, X1
+	VPSHUFB shuffle1595<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1419<>+0(SB), X0, X0
+	VPSHUFB shuffle1596<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 38(R12), X0
-	VPSHUFB shuffle1356<>+0(SB), X0, X0
+	VPSHUFB shuffle1467<>+0(SB), X0, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1420<>+0(SB), X1, X1
+	VPSHUFB shuffle1597<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R12), X0
-	VPSHUFB shuffle1421<>+0(SB), X0, X0
+	VPSHUFB shuffle1598<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R12), X1
-	VPSHUFB shuffle1422<>+0(SB), X1, X1
+	VPSHUFB shuffle1599<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R11)
 	VMOVDQU 83(R12), X1
-	VPSHUFB shuffle1423<>+0(SB), X1, X1
+	VPSHUFB shuffle1600<>+0(SB), X1, X1
 	VMOVDQU 92(R12), X0
-	VPSHUFB shuffle1424<>+0(SB), X0, X2
+	VPSHUFB shuffle1601<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 3(R12), X2
-	VPSHUFB shuffle1417<>+0(SB), X2, X2
+	VPSHUFB shuffle1594<>+0(SB), X2, X2
 	VMOVDQU 21(R12), X1
-	VPSHUFB shuffle1418<>+0(SB), X1, X1
+	VPSHUFB shuffle1595<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 39(R12), X2
-	VPSHUFB shuffle1419<>+0(SB), X2, X2
+	VPSHUFB shuffle1596<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 41(R12), X2
-	VPSHUFB shuffle1356<>+0(SB), X2, X2
+	VPSHUFB shuffle1467<>+0(SB), X2, X2
 	VMOVDQU 57(R12), X1
-	VPSHUFB shuffle1420<>+0(SB), X1, X1
+	VPSHUFB shuffle1597<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 75(R12), X2
-	VPSHUFB shuffle1421<>+0(SB), X2, X2
+	VPSHUFB shuffle1598<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1425<>+0(SB), X0, X1
+	VPSHUFB shuffle1602<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	VMOVDQU 86(R12), X1
-	VPSHUFB shuffle1423<>+0(SB), X1, X1
-	VPSHUFB shuffle1426<>+0(SB), X0, X2
+	VPSHUFB shuffle1600<>+0(SB), X1, X1
+	VPSHUFB shuffle1603<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVD   X2, 32(R11)(DX*1)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1417<>+0(SB), X2, X2
+	VPSHUFB shuffle1594<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1418<>+0(SB), X1, X1
+	VPSHUFB shuffle1595<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
-	VPSHUFB shuffle1419<>+0(SB), X2, X2
+	VPSHUFB shuffle1596<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 44(R12), X2
-	VPSHUFB shuffle1356<>+0(SB), X2, X2
+	VPSHUFB shuffle1467<>+0(SB), X2, X2
 	VMOVDQU 60(R12), X1
-	VPSHUFB shuffle1420<>+0(SB), X1, X1
+	VPSHUFB shuffle1597<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R12), X2
-	VPSHUFB shuffle1421<>+0(SB), X2, X2
+	VPSHUFB shuffle1598<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1427<>+0(SB), X0, X1
+	VPSHUFB shuffle1604<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*2)
 	VMOVDQU 89(R12), X1
-	VPSHUFB shuffle1423<>+0(SB), X1, X1
-	VPSHUFB shuffle1428<>+0(SB), X0, X0
+	VPSHUFB shuffle1600<>+0(SB), X1, X1
+	VPSHUFB shuffle1605<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
@@ -39138,155 +39957,275 @@ rowdone1771:
 	VZEROUPPER
 	RET
 
-DATA shuffle1400<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle1400<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1400<>+16(SB)/8, $0xffffffffffff0900
-DATA shuffle1400<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1400<>(SB), RODATA|NOPTR, $32
+DATA shuffle1557<>+0(SB)/8, $0xffffffffff0f06ff
+DATA shuffle1557<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1557<>+16(SB)/8, $0xffffffff0e05ff0d
+DATA shuffle1557<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1557<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1401<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1401<>+8(SB)/8, $0x0bffff0affff0902
-DATA shuffle1401<>+16(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1401<>+24(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1401<>(SB), RODATA|NOPTR, $32
+DATA shuffle1558<>+0(SB)/8, $0x0effff0d06ffff05
+DATA shuffle1558<>+8(SB)/8, $0xffffffffff0fffff
+DATA shuffle1558<>+16(SB)/8, $0x04ff0c03ffffffff
+DATA shuffle1558<>+24(SB)/8, $0xffffffff0e05ff0d
+GLOBL shuffle1558<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1402<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1402<>+8(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1402<>+16(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1402<>+24(SB)/8, $0xff0affff0902ffff
-GLOBL shuffle1402<>(SB), RODATA|NOPTR, $32
+DATA shuffle1559<>+0(SB)/8, $0xff0d04ffffffffff
+DATA shuffle1559<>+8(SB)/8, $0xffffff0f06ff0e05
+DATA shuffle1559<>+16(SB)/8, $0xff03ffffffffffff
+DATA shuffle1559<>+24(SB)/8, $0xffff0c05ffff04ff
+GLOBL shuffle1559<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1403<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1403<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1403<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1403<>+24(SB)/8, $0x01ff0900ffffffff
-GLOBL shuffle1403<>(SB), RODATA|NOPTR, $32
+DATA shuffle1560<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1560<>+8(SB)/8, $0xff0f06ffffffffff
+DATA shuffle1560<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1560<>+24(SB)/8, $0x0e05ffffffffffff
+GLOBL shuffle1560<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1404<>+0(SB)/8, $0xffffffffff0900ff
-DATA shuffle1404<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1404<>+16(SB)/8, $0xffffff0a01ff0900
-DATA shuffle1404<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1404<>(SB), RODATA|NOPTR, $32
+DATA shuffle1561<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1561<>+8(SB)/8, $0x0fffffffffffffff
+DATA shuffle1561<>+16(SB)/8, $0xffffffffffff00ff
+DATA shuffle1561<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1561<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1405<>+0(SB)/8, $0x09ffff0801ffff00
-DATA shuffle1405<>+8(SB)/8, $0xffffffffff0affff
-DATA shuffle1405<>+16(SB)/8, $0xff0801ffff00ffff
-DATA shuffle1405<>+24(SB)/8, $0xffffff0affff09ff
-GLOBL shuffle1405<>(SB), RODATA|NOPTR, $32
+DATA shuffle1562<>+0(SB)/8, $0xff0b02ffffffffff
+DATA shuffle1562<>+8(SB)/8, $0xffffff0d04ff0c03
+DATA shuffle1562<>+16(SB)/8, $0xffffff0f06ff0e05
+DATA shuffle1562<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1562<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1406<>+0(SB)/8, $0xff0900ffffffffff
-DATA shuffle1406<>+8(SB)/8, $0xffffff0b02ff0a01
-DATA shuffle1406<>+16(SB)/8, $0x00ffffffffffffff
-DATA shuffle1406<>+24(SB)/8, $0xff0b02ff0a01ff09
-GLOBL shuffle1406<>(SB), RODATA|NOPTR, $32
+DATA shuffle1563<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1563<>+8(SB)/8, $0xff0b02ffffffffff
+DATA shuffle1563<>+16(SB)/8, $0xff0d06ffff05ffff
+DATA shuffle1563<>+24(SB)/8, $0xffffff0fffff0eff
+GLOBL shuffle1563<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1407<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1407<>+8(SB)/8, $0xff0900ffffffffff
-DATA shuffle1407<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1407<>+24(SB)/8, $0x00ffffffffffffff
-GLOBL shuffle1407<>(SB), RODATA|NOPTR, $32
+DATA shuffle1564<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1564<>+8(SB)/8, $0x02ffffffffffffff
+DATA shuffle1564<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1564<>+24(SB)/8, $0xff0f06ff0e05ff0d
+GLOBL shuffle1564<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1408<>+0(SB)/8, $0xff0a01ff0900ff08
-DATA shuffle1408<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1408<>+16(SB)/8, $0x09ffff08ffff0700
-DATA shuffle1408<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1408<>(SB), RODATA|NOPTR, $32
+DATA shuffle1565<>+0(SB)/8, $0xffffffffff0f06ff
+DATA shuffle1565<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1565<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1565<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1565<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1409<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle1409<>+8(SB)/8, $0xff0bffff0affff09
-DATA shuffle1409<>+16(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1409<>+24(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1409<>(SB), RODATA|NOPTR, $32
+DATA shuffle1566<>+0(SB)/8, $0x0effff0d06ffff05
+DATA shuffle1566<>+8(SB)/8, $0xffffffffff0fffff
+DATA shuffle1566<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1566<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1566<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1410<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1410<>+8(SB)/8, $0x02ff0a01ff0900ff
-DATA shuffle1410<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1410<>+24(SB)/8, $0xff0a01ff0900ffff
-GLOBL shuffle1410<>(SB), RODATA|NOPTR, $32
+DATA shuffle1567<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1567<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1567<>+16(SB)/8, $0x0e05ff0d04ff0c03
+DATA shuffle1567<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1567<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1411<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1411<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1411<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1411<>+24(SB)/8, $0x01ffff00ffffffff
-GLOBL shuffle1411<>(SB), RODATA|NOPTR, $32
+DATA shuffle1568<>+0(SB)/8, $0xffff02ffff01ffff
+DATA shuffle1568<>+8(SB)/8, $0x0cffff0bffff0a03
+DATA shuffle1568<>+16(SB)/8, $0xffff05ffff04ffff
+DATA shuffle1568<>+24(SB)/8, $0x0fffff0effff0d06
+GLOBL shuffle1568<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1412<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1412<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1412<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1412<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1412<>(SB), RODATA|NOPTR, $32
+DATA shuffle1569<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1569<>+8(SB)/8, $0xff0c03ff0b02ffff
+DATA shuffle1569<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1569<>+24(SB)/8, $0xff0f06ff0e05ffff
+GLOBL shuffle1569<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1413<>+0(SB)/8, $0xff08ffff0700ffff
-DATA shuffle1413<>+8(SB)/8, $0xffffffffffff09ff
-DATA shuffle1413<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1413<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1413<>(SB), RODATA|NOPTR, $32
+DATA shuffle1570<>+0(SB)/8, $0xffffffffffff0a01
+DATA shuffle1570<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1570<>+16(SB)/8, $0xff0e05ff0d04ffff
+DATA shuffle1570<>+24(SB)/8, $0xffffffffffff0f06
+GLOBL shuffle1570<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1414<>+0(SB)/8, $0x01ff0900ffffffff
-DATA shuffle1414<>+8(SB)/8, $0xffffffff0b02ff0a
-DATA shuffle1414<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1414<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1414<>(SB), RODATA|NOPTR, $32
+DATA shuffle1571<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1571<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1571<>+16(SB)/8, $0x06ffff05ffffffff
+DATA shuffle1571<>+24(SB)/8, $0xff0fffff0e07ffff
+GLOBL shuffle1571<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1415<>+0(SB)/8, $0x02ff0a01ffffffff
-DATA shuffle1415<>+8(SB)/8, $0xffffffff0c03ff0b
-DATA shuffle1415<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1415<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1415<>(SB), RODATA|NOPTR, $32
+DATA shuffle1572<>+0(SB)/8, $0x02ffff01ffffffff
+DATA shuffle1572<>+8(SB)/8, $0xff0bffff0a03ffff
+DATA shuffle1572<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1572<>+24(SB)/8, $0x07ff0f06ffffffff
+GLOBL shuffle1572<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1416<>+0(SB)/8, $0x05ff0d04ffffffff
-DATA shuffle1416<>+8(SB)/8, $0xffffffff0f06ff0e
-DATA shuffle1416<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1416<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1416<>(SB), RODATA|NOPTR, $32
+DATA shuffle1573<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1573<>+8(SB)/8, $0x07ff0f06ffffffff
+DATA shuffle1573<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1573<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1573<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1417<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle1417<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1417<>(SB), RODATA|NOPTR, $16
+DATA shuffle1574<>+0(SB)/8, $0xffffff0f06ff0e05
+DATA shuffle1574<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1574<>+16(SB)/8, $0xffff0e05ff0d04ff
+DATA shuffle1574<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1574<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1418<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1418<>+8(SB)/8, $0x0bffff0affff0902
-GLOBL shuffle1418<>(SB), RODATA|NOPTR, $16
+DATA shuffle1575<>+0(SB)/8, $0xff0d06ffff05ffff
+DATA shuffle1575<>+8(SB)/8, $0xffffff0fffff0eff
+DATA shuffle1575<>+16(SB)/8, $0x0c03ffffffffffff
+DATA shuffle1575<>+24(SB)/8, $0xffff0e05ff0d04ff
+GLOBL shuffle1575<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1419<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1419<>+8(SB)/8, $0xff0a01ff0900ffff
-GLOBL shuffle1419<>(SB), RODATA|NOPTR, $16
+DATA shuffle1576<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1576<>+8(SB)/8, $0xff0f06ff0e05ff0d
+DATA shuffle1576<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1576<>+24(SB)/8, $0x0c05ffff04ffff03
+GLOBL shuffle1576<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1420<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1420<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1420<>(SB), RODATA|NOPTR, $16
+DATA shuffle1577<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1577<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1577<>+16(SB)/8, $0xffffffff0fffff0e
+DATA shuffle1577<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1577<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1421<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1421<>+8(SB)/8, $0xff0affff0902ffff
-GLOBL shuffle1421<>(SB), RODATA|NOPTR, $16
+DATA shuffle1578<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1578<>+8(SB)/8, $0x0fffffffffffffff
+DATA shuffle1578<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1578<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1578<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1422<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1422<>+8(SB)/8, $0x01ff0900ffffffff
-GLOBL shuffle1422<>(SB), RODATA|NOPTR, $16
+DATA shuffle1579<>+0(SB)/8, $0xff0c03ff0b02ffff
+DATA shuffle1579<>+8(SB)/8, $0xffffffffffff0d04
+DATA shuffle1579<>+16(SB)/8, $0xffff0f06ff0e05ff
+DATA shuffle1579<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1579<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1423<>+0(SB)/8, $0xffffffffff0900ff
-DATA shuffle1423<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1423<>(SB), RODATA|NOPTR, $16
+DATA shuffle1580<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1580<>+8(SB)/8, $0xff0c03ff0b02ffff
+DATA shuffle1580<>+16(SB)/8, $0x0d06ffff05ffff04
+DATA shuffle1580<>+24(SB)/8, $0xffff0fffff0effff
+GLOBL shuffle1580<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1424<>+0(SB)/8, $0xffffffff09ffff08
-DATA shuffle1424<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1424<>(SB), RODATA|NOPTR, $16
+DATA shuffle1581<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1581<>+8(SB)/8, $0x03ffff02ffffffff
+DATA shuffle1581<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1581<>+24(SB)/8, $0x0f06ff0e05ff0d04
+GLOBL shuffle1581<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1425<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1425<>+8(SB)/8, $0x02ff0a01ffffffff
-GLOBL shuffle1425<>(SB), RODATA|NOPTR, $16
+DATA shuffle1582<>+0(SB)/8, $0x0fffff0effff0d06
+DATA shuffle1582<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1582<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1582<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1582<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1426<>+0(SB)/8, $0xffffffff0cffff0b
-DATA shuffle1426<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1426<>(SB), RODATA|NOPTR, $16
+DATA shuffle1583<>+0(SB)/8, $0xffff03ffff02ffff
+DATA shuffle1583<>+8(SB)/8, $0x0dffff0cffff0b04
+DATA shuffle1583<>+16(SB)/8, $0xffffffffffff0f06
+DATA shuffle1583<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1583<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1427<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1427<>+8(SB)/8, $0x05ff0d04ffffffff
-GLOBL shuffle1427<>(SB), RODATA|NOPTR, $16
+DATA shuffle1584<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1584<>+8(SB)/8, $0xff0c03ff0b02ffff
+DATA shuffle1584<>+16(SB)/8, $0xff0e05ff0d04ffff
+DATA shuffle1584<>+24(SB)/8, $0xffffffffffff0f06
+GLOBL shuffle1584<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1428<>+0(SB)/8, $0xffffffff0fffff0e
-DATA shuffle1428<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1428<>(SB), RODATA|NOPTR, $16
+DATA shuffle1585<>+0(SB)/8, $0x0f06ff0e05ff0d04
+DATA shuffle1585<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1585<>+16(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1585<>+24(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle1585<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1586<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1586<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1586<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1586<>+24(SB)/8, $0x07ff0f06ffffffff
+GLOBL shuffle1586<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1587<>+0(SB)/8, $0xff0f06ff0e05ff0d
+DATA shuffle1587<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1587<>+16(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1587<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1587<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1588<>+0(SB)/8, $0x06ffff05ffff04ff
+DATA shuffle1588<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle1588<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1588<>+24(SB)/8, $0x0b02ff0a01ff0900
+GLOBL shuffle1588<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1589<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1589<>+8(SB)/8, $0x07ff0f06ff0e05ff
+DATA shuffle1589<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1589<>+24(SB)/8, $0xffff02ffff01ffff
+GLOBL shuffle1589<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1590<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1590<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1590<>+16(SB)/8, $0xffff0fffff0effff
+DATA shuffle1590<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1590<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1591<>+0(SB)/8, $0xff0f06ff0e05ff0d
+DATA shuffle1591<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1591<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1591<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1591<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1592<>+0(SB)/8, $0x06ffff05ffff04ff
+DATA shuffle1592<>+8(SB)/8, $0xff0fffff0effff0d
+DATA shuffle1592<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1592<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1592<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1593<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1593<>+8(SB)/8, $0x07ff0f06ff0e05ff
+DATA shuffle1593<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1593<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1593<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1594<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1594<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1594<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1595<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1595<>+8(SB)/8, $0x0bffff0affff0902
+GLOBL shuffle1595<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1596<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1596<>+8(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle1596<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1597<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1597<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1597<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1598<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1598<>+8(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle1598<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1599<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1599<>+8(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle1599<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1600<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle1600<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1600<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1601<>+0(SB)/8, $0xffffffff09ffff08
+DATA shuffle1601<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1601<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1602<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1602<>+8(SB)/8, $0x02ff0a01ffffffff
+GLOBL shuffle1602<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1603<>+0(SB)/8, $0xffffffff0cffff0b
+DATA shuffle1603<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1603<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1604<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1604<>+8(SB)/8, $0x05ff0d04ffffffff
+GLOBL shuffle1604<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1605<>+0(SB)/8, $0xffffffff0fffff0e
+DATA shuffle1605<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1605<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -39327,33 +40266,33 @@ chunks1775:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 38(R12), Y0, Y0
-	VPSHUFB        shuffle1400<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1606<>+0(SB), Y0, Y0
 	VMOVDQU        18(R12), X1
 	VINSERTI128    $0x01, 54(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1607<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        36(R12), X0
 	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1608<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1609<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        83(R12), X1
 	VINSERTI128    $0x01, 136(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1610<>+0(SB), Y1, Y1
 	VMOVDQU        100(R12), X0
 	VINSERTI128    $0x01, 154(R12), Y0, Y0
-	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1611<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        117(R12), X1
 	VINSERTI128    $0x01, 171(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1612<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        135(R12), X0
 	VINSERTI128    $0x01, 189(R12), Y0, Y0
-	VPSHUFB        shuffle1407<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1613<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        153(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39361,79 +40300,79 @@ chunks1775:
 	VMOVNTDQ       Y1, 32(R11)
 	VMOVDQU        190(R12), X1
 	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1614<>+0(SB), Y1, Y1
 	VMOVDQU        207(R12), X0
 	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle1409<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1615<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        225(R12), X1
 	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1616<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 288(R12), Y0
-	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1617<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)
 	VMOVDQU        272(R12), X0
 	VINSERTI128    $0x01, 326(R12), Y0, Y0
-	VPSHUFB        shuffle1429<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1618<>+0(SB), Y0, Y0
 	VMOVDQU        290(R12), X1
 	VINSERTI128    $0x01, 343(R12), Y1, Y1
-	VPSHUFB        shuffle1430<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1619<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        306(R12), X0
 	VINSERTI128    $0x01, 360(R12), Y0, Y0
-	VPSHUFB        shuffle1431<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1620<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        324(R12), X1
 	VINSERTI128    $0x01, 378(R12), Y1, Y1
-	VPSHUFB        shuffle1432<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1621<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        342(R12), X0
-	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 96(R11)
 	VMOVDQU        379(R12), X0
 	VINSERTI128    $0x01, 432(R12), Y0, Y0
-	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1623<>+0(SB), Y0, Y0
 	VMOVDQU        396(R12), X1
 	VINSERTI128    $0x01, 450(R12), Y1, Y1
-	VPSHUFB        shuffle1435<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1624<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        414(R12), X0
 	VINSERTI128    $0x01, 468(R12), Y0, Y0
-	VPSHUFB        shuffle1436<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1625<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 128(R11)
 	VMOVDQU        470(R12), X0
 	VINSERTI128    $0x01, 515(R12), Y0, Y0
-	VPSHUFB        shuffle1437<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1626<>+0(SB), Y0, Y0
 	VMOVDQU        486(R12), X1
 	VINSERTI128    $0x01, 532(R12), Y1, Y1
-	VPSHUFB        shuffle1438<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1627<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        504(R12), X0
 	VINSERTI128    $0x01, 549(R12), Y0, Y0
-	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1628<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        522(R12), X1
 	VINSERTI128    $0x01, 567(R12), Y1, Y1
-	VPSHUFB        shuffle1440<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1629<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 585(R12), Y0
-	VPSHUFB        shuffle1441<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1630<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 160(R11)
 	VMOVDQU        568(R12), X0
 	VINSERTI128    $0x01, 622(R12), Y0, Y0
-	VPSHUFB        shuffle1442<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1631<>+0(SB), Y0, Y0
 	VMOVDQU        586(R12), X1
 	VINSERTI128    $0x01, 639(R12), Y1, Y1
-	VPSHUFB        shuffle1443<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1632<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        603(R12), X0
 	VINSERTI128    $0x01, 657(R12), Y0, Y0
-	VPSHUFB        shuffle1444<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1633<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        621(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39441,67 +40380,67 @@ chunks1775:
 	VMOVNTDQ       Y1, 192(R11)
 	VMOVDQU        668(R12), X1
 	VINSERTI128    $0x01, 704(R12), Y1, Y1
-	VPSHUFB        shuffle1445<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1634<>+0(SB), Y1, Y1
 	VMOVDQU        684(R12), X0
 	VINSERTI128    $0x01, 722(R12), Y0, Y0
-	VPSHUFB        shuffle1446<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1635<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        702(R12), X1
 	VINSERTI128    $0x01, 738(R12), Y1, Y1
-	VPSHUFB        shuffle1447<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1636<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        720(R12), X0
 	VINSERTI128    $0x01, 756(R12), Y0, Y0
-	VPSHUFB        shuffle1448<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1637<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 774(R12), Y1
-	VPSHUFB        shuffle1449<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1638<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 224(R11)
 	VMOVDQU        758(R12), X1
 	VINSERTI128    $0x01, 811(R12), Y1, Y1
-	VPSHUFB        shuffle1450<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1639<>+0(SB), Y1, Y1
 	VMOVDQU        775(R12), X0
 	VINSERTI128    $0x01, 828(R12), Y0, Y0
-	VPSHUFB        shuffle1451<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1640<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        792(R12), X1
 	VINSERTI128    $0x01, 846(R12), Y1, Y1
-	VPSHUFB        shuffle1452<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1641<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        810(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)
 	VMOVDQU        3(R12), X0
 	VINSERTI128    $0x01, 41(R12), Y0, Y0
-	VPSHUFB        shuffle1400<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1606<>+0(SB), Y0, Y0
 	VMOVDQU        21(R12), X1
 	VINSERTI128    $0x01, 57(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1607<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        39(R12), X0
 	VINSERTI128    $0x01, 75(R12), Y0, Y0
-	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1608<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 93(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1609<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*1)
 	VMOVDQU        86(R12), X1
 	VINSERTI128    $0x01, 139(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1610<>+0(SB), Y1, Y1
 	VMOVDQU        103(R12), X0
 	VINSERTI128    $0x01, 157(R12), Y0, Y0
-	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1611<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        120(R12), X1
 	VINSERTI128    $0x01, 174(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1612<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        138(R12), X0
 	VINSERTI128    $0x01, 192(R12), Y0, Y0
-	VPSHUFB        shuffle1407<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1613<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        156(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39509,79 +40448,79 @@ chunks1775:
 	VMOVNTDQ       Y1, 32(R11)(DX*1)
 	VMOVDQU        193(R12), X1
 	VINSERTI128    $0x01, 239(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1614<>+0(SB), Y1, Y1
 	VMOVDQU        210(R12), X0
 	VINSERTI128    $0x01, 255(R12), Y0, Y0
-	VPSHUFB        shuffle1409<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1615<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        228(R12), X1
 	VINSERTI128    $0x01, 273(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1616<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 291(R12), Y0
-	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1617<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	VMOVDQU        275(R12), X0
 	VINSERTI128    $0x01, 329(R12), Y0, Y0
-	VPSHUFB        shuffle1429<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1618<>+0(SB), Y0, Y0
 	VMOVDQU        293(R12), X1
 	VINSERTI128    $0x01, 346(R12), Y1, Y1
-	VPSHUFB        shuffle1430<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1619<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        309(R12), X0
 	VINSERTI128    $0x01, 363(R12), Y0, Y0
-	VPSHUFB        shuffle1431<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1620<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        327(R12), X1
 	VINSERTI128    $0x01, 381(R12), Y1, Y1
-	VPSHUFB        shuffle1432<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1621<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        345(R12), X0
-	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 96(R11)(DX*1)
 	VMOVDQU        382(R12), X0
 	VINSERTI128    $0x01, 435(R12), Y0, Y0
-	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1623<>+0(SB), Y0, Y0
 	VMOVDQU        399(R12), X1
 	VINSERTI128    $0x01, 453(R12), Y1, Y1
-	VPSHUFB        shuffle1435<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1624<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        417(R12), X0
 	VINSERTI128    $0x01, 471(R12), Y0, Y0
-	VPSHUFB        shuffle1436<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1625<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 128(R11)(DX*1)
 	VMOVDQU        473(R12), X0
 	VINSERTI128    $0x01, 518(R12), Y0, Y0
-	VPSHUFB        shuffle1437<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1626<>+0(SB), Y0, Y0
 	VMOVDQU        489(R12), X1
 	VINSERTI128    $0x01, 535(R12), Y1, Y1
-	VPSHUFB        shuffle1438<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1627<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        507(R12), X0
 	VINSERTI128    $0x01, 552(R12), Y0, Y0
-	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1628<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        525(R12), X1
 	VINSERTI128    $0x01, 570(R12), Y1, Y1
-	VPSHUFB        shuffle1440<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1629<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 588(R12), Y0
-	VPSHUFB        shuffle1441<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1630<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 160(R11)(DX*1)
 	VMOVDQU        571(R12), X0
 	VINSERTI128    $0x01, 625(R12), Y0, Y0
-	VPSHUFB        shuffle1442<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1631<>+0(SB), Y0, Y0
 	VMOVDQU        589(R12), X1
 	VINSERTI128    $0x01, 642(R12), Y1, Y1
-	VPSHUFB        shuffle1443<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1632<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        606(R12), X0
 	VINSERTI128    $0x01, 660(R12), Y0, Y0
-	VPSHUFB        shuffle1444<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1633<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        624(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39589,67 +40528,67 @@ chunks1775:
 	VMOVNTDQ       Y1, 192(R11)(DX*1)
 	VMOVDQU        671(R12), X1
 	VINSERTI128    $0x01, 707(R12), Y1, Y1
-	VPSHUFB        shuffle1445<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1634<>+0(SB), Y1, Y1
 	VMOVDQU        687(R12), X0
 	VINSERTI128    $0x01, 725(R12), Y0, Y0
-	VPSHUFB        shuffle1446<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1635<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        705(R12), X1
 	VINSERTI128    $0x01, 741(R12), Y1, Y1
-	VPSHUFB        shuffle1447<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1636<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        723(R12), X0
 	VINSERTI128    $0x01, 759(R12), Y0, Y0
-	VPSHUFB        shuffle1448<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1637<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 777(R12), Y1
-	VPSHUFB        shuffle1449<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1638<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 224(R11)(DX*1)
 	VMOVDQU        761(R12), X1
 	VINSERTI128    $0x01, 814(R12), Y1, Y1
-	VPSHUFB        shuffle1450<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1639<>+0(SB), Y1, Y1
 	VMOVDQU        778(R12), X0
 	VINSERTI128    $0x01, 831(R12), Y0, Y0
-	VPSHUFB        shuffle1451<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1640<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        795(R12), X1
 	VINSERTI128    $0x01, 848(R12), Y1, Y1
-	VPSHUFB        shuffle1453<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1642<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        813(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*1)
 	VMOVDQU        6(R12), X0
 	VINSERTI128    $0x01, 44(R12), Y0, Y0
-	VPSHUFB        shuffle1400<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1606<>+0(SB), Y0, Y0
 	VMOVDQU        24(R12), X1
 	VINSERTI128    $0x01, 60(R12), Y1, Y1
-	VPSHUFB        shuffle1401<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1607<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        42(R12), X0
 	VINSERTI128    $0x01, 78(R12), Y0, Y0
-	VPSHUFB        shuffle1402<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1608<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1403<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1609<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*2)
 	VMOVDQU        89(R12), X1
 	VINSERTI128    $0x01, 142(R12), Y1, Y1
-	VPSHUFB        shuffle1404<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1610<>+0(SB), Y1, Y1
 	VMOVDQU        106(R12), X0
 	VINSERTI128    $0x01, 160(R12), Y0, Y0
-	VPSHUFB        shuffle1405<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1611<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        123(R12), X1
 	VINSERTI128    $0x01, 177(R12), Y1, Y1
-	VPSHUFB        shuffle1406<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1612<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        141(R12), X0
 	VINSERTI128    $0x01, 195(R12), Y0, Y0
-	VPSHUFB        shuffle1407<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1613<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        159(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39657,79 +40596,79 @@ chunks1775:
 	VMOVNTDQ       Y1, 32(R11)(DX*2)
 	VMOVDQU        196(R12), X1
 	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1408<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1614<>+0(SB), Y1, Y1
 	VMOVDQU        213(R12), X0
 	VINSERTI128    $0x01, 258(R12), Y0, Y0
-	VPSHUFB        shuffle1409<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1615<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        231(R12), X1
 	VINSERTI128    $0x01, 276(R12), Y1, Y1
-	VPSHUFB        shuffle1410<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1616<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 294(R12), Y0
-	VPSHUFB        shuffle1411<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1617<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	VMOVDQU        278(R12), X0
 	VINSERTI128    $0x01, 332(R12), Y0, Y0
-	VPSHUFB        shuffle1429<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1618<>+0(SB), Y0, Y0
 	VMOVDQU        296(R12), X1
 	VINSERTI128    $0x01, 349(R12), Y1, Y1
-	VPSHUFB        shuffle1430<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1619<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        312(R12), X0
 	VINSERTI128    $0x01, 366(R12), Y0, Y0
-	VPSHUFB        shuffle1431<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1620<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        330(R12), X1
 	VINSERTI128    $0x01, 384(R12), Y1, Y1
-	VPSHUFB        shuffle1432<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1621<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        348(R12), X0
-	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 96(R11)(DX*2)
 	VMOVDQU        385(R12), X0
 	VINSERTI128    $0x01, 438(R12), Y0, Y0
-	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1623<>+0(SB), Y0, Y0
 	VMOVDQU        402(R12), X1
 	VINSERTI128    $0x01, 456(R12), Y1, Y1
-	VPSHUFB        shuffle1435<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1624<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        420(R12), X0
 	VINSERTI128    $0x01, 474(R12), Y0, Y0
-	VPSHUFB        shuffle1436<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1625<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 128(R11)(DX*2)
 	VMOVDQU        476(R12), X0
 	VINSERTI128    $0x01, 521(R12), Y0, Y0
-	VPSHUFB        shuffle1437<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1626<>+0(SB), Y0, Y0
 	VMOVDQU        492(R12), X1
 	VINSERTI128    $0x01, 538(R12), Y1, Y1
-	VPSHUFB        shuffle1438<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1627<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        510(R12), X0
 	VINSERTI128    $0x01, 555(R12), Y0, Y0
-	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1628<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        528(R12), X1
 	VINSERTI128    $0x01, 573(R12), Y1, Y1
-	VPSHUFB        shuffle1440<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1629<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 591(R12), Y0
-	VPSHUFB        shuffle1441<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1630<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 160(R11)(DX*2)
 	VMOVDQU        574(R12), X0
 	VINSERTI128    $0x01, 628(R12), Y0, Y0
-	VPSHUFB        shuffle1442<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1631<>+0(SB), Y0, Y0
 	VMOVDQU        592(R12), X1
 	VINSERTI128    $0x01, 645(R12), Y1, Y1
-	VPSHUFB        shuffle1443<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1632<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        609(R12), X0
 	VINSERTI128    $0x01, 663(R12), Y0, Y0
-	VPSHUFB        shuffle1444<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1633<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        627(R12), X1
 	VPSHUFB        shuffle280<>+0(SB), Y1, Y1
@@ -39737,36 +40676,36 @@ chunks1775:
 	VMOVNTDQ       Y1, 192(R11)(DX*2)
 	VMOVDQU        674(R12), X1
 	VINSERTI128    $0x01, 710(R12), Y1, Y1
-	VPSHUFB        shuffle1445<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1634<>+0(SB), Y1, Y1
 	VMOVDQU        690(R12), X0
 	VINSERTI128    $0x01, 728(R12), Y0, Y0
-	VPSHUFB        shuffle1446<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1635<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        708(R12), X1
 	VINSERTI128    $0x01, 744(R12), Y1, Y1
-	VPSHUFB        shuffle1447<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1636<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        726(R12), X0
 	VINSERTI128    $0x01, 762(R12), Y0, Y0
-	VPSHUFB        shuffle1448<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1637<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 780(R12), Y1
-	VPSHUFB        shuffle1449<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1638<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 224(R11)(DX*2)
 	VMOVDQU        764(R12), X1
 	VINSERTI128    $0x01, 817(R12), Y1, Y1
-	VPSHUFB        shuffle1450<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1639<>+0(SB), Y1, Y1
 	VMOVDQU        781(R12), X0
 	VINSERTI128    $0x01, 834(R12), Y0, Y0
-	VPSHUFB        shuffle1451<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1640<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        798(R12), X1
 	VINSERTI128    $0x01, 848(R12), Y1, Y1
-	VPSHUFB        shuffle1454<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1643<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        816(R12), X0
-	VPSHUFB        shuffle1350<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1488<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*2)
 	CMPQ           R9, BX
@@ -39790,161 +40729,233 @@ rowdone1776:
 	VZEROUPPER
 	RET
 
-DATA shuffle1429<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1429<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1429<>+16(SB)/8, $0xffffffff0900ff08
-DATA shuffle1429<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1429<>(SB), RODATA|NOPTR, $32
+DATA shuffle1606<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1606<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1606<>+16(SB)/8, $0xffffffffffff0900
+DATA shuffle1606<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1606<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1430<>+0(SB)/8, $0xff08ffff0700ffff
-DATA shuffle1430<>+8(SB)/8, $0xffffffffffff09ff
-DATA shuffle1430<>+16(SB)/8, $0xffff0801ffff00ff
-DATA shuffle1430<>+24(SB)/8, $0xffffffff0affff09
-GLOBL shuffle1430<>(SB), RODATA|NOPTR, $32
+DATA shuffle1607<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1607<>+8(SB)/8, $0x0bffff0affff0902
+DATA shuffle1607<>+16(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1607<>+24(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1607<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1431<>+0(SB)/8, $0x01ff0900ffffffff
-DATA shuffle1431<>+8(SB)/8, $0xffffffff0b02ff0a
-DATA shuffle1431<>+16(SB)/8, $0x0900ffffffffffff
-DATA shuffle1431<>+24(SB)/8, $0xffff0b02ff0a01ff
-GLOBL shuffle1431<>(SB), RODATA|NOPTR, $32
+DATA shuffle1608<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1608<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1608<>+16(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1608<>+24(SB)/8, $0xff0affff0902ffff
+GLOBL shuffle1608<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1432<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1432<>+8(SB)/8, $0x01ff0900ffffffff
-DATA shuffle1432<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1432<>+24(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle1432<>(SB), RODATA|NOPTR, $32
+DATA shuffle1609<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1609<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1609<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1609<>+24(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle1609<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1433<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1433<>+8(SB)/8, $0xff00ffffffffffff
-DATA shuffle1433<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1433<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1433<>(SB), RODATA|NOPTR, $32
+DATA shuffle1610<>+0(SB)/8, $0xffffffffff0900ff
+DATA shuffle1610<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1610<>+16(SB)/8, $0xffffff0a01ff0900
+DATA shuffle1610<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1610<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1434<>+0(SB)/8, $0xffff0a01ff0900ff
-DATA shuffle1434<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1434<>+16(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle1434<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1434<>(SB), RODATA|NOPTR, $32
+DATA shuffle1611<>+0(SB)/8, $0x09ffff0801ffff00
+DATA shuffle1611<>+8(SB)/8, $0xffffffffff0affff
+DATA shuffle1611<>+16(SB)/8, $0xff0801ffff00ffff
+DATA shuffle1611<>+24(SB)/8, $0xffffff0affff09ff
+GLOBL shuffle1611<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1435<>+0(SB)/8, $0x0902ffff01ffff00
-DATA shuffle1435<>+8(SB)/8, $0xffff0bffff0affff
-DATA shuffle1435<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1435<>+24(SB)/8, $0x0bffff0affff0902
-GLOBL shuffle1435<>(SB), RODATA|NOPTR, $32
+DATA shuffle1612<>+0(SB)/8, $0xff0900ffffffffff
+DATA shuffle1612<>+8(SB)/8, $0xffffff0b02ff0a01
+DATA shuffle1612<>+16(SB)/8, $0x00ffffffffffffff
+DATA shuffle1612<>+24(SB)/8, $0xff0b02ff0a01ff09
+GLOBL shuffle1612<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1436<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1436<>+8(SB)/8, $0x0b02ff0a01ff0900
-DATA shuffle1436<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1436<>+24(SB)/8, $0xff0a01ff0900ffff
-GLOBL shuffle1436<>(SB), RODATA|NOPTR, $32
+DATA shuffle1613<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1613<>+8(SB)/8, $0xff0900ffffffffff
+DATA shuffle1613<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1613<>+24(SB)/8, $0x00ffffffffffffff
+GLOBL shuffle1613<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1437<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1437<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1437<>+16(SB)/8, $0xffffffffff0900ff
-DATA shuffle1437<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1437<>(SB), RODATA|NOPTR, $32
+DATA shuffle1614<>+0(SB)/8, $0xff0a01ff0900ff08
+DATA shuffle1614<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1614<>+16(SB)/8, $0x09ffff08ffff0700
+DATA shuffle1614<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1614<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1438<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1438<>+8(SB)/8, $0xffffffffffff0b02
-DATA shuffle1438<>+16(SB)/8, $0x09ffff0801ffff00
-DATA shuffle1438<>+24(SB)/8, $0xffffffffff0affff
-GLOBL shuffle1438<>(SB), RODATA|NOPTR, $32
+DATA shuffle1615<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle1615<>+8(SB)/8, $0xff0bffff0affff09
+DATA shuffle1615<>+16(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1615<>+24(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1615<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1439<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1439<>+8(SB)/8, $0xff0affff0902ffff
-DATA shuffle1439<>+16(SB)/8, $0xff0900ffffffffff
-DATA shuffle1439<>+24(SB)/8, $0xffffff0b02ff0a01
-GLOBL shuffle1439<>(SB), RODATA|NOPTR, $32
+DATA shuffle1616<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1616<>+8(SB)/8, $0x02ff0a01ff0900ff
+DATA shuffle1616<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1616<>+24(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle1616<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1440<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1440<>+8(SB)/8, $0x01ff0900ffffffff
-DATA shuffle1440<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1440<>+24(SB)/8, $0xff0900ffffffffff
-GLOBL shuffle1440<>(SB), RODATA|NOPTR, $32
+DATA shuffle1617<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1617<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1617<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1617<>+24(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle1617<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1441<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1441<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1441<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1441<>+24(SB)/8, $0x00ffffffffffffff
-GLOBL shuffle1441<>(SB), RODATA|NOPTR, $32
+DATA shuffle1618<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle1618<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1618<>+16(SB)/8, $0xffffffff0900ff08
+DATA shuffle1618<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1618<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1442<>+0(SB)/8, $0xffffff0a01ff0900
-DATA shuffle1442<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1442<>+16(SB)/8, $0xff0a01ff0900ff08
-DATA shuffle1442<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1442<>(SB), RODATA|NOPTR, $32
+DATA shuffle1619<>+0(SB)/8, $0xff08ffff0700ffff
+DATA shuffle1619<>+8(SB)/8, $0xffffffffffff09ff
+DATA shuffle1619<>+16(SB)/8, $0xffff0801ffff00ff
+DATA shuffle1619<>+24(SB)/8, $0xffffffff0affff09
+GLOBL shuffle1619<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1443<>+0(SB)/8, $0xff0801ffff00ffff
-DATA shuffle1443<>+8(SB)/8, $0xffffff0affff09ff
-DATA shuffle1443<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle1443<>+24(SB)/8, $0xff0bffff0affff09
-GLOBL shuffle1443<>(SB), RODATA|NOPTR, $32
+DATA shuffle1620<>+0(SB)/8, $0x01ff0900ffffffff
+DATA shuffle1620<>+8(SB)/8, $0xffffffff0b02ff0a
+DATA shuffle1620<>+16(SB)/8, $0x0900ffffffffffff
+DATA shuffle1620<>+24(SB)/8, $0xffff0b02ff0a01ff
+GLOBL shuffle1620<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1444<>+0(SB)/8, $0x00ffffffffffffff
-DATA shuffle1444<>+8(SB)/8, $0xff0b02ff0a01ff09
-DATA shuffle1444<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1444<>+24(SB)/8, $0x02ff0a01ff0900ff
-GLOBL shuffle1444<>(SB), RODATA|NOPTR, $32
+DATA shuffle1621<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1621<>+8(SB)/8, $0x01ff0900ffffffff
+DATA shuffle1621<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1621<>+24(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle1621<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1445<>+0(SB)/8, $0x09ffff08ffff0700
-DATA shuffle1445<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1445<>+16(SB)/8, $0xffffffffffff0900
-DATA shuffle1445<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1445<>(SB), RODATA|NOPTR, $32
+DATA shuffle1622<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1622<>+8(SB)/8, $0xff00ffffffffffff
+DATA shuffle1622<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1622<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1622<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1446<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1446<>+8(SB)/8, $0xffffffffffff0b02
-DATA shuffle1446<>+16(SB)/8, $0xff08ffff0700ffff
-DATA shuffle1446<>+24(SB)/8, $0xffffffffffff09ff
-GLOBL shuffle1446<>(SB), RODATA|NOPTR, $32
+DATA shuffle1623<>+0(SB)/8, $0xffff0a01ff0900ff
+DATA shuffle1623<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1623<>+16(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1623<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1623<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1447<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1447<>+8(SB)/8, $0xff0a01ff0900ffff
-DATA shuffle1447<>+16(SB)/8, $0x01ff0900ffffffff
-DATA shuffle1447<>+24(SB)/8, $0xffffffff0b02ff0a
-GLOBL shuffle1447<>(SB), RODATA|NOPTR, $32
+DATA shuffle1624<>+0(SB)/8, $0x0902ffff01ffff00
+DATA shuffle1624<>+8(SB)/8, $0xffff0bffff0affff
+DATA shuffle1624<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1624<>+24(SB)/8, $0x0bffff0affff0902
+GLOBL shuffle1624<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1448<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1448<>+8(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1448<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1448<>+24(SB)/8, $0x01ff0900ffffffff
-GLOBL shuffle1448<>(SB), RODATA|NOPTR, $32
+DATA shuffle1625<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1625<>+8(SB)/8, $0x0b02ff0a01ff0900
+DATA shuffle1625<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1625<>+24(SB)/8, $0xff0a01ff0900ffff
+GLOBL shuffle1625<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1449<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1449<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1449<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1449<>+24(SB)/8, $0xff00ffffffffffff
-GLOBL shuffle1449<>(SB), RODATA|NOPTR, $32
+DATA shuffle1626<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle1626<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1626<>+16(SB)/8, $0xffffffffff0900ff
+DATA shuffle1626<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1626<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1450<>+0(SB)/8, $0xffffffff0900ff08
-DATA shuffle1450<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1450<>+16(SB)/8, $0xffff0a01ff0900ff
-DATA shuffle1450<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1450<>(SB), RODATA|NOPTR, $32
+DATA shuffle1627<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1627<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1627<>+16(SB)/8, $0x09ffff0801ffff00
+DATA shuffle1627<>+24(SB)/8, $0xffffffffff0affff
+GLOBL shuffle1627<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1451<>+0(SB)/8, $0xffff0801ffff00ff
-DATA shuffle1451<>+8(SB)/8, $0xffffffff0affff09
-DATA shuffle1451<>+16(SB)/8, $0x0902ffff01ffff00
-DATA shuffle1451<>+24(SB)/8, $0xffff0bffff0affff
-GLOBL shuffle1451<>(SB), RODATA|NOPTR, $32
+DATA shuffle1628<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1628<>+8(SB)/8, $0xff0affff0902ffff
+DATA shuffle1628<>+16(SB)/8, $0xff0900ffffffffff
+DATA shuffle1628<>+24(SB)/8, $0xffffff0b02ff0a01
+GLOBL shuffle1628<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1452<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1452<>+8(SB)/8, $0xffff0b02ff0a01ff
-DATA shuffle1452<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1452<>+24(SB)/8, $0x0b02ff0a01ff0900
-GLOBL shuffle1452<>(SB), RODATA|NOPTR, $32
+DATA shuffle1629<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1629<>+8(SB)/8, $0x01ff0900ffffffff
+DATA shuffle1629<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1629<>+24(SB)/8, $0xff0900ffffffffff
+GLOBL shuffle1629<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1453<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1453<>+8(SB)/8, $0xffff0b02ff0a01ff
-DATA shuffle1453<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1453<>+24(SB)/8, $0x0c03ff0b02ff0a01
-GLOBL shuffle1453<>(SB), RODATA|NOPTR, $32
+DATA shuffle1630<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1630<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1630<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1630<>+24(SB)/8, $0x00ffffffffffffff
+GLOBL shuffle1630<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1454<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1454<>+8(SB)/8, $0xffff0b02ff0a01ff
-DATA shuffle1454<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1454<>+24(SB)/8, $0x0f06ff0e05ff0d04
-GLOBL shuffle1454<>(SB), RODATA|NOPTR, $32
+DATA shuffle1631<>+0(SB)/8, $0xffffff0a01ff0900
+DATA shuffle1631<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1631<>+16(SB)/8, $0xff0a01ff0900ff08
+DATA shuffle1631<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1631<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1632<>+0(SB)/8, $0xff0801ffff00ffff
+DATA shuffle1632<>+8(SB)/8, $0xffffff0affff09ff
+DATA shuffle1632<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle1632<>+24(SB)/8, $0xff0bffff0affff09
+GLOBL shuffle1632<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1633<>+0(SB)/8, $0x00ffffffffffffff
+DATA shuffle1633<>+8(SB)/8, $0xff0b02ff0a01ff09
+DATA shuffle1633<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1633<>+24(SB)/8, $0x02ff0a01ff0900ff
+GLOBL shuffle1633<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1634<>+0(SB)/8, $0x09ffff08ffff0700
+DATA shuffle1634<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1634<>+16(SB)/8, $0xffffffffffff0900
+DATA shuffle1634<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1634<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1635<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1635<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1635<>+16(SB)/8, $0xff08ffff0700ffff
+DATA shuffle1635<>+24(SB)/8, $0xffffffffffff09ff
+GLOBL shuffle1635<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1636<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1636<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA shuffle1636<>+16(SB)/8, $0x01ff0900ffffffff
+DATA shuffle1636<>+24(SB)/8, $0xffffffff0b02ff0a
+GLOBL shuffle1636<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1637<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1637<>+8(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1637<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1637<>+24(SB)/8, $0x01ff0900ffffffff
+GLOBL shuffle1637<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1638<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1638<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1638<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1638<>+24(SB)/8, $0xff00ffffffffffff
+GLOBL shuffle1638<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1639<>+0(SB)/8, $0xffffffff0900ff08
+DATA shuffle1639<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1639<>+16(SB)/8, $0xffff0a01ff0900ff
+DATA shuffle1639<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1639<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1640<>+0(SB)/8, $0xffff0801ffff00ff
+DATA shuffle1640<>+8(SB)/8, $0xffffffff0affff09
+DATA shuffle1640<>+16(SB)/8, $0x0902ffff01ffff00
+DATA shuffle1640<>+24(SB)/8, $0xffff0bffff0affff
+GLOBL shuffle1640<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1641<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1641<>+8(SB)/8, $0xffff0b02ff0a01ff
+DATA shuffle1641<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1641<>+24(SB)/8, $0x0b02ff0a01ff0900
+GLOBL shuffle1641<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1642<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1642<>+8(SB)/8, $0xffff0b02ff0a01ff
+DATA shuffle1642<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1642<>+24(SB)/8, $0x0c03ff0b02ff0a01
+GLOBL shuffle1642<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1643<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1643<>+8(SB)/8, $0xffff0b02ff0a01ff
+DATA shuffle1643<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1643<>+24(SB)/8, $0x0f06ff0e05ff0d04
+GLOBL shuffle1643<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -39985,220 +40996,188 @@ chunks1781:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 40(R12), Y0, Y0
-	VPSHUFB        shuffle1455<>+0(SB), Y0, Y0
-	VMOVDQU        18(R12), X1
-	VINSERTI128    $0x01, 56(R12), Y1, Y1
-	VPSHUFB        shuffle1456<>+0(SB), Y1, Y1
+	VMOVDQU        220(R12), Y0
+	VPSHUFB        shuffle1644<>+0(SB), Y0, Y0
+	VBROADCASTI128 224(R12), Y1
+	VPSHUFB        shuffle1645<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
+	VMOVDQU        242(R12), Y0
+	VPSHUFB        shuffle1646<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1458<>+0(SB), Y1, Y1
+	VMOVDQU        256(R12), Y1
+	VPSHUFB        shuffle1647<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)
-	VMOVDQU        76(R12), X1
-	VINSERTI128    $0x01, 112(R12), Y1, Y1
-	VPSHUFB        shuffle1459<>+0(SB), Y1, Y1
-	VMOVDQU        94(R12), X0
-	VINSERTI128    $0x01, 130(R12), Y0, Y0
-	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
+	VMOVDQU        274(R12), Y0
+	VPSHUFB        shuffle1648<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        110(R12), X1
-	VINSERTI128    $0x01, 148(R12), Y1, Y1
-	VPSHUFB        shuffle1461<>+0(SB), Y1, Y1
+	VMOVDQU        292(R12), Y1
+	VPSHUFB        shuffle1649<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        126(R12), X0
-	VINSERTI128    $0x01, 164(R12), Y0, Y0
-	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
+	VMOVDQU        98(R12), Y1
+	VPSHUFB        shuffle1505<>+0(SB), Y1, Y1
+	VMOVDQU        116(R12), Y0
+	VPSHUFB        shuffle1650<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        144(R12), X1
-	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle1463<>+0(SB), Y1, Y1
+	VMOVDQU        148(R12), Y1
+	VPSHUFB        shuffle1651<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 198(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VMOVDQU        158(R12), Y0
+	VPSHUFB        shuffle1652<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VMOVDQU        166(R12), X0
-	VINSERTI128    $0x01, 220(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
-	VMOVDQU        184(R12), X1
-	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle1466<>+0(SB), Y1, Y1
+	VMOVDQU        174(R12), Y1
+	VPSHUFB        shuffle1653<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        200(R12), X0
-	VINSERTI128    $0x01, 254(R12), Y0, Y0
-	VPSHUFB        shuffle1467<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        216(R12), X1
-	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        234(R12), X0
-	VINSERTI128    $0x01, 288(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        252(R12), X1
-	VINSERTI128    $0x01, 306(R12), Y1, Y1
-	VPSHUFB        shuffle594<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)
-	VMOVDQU        272(R12), X1
-	VPSHUFB        shuffle1470<>+0(SB), Y1, Y1
-	VMOVDQU        290(R12), X0
-	VPSHUFB        shuffle1471<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        308(R12), X1
-	VPSHUFB        shuffle1472<>+0(SB), Y1, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVQ          X2, 96(R11)
-	VPEXTRD        $0x02, X2, 104(R11)
-	VMOVDQU        6(R12), X2
-	VINSERTI128    $0x01, 46(R12), Y2, Y2
-	VPSHUFB        shuffle1455<>+0(SB), Y2, Y2
-	VMOVDQU        24(R12), X0
-	VINSERTI128    $0x01, 62(R12), Y0, Y0
-	VPSHUFB        shuffle1456<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        42(R12), X2
-	VINSERTI128    $0x01, 78(R12), Y2, Y2
-	VPSHUFB        shuffle1457<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VBROADCASTI128 96(R12), Y0
-	VPSHUFB        shuffle1458<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, (R11)(DX*1)
-	VMOVDQU        82(R12), X0
-	VINSERTI128    $0x01, 118(R12), Y0, Y0
-	VPSHUFB        shuffle1459<>+0(SB), Y0, Y0
-	VMOVDQU        100(R12), X2
-	VINSERTI128    $0x01, 136(R12), Y2, Y2
-	VPSHUFB        shuffle1460<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        116(R12), X0
+	VMOVDQU        184(R12), X0
 	VINSERTI128    $0x01, 154(R12), Y0, Y0
-	VPSHUFB        shuffle1461<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        132(R12), X2
-	VINSERTI128    $0x01, 170(R12), Y2, Y2
-	VPSHUFB        shuffle1462<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        150(R12), X0
-	VINSERTI128    $0x01, 186(R12), Y0, Y0
-	VPSHUFB        shuffle1463<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 204(R12), Y2
-	VPSHUFB        shuffle1464<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 32(R11)(DX*1)
-	VMOVDQU        172(R12), X2
-	VINSERTI128    $0x01, 226(R12), Y2, Y2
-	VPSHUFB        shuffle1465<>+0(SB), Y2, Y2
-	VMOVDQU        190(R12), X0
-	VINSERTI128    $0x01, 242(R12), Y0, Y0
-	VPSHUFB        shuffle1466<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        206(R12), X2
-	VINSERTI128    $0x01, 260(R12), Y2, Y2
-	VPSHUFB        shuffle1467<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        222(R12), X0
-	VINSERTI128    $0x01, 276(R12), Y0, Y0
-	VPSHUFB        shuffle1468<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        240(R12), X2
-	VINSERTI128    $0x01, 294(R12), Y2, Y2
-	VPSHUFB        shuffle1469<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        258(R12), X0
-	VINSERTI128    $0x01, 308(R12), Y0, Y0
-	VPSHUFB        shuffle1473<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        278(R12), X0
-	VPSHUFB        shuffle1470<>+0(SB), Y0, Y0
-	VMOVDQU        296(R12), X2
-	VPSHUFB        shuffle1471<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle1474<>+0(SB), Y1, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVQ          X0, 96(R11)(DX*1)
-	VPEXTRD        $0x02, X0, 104(R11)(DX*1)
-	VMOVDQU        12(R12), X0
-	VINSERTI128    $0x01, 52(R12), Y0, Y0
-	VPSHUFB        shuffle1455<>+0(SB), Y0, Y0
-	VMOVDQU        30(R12), X2
-	VINSERTI128    $0x01, 68(R12), Y2, Y2
-	VPSHUFB        shuffle1456<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        48(R12), X0
-	VINSERTI128    $0x01, 84(R12), Y0, Y0
-	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VBROADCASTI128 102(R12), Y2
-	VPSHUFB        shuffle1458<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, (R11)(DX*2)
-	VMOVDQU        88(R12), X2
-	VINSERTI128    $0x01, 124(R12), Y2, Y2
-	VPSHUFB        shuffle1459<>+0(SB), Y2, Y2
-	VMOVDQU        106(R12), X0
-	VINSERTI128    $0x01, 142(R12), Y0, Y0
-	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        122(R12), X2
-	VINSERTI128    $0x01, 160(R12), Y2, Y2
-	VPSHUFB        shuffle1461<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        138(R12), X0
-	VINSERTI128    $0x01, 176(R12), Y0, Y0
-	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        156(R12), X2
-	VINSERTI128    $0x01, 192(R12), Y2, Y2
-	VPSHUFB        shuffle1463<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VBROADCASTI128 210(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 32(R11)(DX*2)
-	VMOVDQU        178(R12), X0
-	VINSERTI128    $0x01, 232(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
-	VMOVDQU        196(R12), X2
-	VINSERTI128    $0x01, 248(R12), Y2, Y2
-	VPSHUFB        shuffle1466<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        212(R12), X0
-	VINSERTI128    $0x01, 266(R12), Y0, Y0
-	VPSHUFB        shuffle1467<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        228(R12), X2
-	VINSERTI128    $0x01, 282(R12), Y2, Y2
-	VPSHUFB        shuffle1468<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        246(R12), X0
-	VINSERTI128    $0x01, 300(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        264(R12), X2
-	VINSERTI128    $0x01, 308(R12), Y2, Y2
-	VPSHUFB        shuffle1237<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, 64(R11)(DX*2)
-	VMOVDQU        284(R12), X2
-	VPSHUFB        shuffle1470<>+0(SB), Y2, Y2
-	VMOVDQU        302(R12), X0
-	VPSHUFB        shuffle1471<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle1475<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1654<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 48(R11)
+	VEXTRACTI128   $0x01, Y0, 48(R11)(DX*1)
+	VMOVDQU        152(R12), Y0
+	VPSHUFB        shuffle1650<>+0(SB), Y0, Y0
+	VMOVDQU        178(R12), Y1
+	VPSHUFB        shuffle1655<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVQ          X1, 96(R11)(DX*2)
-	VPEXTRD        $0x02, X1, 104(R11)(DX*2)
+	VMOVDQU        194(R12), Y0
+	VPSHUFB        shuffle1656<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        210(R12), Y1
+	VPSHUFB        shuffle1653<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        228(R12), Y0
+	VPSHUFB        shuffle1657<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        238(R12), X1
+	VINSERTI128    $0x01, 190(R12), Y1, Y1
+	VPSHUFB        shuffle1658<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 64(R11)
+	VEXTRACTI128   $0x01, Y1, 64(R11)(DX*1)
+	VMOVDQU        62(R12), Y1
+	VPSHUFB        shuffle1505<>+0(SB), Y1, Y1
+	VMOVDQU        94(R12), Y0
+	VPSHUFB        shuffle1659<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        104(R12), Y1
+	VPSHUFB        shuffle1660<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        122(R12), Y0
+	VPSHUFB        shuffle1661<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 132(R12), Y1
+	VPSHUFB        shuffle1662<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 86(R12), Y0
+	VPSHUFB        shuffle1509<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VBROADCASTI128 110(R12), Y0
+	VPSHUFB        shuffle1663<>+0(SB), Y0, Y0
+	VBROADCASTI128 128(R12), Y1
+	VPSHUFB        shuffle1664<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        144(R12), Y0
+	VPSHUFB        shuffle1665<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        74(R12), X1
+	VINSERTI128    $0x01, 176(R12), Y1, Y1
+	VPSHUFB        shuffle1666<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 180(R12), Y0
+	VPSHUFB        shuffle1667<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        92(R12), X1
+	VINSERTI128    $0x01, 210(R12), Y1, Y1
+	VPSHUFB        shuffle1668<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, 32(R11)(DX*2)
+	VBROADCASTI128 212(R12), Y1
+	VPSHUFB        shuffle1669<>+0(SB), Y1, Y1
+	VBROADCASTI128 228(R12), Y0
+	VPSHUFB        shuffle1670<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        230(R12), Y1
+	VPSHUFB        shuffle1671<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        248(R12), Y0
+	VPSHUFB        shuffle1672<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        262(R12), X1
+	VINSERTI128    $0x01, 178(R12), Y1, Y1
+	VPSHUFB        shuffle1673<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        280(R12), X0
+	VINSERTI128    $0x01, 196(R12), Y0, Y0
+	VPSHUFB        shuffle1658<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 298(R12), Y1
+	VPSHUFB        shuffle1674<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y1, 64(R11)(DX*2)
+	VBROADCASTI128 (R12), Y1
+	VPSHUFB        shuffle1675<>+0(SB), Y1, Y1
+	VMOVDQU        8(R12), Y0
+	VPSHUFB        shuffle1676<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        24(R12), Y1
+	VPSHUFB        shuffle1677<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VMOVDQU        40(R12), Y1
+	VPSHUFB        shuffle1678<>+0(SB), Y1, Y0
+	VMOVDQU        50(R12), Y2
+	VPSHUFB        shuffle1679<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1680<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 78(R12), Y2
+	VPSHUFB        shuffle1681<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 32(R12), Y0
+	VPSHUFB        shuffle1261<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 16(R11)
+	VEXTRACTI128   $0x01, Y0, 16(R11)(DX*1)
+	VBROADCASTI128 278(R12), Y0
+	VPSHUFB        shuffle1682<>+0(SB), Y0, Y0
+	VBROADCASTI128 296(R12), Y2
+	VPSHUFB        shuffle1683<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        260(R12), X0
+	VINSERTI128    $0x01, 308(R12), Y0, Y0
+	VPSHUFB        shuffle1684<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 92(R11)
+	VEXTRACTI128   $0x01, Y0, 92(R11)(DX*2)
+	VMOVDQU        22(R12), Y0
+	VPSHUFB        shuffle1685<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1686<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 2(R12), Y0
+	VPSHUFB        shuffle1687<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 72(R12), Y1
+	VPSHUFB        shuffle1688<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 90(R12), Y0
+	VPSHUFB        shuffle1689<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)(DX*2)
+	VBROADCASTI128 266(R12), Y0
+	VPSHUFB        shuffle1690<>+0(SB), Y0, Y0
+	VBROADCASTI128 284(R12), Y1
+	VPSHUFB        shuffle1687<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 302(R12), Y0
+	VPSHUFB        shuffle1691<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 92(R11)(DX*1)
 	CMPQ           R9, BX
 	JEQ            rowdone1782
 	ADDQ           $0x6c, R9
@@ -40242,15 +41221,15 @@ chunks1785:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 40(R12), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X0
+	VPSHUFB shuffle1397<>+0(SB), X0, X0
 	VMOVDQU 56(R12), X1
-	VPSHUFB shuffle1476<>+0(SB), X1, X1
+	VPSHUFB shuffle1692<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 72(R12), X0
 	VPSHUFB shuffle157<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R12), X1
-	VPSHUFB shuffle1477<>+0(SB), X1, X1
+	VPSHUFB shuffle1693<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R11)
 	VMOVDQU 76(R12), X1
@@ -40269,14 +41248,14 @@ chunks1785:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 46(R12), X2
-	VPSHUFB shuffle1333<>+0(SB), X2, X2
+	VPSHUFB shuffle1397<>+0(SB), X2, X2
 	VMOVDQU 62(R12), X1
-	VPSHUFB shuffle1476<>+0(SB), X1, X1
+	VPSHUFB shuffle1692<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 78(R12), X2
 	VPSHUFB shuffle157<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1478<>+0(SB), X0, X1
+	VPSHUFB shuffle1694<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	VMOVDQU 82(R12), X1
@@ -40294,14 +41273,14 @@ chunks1785:
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 52(R12), X2
-	VPSHUFB shuffle1333<>+0(SB), X2, X2
+	VPSHUFB shuffle1397<>+0(SB), X2, X2
 	VMOVDQU 68(R12), X1
-	VPSHUFB shuffle1476<>+0(SB), X1, X1
+	VPSHUFB shuffle1692<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 84(R12), X2
 	VPSHUFB shuffle157<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1479<>+0(SB), X0, X1
+	VPSHUFB shuffle1695<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*2)
 	VMOVDQU 88(R12), X1
@@ -40329,147 +41308,309 @@ rowdone1786:
 	VZEROUPPER
 	RET
 
-DATA shuffle1455<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1455<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1455<>+16(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1455<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1455<>(SB), RODATA|NOPTR, $32
+DATA shuffle1644<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1644<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1644<>+16(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1644<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1644<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1456<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1456<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle1456<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1456<>+24(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle1456<>(SB), RODATA|NOPTR, $32
+DATA shuffle1645<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1645<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1645<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle1645<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1645<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1457<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1457<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1457<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1457<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1457<>(SB), RODATA|NOPTR, $32
+DATA shuffle1646<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1646<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1646<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle1646<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle1646<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1458<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1458<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1458<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1458<>+24(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1458<>(SB), RODATA|NOPTR, $32
+DATA shuffle1647<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1647<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1647<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1647<>+24(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle1647<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1459<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1459<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1459<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1459<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1459<>(SB), RODATA|NOPTR, $32
+DATA shuffle1648<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1648<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1648<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1648<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle1648<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1460<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1460<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1460<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1460<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1460<>(SB), RODATA|NOPTR, $32
+DATA shuffle1649<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1649<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1649<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1649<>+24(SB)/8, $0x0b0affffffffffff
+GLOBL shuffle1649<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1461<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1461<>+8(SB)/8, $0xffffffff0100ffff
-DATA shuffle1461<>+16(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1461<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1461<>(SB), RODATA|NOPTR, $32
+DATA shuffle1650<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle1650<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1650<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1650<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1650<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1462<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1462<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle1462<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1462<>+24(SB)/8, $0xffff0100ffffffff
-GLOBL shuffle1462<>(SB), RODATA|NOPTR, $32
+DATA shuffle1651<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1651<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1651<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1651<>+24(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle1651<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1463<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1463<>+8(SB)/8, $0x0302ffffffff0100
-DATA shuffle1463<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1463<>+24(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle1463<>(SB), RODATA|NOPTR, $32
+DATA shuffle1652<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1652<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1652<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1652<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1652<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1464<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1464<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1464<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1464<>+24(SB)/8, $0xffffffff0100ffff
-GLOBL shuffle1464<>(SB), RODATA|NOPTR, $32
+DATA shuffle1653<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1653<>+8(SB)/8, $0x0908ffffffff0706
+DATA shuffle1653<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1653<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1653<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1465<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1465<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1465<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1465<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1465<>(SB), RODATA|NOPTR, $32
+DATA shuffle1654<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1654<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1654<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1654<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1654<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1466<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1466<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1466<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle1466<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1466<>(SB), RODATA|NOPTR, $32
+DATA shuffle1655<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle1655<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1655<>+16(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1655<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1655<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1467<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1467<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1467<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1467<>+24(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1467<>(SB), RODATA|NOPTR, $32
+DATA shuffle1656<>+0(SB)/8, $0x0908ffffffff0706
+DATA shuffle1656<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1656<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1656<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1656<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1468<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1468<>+8(SB)/8, $0x0302ffffffff0100
-DATA shuffle1468<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1468<>+24(SB)/8, $0xffffffff0100ffff
-GLOBL shuffle1468<>(SB), RODATA|NOPTR, $32
+DATA shuffle1657<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1657<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1657<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1657<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle1657<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1469<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1469<>+8(SB)/8, $0xffffffff0100ffff
-DATA shuffle1469<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1469<>+24(SB)/8, $0xffff0100ffffffff
-GLOBL shuffle1469<>(SB), RODATA|NOPTR, $32
+DATA shuffle1658<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1658<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1658<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1658<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1658<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1470<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1470<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1470<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1470<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1470<>(SB), RODATA|NOPTR, $32
+DATA shuffle1659<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1659<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1659<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle1659<>+24(SB)/8, $0xffffffff0706ffff
+GLOBL shuffle1659<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1471<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1471<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1471<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1471<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1471<>(SB), RODATA|NOPTR, $32
+DATA shuffle1660<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1660<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1660<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1660<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle1660<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1472<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1472<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1472<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1472<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1472<>(SB), RODATA|NOPTR, $32
+DATA shuffle1661<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1661<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1661<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1661<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1661<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1473<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1473<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1473<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1473<>+24(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle1473<>(SB), RODATA|NOPTR, $32
+DATA shuffle1662<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1662<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1662<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1662<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1662<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1474<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle1474<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle1474<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1474<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1474<>(SB), RODATA|NOPTR, $32
+DATA shuffle1663<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle1663<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1663<>+16(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1663<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1663<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1475<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1475<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle1475<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1475<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1475<>(SB), RODATA|NOPTR, $32
+DATA shuffle1664<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1664<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1664<>+16(SB)/8, $0xffffffff0f0effff
+DATA shuffle1664<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1664<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1476<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1476<>+8(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle1476<>(SB), RODATA|NOPTR, $16
+DATA shuffle1665<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1665<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1665<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1665<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1665<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1477<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1477<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1477<>(SB), RODATA|NOPTR, $16
+DATA shuffle1666<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1666<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1666<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1666<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1666<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1478<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1478<>+8(SB)/8, $0xffff0706ffffffff
-GLOBL shuffle1478<>(SB), RODATA|NOPTR, $16
+DATA shuffle1667<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1667<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1667<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1667<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1667<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1479<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle1479<>+8(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle1479<>(SB), RODATA|NOPTR, $16
+DATA shuffle1668<>+0(SB)/8, $0xffffffff0f0effff
+DATA shuffle1668<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1668<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1668<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle1668<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1669<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle1669<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1669<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1669<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1669<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1670<>+0(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1670<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1670<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1670<>+24(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1670<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1671<>+0(SB)/8, $0x0f0effffffffffff
+DATA shuffle1671<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1671<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1671<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle1671<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1672<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1672<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1672<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1672<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1672<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1673<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1673<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1673<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1673<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1673<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1674<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1674<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1674<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1674<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1674<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1675<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1675<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1675<>+16(SB)/8, $0x0908ffffffff0706
+DATA shuffle1675<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle1675<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1676<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1676<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1676<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1676<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle1676<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1677<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1677<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1677<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle1677<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1677<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1678<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1678<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1678<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1678<>+24(SB)/8, $0x0908ffffffff0706
+GLOBL shuffle1678<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1679<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1679<>+8(SB)/8, $0x0908ffffffff0706
+DATA shuffle1679<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1679<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1679<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1680<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle1680<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle1680<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1680<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle1680<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1681<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1681<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1681<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1681<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1681<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1682<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle1682<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1682<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle1682<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle1682<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1683<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1683<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1683<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle1683<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle1683<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1684<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1684<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1684<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1684<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1684<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1685<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle1685<>+8(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle1685<>+16(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1685<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1685<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1686<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1686<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle1686<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1686<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1686<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1687<>+0(SB)/8, $0x0d0cffffffff0b0a
+DATA shuffle1687<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1687<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1687<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1687<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1688<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1688<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1688<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1688<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1688<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1689<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1689<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1689<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1689<>+24(SB)/8, $0xffff0f0effffffff
+GLOBL shuffle1689<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1690<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1690<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1690<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1690<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1690<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1691<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle1691<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1691<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1691<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1691<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1692<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1692<>+8(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1692<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1693<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1693<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1693<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1694<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1694<>+8(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle1694<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1695<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1695<>+8(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle1695<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -40510,60 +41651,60 @@ chunks1790:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 40(R12), Y0, Y0
-	VPSHUFB        shuffle1455<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1696<>+0(SB), Y0, Y0
 	VMOVDQU        18(R12), X1
 	VINSERTI128    $0x01, 56(R12), Y1, Y1
-	VPSHUFB        shuffle1456<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1697<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        36(R12), X0
 	VINSERTI128    $0x01, 72(R12), Y0, Y0
-	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1698<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 90(R12), Y1
-	VPSHUFB        shuffle1458<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1699<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        76(R12), X1
 	VINSERTI128    $0x01, 112(R12), Y1, Y1
-	VPSHUFB        shuffle1459<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1700<>+0(SB), Y1, Y1
 	VMOVDQU        94(R12), X0
 	VINSERTI128    $0x01, 130(R12), Y0, Y0
-	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1701<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        110(R12), X1
 	VINSERTI128    $0x01, 148(R12), Y1, Y1
-	VPSHUFB        shuffle1461<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1702<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        126(R12), X0
 	VINSERTI128    $0x01, 164(R12), Y0, Y0
-	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1703<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        144(R12), X1
 	VINSERTI128    $0x01, 180(R12), Y1, Y1
-	VPSHUFB        shuffle1463<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1704<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 198(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)
 	VMOVDQU        166(R12), X0
 	VINSERTI128    $0x01, 220(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VMOVDQU        184(R12), X1
 	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle1466<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1707<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        200(R12), X0
 	VINSERTI128    $0x01, 254(R12), Y0, Y0
-	VPSHUFB        shuffle1467<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1708<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        216(R12), X1
 	VINSERTI128    $0x01, 270(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        234(R12), X0
 	VINSERTI128    $0x01, 288(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        252(R12), X1
 	VINSERTI128    $0x01, 306(R12), Y1, Y1
@@ -40572,14 +41713,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 64(R11)
 	VMOVDQU        272(R12), X1
 	VINSERTI128    $0x01, 326(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VMOVDQU        290(R12), X0
 	VINSERTI128    $0x01, 344(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        308(R12), X1
 	VINSERTI128    $0x01, 360(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        324(R12), X0
 	VINSERTI128    $0x01, 378(R12), Y0, Y0
@@ -40591,73 +41732,73 @@ chunks1790:
 	VMOVNTDQ       Y1, 96(R11)
 	VMOVDQU        380(R12), X1
 	VINSERTI128    $0x01, 432(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        396(R12), X0
 	VINSERTI128    $0x01, 450(R12), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        414(R12), X1
 	VINSERTI128    $0x01, 468(R12), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)
 	VMOVDQU        472(R12), X1
 	VINSERTI128    $0x01, 508(R12), Y1, Y1
-	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1715<>+0(SB), Y1, Y1
 	VMOVDQU        488(R12), X0
 	VINSERTI128    $0x01, 526(R12), Y0, Y0
-	VPSHUFB        shuffle1485<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1716<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        504(R12), X1
 	VINSERTI128    $0x01, 542(R12), Y1, Y1
-	VPSHUFB        shuffle1486<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1717<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        522(R12), X0
 	VINSERTI128    $0x01, 558(R12), Y0, Y0
-	VPSHUFB        shuffle1487<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1718<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 576(R12), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 160(R11)
 	VMOVDQU        544(R12), X1
 	VINSERTI128    $0x01, 598(R12), Y1, Y1
-	VPSHUFB        shuffle1489<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1720<>+0(SB), Y1, Y1
 	VMOVDQU        562(R12), X0
 	VINSERTI128    $0x01, 616(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        580(R12), X1
 	VINSERTI128    $0x01, 632(R12), Y1, Y1
-	VPSHUFB        shuffle1490<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1721<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        596(R12), X0
 	VINSERTI128    $0x01, 648(R12), Y0, Y0
-	VPSHUFB        shuffle1491<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1722<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        612(R12), X1
 	VINSERTI128    $0x01, 666(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        630(R12), X0
 	VINSERTI128    $0x01, 684(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 192(R11)
 	VMOVDQU        652(R12), X0
 	VINSERTI128    $0x01, 704(R12), Y0, Y0
-	VPSHUFB        shuffle1466<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1707<>+0(SB), Y0, Y0
 	VMOVDQU        668(R12), X1
 	VINSERTI128    $0x01, 722(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        686(R12), X0
 	VINSERTI128    $0x01, 740(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        702(R12), X1
 	VINSERTI128    $0x01, 756(R12), Y1, Y1
-	VPSHUFB        shuffle1469<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1710<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        720(R12), X0
 	VINSERTI128    $0x01, 774(R12), Y0, Y0
@@ -40669,14 +41810,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 224(R11)
 	VMOVDQU        758(R12), X1
 	VINSERTI128    $0x01, 812(R12), Y1, Y1
-	VPSHUFB        shuffle1480<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1711<>+0(SB), Y1, Y1
 	VMOVDQU        776(R12), X0
 	VINSERTI128    $0x01, 828(R12), Y0, Y0
-	VPSHUFB        shuffle1481<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1712<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        792(R12), X1
 	VINSERTI128    $0x01, 846(R12), Y1, Y1
-	VPSHUFB        shuffle1482<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1713<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        810(R12), X0
 	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
@@ -40684,60 +41825,60 @@ chunks1790:
 	VMOVNTDQ       Y0, 256(R11)
 	VMOVDQU        6(R12), X0
 	VINSERTI128    $0x01, 46(R12), Y0, Y0
-	VPSHUFB        shuffle1455<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1696<>+0(SB), Y0, Y0
 	VMOVDQU        24(R12), X1
 	VINSERTI128    $0x01, 62(R12), Y1, Y1
-	VPSHUFB        shuffle1456<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1697<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        42(R12), X0
 	VINSERTI128    $0x01, 78(R12), Y0, Y0
-	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1698<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1458<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1699<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*1)
 	VMOVDQU        82(R12), X1
 	VINSERTI128    $0x01, 118(R12), Y1, Y1
-	VPSHUFB        shuffle1459<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1700<>+0(SB), Y1, Y1
 	VMOVDQU        100(R12), X0
 	VINSERTI128    $0x01, 136(R12), Y0, Y0
-	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1701<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        116(R12), X1
 	VINSERTI128    $0x01, 154(R12), Y1, Y1
-	VPSHUFB        shuffle1461<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1702<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        132(R12), X0
 	VINSERTI128    $0x01, 170(R12), Y0, Y0
-	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1703<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        150(R12), X1
 	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle1463<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1704<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 204(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)(DX*1)
 	VMOVDQU        172(R12), X0
 	VINSERTI128    $0x01, 226(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VMOVDQU        190(R12), X1
 	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1466<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1707<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        206(R12), X0
 	VINSERTI128    $0x01, 260(R12), Y0, Y0
-	VPSHUFB        shuffle1467<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1708<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        222(R12), X1
 	VINSERTI128    $0x01, 276(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        240(R12), X0
 	VINSERTI128    $0x01, 294(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        258(R12), X1
 	VINSERTI128    $0x01, 312(R12), Y1, Y1
@@ -40746,14 +41887,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 64(R11)(DX*1)
 	VMOVDQU        278(R12), X1
 	VINSERTI128    $0x01, 332(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VMOVDQU        296(R12), X0
 	VINSERTI128    $0x01, 350(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        314(R12), X1
 	VINSERTI128    $0x01, 366(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        330(R12), X0
 	VINSERTI128    $0x01, 384(R12), Y0, Y0
@@ -40765,73 +41906,73 @@ chunks1790:
 	VMOVNTDQ       Y1, 96(R11)(DX*1)
 	VMOVDQU        386(R12), X1
 	VINSERTI128    $0x01, 438(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        402(R12), X0
 	VINSERTI128    $0x01, 456(R12), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        420(R12), X1
 	VINSERTI128    $0x01, 474(R12), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)(DX*1)
 	VMOVDQU        478(R12), X1
 	VINSERTI128    $0x01, 514(R12), Y1, Y1
-	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1715<>+0(SB), Y1, Y1
 	VMOVDQU        494(R12), X0
 	VINSERTI128    $0x01, 532(R12), Y0, Y0
-	VPSHUFB        shuffle1485<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1716<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        510(R12), X1
 	VINSERTI128    $0x01, 548(R12), Y1, Y1
-	VPSHUFB        shuffle1486<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1717<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        528(R12), X0
 	VINSERTI128    $0x01, 564(R12), Y0, Y0
-	VPSHUFB        shuffle1487<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1718<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 582(R12), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 160(R11)(DX*1)
 	VMOVDQU        550(R12), X1
 	VINSERTI128    $0x01, 604(R12), Y1, Y1
-	VPSHUFB        shuffle1489<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1720<>+0(SB), Y1, Y1
 	VMOVDQU        568(R12), X0
 	VINSERTI128    $0x01, 622(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        586(R12), X1
 	VINSERTI128    $0x01, 638(R12), Y1, Y1
-	VPSHUFB        shuffle1490<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1721<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        602(R12), X0
 	VINSERTI128    $0x01, 654(R12), Y0, Y0
-	VPSHUFB        shuffle1491<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1722<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        618(R12), X1
 	VINSERTI128    $0x01, 672(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        636(R12), X0
 	VINSERTI128    $0x01, 690(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 192(R11)(DX*1)
 	VMOVDQU        658(R12), X0
 	VINSERTI128    $0x01, 710(R12), Y0, Y0
-	VPSHUFB        shuffle1466<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1707<>+0(SB), Y0, Y0
 	VMOVDQU        674(R12), X1
 	VINSERTI128    $0x01, 728(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        692(R12), X0
 	VINSERTI128    $0x01, 746(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        708(R12), X1
 	VINSERTI128    $0x01, 762(R12), Y1, Y1
-	VPSHUFB        shuffle1469<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1710<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        726(R12), X0
 	VINSERTI128    $0x01, 780(R12), Y0, Y0
@@ -40843,14 +41984,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 224(R11)(DX*1)
 	VMOVDQU        764(R12), X1
 	VINSERTI128    $0x01, 818(R12), Y1, Y1
-	VPSHUFB        shuffle1480<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1711<>+0(SB), Y1, Y1
 	VMOVDQU        782(R12), X0
 	VINSERTI128    $0x01, 834(R12), Y0, Y0
-	VPSHUFB        shuffle1481<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1712<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        798(R12), X1
 	VINSERTI128    $0x01, 848(R12), Y1, Y1
-	VPSHUFB        shuffle1492<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1723<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        816(R12), X0
 	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
@@ -40858,60 +41999,60 @@ chunks1790:
 	VMOVNTDQ       Y0, 256(R11)(DX*1)
 	VMOVDQU        12(R12), X0
 	VINSERTI128    $0x01, 52(R12), Y0, Y0
-	VPSHUFB        shuffle1455<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1696<>+0(SB), Y0, Y0
 	VMOVDQU        30(R12), X1
 	VINSERTI128    $0x01, 68(R12), Y1, Y1
-	VPSHUFB        shuffle1456<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1697<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        48(R12), X0
 	VINSERTI128    $0x01, 84(R12), Y0, Y0
-	VPSHUFB        shuffle1457<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1698<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 102(R12), Y1
-	VPSHUFB        shuffle1458<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1699<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*2)
 	VMOVDQU        88(R12), X1
 	VINSERTI128    $0x01, 124(R12), Y1, Y1
-	VPSHUFB        shuffle1459<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1700<>+0(SB), Y1, Y1
 	VMOVDQU        106(R12), X0
 	VINSERTI128    $0x01, 142(R12), Y0, Y0
-	VPSHUFB        shuffle1460<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1701<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        122(R12), X1
 	VINSERTI128    $0x01, 160(R12), Y1, Y1
-	VPSHUFB        shuffle1461<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1702<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        138(R12), X0
 	VINSERTI128    $0x01, 176(R12), Y0, Y0
-	VPSHUFB        shuffle1462<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1703<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        156(R12), X1
 	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle1463<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1704<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 210(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)(DX*2)
 	VMOVDQU        178(R12), X0
 	VINSERTI128    $0x01, 232(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VMOVDQU        196(R12), X1
 	VINSERTI128    $0x01, 248(R12), Y1, Y1
-	VPSHUFB        shuffle1466<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1707<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        212(R12), X0
 	VINSERTI128    $0x01, 266(R12), Y0, Y0
-	VPSHUFB        shuffle1467<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1708<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        228(R12), X1
 	VINSERTI128    $0x01, 282(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        246(R12), X0
 	VINSERTI128    $0x01, 300(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        264(R12), X1
 	VINSERTI128    $0x01, 318(R12), Y1, Y1
@@ -40920,14 +42061,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 64(R11)(DX*2)
 	VMOVDQU        284(R12), X1
 	VINSERTI128    $0x01, 338(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VMOVDQU        302(R12), X0
 	VINSERTI128    $0x01, 356(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        320(R12), X1
 	VINSERTI128    $0x01, 372(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        336(R12), X0
 	VINSERTI128    $0x01, 390(R12), Y0, Y0
@@ -40939,73 +42080,73 @@ chunks1790:
 	VMOVNTDQ       Y1, 96(R11)(DX*2)
 	VMOVDQU        392(R12), X1
 	VINSERTI128    $0x01, 444(R12), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        408(R12), X0
 	VINSERTI128    $0x01, 462(R12), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        426(R12), X1
 	VINSERTI128    $0x01, 480(R12), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)(DX*2)
 	VMOVDQU        484(R12), X1
 	VINSERTI128    $0x01, 520(R12), Y1, Y1
-	VPSHUFB        shuffle1484<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1715<>+0(SB), Y1, Y1
 	VMOVDQU        500(R12), X0
 	VINSERTI128    $0x01, 538(R12), Y0, Y0
-	VPSHUFB        shuffle1485<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1716<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        516(R12), X1
 	VINSERTI128    $0x01, 554(R12), Y1, Y1
-	VPSHUFB        shuffle1486<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1717<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        534(R12), X0
 	VINSERTI128    $0x01, 570(R12), Y0, Y0
-	VPSHUFB        shuffle1487<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1718<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 588(R12), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 160(R11)(DX*2)
 	VMOVDQU        556(R12), X1
 	VINSERTI128    $0x01, 610(R12), Y1, Y1
-	VPSHUFB        shuffle1489<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1720<>+0(SB), Y1, Y1
 	VMOVDQU        574(R12), X0
 	VINSERTI128    $0x01, 628(R12), Y0, Y0
-	VPSHUFB        shuffle1465<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1706<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        592(R12), X1
 	VINSERTI128    $0x01, 644(R12), Y1, Y1
-	VPSHUFB        shuffle1490<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1721<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        608(R12), X0
 	VINSERTI128    $0x01, 660(R12), Y0, Y0
-	VPSHUFB        shuffle1491<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1722<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        624(R12), X1
 	VINSERTI128    $0x01, 678(R12), Y1, Y1
-	VPSHUFB        shuffle1468<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1709<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        642(R12), X0
 	VINSERTI128    $0x01, 696(R12), Y0, Y0
-	VPSHUFB        shuffle1469<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1710<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 192(R11)(DX*2)
 	VMOVDQU        664(R12), X0
 	VINSERTI128    $0x01, 716(R12), Y0, Y0
-	VPSHUFB        shuffle1466<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1707<>+0(SB), Y0, Y0
 	VMOVDQU        680(R12), X1
 	VINSERTI128    $0x01, 734(R12), Y1, Y1
-	VPSHUFB        shuffle1467<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1708<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        698(R12), X0
 	VINSERTI128    $0x01, 752(R12), Y0, Y0
-	VPSHUFB        shuffle1480<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1711<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        714(R12), X1
 	VINSERTI128    $0x01, 768(R12), Y1, Y1
-	VPSHUFB        shuffle1469<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1710<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        732(R12), X0
 	VINSERTI128    $0x01, 786(R12), Y0, Y0
@@ -41017,14 +42158,14 @@ chunks1790:
 	VMOVNTDQ       Y1, 224(R11)(DX*2)
 	VMOVDQU        770(R12), X1
 	VINSERTI128    $0x01, 824(R12), Y1, Y1
-	VPSHUFB        shuffle1480<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1711<>+0(SB), Y1, Y1
 	VMOVDQU        788(R12), X0
 	VINSERTI128    $0x01, 840(R12), Y0, Y0
-	VPSHUFB        shuffle1481<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1712<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        804(R12), X1
 	VINSERTI128    $0x01, 848(R12), Y1, Y1
-	VPSHUFB        shuffle1493<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1724<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        822(R12), X0
 	VPSHUFB        shuffle285<>+0(SB), Y0, Y0
@@ -41051,89 +42192,179 @@ rowdone1791:
 	VZEROUPPER
 	RET
 
-DATA shuffle1480<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1480<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1480<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1480<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1480<>(SB), RODATA|NOPTR, $32
+DATA shuffle1696<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1696<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1696<>+16(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1696<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1696<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1481<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1481<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1481<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle1481<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle1481<>(SB), RODATA|NOPTR, $32
+DATA shuffle1697<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1697<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle1697<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1697<>+24(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1697<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1482<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1482<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1482<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1482<>+24(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle1482<>(SB), RODATA|NOPTR, $32
+DATA shuffle1698<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1698<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1698<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1698<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1698<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1483<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1483<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle1483<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1483<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1483<>(SB), RODATA|NOPTR, $32
+DATA shuffle1699<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1699<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1699<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1699<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1699<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1484<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1484<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1484<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1484<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1484<>(SB), RODATA|NOPTR, $32
+DATA shuffle1700<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1700<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1700<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1700<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1700<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1485<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1485<>+8(SB)/8, $0x0302ffffffff0100
-DATA shuffle1485<>+16(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1485<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1485<>(SB), RODATA|NOPTR, $32
+DATA shuffle1701<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1701<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1701<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1701<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1701<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1486<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1486<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1486<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1486<>+24(SB)/8, $0xffffffff0100ffff
-GLOBL shuffle1486<>(SB), RODATA|NOPTR, $32
+DATA shuffle1702<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1702<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle1702<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1702<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1702<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1487<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1487<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle1487<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1487<>+24(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1487<>(SB), RODATA|NOPTR, $32
+DATA shuffle1703<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1703<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle1703<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1703<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1703<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1488<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1488<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1488<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1488<>+24(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle1488<>(SB), RODATA|NOPTR, $32
+DATA shuffle1704<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1704<>+8(SB)/8, $0x0302ffffffff0100
+DATA shuffle1704<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1704<>+24(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1704<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1489<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1489<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1489<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1489<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1489<>(SB), RODATA|NOPTR, $32
+DATA shuffle1705<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1705<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1705<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1705<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle1705<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1490<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1490<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1490<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle1490<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1490<>(SB), RODATA|NOPTR, $32
+DATA shuffle1706<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1706<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1706<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1706<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1706<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1491<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1491<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1491<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1491<>+24(SB)/8, $0x0302ffffffff0100
-GLOBL shuffle1491<>(SB), RODATA|NOPTR, $32
+DATA shuffle1707<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1707<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1707<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1707<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1707<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1492<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1492<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1492<>+16(SB)/8, $0xffffffff0504ffff
-DATA shuffle1492<>+24(SB)/8, $0x0908ffffffff0706
-GLOBL shuffle1492<>(SB), RODATA|NOPTR, $32
+DATA shuffle1708<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1708<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1708<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1708<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1708<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1493<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1493<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1493<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle1493<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle1493<>(SB), RODATA|NOPTR, $32
+DATA shuffle1709<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1709<>+8(SB)/8, $0x0302ffffffff0100
+DATA shuffle1709<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1709<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle1709<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1710<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1710<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle1710<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1710<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1710<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1711<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1711<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1711<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1711<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1711<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1712<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1712<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1712<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1712<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1712<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1713<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1713<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1713<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1713<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle1713<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1714<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1714<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle1714<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1714<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1714<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1715<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle1715<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1715<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1715<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1715<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1716<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1716<>+8(SB)/8, $0x0302ffffffff0100
+DATA shuffle1716<>+16(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle1716<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1716<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1717<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1717<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1717<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1717<>+24(SB)/8, $0xffffffff0100ffff
+GLOBL shuffle1717<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1718<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1718<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle1718<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1718<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1718<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1719<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1719<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1719<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1719<>+24(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1719<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1720<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1720<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1720<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1720<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1720<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1721<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle1721<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1721<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1721<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1721<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1722<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1722<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle1722<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1722<>+24(SB)/8, $0x0302ffffffff0100
+GLOBL shuffle1722<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1723<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1723<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1723<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle1723<>+24(SB)/8, $0x0908ffffffff0706
+GLOBL shuffle1723<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1724<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1724<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1724<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1724<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1724<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -41171,171 +42402,133 @@ row1795:
 	XORQ R9, R9
 
 chunks1796:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 8(R12), Y0, Y0
-	VPSHUFB     shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU     36(R12), X1
-	VINSERTI128 $0x01, 40(R12), Y1, Y1
-	VPSHUFB     shuffle1247<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     72(R12), X0
-	VINSERTI128 $0x01, 76(R12), Y0, Y0
-	VPSHUFB     shuffle1495<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)
-	VMOVDQU     80(R12), X0
-	VINSERTI128 $0x01, 112(R12), Y0, Y0
-	VPSHUFB     shuffle1496<>+0(SB), Y0, Y0
-	VMOVDQU     108(R12), X1
-	VINSERTI128 $0x01, 148(R12), Y1, Y1
-	VPSHUFB     shuffle639<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     144(R12), X0
-	VINSERTI128 $0x01, 184(R12), Y0, Y0
-	VPSHUFB     shuffle118<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     180(R12), X1
-	VPSHUFB     shuffle393<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)
-	VMOVDQU     152(R12), X1
-	VINSERTI128 $0x01, 220(R12), Y1, Y1
-	VPSHUFB     shuffle1250<>+0(SB), Y1, Y1
-	VMOVDQU     188(R12), X0
-	VINSERTI128 $0x01, 256(R12), Y0, Y0
-	VPSHUFB     shuffle1497<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     216(R12), X1
-	VINSERTI128 $0x01, 288(R12), Y1, Y1
-	VPSHUFB     shuffle1498<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     252(R12), X0
-	VPSHUFB     shuffle393<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)
-	VMOVDQU     224(R12), X0
-	VPSHUFB     shuffle1499<>+0(SB), Y0, Y0
-	VMOVDQU     260(R12), X1
-	VPSHUFB     shuffle1165<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     296(R12), X0
-	VPSHUFB     shuffle990<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVQ       X0, 96(R11)
-	VPEXTRD     $0x02, X0, 104(R11)
-	VMOVDQU     12(R12), X0
-	VINSERTI128 $0x01, 20(R12), Y0, Y0
-	VPSHUFB     shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU     48(R12), X1
-	VINSERTI128 $0x01, 52(R12), Y1, Y1
-	VPSHUFB     shuffle1247<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     84(R12), X0
-	VINSERTI128 $0x01, 88(R12), Y0, Y0
-	VPSHUFB     shuffle1495<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     92(R12), X0
-	VINSERTI128 $0x01, 124(R12), Y0, Y0
-	VPSHUFB     shuffle1496<>+0(SB), Y0, Y0
-	VMOVDQU     120(R12), X1
-	VINSERTI128 $0x01, 160(R12), Y1, Y1
-	VPSHUFB     shuffle639<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     156(R12), X0
-	VINSERTI128 $0x01, 196(R12), Y0, Y0
-	VPSHUFB     shuffle118<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     192(R12), X1
-	VPSHUFB     shuffle393<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     164(R12), X1
-	VINSERTI128 $0x01, 232(R12), Y1, Y1
-	VPSHUFB     shuffle1250<>+0(SB), Y1, Y1
-	VMOVDQU     200(R12), X0
-	VINSERTI128 $0x01, 268(R12), Y0, Y0
-	VPSHUFB     shuffle1497<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     228(R12), X1
-	VINSERTI128 $0x01, 300(R12), Y1, Y1
-	VPSHUFB     shuffle1498<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     264(R12), X0
-	VPSHUFB     shuffle393<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	VMOVDQU     236(R12), X0
-	VPSHUFB     shuffle1499<>+0(SB), Y0, Y0
-	VMOVDQU     272(R12), X1
-	VPSHUFB     shuffle1165<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     308(R12), X0
-	VPSHUFB     shuffle990<>+0(SB), Y0, Y2
-	VPOR        Y2, Y1, Y2
-	VMOVQ       X2, 96(R11)(DX*1)
-	VPEXTRD     $0x02, X2, 104(R11)(DX*1)
-	VMOVDQU     24(R12), X2
-	VINSERTI128 $0x01, 32(R12), Y2, Y2
-	VPSHUFB     shuffle1494<>+0(SB), Y2, Y2
-	VMOVDQU     60(R12), X1
-	VINSERTI128 $0x01, 64(R12), Y1, Y1
-	VPSHUFB     shuffle1247<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     96(R12), X2
-	VINSERTI128 $0x01, 100(R12), Y2, Y2
-	VPSHUFB     shuffle1495<>+0(SB), Y2, Y2
-	VPOR        Y2, Y1, Y2
-	VMOVDQU     Y2, (R11)(DX*2)
-	VMOVDQU     104(R12), X2
-	VINSERTI128 $0x01, 136(R12), Y2, Y2
-	VPSHUFB     shuffle1496<>+0(SB), Y2, Y2
-	VMOVDQU     132(R12), X1
-	VINSERTI128 $0x01, 172(R12), Y1, Y1
-	VPSHUFB     shuffle639<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     168(R12), X2
-	VINSERTI128 $0x01, 208(R12), Y2, Y2
-	VPSHUFB     shuffle118<>+0(SB), Y2, Y2
-	VPOR        Y2, Y1, Y2
-	VMOVDQU     204(R12), X1
-	VPSHUFB     shuffle393<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     Y1, 32(R11)(DX*2)
-	VMOVDQU     176(R12), X1
-	VINSERTI128 $0x01, 244(R12), Y1, Y1
-	VPSHUFB     shuffle1250<>+0(SB), Y1, Y1
-	VMOVDQU     212(R12), X2
-	VINSERTI128 $0x01, 280(R12), Y2, Y2
-	VPSHUFB     shuffle1497<>+0(SB), Y2, Y2
-	VPOR        Y2, Y1, Y2
-	VMOVDQU     240(R12), X1
-	VINSERTI128 $0x01, 308(R12), Y1, Y1
-	VPSHUFB     shuffle1500<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VMOVDQU     276(R12), X2
-	VPSHUFB     shuffle393<>+0(SB), Y2, Y2
-	VPOR        Y2, Y1, Y2
-	VMOVDQU     Y2, 64(R11)(DX*2)
-	VMOVDQU     248(R12), X2
-	VPSHUFB     shuffle1499<>+0(SB), Y2, Y2
-	VMOVDQU     284(R12), X1
-	VPSHUFB     shuffle1165<>+0(SB), Y1, Y1
-	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle996<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVQ       X0, 96(R11)(DX*2)
-	VPEXTRD     $0x02, X0, 104(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1797
-	ADDQ        $0x6c, R9
-	CMPQ        R9, BX
-	JLE         chunks1796
-	MOVQ        BX, R9
-	JMP         chunks1796
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VMOVDQU        96(R12), Y1
+	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        132(R12), Y0
+	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        168(R12), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 32(R11)
+	VEXTRACTI128   $0x01, Y1, 32(R11)(DX*1)
+	VMOVDQU        140(R12), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        176(R12), Y0
+	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        204(R12), Y1
+	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        240(R12), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)
+	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle169<>+0(SB), Y0, Y0
+	VMOVDQU        24(R12), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        60(R12), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)
+	VMOVDQU        4(R12), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        36(R12), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        72(R12), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)(DX*1)
+	VMOVDQU        16(R12), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        48(R12), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        84(R12), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)(DX*2)
+	VBROADCASTI128 128(R12), Y0
+	VPSHUFB        shuffle177<>+0(SB), Y0, Y0
+	VBROADCASTI128 160(R12), Y1
+	VPSHUFB        shuffle175<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 196(R12), Y0
+	VPSHUFB        shuffle1725<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 92(R12), Y1
+	VPSHUFB        shuffle289<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        Y1, 32(R11)(DX*2)
+	VMOVDQU        104(R12), Y1
+	VPSHUFB        shuffle1726<>+0(SB), Y1, Y1
+	VMOVDQU        136(R12), Y0
+	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        172(R12), Y1
+	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*1)
+	VMOVDQU        208(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
+	VMOVDQU        244(R12), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 284(R12), Y1
+	VPSHUFB        shuffle1728<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 92(R11)
+	VMOVDQU        220(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
+	VMOVDQU        256(R12), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 296(R12), Y1
+	VPSHUFB        shuffle1728<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y1, 92(R11)(DX*1)
+	VMOVDQU        232(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
+	VMOVDQU        268(R12), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 308(R12), Y1
+	VPSHUFB        shuffle1728<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y1, 92(R11)(DX*2)
+	VBROADCASTI128 164(R12), Y1
+	VPSHUFB        shuffle289<>+0(SB), Y1, Y1
+	VBROADCASTI128 200(R12), Y0
+	VPSHUFB        shuffle1176<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 228(R12), Y1
+	VPSHUFB        shuffle996<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 264(R12), Y0
+	VPSHUFB        shuffle884<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1797
+	ADDQ           $0x6c, R9
+	CMPQ           R9, BX
+	JLE            chunks1796
+	MOVQ           BX, R9
+	JMP            chunks1796
 
 rowdone1797:
 	ADDQ DI, AX
@@ -41442,47 +42635,29 @@ rowdone1801:
 	VZEROUPPER
 	RET
 
-DATA shuffle1494<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1494<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1494<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1494<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1494<>(SB), RODATA|NOPTR, $32
+DATA shuffle1725<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1725<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1725<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1725<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1725<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1495<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1495<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1495<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1495<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1495<>(SB), RODATA|NOPTR, $32
+DATA shuffle1726<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1726<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1726<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1726<>+24(SB)/8, $0x0b0a0908ffffffff
+GLOBL shuffle1726<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1496<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1496<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1496<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1496<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1496<>(SB), RODATA|NOPTR, $32
+DATA shuffle1727<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1727<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1727<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1727<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1727<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1497<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1497<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1497<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1497<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1497<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1498<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1498<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1498<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1498<>+24(SB)/8, $0x07060504ffffffff
-GLOBL shuffle1498<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1499<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1499<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1499<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1499<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1499<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1500<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1500<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1500<>+16(SB)/8, $0xffffffff07060504
-DATA shuffle1500<>+24(SB)/8, $0x0b0a0908ffffffff
-GLOBL shuffle1500<>(SB), RODATA|NOPTR, $32
+DATA shuffle1728<>+0(SB)/8, $0xffffffff07060504
+DATA shuffle1728<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1728<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1728<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1728<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -41523,19 +42698,19 @@ chunks1805:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 8(R12), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        36(R12), X1
 	VINSERTI128    $0x01, 40(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        72(R12), X0
 	VINSERTI128    $0x01, 76(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)
 	VMOVDQU        80(R12), X0
 	VINSERTI128    $0x01, 112(R12), Y0, Y0
-	VPSHUFB        shuffle1496<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1731<>+0(SB), Y0, Y0
 	VMOVDQU        108(R12), X1
 	VINSERTI128    $0x01, 148(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41550,14 +42725,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 32(R11)
 	VMOVDQU        152(R12), X1
 	VINSERTI128    $0x01, 220(R12), Y1, Y1
-	VPSHUFB        shuffle1250<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1293<>+0(SB), Y1, Y1
 	VMOVDQU        188(R12), X0
 	VINSERTI128    $0x01, 256(R12), Y0, Y0
-	VPSHUFB        shuffle1497<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1732<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        216(R12), X1
 	VINSERTI128    $0x01, 288(R12), Y1, Y1
-	VPSHUFB        shuffle1498<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1733<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        252(R12), X0
 	VPSHUFB        shuffle393<>+0(SB), Y0, Y0
@@ -41565,14 +42740,14 @@ chunks1805:
 	VMOVNTDQ       Y0, 64(R11)
 	VMOVDQU        224(R12), X0
 	VINSERTI128    $0x01, 328(R12), Y0, Y0
-	VPSHUFB        shuffle1501<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1734<>+0(SB), Y0, Y0
 	VMOVDQU        260(R12), X1
 	VINSERTI128    $0x01, 360(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        296(R12), X0
 	VINSERTI128    $0x01, 396(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        324(R12), X1
 	VPSHUFB        shuffle393<>+0(SB), Y1, Y1
@@ -41580,26 +42755,26 @@ chunks1805:
 	VMOVNTDQ       Y1, 96(R11)
 	VMOVDQU        332(R12), X1
 	VINSERTI128    $0x01, 432(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VMOVDQU        368(R12), X0
 	VINSERTI128    $0x01, 468(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        400(R12), X1
 	VINSERTI128    $0x01, 504(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)
 	VMOVDQU        440(R12), X1
 	VINSERTI128    $0x01, 512(R12), Y1, Y1
-	VPSHUFB        shuffle1502<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1735<>+0(SB), Y1, Y1
 	VMOVDQU        472(R12), X0
 	VINSERTI128    $0x01, 540(R12), Y0, Y0
-	VPSHUFB        shuffle1503<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1736<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        508(R12), X1
 	VINSERTI128    $0x01, 576(R12), Y1, Y1
-	VPSHUFB        shuffle1497<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1732<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 612(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41607,7 +42782,7 @@ chunks1805:
 	VMOVNTDQ       Y0, 160(R11)
 	VMOVDQU        544(R12), X0
 	VINSERTI128    $0x01, 584(R12), Y0, Y0
-	VPSHUFB        shuffle1244<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1287<>+0(SB), Y0, Y0
 	VMOVDQU        580(R12), X1
 	VINSERTI128    $0x01, 620(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41622,14 +42797,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 192(R11)
 	VMOVDQU        652(R12), X1
 	VINSERTI128    $0x01, 656(R12), Y1, Y1
-	VPSHUFB        shuffle1504<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1737<>+0(SB), Y1, Y1
 	VMOVDQU        688(R12), X0
 	VINSERTI128    $0x01, 692(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        720(R12), X1
 	VINSERTI128    $0x01, 728(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 756(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41637,31 +42812,31 @@ chunks1805:
 	VMOVNTDQ       Y0, 224(R11)
 	VMOVDQU        760(R12), X0
 	VINSERTI128    $0x01, 764(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        792(R12), X1
 	VINSERTI128    $0x01, 800(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        828(R12), X0
 	VINSERTI128    $0x01, 832(R12), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)
 	VMOVDQU        12(R12), X0
 	VINSERTI128    $0x01, 20(R12), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        48(R12), X1
 	VINSERTI128    $0x01, 52(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        84(R12), X0
 	VINSERTI128    $0x01, 88(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)(DX*1)
 	VMOVDQU        92(R12), X0
 	VINSERTI128    $0x01, 124(R12), Y0, Y0
-	VPSHUFB        shuffle1496<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1731<>+0(SB), Y0, Y0
 	VMOVDQU        120(R12), X1
 	VINSERTI128    $0x01, 160(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41676,14 +42851,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 32(R11)(DX*1)
 	VMOVDQU        164(R12), X1
 	VINSERTI128    $0x01, 232(R12), Y1, Y1
-	VPSHUFB        shuffle1250<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1293<>+0(SB), Y1, Y1
 	VMOVDQU        200(R12), X0
 	VINSERTI128    $0x01, 268(R12), Y0, Y0
-	VPSHUFB        shuffle1497<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1732<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        228(R12), X1
 	VINSERTI128    $0x01, 300(R12), Y1, Y1
-	VPSHUFB        shuffle1498<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1733<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        264(R12), X0
 	VPSHUFB        shuffle393<>+0(SB), Y0, Y0
@@ -41691,14 +42866,14 @@ chunks1805:
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	VMOVDQU        236(R12), X0
 	VINSERTI128    $0x01, 340(R12), Y0, Y0
-	VPSHUFB        shuffle1501<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1734<>+0(SB), Y0, Y0
 	VMOVDQU        272(R12), X1
 	VINSERTI128    $0x01, 372(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        308(R12), X0
 	VINSERTI128    $0x01, 408(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        336(R12), X1
 	VPSHUFB        shuffle393<>+0(SB), Y1, Y1
@@ -41706,26 +42881,26 @@ chunks1805:
 	VMOVNTDQ       Y1, 96(R11)(DX*1)
 	VMOVDQU        344(R12), X1
 	VINSERTI128    $0x01, 444(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VMOVDQU        380(R12), X0
 	VINSERTI128    $0x01, 480(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        412(R12), X1
 	VINSERTI128    $0x01, 516(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)(DX*1)
 	VMOVDQU        452(R12), X1
 	VINSERTI128    $0x01, 524(R12), Y1, Y1
-	VPSHUFB        shuffle1502<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1735<>+0(SB), Y1, Y1
 	VMOVDQU        484(R12), X0
 	VINSERTI128    $0x01, 552(R12), Y0, Y0
-	VPSHUFB        shuffle1503<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1736<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        520(R12), X1
 	VINSERTI128    $0x01, 588(R12), Y1, Y1
-	VPSHUFB        shuffle1497<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1732<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 624(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41733,7 +42908,7 @@ chunks1805:
 	VMOVNTDQ       Y0, 160(R11)(DX*1)
 	VMOVDQU        556(R12), X0
 	VINSERTI128    $0x01, 596(R12), Y0, Y0
-	VPSHUFB        shuffle1244<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1287<>+0(SB), Y0, Y0
 	VMOVDQU        592(R12), X1
 	VINSERTI128    $0x01, 632(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41748,14 +42923,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 192(R11)(DX*1)
 	VMOVDQU        664(R12), X1
 	VINSERTI128    $0x01, 668(R12), Y1, Y1
-	VPSHUFB        shuffle1504<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1737<>+0(SB), Y1, Y1
 	VMOVDQU        700(R12), X0
 	VINSERTI128    $0x01, 704(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        732(R12), X1
 	VINSERTI128    $0x01, 740(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 768(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41763,31 +42938,31 @@ chunks1805:
 	VMOVNTDQ       Y0, 224(R11)(DX*1)
 	VMOVDQU        772(R12), X0
 	VINSERTI128    $0x01, 776(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        804(R12), X1
 	VINSERTI128    $0x01, 812(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        840(R12), X0
 	VINSERTI128    $0x01, 844(R12), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*1)
 	VMOVDQU        24(R12), X0
 	VINSERTI128    $0x01, 32(R12), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        60(R12), X1
 	VINSERTI128    $0x01, 64(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        96(R12), X0
 	VINSERTI128    $0x01, 100(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)(DX*2)
 	VMOVDQU        104(R12), X0
 	VINSERTI128    $0x01, 136(R12), Y0, Y0
-	VPSHUFB        shuffle1496<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1731<>+0(SB), Y0, Y0
 	VMOVDQU        132(R12), X1
 	VINSERTI128    $0x01, 172(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41802,14 +42977,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 32(R11)(DX*2)
 	VMOVDQU        176(R12), X1
 	VINSERTI128    $0x01, 244(R12), Y1, Y1
-	VPSHUFB        shuffle1250<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1293<>+0(SB), Y1, Y1
 	VMOVDQU        212(R12), X0
 	VINSERTI128    $0x01, 280(R12), Y0, Y0
-	VPSHUFB        shuffle1497<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1732<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        240(R12), X1
 	VINSERTI128    $0x01, 312(R12), Y1, Y1
-	VPSHUFB        shuffle1498<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1733<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        276(R12), X0
 	VPSHUFB        shuffle393<>+0(SB), Y0, Y0
@@ -41817,14 +42992,14 @@ chunks1805:
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	VMOVDQU        248(R12), X0
 	VINSERTI128    $0x01, 352(R12), Y0, Y0
-	VPSHUFB        shuffle1501<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1734<>+0(SB), Y0, Y0
 	VMOVDQU        284(R12), X1
 	VINSERTI128    $0x01, 384(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        320(R12), X0
 	VINSERTI128    $0x01, 420(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        348(R12), X1
 	VPSHUFB        shuffle393<>+0(SB), Y1, Y1
@@ -41832,26 +43007,26 @@ chunks1805:
 	VMOVNTDQ       Y1, 96(R11)(DX*2)
 	VMOVDQU        356(R12), X1
 	VINSERTI128    $0x01, 456(R12), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VMOVDQU        392(R12), X0
 	VINSERTI128    $0x01, 492(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        424(R12), X1
 	VINSERTI128    $0x01, 528(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 128(R11)(DX*2)
 	VMOVDQU        464(R12), X1
 	VINSERTI128    $0x01, 536(R12), Y1, Y1
-	VPSHUFB        shuffle1502<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1735<>+0(SB), Y1, Y1
 	VMOVDQU        496(R12), X0
 	VINSERTI128    $0x01, 564(R12), Y0, Y0
-	VPSHUFB        shuffle1503<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1736<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        532(R12), X1
 	VINSERTI128    $0x01, 600(R12), Y1, Y1
-	VPSHUFB        shuffle1497<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1732<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 636(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41859,7 +43034,7 @@ chunks1805:
 	VMOVNTDQ       Y0, 160(R11)(DX*2)
 	VMOVDQU        568(R12), X0
 	VINSERTI128    $0x01, 608(R12), Y0, Y0
-	VPSHUFB        shuffle1244<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1287<>+0(SB), Y0, Y0
 	VMOVDQU        604(R12), X1
 	VINSERTI128    $0x01, 644(R12), Y1, Y1
 	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
@@ -41874,14 +43049,14 @@ chunks1805:
 	VMOVNTDQ       Y1, 192(R11)(DX*2)
 	VMOVDQU        676(R12), X1
 	VINSERTI128    $0x01, 680(R12), Y1, Y1
-	VPSHUFB        shuffle1504<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1737<>+0(SB), Y1, Y1
 	VMOVDQU        712(R12), X0
 	VINSERTI128    $0x01, 716(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        744(R12), X1
 	VINSERTI128    $0x01, 752(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 780(R12), Y0
 	VPSHUFB        shuffle399<>+0(SB), Y0, Y0
@@ -41889,10 +43064,10 @@ chunks1805:
 	VMOVNTDQ       Y0, 224(R11)(DX*2)
 	VMOVDQU        784(R12), X0
 	VINSERTI128    $0x01, 788(R12), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        816(R12), X1
 	VINSERTI128    $0x01, 824(R12), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 848(R12), Y0
 	VPSHUFB        shuffle177<>+0(SB), Y0, Y0
@@ -41919,29 +43094,59 @@ rowdone1806:
 	VZEROUPPER
 	RET
 
-DATA shuffle1501<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1501<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1501<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1501<>+24(SB)/8, $0xffffffff03020100
-GLOBL shuffle1501<>(SB), RODATA|NOPTR, $32
+DATA shuffle1729<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1729<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1729<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1729<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1729<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1502<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1502<>+8(SB)/8, $0xffffffff03020100
-DATA shuffle1502<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1502<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1502<>(SB), RODATA|NOPTR, $32
+DATA shuffle1730<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1730<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1730<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1730<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1730<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1503<>+0(SB)/8, $0xffffffff03020100
-DATA shuffle1503<>+8(SB)/8, $0x07060504ffffffff
-DATA shuffle1503<>+16(SB)/8, $0x03020100ffffffff
-DATA shuffle1503<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1503<>(SB), RODATA|NOPTR, $32
+DATA shuffle1731<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1731<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1731<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1731<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1731<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1504<>+0(SB)/8, $0x03020100ffffffff
-DATA shuffle1504<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1504<>+16(SB)/8, $0xffffffff03020100
-DATA shuffle1504<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1504<>(SB), RODATA|NOPTR, $32
+DATA shuffle1732<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1732<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1732<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1732<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1732<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1733<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1733<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1733<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1733<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1733<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1734<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1734<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1734<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1734<>+24(SB)/8, $0xffffffff03020100
+GLOBL shuffle1734<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1735<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1735<>+8(SB)/8, $0xffffffff03020100
+DATA shuffle1735<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1735<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1735<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1736<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1736<>+8(SB)/8, $0x07060504ffffffff
+DATA shuffle1736<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1736<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1736<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1737<>+0(SB)/8, $0x03020100ffffffff
+DATA shuffle1737<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1737<>+16(SB)/8, $0xffffffff03020100
+DATA shuffle1737<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1737<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -41977,73 +43182,70 @@ row1809:
 	XORQ R9, R9
 
 chunks1810:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 8(R12), Y0, Y0
-	VPSHUFB     shuffle1253<>+0(SB), Y0, Y0
-	VMOVDQU     72(R12), X1
-	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1254<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     80(R12), X1
-	VINSERTI128 $0x01, 16(R12), Y1, Y1
-	VPSHUFB     shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU     152(R12), X0
-	VINSERTI128 $0x01, 88(R12), Y0, Y0
-	VPSHUFB     shuffle60<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     160(R12), X0
-	VPSHUFB     shuffle892<>+0(SB), Y0, Y0
-	VMOVQ       X0, 64(R11)
-	VMOVDQU     24(R12), X0
-	VINSERTI128 $0x01, 32(R12), Y0, Y0
-	VPSHUFB     shuffle1253<>+0(SB), Y0, Y0
-	VMOVDQU     96(R12), X1
-	VINSERTI128 $0x01, 168(R12), Y1, Y1
-	VPSHUFB     shuffle1254<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*1)
-	VMOVDQU     104(R12), X1
-	VINSERTI128 $0x01, 40(R12), Y1, Y1
-	VPSHUFB     shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU     176(R12), X0
-	VINSERTI128 $0x01, 112(R12), Y0, Y0
-	VPSHUFB     shuffle60<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*1)
-	VMOVDQU     184(R12), X0
-	VPSHUFB     shuffle892<>+0(SB), Y0, Y0
-	VMOVQ       X0, 64(R11)(DX*1)
-	VMOVDQU     48(R12), X0
-	VINSERTI128 $0x01, 56(R12), Y0, Y0
-	VPSHUFB     shuffle1253<>+0(SB), Y0, Y0
-	VMOVDQU     120(R12), X1
-	VINSERTI128 $0x01, 192(R12), Y1, Y1
-	VPSHUFB     shuffle1254<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
-	VMOVDQU     128(R12), X1
-	VINSERTI128 $0x01, 64(R12), Y1, Y1
-	VPSHUFB     shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU     200(R12), X0
-	VINSERTI128 $0x01, 136(R12), Y0, Y0
-	VPSHUFB     shuffle60<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*2)
-	VMOVDQU     200(R12), X0
-	VPSHUFB     shuffle895<>+0(SB), Y0, Y0
-	VMOVQ       X0, 64(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1811
-	ADDQ        $0x48, R9
-	CMPQ        R9, BX
-	JLE         chunks1810
-	MOVQ        BX, R9
-	JMP         chunks1810
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VMOVDQU        (R12), Y0
+	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
+	VMOVDQU        64(R12), Y1
+	VPSHUFB        shuffle61<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)
+	VMOVDQU        8(R12), Y1
+	VPSHUFB        shuffle414<>+0(SB), Y1, Y1
+	VMOVDQU        144(R12), Y0
+	VPSHUFB        shuffle519<>+0(SB), Y0, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        X2, 16(R11)
+	VEXTRACTI128   $0x01, Y2, 16(R11)(DX*1)
+	VMOVDQU        72(R12), Y2
+	VPSHUFB        shuffle413<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 56(R11)
+	VMOVDQU        16(R12), Y0
+	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VMOVDQU        88(R12), Y2
+	VPSHUFB        shuffle61<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, (R11)(DX*1)
+	VEXTRACTI128   $0x01, Y2, 48(R11)(DX*1)
+	VMOVDQU        96(R12), Y2
+	VPSHUFB        shuffle413<>+0(SB), Y2, Y2
+	VMOVDQU        168(R12), Y0
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 32(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y0, 56(R11)(DX*1)
+	VMOVDQU        40(R12), Y0
+	VPSHUFB        shuffle1345<>+0(SB), Y0, Y0
+	VMOVDQU        112(R12), Y2
+	VPSHUFB        shuffle61<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, (R11)(DX*2)
+	VEXTRACTI128   $0x01, Y2, 48(R11)(DX*2)
+	VMOVDQU        120(R12), Y2
+	VPSHUFB        shuffle413<>+0(SB), Y2, Y2
+	VBROADCASTI128 200(R12), Y0
+	VPSHUFB        shuffle414<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y0, 56(R11)(DX*2)
+	VBROADCASTI128 48(R12), Y0
+	VPSHUFB        shuffle192<>+0(SB), Y0, Y0
+	VBROADCASTI128 184(R12), Y2
+	VPSHUFB        shuffle895<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        X2, 16(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1811
+	ADDQ           $0x48, R9
+	CMPQ           R9, BX
+	JLE            chunks1810
+	MOVQ           BX, R9
+	JMP            chunks1810
 
 rowdone1811:
 	ADDQ DI, AX
@@ -42096,10 +43298,10 @@ chunks1815:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 8(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VMOVDQU        72(R12), X1
 	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)
 	VMOVDQU        80(R12), X1
@@ -42120,10 +43322,10 @@ chunks1815:
 	VMOVNTDQ       Y1, 64(R11)
 	VMOVDQU        224(R12), X1
 	VINSERTI128    $0x01, 232(R12), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VMOVDQU        296(R12), X0
 	VINSERTI128    $0x01, 368(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 96(R11)
 	VMOVDQU        304(R12), X0
@@ -42136,10 +43338,10 @@ chunks1815:
 	VMOVNTDQ       Y1, 128(R11)
 	VMOVDQU        440(R12), X1
 	VINSERTI128    $0x01, 512(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VMOVDQU        576(R12), X0
 	VINSERTI128    $0x01, 584(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 160(R11)
 	VMOVDQU        448(R12), X0
@@ -42160,18 +43362,18 @@ chunks1815:
 	VMOVNTDQ       Y0, 224(R11)
 	VMOVDQU        664(R12), X0
 	VINSERTI128    $0x01, 736(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VMOVDQU        800(R12), X1
 	VINSERTI128    $0x01, 808(R12), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 256(R11)
 	VMOVDQU        24(R12), X1
 	VINSERTI128    $0x01, 32(R12), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VMOVDQU        96(R12), X0
 	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)(DX*1)
 	VMOVDQU        104(R12), X0
@@ -42192,10 +43394,10 @@ chunks1815:
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	VMOVDQU        248(R12), X0
 	VINSERTI128    $0x01, 256(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VMOVDQU        320(R12), X1
 	VINSERTI128    $0x01, 392(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 96(R11)(DX*1)
 	VMOVDQU        328(R12), X1
@@ -42208,10 +43410,10 @@ chunks1815:
 	VMOVNTDQ       Y0, 128(R11)(DX*1)
 	VMOVDQU        464(R12), X0
 	VINSERTI128    $0x01, 536(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VMOVDQU        600(R12), X1
 	VINSERTI128    $0x01, 608(R12), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 160(R11)(DX*1)
 	VMOVDQU        472(R12), X1
@@ -42232,18 +43434,18 @@ chunks1815:
 	VMOVNTDQ       Y1, 224(R11)(DX*1)
 	VMOVDQU        688(R12), X1
 	VINSERTI128    $0x01, 760(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VMOVDQU        824(R12), X0
 	VINSERTI128    $0x01, 832(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*1)
 	VMOVDQU        48(R12), X0
 	VINSERTI128    $0x01, 56(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VMOVDQU        120(R12), X1
 	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*2)
 	VMOVDQU        128(R12), X1
@@ -42264,10 +43466,10 @@ chunks1815:
 	VMOVNTDQ       Y1, 64(R11)(DX*2)
 	VMOVDQU        272(R12), X1
 	VINSERTI128    $0x01, 280(R12), Y1, Y1
-	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1295<>+0(SB), Y1, Y1
 	VMOVDQU        344(R12), X0
 	VINSERTI128    $0x01, 416(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 96(R11)(DX*2)
 	VMOVDQU        352(R12), X0
@@ -42280,10 +43482,10 @@ chunks1815:
 	VMOVNTDQ       Y1, 128(R11)(DX*2)
 	VMOVDQU        488(R12), X1
 	VINSERTI128    $0x01, 560(R12), Y1, Y1
-	VPSHUFB        shuffle1254<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1296<>+0(SB), Y1, Y1
 	VMOVDQU        624(R12), X0
 	VINSERTI128    $0x01, 632(R12), Y0, Y0
-	VPSHUFB        shuffle1253<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1295<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 160(R11)(DX*2)
 	VMOVDQU        496(R12), X0
@@ -42304,7 +43506,7 @@ chunks1815:
 	VMOVNTDQ       Y0, 224(R11)(DX*2)
 	VMOVDQU        712(R12), X0
 	VINSERTI128    $0x01, 784(R12), Y0, Y0
-	VPSHUFB        shuffle1254<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1296<>+0(SB), Y0, Y0
 	VBROADCASTI128 848(R12), Y1
 	VPSHUFB        shuffle188<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
@@ -42368,160 +43570,157 @@ row1821:
 	XORQ R9, R9
 
 chunks1822:
-	LEAQ        (CX)(R9*1), R11
-	IMUL3Q      $0x03, R9, R12
-	ADDQ        AX, R12
-	VMOVDQU     (R12), X0
-	VINSERTI128 $0x01, 37(R12), Y0, Y0
-	VPSHUFB     shuffle1505<>+0(SB), Y0, Y0
-	VMOVDQU     18(R12), X1
-	VINSERTI128 $0x01, 55(R12), Y1, Y1
-	VPSHUFB     shuffle1506<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     36(R12), X0
-	VINSERTI128 $0x01, 72(R12), Y0, Y0
-	VPSHUFB     shuffle1507<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     54(R12), X1
-	VINSERTI128 $0x01, 90(R12), Y1, Y1
-	VPSHUFB     shuffle1508<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)
-	VMOVDQU     74(R12), X1
-	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1509<>+0(SB), Y1, Y1
-	VMOVDQU     92(R12), X0
-	VINSERTI128 $0x01, 162(R12), Y0, Y0
-	VPSHUFB     shuffle1510<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     108(R12), X1
-	VINSERTI128 $0x01, 180(R12), Y1, Y1
-	VPSHUFB     shuffle1511<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     126(R12), X0
-	VINSERTI128 $0x01, 198(R12), Y0, Y0
-	VPSHUFB     shuffle1512<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)
-	VMOVDQU     181(R12), X0
-	VINSERTI128 $0x01, 218(R12), Y0, Y0
-	VPSHUFB     shuffle1513<>+0(SB), Y0, Y0
-	VMOVDQU     199(R12), X1
-	VINSERTI128 $0x01, 236(R12), Y1, Y1
-	VPSHUFB     shuffle1514<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     216(R12), X0
-	VINSERTI128 $0x01, 252(R12), Y0, Y0
-	VPSHUFB     shuffle1515<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     234(R12), X1
-	VINSERTI128 $0x01, 270(R12), Y1, Y1
-	VPSHUFB     shuffle1516<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)
-	VMOVDQU     3(R12), X1
-	VINSERTI128 $0x01, 40(R12), Y1, Y1
-	VPSHUFB     shuffle1505<>+0(SB), Y1, Y1
-	VMOVDQU     21(R12), X0
-	VINSERTI128 $0x01, 58(R12), Y0, Y0
-	VPSHUFB     shuffle1506<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     39(R12), X1
-	VINSERTI128 $0x01, 75(R12), Y1, Y1
-	VPSHUFB     shuffle1507<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     57(R12), X0
-	VINSERTI128 $0x01, 93(R12), Y0, Y0
-	VPSHUFB     shuffle1508<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R11)(DX*1)
-	VMOVDQU     77(R12), X0
-	VINSERTI128 $0x01, 147(R12), Y0, Y0
-	VPSHUFB     shuffle1509<>+0(SB), Y0, Y0
-	VMOVDQU     95(R12), X1
-	VINSERTI128 $0x01, 165(R12), Y1, Y1
-	VPSHUFB     shuffle1510<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     111(R12), X0
-	VINSERTI128 $0x01, 183(R12), Y0, Y0
-	VPSHUFB     shuffle1511<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     129(R12), X1
-	VINSERTI128 $0x01, 201(R12), Y1, Y1
-	VPSHUFB     shuffle1512<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R11)(DX*1)
-	VMOVDQU     184(R12), X1
-	VINSERTI128 $0x01, 221(R12), Y1, Y1
-	VPSHUFB     shuffle1513<>+0(SB), Y1, Y1
-	VMOVDQU     202(R12), X0
-	VINSERTI128 $0x01, 239(R12), Y0, Y0
-	VPSHUFB     shuffle1514<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     219(R12), X1
-	VINSERTI128 $0x01, 255(R12), Y1, Y1
-	VPSHUFB     shuffle1515<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     237(R12), X0
-	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1517<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R11)(DX*1)
-	VMOVDQU     6(R12), X0
-	VINSERTI128 $0x01, 43(R12), Y0, Y0
-	VPSHUFB     shuffle1505<>+0(SB), Y0, Y0
-	VMOVDQU     24(R12), X1
-	VINSERTI128 $0x01, 61(R12), Y1, Y1
-	VPSHUFB     shuffle1506<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     42(R12), X0
-	VINSERTI128 $0x01, 78(R12), Y0, Y0
-	VPSHUFB     shuffle1507<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     60(R12), X1
-	VINSERTI128 $0x01, 96(R12), Y1, Y1
-	VPSHUFB     shuffle1508<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R11)(DX*2)
-	VMOVDQU     80(R12), X1
-	VINSERTI128 $0x01, 150(R12), Y1, Y1
-	VPSHUFB     shuffle1509<>+0(SB), Y1, Y1
-	VMOVDQU     98(R12), X0
-	VINSERTI128 $0x01, 168(R12), Y0, Y0
-	VPSHUFB     shuffle1510<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     114(R12), X1
-	VINSERTI128 $0x01, 186(R12), Y1, Y1
-	VPSHUFB     shuffle1511<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     132(R12), X0
-	VINSERTI128 $0x01, 204(R12), Y0, Y0
-	VPSHUFB     shuffle1512<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R11)(DX*2)
-	VMOVDQU     187(R12), X0
-	VINSERTI128 $0x01, 224(R12), Y0, Y0
-	VPSHUFB     shuffle1513<>+0(SB), Y0, Y0
-	VMOVDQU     205(R12), X1
-	VINSERTI128 $0x01, 242(R12), Y1, Y1
-	VPSHUFB     shuffle1514<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     222(R12), X0
-	VINSERTI128 $0x01, 258(R12), Y0, Y0
-	VPSHUFB     shuffle1515<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     240(R12), X1
-	VINSERTI128 $0x01, 272(R12), Y1, Y1
-	VPSHUFB     shuffle1518<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R11)(DX*2)
-	CMPQ        R9, BX
-	JEQ         rowdone1823
-	ADDQ        $0x60, R9
-	CMPQ        R9, BX
-	JLE         chunks1822
-	MOVQ        BX, R9
-	JMP         chunks1822
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R12
+	ADDQ           AX, R12
+	VMOVDQU        16(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VBROADCASTI128 (R12), Y1
+	VPSHUFB        shuffle1739<>+0(SB), Y1, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        34(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        51(R12), Y2
+	VPSHUFB        shuffle1741<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 85(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, (R11)
+	VMOVDQU        160(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VBROADCASTI128 140(R12), Y2
+	VPSHUFB        shuffle1743<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        178(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        195(R12), Y2
+	VPSHUFB        shuffle1741<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 229(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, 48(R11)
+	VMOVDQU        19(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1744<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        37(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        54(R12), Y1
+	VPSHUFB        shuffle1741<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 88(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)(DX*1)
+	VMOVDQU        163(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VBROADCASTI128 143(R12), Y1
+	VPSHUFB        shuffle1743<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        181(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        198(R12), Y1
+	VPSHUFB        shuffle1741<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 232(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)(DX*1)
+	VMOVDQU        22(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VBROADCASTI128 2(R12), Y1
+	VPSHUFB        shuffle1743<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        40(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        57(R12), Y1
+	VPSHUFB        shuffle1741<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 91(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, (R11)(DX*2)
+	VMOVDQU        166(R12), Y0
+	VPSHUFB        shuffle1738<>+0(SB), Y0, Y0
+	VBROADCASTI128 146(R12), Y1
+	VPSHUFB        shuffle1743<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        184(R12), Y0
+	VPSHUFB        shuffle1740<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        201(R12), Y1
+	VPSHUFB        shuffle1741<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 235(R12), Y0
+	VPSHUFB        shuffle1742<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        Y0, 48(R11)(DX*2)
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1745<>+0(SB), Y0, Y0
+	VMOVDQU        86(R12), Y1
+	VPSHUFB        shuffle1746<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        104(R12), Y0
+	VPSHUFB        shuffle1747<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        122(R12), Y1
+	VPSHUFB        shuffle1748<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 65(R12), Y0
+	VPSHUFB        shuffle1356<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*2)
+	VMOVDQU        212(R12), Y0
+	VPSHUFB        shuffle1749<>+0(SB), Y0, Y0
+	VMOVDQU        235(R12), Y1
+	VPSHUFB        shuffle1750<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        252(R12), Y0
+	VPSHUFB        shuffle1751<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 269(R12), Y1
+	VPSHUFB        shuffle1752<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 206(R12), Y0
+	VPSHUFB        shuffle1356<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VBROADCASTI128 233(R12), Y1
+	VPSHUFB        shuffle1753<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R11)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
+	VMOVDQU        71(R12), X1
+	VINSERTI128    $0x01, 224(R12), Y1, Y1
+	VPSHUFB        shuffle1754<>+0(SB), Y1, Y1
+	VMOVDQU        89(R12), X0
+	VINSERTI128    $0x01, 242(R12), Y0, Y0
+	VPSHUFB        shuffle1755<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        107(R12), X1
+	VINSERTI128    $0x01, 258(R12), Y1, Y1
+	VPSHUFB        shuffle1756<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        125(R12), X0
+	VINSERTI128    $0x01, 272(R12), Y0, Y0
+	VPSHUFB        shuffle1757<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R11)(DX*1)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*2)
+	CMPQ           R9, BX
+	JEQ            rowdone1823
+	ADDQ           $0x60, R9
+	CMPQ           R9, BX
+	JLE            chunks1822
+	MOVQ           BX, R9
+	JMP            chunks1822
 
 rowdone1823:
 	ADDQ DI, AX
@@ -42549,89 +43748,89 @@ chunks1826:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1519<>+0(SB), X0, X0
+	VPSHUFB shuffle1758<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1520<>+0(SB), X1, X1
+	VPSHUFB shuffle1759<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1521<>+0(SB), X0, X0
+	VPSHUFB shuffle1760<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1359<>+0(SB), X1, X1
+	VPSHUFB shuffle1470<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 37(R12), X1
-	VPSHUFB shuffle1522<>+0(SB), X1, X1
+	VPSHUFB shuffle1761<>+0(SB), X1, X1
 	VMOVDQU 55(R12), X0
-	VPSHUFB shuffle1523<>+0(SB), X0, X0
+	VPSHUFB shuffle1762<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 72(R12), X1
-	VPSHUFB shuffle1524<>+0(SB), X1, X1
+	VPSHUFB shuffle1763<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 90(R12), X0
-	VPSHUFB shuffle1525<>+0(SB), X0, X0
+	VPSHUFB shuffle1764<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 16(R11)
 	VMOVDQU 74(R12), X0
-	VPSHUFB shuffle1356<>+0(SB), X0, X0
+	VPSHUFB shuffle1467<>+0(SB), X0, X0
 	VMOVDQU 92(R12), X1
-	VPSHUFB shuffle1526<>+0(SB), X1, X2
+	VPSHUFB shuffle1765<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R11)
 	VMOVDQU 3(R12), X2
-	VPSHUFB shuffle1519<>+0(SB), X2, X2
+	VPSHUFB shuffle1758<>+0(SB), X2, X2
 	VMOVDQU 21(R12), X0
-	VPSHUFB shuffle1520<>+0(SB), X0, X0
+	VPSHUFB shuffle1759<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 39(R12), X2
-	VPSHUFB shuffle1521<>+0(SB), X2, X2
+	VPSHUFB shuffle1760<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 57(R12), X0
-	VPSHUFB shuffle1359<>+0(SB), X0, X0
+	VPSHUFB shuffle1470<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R11)(DX*1)
 	VMOVDQU 40(R12), X0
-	VPSHUFB shuffle1522<>+0(SB), X0, X0
+	VPSHUFB shuffle1761<>+0(SB), X0, X0
 	VMOVDQU 58(R12), X2
-	VPSHUFB shuffle1523<>+0(SB), X2, X2
+	VPSHUFB shuffle1762<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 75(R12), X0
-	VPSHUFB shuffle1524<>+0(SB), X0, X0
+	VPSHUFB shuffle1763<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1527<>+0(SB), X1, X2
+	VPSHUFB shuffle1766<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R11)(DX*1)
 	VMOVDQU 77(R12), X2
-	VPSHUFB shuffle1356<>+0(SB), X2, X2
-	VPSHUFB shuffle1528<>+0(SB), X1, X0
+	VPSHUFB shuffle1467<>+0(SB), X2, X2
+	VPSHUFB shuffle1767<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	VMOVDQU 6(R12), X0
-	VPSHUFB shuffle1519<>+0(SB), X0, X0
+	VPSHUFB shuffle1758<>+0(SB), X0, X0
 	VMOVDQU 24(R12), X2
-	VPSHUFB shuffle1520<>+0(SB), X2, X2
+	VPSHUFB shuffle1759<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R12), X0
-	VPSHUFB shuffle1521<>+0(SB), X0, X0
+	VPSHUFB shuffle1760<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 60(R12), X2
-	VPSHUFB shuffle1359<>+0(SB), X2, X2
+	VPSHUFB shuffle1470<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 43(R12), X2
-	VPSHUFB shuffle1522<>+0(SB), X2, X2
+	VPSHUFB shuffle1761<>+0(SB), X2, X2
 	VMOVDQU 61(R12), X0
-	VPSHUFB shuffle1523<>+0(SB), X0, X0
+	VPSHUFB shuffle1762<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 78(R12), X2
-	VPSHUFB shuffle1524<>+0(SB), X2, X2
+	VPSHUFB shuffle1763<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1529<>+0(SB), X1, X0
+	VPSHUFB shuffle1768<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R11)(DX*2)
 	VMOVDQU 80(R12), X0
-	VPSHUFB shuffle1356<>+0(SB), X0, X0
-	VPSHUFB shuffle1530<>+0(SB), X1, X1
+	VPSHUFB shuffle1467<>+0(SB), X0, X0
+	VPSHUFB shuffle1769<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R11)(DX*2)
 	CMPQ    R9, BX
@@ -42668,54 +43867,54 @@ chunks1830:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1519<>+0(SB), X0, X0
+	VPSHUFB shuffle1758<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1520<>+0(SB), X1, X1
+	VPSHUFB shuffle1759<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1521<>+0(SB), X0, X0
+	VPSHUFB shuffle1760<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1359<>+0(SB), X1, X1
+	VPSHUFB shuffle1470<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 37(R12), X1
-	VPSHUFB shuffle1522<>+0(SB), X1, X1
+	VPSHUFB shuffle1761<>+0(SB), X1, X1
 	VMOVDQU 55(R12), X0
-	VPSHUFB shuffle1523<>+0(SB), X0, X0
+	VPSHUFB shuffle1762<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)
 	VMOVDQU 3(R12), X0
-	VPSHUFB shuffle1519<>+0(SB), X0, X0
+	VPSHUFB shuffle1758<>+0(SB), X0, X0
 	VMOVDQU 21(R12), X1
-	VPSHUFB shuffle1520<>+0(SB), X1, X1
+	VPSHUFB shuffle1759<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 39(R12), X0
-	VPSHUFB shuffle1521<>+0(SB), X0, X0
+	VPSHUFB shuffle1760<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 56(R12), X1
-	VPSHUFB shuffle1361<>+0(SB), X1, X2
+	VPSHUFB shuffle1472<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*1)
 	VMOVDQU 40(R12), X2
-	VPSHUFB shuffle1522<>+0(SB), X2, X2
-	VPSHUFB shuffle1531<>+0(SB), X1, X0
+	VPSHUFB shuffle1761<>+0(SB), X2, X2
+	VPSHUFB shuffle1770<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	VMOVDQU 6(R12), X0
-	VPSHUFB shuffle1519<>+0(SB), X0, X0
+	VPSHUFB shuffle1758<>+0(SB), X0, X0
 	VMOVDQU 24(R12), X2
-	VPSHUFB shuffle1520<>+0(SB), X2, X2
+	VPSHUFB shuffle1759<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 42(R12), X0
-	VPSHUFB shuffle1521<>+0(SB), X0, X0
+	VPSHUFB shuffle1760<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1363<>+0(SB), X1, X2
+	VPSHUFB shuffle1474<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R11)(DX*2)
 	VMOVDQU 43(R12), X2
-	VPSHUFB shuffle1522<>+0(SB), X2, X2
-	VPSHUFB shuffle1532<>+0(SB), X1, X1
+	VPSHUFB shuffle1761<>+0(SB), X2, X2
+	VPSHUFB shuffle1771<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(DX*2)
 	CMPQ    R9, BX
@@ -42738,145 +43937,181 @@ rowdone1831:
 	VZEROUPPER
 	RET
 
-DATA shuffle1505<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1505<>+8(SB)/8, $0xffffffffffff0b02
-DATA shuffle1505<>+16(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1505<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1505<>(SB), RODATA|NOPTR, $32
+DATA shuffle1738<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle1738<>+8(SB)/8, $0xffffffff0d04ffff
+DATA shuffle1738<>+16(SB)/8, $0xffff0f06ffff0e05
+DATA shuffle1738<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1738<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1506<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1506<>+8(SB)/8, $0xffffffff0b02ffff
-DATA shuffle1506<>+16(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1506<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1506<>(SB), RODATA|NOPTR, $32
+DATA shuffle1739<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1739<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1739<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1739<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1739<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1507<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1507<>+8(SB)/8, $0xffff0900ffffffff
-DATA shuffle1507<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1507<>+24(SB)/8, $0xffff0a01ffff0900
-GLOBL shuffle1507<>(SB), RODATA|NOPTR, $32
+DATA shuffle1740<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1740<>+8(SB)/8, $0xffff0b02ffffffff
+DATA shuffle1740<>+16(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle1740<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1740<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1508<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1508<>+8(SB)/8, $0x0900ffffffffffff
-DATA shuffle1508<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1508<>+24(SB)/8, $0x0a01ffff0900ffff
-GLOBL shuffle1508<>(SB), RODATA|NOPTR, $32
+DATA shuffle1741<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1741<>+8(SB)/8, $0x0c03ffffffffffff
+DATA shuffle1741<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1741<>+24(SB)/8, $0xffff0f06ffff0e05
+GLOBL shuffle1741<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1509<>+0(SB)/8, $0xffffffffffff0900
-DATA shuffle1509<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1509<>+16(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1509<>+24(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1509<>(SB), RODATA|NOPTR, $32
+DATA shuffle1742<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1742<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1742<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1742<>+24(SB)/8, $0x0f06ffff0e05ffff
+GLOBL shuffle1742<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1510<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle1510<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1510<>+16(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1510<>+24(SB)/8, $0xffffffff0b02ffff
-GLOBL shuffle1510<>(SB), RODATA|NOPTR, $32
+DATA shuffle1743<>+0(SB)/8, $0xffff0e05ffff0d04
+DATA shuffle1743<>+8(SB)/8, $0xffffffffffff0f06
+DATA shuffle1743<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1743<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1743<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1511<>+0(SB)/8, $0xffff0900ffffffff
-DATA shuffle1511<>+8(SB)/8, $0xffff0b02ffff0a01
-DATA shuffle1511<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1511<>+24(SB)/8, $0xffff0900ffffffff
-GLOBL shuffle1511<>(SB), RODATA|NOPTR, $32
+DATA shuffle1744<>+0(SB)/8, $0xffff0d04ffff0c03
+DATA shuffle1744<>+8(SB)/8, $0xffffffffffff0e05
+DATA shuffle1744<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1744<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1744<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1512<>+0(SB)/8, $0x0900ffffffffffff
-DATA shuffle1512<>+8(SB)/8, $0x0b02ffff0a01ffff
-DATA shuffle1512<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1512<>+24(SB)/8, $0x0900ffffffffffff
-GLOBL shuffle1512<>(SB), RODATA|NOPTR, $32
+DATA shuffle1745<>+0(SB)/8, $0xffffffffffff0f06
+DATA shuffle1745<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1745<>+16(SB)/8, $0xffffffffff0e05ff
+DATA shuffle1745<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1745<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1513<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1513<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1513<>+16(SB)/8, $0xffffffffffff0900
-DATA shuffle1513<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1513<>(SB), RODATA|NOPTR, $32
+DATA shuffle1746<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle1746<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1746<>+16(SB)/8, $0xffffff0c05ffffff
+DATA shuffle1746<>+24(SB)/8, $0xffffff0effffff0d
+GLOBL shuffle1746<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1514<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1514<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1514<>+16(SB)/8, $0xffffffff0900ffff
-DATA shuffle1514<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1514<>(SB), RODATA|NOPTR, $32
+DATA shuffle1747<>+0(SB)/8, $0xffff0d04ffffffff
+DATA shuffle1747<>+8(SB)/8, $0xffff0f06ffff0e05
+DATA shuffle1747<>+16(SB)/8, $0xff0c03ffffffffff
+DATA shuffle1747<>+24(SB)/8, $0xff0e05ffff0d04ff
+GLOBL shuffle1747<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1515<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1515<>+8(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1515<>+16(SB)/8, $0xffff0900ffffffff
-DATA shuffle1515<>+24(SB)/8, $0xffff0b02ffff0a01
-GLOBL shuffle1515<>(SB), RODATA|NOPTR, $32
+DATA shuffle1748<>+0(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1748<>+8(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle1748<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1748<>+24(SB)/8, $0x05ffffff04ffffff
+GLOBL shuffle1748<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1516<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1516<>+8(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1516<>+16(SB)/8, $0x0900ffffffffffff
-DATA shuffle1516<>+24(SB)/8, $0x0b02ffff0a01ffff
-GLOBL shuffle1516<>(SB), RODATA|NOPTR, $32
+DATA shuffle1749<>+0(SB)/8, $0xffffffffffff0f06
+DATA shuffle1749<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1749<>+16(SB)/8, $0xffffffffff0b02ff
+DATA shuffle1749<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1749<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1517<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1517<>+8(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1517<>+16(SB)/8, $0x0a01ffffffffffff
-DATA shuffle1517<>+24(SB)/8, $0x0c03ffff0b02ffff
-GLOBL shuffle1517<>(SB), RODATA|NOPTR, $32
+DATA shuffle1750<>+0(SB)/8, $0xffffffff0a01ffff
+DATA shuffle1750<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1750<>+16(SB)/8, $0xffff0d04ffffffff
+DATA shuffle1750<>+24(SB)/8, $0xffff0f06ffff0e05
+GLOBL shuffle1750<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1518<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1518<>+8(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1518<>+16(SB)/8, $0x0d04ffffffffffff
-DATA shuffle1518<>+24(SB)/8, $0x0f06ffff0e05ffff
-GLOBL shuffle1518<>(SB), RODATA|NOPTR, $32
+DATA shuffle1751<>+0(SB)/8, $0xffff0900ffffffff
+DATA shuffle1751<>+8(SB)/8, $0xffff0b02ffff0a01
+DATA shuffle1751<>+16(SB)/8, $0x0e05ffffffffffff
+DATA shuffle1751<>+24(SB)/8, $0xff07ffff0f06ffff
+GLOBL shuffle1751<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1519<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1519<>+8(SB)/8, $0xffffffffffff0b02
-GLOBL shuffle1519<>(SB), RODATA|NOPTR, $16
+DATA shuffle1752<>+0(SB)/8, $0x0a01ffffffffffff
+DATA shuffle1752<>+8(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle1752<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1752<>+24(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle1752<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1520<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1520<>+8(SB)/8, $0xffffffff0b02ffff
-GLOBL shuffle1520<>(SB), RODATA|NOPTR, $16
+DATA shuffle1753<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1753<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1753<>+16(SB)/8, $0xffffffff0fffffff
+DATA shuffle1753<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1753<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1521<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1521<>+8(SB)/8, $0xffff0900ffffffff
-GLOBL shuffle1521<>(SB), RODATA|NOPTR, $16
+DATA shuffle1754<>+0(SB)/8, $0xffffffffffff0f06
+DATA shuffle1754<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1754<>+16(SB)/8, $0xffffffffffff0900
+DATA shuffle1754<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1754<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1522<>+0(SB)/8, $0xffff0a01ffff0900
-DATA shuffle1522<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1522<>(SB), RODATA|NOPTR, $16
+DATA shuffle1755<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle1755<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1755<>+16(SB)/8, $0xffffffff0900ffff
+DATA shuffle1755<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1755<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1523<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA shuffle1523<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1523<>(SB), RODATA|NOPTR, $16
+DATA shuffle1756<>+0(SB)/8, $0xffff0d04ffffffff
+DATA shuffle1756<>+8(SB)/8, $0xffff0f06ffff0e05
+DATA shuffle1756<>+16(SB)/8, $0xffff0900ffffffff
+DATA shuffle1756<>+24(SB)/8, $0xffff0b02ffff0a01
+GLOBL shuffle1756<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1524<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1524<>+8(SB)/8, $0xffff0a01ffff0900
-GLOBL shuffle1524<>(SB), RODATA|NOPTR, $16
+DATA shuffle1757<>+0(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1757<>+8(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle1757<>+16(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1757<>+24(SB)/8, $0x0f06ffff0e05ffff
+GLOBL shuffle1757<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1525<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1525<>+8(SB)/8, $0x0a01ffff0900ffff
-GLOBL shuffle1525<>(SB), RODATA|NOPTR, $16
+DATA shuffle1758<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1758<>+8(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1758<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1526<>+0(SB)/8, $0xffffffff0900ffff
-DATA shuffle1526<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1526<>(SB), RODATA|NOPTR, $16
+DATA shuffle1759<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1759<>+8(SB)/8, $0xffffffff0b02ffff
+GLOBL shuffle1759<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1527<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1527<>+8(SB)/8, $0x0b02ffff0a01ffff
-GLOBL shuffle1527<>(SB), RODATA|NOPTR, $16
+DATA shuffle1760<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1760<>+8(SB)/8, $0xffff0900ffffffff
+GLOBL shuffle1760<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1528<>+0(SB)/8, $0xffffffff0c03ffff
-DATA shuffle1528<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1528<>(SB), RODATA|NOPTR, $16
+DATA shuffle1761<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1761<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1761<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1529<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1529<>+8(SB)/8, $0x0e05ffff0d04ffff
-GLOBL shuffle1529<>(SB), RODATA|NOPTR, $16
+DATA shuffle1762<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1762<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1762<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1530<>+0(SB)/8, $0xffffffff0f06ffff
-DATA shuffle1530<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1530<>(SB), RODATA|NOPTR, $16
+DATA shuffle1763<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1763<>+8(SB)/8, $0xffff0a01ffff0900
+GLOBL shuffle1763<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1531<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA shuffle1531<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1531<>(SB), RODATA|NOPTR, $16
+DATA shuffle1764<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1764<>+8(SB)/8, $0x0a01ffff0900ffff
+GLOBL shuffle1764<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1532<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA shuffle1532<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1532<>(SB), RODATA|NOPTR, $16
+DATA shuffle1765<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle1765<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1765<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1766<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1766<>+8(SB)/8, $0x0b02ffff0a01ffff
+GLOBL shuffle1766<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1767<>+0(SB)/8, $0xffffffff0c03ffff
+DATA shuffle1767<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1767<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1768<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1768<>+8(SB)/8, $0x0e05ffff0d04ffff
+GLOBL shuffle1768<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1769<>+0(SB)/8, $0xffffffff0f06ffff
+DATA shuffle1769<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1769<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1770<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA shuffle1770<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1770<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1771<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA shuffle1771<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1771<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -42917,146 +44152,146 @@ chunks1835:
 	ADDQ        AX, R12
 	VMOVDQU     (R12), X0
 	VINSERTI128 $0x01, 37(R12), Y0, Y0
-	VPSHUFB     shuffle1505<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1772<>+0(SB), Y0, Y0
 	VMOVDQU     18(R12), X1
 	VINSERTI128 $0x01, 55(R12), Y1, Y1
-	VPSHUFB     shuffle1506<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1773<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     36(R12), X0
 	VINSERTI128 $0x01, 72(R12), Y0, Y0
-	VPSHUFB     shuffle1507<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1774<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     54(R12), X1
 	VINSERTI128 $0x01, 90(R12), Y1, Y1
-	VPSHUFB     shuffle1508<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1775<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)
 	VMOVDQU     74(R12), X1
 	VINSERTI128 $0x01, 144(R12), Y1, Y1
-	VPSHUFB     shuffle1509<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1776<>+0(SB), Y1, Y1
 	VMOVDQU     92(R12), X0
 	VINSERTI128 $0x01, 162(R12), Y0, Y0
-	VPSHUFB     shuffle1510<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1777<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     108(R12), X1
 	VINSERTI128 $0x01, 180(R12), Y1, Y1
-	VPSHUFB     shuffle1511<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1778<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     126(R12), X0
 	VINSERTI128 $0x01, 198(R12), Y0, Y0
-	VPSHUFB     shuffle1512<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1779<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)
 	VMOVDQU     181(R12), X0
 	VINSERTI128 $0x01, 218(R12), Y0, Y0
-	VPSHUFB     shuffle1513<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1780<>+0(SB), Y0, Y0
 	VMOVDQU     199(R12), X1
 	VINSERTI128 $0x01, 236(R12), Y1, Y1
-	VPSHUFB     shuffle1514<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1781<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     216(R12), X0
 	VINSERTI128 $0x01, 252(R12), Y0, Y0
-	VPSHUFB     shuffle1515<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1782<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     234(R12), X1
 	VINSERTI128 $0x01, 270(R12), Y1, Y1
-	VPSHUFB     shuffle1516<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1783<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)
 	VMOVDQU     3(R12), X1
 	VINSERTI128 $0x01, 40(R12), Y1, Y1
-	VPSHUFB     shuffle1505<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1772<>+0(SB), Y1, Y1
 	VMOVDQU     21(R12), X0
 	VINSERTI128 $0x01, 58(R12), Y0, Y0
-	VPSHUFB     shuffle1506<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1773<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     39(R12), X1
 	VINSERTI128 $0x01, 75(R12), Y1, Y1
-	VPSHUFB     shuffle1507<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1774<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     57(R12), X0
 	VINSERTI128 $0x01, 93(R12), Y0, Y0
-	VPSHUFB     shuffle1508<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1775<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	VMOVDQU     77(R12), X0
 	VINSERTI128 $0x01, 147(R12), Y0, Y0
-	VPSHUFB     shuffle1509<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1776<>+0(SB), Y0, Y0
 	VMOVDQU     95(R12), X1
 	VINSERTI128 $0x01, 165(R12), Y1, Y1
-	VPSHUFB     shuffle1510<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1777<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     111(R12), X0
 	VINSERTI128 $0x01, 183(R12), Y0, Y0
-	VPSHUFB     shuffle1511<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1778<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     129(R12), X1
 	VINSERTI128 $0x01, 201(R12), Y1, Y1
-	VPSHUFB     shuffle1512<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1779<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 32(R11)(DX*1)
 	VMOVDQU     184(R12), X1
 	VINSERTI128 $0x01, 221(R12), Y1, Y1
-	VPSHUFB     shuffle1513<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1780<>+0(SB), Y1, Y1
 	VMOVDQU     202(R12), X0
 	VINSERTI128 $0x01, 239(R12), Y0, Y0
-	VPSHUFB     shuffle1514<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1781<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     219(R12), X1
 	VINSERTI128 $0x01, 255(R12), Y1, Y1
-	VPSHUFB     shuffle1515<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1782<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     237(R12), X0
 	VINSERTI128 $0x01, 272(R12), Y0, Y0
-	VPSHUFB     shuffle1517<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1784<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	VMOVDQU     6(R12), X0
 	VINSERTI128 $0x01, 43(R12), Y0, Y0
-	VPSHUFB     shuffle1505<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1772<>+0(SB), Y0, Y0
 	VMOVDQU     24(R12), X1
 	VINSERTI128 $0x01, 61(R12), Y1, Y1
-	VPSHUFB     shuffle1506<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1773<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     42(R12), X0
 	VINSERTI128 $0x01, 78(R12), Y0, Y0
-	VPSHUFB     shuffle1507<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1774<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     60(R12), X1
 	VINSERTI128 $0x01, 96(R12), Y1, Y1
-	VPSHUFB     shuffle1508<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1775<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	VMOVDQU     80(R12), X1
 	VINSERTI128 $0x01, 150(R12), Y1, Y1
-	VPSHUFB     shuffle1509<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1776<>+0(SB), Y1, Y1
 	VMOVDQU     98(R12), X0
 	VINSERTI128 $0x01, 168(R12), Y0, Y0
-	VPSHUFB     shuffle1510<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1777<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     114(R12), X1
 	VINSERTI128 $0x01, 186(R12), Y1, Y1
-	VPSHUFB     shuffle1511<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1778<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     132(R12), X0
 	VINSERTI128 $0x01, 204(R12), Y0, Y0
-	VPSHUFB     shuffle1512<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1779<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)(DX*2)
 	VMOVDQU     187(R12), X0
 	VINSERTI128 $0x01, 224(R12), Y0, Y0
-	VPSHUFB     shuffle1513<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1780<>+0(SB), Y0, Y0
 	VMOVDQU     205(R12), X1
 	VINSERTI128 $0x01, 242(R12), Y1, Y1
-	VPSHUFB     shuffle1514<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1781<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     222(R12), X0
 	VINSERTI128 $0x01, 258(R12), Y0, Y0
-	VPSHUFB     shuffle1515<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1782<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     240(R12), X1
 	VINSERTI128 $0x01, 272(R12), Y1, Y1
-	VPSHUFB     shuffle1518<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1785<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)(DX*2)
 	CMPQ        R9, BX
@@ -43079,6 +44314,90 @@ rowdone1836:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1772<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1772<>+8(SB)/8, $0xffffffffffff0b02
+DATA shuffle1772<>+16(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1772<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1772<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1773<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1773<>+8(SB)/8, $0xffffffff0b02ffff
+DATA shuffle1773<>+16(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1773<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1773<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1774<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1774<>+8(SB)/8, $0xffff0900ffffffff
+DATA shuffle1774<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1774<>+24(SB)/8, $0xffff0a01ffff0900
+GLOBL shuffle1774<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1775<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1775<>+8(SB)/8, $0x0900ffffffffffff
+DATA shuffle1775<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1775<>+24(SB)/8, $0x0a01ffff0900ffff
+GLOBL shuffle1775<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1776<>+0(SB)/8, $0xffffffffffff0900
+DATA shuffle1776<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1776<>+16(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1776<>+24(SB)/8, $0xffffffffffff0b02
+GLOBL shuffle1776<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1777<>+0(SB)/8, $0xffffffff0900ffff
+DATA shuffle1777<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1777<>+16(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1777<>+24(SB)/8, $0xffffffff0b02ffff
+GLOBL shuffle1777<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1778<>+0(SB)/8, $0xffff0900ffffffff
+DATA shuffle1778<>+8(SB)/8, $0xffff0b02ffff0a01
+DATA shuffle1778<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1778<>+24(SB)/8, $0xffff0900ffffffff
+GLOBL shuffle1778<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1779<>+0(SB)/8, $0x0900ffffffffffff
+DATA shuffle1779<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA shuffle1779<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1779<>+24(SB)/8, $0x0900ffffffffffff
+GLOBL shuffle1779<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1780<>+0(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1780<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1780<>+16(SB)/8, $0xffffffffffff0900
+DATA shuffle1780<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1780<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1781<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1781<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1781<>+16(SB)/8, $0xffffffff0900ffff
+DATA shuffle1781<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1781<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1782<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1782<>+8(SB)/8, $0xffff0a01ffff0900
+DATA shuffle1782<>+16(SB)/8, $0xffff0900ffffffff
+DATA shuffle1782<>+24(SB)/8, $0xffff0b02ffff0a01
+GLOBL shuffle1782<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1783<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1783<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1783<>+16(SB)/8, $0x0900ffffffffffff
+DATA shuffle1783<>+24(SB)/8, $0x0b02ffff0a01ffff
+GLOBL shuffle1783<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1784<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1784<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1784<>+16(SB)/8, $0x0a01ffffffffffff
+DATA shuffle1784<>+24(SB)/8, $0x0c03ffff0b02ffff
+GLOBL shuffle1784<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1785<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1785<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA shuffle1785<>+16(SB)/8, $0x0d04ffffffffffff
+DATA shuffle1785<>+24(SB)/8, $0x0f06ffff0e05ffff
+GLOBL shuffle1785<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -43121,203 +44440,166 @@ chunks1842:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 4(R12), Y0, Y0
-	VPSHUFB        shuffle1533<>+0(SB), Y0, Y0
-	VMOVDQU        18(R12), X1
-	VINSERTI128    $0x01, 22(R12), Y1, Y1
-	VPSHUFB        shuffle1534<>+0(SB), Y1, Y1
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle1786<>+0(SB), Y0, Y1
+	VMOVDQU        8(R12), Y2
+	VPSHUFB        shuffle1650<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        26(R12), Y1
+	VPSHUFB        shuffle1787<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        48(R12), Y2
+	VPSHUFB        shuffle1788<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        66(R12), Y1
+	VPSHUFB        shuffle1789<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        84(R12), Y2
+	VPSHUFB        shuffle1657<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        102(R12), Y1
+	VPSHUFB        shuffle1790<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VBROADCASTI128 112(R12), Y2
+	VPSHUFB        shuffle1674<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        X2, 16(R11)
+	VEXTRACTI128   $0x01, Y2, 16(R11)(DX*1)
+	VMOVDQU        134(R12), Y2
+	VPSHUFB        shuffle1505<>+0(SB), Y2, Y2
+	VMOVDQU        152(R12), Y1
+	VPSHUFB        shuffle1650<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        170(R12), Y2
+	VPSHUFB        shuffle1787<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        192(R12), Y1
+	VPSHUFB        shuffle1788<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        210(R12), Y2
+	VPSHUFB        shuffle1789<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        228(R12), Y1
+	VPSHUFB        shuffle1657<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        246(R12), Y2
+	VPSHUFB        shuffle1790<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 256(R12), Y1
+	VPSHUFB        shuffle1674<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        X1, 64(R11)
+	VEXTRACTI128   $0x01, Y1, 64(R11)(DX*1)
+	VMOVDQU        (R12), Y1
+	VPSHUFB        shuffle1791<>+0(SB), Y1, Y1
+	VMOVDQU        18(R12), Y2
+	VPSHUFB        shuffle1792<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        36(R12), Y1
+	VPSHUFB        shuffle1793<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        54(R12), Y2
+	VPSHUFB        shuffle1794<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 88(R12), Y1
+	VPSHUFB        shuffle1795<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VBROADCASTI128 106(R12), Y2
+	VPSHUFB        shuffle1257<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 124(R12), Y1
+	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        Y1, (R11)(DX*2)
+	VMOVDQU        144(R12), Y1
+	VPSHUFB        shuffle1791<>+0(SB), Y1, Y1
+	VMOVDQU        162(R12), Y2
+	VPSHUFB        shuffle1792<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        180(R12), Y1
+	VPSHUFB        shuffle1793<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        198(R12), Y2
+	VPSHUFB        shuffle1794<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 232(R12), Y1
+	VPSHUFB        shuffle1795<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VBROADCASTI128 250(R12), Y2
+	VPSHUFB        shuffle1257<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 268(R12), Y1
+	VPSHUFB        shuffle1253<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        Y1, 48(R11)(DX*2)
+	VPSHUFB        shuffle1796<>+0(SB), Y0, Y0
+	VMOVDQU        6(R12), Y1
+	VPSHUFB        shuffle1797<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        36(R12), X0
-	VINSERTI128    $0x01, 40(R12), Y0, Y0
-	VPSHUFB        shuffle1535<>+0(SB), Y0, Y0
+	VMOVDQU        24(R12), Y0
+	VPSHUFB        shuffle1798<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        54(R12), X1
-	VINSERTI128    $0x01, 58(R12), Y1, Y1
-	VPSHUFB        shuffle1536<>+0(SB), Y1, Y1
+	VMOVDQU        42(R12), Y1
+	VPSHUFB        shuffle1799<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 90(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VMOVDQU        X1, (R11)
+	VEXTRACTI128   $0x01, Y1, (R11)(DX*1)
+	VMOVDQU        62(R12), Y1
+	VPSHUFB        shuffle1800<>+0(SB), Y1, Y1
+	VMOVDQU        80(R12), Y0
+	VPSHUFB        shuffle1797<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 108(R12), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VMOVDQU        98(R12), Y1
+	VPSHUFB        shuffle1798<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 126(R12), Y0
-	VPSHUFB        shuffle1328<>+0(SB), Y0, Y0
+	VMOVDQU        116(R12), Y0
+	VPSHUFB        shuffle1799<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)
+	VMOVDQU        X0, 32(R11)
+	VEXTRACTI128   $0x01, Y0, 32(R11)(DX*1)
+	VMOVDQU        132(R12), Y0
+	VPSHUFB        shuffle1800<>+0(SB), Y0, Y0
+	VMOVDQU        150(R12), Y1
+	VPSHUFB        shuffle1797<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        168(R12), Y0
+	VPSHUFB        shuffle1798<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        186(R12), Y1
+	VPSHUFB        shuffle1799<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R11)
+	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*1)
+	VMOVDQU        206(R12), Y1
+	VPSHUFB        shuffle1800<>+0(SB), Y1, Y1
+	VMOVDQU        224(R12), Y0
+	VPSHUFB        shuffle1797<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        242(R12), Y1
+	VPSHUFB        shuffle1798<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 266(R12), Y0
+	VPSHUFB        shuffle1801<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
 	VMOVDQU        74(R12), X0
-	VINSERTI128    $0x01, 144(R12), Y0, Y0
-	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VINSERTI128    $0x01, 230(R12), Y0, Y0
+	VPSHUFB        shuffle1802<>+0(SB), Y0, Y0
 	VMOVDQU        92(R12), X1
-	VINSERTI128    $0x01, 162(R12), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VINSERTI128    $0x01, 248(R12), Y1, Y1
+	VPSHUFB        shuffle1803<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        110(R12), X0
-	VINSERTI128    $0x01, 180(R12), Y0, Y0
-	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
+	VINSERTI128    $0x01, 266(R12), Y0, Y0
+	VPSHUFB        shuffle1804<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        128(R12), X1
-	VINSERTI128    $0x01, 198(R12), Y1, Y1
-	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)
-	VMOVDQU        148(R12), X1
-	VINSERTI128    $0x01, 218(R12), Y1, Y1
-	VPSHUFB        shuffle1542<>+0(SB), Y1, Y1
-	VMOVDQU        166(R12), X0
-	VINSERTI128    $0x01, 236(R12), Y0, Y0
-	VPSHUFB        shuffle1543<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        184(R12), X1
-	VINSERTI128    $0x01, 254(R12), Y1, Y1
-	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        202(R12), X0
-	VINSERTI128    $0x01, 272(R12), Y0, Y0
-	VPSHUFB        shuffle1545<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        234(R12), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        252(R12), X0
-	VPSHUFB        shuffle1547<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        270(R12), X1
-	VPSHUFB        shuffle285<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)
-	VMOVDQU        6(R12), X1
-	VINSERTI128    $0x01, 10(R12), Y1, Y1
-	VPSHUFB        shuffle1533<>+0(SB), Y1, Y1
-	VMOVDQU        24(R12), X0
-	VINSERTI128    $0x01, 28(R12), Y0, Y0
-	VPSHUFB        shuffle1534<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        42(R12), X1
-	VINSERTI128    $0x01, 46(R12), Y1, Y1
-	VPSHUFB        shuffle1535<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        60(R12), X0
-	VINSERTI128    $0x01, 64(R12), Y0, Y0
-	VPSHUFB        shuffle1536<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1464<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 114(R12), Y0
-	VPSHUFB        shuffle1537<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 132(R12), Y1
-	VPSHUFB        shuffle1328<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*1)
-	VMOVDQU        80(R12), X1
-	VINSERTI128    $0x01, 150(R12), Y1, Y1
-	VPSHUFB        shuffle1538<>+0(SB), Y1, Y1
-	VMOVDQU        98(R12), X0
-	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        116(R12), X1
-	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        134(R12), X0
-	VINSERTI128    $0x01, 204(R12), Y0, Y0
-	VPSHUFB        shuffle1541<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)(DX*1)
-	VMOVDQU        154(R12), X0
-	VINSERTI128    $0x01, 224(R12), Y0, Y0
-	VPSHUFB        shuffle1542<>+0(SB), Y0, Y0
-	VMOVDQU        172(R12), X1
-	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1543<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        190(R12), X0
-	VINSERTI128    $0x01, 260(R12), Y0, Y0
-	VPSHUFB        shuffle1544<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        208(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1548<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1805<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle1546<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        258(R12), X1
-	VPSHUFB        shuffle1547<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        272(R12), X0
-	VPSHUFB        shuffle1549<>+0(SB), Y0, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, 64(R11)(DX*1)
-	VMOVDQU        12(R12), X2
-	VINSERTI128    $0x01, 16(R12), Y2, Y2
-	VPSHUFB        shuffle1533<>+0(SB), Y2, Y2
-	VMOVDQU        30(R12), X1
-	VINSERTI128    $0x01, 34(R12), Y1, Y1
-	VPSHUFB        shuffle1534<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        48(R12), X2
-	VINSERTI128    $0x01, 52(R12), Y2, Y2
-	VPSHUFB        shuffle1535<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        66(R12), X1
-	VINSERTI128    $0x01, 70(R12), Y1, Y1
-	VPSHUFB        shuffle1536<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VBROADCASTI128 102(R12), Y2
-	VPSHUFB        shuffle1464<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VBROADCASTI128 120(R12), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VBROADCASTI128 138(R12), Y2
-	VPSHUFB        shuffle1328<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        Y2, (R11)(DX*2)
-	VMOVDQU        86(R12), X2
-	VINSERTI128    $0x01, 156(R12), Y2, Y2
-	VPSHUFB        shuffle1538<>+0(SB), Y2, Y2
-	VMOVDQU        104(R12), X1
-	VINSERTI128    $0x01, 174(R12), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        122(R12), X2
-	VINSERTI128    $0x01, 192(R12), Y2, Y2
-	VPSHUFB        shuffle1540<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        140(R12), X1
-	VINSERTI128    $0x01, 210(R12), Y1, Y1
-	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        Y1, 32(R11)(DX*2)
-	VMOVDQU        160(R12), X1
-	VINSERTI128    $0x01, 230(R12), Y1, Y1
-	VPSHUFB        shuffle1542<>+0(SB), Y1, Y1
-	VMOVDQU        178(R12), X2
-	VINSERTI128    $0x01, 248(R12), Y2, Y2
-	VPSHUFB        shuffle1543<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        196(R12), X1
-	VINSERTI128    $0x01, 266(R12), Y1, Y1
-	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        214(R12), X2
-	VINSERTI128    $0x01, 272(R12), Y2, Y2
-	VPSHUFB        shuffle1550<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VMOVDQU        246(R12), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
-	VPOR           Y1, Y2, Y1
-	VMOVDQU        264(R12), X2
-	VPSHUFB        shuffle1547<>+0(SB), Y2, Y2
-	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle1551<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        Y0, 64(R11)(DX*2)
+	VMOVDQU        X1, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1843
 	ADDQ           $0x60, R9
@@ -43352,15 +44634,15 @@ chunks1846:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1552<>+0(SB), X0, X0
+	VPSHUFB shuffle1806<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1554<>+0(SB), X0, X0
+	VPSHUFB shuffle1808<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1555<>+0(SB), X1, X1
+	VPSHUFB shuffle1809<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 4(R12), X1
@@ -43372,7 +44654,7 @@ chunks1846:
 	VPSHUFB shuffle606<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 58(R12), X0
-	VPSHUFB shuffle1556<>+0(SB), X0, X0
+	VPSHUFB shuffle1810<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 90(R12), X1
 	VPSHUFB shuffle608<>+0(SB), X1, X1
@@ -43385,27 +44667,27 @@ chunks1846:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R11)
 	VMOVDQU 74(R12), X1
-	VPSHUFB shuffle1552<>+0(SB), X1, X1
+	VPSHUFB shuffle1806<>+0(SB), X1, X1
 	VMOVDQU 92(R12), X0
-	VPSHUFB shuffle1553<>+0(SB), X0, X0
+	VPSHUFB shuffle1807<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 110(R12), X1
-	VPSHUFB shuffle1554<>+0(SB), X1, X1
+	VPSHUFB shuffle1808<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(R12), X0
-	VPSHUFB shuffle1555<>+0(SB), X0, X2
+	VPSHUFB shuffle1809<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R11)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1552<>+0(SB), X2, X2
+	VPSHUFB shuffle1806<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
-	VPSHUFB shuffle1554<>+0(SB), X2, X2
+	VPSHUFB shuffle1808<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 60(R12), X1
-	VPSHUFB shuffle1555<>+0(SB), X1, X1
+	VPSHUFB shuffle1809<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 10(R12), X1
@@ -43417,7 +44699,7 @@ chunks1846:
 	VPSHUFB shuffle606<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 64(R12), X2
-	VPSHUFB shuffle1556<>+0(SB), X2, X2
+	VPSHUFB shuffle1810<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 96(R12), X1
 	VPSHUFB shuffle608<>+0(SB), X1, X1
@@ -43425,30 +44707,30 @@ chunks1846:
 	VMOVDQU 114(R12), X2
 	VPSHUFB shuffle614<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1243<>+0(SB), X0, X1
+	VPSHUFB shuffle1266<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*1)
 	VMOVDQU 80(R12), X1
-	VPSHUFB shuffle1552<>+0(SB), X1, X1
+	VPSHUFB shuffle1806<>+0(SB), X1, X1
 	VMOVDQU 98(R12), X2
-	VPSHUFB shuffle1553<>+0(SB), X2, X2
+	VPSHUFB shuffle1807<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 116(R12), X1
-	VPSHUFB shuffle1554<>+0(SB), X1, X1
+	VPSHUFB shuffle1808<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1557<>+0(SB), X0, X2
+	VPSHUFB shuffle1811<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, 32(R11)(DX*1)
 	VMOVDQU 12(R12), X2
-	VPSHUFB shuffle1552<>+0(SB), X2, X2
+	VPSHUFB shuffle1806<>+0(SB), X2, X2
 	VMOVDQU 30(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R12), X2
-	VPSHUFB shuffle1554<>+0(SB), X2, X2
+	VPSHUFB shuffle1808<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 66(R12), X1
-	VPSHUFB shuffle1555<>+0(SB), X1, X1
+	VPSHUFB shuffle1809<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 16(R12), X1
@@ -43460,7 +44742,7 @@ chunks1846:
 	VPSHUFB shuffle606<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 70(R12), X2
-	VPSHUFB shuffle1556<>+0(SB), X2, X2
+	VPSHUFB shuffle1810<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 102(R12), X1
 	VPSHUFB shuffle608<>+0(SB), X1, X1
@@ -43472,14 +44754,14 @@ chunks1846:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 16(R11)(DX*2)
 	VMOVDQU 86(R12), X1
-	VPSHUFB shuffle1552<>+0(SB), X1, X1
+	VPSHUFB shuffle1806<>+0(SB), X1, X1
 	VMOVDQU 104(R12), X2
-	VPSHUFB shuffle1553<>+0(SB), X2, X2
+	VPSHUFB shuffle1807<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
 	VMOVDQU 122(R12), X1
-	VPSHUFB shuffle1554<>+0(SB), X1, X1
+	VPSHUFB shuffle1808<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1558<>+0(SB), X0, X0
+	VPSHUFB shuffle1812<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
@@ -43516,15 +44798,15 @@ chunks1850:
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
 	VMOVDQU (R12), X0
-	VPSHUFB shuffle1552<>+0(SB), X0, X0
+	VPSHUFB shuffle1806<>+0(SB), X0, X0
 	VMOVDQU 18(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 36(R12), X0
-	VPSHUFB shuffle1554<>+0(SB), X0, X0
+	VPSHUFB shuffle1808<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 54(R12), X1
-	VPSHUFB shuffle1555<>+0(SB), X1, X1
+	VPSHUFB shuffle1809<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R11)
 	VMOVDQU 4(R12), X1
@@ -43540,14 +44822,14 @@ chunks1850:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)
 	VMOVDQU 6(R12), X2
-	VPSHUFB shuffle1552<>+0(SB), X2, X2
+	VPSHUFB shuffle1806<>+0(SB), X2, X2
 	VMOVDQU 24(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 42(R12), X2
-	VPSHUFB shuffle1554<>+0(SB), X2, X2
+	VPSHUFB shuffle1808<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1559<>+0(SB), X0, X1
+	VPSHUFB shuffle1813<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*1)
 	VMOVDQU 10(R12), X1
@@ -43562,14 +44844,14 @@ chunks1850:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 16(R11)(DX*1)
 	VMOVDQU 12(R12), X2
-	VPSHUFB shuffle1552<>+0(SB), X2, X2
+	VPSHUFB shuffle1806<>+0(SB), X2, X2
 	VMOVDQU 30(R12), X1
-	VPSHUFB shuffle1553<>+0(SB), X1, X1
+	VPSHUFB shuffle1807<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU 48(R12), X2
-	VPSHUFB shuffle1554<>+0(SB), X2, X2
+	VPSHUFB shuffle1808<>+0(SB), X2, X2
 	VPOR    X2, X1, X2
-	VPSHUFB shuffle1560<>+0(SB), X0, X1
+	VPSHUFB shuffle1814<>+0(SB), X0, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	VMOVDQU 16(R12), X1
@@ -43603,155 +44885,161 @@ rowdone1851:
 	VZEROUPPER
 	RET
 
-DATA shuffle1533<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1533<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1533<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1533<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1533<>(SB), RODATA|NOPTR, $32
+DATA shuffle1786<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle1786<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1786<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle1786<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1786<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1534<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1534<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1534<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1534<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1534<>(SB), RODATA|NOPTR, $32
+DATA shuffle1787<>+0(SB)/8, $0xffff0f0effffffff
+DATA shuffle1787<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1787<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle1787<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1787<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1535<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1535<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle1535<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1535<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1535<>(SB), RODATA|NOPTR, $32
+DATA shuffle1788<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1788<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1788<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1788<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1788<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1536<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1536<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle1536<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1536<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1536<>(SB), RODATA|NOPTR, $32
+DATA shuffle1789<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1789<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle1789<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1789<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1789<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1537<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1537<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1537<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1537<>+24(SB)/8, $0xffff0100ffffffff
-GLOBL shuffle1537<>(SB), RODATA|NOPTR, $32
+DATA shuffle1790<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1790<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle1790<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1790<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1790<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1538<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1538<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1538<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1538<>+24(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1538<>(SB), RODATA|NOPTR, $32
+DATA shuffle1791<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1791<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1791<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1791<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1791<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1539<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1539<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1539<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1539<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1539<>(SB), RODATA|NOPTR, $32
+DATA shuffle1792<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1792<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1792<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1792<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1792<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1540<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1540<>+8(SB)/8, $0xffff0302ffffffff
-DATA shuffle1540<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1540<>+24(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1540<>(SB), RODATA|NOPTR, $32
+DATA shuffle1793<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1793<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1793<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1793<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1793<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1541<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1541<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle1541<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1541<>+24(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1541<>(SB), RODATA|NOPTR, $32
+DATA shuffle1794<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1794<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1794<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1794<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1794<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1542<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1542<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1542<>+16(SB)/8, $0xffffffffffff0100
-DATA shuffle1542<>+24(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1542<>(SB), RODATA|NOPTR, $32
+DATA shuffle1795<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1795<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1795<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1795<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1795<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1543<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1543<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1543<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1543<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1543<>(SB), RODATA|NOPTR, $32
+DATA shuffle1796<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1796<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1796<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle1796<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle1796<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1544<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1544<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1544<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1544<>+24(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1544<>(SB), RODATA|NOPTR, $32
+DATA shuffle1797<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1797<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1797<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1797<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle1797<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1545<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1545<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1545<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1545<>+24(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1545<>(SB), RODATA|NOPTR, $32
+DATA shuffle1798<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1798<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1798<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle1798<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1798<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1546<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1546<>+8(SB)/8, $0xffffffff0100ffff
-DATA shuffle1546<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1546<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1546<>(SB), RODATA|NOPTR, $32
+DATA shuffle1799<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1799<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1799<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle1799<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle1799<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1547<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1547<>+8(SB)/8, $0xffff0100ffffffff
-DATA shuffle1547<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1547<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1547<>(SB), RODATA|NOPTR, $32
+DATA shuffle1800<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1800<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1800<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle1800<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle1800<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1548<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1548<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1548<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle1548<>+24(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle1548<>(SB), RODATA|NOPTR, $32
+DATA shuffle1801<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1801<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle1801<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1801<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1801<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1549<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1549<>+8(SB)/8, $0x0504ffffffffffff
-DATA shuffle1549<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1549<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1549<>(SB), RODATA|NOPTR, $32
+DATA shuffle1802<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle1802<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1802<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1802<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1802<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1550<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1550<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1550<>+16(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1550<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle1550<>(SB), RODATA|NOPTR, $32
+DATA shuffle1803<>+0(SB)/8, $0xffffffff0d0cffff
+DATA shuffle1803<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1803<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1803<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1803<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1551<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1551<>+8(SB)/8, $0x0b0affffffffffff
-DATA shuffle1551<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1551<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1551<>(SB), RODATA|NOPTR, $32
+DATA shuffle1804<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1804<>+8(SB)/8, $0xffff0f0effffffff
+DATA shuffle1804<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1804<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1804<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1552<>+0(SB)/8, $0xffffffffffff0100
-DATA shuffle1552<>+8(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1552<>(SB), RODATA|NOPTR, $16
+DATA shuffle1805<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1805<>+8(SB)/8, $0x0f0effffffffffff
+DATA shuffle1805<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1805<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1805<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1553<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1553<>+8(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1553<>(SB), RODATA|NOPTR, $16
+DATA shuffle1806<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1806<>+8(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1806<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1554<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1554<>+8(SB)/8, $0xffff0302ffffffff
-GLOBL shuffle1554<>(SB), RODATA|NOPTR, $16
+DATA shuffle1807<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1807<>+8(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1807<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1555<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1555<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1555<>(SB), RODATA|NOPTR, $16
+DATA shuffle1808<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1808<>+8(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1808<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1556<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1556<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1556<>(SB), RODATA|NOPTR, $16
+DATA shuffle1809<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1809<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1809<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1557<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle1557<>+8(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle1557<>(SB), RODATA|NOPTR, $16
+DATA shuffle1810<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1810<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1810<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1558<>+0(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1558<>+8(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle1558<>(SB), RODATA|NOPTR, $16
+DATA shuffle1811<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle1811<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1811<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1559<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1559<>+8(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle1559<>(SB), RODATA|NOPTR, $16
+DATA shuffle1812<>+0(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1812<>+8(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1812<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1560<>+0(SB)/8, $0x0b0affffffffffff
-DATA shuffle1560<>+8(SB)/8, $0x0d0cffffffffffff
-GLOBL shuffle1560<>(SB), RODATA|NOPTR, $16
+DATA shuffle1813<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle1813<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1813<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle1814<>+0(SB)/8, $0x0b0affffffffffff
+DATA shuffle1814<>+8(SB)/8, $0x0d0cffffffffffff
+GLOBL shuffle1814<>(SB), RODATA|NOPTR, $16
 
 // func tunzip3x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -43792,65 +45080,65 @@ chunks1855:
 	ADDQ           AX, R12
 	VMOVDQU        (R12), X0
 	VINSERTI128    $0x01, 4(R12), Y0, Y0
-	VPSHUFB        shuffle1533<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1815<>+0(SB), Y0, Y0
 	VMOVDQU        18(R12), X1
 	VINSERTI128    $0x01, 22(R12), Y1, Y1
-	VPSHUFB        shuffle1534<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1816<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        36(R12), X0
 	VINSERTI128    $0x01, 40(R12), Y0, Y0
-	VPSHUFB        shuffle1535<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1817<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        54(R12), X1
 	VINSERTI128    $0x01, 58(R12), Y1, Y1
-	VPSHUFB        shuffle1536<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1818<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 90(R12), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 108(R12), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 126(R12), Y0
-	VPSHUFB        shuffle1328<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1820<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)
 	VMOVDQU        74(R12), X0
 	VINSERTI128    $0x01, 144(R12), Y0, Y0
-	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1821<>+0(SB), Y0, Y0
 	VMOVDQU        92(R12), X1
 	VINSERTI128    $0x01, 162(R12), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1822<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        110(R12), X0
 	VINSERTI128    $0x01, 180(R12), Y0, Y0
-	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1823<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        128(R12), X1
 	VINSERTI128    $0x01, 198(R12), Y1, Y1
-	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1824<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R11)
 	VMOVDQU        148(R12), X1
 	VINSERTI128    $0x01, 218(R12), Y1, Y1
-	VPSHUFB        shuffle1542<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1825<>+0(SB), Y1, Y1
 	VMOVDQU        166(R12), X0
 	VINSERTI128    $0x01, 236(R12), Y0, Y0
-	VPSHUFB        shuffle1543<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1826<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        184(R12), X1
 	VINSERTI128    $0x01, 254(R12), Y1, Y1
-	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1827<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        202(R12), X0
 	VINSERTI128    $0x01, 272(R12), Y0, Y0
-	VPSHUFB        shuffle1545<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1828<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        234(R12), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        252(R12), X0
-	VPSHUFB        shuffle1547<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1830<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        270(R12), X1
 	VPSHUFB        shuffle285<>+0(SB), Y1, Y1
@@ -43858,133 +45146,133 @@ chunks1855:
 	VMOVNTDQ       Y1, 64(R11)
 	VMOVDQU        6(R12), X1
 	VINSERTI128    $0x01, 10(R12), Y1, Y1
-	VPSHUFB        shuffle1533<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1815<>+0(SB), Y1, Y1
 	VMOVDQU        24(R12), X0
 	VINSERTI128    $0x01, 28(R12), Y0, Y0
-	VPSHUFB        shuffle1534<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1816<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        42(R12), X1
 	VINSERTI128    $0x01, 46(R12), Y1, Y1
-	VPSHUFB        shuffle1535<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1817<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        60(R12), X0
 	VINSERTI128    $0x01, 64(R12), Y0, Y0
-	VPSHUFB        shuffle1536<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1818<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 96(R12), Y1
-	VPSHUFB        shuffle1464<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1705<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 114(R12), Y0
-	VPSHUFB        shuffle1537<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1819<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 132(R12), Y1
-	VPSHUFB        shuffle1328<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1820<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R11)(DX*1)
 	VMOVDQU        80(R12), X1
 	VINSERTI128    $0x01, 150(R12), Y1, Y1
-	VPSHUFB        shuffle1538<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1821<>+0(SB), Y1, Y1
 	VMOVDQU        98(R12), X0
 	VINSERTI128    $0x01, 168(R12), Y0, Y0
-	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1822<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        116(R12), X1
 	VINSERTI128    $0x01, 186(R12), Y1, Y1
-	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1823<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        134(R12), X0
 	VINSERTI128    $0x01, 204(R12), Y0, Y0
-	VPSHUFB        shuffle1541<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1824<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R11)(DX*1)
 	VMOVDQU        154(R12), X0
 	VINSERTI128    $0x01, 224(R12), Y0, Y0
-	VPSHUFB        shuffle1542<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1825<>+0(SB), Y0, Y0
 	VMOVDQU        172(R12), X1
 	VINSERTI128    $0x01, 242(R12), Y1, Y1
-	VPSHUFB        shuffle1543<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1826<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        190(R12), X0
 	VINSERTI128    $0x01, 260(R12), Y0, Y0
-	VPSHUFB        shuffle1544<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1827<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        208(R12), X1
 	VINSERTI128    $0x01, 272(R12), Y1, Y1
-	VPSHUFB        shuffle1548<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1831<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        240(R12), X0
-	VPSHUFB        shuffle1546<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1829<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        258(R12), X1
-	VPSHUFB        shuffle1547<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1830<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        272(R12), X0
-	VPSHUFB        shuffle1549<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle1832<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, 64(R11)(DX*1)
 	VMOVDQU        12(R12), X2
 	VINSERTI128    $0x01, 16(R12), Y2, Y2
-	VPSHUFB        shuffle1533<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1815<>+0(SB), Y2, Y2
 	VMOVDQU        30(R12), X1
 	VINSERTI128    $0x01, 34(R12), Y1, Y1
-	VPSHUFB        shuffle1534<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1816<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        48(R12), X2
 	VINSERTI128    $0x01, 52(R12), Y2, Y2
-	VPSHUFB        shuffle1535<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1817<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        66(R12), X1
 	VINSERTI128    $0x01, 70(R12), Y1, Y1
-	VPSHUFB        shuffle1536<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1818<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VBROADCASTI128 102(R12), Y2
-	VPSHUFB        shuffle1464<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1705<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 120(R12), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VBROADCASTI128 138(R12), Y2
-	VPSHUFB        shuffle1328<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1820<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, (R11)(DX*2)
 	VMOVDQU        86(R12), X2
 	VINSERTI128    $0x01, 156(R12), Y2, Y2
-	VPSHUFB        shuffle1538<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1821<>+0(SB), Y2, Y2
 	VMOVDQU        104(R12), X1
 	VINSERTI128    $0x01, 174(R12), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1822<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        122(R12), X2
 	VINSERTI128    $0x01, 192(R12), Y2, Y2
-	VPSHUFB        shuffle1540<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1823<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        140(R12), X1
 	VINSERTI128    $0x01, 210(R12), Y1, Y1
-	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1824<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, 32(R11)(DX*2)
 	VMOVDQU        160(R12), X1
 	VINSERTI128    $0x01, 230(R12), Y1, Y1
-	VPSHUFB        shuffle1542<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1825<>+0(SB), Y1, Y1
 	VMOVDQU        178(R12), X2
 	VINSERTI128    $0x01, 248(R12), Y2, Y2
-	VPSHUFB        shuffle1543<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1826<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        196(R12), X1
 	VINSERTI128    $0x01, 266(R12), Y1, Y1
-	VPSHUFB        shuffle1544<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1827<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        214(R12), X2
 	VINSERTI128    $0x01, 272(R12), Y2, Y2
-	VPSHUFB        shuffle1550<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1833<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        246(R12), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        264(R12), X2
-	VPSHUFB        shuffle1547<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1830<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
-	VPSHUFB        shuffle1551<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1834<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	CMPQ           R9, BX
@@ -44007,6 +45295,126 @@ rowdone1856:
 	SFENCE
 	VZEROUPPER
 	RET
+
+DATA shuffle1815<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1815<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1815<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1815<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1815<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1816<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1816<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1816<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1816<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1816<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1817<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1817<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle1817<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1817<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1817<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1818<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1818<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1818<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1818<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle1818<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1819<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1819<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1819<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1819<>+24(SB)/8, $0xffff0100ffffffff
+GLOBL shuffle1819<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1820<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1820<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1820<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1820<>+24(SB)/8, $0x0100ffffffffffff
+GLOBL shuffle1820<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1821<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1821<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle1821<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1821<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1821<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1822<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1822<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1822<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1822<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1822<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1823<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1823<>+8(SB)/8, $0xffff0302ffffffff
+DATA shuffle1823<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1823<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1823<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1824<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1824<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1824<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1824<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1824<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1825<>+0(SB)/8, $0xffffffffffff0100
+DATA shuffle1825<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1825<>+16(SB)/8, $0xffffffffffff0100
+DATA shuffle1825<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle1825<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1826<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1826<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1826<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1826<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1826<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1827<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1827<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1827<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1827<>+24(SB)/8, $0xffff0302ffffffff
+GLOBL shuffle1827<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1828<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1828<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1828<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle1828<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle1828<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1829<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1829<>+8(SB)/8, $0xffffffff0100ffff
+DATA shuffle1829<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1829<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1829<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1830<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1830<>+8(SB)/8, $0xffff0100ffffffff
+DATA shuffle1830<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1830<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1830<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1831<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1831<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1831<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle1831<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle1831<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1832<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1832<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle1832<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1832<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1832<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1833<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1833<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle1833<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1833<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1833<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1834<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1834<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1834<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1834<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1834<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -44047,149 +45455,120 @@ chunks1861:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
-	VMOVDQU        (R12), X0
-	VINSERTI128    $0x01, 4(R12), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        36(R12), X1
-	VINSERTI128    $0x01, 40(R12), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
+	VBROADCASTI128 (R12), Y0
+	VPSHUFB        shuffle1835<>+0(SB), Y0, Y0
+	VMOVDQU        24(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        72(R12), X0
-	VINSERTI128    $0x01, 76(R12), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
+	VMOVDQU        60(R12), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        108(R12), X1
-	VINSERTI128    $0x01, 112(R12), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
+	VMOVDQU        96(R12), Y1
+	VPSHUFB        shuffle1439<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R11)
-	VMOVDQU        8(R12), X1
-	VINSERTI128    $0x01, 144(R12), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        44(R12), X0
-	VINSERTI128    $0x01, 180(R12), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
+	VMOVDQU        132(R12), Y1
+	VPSHUFB        shuffle1394<>+0(SB), Y1, Y1
+	VMOVDQU        168(R12), Y0
+	VPSHUFB        shuffle644<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        80(R12), X1
-	VINSERTI128    $0x01, 216(R12), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
+	VMOVDQU        204(R12), Y1
+	VPSHUFB        shuffle1727<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        116(R12), X0
-	VINSERTI128    $0x01, 252(R12), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
+	VMOVDQU        240(R12), Y0
+	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)
-	VMOVDQU        148(R12), X0
-	VINSERTI128    $0x01, 152(R12), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        184(R12), X1
-	VINSERTI128    $0x01, 188(R12), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R11)
+	VMOVDQU        (R12), Y0
+	VPSHUFB        shuffle1394<>+0(SB), Y0, Y1
+	VMOVDQU        36(R12), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        72(R12), Y1
+	VPSHUFB        shuffle1727<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        108(R12), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        Y2, (R11)(DX*1)
+	VMOVDQU        144(R12), Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        180(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        216(R12), Y2
+	VPSHUFB        shuffle1727<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        252(R12), Y1
+	VPSHUFB        shuffle1439<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        Y1, 48(R11)(DX*1)
+	VMOVDQU        12(R12), Y1
+	VPSHUFB        shuffle1394<>+0(SB), Y1, Y1
+	VMOVDQU        48(R12), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        84(R12), Y1
+	VPSHUFB        shuffle1727<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        120(R12), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        Y2, (R11)(DX*2)
+	VMOVDQU        156(R12), Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        192(R12), Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        228(R12), Y2
+	VPSHUFB        shuffle1727<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VBROADCASTI128 268(R12), Y1
+	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
+	VPOR           Y1, Y2, Y1
+	VMOVDQU        Y1, 48(R11)(DX*2)
+	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VMOVDQU        32(R12), Y1
+	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        220(R12), X0
-	VINSERTI128    $0x01, 224(R12), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
+	VMOVDQU        68(R12), Y0
+	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        256(R12), X1
-	VINSERTI128    $0x01, 260(R12), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
+	VMOVDQU        104(R12), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)
-	VMOVDQU        12(R12), X1
-	VINSERTI128    $0x01, 16(R12), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        48(R12), X0
-	VINSERTI128    $0x01, 52(R12), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
+	VMOVDQU        X1, 32(R11)
+	VEXTRACTI128   $0x01, Y1, 32(R11)(DX*1)
+	VMOVDQU        140(R12), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        176(R12), Y0
+	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        84(R12), X1
-	VINSERTI128    $0x01, 88(R12), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
+	VMOVDQU        212(R12), Y1
+	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        120(R12), X0
-	VINSERTI128    $0x01, 124(R12), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
+	VMOVDQU        248(R12), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, (R11)(DX*1)
+	VMOVDQU        X0, 80(R11)
+	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
 	VMOVDQU        20(R12), X0
-	VINSERTI128    $0x01, 156(R12), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
+	VINSERTI128    $0x01, 176(R12), Y0, Y0
+	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
 	VMOVDQU        56(R12), X1
-	VINSERTI128    $0x01, 192(R12), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
+	VINSERTI128    $0x01, 212(R12), Y1, Y1
+	VPSHUFB        shuffle644<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        92(R12), X0
-	VINSERTI128    $0x01, 228(R12), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
+	VINSERTI128    $0x01, 248(R12), Y0, Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        128(R12), X1
-	VINSERTI128    $0x01, 264(R12), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
+	VINSERTI128    $0x01, 272(R12), Y1, Y1
+	VPSHUFB        shuffle777<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 32(R11)(DX*1)
-	VMOVDQU        160(R12), X1
-	VINSERTI128    $0x01, 164(R12), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        196(R12), X0
-	VINSERTI128    $0x01, 200(R12), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        232(R12), X1
-	VINSERTI128    $0x01, 236(R12), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        268(R12), X0
-	VINSERTI128    $0x01, 272(R12), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R11)(DX*1)
-	VMOVDQU        24(R12), X0
-	VINSERTI128    $0x01, 28(R12), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        60(R12), X1
-	VINSERTI128    $0x01, 64(R12), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        96(R12), X0
-	VINSERTI128    $0x01, 100(R12), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        132(R12), X1
-	VINSERTI128    $0x01, 136(R12), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R11)(DX*2)
-	VMOVDQU        32(R12), X1
-	VINSERTI128    $0x01, 168(R12), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        68(R12), X0
-	VINSERTI128    $0x01, 204(R12), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        104(R12), X1
-	VINSERTI128    $0x01, 240(R12), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        140(R12), X0
-	VINSERTI128    $0x01, 272(R12), Y0, Y0
-	VPSHUFB        shuffle119<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R11)(DX*2)
-	VMOVDQU        172(R12), X0
-	VINSERTI128    $0x01, 176(R12), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        208(R12), X1
-	VINSERTI128    $0x01, 212(R12), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        244(R12), X0
-	VINSERTI128    $0x01, 248(R12), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 272(R12), Y1
-	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, 64(R11)(DX*2)
+	VMOVDQU        X1, 32(R11)(DX*2)
+	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
 	JEQ            rowdone1862
 	ADDQ           $0x60, R9
@@ -44347,6 +45726,12 @@ rowdone1866:
 	JNZ  group1863
 	VZEROUPPER
 	RET
+
+DATA shuffle1835<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1835<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1835<>+16(SB)/8, $0xffffffff07060504
+DATA shuffle1835<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1835<>(SB), RODATA|NOPTR, $32
 
 // func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -44856,16 +46241,16 @@ chunks1898:
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
 	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1198<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R10*4), X1
 	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1198<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1205<>+0(SB), Y1, Y1
 	VMOVDQU     32(AX)(R10*4), X2
 	VINSERTI128 $0x01, 96(AX)(R10*4), Y2, Y2
-	VPSHUFB     shuffle1198<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1205<>+0(SB), Y2, Y2
 	VMOVDQU     48(AX)(R10*4), X3
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y3, Y3
-	VPSHUFB     shuffle1198<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1205<>+0(SB), Y3, Y3
 	VPUNPCKLDQ  Y2, Y0, Y4
 	VPUNPCKHDQ  Y2, Y0, Y2
 	VPUNPCKLDQ  Y3, Y1, Y0
@@ -45614,111 +46999,105 @@ row1961:
 	XORQ R10, R10
 
 chunks1962:
-	LEAQ        (CX)(R10*1), R12
-	LEAQ        (R12)(R9*1), R13
-	VMOVDQU     (AX)(R10*4), X0
-	VINSERTI128 $0x01, 52(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle21<>+0(SB), Y0, Y0
-	VMOVDQU     48(AX)(R10*4), X1
-	VINSERTI128 $0x01, 96(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle22<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R12)
-	VMOVDQU     104(AX)(R10*4), X1
-	VINSERTI128 $0x01, 192(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle23<>+0(SB), Y1, Y1
-	VMOVDQU     144(AX)(R10*4), X0
-	VINSERTI128 $0x01, 240(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle24<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R12)
-	VMOVDQU     244(AX)(R10*4), X0
-	VINSERTI128 $0x01, 296(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU     288(AX)(R10*4), X1
-	VINSERTI128 $0x01, 336(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle26<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R12)
-	VMOVDQU     12(AX)(R10*4), X1
-	VINSERTI128 $0x01, 64(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle21<>+0(SB), Y1, Y1
-	VMOVDQU     60(AX)(R10*4), X0
-	VINSERTI128 $0x01, 108(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle22<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R12)(DX*1)
-	VMOVDQU     116(AX)(R10*4), X0
-	VINSERTI128 $0x01, 204(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle23<>+0(SB), Y0, Y0
-	VMOVDQU     156(AX)(R10*4), X1
-	VINSERTI128 $0x01, 252(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle24<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R12)(DX*1)
-	VMOVDQU     256(AX)(R10*4), X1
-	VINSERTI128 $0x01, 308(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle25<>+0(SB), Y1, Y1
-	VMOVDQU     300(AX)(R10*4), X0
-	VINSERTI128 $0x01, 348(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle26<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R12)(DX*1)
-	VMOVDQU     24(AX)(R10*4), X0
-	VINSERTI128 $0x01, 76(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle21<>+0(SB), Y0, Y0
-	VMOVDQU     72(AX)(R10*4), X1
-	VINSERTI128 $0x01, 120(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle22<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, (R13)
-	VMOVDQU     128(AX)(R10*4), X1
-	VINSERTI128 $0x01, 216(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle23<>+0(SB), Y1, Y1
-	VMOVDQU     168(AX)(R10*4), X0
-	VINSERTI128 $0x01, 264(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle24<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 32(R13)
-	VMOVDQU     268(AX)(R10*4), X0
-	VINSERTI128 $0x01, 320(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle25<>+0(SB), Y0, Y0
-	VMOVDQU     312(AX)(R10*4), X1
-	VINSERTI128 $0x01, 360(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle26<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 64(R13)
-	VMOVDQU     36(AX)(R10*4), X1
-	VINSERTI128 $0x01, 88(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle21<>+0(SB), Y1, Y1
-	VMOVDQU     84(AX)(R10*4), X0
-	VINSERTI128 $0x01, 132(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle22<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, (R13)(DX*1)
-	VMOVDQU     140(AX)(R10*4), X0
-	VINSERTI128 $0x01, 228(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle23<>+0(SB), Y0, Y0
-	VMOVDQU     180(AX)(R10*4), X1
-	VINSERTI128 $0x01, 276(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle24<>+0(SB), Y1, Y1
-	VPOR        Y1, Y0, Y1
-	VMOVDQU     Y1, 32(R13)(DX*1)
-	VMOVDQU     280(AX)(R10*4), X1
-	VINSERTI128 $0x01, 332(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle25<>+0(SB), Y1, Y1
-	VMOVDQU     324(AX)(R10*4), X0
-	VINSERTI128 $0x01, 368(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1192<>+0(SB), Y0, Y0
-	VPOR        Y0, Y1, Y0
-	VMOVDQU     Y0, 64(R13)(DX*1)
-	CMPQ        R10, BX
-	JEQ         rowdone1963
-	ADDQ        $0x60, R10
-	CMPQ        R10, BX
-	JLE         chunks1962
-	MOVQ        BX, R10
-	JMP         chunks1962
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	VMOVDQU        44(AX)(R10*4), Y0
+	VPSHUFB        shuffle1192<>+0(SB), Y0, Y0
+	VMOVDQU        88(AX)(R10*4), Y1
+	VPSHUFB        shuffle1193<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R12)
+	VEXTRACTI128   $0x01, Y1, 16(R12)(DX*1)
+	VMOVDQU        92(AX)(R10*4), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        140(AX)(R10*4), Y0
+	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R12)
+	VEXTRACTI128   $0x01, Y0, 32(R12)(DX*1)
+	VMOVDQU        188(AX)(R10*4), Y0
+	VPSHUFB        shuffle1194<>+0(SB), Y0, Y0
+	VMOVDQU        228(AX)(R10*4), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R12)
+	VEXTRACTI128   $0x01, Y1, 48(R12)(DX*1)
+	VMOVDQU        236(AX)(R10*4), Y1
+	VPSHUFB        shuffle1192<>+0(SB), Y1, Y1
+	VMOVDQU        280(AX)(R10*4), Y0
+	VPSHUFB        shuffle1193<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R12)
+	VEXTRACTI128   $0x01, Y0, 64(R12)(DX*1)
+	VMOVDQU        284(AX)(R10*4), Y0
+	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VMOVDQU        332(AX)(R10*4), Y1
+	VPSHUFB        shuffle1434<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 80(R12)
+	VEXTRACTI128   $0x01, Y1, 80(R12)(DX*1)
+	VMOVDQU        8(AX)(R10*4), Y1
+	VPSHUFB        shuffle1194<>+0(SB), Y1, Y1
+	VMOVDQU        48(AX)(R10*4), Y0
+	VPSHUFB        shuffle1195<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R12)(DX*1)
+	VEXTRACTI128   $0x01, Y0, (R13)
+	VMOVDQU        68(AX)(R10*4), Y0
+	VPSHUFB        shuffle1192<>+0(SB), Y0, Y0
+	VMOVDQU        112(AX)(R10*4), Y1
+	VPSHUFB        shuffle1193<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 16(R13)
+	VEXTRACTI128   $0x01, Y1, 16(R13)(DX*1)
+	VMOVDQU        116(AX)(R10*4), Y1
+	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VMOVDQU        164(AX)(R10*4), Y0
+	VPSHUFB        shuffle1434<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R13)
+	VEXTRACTI128   $0x01, Y0, 32(R13)(DX*1)
+	VMOVDQU        212(AX)(R10*4), Y0
+	VPSHUFB        shuffle1194<>+0(SB), Y0, Y0
+	VMOVDQU        252(AX)(R10*4), Y1
+	VPSHUFB        shuffle1195<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        X1, 48(R13)
+	VEXTRACTI128   $0x01, Y1, 48(R13)(DX*1)
+	VMOVDQU        260(AX)(R10*4), Y1
+	VPSHUFB        shuffle1192<>+0(SB), Y1, Y1
+	VMOVDQU        304(AX)(R10*4), Y0
+	VPSHUFB        shuffle1193<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 64(R13)
+	VEXTRACTI128   $0x01, Y0, 64(R13)(DX*1)
+	VBROADCASTI128 36(AX)(R10*4), Y0
+	VPSHUFB        shuffle1836<>+0(SB), Y0, Y0
+	VBROADCASTI128 (AX)(R10*4), Y1
+	VPSHUFB        shuffle1837<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 72(AX)(R10*4), Y0
+	VPSHUFB        shuffle404<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, (R12)
+	VEXTRACTI128   $0x01, Y0, (R13)(DX*1)
+	VMOVDQU        308(AX)(R10*4), Y0
+	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VMOVDQU        352(AX)(R10*4), Y1
+	VPSHUFB        shuffle1838<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VBROADCASTI128 356(AX)(R10*4), Y0
+	VPSHUFB        shuffle884<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R13)
+	VEXTRACTI128   $0x01, Y0, 80(R13)(DX*1)
+	CMPQ           R10, BX
+	JEQ            rowdone1963
+	ADDQ           $0x60, R10
+	CMPQ           R10, BX
+	JLE            chunks1962
+	MOVQ           BX, R10
+	JMP            chunks1962
 
 rowdone1963:
 	ADDQ DI, AX
@@ -45888,6 +47267,24 @@ rowdone1971:
 	JNZ  group1968
 	VZEROUPPER
 	RET
+
+DATA shuffle1836<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1836<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1836<>+16(SB)/8, $0x0706050403020100
+DATA shuffle1836<>+24(SB)/8, $0xffffffff0b0a0908
+GLOBL shuffle1836<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1837<>+0(SB)/8, $0x0706050403020100
+DATA shuffle1837<>+8(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1837<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1837<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1837<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1838<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1838<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1838<>+16(SB)/8, $0x07060504ffffffff
+DATA shuffle1838<>+24(SB)/8, $0x0f0e0d0c0b0a0908
+GLOBL shuffle1838<>(SB), RODATA|NOPTR, $32
 
 // func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -46358,13 +47755,13 @@ chunks2001:
 	VSHUFPS     $0xdd, Y4, Y2, Y4
 	VSHUFPS     $0x88, Y3, Y1, Y2
 	VSHUFPS     $0xdd, Y3, Y1, Y3
-	VPSHUFB     shuffle1193<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1200<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, (R12)
-	VPSHUFB     shuffle1193<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1200<>+0(SB), Y2, Y2
 	VMOVDQU     Y2, (R12)(DX*1)
-	VPSHUFB     shuffle1193<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1200<>+0(SB), Y4, Y4
 	VMOVDQU     Y4, (R13)
-	VPSHUFB     shuffle1193<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1200<>+0(SB), Y3, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
 	JEQ         rowdone2002
@@ -46399,48 +47796,48 @@ chunks2005:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
-	VPSHUFB shuffle1561<>+0(SB), X0, X0
+	VPSHUFB shuffle1839<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R10*4), X1
-	VPSHUFB shuffle1562<>+0(SB), X1, X1
+	VPSHUFB shuffle1840<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R10*4), X0
-	VPSHUFB shuffle1563<>+0(SB), X0, X0
+	VPSHUFB shuffle1841<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R10*4), X1
-	VPSHUFB shuffle1564<>+0(SB), X1, X2
+	VPSHUFB shuffle1842<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R12)
 	VMOVDQU 4(AX)(R10*4), X2
-	VPSHUFB shuffle1561<>+0(SB), X2, X2
+	VPSHUFB shuffle1839<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R10*4), X0
-	VPSHUFB shuffle1562<>+0(SB), X0, X0
+	VPSHUFB shuffle1840<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R10*4), X2
-	VPSHUFB shuffle1563<>+0(SB), X2, X2
+	VPSHUFB shuffle1841<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1565<>+0(SB), X1, X0
+	VPSHUFB shuffle1843<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 8(AX)(R10*4), X0
-	VPSHUFB shuffle1561<>+0(SB), X0, X0
+	VPSHUFB shuffle1839<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R10*4), X2
-	VPSHUFB shuffle1562<>+0(SB), X2, X2
+	VPSHUFB shuffle1840<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R10*4), X0
-	VPSHUFB shuffle1563<>+0(SB), X0, X0
+	VPSHUFB shuffle1841<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1566<>+0(SB), X1, X2
+	VPSHUFB shuffle1844<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R13)
 	VMOVDQU 12(AX)(R10*4), X2
-	VPSHUFB shuffle1561<>+0(SB), X2, X2
+	VPSHUFB shuffle1839<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R10*4), X0
-	VPSHUFB shuffle1562<>+0(SB), X0, X0
+	VPSHUFB shuffle1840<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R10*4), X2
-	VPSHUFB shuffle1563<>+0(SB), X2, X2
+	VPSHUFB shuffle1841<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1567<>+0(SB), X1, X1
+	VPSHUFB shuffle1845<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
@@ -46463,33 +47860,33 @@ rowdone2006:
 	VZEROUPPER
 	RET
 
-DATA shuffle1561<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle1561<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1561<>(SB), RODATA|NOPTR, $16
+DATA shuffle1839<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle1839<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1839<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1562<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1562<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1562<>(SB), RODATA|NOPTR, $16
+DATA shuffle1840<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1840<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1840<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1563<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1563<>+8(SB)/8, $0xff03ff02ff01ff00
-GLOBL shuffle1563<>(SB), RODATA|NOPTR, $16
+DATA shuffle1841<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1841<>+8(SB)/8, $0xff03ff02ff01ff00
+GLOBL shuffle1841<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1564<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1564<>+8(SB)/8, $0x03ff02ff01ff00ff
-GLOBL shuffle1564<>(SB), RODATA|NOPTR, $16
+DATA shuffle1842<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1842<>+8(SB)/8, $0x03ff02ff01ff00ff
+GLOBL shuffle1842<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1565<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1565<>+8(SB)/8, $0x07ff06ff05ff04ff
-GLOBL shuffle1565<>(SB), RODATA|NOPTR, $16
+DATA shuffle1843<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1843<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL shuffle1843<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1566<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1566<>+8(SB)/8, $0x0bff0aff09ff08ff
-GLOBL shuffle1566<>(SB), RODATA|NOPTR, $16
+DATA shuffle1844<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1844<>+8(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle1844<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1567<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1567<>+8(SB)/8, $0x0fff0eff0dff0cff
-GLOBL shuffle1567<>(SB), RODATA|NOPTR, $16
+DATA shuffle1845<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1845<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle1845<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -46530,66 +47927,66 @@ chunks2010:
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
 	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1568<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1846<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R10*4), X1
 	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1569<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1847<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     32(AX)(R10*4), X0
 	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1570<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1848<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     48(AX)(R10*4), X1
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1571<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1849<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R12)
 	VMOVDQU     4(AX)(R10*4), X1
 	VINSERTI128 $0x01, 68(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1568<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1846<>+0(SB), Y1, Y1
 	VMOVDQU     20(AX)(R10*4), X0
 	VINSERTI128 $0x01, 84(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1569<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1847<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     36(AX)(R10*4), X1
 	VINSERTI128 $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1570<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1848<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     52(AX)(R10*4), X0
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1572<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1850<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R12)(DX*1)
 	VMOVDQU     8(AX)(R10*4), X0
 	VINSERTI128 $0x01, 72(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1568<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1846<>+0(SB), Y0, Y0
 	VMOVDQU     24(AX)(R10*4), X1
 	VINSERTI128 $0x01, 88(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1569<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1847<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     40(AX)(R10*4), X0
 	VINSERTI128 $0x01, 104(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1570<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1848<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     56(AX)(R10*4), X1
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1573<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1851<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R13)
 	VMOVDQU     12(AX)(R10*4), X1
 	VINSERTI128 $0x01, 76(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1568<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1846<>+0(SB), Y1, Y1
 	VMOVDQU     28(AX)(R10*4), X0
 	VINSERTI128 $0x01, 92(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1569<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1847<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     44(AX)(R10*4), X1
 	VINSERTI128 $0x01, 108(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1570<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1848<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     60(AX)(R10*4), X0
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1574<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1852<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
@@ -46613,47 +48010,47 @@ rowdone2011:
 	VZEROUPPER
 	RET
 
-DATA shuffle1568<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle1568<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1568<>+16(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle1568<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1568<>(SB), RODATA|NOPTR, $32
+DATA shuffle1846<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle1846<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1846<>+16(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle1846<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1846<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1569<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1569<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1569<>+16(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1569<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1569<>(SB), RODATA|NOPTR, $32
+DATA shuffle1847<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1847<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1847<>+16(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1847<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1847<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1570<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1570<>+8(SB)/8, $0xff03ff02ff01ff00
-DATA shuffle1570<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1570<>+24(SB)/8, $0xff03ff02ff01ff00
-GLOBL shuffle1570<>(SB), RODATA|NOPTR, $32
+DATA shuffle1848<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1848<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA shuffle1848<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1848<>+24(SB)/8, $0xff03ff02ff01ff00
+GLOBL shuffle1848<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1571<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1571<>+8(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1571<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1571<>+24(SB)/8, $0x03ff02ff01ff00ff
-GLOBL shuffle1571<>(SB), RODATA|NOPTR, $32
+DATA shuffle1849<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1849<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1849<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1849<>+24(SB)/8, $0x03ff02ff01ff00ff
+GLOBL shuffle1849<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1572<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1572<>+8(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1572<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1572<>+24(SB)/8, $0x07ff06ff05ff04ff
-GLOBL shuffle1572<>(SB), RODATA|NOPTR, $32
+DATA shuffle1850<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1850<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1850<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1850<>+24(SB)/8, $0x07ff06ff05ff04ff
+GLOBL shuffle1850<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1573<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1573<>+8(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1573<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1573<>+24(SB)/8, $0x0bff0aff09ff08ff
-GLOBL shuffle1573<>(SB), RODATA|NOPTR, $32
+DATA shuffle1851<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1851<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1851<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1851<>+24(SB)/8, $0x0bff0aff09ff08ff
+GLOBL shuffle1851<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1574<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1574<>+8(SB)/8, $0x03ff02ff01ff00ff
-DATA shuffle1574<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1574<>+24(SB)/8, $0x0fff0eff0dff0cff
-GLOBL shuffle1574<>(SB), RODATA|NOPTR, $32
+DATA shuffle1852<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1852<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA shuffle1852<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1852<>+24(SB)/8, $0x0fff0eff0dff0cff
+GLOBL shuffle1852<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -46710,13 +48107,13 @@ chunks2016:
 	VPUNPCKHQDQ Y4, Y2, Y4
 	VPUNPCKLQDQ Y3, Y1, Y2
 	VPUNPCKHQDQ Y3, Y1, Y3
-	VPSHUFB     shuffle1198<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1205<>+0(SB), Y0, Y0
 	VMOVDQU     Y0, (R12)
-	VPSHUFB     shuffle1198<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1205<>+0(SB), Y2, Y2
 	VMOVDQU     Y2, (R12)(DX*1)
-	VPSHUFB     shuffle1198<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1205<>+0(SB), Y4, Y4
 	VMOVDQU     Y4, (R13)
-	VPSHUFB     shuffle1198<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1205<>+0(SB), Y3, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
 	JEQ         rowdone2017
@@ -46751,26 +48148,26 @@ chunks2020:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
-	VPSHUFB shuffle1575<>+0(SB), X0, X0
+	VPSHUFB shuffle1853<>+0(SB), X0, X0
 	VMOVDQU 32(AX)(R10*4), X1
-	VPSHUFB shuffle1576<>+0(SB), X1, X1
+	VPSHUFB shuffle1854<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R12)
 	VMOVDQU 8(AX)(R10*4), X1
-	VPSHUFB shuffle1575<>+0(SB), X1, X1
+	VPSHUFB shuffle1853<>+0(SB), X1, X1
 	VMOVDQU 40(AX)(R10*4), X0
-	VPSHUFB shuffle1576<>+0(SB), X0, X0
+	VPSHUFB shuffle1854<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 16(AX)(R10*4), X0
-	VPSHUFB shuffle1575<>+0(SB), X0, X0
+	VPSHUFB shuffle1853<>+0(SB), X0, X0
 	VMOVDQU 48(AX)(R10*4), X1
-	VPSHUFB shuffle1576<>+0(SB), X1, X2
+	VPSHUFB shuffle1854<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R13)
 	VMOVDQU 24(AX)(R10*4), X2
-	VPSHUFB shuffle1575<>+0(SB), X2, X2
-	VPSHUFB shuffle1577<>+0(SB), X1, X1
+	VPSHUFB shuffle1853<>+0(SB), X2, X2
+	VPSHUFB shuffle1855<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
@@ -46793,17 +48190,17 @@ rowdone2021:
 	VZEROUPPER
 	RET
 
-DATA shuffle1575<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1575<>+8(SB)/8, $0xffff0706ffff0504
-GLOBL shuffle1575<>(SB), RODATA|NOPTR, $16
+DATA shuffle1853<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1853<>+8(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle1853<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1576<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1576<>+8(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle1576<>(SB), RODATA|NOPTR, $16
+DATA shuffle1854<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1854<>+8(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle1854<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1577<>+0(SB)/8, $0x0b0affff0908ffff
-DATA shuffle1577<>+8(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle1577<>(SB), RODATA|NOPTR, $16
+DATA shuffle1855<>+0(SB)/8, $0x0b0affff0908ffff
+DATA shuffle1855<>+8(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1855<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -46844,34 +48241,34 @@ chunks2025:
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
 	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1578<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1856<>+0(SB), Y0, Y0
 	VMOVDQU     32(AX)(R10*4), X1
 	VINSERTI128 $0x01, 96(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1579<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1857<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R12)
 	VMOVDQU     8(AX)(R10*4), X1
 	VINSERTI128 $0x01, 72(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1578<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1856<>+0(SB), Y1, Y1
 	VMOVDQU     40(AX)(R10*4), X0
 	VINSERTI128 $0x01, 104(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1579<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1857<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R12)(DX*1)
 	VMOVDQU     16(AX)(R10*4), X0
 	VINSERTI128 $0x01, 80(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1578<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1856<>+0(SB), Y0, Y0
 	VMOVDQU     48(AX)(R10*4), X1
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1579<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1857<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R13)
 	VMOVDQU     24(AX)(R10*4), X1
 	VINSERTI128 $0x01, 88(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1578<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1856<>+0(SB), Y1, Y1
 	VMOVDQU     56(AX)(R10*4), X0
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1580<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1858<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
@@ -46895,23 +48292,23 @@ rowdone2026:
 	VZEROUPPER
 	RET
 
-DATA shuffle1578<>+0(SB)/8, $0xffff0302ffff0100
-DATA shuffle1578<>+8(SB)/8, $0xffff0706ffff0504
-DATA shuffle1578<>+16(SB)/8, $0xffff0302ffff0100
-DATA shuffle1578<>+24(SB)/8, $0xffff0706ffff0504
-GLOBL shuffle1578<>(SB), RODATA|NOPTR, $32
+DATA shuffle1856<>+0(SB)/8, $0xffff0302ffff0100
+DATA shuffle1856<>+8(SB)/8, $0xffff0706ffff0504
+DATA shuffle1856<>+16(SB)/8, $0xffff0302ffff0100
+DATA shuffle1856<>+24(SB)/8, $0xffff0706ffff0504
+GLOBL shuffle1856<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1579<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1579<>+8(SB)/8, $0x0706ffff0504ffff
-DATA shuffle1579<>+16(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1579<>+24(SB)/8, $0x0706ffff0504ffff
-GLOBL shuffle1579<>(SB), RODATA|NOPTR, $32
+DATA shuffle1857<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1857<>+8(SB)/8, $0x0706ffff0504ffff
+DATA shuffle1857<>+16(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1857<>+24(SB)/8, $0x0706ffff0504ffff
+GLOBL shuffle1857<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1580<>+0(SB)/8, $0x0302ffff0100ffff
-DATA shuffle1580<>+8(SB)/8, $0x0706ffff0504ffff
-DATA shuffle1580<>+16(SB)/8, $0x0b0affff0908ffff
-DATA shuffle1580<>+24(SB)/8, $0x0f0effff0d0cffff
-GLOBL shuffle1580<>(SB), RODATA|NOPTR, $32
+DATA shuffle1858<>+0(SB)/8, $0x0302ffff0100ffff
+DATA shuffle1858<>+8(SB)/8, $0x0706ffff0504ffff
+DATA shuffle1858<>+16(SB)/8, $0x0b0affff0908ffff
+DATA shuffle1858<>+24(SB)/8, $0x0f0effff0d0cffff
+GLOBL shuffle1858<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -46950,35 +48347,28 @@ row2029:
 chunks2030:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
-	VMOVDQU        (AX)(R10*4), X0
-	VINSERTI128    $0x01, 8(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
-	VMOVDQU        64(AX)(R10*4), X1
-	VINSERTI128    $0x01, 72(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX)(R10*4), Y0
+	VPSHUFB        shuffle1859<>+0(SB), Y0, Y0
+	VMOVDQU        56(AX)(R10*4), Y1
+	VPSHUFB        shuffle1860<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R12)
-	VMOVDQU        16(AX)(R10*4), X1
-	VINSERTI128    $0x01, 24(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
-	VMOVDQU        80(AX)(R10*4), X0
-	VINSERTI128    $0x01, 88(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VMOVDQU        8(AX)(R10*4), Y1
+	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VMOVDQU        72(AX)(R10*4), Y0
+	VPSHUFB        shuffle1860<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R12)(DX*1)
-	VMOVDQU        32(AX)(R10*4), X0
-	VINSERTI128    $0x01, 40(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
-	VMOVDQU        96(AX)(R10*4), X1
-	VINSERTI128    $0x01, 104(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
+	VMOVDQU        24(AX)(R10*4), Y0
+	VPSHUFB        shuffle1546<>+0(SB), Y0, Y0
+	VMOVDQU        88(AX)(R10*4), Y1
+	VPSHUFB        shuffle1860<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R13)
-	VMOVDQU        48(AX)(R10*4), X1
-	VINSERTI128    $0x01, 56(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
+	VMOVDQU        40(AX)(R10*4), Y1
+	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
 	VBROADCASTI128 112(AX)(R10*4), Y0
-	VPSHUFB        shuffle1207<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1214<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R13)(DX*1)
 	CMPQ           R10, BX
@@ -47000,6 +48390,18 @@ rowdone2031:
 	JNZ  group2028
 	VZEROUPPER
 	RET
+
+DATA shuffle1859<>+0(SB)/8, $0xffffffff03020100
+DATA shuffle1859<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle1859<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1859<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1859<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1860<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle1860<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1860<>+16(SB)/8, $0x03020100ffffffff
+DATA shuffle1860<>+24(SB)/8, $0x07060504ffffffff
+GLOBL shuffle1860<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -47040,33 +48442,33 @@ chunks2035:
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
 	VINSERTI128    $0x01, 8(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1212<>+0(SB), Y0, Y0
 	VMOVDQU        64(AX)(R10*4), X1
 	VINSERTI128    $0x01, 72(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1213<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R12)
 	VMOVDQU        16(AX)(R10*4), X1
 	VINSERTI128    $0x01, 24(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1212<>+0(SB), Y1, Y1
 	VMOVDQU        80(AX)(R10*4), X0
 	VINSERTI128    $0x01, 88(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1206<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1213<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R12)(DX*1)
 	VMOVDQU        32(AX)(R10*4), X0
 	VINSERTI128    $0x01, 40(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1205<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1212<>+0(SB), Y0, Y0
 	VMOVDQU        96(AX)(R10*4), X1
 	VINSERTI128    $0x01, 104(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1206<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1213<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R13)
 	VMOVDQU        48(AX)(R10*4), X1
 	VINSERTI128    $0x01, 56(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1205<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1212<>+0(SB), Y1, Y1
 	VBROADCASTI128 112(AX)(R10*4), Y0
-	VPSHUFB        shuffle1207<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1214<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R13)(DX*1)
 	CMPQ           R10, BX
@@ -47127,65 +48529,50 @@ row2039:
 chunks2040:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
-	VMOVDQU        (AX)(R10*4), X0
-	VINSERTI128    $0x01, 8(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        128(AX)(R10*4), X1
-	VINSERTI128    $0x01, 136(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX)(R10*4), Y0
+	VPSHUFB        shuffle519<>+0(SB), Y0, Y0
+	VMOVDQU        120(AX)(R10*4), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R12)
-	VMOVDQU        16(AX)(R10*4), X1
-	VINSERTI128    $0x01, 24(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        144(AX)(R10*4), X0
-	VINSERTI128    $0x01, 152(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
+	VMOVDQU        8(AX)(R10*4), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
+	VMOVDQU        136(AX)(R10*4), Y0
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R12)
-	VMOVDQU        32(AX)(R10*4), X0
-	VINSERTI128    $0x01, 40(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        160(AX)(R10*4), X1
-	VINSERTI128    $0x01, 168(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
+	VMOVDQU        24(AX)(R10*4), Y0
+	VPSHUFB        shuffle413<>+0(SB), Y0, Y0
+	VMOVDQU        152(AX)(R10*4), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R12)(DX*1)
-	VMOVDQU        48(AX)(R10*4), X1
-	VINSERTI128    $0x01, 56(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        176(AX)(R10*4), X0
-	VINSERTI128    $0x01, 184(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
+	VMOVDQU        40(AX)(R10*4), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
+	VMOVDQU        168(AX)(R10*4), Y0
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R12)(DX*1)
-	VMOVDQU        64(AX)(R10*4), X0
-	VINSERTI128    $0x01, 72(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        192(AX)(R10*4), X1
-	VINSERTI128    $0x01, 200(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
+	VMOVDQU        56(AX)(R10*4), Y0
+	VPSHUFB        shuffle413<>+0(SB), Y0, Y0
+	VMOVDQU        184(AX)(R10*4), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R13)
-	VMOVDQU        80(AX)(R10*4), X1
-	VINSERTI128    $0x01, 88(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
-	VMOVDQU        208(AX)(R10*4), X0
-	VINSERTI128    $0x01, 216(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle60<>+0(SB), Y0, Y0
+	VMOVDQU        72(AX)(R10*4), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
+	VMOVDQU        200(AX)(R10*4), Y0
+	VPSHUFB        shuffle412<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R13)
-	VMOVDQU        96(AX)(R10*4), X0
-	VINSERTI128    $0x01, 104(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle59<>+0(SB), Y0, Y0
-	VMOVDQU        224(AX)(R10*4), X1
-	VINSERTI128    $0x01, 232(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle60<>+0(SB), Y1, Y1
+	VMOVDQU        88(AX)(R10*4), Y0
+	VPSHUFB        shuffle413<>+0(SB), Y0, Y0
+	VMOVDQU        216(AX)(R10*4), Y1
+	VPSHUFB        shuffle412<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, (R13)(DX*1)
-	VMOVDQU        112(AX)(R10*4), X1
-	VINSERTI128    $0x01, 120(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle59<>+0(SB), Y1, Y1
+	VMOVDQU        104(AX)(R10*4), Y1
+	VPSHUFB        shuffle413<>+0(SB), Y1, Y1
 	VBROADCASTI128 240(AX)(R10*4), Y0
 	VPSHUFB        shuffle414<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
@@ -47406,34 +48793,34 @@ chunks2052:
 	VSHUFPS     $0xdd, Y7, Y5, Y7
 	VPERM2I128  $0x21, Y0, Y0, Y5
 	VPERM2I128  $0x21, Y1, Y1, Y9
-	VPSHUFB     shuffle1581<>+0(SB), Y0, Y10
-	VPSHUFB     shuffle1582<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1861<>+0(SB), Y0, Y10
+	VPSHUFB     shuffle1862<>+0(SB), Y5, Y5
 	VPOR        Y5, Y10, Y5
-	VPSHUFB     shuffle1583<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1863<>+0(SB), Y9, Y9
 	VPOR        Y9, Y5, Y9
 	VMOVDQU     Y9, (R12)
 	VPERM2I128  $0x21, Y2, Y2, Y9
 	VPERM2I128  $0x21, Y6, Y6, Y5
-	VPSHUFB     shuffle1581<>+0(SB), Y2, Y10
-	VPSHUFB     shuffle1582<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1861<>+0(SB), Y2, Y10
+	VPSHUFB     shuffle1862<>+0(SB), Y9, Y9
 	VPOR        Y9, Y10, Y9
-	VPSHUFB     shuffle1583<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1863<>+0(SB), Y5, Y5
 	VPOR        Y5, Y9, Y5
 	VMOVDQU     Y5, (R12)(DX*1)
 	VPERM2I128  $0x21, Y4, Y4, Y5
 	VPERM2I128  $0x21, Y8, Y8, Y9
-	VPSHUFB     shuffle1581<>+0(SB), Y4, Y10
-	VPSHUFB     shuffle1582<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1861<>+0(SB), Y4, Y10
+	VPSHUFB     shuffle1862<>+0(SB), Y5, Y5
 	VPOR        Y5, Y10, Y5
-	VPSHUFB     shuffle1583<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1863<>+0(SB), Y9, Y9
 	VPOR        Y9, Y5, Y9
 	VMOVDQU     Y9, (R13)
 	VPERM2I128  $0x21, Y3, Y3, Y9
 	VPERM2I128  $0x21, Y7, Y7, Y5
-	VPSHUFB     shuffle1581<>+0(SB), Y3, Y10
-	VPSHUFB     shuffle1582<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1861<>+0(SB), Y3, Y10
+	VPSHUFB     shuffle1862<>+0(SB), Y9, Y9
 	VPOR        Y9, Y10, Y9
-	VPSHUFB     shuffle1583<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1863<>+0(SB), Y5, Y5
 	VPOR        Y5, Y9, Y5
 	VMOVDQU     Y5, (R13)(DX*1)
 	VMOVDQU     256(AX)(R10*4), X5
@@ -47453,55 +48840,55 @@ chunks2052:
 	VSHUFPS     $0x88, Y11, Y9, Y10
 	VSHUFPS     $0xdd, Y11, Y9, Y11
 	VPERM2I128  $0x21, Y5, Y0, Y0
-	VPSHUFB     shuffle1584<>+0(SB), Y1, Y9
-	VPSHUFB     shuffle1585<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1864<>+0(SB), Y1, Y9
+	VPSHUFB     shuffle1865<>+0(SB), Y0, Y0
 	VPOR        Y0, Y9, Y0
 	VMOVDQU     Y0, 32(R12)
 	VPERM2I128  $0x21, Y10, Y2, Y2
-	VPSHUFB     shuffle1584<>+0(SB), Y6, Y0
-	VPSHUFB     shuffle1585<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1864<>+0(SB), Y6, Y0
+	VPSHUFB     shuffle1865<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VMOVDQU     Y2, 32(R12)(DX*1)
 	VPERM2I128  $0x21, Y12, Y4, Y4
-	VPSHUFB     shuffle1584<>+0(SB), Y8, Y2
-	VPSHUFB     shuffle1585<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1864<>+0(SB), Y8, Y2
+	VPSHUFB     shuffle1865<>+0(SB), Y4, Y4
 	VPOR        Y4, Y2, Y4
 	VMOVDQU     Y4, 32(R13)
 	VPERM2I128  $0x21, Y11, Y3, Y3
-	VPSHUFB     shuffle1584<>+0(SB), Y7, Y4
-	VPSHUFB     shuffle1585<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1864<>+0(SB), Y7, Y4
+	VPSHUFB     shuffle1865<>+0(SB), Y3, Y3
 	VPOR        Y3, Y4, Y3
 	VMOVDQU     Y3, 32(R13)(DX*1)
 	VPERM2I128  $0x21, Y5, Y1, Y1
 	VPERM2I128  $0x21, Y5, Y5, Y3
-	VPSHUFB     shuffle1586<>+0(SB), Y5, Y5
-	VPSHUFB     shuffle1587<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1866<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1867<>+0(SB), Y1, Y1
 	VPOR        Y1, Y5, Y1
-	VPSHUFB     shuffle1588<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1868<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, 64(R12)
 	VPERM2I128  $0x21, Y10, Y6, Y6
 	VPERM2I128  $0x21, Y10, Y10, Y3
-	VPSHUFB     shuffle1586<>+0(SB), Y10, Y10
-	VPSHUFB     shuffle1587<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1866<>+0(SB), Y10, Y10
+	VPSHUFB     shuffle1867<>+0(SB), Y6, Y6
 	VPOR        Y6, Y10, Y6
-	VPSHUFB     shuffle1588<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1868<>+0(SB), Y3, Y3
 	VPOR        Y3, Y6, Y3
 	VMOVDQU     Y3, 64(R12)(DX*1)
 	VPERM2I128  $0x21, Y12, Y8, Y8
 	VPERM2I128  $0x21, Y12, Y12, Y3
-	VPSHUFB     shuffle1586<>+0(SB), Y12, Y12
-	VPSHUFB     shuffle1587<>+0(SB), Y8, Y8
+	VPSHUFB     shuffle1866<>+0(SB), Y12, Y12
+	VPSHUFB     shuffle1867<>+0(SB), Y8, Y8
 	VPOR        Y8, Y12, Y8
-	VPSHUFB     shuffle1588<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1868<>+0(SB), Y3, Y3
 	VPOR        Y3, Y8, Y3
 	VMOVDQU     Y3, 64(R13)
 	VPERM2I128  $0x21, Y11, Y7, Y7
 	VPERM2I128  $0x21, Y11, Y11, Y3
-	VPSHUFB     shuffle1586<>+0(SB), Y11, Y11
-	VPSHUFB     shuffle1587<>+0(SB), Y7, Y7
+	VPSHUFB     shuffle1866<>+0(SB), Y11, Y11
+	VPSHUFB     shuffle1867<>+0(SB), Y7, Y7
 	VPOR        Y7, Y11, Y7
-	VPSHUFB     shuffle1588<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1868<>+0(SB), Y3, Y3
 	VPOR        Y3, Y7, Y3
 	VMOVDQU     Y3, 64(R13)(DX*1)
 	CMPQ        R10, BX
@@ -47545,37 +48932,37 @@ chunks2056:
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R10*4), X1
-	VPSHUFB shuffle1589<>+0(SB), X1, X1
+	VPSHUFB shuffle1869<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R10*4), X0
-	VPSHUFB shuffle1590<>+0(SB), X0, X0
+	VPSHUFB shuffle1870<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R10*4), X1
-	VPSHUFB shuffle1220<>+0(SB), X1, X1
+	VPSHUFB shuffle1227<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, (R12)
 	VMOVDQU 50(AX)(R10*4), X1
-	VPSHUFB shuffle1591<>+0(SB), X1, X1
+	VPSHUFB shuffle1871<>+0(SB), X1, X1
 	VMOVDQU 66(AX)(R10*4), X0
-	VPSHUFB shuffle1592<>+0(SB), X0, X0
+	VPSHUFB shuffle1872<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 82(AX)(R10*4), X1
-	VPSHUFB shuffle1593<>+0(SB), X1, X1
+	VPSHUFB shuffle1873<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 98(AX)(R10*4), X0
-	VPSHUFB shuffle1594<>+0(SB), X0, X0
+	VPSHUFB shuffle1874<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 114(AX)(R10*4), X1
-	VPSHUFB shuffle1595<>+0(SB), X1, X1
+	VPSHUFB shuffle1875<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 16(R12)
 	VMOVDQU 99(AX)(R10*4), X1
-	VPSHUFB shuffle1596<>+0(SB), X1, X1
+	VPSHUFB shuffle1876<>+0(SB), X1, X1
 	VMOVDQU 115(AX)(R10*4), X0
-	VPSHUFB shuffle1597<>+0(SB), X0, X0
+	VPSHUFB shuffle1877<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 128(AX)(R10*4), X1
-	VPSHUFB shuffle1598<>+0(SB), X1, X2
+	VPSHUFB shuffle1878<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R12)
 	VMOVDQU 4(AX)(R10*4), X2
@@ -47587,36 +48974,36 @@ chunks2056:
 	VPSHUFB shuffle145<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R10*4), X0
-	VPSHUFB shuffle1589<>+0(SB), X0, X0
+	VPSHUFB shuffle1869<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R10*4), X2
-	VPSHUFB shuffle1590<>+0(SB), X2, X2
+	VPSHUFB shuffle1870<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 84(AX)(R10*4), X0
-	VPSHUFB shuffle1220<>+0(SB), X0, X0
+	VPSHUFB shuffle1227<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 54(AX)(R10*4), X0
-	VPSHUFB shuffle1591<>+0(SB), X0, X0
+	VPSHUFB shuffle1871<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R10*4), X2
-	VPSHUFB shuffle1592<>+0(SB), X2, X2
+	VPSHUFB shuffle1872<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 86(AX)(R10*4), X0
-	VPSHUFB shuffle1593<>+0(SB), X0, X0
+	VPSHUFB shuffle1873<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 102(AX)(R10*4), X2
-	VPSHUFB shuffle1594<>+0(SB), X2, X2
+	VPSHUFB shuffle1874<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 118(AX)(R10*4), X0
-	VPSHUFB shuffle1595<>+0(SB), X0, X0
+	VPSHUFB shuffle1875<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R12)(DX*1)
 	VMOVDQU 103(AX)(R10*4), X0
-	VPSHUFB shuffle1596<>+0(SB), X0, X0
+	VPSHUFB shuffle1876<>+0(SB), X0, X0
 	VMOVDQU 119(AX)(R10*4), X2
-	VPSHUFB shuffle1597<>+0(SB), X2, X2
+	VPSHUFB shuffle1877<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1599<>+0(SB), X1, X0
+	VPSHUFB shuffle1879<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVD   X0, 32(R12)(DX*1)
 	VMOVDQU 8(AX)(R10*4), X0
@@ -47628,36 +49015,36 @@ chunks2056:
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R10*4), X2
-	VPSHUFB shuffle1589<>+0(SB), X2, X2
+	VPSHUFB shuffle1869<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R10*4), X0
-	VPSHUFB shuffle1590<>+0(SB), X0, X0
+	VPSHUFB shuffle1870<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 88(AX)(R10*4), X2
-	VPSHUFB shuffle1220<>+0(SB), X2, X2
+	VPSHUFB shuffle1227<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R13)
 	VMOVDQU 58(AX)(R10*4), X2
-	VPSHUFB shuffle1591<>+0(SB), X2, X2
+	VPSHUFB shuffle1871<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R10*4), X0
-	VPSHUFB shuffle1592<>+0(SB), X0, X0
+	VPSHUFB shuffle1872<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 90(AX)(R10*4), X2
-	VPSHUFB shuffle1593<>+0(SB), X2, X2
+	VPSHUFB shuffle1873<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 106(AX)(R10*4), X0
-	VPSHUFB shuffle1594<>+0(SB), X0, X0
+	VPSHUFB shuffle1874<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 122(AX)(R10*4), X2
-	VPSHUFB shuffle1595<>+0(SB), X2, X2
+	VPSHUFB shuffle1875<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 16(R13)
 	VMOVDQU 107(AX)(R10*4), X2
-	VPSHUFB shuffle1596<>+0(SB), X2, X2
+	VPSHUFB shuffle1876<>+0(SB), X2, X2
 	VMOVDQU 123(AX)(R10*4), X0
-	VPSHUFB shuffle1597<>+0(SB), X0, X0
+	VPSHUFB shuffle1877<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1600<>+0(SB), X1, X2
+	VPSHUFB shuffle1880<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVD   X2, 32(R13)
 	VMOVDQU 12(AX)(R10*4), X2
@@ -47669,36 +49056,36 @@ chunks2056:
 	VPSHUFB shuffle145<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R10*4), X0
-	VPSHUFB shuffle1589<>+0(SB), X0, X0
+	VPSHUFB shuffle1869<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R10*4), X2
-	VPSHUFB shuffle1590<>+0(SB), X2, X2
+	VPSHUFB shuffle1870<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 92(AX)(R10*4), X0
-	VPSHUFB shuffle1220<>+0(SB), X0, X0
+	VPSHUFB shuffle1227<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R13)(DX*1)
 	VMOVDQU 62(AX)(R10*4), X0
-	VPSHUFB shuffle1591<>+0(SB), X0, X0
+	VPSHUFB shuffle1871<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R10*4), X2
-	VPSHUFB shuffle1592<>+0(SB), X2, X2
+	VPSHUFB shuffle1872<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 94(AX)(R10*4), X0
-	VPSHUFB shuffle1593<>+0(SB), X0, X0
+	VPSHUFB shuffle1873<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 110(AX)(R10*4), X2
-	VPSHUFB shuffle1594<>+0(SB), X2, X2
+	VPSHUFB shuffle1874<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 126(AX)(R10*4), X0
-	VPSHUFB shuffle1595<>+0(SB), X0, X0
+	VPSHUFB shuffle1875<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 16(R13)(DX*1)
 	VMOVDQU 111(AX)(R10*4), X0
-	VPSHUFB shuffle1596<>+0(SB), X0, X0
+	VPSHUFB shuffle1876<>+0(SB), X0, X0
 	VMOVDQU 127(AX)(R10*4), X2
-	VPSHUFB shuffle1597<>+0(SB), X2, X2
+	VPSHUFB shuffle1877<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1601<>+0(SB), X1, X1
+	VPSHUFB shuffle1881<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R13)(DX*1)
 	CMPQ    R10, BX
@@ -47742,21 +49129,21 @@ chunks2060:
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R10*4), X1
-	VPSHUFB shuffle1589<>+0(SB), X1, X1
+	VPSHUFB shuffle1869<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 64(AX)(R10*4), X0
-	VPSHUFB shuffle1590<>+0(SB), X0, X0
+	VPSHUFB shuffle1870<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 80(AX)(R10*4), X1
-	VPSHUFB shuffle1220<>+0(SB), X1, X2
+	VPSHUFB shuffle1227<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R12)
 	VMOVDQU 50(AX)(R10*4), X2
-	VPSHUFB shuffle1591<>+0(SB), X2, X2
+	VPSHUFB shuffle1871<>+0(SB), X2, X2
 	VMOVDQU 66(AX)(R10*4), X0
-	VPSHUFB shuffle1592<>+0(SB), X0, X0
+	VPSHUFB shuffle1872<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1602<>+0(SB), X1, X2
+	VPSHUFB shuffle1882<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R12)
 	VMOVDQU 4(AX)(R10*4), X2
@@ -47768,20 +49155,20 @@ chunks2060:
 	VPSHUFB shuffle145<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 52(AX)(R10*4), X0
-	VPSHUFB shuffle1589<>+0(SB), X0, X0
+	VPSHUFB shuffle1869<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 68(AX)(R10*4), X2
-	VPSHUFB shuffle1590<>+0(SB), X2, X2
+	VPSHUFB shuffle1870<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1603<>+0(SB), X1, X0
+	VPSHUFB shuffle1883<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 54(AX)(R10*4), X0
-	VPSHUFB shuffle1591<>+0(SB), X0, X0
+	VPSHUFB shuffle1871<>+0(SB), X0, X0
 	VMOVDQU 70(AX)(R10*4), X2
-	VPSHUFB shuffle1592<>+0(SB), X2, X2
+	VPSHUFB shuffle1872<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1604<>+0(SB), X1, X0
+	VPSHUFB shuffle1884<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R12)(DX*1)
 	VMOVDQU 8(AX)(R10*4), X0
@@ -47793,20 +49180,20 @@ chunks2060:
 	VPSHUFB shuffle145<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 56(AX)(R10*4), X2
-	VPSHUFB shuffle1589<>+0(SB), X2, X2
+	VPSHUFB shuffle1869<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 72(AX)(R10*4), X0
-	VPSHUFB shuffle1590<>+0(SB), X0, X0
+	VPSHUFB shuffle1870<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1605<>+0(SB), X1, X2
+	VPSHUFB shuffle1885<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R13)
 	VMOVDQU 58(AX)(R10*4), X2
-	VPSHUFB shuffle1591<>+0(SB), X2, X2
+	VPSHUFB shuffle1871<>+0(SB), X2, X2
 	VMOVDQU 74(AX)(R10*4), X0
-	VPSHUFB shuffle1592<>+0(SB), X0, X0
+	VPSHUFB shuffle1872<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1606<>+0(SB), X1, X2
+	VPSHUFB shuffle1886<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 16(R13)
 	VMOVDQU 12(AX)(R10*4), X2
@@ -47818,20 +49205,20 @@ chunks2060:
 	VPSHUFB shuffle145<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 60(AX)(R10*4), X0
-	VPSHUFB shuffle1589<>+0(SB), X0, X0
+	VPSHUFB shuffle1869<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 76(AX)(R10*4), X2
-	VPSHUFB shuffle1590<>+0(SB), X2, X2
+	VPSHUFB shuffle1870<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1607<>+0(SB), X1, X0
+	VPSHUFB shuffle1887<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R13)(DX*1)
 	VMOVDQU 62(AX)(R10*4), X0
-	VPSHUFB shuffle1591<>+0(SB), X0, X0
+	VPSHUFB shuffle1871<>+0(SB), X0, X0
 	VMOVDQU 78(AX)(R10*4), X2
-	VPSHUFB shuffle1592<>+0(SB), X2, X2
+	VPSHUFB shuffle1872<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1608<>+0(SB), X1, X1
+	VPSHUFB shuffle1888<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R13)(DX*1)
 	CMPQ    R10, BX
@@ -47854,133 +49241,133 @@ rowdone2061:
 	VZEROUPPER
 	RET
 
-DATA shuffle1581<>+0(SB)/8, $0x0602090501080400
-DATA shuffle1581<>+8(SB)/8, $0x0dffff0c0b07030a
-DATA shuffle1581<>+16(SB)/8, $0x0703ff0602ff0501
-DATA shuffle1581<>+24(SB)/8, $0x0e0aff0d09ff0c08
-GLOBL shuffle1581<>(SB), RODATA|NOPTR, $32
+DATA shuffle1861<>+0(SB)/8, $0x0602090501080400
+DATA shuffle1861<>+8(SB)/8, $0x0dffff0c0b07030a
+DATA shuffle1861<>+16(SB)/8, $0x0703ff0602ff0501
+DATA shuffle1861<>+24(SB)/8, $0x0e0aff0d09ff0c08
+GLOBL shuffle1861<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1582<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1582<>+8(SB)/8, $0xff0400ffffffffff
-DATA shuffle1582<>+16(SB)/8, $0xffff0fffff0effff
-DATA shuffle1582<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1582<>(SB), RODATA|NOPTR, $32
+DATA shuffle1862<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1862<>+8(SB)/8, $0xff0400ffffffffff
+DATA shuffle1862<>+16(SB)/8, $0xffff0fffff0effff
+DATA shuffle1862<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1862<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1583<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1583<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1583<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1583<>+24(SB)/8, $0xffff01ffff00ffff
-GLOBL shuffle1583<>(SB), RODATA|NOPTR, $32
+DATA shuffle1863<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1863<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1863<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1863<>+24(SB)/8, $0xffff01ffff00ffff
+GLOBL shuffle1863<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1584<>+0(SB)/8, $0x050c080403ffff02
-DATA shuffle1584<>+8(SB)/8, $0x0f0b070e0a060d09
-DATA shuffle1584<>+16(SB)/8, $0x0602090501080400
-DATA shuffle1584<>+24(SB)/8, $0x0dffff0c0b07030a
-GLOBL shuffle1584<>(SB), RODATA|NOPTR, $32
+DATA shuffle1864<>+0(SB)/8, $0x050c080403ffff02
+DATA shuffle1864<>+8(SB)/8, $0x0f0b070e0a060d09
+DATA shuffle1864<>+16(SB)/8, $0x0602090501080400
+DATA shuffle1864<>+24(SB)/8, $0x0dffff0c0b07030a
+GLOBL shuffle1864<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1585<>+0(SB)/8, $0xffffffffff0f0bff
-DATA shuffle1585<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1585<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1585<>+24(SB)/8, $0xff0400ffffffffff
-GLOBL shuffle1585<>(SB), RODATA|NOPTR, $32
+DATA shuffle1865<>+0(SB)/8, $0xffffffffff0f0bff
+DATA shuffle1865<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1865<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1865<>+24(SB)/8, $0xff0400ffffffffff
+GLOBL shuffle1865<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1586<>+0(SB)/8, $0x0703ff0602ff0501
-DATA shuffle1586<>+8(SB)/8, $0x0e0aff0d09ff0c08
-DATA shuffle1586<>+16(SB)/8, $0x050c080403ffff02
-DATA shuffle1586<>+24(SB)/8, $0x0f0b070e0a060d09
-GLOBL shuffle1586<>(SB), RODATA|NOPTR, $32
+DATA shuffle1866<>+0(SB)/8, $0x0703ff0602ff0501
+DATA shuffle1866<>+8(SB)/8, $0x0e0aff0d09ff0c08
+DATA shuffle1866<>+16(SB)/8, $0x050c080403ffff02
+DATA shuffle1866<>+24(SB)/8, $0x0f0b070e0a060d09
+GLOBL shuffle1866<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1587<>+0(SB)/8, $0xffff0fffff0effff
-DATA shuffle1587<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1587<>+16(SB)/8, $0xffffffffff0f0bff
-DATA shuffle1587<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1587<>(SB), RODATA|NOPTR, $32
+DATA shuffle1867<>+0(SB)/8, $0xffff0fffff0effff
+DATA shuffle1867<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1867<>+16(SB)/8, $0xffffffffff0f0bff
+DATA shuffle1867<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1867<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1588<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1588<>+8(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1588<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1588<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1588<>(SB), RODATA|NOPTR, $32
+DATA shuffle1868<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1868<>+8(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1868<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1868<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1868<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1589<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1589<>+8(SB)/8, $0x01ffff00ffffffff
-GLOBL shuffle1589<>(SB), RODATA|NOPTR, $16
+DATA shuffle1869<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1869<>+8(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle1869<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1590<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1590<>+8(SB)/8, $0xffff00ffffffffff
-GLOBL shuffle1590<>(SB), RODATA|NOPTR, $16
+DATA shuffle1870<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1870<>+8(SB)/8, $0xffff00ffffffffff
+GLOBL shuffle1870<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1591<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA shuffle1591<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1591<>(SB), RODATA|NOPTR, $16
+DATA shuffle1871<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle1871<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1871<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1592<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle1592<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1592<>(SB), RODATA|NOPTR, $16
+DATA shuffle1872<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle1872<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1872<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1593<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1593<>+8(SB)/8, $0xffffffff0fffff0e
-GLOBL shuffle1593<>(SB), RODATA|NOPTR, $16
+DATA shuffle1873<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1873<>+8(SB)/8, $0xffffffff0fffff0e
+GLOBL shuffle1873<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1594<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1594<>+8(SB)/8, $0xff00ff0fffff0eff
-GLOBL shuffle1594<>(SB), RODATA|NOPTR, $16
+DATA shuffle1874<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1874<>+8(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle1874<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1595<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1595<>+8(SB)/8, $0x00ff0fffff0effff
-GLOBL shuffle1595<>(SB), RODATA|NOPTR, $16
+DATA shuffle1875<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1875<>+8(SB)/8, $0x00ff0fffff0effff
+GLOBL shuffle1875<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1596<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle1596<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1596<>(SB), RODATA|NOPTR, $16
+DATA shuffle1876<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle1876<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1876<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1597<>+0(SB)/8, $0xffffffffff00ff0f
-DATA shuffle1597<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1597<>(SB), RODATA|NOPTR, $16
+DATA shuffle1877<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle1877<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1877<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1598<>+0(SB)/8, $0xffffffff03ffffff
-DATA shuffle1598<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1598<>(SB), RODATA|NOPTR, $16
+DATA shuffle1878<>+0(SB)/8, $0xffffffff03ffffff
+DATA shuffle1878<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1878<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1599<>+0(SB)/8, $0xffffffff07ffffff
-DATA shuffle1599<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1599<>(SB), RODATA|NOPTR, $16
+DATA shuffle1879<>+0(SB)/8, $0xffffffff07ffffff
+DATA shuffle1879<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1879<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1600<>+0(SB)/8, $0xffffffff0bffffff
-DATA shuffle1600<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1600<>(SB), RODATA|NOPTR, $16
+DATA shuffle1880<>+0(SB)/8, $0xffffffff0bffffff
+DATA shuffle1880<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1880<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1601<>+0(SB)/8, $0xffffffff0fffffff
-DATA shuffle1601<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1601<>(SB), RODATA|NOPTR, $16
+DATA shuffle1881<>+0(SB)/8, $0xffffffff0fffffff
+DATA shuffle1881<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1881<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1602<>+0(SB)/8, $0x03ffff02ffffffff
-DATA shuffle1602<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1602<>(SB), RODATA|NOPTR, $16
+DATA shuffle1882<>+0(SB)/8, $0x03ffff02ffffffff
+DATA shuffle1882<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1882<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1603<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1603<>+8(SB)/8, $0xff04ffffffffffff
-GLOBL shuffle1603<>(SB), RODATA|NOPTR, $16
+DATA shuffle1883<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1883<>+8(SB)/8, $0xff04ffffffffffff
+GLOBL shuffle1883<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1604<>+0(SB)/8, $0x07ffff06ffffffff
-DATA shuffle1604<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1604<>(SB), RODATA|NOPTR, $16
+DATA shuffle1884<>+0(SB)/8, $0x07ffff06ffffffff
+DATA shuffle1884<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1884<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1605<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1605<>+8(SB)/8, $0xff08ffffffffffff
-GLOBL shuffle1605<>(SB), RODATA|NOPTR, $16
+DATA shuffle1885<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1885<>+8(SB)/8, $0xff08ffffffffffff
+GLOBL shuffle1885<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1606<>+0(SB)/8, $0x0bffff0affffffff
-DATA shuffle1606<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1606<>(SB), RODATA|NOPTR, $16
+DATA shuffle1886<>+0(SB)/8, $0x0bffff0affffffff
+DATA shuffle1886<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1886<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1607<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1607<>+8(SB)/8, $0xff0cffffffffffff
-GLOBL shuffle1607<>(SB), RODATA|NOPTR, $16
+DATA shuffle1887<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1887<>+8(SB)/8, $0xff0cffffffffffff
+GLOBL shuffle1887<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1608<>+0(SB)/8, $0x0fffff0effffffff
-DATA shuffle1608<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1608<>(SB), RODATA|NOPTR, $16
+DATA shuffle1888<>+0(SB)/8, $0x0fffff0effffffff
+DATA shuffle1888<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1888<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -48021,279 +49408,279 @@ chunks2065:
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
 	VINSERTI128    $0x01, 50(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1609<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1889<>+0(SB), Y0, Y0
 	VMOVDQU        16(AX)(R10*4), X1
 	VINSERTI128    $0x01, 66(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1610<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1890<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        32(AX)(R10*4), X0
 	VINSERTI128    $0x01, 82(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1611<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1891<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        48(AX)(R10*4), X1
 	VINSERTI128    $0x01, 98(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1612<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1892<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        64(AX)(R10*4), X0
 	VINSERTI128    $0x01, 114(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1613<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1893<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        80(AX)(R10*4), X1
-	VPSHUFB        shuffle1433<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1622<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R12)
 	VMOVDQU        99(AX)(R10*4), X1
 	VINSERTI128    $0x01, 192(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1614<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1894<>+0(SB), Y1, Y1
 	VMOVDQU        115(AX)(R10*4), X0
 	VINSERTI128    $0x01, 208(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1615<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1895<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        131(AX)(R10*4), X1
 	VINSERTI128    $0x01, 224(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1616<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1896<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        147(AX)(R10*4), X0
 	VINSERTI128    $0x01, 240(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1617<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1897<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        163(AX)(R10*4), X1
 	VINSERTI128    $0x01, 256(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1618<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1898<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        179(AX)(R10*4), X0
 	VINSERTI128    $0x01, 272(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1213<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1242<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R12)
 	VMOVDQU        242(AX)(R10*4), X0
 	VINSERTI128    $0x01, 291(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1619<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1899<>+0(SB), Y0, Y0
 	VMOVDQU        258(AX)(R10*4), X1
 	VINSERTI128    $0x01, 307(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1620<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1900<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        274(AX)(R10*4), X0
 	VINSERTI128    $0x01, 323(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1621<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1901<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        290(AX)(R10*4), X1
 	VINSERTI128    $0x01, 339(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1622<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1902<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        306(AX)(R10*4), X0
 	VINSERTI128    $0x01, 355(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1623<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1903<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 368(AX)(R10*4), Y1
-	VPSHUFB        shuffle1624<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle1904<>+0(SB), Y1, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R12)
 	VMOVDQU        4(AX)(R10*4), X2
 	VINSERTI128    $0x01, 54(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1609<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1889<>+0(SB), Y2, Y2
 	VMOVDQU        20(AX)(R10*4), X0
 	VINSERTI128    $0x01, 70(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1610<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1890<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        36(AX)(R10*4), X2
 	VINSERTI128    $0x01, 86(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1611<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1891<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        52(AX)(R10*4), X0
 	VINSERTI128    $0x01, 102(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1612<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1892<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        68(AX)(R10*4), X2
 	VINSERTI128    $0x01, 118(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1613<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1893<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        84(AX)(R10*4), X0
-	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, (R12)(DX*1)
 	VMOVDQU        103(AX)(R10*4), X0
 	VINSERTI128    $0x01, 196(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1614<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1894<>+0(SB), Y0, Y0
 	VMOVDQU        119(AX)(R10*4), X2
 	VINSERTI128    $0x01, 212(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1615<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1895<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        135(AX)(R10*4), X0
 	VINSERTI128    $0x01, 228(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1616<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1896<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        151(AX)(R10*4), X2
 	VINSERTI128    $0x01, 244(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1617<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1897<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        167(AX)(R10*4), X0
 	VINSERTI128    $0x01, 260(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1618<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1898<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        183(AX)(R10*4), X2
 	VINSERTI128    $0x01, 276(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1213<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1242<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 32(R12)(DX*1)
 	VMOVDQU        246(AX)(R10*4), X2
 	VINSERTI128    $0x01, 295(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1619<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1899<>+0(SB), Y2, Y2
 	VMOVDQU        262(AX)(R10*4), X0
 	VINSERTI128    $0x01, 311(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1620<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1900<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        278(AX)(R10*4), X2
 	VINSERTI128    $0x01, 327(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1621<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1901<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        294(AX)(R10*4), X0
 	VINSERTI128    $0x01, 343(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1902<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        310(AX)(R10*4), X2
 	VINSERTI128    $0x01, 359(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1623<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1903<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle1625<>+0(SB), Y1, Y0
+	VPSHUFB        shuffle1905<>+0(SB), Y1, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, 64(R12)(DX*1)
 	VMOVDQU        8(AX)(R10*4), X0
 	VINSERTI128    $0x01, 58(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1609<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1889<>+0(SB), Y0, Y0
 	VMOVDQU        24(AX)(R10*4), X2
 	VINSERTI128    $0x01, 74(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1610<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1890<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        40(AX)(R10*4), X0
 	VINSERTI128    $0x01, 90(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1611<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1891<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        56(AX)(R10*4), X2
 	VINSERTI128    $0x01, 106(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1612<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1892<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        72(AX)(R10*4), X0
 	VINSERTI128    $0x01, 122(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1613<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1893<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        88(AX)(R10*4), X2
-	VPSHUFB        shuffle1433<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1622<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, (R13)
 	VMOVDQU        107(AX)(R10*4), X2
 	VINSERTI128    $0x01, 200(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1614<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1894<>+0(SB), Y2, Y2
 	VMOVDQU        123(AX)(R10*4), X0
 	VINSERTI128    $0x01, 216(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1615<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1895<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        139(AX)(R10*4), X2
 	VINSERTI128    $0x01, 232(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1616<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1896<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        155(AX)(R10*4), X0
 	VINSERTI128    $0x01, 248(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1617<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1897<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        171(AX)(R10*4), X2
 	VINSERTI128    $0x01, 264(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1618<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1898<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        187(AX)(R10*4), X0
 	VINSERTI128    $0x01, 280(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1213<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1242<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, 32(R13)
 	VMOVDQU        250(AX)(R10*4), X0
 	VINSERTI128    $0x01, 299(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1619<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1899<>+0(SB), Y0, Y0
 	VMOVDQU        266(AX)(R10*4), X2
 	VINSERTI128    $0x01, 315(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1620<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1900<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        282(AX)(R10*4), X0
 	VINSERTI128    $0x01, 331(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1621<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1901<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        298(AX)(R10*4), X2
 	VINSERTI128    $0x01, 347(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1622<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1902<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        314(AX)(R10*4), X0
 	VINSERTI128    $0x01, 363(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1623<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1903<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
-	VPSHUFB        shuffle1626<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle1906<>+0(SB), Y1, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R13)
 	VMOVDQU        12(AX)(R10*4), X2
 	VINSERTI128    $0x01, 62(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1609<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1889<>+0(SB), Y2, Y2
 	VMOVDQU        28(AX)(R10*4), X0
 	VINSERTI128    $0x01, 78(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1610<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1890<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        44(AX)(R10*4), X2
 	VINSERTI128    $0x01, 94(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1611<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1891<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        60(AX)(R10*4), X0
 	VINSERTI128    $0x01, 110(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1612<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1892<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        76(AX)(R10*4), X2
 	VINSERTI128    $0x01, 126(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1613<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1893<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        92(AX)(R10*4), X0
-	VPSHUFB        shuffle1433<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, (R13)(DX*1)
 	VMOVDQU        111(AX)(R10*4), X0
 	VINSERTI128    $0x01, 204(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1614<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1894<>+0(SB), Y0, Y0
 	VMOVDQU        127(AX)(R10*4), X2
 	VINSERTI128    $0x01, 220(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1615<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1895<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        143(AX)(R10*4), X0
 	VINSERTI128    $0x01, 236(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1616<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1896<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        159(AX)(R10*4), X2
 	VINSERTI128    $0x01, 252(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1617<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1897<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        175(AX)(R10*4), X0
 	VINSERTI128    $0x01, 268(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1618<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1898<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        191(AX)(R10*4), X2
 	VINSERTI128    $0x01, 284(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1213<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1242<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 32(R13)(DX*1)
 	VMOVDQU        254(AX)(R10*4), X2
 	VINSERTI128    $0x01, 303(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1619<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1899<>+0(SB), Y2, Y2
 	VMOVDQU        270(AX)(R10*4), X0
 	VINSERTI128    $0x01, 319(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1620<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1900<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        286(AX)(R10*4), X2
 	VINSERTI128    $0x01, 335(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1621<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1901<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        302(AX)(R10*4), X0
 	VINSERTI128    $0x01, 351(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1622<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1902<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        318(AX)(R10*4), X2
 	VINSERTI128    $0x01, 367(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1623<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1903<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle1627<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1424<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, 64(R13)(DX*1)
 	CMPQ           R10, BX
@@ -48317,119 +49704,113 @@ rowdone2066:
 	VZEROUPPER
 	RET
 
-DATA shuffle1609<>+0(SB)/8, $0xff02ffff01ffff00
-DATA shuffle1609<>+8(SB)/8, $0xffffffffffff03ff
-DATA shuffle1609<>+16(SB)/8, $0xffff01ffff00ff0f
-DATA shuffle1609<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1609<>(SB), RODATA|NOPTR, $32
+DATA shuffle1889<>+0(SB)/8, $0xff02ffff01ffff00
+DATA shuffle1889<>+8(SB)/8, $0xffffffffffff03ff
+DATA shuffle1889<>+16(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle1889<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1889<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1610<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle1610<>+8(SB)/8, $0xffffffffff03ffff
-DATA shuffle1610<>+16(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle1610<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1610<>(SB), RODATA|NOPTR, $32
+DATA shuffle1890<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle1890<>+8(SB)/8, $0xffffffffff03ffff
+DATA shuffle1890<>+16(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle1890<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1890<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1611<>+0(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1611<>+8(SB)/8, $0xffffffff03ffff02
-DATA shuffle1611<>+16(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1611<>+24(SB)/8, $0xffffffff0fffff0e
-GLOBL shuffle1611<>(SB), RODATA|NOPTR, $32
+DATA shuffle1891<>+0(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1891<>+8(SB)/8, $0xffffffff03ffff02
+DATA shuffle1891<>+16(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1891<>+24(SB)/8, $0xffffffff0fffff0e
+GLOBL shuffle1891<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1612<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1612<>+8(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1612<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1612<>+24(SB)/8, $0xff00ff0fffff0eff
-GLOBL shuffle1612<>(SB), RODATA|NOPTR, $32
+DATA shuffle1892<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1892<>+8(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1892<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1892<>+24(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle1892<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1613<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1613<>+8(SB)/8, $0xffff00ffffffffff
-DATA shuffle1613<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1613<>+24(SB)/8, $0x00ff0fffff0effff
-GLOBL shuffle1613<>(SB), RODATA|NOPTR, $32
+DATA shuffle1893<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1893<>+8(SB)/8, $0xffff00ffffffffff
+DATA shuffle1893<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1893<>+24(SB)/8, $0x00ff0fffff0effff
+GLOBL shuffle1893<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1614<>+0(SB)/8, $0xffffffffffff00ff
-DATA shuffle1614<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1614<>+16(SB)/8, $0xff02ffff01ffff00
-DATA shuffle1614<>+24(SB)/8, $0xffffffffffff03ff
-GLOBL shuffle1614<>(SB), RODATA|NOPTR, $32
+DATA shuffle1894<>+0(SB)/8, $0xffffffffffff00ff
+DATA shuffle1894<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1894<>+16(SB)/8, $0xff02ffff01ffff00
+DATA shuffle1894<>+24(SB)/8, $0xffffffffffff03ff
+GLOBL shuffle1894<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1615<>+0(SB)/8, $0xffffffffff00ff0f
-DATA shuffle1615<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1615<>+16(SB)/8, $0x02ffff01ffff00ff
-DATA shuffle1615<>+24(SB)/8, $0xffffffffff03ffff
-GLOBL shuffle1615<>(SB), RODATA|NOPTR, $32
+DATA shuffle1895<>+0(SB)/8, $0xffffffffff00ff0f
+DATA shuffle1895<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1895<>+16(SB)/8, $0x02ffff01ffff00ff
+DATA shuffle1895<>+24(SB)/8, $0xffffffffff03ffff
+GLOBL shuffle1895<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1616<>+0(SB)/8, $0x0effff0d00ffffff
-DATA shuffle1616<>+8(SB)/8, $0xffffffffff0fffff
-DATA shuffle1616<>+16(SB)/8, $0xffff01ffff00ffff
-DATA shuffle1616<>+24(SB)/8, $0xffffffff03ffff02
-GLOBL shuffle1616<>(SB), RODATA|NOPTR, $32
+DATA shuffle1896<>+0(SB)/8, $0x0effff0d00ffffff
+DATA shuffle1896<>+8(SB)/8, $0xffffffffff0fffff
+DATA shuffle1896<>+16(SB)/8, $0xffff01ffff00ffff
+DATA shuffle1896<>+24(SB)/8, $0xffffffff03ffff02
+GLOBL shuffle1896<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1617<>+0(SB)/8, $0xffff0dffffffffff
-DATA shuffle1617<>+8(SB)/8, $0xffff00ff0fffff0e
-DATA shuffle1617<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1617<>+24(SB)/8, $0x01ffff00ffffffff
-GLOBL shuffle1617<>(SB), RODATA|NOPTR, $32
+DATA shuffle1897<>+0(SB)/8, $0xffff0dffffffffff
+DATA shuffle1897<>+8(SB)/8, $0xffff00ff0fffff0e
+DATA shuffle1897<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1897<>+24(SB)/8, $0x01ffff00ffffffff
+GLOBL shuffle1897<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1618<>+0(SB)/8, $0xff0dffffffffffff
-DATA shuffle1618<>+8(SB)/8, $0xff00ff0fffff0eff
-DATA shuffle1618<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1618<>+24(SB)/8, $0xffff00ffffffffff
-GLOBL shuffle1618<>(SB), RODATA|NOPTR, $32
+DATA shuffle1898<>+0(SB)/8, $0xff0dffffffffffff
+DATA shuffle1898<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA shuffle1898<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1898<>+24(SB)/8, $0xffff00ffffffffff
+GLOBL shuffle1898<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1619<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA shuffle1619<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1619<>+16(SB)/8, $0xffffffffffff00ff
-DATA shuffle1619<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1619<>(SB), RODATA|NOPTR, $32
+DATA shuffle1899<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA shuffle1899<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1899<>+16(SB)/8, $0xffffffffffff00ff
+DATA shuffle1899<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1899<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1620<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA shuffle1620<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1620<>+16(SB)/8, $0xffffffffff00ff0f
-DATA shuffle1620<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1620<>(SB), RODATA|NOPTR, $32
+DATA shuffle1900<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA shuffle1900<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1900<>+16(SB)/8, $0xffffffffff00ff0f
+DATA shuffle1900<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1900<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1621<>+0(SB)/8, $0x01ffff00ffffffff
-DATA shuffle1621<>+8(SB)/8, $0xffffffff0fffff0e
-DATA shuffle1621<>+16(SB)/8, $0x0effff0d00ffffff
-DATA shuffle1621<>+24(SB)/8, $0xffffffffff0fffff
-GLOBL shuffle1621<>(SB), RODATA|NOPTR, $32
+DATA shuffle1901<>+0(SB)/8, $0x01ffff00ffffffff
+DATA shuffle1901<>+8(SB)/8, $0xffffffff0fffff0e
+DATA shuffle1901<>+16(SB)/8, $0x0effff0d00ffffff
+DATA shuffle1901<>+24(SB)/8, $0xffffffffff0fffff
+GLOBL shuffle1901<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1622<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1622<>+8(SB)/8, $0xff00ff0fffff0eff
-DATA shuffle1622<>+16(SB)/8, $0xffff0dffffffffff
-DATA shuffle1622<>+24(SB)/8, $0xffff00ff0fffff0e
-GLOBL shuffle1622<>(SB), RODATA|NOPTR, $32
+DATA shuffle1902<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1902<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA shuffle1902<>+16(SB)/8, $0xffff0dffffffffff
+DATA shuffle1902<>+24(SB)/8, $0xffff00ff0fffff0e
+GLOBL shuffle1902<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1623<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1623<>+8(SB)/8, $0x00ff0fffff0effff
-DATA shuffle1623<>+16(SB)/8, $0xff0dffffffffffff
-DATA shuffle1623<>+24(SB)/8, $0xff00ff0fffff0eff
-GLOBL shuffle1623<>(SB), RODATA|NOPTR, $32
+DATA shuffle1903<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1903<>+8(SB)/8, $0x00ff0fffff0effff
+DATA shuffle1903<>+16(SB)/8, $0xff0dffffffffffff
+DATA shuffle1903<>+24(SB)/8, $0xff00ff0fffff0eff
+GLOBL shuffle1903<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1624<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1624<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1624<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1624<>+24(SB)/8, $0x03ffffffffffffff
-GLOBL shuffle1624<>(SB), RODATA|NOPTR, $32
+DATA shuffle1904<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1904<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1904<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1904<>+24(SB)/8, $0x03ffffffffffffff
+GLOBL shuffle1904<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1625<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1625<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1625<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1625<>+24(SB)/8, $0x07ffffffffffffff
-GLOBL shuffle1625<>(SB), RODATA|NOPTR, $32
+DATA shuffle1905<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1905<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1905<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1905<>+24(SB)/8, $0x07ffffffffffffff
+GLOBL shuffle1905<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1626<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1626<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1626<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1626<>+24(SB)/8, $0x0bffffffffffffff
-GLOBL shuffle1626<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1627<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1627<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1627<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1627<>+24(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle1627<>(SB), RODATA|NOPTR, $32
+DATA shuffle1906<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1906<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1906<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1906<>+24(SB)/8, $0x0bffffffffffffff
+GLOBL shuffle1906<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -48506,34 +49887,34 @@ chunks2072:
 	VPUNPCKHQDQ Y7, Y5, Y7
 	VPERM2I128  $0x21, Y0, Y0, Y5
 	VPERM2I128  $0x21, Y1, Y1, Y9
-	VPSHUFB     shuffle1628<>+0(SB), Y0, Y10
-	VPSHUFB     shuffle1629<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1907<>+0(SB), Y0, Y10
+	VPSHUFB     shuffle1908<>+0(SB), Y5, Y5
 	VPOR        Y5, Y10, Y5
-	VPSHUFB     shuffle1630<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1909<>+0(SB), Y9, Y9
 	VPOR        Y9, Y5, Y9
 	VMOVDQU     Y9, (R12)
 	VPERM2I128  $0x21, Y2, Y2, Y9
 	VPERM2I128  $0x21, Y6, Y6, Y5
-	VPSHUFB     shuffle1628<>+0(SB), Y2, Y10
-	VPSHUFB     shuffle1629<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1907<>+0(SB), Y2, Y10
+	VPSHUFB     shuffle1908<>+0(SB), Y9, Y9
 	VPOR        Y9, Y10, Y9
-	VPSHUFB     shuffle1630<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1909<>+0(SB), Y5, Y5
 	VPOR        Y5, Y9, Y5
 	VMOVDQU     Y5, (R12)(DX*1)
 	VPERM2I128  $0x21, Y4, Y4, Y5
 	VPERM2I128  $0x21, Y8, Y8, Y9
-	VPSHUFB     shuffle1628<>+0(SB), Y4, Y10
-	VPSHUFB     shuffle1629<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1907<>+0(SB), Y4, Y10
+	VPSHUFB     shuffle1908<>+0(SB), Y5, Y5
 	VPOR        Y5, Y10, Y5
-	VPSHUFB     shuffle1630<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1909<>+0(SB), Y9, Y9
 	VPOR        Y9, Y5, Y9
 	VMOVDQU     Y9, (R13)
 	VPERM2I128  $0x21, Y3, Y3, Y9
 	VPERM2I128  $0x21, Y7, Y7, Y5
-	VPSHUFB     shuffle1628<>+0(SB), Y3, Y10
-	VPSHUFB     shuffle1629<>+0(SB), Y9, Y9
+	VPSHUFB     shuffle1907<>+0(SB), Y3, Y10
+	VPSHUFB     shuffle1908<>+0(SB), Y9, Y9
 	VPOR        Y9, Y10, Y9
-	VPSHUFB     shuffle1630<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1909<>+0(SB), Y5, Y5
 	VPOR        Y5, Y9, Y5
 	VMOVDQU     Y5, (R13)(DX*1)
 	VMOVDQU     256(AX)(R10*4), X5
@@ -48553,55 +49934,55 @@ chunks2072:
 	VPUNPCKLQDQ Y11, Y9, Y10
 	VPUNPCKHQDQ Y11, Y9, Y11
 	VPERM2I128  $0x21, Y5, Y0, Y0
-	VPSHUFB     shuffle1631<>+0(SB), Y1, Y9
-	VPSHUFB     shuffle1632<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1910<>+0(SB), Y1, Y9
+	VPSHUFB     shuffle1911<>+0(SB), Y0, Y0
 	VPOR        Y0, Y9, Y0
 	VMOVDQU     Y0, 32(R12)
 	VPERM2I128  $0x21, Y10, Y2, Y2
-	VPSHUFB     shuffle1631<>+0(SB), Y6, Y0
-	VPSHUFB     shuffle1632<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1910<>+0(SB), Y6, Y0
+	VPSHUFB     shuffle1911<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VMOVDQU     Y2, 32(R12)(DX*1)
 	VPERM2I128  $0x21, Y12, Y4, Y4
-	VPSHUFB     shuffle1631<>+0(SB), Y8, Y2
-	VPSHUFB     shuffle1632<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1910<>+0(SB), Y8, Y2
+	VPSHUFB     shuffle1911<>+0(SB), Y4, Y4
 	VPOR        Y4, Y2, Y4
 	VMOVDQU     Y4, 32(R13)
 	VPERM2I128  $0x21, Y11, Y3, Y3
-	VPSHUFB     shuffle1631<>+0(SB), Y7, Y4
-	VPSHUFB     shuffle1632<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1910<>+0(SB), Y7, Y4
+	VPSHUFB     shuffle1911<>+0(SB), Y3, Y3
 	VPOR        Y3, Y4, Y3
 	VMOVDQU     Y3, 32(R13)(DX*1)
 	VPERM2I128  $0x21, Y5, Y1, Y1
 	VPERM2I128  $0x21, Y5, Y5, Y3
-	VPSHUFB     shuffle1633<>+0(SB), Y5, Y5
-	VPSHUFB     shuffle1634<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1912<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1913<>+0(SB), Y1, Y1
 	VPOR        Y1, Y5, Y1
-	VPSHUFB     shuffle1635<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1914<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, 64(R12)
 	VPERM2I128  $0x21, Y10, Y6, Y6
 	VPERM2I128  $0x21, Y10, Y10, Y3
-	VPSHUFB     shuffle1633<>+0(SB), Y10, Y10
-	VPSHUFB     shuffle1634<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1912<>+0(SB), Y10, Y10
+	VPSHUFB     shuffle1913<>+0(SB), Y6, Y6
 	VPOR        Y6, Y10, Y6
-	VPSHUFB     shuffle1635<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1914<>+0(SB), Y3, Y3
 	VPOR        Y3, Y6, Y3
 	VMOVDQU     Y3, 64(R12)(DX*1)
 	VPERM2I128  $0x21, Y12, Y8, Y8
 	VPERM2I128  $0x21, Y12, Y12, Y3
-	VPSHUFB     shuffle1633<>+0(SB), Y12, Y12
-	VPSHUFB     shuffle1634<>+0(SB), Y8, Y8
+	VPSHUFB     shuffle1912<>+0(SB), Y12, Y12
+	VPSHUFB     shuffle1913<>+0(SB), Y8, Y8
 	VPOR        Y8, Y12, Y8
-	VPSHUFB     shuffle1635<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1914<>+0(SB), Y3, Y3
 	VPOR        Y3, Y8, Y3
 	VMOVDQU     Y3, 64(R13)
 	VPERM2I128  $0x21, Y11, Y7, Y7
 	VPERM2I128  $0x21, Y11, Y11, Y3
-	VPSHUFB     shuffle1633<>+0(SB), Y11, Y11
-	VPSHUFB     shuffle1634<>+0(SB), Y7, Y7
+	VPSHUFB     shuffle1912<>+0(SB), Y11, Y11
+	VPSHUFB     shuffle1913<>+0(SB), Y7, Y7
 	VPOR        Y7, Y11, Y7
-	VPSHUFB     shuffle1635<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1914<>+0(SB), Y3, Y3
 	VPOR        Y3, Y7, Y3
 	VMOVDQU     Y3, 64(R13)(DX*1)
 	CMPQ        R10, BX
@@ -48654,7 +50035,7 @@ chunks2076:
 	VPSHUFB shuffle167<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 96(AX)(R10*4), X1
-	VPSHUFB shuffle1476<>+0(SB), X1, X1
+	VPSHUFB shuffle1692<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 128(AX)(R10*4), X0
 	VPSHUFB shuffle608<>+0(SB), X0, X0
@@ -48690,7 +50071,7 @@ chunks2076:
 	VPSHUFB shuffle167<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 104(AX)(R10*4), X0
-	VPSHUFB shuffle1476<>+0(SB), X0, X0
+	VPSHUFB shuffle1692<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 136(AX)(R10*4), X1
 	VPSHUFB shuffle608<>+0(SB), X1, X1
@@ -48726,7 +50107,7 @@ chunks2076:
 	VPSHUFB shuffle167<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 112(AX)(R10*4), X1
-	VPSHUFB shuffle1476<>+0(SB), X1, X1
+	VPSHUFB shuffle1692<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 144(AX)(R10*4), X0
 	VPSHUFB shuffle608<>+0(SB), X0, X0
@@ -48740,7 +50121,7 @@ chunks2076:
 	VMOVDQU 146(AX)(R10*4), X0
 	VPSHUFB shuffle155<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1636<>+0(SB), X1, X2
+	VPSHUFB shuffle1915<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(R13)
 	VMOVDQU 24(AX)(R10*4), X2
@@ -48761,7 +50142,7 @@ chunks2076:
 	VPSHUFB shuffle167<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 120(AX)(R10*4), X0
-	VPSHUFB shuffle1476<>+0(SB), X0, X0
+	VPSHUFB shuffle1692<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 152(AX)(R10*4), X2
 	VPSHUFB shuffle608<>+0(SB), X2, X2
@@ -48867,7 +50248,7 @@ chunks2080:
 	VMOVDQU 56(AX)(R10*4), X1
 	VPSHUFB shuffle156<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1637<>+0(SB), X0, X2
+	VPSHUFB shuffle1916<>+0(SB), X0, X2
 	VPOR    X2, X1, X2
 	VMOVDQU X2, (R13)(DX*1)
 	VMOVDQU 30(AX)(R10*4), X2
@@ -48875,7 +50256,7 @@ chunks2080:
 	VMOVDQU 62(AX)(R10*4), X1
 	VPSHUFB shuffle606<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1638<>+0(SB), X0, X0
+	VPSHUFB shuffle1917<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R13)(DX*1)
 	CMPQ    R10, BX
@@ -48898,65 +50279,65 @@ rowdone2081:
 	VZEROUPPER
 	RET
 
-DATA shuffle1628<>+0(SB)/8, $0x0302ffff09080100
-DATA shuffle1628<>+8(SB)/8, $0x0d0c0504ffff0b0a
-DATA shuffle1628<>+16(SB)/8, $0x0706ffffffff0504
-DATA shuffle1628<>+24(SB)/8, $0x0b0affffffff0908
-GLOBL shuffle1628<>(SB), RODATA|NOPTR, $32
+DATA shuffle1907<>+0(SB)/8, $0x0302ffff09080100
+DATA shuffle1907<>+8(SB)/8, $0x0d0c0504ffff0b0a
+DATA shuffle1907<>+16(SB)/8, $0x0706ffffffff0504
+DATA shuffle1907<>+24(SB)/8, $0x0b0affffffff0908
+GLOBL shuffle1907<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1629<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1629<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1629<>+16(SB)/8, $0xffff0f0e0706ffff
-DATA shuffle1629<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1629<>(SB), RODATA|NOPTR, $32
+DATA shuffle1908<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1908<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1908<>+16(SB)/8, $0xffff0f0e0706ffff
+DATA shuffle1908<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1908<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1630<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1630<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1630<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1630<>+24(SB)/8, $0xffff09080100ffff
-GLOBL shuffle1630<>(SB), RODATA|NOPTR, $32
+DATA shuffle1909<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1909<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1909<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1909<>+24(SB)/8, $0xffff09080100ffff
+GLOBL shuffle1909<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1631<>+0(SB)/8, $0x0504ffff0b0a0302
-DATA shuffle1631<>+8(SB)/8, $0x0f0e0706ffff0d0c
-DATA shuffle1631<>+16(SB)/8, $0x0302ffff09080100
-DATA shuffle1631<>+24(SB)/8, $0x0d0c0504ffff0b0a
-GLOBL shuffle1631<>(SB), RODATA|NOPTR, $32
+DATA shuffle1910<>+0(SB)/8, $0x0504ffff0b0a0302
+DATA shuffle1910<>+8(SB)/8, $0x0f0e0706ffff0d0c
+DATA shuffle1910<>+16(SB)/8, $0x0302ffff09080100
+DATA shuffle1910<>+24(SB)/8, $0x0d0c0504ffff0b0a
+GLOBL shuffle1910<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1632<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1632<>+8(SB)/8, $0xffffffff0f0effff
-DATA shuffle1632<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1632<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1632<>(SB), RODATA|NOPTR, $32
+DATA shuffle1911<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1911<>+8(SB)/8, $0xffffffff0f0effff
+DATA shuffle1911<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1911<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1911<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1633<>+0(SB)/8, $0x0706ffffffff0504
-DATA shuffle1633<>+8(SB)/8, $0x0b0affffffff0908
-DATA shuffle1633<>+16(SB)/8, $0x0504ffff0b0a0302
-DATA shuffle1633<>+24(SB)/8, $0x0f0e0706ffff0d0c
-GLOBL shuffle1633<>(SB), RODATA|NOPTR, $32
+DATA shuffle1912<>+0(SB)/8, $0x0706ffffffff0504
+DATA shuffle1912<>+8(SB)/8, $0x0b0affffffff0908
+DATA shuffle1912<>+16(SB)/8, $0x0504ffff0b0a0302
+DATA shuffle1912<>+24(SB)/8, $0x0f0e0706ffff0d0c
+GLOBL shuffle1912<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1634<>+0(SB)/8, $0xffff0f0e0706ffff
-DATA shuffle1634<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1634<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1634<>+24(SB)/8, $0xffffffff0f0effff
-GLOBL shuffle1634<>(SB), RODATA|NOPTR, $32
+DATA shuffle1913<>+0(SB)/8, $0xffff0f0e0706ffff
+DATA shuffle1913<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1913<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle1913<>+24(SB)/8, $0xffffffff0f0effff
+GLOBL shuffle1913<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1635<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1635<>+8(SB)/8, $0xffff09080100ffff
-DATA shuffle1635<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1635<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1635<>(SB), RODATA|NOPTR, $32
+DATA shuffle1914<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1914<>+8(SB)/8, $0xffff09080100ffff
+DATA shuffle1914<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1914<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1914<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1636<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle1636<>+8(SB)/8, $0x0706ffffffff0504
-GLOBL shuffle1636<>(SB), RODATA|NOPTR, $16
+DATA shuffle1915<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle1915<>+8(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle1915<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1637<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle1637<>+8(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle1637<>(SB), RODATA|NOPTR, $16
+DATA shuffle1916<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle1916<>+8(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle1916<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1638<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA shuffle1638<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1638<>(SB), RODATA|NOPTR, $16
+DATA shuffle1917<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA shuffle1917<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1917<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -48997,217 +50378,217 @@ chunks2085:
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
 	VINSERTI128    $0x01, 6(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1639<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1918<>+0(SB), Y0, Y0
 	VMOVDQU        32(AX)(R10*4), X1
 	VINSERTI128    $0x01, 38(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1640<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1919<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        64(AX)(R10*4), X0
 	VINSERTI128    $0x01, 68(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1641<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1920<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 96(AX)(R10*4), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 128(AX)(R10*4), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 160(AX)(R10*4), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R12)
 	VMOVDQU        100(AX)(R10*4), X1
 	VINSERTI128    $0x01, 192(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        130(AX)(R10*4), X0
 	VINSERTI128    $0x01, 224(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        162(AX)(R10*4), X1
 	VINSERTI128    $0x01, 256(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R12)
 	VMOVDQU        198(AX)(R10*4), X1
 	VINSERTI128    $0x01, 292(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1642<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1921<>+0(SB), Y1, Y1
 	VMOVDQU        230(AX)(R10*4), X0
 	VINSERTI128    $0x01, 322(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1643<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1922<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        260(AX)(R10*4), X1
 	VINSERTI128    $0x01, 354(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1644<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1923<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        288(AX)(R10*4), X0
-	VPSHUFB        shuffle1645<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1924<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        320(AX)(R10*4), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        352(AX)(R10*4), X0
-	VPSHUFB        shuffle1547<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1830<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)
 	VMOVDQU        8(AX)(R10*4), X0
 	VINSERTI128    $0x01, 14(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1639<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1918<>+0(SB), Y0, Y0
 	VMOVDQU        40(AX)(R10*4), X1
 	VINSERTI128    $0x01, 46(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1640<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1919<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        72(AX)(R10*4), X0
 	VINSERTI128    $0x01, 76(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1641<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1920<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 104(AX)(R10*4), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 136(AX)(R10*4), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 168(AX)(R10*4), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R12)(DX*1)
 	VMOVDQU        108(AX)(R10*4), X1
 	VINSERTI128    $0x01, 200(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        138(AX)(R10*4), X0
 	VINSERTI128    $0x01, 232(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        170(AX)(R10*4), X1
 	VINSERTI128    $0x01, 264(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R12)(DX*1)
 	VMOVDQU        206(AX)(R10*4), X1
 	VINSERTI128    $0x01, 300(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1642<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1921<>+0(SB), Y1, Y1
 	VMOVDQU        238(AX)(R10*4), X0
 	VINSERTI128    $0x01, 330(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1643<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1922<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        268(AX)(R10*4), X1
 	VINSERTI128    $0x01, 362(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1644<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1923<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        296(AX)(R10*4), X0
-	VPSHUFB        shuffle1645<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1924<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        328(AX)(R10*4), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        360(AX)(R10*4), X0
-	VPSHUFB        shuffle1547<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1830<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)(DX*1)
 	VMOVDQU        16(AX)(R10*4), X0
 	VINSERTI128    $0x01, 22(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1639<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1918<>+0(SB), Y0, Y0
 	VMOVDQU        48(AX)(R10*4), X1
 	VINSERTI128    $0x01, 54(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1640<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1919<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        80(AX)(R10*4), X0
 	VINSERTI128    $0x01, 84(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1641<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1920<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 112(AX)(R10*4), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 144(AX)(R10*4), Y0
-	VPSHUFB        shuffle1464<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1705<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 176(AX)(R10*4), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R13)
 	VMOVDQU        116(AX)(R10*4), X1
 	VINSERTI128    $0x01, 208(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        146(AX)(R10*4), X0
 	VINSERTI128    $0x01, 240(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1482<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1713<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        178(AX)(R10*4), X1
 	VINSERTI128    $0x01, 272(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 32(R13)
 	VMOVDQU        214(AX)(R10*4), X1
 	VINSERTI128    $0x01, 308(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1642<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1921<>+0(SB), Y1, Y1
 	VMOVDQU        246(AX)(R10*4), X0
 	VINSERTI128    $0x01, 338(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1643<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1922<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        276(AX)(R10*4), X1
 	VINSERTI128    $0x01, 368(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1646<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1925<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        304(AX)(R10*4), X0
-	VPSHUFB        shuffle1645<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1924<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        336(AX)(R10*4), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        368(AX)(R10*4), X0
-	VPSHUFB        shuffle1547<>+0(SB), Y0, Y2
+	VPSHUFB        shuffle1830<>+0(SB), Y0, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVNTDQ       Y2, 64(R13)
 	VMOVDQU        24(AX)(R10*4), X2
 	VINSERTI128    $0x01, 30(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1639<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1918<>+0(SB), Y2, Y2
 	VMOVDQU        56(AX)(R10*4), X1
 	VINSERTI128    $0x01, 62(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1640<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1919<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        88(AX)(R10*4), X2
 	VINSERTI128    $0x01, 92(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1641<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1920<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 120(AX)(R10*4), Y1
-	VPSHUFB        shuffle1488<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1719<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VBROADCASTI128 152(AX)(R10*4), Y2
-	VPSHUFB        shuffle1464<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1705<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VBROADCASTI128 184(AX)(R10*4), Y1
-	VPSHUFB        shuffle1537<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1819<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, (R13)(DX*1)
 	VMOVDQU        124(AX)(R10*4), X1
 	VINSERTI128    $0x01, 216(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1481<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1712<>+0(SB), Y1, Y1
 	VMOVDQU        154(AX)(R10*4), X2
 	VINSERTI128    $0x01, 248(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1482<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1713<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        186(AX)(R10*4), X1
 	VINSERTI128    $0x01, 280(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1483<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1714<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, 32(R13)(DX*1)
 	VMOVDQU        222(AX)(R10*4), X1
 	VINSERTI128    $0x01, 316(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1642<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1921<>+0(SB), Y1, Y1
 	VMOVDQU        254(AX)(R10*4), X2
 	VINSERTI128    $0x01, 346(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1643<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1922<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        284(AX)(R10*4), X1
 	VINSERTI128    $0x01, 368(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1647<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1926<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVDQU        312(AX)(R10*4), X2
-	VPSHUFB        shuffle1645<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1924<>+0(SB), Y2, Y2
 	VPOR           Y2, Y1, Y2
 	VMOVDQU        344(AX)(R10*4), X1
-	VPSHUFB        shuffle1546<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1829<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VPSHUFB        shuffle1648<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1927<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R13)(DX*1)
 	CMPQ           R10, BX
@@ -49231,65 +50612,65 @@ rowdone2086:
 	VZEROUPPER
 	RET
 
-DATA shuffle1639<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1639<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1639<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1639<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1639<>(SB), RODATA|NOPTR, $32
+DATA shuffle1918<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1918<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle1918<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1918<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1918<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1640<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1640<>+8(SB)/8, $0x0504ffffffff0302
-DATA shuffle1640<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1640<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1640<>(SB), RODATA|NOPTR, $32
+DATA shuffle1919<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1919<>+8(SB)/8, $0x0504ffffffff0302
+DATA shuffle1919<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1919<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1919<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1641<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1641<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1641<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle1641<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1641<>(SB), RODATA|NOPTR, $32
+DATA shuffle1920<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1920<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle1920<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1920<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1920<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1642<>+0(SB)/8, $0xffffffff0100ffff
-DATA shuffle1642<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1642<>+16(SB)/8, $0xffff0100ffffffff
-DATA shuffle1642<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1642<>(SB), RODATA|NOPTR, $32
+DATA shuffle1921<>+0(SB)/8, $0xffffffff0100ffff
+DATA shuffle1921<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1921<>+16(SB)/8, $0xffff0100ffffffff
+DATA shuffle1921<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle1921<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1643<>+0(SB)/8, $0xffff0100ffffffff
-DATA shuffle1643<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1643<>+16(SB)/8, $0x0302ffffffff0100
-DATA shuffle1643<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle1643<>(SB), RODATA|NOPTR, $32
+DATA shuffle1922<>+0(SB)/8, $0xffff0100ffffffff
+DATA shuffle1922<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1922<>+16(SB)/8, $0x0302ffffffff0100
+DATA shuffle1922<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle1922<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1644<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1644<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1644<>+16(SB)/8, $0xffffffff0100ffff
-DATA shuffle1644<>+24(SB)/8, $0x0504ffffffff0302
-GLOBL shuffle1644<>(SB), RODATA|NOPTR, $32
+DATA shuffle1923<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1923<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1923<>+16(SB)/8, $0xffffffff0100ffff
+DATA shuffle1923<>+24(SB)/8, $0x0504ffffffff0302
+GLOBL shuffle1923<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1645<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1645<>+8(SB)/8, $0x0302ffffffff0100
-DATA shuffle1645<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1645<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1645<>(SB), RODATA|NOPTR, $32
+DATA shuffle1924<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1924<>+8(SB)/8, $0x0302ffffffff0100
+DATA shuffle1924<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1924<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1924<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1646<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1646<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1646<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle1646<>+24(SB)/8, $0x0706ffffffff0504
-GLOBL shuffle1646<>(SB), RODATA|NOPTR, $32
+DATA shuffle1925<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1925<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1925<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle1925<>+24(SB)/8, $0x0706ffffffff0504
+GLOBL shuffle1925<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1647<>+0(SB)/8, $0x0302ffffffff0100
-DATA shuffle1647<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1647<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle1647<>+24(SB)/8, $0x0f0effffffff0d0c
-GLOBL shuffle1647<>(SB), RODATA|NOPTR, $32
+DATA shuffle1926<>+0(SB)/8, $0x0302ffffffff0100
+DATA shuffle1926<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1926<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle1926<>+24(SB)/8, $0x0f0effffffff0d0c
+GLOBL shuffle1926<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1648<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1648<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle1648<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1648<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1648<>(SB), RODATA|NOPTR, $32
+DATA shuffle1927<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1927<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle1927<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1927<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1927<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -49330,149 +50711,118 @@ row2090:
 chunks2091:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
-	VMOVDQU        (AX)(R10*4), X0
-	VINSERTI128    $0x01, 8(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU        64(AX)(R10*4), X1
-	VINSERTI128    $0x01, 68(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX)(R10*4), Y0
+	VPSHUFB        shuffle169<>+0(SB), Y0, Y0
+	VMOVDQU        52(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        128(AX)(R10*4), X0
-	VINSERTI128    $0x01, 132(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VMOVDQU        116(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R12)
-	VMOVDQU        12(AX)(R10*4), X0
-	VINSERTI128    $0x01, 192(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU        76(AX)(R10*4), X1
-	VINSERTI128    $0x01, 256(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VMOVDQU        184(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        244(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        136(AX)(R10*4), X0
-	VINSERTI128    $0x01, 320(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VMOVDQU        308(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R12)
-	VMOVDQU        200(AX)(R10*4), X0
-	VINSERTI128    $0x01, 204(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
-	VMOVDQU        260(AX)(R10*4), X1
-	VINSERTI128    $0x01, 268(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R12)
+	VMOVDQU        8(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        68(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        324(AX)(R10*4), X0
-	VINSERTI128    $0x01, 328(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R12)
-	VMOVDQU        16(AX)(R10*4), X0
-	VINSERTI128    $0x01, 24(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU        80(AX)(R10*4), X1
-	VINSERTI128    $0x01, 84(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        144(AX)(R10*4), X0
-	VINSERTI128    $0x01, 148(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VMOVDQU        132(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R12)(DX*1)
-	VMOVDQU        28(AX)(R10*4), X0
-	VINSERTI128    $0x01, 208(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU        92(AX)(R10*4), X1
-	VINSERTI128    $0x01, 272(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VMOVDQU        200(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        260(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        152(AX)(R10*4), X0
-	VINSERTI128    $0x01, 336(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VMOVDQU        324(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R12)(DX*1)
-	VMOVDQU        216(AX)(R10*4), X0
-	VINSERTI128    $0x01, 220(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
-	VMOVDQU        276(AX)(R10*4), X1
-	VINSERTI128    $0x01, 284(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R12)(DX*1)
+	VMOVDQU        24(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        84(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        340(AX)(R10*4), X0
-	VINSERTI128    $0x01, 344(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R12)(DX*1)
-	VMOVDQU        32(AX)(R10*4), X0
-	VINSERTI128    $0x01, 40(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU        96(AX)(R10*4), X1
-	VINSERTI128    $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        160(AX)(R10*4), X0
-	VINSERTI128    $0x01, 164(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VMOVDQU        148(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R13)
-	VMOVDQU        44(AX)(R10*4), X0
-	VINSERTI128    $0x01, 224(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU        108(AX)(R10*4), X1
-	VINSERTI128    $0x01, 288(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VMOVDQU        216(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        276(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        168(AX)(R10*4), X0
-	VINSERTI128    $0x01, 352(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VMOVDQU        340(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R13)
-	VMOVDQU        232(AX)(R10*4), X0
-	VINSERTI128    $0x01, 236(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
-	VMOVDQU        292(AX)(R10*4), X1
-	VINSERTI128    $0x01, 300(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R13)
+	VMOVDQU        40(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        100(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        356(AX)(R10*4), X0
-	VINSERTI128    $0x01, 360(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R13)
-	VMOVDQU        48(AX)(R10*4), X0
-	VINSERTI128    $0x01, 56(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
-	VMOVDQU        112(AX)(R10*4), X1
-	VINSERTI128    $0x01, 116(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        176(AX)(R10*4), X0
-	VINSERTI128    $0x01, 180(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VMOVDQU        164(AX)(R10*4), Y0
+	VPSHUFB        shuffle173<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R13)(DX*1)
-	VMOVDQU        60(AX)(R10*4), X0
-	VINSERTI128    $0x01, 240(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
-	VMOVDQU        124(AX)(R10*4), X1
-	VINSERTI128    $0x01, 304(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VMOVDQU        232(AX)(R10*4), Y0
+	VPSHUFB        shuffle174<>+0(SB), Y0, Y0
+	VMOVDQU        292(AX)(R10*4), Y1
+	VPSHUFB        shuffle172<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VMOVDQU        184(AX)(R10*4), X0
-	VINSERTI128    $0x01, 368(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VBROADCASTI128 360(AX)(R10*4), Y0
+	VPSHUFB        shuffle175<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R13)(DX*1)
-	VMOVDQU        248(AX)(R10*4), X0
-	VINSERTI128    $0x01, 252(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
-	VMOVDQU        308(AX)(R10*4), X1
-	VINSERTI128    $0x01, 316(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VMOVDQU        Y0, 48(R13)(DX*1)
+	VMOVDQU        (AX)(R10*4), Y0
+	VPSHUFB        shuffle1928<>+0(SB), Y0, Y0
+	VMOVDQU        64(AX)(R10*4), Y1
+	VPSHUFB        shuffle1929<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
-	VBROADCASTI128 368(AX)(R10*4), Y0
-	VPSHUFB        shuffle177<>+0(SB), Y0, Y0
+	VMOVDQU        128(AX)(R10*4), Y0
+	VPSHUFB        shuffle1930<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 64(R13)(DX*1)
+	VMOVDQU        X0, 32(R12)
+	VEXTRACTI128   $0x01, Y0, 32(R12)(DX*1)
+	VMOVDQU        192(AX)(R10*4), Y0
+	VPSHUFB        shuffle1928<>+0(SB), Y0, Y0
+	VMOVDQU        256(AX)(R10*4), Y1
+	VPSHUFB        shuffle1929<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        320(AX)(R10*4), Y0
+	VPSHUFB        shuffle1930<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R12)
+	VEXTRACTI128   $0x01, Y0, 80(R12)(DX*1)
+	VMOVDQU        32(AX)(R10*4), Y0
+	VPSHUFB        shuffle1928<>+0(SB), Y0, Y0
+	VMOVDQU        96(AX)(R10*4), Y1
+	VPSHUFB        shuffle1929<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        160(AX)(R10*4), Y0
+	VPSHUFB        shuffle1930<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 32(R13)
+	VEXTRACTI128   $0x01, Y0, 32(R13)(DX*1)
+	VMOVDQU        224(AX)(R10*4), Y0
+	VPSHUFB        shuffle1928<>+0(SB), Y0, Y0
+	VMOVDQU        288(AX)(R10*4), Y1
+	VPSHUFB        shuffle1929<>+0(SB), Y1, Y1
+	VPOR           Y1, Y0, Y1
+	VMOVDQU        352(AX)(R10*4), Y0
+	VPSHUFB        shuffle1930<>+0(SB), Y0, Y0
+	VPOR           Y0, Y1, Y0
+	VMOVDQU        X0, 80(R13)
+	VEXTRACTI128   $0x01, Y0, 80(R13)(DX*1)
 	CMPQ           R10, BX
 	JEQ            rowdone2092
 	ADDQ           $0x60, R10
@@ -49631,6 +50981,24 @@ rowdone2096:
 	VZEROUPPER
 	RET
 
+DATA shuffle1928<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1928<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1928<>+16(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1928<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1928<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1929<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1929<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1929<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1929<>+24(SB)/8, $0xffffffff0f0e0d0c
+GLOBL shuffle1929<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle1930<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1930<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA shuffle1930<>+16(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1930<>+24(SB)/8, $0x0f0e0d0cffffffff
+GLOBL shuffle1930<>(SB), RODATA|NOPTR, $32
+
 // func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
 TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $16-88
@@ -49670,142 +51038,142 @@ chunks2100:
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
 	VINSERTI128    $0x01, 8(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        64(AX)(R10*4), X1
 	VINSERTI128    $0x01, 68(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        128(AX)(R10*4), X0
 	VINSERTI128    $0x01, 132(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R12)
 	VMOVDQU        12(AX)(R10*4), X0
 	VINSERTI128    $0x01, 192(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU        76(AX)(R10*4), X1
 	VINSERTI128    $0x01, 256(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1730<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        136(AX)(R10*4), X0
 	VINSERTI128    $0x01, 320(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R12)
 	VMOVDQU        200(AX)(R10*4), X0
 	VINSERTI128    $0x01, 204(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        260(AX)(R10*4), X1
 	VINSERTI128    $0x01, 268(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        324(AX)(R10*4), X0
 	VINSERTI128    $0x01, 328(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)
 	VMOVDQU        16(AX)(R10*4), X0
 	VINSERTI128    $0x01, 24(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        80(AX)(R10*4), X1
 	VINSERTI128    $0x01, 84(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        144(AX)(R10*4), X0
 	VINSERTI128    $0x01, 148(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R12)(DX*1)
 	VMOVDQU        28(AX)(R10*4), X0
 	VINSERTI128    $0x01, 208(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU        92(AX)(R10*4), X1
 	VINSERTI128    $0x01, 272(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1730<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        152(AX)(R10*4), X0
 	VINSERTI128    $0x01, 336(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R12)(DX*1)
 	VMOVDQU        216(AX)(R10*4), X0
 	VINSERTI128    $0x01, 220(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        276(AX)(R10*4), X1
 	VINSERTI128    $0x01, 284(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        340(AX)(R10*4), X0
 	VINSERTI128    $0x01, 344(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)(DX*1)
 	VMOVDQU        32(AX)(R10*4), X0
 	VINSERTI128    $0x01, 40(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        96(AX)(R10*4), X1
 	VINSERTI128    $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        160(AX)(R10*4), X0
 	VINSERTI128    $0x01, 164(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R13)
 	VMOVDQU        44(AX)(R10*4), X0
 	VINSERTI128    $0x01, 224(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU        108(AX)(R10*4), X1
 	VINSERTI128    $0x01, 288(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1730<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        168(AX)(R10*4), X0
 	VINSERTI128    $0x01, 352(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R13)
 	VMOVDQU        232(AX)(R10*4), X0
 	VINSERTI128    $0x01, 236(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        292(AX)(R10*4), X1
 	VINSERTI128    $0x01, 300(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        356(AX)(R10*4), X0
 	VINSERTI128    $0x01, 360(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R13)
 	VMOVDQU        48(AX)(R10*4), X0
 	VINSERTI128    $0x01, 56(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VMOVDQU        112(AX)(R10*4), X1
 	VINSERTI128    $0x01, 116(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1247<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1290<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        176(AX)(R10*4), X0
 	VINSERTI128    $0x01, 180(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R13)(DX*1)
 	VMOVDQU        60(AX)(R10*4), X0
 	VINSERTI128    $0x01, 240(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1247<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1290<>+0(SB), Y0, Y0
 	VMOVDQU        124(AX)(R10*4), X1
 	VINSERTI128    $0x01, 304(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1495<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1730<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        184(AX)(R10*4), X0
 	VINSERTI128    $0x01, 368(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1494<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1729<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R13)(DX*1)
 	VMOVDQU        248(AX)(R10*4), X0
 	VINSERTI128    $0x01, 252(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1495<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1730<>+0(SB), Y0, Y0
 	VMOVDQU        308(AX)(R10*4), X1
 	VINSERTI128    $0x01, 316(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1494<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1729<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VBROADCASTI128 368(AX)(R10*4), Y0
 	VPSHUFB        shuffle177<>+0(SB), Y0, Y0
@@ -49928,48 +51296,48 @@ chunks2110:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
-	VPSHUFB shuffle1649<>+0(SB), X0, X0
+	VPSHUFB shuffle1931<>+0(SB), X0, X0
 	VMOVDQU 16(AX)(R10*4), X1
-	VPSHUFB shuffle1650<>+0(SB), X1, X1
+	VPSHUFB shuffle1932<>+0(SB), X1, X1
 	VPOR    X1, X0, X1
 	VMOVDQU 32(AX)(R10*4), X0
-	VPSHUFB shuffle1651<>+0(SB), X0, X0
+	VPSHUFB shuffle1933<>+0(SB), X0, X0
 	VPOR    X0, X1, X0
 	VMOVDQU 48(AX)(R10*4), X1
-	VPSHUFB shuffle1652<>+0(SB), X1, X2
+	VPSHUFB shuffle1934<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R12)
 	VMOVDQU 4(AX)(R10*4), X2
-	VPSHUFB shuffle1649<>+0(SB), X2, X2
+	VPSHUFB shuffle1931<>+0(SB), X2, X2
 	VMOVDQU 20(AX)(R10*4), X0
-	VPSHUFB shuffle1650<>+0(SB), X0, X0
+	VPSHUFB shuffle1932<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 36(AX)(R10*4), X2
-	VPSHUFB shuffle1651<>+0(SB), X2, X2
+	VPSHUFB shuffle1933<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1653<>+0(SB), X1, X0
+	VPSHUFB shuffle1935<>+0(SB), X1, X0
 	VPOR    X0, X2, X0
 	VMOVDQU X0, (R12)(DX*1)
 	VMOVDQU 8(AX)(R10*4), X0
-	VPSHUFB shuffle1649<>+0(SB), X0, X0
+	VPSHUFB shuffle1931<>+0(SB), X0, X0
 	VMOVDQU 24(AX)(R10*4), X2
-	VPSHUFB shuffle1650<>+0(SB), X2, X2
+	VPSHUFB shuffle1932<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VMOVDQU 40(AX)(R10*4), X0
-	VPSHUFB shuffle1651<>+0(SB), X0, X0
+	VPSHUFB shuffle1933<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
-	VPSHUFB shuffle1654<>+0(SB), X1, X2
+	VPSHUFB shuffle1936<>+0(SB), X1, X2
 	VPOR    X2, X0, X2
 	VMOVDQU X2, (R13)
 	VMOVDQU 12(AX)(R10*4), X2
-	VPSHUFB shuffle1649<>+0(SB), X2, X2
+	VPSHUFB shuffle1931<>+0(SB), X2, X2
 	VMOVDQU 28(AX)(R10*4), X0
-	VPSHUFB shuffle1650<>+0(SB), X0, X0
+	VPSHUFB shuffle1932<>+0(SB), X0, X0
 	VPOR    X0, X2, X0
 	VMOVDQU 44(AX)(R10*4), X2
-	VPSHUFB shuffle1651<>+0(SB), X2, X2
+	VPSHUFB shuffle1933<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1655<>+0(SB), X1, X1
+	VPSHUFB shuffle1937<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
@@ -49992,33 +51360,33 @@ rowdone2111:
 	VZEROUPPER
 	RET
 
-DATA shuffle1649<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle1649<>+8(SB)/8, $0xffffff03ffffff02
-GLOBL shuffle1649<>(SB), RODATA|NOPTR, $16
+DATA shuffle1931<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle1931<>+8(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle1931<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1650<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle1650<>+8(SB)/8, $0xffff03ffffff02ff
-GLOBL shuffle1650<>(SB), RODATA|NOPTR, $16
+DATA shuffle1932<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle1932<>+8(SB)/8, $0xffff03ffffff02ff
+GLOBL shuffle1932<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1651<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle1651<>+8(SB)/8, $0xff03ffffff02ffff
-GLOBL shuffle1651<>(SB), RODATA|NOPTR, $16
+DATA shuffle1933<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle1933<>+8(SB)/8, $0xff03ffffff02ffff
+GLOBL shuffle1933<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1652<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1652<>+8(SB)/8, $0x03ffffff02ffffff
-GLOBL shuffle1652<>(SB), RODATA|NOPTR, $16
+DATA shuffle1934<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1934<>+8(SB)/8, $0x03ffffff02ffffff
+GLOBL shuffle1934<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1653<>+0(SB)/8, $0x05ffffff04ffffff
-DATA shuffle1653<>+8(SB)/8, $0x07ffffff06ffffff
-GLOBL shuffle1653<>(SB), RODATA|NOPTR, $16
+DATA shuffle1935<>+0(SB)/8, $0x05ffffff04ffffff
+DATA shuffle1935<>+8(SB)/8, $0x07ffffff06ffffff
+GLOBL shuffle1935<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1654<>+0(SB)/8, $0x09ffffff08ffffff
-DATA shuffle1654<>+8(SB)/8, $0x0bffffff0affffff
-GLOBL shuffle1654<>(SB), RODATA|NOPTR, $16
+DATA shuffle1936<>+0(SB)/8, $0x09ffffff08ffffff
+DATA shuffle1936<>+8(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle1936<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1655<>+0(SB)/8, $0x0dffffff0cffffff
-DATA shuffle1655<>+8(SB)/8, $0x0fffffff0effffff
-GLOBL shuffle1655<>(SB), RODATA|NOPTR, $16
+DATA shuffle1937<>+0(SB)/8, $0x0dffffff0cffffff
+DATA shuffle1937<>+8(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle1937<>(SB), RODATA|NOPTR, $16
 
 // func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -50059,66 +51427,66 @@ chunks2115:
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
 	VINSERTI128 $0x01, 64(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1656<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1938<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R10*4), X1
 	VINSERTI128 $0x01, 80(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1657<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1939<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     32(AX)(R10*4), X0
 	VINSERTI128 $0x01, 96(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1658<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1940<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     48(AX)(R10*4), X1
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1659<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1941<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R12)
 	VMOVDQU     4(AX)(R10*4), X1
 	VINSERTI128 $0x01, 68(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1656<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1938<>+0(SB), Y1, Y1
 	VMOVDQU     20(AX)(R10*4), X0
 	VINSERTI128 $0x01, 84(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1657<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1939<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     36(AX)(R10*4), X1
 	VINSERTI128 $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1658<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1940<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     52(AX)(R10*4), X0
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1660<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1942<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R12)(DX*1)
 	VMOVDQU     8(AX)(R10*4), X0
 	VINSERTI128 $0x01, 72(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1656<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1938<>+0(SB), Y0, Y0
 	VMOVDQU     24(AX)(R10*4), X1
 	VINSERTI128 $0x01, 88(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1657<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1939<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     40(AX)(R10*4), X0
 	VINSERTI128 $0x01, 104(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1658<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1940<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     56(AX)(R10*4), X1
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1661<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1943<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R13)
 	VMOVDQU     12(AX)(R10*4), X1
 	VINSERTI128 $0x01, 76(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1656<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1938<>+0(SB), Y1, Y1
 	VMOVDQU     28(AX)(R10*4), X0
 	VINSERTI128 $0x01, 92(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1657<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1939<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     44(AX)(R10*4), X1
 	VINSERTI128 $0x01, 108(AX)(R10*4), Y1, Y1
-	VPSHUFB     shuffle1658<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1940<>+0(SB), Y1, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     60(AX)(R10*4), X0
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
-	VPSHUFB     shuffle1662<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1944<>+0(SB), Y0, Y0
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
@@ -50142,47 +51510,47 @@ rowdone2116:
 	VZEROUPPER
 	RET
 
-DATA shuffle1656<>+0(SB)/8, $0xffffff01ffffff00
-DATA shuffle1656<>+8(SB)/8, $0xffffff03ffffff02
-DATA shuffle1656<>+16(SB)/8, $0xffffff01ffffff00
-DATA shuffle1656<>+24(SB)/8, $0xffffff03ffffff02
-GLOBL shuffle1656<>(SB), RODATA|NOPTR, $32
+DATA shuffle1938<>+0(SB)/8, $0xffffff01ffffff00
+DATA shuffle1938<>+8(SB)/8, $0xffffff03ffffff02
+DATA shuffle1938<>+16(SB)/8, $0xffffff01ffffff00
+DATA shuffle1938<>+24(SB)/8, $0xffffff03ffffff02
+GLOBL shuffle1938<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1657<>+0(SB)/8, $0xffff01ffffff00ff
-DATA shuffle1657<>+8(SB)/8, $0xffff03ffffff02ff
-DATA shuffle1657<>+16(SB)/8, $0xffff01ffffff00ff
-DATA shuffle1657<>+24(SB)/8, $0xffff03ffffff02ff
-GLOBL shuffle1657<>(SB), RODATA|NOPTR, $32
+DATA shuffle1939<>+0(SB)/8, $0xffff01ffffff00ff
+DATA shuffle1939<>+8(SB)/8, $0xffff03ffffff02ff
+DATA shuffle1939<>+16(SB)/8, $0xffff01ffffff00ff
+DATA shuffle1939<>+24(SB)/8, $0xffff03ffffff02ff
+GLOBL shuffle1939<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1658<>+0(SB)/8, $0xff01ffffff00ffff
-DATA shuffle1658<>+8(SB)/8, $0xff03ffffff02ffff
-DATA shuffle1658<>+16(SB)/8, $0xff01ffffff00ffff
-DATA shuffle1658<>+24(SB)/8, $0xff03ffffff02ffff
-GLOBL shuffle1658<>(SB), RODATA|NOPTR, $32
+DATA shuffle1940<>+0(SB)/8, $0xff01ffffff00ffff
+DATA shuffle1940<>+8(SB)/8, $0xff03ffffff02ffff
+DATA shuffle1940<>+16(SB)/8, $0xff01ffffff00ffff
+DATA shuffle1940<>+24(SB)/8, $0xff03ffffff02ffff
+GLOBL shuffle1940<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1659<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1659<>+8(SB)/8, $0x03ffffff02ffffff
-DATA shuffle1659<>+16(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1659<>+24(SB)/8, $0x03ffffff02ffffff
-GLOBL shuffle1659<>(SB), RODATA|NOPTR, $32
+DATA shuffle1941<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1941<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle1941<>+16(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1941<>+24(SB)/8, $0x03ffffff02ffffff
+GLOBL shuffle1941<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1660<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1660<>+8(SB)/8, $0x03ffffff02ffffff
-DATA shuffle1660<>+16(SB)/8, $0x05ffffff04ffffff
-DATA shuffle1660<>+24(SB)/8, $0x07ffffff06ffffff
-GLOBL shuffle1660<>(SB), RODATA|NOPTR, $32
+DATA shuffle1942<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1942<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle1942<>+16(SB)/8, $0x05ffffff04ffffff
+DATA shuffle1942<>+24(SB)/8, $0x07ffffff06ffffff
+GLOBL shuffle1942<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1661<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1661<>+8(SB)/8, $0x03ffffff02ffffff
-DATA shuffle1661<>+16(SB)/8, $0x09ffffff08ffffff
-DATA shuffle1661<>+24(SB)/8, $0x0bffffff0affffff
-GLOBL shuffle1661<>(SB), RODATA|NOPTR, $32
+DATA shuffle1943<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1943<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle1943<>+16(SB)/8, $0x09ffffff08ffffff
+DATA shuffle1943<>+24(SB)/8, $0x0bffffff0affffff
+GLOBL shuffle1943<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1662<>+0(SB)/8, $0x01ffffff00ffffff
-DATA shuffle1662<>+8(SB)/8, $0x03ffffff02ffffff
-DATA shuffle1662<>+16(SB)/8, $0x0dffffff0cffffff
-DATA shuffle1662<>+24(SB)/8, $0x0fffffff0effffff
-GLOBL shuffle1662<>(SB), RODATA|NOPTR, $32
+DATA shuffle1944<>+0(SB)/8, $0x01ffffff00ffffff
+DATA shuffle1944<>+8(SB)/8, $0x03ffffff02ffffff
+DATA shuffle1944<>+16(SB)/8, $0x0dffffff0cffffff
+DATA shuffle1944<>+24(SB)/8, $0x0fffffff0effffff
+GLOBL shuffle1944<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -50316,63 +51684,63 @@ chunks2125:
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
 	VINSERTI128    $0x01, 4(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1821<>+0(SB), Y0, Y0
 	VMOVDQU        32(AX)(R10*4), X1
 	VINSERTI128    $0x01, 36(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1822<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        64(AX)(R10*4), X0
 	VINSERTI128    $0x01, 68(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1823<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        96(AX)(R10*4), X1
 	VINSERTI128    $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1541<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1824<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, (R12)
 	VMOVDQU        8(AX)(R10*4), X1
 	VINSERTI128    $0x01, 12(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1538<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1821<>+0(SB), Y1, Y1
 	VMOVDQU        40(AX)(R10*4), X0
 	VINSERTI128    $0x01, 44(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1822<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        72(AX)(R10*4), X1
 	VINSERTI128    $0x01, 76(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1540<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1823<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        104(AX)(R10*4), X0
 	VINSERTI128    $0x01, 108(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1541<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1824<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R12)(DX*1)
 	VMOVDQU        16(AX)(R10*4), X0
 	VINSERTI128    $0x01, 20(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1538<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1821<>+0(SB), Y0, Y0
 	VMOVDQU        48(AX)(R10*4), X1
 	VINSERTI128    $0x01, 52(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle1539<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1822<>+0(SB), Y1, Y1
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        80(AX)(R10*4), X0
 	VINSERTI128    $0x01, 84(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1540<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1823<>+0(SB), Y0, Y0
 	VPOR           Y0, Y1, Y0
 	VBROADCASTI128 112(AX)(R10*4), Y1
-	VPSHUFB        shuffle1663<>+0(SB), Y1, Y2
+	VPSHUFB        shuffle1945<>+0(SB), Y1, Y2
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, (R13)
 	VMOVDQU        24(AX)(R10*4), X2
 	VINSERTI128    $0x01, 28(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1538<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1821<>+0(SB), Y2, Y2
 	VMOVDQU        56(AX)(R10*4), X0
 	VINSERTI128    $0x01, 60(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle1539<>+0(SB), Y0, Y0
+	VPSHUFB        shuffle1822<>+0(SB), Y0, Y0
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        88(AX)(R10*4), X2
 	VINSERTI128    $0x01, 92(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle1540<>+0(SB), Y2, Y2
+	VPSHUFB        shuffle1823<>+0(SB), Y2, Y2
 	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle1664<>+0(SB), Y1, Y1
+	VPSHUFB        shuffle1946<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, (R13)(DX*1)
 	CMPQ           R10, BX
@@ -50396,17 +51764,17 @@ rowdone2126:
 	VZEROUPPER
 	RET
 
-DATA shuffle1663<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1663<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle1663<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1663<>+24(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle1663<>(SB), RODATA|NOPTR, $32
+DATA shuffle1945<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle1945<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle1945<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle1945<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle1945<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1664<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle1664<>+8(SB)/8, $0x0b0affffffffffff
-DATA shuffle1664<>+16(SB)/8, $0x0d0cffffffffffff
-DATA shuffle1664<>+24(SB)/8, $0x0f0effffffffffff
-GLOBL shuffle1664<>(SB), RODATA|NOPTR, $32
+DATA shuffle1946<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle1946<>+8(SB)/8, $0x0b0affffffffffff
+DATA shuffle1946<>+16(SB)/8, $0x0d0cffffffffffff
+DATA shuffle1946<>+24(SB)/8, $0x0f0effffffffffff
+GLOBL shuffle1946<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -50445,131 +51813,101 @@ row2129:
 chunks2130:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
-	VMOVDQU        (AX)(R10*4), X0
-	VINSERTI128    $0x01, 4(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        64(AX)(R10*4), X1
-	VINSERTI128    $0x01, 68(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        128(AX)(R10*4), X0
-	VINSERTI128    $0x01, 132(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        192(AX)(R10*4), X1
-	VINSERTI128    $0x01, 196(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R12)
-	VMOVDQU        8(AX)(R10*4), X1
-	VINSERTI128    $0x01, 12(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        72(AX)(R10*4), X0
-	VINSERTI128    $0x01, 76(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        136(AX)(R10*4), X1
-	VINSERTI128    $0x01, 140(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        200(AX)(R10*4), X0
-	VINSERTI128    $0x01, 204(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R12)
-	VMOVDQU        16(AX)(R10*4), X0
-	VINSERTI128    $0x01, 20(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        80(AX)(R10*4), X1
-	VINSERTI128    $0x01, 84(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        144(AX)(R10*4), X0
-	VINSERTI128    $0x01, 148(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        208(AX)(R10*4), X1
-	VINSERTI128    $0x01, 212(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R12)(DX*1)
-	VMOVDQU        24(AX)(R10*4), X1
-	VINSERTI128    $0x01, 28(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        88(AX)(R10*4), X0
-	VINSERTI128    $0x01, 92(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        152(AX)(R10*4), X1
-	VINSERTI128    $0x01, 156(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        216(AX)(R10*4), X0
-	VINSERTI128    $0x01, 220(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R12)(DX*1)
-	VMOVDQU        32(AX)(R10*4), X0
-	VINSERTI128    $0x01, 36(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        96(AX)(R10*4), X1
-	VINSERTI128    $0x01, 100(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        160(AX)(R10*4), X0
-	VINSERTI128    $0x01, 164(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        224(AX)(R10*4), X1
-	VINSERTI128    $0x01, 228(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle396<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        Y1, (R13)
-	VMOVDQU        40(AX)(R10*4), X1
-	VINSERTI128    $0x01, 44(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle116<>+0(SB), Y1, Y1
-	VMOVDQU        104(AX)(R10*4), X0
-	VINSERTI128    $0x01, 108(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        168(AX)(R10*4), X1
-	VINSERTI128    $0x01, 172(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle118<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        232(AX)(R10*4), X0
-	VINSERTI128    $0x01, 236(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle396<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VMOVDQU        Y0, 32(R13)
-	VMOVDQU        48(AX)(R10*4), X0
-	VINSERTI128    $0x01, 52(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle116<>+0(SB), Y0, Y0
-	VMOVDQU        112(AX)(R10*4), X1
-	VINSERTI128    $0x01, 116(AX)(R10*4), Y1, Y1
-	VPSHUFB        shuffle639<>+0(SB), Y1, Y1
-	VPOR           Y1, Y0, Y1
-	VMOVDQU        176(AX)(R10*4), X0
-	VINSERTI128    $0x01, 180(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle118<>+0(SB), Y0, Y0
-	VPOR           Y0, Y1, Y0
-	VBROADCASTI128 240(AX)(R10*4), Y1
-	VPSHUFB        shuffle119<>+0(SB), Y1, Y2
-	VPOR           Y2, Y0, Y2
-	VMOVDQU        Y2, (R13)(DX*1)
-	VMOVDQU        56(AX)(R10*4), X2
-	VINSERTI128    $0x01, 60(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle116<>+0(SB), Y2, Y2
-	VMOVDQU        120(AX)(R10*4), X0
-	VINSERTI128    $0x01, 124(AX)(R10*4), Y0, Y0
-	VPSHUFB        shuffle639<>+0(SB), Y0, Y0
-	VPOR           Y0, Y2, Y0
-	VMOVDQU        184(AX)(R10*4), X2
-	VINSERTI128    $0x01, 188(AX)(R10*4), Y2, Y2
-	VPSHUFB        shuffle118<>+0(SB), Y2, Y2
-	VPOR           Y2, Y0, Y2
-	VPSHUFB        shuffle121<>+0(SB), Y1, Y1
+	VBROADCASTI128 (AX)(R10*4), Y0
+	VPSHUFB        shuffle1835<>+0(SB), Y0, Y1
+	VMOVDQU        52(AX)(R10*4), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        116(AX)(R10*4), Y1
+	VPSHUFB        shuffle1727<>+0(SB), Y1, Y1
 	VPOR           Y1, Y2, Y1
-	VMOVDQU        Y1, 32(R13)(DX*1)
+	VMOVDQU        180(AX)(R10*4), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y1, Y2
+	VMOVDQU        Y2, (R12)
+	VPSHUFB        shuffle1947<>+0(SB), Y0, Y0
+	VMOVDQU        60(AX)(R10*4), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        124(AX)(R10*4), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        188(AX)(R10*4), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 32(R12)
+	VMOVDQU        4(AX)(R10*4), Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        68(AX)(R10*4), Y0
+	VPSHUFB        shuffle644<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        132(AX)(R10*4), Y2
+	VPSHUFB        shuffle1727<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        196(AX)(R10*4), Y0
+	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, (R12)(DX*1)
+	VMOVDQU        12(AX)(R10*4), Y0
+	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
+	VMOVDQU        76(AX)(R10*4), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        140(AX)(R10*4), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        204(AX)(R10*4), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 32(R12)(DX*1)
+	VMOVDQU        20(AX)(R10*4), Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        84(AX)(R10*4), Y0
+	VPSHUFB        shuffle644<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        148(AX)(R10*4), Y2
+	VPSHUFB        shuffle1727<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        212(AX)(R10*4), Y0
+	VPSHUFB        shuffle1439<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, (R13)
+	VMOVDQU        28(AX)(R10*4), Y0
+	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
+	VMOVDQU        92(AX)(R10*4), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        156(AX)(R10*4), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        220(AX)(R10*4), Y2
+	VPSHUFB        shuffle1439<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 32(R13)
+	VMOVDQU        36(AX)(R10*4), Y2
+	VPSHUFB        shuffle1394<>+0(SB), Y2, Y2
+	VMOVDQU        100(AX)(R10*4), Y0
+	VPSHUFB        shuffle644<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        164(AX)(R10*4), Y2
+	VPSHUFB        shuffle1727<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VBROADCASTI128 232(AX)(R10*4), Y0
+	VPSHUFB        shuffle121<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VMOVDQU        Y0, (R13)(DX*1)
+	VMOVDQU        44(AX)(R10*4), Y0
+	VPSHUFB        shuffle1394<>+0(SB), Y0, Y0
+	VMOVDQU        108(AX)(R10*4), Y2
+	VPSHUFB        shuffle644<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        172(AX)(R10*4), Y0
+	VPSHUFB        shuffle1727<>+0(SB), Y0, Y0
+	VPOR           Y0, Y2, Y0
+	VBROADCASTI128 240(AX)(R10*4), Y2
+	VPSHUFB        shuffle121<>+0(SB), Y2, Y2
+	VPOR           Y2, Y0, Y2
+	VMOVDQU        Y2, 32(R13)(DX*1)
 	CMPQ           R10, BX
 	JEQ            rowdone2131
 	ADDQ           $0x40, R10
@@ -50589,6 +51927,12 @@ rowdone2131:
 	JNZ  group2128
 	VZEROUPPER
 	RET
+
+DATA shuffle1947<>+0(SB)/8, $0xffffffff0b0a0908
+DATA shuffle1947<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1947<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle1947<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1947<>(SB), RODATA|NOPTR, $32
 
 // func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2, MMX+
@@ -50817,62 +52161,62 @@ chunks2141:
 	ADDQ        AX, R15
 	VMOVDQU     (R15), X0
 	VINSERTI128 $0x01, 80(R15), Y0, Y0
-	VPSHUFB     shuffle1665<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1948<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 96(R15), Y2, Y2
-	VPSHUFB     shuffle1666<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1949<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R15), X1
 	VINSERTI128 $0x01, 112(R15), Y1, Y1
-	VPSHUFB     shuffle1667<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1950<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 128(R15), Y3, Y3
-	VPSHUFB     shuffle1668<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1951<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R15), X4
 	VINSERTI128 $0x01, 144(R15), Y4, Y4
-	VPSHUFB     shuffle1669<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1952<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)
-	VPSHUFB     shuffle1670<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1671<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1953<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1954<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1672<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1955<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1673<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1956<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1674<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1957<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*1)
-	VPSHUFB     shuffle1675<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1676<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1958<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1959<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1677<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1960<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1678<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1961<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1679<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1962<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*2)
-	VPSHUFB     shuffle1680<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1681<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1963<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1964<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1682<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle1965<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1683<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle1966<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1684<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle1967<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(R9*1)
-	VPSHUFB     shuffle1685<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1686<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1968<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1969<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1687<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1970<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1688<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1971<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1689<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1972<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R14)
 	CMPQ        R11, BX
@@ -50910,58 +52254,58 @@ chunks2145:
 	IMUL3Q  $0x05, R11, R15
 	ADDQ    AX, R15
 	VMOVDQU (R15), X0
-	VPSHUFB shuffle1690<>+0(SB), X0, X1
+	VPSHUFB shuffle1973<>+0(SB), X0, X1
 	VMOVDQU 16(R15), X2
-	VPSHUFB shuffle1691<>+0(SB), X2, X3
+	VPSHUFB shuffle1974<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R15), X1
-	VPSHUFB shuffle1692<>+0(SB), X1, X4
+	VPSHUFB shuffle1975<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R15), X3
-	VPSHUFB shuffle1693<>+0(SB), X3, X5
+	VPSHUFB shuffle1976<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R15), X4
-	VPSHUFB shuffle1694<>+0(SB), X4, X6
+	VPSHUFB shuffle1977<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle1695<>+0(SB), X0, X6
-	VPSHUFB shuffle1696<>+0(SB), X2, X5
+	VPSHUFB shuffle1978<>+0(SB), X0, X6
+	VPSHUFB shuffle1979<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1697<>+0(SB), X1, X6
+	VPSHUFB shuffle1980<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1698<>+0(SB), X3, X5
+	VPSHUFB shuffle1981<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1699<>+0(SB), X4, X6
+	VPSHUFB shuffle1982<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(DX*1)
-	VPSHUFB shuffle1700<>+0(SB), X0, X6
-	VPSHUFB shuffle1701<>+0(SB), X2, X5
+	VPSHUFB shuffle1983<>+0(SB), X0, X6
+	VPSHUFB shuffle1984<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1702<>+0(SB), X1, X6
+	VPSHUFB shuffle1985<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1703<>+0(SB), X3, X5
+	VPSHUFB shuffle1986<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1704<>+0(SB), X4, X6
+	VPSHUFB shuffle1987<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(DX*2)
-	VPSHUFB shuffle1705<>+0(SB), X0, X6
-	VPSHUFB shuffle1706<>+0(SB), X2, X5
+	VPSHUFB shuffle1988<>+0(SB), X0, X6
+	VPSHUFB shuffle1989<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1707<>+0(SB), X1, X6
+	VPSHUFB shuffle1990<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1708<>+0(SB), X3, X5
+	VPSHUFB shuffle1991<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1709<>+0(SB), X4, X6
+	VPSHUFB shuffle1992<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(R9*1)
-	VPSHUFB shuffle1710<>+0(SB), X0, X0
-	VPSHUFB shuffle1711<>+0(SB), X2, X2
+	VPSHUFB shuffle1993<>+0(SB), X0, X0
+	VPSHUFB shuffle1994<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1712<>+0(SB), X1, X1
+	VPSHUFB shuffle1995<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1713<>+0(SB), X3, X3
+	VPSHUFB shuffle1996<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1714<>+0(SB), X4, X4
+	VPSHUFB shuffle1997<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R14)
 	CMPQ    R11, BX
@@ -50984,255 +52328,255 @@ rowdone2146:
 	VZEROUPPER
 	RET
 
-DATA shuffle1665<>+0(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1665<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1665<>+16(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1665<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1665<>(SB), RODATA|NOPTR, $32
+DATA shuffle1948<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1948<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1948<>+16(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1948<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1948<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1666<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1666<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1666<>+16(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1666<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1666<>(SB), RODATA|NOPTR, $32
+DATA shuffle1949<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1949<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1949<>+16(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1949<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1949<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1667<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1667<>+8(SB)/8, $0xffffffffffff0d08
-DATA shuffle1667<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1667<>+24(SB)/8, $0xffffffffffff0d08
-GLOBL shuffle1667<>(SB), RODATA|NOPTR, $32
+DATA shuffle1950<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1950<>+8(SB)/8, $0xffffffffffff0d08
+DATA shuffle1950<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle1950<>+24(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1950<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1668<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1668<>+8(SB)/8, $0xffffff0c0702ffff
-DATA shuffle1668<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1668<>+24(SB)/8, $0xffffff0c0702ffff
-GLOBL shuffle1668<>(SB), RODATA|NOPTR, $32
+DATA shuffle1951<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1951<>+8(SB)/8, $0xffffff0c0702ffff
+DATA shuffle1951<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1951<>+24(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1951<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1669<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1669<>+8(SB)/8, $0x0b0601ffffffffff
-DATA shuffle1669<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1669<>+24(SB)/8, $0x0b0601ffffffffff
-GLOBL shuffle1669<>(SB), RODATA|NOPTR, $32
+DATA shuffle1952<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1952<>+8(SB)/8, $0x0b0601ffffffffff
+DATA shuffle1952<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1952<>+24(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1952<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1670<>+0(SB)/8, $0xffffffffff0b0601
-DATA shuffle1670<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1670<>+16(SB)/8, $0xffffffffff0b0601
-DATA shuffle1670<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1670<>(SB), RODATA|NOPTR, $32
+DATA shuffle1953<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1953<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1953<>+16(SB)/8, $0xffffffffff0b0601
+DATA shuffle1953<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1953<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1671<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1671<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1671<>+16(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1671<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1671<>(SB), RODATA|NOPTR, $32
+DATA shuffle1954<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1954<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1954<>+16(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1954<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1954<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1672<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1672<>+8(SB)/8, $0xffffffffffff0e09
-DATA shuffle1672<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1672<>+24(SB)/8, $0xffffffffffff0e09
-GLOBL shuffle1672<>(SB), RODATA|NOPTR, $32
+DATA shuffle1955<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1955<>+8(SB)/8, $0xffffffffffff0e09
+DATA shuffle1955<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle1955<>+24(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1955<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1673<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1673<>+8(SB)/8, $0xffffff0d0803ffff
-DATA shuffle1673<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1673<>+24(SB)/8, $0xffffff0d0803ffff
-GLOBL shuffle1673<>(SB), RODATA|NOPTR, $32
+DATA shuffle1956<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1956<>+8(SB)/8, $0xffffff0d0803ffff
+DATA shuffle1956<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1956<>+24(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1956<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1674<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1674<>+8(SB)/8, $0x0c0702ffffffffff
-DATA shuffle1674<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1674<>+24(SB)/8, $0x0c0702ffffffffff
-GLOBL shuffle1674<>(SB), RODATA|NOPTR, $32
+DATA shuffle1957<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1957<>+8(SB)/8, $0x0c0702ffffffffff
+DATA shuffle1957<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1957<>+24(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1957<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1675<>+0(SB)/8, $0xffffffffff0c0702
-DATA shuffle1675<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1675<>+16(SB)/8, $0xffffffffff0c0702
-DATA shuffle1675<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1675<>(SB), RODATA|NOPTR, $32
+DATA shuffle1958<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1958<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1958<>+16(SB)/8, $0xffffffffff0c0702
+DATA shuffle1958<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1958<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1676<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1676<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1676<>+16(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1676<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1676<>(SB), RODATA|NOPTR, $32
+DATA shuffle1959<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1959<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1959<>+16(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1959<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1959<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1677<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1677<>+8(SB)/8, $0xffffffffffff0f0a
-DATA shuffle1677<>+16(SB)/8, $0x0500ffffffffffff
-DATA shuffle1677<>+24(SB)/8, $0xffffffffffff0f0a
-GLOBL shuffle1677<>(SB), RODATA|NOPTR, $32
+DATA shuffle1960<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1960<>+8(SB)/8, $0xffffffffffff0f0a
+DATA shuffle1960<>+16(SB)/8, $0x0500ffffffffffff
+DATA shuffle1960<>+24(SB)/8, $0xffffffffffff0f0a
+GLOBL shuffle1960<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1678<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1678<>+8(SB)/8, $0xffffff0e0904ffff
-DATA shuffle1678<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1678<>+24(SB)/8, $0xffffff0e0904ffff
-GLOBL shuffle1678<>(SB), RODATA|NOPTR, $32
+DATA shuffle1961<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1961<>+8(SB)/8, $0xffffff0e0904ffff
+DATA shuffle1961<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1961<>+24(SB)/8, $0xffffff0e0904ffff
+GLOBL shuffle1961<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1679<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1679<>+8(SB)/8, $0x0d0803ffffffffff
-DATA shuffle1679<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1679<>+24(SB)/8, $0x0d0803ffffffffff
-GLOBL shuffle1679<>(SB), RODATA|NOPTR, $32
+DATA shuffle1962<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1962<>+8(SB)/8, $0x0d0803ffffffffff
+DATA shuffle1962<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1962<>+24(SB)/8, $0x0d0803ffffffffff
+GLOBL shuffle1962<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1680<>+0(SB)/8, $0xffffffffff0d0803
-DATA shuffle1680<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1680<>+16(SB)/8, $0xffffffffff0d0803
-DATA shuffle1680<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1680<>(SB), RODATA|NOPTR, $32
+DATA shuffle1963<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1963<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1963<>+16(SB)/8, $0xffffffffff0d0803
+DATA shuffle1963<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1963<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1681<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1681<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1681<>+16(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1681<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1681<>(SB), RODATA|NOPTR, $32
+DATA shuffle1964<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1964<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1964<>+16(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1964<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1964<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1682<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1682<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1682<>+16(SB)/8, $0x0601ffffffffffff
-DATA shuffle1682<>+24(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1682<>(SB), RODATA|NOPTR, $32
+DATA shuffle1965<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1965<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle1965<>+16(SB)/8, $0x0601ffffffffffff
+DATA shuffle1965<>+24(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1965<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1683<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1683<>+8(SB)/8, $0xffffff0f0a0500ff
-DATA shuffle1683<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1683<>+24(SB)/8, $0xffffff0f0a0500ff
-GLOBL shuffle1683<>(SB), RODATA|NOPTR, $32
+DATA shuffle1966<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1966<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA shuffle1966<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1966<>+24(SB)/8, $0xffffff0f0a0500ff
+GLOBL shuffle1966<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1684<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1684<>+8(SB)/8, $0x0e0904ffffffffff
-DATA shuffle1684<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1684<>+24(SB)/8, $0x0e0904ffffffffff
-GLOBL shuffle1684<>(SB), RODATA|NOPTR, $32
+DATA shuffle1967<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1967<>+8(SB)/8, $0x0e0904ffffffffff
+DATA shuffle1967<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1967<>+24(SB)/8, $0x0e0904ffffffffff
+GLOBL shuffle1967<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1685<>+0(SB)/8, $0xffffffffff0e0904
-DATA shuffle1685<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1685<>+16(SB)/8, $0xffffffffff0e0904
-DATA shuffle1685<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1685<>(SB), RODATA|NOPTR, $32
+DATA shuffle1968<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1968<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1968<>+16(SB)/8, $0xffffffffff0e0904
+DATA shuffle1968<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1968<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1686<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1686<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1686<>+16(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1686<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1686<>(SB), RODATA|NOPTR, $32
+DATA shuffle1969<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1969<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1969<>+16(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1969<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1969<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1687<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1687<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1687<>+16(SB)/8, $0x0702ffffffffffff
-DATA shuffle1687<>+24(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1687<>(SB), RODATA|NOPTR, $32
+DATA shuffle1970<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1970<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle1970<>+16(SB)/8, $0x0702ffffffffffff
+DATA shuffle1970<>+24(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1970<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1688<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1688<>+8(SB)/8, $0xffffffff0b0601ff
-DATA shuffle1688<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1688<>+24(SB)/8, $0xffffffff0b0601ff
-GLOBL shuffle1688<>(SB), RODATA|NOPTR, $32
+DATA shuffle1971<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1971<>+8(SB)/8, $0xffffffff0b0601ff
+DATA shuffle1971<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1971<>+24(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1971<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1689<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1689<>+8(SB)/8, $0x0f0a0500ffffffff
-DATA shuffle1689<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1689<>+24(SB)/8, $0x0f0a0500ffffffff
-GLOBL shuffle1689<>(SB), RODATA|NOPTR, $32
+DATA shuffle1972<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1972<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA shuffle1972<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle1972<>+24(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1972<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1690<>+0(SB)/8, $0xffffffff0f0a0500
-DATA shuffle1690<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1690<>(SB), RODATA|NOPTR, $16
+DATA shuffle1973<>+0(SB)/8, $0xffffffff0f0a0500
+DATA shuffle1973<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1973<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1691<>+0(SB)/8, $0xff0e0904ffffffff
-DATA shuffle1691<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1691<>(SB), RODATA|NOPTR, $16
+DATA shuffle1974<>+0(SB)/8, $0xff0e0904ffffffff
+DATA shuffle1974<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1974<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1692<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1692<>+8(SB)/8, $0xffffffffffff0d08
-GLOBL shuffle1692<>(SB), RODATA|NOPTR, $16
+DATA shuffle1975<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle1975<>+8(SB)/8, $0xffffffffffff0d08
+GLOBL shuffle1975<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1693<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1693<>+8(SB)/8, $0xffffff0c0702ffff
-GLOBL shuffle1693<>(SB), RODATA|NOPTR, $16
+DATA shuffle1976<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1976<>+8(SB)/8, $0xffffff0c0702ffff
+GLOBL shuffle1976<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1694<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1694<>+8(SB)/8, $0x0b0601ffffffffff
-GLOBL shuffle1694<>(SB), RODATA|NOPTR, $16
+DATA shuffle1977<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1977<>+8(SB)/8, $0x0b0601ffffffffff
+GLOBL shuffle1977<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1695<>+0(SB)/8, $0xffffffffff0b0601
-DATA shuffle1695<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1695<>(SB), RODATA|NOPTR, $16
+DATA shuffle1978<>+0(SB)/8, $0xffffffffff0b0601
+DATA shuffle1978<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1978<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1696<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA shuffle1696<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1696<>(SB), RODATA|NOPTR, $16
+DATA shuffle1979<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA shuffle1979<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1979<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1697<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1697<>+8(SB)/8, $0xffffffffffff0e09
-GLOBL shuffle1697<>(SB), RODATA|NOPTR, $16
+DATA shuffle1980<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle1980<>+8(SB)/8, $0xffffffffffff0e09
+GLOBL shuffle1980<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1698<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1698<>+8(SB)/8, $0xffffff0d0803ffff
-GLOBL shuffle1698<>(SB), RODATA|NOPTR, $16
+DATA shuffle1981<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1981<>+8(SB)/8, $0xffffff0d0803ffff
+GLOBL shuffle1981<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1699<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1699<>+8(SB)/8, $0x0c0702ffffffffff
-GLOBL shuffle1699<>(SB), RODATA|NOPTR, $16
+DATA shuffle1982<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1982<>+8(SB)/8, $0x0c0702ffffffffff
+GLOBL shuffle1982<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1700<>+0(SB)/8, $0xffffffffff0c0702
-DATA shuffle1700<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1700<>(SB), RODATA|NOPTR, $16
+DATA shuffle1983<>+0(SB)/8, $0xffffffffff0c0702
+DATA shuffle1983<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1983<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1701<>+0(SB)/8, $0xffff0b0601ffffff
-DATA shuffle1701<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1701<>(SB), RODATA|NOPTR, $16
+DATA shuffle1984<>+0(SB)/8, $0xffff0b0601ffffff
+DATA shuffle1984<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1984<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1702<>+0(SB)/8, $0x0500ffffffffffff
-DATA shuffle1702<>+8(SB)/8, $0xffffffffffff0f0a
-GLOBL shuffle1702<>(SB), RODATA|NOPTR, $16
+DATA shuffle1985<>+0(SB)/8, $0x0500ffffffffffff
+DATA shuffle1985<>+8(SB)/8, $0xffffffffffff0f0a
+GLOBL shuffle1985<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1703<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1703<>+8(SB)/8, $0xffffff0e0904ffff
-GLOBL shuffle1703<>(SB), RODATA|NOPTR, $16
+DATA shuffle1986<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1986<>+8(SB)/8, $0xffffff0e0904ffff
+GLOBL shuffle1986<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1704<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1704<>+8(SB)/8, $0x0d0803ffffffffff
-GLOBL shuffle1704<>(SB), RODATA|NOPTR, $16
+DATA shuffle1987<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1987<>+8(SB)/8, $0x0d0803ffffffffff
+GLOBL shuffle1987<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1705<>+0(SB)/8, $0xffffffffff0d0803
-DATA shuffle1705<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1705<>(SB), RODATA|NOPTR, $16
+DATA shuffle1988<>+0(SB)/8, $0xffffffffff0d0803
+DATA shuffle1988<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1988<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1706<>+0(SB)/8, $0xffff0c0702ffffff
-DATA shuffle1706<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1706<>(SB), RODATA|NOPTR, $16
+DATA shuffle1989<>+0(SB)/8, $0xffff0c0702ffffff
+DATA shuffle1989<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1989<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1707<>+0(SB)/8, $0x0601ffffffffffff
-DATA shuffle1707<>+8(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1707<>(SB), RODATA|NOPTR, $16
+DATA shuffle1990<>+0(SB)/8, $0x0601ffffffffffff
+DATA shuffle1990<>+8(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle1990<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1708<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1708<>+8(SB)/8, $0xffffff0f0a0500ff
-GLOBL shuffle1708<>(SB), RODATA|NOPTR, $16
+DATA shuffle1991<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1991<>+8(SB)/8, $0xffffff0f0a0500ff
+GLOBL shuffle1991<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1709<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1709<>+8(SB)/8, $0x0e0904ffffffffff
-GLOBL shuffle1709<>(SB), RODATA|NOPTR, $16
+DATA shuffle1992<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1992<>+8(SB)/8, $0x0e0904ffffffffff
+GLOBL shuffle1992<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1710<>+0(SB)/8, $0xffffffffff0e0904
-DATA shuffle1710<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1710<>(SB), RODATA|NOPTR, $16
+DATA shuffle1993<>+0(SB)/8, $0xffffffffff0e0904
+DATA shuffle1993<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1993<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1711<>+0(SB)/8, $0xffff0d0803ffffff
-DATA shuffle1711<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1711<>(SB), RODATA|NOPTR, $16
+DATA shuffle1994<>+0(SB)/8, $0xffff0d0803ffffff
+DATA shuffle1994<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1994<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1712<>+0(SB)/8, $0x0702ffffffffffff
-DATA shuffle1712<>+8(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1712<>(SB), RODATA|NOPTR, $16
+DATA shuffle1995<>+0(SB)/8, $0x0702ffffffffffff
+DATA shuffle1995<>+8(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle1995<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1713<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1713<>+8(SB)/8, $0xffffffff0b0601ff
-GLOBL shuffle1713<>(SB), RODATA|NOPTR, $16
+DATA shuffle1996<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1996<>+8(SB)/8, $0xffffffff0b0601ff
+GLOBL shuffle1996<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1714<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1714<>+8(SB)/8, $0x0f0a0500ffffffff
-GLOBL shuffle1714<>(SB), RODATA|NOPTR, $16
+DATA shuffle1997<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle1997<>+8(SB)/8, $0x0f0a0500ffffffff
+GLOBL shuffle1997<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -51278,62 +52622,62 @@ chunks2151:
 	ADDQ        AX, R15
 	VMOVDQU     (R15), X0
 	VINSERTI128 $0x01, 80(R15), Y0, Y0
-	VPSHUFB     shuffle1715<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle1998<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 96(R15), Y2, Y2
-	VPSHUFB     shuffle1716<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1999<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R15), X1
 	VINSERTI128 $0x01, 112(R15), Y1, Y1
-	VPSHUFB     shuffle1717<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle2000<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 128(R15), Y3, Y3
-	VPSHUFB     shuffle1718<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2001<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R15), X4
 	VINSERTI128 $0x01, 144(R15), Y4, Y4
-	VPSHUFB     shuffle1719<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2002<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)
-	VPSHUFB     shuffle1720<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1721<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle2003<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2004<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1722<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2005<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1723<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2006<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1724<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2007<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*1)
-	VPSHUFB     shuffle1725<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1726<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle2008<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2009<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1727<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2010<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1728<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2011<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1729<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2012<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*2)
-	VPSHUFB     shuffle1730<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1731<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle2013<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2014<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1732<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2015<>+0(SB), Y1, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1733<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2016<>+0(SB), Y3, Y5
 	VPOR        Y5, Y6, Y5
-	VPSHUFB     shuffle1734<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2017<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(R9*1)
-	VPSHUFB     shuffle1735<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1736<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2018<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2019<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1737<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2020<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1738<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2021<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1739<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2022<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R14)
 	CMPQ        R11, BX
@@ -51371,58 +52715,58 @@ chunks2155:
 	IMUL3Q  $0x05, R11, R15
 	ADDQ    AX, R15
 	VMOVDQU (R15), X0
-	VPSHUFB shuffle1740<>+0(SB), X0, X1
+	VPSHUFB shuffle2023<>+0(SB), X0, X1
 	VMOVDQU 16(R15), X2
-	VPSHUFB shuffle1741<>+0(SB), X2, X3
+	VPSHUFB shuffle2024<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R15), X1
 	VPSHUFB shuffle620<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R15), X3
-	VPSHUFB shuffle1742<>+0(SB), X3, X5
+	VPSHUFB shuffle2025<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R15), X4
-	VPSHUFB shuffle1743<>+0(SB), X4, X6
+	VPSHUFB shuffle2026<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle1744<>+0(SB), X0, X6
+	VPSHUFB shuffle2027<>+0(SB), X0, X6
 	VPSHUFB shuffle165<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1745<>+0(SB), X1, X6
+	VPSHUFB shuffle2028<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
-	VPSHUFB shuffle1746<>+0(SB), X3, X5
+	VPSHUFB shuffle2029<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1747<>+0(SB), X4, X6
+	VPSHUFB shuffle2030<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(DX*1)
-	VPSHUFB shuffle1748<>+0(SB), X0, X6
+	VPSHUFB shuffle2031<>+0(SB), X0, X6
 	VPSHUFB shuffle629<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1749<>+0(SB), X1, X6
+	VPSHUFB shuffle2032<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle976<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1750<>+0(SB), X4, X6
+	VPSHUFB shuffle2033<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(DX*2)
-	VPSHUFB shuffle1751<>+0(SB), X0, X6
-	VPSHUFB shuffle1752<>+0(SB), X2, X5
+	VPSHUFB shuffle2034<>+0(SB), X0, X6
+	VPSHUFB shuffle2035<>+0(SB), X2, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1753<>+0(SB), X1, X6
+	VPSHUFB shuffle2036<>+0(SB), X1, X6
 	VPOR    X6, X5, X6
 	VPSHUFB shuffle630<>+0(SB), X3, X5
 	VPOR    X5, X6, X5
-	VPSHUFB shuffle1754<>+0(SB), X4, X6
+	VPSHUFB shuffle2037<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R13)(R9*1)
-	VPSHUFB shuffle1755<>+0(SB), X0, X0
-	VPSHUFB shuffle1756<>+0(SB), X2, X2
+	VPSHUFB shuffle2038<>+0(SB), X0, X0
+	VPSHUFB shuffle2039<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle864<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1757<>+0(SB), X3, X3
+	VPSHUFB shuffle2040<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1758<>+0(SB), X4, X4
+	VPSHUFB shuffle2041<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R14)
 	CMPQ    R11, BX
@@ -51445,231 +52789,231 @@ rowdone2156:
 	VZEROUPPER
 	RET
 
-DATA shuffle1715<>+0(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1715<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1715<>+16(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1715<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1715<>(SB), RODATA|NOPTR, $32
+DATA shuffle1998<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1998<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1998<>+16(SB)/8, $0xffffffff0b0a0100
+DATA shuffle1998<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1998<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1716<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1716<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1716<>+16(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1716<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1716<>(SB), RODATA|NOPTR, $32
+DATA shuffle1999<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1999<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle1999<>+16(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle1999<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle1999<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1717<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1717<>+8(SB)/8, $0xffffffffffff0908
-DATA shuffle1717<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1717<>+24(SB)/8, $0xffffffffffff0908
-GLOBL shuffle1717<>(SB), RODATA|NOPTR, $32
+DATA shuffle2000<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2000<>+8(SB)/8, $0xffffffffffff0908
+DATA shuffle2000<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2000<>+24(SB)/8, $0xffffffffffff0908
+GLOBL shuffle2000<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1718<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1718<>+8(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1718<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1718<>+24(SB)/8, $0xffff0d0c0302ffff
-GLOBL shuffle1718<>(SB), RODATA|NOPTR, $32
+DATA shuffle2001<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2001<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle2001<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2001<>+24(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle2001<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1719<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1719<>+8(SB)/8, $0x0706ffffffffffff
-DATA shuffle1719<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1719<>+24(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle1719<>(SB), RODATA|NOPTR, $32
+DATA shuffle2002<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2002<>+8(SB)/8, $0x0706ffffffffffff
+DATA shuffle2002<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2002<>+24(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle2002<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1720<>+0(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1720<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1720<>+16(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1720<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1720<>(SB), RODATA|NOPTR, $32
+DATA shuffle2003<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle2003<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2003<>+16(SB)/8, $0xffffffff0d0c0302
+DATA shuffle2003<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2003<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1721<>+0(SB)/8, $0xffff0706ffffffff
-DATA shuffle1721<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1721<>+16(SB)/8, $0xffff0706ffffffff
-DATA shuffle1721<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1721<>(SB), RODATA|NOPTR, $32
+DATA shuffle2004<>+0(SB)/8, $0xffff0706ffffffff
+DATA shuffle2004<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2004<>+16(SB)/8, $0xffff0706ffffffff
+DATA shuffle2004<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2004<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1722<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1722<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1722<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1722<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1722<>(SB), RODATA|NOPTR, $32
+DATA shuffle2005<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle2005<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle2005<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle2005<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle2005<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1723<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1723<>+8(SB)/8, $0xffff0f0e0504ffff
-DATA shuffle1723<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1723<>+24(SB)/8, $0xffff0f0e0504ffff
-GLOBL shuffle1723<>(SB), RODATA|NOPTR, $32
+DATA shuffle2006<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2006<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA shuffle2006<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2006<>+24(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle2006<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1724<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1724<>+8(SB)/8, $0x0908ffffffffffff
-DATA shuffle1724<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1724<>+24(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle1724<>(SB), RODATA|NOPTR, $32
+DATA shuffle2007<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2007<>+8(SB)/8, $0x0908ffffffffffff
+DATA shuffle2007<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2007<>+24(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle2007<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1725<>+0(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1725<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1725<>+16(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1725<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1725<>(SB), RODATA|NOPTR, $32
+DATA shuffle2008<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle2008<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2008<>+16(SB)/8, $0xffffffff0f0e0504
+DATA shuffle2008<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2008<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1726<>+0(SB)/8, $0xffff0908ffffffff
-DATA shuffle1726<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1726<>+16(SB)/8, $0xffff0908ffffffff
-DATA shuffle1726<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1726<>(SB), RODATA|NOPTR, $32
+DATA shuffle2009<>+0(SB)/8, $0xffff0908ffffffff
+DATA shuffle2009<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2009<>+16(SB)/8, $0xffff0908ffffffff
+DATA shuffle2009<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2009<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1727<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1727<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1727<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1727<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle1727<>(SB), RODATA|NOPTR, $32
+DATA shuffle2010<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle2010<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2010<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle2010<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle2010<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1728<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1728<>+8(SB)/8, $0xffffffff0706ffff
-DATA shuffle1728<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1728<>+24(SB)/8, $0xffffffff0706ffff
-GLOBL shuffle1728<>(SB), RODATA|NOPTR, $32
+DATA shuffle2011<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2011<>+8(SB)/8, $0xffffffff0706ffff
+DATA shuffle2011<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2011<>+24(SB)/8, $0xffffffff0706ffff
+GLOBL shuffle2011<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1729<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1729<>+8(SB)/8, $0x0b0a0100ffffffff
-DATA shuffle1729<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1729<>+24(SB)/8, $0x0b0a0100ffffffff
-GLOBL shuffle1729<>(SB), RODATA|NOPTR, $32
+DATA shuffle2012<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2012<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA shuffle2012<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2012<>+24(SB)/8, $0x0b0a0100ffffffff
+GLOBL shuffle2012<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1730<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle1730<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1730<>+16(SB)/8, $0xffffffffffff0706
-DATA shuffle1730<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1730<>(SB), RODATA|NOPTR, $32
+DATA shuffle2013<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle2013<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2013<>+16(SB)/8, $0xffffffffffff0706
+DATA shuffle2013<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2013<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1731<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1731<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1731<>+16(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1731<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1731<>(SB), RODATA|NOPTR, $32
+DATA shuffle2014<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle2014<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2014<>+16(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle2014<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2014<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1732<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1732<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1732<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1732<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1732<>(SB), RODATA|NOPTR, $32
+DATA shuffle2015<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle2015<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle2015<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle2015<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle2015<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1733<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1733<>+8(SB)/8, $0xffffffff0908ffff
-DATA shuffle1733<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1733<>+24(SB)/8, $0xffffffff0908ffff
-GLOBL shuffle1733<>(SB), RODATA|NOPTR, $32
+DATA shuffle2016<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2016<>+8(SB)/8, $0xffffffff0908ffff
+DATA shuffle2016<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2016<>+24(SB)/8, $0xffffffff0908ffff
+GLOBL shuffle2016<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1734<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1734<>+8(SB)/8, $0x0d0c0302ffffffff
-DATA shuffle1734<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1734<>+24(SB)/8, $0x0d0c0302ffffffff
-GLOBL shuffle1734<>(SB), RODATA|NOPTR, $32
+DATA shuffle2017<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2017<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA shuffle2017<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2017<>+24(SB)/8, $0x0d0c0302ffffffff
+GLOBL shuffle2017<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1735<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1735<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1735<>+16(SB)/8, $0xffffffffffff0908
-DATA shuffle1735<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1735<>(SB), RODATA|NOPTR, $32
+DATA shuffle2018<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle2018<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2018<>+16(SB)/8, $0xffffffffffff0908
+DATA shuffle2018<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2018<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1736<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1736<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1736<>+16(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1736<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1736<>(SB), RODATA|NOPTR, $32
+DATA shuffle2019<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle2019<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2019<>+16(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle2019<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2019<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1737<>+0(SB)/8, $0x0706ffffffffffff
-DATA shuffle1737<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1737<>+16(SB)/8, $0x0706ffffffffffff
-DATA shuffle1737<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1737<>(SB), RODATA|NOPTR, $32
+DATA shuffle2020<>+0(SB)/8, $0x0706ffffffffffff
+DATA shuffle2020<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2020<>+16(SB)/8, $0x0706ffffffffffff
+DATA shuffle2020<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2020<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1738<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1738<>+8(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1738<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1738<>+24(SB)/8, $0xffffffff0b0a0100
-GLOBL shuffle1738<>(SB), RODATA|NOPTR, $32
+DATA shuffle2021<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2021<>+8(SB)/8, $0xffffffff0b0a0100
+DATA shuffle2021<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2021<>+24(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle2021<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1739<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1739<>+8(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1739<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1739<>+24(SB)/8, $0x0f0e0504ffffffff
-GLOBL shuffle1739<>(SB), RODATA|NOPTR, $32
+DATA shuffle2022<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2022<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle2022<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2022<>+24(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle2022<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1740<>+0(SB)/8, $0xffffffff0b0a0100
-DATA shuffle1740<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1740<>(SB), RODATA|NOPTR, $16
+DATA shuffle2023<>+0(SB)/8, $0xffffffff0b0a0100
+DATA shuffle2023<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2023<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1741<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA shuffle1741<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1741<>(SB), RODATA|NOPTR, $16
+DATA shuffle2024<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA shuffle2024<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2024<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1742<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1742<>+8(SB)/8, $0xffff0d0c0302ffff
-GLOBL shuffle1742<>(SB), RODATA|NOPTR, $16
+DATA shuffle2025<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2025<>+8(SB)/8, $0xffff0d0c0302ffff
+GLOBL shuffle2025<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1743<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1743<>+8(SB)/8, $0x0706ffffffffffff
-GLOBL shuffle1743<>(SB), RODATA|NOPTR, $16
+DATA shuffle2026<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2026<>+8(SB)/8, $0x0706ffffffffffff
+GLOBL shuffle2026<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1744<>+0(SB)/8, $0xffffffff0d0c0302
-DATA shuffle1744<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1744<>(SB), RODATA|NOPTR, $16
+DATA shuffle2027<>+0(SB)/8, $0xffffffff0d0c0302
+DATA shuffle2027<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2027<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1745<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1745<>+8(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1745<>(SB), RODATA|NOPTR, $16
+DATA shuffle2028<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle2028<>+8(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle2028<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1746<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1746<>+8(SB)/8, $0xffff0f0e0504ffff
-GLOBL shuffle1746<>(SB), RODATA|NOPTR, $16
+DATA shuffle2029<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2029<>+8(SB)/8, $0xffff0f0e0504ffff
+GLOBL shuffle2029<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1747<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1747<>+8(SB)/8, $0x0908ffffffffffff
-GLOBL shuffle1747<>(SB), RODATA|NOPTR, $16
+DATA shuffle2030<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2030<>+8(SB)/8, $0x0908ffffffffffff
+GLOBL shuffle2030<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1748<>+0(SB)/8, $0xffffffff0f0e0504
-DATA shuffle1748<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1748<>(SB), RODATA|NOPTR, $16
+DATA shuffle2031<>+0(SB)/8, $0xffffffff0f0e0504
+DATA shuffle2031<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2031<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1749<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1749<>+8(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle1749<>(SB), RODATA|NOPTR, $16
+DATA shuffle2032<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle2032<>+8(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle2032<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1750<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1750<>+8(SB)/8, $0x0b0a0100ffffffff
-GLOBL shuffle1750<>(SB), RODATA|NOPTR, $16
+DATA shuffle2033<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2033<>+8(SB)/8, $0x0b0a0100ffffffff
+GLOBL shuffle2033<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1751<>+0(SB)/8, $0xffffffffffff0706
-DATA shuffle1751<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1751<>(SB), RODATA|NOPTR, $16
+DATA shuffle2034<>+0(SB)/8, $0xffffffffffff0706
+DATA shuffle2034<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2034<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1752<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA shuffle1752<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1752<>(SB), RODATA|NOPTR, $16
+DATA shuffle2035<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA shuffle2035<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2035<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1753<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1753<>+8(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1753<>(SB), RODATA|NOPTR, $16
+DATA shuffle2036<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle2036<>+8(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle2036<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1754<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1754<>+8(SB)/8, $0x0d0c0302ffffffff
-GLOBL shuffle1754<>(SB), RODATA|NOPTR, $16
+DATA shuffle2037<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2037<>+8(SB)/8, $0x0d0c0302ffffffff
+GLOBL shuffle2037<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1755<>+0(SB)/8, $0xffffffffffff0908
-DATA shuffle1755<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1755<>(SB), RODATA|NOPTR, $16
+DATA shuffle2038<>+0(SB)/8, $0xffffffffffff0908
+DATA shuffle2038<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2038<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1756<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA shuffle1756<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1756<>(SB), RODATA|NOPTR, $16
+DATA shuffle2039<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA shuffle2039<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2039<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1757<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1757<>+8(SB)/8, $0xffffffff0b0a0100
-GLOBL shuffle1757<>(SB), RODATA|NOPTR, $16
+DATA shuffle2040<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2040<>+8(SB)/8, $0xffffffff0b0a0100
+GLOBL shuffle2040<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1758<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1758<>+8(SB)/8, $0x0f0e0504ffffffff
-GLOBL shuffle1758<>(SB), RODATA|NOPTR, $16
+DATA shuffle2041<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2041<>+8(SB)/8, $0x0f0e0504ffffffff
+GLOBL shuffle2041<>(SB), RODATA|NOPTR, $16
 
 // func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -51718,47 +53062,47 @@ chunks2161:
 	VPSHUFB     shuffle116<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 96(R15), Y2, Y2
-	VPSHUFB     shuffle1302<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1344<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R15), X1
 	VINSERTI128 $0x01, 112(R15), Y1, Y1
-	VPSHUFB     shuffle1298<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1340<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle777<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)
-	VPSHUFB     shuffle1299<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1759<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1341<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle2042<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1760<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1929<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R15), X4
 	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle396<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1761<>+0(SB), Y2, Y5
+	VPSHUFB     shuffle1343<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1928<>+0(SB), Y2, Y5
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle118<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
 	VPSHUFB     shuffle775<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
-	VPSHUFB     shuffle1762<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2043<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle639<>+0(SB), Y1, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1763<>+0(SB), Y3, Y0
+	VPSHUFB     shuffle2044<>+0(SB), Y3, Y0
 	VPOR        Y0, Y5, Y0
 	VPSHUFB     shuffle776<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
 	VMOVDQU     Y5, (R13)(R9*1)
 	VPSHUFB     shuffle116<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle1302<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1344<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1298<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1340<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VPSHUFB     shuffle777<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
@@ -51862,35 +53206,23 @@ rowdone2166:
 	VZEROUPPER
 	RET
 
-DATA shuffle1759<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1759<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1759<>+16(SB)/8, $0x0b0a0908ffffffff
-DATA shuffle1759<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1759<>(SB), RODATA|NOPTR, $32
+DATA shuffle2042<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle2042<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2042<>+16(SB)/8, $0x0b0a0908ffffffff
+DATA shuffle2042<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2042<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1760<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1760<>+8(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1760<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1760<>+24(SB)/8, $0xffffffff0f0e0d0c
-GLOBL shuffle1760<>(SB), RODATA|NOPTR, $32
+DATA shuffle2043<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle2043<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2043<>+16(SB)/8, $0xffffffff0f0e0d0c
+DATA shuffle2043<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2043<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1761<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1761<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1761<>+16(SB)/8, $0x0f0e0d0cffffffff
-DATA shuffle1761<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1761<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1762<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1762<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1762<>+16(SB)/8, $0xffffffff0f0e0d0c
-DATA shuffle1762<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1762<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1763<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1763<>+8(SB)/8, $0xffffffff07060504
-DATA shuffle1763<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1763<>+24(SB)/8, $0xffffffff07060504
-GLOBL shuffle1763<>(SB), RODATA|NOPTR, $32
+DATA shuffle2044<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2044<>+8(SB)/8, $0xffffffff07060504
+DATA shuffle2044<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2044<>+24(SB)/8, $0xffffffff07060504
+GLOBL shuffle2044<>(SB), RODATA|NOPTR, $32
 
 // func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -51942,7 +53274,7 @@ chunks2171:
 	VPSHUFB     shuffle61<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R13)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 128(R15), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
@@ -51954,7 +53286,7 @@ chunks2171:
 	VPSHUFB     shuffle61<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R13)(DX*2)
-	VPSHUFB     shuffle1303<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1345<>+0(SB), Y1, Y1
 	VMOVDQU     64(R15), X3
 	VINSERTI128 $0x01, 144(R15), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y0
@@ -52207,86 +53539,86 @@ chunks2191:
 	ADDQ        AX, R14
 	VMOVDQU     (R14), X0
 	VINSERTI128 $0x01, 96(R14), Y0, Y0
-	VPSHUFB     shuffle1764<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle2045<>+0(SB), Y0, Y1
 	VMOVDQU     16(R14), X2
 	VINSERTI128 $0x01, 112(R14), Y2, Y2
-	VPSHUFB     shuffle1765<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle2046<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R14), X1
 	VINSERTI128 $0x01, 128(R14), Y1, Y1
-	VPSHUFB     shuffle1766<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle2047<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R14), X3
 	VINSERTI128 $0x01, 144(R14), Y3, Y3
-	VPSHUFB     shuffle1767<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2048<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R14), X4
 	VINSERTI128 $0x01, 160(R14), Y4, Y4
-	VPSHUFB     shuffle1768<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2049<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R14), X5
 	VINSERTI128 $0x01, 176(R14), Y5, Y5
-	VPSHUFB     shuffle1769<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2050<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)
-	VPSHUFB     shuffle1770<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1771<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle2051<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle2052<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1772<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle2053<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1773<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle2054<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1774<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle2055<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1775<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle2056<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R12)(DX*1)
-	VPSHUFB     shuffle1776<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1777<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2057<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2058<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1778<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2059<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1779<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2060<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1780<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2061<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1781<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2062<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)(DX*2)
-	VPSHUFB     shuffle1782<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1783<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle2063<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle2064<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1784<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle2065<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1785<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle2066<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1786<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle2067<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1787<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle2068<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R13)
-	VPSHUFB     shuffle1788<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1789<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2069<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2070<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1790<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2071<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1791<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2072<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1792<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2073<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1793<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2074<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R13)(DX*1)
-	VPSHUFB     shuffle1794<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1795<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2075<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2076<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1796<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2077<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1797<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2078<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1798<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2079<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1799<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle2080<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
 	CMPQ        R10, BX
@@ -52324,81 +53656,81 @@ chunks2195:
 	IMUL3Q  $0x06, R10, R14
 	ADDQ    AX, R14
 	VMOVDQU (R14), X0
-	VPSHUFB shuffle1800<>+0(SB), X0, X1
+	VPSHUFB shuffle2081<>+0(SB), X0, X1
 	VMOVDQU 16(R14), X2
-	VPSHUFB shuffle1801<>+0(SB), X2, X3
+	VPSHUFB shuffle2082<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R14), X1
-	VPSHUFB shuffle1802<>+0(SB), X1, X4
+	VPSHUFB shuffle2083<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R14), X3
-	VPSHUFB shuffle1803<>+0(SB), X3, X5
+	VPSHUFB shuffle2084<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R14), X4
-	VPSHUFB shuffle1804<>+0(SB), X4, X6
+	VPSHUFB shuffle2085<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R14), X5
-	VPSHUFB shuffle1805<>+0(SB), X5, X7
+	VPSHUFB shuffle2086<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
-	VPSHUFB shuffle1806<>+0(SB), X0, X7
-	VPSHUFB shuffle1807<>+0(SB), X2, X6
+	VPSHUFB shuffle2087<>+0(SB), X0, X7
+	VPSHUFB shuffle2088<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1808<>+0(SB), X1, X7
+	VPSHUFB shuffle2089<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1809<>+0(SB), X3, X6
+	VPSHUFB shuffle2090<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1810<>+0(SB), X4, X7
+	VPSHUFB shuffle2091<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1811<>+0(SB), X5, X6
+	VPSHUFB shuffle2092<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R12)(DX*1)
-	VPSHUFB shuffle1812<>+0(SB), X0, X6
-	VPSHUFB shuffle1813<>+0(SB), X2, X7
+	VPSHUFB shuffle2093<>+0(SB), X0, X6
+	VPSHUFB shuffle2094<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1814<>+0(SB), X1, X6
+	VPSHUFB shuffle2095<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1815<>+0(SB), X3, X7
+	VPSHUFB shuffle2096<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1816<>+0(SB), X4, X6
+	VPSHUFB shuffle2097<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1817<>+0(SB), X5, X7
+	VPSHUFB shuffle2098<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)(DX*2)
-	VPSHUFB shuffle1818<>+0(SB), X0, X7
-	VPSHUFB shuffle1819<>+0(SB), X2, X6
+	VPSHUFB shuffle2099<>+0(SB), X0, X7
+	VPSHUFB shuffle2100<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1820<>+0(SB), X1, X7
+	VPSHUFB shuffle2101<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1821<>+0(SB), X3, X6
+	VPSHUFB shuffle2102<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1822<>+0(SB), X4, X7
+	VPSHUFB shuffle2103<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1823<>+0(SB), X5, X6
+	VPSHUFB shuffle2104<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle1824<>+0(SB), X0, X6
-	VPSHUFB shuffle1825<>+0(SB), X2, X7
+	VPSHUFB shuffle2105<>+0(SB), X0, X6
+	VPSHUFB shuffle2106<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1826<>+0(SB), X1, X6
+	VPSHUFB shuffle2107<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1827<>+0(SB), X3, X7
+	VPSHUFB shuffle2108<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1828<>+0(SB), X4, X6
+	VPSHUFB shuffle2109<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1829<>+0(SB), X5, X7
+	VPSHUFB shuffle2110<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R13)(DX*1)
-	VPSHUFB shuffle1830<>+0(SB), X0, X0
-	VPSHUFB shuffle1831<>+0(SB), X2, X2
+	VPSHUFB shuffle2111<>+0(SB), X0, X0
+	VPSHUFB shuffle2112<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1832<>+0(SB), X1, X1
+	VPSHUFB shuffle2113<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1833<>+0(SB), X3, X3
+	VPSHUFB shuffle2114<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1834<>+0(SB), X4, X4
+	VPSHUFB shuffle2115<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1835<>+0(SB), X5, X5
+	VPSHUFB shuffle2116<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)(DX*2)
 	CMPQ    R10, BX
@@ -52421,365 +53753,365 @@ rowdone2196:
 	VZEROUPPER
 	RET
 
-DATA shuffle1764<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1764<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1764<>+16(SB)/8, $0xffffffffff0c0600
-DATA shuffle1764<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1764<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1765<>+0(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1765<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1765<>+16(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1765<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1765<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1766<>+0(SB)/8, $0x0a04ffffffffffff
-DATA shuffle1766<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1766<>+16(SB)/8, $0x0a04ffffffffffff
-DATA shuffle1766<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1766<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1767<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1767<>+8(SB)/8, $0xffffffffff0c0600
-DATA shuffle1767<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1767<>+24(SB)/8, $0xffffffffff0c0600
-GLOBL shuffle1767<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1768<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1768<>+8(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1768<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1768<>+24(SB)/8, $0xffff0e0802ffffff
-GLOBL shuffle1768<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1769<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1769<>+8(SB)/8, $0x0a04ffffffffffff
-DATA shuffle1769<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1769<>+24(SB)/8, $0x0a04ffffffffffff
-GLOBL shuffle1769<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1770<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1770<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1770<>+16(SB)/8, $0xffffffffff0d0701
-DATA shuffle1770<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1770<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1771<>+0(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1771<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1771<>+16(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1771<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1771<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1772<>+0(SB)/8, $0x0b05ffffffffffff
-DATA shuffle1772<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1772<>+16(SB)/8, $0x0b05ffffffffffff
-DATA shuffle1772<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1772<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1773<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1773<>+8(SB)/8, $0xffffffffff0d0701
-DATA shuffle1773<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1773<>+24(SB)/8, $0xffffffffff0d0701
-GLOBL shuffle1773<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1774<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1774<>+8(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1774<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1774<>+24(SB)/8, $0xffff0f0903ffffff
-GLOBL shuffle1774<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1775<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1775<>+8(SB)/8, $0x0b05ffffffffffff
-DATA shuffle1775<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1775<>+24(SB)/8, $0x0b05ffffffffffff
-GLOBL shuffle1775<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1776<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1776<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1776<>+16(SB)/8, $0xffffffffff0e0802
-DATA shuffle1776<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1776<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1777<>+0(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1777<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1777<>+16(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1777<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1777<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1778<>+0(SB)/8, $0x0c0600ffffffffff
-DATA shuffle1778<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1778<>+16(SB)/8, $0x0c0600ffffffffff
-DATA shuffle1778<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1778<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1779<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1779<>+8(SB)/8, $0xffffffffff0e0802
-DATA shuffle1779<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1779<>+24(SB)/8, $0xffffffffff0e0802
-GLOBL shuffle1779<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1780<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1780<>+8(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1780<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1780<>+24(SB)/8, $0xffffff0a04ffffff
-GLOBL shuffle1780<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1781<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1781<>+8(SB)/8, $0x0c0600ffffffffff
-DATA shuffle1781<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1781<>+24(SB)/8, $0x0c0600ffffffffff
-GLOBL shuffle1781<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1782<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1782<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1782<>+16(SB)/8, $0xffffffffff0f0903
-DATA shuffle1782<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1782<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1783<>+0(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1783<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1783<>+16(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1783<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1783<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1784<>+0(SB)/8, $0x0d0701ffffffffff
-DATA shuffle1784<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1784<>+16(SB)/8, $0x0d0701ffffffffff
-DATA shuffle1784<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1784<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1785<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1785<>+8(SB)/8, $0xffffffffff0f0903
-DATA shuffle1785<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1785<>+24(SB)/8, $0xffffffffff0f0903
-GLOBL shuffle1785<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1786<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1786<>+8(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1786<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1786<>+24(SB)/8, $0xffffff0b05ffffff
-GLOBL shuffle1786<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1787<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1787<>+8(SB)/8, $0x0d0701ffffffffff
-DATA shuffle1787<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1787<>+24(SB)/8, $0x0d0701ffffffffff
-GLOBL shuffle1787<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1788<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1788<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1788<>+16(SB)/8, $0xffffffffffff0a04
-DATA shuffle1788<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1788<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1789<>+0(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1789<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1789<>+16(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1789<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1789<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1790<>+0(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1790<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1790<>+16(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1790<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1790<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1791<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1791<>+8(SB)/8, $0xffffffffffff0a04
-DATA shuffle1791<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1791<>+24(SB)/8, $0xffffffffffff0a04
-GLOBL shuffle1791<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1792<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1792<>+8(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1792<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1792<>+24(SB)/8, $0xffffff0c0600ffff
-GLOBL shuffle1792<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1793<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1793<>+8(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1793<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1793<>+24(SB)/8, $0x0e0802ffffffffff
-GLOBL shuffle1793<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1794<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1794<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1794<>+16(SB)/8, $0xffffffffffff0b05
-DATA shuffle1794<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1794<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1795<>+0(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1795<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1795<>+16(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1795<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1795<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1796<>+0(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1796<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1796<>+16(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1796<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1796<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1797<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1797<>+8(SB)/8, $0xffffffffffff0b05
-DATA shuffle1797<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1797<>+24(SB)/8, $0xffffffffffff0b05
-GLOBL shuffle1797<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1798<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1798<>+8(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1798<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1798<>+24(SB)/8, $0xffffff0d0701ffff
-GLOBL shuffle1798<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1799<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1799<>+8(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1799<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1799<>+24(SB)/8, $0x0f0903ffffffffff
-GLOBL shuffle1799<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1800<>+0(SB)/8, $0xffffffffff0c0600
-DATA shuffle1800<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1800<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1801<>+0(SB)/8, $0xffff0e0802ffffff
-DATA shuffle1801<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1801<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1802<>+0(SB)/8, $0x0a04ffffffffffff
-DATA shuffle1802<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1802<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1803<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1803<>+8(SB)/8, $0xffffffffff0c0600
-GLOBL shuffle1803<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1804<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1804<>+8(SB)/8, $0xffff0e0802ffffff
-GLOBL shuffle1804<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1805<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1805<>+8(SB)/8, $0x0a04ffffffffffff
-GLOBL shuffle1805<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1806<>+0(SB)/8, $0xffffffffff0d0701
-DATA shuffle1806<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1806<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1807<>+0(SB)/8, $0xffff0f0903ffffff
-DATA shuffle1807<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1807<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1808<>+0(SB)/8, $0x0b05ffffffffffff
-DATA shuffle1808<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1808<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1809<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1809<>+8(SB)/8, $0xffffffffff0d0701
-GLOBL shuffle1809<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1810<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1810<>+8(SB)/8, $0xffff0f0903ffffff
-GLOBL shuffle1810<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1811<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1811<>+8(SB)/8, $0x0b05ffffffffffff
-GLOBL shuffle1811<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1812<>+0(SB)/8, $0xffffffffff0e0802
-DATA shuffle1812<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1812<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1813<>+0(SB)/8, $0xffffff0a04ffffff
-DATA shuffle1813<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1813<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1814<>+0(SB)/8, $0x0c0600ffffffffff
-DATA shuffle1814<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1814<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1815<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1815<>+8(SB)/8, $0xffffffffff0e0802
-GLOBL shuffle1815<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1816<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1816<>+8(SB)/8, $0xffffff0a04ffffff
-GLOBL shuffle1816<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1817<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1817<>+8(SB)/8, $0x0c0600ffffffffff
-GLOBL shuffle1817<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1818<>+0(SB)/8, $0xffffffffff0f0903
-DATA shuffle1818<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1818<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1819<>+0(SB)/8, $0xffffff0b05ffffff
-DATA shuffle1819<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1819<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1820<>+0(SB)/8, $0x0d0701ffffffffff
-DATA shuffle1820<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1820<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1821<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1821<>+8(SB)/8, $0xffffffffff0f0903
-GLOBL shuffle1821<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1822<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1822<>+8(SB)/8, $0xffffff0b05ffffff
-GLOBL shuffle1822<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1823<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1823<>+8(SB)/8, $0x0d0701ffffffffff
-GLOBL shuffle1823<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1824<>+0(SB)/8, $0xffffffffffff0a04
-DATA shuffle1824<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1824<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1825<>+0(SB)/8, $0xffffff0c0600ffff
-DATA shuffle1825<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1825<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1826<>+0(SB)/8, $0x0e0802ffffffffff
-DATA shuffle1826<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1826<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1827<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1827<>+8(SB)/8, $0xffffffffffff0a04
-GLOBL shuffle1827<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1828<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1828<>+8(SB)/8, $0xffffff0c0600ffff
-GLOBL shuffle1828<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1829<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1829<>+8(SB)/8, $0x0e0802ffffffffff
-GLOBL shuffle1829<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1830<>+0(SB)/8, $0xffffffffffff0b05
-DATA shuffle1830<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1830<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1831<>+0(SB)/8, $0xffffff0d0701ffff
-DATA shuffle1831<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1831<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1832<>+0(SB)/8, $0x0f0903ffffffffff
-DATA shuffle1832<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1832<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1833<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1833<>+8(SB)/8, $0xffffffffffff0b05
-GLOBL shuffle1833<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1834<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1834<>+8(SB)/8, $0xffffff0d0701ffff
-GLOBL shuffle1834<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1835<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1835<>+8(SB)/8, $0x0f0903ffffffffff
-GLOBL shuffle1835<>(SB), RODATA|NOPTR, $16
+DATA shuffle2045<>+0(SB)/8, $0xffffffffff0c0600
+DATA shuffle2045<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2045<>+16(SB)/8, $0xffffffffff0c0600
+DATA shuffle2045<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2045<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2046<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle2046<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2046<>+16(SB)/8, $0xffff0e0802ffffff
+DATA shuffle2046<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2046<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2047<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle2047<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2047<>+16(SB)/8, $0x0a04ffffffffffff
+DATA shuffle2047<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2047<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2048<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2048<>+8(SB)/8, $0xffffffffff0c0600
+DATA shuffle2048<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2048<>+24(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle2048<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2049<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2049<>+8(SB)/8, $0xffff0e0802ffffff
+DATA shuffle2049<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2049<>+24(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle2049<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2050<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2050<>+8(SB)/8, $0x0a04ffffffffffff
+DATA shuffle2050<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2050<>+24(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle2050<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2051<>+0(SB)/8, $0xffffffffff0d0701
+DATA shuffle2051<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2051<>+16(SB)/8, $0xffffffffff0d0701
+DATA shuffle2051<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2051<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2052<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle2052<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2052<>+16(SB)/8, $0xffff0f0903ffffff
+DATA shuffle2052<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2052<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2053<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle2053<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2053<>+16(SB)/8, $0x0b05ffffffffffff
+DATA shuffle2053<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2053<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2054<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2054<>+8(SB)/8, $0xffffffffff0d0701
+DATA shuffle2054<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2054<>+24(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle2054<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2055<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2055<>+8(SB)/8, $0xffff0f0903ffffff
+DATA shuffle2055<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2055<>+24(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle2055<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2056<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2056<>+8(SB)/8, $0x0b05ffffffffffff
+DATA shuffle2056<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2056<>+24(SB)/8, $0x0b05ffffffffffff
+GLOBL shuffle2056<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2057<>+0(SB)/8, $0xffffffffff0e0802
+DATA shuffle2057<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2057<>+16(SB)/8, $0xffffffffff0e0802
+DATA shuffle2057<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2057<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2058<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle2058<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2058<>+16(SB)/8, $0xffffff0a04ffffff
+DATA shuffle2058<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2058<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2059<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle2059<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2059<>+16(SB)/8, $0x0c0600ffffffffff
+DATA shuffle2059<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2059<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2060<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2060<>+8(SB)/8, $0xffffffffff0e0802
+DATA shuffle2060<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2060<>+24(SB)/8, $0xffffffffff0e0802
+GLOBL shuffle2060<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2061<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2061<>+8(SB)/8, $0xffffff0a04ffffff
+DATA shuffle2061<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2061<>+24(SB)/8, $0xffffff0a04ffffff
+GLOBL shuffle2061<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2062<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2062<>+8(SB)/8, $0x0c0600ffffffffff
+DATA shuffle2062<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2062<>+24(SB)/8, $0x0c0600ffffffffff
+GLOBL shuffle2062<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2063<>+0(SB)/8, $0xffffffffff0f0903
+DATA shuffle2063<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2063<>+16(SB)/8, $0xffffffffff0f0903
+DATA shuffle2063<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2063<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2064<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle2064<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2064<>+16(SB)/8, $0xffffff0b05ffffff
+DATA shuffle2064<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2064<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2065<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle2065<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2065<>+16(SB)/8, $0x0d0701ffffffffff
+DATA shuffle2065<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2065<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2066<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2066<>+8(SB)/8, $0xffffffffff0f0903
+DATA shuffle2066<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2066<>+24(SB)/8, $0xffffffffff0f0903
+GLOBL shuffle2066<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2067<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2067<>+8(SB)/8, $0xffffff0b05ffffff
+DATA shuffle2067<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2067<>+24(SB)/8, $0xffffff0b05ffffff
+GLOBL shuffle2067<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2068<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2068<>+8(SB)/8, $0x0d0701ffffffffff
+DATA shuffle2068<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2068<>+24(SB)/8, $0x0d0701ffffffffff
+GLOBL shuffle2068<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2069<>+0(SB)/8, $0xffffffffffff0a04
+DATA shuffle2069<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2069<>+16(SB)/8, $0xffffffffffff0a04
+DATA shuffle2069<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2069<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2070<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle2070<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2070<>+16(SB)/8, $0xffffff0c0600ffff
+DATA shuffle2070<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2070<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2071<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle2071<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2071<>+16(SB)/8, $0x0e0802ffffffffff
+DATA shuffle2071<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2071<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2072<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2072<>+8(SB)/8, $0xffffffffffff0a04
+DATA shuffle2072<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2072<>+24(SB)/8, $0xffffffffffff0a04
+GLOBL shuffle2072<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2073<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2073<>+8(SB)/8, $0xffffff0c0600ffff
+DATA shuffle2073<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2073<>+24(SB)/8, $0xffffff0c0600ffff
+GLOBL shuffle2073<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2074<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2074<>+8(SB)/8, $0x0e0802ffffffffff
+DATA shuffle2074<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2074<>+24(SB)/8, $0x0e0802ffffffffff
+GLOBL shuffle2074<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2075<>+0(SB)/8, $0xffffffffffff0b05
+DATA shuffle2075<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2075<>+16(SB)/8, $0xffffffffffff0b05
+DATA shuffle2075<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2075<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2076<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle2076<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2076<>+16(SB)/8, $0xffffff0d0701ffff
+DATA shuffle2076<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2076<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2077<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle2077<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2077<>+16(SB)/8, $0x0f0903ffffffffff
+DATA shuffle2077<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2077<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2078<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2078<>+8(SB)/8, $0xffffffffffff0b05
+DATA shuffle2078<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2078<>+24(SB)/8, $0xffffffffffff0b05
+GLOBL shuffle2078<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2079<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2079<>+8(SB)/8, $0xffffff0d0701ffff
+DATA shuffle2079<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2079<>+24(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle2079<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2080<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2080<>+8(SB)/8, $0x0f0903ffffffffff
+DATA shuffle2080<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2080<>+24(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle2080<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2081<>+0(SB)/8, $0xffffffffff0c0600
+DATA shuffle2081<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2081<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2082<>+0(SB)/8, $0xffff0e0802ffffff
+DATA shuffle2082<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2082<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2083<>+0(SB)/8, $0x0a04ffffffffffff
+DATA shuffle2083<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2083<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2084<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2084<>+8(SB)/8, $0xffffffffff0c0600
+GLOBL shuffle2084<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2085<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2085<>+8(SB)/8, $0xffff0e0802ffffff
+GLOBL shuffle2085<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2086<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2086<>+8(SB)/8, $0x0a04ffffffffffff
+GLOBL shuffle2086<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2087<>+0(SB)/8, $0xffffffffff0d0701
+DATA shuffle2087<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2087<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2088<>+0(SB)/8, $0xffff0f0903ffffff
+DATA shuffle2088<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2088<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2089<>+0(SB)/8, $0x0b05ffffffffffff
+DATA shuffle2089<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2089<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2090<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2090<>+8(SB)/8, $0xffffffffff0d0701
+GLOBL shuffle2090<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2091<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2091<>+8(SB)/8, $0xffff0f0903ffffff
+GLOBL shuffle2091<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2092<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2092<>+8(SB)/8, $0x0b05ffffffffffff
+GLOBL shuffle2092<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2093<>+0(SB)/8, $0xffffffffff0e0802
+DATA shuffle2093<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2093<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2094<>+0(SB)/8, $0xffffff0a04ffffff
+DATA shuffle2094<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2094<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2095<>+0(SB)/8, $0x0c0600ffffffffff
+DATA shuffle2095<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2095<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2096<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2096<>+8(SB)/8, $0xffffffffff0e0802
+GLOBL shuffle2096<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2097<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2097<>+8(SB)/8, $0xffffff0a04ffffff
+GLOBL shuffle2097<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2098<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2098<>+8(SB)/8, $0x0c0600ffffffffff
+GLOBL shuffle2098<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2099<>+0(SB)/8, $0xffffffffff0f0903
+DATA shuffle2099<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2099<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2100<>+0(SB)/8, $0xffffff0b05ffffff
+DATA shuffle2100<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2100<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2101<>+0(SB)/8, $0x0d0701ffffffffff
+DATA shuffle2101<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2101<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2102<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2102<>+8(SB)/8, $0xffffffffff0f0903
+GLOBL shuffle2102<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2103<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2103<>+8(SB)/8, $0xffffff0b05ffffff
+GLOBL shuffle2103<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2104<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2104<>+8(SB)/8, $0x0d0701ffffffffff
+GLOBL shuffle2104<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2105<>+0(SB)/8, $0xffffffffffff0a04
+DATA shuffle2105<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2105<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2106<>+0(SB)/8, $0xffffff0c0600ffff
+DATA shuffle2106<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2106<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2107<>+0(SB)/8, $0x0e0802ffffffffff
+DATA shuffle2107<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2107<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2108<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2108<>+8(SB)/8, $0xffffffffffff0a04
+GLOBL shuffle2108<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2109<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2109<>+8(SB)/8, $0xffffff0c0600ffff
+GLOBL shuffle2109<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2110<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2110<>+8(SB)/8, $0x0e0802ffffffffff
+GLOBL shuffle2110<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2111<>+0(SB)/8, $0xffffffffffff0b05
+DATA shuffle2111<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2111<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2112<>+0(SB)/8, $0xffffff0d0701ffff
+DATA shuffle2112<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2112<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2113<>+0(SB)/8, $0x0f0903ffffffffff
+DATA shuffle2113<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2113<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2114<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2114<>+8(SB)/8, $0xffffffffffff0b05
+GLOBL shuffle2114<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2115<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2115<>+8(SB)/8, $0xffffff0d0701ffff
+GLOBL shuffle2115<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2116<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2116<>+8(SB)/8, $0x0f0903ffffffffff
+GLOBL shuffle2116<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -52824,86 +54156,86 @@ chunks2201:
 	ADDQ        AX, R14
 	VMOVDQU     (R14), X0
 	VINSERTI128 $0x01, 96(R14), Y0, Y0
-	VPSHUFB     shuffle1836<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle2117<>+0(SB), Y0, Y1
 	VMOVDQU     16(R14), X2
 	VINSERTI128 $0x01, 112(R14), Y2, Y2
-	VPSHUFB     shuffle1726<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle2009<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R14), X1
 	VINSERTI128 $0x01, 128(R14), Y1, Y1
-	VPSHUFB     shuffle1837<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle2118<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R14), X3
 	VINSERTI128 $0x01, 144(R14), Y3, Y3
-	VPSHUFB     shuffle1838<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2119<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R14), X4
 	VINSERTI128 $0x01, 160(R14), Y4, Y4
-	VPSHUFB     shuffle1839<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2120<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R14), X5
 	VINSERTI128 $0x01, 176(R14), Y5, Y5
-	VPSHUFB     shuffle1840<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2121<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)
-	VPSHUFB     shuffle1841<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1842<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle2122<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle2123<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1737<>+0(SB), Y1, Y7
+	VPSHUFB     shuffle2020<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1843<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle2124<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1844<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle2125<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1719<>+0(SB), Y5, Y6
+	VPSHUFB     shuffle2002<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R12)(DX*1)
-	VPSHUFB     shuffle1845<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1846<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2126<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2127<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1847<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2128<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1848<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2129<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1849<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2130<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1724<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2007<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R12)(DX*2)
-	VPSHUFB     shuffle1730<>+0(SB), Y0, Y7
-	VPSHUFB     shuffle1850<>+0(SB), Y2, Y6
+	VPSHUFB     shuffle2013<>+0(SB), Y0, Y7
+	VPSHUFB     shuffle2131<>+0(SB), Y2, Y6
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle732<>+0(SB), Y1, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1851<>+0(SB), Y3, Y6
+	VPSHUFB     shuffle2132<>+0(SB), Y3, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1852<>+0(SB), Y4, Y7
+	VPSHUFB     shuffle2133<>+0(SB), Y4, Y7
 	VPOR        Y7, Y6, Y7
 	VPSHUFB     shuffle733<>+0(SB), Y5, Y6
 	VPOR        Y6, Y7, Y6
 	VMOVDQU     Y6, (R13)
-	VPSHUFB     shuffle1735<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1853<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2018<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle2134<>+0(SB), Y2, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1854<>+0(SB), Y1, Y6
+	VPSHUFB     shuffle2135<>+0(SB), Y1, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1717<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2000<>+0(SB), Y3, Y7
 	VPOR        Y7, Y6, Y7
-	VPSHUFB     shuffle1855<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2136<>+0(SB), Y4, Y6
 	VPOR        Y6, Y7, Y6
-	VPSHUFB     shuffle1856<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2137<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R13)(DX*1)
-	VPSHUFB     shuffle1857<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1858<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2138<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2139<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1859<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2140<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1860<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2141<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1728<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2011<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1861<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle2142<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
 	CMPQ        R10, BX
@@ -52941,7 +54273,7 @@ chunks2205:
 	IMUL3Q  $0x06, R10, R14
 	ADDQ    AX, R14
 	VMOVDQU (R14), X0
-	VPSHUFB shuffle1862<>+0(SB), X0, X1
+	VPSHUFB shuffle2143<>+0(SB), X0, X1
 	VMOVDQU 16(R14), X2
 	VPSHUFB shuffle629<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
@@ -52949,73 +54281,73 @@ chunks2205:
 	VPSHUFB shuffle857<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R14), X3
-	VPSHUFB shuffle1863<>+0(SB), X3, X5
+	VPSHUFB shuffle2144<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R14), X4
 	VPSHUFB shuffle619<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R14), X5
-	VPSHUFB shuffle1243<>+0(SB), X5, X7
+	VPSHUFB shuffle1266<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)
-	VPSHUFB shuffle1864<>+0(SB), X0, X7
+	VPSHUFB shuffle2145<>+0(SB), X0, X7
 	VPSHUFB shuffle622<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle864<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1865<>+0(SB), X3, X6
+	VPSHUFB shuffle2146<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle632<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1743<>+0(SB), X5, X6
+	VPSHUFB shuffle2026<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R12)(DX*1)
-	VPSHUFB shuffle1297<>+0(SB), X0, X6
-	VPSHUFB shuffle1866<>+0(SB), X2, X7
+	VPSHUFB shuffle1339<>+0(SB), X0, X6
+	VPSHUFB shuffle2147<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle981<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle858<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1867<>+0(SB), X4, X6
+	VPSHUFB shuffle2148<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1747<>+0(SB), X5, X7
+	VPSHUFB shuffle2030<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R12)(DX*2)
-	VPSHUFB shuffle1751<>+0(SB), X0, X7
-	VPSHUFB shuffle1868<>+0(SB), X2, X6
+	VPSHUFB shuffle2034<>+0(SB), X0, X7
+	VPSHUFB shuffle2149<>+0(SB), X2, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle631<>+0(SB), X1, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle975<>+0(SB), X3, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1869<>+0(SB), X4, X7
+	VPSHUFB shuffle2150<>+0(SB), X4, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle621<>+0(SB), X5, X6
 	VPOR    X6, X7, X6
 	VMOVDQU X6, (R13)
-	VPSHUFB shuffle1755<>+0(SB), X0, X6
+	VPSHUFB shuffle2038<>+0(SB), X0, X6
 	VPSHUFB shuffle1154<>+0(SB), X2, X7
 	VPOR    X7, X6, X7
-	VPSHUFB shuffle1870<>+0(SB), X1, X6
+	VPSHUFB shuffle2151<>+0(SB), X1, X6
 	VPOR    X6, X7, X6
 	VPSHUFB shuffle620<>+0(SB), X3, X7
 	VPOR    X7, X6, X7
 	VPSHUFB shuffle970<>+0(SB), X4, X6
 	VPOR    X6, X7, X6
-	VPSHUFB shuffle1871<>+0(SB), X5, X7
+	VPSHUFB shuffle2152<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU X7, (R13)(DX*1)
-	VPSHUFB shuffle1872<>+0(SB), X0, X0
+	VPSHUFB shuffle2153<>+0(SB), X0, X0
 	VPSHUFB shuffle164<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1873<>+0(SB), X1, X1
+	VPSHUFB shuffle2154<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
 	VPSHUFB shuffle867<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
 	VPSHUFB shuffle976<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1874<>+0(SB), X5, X5
+	VPSHUFB shuffle2155<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)(DX*2)
 	CMPQ    R10, BX
@@ -53038,213 +54370,213 @@ rowdone2206:
 	VZEROUPPER
 	RET
 
-DATA shuffle1836<>+0(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1836<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1836<>+16(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1836<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1836<>(SB), RODATA|NOPTR, $32
+DATA shuffle2117<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle2117<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2117<>+16(SB)/8, $0xffffffff0d0c0100
+DATA shuffle2117<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2117<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1837<>+0(SB)/8, $0x0504ffffffffffff
-DATA shuffle1837<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1837<>+16(SB)/8, $0x0504ffffffffffff
-DATA shuffle1837<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1837<>(SB), RODATA|NOPTR, $32
+DATA shuffle2118<>+0(SB)/8, $0x0504ffffffffffff
+DATA shuffle2118<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2118<>+16(SB)/8, $0x0504ffffffffffff
+DATA shuffle2118<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2118<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1838<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1838<>+8(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1838<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1838<>+24(SB)/8, $0xffffffff0d0c0100
-GLOBL shuffle1838<>(SB), RODATA|NOPTR, $32
+DATA shuffle2119<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2119<>+8(SB)/8, $0xffffffff0d0c0100
+DATA shuffle2119<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2119<>+24(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle2119<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1839<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1839<>+8(SB)/8, $0xffff0908ffffffff
-DATA shuffle1839<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1839<>+24(SB)/8, $0xffff0908ffffffff
-GLOBL shuffle1839<>(SB), RODATA|NOPTR, $32
+DATA shuffle2120<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2120<>+8(SB)/8, $0xffff0908ffffffff
+DATA shuffle2120<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2120<>+24(SB)/8, $0xffff0908ffffffff
+GLOBL shuffle2120<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1840<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1840<>+8(SB)/8, $0x0504ffffffffffff
-DATA shuffle1840<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1840<>+24(SB)/8, $0x0504ffffffffffff
-GLOBL shuffle1840<>(SB), RODATA|NOPTR, $32
+DATA shuffle2121<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2121<>+8(SB)/8, $0x0504ffffffffffff
+DATA shuffle2121<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2121<>+24(SB)/8, $0x0504ffffffffffff
+GLOBL shuffle2121<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1841<>+0(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1841<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1841<>+16(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1841<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1841<>(SB), RODATA|NOPTR, $32
+DATA shuffle2122<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle2122<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2122<>+16(SB)/8, $0xffffffff0f0e0302
+DATA shuffle2122<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2122<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1842<>+0(SB)/8, $0xffff0b0affffffff
-DATA shuffle1842<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1842<>+16(SB)/8, $0xffff0b0affffffff
-DATA shuffle1842<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1842<>(SB), RODATA|NOPTR, $32
+DATA shuffle2123<>+0(SB)/8, $0xffff0b0affffffff
+DATA shuffle2123<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2123<>+16(SB)/8, $0xffff0b0affffffff
+DATA shuffle2123<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2123<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1843<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1843<>+8(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1843<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1843<>+24(SB)/8, $0xffffffff0f0e0302
-GLOBL shuffle1843<>(SB), RODATA|NOPTR, $32
+DATA shuffle2124<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2124<>+8(SB)/8, $0xffffffff0f0e0302
+DATA shuffle2124<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2124<>+24(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle2124<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1844<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1844<>+8(SB)/8, $0xffff0b0affffffff
-DATA shuffle1844<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1844<>+24(SB)/8, $0xffff0b0affffffff
-GLOBL shuffle1844<>(SB), RODATA|NOPTR, $32
+DATA shuffle2125<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2125<>+8(SB)/8, $0xffff0b0affffffff
+DATA shuffle2125<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2125<>+24(SB)/8, $0xffff0b0affffffff
+GLOBL shuffle2125<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1845<>+0(SB)/8, $0xffffffffffff0504
-DATA shuffle1845<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1845<>+16(SB)/8, $0xffffffffffff0504
-DATA shuffle1845<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1845<>(SB), RODATA|NOPTR, $32
+DATA shuffle2126<>+0(SB)/8, $0xffffffffffff0504
+DATA shuffle2126<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2126<>+16(SB)/8, $0xffffffffffff0504
+DATA shuffle2126<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2126<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1846<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1846<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1846<>+16(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1846<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1846<>(SB), RODATA|NOPTR, $32
+DATA shuffle2127<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle2127<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2127<>+16(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle2127<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2127<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1847<>+0(SB)/8, $0x0908ffffffffffff
-DATA shuffle1847<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1847<>+16(SB)/8, $0x0908ffffffffffff
-DATA shuffle1847<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1847<>(SB), RODATA|NOPTR, $32
+DATA shuffle2128<>+0(SB)/8, $0x0908ffffffffffff
+DATA shuffle2128<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2128<>+16(SB)/8, $0x0908ffffffffffff
+DATA shuffle2128<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2128<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1848<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1848<>+8(SB)/8, $0xffffffffffff0504
-DATA shuffle1848<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1848<>+24(SB)/8, $0xffffffffffff0504
-GLOBL shuffle1848<>(SB), RODATA|NOPTR, $32
+DATA shuffle2129<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2129<>+8(SB)/8, $0xffffffffffff0504
+DATA shuffle2129<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2129<>+24(SB)/8, $0xffffffffffff0504
+GLOBL shuffle2129<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1849<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1849<>+8(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1849<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1849<>+24(SB)/8, $0xffff0d0c0100ffff
-GLOBL shuffle1849<>(SB), RODATA|NOPTR, $32
+DATA shuffle2130<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2130<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle2130<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2130<>+24(SB)/8, $0xffff0d0c0100ffff
+GLOBL shuffle2130<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1850<>+0(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1850<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1850<>+16(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1850<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1850<>(SB), RODATA|NOPTR, $32
+DATA shuffle2131<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle2131<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2131<>+16(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle2131<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2131<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1851<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1851<>+8(SB)/8, $0xffffffffffff0706
-DATA shuffle1851<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1851<>+24(SB)/8, $0xffffffffffff0706
-GLOBL shuffle1851<>(SB), RODATA|NOPTR, $32
+DATA shuffle2132<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2132<>+8(SB)/8, $0xffffffffffff0706
+DATA shuffle2132<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2132<>+24(SB)/8, $0xffffffffffff0706
+GLOBL shuffle2132<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1852<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1852<>+8(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1852<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1852<>+24(SB)/8, $0xffff0f0e0302ffff
-GLOBL shuffle1852<>(SB), RODATA|NOPTR, $32
+DATA shuffle2133<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2133<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle2133<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2133<>+24(SB)/8, $0xffff0f0e0302ffff
+GLOBL shuffle2133<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1853<>+0(SB)/8, $0xffffffff0504ffff
-DATA shuffle1853<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1853<>+16(SB)/8, $0xffffffff0504ffff
-DATA shuffle1853<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1853<>(SB), RODATA|NOPTR, $32
+DATA shuffle2134<>+0(SB)/8, $0xffffffff0504ffff
+DATA shuffle2134<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2134<>+16(SB)/8, $0xffffffff0504ffff
+DATA shuffle2134<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2134<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1854<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1854<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1854<>+16(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1854<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1854<>(SB), RODATA|NOPTR, $32
+DATA shuffle2135<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle2135<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2135<>+16(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle2135<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2135<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1855<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1855<>+8(SB)/8, $0xffffffff0504ffff
-DATA shuffle1855<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1855<>+24(SB)/8, $0xffffffff0504ffff
-GLOBL shuffle1855<>(SB), RODATA|NOPTR, $32
+DATA shuffle2136<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2136<>+8(SB)/8, $0xffffffff0504ffff
+DATA shuffle2136<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2136<>+24(SB)/8, $0xffffffff0504ffff
+GLOBL shuffle2136<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1856<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1856<>+8(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1856<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1856<>+24(SB)/8, $0x0d0c0100ffffffff
-GLOBL shuffle1856<>(SB), RODATA|NOPTR, $32
+DATA shuffle2137<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2137<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle2137<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2137<>+24(SB)/8, $0x0d0c0100ffffffff
+GLOBL shuffle2137<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1857<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1857<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1857<>+16(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1857<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1857<>(SB), RODATA|NOPTR, $32
+DATA shuffle2138<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle2138<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2138<>+16(SB)/8, $0xffffffffffff0b0a
+DATA shuffle2138<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2138<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1858<>+0(SB)/8, $0xffffffff0706ffff
-DATA shuffle1858<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1858<>+16(SB)/8, $0xffffffff0706ffff
-DATA shuffle1858<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1858<>(SB), RODATA|NOPTR, $32
+DATA shuffle2139<>+0(SB)/8, $0xffffffff0706ffff
+DATA shuffle2139<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2139<>+16(SB)/8, $0xffffffff0706ffff
+DATA shuffle2139<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2139<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1859<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1859<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1859<>+16(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1859<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1859<>(SB), RODATA|NOPTR, $32
+DATA shuffle2140<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle2140<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2140<>+16(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle2140<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2140<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1860<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1860<>+8(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1860<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1860<>+24(SB)/8, $0xffffffffffff0b0a
-GLOBL shuffle1860<>(SB), RODATA|NOPTR, $32
+DATA shuffle2141<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2141<>+8(SB)/8, $0xffffffffffff0b0a
+DATA shuffle2141<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2141<>+24(SB)/8, $0xffffffffffff0b0a
+GLOBL shuffle2141<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1861<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1861<>+8(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1861<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1861<>+24(SB)/8, $0x0f0e0302ffffffff
-GLOBL shuffle1861<>(SB), RODATA|NOPTR, $32
+DATA shuffle2142<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2142<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle2142<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2142<>+24(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle2142<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1862<>+0(SB)/8, $0xffffffff0d0c0100
-DATA shuffle1862<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1862<>(SB), RODATA|NOPTR, $16
+DATA shuffle2143<>+0(SB)/8, $0xffffffff0d0c0100
+DATA shuffle2143<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2143<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1863<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1863<>+8(SB)/8, $0xffffffff0d0c0100
-GLOBL shuffle1863<>(SB), RODATA|NOPTR, $16
+DATA shuffle2144<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2144<>+8(SB)/8, $0xffffffff0d0c0100
+GLOBL shuffle2144<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1864<>+0(SB)/8, $0xffffffff0f0e0302
-DATA shuffle1864<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1864<>(SB), RODATA|NOPTR, $16
+DATA shuffle2145<>+0(SB)/8, $0xffffffff0f0e0302
+DATA shuffle2145<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2145<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1865<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1865<>+8(SB)/8, $0xffffffff0f0e0302
-GLOBL shuffle1865<>(SB), RODATA|NOPTR, $16
+DATA shuffle2146<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2146<>+8(SB)/8, $0xffffffff0f0e0302
+GLOBL shuffle2146<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1866<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA shuffle1866<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1866<>(SB), RODATA|NOPTR, $16
+DATA shuffle2147<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA shuffle2147<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2147<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1867<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1867<>+8(SB)/8, $0xffff0d0c0100ffff
-GLOBL shuffle1867<>(SB), RODATA|NOPTR, $16
+DATA shuffle2148<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2148<>+8(SB)/8, $0xffff0d0c0100ffff
+GLOBL shuffle2148<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1868<>+0(SB)/8, $0xffff0f0e0302ffff
-DATA shuffle1868<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1868<>(SB), RODATA|NOPTR, $16
+DATA shuffle2149<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA shuffle2149<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2149<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1869<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1869<>+8(SB)/8, $0xffff0f0e0302ffff
-GLOBL shuffle1869<>(SB), RODATA|NOPTR, $16
+DATA shuffle2150<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2150<>+8(SB)/8, $0xffff0f0e0302ffff
+GLOBL shuffle2150<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1870<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA shuffle1870<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1870<>(SB), RODATA|NOPTR, $16
+DATA shuffle2151<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA shuffle2151<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2151<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1871<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1871<>+8(SB)/8, $0x0d0c0100ffffffff
-GLOBL shuffle1871<>(SB), RODATA|NOPTR, $16
+DATA shuffle2152<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2152<>+8(SB)/8, $0x0d0c0100ffffffff
+GLOBL shuffle2152<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1872<>+0(SB)/8, $0xffffffffffff0b0a
-DATA shuffle1872<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1872<>(SB), RODATA|NOPTR, $16
+DATA shuffle2153<>+0(SB)/8, $0xffffffffffff0b0a
+DATA shuffle2153<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2153<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1873<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA shuffle1873<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1873<>(SB), RODATA|NOPTR, $16
+DATA shuffle2154<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA shuffle2154<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2154<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1874<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1874<>+8(SB)/8, $0x0f0e0302ffffffff
-GLOBL shuffle1874<>(SB), RODATA|NOPTR, $16
+DATA shuffle2155<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2155<>+8(SB)/8, $0x0f0e0302ffffffff
+GLOBL shuffle2155<>(SB), RODATA|NOPTR, $16
 
 // func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -53292,7 +54624,7 @@ chunks2211:
 	VPSHUFB     shuffle116<>+0(SB), Y0, Y1
 	VMOVDQU     16(R14), X2
 	VINSERTI128 $0x01, 112(R14), Y2, Y2
-	VPSHUFB     shuffle1759<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle2042<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R14), X1
 	VINSERTI128 $0x01, 144(R14), Y1, Y1
@@ -53303,46 +54635,46 @@ chunks2211:
 	VPSHUFB     shuffle776<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R12)
-	VPSHUFB     shuffle1299<>+0(SB), Y0, Y5
-	VPSHUFB     shuffle1761<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1341<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1928<>+0(SB), Y2, Y4
 	VPOR        Y4, Y5, Y4
-	VPSHUFB     shuffle1763<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle2044<>+0(SB), Y1, Y5
 	VPOR        Y5, Y4, Y5
 	VPSHUFB     shuffle777<>+0(SB), Y3, Y4
 	VPOR        Y4, Y5, Y4
 	VMOVDQU     Y4, (R12)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y0, Y4
+	VPSHUFB     shuffle1343<>+0(SB), Y0, Y4
 	VMOVDQU     32(R14), X5
 	VINSERTI128 $0x01, 128(R14), Y5, Y5
 	VPSHUFB     shuffle639<>+0(SB), Y5, Y6
 	VPOR        Y6, Y4, Y6
-	VPSHUFB     shuffle1298<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1340<>+0(SB), Y1, Y4
 	VPOR        Y4, Y6, Y4
 	VMOVDQU     80(R14), X6
 	VINSERTI128 $0x01, 176(R14), Y6, Y6
 	VPSHUFB     shuffle396<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
 	VMOVDQU     Y7, (R12)(DX*2)
-	VPSHUFB     shuffle1762<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1302<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2043<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1344<>+0(SB), Y5, Y7
 	VPOR        Y7, Y0, Y7
-	VPSHUFB     shuffle1760<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1929<>+0(SB), Y1, Y1
 	VPOR        Y1, Y7, Y1
 	VPSHUFB     shuffle775<>+0(SB), Y6, Y7
 	VPOR        Y7, Y1, Y7
 	VMOVDQU     Y7, (R13)
 	VPSHUFB     shuffle116<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1759<>+0(SB), Y5, Y1
+	VPSHUFB     shuffle2042<>+0(SB), Y5, Y1
 	VPOR        Y1, Y7, Y1
 	VPSHUFB     shuffle118<>+0(SB), Y3, Y7
 	VPOR        Y7, Y1, Y7
 	VPSHUFB     shuffle776<>+0(SB), Y6, Y1
 	VPOR        Y1, Y7, Y1
 	VMOVDQU     Y1, (R13)(DX*1)
-	VPSHUFB     shuffle1299<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle1761<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle1341<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1928<>+0(SB), Y5, Y5
 	VPOR        Y5, Y2, Y5
-	VPSHUFB     shuffle1763<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2044<>+0(SB), Y3, Y3
 	VPOR        Y3, Y5, Y3
 	VPSHUFB     shuffle777<>+0(SB), Y6, Y6
 	VPOR        Y6, Y3, Y6
@@ -53504,7 +54836,7 @@ chunks2221:
 	VPSHUFB     shuffle60<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R12)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VPSHUFB     shuffle61<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
 	VMOVDQU     Y2, (R12)(DX*1)
@@ -53516,7 +54848,7 @@ chunks2221:
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
 	VPOR        Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(DX*2)
-	VPSHUFB     shuffle1303<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1345<>+0(SB), Y2, Y2
 	VPSHUFB     shuffle61<>+0(SB), Y3, Y3
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R13)
@@ -53528,7 +54860,7 @@ chunks2221:
 	VPSHUFB     shuffle60<>+0(SB), Y1, Y0
 	VPOR        Y0, Y2, Y0
 	VMOVDQU     Y0, (R13)(DX*1)
-	VPSHUFB     shuffle1303<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle1345<>+0(SB), Y3, Y3
 	VPSHUFB     shuffle61<>+0(SB), Y1, Y1
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R13)(DX*2)
@@ -53785,114 +55117,114 @@ chunks2241:
 	ADDQ        AX, R15
 	VMOVDQU     (R15), X0
 	VINSERTI128 $0x01, 112(R15), Y0, Y0
-	VPSHUFB     shuffle1875<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle2156<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 128(R15), Y2, Y2
-	VPSHUFB     shuffle1876<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle2157<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R15), X1
 	VINSERTI128 $0x01, 144(R15), Y1, Y1
-	VPSHUFB     shuffle1877<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle2158<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 160(R15), Y3, Y3
-	VPSHUFB     shuffle1878<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2159<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R15), X4
 	VINSERTI128 $0x01, 176(R15), Y4, Y4
-	VPSHUFB     shuffle1879<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2160<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R15), X5
 	VINSERTI128 $0x01, 192(R15), Y5, Y5
-	VPSHUFB     shuffle1880<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2161<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R15), X6
 	VINSERTI128 $0x01, 208(R15), Y6, Y6
-	VPSHUFB     shuffle1881<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2162<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)
-	VPSHUFB     shuffle1882<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1883<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2163<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2164<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1884<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2165<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1885<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2166<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1886<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2167<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1887<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2168<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1888<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2169<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(DX*1)
-	VPSHUFB     shuffle1889<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1890<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2170<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2171<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1891<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2172<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1892<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2173<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1893<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2174<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1894<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2175<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1895<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2176<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(DX*2)
-	VPSHUFB     shuffle1896<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1897<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2177<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2178<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1898<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2179<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1899<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2180<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1900<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2181<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1901<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2182<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1902<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2183<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(R9*1)
-	VPSHUFB     shuffle1903<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1904<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2184<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2185<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1905<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2186<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1906<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2187<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1907<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2188<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1908<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2189<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1909<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2190<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R14)
-	VPSHUFB     shuffle1910<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1911<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2191<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2192<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1912<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2193<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1913<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2194<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1914<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2195<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1915<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2196<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1916<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2197<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R14)(DX*1)
-	VPSHUFB     shuffle1917<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1918<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2198<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2199<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1919<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2200<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1920<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2201<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1921<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2202<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1922<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle2203<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1923<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle2204<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R14)(DX*2)
 	CMPQ        R11, BX
@@ -53930,108 +55262,108 @@ chunks2245:
 	IMUL3Q  $0x07, R11, R15
 	ADDQ    AX, R15
 	VMOVDQU (R15), X0
-	VPSHUFB shuffle1924<>+0(SB), X0, X1
+	VPSHUFB shuffle2205<>+0(SB), X0, X1
 	VMOVDQU 16(R15), X2
-	VPSHUFB shuffle1925<>+0(SB), X2, X3
+	VPSHUFB shuffle2206<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
 	VMOVDQU 32(R15), X1
-	VPSHUFB shuffle1926<>+0(SB), X1, X4
+	VPSHUFB shuffle2207<>+0(SB), X1, X4
 	VPOR    X4, X3, X4
 	VMOVDQU 48(R15), X3
-	VPSHUFB shuffle1927<>+0(SB), X3, X5
+	VPSHUFB shuffle2208<>+0(SB), X3, X5
 	VPOR    X5, X4, X5
 	VMOVDQU 64(R15), X4
-	VPSHUFB shuffle1928<>+0(SB), X4, X6
+	VPSHUFB shuffle2209<>+0(SB), X4, X6
 	VPOR    X6, X5, X6
 	VMOVDQU 80(R15), X5
-	VPSHUFB shuffle1929<>+0(SB), X5, X7
+	VPSHUFB shuffle2210<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R15), X6
-	VPSHUFB shuffle1930<>+0(SB), X6, X8
+	VPSHUFB shuffle2211<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
-	VPSHUFB shuffle1931<>+0(SB), X0, X8
-	VPSHUFB shuffle1932<>+0(SB), X2, X7
+	VPSHUFB shuffle2212<>+0(SB), X0, X8
+	VPSHUFB shuffle2213<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1933<>+0(SB), X1, X8
+	VPSHUFB shuffle2214<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1934<>+0(SB), X3, X7
+	VPSHUFB shuffle2215<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1935<>+0(SB), X4, X8
+	VPSHUFB shuffle2216<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1936<>+0(SB), X5, X7
+	VPSHUFB shuffle2217<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1937<>+0(SB), X6, X8
+	VPSHUFB shuffle2218<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(DX*1)
-	VPSHUFB shuffle1938<>+0(SB), X0, X8
-	VPSHUFB shuffle1939<>+0(SB), X2, X7
+	VPSHUFB shuffle2219<>+0(SB), X0, X8
+	VPSHUFB shuffle2220<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1940<>+0(SB), X1, X8
+	VPSHUFB shuffle2221<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1941<>+0(SB), X3, X7
+	VPSHUFB shuffle2222<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1942<>+0(SB), X4, X8
+	VPSHUFB shuffle2223<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1943<>+0(SB), X5, X7
+	VPSHUFB shuffle2224<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1944<>+0(SB), X6, X8
+	VPSHUFB shuffle2225<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(DX*2)
-	VPSHUFB shuffle1945<>+0(SB), X0, X8
-	VPSHUFB shuffle1946<>+0(SB), X2, X7
+	VPSHUFB shuffle2226<>+0(SB), X0, X8
+	VPSHUFB shuffle2227<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1947<>+0(SB), X1, X8
+	VPSHUFB shuffle2228<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1948<>+0(SB), X3, X7
+	VPSHUFB shuffle2229<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1949<>+0(SB), X4, X8
+	VPSHUFB shuffle2230<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1950<>+0(SB), X5, X7
+	VPSHUFB shuffle2231<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1951<>+0(SB), X6, X8
+	VPSHUFB shuffle2232<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(R9*1)
-	VPSHUFB shuffle1952<>+0(SB), X0, X8
-	VPSHUFB shuffle1953<>+0(SB), X2, X7
+	VPSHUFB shuffle2233<>+0(SB), X0, X8
+	VPSHUFB shuffle2234<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1954<>+0(SB), X1, X8
+	VPSHUFB shuffle2235<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1955<>+0(SB), X3, X7
+	VPSHUFB shuffle2236<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1956<>+0(SB), X4, X8
+	VPSHUFB shuffle2237<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1957<>+0(SB), X5, X7
+	VPSHUFB shuffle2238<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1958<>+0(SB), X6, X8
+	VPSHUFB shuffle2239<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R14)
-	VPSHUFB shuffle1959<>+0(SB), X0, X8
-	VPSHUFB shuffle1960<>+0(SB), X2, X7
+	VPSHUFB shuffle2240<>+0(SB), X0, X8
+	VPSHUFB shuffle2241<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1961<>+0(SB), X1, X8
+	VPSHUFB shuffle2242<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1962<>+0(SB), X3, X7
+	VPSHUFB shuffle2243<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1963<>+0(SB), X4, X8
+	VPSHUFB shuffle2244<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1964<>+0(SB), X5, X7
+	VPSHUFB shuffle2245<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1965<>+0(SB), X6, X8
+	VPSHUFB shuffle2246<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R14)(DX*1)
-	VPSHUFB shuffle1966<>+0(SB), X0, X0
-	VPSHUFB shuffle1967<>+0(SB), X2, X2
+	VPSHUFB shuffle2247<>+0(SB), X0, X0
+	VPSHUFB shuffle2248<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
-	VPSHUFB shuffle1968<>+0(SB), X1, X1
+	VPSHUFB shuffle2249<>+0(SB), X1, X1
 	VPOR    X1, X2, X1
-	VPSHUFB shuffle1969<>+0(SB), X3, X3
+	VPSHUFB shuffle2250<>+0(SB), X3, X3
 	VPOR    X3, X1, X3
-	VPSHUFB shuffle1970<>+0(SB), X4, X4
+	VPSHUFB shuffle2251<>+0(SB), X4, X4
 	VPOR    X4, X3, X4
-	VPSHUFB shuffle1971<>+0(SB), X5, X5
+	VPSHUFB shuffle2252<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle1972<>+0(SB), X6, X6
+	VPSHUFB shuffle2253<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R14)(DX*2)
 	CMPQ    R11, BX
@@ -54054,495 +55386,495 @@ rowdone2246:
 	VZEROUPPER
 	RET
 
-DATA shuffle1875<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1875<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1875<>+16(SB)/8, $0xffffffffff0e0700
-DATA shuffle1875<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1875<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1876<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1876<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1876<>+16(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1876<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1876<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1877<>+0(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1877<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1877<>+16(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1877<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1877<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1878<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1878<>+8(SB)/8, $0xffffffffffff0f08
-DATA shuffle1878<>+16(SB)/8, $0x01ffffffffffffff
-DATA shuffle1878<>+24(SB)/8, $0xffffffffffff0f08
-GLOBL shuffle1878<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1879<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1879<>+8(SB)/8, $0xffffffff0d06ffff
-DATA shuffle1879<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1879<>+24(SB)/8, $0xffffffff0d06ffff
-GLOBL shuffle1879<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1880<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1880<>+8(SB)/8, $0xffff0b04ffffffff
-DATA shuffle1880<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1880<>+24(SB)/8, $0xffff0b04ffffffff
-GLOBL shuffle1880<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1881<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1881<>+8(SB)/8, $0x0902ffffffffffff
-DATA shuffle1881<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1881<>+24(SB)/8, $0x0902ffffffffffff
-GLOBL shuffle1881<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1882<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1882<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1882<>+16(SB)/8, $0xffffffffff0f0801
-DATA shuffle1882<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1882<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1883<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1883<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1883<>+16(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1883<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1883<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1884<>+0(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1884<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1884<>+16(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1884<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1884<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1885<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1885<>+8(SB)/8, $0xffffffffffffff09
-DATA shuffle1885<>+16(SB)/8, $0x02ffffffffffffff
-DATA shuffle1885<>+24(SB)/8, $0xffffffffffffff09
-GLOBL shuffle1885<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1886<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1886<>+8(SB)/8, $0xffffffff0e0700ff
-DATA shuffle1886<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1886<>+24(SB)/8, $0xffffffff0e0700ff
-GLOBL shuffle1886<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1887<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1887<>+8(SB)/8, $0xffff0c05ffffffff
-DATA shuffle1887<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1887<>+24(SB)/8, $0xffff0c05ffffffff
-GLOBL shuffle1887<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1888<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1888<>+8(SB)/8, $0x0a03ffffffffffff
-DATA shuffle1888<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1888<>+24(SB)/8, $0x0a03ffffffffffff
-GLOBL shuffle1888<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1889<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1889<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1889<>+16(SB)/8, $0xffffffffffff0902
-DATA shuffle1889<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1889<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1890<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1890<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1890<>+16(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1890<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1890<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1891<>+0(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1891<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1891<>+16(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1891<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1891<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1892<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1892<>+8(SB)/8, $0xffffffffffffff0a
-DATA shuffle1892<>+16(SB)/8, $0x03ffffffffffffff
-DATA shuffle1892<>+24(SB)/8, $0xffffffffffffff0a
-GLOBL shuffle1892<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1893<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1893<>+8(SB)/8, $0xffffffff0f0801ff
-DATA shuffle1893<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1893<>+24(SB)/8, $0xffffffff0f0801ff
-GLOBL shuffle1893<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1894<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1894<>+8(SB)/8, $0xffff0d06ffffffff
-DATA shuffle1894<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1894<>+24(SB)/8, $0xffff0d06ffffffff
-GLOBL shuffle1894<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1895<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1895<>+8(SB)/8, $0x0b04ffffffffffff
-DATA shuffle1895<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1895<>+24(SB)/8, $0x0b04ffffffffffff
-GLOBL shuffle1895<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1896<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1896<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1896<>+16(SB)/8, $0xffffffffffff0a03
-DATA shuffle1896<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1896<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1897<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1897<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1897<>+16(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1897<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1897<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1898<>+0(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1898<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1898<>+16(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1898<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1898<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1899<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1899<>+8(SB)/8, $0xffffffffffffff0b
-DATA shuffle1899<>+16(SB)/8, $0x04ffffffffffffff
-DATA shuffle1899<>+24(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1899<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1900<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1900<>+8(SB)/8, $0xffffffffff0902ff
-DATA shuffle1900<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1900<>+24(SB)/8, $0xffffffffff0902ff
-GLOBL shuffle1900<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1901<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1901<>+8(SB)/8, $0xffff0e0700ffffff
-DATA shuffle1901<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1901<>+24(SB)/8, $0xffff0e0700ffffff
-GLOBL shuffle1901<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1902<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1902<>+8(SB)/8, $0x0c05ffffffffffff
-DATA shuffle1902<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1902<>+24(SB)/8, $0x0c05ffffffffffff
-GLOBL shuffle1902<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1903<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1903<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1903<>+16(SB)/8, $0xffffffffffff0b04
-DATA shuffle1903<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1903<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1904<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1904<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1904<>+16(SB)/8, $0xffffffff0902ffff
-DATA shuffle1904<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1904<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1905<>+0(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1905<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1905<>+16(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1905<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1905<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1906<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1906<>+8(SB)/8, $0xffffffffffffff0c
-DATA shuffle1906<>+16(SB)/8, $0x05ffffffffffffff
-DATA shuffle1906<>+24(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1906<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1907<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1907<>+8(SB)/8, $0xffffffffff0a03ff
-DATA shuffle1907<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1907<>+24(SB)/8, $0xffffffffff0a03ff
-GLOBL shuffle1907<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1908<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1908<>+8(SB)/8, $0xffff0f0801ffffff
-DATA shuffle1908<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1908<>+24(SB)/8, $0xffff0f0801ffffff
-GLOBL shuffle1908<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1909<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1909<>+8(SB)/8, $0x0d06ffffffffffff
-DATA shuffle1909<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1909<>+24(SB)/8, $0x0d06ffffffffffff
-GLOBL shuffle1909<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1910<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1910<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1910<>+16(SB)/8, $0xffffffffffff0c05
-DATA shuffle1910<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1910<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1911<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1911<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1911<>+16(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1911<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1911<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1912<>+0(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1912<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1912<>+16(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1912<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1912<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1913<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1913<>+8(SB)/8, $0xffffffffffffff0d
-DATA shuffle1913<>+16(SB)/8, $0x06ffffffffffffff
-DATA shuffle1913<>+24(SB)/8, $0xffffffffffffff0d
-GLOBL shuffle1913<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1914<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1914<>+8(SB)/8, $0xffffffffff0b04ff
-DATA shuffle1914<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1914<>+24(SB)/8, $0xffffffffff0b04ff
-GLOBL shuffle1914<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1915<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1915<>+8(SB)/8, $0xffffff0902ffffff
-DATA shuffle1915<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1915<>+24(SB)/8, $0xffffff0902ffffff
-GLOBL shuffle1915<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1916<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1916<>+8(SB)/8, $0x0e0700ffffffffff
-DATA shuffle1916<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1916<>+24(SB)/8, $0x0e0700ffffffffff
-GLOBL shuffle1916<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1917<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1917<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1917<>+16(SB)/8, $0xffffffffffff0d06
-DATA shuffle1917<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1917<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1918<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1918<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1918<>+16(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1918<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1918<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1919<>+0(SB)/8, $0xffff0902ffffffff
-DATA shuffle1919<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1919<>+16(SB)/8, $0xffff0902ffffffff
-DATA shuffle1919<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1919<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1920<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1920<>+8(SB)/8, $0xffffffffffffff0e
-DATA shuffle1920<>+16(SB)/8, $0x0700ffffffffffff
-DATA shuffle1920<>+24(SB)/8, $0xffffffffffffff0e
-GLOBL shuffle1920<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1921<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1921<>+8(SB)/8, $0xffffffffff0c05ff
-DATA shuffle1921<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1921<>+24(SB)/8, $0xffffffffff0c05ff
-GLOBL shuffle1921<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1922<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1922<>+8(SB)/8, $0xffffff0a03ffffff
-DATA shuffle1922<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1922<>+24(SB)/8, $0xffffff0a03ffffff
-GLOBL shuffle1922<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1923<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1923<>+8(SB)/8, $0x0f0801ffffffffff
-DATA shuffle1923<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1923<>+24(SB)/8, $0x0f0801ffffffffff
-GLOBL shuffle1923<>(SB), RODATA|NOPTR, $32
-
-DATA shuffle1924<>+0(SB)/8, $0xffffffffff0e0700
-DATA shuffle1924<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1924<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1925<>+0(SB)/8, $0xffffff0c05ffffff
-DATA shuffle1925<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1925<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1926<>+0(SB)/8, $0xff0a03ffffffffff
-DATA shuffle1926<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1926<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1927<>+0(SB)/8, $0x01ffffffffffffff
-DATA shuffle1927<>+8(SB)/8, $0xffffffffffff0f08
-GLOBL shuffle1927<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1928<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1928<>+8(SB)/8, $0xffffffff0d06ffff
-GLOBL shuffle1928<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1929<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1929<>+8(SB)/8, $0xffff0b04ffffffff
-GLOBL shuffle1929<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1930<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1930<>+8(SB)/8, $0x0902ffffffffffff
-GLOBL shuffle1930<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1931<>+0(SB)/8, $0xffffffffff0f0801
-DATA shuffle1931<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1931<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1932<>+0(SB)/8, $0xffffff0d06ffffff
-DATA shuffle1932<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1932<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1933<>+0(SB)/8, $0xff0b04ffffffffff
-DATA shuffle1933<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1933<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1934<>+0(SB)/8, $0x02ffffffffffffff
-DATA shuffle1934<>+8(SB)/8, $0xffffffffffffff09
-GLOBL shuffle1934<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1935<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1935<>+8(SB)/8, $0xffffffff0e0700ff
-GLOBL shuffle1935<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1936<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1936<>+8(SB)/8, $0xffff0c05ffffffff
-GLOBL shuffle1936<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1937<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1937<>+8(SB)/8, $0x0a03ffffffffffff
-GLOBL shuffle1937<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1938<>+0(SB)/8, $0xffffffffffff0902
-DATA shuffle1938<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1938<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1939<>+0(SB)/8, $0xffffff0e0700ffff
-DATA shuffle1939<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1939<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1940<>+0(SB)/8, $0xff0c05ffffffffff
-DATA shuffle1940<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1940<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1941<>+0(SB)/8, $0x03ffffffffffffff
-DATA shuffle1941<>+8(SB)/8, $0xffffffffffffff0a
-GLOBL shuffle1941<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1942<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1942<>+8(SB)/8, $0xffffffff0f0801ff
-GLOBL shuffle1942<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1943<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1943<>+8(SB)/8, $0xffff0d06ffffffff
-GLOBL shuffle1943<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1944<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1944<>+8(SB)/8, $0x0b04ffffffffffff
-GLOBL shuffle1944<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1945<>+0(SB)/8, $0xffffffffffff0a03
-DATA shuffle1945<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1945<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1946<>+0(SB)/8, $0xffffff0f0801ffff
-DATA shuffle1946<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1946<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1947<>+0(SB)/8, $0xff0d06ffffffffff
-DATA shuffle1947<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1947<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1948<>+0(SB)/8, $0x04ffffffffffffff
-DATA shuffle1948<>+8(SB)/8, $0xffffffffffffff0b
-GLOBL shuffle1948<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1949<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1949<>+8(SB)/8, $0xffffffffff0902ff
-GLOBL shuffle1949<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1950<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1950<>+8(SB)/8, $0xffff0e0700ffffff
-GLOBL shuffle1950<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1951<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1951<>+8(SB)/8, $0x0c05ffffffffffff
-GLOBL shuffle1951<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1952<>+0(SB)/8, $0xffffffffffff0b04
-DATA shuffle1952<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1952<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1953<>+0(SB)/8, $0xffffffff0902ffff
-DATA shuffle1953<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1953<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1954<>+0(SB)/8, $0xff0e0700ffffffff
-DATA shuffle1954<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1954<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1955<>+0(SB)/8, $0x05ffffffffffffff
-DATA shuffle1955<>+8(SB)/8, $0xffffffffffffff0c
-GLOBL shuffle1955<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1956<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1956<>+8(SB)/8, $0xffffffffff0a03ff
-GLOBL shuffle1956<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1957<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1957<>+8(SB)/8, $0xffff0f0801ffffff
-GLOBL shuffle1957<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1958<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1958<>+8(SB)/8, $0x0d06ffffffffffff
-GLOBL shuffle1958<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1959<>+0(SB)/8, $0xffffffffffff0c05
-DATA shuffle1959<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1959<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1960<>+0(SB)/8, $0xffffffff0a03ffff
-DATA shuffle1960<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1960<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1961<>+0(SB)/8, $0xff0f0801ffffffff
-DATA shuffle1961<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1961<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1962<>+0(SB)/8, $0x06ffffffffffffff
-DATA shuffle1962<>+8(SB)/8, $0xffffffffffffff0d
-GLOBL shuffle1962<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1963<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1963<>+8(SB)/8, $0xffffffffff0b04ff
-GLOBL shuffle1963<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1964<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1964<>+8(SB)/8, $0xffffff0902ffffff
-GLOBL shuffle1964<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1965<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1965<>+8(SB)/8, $0x0e0700ffffffffff
-GLOBL shuffle1965<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1966<>+0(SB)/8, $0xffffffffffff0d06
-DATA shuffle1966<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1966<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1967<>+0(SB)/8, $0xffffffff0b04ffff
-DATA shuffle1967<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1967<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1968<>+0(SB)/8, $0xffff0902ffffffff
-DATA shuffle1968<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1968<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1969<>+0(SB)/8, $0x0700ffffffffffff
-DATA shuffle1969<>+8(SB)/8, $0xffffffffffffff0e
-GLOBL shuffle1969<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1970<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1970<>+8(SB)/8, $0xffffffffff0c05ff
-GLOBL shuffle1970<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1971<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1971<>+8(SB)/8, $0xffffff0a03ffffff
-GLOBL shuffle1971<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle1972<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1972<>+8(SB)/8, $0x0f0801ffffffffff
-GLOBL shuffle1972<>(SB), RODATA|NOPTR, $16
+DATA shuffle2156<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle2156<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2156<>+16(SB)/8, $0xffffffffff0e0700
+DATA shuffle2156<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2156<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2157<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle2157<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2157<>+16(SB)/8, $0xffffff0c05ffffff
+DATA shuffle2157<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2157<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2158<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle2158<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2158<>+16(SB)/8, $0xff0a03ffffffffff
+DATA shuffle2158<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2158<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2159<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle2159<>+8(SB)/8, $0xffffffffffff0f08
+DATA shuffle2159<>+16(SB)/8, $0x01ffffffffffffff
+DATA shuffle2159<>+24(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle2159<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2160<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2160<>+8(SB)/8, $0xffffffff0d06ffff
+DATA shuffle2160<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2160<>+24(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle2160<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2161<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2161<>+8(SB)/8, $0xffff0b04ffffffff
+DATA shuffle2161<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2161<>+24(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle2161<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2162<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2162<>+8(SB)/8, $0x0902ffffffffffff
+DATA shuffle2162<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2162<>+24(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle2162<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2163<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle2163<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2163<>+16(SB)/8, $0xffffffffff0f0801
+DATA shuffle2163<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2163<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2164<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle2164<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2164<>+16(SB)/8, $0xffffff0d06ffffff
+DATA shuffle2164<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2164<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2165<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle2165<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2165<>+16(SB)/8, $0xff0b04ffffffffff
+DATA shuffle2165<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2165<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2166<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle2166<>+8(SB)/8, $0xffffffffffffff09
+DATA shuffle2166<>+16(SB)/8, $0x02ffffffffffffff
+DATA shuffle2166<>+24(SB)/8, $0xffffffffffffff09
+GLOBL shuffle2166<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2167<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2167<>+8(SB)/8, $0xffffffff0e0700ff
+DATA shuffle2167<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2167<>+24(SB)/8, $0xffffffff0e0700ff
+GLOBL shuffle2167<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2168<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2168<>+8(SB)/8, $0xffff0c05ffffffff
+DATA shuffle2168<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2168<>+24(SB)/8, $0xffff0c05ffffffff
+GLOBL shuffle2168<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2169<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2169<>+8(SB)/8, $0x0a03ffffffffffff
+DATA shuffle2169<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2169<>+24(SB)/8, $0x0a03ffffffffffff
+GLOBL shuffle2169<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2170<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle2170<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2170<>+16(SB)/8, $0xffffffffffff0902
+DATA shuffle2170<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2170<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2171<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle2171<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2171<>+16(SB)/8, $0xffffff0e0700ffff
+DATA shuffle2171<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2171<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2172<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle2172<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2172<>+16(SB)/8, $0xff0c05ffffffffff
+DATA shuffle2172<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2172<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2173<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle2173<>+8(SB)/8, $0xffffffffffffff0a
+DATA shuffle2173<>+16(SB)/8, $0x03ffffffffffffff
+DATA shuffle2173<>+24(SB)/8, $0xffffffffffffff0a
+GLOBL shuffle2173<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2174<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2174<>+8(SB)/8, $0xffffffff0f0801ff
+DATA shuffle2174<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2174<>+24(SB)/8, $0xffffffff0f0801ff
+GLOBL shuffle2174<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2175<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2175<>+8(SB)/8, $0xffff0d06ffffffff
+DATA shuffle2175<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2175<>+24(SB)/8, $0xffff0d06ffffffff
+GLOBL shuffle2175<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2176<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2176<>+8(SB)/8, $0x0b04ffffffffffff
+DATA shuffle2176<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2176<>+24(SB)/8, $0x0b04ffffffffffff
+GLOBL shuffle2176<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2177<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle2177<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2177<>+16(SB)/8, $0xffffffffffff0a03
+DATA shuffle2177<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2177<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2178<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle2178<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2178<>+16(SB)/8, $0xffffff0f0801ffff
+DATA shuffle2178<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2178<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2179<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle2179<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2179<>+16(SB)/8, $0xff0d06ffffffffff
+DATA shuffle2179<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2179<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2180<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle2180<>+8(SB)/8, $0xffffffffffffff0b
+DATA shuffle2180<>+16(SB)/8, $0x04ffffffffffffff
+DATA shuffle2180<>+24(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle2180<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2181<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2181<>+8(SB)/8, $0xffffffffff0902ff
+DATA shuffle2181<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2181<>+24(SB)/8, $0xffffffffff0902ff
+GLOBL shuffle2181<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2182<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2182<>+8(SB)/8, $0xffff0e0700ffffff
+DATA shuffle2182<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2182<>+24(SB)/8, $0xffff0e0700ffffff
+GLOBL shuffle2182<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2183<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2183<>+8(SB)/8, $0x0c05ffffffffffff
+DATA shuffle2183<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2183<>+24(SB)/8, $0x0c05ffffffffffff
+GLOBL shuffle2183<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2184<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle2184<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2184<>+16(SB)/8, $0xffffffffffff0b04
+DATA shuffle2184<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2184<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2185<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle2185<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2185<>+16(SB)/8, $0xffffffff0902ffff
+DATA shuffle2185<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2185<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2186<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle2186<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2186<>+16(SB)/8, $0xff0e0700ffffffff
+DATA shuffle2186<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2186<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2187<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle2187<>+8(SB)/8, $0xffffffffffffff0c
+DATA shuffle2187<>+16(SB)/8, $0x05ffffffffffffff
+DATA shuffle2187<>+24(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle2187<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2188<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2188<>+8(SB)/8, $0xffffffffff0a03ff
+DATA shuffle2188<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2188<>+24(SB)/8, $0xffffffffff0a03ff
+GLOBL shuffle2188<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2189<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2189<>+8(SB)/8, $0xffff0f0801ffffff
+DATA shuffle2189<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2189<>+24(SB)/8, $0xffff0f0801ffffff
+GLOBL shuffle2189<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2190<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2190<>+8(SB)/8, $0x0d06ffffffffffff
+DATA shuffle2190<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2190<>+24(SB)/8, $0x0d06ffffffffffff
+GLOBL shuffle2190<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2191<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle2191<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2191<>+16(SB)/8, $0xffffffffffff0c05
+DATA shuffle2191<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2191<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2192<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle2192<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2192<>+16(SB)/8, $0xffffffff0a03ffff
+DATA shuffle2192<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2192<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2193<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle2193<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2193<>+16(SB)/8, $0xff0f0801ffffffff
+DATA shuffle2193<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2193<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2194<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle2194<>+8(SB)/8, $0xffffffffffffff0d
+DATA shuffle2194<>+16(SB)/8, $0x06ffffffffffffff
+DATA shuffle2194<>+24(SB)/8, $0xffffffffffffff0d
+GLOBL shuffle2194<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2195<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2195<>+8(SB)/8, $0xffffffffff0b04ff
+DATA shuffle2195<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2195<>+24(SB)/8, $0xffffffffff0b04ff
+GLOBL shuffle2195<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2196<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2196<>+8(SB)/8, $0xffffff0902ffffff
+DATA shuffle2196<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2196<>+24(SB)/8, $0xffffff0902ffffff
+GLOBL shuffle2196<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2197<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2197<>+8(SB)/8, $0x0e0700ffffffffff
+DATA shuffle2197<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2197<>+24(SB)/8, $0x0e0700ffffffffff
+GLOBL shuffle2197<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2198<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle2198<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2198<>+16(SB)/8, $0xffffffffffff0d06
+DATA shuffle2198<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2198<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2199<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle2199<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2199<>+16(SB)/8, $0xffffffff0b04ffff
+DATA shuffle2199<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2199<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2200<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle2200<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2200<>+16(SB)/8, $0xffff0902ffffffff
+DATA shuffle2200<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2200<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2201<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle2201<>+8(SB)/8, $0xffffffffffffff0e
+DATA shuffle2201<>+16(SB)/8, $0x0700ffffffffffff
+DATA shuffle2201<>+24(SB)/8, $0xffffffffffffff0e
+GLOBL shuffle2201<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2202<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2202<>+8(SB)/8, $0xffffffffff0c05ff
+DATA shuffle2202<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2202<>+24(SB)/8, $0xffffffffff0c05ff
+GLOBL shuffle2202<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2203<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2203<>+8(SB)/8, $0xffffff0a03ffffff
+DATA shuffle2203<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2203<>+24(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle2203<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2204<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2204<>+8(SB)/8, $0x0f0801ffffffffff
+DATA shuffle2204<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2204<>+24(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle2204<>(SB), RODATA|NOPTR, $32
+
+DATA shuffle2205<>+0(SB)/8, $0xffffffffff0e0700
+DATA shuffle2205<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2205<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2206<>+0(SB)/8, $0xffffff0c05ffffff
+DATA shuffle2206<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2206<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2207<>+0(SB)/8, $0xff0a03ffffffffff
+DATA shuffle2207<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2207<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2208<>+0(SB)/8, $0x01ffffffffffffff
+DATA shuffle2208<>+8(SB)/8, $0xffffffffffff0f08
+GLOBL shuffle2208<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2209<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2209<>+8(SB)/8, $0xffffffff0d06ffff
+GLOBL shuffle2209<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2210<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2210<>+8(SB)/8, $0xffff0b04ffffffff
+GLOBL shuffle2210<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2211<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2211<>+8(SB)/8, $0x0902ffffffffffff
+GLOBL shuffle2211<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2212<>+0(SB)/8, $0xffffffffff0f0801
+DATA shuffle2212<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2212<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2213<>+0(SB)/8, $0xffffff0d06ffffff
+DATA shuffle2213<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2213<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2214<>+0(SB)/8, $0xff0b04ffffffffff
+DATA shuffle2214<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2214<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2215<>+0(SB)/8, $0x02ffffffffffffff
+DATA shuffle2215<>+8(SB)/8, $0xffffffffffffff09
+GLOBL shuffle2215<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2216<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2216<>+8(SB)/8, $0xffffffff0e0700ff
+GLOBL shuffle2216<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2217<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2217<>+8(SB)/8, $0xffff0c05ffffffff
+GLOBL shuffle2217<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2218<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2218<>+8(SB)/8, $0x0a03ffffffffffff
+GLOBL shuffle2218<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2219<>+0(SB)/8, $0xffffffffffff0902
+DATA shuffle2219<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2219<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2220<>+0(SB)/8, $0xffffff0e0700ffff
+DATA shuffle2220<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2220<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2221<>+0(SB)/8, $0xff0c05ffffffffff
+DATA shuffle2221<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2221<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2222<>+0(SB)/8, $0x03ffffffffffffff
+DATA shuffle2222<>+8(SB)/8, $0xffffffffffffff0a
+GLOBL shuffle2222<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2223<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2223<>+8(SB)/8, $0xffffffff0f0801ff
+GLOBL shuffle2223<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2224<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2224<>+8(SB)/8, $0xffff0d06ffffffff
+GLOBL shuffle2224<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2225<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2225<>+8(SB)/8, $0x0b04ffffffffffff
+GLOBL shuffle2225<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2226<>+0(SB)/8, $0xffffffffffff0a03
+DATA shuffle2226<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2226<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2227<>+0(SB)/8, $0xffffff0f0801ffff
+DATA shuffle2227<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2227<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2228<>+0(SB)/8, $0xff0d06ffffffffff
+DATA shuffle2228<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2228<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2229<>+0(SB)/8, $0x04ffffffffffffff
+DATA shuffle2229<>+8(SB)/8, $0xffffffffffffff0b
+GLOBL shuffle2229<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2230<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2230<>+8(SB)/8, $0xffffffffff0902ff
+GLOBL shuffle2230<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2231<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2231<>+8(SB)/8, $0xffff0e0700ffffff
+GLOBL shuffle2231<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2232<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2232<>+8(SB)/8, $0x0c05ffffffffffff
+GLOBL shuffle2232<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2233<>+0(SB)/8, $0xffffffffffff0b04
+DATA shuffle2233<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2233<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2234<>+0(SB)/8, $0xffffffff0902ffff
+DATA shuffle2234<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2234<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2235<>+0(SB)/8, $0xff0e0700ffffffff
+DATA shuffle2235<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2235<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2236<>+0(SB)/8, $0x05ffffffffffffff
+DATA shuffle2236<>+8(SB)/8, $0xffffffffffffff0c
+GLOBL shuffle2236<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2237<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2237<>+8(SB)/8, $0xffffffffff0a03ff
+GLOBL shuffle2237<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2238<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2238<>+8(SB)/8, $0xffff0f0801ffffff
+GLOBL shuffle2238<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2239<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2239<>+8(SB)/8, $0x0d06ffffffffffff
+GLOBL shuffle2239<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2240<>+0(SB)/8, $0xffffffffffff0c05
+DATA shuffle2240<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2240<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2241<>+0(SB)/8, $0xffffffff0a03ffff
+DATA shuffle2241<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2241<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2242<>+0(SB)/8, $0xff0f0801ffffffff
+DATA shuffle2242<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2242<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2243<>+0(SB)/8, $0x06ffffffffffffff
+DATA shuffle2243<>+8(SB)/8, $0xffffffffffffff0d
+GLOBL shuffle2243<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2244<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2244<>+8(SB)/8, $0xffffffffff0b04ff
+GLOBL shuffle2244<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2245<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2245<>+8(SB)/8, $0xffffff0902ffffff
+GLOBL shuffle2245<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2246<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2246<>+8(SB)/8, $0x0e0700ffffffffff
+GLOBL shuffle2246<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2247<>+0(SB)/8, $0xffffffffffff0d06
+DATA shuffle2247<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2247<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2248<>+0(SB)/8, $0xffffffff0b04ffff
+DATA shuffle2248<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2248<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2249<>+0(SB)/8, $0xffff0902ffffffff
+DATA shuffle2249<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2249<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2250<>+0(SB)/8, $0x0700ffffffffffff
+DATA shuffle2250<>+8(SB)/8, $0xffffffffffffff0e
+GLOBL shuffle2250<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2251<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2251<>+8(SB)/8, $0xffffffffff0c05ff
+GLOBL shuffle2251<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2252<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2252<>+8(SB)/8, $0xffffff0a03ffffff
+GLOBL shuffle2252<>(SB), RODATA|NOPTR, $16
+
+DATA shuffle2253<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2253<>+8(SB)/8, $0x0f0801ffffffffff
+GLOBL shuffle2253<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -54588,10 +55920,10 @@ chunks2251:
 	ADDQ        AX, R15
 	VMOVDQU     (R15), X0
 	VINSERTI128 $0x01, 112(R15), Y0, Y0
-	VPSHUFB     shuffle1973<>+0(SB), Y0, Y1
+	VPSHUFB     shuffle2254<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 128(R15), Y2, Y2
-	VPSHUFB     shuffle1974<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle2255<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     32(R15), X1
 	VINSERTI128 $0x01, 144(R15), Y1, Y1
@@ -54599,103 +55931,103 @@ chunks2251:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     48(R15), X3
 	VINSERTI128 $0x01, 160(R15), Y3, Y3
-	VPSHUFB     shuffle1717<>+0(SB), Y3, Y5
+	VPSHUFB     shuffle2000<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     64(R15), X4
 	VINSERTI128 $0x01, 176(R15), Y4, Y4
-	VPSHUFB     shuffle1728<>+0(SB), Y4, Y6
+	VPSHUFB     shuffle2011<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     80(R15), X5
 	VINSERTI128 $0x01, 192(R15), Y5, Y5
-	VPSHUFB     shuffle1975<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2256<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     96(R15), X6
 	VINSERTI128 $0x01, 208(R15), Y6, Y6
-	VPSHUFB     shuffle1976<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2257<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)
-	VPSHUFB     shuffle1977<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1978<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2258<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle1511<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle734<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1860<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2141<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1733<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2016<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1979<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2259<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1840<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2121<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(DX*1)
-	VPSHUFB     shuffle1845<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1980<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2126<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2260<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1981<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2261<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1982<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2262<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1983<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2263<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1839<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2120<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1719<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2002<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(DX*2)
-	VPSHUFB     shuffle1730<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1853<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2013<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2134<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1984<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2264<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1985<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2265<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1986<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2266<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1844<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2125<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1724<>+0(SB), Y6, Y8
+	VPSHUFB     shuffle2007<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R13)(R9*1)
-	VPSHUFB     shuffle1735<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1858<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2018<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2139<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1987<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2267<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1988<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2268<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1989<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2269<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1990<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2270<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle733<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R14)
-	VPSHUFB     shuffle1857<>+0(SB), Y0, Y8
-	VPSHUFB     shuffle1991<>+0(SB), Y2, Y7
+	VPSHUFB     shuffle2138<>+0(SB), Y0, Y8
+	VPSHUFB     shuffle2271<>+0(SB), Y2, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1721<>+0(SB), Y1, Y8
+	VPSHUFB     shuffle2004<>+0(SB), Y1, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1837<>+0(SB), Y3, Y7
+	VPSHUFB     shuffle2118<>+0(SB), Y3, Y7
 	VPOR        Y7, Y8, Y7
-	VPSHUFB     shuffle1992<>+0(SB), Y4, Y8
+	VPSHUFB     shuffle2272<>+0(SB), Y4, Y8
 	VPOR        Y8, Y7, Y8
-	VPSHUFB     shuffle1993<>+0(SB), Y5, Y7
+	VPSHUFB     shuffle2273<>+0(SB), Y5, Y7
 	VPOR        Y7, Y8, Y7
 	VPSHUFB     shuffle735<>+0(SB), Y6, Y8
 	VPOR        Y8, Y7, Y8
 	VMOVDQU     Y8, (R14)(DX*1)
-	VPSHUFB     shuffle1994<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1995<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2274<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2275<>+0(SB), Y2, Y2
 	VPOR        Y2, Y0, Y2
-	VPSHUFB     shuffle1726<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2009<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
-	VPSHUFB     shuffle1737<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2020<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
-	VPSHUFB     shuffle1848<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2129<>+0(SB), Y4, Y4
 	VPOR        Y4, Y3, Y4
-	VPSHUFB     shuffle1996<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle2276<>+0(SB), Y5, Y5
 	VPOR        Y5, Y4, Y5
-	VPSHUFB     shuffle1997<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle2277<>+0(SB), Y6, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R14)(DX*2)
 	CMPQ        R11, BX
@@ -54733,7 +56065,7 @@ chunks2255:
 	IMUL3Q  $0x07, R11, R15
 	ADDQ    AX, R15
 	VMOVDQU (R15), X0
-	VPSHUFB shuffle1333<>+0(SB), X0, X1
+	VPSHUFB shuffle1397<>+0(SB), X0, X1
 	VMOVDQU 16(R15), X2
 	VPSHUFB shuffle636<>+0(SB), X2, X3
 	VPOR    X3, X1, X3
@@ -54750,11 +56082,11 @@ chunks2255:
 	VPSHUFB shuffle1148<>+0(SB), X5, X7
 	VPOR    X7, X6, X7
 	VMOVDQU 96(R15), X6
-	VPSHUFB shuffle1998<>+0(SB), X6, X8
+	VPSHUFB shuffle2278<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)
-	VPSHUFB shuffle1296<>+0(SB), X0, X8
-	VPSHUFB shuffle1999<>+0(SB), X2, X7
+	VPSHUFB shuffle1338<>+0(SB), X0, X8
+	VPSHUFB shuffle2279<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle624<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
@@ -54764,13 +56096,13 @@ chunks2255:
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle1152<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1243<>+0(SB), X6, X8
+	VPSHUFB shuffle1266<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(DX*1)
-	VPSHUFB shuffle1297<>+0(SB), X0, X8
+	VPSHUFB shuffle1339<>+0(SB), X0, X8
 	VPSHUFB shuffle1149<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle2000<>+0(SB), X1, X8
+	VPSHUFB shuffle2280<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle634<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
@@ -54778,38 +56110,38 @@ chunks2255:
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle619<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1743<>+0(SB), X6, X8
+	VPSHUFB shuffle2026<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(DX*2)
-	VPSHUFB shuffle1751<>+0(SB), X0, X8
+	VPSHUFB shuffle2034<>+0(SB), X0, X8
 	VPSHUFB shuffle1154<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle973<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle1556<>+0(SB), X3, X7
+	VPSHUFB shuffle1810<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle982<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle632<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle1747<>+0(SB), X6, X8
+	VPSHUFB shuffle2030<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R13)(R9*1)
-	VPSHUFB shuffle1755<>+0(SB), X0, X8
+	VPSHUFB shuffle2038<>+0(SB), X0, X8
 	VPSHUFB shuffle164<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1155<>+0(SB), X1, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle974<>+0(SB), X3, X7
 	VPOR    X7, X8, X7
-	VPSHUFB shuffle2001<>+0(SB), X4, X8
+	VPSHUFB shuffle2281<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
 	VPSHUFB shuffle625<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle621<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R14)
-	VPSHUFB shuffle1872<>+0(SB), X0, X8
+	VPSHUFB shuffle2153<>+0(SB), X0, X8
 	VPSHUFB shuffle1158<>+0(SB), X2, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle165<>+0(SB), X1, X8
@@ -54818,12 +56150,12 @@ chunks2255:
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle1150<>+0(SB), X4, X8
 	VPOR    X8, X7, X8
-	VPSHUFB shuffle2002<>+0(SB), X5, X7
+	VPSHUFB shuffle2282<>+0(SB), X5, X7
 	VPOR    X7, X8, X7
 	VPSHUFB shuffle635<>+0(SB), X6, X8
 	VPOR    X8, X7, X8
 	VMOVDQU X8, (R14)(DX*1)
-	VPSHUFB shuffle2003<>+0(SB), X0, X0
+	VPSHUFB shuffle2283<>+0(SB), X0, X0
 	VPSHUFB shuffle1160<>+0(SB), X2, X2
 	VPOR    X2, X0, X2
 	VPSHUFB shuffle629<>+0(SB), X1, X1
@@ -54834,7 +56166,7 @@ chunks2255:
 	VPOR    X4, X3, X4
 	VPSHUFB shuffle1151<>+0(SB), X5, X5
 	VPOR    X5, X4, X5
-	VPSHUFB shuffle2004<>+0(SB), X6, X6
+	VPSHUFB shuffle2284<>+0(SB), X6, X6
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R14)(DX*2)
 	CMPQ    R11, BX
@@ -54857,183 +56189,177 @@ rowdone2256:
 	VZEROUPPER
 	RET
 
-DATA shuffle1973<>+0(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1973<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1973<>+16(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1973<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1973<>(SB), RODATA|NOPTR, $32
+DATA shuffle2254<>+0(SB)/8, $0xffffffff0f0e0100
+DATA shuffle2254<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2254<>+16(SB)/8, $0xffffffff0f0e0100
+DATA shuffle2254<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2254<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1974<>+0(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1974<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1974<>+16(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1974<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1974<>(SB), RODATA|NOPTR, $32
+DATA shuffle2255<>+0(SB)/8, $0xffff0d0cffffffff
+DATA shuffle2255<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2255<>+16(SB)/8, $0xffff0d0cffffffff
+DATA shuffle2255<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2255<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1975<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1975<>+8(SB)/8, $0xffff0504ffffffff
-DATA shuffle1975<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1975<>+24(SB)/8, $0xffff0504ffffffff
-GLOBL shuffle1975<>(SB), RODATA|NOPTR, $32
+DATA shuffle2256<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2256<>+8(SB)/8, $0xffff0504ffffffff
+DATA shuffle2256<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2256<>+24(SB)/8, $0xffff0504ffffffff
+GLOBL shuffle2256<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1976<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1976<>+8(SB)/8, $0x0302ffffffffffff
-DATA shuffle1976<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1976<>+24(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1976<>(SB), RODATA|NOPTR, $32
+DATA shuffle2257<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2257<>+8(SB)/8, $0x0302ffffffffffff
+DATA shuffle2257<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2257<>+24(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle2257<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1977<>+0(SB)/8, $0xffffffffffff0302
-DATA shuffle1977<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1977<>+16(SB)/8, $0xffffffffffff0302
-DATA shuffle1977<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1977<>(SB), RODATA|NOPTR, $32
+DATA shuffle2258<>+0(SB)/8, $0xffffffffffff0302
+DATA shuffle2258<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2258<>+16(SB)/8, $0xffffffffffff0302
+DATA shuffle2258<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2258<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1978<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1978<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1978<>+16(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1978<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1978<>(SB), RODATA|NOPTR, $32
+DATA shuffle2259<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2259<>+8(SB)/8, $0xffff0706ffffffff
+DATA shuffle2259<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2259<>+24(SB)/8, $0xffff0706ffffffff
+GLOBL shuffle2259<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1979<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1979<>+8(SB)/8, $0xffff0706ffffffff
-DATA shuffle1979<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1979<>+24(SB)/8, $0xffff0706ffffffff
-GLOBL shuffle1979<>(SB), RODATA|NOPTR, $32
+DATA shuffle2260<>+0(SB)/8, $0xffffffff0302ffff
+DATA shuffle2260<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2260<>+16(SB)/8, $0xffffffff0302ffff
+DATA shuffle2260<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2260<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1980<>+0(SB)/8, $0xffffffff0302ffff
-DATA shuffle1980<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1980<>+16(SB)/8, $0xffffffff0302ffff
-DATA shuffle1980<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1980<>(SB), RODATA|NOPTR, $32
+DATA shuffle2261<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle2261<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2261<>+16(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle2261<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2261<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1981<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1981<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1981<>+16(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1981<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1981<>(SB), RODATA|NOPTR, $32
+DATA shuffle2262<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2262<>+8(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2262<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2262<>+24(SB)/8, $0xffffffffffff0d0c
+GLOBL shuffle2262<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1982<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1982<>+8(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1982<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1982<>+24(SB)/8, $0xffffffffffff0d0c
-GLOBL shuffle1982<>(SB), RODATA|NOPTR, $32
+DATA shuffle2263<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2263<>+8(SB)/8, $0xffffffff0b0affff
+DATA shuffle2263<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2263<>+24(SB)/8, $0xffffffff0b0affff
+GLOBL shuffle2263<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1983<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1983<>+8(SB)/8, $0xffffffff0b0affff
-DATA shuffle1983<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1983<>+24(SB)/8, $0xffffffff0b0affff
-GLOBL shuffle1983<>(SB), RODATA|NOPTR, $32
+DATA shuffle2264<>+0(SB)/8, $0xffff0302ffffffff
+DATA shuffle2264<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2264<>+16(SB)/8, $0xffff0302ffffffff
+DATA shuffle2264<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2264<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1984<>+0(SB)/8, $0xffff0302ffffffff
-DATA shuffle1984<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1984<>+16(SB)/8, $0xffff0302ffffffff
-DATA shuffle1984<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1984<>(SB), RODATA|NOPTR, $32
+DATA shuffle2265<>+0(SB)/8, $0x0100ffffffffffff
+DATA shuffle2265<>+8(SB)/8, $0xffffffffffff0f0e
+DATA shuffle2265<>+16(SB)/8, $0x0100ffffffffffff
+DATA shuffle2265<>+24(SB)/8, $0xffffffffffff0f0e
+GLOBL shuffle2265<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1985<>+0(SB)/8, $0x0100ffffffffffff
-DATA shuffle1985<>+8(SB)/8, $0xffffffffffff0f0e
-DATA shuffle1985<>+16(SB)/8, $0x0100ffffffffffff
-DATA shuffle1985<>+24(SB)/8, $0xffffffffffff0f0e
-GLOBL shuffle1985<>(SB), RODATA|NOPTR, $32
+DATA shuffle2266<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2266<>+8(SB)/8, $0xffffffff0d0cffff
+DATA shuffle2266<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2266<>+24(SB)/8, $0xffffffff0d0cffff
+GLOBL shuffle2266<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1986<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1986<>+8(SB)/8, $0xffffffff0d0cffff
-DATA shuffle1986<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1986<>+24(SB)/8, $0xffffffff0d0cffff
-GLOBL shuffle1986<>(SB), RODATA|NOPTR, $32
+DATA shuffle2267<>+0(SB)/8, $0xffff0504ffffffff
+DATA shuffle2267<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2267<>+16(SB)/8, $0xffff0504ffffffff
+DATA shuffle2267<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2267<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1987<>+0(SB)/8, $0xffff0504ffffffff
-DATA shuffle1987<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1987<>+16(SB)/8, $0xffff0504ffffffff
-DATA shuffle1987<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1987<>(SB), RODATA|NOPTR, $32
+DATA shuffle2268<>+0(SB)/8, $0x0302ffffffffffff
+DATA shuffle2268<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2268<>+16(SB)/8, $0x0302ffffffffffff
+DATA shuffle2268<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2268<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1988<>+0(SB)/8, $0x0302ffffffffffff
-DATA shuffle1988<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1988<>+16(SB)/8, $0x0302ffffffffffff
-DATA shuffle1988<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1988<>(SB), RODATA|NOPTR, $32
+DATA shuffle2269<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2269<>+8(SB)/8, $0xffffffff0f0e0100
+DATA shuffle2269<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2269<>+24(SB)/8, $0xffffffff0f0e0100
+GLOBL shuffle2269<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1989<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1989<>+8(SB)/8, $0xffffffff0f0e0100
-DATA shuffle1989<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1989<>+24(SB)/8, $0xffffffff0f0e0100
-GLOBL shuffle1989<>(SB), RODATA|NOPTR, $32
+DATA shuffle2270<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2270<>+8(SB)/8, $0xffff0d0cffffffff
+DATA shuffle2270<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2270<>+24(SB)/8, $0xffff0d0cffffffff
+GLOBL shuffle2270<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1990<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1990<>+8(SB)/8, $0xffff0d0cffffffff
-DATA shuffle1990<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1990<>+24(SB)/8, $0xffff0d0cffffffff
-GLOBL shuffle1990<>(SB), RODATA|NOPTR, $32
+DATA shuffle2271<>+0(SB)/8, $0xffffffff0908ffff
+DATA shuffle2271<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2271<>+16(SB)/8, $0xffffffff0908ffff
+DATA shuffle2271<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2271<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1991<>+0(SB)/8, $0xffffffff0908ffff
-DATA shuffle1991<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1991<>+16(SB)/8, $0xffffffff0908ffff
-DATA shuffle1991<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1991<>(SB), RODATA|NOPTR, $32
+DATA shuffle2272<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2272<>+8(SB)/8, $0xffffffffffff0302
+DATA shuffle2272<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2272<>+24(SB)/8, $0xffffffffffff0302
+GLOBL shuffle2272<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1992<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1992<>+8(SB)/8, $0xffffffffffff0302
-DATA shuffle1992<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1992<>+24(SB)/8, $0xffffffffffff0302
-GLOBL shuffle1992<>(SB), RODATA|NOPTR, $32
+DATA shuffle2273<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2273<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle2273<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2273<>+24(SB)/8, $0xffff0f0e0100ffff
+GLOBL shuffle2273<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1993<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1993<>+8(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1993<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1993<>+24(SB)/8, $0xffff0f0e0100ffff
-GLOBL shuffle1993<>(SB), RODATA|NOPTR, $32
+DATA shuffle2274<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2274<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2274<>+16(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2274<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2274<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1994<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1994<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1994<>+16(SB)/8, $0xffffffffffff0d0c
-DATA shuffle1994<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1994<>(SB), RODATA|NOPTR, $32
+DATA shuffle2275<>+0(SB)/8, $0xffffffff0b0affff
+DATA shuffle2275<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle2275<>+16(SB)/8, $0xffffffff0b0affff
+DATA shuffle2275<>+24(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2275<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1995<>+0(SB)/8, $0xffffffff0b0affff
-DATA shuffle1995<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle1995<>+16(SB)/8, $0xffffffff0b0affff
-DATA shuffle1995<>+24(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1995<>(SB), RODATA|NOPTR, $32
+DATA shuffle2276<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2276<>+8(SB)/8, $0xffffffff0302ffff
+DATA shuffle2276<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2276<>+24(SB)/8, $0xffffffff0302ffff
+GLOBL shuffle2276<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1996<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1996<>+8(SB)/8, $0xffffffff0302ffff
-DATA shuffle1996<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1996<>+24(SB)/8, $0xffffffff0302ffff
-GLOBL shuffle1996<>(SB), RODATA|NOPTR, $32
+DATA shuffle2277<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2277<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle2277<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle2277<>+24(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle2277<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle1997<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1997<>+8(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle1997<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle1997<>+24(SB)/8, $0x0f0e0100ffffffff
-GLOBL shuffle1997<>(SB), RODATA|NOPTR, $32
+DATA shuffle2278<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2278<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL shuffle2278<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1998<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle1998<>+8(SB)/8, $0x0302ffffffffffff
-GLOBL shuffle1998<>(SB), RODATA|NOPTR, $16
+DATA shuffle2279<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA shuffle2279<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2279<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle1999<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA shuffle1999<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle1999<>(SB), RODATA|NOPTR, $16
+DATA shuffle2280<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA shuffle2280<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2280<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle2000<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA shuffle2000<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2000<>(SB), RODATA|NOPTR, $16
+DATA shuffle2281<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2281<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL shuffle2281<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle2001<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle2001<>+8(SB)/8, $0xffffffff0f0e0100
-GLOBL shuffle2001<>(SB), RODATA|NOPTR, $16
+DATA shuffle2282<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2282<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL shuffle2282<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle2002<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle2002<>+8(SB)/8, $0xffff0f0e0100ffff
-GLOBL shuffle2002<>(SB), RODATA|NOPTR, $16
+DATA shuffle2283<>+0(SB)/8, $0xffffffffffff0d0c
+DATA shuffle2283<>+8(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2283<>(SB), RODATA|NOPTR, $16
 
-DATA shuffle2003<>+0(SB)/8, $0xffffffffffff0d0c
-DATA shuffle2003<>+8(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2003<>(SB), RODATA|NOPTR, $16
-
-DATA shuffle2004<>+0(SB)/8, $0xffffffffffffffff
-DATA shuffle2004<>+8(SB)/8, $0x0f0e0100ffffffff
-GLOBL shuffle2004<>(SB), RODATA|NOPTR, $16
+DATA shuffle2284<>+0(SB)/8, $0xffffffffffffffff
+DATA shuffle2284<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL shuffle2284<>(SB), RODATA|NOPTR, $16
 
 // func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -55082,29 +56408,29 @@ chunks2261:
 	VPSHUFB     shuffle116<>+0(SB), Y0, Y1
 	VMOVDQU     16(R15), X2
 	VINSERTI128 $0x01, 128(R15), Y2, Y2
-	VPSHUFB     shuffle1761<>+0(SB), Y2, Y3
+	VPSHUFB     shuffle1928<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     48(R15), X1
 	VINSERTI128 $0x01, 160(R15), Y1, Y1
-	VPSHUFB     shuffle1298<>+0(SB), Y1, Y4
+	VPSHUFB     shuffle1340<>+0(SB), Y1, Y4
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     80(R15), X3
 	VINSERTI128 $0x01, 192(R15), Y3, Y3
 	VPSHUFB     shuffle775<>+0(SB), Y3, Y5
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)
-	VPSHUFB     shuffle1299<>+0(SB), Y0, Y5
+	VPSHUFB     shuffle1341<>+0(SB), Y0, Y5
 	VMOVDQU     32(R15), X4
 	VINSERTI128 $0x01, 144(R15), Y4, Y4
 	VPSHUFB     shuffle639<>+0(SB), Y4, Y6
 	VPOR        Y6, Y5, Y6
-	VPSHUFB     shuffle1760<>+0(SB), Y1, Y5
+	VPSHUFB     shuffle1929<>+0(SB), Y1, Y5
 	VPOR        Y5, Y6, Y5
 	VPSHUFB     shuffle776<>+0(SB), Y3, Y6
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R13)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y0, Y6
-	VPSHUFB     shuffle1302<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle1343<>+0(SB), Y0, Y6
+	VPSHUFB     shuffle1344<>+0(SB), Y4, Y5
 	VPOR        Y5, Y6, Y5
 	VMOVDQU     64(R15), X6
 	VINSERTI128 $0x01, 176(R15), Y6, Y6
@@ -55113,10 +56439,10 @@ chunks2261:
 	VPSHUFB     shuffle777<>+0(SB), Y3, Y5
 	VPOR        Y5, Y7, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
-	VPSHUFB     shuffle1762<>+0(SB), Y0, Y0
-	VPSHUFB     shuffle1759<>+0(SB), Y4, Y5
+	VPSHUFB     shuffle2043<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2042<>+0(SB), Y4, Y5
 	VPOR        Y5, Y0, Y5
-	VPSHUFB     shuffle1763<>+0(SB), Y6, Y0
+	VPSHUFB     shuffle2044<>+0(SB), Y6, Y0
 	VPOR        Y0, Y5, Y0
 	VMOVDQU     96(R15), X5
 	VINSERTI128 $0x01, 208(R15), Y5, Y5
@@ -55124,23 +56450,23 @@ chunks2261:
 	VPOR        Y7, Y0, Y7
 	VMOVDQU     Y7, (R13)(R9*1)
 	VPSHUFB     shuffle116<>+0(SB), Y2, Y7
-	VPSHUFB     shuffle1761<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle1928<>+0(SB), Y4, Y4
 	VPOR        Y4, Y7, Y4
-	VPSHUFB     shuffle1298<>+0(SB), Y6, Y7
+	VPSHUFB     shuffle1340<>+0(SB), Y6, Y7
 	VPOR        Y7, Y4, Y7
 	VPSHUFB     shuffle775<>+0(SB), Y5, Y4
 	VPOR        Y4, Y7, Y4
 	VMOVDQU     Y4, (R14)
-	VPSHUFB     shuffle1299<>+0(SB), Y2, Y4
+	VPSHUFB     shuffle1341<>+0(SB), Y2, Y4
 	VPSHUFB     shuffle639<>+0(SB), Y1, Y7
 	VPOR        Y7, Y4, Y7
-	VPSHUFB     shuffle1760<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle1929<>+0(SB), Y6, Y6
 	VPOR        Y6, Y7, Y6
 	VPSHUFB     shuffle776<>+0(SB), Y5, Y7
 	VPOR        Y7, Y6, Y7
 	VMOVDQU     Y7, (R14)(DX*1)
-	VPSHUFB     shuffle1301<>+0(SB), Y2, Y2
-	VPSHUFB     shuffle1302<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1343<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle1344<>+0(SB), Y1, Y1
 	VPOR        Y1, Y2, Y1
 	VPSHUFB     shuffle118<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
@@ -55314,7 +56640,7 @@ chunks2271:
 	VPSHUFB     shuffle61<>+0(SB), Y2, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R13)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VMOVDQU     64(R15), X3
 	VINSERTI128 $0x01, 176(R15), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
@@ -55326,7 +56652,7 @@ chunks2271:
 	VPSHUFB     shuffle61<>+0(SB), Y3, Y3
 	VPOR        Y3, Y0, Y3
 	VMOVDQU     Y3, (R13)(DX*2)
-	VPSHUFB     shuffle1303<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle1345<>+0(SB), Y1, Y1
 	VMOVDQU     80(R15), X3
 	VINSERTI128 $0x01, 192(R15), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y0
@@ -55338,7 +56664,7 @@ chunks2271:
 	VPSHUFB     shuffle61<>+0(SB), Y3, Y3
 	VPOR        Y3, Y1, Y3
 	VMOVDQU     Y3, (R14)
-	VPSHUFB     shuffle1303<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle1345<>+0(SB), Y0, Y0
 	VMOVDQU     96(R15), X3
 	VINSERTI128 $0x01, 208(R15), Y3, Y3
 	VPSHUFB     shuffle60<>+0(SB), Y3, Y1
@@ -55614,28 +56940,28 @@ chunks2293:
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
 	VINSERTI128 $0x01, 128(AX)(R11*8), Y0, Y0
-	VPSHUFB     shuffle2005<>+0(SB), Y0, Y0
+	VPSHUFB     shuffle2285<>+0(SB), Y0, Y0
 	VMOVDQU     16(AX)(R11*8), X1
 	VINSERTI128 $0x01, 144(AX)(R11*8), Y1, Y1
-	VPSHUFB     shuffle2005<>+0(SB), Y1, Y1
+	VPSHUFB     shuffle2285<>+0(SB), Y1, Y1
 	VMOVDQU     32(AX)(R11*8), X2
 	VINSERTI128 $0x01, 160(AX)(R11*8), Y2, Y2
-	VPSHUFB     shuffle2005<>+0(SB), Y2, Y2
+	VPSHUFB     shuffle2285<>+0(SB), Y2, Y2
 	VMOVDQU     48(AX)(R11*8), X3
 	VINSERTI128 $0x01, 176(AX)(R11*8), Y3, Y3
-	VPSHUFB     shuffle2005<>+0(SB), Y3, Y3
+	VPSHUFB     shuffle2285<>+0(SB), Y3, Y3
 	VMOVDQU     64(AX)(R11*8), X4
 	VINSERTI128 $0x01, 192(AX)(R11*8), Y4, Y4
-	VPSHUFB     shuffle2005<>+0(SB), Y4, Y4
+	VPSHUFB     shuffle2285<>+0(SB), Y4, Y4
 	VMOVDQU     80(AX)(R11*8), X5
 	VINSERTI128 $0x01, 208(AX)(R11*8), Y5, Y5
-	VPSHUFB     shuffle2005<>+0(SB), Y5, Y5
+	VPSHUFB     shuffle2285<>+0(SB), Y5, Y5
 	VMOVDQU     96(AX)(R11*8), X6
 	VINSERTI128 $0x01, 224(AX)(R11*8), Y6, Y6
-	VPSHUFB     shuffle2005<>+0(SB), Y6, Y6
+	VPSHUFB     shuffle2285<>+0(SB), Y6, Y6
 	VMOVDQU     112(AX)(R11*8), X7
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y7, Y7
-	VPSHUFB     shuffle2005<>+0(SB), Y7, Y7
+	VPSHUFB     shuffle2285<>+0(SB), Y7, Y7
 	VPUNPCKLWD  Y4, Y0, Y8
 	VPUNPCKHWD  Y4, Y0, Y4
 	VPUNPCKLWD  Y5, Y1, Y0
@@ -55984,11 +57310,11 @@ rowdone2306:
 	VZEROUPPER
 	RET
 
-DATA shuffle2005<>+0(SB)/8, $0x0b030a0209010800
-DATA shuffle2005<>+8(SB)/8, $0x0f070e060d050c04
-DATA shuffle2005<>+16(SB)/8, $0x0b030a0209010800
-DATA shuffle2005<>+24(SB)/8, $0x0f070e060d050c04
-GLOBL shuffle2005<>(SB), RODATA|NOPTR, $32
+DATA shuffle2285<>+0(SB)/8, $0x0b030a0209010800
+DATA shuffle2285<>+8(SB)/8, $0x0f070e060d050c04
+DATA shuffle2285<>+16(SB)/8, $0x0b030a0209010800
+DATA shuffle2285<>+24(SB)/8, $0x0f070e060d050c04
+GLOBL shuffle2285<>(SB), RODATA|NOPTR, $32
 
 // func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX2
@@ -58363,7 +59689,7 @@ exact2469:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13), Y0
-	VPSHUFB      shuffle2006<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle2286<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R12)
 	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
@@ -58382,7 +59708,7 @@ exact2471:
 	LEAQ         (R9)(R11*1), R12
 	LEAQ         (R10)(R11*2), R13
 	VMOVDQU      (R13)(DX*2), Y0
-	VPSHUFB      shuffle2006<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle2286<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R12)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
@@ -58415,12 +59741,12 @@ group2473:
 
 unit2474:
 	VMOVDQU      (R10), Y0
-	VPSHUFB      shuffle2006<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle2286<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)
 	VEXTRACTI128 $0x01, Y0, (R9)(BX*1)
 	VMOVDQU      (R10)(DX*2), Y0
-	VPSHUFB      shuffle2006<>+0(SB), Y0, Y0
+	VPSHUFB      shuffle2286<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
@@ -58436,7 +59762,7 @@ exact2477:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13), X0
-	VPSHUFB shuffle2007<>+0(SB), X0, X0
+	VPSHUFB shuffle2287<>+0(SB), X0, X0
 	VMOVQ   X0, (R12)
 	VMOVHPS X0, (R12)(BX*1)
 	CMPQ    R11, R8
@@ -58454,7 +59780,7 @@ exact2479:
 	LEAQ    (R9)(R11*1), R12
 	LEAQ    (R10)(R11*2), R13
 	VMOVDQU (R13)(DX*2), X0
-	VPSHUFB shuffle2007<>+0(SB), X0, X0
+	VPSHUFB shuffle2287<>+0(SB), X0, X0
 	VMOVQ   X0, (R12)(BX*2)
 	VMOVHPS X0, (R12)(SI*1)
 	CMPQ    R11, R8
@@ -58486,11 +59812,11 @@ group2481:
 
 unit2482:
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle2007<>+0(SB), X0, X0
+	VPSHUFB shuffle2287<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)
 	VMOVHPS X0, (R9)(BX*1)
 	VMOVDQU (R10)(DX*2), X0
-	VPSHUFB shuffle2007<>+0(SB), X0, X0
+	VPSHUFB shuffle2287<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(BX*2)
 	VMOVHPS X0, (R9)(SI*1)
 	ADDQ    DX, R9
@@ -58641,15 +59967,15 @@ exactdone2496:
 	VZEROUPPER
 	RET
 
-DATA shuffle2006<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle2006<>+8(SB)/8, $0x0f0d0b0907050301
-DATA shuffle2006<>+16(SB)/8, $0x0e0c0a0806040200
-DATA shuffle2006<>+24(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle2006<>(SB), RODATA|NOPTR, $32
+DATA shuffle2286<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2286<>+8(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2286<>+16(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2286<>+24(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle2286<>(SB), RODATA|NOPTR, $32
 
-DATA shuffle2007<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle2007<>+8(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle2007<>(SB), RODATA|NOPTR, $16
+DATA shuffle2287<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2287<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle2287<>(SB), RODATA|NOPTR, $16
 
 // func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -61294,7 +62620,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  SI, 8(SP)
 	MOVQ  groups+72(FP), SI
 	MOVQ  SI, 16(SP)
-	LEAQ  shuffle2008<>+0(SB), DI
+	LEAQ  shuffle2288<>+0(SB), DI
 
 group2777:
 	MOVQ    AX, R8
@@ -61369,20 +62695,20 @@ groupdone2781:
 	VZEROUPPER
 	RET
 
-DATA shuffle2008<>+0(SB)/8, $0x0000000100000000
-DATA shuffle2008<>+8(SB)/8, $0x0000000300000002
-DATA shuffle2008<>+16(SB)/8, $0x0000000500000004
-DATA shuffle2008<>+24(SB)/8, $0x0000000700000006
-DATA shuffle2008<>+32(SB)/8, $0x0000000100000000
-DATA shuffle2008<>+40(SB)/8, $0x0000000300000002
-DATA shuffle2008<>+48(SB)/8, $0x0000000500000004
-DATA shuffle2008<>+56(SB)/8, $0x0000000700000006
-DATA shuffle2008<>+64(SB)/8, $0x0000000000000000
-DATA shuffle2008<>+72(SB)/8, $0x0000000000000000
-DATA shuffle2008<>+80(SB)/8, $0x0000000000000000
-DATA shuffle2008<>+88(SB)/8, $0x0000000000000000
-DATA shuffle2008<>+96(SB)/8, $0xffffffffffffffff
-DATA shuffle2008<>+104(SB)/8, $0xffffffffffffffff
-DATA shuffle2008<>+112(SB)/8, $0xffffffffffffffff
-DATA shuffle2008<>+120(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2008<>(SB), RODATA|NOPTR, $128
+DATA shuffle2288<>+0(SB)/8, $0x0000000100000000
+DATA shuffle2288<>+8(SB)/8, $0x0000000300000002
+DATA shuffle2288<>+16(SB)/8, $0x0000000500000004
+DATA shuffle2288<>+24(SB)/8, $0x0000000700000006
+DATA shuffle2288<>+32(SB)/8, $0x0000000100000000
+DATA shuffle2288<>+40(SB)/8, $0x0000000300000002
+DATA shuffle2288<>+48(SB)/8, $0x0000000500000004
+DATA shuffle2288<>+56(SB)/8, $0x0000000700000006
+DATA shuffle2288<>+64(SB)/8, $0x0000000000000000
+DATA shuffle2288<>+72(SB)/8, $0x0000000000000000
+DATA shuffle2288<>+80(SB)/8, $0x0000000000000000
+DATA shuffle2288<>+88(SB)/8, $0x0000000000000000
+DATA shuffle2288<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle2288<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle2288<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle2288<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2288<>(SB), RODATA|NOPTR, $128

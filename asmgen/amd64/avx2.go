@@ -47,6 +47,9 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 				}
 				return vec.StagedZip(k.B, k.Cp, k.Width, chunk)
 			}
+		case unzip:
+			// Pieces of different rows share windows (vec.PairedUnzip).
+			wide = func(chunk int) (*vec.Prog, error) { return vec.PairedUnzip(pd, chunk) }
 		}
 		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
 			if chunk == first {

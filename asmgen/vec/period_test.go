@@ -7,19 +7,6 @@ import "testing"
 // that they need fewer byte shuffles per byte than the 16-byte programs:
 // the windows of both lanes share one.
 func TestWidePeriods(t *testing.T) {
-	var pds []Period
-	for _, b := range []int{2, 3, 4, 5, 6, 7, 8} {
-		for _, w := range []int{3, 5, 6, 7, 9, 12, 24} {
-			pds = append(pds, Runs(b, w))
-		}
-		for _, cp := range []int{2, 3, 4} {
-			for _, w := range []int{1, 2, 4, 8} {
-				if b <= 4 && b*b*cp*w <= 256 {
-					pds = append(pds, CRD(b, cp, w))
-				}
-			}
-		}
-	}
 	count := func(p *Prog) int {
 		n := 0
 		for _, in := range p.Instrs {
@@ -29,7 +16,7 @@ func TestWidePeriods(t *testing.T) {
 		}
 		return n
 	}
-	for _, pd := range pds {
+	for _, pd := range tablePeriods() {
 		wide, narrow := pd.WideChunks()[0], pd.Chunks()[0]
 		if wide%pd.E != 0 || wide%4 != 0 || wide < narrow {
 			t.Errorf("%v: wide chunk %d", pd, wide)
@@ -49,4 +36,22 @@ func TestWidePeriods(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tablePeriods are the Runs and CRD periods of the AVX2 table's kernels.
+func tablePeriods() []Period {
+	var pds []Period
+	for _, b := range []int{2, 3, 4, 5, 6, 7, 8} {
+		for _, w := range []int{3, 5, 6, 7, 9, 12, 24} {
+			pds = append(pds, Runs(b, w))
+		}
+		for _, cp := range []int{2, 3, 4} {
+			for _, w := range []int{1, 2, 4, 8} {
+				if b <= 4 && b*b*cp*w <= 256 {
+					pds = append(pds, CRD(b, cp, w))
+				}
+			}
+		}
+	}
+	return pds
 }
