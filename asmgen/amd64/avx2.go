@@ -47,9 +47,8 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 				}
 				return vec.StagedZip(k.B, k.Cp, k.Width, chunk)
 			}
-		case unzip:
-			// Pieces of different rows share windows (vec.PairedUnzip).
-			wide = func(chunk int) (*vec.Prog, error) { return vec.PairedUnzip(pd, chunk) }
+		default: // pieces that share windows in one register (vec.Paired)
+			wide = func(chunk int) (*vec.Prog, error) { return vec.Paired(pd, chunk, unzip) }
 		}
 		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
 			if chunk == first {

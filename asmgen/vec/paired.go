@@ -5,29 +5,34 @@ import (
 	"slices"
 )
 
-// PairedUnzip builds a chunk of the interleaved-to-lanes direction of pd in
-// 32-byte registers whose two lanes hold any two 16-byte pieces of the
-// output, not necessarily neighbours: pieces are paired so that one load
-// feeds both lanes' shuffles as often as possible. Where PeriodUnzip's
-// 32-byte registers hold 32 bytes of one lane, whose two halves draw on
-// windows far apart in the source (a load and an insert per window pair),
-// the same places of two lanes draw on neighbouring bytes of the same
-// pixels: NHWC CRD of b = 3 and C' = 3 puts rows 0 and 1 of each channel
-// 6 bytes apart (2-byte elements), one broadcast window for both. A
-// register whose pieces are not neighbours is written as two 16-byte
-// stores.
-func PairedUnzip(pd Period, chunk int) (*Prog, error) {
+// Paired builds a chunk of period pd (chunk bytes of each lane) in 32-byte
+// registers whose two lanes hold any two 16-byte pieces of the output, not
+// necessarily neighbours: pieces are paired so that one load feeds both
+// lanes' shuffles as often as possible. PeriodZip's and PeriodUnzip's
+// 32-byte registers hold 32 neighbouring output bytes, whose two halves
+// draw on source windows that are rarely neighbours (a load and an insert
+// per window pair). Other pairs do better: unzipping NHWC CRD of b = 3 and
+// C' = 3, the same places of two rows draw on neighbouring bytes of the
+// same pixels (rows 0 and 1 of a channel lie 6 bytes apart with 2-byte
+// elements), one broadcast window for both. A register whose pieces are
+// not neighbours is written as two 16-byte stores.
+func Paired(pd Period, chunk int, unzip bool) (*Prog, error) {
 	if chunk < LaneBytes {
 		return nil, fmt.Errorf("%v: chunk %d is shorter than a lane", pd, chunk)
 	}
 	p := NewProg(2 * LaneBytes)
-	_, lanes := pd.want(chunk, false)
-	size := pd.B * chunk
+	ilv, lanes := pd.want(chunk, !unzip)
+	out := map[int]Value{0: ilv}
+	size := func(int) int { return chunk } // of each input stream
+	if unzip {
+		out = lanes
+		size = func(int) int { return pd.B * chunk }
+	}
 	var pieces []piece
-	for j := range pd.B {
-		for off := 0; off < chunk; off += LaneBytes {
-			off = min(off, chunk-LaneBytes) // the last piece overlaps its neighbour, rewriting the same bytes
-			pieces = append(pieces, piece{j, off, lanes[j][off : off+LaneBytes]})
+	for s := range len(out) {
+		for off := 0; off < len(out[s]); off += LaneBytes {
+			off = min(off, len(out[s])-LaneBytes) // the last piece overlaps its neighbour, rewriting the same bytes
+			pieces = append(pieces, piece{Mem{s, off}, out[s][off : off+LaneBytes]})
 		}
 	}
 	loads := map[windowLoad]int{}
@@ -61,36 +66,42 @@ func PairedUnzip(pd Period, chunk int) (*Prog, error) {
 			}
 		}
 		switch {
-		case b != nil && b.lane == a.lane && b.off == a.off+LaneBytes:
-			p.Store(acc, 0, 2*LaneBytes, Mem{a.lane, a.off})
+		case a.follows(b):
+			p.Store(acc, 0, 2*LaneBytes, a.at)
 		default:
-			p.Store(acc, 0, LaneBytes, Mem{a.lane, a.off})
+			p.Store(acc, 0, LaneBytes, a.at)
 			if b != nil {
-				p.Store(acc, 1, LaneBytes, Mem{b.lane, b.off})
+				p.Store(acc, 1, LaneBytes, b.at)
 			}
 		}
 	}
-	return p.finishPeriod(pd, chunk, true)
+	return p.finishPeriod(pd, chunk, unzip)
 }
 
-// A piece is 16 bytes of one lane's output: the source bytes they take.
+// A piece is 16 bytes of output at at: the input bytes they take.
 type piece struct {
-	lane, off int
-	want      Value
+	at   Mem
+	want Value
 }
 
-// pairNeeds is the sorted source offsets each lane of a register of
-// pieces a and b (nil: none) needs.
-func pairNeeds(a, b *piece) [2][]int {
-	var need [2][]int
+// follows reports whether piece b (nil: none) starts where a ends: the two
+// make one 32-byte store.
+func (a *piece) follows(b *piece) bool {
+	return b != nil && b.at.Stream == a.at.Stream && b.at.Off == a.at.Off+LaneBytes
+}
+
+// pairNeeds is the input bytes, sorted, each lane of a register of pieces
+// a and b (nil: none) needs.
+func pairNeeds(a, b *piece) [2][]Mem {
+	var need [2][]Mem
 	for h, pc := range []*piece{a, b} {
 		if pc == nil {
 			continue
 		}
 		for _, l := range pc.want {
-			need[h] = append(need[h], int(l&(1<<24-1)))
+			need[h] = append(need[h], Mem{int(l >> 24), int(l & (1<<24 - 1))})
 		}
-		slices.Sort(need[h])
+		slices.SortFunc(need[h], func(x, y Mem) int { return 1<<24*(x.Stream-y.Stream) + x.Off - y.Off })
 		need[h] = slices.Compact(need[h])
 	}
 	return need
@@ -99,7 +110,7 @@ func pairNeeds(a, b *piece) [2][]int {
 // pairPieces pairs pieces greedily by what sharing a register saves (load,
 // shuffle and store operations against each piece alone); a piece left
 // over takes a register of its own.
-func pairPieces(pieces []piece, size int) [][2]*piece {
+func pairPieces(pieces []piece, size func(stream int) int) [][2]*piece {
 	alone := make([]int, len(pieces))
 	for i := range pieces {
 		alone[i] = pairCost(&pieces[i], nil, size)
@@ -131,9 +142,9 @@ func pairPieces(pieces []piece, size int) [][2]*piece {
 // pairCost is the operations a register of pieces a and b costs: its
 // windows' loads, shuffles (masks are loads too) and inserts, and its
 // stores.
-func pairCost(a, b *piece, size int) int {
+func pairCost(a, b *piece, size func(int) int) int {
 	n := 1
-	if b != nil && !(b.lane == a.lane && b.off == a.off+LaneBytes) {
+	if b != nil && !a.follows(b) {
 		n++
 	}
 	for _, w := range cover(pairNeeds(a, b), size) {
@@ -142,14 +153,17 @@ func pairCost(a, b *piece, size int) int {
 	return n
 }
 
-// A windowLoad puts source windows into a register's two lanes: the 16
+// A windowLoad puts input windows into a register's two lanes: the 16
 // bytes at lo in lane 0 and those at hi in lane 1.
-type windowLoad struct{ lo, hi int }
+type windowLoad struct{ lo, hi Mem }
+
+// wide reports whether the windows are neighbours, one 32-byte load.
+func (w windowLoad) wide() bool { return w.hi == Mem{w.lo.Stream, w.lo.Off + LaneBytes} }
 
 // cost counts a window load's operations: a load or two (and an insert),
 // the shuffle's mask load, the shuffle.
 func (w windowLoad) cost() int {
-	if w.hi != w.lo && w.hi != w.lo+LaneBytes {
+	if w.lo != w.hi && !w.wide() {
 		return 5
 	}
 	return 3
@@ -160,57 +174,55 @@ func (w windowLoad) cost() int {
 func (w windowLoad) load(p *Prog) int {
 	switch {
 	case w.lo == w.hi:
-		return p.LoadBcast(Mem{0, w.hi})
-	case w.hi == w.lo+LaneBytes:
-		return p.Load(Mem{0, w.lo}, 2*LaneBytes)
+		return p.LoadBcast(w.hi)
+	case w.wide():
+		return p.Load(w.lo, 2*LaneBytes)
 	}
-	return p.LoadPair(Mem{0, w.lo}, Mem{0, w.hi})
+	return p.LoadPair(w.lo, w.hi)
 }
 
-// cover picks window loads, each inside the size-byte source, that hold
-// every byte either lane needs: repeatedly the load covering the most
-// needed bytes per operation, among those holding the lowest byte a lane
-// still needs.
-func cover(need [2][]int, size int) []windowLoad {
-	var out []windowLoad
-	in := func(o, start int) bool { return o >= start && o < start+LaneBytes }
+// cover picks window loads, each inside its input stream (size bytes),
+// that hold every byte either lane needs: repeatedly the load covering the
+// most needed bytes per operation among those holding the first byte a
+// lane still needs.
+func cover(need [2][]Mem, size func(stream int) int) []windowLoad {
+	in := func(m, w Mem) bool { return m.Stream == w.Stream && m.Off >= w.Off && m.Off < w.Off+LaneBytes }
+	fits := func(w Mem) bool { return w.Off >= 0 && w.Off+LaneBytes <= size(w.Stream) }
 	covers := func(w windowLoad) int {
 		n := 0
-		for _, o := range need[0] {
-			if in(o, w.lo) {
-				n++
-			}
-		}
-		for _, o := range need[1] {
-			if in(o, w.hi) {
-				n++
+		for h, win := range []Mem{w.lo, w.hi} {
+			for _, m := range need[h] {
+				if in(m, win) {
+					n++
+				}
 			}
 		}
 		return n
 	}
-	fits := func(start int) bool { return start >= 0 && start+LaneBytes <= size }
+	holding := func(m Mem) []Mem { // the windows holding m
+		var s []Mem
+		for off := m.Off - LaneBytes + 1; off <= m.Off; off++ {
+			if w := (Mem{m.Stream, off}); fits(w) {
+				s = append(s, w)
+			}
+		}
+		return s
+	}
+	var out []windowLoad
 	for len(need[0])+len(need[1]) > 0 {
 		var cands []windowLoad
-		starts := func(o int) []int { // windows holding o
-			var s []int
-			for st := o - LaneBytes + 1; st <= o; st++ {
-				if fits(st) {
-					s = append(s, st)
-				}
-			}
-			return s
-		}
 		if len(need[0]) > 0 {
-			for _, s := range starts(need[0][0]) {
-				cands = append(cands, windowLoad{s, s}, windowLoad{s, s + LaneBytes})
+			for _, w := range holding(need[0][0]) {
+				cands = append(cands, windowLoad{w, w}, windowLoad{w, Mem{w.Stream, w.Off + LaneBytes}})
 				if len(need[1]) > 0 {
-					cands = append(cands, windowLoad{s, min(need[1][0], size-LaneBytes)})
+					first := need[1][0]
+					cands = append(cands, windowLoad{w, Mem{first.Stream, min(first.Off, size(first.Stream)-LaneBytes)}})
 				}
 			}
 		}
 		if len(need[1]) > 0 {
-			for _, s := range starts(need[1][0]) {
-				cands = append(cands, windowLoad{s, s}, windowLoad{s - LaneBytes, s})
+			for _, w := range holding(need[1][0]) {
+				cands = append(cands, windowLoad{w, w}, windowLoad{Mem{w.Stream, w.Off - LaneBytes}, w})
 			}
 		}
 		best, bestScore := windowLoad{}, -1.0
@@ -223,8 +235,8 @@ func cover(need [2][]int, size int) []windowLoad {
 			}
 		}
 		out = append(out, best)
-		need[0] = slices.DeleteFunc(need[0], func(o int) bool { return in(o, best.lo) })
-		need[1] = slices.DeleteFunc(need[1], func(o int) bool { return in(o, best.hi) })
+		need[0] = slices.DeleteFunc(need[0], func(m Mem) bool { return in(m, best.lo) })
+		need[1] = slices.DeleteFunc(need[1], func(m Mem) bool { return in(m, best.hi) })
 	}
 	return out
 }
