@@ -50,20 +50,7 @@ func Paired(pd Period, chunk int, unzip bool) (*Prog, error) {
 				src = w.load(p)
 				loads[w] = src
 			}
-			mask := p.maskFor(src, want, func(Label) bool { return true })
-			for i, m := range mask {
-				if m >= 0 && taken[i] {
-					mask[i] = -1
-				} else if m >= 0 {
-					taken[i] = true
-				}
-			}
-			sh := p.Shuffle(src, mask)
-			if acc < 0 {
-				acc = sh
-			} else {
-				acc = p.Or(acc, sh)
-			}
+			acc = p.shuffleIn(acc, src, want, taken)
 		}
 		switch {
 		case a.follows(b):

@@ -167,23 +167,29 @@ func windowGather(p *Prog, stream func(Label) (Mem, int)) func(want Value) int {
 				src = p.loadWindows(pair, stream)
 				loads[pair] = src
 			}
-			mask := p.maskFor(src, want, func(Label) bool { return true })
-			for i, m := range mask {
-				if m >= 0 && taken[i] {
-					mask[i] = -1
-				} else if m >= 0 {
-					taken[i] = true
-				}
-			}
-			sh := p.Shuffle(src, mask)
-			if acc < 0 {
-				acc = sh
-			} else {
-				acc = p.Or(acc, sh)
-			}
+			acc = p.shuffleIn(acc, src, want, taken)
 		}
 		return acc
 	}
+}
+
+// shuffleIn ORs into acc (-1: nothing yet) the bytes of want that the
+// window register src holds and no window before it gave (taken), shuffled
+// into place.
+func (p *Prog) shuffleIn(acc, src int, want Value, taken []bool) int {
+	mask := p.maskFor(src, want, func(Label) bool { return true })
+	for i, m := range mask {
+		if m >= 0 && taken[i] {
+			mask[i] = -1
+		} else if m >= 0 {
+			taken[i] = true
+		}
+	}
+	sh := p.Shuffle(src, mask)
+	if acc < 0 {
+		return sh
+	}
+	return p.Or(acc, sh)
 }
 
 // coverWindows returns 16-byte windows, each inside its stream, that hold
