@@ -30,9 +30,10 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
 		unzip := k.Kind == table.Unzip
-		// The row in passes of 32-byte registers, its end in 16-byte ones.
+		// The row in passes of 32-byte registers, each pairing the output
+		// pieces that share windows (vec.Paired), its end in 16-byte ones.
 		chunks, narrow := pd.WideChunks(), vec.PeriodBuilder(pd, unzip, vec.LaneBytes)
-		first, wide := chunks[0], vec.PeriodBuilder(pd, unzip, 2*vec.LaneBytes)
+		first, wide := chunks[0], func(chunk int) (*vec.Prog, error) { return vec.Paired(pd, chunk, unzip) }
 		switch {
 		case vec.PixelFits(pd):
 			chunks = pd.Chunks()
@@ -47,8 +48,6 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 				}
 				return vec.StagedZip(k.B, k.Cp, k.Width, chunk)
 			}
-		default: // pieces that share windows in one register (vec.Paired)
-			wide = func(chunk int) (*vec.Prog, error) { return vec.Paired(pd, chunk, unzip) }
 		}
 		return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
 			if chunk == first {
