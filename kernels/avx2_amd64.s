@@ -60014,46 +60014,35 @@ unit2419:
 	JNE        nextgroup2421
 
 lastunit2420:
-	XORQ R11, R11
-
-exact2422:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12), X0
-	VMOVDQU    (R12)(BX*1), X1
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (R13)
+	VMOVDQU    X2, (R10)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2423
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2422
-	MOVQ       R8, R11
-	JMP        exact2422
-
-exactdone2423:
-	XORQ R11, R11
-
-exact2424:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12)(BX*2), X0
-	VMOVDQU    (R12)(SI*1), X1
+	VMOVDQU    X1, 16(R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
-	VMOVDQU    X2, (R13)(DX*2)
+	VMOVDQU    X2, (R12)
 	VPUNPCKHBW X1, X0, X1
-	VMOVDQU    X1, 16(R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2425
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2424
-	MOVQ       R8, R11
-	JMP        exact2424
+	VMOVDQU    X1, 16(R12)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
 
-exactdone2425:
 nextgroup2421:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
@@ -60066,16 +60055,16 @@ rowchunk2405:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2426:
+group2422:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2427
+	JNE  unit2423
 	DECQ R11
-	JZ   lastunit2428
+	JZ   lastunit2424
 
-unit2427:
+unit2423:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
@@ -60091,52 +60080,37 @@ unit2427:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2427
+	JNZ        unit2423
 	CMPQ       DI, $0x01
-	JNE        nextgroup2429
+	JNE        nextgroup2425
 
-lastunit2428:
-	XORQ R11, R11
-
-exact2430:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12), X0
-	VMOVQ      (R12)(BX*1), X1
+lastunit2424:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVDQU    X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2431
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2430
-	MOVQ       R8, R11
-	JMP        exact2430
-
-exactdone2431:
-	XORQ R11, R11
-
-exact2432:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12)(BX*2), X0
-	VMOVQ      (R12)(SI*1), X1
+	VMOVDQU    X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVDQU    X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2433
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2432
-	MOVQ       R8, R11
-	JMP        exact2432
+	VMOVDQU    X1, (R12)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
 
-exactdone2433:
-nextgroup2429:
+nextgroup2425:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2426
+	JNZ  group2422
 	VZEROUPPER
 	RET
 
@@ -60144,16 +60118,16 @@ rowchunk2404:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2434:
+group2426:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2435
+	JNE  unit2427
 	DECQ R11
-	JZ   lastunit2436
+	JZ   lastunit2428
 
-unit2435:
+unit2427:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -60165,52 +60139,37 @@ unit2435:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2435
+	JNZ        unit2427
 	CMPQ       DI, $0x01
-	JNE        nextgroup2437
+	JNE        nextgroup2429
 
-lastunit2436:
-	XORQ R11, R11
-
-exact2438:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
+lastunit2428:
+	VMOVD      (R9), X0
+	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2439
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2438
-	MOVQ       R8, R11
-	JMP        exact2438
-
-exactdone2439:
-	XORQ R11, R11
-
-exact2440:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
+	VMOVQ      X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVD      (R11), X0
+	VMOVD      (R11)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2441
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2440
-	MOVQ       R8, R11
-	JMP        exact2440
+	VMOVQ      X1, (R12)
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (R10)(DX*2)
 
-exactdone2441:
-nextgroup2437:
+nextgroup2429:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2434
+	JNZ  group2426
 	VZEROUPPER
 	RET
 
@@ -60218,73 +60177,46 @@ rowchunk2403:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2442:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
+group2430:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
 	CMPQ DI, $0x01
-	JNE  unit2443
-	DECQ R11
-	JZ   lastunit2444
+	JNE  unit2431
+	DECQ R10
+	JZ   lastunit2432
 
-unit2443:
-	VMOVD      (R9), X0
-	VMOVD      (R9)(BX*1), X1
+unit2431:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R10)
-	VMOVD      (R9)(BX*2), X0
-	VMOVD      (R9)(SI*1), X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R10)(DX*2)
-	ADDQ       DX, R9
-	LEAQ       (R10)(DX*4), R10
-	DECQ       R11
-	JNZ        unit2443
+	VMOVQ      X1, (R9)(DX*2)
+	ADDQ       DX, R8
+	LEAQ       (R9)(DX*4), R9
+	DECQ       R10
+	JNZ        unit2431
 	CMPQ       DI, $0x01
-	JNE        nextgroup2445
+	JNE        nextgroup2433
 
-lastunit2444:
-	XORQ R11, R11
-
-exact2446:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
+lastunit2432:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2447
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2446
-	MOVQ       R8, R11
-	JMP        exact2446
-
-exactdone2447:
-	XORQ R11, R11
-
-exact2448:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
 	VPUNPCKLBW X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2449
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2448
-	MOVQ       R8, R11
-	JMP        exact2448
+	VMOVQ      X1, (R9)(DX*2)
 
-exactdone2449:
-nextgroup2445:
+nextgroup2433:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2442
+	JNZ  group2430
 	VZEROUPPER
 	RET
 
@@ -60298,27 +60230,27 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2450
+	JLE  rowchunk2434
 	CMPQ DX, $0x08
-	JLE  rowchunk2451
+	JLE  rowchunk2435
 	CMPQ DX, $0x10
-	JLE  rowchunk2452
+	JLE  rowchunk2436
 	CMPQ DX, $0x20
-	JLE  rowchunk2453
+	JLE  rowchunk2437
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2455:
+group2439:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2457
+	JZ   lastunit2441
 
-unit2456:
+unit2440:
 	XORQ R12, R12
 
-chunk2459:
+chunk2443:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -60335,10 +60267,10 @@ chunk2459:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2459
+	JLT         chunk2443
 	XORQ        R12, R12
 
-chunk2460:
+chunk2444:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -60355,16 +60287,16 @@ chunk2460:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2460
+	JLT         chunk2444
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2456
+	JNZ         unit2440
 
-lastunit2457:
+lastunit2441:
 	XORQ R11, R11
 
-exact2461:
+exact2445:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -60380,17 +60312,17 @@ exact2461:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2462
+	JEQ         exactdone2446
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2461
+	JLE         exact2445
 	MOVQ        R8, R11
-	JMP         exact2461
+	JMP         exact2445
 
-exactdone2462:
+exactdone2446:
 	XORQ R11, R11
 
-exact2463:
+exact2447:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -60406,33 +60338,33 @@ exact2463:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2464
+	JEQ         exactdone2448
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2463
+	JLE         exact2447
 	MOVQ        R8, R11
-	JMP         exact2463
+	JMP         exact2447
 
-exactdone2464:
+exactdone2448:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2455
+	JNZ  group2439
 	VZEROUPPER
 	RET
 
-rowchunk2453:
+rowchunk2437:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2465:
+group2449:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2467
+	JZ   lastunit2451
 
-unit2466:
+unit2450:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -60460,216 +60392,170 @@ unit2466:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2466
+	JNZ         unit2450
 
-lastunit2467:
-	XORQ R11, R11
-
-exact2469:
-	LEAQ         (R9)(R11*1), R12
-	LEAQ         (R10)(R11*2), R13
-	VMOVDQU      (R13), Y0
-	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
-	VPERMQ       $0xd8, Y0, Y0
-	VMOVDQU      X0, (R12)
-	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
-	CMPQ         R11, R8
-	JEQ          exactdone2470
-	ADDQ         $0x10, R11
-	CMPQ         R11, R8
-	JLE          exact2469
-	MOVQ         R8, R11
-	JMP          exact2469
-
-exactdone2470:
-	XORQ R11, R11
-
-exact2471:
-	LEAQ         (R9)(R11*1), R12
-	LEAQ         (R10)(R11*2), R13
-	VMOVDQU      (R13)(DX*2), Y0
-	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
-	VPERMQ       $0xd8, Y0, Y0
-	VMOVDQU      X0, (R12)(BX*2)
-	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
-	CMPQ         R11, R8
-	JEQ          exactdone2472
-	ADDQ         $0x10, R11
-	CMPQ         R11, R8
-	JLE          exact2471
-	MOVQ         R8, R11
-	JMP          exact2471
-
-exactdone2472:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2465
-	VZEROUPPER
-	RET
-
-rowchunk2452:
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-
-group2473:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2475
-
-unit2474:
+lastunit2451:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)
 	VEXTRACTI128 $0x01, Y0, (R9)(BX*1)
+	LEAQ         (R9)(R8*1), R11
+	LEAQ         (R10)(R8*2), R12
+	VMOVDQU      (R12), Y0
+	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(BX*1)
 	VMOVDQU      (R10)(DX*2), Y0
 	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
-	ADDQ         DX, R9
-	LEAQ         (R10)(DX*4), R10
-	DECQ         R11
-	JNZ          unit2474
-
-lastunit2475:
-	XORQ R11, R11
-
-exact2477:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13), X0
-	VPSHUFB shuffle2471<>+0(SB), X0, X0
-	VMOVQ   X0, (R12)
-	VMOVHPS X0, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2478
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2477
-	MOVQ    R8, R11
-	JMP     exact2477
-
-exactdone2478:
-	XORQ R11, R11
-
-exact2479:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13)(DX*2), X0
-	VPSHUFB shuffle2471<>+0(SB), X0, X0
-	VMOVQ   X0, (R12)(BX*2)
-	VMOVHPS X0, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2480
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2479
-	MOVQ    R8, R11
-	JMP     exact2479
-
-exactdone2480:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2473
+	LEAQ         (R9)(R8*1), R9
+	LEAQ         (R10)(R8*2), R10
+	VMOVDQU      (R10)(DX*2), Y0
+	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
+	ADDQ         group+48(FP), AX
+	ADDQ         group+48(FP), CX
+	DECQ         DI
+	JNZ          group2449
 	VZEROUPPER
 	RET
 
-rowchunk2451:
+rowchunk2436:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	LEAQ shuffle2471<>+0(SB), R9
+	MOVQ DX, R10
+	SHLQ $0x08, R10
+	ADDQ R10, R9
+
+group2453:
+	MOVQ    CX, R10
+	MOVQ    AX, R11
+	MOVQ    units+24(FP), R12
+	DECQ    R12
+	JZ      lastunit2455
+	VMOVDQU -2304(R9), Y8
+	VMOVDQU -2272(R9), Y9
+	VMOVDQU -2240(R9), Y10
+	VMOVDQU -2208(R9), Y11
+	VMOVDQU -2176(R9), Y12
+	CMPQ    R12, -2144(R9)
+	JLT     pairsdone2458
+
+pairs2457:
+	LEAQ        (R11)(DX*2), R13
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0
+	VMOVDQU     16(R11), X1
+	VINSERTI128 $0x01, 16(R11)(DX*4), Y1, Y1
+	VPBLENDVB   Y12, 16(R11)(DX*2), Y1, Y1
+	VPSHUFB     Y8, Y0, Y2
+	VPSHUFB     Y9, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (R10)
+	VPSHUFB     Y10, Y0, Y4
+	VPSHUFB     Y11, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (R10)(BX*1)
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, (R13)(DX*4), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 16(R13)(DX*4), Y1, Y1
+	VPBLENDVB   Y12, 16(R13)(DX*2), Y1, Y1
+	VPSHUFB     Y8, Y0, Y2
+	VPSHUFB     Y9, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (R10)(BX*2)
+	VPSHUFB     Y10, Y0, Y4
+	VPSHUFB     Y11, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (R10)(SI*1)
+	LEAQ        (R10)(DX*2), R10
+	LEAQ        (R11)(DX*8), R11
+	SUBQ        $0x02, R12
+	CMPQ        R12, -2144(R9)
+	JGE         pairs2457
+
+pairsdone2458:
+	TESTQ R12, R12
+	JZ    lastunit2455
+
+unit2454:
+	VMOVDQU      (R11), Y0
+	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)
+	VEXTRACTI128 $0x01, Y0, (R10)(BX*1)
+	VMOVDQU      (R11)(DX*2), Y0
+	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R10)(SI*1)
+	ADDQ         DX, R10
+	LEAQ         (R11)(DX*4), R11
+	DECQ         R12
+	JNZ          unit2454
+
+lastunit2455:
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
+	VMOVQ   X0, (R10)
+	VMOVHPS X0, (R10)(BX*1)
+	LEAQ    (R10)(R8*1), R12
+	LEAQ    (R11)(R8*2), R13
+	VMOVDQU (R13), X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
+	VMOVQ   X0, (R12)
+	VMOVHPS X0, (R12)(BX*1)
+	VMOVDQU (R11)(DX*2), X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
+	VMOVQ   X0, (R10)(BX*2)
+	VMOVHPS X0, (R10)(SI*1)
+	LEAQ    (R10)(R8*1), R10
+	LEAQ    (R11)(R8*2), R11
+	VMOVDQU (R11)(DX*2), X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
+	VMOVQ   X0, (R10)(BX*2)
+	VMOVHPS X0, (R10)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2453
+	VZEROUPPER
+	RET
+
+rowchunk2435:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2481:
+group2459:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2483
+	JZ   lastunit2461
 
-unit2482:
+unit2460:
 	VMOVDQU (R10), X0
-	VPSHUFB shuffle2471<>+0(SB), X0, X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)
 	VMOVHPS X0, (R9)(BX*1)
 	VMOVDQU (R10)(DX*2), X0
-	VPSHUFB shuffle2471<>+0(SB), X0, X0
+	VPSHUFB shuffle2472<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)(BX*2)
 	VMOVHPS X0, (R9)(SI*1)
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2482
+	JNZ     unit2460
 
-lastunit2483:
-	XORQ R11, R11
-
-exact2485:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13), X0
-	VPAND     shuffle1383<>+0(SB), X0, X1
-	VPAND     shuffle1383<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R12)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2486
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2485
-	MOVQ      R8, R11
-	JMP       exact2485
-
-exactdone2486:
-	XORQ R11, R11
-
-exact2487:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13)(DX*2), X0
-	VPAND     shuffle1383<>+0(SB), X0, X1
-	VPAND     shuffle1383<>+0(SB), X0, X2
-	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R12)(BX*2)
-	VPSRLW    $0x08, X0, X2
-	VPSRLW    $0x08, X0, X1
-	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2488
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2487
-	MOVQ      R8, R11
-	JMP       exact2487
-
-exactdone2488:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2481
-	VZEROUPPER
-	RET
-
-rowchunk2450:
-	MOVQ DX, R8
-	SUBQ $0x04, R8
-
-group2489:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2491
-
-unit2490:
+lastunit2461:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
@@ -60679,6 +60565,17 @@ unit2490:
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(BX*1)
+	LEAQ      (R9)(R8*1), R11
+	LEAQ      (R10)(R8*2), R12
+	VMOVQ     (R12), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R11)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R11)(BX*1)
 	VMOVQ     (R10)(DX*2), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
@@ -60688,62 +60585,82 @@ unit2490:
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2490
-
-lastunit2491:
-	XORQ R11, R11
-
-exact2493:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13), X0
+	LEAQ      (R9)(R8*1), R9
+	LEAQ      (R10)(R8*2), R10
+	VMOVQ     (R10)(DX*2), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R12)
+	VMOVD     X2, (R9)(BX*2)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2494
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2493
-	MOVQ      R8, R11
-	JMP       exact2493
+	VMOVD     X0, (R9)(SI*1)
+	ADDQ      group+48(FP), AX
+	ADDQ      group+48(FP), CX
+	DECQ      DI
+	JNZ       group2459
+	VZEROUPPER
+	RET
 
-exactdone2494:
-	XORQ R11, R11
+rowchunk2434:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
 
-exact2495:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13)(DX*2), X0
+group2463:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	DECQ R10
+	JZ   lastunit2465
+
+unit2464:
+	VMOVQ     (R9), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
 	VPACKUSWB X2, X1, X2
-	VMOVD     X2, (R12)(BX*2)
+	VMOVD     X2, (R8)
 	VPSRLW    $0x08, X0, X2
 	VPSRLW    $0x08, X0, X1
 	VPACKUSWB X1, X2, X0
-	VMOVD     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2496
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2495
-	MOVQ      R8, R11
-	JMP       exact2495
+	VMOVD     X0, (R8)(BX*1)
+	VMOVQ     (R9)(DX*2), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R8)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R8)(SI*1)
+	ADDQ      DX, R8
+	LEAQ      (R9)(DX*4), R9
+	DECQ      R10
+	JNZ       unit2464
 
-exactdone2496:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2489
+lastunit2465:
+	VMOVQ     (R9), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R8)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R8)(BX*1)
+	VMOVQ     (R9)(DX*2), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R8)(BX*2)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R8)(SI*1)
+	ADDQ      group+48(FP), AX
+	ADDQ      group+48(FP), CX
+	DECQ      DI
+	JNZ       group2463
 	VZEROUPPER
 	RET
 
@@ -60754,8 +60671,266 @@ DATA shuffle2470<>+24(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle2470<>(SB), RODATA|NOPTR, $32
 
 DATA shuffle2471<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle2471<>+8(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle2471<>(SB), RODATA|NOPTR, $16
+DATA shuffle2471<>+8(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+16(SB)/8, $0x808080808080800e
+DATA shuffle2471<>+24(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+32(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+40(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+48(SB)/8, $0x8080808080800080
+DATA shuffle2471<>+56(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+64(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+72(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+80(SB)/8, $0x808080808080800f
+DATA shuffle2471<>+88(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+96(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+104(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+112(SB)/8, $0x8080808080800180
+DATA shuffle2471<>+120(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+128(SB)/8, $0x8080808080800000
+DATA shuffle2471<>+136(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+144(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+152(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+160(SB)/8, $0x0000000000000003
+DATA shuffle2471<>+168(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+176(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+184(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+192(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+200(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+208(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+216(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+224(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+232(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+240(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+248(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+256(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+264(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+272(SB)/8, $0x8080808080800e0c
+DATA shuffle2471<>+280(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+288(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+296(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+304(SB)/8, $0x8080808002008080
+DATA shuffle2471<>+312(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+320(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+328(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+336(SB)/8, $0x8080808080800f0d
+DATA shuffle2471<>+344(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+352(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+360(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+368(SB)/8, $0x8080808003018080
+DATA shuffle2471<>+376(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+384(SB)/8, $0x8080808000000000
+DATA shuffle2471<>+392(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+400(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+408(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+416(SB)/8, $0x0000000000000003
+DATA shuffle2471<>+424(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+432(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+440(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+448(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+456(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+464(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+472(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+480(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+488(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+496(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+504(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+512(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+520(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+528(SB)/8, $0x80808080800e0c0a
+DATA shuffle2471<>+536(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+544(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+552(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+560(SB)/8, $0x8080040200808080
+DATA shuffle2471<>+568(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+576(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+584(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+592(SB)/8, $0x80808080800f0d0b
+DATA shuffle2471<>+600(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+608(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+616(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+624(SB)/8, $0x8080050301808080
+DATA shuffle2471<>+632(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+640(SB)/8, $0x8080000000000000
+DATA shuffle2471<>+648(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+656(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+664(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+672(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+680(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+688(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+696(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+704(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+712(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+720(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+728(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+736(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+744(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+752(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+760(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+768(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+776(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+784(SB)/8, $0x808080800e0c0a08
+DATA shuffle2471<>+792(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+800(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+808(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+816(SB)/8, $0x0604020080808080
+DATA shuffle2471<>+824(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+832(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+840(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+848(SB)/8, $0x808080800f0d0b09
+DATA shuffle2471<>+856(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+864(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+872(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+880(SB)/8, $0x0705030180808080
+DATA shuffle2471<>+888(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+896(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+904(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+912(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+920(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+928(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+936(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+944(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+952(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+960(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+968(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+976(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+984(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+992(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1000(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1008(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1016(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1024(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1032(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1040(SB)/8, $0x8080800e0c0a0806
+DATA shuffle2471<>+1048(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1056(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1064(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1072(SB)/8, $0x0402008080808080
+DATA shuffle2471<>+1080(SB)/8, $0x8080808080800806
+DATA shuffle2471<>+1088(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1096(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1104(SB)/8, $0x8080800f0d0b0907
+DATA shuffle2471<>+1112(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1120(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1128(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1136(SB)/8, $0x0503018080808080
+DATA shuffle2471<>+1144(SB)/8, $0x8080808080800907
+DATA shuffle2471<>+1152(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1160(SB)/8, $0x8080808080800000
+DATA shuffle2471<>+1168(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1176(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1184(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+1192(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1200(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1208(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1216(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1224(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1232(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1240(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1248(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1256(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1264(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1272(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1280(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1288(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1296(SB)/8, $0x80800e0c0a080604
+DATA shuffle2471<>+1304(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1312(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1320(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1328(SB)/8, $0x0200808080808080
+DATA shuffle2471<>+1336(SB)/8, $0x808080800a080604
+DATA shuffle2471<>+1344(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1352(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1360(SB)/8, $0x80800f0d0b090705
+DATA shuffle2471<>+1368(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1376(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1384(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1392(SB)/8, $0x0301808080808080
+DATA shuffle2471<>+1400(SB)/8, $0x808080800b090705
+DATA shuffle2471<>+1408(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1416(SB)/8, $0x8080808000000000
+DATA shuffle2471<>+1424(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1432(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1440(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+1448(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1456(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1464(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1472(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1480(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1488(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1496(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1504(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1512(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1520(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1528(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1536(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1544(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1552(SB)/8, $0x800e0c0a08060402
+DATA shuffle2471<>+1560(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1568(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1576(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1584(SB)/8, $0x0080808080808080
+DATA shuffle2471<>+1592(SB)/8, $0x80800c0a08060402
+DATA shuffle2471<>+1600(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1608(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1616(SB)/8, $0x800f0d0b09070503
+DATA shuffle2471<>+1624(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1632(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1640(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1648(SB)/8, $0x0180808080808080
+DATA shuffle2471<>+1656(SB)/8, $0x80800d0b09070503
+DATA shuffle2471<>+1664(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1672(SB)/8, $0x8080000000000000
+DATA shuffle2471<>+1680(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1688(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1696(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+1704(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1712(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1720(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1728(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1736(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1744(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1752(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1760(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1768(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1776(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1784(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1792(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1800(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1808(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1816(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1824(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1832(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1840(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1848(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2471<>+1856(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1864(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1872(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1880(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1888(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1896(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1904(SB)/8, $0x8080808080808080
+DATA shuffle2471<>+1912(SB)/8, $0x0f0d0b0907050301
+DATA shuffle2471<>+1920(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1928(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1936(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1944(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1952(SB)/8, $0x0000000000000002
+DATA shuffle2471<>+1960(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1968(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1976(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1984(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+1992(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2000(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2008(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2016(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2024(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2032(SB)/8, $0x0000000000000000
+DATA shuffle2471<>+2040(SB)/8, $0x0000000000000000
+GLOBL shuffle2471<>(SB), RODATA|NOPTR, $2048
+
+DATA shuffle2472<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle2472<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle2472<>(SB), RODATA|NOPTR, $16
 
 // func unitZip2x2AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -60767,29 +60942,29 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2497
+	JLE  rowchunk2467
 	CMPQ DX, $0x08
-	JLE  rowchunk2498
+	JLE  rowchunk2468
 	CMPQ DX, $0x10
-	JLE  rowchunk2499
+	JLE  rowchunk2469
 	CMPQ DX, $0x20
-	JLE  rowchunk2500
+	JLE  rowchunk2470
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2502:
+group2472:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2503
+	JNE  unit2473
 	DECQ R11
-	JZ   lastunit2504
+	JZ   lastunit2474
 
-unit2503:
+unit2473:
 	XORQ R12, R12
 
-chunk2506:
+chunk2476:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -60802,10 +60977,10 @@ chunk2506:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2506
+	JLT        chunk2476
 	XORQ       R12, R12
 
-chunk2507:
+chunk2477:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -60818,18 +60993,18 @@ chunk2507:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2507
+	JLT        chunk2477
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2503
+	JNZ        unit2473
 	CMPQ       DI, $0x01
-	JNE        nextgroup2505
+	JNE        nextgroup2475
 
-lastunit2504:
+lastunit2474:
 	XORQ R11, R11
 
-exact2508:
+exact2478:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -60841,17 +61016,17 @@ exact2508:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2509
+	JEQ        exactdone2479
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2508
+	JLE        exact2478
 	MOVQ       R8, R11
-	JMP        exact2508
+	JMP        exact2478
 
-exactdone2509:
+exactdone2479:
 	XORQ R11, R11
 
-exact2510:
+exact2480:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -60863,36 +61038,36 @@ exact2510:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2511
+	JEQ        exactdone2481
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2510
+	JLE        exact2480
 	MOVQ       R8, R11
-	JMP        exact2510
+	JMP        exact2480
 
-exactdone2511:
-nextgroup2505:
+exactdone2481:
+nextgroup2475:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2502
+	JNZ  group2472
 	VZEROUPPER
 	RET
 
-rowchunk2500:
+rowchunk2470:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2512:
+group2482:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2513
+	JNE  unit2483
 	DECQ R11
-	JZ   lastunit2514
+	JZ   lastunit2484
 
-unit2513:
+unit2483:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
@@ -60912,73 +61087,62 @@ unit2513:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2513
+	JNZ        unit2483
 	CMPQ       DI, $0x01
-	JNE        nextgroup2515
+	JNE        nextgroup2485
 
-lastunit2514:
-	XORQ R11, R11
-
-exact2516:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12), X0
-	VMOVDQU    (R12)(BX*1), X1
+lastunit2484:
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (R13)
+	VMOVDQU    X2, (R10)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2517
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2516
-	MOVQ       R8, R11
-	JMP        exact2516
-
-exactdone2517:
-	XORQ R11, R11
-
-exact2518:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12)(BX*2), X0
-	VMOVDQU    (R12)(SI*1), X1
+	VMOVDQU    X1, 16(R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
-	VMOVDQU    X2, (R13)(DX*2)
+	VMOVDQU    X2, (R12)
 	VPUNPCKHWD X1, X0, X1
-	VMOVDQU    X1, 16(R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2519
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2518
-	MOVQ       R8, R11
-	JMP        exact2518
+	VMOVDQU    X1, 16(R12)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
 
-exactdone2519:
-nextgroup2515:
+nextgroup2485:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2512
+	JNZ  group2482
 	VZEROUPPER
 	RET
 
-rowchunk2499:
+rowchunk2469:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2520:
+group2486:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2521
+	JNE  unit2487
 	DECQ R11
-	JZ   lastunit2522
+	JZ   lastunit2488
 
-unit2521:
+unit2487:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
@@ -60994,69 +61158,54 @@ unit2521:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2521
+	JNZ        unit2487
 	CMPQ       DI, $0x01
-	JNE        nextgroup2523
+	JNE        nextgroup2489
 
-lastunit2522:
-	XORQ R11, R11
-
-exact2524:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12), X0
-	VMOVQ      (R12)(BX*1), X1
+lastunit2488:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVDQU    X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2525
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2524
-	MOVQ       R8, R11
-	JMP        exact2524
-
-exactdone2525:
-	XORQ R11, R11
-
-exact2526:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12)(BX*2), X0
-	VMOVQ      (R12)(SI*1), X1
+	VMOVDQU    X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVDQU    X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2527
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2526
-	MOVQ       R8, R11
-	JMP        exact2526
+	VMOVDQU    X1, (R12)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
 
-exactdone2527:
-nextgroup2523:
+nextgroup2489:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2520
+	JNZ  group2486
 	VZEROUPPER
 	RET
 
-rowchunk2498:
+rowchunk2468:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2528:
+group2490:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2529
+	JNE  unit2491
 	DECQ R11
-	JZ   lastunit2530
+	JZ   lastunit2492
 
-unit2529:
+unit2491:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -61068,126 +61217,84 @@ unit2529:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2529
+	JNZ        unit2491
 	CMPQ       DI, $0x01
-	JNE        nextgroup2531
+	JNE        nextgroup2493
 
-lastunit2530:
-	XORQ R11, R11
-
-exact2532:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2533
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2532
-	MOVQ       R8, R11
-	JMP        exact2532
-
-exactdone2533:
-	XORQ R11, R11
-
-exact2534:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2535
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2534
-	MOVQ       R8, R11
-	JMP        exact2534
-
-exactdone2535:
-nextgroup2531:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2528
-	VZEROUPPER
-	RET
-
-rowchunk2497:
-	MOVQ DX, R8
-	SUBQ $0x04, R8
-
-group2536:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	CMPQ DI, $0x01
-	JNE  unit2537
-	DECQ R11
-	JZ   lastunit2538
-
-unit2537:
+lastunit2492:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVD      (R11), X0
+	VMOVD      (R11)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R12)
 	VMOVD      (R9)(BX*2), X0
 	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R10)(DX*2)
-	ADDQ       DX, R9
-	LEAQ       (R10)(DX*4), R10
-	DECQ       R11
-	JNZ        unit2537
-	CMPQ       DI, $0x01
-	JNE        nextgroup2539
-
-lastunit2538:
-	XORQ R11, R11
-
-exact2540:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2541
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2540
-	MOVQ       R8, R11
-	JMP        exact2540
+	VMOVQ      X1, (R10)(DX*2)
 
-exactdone2541:
-	XORQ R11, R11
-
-exact2542:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
-	VPUNPCKLWD X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2543
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2542
-	MOVQ       R8, R11
-	JMP        exact2542
-
-exactdone2543:
-nextgroup2539:
+nextgroup2493:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2536
+	JNZ  group2490
+	VZEROUPPER
+	RET
+
+rowchunk2467:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2494:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	CMPQ DI, $0x01
+	JNE  unit2495
+	DECQ R10
+	JZ   lastunit2496
+
+unit2495:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R9)(DX*2)
+	ADDQ       DX, R8
+	LEAQ       (R9)(DX*4), R9
+	DECQ       R10
+	JNZ        unit2495
+	CMPQ       DI, $0x01
+	JNE        nextgroup2497
+
+lastunit2496:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (R9)(DX*2)
+
+nextgroup2497:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2494
 	VZEROUPPER
 	RET
 
@@ -61201,27 +61308,27 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2544
+	JLE  rowchunk2498
 	CMPQ DX, $0x08
-	JLE  rowchunk2545
+	JLE  rowchunk2499
 	CMPQ DX, $0x10
-	JLE  rowchunk2546
+	JLE  rowchunk2500
 	CMPQ DX, $0x20
-	JLE  rowchunk2547
+	JLE  rowchunk2501
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2549:
+group2503:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2551
+	JZ   lastunit2505
 
-unit2550:
+unit2504:
 	XORQ R12, R12
 
-chunk2553:
+chunk2507:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -61238,10 +61345,10 @@ chunk2553:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2553
+	JLT         chunk2507
 	XORQ        R12, R12
 
-chunk2554:
+chunk2508:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -61258,16 +61365,16 @@ chunk2554:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2554
+	JLT         chunk2508
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2550
+	JNZ         unit2504
 
-lastunit2551:
+lastunit2505:
 	XORQ R11, R11
 
-exact2555:
+exact2509:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -61283,17 +61390,17 @@ exact2555:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2556
+	JEQ         exactdone2510
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2555
+	JLE         exact2509
 	MOVQ        R8, R11
-	JMP         exact2555
+	JMP         exact2509
 
-exactdone2556:
+exactdone2510:
 	XORQ R11, R11
 
-exact2557:
+exact2511:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -61309,33 +61416,33 @@ exact2557:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2558
+	JEQ         exactdone2512
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2557
+	JLE         exact2511
 	MOVQ        R8, R11
-	JMP         exact2557
+	JMP         exact2511
 
-exactdone2558:
+exactdone2512:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2549
+	JNZ  group2503
 	VZEROUPPER
 	RET
 
-rowchunk2547:
+rowchunk2501:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2559:
+group2513:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2561
+	JZ   lastunit2515
 
-unit2560:
+unit2514:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -61363,137 +61470,156 @@ unit2560:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2560
+	JNZ         unit2514
 
-lastunit2561:
-	XORQ R11, R11
-
-exact2563:
-	LEAQ         (R9)(R11*1), R12
-	LEAQ         (R10)(R11*2), R13
-	VMOVDQU      (R13), Y0
-	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
-	VPERMQ       $0xd8, Y0, Y0
-	VMOVDQU      X0, (R12)
-	VEXTRACTI128 $0x01, Y0, (R12)(BX*1)
-	CMPQ         R11, R8
-	JEQ          exactdone2564
-	ADDQ         $0x10, R11
-	CMPQ         R11, R8
-	JLE          exact2563
-	MOVQ         R8, R11
-	JMP          exact2563
-
-exactdone2564:
-	XORQ R11, R11
-
-exact2565:
-	LEAQ         (R9)(R11*1), R12
-	LEAQ         (R10)(R11*2), R13
-	VMOVDQU      (R13)(DX*2), Y0
-	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
-	VPERMQ       $0xd8, Y0, Y0
-	VMOVDQU      X0, (R12)(BX*2)
-	VEXTRACTI128 $0x01, Y0, (R12)(SI*1)
-	CMPQ         R11, R8
-	JEQ          exactdone2566
-	ADDQ         $0x10, R11
-	CMPQ         R11, R8
-	JLE          exact2565
-	MOVQ         R8, R11
-	JMP          exact2565
-
-exactdone2566:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2559
-	VZEROUPPER
-	RET
-
-rowchunk2546:
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-
-group2567:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2569
-
-unit2568:
+lastunit2515:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)
 	VEXTRACTI128 $0x01, Y0, (R9)(BX*1)
+	LEAQ         (R9)(R8*1), R11
+	LEAQ         (R10)(R8*2), R12
+	VMOVDQU      (R12), Y0
+	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(BX*1)
 	VMOVDQU      (R10)(DX*2), Y0
 	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
 	VMOVDQU      X0, (R9)(BX*2)
 	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
-	ADDQ         DX, R9
-	LEAQ         (R10)(DX*4), R10
-	DECQ         R11
-	JNZ          unit2568
+	LEAQ         (R9)(R8*1), R9
+	LEAQ         (R10)(R8*2), R10
+	VMOVDQU      (R10)(DX*2), Y0
+	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R9)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R9)(SI*1)
+	ADDQ         group+48(FP), AX
+	ADDQ         group+48(FP), CX
+	DECQ         DI
+	JNZ          group2513
+	VZEROUPPER
+	RET
 
-lastunit2569:
-	XORQ R11, R11
+rowchunk2500:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+	LEAQ shuffle2473<>+0(SB), R9
+	MOVQ DX, R10
+	SHLQ $0x08, R10
+	ADDQ R10, R9
 
-exact2571:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
+group2517:
+	MOVQ    CX, R10
+	MOVQ    AX, R11
+	MOVQ    units+24(FP), R12
+	DECQ    R12
+	JZ      lastunit2519
+	VMOVDQU -2304(R9), Y8
+	VMOVDQU -2272(R9), Y9
+	VMOVDQU -2240(R9), Y10
+	VMOVDQU -2208(R9), Y11
+	VMOVDQU -2176(R9), Y12
+	CMPQ    R12, -2144(R9)
+	JLT     pairsdone2522
+
+pairs2521:
+	LEAQ        (R11)(DX*2), R13
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0
+	VMOVDQU     16(R11), X1
+	VINSERTI128 $0x01, 16(R11)(DX*4), Y1, Y1
+	VPBLENDVB   Y12, 16(R11)(DX*2), Y1, Y1
+	VPSHUFB     Y8, Y0, Y2
+	VPSHUFB     Y9, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (R10)
+	VPSHUFB     Y10, Y0, Y4
+	VPSHUFB     Y11, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (R10)(BX*1)
+	VMOVDQU     (R13), X0
+	VINSERTI128 $0x01, (R13)(DX*4), Y0, Y0
+	VMOVDQU     16(R13), X1
+	VINSERTI128 $0x01, 16(R13)(DX*4), Y1, Y1
+	VPBLENDVB   Y12, 16(R13)(DX*2), Y1, Y1
+	VPSHUFB     Y8, Y0, Y2
+	VPSHUFB     Y9, Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VMOVDQU     Y2, (R10)(BX*2)
+	VPSHUFB     Y10, Y0, Y4
+	VPSHUFB     Y11, Y1, Y5
+	VPOR        Y5, Y4, Y4
+	VMOVDQU     Y4, (R10)(SI*1)
+	LEAQ        (R10)(DX*2), R10
+	LEAQ        (R11)(DX*8), R11
+	SUBQ        $0x02, R12
+	CMPQ        R12, -2144(R9)
+	JGE         pairs2521
+
+pairsdone2522:
+	TESTQ R12, R12
+	JZ    lastunit2519
+
+unit2518:
+	VMOVDQU      (R11), Y0
+	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)
+	VEXTRACTI128 $0x01, Y0, (R10)(BX*1)
+	VMOVDQU      (R11)(DX*2), Y0
+	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
+	VPERMQ       $0xd8, Y0, Y0
+	VMOVDQU      X0, (R10)(BX*2)
+	VEXTRACTI128 $0x01, Y0, (R10)(SI*1)
+	ADDQ         DX, R10
+	LEAQ         (R11)(DX*4), R11
+	DECQ         R12
+	JNZ          unit2518
+
+lastunit2519:
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VMOVQ   X0, (R10)
+	VMOVHPS X0, (R10)(BX*1)
+	LEAQ    (R10)(R8*1), R12
+	LEAQ    (R11)(R8*2), R13
 	VMOVDQU (R13), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVQ   X0, (R12)
 	VMOVHPS X0, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2572
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2571
-	MOVQ    R8, R11
-	JMP     exact2571
-
-exactdone2572:
-	XORQ R11, R11
-
-exact2573:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13)(DX*2), X0
+	VMOVDQU (R11)(DX*2), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
-	VMOVQ   X0, (R12)(BX*2)
-	VMOVHPS X0, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2574
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2573
-	MOVQ    R8, R11
-	JMP     exact2573
-
-exactdone2574:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2567
+	VMOVQ   X0, (R10)(BX*2)
+	VMOVHPS X0, (R10)(SI*1)
+	LEAQ    (R10)(R8*1), R10
+	LEAQ    (R11)(R8*2), R11
+	VMOVDQU (R11)(DX*2), X0
+	VPSHUFB shuffle56<>+0(SB), X0, X0
+	VMOVQ   X0, (R10)(BX*2)
+	VMOVHPS X0, (R10)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2517
 	VZEROUPPER
 	RET
 
-rowchunk2545:
+rowchunk2499:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2575:
+group2523:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2577
+	JZ   lastunit2525
 
-unit2576:
+unit2524:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)
@@ -61505,74 +61631,9 @@ unit2576:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2576
+	JNZ     unit2524
 
-lastunit2577:
-	XORQ R11, R11
-
-exact2579:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13), X0
-	VPAND     shuffle1384<>+0(SB), X0, X1
-	VPAND     shuffle1384<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R12)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2580
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2579
-	MOVQ      R8, R11
-	JMP       exact2579
-
-exactdone2580:
-	XORQ R11, R11
-
-exact2581:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13)(DX*2), X0
-	VPAND     shuffle1384<>+0(SB), X0, X1
-	VPAND     shuffle1384<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R12)(BX*2)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2582
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2581
-	MOVQ      R8, R11
-	JMP       exact2581
-
-exactdone2582:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2575
-	VZEROUPPER
-	RET
-
-rowchunk2544:
-	MOVQ DX, R8
-	SUBQ $0x04, R8
-
-group2583:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2585
-
-unit2584:
+lastunit2525:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
@@ -61582,6 +61643,17 @@ unit2584:
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(BX*1)
+	LEAQ      (R9)(R8*1), R11
+	LEAQ      (R10)(R8*2), R12
+	VMOVQ     (R12), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R11)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R11)(BX*1)
 	VMOVQ     (R10)(DX*2), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
@@ -61591,64 +61663,342 @@ unit2584:
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R9)(SI*1)
-	ADDQ      DX, R9
-	LEAQ      (R10)(DX*4), R10
-	DECQ      R11
-	JNZ       unit2584
-
-lastunit2585:
-	XORQ R11, R11
-
-exact2587:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13), X0
+	LEAQ      (R9)(R8*1), R9
+	LEAQ      (R10)(R8*2), R10
+	VMOVQ     (R10)(DX*2), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
 	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R12)
+	VMOVD     X2, (R9)(BX*2)
 	VPSRLD    $0x10, X0, X2
 	VPSRLD    $0x10, X0, X1
 	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R12)(BX*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2588
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2587
-	MOVQ      R8, R11
-	JMP       exact2587
-
-exactdone2588:
-	XORQ R11, R11
-
-exact2589:
-	LEAQ      (R9)(R11*1), R12
-	LEAQ      (R10)(R11*2), R13
-	VMOVQ     (R13)(DX*2), X0
-	VPAND     shuffle1384<>+0(SB), X0, X1
-	VPAND     shuffle1384<>+0(SB), X0, X2
-	VPACKUSDW X2, X1, X2
-	VMOVD     X2, (R12)(BX*2)
-	VPSRLD    $0x10, X0, X2
-	VPSRLD    $0x10, X0, X1
-	VPACKUSDW X1, X2, X0
-	VMOVD     X0, (R12)(SI*1)
-	CMPQ      R11, R8
-	JEQ       exactdone2590
-	ADDQ      $0x04, R11
-	CMPQ      R11, R8
-	JLE       exact2589
-	MOVQ      R8, R11
-	JMP       exact2589
-
-exactdone2590:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2583
+	VMOVD     X0, (R9)(SI*1)
+	ADDQ      group+48(FP), AX
+	ADDQ      group+48(FP), CX
+	DECQ      DI
+	JNZ       group2523
 	VZEROUPPER
 	RET
+
+rowchunk2498:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2527:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	DECQ R10
+	JZ   lastunit2529
+
+unit2528:
+	VMOVQ     (R9), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R8)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R8)(BX*1)
+	VMOVQ     (R9)(DX*2), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R8)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R8)(SI*1)
+	ADDQ      DX, R8
+	LEAQ      (R9)(DX*4), R9
+	DECQ      R10
+	JNZ       unit2528
+
+lastunit2529:
+	VMOVQ     (R9), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R8)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R8)(BX*1)
+	VMOVQ     (R9)(DX*2), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R8)(BX*2)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R8)(SI*1)
+	ADDQ      group+48(FP), AX
+	ADDQ      group+48(FP), CX
+	DECQ      DI
+	JNZ       group2527
+	VZEROUPPER
+	RET
+
+DATA shuffle2473<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+8(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+16(SB)/8, $0x808080808080800d
+DATA shuffle2473<>+24(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+32(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+40(SB)/8, $0x0e0b0a0706030200
+DATA shuffle2473<>+48(SB)/8, $0x8080808080800080
+DATA shuffle2473<>+56(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+64(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+72(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+80(SB)/8, $0x808080808080800f
+DATA shuffle2473<>+88(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+96(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+104(SB)/8, $0x100d0c0908050402
+DATA shuffle2473<>+112(SB)/8, $0x8080808080800280
+DATA shuffle2473<>+120(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+128(SB)/8, $0x8080808080800000
+DATA shuffle2473<>+136(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+144(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+152(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+160(SB)/8, $0x0000000000000003
+DATA shuffle2473<>+168(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+176(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+184(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+192(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+200(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+208(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+216(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+224(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+232(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+240(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+248(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+256(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+264(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+272(SB)/8, $0x8080808080800d0c
+DATA shuffle2473<>+280(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+288(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+296(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+304(SB)/8, $0x8080808001008080
+DATA shuffle2473<>+312(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+320(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+328(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+336(SB)/8, $0x8080808080800f0e
+DATA shuffle2473<>+344(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+352(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+360(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+368(SB)/8, $0x8080808003028080
+DATA shuffle2473<>+376(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+384(SB)/8, $0x8080808000000000
+DATA shuffle2473<>+392(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+400(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+408(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+416(SB)/8, $0x0000000000000003
+DATA shuffle2473<>+424(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+432(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+440(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+448(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+456(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+464(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+472(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+480(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+488(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+496(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+504(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+512(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+520(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+528(SB)/8, $0x80808080800d0c09
+DATA shuffle2473<>+536(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+544(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+552(SB)/8, $0x0e0b0a0706040100
+DATA shuffle2473<>+560(SB)/8, $0x8080040100808080
+DATA shuffle2473<>+568(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+576(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+584(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+592(SB)/8, $0x80808080800f0e0b
+DATA shuffle2473<>+600(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+608(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+616(SB)/8, $0x100d0c0908060302
+DATA shuffle2473<>+624(SB)/8, $0x8080060302808080
+DATA shuffle2473<>+632(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+640(SB)/8, $0x8080000000000000
+DATA shuffle2473<>+648(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+656(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+664(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+672(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+680(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+688(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+696(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+704(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+712(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+720(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+728(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+736(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+744(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+752(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+760(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+768(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+776(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+784(SB)/8, $0x808080800d0c0908
+DATA shuffle2473<>+792(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+800(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+808(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+816(SB)/8, $0x0504010080808080
+DATA shuffle2473<>+824(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+832(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+840(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+848(SB)/8, $0x808080800f0e0b0a
+DATA shuffle2473<>+856(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+864(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+872(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+880(SB)/8, $0x0706030280808080
+DATA shuffle2473<>+888(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+896(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+904(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+912(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+920(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+928(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+936(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+944(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+952(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+960(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+968(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+976(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+984(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+992(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1000(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1008(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1016(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1024(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1032(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1040(SB)/8, $0x8080800d0c090805
+DATA shuffle2473<>+1048(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1056(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1064(SB)/8, $0x0e0b0a0805040100
+DATA shuffle2473<>+1072(SB)/8, $0x0401008080808080
+DATA shuffle2473<>+1080(SB)/8, $0x8080808080800805
+DATA shuffle2473<>+1088(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1096(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1104(SB)/8, $0x8080800f0e0b0a07
+DATA shuffle2473<>+1112(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1120(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1128(SB)/8, $0x100d0c0a07060302
+DATA shuffle2473<>+1136(SB)/8, $0x0603028080808080
+DATA shuffle2473<>+1144(SB)/8, $0x8080808080800a07
+DATA shuffle2473<>+1152(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1160(SB)/8, $0x8080808080800000
+DATA shuffle2473<>+1168(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1176(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1184(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+1192(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1200(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1208(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1216(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1224(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1232(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1240(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1248(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1256(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1264(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1272(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1280(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1288(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1296(SB)/8, $0x80800d0c09080504
+DATA shuffle2473<>+1304(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1312(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1320(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1328(SB)/8, $0x0100808080808080
+DATA shuffle2473<>+1336(SB)/8, $0x8080808009080504
+DATA shuffle2473<>+1344(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1352(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1360(SB)/8, $0x80800f0e0b0a0706
+DATA shuffle2473<>+1368(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1376(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1384(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1392(SB)/8, $0x0302808080808080
+DATA shuffle2473<>+1400(SB)/8, $0x808080800b0a0706
+DATA shuffle2473<>+1408(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1416(SB)/8, $0x8080808000000000
+DATA shuffle2473<>+1424(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1432(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1440(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+1448(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1456(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1464(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1472(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1480(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1488(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1496(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1504(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1512(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1520(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1528(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1536(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1544(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1552(SB)/8, $0x800d0c0908050401
+DATA shuffle2473<>+1560(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1568(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1576(SB)/8, $0x0e0c090805040100
+DATA shuffle2473<>+1584(SB)/8, $0x0080808080808080
+DATA shuffle2473<>+1592(SB)/8, $0x80800c0908050401
+DATA shuffle2473<>+1600(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1608(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1616(SB)/8, $0x800f0e0b0a070603
+DATA shuffle2473<>+1624(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1632(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1640(SB)/8, $0x100e0b0a07060302
+DATA shuffle2473<>+1648(SB)/8, $0x0280808080808080
+DATA shuffle2473<>+1656(SB)/8, $0x80800e0b0a070603
+DATA shuffle2473<>+1664(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1672(SB)/8, $0x8080000000000000
+DATA shuffle2473<>+1680(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1688(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1696(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+1704(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1712(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1720(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1728(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1736(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1744(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1752(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1760(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1768(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1776(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1784(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1792(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1800(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1808(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1816(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1824(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1832(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1840(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1848(SB)/8, $0x0d0c090805040100
+DATA shuffle2473<>+1856(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1864(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1872(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1880(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1888(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1896(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1904(SB)/8, $0x8080808080808080
+DATA shuffle2473<>+1912(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle2473<>+1920(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1928(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1936(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1944(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1952(SB)/8, $0x0000000000000002
+DATA shuffle2473<>+1960(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1968(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1976(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1984(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+1992(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2000(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2008(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2016(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2024(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2032(SB)/8, $0x0000000000000000
+DATA shuffle2473<>+2040(SB)/8, $0x0000000000000000
+GLOBL shuffle2473<>(SB), RODATA|NOPTR, $2048
 
 // func unitZip2x4AVX2(space *byte, depth *byte, n int, units int, plane int, groups int, group int)
 // Requires: AVX, AVX2
@@ -61660,29 +62010,29 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2591
+	JLE  rowchunk2531
 	CMPQ DX, $0x08
-	JLE  rowchunk2592
+	JLE  rowchunk2532
 	CMPQ DX, $0x10
-	JLE  rowchunk2593
+	JLE  rowchunk2533
 	CMPQ DX, $0x20
-	JLE  rowchunk2594
+	JLE  rowchunk2534
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2596:
+group2536:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2597
+	JNE  unit2537
 	DECQ R11
-	JZ   lastunit2598
+	JZ   lastunit2538
 
-unit2597:
+unit2537:
 	XORQ R12, R12
 
-chunk2600:
+chunk2540:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -61695,10 +62045,10 @@ chunk2600:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2600
+	JLT        chunk2540
 	XORQ       R12, R12
 
-chunk2601:
+chunk2541:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -61711,18 +62061,18 @@ chunk2601:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2601
+	JLT        chunk2541
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2597
+	JNZ        unit2537
 	CMPQ       DI, $0x01
-	JNE        nextgroup2599
+	JNE        nextgroup2539
 
-lastunit2598:
+lastunit2538:
 	XORQ R11, R11
 
-exact2602:
+exact2542:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -61734,17 +62084,17 @@ exact2602:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2603
+	JEQ        exactdone2543
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2602
+	JLE        exact2542
 	MOVQ       R8, R11
-	JMP        exact2602
+	JMP        exact2542
 
-exactdone2603:
+exactdone2543:
 	XORQ R11, R11
 
-exact2604:
+exact2544:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -61756,36 +62106,36 @@ exact2604:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2605
+	JEQ        exactdone2545
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2604
+	JLE        exact2544
 	MOVQ       R8, R11
-	JMP        exact2604
+	JMP        exact2544
 
-exactdone2605:
-nextgroup2599:
+exactdone2545:
+nextgroup2539:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2596
+	JNZ  group2536
 	VZEROUPPER
 	RET
 
-rowchunk2594:
+rowchunk2534:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2606:
+group2546:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2607
+	JNE  unit2547
 	DECQ R11
-	JZ   lastunit2608
+	JZ   lastunit2548
 
-unit2607:
+unit2547:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
@@ -61805,73 +62155,62 @@ unit2607:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2607
+	JNZ        unit2547
 	CMPQ       DI, $0x01
-	JNE        nextgroup2609
+	JNE        nextgroup2549
 
-lastunit2608:
-	XORQ R11, R11
-
-exact2610:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12), X0
-	VMOVDQU    (R12)(BX*1), X1
+lastunit2548:
+	VMOVDQU    (R9), X0
+	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (R13)
+	VMOVDQU    X2, (R10)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2611
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2610
-	MOVQ       R8, R11
-	JMP        exact2610
-
-exactdone2611:
-	XORQ R11, R11
-
-exact2612:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVDQU    (R12)(BX*2), X0
-	VMOVDQU    (R12)(SI*1), X1
+	VMOVDQU    X1, 16(R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
-	VMOVDQU    X2, (R13)(DX*2)
+	VMOVDQU    X2, (R12)
 	VPUNPCKHDQ X1, X0, X1
-	VMOVDQU    X1, 16(R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2613
-	ADDQ       $0x10, R11
-	CMPQ       R11, R8
-	JLE        exact2612
-	MOVQ       R8, R11
-	JMP        exact2612
+	VMOVDQU    X1, 16(R12)
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVDQU    (R9)(BX*2), X0
+	VMOVDQU    (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (R10)(DX*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(R10)(DX*2)
 
-exactdone2613:
-nextgroup2609:
+nextgroup2549:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2606
+	JNZ  group2546
 	VZEROUPPER
 	RET
 
-rowchunk2593:
+rowchunk2533:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2614:
+group2550:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2615
+	JNE  unit2551
 	DECQ R11
-	JZ   lastunit2616
+	JZ   lastunit2552
 
-unit2615:
+unit2551:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
@@ -61887,69 +62226,54 @@ unit2615:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2615
+	JNZ        unit2551
 	CMPQ       DI, $0x01
-	JNE        nextgroup2617
+	JNE        nextgroup2553
 
-lastunit2616:
-	XORQ R11, R11
-
-exact2618:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12), X0
-	VMOVQ      (R12)(BX*1), X1
+lastunit2552:
+	VMOVQ      (R9), X0
+	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVDQU    X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2619
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2618
-	MOVQ       R8, R11
-	JMP        exact2618
-
-exactdone2619:
-	XORQ R11, R11
-
-exact2620:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVQ      (R12)(BX*2), X0
-	VMOVQ      (R12)(SI*1), X1
+	VMOVDQU    X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVDQU    X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2621
-	ADDQ       $0x08, R11
-	CMPQ       R11, R8
-	JLE        exact2620
-	MOVQ       R8, R11
-	JMP        exact2620
+	VMOVDQU    X1, (R12)
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVQ      (R9)(BX*2), X0
+	VMOVQ      (R9)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (R10)(DX*2)
 
-exactdone2621:
-nextgroup2617:
+nextgroup2553:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2614
+	JNZ  group2550
 	VZEROUPPER
 	RET
 
-rowchunk2592:
+rowchunk2532:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2622:
+group2554:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2623
+	JNE  unit2555
 	DECQ R11
-	JZ   lastunit2624
+	JZ   lastunit2556
 
-unit2623:
+unit2555:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -61961,126 +62285,84 @@ unit2623:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2623
+	JNZ        unit2555
 	CMPQ       DI, $0x01
-	JNE        nextgroup2625
+	JNE        nextgroup2557
 
-lastunit2624:
-	XORQ R11, R11
-
-exact2626:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2627
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2626
-	MOVQ       R8, R11
-	JMP        exact2626
-
-exactdone2627:
-	XORQ R11, R11
-
-exact2628:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2629
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2628
-	MOVQ       R8, R11
-	JMP        exact2628
-
-exactdone2629:
-nextgroup2625:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2622
-	VZEROUPPER
-	RET
-
-rowchunk2591:
-	MOVQ DX, R8
-	SUBQ $0x04, R8
-
-group2630:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	CMPQ DI, $0x01
-	JNE  unit2631
-	DECQ R11
-	JZ   lastunit2632
-
-unit2631:
+lastunit2556:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R10)
+	LEAQ       (R9)(R8*1), R11
+	LEAQ       (R10)(R8*2), R12
+	VMOVD      (R11), X0
+	VMOVD      (R11)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R12)
 	VMOVD      (R9)(BX*2), X0
 	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R10)(DX*2)
-	ADDQ       DX, R9
-	LEAQ       (R10)(DX*4), R10
-	DECQ       R11
-	JNZ        unit2631
-	CMPQ       DI, $0x01
-	JNE        nextgroup2633
-
-lastunit2632:
-	XORQ R11, R11
-
-exact2634:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12), X0
-	VMOVD      (R12)(BX*1), X1
+	LEAQ       (R9)(R8*1), R9
+	LEAQ       (R10)(R8*2), R10
+	VMOVD      (R9)(BX*2), X0
+	VMOVD      (R9)(SI*1), X1
 	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (R13)
-	CMPQ       R11, R8
-	JEQ        exactdone2635
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2634
-	MOVQ       R8, R11
-	JMP        exact2634
+	VMOVQ      X1, (R10)(DX*2)
 
-exactdone2635:
-	XORQ R11, R11
-
-exact2636:
-	LEAQ       (R9)(R11*1), R12
-	LEAQ       (R10)(R11*2), R13
-	VMOVD      (R12)(BX*2), X0
-	VMOVD      (R12)(SI*1), X1
-	VPUNPCKLDQ X1, X0, X1
-	VMOVQ      X1, (R13)(DX*2)
-	CMPQ       R11, R8
-	JEQ        exactdone2637
-	ADDQ       $0x04, R11
-	CMPQ       R11, R8
-	JLE        exact2636
-	MOVQ       R8, R11
-	JMP        exact2636
-
-exactdone2637:
-nextgroup2633:
+nextgroup2557:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2630
+	JNZ  group2554
+	VZEROUPPER
+	RET
+
+rowchunk2531:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
+
+group2558:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	CMPQ DI, $0x01
+	JNE  unit2559
+	DECQ R10
+	JZ   lastunit2560
+
+unit2559:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R9)(DX*2)
+	ADDQ       DX, R8
+	LEAQ       (R9)(DX*4), R9
+	DECQ       R10
+	JNZ        unit2559
+	CMPQ       DI, $0x01
+	JNE        nextgroup2561
+
+lastunit2560:
+	VMOVD      (R8), X0
+	VMOVD      (R8)(BX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R9)
+	VMOVD      (R8)(BX*2), X0
+	VMOVD      (R8)(SI*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (R9)(DX*2)
+
+nextgroup2561:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2558
 	VZEROUPPER
 	RET
 
@@ -62094,27 +62376,27 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2638
+	JLE  rowchunk2562
 	CMPQ DX, $0x08
-	JLE  rowchunk2639
+	JLE  rowchunk2563
 	CMPQ DX, $0x10
-	JLE  rowchunk2640
+	JLE  rowchunk2564
 	CMPQ DX, $0x20
-	JLE  rowchunk2641
+	JLE  rowchunk2565
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2643:
+group2567:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2645
+	JZ   lastunit2569
 
-unit2644:
+unit2568:
 	XORQ R12, R12
 
-chunk2647:
+chunk2571:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -62127,10 +62409,10 @@ chunk2647:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2647
+	JLT         chunk2571
 	XORQ        R12, R12
 
-chunk2648:
+chunk2572:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -62143,16 +62425,16 @@ chunk2648:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2648
+	JLT         chunk2572
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2644
+	JNZ         unit2568
 
-lastunit2645:
+lastunit2569:
 	XORQ R11, R11
 
-exact2649:
+exact2573:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -62164,17 +62446,17 @@ exact2649:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2650
+	JEQ         exactdone2574
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2649
+	JLE         exact2573
 	MOVQ        R8, R11
-	JMP         exact2649
+	JMP         exact2573
 
-exactdone2650:
+exactdone2574:
 	XORQ R11, R11
 
-exact2651:
+exact2575:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -62186,33 +62468,33 @@ exact2651:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2652
+	JEQ         exactdone2576
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2651
+	JLE         exact2575
 	MOVQ        R8, R11
-	JMP         exact2651
+	JMP         exact2575
 
-exactdone2652:
+exactdone2576:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2643
+	JNZ  group2567
 	VZEROUPPER
 	RET
 
-rowchunk2641:
+rowchunk2565:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2653:
+group2577:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2655
+	JZ   lastunit2579
 
-unit2654:
+unit2578:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -62232,68 +62514,56 @@ unit2654:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2654
+	JNZ         unit2578
 
-lastunit2655:
-	XORQ R11, R11
-
-exact2657:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13), X0
-	VMOVDQU 16(R13), X1
+lastunit2579:
+	VMOVDQU (R10), X0
+	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R12)
+	VMOVDQU X2, (R9)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2658
-	ADDQ    $0x10, R11
-	CMPQ    R11, R8
-	JLE     exact2657
-	MOVQ    R8, R11
-	JMP     exact2657
-
-exactdone2658:
-	XORQ R11, R11
-
-exact2659:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13)(DX*2), X0
-	VMOVDQU 16(R13)(DX*2), X1
+	VMOVDQU X1, (R9)(BX*1)
+	LEAQ    (R9)(R8*1), R11
+	LEAQ    (R10)(R8*2), R12
+	VMOVDQU (R12), X0
+	VMOVDQU 16(R12), X1
 	VSHUFPS $0x88, X1, X0, X2
-	VMOVDQU X2, (R12)(BX*2)
+	VMOVDQU X2, (R11)
 	VSHUFPS $0xdd, X1, X0, X1
-	VMOVDQU X1, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2660
-	ADDQ    $0x10, R11
-	CMPQ    R11, R8
-	JLE     exact2659
-	MOVQ    R8, R11
-	JMP     exact2659
-
-exactdone2660:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2653
+	VMOVDQU X1, (R11)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VMOVDQU 16(R10)(DX*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R9)(BX*2)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	LEAQ    (R9)(R8*1), R9
+	LEAQ    (R10)(R8*2), R10
+	VMOVDQU (R10)(DX*2), X0
+	VMOVDQU 16(R10)(DX*2), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VMOVDQU X2, (R9)(BX*2)
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU X1, (R9)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2577
 	VZEROUPPER
 	RET
 
-rowchunk2640:
+rowchunk2564:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2661:
+group2581:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2663
+	JZ   lastunit2583
 
-unit2662:
+unit2582:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -62309,66 +62579,52 @@ unit2662:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2662
+	JNZ     unit2582
 
-lastunit2663:
-	XORQ R11, R11
-
-exact2665:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13), X0
+lastunit2583:
+	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R12)
+	VMOVQ   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2666
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2665
-	MOVQ    R8, R11
-	JMP     exact2665
-
-exactdone2666:
-	XORQ R11, R11
-
-exact2667:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVDQU (R13)(DX*2), X0
+	VMOVQ   X0, (R9)(BX*1)
+	LEAQ    (R9)(R8*1), R11
+	LEAQ    (R10)(R8*2), R12
+	VMOVDQU (R12), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVQ   X1, (R12)(BX*2)
+	VMOVQ   X1, (R11)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVQ   X0, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2668
-	ADDQ    $0x08, R11
-	CMPQ    R11, R8
-	JLE     exact2667
-	MOVQ    R8, R11
-	JMP     exact2667
-
-exactdone2668:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2661
+	VMOVQ   X0, (R11)(BX*1)
+	VMOVDQU (R10)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R9)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R9)(SI*1)
+	LEAQ    (R9)(R8*1), R9
+	LEAQ    (R10)(R8*2), R10
+	VMOVDQU (R10)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R9)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R9)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2581
 	VZEROUPPER
 	RET
 
-rowchunk2639:
+rowchunk2563:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2669:
+group2585:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2671
+	JZ   lastunit2587
 
-unit2670:
+unit2586:
 	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
@@ -62382,124 +62638,82 @@ unit2670:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2670
+	JNZ     unit2586
 
-lastunit2671:
-	XORQ R11, R11
-
-exact2673:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVQ   (R13), X0
-	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R12)
-	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2674
-	ADDQ    $0x04, R11
-	CMPQ    R11, R8
-	JLE     exact2673
-	MOVQ    R8, R11
-	JMP     exact2673
-
-exactdone2674:
-	XORQ R11, R11
-
-exact2675:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVQ   (R13)(DX*2), X0
-	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R12)(BX*2)
-	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2676
-	ADDQ    $0x04, R11
-	CMPQ    R11, R8
-	JLE     exact2675
-	MOVQ    R8, R11
-	JMP     exact2675
-
-exactdone2676:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2669
-	VZEROUPPER
-	RET
-
-rowchunk2638:
-	MOVQ DX, R8
-	SUBQ $0x04, R8
-
-group2677:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2679
-
-unit2678:
+lastunit2587:
 	VMOVQ   (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(BX*1)
+	LEAQ    (R9)(R8*1), R11
+	LEAQ    (R10)(R8*2), R12
+	VMOVQ   (R12), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R11)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R11)(BX*1)
 	VMOVQ   (R10)(DX*2), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)(BX*2)
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R9)(SI*1)
-	ADDQ    DX, R9
-	LEAQ    (R10)(DX*4), R10
-	DECQ    R11
-	JNZ     unit2678
-
-lastunit2679:
-	XORQ R11, R11
-
-exact2681:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVQ   (R13), X0
+	LEAQ    (R9)(R8*1), R9
+	LEAQ    (R10)(R8*2), R10
+	VMOVQ   (R10)(DX*2), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R12)
+	VMOVD   X1, (R9)(BX*2)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R12)(BX*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2682
-	ADDQ    $0x04, R11
-	CMPQ    R11, R8
-	JLE     exact2681
-	MOVQ    R8, R11
-	JMP     exact2681
+	VMOVD   X0, (R9)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2585
+	VZEROUPPER
+	RET
 
-exactdone2682:
-	XORQ R11, R11
+rowchunk2562:
+	MOVQ DX, R8
+	SUBQ $0x04, R8
 
-exact2683:
-	LEAQ    (R9)(R11*1), R12
-	LEAQ    (R10)(R11*2), R13
-	VMOVQ   (R13)(DX*2), X0
+group2589:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	DECQ R10
+	JZ   lastunit2591
+
+unit2590:
+	VMOVQ   (R9), X0
 	VSHUFPS $0x88, X0, X0, X1
-	VMOVD   X1, (R12)(BX*2)
+	VMOVD   X1, (R8)
 	VSHUFPS $0xdd, X0, X0, X0
-	VMOVD   X0, (R12)(SI*1)
-	CMPQ    R11, R8
-	JEQ     exactdone2684
-	ADDQ    $0x04, R11
-	CMPQ    R11, R8
-	JLE     exact2683
-	MOVQ    R8, R11
-	JMP     exact2683
+	VMOVD   X0, (R8)(BX*1)
+	VMOVQ   (R9)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R8)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R8)(SI*1)
+	ADDQ    DX, R8
+	LEAQ    (R9)(DX*4), R9
+	DECQ    R10
+	JNZ     unit2590
 
-exactdone2684:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2677
+lastunit2591:
+	VMOVQ   (R9), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R8)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R8)(BX*1)
+	VMOVQ   (R9)(DX*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R8)(BX*2)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R8)(SI*1)
+	ADDQ    group+48(FP), AX
+	ADDQ    group+48(FP), CX
+	DECQ    DI
+	JNZ     group2589
 	VZEROUPPER
 	RET
 
@@ -62513,27 +62727,27 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2685
+	JLE  rowchunk2593
 	CMPQ DX, $0x10
-	JLE  rowchunk2686
+	JLE  rowchunk2594
 	CMPQ DX, $0x20
-	JLE  rowchunk2687
+	JLE  rowchunk2595
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2689:
+group2597:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2690
+	JNE  unit2598
 	DECQ R11
-	JZ   lastunit2691
+	JZ   lastunit2599
 
-unit2690:
+unit2598:
 	XORQ R12, R12
 
-chunk2693:
+chunk2601:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13), Y0
@@ -62546,10 +62760,10 @@ chunk2693:
 	VMOVDQU     Y1, 32(R14)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2693
+	JLT         chunk2601
 	XORQ        R12, R12
 
-chunk2694:
+chunk2602:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13)(BX*2), Y0
@@ -62562,18 +62776,18 @@ chunk2694:
 	VMOVDQU     Y1, 32(R14)(DX*2)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2694
+	JLT         chunk2602
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2690
+	JNZ         unit2598
 	CMPQ        DI, $0x01
-	JNE         nextgroup2692
+	JNE         nextgroup2600
 
-lastunit2691:
+lastunit2599:
 	XORQ R11, R11
 
-exact2695:
+exact2603:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12), Y0
@@ -62585,17 +62799,17 @@ exact2695:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2696
+	JEQ         exactdone2604
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2695
+	JLE         exact2603
 	MOVQ        R8, R11
-	JMP         exact2695
+	JMP         exact2603
 
-exactdone2696:
+exactdone2604:
 	XORQ R11, R11
 
-exact2697:
+exact2605:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12)(BX*2), Y0
@@ -62607,36 +62821,36 @@ exact2697:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2698
+	JEQ         exactdone2606
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2697
+	JLE         exact2605
 	MOVQ        R8, R11
-	JMP         exact2697
+	JMP         exact2605
 
-exactdone2698:
-nextgroup2692:
+exactdone2606:
+nextgroup2600:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2689
+	JNZ  group2597
 	VZEROUPPER
 	RET
 
-rowchunk2687:
+rowchunk2595:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2699:
+group2607:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2700
+	JNE  unit2608
 	DECQ R11
-	JZ   lastunit2701
+	JZ   lastunit2609
 
-unit2700:
+unit2608:
 	VMOVDQU     (R9), Y0
 	VMOVDQU     (R9)(BX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
@@ -62656,73 +62870,62 @@ unit2700:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2700
+	JNZ         unit2608
 	CMPQ        DI, $0x01
-	JNE         nextgroup2702
+	JNE         nextgroup2610
 
-lastunit2701:
-	XORQ R11, R11
-
-exact2703:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R12), X0
-	VMOVDQU     (R12)(BX*1), X1
+lastunit2609:
+	VMOVDQU     (R9), X0
+	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R13)
+	VMOVDQU     X2, (R10)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(R13)
-	CMPQ        R11, R8
-	JEQ         exactdone2704
-	ADDQ        $0x10, R11
-	CMPQ        R11, R8
-	JLE         exact2703
-	MOVQ        R8, R11
-	JMP         exact2703
-
-exactdone2704:
-	XORQ R11, R11
-
-exact2705:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R12)(BX*2), X0
-	VMOVDQU     (R12)(SI*1), X1
+	VMOVDQU     X1, 16(R10)
+	LEAQ        (R9)(R8*1), R11
+	LEAQ        (R10)(R8*2), R12
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R13)(DX*2)
+	VMOVDQU     X2, (R12)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, 16(R13)(DX*2)
-	CMPQ        R11, R8
-	JEQ         exactdone2706
-	ADDQ        $0x10, R11
-	CMPQ        R11, R8
-	JLE         exact2705
-	MOVQ        R8, R11
-	JMP         exact2705
+	VMOVDQU     X1, 16(R12)
+	VMOVDQU     (R9)(BX*2), X0
+	VMOVDQU     (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R10)(DX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R10)(DX*2)
+	LEAQ        (R9)(R8*1), R9
+	LEAQ        (R10)(R8*2), R10
+	VMOVDQU     (R9)(BX*2), X0
+	VMOVDQU     (R9)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R10)(DX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(R10)(DX*2)
 
-exactdone2706:
-nextgroup2702:
+nextgroup2610:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2699
+	JNZ  group2607
 	VZEROUPPER
 	RET
 
-rowchunk2686:
+rowchunk2594:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2707:
+group2611:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2708
+	JNE  unit2612
 	DECQ R11
-	JZ   lastunit2709
+	JZ   lastunit2613
 
-unit2708:
+unit2612:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -62738,126 +62941,84 @@ unit2708:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2708
+	JNZ         unit2612
 	CMPQ        DI, $0x01
-	JNE         nextgroup2710
+	JNE         nextgroup2614
 
-lastunit2709:
-	XORQ R11, R11
-
-exact2711:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVQ       (R12), X0
-	VMOVQ       (R12)(BX*1), X1
-	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (R13)
-	CMPQ        R11, R8
-	JEQ         exactdone2712
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2711
-	MOVQ        R8, R11
-	JMP         exact2711
-
-exactdone2712:
-	XORQ R11, R11
-
-exact2713:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVQ       (R12)(BX*2), X0
-	VMOVQ       (R12)(SI*1), X1
-	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (R13)(DX*2)
-	CMPQ        R11, R8
-	JEQ         exactdone2714
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2713
-	MOVQ        R8, R11
-	JMP         exact2713
-
-exactdone2714:
-nextgroup2710:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2707
-	VZEROUPPER
-	RET
-
-rowchunk2685:
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-
-group2715:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	CMPQ DI, $0x01
-	JNE  unit2716
-	DECQ R11
-	JZ   lastunit2717
-
-unit2716:
+lastunit2613:
 	VMOVQ       (R9), X0
 	VMOVQ       (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R10)
+	LEAQ        (R9)(R8*1), R11
+	LEAQ        (R10)(R8*2), R12
+	VMOVQ       (R11), X0
+	VMOVQ       (R11)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R12)
 	VMOVQ       (R9)(BX*2), X0
 	VMOVQ       (R9)(SI*1), X1
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R10)(DX*2)
-	ADDQ        DX, R9
-	LEAQ        (R10)(DX*4), R10
-	DECQ        R11
-	JNZ         unit2716
-	CMPQ        DI, $0x01
-	JNE         nextgroup2718
-
-lastunit2717:
-	XORQ R11, R11
-
-exact2719:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVQ       (R12), X0
-	VMOVQ       (R12)(BX*1), X1
+	LEAQ        (R9)(R8*1), R9
+	LEAQ        (R10)(R8*2), R10
+	VMOVQ       (R9)(BX*2), X0
+	VMOVQ       (R9)(SI*1), X1
 	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (R13)
-	CMPQ        R11, R8
-	JEQ         exactdone2720
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2719
-	MOVQ        R8, R11
-	JMP         exact2719
+	VMOVDQU     X1, (R10)(DX*2)
 
-exactdone2720:
-	XORQ R11, R11
-
-exact2721:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVQ       (R12)(BX*2), X0
-	VMOVQ       (R12)(SI*1), X1
-	VPUNPCKLQDQ X1, X0, X1
-	VMOVDQU     X1, (R13)(DX*2)
-	CMPQ        R11, R8
-	JEQ         exactdone2722
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2721
-	MOVQ        R8, R11
-	JMP         exact2721
-
-exactdone2722:
-nextgroup2718:
+nextgroup2614:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2715
+	JNZ  group2611
+	VZEROUPPER
+	RET
+
+rowchunk2593:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
+
+group2615:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	CMPQ DI, $0x01
+	JNE  unit2616
+	DECQ R10
+	JZ   lastunit2617
+
+unit2616:
+	VMOVQ       (R8), X0
+	VMOVQ       (R8)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)
+	VMOVQ       (R8)(BX*2), X0
+	VMOVQ       (R8)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(DX*2)
+	ADDQ        DX, R8
+	LEAQ        (R9)(DX*4), R9
+	DECQ        R10
+	JNZ         unit2616
+	CMPQ        DI, $0x01
+	JNE         nextgroup2618
+
+lastunit2617:
+	VMOVQ       (R8), X0
+	VMOVQ       (R8)(BX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)
+	VMOVQ       (R8)(BX*2), X0
+	VMOVQ       (R8)(SI*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(DX*2)
+
+nextgroup2618:
+	ADDQ group+48(FP), AX
+	ADDQ group+48(FP), CX
+	DECQ DI
+	JNZ  group2615
 	VZEROUPPER
 	RET
 
@@ -62871,25 +63032,25 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2723
+	JLE  rowchunk2619
 	CMPQ DX, $0x10
-	JLE  rowchunk2724
+	JLE  rowchunk2620
 	CMPQ DX, $0x20
-	JLE  rowchunk2725
+	JLE  rowchunk2621
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2727:
+group2623:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2729
+	JZ   lastunit2625
 
-unit2728:
+unit2624:
 	XORQ R12, R12
 
-chunk2731:
+chunk2627:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -62902,10 +63063,10 @@ chunk2731:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2731
+	JLT         chunk2627
 	XORQ        R12, R12
 
-chunk2732:
+chunk2628:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -62918,16 +63079,16 @@ chunk2732:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2732
+	JLT         chunk2628
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2728
+	JNZ         unit2624
 
-lastunit2729:
+lastunit2625:
 	XORQ R11, R11
 
-exact2733:
+exact2629:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -62939,17 +63100,17 @@ exact2733:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2734
+	JEQ         exactdone2630
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2733
+	JLE         exact2629
 	MOVQ        R8, R11
-	JMP         exact2733
+	JMP         exact2629
 
-exactdone2734:
+exactdone2630:
 	XORQ R11, R11
 
-exact2735:
+exact2631:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -62961,33 +63122,33 @@ exact2735:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2736
+	JEQ         exactdone2632
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2735
+	JLE         exact2631
 	MOVQ        R8, R11
-	JMP         exact2735
+	JMP         exact2631
 
-exactdone2736:
+exactdone2632:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2727
+	JNZ  group2623
 	VZEROUPPER
 	RET
 
-rowchunk2725:
+rowchunk2621:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2737:
+group2633:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2739
+	JZ   lastunit2635
 
-unit2738:
+unit2634:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -63007,68 +63168,56 @@ unit2738:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2738
+	JNZ         unit2634
 
-lastunit2739:
-	XORQ R11, R11
-
-exact2741:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13), X0
-	VMOVDQU     16(R13), X1
+lastunit2635:
+	VMOVDQU     (R10), X0
+	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R12)
+	VMOVDQU     X2, (R9)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R12)(BX*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2742
-	ADDQ        $0x10, R11
-	CMPQ        R11, R8
-	JLE         exact2741
-	MOVQ        R8, R11
-	JMP         exact2741
-
-exactdone2742:
-	XORQ R11, R11
-
-exact2743:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13)(DX*2), X0
-	VMOVDQU     16(R13)(DX*2), X1
+	VMOVDQU     X1, (R9)(BX*1)
+	LEAQ        (R9)(R8*1), R11
+	LEAQ        (R10)(R8*2), R12
+	VMOVDQU     (R12), X0
+	VMOVDQU     16(R12), X1
 	VPUNPCKLQDQ X1, X0, X2
-	VMOVDQU     X2, (R12)(BX*2)
+	VMOVDQU     X2, (R11)
 	VPUNPCKHQDQ X1, X0, X1
-	VMOVDQU     X1, (R12)(SI*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2744
-	ADDQ        $0x10, R11
-	CMPQ        R11, R8
-	JLE         exact2743
-	MOVQ        R8, R11
-	JMP         exact2743
-
-exactdone2744:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2737
+	VMOVDQU     X1, (R11)(BX*1)
+	VMOVDQU     (R10)(DX*2), X0
+	VMOVDQU     16(R10)(DX*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)(BX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(SI*1)
+	LEAQ        (R9)(R8*1), R9
+	LEAQ        (R10)(R8*2), R10
+	VMOVDQU     (R10)(DX*2), X0
+	VMOVDQU     16(R10)(DX*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R9)(BX*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R9)(SI*1)
+	ADDQ        group+48(FP), AX
+	ADDQ        group+48(FP), CX
+	DECQ        DI
+	JNZ         group2633
 	VZEROUPPER
 	RET
 
-rowchunk2724:
+rowchunk2620:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2745:
+group2637:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2747
+	JZ   lastunit2639
 
-unit2746:
+unit2638:
 	VMOVDQU     (R10), X0
 	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -63084,124 +63233,82 @@ unit2746:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2746
+	JNZ         unit2638
 
-lastunit2747:
-	XORQ R11, R11
-
-exact2749:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13), X0
-	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R12)
-	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R12)(BX*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2750
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2749
-	MOVQ        R8, R11
-	JMP         exact2749
-
-exactdone2750:
-	XORQ R11, R11
-
-exact2751:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13)(DX*2), X0
-	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R12)(BX*2)
-	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R12)(SI*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2752
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2751
-	MOVQ        R8, R11
-	JMP         exact2751
-
-exactdone2752:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2745
-	VZEROUPPER
-	RET
-
-rowchunk2723:
-	MOVQ DX, R8
-	SUBQ $0x08, R8
-
-group2753:
-	MOVQ CX, R9
-	MOVQ AX, R10
-	MOVQ units+24(FP), R11
-	DECQ R11
-	JZ   lastunit2755
-
-unit2754:
+lastunit2639:
 	VMOVDQU     (R10), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(BX*1)
+	LEAQ        (R9)(R8*1), R11
+	LEAQ        (R10)(R8*2), R12
+	VMOVDQU     (R12), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R11)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R11)(BX*1)
 	VMOVDQU     (R10)(DX*2), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)(BX*2)
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R9)(SI*1)
-	ADDQ        DX, R9
-	LEAQ        (R10)(DX*4), R10
-	DECQ        R11
-	JNZ         unit2754
-
-lastunit2755:
-	XORQ R11, R11
-
-exact2757:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13), X0
+	LEAQ        (R9)(R8*1), R9
+	LEAQ        (R10)(R8*2), R10
+	VMOVDQU     (R10)(DX*2), X0
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R12)
+	VMOVQ       X1, (R9)(BX*2)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R12)(BX*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2758
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2757
-	MOVQ        R8, R11
-	JMP         exact2757
+	VMOVQ       X0, (R9)(SI*1)
+	ADDQ        group+48(FP), AX
+	ADDQ        group+48(FP), CX
+	DECQ        DI
+	JNZ         group2637
+	VZEROUPPER
+	RET
 
-exactdone2758:
-	XORQ R11, R11
+rowchunk2619:
+	MOVQ DX, R8
+	SUBQ $0x08, R8
 
-exact2759:
-	LEAQ        (R9)(R11*1), R12
-	LEAQ        (R10)(R11*2), R13
-	VMOVDQU     (R13)(DX*2), X0
+group2641:
+	MOVQ CX, R8
+	MOVQ AX, R9
+	MOVQ units+24(FP), R10
+	DECQ R10
+	JZ   lastunit2643
+
+unit2642:
+	VMOVDQU     (R9), X0
 	VPUNPCKLQDQ X0, X0, X1
-	VMOVQ       X1, (R12)(BX*2)
+	VMOVQ       X1, (R8)
 	VPUNPCKHQDQ X0, X0, X0
-	VMOVQ       X0, (R12)(SI*1)
-	CMPQ        R11, R8
-	JEQ         exactdone2760
-	ADDQ        $0x08, R11
-	CMPQ        R11, R8
-	JLE         exact2759
-	MOVQ        R8, R11
-	JMP         exact2759
+	VMOVQ       X0, (R8)(BX*1)
+	VMOVDQU     (R9)(DX*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R8)(BX*2)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R8)(SI*1)
+	ADDQ        DX, R8
+	LEAQ        (R9)(DX*4), R9
+	DECQ        R10
+	JNZ         unit2642
 
-exactdone2760:
-	ADDQ group+48(FP), AX
-	ADDQ group+48(FP), CX
-	DECQ DI
-	JNZ  group2753
+lastunit2643:
+	VMOVDQU     (R9), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R8)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R8)(BX*1)
+	VMOVDQU     (R9)(DX*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R8)(BX*2)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R8)(SI*1)
+	ADDQ        group+48(FP), AX
+	ADDQ        group+48(FP), CX
+	DECQ        DI
+	JNZ         group2641
 	VZEROUPPER
 	RET
 
@@ -63224,72 +63331,72 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2761
+	JAE   runs2645
 	CMPQ  DX, $+16
-	JAE   runs2762
+	JAE   runs2646
 	RET
 
-runs2761:
+runs2645:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2763:
+group2647:
 	MOVQ rows+48(FP), R10
 
-row2764:
+row2648:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2765:
+run2649:
 	XORQ R14, R14
 
-pieces2766:
+pieces2650:
 	VMOVDQU (R13)(R14*1), Y0
 	VMOVDQU Y0, (R12)(R14*1)
 	CMPQ    R14, SI
-	JEQ     piecesdone2767
+	JEQ     piecesdone2651
 	ADDQ    $+32, R14
 	CMPQ    R14, SI
-	JLE     pieces2766
+	JLE     pieces2650
 	MOVQ    SI, R14
-	JMP     pieces2766
+	JMP     pieces2650
 
-piecesdone2767:
+piecesdone2651:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2765
+	JNZ  run2649
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2764
+	JNZ  row2648
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2763
+	JNZ  group2647
 	VZEROUPPER
 	RET
 
-runs2762:
+runs2646:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2768:
+group2652:
 	MOVQ rows+48(FP), R10
 
-row2769:
+row2653:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2770:
+run2654:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -63297,15 +63404,15 @@ run2770:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run2770
+	JNZ     run2654
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row2769
+	JNZ     row2653
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group2768
+	JNZ     group2652
 	VZEROUPPER
 	RET
 
@@ -63328,51 +63435,51 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2771
+	JAE   runs2655
 	RET
 
-runs2771:
+runs2655:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2772:
+group2656:
 	MOVQ rows+48(FP), R10
 
-row2773:
+row2657:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2774:
+run2658:
 	XORQ R14, R14
 
-pieces2775:
+pieces2659:
 	VMOVDQU  (R13)(R14*1), Y0
 	VMOVNTDQ Y0, (R12)(R14*1)
 	CMPQ     R14, SI
-	JEQ      piecesdone2776
+	JEQ      piecesdone2660
 	ADDQ     $+32, R14
 	CMPQ     R14, SI
-	JLE      pieces2775
+	JLE      pieces2659
 	MOVQ     SI, R14
-	JMP      pieces2775
+	JMP      pieces2659
 
-piecesdone2776:
+piecesdone2660:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2774
+	JNZ  run2658
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2773
+	JNZ  row2657
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2772
+	JNZ  group2656
 	SFENCE
 	VZEROUPPER
 	RET
@@ -63400,9 +63507,9 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  SI, 8(SP)
 	MOVQ  groups+72(FP), SI
 	MOVQ  SI, 16(SP)
-	LEAQ  shuffle2472<>+0(SB), DI
+	LEAQ  shuffle2474<>+0(SB), DI
 
-group2777:
+group2661:
 	MOVQ    AX, R8
 	ADDQ    (SP), R8
 	VMOVDQU (CX), Y0
@@ -63420,38 +63527,38 @@ group2777:
 	MOVQ    CX, R12
 	MOVQ    w+24(FP), R11
 	CMPQ    SI, R8
-	JAE     groupdone2781
+	JAE     groupdone2665
 
-chunk2778:
+chunk2662:
 	MOVQ    DX, R13
 	SUBQ    R9, R13
 	CMPQ    R13, $+32
-	JB      cross2779
+	JB      cross2663
 	VMOVDQU (R10)(R9*1), Y0
 	ADDQ    $+32, R9
 	CMPQ    R9, DX
-	JB      store2780
+	JB      store2664
 	XORQ    R9, R9
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     samerow2782
+	JNZ     samerow2666
 	MOVQ    w+24(FP), R11
 	ADDQ    srcRow+64(FP), R12
 	MOVQ    R12, R10
 
-samerow2782:
-	JMP store2780
+samerow2666:
+	JMP store2664
 
-cross2779:
+cross2663:
 	VMOVDQU -32(R10)(DX*1), Y1
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     samerow2783
+	JNZ     samerow2667
 	MOVQ    w+24(FP), R11
 	ADDQ    srcRow+64(FP), R12
 	MOVQ    R12, R10
 
-samerow2783:
+samerow2667:
 	VMOVDQU   (R10), Y2
 	VMOVDQU   64(DI)(R13*1), Y3
 	VPBLENDVB Y3, Y1, Y2, Y2
@@ -63460,35 +63567,35 @@ samerow2783:
 	VPERMD    Y2, Y3, Y0
 	LEAQ      32(R13), R9
 
-store2780:
+store2664:
 	VMOVNTDQ Y0, (SI)
 	ADDQ     $+32, SI
 	CMPQ     SI, R8
-	JB       chunk2778
+	JB       chunk2662
 
-groupdone2781:
+groupdone2665:
 	ADDQ dstGroup+80(FP), AX
 	ADDQ srcGroup+88(FP), CX
 	DECQ 16(SP)
-	JNZ  group2777
+	JNZ  group2661
 	SFENCE
 	VZEROUPPER
 	RET
 
-DATA shuffle2472<>+0(SB)/8, $0x0000000100000000
-DATA shuffle2472<>+8(SB)/8, $0x0000000300000002
-DATA shuffle2472<>+16(SB)/8, $0x0000000500000004
-DATA shuffle2472<>+24(SB)/8, $0x0000000700000006
-DATA shuffle2472<>+32(SB)/8, $0x0000000100000000
-DATA shuffle2472<>+40(SB)/8, $0x0000000300000002
-DATA shuffle2472<>+48(SB)/8, $0x0000000500000004
-DATA shuffle2472<>+56(SB)/8, $0x0000000700000006
-DATA shuffle2472<>+64(SB)/8, $0x0000000000000000
-DATA shuffle2472<>+72(SB)/8, $0x0000000000000000
-DATA shuffle2472<>+80(SB)/8, $0x0000000000000000
-DATA shuffle2472<>+88(SB)/8, $0x0000000000000000
-DATA shuffle2472<>+96(SB)/8, $0xffffffffffffffff
-DATA shuffle2472<>+104(SB)/8, $0xffffffffffffffff
-DATA shuffle2472<>+112(SB)/8, $0xffffffffffffffff
-DATA shuffle2472<>+120(SB)/8, $0xffffffffffffffff
-GLOBL shuffle2472<>(SB), RODATA|NOPTR, $128
+DATA shuffle2474<>+0(SB)/8, $0x0000000100000000
+DATA shuffle2474<>+8(SB)/8, $0x0000000300000002
+DATA shuffle2474<>+16(SB)/8, $0x0000000500000004
+DATA shuffle2474<>+24(SB)/8, $0x0000000700000006
+DATA shuffle2474<>+32(SB)/8, $0x0000000100000000
+DATA shuffle2474<>+40(SB)/8, $0x0000000300000002
+DATA shuffle2474<>+48(SB)/8, $0x0000000500000004
+DATA shuffle2474<>+56(SB)/8, $0x0000000700000006
+DATA shuffle2474<>+64(SB)/8, $0x0000000000000000
+DATA shuffle2474<>+72(SB)/8, $0x0000000000000000
+DATA shuffle2474<>+80(SB)/8, $0x0000000000000000
+DATA shuffle2474<>+88(SB)/8, $0x0000000000000000
+DATA shuffle2474<>+96(SB)/8, $0xffffffffffffffff
+DATA shuffle2474<>+104(SB)/8, $0xffffffffffffffff
+DATA shuffle2474<>+112(SB)/8, $0xffffffffffffffff
+DATA shuffle2474<>+120(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2474<>(SB), RODATA|NOPTR, $128

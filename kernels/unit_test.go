@@ -21,6 +21,13 @@ func unitCases() [][4]int {
 	for w := stack.MinRow; w <= stack.MaxRowUnit+1; w++ {
 		out = append(out, [4]int{2, 2, 2, w})
 	}
+	// Rows of 9 to 16 bytes, whose units AVX2's SpaceToDepth moves in
+	// pairs: groups of an odd and an even number of units, three (a pair's
+	// slop reaching the last unit's row and, at 9 and 10 bytes, past it)
+	// and more.
+	for w := 9; w <= 16; w++ {
+		out = append(out, [4]int{1, 1, 3, w}, [4]int{2, 2, 3, w}, [4]int{1, 3, 4, w}, [4]int{1, 1, 6, w})
+	}
 	return out
 }
 

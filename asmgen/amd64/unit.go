@@ -72,7 +72,7 @@ func (g *Generator) unitRows(k table.Kernel) error {
 	type path struct {
 		label        string
 		chunk, exact int
-		loop         bool
+		loop, pairs  bool
 	}
 	var paths []path
 	for i, chunk := range chunks {
@@ -80,18 +80,27 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		if i == 0 {
 			exact = chunk
 		}
-		paths = append(paths, path{g.label("rowchunk"), chunk, exact, false})
+		shorter := 0
+		if i > 0 {
+			shorter = chunks[i-1]
+		}
+		paths = append(paths, path{g.label("rowchunk"), chunk, exact, false, pairs(k, chunk, shorter, false)})
 		c.CMPQ(n, operand.Imm(uint64(chunk)))
 		c.JLE(operand.LabelRef(paths[i].label))
 	}
 	last := chunks[len(chunks)-1]
-	paths = append(paths, path{g.label("rowchunks"), last, last, true})
+	paths = append(paths, path{g.label("rowchunks"), last, last, true, false})
 	for i := len(paths) - 1; i >= 0; i-- { // the longest rows' path first: the compares fall through to it
 		chunk, exact, loop := paths[i].chunk, paths[i].exact, paths[i].loop
 		c.Label(paths[i].label)
 		limit := c.GP64()
 		c.MOVQ(n, limit)
 		c.SUBQ(operand.Imm(uint64(exact)), limit)
+		var tab reg.GPVirtual
+		if paths[i].pairs {
+			tab = c.GP64()
+			g.pairEntryOf(k, n, tab)
+		}
 		groupLoop, unitLoop, lastUnit := g.label("group"), g.label("unit"), g.label("lastunit")
 		c.Label(groupLoop)
 		d, s, units := c.GP64(), c.GP64(), c.GP64()
@@ -109,6 +118,11 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		}
 		c.DECQ(units)
 		c.JZ(operand.LabelRef(lastUnit))
+		if paths[i].pairs {
+			g.unitPairs(d, s, n, plane, plane3, units, tab)
+			c.TESTQ(units, units)
+			c.JZ(operand.LabelRef(lastUnit))
+		}
 		c.Label(unitLoop)
 		for row := range 2 {
 			// A DepthToSpace writes each chunk's slop into the next
@@ -136,7 +150,18 @@ func (g *Generator) unitRows(k table.Kernel) error {
 		}
 		c.Label(lastUnit)
 		for row := range 2 {
-			g.exactRow(k, progs[exact], exact, row, d, s, n, plane, plane3, limit)
+			if loop {
+				g.exactRow(k, progs[exact], exact, row, d, s, n, plane, plane3, limit)
+				continue
+			}
+			// The path's rows take one exact chunk (the smallest path)
+			// or two, the second at limit, which may overlap the first:
+			// no loop, whose branches cost a SpaceToDepth of many small
+			// groups (YOLO's CRD) a tenth of its time.
+			g.unitChunk(k, progs[exact], row, d, s, n, plane, plane3, nil)
+			if i > 0 {
+				g.unitChunk(k, progs[exact], row, d, s, n, plane, plane3, limit)
+			}
 		}
 		c.Label(nextGroup)
 		c.ADDQ(param(c, "group"), space)

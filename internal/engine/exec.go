@@ -199,6 +199,9 @@ func workers(requested, bytes, groups int) int {
 		}
 		n = bytes / bytesPerWorker
 	}
+	if n <= 1 { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
+		return 1
+	}
 	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, groups))
 }
 

@@ -20,6 +20,13 @@ import (
 // the lane kernels move rows; so does the last unit of a DepthToSpace
 // call, whose groups' space sides follow each other, each rewriting the
 // slop of the one before. So a kernel touches only its groups' bytes.
+//
+// AVX2's 1- and 2-byte SpaceToDepth kernels move rows of 9 to 16 bytes
+// two units at a time, each plane's two rows in one 32-byte store, while
+// enough units remain before the group's last that the pair's slop (up to
+// 14 bytes, past a row of 9) lands in rows moved later (asmgen's unit
+// pairs). Interpret models one unit at a time: the bytes the kernels leave
+// are the same.
 
 // RowChunks are the chunks, in bytes of one lane, the row-unit kernels move
 // a row in, smallest first: a row of n bytes goes in chunks of the
