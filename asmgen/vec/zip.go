@@ -100,29 +100,22 @@ func WideUnzip2(w, chunk int) (*Prog, error) {
 	}
 	p := NewProg(2 * chunk)
 	v := p.Load(Mem{0, 0}, 2*chunk)
-	v = p.Shuffle(v, EvensFirst(w, 2*chunk))
+	mask := make([]int8, 2*chunk)
+	for l := 0; l < 2*chunk; l += LaneBytes {
+		for k := range LaneBytes / w {
+			half := k % 2 * LaneBytes / 2 // even units low, odd ones high
+			for e := range w {
+				mask[l+half+k/2*w+e] = int8(k*w + e)
+			}
+		}
+	}
+	v = p.Shuffle(v, mask)
 	if chunk == LaneBytes {
 		v = p.Quads(v, []int{0, 2, 1, 3})
 	}
 	p.Store(v, 0, chunk, Mem{0, 0})
 	p.Store(v, 1, chunk, Mem{1, 0})
 	return p.finish(inputs(1, 2*chunk), UnzipWant(2, w, chunk))
-}
-
-// EvensFirst is the shuffle mask, size bytes long (16 or 32), that puts
-// each 16-byte lane's even w-byte units before its odd ones: the first
-// step of WideUnzip2.
-func EvensFirst(w, size int) []int8 {
-	mask := make([]int8, size)
-	for l := 0; l < size; l += LaneBytes {
-		for k := range LaneBytes / w {
-			half := k % 2 * LaneBytes / 2
-			for e := range w {
-				mask[l+half+k/2*w+e] = int8(k*w + e)
-			}
-		}
-	}
-	return mask
 }
 
 // width is the register width a chunk is processed in.
