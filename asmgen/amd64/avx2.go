@@ -75,12 +75,32 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 			chunks = append(chunks, chunk)
 		}
 	}
-	return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
+	if lines(k) {
+		chunks = append(chunks, 2*32)
+	}
+	body := func(chunk int) (*vec.Prog, error) {
 		if transposes(k) && chunk == 32 {
 			return vec.TransposeUnzip(k.B, k.Width)
 		}
 		return build(k.B, k.Width, chunk)
+	}
+	return vec.Bodies(k.Name(), chunks, vectorRegs, scratch, func(chunk int) (*vec.Prog, error) {
+		if chunk != 2*32 {
+			return body(chunk)
+		}
+		p, err := body(32)
+		if err != nil {
+			return nil, err
+		}
+		return vec.Lines(p, k.B, k.Width, 32, vectorRegs, scratch)
 	})
+}
+
+// lines reports whether an AVX2 unzip also has chunks of two 32-byte
+// chunks whose stores fill each lane's cache line in a row (vec.Lines):
+// b = 8, where a chunk's lines can all fall in one L1 set.
+func lines(k table.Kernel) bool {
+	return k.Kind == table.Unzip && k.Cp == 0 && !k.Streaming && k.B == 8
 }
 
 // chunkImm is a chunk's size as an immediate: one byte where it fits, as
@@ -160,18 +180,35 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.Label(rowLoop)
 		c.XORQ(off, off)
 		c.Label(chunkLoop)
-		rowMem, ilvMem := g.chunkAddrs(k, z, off)
-		if k.Kind == table.Zip {
-			g.lower(progs[chunk], rowMem, ilvMem)
-		} else {
-			g.lower(progs[chunk], ilvMem, rowMem)
+		body := func(chunk int) {
+			rowMem, ilvMem := g.chunkAddrs(k, z, off)
+			if k.Kind == table.Zip {
+				g.lower(progs[chunk], rowMem, ilvMem)
+			} else {
+				g.lower(progs[chunk], ilvMem, rowMem)
+			}
 		}
+		body(chunk)
 
 		c.CMPQ(off, limit)
 		c.JEQ(operand.LabelRef(rowDone))
 		c.ADDQ(chunkImm(chunk), off)
 		c.CMPQ(off, limit)
 		c.JLE(operand.LabelRef(chunkLoop))
+		if half := chunk / 2; lines(k) && chunk == 2*32 {
+			// Up to half a chunk left: one half chunk ending at the
+			// row's end, where a whole one would move the row's last
+			// 64 bytes for a few.
+			whole := g.label("whole")
+			c.SUBQ(chunkImm(half), off)
+			c.CMPQ(off, limit)
+			c.JL(operand.LabelRef(whole))
+			c.MOVQ(limit, off)
+			c.ADDQ(chunkImm(half), off)
+			body(half)
+			c.JMP(operand.LabelRef(rowDone))
+			c.Label(whole)
+		}
 		c.MOVQ(limit, off) // the last chunk ends at the row's end
 		c.JMP(operand.LabelRef(chunkLoop))
 

@@ -167,6 +167,58 @@ func TestTwice(t *testing.T) {
 	}
 }
 
+// TestLines doubles the b = 8 unzips the AVX2 kernels use, which Lines
+// checks on symbolic data, and checks what it is for: within 16 registers,
+// each held lane's two stores follow each other, and at least one lane is
+// held.
+func TestLines(t *testing.T) {
+	for _, w := range []int{1, 2, 4, 8, 16} {
+		build := func() (*Prog, error) { return UnpackUnzip(8, w, 32) }
+		if 8*w <= LaneBytes {
+			build = func() (*Prog, error) { return TransposeUnzip(8, w) }
+		} else if w == LaneBytes {
+			build = func() (*Prog, error) { return LaneUnzip(8, 32) }
+		}
+		p, err := build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, err := Lines(p, 8, w, 32, 16, nil)
+		if err != nil {
+			t.Errorf("Lines(w=%d): %v", w, err)
+			continue
+		}
+		if live := q.MaxLive(nil); live > 16 {
+			t.Errorf("Lines(w=%d): %d values live", w, live)
+		}
+		var stores []Mem
+		for _, in := range q.Instrs {
+			if in.Op == Store {
+				stores = append(stores, in.Mem)
+			}
+		}
+		held := 0
+		for i := 1; i < len(stores); i++ {
+			if s := stores[i]; s.Off >= 32 && stores[i-1].Stream == s.Stream && stores[i-1].Off < 32 {
+				held++
+			}
+		}
+		if held == 0 {
+			t.Errorf("Lines(w=%d): no lane's stores are paired: %v", w, stores)
+		}
+	}
+	if _, err := Lines(must(TransposeUnzip(8, 1)), 8, 1, 32, 4, nil); err == nil {
+		t.Error("Lines held stores in 4 registers")
+	}
+}
+
+func must(p *Prog, err error) *Prog {
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
 // TestWideUnzip2 builds the one-register unzips, which finish checks on
 // symbolic data, and checks their shape: one load, one shuffle (and, for
 // 16-byte chunks, one move of 8-byte units), two stores; other widths and
