@@ -1,6 +1,10 @@
 package vec
 
-import "fmt"
+import (
+	"fmt"
+	"maps"
+	"slices"
+)
 
 // Zip kernels interleave b rows of w-byte elements: output element x*b + j is
 // element x of row j. Unzip kernels do the reverse. A chunk is the number of
@@ -145,7 +149,7 @@ func (p *Prog) holding(held func(Mem) bool) *Prog {
 		}
 		q.Instrs = append(q.Instrs, in)
 	}
-	for s := range len(p.values) { // streams never stored to again, in order
+	for _, s := range slices.Sorted(maps.Keys(waiting)) { // streams not stored to again
 		q.Instrs = append(q.Instrs, waiting[s]...)
 	}
 	return &q
