@@ -189,9 +189,16 @@ type stackUnit struct {
 
 // plane is the address of plane r of a unit whose first plane is at d.
 func (u stackUnit) plane(d reg.Register, r int) operand.Mem {
+	return planeMems(d, u.planeBytes, u.plane3)[r]
+}
+
+// planeMems are the addresses of the four planes (i, j) of block size 2
+// whose first is at d, plane bytes apart (plane3 = 3*plane): the stacked
+// rows' and the row units' depth side.
+func planeMems(d, plane, plane3 reg.Register) [stack.Planes]operand.Mem {
 	return [stack.Planes]operand.Mem{
-		{Base: d}, {Base: d, Index: u.planeBytes, Scale: 1}, {Base: d, Index: u.planeBytes, Scale: 2}, {Base: d, Index: u.plane3, Scale: 1},
-	}[r]
+		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
+	}
 }
 
 // stackDepthSide writes a unit's loads or stores on the depth side: move

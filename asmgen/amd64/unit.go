@@ -203,9 +203,7 @@ func (g *Generator) unitChunk(k table.Kernel, p *vec.Prog, i int, d, s, n, plane
 		c.LEAQ(operand.Mem{Base: s, Index: off, Scale: 2}, ss)
 		d, s = dd, ss
 	}
-	planes := [stack.Planes]operand.Mem{
-		{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1},
-	}
+	planes := planeMems(d, plane, plane3)
 	row := [2]operand.Mem{{Base: s}, {Base: s, Index: n, Scale: 2}}[i]
 	lanes := func(j, o int) operand.Mem { m := planes[2*i+j]; m.Disp = o; return m }
 	ilv := func(_, o int) operand.Mem { m := row; m.Disp = o; return m }

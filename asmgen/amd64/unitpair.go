@@ -138,7 +138,7 @@ func (g *Generator) unitPairs(d, s, n, plane, plane3, units, tab reg.GPVirtual) 
 	c.Label(loop)
 	s1 := c.GP64() // the space rows of block row 1
 	c.LEAQ(operand.Mem{Base: s, Index: n, Scale: 2}, s1)
-	planes := [4]operand.Mem{{Base: d}, {Base: d, Index: plane, Scale: 1}, {Base: d, Index: plane, Scale: 2}, {Base: d, Index: plane3, Scale: 1}}
+	planes := planeMems(d, plane, plane3)
 	for i, row := range []reg.GPVirtual{s, s1} {
 		a := operand.Mem{Base: row}
 		b := operand.Mem{Base: row, Index: n, Scale: 4} // 4n bytes on

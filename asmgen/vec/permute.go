@@ -192,13 +192,7 @@ func NetworkUnzip(b, w, unit int) (*Prog, error) {
 	for r := range regs {
 		regs[r] = p.Load(Mem{0, r * ZMM}, ZMM)
 	}
-	want := UnzipWant(b, w, ZMM)
-	for j, v := range p.network(regs, w, unit) {
-		if err := p.storeValue(j, v, want[j]); err != nil {
-			return nil, err
-		}
-	}
-	return p.finish(inputs(1, b*ZMM), want)
+	return p.finishUnzip(p.network(regs, w, unit), b, w, ZMM)
 }
 
 // PairedNetworkUnzip builds the unzip chunk of b (2, 4 or 8) lanes of
@@ -224,14 +218,7 @@ func PairedNetworkUnzip(b int) (*Prog, error) {
 	for r := range regs {
 		regs[r] = p.Shuffle(p.Load(Mem{0, r * ZMM}, ZMM), mask)
 	}
-	out := p.network(regs, 2, 2)
-	want := UnzipWant(b, 1, ZMM)
-	for j, v := range out {
-		if err := p.storeValue(j, v, want[j]); err != nil {
-			return nil, err
-		}
-	}
-	return p.finish(inputs(1, b*ZMM), want)
+	return p.finishUnzip(p.network(regs, 2, 2), b, 1, ZMM)
 }
 
 // network deinterleaves regs, an interleaved row of len(regs) lanes of

@@ -226,9 +226,15 @@ func unpackNetwork(p *Prog, vals []int, w int) []int {
 // deinterleaves.
 func UnpackUnzip(b, w, chunk int) (*Prog, error) {
 	p := NewProg(width(chunk))
-	vals := p.unpackLanes(b, w, chunk, 0)
+	return p.finishUnzip(p.unpackLanes(b, w, chunk, 0), b, w, chunk)
+}
+
+// finishUnzip stores lanes[j], which must hold lane j's chunk of an unzip
+// of b lanes of w-byte elements in its low bytes, to output j, and
+// finishes the program.
+func (p *Prog) finishUnzip(lanes []int, b, w, chunk int) (*Prog, error) {
 	want := UnzipWant(b, w, chunk)
-	for j, v := range vals {
+	for j, v := range lanes {
 		if err := p.storeValue(j, v, want[j]); err != nil {
 			return nil, err
 		}
