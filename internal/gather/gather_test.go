@@ -52,9 +52,8 @@ func emulate(t *testing.T, w isa.Windows) gather.Kernel {
 
 // check runs one case with every machine's plan, if it has one, against
 // the reference, and reports how many machines planned it.
-func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) int {
+func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) (planned, edges int) {
 	t.Helper()
-	planned := 0
 	n := c.Len() * elem
 	src := random.Bytes(rng, n)
 	want := make([]byte, n)
@@ -71,13 +70,16 @@ func check(t *testing.T, c cases.Case, elem int, rng *rand.Rand) int {
 			continue
 		}
 		planned++
+		if len(p.Edges) > 0 {
+			edges++
+		}
 		got := make([]byte, n)
 		p.Run(emulate(t, w), got, src)
 		if !bytes.Equal(got, want) {
 			t.Fatalf("%s, %d-byte elements, %s windows: wrong output (plan %+v)", c, elem, name, *p)
 		}
 	}
-	return planned
+	return planned, edges
 }
 
 func TestPlans(t *testing.T) {
@@ -88,20 +90,47 @@ func TestPlans(t *testing.T) {
 		all = append(all, cases.All(d[0], d[1], d[2], d[3], d[4])...)
 	}
 	all = append(all, cases.Random(rng, 300, 1<<14)...)
-	planned, total := 0, 0
+	planned, edges, total := 0, 0, 0
 	for _, c := range all {
 		for _, elem := range []int{1, 2, 4, 8, 3} {
 			if c.Len()*elem > 1<<17 {
 				continue
 			}
-			planned += check(t, c, elem, rng)
-			total += len(machines())
+			p, e := check(t, c, elem, rng)
+			planned, edges, total = planned+p, edges+e, total+len(machines())
 		}
 	}
 	if planned < total/4 {
 		t.Fatalf("only %d of %d (case, machine) pairs had a plan", planned, total)
 	}
-	t.Logf("%d of %d (case, machine) pairs planned", planned, total)
+	// Small calls whose tiles' windows leave the source both ways run
+	// edge programs: some of the cases must.
+	if edges == 0 {
+		t.Fatal("no plan had an edge program")
+	}
+	t.Logf("%d of %d (case, machine) pairs planned, %d with edge programs", planned, total, edges)
+}
+
+// TestEdges: the one tile of a small call, whose windows leave the source
+// both ways, gets an edge program whose windows stay inside it.
+func TestEdges(t *testing.T) {
+	w := machines()["AVX512VBMI"]
+	p := shape.Params{N: 1, C: 36, H: 10, W: 10, BlockSize: 3}
+	g, err := shape.Validate(shape.DepthToSpace, p, 1, 3600, 3600, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, ok := gather.New(w, &g)
+	if !ok {
+		t.Fatal("no plan")
+	}
+	if len(pl.Edges) != 1 {
+		t.Fatalf("%v: %d edge programs, want 1", pl, len(pl.Edges))
+	}
+	e := pl.Edges[0]
+	if e.Base+e.Prog.Origin < 0 || e.Base+e.Prog.Origin+e.Prog.Span > 3600 {
+		t.Errorf("edge program at %d: windows from %d to %d, want inside [0, 3600)", e.Base, e.Base+e.Prog.Origin, e.Base+e.Prog.Origin+e.Prog.Span)
+	}
 }
 
 // TestCached: a plan is built once and then shared; a call without one is

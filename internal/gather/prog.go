@@ -11,15 +11,22 @@ import (
 // tile's vectors lie w.Vector bytes apart, the last one ending at the
 // tile's end (overlapping the one before it where the tile is not a whole
 // number of vectors). Each vector's windows cover the bytes it needs,
-// placed upward from the lowest one, or with down set from the highest.
-// It reports false if a vector needs more than w.MaxGroups groups.
-func program(w isa.Windows, src []int, down bool) (Prog, bool) {
+// placed upward from the lowest one, or with down set from the highest,
+// then moved where needed to lie between lo and hi (relative to the tile's
+// base, hi - lo >= w.Window): still over the bytes they hold, as these lie
+// between lo and hi too. It reports false if a vector needs more than
+// w.MaxGroups groups.
+func program(w isa.Windows, src []int, down bool, lo, hi int) (Prog, bool) {
 	v := w.Vector
 	steps := (len(src) + v - 1) / v
 	wins := make([][]int, steps)
 	groups := 1
 	for s := range steps {
-		wins[s] = cover(src[start(s, v, len(src)):][:v], w.Window, down)
+		ws := cover(src[start(s, v, len(src)):][:v], w.Window, down)
+		for i, o := range ws {
+			ws[i] = min(max(o, lo), hi-w.Window)
+		}
+		wins[s] = slices.Compact(ws)
 		groups = max(groups, (len(wins[s])+w.PerGroup-1)/w.PerGroup)
 	}
 	if groups > w.MaxGroups {

@@ -1,6 +1,8 @@
 package gather
 
 import (
+	"fmt"
+
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -11,9 +13,23 @@ import (
 // output. It must check that the tiles stay inside the slices.
 type Kernel func(p *Prog, dst, src []byte, reps, srcRep, dstRep int)
 
-// Run performs the planned call on whole tensors dst and src with kernel
-// k; tiles whose windows would reach outside src go to Interpret.
+// Run performs the planned call on whole tensors dst and src with kernel k.
 func (pl *Plan) Run(k Kernel, dst, src []byte) {
+	pl.each(len(src), func(p *Prog, s, d, reps, srcRep int) {
+		if p == nil { // New gave every tile of a source of this length a program
+			panic(fmt.Sprintf("gather: no program for the tile at source byte %d of %d", s, len(src)))
+		}
+		k(p, dst[d:], src[s+p.Origin:], reps, srcRep, pl.Fwd.Tile)
+	})
+}
+
+// each calls f for every run of tiles of the call on a source of n bytes:
+// reps tiles of program p, the first from source base s and output byte
+// d, the others srcRep and Tile bytes further on. Fwd runs the tiles
+// whose windows end inside the source, Bwd the rest where its windows
+// start inside it, and each tile left its edge program (Edges), or p is
+// nil if it has none.
+func (pl *Plan) each(n int, f func(p *Prog, s, d, reps, srcRep int)) {
 	iterations, _ := pl.counts()
 	for o := range iterations {
 		sb, db := 0, 0
@@ -24,47 +40,42 @@ func (pl *Plan) Run(k Kernel, dst, src []byte) {
 			sb += q * l.Src
 			db += q * l.Dst
 		}
-		pl.tiles(k, dst, src, sb, db, pl.Reps, pl.SrcRep)
+		pl.tiles(n, f, sb, db, pl.Reps, pl.SrcRep)
 		if pl.Rem {
-			pl.tiles(k, dst, src, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
+			pl.tiles(n, f, sb+pl.RemSrc, db+pl.RemDst, 1, 0)
 		}
 	}
 }
 
-// tiles runs reps tiles from source base sb and output offset db: Fwd for
-// those whose windows end inside src, Bwd for the rest (its windows end at
-// the last byte a vector needs) where they start inside it.
-func (pl *Plan) tiles(k Kernel, dst, src []byte, sb, db, reps, srcRep int) {
-	f, b, dstRep := &pl.Fwd, &pl.Bwd, pl.Fwd.Tile
+// tiles is each for reps tiles from source base sb and output byte db.
+func (pl *Plan) tiles(n int, f func(p *Prog, s, d, reps, srcRep int), sb, db, reps, srcRep int) {
+	fwd, bwd, dstRep := &pl.Fwd, &pl.Bwd, pl.Fwd.Tile
 	nf := 0
-	if end := sb + f.Origin + f.Span; end <= len(src) {
+	if end := sb + fwd.Origin + fwd.Span; end <= n {
 		nf = reps
 		if srcRep > 0 {
-			nf = min(reps, (len(src)-end)/srcRep+1)
+			nf = min(reps, (n-end)/srcRep+1)
 		}
-		k(f, dst[db:], src[sb+f.Origin:], nf, srcRep, dstRep)
+		f(fwd, sb, db, nf, srcRep)
 	}
 	for r := nf; r < reps; r++ {
 		s, d := sb+r*srcRep, db+r*dstRep
-		if s+b.Origin >= 0 {
-			k(b, dst[d:], src[s+b.Origin:], reps-r, srcRep, dstRep)
+		if s+bwd.Origin >= 0 {
+			f(bwd, s, d, reps-r, srcRep)
 			return
 		}
-		pl.Interpret(b, dst[d:], src, s)
+		f(pl.edge(s), s, d, 1, 0)
 	}
 }
 
-// Interpret writes one tile of program p as the kernels would, reading only
-// the bytes it copies: src is the whole source, base the tile's source
-// base.
-func (pl *Plan) Interpret(p *Prog, dst, src []byte, base int) {
-	stride := 1 + p.Groups*pl.W.PerGroup
-	for s := range p.Steps {
-		at := int(p.Offs[s*stride])
-		for l := range pl.W.Vector {
-			dst[at+l] = src[base+p.Origin+p.Bytes(pl.W, s, l)]
+// edge returns the edge program of the tile at source base s, or nil.
+func (pl *Plan) edge(s int) *Prog {
+	for i := range pl.Edges {
+		if pl.Edges[i].Base == s {
+			return &pl.Edges[i].Prog
 		}
 	}
+	return nil
 }
 
 // key is what a plan depends on.
