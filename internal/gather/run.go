@@ -68,6 +68,15 @@ func (pl *Plan) tiles(n int, f func(p *Prog, s, d, reps, srcRep int), sb, db, re
 	}
 }
 
+// Progs lists the plan's programs: Fwd, Bwd and the edge programs.
+func (pl *Plan) Progs() []*Prog {
+	out := []*Prog{&pl.Fwd, &pl.Bwd}
+	for i := range pl.Edges {
+		out = append(out, &pl.Edges[i].Prog)
+	}
+	return out
+}
+
 // edge returns the edge program of the tile at source base s, or nil.
 func (pl *Plan) edge(s int) *Prog {
 	for i := range pl.Edges {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"reflect"
+	"slices"
 	"strings"
-	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
@@ -92,34 +92,62 @@ func (f StreamFunc) Run(a *StreamArgs) {
 	f.call(a)
 }
 
-// Run calls a gather kernel of groups groups of windows w after checking
-// the call: every vector and window offset of the program is read, so
-// that the check does not trust whoever built it. With a.Report set it
-// names the kernel instead.
-func (f GatherFunc) Run(a *GatherArgs, w isa.Windows, groups int) {
+// A GatherProg is a gather program the kernels may run without reading
+// its offsets again: NewGatherProg's copy of its offsets and index
+// vectors, with the reach it read off every offset of the copy. Plans are
+// cached, so a call pays a few multiplications, not a pass over a
+// program that may be as long as the call's work (a 3600-byte call of
+// one tile: its check took 0.6 µs of 1.15).
+type GatherProg struct {
+	offs           []int32
+	idx            []byte
+	steps, groups  int
+	dstEnd, srcEnd int  // the bytes one tile reaches from its start on each side
+	ok             bool // whether the offsets passed the check
+}
+
+// NewGatherProg copies and checks a program of steps vectors for kernels
+// of groups groups of windows w: offs holds, per vector, its offset in
+// dst and its windows' in src (int32), idx its index vectors. A program
+// that fails the check makes every call of it panic.
+func NewGatherProg(offs []int32, idx []byte, steps, groups int, w isa.Windows) *GatherProg {
+	per := 1 + groups*w.PerGroup
+	p := &GatherProg{steps: steps, groups: groups}
+	p.ok = steps >= 1 && steps <= math.MaxInt32/per && groups >= 1 && groups <= MaxGroups &&
+		len(offs) >= steps*per && len(idx)/w.Vector >= steps*groups
+	if !p.ok {
+		return p
+	}
+	offs, idx = offs[:steps*per], idx[:steps*groups*w.Vector]
+	for s := range steps {
+		o := offs[s*per : (s+1)*per]
+		p.ok = p.ok && o[0] >= 0
+		p.dstEnd = max(p.dstEnd, int(o[0])+w.Vector)
+		for _, x := range o[1:] {
+			p.ok = p.ok && x >= 0
+			p.srcEnd = max(p.srcEnd, int(x)+w.Window)
+		}
+	}
+	p.offs, p.idx = slices.Clone(offs), slices.Clone(idx)
+	return p
+}
+
+// Run calls a gather kernel after checking the call against its
+// program's reach. With a.Report set it names the kernel instead.
+func (f GatherFunc) Run(a *GatherArgs) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	per := 1 + groups*w.PerGroup
-	ok := a.Steps >= 1 && a.Steps <= math.MaxInt32/per && groups >= 1 && groups <= MaxGroups &&
-		len(a.Offs)/4 >= a.Steps*per && len(a.Idx)/w.Vector >= a.Steps*groups && a.SrcRep|a.DstRep >= 0
-	dstEnd, srcEnd := 0, 0
-	if ok {
-		offs := unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(a.Offs))), a.Steps*per)
-		for s := range a.Steps {
-			o := offs[s*per : (s+1)*per]
-			ok = ok && o[0] >= 0
-			dstEnd = max(dstEnd, int(o[0])+w.Vector)
-			for _, x := range o[1:] {
-				ok = ok && x >= 0
-				srcEnd = max(srcEnd, int(x)+w.Window)
-			}
+	p := a.Prog
+	dst, ok1 := around(p.dstEnd, a.Reps, a.DstRep)
+	src, ok2 := around(p.srcEnd, a.Reps, a.SrcRep)
+	if !p.ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {
+		bad := 0 // an offset below zero, or offsets or index vectors too few
+		if !p.ok {
+			bad = 1
 		}
-	}
-	dst, ok1 := around(dstEnd, a.Reps, a.DstRep)
-	src, ok2 := around(srcEnd, a.Reps, a.SrcRep)
-	if !ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {
-		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), struct{ Steps, Groups, BadProg, Reps, SrcRep, DstRep int }{
+			p.steps, p.groups, bad, a.Reps, a.SrcRep, a.DstRep}))
 	}
 	f.call(a)
 }

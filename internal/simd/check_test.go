@@ -77,6 +77,27 @@ func TestOutsideSlicesPanics(t *testing.T) {
 		mustPanic(t, name+" zip2x1 negative stride", v.b[:], func() {
 			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
 		})
+		if g := tb.Gather[1]; g != nil {
+			w := isa.Lookup(name).Windows
+			offs := make([]int32, 1+w.PerGroup) // one vector at 0, its windows at 0
+			idx := bytes.Repeat([]byte{w.Used}, w.Vector)
+			mustPanic(t, name+" gather window", v.b[:], func() {
+				// Windows of 32 bytes at 0 and 33: the source has 64.
+				o := append([]int32{}, offs...)
+				o[len(o)-1] = 33
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src[:64], Prog: simd.NewGatherProg(o, idx, 1, 1, w), Reps: 1})
+			})
+			mustPanic(t, name+" gather negative offset", v.b[:], func() {
+				o := append([]int32{}, offs...)
+				o[1] = -1
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Prog: simd.NewGatherProg(o, idx, 1, 1, w), Reps: 1})
+			})
+			mustPanic(t, name+" gather reps", v.b[:], func() {
+				// The second tile's vector lands 64 bytes on: past dst.
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Prog: simd.NewGatherProg(offs, idx, 1, 1, w), Reps: 2, DstRep: 64})
+			})
+			g.Run(&simd.GatherArgs{Dst: make([]byte, 64), Src: src[:64], Prog: simd.NewGatherProg(offs, idx, 1, 1, w), Reps: 1})
+		}
 		// The same calls inside their slices run.
 		k.F.Run(&simd.LaneArgs{Space: make([]byte, 128), Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
 		tb.CopyRuns.Run(&simd.CopyArgs{Dst: make([]byte, 96), Src: src, E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})

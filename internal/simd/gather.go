@@ -2,9 +2,11 @@ package simd
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
+	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -27,21 +29,53 @@ func (t *Table) gather(g shape.Geometry, dst, src []byte, r *engine.Route) bool 
 		r.Kernel = name(t.Gather[p.Fwd.Groups])
 		return true
 	}
-	p.Run(t.runProg, dst, src)
+	t.checked(p).run(dst, src)
 	return true
 }
 
-// runProg is a gather.Kernel: it runs tiles of one program with the
-// table's kernel for its groups.
-func (t *Table) runProg(p *gather.Prog, dst, src []byte, reps, srcRep, dstRep int) {
-	f := t.Gather[p.Groups]
-	if f == nil {
-		panic(fmt.Sprintf("simd: no gather kernel of %d groups", p.Groups))
+// A checkedPlan is a gather plan with a checked copy of each of its
+// programs (GatherProg), for the table whose kernels run it.
+type checkedPlan struct {
+	t       *Table
+	plan    *gather.Plan
+	progs   []*gather.Prog // the plan's programs
+	checked []*GatherProg  // and their copies
+}
+
+type checkedKey struct {
+	t *Table
+	p *gather.Plan
+}
+
+// checkedPlans holds the cached plans' checked copies; its keys keep the
+// plans alive, so no other plan can take a key's address.
+var checkedPlans memo.Cache[checkedKey, *checkedPlan]
+
+// checked returns the checked copy of a cached plan of t's.
+func (t *Table) checked(p *gather.Plan) *checkedPlan {
+	return checkedPlans.Get(checkedKey{t, p}, func() *checkedPlan { return t.check(p) })
+}
+
+// check copies and checks the programs of p for t's kernels.
+func (t *Table) check(p *gather.Plan) *checkedPlan {
+	c := &checkedPlan{t: t, plan: p, progs: p.Progs()}
+	for _, q := range c.progs {
+		c.checked = append(c.checked, NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows))
 	}
-	f.Run(&GatherArgs{
-		Dst: dst, Src: src, Offs: engine.Bytes(p.Offs), Idx: p.Idx,
-		Steps: p.Steps, Reps: reps, SrcRep: srcRep, DstRep: dstRep,
-	}, t.windows, p.Groups)
+	return c
+}
+
+func (c *checkedPlan) run(dst, src []byte) { c.plan.Run(c.runProg, dst, src) }
+
+// runProg is a gather.Kernel: it runs tiles of one of the plan's programs
+// with the table's kernel for its groups.
+func (c *checkedPlan) runProg(p *gather.Prog, dst, src []byte, reps, srcRep, dstRep int) {
+	i := slices.Index(c.progs, p)
+	f := c.t.Gather[p.Groups]
+	if i < 0 || f == nil {
+		panic(fmt.Sprintf("simd: a gather program of %d groups: %d in the plan, no kernel: %v", p.Groups, i, f == nil))
+	}
+	f.Run(&GatherArgs{Dst: dst, Src: src, Prog: c.checked[i], Reps: reps, SrcRep: srcRep, DstRep: dstRep})
 }
 
 // GatherPlan builds, uncached, the gather plan of a validated call for the
@@ -58,7 +92,7 @@ func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, bool) {
 
 // RunPlan runs a plan of GatherPlan with the table's gather kernels.
 func (t *Table) RunPlan(p *gather.Plan, dst, src []byte) {
-	p.Run(t.gatherer().runProg, dst, src)
+	t.gatherer().check(p).run(dst, src)
 }
 
 // gatherer is the table whose gather kernels t uses: t, its base, or nil
