@@ -35,7 +35,9 @@
 //     unitUnzip2x<w><ISA>. On tiers with gather kernels (AVX-512 VBMI), other
 //     NCHW DepthToSpace whose output rows are shorter than a vector runs
 //     as one pass over the output: each output vector is shuffled from a
-//     few source windows by per-shape index tables, with gather<g><ISA>.
+//     few source windows by per-shape index tables, with gather<g><ISA>
+//     (a tile of a small call whose windows would leave the tensor gets
+//     an edge program, with its windows moved inside).
 //     Everything else takes the steps below.
 //
 //  1. Plan kind (internal/engine). The call is split into calls of row
