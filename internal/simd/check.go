@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
@@ -132,13 +133,15 @@ func NewGatherProg(offs []int32, idx []byte, steps, groups int, w isa.Windows) *
 	return p
 }
 
-// Run calls a gather kernel after checking the call against its
-// program's reach. With a.Report set it names the kernel instead.
-func (f GatherFunc) Run(a *GatherArgs) {
+// Run calls a gather kernel with program p, whose offsets, index vectors
+// and steps replace a's, after checking the call against p's reach. With
+// a.Report set it names the kernel instead.
+func (f GatherFunc) Run(a *GatherArgs, p *GatherProg) {
 	if dryRun(f, a.Report) {
 		return
 	}
-	p := a.Prog
+	a.Offs = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.offs))), 4*len(p.offs))
+	a.Idx, a.Steps = p.idx, p.steps
 	dst, ok1 := around(p.dstEnd, a.Reps, a.DstRep)
 	src, ok2 := around(p.srcEnd, a.Reps, a.SrcRep)
 	if !p.ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {

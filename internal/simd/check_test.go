@@ -85,18 +85,18 @@ func TestOutsideSlicesPanics(t *testing.T) {
 				// Windows of 32 bytes at 0 and 33: the source has 64.
 				o := append([]int32{}, offs...)
 				o[len(o)-1] = 33
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src[:64], Prog: simd.NewGatherProg(o, idx, 1, 1, w), Reps: 1})
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src[:64], Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
 			})
 			mustPanic(t, name+" gather negative offset", v.b[:], func() {
 				o := append([]int32{}, offs...)
 				o[1] = -1
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Prog: simd.NewGatherProg(o, idx, 1, 1, w), Reps: 1})
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
 			})
 			mustPanic(t, name+" gather reps", v.b[:], func() {
 				// The second tile's vector lands 64 bytes on: past dst.
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Prog: simd.NewGatherProg(offs, idx, 1, 1, w), Reps: 2, DstRep: 64})
+				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Reps: 2, DstRep: 64}, simd.NewGatherProg(offs, idx, 1, 1, w))
 			})
-			g.Run(&simd.GatherArgs{Dst: make([]byte, 64), Src: src[:64], Prog: simd.NewGatherProg(offs, idx, 1, 1, w), Reps: 1})
+			g.Run(&simd.GatherArgs{Dst: make([]byte, 64), Src: src[:64], Reps: 1}, simd.NewGatherProg(offs, idx, 1, 1, w))
 		}
 		// The same calls inside their slices run.
 		k.F.Run(&simd.LaneArgs{Space: make([]byte, 128), Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)

@@ -75,7 +75,7 @@ func (c *checkedPlan) runProg(p *gather.Prog, dst, src []byte, reps, srcRep, dst
 	if i < 0 || f == nil {
 		panic(fmt.Sprintf("simd: a gather program of %d groups: %d in the plan, no kernel: %v", p.Groups, i, f == nil))
 	}
-	f.Run(&GatherArgs{Dst: dst, Src: src, Prog: c.checked[i], Reps: reps, SrcRep: srcRep, DstRep: dstRep})
+	f.Run(&GatherArgs{Dst: dst, Src: src, Reps: reps, SrcRep: srcRep, DstRep: dstRep}, c.checked[i])
 }
 
 // GatherPlan builds, uncached, the gather plan of a validated call for the

@@ -87,9 +87,8 @@ type GatherFunc func(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int)
 
 // GatherArgs are the arguments of a GatherFunc, with the slices its pointers point into.
 type GatherArgs struct {
-	Dst, Src             []byte
-	Prog                 *GatherProg // offs, idx and steps
-	Reps, SrcRep, DstRep int
+	Dst, Src, Offs, Idx         []byte
+	Steps, Reps, SrcRep, DstRep int
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
@@ -97,8 +96,7 @@ type GatherArgs struct {
 
 // call calls f with a's arguments.
 func (f GatherFunc) call(a *GatherArgs) {
-	p := a.Prog
-	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), (*byte)(unsafe.Pointer(unsafe.SliceData(p.offs))), unsafe.SliceData(p.idx), p.steps, a.Reps, a.SrcRep, a.DstRep)
+	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
 }
 
 // StackFunc is the signature of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack).
