@@ -7,6 +7,7 @@
 //	go run ./bench/cmd/report                    # everything, about three minutes
 //	go run ./bench/cmd/report -filter 'd2s/.*/NCHW/w4' -svg chart.svg -json raw.json
 //	go run ./bench/cmd/report -routes            # which kernel serves each case on each tier
+//	go run ./bench/cmd/report -shapes 1x64x6x6/b4,2x32x28x28/b2 -parallel=false   # your own shapes
 //
 // Progress goes to stderr, the tables to stdout.
 package main
@@ -29,6 +30,8 @@ import (
 type options struct {
 	filter   *regexp.Regexp
 	widths   []int
+	shapes   []harness.Shape // the cases' shapes
+	large    []harness.Shape // the shapes whose parallel scaling is measured
 	sample   time.Duration
 	samples  int
 	parallel bool
@@ -42,6 +45,7 @@ func main() {
 	var o options
 	filter := flag.String("filter", "", "only cases whose name (op/order/layout/width/shape) matches this regexp")
 	widths := flag.String("widths", "1,2,4,8", "element widths in bytes, comma-separated: 1, 2, 4, 8 or 16")
+	shapes := flag.String("shapes", "", "measure these DepthToSpace input shapes, comma-separated NxCxHxW/bB, instead of the fixed set; the parallel scaling then takes those of them of 4 MiB or more at 1 byte an element")
 	flag.DurationVar(&o.sample, "sample", 10*time.Millisecond, "minimum duration of one timing sample")
 	flag.IntVar(&o.samples, "samples", 5, "samples per measurement, taken round-robin; the median is reported")
 	flag.BoolVar(&o.parallel, "parallel", true, "also measure parallel scaling (Params.Workers)")
@@ -62,6 +66,12 @@ func main() {
 		}
 		o.widths = append(o.widths, w)
 	}
+	o.shapes, o.large = harness.Shapes, harness.LargeShapes
+	if *shapes != "" {
+		if o.shapes, o.large, err = parseShapes(*shapes); err != nil {
+			fail(fmt.Errorf("-shapes: %w", err))
+		}
+	}
 	if o.samples < 1 {
 		fail(fmt.Errorf("-samples = %d, want at least 1", o.samples))
 	}
@@ -69,14 +79,14 @@ func main() {
 		fail(fmt.Errorf("-axis = %q, want log or linear", o.axis))
 	}
 
-	if len(cases(o, harness.Shapes))+len(cases(o, harness.LargeShapes)) == 0 {
+	if len(cases(o, o.shapes))+len(cases(o, o.large)) == 0 {
 		fail(fmt.Errorf("no case matches -filter %q", o.filter))
 	}
 	if err := dispatch.EnvVarError(); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 	}
 	if o.routes {
-		if err := routes(os.Stdout, cases(o, harness.Shapes)); err != nil {
+		if err := routes(os.Stdout, cases(o, o.shapes)); err != nil {
 			fail(err)
 		}
 		return
@@ -100,6 +110,27 @@ func main() {
 			fail(err)
 		}
 	}
+}
+
+// largeShape is the size, at 1 byte an element, from which a shape given
+// with -shapes has its parallel scaling measured, as the fixed large shapes
+// (7.9 and 10 MiB) do: at 4 bytes an element, the 16 MiB from which calls
+// split automatically.
+const largeShape = 4 << 20
+
+// parseShapes reads -shapes: the shapes, and those of them that are large.
+func parseShapes(list string) (shapes, large []harness.Shape, err error) {
+	for _, f := range strings.Split(list, ",") {
+		s, err := harness.ParseShape(strings.TrimSpace(f))
+		if err != nil {
+			return nil, nil, err
+		}
+		shapes = append(shapes, s)
+		if s.N*s.C*s.H*s.W >= largeShape {
+			large = append(large, s)
+		}
+	}
+	return shapes, large, nil
 }
 
 // progress returns the function that reports each case on stderr: on one

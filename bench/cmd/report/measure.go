@@ -87,7 +87,7 @@ func (r *runners) add(name string, f func()) {
 	r.fs = append(r.fs, f)
 }
 
-// run measures the cases of the fixed shapes, then, unless o.parallel is
+// run measures the cases of o.shapes, then, unless o.parallel is
 // off, the scaling of the large ones and the automatic worker choice on the
 // others; progress hears of every case.
 func run(o options, progress func(string, int, int, harness.Case)) *Report {
@@ -100,7 +100,7 @@ func run(o options, progress func(string, int, int, harness.Case)) *Report {
 	for _, t := range tiers {
 		r.Tiers = append(r.Tiers, t.String())
 	}
-	r.Runners, r.Cases = measureAll(o, "cases", cases(o, harness.Shapes), progress, func(c harness.Case) (rs runners) {
+	r.Runners, r.Cases = measureAll(o, "cases", cases(o, o.shapes), progress, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		for _, t := range tiers {
 			rs.add(t.String(), b.Tier(t))
@@ -117,7 +117,7 @@ func run(o options, progress func(string, int, int, harness.Case)) *Report {
 		counts = append(counts, n)
 	}
 	counts = append(counts, 0) // automatic
-	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, harness.LargeShapes), progress, func(c harness.Case) (rs runners) {
+	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, o.large), progress, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		for _, n := range counts {
 			rs.add(workersName(n), b.Workers(n))
@@ -126,8 +126,8 @@ func run(o options, progress func(string, int, int, harness.Case)) *Report {
 		return rs
 	})
 	var small []harness.Shape
-	for _, s := range harness.Shapes {
-		if !slices.Contains(harness.LargeShapes, s) {
+	for _, s := range o.shapes {
+		if !slices.Contains(o.large, s) {
 			small = append(small, s)
 		}
 	}

@@ -22,6 +22,8 @@ func TestRun(t *testing.T) {
 	o := options{
 		filter:   regexp.MustCompile(`^d2s/CRD/NHWC/w2/(1x256x13x13|1x64x270x480)/`),
 		widths:   []int{2},
+		shapes:   harness.Shapes,
+		large:    harness.LargeShapes,
 		sample:   time.Millisecond,
 		samples:  2,
 		parallel: true,

@@ -9,6 +9,8 @@ package harness
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	bs "github.com/blockshuffle/blockshuffle"
@@ -23,6 +25,33 @@ type Shape struct{ N, C, H, W, B int }
 
 // String reads like 1x256x13x13/b2.
 func (s Shape) String() string { return fmt.Sprintf("%dx%dx%dx%d/b%d", s.N, s.C, s.H, s.W, s.B) }
+
+// ParseShape reads a shape as String writes it, 1x256x13x13/b2: a valid
+// DepthToSpace input with every dimension at least 1.
+func ParseShape(text string) (Shape, error) {
+	dims, b, ok := strings.Cut(text, "/b")
+	fields := append(strings.Split(dims, "x"), b)
+	if !ok || len(fields) != 5 {
+		return Shape{}, fmt.Errorf("shape %q: want NxCxHxW/bB, such as 1x256x13x13/b2", text)
+	}
+	var v [5]int
+	for i, f := range fields {
+		n, err := strconv.Atoi(f)
+		if err != nil {
+			return Shape{}, fmt.Errorf("shape %q: %q is not a whole number", text, f)
+		}
+		if n < 1 {
+			return Shape{}, fmt.Errorf("shape %q: %s = %d, want at least 1", text, [5]string{"N", "C", "H", "W", "b"}[i], n)
+		}
+		v[i] = n
+	}
+	s := Shape{v[0], v[1], v[2], v[3], v[4]}
+	p := bs.Params{N: s.N, C: s.C, H: s.H, W: s.W, BlockSize: s.B}
+	if _, err := p.DepthToSpaceDims(); err != nil {
+		return Shape{}, fmt.Errorf("shape %q: %w", text, err)
+	}
+	return s, nil
+}
 
 // Shapes are the fixed set every report measures.
 var Shapes = []Shape{

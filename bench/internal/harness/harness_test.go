@@ -2,6 +2,8 @@ package harness
 
 import (
 	"bytes"
+	"slices"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -67,6 +69,31 @@ func TestCasesAreValid(t *testing.T) {
 		}
 		if err != nil || dims.Len()*c.Width != c.Bytes() {
 			t.Errorf("%v: %v, output %+v", c, err, dims)
+		}
+	}
+}
+
+// TestParseShape reads back what String writes and names what it rejects.
+func TestParseShape(t *testing.T) {
+	for _, s := range append(slices.Clone(Shapes), Shape{2, 9, 1, 7, 3}, Shape{1, 1, 1, 1, 1}) {
+		got, err := ParseShape(s.String())
+		if err != nil || got != s {
+			t.Errorf("ParseShape(%q) = %v, %v", s.String(), got, err)
+		}
+	}
+	for text, want := range map[string]string{
+		"1x256x13x13":      "want NxCxHxW/bB",
+		"1x256x13/b2":      "want NxCxHxW/bB",
+		"1x256x13x13x2/b2": "want NxCxHxW/bB",
+		"1x25ax13x13/b2":   `"25a" is not a whole number`,
+		"1x256x13x13/b":    `"" is not a whole number`,
+		"1x250x13x13/b2":   "250",
+		"0x256x13x13/b2":   "N",
+		"1x256x13x13/b0":   "0",
+		"1x4x-1x13/b2":     "-1",
+	} {
+		if _, err := ParseShape(text); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("ParseShape(%q): error %v, want one containing %q", text, err, want)
 		}
 	}
 }
