@@ -91,11 +91,6 @@ func Describe(op Op, p Params, elemSize int) (string, error) {
 
 func typed[T Element](op shape.Op, dst, src []T, p Params) error {
 	// Lengths are checked in elements, so that errors speak the caller's units.
-	g, err := shape.Validate(op, p, 1, len(dst), len(src), shape.Overlap(dst, src))
-	if err != nil {
-		return err
-	}
-	g.Elem = int(unsafe.Sizeof(*new(T)))
-	engine.Active().Exec(&g, engine.Bytes(dst), engine.Bytes(src))
-	return nil
+	size := int(unsafe.Sizeof(*new(T)))
+	return engine.Active().Call(op, p, size, size, engine.Bytes(dst), engine.Bytes(src))
 }

@@ -61,55 +61,63 @@ func badCases() []badCase {
 
 // TestBadInputs runs every case through all four entry points of both
 // packages: each returns the expected sentinel, names the bad value, and
-// leaves dst exactly as it was.
+// leaves dst exactly as it was. It runs each case twice: as it comes, and
+// right after a call of the same parameters with the right lengths, which
+// a call of bad lengths or overlapping slices must not get past.
 func TestBadInputs(t *testing.T) {
 	for _, c := range badCases() {
-		t.Run(c.name, func(t *testing.T) {
-			n := 0
-			if c.p.N >= 0 && c.p.C >= 0 && c.p.H >= 0 && c.p.W >= 0 && c.want != bs.ErrOverflow {
-				n = c.p.Dims().Len()
-			}
-			dstLen, srcLen := n, n
-			if c.dstLen >= 0 {
-				dstLen = c.dstLen
-			}
-			if c.srcLen >= 0 {
-				srcLen = c.srcLen
-			}
-			es := 4
-			if c.elemSize != 0 {
-				es = max(c.elemSize, 0)
-			}
-			for _, api := range entryPoints(c.d2s) {
-				if c.elemSize != 0 && !api.bytes {
-					continue // element sizes exist only in the byte API
-				}
-				mem := make([]byte, (dstLen+srcLen)*4+es*(dstLen+srcLen))
-				for i := range mem {
-					mem[i] = byte(i*7 + 1)
-				}
-				unit := 4
-				if api.bytes {
-					unit = es
-				}
-				dst := mem[:dstLen*unit]
-				src := mem[len(mem)-srcLen*unit:]
-				if c.overlap {
-					src = mem[unit : unit+srcLen*unit]
-				}
-				before := bytes.Clone(mem)
-				err := api.call(dst, src, unit, c.p)
-				if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
-					t.Fatalf("%s: error %v, want %v", api.name, err, c.want)
-				}
-				if err != nil && !strings.Contains(err.Error(), c.mention) {
-					t.Errorf("%s: error %q does not mention %q", api.name, err, c.mention)
-				}
-				if !bytes.Equal(mem, before) {
-					t.Errorf("%s: memory changed", api.name)
-				}
-			}
-		})
+		t.Run(c.name, func(t *testing.T) { badInput(t, c, false) })
+		t.Run(c.name+" after a good call", func(t *testing.T) { badInput(t, c, true) })
+	}
+}
+
+func badInput(t *testing.T, c badCase, primed bool) {
+	n := 0
+	if c.p.N >= 0 && c.p.C >= 0 && c.p.H >= 0 && c.p.W >= 0 && c.want != bs.ErrOverflow {
+		n = c.p.Dims().Len()
+	}
+	dstLen, srcLen := n, n
+	if c.dstLen >= 0 {
+		dstLen = c.dstLen
+	}
+	if c.srcLen >= 0 {
+		srcLen = c.srcLen
+	}
+	es := 4
+	if c.elemSize != 0 {
+		es = max(c.elemSize, 0)
+	}
+	for _, api := range entryPoints(c.d2s) {
+		if c.elemSize != 0 && !api.bytes {
+			continue // element sizes exist only in the byte API
+		}
+		mem := make([]byte, (dstLen+srcLen)*4+es*(dstLen+srcLen))
+		for i := range mem {
+			mem[i] = byte(i*7 + 1)
+		}
+		unit := 4
+		if api.bytes {
+			unit = es
+		}
+		dst := mem[:dstLen*unit]
+		src := mem[len(mem)-srcLen*unit:]
+		if c.overlap {
+			src = mem[unit : unit+srcLen*unit]
+		}
+		if primed && n > 0 {
+			_ = api.call(make([]byte, n*unit), make([]byte, n*unit), unit, c.p) // valid only where the parameters are
+		}
+		before := bytes.Clone(mem)
+		err := api.call(dst, src, unit, c.p)
+		if !errors.Is(err, c.want) || (c.want == nil) != (err == nil) {
+			t.Fatalf("%s: error %v, want %v", api.name, err, c.want)
+		}
+		if err != nil && !strings.Contains(err.Error(), c.mention) {
+			t.Errorf("%s: error %q does not mention %q", api.name, err, c.mention)
+		}
+		if !bytes.Equal(mem, before) {
+			t.Errorf("%s: memory changed", api.name)
+		}
 	}
 }
 

@@ -37,14 +37,15 @@ func count(n int, thing string) string {
 // way to their ordinary twins.
 func (m *Impl) Describe(g *shape.Geometry) Route {
 	r := Route{Tier: m.Tier, Plan: "an empty tensor", Kernel: "nothing to move"}
-	m.byWidth(g, nil, nil, &r)
+	m.prepare(g, &r)
 	return r
 }
 
 // describe fills r from the plan of a call and a dry run of its first row
 // call.
-func describe[T any](r *Route, k, fallback Kernels[T], op shape.Op, p *plan, total, workers int) {
+func describe[T any](r *Route, k, fallback Kernels[T], op shape.Op, p *plan, stream bool, total, workers int) {
 	a := p.args
+	a.Streaming = stream
 	elem := a.Unit * int(unsafe.Sizeof(*new(T)))
 	r.Workers = workers
 	r.Plan = fmt.Sprintf("%v, %s of %s of %s of %d×%d %d-byte elements in %s",

@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -40,13 +41,15 @@ type Impl struct {
 	W16   Kernels[[2]uint64]
 	Units Kernels[byte] // the generic tier's only
 
-	// Gather, if not nil, runs a whole call in one pass over the output
-	// where its rows are too short for row kernels, or reports false;
-	// with r set it only describes the call into r. It takes calls of
-	// one goroutine without streaming stores, on tensors in cache. It
-	// takes g by value: through a func value a pointer would escape, and
-	// every call would allocate its geometry.
-	Gather func(g shape.Geometry, dst, src []byte, r *Route) bool
+	// Short, if not nil, returns a function that runs a whole call in one
+	// pass over the output where its rows are too short for row kernels,
+	// or nil; with r set it also describes the call into r. It takes calls
+	// of one goroutine without streaming stores, on tensors in cache. It
+	// takes g by value: through a func value a pointer would escape.
+	Short func(g shape.Geometry, r *Route) func(dst, src []byte)
+
+	calls  memo.Cache[callKey, *prepared] // every call prepared
+	recent memo.Recent[prepared]          // the last of calls used in each slot
 }
 
 var (
@@ -78,47 +81,154 @@ func Active() *Impl { return active }
 
 // Do validates one byte-level call and runs it.
 func (m *Impl) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	g, err := shape.Validate(op, p, elemSize, len(dst), len(src), shape.Overlap(dst, src))
-	if err != nil {
-		return err
+	return m.Call(op, p, elemSize, 1, dst, src)
+}
+
+// Call validates a call on the bytes of dst and src and runs it; unit is
+// the size of what the caller's lengths count (1 for bytes, elemSize for
+// typed slices), so that errors speak the caller's units. A call of
+// parameters that m ran lately skips the validation of its parameters and
+// its planning: it checks the lengths and the overlap, and runs the plan
+// it prepared then.
+func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
+	c := m.lookup(callKey{op, p, elemSize})
+	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
+		g, err := shape.Validate(op, p, elemSize/unit, len(dst)/unit, len(src)/unit, shape.Overlap(dst, src))
+		if err != nil {
+			return err
+		}
+		g.Elem = elemSize
+		c = m.prepare(&g, nil)
+		c.key = callKey{op, p, elemSize}
+		m.calls.Put(c.key, c)
+		m.recent.Put(c.key.hash(), c)
 	}
-	m.Exec(&g, dst, src)
+	c.run(dst, src)
 	return nil
 }
 
-// Exec runs a call that shape.Validate accepted on bytes, choosing the
-// kernels by element width.
-func (m *Impl) Exec(g *shape.Geometry, dst, src []byte) { m.byWidth(g, dst, src, nil) }
+// lookup returns the call prepared for k, or nil.
+func (m *Impl) lookup(k callKey) *prepared {
+	h := k.hash()
+	if c := m.recent.Get(h); c != nil && c.key == k {
+		return c
+	}
+	c, _ := m.calls.Lookup(k)
+	if c != nil {
+		m.recent.Put(h, c)
+	}
+	return c
+}
 
-// byWidth runs the call with the kernels of its element width, or, with r
-// set, describes into r how it would.
-func (m *Impl) byWidth(g *shape.Geometry, dst, src []byte, r *Route) {
-	fb, n := generic, g.Len()*g.Elem
-	if m.Gather != nil && n > 0 && n < streamMin() && workers(g.Workers, n, n) == 1 && m.Gather(*g, dst, src, r) {
+// callKey is what a prepared call depends on.
+type callKey struct {
+	op   shape.Op
+	p    shape.Params
+	elem int
+}
+
+// hash mixes the fields that tell shapes apart, cheaply: it only spreads
+// keys over memo.Recent's slots.
+func (k *callKey) hash() uint64 {
+	p := &k.p
+	h := uint64(k.op) | uint64(p.Order)<<1 | uint64(p.Layout)<<2
+	for _, v := range [...]int{p.N, p.C, p.H, p.W, p.BlockSize, p.Workers, k.elem} {
+		h = (h ^ uint64(v)) * 0x9e3779b97f4a7c15
+	}
+	return h ^ h>>29
+}
+
+// A prepared call runs a validated call on any slices of its length: as
+// the tier's one-pass short run where it has one and the call suits it
+// (short), else with row kernels (rows). Whether it suits, and whether
+// rows stream, is decided on each run, as the seams may move the limits.
+type prepared struct {
+	key     callKey
+	bytes   int // of each tensor
+	workers int // Params.Workers
+	short   func(dst, src []byte)
+	rows    func(dst, src []byte)
+}
+
+func (c *prepared) run(dst, src []byte) {
+	if c.short != nil && c.bytes < streamMin() && workers(c.workers, c.bytes, c.bytes) == 1 {
+		c.short(dst, src)
 		return
 	}
+	c.rows(dst, src)
+}
+
+// prepare plans a call that shape.Validate accepted on bytes, choosing the
+// kernels by element width; with r set it also describes into r how the
+// call runs.
+func (m *Impl) prepare(g *shape.Geometry, r *Route) *prepared {
+	n := g.Len() * g.Elem
+	c := &prepared{bytes: n, workers: g.Workers, rows: func(dst, src []byte) {}}
+	if n == 0 {
+		return c
+	}
+	if m.Short != nil && n < streamMin() && workers(g.Workers, n, n) == 1 {
+		if c.short = m.Short(*g, r); c.short != nil && r != nil {
+			return c
+		}
+	}
+	fb := generic
 	switch es := g.Elem; {
 	case es == 1:
-		execute(m.W1, fb.W1, g, 1, dst, src, n, r)
-	case !aligned(dst, src, es):
-		execute(fb.Units, fb.Units, g, es, dst, src, n, r)
+		c.rows = rows(m.W1, fb.W1, g, 1, n, r)
 	case es == 2:
-		execute(m.W2, fb.W2, g, 1, cast[uint16](dst), cast[uint16](src), n, r)
+		c.rows = words(m.W2, fb.W2, g, n, r)
 	case es == 4:
-		execute(m.W4, fb.W4, g, 1, cast[uint32](dst), cast[uint32](src), n, r)
+		c.rows = words(m.W4, fb.W4, g, n, r)
 	case es == 8:
-		execute(m.W8, fb.W8, g, 1, cast[uint64](dst), cast[uint64](src), n, r)
+		c.rows = words(m.W8, fb.W8, g, n, r)
 	case es == 16:
-		execute(m.W16, fb.W16, g, 1, cast[[2]uint64](dst), cast[[2]uint64](src), n, r)
+		c.rows = words(m.W16, fb.W16, g, n, r)
 	default:
-		execute(fb.Units, fb.Units, g, es, dst, src, n, r)
+		c.rows = rows(fb.Units, fb.Units, g, es, n, r)
 	}
+	return c
+}
+
+// words is rows for the element widths with kernels of their own, whose
+// slices go to the generic tier's unit-wise kernels where the target
+// cannot load them at their address.
+func words[T Word](k, fallback Kernels[T], g *shape.Geometry, bytes int, r *Route) func(dst, src []byte) {
+	typed := rows(k, fallback, g, 1, bytes, r)
+	if unalignedOK {
+		return typed
+	}
+	es := g.Elem
+	units := rows(generic.Units, generic.Units, g, es, bytes, nil)
+	return func(dst, src []byte) {
+		if !aligned(dst, src, es) {
+			units(dst, src)
+			return
+		}
+		typed(dst, src)
+	}
+}
+
+// rows plans a call for row kernels k, and fallback where k has none, on
+// slices of T (units of unit elements each); with r set it also describes
+// the call into r.
+func rows[T any](k, fallback Kernels[T], g *shape.Geometry, unit, bytes int, r *Route) func(dst, src []byte) {
+	p, op, requested := newPlan(g, unit), g.Op, g.Workers
+	if r != nil {
+		total := p.total()
+		describe(r, k, fallback, op, &p, bytes >= streamMin(), total, workers(requested, bytes, total))
+	}
+	return func(dst, src []byte) { execute(k, fallback, op, &p, requested, bytes, cast[T](dst), cast[T](src)) }
 }
 
 // Execute runs a validated call on typed slices, whose lengths count
 // elements, with kernels k alone: package generic's path for any T.
 func Execute[T any](k Kernels[T], g *shape.Geometry, dst, src []T) {
-	execute(k, k, g, 1, dst, src, g.Len()*int(unsafe.Sizeof(*new(T))), nil)
+	if g.Len() == 0 {
+		return
+	}
+	p := newPlan(g, 1)
+	execute(k, k, g.Op, &p, g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), dst, src)
 }
 
 // unalignedOK lists the targets whose loads and stores of any width work at
@@ -205,41 +315,31 @@ func workers(requested, bytes, groups int) int {
 	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, groups))
 }
 
-// execute runs a validated call on dst and src, whose lengths count units,
-// with kernels k and, where k has none, fallback; bytes is the size of each
-// tensor in memory, for the worker count and streaming. With r set it only
-// describes the call into r.
-func execute[T any](k, fallback Kernels[T], g *shape.Geometry, unit int, dst, src []T, bytes int, r *Route) {
-	if g.Len() == 0 {
-		return
-	}
+// execute runs plan p of a call on dst and src, whose lengths count
+// units, with kernels k and, where k has none, fallback; bytes is the size
+// of each tensor in memory, for the worker count and streaming.
+func execute[T any](k, fallback Kernels[T], op shape.Op, p *plan, requested, bytes int, dst, src []T) {
 	space, depth := dst, src
-	if g.Op == shape.SpaceToDepth {
+	if op == shape.SpaceToDepth {
 		space, depth = src, dst
 	}
-	p := newPlan(g, unit)
-	p.args.Streaming = bytes >= streamMin()
-	total := p.total()
-	n := workers(g.Workers, bytes, total)
-	switch {
-	case r != nil:
-		describe(r, k, fallback, g.Op, &p, total, n)
-	case n > 1:
-		parallel(k, fallback, g.Op, p, space, depth, total, n)
-	default:
-		run(k, fallback, g.Op, &p, space, depth, 0, total)
+	stream, total := bytes >= streamMin(), p.total()
+	if n := workers(requested, bytes, total); n > 1 {
+		parallel(k, fallback, op, *p, stream, space, depth, total, n)
+		return
 	}
+	run(k, fallback, op, p, stream, space, depth, 0, total)
 }
 
 // parallel splits the groups into n nearly equal ranges, one per goroutine.
 // It takes the plan by value so that the single-goroutine path in execute
-// keeps its plan on the stack.
-func parallel[T any](k, fallback Kernels[T], op shape.Op, p plan, space, depth []T, total, n int) {
+// keeps its plan where it is.
+func parallel[T any](k, fallback Kernels[T], op shape.Op, p plan, stream bool, space, depth []T, total, n int) {
 	var wg sync.WaitGroup
 	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
 	for i := 1; i < n; i++ {
-		wg.Go(func() { run(k, fallback, op, &p, space, depth, bound(i), bound(i+1)) })
+		wg.Go(func() { run(k, fallback, op, &p, stream, space, depth, bound(i), bound(i+1)) })
 	}
-	run(k, fallback, op, &p, space, depth, 0, bound(1))
+	run(k, fallback, op, &p, stream, space, depth, 0, bound(1))
 	wg.Wait()
 }

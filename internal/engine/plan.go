@@ -125,9 +125,10 @@ func (p *plan) total() int {
 }
 
 // run performs groups [lo, hi) of the plan with kernels k, and those of
-// fallback where k has none.
-func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, space, depth []T, lo, hi int) {
+// fallback where k has none; stream lets them write around the caches.
+func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, stream bool, space, depth []T, lo, hi int) {
 	a, groups := p.args, p.args.Groups
+	a.Streaming = stream
 	for lo < hi {
 		o, r := lo/groups, lo%groups
 		a.Groups = min(groups-r, hi-lo)

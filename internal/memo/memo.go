@@ -1,6 +1,6 @@
-// Package memo caches what the runtime plans once per shape (gather and
-// stacked-row plans), so that a call with a shape seen before costs a map
-// lookup and no allocation.
+// Package memo caches what the runtime plans once per shape (prepared
+// calls, gather and stacked-row plans), so that a call with a shape seen
+// before costs a lookup and no allocation.
 package memo
 
 import (
@@ -20,12 +20,24 @@ type Cache[K comparable, V any] struct {
 
 // Get returns the value of k, building it with build on first use.
 func (c *Cache[K, V]) Get(k K, build func() V) V {
-	if m := c.m.Load(); m != nil {
-		if v, ok := (*m)[k]; ok {
-			return v
-		}
+	if v, ok := c.Lookup(k); ok {
+		return v
 	}
 	v := build()
+	c.Put(k, v)
+	return v
+}
+
+// Lookup returns the value of k, if it has one.
+func (c *Cache[K, V]) Lookup(k K) (v V, ok bool) {
+	if m := c.m.Load(); m != nil {
+		v, ok = (*m)[k]
+	}
+	return v, ok
+}
+
+// Put makes v the value of k.
+func (c *Cache[K, V]) Put(k K, v V) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var old map[K]V
@@ -40,5 +52,4 @@ func (c *Cache[K, V]) Get(k K, build func() V) V {
 	}
 	next[k] = v
 	c.m.Store(&next)
-	return v
 }

@@ -10,27 +10,25 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// gather runs a call as a gather plan (internal/gather) with the gather
-// kernels of t or of its base, if the call's rows are short enough to gain
-// and a plan exists, and reports whether it did. With r set it only
-// describes the call into r.
-func (t *Table) gather(g shape.Geometry, dst, src []byte, r *engine.Route) bool {
+// gather returns a function that runs a call as a gather plan
+// (internal/gather) with the gather kernels of t or of its base, or nil if
+// the call's rows are too long to gain or it has no plan. With r set it
+// also describes the call into r.
+func (t *Table) gather(g *shape.Geometry, r *engine.Route) func(dst, src []byte) {
 	t = t.gatherer()
-	if t == nil || !gather.Short(&g, t.windows) {
-		return false
+	if t == nil || !gather.Short(g, t.windows) {
+		return nil
 	}
-	p := gather.Cached(t.windows, &g)
+	p := gather.Cached(t.windows, g)
 	if p == nil {
-		return false
+		return nil
 	}
 	if r != nil {
 		r.Workers = 1
 		r.Plan = p.String()
 		r.Kernel = name(t.Gather[p.Fwd.Groups])
-		return true
 	}
-	t.checked(p).run(dst, src)
-	return true
+	return t.checked(p).run
 }
 
 // A checkedPlan is a gather plan with a checked copy of each of its

@@ -7,12 +7,18 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// short runs, in one pass, a call whose rows are too short for the row
-// kernels: as stacked rows where the table has the kernel and a plan,
-// else as row units, else as a gather plan. It reports whether it did;
-// with r set it only describes the call into r.
-func (t *Table) short(g shape.Geometry, dst, src []byte, r *engine.Route) bool {
-	return t.stacked(g, dst, src, r) || t.RowUnits(&g, dst, src, r) || t.gather(g, dst, src, r)
+// short returns a function that runs, in one pass, a call whose rows are
+// too short for the row kernels: as stacked rows where the table has the
+// kernel and a plan, else as row units, else as a gather plan; or nil if
+// none takes the call. With r set it also describes the call into r.
+func (t *Table) short(g shape.Geometry, r *engine.Route) func(dst, src []byte) {
+	if f := t.stacked(&g, r); f != nil {
+		return f
+	}
+	if f := t.RowUnits(&g, r); f != nil {
+		return f
+	}
+	return t.gather(&g, r)
 }
 
 // stackKey is what a stacked-row plan depends on.
@@ -29,25 +35,28 @@ type stackKey struct {
 
 var stackPlans memo.Cache[stackKey, *stack.Plan]
 
-// stacked runs a call with the table's stacked-row kernels, if it has one
-// for the call's elements and the call has a plan, and reports whether it
-// did.
-func (t *Table) stacked(g shape.Geometry, dst, src []byte, r *engine.Route) bool {
-	f, p := t.StackPlan(&g, true)
+// stacked returns a function that runs a call with the table's
+// stacked-row kernels, or nil if the table has none for the call's
+// elements or the call has no plan. With r set it also describes the call
+// into r.
+func (t *Table) stacked(g *shape.Geometry, r *engine.Route) func(dst, src []byte) {
+	f, p := t.StackPlan(g, true)
 	if p == nil {
-		return false
+		return nil
 	}
-	a := &StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane}
-	if g.Op == shape.SpaceToDepth {
-		a.Space, a.Depth = src, dst
+	s2d := g.Op == shape.SpaceToDepth
+	run := func(dst, src []byte, report func(string)) {
+		a := &StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane, Report: report}
+		if s2d {
+			a.Space, a.Depth = src, dst
+		}
+		f.Run(a)
 	}
 	if r != nil {
-		r.Workers = 1
-		r.Plan = p.String()
-		a.Report = func(k string) { r.Kernel = k }
+		r.Workers, r.Plan = 1, p.String()
+		run(nil, nil, func(k string) { r.Kernel = k })
 	}
-	f.Run(a)
-	return true
+	return func(dst, src []byte) { run(dst, src, nil) }
 }
 
 // StackPlan returns the stacked-row kernel of t for a validated call and

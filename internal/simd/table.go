@@ -85,13 +85,13 @@ func Register(name string, t *Table) {
 	t.bytePermutes = isa.Lookup(name).BytePermutes
 	c := chosen(t)
 	engine.Register(&engine.Impl{
-		Tier:   isa.Lookup(name).Tier,
-		Gather: c.short,
-		W1:     kernels[uint8]{c},
-		W2:     kernels[uint16]{c},
-		W4:     kernels[uint32]{c},
-		W8:     kernels[uint64]{c},
-		W16:    kernels[[2]uint64]{c},
+		Tier:  isa.Lookup(name).Tier,
+		Short: c.short,
+		W1:    kernels[uint8]{c},
+		W2:    kernels[uint16]{c},
+		W4:    kernels[uint32]{c},
+		W8:    kernels[uint64]{c},
+		W16:   kernels[[2]uint64]{c},
 	})
 }
 

@@ -6,25 +6,28 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
-// RowUnits runs a call with a row-unit kernel (internal/stack's Rows), of
-// this table or its base, if one takes the call's elements and the call
-// has a plan, and reports whether it did. With r set it only describes
-// the call into r.
-func (t *Table) RowUnits(g *shape.Geometry, dst, src []byte, r *engine.Route) bool {
+// RowUnits returns a function that runs a call with a row-unit kernel
+// (internal/stack's Rows), of this table or its base, or nil if none takes
+// the call's elements or the call has no plan. With r set it also
+// describes the call into r.
+func (t *Table) RowUnits(g *shape.Geometry, r *engine.Route) func(dst, src []byte) {
 	f, p := t.UnitPlan(g)
 	if f == nil {
-		return false
+		return nil
 	}
-	a := &UnitArgs{Space: dst, Depth: src, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group}
-	if g.Op == shape.SpaceToDepth {
-		a.Space, a.Depth = src, dst
+	s2d := g.Op == shape.SpaceToDepth
+	run := func(dst, src []byte, report func(string)) {
+		a := &UnitArgs{Space: dst, Depth: src, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group, Report: report}
+		if s2d {
+			a.Space, a.Depth = src, dst
+		}
+		f.Run(a, p.Elem)
 	}
 	if r != nil {
 		r.Workers, r.Plan = 1, p.String()
-		a.Report = func(k string) { r.Kernel = k }
+		run(nil, nil, func(k string) { r.Kernel = k })
 	}
-	f.Run(a, p.Elem)
-	return true
+	return func(dst, src []byte) { run(dst, src, nil) }
 }
 
 // UnitPlan returns the row-unit kernel of t (or of its base) for a
