@@ -25,6 +25,16 @@ type loop struct{ n, space, depth int }
 // b = 4 and 8 reading b*b planes at once was up to 7x slower.
 const groupedBlocks = 3
 
+// smallBlock is the size, in bytes, of the b*b planes of one output
+// channel up to which every block size takes all b block rows in one
+// kernel call, as b <= groupedBlocks do: planes this small cannot fight
+// over the L1 sets, and the calls of one row i each made a call of a few
+// short rows cost more than its rows. On a Zen 4, 1x64x6x6 b = 4 CRD
+// DepthToSpace of bytes (16 calls -> 4): 1.1 µs -> 0.41; 2x128x8x8
+// b = 8 (16 KiB, 32 calls -> 4): 2.2 -> 0.70; 1x48x32x32 b = 4 of
+// 2-byte elements (32 KiB) ran up to 1.35x slower grouped, so it stays.
+const smallBlock = 16 << 10
+
 // newPlan builds the loop nest of a validated, non-empty call. Strides are
 // counted in units; every element is unit units long.
 func newPlan(g *shape.Geometry, unit int) plan {
@@ -51,8 +61,9 @@ func newPlan(g *shape.Geometry, unit int) plan {
 		a.Groups, a.GroupSpace, a.GroupDepth = d.H, b*wb, d.W
 		a.Rows, a.SpaceStride, a.DepthStride = 1, wb, istep
 		p.outer[0] = loop{d.N, d.C * plane, d.C * plane}
+		grouped := b <= groupedBlocks || b*b*plane*g.Elem <= smallBlock
 		switch {
-		case b <= groupedBlocks && cstep == b*b*plane && cp > d.H:
+		case grouped && cstep == b*b*plane && cp > d.H:
 			// CRD, where the planes of one output channel lie b*b
 			// planes after the last's on both sides: with more
 			// channels than rows (YOLO's 13x13 maps of 64), a call
@@ -65,15 +76,15 @@ func newPlan(g *shape.Geometry, unit int) plan {
 			a.Rows, a.SpaceStride, a.DepthStride = d.H, b*wb, d.W
 			a.Groups, a.GroupSpace, a.GroupDepth = cp, b*b*plane, cstep
 			p.outer[1] = loop{b, wb, istep}
-		case b <= groupedBlocks:
+		case grouped:
 			// Rows i < b of a group are consecutive space rows, so
 			// space is written in order while b*b planes are read.
 			a.Rows = b
 			p.outer[1] = loop{cp, b * b * plane, cstep}
 		default:
 			// One i per pass: b planes read at once, not b*b, which
-			// for b = 8 and small planes would all fight over the
-			// same L1 sets.
+			// for b = 8 and planes of 4 KiB or more (1x64x64x64)
+			// would all fight over the same L1 sets.
 			p.outer[1] = loop{b, wb, istep}
 			p.outer[2] = loop{cp, b * b * plane, cstep}
 		}
