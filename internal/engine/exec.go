@@ -128,14 +128,14 @@ type callKey struct {
 }
 
 // hash mixes the fields that tell shapes apart, cheaply: it only spreads
-// keys over memo.Recent's slots.
+// keys over memo.Recent's slots. The products are independent, so that
+// they overlap in the CPU.
 func (k *callKey) hash() uint64 {
 	p := &k.p
-	h := uint64(k.op) | uint64(p.Order)<<1 | uint64(p.Layout)<<2
-	for _, v := range [...]int{p.N, p.C, p.H, p.W, p.BlockSize, p.Workers, k.elem} {
-		h = (h ^ uint64(v)) * 0x9e3779b97f4a7c15
-	}
-	return h ^ h>>29
+	h := uint64(p.N)*0x9e3779b97f4a7c15 + uint64(p.C)*0xc2b2ae3d27d4eb4f + uint64(p.H)*0x165667b19e3779f9 +
+		uint64(p.W)*0xd6e8feb86659fd93 + uint64(p.BlockSize)*0xff51afd7ed558ccd + uint64(k.elem)*0xc4ceb9fe1a85ec53 +
+		uint64(p.Workers)*0x94d049bb133111eb + uint64(k.op)<<2 + uint64(p.Order)<<1 + uint64(p.Layout)
+	return h ^ h>>32 ^ h>>47
 }
 
 // A prepared call runs a validated call on any slices of its length: as

@@ -140,22 +140,39 @@ func (p *plan) total() int {
 func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, stream bool, space, depth []T, lo, hi int) {
 	a, groups := p.args, p.args.Groups
 	a.Streaming = stream
+	// The outer loops' indexes of group lo, and its place r in its kernel
+	// call, are divided out once (a range of several goroutines starts
+	// anywhere); later calls step the indexes like an odometer, as
+	// divisions would cost a small call more than its check.
+	var at [len(p.outer)]int
+	r := 0
+	if lo > 0 {
+		o := lo / groups
+		r = lo % groups
+		for i := len(p.outer) - 1; i >= 0; i-- {
+			at[i] = o % p.outer[i].n
+			o /= p.outer[i].n
+		}
+	}
 	for lo < hi {
-		o, r := lo/groups, lo%groups
 		a.Groups = min(groups-r, hi-lo)
 		so, do := r*a.GroupSpace, r*a.GroupDepth
-		for i := len(p.outer) - 1; i >= 0; i-- {
-			l := &p.outer[i]
-			q := o % l.n
-			o /= l.n
-			so += q * l.space
-			do += q * l.depth
+		for i, l := range p.outer {
+			so += at[i] * l.space
+			do += at[i] * l.depth
 		}
 		sn, dn := a.spans()
 		if s, d := space[so:so+sn], depth[do:do+dn]; !k.Run(op, p.kind, s, d, a) {
 			runFallback(fallback, op, p.kind, s, d, a)
 		}
 		lo += a.Groups
+		r = 0
+		for i := len(p.outer) - 1; i >= 0; i-- {
+			if at[i]++; at[i] < p.outer[i].n {
+				break
+			}
+			at[i] = 0
+		}
 	}
 }
 
