@@ -58,8 +58,23 @@ chunks7:
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
 	JLE        chunks7
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole9
 	MOVQ       BX, R9
-	JMP        chunks7
+	ADDQ       $0x10, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (AX)(R9*2)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R9*2)
+	JMP        rowdone8
+
+whole9:
+	MOVQ BX, R9
+	JMP  chunks7
 
 rowdone8:
 	ADDQ DI, AX
@@ -76,13 +91,13 @@ rowdone8:
 chunk2:
 	SUBQ $0x10, BX
 
-group9:
+group10:
 	MOVQ rows+24(FP), R10
 
-row10:
+row11:
 	XORQ R9, R9
 
-chunks11:
+chunks12:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), X0
 	VMOVDQU    (R11)(DX*1), X1
@@ -91,92 +106,118 @@ chunks11:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone12
+	JEQ        rowdone13
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks11
+	JLE        chunks12
+	SUBQ       $0x08, R9
+	CMPQ       R9, BX
+	JL         whole14
 	MOVQ       BX, R9
-	JMP        chunks11
+	ADDQ       $0x08, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVDQU    X1, (AX)(R9*2)
+	JMP        rowdone13
 
-rowdone12:
+whole14:
+	MOVQ BX, R9
+	JMP  chunks12
+
+rowdone13:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row10
+	JNZ  row11
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group9
+	JNZ  group10
 	VZEROUPPER
 	RET
 
 chunk3:
 	SUBQ $0x08, BX
 
-group13:
+group15:
 	MOVQ rows+24(FP), R10
 
-row14:
+row16:
 	XORQ R9, R9
 
-chunks15:
+chunks17:
 	LEAQ       (CX)(R9*1), R11
 	VMOVQ      (R11), X0
 	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone16
+	JEQ        rowdone18
 	ADDQ       $0x08, R9
 	CMPQ       R9, BX
-	JLE        chunks15
+	JLE        chunks17
+	SUBQ       $0x04, R9
+	CMPQ       R9, BX
+	JL         whole19
 	MOVQ       BX, R9
-	JMP        chunks15
+	ADDQ       $0x04, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      X1, (AX)(R9*2)
+	JMP        rowdone18
 
-rowdone16:
+whole19:
+	MOVQ BX, R9
+	JMP  chunks17
+
+rowdone18:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row14
+	JNZ  row16
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group13
+	JNZ  group15
 	VZEROUPPER
 	RET
 
 chunk4:
 	SUBQ $0x04, BX
 
-group17:
+group20:
 	MOVQ rows+24(FP), R10
 
-row18:
+row21:
 	XORQ R9, R9
 
-chunks19:
+chunks22:
 	LEAQ       (CX)(R9*1), R11
 	VMOVD      (R11), X0
 	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone20
+	JEQ        rowdone23
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks19
+	JLE        chunks22
 	MOVQ       BX, R9
-	JMP        chunks19
+	JMP        chunks22
 
-rowdone20:
+rowdone23:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row18
+	JNZ  row21
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group17
+	JNZ  group20
 	VZEROUPPER
 	RET
 
@@ -201,25 +242,25 @@ TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk21
-	CMPQ  BX, $0x10
-	JAE   chunk22
-	CMPQ  BX, $0x08
-	JAE   chunk23
-	CMPQ  BX, $0x04
 	JAE   chunk24
+	CMPQ  BX, $0x10
+	JAE   chunk25
+	CMPQ  BX, $0x08
+	JAE   chunk26
+	CMPQ  BX, $0x04
+	JAE   chunk27
 	RET
 
-chunk21:
+chunk24:
 	SUBQ $0x20, BX
 
-group25:
+group28:
 	MOVQ rows+24(FP), R10
 
-row26:
+row29:
 	XORQ R9, R9
 
-chunks27:
+chunks30:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -230,35 +271,15 @@ chunks27:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone28
+	JEQ        rowdone31
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks27
+	JLE        chunks30
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole32
 	MOVQ       BX, R9
-	JMP        chunks27
-
-rowdone28:
-	ADDQ DI, AX
-	ADDQ R8, CX
-	DECQ R10
-	JNZ  row26
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ SI
-	JNZ  group25
-	VZEROUPPER
-	RET
-
-chunk22:
-	SUBQ $0x10, BX
-
-group29:
-	MOVQ rows+24(FP), R10
-
-row30:
-	XORQ R9, R9
-
-chunks31:
+	ADDQ       $0x10, R9
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), X0
 	VMOVDQU    (R11)(DX*1), X1
@@ -266,28 +287,26 @@ chunks31:
 	VMOVDQU    X2, (AX)(R9*2)
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(AX)(R9*2)
-	CMPQ       R9, BX
-	JEQ        rowdone32
-	ADDQ       $0x10, R9
-	CMPQ       R9, BX
-	JLE        chunks31
-	MOVQ       BX, R9
-	JMP        chunks31
+	JMP        rowdone31
 
-rowdone32:
+whole32:
+	MOVQ BX, R9
+	JMP  chunks30
+
+rowdone31:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row30
+	JNZ  row29
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group29
+	JNZ  group28
 	VZEROUPPER
 	RET
 
-chunk23:
-	SUBQ $0x08, BX
+chunk25:
+	SUBQ $0x10, BX
 
 group33:
 	MOVQ rows+24(FP), R10
@@ -297,17 +316,32 @@ row34:
 
 chunks35:
 	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (AX)(R9*2)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R9*2)
+	CMPQ       R9, BX
+	JEQ        rowdone36
+	ADDQ       $0x10, R9
+	CMPQ       R9, BX
+	JLE        chunks35
+	SUBQ       $0x08, R9
+	CMPQ       R9, BX
+	JL         whole37
+	MOVQ       BX, R9
+	ADDQ       $0x08, R9
+	LEAQ       (CX)(R9*1), R11
 	VMOVQ      (R11), X0
 	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (AX)(R9*2)
-	CMPQ       R9, BX
-	JEQ        rowdone36
-	ADDQ       $0x08, R9
-	CMPQ       R9, BX
-	JLE        chunks35
-	MOVQ       BX, R9
-	JMP        chunks35
+	JMP        rowdone36
+
+whole37:
+	MOVQ BX, R9
+	JMP  chunks35
 
 rowdone36:
 	ADDQ DI, AX
@@ -321,38 +355,86 @@ rowdone36:
 	VZEROUPPER
 	RET
 
-chunk24:
-	SUBQ $0x04, BX
+chunk26:
+	SUBQ $0x08, BX
 
-group37:
+group38:
 	MOVQ rows+24(FP), R10
 
-row38:
+row39:
 	XORQ R9, R9
 
-chunks39:
+chunks40:
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVDQU    X1, (AX)(R9*2)
+	CMPQ       R9, BX
+	JEQ        rowdone41
+	ADDQ       $0x08, R9
+	CMPQ       R9, BX
+	JLE        chunks40
+	SUBQ       $0x04, R9
+	CMPQ       R9, BX
+	JL         whole42
+	MOVQ       BX, R9
+	ADDQ       $0x04, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      X1, (AX)(R9*2)
+	JMP        rowdone41
+
+whole42:
+	MOVQ BX, R9
+	JMP  chunks40
+
+rowdone41:
+	ADDQ DI, AX
+	ADDQ R8, CX
+	DECQ R10
+	JNZ  row39
+	ADDQ (SP), AX
+	ADDQ 8(SP), CX
+	DECQ SI
+	JNZ  group38
+	VZEROUPPER
+	RET
+
+chunk27:
+	SUBQ $0x04, BX
+
+group43:
+	MOVQ rows+24(FP), R10
+
+row44:
+	XORQ R9, R9
+
+chunks45:
 	LEAQ       (CX)(R9*1), R11
 	VMOVD      (R11), X0
 	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone40
+	JEQ        rowdone46
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks39
+	JLE        chunks45
 	MOVQ       BX, R9
-	JMP        chunks39
+	JMP        chunks45
 
-rowdone40:
+rowdone46:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row38
+	JNZ  row44
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group37
+	JNZ  group43
 	VZEROUPPER
 	RET
 
@@ -377,25 +459,25 @@ TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk41
+	JAE   chunk47
 	CMPQ  BX, $0x10
-	JAE   chunk42
+	JAE   chunk48
 	CMPQ  BX, $0x08
-	JAE   chunk43
+	JAE   chunk49
 	CMPQ  BX, $0x04
-	JAE   chunk44
+	JAE   chunk50
 	RET
 
-chunk41:
+chunk47:
 	SUBQ $0x20, BX
 
-group45:
+group51:
 	MOVQ rows+24(FP), R10
 
-row46:
+row52:
 	XORQ R9, R9
 
-chunks47:
+chunks53:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -406,35 +488,50 @@ chunks47:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone48
+	JEQ        rowdone54
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks47
+	JLE        chunks53
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole55
 	MOVQ       BX, R9
-	JMP        chunks47
+	ADDQ       $0x10, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (AX)(R9*2)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R9*2)
+	JMP        rowdone54
 
-rowdone48:
+whole55:
+	MOVQ BX, R9
+	JMP  chunks53
+
+rowdone54:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row46
+	JNZ  row52
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group45
+	JNZ  group51
 	VZEROUPPER
 	RET
 
-chunk42:
+chunk48:
 	SUBQ $0x10, BX
 
-group49:
+group56:
 	MOVQ rows+24(FP), R10
 
-row50:
+row57:
 	XORQ R9, R9
 
-chunks51:
+chunks58:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), X0
 	VMOVDQU    (R11)(DX*1), X1
@@ -443,92 +540,118 @@ chunks51:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone52
+	JEQ        rowdone59
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks51
+	JLE        chunks58
+	SUBQ       $0x08, R9
+	CMPQ       R9, BX
+	JL         whole60
 	MOVQ       BX, R9
-	JMP        chunks51
+	ADDQ       $0x08, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVQ      (R11), X0
+	VMOVQ      (R11)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVDQU    X1, (AX)(R9*2)
+	JMP        rowdone59
 
-rowdone52:
+whole60:
+	MOVQ BX, R9
+	JMP  chunks58
+
+rowdone59:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row50
+	JNZ  row57
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group49
+	JNZ  group56
 	VZEROUPPER
 	RET
 
-chunk43:
+chunk49:
 	SUBQ $0x08, BX
 
-group53:
+group61:
 	MOVQ rows+24(FP), R10
 
-row54:
+row62:
 	XORQ R9, R9
 
-chunks55:
+chunks63:
 	LEAQ       (CX)(R9*1), R11
 	VMOVQ      (R11), X0
 	VMOVQ      (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone56
+	JEQ        rowdone64
 	ADDQ       $0x08, R9
 	CMPQ       R9, BX
-	JLE        chunks55
+	JLE        chunks63
+	SUBQ       $0x04, R9
+	CMPQ       R9, BX
+	JL         whole65
 	MOVQ       BX, R9
-	JMP        chunks55
+	ADDQ       $0x04, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVD      (R11), X0
+	VMOVD      (R11)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      X1, (AX)(R9*2)
+	JMP        rowdone64
 
-rowdone56:
+whole65:
+	MOVQ BX, R9
+	JMP  chunks63
+
+rowdone64:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row54
+	JNZ  row62
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group53
+	JNZ  group61
 	VZEROUPPER
 	RET
 
-chunk44:
+chunk50:
 	SUBQ $0x04, BX
 
-group57:
+group66:
 	MOVQ rows+24(FP), R10
 
-row58:
+row67:
 	XORQ R9, R9
 
-chunks59:
+chunks68:
 	LEAQ       (CX)(R9*1), R11
 	VMOVD      (R11), X0
 	VMOVD      (R11)(DX*1), X1
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone60
+	JEQ        rowdone69
 	ADDQ       $0x04, R9
 	CMPQ       R9, BX
-	JLE        chunks59
+	JLE        chunks68
 	MOVQ       BX, R9
-	JMP        chunks59
+	JMP        chunks68
 
-rowdone60:
+rowdone69:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row58
+	JNZ  row67
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group57
+	JNZ  group66
 	VZEROUPPER
 	RET
 
@@ -553,23 +676,23 @@ TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk61
+	JAE   chunk70
 	CMPQ  BX, $0x10
-	JAE   chunk62
+	JAE   chunk71
 	CMPQ  BX, $0x08
-	JAE   chunk63
+	JAE   chunk72
 	RET
 
-chunk61:
+chunk70:
 	SUBQ $0x20, BX
 
-group64:
+group73:
 	MOVQ rows+24(FP), R10
 
-row65:
+row74:
 	XORQ R9, R9
 
-chunks66:
+chunks75:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), Y0
 	VMOVDQU     (R11)(DX*1), Y1
@@ -580,35 +703,50 @@ chunks66:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone67
+	JEQ         rowdone76
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks66
+	JLE         chunks75
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole77
 	MOVQ        BX, R9
-	JMP         chunks66
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (AX)(R9*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(AX)(R9*2)
+	JMP         rowdone76
 
-rowdone67:
+whole77:
+	MOVQ BX, R9
+	JMP  chunks75
+
+rowdone76:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row65
+	JNZ  row74
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group64
+	JNZ  group73
 	VZEROUPPER
 	RET
 
-chunk62:
+chunk71:
 	SUBQ $0x10, BX
 
-group68:
+group78:
 	MOVQ rows+24(FP), R10
 
-row69:
+row79:
 	XORQ R9, R9
 
-chunks70:
+chunks80:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VMOVDQU     (R11)(DX*1), X1
@@ -617,57 +755,70 @@ chunks70:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone71
+	JEQ         rowdone81
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks70
+	JLE         chunks80
+	SUBQ        $0x08, R9
+	CMPQ        R9, BX
+	JL          whole82
 	MOVQ        BX, R9
-	JMP         chunks70
+	ADDQ        $0x08, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVQ       (R11), X0
+	VMOVQ       (R11)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVDQU     X1, (AX)(R9*2)
+	JMP         rowdone81
 
-rowdone71:
+whole82:
+	MOVQ BX, R9
+	JMP  chunks80
+
+rowdone81:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row69
+	JNZ  row79
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group68
+	JNZ  group78
 	VZEROUPPER
 	RET
 
-chunk63:
+chunk72:
 	SUBQ $0x08, BX
 
-group72:
+group83:
 	MOVQ rows+24(FP), R10
 
-row73:
+row84:
 	XORQ R9, R9
 
-chunks74:
+chunks85:
 	LEAQ        (CX)(R9*1), R11
 	VMOVQ       (R11), X0
 	VMOVQ       (R11)(DX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone75
+	JEQ         rowdone86
 	ADDQ        $0x08, R9
 	CMPQ        R9, BX
-	JLE         chunks74
+	JLE         chunks85
 	MOVQ        BX, R9
-	JMP         chunks74
+	JMP         chunks85
 
-rowdone75:
+rowdone86:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row73
+	JNZ  row84
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group72
+	JNZ  group83
 	VZEROUPPER
 	RET
 
@@ -692,21 +843,21 @@ TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk76
+	JAE   chunk87
 	CMPQ  BX, $0x10
-	JAE   chunk77
+	JAE   chunk88
 	RET
 
-chunk76:
+chunk87:
 	SUBQ $0x20, BX
 
-group78:
+group89:
 	MOVQ rows+24(FP), R10
 
-row79:
+row90:
 	XORQ R9, R9
 
-chunks80:
+chunks91:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -715,57 +866,70 @@ chunks80:
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVDQU    Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone81
+	JEQ        rowdone92
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks80
+	JLE        chunks91
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole93
 	MOVQ       BX, R9
-	JMP        chunks80
+	ADDQ       $0x10, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    X0, (AX)(R9*2)
+	VMOVDQU    (R11)(DX*1), X0
+	VMOVDQU    X0, 16(AX)(R9*2)
+	JMP        rowdone92
 
-rowdone81:
+whole93:
+	MOVQ BX, R9
+	JMP  chunks91
+
+rowdone92:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row79
+	JNZ  row90
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group78
+	JNZ  group89
 	VZEROUPPER
 	RET
 
-chunk77:
+chunk88:
 	SUBQ $0x10, BX
 
-group82:
+group94:
 	MOVQ rows+24(FP), R10
 
-row83:
+row95:
 	XORQ R9, R9
 
-chunks84:
+chunks96:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VMOVDQU X0, (AX)(R9*2)
 	VMOVDQU (R11)(DX*1), X0
 	VMOVDQU X0, 16(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone85
+	JEQ     rowdone97
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks84
+	JLE     chunks96
 	MOVQ    BX, R9
-	JMP     chunks84
+	JMP     chunks96
 
-rowdone85:
+rowdone97:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row83
+	JNZ  row95
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group82
+	JNZ  group94
 	VZEROUPPER
 	RET
 
@@ -790,23 +954,23 @@ TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk86
+	JAE   chunk98
 	CMPQ  BX, $0x24
-	JAE   chunk87
+	JAE   chunk99
 	CMPQ  BX, $0x18
-	JAE   chunk88
+	JAE   chunk100
 	RET
 
-chunk86:
+chunk98:
 	SUBQ $0x60, BX
 
-group89:
+group101:
 	MOVQ rows+24(FP), R10
 
-row90:
+row102:
 	XORQ R9, R9
 
-chunks91:
+chunks103:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        8(R11), Y0
 	VPSHUFB        shuffle0<>+0(SB), Y0, Y0
@@ -851,35 +1015,35 @@ chunks91:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 160(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone92
+	JEQ            rowdone104
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks91
+	JLE            chunks103
 	MOVQ           BX, R9
-	JMP            chunks91
+	JMP            chunks103
 
-rowdone92:
+rowdone104:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row90
+	JNZ  row102
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group89
+	JNZ  group101
 	VZEROUPPER
 	RET
 
-chunk87:
+chunk99:
 	SUBQ $0x24, BX
 
-group93:
+group105:
 	MOVQ rows+24(FP), R10
 
-row94:
+row106:
 	XORQ R9, R9
 
-chunks95:
+chunks107:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle12<>+0(SB), X0, X0
@@ -910,35 +1074,35 @@ chunks95:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone96
+	JEQ     rowdone108
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks95
+	JLE     chunks107
 	MOVQ    BX, R9
-	JMP     chunks95
+	JMP     chunks107
 
-rowdone96:
+rowdone108:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row94
+	JNZ  row106
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group93
+	JNZ  group105
 	VZEROUPPER
 	RET
 
-chunk88:
+chunk100:
 	SUBQ $0x18, BX
 
-group97:
+group109:
 	MOVQ rows+24(FP), R10
 
-row98:
+row110:
 	XORQ R9, R9
 
-chunks99:
+chunks111:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle12<>+0(SB), X0, X0
@@ -958,22 +1122,22 @@ chunks99:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone100
+	JEQ     rowdone112
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks99
+	JLE     chunks111
 	MOVQ    BX, R9
-	JMP     chunks99
+	JMP     chunks111
 
-rowdone100:
+rowdone112:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row98
+	JNZ  row110
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group97
+	JNZ  group109
 	VZEROUPPER
 	RET
 
@@ -1122,23 +1286,23 @@ TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk101
+	JAE   chunk113
 	CMPQ  BX, $0x24
-	JAE   chunk102
+	JAE   chunk114
 	CMPQ  BX, $0x18
-	JAE   chunk103
+	JAE   chunk115
 	RET
 
-chunk101:
+chunk113:
 	SUBQ $0x60, BX
 
-group104:
+group116:
 	MOVQ rows+24(FP), R10
 
-row105:
+row117:
 	XORQ R9, R9
 
-chunks106:
+chunks118:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        8(R11), Y0
 	VPSHUFB        shuffle25<>+0(SB), Y0, Y0
@@ -1183,35 +1347,35 @@ chunks106:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 160(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone107
+	JEQ            rowdone119
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks106
+	JLE            chunks118
 	MOVQ           BX, R9
-	JMP            chunks106
+	JMP            chunks118
 
-rowdone107:
+rowdone119:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row105
+	JNZ  row117
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group104
+	JNZ  group116
 	VZEROUPPER
 	RET
 
-chunk102:
+chunk114:
 	SUBQ $0x24, BX
 
-group108:
+group120:
 	MOVQ rows+24(FP), R10
 
-row109:
+row121:
 	XORQ R9, R9
 
-chunks110:
+chunks122:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle37<>+0(SB), X0, X0
@@ -1239,35 +1403,35 @@ chunks110:
 	VPSHUFB shuffle45<>+0(SB), X2, X2
 	VMOVQ   X2, 64(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone111
+	JEQ     rowdone123
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks110
+	JLE     chunks122
 	MOVQ    BX, R9
-	JMP     chunks110
+	JMP     chunks122
 
-rowdone111:
+rowdone123:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row109
+	JNZ  row121
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group108
+	JNZ  group120
 	VZEROUPPER
 	RET
 
-chunk103:
+chunk115:
 	SUBQ $0x18, BX
 
-group112:
+group124:
 	MOVQ rows+24(FP), R10
 
-row113:
+row125:
 	XORQ R9, R9
 
-chunks114:
+chunks126:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle37<>+0(SB), X0, X0
@@ -1287,22 +1451,22 @@ chunks114:
 	VPOR    X2, X0, X2
 	VMOVDQU X2, 32(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone115
+	JEQ     rowdone127
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks114
+	JLE     chunks126
 	MOVQ    BX, R9
-	JMP     chunks114
+	JMP     chunks126
 
-rowdone115:
+rowdone127:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row113
+	JNZ  row125
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group112
+	JNZ  group124
 	VZEROUPPER
 	RET
 
@@ -1447,19 +1611,19 @@ TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk116
+	JAE   chunk128
 	RET
 
-chunk116:
+chunk128:
 	SUBQ $0x20, BX
 
-group117:
+group129:
 	MOVQ rows+24(FP), R10
 
-row118:
+row130:
 	XORQ R9, R9
 
-chunks119:
+chunks131:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -1470,22 +1634,22 @@ chunks119:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone120
+	JEQ        rowdone132
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks119
+	JLE        chunks131
 	MOVQ       BX, R9
-	JMP        chunks119
+	JMP        chunks131
 
-rowdone120:
+rowdone132:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row118
+	JNZ  row130
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group117
+	JNZ  group129
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1511,19 +1675,19 @@ TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk121
+	JAE   chunk133
 	RET
 
-chunk121:
+chunk133:
 	SUBQ $0x20, BX
 
-group122:
+group134:
 	MOVQ rows+24(FP), R10
 
-row123:
+row135:
 	XORQ R9, R9
 
-chunks124:
+chunks136:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -1534,22 +1698,22 @@ chunks124:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone125
+	JEQ        rowdone137
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks124
+	JLE        chunks136
 	MOVQ       BX, R9
-	JMP        chunks124
+	JMP        chunks136
 
-rowdone125:
+rowdone137:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row123
+	JNZ  row135
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group122
+	JNZ  group134
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1575,19 +1739,19 @@ TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk126
+	JAE   chunk138
 	RET
 
-chunk126:
+chunk138:
 	SUBQ $0x20, BX
 
-group127:
+group139:
 	MOVQ rows+24(FP), R10
 
-row128:
+row140:
 	XORQ R9, R9
 
-chunks129:
+chunks141:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -1598,22 +1762,22 @@ chunks129:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVNTDQ   Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone130
+	JEQ        rowdone142
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks129
+	JLE        chunks141
 	MOVQ       BX, R9
-	JMP        chunks129
+	JMP        chunks141
 
-rowdone130:
+rowdone142:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row128
+	JNZ  row140
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group127
+	JNZ  group139
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1639,19 +1803,19 @@ TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk131
+	JAE   chunk143
 	RET
 
-chunk131:
+chunk143:
 	SUBQ $0x20, BX
 
-group132:
+group144:
 	MOVQ rows+24(FP), R10
 
-row133:
+row145:
 	XORQ R9, R9
 
-chunks134:
+chunks146:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), Y0
 	VMOVDQU     (R11)(DX*1), Y1
@@ -1662,22 +1826,22 @@ chunks134:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVNTDQ    Y1, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone135
+	JEQ         rowdone147
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks134
+	JLE         chunks146
 	MOVQ        BX, R9
-	JMP         chunks134
+	JMP         chunks146
 
-rowdone135:
+rowdone147:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row133
+	JNZ  row145
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group132
+	JNZ  group144
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1703,19 +1867,19 @@ TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk136
+	JAE   chunk148
 	RET
 
-chunk136:
+chunk148:
 	SUBQ $0x20, BX
 
-group137:
+group149:
 	MOVQ rows+24(FP), R10
 
-row138:
+row150:
 	XORQ R9, R9
 
-chunks139:
+chunks151:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -1724,22 +1888,22 @@ chunks139:
 	VPERM2I128 $0x31, Y1, Y0, Y1
 	VMOVNTDQ   Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone140
+	JEQ        rowdone152
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks139
+	JLE        chunks151
 	MOVQ       BX, R9
-	JMP        chunks139
+	JMP        chunks151
 
-rowdone140:
+rowdone152:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row138
+	JNZ  row150
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group137
+	JNZ  group149
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1765,21 +1929,21 @@ TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk141
+	JAE   chunk153
 	CMPQ  BX, $0x10
-	JAE   chunk142
+	JAE   chunk154
 	RET
 
-chunk141:
+chunk153:
 	SUBQ $0x20, BX
 
-group143:
+group155:
 	MOVQ rows+24(FP), R10
 
-row144:
+row156:
 	XORQ R9, R9
 
-chunks145:
+chunks157:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), Y0
 	VMOVDQU    (R11)(DX*1), Y1
@@ -1792,35 +1956,52 @@ chunks145:
 	VPSHUFB    shuffle49<>+0(SB), Y1, Y1
 	VMOVDQU    Y1, 32(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone146
+	JEQ        rowdone158
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks145
+	JLE        chunks157
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole159
 	MOVQ       BX, R9
-	JMP        chunks145
+	ADDQ       $0x10, R9
+	LEAQ       (CX)(R9*1), R11
+	VMOVDQU    (R11), X0
+	VMOVDQU    (R11)(DX*1), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPSHUFB    shuffle50<>+0(SB), X2, X2
+	VMOVDQU    X2, (AX)(R9*2)
+	VPUNPCKHDQ X1, X0, X1
+	VPSHUFB    shuffle50<>+0(SB), X1, X1
+	VMOVDQU    X1, 16(AX)(R9*2)
+	JMP        rowdone158
 
-rowdone146:
+whole159:
+	MOVQ BX, R9
+	JMP  chunks157
+
+rowdone158:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row144
+	JNZ  row156
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group143
+	JNZ  group155
 	VZEROUPPER
 	RET
 
-chunk142:
+chunk154:
 	SUBQ $0x10, BX
 
-group147:
+group160:
 	MOVQ rows+24(FP), R10
 
-row148:
+row161:
 	XORQ R9, R9
 
-chunks149:
+chunks162:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), X0
 	VMOVDQU    (R11)(DX*1), X1
@@ -1831,22 +2012,22 @@ chunks149:
 	VPSHUFB    shuffle50<>+0(SB), X1, X1
 	VMOVDQU    X1, 16(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone150
+	JEQ        rowdone163
 	ADDQ       $0x10, R9
 	CMPQ       R9, BX
-	JLE        chunks149
+	JLE        chunks162
 	MOVQ       BX, R9
-	JMP        chunks149
+	JMP        chunks162
 
-rowdone150:
+rowdone163:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row148
+	JNZ  row161
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group147
+	JNZ  group160
 	VZEROUPPER
 	RET
 
@@ -1881,19 +2062,19 @@ TEXT ·tzip2x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk151
+	JAE   chunk164
 	RET
 
-chunk151:
+chunk164:
 	SUBQ $0x20, BX
 
-group152:
+group165:
 	MOVQ rows+24(FP), R10
 
-row153:
+row166:
 	XORQ R9, R9
 
-chunks154:
+chunks167:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 8(R11), Y0, Y0
@@ -1910,22 +2091,22 @@ chunks154:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone155
+	JEQ            rowdone168
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks154
+	JLE            chunks167
 	MOVQ           BX, R9
-	JMP            chunks154
+	JMP            chunks167
 
-rowdone155:
+rowdone168:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row153
+	JNZ  row166
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group152
+	JNZ  group165
 	SFENCE
 	VZEROUPPER
 	RET
@@ -1975,21 +2156,21 @@ TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk156
+	JAE   chunk169
 	CMPQ  BX, $0x10
-	JAE   chunk157
+	JAE   chunk170
 	RET
 
-chunk156:
+chunk169:
 	SUBQ $0x20, BX
 
-group158:
+group171:
 	MOVQ rows+24(FP), R10
 
-row159:
+row172:
 	XORQ R9, R9
 
-chunks160:
+chunks173:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), Y0
 	VMOVDQU     (R11)(DX*1), Y1
@@ -2002,35 +2183,52 @@ chunks160:
 	VPSHUFB     shuffle55<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone161
+	JEQ         rowdone174
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks160
+	JLE         chunks173
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole175
 	MOVQ        BX, R9
-	JMP         chunks160
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPSHUFB     shuffle56<>+0(SB), X2, X2
+	VMOVDQU     X2, (AX)(R9*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VPSHUFB     shuffle56<>+0(SB), X1, X1
+	VMOVDQU     X1, 16(AX)(R9*2)
+	JMP         rowdone174
 
-rowdone161:
+whole175:
+	MOVQ BX, R9
+	JMP  chunks173
+
+rowdone174:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row159
+	JNZ  row172
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group158
+	JNZ  group171
 	VZEROUPPER
 	RET
 
-chunk157:
+chunk170:
 	SUBQ $0x10, BX
 
-group162:
+group176:
 	MOVQ rows+24(FP), R10
 
-row163:
+row177:
 	XORQ R9, R9
 
-chunks164:
+chunks178:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VMOVDQU     (R11)(DX*1), X1
@@ -2041,22 +2239,22 @@ chunks164:
 	VPSHUFB     shuffle56<>+0(SB), X1, X1
 	VMOVDQU     X1, 16(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone165
+	JEQ         rowdone179
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks164
+	JLE         chunks178
 	MOVQ        BX, R9
-	JMP         chunks164
+	JMP         chunks178
 
-rowdone165:
+rowdone179:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row163
+	JNZ  row177
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group162
+	JNZ  group176
 	VZEROUPPER
 	RET
 
@@ -2091,19 +2289,19 @@ TEXT ·tzip2x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk166
+	JAE   chunk180
 	RET
 
-chunk166:
+chunk180:
 	SUBQ $0x20, BX
 
-group167:
+group181:
 	MOVQ rows+24(FP), R10
 
-row168:
+row182:
 	XORQ R9, R9
 
-chunks169:
+chunks183:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 8(R11), Y0, Y0
@@ -2120,22 +2318,22 @@ chunks169:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone170
+	JEQ            rowdone184
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks169
+	JLE            chunks183
 	MOVQ           BX, R9
-	JMP            chunks169
+	JMP            chunks183
 
-rowdone170:
+rowdone184:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row168
+	JNZ  row182
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group167
+	JNZ  group181
 	SFENCE
 	VZEROUPPER
 	RET
@@ -2185,21 +2383,21 @@ TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk171
+	JAE   chunk185
 	CMPQ  BX, $0x10
-	JAE   chunk172
+	JAE   chunk186
 	RET
 
-chunk171:
+chunk185:
 	SUBQ $0x20, BX
 
-group173:
+group187:
 	MOVQ rows+24(FP), R10
 
-row174:
+row188:
 	XORQ R9, R9
 
-chunks175:
+chunks189:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -2216,35 +2414,51 @@ chunks175:
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone176
+	JEQ         rowdone190
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks175
+	JLE         chunks189
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole191
 	MOVQ        BX, R9
-	JMP         chunks175
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
+	VPSHUFB     shuffle61<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle62<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(R9*2)
+	JMP         rowdone190
 
-rowdone176:
+whole191:
+	MOVQ BX, R9
+	JMP  chunks189
+
+rowdone190:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row174
+	JNZ  row188
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group173
+	JNZ  group187
 	VZEROUPPER
 	RET
 
-chunk172:
+chunk186:
 	SUBQ $0x10, BX
 
-group177:
+group192:
 	MOVQ rows+24(FP), R10
 
-row178:
+row193:
 	XORQ R9, R9
 
-chunks179:
+chunks194:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -2254,22 +2468,22 @@ chunks179:
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone180
+	JEQ         rowdone195
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks179
+	JLE         chunks194
 	MOVQ        BX, R9
-	JMP         chunks179
+	JMP         chunks194
 
-rowdone180:
+rowdone195:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row178
+	JNZ  row193
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group177
+	JNZ  group192
 	VZEROUPPER
 	RET
 
@@ -2306,19 +2520,19 @@ TEXT ·tzip2x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk181
+	JAE   chunk196
 	RET
 
-chunk181:
+chunk196:
 	SUBQ $0x20, BX
 
-group182:
+group197:
 	MOVQ rows+24(FP), R10
 
-row183:
+row198:
 	XORQ R9, R9
 
-chunks184:
+chunks199:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 4(R11), Y0, Y0
@@ -2335,22 +2549,22 @@ chunks184:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone185
+	JEQ            rowdone200
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks184
+	JLE            chunks199
 	MOVQ           BX, R9
-	JMP            chunks184
+	JMP            chunks199
 
-rowdone185:
+rowdone200:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row183
+	JNZ  row198
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group182
+	JNZ  group197
 	SFENCE
 	VZEROUPPER
 	RET
@@ -2400,21 +2614,21 @@ TEXT ·tzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk186
+	JAE   chunk201
 	CMPQ  BX, $0x20
-	JAE   chunk187
+	JAE   chunk202
 	RET
 
-chunk186:
+chunk201:
 	SUBQ $0x40, BX
 
-group188:
+group203:
 	MOVQ rows+24(FP), R10
 
-row189:
+row204:
 	XORQ R9, R9
 
-chunks190:
+chunks205:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, 32(R11), Y0, Y0
@@ -2441,35 +2655,60 @@ chunks190:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone191
+	JEQ         rowdone206
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks190
+	JLE         chunks205
+	SUBQ        $0x20, R9
+	CMPQ        R9, BX
+	JL          whole207
 	MOVQ        BX, R9
-	JMP         chunks190
+	ADDQ        $0x20, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     16(R11), X0
+	VMOVDQU     16(R11)(DX*1), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (AX)(R9*2)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, 16(AX)(R9*2)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 32(AX)(R9*2)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 48(AX)(R9*2)
+	JMP         rowdone206
 
-rowdone191:
+whole207:
+	MOVQ BX, R9
+	JMP  chunks205
+
+rowdone206:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row189
+	JNZ  row204
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group188
+	JNZ  group203
 	VZEROUPPER
 	RET
 
-chunk187:
+chunk202:
 	SUBQ $0x20, BX
 
-group192:
+group208:
 	MOVQ rows+24(FP), R10
 
-row193:
+row209:
 	XORQ R9, R9
 
-chunks194:
+chunks210:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VMOVDQU     (R11)(DX*1), X1
@@ -2488,22 +2727,22 @@ chunks194:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 48(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone195
+	JEQ         rowdone211
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks194
+	JLE         chunks210
 	MOVQ        BX, R9
-	JMP         chunks194
+	JMP         chunks210
 
-rowdone195:
+rowdone211:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row193
+	JNZ  row209
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group192
+	JNZ  group208
 	VZEROUPPER
 	RET
 
@@ -2528,19 +2767,19 @@ TEXT ·tzip2x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk196
+	JAE   chunk212
 	RET
 
-chunk196:
+chunk212:
 	SUBQ $0x20, BX
 
-group197:
+group213:
 	MOVQ rows+24(FP), R10
 
-row198:
+row214:
 	XORQ R9, R9
 
-chunks199:
+chunks215:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -2557,22 +2796,22 @@ chunks199:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone200
+	JEQ         rowdone216
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks199
+	JLE         chunks215
 	MOVQ        BX, R9
-	JMP         chunks199
+	JMP         chunks215
 
-rowdone200:
+rowdone216:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row198
+	JNZ  row214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group197
+	JNZ  group213
 	SFENCE
 	VZEROUPPER
 	RET
@@ -2616,23 +2855,23 @@ TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk201
+	JAE   chunk217
 	CMPQ  BX, $0x24
-	JAE   chunk202
+	JAE   chunk218
 	CMPQ  BX, $0x18
-	JAE   chunk203
+	JAE   chunk219
 	RET
 
-chunk201:
+chunk217:
 	SUBQ $0x60, BX
 
-group204:
+group220:
 	MOVQ rows+24(FP), R10
 
-row205:
+row221:
 	XORQ R9, R9
 
-chunks206:
+chunks222:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        8(R11), Y0
 	VPSHUFB        shuffle70<>+0(SB), Y0, Y0
@@ -2683,35 +2922,35 @@ chunks206:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 160(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone207
+	JEQ            rowdone223
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks206
+	JLE            chunks222
 	MOVQ           BX, R9
-	JMP            chunks206
+	JMP            chunks222
 
-rowdone207:
+rowdone223:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row205
+	JNZ  row221
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group204
+	JNZ  group220
 	VZEROUPPER
 	RET
 
-chunk202:
+chunk218:
 	SUBQ $0x24, BX
 
-group208:
+group224:
 	MOVQ rows+24(FP), R10
 
-row209:
+row225:
 	XORQ R9, R9
 
-chunks210:
+chunks226:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
@@ -2742,35 +2981,35 @@ chunks210:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone211
+	JEQ     rowdone227
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks210
+	JLE     chunks226
 	MOVQ    BX, R9
-	JMP     chunks210
+	JMP     chunks226
 
-rowdone211:
+rowdone227:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row209
+	JNZ  row225
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group208
+	JNZ  group224
 	VZEROUPPER
 	RET
 
-chunk203:
+chunk219:
 	SUBQ $0x18, BX
 
-group212:
+group228:
 	MOVQ rows+24(FP), R10
 
-row213:
+row229:
 	XORQ R9, R9
 
-chunks214:
+chunks230:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle80<>+0(SB), X0, X0
@@ -2791,22 +3030,22 @@ chunks214:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone215
+	JEQ     rowdone231
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks214
+	JLE     chunks230
 	MOVQ    BX, R9
-	JMP     chunks214
+	JMP     chunks230
 
-rowdone215:
+rowdone231:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row213
+	JNZ  row229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group212
+	JNZ  group228
 	VZEROUPPER
 	RET
 
@@ -2939,19 +3178,19 @@ TEXT ·tzip2x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk216
+	JAE   chunk232
 	RET
 
-chunk216:
+chunk232:
 	SUBQ $0x60, BX
 
-group217:
+group233:
 	MOVQ rows+24(FP), R10
 
-row218:
+row234:
 	XORQ R9, R9
 
-chunks219:
+chunks235:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, 7(R11), Y0, Y0
@@ -3002,22 +3241,22 @@ chunks219:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 160(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone220
+	JEQ         rowdone236
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks219
+	JLE         chunks235
 	MOVQ        BX, R9
-	JMP         chunks219
+	JMP         chunks235
 
-rowdone220:
+rowdone236:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row218
+	JNZ  row234
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group217
+	JNZ  group233
 	SFENCE
 	VZEROUPPER
 	RET
@@ -3079,23 +3318,23 @@ TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk221
+	JAE   chunk237
 	CMPQ  BX, $0x24
-	JAE   chunk222
+	JAE   chunk238
 	CMPQ  BX, $0x18
-	JAE   chunk223
+	JAE   chunk239
 	RET
 
-chunk221:
+chunk237:
 	SUBQ $0x60, BX
 
-group224:
+group240:
 	MOVQ rows+24(FP), R10
 
-row225:
+row241:
 	XORQ R9, R9
 
-chunks226:
+chunks242:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      8(R11), Y0
 	VPSHUFB      shuffle98<>+0(SB), Y0, Y0
@@ -3143,35 +3382,35 @@ chunks226:
 	VMOVDQU      X0, 64(AX)(R9*2)
 	VEXTRACTI128 $0x01, Y0, 176(AX)(R9*2)
 	CMPQ         R9, BX
-	JEQ          rowdone227
+	JEQ          rowdone243
 	ADDQ         $0x60, R9
 	CMPQ         R9, BX
-	JLE          chunks226
+	JLE          chunks242
 	MOVQ         BX, R9
-	JMP          chunks226
+	JMP          chunks242
 
-rowdone227:
+rowdone243:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row225
+	JNZ  row241
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group224
+	JNZ  group240
 	VZEROUPPER
 	RET
 
-chunk222:
+chunk238:
 	SUBQ $0x24, BX
 
-group228:
+group244:
 	MOVQ rows+24(FP), R10
 
-row229:
+row245:
 	XORQ R9, R9
 
-chunks230:
+chunks246:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle106<>+0(SB), X0, X0
@@ -3202,35 +3441,35 @@ chunks230:
 	VPOR    X2, X1, X2
 	VMOVQ   X2, 64(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone231
+	JEQ     rowdone247
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks230
+	JLE     chunks246
 	MOVQ    BX, R9
-	JMP     chunks230
+	JMP     chunks246
 
-rowdone231:
+rowdone247:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row229
+	JNZ  row245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group228
+	JNZ  group244
 	VZEROUPPER
 	RET
 
-chunk223:
+chunk239:
 	SUBQ $0x18, BX
 
-group232:
+group248:
 	MOVQ rows+24(FP), R10
 
-row233:
+row249:
 	XORQ R9, R9
 
-chunks234:
+chunks250:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle106<>+0(SB), X0, X0
@@ -3251,22 +3490,22 @@ chunks234:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone235
+	JEQ     rowdone251
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks234
+	JLE     chunks250
 	MOVQ    BX, R9
-	JMP     chunks234
+	JMP     chunks250
 
-rowdone235:
+rowdone251:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row233
+	JNZ  row249
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group232
+	JNZ  group248
 	VZEROUPPER
 	RET
 
@@ -3379,19 +3618,19 @@ TEXT ·tzip2x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk236
+	JAE   chunk252
 	RET
 
-chunk236:
+chunk252:
 	SUBQ $0x60, BX
 
-group237:
+group253:
 	MOVQ rows+24(FP), R10
 
-row238:
+row254:
 	XORQ R9, R9
 
-chunks239:
+chunks255:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, 4(R11), Y0, Y0
@@ -3442,22 +3681,22 @@ chunks239:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 160(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone240
+	JEQ         rowdone256
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks239
+	JLE         chunks255
 	MOVQ        BX, R9
-	JMP         chunks239
+	JMP         chunks255
 
-rowdone240:
+rowdone256:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row238
+	JNZ  row254
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group237
+	JNZ  group253
 	SFENCE
 	VZEROUPPER
 	RET
@@ -3507,23 +3746,23 @@ TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk241
+	JAE   chunk257
 	CMPQ  BX, $0x30
-	JAE   chunk242
+	JAE   chunk258
 	CMPQ  BX, $0x18
-	JAE   chunk243
+	JAE   chunk259
 	RET
 
-chunk241:
+chunk257:
 	SUBQ $0x60, BX
 
-group244:
+group260:
 	MOVQ rows+24(FP), R10
 
-row245:
+row261:
 	XORQ R9, R9
 
-chunks246:
+chunks262:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      8(R11), Y0
 	VPSHUFB      shuffle120<>+0(SB), Y0, Y0
@@ -3571,35 +3810,80 @@ chunks246:
 	VMOVDQU      X0, 64(AX)(R9*2)
 	VEXTRACTI128 $0x01, Y0, 176(AX)(R9*2)
 	CMPQ         R9, BX
-	JEQ          rowdone247
+	JEQ          rowdone263
 	ADDQ         $0x60, R9
 	CMPQ         R9, BX
-	JLE          chunks246
+	JLE          chunks262
+	SUBQ         $0x30, R9
+	CMPQ         R9, BX
+	JL           whole264
 	MOVQ         BX, R9
-	JMP          chunks246
+	ADDQ         $0x30, R9
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (R11), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      (R11)(DX*1), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, (AX)(R9*2)
+	VMOVDQU      4(R11), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      4(R11)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 16(AX)(R9*2)
+	VMOVDQU      8(R11), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      8(R11)(DX*1), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 32(AX)(R9*2)
+	VMOVDQU      24(R11), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      24(R11)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 48(AX)(R9*2)
+	VMOVDQU      28(R11), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      28(R11)(DX*1), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 64(AX)(R9*2)
+	VMOVDQU      32(R11), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      32(R11)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 80(AX)(R9*2)
+	JMP          rowdone263
 
-rowdone247:
+whole264:
+	MOVQ BX, R9
+	JMP  chunks262
+
+rowdone263:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row245
+	JNZ  row261
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group244
+	JNZ  group260
 	VZEROUPPER
 	RET
 
-chunk242:
+chunk258:
 	SUBQ $0x30, BX
 
-group248:
+group265:
 	MOVQ rows+24(FP), R10
 
-row249:
+row266:
 	XORQ R9, R9
 
-chunks250:
+chunks267:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
@@ -3638,35 +3922,62 @@ chunks250:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 80(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone251
+	JEQ     rowdone268
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks250
+	JLE     chunks267
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole269
 	MOVQ    BX, R9
-	JMP     chunks250
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VMOVDQU (R11)(DX*1), X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (AX)(R9*2)
+	VMOVDQU 4(R11), X1
+	VPSHUFB shuffle122<>+0(SB), X1, X1
+	VMOVDQU 4(R11)(DX*1), X0
+	VPSHUFB shuffle123<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, 16(AX)(R9*2)
+	VMOVDQU 8(R11), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X0
+	VMOVDQU 8(R11)(DX*1), X1
+	VPSHUFB shuffle123<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 32(AX)(R9*2)
+	JMP     rowdone268
 
-rowdone251:
+whole269:
+	MOVQ BX, R9
+	JMP  chunks267
+
+rowdone268:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row249
+	JNZ  row266
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group248
+	JNZ  group265
 	VZEROUPPER
 	RET
 
-chunk243:
+chunk259:
 	SUBQ $0x18, BX
 
-group252:
+group270:
 	MOVQ rows+24(FP), R10
 
-row253:
+row271:
 	XORQ R9, R9
 
-chunks254:
+chunks272:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle122<>+0(SB), X0, X0
@@ -3687,22 +3998,22 @@ chunks254:
 	VPOR    X1, X0, X1
 	VMOVDQU X1, 32(AX)(R9*2)
 	CMPQ    R9, BX
-	JEQ     rowdone255
+	JEQ     rowdone273
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks254
+	JLE     chunks272
 	MOVQ    BX, R9
-	JMP     chunks254
+	JMP     chunks272
 
-rowdone255:
+rowdone273:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row253
+	JNZ  row271
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group252
+	JNZ  group270
 	VZEROUPPER
 	RET
 
@@ -3747,19 +4058,19 @@ TEXT ·tzip2x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk256
+	JAE   chunk274
 	RET
 
-chunk256:
+chunk274:
 	SUBQ $0x60, BX
 
-group257:
+group275:
 	MOVQ rows+24(FP), R10
 
-row258:
+row276:
 	XORQ R9, R9
 
-chunks259:
+chunks277:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, 4(R11), Y0, Y0
@@ -3806,22 +4117,22 @@ chunks259:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 160(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone260
+	JEQ         rowdone278
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks259
+	JLE         chunks277
 	MOVQ        BX, R9
-	JMP         chunks259
+	JMP         chunks277
 
-rowdone260:
+rowdone278:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row258
+	JNZ  row276
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group257
+	JNZ  group275
 	SFENCE
 	VZEROUPPER
 	RET
@@ -3847,19 +4158,19 @@ TEXT ·tzip2x3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk261
+	JAE   chunk279
 	RET
 
-chunk261:
+chunk279:
 	SUBQ $0x60, BX
 
-group262:
+group280:
 	MOVQ rows+24(FP), R10
 
-row263:
+row281:
 	XORQ R9, R9
 
-chunks264:
+chunks282:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -3908,22 +4219,22 @@ chunks264:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, 160(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone265
+	JEQ         rowdone283
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks264
+	JLE         chunks282
 	MOVQ        BX, R9
-	JMP         chunks264
+	JMP         chunks282
 
-rowdone265:
+rowdone283:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row263
+	JNZ  row281
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group262
+	JNZ  group280
 	SFENCE
 	VZEROUPPER
 	RET
@@ -3949,21 +4260,21 @@ TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk266
+	JAE   chunk284
 	CMPQ  BX, $0x10
-	JAE   chunk267
+	JAE   chunk285
 	RET
 
-chunk266:
+chunk284:
 	SUBQ $0x20, BX
 
-group268:
+group286:
 	MOVQ rows+24(FP), R10
 
-row269:
+row287:
 	XORQ R9, R9
 
-chunks270:
+chunks288:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), Y0
 	VMOVDQU     (R11)(DX*1), Y1
@@ -3976,35 +4287,52 @@ chunks270:
 	VPSHUFB     shuffle124<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone271
+	JEQ         rowdone289
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks270
+	JLE         chunks288
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole290
 	MOVQ        BX, R9
-	JMP         chunks270
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPSHUFB     shuffle125<>+0(SB), X2, X2
+	VMOVDQU     X2, (AX)(R9*2)
+	VPUNPCKHQDQ X1, X0, X1
+	VPSHUFB     shuffle125<>+0(SB), X1, X1
+	VMOVDQU     X1, 16(AX)(R9*2)
+	JMP         rowdone289
 
-rowdone271:
+whole290:
+	MOVQ BX, R9
+	JMP  chunks288
+
+rowdone289:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row269
+	JNZ  row287
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group268
+	JNZ  group286
 	VZEROUPPER
 	RET
 
-chunk267:
+chunk285:
 	SUBQ $0x10, BX
 
-group272:
+group291:
 	MOVQ rows+24(FP), R10
 
-row273:
+row292:
 	XORQ R9, R9
 
-chunks274:
+chunks293:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VMOVDQU     (R11)(DX*1), X1
@@ -4015,22 +4343,22 @@ chunks274:
 	VPSHUFB     shuffle125<>+0(SB), X1, X1
 	VMOVDQU     X1, 16(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone275
+	JEQ         rowdone294
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks274
+	JLE         chunks293
 	MOVQ        BX, R9
-	JMP         chunks274
+	JMP         chunks293
 
-rowdone275:
+rowdone294:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row273
+	JNZ  row292
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group272
+	JNZ  group291
 	VZEROUPPER
 	RET
 
@@ -4065,19 +4393,19 @@ TEXT ·tzip2x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk276
+	JAE   chunk295
 	RET
 
-chunk276:
+chunk295:
 	SUBQ $0x20, BX
 
-group277:
+group296:
 	MOVQ rows+24(FP), R10
 
-row278:
+row297:
 	XORQ R9, R9
 
-chunks279:
+chunks298:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 8(R11), Y0, Y0
@@ -4094,22 +4422,22 @@ chunks279:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone280
+	JEQ            rowdone299
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks279
+	JLE            chunks298
 	MOVQ           BX, R9
-	JMP            chunks279
+	JMP            chunks298
 
-rowdone280:
+rowdone299:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row278
+	JNZ  row297
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group277
+	JNZ  group296
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4159,21 +4487,21 @@ TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk281
+	JAE   chunk300
 	CMPQ  BX, $0x10
-	JAE   chunk282
+	JAE   chunk301
 	RET
 
-chunk281:
+chunk300:
 	SUBQ $0x20, BX
 
-group283:
+group302:
 	MOVQ rows+24(FP), R10
 
-row284:
+row303:
 	XORQ R9, R9
 
-chunks285:
+chunks304:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -4190,35 +4518,51 @@ chunks285:
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, 32(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone286
+	JEQ         rowdone305
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks285
+	JLE         chunks304
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole306
 	MOVQ        BX, R9
-	JMP         chunks285
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
+	VPSHUFB     shuffle130<>+0(SB), Y0, Y1
+	VPERM2I128  $0x01, Y0, Y0, Y0
+	VPSHUFB     shuffle131<>+0(SB), Y0, Y0
+	VPOR        Y0, Y1, Y0
+	VMOVDQU     Y0, (AX)(R9*2)
+	JMP         rowdone305
 
-rowdone286:
+whole306:
+	MOVQ BX, R9
+	JMP  chunks304
+
+rowdone305:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row284
+	JNZ  row303
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group283
+	JNZ  group302
 	VZEROUPPER
 	RET
 
-chunk282:
+chunk301:
 	SUBQ $0x10, BX
 
-group287:
+group307:
 	MOVQ rows+24(FP), R10
 
-row288:
+row308:
 	XORQ R9, R9
 
-chunks289:
+chunks309:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -4228,22 +4572,22 @@ chunks289:
 	VPOR        Y0, Y1, Y0
 	VMOVDQU     Y0, (AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone290
+	JEQ         rowdone310
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks289
+	JLE         chunks309
 	MOVQ        BX, R9
-	JMP         chunks289
+	JMP         chunks309
 
-rowdone290:
+rowdone310:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row288
+	JNZ  row308
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group287
+	JNZ  group307
 	VZEROUPPER
 	RET
 
@@ -4280,19 +4624,19 @@ TEXT ·tzip2x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk291
+	JAE   chunk311
 	RET
 
-chunk291:
+chunk311:
 	SUBQ $0x20, BX
 
-group292:
+group312:
 	MOVQ rows+24(FP), R10
 
-row293:
+row313:
 	XORQ R9, R9
 
-chunks294:
+chunks314:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 4(R11), Y0, Y0
@@ -4309,22 +4653,22 @@ chunks294:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone295
+	JEQ            rowdone315
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks294
+	JLE            chunks314
 	MOVQ           BX, R9
-	JMP            chunks294
+	JMP            chunks314
 
-rowdone295:
+rowdone315:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row293
+	JNZ  row313
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group292
+	JNZ  group312
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4374,21 +4718,21 @@ TEXT ·tzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk296
+	JAE   chunk316
 	CMPQ  BX, $0x20
-	JAE   chunk297
+	JAE   chunk317
 	RET
 
-chunk296:
+chunk316:
 	SUBQ $0x40, BX
 
-group298:
+group318:
 	MOVQ rows+24(FP), R10
 
-row299:
+row319:
 	XORQ R9, R9
 
-chunks300:
+chunks320:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, 32(R11), Y0, Y0
@@ -4415,35 +4759,60 @@ chunks300:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone301
+	JEQ         rowdone321
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks300
+	JLE         chunks320
+	SUBQ        $0x20, R9
+	CMPQ        R9, BX
+	JL          whole322
 	MOVQ        BX, R9
-	JMP         chunks300
+	ADDQ        $0x20, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     (R11)(DX*1), X1
+	VPUNPCKLDQ  X1, X0, X2
+	VPUNPCKHDQ  X1, X0, X1
+	VMOVDQU     16(R11), X0
+	VMOVDQU     16(R11)(DX*1), X3
+	VPUNPCKLDQ  X3, X0, X4
+	VPUNPCKHDQ  X3, X0, X3
+	VPUNPCKLDQ  X4, X2, X0
+	VMOVDQU     X0, (AX)(R9*2)
+	VPUNPCKHDQ  X4, X2, X4
+	VMOVDQU     X4, 16(AX)(R9*2)
+	VPUNPCKLDQ  X3, X1, X4
+	VMOVDQU     X4, 32(AX)(R9*2)
+	VPUNPCKHDQ  X3, X1, X3
+	VMOVDQU     X3, 48(AX)(R9*2)
+	JMP         rowdone321
 
-rowdone301:
+whole322:
+	MOVQ BX, R9
+	JMP  chunks320
+
+rowdone321:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row299
+	JNZ  row319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group298
+	JNZ  group318
 	VZEROUPPER
 	RET
 
-chunk297:
+chunk317:
 	SUBQ $0x20, BX
 
-group302:
+group323:
 	MOVQ rows+24(FP), R10
 
-row303:
+row324:
 	XORQ R9, R9
 
-chunks304:
+chunks325:
 	LEAQ       (CX)(R9*1), R11
 	VMOVDQU    (R11), X0
 	VMOVDQU    (R11)(DX*1), X1
@@ -4462,22 +4831,22 @@ chunks304:
 	VPUNPCKHDQ X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R9*2)
 	CMPQ       R9, BX
-	JEQ        rowdone305
+	JEQ        rowdone326
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks304
+	JLE        chunks325
 	MOVQ       BX, R9
-	JMP        chunks304
+	JMP        chunks325
 
-rowdone305:
+rowdone326:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row303
+	JNZ  row324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group302
+	JNZ  group323
 	VZEROUPPER
 	RET
 
@@ -4502,19 +4871,19 @@ TEXT ·tzip2x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk306
+	JAE   chunk327
 	RET
 
-chunk306:
+chunk327:
 	SUBQ $0x20, BX
 
-group307:
+group328:
 	MOVQ rows+24(FP), R10
 
-row308:
+row329:
 	XORQ R9, R9
 
-chunks309:
+chunks330:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (R11), X0
 	VINSERTI128    $0x01, 4(R11), Y0, Y0
@@ -4543,22 +4912,22 @@ chunks309:
 	VPOR           Y2, Y3, Y2
 	VMOVNTDQ       Y2, 32(AX)(R9*2)
 	CMPQ           R9, BX
-	JEQ            rowdone310
+	JEQ            rowdone331
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks309
+	JLE            chunks330
 	MOVQ           BX, R9
-	JMP            chunks309
+	JMP            chunks330
 
-rowdone310:
+rowdone331:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row308
+	JNZ  row329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group307
+	JNZ  group328
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4620,19 +4989,19 @@ TEXT ·tzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk311
+	JAE   chunk332
 	RET
 
-chunk311:
+chunk332:
 	SUBQ $0x40, BX
 
-group312:
+group333:
 	MOVQ rows+24(FP), R10
 
-row313:
+row334:
 	XORQ R9, R9
 
-chunks314:
+chunks335:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), Y0
 	VMOVDQU     (R11)(DX*1), Y1
@@ -4655,22 +5024,22 @@ chunks314:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone315
+	JEQ         rowdone336
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks314
+	JLE         chunks335
 	MOVQ        BX, R9
-	JMP         chunks314
+	JMP         chunks335
 
-rowdone315:
+rowdone336:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row313
+	JNZ  row334
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group312
+	JNZ  group333
 	VZEROUPPER
 	RET
 
@@ -4695,19 +5064,19 @@ TEXT ·tzip2x4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk316
+	JAE   chunk337
 	RET
 
-chunk316:
+chunk337:
 	SUBQ $0x40, BX
 
-group317:
+group338:
 	MOVQ rows+24(FP), R10
 
-row318:
+row339:
 	XORQ R9, R9
 
-chunks319:
+chunks340:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*1), Y0, Y0
@@ -4740,22 +5109,22 @@ chunks319:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, 96(AX)(R9*2)
 	CMPQ        R9, BX
-	JEQ         rowdone320
+	JEQ         rowdone341
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks319
+	JLE         chunks340
 	MOVQ        BX, R9
-	JMP         chunks319
+	JMP         chunks340
 
-rowdone320:
+rowdone341:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row318
+	JNZ  row339
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group317
+	JNZ  group338
 	SFENCE
 	VZEROUPPER
 	RET
@@ -4781,25 +5150,25 @@ TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk321
+	JAE   chunk342
 	CMPQ  BX, $0x10
-	JAE   chunk322
+	JAE   chunk343
 	CMPQ  BX, $0x08
-	JAE   chunk323
+	JAE   chunk344
 	CMPQ  BX, $0x04
-	JAE   chunk324
+	JAE   chunk345
 	RET
 
-chunk321:
+chunk342:
 	SUBQ $0x20, BX
 
-group325:
+group346:
 	MOVQ rows+24(FP), R10
 
-row326:
+row347:
 	XORQ R9, R9
 
-chunks327:
+chunks348:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -4831,35 +5200,67 @@ chunks327:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone328
+	JEQ            rowdone349
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks327
+	JLE            chunks348
+	SUBQ           $0x10, R9
+	CMPQ           R9, BX
+	JL             whole350
 	MOVQ           BX, R9
-	JMP            chunks327
+	ADDQ           $0x10, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle151<>+0(SB), X0, X1
+	VMOVDQU        (R11)(DX*1), X2
+	VPSHUFB        shuffle152<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R11)(DX*2), X1
+	VPSHUFB        shuffle153<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, (R9)
+	VPSHUFB        shuffle154<>+0(SB), X0, X4
+	VPSHUFB        shuffle155<>+0(SB), X2, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle156<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 16(R9)
+	VPSHUFB        shuffle157<>+0(SB), X0, X0
+	VPSHUFB        shuffle158<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle159<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, 32(R9)
+	JMP            rowdone349
 
-rowdone328:
+whole350:
+	MOVQ BX, R9
+	JMP  chunks348
+
+rowdone349:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row326
+	JNZ  row347
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group325
+	JNZ  group346
 	VZEROUPPER
 	RET
 
-chunk322:
+chunk343:
 	SUBQ $0x10, BX
 
-group329:
+group351:
 	MOVQ rows+24(FP), R10
 
-row330:
+row352:
 	XORQ R9, R9
 
-chunks331:
+chunks353:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -4885,35 +5286,61 @@ chunks331:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone332
+	JEQ     rowdone354
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks331
+	JLE     chunks353
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole355
 	MOVQ    BX, R9
-	JMP     chunks331
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R11), X0
+	VPSHUFB shuffle151<>+0(SB), X0, X1
+	VMOVQ   (R11)(DX*1), X2
+	VPSHUFB shuffle152<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   (R11)(DX*2), X1
+	VPSHUFB shuffle153<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)
+	VPSHUFB shuffle160<>+0(SB), X0, X0
+	VPSHUFB shuffle161<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle162<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)
+	JMP     rowdone354
 
-rowdone332:
+whole355:
+	MOVQ BX, R9
+	JMP  chunks353
+
+rowdone354:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row330
+	JNZ  row352
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group329
+	JNZ  group351
 	VZEROUPPER
 	RET
 
-chunk323:
+chunk344:
 	SUBQ $0x08, BX
 
-group333:
+group356:
 	MOVQ rows+24(FP), R10
 
-row334:
+row357:
 	XORQ R9, R9
 
-chunks335:
+chunks358:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -4933,35 +5360,56 @@ chunks335:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone336
+	JEQ     rowdone359
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks335
+	JLE     chunks358
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole360
 	MOVQ    BX, R9
-	JMP     chunks335
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVD   (R11), X0
+	VPSHUFB shuffle163<>+0(SB), X0, X0
+	VMOVD   (R11)(DX*1), X1
+	VPSHUFB shuffle164<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R11)(DX*2), X0
+	VPSHUFB shuffle165<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R9)
+	VPEXTRD $0x02, X0, 8(R9)
+	JMP     rowdone359
 
-rowdone336:
+whole360:
+	MOVQ BX, R9
+	JMP  chunks358
+
+rowdone359:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row334
+	JNZ  row357
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group333
+	JNZ  group356
 	VZEROUPPER
 	RET
 
-chunk324:
+chunk345:
 	SUBQ $0x04, BX
 
-group337:
+group361:
 	MOVQ rows+24(FP), R10
 
-row338:
+row362:
 	XORQ R9, R9
 
-chunks339:
+chunks363:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -4976,22 +5424,22 @@ chunks339:
 	VMOVQ   X0, (R12)
 	VPEXTRD $0x02, X0, 8(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone340
+	JEQ     rowdone364
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks339
+	JLE     chunks363
 	MOVQ    BX, R9
-	JMP     chunks339
+	JMP     chunks363
 
-rowdone340:
+rowdone364:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row338
+	JNZ  row362
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group337
+	JNZ  group361
 	VZEROUPPER
 	RET
 
@@ -5130,25 +5578,25 @@ TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk341
+	JAE   chunk365
 	CMPQ  BX, $0x10
-	JAE   chunk342
+	JAE   chunk366
 	CMPQ  BX, $0x08
-	JAE   chunk343
+	JAE   chunk367
 	CMPQ  BX, $0x04
-	JAE   chunk344
+	JAE   chunk368
 	RET
 
-chunk341:
+chunk365:
 	SUBQ $0x20, BX
 
-group345:
+group369:
 	MOVQ rows+24(FP), R10
 
-row346:
+row370:
 	XORQ R9, R9
 
-chunks347:
+chunks371:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -5180,35 +5628,67 @@ chunks347:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone348
+	JEQ            rowdone372
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks347
+	JLE            chunks371
+	SUBQ           $0x10, R9
+	CMPQ           R9, BX
+	JL             whole373
 	MOVQ           BX, R9
-	JMP            chunks347
+	ADDQ           $0x10, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle175<>+0(SB), X0, X1
+	VMOVDQU        (R11)(DX*1), X2
+	VPSHUFB        shuffle176<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R11)(DX*2), X1
+	VPSHUFB        shuffle177<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, (R9)
+	VPSHUFB        shuffle178<>+0(SB), X0, X4
+	VPSHUFB        shuffle179<>+0(SB), X2, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle180<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 16(R9)
+	VPSHUFB        shuffle181<>+0(SB), X0, X0
+	VPSHUFB        shuffle182<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle183<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, 32(R9)
+	JMP            rowdone372
 
-rowdone348:
+whole373:
+	MOVQ BX, R9
+	JMP  chunks371
+
+rowdone372:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row346
+	JNZ  row370
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group345
+	JNZ  group369
 	VZEROUPPER
 	RET
 
-chunk342:
+chunk366:
 	SUBQ $0x10, BX
 
-group349:
+group374:
 	MOVQ rows+24(FP), R10
 
-row350:
+row375:
 	XORQ R9, R9
 
-chunks351:
+chunks376:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5234,35 +5714,61 @@ chunks351:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone352
+	JEQ     rowdone377
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks351
+	JLE     chunks376
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole378
 	MOVQ    BX, R9
-	JMP     chunks351
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R11), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X1
+	VMOVQ   (R11)(DX*1), X2
+	VPSHUFB shuffle176<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   (R11)(DX*2), X1
+	VPSHUFB shuffle177<>+0(SB), X1, X4
+	VPOR    X4, X3, X4
+	VMOVDQU X4, (R9)
+	VPSHUFB shuffle184<>+0(SB), X0, X0
+	VPSHUFB shuffle185<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle186<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R9)
+	JMP     rowdone377
 
-rowdone352:
+whole378:
+	MOVQ BX, R9
+	JMP  chunks376
+
+rowdone377:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row350
+	JNZ  row375
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group349
+	JNZ  group374
 	VZEROUPPER
 	RET
 
-chunk343:
+chunk367:
 	SUBQ $0x08, BX
 
-group353:
+group379:
 	MOVQ rows+24(FP), R10
 
-row354:
+row380:
 	XORQ R9, R9
 
-chunks355:
+chunks381:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5282,35 +5788,56 @@ chunks355:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone356
+	JEQ     rowdone382
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks355
+	JLE     chunks381
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole383
 	MOVQ    BX, R9
-	JMP     chunks355
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVD   (R11), X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VMOVD   (R11)(DX*1), X1
+	VPSHUFB shuffle188<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R11)(DX*2), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R9)
+	VPEXTRD $0x02, X0, 8(R9)
+	JMP     rowdone382
 
-rowdone356:
+whole383:
+	MOVQ BX, R9
+	JMP  chunks381
+
+rowdone382:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row354
+	JNZ  row380
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group353
+	JNZ  group379
 	VZEROUPPER
 	RET
 
-chunk344:
+chunk368:
 	SUBQ $0x04, BX
 
-group357:
+group384:
 	MOVQ rows+24(FP), R10
 
-row358:
+row385:
 	XORQ R9, R9
 
-chunks359:
+chunks386:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5325,22 +5852,22 @@ chunks359:
 	VMOVQ   X0, (R12)
 	VPEXTRD $0x02, X0, 8(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone360
+	JEQ     rowdone387
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks359
+	JLE     chunks386
 	MOVQ    BX, R9
-	JMP     chunks359
+	JMP     chunks386
 
-rowdone360:
+rowdone387:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row358
+	JNZ  row385
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group357
+	JNZ  group384
 	VZEROUPPER
 	RET
 
@@ -5475,25 +6002,25 @@ TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk361
+	JAE   chunk388
 	CMPQ  BX, $0x10
-	JAE   chunk362
+	JAE   chunk389
 	CMPQ  BX, $0x08
-	JAE   chunk363
+	JAE   chunk390
 	CMPQ  BX, $0x04
-	JAE   chunk364
+	JAE   chunk391
 	RET
 
-chunk361:
+chunk388:
 	SUBQ $0x20, BX
 
-group365:
+group392:
 	MOVQ rows+24(FP), R10
 
-row366:
+row393:
 	XORQ R9, R9
 
-chunks367:
+chunks394:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -5525,35 +6052,67 @@ chunks367:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone368
+	JEQ            rowdone395
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks367
+	JLE            chunks394
+	SUBQ           $0x10, R9
+	CMPQ           R9, BX
+	JL             whole396
 	MOVQ           BX, R9
-	JMP            chunks367
+	ADDQ           $0x10, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X1
+	VMOVDQU        (R11)(DX*1), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R11)(DX*2), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, (R9)
+	VPSHUFB        shuffle201<>+0(SB), X0, X4
+	VPSHUFB        shuffle202<>+0(SB), X2, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle203<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 16(R9)
+	VPSHUFB        shuffle204<>+0(SB), X0, X0
+	VPSHUFB        shuffle205<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle206<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, 32(R9)
+	JMP            rowdone395
 
-rowdone368:
+whole396:
+	MOVQ BX, R9
+	JMP  chunks394
+
+rowdone395:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row366
+	JNZ  row393
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group365
+	JNZ  group392
 	VZEROUPPER
 	RET
 
-chunk362:
+chunk389:
 	SUBQ $0x10, BX
 
-group369:
+group397:
 	MOVQ rows+24(FP), R10
 
-row370:
+row398:
 	XORQ R9, R9
 
-chunks371:
+chunks399:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5579,35 +6138,59 @@ chunks371:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone372
+	JEQ     rowdone400
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks371
+	JLE     chunks399
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole401
 	MOVQ    BX, R9
-	JMP     chunks371
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R11), X0
+	VPSHUFB shuffle198<>+0(SB), X0, X0
+	VMOVQ   (R11)(DX*1), X1
+	VPSHUFB shuffle199<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVQ   (R11)(DX*2), X0
+	VPSHUFB shuffle200<>+0(SB), X0, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, (R9)
+	VPSHUFB shuffle207<>+0(SB), X1, X1
+	VPSHUFB shuffle203<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R9)
+	JMP     rowdone400
 
-rowdone372:
+whole401:
+	MOVQ BX, R9
+	JMP  chunks399
+
+rowdone400:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row370
+	JNZ  row398
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group369
+	JNZ  group397
 	VZEROUPPER
 	RET
 
-chunk363:
+chunk390:
 	SUBQ $0x08, BX
 
-group373:
+group402:
 	MOVQ rows+24(FP), R10
 
-row374:
+row403:
 	XORQ R9, R9
 
-chunks375:
+chunks404:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5625,35 +6208,56 @@ chunks375:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone376
+	JEQ     rowdone405
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks375
+	JLE     chunks404
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole406
 	MOVQ    BX, R9
-	JMP     chunks375
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVD   (R11), X0
+	VPSHUFB shuffle41<>+0(SB), X0, X0
+	VMOVD   (R11)(DX*1), X1
+	VPSHUFB shuffle199<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVD   (R11)(DX*2), X0
+	VPSHUFB shuffle200<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, (R9)
+	VPEXTRD $0x02, X0, 8(R9)
+	JMP     rowdone405
 
-rowdone376:
+whole406:
+	MOVQ BX, R9
+	JMP  chunks404
+
+rowdone405:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row374
+	JNZ  row403
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group373
+	JNZ  group402
 	VZEROUPPER
 	RET
 
-chunk364:
+chunk391:
 	SUBQ $0x04, BX
 
-group377:
+group407:
 	MOVQ rows+24(FP), R10
 
-row378:
+row408:
 	XORQ R9, R9
 
-chunks379:
+chunks409:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5668,22 +6272,22 @@ chunks379:
 	VMOVQ   X0, (R12)
 	VPEXTRD $0x02, X0, 8(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone380
+	JEQ     rowdone410
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks379
+	JLE     chunks409
 	MOVQ    BX, R9
-	JMP     chunks379
+	JMP     chunks409
 
-rowdone380:
+rowdone410:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row378
+	JNZ  row408
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group377
+	JNZ  group407
 	VZEROUPPER
 	RET
 
@@ -5802,23 +6406,23 @@ TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk381
+	JAE   chunk411
 	CMPQ  BX, $0x10
-	JAE   chunk382
+	JAE   chunk412
 	CMPQ  BX, $0x08
-	JAE   chunk383
+	JAE   chunk413
 	RET
 
-chunk381:
+chunk411:
 	SUBQ $0x20, BX
 
-group384:
+group414:
 	MOVQ rows+24(FP), R10
 
-row385:
+row415:
 	XORQ R9, R9
 
-chunks386:
+chunks416:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -5848,35 +6452,61 @@ chunks386:
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone387
+	JEQ            rowdone417
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks386
+	JLE            chunks416
+	SUBQ           $0x10, R9
+	CMPQ           R9, BX
+	JL             whole418
 	MOVQ           BX, R9
-	JMP            chunks386
+	ADDQ           $0x10, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X1
+	VMOVDQU        (R11)(DX*1), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        X3, (R9)
+	VPSHUFB        shuffle214<>+0(SB), X0, X0
+	VMOVDQU        (R11)(DX*2), X3
+	VPSHUFB        shuffle39<>+0(SB), X3, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R9)
+	VPSHUFB        shuffle45<>+0(SB), X2, X2
+	VPSHUFB        shuffle214<>+0(SB), X3, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 32(R9)
+	JMP            rowdone417
 
-rowdone387:
+whole418:
+	MOVQ BX, R9
+	JMP  chunks416
+
+rowdone417:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row385
+	JNZ  row415
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group384
+	JNZ  group414
 	VZEROUPPER
 	RET
 
-chunk382:
+chunk412:
 	SUBQ $0x10, BX
 
-group388:
+group419:
 	MOVQ rows+24(FP), R10
 
-row389:
+row420:
 	XORQ R9, R9
 
-chunks390:
+chunks421:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5896,35 +6526,55 @@ chunks390:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 32(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone391
+	JEQ     rowdone422
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks390
+	JLE     chunks421
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole423
 	MOVQ    BX, R9
-	JMP     chunks390
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R11), X0
+	VPSHUFB shuffle39<>+0(SB), X0, X0
+	VMOVQ   (R11)(DX*1), X1
+	VPSHUFB shuffle40<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R9)
+	VMOVQ   (R11)(DX*2), X1
+	VPSHUFB shuffle39<>+0(SB), X1, X1
+	VMOVQ   X1, 16(R9)
+	JMP     rowdone422
 
-rowdone391:
+whole423:
+	MOVQ BX, R9
+	JMP  chunks421
+
+rowdone422:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row389
+	JNZ  row420
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group388
+	JNZ  group419
 	VZEROUPPER
 	RET
 
-chunk383:
+chunk413:
 	SUBQ $0x08, BX
 
-group392:
+group424:
 	MOVQ rows+24(FP), R10
 
-row393:
+row425:
 	XORQ R9, R9
 
-chunks394:
+chunks426:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -5938,22 +6588,22 @@ chunks394:
 	VPSHUFB shuffle39<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone395
+	JEQ     rowdone427
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks394
+	JLE     chunks426
 	MOVQ    BX, R9
-	JMP     chunks394
+	JMP     chunks426
 
-rowdone395:
+rowdone427:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row393
+	JNZ  row425
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group392
+	JNZ  group424
 	VZEROUPPER
 	RET
 
@@ -6018,21 +6668,21 @@ TEXT ·zip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk396
+	JAE   chunk428
 	CMPQ  BX, $0x10
-	JAE   chunk397
+	JAE   chunk429
 	RET
 
-chunk396:
+chunk428:
 	SUBQ $0x20, BX
 
-group398:
+group430:
 	MOVQ rows+24(FP), R10
 
-row399:
+row431:
 	XORQ R9, R9
 
-chunks400:
+chunks432:
 	LEAQ       (CX)(R9*1), R11
 	IMUL3Q     $0x03, R9, R12
 	ADDQ       AX, R12
@@ -6046,35 +6696,52 @@ chunks400:
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVDQU    Y2, 64(R12)
 	CMPQ       R9, BX
-	JEQ        rowdone401
+	JEQ        rowdone433
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks400
+	JLE        chunks432
+	SUBQ       $0x10, R9
+	CMPQ       R9, BX
+	JL         whole434
 	MOVQ       BX, R9
-	JMP        chunks400
+	ADDQ       $0x10, R9
+	LEAQ       (CX)(R9*1), R11
+	IMUL3Q     $0x03, R9, R9
+	ADDQ       AX, R9
+	VMOVDQU    (R11), X0
+	VMOVDQU    X0, (R9)
+	VMOVDQU    (R11)(DX*1), X0
+	VMOVDQU    X0, 16(R9)
+	VMOVDQU    (R11)(DX*2), X0
+	VMOVDQU    X0, 32(R9)
+	JMP        rowdone433
 
-rowdone401:
+whole434:
+	MOVQ BX, R9
+	JMP  chunks432
+
+rowdone433:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row399
+	JNZ  row431
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group398
+	JNZ  group430
 	VZEROUPPER
 	RET
 
-chunk397:
+chunk429:
 	SUBQ $0x10, BX
 
-group402:
+group435:
 	MOVQ rows+24(FP), R10
 
-row403:
+row436:
 	XORQ R9, R9
 
-chunks404:
+chunks437:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -6085,22 +6752,22 @@ chunks404:
 	VMOVDQU (R11)(DX*2), X0
 	VMOVDQU X0, 32(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone405
+	JEQ     rowdone438
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks404
+	JLE     chunks437
 	MOVQ    BX, R9
-	JMP     chunks404
+	JMP     chunks437
 
-rowdone405:
+rowdone438:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row403
+	JNZ  row436
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group402
+	JNZ  group435
 	VZEROUPPER
 	RET
 
@@ -6125,23 +6792,23 @@ TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk406
+	JAE   chunk439
 	CMPQ  BX, $0x24
-	JAE   chunk407
+	JAE   chunk440
 	CMPQ  BX, $0x18
-	JAE   chunk408
+	JAE   chunk441
 	RET
 
-chunk406:
+chunk439:
 	SUBQ $0x60, BX
 
-group409:
+group442:
 	MOVQ rows+24(FP), R10
 
-row410:
+row443:
 	XORQ R9, R9
 
-chunks411:
+chunks444:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -6227,35 +6894,35 @@ chunks411:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone412
+	JEQ            rowdone445
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks411
+	JLE            chunks444
 	MOVQ           BX, R9
-	JMP            chunks411
+	JMP            chunks444
 
-rowdone412:
+rowdone445:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row410
+	JNZ  row443
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group409
+	JNZ  group442
 	VZEROUPPER
 	RET
 
-chunk407:
+chunk440:
 	SUBQ $0x24, BX
 
-group413:
+group446:
 	MOVQ rows+24(FP), R10
 
-row414:
+row447:
 	XORQ R9, R9
 
-chunks415:
+chunks448:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -6318,35 +6985,35 @@ chunks415:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone416
+	JEQ     rowdone449
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks415
+	JLE     chunks448
 	MOVQ    BX, R9
-	JMP     chunks415
+	JMP     chunks448
 
-rowdone416:
+rowdone449:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row414
+	JNZ  row447
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group413
+	JNZ  group446
 	VZEROUPPER
 	RET
 
-chunk408:
+chunk441:
 	SUBQ $0x18, BX
 
-group417:
+group450:
 	MOVQ rows+24(FP), R10
 
-row418:
+row451:
 	XORQ R9, R9
 
-chunks419:
+chunks452:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -6390,22 +7057,22 @@ chunks419:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone420
+	JEQ     rowdone453
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks419
+	JLE     chunks452
 	MOVQ    BX, R9
-	JMP     chunks419
+	JMP     chunks452
 
-rowdone420:
+rowdone453:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row418
+	JNZ  row451
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group417
+	JNZ  group450
 	VZEROUPPER
 	RET
 
@@ -6642,23 +7309,23 @@ TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk421
+	JAE   chunk454
 	CMPQ  BX, $0x24
-	JAE   chunk422
+	JAE   chunk455
 	CMPQ  BX, $0x18
-	JAE   chunk423
+	JAE   chunk456
 	RET
 
-chunk421:
+chunk454:
 	SUBQ $0x60, BX
 
-group424:
+group457:
 	MOVQ rows+24(FP), R10
 
-row425:
+row458:
 	XORQ R9, R9
 
-chunks426:
+chunks459:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -6744,35 +7411,35 @@ chunks426:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone427
+	JEQ            rowdone460
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks426
+	JLE            chunks459
 	MOVQ           BX, R9
-	JMP            chunks426
+	JMP            chunks459
 
-rowdone427:
+rowdone460:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row425
+	JNZ  row458
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group424
+	JNZ  group457
 	VZEROUPPER
 	RET
 
-chunk422:
+chunk455:
 	SUBQ $0x24, BX
 
-group428:
+group461:
 	MOVQ rows+24(FP), R10
 
-row429:
+row462:
 	XORQ R9, R9
 
-chunks430:
+chunks463:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -6834,35 +7501,35 @@ chunks430:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone431
+	JEQ     rowdone464
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks430
+	JLE     chunks463
 	MOVQ    BX, R9
-	JMP     chunks430
+	JMP     chunks463
 
-rowdone431:
+rowdone464:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row429
+	JNZ  row462
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group428
+	JNZ  group461
 	VZEROUPPER
 	RET
 
-chunk423:
+chunk456:
 	SUBQ $0x18, BX
 
-group432:
+group465:
 	MOVQ rows+24(FP), R10
 
-row433:
+row466:
 	XORQ R9, R9
 
-chunks434:
+chunks467:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -6904,22 +7571,22 @@ chunks434:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone435
+	JEQ     rowdone468
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks434
+	JLE     chunks467
 	MOVQ    BX, R9
-	JMP     chunks434
+	JMP     chunks467
 
-rowdone435:
+rowdone468:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row433
+	JNZ  row466
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group432
+	JNZ  group465
 	VZEROUPPER
 	RET
 
@@ -7106,21 +7773,21 @@ TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk436
+	JAE   chunk469
 	CMPQ  BX, $0x24
-	JAE   chunk437
+	JAE   chunk470
 	RET
 
-chunk436:
+chunk469:
 	SUBQ $0x6c, BX
 
-group438:
+group471:
 	MOVQ rows+24(FP), R10
 
-row439:
+row472:
 	XORQ R9, R9
 
-chunks440:
+chunks473:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -7218,35 +7885,35 @@ chunks440:
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        X1, 308(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone441
+	JEQ            rowdone474
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks440
+	JLE            chunks473
 	MOVQ           BX, R9
-	JMP            chunks440
+	JMP            chunks473
 
-rowdone441:
+rowdone474:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row439
+	JNZ  row472
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group438
+	JNZ  group471
 	VZEROUPPER
 	RET
 
-chunk437:
+chunk470:
 	SUBQ $0x24, BX
 
-group442:
+group475:
 	MOVQ rows+24(FP), R10
 
-row443:
+row476:
 	XORQ R9, R9
 
-chunks444:
+chunks477:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -7304,22 +7971,22 @@ chunks444:
 	VMOVQ   X0, 96(R12)
 	VPEXTRD $0x02, X0, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone445
+	JEQ     rowdone478
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks444
+	JLE     chunks477
 	MOVQ    BX, R9
-	JMP     chunks444
+	JMP     chunks477
 
-rowdone445:
+rowdone478:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row443
+	JNZ  row476
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group442
+	JNZ  group475
 	VZEROUPPER
 	RET
 
@@ -7538,23 +8205,23 @@ TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk446
+	JAE   chunk479
 	CMPQ  BX, $0x24
-	JAE   chunk447
+	JAE   chunk480
 	CMPQ  BX, $0x18
-	JAE   chunk448
+	JAE   chunk481
 	RET
 
-chunk446:
+chunk479:
 	SUBQ $0x60, BX
 
-group449:
+group482:
 	MOVQ rows+24(FP), R10
 
-row450:
+row483:
 	XORQ R9, R9
 
-chunks451:
+chunks484:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -7630,35 +8297,35 @@ chunks451:
 	VMOVDQU        X0, 144(R12)
 	VEXTRACTI128   $0x01, Y0, 192(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone452
+	JEQ            rowdone485
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks451
+	JLE            chunks484
 	MOVQ           BX, R9
-	JMP            chunks451
+	JMP            chunks484
 
-rowdone452:
+rowdone485:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row450
+	JNZ  row483
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group449
+	JNZ  group482
 	VZEROUPPER
 	RET
 
-chunk447:
+chunk480:
 	SUBQ $0x24, BX
 
-group453:
+group486:
 	MOVQ rows+24(FP), R10
 
-row454:
+row487:
 	XORQ R9, R9
 
-chunks455:
+chunks488:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -7702,35 +8369,35 @@ chunks455:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone456
+	JEQ     rowdone489
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks455
+	JLE     chunks488
 	MOVQ    BX, R9
-	JMP     chunks455
+	JMP     chunks488
 
-rowdone456:
+rowdone489:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row454
+	JNZ  row487
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group453
+	JNZ  group486
 	VZEROUPPER
 	RET
 
-chunk448:
+chunk481:
 	SUBQ $0x18, BX
 
-group457:
+group490:
 	MOVQ rows+24(FP), R10
 
-row458:
+row491:
 	XORQ R9, R9
 
-chunks459:
+chunks492:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -7760,22 +8427,22 @@ chunks459:
 	VPSHUFB shuffle45<>+0(SB), X0, X0
 	VMOVQ   X0, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone460
+	JEQ     rowdone493
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks459
+	JLE     chunks492
 	MOVQ    BX, R9
-	JMP     chunks459
+	JMP     chunks492
 
-rowdone460:
+rowdone493:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row458
+	JNZ  row491
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group457
+	JNZ  group490
 	VZEROUPPER
 	RET
 
@@ -7860,19 +8527,19 @@ TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk461
+	JAE   chunk494
 	RET
 
-chunk461:
+chunk494:
 	SUBQ $0x20, BX
 
-group462:
+group495:
 	MOVQ rows+24(FP), R10
 
-row463:
+row496:
 	XORQ R9, R9
 
-chunks464:
+chunks497:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -7904,22 +8571,22 @@ chunks464:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone465
+	JEQ            rowdone498
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks464
+	JLE            chunks497
 	MOVQ           BX, R9
-	JMP            chunks464
+	JMP            chunks497
 
-rowdone465:
+rowdone498:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row463
+	JNZ  row496
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group462
+	JNZ  group495
 	SFENCE
 	VZEROUPPER
 	RET
@@ -7945,19 +8612,19 @@ TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk466
+	JAE   chunk499
 	RET
 
-chunk466:
+chunk499:
 	SUBQ $0x20, BX
 
-group467:
+group500:
 	MOVQ rows+24(FP), R10
 
-row468:
+row501:
 	XORQ R9, R9
 
-chunks469:
+chunks502:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -7989,22 +8656,22 @@ chunks469:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone470
+	JEQ            rowdone503
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks469
+	JLE            chunks502
 	MOVQ           BX, R9
-	JMP            chunks469
+	JMP            chunks502
 
-rowdone470:
+rowdone503:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row468
+	JNZ  row501
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group467
+	JNZ  group500
 	SFENCE
 	VZEROUPPER
 	RET
@@ -8030,19 +8697,19 @@ TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk471
+	JAE   chunk504
 	RET
 
-chunk471:
+chunk504:
 	SUBQ $0x20, BX
 
-group472:
+group505:
 	MOVQ rows+24(FP), R10
 
-row473:
+row506:
 	XORQ R9, R9
 
-chunks474:
+chunks507:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -8074,22 +8741,22 @@ chunks474:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone475
+	JEQ            rowdone508
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks474
+	JLE            chunks507
 	MOVQ           BX, R9
-	JMP            chunks474
+	JMP            chunks507
 
-rowdone475:
+rowdone508:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row473
+	JNZ  row506
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group472
+	JNZ  group505
 	SFENCE
 	VZEROUPPER
 	RET
@@ -8115,19 +8782,19 @@ TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk476
+	JAE   chunk509
 	RET
 
-chunk476:
+chunk509:
 	SUBQ $0x20, BX
 
-group477:
+group510:
 	MOVQ rows+24(FP), R10
 
-row478:
+row511:
 	XORQ R9, R9
 
-chunks479:
+chunks512:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -8157,22 +8824,22 @@ chunks479:
 	VPOR           Y2, Y0, Y2
 	VMOVNTDQ       Y2, 64(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone480
+	JEQ            rowdone513
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks479
+	JLE            chunks512
 	MOVQ           BX, R9
-	JMP            chunks479
+	JMP            chunks512
 
-rowdone480:
+rowdone513:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row478
+	JNZ  row511
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group477
+	JNZ  group510
 	SFENCE
 	VZEROUPPER
 	RET
@@ -8198,19 +8865,19 @@ TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk481
+	JAE   chunk514
 	RET
 
-chunk481:
+chunk514:
 	SUBQ $0x20, BX
 
-group482:
+group515:
 	MOVQ rows+24(FP), R10
 
-row483:
+row516:
 	XORQ R9, R9
 
-chunks484:
+chunks517:
 	LEAQ       (CX)(R9*1), R11
 	IMUL3Q     $0x03, R9, R12
 	ADDQ       AX, R12
@@ -8224,22 +8891,22 @@ chunks484:
 	VPERM2I128 $0x31, Y2, Y1, Y2
 	VMOVNTDQ   Y2, 64(R12)
 	CMPQ       R9, BX
-	JEQ        rowdone485
+	JEQ        rowdone518
 	ADDQ       $0x20, R9
 	CMPQ       R9, BX
-	JLE        chunks484
+	JLE        chunks517
 	MOVQ       BX, R9
-	JMP        chunks484
+	JMP        chunks517
 
-rowdone485:
+rowdone518:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row483
+	JNZ  row516
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group482
+	JNZ  group515
 	SFENCE
 	VZEROUPPER
 	RET
@@ -8265,23 +8932,23 @@ TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk486
+	JAE   chunk519
 	CMPQ  BX, $0x24
-	JAE   chunk487
+	JAE   chunk520
 	CMPQ  BX, $0x18
-	JAE   chunk488
+	JAE   chunk521
 	RET
 
-chunk486:
+chunk519:
 	SUBQ $0x60, BX
 
-group489:
+group522:
 	MOVQ rows+24(FP), R10
 
-row490:
+row523:
 	XORQ R9, R9
 
-chunks491:
+chunks524:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -8367,35 +9034,35 @@ chunks491:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone492
+	JEQ            rowdone525
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks491
+	JLE            chunks524
 	MOVQ           BX, R9
-	JMP            chunks491
+	JMP            chunks524
 
-rowdone492:
+rowdone525:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row490
+	JNZ  row523
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group489
+	JNZ  group522
 	VZEROUPPER
 	RET
 
-chunk487:
+chunk520:
 	SUBQ $0x24, BX
 
-group493:
+group526:
 	MOVQ rows+24(FP), R10
 
-row494:
+row527:
 	XORQ R9, R9
 
-chunks495:
+chunks528:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -8460,35 +9127,35 @@ chunks495:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone496
+	JEQ     rowdone529
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks495
+	JLE     chunks528
 	MOVQ    BX, R9
-	JMP     chunks495
+	JMP     chunks528
 
-rowdone496:
+rowdone529:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row494
+	JNZ  row527
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group493
+	JNZ  group526
 	VZEROUPPER
 	RET
 
-chunk488:
+chunk521:
 	SUBQ $0x18, BX
 
-group497:
+group530:
 	MOVQ rows+24(FP), R10
 
-row498:
+row531:
 	XORQ R9, R9
 
-chunks499:
+chunks532:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -8533,22 +9200,22 @@ chunks499:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone500
+	JEQ     rowdone533
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks499
+	JLE     chunks532
 	MOVQ    BX, R9
-	JMP     chunks499
+	JMP     chunks532
 
-rowdone500:
+rowdone533:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row498
+	JNZ  row531
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group497
+	JNZ  group530
 	VZEROUPPER
 	RET
 
@@ -8811,19 +9478,19 @@ TEXT ·tzip3x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk501
+	JAE   chunk534
 	RET
 
-chunk501:
+chunk534:
 	SUBQ $0x60, BX
 
-group502:
+group535:
 	MOVQ rows+24(FP), R10
 
-row503:
+row536:
 	XORQ R9, R9
 
-chunks504:
+chunks537:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -8936,22 +9603,22 @@ chunks504:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 256(R12)
 	CMPQ        R9, BX
-	JEQ         rowdone505
+	JEQ         rowdone538
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks504
+	JLE         chunks537
 	MOVQ        BX, R9
-	JMP         chunks504
+	JMP         chunks537
 
-rowdone505:
+rowdone538:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row503
+	JNZ  row536
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group502
+	JNZ  group535
 	SFENCE
 	VZEROUPPER
 	RET
@@ -9121,23 +9788,23 @@ TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk506
+	JAE   chunk539
 	CMPQ  BX, $0x24
-	JAE   chunk507
+	JAE   chunk540
 	CMPQ  BX, $0x18
-	JAE   chunk508
+	JAE   chunk541
 	RET
 
-chunk506:
+chunk539:
 	SUBQ $0x60, BX
 
-group509:
+group542:
 	MOVQ rows+24(FP), R10
 
-row510:
+row543:
 	XORQ R9, R9
 
-chunks511:
+chunks544:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -9223,35 +9890,35 @@ chunks511:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone512
+	JEQ            rowdone545
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks511
+	JLE            chunks544
 	MOVQ           BX, R9
-	JMP            chunks511
+	JMP            chunks544
 
-rowdone512:
+rowdone545:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row510
+	JNZ  row543
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group509
+	JNZ  group542
 	VZEROUPPER
 	RET
 
-chunk507:
+chunk540:
 	SUBQ $0x24, BX
 
-group513:
+group546:
 	MOVQ rows+24(FP), R10
 
-row514:
+row547:
 	XORQ R9, R9
 
-chunks515:
+chunks548:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -9313,35 +9980,35 @@ chunks515:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone516
+	JEQ     rowdone549
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks515
+	JLE     chunks548
 	MOVQ    BX, R9
-	JMP     chunks515
+	JMP     chunks548
 
-rowdone516:
+rowdone549:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row514
+	JNZ  row547
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group513
+	JNZ  group546
 	VZEROUPPER
 	RET
 
-chunk508:
+chunk541:
 	SUBQ $0x18, BX
 
-group517:
+group550:
 	MOVQ rows+24(FP), R10
 
-row518:
+row551:
 	XORQ R9, R9
 
-chunks519:
+chunks552:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -9384,22 +10051,22 @@ chunks519:
 	VPOR    X3, X0, X3
 	VMOVQ   X3, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone520
+	JEQ     rowdone553
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks519
+	JLE     chunks552
 	MOVQ    BX, R9
-	JMP     chunks519
+	JMP     chunks552
 
-rowdone520:
+rowdone553:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row518
+	JNZ  row551
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group517
+	JNZ  group550
 	VZEROUPPER
 	RET
 
@@ -9632,19 +10299,19 @@ TEXT ·tzip3x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk521
+	JAE   chunk554
 	RET
 
-chunk521:
+chunk554:
 	SUBQ $0x60, BX
 
-group522:
+group555:
 	MOVQ rows+24(FP), R10
 
-row523:
+row556:
 	XORQ R9, R9
 
-chunks524:
+chunks557:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -9754,22 +10421,22 @@ chunks524:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone525
+	JEQ            rowdone558
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks524
+	JLE            chunks557
 	MOVQ           BX, R9
-	JMP            chunks524
+	JMP            chunks557
 
-rowdone525:
+rowdone558:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row523
+	JNZ  row556
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group522
+	JNZ  group555
 	SFENCE
 	VZEROUPPER
 	RET
@@ -9867,23 +10534,23 @@ TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk526
+	JAE   chunk559
 	CMPQ  BX, $0x30
-	JAE   chunk527
+	JAE   chunk560
 	CMPQ  BX, $0x18
-	JAE   chunk528
+	JAE   chunk561
 	RET
 
-chunk526:
+chunk559:
 	SUBQ $0x60, BX
 
-group529:
+group562:
 	MOVQ rows+24(FP), R10
 
-row530:
+row563:
 	XORQ R9, R9
 
-chunks531:
+chunks564:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -9979,35 +10646,115 @@ chunks531:
 	VMOVDQU        X1, 64(R12)
 	VEXTRACTI128   $0x01, Y1, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone532
+	JEQ            rowdone565
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks531
+	JLE            chunks564
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole566
 	MOVQ           BX, R9
-	JMP            chunks531
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle476<>+0(SB), X0, X0
+	VMOVDQU        16(R11), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        (R11)(DX*1), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R9)
+	VMOVDQU        8(R11)(DX*1), X0
+	VPSHUFB        shuffle476<>+0(SB), X0, X0
+	VMOVDQU        (R11)(DX*2), X1
+	VPSHUFB        shuffle477<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R9)
+	VMOVDQU        16(R11)(DX*2), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        4(R11), X0
+	VPSHUFB        shuffle478<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        20(R11), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 32(R9)
+	VMOVDQU        4(R11)(DX*1), X1
+	VPSHUFB        shuffle476<>+0(SB), X1, X1
+	VMOVDQU        20(R11)(DX*1), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        4(R11)(DX*2), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 48(R9)
+	VMOVDQU        12(R11)(DX*2), X1
+	VPSHUFB        shuffle476<>+0(SB), X1, X1
+	VMOVDQU        24(R11), X0
+	VPSHUFB        shuffle477<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 64(R9)
+	VMOVDQU        32(R11), X0
+	VPSHUFB        shuffle479<>+0(SB), X0, X1
+	VMOVDQU        24(R11)(DX*1), X2
+	VPSHUFB        shuffle478<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        32(R11)(DX*1), X1
+	VPSHUFB        shuffle480<>+0(SB), X1, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 80(R9)
+	VMOVDQU        24(R11)(DX*2), X3
+	VPSHUFB        shuffle476<>+0(SB), X3, X3
+	VMOVDQU        32(R11)(DX*2), X2
+	VPSHUFB        shuffle201<>+0(SB), X2, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        28(R11), X3
+	VPSHUFB        shuffle38<>+0(SB), X3, X3
+	VPOR           X3, X4, X3
+	VMOVDQU        X3, 96(R9)
+	VPSHUFB        shuffle481<>+0(SB), X0, X0
+	VMOVDQU        28(R11)(DX*1), X3
+	VPSHUFB        shuffle477<>+0(SB), X3, X3
+	VPOR           X3, X0, X3
+	VMOVDQU        X3, 112(R9)
+	VPSHUFB        shuffle47<>+0(SB), X1, X1
+	VMOVDQU        28(R11)(DX*2), X3
+	VPSHUFB        shuffle478<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle482<>+0(SB), X2, X2
+	VPOR           X2, X3, X2
+	VMOVDQU        X2, 128(R9)
+	JMP            rowdone565
 
-rowdone532:
+whole566:
+	MOVQ BX, R9
+	JMP  chunks564
+
+rowdone565:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row530
+	JNZ  row563
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group529
+	JNZ  group562
 	VZEROUPPER
 	RET
 
-chunk527:
+chunk560:
 	SUBQ $0x30, BX
 
-group533:
+group567:
 	MOVQ rows+24(FP), R10
 
-row534:
+row568:
 	XORQ R9, R9
 
-chunks535:
+chunks569:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -10081,35 +10828,79 @@ chunks535:
 	VPOR    X2, X3, X2
 	VMOVDQU X2, 128(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone536
+	JEQ     rowdone570
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks535
+	JLE     chunks569
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole571
 	MOVQ    BX, R9
-	JMP     chunks535
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle476<>+0(SB), X0, X0
+	VMOVDQU 8(R11), X1
+	VPSHUFB shuffle201<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R11)(DX*1), X0
+	VPSHUFB shuffle38<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 8(R11)(DX*1), X0
+	VPSHUFB shuffle476<>+0(SB), X0, X2
+	VMOVDQU (R11)(DX*2), X3
+	VPSHUFB shuffle477<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VMOVDQU X3, 16(R9)
+	VMOVDQU 8(R11)(DX*2), X3
+	VPSHUFB shuffle479<>+0(SB), X3, X2
+	VMOVDQU 4(R11), X4
+	VPSHUFB shuffle478<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VPSHUFB shuffle482<>+0(SB), X1, X1
+	VPOR    X1, X4, X1
+	VMOVDQU X1, 32(R9)
+	VMOVDQU 4(R11)(DX*1), X1
+	VPSHUFB shuffle476<>+0(SB), X1, X1
+	VPSHUFB shuffle205<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 4(R11)(DX*2), X1
+	VPSHUFB shuffle38<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, 48(R9)
+	VPSHUFB shuffle481<>+0(SB), X3, X3
+	VMOVQ   X3, 64(R9)
+	JMP     rowdone570
 
-rowdone536:
+whole571:
+	MOVQ BX, R9
+	JMP  chunks569
+
+rowdone570:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row534
+	JNZ  row568
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group533
+	JNZ  group567
 	VZEROUPPER
 	RET
 
-chunk528:
+chunk561:
 	SUBQ $0x18, BX
 
-group537:
+group572:
 	MOVQ rows+24(FP), R10
 
-row538:
+row573:
 	XORQ R9, R9
 
-chunks539:
+chunks574:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -10147,22 +10938,22 @@ chunks539:
 	VPSHUFB shuffle481<>+0(SB), X3, X3
 	VMOVQ   X3, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone540
+	JEQ     rowdone575
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks539
+	JLE     chunks574
 	MOVQ    BX, R9
-	JMP     chunks539
+	JMP     chunks574
 
-rowdone540:
+rowdone575:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row538
+	JNZ  row573
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group537
+	JNZ  group572
 	VZEROUPPER
 	RET
 
@@ -10287,19 +11078,19 @@ TEXT ·tzip3x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk541
+	JAE   chunk576
 	RET
 
-chunk541:
+chunk576:
 	SUBQ $0x60, BX
 
-group542:
+group577:
 	MOVQ rows+24(FP), R10
 
-row543:
+row578:
 	XORQ R9, R9
 
-chunks544:
+chunks579:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -10406,22 +11197,22 @@ chunks544:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone545
+	JEQ            rowdone580
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks544
+	JLE            chunks579
 	MOVQ           BX, R9
-	JMP            chunks544
+	JMP            chunks579
 
-rowdone545:
+rowdone580:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row543
+	JNZ  row578
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group542
+	JNZ  group577
 	SFENCE
 	VZEROUPPER
 	RET
@@ -10519,21 +11310,21 @@ TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk546
+	JAE   chunk581
 	CMPQ  BX, $0x30
-	JAE   chunk547
+	JAE   chunk582
 	RET
 
-chunk546:
+chunk581:
 	SUBQ $0x60, BX
 
-group548:
+group583:
 	MOVQ rows+24(FP), R10
 
-row549:
+row584:
 	XORQ R9, R9
 
-chunks550:
+chunks585:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -10604,35 +11395,97 @@ chunks550:
 	VMOVDQU        X1, 112(R12)
 	VEXTRACTI128   $0x01, Y1, 160(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone551
+	JEQ            rowdone586
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks550
+	JLE            chunks585
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole587
 	MOVQ           BX, R9
-	JMP            chunks550
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X0
+	VMOVDQU        16(R11), X1
+	VPSHUFB        shuffle40<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R9)
+	VMOVDQU        32(R11), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X0
+	VMOVDQU        (R11)(DX*1), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VMOVDQU        X2, 16(R9)
+	VMOVDQU        16(R11)(DX*1), X2
+	VPSHUFB        shuffle39<>+0(SB), X2, X2
+	VMOVDQU        32(R11)(DX*1), X0
+	VPSHUFB        shuffle40<>+0(SB), X0, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 32(R9)
+	VMOVDQU        (R11)(DX*2), X3
+	VPSHUFB        shuffle39<>+0(SB), X3, X3
+	VMOVDQU        16(R11)(DX*2), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X2
+	VPOR           X2, X3, X2
+	VMOVDQU        X2, 48(R9)
+	VMOVDQU        32(R11)(DX*2), X2
+	VPSHUFB        shuffle39<>+0(SB), X2, X3
+	VMOVDQU        8(R11), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 64(R9)
+	VMOVDQU        24(R11), X4
+	VPSHUFB        shuffle39<>+0(SB), X4, X4
+	VPSHUFB        shuffle214<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        X1, 80(R9)
+	VMOVDQU        8(R11)(DX*1), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X1
+	VMOVDQU        24(R11)(DX*1), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        X4, 96(R9)
+	VPSHUFB        shuffle45<>+0(SB), X0, X0
+	VMOVDQU        8(R11)(DX*2), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X4
+	VPOR           X4, X0, X4
+	VMOVDQU        X4, 112(R9)
+	VMOVDQU        24(R11)(DX*2), X4
+	VPSHUFB        shuffle39<>+0(SB), X4, X4
+	VPSHUFB        shuffle214<>+0(SB), X2, X2
+	VPOR           X2, X4, X2
+	VMOVDQU        X2, 128(R9)
+	JMP            rowdone586
 
-rowdone551:
+whole587:
+	MOVQ BX, R9
+	JMP  chunks585
+
+rowdone586:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row549
+	JNZ  row584
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group548
+	JNZ  group583
 	VZEROUPPER
 	RET
 
-chunk547:
+chunk582:
 	SUBQ $0x30, BX
 
-group552:
+group588:
 	MOVQ rows+24(FP), R10
 
-row553:
+row589:
 	XORQ R9, R9
 
-chunks554:
+chunks590:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -10688,22 +11541,22 @@ chunks554:
 	VPOR    X2, X4, X2
 	VMOVDQU X2, 128(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone555
+	JEQ     rowdone591
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks554
+	JLE     chunks590
 	MOVQ    BX, R9
-	JMP     chunks554
+	JMP     chunks590
 
-rowdone555:
+rowdone591:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row553
+	JNZ  row589
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group552
+	JNZ  group588
 	VZEROUPPER
 	RET
 
@@ -10770,19 +11623,19 @@ TEXT ·tzip3x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk556
+	JAE   chunk592
 	RET
 
-chunk556:
+chunk592:
 	SUBQ $0x60, BX
 
-group557:
+group593:
 	MOVQ rows+24(FP), R10
 
-row558:
+row594:
 	XORQ R9, R9
 
-chunks559:
+chunks595:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -10859,22 +11712,22 @@ chunks559:
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 256(R12)
 	CMPQ        R9, BX
-	JEQ         rowdone560
+	JEQ         rowdone596
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks559
+	JLE         chunks595
 	MOVQ        BX, R9
-	JMP         chunks559
+	JMP         chunks595
 
-rowdone560:
+rowdone596:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row558
+	JNZ  row594
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group557
+	JNZ  group593
 	SFENCE
 	VZEROUPPER
 	RET
@@ -10900,21 +11753,21 @@ TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk561
+	JAE   chunk597
 	CMPQ  BX, $0x24
-	JAE   chunk562
+	JAE   chunk598
 	RET
 
-chunk561:
+chunk597:
 	SUBQ $0x6c, BX
 
-group563:
+group599:
 	MOVQ rows+24(FP), R10
 
-row564:
+row600:
 	XORQ R9, R9
 
-chunks565:
+chunks601:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -11017,35 +11870,35 @@ chunks565:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        X0, 308(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone566
+	JEQ            rowdone602
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks565
+	JLE            chunks601
 	MOVQ           BX, R9
-	JMP            chunks565
+	JMP            chunks601
 
-rowdone566:
+rowdone602:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row564
+	JNZ  row600
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group563
+	JNZ  group599
 	VZEROUPPER
 	RET
 
-chunk562:
+chunk598:
 	SUBQ $0x24, BX
 
-group567:
+group603:
 	MOVQ rows+24(FP), R10
 
-row568:
+row604:
 	XORQ R9, R9
 
-chunks569:
+chunks605:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -11110,22 +11963,22 @@ chunks569:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone570
+	JEQ     rowdone606
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks569
+	JLE     chunks605
 	MOVQ    BX, R9
-	JMP     chunks569
+	JMP     chunks605
 
-rowdone570:
+rowdone606:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row568
+	JNZ  row604
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group567
+	JNZ  group603
 	VZEROUPPER
 	RET
 
@@ -11388,19 +12241,19 @@ TEXT ·tzip3x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk571
+	JAE   chunk607
 	RET
 
-chunk571:
+chunk607:
 	SUBQ $0x00000120, BX
 
-group572:
+group608:
 	MOVQ rows+24(FP), R10
 
-row573:
+row609:
 	XORQ R9, R9
 
-chunks574:
+chunks610:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -11729,22 +12582,22 @@ chunks574:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 832(R12)
 	CMPQ        R9, BX
-	JEQ         rowdone575
+	JEQ         rowdone611
 	ADDQ        $0x00000120, R9
 	CMPQ        R9, BX
-	JLE         chunks574
+	JLE         chunks610
 	MOVQ        BX, R9
-	JMP         chunks574
+	JMP         chunks610
 
-rowdone575:
+rowdone611:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row573
+	JNZ  row609
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group572
+	JNZ  group608
 	SFENCE
 	VZEROUPPER
 	RET
@@ -11950,21 +12803,21 @@ TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk576
+	JAE   chunk612
 	CMPQ  BX, $0x24
-	JAE   chunk577
+	JAE   chunk613
 	RET
 
-chunk576:
+chunk612:
 	SUBQ $0x6c, BX
 
-group578:
+group614:
 	MOVQ rows+24(FP), R10
 
-row579:
+row615:
 	XORQ R9, R9
 
-chunks580:
+chunks616:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -12066,35 +12919,35 @@ chunks580:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        X0, 308(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone581
+	JEQ            rowdone617
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks580
+	JLE            chunks616
 	MOVQ           BX, R9
-	JMP            chunks580
+	JMP            chunks616
 
-rowdone581:
+rowdone617:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row579
+	JNZ  row615
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group578
+	JNZ  group614
 	VZEROUPPER
 	RET
 
-chunk577:
+chunk613:
 	SUBQ $0x24, BX
 
-group582:
+group618:
 	MOVQ rows+24(FP), R10
 
-row583:
+row619:
 	XORQ R9, R9
 
-chunks584:
+chunks620:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -12156,22 +13009,22 @@ chunks584:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone585
+	JEQ     rowdone621
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks584
+	JLE     chunks620
 	MOVQ    BX, R9
-	JMP     chunks584
+	JMP     chunks620
 
-rowdone585:
+rowdone621:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row583
+	JNZ  row619
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group582
+	JNZ  group618
 	VZEROUPPER
 	RET
 
@@ -12374,19 +13227,19 @@ TEXT ·tzip3x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk586
+	JAE   chunk622
 	RET
 
-chunk586:
+chunk622:
 	SUBQ $0x00000120, BX
 
-group587:
+group623:
 	MOVQ rows+24(FP), R10
 
-row588:
+row624:
 	XORQ R9, R9
 
-chunks589:
+chunks625:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -12712,22 +13565,22 @@ chunks589:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 832(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone590
+	JEQ            rowdone626
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks589
+	JLE            chunks625
 	MOVQ           BX, R9
-	JMP            chunks589
+	JMP            chunks625
 
-rowdone590:
+rowdone626:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row588
+	JNZ  row624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group587
+	JNZ  group623
 	SFENCE
 	VZEROUPPER
 	RET
@@ -12819,21 +13672,21 @@ TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk591
+	JAE   chunk627
 	CMPQ  BX, $0x24
-	JAE   chunk592
+	JAE   chunk628
 	RET
 
-chunk591:
+chunk627:
 	SUBQ $0x6c, BX
 
-group593:
+group629:
 	MOVQ rows+24(FP), R10
 
-row594:
+row630:
 	XORQ R9, R9
 
-chunks595:
+chunks631:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -12949,35 +13802,35 @@ chunks595:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        X0, 16(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone596
+	JEQ            rowdone632
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks595
+	JLE            chunks631
 	MOVQ           BX, R9
-	JMP            chunks595
+	JMP            chunks631
 
-rowdone596:
+rowdone632:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row594
+	JNZ  row630
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group593
+	JNZ  group629
 	VZEROUPPER
 	RET
 
-chunk592:
+chunk628:
 	SUBQ $0x24, BX
 
-group597:
+group633:
 	MOVQ rows+24(FP), R10
 
-row598:
+row634:
 	XORQ R9, R9
 
-chunks599:
+chunks635:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -13033,22 +13886,22 @@ chunks599:
 	VMOVQ   X2, 96(R12)
 	VPEXTRD $0x02, X2, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone600
+	JEQ     rowdone636
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks599
+	JLE     chunks635
 	MOVQ    BX, R9
-	JMP     chunks599
+	JMP     chunks635
 
-rowdone600:
+rowdone636:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row598
+	JNZ  row634
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group597
+	JNZ  group633
 	VZEROUPPER
 	RET
 
@@ -13213,19 +14066,19 @@ TEXT ·tzip3x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk601
+	JAE   chunk637
 	RET
 
-chunk601:
+chunk637:
 	SUBQ $0x00000120, BX
 
-group602:
+group638:
 	MOVQ rows+24(FP), R10
 
-row603:
+row639:
 	XORQ R9, R9
 
-chunks604:
+chunks640:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -13536,22 +14389,22 @@ chunks604:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 832(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone605
+	JEQ            rowdone641
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks604
+	JLE            chunks640
 	MOVQ           BX, R9
-	JMP            chunks604
+	JMP            chunks640
 
-rowdone605:
+rowdone641:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row603
+	JNZ  row639
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group602
+	JNZ  group638
 	SFENCE
 	VZEROUPPER
 	RET
@@ -13631,19 +14484,19 @@ TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x48
-	JAE   chunk606
+	JAE   chunk642
 	RET
 
-chunk606:
+chunk642:
 	SUBQ $0x48, BX
 
-group607:
+group643:
 	MOVQ rows+24(FP), R10
 
-row608:
+row644:
 	XORQ R9, R9
 
-chunks609:
+chunks645:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -13697,22 +14550,22 @@ chunks609:
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, 96(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone610
+	JEQ            rowdone646
 	ADDQ           $0x48, R9
 	CMPQ           R9, BX
-	JLE            chunks609
+	JLE            chunks645
 	MOVQ           BX, R9
-	JMP            chunks609
+	JMP            chunks645
 
-rowdone610:
+rowdone646:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row608
+	JNZ  row644
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group607
+	JNZ  group643
 	VZEROUPPER
 	RET
 
@@ -13749,19 +14602,19 @@ TEXT ·tzip3x3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk611
+	JAE   chunk647
 	RET
 
-chunk611:
+chunk647:
 	SUBQ $0x00000120, BX
 
-group612:
+group648:
 	MOVQ rows+24(FP), R10
 
-row613:
+row649:
 	XORQ R9, R9
 
-chunks614:
+chunks650:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -13982,22 +14835,22 @@ chunks614:
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 832(R12)
 	CMPQ        R9, BX
-	JEQ         rowdone615
+	JEQ         rowdone651
 	ADDQ        $0x00000120, R9
 	CMPQ        R9, BX
-	JLE         chunks614
+	JLE         chunks650
 	MOVQ        BX, R9
-	JMP         chunks614
+	JMP         chunks650
 
-rowdone615:
+rowdone651:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row613
+	JNZ  row649
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group612
+	JNZ  group648
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14023,23 +14876,23 @@ TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk616
+	JAE   chunk652
 	CMPQ  BX, $0x24
-	JAE   chunk617
+	JAE   chunk653
 	CMPQ  BX, $0x18
-	JAE   chunk618
+	JAE   chunk654
 	RET
 
-chunk616:
+chunk652:
 	SUBQ $0x60, BX
 
-group619:
+group655:
 	MOVQ rows+24(FP), R10
 
-row620:
+row656:
 	XORQ R9, R9
 
-chunks621:
+chunks657:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -14144,35 +14997,35 @@ chunks621:
 	VMOVDQU        X0, 64(R12)
 	VEXTRACTI128   $0x01, Y0, 208(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone622
+	JEQ            rowdone658
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks621
+	JLE            chunks657
 	MOVQ           BX, R9
-	JMP            chunks621
+	JMP            chunks657
 
-rowdone622:
+rowdone658:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row620
+	JNZ  row656
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group619
+	JNZ  group655
 	VZEROUPPER
 	RET
 
-chunk617:
+chunk653:
 	SUBQ $0x24, BX
 
-group623:
+group659:
 	MOVQ rows+24(FP), R10
 
-row624:
+row660:
 	XORQ R9, R9
 
-chunks625:
+chunks661:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -14242,35 +15095,35 @@ chunks625:
 	VMOVQ   X1, 96(R12)
 	VPEXTRD $0x02, X1, 104(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone626
+	JEQ     rowdone662
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks625
+	JLE     chunks661
 	MOVQ    BX, R9
-	JMP     chunks625
+	JMP     chunks661
 
-rowdone626:
+rowdone662:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row624
+	JNZ  row660
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group623
+	JNZ  group659
 	VZEROUPPER
 	RET
 
-chunk618:
+chunk654:
 	SUBQ $0x18, BX
 
-group627:
+group663:
 	MOVQ rows+24(FP), R10
 
-row628:
+row664:
 	XORQ R9, R9
 
-chunks629:
+chunks665:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -14317,22 +15170,22 @@ chunks629:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone630
+	JEQ     rowdone666
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks629
+	JLE     chunks665
 	MOVQ    BX, R9
-	JMP     chunks629
+	JMP     chunks665
 
-rowdone630:
+rowdone666:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row628
+	JNZ  row664
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group627
+	JNZ  group663
 	VZEROUPPER
 	RET
 
@@ -14605,19 +15458,19 @@ TEXT ·tzip3x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk631
+	JAE   chunk667
 	RET
 
-chunk631:
+chunk667:
 	SUBQ $0x60, BX
 
-group632:
+group668:
 	MOVQ rows+24(FP), R10
 
-row633:
+row669:
 	XORQ R9, R9
 
-chunks634:
+chunks670:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -14748,22 +15601,22 @@ chunks634:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone635
+	JEQ            rowdone671
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks634
+	JLE            chunks670
 	MOVQ           BX, R9
-	JMP            chunks634
+	JMP            chunks670
 
-rowdone635:
+rowdone671:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row633
+	JNZ  row669
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group632
+	JNZ  group668
 	SFENCE
 	VZEROUPPER
 	RET
@@ -14975,23 +15828,23 @@ TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk636
+	JAE   chunk672
 	CMPQ  BX, $0x30
-	JAE   chunk637
+	JAE   chunk673
 	CMPQ  BX, $0x18
-	JAE   chunk638
+	JAE   chunk674
 	RET
 
-chunk636:
+chunk672:
 	SUBQ $0x60, BX
 
-group639:
+group675:
 	MOVQ rows+24(FP), R10
 
-row640:
+row676:
 	XORQ R9, R9
 
-chunks641:
+chunks677:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -15144,35 +15997,173 @@ chunks641:
 	VMOVDQU        X0, 112(R12)
 	VEXTRACTI128   $0x01, Y0, 160(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone642
+	JEQ            rowdone678
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks641
+	JLE            chunks677
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole679
 	MOVQ           BX, R9
-	JMP            chunks641
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle779<>+0(SB), X0, X0
+	VMOVDQU        16(R11), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        (R11)(DX*1), X0
+	VPSHUFB        shuffle781<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        16(R11)(DX*1), X1
+	VPSHUFB        shuffle782<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        (R11)(DX*2), X0
+	VPSHUFB        shuffle783<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R9)
+	VMOVDQU        2(R11)(DX*2), X0
+	VPSHUFB        shuffle784<>+0(SB), X0, X0
+	VMOVDQU        2(R11), X1
+	VPSHUFB        shuffle785<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        18(R11), X0
+	VPSHUFB        shuffle786<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        2(R11)(DX*1), X1
+	VPSHUFB        shuffle787<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        18(R11)(DX*1), X0
+	VPSHUFB        shuffle788<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R9)
+	VMOVDQU        10(R11)(DX*2), X0
+	VPSHUFB        shuffle779<>+0(SB), X0, X0
+	VMOVDQU        4(R11), X1
+	VPSHUFB        shuffle789<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        20(R11), X0
+	VPSHUFB        shuffle790<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        4(R11)(DX*1), X1
+	VPSHUFB        shuffle791<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        20(R11)(DX*1), X0
+	VPSHUFB        shuffle792<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R9)
+	VMOVDQU        4(R11)(DX*2), X0
+	VPSHUFB        shuffle779<>+0(SB), X0, X0
+	VMOVDQU        20(R11)(DX*2), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        6(R11), X0
+	VPSHUFB        shuffle781<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        22(R11), X1
+	VPSHUFB        shuffle782<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        6(R11)(DX*1), X0
+	VPSHUFB        shuffle783<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 48(R9)
+	VMOVDQU        22(R11)(DX*1), X0
+	VPSHUFB        shuffle277<>+0(SB), X0, X0
+	VMOVDQU        6(R11)(DX*2), X1
+	VPSHUFB        shuffle785<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        22(R11)(DX*2), X0
+	VPSHUFB        shuffle786<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        24(R11), X1
+	VPSHUFB        shuffle787<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        32(R11), X0
+	VPSHUFB        shuffle793<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 64(R9)
+	VMOVDQU        32(R11)(DX*1), X2
+	VPSHUFB        shuffle779<>+0(SB), X2, X1
+	VMOVDQU        24(R11)(DX*2), X3
+	VPSHUFB        shuffle789<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        32(R11)(DX*2), X1
+	VPSHUFB        shuffle794<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        26(R11), X3
+	VPSHUFB        shuffle791<>+0(SB), X3, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle795<>+0(SB), X0, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 80(R9)
+	VMOVDQU        26(R11)(DX*1), X4
+	VPSHUFB        shuffle779<>+0(SB), X4, X4
+	VPSHUFB        shuffle796<>+0(SB), X2, X3
+	VPOR           X3, X4, X3
+	VMOVDQU        26(R11)(DX*2), X4
+	VPSHUFB        shuffle781<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle797<>+0(SB), X1, X3
+	VPOR           X3, X4, X3
+	VMOVDQU        28(R11), X4
+	VPSHUFB        shuffle783<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 96(R9)
+	VMOVDQU        30(R11), X4
+	VPSHUFB        shuffle784<>+0(SB), X4, X4
+	VMOVDQU        28(R11)(DX*1), X3
+	VPSHUFB        shuffle785<>+0(SB), X3, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle798<>+0(SB), X2, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        28(R11)(DX*2), X3
+	VPSHUFB        shuffle787<>+0(SB), X3, X3
+	VPOR           X3, X4, X3
+	VPSHUFB        shuffle799<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 112(R9)
+	VPSHUFB        shuffle800<>+0(SB), X0, X0
+	VMOVDQU        30(R11)(DX*1), X4
+	VPSHUFB        shuffle789<>+0(SB), X4, X4
+	VPOR           X4, X0, X4
+	VPSHUFB        shuffle801<>+0(SB), X2, X2
+	VPOR           X2, X4, X2
+	VMOVDQU        30(R11)(DX*2), X4
+	VPSHUFB        shuffle791<>+0(SB), X4, X4
+	VPOR           X4, X2, X4
+	VPSHUFB        shuffle802<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        X1, 128(R9)
+	JMP            rowdone678
 
-rowdone642:
+whole679:
+	MOVQ BX, R9
+	JMP  chunks677
+
+rowdone678:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row640
+	JNZ  row676
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group639
+	JNZ  group675
 	VZEROUPPER
 	RET
 
-chunk637:
+chunk673:
 	SUBQ $0x30, BX
 
-group643:
+group680:
 	MOVQ rows+24(FP), R10
 
-row644:
+row681:
 	XORQ R9, R9
 
-chunks645:
+chunks682:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -15304,35 +16295,107 @@ chunks645:
 	VPOR    X1, X4, X1
 	VMOVDQU X1, 128(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone646
+	JEQ     rowdone683
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks645
+	JLE     chunks682
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole684
 	MOVQ    BX, R9
-	JMP     chunks645
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R11), X0
+	VPSHUFB shuffle779<>+0(SB), X0, X0
+	VMOVDQU 8(R11), X1
+	VPSHUFB shuffle803<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R11)(DX*1), X0
+	VPSHUFB shuffle781<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 8(R11)(DX*1), X2
+	VPSHUFB shuffle804<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU (R11)(DX*2), X0
+	VPSHUFB shuffle783<>+0(SB), X0, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, (R9)
+	VMOVDQU 2(R11)(DX*2), X0
+	VPSHUFB shuffle784<>+0(SB), X0, X0
+	VMOVDQU 2(R11), X3
+	VPSHUFB shuffle785<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle805<>+0(SB), X1, X0
+	VPOR    X0, X3, X0
+	VMOVDQU 2(R11)(DX*1), X3
+	VPSHUFB shuffle787<>+0(SB), X3, X3
+	VPOR    X3, X0, X3
+	VPSHUFB shuffle806<>+0(SB), X2, X0
+	VPOR    X0, X3, X0
+	VMOVDQU X0, 16(R9)
+	VMOVDQU 8(R11)(DX*2), X0
+	VPSHUFB shuffle807<>+0(SB), X0, X3
+	VMOVDQU 4(R11), X4
+	VPSHUFB shuffle789<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle808<>+0(SB), X1, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 4(R11)(DX*1), X4
+	VPSHUFB shuffle791<>+0(SB), X4, X4
+	VPOR    X4, X3, X4
+	VPSHUFB shuffle809<>+0(SB), X2, X3
+	VPOR    X3, X4, X3
+	VMOVDQU X3, 32(R9)
+	VMOVDQU 4(R11)(DX*2), X3
+	VPSHUFB shuffle779<>+0(SB), X3, X3
+	VPSHUFB shuffle810<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU 6(R11), X3
+	VPSHUFB shuffle781<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VPSHUFB shuffle811<>+0(SB), X1, X1
+	VPOR    X1, X3, X1
+	VMOVDQU 6(R11)(DX*1), X3
+	VPSHUFB shuffle783<>+0(SB), X3, X3
+	VPOR    X3, X1, X3
+	VMOVDQU X3, 48(R9)
+	VPSHUFB shuffle20<>+0(SB), X2, X2
+	VMOVDQU 6(R11)(DX*2), X3
+	VPSHUFB shuffle785<>+0(SB), X3, X3
+	VPOR    X3, X2, X3
+	VPSHUFB shuffle812<>+0(SB), X0, X0
+	VPOR    X0, X3, X0
+	VMOVQ   X0, 64(R9)
+	JMP     rowdone683
 
-rowdone646:
+whole684:
+	MOVQ BX, R9
+	JMP  chunks682
+
+rowdone683:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row644
+	JNZ  row681
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group643
+	JNZ  group680
 	VZEROUPPER
 	RET
 
-chunk638:
+chunk674:
 	SUBQ $0x18, BX
 
-group647:
+group685:
 	MOVQ rows+24(FP), R10
 
-row648:
+row686:
 	XORQ R9, R9
 
-chunks649:
+chunks687:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -15398,22 +16461,22 @@ chunks649:
 	VPOR    X0, X3, X0
 	VMOVQ   X0, 64(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone650
+	JEQ     rowdone688
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks649
+	JLE     chunks687
 	MOVQ    BX, R9
-	JMP     chunks649
+	JMP     chunks687
 
-rowdone650:
+rowdone688:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row648
+	JNZ  row686
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group647
+	JNZ  group685
 	VZEROUPPER
 	RET
 
@@ -15808,19 +16871,19 @@ TEXT ·tzip3x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk651
+	JAE   chunk689
 	RET
 
-chunk651:
+chunk689:
 	SUBQ $0x60, BX
 
-group652:
+group690:
 	MOVQ rows+24(FP), R10
 
-row653:
+row691:
 	XORQ R9, R9
 
-chunks654:
+chunks692:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -16003,22 +17066,22 @@ chunks654:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone655
+	JEQ            rowdone693
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks654
+	JLE            chunks692
 	MOVQ           BX, R9
-	JMP            chunks654
+	JMP            chunks692
 
-rowdone655:
+rowdone693:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row653
+	JNZ  row691
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group652
+	JNZ  group690
 	SFENCE
 	VZEROUPPER
 	RET
@@ -16182,21 +17245,21 @@ TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk656
+	JAE   chunk694
 	CMPQ  BX, $0x30
-	JAE   chunk657
+	JAE   chunk695
 	RET
 
-chunk656:
+chunk694:
 	SUBQ $0x60, BX
 
-group658:
+group696:
 	MOVQ rows+24(FP), R10
 
-row659:
+row697:
 	XORQ R9, R9
 
-chunks660:
+chunks698:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -16327,35 +17390,145 @@ chunks660:
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        Y1, 256(R12)
 	CMPQ           R9, BX
-	JEQ            rowdone661
+	JEQ            rowdone699
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks660
+	JLE            chunks698
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole700
 	MOVQ           BX, R9
-	JMP            chunks660
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R11), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        16(R11), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        32(R11), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        (R11)(DX*1), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, (R9)
+	VMOVDQU        16(R11)(DX*1), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        32(R11)(DX*1), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R11)(DX*2), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X3, X1
+	VMOVDQU        16(R11)(DX*2), X3
+	VPSHUFB        shuffle38<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        X3, 16(R9)
+	VMOVDQU        32(R11)(DX*2), X3
+	VPSHUFB        shuffle41<>+0(SB), X3, X1
+	VMOVDQU        4(R11), X4
+	VPSHUFB        shuffle199<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        20(R11), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VPSHUFB        shuffle44<>+0(SB), X0, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        X4, 32(R9)
+	VMOVDQU        4(R11)(DX*1), X4
+	VPSHUFB        shuffle41<>+0(SB), X4, X4
+	VMOVDQU        20(R11)(DX*1), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VPSHUFB        shuffle645<>+0(SB), X2, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        4(R11)(DX*2), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        X1, 48(R9)
+	VMOVDQU        20(R11)(DX*2), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VPSHUFB        shuffle203<>+0(SB), X3, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        8(R11), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        24(R11), X4
+	VPSHUFB        shuffle38<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        X4, 64(R9)
+	VPSHUFB        shuffle479<>+0(SB), X0, X4
+	VMOVDQU        8(R11)(DX*1), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        24(R11)(DX*1), X4
+	VPSHUFB        shuffle200<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VPSHUFB        shuffle480<>+0(SB), X2, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        X1, 80(R9)
+	VMOVDQU        8(R11)(DX*2), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        24(R11)(DX*2), X4
+	VPSHUFB        shuffle199<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VPSHUFB        shuffle201<>+0(SB), X3, X1
+	VPOR           X1, X4, X1
+	VMOVDQU        12(R11), X4
+	VPSHUFB        shuffle38<>+0(SB), X4, X4
+	VPOR           X4, X1, X4
+	VMOVDQU        X4, 96(R9)
+	VMOVDQU        28(R11), X4
+	VPSHUFB        shuffle41<>+0(SB), X4, X4
+	VPSHUFB        shuffle204<>+0(SB), X0, X0
+	VPOR           X0, X4, X0
+	VMOVDQU        12(R11)(DX*1), X4
+	VPSHUFB        shuffle200<>+0(SB), X4, X4
+	VPOR           X4, X0, X4
+	VMOVDQU        28(R11)(DX*1), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X4, X0
+	VMOVDQU        X0, 112(R9)
+	VPSHUFB        shuffle47<>+0(SB), X2, X2
+	VMOVDQU        12(R11)(DX*2), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X2, X0
+	VMOVDQU        28(R11)(DX*2), X2
+	VPSHUFB        shuffle200<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle482<>+0(SB), X3, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 128(R9)
+	JMP            rowdone699
 
-rowdone661:
+whole700:
+	MOVQ BX, R9
+	JMP  chunks698
+
+rowdone699:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row659
+	JNZ  row697
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group658
+	JNZ  group696
 	VZEROUPPER
 	RET
 
-chunk657:
+chunk695:
 	SUBQ $0x30, BX
 
-group662:
+group701:
 	MOVQ rows+24(FP), R10
 
-row663:
+row702:
 	XORQ R9, R9
 
-chunks664:
+chunks703:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -16459,22 +17632,22 @@ chunks664:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, 128(R12)
 	CMPQ    R9, BX
-	JEQ     rowdone665
+	JEQ     rowdone704
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks664
+	JLE     chunks703
 	MOVQ    BX, R9
-	JMP     chunks664
+	JMP     chunks703
 
-rowdone665:
+rowdone704:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row663
+	JNZ  row702
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group662
+	JNZ  group701
 	VZEROUPPER
 	RET
 
@@ -16565,19 +17738,19 @@ TEXT ·tzip3x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk666
+	JAE   chunk705
 	RET
 
-chunk666:
+chunk705:
 	SUBQ $0x60, BX
 
-group667:
+group706:
 	MOVQ rows+24(FP), R10
 
-row668:
+row707:
 	XORQ R9, R9
 
-chunks669:
+chunks708:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -16726,22 +17899,22 @@ chunks669:
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 256(R12)
 	CMPQ        R9, BX
-	JEQ         rowdone670
+	JEQ         rowdone709
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks669
+	JLE         chunks708
 	MOVQ        BX, R9
-	JMP         chunks669
+	JMP         chunks708
 
-rowdone670:
+rowdone709:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row668
+	JNZ  row707
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group667
+	JNZ  group706
 	SFENCE
 	VZEROUPPER
 	RET
@@ -16804,25 +17977,25 @@ TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk671
+	JAE   chunk710
 	CMPQ  BX, $0x10
-	JAE   chunk672
+	JAE   chunk711
 	CMPQ  BX, $0x08
-	JAE   chunk673
+	JAE   chunk712
 	CMPQ  BX, $0x04
-	JAE   chunk674
+	JAE   chunk713
 	RET
 
-chunk671:
+chunk710:
 	SUBQ $0x20, BX
 
-group675:
+group714:
 	MOVQ rows+24(FP), R11
 
-row676:
+row715:
 	XORQ R10, R10
 
-chunks677:
+chunks716:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -16846,35 +18019,61 @@ chunks677:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone678
+	JEQ        rowdone717
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks677
+	JLE        chunks716
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole718
 	MOVQ       BX, R10
-	JMP        chunks677
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
+	VPUNPCKLBW X1, X0, X2
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
+	VPUNPCKLBW X3, X0, X4
+	VPUNPCKHBW X3, X0, X3
+	VPUNPCKLBW X4, X2, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHBW X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R10*4)
+	VPUNPCKLBW X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R10*4)
+	VPUNPCKHBW X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R10*4)
+	JMP        rowdone717
 
-rowdone678:
+whole718:
+	MOVQ BX, R10
+	JMP  chunks716
+
+rowdone717:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row676
+	JNZ  row715
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group675
+	JNZ  group714
 	VZEROUPPER
 	RET
 
-chunk672:
+chunk711:
 	SUBQ $0x10, BX
 
-group679:
+group719:
 	MOVQ rows+24(FP), R11
 
-row680:
+row720:
 	XORQ R10, R10
 
-chunks681:
+chunks721:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), X0
@@ -16894,35 +18093,55 @@ chunks681:
 	VPUNPCKHBW X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone682
+	JEQ        rowdone722
 	ADDQ       $0x10, R10
 	CMPQ       R10, BX
-	JLE        chunks681
+	JLE        chunks721
+	SUBQ       $0x08, R10
+	CMPQ       R10, BX
+	JL         whole723
 	MOVQ       BX, R10
-	JMP        chunks681
+	ADDQ       $0x08, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VPUNPCKLBW X2, X1, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHBW X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R10*4)
+	JMP        rowdone722
 
-rowdone682:
+whole723:
+	MOVQ BX, R10
+	JMP  chunks721
+
+rowdone722:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row680
+	JNZ  row720
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group679
+	JNZ  group719
 	VZEROUPPER
 	RET
 
-chunk673:
+chunk712:
 	SUBQ $0x08, BX
 
-group683:
+group724:
 	MOVQ rows+24(FP), R11
 
-row684:
+row725:
 	XORQ R10, R10
 
-chunks685:
+chunks726:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVQ      (R12), X0
@@ -16936,35 +18155,53 @@ chunks685:
 	VPUNPCKHBW X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone686
+	JEQ        rowdone727
 	ADDQ       $0x08, R10
 	CMPQ       R10, BX
-	JLE        chunks685
+	JLE        chunks726
+	SUBQ       $0x04, R10
+	CMPQ       R10, BX
+	JL         whole728
 	MOVQ       BX, R10
-	JMP        chunks685
+	ADDQ       $0x04, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VPUNPCKLBW X2, X1, X2
+	VMOVDQU    X2, (AX)(R10*4)
+	JMP        rowdone727
 
-rowdone686:
+whole728:
+	MOVQ BX, R10
+	JMP  chunks726
+
+rowdone727:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row684
+	JNZ  row725
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group683
+	JNZ  group724
 	VZEROUPPER
 	RET
 
-chunk674:
+chunk713:
 	SUBQ $0x04, BX
 
-group687:
+group729:
 	MOVQ rows+24(FP), R11
 
-row688:
+row730:
 	XORQ R10, R10
 
-chunks689:
+chunks731:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVD      (R12), X0
@@ -16976,22 +18213,22 @@ chunks689:
 	VPUNPCKLBW X2, X1, X2
 	VMOVDQU    X2, (AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone690
+	JEQ        rowdone732
 	ADDQ       $0x04, R10
 	CMPQ       R10, BX
-	JLE        chunks689
+	JLE        chunks731
 	MOVQ       BX, R10
-	JMP        chunks689
+	JMP        chunks731
 
-rowdone690:
+rowdone732:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row688
+	JNZ  row730
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group687
+	JNZ  group729
 	VZEROUPPER
 	RET
 
@@ -17017,25 +18254,25 @@ TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk691
+	JAE   chunk733
 	CMPQ  BX, $0x10
-	JAE   chunk692
+	JAE   chunk734
 	CMPQ  BX, $0x08
-	JAE   chunk693
+	JAE   chunk735
 	CMPQ  BX, $0x04
-	JAE   chunk694
+	JAE   chunk736
 	RET
 
-chunk691:
+chunk733:
 	SUBQ $0x20, BX
 
-group695:
+group737:
 	MOVQ rows+24(FP), R11
 
-row696:
+row738:
 	XORQ R10, R10
 
-chunks697:
+chunks739:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -17059,35 +18296,61 @@ chunks697:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone698
+	JEQ        rowdone740
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks697
+	JLE        chunks739
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole741
 	MOVQ       BX, R10
-	JMP        chunks697
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
+	VPUNPCKLWD X3, X0, X4
+	VPUNPCKHWD X3, X0, X3
+	VPUNPCKLWD X4, X2, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHWD X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R10*4)
+	VPUNPCKLWD X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R10*4)
+	VPUNPCKHWD X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R10*4)
+	JMP        rowdone740
 
-rowdone698:
+whole741:
+	MOVQ BX, R10
+	JMP  chunks739
+
+rowdone740:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row696
+	JNZ  row738
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group695
+	JNZ  group737
 	VZEROUPPER
 	RET
 
-chunk692:
+chunk734:
 	SUBQ $0x10, BX
 
-group699:
+group742:
 	MOVQ rows+24(FP), R11
 
-row700:
+row743:
 	XORQ R10, R10
 
-chunks701:
+chunks744:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), X0
@@ -17107,35 +18370,55 @@ chunks701:
 	VPUNPCKHWD X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone702
+	JEQ        rowdone745
 	ADDQ       $0x10, R10
 	CMPQ       R10, BX
-	JLE        chunks701
+	JLE        chunks744
+	SUBQ       $0x08, R10
+	CMPQ       R10, BX
+	JL         whole746
 	MOVQ       BX, R10
-	JMP        chunks701
+	ADDQ       $0x08, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VPUNPCKLWD X2, X1, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHWD X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R10*4)
+	JMP        rowdone745
 
-rowdone702:
+whole746:
+	MOVQ BX, R10
+	JMP  chunks744
+
+rowdone745:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row700
+	JNZ  row743
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group699
+	JNZ  group742
 	VZEROUPPER
 	RET
 
-chunk693:
+chunk735:
 	SUBQ $0x08, BX
 
-group703:
+group747:
 	MOVQ rows+24(FP), R11
 
-row704:
+row748:
 	XORQ R10, R10
 
-chunks705:
+chunks749:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVQ      (R12), X0
@@ -17149,35 +18432,53 @@ chunks705:
 	VPUNPCKHWD X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone706
+	JEQ        rowdone750
 	ADDQ       $0x08, R10
 	CMPQ       R10, BX
-	JLE        chunks705
+	JLE        chunks749
+	SUBQ       $0x04, R10
+	CMPQ       R10, BX
+	JL         whole751
 	MOVQ       BX, R10
-	JMP        chunks705
+	ADDQ       $0x04, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VPUNPCKLWD X2, X1, X2
+	VMOVDQU    X2, (AX)(R10*4)
+	JMP        rowdone750
 
-rowdone706:
+whole751:
+	MOVQ BX, R10
+	JMP  chunks749
+
+rowdone750:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row704
+	JNZ  row748
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group703
+	JNZ  group747
 	VZEROUPPER
 	RET
 
-chunk694:
+chunk736:
 	SUBQ $0x04, BX
 
-group707:
+group752:
 	MOVQ rows+24(FP), R11
 
-row708:
+row753:
 	XORQ R10, R10
 
-chunks709:
+chunks754:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVD      (R12), X0
@@ -17189,22 +18490,22 @@ chunks709:
 	VPUNPCKLWD X2, X1, X2
 	VMOVDQU    X2, (AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone710
+	JEQ        rowdone755
 	ADDQ       $0x04, R10
 	CMPQ       R10, BX
-	JLE        chunks709
+	JLE        chunks754
 	MOVQ       BX, R10
-	JMP        chunks709
+	JMP        chunks754
 
-rowdone710:
+rowdone755:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row708
+	JNZ  row753
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group707
+	JNZ  group752
 	VZEROUPPER
 	RET
 
@@ -17230,25 +18531,25 @@ TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk711
+	JAE   chunk756
 	CMPQ  BX, $0x10
-	JAE   chunk712
+	JAE   chunk757
 	CMPQ  BX, $0x08
-	JAE   chunk713
+	JAE   chunk758
 	CMPQ  BX, $0x04
-	JAE   chunk714
+	JAE   chunk759
 	RET
 
-chunk711:
+chunk756:
 	SUBQ $0x20, BX
 
-group715:
+group760:
 	MOVQ rows+24(FP), R11
 
-row716:
+row761:
 	XORQ R10, R10
 
-chunks717:
+chunks762:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -17272,35 +18573,61 @@ chunks717:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone718
+	JEQ        rowdone763
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks717
+	JLE        chunks762
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole764
 	MOVQ       BX, R10
-	JMP        chunks717
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    (R13), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    (R13)(DX*1), X3
+	VPUNPCKLDQ X3, X0, X4
+	VPUNPCKHDQ X3, X0, X3
+	VPUNPCKLDQ X4, X2, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHDQ X4, X2, X4
+	VMOVDQU    X4, 16(AX)(R10*4)
+	VPUNPCKLDQ X3, X1, X4
+	VMOVDQU    X4, 32(AX)(R10*4)
+	VPUNPCKHDQ X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R10*4)
+	JMP        rowdone763
 
-rowdone718:
+whole764:
+	MOVQ BX, R10
+	JMP  chunks762
+
+rowdone763:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row716
+	JNZ  row761
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group715
+	JNZ  group760
 	VZEROUPPER
 	RET
 
-chunk712:
+chunk757:
 	SUBQ $0x10, BX
 
-group719:
+group765:
 	MOVQ rows+24(FP), R11
 
-row720:
+row766:
 	XORQ R10, R10
 
-chunks721:
+chunks767:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), X0
@@ -17320,35 +18647,55 @@ chunks721:
 	VPUNPCKHDQ X3, X1, X3
 	VMOVDQU    X3, 48(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone722
+	JEQ        rowdone768
 	ADDQ       $0x10, R10
 	CMPQ       R10, BX
-	JLE        chunks721
+	JLE        chunks767
+	SUBQ       $0x08, R10
+	CMPQ       R10, BX
+	JL         whole769
 	MOVQ       BX, R10
-	JMP        chunks721
+	ADDQ       $0x08, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVQ      (R12), X0
+	VMOVQ      (R13), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      (R12)(DX*1), X0
+	VMOVQ      (R13)(DX*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VPUNPCKLDQ X2, X1, X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VPUNPCKHDQ X2, X1, X2
+	VMOVDQU    X2, 16(AX)(R10*4)
+	JMP        rowdone768
 
-rowdone722:
+whole769:
+	MOVQ BX, R10
+	JMP  chunks767
+
+rowdone768:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row720
+	JNZ  row766
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group719
+	JNZ  group765
 	VZEROUPPER
 	RET
 
-chunk713:
+chunk758:
 	SUBQ $0x08, BX
 
-group723:
+group770:
 	MOVQ rows+24(FP), R11
 
-row724:
+row771:
 	XORQ R10, R10
 
-chunks725:
+chunks772:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVQ      (R12), X0
@@ -17362,35 +18709,53 @@ chunks725:
 	VPUNPCKHDQ X2, X1, X2
 	VMOVDQU    X2, 16(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone726
+	JEQ        rowdone773
 	ADDQ       $0x08, R10
 	CMPQ       R10, BX
-	JLE        chunks725
+	JLE        chunks772
+	SUBQ       $0x04, R10
+	CMPQ       R10, BX
+	JL         whole774
 	MOVQ       BX, R10
-	JMP        chunks725
+	ADDQ       $0x04, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVD      (R12), X0
+	VMOVD      (R13), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVD      (R12)(DX*1), X0
+	VMOVD      (R13)(DX*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VPUNPCKLDQ X2, X1, X2
+	VMOVDQU    X2, (AX)(R10*4)
+	JMP        rowdone773
 
-rowdone726:
+whole774:
+	MOVQ BX, R10
+	JMP  chunks772
+
+rowdone773:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row724
+	JNZ  row771
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group723
+	JNZ  group770
 	VZEROUPPER
 	RET
 
-chunk714:
+chunk759:
 	SUBQ $0x04, BX
 
-group727:
+group775:
 	MOVQ rows+24(FP), R11
 
-row728:
+row776:
 	XORQ R10, R10
 
-chunks729:
+chunks777:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVD      (R12), X0
@@ -17402,22 +18767,22 @@ chunks729:
 	VPUNPCKLDQ X2, X1, X2
 	VMOVDQU    X2, (AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone730
+	JEQ        rowdone778
 	ADDQ       $0x04, R10
 	CMPQ       R10, BX
-	JLE        chunks729
+	JLE        chunks777
 	MOVQ       BX, R10
-	JMP        chunks729
+	JMP        chunks777
 
-rowdone730:
+rowdone778:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row728
+	JNZ  row776
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group727
+	JNZ  group775
 	VZEROUPPER
 	RET
 
@@ -17443,23 +18808,23 @@ TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk731
+	JAE   chunk779
 	CMPQ  BX, $0x10
-	JAE   chunk732
+	JAE   chunk780
 	CMPQ  BX, $0x08
-	JAE   chunk733
+	JAE   chunk781
 	RET
 
-chunk731:
+chunk779:
 	SUBQ $0x20, BX
 
-group734:
+group782:
 	MOVQ rows+24(FP), R11
 
-row735:
+row783:
 	XORQ R10, R10
 
-chunks736:
+chunks784:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), Y0
@@ -17483,35 +18848,61 @@ chunks736:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVDQU     Y3, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone737
+	JEQ         rowdone785
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks736
+	JLE         chunks784
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole786
 	MOVQ        BX, R10
-	JMP         chunks736
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), X0
+	VMOVDQU     (R13), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     (R12)(DX*1), X0
+	VMOVDQU     (R13)(DX*1), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (AX)(R10*4)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, 16(AX)(R10*4)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 32(AX)(R10*4)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 48(AX)(R10*4)
+	JMP         rowdone785
 
-rowdone737:
+whole786:
+	MOVQ BX, R10
+	JMP  chunks784
+
+rowdone785:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row735
+	JNZ  row783
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group734
+	JNZ  group782
 	VZEROUPPER
 	RET
 
-chunk732:
+chunk780:
 	SUBQ $0x10, BX
 
-group738:
+group787:
 	MOVQ rows+24(FP), R11
 
-row739:
+row788:
 	XORQ R10, R10
 
-chunks740:
+chunks789:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -17531,35 +18922,55 @@ chunks740:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 48(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone741
+	JEQ         rowdone790
 	ADDQ        $0x10, R10
 	CMPQ        R10, BX
-	JLE         chunks740
+	JLE         chunks789
+	SUBQ        $0x08, R10
+	CMPQ        R10, BX
+	JL          whole791
 	MOVQ        BX, R10
-	JMP         chunks740
+	ADDQ        $0x08, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVQ       (R12), X0
+	VMOVQ       (R13), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVQ       (R12)(DX*1), X0
+	VMOVQ       (R13)(DX*1), X2
+	VPUNPCKLQDQ X2, X0, X2
+	VPUNPCKLQDQ X2, X1, X0
+	VMOVDQU     X0, (AX)(R10*4)
+	VPUNPCKHQDQ X2, X1, X2
+	VMOVDQU     X2, 16(AX)(R10*4)
+	JMP         rowdone790
 
-rowdone741:
+whole791:
+	MOVQ BX, R10
+	JMP  chunks789
+
+rowdone790:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row739
+	JNZ  row788
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group738
+	JNZ  group787
 	VZEROUPPER
 	RET
 
-chunk733:
+chunk781:
 	SUBQ $0x08, BX
 
-group742:
+group792:
 	MOVQ rows+24(FP), R11
 
-row743:
+row793:
 	XORQ R10, R10
 
-chunks744:
+chunks794:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVQ       (R12), X0
@@ -17573,22 +18984,22 @@ chunks744:
 	VPUNPCKHQDQ X2, X1, X2
 	VMOVDQU     X2, 16(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone745
+	JEQ         rowdone795
 	ADDQ        $0x08, R10
 	CMPQ        R10, BX
-	JLE         chunks744
+	JLE         chunks794
 	MOVQ        BX, R10
-	JMP         chunks744
+	JMP         chunks794
 
-rowdone745:
+rowdone795:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row743
+	JNZ  row793
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group742
+	JNZ  group792
 	VZEROUPPER
 	RET
 
@@ -17614,21 +19025,21 @@ TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk746
+	JAE   chunk796
 	CMPQ  BX, $0x10
-	JAE   chunk747
+	JAE   chunk797
 	RET
 
-chunk746:
+chunk796:
 	SUBQ $0x20, BX
 
-group748:
+group798:
 	MOVQ rows+24(FP), R11
 
-row749:
+row799:
 	XORQ R10, R10
 
-chunks750:
+chunks800:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -17644,35 +19055,53 @@ chunks750:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone751
+	JEQ        rowdone801
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks750
+	JLE        chunks800
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole802
 	MOVQ       BX, R10
-	JMP        chunks750
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VMOVDQU    X0, (AX)(R10*4)
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    X0, 16(AX)(R10*4)
+	VMOVDQU    (R13), X0
+	VMOVDQU    X0, 32(AX)(R10*4)
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    X0, 48(AX)(R10*4)
+	JMP        rowdone801
 
-rowdone751:
+whole802:
+	MOVQ BX, R10
+	JMP  chunks800
+
+rowdone801:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row749
+	JNZ  row799
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group748
+	JNZ  group798
 	VZEROUPPER
 	RET
 
-chunk747:
+chunk797:
 	SUBQ $0x10, BX
 
-group752:
+group803:
 	MOVQ rows+24(FP), R11
 
-row753:
+row804:
 	XORQ R10, R10
 
-chunks754:
+chunks805:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -17684,22 +19113,22 @@ chunks754:
 	VMOVDQU (R13)(DX*1), X0
 	VMOVDQU X0, 48(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone755
+	JEQ     rowdone806
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks754
+	JLE     chunks805
 	MOVQ    BX, R10
-	JMP     chunks754
+	JMP     chunks805
 
-rowdone755:
+rowdone806:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row753
+	JNZ  row804
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group752
+	JNZ  group803
 	VZEROUPPER
 	RET
 
@@ -17725,23 +19154,23 @@ TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk756
+	JAE   chunk807
 	CMPQ  BX, $0x24
-	JAE   chunk757
+	JAE   chunk808
 	CMPQ  BX, $0x18
-	JAE   chunk758
+	JAE   chunk809
 	RET
 
-chunk756:
+chunk807:
 	SUBQ $0x60, BX
 
-group759:
+group810:
 	MOVQ rows+24(FP), R11
 
-row760:
+row811:
 	XORQ R10, R10
 
-chunks761:
+chunks812:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        4(R12)(DX*1), Y0
@@ -17837,35 +19266,35 @@ chunks761:
 	VMOVDQU        X0, 32(AX)(R10*4)
 	VEXTRACTI128   $0x01, Y0, 304(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone762
+	JEQ            rowdone813
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks761
+	JLE            chunks812
 	MOVQ           BX, R10
-	JMP            chunks761
+	JMP            chunks812
 
-rowdone762:
+rowdone813:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row760
+	JNZ  row811
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group759
+	JNZ  group810
 	VZEROUPPER
 	RET
 
-chunk757:
+chunk808:
 	SUBQ $0x24, BX
 
-group763:
+group814:
 	MOVQ rows+24(FP), R11
 
-row764:
+row815:
 	XORQ R10, R10
 
-chunks765:
+chunks816:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -17920,35 +19349,35 @@ chunks765:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone766
+	JEQ     rowdone817
 	ADDQ    $0x24, R10
 	CMPQ    R10, BX
-	JLE     chunks765
+	JLE     chunks816
 	MOVQ    BX, R10
-	JMP     chunks765
+	JMP     chunks816
 
-rowdone766:
+rowdone817:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row764
+	JNZ  row815
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group763
+	JNZ  group814
 	VZEROUPPER
 	RET
 
-chunk758:
+chunk809:
 	SUBQ $0x18, BX
 
-group767:
+group818:
 	MOVQ rows+24(FP), R11
 
-row768:
+row819:
 	XORQ R10, R10
 
-chunks769:
+chunks820:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -17985,22 +19414,22 @@ chunks769:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone770
+	JEQ     rowdone821
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks769
+	JLE     chunks820
 	MOVQ    BX, R10
-	JMP     chunks769
+	JMP     chunks820
 
-rowdone770:
+rowdone821:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row768
+	JNZ  row819
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group767
+	JNZ  group818
 	VZEROUPPER
 	RET
 
@@ -18086,19 +19515,19 @@ TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk771
+	JAE   chunk822
 	RET
 
-chunk771:
+chunk822:
 	SUBQ $0x20, BX
 
-group772:
+group823:
 	MOVQ rows+24(FP), R11
 
-row773:
+row824:
 	XORQ R10, R10
 
-chunks774:
+chunks825:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -18122,22 +19551,22 @@ chunks774:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone775
+	JEQ        rowdone826
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks774
+	JLE        chunks825
 	MOVQ       BX, R10
-	JMP        chunks774
+	JMP        chunks825
 
-rowdone775:
+rowdone826:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row773
+	JNZ  row824
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group772
+	JNZ  group823
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18164,19 +19593,19 @@ TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk776
+	JAE   chunk827
 	RET
 
-chunk776:
+chunk827:
 	SUBQ $0x20, BX
 
-group777:
+group828:
 	MOVQ rows+24(FP), R11
 
-row778:
+row829:
 	XORQ R10, R10
 
-chunks779:
+chunks830:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -18200,22 +19629,22 @@ chunks779:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone780
+	JEQ        rowdone831
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks779
+	JLE        chunks830
 	MOVQ       BX, R10
-	JMP        chunks779
+	JMP        chunks830
 
-rowdone780:
+rowdone831:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row778
+	JNZ  row829
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group777
+	JNZ  group828
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18242,19 +19671,19 @@ TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk781
+	JAE   chunk832
 	RET
 
-chunk781:
+chunk832:
 	SUBQ $0x20, BX
 
-group782:
+group833:
 	MOVQ rows+24(FP), R11
 
-row783:
+row834:
 	XORQ R10, R10
 
-chunks784:
+chunks835:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -18278,22 +19707,22 @@ chunks784:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone785
+	JEQ        rowdone836
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks784
+	JLE        chunks835
 	MOVQ       BX, R10
-	JMP        chunks784
+	JMP        chunks835
 
-rowdone785:
+rowdone836:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row783
+	JNZ  row834
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group782
+	JNZ  group833
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18320,19 +19749,19 @@ TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk786
+	JAE   chunk837
 	RET
 
-chunk786:
+chunk837:
 	SUBQ $0x20, BX
 
-group787:
+group838:
 	MOVQ rows+24(FP), R11
 
-row788:
+row839:
 	XORQ R10, R10
 
-chunks789:
+chunks840:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), Y0
@@ -18356,22 +19785,22 @@ chunks789:
 	VPERM2I128  $0x31, Y3, Y2, Y3
 	VMOVNTDQ    Y3, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone790
+	JEQ         rowdone841
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks789
+	JLE         chunks840
 	MOVQ        BX, R10
-	JMP         chunks789
+	JMP         chunks840
 
-rowdone790:
+rowdone841:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row788
+	JNZ  row839
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group787
+	JNZ  group838
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18398,19 +19827,19 @@ TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk791
+	JAE   chunk842
 	RET
 
-chunk791:
+chunk842:
 	SUBQ $0x20, BX
 
-group792:
+group843:
 	MOVQ rows+24(FP), R11
 
-row793:
+row844:
 	XORQ R10, R10
 
-chunks794:
+chunks845:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -18426,22 +19855,22 @@ chunks794:
 	VPERM2I128 $0x31, Y3, Y2, Y3
 	VMOVNTDQ   Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone795
+	JEQ        rowdone846
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks794
+	JLE        chunks845
 	MOVQ       BX, R10
-	JMP        chunks794
+	JMP        chunks845
 
-rowdone795:
+rowdone846:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row793
+	JNZ  row844
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group792
+	JNZ  group843
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18468,21 +19897,21 @@ TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk796
+	JAE   chunk847
 	CMPQ  BX, $0x10
-	JAE   chunk797
+	JAE   chunk848
 	RET
 
-chunk796:
+chunk847:
 	SUBQ $0x20, BX
 
-group798:
+group849:
 	MOVQ rows+24(FP), R11
 
-row799:
+row850:
 	XORQ R10, R10
 
-chunks800:
+chunks851:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -18510,35 +19939,81 @@ chunks800:
 	VPERM2I128 $0x31, Y3, Y4, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone801
+	JEQ        rowdone852
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks800
+	JLE        chunks851
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole853
 	MOVQ       BX, R10
-	JMP        chunks800
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VPSHUFB    shuffle863<>+0(SB), X0, X1
+	VMOVDQU    (R12)(DX*1), X2
+	VPSHUFB    shuffle864<>+0(SB), X2, X3
+	VPOR       X3, X1, X3
+	VMOVDQU    (R13), X1
+	VPSHUFB    shuffle865<>+0(SB), X1, X4
+	VPOR       X4, X3, X4
+	VMOVDQU    (R13)(DX*1), X3
+	VPSHUFB    shuffle866<>+0(SB), X3, X5
+	VPOR       X5, X4, X5
+	VMOVDQU    X5, (AX)(R10*4)
+	VPSHUFB    shuffle867<>+0(SB), X0, X5
+	VPSHUFB    shuffle868<>+0(SB), X2, X4
+	VPOR       X4, X5, X4
+	VPSHUFB    shuffle869<>+0(SB), X1, X5
+	VPOR       X5, X4, X5
+	VPSHUFB    shuffle870<>+0(SB), X3, X4
+	VPOR       X4, X5, X4
+	VMOVDQU    X4, 16(AX)(R10*4)
+	VPSHUFB    shuffle871<>+0(SB), X0, X4
+	VPSHUFB    shuffle872<>+0(SB), X2, X5
+	VPOR       X5, X4, X5
+	VPSHUFB    shuffle873<>+0(SB), X1, X4
+	VPOR       X4, X5, X4
+	VPSHUFB    shuffle874<>+0(SB), X3, X5
+	VPOR       X5, X4, X5
+	VMOVDQU    X5, 32(AX)(R10*4)
+	VPSHUFB    shuffle875<>+0(SB), X0, X0
+	VPSHUFB    shuffle876<>+0(SB), X2, X2
+	VPOR       X2, X0, X2
+	VPSHUFB    shuffle877<>+0(SB), X1, X1
+	VPOR       X1, X2, X1
+	VPSHUFB    shuffle878<>+0(SB), X3, X3
+	VPOR       X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R10*4)
+	JMP        rowdone852
 
-rowdone801:
+whole853:
+	MOVQ BX, R10
+	JMP  chunks851
+
+rowdone852:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row799
+	JNZ  row850
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group798
+	JNZ  group849
 	VZEROUPPER
 	RET
 
-chunk797:
+chunk848:
 	SUBQ $0x10, BX
 
-group802:
+group854:
 	MOVQ rows+24(FP), R11
 
-row803:
+row855:
 	XORQ R10, R10
 
-chunks804:
+chunks856:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -18578,22 +20053,22 @@ chunks804:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone805
+	JEQ     rowdone857
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks804
+	JLE     chunks856
 	MOVQ    BX, R10
-	JMP     chunks804
+	JMP     chunks856
 
-rowdone805:
+rowdone857:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row803
+	JNZ  row855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group802
+	JNZ  group854
 	VZEROUPPER
 	RET
 
@@ -18683,19 +20158,19 @@ TEXT ·tzip4x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk806
+	JAE   chunk858
 	RET
 
-chunk806:
+chunk858:
 	SUBQ $0x20, BX
 
-group807:
+group859:
 	MOVQ rows+24(FP), R11
 
-row808:
+row860:
 	XORQ R10, R10
 
-chunks809:
+chunks861:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (R12), X0
@@ -18751,22 +20226,22 @@ chunks809:
 	VPOR           Y3, Y1, Y3
 	VMOVNTDQ       Y3, 96(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone810
+	JEQ            rowdone862
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks809
+	JLE            chunks861
 	MOVQ           BX, R10
-	JMP            chunks809
+	JMP            chunks861
 
-rowdone810:
+rowdone862:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row808
+	JNZ  row860
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group807
+	JNZ  group859
 	SFENCE
 	VZEROUPPER
 	RET
@@ -18865,21 +20340,21 @@ TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk811
+	JAE   chunk863
 	CMPQ  BX, $0x10
-	JAE   chunk812
+	JAE   chunk864
 	RET
 
-chunk811:
+chunk863:
 	SUBQ $0x20, BX
 
-group813:
+group865:
 	MOVQ rows+24(FP), R11
 
-row814:
+row866:
 	XORQ R10, R10
 
-chunks815:
+chunks867:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), Y0
@@ -18907,35 +20382,65 @@ chunks815:
 	VPERM2I128  $0x31, Y3, Y4, Y3
 	VMOVDQU     Y3, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone816
+	JEQ         rowdone868
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks815
+	JLE         chunks867
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole869
 	MOVQ        BX, R10
-	JMP         chunks815
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), X0
+	VPSHUFB     shuffle891<>+0(SB), X0, X1
+	VMOVDQU     (R12)(DX*1), X2
+	VPSHUFB     shuffle892<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (AX)(R10*4)
+	VMOVDQU     (R13), X3
+	VPSHUFB     shuffle891<>+0(SB), X3, X1
+	VMOVDQU     (R13)(DX*1), X4
+	VPSHUFB     shuffle892<>+0(SB), X4, X5
+	VPOR        X5, X1, X5
+	VMOVDQU     X5, 16(AX)(R10*4)
+	VPSHUFB     shuffle893<>+0(SB), X0, X0
+	VPSHUFB     shuffle894<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, 32(AX)(R10*4)
+	VPSHUFB     shuffle893<>+0(SB), X3, X3
+	VPSHUFB     shuffle894<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, 48(AX)(R10*4)
+	JMP         rowdone868
 
-rowdone816:
+whole869:
+	MOVQ BX, R10
+	JMP  chunks867
+
+rowdone868:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row814
+	JNZ  row866
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group813
+	JNZ  group865
 	VZEROUPPER
 	RET
 
-chunk812:
+chunk864:
 	SUBQ $0x10, BX
 
-group817:
+group870:
 	MOVQ rows+24(FP), R11
 
-row818:
+row871:
 	XORQ R10, R10
 
-chunks819:
+chunks872:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -18959,22 +20464,22 @@ chunks819:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 48(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone820
+	JEQ     rowdone873
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks819
+	JLE     chunks872
 	MOVQ    BX, R10
-	JMP     chunks819
+	JMP     chunks872
 
-rowdone820:
+rowdone873:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row818
+	JNZ  row871
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group817
+	JNZ  group870
 	VZEROUPPER
 	RET
 
@@ -19016,19 +20521,19 @@ TEXT ·tzip4x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk821
+	JAE   chunk874
 	RET
 
-chunk821:
+chunk874:
 	SUBQ $0x20, BX
 
-group822:
+group875:
 	MOVQ rows+24(FP), R11
 
-row823:
+row876:
 	XORQ R10, R10
 
-chunks824:
+chunks877:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -19060,22 +20565,22 @@ chunks824:
 	VPOR        Y2, Y0, Y2
 	VMOVNTDQ    Y2, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone825
+	JEQ         rowdone878
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks824
+	JLE         chunks877
 	MOVQ        BX, R10
-	JMP         chunks824
+	JMP         chunks877
 
-rowdone825:
+rowdone878:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row823
+	JNZ  row876
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group822
+	JNZ  group875
 	SFENCE
 	VZEROUPPER
 	RET
@@ -19126,19 +20631,19 @@ TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk826
+	JAE   chunk879
 	RET
 
-chunk826:
+chunk879:
 	SUBQ $0x20, BX
 
-group827:
+group880:
 	MOVQ rows+24(FP), R11
 
-row828:
+row881:
 	XORQ R10, R10
 
-chunks829:
+chunks882:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (R12), Y0
@@ -19170,22 +20675,22 @@ chunks829:
 	VMOVDQU        X0, 48(AX)(R10*4)
 	VEXTRACTI128   $0x01, Y0, 112(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone830
+	JEQ            rowdone883
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks829
+	JLE            chunks882
 	MOVQ           BX, R10
-	JMP            chunks829
+	JMP            chunks882
 
-rowdone830:
+rowdone883:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row828
+	JNZ  row881
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group827
+	JNZ  group880
 	VZEROUPPER
 	RET
 
@@ -19211,19 +20716,19 @@ TEXT ·tzip4x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk831
+	JAE   chunk884
 	RET
 
-chunk831:
+chunk884:
 	SUBQ $0x20, BX
 
-group832:
+group885:
 	MOVQ rows+24(FP), R11
 
-row833:
+row886:
 	XORQ R10, R10
 
-chunks834:
+chunks887:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -19255,22 +20760,22 @@ chunks834:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone835
+	JEQ         rowdone888
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks834
+	JLE         chunks887
 	MOVQ        BX, R10
-	JMP         chunks834
+	JMP         chunks887
 
-rowdone835:
+rowdone888:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row833
+	JNZ  row886
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group832
+	JNZ  group885
 	SFENCE
 	VZEROUPPER
 	RET
@@ -19303,19 +20808,19 @@ TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk836
+	JAE   chunk889
 	RET
 
-chunk836:
+chunk889:
 	SUBQ $0x40, BX
 
-group837:
+group890:
 	MOVQ rows+24(FP), R11
 
-row838:
+row891:
 	XORQ R10, R10
 
-chunks839:
+chunks892:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (R12), Y0
@@ -19375,22 +20880,22 @@ chunks839:
 	VMOVDQU        X0, 112(AX)(R10*4)
 	VEXTRACTI128   $0x01, Y0, 240(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone840
+	JEQ            rowdone893
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks839
+	JLE            chunks892
 	MOVQ           BX, R10
-	JMP            chunks839
+	JMP            chunks892
 
-rowdone840:
+rowdone893:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row838
+	JNZ  row891
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group837
+	JNZ  group890
 	VZEROUPPER
 	RET
 
@@ -19416,19 +20921,19 @@ TEXT ·tzip4x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk841
+	JAE   chunk894
 	RET
 
-chunk841:
+chunk894:
 	SUBQ $0x40, BX
 
-group842:
+group895:
 	MOVQ rows+24(FP), R11
 
-row843:
+row896:
 	XORQ R10, R10
 
-chunks844:
+chunks897:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -19496,22 +21001,22 @@ chunks844:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 224(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone845
+	JEQ         rowdone898
 	ADDQ        $0x40, R10
 	CMPQ        R10, BX
-	JLE         chunks844
+	JLE         chunks897
 	MOVQ        BX, R10
-	JMP         chunks844
+	JMP         chunks897
 
-rowdone845:
+rowdone898:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row843
+	JNZ  row896
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group842
+	JNZ  group895
 	SFENCE
 	VZEROUPPER
 	RET
@@ -19538,23 +21043,23 @@ TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk846
+	JAE   chunk899
 	CMPQ  BX, $0x24
-	JAE   chunk847
+	JAE   chunk900
 	CMPQ  BX, $0x18
-	JAE   chunk848
+	JAE   chunk901
 	RET
 
-chunk846:
+chunk899:
 	SUBQ $0x60, BX
 
-group849:
+group902:
 	MOVQ rows+24(FP), R11
 
-row850:
+row903:
 	XORQ R10, R10
 
-chunks851:
+chunks904:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -19690,35 +21195,35 @@ chunks851:
 	VPERM2I128 $0x31, Y8, Y11, Y8
 	VMOVDQU    Y8, 352(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone852
+	JEQ        rowdone905
 	ADDQ       $0x60, R10
 	CMPQ       R10, BX
-	JLE        chunks851
+	JLE        chunks904
 	MOVQ       BX, R10
-	JMP        chunks851
+	JMP        chunks904
 
-rowdone852:
+rowdone905:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row850
+	JNZ  row903
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group849
+	JNZ  group902
 	VZEROUPPER
 	RET
 
-chunk847:
+chunk900:
 	SUBQ $0x24, BX
 
-group853:
+group906:
 	MOVQ rows+24(FP), R11
 
-row854:
+row907:
 	XORQ R10, R10
 
-chunks855:
+chunks908:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -19822,35 +21327,35 @@ chunks855:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 128(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone856
+	JEQ     rowdone909
 	ADDQ    $0x24, R10
 	CMPQ    R10, BX
-	JLE     chunks855
+	JLE     chunks908
 	MOVQ    BX, R10
-	JMP     chunks855
+	JMP     chunks908
 
-rowdone856:
+rowdone909:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row854
+	JNZ  row907
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group853
+	JNZ  group906
 	VZEROUPPER
 	RET
 
-chunk848:
+chunk901:
 	SUBQ $0x18, BX
 
-group857:
+group910:
 	MOVQ rows+24(FP), R11
 
-row858:
+row911:
 	XORQ R10, R10
 
-chunks859:
+chunks912:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -19918,22 +21423,22 @@ chunks859:
 	VPOR    X3, X0, X3
 	VMOVDQU X3, 80(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone860
+	JEQ     rowdone913
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks859
+	JLE     chunks912
 	MOVQ    BX, R10
-	JMP     chunks859
+	JMP     chunks912
 
-rowdone860:
+rowdone913:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row858
+	JNZ  row911
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group857
+	JNZ  group910
 	VZEROUPPER
 	RET
 
@@ -20071,19 +21576,19 @@ TEXT ·tzip4x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk861
+	JAE   chunk914
 	RET
 
-chunk861:
+chunk914:
 	SUBQ $0x60, BX
 
-group862:
+group915:
 	MOVQ rows+24(FP), R11
 
-row863:
+row916:
 	XORQ R10, R10
 
-chunks864:
+chunks917:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (R12), X0
@@ -20275,22 +21780,22 @@ chunks864:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 352(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone865
+	JEQ            rowdone918
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks864
+	JLE            chunks917
 	MOVQ           BX, R10
-	JMP            chunks864
+	JMP            chunks917
 
-rowdone865:
+rowdone918:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row863
+	JNZ  row916
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group862
+	JNZ  group915
 	SFENCE
 	VZEROUPPER
 	RET
@@ -20389,23 +21894,23 @@ TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk866
+	JAE   chunk919
 	CMPQ  BX, $0x30
-	JAE   chunk867
+	JAE   chunk920
 	CMPQ  BX, $0x18
-	JAE   chunk868
+	JAE   chunk921
 	RET
 
-chunk866:
+chunk919:
 	SUBQ $0x60, BX
 
-group869:
+group922:
 	MOVQ rows+24(FP), R11
 
-row870:
+row923:
 	XORQ R10, R10
 
-chunks871:
+chunks924:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), Y0
@@ -20541,35 +22046,181 @@ chunks871:
 	VPERM2I128  $0x31, Y8, Y11, Y8
 	VMOVDQU     Y8, 352(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone872
+	JEQ         rowdone925
 	ADDQ        $0x60, R10
 	CMPQ        R10, BX
-	JLE         chunks871
+	JLE         chunks924
+	SUBQ        $0x30, R10
+	CMPQ        R10, BX
+	JL          whole926
 	MOVQ        BX, R10
-	JMP         chunks871
+	ADDQ        $0x30, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (R12), X0
+	VPSHUFB     shuffle599<>+0(SB), X0, X0
+	VMOVDQU     18(R12), X1
+	VPSHUFB     shuffle786<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     (R12)(DX*1), X0
+	VPSHUFB     shuffle604<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     18(R12)(DX*1), X1
+	VPSHUFB     shuffle792<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (AX)(R10*4)
+	VMOVDQU     (R13), X1
+	VPSHUFB     shuffle599<>+0(SB), X1, X1
+	VMOVDQU     18(R13), X0
+	VPSHUFB     shuffle786<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     (R13)(DX*1), X1
+	VPSHUFB     shuffle604<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     18(R13)(DX*1), X0
+	VPSHUFB     shuffle792<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, 16(AX)(R10*4)
+	VMOVDQU     2(R12), X0
+	VPSHUFB     shuffle599<>+0(SB), X0, X0
+	VMOVDQU     20(R12), X1
+	VPSHUFB     shuffle786<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     2(R12)(DX*1), X0
+	VPSHUFB     shuffle604<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     20(R12)(DX*1), X1
+	VPSHUFB     shuffle792<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, 32(AX)(R10*4)
+	VMOVDQU     2(R13), X1
+	VPSHUFB     shuffle599<>+0(SB), X1, X1
+	VMOVDQU     20(R13), X0
+	VPSHUFB     shuffle786<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     2(R13)(DX*1), X1
+	VPSHUFB     shuffle604<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     20(R13)(DX*1), X0
+	VPSHUFB     shuffle792<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, 48(AX)(R10*4)
+	VMOVDQU     4(R12), X0
+	VPSHUFB     shuffle599<>+0(SB), X0, X0
+	VMOVDQU     22(R12), X1
+	VPSHUFB     shuffle786<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     4(R12)(DX*1), X0
+	VPSHUFB     shuffle604<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     22(R12)(DX*1), X1
+	VPSHUFB     shuffle792<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, 64(AX)(R10*4)
+	VMOVDQU     4(R13), X1
+	VPSHUFB     shuffle599<>+0(SB), X1, X1
+	VMOVDQU     22(R13), X0
+	VPSHUFB     shuffle786<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     4(R13)(DX*1), X1
+	VPSHUFB     shuffle604<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     22(R13)(DX*1), X0
+	VPSHUFB     shuffle792<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, 80(AX)(R10*4)
+	VMOVDQU     24(R12), X0
+	VPSHUFB     shuffle599<>+0(SB), X0, X0
+	VMOVDQU     32(R12), X1
+	VPSHUFB     shuffle805<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     24(R12)(DX*1), X0
+	VPSHUFB     shuffle604<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     32(R12)(DX*1), X2
+	VPSHUFB     shuffle795<>+0(SB), X2, X3
+	VPOR        X3, X0, X3
+	VMOVDQU     X3, 96(AX)(R10*4)
+	VMOVDQU     24(R13), X3
+	VPSHUFB     shuffle599<>+0(SB), X3, X3
+	VMOVDQU     32(R13), X0
+	VPSHUFB     shuffle805<>+0(SB), X0, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     24(R13)(DX*1), X3
+	VPSHUFB     shuffle604<>+0(SB), X3, X3
+	VPOR        X3, X4, X3
+	VMOVDQU     32(R13)(DX*1), X4
+	VPSHUFB     shuffle795<>+0(SB), X4, X5
+	VPOR        X5, X3, X5
+	VMOVDQU     X5, 112(AX)(R10*4)
+	VMOVDQU     26(R12), X5
+	VPSHUFB     shuffle599<>+0(SB), X5, X5
+	VPSHUFB     shuffle798<>+0(SB), X1, X3
+	VPOR        X3, X5, X3
+	VMOVDQU     26(R12)(DX*1), X5
+	VPSHUFB     shuffle604<>+0(SB), X5, X5
+	VPOR        X5, X3, X5
+	VPSHUFB     shuffle809<>+0(SB), X2, X3
+	VPOR        X3, X5, X3
+	VMOVDQU     X3, 128(AX)(R10*4)
+	VMOVDQU     26(R13), X3
+	VPSHUFB     shuffle599<>+0(SB), X3, X3
+	VPSHUFB     shuffle798<>+0(SB), X0, X5
+	VPOR        X5, X3, X5
+	VMOVDQU     26(R13)(DX*1), X3
+	VPSHUFB     shuffle604<>+0(SB), X3, X3
+	VPOR        X3, X5, X3
+	VPSHUFB     shuffle809<>+0(SB), X4, X5
+	VPOR        X5, X3, X5
+	VMOVDQU     X5, 144(AX)(R10*4)
+	VMOVDQU     28(R12), X5
+	VPSHUFB     shuffle599<>+0(SB), X5, X5
+	VPSHUFB     shuffle812<>+0(SB), X1, X1
+	VPOR        X1, X5, X1
+	VMOVDQU     28(R12)(DX*1), X5
+	VPSHUFB     shuffle604<>+0(SB), X5, X5
+	VPOR        X5, X1, X5
+	VPSHUFB     shuffle802<>+0(SB), X2, X2
+	VPOR        X2, X5, X2
+	VMOVDQU     X2, 160(AX)(R10*4)
+	VMOVDQU     28(R13), X2
+	VPSHUFB     shuffle599<>+0(SB), X2, X2
+	VPSHUFB     shuffle812<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     28(R13)(DX*1), X2
+	VPSHUFB     shuffle604<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle802<>+0(SB), X4, X4
+	VPOR        X4, X2, X4
+	VMOVDQU     X4, 176(AX)(R10*4)
+	JMP         rowdone925
 
-rowdone872:
+whole926:
+	MOVQ BX, R10
+	JMP  chunks924
+
+rowdone925:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row870
+	JNZ  row923
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group869
+	JNZ  group922
 	VZEROUPPER
 	RET
 
-chunk867:
+chunk920:
 	SUBQ $0x30, BX
 
-group873:
+group927:
 	MOVQ rows+24(FP), R11
 
-row874:
+row928:
 	XORQ R10, R10
 
-chunks875:
+chunks929:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -20709,35 +22360,109 @@ chunks875:
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 176(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone876
+	JEQ     rowdone930
 	ADDQ    $0x30, R10
 	CMPQ    R10, BX
-	JLE     chunks875
+	JLE     chunks929
+	SUBQ    $0x18, R10
+	CMPQ    R10, BX
+	JL      whole931
 	MOVQ    BX, R10
-	JMP     chunks875
+	ADDQ    $0x18, R10
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (R12), X0
+	VPSHUFB shuffle599<>+0(SB), X0, X0
+	VMOVDQU 8(R12), X1
+	VPSHUFB shuffle805<>+0(SB), X1, X2
+	VPOR    X2, X0, X2
+	VMOVDQU (R12)(DX*1), X0
+	VPSHUFB shuffle604<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 8(R12)(DX*1), X2
+	VPSHUFB shuffle795<>+0(SB), X2, X3
+	VPOR    X3, X0, X3
+	VMOVDQU X3, (AX)(R10*4)
+	VMOVDQU (R13), X3
+	VPSHUFB shuffle599<>+0(SB), X3, X3
+	VMOVDQU 8(R13), X0
+	VPSHUFB shuffle805<>+0(SB), X0, X4
+	VPOR    X4, X3, X4
+	VMOVDQU (R13)(DX*1), X3
+	VPSHUFB shuffle604<>+0(SB), X3, X3
+	VPOR    X3, X4, X3
+	VMOVDQU 8(R13)(DX*1), X4
+	VPSHUFB shuffle795<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 16(AX)(R10*4)
+	VMOVDQU 2(R12), X5
+	VPSHUFB shuffle599<>+0(SB), X5, X5
+	VPSHUFB shuffle798<>+0(SB), X1, X3
+	VPOR    X3, X5, X3
+	VMOVDQU 2(R12)(DX*1), X5
+	VPSHUFB shuffle604<>+0(SB), X5, X5
+	VPOR    X5, X3, X5
+	VPSHUFB shuffle809<>+0(SB), X2, X3
+	VPOR    X3, X5, X3
+	VMOVDQU X3, 32(AX)(R10*4)
+	VMOVDQU 2(R13), X3
+	VPSHUFB shuffle599<>+0(SB), X3, X3
+	VPSHUFB shuffle798<>+0(SB), X0, X5
+	VPOR    X5, X3, X5
+	VMOVDQU 2(R13)(DX*1), X3
+	VPSHUFB shuffle604<>+0(SB), X3, X3
+	VPOR    X3, X5, X3
+	VPSHUFB shuffle809<>+0(SB), X4, X5
+	VPOR    X5, X3, X5
+	VMOVDQU X5, 48(AX)(R10*4)
+	VMOVDQU 4(R12), X5
+	VPSHUFB shuffle599<>+0(SB), X5, X5
+	VPSHUFB shuffle812<>+0(SB), X1, X1
+	VPOR    X1, X5, X1
+	VMOVDQU 4(R12)(DX*1), X5
+	VPSHUFB shuffle604<>+0(SB), X5, X5
+	VPOR    X5, X1, X5
+	VPSHUFB shuffle802<>+0(SB), X2, X2
+	VPOR    X2, X5, X2
+	VMOVDQU X2, 64(AX)(R10*4)
+	VMOVDQU 4(R13), X2
+	VPSHUFB shuffle599<>+0(SB), X2, X2
+	VPSHUFB shuffle812<>+0(SB), X0, X0
+	VPOR    X0, X2, X0
+	VMOVDQU 4(R13)(DX*1), X2
+	VPSHUFB shuffle604<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VPSHUFB shuffle802<>+0(SB), X4, X4
+	VPOR    X4, X2, X4
+	VMOVDQU X4, 80(AX)(R10*4)
+	JMP     rowdone930
 
-rowdone876:
+whole931:
+	MOVQ BX, R10
+	JMP  chunks929
+
+rowdone930:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row874
+	JNZ  row928
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group873
+	JNZ  group927
 	VZEROUPPER
 	RET
 
-chunk868:
+chunk921:
 	SUBQ $0x18, BX
 
-group877:
+group932:
 	MOVQ rows+24(FP), R11
 
-row878:
+row933:
 	XORQ R10, R10
 
-chunks879:
+chunks934:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -20805,22 +22530,22 @@ chunks879:
 	VPOR    X4, X2, X4
 	VMOVDQU X4, 80(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone880
+	JEQ     rowdone935
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks879
+	JLE     chunks934
 	MOVQ    BX, R10
-	JMP     chunks879
+	JMP     chunks934
 
-rowdone880:
+rowdone935:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row878
+	JNZ  row933
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group877
+	JNZ  group932
 	VZEROUPPER
 	RET
 
@@ -20894,19 +22619,19 @@ TEXT ·tzip4x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk881
+	JAE   chunk936
 	RET
 
-chunk881:
+chunk936:
 	SUBQ $0x60, BX
 
-group882:
+group937:
 	MOVQ rows+24(FP), R11
 
-row883:
+row938:
 	XORQ R10, R10
 
-chunks884:
+chunks939:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -21094,22 +22819,22 @@ chunks884:
 	VPOR        Y2, Y1, Y2
 	VMOVNTDQ    Y2, 352(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone885
+	JEQ         rowdone940
 	ADDQ        $0x60, R10
 	CMPQ        R10, BX
-	JLE         chunks884
+	JLE         chunks939
 	MOVQ        BX, R10
-	JMP         chunks884
+	JMP         chunks939
 
-rowdone885:
+rowdone940:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row883
+	JNZ  row938
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group882
+	JNZ  group937
 	SFENCE
 	VZEROUPPER
 	RET
@@ -21196,21 +22921,21 @@ TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk886
+	JAE   chunk941
 	CMPQ  BX, $0x30
-	JAE   chunk887
+	JAE   chunk942
 	RET
 
-chunk886:
+chunk941:
 	SUBQ $0x60, BX
 
-group888:
+group943:
 	MOVQ rows+24(FP), R11
 
-row889:
+row944:
 	XORQ R10, R10
 
-chunks890:
+chunks945:
 	LEAQ         (CX)(R10*1), R12
 	LEAQ         (R12)(R9*1), R13
 	VMOVDQU      32(R12), Y0
@@ -21310,35 +23035,117 @@ chunks890:
 	VPOR         Y0, Y1, Y0
 	VMOVDQU      Y0, 352(AX)(R10*4)
 	CMPQ         R10, BX
-	JEQ          rowdone891
+	JEQ          rowdone946
 	ADDQ         $0x60, R10
 	CMPQ         R10, BX
-	JLE          chunks890
+	JLE          chunks945
+	SUBQ         $0x30, R10
+	CMPQ         R10, BX
+	JL           whole947
 	MOVQ         BX, R10
-	JMP          chunks890
+	ADDQ         $0x30, R10
+	LEAQ         (CX)(R10*1), R12
+	LEAQ         (R12)(R9*1), R13
+	VMOVDQU      (R12), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      24(R12), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, (AX)(R10*4)
+	VMOVDQU      (R12)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      24(R12)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 16(AX)(R10*4)
+	VMOVDQU      (R13), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      24(R13), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 32(AX)(R10*4)
+	VMOVDQU      (R13)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      24(R13)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 48(AX)(R10*4)
+	VMOVDQU      4(R12), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      28(R12), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 64(AX)(R10*4)
+	VMOVDQU      4(R12)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      28(R12)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 80(AX)(R10*4)
+	VMOVDQU      4(R13), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      28(R13), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 96(AX)(R10*4)
+	VMOVDQU      4(R13)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      28(R13)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 112(AX)(R10*4)
+	VMOVDQU      8(R12), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      32(R12), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 128(AX)(R10*4)
+	VMOVDQU      8(R12)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      32(R12)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 144(AX)(R10*4)
+	VMOVDQU      8(R13), X0
+	VPSHUFB      shuffle122<>+0(SB), X0, X0
+	VMOVDQU      32(R13), X1
+	VPSHUFB      shuffle123<>+0(SB), X1, X1
+	VPOR         X1, X0, X1
+	VMOVDQU      X1, 160(AX)(R10*4)
+	VMOVDQU      8(R13)(DX*1), X1
+	VPSHUFB      shuffle122<>+0(SB), X1, X1
+	VMOVDQU      32(R13)(DX*1), X0
+	VPSHUFB      shuffle123<>+0(SB), X0, X0
+	VPOR         X0, X1, X0
+	VMOVDQU      X0, 176(AX)(R10*4)
+	JMP          rowdone946
 
-rowdone891:
+whole947:
+	MOVQ BX, R10
+	JMP  chunks945
+
+rowdone946:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row889
+	JNZ  row944
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group888
+	JNZ  group943
 	VZEROUPPER
 	RET
 
-chunk887:
+chunk942:
 	SUBQ $0x30, BX
 
-group892:
+group948:
 	MOVQ rows+24(FP), R11
 
-row893:
+row949:
 	XORQ R10, R10
 
-chunks894:
+chunks950:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -21414,22 +23221,22 @@ chunks894:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 176(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone895
+	JEQ     rowdone951
 	ADDQ    $0x30, R10
 	CMPQ    R10, BX
-	JLE     chunks894
+	JLE     chunks950
 	MOVQ    BX, R10
-	JMP     chunks894
+	JMP     chunks950
 
-rowdone895:
+rowdone951:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row893
+	JNZ  row949
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group892
+	JNZ  group948
 	VZEROUPPER
 	RET
 
@@ -21455,19 +23262,19 @@ TEXT ·tzip4x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk896
+	JAE   chunk952
 	RET
 
-chunk896:
+chunk952:
 	SUBQ $0x60, BX
 
-group897:
+group953:
 	MOVQ rows+24(FP), R11
 
-row898:
+row954:
 	XORQ R10, R10
 
-chunks899:
+chunks955:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -21567,22 +23374,22 @@ chunks899:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 352(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone900
+	JEQ         rowdone956
 	ADDQ        $0x60, R10
 	CMPQ        R10, BX
-	JLE         chunks899
+	JLE         chunks955
 	MOVQ        BX, R10
-	JMP         chunks899
+	JMP         chunks955
 
-rowdone900:
+rowdone956:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row898
+	JNZ  row954
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group897
+	JNZ  group953
 	SFENCE
 	VZEROUPPER
 	RET
@@ -21609,21 +23416,21 @@ TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk901
+	JAE   chunk957
 	CMPQ  BX, $0x10
-	JAE   chunk902
+	JAE   chunk958
 	RET
 
-chunk901:
+chunk957:
 	SUBQ $0x20, BX
 
-group903:
+group959:
 	MOVQ rows+24(FP), R11
 
-row904:
+row960:
 	XORQ R10, R10
 
-chunks905:
+chunks961:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	VMOVDQU    (R12), Y0
@@ -21651,35 +23458,81 @@ chunks905:
 	VPERM2I128 $0x31, Y3, Y4, Y3
 	VMOVDQU    Y3, 96(AX)(R10*4)
 	CMPQ       R10, BX
-	JEQ        rowdone906
+	JEQ        rowdone962
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks905
+	JLE        chunks961
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole963
 	MOVQ       BX, R10
-	JMP        chunks905
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	VMOVDQU    (R12), X0
+	VPSHUFB    shuffle954<>+0(SB), X0, X1
+	VMOVDQU    (R12)(DX*1), X2
+	VPSHUFB    shuffle955<>+0(SB), X2, X3
+	VPOR       X3, X1, X3
+	VMOVDQU    (R13), X1
+	VPSHUFB    shuffle956<>+0(SB), X1, X4
+	VPOR       X4, X3, X4
+	VMOVDQU    (R13)(DX*1), X3
+	VPSHUFB    shuffle957<>+0(SB), X3, X5
+	VPOR       X5, X4, X5
+	VMOVDQU    X5, (AX)(R10*4)
+	VPSHUFB    shuffle958<>+0(SB), X0, X5
+	VPSHUFB    shuffle959<>+0(SB), X2, X4
+	VPOR       X4, X5, X4
+	VPSHUFB    shuffle960<>+0(SB), X1, X5
+	VPOR       X5, X4, X5
+	VPSHUFB    shuffle961<>+0(SB), X3, X4
+	VPOR       X4, X5, X4
+	VMOVDQU    X4, 16(AX)(R10*4)
+	VPSHUFB    shuffle962<>+0(SB), X0, X4
+	VPSHUFB    shuffle963<>+0(SB), X2, X5
+	VPOR       X5, X4, X5
+	VPSHUFB    shuffle964<>+0(SB), X1, X4
+	VPOR       X4, X5, X4
+	VPSHUFB    shuffle965<>+0(SB), X3, X5
+	VPOR       X5, X4, X5
+	VMOVDQU    X5, 32(AX)(R10*4)
+	VPSHUFB    shuffle966<>+0(SB), X0, X0
+	VPSHUFB    shuffle967<>+0(SB), X2, X2
+	VPOR       X2, X0, X2
+	VPSHUFB    shuffle968<>+0(SB), X1, X1
+	VPOR       X1, X2, X1
+	VPSHUFB    shuffle969<>+0(SB), X3, X3
+	VPOR       X3, X1, X3
+	VMOVDQU    X3, 48(AX)(R10*4)
+	JMP        rowdone962
 
-rowdone906:
+whole963:
+	MOVQ BX, R10
+	JMP  chunks961
+
+rowdone962:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row904
+	JNZ  row960
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group903
+	JNZ  group959
 	VZEROUPPER
 	RET
 
-chunk902:
+chunk958:
 	SUBQ $0x10, BX
 
-group907:
+group964:
 	MOVQ rows+24(FP), R11
 
-row908:
+row965:
 	XORQ R10, R10
 
-chunks909:
+chunks966:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (R12), X0
@@ -21719,22 +23572,22 @@ chunks909:
 	VPOR    X3, X1, X3
 	VMOVDQU X3, 48(AX)(R10*4)
 	CMPQ    R10, BX
-	JEQ     rowdone910
+	JEQ     rowdone967
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks909
+	JLE     chunks966
 	MOVQ    BX, R10
-	JMP     chunks909
+	JMP     chunks966
 
-rowdone910:
+rowdone967:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row908
+	JNZ  row965
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group907
+	JNZ  group964
 	VZEROUPPER
 	RET
 
@@ -21824,19 +23677,19 @@ TEXT ·tzip4x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk911
+	JAE   chunk968
 	RET
 
-chunk911:
+chunk968:
 	SUBQ $0x20, BX
 
-group912:
+group969:
 	MOVQ rows+24(FP), R11
 
-row913:
+row970:
 	XORQ R10, R10
 
-chunks914:
+chunks971:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (R12), X0
@@ -21892,22 +23745,22 @@ chunks914:
 	VPOR           Y3, Y1, Y3
 	VMOVNTDQ       Y3, 96(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone915
+	JEQ            rowdone972
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks914
+	JLE            chunks971
 	MOVQ           BX, R10
-	JMP            chunks914
+	JMP            chunks971
 
-rowdone915:
+rowdone972:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row913
+	JNZ  row970
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group912
+	JNZ  group969
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22006,19 +23859,19 @@ TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk916
+	JAE   chunk973
 	RET
 
-chunk916:
+chunk973:
 	SUBQ $0x20, BX
 
-group917:
+group974:
 	MOVQ rows+24(FP), R11
 
-row918:
+row975:
 	XORQ R10, R10
 
-chunks919:
+chunks976:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), Y0
@@ -22058,22 +23911,22 @@ chunks919:
 	VPERM2I128  $0x31, Y4, Y0, Y4
 	VMOVDQU     Y4, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone920
+	JEQ         rowdone977
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks919
+	JLE         chunks976
 	MOVQ        BX, R10
-	JMP         chunks919
+	JMP         chunks976
 
-rowdone920:
+rowdone977:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row918
+	JNZ  row975
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group917
+	JNZ  group974
 	VZEROUPPER
 	RET
 
@@ -22099,19 +23952,19 @@ TEXT ·tzip4x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk921
+	JAE   chunk978
 	RET
 
-chunk921:
+chunk978:
 	SUBQ $0x20, BX
 
-group922:
+group979:
 	MOVQ rows+24(FP), R11
 
-row923:
+row980:
 	XORQ R10, R10
 
-chunks924:
+chunks981:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -22167,22 +24020,22 @@ chunks924:
 	VPOR        Y2, Y3, Y2
 	VMOVNTDQ    Y2, 96(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone925
+	JEQ         rowdone982
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks924
+	JLE         chunks981
 	MOVQ        BX, R10
-	JMP         chunks924
+	JMP         chunks981
 
-rowdone925:
+rowdone982:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row923
+	JNZ  row980
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group922
+	JNZ  group979
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22263,19 +24116,19 @@ TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk926
+	JAE   chunk983
 	RET
 
-chunk926:
+chunk983:
 	SUBQ $0x40, BX
 
-group927:
+group984:
 	MOVQ rows+24(FP), R11
 
-row928:
+row985:
 	XORQ R10, R10
 
-chunks929:
+chunks986:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (R12), Y0
@@ -22379,22 +24232,22 @@ chunks929:
 	VMOVDQU        X5, 176(AX)(R10*4)
 	VEXTRACTI128   $0x01, Y5, 240(AX)(R10*4)
 	CMPQ           R10, BX
-	JEQ            rowdone930
+	JEQ            rowdone987
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks929
+	JLE            chunks986
 	MOVQ           BX, R10
-	JMP            chunks929
+	JMP            chunks986
 
-rowdone930:
+rowdone987:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row928
+	JNZ  row985
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group927
+	JNZ  group984
 	VZEROUPPER
 	RET
 
@@ -22432,19 +24285,19 @@ TEXT ·tzip4x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk931
+	JAE   chunk988
 	RET
 
-chunk931:
+chunk988:
 	SUBQ $0x40, BX
 
-group932:
+group989:
 	MOVQ rows+24(FP), R11
 
-row933:
+row990:
 	XORQ R10, R10
 
-chunks934:
+chunks991:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (R12), X0
@@ -22564,22 +24417,22 @@ chunks934:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 224(AX)(R10*4)
 	CMPQ        R10, BX
-	JEQ         rowdone935
+	JEQ         rowdone992
 	ADDQ        $0x40, R10
 	CMPQ        R10, BX
-	JLE         chunks934
+	JLE         chunks991
 	MOVQ        BX, R10
-	JMP         chunks934
+	JMP         chunks991
 
-rowdone935:
+rowdone992:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row933
+	JNZ  row990
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group932
+	JNZ  group989
 	SFENCE
 	VZEROUPPER
 	RET
@@ -22625,21 +24478,21 @@ TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk936
+	JAE   chunk993
 	CMPQ  BX, $0x10
-	JAE   chunk937
+	JAE   chunk994
 	RET
 
-chunk936:
+chunk993:
 	SUBQ $0x20, BX
 
-group938:
+group995:
 	MOVQ rows+24(FP), R12
 
-row939:
+row996:
 	XORQ R11, R11
 
-chunks940:
+chunks997:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x05, R11, R15
@@ -22710,35 +24563,102 @@ chunks940:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone941
+	JEQ            rowdone998
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks940
+	JLE            chunks997
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole999
 	MOVQ           BX, R11
-	JMP            chunks940
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle1021<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle1022<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle1023<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle1024<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle1025<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, (R11)
+	VPSHUFB        shuffle1026<>+0(SB), X0, X6
+	VPSHUFB        shuffle1027<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1028<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1029<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1030<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 16(R11)
+	VPSHUFB        shuffle1031<>+0(SB), X0, X6
+	VPSHUFB        shuffle1032<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1033<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1034<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1035<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 32(R11)
+	VPSHUFB        shuffle1036<>+0(SB), X0, X6
+	VPSHUFB        shuffle1037<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1038<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1039<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1040<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 48(R11)
+	VPSHUFB        shuffle1041<>+0(SB), X0, X0
+	VPSHUFB        shuffle1042<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle1043<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1044<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle1045<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 64(R11)
+	JMP            rowdone998
 
-rowdone941:
+whole999:
+	MOVQ BX, R11
+	JMP  chunks997
+
+rowdone998:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row939
+	JNZ  row996
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group938
+	JNZ  group995
 	VZEROUPPER
 	RET
 
-chunk937:
+chunk994:
 	SUBQ $0x10, BX
 
-group942:
+group1000:
 	MOVQ rows+24(FP), R12
 
-row943:
+row1001:
 	XORQ R11, R11
 
-chunks944:
+chunks1002:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -22799,22 +24719,22 @@ chunks944:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone945
+	JEQ     rowdone1003
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks944
+	JLE     chunks1002
 	MOVQ    BX, R11
-	JMP     chunks944
+	JMP     chunks1002
 
-rowdone945:
+rowdone1003:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row943
+	JNZ  row1001
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group942
+	JNZ  group1000
 	VZEROUPPER
 	RET
 
@@ -23091,21 +25011,21 @@ TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk946
+	JAE   chunk1004
 	CMPQ  BX, $0x10
-	JAE   chunk947
+	JAE   chunk1005
 	RET
 
-chunk946:
+chunk1004:
 	SUBQ $0x20, BX
 
-group948:
+group1006:
 	MOVQ rows+24(FP), R12
 
-row949:
+row1007:
 	XORQ R11, R11
 
-chunks950:
+chunks1008:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x05, R11, R15
@@ -23176,35 +25096,102 @@ chunks950:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 128(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone951
+	JEQ            rowdone1009
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks950
+	JLE            chunks1008
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1010
 	MOVQ           BX, R11
-	JMP            chunks950
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle1071<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle1072<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle1073<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle786<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle790<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, (R11)
+	VPSHUFB        shuffle1074<>+0(SB), X0, X6
+	VPSHUFB        shuffle1075<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1076<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1077<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1078<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 16(R11)
+	VPSHUFB        shuffle794<>+0(SB), X0, X6
+	VPSHUFB        shuffle1079<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1080<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1081<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1082<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 32(R11)
+	VPSHUFB        shuffle1083<>+0(SB), X0, X6
+	VPSHUFB        shuffle1084<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle805<>+0(SB), X1, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle1085<>+0(SB), X3, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle1086<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 48(R11)
+	VPSHUFB        shuffle812<>+0(SB), X0, X0
+	VPSHUFB        shuffle801<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle1087<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1088<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle1089<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 64(R11)
+	JMP            rowdone1009
 
-rowdone951:
+whole1010:
+	MOVQ BX, R11
+	JMP  chunks1008
+
+rowdone1009:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row949
+	JNZ  row1007
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group948
+	JNZ  group1006
 	VZEROUPPER
 	RET
 
-chunk947:
+chunk1005:
 	SUBQ $0x10, BX
 
-group952:
+group1011:
 	MOVQ rows+24(FP), R12
 
-row953:
+row1012:
 	XORQ R11, R11
 
-chunks954:
+chunks1013:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -23265,22 +25252,22 @@ chunks954:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone955
+	JEQ     rowdone1014
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks954
+	JLE     chunks1013
 	MOVQ    BX, R11
-	JMP     chunks954
+	JMP     chunks1013
 
-rowdone955:
+rowdone1014:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row953
+	JNZ  row1012
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group952
+	JNZ  group1011
 	VZEROUPPER
 	RET
 
@@ -23533,21 +25520,21 @@ TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk956
+	JAE   chunk1015
 	CMPQ  BX, $0x10
-	JAE   chunk957
+	JAE   chunk1016
 	RET
 
-chunk956:
+chunk1015:
 	SUBQ $0x20, BX
 
-group958:
+group1017:
 	MOVQ rows+24(FP), R12
 
-row959:
+row1018:
 	XORQ R11, R11
 
-chunks960:
+chunks1019:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x05, R11, R15
@@ -23616,35 +25603,92 @@ chunks960:
 	VPOR           Y0, Y3, Y0
 	VMOVDQU        Y0, 128(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone961
+	JEQ            rowdone1020
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks960
+	JLE            chunks1019
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1021
 	MOVQ           BX, R11
-	JMP            chunks960
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle38<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, (R11)
+	VPSHUFB        shuffle203<>+0(SB), X0, X5
+	VPSHUFB        shuffle645<>+0(SB), X2, X4
+	VPOR           X4, X5, X4
+	VPSHUFB        shuffle44<>+0(SB), X1, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle41<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 16(R11)
+	VPSHUFB        shuffle201<>+0(SB), X0, X6
+	VPSHUFB        shuffle480<>+0(SB), X2, X5
+	VPOR           X5, X6, X5
+	VPSHUFB        shuffle207<>+0(SB), X3, X6
+	VPOR           X6, X5, X6
+	VPSHUFB        shuffle203<>+0(SB), X4, X5
+	VPOR           X5, X6, X5
+	VMOVDQU        X5, 32(R11)
+	VPSHUFB        shuffle482<>+0(SB), X0, X0
+	VPSHUFB        shuffle479<>+0(SB), X1, X5
+	VPOR           X5, X0, X5
+	VPSHUFB        shuffle1102<>+0(SB), X3, X0
+	VPOR           X0, X5, X0
+	VPSHUFB        shuffle201<>+0(SB), X4, X5
+	VPOR           X5, X0, X5
+	VMOVDQU        X5, 48(R11)
+	VPSHUFB        shuffle47<>+0(SB), X2, X2
+	VPSHUFB        shuffle204<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle205<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle482<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 64(R11)
+	JMP            rowdone1020
 
-rowdone961:
+whole1021:
+	MOVQ BX, R11
+	JMP  chunks1019
+
+rowdone1020:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row959
+	JNZ  row1018
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group958
+	JNZ  group1017
 	VZEROUPPER
 	RET
 
-chunk957:
+chunk1016:
 	SUBQ $0x10, BX
 
-group962:
+group1022:
 	MOVQ rows+24(FP), R12
 
-row963:
+row1023:
 	XORQ R11, R11
 
-chunks964:
+chunks1024:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -23695,22 +25739,22 @@ chunks964:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, 64(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone965
+	JEQ     rowdone1025
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks964
+	JLE     chunks1024
 	MOVQ    BX, R11
-	JMP     chunks964
+	JMP     chunks1024
 
-rowdone965:
+rowdone1025:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row963
+	JNZ  row1023
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group962
+	JNZ  group1022
 	VZEROUPPER
 	RET
 
@@ -23813,21 +25857,21 @@ TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk966
+	JAE   chunk1026
 	CMPQ  BX, $0x10
-	JAE   chunk967
+	JAE   chunk1027
 	RET
 
-chunk966:
+chunk1026:
 	SUBQ $0x20, BX
 
-group968:
+group1028:
 	MOVQ rows+24(FP), R12
 
-row969:
+row1029:
 	XORQ R11, R11
 
-chunks970:
+chunks1030:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x05, R11, R15
@@ -23883,35 +25927,72 @@ chunks970:
 	VPOR           Y3, Y0, Y3
 	VMOVDQU        Y3, 128(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone971
+	JEQ            rowdone1031
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks970
+	JLE            chunks1030
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1032
 	MOVQ           BX, R11
-	JMP            chunks970
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x05, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        X3, (R11)
+	VMOVDQU        (R13)(DX*2), X3
+	VPSHUFB        shuffle39<>+0(SB), X3, X1
+	VMOVDQU        (R13)(R9*1), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X5
+	VPOR           X5, X1, X5
+	VMOVDQU        X5, 16(R11)
+	VPSHUFB        shuffle214<>+0(SB), X0, X0
+	VMOVDQU        (R14), X5
+	VPSHUFB        shuffle39<>+0(SB), X5, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 32(R11)
+	VPSHUFB        shuffle45<>+0(SB), X2, X2
+	VPSHUFB        shuffle214<>+0(SB), X3, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 48(R11)
+	VPSHUFB        shuffle45<>+0(SB), X4, X4
+	VPSHUFB        shuffle214<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, 64(R11)
+	JMP            rowdone1031
 
-rowdone971:
+whole1032:
+	MOVQ BX, R11
+	JMP  chunks1030
+
+rowdone1031:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row969
+	JNZ  row1029
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group968
+	JNZ  group1028
 	VZEROUPPER
 	RET
 
-chunk967:
+chunk1027:
 	SUBQ $0x10, BX
 
-group972:
+group1033:
 	MOVQ rows+24(FP), R12
 
-row973:
+row1034:
 	XORQ R11, R11
 
-chunks974:
+chunks1035:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -23942,22 +26023,22 @@ chunks974:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 64(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone975
+	JEQ     rowdone1036
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks974
+	JLE     chunks1035
 	MOVQ    BX, R11
-	JMP     chunks974
+	JMP     chunks1035
 
-rowdone975:
+rowdone1036:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row973
+	JNZ  row1034
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group972
+	JNZ  group1033
 	VZEROUPPER
 	RET
 
@@ -23996,21 +26077,21 @@ TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk976
+	JAE   chunk1037
 	CMPQ  BX, $0x10
-	JAE   chunk977
+	JAE   chunk1038
 	RET
 
-chunk976:
+chunk1037:
 	SUBQ $0x20, BX
 
-group978:
+group1039:
 	MOVQ rows+24(FP), R12
 
-row979:
+row1040:
 	XORQ R11, R11
 
-chunks980:
+chunks1041:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	IMUL3Q     $0x05, R11, R15
@@ -24031,35 +26112,57 @@ chunks980:
 	VPERM2I128 $0x31, Y4, Y3, Y4
 	VMOVDQU    Y4, 128(R15)
 	CMPQ       R11, BX
-	JEQ        rowdone981
+	JEQ        rowdone1042
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks980
+	JLE        chunks1041
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1043
 	MOVQ       BX, R11
-	JMP        chunks980
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	IMUL3Q     $0x05, R11, R11
+	ADDQ       AX, R11
+	VMOVDQU    (R13), X0
+	VMOVDQU    X0, (R11)
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    X0, 16(R11)
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    X0, 32(R11)
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    X0, 48(R11)
+	VMOVDQU    (R14), X0
+	VMOVDQU    X0, 64(R11)
+	JMP        rowdone1042
 
-rowdone981:
+whole1043:
+	MOVQ BX, R11
+	JMP  chunks1041
+
+rowdone1042:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row979
+	JNZ  row1040
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group978
+	JNZ  group1039
 	VZEROUPPER
 	RET
 
-chunk977:
+chunk1038:
 	SUBQ $0x10, BX
 
-group982:
+group1044:
 	MOVQ rows+24(FP), R12
 
-row983:
+row1045:
 	XORQ R11, R11
 
-chunks984:
+chunks1046:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -24075,22 +26178,22 @@ chunks984:
 	VMOVDQU (R14), X0
 	VMOVDQU X0, 64(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone985
+	JEQ     rowdone1047
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks984
+	JLE     chunks1046
 	MOVQ    BX, R11
-	JMP     chunks984
+	JMP     chunks1046
 
-rowdone985:
+rowdone1047:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row983
+	JNZ  row1045
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group982
+	JNZ  group1044
 	VZEROUPPER
 	RET
 
@@ -24116,21 +26219,21 @@ TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk986
+	JAE   chunk1048
 	CMPQ  BX, $0x10
-	JAE   chunk987
+	JAE   chunk1049
 	RET
 
-chunk986:
+chunk1048:
 	SUBQ $0x20, BX
 
-group988:
+group1050:
 	MOVQ rows+24(FP), R11
 
-row989:
+row1051:
 	XORQ R10, R10
 
-chunks990:
+chunks1052:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	IMUL3Q         $0x06, R10, R14
@@ -24220,35 +26323,125 @@ chunks990:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R14)
 	CMPQ           R10, BX
-	JEQ            rowdone991
+	JEQ            rowdone1053
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks990
+	JLE            chunks1052
+	SUBQ           $0x10, R10
+	CMPQ           R10, BX
+	JL             whole1054
 	MOVQ           BX, R10
-	JMP            chunks990
+	ADDQ           $0x10, R10
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R10
+	ADDQ           AX, R10
+	VMOVDQU        (R12), X0
+	VPSHUFB        shuffle1123<>+0(SB), X0, X1
+	VMOVDQU        (R12)(DX*1), X2
+	VPSHUFB        shuffle1124<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R12)(DX*2), X1
+	VPSHUFB        shuffle1125<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13), X3
+	VPSHUFB        shuffle1126<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R13)(DX*1), X4
+	VPSHUFB        shuffle1127<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        (R13)(DX*2), X5
+	VPSHUFB        shuffle1128<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, (R10)
+	VPSHUFB        shuffle1129<>+0(SB), X0, X7
+	VPSHUFB        shuffle1130<>+0(SB), X2, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1131<>+0(SB), X1, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1132<>+0(SB), X3, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1133<>+0(SB), X4, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1134<>+0(SB), X5, X6
+	VPOR           X6, X7, X6
+	VMOVDQU        X6, 16(R10)
+	VPSHUFB        shuffle1135<>+0(SB), X0, X6
+	VPSHUFB        shuffle1136<>+0(SB), X2, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1137<>+0(SB), X1, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1138<>+0(SB), X3, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1139<>+0(SB), X4, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1140<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 32(R10)
+	VPSHUFB        shuffle1141<>+0(SB), X0, X7
+	VPSHUFB        shuffle1142<>+0(SB), X2, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1143<>+0(SB), X1, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1144<>+0(SB), X3, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1145<>+0(SB), X4, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1146<>+0(SB), X5, X6
+	VPOR           X6, X7, X6
+	VMOVDQU        X6, 48(R10)
+	VPSHUFB        shuffle1147<>+0(SB), X0, X6
+	VPSHUFB        shuffle1148<>+0(SB), X2, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1149<>+0(SB), X1, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1150<>+0(SB), X3, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1151<>+0(SB), X4, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1152<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 64(R10)
+	VPSHUFB        shuffle1153<>+0(SB), X0, X0
+	VPSHUFB        shuffle1154<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle1155<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1156<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle1157<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle1158<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, 80(R10)
+	JMP            rowdone1053
 
-rowdone991:
+whole1054:
+	MOVQ BX, R10
+	JMP  chunks1052
+
+rowdone1053:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row989
+	JNZ  row1051
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group988
+	JNZ  group1050
 	VZEROUPPER
 	RET
 
-chunk987:
+chunk1049:
 	SUBQ $0x10, BX
 
-group992:
+group1055:
 	MOVQ rows+24(FP), R11
 
-row993:
+row1056:
 	XORQ R10, R10
 
-chunks994:
+chunks1057:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -24332,22 +26525,22 @@ chunks994:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R14)
 	CMPQ    R10, BX
-	JEQ     rowdone995
+	JEQ     rowdone1058
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks994
+	JLE     chunks1057
 	MOVQ    BX, R10
-	JMP     chunks994
+	JMP     chunks1057
 
-rowdone995:
+rowdone1058:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row993
+	JNZ  row1056
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group992
+	JNZ  group1055
 	VZEROUPPER
 	RET
 
@@ -24625,21 +26818,21 @@ TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk996
+	JAE   chunk1059
 	CMPQ  BX, $0x10
-	JAE   chunk997
+	JAE   chunk1060
 	RET
 
-chunk996:
+chunk1059:
 	SUBQ $0x20, BX
 
-group998:
+group1061:
 	MOVQ rows+24(FP), R11
 
-row999:
+row1062:
 	XORQ R10, R10
 
-chunks1000:
+chunks1063:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	IMUL3Q         $0x06, R10, R14
@@ -24729,35 +26922,125 @@ chunks1000:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R14)
 	CMPQ           R10, BX
-	JEQ            rowdone1001
+	JEQ            rowdone1064
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks1000
+	JLE            chunks1063
+	SUBQ           $0x10, R10
+	CMPQ           R10, BX
+	JL             whole1065
 	MOVQ           BX, R10
-	JMP            chunks1000
+	ADDQ           $0x10, R10
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R10
+	ADDQ           AX, R10
+	VMOVDQU        (R12), X0
+	VPSHUFB        shuffle1177<>+0(SB), X0, X1
+	VMOVDQU        (R12)(DX*1), X2
+	VPSHUFB        shuffle1178<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R12)(DX*2), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13), X3
+	VPSHUFB        shuffle786<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R13)(DX*1), X4
+	VPSHUFB        shuffle790<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        (R13)(DX*2), X5
+	VPSHUFB        shuffle782<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, (R10)
+	VPSHUFB        shuffle1076<>+0(SB), X0, X7
+	VPSHUFB        shuffle1179<>+0(SB), X2, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1180<>+0(SB), X1, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1181<>+0(SB), X3, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1182<>+0(SB), X4, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1183<>+0(SB), X5, X6
+	VPOR           X6, X7, X6
+	VMOVDQU        X6, 16(R10)
+	VPSHUFB        shuffle185<>+0(SB), X0, X6
+	VPSHUFB        shuffle1082<>+0(SB), X2, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1184<>+0(SB), X1, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1185<>+0(SB), X3, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1186<>+0(SB), X4, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1187<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 32(R10)
+	VPSHUFB        shuffle1188<>+0(SB), X0, X7
+	VPSHUFB        shuffle1189<>+0(SB), X2, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle803<>+0(SB), X1, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1190<>+0(SB), X3, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle794<>+0(SB), X4, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle804<>+0(SB), X5, X6
+	VPOR           X6, X7, X6
+	VMOVDQU        X6, 48(R10)
+	VPSHUFB        shuffle808<>+0(SB), X0, X6
+	VPSHUFB        shuffle1191<>+0(SB), X2, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle1192<>+0(SB), X1, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle1193<>+0(SB), X3, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle796<>+0(SB), X4, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle805<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 64(R10)
+	VPSHUFB        shuffle1194<>+0(SB), X0, X0
+	VPSHUFB        shuffle812<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle801<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle811<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle1195<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle1196<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, 80(R10)
+	JMP            rowdone1064
 
-rowdone1001:
+whole1065:
+	MOVQ BX, R10
+	JMP  chunks1063
+
+rowdone1064:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row999
+	JNZ  row1062
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group998
+	JNZ  group1061
 	VZEROUPPER
 	RET
 
-chunk997:
+chunk1060:
 	SUBQ $0x10, BX
 
-group1002:
+group1066:
 	MOVQ rows+24(FP), R11
 
-row1003:
+row1067:
 	XORQ R10, R10
 
-chunks1004:
+chunks1068:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -24841,22 +27124,22 @@ chunks1004:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, 80(R14)
 	CMPQ    R10, BX
-	JEQ     rowdone1005
+	JEQ     rowdone1069
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1004
+	JLE     chunks1068
 	MOVQ    BX, R10
-	JMP     chunks1004
+	JMP     chunks1068
 
-rowdone1005:
+rowdone1069:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1003
+	JNZ  row1067
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1002
+	JNZ  group1066
 	VZEROUPPER
 	RET
 
@@ -25070,21 +27353,21 @@ TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1006
+	JAE   chunk1070
 	CMPQ  BX, $0x10
-	JAE   chunk1007
+	JAE   chunk1071
 	RET
 
-chunk1006:
+chunk1070:
 	SUBQ $0x20, BX
 
-group1008:
+group1072:
 	MOVQ rows+24(FP), R11
 
-row1009:
+row1073:
 	XORQ R10, R10
 
-chunks1010:
+chunks1074:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	IMUL3Q         $0x06, R10, R14
@@ -25174,35 +27457,101 @@ chunks1010:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 160(R14)
 	CMPQ           R10, BX
-	JEQ            rowdone1011
+	JEQ            rowdone1075
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks1010
+	JLE            chunks1074
+	SUBQ           $0x10, R10
+	CMPQ           R10, BX
+	JL             whole1076
 	MOVQ           BX, R10
-	JMP            chunks1010
+	ADDQ           $0x10, R10
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R10
+	ADDQ           AX, R10
+	VMOVDQU        (R12), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X1
+	VMOVDQU        (R12)(DX*1), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R12)(DX*2), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13), X3
+	VPSHUFB        shuffle38<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, (R10)
+	VPSHUFB        shuffle645<>+0(SB), X0, X5
+	VPSHUFB        shuffle44<>+0(SB), X2, X4
+	VPOR           X4, X5, X4
+	VMOVDQU        (R13)(DX*1), X5
+	VPSHUFB        shuffle41<>+0(SB), X5, X6
+	VPOR           X6, X4, X6
+	VMOVDQU        (R13)(DX*2), X4
+	VPSHUFB        shuffle199<>+0(SB), X4, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 16(R10)
+	VPSHUFB        shuffle207<>+0(SB), X1, X7
+	VPSHUFB        shuffle203<>+0(SB), X3, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle645<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle44<>+0(SB), X4, X6
+	VPOR           X6, X7, X6
+	VMOVDQU        X6, 32(R10)
+	VPSHUFB        shuffle479<>+0(SB), X0, X6
+	VPSHUFB        shuffle1102<>+0(SB), X2, X7
+	VPOR           X7, X6, X7
+	VPSHUFB        shuffle201<>+0(SB), X1, X6
+	VPOR           X6, X7, X6
+	VPSHUFB        shuffle480<>+0(SB), X3, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 48(R10)
+	VPSHUFB        shuffle205<>+0(SB), X0, X0
+	VPSHUFB        shuffle482<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle479<>+0(SB), X5, X0
+	VPOR           X0, X2, X0
+	VPSHUFB        shuffle1102<>+0(SB), X4, X2
+	VPOR           X2, X0, X2
+	VMOVDQU        X2, 64(R10)
+	VPSHUFB        shuffle47<>+0(SB), X1, X1
+	VPSHUFB        shuffle204<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle205<>+0(SB), X5, X5
+	VPOR           X5, X3, X5
+	VPSHUFB        shuffle482<>+0(SB), X4, X4
+	VPOR           X4, X5, X4
+	VMOVDQU        X4, 80(R10)
+	JMP            rowdone1075
 
-rowdone1011:
+whole1076:
+	MOVQ BX, R10
+	JMP  chunks1074
+
+rowdone1075:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1009
+	JNZ  row1073
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1008
+	JNZ  group1072
 	VZEROUPPER
 	RET
 
-chunk1007:
+chunk1071:
 	SUBQ $0x10, BX
 
-group1012:
+group1077:
 	MOVQ rows+24(FP), R11
 
-row1013:
+row1078:
 	XORQ R10, R10
 
-chunks1014:
+chunks1079:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -25262,22 +27611,22 @@ chunks1014:
 	VPOR    X4, X5, X4
 	VMOVDQU X4, 80(R14)
 	CMPQ    R10, BX
-	JEQ     rowdone1015
+	JEQ     rowdone1080
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1014
+	JLE     chunks1079
 	MOVQ    BX, R10
-	JMP     chunks1014
+	JMP     chunks1079
 
-rowdone1015:
+rowdone1080:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1013
+	JNZ  row1078
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1012
+	JNZ  group1077
 	VZEROUPPER
 	RET
 
@@ -25369,21 +27718,21 @@ TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1016
+	JAE   chunk1081
 	CMPQ  BX, $0x10
-	JAE   chunk1017
+	JAE   chunk1082
 	RET
 
-chunk1016:
+chunk1081:
 	SUBQ $0x20, BX
 
-group1018:
+group1083:
 	MOVQ rows+24(FP), R11
 
-row1019:
+row1084:
 	XORQ R10, R10
 
-chunks1020:
+chunks1085:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	IMUL3Q         $0x06, R10, R14
@@ -25449,35 +27798,77 @@ chunks1020:
 	VPOR           Y3, Y2, Y3
 	VMOVDQU        Y3, 160(R14)
 	CMPQ           R10, BX
-	JEQ            rowdone1021
+	JEQ            rowdone1086
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks1020
+	JLE            chunks1085
+	SUBQ           $0x10, R10
+	CMPQ           R10, BX
+	JL             whole1087
 	MOVQ           BX, R10
-	JMP            chunks1020
+	ADDQ           $0x10, R10
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	IMUL3Q         $0x06, R10, R10
+	ADDQ           AX, R10
+	VMOVDQU        (R12), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X1
+	VMOVDQU        (R12)(DX*1), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        X3, (R10)
+	VMOVDQU        (R12)(DX*2), X3
+	VPSHUFB        shuffle39<>+0(SB), X3, X1
+	VMOVDQU        (R13), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X5
+	VPOR           X5, X1, X5
+	VMOVDQU        X5, 16(R10)
+	VMOVDQU        (R13)(DX*1), X5
+	VPSHUFB        shuffle39<>+0(SB), X5, X1
+	VMOVDQU        (R13)(DX*2), X6
+	VPSHUFB        shuffle40<>+0(SB), X6, X7
+	VPOR           X7, X1, X7
+	VMOVDQU        X7, 32(R10)
+	VPSHUFB        shuffle45<>+0(SB), X0, X0
+	VPSHUFB        shuffle214<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VMOVDQU        X2, 48(R10)
+	VPSHUFB        shuffle45<>+0(SB), X3, X3
+	VPSHUFB        shuffle214<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        X4, 64(R10)
+	VPSHUFB        shuffle45<>+0(SB), X5, X5
+	VPSHUFB        shuffle214<>+0(SB), X6, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 80(R10)
+	JMP            rowdone1086
 
-rowdone1021:
+whole1087:
+	MOVQ BX, R10
+	JMP  chunks1085
+
+rowdone1086:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1019
+	JNZ  row1084
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1018
+	JNZ  group1083
 	VZEROUPPER
 	RET
 
-chunk1017:
+chunk1082:
 	SUBQ $0x10, BX
 
-group1022:
+group1088:
 	MOVQ rows+24(FP), R11
 
-row1023:
+row1089:
 	XORQ R10, R10
 
-chunks1024:
+chunks1090:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -25513,22 +27904,22 @@ chunks1024:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 80(R14)
 	CMPQ    R10, BX
-	JEQ     rowdone1025
+	JEQ     rowdone1091
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1024
+	JLE     chunks1090
 	MOVQ    BX, R10
-	JMP     chunks1024
+	JMP     chunks1090
 
-rowdone1025:
+rowdone1091:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1023
+	JNZ  row1089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1022
+	JNZ  group1088
 	VZEROUPPER
 	RET
 
@@ -25554,21 +27945,21 @@ TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1026
+	JAE   chunk1092
 	CMPQ  BX, $0x10
-	JAE   chunk1027
+	JAE   chunk1093
 	RET
 
-chunk1026:
+chunk1092:
 	SUBQ $0x20, BX
 
-group1028:
+group1094:
 	MOVQ rows+24(FP), R11
 
-row1029:
+row1095:
 	XORQ R10, R10
 
-chunks1030:
+chunks1096:
 	LEAQ       (CX)(R10*1), R12
 	LEAQ       (R12)(R9*1), R13
 	IMUL3Q     $0x06, R10, R14
@@ -25592,35 +27983,59 @@ chunks1030:
 	VPERM2I128 $0x31, Y5, Y4, Y5
 	VMOVDQU    Y5, 160(R14)
 	CMPQ       R10, BX
-	JEQ        rowdone1031
+	JEQ        rowdone1097
 	ADDQ       $0x20, R10
 	CMPQ       R10, BX
-	JLE        chunks1030
+	JLE        chunks1096
+	SUBQ       $0x10, R10
+	CMPQ       R10, BX
+	JL         whole1098
 	MOVQ       BX, R10
-	JMP        chunks1030
+	ADDQ       $0x10, R10
+	LEAQ       (CX)(R10*1), R12
+	LEAQ       (R12)(R9*1), R13
+	IMUL3Q     $0x06, R10, R10
+	ADDQ       AX, R10
+	VMOVDQU    (R12), X0
+	VMOVDQU    X0, (R10)
+	VMOVDQU    (R12)(DX*1), X0
+	VMOVDQU    X0, 16(R10)
+	VMOVDQU    (R12)(DX*2), X0
+	VMOVDQU    X0, 32(R10)
+	VMOVDQU    (R13), X0
+	VMOVDQU    X0, 48(R10)
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    X0, 64(R10)
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    X0, 80(R10)
+	JMP        rowdone1097
 
-rowdone1031:
+whole1098:
+	MOVQ BX, R10
+	JMP  chunks1096
+
+rowdone1097:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1029
+	JNZ  row1095
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1028
+	JNZ  group1094
 	VZEROUPPER
 	RET
 
-chunk1027:
+chunk1093:
 	SUBQ $0x10, BX
 
-group1032:
+group1099:
 	MOVQ rows+24(FP), R11
 
-row1033:
+row1100:
 	XORQ R10, R10
 
-chunks1034:
+chunks1101:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -25638,22 +28053,22 @@ chunks1034:
 	VMOVDQU (R13)(DX*2), X0
 	VMOVDQU X0, 80(R14)
 	CMPQ    R10, BX
-	JEQ     rowdone1035
+	JEQ     rowdone1102
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1034
+	JLE     chunks1101
 	MOVQ    BX, R10
-	JMP     chunks1034
+	JMP     chunks1101
 
-rowdone1035:
+rowdone1102:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1033
+	JNZ  row1100
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1032
+	JNZ  group1099
 	VZEROUPPER
 	RET
 
@@ -25680,21 +28095,21 @@ TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1036
+	JAE   chunk1103
 	CMPQ  BX, $0x10
-	JAE   chunk1037
+	JAE   chunk1104
 	RET
 
-chunk1036:
+chunk1103:
 	SUBQ $0x20, BX
 
-group1038:
+group1105:
 	MOVQ rows+24(FP), R12
 
-row1039:
+row1106:
 	XORQ R11, R11
 
-chunks1040:
+chunks1107:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x07, R11, R15
@@ -25819,35 +28234,152 @@ chunks1040:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone1041
+	JEQ            rowdone1108
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks1040
+	JLE            chunks1107
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1109
 	MOVQ           BX, R11
-	JMP            chunks1040
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle1257<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle1258<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle1259<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle1260<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle1261<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        (R14)(DX*1), X5
+	VPSHUFB        shuffle1262<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        (R14)(DX*2), X6
+	VPSHUFB        shuffle1263<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, (R11)
+	VPSHUFB        shuffle1264<>+0(SB), X0, X8
+	VPSHUFB        shuffle1265<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1266<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1267<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1268<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1269<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1270<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 16(R11)
+	VPSHUFB        shuffle1271<>+0(SB), X0, X8
+	VPSHUFB        shuffle1272<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1273<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1274<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1275<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1276<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1277<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 32(R11)
+	VPSHUFB        shuffle1278<>+0(SB), X0, X8
+	VPSHUFB        shuffle1279<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1280<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1281<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1282<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1283<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1284<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 48(R11)
+	VPSHUFB        shuffle1285<>+0(SB), X0, X8
+	VPSHUFB        shuffle1286<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1287<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1288<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1289<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1290<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1291<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 64(R11)
+	VPSHUFB        shuffle1292<>+0(SB), X0, X8
+	VPSHUFB        shuffle1293<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1294<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1295<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1296<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1297<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1298<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 80(R11)
+	VPSHUFB        shuffle1299<>+0(SB), X0, X0
+	VPSHUFB        shuffle1300<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle1301<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1302<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle1303<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle1304<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VPSHUFB        shuffle1305<>+0(SB), X6, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 96(R11)
+	JMP            rowdone1108
 
-rowdone1041:
+whole1109:
+	MOVQ BX, R11
+	JMP  chunks1107
+
+rowdone1108:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1039
+	JNZ  row1106
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1038
+	JNZ  group1105
 	VZEROUPPER
 	RET
 
-chunk1037:
+chunk1104:
 	SUBQ $0x10, BX
 
-group1042:
+group1110:
 	MOVQ rows+24(FP), R12
 
-row1043:
+row1111:
 	XORQ R11, R11
 
-chunks1044:
+chunks1112:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -25958,22 +28490,22 @@ chunks1044:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone1045
+	JEQ     rowdone1113
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1044
+	JLE     chunks1112
 	MOVQ    BX, R11
-	JMP     chunks1044
+	JMP     chunks1112
 
-rowdone1045:
+rowdone1113:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1043
+	JNZ  row1111
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1042
+	JNZ  group1110
 	VZEROUPPER
 	RET
 
@@ -26490,21 +29022,21 @@ TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1046
+	JAE   chunk1114
 	CMPQ  BX, $0x10
-	JAE   chunk1047
+	JAE   chunk1115
 	RET
 
-chunk1046:
+chunk1114:
 	SUBQ $0x20, BX
 
-group1048:
+group1116:
 	MOVQ rows+24(FP), R12
 
-row1049:
+row1117:
 	XORQ R11, R11
 
-chunks1050:
+chunks1118:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x07, R11, R15
@@ -26629,35 +29161,152 @@ chunks1050:
 	VPOR           Y0, Y2, Y0
 	VMOVDQU        Y0, 192(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone1051
+	JEQ            rowdone1119
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks1050
+	JLE            chunks1118
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1120
 	MOVQ           BX, R11
-	JMP            chunks1050
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle277<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle1354<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle786<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle790<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        (R14)(DX*1), X5
+	VPSHUFB        shuffle782<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        (R14)(DX*2), X6
+	VPSHUFB        shuffle788<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, (R11)
+	VPSHUFB        shuffle1355<>+0(SB), X0, X8
+	VPSHUFB        shuffle281<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1356<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1182<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1183<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1357<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1358<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 16(R11)
+	VPSHUFB        shuffle1185<>+0(SB), X0, X8
+	VPSHUFB        shuffle1359<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1360<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1361<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1362<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1075<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1076<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 32(R11)
+	VPSHUFB        shuffle794<>+0(SB), X0, X8
+	VPSHUFB        shuffle804<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle793<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1363<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle184<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle185<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1082<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 48(R11)
+	VPSHUFB        shuffle805<>+0(SB), X0, X8
+	VPSHUFB        shuffle1085<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle797<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle806<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1364<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1365<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle803<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 64(R11)
+	VPSHUFB        shuffle810<>+0(SB), X0, X8
+	VPSHUFB        shuffle798<>+0(SB), X2, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle808<>+0(SB), X1, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1191<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle799<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle1366<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle1367<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 80(R11)
+	VPSHUFB        shuffle1368<>+0(SB), X0, X0
+	VPSHUFB        shuffle1194<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle812<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle801<>+0(SB), X3, X3
+	VPOR           X3, X1, X3
+	VPSHUFB        shuffle811<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle1369<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VPSHUFB        shuffle1370<>+0(SB), X6, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 96(R11)
+	JMP            rowdone1119
 
-rowdone1051:
+whole1120:
+	MOVQ BX, R11
+	JMP  chunks1118
+
+rowdone1119:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1049
+	JNZ  row1117
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1048
+	JNZ  group1116
 	VZEROUPPER
 	RET
 
-chunk1047:
+chunk1115:
 	SUBQ $0x10, BX
 
-group1052:
+group1121:
 	MOVQ rows+24(FP), R12
 
-row1053:
+row1122:
 	XORQ R11, R11
 
-chunks1054:
+chunks1123:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -26768,22 +29417,22 @@ chunks1054:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone1055
+	JEQ     rowdone1124
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1054
+	JLE     chunks1123
 	MOVQ    BX, R11
-	JMP     chunks1054
+	JMP     chunks1123
 
-rowdone1055:
+rowdone1124:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1053
+	JNZ  row1122
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1052
+	JNZ  group1121
 	VZEROUPPER
 	RET
 
@@ -27166,21 +29815,21 @@ TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1056
+	JAE   chunk1125
 	CMPQ  BX, $0x10
-	JAE   chunk1057
+	JAE   chunk1126
 	RET
 
-chunk1056:
+chunk1125:
 	SUBQ $0x20, BX
 
-group1058:
+group1127:
 	MOVQ rows+24(FP), R12
 
-row1059:
+row1128:
 	XORQ R11, R11
 
-chunks1060:
+chunks1129:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x07, R11, R15
@@ -27299,35 +29948,110 @@ chunks1060:
 	VPOR           Y0, Y4, Y0
 	VMOVDQU        Y0, 192(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone1061
+	JEQ            rowdone1130
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks1060
+	JLE            chunks1129
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1131
 	MOVQ           BX, R11
-	JMP            chunks1060
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        (R13)(DX*2), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X4
+	VPOR           X4, X3, X4
+	VMOVDQU        (R13)(R9*1), X3
+	VPSHUFB        shuffle38<>+0(SB), X3, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, (R11)
+	VPSHUFB        shuffle44<>+0(SB), X0, X5
+	VMOVDQU        (R14), X4
+	VPSHUFB        shuffle41<>+0(SB), X4, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        (R14)(DX*1), X5
+	VPSHUFB        shuffle199<>+0(SB), X5, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        (R14)(DX*2), X6
+	VPSHUFB        shuffle200<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 16(R11)
+	VPSHUFB        shuffle207<>+0(SB), X2, X8
+	VPSHUFB        shuffle203<>+0(SB), X1, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle645<>+0(SB), X3, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle44<>+0(SB), X4, X7
+	VPOR           X7, X8, X7
+	VMOVDQU        X7, 32(R11)
+	VPSHUFB        shuffle201<>+0(SB), X0, X7
+	VPSHUFB        shuffle480<>+0(SB), X2, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle207<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle203<>+0(SB), X6, X8
+	VPOR           X8, X7, X8
+	VMOVDQU        X8, 48(R11)
+	VPSHUFB        shuffle479<>+0(SB), X1, X8
+	VPSHUFB        shuffle1102<>+0(SB), X3, X7
+	VPOR           X7, X8, X7
+	VPSHUFB        shuffle201<>+0(SB), X4, X8
+	VPOR           X8, X7, X8
+	VPSHUFB        shuffle480<>+0(SB), X5, X7
+	VPOR           X7, X8, X7
+	VMOVDQU        X7, 64(R11)
+	VPSHUFB        shuffle204<>+0(SB), X0, X0
+	VPSHUFB        shuffle205<>+0(SB), X2, X2
+	VPOR           X2, X0, X2
+	VPSHUFB        shuffle482<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle479<>+0(SB), X6, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 80(R11)
+	VPSHUFB        shuffle47<>+0(SB), X3, X3
+	VPSHUFB        shuffle204<>+0(SB), X4, X4
+	VPOR           X4, X3, X4
+	VPSHUFB        shuffle205<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VPSHUFB        shuffle482<>+0(SB), X6, X6
+	VPOR           X6, X5, X6
+	VMOVDQU        X6, 96(R11)
+	JMP            rowdone1130
 
-rowdone1061:
+whole1131:
+	MOVQ BX, R11
+	JMP  chunks1129
+
+rowdone1130:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1059
+	JNZ  row1128
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1058
+	JNZ  group1127
 	VZEROUPPER
 	RET
 
-chunk1057:
+chunk1126:
 	SUBQ $0x10, BX
 
-group1062:
+group1132:
 	MOVQ rows+24(FP), R12
 
-row1063:
+row1133:
 	XORQ R11, R11
 
-chunks1064:
+chunks1134:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -27396,22 +30120,22 @@ chunks1064:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, 96(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone1065
+	JEQ     rowdone1135
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1064
+	JLE     chunks1134
 	MOVQ    BX, R11
-	JMP     chunks1064
+	JMP     chunks1134
 
-rowdone1065:
+rowdone1135:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1063
+	JNZ  row1133
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1062
+	JNZ  group1132
 	VZEROUPPER
 	RET
 
@@ -27510,21 +30234,21 @@ TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1066
+	JAE   chunk1136
 	CMPQ  BX, $0x10
-	JAE   chunk1067
+	JAE   chunk1137
 	RET
 
-chunk1066:
+chunk1136:
 	SUBQ $0x20, BX
 
-group1068:
+group1138:
 	MOVQ rows+24(FP), R12
 
-row1069:
+row1139:
 	XORQ R11, R11
 
-chunks1070:
+chunks1140:
 	LEAQ           (CX)(R11*1), R13
 	LEAQ           (R13)(R10*1), R14
 	IMUL3Q         $0x07, R11, R15
@@ -27600,35 +30324,82 @@ chunks1070:
 	VPOR           Y1, Y3, Y1
 	VMOVDQU        Y1, 192(R15)
 	CMPQ           R11, BX
-	JEQ            rowdone1071
+	JEQ            rowdone1141
 	ADDQ           $0x20, R11
 	CMPQ           R11, BX
-	JLE            chunks1070
+	JLE            chunks1140
+	SUBQ           $0x10, R11
+	CMPQ           R11, BX
+	JL             whole1142
 	MOVQ           BX, R11
-	JMP            chunks1070
+	ADDQ           $0x10, R11
+	LEAQ           (CX)(R11*1), R13
+	LEAQ           (R13)(R10*1), R14
+	IMUL3Q         $0x07, R11, R11
+	ADDQ           AX, R11
+	VMOVDQU        (R13), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X1
+	VMOVDQU        (R13)(DX*1), X2
+	VPSHUFB        shuffle40<>+0(SB), X2, X3
+	VPOR           X3, X1, X3
+	VMOVDQU        X3, (R11)
+	VMOVDQU        (R13)(DX*2), X3
+	VPSHUFB        shuffle39<>+0(SB), X3, X1
+	VMOVDQU        (R13)(R9*1), X4
+	VPSHUFB        shuffle40<>+0(SB), X4, X5
+	VPOR           X5, X1, X5
+	VMOVDQU        X5, 16(R11)
+	VMOVDQU        (R14), X5
+	VPSHUFB        shuffle39<>+0(SB), X5, X1
+	VMOVDQU        (R14)(DX*1), X6
+	VPSHUFB        shuffle40<>+0(SB), X6, X7
+	VPOR           X7, X1, X7
+	VMOVDQU        X7, 32(R11)
+	VPSHUFB        shuffle214<>+0(SB), X0, X0
+	VMOVDQU        (R14)(DX*2), X7
+	VPSHUFB        shuffle39<>+0(SB), X7, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 48(R11)
+	VPSHUFB        shuffle45<>+0(SB), X2, X2
+	VPSHUFB        shuffle214<>+0(SB), X3, X3
+	VPOR           X3, X2, X3
+	VMOVDQU        X3, 64(R11)
+	VPSHUFB        shuffle45<>+0(SB), X4, X4
+	VPSHUFB        shuffle214<>+0(SB), X5, X5
+	VPOR           X5, X4, X5
+	VMOVDQU        X5, 80(R11)
+	VPSHUFB        shuffle45<>+0(SB), X6, X6
+	VPSHUFB        shuffle214<>+0(SB), X7, X7
+	VPOR           X7, X6, X7
+	VMOVDQU        X7, 96(R11)
+	JMP            rowdone1141
 
-rowdone1071:
+whole1142:
+	MOVQ BX, R11
+	JMP  chunks1140
+
+rowdone1141:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1069
+	JNZ  row1139
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1068
+	JNZ  group1138
 	VZEROUPPER
 	RET
 
-chunk1067:
+chunk1137:
 	SUBQ $0x10, BX
 
-group1072:
+group1143:
 	MOVQ rows+24(FP), R12
 
-row1073:
+row1144:
 	XORQ R11, R11
 
-chunks1074:
+chunks1145:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -27669,22 +30440,22 @@ chunks1074:
 	VPOR    X7, X6, X7
 	VMOVDQU X7, 96(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone1075
+	JEQ     rowdone1146
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1074
+	JLE     chunks1145
 	MOVQ    BX, R11
-	JMP     chunks1074
+	JMP     chunks1145
 
-rowdone1075:
+rowdone1146:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1073
+	JNZ  row1144
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1072
+	JNZ  group1143
 	VZEROUPPER
 	RET
 
@@ -27711,21 +30482,21 @@ TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1076
+	JAE   chunk1147
 	CMPQ  BX, $0x10
-	JAE   chunk1077
+	JAE   chunk1148
 	RET
 
-chunk1076:
+chunk1147:
 	SUBQ $0x20, BX
 
-group1078:
+group1149:
 	MOVQ rows+24(FP), R12
 
-row1079:
+row1150:
 	XORQ R11, R11
 
-chunks1080:
+chunks1151:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	IMUL3Q     $0x07, R11, R15
@@ -27752,35 +30523,61 @@ chunks1080:
 	VPERM2I128 $0x31, Y6, Y5, Y6
 	VMOVDQU    Y6, 192(R15)
 	CMPQ       R11, BX
-	JEQ        rowdone1081
+	JEQ        rowdone1152
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1080
+	JLE        chunks1151
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1153
 	MOVQ       BX, R11
-	JMP        chunks1080
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	IMUL3Q     $0x07, R11, R11
+	ADDQ       AX, R11
+	VMOVDQU    (R13), X0
+	VMOVDQU    X0, (R11)
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    X0, 16(R11)
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    X0, 32(R11)
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    X0, 48(R11)
+	VMOVDQU    (R14), X0
+	VMOVDQU    X0, 64(R11)
+	VMOVDQU    (R14)(DX*1), X0
+	VMOVDQU    X0, 80(R11)
+	VMOVDQU    (R14)(DX*2), X0
+	VMOVDQU    X0, 96(R11)
+	JMP        rowdone1152
 
-rowdone1081:
+whole1153:
+	MOVQ BX, R11
+	JMP  chunks1151
+
+rowdone1152:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1079
+	JNZ  row1150
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1078
+	JNZ  group1149
 	VZEROUPPER
 	RET
 
-chunk1077:
+chunk1148:
 	SUBQ $0x10, BX
 
-group1082:
+group1154:
 	MOVQ rows+24(FP), R12
 
-row1083:
+row1155:
 	XORQ R11, R11
 
-chunks1084:
+chunks1156:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -27800,22 +30597,22 @@ chunks1084:
 	VMOVDQU (R14)(DX*2), X0
 	VMOVDQU X0, 96(R15)
 	CMPQ    R11, BX
-	JEQ     rowdone1085
+	JEQ     rowdone1157
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1084
+	JLE     chunks1156
 	MOVQ    BX, R11
-	JMP     chunks1084
+	JMP     chunks1156
 
-rowdone1085:
+rowdone1157:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1083
+	JNZ  row1155
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1082
+	JNZ  group1154
 	VZEROUPPER
 	RET
 
@@ -27842,25 +30639,25 @@ TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1086
+	JAE   chunk1158
 	CMPQ  BX, $0x10
-	JAE   chunk1087
+	JAE   chunk1159
 	CMPQ  BX, $0x08
-	JAE   chunk1088
+	JAE   chunk1160
 	CMPQ  BX, $0x04
-	JAE   chunk1089
+	JAE   chunk1161
 	RET
 
-chunk1086:
+chunk1158:
 	SUBQ $0x20, BX
 
-group1090:
+group1162:
 	MOVQ rows+24(FP), R12
 
-row1091:
+row1163:
 	XORQ R11, R11
 
-chunks1092:
+chunks1164:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -27912,35 +30709,85 @@ chunks1092:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1093
+	JEQ        rowdone1165
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1092
+	JLE        chunks1164
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1166
 	MOVQ       BX, R11
-	JMP        chunks1092
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
+	VPUNPCKLBW X1, X0, X2
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
+	VPUNPCKLBW X3, X0, X4
+	VPUNPCKHBW X3, X0, X3
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
+	VPUNPCKLBW X5, X0, X6
+	VPUNPCKHBW X5, X0, X5
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
+	VPUNPCKLBW X7, X0, X8
+	VPUNPCKHBW X7, X0, X7
+	VPUNPCKLBW X6, X2, X0
+	VPUNPCKHBW X6, X2, X6
+	VPUNPCKLBW X5, X1, X2
+	VPUNPCKHBW X5, X1, X5
+	VPUNPCKLBW X8, X4, X1
+	VPUNPCKHBW X8, X4, X8
+	VPUNPCKLBW X7, X3, X4
+	VPUNPCKHBW X7, X3, X7
+	VPUNPCKLBW X1, X0, X3
+	VMOVDQU    X3, (AX)(R11*8)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLBW X8, X6, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHBW X8, X6, X8
+	VMOVDQU    X8, 48(AX)(R11*8)
+	VPUNPCKLBW X4, X2, X8
+	VMOVDQU    X8, 64(AX)(R11*8)
+	VPUNPCKHBW X4, X2, X4
+	VMOVDQU    X4, 80(AX)(R11*8)
+	VPUNPCKLBW X7, X5, X4
+	VMOVDQU    X4, 96(AX)(R11*8)
+	VPUNPCKHBW X7, X5, X7
+	VMOVDQU    X7, 112(AX)(R11*8)
+	JMP        rowdone1165
 
-rowdone1093:
+whole1166:
+	MOVQ BX, R11
+	JMP  chunks1164
+
+rowdone1165:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1091
+	JNZ  row1163
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1090
+	JNZ  group1162
 	VZEROUPPER
 	RET
 
-chunk1087:
+chunk1159:
 	SUBQ $0x10, BX
 
-group1094:
+group1167:
 	MOVQ rows+24(FP), R12
 
-row1095:
+row1168:
 	XORQ R11, R11
 
-chunks1096:
+chunks1169:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), X0
@@ -27984,35 +30831,69 @@ chunks1096:
 	VPUNPCKHBW X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1097
+	JEQ        rowdone1170
 	ADDQ       $0x10, R11
 	CMPQ       R11, BX
-	JLE        chunks1096
+	JLE        chunks1169
+	SUBQ       $0x08, R11
+	CMPQ       R11, BX
+	JL         whole1171
 	MOVQ       BX, R11
-	JMP        chunks1096
+	ADDQ       $0x08, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
+	VPUNPCKLBW X3, X0, X3
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
+	VPUNPCKLBW X4, X0, X4
+	VPUNPCKLBW X3, X1, X0
+	VPUNPCKHBW X3, X1, X3
+	VPUNPCKLBW X4, X2, X1
+	VPUNPCKHBW X4, X2, X4
+	VPUNPCKLBW X1, X0, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHBW X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLBW X4, X3, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHBW X4, X3, X4
+	VMOVDQU    X4, 48(AX)(R11*8)
+	JMP        rowdone1170
 
-rowdone1097:
+whole1171:
+	MOVQ BX, R11
+	JMP  chunks1169
+
+rowdone1170:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1095
+	JNZ  row1168
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1094
+	JNZ  group1167
 	VZEROUPPER
 	RET
 
-chunk1088:
+chunk1160:
 	SUBQ $0x08, BX
 
-group1098:
+group1172:
 	MOVQ rows+24(FP), R12
 
-row1099:
+row1173:
 	XORQ R11, R11
 
-chunks1100:
+chunks1174:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVQ      (R13), X0
@@ -28040,35 +30921,63 @@ chunks1100:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1101
+	JEQ        rowdone1175
 	ADDQ       $0x08, R11
 	CMPQ       R11, BX
-	JLE        chunks1100
+	JLE        chunks1174
+	SUBQ       $0x04, R11
+	CMPQ       R11, BX
+	JL         whole1176
 	MOVQ       BX, R11
-	JMP        chunks1100
+	ADDQ       $0x04, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
+	VPUNPCKLBW X1, X0, X1
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
+	VPUNPCKLBW X2, X0, X2
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
+	VPUNPCKLBW X3, X0, X3
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
+	VPUNPCKLBW X4, X0, X4
+	VPUNPCKLBW X3, X1, X3
+	VPUNPCKLBW X4, X2, X4
+	VPUNPCKLBW X4, X3, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHBW X4, X3, X4
+	VMOVDQU    X4, 16(AX)(R11*8)
+	JMP        rowdone1175
 
-rowdone1101:
+whole1176:
+	MOVQ BX, R11
+	JMP  chunks1174
+
+rowdone1175:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1099
+	JNZ  row1173
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1098
+	JNZ  group1172
 	VZEROUPPER
 	RET
 
-chunk1089:
+chunk1161:
 	SUBQ $0x04, BX
 
-group1102:
+group1177:
 	MOVQ rows+24(FP), R12
 
-row1103:
+row1178:
 	XORQ R11, R11
 
-chunks1104:
+chunks1179:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVD      (R13), X0
@@ -28090,22 +30999,22 @@ chunks1104:
 	VPUNPCKHBW X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1105
+	JEQ        rowdone1180
 	ADDQ       $0x04, R11
 	CMPQ       R11, BX
-	JLE        chunks1104
+	JLE        chunks1179
 	MOVQ       BX, R11
-	JMP        chunks1104
+	JMP        chunks1179
 
-rowdone1105:
+rowdone1180:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1103
+	JNZ  row1178
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1102
+	JNZ  group1177
 	VZEROUPPER
 	RET
 
@@ -28132,25 +31041,25 @@ TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1106
+	JAE   chunk1181
 	CMPQ  BX, $0x10
-	JAE   chunk1107
+	JAE   chunk1182
 	CMPQ  BX, $0x08
-	JAE   chunk1108
+	JAE   chunk1183
 	CMPQ  BX, $0x04
-	JAE   chunk1109
+	JAE   chunk1184
 	RET
 
-chunk1106:
+chunk1181:
 	SUBQ $0x20, BX
 
-group1110:
+group1185:
 	MOVQ rows+24(FP), R12
 
-row1111:
+row1186:
 	XORQ R11, R11
 
-chunks1112:
+chunks1187:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -28202,35 +31111,85 @@ chunks1112:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1113
+	JEQ        rowdone1188
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1112
+	JLE        chunks1187
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1189
 	MOVQ       BX, R11
-	JMP        chunks1112
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
+	VPUNPCKLWD X1, X0, X2
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
+	VPUNPCKLWD X3, X0, X4
+	VPUNPCKHWD X3, X0, X3
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
+	VPUNPCKLWD X5, X0, X6
+	VPUNPCKHWD X5, X0, X5
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
+	VPUNPCKLWD X7, X0, X8
+	VPUNPCKHWD X7, X0, X7
+	VPUNPCKLWD X6, X2, X0
+	VPUNPCKHWD X6, X2, X6
+	VPUNPCKLWD X5, X1, X2
+	VPUNPCKHWD X5, X1, X5
+	VPUNPCKLWD X8, X4, X1
+	VPUNPCKHWD X8, X4, X8
+	VPUNPCKLWD X7, X3, X4
+	VPUNPCKHWD X7, X3, X7
+	VPUNPCKLWD X1, X0, X3
+	VMOVDQU    X3, (AX)(R11*8)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLWD X8, X6, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHWD X8, X6, X8
+	VMOVDQU    X8, 48(AX)(R11*8)
+	VPUNPCKLWD X4, X2, X8
+	VMOVDQU    X8, 64(AX)(R11*8)
+	VPUNPCKHWD X4, X2, X4
+	VMOVDQU    X4, 80(AX)(R11*8)
+	VPUNPCKLWD X7, X5, X4
+	VMOVDQU    X4, 96(AX)(R11*8)
+	VPUNPCKHWD X7, X5, X7
+	VMOVDQU    X7, 112(AX)(R11*8)
+	JMP        rowdone1188
 
-rowdone1113:
+whole1189:
+	MOVQ BX, R11
+	JMP  chunks1187
+
+rowdone1188:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1111
+	JNZ  row1186
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1110
+	JNZ  group1185
 	VZEROUPPER
 	RET
 
-chunk1107:
+chunk1182:
 	SUBQ $0x10, BX
 
-group1114:
+group1190:
 	MOVQ rows+24(FP), R12
 
-row1115:
+row1191:
 	XORQ R11, R11
 
-chunks1116:
+chunks1192:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), X0
@@ -28274,35 +31233,69 @@ chunks1116:
 	VPUNPCKHWD X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1117
+	JEQ        rowdone1193
 	ADDQ       $0x10, R11
 	CMPQ       R11, BX
-	JLE        chunks1116
+	JLE        chunks1192
+	SUBQ       $0x08, R11
+	CMPQ       R11, BX
+	JL         whole1194
 	MOVQ       BX, R11
-	JMP        chunks1116
+	ADDQ       $0x08, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
+	VPUNPCKLWD X3, X0, X3
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
+	VPUNPCKLWD X4, X0, X4
+	VPUNPCKLWD X3, X1, X0
+	VPUNPCKHWD X3, X1, X3
+	VPUNPCKLWD X4, X2, X1
+	VPUNPCKHWD X4, X2, X4
+	VPUNPCKLWD X1, X0, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHWD X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLWD X4, X3, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHWD X4, X3, X4
+	VMOVDQU    X4, 48(AX)(R11*8)
+	JMP        rowdone1193
 
-rowdone1117:
+whole1194:
+	MOVQ BX, R11
+	JMP  chunks1192
+
+rowdone1193:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1115
+	JNZ  row1191
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1114
+	JNZ  group1190
 	VZEROUPPER
 	RET
 
-chunk1108:
+chunk1183:
 	SUBQ $0x08, BX
 
-group1118:
+group1195:
 	MOVQ rows+24(FP), R12
 
-row1119:
+row1196:
 	XORQ R11, R11
 
-chunks1120:
+chunks1197:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVQ      (R13), X0
@@ -28330,35 +31323,63 @@ chunks1120:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1121
+	JEQ        rowdone1198
 	ADDQ       $0x08, R11
 	CMPQ       R11, BX
-	JLE        chunks1120
+	JLE        chunks1197
+	SUBQ       $0x04, R11
+	CMPQ       R11, BX
+	JL         whole1199
 	MOVQ       BX, R11
-	JMP        chunks1120
+	ADDQ       $0x04, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
+	VPUNPCKLWD X1, X0, X1
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
+	VPUNPCKLWD X2, X0, X2
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
+	VPUNPCKLWD X3, X0, X3
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
+	VPUNPCKLWD X4, X0, X4
+	VPUNPCKLWD X3, X1, X3
+	VPUNPCKLWD X4, X2, X4
+	VPUNPCKLWD X4, X3, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHWD X4, X3, X4
+	VMOVDQU    X4, 16(AX)(R11*8)
+	JMP        rowdone1198
 
-rowdone1121:
+whole1199:
+	MOVQ BX, R11
+	JMP  chunks1197
+
+rowdone1198:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1119
+	JNZ  row1196
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1118
+	JNZ  group1195
 	VZEROUPPER
 	RET
 
-chunk1109:
+chunk1184:
 	SUBQ $0x04, BX
 
-group1122:
+group1200:
 	MOVQ rows+24(FP), R12
 
-row1123:
+row1201:
 	XORQ R11, R11
 
-chunks1124:
+chunks1202:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVD      (R13), X0
@@ -28380,22 +31401,22 @@ chunks1124:
 	VPUNPCKHWD X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1125
+	JEQ        rowdone1203
 	ADDQ       $0x04, R11
 	CMPQ       R11, BX
-	JLE        chunks1124
+	JLE        chunks1202
 	MOVQ       BX, R11
-	JMP        chunks1124
+	JMP        chunks1202
 
-rowdone1125:
+rowdone1203:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1123
+	JNZ  row1201
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1122
+	JNZ  group1200
 	VZEROUPPER
 	RET
 
@@ -28422,25 +31443,25 @@ TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1126
+	JAE   chunk1204
 	CMPQ  BX, $0x10
-	JAE   chunk1127
+	JAE   chunk1205
 	CMPQ  BX, $0x08
-	JAE   chunk1128
+	JAE   chunk1206
 	CMPQ  BX, $0x04
-	JAE   chunk1129
+	JAE   chunk1207
 	RET
 
-chunk1126:
+chunk1204:
 	SUBQ $0x20, BX
 
-group1130:
+group1208:
 	MOVQ rows+24(FP), R12
 
-row1131:
+row1209:
 	XORQ R11, R11
 
-chunks1132:
+chunks1210:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -28492,35 +31513,85 @@ chunks1132:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVDQU    Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1133
+	JEQ        rowdone1211
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1132
+	JLE        chunks1210
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1212
 	MOVQ       BX, R11
-	JMP        chunks1132
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    (R14), X1
+	VPUNPCKLDQ X1, X0, X2
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    (R14)(DX*1), X3
+	VPUNPCKLDQ X3, X0, X4
+	VPUNPCKHDQ X3, X0, X3
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    (R14)(DX*2), X5
+	VPUNPCKLDQ X5, X0, X6
+	VPUNPCKHDQ X5, X0, X5
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    (R14)(R9*1), X7
+	VPUNPCKLDQ X7, X0, X8
+	VPUNPCKHDQ X7, X0, X7
+	VPUNPCKLDQ X6, X2, X0
+	VPUNPCKHDQ X6, X2, X6
+	VPUNPCKLDQ X5, X1, X2
+	VPUNPCKHDQ X5, X1, X5
+	VPUNPCKLDQ X8, X4, X1
+	VPUNPCKHDQ X8, X4, X8
+	VPUNPCKLDQ X7, X3, X4
+	VPUNPCKHDQ X7, X3, X7
+	VPUNPCKLDQ X1, X0, X3
+	VMOVDQU    X3, (AX)(R11*8)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLDQ X8, X6, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHDQ X8, X6, X8
+	VMOVDQU    X8, 48(AX)(R11*8)
+	VPUNPCKLDQ X4, X2, X8
+	VMOVDQU    X8, 64(AX)(R11*8)
+	VPUNPCKHDQ X4, X2, X4
+	VMOVDQU    X4, 80(AX)(R11*8)
+	VPUNPCKLDQ X7, X5, X4
+	VMOVDQU    X4, 96(AX)(R11*8)
+	VPUNPCKHDQ X7, X5, X7
+	VMOVDQU    X7, 112(AX)(R11*8)
+	JMP        rowdone1211
 
-rowdone1133:
+whole1212:
+	MOVQ BX, R11
+	JMP  chunks1210
+
+rowdone1211:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1131
+	JNZ  row1209
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1130
+	JNZ  group1208
 	VZEROUPPER
 	RET
 
-chunk1127:
+chunk1205:
 	SUBQ $0x10, BX
 
-group1134:
+group1213:
 	MOVQ rows+24(FP), R12
 
-row1135:
+row1214:
 	XORQ R11, R11
 
-chunks1136:
+chunks1215:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), X0
@@ -28564,35 +31635,69 @@ chunks1136:
 	VPUNPCKHDQ X7, X5, X7
 	VMOVDQU    X7, 112(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1137
+	JEQ        rowdone1216
 	ADDQ       $0x10, R11
 	CMPQ       R11, BX
-	JLE        chunks1136
+	JLE        chunks1215
+	SUBQ       $0x08, R11
+	CMPQ       R11, BX
+	JL         whole1217
 	MOVQ       BX, R11
-	JMP        chunks1136
+	ADDQ       $0x08, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVQ      (R13), X0
+	VMOVQ      (R14), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVQ      (R13)(DX*1), X0
+	VMOVQ      (R14)(DX*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VMOVQ      (R13)(DX*2), X0
+	VMOVQ      (R14)(DX*2), X3
+	VPUNPCKLDQ X3, X0, X3
+	VMOVQ      (R13)(R9*1), X0
+	VMOVQ      (R14)(R9*1), X4
+	VPUNPCKLDQ X4, X0, X4
+	VPUNPCKLDQ X3, X1, X0
+	VPUNPCKHDQ X3, X1, X3
+	VPUNPCKLDQ X4, X2, X1
+	VPUNPCKHDQ X4, X2, X4
+	VPUNPCKLDQ X1, X0, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHDQ X1, X0, X1
+	VMOVDQU    X1, 16(AX)(R11*8)
+	VPUNPCKLDQ X4, X3, X1
+	VMOVDQU    X1, 32(AX)(R11*8)
+	VPUNPCKHDQ X4, X3, X4
+	VMOVDQU    X4, 48(AX)(R11*8)
+	JMP        rowdone1216
 
-rowdone1137:
+whole1217:
+	MOVQ BX, R11
+	JMP  chunks1215
+
+rowdone1216:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1135
+	JNZ  row1214
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1134
+	JNZ  group1213
 	VZEROUPPER
 	RET
 
-chunk1128:
+chunk1206:
 	SUBQ $0x08, BX
 
-group1138:
+group1218:
 	MOVQ rows+24(FP), R12
 
-row1139:
+row1219:
 	XORQ R11, R11
 
-chunks1140:
+chunks1220:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVQ      (R13), X0
@@ -28620,35 +31725,63 @@ chunks1140:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 48(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1141
+	JEQ        rowdone1221
 	ADDQ       $0x08, R11
 	CMPQ       R11, BX
-	JLE        chunks1140
+	JLE        chunks1220
+	SUBQ       $0x04, R11
+	CMPQ       R11, BX
+	JL         whole1222
 	MOVQ       BX, R11
-	JMP        chunks1140
+	ADDQ       $0x04, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVD      (R13), X0
+	VMOVD      (R14), X1
+	VPUNPCKLDQ X1, X0, X1
+	VMOVD      (R13)(DX*1), X0
+	VMOVD      (R14)(DX*1), X2
+	VPUNPCKLDQ X2, X0, X2
+	VMOVD      (R13)(DX*2), X0
+	VMOVD      (R14)(DX*2), X3
+	VPUNPCKLDQ X3, X0, X3
+	VMOVD      (R13)(R9*1), X0
+	VMOVD      (R14)(R9*1), X4
+	VPUNPCKLDQ X4, X0, X4
+	VPUNPCKLDQ X3, X1, X3
+	VPUNPCKLDQ X4, X2, X4
+	VPUNPCKLDQ X4, X3, X2
+	VMOVDQU    X2, (AX)(R11*8)
+	VPUNPCKHDQ X4, X3, X4
+	VMOVDQU    X4, 16(AX)(R11*8)
+	JMP        rowdone1221
 
-rowdone1141:
+whole1222:
+	MOVQ BX, R11
+	JMP  chunks1220
+
+rowdone1221:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1139
+	JNZ  row1219
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1138
+	JNZ  group1218
 	VZEROUPPER
 	RET
 
-chunk1129:
+chunk1207:
 	SUBQ $0x04, BX
 
-group1142:
+group1223:
 	MOVQ rows+24(FP), R12
 
-row1143:
+row1224:
 	XORQ R11, R11
 
-chunks1144:
+chunks1225:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVD      (R13), X0
@@ -28670,22 +31803,22 @@ chunks1144:
 	VPUNPCKHDQ X4, X3, X4
 	VMOVDQU    X4, 16(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1145
+	JEQ        rowdone1226
 	ADDQ       $0x04, R11
 	CMPQ       R11, BX
-	JLE        chunks1144
+	JLE        chunks1225
 	MOVQ       BX, R11
-	JMP        chunks1144
+	JMP        chunks1225
 
-rowdone1145:
+rowdone1226:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1143
+	JNZ  row1224
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1142
+	JNZ  group1223
 	VZEROUPPER
 	RET
 
@@ -28712,23 +31845,23 @@ TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1146
+	JAE   chunk1227
 	CMPQ  BX, $0x10
-	JAE   chunk1147
+	JAE   chunk1228
 	CMPQ  BX, $0x08
-	JAE   chunk1148
+	JAE   chunk1229
 	RET
 
-chunk1146:
+chunk1227:
 	SUBQ $0x20, BX
 
-group1149:
+group1230:
 	MOVQ rows+24(FP), R12
 
-row1150:
+row1231:
 	XORQ R11, R11
 
-chunks1151:
+chunks1232:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (R13), Y0
@@ -28780,35 +31913,85 @@ chunks1151:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVDQU     Y7, 224(AX)(R11*8)
 	CMPQ        R11, BX
-	JEQ         rowdone1152
+	JEQ         rowdone1233
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks1151
+	JLE         chunks1232
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole1234
 	MOVQ        BX, R11
-	JMP         chunks1151
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (R13), X0
+	VMOVDQU     (R14), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     (R13)(DX*1), X0
+	VMOVDQU     (R14)(DX*1), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VMOVDQU     (R13)(DX*2), X0
+	VMOVDQU     (R14)(DX*2), X5
+	VPUNPCKLQDQ X5, X0, X6
+	VPUNPCKHQDQ X5, X0, X5
+	VMOVDQU     (R13)(R9*1), X0
+	VMOVDQU     (R14)(R9*1), X7
+	VPUNPCKLQDQ X7, X0, X8
+	VPUNPCKHQDQ X7, X0, X7
+	VPUNPCKLQDQ X6, X2, X0
+	VPUNPCKHQDQ X6, X2, X6
+	VPUNPCKLQDQ X5, X1, X2
+	VPUNPCKHQDQ X5, X1, X5
+	VPUNPCKLQDQ X8, X4, X1
+	VPUNPCKHQDQ X8, X4, X8
+	VPUNPCKLQDQ X7, X3, X4
+	VPUNPCKHQDQ X7, X3, X7
+	VPUNPCKLQDQ X1, X0, X3
+	VMOVDQU     X3, (AX)(R11*8)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(AX)(R11*8)
+	VPUNPCKLQDQ X8, X6, X1
+	VMOVDQU     X1, 32(AX)(R11*8)
+	VPUNPCKHQDQ X8, X6, X8
+	VMOVDQU     X8, 48(AX)(R11*8)
+	VPUNPCKLQDQ X4, X2, X8
+	VMOVDQU     X8, 64(AX)(R11*8)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, 80(AX)(R11*8)
+	VPUNPCKLQDQ X7, X5, X4
+	VMOVDQU     X4, 96(AX)(R11*8)
+	VPUNPCKHQDQ X7, X5, X7
+	VMOVDQU     X7, 112(AX)(R11*8)
+	JMP         rowdone1233
 
-rowdone1152:
+whole1234:
+	MOVQ BX, R11
+	JMP  chunks1232
+
+rowdone1233:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1150
+	JNZ  row1231
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1149
+	JNZ  group1230
 	VZEROUPPER
 	RET
 
-chunk1147:
+chunk1228:
 	SUBQ $0x10, BX
 
-group1153:
+group1235:
 	MOVQ rows+24(FP), R12
 
-row1154:
+row1236:
 	XORQ R11, R11
 
-chunks1155:
+chunks1237:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (R13), X0
@@ -28852,35 +32035,69 @@ chunks1155:
 	VPUNPCKHQDQ X7, X5, X7
 	VMOVDQU     X7, 112(AX)(R11*8)
 	CMPQ        R11, BX
-	JEQ         rowdone1156
+	JEQ         rowdone1238
 	ADDQ        $0x10, R11
 	CMPQ        R11, BX
-	JLE         chunks1155
+	JLE         chunks1237
+	SUBQ        $0x08, R11
+	CMPQ        R11, BX
+	JL          whole1239
 	MOVQ        BX, R11
-	JMP         chunks1155
+	ADDQ        $0x08, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVQ       (R13), X0
+	VMOVQ       (R14), X1
+	VPUNPCKLQDQ X1, X0, X1
+	VMOVQ       (R13)(DX*1), X0
+	VMOVQ       (R14)(DX*1), X2
+	VPUNPCKLQDQ X2, X0, X2
+	VMOVQ       (R13)(DX*2), X0
+	VMOVQ       (R14)(DX*2), X3
+	VPUNPCKLQDQ X3, X0, X3
+	VMOVQ       (R13)(R9*1), X0
+	VMOVQ       (R14)(R9*1), X4
+	VPUNPCKLQDQ X4, X0, X4
+	VPUNPCKLQDQ X3, X1, X0
+	VPUNPCKHQDQ X3, X1, X3
+	VPUNPCKLQDQ X4, X2, X1
+	VPUNPCKHQDQ X4, X2, X4
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (AX)(R11*8)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, 16(AX)(R11*8)
+	VPUNPCKLQDQ X4, X3, X1
+	VMOVDQU     X1, 32(AX)(R11*8)
+	VPUNPCKHQDQ X4, X3, X4
+	VMOVDQU     X4, 48(AX)(R11*8)
+	JMP         rowdone1238
 
-rowdone1156:
+whole1239:
+	MOVQ BX, R11
+	JMP  chunks1237
+
+rowdone1238:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1154
+	JNZ  row1236
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1153
+	JNZ  group1235
 	VZEROUPPER
 	RET
 
-chunk1148:
+chunk1229:
 	SUBQ $0x08, BX
 
-group1157:
+group1240:
 	MOVQ rows+24(FP), R12
 
-row1158:
+row1241:
 	XORQ R11, R11
 
-chunks1159:
+chunks1242:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVQ       (R13), X0
@@ -28908,22 +32125,22 @@ chunks1159:
 	VPUNPCKHQDQ X4, X3, X4
 	VMOVDQU     X4, 48(AX)(R11*8)
 	CMPQ        R11, BX
-	JEQ         rowdone1160
+	JEQ         rowdone1243
 	ADDQ        $0x08, R11
 	CMPQ        R11, BX
-	JLE         chunks1159
+	JLE         chunks1242
 	MOVQ        BX, R11
-	JMP         chunks1159
+	JMP         chunks1242
 
-rowdone1160:
+rowdone1243:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1158
+	JNZ  row1241
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1157
+	JNZ  group1240
 	VZEROUPPER
 	RET
 
@@ -28950,21 +32167,21 @@ TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1161
+	JAE   chunk1244
 	CMPQ  BX, $0x10
-	JAE   chunk1162
+	JAE   chunk1245
 	RET
 
-chunk1161:
+chunk1244:
 	SUBQ $0x20, BX
 
-group1163:
+group1246:
 	MOVQ rows+24(FP), R12
 
-row1164:
+row1247:
 	XORQ R11, R11
 
-chunks1165:
+chunks1248:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -28992,35 +32209,61 @@ chunks1165:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVDQU    Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1166
+	JEQ        rowdone1249
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1165
+	JLE        chunks1248
+	SUBQ       $0x10, R11
+	CMPQ       R11, BX
+	JL         whole1250
 	MOVQ       BX, R11
-	JMP        chunks1165
+	ADDQ       $0x10, R11
+	LEAQ       (CX)(R11*1), R13
+	LEAQ       (R13)(R10*1), R14
+	VMOVDQU    (R13), X0
+	VMOVDQU    X0, (AX)(R11*8)
+	VMOVDQU    (R13)(DX*1), X0
+	VMOVDQU    X0, 16(AX)(R11*8)
+	VMOVDQU    (R13)(DX*2), X0
+	VMOVDQU    X0, 32(AX)(R11*8)
+	VMOVDQU    (R13)(R9*1), X0
+	VMOVDQU    X0, 48(AX)(R11*8)
+	VMOVDQU    (R14), X0
+	VMOVDQU    X0, 64(AX)(R11*8)
+	VMOVDQU    (R14)(DX*1), X0
+	VMOVDQU    X0, 80(AX)(R11*8)
+	VMOVDQU    (R14)(DX*2), X0
+	VMOVDQU    X0, 96(AX)(R11*8)
+	VMOVDQU    (R14)(R9*1), X0
+	VMOVDQU    X0, 112(AX)(R11*8)
+	JMP        rowdone1249
 
-rowdone1166:
+whole1250:
+	MOVQ BX, R11
+	JMP  chunks1248
+
+rowdone1249:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1164
+	JNZ  row1247
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1163
+	JNZ  group1246
 	VZEROUPPER
 	RET
 
-chunk1162:
+chunk1245:
 	SUBQ $0x10, BX
 
-group1167:
+group1251:
 	MOVQ rows+24(FP), R12
 
-row1168:
+row1252:
 	XORQ R11, R11
 
-chunks1169:
+chunks1253:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	VMOVDQU (R13), X0
@@ -29040,22 +32283,22 @@ chunks1169:
 	VMOVDQU (R14)(R9*1), X0
 	VMOVDQU X0, 112(AX)(R11*8)
 	CMPQ    R11, BX
-	JEQ     rowdone1170
+	JEQ     rowdone1254
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks1169
+	JLE     chunks1253
 	MOVQ    BX, R11
-	JMP     chunks1169
+	JMP     chunks1253
 
-rowdone1170:
+rowdone1254:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1168
+	JNZ  row1252
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1167
+	JNZ  group1251
 	VZEROUPPER
 	RET
 
@@ -29082,19 +32325,19 @@ TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1171
+	JAE   chunk1255
 	RET
 
-chunk1171:
+chunk1255:
 	SUBQ $0x20, BX
 
-group1172:
+group1256:
 	MOVQ rows+24(FP), R12
 
-row1173:
+row1257:
 	XORQ R11, R11
 
-chunks1174:
+chunks1258:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -29146,22 +32389,22 @@ chunks1174:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1175
+	JEQ        rowdone1259
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1174
+	JLE        chunks1258
 	MOVQ       BX, R11
-	JMP        chunks1174
+	JMP        chunks1258
 
-rowdone1175:
+rowdone1259:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1173
+	JNZ  row1257
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1172
+	JNZ  group1256
 	SFENCE
 	VZEROUPPER
 	RET
@@ -29189,19 +32432,19 @@ TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1176
+	JAE   chunk1260
 	RET
 
-chunk1176:
+chunk1260:
 	SUBQ $0x20, BX
 
-group1177:
+group1261:
 	MOVQ rows+24(FP), R12
 
-row1178:
+row1262:
 	XORQ R11, R11
 
-chunks1179:
+chunks1263:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -29253,22 +32496,22 @@ chunks1179:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1180
+	JEQ        rowdone1264
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1179
+	JLE        chunks1263
 	MOVQ       BX, R11
-	JMP        chunks1179
+	JMP        chunks1263
 
-rowdone1180:
+rowdone1264:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1178
+	JNZ  row1262
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1177
+	JNZ  group1261
 	SFENCE
 	VZEROUPPER
 	RET
@@ -29296,19 +32539,19 @@ TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1181
+	JAE   chunk1265
 	RET
 
-chunk1181:
+chunk1265:
 	SUBQ $0x20, BX
 
-group1182:
+group1266:
 	MOVQ rows+24(FP), R12
 
-row1183:
+row1267:
 	XORQ R11, R11
 
-chunks1184:
+chunks1268:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -29360,22 +32603,22 @@ chunks1184:
 	VPERM2I128 $0x31, Y7, Y2, Y7
 	VMOVNTDQ   Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1185
+	JEQ        rowdone1269
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1184
+	JLE        chunks1268
 	MOVQ       BX, R11
-	JMP        chunks1184
+	JMP        chunks1268
 
-rowdone1185:
+rowdone1269:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1183
+	JNZ  row1267
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1182
+	JNZ  group1266
 	SFENCE
 	VZEROUPPER
 	RET
@@ -29403,19 +32646,19 @@ TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1186
+	JAE   chunk1270
 	RET
 
-chunk1186:
+chunk1270:
 	SUBQ $0x20, BX
 
-group1187:
+group1271:
 	MOVQ rows+24(FP), R12
 
-row1188:
+row1272:
 	XORQ R11, R11
 
-chunks1189:
+chunks1273:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (R13), Y0
@@ -29467,22 +32710,22 @@ chunks1189:
 	VPERM2I128  $0x31, Y7, Y2, Y7
 	VMOVNTDQ    Y7, 224(AX)(R11*8)
 	CMPQ        R11, BX
-	JEQ         rowdone1190
+	JEQ         rowdone1274
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks1189
+	JLE         chunks1273
 	MOVQ        BX, R11
-	JMP         chunks1189
+	JMP         chunks1273
 
-rowdone1190:
+rowdone1274:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1188
+	JNZ  row1272
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1187
+	JNZ  group1271
 	SFENCE
 	VZEROUPPER
 	RET
@@ -29510,19 +32753,19 @@ TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk1191
+	JAE   chunk1275
 	RET
 
-chunk1191:
+chunk1275:
 	SUBQ $0x20, BX
 
-group1192:
+group1276:
 	MOVQ rows+24(FP), R12
 
-row1193:
+row1277:
 	XORQ R11, R11
 
-chunks1194:
+chunks1278:
 	LEAQ       (CX)(R11*1), R13
 	LEAQ       (R13)(R10*1), R14
 	VMOVDQU    (R13), Y0
@@ -29550,22 +32793,22 @@ chunks1194:
 	VPERM2I128 $0x31, Y7, Y6, Y7
 	VMOVNTDQ   Y7, 224(AX)(R11*8)
 	CMPQ       R11, BX
-	JEQ        rowdone1195
+	JEQ        rowdone1279
 	ADDQ       $0x20, R11
 	CMPQ       R11, BX
-	JLE        chunks1194
+	JLE        chunks1278
 	MOVQ       BX, R11
-	JMP        chunks1194
+	JMP        chunks1278
 
-rowdone1195:
+rowdone1279:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row1193
+	JNZ  row1277
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1192
+	JNZ  group1276
 	SFENCE
 	VZEROUPPER
 	RET
@@ -29592,50 +32835,50 @@ TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group1196:
+group1280:
 	MOVQ rows+24(FP), R9
 
-row1197:
+row1281:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes1198:
+lanes1282:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs1199:
+pairs1283:
 	CMPQ         R15, $0x20
-	JB           single1200
+	JB           single1284
 	VMOVDQU      (R14), Y0
 	VMOVDQU      X0, (R13)
 	VEXTRACTI128 $0x01, Y0, (R13)(R8*1)
 	ADDQ         $0x20, R14
 	LEAQ         (R13)(R8*2), R13
 	SUBQ         $0x20, R15
-	JMP          pairs1199
+	JMP          pairs1283
 
-single1200:
+single1284:
 	TESTQ   R15, R15
-	JZ      lanedone1201
+	JZ      lanedone1285
 	VMOVDQU (R14), X0
 	VMOVDQU X0, (R13)
 
-lanedone1201:
+lanedone1285:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes1198
+	JB   lanes1282
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row1197
+	JNZ  row1281
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group1196
+	JNZ  group1280
 	VZEROUPPER
 	RET
 
@@ -29660,25 +32903,25 @@ TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1202
+	JAE   chunk1286
 	CMPQ  BX, $0x10
-	JAE   chunk1203
+	JAE   chunk1287
 	CMPQ  BX, $0x08
-	JAE   chunk1204
+	JAE   chunk1288
 	CMPQ  BX, $0x04
-	JAE   chunk1205
+	JAE   chunk1289
 	RET
 
-chunk1202:
+chunk1286:
 	SUBQ $0x20, BX
 
-group1206:
+group1290:
 	MOVQ rows+24(FP), R10
 
-row1207:
+row1291:
 	XORQ R9, R9
 
-chunks1208:
+chunks1292:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -29693,35 +32936,54 @@ chunks1208:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1209
+	JEQ         rowdone1293
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1208
+	JLE         chunks1292
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1294
 	MOVQ        BX, R9
-	JMP         chunks1208
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB   X3, X2, X3
+	VMOVDQU     X3, (R11)
+	VPSRLW      $0x08, X0, X3
+	VPSRLW      $0x08, X1, X2
+	VPACKUSWB   X2, X3, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1293
 
-rowdone1209:
+whole1294:
+	MOVQ BX, R9
+	JMP  chunks1292
+
+rowdone1293:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1207
+	JNZ  row1291
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1206
+	JNZ  group1290
 	VZEROUPPER
 	RET
 
-chunk1203:
+chunk1287:
 	SUBQ $0x10, BX
 
-group1210:
+group1295:
 	MOVQ rows+24(FP), R10
 
-row1211:
+row1296:
 	XORQ R9, R9
 
-chunks1212:
+chunks1297:
 	LEAQ      (CX)(R9*1), R11
 	VMOVDQU   (AX)(R9*2), X0
 	VMOVDQU   16(AX)(R9*2), X1
@@ -29734,35 +32996,53 @@ chunks1212:
 	VPACKUSWB X2, X3, X1
 	VMOVDQU   X1, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1213
+	JEQ       rowdone1298
 	ADDQ      $0x10, R9
 	CMPQ      R9, BX
-	JLE       chunks1212
+	JLE       chunks1297
+	SUBQ      $0x08, R9
+	CMPQ      R9, BX
+	JL        whole1299
 	MOVQ      BX, R9
-	JMP       chunks1212
+	ADDQ      $0x08, R9
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVQ     X2, (R11)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVQ     X0, (R11)(DX*1)
+	JMP       rowdone1298
 
-rowdone1213:
+whole1299:
+	MOVQ BX, R9
+	JMP  chunks1297
+
+rowdone1298:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1211
+	JNZ  row1296
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1210
+	JNZ  group1295
 	VZEROUPPER
 	RET
 
-chunk1204:
+chunk1288:
 	SUBQ $0x08, BX
 
-group1214:
+group1300:
 	MOVQ rows+24(FP), R10
 
-row1215:
+row1301:
 	XORQ R9, R9
 
-chunks1216:
+chunks1302:
 	LEAQ      (CX)(R9*1), R11
 	VMOVDQU   (AX)(R9*2), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
@@ -29774,35 +33054,53 @@ chunks1216:
 	VPACKUSWB X1, X2, X0
 	VMOVQ     X0, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1217
+	JEQ       rowdone1303
 	ADDQ      $0x08, R9
 	CMPQ      R9, BX
-	JLE       chunks1216
+	JLE       chunks1302
+	SUBQ      $0x04, R9
+	CMPQ      R9, BX
+	JL        whole1304
 	MOVQ      BX, R9
-	JMP       chunks1216
+	ADDQ      $0x04, R9
+	LEAQ      (CX)(R9*1), R11
+	VMOVQ     (AX)(R9*2), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VMOVD     X2, (R11)
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X0, X1
+	VPACKUSWB X1, X2, X0
+	VMOVD     X0, (R11)(DX*1)
+	JMP       rowdone1303
 
-rowdone1217:
+whole1304:
+	MOVQ BX, R9
+	JMP  chunks1302
+
+rowdone1303:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1215
+	JNZ  row1301
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1214
+	JNZ  group1300
 	VZEROUPPER
 	RET
 
-chunk1205:
+chunk1289:
 	SUBQ $0x04, BX
 
-group1218:
+group1305:
 	MOVQ rows+24(FP), R10
 
-row1219:
+row1306:
 	XORQ R9, R9
 
-chunks1220:
+chunks1307:
 	LEAQ      (CX)(R9*1), R11
 	VMOVQ     (AX)(R9*2), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
@@ -29814,22 +33112,22 @@ chunks1220:
 	VPACKUSWB X1, X2, X0
 	VMOVD     X0, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1221
+	JEQ       rowdone1308
 	ADDQ      $0x04, R9
 	CMPQ      R9, BX
-	JLE       chunks1220
+	JLE       chunks1307
 	MOVQ      BX, R9
-	JMP       chunks1220
+	JMP       chunks1307
 
-rowdone1221:
+rowdone1308:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1219
+	JNZ  row1306
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1218
+	JNZ  group1305
 	VZEROUPPER
 	RET
 
@@ -29860,25 +33158,25 @@ TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1222
+	JAE   chunk1309
 	CMPQ  BX, $0x10
-	JAE   chunk1223
+	JAE   chunk1310
 	CMPQ  BX, $0x08
-	JAE   chunk1224
+	JAE   chunk1311
 	CMPQ  BX, $0x04
-	JAE   chunk1225
+	JAE   chunk1312
 	RET
 
-chunk1222:
+chunk1309:
 	SUBQ $0x20, BX
 
-group1226:
+group1313:
 	MOVQ rows+24(FP), R10
 
-row1227:
+row1314:
 	XORQ R9, R9
 
-chunks1228:
+chunks1315:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -29893,35 +33191,54 @@ chunks1228:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1229
+	JEQ         rowdone1316
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1228
+	JLE         chunks1315
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1317
 	MOVQ        BX, R9
-	JMP         chunks1228
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW   X3, X2, X3
+	VMOVDQU     X3, (R11)
+	VPSRLD      $0x10, X0, X3
+	VPSRLD      $0x10, X1, X2
+	VPACKUSDW   X2, X3, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1316
 
-rowdone1229:
+whole1317:
+	MOVQ BX, R9
+	JMP  chunks1315
+
+rowdone1316:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1227
+	JNZ  row1314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1226
+	JNZ  group1313
 	VZEROUPPER
 	RET
 
-chunk1223:
+chunk1310:
 	SUBQ $0x10, BX
 
-group1230:
+group1318:
 	MOVQ rows+24(FP), R10
 
-row1231:
+row1319:
 	XORQ R9, R9
 
-chunks1232:
+chunks1320:
 	LEAQ      (CX)(R9*1), R11
 	VMOVDQU   (AX)(R9*2), X0
 	VMOVDQU   16(AX)(R9*2), X1
@@ -29934,35 +33251,53 @@ chunks1232:
 	VPACKUSDW X2, X3, X1
 	VMOVDQU   X1, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1233
+	JEQ       rowdone1321
 	ADDQ      $0x10, R9
 	CMPQ      R9, BX
-	JLE       chunks1232
+	JLE       chunks1320
+	SUBQ      $0x08, R9
+	CMPQ      R9, BX
+	JL        whole1322
 	MOVQ      BX, R9
-	JMP       chunks1232
+	ADDQ      $0x08, R9
+	LEAQ      (CX)(R9*1), R11
+	VMOVDQU   (AX)(R9*2), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVQ     X2, (R11)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVQ     X0, (R11)(DX*1)
+	JMP       rowdone1321
 
-rowdone1233:
+whole1322:
+	MOVQ BX, R9
+	JMP  chunks1320
+
+rowdone1321:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1231
+	JNZ  row1319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1230
+	JNZ  group1318
 	VZEROUPPER
 	RET
 
-chunk1224:
+chunk1311:
 	SUBQ $0x08, BX
 
-group1234:
+group1323:
 	MOVQ rows+24(FP), R10
 
-row1235:
+row1324:
 	XORQ R9, R9
 
-chunks1236:
+chunks1325:
 	LEAQ      (CX)(R9*1), R11
 	VMOVDQU   (AX)(R9*2), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
@@ -29974,35 +33309,53 @@ chunks1236:
 	VPACKUSDW X1, X2, X0
 	VMOVQ     X0, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1237
+	JEQ       rowdone1326
 	ADDQ      $0x08, R9
 	CMPQ      R9, BX
-	JLE       chunks1236
+	JLE       chunks1325
+	SUBQ      $0x04, R9
+	CMPQ      R9, BX
+	JL        whole1327
 	MOVQ      BX, R9
-	JMP       chunks1236
+	ADDQ      $0x04, R9
+	LEAQ      (CX)(R9*1), R11
+	VMOVQ     (AX)(R9*2), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VMOVD     X2, (R11)
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X0, X1
+	VPACKUSDW X1, X2, X0
+	VMOVD     X0, (R11)(DX*1)
+	JMP       rowdone1326
 
-rowdone1237:
+whole1327:
+	MOVQ BX, R9
+	JMP  chunks1325
+
+rowdone1326:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1235
+	JNZ  row1324
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1234
+	JNZ  group1323
 	VZEROUPPER
 	RET
 
-chunk1225:
+chunk1312:
 	SUBQ $0x04, BX
 
-group1238:
+group1328:
 	MOVQ rows+24(FP), R10
 
-row1239:
+row1329:
 	XORQ R9, R9
 
-chunks1240:
+chunks1330:
 	LEAQ      (CX)(R9*1), R11
 	VMOVQ     (AX)(R9*2), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
@@ -30014,22 +33367,22 @@ chunks1240:
 	VPACKUSDW X1, X2, X0
 	VMOVD     X0, (R11)(DX*1)
 	CMPQ      R9, BX
-	JEQ       rowdone1241
+	JEQ       rowdone1331
 	ADDQ      $0x04, R9
 	CMPQ      R9, BX
-	JLE       chunks1240
+	JLE       chunks1330
 	MOVQ      BX, R9
-	JMP       chunks1240
+	JMP       chunks1330
 
-rowdone1241:
+rowdone1331:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1239
+	JNZ  row1329
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1238
+	JNZ  group1328
 	VZEROUPPER
 	RET
 
@@ -30060,25 +33413,25 @@ TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1242
+	JAE   chunk1332
 	CMPQ  BX, $0x10
-	JAE   chunk1243
+	JAE   chunk1333
 	CMPQ  BX, $0x08
-	JAE   chunk1244
+	JAE   chunk1334
 	CMPQ  BX, $0x04
-	JAE   chunk1245
+	JAE   chunk1335
 	RET
 
-chunk1242:
+chunk1332:
 	SUBQ $0x20, BX
 
-group1246:
+group1336:
 	MOVQ rows+24(FP), R10
 
-row1247:
+row1337:
 	XORQ R9, R9
 
-chunks1248:
+chunks1338:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -30089,35 +33442,50 @@ chunks1248:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1249
+	JEQ         rowdone1339
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1248
+	JLE         chunks1338
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1340
 	MOVQ        BX, R9
-	JMP         chunks1248
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VSHUFPS     $0x88, X1, X0, X2
+	VMOVDQU     X2, (R11)
+	VSHUFPS     $0xdd, X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1339
 
-rowdone1249:
+whole1340:
+	MOVQ BX, R9
+	JMP  chunks1338
+
+rowdone1339:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1247
+	JNZ  row1337
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1246
+	JNZ  group1336
 	VZEROUPPER
 	RET
 
-chunk1243:
+chunk1333:
 	SUBQ $0x10, BX
 
-group1250:
+group1341:
 	MOVQ rows+24(FP), R10
 
-row1251:
+row1342:
 	XORQ R9, R9
 
-chunks1252:
+chunks1343:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VMOVDQU 16(AX)(R9*2), X1
@@ -30126,35 +33494,49 @@ chunks1252:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1253
+	JEQ     rowdone1344
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1252
+	JLE     chunks1343
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole1345
 	MOVQ    BX, R9
-	JMP     chunks1252
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R11)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R11)(DX*1)
+	JMP     rowdone1344
 
-rowdone1253:
+whole1345:
+	MOVQ BX, R9
+	JMP  chunks1343
+
+rowdone1344:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1251
+	JNZ  row1342
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1250
+	JNZ  group1341
 	VZEROUPPER
 	RET
 
-chunk1244:
+chunk1334:
 	SUBQ $0x08, BX
 
-group1254:
+group1346:
 	MOVQ rows+24(FP), R10
 
-row1255:
+row1347:
 	XORQ R9, R9
 
-chunks1256:
+chunks1348:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -30162,35 +33544,49 @@ chunks1256:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVQ   X0, (R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1257
+	JEQ     rowdone1349
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1256
+	JLE     chunks1348
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole1350
 	MOVQ    BX, R9
-	JMP     chunks1256
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	VMOVQ   (AX)(R9*2), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R11)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R11)(DX*1)
+	JMP     rowdone1349
 
-rowdone1257:
+whole1350:
+	MOVQ BX, R9
+	JMP  chunks1348
+
+rowdone1349:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1255
+	JNZ  row1347
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1254
+	JNZ  group1346
 	VZEROUPPER
 	RET
 
-chunk1245:
+chunk1335:
 	SUBQ $0x04, BX
 
-group1258:
+group1351:
 	MOVQ rows+24(FP), R10
 
-row1259:
+row1352:
 	XORQ R9, R9
 
-chunks1260:
+chunks1353:
 	LEAQ    (CX)(R9*1), R11
 	VMOVQ   (AX)(R9*2), X0
 	VSHUFPS $0x88, X0, X0, X1
@@ -30198,22 +33594,22 @@ chunks1260:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1261
+	JEQ     rowdone1354
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks1260
+	JLE     chunks1353
 	MOVQ    BX, R9
-	JMP     chunks1260
+	JMP     chunks1353
 
-rowdone1261:
+rowdone1354:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1259
+	JNZ  row1352
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1258
+	JNZ  group1351
 	VZEROUPPER
 	RET
 
@@ -30238,23 +33634,23 @@ TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1262
+	JAE   chunk1355
 	CMPQ  BX, $0x10
-	JAE   chunk1263
+	JAE   chunk1356
 	CMPQ  BX, $0x08
-	JAE   chunk1264
+	JAE   chunk1357
 	RET
 
-chunk1262:
+chunk1355:
 	SUBQ $0x20, BX
 
-group1265:
+group1358:
 	MOVQ rows+24(FP), R10
 
-row1266:
+row1359:
 	XORQ R9, R9
 
-chunks1267:
+chunks1360:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -30265,35 +33661,50 @@ chunks1267:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1268
+	JEQ         rowdone1361
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1267
+	JLE         chunks1360
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1362
 	MOVQ        BX, R9
-	JMP         chunks1267
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R11)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1361
 
-rowdone1268:
+whole1362:
+	MOVQ BX, R9
+	JMP  chunks1360
+
+rowdone1361:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1266
+	JNZ  row1359
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1265
+	JNZ  group1358
 	VZEROUPPER
 	RET
 
-chunk1263:
+chunk1356:
 	SUBQ $0x10, BX
 
-group1269:
+group1363:
 	MOVQ rows+24(FP), R10
 
-row1270:
+row1364:
 	XORQ R9, R9
 
-chunks1271:
+chunks1365:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VMOVDQU     16(AX)(R9*2), X1
@@ -30302,35 +33713,49 @@ chunks1271:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1272
+	JEQ         rowdone1366
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks1271
+	JLE         chunks1365
+	SUBQ        $0x08, R9
+	CMPQ        R9, BX
+	JL          whole1367
 	MOVQ        BX, R9
-	JMP         chunks1271
+	ADDQ        $0x08, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R11)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R11)(DX*1)
+	JMP         rowdone1366
 
-rowdone1272:
+whole1367:
+	MOVQ BX, R9
+	JMP  chunks1365
+
+rowdone1366:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1270
+	JNZ  row1364
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1269
+	JNZ  group1363
 	VZEROUPPER
 	RET
 
-chunk1264:
+chunk1357:
 	SUBQ $0x08, BX
 
-group1273:
+group1368:
 	MOVQ rows+24(FP), R10
 
-row1274:
+row1369:
 	XORQ R9, R9
 
-chunks1275:
+chunks1370:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VPUNPCKLQDQ X0, X0, X1
@@ -30338,22 +33763,22 @@ chunks1275:
 	VPUNPCKHQDQ X0, X0, X0
 	VMOVQ       X0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1276
+	JEQ         rowdone1371
 	ADDQ        $0x08, R9
 	CMPQ        R9, BX
-	JLE         chunks1275
+	JLE         chunks1370
 	MOVQ        BX, R9
-	JMP         chunks1275
+	JMP         chunks1370
 
-rowdone1276:
+rowdone1371:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1274
+	JNZ  row1369
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1273
+	JNZ  group1368
 	VZEROUPPER
 	RET
 
@@ -30378,21 +33803,21 @@ TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1277
+	JAE   chunk1372
 	CMPQ  BX, $0x10
-	JAE   chunk1278
+	JAE   chunk1373
 	RET
 
-chunk1277:
+chunk1372:
 	SUBQ $0x20, BX
 
-group1279:
+group1374:
 	MOVQ rows+24(FP), R10
 
-row1280:
+row1375:
 	XORQ R9, R9
 
-chunks1281:
+chunks1376:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -30401,57 +33826,70 @@ chunks1281:
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
 	VMOVDQU     Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1282
+	JEQ         rowdone1377
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1281
+	JLE         chunks1376
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1378
 	MOVQ        BX, R9
-	JMP         chunks1281
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     X0, (R11)
+	VMOVDQU     16(AX)(R9*2), X0
+	VMOVDQU     X0, (R11)(DX*1)
+	JMP         rowdone1377
 
-rowdone1282:
+whole1378:
+	MOVQ BX, R9
+	JMP  chunks1376
+
+rowdone1377:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1280
+	JNZ  row1375
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1279
+	JNZ  group1374
 	VZEROUPPER
 	RET
 
-chunk1278:
+chunk1373:
 	SUBQ $0x10, BX
 
-group1283:
+group1379:
 	MOVQ rows+24(FP), R10
 
-row1284:
+row1380:
 	XORQ R9, R9
 
-chunks1285:
+chunks1381:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VMOVDQU X0, (R11)
 	VMOVDQU 16(AX)(R9*2), X0
 	VMOVDQU X0, (R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1286
+	JEQ     rowdone1382
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1285
+	JLE     chunks1381
 	MOVQ    BX, R9
-	JMP     chunks1285
+	JMP     chunks1381
 
-rowdone1286:
+rowdone1382:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1284
+	JNZ  row1380
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1283
+	JNZ  group1379
 	VZEROUPPER
 	RET
 
@@ -30476,23 +33914,23 @@ TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1287
+	JAE   chunk1383
 	CMPQ  BX, $0x24
-	JAE   chunk1288
+	JAE   chunk1384
 	CMPQ  BX, $0x18
-	JAE   chunk1289
+	JAE   chunk1385
 	RET
 
-chunk1287:
+chunk1383:
 	SUBQ $0x60, BX
 
-group1290:
+group1386:
 	MOVQ rows+24(FP), R10
 
-row1291:
+row1387:
 	XORQ R9, R9
 
-chunks1292:
+chunks1388:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        12(AX)(R9*2), Y0
 	VPSHUFB        shuffle1385<>+0(SB), Y0, Y0
@@ -30543,35 +33981,35 @@ chunks1292:
 	VMOVDQU        X0, 80(R11)
 	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1293
+	JEQ            rowdone1389
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1292
+	JLE            chunks1388
 	MOVQ           BX, R9
-	JMP            chunks1292
+	JMP            chunks1388
 
-rowdone1293:
+rowdone1389:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1291
+	JNZ  row1387
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1290
+	JNZ  group1386
 	VZEROUPPER
 	RET
 
-chunk1288:
+chunk1384:
 	SUBQ $0x24, BX
 
-group1294:
+group1390:
 	MOVQ rows+24(FP), R10
 
-row1295:
+row1391:
 	XORQ R9, R9
 
-chunks1296:
+chunks1392:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1392<>+0(SB), X0, X0
@@ -30603,35 +34041,35 @@ chunks1296:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1297
+	JEQ     rowdone1393
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1296
+	JLE     chunks1392
 	MOVQ    BX, R9
-	JMP     chunks1296
+	JMP     chunks1392
 
-rowdone1297:
+rowdone1393:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1295
+	JNZ  row1391
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1294
+	JNZ  group1390
 	VZEROUPPER
 	RET
 
-chunk1289:
+chunk1385:
 	SUBQ $0x18, BX
 
-group1298:
+group1394:
 	MOVQ rows+24(FP), R10
 
-row1299:
+row1395:
 	XORQ R9, R9
 
-chunks1300:
+chunks1396:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1392<>+0(SB), X0, X0
@@ -30652,22 +34090,22 @@ chunks1300:
 	VPSHUFB shuffle1396<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1301
+	JEQ     rowdone1397
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1300
+	JLE     chunks1396
 	MOVQ    BX, R9
-	JMP     chunks1300
+	JMP     chunks1396
 
-rowdone1301:
+rowdone1397:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1299
+	JNZ  row1395
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1298
+	JNZ  group1394
 	VZEROUPPER
 	RET
 
@@ -30754,23 +34192,23 @@ TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1302
+	JAE   chunk1398
 	CMPQ  BX, $0x24
-	JAE   chunk1303
+	JAE   chunk1399
 	CMPQ  BX, $0x18
-	JAE   chunk1304
+	JAE   chunk1400
 	RET
 
-chunk1302:
+chunk1398:
 	SUBQ $0x60, BX
 
-group1305:
+group1401:
 	MOVQ rows+24(FP), R10
 
-row1306:
+row1402:
 	XORQ R9, R9
 
-chunks1307:
+chunks1403:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        20(AX)(R9*2), Y0
 	VPSHUFB        shuffle857<>+0(SB), Y0, Y0
@@ -30824,35 +34262,35 @@ chunks1307:
 	VMOVDQU        X1, 80(R11)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1308
+	JEQ            rowdone1404
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1307
+	JLE            chunks1403
 	MOVQ           BX, R9
-	JMP            chunks1307
+	JMP            chunks1403
 
-rowdone1308:
+rowdone1404:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1306
+	JNZ  row1402
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1305
+	JNZ  group1401
 	VZEROUPPER
 	RET
 
-chunk1303:
+chunk1399:
 	SUBQ $0x24, BX
 
-group1309:
+group1405:
 	MOVQ rows+24(FP), R10
 
-row1310:
+row1406:
 	XORQ R9, R9
 
-chunks1311:
+chunks1407:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle37<>+0(SB), X0, X0
@@ -30883,35 +34321,35 @@ chunks1311:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1312
+	JEQ     rowdone1408
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1311
+	JLE     chunks1407
 	MOVQ    BX, R9
-	JMP     chunks1311
+	JMP     chunks1407
 
-rowdone1312:
+rowdone1408:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1310
+	JNZ  row1406
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1309
+	JNZ  group1405
 	VZEROUPPER
 	RET
 
-chunk1304:
+chunk1400:
 	SUBQ $0x18, BX
 
-group1313:
+group1409:
 	MOVQ rows+24(FP), R10
 
-row1314:
+row1410:
 	XORQ R9, R9
 
-chunks1315:
+chunks1411:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle37<>+0(SB), X0, X0
@@ -30931,22 +34369,22 @@ chunks1315:
 	VPSHUFB shuffle45<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1316
+	JEQ     rowdone1412
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1315
+	JLE     chunks1411
 	MOVQ    BX, R9
-	JMP     chunks1315
+	JMP     chunks1411
 
-rowdone1316:
+rowdone1412:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1314
+	JNZ  row1410
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1313
+	JNZ  group1409
 	VZEROUPPER
 	RET
 
@@ -30995,19 +34433,19 @@ TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1317
+	JAE   chunk1413
 	RET
 
-chunk1317:
+chunk1413:
 	SUBQ $0x20, BX
 
-group1318:
+group1414:
 	MOVQ rows+24(FP), R10
 
-row1319:
+row1415:
 	XORQ R9, R9
 
-chunks1320:
+chunks1416:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31022,22 +34460,22 @@ chunks1320:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1321
+	JEQ         rowdone1417
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1320
+	JLE         chunks1416
 	MOVQ        BX, R9
-	JMP         chunks1320
+	JMP         chunks1416
 
-rowdone1321:
+rowdone1417:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1319
+	JNZ  row1415
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1318
+	JNZ  group1414
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31063,19 +34501,19 @@ TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1322
+	JAE   chunk1418
 	RET
 
-chunk1322:
+chunk1418:
 	SUBQ $0x20, BX
 
-group1323:
+group1419:
 	MOVQ rows+24(FP), R10
 
-row1324:
+row1420:
 	XORQ R9, R9
 
-chunks1325:
+chunks1421:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31090,22 +34528,22 @@ chunks1325:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVNTDQ    Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1326
+	JEQ         rowdone1422
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1325
+	JLE         chunks1421
 	MOVQ        BX, R9
-	JMP         chunks1325
+	JMP         chunks1421
 
-rowdone1326:
+rowdone1422:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1324
+	JNZ  row1420
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1323
+	JNZ  group1419
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31131,19 +34569,19 @@ TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1327
+	JAE   chunk1423
 	RET
 
-chunk1327:
+chunk1423:
 	SUBQ $0x20, BX
 
-group1328:
+group1424:
 	MOVQ rows+24(FP), R10
 
-row1329:
+row1425:
 	XORQ R9, R9
 
-chunks1330:
+chunks1426:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31154,22 +34592,22 @@ chunks1330:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1331
+	JEQ         rowdone1427
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1330
+	JLE         chunks1426
 	MOVQ        BX, R9
-	JMP         chunks1330
+	JMP         chunks1426
 
-rowdone1331:
+rowdone1427:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1329
+	JNZ  row1425
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1328
+	JNZ  group1424
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31195,19 +34633,19 @@ TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1332
+	JAE   chunk1428
 	RET
 
-chunk1332:
+chunk1428:
 	SUBQ $0x20, BX
 
-group1333:
+group1429:
 	MOVQ rows+24(FP), R10
 
-row1334:
+row1430:
 	XORQ R9, R9
 
-chunks1335:
+chunks1431:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31218,22 +34656,22 @@ chunks1335:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVNTDQ    Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1336
+	JEQ         rowdone1432
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1335
+	JLE         chunks1431
 	MOVQ        BX, R9
-	JMP         chunks1335
+	JMP         chunks1431
 
-rowdone1336:
+rowdone1432:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1334
+	JNZ  row1430
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1333
+	JNZ  group1429
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31259,19 +34697,19 @@ TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1337
+	JAE   chunk1433
 	RET
 
-chunk1337:
+chunk1433:
 	SUBQ $0x20, BX
 
-group1338:
+group1434:
 	MOVQ rows+24(FP), R10
 
-row1339:
+row1435:
 	XORQ R9, R9
 
-chunks1340:
+chunks1436:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31280,22 +34718,22 @@ chunks1340:
 	VINSERTI128 $0x01, 48(AX)(R9*2), Y0, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1341
+	JEQ         rowdone1437
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1340
+	JLE         chunks1436
 	MOVQ        BX, R9
-	JMP         chunks1340
+	JMP         chunks1436
 
-rowdone1341:
+rowdone1437:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1339
+	JNZ  row1435
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1338
+	JNZ  group1434
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31321,21 +34759,21 @@ TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1342
+	JAE   chunk1438
 	CMPQ  BX, $0x10
-	JAE   chunk1343
+	JAE   chunk1439
 	RET
 
-chunk1342:
+chunk1438:
 	SUBQ $0x20, BX
 
-group1344:
+group1440:
 	MOVQ rows+24(FP), R10
 
-row1345:
+row1441:
 	XORQ R9, R9
 
-chunks1346:
+chunks1442:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31348,35 +34786,52 @@ chunks1346:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1347
+	JEQ         rowdone1443
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1346
+	JLE         chunks1442
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1444
 	MOVQ        BX, R9
-	JMP         chunks1346
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VPSHUFB     shuffle1402<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPSHUFB     shuffle1402<>+0(SB), X1, X1
+	VSHUFPS     $0x88, X1, X0, X2
+	VMOVDQU     X2, (R11)
+	VSHUFPS     $0xdd, X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1443
 
-rowdone1347:
+whole1444:
+	MOVQ BX, R9
+	JMP  chunks1442
+
+rowdone1443:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1345
+	JNZ  row1441
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1344
+	JNZ  group1440
 	VZEROUPPER
 	RET
 
-chunk1343:
+chunk1439:
 	SUBQ $0x10, BX
 
-group1348:
+group1445:
 	MOVQ rows+24(FP), R10
 
-row1349:
+row1446:
 	XORQ R9, R9
 
-chunks1350:
+chunks1447:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1402<>+0(SB), X0, X0
@@ -31387,22 +34842,22 @@ chunks1350:
 	VSHUFPS $0xdd, X1, X0, X1
 	VMOVDQU X1, (R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1351
+	JEQ     rowdone1448
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1350
+	JLE     chunks1447
 	MOVQ    BX, R9
-	JMP     chunks1350
+	JMP     chunks1447
 
-rowdone1351:
+rowdone1448:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1349
+	JNZ  row1446
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1348
+	JNZ  group1445
 	VZEROUPPER
 	RET
 
@@ -31437,19 +34892,19 @@ TEXT ·tunzip2x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1352
+	JAE   chunk1449
 	RET
 
-chunk1352:
+chunk1449:
 	SUBQ $0x20, BX
 
-group1353:
+group1450:
 	MOVQ rows+24(FP), R10
 
-row1354:
+row1451:
 	XORQ R9, R9
 
-chunks1355:
+chunks1452:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31468,22 +34923,22 @@ chunks1355:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1356
+	JEQ         rowdone1453
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1355
+	JLE         chunks1452
 	MOVQ        BX, R9
-	JMP         chunks1355
+	JMP         chunks1452
 
-rowdone1356:
+rowdone1453:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1354
+	JNZ  row1451
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1353
+	JNZ  group1450
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31527,21 +34982,21 @@ TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1357
+	JAE   chunk1454
 	CMPQ  BX, $0x10
-	JAE   chunk1358
+	JAE   chunk1455
 	RET
 
-chunk1357:
+chunk1454:
 	SUBQ $0x20, BX
 
-group1359:
+group1456:
 	MOVQ rows+24(FP), R10
 
-row1360:
+row1457:
 	XORQ R9, R9
 
-chunks1361:
+chunks1458:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31554,35 +35009,52 @@ chunks1361:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1362
+	JEQ         rowdone1459
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1361
+	JLE         chunks1458
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1460
 	MOVQ        BX, R9
-	JMP         chunks1361
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VPSHUFB     shuffle1407<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPSHUFB     shuffle1407<>+0(SB), X1, X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R11)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1459
 
-rowdone1362:
+whole1460:
+	MOVQ BX, R9
+	JMP  chunks1458
+
+rowdone1459:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1360
+	JNZ  row1457
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1359
+	JNZ  group1456
 	VZEROUPPER
 	RET
 
-chunk1358:
+chunk1455:
 	SUBQ $0x10, BX
 
-group1363:
+group1461:
 	MOVQ rows+24(FP), R10
 
-row1364:
+row1462:
 	XORQ R9, R9
 
-chunks1365:
+chunks1463:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VPSHUFB     shuffle1407<>+0(SB), X0, X0
@@ -31593,22 +35065,22 @@ chunks1365:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1366
+	JEQ         rowdone1464
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks1365
+	JLE         chunks1463
 	MOVQ        BX, R9
-	JMP         chunks1365
+	JMP         chunks1463
 
-rowdone1366:
+rowdone1464:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1364
+	JNZ  row1462
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1363
+	JNZ  group1461
 	VZEROUPPER
 	RET
 
@@ -31643,19 +35115,19 @@ TEXT ·tunzip2x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1367
+	JAE   chunk1465
 	RET
 
-chunk1367:
+chunk1465:
 	SUBQ $0x20, BX
 
-group1368:
+group1466:
 	MOVQ rows+24(FP), R10
 
-row1369:
+row1467:
 	XORQ R9, R9
 
-chunks1370:
+chunks1468:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31674,22 +35146,22 @@ chunks1370:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1371
+	JEQ         rowdone1469
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1370
+	JLE         chunks1468
 	MOVQ        BX, R9
-	JMP         chunks1370
+	JMP         chunks1468
 
-rowdone1371:
+rowdone1469:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1369
+	JNZ  row1467
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1368
+	JNZ  group1466
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31733,21 +35205,21 @@ TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1372
+	JAE   chunk1470
 	CMPQ  BX, $0x10
-	JAE   chunk1373
+	JAE   chunk1471
 	RET
 
-chunk1372:
+chunk1470:
 	SUBQ $0x20, BX
 
-group1374:
+group1472:
 	MOVQ rows+24(FP), R10
 
-row1375:
+row1473:
 	XORQ R9, R9
 
-chunks1376:
+chunks1474:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle1411<>+0(SB), Y0, Y1
@@ -31764,35 +35236,51 @@ chunks1376:
 	VMOVDQU      X0, 16(R11)
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1)
 	CMPQ         R9, BX
-	JEQ          rowdone1377
+	JEQ          rowdone1475
 	ADDQ         $0x20, R9
 	CMPQ         R9, BX
-	JLE          chunks1376
+	JLE          chunks1474
+	SUBQ         $0x10, R9
+	CMPQ         R9, BX
+	JL           whole1476
 	MOVQ         BX, R9
-	JMP          chunks1376
+	ADDQ         $0x10, R9
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
+	VPSHUFB      shuffle1411<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle1412<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	JMP          rowdone1475
 
-rowdone1377:
+whole1476:
+	MOVQ BX, R9
+	JMP  chunks1474
+
+rowdone1475:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1375
+	JNZ  row1473
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1374
+	JNZ  group1472
 	VZEROUPPER
 	RET
 
-chunk1373:
+chunk1471:
 	SUBQ $0x10, BX
 
-group1378:
+group1477:
 	MOVQ rows+24(FP), R10
 
-row1379:
+row1478:
 	XORQ R9, R9
 
-chunks1380:
+chunks1479:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle1411<>+0(SB), Y0, Y1
@@ -31802,22 +35290,22 @@ chunks1380:
 	VMOVDQU      X0, (R11)
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
 	CMPQ         R9, BX
-	JEQ          rowdone1381
+	JEQ          rowdone1480
 	ADDQ         $0x10, R9
 	CMPQ         R9, BX
-	JLE          chunks1380
+	JLE          chunks1479
 	MOVQ         BX, R9
-	JMP          chunks1380
+	JMP          chunks1479
 
-rowdone1381:
+rowdone1480:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1379
+	JNZ  row1478
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1378
+	JNZ  group1477
 	VZEROUPPER
 	RET
 
@@ -31854,19 +35342,19 @@ TEXT ·tunzip2x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1382
+	JAE   chunk1481
 	RET
 
-chunk1382:
+chunk1481:
 	SUBQ $0x20, BX
 
-group1383:
+group1482:
 	MOVQ rows+24(FP), R10
 
-row1384:
+row1483:
 	XORQ R9, R9
 
-chunks1385:
+chunks1484:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -31885,22 +35373,22 @@ chunks1385:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1386
+	JEQ         rowdone1485
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1385
+	JLE         chunks1484
 	MOVQ        BX, R9
-	JMP         chunks1385
+	JMP         chunks1484
 
-rowdone1386:
+rowdone1485:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1384
+	JNZ  row1483
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1383
+	JNZ  group1482
 	SFENCE
 	VZEROUPPER
 	RET
@@ -31944,21 +35432,21 @@ TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk1387
+	JAE   chunk1486
 	CMPQ  BX, $0x20
-	JAE   chunk1388
+	JAE   chunk1487
 	RET
 
-chunk1387:
+chunk1486:
 	SUBQ $0x40, BX
 
-group1389:
+group1488:
 	MOVQ rows+24(FP), R10
 
-row1390:
+row1489:
 	XORQ R9, R9
 
-chunks1391:
+chunks1490:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
@@ -31985,35 +35473,60 @@ chunks1391:
 	VPERM2I128  $0x31, Y3, Y4, Y3
 	VMOVDQU     Y3, 32(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1392
+	JEQ         rowdone1491
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks1391
+	JLE         chunks1490
+	SUBQ        $0x20, R9
+	CMPQ        R9, BX
+	JL          whole1492
 	MOVQ        BX, R9
-	JMP         chunks1391
+	ADDQ        $0x20, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(R9*2), X0
+	VMOVDQU     48(AX)(R9*2), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (R11)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, (R11)(DX*1)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, 16(R11)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, 16(R11)(DX*1)
+	JMP         rowdone1491
 
-rowdone1392:
+whole1492:
+	MOVQ BX, R9
+	JMP  chunks1490
+
+rowdone1491:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1390
+	JNZ  row1489
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1389
+	JNZ  group1488
 	VZEROUPPER
 	RET
 
-chunk1388:
+chunk1487:
 	SUBQ $0x20, BX
 
-group1393:
+group1493:
 	MOVQ rows+24(FP), R10
 
-row1394:
+row1494:
 	XORQ R9, R9
 
-chunks1395:
+chunks1495:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VMOVDQU     16(AX)(R9*2), X1
@@ -32032,22 +35545,22 @@ chunks1395:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, 16(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1396
+	JEQ         rowdone1496
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1395
+	JLE         chunks1495
 	MOVQ        BX, R9
-	JMP         chunks1395
+	JMP         chunks1495
 
-rowdone1396:
+rowdone1496:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1394
+	JNZ  row1494
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1393
+	JNZ  group1493
 	VZEROUPPER
 	RET
 
@@ -32072,19 +35585,19 @@ TEXT ·tunzip2x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1397
+	JAE   chunk1497
 	RET
 
-chunk1397:
+chunk1497:
 	SUBQ $0x20, BX
 
-group1398:
+group1498:
 	MOVQ rows+24(FP), R10
 
-row1399:
+row1499:
 	XORQ R9, R9
 
-chunks1400:
+chunks1500:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (AX)(R9*2), X0
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0
@@ -32102,22 +35615,22 @@ chunks1400:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1401
+	JEQ            rowdone1501
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks1400
+	JLE            chunks1500
 	MOVQ           BX, R9
-	JMP            chunks1400
+	JMP            chunks1500
 
-rowdone1401:
+rowdone1501:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1399
+	JNZ  row1499
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1398
+	JNZ  group1498
 	SFENCE
 	VZEROUPPER
 	RET
@@ -32143,23 +35656,23 @@ TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1402
+	JAE   chunk1502
 	CMPQ  BX, $0x24
-	JAE   chunk1403
+	JAE   chunk1503
 	CMPQ  BX, $0x18
-	JAE   chunk1404
+	JAE   chunk1504
 	RET
 
-chunk1402:
+chunk1502:
 	SUBQ $0x60, BX
 
-group1405:
+group1505:
 	MOVQ rows+24(FP), R10
 
-row1406:
+row1506:
 	XORQ R9, R9
 
-chunks1407:
+chunks1507:
 	LEAQ           (CX)(R9*1), R11
 	VBROADCASTI128 (AX)(R9*2), Y0
 	VPSHUFB        shuffle1416<>+0(SB), Y0, Y0
@@ -32225,35 +35738,35 @@ chunks1407:
 	VMOVDQU        X1, 48(R11)
 	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1408
+	JEQ            rowdone1508
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1407
+	JLE            chunks1507
 	MOVQ           BX, R9
-	JMP            chunks1407
+	JMP            chunks1507
 
-rowdone1408:
+rowdone1508:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1406
+	JNZ  row1506
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1405
+	JNZ  group1505
 	VZEROUPPER
 	RET
 
-chunk1403:
+chunk1503:
 	SUBQ $0x24, BX
 
-group1409:
+group1509:
 	MOVQ rows+24(FP), R10
 
-row1410:
+row1510:
 	XORQ R9, R9
 
-chunks1411:
+chunks1511:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1426<>+0(SB), X0, X0
@@ -32295,35 +35808,35 @@ chunks1411:
 	VPSHUFB shuffle1434<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1412
+	JEQ     rowdone1512
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1411
+	JLE     chunks1511
 	MOVQ    BX, R9
-	JMP     chunks1411
+	JMP     chunks1511
 
-rowdone1412:
+rowdone1512:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1410
+	JNZ  row1510
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1409
+	JNZ  group1509
 	VZEROUPPER
 	RET
 
-chunk1404:
+chunk1504:
 	SUBQ $0x18, BX
 
-group1413:
+group1513:
 	MOVQ rows+24(FP), R10
 
-row1414:
+row1514:
 	XORQ R9, R9
 
-chunks1415:
+chunks1515:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1426<>+0(SB), X0, X0
@@ -32353,22 +35866,22 @@ chunks1415:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1416
+	JEQ     rowdone1516
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1415
+	JLE     chunks1515
 	MOVQ    BX, R9
-	JMP     chunks1415
+	JMP     chunks1515
 
-rowdone1416:
+rowdone1516:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1414
+	JNZ  row1514
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1413
+	JNZ  group1513
 	VZEROUPPER
 	RET
 
@@ -32501,19 +36014,19 @@ TEXT ·tunzip2x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1417
+	JAE   chunk1517
 	RET
 
-chunk1417:
+chunk1517:
 	SUBQ $0x60, BX
 
-group1418:
+group1518:
 	MOVQ rows+24(FP), R10
 
-row1419:
+row1519:
 	XORQ R9, R9
 
-chunks1420:
+chunks1520:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 29(AX)(R9*2), Y0, Y0
@@ -32587,22 +36100,22 @@ chunks1420:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1421
+	JEQ         rowdone1521
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks1420
+	JLE         chunks1520
 	MOVQ        BX, R9
-	JMP         chunks1420
+	JMP         chunks1520
 
-rowdone1421:
+rowdone1521:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1419
+	JNZ  row1519
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1418
+	JNZ  group1518
 	SFENCE
 	VZEROUPPER
 	RET
@@ -32688,23 +36201,23 @@ TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1422
+	JAE   chunk1522
 	CMPQ  BX, $0x24
-	JAE   chunk1423
+	JAE   chunk1523
 	CMPQ  BX, $0x18
-	JAE   chunk1424
+	JAE   chunk1524
 	RET
 
-chunk1422:
+chunk1522:
 	SUBQ $0x60, BX
 
-group1425:
+group1525:
 	MOVQ rows+24(FP), R10
 
-row1426:
+row1526:
 	XORQ R9, R9
 
-chunks1427:
+chunks1527:
 	LEAQ           (CX)(R9*1), R11
 	VBROADCASTI128 (AX)(R9*2), Y0
 	VPSHUFB        shuffle1448<>+0(SB), Y0, Y0
@@ -32778,35 +36291,35 @@ chunks1427:
 	VMOVDQU        X1, 80(R11)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1428
+	JEQ            rowdone1528
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1427
+	JLE            chunks1527
 	MOVQ           BX, R9
-	JMP            chunks1427
+	JMP            chunks1527
 
-rowdone1428:
+rowdone1528:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1426
+	JNZ  row1526
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1425
+	JNZ  group1525
 	VZEROUPPER
 	RET
 
-chunk1423:
+chunk1523:
 	SUBQ $0x24, BX
 
-group1429:
+group1529:
 	MOVQ rows+24(FP), R10
 
-row1430:
+row1530:
 	XORQ R9, R9
 
-chunks1431:
+chunks1531:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1460<>+0(SB), X0, X0
@@ -32848,35 +36361,35 @@ chunks1431:
 	VPSHUFB shuffle800<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1432
+	JEQ     rowdone1532
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1431
+	JLE     chunks1531
 	MOVQ    BX, R9
-	JMP     chunks1431
+	JMP     chunks1531
 
-rowdone1432:
+rowdone1532:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1430
+	JNZ  row1530
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1429
+	JNZ  group1529
 	VZEROUPPER
 	RET
 
-chunk1424:
+chunk1524:
 	SUBQ $0x18, BX
 
-group1433:
+group1533:
 	MOVQ rows+24(FP), R10
 
-row1434:
+row1534:
 	XORQ R9, R9
 
-chunks1435:
+chunks1535:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle1460<>+0(SB), X0, X0
@@ -32906,22 +36419,22 @@ chunks1435:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1436
+	JEQ     rowdone1536
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1435
+	JLE     chunks1535
 	MOVQ    BX, R9
-	JMP     chunks1435
+	JMP     chunks1535
 
-rowdone1436:
+rowdone1536:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1434
+	JNZ  row1534
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1433
+	JNZ  group1533
 	VZEROUPPER
 	RET
 
@@ -33038,19 +36551,19 @@ TEXT ·tunzip2x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1437
+	JAE   chunk1537
 	RET
 
-chunk1437:
+chunk1537:
 	SUBQ $0x60, BX
 
-group1438:
+group1538:
 	MOVQ rows+24(FP), R10
 
-row1439:
+row1539:
 	XORQ R9, R9
 
-chunks1440:
+chunks1540:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 26(AX)(R9*2), Y0, Y0
@@ -33124,22 +36637,22 @@ chunks1440:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1441
+	JEQ         rowdone1541
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks1440
+	JLE         chunks1540
 	MOVQ        BX, R9
-	JMP         chunks1440
+	JMP         chunks1540
 
-rowdone1441:
+rowdone1541:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1439
+	JNZ  row1539
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1438
+	JNZ  group1538
 	SFENCE
 	VZEROUPPER
 	RET
@@ -33219,23 +36732,23 @@ TEXT ·tunzip2x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1442
+	JAE   chunk1542
 	CMPQ  BX, $0x30
-	JAE   chunk1443
+	JAE   chunk1543
 	CMPQ  BX, $0x18
-	JAE   chunk1444
+	JAE   chunk1544
 	RET
 
-chunk1442:
+chunk1542:
 	SUBQ $0x60, BX
 
-group1445:
+group1545:
 	MOVQ rows+24(FP), R10
 
-row1446:
+row1546:
 	XORQ R9, R9
 
-chunks1447:
+chunks1547:
 	LEAQ           (CX)(R9*1), R11
 	VBROADCASTI128 (AX)(R9*2), Y0
 	VPSHUFB        shuffle1474<>+0(SB), Y0, Y0
@@ -33304,35 +36817,97 @@ chunks1447:
 	VMOVDQU        X0, 64(R11)
 	VEXTRACTI128   $0x01, Y0, 64(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1448
+	JEQ            rowdone1548
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1447
+	JLE            chunks1547
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole1549
 	MOVQ           BX, R9
-	JMP            chunks1447
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	VMOVDQU        (AX)(R9*2), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VMOVDQU        16(AX)(R9*2), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        32(AX)(R9*2), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R11)
+	VMOVDQU        20(AX)(R9*2), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        36(AX)(R9*2), X1
+	VPSHUFB        shuffle646<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        64(AX)(R9*2), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R11)
+	VMOVDQU        52(AX)(R9*2), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VMOVDQU        68(AX)(R9*2), X1
+	VPSHUFB        shuffle1484<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        80(AX)(R9*2), X0
+	VPSHUFB        shuffle44<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 32(R11)
+	VMOVDQU        8(AX)(R9*2), X2
+	VPSHUFB        shuffle198<>+0(SB), X2, X2
+	VMOVDQU        24(AX)(R9*2), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        40(AX)(R9*2), X2
+	VPSHUFB        shuffle200<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, (R11)(DX*1)
+	VMOVDQU        28(AX)(R9*2), X2
+	VPSHUFB        shuffle41<>+0(SB), X2, X2
+	VMOVDQU        44(AX)(R9*2), X1
+	VPSHUFB        shuffle646<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        72(AX)(R9*2), X2
+	VPSHUFB        shuffle38<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 16(R11)(DX*1)
+	VMOVDQU        60(AX)(R9*2), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X2
+	VMOVDQU        76(AX)(R9*2), X1
+	VPSHUFB        shuffle1484<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle482<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R11)(DX*1)
+	JMP            rowdone1548
 
-rowdone1448:
+whole1549:
+	MOVQ BX, R9
+	JMP  chunks1547
+
+rowdone1548:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1446
+	JNZ  row1546
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1445
+	JNZ  group1545
 	VZEROUPPER
 	RET
 
-chunk1443:
+chunk1543:
 	SUBQ $0x30, BX
 
-group1449:
+group1550:
 	MOVQ rows+24(FP), R10
 
-row1450:
+row1551:
 	XORQ R9, R9
 
-chunks1451:
+chunks1552:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle198<>+0(SB), X0, X0
@@ -33388,35 +36963,71 @@ chunks1451:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1452
+	JEQ     rowdone1553
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks1451
+	JLE     chunks1552
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole1554
 	MOVQ    BX, R9
-	JMP     chunks1451
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	VMOVDQU (AX)(R9*2), X0
+	VPSHUFB shuffle198<>+0(SB), X0, X0
+	VMOVDQU 16(AX)(R9*2), X1
+	VPSHUFB shuffle199<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 32(AX)(R9*2), X0
+	VPSHUFB shuffle200<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R11)
+	VMOVDQU 20(AX)(R9*2), X2
+	VPSHUFB shuffle41<>+0(SB), X2, X2
+	VPSHUFB shuffle203<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVQ   X1, 16(R11)
+	VMOVDQU 8(AX)(R9*2), X1
+	VPSHUFB shuffle198<>+0(SB), X1, X1
+	VMOVDQU 24(AX)(R9*2), X2
+	VPSHUFB shuffle199<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle201<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 28(AX)(R9*2), X1
+	VPSHUFB shuffle41<>+0(SB), X1, X1
+	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R11)(DX*1)
+	JMP     rowdone1553
 
-rowdone1452:
+whole1554:
+	MOVQ BX, R9
+	JMP  chunks1552
+
+rowdone1553:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1450
+	JNZ  row1551
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1449
+	JNZ  group1550
 	VZEROUPPER
 	RET
 
-chunk1444:
+chunk1544:
 	SUBQ $0x18, BX
 
-group1453:
+group1555:
 	MOVQ rows+24(FP), R10
 
-row1454:
+row1556:
 	XORQ R9, R9
 
-chunks1455:
+chunks1557:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VPSHUFB shuffle198<>+0(SB), X0, X0
@@ -33446,22 +37057,22 @@ chunks1455:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1456
+	JEQ     rowdone1558
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1455
+	JLE     chunks1557
 	MOVQ    BX, R9
-	JMP     chunks1455
+	JMP     chunks1557
 
-rowdone1456:
+rowdone1558:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1454
+	JNZ  row1556
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1453
+	JNZ  group1555
 	VZEROUPPER
 	RET
 
@@ -33550,19 +37161,19 @@ TEXT ·tunzip2x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1457
+	JAE   chunk1559
 	RET
 
-chunk1457:
+chunk1559:
 	SUBQ $0x60, BX
 
-group1458:
+group1560:
 	MOVQ rows+24(FP), R10
 
-row1459:
+row1561:
 	XORQ R9, R9
 
-chunks1460:
+chunks1562:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 20(AX)(R9*2), Y0, Y0
@@ -33636,22 +37247,22 @@ chunks1460:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 64(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1461
+	JEQ         rowdone1563
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks1460
+	JLE         chunks1562
 	MOVQ        BX, R9
-	JMP         chunks1460
+	JMP         chunks1562
 
-rowdone1461:
+rowdone1563:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1459
+	JNZ  row1561
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1458
+	JNZ  group1560
 	SFENCE
 	VZEROUPPER
 	RET
@@ -33725,19 +37336,19 @@ TEXT ·tunzip2x3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1462
+	JAE   chunk1564
 	RET
 
-chunk1462:
+chunk1564:
 	SUBQ $0x60, BX
 
-group1463:
+group1565:
 	MOVQ rows+24(FP), R10
 
-row1464:
+row1566:
 	XORQ R9, R9
 
-chunks1465:
+chunks1567:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (AX)(R9*2), X0
 	VINSERTI128    $0x01, 8(AX)(R9*2), Y0, Y0
@@ -33787,22 +37398,22 @@ chunks1465:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1466
+	JEQ            rowdone1568
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1465
+	JLE            chunks1567
 	MOVQ           BX, R9
-	JMP            chunks1465
+	JMP            chunks1567
 
-rowdone1466:
+rowdone1568:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1464
+	JNZ  row1566
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1463
+	JNZ  group1565
 	SFENCE
 	VZEROUPPER
 	RET
@@ -33834,21 +37445,21 @@ TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1467
+	JAE   chunk1569
 	CMPQ  BX, $0x10
-	JAE   chunk1468
+	JAE   chunk1570
 	RET
 
-chunk1467:
+chunk1569:
 	SUBQ $0x20, BX
 
-group1469:
+group1571:
 	MOVQ rows+24(FP), R10
 
-row1470:
+row1572:
 	XORQ R9, R9
 
-chunks1471:
+chunks1573:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -33861,35 +37472,52 @@ chunks1471:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1472
+	JEQ         rowdone1574
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1471
+	JLE         chunks1573
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1575
 	MOVQ        BX, R9
-	JMP         chunks1471
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VPSHUFB     shuffle125<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VPSHUFB     shuffle125<>+0(SB), X1, X1
+	VPUNPCKLQDQ X1, X0, X2
+	VMOVDQU     X2, (R11)
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	JMP         rowdone1574
 
-rowdone1472:
+whole1575:
+	MOVQ BX, R9
+	JMP  chunks1573
+
+rowdone1574:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1470
+	JNZ  row1572
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1469
+	JNZ  group1571
 	VZEROUPPER
 	RET
 
-chunk1468:
+chunk1570:
 	SUBQ $0x10, BX
 
-group1473:
+group1576:
 	MOVQ rows+24(FP), R10
 
-row1474:
+row1577:
 	XORQ R9, R9
 
-chunks1475:
+chunks1578:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VPSHUFB     shuffle125<>+0(SB), X0, X0
@@ -33900,22 +37528,22 @@ chunks1475:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1476
+	JEQ         rowdone1579
 	ADDQ        $0x10, R9
 	CMPQ        R9, BX
-	JLE         chunks1475
+	JLE         chunks1578
 	MOVQ        BX, R9
-	JMP         chunks1475
+	JMP         chunks1578
 
-rowdone1476:
+rowdone1579:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1474
+	JNZ  row1577
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1473
+	JNZ  group1576
 	VZEROUPPER
 	RET
 
@@ -33940,19 +37568,19 @@ TEXT ·tunzip2x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1477
+	JAE   chunk1580
 	RET
 
-chunk1477:
+chunk1580:
 	SUBQ $0x20, BX
 
-group1478:
+group1581:
 	MOVQ rows+24(FP), R10
 
-row1479:
+row1582:
 	XORQ R9, R9
 
-chunks1480:
+chunks1583:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -33971,22 +37599,22 @@ chunks1480:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1481
+	JEQ         rowdone1584
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1480
+	JLE         chunks1583
 	MOVQ        BX, R9
-	JMP         chunks1480
+	JMP         chunks1583
 
-rowdone1481:
+rowdone1584:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1479
+	JNZ  row1582
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1478
+	JNZ  group1581
 	SFENCE
 	VZEROUPPER
 	RET
@@ -34030,21 +37658,21 @@ TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1482
+	JAE   chunk1585
 	CMPQ  BX, $0x10
-	JAE   chunk1483
+	JAE   chunk1586
 	RET
 
-chunk1482:
+chunk1585:
 	SUBQ $0x20, BX
 
-group1484:
+group1587:
 	MOVQ rows+24(FP), R10
 
-row1485:
+row1588:
 	XORQ R9, R9
 
-chunks1486:
+chunks1589:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle130<>+0(SB), Y0, Y1
@@ -34061,35 +37689,51 @@ chunks1486:
 	VMOVDQU      X0, 16(R11)
 	VEXTRACTI128 $0x01, Y0, 16(R11)(DX*1)
 	CMPQ         R9, BX
-	JEQ          rowdone1487
+	JEQ          rowdone1590
 	ADDQ         $0x20, R9
 	CMPQ         R9, BX
-	JLE          chunks1486
+	JLE          chunks1589
+	SUBQ         $0x10, R9
+	CMPQ         R9, BX
+	JL           whole1591
 	MOVQ         BX, R9
-	JMP          chunks1486
+	ADDQ         $0x10, R9
+	LEAQ         (CX)(R9*1), R11
+	VMOVDQU      (AX)(R9*2), Y0
+	VPSHUFB      shuffle130<>+0(SB), Y0, Y1
+	VPERM2I128   $0x01, Y0, Y0, Y0
+	VPSHUFB      shuffle131<>+0(SB), Y0, Y0
+	VPOR         Y0, Y1, Y0
+	VMOVDQU      X0, (R11)
+	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
+	JMP          rowdone1590
 
-rowdone1487:
+whole1591:
+	MOVQ BX, R9
+	JMP  chunks1589
+
+rowdone1590:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1485
+	JNZ  row1588
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1484
+	JNZ  group1587
 	VZEROUPPER
 	RET
 
-chunk1483:
+chunk1586:
 	SUBQ $0x10, BX
 
-group1488:
+group1592:
 	MOVQ rows+24(FP), R10
 
-row1489:
+row1593:
 	XORQ R9, R9
 
-chunks1490:
+chunks1594:
 	LEAQ         (CX)(R9*1), R11
 	VMOVDQU      (AX)(R9*2), Y0
 	VPSHUFB      shuffle130<>+0(SB), Y0, Y1
@@ -34099,22 +37743,22 @@ chunks1490:
 	VMOVDQU      X0, (R11)
 	VEXTRACTI128 $0x01, Y0, (R11)(DX*1)
 	CMPQ         R9, BX
-	JEQ          rowdone1491
+	JEQ          rowdone1595
 	ADDQ         $0x10, R9
 	CMPQ         R9, BX
-	JLE          chunks1490
+	JLE          chunks1594
 	MOVQ         BX, R9
-	JMP          chunks1490
+	JMP          chunks1594
 
-rowdone1491:
+rowdone1595:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1489
+	JNZ  row1593
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1488
+	JNZ  group1592
 	VZEROUPPER
 	RET
 
@@ -34139,19 +37783,19 @@ TEXT ·tunzip2x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1492
+	JAE   chunk1596
 	RET
 
-chunk1492:
+chunk1596:
 	SUBQ $0x20, BX
 
-group1493:
+group1597:
 	MOVQ rows+24(FP), R10
 
-row1494:
+row1598:
 	XORQ R9, R9
 
-chunks1495:
+chunks1599:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 32(AX)(R9*2), Y0, Y0
@@ -34170,22 +37814,22 @@ chunks1495:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1496
+	JEQ         rowdone1600
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1495
+	JLE         chunks1599
 	MOVQ        BX, R9
-	JMP         chunks1495
+	JMP         chunks1599
 
-rowdone1496:
+rowdone1600:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1494
+	JNZ  row1598
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1493
+	JNZ  group1597
 	SFENCE
 	VZEROUPPER
 	RET
@@ -34211,21 +37855,21 @@ TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk1497
+	JAE   chunk1601
 	CMPQ  BX, $0x20
-	JAE   chunk1498
+	JAE   chunk1602
 	RET
 
-chunk1497:
+chunk1601:
 	SUBQ $0x40, BX
 
-group1499:
+group1603:
 	MOVQ rows+24(FP), R10
 
-row1500:
+row1604:
 	XORQ R9, R9
 
-chunks1501:
+chunks1605:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
@@ -34252,35 +37896,60 @@ chunks1501:
 	VPERM2I128  $0x31, Y3, Y4, Y3
 	VMOVDQU     Y3, 32(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1502
+	JEQ         rowdone1606
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks1501
+	JLE         chunks1605
+	SUBQ        $0x20, R9
+	CMPQ        R9, BX
+	JL          whole1607
 	MOVQ        BX, R9
-	JMP         chunks1501
+	ADDQ        $0x20, R9
+	LEAQ        (CX)(R9*1), R11
+	VMOVDQU     (AX)(R9*2), X0
+	VMOVDQU     16(AX)(R9*2), X1
+	VSHUFPS     $0x88, X1, X0, X2
+	VSHUFPS     $0xdd, X1, X0, X1
+	VMOVDQU     32(AX)(R9*2), X0
+	VMOVDQU     48(AX)(R9*2), X3
+	VSHUFPS     $0x88, X3, X0, X4
+	VSHUFPS     $0xdd, X3, X0, X3
+	VSHUFPS     $0x88, X4, X2, X0
+	VMOVDQU     X0, (R11)
+	VSHUFPS     $0xdd, X4, X2, X4
+	VMOVDQU     X4, (R11)(DX*1)
+	VSHUFPS     $0x88, X3, X1, X4
+	VMOVDQU     X4, 16(R11)
+	VSHUFPS     $0xdd, X3, X1, X3
+	VMOVDQU     X3, 16(R11)(DX*1)
+	JMP         rowdone1606
 
-rowdone1502:
+whole1607:
+	MOVQ BX, R9
+	JMP  chunks1605
+
+rowdone1606:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1500
+	JNZ  row1604
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1499
+	JNZ  group1603
 	VZEROUPPER
 	RET
 
-chunk1498:
+chunk1602:
 	SUBQ $0x20, BX
 
-group1503:
+group1608:
 	MOVQ rows+24(FP), R10
 
-row1504:
+row1609:
 	XORQ R9, R9
 
-chunks1505:
+chunks1610:
 	LEAQ    (CX)(R9*1), R11
 	VMOVDQU (AX)(R9*2), X0
 	VMOVDQU 16(AX)(R9*2), X1
@@ -34299,22 +37968,22 @@ chunks1505:
 	VSHUFPS $0xdd, X3, X1, X3
 	VMOVDQU X3, 16(R11)(DX*1)
 	CMPQ    R9, BX
-	JEQ     rowdone1506
+	JEQ     rowdone1611
 	ADDQ    $0x20, R9
 	CMPQ    R9, BX
-	JLE     chunks1505
+	JLE     chunks1610
 	MOVQ    BX, R9
-	JMP     chunks1505
+	JMP     chunks1610
 
-rowdone1506:
+rowdone1611:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1504
+	JNZ  row1609
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1503
+	JNZ  group1608
 	VZEROUPPER
 	RET
 
@@ -34339,19 +38008,19 @@ TEXT ·tunzip2x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1507
+	JAE   chunk1612
 	RET
 
-chunk1507:
+chunk1612:
 	SUBQ $0x20, BX
 
-group1508:
+group1613:
 	MOVQ rows+24(FP), R10
 
-row1509:
+row1614:
 	XORQ R9, R9
 
-chunks1510:
+chunks1615:
 	LEAQ           (CX)(R9*1), R11
 	VMOVDQU        (AX)(R9*2), X0
 	VINSERTI128    $0x01, 4(AX)(R9*2), Y0, Y0
@@ -34383,22 +38052,22 @@ chunks1510:
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, (R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1511
+	JEQ            rowdone1616
 	ADDQ           $0x20, R9
 	CMPQ           R9, BX
-	JLE            chunks1510
+	JLE            chunks1615
 	MOVQ           BX, R9
-	JMP            chunks1510
+	JMP            chunks1615
 
-rowdone1511:
+rowdone1616:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1509
+	JNZ  row1614
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1508
+	JNZ  group1613
 	SFENCE
 	VZEROUPPER
 	RET
@@ -34424,19 +38093,19 @@ TEXT ·tunzip2x4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk1512
+	JAE   chunk1617
 	RET
 
-chunk1512:
+chunk1617:
 	SUBQ $0x40, BX
 
-group1513:
+group1618:
 	MOVQ rows+24(FP), R10
 
-row1514:
+row1619:
 	XORQ R9, R9
 
-chunks1515:
+chunks1620:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
@@ -34459,22 +38128,22 @@ chunks1515:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVDQU     Y3, 32(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1516
+	JEQ         rowdone1621
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks1515
+	JLE         chunks1620
 	MOVQ        BX, R9
-	JMP         chunks1515
+	JMP         chunks1620
 
-rowdone1516:
+rowdone1621:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1514
+	JNZ  row1619
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1513
+	JNZ  group1618
 	VZEROUPPER
 	RET
 
@@ -34499,19 +38168,19 @@ TEXT ·tunzip2x4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x40
-	JAE   chunk1517
+	JAE   chunk1622
 	RET
 
-chunk1517:
+chunk1622:
 	SUBQ $0x40, BX
 
-group1518:
+group1623:
 	MOVQ rows+24(FP), R10
 
-row1519:
+row1624:
 	XORQ R9, R9
 
-chunks1520:
+chunks1625:
 	LEAQ        (CX)(R9*1), R11
 	VMOVDQU     (AX)(R9*2), X0
 	VINSERTI128 $0x01, 64(AX)(R9*2), Y0, Y0
@@ -34546,22 +38215,22 @@ chunks1520:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, 32(R11)(DX*1)
 	CMPQ        R9, BX
-	JEQ         rowdone1521
+	JEQ         rowdone1626
 	ADDQ        $0x40, R9
 	CMPQ        R9, BX
-	JLE         chunks1520
+	JLE         chunks1625
 	MOVQ        BX, R9
-	JMP         chunks1520
+	JMP         chunks1625
 
-rowdone1521:
+rowdone1626:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1519
+	JNZ  row1624
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1518
+	JNZ  group1623
 	SFENCE
 	VZEROUPPER
 	RET
@@ -34587,25 +38256,25 @@ TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1522
+	JAE   chunk1627
 	CMPQ  BX, $0x10
-	JAE   chunk1523
+	JAE   chunk1628
 	CMPQ  BX, $0x08
-	JAE   chunk1524
+	JAE   chunk1629
 	CMPQ  BX, $0x04
-	JAE   chunk1525
+	JAE   chunk1630
 	RET
 
-chunk1522:
+chunk1627:
 	SUBQ $0x20, BX
 
-group1526:
+group1631:
 	MOVQ rows+24(FP), R10
 
-row1527:
+row1632:
 	XORQ R9, R9
 
-chunks1528:
+chunks1633:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -34634,35 +38303,67 @@ chunks1528:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1529
+	JEQ         rowdone1634
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1528
+	JLE         chunks1633
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1635
 	MOVQ        BX, R9
-	JMP         chunks1528
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R9
+	ADDQ        AX, R9
+	VMOVDQU     (R9), X0
+	VPSHUFB     shuffle1506<>+0(SB), X0, X1
+	VMOVDQU     16(R9), X2
+	VPSHUFB     shuffle1507<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R9), X1
+	VPSHUFB     shuffle1508<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)
+	VPSHUFB     shuffle1509<>+0(SB), X0, X4
+	VPSHUFB     shuffle1510<>+0(SB), X2, X3
+	VPOR        X3, X4, X3
+	VPSHUFB     shuffle1511<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)(DX*1)
+	VPSHUFB     shuffle1512<>+0(SB), X0, X0
+	VPSHUFB     shuffle1513<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle1514<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R11)(DX*2)
+	JMP         rowdone1634
 
-rowdone1529:
+whole1635:
+	MOVQ BX, R9
+	JMP  chunks1633
+
+rowdone1634:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1527
+	JNZ  row1632
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1526
+	JNZ  group1631
 	VZEROUPPER
 	RET
 
-chunk1523:
+chunk1628:
 	SUBQ $0x10, BX
 
-group1530:
+group1636:
 	MOVQ rows+24(FP), R10
 
-row1531:
+row1637:
 	XORQ R9, R9
 
-chunks1532:
+chunks1638:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -34688,35 +38389,60 @@ chunks1532:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1533
+	JEQ     rowdone1639
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1532
+	JLE     chunks1638
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole1640
 	MOVQ    BX, R9
-	JMP     chunks1532
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle1506<>+0(SB), X0, X1
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle1515<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   X3, (R11)
+	VPSHUFB shuffle1509<>+0(SB), X0, X3
+	VPSHUFB shuffle1516<>+0(SB), X2, X1
+	VPOR    X1, X3, X1
+	VMOVQ   X1, (R11)(DX*1)
+	VPSHUFB shuffle1512<>+0(SB), X0, X0
+	VPSHUFB shuffle1517<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, (R11)(DX*2)
+	JMP     rowdone1639
 
-rowdone1533:
+whole1640:
+	MOVQ BX, R9
+	JMP  chunks1638
+
+rowdone1639:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1531
+	JNZ  row1637
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1530
+	JNZ  group1636
 	VZEROUPPER
 	RET
 
-chunk1524:
+chunk1629:
 	SUBQ $0x08, BX
 
-group1534:
+group1641:
 	MOVQ rows+24(FP), R10
 
-row1535:
+row1642:
 	XORQ R9, R9
 
-chunks1536:
+chunks1643:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -34735,35 +38461,60 @@ chunks1536:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1537
+	JEQ     rowdone1644
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1536
+	JLE     chunks1643
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole1645
 	MOVQ    BX, R9
-	JMP     chunks1536
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle1518<>+0(SB), X0, X1
+	VMOVQ   4(R9), X2
+	VPSHUFB shuffle1519<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVD   X3, (R11)
+	VPSHUFB shuffle1520<>+0(SB), X0, X3
+	VPSHUFB shuffle1521<>+0(SB), X2, X1
+	VPOR    X1, X3, X1
+	VMOVD   X1, (R11)(DX*1)
+	VPSHUFB shuffle1522<>+0(SB), X0, X0
+	VPSHUFB shuffle1523<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, (R11)(DX*2)
+	JMP     rowdone1644
 
-rowdone1537:
+whole1645:
+	MOVQ BX, R9
+	JMP  chunks1643
+
+rowdone1644:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1535
+	JNZ  row1642
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1534
+	JNZ  group1641
 	VZEROUPPER
 	RET
 
-chunk1525:
+chunk1630:
 	SUBQ $0x04, BX
 
-group1538:
+group1646:
 	MOVQ rows+24(FP), R10
 
-row1539:
+row1647:
 	XORQ R9, R9
 
-chunks1540:
+chunks1648:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -34782,22 +38533,22 @@ chunks1540:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1541
+	JEQ     rowdone1649
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks1540
+	JLE     chunks1648
 	MOVQ    BX, R9
-	JMP     chunks1540
+	JMP     chunks1648
 
-rowdone1541:
+rowdone1649:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1539
+	JNZ  row1647
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1538
+	JNZ  group1646
 	VZEROUPPER
 	RET
 
@@ -34948,25 +38699,25 @@ TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1542
+	JAE   chunk1650
 	CMPQ  BX, $0x10
-	JAE   chunk1543
+	JAE   chunk1651
 	CMPQ  BX, $0x08
-	JAE   chunk1544
+	JAE   chunk1652
 	CMPQ  BX, $0x04
-	JAE   chunk1545
+	JAE   chunk1653
 	RET
 
-chunk1542:
+chunk1650:
 	SUBQ $0x20, BX
 
-group1546:
+group1654:
 	MOVQ rows+24(FP), R10
 
-row1547:
+row1655:
 	XORQ R9, R9
 
-chunks1548:
+chunks1656:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -34995,35 +38746,67 @@ chunks1548:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1549
+	JEQ         rowdone1657
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1548
+	JLE         chunks1656
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1658
 	MOVQ        BX, R9
-	JMP         chunks1548
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R9
+	ADDQ        AX, R9
+	VMOVDQU     (R9), X0
+	VPSHUFB     shuffle599<>+0(SB), X0, X1
+	VMOVDQU     16(R9), X2
+	VPSHUFB     shuffle611<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R9), X1
+	VPSHUFB     shuffle1532<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)
+	VPSHUFB     shuffle610<>+0(SB), X0, X4
+	VPSHUFB     shuffle1533<>+0(SB), X2, X3
+	VPOR        X3, X4, X3
+	VPSHUFB     shuffle607<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)(DX*1)
+	VPSHUFB     shuffle1534<>+0(SB), X0, X0
+	VPSHUFB     shuffle606<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle609<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R11)(DX*2)
+	JMP         rowdone1657
 
-rowdone1549:
+whole1658:
+	MOVQ BX, R9
+	JMP  chunks1656
+
+rowdone1657:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1547
+	JNZ  row1655
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1546
+	JNZ  group1654
 	VZEROUPPER
 	RET
 
-chunk1543:
+chunk1651:
 	SUBQ $0x10, BX
 
-group1550:
+group1659:
 	MOVQ rows+24(FP), R10
 
-row1551:
+row1660:
 	XORQ R9, R9
 
-chunks1552:
+chunks1661:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35049,35 +38832,60 @@ chunks1552:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1553
+	JEQ     rowdone1662
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1552
+	JLE     chunks1661
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole1663
 	MOVQ    BX, R9
-	JMP     chunks1552
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle599<>+0(SB), X0, X1
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle805<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   X3, (R11)
+	VPSHUFB shuffle610<>+0(SB), X0, X3
+	VPSHUFB shuffle798<>+0(SB), X2, X1
+	VPOR    X1, X3, X1
+	VMOVQ   X1, (R11)(DX*1)
+	VPSHUFB shuffle1534<>+0(SB), X0, X0
+	VPSHUFB shuffle113<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, (R11)(DX*2)
+	JMP     rowdone1662
 
-rowdone1553:
+whole1663:
+	MOVQ BX, R9
+	JMP  chunks1661
+
+rowdone1662:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1551
+	JNZ  row1660
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1550
+	JNZ  group1659
 	VZEROUPPER
 	RET
 
-chunk1544:
+chunk1652:
 	SUBQ $0x08, BX
 
-group1554:
+group1664:
 	MOVQ rows+24(FP), R10
 
-row1555:
+row1665:
 	XORQ R9, R9
 
-chunks1556:
+chunks1666:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35096,35 +38904,58 @@ chunks1556:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1557
+	JEQ     rowdone1667
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1556
+	JLE     chunks1666
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole1668
 	MOVQ    BX, R9
-	JMP     chunks1556
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle605<>+0(SB), X0, X1
+	VMOVD   X1, (R11)
+	VPSHUFB shuffle1535<>+0(SB), X0, X1
+	VMOVQ   4(R9), X2
+	VPSHUFB shuffle1361<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVD   X3, (R11)(DX*1)
+	VPSHUFB shuffle1536<>+0(SB), X0, X0
+	VPSHUFB shuffle184<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVD   X2, (R11)(DX*2)
+	JMP     rowdone1667
 
-rowdone1557:
+whole1668:
+	MOVQ BX, R9
+	JMP  chunks1666
+
+rowdone1667:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1555
+	JNZ  row1665
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1554
+	JNZ  group1664
 	VZEROUPPER
 	RET
 
-chunk1545:
+chunk1653:
 	SUBQ $0x04, BX
 
-group1558:
+group1669:
 	MOVQ rows+24(FP), R10
 
-row1559:
+row1670:
 	XORQ R9, R9
 
-chunks1560:
+chunks1671:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35141,22 +38972,22 @@ chunks1560:
 	VPOR    X2, X0, X2
 	VMOVD   X2, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1561
+	JEQ     rowdone1672
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks1560
+	JLE     chunks1671
 	MOVQ    BX, R9
-	JMP     chunks1560
+	JMP     chunks1671
 
-rowdone1561:
+rowdone1672:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1559
+	JNZ  row1670
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1558
+	JNZ  group1669
 	VZEROUPPER
 	RET
 
@@ -35249,25 +39080,25 @@ TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1562
+	JAE   chunk1673
 	CMPQ  BX, $0x10
-	JAE   chunk1563
+	JAE   chunk1674
 	CMPQ  BX, $0x08
-	JAE   chunk1564
+	JAE   chunk1675
 	CMPQ  BX, $0x04
-	JAE   chunk1565
+	JAE   chunk1676
 	RET
 
-chunk1562:
+chunk1673:
 	SUBQ $0x20, BX
 
-group1566:
+group1677:
 	MOVQ rows+24(FP), R10
 
-row1567:
+row1678:
 	XORQ R9, R9
 
-chunks1568:
+chunks1679:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -35296,35 +39127,67 @@ chunks1568:
 	VPOR        Y1, Y2, Y1
 	VMOVDQU     Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1569
+	JEQ         rowdone1680
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1568
+	JLE         chunks1679
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1681
 	MOVQ        BX, R9
-	JMP         chunks1568
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R9
+	ADDQ        AX, R9
+	VMOVDQU     (R9), X0
+	VPSHUFB     shuffle122<>+0(SB), X0, X1
+	VMOVDQU     16(R9), X2
+	VPSHUFB     shuffle201<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R9), X1
+	VPSHUFB     shuffle44<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)
+	VPSHUFB     shuffle207<>+0(SB), X0, X4
+	VPSHUFB     shuffle646<>+0(SB), X2, X3
+	VPOR        X3, X4, X3
+	VPSHUFB     shuffle480<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R11)(DX*1)
+	VPSHUFB     shuffle479<>+0(SB), X0, X0
+	VPSHUFB     shuffle203<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle123<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R11)(DX*2)
+	JMP         rowdone1680
 
-rowdone1569:
+whole1681:
+	MOVQ BX, R9
+	JMP  chunks1679
+
+rowdone1680:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1567
+	JNZ  row1678
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1566
+	JNZ  group1677
 	VZEROUPPER
 	RET
 
-chunk1563:
+chunk1674:
 	SUBQ $0x10, BX
 
-group1570:
+group1682:
 	MOVQ rows+24(FP), R10
 
-row1571:
+row1683:
 	XORQ R9, R9
 
-chunks1572:
+chunks1684:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35350,35 +39213,58 @@ chunks1572:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1573
+	JEQ     rowdone1685
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1572
+	JLE     chunks1684
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole1686
 	MOVQ    BX, R9
-	JMP     chunks1572
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle122<>+0(SB), X0, X1
+	VMOVQ   X1, (R11)
+	VPSHUFB shuffle207<>+0(SB), X0, X1
+	VMOVDQU 8(R9), X2
+	VPSHUFB shuffle1102<>+0(SB), X2, X3
+	VPOR    X3, X1, X3
+	VMOVQ   X3, (R11)(DX*1)
+	VPSHUFB shuffle479<>+0(SB), X0, X0
+	VPSHUFB shuffle204<>+0(SB), X2, X2
+	VPOR    X2, X0, X2
+	VMOVQ   X2, (R11)(DX*2)
+	JMP     rowdone1685
 
-rowdone1573:
+whole1686:
+	MOVQ BX, R9
+	JMP  chunks1684
+
+rowdone1685:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1571
+	JNZ  row1683
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1570
+	JNZ  group1682
 	VZEROUPPER
 	RET
 
-chunk1564:
+chunk1675:
 	SUBQ $0x08, BX
 
-group1574:
+group1687:
 	MOVQ rows+24(FP), R10
 
-row1575:
+row1688:
 	XORQ R9, R9
 
-chunks1576:
+chunks1689:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35395,35 +39281,54 @@ chunks1576:
 	VPOR    X2, X0, X2
 	VMOVQ   X2, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1577
+	JEQ     rowdone1690
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1576
+	JLE     chunks1689
+	SUBQ    $0x04, R9
+	CMPQ    R9, BX
+	JL      whole1691
 	MOVQ    BX, R9
-	JMP     chunks1576
+	ADDQ    $0x04, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVQ   (R9), X0
+	VPSHUFB shuffle41<>+0(SB), X0, X1
+	VMOVD   X1, (R11)
+	VPSHUFB shuffle207<>+0(SB), X0, X0
+	VMOVD   X0, (R11)(DX*1)
+	VMOVQ   4(R9), X0
+	VPSHUFB shuffle207<>+0(SB), X0, X0
+	VMOVD   X0, (R11)(DX*2)
+	JMP     rowdone1690
 
-rowdone1577:
+whole1691:
+	MOVQ BX, R9
+	JMP  chunks1689
+
+rowdone1690:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1575
+	JNZ  row1688
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1574
+	JNZ  group1687
 	VZEROUPPER
 	RET
 
-chunk1565:
+chunk1676:
 	SUBQ $0x04, BX
 
-group1578:
+group1692:
 	MOVQ rows+24(FP), R10
 
-row1579:
+row1693:
 	XORQ R9, R9
 
-chunks1580:
+chunks1694:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35436,22 +39341,22 @@ chunks1580:
 	VPSHUFB shuffle207<>+0(SB), X0, X0
 	VMOVD   X0, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1581
+	JEQ     rowdone1695
 	ADDQ    $0x04, R9
 	CMPQ    R9, BX
-	JLE     chunks1580
+	JLE     chunks1694
 	MOVQ    BX, R9
-	JMP     chunks1580
+	JMP     chunks1694
 
-rowdone1581:
+rowdone1695:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1579
+	JNZ  row1693
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1578
+	JNZ  group1692
 	VZEROUPPER
 	RET
 
@@ -35506,23 +39411,23 @@ TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1582
+	JAE   chunk1696
 	CMPQ  BX, $0x10
-	JAE   chunk1583
+	JAE   chunk1697
 	CMPQ  BX, $0x08
-	JAE   chunk1584
+	JAE   chunk1698
 	RET
 
-chunk1582:
+chunk1696:
 	SUBQ $0x20, BX
 
-group1585:
+group1699:
 	MOVQ rows+24(FP), R10
 
-row1586:
+row1700:
 	XORQ R9, R9
 
-chunks1587:
+chunks1701:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -35545,35 +39450,61 @@ chunks1587:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1588
+	JEQ         rowdone1702
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1587
+	JLE         chunks1701
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1703
 	MOVQ        BX, R9
-	JMP         chunks1587
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R9
+	ADDQ        AX, R9
+	VMOVDQU     (R9), X0
+	VPSHUFB     shuffle39<>+0(SB), X0, X1
+	VMOVDQU     16(R9), X2
+	VPSHUFB     shuffle214<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (R11)
+	VPSHUFB     shuffle45<>+0(SB), X0, X0
+	VMOVDQU     32(R9), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R11)(DX*1)
+	VPSHUFB     shuffle39<>+0(SB), X2, X2
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X2, X3
+	VMOVDQU     X3, (R11)(DX*2)
+	JMP         rowdone1702
 
-rowdone1588:
+whole1703:
+	MOVQ BX, R9
+	JMP  chunks1701
+
+rowdone1702:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1586
+	JNZ  row1700
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1585
+	JNZ  group1699
 	VZEROUPPER
 	RET
 
-chunk1583:
+chunk1697:
 	SUBQ $0x10, BX
 
-group1589:
+group1704:
 	MOVQ rows+24(FP), R10
 
-row1590:
+row1705:
 	XORQ R9, R9
 
-chunks1591:
+chunks1706:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35593,35 +39524,54 @@ chunks1591:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1592
+	JEQ     rowdone1707
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1591
+	JLE     chunks1706
+	SUBQ    $0x08, R9
+	CMPQ    R9, BX
+	JL      whole1708
 	MOVQ    BX, R9
-	JMP     chunks1591
+	ADDQ    $0x08, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle39<>+0(SB), X0, X1
+	VMOVQ   X1, (R11)
+	VPSHUFB shuffle45<>+0(SB), X0, X0
+	VMOVQ   X0, (R11)(DX*1)
+	VMOVDQU 8(R9), X0
+	VPSHUFB shuffle45<>+0(SB), X0, X0
+	VMOVQ   X0, (R11)(DX*2)
+	JMP     rowdone1707
 
-rowdone1592:
+whole1708:
+	MOVQ BX, R9
+	JMP  chunks1706
+
+rowdone1707:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1590
+	JNZ  row1705
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1589
+	JNZ  group1704
 	VZEROUPPER
 	RET
 
-chunk1584:
+chunk1698:
 	SUBQ $0x08, BX
 
-group1593:
+group1709:
 	MOVQ rows+24(FP), R10
 
-row1594:
+row1710:
 	XORQ R9, R9
 
-chunks1595:
+chunks1711:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35634,22 +39584,22 @@ chunks1595:
 	VPSHUFB shuffle45<>+0(SB), X0, X0
 	VMOVQ   X0, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1596
+	JEQ     rowdone1712
 	ADDQ    $0x08, R9
 	CMPQ    R9, BX
-	JLE     chunks1595
+	JLE     chunks1711
 	MOVQ    BX, R9
-	JMP     chunks1595
+	JMP     chunks1711
 
-rowdone1596:
+rowdone1712:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1594
+	JNZ  row1710
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1593
+	JNZ  group1709
 	VZEROUPPER
 	RET
 
@@ -35674,21 +39624,21 @@ TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1597
+	JAE   chunk1713
 	CMPQ  BX, $0x10
-	JAE   chunk1598
+	JAE   chunk1714
 	RET
 
-chunk1597:
+chunk1713:
 	SUBQ $0x20, BX
 
-group1599:
+group1715:
 	MOVQ rows+24(FP), R10
 
-row1600:
+row1716:
 	XORQ R9, R9
 
-chunks1601:
+chunks1717:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -35702,35 +39652,52 @@ chunks1601:
 	VINSERTI128 $0x01, 80(R12), Y0, Y0
 	VMOVDQU     Y0, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1602
+	JEQ         rowdone1718
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1601
+	JLE         chunks1717
+	SUBQ        $0x10, R9
+	CMPQ        R9, BX
+	JL          whole1719
 	MOVQ        BX, R9
-	JMP         chunks1601
+	ADDQ        $0x10, R9
+	LEAQ        (CX)(R9*1), R11
+	IMUL3Q      $0x03, R9, R9
+	ADDQ        AX, R9
+	VMOVDQU     (R9), X0
+	VMOVDQU     X0, (R11)
+	VMOVDQU     16(R9), X0
+	VMOVDQU     X0, (R11)(DX*1)
+	VMOVDQU     32(R9), X0
+	VMOVDQU     X0, (R11)(DX*2)
+	JMP         rowdone1718
 
-rowdone1602:
+whole1719:
+	MOVQ BX, R9
+	JMP  chunks1717
+
+rowdone1718:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1600
+	JNZ  row1716
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1599
+	JNZ  group1715
 	VZEROUPPER
 	RET
 
-chunk1598:
+chunk1714:
 	SUBQ $0x10, BX
 
-group1603:
+group1720:
 	MOVQ rows+24(FP), R10
 
-row1604:
+row1721:
 	XORQ R9, R9
 
-chunks1605:
+chunks1722:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -35741,22 +39708,22 @@ chunks1605:
 	VMOVDQU 32(R12), X0
 	VMOVDQU X0, (R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1606
+	JEQ     rowdone1723
 	ADDQ    $0x10, R9
 	CMPQ    R9, BX
-	JLE     chunks1605
+	JLE     chunks1722
 	MOVQ    BX, R9
-	JMP     chunks1605
+	JMP     chunks1722
 
-rowdone1606:
+rowdone1723:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1604
+	JNZ  row1721
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1603
+	JNZ  group1720
 	VZEROUPPER
 	RET
 
@@ -35781,23 +39748,23 @@ TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1607
+	JAE   chunk1724
 	CMPQ  BX, $0x24
-	JAE   chunk1608
+	JAE   chunk1725
 	CMPQ  BX, $0x18
-	JAE   chunk1609
+	JAE   chunk1726
 	RET
 
-chunk1607:
+chunk1724:
 	SUBQ $0x60, BX
 
-group1610:
+group1727:
 	MOVQ rows+24(FP), R10
 
-row1611:
+row1728:
 	XORQ R9, R9
 
-chunks1612:
+chunks1729:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -35917,35 +39884,35 @@ chunks1612:
 	VMOVDQU        X3, (R11)(DX*2)
 	VEXTRACTI128   $0x01, Y3, 48(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1613
+	JEQ            rowdone1730
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1612
+	JLE            chunks1729
 	MOVQ           BX, R9
-	JMP            chunks1612
+	JMP            chunks1729
 
-rowdone1613:
+rowdone1730:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1611
+	JNZ  row1728
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1610
+	JNZ  group1727
 	VZEROUPPER
 	RET
 
-chunk1608:
+chunk1725:
 	SUBQ $0x24, BX
 
-group1614:
+group1731:
 	MOVQ rows+24(FP), R10
 
-row1615:
+row1732:
 	XORQ R9, R9
 
-chunks1616:
+chunks1733:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -36011,35 +39978,35 @@ chunks1616:
 	VPSHUFB shuffle1572<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1617
+	JEQ     rowdone1734
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1616
+	JLE     chunks1733
 	MOVQ    BX, R9
-	JMP     chunks1616
+	JMP     chunks1733
 
-rowdone1617:
+rowdone1734:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1615
+	JNZ  row1732
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1614
+	JNZ  group1731
 	VZEROUPPER
 	RET
 
-chunk1609:
+chunk1726:
 	SUBQ $0x18, BX
 
-group1618:
+group1735:
 	MOVQ rows+24(FP), R10
 
-row1619:
+row1736:
 	XORQ R9, R9
 
-chunks1620:
+chunks1737:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -36087,22 +40054,22 @@ chunks1620:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1621
+	JEQ     rowdone1738
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1620
+	JLE     chunks1737
 	MOVQ    BX, R9
-	JMP     chunks1620
+	JMP     chunks1737
 
-rowdone1621:
+rowdone1738:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1619
+	JNZ  row1736
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1618
+	JNZ  group1735
 	VZEROUPPER
 	RET
 
@@ -36303,23 +40270,23 @@ TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1622
+	JAE   chunk1739
 	CMPQ  BX, $0x24
-	JAE   chunk1623
+	JAE   chunk1740
 	CMPQ  BX, $0x18
-	JAE   chunk1624
+	JAE   chunk1741
 	RET
 
-chunk1622:
+chunk1739:
 	SUBQ $0x60, BX
 
-group1625:
+group1742:
 	MOVQ rows+24(FP), R10
 
-row1626:
+row1743:
 	XORQ R9, R9
 
-chunks1627:
+chunks1744:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -36431,35 +40398,35 @@ chunks1627:
 	VMOVDQU        X2, 32(R11)(DX*1)
 	VEXTRACTI128   $0x01, Y2, 80(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1628
+	JEQ            rowdone1745
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1627
+	JLE            chunks1744
 	MOVQ           BX, R9
-	JMP            chunks1627
+	JMP            chunks1744
 
-rowdone1628:
+rowdone1745:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1626
+	JNZ  row1743
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1625
+	JNZ  group1742
 	VZEROUPPER
 	RET
 
-chunk1623:
+chunk1740:
 	SUBQ $0x24, BX
 
-group1629:
+group1746:
 	MOVQ rows+24(FP), R10
 
-row1630:
+row1747:
 	XORQ R9, R9
 
-chunks1631:
+chunks1748:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -36532,35 +40499,35 @@ chunks1631:
 	VPSHUFB shuffle47<>+0(SB), X1, X1
 	VMOVD   X1, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1632
+	JEQ     rowdone1749
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1631
+	JLE     chunks1748
 	MOVQ    BX, R9
-	JMP     chunks1631
+	JMP     chunks1748
 
-rowdone1632:
+rowdone1749:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1630
+	JNZ  row1747
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1629
+	JNZ  group1746
 	VZEROUPPER
 	RET
 
-chunk1624:
+chunk1741:
 	SUBQ $0x18, BX
 
-group1633:
+group1750:
 	MOVQ rows+24(FP), R10
 
-row1634:
+row1751:
 	XORQ R9, R9
 
-chunks1635:
+chunks1752:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -36608,22 +40575,22 @@ chunks1635:
 	VPOR    X1, X0, X1
 	VMOVQ   X1, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1636
+	JEQ     rowdone1753
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1635
+	JLE     chunks1752
 	MOVQ    BX, R9
-	JMP     chunks1635
+	JMP     chunks1752
 
-rowdone1636:
+rowdone1753:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1634
+	JNZ  row1751
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1633
+	JNZ  group1750
 	VZEROUPPER
 	RET
 
@@ -36758,21 +40725,21 @@ TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk1637
+	JAE   chunk1754
 	CMPQ  BX, $0x24
-	JAE   chunk1638
+	JAE   chunk1755
 	RET
 
-chunk1637:
+chunk1754:
 	SUBQ $0x6c, BX
 
-group1639:
+group1756:
 	MOVQ rows+24(FP), R10
 
-row1640:
+row1757:
 	XORQ R9, R9
 
-chunks1641:
+chunks1758:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -36888,35 +40855,35 @@ chunks1641:
 	VPOR           Y1, Y0, Y1
 	VMOVDQU        X1, 92(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1642
+	JEQ            rowdone1759
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks1641
+	JLE            chunks1758
 	MOVQ           BX, R9
-	JMP            chunks1641
+	JMP            chunks1758
 
-rowdone1642:
+rowdone1759:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1640
+	JNZ  row1757
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1639
+	JNZ  group1756
 	VZEROUPPER
 	RET
 
-chunk1638:
+chunk1755:
 	SUBQ $0x24, BX
 
-group1643:
+group1760:
 	MOVQ rows+24(FP), R10
 
-row1644:
+row1761:
 	XORQ R9, R9
 
-chunks1645:
+chunks1762:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -36973,22 +40940,22 @@ chunks1645:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1646
+	JEQ     rowdone1763
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1645
+	JLE     chunks1762
 	MOVQ    BX, R9
-	JMP     chunks1645
+	JMP     chunks1762
 
-rowdone1646:
+rowdone1763:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1644
+	JNZ  row1761
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1643
+	JNZ  group1760
 	VZEROUPPER
 	RET
 
@@ -37189,23 +41156,23 @@ TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1647
+	JAE   chunk1764
 	CMPQ  BX, $0x24
-	JAE   chunk1648
+	JAE   chunk1765
 	CMPQ  BX, $0x18
-	JAE   chunk1649
+	JAE   chunk1766
 	RET
 
-chunk1647:
+chunk1764:
 	SUBQ $0x60, BX
 
-group1650:
+group1767:
 	MOVQ rows+24(FP), R10
 
-row1651:
+row1768:
 	XORQ R9, R9
 
-chunks1652:
+chunks1769:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -37275,35 +41242,35 @@ chunks1652:
 	VMOVDQU        X1, (R11)
 	VEXTRACTI128   $0x01, Y1, 48(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1653
+	JEQ            rowdone1770
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1652
+	JLE            chunks1769
 	MOVQ           BX, R9
-	JMP            chunks1652
+	JMP            chunks1769
 
-rowdone1653:
+rowdone1770:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1651
+	JNZ  row1768
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1650
+	JNZ  group1767
 	VZEROUPPER
 	RET
 
-chunk1648:
+chunk1765:
 	SUBQ $0x24, BX
 
-group1654:
+group1771:
 	MOVQ rows+24(FP), R10
 
-row1655:
+row1772:
 	XORQ R9, R9
 
-chunks1656:
+chunks1773:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -37351,35 +41318,35 @@ chunks1656:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1657
+	JEQ     rowdone1774
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1656
+	JLE     chunks1773
 	MOVQ    BX, R9
-	JMP     chunks1656
+	JMP     chunks1773
 
-rowdone1657:
+rowdone1774:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1655
+	JNZ  row1772
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1654
+	JNZ  group1771
 	VZEROUPPER
 	RET
 
-chunk1649:
+chunk1766:
 	SUBQ $0x18, BX
 
-group1658:
+group1775:
 	MOVQ rows+24(FP), R10
 
-row1659:
+row1776:
 	XORQ R9, R9
 
-chunks1660:
+chunks1777:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -37410,22 +41377,22 @@ chunks1660:
 	VPSHUFB shuffle45<>+0(SB), X1, X1
 	VMOVQ   X1, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1661
+	JEQ     rowdone1778
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1660
+	JLE     chunks1777
 	MOVQ    BX, R9
-	JMP     chunks1660
+	JMP     chunks1777
 
-rowdone1661:
+rowdone1778:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1659
+	JNZ  row1776
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1658
+	JNZ  group1775
 	VZEROUPPER
 	RET
 
@@ -37462,19 +41429,19 @@ TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1662
+	JAE   chunk1779
 	RET
 
-chunk1662:
+chunk1779:
 	SUBQ $0x20, BX
 
-group1663:
+group1780:
 	MOVQ rows+24(FP), R10
 
-row1664:
+row1781:
 	XORQ R9, R9
 
-chunks1665:
+chunks1782:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -37503,22 +41470,22 @@ chunks1665:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1666
+	JEQ         rowdone1783
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1665
+	JLE         chunks1782
 	MOVQ        BX, R9
-	JMP         chunks1665
+	JMP         chunks1782
 
-rowdone1666:
+rowdone1783:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1664
+	JNZ  row1781
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1663
+	JNZ  group1780
 	SFENCE
 	VZEROUPPER
 	RET
@@ -37544,19 +41511,19 @@ TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1667
+	JAE   chunk1784
 	RET
 
-chunk1667:
+chunk1784:
 	SUBQ $0x20, BX
 
-group1668:
+group1785:
 	MOVQ rows+24(FP), R10
 
-row1669:
+row1786:
 	XORQ R9, R9
 
-chunks1670:
+chunks1787:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -37585,22 +41552,22 @@ chunks1670:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1671
+	JEQ         rowdone1788
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1670
+	JLE         chunks1787
 	MOVQ        BX, R9
-	JMP         chunks1670
+	JMP         chunks1787
 
-rowdone1671:
+rowdone1788:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1669
+	JNZ  row1786
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1668
+	JNZ  group1785
 	SFENCE
 	VZEROUPPER
 	RET
@@ -37626,19 +41593,19 @@ TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1672
+	JAE   chunk1789
 	RET
 
-chunk1672:
+chunk1789:
 	SUBQ $0x20, BX
 
-group1673:
+group1790:
 	MOVQ rows+24(FP), R10
 
-row1674:
+row1791:
 	XORQ R9, R9
 
-chunks1675:
+chunks1792:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -37667,22 +41634,22 @@ chunks1675:
 	VPOR        Y1, Y2, Y1
 	VMOVNTDQ    Y1, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1676
+	JEQ         rowdone1793
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1675
+	JLE         chunks1792
 	MOVQ        BX, R9
-	JMP         chunks1675
+	JMP         chunks1792
 
-rowdone1676:
+rowdone1793:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1674
+	JNZ  row1791
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1673
+	JNZ  group1790
 	SFENCE
 	VZEROUPPER
 	RET
@@ -37708,19 +41675,19 @@ TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1677
+	JAE   chunk1794
 	RET
 
-chunk1677:
+chunk1794:
 	SUBQ $0x20, BX
 
-group1678:
+group1795:
 	MOVQ rows+24(FP), R10
 
-row1679:
+row1796:
 	XORQ R9, R9
 
-chunks1680:
+chunks1797:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -37743,22 +41710,22 @@ chunks1680:
 	VPOR        Y3, Y2, Y3
 	VMOVNTDQ    Y3, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1681
+	JEQ         rowdone1798
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1680
+	JLE         chunks1797
 	MOVQ        BX, R9
-	JMP         chunks1680
+	JMP         chunks1797
 
-rowdone1681:
+rowdone1798:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1679
+	JNZ  row1796
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1678
+	JNZ  group1795
 	SFENCE
 	VZEROUPPER
 	RET
@@ -37784,19 +41751,19 @@ TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x20
-	JAE   chunk1682
+	JAE   chunk1799
 	RET
 
-chunk1682:
+chunk1799:
 	SUBQ $0x20, BX
 
-group1683:
+group1800:
 	MOVQ rows+24(FP), R10
 
-row1684:
+row1801:
 	XORQ R9, R9
 
-chunks1685:
+chunks1802:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -37810,22 +41777,22 @@ chunks1685:
 	VINSERTI128 $0x01, 80(R12), Y0, Y0
 	VMOVNTDQ    Y0, (R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1686
+	JEQ         rowdone1803
 	ADDQ        $0x20, R9
 	CMPQ        R9, BX
-	JLE         chunks1685
+	JLE         chunks1802
 	MOVQ        BX, R9
-	JMP         chunks1685
+	JMP         chunks1802
 
-rowdone1686:
+rowdone1803:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1684
+	JNZ  row1801
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1683
+	JNZ  group1800
 	SFENCE
 	VZEROUPPER
 	RET
@@ -37851,23 +41818,23 @@ TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1687
+	JAE   chunk1804
 	CMPQ  BX, $0x24
-	JAE   chunk1688
+	JAE   chunk1805
 	CMPQ  BX, $0x18
-	JAE   chunk1689
+	JAE   chunk1806
 	RET
 
-chunk1687:
+chunk1804:
 	SUBQ $0x60, BX
 
-group1690:
+group1807:
 	MOVQ rows+24(FP), R10
 
-row1691:
+row1808:
 	XORQ R9, R9
 
-chunks1692:
+chunks1809:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -37992,35 +41959,35 @@ chunks1692:
 	VMOVDQU        X1, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1693
+	JEQ            rowdone1810
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1692
+	JLE            chunks1809
 	MOVQ           BX, R9
-	JMP            chunks1692
+	JMP            chunks1809
 
-rowdone1693:
+rowdone1810:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1691
+	JNZ  row1808
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1690
+	JNZ  group1807
 	VZEROUPPER
 	RET
 
-chunk1688:
+chunk1805:
 	SUBQ $0x24, BX
 
-group1694:
+group1811:
 	MOVQ rows+24(FP), R10
 
-row1695:
+row1812:
 	XORQ R9, R9
 
-chunks1696:
+chunks1813:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -38094,35 +42061,35 @@ chunks1696:
 	VPSHUFB shuffle1661<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1697
+	JEQ     rowdone1814
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1696
+	JLE     chunks1813
 	MOVQ    BX, R9
-	JMP     chunks1696
+	JMP     chunks1813
 
-rowdone1697:
+rowdone1814:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1695
+	JNZ  row1812
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1694
+	JNZ  group1811
 	VZEROUPPER
 	RET
 
-chunk1689:
+chunk1806:
 	SUBQ $0x18, BX
 
-group1698:
+group1815:
 	MOVQ rows+24(FP), R10
 
-row1699:
+row1816:
 	XORQ R9, R9
 
-chunks1700:
+chunks1817:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -38171,22 +42138,22 @@ chunks1700:
 	VPOR    X0, X2, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1701
+	JEQ     rowdone1818
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1700
+	JLE     chunks1817
 	MOVQ    BX, R9
-	JMP     chunks1700
+	JMP     chunks1817
 
-rowdone1701:
+rowdone1818:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1699
+	JNZ  row1816
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1698
+	JNZ  group1815
 	VZEROUPPER
 	RET
 
@@ -38411,19 +42378,19 @@ TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1702
+	JAE   chunk1819
 	RET
 
-chunk1702:
+chunk1819:
 	SUBQ $0x60, BX
 
-group1703:
+group1820:
 	MOVQ rows+24(FP), R10
 
-row1704:
+row1821:
 	XORQ R9, R9
 
-chunks1705:
+chunks1822:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -38554,22 +42521,22 @@ chunks1705:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1706
+	JEQ            rowdone1823
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1705
+	JLE            chunks1822
 	MOVQ           BX, R9
-	JMP            chunks1705
+	JMP            chunks1822
 
-rowdone1706:
+rowdone1823:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1704
+	JNZ  row1821
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1703
+	JNZ  group1820
 	SFENCE
 	VZEROUPPER
 	RET
@@ -38673,23 +42640,23 @@ TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1707
+	JAE   chunk1824
 	CMPQ  BX, $0x24
-	JAE   chunk1708
+	JAE   chunk1825
 	CMPQ  BX, $0x18
-	JAE   chunk1709
+	JAE   chunk1826
 	RET
 
-chunk1707:
+chunk1824:
 	SUBQ $0x60, BX
 
-group1710:
+group1827:
 	MOVQ rows+24(FP), R10
 
-row1711:
+row1828:
 	XORQ R9, R9
 
-chunks1712:
+chunks1829:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -38821,35 +42788,35 @@ chunks1712:
 	VMOVDQU        X1, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1713
+	JEQ            rowdone1830
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1712
+	JLE            chunks1829
 	MOVQ           BX, R9
-	JMP            chunks1712
+	JMP            chunks1829
 
-rowdone1713:
+rowdone1830:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1711
+	JNZ  row1828
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1710
+	JNZ  group1827
 	VZEROUPPER
 	RET
 
-chunk1708:
+chunk1825:
 	SUBQ $0x24, BX
 
-group1714:
+group1831:
 	MOVQ rows+24(FP), R10
 
-row1715:
+row1832:
 	XORQ R9, R9
 
-chunks1716:
+chunks1833:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -38940,35 +42907,35 @@ chunks1716:
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1717
+	JEQ     rowdone1834
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1716
+	JLE     chunks1833
 	MOVQ    BX, R9
-	JMP     chunks1716
+	JMP     chunks1833
 
-rowdone1717:
+rowdone1834:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1715
+	JNZ  row1832
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1714
+	JNZ  group1831
 	VZEROUPPER
 	RET
 
-chunk1709:
+chunk1826:
 	SUBQ $0x18, BX
 
-group1718:
+group1835:
 	MOVQ rows+24(FP), R10
 
-row1719:
+row1836:
 	XORQ R9, R9
 
-chunks1720:
+chunks1837:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -39023,22 +42990,22 @@ chunks1720:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1721
+	JEQ     rowdone1838
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1720
+	JLE     chunks1837
 	MOVQ    BX, R9
-	JMP     chunks1720
+	JMP     chunks1837
 
-rowdone1721:
+rowdone1838:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1719
+	JNZ  row1836
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1718
+	JNZ  group1835
 	VZEROUPPER
 	RET
 
@@ -39241,19 +43208,19 @@ TEXT ·tunzip3x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1722
+	JAE   chunk1839
 	RET
 
-chunk1722:
+chunk1839:
 	SUBQ $0x60, BX
 
-group1723:
+group1840:
 	MOVQ rows+24(FP), R10
 
-row1724:
+row1841:
 	XORQ R9, R9
 
-chunks1725:
+chunks1842:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -39402,22 +43369,22 @@ chunks1725:
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1726
+	JEQ         rowdone1843
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks1725
+	JLE         chunks1842
 	MOVQ        BX, R9
-	JMP         chunks1725
+	JMP         chunks1842
 
-rowdone1726:
+rowdone1843:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1724
+	JNZ  row1841
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1723
+	JNZ  group1840
 	SFENCE
 	VZEROUPPER
 	RET
@@ -39527,23 +43494,23 @@ TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1727
+	JAE   chunk1844
 	CMPQ  BX, $0x30
-	JAE   chunk1728
+	JAE   chunk1845
 	CMPQ  BX, $0x18
-	JAE   chunk1729
+	JAE   chunk1846
 	RET
 
-chunk1727:
+chunk1844:
 	SUBQ $0x60, BX
 
-group1730:
+group1847:
 	MOVQ rows+24(FP), R10
 
-row1731:
+row1848:
 	XORQ R9, R9
 
-chunks1732:
+chunks1849:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -39638,35 +43605,117 @@ chunks1732:
 	VMOVDQU        X0, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1733
+	JEQ            rowdone1850
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1732
+	JLE            chunks1849
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole1851
 	MOVQ           BX, R9
-	JMP            chunks1732
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R9), X0
+	VPSHUFB        shuffle1734<>+0(SB), X0, X0
+	VMOVDQU        36(R9), X1
+	VPSHUFB        shuffle1735<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)
+	VMOVDQU        8(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        44(R9), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        72(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        108(R9), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R11)
+	VMOVDQU        76(R9), X0
+	VPSHUFB        shuffle1734<>+0(SB), X0, X0
+	VMOVDQU        112(R9), X1
+	VPSHUFB        shuffle1735<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 32(R11)
+	VMOVDQU        12(R9), X1
+	VPSHUFB        shuffle1734<>+0(SB), X1, X1
+	VMOVDQU        48(R9), X0
+	VPSHUFB        shuffle1735<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R11)(DX*1)
+	VMOVDQU        20(R9), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        56(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        84(R9), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        120(R9), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R11)(DX*1)
+	VMOVDQU        88(R9), X1
+	VPSHUFB        shuffle1734<>+0(SB), X1, X1
+	VMOVDQU        124(R9), X0
+	VPSHUFB        shuffle1735<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R11)(DX*1)
+	VMOVDQU        24(R9), X0
+	VPSHUFB        shuffle1734<>+0(SB), X0, X0
+	VMOVDQU        60(R9), X1
+	VPSHUFB        shuffle1735<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)(DX*2)
+	VMOVDQU        32(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        68(R9), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        96(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        128(R9), X0
+	VPSHUFB        shuffle44<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 16(R11)(DX*2)
+	VMOVDQU        100(R9), X2
+	VPSHUFB        shuffle1734<>+0(SB), X2, X2
+	VPSHUFB        shuffle1736<>+0(SB), X0, X0
+	VPOR           X0, X2, X0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	JMP            rowdone1850
 
-rowdone1733:
+whole1851:
+	MOVQ BX, R9
+	JMP  chunks1849
+
+rowdone1850:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1731
+	JNZ  row1848
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1730
+	JNZ  group1847
 	VZEROUPPER
 	RET
 
-chunk1728:
+chunk1845:
 	SUBQ $0x30, BX
 
-group1734:
+group1852:
 	MOVQ rows+24(FP), R10
 
-row1735:
+row1853:
 	XORQ R9, R9
 
-chunks1736:
+chunks1854:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -39742,35 +43791,80 @@ chunks1736:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1737
+	JEQ     rowdone1855
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks1736
+	JLE     chunks1854
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole1856
 	MOVQ    BX, R9
-	JMP     chunks1736
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle1734<>+0(SB), X0, X0
+	VMOVDQU 36(R9), X1
+	VPSHUFB shuffle1735<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 8(R9), X1
+	VPSHUFB shuffle41<>+0(SB), X1, X1
+	VMOVDQU 44(R9), X0
+	VPSHUFB shuffle199<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R11)
+	VMOVDQU 12(R9), X0
+	VPSHUFB shuffle1734<>+0(SB), X0, X0
+	VMOVDQU 48(R9), X1
+	VPSHUFB shuffle1735<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 20(R9), X1
+	VPSHUFB shuffle41<>+0(SB), X1, X1
+	VMOVDQU 56(R9), X0
+	VPSHUFB shuffle199<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 24(R9), X2
+	VPSHUFB shuffle1734<>+0(SB), X2, X2
+	VPSHUFB shuffle1737<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 32(R9), X1
+	VPSHUFB shuffle41<>+0(SB), X1, X1
+	VPSHUFB shuffle204<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R11)(DX*2)
+	JMP     rowdone1855
 
-rowdone1737:
+whole1856:
+	MOVQ BX, R9
+	JMP  chunks1854
+
+rowdone1855:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1735
+	JNZ  row1853
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1734
+	JNZ  group1852
 	VZEROUPPER
 	RET
 
-chunk1729:
+chunk1846:
 	SUBQ $0x18, BX
 
-group1738:
+group1857:
 	MOVQ rows+24(FP), R10
 
-row1739:
+row1858:
 	XORQ R9, R9
 
-chunks1740:
+chunks1859:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -39809,22 +43903,22 @@ chunks1740:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1741
+	JEQ     rowdone1860
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1740
+	JLE     chunks1859
 	MOVQ    BX, R9
-	JMP     chunks1740
+	JMP     chunks1859
 
-rowdone1741:
+rowdone1860:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1739
+	JNZ  row1858
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1738
+	JNZ  group1857
 	VZEROUPPER
 	RET
 
@@ -39925,19 +44019,19 @@ TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1742
+	JAE   chunk1861
 	RET
 
-chunk1742:
+chunk1861:
 	SUBQ $0x60, BX
 
-group1743:
+group1862:
 	MOVQ rows+24(FP), R10
 
-row1744:
+row1863:
 	XORQ R9, R9
 
-chunks1745:
+chunks1864:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -40050,22 +44144,22 @@ chunks1745:
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1746
+	JEQ            rowdone1865
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1745
+	JLE            chunks1864
 	MOVQ           BX, R9
-	JMP            chunks1745
+	JMP            chunks1864
 
-rowdone1746:
+rowdone1865:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1744
+	JNZ  row1863
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1743
+	JNZ  group1862
 	SFENCE
 	VZEROUPPER
 	RET
@@ -40121,21 +44215,21 @@ TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1747
+	JAE   chunk1866
 	CMPQ  BX, $0x30
-	JAE   chunk1748
+	JAE   chunk1867
 	RET
 
-chunk1747:
+chunk1866:
 	SUBQ $0x60, BX
 
-group1749:
+group1868:
 	MOVQ rows+24(FP), R10
 
-row1750:
+row1869:
 	XORQ R9, R9
 
-chunks1751:
+chunks1870:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -40195,35 +44289,99 @@ chunks1751:
 	VMOVDQU        X3, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y3, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1752
+	JEQ            rowdone1871
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1751
+	JLE            chunks1870
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole1872
 	MOVQ           BX, R9
-	JMP            chunks1751
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R9), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X0
+	VMOVDQU        72(R9), X1
+	VPSHUFB        shuffle40<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)
+	VMOVDQU        8(R9), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X1
+	VMOVDQU        80(R9), X0
+	VPSHUFB        shuffle40<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R11)
+	VMOVDQU        16(R9), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X0
+	VMOVDQU        88(R9), X1
+	VPSHUFB        shuffle40<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 32(R11)
+	VMOVDQU        24(R9), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X1
+	VMOVDQU        96(R9), X0
+	VPSHUFB        shuffle40<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R11)(DX*1)
+	VMOVDQU        32(R9), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X0
+	VMOVDQU        104(R9), X1
+	VPSHUFB        shuffle40<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R11)(DX*1)
+	VMOVDQU        40(R9), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X1
+	VMOVDQU        112(R9), X0
+	VPSHUFB        shuffle40<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R11)(DX*1)
+	VMOVDQU        48(R9), X0
+	VPSHUFB        shuffle39<>+0(SB), X0, X0
+	VMOVDQU        120(R9), X1
+	VPSHUFB        shuffle40<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)(DX*2)
+	VMOVDQU        56(R9), X1
+	VPSHUFB        shuffle39<>+0(SB), X1, X1
+	VMOVDQU        128(R9), X0
+	VPSHUFB        shuffle40<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 16(R11)(DX*2)
+	VMOVDQU        64(R9), X2
+	VPSHUFB        shuffle39<>+0(SB), X2, X2
+	VPSHUFB        shuffle214<>+0(SB), X0, X0
+	VPOR           X0, X2, X0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	JMP            rowdone1871
 
-rowdone1752:
+whole1872:
+	MOVQ BX, R9
+	JMP  chunks1870
+
+rowdone1871:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1750
+	JNZ  row1869
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1749
+	JNZ  group1868
 	VZEROUPPER
 	RET
 
-chunk1748:
+chunk1867:
 	SUBQ $0x30, BX
 
-group1753:
+group1873:
 	MOVQ rows+24(FP), R10
 
-row1754:
+row1874:
 	XORQ R9, R9
 
-chunks1755:
+chunks1875:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -40281,22 +44439,22 @@ chunks1755:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1756
+	JEQ     rowdone1876
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks1755
+	JLE     chunks1875
 	MOVQ    BX, R9
-	JMP     chunks1755
+	JMP     chunks1875
 
-rowdone1756:
+rowdone1876:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1754
+	JNZ  row1874
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1753
+	JNZ  group1873
 	VZEROUPPER
 	RET
 
@@ -40321,19 +44479,19 @@ TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1757
+	JAE   chunk1877
 	RET
 
-chunk1757:
+chunk1877:
 	SUBQ $0x60, BX
 
-group1758:
+group1878:
 	MOVQ rows+24(FP), R10
 
-row1759:
+row1879:
 	XORQ R9, R9
 
-chunks1760:
+chunks1880:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -40409,22 +44567,22 @@ chunks1760:
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1761
+	JEQ            rowdone1881
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1760
+	JLE            chunks1880
 	MOVQ           BX, R9
-	JMP            chunks1760
+	JMP            chunks1880
 
-rowdone1761:
+rowdone1881:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1759
+	JNZ  row1879
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1758
+	JNZ  group1878
 	SFENCE
 	VZEROUPPER
 	RET
@@ -40450,21 +44608,21 @@ TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk1762
+	JAE   chunk1882
 	CMPQ  BX, $0x24
-	JAE   chunk1763
+	JAE   chunk1883
 	RET
 
-chunk1762:
+chunk1882:
 	SUBQ $0x6c, BX
 
-group1764:
+group1884:
 	MOVQ rows+24(FP), R10
 
-row1765:
+row1885:
 	XORQ R9, R9
 
-chunks1766:
+chunks1886:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -40620,35 +44778,35 @@ chunks1766:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        X0, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1767
+	JEQ            rowdone1887
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks1766
+	JLE            chunks1886
 	MOVQ           BX, R9
-	JMP            chunks1766
+	JMP            chunks1886
 
-rowdone1767:
+rowdone1887:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1765
+	JNZ  row1885
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1764
+	JNZ  group1884
 	VZEROUPPER
 	RET
 
-chunk1763:
+chunk1883:
 	SUBQ $0x24, BX
 
-group1768:
+group1888:
 	MOVQ rows+24(FP), R10
 
-row1769:
+row1889:
 	XORQ R9, R9
 
-chunks1770:
+chunks1890:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -40730,22 +44888,22 @@ chunks1770:
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1771
+	JEQ     rowdone1891
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1770
+	JLE     chunks1890
 	MOVQ    BX, R9
-	JMP     chunks1770
+	JMP     chunks1890
 
-rowdone1771:
+rowdone1891:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1769
+	JNZ  row1889
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1768
+	JNZ  group1888
 	VZEROUPPER
 	RET
 
@@ -41040,19 +45198,19 @@ TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk1772
+	JAE   chunk1892
 	RET
 
-chunk1772:
+chunk1892:
 	SUBQ $0x00000120, BX
 
-group1773:
+group1893:
 	MOVQ rows+24(FP), R10
 
-row1774:
+row1894:
 	XORQ R9, R9
 
-chunks1775:
+chunks1895:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -41501,22 +45659,22 @@ chunks1775:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1776
+	JEQ            rowdone1896
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks1775
+	JLE            chunks1895
 	MOVQ           BX, R9
-	JMP            chunks1775
+	JMP            chunks1895
 
-rowdone1776:
+rowdone1896:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1774
+	JNZ  row1894
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1773
+	JNZ  group1893
 	SFENCE
 	VZEROUPPER
 	RET
@@ -41776,21 +45934,21 @@ TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk1777
+	JAE   chunk1897
 	CMPQ  BX, $0x24
-	JAE   chunk1778
+	JAE   chunk1898
 	RET
 
-chunk1777:
+chunk1897:
 	SUBQ $0x6c, BX
 
-group1779:
+group1899:
 	MOVQ rows+24(FP), R10
 
-row1780:
+row1900:
 	XORQ R9, R9
 
-chunks1781:
+chunks1901:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -41977,35 +46135,35 @@ chunks1781:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        X0, 92(R11)(DX*1)
 	CMPQ           R9, BX
-	JEQ            rowdone1782
+	JEQ            rowdone1902
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks1781
+	JLE            chunks1901
 	MOVQ           BX, R9
-	JMP            chunks1781
+	JMP            chunks1901
 
-rowdone1782:
+rowdone1902:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1780
+	JNZ  row1900
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1779
+	JNZ  group1899
 	VZEROUPPER
 	RET
 
-chunk1778:
+chunk1898:
 	SUBQ $0x24, BX
 
-group1783:
+group1903:
 	MOVQ rows+24(FP), R10
 
-row1784:
+row1904:
 	XORQ R9, R9
 
-chunks1785:
+chunks1905:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -42087,22 +46245,22 @@ chunks1785:
 	VPOR    X0, X1, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1786
+	JEQ     rowdone1906
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1785
+	JLE     chunks1905
 	MOVQ    BX, R9
-	JMP     chunks1785
+	JMP     chunks1905
 
-rowdone1786:
+rowdone1906:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1784
+	JNZ  row1904
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1783
+	JNZ  group1903
 	VZEROUPPER
 	RET
 
@@ -42431,19 +46589,19 @@ TEXT ·tunzip3x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk1787
+	JAE   chunk1907
 	RET
 
-chunk1787:
+chunk1907:
 	SUBQ $0x00000120, BX
 
-group1788:
+group1908:
 	MOVQ rows+24(FP), R10
 
-row1789:
+row1909:
 	XORQ R9, R9
 
-chunks1790:
+chunks1910:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -42970,22 +47128,22 @@ chunks1790:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1791
+	JEQ            rowdone1911
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks1790
+	JLE            chunks1910
 	MOVQ           BX, R9
-	JMP            chunks1790
+	JMP            chunks1910
 
-rowdone1791:
+rowdone1911:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1789
+	JNZ  row1909
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1788
+	JNZ  group1908
 	SFENCE
 	VZEROUPPER
 	RET
@@ -43191,21 +47349,21 @@ TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x6c
-	JAE   chunk1792
+	JAE   chunk1912
 	CMPQ  BX, $0x24
-	JAE   chunk1793
+	JAE   chunk1913
 	RET
 
-chunk1792:
+chunk1912:
 	SUBQ $0x6c, BX
 
-group1794:
+group1914:
 	MOVQ rows+24(FP), R10
 
-row1795:
+row1915:
 	XORQ R9, R9
 
-chunks1796:
+chunks1916:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -43327,35 +47485,35 @@ chunks1796:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        X0, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1797
+	JEQ            rowdone1917
 	ADDQ           $0x6c, R9
 	CMPQ           R9, BX
-	JLE            chunks1796
+	JLE            chunks1916
 	MOVQ           BX, R9
-	JMP            chunks1796
+	JMP            chunks1916
 
-rowdone1797:
+rowdone1917:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1795
+	JNZ  row1915
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1794
+	JNZ  group1914
 	VZEROUPPER
 	RET
 
-chunk1793:
+chunk1913:
 	SUBQ $0x24, BX
 
-group1798:
+group1918:
 	MOVQ rows+24(FP), R10
 
-row1799:
+row1919:
 	XORQ R9, R9
 
-chunks1800:
+chunks1920:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -43420,22 +47578,22 @@ chunks1800:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1801
+	JEQ     rowdone1921
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1800
+	JLE     chunks1920
 	MOVQ    BX, R9
-	JMP     chunks1800
+	JMP     chunks1920
 
-rowdone1801:
+rowdone1921:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1799
+	JNZ  row1919
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1798
+	JNZ  group1918
 	VZEROUPPER
 	RET
 
@@ -43478,19 +47636,19 @@ TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk1802
+	JAE   chunk1922
 	RET
 
-chunk1802:
+chunk1922:
 	SUBQ $0x00000120, BX
 
-group1803:
+group1923:
 	MOVQ rows+24(FP), R10
 
-row1804:
+row1924:
 	XORQ R9, R9
 
-chunks1805:
+chunks1925:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -43872,22 +48030,22 @@ chunks1805:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 256(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1806
+	JEQ            rowdone1926
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks1805
+	JLE            chunks1925
 	MOVQ           BX, R9
-	JMP            chunks1805
+	JMP            chunks1925
 
-rowdone1806:
+rowdone1926:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1804
+	JNZ  row1924
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1803
+	JNZ  group1923
 	SFENCE
 	VZEROUPPER
 	RET
@@ -43967,19 +48125,19 @@ TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x48
-	JAE   chunk1807
+	JAE   chunk1927
 	RET
 
-chunk1807:
+chunk1927:
 	SUBQ $0x48, BX
 
-group1808:
+group1928:
 	MOVQ rows+24(FP), R10
 
-row1809:
+row1929:
 	XORQ R9, R9
 
-chunks1810:
+chunks1930:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -44038,22 +48196,22 @@ chunks1810:
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        X2, 16(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1811
+	JEQ            rowdone1931
 	ADDQ           $0x48, R9
 	CMPQ           R9, BX
-	JLE            chunks1810
+	JLE            chunks1930
 	MOVQ           BX, R9
-	JMP            chunks1810
+	JMP            chunks1930
 
-rowdone1811:
+rowdone1931:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1809
+	JNZ  row1929
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1808
+	JNZ  group1928
 	VZEROUPPER
 	RET
 
@@ -44078,19 +48236,19 @@ TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x00000120
-	JAE   chunk1812
+	JAE   chunk1932
 	RET
 
-chunk1812:
+chunk1932:
 	SUBQ $0x00000120, BX
 
-group1813:
+group1933:
 	MOVQ rows+24(FP), R10
 
-row1814:
+row1934:
 	XORQ R9, R9
 
-chunks1815:
+chunks1935:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -44310,22 +48468,22 @@ chunks1815:
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 256(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1816
+	JEQ            rowdone1936
 	ADDQ           $0x00000120, R9
 	CMPQ           R9, BX
-	JLE            chunks1815
+	JLE            chunks1935
 	MOVQ           BX, R9
-	JMP            chunks1815
+	JMP            chunks1935
 
-rowdone1816:
+rowdone1936:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1814
+	JNZ  row1934
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1813
+	JNZ  group1933
 	SFENCE
 	VZEROUPPER
 	RET
@@ -44351,23 +48509,23 @@ TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1817
+	JAE   chunk1937
 	CMPQ  BX, $0x24
-	JAE   chunk1818
+	JAE   chunk1938
 	CMPQ  BX, $0x18
-	JAE   chunk1819
+	JAE   chunk1939
 	RET
 
-chunk1817:
+chunk1937:
 	SUBQ $0x60, BX
 
-group1820:
+group1940:
 	MOVQ rows+24(FP), R10
 
-row1821:
+row1941:
 	XORQ R9, R9
 
-chunks1822:
+chunks1942:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -44513,35 +48671,35 @@ chunks1822:
 	VMOVDQU        X0, 32(R11)(DX*1)
 	VEXTRACTI128   $0x01, Y0, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1823
+	JEQ            rowdone1943
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1822
+	JLE            chunks1942
 	MOVQ           BX, R9
-	JMP            chunks1822
+	JMP            chunks1942
 
-rowdone1823:
+rowdone1943:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1821
+	JNZ  row1941
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1820
+	JNZ  group1940
 	VZEROUPPER
 	RET
 
-chunk1818:
+chunk1938:
 	SUBQ $0x24, BX
 
-group1824:
+group1944:
 	MOVQ rows+24(FP), R10
 
-row1825:
+row1945:
 	XORQ R9, R9
 
-chunks1826:
+chunks1946:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -44632,35 +48790,35 @@ chunks1826:
 	VPOR    X1, X0, X1
 	VMOVD   X1, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1827
+	JEQ     rowdone1947
 	ADDQ    $0x24, R9
 	CMPQ    R9, BX
-	JLE     chunks1826
+	JLE     chunks1946
 	MOVQ    BX, R9
-	JMP     chunks1826
+	JMP     chunks1946
 
-rowdone1827:
+rowdone1947:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1825
+	JNZ  row1945
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1824
+	JNZ  group1944
 	VZEROUPPER
 	RET
 
-chunk1819:
+chunk1939:
 	SUBQ $0x18, BX
 
-group1828:
+group1948:
 	MOVQ rows+24(FP), R10
 
-row1829:
+row1949:
 	XORQ R9, R9
 
-chunks1830:
+chunks1950:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -44716,22 +48874,22 @@ chunks1830:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1831
+	JEQ     rowdone1951
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1830
+	JLE     chunks1950
 	MOVQ    BX, R9
-	JMP     chunks1830
+	JMP     chunks1950
 
-rowdone1831:
+rowdone1951:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1829
+	JNZ  row1949
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1828
+	JNZ  group1948
 	VZEROUPPER
 	RET
 
@@ -44932,19 +49090,19 @@ TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1832
+	JAE   chunk1952
 	RET
 
-chunk1832:
+chunk1952:
 	SUBQ $0x60, BX
 
-group1833:
+group1953:
 	MOVQ rows+24(FP), R10
 
-row1834:
+row1954:
 	XORQ R9, R9
 
-chunks1835:
+chunks1955:
 	LEAQ        (CX)(R9*1), R11
 	IMUL3Q      $0x03, R9, R12
 	ADDQ        AX, R12
@@ -45093,22 +49251,22 @@ chunks1835:
 	VPOR        Y1, Y0, Y1
 	VMOVNTDQ    Y1, 64(R11)(DX*2)
 	CMPQ        R9, BX
-	JEQ         rowdone1836
+	JEQ         rowdone1956
 	ADDQ        $0x60, R9
 	CMPQ        R9, BX
-	JLE         chunks1835
+	JLE         chunks1955
 	MOVQ        BX, R9
-	JMP         chunks1835
+	JMP         chunks1955
 
-rowdone1836:
+rowdone1956:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1834
+	JNZ  row1954
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1833
+	JNZ  group1953
 	SFENCE
 	VZEROUPPER
 	RET
@@ -45218,23 +49376,23 @@ TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1837
+	JAE   chunk1957
 	CMPQ  BX, $0x30
-	JAE   chunk1838
+	JAE   chunk1958
 	CMPQ  BX, $0x18
-	JAE   chunk1839
+	JAE   chunk1959
 	RET
 
-chunk1837:
+chunk1957:
 	SUBQ $0x60, BX
 
-group1840:
+group1960:
 	MOVQ rows+24(FP), R10
 
-row1841:
+row1961:
 	XORQ R9, R9
 
-chunks1842:
+chunks1962:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -45399,35 +49557,177 @@ chunks1842:
 	VMOVDQU        X1, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1843
+	JEQ            rowdone1963
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1842
+	JLE            chunks1962
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole1964
 	MOVQ           BX, R9
-	JMP            chunks1842
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R9), X0
+	VPSHUFB        shuffle1993<>+0(SB), X0, X0
+	VMOVDQU        18(R9), X1
+	VPSHUFB        shuffle1994<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        36(R9), X0
+	VPSHUFB        shuffle1995<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        54(R9), X1
+	VPSHUFB        shuffle1996<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)
+	VMOVDQU        4(R9), X1
+	VPSHUFB        shuffle316<>+0(SB), X1, X1
+	VMOVDQU        22(R9), X0
+	VPSHUFB        shuffle1354<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        40(R9), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        58(R9), X0
+	VPSHUFB        shuffle1997<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        90(R9), X1
+	VPSHUFB        shuffle782<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        108(R9), X0
+	VPSHUFB        shuffle788<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        126(R9), X1
+	VPSHUFB        shuffle792<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R11)
+	VMOVDQU        74(R9), X1
+	VPSHUFB        shuffle1993<>+0(SB), X1, X1
+	VMOVDQU        92(R9), X0
+	VPSHUFB        shuffle1994<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        110(R9), X1
+	VPSHUFB        shuffle1995<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        128(R9), X0
+	VPSHUFB        shuffle1996<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 32(R11)
+	VMOVDQU        6(R9), X2
+	VPSHUFB        shuffle1993<>+0(SB), X2, X2
+	VMOVDQU        24(R9), X1
+	VPSHUFB        shuffle1994<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        42(R9), X2
+	VPSHUFB        shuffle1995<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        60(R9), X1
+	VPSHUFB        shuffle1996<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, (R11)(DX*1)
+	VMOVDQU        10(R9), X1
+	VPSHUFB        shuffle316<>+0(SB), X1, X1
+	VMOVDQU        28(R9), X2
+	VPSHUFB        shuffle1354<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        46(R9), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        64(R9), X2
+	VPSHUFB        shuffle1997<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        96(R9), X1
+	VPSHUFB        shuffle782<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        114(R9), X2
+	VPSHUFB        shuffle788<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VPSHUFB        shuffle1464<>+0(SB), X0, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, 16(R11)(DX*1)
+	VMOVDQU        80(R9), X1
+	VPSHUFB        shuffle1993<>+0(SB), X1, X1
+	VMOVDQU        98(R9), X2
+	VPSHUFB        shuffle1994<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        116(R9), X1
+	VPSHUFB        shuffle1995<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1998<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 32(R11)(DX*1)
+	VMOVDQU        12(R9), X2
+	VPSHUFB        shuffle1993<>+0(SB), X2, X2
+	VMOVDQU        30(R9), X1
+	VPSHUFB        shuffle1994<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        48(R9), X2
+	VPSHUFB        shuffle1995<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        66(R9), X1
+	VPSHUFB        shuffle1996<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, (R11)(DX*2)
+	VMOVDQU        16(R9), X1
+	VPSHUFB        shuffle316<>+0(SB), X1, X1
+	VMOVDQU        34(R9), X2
+	VPSHUFB        shuffle1354<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        52(R9), X1
+	VPSHUFB        shuffle780<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        70(R9), X2
+	VPSHUFB        shuffle1997<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        102(R9), X1
+	VPSHUFB        shuffle782<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        120(R9), X2
+	VPSHUFB        shuffle788<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VPSHUFB        shuffle795<>+0(SB), X0, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, 16(R11)(DX*2)
+	VMOVDQU        86(R9), X1
+	VPSHUFB        shuffle1993<>+0(SB), X1, X1
+	VMOVDQU        104(R9), X2
+	VPSHUFB        shuffle1994<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        122(R9), X1
+	VPSHUFB        shuffle1995<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle1999<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	JMP            rowdone1963
 
-rowdone1843:
+whole1964:
+	MOVQ BX, R9
+	JMP  chunks1962
+
+rowdone1963:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1841
+	JNZ  row1961
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1840
+	JNZ  group1960
 	VZEROUPPER
 	RET
 
-chunk1838:
+chunk1958:
 	SUBQ $0x30, BX
 
-group1844:
+group1965:
 	MOVQ rows+24(FP), R10
 
-row1845:
+row1966:
 	XORQ R9, R9
 
-chunks1846:
+chunks1967:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -45563,35 +49863,114 @@ chunks1846:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1847
+	JEQ     rowdone1968
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks1846
+	JLE     chunks1967
+	SUBQ    $0x18, R9
+	CMPQ    R9, BX
+	JL      whole1969
 	MOVQ    BX, R9
-	JMP     chunks1846
+	ADDQ    $0x18, R9
+	LEAQ    (CX)(R9*1), R11
+	IMUL3Q  $0x03, R9, R9
+	ADDQ    AX, R9
+	VMOVDQU (R9), X0
+	VPSHUFB shuffle1993<>+0(SB), X0, X0
+	VMOVDQU 18(R9), X1
+	VPSHUFB shuffle1994<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 36(R9), X0
+	VPSHUFB shuffle1995<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 54(R9), X1
+	VPSHUFB shuffle1996<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU X1, (R11)
+	VMOVDQU 4(R9), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VMOVDQU 22(R9), X0
+	VPSHUFB shuffle1354<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU 40(R9), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 56(R9), X0
+	VPSHUFB shuffle1183<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R11)
+	VMOVDQU 6(R9), X2
+	VPSHUFB shuffle1993<>+0(SB), X2, X2
+	VMOVDQU 24(R9), X1
+	VPSHUFB shuffle1994<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 42(R9), X2
+	VPSHUFB shuffle1995<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle2000<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(DX*1)
+	VMOVDQU 10(R9), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VMOVDQU 28(R9), X2
+	VPSHUFB shuffle1354<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 46(R9), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle1190<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R11)(DX*1)
+	VMOVDQU 12(R9), X2
+	VPSHUFB shuffle1993<>+0(SB), X2, X2
+	VMOVDQU 30(R9), X1
+	VPSHUFB shuffle1994<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VMOVDQU 48(R9), X2
+	VPSHUFB shuffle1995<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VPSHUFB shuffle2001<>+0(SB), X0, X1
+	VPOR    X1, X2, X1
+	VMOVDQU X1, (R11)(DX*2)
+	VMOVDQU 16(R9), X1
+	VPSHUFB shuffle316<>+0(SB), X1, X1
+	VMOVDQU 34(R9), X2
+	VPSHUFB shuffle1354<>+0(SB), X2, X2
+	VPOR    X2, X1, X2
+	VMOVDQU 52(R9), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle812<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R11)(DX*2)
+	JMP     rowdone1968
 
-rowdone1847:
+whole1969:
+	MOVQ BX, R9
+	JMP  chunks1967
+
+rowdone1968:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1845
+	JNZ  row1966
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1844
+	JNZ  group1965
 	VZEROUPPER
 	RET
 
-chunk1839:
+chunk1959:
 	SUBQ $0x18, BX
 
-group1848:
+group1970:
 	MOVQ rows+24(FP), R10
 
-row1849:
+row1971:
 	XORQ R9, R9
 
-chunks1850:
+chunks1972:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -45664,22 +50043,22 @@ chunks1850:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1851
+	JEQ     rowdone1973
 	ADDQ    $0x18, R9
 	CMPQ    R9, BX
-	JLE     chunks1850
+	JLE     chunks1972
 	MOVQ    BX, R9
-	JMP     chunks1850
+	JMP     chunks1972
 
-rowdone1851:
+rowdone1973:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1849
+	JNZ  row1971
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1848
+	JNZ  group1970
 	VZEROUPPER
 	RET
 
@@ -45860,19 +50239,19 @@ TEXT ·tunzip3x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1852
+	JAE   chunk1974
 	RET
 
-chunk1852:
+chunk1974:
 	SUBQ $0x60, BX
 
-group1853:
+group1975:
 	MOVQ rows+24(FP), R10
 
-row1854:
+row1976:
 	XORQ R9, R9
 
-chunks1855:
+chunks1977:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -46074,22 +50453,22 @@ chunks1855:
 	VPOR           Y0, Y2, Y0
 	VMOVNTDQ       Y0, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1856
+	JEQ            rowdone1978
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1855
+	JLE            chunks1977
 	MOVQ           BX, R9
-	JMP            chunks1855
+	JMP            chunks1977
 
-rowdone1856:
+rowdone1978:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1854
+	JNZ  row1976
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1853
+	JNZ  group1975
 	SFENCE
 	VZEROUPPER
 	RET
@@ -46235,21 +50614,21 @@ TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1857
+	JAE   chunk1979
 	CMPQ  BX, $0x30
-	JAE   chunk1858
+	JAE   chunk1980
 	RET
 
-chunk1857:
+chunk1979:
 	SUBQ $0x60, BX
 
-group1859:
+group1981:
 	MOVQ rows+24(FP), R10
 
-row1860:
+row1982:
 	XORQ R9, R9
 
-chunks1861:
+chunks1983:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -46368,35 +50747,151 @@ chunks1861:
 	VMOVDQU        X1, 32(R11)(DX*2)
 	VEXTRACTI128   $0x01, Y1, 80(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1862
+	JEQ            rowdone1984
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1861
+	JLE            chunks1983
+	SUBQ           $0x30, R9
+	CMPQ           R9, BX
+	JL             whole1985
 	MOVQ           BX, R9
-	JMP            chunks1861
+	ADDQ           $0x30, R9
+	LEAQ           (CX)(R9*1), R11
+	IMUL3Q         $0x03, R9, R9
+	ADDQ           AX, R9
+	VMOVDQU        (R9), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        36(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        72(R9), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        108(R9), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, (R11)
+	VMOVDQU        4(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        40(R9), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        76(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        112(R9), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R11)
+	VMOVDQU        8(R9), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        44(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        80(R9), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        116(R9), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 32(R11)
+	VMOVDQU        12(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        48(R9), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        84(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        120(R9), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R11)(DX*1)
+	VMOVDQU        16(R9), X0
+	VPSHUFB        shuffle41<>+0(SB), X0, X0
+	VMOVDQU        52(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        88(R9), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        124(R9), X1
+	VPSHUFB        shuffle38<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        X1, 16(R11)(DX*1)
+	VMOVDQU        20(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        56(R9), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        92(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        128(R9), X0
+	VPSHUFB        shuffle38<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 32(R11)(DX*1)
+	VMOVDQU        24(R9), X2
+	VPSHUFB        shuffle41<>+0(SB), X2, X2
+	VMOVDQU        60(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        96(R9), X2
+	VPSHUFB        shuffle200<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VPSHUFB        shuffle44<>+0(SB), X0, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        X1, (R11)(DX*2)
+	VMOVDQU        28(R9), X1
+	VPSHUFB        shuffle41<>+0(SB), X1, X1
+	VMOVDQU        64(R9), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        100(R9), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle480<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 16(R11)(DX*2)
+	VMOVDQU        32(R9), X2
+	VPSHUFB        shuffle41<>+0(SB), X2, X2
+	VMOVDQU        68(R9), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VMOVDQU        104(R9), X2
+	VPSHUFB        shuffle200<>+0(SB), X2, X2
+	VPOR           X2, X1, X2
+	VPSHUFB        shuffle482<>+0(SB), X0, X0
+	VPOR           X0, X2, X0
+	VMOVDQU        X0, 32(R11)(DX*2)
+	JMP            rowdone1984
 
-rowdone1862:
+whole1985:
+	MOVQ BX, R9
+	JMP  chunks1983
+
+rowdone1984:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1860
+	JNZ  row1982
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1859
+	JNZ  group1981
 	VZEROUPPER
 	RET
 
-chunk1858:
+chunk1980:
 	SUBQ $0x30, BX
 
-group1863:
+group1986:
 	MOVQ rows+24(FP), R10
 
-row1864:
+row1987:
 	XORQ R9, R9
 
-chunks1865:
+chunks1988:
 	LEAQ    (CX)(R9*1), R11
 	IMUL3Q  $0x03, R9, R12
 	ADDQ    AX, R12
@@ -46506,22 +51001,22 @@ chunks1865:
 	VPOR    X0, X2, X0
 	VMOVDQU X0, 32(R11)(DX*2)
 	CMPQ    R9, BX
-	JEQ     rowdone1866
+	JEQ     rowdone1989
 	ADDQ    $0x30, R9
 	CMPQ    R9, BX
-	JLE     chunks1865
+	JLE     chunks1988
 	MOVQ    BX, R9
-	JMP     chunks1865
+	JMP     chunks1988
 
-rowdone1866:
+rowdone1989:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1864
+	JNZ  row1987
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1863
+	JNZ  group1986
 	VZEROUPPER
 	RET
 
@@ -46546,19 +51041,19 @@ TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  spaceStride+32(FP), DI
 	MOVQ  depthStride+40(FP), R8
 	CMPQ  BX, $0x60
-	JAE   chunk1867
+	JAE   chunk1990
 	RET
 
-chunk1867:
+chunk1990:
 	SUBQ $0x60, BX
 
-group1868:
+group1991:
 	MOVQ rows+24(FP), R10
 
-row1869:
+row1992:
 	XORQ R9, R9
 
-chunks1870:
+chunks1993:
 	LEAQ           (CX)(R9*1), R11
 	IMUL3Q         $0x03, R9, R12
 	ADDQ           AX, R12
@@ -46706,22 +51201,22 @@ chunks1870:
 	VPOR           Y1, Y0, Y1
 	VMOVNTDQ       Y1, 64(R11)(DX*2)
 	CMPQ           R9, BX
-	JEQ            rowdone1871
+	JEQ            rowdone1994
 	ADDQ           $0x60, R9
 	CMPQ           R9, BX
-	JLE            chunks1870
+	JLE            chunks1993
 	MOVQ           BX, R9
-	JMP            chunks1870
+	JMP            chunks1993
 
-rowdone1871:
+rowdone1994:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R10
-	JNZ  row1869
+	JNZ  row1992
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1868
+	JNZ  group1991
 	SFENCE
 	VZEROUPPER
 	RET
@@ -46748,25 +51243,25 @@ TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1872
+	JAE   chunk1995
 	CMPQ  BX, $0x10
-	JAE   chunk1873
+	JAE   chunk1996
 	CMPQ  BX, $0x08
-	JAE   chunk1874
+	JAE   chunk1997
 	CMPQ  BX, $0x04
-	JAE   chunk1875
+	JAE   chunk1998
 	RET
 
-chunk1872:
+chunk1995:
 	SUBQ $0x20, BX
 
-group1876:
+group1999:
 	MOVQ rows+24(FP), R11
 
-row1877:
+row2000:
 	XORQ R10, R10
 
-chunks1878:
+chunks2001:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -46794,35 +51289,77 @@ chunks1878:
 	VPUNPCKHDQ  Y3, Y2, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1879
+	JEQ         rowdone2002
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1878
+	JLE         chunks2001
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2003
 	MOVQ        BX, R10
-	JMP         chunks1878
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB   X3, X2, X3
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X1, X4
+	VPACKUSWB   X4, X2, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     48(AX)(R10*4), X4
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X4, X5
+	VPACKUSWB   X5, X2, X5
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X4, X6
+	VPACKUSWB   X6, X2, X4
+	VPAND       shuffle1383<>+0(SB), X3, X0
+	VPAND       shuffle1383<>+0(SB), X5, X6
+	VPACKUSWB   X6, X0, X6
+	VMOVDQU     X6, (R12)
+	VPSRLW      $0x08, X3, X6
+	VPSRLW      $0x08, X5, X0
+	VPACKUSWB   X0, X6, X5
+	VMOVDQU     X5, (R13)
+	VPAND       shuffle1383<>+0(SB), X1, X5
+	VPAND       shuffle1383<>+0(SB), X4, X3
+	VPACKUSWB   X3, X5, X3
+	VMOVDQU     X3, (R12)(DX*1)
+	VPSRLW      $0x08, X1, X3
+	VPSRLW      $0x08, X4, X5
+	VPACKUSWB   X5, X3, X4
+	VMOVDQU     X4, (R13)(DX*1)
+	JMP         rowdone2002
 
-rowdone1879:
+whole2003:
+	MOVQ BX, R10
+	JMP  chunks2001
+
+rowdone2002:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1877
+	JNZ  row2000
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1876
+	JNZ  group1999
 	VZEROUPPER
 	RET
 
-chunk1873:
+chunk1996:
 	SUBQ $0x10, BX
 
-group1880:
+group2004:
 	MOVQ rows+24(FP), R11
 
-row1881:
+row2005:
 	XORQ R10, R10
 
-chunks1882:
+chunks2006:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -46858,35 +51395,69 @@ chunks1882:
 	VPACKUSWB X5, X3, X4
 	VMOVDQU   X4, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1883
+	JEQ       rowdone2007
 	ADDQ      $0x10, R10
 	CMPQ      R10, BX
-	JLE       chunks1882
+	JLE       chunks2006
+	SUBQ      $0x08, R10
+	CMPQ      R10, BX
+	JL        whole2008
 	MOVQ      BX, R10
-	JMP       chunks1882
+	ADDQ      $0x08, R10
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X1, X4
+	VPACKUSWB X4, X2, X1
+	VPAND     shuffle1383<>+0(SB), X3, X0
+	VPAND     shuffle1383<>+0(SB), X3, X4
+	VPACKUSWB X4, X0, X4
+	VMOVQ     X4, (R12)
+	VPSRLW    $0x08, X3, X4
+	VPSRLW    $0x08, X3, X0
+	VPACKUSWB X0, X4, X3
+	VMOVQ     X3, (R13)
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPAND     shuffle1383<>+0(SB), X1, X0
+	VPACKUSWB X0, X3, X0
+	VMOVQ     X0, (R12)(DX*1)
+	VPSRLW    $0x08, X1, X0
+	VPSRLW    $0x08, X1, X3
+	VPACKUSWB X3, X0, X1
+	VMOVQ     X1, (R13)(DX*1)
+	JMP       rowdone2007
 
-rowdone1883:
+whole2008:
+	MOVQ BX, R10
+	JMP  chunks2006
+
+rowdone2007:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1881
+	JNZ  row2005
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1880
+	JNZ  group2004
 	VZEROUPPER
 	RET
 
-chunk1874:
+chunk1997:
 	SUBQ $0x08, BX
 
-group1884:
+group2009:
 	MOVQ rows+24(FP), R11
 
-row1885:
+row2010:
 	XORQ R10, R10
 
-chunks1886:
+chunks2011:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -46914,35 +51485,68 @@ chunks1886:
 	VPACKUSWB X3, X0, X1
 	VMOVQ     X1, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1887
+	JEQ       rowdone2012
 	ADDQ      $0x08, R10
 	CMPQ      R10, BX
-	JLE       chunks1886
+	JLE       chunks2011
+	SUBQ      $0x04, R10
+	CMPQ      R10, BX
+	JL        whole2013
 	MOVQ      BX, R10
-	JMP       chunks1886
+	ADDQ      $0x04, R10
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VPAND     shuffle1383<>+0(SB), X0, X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPACKUSWB X2, X1, X2
+	VPSRLW    $0x08, X0, X1
+	VPSRLW    $0x08, X0, X3
+	VPACKUSWB X3, X1, X0
+	VPAND     shuffle1383<>+0(SB), X2, X3
+	VPAND     shuffle1383<>+0(SB), X2, X1
+	VPACKUSWB X1, X3, X1
+	VMOVD     X1, (R12)
+	VPSRLW    $0x08, X2, X1
+	VPSRLW    $0x08, X2, X3
+	VPACKUSWB X3, X1, X2
+	VMOVD     X2, (R13)
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPAND     shuffle1383<>+0(SB), X0, X3
+	VPACKUSWB X3, X2, X3
+	VMOVD     X3, (R12)(DX*1)
+	VPSRLW    $0x08, X0, X3
+	VPSRLW    $0x08, X0, X2
+	VPACKUSWB X2, X3, X0
+	VMOVD     X0, (R13)(DX*1)
+	JMP       rowdone2012
 
-rowdone1887:
+whole2013:
+	MOVQ BX, R10
+	JMP  chunks2011
+
+rowdone2012:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1885
+	JNZ  row2010
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1884
+	JNZ  group2009
 	VZEROUPPER
 	RET
 
-chunk1875:
+chunk1998:
 	SUBQ $0x04, BX
 
-group1888:
+group2014:
 	MOVQ rows+24(FP), R11
 
-row1889:
+row2015:
 	XORQ R10, R10
 
-chunks1890:
+chunks2016:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -46969,22 +51573,22 @@ chunks1890:
 	VPACKUSWB X2, X3, X0
 	VMOVD     X0, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1891
+	JEQ       rowdone2017
 	ADDQ      $0x04, R10
 	CMPQ      R10, BX
-	JLE       chunks1890
+	JLE       chunks2016
 	MOVQ      BX, R10
-	JMP       chunks1890
+	JMP       chunks2016
 
-rowdone1891:
+rowdone2017:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1889
+	JNZ  row2015
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1888
+	JNZ  group2014
 	VZEROUPPER
 	RET
 
@@ -47010,25 +51614,25 @@ TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1892
+	JAE   chunk2018
 	CMPQ  BX, $0x10
-	JAE   chunk1893
+	JAE   chunk2019
 	CMPQ  BX, $0x08
-	JAE   chunk1894
+	JAE   chunk2020
 	CMPQ  BX, $0x04
-	JAE   chunk1895
+	JAE   chunk2021
 	RET
 
-chunk1892:
+chunk2018:
 	SUBQ $0x20, BX
 
-group1896:
+group2022:
 	MOVQ rows+24(FP), R11
 
-row1897:
+row2023:
 	XORQ R10, R10
 
-chunks1898:
+chunks2024:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47056,35 +51660,77 @@ chunks1898:
 	VPUNPCKHDQ  Y3, Y2, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1899
+	JEQ         rowdone2025
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1898
+	JLE         chunks2024
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2026
 	MOVQ        BX, R10
-	JMP         chunks1898
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW   X3, X2, X3
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X1, X4
+	VPACKUSDW   X4, X2, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     48(AX)(R10*4), X4
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X4, X5
+	VPACKUSDW   X5, X2, X5
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X4, X6
+	VPACKUSDW   X6, X2, X4
+	VPAND       shuffle1384<>+0(SB), X3, X0
+	VPAND       shuffle1384<>+0(SB), X5, X6
+	VPACKUSDW   X6, X0, X6
+	VMOVDQU     X6, (R12)
+	VPSRLD      $0x10, X3, X6
+	VPSRLD      $0x10, X5, X0
+	VPACKUSDW   X0, X6, X5
+	VMOVDQU     X5, (R13)
+	VPAND       shuffle1384<>+0(SB), X1, X5
+	VPAND       shuffle1384<>+0(SB), X4, X3
+	VPACKUSDW   X3, X5, X3
+	VMOVDQU     X3, (R12)(DX*1)
+	VPSRLD      $0x10, X1, X3
+	VPSRLD      $0x10, X4, X5
+	VPACKUSDW   X5, X3, X4
+	VMOVDQU     X4, (R13)(DX*1)
+	JMP         rowdone2025
 
-rowdone1899:
+whole2026:
+	MOVQ BX, R10
+	JMP  chunks2024
+
+rowdone2025:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1897
+	JNZ  row2023
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1896
+	JNZ  group2022
 	VZEROUPPER
 	RET
 
-chunk1893:
+chunk2019:
 	SUBQ $0x10, BX
 
-group1900:
+group2027:
 	MOVQ rows+24(FP), R11
 
-row1901:
+row2028:
 	XORQ R10, R10
 
-chunks1902:
+chunks2029:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -47120,35 +51766,69 @@ chunks1902:
 	VPACKUSDW X5, X3, X4
 	VMOVDQU   X4, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1903
+	JEQ       rowdone2030
 	ADDQ      $0x10, R10
 	CMPQ      R10, BX
-	JLE       chunks1902
+	JLE       chunks2029
+	SUBQ      $0x08, R10
+	CMPQ      R10, BX
+	JL        whole2031
 	MOVQ      BX, R10
-	JMP       chunks1902
+	ADDQ      $0x08, R10
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VMOVDQU   16(AX)(R10*4), X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X1, X4
+	VPACKUSDW X4, X2, X1
+	VPAND     shuffle1384<>+0(SB), X3, X0
+	VPAND     shuffle1384<>+0(SB), X3, X4
+	VPACKUSDW X4, X0, X4
+	VMOVQ     X4, (R12)
+	VPSRLD    $0x10, X3, X4
+	VPSRLD    $0x10, X3, X0
+	VPACKUSDW X0, X4, X3
+	VMOVQ     X3, (R13)
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPAND     shuffle1384<>+0(SB), X1, X0
+	VPACKUSDW X0, X3, X0
+	VMOVQ     X0, (R12)(DX*1)
+	VPSRLD    $0x10, X1, X0
+	VPSRLD    $0x10, X1, X3
+	VPACKUSDW X3, X0, X1
+	VMOVQ     X1, (R13)(DX*1)
+	JMP       rowdone2030
 
-rowdone1903:
+whole2031:
+	MOVQ BX, R10
+	JMP  chunks2029
+
+rowdone2030:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1901
+	JNZ  row2028
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1900
+	JNZ  group2027
 	VZEROUPPER
 	RET
 
-chunk1894:
+chunk2020:
 	SUBQ $0x08, BX
 
-group1904:
+group2032:
 	MOVQ rows+24(FP), R11
 
-row1905:
+row2033:
 	XORQ R10, R10
 
-chunks1906:
+chunks2034:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -47176,35 +51856,68 @@ chunks1906:
 	VPACKUSDW X3, X0, X1
 	VMOVQ     X1, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1907
+	JEQ       rowdone2035
 	ADDQ      $0x08, R10
 	CMPQ      R10, BX
-	JLE       chunks1906
+	JLE       chunks2034
+	SUBQ      $0x04, R10
+	CMPQ      R10, BX
+	JL        whole2036
 	MOVQ      BX, R10
-	JMP       chunks1906
+	ADDQ      $0x04, R10
+	LEAQ      (CX)(R10*1), R12
+	LEAQ      (R12)(R9*1), R13
+	VMOVDQU   (AX)(R10*4), X0
+	VPAND     shuffle1384<>+0(SB), X0, X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPACKUSDW X2, X1, X2
+	VPSRLD    $0x10, X0, X1
+	VPSRLD    $0x10, X0, X3
+	VPACKUSDW X3, X1, X0
+	VPAND     shuffle1384<>+0(SB), X2, X3
+	VPAND     shuffle1384<>+0(SB), X2, X1
+	VPACKUSDW X1, X3, X1
+	VMOVD     X1, (R12)
+	VPSRLD    $0x10, X2, X1
+	VPSRLD    $0x10, X2, X3
+	VPACKUSDW X3, X1, X2
+	VMOVD     X2, (R13)
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPAND     shuffle1384<>+0(SB), X0, X3
+	VPACKUSDW X3, X2, X3
+	VMOVD     X3, (R12)(DX*1)
+	VPSRLD    $0x10, X0, X3
+	VPSRLD    $0x10, X0, X2
+	VPACKUSDW X2, X3, X0
+	VMOVD     X0, (R13)(DX*1)
+	JMP       rowdone2035
 
-rowdone1907:
+whole2036:
+	MOVQ BX, R10
+	JMP  chunks2034
+
+rowdone2035:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1905
+	JNZ  row2033
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1904
+	JNZ  group2032
 	VZEROUPPER
 	RET
 
-chunk1895:
+chunk2021:
 	SUBQ $0x04, BX
 
-group1908:
+group2037:
 	MOVQ rows+24(FP), R11
 
-row1909:
+row2038:
 	XORQ R10, R10
 
-chunks1910:
+chunks2039:
 	LEAQ      (CX)(R10*1), R12
 	LEAQ      (R12)(R9*1), R13
 	VMOVDQU   (AX)(R10*4), X0
@@ -47231,22 +51944,22 @@ chunks1910:
 	VPACKUSDW X2, X3, X0
 	VMOVD     X0, (R13)(DX*1)
 	CMPQ      R10, BX
-	JEQ       rowdone1911
+	JEQ       rowdone2040
 	ADDQ      $0x04, R10
 	CMPQ      R10, BX
-	JLE       chunks1910
+	JLE       chunks2039
 	MOVQ      BX, R10
-	JMP       chunks1910
+	JMP       chunks2039
 
-rowdone1911:
+rowdone2040:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1909
+	JNZ  row2038
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1908
+	JNZ  group2037
 	VZEROUPPER
 	RET
 
@@ -47272,25 +51985,25 @@ TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1912
+	JAE   chunk2041
 	CMPQ  BX, $0x10
-	JAE   chunk1913
+	JAE   chunk2042
 	CMPQ  BX, $0x08
-	JAE   chunk1914
+	JAE   chunk2043
 	CMPQ  BX, $0x04
-	JAE   chunk1915
+	JAE   chunk2044
 	RET
 
-chunk1912:
+chunk2041:
 	SUBQ $0x20, BX
 
-group1916:
+group2045:
 	MOVQ rows+24(FP), R11
 
-row1917:
+row2046:
 	XORQ R10, R10
 
-chunks1918:
+chunks2047:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47314,35 +52027,61 @@ chunks1918:
 	VPUNPCKHDQ  Y3, Y1, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1919
+	JEQ         rowdone2048
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1918
+	JLE         chunks2047
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2049
 	MOVQ        BX, R10
-	JMP         chunks1918
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VSHUFPS     $0x88, X1, X0, X2
+	VSHUFPS     $0xdd, X1, X0, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     48(AX)(R10*4), X3
+	VSHUFPS     $0x88, X3, X0, X4
+	VSHUFPS     $0xdd, X3, X0, X3
+	VSHUFPS     $0x88, X4, X2, X0
+	VMOVDQU     X0, (R12)
+	VSHUFPS     $0xdd, X4, X2, X4
+	VMOVDQU     X4, (R13)
+	VSHUFPS     $0x88, X3, X1, X4
+	VMOVDQU     X4, (R12)(DX*1)
+	VSHUFPS     $0xdd, X3, X1, X3
+	VMOVDQU     X3, (R13)(DX*1)
+	JMP         rowdone2048
 
-rowdone1919:
+whole2049:
+	MOVQ BX, R10
+	JMP  chunks2047
+
+rowdone2048:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1917
+	JNZ  row2046
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1916
+	JNZ  group2045
 	VZEROUPPER
 	RET
 
-chunk1913:
+chunk2042:
 	SUBQ $0x10, BX
 
-group1920:
+group2050:
 	MOVQ rows+24(FP), R11
 
-row1921:
+row2051:
 	XORQ R10, R10
 
-chunks1922:
+chunks2052:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -47362,35 +52101,57 @@ chunks1922:
 	VSHUFPS $0xdd, X3, X1, X3
 	VMOVDQU X3, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1923
+	JEQ     rowdone2053
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1922
+	JLE     chunks2052
+	SUBQ    $0x08, R10
+	CMPQ    R10, BX
+	JL      whole2054
 	MOVQ    BX, R10
-	JMP     chunks1922
+	ADDQ    $0x08, R10
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VMOVDQU 16(AX)(R10*4), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VSHUFPS $0x88, X2, X2, X0
+	VMOVQ   X0, (R12)
+	VSHUFPS $0xdd, X2, X2, X2
+	VMOVQ   X2, (R13)
+	VSHUFPS $0x88, X1, X1, X2
+	VMOVQ   X2, (R12)(DX*1)
+	VSHUFPS $0xdd, X1, X1, X1
+	VMOVQ   X1, (R13)(DX*1)
+	JMP     rowdone2053
 
-rowdone1923:
+whole2054:
+	MOVQ BX, R10
+	JMP  chunks2052
+
+rowdone2053:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1921
+	JNZ  row2051
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1920
+	JNZ  group2050
 	VZEROUPPER
 	RET
 
-chunk1914:
+chunk2043:
 	SUBQ $0x08, BX
 
-group1924:
+group2055:
 	MOVQ rows+24(FP), R11
 
-row1925:
+row2056:
 	XORQ R10, R10
 
-chunks1926:
+chunks2057:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -47406,35 +52167,56 @@ chunks1926:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVQ   X1, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1927
+	JEQ     rowdone2058
 	ADDQ    $0x08, R10
 	CMPQ    R10, BX
-	JLE     chunks1926
+	JLE     chunks2057
+	SUBQ    $0x04, R10
+	CMPQ    R10, BX
+	JL      whole2059
 	MOVQ    BX, R10
-	JMP     chunks1926
+	ADDQ    $0x04, R10
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VSHUFPS $0x88, X0, X0, X1
+	VSHUFPS $0xdd, X0, X0, X0
+	VSHUFPS $0x88, X1, X1, X2
+	VMOVD   X2, (R12)
+	VSHUFPS $0xdd, X1, X1, X1
+	VMOVD   X1, (R13)
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVD   X1, (R12)(DX*1)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R13)(DX*1)
+	JMP     rowdone2058
 
-rowdone1927:
+whole2059:
+	MOVQ BX, R10
+	JMP  chunks2057
+
+rowdone2058:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1925
+	JNZ  row2056
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1924
+	JNZ  group2055
 	VZEROUPPER
 	RET
 
-chunk1915:
+chunk2044:
 	SUBQ $0x04, BX
 
-group1928:
+group2060:
 	MOVQ rows+24(FP), R11
 
-row1929:
+row2061:
 	XORQ R10, R10
 
-chunks1930:
+chunks2062:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -47449,22 +52231,22 @@ chunks1930:
 	VSHUFPS $0xdd, X0, X0, X0
 	VMOVD   X0, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1931
+	JEQ     rowdone2063
 	ADDQ    $0x04, R10
 	CMPQ    R10, BX
-	JLE     chunks1930
+	JLE     chunks2062
 	MOVQ    BX, R10
-	JMP     chunks1930
+	JMP     chunks2062
 
-rowdone1931:
+rowdone2063:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1929
+	JNZ  row2061
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1928
+	JNZ  group2060
 	VZEROUPPER
 	RET
 
@@ -47490,23 +52272,23 @@ TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1932
+	JAE   chunk2064
 	CMPQ  BX, $0x10
-	JAE   chunk1933
+	JAE   chunk2065
 	CMPQ  BX, $0x08
-	JAE   chunk1934
+	JAE   chunk2066
 	RET
 
-chunk1932:
+chunk2064:
 	SUBQ $0x20, BX
 
-group1935:
+group2067:
 	MOVQ rows+24(FP), R11
 
-row1936:
+row2068:
 	XORQ R10, R10
 
-chunks1937:
+chunks2069:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47530,35 +52312,61 @@ chunks1937:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1938
+	JEQ         rowdone2070
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1937
+	JLE         chunks2069
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2071
 	MOVQ        BX, R10
-	JMP         chunks1937
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     48(AX)(R10*4), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VMOVDQU     X0, (R12)
+	VPUNPCKHQDQ X4, X2, X4
+	VMOVDQU     X4, (R13)
+	VPUNPCKLQDQ X3, X1, X4
+	VMOVDQU     X4, (R12)(DX*1)
+	VPUNPCKHQDQ X3, X1, X3
+	VMOVDQU     X3, (R13)(DX*1)
+	JMP         rowdone2070
 
-rowdone1938:
+whole2071:
+	MOVQ BX, R10
+	JMP  chunks2069
+
+rowdone2070:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1936
+	JNZ  row2068
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1935
+	JNZ  group2067
 	VZEROUPPER
 	RET
 
-chunk1933:
+chunk2065:
 	SUBQ $0x10, BX
 
-group1939:
+group2072:
 	MOVQ rows+24(FP), R11
 
-row1940:
+row2073:
 	XORQ R10, R10
 
-chunks1941:
+chunks2074:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47578,35 +52386,57 @@ chunks1941:
 	VPUNPCKHQDQ X3, X1, X3
 	VMOVDQU     X3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1942
+	JEQ         rowdone2075
 	ADDQ        $0x10, R10
 	CMPQ        R10, BX
-	JLE         chunks1941
+	JLE         chunks2074
+	SUBQ        $0x08, R10
+	CMPQ        R10, BX
+	JL          whole2076
 	MOVQ        BX, R10
-	JMP         chunks1941
+	ADDQ        $0x08, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VPUNPCKLQDQ X2, X2, X0
+	VMOVQ       X0, (R12)
+	VPUNPCKHQDQ X2, X2, X2
+	VMOVQ       X2, (R13)
+	VPUNPCKLQDQ X1, X1, X2
+	VMOVQ       X2, (R12)(DX*1)
+	VPUNPCKHQDQ X1, X1, X1
+	VMOVQ       X1, (R13)(DX*1)
+	JMP         rowdone2075
 
-rowdone1942:
+whole2076:
+	MOVQ BX, R10
+	JMP  chunks2074
+
+rowdone2075:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1940
+	JNZ  row2073
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1939
+	JNZ  group2072
 	VZEROUPPER
 	RET
 
-chunk1934:
+chunk2066:
 	SUBQ $0x08, BX
 
-group1943:
+group2077:
 	MOVQ rows+24(FP), R11
 
-row1944:
+row2078:
 	XORQ R10, R10
 
-chunks1945:
+chunks2079:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47622,22 +52452,22 @@ chunks1945:
 	VPUNPCKHQDQ X1, X1, X1
 	VMOVQ       X1, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1946
+	JEQ         rowdone2080
 	ADDQ        $0x08, R10
 	CMPQ        R10, BX
-	JLE         chunks1945
+	JLE         chunks2079
 	MOVQ        BX, R10
-	JMP         chunks1945
+	JMP         chunks2079
 
-rowdone1946:
+rowdone2080:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1944
+	JNZ  row2078
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1943
+	JNZ  group2077
 	VZEROUPPER
 	RET
 
@@ -47663,21 +52493,21 @@ TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1947
+	JAE   chunk2081
 	CMPQ  BX, $0x10
-	JAE   chunk1948
+	JAE   chunk2082
 	RET
 
-chunk1947:
+chunk2081:
 	SUBQ $0x20, BX
 
-group1949:
+group2083:
 	MOVQ rows+24(FP), R11
 
-row1950:
+row2084:
 	XORQ R10, R10
 
-chunks1951:
+chunks2085:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -47693,35 +52523,53 @@ chunks1951:
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
 	VMOVDQU     Y0, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1952
+	JEQ         rowdone2086
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1951
+	JLE         chunks2085
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2087
 	MOVQ        BX, R10
-	JMP         chunks1951
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VMOVDQU     X0, (R12)
+	VMOVDQU     16(AX)(R10*4), X0
+	VMOVDQU     X0, (R12)(DX*1)
+	VMOVDQU     32(AX)(R10*4), X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     48(AX)(R10*4), X0
+	VMOVDQU     X0, (R13)(DX*1)
+	JMP         rowdone2086
 
-rowdone1952:
+whole2087:
+	MOVQ BX, R10
+	JMP  chunks2085
+
+rowdone2086:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1950
+	JNZ  row2084
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1949
+	JNZ  group2083
 	VZEROUPPER
 	RET
 
-chunk1948:
+chunk2082:
 	SUBQ $0x10, BX
 
-group1953:
+group2088:
 	MOVQ rows+24(FP), R11
 
-row1954:
+row2089:
 	XORQ R10, R10
 
-chunks1955:
+chunks2090:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -47733,22 +52581,22 @@ chunks1955:
 	VMOVDQU 48(AX)(R10*4), X0
 	VMOVDQU X0, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1956
+	JEQ     rowdone2091
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks1955
+	JLE     chunks2090
 	MOVQ    BX, R10
-	JMP     chunks1955
+	JMP     chunks2090
 
-rowdone1956:
+rowdone2091:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1954
+	JNZ  row2089
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1953
+	JNZ  group2088
 	VZEROUPPER
 	RET
 
@@ -47774,23 +52622,23 @@ TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk1957
+	JAE   chunk2092
 	CMPQ  BX, $0x24
-	JAE   chunk1958
+	JAE   chunk2093
 	CMPQ  BX, $0x18
-	JAE   chunk1959
+	JAE   chunk2094
 	RET
 
-chunk1957:
+chunk2092:
 	SUBQ $0x60, BX
 
-group1960:
+group2095:
 	MOVQ rows+24(FP), R11
 
-row1961:
+row2096:
 	XORQ R10, R10
 
-chunks1962:
+chunks2097:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        44(AX)(R10*4), Y0
@@ -47884,35 +52732,35 @@ chunks1962:
 	VMOVDQU        X0, 80(R13)
 	VEXTRACTI128   $0x01, Y0, 80(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone1963
+	JEQ            rowdone2098
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks1962
+	JLE            chunks2097
 	MOVQ           BX, R10
-	JMP            chunks1962
+	JMP            chunks2097
 
-rowdone1963:
+rowdone2098:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1961
+	JNZ  row2096
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1960
+	JNZ  group2095
 	VZEROUPPER
 	RET
 
-chunk1958:
+chunk2093:
 	SUBQ $0x24, BX
 
-group1964:
+group2099:
 	MOVQ rows+24(FP), R11
 
-row1965:
+row2100:
 	XORQ R10, R10
 
-chunks1966:
+chunks2101:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -47974,35 +52822,35 @@ chunks1966:
 	VPSHUFB shuffle47<>+0(SB), X0, X0
 	VMOVD   X0, 32(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1967
+	JEQ     rowdone2102
 	ADDQ    $0x24, R10
 	CMPQ    R10, BX
-	JLE     chunks1966
+	JLE     chunks2101
 	MOVQ    BX, R10
-	JMP     chunks1966
+	JMP     chunks2101
 
-rowdone1967:
+rowdone2102:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1965
+	JNZ  row2100
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1964
+	JNZ  group2099
 	VZEROUPPER
 	RET
 
-chunk1959:
+chunk2094:
 	SUBQ $0x18, BX
 
-group1968:
+group2103:
 	MOVQ rows+24(FP), R11
 
-row1969:
+row2104:
 	XORQ R10, R10
 
-chunks1970:
+chunks2105:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -48041,22 +52889,22 @@ chunks1970:
 	VPSHUFB shuffle45<>+0(SB), X0, X0
 	VMOVQ   X0, 16(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone1971
+	JEQ     rowdone2106
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks1970
+	JLE     chunks2105
 	MOVQ    BX, R10
-	JMP     chunks1970
+	JMP     chunks2105
 
-rowdone1971:
+rowdone2106:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1969
+	JNZ  row2104
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1968
+	JNZ  group2103
 	VZEROUPPER
 	RET
 
@@ -48094,19 +52942,19 @@ TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1972
+	JAE   chunk2107
 	RET
 
-chunk1972:
+chunk2107:
 	SUBQ $0x20, BX
 
-group1973:
+group2108:
 	MOVQ rows+24(FP), R11
 
-row1974:
+row2109:
 	XORQ R10, R10
 
-chunks1975:
+chunks2110:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48146,22 +52994,22 @@ chunks1975:
 	VPACKUSWB   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1976
+	JEQ         rowdone2111
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1975
+	JLE         chunks2110
 	MOVQ        BX, R10
-	JMP         chunks1975
+	JMP         chunks2110
 
-rowdone1976:
+rowdone2111:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1974
+	JNZ  row2109
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1973
+	JNZ  group2108
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48188,19 +53036,19 @@ TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1977
+	JAE   chunk2112
 	RET
 
-chunk1977:
+chunk2112:
 	SUBQ $0x20, BX
 
-group1978:
+group2113:
 	MOVQ rows+24(FP), R11
 
-row1979:
+row2114:
 	XORQ R10, R10
 
-chunks1980:
+chunks2115:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48240,22 +53088,22 @@ chunks1980:
 	VPACKUSDW   Y5, Y3, Y4
 	VMOVNTDQ    Y4, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1981
+	JEQ         rowdone2116
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1980
+	JLE         chunks2115
 	MOVQ        BX, R10
-	JMP         chunks1980
+	JMP         chunks2115
 
-rowdone1981:
+rowdone2116:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1979
+	JNZ  row2114
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1978
+	JNZ  group2113
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48282,19 +53130,19 @@ TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1982
+	JAE   chunk2117
 	RET
 
-chunk1982:
+chunk2117:
 	SUBQ $0x20, BX
 
-group1983:
+group2118:
 	MOVQ rows+24(FP), R11
 
-row1984:
+row2119:
 	XORQ R10, R10
 
-chunks1985:
+chunks2120:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48318,22 +53166,22 @@ chunks1985:
 	VSHUFPS     $0xdd, Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1986
+	JEQ         rowdone2121
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1985
+	JLE         chunks2120
 	MOVQ        BX, R10
-	JMP         chunks1985
+	JMP         chunks2120
 
-rowdone1986:
+rowdone2121:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1984
+	JNZ  row2119
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1983
+	JNZ  group2118
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48360,19 +53208,19 @@ TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1987
+	JAE   chunk2122
 	RET
 
-chunk1987:
+chunk2122:
 	SUBQ $0x20, BX
 
-group1988:
+group2123:
 	MOVQ rows+24(FP), R11
 
-row1989:
+row2124:
 	XORQ R10, R10
 
-chunks1990:
+chunks2125:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48396,22 +53244,22 @@ chunks1990:
 	VPUNPCKHQDQ Y3, Y1, Y3
 	VMOVNTDQ    Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1991
+	JEQ         rowdone2126
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1990
+	JLE         chunks2125
 	MOVQ        BX, R10
-	JMP         chunks1990
+	JMP         chunks2125
 
-rowdone1991:
+rowdone2126:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1989
+	JNZ  row2124
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1988
+	JNZ  group2123
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48438,19 +53286,19 @@ TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1992
+	JAE   chunk2127
 	RET
 
-chunk1992:
+chunk2127:
 	SUBQ $0x20, BX
 
-group1993:
+group2128:
 	MOVQ rows+24(FP), R11
 
-row1994:
+row2129:
 	XORQ R10, R10
 
-chunks1995:
+chunks2130:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48466,22 +53314,22 @@ chunks1995:
 	VINSERTI128 $0x01, 112(AX)(R10*4), Y0, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone1996
+	JEQ         rowdone2131
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks1995
+	JLE         chunks2130
 	MOVQ        BX, R10
-	JMP         chunks1995
+	JMP         chunks2130
 
-rowdone1996:
+rowdone2131:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row1994
+	JNZ  row2129
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1993
+	JNZ  group2128
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48508,21 +53356,21 @@ TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk1997
+	JAE   chunk2132
 	CMPQ  BX, $0x10
-	JAE   chunk1998
+	JAE   chunk2133
 	RET
 
-chunk1997:
+chunk2132:
 	SUBQ $0x20, BX
 
-group1999:
+group2134:
 	MOVQ rows+24(FP), R11
 
-row2000:
+row2135:
 	XORQ R10, R10
 
-chunks2001:
+chunks2136:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48550,35 +53398,90 @@ chunks2001:
 	VPSHUFB     shuffle1401<>+0(SB), Y3, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2002
+	JEQ         rowdone2137
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2001
+	JLE         chunks2136
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2138
 	MOVQ        BX, R10
-	JMP         chunks2001
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VPSHUFB     shuffle2024<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPSHUFB     shuffle2025<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VPSHUFB     shuffle2026<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     48(AX)(R10*4), X1
+	VPSHUFB     shuffle2027<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R12)
+	VMOVDQU     4(AX)(R10*4), X2
+	VPSHUFB     shuffle2024<>+0(SB), X2, X2
+	VMOVDQU     20(AX)(R10*4), X0
+	VPSHUFB     shuffle2025<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     36(AX)(R10*4), X2
+	VPSHUFB     shuffle2026<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2028<>+0(SB), X1, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     X0, (R12)(DX*1)
+	VMOVDQU     8(AX)(R10*4), X0
+	VPSHUFB     shuffle2024<>+0(SB), X0, X0
+	VMOVDQU     24(AX)(R10*4), X2
+	VPSHUFB     shuffle2025<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     40(AX)(R10*4), X0
+	VPSHUFB     shuffle2026<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VPSHUFB     shuffle2029<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R13)
+	VMOVDQU     12(AX)(R10*4), X2
+	VPSHUFB     shuffle2024<>+0(SB), X2, X2
+	VMOVDQU     28(AX)(R10*4), X0
+	VPSHUFB     shuffle2025<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     44(AX)(R10*4), X2
+	VPSHUFB     shuffle2026<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2030<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	JMP         rowdone2137
 
-rowdone2002:
+whole2138:
+	MOVQ BX, R10
+	JMP  chunks2136
+
+rowdone2137:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2000
+	JNZ  row2135
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group1999
+	JNZ  group2134
 	VZEROUPPER
 	RET
 
-chunk1998:
+chunk2133:
 	SUBQ $0x10, BX
 
-group2003:
+group2139:
 	MOVQ rows+24(FP), R11
 
-row2004:
+row2140:
 	XORQ R10, R10
 
-chunks2005:
+chunks2141:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -48627,22 +53530,22 @@ chunks2005:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2006
+	JEQ     rowdone2142
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2005
+	JLE     chunks2141
 	MOVQ    BX, R10
-	JMP     chunks2005
+	JMP     chunks2141
 
-rowdone2006:
+rowdone2142:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2004
+	JNZ  row2140
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2003
+	JNZ  group2139
 	VZEROUPPER
 	RET
 
@@ -48696,19 +53599,19 @@ TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2007
+	JAE   chunk2143
 	RET
 
-chunk2007:
+chunk2143:
 	SUBQ $0x20, BX
 
-group2008:
+group2144:
 	MOVQ rows+24(FP), R11
 
-row2009:
+row2145:
 	XORQ R10, R10
 
-chunks2010:
+chunks2146:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48776,22 +53679,22 @@ chunks2010:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2011
+	JEQ         rowdone2147
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2010
+	JLE         chunks2146
 	MOVQ        BX, R10
-	JMP         chunks2010
+	JMP         chunks2146
 
-rowdone2011:
+rowdone2147:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2009
+	JNZ  row2145
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2008
+	JNZ  group2144
 	SFENCE
 	VZEROUPPER
 	RET
@@ -48860,21 +53763,21 @@ TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2012
+	JAE   chunk2148
 	CMPQ  BX, $0x10
-	JAE   chunk2013
+	JAE   chunk2149
 	RET
 
-chunk2012:
+chunk2148:
 	SUBQ $0x20, BX
 
-group2014:
+group2150:
 	MOVQ rows+24(FP), R11
 
-row2015:
+row2151:
 	XORQ R10, R10
 
-chunks2016:
+chunks2152:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -48902,35 +53805,68 @@ chunks2016:
 	VPSHUFB     shuffle1406<>+0(SB), Y3, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2017
+	JEQ         rowdone2153
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2016
+	JLE         chunks2152
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2154
 	MOVQ        BX, R10
-	JMP         chunks2016
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VPSHUFB     shuffle2038<>+0(SB), X0, X0
+	VMOVDQU     32(AX)(R10*4), X1
+	VPSHUFB     shuffle2039<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R12)
+	VMOVDQU     8(AX)(R10*4), X1
+	VPSHUFB     shuffle2038<>+0(SB), X1, X1
+	VMOVDQU     40(AX)(R10*4), X0
+	VPSHUFB     shuffle2039<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, (R12)(DX*1)
+	VMOVDQU     16(AX)(R10*4), X0
+	VPSHUFB     shuffle2038<>+0(SB), X0, X0
+	VMOVDQU     48(AX)(R10*4), X1
+	VPSHUFB     shuffle2039<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R13)
+	VMOVDQU     24(AX)(R10*4), X2
+	VPSHUFB     shuffle2038<>+0(SB), X2, X2
+	VPSHUFB     shuffle2040<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	JMP         rowdone2153
 
-rowdone2017:
+whole2154:
+	MOVQ BX, R10
+	JMP  chunks2152
+
+rowdone2153:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2015
+	JNZ  row2151
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2014
+	JNZ  group2150
 	VZEROUPPER
 	RET
 
-chunk2013:
+chunk2149:
 	SUBQ $0x10, BX
 
-group2018:
+group2155:
 	MOVQ rows+24(FP), R11
 
-row2019:
+row2156:
 	XORQ R10, R10
 
-chunks2020:
+chunks2157:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -48957,22 +53893,22 @@ chunks2020:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2021
+	JEQ     rowdone2158
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2020
+	JLE     chunks2157
 	MOVQ    BX, R10
-	JMP     chunks2020
+	JMP     chunks2157
 
-rowdone2021:
+rowdone2158:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2019
+	JNZ  row2156
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2018
+	JNZ  group2155
 	VZEROUPPER
 	RET
 
@@ -49010,19 +53946,19 @@ TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2022
+	JAE   chunk2159
 	RET
 
-chunk2022:
+chunk2159:
 	SUBQ $0x20, BX
 
-group2023:
+group2160:
 	MOVQ rows+24(FP), R11
 
-row2024:
+row2161:
 	XORQ R10, R10
 
-chunks2025:
+chunks2162:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -49058,22 +53994,22 @@ chunks2025:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2026
+	JEQ         rowdone2163
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2025
+	JLE         chunks2162
 	MOVQ        BX, R10
-	JMP         chunks2025
+	JMP         chunks2162
 
-rowdone2026:
+rowdone2163:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2024
+	JNZ  row2161
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2023
+	JNZ  group2160
 	SFENCE
 	VZEROUPPER
 	RET
@@ -49118,19 +54054,19 @@ TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2027
+	JAE   chunk2164
 	RET
 
-chunk2027:
+chunk2164:
 	SUBQ $0x20, BX
 
-group2028:
+group2165:
 	MOVQ rows+24(FP), R11
 
-row2029:
+row2166:
 	XORQ R10, R10
 
-chunks2030:
+chunks2167:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (AX)(R10*4), Y0
@@ -49158,22 +54094,22 @@ chunks2030:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, (R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2031
+	JEQ            rowdone2168
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks2030
+	JLE            chunks2167
 	MOVQ           BX, R10
-	JMP            chunks2030
+	JMP            chunks2167
 
-rowdone2031:
+rowdone2168:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2029
+	JNZ  row2166
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2028
+	JNZ  group2165
 	VZEROUPPER
 	RET
 
@@ -49211,19 +54147,19 @@ TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2032
+	JAE   chunk2169
 	RET
 
-chunk2032:
+chunk2169:
 	SUBQ $0x20, BX
 
-group2033:
+group2170:
 	MOVQ rows+24(FP), R11
 
-row2034:
+row2171:
 	XORQ R10, R10
 
-chunks2035:
+chunks2172:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -49258,22 +54194,22 @@ chunks2035:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, (R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2036
+	JEQ            rowdone2173
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks2035
+	JLE            chunks2172
 	MOVQ           BX, R10
-	JMP            chunks2035
+	JMP            chunks2172
 
-rowdone2036:
+rowdone2173:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2034
+	JNZ  row2171
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2033
+	JNZ  group2170
 	SFENCE
 	VZEROUPPER
 	RET
@@ -49300,19 +54236,19 @@ TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk2037
+	JAE   chunk2174
 	RET
 
-chunk2037:
+chunk2174:
 	SUBQ $0x40, BX
 
-group2038:
+group2175:
 	MOVQ rows+24(FP), R11
 
-row2039:
+row2176:
 	XORQ R10, R10
 
-chunks2040:
+chunks2177:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (AX)(R10*4), Y0
@@ -49364,22 +54300,22 @@ chunks2040:
 	VPOR           Y0, Y1, Y0
 	VMOVDQU        Y0, 32(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2041
+	JEQ            rowdone2178
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks2040
+	JLE            chunks2177
 	MOVQ           BX, R10
-	JMP            chunks2040
+	JMP            chunks2177
 
-rowdone2041:
+rowdone2178:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2039
+	JNZ  row2176
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2038
+	JNZ  group2175
 	VZEROUPPER
 	RET
 
@@ -49405,19 +54341,19 @@ TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk2042
+	JAE   chunk2179
 	RET
 
-chunk2042:
+chunk2179:
 	SUBQ $0x40, BX
 
-group2043:
+group2180:
 	MOVQ rows+24(FP), R11
 
-row2044:
+row2181:
 	XORQ R10, R10
 
-chunks2045:
+chunks2182:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -49484,22 +54420,22 @@ chunks2045:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 32(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2046
+	JEQ            rowdone2183
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks2045
+	JLE            chunks2182
 	MOVQ           BX, R10
-	JMP            chunks2045
+	JMP            chunks2182
 
-rowdone2046:
+rowdone2183:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2044
+	JNZ  row2181
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2043
+	JNZ  group2180
 	SFENCE
 	VZEROUPPER
 	RET
@@ -49526,23 +54462,23 @@ TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2047
+	JAE   chunk2184
 	CMPQ  BX, $0x24
-	JAE   chunk2048
+	JAE   chunk2185
 	CMPQ  BX, $0x18
-	JAE   chunk2049
+	JAE   chunk2186
 	RET
 
-chunk2047:
+chunk2184:
 	SUBQ $0x60, BX
 
-group2050:
+group2187:
 	MOVQ rows+24(FP), R11
 
-row2051:
+row2188:
 	XORQ R10, R10
 
-chunks2052:
+chunks2189:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -49678,35 +54614,35 @@ chunks2052:
 	VPOR        Y3, Y7, Y3
 	VMOVDQU     Y3, 64(R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2053
+	JEQ         rowdone2190
 	ADDQ        $0x60, R10
 	CMPQ        R10, BX
-	JLE         chunks2052
+	JLE         chunks2189
 	MOVQ        BX, R10
-	JMP         chunks2052
+	JMP         chunks2189
 
-rowdone2053:
+rowdone2190:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2051
+	JNZ  row2188
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2050
+	JNZ  group2187
 	VZEROUPPER
 	RET
 
-chunk2048:
+chunk2185:
 	SUBQ $0x24, BX
 
-group2054:
+group2191:
 	MOVQ rows+24(FP), R11
 
-row2055:
+row2192:
 	XORQ R10, R10
 
-chunks2056:
+chunks2193:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -49875,35 +54811,35 @@ chunks2056:
 	VPOR    X1, X2, X1
 	VMOVD   X1, 32(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2057
+	JEQ     rowdone2194
 	ADDQ    $0x24, R10
 	CMPQ    R10, BX
-	JLE     chunks2056
+	JLE     chunks2193
 	MOVQ    BX, R10
-	JMP     chunks2056
+	JMP     chunks2193
 
-rowdone2057:
+rowdone2194:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2055
+	JNZ  row2192
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2054
+	JNZ  group2191
 	VZEROUPPER
 	RET
 
-chunk2049:
+chunk2186:
 	SUBQ $0x18, BX
 
-group2058:
+group2195:
 	MOVQ rows+24(FP), R11
 
-row2059:
+row2196:
 	XORQ R10, R10
 
-chunks2060:
+chunks2197:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -50008,22 +54944,22 @@ chunks2060:
 	VPOR    X1, X2, X1
 	VMOVQ   X1, 16(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2061
+	JEQ     rowdone2198
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks2060
+	JLE     chunks2197
 	MOVQ    BX, R10
-	JMP     chunks2060
+	JMP     chunks2197
 
-rowdone2061:
+rowdone2198:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2059
+	JNZ  row2196
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2058
+	JNZ  group2195
 	VZEROUPPER
 	RET
 
@@ -50177,19 +55113,19 @@ TEXT ·tunzip4x3x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2062
+	JAE   chunk2199
 	RET
 
-chunk2062:
+chunk2199:
 	SUBQ $0x60, BX
 
-group2063:
+group2200:
 	MOVQ rows+24(FP), R11
 
-row2064:
+row2201:
 	XORQ R10, R10
 
-chunks2065:
+chunks2202:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -50470,22 +55406,22 @@ chunks2065:
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, 64(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2066
+	JEQ            rowdone2203
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks2065
+	JLE            chunks2202
 	MOVQ           BX, R10
-	JMP            chunks2065
+	JMP            chunks2202
 
-rowdone2066:
+rowdone2203:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2064
+	JNZ  row2201
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2063
+	JNZ  group2200
 	SFENCE
 	VZEROUPPER
 	RET
@@ -50620,23 +55556,23 @@ TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2067
+	JAE   chunk2204
 	CMPQ  BX, $0x30
-	JAE   chunk2068
+	JAE   chunk2205
 	CMPQ  BX, $0x18
-	JAE   chunk2069
+	JAE   chunk2206
 	RET
 
-chunk2067:
+chunk2204:
 	SUBQ $0x60, BX
 
-group2070:
+group2207:
 	MOVQ rows+24(FP), R11
 
-row2071:
+row2208:
 	XORQ R10, R10
 
-chunks2072:
+chunks2209:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -50772,35 +55708,186 @@ chunks2072:
 	VPOR        Y3, Y7, Y3
 	VMOVDQU     Y3, 64(R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2073
+	JEQ         rowdone2210
 	ADDQ        $0x60, R10
 	CMPQ        R10, BX
-	JLE         chunks2072
+	JLE         chunks2209
+	SUBQ        $0x30, R10
+	CMPQ        R10, BX
+	JL          whole2211
 	MOVQ        BX, R10
-	JMP         chunks2072
+	ADDQ        $0x30, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VPSHUFB     shuffle175<>+0(SB), X0, X0
+	VMOVDQU     32(AX)(R10*4), X1
+	VPSHUFB     shuffle176<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     64(AX)(R10*4), X0
+	VPSHUFB     shuffle177<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, (R12)
+	VMOVDQU     6(AX)(R10*4), X0
+	VPSHUFB     shuffle1354<>+0(SB), X0, X0
+	VMOVDQU     38(AX)(R10*4), X1
+	VPSHUFB     shuffle780<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     68(AX)(R10*4), X0
+	VPSHUFB     shuffle187<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     96(AX)(R10*4), X1
+	VPSHUFB     shuffle1879<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     128(AX)(R10*4), X0
+	VPSHUFB     shuffle782<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     160(AX)(R10*4), X1
+	VPSHUFB     shuffle788<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, 16(R12)
+	VMOVDQU     100(AX)(R10*4), X1
+	VPSHUFB     shuffle177<>+0(SB), X1, X1
+	VMOVDQU     130(AX)(R10*4), X0
+	VPSHUFB     shuffle175<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     162(AX)(R10*4), X1
+	VPSHUFB     shuffle176<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, 32(R12)
+	VMOVDQU     8(AX)(R10*4), X1
+	VPSHUFB     shuffle175<>+0(SB), X1, X1
+	VMOVDQU     40(AX)(R10*4), X0
+	VPSHUFB     shuffle176<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     72(AX)(R10*4), X1
+	VPSHUFB     shuffle177<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R12)(DX*1)
+	VMOVDQU     14(AX)(R10*4), X1
+	VPSHUFB     shuffle1354<>+0(SB), X1, X1
+	VMOVDQU     46(AX)(R10*4), X0
+	VPSHUFB     shuffle780<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     76(AX)(R10*4), X1
+	VPSHUFB     shuffle187<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     104(AX)(R10*4), X0
+	VPSHUFB     shuffle1879<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     136(AX)(R10*4), X1
+	VPSHUFB     shuffle782<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     168(AX)(R10*4), X0
+	VPSHUFB     shuffle788<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, 16(R12)(DX*1)
+	VMOVDQU     108(AX)(R10*4), X0
+	VPSHUFB     shuffle177<>+0(SB), X0, X0
+	VMOVDQU     138(AX)(R10*4), X1
+	VPSHUFB     shuffle175<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     170(AX)(R10*4), X0
+	VPSHUFB     shuffle176<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, 32(R12)(DX*1)
+	VMOVDQU     16(AX)(R10*4), X0
+	VPSHUFB     shuffle175<>+0(SB), X0, X0
+	VMOVDQU     48(AX)(R10*4), X1
+	VPSHUFB     shuffle176<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     80(AX)(R10*4), X0
+	VPSHUFB     shuffle177<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     22(AX)(R10*4), X0
+	VPSHUFB     shuffle1354<>+0(SB), X0, X0
+	VMOVDQU     54(AX)(R10*4), X1
+	VPSHUFB     shuffle780<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     84(AX)(R10*4), X0
+	VPSHUFB     shuffle187<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     112(AX)(R10*4), X1
+	VPSHUFB     shuffle1879<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     144(AX)(R10*4), X0
+	VPSHUFB     shuffle782<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     176(AX)(R10*4), X1
+	VPSHUFB     shuffle788<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, 16(R13)
+	VMOVDQU     116(AX)(R10*4), X2
+	VPSHUFB     shuffle177<>+0(SB), X2, X2
+	VMOVDQU     146(AX)(R10*4), X0
+	VPSHUFB     shuffle175<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VPSHUFB     shuffle2100<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, 32(R13)
+	VMOVDQU     24(AX)(R10*4), X2
+	VPSHUFB     shuffle175<>+0(SB), X2, X2
+	VMOVDQU     56(AX)(R10*4), X0
+	VPSHUFB     shuffle176<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     88(AX)(R10*4), X2
+	VPSHUFB     shuffle177<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R13)(DX*1)
+	VMOVDQU     30(AX)(R10*4), X2
+	VPSHUFB     shuffle1354<>+0(SB), X2, X2
+	VMOVDQU     62(AX)(R10*4), X0
+	VPSHUFB     shuffle780<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     92(AX)(R10*4), X2
+	VPSHUFB     shuffle187<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     120(AX)(R10*4), X0
+	VPSHUFB     shuffle1879<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     152(AX)(R10*4), X2
+	VPSHUFB     shuffle782<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle793<>+0(SB), X1, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     X0, 16(R13)(DX*1)
+	VMOVDQU     124(AX)(R10*4), X0
+	VPSHUFB     shuffle177<>+0(SB), X0, X0
+	VMOVDQU     154(AX)(R10*4), X2
+	VPSHUFB     shuffle175<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle183<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, 32(R13)(DX*1)
+	JMP         rowdone2210
 
-rowdone2073:
+whole2211:
+	MOVQ BX, R10
+	JMP  chunks2209
+
+rowdone2210:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2071
+	JNZ  row2208
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2070
+	JNZ  group2207
 	VZEROUPPER
 	RET
 
-chunk2068:
+chunk2205:
 	SUBQ $0x30, BX
 
-group2074:
+group2212:
 	MOVQ rows+24(FP), R11
 
-row2075:
+row2213:
 	XORQ R10, R10
 
-chunks2076:
+chunks2214:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -50945,35 +56032,114 @@ chunks2076:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, 32(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2077
+	JEQ     rowdone2215
 	ADDQ    $0x30, R10
 	CMPQ    R10, BX
-	JLE     chunks2076
+	JLE     chunks2214
+	SUBQ    $0x18, R10
+	CMPQ    R10, BX
+	JL      whole2216
 	MOVQ    BX, R10
-	JMP     chunks2076
+	ADDQ    $0x18, R10
+	LEAQ    (CX)(R10*1), R12
+	LEAQ    (R12)(R9*1), R13
+	VMOVDQU (AX)(R10*4), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VMOVDQU 32(AX)(R10*4), X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 64(AX)(R10*4), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R12)
+	VMOVDQU 6(AX)(R10*4), X0
+	VPSHUFB shuffle1354<>+0(SB), X0, X0
+	VMOVDQU 38(AX)(R10*4), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 68(AX)(R10*4), X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R12)
+	VMOVDQU 8(AX)(R10*4), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VMOVDQU 40(AX)(R10*4), X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 72(AX)(R10*4), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVDQU X0, (R12)(DX*1)
+	VMOVDQU 14(AX)(R10*4), X0
+	VPSHUFB shuffle1354<>+0(SB), X0, X0
+	VMOVDQU 46(AX)(R10*4), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 76(AX)(R10*4), X0
+	VPSHUFB shuffle187<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R12)(DX*1)
+	VMOVDQU 16(AX)(R10*4), X0
+	VPSHUFB shuffle175<>+0(SB), X0, X0
+	VMOVDQU 48(AX)(R10*4), X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPOR    X1, X0, X1
+	VMOVDQU 80(AX)(R10*4), X0
+	VPSHUFB shuffle177<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R13)
+	VMOVDQU 22(AX)(R10*4), X2
+	VPSHUFB shuffle1354<>+0(SB), X2, X2
+	VMOVDQU 54(AX)(R10*4), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle186<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVQ   X2, 16(R13)
+	VMOVDQU 24(AX)(R10*4), X2
+	VPSHUFB shuffle175<>+0(SB), X2, X2
+	VMOVDQU 56(AX)(R10*4), X1
+	VPSHUFB shuffle176<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle2101<>+0(SB), X0, X2
+	VPOR    X2, X1, X2
+	VMOVDQU X2, (R13)(DX*1)
+	VMOVDQU 30(AX)(R10*4), X2
+	VPSHUFB shuffle1354<>+0(SB), X2, X2
+	VMOVDQU 62(AX)(R10*4), X1
+	VPSHUFB shuffle780<>+0(SB), X1, X1
+	VPOR    X1, X2, X1
+	VPSHUFB shuffle2102<>+0(SB), X0, X0
+	VPOR    X0, X1, X0
+	VMOVQ   X0, 16(R13)(DX*1)
+	JMP     rowdone2215
 
-rowdone2077:
+whole2216:
+	MOVQ BX, R10
+	JMP  chunks2214
+
+rowdone2215:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2075
+	JNZ  row2213
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2074
+	JNZ  group2212
 	VZEROUPPER
 	RET
 
-chunk2069:
+chunk2206:
 	SUBQ $0x18, BX
 
-group2078:
+group2217:
 	MOVQ rows+24(FP), R11
 
-row2079:
+row2218:
 	XORQ R10, R10
 
-chunks2080:
+chunks2219:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -51046,22 +56212,22 @@ chunks2080:
 	VPOR    X0, X1, X0
 	VMOVQ   X0, 16(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2081
+	JEQ     rowdone2220
 	ADDQ    $0x18, R10
 	CMPQ    R10, BX
-	JLE     chunks2080
+	JLE     chunks2219
 	MOVQ    BX, R10
-	JMP     chunks2080
+	JMP     chunks2219
 
-rowdone2081:
+rowdone2220:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2079
+	JNZ  row2218
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2078
+	JNZ  group2217
 	VZEROUPPER
 	RET
 
@@ -51147,19 +56313,19 @@ TEXT ·tunzip4x3x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2082
+	JAE   chunk2221
 	RET
 
-chunk2082:
+chunk2221:
 	SUBQ $0x60, BX
 
-group2083:
+group2222:
 	MOVQ rows+24(FP), R11
 
-row2084:
+row2223:
 	XORQ R10, R10
 
-chunks2085:
+chunks2224:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -51378,22 +56544,22 @@ chunks2085:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2086
+	JEQ            rowdone2225
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks2085
+	JLE            chunks2224
 	MOVQ           BX, R10
-	JMP            chunks2085
+	JMP            chunks2224
 
-rowdone2086:
+rowdone2225:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2084
+	JNZ  row2223
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2083
+	JNZ  group2222
 	SFENCE
 	VZEROUPPER
 	RET
@@ -51480,21 +56646,21 @@ TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2087
+	JAE   chunk2226
 	CMPQ  BX, $0x30
-	JAE   chunk2088
+	JAE   chunk2227
 	RET
 
-chunk2087:
+chunk2226:
 	SUBQ $0x60, BX
 
-group2089:
+group2228:
 	MOVQ rows+24(FP), R11
 
-row2090:
+row2229:
 	XORQ R10, R10
 
-chunks2091:
+chunks2230:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (AX)(R10*4), Y0
@@ -51610,35 +56776,151 @@ chunks2091:
 	VMOVDQU        X0, 80(R13)
 	VEXTRACTI128   $0x01, Y0, 80(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2092
+	JEQ            rowdone2231
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks2091
+	JLE            chunks2230
+	SUBQ           $0x30, R10
+	CMPQ           R10, BX
+	JL             whole2232
 	MOVQ           BX, R10
-	JMP            chunks2091
+	ADDQ           $0x30, R10
+	LEAQ           (CX)(R10*1), R12
+	LEAQ           (R12)(R9*1), R13
+	VMOVDQU        (AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VMOVDQU        64(AX)(R10*4), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        128(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R12)
+	VMOVDQU        8(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VMOVDQU        68(AX)(R10*4), X1
+	VPSHUFB        shuffle198<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        132(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R12)
+	VMOVDQU        12(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VMOVDQU        76(AX)(R10*4), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        136(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R12)
+	VMOVDQU        16(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VMOVDQU        80(AX)(R10*4), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        144(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R12)(DX*1)
+	VMOVDQU        24(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VMOVDQU        84(AX)(R10*4), X1
+	VPSHUFB        shuffle198<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        148(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R12)(DX*1)
+	VMOVDQU        28(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VMOVDQU        92(AX)(R10*4), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        152(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R12)(DX*1)
+	VMOVDQU        32(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VMOVDQU        96(AX)(R10*4), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        160(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, (R13)
+	VMOVDQU        40(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X0
+	VMOVDQU        100(AX)(R10*4), X1
+	VPSHUFB        shuffle198<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        164(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 16(R13)
+	VMOVDQU        44(AX)(R10*4), X0
+	VPSHUFB        shuffle199<>+0(SB), X0, X0
+	VMOVDQU        108(AX)(R10*4), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        168(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R13)
+	VMOVDQU        48(AX)(R10*4), X0
+	VPSHUFB        shuffle198<>+0(SB), X0, X0
+	VMOVDQU        112(AX)(R10*4), X1
+	VPSHUFB        shuffle199<>+0(SB), X1, X1
+	VPOR           X1, X0, X1
+	VMOVDQU        176(AX)(R10*4), X0
+	VPSHUFB        shuffle200<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, (R13)(DX*1)
+	VMOVDQU        56(AX)(R10*4), X2
+	VPSHUFB        shuffle200<>+0(SB), X2, X2
+	VMOVDQU        116(AX)(R10*4), X1
+	VPSHUFB        shuffle198<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle203<>+0(SB), X0, X2
+	VPOR           X2, X1, X2
+	VMOVDQU        X2, 16(R13)(DX*1)
+	VMOVDQU        60(AX)(R10*4), X2
+	VPSHUFB        shuffle199<>+0(SB), X2, X2
+	VMOVDQU        124(AX)(R10*4), X1
+	VPSHUFB        shuffle200<>+0(SB), X1, X1
+	VPOR           X1, X2, X1
+	VPSHUFB        shuffle206<>+0(SB), X0, X0
+	VPOR           X0, X1, X0
+	VMOVDQU        X0, 32(R13)(DX*1)
+	JMP            rowdone2231
 
-rowdone2092:
+whole2232:
+	MOVQ BX, R10
+	JMP  chunks2230
+
+rowdone2231:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2090
+	JNZ  row2229
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2089
+	JNZ  group2228
 	VZEROUPPER
 	RET
 
-chunk2088:
+chunk2227:
 	SUBQ $0x30, BX
 
-group2093:
+group2233:
 	MOVQ rows+24(FP), R11
 
-row2094:
+row2234:
 	XORQ R10, R10
 
-chunks2095:
+chunks2235:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -51748,22 +57030,22 @@ chunks2095:
 	VPOR    X0, X1, X0
 	VMOVDQU X0, 32(R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2096
+	JEQ     rowdone2236
 	ADDQ    $0x30, R10
 	CMPQ    R10, BX
-	JLE     chunks2095
+	JLE     chunks2235
 	MOVQ    BX, R10
-	JMP     chunks2095
+	JMP     chunks2235
 
-rowdone2096:
+rowdone2236:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2094
+	JNZ  row2234
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2093
+	JNZ  group2233
 	VZEROUPPER
 	RET
 
@@ -51807,19 +57089,19 @@ TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x60
-	JAE   chunk2097
+	JAE   chunk2237
 	RET
 
-chunk2097:
+chunk2237:
 	SUBQ $0x60, BX
 
-group2098:
+group2238:
 	MOVQ rows+24(FP), R11
 
-row2099:
+row2239:
 	XORQ R10, R10
 
-chunks2100:
+chunks2240:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -51966,22 +57248,22 @@ chunks2100:
 	VPOR           Y0, Y1, Y0
 	VMOVNTDQ       Y0, 64(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2101
+	JEQ            rowdone2241
 	ADDQ           $0x60, R10
 	CMPQ           R10, BX
-	JLE            chunks2100
+	JLE            chunks2240
 	MOVQ           BX, R10
-	JMP            chunks2100
+	JMP            chunks2240
 
-rowdone2101:
+rowdone2241:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2099
+	JNZ  row2239
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2098
+	JNZ  group2238
 	SFENCE
 	VZEROUPPER
 	RET
@@ -52008,21 +57290,21 @@ TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2102
+	JAE   chunk2242
 	CMPQ  BX, $0x10
-	JAE   chunk2103
+	JAE   chunk2243
 	RET
 
-chunk2102:
+chunk2242:
 	SUBQ $0x20, BX
 
-group2104:
+group2244:
 	MOVQ rows+24(FP), R11
 
-row2105:
+row2245:
 	XORQ R10, R10
 
-chunks2106:
+chunks2246:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -52050,35 +57332,90 @@ chunks2106:
 	VPSHUFB     shuffle124<>+0(SB), Y3, Y3
 	VMOVDQU     Y3, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2107
+	JEQ         rowdone2247
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2106
+	JLE         chunks2246
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2248
 	MOVQ        BX, R10
-	JMP         chunks2106
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	VMOVDQU     (AX)(R10*4), X0
+	VPSHUFB     shuffle2116<>+0(SB), X0, X0
+	VMOVDQU     16(AX)(R10*4), X1
+	VPSHUFB     shuffle2117<>+0(SB), X1, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     32(AX)(R10*4), X0
+	VPSHUFB     shuffle2118<>+0(SB), X0, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     48(AX)(R10*4), X1
+	VPSHUFB     shuffle2119<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R12)
+	VMOVDQU     4(AX)(R10*4), X2
+	VPSHUFB     shuffle2116<>+0(SB), X2, X2
+	VMOVDQU     20(AX)(R10*4), X0
+	VPSHUFB     shuffle2117<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     36(AX)(R10*4), X2
+	VPSHUFB     shuffle2118<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2120<>+0(SB), X1, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     X0, (R12)(DX*1)
+	VMOVDQU     8(AX)(R10*4), X0
+	VPSHUFB     shuffle2116<>+0(SB), X0, X0
+	VMOVDQU     24(AX)(R10*4), X2
+	VPSHUFB     shuffle2117<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     40(AX)(R10*4), X0
+	VPSHUFB     shuffle2118<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VPSHUFB     shuffle2121<>+0(SB), X1, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R13)
+	VMOVDQU     12(AX)(R10*4), X2
+	VPSHUFB     shuffle2116<>+0(SB), X2, X2
+	VMOVDQU     28(AX)(R10*4), X0
+	VPSHUFB     shuffle2117<>+0(SB), X0, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     44(AX)(R10*4), X2
+	VPSHUFB     shuffle2118<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2122<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	JMP         rowdone2247
 
-rowdone2107:
+whole2248:
+	MOVQ BX, R10
+	JMP  chunks2246
+
+rowdone2247:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2105
+	JNZ  row2245
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2104
+	JNZ  group2244
 	VZEROUPPER
 	RET
 
-chunk2103:
+chunk2243:
 	SUBQ $0x10, BX
 
-group2108:
+group2249:
 	MOVQ rows+24(FP), R11
 
-row2109:
+row2250:
 	XORQ R10, R10
 
-chunks2110:
+chunks2251:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	VMOVDQU (AX)(R10*4), X0
@@ -52127,22 +57464,22 @@ chunks2110:
 	VPOR    X1, X2, X1
 	VMOVDQU X1, (R13)(DX*1)
 	CMPQ    R10, BX
-	JEQ     rowdone2111
+	JEQ     rowdone2252
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2110
+	JLE     chunks2251
 	MOVQ    BX, R10
-	JMP     chunks2110
+	JMP     chunks2251
 
-rowdone2111:
+rowdone2252:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2109
+	JNZ  row2250
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2108
+	JNZ  group2249
 	VZEROUPPER
 	RET
 
@@ -52196,19 +57533,19 @@ TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2112
+	JAE   chunk2253
 	RET
 
-chunk2112:
+chunk2253:
 	SUBQ $0x20, BX
 
-group2113:
+group2254:
 	MOVQ rows+24(FP), R11
 
-row2114:
+row2255:
 	XORQ R10, R10
 
-chunks2115:
+chunks2256:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -52276,22 +57613,22 @@ chunks2115:
 	VPOR        Y0, Y1, Y0
 	VMOVNTDQ    Y0, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2116
+	JEQ         rowdone2257
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2115
+	JLE         chunks2256
 	MOVQ        BX, R10
-	JMP         chunks2115
+	JMP         chunks2256
 
-rowdone2116:
+rowdone2257:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2114
+	JNZ  row2255
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2113
+	JNZ  group2254
 	SFENCE
 	VZEROUPPER
 	RET
@@ -52360,19 +57697,19 @@ TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2117
+	JAE   chunk2258
 	RET
 
-chunk2117:
+chunk2258:
 	SUBQ $0x20, BX
 
-group2118:
+group2259:
 	MOVQ rows+24(FP), R11
 
-row2119:
+row2260:
 	XORQ R10, R10
 
-chunks2120:
+chunks2261:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	VMOVDQU     (AX)(R10*4), X0
@@ -52412,22 +57749,22 @@ chunks2120:
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R13)(DX*1)
 	CMPQ        R10, BX
-	JEQ         rowdone2121
+	JEQ         rowdone2262
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2120
+	JLE         chunks2261
 	MOVQ        BX, R10
-	JMP         chunks2120
+	JMP         chunks2261
 
-rowdone2121:
+rowdone2262:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2119
+	JNZ  row2260
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2118
+	JNZ  group2259
 	VZEROUPPER
 	RET
 
@@ -52453,19 +57790,19 @@ TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2122
+	JAE   chunk2263
 	RET
 
-chunk2122:
+chunk2263:
 	SUBQ $0x20, BX
 
-group2123:
+group2264:
 	MOVQ rows+24(FP), R11
 
-row2124:
+row2265:
 	XORQ R10, R10
 
-chunks2125:
+chunks2266:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -52530,22 +57867,22 @@ chunks2125:
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, (R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2126
+	JEQ            rowdone2267
 	ADDQ           $0x20, R10
 	CMPQ           R10, BX
-	JLE            chunks2125
+	JLE            chunks2266
 	MOVQ           BX, R10
-	JMP            chunks2125
+	JMP            chunks2266
 
-rowdone2126:
+rowdone2267:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2124
+	JNZ  row2265
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2123
+	JNZ  group2264
 	SFENCE
 	VZEROUPPER
 	RET
@@ -52584,19 +57921,19 @@ TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk2127
+	JAE   chunk2268
 	RET
 
-chunk2127:
+chunk2268:
 	SUBQ $0x40, BX
 
-group2128:
+group2269:
 	MOVQ rows+24(FP), R11
 
-row2129:
+row2270:
 	XORQ R10, R10
 
-chunks2130:
+chunks2271:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VBROADCASTI128 (AX)(R10*4), Y0
@@ -52695,22 +58032,22 @@ chunks2130:
 	VPOR           Y2, Y0, Y2
 	VMOVDQU        Y2, 32(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2131
+	JEQ            rowdone2272
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks2130
+	JLE            chunks2271
 	MOVQ           BX, R10
-	JMP            chunks2130
+	JMP            chunks2271
 
-rowdone2131:
+rowdone2272:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2129
+	JNZ  row2270
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2128
+	JNZ  group2269
 	VZEROUPPER
 	RET
 
@@ -52736,19 +58073,19 @@ TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x40
-	JAE   chunk2132
+	JAE   chunk2273
 	RET
 
-chunk2132:
+chunk2273:
 	SUBQ $0x40, BX
 
-group2133:
+group2274:
 	MOVQ rows+24(FP), R11
 
-row2134:
+row2275:
 	XORQ R10, R10
 
-chunks2135:
+chunks2276:
 	LEAQ           (CX)(R10*1), R12
 	LEAQ           (R12)(R9*1), R13
 	VMOVDQU        (AX)(R10*4), X0
@@ -52877,22 +58214,22 @@ chunks2135:
 	VPOR           Y1, Y2, Y1
 	VMOVNTDQ       Y1, 32(R13)(DX*1)
 	CMPQ           R10, BX
-	JEQ            rowdone2136
+	JEQ            rowdone2277
 	ADDQ           $0x40, R10
 	CMPQ           R10, BX
-	JLE            chunks2135
+	JLE            chunks2276
 	MOVQ           BX, R10
-	JMP            chunks2135
+	JMP            chunks2276
 
-rowdone2136:
+rowdone2277:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2134
+	JNZ  row2275
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2133
+	JNZ  group2274
 	SFENCE
 	VZEROUPPER
 	RET
@@ -52920,21 +58257,21 @@ TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2137
+	JAE   chunk2278
 	CMPQ  BX, $0x10
-	JAE   chunk2138
+	JAE   chunk2279
 	RET
 
-chunk2137:
+chunk2278:
 	SUBQ $0x20, BX
 
-group2139:
+group2280:
 	MOVQ rows+24(FP), R12
 
-row2140:
+row2281:
 	XORQ R11, R11
 
-chunks2141:
+chunks2282:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x05, R11, R15
@@ -53000,35 +58337,102 @@ chunks2141:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R14)
 	CMPQ        R11, BX
-	JEQ         rowdone2142
+	JEQ         rowdone2283
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2141
+	JLE         chunks2282
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2284
 	MOVQ        BX, R11
-	JMP         chunks2141
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle2157<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle2158<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R11), X1
+	VPSHUFB     shuffle2159<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle2160<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R11), X4
+	VPSHUFB     shuffle2161<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)
+	VPSHUFB     shuffle2162<>+0(SB), X0, X6
+	VPSHUFB     shuffle2163<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2164<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle2165<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2166<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*1)
+	VPSHUFB     shuffle2167<>+0(SB), X0, X6
+	VPSHUFB     shuffle2168<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2169<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle2170<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2171<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*2)
+	VPSHUFB     shuffle2172<>+0(SB), X0, X6
+	VPSHUFB     shuffle2173<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2174<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle2175<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2176<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(R9*1)
+	VPSHUFB     shuffle2177<>+0(SB), X0, X0
+	VPSHUFB     shuffle2178<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2179<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle2180<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle2181<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R14)
+	JMP         rowdone2283
 
-rowdone2142:
+whole2284:
+	MOVQ BX, R11
+	JMP  chunks2282
+
+rowdone2283:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2140
+	JNZ  row2281
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2139
+	JNZ  group2280
 	VZEROUPPER
 	RET
 
-chunk2138:
+chunk2279:
 	SUBQ $0x10, BX
 
-group2143:
+group2285:
 	MOVQ rows+24(FP), R12
 
-row2144:
+row2286:
 	XORQ R11, R11
 
-chunks2145:
+chunks2287:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -53089,22 +58493,22 @@ chunks2145:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R14)
 	CMPQ    R11, BX
-	JEQ     rowdone2146
+	JEQ     rowdone2288
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2145
+	JLE     chunks2287
 	MOVQ    BX, R11
-	JMP     chunks2145
+	JMP     chunks2287
 
-rowdone2146:
+rowdone2288:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2144
+	JNZ  row2286
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2143
+	JNZ  group2285
 	VZEROUPPER
 	RET
 
@@ -53381,21 +58785,21 @@ TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2147
+	JAE   chunk2289
 	CMPQ  BX, $0x10
-	JAE   chunk2148
+	JAE   chunk2290
 	RET
 
-chunk2147:
+chunk2289:
 	SUBQ $0x20, BX
 
-group2149:
+group2291:
 	MOVQ rows+24(FP), R12
 
-row2150:
+row2292:
 	XORQ R11, R11
 
-chunks2151:
+chunks2293:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x05, R11, R15
@@ -53461,35 +58865,102 @@ chunks2151:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R14)
 	CMPQ        R11, BX
-	JEQ         rowdone2152
+	JEQ         rowdone2294
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2151
+	JLE         chunks2293
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2295
 	MOVQ        BX, R11
-	JMP         chunks2151
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle2207<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle2208<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R11), X1
+	VPSHUFB     shuffle794<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle2209<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R11), X4
+	VPSHUFB     shuffle2210<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)
+	VPSHUFB     shuffle2211<>+0(SB), X0, X6
+	VPSHUFB     shuffle185<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2212<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle2213<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2214<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*1)
+	VPSHUFB     shuffle2215<>+0(SB), X0, X6
+	VPSHUFB     shuffle803<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2216<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle1185<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2217<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*2)
+	VPSHUFB     shuffle2218<>+0(SB), X0, X6
+	VPSHUFB     shuffle2219<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2220<>+0(SB), X1, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle804<>+0(SB), X3, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle2221<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(R9*1)
+	VPSHUFB     shuffle2222<>+0(SB), X0, X0
+	VPSHUFB     shuffle2223<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle1082<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle2224<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle2225<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R14)
+	JMP         rowdone2294
 
-rowdone2152:
+whole2295:
+	MOVQ BX, R11
+	JMP  chunks2293
+
+rowdone2294:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2150
+	JNZ  row2292
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2149
+	JNZ  group2291
 	VZEROUPPER
 	RET
 
-chunk2148:
+chunk2290:
 	SUBQ $0x10, BX
 
-group2153:
+group2296:
 	MOVQ rows+24(FP), R12
 
-row2154:
+row2297:
 	XORQ R11, R11
 
-chunks2155:
+chunks2298:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -53550,22 +59021,22 @@ chunks2155:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R14)
 	CMPQ    R11, BX
-	JEQ     rowdone2156
+	JEQ     rowdone2299
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2155
+	JLE     chunks2298
 	MOVQ    BX, R11
-	JMP     chunks2155
+	JMP     chunks2298
 
-rowdone2156:
+rowdone2299:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2154
+	JNZ  row2297
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2153
+	JNZ  group2296
 	VZEROUPPER
 	RET
 
@@ -53818,21 +59289,21 @@ TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2157
+	JAE   chunk2300
 	CMPQ  BX, $0x10
-	JAE   chunk2158
+	JAE   chunk2301
 	RET
 
-chunk2157:
+chunk2300:
 	SUBQ $0x20, BX
 
-group2159:
+group2302:
 	MOVQ rows+24(FP), R12
 
-row2160:
+row2303:
 	XORQ R11, R11
 
-chunks2161:
+chunks2304:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x05, R11, R15
@@ -53888,35 +59359,92 @@ chunks2161:
 	VPOR        Y4, Y3, Y4
 	VMOVDQU     Y4, (R14)
 	CMPQ        R11, BX
-	JEQ         rowdone2162
+	JEQ         rowdone2305
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2161
+	JLE         chunks2304
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2306
 	MOVQ        BX, R11
-	JMP         chunks2161
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle41<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle203<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R11), X1
+	VPSHUFB     shuffle201<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle482<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     X5, (R13)
+	VPSHUFB     shuffle207<>+0(SB), X0, X5
+	VPSHUFB     shuffle1102<>+0(SB), X2, X4
+	VPOR        X4, X5, X4
+	VPSHUFB     shuffle205<>+0(SB), X1, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R11), X4
+	VPSHUFB     shuffle38<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*1)
+	VPSHUFB     shuffle479<>+0(SB), X0, X6
+	VPSHUFB     shuffle204<>+0(SB), X2, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle200<>+0(SB), X3, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle44<>+0(SB), X4, X5
+	VPOR        X5, X6, X5
+	VMOVDQU     X5, (R13)(DX*2)
+	VPSHUFB     shuffle47<>+0(SB), X0, X0
+	VPSHUFB     shuffle199<>+0(SB), X1, X5
+	VPOR        X5, X0, X5
+	VPSHUFB     shuffle645<>+0(SB), X3, X0
+	VPOR        X0, X5, X0
+	VPSHUFB     shuffle480<>+0(SB), X4, X5
+	VPOR        X5, X0, X5
+	VMOVDQU     X5, (R13)(R9*1)
+	VPSHUFB     shuffle41<>+0(SB), X2, X2
+	VPSHUFB     shuffle203<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle201<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle482<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     X4, (R14)
+	JMP         rowdone2305
 
-rowdone2162:
+whole2306:
+	MOVQ BX, R11
+	JMP  chunks2304
+
+rowdone2305:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2160
+	JNZ  row2303
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2159
+	JNZ  group2302
 	VZEROUPPER
 	RET
 
-chunk2158:
+chunk2301:
 	SUBQ $0x10, BX
 
-group2163:
+group2307:
 	MOVQ rows+24(FP), R12
 
-row2164:
+row2308:
 	XORQ R11, R11
 
-chunks2165:
+chunks2309:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -53967,22 +59495,22 @@ chunks2165:
 	VPOR    X4, X3, X4
 	VMOVDQU X4, (R14)
 	CMPQ    R11, BX
-	JEQ     rowdone2166
+	JEQ     rowdone2310
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2165
+	JLE     chunks2309
 	MOVQ    BX, R11
-	JMP     chunks2165
+	JMP     chunks2309
 
-rowdone2166:
+rowdone2310:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2164
+	JNZ  row2308
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2163
+	JNZ  group2307
 	VZEROUPPER
 	RET
 
@@ -54027,21 +59555,21 @@ TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2167
+	JAE   chunk2311
 	CMPQ  BX, $0x10
-	JAE   chunk2168
+	JAE   chunk2312
 	RET
 
-chunk2167:
+chunk2311:
 	SUBQ $0x20, BX
 
-group2169:
+group2313:
 	MOVQ rows+24(FP), R12
 
-row2170:
+row2314:
 	XORQ R11, R11
 
-chunks2171:
+chunks2315:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x05, R11, R15
@@ -54077,35 +59605,72 @@ chunks2171:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R14)
 	CMPQ        R11, BX
-	JEQ         rowdone2172
+	JEQ         rowdone2316
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2171
+	JLE         chunks2315
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2317
 	MOVQ        BX, R11
-	JMP         chunks2171
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle39<>+0(SB), X0, X1
+	VMOVDQU     32(R11), X2
+	VPSHUFB     shuffle214<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (R13)
+	VPSHUFB     shuffle45<>+0(SB), X0, X0
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	VMOVDQU     16(R11), X1
+	VPSHUFB     shuffle39<>+0(SB), X1, X0
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X0, X3
+	VMOVDQU     X3, (R13)(DX*2)
+	VPSHUFB     shuffle45<>+0(SB), X1, X1
+	VMOVDQU     64(R11), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, (R13)(R9*1)
+	VPSHUFB     shuffle39<>+0(SB), X2, X2
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X2, X3
+	VMOVDQU     X3, (R14)
+	JMP         rowdone2316
 
-rowdone2172:
+whole2317:
+	MOVQ BX, R11
+	JMP  chunks2315
+
+rowdone2316:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2170
+	JNZ  row2314
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2169
+	JNZ  group2313
 	VZEROUPPER
 	RET
 
-chunk2168:
+chunk2312:
 	SUBQ $0x10, BX
 
-group2173:
+group2318:
 	MOVQ rows+24(FP), R12
 
-row2174:
+row2319:
 	XORQ R11, R11
 
-chunks2175:
+chunks2320:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -54136,22 +59701,22 @@ chunks2175:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R14)
 	CMPQ    R11, BX
-	JEQ     rowdone2176
+	JEQ     rowdone2321
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2175
+	JLE     chunks2320
 	MOVQ    BX, R11
-	JMP     chunks2175
+	JMP     chunks2320
 
-rowdone2176:
+rowdone2321:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2174
+	JNZ  row2319
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2173
+	JNZ  group2318
 	VZEROUPPER
 	RET
 
@@ -54178,21 +59743,21 @@ TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2177
+	JAE   chunk2322
 	CMPQ  BX, $0x10
-	JAE   chunk2178
+	JAE   chunk2323
 	RET
 
-chunk2177:
+chunk2322:
 	SUBQ $0x20, BX
 
-group2179:
+group2324:
 	MOVQ rows+24(FP), R12
 
-row2180:
+row2325:
 	XORQ R11, R11
 
-chunks2181:
+chunks2326:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x05, R11, R15
@@ -54213,35 +59778,57 @@ chunks2181:
 	VINSERTI128 $0x01, 144(R15), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	CMPQ        R11, BX
-	JEQ         rowdone2182
+	JEQ         rowdone2327
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2181
+	JLE         chunks2326
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2328
 	MOVQ        BX, R11
-	JMP         chunks2181
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x05, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     16(R11), X0
+	VMOVDQU     X0, (R13)(DX*1)
+	VMOVDQU     32(R11), X0
+	VMOVDQU     X0, (R13)(DX*2)
+	VMOVDQU     48(R11), X0
+	VMOVDQU     X0, (R13)(R9*1)
+	VMOVDQU     64(R11), X0
+	VMOVDQU     X0, (R14)
+	JMP         rowdone2327
 
-rowdone2182:
+whole2328:
+	MOVQ BX, R11
+	JMP  chunks2326
+
+rowdone2327:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2180
+	JNZ  row2325
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2179
+	JNZ  group2324
 	VZEROUPPER
 	RET
 
-chunk2178:
+chunk2323:
 	SUBQ $0x10, BX
 
-group2183:
+group2329:
 	MOVQ rows+24(FP), R12
 
-row2184:
+row2330:
 	XORQ R11, R11
 
-chunks2185:
+chunks2331:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x05, R11, R15
@@ -54257,22 +59844,22 @@ chunks2185:
 	VMOVDQU 64(R15), X0
 	VMOVDQU X0, (R14)
 	CMPQ    R11, BX
-	JEQ     rowdone2186
+	JEQ     rowdone2332
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2185
+	JLE     chunks2331
 	MOVQ    BX, R11
-	JMP     chunks2185
+	JMP     chunks2331
 
-rowdone2186:
+rowdone2332:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2184
+	JNZ  row2330
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2183
+	JNZ  group2329
 	VZEROUPPER
 	RET
 
@@ -54298,21 +59885,21 @@ TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2187
+	JAE   chunk2333
 	CMPQ  BX, $0x10
-	JAE   chunk2188
+	JAE   chunk2334
 	RET
 
-chunk2187:
+chunk2333:
 	SUBQ $0x20, BX
 
-group2189:
+group2335:
 	MOVQ rows+24(FP), R11
 
-row2190:
+row2336:
 	XORQ R10, R10
 
-chunks2191:
+chunks2337:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	IMUL3Q      $0x06, R10, R14
@@ -54402,35 +59989,125 @@ chunks2191:
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
 	CMPQ        R10, BX
-	JEQ         rowdone2192
+	JEQ         rowdone2338
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2191
+	JLE         chunks2337
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2339
 	MOVQ        BX, R10
-	JMP         chunks2191
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VPSHUFB     shuffle2265<>+0(SB), X0, X1
+	VMOVDQU     16(R10), X2
+	VPSHUFB     shuffle2266<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R10), X1
+	VPSHUFB     shuffle2267<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R10), X3
+	VPSHUFB     shuffle2268<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R10), X4
+	VPSHUFB     shuffle2269<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     80(R10), X5
+	VPSHUFB     shuffle2270<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R12)
+	VPSHUFB     shuffle2271<>+0(SB), X0, X7
+	VPSHUFB     shuffle2272<>+0(SB), X2, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2273<>+0(SB), X1, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2274<>+0(SB), X3, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2275<>+0(SB), X4, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2276<>+0(SB), X5, X6
+	VPOR        X6, X7, X6
+	VMOVDQU     X6, (R12)(DX*1)
+	VPSHUFB     shuffle2277<>+0(SB), X0, X6
+	VPSHUFB     shuffle2278<>+0(SB), X2, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2279<>+0(SB), X1, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2280<>+0(SB), X3, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2281<>+0(SB), X4, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2282<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R12)(DX*2)
+	VPSHUFB     shuffle2283<>+0(SB), X0, X7
+	VPSHUFB     shuffle2284<>+0(SB), X2, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2285<>+0(SB), X1, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2286<>+0(SB), X3, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2287<>+0(SB), X4, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2288<>+0(SB), X5, X6
+	VPOR        X6, X7, X6
+	VMOVDQU     X6, (R13)
+	VPSHUFB     shuffle2289<>+0(SB), X0, X6
+	VPSHUFB     shuffle2290<>+0(SB), X2, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2291<>+0(SB), X1, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2292<>+0(SB), X3, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2293<>+0(SB), X4, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2294<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R13)(DX*1)
+	VPSHUFB     shuffle2295<>+0(SB), X0, X0
+	VPSHUFB     shuffle2296<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2297<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle2298<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle2299<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VPSHUFB     shuffle2300<>+0(SB), X5, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     X5, (R13)(DX*2)
+	JMP         rowdone2338
 
-rowdone2192:
+whole2339:
+	MOVQ BX, R10
+	JMP  chunks2337
+
+rowdone2338:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2190
+	JNZ  row2336
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2189
+	JNZ  group2335
 	VZEROUPPER
 	RET
 
-chunk2188:
+chunk2334:
 	SUBQ $0x10, BX
 
-group2193:
+group2340:
 	MOVQ rows+24(FP), R11
 
-row2194:
+row2341:
 	XORQ R10, R10
 
-chunks2195:
+chunks2342:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -54514,22 +60191,22 @@ chunks2195:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)(DX*2)
 	CMPQ    R10, BX
-	JEQ     rowdone2196
+	JEQ     rowdone2343
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2195
+	JLE     chunks2342
 	MOVQ    BX, R10
-	JMP     chunks2195
+	JMP     chunks2342
 
-rowdone2196:
+rowdone2343:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2194
+	JNZ  row2341
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2193
+	JNZ  group2340
 	VZEROUPPER
 	RET
 
@@ -54915,21 +60592,21 @@ TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2197
+	JAE   chunk2344
 	CMPQ  BX, $0x10
-	JAE   chunk2198
+	JAE   chunk2345
 	RET
 
-chunk2197:
+chunk2344:
 	SUBQ $0x20, BX
 
-group2199:
+group2346:
 	MOVQ rows+24(FP), R11
 
-row2200:
+row2347:
 	XORQ R10, R10
 
-chunks2201:
+chunks2348:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	IMUL3Q      $0x06, R10, R14
@@ -55019,35 +60696,125 @@ chunks2201:
 	VPOR        Y5, Y4, Y5
 	VMOVDQU     Y5, (R13)(DX*2)
 	CMPQ        R10, BX
-	JEQ         rowdone2202
+	JEQ         rowdone2349
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2201
+	JLE         chunks2348
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2350
 	MOVQ        BX, R10
-	JMP         chunks2201
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VPSHUFB     shuffle2327<>+0(SB), X0, X1
+	VMOVDQU     16(R10), X2
+	VPSHUFB     shuffle803<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R10), X1
+	VPSHUFB     shuffle1075<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R10), X3
+	VPSHUFB     shuffle2328<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R10), X4
+	VPSHUFB     shuffle793<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     80(R10), X5
+	VPSHUFB     shuffle1464<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R12)
+	VPSHUFB     shuffle2329<>+0(SB), X0, X7
+	VPSHUFB     shuffle796<>+0(SB), X2, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle1082<>+0(SB), X1, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2330<>+0(SB), X3, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle806<>+0(SB), X4, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2210<>+0(SB), X5, X6
+	VPOR        X6, X7, X6
+	VMOVDQU     X6, (R12)(DX*1)
+	VPSHUFB     shuffle1536<>+0(SB), X0, X6
+	VPSHUFB     shuffle2331<>+0(SB), X2, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle1190<>+0(SB), X1, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle1076<>+0(SB), X3, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2332<>+0(SB), X4, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2214<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R12)(DX*2)
+	VPSHUFB     shuffle2218<>+0(SB), X0, X7
+	VPSHUFB     shuffle2333<>+0(SB), X2, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle805<>+0(SB), X1, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle1184<>+0(SB), X3, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2334<>+0(SB), X4, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle795<>+0(SB), X5, X6
+	VPOR        X6, X7, X6
+	VMOVDQU     X6, (R13)
+	VPSHUFB     shuffle2222<>+0(SB), X0, X6
+	VPSHUFB     shuffle1361<>+0(SB), X2, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle2335<>+0(SB), X1, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle794<>+0(SB), X3, X7
+	VPOR        X7, X6, X7
+	VPSHUFB     shuffle1179<>+0(SB), X4, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle2336<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R13)(DX*1)
+	VPSHUFB     shuffle2337<>+0(SB), X0, X0
+	VPSHUFB     shuffle184<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2338<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle1085<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle1185<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VPSHUFB     shuffle2339<>+0(SB), X5, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     X5, (R13)(DX*2)
+	JMP         rowdone2349
 
-rowdone2202:
+whole2350:
+	MOVQ BX, R10
+	JMP  chunks2348
+
+rowdone2349:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2200
+	JNZ  row2347
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2199
+	JNZ  group2346
 	VZEROUPPER
 	RET
 
-chunk2198:
+chunk2345:
 	SUBQ $0x10, BX
 
-group2203:
+group2351:
 	MOVQ rows+24(FP), R11
 
-row2204:
+row2352:
 	XORQ R10, R10
 
-chunks2205:
+chunks2353:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -55131,22 +60898,22 @@ chunks2205:
 	VPOR    X5, X4, X5
 	VMOVDQU X5, (R13)(DX*2)
 	CMPQ    R10, BX
-	JEQ     rowdone2206
+	JEQ     rowdone2354
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2205
+	JLE     chunks2353
 	MOVQ    BX, R10
-	JMP     chunks2205
+	JMP     chunks2353
 
-rowdone2206:
+rowdone2354:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2204
+	JNZ  row2352
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2203
+	JNZ  group2351
 	VZEROUPPER
 	RET
 
@@ -55380,21 +61147,21 @@ TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2207
+	JAE   chunk2355
 	CMPQ  BX, $0x10
-	JAE   chunk2208
+	JAE   chunk2356
 	RET
 
-chunk2207:
+chunk2355:
 	SUBQ $0x20, BX
 
-group2209:
+group2357:
 	MOVQ rows+24(FP), R11
 
-row2210:
+row2358:
 	XORQ R10, R10
 
-chunks2211:
+chunks2359:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	IMUL3Q      $0x06, R10, R14
@@ -55460,35 +61227,101 @@ chunks2211:
 	VPOR        Y6, Y3, Y6
 	VMOVDQU     Y6, (R13)(DX*2)
 	CMPQ        R10, BX
-	JEQ         rowdone2212
+	JEQ         rowdone2360
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2211
+	JLE         chunks2359
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2361
 	MOVQ        BX, R10
-	JMP         chunks2211
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VPSHUFB     shuffle41<>+0(SB), X0, X1
+	VMOVDQU     16(R10), X2
+	VPSHUFB     shuffle1102<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     48(R10), X1
+	VPSHUFB     shuffle200<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     64(R10), X3
+	VPSHUFB     shuffle480<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     X5, (R12)
+	VPSHUFB     shuffle207<>+0(SB), X0, X5
+	VPSHUFB     shuffle204<>+0(SB), X2, X4
+	VPOR        X4, X5, X4
+	VPSHUFB     shuffle645<>+0(SB), X1, X5
+	VPOR        X5, X4, X5
+	VPSHUFB     shuffle482<>+0(SB), X3, X4
+	VPOR        X4, X5, X4
+	VMOVDQU     X4, (R12)(DX*1)
+	VPSHUFB     shuffle479<>+0(SB), X0, X4
+	VMOVDQU     32(R10), X5
+	VPSHUFB     shuffle199<>+0(SB), X5, X6
+	VPOR        X6, X4, X6
+	VPSHUFB     shuffle201<>+0(SB), X1, X4
+	VPOR        X4, X6, X4
+	VMOVDQU     80(R10), X6
+	VPSHUFB     shuffle38<>+0(SB), X6, X7
+	VPOR        X7, X4, X7
+	VMOVDQU     X7, (R12)(DX*2)
+	VPSHUFB     shuffle47<>+0(SB), X0, X0
+	VPSHUFB     shuffle203<>+0(SB), X5, X7
+	VPOR        X7, X0, X7
+	VPSHUFB     shuffle205<>+0(SB), X1, X1
+	VPOR        X1, X7, X1
+	VPSHUFB     shuffle44<>+0(SB), X6, X7
+	VPOR        X7, X1, X7
+	VMOVDQU     X7, (R13)
+	VPSHUFB     shuffle41<>+0(SB), X2, X7
+	VPSHUFB     shuffle1102<>+0(SB), X5, X1
+	VPOR        X1, X7, X1
+	VPSHUFB     shuffle200<>+0(SB), X3, X7
+	VPOR        X7, X1, X7
+	VPSHUFB     shuffle480<>+0(SB), X6, X1
+	VPOR        X1, X7, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	VPSHUFB     shuffle207<>+0(SB), X2, X2
+	VPSHUFB     shuffle204<>+0(SB), X5, X5
+	VPOR        X5, X2, X5
+	VPSHUFB     shuffle645<>+0(SB), X3, X3
+	VPOR        X3, X5, X3
+	VPSHUFB     shuffle482<>+0(SB), X6, X6
+	VPOR        X6, X3, X6
+	VMOVDQU     X6, (R13)(DX*2)
+	JMP         rowdone2360
 
-rowdone2212:
+whole2361:
+	MOVQ BX, R10
+	JMP  chunks2359
+
+rowdone2360:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2210
+	JNZ  row2358
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2209
+	JNZ  group2357
 	VZEROUPPER
 	RET
 
-chunk2208:
+chunk2356:
 	SUBQ $0x10, BX
 
-group2213:
+group2362:
 	MOVQ rows+24(FP), R11
 
-row2214:
+row2363:
 	XORQ R10, R10
 
-chunks2215:
+chunks2364:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -55548,22 +61381,22 @@ chunks2215:
 	VPOR    X6, X3, X6
 	VMOVDQU X6, (R13)(DX*2)
 	CMPQ    R10, BX
-	JEQ     rowdone2216
+	JEQ     rowdone2365
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2215
+	JLE     chunks2364
 	MOVQ    BX, R10
-	JMP     chunks2215
+	JMP     chunks2364
 
-rowdone2216:
+rowdone2365:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2214
+	JNZ  row2363
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2213
+	JNZ  group2362
 	VZEROUPPER
 	RET
 
@@ -55589,21 +61422,21 @@ TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2217
+	JAE   chunk2366
 	CMPQ  BX, $0x10
-	JAE   chunk2218
+	JAE   chunk2367
 	RET
 
-chunk2217:
+chunk2366:
 	SUBQ $0x20, BX
 
-group2219:
+group2368:
 	MOVQ rows+24(FP), R11
 
-row2220:
+row2369:
 	XORQ R10, R10
 
-chunks2221:
+chunks2370:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	IMUL3Q      $0x06, R10, R14
@@ -55645,35 +61478,77 @@ chunks2221:
 	VPOR        Y1, Y3, Y1
 	VMOVDQU     Y1, (R13)(DX*2)
 	CMPQ        R10, BX
-	JEQ         rowdone2222
+	JEQ         rowdone2371
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2221
+	JLE         chunks2370
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2372
 	MOVQ        BX, R10
-	JMP         chunks2221
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VPSHUFB     shuffle39<>+0(SB), X0, X1
+	VMOVDQU     48(R10), X2
+	VPSHUFB     shuffle40<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (R12)
+	VPSHUFB     shuffle45<>+0(SB), X0, X0
+	VPSHUFB     shuffle214<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VMOVDQU     X2, (R12)(DX*1)
+	VMOVDQU     16(R10), X2
+	VPSHUFB     shuffle39<>+0(SB), X2, X0
+	VMOVDQU     64(R10), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R12)(DX*2)
+	VPSHUFB     shuffle45<>+0(SB), X2, X2
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X2, X3
+	VMOVDQU     X3, (R13)
+	VMOVDQU     32(R10), X3
+	VPSHUFB     shuffle39<>+0(SB), X3, X2
+	VMOVDQU     80(R10), X1
+	VPSHUFB     shuffle40<>+0(SB), X1, X0
+	VPOR        X0, X2, X0
+	VMOVDQU     X0, (R13)(DX*1)
+	VPSHUFB     shuffle45<>+0(SB), X3, X3
+	VPSHUFB     shuffle214<>+0(SB), X1, X1
+	VPOR        X1, X3, X1
+	VMOVDQU     X1, (R13)(DX*2)
+	JMP         rowdone2371
 
-rowdone2222:
+whole2372:
+	MOVQ BX, R10
+	JMP  chunks2370
+
+rowdone2371:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2220
+	JNZ  row2369
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2219
+	JNZ  group2368
 	VZEROUPPER
 	RET
 
-chunk2218:
+chunk2367:
 	SUBQ $0x10, BX
 
-group2223:
+group2373:
 	MOVQ rows+24(FP), R11
 
-row2224:
+row2374:
 	XORQ R10, R10
 
-chunks2225:
+chunks2375:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -55709,22 +61584,22 @@ chunks2225:
 	VPOR    X1, X3, X1
 	VMOVDQU X1, (R13)(DX*2)
 	CMPQ    R10, BX
-	JEQ     rowdone2226
+	JEQ     rowdone2376
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2225
+	JLE     chunks2375
 	MOVQ    BX, R10
-	JMP     chunks2225
+	JMP     chunks2375
 
-rowdone2226:
+rowdone2376:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2224
+	JNZ  row2374
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2223
+	JNZ  group2373
 	VZEROUPPER
 	RET
 
@@ -55750,21 +61625,21 @@ TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
 	MOVQ  depthStride+40(FP), R8
 	MOVQ  laneI+56(FP), R9
 	CMPQ  BX, $0x20
-	JAE   chunk2227
+	JAE   chunk2377
 	CMPQ  BX, $0x10
-	JAE   chunk2228
+	JAE   chunk2378
 	RET
 
-chunk2227:
+chunk2377:
 	SUBQ $0x20, BX
 
-group2229:
+group2379:
 	MOVQ rows+24(FP), R11
 
-row2230:
+row2380:
 	XORQ R10, R10
 
-chunks2231:
+chunks2381:
 	LEAQ        (CX)(R10*1), R12
 	LEAQ        (R12)(R9*1), R13
 	IMUL3Q      $0x06, R10, R14
@@ -55788,35 +61663,59 @@ chunks2231:
 	VINSERTI128 $0x01, 176(R14), Y0, Y0
 	VMOVDQU     Y0, (R13)(DX*2)
 	CMPQ        R10, BX
-	JEQ         rowdone2232
+	JEQ         rowdone2382
 	ADDQ        $0x20, R10
 	CMPQ        R10, BX
-	JLE         chunks2231
+	JLE         chunks2381
+	SUBQ        $0x10, R10
+	CMPQ        R10, BX
+	JL          whole2383
 	MOVQ        BX, R10
-	JMP         chunks2231
+	ADDQ        $0x10, R10
+	LEAQ        (CX)(R10*1), R12
+	LEAQ        (R12)(R9*1), R13
+	IMUL3Q      $0x06, R10, R10
+	ADDQ        AX, R10
+	VMOVDQU     (R10), X0
+	VMOVDQU     X0, (R12)
+	VMOVDQU     16(R10), X0
+	VMOVDQU     X0, (R12)(DX*1)
+	VMOVDQU     32(R10), X0
+	VMOVDQU     X0, (R12)(DX*2)
+	VMOVDQU     48(R10), X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     64(R10), X0
+	VMOVDQU     X0, (R13)(DX*1)
+	VMOVDQU     80(R10), X0
+	VMOVDQU     X0, (R13)(DX*2)
+	JMP         rowdone2382
 
-rowdone2232:
+whole2383:
+	MOVQ BX, R10
+	JMP  chunks2381
+
+rowdone2382:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2230
+	JNZ  row2380
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2229
+	JNZ  group2379
 	VZEROUPPER
 	RET
 
-chunk2228:
+chunk2378:
 	SUBQ $0x10, BX
 
-group2233:
+group2384:
 	MOVQ rows+24(FP), R11
 
-row2234:
+row2385:
 	XORQ R10, R10
 
-chunks2235:
+chunks2386:
 	LEAQ    (CX)(R10*1), R12
 	LEAQ    (R12)(R9*1), R13
 	IMUL3Q  $0x06, R10, R14
@@ -55834,22 +61733,22 @@ chunks2235:
 	VMOVDQU 80(R14), X0
 	VMOVDQU X0, (R13)(DX*2)
 	CMPQ    R10, BX
-	JEQ     rowdone2236
+	JEQ     rowdone2387
 	ADDQ    $0x10, R10
 	CMPQ    R10, BX
-	JLE     chunks2235
+	JLE     chunks2386
 	MOVQ    BX, R10
-	JMP     chunks2235
+	JMP     chunks2386
 
-rowdone2236:
+rowdone2387:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R11
-	JNZ  row2234
+	JNZ  row2385
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2233
+	JNZ  group2384
 	VZEROUPPER
 	RET
 
@@ -55876,21 +61775,21 @@ TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2237
+	JAE   chunk2388
 	CMPQ  BX, $0x10
-	JAE   chunk2238
+	JAE   chunk2389
 	RET
 
-chunk2237:
+chunk2388:
 	SUBQ $0x20, BX
 
-group2239:
+group2390:
 	MOVQ rows+24(FP), R12
 
-row2240:
+row2391:
 	XORQ R11, R11
 
-chunks2241:
+chunks2392:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x07, R11, R15
@@ -56008,35 +61907,152 @@ chunks2241:
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R14)(DX*2)
 	CMPQ        R11, BX
-	JEQ         rowdone2242
+	JEQ         rowdone2393
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2241
+	JLE         chunks2392
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2394
 	MOVQ        BX, R11
-	JMP         chunks2241
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle2389<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle2390<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R11), X1
+	VPSHUFB     shuffle2391<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle2392<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R11), X4
+	VPSHUFB     shuffle2393<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     80(R11), X5
+	VPSHUFB     shuffle2394<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     96(R11), X6
+	VPSHUFB     shuffle2395<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)
+	VPSHUFB     shuffle2396<>+0(SB), X0, X8
+	VPSHUFB     shuffle2397<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2398<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2399<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2400<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2401<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2402<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(DX*1)
+	VPSHUFB     shuffle2403<>+0(SB), X0, X8
+	VPSHUFB     shuffle2404<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2405<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2406<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2407<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2408<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2409<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(DX*2)
+	VPSHUFB     shuffle2410<>+0(SB), X0, X8
+	VPSHUFB     shuffle2411<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2412<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2413<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2414<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2415<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2416<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(R9*1)
+	VPSHUFB     shuffle2417<>+0(SB), X0, X8
+	VPSHUFB     shuffle2418<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2419<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2420<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2421<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2422<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2423<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R14)
+	VPSHUFB     shuffle2424<>+0(SB), X0, X8
+	VPSHUFB     shuffle2425<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2426<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2427<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2428<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2429<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2430<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R14)(DX*1)
+	VPSHUFB     shuffle2431<>+0(SB), X0, X0
+	VPSHUFB     shuffle2432<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle2433<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle2434<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle2435<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VPSHUFB     shuffle2436<>+0(SB), X5, X5
+	VPOR        X5, X4, X5
+	VPSHUFB     shuffle2437<>+0(SB), X6, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R14)(DX*2)
+	JMP         rowdone2393
 
-rowdone2242:
+whole2394:
+	MOVQ BX, R11
+	JMP  chunks2392
+
+rowdone2393:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2240
+	JNZ  row2391
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2239
+	JNZ  group2390
 	VZEROUPPER
 	RET
 
-chunk2238:
+chunk2389:
 	SUBQ $0x10, BX
 
-group2243:
+group2395:
 	MOVQ rows+24(FP), R12
 
-row2244:
+row2396:
 	XORQ R11, R11
 
-chunks2245:
+chunks2397:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -56147,22 +62163,22 @@ chunks2245:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R14)(DX*2)
 	CMPQ    R11, BX
-	JEQ     rowdone2246
+	JEQ     rowdone2398
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2245
+	JLE     chunks2397
 	MOVQ    BX, R11
-	JMP     chunks2245
+	JMP     chunks2397
 
-rowdone2246:
+rowdone2398:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2244
+	JNZ  row2396
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2243
+	JNZ  group2395
 	VZEROUPPER
 	RET
 
@@ -56679,21 +62695,21 @@ TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2247
+	JAE   chunk2399
 	CMPQ  BX, $0x10
-	JAE   chunk2248
+	JAE   chunk2400
 	RET
 
-chunk2247:
+chunk2399:
 	SUBQ $0x20, BX
 
-group2249:
+group2401:
 	MOVQ rows+24(FP), R12
 
-row2250:
+row2402:
 	XORQ R11, R11
 
-chunks2251:
+chunks2403:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x07, R11, R15
@@ -56811,35 +62827,152 @@ chunks2251:
 	VPOR        Y6, Y5, Y6
 	VMOVDQU     Y6, (R14)(DX*2)
 	CMPQ        R11, BX
-	JEQ         rowdone2252
+	JEQ         rowdone2404
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2251
+	JLE         chunks2403
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2405
 	MOVQ        BX, R11
-	JMP         chunks2251
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle1592<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle810<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     32(R11), X1
+	VPSHUFB     shuffle805<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     48(R11), X3
+	VPSHUFB     shuffle794<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     64(R11), X4
+	VPSHUFB     shuffle1185<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     80(R11), X5
+	VPSHUFB     shuffle1355<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     96(R11), X6
+	VPSHUFB     shuffle2462<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)
+	VPSHUFB     shuffle1535<>+0(SB), X0, X8
+	VPSHUFB     shuffle2463<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle798<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle1085<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle804<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle1359<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle1464<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(DX*1)
+	VPSHUFB     shuffle1536<>+0(SB), X0, X8
+	VPSHUFB     shuffle1356<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2464<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle808<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle797<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle793<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2210<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(DX*2)
+	VPSHUFB     shuffle2218<>+0(SB), X0, X8
+	VPSHUFB     shuffle1361<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle1182<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle1997<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle1191<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle806<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2214<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R13)(R9*1)
+	VPSHUFB     shuffle2222<>+0(SB), X0, X8
+	VPSHUFB     shuffle184<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle1362<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle1183<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle2465<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle799<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle795<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R14)
+	VPSHUFB     shuffle2337<>+0(SB), X0, X8
+	VPSHUFB     shuffle1365<>+0(SB), X2, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle185<>+0(SB), X1, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle1075<>+0(SB), X3, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle1357<>+0(SB), X4, X8
+	VPOR        X8, X7, X8
+	VPSHUFB     shuffle2466<>+0(SB), X5, X7
+	VPOR        X7, X8, X7
+	VPSHUFB     shuffle809<>+0(SB), X6, X8
+	VPOR        X8, X7, X8
+	VMOVDQU     X8, (R14)(DX*1)
+	VPSHUFB     shuffle2467<>+0(SB), X0, X0
+	VPSHUFB     shuffle1367<>+0(SB), X2, X2
+	VPOR        X2, X0, X2
+	VPSHUFB     shuffle803<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle1082<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle1076<>+0(SB), X4, X4
+	VPOR        X4, X3, X4
+	VPSHUFB     shuffle1358<>+0(SB), X5, X5
+	VPOR        X5, X4, X5
+	VPSHUFB     shuffle2468<>+0(SB), X6, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R14)(DX*2)
+	JMP         rowdone2404
 
-rowdone2252:
+whole2405:
+	MOVQ BX, R11
+	JMP  chunks2403
+
+rowdone2404:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2250
+	JNZ  row2402
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2249
+	JNZ  group2401
 	VZEROUPPER
 	RET
 
-chunk2248:
+chunk2400:
 	SUBQ $0x10, BX
 
-group2253:
+group2406:
 	MOVQ rows+24(FP), R12
 
-row2254:
+row2407:
 	XORQ R11, R11
 
-chunks2255:
+chunks2408:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -56950,22 +63083,22 @@ chunks2255:
 	VPOR    X6, X5, X6
 	VMOVDQU X6, (R14)(DX*2)
 	CMPQ    R11, BX
-	JEQ     rowdone2256
+	JEQ     rowdone2409
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2255
+	JLE     chunks2408
 	MOVQ    BX, R11
-	JMP     chunks2255
+	JMP     chunks2408
 
-rowdone2256:
+rowdone2409:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2254
+	JNZ  row2407
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2253
+	JNZ  group2406
 	VZEROUPPER
 	RET
 
@@ -57164,21 +63297,21 @@ TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2257
+	JAE   chunk2410
 	CMPQ  BX, $0x10
-	JAE   chunk2258
+	JAE   chunk2411
 	RET
 
-chunk2257:
+chunk2410:
 	SUBQ $0x20, BX
 
-group2259:
+group2412:
 	MOVQ rows+24(FP), R12
 
-row2260:
+row2413:
 	XORQ R11, R11
 
-chunks2261:
+chunks2414:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x07, R11, R15
@@ -57254,35 +63387,110 @@ chunks2261:
 	VPOR        Y5, Y3, Y5
 	VMOVDQU     Y5, (R14)(DX*2)
 	CMPQ        R11, BX
-	JEQ         rowdone2262
+	JEQ         rowdone2415
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2261
+	JLE         chunks2414
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2416
 	MOVQ        BX, R11
-	JMP         chunks2261
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle41<>+0(SB), X0, X1
+	VMOVDQU     16(R11), X2
+	VPSHUFB     shuffle204<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     48(R11), X1
+	VPSHUFB     shuffle201<>+0(SB), X1, X4
+	VPOR        X4, X3, X4
+	VMOVDQU     80(R11), X3
+	VPSHUFB     shuffle44<>+0(SB), X3, X5
+	VPOR        X5, X4, X5
+	VMOVDQU     X5, (R13)
+	VPSHUFB     shuffle207<>+0(SB), X0, X5
+	VMOVDQU     32(R11), X4
+	VPSHUFB     shuffle199<>+0(SB), X4, X6
+	VPOR        X6, X5, X6
+	VPSHUFB     shuffle205<>+0(SB), X1, X5
+	VPOR        X5, X6, X5
+	VPSHUFB     shuffle480<>+0(SB), X3, X6
+	VPOR        X6, X5, X6
+	VMOVDQU     X6, (R13)(DX*1)
+	VPSHUFB     shuffle479<>+0(SB), X0, X6
+	VPSHUFB     shuffle203<>+0(SB), X4, X5
+	VPOR        X5, X6, X5
+	VMOVDQU     64(R11), X6
+	VPSHUFB     shuffle200<>+0(SB), X6, X7
+	VPOR        X7, X5, X7
+	VPSHUFB     shuffle482<>+0(SB), X3, X5
+	VPOR        X5, X7, X5
+	VMOVDQU     X5, (R13)(DX*2)
+	VPSHUFB     shuffle47<>+0(SB), X0, X0
+	VPSHUFB     shuffle1102<>+0(SB), X4, X5
+	VPOR        X5, X0, X5
+	VPSHUFB     shuffle645<>+0(SB), X6, X0
+	VPOR        X0, X5, X0
+	VMOVDQU     96(R11), X5
+	VPSHUFB     shuffle38<>+0(SB), X5, X7
+	VPOR        X7, X0, X7
+	VMOVDQU     X7, (R13)(R9*1)
+	VPSHUFB     shuffle41<>+0(SB), X2, X7
+	VPSHUFB     shuffle204<>+0(SB), X4, X4
+	VPOR        X4, X7, X4
+	VPSHUFB     shuffle201<>+0(SB), X6, X7
+	VPOR        X7, X4, X7
+	VPSHUFB     shuffle44<>+0(SB), X5, X4
+	VPOR        X4, X7, X4
+	VMOVDQU     X4, (R14)
+	VPSHUFB     shuffle207<>+0(SB), X2, X4
+	VPSHUFB     shuffle199<>+0(SB), X1, X7
+	VPOR        X7, X4, X7
+	VPSHUFB     shuffle205<>+0(SB), X6, X6
+	VPOR        X6, X7, X6
+	VPSHUFB     shuffle480<>+0(SB), X5, X7
+	VPOR        X7, X6, X7
+	VMOVDQU     X7, (R14)(DX*1)
+	VPSHUFB     shuffle479<>+0(SB), X2, X2
+	VPSHUFB     shuffle203<>+0(SB), X1, X1
+	VPOR        X1, X2, X1
+	VPSHUFB     shuffle200<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VPSHUFB     shuffle482<>+0(SB), X5, X5
+	VPOR        X5, X3, X5
+	VMOVDQU     X5, (R14)(DX*2)
+	JMP         rowdone2415
 
-rowdone2262:
+whole2416:
+	MOVQ BX, R11
+	JMP  chunks2414
+
+rowdone2415:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2260
+	JNZ  row2413
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2259
+	JNZ  group2412
 	VZEROUPPER
 	RET
 
-chunk2258:
+chunk2411:
 	SUBQ $0x10, BX
 
-group2263:
+group2417:
 	MOVQ rows+24(FP), R12
 
-row2264:
+row2418:
 	XORQ R11, R11
 
-chunks2265:
+chunks2419:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -57351,22 +63559,22 @@ chunks2265:
 	VPOR    X5, X3, X5
 	VMOVDQU X5, (R14)(DX*2)
 	CMPQ    R11, BX
-	JEQ     rowdone2266
+	JEQ     rowdone2420
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2265
+	JLE     chunks2419
 	MOVQ    BX, R11
-	JMP     chunks2265
+	JMP     chunks2419
 
-rowdone2266:
+rowdone2420:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2264
+	JNZ  row2418
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2263
+	JNZ  group2417
 	VZEROUPPER
 	RET
 
@@ -57393,21 +63601,21 @@ TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2267
+	JAE   chunk2421
 	CMPQ  BX, $0x10
-	JAE   chunk2268
+	JAE   chunk2422
 	RET
 
-chunk2267:
+chunk2421:
 	SUBQ $0x20, BX
 
-group2269:
+group2423:
 	MOVQ rows+24(FP), R12
 
-row2270:
+row2424:
 	XORQ R11, R11
 
-chunks2271:
+chunks2425:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x07, R11, R15
@@ -57455,35 +63663,82 @@ chunks2271:
 	VPOR        Y3, Y2, Y3
 	VMOVDQU     Y3, (R14)(DX*2)
 	CMPQ        R11, BX
-	JEQ         rowdone2272
+	JEQ         rowdone2426
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2271
+	JLE         chunks2425
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2427
 	MOVQ        BX, R11
-	JMP         chunks2271
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VPSHUFB     shuffle39<>+0(SB), X0, X1
+	VMOVDQU     48(R11), X2
+	VPSHUFB     shuffle214<>+0(SB), X2, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (R13)
+	VPSHUFB     shuffle45<>+0(SB), X0, X0
+	VMOVDQU     64(R11), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R13)(DX*1)
+	VMOVDQU     16(R11), X1
+	VPSHUFB     shuffle39<>+0(SB), X1, X0
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X0, X3
+	VMOVDQU     X3, (R13)(DX*2)
+	VPSHUFB     shuffle45<>+0(SB), X1, X1
+	VMOVDQU     80(R11), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X0
+	VPOR        X0, X1, X0
+	VMOVDQU     X0, (R13)(R9*1)
+	VMOVDQU     32(R11), X0
+	VPSHUFB     shuffle39<>+0(SB), X0, X1
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X1, X3
+	VMOVDQU     X3, (R14)
+	VPSHUFB     shuffle45<>+0(SB), X0, X0
+	VMOVDQU     96(R11), X3
+	VPSHUFB     shuffle40<>+0(SB), X3, X1
+	VPOR        X1, X0, X1
+	VMOVDQU     X1, (R14)(DX*1)
+	VPSHUFB     shuffle39<>+0(SB), X2, X2
+	VPSHUFB     shuffle214<>+0(SB), X3, X3
+	VPOR        X3, X2, X3
+	VMOVDQU     X3, (R14)(DX*2)
+	JMP         rowdone2426
 
-rowdone2272:
+whole2427:
+	MOVQ BX, R11
+	JMP  chunks2425
+
+rowdone2426:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2270
+	JNZ  row2424
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2269
+	JNZ  group2423
 	VZEROUPPER
 	RET
 
-chunk2268:
+chunk2422:
 	SUBQ $0x10, BX
 
-group2273:
+group2428:
 	MOVQ rows+24(FP), R12
 
-row2274:
+row2429:
 	XORQ R11, R11
 
-chunks2275:
+chunks2430:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -57524,22 +63779,22 @@ chunks2275:
 	VPOR    X3, X2, X3
 	VMOVDQU X3, (R14)(DX*2)
 	CMPQ    R11, BX
-	JEQ     rowdone2276
+	JEQ     rowdone2431
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2275
+	JLE     chunks2430
 	MOVQ    BX, R11
-	JMP     chunks2275
+	JMP     chunks2430
 
-rowdone2276:
+rowdone2431:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2274
+	JNZ  row2429
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2273
+	JNZ  group2428
 	VZEROUPPER
 	RET
 
@@ -57566,21 +63821,21 @@ TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2277
+	JAE   chunk2432
 	CMPQ  BX, $0x10
-	JAE   chunk2278
+	JAE   chunk2433
 	RET
 
-chunk2277:
+chunk2432:
 	SUBQ $0x20, BX
 
-group2279:
+group2434:
 	MOVQ rows+24(FP), R12
 
-row2280:
+row2435:
 	XORQ R11, R11
 
-chunks2281:
+chunks2436:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	IMUL3Q      $0x07, R11, R15
@@ -57607,35 +63862,61 @@ chunks2281:
 	VINSERTI128 $0x01, 208(R15), Y0, Y0
 	VMOVDQU     Y0, (R14)(DX*2)
 	CMPQ        R11, BX
-	JEQ         rowdone2282
+	JEQ         rowdone2437
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2281
+	JLE         chunks2436
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2438
 	MOVQ        BX, R11
-	JMP         chunks2281
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	IMUL3Q      $0x07, R11, R11
+	ADDQ        AX, R11
+	VMOVDQU     (R11), X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     16(R11), X0
+	VMOVDQU     X0, (R13)(DX*1)
+	VMOVDQU     32(R11), X0
+	VMOVDQU     X0, (R13)(DX*2)
+	VMOVDQU     48(R11), X0
+	VMOVDQU     X0, (R13)(R9*1)
+	VMOVDQU     64(R11), X0
+	VMOVDQU     X0, (R14)
+	VMOVDQU     80(R11), X0
+	VMOVDQU     X0, (R14)(DX*1)
+	VMOVDQU     96(R11), X0
+	VMOVDQU     X0, (R14)(DX*2)
+	JMP         rowdone2437
 
-rowdone2282:
+whole2438:
+	MOVQ BX, R11
+	JMP  chunks2436
+
+rowdone2437:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2280
+	JNZ  row2435
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2279
+	JNZ  group2434
 	VZEROUPPER
 	RET
 
-chunk2278:
+chunk2433:
 	SUBQ $0x10, BX
 
-group2283:
+group2439:
 	MOVQ rows+24(FP), R12
 
-row2284:
+row2440:
 	XORQ R11, R11
 
-chunks2285:
+chunks2441:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	IMUL3Q  $0x07, R11, R15
@@ -57655,22 +63936,22 @@ chunks2285:
 	VMOVDQU 96(R15), X0
 	VMOVDQU X0, (R14)(DX*2)
 	CMPQ    R11, BX
-	JEQ     rowdone2286
+	JEQ     rowdone2442
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2285
+	JLE     chunks2441
 	MOVQ    BX, R11
-	JMP     chunks2285
+	JMP     chunks2441
 
-rowdone2286:
+rowdone2442:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2284
+	JNZ  row2440
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2283
+	JNZ  group2439
 	VZEROUPPER
 	RET
 
@@ -57697,27 +63978,27 @@ TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x40
-	JAE   chunk2287
+	JAE   chunk2443
 	CMPQ  BX, $0x20
-	JAE   chunk2288
+	JAE   chunk2444
 	CMPQ  BX, $0x10
-	JAE   chunk2289
+	JAE   chunk2445
 	CMPQ  BX, $0x08
-	JAE   chunk2290
+	JAE   chunk2446
 	CMPQ  BX, $0x04
-	JAE   chunk2291
+	JAE   chunk2447
 	RET
 
-chunk2287:
+chunk2443:
 	SUBQ $0x40, BX
 
-group2292:
+group2448:
 	MOVQ rows+24(FP), R12
 
-row2293:
+row2449:
 	XORQ R11, R11
 
-chunks2294:
+chunks2450:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -57833,13 +64114,13 @@ chunks2294:
 	VMOVDQU     Y7, (R14)(R9*1)
 	VMOVDQU     Y11, 32(R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2295
+	JEQ         rowdone2451
 	ADDQ        $0x40, R11
 	CMPQ        R11, BX
-	JLE         chunks2294
+	JLE         chunks2450
 	SUBQ        $0x20, R11
 	CMPQ        R11, BX
-	JL          whole2296
+	JL          whole2452
 	MOVQ        BX, R11
 	ADDQ        $0x20, R11
 	LEAQ        (CX)(R11*1), R13
@@ -57900,34 +64181,34 @@ chunks2294:
 	VMOVDQU     Y0, (R14)(DX*2)
 	VPUNPCKHWD  Y7, Y6, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
-	JMP         rowdone2295
+	JMP         rowdone2451
 
-whole2296:
+whole2452:
 	MOVQ BX, R11
-	JMP  chunks2294
+	JMP  chunks2450
 
-rowdone2295:
+rowdone2451:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2293
+	JNZ  row2449
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2292
+	JNZ  group2448
 	VZEROUPPER
 	RET
 
-chunk2288:
+chunk2444:
 	SUBQ $0x20, BX
 
-group2297:
+group2453:
 	MOVQ rows+24(FP), R12
 
-row2298:
+row2454:
 	XORQ R11, R11
 
-chunks2299:
+chunks2455:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -57987,35 +64268,133 @@ chunks2299:
 	VPUNPCKHWD  Y7, Y6, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2300
+	JEQ         rowdone2456
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2299
+	JLE         chunks2455
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2457
 	MOVQ        BX, R11
-	JMP         chunks2299
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB   X3, X2, X3
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X1, X4
+	VPACKUSWB   X4, X2, X1
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X4
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X4, X5
+	VPACKUSWB   X5, X2, X5
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X4, X6
+	VPACKUSWB   X6, X2, X4
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     80(AX)(R11*8), X6
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X6, X7
+	VPACKUSWB   X7, X2, X7
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X6, X8
+	VPACKUSWB   X8, X2, X6
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     112(AX)(R11*8), X8
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X8, X9
+	VPACKUSWB   X9, X2, X9
+	VPSRLW      $0x08, X0, X2
+	VPSRLW      $0x08, X8, X10
+	VPACKUSWB   X10, X2, X8
+	VPAND       shuffle1383<>+0(SB), X3, X0
+	VPAND       shuffle1383<>+0(SB), X5, X10
+	VPACKUSWB   X10, X0, X10
+	VPSRLW      $0x08, X3, X0
+	VPSRLW      $0x08, X5, X2
+	VPACKUSWB   X2, X0, X5
+	VPAND       shuffle1383<>+0(SB), X7, X3
+	VPAND       shuffle1383<>+0(SB), X9, X2
+	VPACKUSWB   X2, X3, X2
+	VPSRLW      $0x08, X7, X3
+	VPSRLW      $0x08, X9, X0
+	VPACKUSWB   X0, X3, X9
+	VPAND       shuffle1383<>+0(SB), X1, X7
+	VPAND       shuffle1383<>+0(SB), X4, X0
+	VPACKUSWB   X0, X7, X0
+	VPSRLW      $0x08, X1, X7
+	VPSRLW      $0x08, X4, X3
+	VPACKUSWB   X3, X7, X4
+	VPAND       shuffle1383<>+0(SB), X6, X1
+	VPAND       shuffle1383<>+0(SB), X8, X3
+	VPACKUSWB   X3, X1, X3
+	VPSRLW      $0x08, X6, X1
+	VPSRLW      $0x08, X8, X7
+	VPACKUSWB   X7, X1, X8
+	VPAND       shuffle1383<>+0(SB), X10, X6
+	VPAND       shuffle1383<>+0(SB), X2, X7
+	VPACKUSWB   X7, X6, X7
+	VMOVDQU     X7, (R13)
+	VPSRLW      $0x08, X10, X7
+	VPSRLW      $0x08, X2, X6
+	VPACKUSWB   X6, X7, X2
+	VMOVDQU     X2, (R14)
+	VPAND       shuffle1383<>+0(SB), X0, X2
+	VPAND       shuffle1383<>+0(SB), X3, X10
+	VPACKUSWB   X10, X2, X10
+	VMOVDQU     X10, (R13)(DX*1)
+	VPSRLW      $0x08, X0, X10
+	VPSRLW      $0x08, X3, X2
+	VPACKUSWB   X2, X10, X3
+	VMOVDQU     X3, (R14)(DX*1)
+	VPAND       shuffle1383<>+0(SB), X5, X3
+	VPAND       shuffle1383<>+0(SB), X9, X0
+	VPACKUSWB   X0, X3, X0
+	VMOVDQU     X0, (R13)(DX*2)
+	VPSRLW      $0x08, X5, X0
+	VPSRLW      $0x08, X9, X3
+	VPACKUSWB   X3, X0, X9
+	VMOVDQU     X9, (R14)(DX*2)
+	VPAND       shuffle1383<>+0(SB), X4, X9
+	VPAND       shuffle1383<>+0(SB), X8, X5
+	VPACKUSWB   X5, X9, X5
+	VMOVDQU     X5, (R13)(R9*1)
+	VPSRLW      $0x08, X4, X5
+	VPSRLW      $0x08, X8, X9
+	VPACKUSWB   X9, X5, X8
+	VMOVDQU     X8, (R14)(R9*1)
+	JMP         rowdone2456
 
-rowdone2300:
+whole2457:
+	MOVQ BX, R11
+	JMP  chunks2455
+
+rowdone2456:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2298
+	JNZ  row2454
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2297
+	JNZ  group2453
 	VZEROUPPER
 	RET
 
-chunk2289:
+chunk2445:
 	SUBQ $0x10, BX
 
-group2301:
+group2458:
 	MOVQ rows+24(FP), R12
 
-row2302:
+row2459:
 	XORQ R11, R11
 
-chunks2303:
+chunks2460:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58107,35 +64486,105 @@ chunks2303:
 	VPACKUSWB X9, X5, X8
 	VMOVDQU   X8, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2304
+	JEQ       rowdone2461
 	ADDQ      $0x10, R11
 	CMPQ      R11, BX
-	JLE       chunks2303
+	JLE       chunks2460
+	SUBQ      $0x08, R11
+	CMPQ      R11, BX
+	JL        whole2462
 	MOVQ      BX, R11
-	JMP       chunks2303
+	ADDQ      $0x08, R11
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X1, X4
+	VPACKUSWB X4, X2, X1
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPAND     shuffle1383<>+0(SB), X4, X5
+	VPACKUSWB X5, X2, X5
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X4, X6
+	VPACKUSWB X6, X2, X4
+	VPAND     shuffle1383<>+0(SB), X3, X0
+	VPAND     shuffle1383<>+0(SB), X5, X6
+	VPACKUSWB X6, X0, X6
+	VPSRLW    $0x08, X3, X0
+	VPSRLW    $0x08, X5, X2
+	VPACKUSWB X2, X0, X5
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPAND     shuffle1383<>+0(SB), X4, X2
+	VPACKUSWB X2, X3, X2
+	VPSRLW    $0x08, X1, X3
+	VPSRLW    $0x08, X4, X0
+	VPACKUSWB X0, X3, X4
+	VPAND     shuffle1383<>+0(SB), X6, X1
+	VPAND     shuffle1383<>+0(SB), X6, X0
+	VPACKUSWB X0, X1, X0
+	VMOVQ     X0, (R13)
+	VPSRLW    $0x08, X6, X0
+	VPSRLW    $0x08, X6, X1
+	VPACKUSWB X1, X0, X6
+	VMOVQ     X6, (R14)
+	VPAND     shuffle1383<>+0(SB), X2, X6
+	VPAND     shuffle1383<>+0(SB), X2, X1
+	VPACKUSWB X1, X6, X1
+	VMOVQ     X1, (R13)(DX*1)
+	VPSRLW    $0x08, X2, X1
+	VPSRLW    $0x08, X2, X6
+	VPACKUSWB X6, X1, X2
+	VMOVQ     X2, (R14)(DX*1)
+	VPAND     shuffle1383<>+0(SB), X5, X2
+	VPAND     shuffle1383<>+0(SB), X5, X6
+	VPACKUSWB X6, X2, X6
+	VMOVQ     X6, (R13)(DX*2)
+	VPSRLW    $0x08, X5, X6
+	VPSRLW    $0x08, X5, X2
+	VPACKUSWB X2, X6, X5
+	VMOVQ     X5, (R14)(DX*2)
+	VPAND     shuffle1383<>+0(SB), X4, X5
+	VPAND     shuffle1383<>+0(SB), X4, X2
+	VPACKUSWB X2, X5, X2
+	VMOVQ     X2, (R13)(R9*1)
+	VPSRLW    $0x08, X4, X2
+	VPSRLW    $0x08, X4, X5
+	VPACKUSWB X5, X2, X4
+	VMOVQ     X4, (R14)(R9*1)
+	JMP       rowdone2461
 
-rowdone2304:
+whole2462:
+	MOVQ BX, R11
+	JMP  chunks2460
+
+rowdone2461:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2302
+	JNZ  row2459
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2301
+	JNZ  group2458
 	VZEROUPPER
 	RET
 
-chunk2290:
+chunk2446:
 	SUBQ $0x08, BX
 
-group2305:
+group2463:
 	MOVQ rows+24(FP), R12
 
-row2306:
+row2464:
 	XORQ R11, R11
 
-chunks2307:
+chunks2465:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58199,35 +64648,97 @@ chunks2307:
 	VPACKUSWB X5, X2, X4
 	VMOVQ     X4, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2308
+	JEQ       rowdone2466
 	ADDQ      $0x08, R11
 	CMPQ      R11, BX
-	JLE       chunks2307
+	JLE       chunks2465
+	SUBQ      $0x04, R11
+	CMPQ      R11, BX
+	JL        whole2467
 	MOVQ      BX, R11
-	JMP       chunks2307
+	ADDQ      $0x04, R11
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
+	VPAND     shuffle1383<>+0(SB), X0, X2
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPACKUSWB X3, X2, X3
+	VPSRLW    $0x08, X0, X2
+	VPSRLW    $0x08, X1, X4
+	VPACKUSWB X4, X2, X1
+	VPAND     shuffle1383<>+0(SB), X3, X0
+	VPAND     shuffle1383<>+0(SB), X3, X4
+	VPACKUSWB X4, X0, X4
+	VPSRLW    $0x08, X3, X0
+	VPSRLW    $0x08, X3, X2
+	VPACKUSWB X2, X0, X3
+	VPAND     shuffle1383<>+0(SB), X1, X2
+	VPAND     shuffle1383<>+0(SB), X1, X0
+	VPACKUSWB X0, X2, X0
+	VPSRLW    $0x08, X1, X2
+	VPSRLW    $0x08, X1, X5
+	VPACKUSWB X5, X2, X1
+	VPAND     shuffle1383<>+0(SB), X4, X5
+	VPAND     shuffle1383<>+0(SB), X4, X2
+	VPACKUSWB X2, X5, X2
+	VMOVD     X2, (R13)
+	VPSRLW    $0x08, X4, X2
+	VPSRLW    $0x08, X4, X5
+	VPACKUSWB X5, X2, X4
+	VMOVD     X4, (R14)
+	VPAND     shuffle1383<>+0(SB), X0, X4
+	VPAND     shuffle1383<>+0(SB), X0, X5
+	VPACKUSWB X5, X4, X5
+	VMOVD     X5, (R13)(DX*1)
+	VPSRLW    $0x08, X0, X5
+	VPSRLW    $0x08, X0, X4
+	VPACKUSWB X4, X5, X0
+	VMOVD     X0, (R14)(DX*1)
+	VPAND     shuffle1383<>+0(SB), X3, X0
+	VPAND     shuffle1383<>+0(SB), X3, X4
+	VPACKUSWB X4, X0, X4
+	VMOVD     X4, (R13)(DX*2)
+	VPSRLW    $0x08, X3, X4
+	VPSRLW    $0x08, X3, X0
+	VPACKUSWB X0, X4, X3
+	VMOVD     X3, (R14)(DX*2)
+	VPAND     shuffle1383<>+0(SB), X1, X3
+	VPAND     shuffle1383<>+0(SB), X1, X0
+	VPACKUSWB X0, X3, X0
+	VMOVD     X0, (R13)(R9*1)
+	VPSRLW    $0x08, X1, X0
+	VPSRLW    $0x08, X1, X3
+	VPACKUSWB X3, X0, X1
+	VMOVD     X1, (R14)(R9*1)
+	JMP       rowdone2466
 
-rowdone2308:
+whole2467:
+	MOVQ BX, R11
+	JMP  chunks2465
+
+rowdone2466:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2306
+	JNZ  row2464
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2305
+	JNZ  group2463
 	VZEROUPPER
 	RET
 
-chunk2291:
+chunk2447:
 	SUBQ $0x04, BX
 
-group2309:
+group2468:
 	MOVQ rows+24(FP), R12
 
-row2310:
+row2469:
 	XORQ R11, R11
 
-chunks2311:
+chunks2470:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58283,22 +64794,22 @@ chunks2311:
 	VPACKUSWB X3, X0, X1
 	VMOVD     X1, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2312
+	JEQ       rowdone2471
 	ADDQ      $0x04, R11
 	CMPQ      R11, BX
-	JLE       chunks2311
+	JLE       chunks2470
 	MOVQ      BX, R11
-	JMP       chunks2311
+	JMP       chunks2470
 
-rowdone2312:
+rowdone2471:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2310
+	JNZ  row2469
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2309
+	JNZ  group2468
 	VZEROUPPER
 	RET
 
@@ -58331,27 +64842,27 @@ TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x40
-	JAE   chunk2313
+	JAE   chunk2472
 	CMPQ  BX, $0x20
-	JAE   chunk2314
+	JAE   chunk2473
 	CMPQ  BX, $0x10
-	JAE   chunk2315
+	JAE   chunk2474
 	CMPQ  BX, $0x08
-	JAE   chunk2316
+	JAE   chunk2475
 	CMPQ  BX, $0x04
-	JAE   chunk2317
+	JAE   chunk2476
 	RET
 
-chunk2313:
+chunk2472:
 	SUBQ $0x40, BX
 
-group2318:
+group2477:
 	MOVQ rows+24(FP), R12
 
-row2319:
+row2478:
 	XORQ R11, R11
 
-chunks2320:
+chunks2479:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -58451,13 +64962,13 @@ chunks2320:
 	VMOVDQU     Y7, (R14)(R9*1)
 	VMOVDQU     Y11, 32(R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2321
+	JEQ         rowdone2480
 	ADDQ        $0x40, R11
 	CMPQ        R11, BX
-	JLE         chunks2320
+	JLE         chunks2479
 	SUBQ        $0x20, R11
 	CMPQ        R11, BX
-	JL          whole2322
+	JL          whole2481
 	MOVQ        BX, R11
 	ADDQ        $0x20, R11
 	LEAQ        (CX)(R11*1), R13
@@ -58510,34 +65021,34 @@ chunks2320:
 	VMOVDQU     Y4, (R14)(DX*2)
 	VPUNPCKHWD  Y7, Y5, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
-	JMP         rowdone2321
+	JMP         rowdone2480
 
-whole2322:
+whole2481:
 	MOVQ BX, R11
-	JMP  chunks2320
+	JMP  chunks2479
 
-rowdone2321:
+rowdone2480:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2319
+	JNZ  row2478
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2318
+	JNZ  group2477
 	VZEROUPPER
 	RET
 
-chunk2314:
+chunk2473:
 	SUBQ $0x20, BX
 
-group2323:
+group2482:
 	MOVQ rows+24(FP), R12
 
-row2324:
+row2483:
 	XORQ R11, R11
 
-chunks2325:
+chunks2484:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -58589,35 +65100,133 @@ chunks2325:
 	VPUNPCKHWD  Y7, Y5, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2326
+	JEQ         rowdone2485
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2325
+	JLE         chunks2484
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2486
 	MOVQ        BX, R11
-	JMP         chunks2325
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW   X3, X2, X3
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X1, X4
+	VPACKUSDW   X4, X2, X1
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X4
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X4, X5
+	VPACKUSDW   X5, X2, X5
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X4, X6
+	VPACKUSDW   X6, X2, X4
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     80(AX)(R11*8), X6
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X6, X7
+	VPACKUSDW   X7, X2, X7
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X6, X8
+	VPACKUSDW   X8, X2, X6
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     112(AX)(R11*8), X8
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X8, X9
+	VPACKUSDW   X9, X2, X9
+	VPSRLD      $0x10, X0, X2
+	VPSRLD      $0x10, X8, X10
+	VPACKUSDW   X10, X2, X8
+	VPAND       shuffle1384<>+0(SB), X3, X0
+	VPAND       shuffle1384<>+0(SB), X5, X10
+	VPACKUSDW   X10, X0, X10
+	VPSRLD      $0x10, X3, X0
+	VPSRLD      $0x10, X5, X2
+	VPACKUSDW   X2, X0, X5
+	VPAND       shuffle1384<>+0(SB), X7, X3
+	VPAND       shuffle1384<>+0(SB), X9, X2
+	VPACKUSDW   X2, X3, X2
+	VPSRLD      $0x10, X7, X3
+	VPSRLD      $0x10, X9, X0
+	VPACKUSDW   X0, X3, X9
+	VPAND       shuffle1384<>+0(SB), X1, X7
+	VPAND       shuffle1384<>+0(SB), X4, X0
+	VPACKUSDW   X0, X7, X0
+	VPSRLD      $0x10, X1, X7
+	VPSRLD      $0x10, X4, X3
+	VPACKUSDW   X3, X7, X4
+	VPAND       shuffle1384<>+0(SB), X6, X1
+	VPAND       shuffle1384<>+0(SB), X8, X3
+	VPACKUSDW   X3, X1, X3
+	VPSRLD      $0x10, X6, X1
+	VPSRLD      $0x10, X8, X7
+	VPACKUSDW   X7, X1, X8
+	VPAND       shuffle1384<>+0(SB), X10, X6
+	VPAND       shuffle1384<>+0(SB), X2, X7
+	VPACKUSDW   X7, X6, X7
+	VMOVDQU     X7, (R13)
+	VPSRLD      $0x10, X10, X7
+	VPSRLD      $0x10, X2, X6
+	VPACKUSDW   X6, X7, X2
+	VMOVDQU     X2, (R14)
+	VPAND       shuffle1384<>+0(SB), X0, X2
+	VPAND       shuffle1384<>+0(SB), X3, X10
+	VPACKUSDW   X10, X2, X10
+	VMOVDQU     X10, (R13)(DX*1)
+	VPSRLD      $0x10, X0, X10
+	VPSRLD      $0x10, X3, X2
+	VPACKUSDW   X2, X10, X3
+	VMOVDQU     X3, (R14)(DX*1)
+	VPAND       shuffle1384<>+0(SB), X5, X3
+	VPAND       shuffle1384<>+0(SB), X9, X0
+	VPACKUSDW   X0, X3, X0
+	VMOVDQU     X0, (R13)(DX*2)
+	VPSRLD      $0x10, X5, X0
+	VPSRLD      $0x10, X9, X3
+	VPACKUSDW   X3, X0, X9
+	VMOVDQU     X9, (R14)(DX*2)
+	VPAND       shuffle1384<>+0(SB), X4, X9
+	VPAND       shuffle1384<>+0(SB), X8, X5
+	VPACKUSDW   X5, X9, X5
+	VMOVDQU     X5, (R13)(R9*1)
+	VPSRLD      $0x10, X4, X5
+	VPSRLD      $0x10, X8, X9
+	VPACKUSDW   X9, X5, X8
+	VMOVDQU     X8, (R14)(R9*1)
+	JMP         rowdone2485
 
-rowdone2326:
+whole2486:
+	MOVQ BX, R11
+	JMP  chunks2484
+
+rowdone2485:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2324
+	JNZ  row2483
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2323
+	JNZ  group2482
 	VZEROUPPER
 	RET
 
-chunk2315:
+chunk2474:
 	SUBQ $0x10, BX
 
-group2327:
+group2487:
 	MOVQ rows+24(FP), R12
 
-row2328:
+row2488:
 	XORQ R11, R11
 
-chunks2329:
+chunks2489:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58709,35 +65318,105 @@ chunks2329:
 	VPACKUSDW X9, X5, X8
 	VMOVDQU   X8, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2330
+	JEQ       rowdone2490
 	ADDQ      $0x10, R11
 	CMPQ      R11, BX
-	JLE       chunks2329
+	JLE       chunks2489
+	SUBQ      $0x08, R11
+	CMPQ      R11, BX
+	JL        whole2491
 	MOVQ      BX, R11
-	JMP       chunks2329
+	ADDQ      $0x08, R11
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X1, X4
+	VPACKUSDW X4, X2, X1
+	VMOVDQU   32(AX)(R11*8), X0
+	VMOVDQU   48(AX)(R11*8), X4
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPAND     shuffle1384<>+0(SB), X4, X5
+	VPACKUSDW X5, X2, X5
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X4, X6
+	VPACKUSDW X6, X2, X4
+	VPAND     shuffle1384<>+0(SB), X3, X0
+	VPAND     shuffle1384<>+0(SB), X5, X6
+	VPACKUSDW X6, X0, X6
+	VPSRLD    $0x10, X3, X0
+	VPSRLD    $0x10, X5, X2
+	VPACKUSDW X2, X0, X5
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPAND     shuffle1384<>+0(SB), X4, X2
+	VPACKUSDW X2, X3, X2
+	VPSRLD    $0x10, X1, X3
+	VPSRLD    $0x10, X4, X0
+	VPACKUSDW X0, X3, X4
+	VPAND     shuffle1384<>+0(SB), X6, X1
+	VPAND     shuffle1384<>+0(SB), X6, X0
+	VPACKUSDW X0, X1, X0
+	VMOVQ     X0, (R13)
+	VPSRLD    $0x10, X6, X0
+	VPSRLD    $0x10, X6, X1
+	VPACKUSDW X1, X0, X6
+	VMOVQ     X6, (R14)
+	VPAND     shuffle1384<>+0(SB), X2, X6
+	VPAND     shuffle1384<>+0(SB), X2, X1
+	VPACKUSDW X1, X6, X1
+	VMOVQ     X1, (R13)(DX*1)
+	VPSRLD    $0x10, X2, X1
+	VPSRLD    $0x10, X2, X6
+	VPACKUSDW X6, X1, X2
+	VMOVQ     X2, (R14)(DX*1)
+	VPAND     shuffle1384<>+0(SB), X5, X2
+	VPAND     shuffle1384<>+0(SB), X5, X6
+	VPACKUSDW X6, X2, X6
+	VMOVQ     X6, (R13)(DX*2)
+	VPSRLD    $0x10, X5, X6
+	VPSRLD    $0x10, X5, X2
+	VPACKUSDW X2, X6, X5
+	VMOVQ     X5, (R14)(DX*2)
+	VPAND     shuffle1384<>+0(SB), X4, X5
+	VPAND     shuffle1384<>+0(SB), X4, X2
+	VPACKUSDW X2, X5, X2
+	VMOVQ     X2, (R13)(R9*1)
+	VPSRLD    $0x10, X4, X2
+	VPSRLD    $0x10, X4, X5
+	VPACKUSDW X5, X2, X4
+	VMOVQ     X4, (R14)(R9*1)
+	JMP       rowdone2490
 
-rowdone2330:
+whole2491:
+	MOVQ BX, R11
+	JMP  chunks2489
+
+rowdone2490:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2328
+	JNZ  row2488
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2327
+	JNZ  group2487
 	VZEROUPPER
 	RET
 
-chunk2316:
+chunk2475:
 	SUBQ $0x08, BX
 
-group2331:
+group2492:
 	MOVQ rows+24(FP), R12
 
-row2332:
+row2493:
 	XORQ R11, R11
 
-chunks2333:
+chunks2494:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58801,35 +65480,97 @@ chunks2333:
 	VPACKUSDW X5, X2, X4
 	VMOVQ     X4, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2334
+	JEQ       rowdone2495
 	ADDQ      $0x08, R11
 	CMPQ      R11, BX
-	JLE       chunks2333
+	JLE       chunks2494
+	SUBQ      $0x04, R11
+	CMPQ      R11, BX
+	JL        whole2496
 	MOVQ      BX, R11
-	JMP       chunks2333
+	ADDQ      $0x04, R11
+	LEAQ      (CX)(R11*1), R13
+	LEAQ      (R13)(R10*1), R14
+	VMOVDQU   (AX)(R11*8), X0
+	VMOVDQU   16(AX)(R11*8), X1
+	VPAND     shuffle1384<>+0(SB), X0, X2
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPACKUSDW X3, X2, X3
+	VPSRLD    $0x10, X0, X2
+	VPSRLD    $0x10, X1, X4
+	VPACKUSDW X4, X2, X1
+	VPAND     shuffle1384<>+0(SB), X3, X0
+	VPAND     shuffle1384<>+0(SB), X3, X4
+	VPACKUSDW X4, X0, X4
+	VPSRLD    $0x10, X3, X0
+	VPSRLD    $0x10, X3, X2
+	VPACKUSDW X2, X0, X3
+	VPAND     shuffle1384<>+0(SB), X1, X2
+	VPAND     shuffle1384<>+0(SB), X1, X0
+	VPACKUSDW X0, X2, X0
+	VPSRLD    $0x10, X1, X2
+	VPSRLD    $0x10, X1, X5
+	VPACKUSDW X5, X2, X1
+	VPAND     shuffle1384<>+0(SB), X4, X5
+	VPAND     shuffle1384<>+0(SB), X4, X2
+	VPACKUSDW X2, X5, X2
+	VMOVD     X2, (R13)
+	VPSRLD    $0x10, X4, X2
+	VPSRLD    $0x10, X4, X5
+	VPACKUSDW X5, X2, X4
+	VMOVD     X4, (R14)
+	VPAND     shuffle1384<>+0(SB), X0, X4
+	VPAND     shuffle1384<>+0(SB), X0, X5
+	VPACKUSDW X5, X4, X5
+	VMOVD     X5, (R13)(DX*1)
+	VPSRLD    $0x10, X0, X5
+	VPSRLD    $0x10, X0, X4
+	VPACKUSDW X4, X5, X0
+	VMOVD     X0, (R14)(DX*1)
+	VPAND     shuffle1384<>+0(SB), X3, X0
+	VPAND     shuffle1384<>+0(SB), X3, X4
+	VPACKUSDW X4, X0, X4
+	VMOVD     X4, (R13)(DX*2)
+	VPSRLD    $0x10, X3, X4
+	VPSRLD    $0x10, X3, X0
+	VPACKUSDW X0, X4, X3
+	VMOVD     X3, (R14)(DX*2)
+	VPAND     shuffle1384<>+0(SB), X1, X3
+	VPAND     shuffle1384<>+0(SB), X1, X0
+	VPACKUSDW X0, X3, X0
+	VMOVD     X0, (R13)(R9*1)
+	VPSRLD    $0x10, X1, X0
+	VPSRLD    $0x10, X1, X3
+	VPACKUSDW X3, X0, X1
+	VMOVD     X1, (R14)(R9*1)
+	JMP       rowdone2495
 
-rowdone2334:
+whole2496:
+	MOVQ BX, R11
+	JMP  chunks2494
+
+rowdone2495:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2332
+	JNZ  row2493
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2331
+	JNZ  group2492
 	VZEROUPPER
 	RET
 
-chunk2317:
+chunk2476:
 	SUBQ $0x04, BX
 
-group2335:
+group2497:
 	MOVQ rows+24(FP), R12
 
-row2336:
+row2498:
 	XORQ R11, R11
 
-chunks2337:
+chunks2499:
 	LEAQ      (CX)(R11*1), R13
 	LEAQ      (R13)(R10*1), R14
 	VMOVDQU   (AX)(R11*8), X0
@@ -58885,22 +65626,22 @@ chunks2337:
 	VPACKUSDW X3, X0, X1
 	VMOVD     X1, (R14)(R9*1)
 	CMPQ      R11, BX
-	JEQ       rowdone2338
+	JEQ       rowdone2500
 	ADDQ      $0x04, R11
 	CMPQ      R11, BX
-	JLE       chunks2337
+	JLE       chunks2499
 	MOVQ      BX, R11
-	JMP       chunks2337
+	JMP       chunks2499
 
-rowdone2338:
+rowdone2500:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2336
+	JNZ  row2498
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2335
+	JNZ  group2497
 	VZEROUPPER
 	RET
 
@@ -58927,27 +65668,27 @@ TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x40
-	JAE   chunk2339
+	JAE   chunk2501
 	CMPQ  BX, $0x20
-	JAE   chunk2340
+	JAE   chunk2502
 	CMPQ  BX, $0x10
-	JAE   chunk2341
+	JAE   chunk2503
 	CMPQ  BX, $0x08
-	JAE   chunk2342
+	JAE   chunk2504
 	CMPQ  BX, $0x04
-	JAE   chunk2343
+	JAE   chunk2505
 	RET
 
-chunk2339:
+chunk2501:
 	SUBQ $0x40, BX
 
-group2344:
+group2506:
 	MOVQ rows+24(FP), R12
 
-row2345:
+row2507:
 	XORQ R11, R11
 
-chunks2346:
+chunks2508:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59047,13 +65788,13 @@ chunks2346:
 	VMOVDQU     Y7, (R14)(R9*1)
 	VMOVDQU     Y11, 32(R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2347
+	JEQ         rowdone2509
 	ADDQ        $0x40, R11
 	CMPQ        R11, BX
-	JLE         chunks2346
+	JLE         chunks2508
 	SUBQ        $0x20, R11
 	CMPQ        R11, BX
-	JL          whole2348
+	JL          whole2510
 	MOVQ        BX, R11
 	ADDQ        $0x20, R11
 	LEAQ        (CX)(R11*1), R13
@@ -59106,34 +65847,34 @@ chunks2346:
 	VMOVDQU     Y8, (R13)(R9*1)
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
-	JMP         rowdone2347
+	JMP         rowdone2509
 
-whole2348:
+whole2510:
 	MOVQ BX, R11
-	JMP  chunks2346
+	JMP  chunks2508
 
-rowdone2347:
+rowdone2509:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2345
+	JNZ  row2507
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2344
+	JNZ  group2506
 	VZEROUPPER
 	RET
 
-chunk2340:
+chunk2502:
 	SUBQ $0x20, BX
 
-group2349:
+group2511:
 	MOVQ rows+24(FP), R12
 
-row2350:
+row2512:
 	XORQ R11, R11
 
-chunks2351:
+chunks2513:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59185,35 +65926,85 @@ chunks2351:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2352
+	JEQ         rowdone2514
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2351
+	JLE         chunks2513
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2515
 	MOVQ        BX, R11
-	JMP         chunks2351
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
+	VSHUFPS     $0x88, X1, X0, X2
+	VSHUFPS     $0xdd, X1, X0, X1
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X3
+	VSHUFPS     $0x88, X3, X0, X4
+	VSHUFPS     $0xdd, X3, X0, X3
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     80(AX)(R11*8), X5
+	VSHUFPS     $0x88, X5, X0, X6
+	VSHUFPS     $0xdd, X5, X0, X5
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     112(AX)(R11*8), X7
+	VSHUFPS     $0x88, X7, X0, X8
+	VSHUFPS     $0xdd, X7, X0, X7
+	VSHUFPS     $0x88, X4, X2, X0
+	VSHUFPS     $0xdd, X4, X2, X4
+	VSHUFPS     $0x88, X8, X6, X2
+	VSHUFPS     $0xdd, X8, X6, X8
+	VSHUFPS     $0x88, X3, X1, X6
+	VSHUFPS     $0xdd, X3, X1, X3
+	VSHUFPS     $0x88, X7, X5, X1
+	VSHUFPS     $0xdd, X7, X5, X7
+	VSHUFPS     $0x88, X2, X0, X5
+	VMOVDQU     X5, (R13)
+	VSHUFPS     $0xdd, X2, X0, X2
+	VMOVDQU     X2, (R14)
+	VSHUFPS     $0x88, X1, X6, X2
+	VMOVDQU     X2, (R13)(DX*1)
+	VSHUFPS     $0xdd, X1, X6, X1
+	VMOVDQU     X1, (R14)(DX*1)
+	VSHUFPS     $0x88, X8, X4, X1
+	VMOVDQU     X1, (R13)(DX*2)
+	VSHUFPS     $0xdd, X8, X4, X8
+	VMOVDQU     X8, (R14)(DX*2)
+	VSHUFPS     $0x88, X7, X3, X8
+	VMOVDQU     X8, (R13)(R9*1)
+	VSHUFPS     $0xdd, X7, X3, X7
+	VMOVDQU     X7, (R14)(R9*1)
+	JMP         rowdone2514
 
-rowdone2352:
+whole2515:
+	MOVQ BX, R11
+	JMP  chunks2513
+
+rowdone2514:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2350
+	JNZ  row2512
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2349
+	JNZ  group2511
 	VZEROUPPER
 	RET
 
-chunk2341:
+chunk2503:
 	SUBQ $0x10, BX
 
-group2353:
+group2516:
 	MOVQ rows+24(FP), R12
 
-row2354:
+row2517:
 	XORQ R11, R11
 
-chunks2355:
+chunks2518:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	VMOVDQU (AX)(R11*8), X0
@@ -59257,35 +66048,73 @@ chunks2355:
 	VSHUFPS $0xdd, X7, X3, X7
 	VMOVDQU X7, (R14)(R9*1)
 	CMPQ    R11, BX
-	JEQ     rowdone2356
+	JEQ     rowdone2519
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2355
+	JLE     chunks2518
+	SUBQ    $0x08, R11
+	CMPQ    R11, BX
+	JL      whole2520
 	MOVQ    BX, R11
-	JMP     chunks2355
+	ADDQ    $0x08, R11
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU 16(AX)(R11*8), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VMOVDQU 32(AX)(R11*8), X0
+	VMOVDQU 48(AX)(R11*8), X3
+	VSHUFPS $0x88, X3, X0, X4
+	VSHUFPS $0xdd, X3, X0, X3
+	VSHUFPS $0x88, X4, X2, X0
+	VSHUFPS $0xdd, X4, X2, X4
+	VSHUFPS $0x88, X3, X1, X2
+	VSHUFPS $0xdd, X3, X1, X3
+	VSHUFPS $0x88, X0, X0, X1
+	VMOVQ   X1, (R13)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVQ   X0, (R14)
+	VSHUFPS $0x88, X2, X2, X0
+	VMOVQ   X0, (R13)(DX*1)
+	VSHUFPS $0xdd, X2, X2, X2
+	VMOVQ   X2, (R14)(DX*1)
+	VSHUFPS $0x88, X4, X4, X2
+	VMOVQ   X2, (R13)(DX*2)
+	VSHUFPS $0xdd, X4, X4, X4
+	VMOVQ   X4, (R14)(DX*2)
+	VSHUFPS $0x88, X3, X3, X4
+	VMOVQ   X4, (R13)(R9*1)
+	VSHUFPS $0xdd, X3, X3, X3
+	VMOVQ   X3, (R14)(R9*1)
+	JMP     rowdone2519
 
-rowdone2356:
+whole2520:
+	MOVQ BX, R11
+	JMP  chunks2518
+
+rowdone2519:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2354
+	JNZ  row2517
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2353
+	JNZ  group2516
 	VZEROUPPER
 	RET
 
-chunk2342:
+chunk2504:
 	SUBQ $0x08, BX
 
-group2357:
+group2521:
 	MOVQ rows+24(FP), R12
 
-row2358:
+row2522:
 	XORQ R11, R11
 
-chunks2359:
+chunks2523:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	VMOVDQU (AX)(R11*8), X0
@@ -59317,35 +66146,69 @@ chunks2359:
 	VSHUFPS $0xdd, X3, X3, X3
 	VMOVQ   X3, (R14)(R9*1)
 	CMPQ    R11, BX
-	JEQ     rowdone2360
+	JEQ     rowdone2524
 	ADDQ    $0x08, R11
 	CMPQ    R11, BX
-	JLE     chunks2359
+	JLE     chunks2523
+	SUBQ    $0x04, R11
+	CMPQ    R11, BX
+	JL      whole2525
 	MOVQ    BX, R11
-	JMP     chunks2359
+	ADDQ    $0x04, R11
+	LEAQ    (CX)(R11*1), R13
+	LEAQ    (R13)(R10*1), R14
+	VMOVDQU (AX)(R11*8), X0
+	VMOVDQU 16(AX)(R11*8), X1
+	VSHUFPS $0x88, X1, X0, X2
+	VSHUFPS $0xdd, X1, X0, X1
+	VSHUFPS $0x88, X2, X2, X0
+	VSHUFPS $0xdd, X2, X2, X2
+	VSHUFPS $0x88, X1, X1, X3
+	VSHUFPS $0xdd, X1, X1, X1
+	VSHUFPS $0x88, X0, X0, X4
+	VMOVD   X4, (R13)
+	VSHUFPS $0xdd, X0, X0, X0
+	VMOVD   X0, (R14)
+	VSHUFPS $0x88, X3, X3, X0
+	VMOVD   X0, (R13)(DX*1)
+	VSHUFPS $0xdd, X3, X3, X3
+	VMOVD   X3, (R14)(DX*1)
+	VSHUFPS $0x88, X2, X2, X3
+	VMOVD   X3, (R13)(DX*2)
+	VSHUFPS $0xdd, X2, X2, X2
+	VMOVD   X2, (R14)(DX*2)
+	VSHUFPS $0x88, X1, X1, X2
+	VMOVD   X2, (R13)(R9*1)
+	VSHUFPS $0xdd, X1, X1, X1
+	VMOVD   X1, (R14)(R9*1)
+	JMP     rowdone2524
 
-rowdone2360:
+whole2525:
+	MOVQ BX, R11
+	JMP  chunks2523
+
+rowdone2524:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2358
+	JNZ  row2522
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2357
+	JNZ  group2521
 	VZEROUPPER
 	RET
 
-chunk2343:
+chunk2505:
 	SUBQ $0x04, BX
 
-group2361:
+group2526:
 	MOVQ rows+24(FP), R12
 
-row2362:
+row2527:
 	XORQ R11, R11
 
-chunks2363:
+chunks2528:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	VMOVDQU (AX)(R11*8), X0
@@ -59373,22 +66236,22 @@ chunks2363:
 	VSHUFPS $0xdd, X1, X1, X1
 	VMOVD   X1, (R14)(R9*1)
 	CMPQ    R11, BX
-	JEQ     rowdone2364
+	JEQ     rowdone2529
 	ADDQ    $0x04, R11
 	CMPQ    R11, BX
-	JLE     chunks2363
+	JLE     chunks2528
 	MOVQ    BX, R11
-	JMP     chunks2363
+	JMP     chunks2528
 
-rowdone2364:
+rowdone2529:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2362
+	JNZ  row2527
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2361
+	JNZ  group2526
 	VZEROUPPER
 	RET
 
@@ -59415,25 +66278,25 @@ TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x40
-	JAE   chunk2365
+	JAE   chunk2530
 	CMPQ  BX, $0x20
-	JAE   chunk2366
+	JAE   chunk2531
 	CMPQ  BX, $0x10
-	JAE   chunk2367
+	JAE   chunk2532
 	CMPQ  BX, $0x08
-	JAE   chunk2368
+	JAE   chunk2533
 	RET
 
-chunk2365:
+chunk2530:
 	SUBQ $0x40, BX
 
-group2369:
+group2534:
 	MOVQ rows+24(FP), R12
 
-row2370:
+row2535:
 	XORQ R11, R11
 
-chunks2371:
+chunks2536:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59533,13 +66396,13 @@ chunks2371:
 	VMOVDQU     Y7, (R14)(R9*1)
 	VMOVDQU     Y11, 32(R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2372
+	JEQ         rowdone2537
 	ADDQ        $0x40, R11
 	CMPQ        R11, BX
-	JLE         chunks2371
+	JLE         chunks2536
 	SUBQ        $0x20, R11
 	CMPQ        R11, BX
-	JL          whole2373
+	JL          whole2538
 	MOVQ        BX, R11
 	ADDQ        $0x20, R11
 	LEAQ        (CX)(R11*1), R13
@@ -59592,34 +66455,34 @@ chunks2371:
 	VMOVDQU     Y8, (R13)(R9*1)
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
-	JMP         rowdone2372
+	JMP         rowdone2537
 
-whole2373:
+whole2538:
 	MOVQ BX, R11
-	JMP  chunks2371
+	JMP  chunks2536
 
-rowdone2372:
+rowdone2537:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2370
+	JNZ  row2535
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2369
+	JNZ  group2534
 	VZEROUPPER
 	RET
 
-chunk2366:
+chunk2531:
 	SUBQ $0x20, BX
 
-group2374:
+group2539:
 	MOVQ rows+24(FP), R12
 
-row2375:
+row2540:
 	XORQ R11, R11
 
-chunks2376:
+chunks2541:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59671,35 +66534,85 @@ chunks2376:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVDQU     Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2377
+	JEQ         rowdone2542
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2376
+	JLE         chunks2541
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2543
 	MOVQ        BX, R11
-	JMP         chunks2376
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     80(AX)(R11*8), X5
+	VPUNPCKLQDQ X5, X0, X6
+	VPUNPCKHQDQ X5, X0, X5
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     112(AX)(R11*8), X7
+	VPUNPCKLQDQ X7, X0, X8
+	VPUNPCKHQDQ X7, X0, X7
+	VPUNPCKLQDQ X4, X2, X0
+	VPUNPCKHQDQ X4, X2, X4
+	VPUNPCKLQDQ X8, X6, X2
+	VPUNPCKHQDQ X8, X6, X8
+	VPUNPCKLQDQ X3, X1, X6
+	VPUNPCKHQDQ X3, X1, X3
+	VPUNPCKLQDQ X7, X5, X1
+	VPUNPCKHQDQ X7, X5, X7
+	VPUNPCKLQDQ X2, X0, X5
+	VMOVDQU     X5, (R13)
+	VPUNPCKHQDQ X2, X0, X2
+	VMOVDQU     X2, (R14)
+	VPUNPCKLQDQ X1, X6, X2
+	VMOVDQU     X2, (R13)(DX*1)
+	VPUNPCKHQDQ X1, X6, X1
+	VMOVDQU     X1, (R14)(DX*1)
+	VPUNPCKLQDQ X8, X4, X1
+	VMOVDQU     X1, (R13)(DX*2)
+	VPUNPCKHQDQ X8, X4, X8
+	VMOVDQU     X8, (R14)(DX*2)
+	VPUNPCKLQDQ X7, X3, X8
+	VMOVDQU     X8, (R13)(R9*1)
+	VPUNPCKHQDQ X7, X3, X7
+	VMOVDQU     X7, (R14)(R9*1)
+	JMP         rowdone2542
 
-rowdone2377:
+whole2543:
+	MOVQ BX, R11
+	JMP  chunks2541
+
+rowdone2542:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2375
+	JNZ  row2540
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2374
+	JNZ  group2539
 	VZEROUPPER
 	RET
 
-chunk2367:
+chunk2532:
 	SUBQ $0x10, BX
 
-group2378:
+group2544:
 	MOVQ rows+24(FP), R12
 
-row2379:
+row2545:
 	XORQ R11, R11
 
-chunks2380:
+chunks2546:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59743,35 +66656,73 @@ chunks2380:
 	VPUNPCKHQDQ X7, X3, X7
 	VMOVDQU     X7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2381
+	JEQ         rowdone2547
 	ADDQ        $0x10, R11
 	CMPQ        R11, BX
-	JLE         chunks2380
+	JLE         chunks2546
+	SUBQ        $0x08, R11
+	CMPQ        R11, BX
+	JL          whole2548
 	MOVQ        BX, R11
-	JMP         chunks2380
+	ADDQ        $0x08, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     16(AX)(R11*8), X1
+	VPUNPCKLQDQ X1, X0, X2
+	VPUNPCKHQDQ X1, X0, X1
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     48(AX)(R11*8), X3
+	VPUNPCKLQDQ X3, X0, X4
+	VPUNPCKHQDQ X3, X0, X3
+	VPUNPCKLQDQ X4, X2, X0
+	VPUNPCKHQDQ X4, X2, X4
+	VPUNPCKLQDQ X3, X1, X2
+	VPUNPCKHQDQ X3, X1, X3
+	VPUNPCKLQDQ X0, X0, X1
+	VMOVQ       X1, (R13)
+	VPUNPCKHQDQ X0, X0, X0
+	VMOVQ       X0, (R14)
+	VPUNPCKLQDQ X2, X2, X0
+	VMOVQ       X0, (R13)(DX*1)
+	VPUNPCKHQDQ X2, X2, X2
+	VMOVQ       X2, (R14)(DX*1)
+	VPUNPCKLQDQ X4, X4, X2
+	VMOVQ       X2, (R13)(DX*2)
+	VPUNPCKHQDQ X4, X4, X4
+	VMOVQ       X4, (R14)(DX*2)
+	VPUNPCKLQDQ X3, X3, X4
+	VMOVQ       X4, (R13)(R9*1)
+	VPUNPCKHQDQ X3, X3, X3
+	VMOVQ       X3, (R14)(R9*1)
+	JMP         rowdone2547
 
-rowdone2381:
+whole2548:
+	MOVQ BX, R11
+	JMP  chunks2546
+
+rowdone2547:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2379
+	JNZ  row2545
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2378
+	JNZ  group2544
 	VZEROUPPER
 	RET
 
-chunk2368:
+chunk2533:
 	SUBQ $0x08, BX
 
-group2382:
+group2549:
 	MOVQ rows+24(FP), R12
 
-row2383:
+row2550:
 	XORQ R11, R11
 
-chunks2384:
+chunks2551:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59803,22 +66754,22 @@ chunks2384:
 	VPUNPCKHQDQ X3, X3, X3
 	VMOVQ       X3, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2385
+	JEQ         rowdone2552
 	ADDQ        $0x08, R11
 	CMPQ        R11, BX
-	JLE         chunks2384
+	JLE         chunks2551
 	MOVQ        BX, R11
-	JMP         chunks2384
+	JMP         chunks2551
 
-rowdone2385:
+rowdone2552:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2383
+	JNZ  row2550
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2382
+	JNZ  group2549
 	VZEROUPPER
 	RET
 
@@ -59845,23 +66796,23 @@ TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x40
-	JAE   chunk2386
+	JAE   chunk2553
 	CMPQ  BX, $0x20
-	JAE   chunk2387
+	JAE   chunk2554
 	CMPQ  BX, $0x10
-	JAE   chunk2388
+	JAE   chunk2555
 	RET
 
-chunk2386:
+chunk2553:
 	SUBQ $0x40, BX
 
-group2389:
+group2556:
 	MOVQ rows+24(FP), R12
 
-row2390:
+row2557:
 	XORQ R11, R11
 
-chunks2391:
+chunks2558:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -59913,13 +66864,13 @@ chunks2391:
 	VMOVDQU     Y3, (R14)(R9*1)
 	VMOVDQU     Y4, 32(R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2392
+	JEQ         rowdone2559
 	ADDQ        $0x40, R11
 	CMPQ        R11, BX
-	JLE         chunks2391
+	JLE         chunks2558
 	SUBQ        $0x20, R11
 	CMPQ        R11, BX
-	JL          whole2393
+	JL          whole2560
 	MOVQ        BX, R11
 	ADDQ        $0x20, R11
 	LEAQ        (CX)(R11*1), R13
@@ -59948,34 +66899,34 @@ chunks2391:
 	VMOVDQU     112(AX)(R11*8), X0
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0
 	VMOVDQU     Y0, (R14)(R9*1)
-	JMP         rowdone2392
+	JMP         rowdone2559
 
-whole2393:
+whole2560:
 	MOVQ BX, R11
-	JMP  chunks2391
+	JMP  chunks2558
 
-rowdone2392:
+rowdone2559:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2390
+	JNZ  row2557
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2389
+	JNZ  group2556
 	VZEROUPPER
 	RET
 
-chunk2387:
+chunk2554:
 	SUBQ $0x20, BX
 
-group2394:
+group2561:
 	MOVQ rows+24(FP), R12
 
-row2395:
+row2562:
 	XORQ R11, R11
 
-chunks2396:
+chunks2563:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60003,35 +66954,61 @@ chunks2396:
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0
 	VMOVDQU     Y0, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2397
+	JEQ         rowdone2564
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2396
+	JLE         chunks2563
+	SUBQ        $0x10, R11
+	CMPQ        R11, BX
+	JL          whole2565
 	MOVQ        BX, R11
-	JMP         chunks2396
+	ADDQ        $0x10, R11
+	LEAQ        (CX)(R11*1), R13
+	LEAQ        (R13)(R10*1), R14
+	VMOVDQU     (AX)(R11*8), X0
+	VMOVDQU     X0, (R13)
+	VMOVDQU     16(AX)(R11*8), X0
+	VMOVDQU     X0, (R13)(DX*1)
+	VMOVDQU     32(AX)(R11*8), X0
+	VMOVDQU     X0, (R13)(DX*2)
+	VMOVDQU     48(AX)(R11*8), X0
+	VMOVDQU     X0, (R13)(R9*1)
+	VMOVDQU     64(AX)(R11*8), X0
+	VMOVDQU     X0, (R14)
+	VMOVDQU     80(AX)(R11*8), X0
+	VMOVDQU     X0, (R14)(DX*1)
+	VMOVDQU     96(AX)(R11*8), X0
+	VMOVDQU     X0, (R14)(DX*2)
+	VMOVDQU     112(AX)(R11*8), X0
+	VMOVDQU     X0, (R14)(R9*1)
+	JMP         rowdone2564
 
-rowdone2397:
+whole2565:
+	MOVQ BX, R11
+	JMP  chunks2563
+
+rowdone2564:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2395
+	JNZ  row2562
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2394
+	JNZ  group2561
 	VZEROUPPER
 	RET
 
-chunk2388:
+chunk2555:
 	SUBQ $0x10, BX
 
-group2398:
+group2566:
 	MOVQ rows+24(FP), R12
 
-row2399:
+row2567:
 	XORQ R11, R11
 
-chunks2400:
+chunks2568:
 	LEAQ    (CX)(R11*1), R13
 	LEAQ    (R13)(R10*1), R14
 	VMOVDQU (AX)(R11*8), X0
@@ -60051,22 +67028,22 @@ chunks2400:
 	VMOVDQU 112(AX)(R11*8), X0
 	VMOVDQU X0, (R14)(R9*1)
 	CMPQ    R11, BX
-	JEQ     rowdone2401
+	JEQ     rowdone2569
 	ADDQ    $0x10, R11
 	CMPQ    R11, BX
-	JLE     chunks2400
+	JLE     chunks2568
 	MOVQ    BX, R11
-	JMP     chunks2400
+	JMP     chunks2568
 
-rowdone2401:
+rowdone2569:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2399
+	JNZ  row2567
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2398
+	JNZ  group2566
 	VZEROUPPER
 	RET
 
@@ -60093,19 +67070,19 @@ TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2402
+	JAE   chunk2570
 	RET
 
-chunk2402:
+chunk2570:
 	SUBQ $0x20, BX
 
-group2403:
+group2571:
 	MOVQ rows+24(FP), R12
 
-row2404:
+row2572:
 	XORQ R11, R11
 
-chunks2405:
+chunks2573:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60205,22 +67182,22 @@ chunks2405:
 	VPACKUSWB   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2406
+	JEQ         rowdone2574
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2405
+	JLE         chunks2573
 	MOVQ        BX, R11
-	JMP         chunks2405
+	JMP         chunks2573
 
-rowdone2406:
+rowdone2574:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2404
+	JNZ  row2572
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2403
+	JNZ  group2571
 	SFENCE
 	VZEROUPPER
 	RET
@@ -60248,19 +67225,19 @@ TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2407
+	JAE   chunk2575
 	RET
 
-chunk2407:
+chunk2575:
 	SUBQ $0x20, BX
 
-group2408:
+group2576:
 	MOVQ rows+24(FP), R12
 
-row2409:
+row2577:
 	XORQ R11, R11
 
-chunks2410:
+chunks2578:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60360,22 +67337,22 @@ chunks2410:
 	VPACKUSDW   Y9, Y5, Y8
 	VMOVNTDQ    Y8, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2411
+	JEQ         rowdone2579
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2410
+	JLE         chunks2578
 	MOVQ        BX, R11
-	JMP         chunks2410
+	JMP         chunks2578
 
-rowdone2411:
+rowdone2579:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2409
+	JNZ  row2577
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2408
+	JNZ  group2576
 	SFENCE
 	VZEROUPPER
 	RET
@@ -60403,19 +67380,19 @@ TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2412
+	JAE   chunk2580
 	RET
 
-chunk2412:
+chunk2580:
 	SUBQ $0x20, BX
 
-group2413:
+group2581:
 	MOVQ rows+24(FP), R12
 
-row2414:
+row2582:
 	XORQ R11, R11
 
-chunks2415:
+chunks2583:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60467,22 +67444,22 @@ chunks2415:
 	VSHUFPS     $0xdd, Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2416
+	JEQ         rowdone2584
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2415
+	JLE         chunks2583
 	MOVQ        BX, R11
-	JMP         chunks2415
+	JMP         chunks2583
 
-rowdone2416:
+rowdone2584:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2414
+	JNZ  row2582
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2413
+	JNZ  group2581
 	SFENCE
 	VZEROUPPER
 	RET
@@ -60510,19 +67487,19 @@ TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2417
+	JAE   chunk2585
 	RET
 
-chunk2417:
+chunk2585:
 	SUBQ $0x20, BX
 
-group2418:
+group2586:
 	MOVQ rows+24(FP), R12
 
-row2419:
+row2587:
 	XORQ R11, R11
 
-chunks2420:
+chunks2588:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60574,22 +67551,22 @@ chunks2420:
 	VPUNPCKHQDQ Y7, Y3, Y7
 	VMOVNTDQ    Y7, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2421
+	JEQ         rowdone2589
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2420
+	JLE         chunks2588
 	MOVQ        BX, R11
-	JMP         chunks2420
+	JMP         chunks2588
 
-rowdone2421:
+rowdone2589:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2419
+	JNZ  row2587
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2418
+	JNZ  group2586
 	SFENCE
 	VZEROUPPER
 	RET
@@ -60617,19 +67594,19 @@ TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
 	LEAQ  (DX)(DX*2), R9
 	MOVQ  laneI+56(FP), R10
 	CMPQ  BX, $0x20
-	JAE   chunk2422
+	JAE   chunk2590
 	RET
 
-chunk2422:
+chunk2590:
 	SUBQ $0x20, BX
 
-group2423:
+group2591:
 	MOVQ rows+24(FP), R12
 
-row2424:
+row2592:
 	XORQ R11, R11
 
-chunks2425:
+chunks2593:
 	LEAQ        (CX)(R11*1), R13
 	LEAQ        (R13)(R10*1), R14
 	VMOVDQU     (AX)(R11*8), X0
@@ -60657,22 +67634,22 @@ chunks2425:
 	VINSERTI128 $0x01, 240(AX)(R11*8), Y0, Y0
 	VMOVNTDQ    Y0, (R14)(R9*1)
 	CMPQ        R11, BX
-	JEQ         rowdone2426
+	JEQ         rowdone2594
 	ADDQ        $0x20, R11
 	CMPQ        R11, BX
-	JLE         chunks2425
+	JLE         chunks2593
 	MOVQ        BX, R11
-	JMP         chunks2425
+	JMP         chunks2593
 
-rowdone2426:
+rowdone2594:
 	ADDQ DI, AX
 	ADDQ R8, CX
 	DECQ R12
-	JNZ  row2424
+	JNZ  row2592
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ SI
-	JNZ  group2423
+	JNZ  group2591
 	SFENCE
 	VZEROUPPER
 	RET
@@ -60699,50 +67676,50 @@ TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
 	SUBQ  R10, R9
 	MOVQ  R9, 8(SP)
 
-group2427:
+group2595:
 	MOVQ rows+24(FP), R9
 
-row2428:
+row2596:
 	XORQ R10, R10
 	MOVQ AX, R11
 	MOVQ CX, R12
 
-lanes2429:
+lanes2597:
 	MOVQ R11, R13
 	MOVQ R12, R14
 	MOVQ DX, R15
 
-pairs2430:
+pairs2598:
 	CMPQ        R15, $0x20
-	JB          single2431
+	JB          single2599
 	VMOVDQU     (R13), X0
 	VINSERTI128 $0x01, (R13)(R8*1), Y0, Y0
 	VMOVDQU     Y0, (R14)
 	ADDQ        $0x20, R14
 	LEAQ        (R13)(R8*2), R13
 	SUBQ        $0x20, R15
-	JMP         pairs2430
+	JMP         pairs2598
 
-single2431:
+single2599:
 	TESTQ   R15, R15
-	JZ      lanedone2432
+	JZ      lanedone2600
 	VMOVDQU (R13), X0
 	VMOVDQU X0, (R14)
 
-lanedone2432:
+lanedone2600:
 	ADDQ $0x10, R11
 	ADDQ SI, R12
 	INCQ R10
 	CMPQ R10, DI
-	JB   lanes2429
+	JB   lanes2597
 	ADDQ spaceStride+32(FP), AX
 	ADDQ depthStride+40(FP), CX
 	DECQ R9
-	JNZ  row2428
+	JNZ  row2596
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2427
+	JNZ  group2595
 	VZEROUPPER
 	RET
 
@@ -60756,29 +67733,29 @@ TEXT ·unitZip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2433
+	JLE  rowchunk2601
 	CMPQ DX, $0x08
-	JLE  rowchunk2434
+	JLE  rowchunk2602
 	CMPQ DX, $0x10
-	JLE  rowchunk2435
+	JLE  rowchunk2603
 	CMPQ DX, $0x20
-	JLE  rowchunk2436
+	JLE  rowchunk2604
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2438:
+group2606:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2439
+	JNE  unit2607
 	DECQ R11
-	JZ   lastunit2440
+	JZ   lastunit2608
 
-unit2439:
+unit2607:
 	XORQ R12, R12
 
-chunk2442:
+chunk2610:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -60791,10 +67768,10 @@ chunk2442:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2442
+	JLT        chunk2610
 	XORQ       R12, R12
 
-chunk2443:
+chunk2611:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -60807,18 +67784,18 @@ chunk2443:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2443
+	JLT        chunk2611
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2439
+	JNZ        unit2607
 	CMPQ       DI, $0x01
-	JNE        nextgroup2441
+	JNE        nextgroup2609
 
-lastunit2440:
+lastunit2608:
 	XORQ R11, R11
 
-exact2444:
+exact2612:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -60830,17 +67807,17 @@ exact2444:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2445
+	JEQ        exactdone2613
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2444
+	JLE        exact2612
 	MOVQ       R8, R11
-	JMP        exact2444
+	JMP        exact2612
 
-exactdone2445:
+exactdone2613:
 	XORQ R11, R11
 
-exact2446:
+exact2614:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -60852,36 +67829,36 @@ exact2446:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2447
+	JEQ        exactdone2615
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2446
+	JLE        exact2614
 	MOVQ       R8, R11
-	JMP        exact2446
+	JMP        exact2614
 
-exactdone2447:
-nextgroup2441:
+exactdone2615:
+nextgroup2609:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2438
+	JNZ  group2606
 	VZEROUPPER
 	RET
 
-rowchunk2436:
+rowchunk2604:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2448:
+group2616:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2449
+	JNE  unit2617
 	DECQ R11
-	JZ   lastunit2450
+	JZ   lastunit2618
 
-unit2449:
+unit2617:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLBW Y1, Y0, Y2
@@ -60901,11 +67878,11 @@ unit2449:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2449
+	JNZ        unit2617
 	CMPQ       DI, $0x01
-	JNE        nextgroup2451
+	JNE        nextgroup2619
 
-lastunit2450:
+lastunit2618:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
@@ -60935,28 +67912,28 @@ lastunit2450:
 	VPUNPCKHBW X1, X0, X1
 	VMOVDQU    X1, 16(R10)(DX*2)
 
-nextgroup2451:
+nextgroup2619:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2448
+	JNZ  group2616
 	VZEROUPPER
 	RET
 
-rowchunk2435:
+rowchunk2603:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2452:
+group2620:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2453
+	JNE  unit2621
 	DECQ R11
-	JZ   lastunit2454
+	JZ   lastunit2622
 
-unit2453:
+unit2621:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X2
@@ -60972,11 +67949,11 @@ unit2453:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2453
+	JNZ        unit2621
 	CMPQ       DI, $0x01
-	JNE        nextgroup2455
+	JNE        nextgroup2623
 
-lastunit2454:
+lastunit2622:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -60998,28 +67975,28 @@ lastunit2454:
 	VPUNPCKLBW X1, X0, X1
 	VMOVDQU    X1, (R10)(DX*2)
 
-nextgroup2455:
+nextgroup2623:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2452
+	JNZ  group2620
 	VZEROUPPER
 	RET
 
-rowchunk2434:
+rowchunk2602:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2456:
+group2624:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2457
+	JNE  unit2625
 	DECQ R11
-	JZ   lastunit2458
+	JZ   lastunit2626
 
-unit2457:
+unit2625:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -61031,11 +68008,11 @@ unit2457:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2457
+	JNZ        unit2625
 	CMPQ       DI, $0x01
-	JNE        nextgroup2459
+	JNE        nextgroup2627
 
-lastunit2458:
+lastunit2626:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -61057,28 +68034,28 @@ lastunit2458:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R10)(DX*2)
 
-nextgroup2459:
+nextgroup2627:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2456
+	JNZ  group2624
 	VZEROUPPER
 	RET
 
-rowchunk2433:
+rowchunk2601:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2460:
+group2628:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	CMPQ DI, $0x01
-	JNE  unit2461
+	JNE  unit2629
 	DECQ R10
-	JZ   lastunit2462
+	JZ   lastunit2630
 
-unit2461:
+unit2629:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -61090,11 +68067,11 @@ unit2461:
 	ADDQ       DX, R8
 	LEAQ       (R9)(DX*4), R9
 	DECQ       R10
-	JNZ        unit2461
+	JNZ        unit2629
 	CMPQ       DI, $0x01
-	JNE        nextgroup2463
+	JNE        nextgroup2631
 
-lastunit2462:
+lastunit2630:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLBW X1, X0, X1
@@ -61104,11 +68081,11 @@ lastunit2462:
 	VPUNPCKLBW X1, X0, X1
 	VMOVQ      X1, (R9)(DX*2)
 
-nextgroup2463:
+nextgroup2631:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2460
+	JNZ  group2628
 	VZEROUPPER
 	RET
 
@@ -61122,27 +68099,27 @@ TEXT ·unitUnzip2x1AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2464
+	JLE  rowchunk2632
 	CMPQ DX, $0x08
-	JLE  rowchunk2465
+	JLE  rowchunk2633
 	CMPQ DX, $0x10
-	JLE  rowchunk2466
+	JLE  rowchunk2634
 	CMPQ DX, $0x20
-	JLE  rowchunk2467
+	JLE  rowchunk2635
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2469:
+group2637:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2471
+	JZ   lastunit2639
 
-unit2470:
+unit2638:
 	XORQ R12, R12
 
-chunk2473:
+chunk2641:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -61159,10 +68136,10 @@ chunk2473:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2473
+	JLT         chunk2641
 	XORQ        R12, R12
 
-chunk2474:
+chunk2642:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -61179,16 +68156,16 @@ chunk2474:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2474
+	JLT         chunk2642
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2470
+	JNZ         unit2638
 
-lastunit2471:
+lastunit2639:
 	XORQ R11, R11
 
-exact2475:
+exact2643:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -61204,17 +68181,17 @@ exact2475:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2476
+	JEQ         exactdone2644
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2475
+	JLE         exact2643
 	MOVQ        R8, R11
-	JMP         exact2475
+	JMP         exact2643
 
-exactdone2476:
+exactdone2644:
 	XORQ R11, R11
 
-exact2477:
+exact2645:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -61230,33 +68207,33 @@ exact2477:
 	VPACKUSWB   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2478
+	JEQ         exactdone2646
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2477
+	JLE         exact2645
 	MOVQ        R8, R11
-	JMP         exact2477
+	JMP         exact2645
 
-exactdone2478:
+exactdone2646:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2469
+	JNZ  group2637
 	VZEROUPPER
 	RET
 
-rowchunk2467:
+rowchunk2635:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2479:
+group2647:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2481
+	JZ   lastunit2649
 
-unit2480:
+unit2648:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -61284,9 +68261,9 @@ unit2480:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2480
+	JNZ         unit2648
 
-lastunit2481:
+lastunit2649:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -61314,11 +68291,11 @@ lastunit2481:
 	ADDQ         group+48(FP), AX
 	ADDQ         group+48(FP), CX
 	DECQ         DI
-	JNZ          group2479
+	JNZ          group2647
 	VZEROUPPER
 	RET
 
-rowchunk2466:
+rowchunk2634:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 	LEAQ shuffle2471<>+0(SB), R9
@@ -61326,21 +68303,21 @@ rowchunk2466:
 	SHLQ $0x08, R10
 	ADDQ R10, R9
 
-group2483:
+group2651:
 	MOVQ    CX, R10
 	MOVQ    AX, R11
 	MOVQ    units+24(FP), R12
 	DECQ    R12
-	JZ      lastunit2485
+	JZ      lastunit2653
 	VMOVDQU -2304(R9), Y8
 	VMOVDQU -2272(R9), Y9
 	VMOVDQU -2240(R9), Y10
 	VMOVDQU -2208(R9), Y11
 	VMOVDQU -2176(R9), Y12
 	CMPQ    R12, -2144(R9)
-	JLT     pairsdone2488
+	JLT     pairsdone2656
 
-pairs2487:
+pairs2655:
 	LEAQ        (R11)(DX*2), R13
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0
@@ -61372,13 +68349,13 @@ pairs2487:
 	LEAQ        (R11)(DX*8), R11
 	SUBQ        $0x02, R12
 	CMPQ        R12, -2144(R9)
-	JGE         pairs2487
+	JGE         pairs2655
 
-pairsdone2488:
+pairsdone2656:
 	TESTQ R12, R12
-	JZ    lastunit2485
+	JZ    lastunit2653
 
-unit2484:
+unit2652:
 	VMOVDQU      (R11), Y0
 	VPSHUFB      shuffle2470<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -61392,9 +68369,9 @@ unit2484:
 	ADDQ         DX, R10
 	LEAQ         (R11)(DX*4), R11
 	DECQ         R12
-	JNZ          unit2484
+	JNZ          unit2652
 
-lastunit2485:
+lastunit2653:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle2472<>+0(SB), X0, X0
 	VMOVQ   X0, (R10)
@@ -61418,22 +68395,22 @@ lastunit2485:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2483
+	JNZ     group2651
 	VZEROUPPER
 	RET
 
-rowchunk2465:
+rowchunk2633:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2489:
+group2657:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2491
+	JZ   lastunit2659
 
-unit2490:
+unit2658:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle2472<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)
@@ -61445,9 +68422,9 @@ unit2490:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2490
+	JNZ     unit2658
 
-lastunit2491:
+lastunit2659:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
@@ -61491,22 +68468,22 @@ lastunit2491:
 	ADDQ      group+48(FP), AX
 	ADDQ      group+48(FP), CX
 	DECQ      DI
-	JNZ       group2489
+	JNZ       group2657
 	VZEROUPPER
 	RET
 
-rowchunk2464:
+rowchunk2632:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2493:
+group2661:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	DECQ R10
-	JZ   lastunit2495
+	JZ   lastunit2663
 
-unit2494:
+unit2662:
 	VMOVQ     (R9), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
@@ -61528,9 +68505,9 @@ unit2494:
 	ADDQ      DX, R8
 	LEAQ      (R9)(DX*4), R9
 	DECQ      R10
-	JNZ       unit2494
+	JNZ       unit2662
 
-lastunit2495:
+lastunit2663:
 	VMOVQ     (R9), X0
 	VPAND     shuffle1383<>+0(SB), X0, X1
 	VPAND     shuffle1383<>+0(SB), X0, X2
@@ -61552,7 +68529,7 @@ lastunit2495:
 	ADDQ      group+48(FP), AX
 	ADDQ      group+48(FP), CX
 	DECQ      DI
-	JNZ       group2493
+	JNZ       group2661
 	VZEROUPPER
 	RET
 
@@ -61834,29 +68811,29 @@ TEXT ·unitZip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2497
+	JLE  rowchunk2665
 	CMPQ DX, $0x08
-	JLE  rowchunk2498
+	JLE  rowchunk2666
 	CMPQ DX, $0x10
-	JLE  rowchunk2499
+	JLE  rowchunk2667
 	CMPQ DX, $0x20
-	JLE  rowchunk2500
+	JLE  rowchunk2668
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2502:
+group2670:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2503
+	JNE  unit2671
 	DECQ R11
-	JZ   lastunit2504
+	JZ   lastunit2672
 
-unit2503:
+unit2671:
 	XORQ R12, R12
 
-chunk2506:
+chunk2674:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -61869,10 +68846,10 @@ chunk2506:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2506
+	JLT        chunk2674
 	XORQ       R12, R12
 
-chunk2507:
+chunk2675:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -61885,18 +68862,18 @@ chunk2507:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2507
+	JLT        chunk2675
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2503
+	JNZ        unit2671
 	CMPQ       DI, $0x01
-	JNE        nextgroup2505
+	JNE        nextgroup2673
 
-lastunit2504:
+lastunit2672:
 	XORQ R11, R11
 
-exact2508:
+exact2676:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -61908,17 +68885,17 @@ exact2508:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2509
+	JEQ        exactdone2677
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2508
+	JLE        exact2676
 	MOVQ       R8, R11
-	JMP        exact2508
+	JMP        exact2676
 
-exactdone2509:
+exactdone2677:
 	XORQ R11, R11
 
-exact2510:
+exact2678:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -61930,36 +68907,36 @@ exact2510:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2511
+	JEQ        exactdone2679
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2510
+	JLE        exact2678
 	MOVQ       R8, R11
-	JMP        exact2510
+	JMP        exact2678
 
-exactdone2511:
-nextgroup2505:
+exactdone2679:
+nextgroup2673:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2502
+	JNZ  group2670
 	VZEROUPPER
 	RET
 
-rowchunk2500:
+rowchunk2668:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2512:
+group2680:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2513
+	JNE  unit2681
 	DECQ R11
-	JZ   lastunit2514
+	JZ   lastunit2682
 
-unit2513:
+unit2681:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLWD Y1, Y0, Y2
@@ -61979,11 +68956,11 @@ unit2513:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2513
+	JNZ        unit2681
 	CMPQ       DI, $0x01
-	JNE        nextgroup2515
+	JNE        nextgroup2683
 
-lastunit2514:
+lastunit2682:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
@@ -62013,28 +68990,28 @@ lastunit2514:
 	VPUNPCKHWD X1, X0, X1
 	VMOVDQU    X1, 16(R10)(DX*2)
 
-nextgroup2515:
+nextgroup2683:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2512
+	JNZ  group2680
 	VZEROUPPER
 	RET
 
-rowchunk2499:
+rowchunk2667:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2516:
+group2684:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2517
+	JNE  unit2685
 	DECQ R11
-	JZ   lastunit2518
+	JZ   lastunit2686
 
-unit2517:
+unit2685:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X2
@@ -62050,11 +69027,11 @@ unit2517:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2517
+	JNZ        unit2685
 	CMPQ       DI, $0x01
-	JNE        nextgroup2519
+	JNE        nextgroup2687
 
-lastunit2518:
+lastunit2686:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -62076,28 +69053,28 @@ lastunit2518:
 	VPUNPCKLWD X1, X0, X1
 	VMOVDQU    X1, (R10)(DX*2)
 
-nextgroup2519:
+nextgroup2687:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2516
+	JNZ  group2684
 	VZEROUPPER
 	RET
 
-rowchunk2498:
+rowchunk2666:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2520:
+group2688:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2521
+	JNE  unit2689
 	DECQ R11
-	JZ   lastunit2522
+	JZ   lastunit2690
 
-unit2521:
+unit2689:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -62109,11 +69086,11 @@ unit2521:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2521
+	JNZ        unit2689
 	CMPQ       DI, $0x01
-	JNE        nextgroup2523
+	JNE        nextgroup2691
 
-lastunit2522:
+lastunit2690:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -62135,28 +69112,28 @@ lastunit2522:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R10)(DX*2)
 
-nextgroup2523:
+nextgroup2691:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2520
+	JNZ  group2688
 	VZEROUPPER
 	RET
 
-rowchunk2497:
+rowchunk2665:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2524:
+group2692:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	CMPQ DI, $0x01
-	JNE  unit2525
+	JNE  unit2693
 	DECQ R10
-	JZ   lastunit2526
+	JZ   lastunit2694
 
-unit2525:
+unit2693:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -62168,11 +69145,11 @@ unit2525:
 	ADDQ       DX, R8
 	LEAQ       (R9)(DX*4), R9
 	DECQ       R10
-	JNZ        unit2525
+	JNZ        unit2693
 	CMPQ       DI, $0x01
-	JNE        nextgroup2527
+	JNE        nextgroup2695
 
-lastunit2526:
+lastunit2694:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLWD X1, X0, X1
@@ -62182,11 +69159,11 @@ lastunit2526:
 	VPUNPCKLWD X1, X0, X1
 	VMOVQ      X1, (R9)(DX*2)
 
-nextgroup2527:
+nextgroup2695:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2524
+	JNZ  group2692
 	VZEROUPPER
 	RET
 
@@ -62200,27 +69177,27 @@ TEXT ·unitUnzip2x2AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2528
+	JLE  rowchunk2696
 	CMPQ DX, $0x08
-	JLE  rowchunk2529
+	JLE  rowchunk2697
 	CMPQ DX, $0x10
-	JLE  rowchunk2530
+	JLE  rowchunk2698
 	CMPQ DX, $0x20
-	JLE  rowchunk2531
+	JLE  rowchunk2699
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2533:
+group2701:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2535
+	JZ   lastunit2703
 
-unit2534:
+unit2702:
 	XORQ R12, R12
 
-chunk2537:
+chunk2705:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -62237,10 +69214,10 @@ chunk2537:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2537
+	JLT         chunk2705
 	XORQ        R12, R12
 
-chunk2538:
+chunk2706:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -62257,16 +69234,16 @@ chunk2538:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2538
+	JLT         chunk2706
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2534
+	JNZ         unit2702
 
-lastunit2535:
+lastunit2703:
 	XORQ R11, R11
 
-exact2539:
+exact2707:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -62282,17 +69259,17 @@ exact2539:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2540
+	JEQ         exactdone2708
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2539
+	JLE         exact2707
 	MOVQ        R8, R11
-	JMP         exact2539
+	JMP         exact2707
 
-exactdone2540:
+exactdone2708:
 	XORQ R11, R11
 
-exact2541:
+exact2709:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -62308,33 +69285,33 @@ exact2541:
 	VPACKUSDW   Y2, Y3, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2542
+	JEQ         exactdone2710
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2541
+	JLE         exact2709
 	MOVQ        R8, R11
-	JMP         exact2541
+	JMP         exact2709
 
-exactdone2542:
+exactdone2710:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2533
+	JNZ  group2701
 	VZEROUPPER
 	RET
 
-rowchunk2531:
+rowchunk2699:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2543:
+group2711:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2545
+	JZ   lastunit2713
 
-unit2544:
+unit2712:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -62362,9 +69339,9 @@ unit2544:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2544
+	JNZ         unit2712
 
-lastunit2545:
+lastunit2713:
 	VMOVDQU      (R10), Y0
 	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -62392,11 +69369,11 @@ lastunit2545:
 	ADDQ         group+48(FP), AX
 	ADDQ         group+48(FP), CX
 	DECQ         DI
-	JNZ          group2543
+	JNZ          group2711
 	VZEROUPPER
 	RET
 
-rowchunk2530:
+rowchunk2698:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 	LEAQ shuffle2473<>+0(SB), R9
@@ -62404,21 +69381,21 @@ rowchunk2530:
 	SHLQ $0x08, R10
 	ADDQ R10, R9
 
-group2547:
+group2715:
 	MOVQ    CX, R10
 	MOVQ    AX, R11
 	MOVQ    units+24(FP), R12
 	DECQ    R12
-	JZ      lastunit2549
+	JZ      lastunit2717
 	VMOVDQU -2304(R9), Y8
 	VMOVDQU -2272(R9), Y9
 	VMOVDQU -2240(R9), Y10
 	VMOVDQU -2208(R9), Y11
 	VMOVDQU -2176(R9), Y12
 	CMPQ    R12, -2144(R9)
-	JLT     pairsdone2552
+	JLT     pairsdone2720
 
-pairs2551:
+pairs2719:
 	LEAQ        (R11)(DX*2), R13
 	VMOVDQU     (R11), X0
 	VINSERTI128 $0x01, (R11)(DX*4), Y0, Y0
@@ -62450,13 +69427,13 @@ pairs2551:
 	LEAQ        (R11)(DX*8), R11
 	SUBQ        $0x02, R12
 	CMPQ        R12, -2144(R9)
-	JGE         pairs2551
+	JGE         pairs2719
 
-pairsdone2552:
+pairsdone2720:
 	TESTQ R12, R12
-	JZ    lastunit2549
+	JZ    lastunit2717
 
-unit2548:
+unit2716:
 	VMOVDQU      (R11), Y0
 	VPSHUFB      shuffle55<>+0(SB), Y0, Y0
 	VPERMQ       $0xd8, Y0, Y0
@@ -62470,9 +69447,9 @@ unit2548:
 	ADDQ         DX, R10
 	LEAQ         (R11)(DX*4), R11
 	DECQ         R12
-	JNZ          unit2548
+	JNZ          unit2716
 
-lastunit2549:
+lastunit2717:
 	VMOVDQU (R11), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVQ   X0, (R10)
@@ -62496,22 +69473,22 @@ lastunit2549:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2547
+	JNZ     group2715
 	VZEROUPPER
 	RET
 
-rowchunk2529:
+rowchunk2697:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2553:
+group2721:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2555
+	JZ   lastunit2723
 
-unit2554:
+unit2722:
 	VMOVDQU (R10), X0
 	VPSHUFB shuffle56<>+0(SB), X0, X0
 	VMOVQ   X0, (R9)
@@ -62523,9 +69500,9 @@ unit2554:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2554
+	JNZ     unit2722
 
-lastunit2555:
+lastunit2723:
 	VMOVQ     (R10), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
@@ -62569,22 +69546,22 @@ lastunit2555:
 	ADDQ      group+48(FP), AX
 	ADDQ      group+48(FP), CX
 	DECQ      DI
-	JNZ       group2553
+	JNZ       group2721
 	VZEROUPPER
 	RET
 
-rowchunk2528:
+rowchunk2696:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2557:
+group2725:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	DECQ R10
-	JZ   lastunit2559
+	JZ   lastunit2727
 
-unit2558:
+unit2726:
 	VMOVQ     (R9), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
@@ -62606,9 +69583,9 @@ unit2558:
 	ADDQ      DX, R8
 	LEAQ      (R9)(DX*4), R9
 	DECQ      R10
-	JNZ       unit2558
+	JNZ       unit2726
 
-lastunit2559:
+lastunit2727:
 	VMOVQ     (R9), X0
 	VPAND     shuffle1384<>+0(SB), X0, X1
 	VPAND     shuffle1384<>+0(SB), X0, X2
@@ -62630,7 +69607,7 @@ lastunit2559:
 	ADDQ      group+48(FP), AX
 	ADDQ      group+48(FP), CX
 	DECQ      DI
-	JNZ       group2557
+	JNZ       group2725
 	VZEROUPPER
 	RET
 
@@ -62902,29 +69879,29 @@ TEXT ·unitZip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2561
+	JLE  rowchunk2729
 	CMPQ DX, $0x08
-	JLE  rowchunk2562
+	JLE  rowchunk2730
 	CMPQ DX, $0x10
-	JLE  rowchunk2563
+	JLE  rowchunk2731
 	CMPQ DX, $0x20
-	JLE  rowchunk2564
+	JLE  rowchunk2732
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2566:
+group2734:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2567
+	JNE  unit2735
 	DECQ R11
-	JZ   lastunit2568
+	JZ   lastunit2736
 
-unit2567:
+unit2735:
 	XORQ R12, R12
 
-chunk2570:
+chunk2738:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13), Y0
@@ -62937,10 +69914,10 @@ chunk2570:
 	VMOVDQU    Y1, 32(R14)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2570
+	JLT        chunk2738
 	XORQ       R12, R12
 
-chunk2571:
+chunk2739:
 	LEAQ       (R9)(R12*1), R13
 	LEAQ       (R10)(R12*2), R14
 	VMOVDQU    (R13)(BX*2), Y0
@@ -62953,18 +69930,18 @@ chunk2571:
 	VMOVDQU    Y1, 32(R14)(DX*2)
 	ADDQ       $0x20, R12
 	CMPQ       R12, DX
-	JLT        chunk2571
+	JLT        chunk2739
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2567
+	JNZ        unit2735
 	CMPQ       DI, $0x01
-	JNE        nextgroup2569
+	JNE        nextgroup2737
 
-lastunit2568:
+lastunit2736:
 	XORQ R11, R11
 
-exact2572:
+exact2740:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12), Y0
@@ -62976,17 +69953,17 @@ exact2572:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)
 	CMPQ       R11, R8
-	JEQ        exactdone2573
+	JEQ        exactdone2741
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2572
+	JLE        exact2740
 	MOVQ       R8, R11
-	JMP        exact2572
+	JMP        exact2740
 
-exactdone2573:
+exactdone2741:
 	XORQ R11, R11
 
-exact2574:
+exact2742:
 	LEAQ       (R9)(R11*1), R12
 	LEAQ       (R10)(R11*2), R13
 	VMOVDQU    (R12)(BX*2), Y0
@@ -62998,36 +69975,36 @@ exact2574:
 	VPERM2I128 $0x31, Y1, Y2, Y1
 	VMOVDQU    Y1, 32(R13)(DX*2)
 	CMPQ       R11, R8
-	JEQ        exactdone2575
+	JEQ        exactdone2743
 	ADDQ       $0x20, R11
 	CMPQ       R11, R8
-	JLE        exact2574
+	JLE        exact2742
 	MOVQ       R8, R11
-	JMP        exact2574
+	JMP        exact2742
 
-exactdone2575:
-nextgroup2569:
+exactdone2743:
+nextgroup2737:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2566
+	JNZ  group2734
 	VZEROUPPER
 	RET
 
-rowchunk2564:
+rowchunk2732:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2576:
+group2744:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2577
+	JNE  unit2745
 	DECQ R11
-	JZ   lastunit2578
+	JZ   lastunit2746
 
-unit2577:
+unit2745:
 	VMOVDQU    (R9), Y0
 	VMOVDQU    (R9)(BX*1), Y1
 	VPUNPCKLDQ Y1, Y0, Y2
@@ -63047,11 +70024,11 @@ unit2577:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2577
+	JNZ        unit2745
 	CMPQ       DI, $0x01
-	JNE        nextgroup2579
+	JNE        nextgroup2747
 
-lastunit2578:
+lastunit2746:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
@@ -63081,28 +70058,28 @@ lastunit2578:
 	VPUNPCKHDQ X1, X0, X1
 	VMOVDQU    X1, 16(R10)(DX*2)
 
-nextgroup2579:
+nextgroup2747:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2576
+	JNZ  group2744
 	VZEROUPPER
 	RET
 
-rowchunk2563:
+rowchunk2731:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2580:
+group2748:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2581
+	JNE  unit2749
 	DECQ R11
-	JZ   lastunit2582
+	JZ   lastunit2750
 
-unit2581:
+unit2749:
 	VMOVDQU    (R9), X0
 	VMOVDQU    (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X2
@@ -63118,11 +70095,11 @@ unit2581:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2581
+	JNZ        unit2749
 	CMPQ       DI, $0x01
-	JNE        nextgroup2583
+	JNE        nextgroup2751
 
-lastunit2582:
+lastunit2750:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -63144,28 +70121,28 @@ lastunit2582:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVDQU    X1, (R10)(DX*2)
 
-nextgroup2583:
+nextgroup2751:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2580
+	JNZ  group2748
 	VZEROUPPER
 	RET
 
-rowchunk2562:
+rowchunk2730:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2584:
+group2752:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2585
+	JNE  unit2753
 	DECQ R11
-	JZ   lastunit2586
+	JZ   lastunit2754
 
-unit2585:
+unit2753:
 	VMOVQ      (R9), X0
 	VMOVQ      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -63177,11 +70154,11 @@ unit2585:
 	ADDQ       DX, R9
 	LEAQ       (R10)(DX*4), R10
 	DECQ       R11
-	JNZ        unit2585
+	JNZ        unit2753
 	CMPQ       DI, $0x01
-	JNE        nextgroup2587
+	JNE        nextgroup2755
 
-lastunit2586:
+lastunit2754:
 	VMOVD      (R9), X0
 	VMOVD      (R9)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -63203,28 +70180,28 @@ lastunit2586:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R10)(DX*2)
 
-nextgroup2587:
+nextgroup2755:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2584
+	JNZ  group2752
 	VZEROUPPER
 	RET
 
-rowchunk2561:
+rowchunk2729:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2588:
+group2756:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	CMPQ DI, $0x01
-	JNE  unit2589
+	JNE  unit2757
 	DECQ R10
-	JZ   lastunit2590
+	JZ   lastunit2758
 
-unit2589:
+unit2757:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -63236,11 +70213,11 @@ unit2589:
 	ADDQ       DX, R8
 	LEAQ       (R9)(DX*4), R9
 	DECQ       R10
-	JNZ        unit2589
+	JNZ        unit2757
 	CMPQ       DI, $0x01
-	JNE        nextgroup2591
+	JNE        nextgroup2759
 
-lastunit2590:
+lastunit2758:
 	VMOVD      (R8), X0
 	VMOVD      (R8)(BX*1), X1
 	VPUNPCKLDQ X1, X0, X1
@@ -63250,11 +70227,11 @@ lastunit2590:
 	VPUNPCKLDQ X1, X0, X1
 	VMOVQ      X1, (R9)(DX*2)
 
-nextgroup2591:
+nextgroup2759:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2588
+	JNZ  group2756
 	VZEROUPPER
 	RET
 
@@ -63268,27 +70245,27 @@ TEXT ·unitUnzip2x4AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x04
-	JLE  rowchunk2592
+	JLE  rowchunk2760
 	CMPQ DX, $0x08
-	JLE  rowchunk2593
+	JLE  rowchunk2761
 	CMPQ DX, $0x10
-	JLE  rowchunk2594
+	JLE  rowchunk2762
 	CMPQ DX, $0x20
-	JLE  rowchunk2595
+	JLE  rowchunk2763
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2597:
+group2765:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2599
+	JZ   lastunit2767
 
-unit2598:
+unit2766:
 	XORQ R12, R12
 
-chunk2601:
+chunk2769:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -63301,10 +70278,10 @@ chunk2601:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2601
+	JLT         chunk2769
 	XORQ        R12, R12
 
-chunk2602:
+chunk2770:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -63317,16 +70294,16 @@ chunk2602:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2602
+	JLT         chunk2770
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2598
+	JNZ         unit2766
 
-lastunit2599:
+lastunit2767:
 	XORQ R11, R11
 
-exact2603:
+exact2771:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -63338,17 +70315,17 @@ exact2603:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2604
+	JEQ         exactdone2772
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2603
+	JLE         exact2771
 	MOVQ        R8, R11
-	JMP         exact2603
+	JMP         exact2771
 
-exactdone2604:
+exactdone2772:
 	XORQ R11, R11
 
-exact2605:
+exact2773:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -63360,33 +70337,33 @@ exact2605:
 	VSHUFPS     $0xdd, Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2606
+	JEQ         exactdone2774
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2605
+	JLE         exact2773
 	MOVQ        R8, R11
-	JMP         exact2605
+	JMP         exact2773
 
-exactdone2606:
+exactdone2774:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2597
+	JNZ  group2765
 	VZEROUPPER
 	RET
 
-rowchunk2595:
+rowchunk2763:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2607:
+group2775:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2609
+	JZ   lastunit2777
 
-unit2608:
+unit2776:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -63406,9 +70383,9 @@ unit2608:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2608
+	JNZ         unit2776
 
-lastunit2609:
+lastunit2777:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -63440,22 +70417,22 @@ lastunit2609:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2607
+	JNZ     group2775
 	VZEROUPPER
 	RET
 
-rowchunk2594:
+rowchunk2762:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2611:
+group2779:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2613
+	JZ   lastunit2781
 
-unit2612:
+unit2780:
 	VMOVDQU (R10), X0
 	VMOVDQU 16(R10), X1
 	VSHUFPS $0x88, X1, X0, X2
@@ -63471,9 +70448,9 @@ unit2612:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2612
+	JNZ     unit2780
 
-lastunit2613:
+lastunit2781:
 	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
@@ -63501,22 +70478,22 @@ lastunit2613:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2611
+	JNZ     group2779
 	VZEROUPPER
 	RET
 
-rowchunk2593:
+rowchunk2761:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2615:
+group2783:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2617
+	JZ   lastunit2785
 
-unit2616:
+unit2784:
 	VMOVDQU (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVQ   X1, (R9)
@@ -63530,9 +70507,9 @@ unit2616:
 	ADDQ    DX, R9
 	LEAQ    (R10)(DX*4), R10
 	DECQ    R11
-	JNZ     unit2616
+	JNZ     unit2784
 
-lastunit2617:
+lastunit2785:
 	VMOVQ   (R10), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R9)
@@ -63560,22 +70537,22 @@ lastunit2617:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2615
+	JNZ     group2783
 	VZEROUPPER
 	RET
 
-rowchunk2592:
+rowchunk2760:
 	MOVQ DX, R8
 	SUBQ $0x04, R8
 
-group2619:
+group2787:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	DECQ R10
-	JZ   lastunit2621
+	JZ   lastunit2789
 
-unit2620:
+unit2788:
 	VMOVQ   (R9), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R8)
@@ -63589,9 +70566,9 @@ unit2620:
 	ADDQ    DX, R8
 	LEAQ    (R9)(DX*4), R9
 	DECQ    R10
-	JNZ     unit2620
+	JNZ     unit2788
 
-lastunit2621:
+lastunit2789:
 	VMOVQ   (R9), X0
 	VSHUFPS $0x88, X0, X0, X1
 	VMOVD   X1, (R8)
@@ -63605,7 +70582,7 @@ lastunit2621:
 	ADDQ    group+48(FP), AX
 	ADDQ    group+48(FP), CX
 	DECQ    DI
-	JNZ     group2619
+	JNZ     group2787
 	VZEROUPPER
 	RET
 
@@ -63619,27 +70596,27 @@ TEXT ·unitZip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2623
+	JLE  rowchunk2791
 	CMPQ DX, $0x10
-	JLE  rowchunk2624
+	JLE  rowchunk2792
 	CMPQ DX, $0x20
-	JLE  rowchunk2625
+	JLE  rowchunk2793
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2627:
+group2795:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2628
+	JNE  unit2796
 	DECQ R11
-	JZ   lastunit2629
+	JZ   lastunit2797
 
-unit2628:
+unit2796:
 	XORQ R12, R12
 
-chunk2631:
+chunk2799:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13), Y0
@@ -63652,10 +70629,10 @@ chunk2631:
 	VMOVDQU     Y1, 32(R14)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2631
+	JLT         chunk2799
 	XORQ        R12, R12
 
-chunk2632:
+chunk2800:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R13)(BX*2), Y0
@@ -63668,18 +70645,18 @@ chunk2632:
 	VMOVDQU     Y1, 32(R14)(DX*2)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2632
+	JLT         chunk2800
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2628
+	JNZ         unit2796
 	CMPQ        DI, $0x01
-	JNE         nextgroup2630
+	JNE         nextgroup2798
 
-lastunit2629:
+lastunit2797:
 	XORQ R11, R11
 
-exact2633:
+exact2801:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12), Y0
@@ -63691,17 +70668,17 @@ exact2633:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)
 	CMPQ        R11, R8
-	JEQ         exactdone2634
+	JEQ         exactdone2802
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2633
+	JLE         exact2801
 	MOVQ        R8, R11
-	JMP         exact2633
+	JMP         exact2801
 
-exactdone2634:
+exactdone2802:
 	XORQ R11, R11
 
-exact2635:
+exact2803:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R12)(BX*2), Y0
@@ -63713,36 +70690,36 @@ exact2635:
 	VPERM2I128  $0x31, Y1, Y2, Y1
 	VMOVDQU     Y1, 32(R13)(DX*2)
 	CMPQ        R11, R8
-	JEQ         exactdone2636
+	JEQ         exactdone2804
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2635
+	JLE         exact2803
 	MOVQ        R8, R11
-	JMP         exact2635
+	JMP         exact2803
 
-exactdone2636:
-nextgroup2630:
+exactdone2804:
+nextgroup2798:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2627
+	JNZ  group2795
 	VZEROUPPER
 	RET
 
-rowchunk2625:
+rowchunk2793:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2637:
+group2805:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2638
+	JNE  unit2806
 	DECQ R11
-	JZ   lastunit2639
+	JZ   lastunit2807
 
-unit2638:
+unit2806:
 	VMOVDQU     (R9), Y0
 	VMOVDQU     (R9)(BX*1), Y1
 	VPUNPCKLQDQ Y1, Y0, Y2
@@ -63762,11 +70739,11 @@ unit2638:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2638
+	JNZ         unit2806
 	CMPQ        DI, $0x01
-	JNE         nextgroup2640
+	JNE         nextgroup2808
 
-lastunit2639:
+lastunit2807:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -63796,28 +70773,28 @@ lastunit2639:
 	VPUNPCKHQDQ X1, X0, X1
 	VMOVDQU     X1, 16(R10)(DX*2)
 
-nextgroup2640:
+nextgroup2808:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2637
+	JNZ  group2805
 	VZEROUPPER
 	RET
 
-rowchunk2624:
+rowchunk2792:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2641:
+group2809:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	CMPQ DI, $0x01
-	JNE  unit2642
+	JNE  unit2810
 	DECQ R11
-	JZ   lastunit2643
+	JZ   lastunit2811
 
-unit2642:
+unit2810:
 	VMOVDQU     (R9), X0
 	VMOVDQU     (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -63833,11 +70810,11 @@ unit2642:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2642
+	JNZ         unit2810
 	CMPQ        DI, $0x01
-	JNE         nextgroup2644
+	JNE         nextgroup2812
 
-lastunit2643:
+lastunit2811:
 	VMOVQ       (R9), X0
 	VMOVQ       (R9)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
@@ -63859,28 +70836,28 @@ lastunit2643:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R10)(DX*2)
 
-nextgroup2644:
+nextgroup2812:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2641
+	JNZ  group2809
 	VZEROUPPER
 	RET
 
-rowchunk2623:
+rowchunk2791:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2645:
+group2813:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	CMPQ DI, $0x01
-	JNE  unit2646
+	JNE  unit2814
 	DECQ R10
-	JZ   lastunit2647
+	JZ   lastunit2815
 
-unit2646:
+unit2814:
 	VMOVQ       (R8), X0
 	VMOVQ       (R8)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
@@ -63892,11 +70869,11 @@ unit2646:
 	ADDQ        DX, R8
 	LEAQ        (R9)(DX*4), R9
 	DECQ        R10
-	JNZ         unit2646
+	JNZ         unit2814
 	CMPQ        DI, $0x01
-	JNE         nextgroup2648
+	JNE         nextgroup2816
 
-lastunit2647:
+lastunit2815:
 	VMOVQ       (R8), X0
 	VMOVQ       (R8)(BX*1), X1
 	VPUNPCKLQDQ X1, X0, X1
@@ -63906,11 +70883,11 @@ lastunit2647:
 	VPUNPCKLQDQ X1, X0, X1
 	VMOVDQU     X1, (R9)(DX*2)
 
-nextgroup2648:
+nextgroup2816:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2645
+	JNZ  group2813
 	VZEROUPPER
 	RET
 
@@ -63924,25 +70901,25 @@ TEXT ·unitUnzip2x8AVX2(SB), NOSPLIT, $0-56
 	LEAQ (BX)(BX*2), SI
 	MOVQ groups+40(FP), DI
 	CMPQ DX, $0x08
-	JLE  rowchunk2649
+	JLE  rowchunk2817
 	CMPQ DX, $0x10
-	JLE  rowchunk2650
+	JLE  rowchunk2818
 	CMPQ DX, $0x20
-	JLE  rowchunk2651
+	JLE  rowchunk2819
 	MOVQ DX, R8
 	SUBQ $0x20, R8
 
-group2653:
+group2821:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2655
+	JZ   lastunit2823
 
-unit2654:
+unit2822:
 	XORQ R12, R12
 
-chunk2657:
+chunk2825:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14), X0
@@ -63955,10 +70932,10 @@ chunk2657:
 	VMOVDQU     Y1, (R13)(BX*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2657
+	JLT         chunk2825
 	XORQ        R12, R12
 
-chunk2658:
+chunk2826:
 	LEAQ        (R9)(R12*1), R13
 	LEAQ        (R10)(R12*2), R14
 	VMOVDQU     (R14)(DX*2), X0
@@ -63971,16 +70948,16 @@ chunk2658:
 	VMOVDQU     Y1, (R13)(SI*1)
 	ADDQ        $0x20, R12
 	CMPQ        R12, DX
-	JLT         chunk2658
+	JLT         chunk2826
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2654
+	JNZ         unit2822
 
-lastunit2655:
+lastunit2823:
 	XORQ R11, R11
 
-exact2659:
+exact2827:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13), X0
@@ -63992,17 +70969,17 @@ exact2659:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(BX*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2660
+	JEQ         exactdone2828
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2659
+	JLE         exact2827
 	MOVQ        R8, R11
-	JMP         exact2659
+	JMP         exact2827
 
-exactdone2660:
+exactdone2828:
 	XORQ R11, R11
 
-exact2661:
+exact2829:
 	LEAQ        (R9)(R11*1), R12
 	LEAQ        (R10)(R11*2), R13
 	VMOVDQU     (R13)(DX*2), X0
@@ -64014,33 +70991,33 @@ exact2661:
 	VPUNPCKHQDQ Y1, Y0, Y1
 	VMOVDQU     Y1, (R12)(SI*1)
 	CMPQ        R11, R8
-	JEQ         exactdone2662
+	JEQ         exactdone2830
 	ADDQ        $0x20, R11
 	CMPQ        R11, R8
-	JLE         exact2661
+	JLE         exact2829
 	MOVQ        R8, R11
-	JMP         exact2661
+	JMP         exact2829
 
-exactdone2662:
+exactdone2830:
 	ADDQ group+48(FP), AX
 	ADDQ group+48(FP), CX
 	DECQ DI
-	JNZ  group2653
+	JNZ  group2821
 	VZEROUPPER
 	RET
 
-rowchunk2651:
+rowchunk2819:
 	MOVQ DX, R8
 	SUBQ $0x10, R8
 
-group2663:
+group2831:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2665
+	JZ   lastunit2833
 
-unit2664:
+unit2832:
 	VMOVDQU     (R10), X0
 	VINSERTI128 $0x01, 32(R10), Y0, Y0
 	VMOVDQU     16(R10), X1
@@ -64060,9 +71037,9 @@ unit2664:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2664
+	JNZ         unit2832
 
-lastunit2665:
+lastunit2833:
 	VMOVDQU     (R10), X0
 	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -64094,22 +71071,22 @@ lastunit2665:
 	ADDQ        group+48(FP), AX
 	ADDQ        group+48(FP), CX
 	DECQ        DI
-	JNZ         group2663
+	JNZ         group2831
 	VZEROUPPER
 	RET
 
-rowchunk2650:
+rowchunk2818:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2667:
+group2835:
 	MOVQ CX, R9
 	MOVQ AX, R10
 	MOVQ units+24(FP), R11
 	DECQ R11
-	JZ   lastunit2669
+	JZ   lastunit2837
 
-unit2668:
+unit2836:
 	VMOVDQU     (R10), X0
 	VMOVDQU     16(R10), X1
 	VPUNPCKLQDQ X1, X0, X2
@@ -64125,9 +71102,9 @@ unit2668:
 	ADDQ        DX, R9
 	LEAQ        (R10)(DX*4), R10
 	DECQ        R11
-	JNZ         unit2668
+	JNZ         unit2836
 
-lastunit2669:
+lastunit2837:
 	VMOVDQU     (R10), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R9)
@@ -64155,22 +71132,22 @@ lastunit2669:
 	ADDQ        group+48(FP), AX
 	ADDQ        group+48(FP), CX
 	DECQ        DI
-	JNZ         group2667
+	JNZ         group2835
 	VZEROUPPER
 	RET
 
-rowchunk2649:
+rowchunk2817:
 	MOVQ DX, R8
 	SUBQ $0x08, R8
 
-group2671:
+group2839:
 	MOVQ CX, R8
 	MOVQ AX, R9
 	MOVQ units+24(FP), R10
 	DECQ R10
-	JZ   lastunit2673
+	JZ   lastunit2841
 
-unit2672:
+unit2840:
 	VMOVDQU     (R9), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R8)
@@ -64184,9 +71161,9 @@ unit2672:
 	ADDQ        DX, R8
 	LEAQ        (R9)(DX*4), R9
 	DECQ        R10
-	JNZ         unit2672
+	JNZ         unit2840
 
-lastunit2673:
+lastunit2841:
 	VMOVDQU     (R9), X0
 	VPUNPCKLQDQ X0, X0, X1
 	VMOVQ       X1, (R8)
@@ -64200,7 +71177,7 @@ lastunit2673:
 	ADDQ        group+48(FP), AX
 	ADDQ        group+48(FP), CX
 	DECQ        DI
-	JNZ         group2671
+	JNZ         group2839
 	VZEROUPPER
 	RET
 
@@ -64223,72 +71200,72 @@ TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2675
+	JAE   runs2843
 	CMPQ  DX, $+16
-	JAE   runs2676
+	JAE   runs2844
 	RET
 
-runs2675:
+runs2843:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2677:
+group2845:
 	MOVQ rows+48(FP), R10
 
-row2678:
+row2846:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2679:
+run2847:
 	XORQ R14, R14
 
-pieces2680:
+pieces2848:
 	VMOVDQU (R13)(R14*1), Y0
 	VMOVDQU Y0, (R12)(R14*1)
 	CMPQ    R14, SI
-	JEQ     piecesdone2681
+	JEQ     piecesdone2849
 	ADDQ    $+32, R14
 	CMPQ    R14, SI
-	JLE     pieces2680
+	JLE     pieces2848
 	MOVQ    SI, R14
-	JMP     pieces2680
+	JMP     pieces2848
 
-piecesdone2681:
+piecesdone2849:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2679
+	JNZ  run2847
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2678
+	JNZ  row2846
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2677
+	JNZ  group2845
 	VZEROUPPER
 	RET
 
-runs2676:
+runs2844:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2682:
+group2850:
 	MOVQ rows+48(FP), R10
 
-row2683:
+row2851:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2684:
+run2852:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -64296,15 +71273,15 @@ run2684:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run2684
+	JNZ     run2852
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row2683
+	JNZ     row2851
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group2682
+	JNZ     group2850
 	VZEROUPPER
 	RET
 
@@ -64327,51 +71304,51 @@ TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+32
-	JAE   runs2685
+	JAE   runs2853
 	RET
 
-runs2685:
+runs2853:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group2686:
+group2854:
 	MOVQ rows+48(FP), R10
 
-row2687:
+row2855:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run2688:
+run2856:
 	XORQ R14, R14
 
-pieces2689:
+pieces2857:
 	VMOVDQU  (R13)(R14*1), Y0
 	VMOVNTDQ Y0, (R12)(R14*1)
 	CMPQ     R14, SI
-	JEQ      piecesdone2690
+	JEQ      piecesdone2858
 	ADDQ     $+32, R14
 	CMPQ     R14, SI
-	JLE      pieces2689
+	JLE      pieces2857
 	MOVQ     SI, R14
-	JMP      pieces2689
+	JMP      pieces2857
 
-piecesdone2690:
+piecesdone2858:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run2688
+	JNZ  run2856
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row2687
+	JNZ  row2855
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group2686
+	JNZ  group2854
 	SFENCE
 	VZEROUPPER
 	RET
@@ -64401,7 +71378,7 @@ TEXT ·streamRunsAVX2(SB), NOSPLIT, $24-96
 	MOVQ  SI, 16(SP)
 	LEAQ  shuffle2474<>+0(SB), DI
 
-group2691:
+group2859:
 	MOVQ    AX, R8
 	ADDQ    (SP), R8
 	VMOVDQU (CX), Y0
@@ -64419,38 +71396,38 @@ group2691:
 	MOVQ    CX, R12
 	MOVQ    w+24(FP), R11
 	CMPQ    SI, R8
-	JAE     groupdone2695
+	JAE     groupdone2863
 
-chunk2692:
+chunk2860:
 	MOVQ    DX, R13
 	SUBQ    R9, R13
 	CMPQ    R13, $+32
-	JB      cross2693
+	JB      cross2861
 	VMOVDQU (R10)(R9*1), Y0
 	ADDQ    $+32, R9
 	CMPQ    R9, DX
-	JB      store2694
+	JB      store2862
 	XORQ    R9, R9
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     samerow2696
+	JNZ     samerow2864
 	MOVQ    w+24(FP), R11
 	ADDQ    srcRow+64(FP), R12
 	MOVQ    R12, R10
 
-samerow2696:
-	JMP store2694
+samerow2864:
+	JMP store2862
 
-cross2693:
+cross2861:
 	VMOVDQU -32(R10)(DX*1), Y1
 	ADDQ    BX, R10
 	DECQ    R11
-	JNZ     samerow2697
+	JNZ     samerow2865
 	MOVQ    w+24(FP), R11
 	ADDQ    srcRow+64(FP), R12
 	MOVQ    R12, R10
 
-samerow2697:
+samerow2865:
 	VMOVDQU   (R10), Y2
 	VMOVDQU   64(DI)(R13*1), Y3
 	VPBLENDVB Y3, Y1, Y2, Y2
@@ -64459,17 +71436,17 @@ samerow2697:
 	VPERMD    Y2, Y3, Y0
 	LEAQ      32(R13), R9
 
-store2694:
+store2862:
 	VMOVNTDQ Y0, (SI)
 	ADDQ     $+32, SI
 	CMPQ     SI, R8
-	JB       chunk2692
+	JB       chunk2860
 
-groupdone2695:
+groupdone2863:
 	ADDQ dstGroup+80(FP), AX
 	ADDQ srcGroup+88(FP), CX
 	DECQ 16(SP)
-	JNZ  group2691
+	JNZ  group2859
 	SFENCE
 	VZEROUPPER
 	RET

@@ -195,10 +195,11 @@ func (g *Generator) fixedB(k table.Kernel, progs map[int]*vec.Prog) {
 		c.ADDQ(chunkImm(chunk), off)
 		c.CMPQ(off, limit)
 		c.JLE(operand.LabelRef(chunkLoop))
-		if half := chunk / 2; lines(k) && chunk == 2*32 {
+		if half := chunk / 2; progs[half] != nil && !k.Streaming {
 			// Up to half a chunk left: one half chunk ending at the
-			// row's end, where a whole one would move the row's last
-			// 64 bytes for a few.
+			// row's end, where a whole one would move most of a chunk
+			// again for a few bytes. Rows of 40 bytes take a chunk of
+			// 32 and one of 16, not two of 32.
 			whole := g.label("whole")
 			c.SUBQ(chunkImm(half), off)
 			c.CMPQ(off, limit)
