@@ -692,6 +692,28 @@ func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, de
 //go:noescape
 func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip8x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -1384,6 +1406,28 @@ func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //
 //go:noescape
 func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //

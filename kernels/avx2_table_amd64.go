@@ -30,11 +30,13 @@ var avx2 = simd.Table{
 		2: {2: {1: {F: tzip2x2x1AVX2, MinN: 16}, 2: {F: tzip2x2x2AVX2, MinN: 16}, 4: {F: tzip2x2x4AVX2, MinN: 16}, 8: {F: tzip2x2x8AVX2, MinN: 32}}, 3: {1: {F: tzip2x3x1AVX2, MinN: 24}, 2: {F: tzip2x3x2AVX2, MinN: 24}, 4: {F: tzip2x3x4AVX2, MinN: 24}}, 4: {1: {F: tzip2x4x1AVX2, MinN: 16}, 2: {F: tzip2x4x2AVX2, MinN: 16}, 4: {F: tzip2x4x4AVX2, MinN: 32}, 8: {F: tzip2x4x8AVX2, MinN: 64}}},
 		3: {2: {1: {F: tzip3x2x1AVX2, MinN: 24}, 2: {F: tzip3x2x2AVX2, MinN: 24}, 4: {F: tzip3x2x4AVX2, MinN: 24}, 8: {F: tzip3x2x8AVX2, MinN: 48}}, 3: {1: {F: tzip3x3x1AVX2, MinN: 36}, 2: {F: tzip3x3x2AVX2, MinN: 36}, 4: {F: tzip3x3x4AVX2, MinN: 36}, 8: {F: tzip3x3x8AVX2, MinN: 72}}, 4: {1: {F: tzip3x4x1AVX2, MinN: 24}, 2: {F: tzip3x4x2AVX2, MinN: 24}, 4: {F: tzip3x4x4AVX2, MinN: 48}}},
 		4: {2: {1: {F: tzip4x2x1AVX2, MinN: 16}, 2: {F: tzip4x2x2AVX2, MinN: 16}, 4: {F: tzip4x2x4AVX2, MinN: 32}, 8: {F: tzip4x2x8AVX2, MinN: 64}}, 3: {1: {F: tzip4x3x1AVX2, MinN: 24}, 2: {F: tzip4x3x2AVX2, MinN: 24}, 4: {F: tzip4x3x4AVX2, MinN: 48}}, 4: {1: {F: tzip4x4x1AVX2, MinN: 16}, 2: {F: tzip4x4x2AVX2, MinN: 32}, 4: {F: tzip4x4x4AVX2, MinN: 64}}},
+		8: {2: {1: {F: tzip8x2x1AVX2, MinN: 16}, 2: {F: tzip8x2x2AVX2, MinN: 32}}},
 	},
 	TZipNT: simd.TransposeKernels{
 		2: {2: {1: {F: tzip2x2x1AVX2NT, MinN: 32}, 2: {F: tzip2x2x2AVX2NT, MinN: 32}, 4: {F: tzip2x2x4AVX2NT, MinN: 32}, 8: {F: tzip2x2x8AVX2NT, MinN: 32}}, 3: {1: {F: tzip2x3x1AVX2NT, MinN: 96}, 2: {F: tzip2x3x2AVX2NT, MinN: 96}, 4: {F: tzip2x3x4AVX2NT, MinN: 96}, 8: {F: tzip2x3x8AVX2NT, MinN: 96}}, 4: {1: {F: tzip2x4x1AVX2NT, MinN: 32}, 2: {F: tzip2x4x2AVX2NT, MinN: 32}, 4: {F: tzip2x4x4AVX2NT, MinN: 32}, 8: {F: tzip2x4x8AVX2NT, MinN: 64}}},
 		3: {2: {1: {F: tzip3x2x1AVX2NT, MinN: 96}, 2: {F: tzip3x2x2AVX2NT, MinN: 96}, 4: {F: tzip3x2x4AVX2NT, MinN: 96}, 8: {F: tzip3x2x8AVX2NT, MinN: 96}}, 3: {1: {F: tzip3x3x1AVX2NT, MinN: 288}, 2: {F: tzip3x3x2AVX2NT, MinN: 288}, 4: {F: tzip3x3x4AVX2NT, MinN: 288}, 8: {F: tzip3x3x8AVX2NT, MinN: 288}}, 4: {1: {F: tzip3x4x1AVX2NT, MinN: 96}, 2: {F: tzip3x4x2AVX2NT, MinN: 96}, 4: {F: tzip3x4x4AVX2NT, MinN: 96}}},
 		4: {2: {1: {F: tzip4x2x1AVX2NT, MinN: 32}, 2: {F: tzip4x2x2AVX2NT, MinN: 32}, 4: {F: tzip4x2x4AVX2NT, MinN: 32}, 8: {F: tzip4x2x8AVX2NT, MinN: 64}}, 3: {1: {F: tzip4x3x1AVX2NT, MinN: 96}, 2: {F: tzip4x3x2AVX2NT, MinN: 96}, 4: {F: tzip4x3x4AVX2NT, MinN: 96}}, 4: {1: {F: tzip4x4x1AVX2NT, MinN: 32}, 2: {F: tzip4x4x2AVX2NT, MinN: 32}, 4: {F: tzip4x4x4AVX2NT, MinN: 64}}},
+		8: {2: {1: {F: tzip8x2x1AVX2NT, MinN: 32}, 2: {F: tzip8x2x2AVX2NT, MinN: 32}}},
 	},
 	ZipN: zipNx16AVX2,
 	Unzip: simd.LaneKernels{
@@ -59,11 +61,13 @@ var avx2 = simd.Table{
 		2: {2: {1: {F: tunzip2x2x1AVX2, MinN: 16}, 2: {F: tunzip2x2x2AVX2, MinN: 16}, 4: {F: tunzip2x2x4AVX2, MinN: 16}, 8: {F: tunzip2x2x8AVX2, MinN: 32}}, 3: {1: {F: tunzip2x3x1AVX2, MinN: 24}, 2: {F: tunzip2x3x2AVX2, MinN: 24}, 4: {F: tunzip2x3x4AVX2, MinN: 24}}, 4: {1: {F: tunzip2x4x1AVX2, MinN: 16}, 2: {F: tunzip2x4x2AVX2, MinN: 16}, 4: {F: tunzip2x4x4AVX2, MinN: 32}, 8: {F: tunzip2x4x8AVX2, MinN: 64}}},
 		3: {2: {1: {F: tunzip3x2x1AVX2, MinN: 24}, 2: {F: tunzip3x2x2AVX2, MinN: 24}, 4: {F: tunzip3x2x4AVX2, MinN: 24}, 8: {F: tunzip3x2x8AVX2, MinN: 48}}, 3: {1: {F: tunzip3x3x1AVX2, MinN: 36}, 2: {F: tunzip3x3x2AVX2, MinN: 36}, 4: {F: tunzip3x3x4AVX2, MinN: 36}, 8: {F: tunzip3x3x8AVX2, MinN: 72}}, 4: {1: {F: tunzip3x4x1AVX2, MinN: 24}, 2: {F: tunzip3x4x2AVX2, MinN: 24}, 4: {F: tunzip3x4x4AVX2, MinN: 48}}},
 		4: {2: {1: {F: tunzip4x2x1AVX2, MinN: 16}, 2: {F: tunzip4x2x2AVX2, MinN: 16}, 4: {F: tunzip4x2x4AVX2, MinN: 32}, 8: {F: tunzip4x2x8AVX2, MinN: 64}}, 3: {1: {F: tunzip4x3x1AVX2, MinN: 24}, 2: {F: tunzip4x3x2AVX2, MinN: 24}, 4: {F: tunzip4x3x4AVX2, MinN: 48}}, 4: {1: {F: tunzip4x4x1AVX2, MinN: 16}, 2: {F: tunzip4x4x2AVX2, MinN: 32}, 4: {F: tunzip4x4x4AVX2, MinN: 64}}},
+		8: {2: {1: {F: tunzip8x2x1AVX2, MinN: 16}, 2: {F: tunzip8x2x2AVX2, MinN: 32}}},
 	},
 	TUnzipNT: simd.TransposeKernels{
 		2: {2: {1: {F: tunzip2x2x1AVX2NT, MinN: 32}, 2: {F: tunzip2x2x2AVX2NT, MinN: 32}, 4: {F: tunzip2x2x4AVX2NT, MinN: 32}, 8: {F: tunzip2x2x8AVX2NT, MinN: 32}}, 3: {1: {F: tunzip2x3x1AVX2NT, MinN: 96}, 2: {F: tunzip2x3x2AVX2NT, MinN: 96}, 4: {F: tunzip2x3x4AVX2NT, MinN: 96}, 8: {F: tunzip2x3x8AVX2NT, MinN: 96}}, 4: {1: {F: tunzip2x4x1AVX2NT, MinN: 32}, 2: {F: tunzip2x4x2AVX2NT, MinN: 32}, 4: {F: tunzip2x4x4AVX2NT, MinN: 32}, 8: {F: tunzip2x4x8AVX2NT, MinN: 64}}},
 		3: {2: {1: {F: tunzip3x2x1AVX2NT, MinN: 96}, 2: {F: tunzip3x2x2AVX2NT, MinN: 96}, 4: {F: tunzip3x2x4AVX2NT, MinN: 96}, 8: {F: tunzip3x2x8AVX2NT, MinN: 96}}, 3: {1: {F: tunzip3x3x1AVX2NT, MinN: 288}, 2: {F: tunzip3x3x2AVX2NT, MinN: 288}, 4: {F: tunzip3x3x4AVX2NT, MinN: 288}, 8: {F: tunzip3x3x8AVX2NT, MinN: 288}}, 4: {1: {F: tunzip3x4x1AVX2NT, MinN: 96}, 2: {F: tunzip3x4x2AVX2NT, MinN: 96}, 4: {F: tunzip3x4x4AVX2NT, MinN: 96}}},
 		4: {2: {1: {F: tunzip4x2x1AVX2NT, MinN: 32}, 2: {F: tunzip4x2x2AVX2NT, MinN: 32}, 4: {F: tunzip4x2x4AVX2NT, MinN: 32}, 8: {F: tunzip4x2x8AVX2NT, MinN: 64}}, 3: {1: {F: tunzip4x3x1AVX2NT, MinN: 96}, 2: {F: tunzip4x3x2AVX2NT, MinN: 96}, 4: {F: tunzip4x3x4AVX2NT, MinN: 96}}, 4: {1: {F: tunzip4x4x1AVX2NT, MinN: 32}, 2: {F: tunzip4x4x2AVX2NT, MinN: 32}, 4: {F: tunzip4x4x4AVX2NT, MinN: 64}}},
+		8: {2: {1: {F: tunzip8x2x1AVX2NT, MinN: 32}, 2: {F: tunzip8x2x2AVX2NT, MinN: 32}}},
 	},
 	UnzipN:     unzipNx16AVX2,
 	UnitZip:    simd.UnitKernels{1: unitZip2x1AVX2, 2: unitZip2x2AVX2, 4: unitZip2x4AVX2, 8: unitZip2x8AVX2},

@@ -316,6 +316,12 @@ func zip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //go:noescape
 func zip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip8x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip2x1AVX512BW splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -645,6 +651,12 @@ func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func unzip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // stackZip2x1AVX512BW runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
 //

@@ -8036,9 +8036,9 @@ rowdone296:
 	VZEROUPPER
 	RET
 
-// func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip2x1AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8056,47 +8056,89 @@ TEXT ·unzip2x1AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
 group297:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row298:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last300
 
 chunks299:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VPSHUFB   shuffle277<>+0(SB), Z0, Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VPSHUFB   shuffle277<>+0(SB), Z1, Z1
-	VMOVDQU64 shuffle275<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks299
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), Y0
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0
+	VMOVDQU      (R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1
+	VPERMT2W     Z1, Z31, Z0
+	VMOVDQU64    Z0, (AX)(R10*8)
+	VMOVDQU      (R12), Y0
+	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0
+	VMOVDQU      (R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2
+	VPERMT2W     Z2, Z31, Z0
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      2(R11), Y0
+	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0
+	VMOVDQU      2(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1
+	VPERMT2W     Z1, Z31, Z0
+	VMOVDQU64    Z0, 128(AX)(R10*8)
+	VMOVDQU      2(R12), Y0
+	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0
+	VMOVDQU      2(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2
+	VPERMT2W     Z2, Z31, Z0
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), Y0
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VMOVDQU      32(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
+	VPERMT2W     Z1, Z31, Z0
+	VMOVDQU64    Z0, 256(AX)(R10*8)
+	VMOVDQU      32(R12), Y0
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
+	VMOVDQU      32(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
+	VPERMT2W     Z2, Z31, Z0
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      32(R11), Y0
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VMOVDQU      32(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
+	VPERMT2W     Z1, Z30, Z0
+	VMOVDQU64    Z0, 384(AX)(R10*8)
+	VMOVDQU      32(R12), Y0
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
+	VMOVDQU      32(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
+	VPERMT2W     Z2, Z30, Z0
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
+	JAE          chunks299
 
 last300:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone301
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks299
 
 rowdone301:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ DI
+	DECQ R9
 	JNZ  row298
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -8124,6 +8166,75 @@ DATA shuffle276<>+40(SB)/8, $0x002f002d002b0029
 DATA shuffle276<>+48(SB)/8, $0x0037003500330031
 DATA shuffle276<>+56(SB)/8, $0x003f003d003b0039
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
+
+// func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·unzip2x1AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle275<>+0(SB), Z31
+	VMOVDQU64 shuffle276<>+0(SB), Z30
+
+group302:
+	MOVQ rows+24(FP), DI
+
+row303:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last305
+
+chunks304:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VPSHUFB   shuffle277<>+0(SB), Z0, Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VPSHUFB   shuffle277<>+0(SB), Z1, Z1
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2W  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks304
+
+last305:
+	TESTQ R9, R9
+	JZ    rowdone306
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks304
+
+rowdone306:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row303
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group302
+	VZEROUPPER
+	RET
 
 DATA shuffle277<>+0(SB)/8, $0x0705060403010200
 DATA shuffle277<>+8(SB)/8, $0x0f0d0e0c0b090a08
@@ -8158,73 +8269,6 @@ TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group302:
-	MOVQ rows+24(FP), DI
-
-row303:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last305
-
-chunks304:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle275<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks304
-
-last305:
-	TESTQ R9, R9
-	JZ    rowdone306
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks304
-
-rowdone306:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row303
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group302
-	VZEROUPPER
-	RET
-
-// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle178<>+0(SB), Z31
-	VMOVDQU64 shuffle179<>+0(SB), Z30
-
 group307:
 	MOVQ rows+24(FP), DI
 
@@ -8239,10 +8283,10 @@ chunks309:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle178<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle275<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2W  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8269,9 +8313,9 @@ rowdone311:
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8289,8 +8333,8 @@ TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
+	VMOVDQU64 shuffle178<>+0(SB), Z31
+	VMOVDQU64 shuffle179<>+0(SB), Z30
 
 group312:
 	MOVQ rows+24(FP), DI
@@ -8306,10 +8350,10 @@ chunks314:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle178<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -8336,9 +8380,9 @@ rowdone316:
 	VZEROUPPER
 	RET
 
-// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -8356,8 +8400,8 @@ TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle156<>+0(SB), Z31
-	VMOVDQU64 shuffle157<>+0(SB), Z30
+	VMOVDQU64 shuffle180<>+0(SB), Z31
+	VMOVDQU64 shuffle181<>+0(SB), Z30
 
 group317:
 	MOVQ rows+24(FP), DI
@@ -8373,7 +8417,7 @@ chunks319:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle156<>+0(SB), Z3
+	VMOVDQU64 shuffle180<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
@@ -8403,6 +8447,73 @@ rowdone321:
 	VZEROUPPER
 	RET
 
+// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle156<>+0(SB), Z31
+	VMOVDQU64 shuffle157<>+0(SB), Z30
+
+group322:
+	MOVQ rows+24(FP), DI
+
+row323:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last325
+
+chunks324:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle156<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks324
+
+last325:
+	TESTQ R9, R9
+	JZ    rowdone326
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks324
+
+rowdone326:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row323
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group322
+	VZEROUPPER
+	RET
+
 // func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
@@ -8425,13 +8536,13 @@ TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem322:
+rem327:
 	CMPQ DI, $+64
-	JB   remdone323
+	JB   remdone328
 	SUBQ $+60, DI
-	JMP  rem322
+	JMP  rem327
 
-remdone323:
+remdone328:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8455,17 +8566,17 @@ remdone323:
 	VMOVDQU64 shuffle279<>+0(SB), Z31
 	VMOVDQU64 shuffle280<>+0(SB), Z30
 
-group324:
+group329:
 	MOVQ rows+24(FP), DI
 
-row325:
+row330:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last327
+	JB   last332
 
-chunks326:
+chunks331:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8480,11 +8591,11 @@ chunks326:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks326
+	JAE       chunks331
 
-last327:
+last332:
 	TESTQ      R9, R9
-	JZ         rowdone328
+	JZ         rowdone333
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -8494,15 +8605,15 @@ last327:
 	VPERMT2W   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone328:
+rowdone333:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row325
+	JNZ  row330
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group324
+	JNZ  group329
 	VZEROUPPER
 	RET
 
@@ -8551,13 +8662,13 @@ TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem329:
+rem334:
 	CMPQ DI, $+64
-	JB   remdone330
+	JB   remdone335
 	SUBQ $+60, DI
-	JMP  rem329
+	JMP  rem334
 
-remdone330:
+remdone335:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8581,17 +8692,17 @@ remdone330:
 	VMOVDQU64 shuffle281<>+0(SB), Z31
 	VMOVDQU64 shuffle282<>+0(SB), Z30
 
-group331:
+group336:
 	MOVQ rows+24(FP), DI
 
-row332:
+row337:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last334
+	JB   last339
 
-chunks333:
+chunks338:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8606,11 +8717,11 @@ chunks333:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks333
+	JAE       chunks338
 
-last334:
+last339:
 	TESTQ      R9, R9
-	JZ         rowdone335
+	JZ         rowdone340
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -8620,15 +8731,15 @@ last334:
 	VPERMT2D   Z0, Z30, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
-rowdone335:
+rowdone340:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row332
+	JNZ  row337
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group331
+	JNZ  group336
 	VZEROUPPER
 	RET
 
@@ -8675,17 +8786,17 @@ TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle283<>+0(SB), Z31
 	VMOVDQU64 shuffle284<>+0(SB), Z30
 
-group336:
+group341:
 	MOVQ rows+24(FP), DI
 
-row337:
+row342:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last339
+	JB   last344
 
-chunks338:
+chunks343:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8698,24 +8809,24 @@ chunks338:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks338
+	JAE       chunks343
 
-last339:
+last344:
 	TESTQ R9, R9
-	JZ    rowdone340
+	JZ    rowdone345
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks338
+	JMP   chunks343
 
-rowdone340:
+rowdone345:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row337
+	JNZ  row342
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group336
+	JNZ  group341
 	VZEROUPPER
 	RET
 
@@ -8762,17 +8873,17 @@ TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle285<>+0(SB), Z31
 	VMOVDQU64 shuffle286<>+0(SB), Z30
 
-group341:
+group346:
 	MOVQ rows+24(FP), DI
 
-row342:
+row347:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last344
+	JB   last349
 
-chunks343:
+chunks348:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8785,24 +8896,24 @@ chunks343:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks343
+	JAE       chunks348
 
-last344:
+last349:
 	TESTQ R9, R9
-	JZ    rowdone345
+	JZ    rowdone350
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks343
+	JMP   chunks348
 
-rowdone345:
+rowdone350:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row342
+	JNZ  row347
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group341
+	JNZ  group346
 	VZEROUPPER
 	RET
 
@@ -8849,17 +8960,17 @@ TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle287<>+0(SB), Z31
 	VMOVDQU64 shuffle288<>+0(SB), Z30
 
-group346:
+group351:
 	MOVQ rows+24(FP), DI
 
-row347:
+row352:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last349
+	JB   last354
 
-chunks348:
+chunks353:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8872,24 +8983,24 @@ chunks348:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks348
+	JAE       chunks353
 
-last349:
+last354:
 	TESTQ R9, R9
-	JZ    rowdone350
+	JZ    rowdone355
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks348
+	JMP   chunks353
 
-rowdone350:
+rowdone355:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row347
+	JNZ  row352
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group346
+	JNZ  group351
 	VZEROUPPER
 	RET
 
@@ -8935,13 +9046,13 @@ TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem351:
+rem356:
 	CMPQ DI, $+64
-	JB   remdone352
+	JB   remdone357
 	SUBQ $+60, DI
-	JMP  rem351
+	JMP  rem356
 
-remdone352:
+remdone357:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -8965,17 +9076,17 @@ remdone352:
 	VMOVDQU64 shuffle289<>+0(SB), Z31
 	VMOVDQU64 shuffle290<>+0(SB), Z30
 
-group353:
+group358:
 	MOVQ rows+24(FP), DI
 
-row354:
+row359:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last356
+	JB   last361
 
-chunks355:
+chunks360:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -8990,11 +9101,11 @@ chunks355:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks355
+	JAE       chunks360
 
-last356:
+last361:
 	TESTQ      R9, R9
-	JZ         rowdone357
+	JZ         rowdone362
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -9004,15 +9115,15 @@ last356:
 	VPERMT2W   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone357:
+rowdone362:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row354
+	JNZ  row359
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group353
+	JNZ  group358
 	VZEROUPPER
 	RET
 
@@ -9058,13 +9169,13 @@ TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem358:
+rem363:
 	CMPQ DI, $+64
-	JB   remdone359
+	JB   remdone364
 	SUBQ $+48, DI
-	JMP  rem358
+	JMP  rem363
 
-remdone359:
+remdone364:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9088,17 +9199,17 @@ remdone359:
 	VMOVDQU64 shuffle291<>+0(SB), Z31
 	VMOVDQU64 shuffle292<>+0(SB), Z30
 
-group360:
+group365:
 	MOVQ rows+24(FP), DI
 
-row361:
+row366:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last363
+	JB   last368
 
-chunks362:
+chunks367:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -9113,11 +9224,11 @@ chunks362:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks362
+	JAE       chunks367
 
-last363:
+last368:
 	TESTQ      R9, R9
-	JZ         rowdone364
+	JZ         rowdone369
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -9127,15 +9238,15 @@ last363:
 	VPERMT2D   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone364:
+rowdone369:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row361
+	JNZ  row366
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group360
+	JNZ  group365
 	VZEROUPPER
 	RET
 
@@ -9181,13 +9292,13 @@ TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem365:
+rem370:
 	CMPQ DI, $+64
-	JB   remdone366
+	JB   remdone371
 	SUBQ $+48, DI
-	JMP  rem365
+	JMP  rem370
 
-remdone366:
+remdone371:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9211,17 +9322,17 @@ remdone366:
 	VMOVDQU64 shuffle293<>+0(SB), Z31
 	VMOVDQU64 shuffle294<>+0(SB), Z30
 
-group367:
+group372:
 	MOVQ rows+24(FP), DI
 
-row368:
+row373:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last370
+	JB   last375
 
-chunks369:
+chunks374:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -9236,11 +9347,11 @@ chunks369:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks369
+	JAE       chunks374
 
-last370:
+last375:
 	TESTQ      R9, R9
-	JZ         rowdone371
+	JZ         rowdone376
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -9250,15 +9361,15 @@ last370:
 	VPERMT2Q   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone371:
+rowdone376:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row368
+	JNZ  row373
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group367
+	JNZ  group372
 	VZEROUPPER
 	RET
 
@@ -9305,17 +9416,17 @@ TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle295<>+0(SB), Z31
 	VMOVDQU64 shuffle296<>+0(SB), Z30
 
-group372:
+group377:
 	MOVQ rows+24(FP), DI
 
-row373:
+row378:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last375
+	JB   last380
 
-chunks374:
+chunks379:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -9328,24 +9439,24 @@ chunks374:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks374
+	JAE       chunks379
 
-last375:
+last380:
 	TESTQ R9, R9
-	JZ    rowdone376
+	JZ    rowdone381
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks374
+	JMP   chunks379
 
-rowdone376:
+rowdone381:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row373
+	JNZ  row378
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group372
+	JNZ  group377
 	VZEROUPPER
 	RET
 
@@ -9392,17 +9503,17 @@ TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle297<>+0(SB), Z31
 	VMOVDQU64 shuffle298<>+0(SB), Z30
 
-group377:
+group382:
 	MOVQ rows+24(FP), DI
 
-row378:
+row383:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last380
+	JB   last385
 
-chunks379:
+chunks384:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -9415,24 +9526,24 @@ chunks379:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks379
+	JAE       chunks384
 
-last380:
+last385:
 	TESTQ R9, R9
-	JZ    rowdone381
+	JZ    rowdone386
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks379
+	JMP   chunks384
 
-rowdone381:
+rowdone386:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row378
+	JNZ  row383
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group377
+	JNZ  group382
 	VZEROUPPER
 	RET
 
@@ -9479,17 +9590,17 @@ TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle33<>+0(SB), Z31
 	VMOVDQU64 shuffle34<>+0(SB), Z30
 
-group382:
+group387:
 	MOVQ rows+24(FP), DI
 
-row383:
+row388:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last385
+	JB   last390
 
-chunks384:
+chunks389:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -9502,24 +9613,24 @@ chunks384:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks384
+	JAE       chunks389
 
-last385:
+last390:
 	TESTQ R9, R9
-	JZ    rowdone386
+	JZ    rowdone391
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks384
+	JMP   chunks389
 
-rowdone386:
+rowdone391:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row383
+	JNZ  row388
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group382
+	JNZ  group387
 	VZEROUPPER
 	RET
 
@@ -9549,17 +9660,17 @@ TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle302<>+0(SB), Z28
 	VMOVDQU64 shuffle303<>+0(SB), Z27
 
-group387:
+group392:
 	MOVQ rows+24(FP), DI
 
-row388:
+row393:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last390
+	JB   last395
 
-chunks389:
+chunks394:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -9584,24 +9695,24 @@ chunks389:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks389
+	JAE        chunks394
 
-last390:
+last395:
 	TESTQ R9, R9
-	JZ    rowdone391
+	JZ    rowdone396
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks389
+	JMP   chunks394
 
-rowdone391:
+rowdone396:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row388
+	JNZ  row393
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group387
+	JNZ  group392
 	VZEROUPPER
 	RET
 
@@ -9681,17 +9792,17 @@ TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle307<>+0(SB), Z28
 	VMOVDQU64 shuffle308<>+0(SB), Z27
 
-group392:
+group397:
 	MOVQ rows+24(FP), DI
 
-row393:
+row398:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last395
+	JB   last400
 
-chunks394:
+chunks399:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -9716,24 +9827,24 @@ chunks394:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks394
+	JAE        chunks399
 
-last395:
+last400:
 	TESTQ R9, R9
-	JZ    rowdone396
+	JZ    rowdone401
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks394
+	JMP   chunks399
 
-rowdone396:
+rowdone401:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row393
+	JNZ  row398
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group392
+	JNZ  group397
 	VZEROUPPER
 	RET
 
@@ -9813,17 +9924,17 @@ TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle312<>+0(SB), Z28
 	VMOVDQU64 shuffle313<>+0(SB), Z27
 
-group397:
+group402:
 	MOVQ rows+24(FP), DI
 
-row398:
+row403:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last400
+	JB   last405
 
-chunks399:
+chunks404:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -9848,24 +9959,24 @@ chunks399:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks399
+	JAE        chunks404
 
-last400:
+last405:
 	TESTQ R9, R9
-	JZ    rowdone401
+	JZ    rowdone406
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks399
+	JMP   chunks404
 
-rowdone401:
+rowdone406:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row398
+	JNZ  row403
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group397
+	JNZ  group402
 	VZEROUPPER
 	RET
 
@@ -9941,13 +10052,13 @@ TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem402:
+rem407:
 	CMPQ DI, $+64
-	JB   remdone403
+	JB   remdone408
 	SUBQ $+60, DI
-	JMP  rem402
+	JMP  rem407
 
-remdone403:
+remdone408:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -9982,17 +10093,17 @@ remdone403:
 	VMOVDQU64 shuffle318<>+0(SB), Z27
 	VMOVDQU64 shuffle319<>+0(SB), Z26
 
-group404:
+group409:
 	MOVQ rows+24(FP), DI
 
-row405:
+row410:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last407
+	JB   last412
 
-chunks406:
+chunks411:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -10023,11 +10134,11 @@ chunks406:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks406
+	JAE       chunks411
 
-last407:
+last412:
 	TESTQ      R9, R9
-	JZ         rowdone408
+	JZ         rowdone413
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -10052,15 +10163,15 @@ last407:
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone408:
+rowdone413:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row405
+	JNZ  row410
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group404
+	JNZ  group409
 	VZEROUPPER
 	RET
 
@@ -10182,13 +10293,13 @@ TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem409:
+rem414:
 	CMPQ DI, $+64
-	JB   remdone410
+	JB   remdone415
 	SUBQ $+60, DI
-	JMP  rem409
+	JMP  rem414
 
-remdone410:
+remdone415:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10223,17 +10334,17 @@ remdone410:
 	VMOVDQU64 shuffle329<>+0(SB), Z27
 	VMOVDQU64 shuffle330<>+0(SB), Z26
 
-group411:
+group416:
 	MOVQ rows+24(FP), DI
 
-row412:
+row417:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last414
+	JB   last419
 
-chunks413:
+chunks418:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -10258,11 +10369,11 @@ chunks413:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks413
+	JAE       chunks418
 
-last414:
+last419:
 	TESTQ      R9, R9
-	JZ         rowdone415
+	JZ         rowdone420
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -10281,15 +10392,15 @@ last414:
 	VPERMT2D   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone415:
+rowdone420:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row412
+	JNZ  row417
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group411
+	JNZ  group416
 	VZEROUPPER
 	RET
 
@@ -10375,13 +10486,13 @@ TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem416:
+rem421:
 	CMPQ DI, $+64
-	JB   remdone417
+	JB   remdone422
 	SUBQ $+60, DI
-	JMP  rem416
+	JMP  rem421
 
-remdone417:
+remdone422:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10416,17 +10527,17 @@ remdone417:
 	VMOVDQU64 shuffle335<>+0(SB), Z27
 	VMOVDQU64 shuffle336<>+0(SB), Z26
 
-group418:
+group423:
 	MOVQ rows+24(FP), DI
 
-row419:
+row424:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last421
+	JB   last426
 
-chunks420:
+chunks425:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -10457,11 +10568,11 @@ chunks420:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks420
+	JAE       chunks425
 
-last421:
+last426:
 	TESTQ      R9, R9
-	JZ         rowdone422
+	JZ         rowdone427
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -10486,15 +10597,15 @@ last421:
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone422:
+rowdone427:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row419
+	JNZ  row424
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group418
+	JNZ  group423
 	VZEROUPPER
 	RET
 
@@ -10616,13 +10727,13 @@ TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem423:
+rem428:
 	CMPQ DI, $+64
-	JB   remdone424
+	JB   remdone429
 	SUBQ $+48, DI
-	JMP  rem423
+	JMP  rem428
 
-remdone424:
+remdone429:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10657,17 +10768,17 @@ remdone424:
 	VMOVDQU64 shuffle345<>+0(SB), Z28
 	VMOVDQU64 shuffle346<>+0(SB), Z27
 
-group425:
+group430:
 	MOVQ rows+24(FP), DI
 
-row426:
+row431:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last428
+	JB   last433
 
-chunks427:
+chunks432:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -10691,11 +10802,11 @@ chunks427:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks427
+	JAE       chunks432
 
-last428:
+last433:
 	TESTQ      R9, R9
-	JZ         rowdone429
+	JZ         rowdone434
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -10713,15 +10824,15 @@ last428:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone429:
+rowdone434:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row426
+	JNZ  row431
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group425
+	JNZ  group430
 	VZEROUPPER
 	RET
 
@@ -10797,13 +10908,13 @@ TEXT ·tunzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem430:
+rem435:
 	CMPQ DI, $+64
-	JB   remdone431
+	JB   remdone436
 	SUBQ $+48, DI
-	JMP  rem430
+	JMP  rem435
 
-remdone431:
+remdone436:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -10837,17 +10948,17 @@ remdone431:
 	VMOVDQU64 shuffle349<>+0(SB), Z29
 	VMOVDQU64 shuffle350<>+0(SB), Z28
 
-group432:
+group437:
 	MOVQ rows+24(FP), DI
 
-row433:
+row438:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last435
+	JB   last440
 
-chunks434:
+chunks439:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -10870,11 +10981,11 @@ chunks434:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks434
+	JAE       chunks439
 
-last435:
+last440:
 	TESTQ      R9, R9
-	JZ         rowdone436
+	JZ         rowdone441
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -10891,15 +11002,15 @@ last435:
 	VPERMT2Q   Z2, Z28, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
-rowdone436:
+rowdone441:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row433
+	JNZ  row438
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group432
+	JNZ  group437
 	VZEROUPPER
 	RET
 
@@ -10965,13 +11076,13 @@ TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem437:
+rem442:
 	CMPQ DI, $+64
-	JB   remdone438
+	JB   remdone443
 	SUBQ $+54, DI
-	JMP  rem437
+	JMP  rem442
 
-remdone438:
+remdone443:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11006,17 +11117,17 @@ remdone438:
 	VMOVDQU64 shuffle356<>+0(SB), Z27
 	VMOVDQU64 shuffle357<>+0(SB), Z26
 
-group439:
+group444:
 	MOVQ rows+24(FP), DI
 
-row440:
+row445:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last442
+	JB   last447
 
-chunks441:
+chunks446:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -11047,11 +11158,11 @@ chunks441:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks441
+	JAE       chunks446
 
-last442:
+last447:
 	TESTQ      R9, R9
-	JZ         rowdone443
+	JZ         rowdone448
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -11076,15 +11187,15 @@ last442:
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone443:
+rowdone448:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row440
+	JNZ  row445
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group439
+	JNZ  group444
 	VZEROUPPER
 	RET
 
@@ -11209,13 +11320,13 @@ TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem444:
+rem449:
 	CMPQ DI, $+43
-	JB   remdone445
+	JB   remdone450
 	SUBQ $+36, DI
-	JMP  rem444
+	JMP  rem449
 
-remdone445:
+remdone450:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11240,17 +11351,17 @@ remdone445:
 	VMOVDQU64 shuffle365<>+0(SB), Z30
 	VMOVDQU64 shuffle366<>+0(SB), Z29
 
-group446:
+group451:
 	MOVQ rows+24(FP), DI
 
-row447:
+row452:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+43
-	JB   last449
+	JB   last454
 
-chunks448:
+chunks453:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -11271,11 +11382,11 @@ chunks448:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+43
-	JAE       chunks448
+	JAE       chunks453
 
-last449:
+last454:
 	TESTQ      R9, R9
-	JZ         rowdone450
+	JZ         rowdone455
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -11290,15 +11401,15 @@ last449:
 	VPERMT2D   Z0, Z29, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone450:
+rowdone455:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row447
+	JNZ  row452
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group446
+	JNZ  group451
 	VZEROUPPER
 	RET
 
@@ -11357,13 +11468,13 @@ TEXT ·tunzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem451:
+rem456:
 	CMPQ DI, $+86
-	JB   remdone452
+	JB   remdone457
 	SUBQ $+72, DI
-	JMP  rem451
+	JMP  rem456
 
-remdone452:
+remdone457:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11417,17 +11528,17 @@ remdone452:
 	VMOVDQU64 shuffle376<>+0(SB), Z23
 	VMOVDQU64 shuffle377<>+0(SB), Z22
 
-group453:
+group458:
 	MOVQ rows+24(FP), DI
 
-row454:
+row459:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+86
-	JB   last456
+	JB   last461
 
-chunks455:
+chunks460:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -11460,11 +11571,11 @@ chunks455:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+86
-	JAE       chunks455
+	JAE       chunks460
 
-last456:
+last461:
 	TESTQ      R9, R9
-	JZ         rowdone457
+	JZ         rowdone462
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -11491,15 +11602,15 @@ last456:
 	VPERMQ     Z4, Z22, Z4
 	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
-rowdone457:
+rowdone462:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row454
+	JNZ  row459
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group453
+	JNZ  group458
 	VZEROUPPER
 	RET
 
@@ -11628,13 +11739,13 @@ TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem458:
+rem463:
 	CMPQ DI, $+64
-	JB   remdone459
+	JB   remdone464
 	SUBQ $+48, DI
-	JMP  rem458
+	JMP  rem463
 
-remdone459:
+remdone464:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11669,17 +11780,17 @@ remdone459:
 	VMOVDQU64 shuffle382<>+0(SB), Z27
 	VMOVDQU64 shuffle383<>+0(SB), Z26
 
-group460:
+group465:
 	MOVQ rows+24(FP), DI
 
-row461:
+row466:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last463
+	JB   last468
 
-chunks462:
+chunks467:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -11710,11 +11821,11 @@ chunks462:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks462
+	JAE       chunks467
 
-last463:
+last468:
 	TESTQ      R9, R9
-	JZ         rowdone464
+	JZ         rowdone469
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -11739,15 +11850,15 @@ last463:
 	VPERMW     Z2, Z4, K7, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone464:
+rowdone469:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row461
+	JNZ  row466
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group460
+	JNZ  group465
 	VZEROUPPER
 	RET
 
@@ -11869,13 +11980,13 @@ TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem465:
+rem470:
 	CMPQ DI, $+64
-	JB   remdone466
+	JB   remdone471
 	SUBQ $+48, DI
-	JMP  rem465
+	JMP  rem470
 
-remdone466:
+remdone471:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle8<>+0(SB), R8
@@ -11910,17 +12021,17 @@ remdone466:
 	VMOVDQU64 shuffle391<>+0(SB), Z28
 	VMOVDQU64 shuffle392<>+0(SB), Z27
 
-group467:
+group472:
 	MOVQ rows+24(FP), DI
 
-row468:
+row473:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last470
+	JB   last475
 
-chunks469:
+chunks474:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -11944,11 +12055,11 @@ chunks469:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks469
+	JAE       chunks474
 
-last470:
+last475:
 	TESTQ      R9, R9
-	JZ         rowdone471
+	JZ         rowdone476
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -11966,15 +12077,15 @@ last470:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone471:
+rowdone476:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row468
+	JNZ  row473
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group467
+	JNZ  group472
 	VZEROUPPER
 	RET
 
@@ -12042,17 +12153,17 @@ TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group472:
+group477:
 	MOVQ rows+24(FP), R8
 
-row473:
+row478:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last475
+	JB   last480
 
-chunks474:
+chunks479:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12083,24 +12194,24 @@ chunks474:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks474
+	JAE       chunks479
 
-last475:
+last480:
 	TESTQ R10, R10
-	JZ    rowdone476
+	JZ    rowdone481
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks474
+	JMP   chunks479
 
-rowdone476:
+rowdone481:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row473
+	JNZ  row478
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group472
+	JNZ  group477
 	VZEROUPPER
 	RET
 
@@ -12138,17 +12249,17 @@ TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group477:
+group482:
 	MOVQ rows+24(FP), R8
 
-row478:
+row483:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last480
+	JB   last485
 
-chunks479:
+chunks484:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12175,24 +12286,24 @@ chunks479:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks479
+	JAE       chunks484
 
-last480:
+last485:
 	TESTQ R10, R10
-	JZ    rowdone481
+	JZ    rowdone486
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks479
+	JMP   chunks484
 
-rowdone481:
+rowdone486:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row478
+	JNZ  row483
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group477
+	JNZ  group482
 	VZEROUPPER
 	RET
 
@@ -12220,17 +12331,17 @@ TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
-group482:
+group487:
 	MOVQ rows+24(FP), R8
 
-row483:
+row488:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last485
+	JB   last490
 
-chunks484:
+chunks489:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12257,24 +12368,24 @@ chunks484:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks484
+	JAE       chunks489
 
-last485:
+last490:
 	TESTQ R10, R10
-	JZ    rowdone486
+	JZ    rowdone491
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks484
+	JMP   chunks489
 
-rowdone486:
+rowdone491:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row483
+	JNZ  row488
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group482
+	JNZ  group487
 	VZEROUPPER
 	RET
 
@@ -12302,17 +12413,17 @@ TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
-group487:
+group492:
 	MOVQ rows+24(FP), R8
 
-row488:
+row493:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last490
+	JB   last495
 
-chunks489:
+chunks494:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12331,88 +12442,6 @@ chunks489:
 	VPERMT2Q  Z5, Z30, Z3
 	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle180<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks489
-
-last490:
-	TESTQ R10, R10
-	JZ    rowdone491
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks489
-
-rowdone491:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row488
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group487
-	VZEROUPPER
-	RET
-
-// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle156<>+0(SB), Z31
-	VMOVDQU64 shuffle157<>+0(SB), Z30
-
-group492:
-	MOVQ rows+24(FP), R8
-
-row493:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last495
-
-chunks494:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle156<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle156<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle156<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle156<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
 	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
@@ -12442,6 +12471,88 @@ rowdone496:
 	VZEROUPPER
 	RET
 
+// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle156<>+0(SB), Z31
+	VMOVDQU64 shuffle157<>+0(SB), Z30
+
+group497:
+	MOVQ rows+24(FP), R8
+
+row498:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last500
+
+chunks499:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle156<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle156<>+0(SB), Z5
+	VPERMI2Q  Z1, Z2, Z5
+	VPERMT2Q  Z1, Z30, Z2
+	VMOVDQU64 shuffle156<>+0(SB), Z1
+	VPERMI2Q  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2Q  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle156<>+0(SB), Z1
+	VPERMI2Q  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2Q  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks499
+
+last500:
+	TESTQ R10, R10
+	JZ    rowdone501
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks499
+
+rowdone501:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row498
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group497
+	VZEROUPPER
+	RET
+
 // func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
@@ -12465,13 +12576,13 @@ TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem497:
+rem502:
 	CMPQ R8, $+64
-	JB   remdone498
+	JB   remdone503
 	SUBQ $+60, R8
-	JMP  rem497
+	JMP  rem502
 
-remdone498:
+remdone503:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle8<>+0(SB), R9
@@ -12519,17 +12630,17 @@ remdone498:
 	VMOVDQU64 shuffle404<>+0(SB), Z21
 	VMOVDQU64 shuffle405<>+0(SB), Z20
 
-group499:
+group504:
 	MOVQ rows+24(FP), R8
 
-row500:
+row505:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last502
+	JB   last507
 
-chunks501:
+chunks506:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12563,11 +12674,11 @@ chunks501:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks501
+	JAE       chunks506
 
-last502:
+last507:
 	TESTQ      R10, R10
-	JZ         rowdone503
+	JZ         rowdone508
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
@@ -12594,15 +12705,15 @@ last502:
 	VPERMT2D   Z4, Z20, Z2
 	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
-rowdone503:
+rowdone508:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row500
+	JNZ  row505
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group499
+	JNZ  group504
 	VZEROUPPER
 	RET
 
@@ -12760,17 +12871,17 @@ TEXT ·tunzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle416<>+0(SB), Z21
 	VMOVDQU64 shuffle417<>+0(SB), Z20
 
-group504:
+group509:
 	MOVQ rows+24(FP), R8
 
-row505:
+row510:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last507
+	JB   last512
 
-chunks506:
+chunks511:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -12816,24 +12927,24 @@ chunks506:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks506
+	JAE       chunks511
 
-last507:
+last512:
 	TESTQ R10, R10
-	JZ    rowdone508
+	JZ    rowdone513
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks506
+	JMP   chunks511
 
-rowdone508:
+rowdone513:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row505
+	JNZ  row510
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group504
+	JNZ  group509
 	VZEROUPPER
 	RET
 
@@ -13077,17 +13188,17 @@ TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle438<>+0(SB), Z21
 	VMOVDQU64 shuffle439<>+0(SB), Z20
 
-group509:
+group514:
 	MOVQ rows+24(FP), R8
 
-row510:
+row515:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last512
+	JB   last517
 
-chunks511:
+chunks516:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -13117,24 +13228,24 @@ chunks511:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks511
+	JAE       chunks516
 
-last512:
+last517:
 	TESTQ R10, R10
-	JZ    rowdone513
+	JZ    rowdone518
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks511
+	JMP   chunks516
 
-rowdone513:
+rowdone518:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row510
+	JNZ  row515
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group509
+	JNZ  group514
 	VZEROUPPER
 	RET
 
@@ -13282,17 +13393,17 @@ TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle4<>+0(SB), Z31
 	VMOVDQU64 shuffle5<>+0(SB), Z30
 
-group514:
+group519:
 	MOVQ rows+24(FP), R8
 
-row515:
+row520:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last517
+	JB   last522
 
-chunks516:
+chunks521:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -13313,24 +13424,24 @@ chunks516:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks516
+	JAE       chunks521
 
-last517:
+last522:
 	TESTQ R10, R10
-	JZ    rowdone518
+	JZ    rowdone523
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks516
+	JMP   chunks521
 
-rowdone518:
+rowdone523:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row515
+	JNZ  row520
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group514
+	JNZ  group519
 	VZEROUPPER
 	RET
 
@@ -13364,17 +13475,17 @@ TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle446<>+0(SB), Z25
 	VMOVDQU64 shuffle447<>+0(SB), Z24
 
-group519:
+group524:
 	MOVQ rows+24(FP), R8
 
-row520:
+row525:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last522
+	JB   last527
 
-chunks521:
+chunks526:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -13411,24 +13522,24 @@ chunks521:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks521
+	JAE       chunks526
 
-last522:
+last527:
 	TESTQ R10, R10
-	JZ    rowdone523
+	JZ    rowdone528
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks521
+	JMP   chunks526
 
-rowdone523:
+rowdone528:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row520
+	JNZ  row525
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group519
+	JNZ  group524
 	VZEROUPPER
 	RET
 
@@ -13585,17 +13696,17 @@ TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle459<>+0(SB), Z25
 	VMOVDQU64 shuffle460<>+0(SB), Z24
 
-group524:
+group529:
 	MOVQ rows+24(FP), R8
 
-row525:
+row530:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last527
+	JB   last532
 
-chunks526:
+chunks531:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -13624,24 +13735,24 @@ chunks526:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks526
+	JAE       chunks531
 
-last527:
+last532:
 	TESTQ R10, R10
-	JZ    rowdone528
+	JZ    rowdone533
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks526
+	JMP   chunks531
 
-rowdone528:
+rowdone533:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row525
+	JNZ  row530
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group524
+	JNZ  group529
 	VZEROUPPER
 	RET
 
@@ -13759,17 +13870,17 @@ TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle471<>+0(SB), Z21
 	VMOVDQU64 shuffle472<>+0(SB), Z20
 
-group529:
+group534:
 	MOVQ rows+24(FP), R8
 
-row530:
+row535:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last532
+	JB   last537
 
-chunks531:
+chunks536:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -13815,24 +13926,24 @@ chunks531:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks531
+	JAE       chunks536
 
-last532:
+last537:
 	TESTQ R10, R10
-	JZ    rowdone533
+	JZ    rowdone538
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks531
+	JMP   chunks536
 
-rowdone533:
+rowdone538:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row530
+	JNZ  row535
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group529
+	JNZ  group534
 	VZEROUPPER
 	RET
 
@@ -14076,17 +14187,17 @@ TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle493<>+0(SB), Z21
 	VMOVDQU64 shuffle494<>+0(SB), Z20
 
-group534:
+group539:
 	MOVQ rows+24(FP), R8
 
-row535:
+row540:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last537
+	JB   last542
 
-chunks536:
+chunks541:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -14116,24 +14227,24 @@ chunks536:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks536
+	JAE       chunks541
 
-last537:
+last542:
 	TESTQ R10, R10
-	JZ    rowdone538
+	JZ    rowdone543
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks536
+	JMP   chunks541
 
-rowdone538:
+rowdone543:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row535
+	JNZ  row540
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group534
+	JNZ  group539
 	VZEROUPPER
 	RET
 
@@ -14289,17 +14400,17 @@ TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle502<>+0(SB), Z24
 	VMOVDQU64 shuffle503<>+0(SB), Z23
 
-group539:
+group544:
 	MOVQ rows+24(FP), R9
 
-row540:
+row545:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last542
+	JB   last547
 
-chunks541:
+chunks546:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14347,24 +14458,24 @@ chunks541:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks541
+	JAE        chunks546
 
-last542:
+last547:
 	TESTQ R11, R11
-	JZ    rowdone543
+	JZ    rowdone548
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks541
+	JMP   chunks546
 
-rowdone543:
+rowdone548:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row540
+	JNZ  row545
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group539
+	JNZ  group544
 	VZEROUPPER
 	RET
 
@@ -14490,17 +14601,17 @@ TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle511<>+0(SB), Z24
 	VMOVDQU64 shuffle512<>+0(SB), Z23
 
-group544:
+group549:
 	MOVQ rows+24(FP), R9
 
-row545:
+row550:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last547
+	JB   last552
 
-chunks546:
+chunks551:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14548,24 +14659,24 @@ chunks546:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks546
+	JAE        chunks551
 
-last547:
+last552:
 	TESTQ R11, R11
-	JZ    rowdone548
+	JZ    rowdone553
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks546
+	JMP   chunks551
 
-rowdone548:
+rowdone553:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row545
+	JNZ  row550
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group544
+	JNZ  group549
 	VZEROUPPER
 	RET
 
@@ -14691,17 +14802,17 @@ TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle520<>+0(SB), Z24
 	VMOVDQU64 shuffle521<>+0(SB), Z23
 
-group549:
+group554:
 	MOVQ rows+24(FP), R9
 
-row550:
+row555:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last552
+	JB   last557
 
-chunks551:
+chunks556:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -14749,24 +14860,24 @@ chunks551:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks551
+	JAE        chunks556
 
-last552:
+last557:
 	TESTQ R11, R11
-	JZ    rowdone553
+	JZ    rowdone558
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks551
+	JMP   chunks556
 
-rowdone553:
+rowdone558:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row550
+	JNZ  row555
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group549
+	JNZ  group554
 	VZEROUPPER
 	RET
 
@@ -14882,17 +14993,17 @@ TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group554:
+group559:
 	MOVQ rows+24(FP), R8
 
-row555:
+row560:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last557
+	JB   last562
 
-chunks556:
+chunks561:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
@@ -14997,24 +15108,24 @@ chunks556:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks556
+	JAE       chunks561
 
-last557:
+last562:
 	TESTQ R10, R10
-	JZ    rowdone558
+	JZ    rowdone563
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks556
+	JMP   chunks561
 
-rowdone558:
+rowdone563:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row555
+	JNZ  row560
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group554
+	JNZ  group559
 	VZEROUPPER
 	RET
 
@@ -15364,17 +15475,17 @@ TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group559:
+group564:
 	MOVQ rows+24(FP), R8
 
-row560:
+row565:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last562
+	JB   last567
 
-chunks561:
+chunks566:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
@@ -15455,24 +15566,24 @@ chunks561:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks561
+	JAE       chunks566
 
-last562:
+last567:
 	TESTQ R10, R10
-	JZ    rowdone563
+	JZ    rowdone568
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks561
+	JMP   chunks566
 
-rowdone563:
+rowdone568:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row560
+	JNZ  row565
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group559
+	JNZ  group564
 	VZEROUPPER
 	RET
 
@@ -15798,17 +15909,17 @@ TEXT ·unzip6x8AVX512BW(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group564:
+group569:
 	MOVQ rows+24(FP), R8
 
-row565:
+row570:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last567
+	JB   last572
 
-chunks566:
+chunks571:
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	IMUL3Q     $0x06, R9, R12
@@ -15889,24 +16000,24 @@ chunks566:
 	MOVQ       n+16(FP), R10
 	SUBQ       R9, R10
 	CMPQ       R10, $+64
-	JAE        chunks566
+	JAE        chunks571
 
-last567:
+last572:
 	TESTQ R10, R10
-	JZ    rowdone568
+	JZ    rowdone573
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks566
+	JMP   chunks571
 
-rowdone568:
+rowdone573:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row565
+	JNZ  row570
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group564
+	JNZ  group569
 	VZEROUPPER
 	RET
 
@@ -16226,17 +16337,17 @@ TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle629<>+0(SB), Z20
 	VMOVDQU64 shuffle630<>+0(SB), Z19
 
-group569:
+group574:
 	MOVQ rows+24(FP), R9
 
-row570:
+row575:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last572
+	JB   last577
 
-chunks571:
+chunks576:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16314,24 +16425,24 @@ chunks571:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks571
+	JAE        chunks576
 
-last572:
+last577:
 	TESTQ R11, R11
-	JZ    rowdone573
+	JZ    rowdone578
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks571
+	JMP   chunks576
 
-rowdone573:
+rowdone578:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row570
+	JNZ  row575
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group569
+	JNZ  group574
 	VZEROUPPER
 	RET
 
@@ -16501,17 +16612,17 @@ TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle642<>+0(SB), Z20
 	VMOVDQU64 shuffle643<>+0(SB), Z19
 
-group574:
+group579:
 	MOVQ rows+24(FP), R9
 
-row575:
+row580:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last577
+	JB   last582
 
-chunks576:
+chunks581:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16589,24 +16700,24 @@ chunks576:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks576
+	JAE        chunks581
 
-last577:
+last582:
 	TESTQ R11, R11
-	JZ    rowdone578
+	JZ    rowdone583
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks576
+	JMP   chunks581
 
-rowdone578:
+rowdone583:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row575
+	JNZ  row580
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group574
+	JNZ  group579
 	VZEROUPPER
 	RET
 
@@ -16776,17 +16887,17 @@ TEXT ·unzip7x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle653<>+0(SB), Z20
 	VMOVDQU64 shuffle654<>+0(SB), Z19
 
-group579:
+group584:
 	MOVQ rows+24(FP), R9
 
-row580:
+row585:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last582
+	JB   last587
 
-chunks581:
+chunks586:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -16864,24 +16975,24 @@ chunks581:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks581
+	JAE        chunks586
 
-last582:
+last587:
 	TESTQ R11, R11
-	JZ    rowdone583
+	JZ    rowdone588
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks581
+	JMP   chunks586
 
-rowdone583:
+rowdone588:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row580
+	JNZ  row585
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group579
+	JNZ  group584
 	VZEROUPPER
 	RET
 
@@ -17020,17 +17131,17 @@ TEXT ·unzip8x1AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group584:
+group589:
 	MOVQ rows+24(FP), R9
 
-row585:
+row590:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last587
+	JB   last592
 
-chunks586:
+chunks591:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17097,24 +17208,24 @@ chunks586:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks586
+	JAE       chunks591
 
-last587:
+last592:
 	TESTQ R11, R11
-	JZ    rowdone588
+	JZ    rowdone593
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks586
+	JMP   chunks591
 
-rowdone588:
+rowdone593:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row585
+	JNZ  row590
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group584
+	JNZ  group589
 	VZEROUPPER
 	RET
 
@@ -17153,17 +17264,17 @@ TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle275<>+0(SB), Z31
 	VMOVDQU64 shuffle276<>+0(SB), Z30
 
-group589:
+group594:
 	MOVQ rows+24(FP), R9
 
-row590:
+row595:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last592
+	JB   last597
 
-chunks591:
+chunks596:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17222,24 +17333,24 @@ chunks591:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks591
+	JAE       chunks596
 
-last592:
+last597:
 	TESTQ R11, R11
-	JZ    rowdone593
+	JZ    rowdone598
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks591
+	JMP   chunks596
 
-rowdone593:
+rowdone598:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row590
+	JNZ  row595
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group589
+	JNZ  group594
 	VZEROUPPER
 	RET
 
@@ -17268,17 +17379,17 @@ TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle178<>+0(SB), Z31
 	VMOVDQU64 shuffle179<>+0(SB), Z30
 
-group594:
+group599:
 	MOVQ rows+24(FP), R9
 
-row595:
+row600:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last597
+	JB   last602
 
-chunks596:
+chunks601:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17337,24 +17448,24 @@ chunks596:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks596
+	JAE       chunks601
 
-last597:
+last602:
 	TESTQ R11, R11
-	JZ    rowdone598
+	JZ    rowdone603
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks596
+	JMP   chunks601
 
-rowdone598:
+rowdone603:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row595
+	JNZ  row600
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group594
+	JNZ  group599
 	VZEROUPPER
 	RET
 
@@ -17383,17 +17494,17 @@ TEXT ·unzip8x8AVX512BW(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle180<>+0(SB), Z31
 	VMOVDQU64 shuffle181<>+0(SB), Z30
 
-group599:
+group604:
 	MOVQ rows+24(FP), R9
 
-row600:
+row605:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last602
+	JB   last607
 
-chunks601:
+chunks606:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -17452,26 +17563,383 @@ chunks601:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks601
+	JAE       chunks606
 
-last602:
+last607:
 	TESTQ R11, R11
-	JZ    rowdone603
+	JZ    rowdone608
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks601
+	JMP   chunks606
 
-rowdone603:
+rowdone608:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row600
+	JNZ  row605
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group599
+	JNZ  group604
 	VZEROUPPER
 	RET
+
+// func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle656<>+0(SB), Z31
+	VMOVDQU64 shuffle657<>+0(SB), Z30
+	VMOVDQU64 shuffle658<>+0(SB), Z29
+	VMOVDQU64 shuffle659<>+0(SB), Z28
+	VMOVDQU64 shuffle660<>+0(SB), Z27
+	VMOVDQU64 shuffle661<>+0(SB), Z26
+	VMOVDQU64 shuffle662<>+0(SB), Z25
+	VMOVDQU64 shuffle663<>+0(SB), Z24
+	VMOVDQU64 shuffle664<>+0(SB), Z23
+	VMOVDQU64 shuffle665<>+0(SB), Z22
+	VMOVDQU64 shuffle666<>+0(SB), Z21
+	VMOVDQU64 shuffle667<>+0(SB), Z20
+
+group609:
+	MOVQ rows+24(FP), R9
+
+row610:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last612
+
+chunks611:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 128(AX)(R10*8), Z1
+	VMOVDQU64 shuffle656<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R10*8), Z2
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle669<>+0(SB), Z4
+	VPERMW    Z2, Z4, K7, Z3
+	VMOVDQU64 384(AX)(R10*8), Z4
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle671<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle659<>+0(SB), Z5
+	VPERMI2W  Z1, Z0, Z5
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle672<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z5
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle673<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z5
+	VMOVDQU64 Z5, (R11)(DX*1)
+	VMOVDQU64 shuffle662<>+0(SB), Z3
+	VPERMI2W  Z1, Z0, Z3
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle674<>+0(SB), Z5
+	VPERMW    Z2, Z5, K7, Z3
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle675<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z3
+	VMOVDQU64 Z3, (R11)(DX*2)
+	VPERMT2W  Z1, Z22, Z0
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle676<>+0(SB), Z3
+	VPERMW    Z2, Z3, K7, Z0
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle677<>+0(SB), Z3
+	VPERMW    Z4, Z3, K7, Z0
+	VMOVDQU64 Z0, (R11)(DI*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VMOVDQU64 shuffle656<>+0(SB), Z2
+	VPERMI2W  Z3, Z0, Z2
+	VMOVDQU64 320(AX)(R10*8), Z4
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle669<>+0(SB), Z1
+	VPERMW    Z4, Z1, K7, Z2
+	VMOVDQU64 448(AX)(R10*8), Z1
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle671<>+0(SB), Z5
+	VPERMW    Z1, Z5, K7, Z2
+	VMOVDQU64 Z2, (R12)
+	VMOVDQU64 shuffle659<>+0(SB), Z5
+	VPERMI2W  Z3, Z0, Z5
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle672<>+0(SB), Z2
+	VPERMW    Z4, Z2, K7, Z5
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle673<>+0(SB), Z2
+	VPERMW    Z1, Z2, K7, Z5
+	VMOVDQU64 Z5, (R12)(DX*1)
+	VMOVDQU64 shuffle662<>+0(SB), Z2
+	VPERMI2W  Z3, Z0, Z2
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle674<>+0(SB), Z5
+	VPERMW    Z4, Z5, K7, Z2
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle675<>+0(SB), Z5
+	VPERMW    Z1, Z5, K7, Z2
+	VMOVDQU64 Z2, (R12)(DX*2)
+	VPERMT2W  Z3, Z22, Z0
+	KMOVD     shuffle668<>+0(SB), K7
+	VMOVDQU64 shuffle676<>+0(SB), Z2
+	VPERMW    Z4, Z2, K7, Z0
+	KMOVD     shuffle670<>+0(SB), K7
+	VMOVDQU64 shuffle677<>+0(SB), Z2
+	VPERMW    Z1, Z2, K7, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks611
+
+last612:
+	TESTQ R11, R11
+	JZ    rowdone613
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks611
+
+rowdone613:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row610
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group609
+	VZEROUPPER
+	RET
+
+DATA shuffle656<>+0(SB)/8, $0x0021000100200000
+DATA shuffle656<>+8(SB)/8, $0x0023000300220002
+DATA shuffle656<>+16(SB)/8, $0x0025000500240004
+DATA shuffle656<>+24(SB)/8, $0x0027000700260006
+DATA shuffle656<>+32(SB)/8, $0x0000000000000000
+DATA shuffle656<>+40(SB)/8, $0x0000000000000000
+DATA shuffle656<>+48(SB)/8, $0x0000000000000000
+DATA shuffle656<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle657<>+0(SB)/8, $0x0000000000000000
+DATA shuffle657<>+8(SB)/8, $0x0000000000000000
+DATA shuffle657<>+16(SB)/8, $0x0000000000000000
+DATA shuffle657<>+24(SB)/8, $0x0000000000000000
+DATA shuffle657<>+32(SB)/8, $0x0000002100000020
+DATA shuffle657<>+40(SB)/8, $0x0000002300000022
+DATA shuffle657<>+48(SB)/8, $0x0000002500000024
+DATA shuffle657<>+56(SB)/8, $0x0000002700000026
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle658<>+0(SB)/8, $0x0000000000000000
+DATA shuffle658<>+8(SB)/8, $0x0000000000000000
+DATA shuffle658<>+16(SB)/8, $0x0000000000000000
+DATA shuffle658<>+24(SB)/8, $0x0000000000000000
+DATA shuffle658<>+32(SB)/8, $0x0021000000200000
+DATA shuffle658<>+40(SB)/8, $0x0023000000220000
+DATA shuffle658<>+48(SB)/8, $0x0025000000240000
+DATA shuffle658<>+56(SB)/8, $0x0027000000260000
+GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle659<>+0(SB)/8, $0x0029000900280008
+DATA shuffle659<>+8(SB)/8, $0x002b000b002a000a
+DATA shuffle659<>+16(SB)/8, $0x002d000d002c000c
+DATA shuffle659<>+24(SB)/8, $0x002f000f002e000e
+DATA shuffle659<>+32(SB)/8, $0x0000000000000000
+DATA shuffle659<>+40(SB)/8, $0x0000000000000000
+DATA shuffle659<>+48(SB)/8, $0x0000000000000000
+DATA shuffle659<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle660<>+0(SB)/8, $0x0000000000000000
+DATA shuffle660<>+8(SB)/8, $0x0000000000000000
+DATA shuffle660<>+16(SB)/8, $0x0000000000000000
+DATA shuffle660<>+24(SB)/8, $0x0000000000000000
+DATA shuffle660<>+32(SB)/8, $0x0000002900000028
+DATA shuffle660<>+40(SB)/8, $0x0000002b0000002a
+DATA shuffle660<>+48(SB)/8, $0x0000002d0000002c
+DATA shuffle660<>+56(SB)/8, $0x0000002f0000002e
+GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle661<>+0(SB)/8, $0x0000000000000000
+DATA shuffle661<>+8(SB)/8, $0x0000000000000000
+DATA shuffle661<>+16(SB)/8, $0x0000000000000000
+DATA shuffle661<>+24(SB)/8, $0x0000000000000000
+DATA shuffle661<>+32(SB)/8, $0x0029000000280000
+DATA shuffle661<>+40(SB)/8, $0x002b0000002a0000
+DATA shuffle661<>+48(SB)/8, $0x002d0000002c0000
+DATA shuffle661<>+56(SB)/8, $0x002f0000002e0000
+GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle662<>+0(SB)/8, $0x0031001100300010
+DATA shuffle662<>+8(SB)/8, $0x0033001300320012
+DATA shuffle662<>+16(SB)/8, $0x0035001500340014
+DATA shuffle662<>+24(SB)/8, $0x0037001700360016
+DATA shuffle662<>+32(SB)/8, $0x0000000000000000
+DATA shuffle662<>+40(SB)/8, $0x0000000000000000
+DATA shuffle662<>+48(SB)/8, $0x0000000000000000
+DATA shuffle662<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle663<>+0(SB)/8, $0x0000000000000000
+DATA shuffle663<>+8(SB)/8, $0x0000000000000000
+DATA shuffle663<>+16(SB)/8, $0x0000000000000000
+DATA shuffle663<>+24(SB)/8, $0x0000000000000000
+DATA shuffle663<>+32(SB)/8, $0x0000003100000030
+DATA shuffle663<>+40(SB)/8, $0x0000003300000032
+DATA shuffle663<>+48(SB)/8, $0x0000003500000034
+DATA shuffle663<>+56(SB)/8, $0x0000003700000036
+GLOBL shuffle663<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle664<>+0(SB)/8, $0x0000000000000000
+DATA shuffle664<>+8(SB)/8, $0x0000000000000000
+DATA shuffle664<>+16(SB)/8, $0x0000000000000000
+DATA shuffle664<>+24(SB)/8, $0x0000000000000000
+DATA shuffle664<>+32(SB)/8, $0x0031000000300000
+DATA shuffle664<>+40(SB)/8, $0x0033000000320000
+DATA shuffle664<>+48(SB)/8, $0x0035000000340000
+DATA shuffle664<>+56(SB)/8, $0x0037000000360000
+GLOBL shuffle664<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle665<>+0(SB)/8, $0x0039001900380018
+DATA shuffle665<>+8(SB)/8, $0x003b001b003a001a
+DATA shuffle665<>+16(SB)/8, $0x003d001d003c001c
+DATA shuffle665<>+24(SB)/8, $0x003f001f003e001e
+DATA shuffle665<>+32(SB)/8, $0x0000000000000000
+DATA shuffle665<>+40(SB)/8, $0x0000000000000000
+DATA shuffle665<>+48(SB)/8, $0x0000000000000000
+DATA shuffle665<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle665<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle666<>+0(SB)/8, $0x0000000000000000
+DATA shuffle666<>+8(SB)/8, $0x0000000000000000
+DATA shuffle666<>+16(SB)/8, $0x0000000000000000
+DATA shuffle666<>+24(SB)/8, $0x0000000000000000
+DATA shuffle666<>+32(SB)/8, $0x0000003900000038
+DATA shuffle666<>+40(SB)/8, $0x0000003b0000003a
+DATA shuffle666<>+48(SB)/8, $0x0000003d0000003c
+DATA shuffle666<>+56(SB)/8, $0x0000003f0000003e
+GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle667<>+0(SB)/8, $0x0000000000000000
+DATA shuffle667<>+8(SB)/8, $0x0000000000000000
+DATA shuffle667<>+16(SB)/8, $0x0000000000000000
+DATA shuffle667<>+24(SB)/8, $0x0000000000000000
+DATA shuffle667<>+32(SB)/8, $0x0039000000380000
+DATA shuffle667<>+40(SB)/8, $0x003b0000003a0000
+DATA shuffle667<>+48(SB)/8, $0x003d0000003c0000
+DATA shuffle667<>+56(SB)/8, $0x003f0000003e0000
+GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle668<>+0(SB)/8, $0x0000000055550000
+GLOBL shuffle668<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle669<>+0(SB)/8, $0x0000000000000000
+DATA shuffle669<>+8(SB)/8, $0x0000000000000000
+DATA shuffle669<>+16(SB)/8, $0x0000000000000000
+DATA shuffle669<>+24(SB)/8, $0x0000000000000000
+DATA shuffle669<>+32(SB)/8, $0x0000000100000000
+DATA shuffle669<>+40(SB)/8, $0x0000000300000002
+DATA shuffle669<>+48(SB)/8, $0x0000000500000004
+DATA shuffle669<>+56(SB)/8, $0x0000000700000006
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle670<>+0(SB)/8, $0x00000000aaaa0000
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle671<>+0(SB)/8, $0x0000000000000000
+DATA shuffle671<>+8(SB)/8, $0x0000000000000000
+DATA shuffle671<>+16(SB)/8, $0x0000000000000000
+DATA shuffle671<>+24(SB)/8, $0x0000000000000000
+DATA shuffle671<>+32(SB)/8, $0x0001000000000000
+DATA shuffle671<>+40(SB)/8, $0x0003000000020000
+DATA shuffle671<>+48(SB)/8, $0x0005000000040000
+DATA shuffle671<>+56(SB)/8, $0x0007000000060000
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle672<>+0(SB)/8, $0x0000000000000000
+DATA shuffle672<>+8(SB)/8, $0x0000000000000000
+DATA shuffle672<>+16(SB)/8, $0x0000000000000000
+DATA shuffle672<>+24(SB)/8, $0x0000000000000000
+DATA shuffle672<>+32(SB)/8, $0x0000000900000008
+DATA shuffle672<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle672<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle672<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle673<>+0(SB)/8, $0x0000000000000000
+DATA shuffle673<>+8(SB)/8, $0x0000000000000000
+DATA shuffle673<>+16(SB)/8, $0x0000000000000000
+DATA shuffle673<>+24(SB)/8, $0x0000000000000000
+DATA shuffle673<>+32(SB)/8, $0x0009000000080000
+DATA shuffle673<>+40(SB)/8, $0x000b0000000a0000
+DATA shuffle673<>+48(SB)/8, $0x000d0000000c0000
+DATA shuffle673<>+56(SB)/8, $0x000f0000000e0000
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle674<>+0(SB)/8, $0x0000000000000000
+DATA shuffle674<>+8(SB)/8, $0x0000000000000000
+DATA shuffle674<>+16(SB)/8, $0x0000000000000000
+DATA shuffle674<>+24(SB)/8, $0x0000000000000000
+DATA shuffle674<>+32(SB)/8, $0x0000001100000010
+DATA shuffle674<>+40(SB)/8, $0x0000001300000012
+DATA shuffle674<>+48(SB)/8, $0x0000001500000014
+DATA shuffle674<>+56(SB)/8, $0x0000001700000016
+GLOBL shuffle674<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle675<>+0(SB)/8, $0x0000000000000000
+DATA shuffle675<>+8(SB)/8, $0x0000000000000000
+DATA shuffle675<>+16(SB)/8, $0x0000000000000000
+DATA shuffle675<>+24(SB)/8, $0x0000000000000000
+DATA shuffle675<>+32(SB)/8, $0x0011000000100000
+DATA shuffle675<>+40(SB)/8, $0x0013000000120000
+DATA shuffle675<>+48(SB)/8, $0x0015000000140000
+DATA shuffle675<>+56(SB)/8, $0x0017000000160000
+GLOBL shuffle675<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle676<>+0(SB)/8, $0x0000000000000000
+DATA shuffle676<>+8(SB)/8, $0x0000000000000000
+DATA shuffle676<>+16(SB)/8, $0x0000000000000000
+DATA shuffle676<>+24(SB)/8, $0x0000000000000000
+DATA shuffle676<>+32(SB)/8, $0x0000001900000018
+DATA shuffle676<>+40(SB)/8, $0x0000001b0000001a
+DATA shuffle676<>+48(SB)/8, $0x0000001d0000001c
+DATA shuffle676<>+56(SB)/8, $0x0000001f0000001e
+GLOBL shuffle676<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle677<>+0(SB)/8, $0x0000000000000000
+DATA shuffle677<>+8(SB)/8, $0x0000000000000000
+DATA shuffle677<>+16(SB)/8, $0x0000000000000000
+DATA shuffle677<>+24(SB)/8, $0x0000000000000000
+DATA shuffle677<>+32(SB)/8, $0x0019000000180000
+DATA shuffle677<>+40(SB)/8, $0x001b0000001a0000
+DATA shuffle677<>+48(SB)/8, $0x001d0000001c0000
+DATA shuffle677<>+56(SB)/8, $0x001f0000001e0000
+GLOBL shuffle677<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -17497,32 +17965,32 @@ TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit604:
+unit614:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final606
+	JGT     final616
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split607
+	JB      split617
 
-whole605:
+whole615:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved608
+	JMP        moved618
 
-final606:
+final616:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole605
+	JMP  whole615
 
-split607:
+split617:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17537,7 +18005,7 @@ split607:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved608:
+moved618:
 	VPUNPCKLBW Z1, Z0, Z12
 	VPUNPCKHBW Z1, Z0, Z13
 	VPUNPCKLBW Z3, Z2, Z14
@@ -17570,13 +18038,13 @@ moved608:
 	ADDQ       SI, R10
 	ADDQ       SI, R11
 	CMPQ       R11, DX
-	JB         same609
+	JB         same619
 	SUBQ       DX, R11
 	ADDQ       BX, R10
 
-same609:
+same619:
 	DECQ R8
-	JNZ  unit604
+	JNZ  unit614
 	VZEROUPPER
 	RET
 
@@ -17590,7 +18058,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	VMOVDQU64       64(DX), Z9
 	VMOVDQU64       128(DX), Z10
 	VMOVDQU64       192(DX), Z11
-	VBROADCASTI32X4 shuffle656<>+0(SB), Z16
+	VBROADCASTI32X4 shuffle678<>+0(SB), Z16
 	KMOVQ           256(DX), K1
 	KMOVQ           264(DX), K2
 	KMOVQ           272(DX), K3
@@ -17605,7 +18073,7 @@ TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
 	XORQ            R10, R10
 	XORQ            R11, R11
 
-unit610:
+unit620:
 	MOVQ        R9, R12
 	CMPQ        R12, DI
 	CMOVQGT     DI, R12
@@ -17643,26 +18111,26 @@ unit610:
 	VPUNPCKLQDQ Z7, Z6, Z14
 	VPUNPCKHQDQ Z7, Z6, Z15
 	CMPQ        R9, DI
-	JGT         final612
+	JGT         final622
 	LEAQ        (CX)(R10*1), R12
 	MOVQ        DX, R13
 	SUBQ        R11, R13
 	CMPQ        R13, SI
-	JB          split613
+	JB          split623
 
-whole611:
+whole621:
 	VMOVDQU8 Z12, K1, (R12)
 	VMOVDQU8 Z13, K1, (R12)(DX*1)
 	VMOVDQU8 Z14, K1, (R12)(DX*2)
 	VMOVDQU8 Z15, K1, (R12)(BX*1)
-	JMP      moved614
+	JMP      moved624
 
-final612:
+final622:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole611
+	JMP  whole621
 
-split613:
+split623:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -17677,24 +18145,24 @@ split613:
 	VMOVDQU8 Z14, K7, (R12)(DX*2)
 	VMOVDQU8 Z15, K7, (R12)(BX*1)
 
-moved614:
+moved624:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same615
+	JB   same625
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same615:
+same625:
 	DECQ R8
-	JNZ  unit610
+	JNZ  unit620
 	VZEROUPPER
 	RET
 
-DATA shuffle656<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle656<>+8(SB)/8, $0x0f0d0b0907050301
-GLOBL shuffle656<>(SB), RODATA|NOPTR, $16
+DATA shuffle678<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle678<>+8(SB)/8, $0x0f0d0b0907050301
+GLOBL shuffle678<>(SB), RODATA|NOPTR, $16
 
 // func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -17720,32 +18188,32 @@ TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit616:
+unit626:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final618
+	JGT     final628
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split619
+	JB      split629
 
-whole617:
+whole627:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved620
+	JMP        moved630
 
-final618:
+final628:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole617
+	JMP  whole627
 
-split619:
+split629:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17760,7 +18228,7 @@ split619:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved620:
+moved630:
 	VMOVDQA64 Z8, Z4
 	VPMOVW2M  Z8, K6
 	KNOTQ     K6, K7
@@ -17789,13 +18257,13 @@ moved620:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same621
+	JB        same631
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same621:
+same631:
 	DECQ R8
-	JNZ  unit616
+	JNZ  unit626
 	VZEROUPPER
 	RET
 
@@ -17823,7 +18291,7 @@ TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit622:
+unit632:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -17853,26 +18321,26 @@ unit622:
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final624
+	JGT        final634
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split625
+	JB         split635
 
-whole623:
+whole633:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved626
+	JMP      moved636
 
-final624:
+final634:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole623
+	JMP  whole633
 
-split625:
+split635:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -17887,18 +18355,18 @@ split625:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved626:
+moved636:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same627
+	JB   same637
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same627:
+same637:
 	DECQ R8
-	JNZ  unit622
+	JNZ  unit632
 	VZEROUPPER
 	RET
 
@@ -17926,32 +18394,32 @@ TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit628:
+unit638:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final630
+	JGT     final640
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split631
+	JB      split641
 
-whole629:
+whole639:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved632
+	JMP        moved642
 
-final630:
+final640:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole629
+	JMP  whole639
 
-split631:
+split641:
 	BZHIQ      R14, shuffle10<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -17966,7 +18434,7 @@ split631:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved632:
+moved642:
 	VMOVDQA64 Z8, Z4
 	VPMOVD2M  Z8, K6
 	KNOTQ     K6, K7
@@ -17995,13 +18463,13 @@ moved632:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same633
+	JB        same643
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same633:
+same643:
 	DECQ R8
-	JNZ  unit628
+	JNZ  unit638
 	VZEROUPPER
 	RET
 
@@ -18029,7 +18497,7 @@ TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit634:
+unit644:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -18059,26 +18527,26 @@ unit634:
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final636
+	JGT        final646
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split637
+	JB         split647
 
-whole635:
+whole645:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved638
+	JMP      moved648
 
-final636:
+final646:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole635
+	JMP  whole645
 
-split637:
+split647:
 	BZHIQ    R13, shuffle10<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -18093,18 +18561,18 @@ split637:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved638:
+moved648:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same639
+	JB   same649
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same639:
+same649:
 	DECQ R8
-	JNZ  unit634
+	JNZ  unit644
 	VZEROUPPER
 	RET
 
@@ -18127,74 +18595,74 @@ TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs640
+	JAE   runs650
 	CMPQ  DX, $+32
-	JAE   runs641
+	JAE   runs651
 	CMPQ  DX, $+16
-	JAE   runs642
+	JAE   runs652
 	RET
 
-runs640:
+runs650:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group643:
+group653:
 	MOVQ rows+48(FP), R10
 
-row644:
+row654:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run645:
+run655:
 	XORQ R14, R14
 
-pieces646:
+pieces656:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone647
+	JEQ       piecesdone657
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces646
+	JLE       pieces656
 	MOVQ      SI, R14
-	JMP       pieces646
+	JMP       pieces656
 
-piecesdone647:
+piecesdone657:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run645
+	JNZ  run655
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row644
+	JNZ  row654
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group643
+	JNZ  group653
 	VZEROUPPER
 	RET
 
-runs641:
+runs651:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group648:
+group658:
 	MOVQ rows+48(FP), R10
 
-row649:
+row659:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run650:
+run660:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -18202,34 +18670,34 @@ run650:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run650
+	JNZ     run660
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row649
+	JNZ     row659
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group648
+	JNZ     group658
 	VZEROUPPER
 	RET
 
-runs642:
+runs652:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group651:
+group661:
 	MOVQ rows+48(FP), R10
 
-row652:
+row662:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run653:
+run663:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -18237,14 +18705,14 @@ run653:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run653
+	JNZ     run663
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row652
+	JNZ     row662
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group651
+	JNZ     group661
 	VZEROUPPER
 	RET

@@ -10692,9 +10692,9 @@ rowdone400:
 	VZEROUPPER
 	RET
 
-// func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10712,45 +10712,89 @@ TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle347<>+0(SB), Z31
 	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group401:
-	MOVQ rows+24(FP), DI
+	MOVQ rows+24(FP), R9
 
 row402:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
 	JB   last404
 
 chunks403:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks403
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), Y0
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0
+	VMOVDQU      (R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1
+	VPERMT2B     Z1, Z31, Z0
+	VMOVDQU64    Z0, (AX)(R10*8)
+	VMOVDQU      (R12), Y0
+	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0
+	VMOVDQU      (R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2
+	VPERMT2B     Z2, Z31, Z0
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      2(R11), Y0
+	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0
+	VMOVDQU      2(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1
+	VPERMT2B     Z1, Z31, Z0
+	VMOVDQU64    Z0, 128(AX)(R10*8)
+	VMOVDQU      2(R12), Y0
+	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0
+	VMOVDQU      2(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2
+	VPERMT2B     Z2, Z31, Z0
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), Y0
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VMOVDQU      32(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
+	VPERMT2B     Z1, Z31, Z0
+	VMOVDQU64    Z0, 256(AX)(R10*8)
+	VMOVDQU      32(R12), Y0
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
+	VMOVDQU      32(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
+	VPERMT2B     Z2, Z31, Z0
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      32(R11), Y0
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VMOVDQU      32(R11)(DX*2), Y1
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQU64    Z0, 384(AX)(R10*8)
+	VMOVDQU      32(R12), Y0
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
+	VMOVDQU      32(R12)(DX*2), Y2
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
+	VPERMT2B     Z2, Z30, Z0
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
+	JAE          chunks403
 
 last404:
-	TESTQ R9, R9
+	TESTQ R11, R11
 	JZ    rowdone405
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
 	JMP   chunks403
 
 rowdone405:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ DI
+	DECQ R9
 	JNZ  row402
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -10759,29 +10803,29 @@ rowdone405:
 	VZEROUPPER
 	RET
 
-DATA shuffle347<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle347<>+8(SB)/8, $0x1e1c1a1816141210
-DATA shuffle347<>+16(SB)/8, $0x2e2c2a2826242220
-DATA shuffle347<>+24(SB)/8, $0x3e3c3a3836343230
-DATA shuffle347<>+32(SB)/8, $0x4e4c4a4846444240
-DATA shuffle347<>+40(SB)/8, $0x5e5c5a5856545250
-DATA shuffle347<>+48(SB)/8, $0x6e6c6a6866646260
-DATA shuffle347<>+56(SB)/8, $0x7e7c7a7876747270
+DATA shuffle347<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle347<>+8(SB)/8, $0x1d1c191815141110
+DATA shuffle347<>+16(SB)/8, $0x2d2c292825242120
+DATA shuffle347<>+24(SB)/8, $0x3d3c393835343130
+DATA shuffle347<>+32(SB)/8, $0x4d4c494845444140
+DATA shuffle347<>+40(SB)/8, $0x5d5c595855545150
+DATA shuffle347<>+48(SB)/8, $0x6d6c696865646160
+DATA shuffle347<>+56(SB)/8, $0x7d7c797875747170
 GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle348<>+0(SB)/8, $0x0f0d0b0907050301
-DATA shuffle348<>+8(SB)/8, $0x1f1d1b1917151311
-DATA shuffle348<>+16(SB)/8, $0x2f2d2b2927252321
-DATA shuffle348<>+24(SB)/8, $0x3f3d3b3937353331
-DATA shuffle348<>+32(SB)/8, $0x4f4d4b4947454341
-DATA shuffle348<>+40(SB)/8, $0x5f5d5b5957555351
-DATA shuffle348<>+48(SB)/8, $0x6f6d6b6967656361
-DATA shuffle348<>+56(SB)/8, $0x7f7d7b7977757371
+DATA shuffle348<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle348<>+8(SB)/8, $0x1f1e1b1a17161312
+DATA shuffle348<>+16(SB)/8, $0x2f2e2b2a27262322
+DATA shuffle348<>+24(SB)/8, $0x3f3e3b3a37363332
+DATA shuffle348<>+32(SB)/8, $0x4f4e4b4a47464342
+DATA shuffle348<>+40(SB)/8, $0x5f5e5b5a57565352
+DATA shuffle348<>+48(SB)/8, $0x6f6e6b6a67666362
+DATA shuffle348<>+56(SB)/8, $0x7f7e7b7a77767372
 GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10846,29 +10890,29 @@ rowdone410:
 	VZEROUPPER
 	RET
 
-DATA shuffle349<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle349<>+8(SB)/8, $0x1d1c191815141110
-DATA shuffle349<>+16(SB)/8, $0x2d2c292825242120
-DATA shuffle349<>+24(SB)/8, $0x3d3c393835343130
-DATA shuffle349<>+32(SB)/8, $0x4d4c494845444140
-DATA shuffle349<>+40(SB)/8, $0x5d5c595855545150
-DATA shuffle349<>+48(SB)/8, $0x6d6c696865646160
-DATA shuffle349<>+56(SB)/8, $0x7d7c797875747170
+DATA shuffle349<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle349<>+8(SB)/8, $0x1e1c1a1816141210
+DATA shuffle349<>+16(SB)/8, $0x2e2c2a2826242220
+DATA shuffle349<>+24(SB)/8, $0x3e3c3a3836343230
+DATA shuffle349<>+32(SB)/8, $0x4e4c4a4846444240
+DATA shuffle349<>+40(SB)/8, $0x5e5c5a5856545250
+DATA shuffle349<>+48(SB)/8, $0x6e6c6a6866646260
+DATA shuffle349<>+56(SB)/8, $0x7e7c7a7876747270
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle350<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle350<>+8(SB)/8, $0x1f1e1b1a17161312
-DATA shuffle350<>+16(SB)/8, $0x2f2e2b2a27262322
-DATA shuffle350<>+24(SB)/8, $0x3f3e3b3a37363332
-DATA shuffle350<>+32(SB)/8, $0x4f4e4b4a47464342
-DATA shuffle350<>+40(SB)/8, $0x5f5e5b5a57565352
-DATA shuffle350<>+48(SB)/8, $0x6f6e6b6a67666362
-DATA shuffle350<>+56(SB)/8, $0x7f7e7b7a77767372
+DATA shuffle350<>+0(SB)/8, $0x0f0d0b0907050301
+DATA shuffle350<>+8(SB)/8, $0x1f1d1b1917151311
+DATA shuffle350<>+16(SB)/8, $0x2f2d2b2927252321
+DATA shuffle350<>+24(SB)/8, $0x3f3d3b3937353331
+DATA shuffle350<>+32(SB)/8, $0x4f4d4b4947454341
+DATA shuffle350<>+40(SB)/8, $0x5f5d5b5957555351
+DATA shuffle350<>+48(SB)/8, $0x6f6d6b6967656361
+DATA shuffle350<>+56(SB)/8, $0x7f7d7b7977757371
 GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10886,8 +10930,8 @@ TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle222<>+0(SB), Z31
-	VMOVDQU64 shuffle223<>+0(SB), Z30
+	VMOVDQU64 shuffle347<>+0(SB), Z31
+	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group411:
 	MOVQ rows+24(FP), DI
@@ -10903,10 +10947,10 @@ chunks413:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle347<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -10933,9 +10977,9 @@ rowdone415:
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10953,8 +10997,8 @@ TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
+	VMOVDQU64 shuffle222<>+0(SB), Z31
+	VMOVDQU64 shuffle223<>+0(SB), Z30
 
 group416:
 	MOVQ rows+24(FP), DI
@@ -10970,10 +11014,10 @@ chunks418:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle222<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11000,9 +11044,9 @@ rowdone420:
 	VZEROUPPER
 	RET
 
-// func unzip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -11020,8 +11064,8 @@ TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle198<>+0(SB), Z31
-	VMOVDQU64 shuffle199<>+0(SB), Z30
+	VMOVDQU64 shuffle224<>+0(SB), Z31
+	VMOVDQU64 shuffle225<>+0(SB), Z30
 
 group421:
 	MOVQ rows+24(FP), DI
@@ -11037,7 +11081,7 @@ chunks423:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z3
+	VMOVDQU64 shuffle224<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
@@ -11067,6 +11111,73 @@ rowdone425:
 	VZEROUPPER
 	RET
 
+// func unzip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle198<>+0(SB), Z31
+	VMOVDQU64 shuffle199<>+0(SB), Z30
+
+group426:
+	MOVQ rows+24(FP), DI
+
+row427:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last429
+
+chunks428:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle198<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks428
+
+last429:
+	TESTQ R9, R9
+	JZ    rowdone430
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks428
+
+rowdone430:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row427
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group426
+	VZEROUPPER
+	RET
+
 // func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
@@ -11089,13 +11200,13 @@ TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem426:
+rem431:
 	CMPQ DI, $+64
-	JB   remdone427
+	JB   remdone432
 	SUBQ $+60, DI
-	JMP  rem426
+	JMP  rem431
 
-remdone427:
+remdone432:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11119,17 +11230,17 @@ remdone427:
 	VMOVDQU64 shuffle352<>+0(SB), Z31
 	VMOVDQU64 shuffle353<>+0(SB), Z30
 
-group428:
+group433:
 	MOVQ rows+24(FP), DI
 
-row429:
+row434:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last431
+	JB   last436
 
-chunks430:
+chunks435:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11144,11 +11255,11 @@ chunks430:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks430
+	JAE       chunks435
 
-last431:
+last436:
 	TESTQ      R9, R9
-	JZ         rowdone432
+	JZ         rowdone437
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -11158,15 +11269,15 @@ last431:
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone432:
+rowdone437:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row429
+	JNZ  row434
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group428
+	JNZ  group433
 	VZEROUPPER
 	RET
 
@@ -11215,13 +11326,13 @@ TEXT ·unzip2x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem433:
+rem438:
 	CMPQ DI, $+64
-	JB   remdone434
+	JB   remdone439
 	SUBQ $+60, DI
-	JMP  rem433
+	JMP  rem438
 
-remdone434:
+remdone439:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11245,17 +11356,17 @@ remdone434:
 	VMOVDQU64 shuffle354<>+0(SB), Z31
 	VMOVDQU64 shuffle355<>+0(SB), Z30
 
-group435:
+group440:
 	MOVQ rows+24(FP), DI
 
-row436:
+row441:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last438
+	JB   last443
 
-chunks437:
+chunks442:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11270,11 +11381,11 @@ chunks437:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks437
+	JAE       chunks442
 
-last438:
+last443:
 	TESTQ      R9, R9
-	JZ         rowdone439
+	JZ         rowdone444
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -11284,15 +11395,15 @@ last438:
 	VPERMT2D   Z0, Z30, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
-rowdone439:
+rowdone444:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row436
+	JNZ  row441
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group435
+	JNZ  group440
 	VZEROUPPER
 	RET
 
@@ -11339,17 +11450,17 @@ TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle356<>+0(SB), Z31
 	VMOVDQU64 shuffle357<>+0(SB), Z30
 
-group440:
+group445:
 	MOVQ rows+24(FP), DI
 
-row441:
+row446:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last443
+	JB   last448
 
-chunks442:
+chunks447:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11362,24 +11473,24 @@ chunks442:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks442
+	JAE       chunks447
 
-last443:
+last448:
 	TESTQ R9, R9
-	JZ    rowdone444
+	JZ    rowdone449
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks442
+	JMP   chunks447
 
-rowdone444:
+rowdone449:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row441
+	JNZ  row446
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group440
+	JNZ  group445
 	VZEROUPPER
 	RET
 
@@ -11426,17 +11537,17 @@ TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle358<>+0(SB), Z31
 	VMOVDQU64 shuffle359<>+0(SB), Z30
 
-group445:
+group450:
 	MOVQ rows+24(FP), DI
 
-row446:
+row451:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last448
+	JB   last453
 
-chunks447:
+chunks452:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11449,24 +11560,24 @@ chunks447:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks447
+	JAE       chunks452
 
-last448:
+last453:
 	TESTQ R9, R9
-	JZ    rowdone449
+	JZ    rowdone454
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks447
+	JMP   chunks452
 
-rowdone449:
+rowdone454:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row446
+	JNZ  row451
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group445
+	JNZ  group450
 	VZEROUPPER
 	RET
 
@@ -11513,17 +11624,17 @@ TEXT ·tunzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle360<>+0(SB), Z31
 	VMOVDQU64 shuffle361<>+0(SB), Z30
 
-group450:
+group455:
 	MOVQ rows+24(FP), DI
 
-row451:
+row456:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last453
+	JB   last458
 
-chunks452:
+chunks457:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11536,24 +11647,24 @@ chunks452:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks452
+	JAE       chunks457
 
-last453:
+last458:
 	TESTQ R9, R9
-	JZ    rowdone454
+	JZ    rowdone459
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks452
+	JMP   chunks457
 
-rowdone454:
+rowdone459:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row451
+	JNZ  row456
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group450
+	JNZ  group455
 	VZEROUPPER
 	RET
 
@@ -11600,17 +11711,17 @@ TEXT ·tunzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle362<>+0(SB), Z31
 	VMOVDQU64 shuffle363<>+0(SB), Z30
 
-group455:
+group460:
 	MOVQ rows+24(FP), DI
 
-row456:
+row461:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last458
+	JB   last463
 
-chunks457:
+chunks462:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11623,24 +11734,24 @@ chunks457:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks457
+	JAE       chunks462
 
-last458:
+last463:
 	TESTQ R9, R9
-	JZ    rowdone459
+	JZ    rowdone464
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks457
+	JMP   chunks462
 
-rowdone459:
+rowdone464:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row456
+	JNZ  row461
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group455
+	JNZ  group460
 	VZEROUPPER
 	RET
 
@@ -11686,13 +11797,13 @@ TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem460:
+rem465:
 	CMPQ DI, $+64
-	JB   remdone461
+	JB   remdone466
 	SUBQ $+60, DI
-	JMP  rem460
+	JMP  rem465
 
-remdone461:
+remdone466:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11716,17 +11827,17 @@ remdone461:
 	VMOVDQU64 shuffle364<>+0(SB), Z31
 	VMOVDQU64 shuffle365<>+0(SB), Z30
 
-group462:
+group467:
 	MOVQ rows+24(FP), DI
 
-row463:
+row468:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last465
+	JB   last470
 
-chunks464:
+chunks469:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11741,11 +11852,11 @@ chunks464:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks464
+	JAE       chunks469
 
-last465:
+last470:
 	TESTQ      R9, R9
-	JZ         rowdone466
+	JZ         rowdone471
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -11755,15 +11866,15 @@ last465:
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone466:
+rowdone471:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row463
+	JNZ  row468
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group462
+	JNZ  group467
 	VZEROUPPER
 	RET
 
@@ -11809,13 +11920,13 @@ TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem467:
+rem472:
 	CMPQ DI, $+64
-	JB   remdone468
+	JB   remdone473
 	SUBQ $+60, DI
-	JMP  rem467
+	JMP  rem472
 
-remdone468:
+remdone473:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11839,17 +11950,17 @@ remdone468:
 	VMOVDQU64 shuffle366<>+0(SB), Z31
 	VMOVDQU64 shuffle367<>+0(SB), Z30
 
-group469:
+group474:
 	MOVQ rows+24(FP), DI
 
-row470:
+row475:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last472
+	JB   last477
 
-chunks471:
+chunks476:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11864,11 +11975,11 @@ chunks471:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks471
+	JAE       chunks476
 
-last472:
+last477:
 	TESTQ      R9, R9
-	JZ         rowdone473
+	JZ         rowdone478
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -11878,15 +11989,15 @@ last472:
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone473:
+rowdone478:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row470
+	JNZ  row475
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group469
+	JNZ  group474
 	VZEROUPPER
 	RET
 
@@ -11932,13 +12043,13 @@ TEXT ·tunzip2x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem474:
+rem479:
 	CMPQ DI, $+64
-	JB   remdone475
+	JB   remdone480
 	SUBQ $+48, DI
-	JMP  rem474
+	JMP  rem479
 
-remdone475:
+remdone480:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11962,17 +12073,17 @@ remdone475:
 	VMOVDQU64 shuffle368<>+0(SB), Z31
 	VMOVDQU64 shuffle369<>+0(SB), Z30
 
-group476:
+group481:
 	MOVQ rows+24(FP), DI
 
-row477:
+row482:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last479
+	JB   last484
 
-chunks478:
+chunks483:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11987,11 +12098,11 @@ chunks478:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks478
+	JAE       chunks483
 
-last479:
+last484:
 	TESTQ      R9, R9
-	JZ         rowdone480
+	JZ         rowdone485
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -12001,15 +12112,15 @@ last479:
 	VPERMT2D   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone480:
+rowdone485:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row477
+	JNZ  row482
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group476
+	JNZ  group481
 	VZEROUPPER
 	RET
 
@@ -12055,13 +12166,13 @@ TEXT ·tunzip2x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem481:
+rem486:
 	CMPQ DI, $+64
-	JB   remdone482
+	JB   remdone487
 	SUBQ $+48, DI
-	JMP  rem481
+	JMP  rem486
 
-remdone482:
+remdone487:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12085,17 +12196,17 @@ remdone482:
 	VMOVDQU64 shuffle370<>+0(SB), Z31
 	VMOVDQU64 shuffle371<>+0(SB), Z30
 
-group483:
+group488:
 	MOVQ rows+24(FP), DI
 
-row484:
+row489:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last486
+	JB   last491
 
-chunks485:
+chunks490:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12110,11 +12221,11 @@ chunks485:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks485
+	JAE       chunks490
 
-last486:
+last491:
 	TESTQ      R9, R9
-	JZ         rowdone487
+	JZ         rowdone492
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
@@ -12124,15 +12235,15 @@ last486:
 	VPERMT2Q   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone487:
+rowdone492:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row484
+	JNZ  row489
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group483
+	JNZ  group488
 	VZEROUPPER
 	RET
 
@@ -12179,17 +12290,17 @@ TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle372<>+0(SB), Z31
 	VMOVDQU64 shuffle373<>+0(SB), Z30
 
-group488:
+group493:
 	MOVQ rows+24(FP), DI
 
-row489:
+row494:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last491
+	JB   last496
 
-chunks490:
+chunks495:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12202,24 +12313,24 @@ chunks490:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks490
+	JAE       chunks495
 
-last491:
+last496:
 	TESTQ R9, R9
-	JZ    rowdone492
+	JZ    rowdone497
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks490
+	JMP   chunks495
 
-rowdone492:
+rowdone497:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row489
+	JNZ  row494
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group488
+	JNZ  group493
 	VZEROUPPER
 	RET
 
@@ -12266,17 +12377,17 @@ TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle374<>+0(SB), Z31
 	VMOVDQU64 shuffle375<>+0(SB), Z30
 
-group493:
+group498:
 	MOVQ rows+24(FP), DI
 
-row494:
+row499:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last496
+	JB   last501
 
-chunks495:
+chunks500:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12289,24 +12400,24 @@ chunks495:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks495
+	JAE       chunks500
 
-last496:
+last501:
 	TESTQ R9, R9
-	JZ    rowdone497
+	JZ    rowdone502
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks495
+	JMP   chunks500
 
-rowdone497:
+rowdone502:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row494
+	JNZ  row499
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group493
+	JNZ  group498
 	VZEROUPPER
 	RET
 
@@ -12353,17 +12464,17 @@ TEXT ·tunzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle376<>+0(SB), Z31
 	VMOVDQU64 shuffle377<>+0(SB), Z30
 
-group498:
+group503:
 	MOVQ rows+24(FP), DI
 
-row499:
+row504:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last501
+	JB   last506
 
-chunks500:
+chunks505:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12376,24 +12487,24 @@ chunks500:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks500
+	JAE       chunks505
 
-last501:
+last506:
 	TESTQ R9, R9
-	JZ    rowdone502
+	JZ    rowdone507
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks500
+	JMP   chunks505
 
-rowdone502:
+rowdone507:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row499
+	JNZ  row504
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group498
+	JNZ  group503
 	VZEROUPPER
 	RET
 
@@ -12440,17 +12551,17 @@ TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 
-group503:
+group508:
 	MOVQ rows+24(FP), DI
 
-row504:
+row509:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last506
+	JB   last511
 
-chunks505:
+chunks510:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12463,24 +12574,24 @@ chunks505:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks505
+	JAE       chunks510
 
-last506:
+last511:
 	TESTQ R9, R9
-	JZ    rowdone507
+	JZ    rowdone512
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks505
+	JMP   chunks510
 
-rowdone507:
+rowdone512:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row504
+	JNZ  row509
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group503
+	JNZ  group508
 	VZEROUPPER
 	RET
 
@@ -12510,17 +12621,17 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle381<>+0(SB), Z28
 	VMOVDQU64 shuffle382<>+0(SB), Z27
 
-group508:
+group513:
 	MOVQ rows+24(FP), DI
 
-row509:
+row514:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last511
+	JB   last516
 
-chunks510:
+chunks515:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12545,24 +12656,24 @@ chunks510:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks510
+	JAE        chunks515
 
-last511:
+last516:
 	TESTQ R9, R9
-	JZ    rowdone512
+	JZ    rowdone517
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks510
+	JMP   chunks515
 
-rowdone512:
+rowdone517:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row509
+	JNZ  row514
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group508
+	JNZ  group513
 	VZEROUPPER
 	RET
 
@@ -12642,17 +12753,17 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle386<>+0(SB), Z28
 	VMOVDQU64 shuffle387<>+0(SB), Z27
 
-group513:
+group518:
 	MOVQ rows+24(FP), DI
 
-row514:
+row519:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last516
+	JB   last521
 
-chunks515:
+chunks520:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12677,24 +12788,24 @@ chunks515:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks515
+	JAE        chunks520
 
-last516:
+last521:
 	TESTQ R9, R9
-	JZ    rowdone517
+	JZ    rowdone522
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks515
+	JMP   chunks520
 
-rowdone517:
+rowdone522:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row514
+	JNZ  row519
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group513
+	JNZ  group518
 	VZEROUPPER
 	RET
 
@@ -12774,17 +12885,17 @@ TEXT ·unzip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle391<>+0(SB), Z28
 	VMOVDQU64 shuffle392<>+0(SB), Z27
 
-group518:
+group523:
 	MOVQ rows+24(FP), DI
 
-row519:
+row524:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last521
+	JB   last526
 
-chunks520:
+chunks525:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12809,24 +12920,24 @@ chunks520:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks520
+	JAE        chunks525
 
-last521:
+last526:
 	TESTQ R9, R9
-	JZ    rowdone522
+	JZ    rowdone527
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks520
+	JMP   chunks525
 
-rowdone522:
+rowdone527:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row519
+	JNZ  row524
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group518
+	JNZ  group523
 	VZEROUPPER
 	RET
 
@@ -12906,17 +13017,17 @@ TEXT ·unzip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle396<>+0(SB), Z28
 	VMOVDQU64 shuffle397<>+0(SB), Z27
 
-group523:
+group528:
 	MOVQ rows+24(FP), DI
 
-row524:
+row529:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last526
+	JB   last531
 
-chunks525:
+chunks530:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12941,24 +13052,24 @@ chunks525:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks525
+	JAE        chunks530
 
-last526:
+last531:
 	TESTQ R9, R9
-	JZ    rowdone527
+	JZ    rowdone532
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks525
+	JMP   chunks530
 
-rowdone527:
+rowdone532:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row524
+	JNZ  row529
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group523
+	JNZ  group528
 	VZEROUPPER
 	RET
 
@@ -13034,13 +13145,13 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem528:
+rem533:
 	CMPQ DI, $+64
-	JB   remdone529
+	JB   remdone534
 	SUBQ $+63, DI
-	JMP  rem528
+	JMP  rem533
 
-remdone529:
+remdone534:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13075,17 +13186,17 @@ remdone529:
 	VMOVDQU64 shuffle403<>+0(SB), Z27
 	VMOVDQU64 shuffle404<>+0(SB), Z26
 
-group530:
+group535:
 	MOVQ rows+24(FP), DI
 
-row531:
+row536:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last533
+	JB   last538
 
-chunks532:
+chunks537:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -13110,11 +13221,11 @@ chunks532:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks532
+	JAE       chunks537
 
-last533:
+last538:
 	TESTQ      R9, R9
-	JZ         rowdone534
+	JZ         rowdone539
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -13133,15 +13244,15 @@ last533:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone534:
+rowdone539:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row531
+	JNZ  row536
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group530
+	JNZ  group535
 	VZEROUPPER
 	RET
 
@@ -13230,13 +13341,13 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem535:
+rem540:
 	CMPQ DI, $+64
-	JB   remdone536
+	JB   remdone541
 	SUBQ $+60, DI
-	JMP  rem535
+	JMP  rem540
 
-remdone536:
+remdone541:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13271,17 +13382,17 @@ remdone536:
 	VMOVDQU64 shuffle409<>+0(SB), Z27
 	VMOVDQU64 shuffle410<>+0(SB), Z26
 
-group537:
+group542:
 	MOVQ rows+24(FP), DI
 
-row538:
+row543:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last540
+	JB   last545
 
-chunks539:
+chunks544:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -13306,11 +13417,11 @@ chunks539:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks539
+	JAE       chunks544
 
-last540:
+last545:
 	TESTQ      R9, R9
-	JZ         rowdone541
+	JZ         rowdone546
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -13329,15 +13440,15 @@ last540:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone541:
+rowdone546:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row538
+	JNZ  row543
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group537
+	JNZ  group542
 	VZEROUPPER
 	RET
 
@@ -13423,13 +13534,13 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem542:
+rem547:
 	CMPQ DI, $+64
-	JB   remdone543
+	JB   remdone548
 	SUBQ $+63, DI
-	JMP  rem542
+	JMP  rem547
 
-remdone543:
+remdone548:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13464,17 +13575,17 @@ remdone543:
 	VMOVDQU64 shuffle415<>+0(SB), Z27
 	VMOVDQU64 shuffle416<>+0(SB), Z26
 
-group544:
+group549:
 	MOVQ rows+24(FP), DI
 
-row545:
+row550:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last547
+	JB   last552
 
-chunks546:
+chunks551:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -13499,11 +13610,11 @@ chunks546:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks546
+	JAE       chunks551
 
-last547:
+last552:
 	TESTQ      R9, R9
-	JZ         rowdone548
+	JZ         rowdone553
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -13522,15 +13633,15 @@ last547:
 	VPERMT2B   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone548:
+rowdone553:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row545
+	JNZ  row550
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group544
+	JNZ  group549
 	VZEROUPPER
 	RET
 
@@ -13616,13 +13727,13 @@ TEXT ·unzip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem549:
+rem554:
 	CMPQ DI, $+64
-	JB   remdone550
+	JB   remdone555
 	SUBQ $+60, DI
-	JMP  rem549
+	JMP  rem554
 
-remdone550:
+remdone555:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13657,17 +13768,17 @@ remdone550:
 	VMOVDQU64 shuffle421<>+0(SB), Z27
 	VMOVDQU64 shuffle422<>+0(SB), Z26
 
-group551:
+group556:
 	MOVQ rows+24(FP), DI
 
-row552:
+row557:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last554
+	JB   last559
 
-chunks553:
+chunks558:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -13692,11 +13803,11 @@ chunks553:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks553
+	JAE       chunks558
 
-last554:
+last559:
 	TESTQ      R9, R9
-	JZ         rowdone555
+	JZ         rowdone560
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -13715,15 +13826,15 @@ last554:
 	VPERMT2D   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone555:
+rowdone560:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row552
+	JNZ  row557
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group551
+	JNZ  group556
 	VZEROUPPER
 	RET
 
@@ -13809,13 +13920,13 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem556:
+rem561:
 	CMPQ DI, $+64
-	JB   remdone557
+	JB   remdone562
 	SUBQ $+60, DI
-	JMP  rem556
+	JMP  rem561
 
-remdone557:
+remdone562:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13850,17 +13961,17 @@ remdone557:
 	VMOVDQU64 shuffle427<>+0(SB), Z27
 	VMOVDQU64 shuffle428<>+0(SB), Z26
 
-group558:
+group563:
 	MOVQ rows+24(FP), DI
 
-row559:
+row564:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last561
+	JB   last566
 
-chunks560:
+chunks565:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -13885,11 +13996,11 @@ chunks560:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks560
+	JAE       chunks565
 
-last561:
+last566:
 	TESTQ      R9, R9
-	JZ         rowdone562
+	JZ         rowdone567
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -13908,15 +14019,15 @@ last561:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone562:
+rowdone567:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row559
+	JNZ  row564
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group558
+	JNZ  group563
 	VZEROUPPER
 	RET
 
@@ -14002,13 +14113,13 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem563:
+rem568:
 	CMPQ DI, $+64
-	JB   remdone564
+	JB   remdone569
 	SUBQ $+60, DI
-	JMP  rem563
+	JMP  rem568
 
-remdone564:
+remdone569:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14043,17 +14154,17 @@ remdone564:
 	VMOVDQU64 shuffle433<>+0(SB), Z27
 	VMOVDQU64 shuffle434<>+0(SB), Z26
 
-group565:
+group570:
 	MOVQ rows+24(FP), DI
 
-row566:
+row571:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last568
+	JB   last573
 
-chunks567:
+chunks572:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14078,11 +14189,11 @@ chunks567:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks567
+	JAE       chunks572
 
-last568:
+last573:
 	TESTQ      R9, R9
-	JZ         rowdone569
+	JZ         rowdone574
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -14101,15 +14212,15 @@ last568:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone569:
+rowdone574:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row566
+	JNZ  row571
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group565
+	JNZ  group570
 	VZEROUPPER
 	RET
 
@@ -14195,13 +14306,13 @@ TEXT ·tunzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem570:
+rem575:
 	CMPQ DI, $+64
-	JB   remdone571
+	JB   remdone576
 	SUBQ $+48, DI
-	JMP  rem570
+	JMP  rem575
 
-remdone571:
+remdone576:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14236,17 +14347,17 @@ remdone571:
 	VMOVDQU64 shuffle438<>+0(SB), Z28
 	VMOVDQU64 shuffle439<>+0(SB), Z27
 
-group572:
+group577:
 	MOVQ rows+24(FP), DI
 
-row573:
+row578:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last575
+	JB   last580
 
-chunks574:
+chunks579:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14270,11 +14381,11 @@ chunks574:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks574
+	JAE       chunks579
 
-last575:
+last580:
 	TESTQ      R9, R9
-	JZ         rowdone576
+	JZ         rowdone581
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -14292,15 +14403,15 @@ last575:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone576:
+rowdone581:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row573
+	JNZ  row578
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group572
+	JNZ  group577
 	VZEROUPPER
 	RET
 
@@ -14376,13 +14487,13 @@ TEXT ·tunzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem577:
+rem582:
 	CMPQ DI, $+64
-	JB   remdone578
+	JB   remdone583
 	SUBQ $+48, DI
-	JMP  rem577
+	JMP  rem582
 
-remdone578:
+remdone583:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14416,17 +14527,17 @@ remdone578:
 	VMOVDQU64 shuffle442<>+0(SB), Z29
 	VMOVDQU64 shuffle443<>+0(SB), Z28
 
-group579:
+group584:
 	MOVQ rows+24(FP), DI
 
-row580:
+row585:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last582
+	JB   last587
 
-chunks581:
+chunks586:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14449,11 +14560,11 @@ chunks581:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks581
+	JAE       chunks586
 
-last582:
+last587:
 	TESTQ      R9, R9
-	JZ         rowdone583
+	JZ         rowdone588
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -14470,15 +14581,15 @@ last582:
 	VPERMT2Q   Z2, Z28, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
-rowdone583:
+rowdone588:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row580
+	JNZ  row585
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group579
+	JNZ  group584
 	VZEROUPPER
 	RET
 
@@ -14544,13 +14655,13 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem584:
+rem589:
 	CMPQ DI, $+64
-	JB   remdone585
+	JB   remdone590
 	SUBQ $+63, DI
-	JMP  rem584
+	JMP  rem589
 
-remdone585:
+remdone590:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14585,17 +14696,17 @@ remdone585:
 	VMOVDQU64 shuffle448<>+0(SB), Z27
 	VMOVDQU64 shuffle449<>+0(SB), Z26
 
-group586:
+group591:
 	MOVQ rows+24(FP), DI
 
-row587:
+row592:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last589
+	JB   last594
 
-chunks588:
+chunks593:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14620,11 +14731,11 @@ chunks588:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks588
+	JAE       chunks593
 
-last589:
+last594:
 	TESTQ      R9, R9
-	JZ         rowdone590
+	JZ         rowdone595
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -14643,15 +14754,15 @@ last589:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone590:
+rowdone595:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row587
+	JNZ  row592
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group586
+	JNZ  group591
 	VZEROUPPER
 	RET
 
@@ -14737,13 +14848,13 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem591:
+rem596:
 	CMPQ DI, $+64
-	JB   remdone592
+	JB   remdone597
 	SUBQ $+54, DI
-	JMP  rem591
+	JMP  rem596
 
-remdone592:
+remdone597:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14778,17 +14889,17 @@ remdone592:
 	VMOVDQU64 shuffle455<>+0(SB), Z27
 	VMOVDQU64 shuffle456<>+0(SB), Z26
 
-group593:
+group598:
 	MOVQ rows+24(FP), DI
 
-row594:
+row599:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last596
+	JB   last601
 
-chunks595:
+chunks600:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14813,11 +14924,11 @@ chunks595:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks595
+	JAE       chunks600
 
-last596:
+last601:
 	TESTQ      R9, R9
-	JZ         rowdone597
+	JZ         rowdone602
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -14836,15 +14947,15 @@ last596:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone597:
+rowdone602:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row594
+	JNZ  row599
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group593
+	JNZ  group598
 	VZEROUPPER
 	RET
 
@@ -14933,13 +15044,13 @@ TEXT ·tunzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem598:
+rem603:
 	CMPQ DI, $+43
-	JB   remdone599
+	JB   remdone604
 	SUBQ $+36, DI
-	JMP  rem598
+	JMP  rem603
 
-remdone599:
+remdone604:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14964,17 +15075,17 @@ remdone599:
 	VMOVDQU64 shuffle459<>+0(SB), Z30
 	VMOVDQU64 shuffle460<>+0(SB), Z29
 
-group600:
+group605:
 	MOVQ rows+24(FP), DI
 
-row601:
+row606:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+43
-	JB   last603
+	JB   last608
 
-chunks602:
+chunks607:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -14995,11 +15106,11 @@ chunks602:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+43
-	JAE       chunks602
+	JAE       chunks607
 
-last603:
+last608:
 	TESTQ      R9, R9
-	JZ         rowdone604
+	JZ         rowdone609
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -15014,15 +15125,15 @@ last603:
 	VPERMT2D   Z0, Z29, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone604:
+rowdone609:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row601
+	JNZ  row606
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group600
+	JNZ  group605
 	VZEROUPPER
 	RET
 
@@ -15081,13 +15192,13 @@ TEXT ·tunzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem605:
+rem610:
 	CMPQ DI, $+86
-	JB   remdone606
+	JB   remdone611
 	SUBQ $+72, DI
-	JMP  rem605
+	JMP  rem610
 
-remdone606:
+remdone611:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15141,17 +15252,17 @@ remdone606:
 	VMOVDQU64 shuffle470<>+0(SB), Z23
 	VMOVDQU64 shuffle471<>+0(SB), Z22
 
-group607:
+group612:
 	MOVQ rows+24(FP), DI
 
-row608:
+row613:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+86
-	JB   last610
+	JB   last615
 
-chunks609:
+chunks614:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -15184,11 +15295,11 @@ chunks609:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+86
-	JAE       chunks609
+	JAE       chunks614
 
-last610:
+last615:
 	TESTQ      R9, R9
-	JZ         rowdone611
+	JZ         rowdone616
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -15215,15 +15326,15 @@ last610:
 	VPERMQ     Z4, Z22, Z4
 	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
-rowdone611:
+rowdone616:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row608
+	JNZ  row613
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group607
+	JNZ  group612
 	VZEROUPPER
 	RET
 
@@ -15352,13 +15463,13 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem612:
+rem617:
 	CMPQ DI, $+64
-	JB   remdone613
+	JB   remdone618
 	SUBQ $+60, DI
-	JMP  rem612
+	JMP  rem617
 
-remdone613:
+remdone618:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15393,17 +15504,17 @@ remdone613:
 	VMOVDQU64 shuffle476<>+0(SB), Z27
 	VMOVDQU64 shuffle477<>+0(SB), Z26
 
-group614:
+group619:
 	MOVQ rows+24(FP), DI
 
-row615:
+row620:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last617
+	JB   last622
 
-chunks616:
+chunks621:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -15428,11 +15539,11 @@ chunks616:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks616
+	JAE       chunks621
 
-last617:
+last622:
 	TESTQ      R9, R9
-	JZ         rowdone618
+	JZ         rowdone623
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -15451,15 +15562,15 @@ last617:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone618:
+rowdone623:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row615
+	JNZ  row620
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group614
+	JNZ  group619
 	VZEROUPPER
 	RET
 
@@ -15545,13 +15656,13 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem619:
+rem624:
 	CMPQ DI, $+64
-	JB   remdone620
+	JB   remdone625
 	SUBQ $+48, DI
-	JMP  rem619
+	JMP  rem624
 
-remdone620:
+remdone625:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15586,17 +15697,17 @@ remdone620:
 	VMOVDQU64 shuffle482<>+0(SB), Z27
 	VMOVDQU64 shuffle483<>+0(SB), Z26
 
-group621:
+group626:
 	MOVQ rows+24(FP), DI
 
-row622:
+row627:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last624
+	JB   last629
 
-chunks623:
+chunks628:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -15621,11 +15732,11 @@ chunks623:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks623
+	JAE       chunks628
 
-last624:
+last629:
 	TESTQ      R9, R9
-	JZ         rowdone625
+	JZ         rowdone630
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -15644,15 +15755,15 @@ last624:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone625:
+rowdone630:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row622
+	JNZ  row627
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group621
+	JNZ  group626
 	VZEROUPPER
 	RET
 
@@ -15738,13 +15849,13 @@ TEXT ·tunzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem626:
+rem631:
 	CMPQ DI, $+64
-	JB   remdone627
+	JB   remdone632
 	SUBQ $+48, DI
-	JMP  rem626
+	JMP  rem631
 
-remdone627:
+remdone632:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15779,17 +15890,17 @@ remdone627:
 	VMOVDQU64 shuffle486<>+0(SB), Z28
 	VMOVDQU64 shuffle487<>+0(SB), Z27
 
-group628:
+group633:
 	MOVQ rows+24(FP), DI
 
-row629:
+row634:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last631
+	JB   last636
 
-chunks630:
+chunks635:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -15813,11 +15924,11 @@ chunks630:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks630
+	JAE       chunks635
 
-last631:
+last636:
 	TESTQ      R9, R9
-	JZ         rowdone632
+	JZ         rowdone637
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
@@ -15835,15 +15946,15 @@ last631:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone632:
+rowdone637:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row629
+	JNZ  row634
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group628
+	JNZ  group633
 	VZEROUPPER
 	RET
 
@@ -15890,88 +16001,6 @@ GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
-
-group633:
-	MOVQ rows+24(FP), R8
-
-row634:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last636
-
-chunks635:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks635
-
-last636:
-	TESTQ R10, R10
-	JZ    rowdone637
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks635
-
-rowdone637:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row634
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group633
-	VZEROUPPER
-	RET
-
-// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -16051,6 +16080,88 @@ rowdone642:
 	VZEROUPPER
 	RET
 
+// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle347<>+0(SB), Z31
+	VMOVDQU64 shuffle348<>+0(SB), Z30
+
+group643:
+	MOVQ rows+24(FP), R8
+
+row644:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last646
+
+chunks645:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 shuffle347<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2B  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle347<>+0(SB), Z1
+	VPERMI2B  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks645
+
+last646:
+	TESTQ R10, R10
+	JZ    rowdone647
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks645
+
+rowdone647:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row644
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group643
+	VZEROUPPER
+	RET
+
 // func unzip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
@@ -16075,17 +16186,17 @@ TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
-group643:
+group648:
 	MOVQ rows+24(FP), R8
 
-row644:
+row649:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last646
+	JB   last651
 
-chunks645:
+chunks650:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16112,24 +16223,24 @@ chunks645:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks645
+	JAE       chunks650
 
-last646:
+last651:
 	TESTQ R10, R10
-	JZ    rowdone647
+	JZ    rowdone652
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks645
+	JMP   chunks650
 
-rowdone647:
+rowdone652:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row644
+	JNZ  row649
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group643
+	JNZ  group648
 	VZEROUPPER
 	RET
 
@@ -16157,17 +16268,17 @@ TEXT ·unzip4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
-group648:
+group653:
 	MOVQ rows+24(FP), R8
 
-row649:
+row654:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last651
+	JB   last656
 
-chunks650:
+chunks655:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16186,88 +16297,6 @@ chunks650:
 	VPERMT2Q  Z5, Z30, Z3
 	VMOVDQU64 Z3, (R11)
 	VMOVDQU64 shuffle224<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks650
-
-last651:
-	TESTQ R10, R10
-	JZ    rowdone652
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks650
-
-rowdone652:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row649
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group648
-	VZEROUPPER
-	RET
-
-// func unzip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle198<>+0(SB), Z31
-	VMOVDQU64 shuffle199<>+0(SB), Z30
-
-group653:
-	MOVQ rows+24(FP), R8
-
-row654:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last656
-
-chunks655:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle198<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle198<>+0(SB), Z1
 	VPERMI2Q  Z2, Z0, Z1
 	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2Q  Z2, Z30, Z0
@@ -16297,6 +16326,88 @@ rowdone657:
 	VZEROUPPER
 	RET
 
+// func unzip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle198<>+0(SB), Z31
+	VMOVDQU64 shuffle199<>+0(SB), Z30
+
+group658:
+	MOVQ rows+24(FP), R8
+
+row659:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last661
+
+chunks660:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle198<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle198<>+0(SB), Z5
+	VPERMI2Q  Z1, Z2, Z5
+	VPERMT2Q  Z1, Z30, Z2
+	VMOVDQU64 shuffle198<>+0(SB), Z1
+	VPERMI2Q  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2Q  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle198<>+0(SB), Z1
+	VPERMI2Q  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2Q  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks660
+
+last661:
+	TESTQ R10, R10
+	JZ    rowdone662
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks660
+
+rowdone662:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row659
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group658
+	VZEROUPPER
+	RET
+
 // func unzip4x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
@@ -16320,13 +16431,13 @@ TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem658:
+rem663:
 	CMPQ R8, $+64
-	JB   remdone659
+	JB   remdone664
 	SUBQ $+60, R8
-	JMP  rem658
+	JMP  rem663
 
-remdone659:
+remdone664:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -16374,17 +16485,17 @@ remdone659:
 	VMOVDQU64 shuffle498<>+0(SB), Z21
 	VMOVDQU64 shuffle499<>+0(SB), Z20
 
-group660:
+group665:
 	MOVQ rows+24(FP), R8
 
-row661:
+row666:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last663
+	JB   last668
 
-chunks662:
+chunks667:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16418,11 +16529,11 @@ chunks662:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks662
+	JAE       chunks667
 
-last663:
+last668:
 	TESTQ      R10, R10
-	JZ         rowdone664
+	JZ         rowdone669
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
@@ -16449,15 +16560,15 @@ last663:
 	VPERMT2D   Z4, Z20, Z2
 	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
-rowdone664:
+rowdone669:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row661
+	JNZ  row666
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group660
+	JNZ  group665
 	VZEROUPPER
 	RET
 
@@ -16615,17 +16726,17 @@ TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle510<>+0(SB), Z21
 	VMOVDQU64 shuffle511<>+0(SB), Z20
 
-group665:
+group670:
 	MOVQ rows+24(FP), R8
 
-row666:
+row671:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last668
+	JB   last673
 
-chunks667:
+chunks672:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16655,24 +16766,24 @@ chunks667:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks667
+	JAE       chunks672
 
-last668:
+last673:
 	TESTQ R10, R10
-	JZ    rowdone669
+	JZ    rowdone674
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks667
+	JMP   chunks672
 
-rowdone669:
+rowdone674:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row666
+	JNZ  row671
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group665
+	JNZ  group670
 	VZEROUPPER
 	RET
 
@@ -16830,17 +16941,17 @@ TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle522<>+0(SB), Z21
 	VMOVDQU64 shuffle523<>+0(SB), Z20
 
-group670:
+group675:
 	MOVQ rows+24(FP), R8
 
-row671:
+row676:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last673
+	JB   last678
 
-chunks672:
+chunks677:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16870,24 +16981,24 @@ chunks672:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks672
+	JAE       chunks677
 
-last673:
+last678:
 	TESTQ R10, R10
-	JZ    rowdone674
+	JZ    rowdone679
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks672
+	JMP   chunks677
 
-rowdone674:
+rowdone679:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row671
+	JNZ  row676
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group670
+	JNZ  group675
 	VZEROUPPER
 	RET
 
@@ -17045,17 +17156,17 @@ TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle534<>+0(SB), Z21
 	VMOVDQU64 shuffle535<>+0(SB), Z20
 
-group675:
+group680:
 	MOVQ rows+24(FP), R8
 
-row676:
+row681:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last678
+	JB   last683
 
-chunks677:
+chunks682:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17085,24 +17196,24 @@ chunks677:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks677
+	JAE       chunks682
 
-last678:
+last683:
 	TESTQ R10, R10
-	JZ    rowdone679
+	JZ    rowdone684
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks677
+	JMP   chunks682
 
-rowdone679:
+rowdone684:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row676
+	JNZ  row681
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group675
+	JNZ  group680
 	VZEROUPPER
 	RET
 
@@ -17250,17 +17361,17 @@ TEXT ·tunzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle6<>+0(SB), Z31
 	VMOVDQU64 shuffle7<>+0(SB), Z30
 
-group680:
+group685:
 	MOVQ rows+24(FP), R8
 
-row681:
+row686:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last683
+	JB   last688
 
-chunks682:
+chunks687:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17281,24 +17392,24 @@ chunks682:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks682
+	JAE       chunks687
 
-last683:
+last688:
 	TESTQ R10, R10
-	JZ    rowdone684
+	JZ    rowdone689
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks682
+	JMP   chunks687
 
-rowdone684:
+rowdone689:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row681
+	JNZ  row686
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group680
+	JNZ  group685
 	VZEROUPPER
 	RET
 
@@ -17325,13 +17436,13 @@ TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem685:
+rem690:
 	CMPQ R8, $+64
-	JB   remdone686
+	JB   remdone691
 	SUBQ $+60, R8
-	JMP  rem685
+	JMP  rem690
 
-remdone686:
+remdone691:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -17379,17 +17490,17 @@ remdone686:
 	VMOVDQU64 shuffle546<>+0(SB), Z21
 	VMOVDQU64 shuffle547<>+0(SB), Z20
 
-group687:
+group692:
 	MOVQ rows+24(FP), R8
 
-row688:
+row693:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last690
+	JB   last695
 
-chunks689:
+chunks694:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17423,11 +17534,11 @@ chunks689:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks689
+	JAE       chunks694
 
-last690:
+last695:
 	TESTQ      R10, R10
-	JZ         rowdone691
+	JZ         rowdone696
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
@@ -17454,15 +17565,15 @@ last690:
 	VPERMT2B   Z4, Z20, Z0
 	VMOVDQU8   Z0, K5, (R11)(DX*1)
 
-rowdone691:
+rowdone696:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row688
+	JNZ  row693
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group687
+	JNZ  group692
 	VZEROUPPER
 	RET
 
@@ -17616,17 +17727,17 @@ TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle554<>+0(SB), Z25
 	VMOVDQU64 shuffle555<>+0(SB), Z24
 
-group692:
+group697:
 	MOVQ rows+24(FP), R8
 
-row693:
+row698:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last695
+	JB   last700
 
-chunks694:
+chunks699:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17655,24 +17766,24 @@ chunks694:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks694
+	JAE       chunks699
 
-last695:
+last700:
 	TESTQ R10, R10
-	JZ    rowdone696
+	JZ    rowdone701
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks694
+	JMP   chunks699
 
-rowdone696:
+rowdone701:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row693
+	JNZ  row698
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group692
+	JNZ  group697
 	VZEROUPPER
 	RET
 
@@ -17786,17 +17897,17 @@ TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle562<>+0(SB), Z25
 	VMOVDQU64 shuffle563<>+0(SB), Z24
 
-group697:
+group702:
 	MOVQ rows+24(FP), R8
 
-row698:
+row703:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last700
+	JB   last705
 
-chunks699:
+chunks704:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17825,24 +17936,24 @@ chunks699:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks699
+	JAE       chunks704
 
-last700:
+last705:
 	TESTQ R10, R10
-	JZ    rowdone701
+	JZ    rowdone706
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks699
+	JMP   chunks704
 
-rowdone701:
+rowdone706:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row698
+	JNZ  row703
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group697
+	JNZ  group702
 	VZEROUPPER
 	RET
 
@@ -17960,17 +18071,17 @@ TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle574<>+0(SB), Z21
 	VMOVDQU64 shuffle575<>+0(SB), Z20
 
-group702:
+group707:
 	MOVQ rows+24(FP), R8
 
-row703:
+row708:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last705
+	JB   last710
 
-chunks704:
+chunks709:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -18000,24 +18111,24 @@ chunks704:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks704
+	JAE       chunks709
 
-last705:
+last710:
 	TESTQ R10, R10
-	JZ    rowdone706
+	JZ    rowdone711
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks704
+	JMP   chunks709
 
-rowdone706:
+rowdone711:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row703
+	JNZ  row708
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group702
+	JNZ  group707
 	VZEROUPPER
 	RET
 
@@ -18175,17 +18286,17 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle586<>+0(SB), Z21
 	VMOVDQU64 shuffle587<>+0(SB), Z20
 
-group707:
+group712:
 	MOVQ rows+24(FP), R8
 
-row708:
+row713:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last710
+	JB   last715
 
-chunks709:
+chunks714:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -18215,24 +18326,24 @@ chunks709:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks709
+	JAE       chunks714
 
-last710:
+last715:
 	TESTQ R10, R10
-	JZ    rowdone711
+	JZ    rowdone716
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks709
+	JMP   chunks714
 
-rowdone711:
+rowdone716:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row708
+	JNZ  row713
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group707
+	JNZ  group712
 	VZEROUPPER
 	RET
 
@@ -18390,17 +18501,17 @@ TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle598<>+0(SB), Z21
 	VMOVDQU64 shuffle599<>+0(SB), Z20
 
-group712:
+group717:
 	MOVQ rows+24(FP), R8
 
-row713:
+row718:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last715
+	JB   last720
 
-chunks714:
+chunks719:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -18430,24 +18541,24 @@ chunks714:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks714
+	JAE       chunks719
 
-last715:
+last720:
 	TESTQ R10, R10
-	JZ    rowdone716
+	JZ    rowdone721
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks714
+	JMP   chunks719
 
-rowdone716:
+rowdone721:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row713
+	JNZ  row718
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group712
+	JNZ  group717
 	VZEROUPPER
 	RET
 
@@ -18603,17 +18714,17 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle607<>+0(SB), Z24
 	VMOVDQU64 shuffle608<>+0(SB), Z23
 
-group717:
+group722:
 	MOVQ rows+24(FP), R9
 
-row718:
+row723:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last720
+	JB   last725
 
-chunks719:
+chunks724:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -18661,24 +18772,24 @@ chunks719:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks719
+	JAE        chunks724
 
-last720:
+last725:
 	TESTQ R11, R11
-	JZ    rowdone721
+	JZ    rowdone726
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks719
+	JMP   chunks724
 
-rowdone721:
+rowdone726:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row718
+	JNZ  row723
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group717
+	JNZ  group722
 	VZEROUPPER
 	RET
 
@@ -18804,17 +18915,17 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle616<>+0(SB), Z24
 	VMOVDQU64 shuffle617<>+0(SB), Z23
 
-group722:
+group727:
 	MOVQ rows+24(FP), R9
 
-row723:
+row728:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last725
+	JB   last730
 
-chunks724:
+chunks729:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -18862,24 +18973,24 @@ chunks724:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks724
+	JAE        chunks729
 
-last725:
+last730:
 	TESTQ R11, R11
-	JZ    rowdone726
+	JZ    rowdone731
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks724
+	JMP   chunks729
 
-rowdone726:
+rowdone731:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row723
+	JNZ  row728
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group722
+	JNZ  group727
 	VZEROUPPER
 	RET
 
@@ -19005,17 +19116,17 @@ TEXT ·unzip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle625<>+0(SB), Z24
 	VMOVDQU64 shuffle626<>+0(SB), Z23
 
-group727:
+group732:
 	MOVQ rows+24(FP), R9
 
-row728:
+row733:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last730
+	JB   last735
 
-chunks729:
+chunks734:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19063,24 +19174,24 @@ chunks729:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks729
+	JAE        chunks734
 
-last730:
+last735:
 	TESTQ R11, R11
-	JZ    rowdone731
+	JZ    rowdone736
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks729
+	JMP   chunks734
 
-rowdone731:
+rowdone736:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row728
+	JNZ  row733
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group727
+	JNZ  group732
 	VZEROUPPER
 	RET
 
@@ -19206,17 +19317,17 @@ TEXT ·unzip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle634<>+0(SB), Z24
 	VMOVDQU64 shuffle635<>+0(SB), Z23
 
-group732:
+group737:
 	MOVQ rows+24(FP), R9
 
-row733:
+row738:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last735
+	JB   last740
 
-chunks734:
+chunks739:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19264,24 +19375,24 @@ chunks734:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks734
+	JAE        chunks739
 
-last735:
+last740:
 	TESTQ R11, R11
-	JZ    rowdone736
+	JZ    rowdone741
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks734
+	JMP   chunks739
 
-rowdone736:
+rowdone741:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row733
+	JNZ  row738
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group732
+	JNZ  group737
 	VZEROUPPER
 	RET
 
@@ -19397,17 +19508,17 @@ TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group737:
+group742:
 	MOVQ rows+24(FP), R8
 
-row738:
+row743:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last740
+	JB   last745
 
-chunks739:
+chunks744:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
@@ -19488,24 +19599,24 @@ chunks739:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks739
+	JAE       chunks744
 
-last740:
+last745:
 	TESTQ R10, R10
-	JZ    rowdone741
+	JZ    rowdone746
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks739
+	JMP   chunks744
 
-rowdone741:
+rowdone746:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row738
+	JNZ  row743
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group737
+	JNZ  group742
 	VZEROUPPER
 	RET
 
@@ -19831,17 +19942,17 @@ TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group742:
+group747:
 	MOVQ rows+24(FP), R8
 
-row743:
+row748:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last745
+	JB   last750
 
-chunks744:
+chunks749:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
@@ -19922,24 +20033,24 @@ chunks744:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks744
+	JAE       chunks749
 
-last745:
+last750:
 	TESTQ R10, R10
-	JZ    rowdone746
+	JZ    rowdone751
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks744
+	JMP   chunks749
 
-rowdone746:
+rowdone751:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row743
+	JNZ  row748
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group742
+	JNZ  group747
 	VZEROUPPER
 	RET
 
@@ -20265,17 +20376,17 @@ TEXT ·unzip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group747:
+group752:
 	MOVQ rows+24(FP), R8
 
-row748:
+row753:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last750
+	JB   last755
 
-chunks749:
+chunks754:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
@@ -20356,24 +20467,24 @@ chunks749:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks749
+	JAE       chunks754
 
-last750:
+last755:
 	TESTQ R10, R10
-	JZ    rowdone751
+	JZ    rowdone756
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks749
+	JMP   chunks754
 
-rowdone751:
+rowdone756:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row748
+	JNZ  row753
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group747
+	JNZ  group752
 	VZEROUPPER
 	RET
 
@@ -20699,17 +20810,17 @@ TEXT ·unzip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group752:
+group757:
 	MOVQ rows+24(FP), R8
 
-row753:
+row758:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last755
+	JB   last760
 
-chunks754:
+chunks759:
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	IMUL3Q     $0x06, R9, R12
@@ -20790,24 +20901,24 @@ chunks754:
 	MOVQ       n+16(FP), R10
 	SUBQ       R9, R10
 	CMPQ       R10, $+64
-	JAE        chunks754
+	JAE        chunks759
 
-last755:
+last760:
 	TESTQ R10, R10
-	JZ    rowdone756
+	JZ    rowdone761
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks754
+	JMP   chunks759
 
-rowdone756:
+rowdone761:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row753
+	JNZ  row758
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group752
+	JNZ  group757
 	VZEROUPPER
 	RET
 
@@ -21127,17 +21238,17 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle765<>+0(SB), Z20
 	VMOVDQU64 shuffle766<>+0(SB), Z19
 
-group757:
+group762:
 	MOVQ rows+24(FP), R9
 
-row758:
+row763:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last760
+	JB   last765
 
-chunks759:
+chunks764:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21215,24 +21326,24 @@ chunks759:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks759
+	JAE        chunks764
 
-last760:
+last765:
 	TESTQ R11, R11
-	JZ    rowdone761
+	JZ    rowdone766
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks759
+	JMP   chunks764
 
-rowdone761:
+rowdone766:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row758
+	JNZ  row763
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group757
+	JNZ  group762
 	VZEROUPPER
 	RET
 
@@ -21402,17 +21513,17 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle778<>+0(SB), Z20
 	VMOVDQU64 shuffle779<>+0(SB), Z19
 
-group762:
+group767:
 	MOVQ rows+24(FP), R9
 
-row763:
+row768:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last765
+	JB   last770
 
-chunks764:
+chunks769:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21490,24 +21601,24 @@ chunks764:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks764
+	JAE        chunks769
 
-last765:
+last770:
 	TESTQ R11, R11
-	JZ    rowdone766
+	JZ    rowdone771
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks764
+	JMP   chunks769
 
-rowdone766:
+rowdone771:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row763
+	JNZ  row768
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group762
+	JNZ  group767
 	VZEROUPPER
 	RET
 
@@ -21677,17 +21788,17 @@ TEXT ·unzip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle791<>+0(SB), Z20
 	VMOVDQU64 shuffle792<>+0(SB), Z19
 
-group767:
+group772:
 	MOVQ rows+24(FP), R9
 
-row768:
+row773:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last770
+	JB   last775
 
-chunks769:
+chunks774:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21765,24 +21876,24 @@ chunks769:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks769
+	JAE        chunks774
 
-last770:
+last775:
 	TESTQ R11, R11
-	JZ    rowdone771
+	JZ    rowdone776
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks769
+	JMP   chunks774
 
-rowdone771:
+rowdone776:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row768
+	JNZ  row773
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group767
+	JNZ  group772
 	VZEROUPPER
 	RET
 
@@ -21952,17 +22063,17 @@ TEXT ·unzip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle802<>+0(SB), Z20
 	VMOVDQU64 shuffle803<>+0(SB), Z19
 
-group772:
+group777:
 	MOVQ rows+24(FP), R9
 
-row773:
+row778:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last775
+	JB   last780
 
-chunks774:
+chunks779:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -22040,24 +22151,24 @@ chunks774:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks774
+	JAE        chunks779
 
-last775:
+last780:
 	TESTQ R11, R11
-	JZ    rowdone776
+	JZ    rowdone781
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks774
+	JMP   chunks779
 
-rowdone776:
+rowdone781:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row773
+	JNZ  row778
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group772
+	JNZ  group777
 	VZEROUPPER
 	RET
 
@@ -22193,121 +22304,6 @@ TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
-
-group777:
-	MOVQ rows+24(FP), R9
-
-row778:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last780
-
-chunks779:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z7
-	VPERMI2B  Z1, Z4, Z7
-	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z1, Z6, Z9
-	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z9, Z7, Z5
-	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z2, Z0, Z9
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle347<>+0(SB), Z2
-	VPERMI2B  Z6, Z4, Z2
-	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle347<>+0(SB), Z6
-	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle347<>+0(SB), Z6
-	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks779
-
-last780:
-	TESTQ R11, R11
-	JZ    rowdone781
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks779
-
-rowdone781:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row778
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group777
-	VZEROUPPER
-	RET
-
-// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
 	VMOVDQU64 shuffle349<>+0(SB), Z31
 	VMOVDQU64 shuffle350<>+0(SB), Z30
 
@@ -22401,6 +22397,121 @@ rowdone786:
 	VZEROUPPER
 	RET
 
+// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle347<>+0(SB), Z31
+	VMOVDQU64 shuffle348<>+0(SB), Z30
+
+group787:
+	MOVQ rows+24(FP), R9
+
+row788:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last790
+
+chunks789:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z7
+	VPERMI2B  Z1, Z4, Z7
+	VPERMT2B  Z1, Z30, Z4
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VMOVDQU64 shuffle347<>+0(SB), Z9
+	VPERMI2B  Z1, Z6, Z9
+	VPERMT2B  Z1, Z30, Z6
+	VMOVDQU64 shuffle347<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
+	VPERMT2B  Z5, Z30, Z3
+	VMOVDQU64 shuffle347<>+0(SB), Z5
+	VPERMI2B  Z9, Z7, Z5
+	VPERMT2B  Z9, Z30, Z7
+	VMOVDQU64 shuffle347<>+0(SB), Z9
+	VPERMI2B  Z5, Z1, Z9
+	VMOVDQU64 Z9, (R11)
+	VPERMT2B  Z5, Z30, Z1
+	VMOVDQU64 Z1, (R12)
+	VMOVDQU64 shuffle347<>+0(SB), Z9
+	VPERMI2B  Z7, Z3, Z9
+	VMOVDQU64 Z9, (R11)(DX*2)
+	VPERMT2B  Z7, Z30, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VMOVDQU64 shuffle347<>+0(SB), Z9
+	VPERMI2B  Z2, Z0, Z9
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 shuffle347<>+0(SB), Z2
+	VPERMI2B  Z6, Z4, Z2
+	VPERMT2B  Z6, Z30, Z4
+	VMOVDQU64 shuffle347<>+0(SB), Z6
+	VPERMI2B  Z2, Z9, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2B  Z2, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*1)
+	VMOVDQU64 shuffle347<>+0(SB), Z6
+	VPERMI2B  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2B  Z4, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks789
+
+last790:
+	TESTQ R11, R11
+	JZ    rowdone791
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks789
+
+rowdone791:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row788
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group787
+	VZEROUPPER
+	RET
+
 // func unzip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
@@ -22426,17 +22537,17 @@ TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle222<>+0(SB), Z31
 	VMOVDQU64 shuffle223<>+0(SB), Z30
 
-group787:
+group792:
 	MOVQ rows+24(FP), R9
 
-row788:
+row793:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last790
+	JB   last795
 
-chunks789:
+chunks794:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -22495,24 +22606,24 @@ chunks789:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks789
+	JAE       chunks794
 
-last790:
+last795:
 	TESTQ R11, R11
-	JZ    rowdone791
+	JZ    rowdone796
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks789
+	JMP   chunks794
 
-rowdone791:
+rowdone796:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row788
+	JNZ  row793
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group787
+	JNZ  group792
 	VZEROUPPER
 	RET
 
@@ -22541,17 +22652,17 @@ TEXT ·unzip8x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle224<>+0(SB), Z31
 	VMOVDQU64 shuffle225<>+0(SB), Z30
 
-group792:
+group797:
 	MOVQ rows+24(FP), R9
 
-row793:
+row798:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last795
+	JB   last800
 
-chunks794:
+chunks799:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -22610,26 +22721,265 @@ chunks794:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks794
+	JAE       chunks799
 
-last795:
+last800:
 	TESTQ R11, R11
-	JZ    rowdone796
+	JZ    rowdone801
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks794
+	JMP   chunks799
 
-rowdone796:
+rowdone801:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row793
+	JNZ  row798
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group792
+	JNZ  group797
 	VZEROUPPER
 	RET
+
+// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle804<>+0(SB), Z31
+	VMOVDQU64 shuffle805<>+0(SB), Z30
+	VMOVDQU64 shuffle806<>+0(SB), Z29
+	VMOVDQU64 shuffle807<>+0(SB), Z28
+	VMOVDQU64 shuffle808<>+0(SB), Z27
+	VMOVDQU64 shuffle809<>+0(SB), Z26
+	VMOVDQU64 shuffle810<>+0(SB), Z25
+	VMOVDQU64 shuffle811<>+0(SB), Z24
+	VMOVDQU64 shuffle812<>+0(SB), Z23
+	VMOVDQU64 shuffle813<>+0(SB), Z22
+	VMOVDQU64 shuffle814<>+0(SB), Z21
+	VMOVDQU64 shuffle815<>+0(SB), Z20
+
+group802:
+	MOVQ rows+24(FP), R9
+
+row803:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last805
+
+chunks804:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 128(AX)(R10*8), Z1
+	VMOVDQU64 shuffle804<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R10*8), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 384(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle807<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R11)(DX*1)
+	VMOVDQU64 shuffle810<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)(DX*2)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DI*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VMOVDQU64 shuffle804<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VMOVDQU64 320(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z30, Z2
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VPERMT2B  Z1, Z29, Z2
+	VMOVDQU64 Z2, (R12)
+	VMOVDQU64 shuffle807<>+0(SB), Z5
+	VPERMI2B  Z3, Z0, Z5
+	VPERMT2B  Z4, Z27, Z5
+	VPERMT2B  Z1, Z26, Z5
+	VMOVDQU64 Z5, (R12)(DX*1)
+	VMOVDQU64 shuffle810<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VPERMT2B  Z4, Z24, Z2
+	VPERMT2B  Z1, Z23, Z2
+	VMOVDQU64 Z2, (R12)(DX*2)
+	VPERMT2B  Z3, Z22, Z0
+	VPERMT2B  Z4, Z21, Z0
+	VPERMT2B  Z1, Z20, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks804
+
+last805:
+	TESTQ R11, R11
+	JZ    rowdone806
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks804
+
+rowdone806:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row803
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group802
+	VZEROUPPER
+	RET
+
+DATA shuffle804<>+0(SB)/8, $0x4342030241400100
+DATA shuffle804<>+8(SB)/8, $0x4746070645440504
+DATA shuffle804<>+16(SB)/8, $0x4b4a0b0a49480908
+DATA shuffle804<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
+DATA shuffle804<>+32(SB)/8, $0x0000000000000000
+DATA shuffle804<>+40(SB)/8, $0x0000000000000000
+DATA shuffle804<>+48(SB)/8, $0x0000000000000000
+DATA shuffle804<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle804<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle805<>+0(SB)/8, $0x0706050403020100
+DATA shuffle805<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle805<>+16(SB)/8, $0x1716151413121110
+DATA shuffle805<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle805<>+32(SB)/8, $0x2726434223224140
+DATA shuffle805<>+40(SB)/8, $0x2f2e47462b2a4544
+DATA shuffle805<>+48(SB)/8, $0x37364b4a33324948
+DATA shuffle805<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
+GLOBL shuffle805<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle806<>+0(SB)/8, $0x0706050403020100
+DATA shuffle806<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle806<>+16(SB)/8, $0x1716151413121110
+DATA shuffle806<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle806<>+32(SB)/8, $0x4342252441402120
+DATA shuffle806<>+40(SB)/8, $0x47462d2c45442928
+DATA shuffle806<>+48(SB)/8, $0x4b4a353449483130
+DATA shuffle806<>+56(SB)/8, $0x4f4e3d3c4d4c3938
+GLOBL shuffle806<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle807<>+0(SB)/8, $0x5352131251501110
+DATA shuffle807<>+8(SB)/8, $0x5756171655541514
+DATA shuffle807<>+16(SB)/8, $0x5b5a1b1a59581918
+DATA shuffle807<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
+DATA shuffle807<>+32(SB)/8, $0x0000000000000000
+DATA shuffle807<>+40(SB)/8, $0x0000000000000000
+DATA shuffle807<>+48(SB)/8, $0x0000000000000000
+DATA shuffle807<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle807<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle808<>+0(SB)/8, $0x0706050403020100
+DATA shuffle808<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle808<>+16(SB)/8, $0x1716151413121110
+DATA shuffle808<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle808<>+32(SB)/8, $0x2726535223225150
+DATA shuffle808<>+40(SB)/8, $0x2f2e57562b2a5554
+DATA shuffle808<>+48(SB)/8, $0x37365b5a33325958
+DATA shuffle808<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
+GLOBL shuffle808<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle809<>+0(SB)/8, $0x0706050403020100
+DATA shuffle809<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle809<>+16(SB)/8, $0x1716151413121110
+DATA shuffle809<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle809<>+32(SB)/8, $0x5352252451502120
+DATA shuffle809<>+40(SB)/8, $0x57562d2c55542928
+DATA shuffle809<>+48(SB)/8, $0x5b5a353459583130
+DATA shuffle809<>+56(SB)/8, $0x5f5e3d3c5d5c3938
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle810<>+0(SB)/8, $0x6362232261602120
+DATA shuffle810<>+8(SB)/8, $0x6766272665642524
+DATA shuffle810<>+16(SB)/8, $0x6b6a2b2a69682928
+DATA shuffle810<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
+DATA shuffle810<>+32(SB)/8, $0x0000000000000000
+DATA shuffle810<>+40(SB)/8, $0x0000000000000000
+DATA shuffle810<>+48(SB)/8, $0x0000000000000000
+DATA shuffle810<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle811<>+0(SB)/8, $0x0706050403020100
+DATA shuffle811<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle811<>+16(SB)/8, $0x1716151413121110
+DATA shuffle811<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle811<>+32(SB)/8, $0x2726636223226160
+DATA shuffle811<>+40(SB)/8, $0x2f2e67662b2a6564
+DATA shuffle811<>+48(SB)/8, $0x37366b6a33326968
+DATA shuffle811<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle812<>+0(SB)/8, $0x0706050403020100
+DATA shuffle812<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle812<>+16(SB)/8, $0x1716151413121110
+DATA shuffle812<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle812<>+32(SB)/8, $0x6362252461602120
+DATA shuffle812<>+40(SB)/8, $0x67662d2c65642928
+DATA shuffle812<>+48(SB)/8, $0x6b6a353469683130
+DATA shuffle812<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+GLOBL shuffle812<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle813<>+0(SB)/8, $0x7372333271703130
+DATA shuffle813<>+8(SB)/8, $0x7776373675743534
+DATA shuffle813<>+16(SB)/8, $0x7b7a3b3a79783938
+DATA shuffle813<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
+DATA shuffle813<>+32(SB)/8, $0x0000000000000000
+DATA shuffle813<>+40(SB)/8, $0x0000000000000000
+DATA shuffle813<>+48(SB)/8, $0x0000000000000000
+DATA shuffle813<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle813<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle814<>+0(SB)/8, $0x0706050403020100
+DATA shuffle814<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle814<>+16(SB)/8, $0x1716151413121110
+DATA shuffle814<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle814<>+32(SB)/8, $0x2726737223227170
+DATA shuffle814<>+40(SB)/8, $0x2f2e77762b2a7574
+DATA shuffle814<>+48(SB)/8, $0x37367b7a33327978
+DATA shuffle814<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+GLOBL shuffle814<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle815<>+0(SB)/8, $0x0706050403020100
+DATA shuffle815<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle815<>+16(SB)/8, $0x1716151413121110
+DATA shuffle815<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle815<>+32(SB)/8, $0x7372252471702120
+DATA shuffle815<>+40(SB)/8, $0x77762d2c75742928
+DATA shuffle815<>+48(SB)/8, $0x7b7a353479783130
+DATA shuffle815<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+GLOBL shuffle815<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -22655,32 +23005,32 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit797:
+unit807:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final799
+	JGT     final809
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split800
+	JB      split810
 
-whole798:
+whole808:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved801
+	JMP        moved811
 
-final799:
+final809:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole798
+	JMP  whole808
 
-split800:
+split810:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -22695,7 +23045,7 @@ split800:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved801:
+moved811:
 	VMOVDQA64 Z8, Z4
 	VPMOVB2M  Z8, K6
 	KNOTQ     K6, K7
@@ -22724,13 +23074,13 @@ moved801:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same802
+	JB        same812
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same802:
+same812:
 	DECQ R8
-	JNZ  unit797
+	JNZ  unit807
 	VZEROUPPER
 	RET
 
@@ -22758,7 +23108,7 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit803:
+unit813:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -22788,26 +23138,26 @@ unit803:
 	VPERMI2B   Z3, Z2, K6, Z7
 	VPERMI2B   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final805
+	JGT        final815
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split806
+	JB         split816
 
-whole804:
+whole814:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved807
+	JMP      moved817
 
-final805:
+final815:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole804
+	JMP  whole814
 
-split806:
+split816:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -22822,18 +23172,18 @@ split806:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved807:
+moved817:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same808
+	JB   same818
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same808:
+same818:
 	DECQ R8
-	JNZ  unit803
+	JNZ  unit813
 	VZEROUPPER
 	RET
 
@@ -22861,32 +23211,32 @@ TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit809:
+unit819:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final811
+	JGT     final821
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split812
+	JB      split822
 
-whole810:
+whole820:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved813
+	JMP        moved823
 
-final811:
+final821:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole810
+	JMP  whole820
 
-split812:
+split822:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -22901,7 +23251,7 @@ split812:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved813:
+moved823:
 	VMOVDQA64 Z8, Z4
 	VPMOVW2M  Z8, K6
 	KNOTQ     K6, K7
@@ -22930,13 +23280,13 @@ moved813:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same814
+	JB        same824
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same814:
+same824:
 	DECQ R8
-	JNZ  unit809
+	JNZ  unit819
 	VZEROUPPER
 	RET
 
@@ -22964,7 +23314,7 @@ TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit815:
+unit825:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -22994,26 +23344,26 @@ unit815:
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final817
+	JGT        final827
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split818
+	JB         split828
 
-whole816:
+whole826:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved819
+	JMP      moved829
 
-final817:
+final827:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole816
+	JMP  whole826
 
-split818:
+split828:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23028,18 +23378,18 @@ split818:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved819:
+moved829:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same820
+	JB   same830
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same820:
+same830:
 	DECQ R8
-	JNZ  unit815
+	JNZ  unit825
 	VZEROUPPER
 	RET
 
@@ -23067,32 +23417,32 @@ TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit821:
+unit831:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final823
+	JGT     final833
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split824
+	JB      split834
 
-whole822:
+whole832:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved825
+	JMP        moved835
 
-final823:
+final833:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole822
+	JMP  whole832
 
-split824:
+split834:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23107,7 +23457,7 @@ split824:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved825:
+moved835:
 	VMOVDQA64 Z8, Z4
 	VPMOVD2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23136,13 +23486,13 @@ moved825:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same826
+	JB        same836
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same826:
+same836:
 	DECQ R8
-	JNZ  unit821
+	JNZ  unit831
 	VZEROUPPER
 	RET
 
@@ -23170,7 +23520,7 @@ TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit827:
+unit837:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23200,26 +23550,26 @@ unit827:
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final829
+	JGT        final839
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split830
+	JB         split840
 
-whole828:
+whole838:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved831
+	JMP      moved841
 
-final829:
+final839:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole828
+	JMP  whole838
 
-split830:
+split840:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23234,18 +23584,18 @@ split830:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved831:
+moved841:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same832
+	JB   same842
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same832:
+same842:
 	DECQ R8
-	JNZ  unit827
+	JNZ  unit837
 	VZEROUPPER
 	RET
 
@@ -23256,12 +23606,12 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile833:
+tile843:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector834:
+vector844:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23277,11 +23627,11 @@ vector834:
 	ADDQ         $+20, BX
 	ADDQ         $+64, SI
 	DECQ         DI
-	JNZ          vector834
+	JNZ          vector844
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile833
+	JNZ          tile843
 	VZEROUPPER
 	RET
 
@@ -23292,12 +23642,12 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile835:
+tile845:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector836:
+vector846:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23326,11 +23676,11 @@ vector836:
 	ADDQ         $+36, BX
 	ADDQ         $+128, SI
 	DECQ         DI
-	JNZ          vector836
+	JNZ          vector846
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile835
+	JNZ          tile845
 	VZEROUPPER
 	RET
 
@@ -23341,12 +23691,12 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile837:
+tile847:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector838:
+vector848:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23387,11 +23737,11 @@ vector838:
 	ADDQ         $+52, BX
 	ADDQ         $+192, SI
 	DECQ         DI
-	JNZ          vector838
+	JNZ          vector848
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile837
+	JNZ          tile847
 	VZEROUPPER
 	RET
 
@@ -23414,74 +23764,74 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs839
+	JAE   runs849
 	CMPQ  DX, $+32
-	JAE   runs840
+	JAE   runs850
 	CMPQ  DX, $+16
-	JAE   runs841
+	JAE   runs851
 	RET
 
-runs839:
+runs849:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group842:
+group852:
 	MOVQ rows+48(FP), R10
 
-row843:
+row853:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run844:
+run854:
 	XORQ R14, R14
 
-pieces845:
+pieces855:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone846
+	JEQ       piecesdone856
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces845
+	JLE       pieces855
 	MOVQ      SI, R14
-	JMP       pieces845
+	JMP       pieces855
 
-piecesdone846:
+piecesdone856:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run844
+	JNZ  run854
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row843
+	JNZ  row853
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group842
+	JNZ  group852
 	VZEROUPPER
 	RET
 
-runs840:
+runs850:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group847:
+group857:
 	MOVQ rows+48(FP), R10
 
-row848:
+row858:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run849:
+run859:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -23489,34 +23839,34 @@ run849:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run849
+	JNZ     run859
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row848
+	JNZ     row858
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group847
+	JNZ     group857
 	VZEROUPPER
 	RET
 
-runs841:
+runs851:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group850:
+group860:
 	MOVQ rows+48(FP), R10
 
-row851:
+row861:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run852:
+run862:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -23524,14 +23874,14 @@ run852:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run852
+	JNZ     run862
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row851
+	JNZ     row861
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group850
+	JNZ     group860
 	VZEROUPPER
 	RET

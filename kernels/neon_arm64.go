@@ -359,6 +359,16 @@ func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, lan
 //go:noescape
 func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tzip8x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // zipNx16NEON interleaves b lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
@@ -718,6 +728,16 @@ func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, l
 //
 //go:noescape
 func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzipNx16NEON splits one row into b lanes of 16-byte elements, for each row of each group.
 //

@@ -12138,6 +12138,396 @@ rowdone889:
 	BNE group884
 	RET
 
+// func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk890
+	CMP $16, R2
+	BHS chunk891
+	RET
+chunk890:
+	MOVD $mask507<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask508<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask509<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask510<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group892:
+	MOVD R3, R11
+row893:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks894:
+	CMP $32, R22
+	BLO tail896
+body895:
+	FMOVQ 0(R12), F0
+	FMOVQ 1(R12), F1
+	FMOVQ 16(R12), F2
+	FMOVQ 0(R13), F3
+	FMOVQ 1(R13), F4
+	FMOVQ 16(R13), F5
+	FMOVQ 0(R14), F6
+	FMOVQ 1(R14), F7
+	FMOVQ 16(R14), F8
+	FMOVQ 0(R15), F9
+	FMOVQ 1(R15), F10
+	FMOVQ 16(R15), F11
+	FMOVQ 0(R16), F12
+	FMOVQ 1(R16), F13
+	FMOVQ 16(R16), F14
+	FMOVQ 0(R17), F15
+	FMOVQ 1(R17), F16
+	FMOVQ 16(R17), F17
+	FMOVQ 0(R19), F18
+	FMOVQ 1(R19), F19
+	FMOVQ 16(R19), F20
+	FMOVQ 0(R20), F21
+	FMOVQ 1(R20), F22
+	FMOVQ 16(R20), F23
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V6.B16], V6.B16
+	VTBX V30.B16, [V9.B16], V6.B16
+	VTBL V31.B16, [V12.B16], V12.B16
+	VTBX V30.B16, [V15.B16], V12.B16
+	VTBL V31.B16, [V18.B16], V18.B16
+	VTBX V30.B16, [V21.B16], V18.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V4.B16], V1.B16
+	VTBL V31.B16, [V7.B16], V7.B16
+	VTBX V30.B16, [V10.B16], V7.B16
+	VTBL V31.B16, [V13.B16], V13.B16
+	VTBX V30.B16, [V16.B16], V13.B16
+	VTBL V31.B16, [V19.B16], V19.B16
+	VTBX V30.B16, [V22.B16], V19.B16
+	VTBL V31.B16, [V2.B16], V22.B16
+	VTBX V30.B16, [V5.B16], V22.B16
+	VTBL V31.B16, [V8.B16], V16.B16
+	VTBX V30.B16, [V11.B16], V16.B16
+	VTBL V31.B16, [V14.B16], V10.B16
+	VTBX V30.B16, [V17.B16], V10.B16
+	VTBL V31.B16, [V20.B16], V4.B16
+	VTBX V30.B16, [V23.B16], V4.B16
+	VTBL V29.B16, [V2.B16], V2.B16
+	VTBX V28.B16, [V5.B16], V2.B16
+	VTBL V29.B16, [V8.B16], V8.B16
+	VTBX V28.B16, [V11.B16], V8.B16
+	VTBL V29.B16, [V14.B16], V14.B16
+	VTBX V28.B16, [V17.B16], V14.B16
+	VTBL V29.B16, [V20.B16], V20.B16
+	VTBX V28.B16, [V23.B16], V20.B16
+	FSTPQ (F0, F6), 0(R21)
+	FSTPQ (F12, F18), 32(R21)
+	FSTPQ (F1, F7), 64(R21)
+	FSTPQ (F13, F19), 96(R21)
+	FSTPQ (F22, F16), 128(R21)
+	FSTPQ (F10, F4), 160(R21)
+	FSTPQ (F2, F8), 192(R21)
+	FSTPQ (F14, F20), 224(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks894
+tail896:
+	CBZ R22, rowdone897
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body895
+rowdone897:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row893
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group892
+	RET
+chunk891:
+	MOVD $mask507<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask508<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask509<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask510<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group898:
+	MOVD R3, R11
+row899:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks900:
+	CMP $16, R22
+	BLO tail902
+body901:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V30.B16, [V1.B16], V8.B16
+	VTBL V31.B16, [V2.B16], V9.B16
+	VTBX V30.B16, [V3.B16], V9.B16
+	VTBL V31.B16, [V4.B16], V10.B16
+	VTBX V30.B16, [V5.B16], V10.B16
+	VTBL V31.B16, [V6.B16], V11.B16
+	VTBX V30.B16, [V7.B16], V11.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	VTBL V29.B16, [V2.B16], V2.B16
+	VTBX V28.B16, [V3.B16], V2.B16
+	VTBL V29.B16, [V4.B16], V4.B16
+	VTBX V28.B16, [V5.B16], V4.B16
+	VTBL V29.B16, [V6.B16], V6.B16
+	VTBX V28.B16, [V7.B16], V6.B16
+	FSTPQ (F8, F9), 0(R21)
+	FSTPQ (F10, F11), 32(R21)
+	FSTPQ (F0, F2), 64(R21)
+	FSTPQ (F4, F6), 96(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks900
+tail902:
+	CBZ R22, rowdone903
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body901
+rowdone903:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row899
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group898
+	RET
+
+// func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk904
+	RET
+chunk904:
+	MOVD $mask296<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask297<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask299<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group905:
+	MOVD R3, R11
+row906:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks907:
+	CMP $32, R22
+	BLO tail909
+body908:
+	FMOVQ 0(R12), F0
+	FMOVQ 2(R12), F1
+	FMOVQ 16(R12), F2
+	FMOVQ 0(R13), F3
+	FMOVQ 2(R13), F4
+	FMOVQ 16(R13), F5
+	FMOVQ 0(R14), F6
+	FMOVQ 2(R14), F7
+	FMOVQ 16(R14), F8
+	FMOVQ 0(R15), F9
+	FMOVQ 2(R15), F10
+	FMOVQ 16(R15), F11
+	FMOVQ 0(R16), F12
+	FMOVQ 2(R16), F13
+	FMOVQ 16(R16), F14
+	FMOVQ 0(R17), F15
+	FMOVQ 2(R17), F16
+	FMOVQ 16(R17), F17
+	FMOVQ 0(R19), F18
+	FMOVQ 2(R19), F19
+	FMOVQ 16(R19), F20
+	FMOVQ 0(R20), F21
+	FMOVQ 2(R20), F22
+	FMOVQ 16(R20), F23
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V3.B16], V3.B16
+	VTBX V30.B16, [V5.B16], V3.B16
+	VTBL V31.B16, [V6.B16], V6.B16
+	VTBX V30.B16, [V8.B16], V6.B16
+	VTBL V31.B16, [V9.B16], V9.B16
+	VTBX V30.B16, [V11.B16], V9.B16
+	VTBL V31.B16, [V12.B16], V12.B16
+	VTBX V30.B16, [V14.B16], V12.B16
+	VTBL V31.B16, [V15.B16], V15.B16
+	VTBX V30.B16, [V17.B16], V15.B16
+	VTBL V31.B16, [V18.B16], V18.B16
+	VTBX V30.B16, [V20.B16], V18.B16
+	VTBL V31.B16, [V21.B16], V21.B16
+	VTBX V30.B16, [V23.B16], V21.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V29.B16, [V5.B16], V4.B16
+	VTBL V31.B16, [V7.B16], V7.B16
+	VTBX V29.B16, [V8.B16], V7.B16
+	VTBL V31.B16, [V10.B16], V10.B16
+	VTBX V29.B16, [V11.B16], V10.B16
+	VTBL V31.B16, [V13.B16], V13.B16
+	VTBX V29.B16, [V14.B16], V13.B16
+	VTBL V31.B16, [V16.B16], V16.B16
+	VTBX V29.B16, [V17.B16], V16.B16
+	VTBL V31.B16, [V19.B16], V19.B16
+	VTBX V29.B16, [V20.B16], V19.B16
+	VTBL V31.B16, [V22.B16], V22.B16
+	VTBX V29.B16, [V23.B16], V22.B16
+	FSTPQ (F0, F3), 0(R21)
+	FSTPQ (F6, F9), 32(R21)
+	FSTPQ (F12, F15), 64(R21)
+	FSTPQ (F18, F21), 96(R21)
+	FSTPQ (F1, F4), 128(R21)
+	FSTPQ (F7, F10), 160(R21)
+	FSTPQ (F13, F16), 192(R21)
+	FSTPQ (F19, F22), 224(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks907
+tail909:
+	CBZ R22, rowdone910
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body908
+rowdone910:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row906
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group905
+	RET
+
 // func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -12159,19 +12549,19 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group890:
+group911:
 	MOVD R3, R11
-row891:
+row912:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane892:
+lane913:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad894:
+quad915:
 	CMP $64, R17
-	BLO single895
+	BLO single916
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -12184,190 +12574,33 @@ quad894:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad894
-single895:
-	CBZ R17, lanedone896
-elem893:
+	B quad915
+single916:
+	CBZ R17, lanedone917
+elem914:
 	VLD1.P 16(R16), [V0.B16]
 	VST1 [V0.B16], (R15)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem893
-lanedone896:
+	BNE elem914
+lanedone917:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane892
+	BLO lane913
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row891
+	BNE row912
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group890
+	BNE group911
 	RET
 
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk897
-	CMP $16, R2
-	BHS chunk898
-	CMP $8, R2
-	BHS chunk899
-	RET
-chunk897:
-group900:
-	MOVD R3, R11
-row901:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks902:
-	CMP $32, R22
-	BLO tail904
-body903:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks902
-tail904:
-	CBZ R22, rowdone905
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body903
-rowdone905:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row901
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group900
-	RET
-chunk898:
-group906:
-	MOVD R3, R11
-row907:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks908:
-	CMP $16, R22
-	BLO tail910
-body909:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
-	B chunks908
-tail910:
-	CBZ R22, rowdone911
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body909
-rowdone911:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row907
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group906
-	RET
-chunk899:
-group912:
-	MOVD R3, R11
-row913:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks914:
-	CMP $8, R22
-	BLO tail916
-body915:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	ADD $8, R12, R12
-	ADD $8, R13, R13
-	ADD $16, R21, R21
-	SUB $8, R22, R22
-	B chunks914
-tail916:
-	CBZ R22, rowdone917
-	MOVD $8, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $8, R22
-	B body915
-rowdone917:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row913
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group912
-	RET
-
-// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12404,10 +12637,10 @@ chunks923:
 body924:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	ADD $32, R12, R12
@@ -12449,8 +12682,8 @@ chunks929:
 	BLO tail931
 body930:
 	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	ADD $16, R12, R12
@@ -12492,8 +12725,8 @@ chunks935:
 	BLO tail937
 body936:
 	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	ADD $8, R12, R12
@@ -12523,8 +12756,8 @@ rowdone938:
 	BNE group933
 	RET
 
-// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12561,10 +12794,10 @@ chunks944:
 body945:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	ADD $32, R12, R12
@@ -12606,8 +12839,8 @@ chunks950:
 	BLO tail952
 body951:
 	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	ADD $16, R12, R12
@@ -12649,8 +12882,8 @@ chunks956:
 	BLO tail958
 body957:
 	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	ADD $8, R12, R12
@@ -12680,8 +12913,8 @@ rowdone959:
 	BNE group954
 	RET
 
-// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12701,19 +12934,176 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk960
 	CMP $16, R2
 	BHS chunk961
+	CMP $8, R2
+	BHS chunk962
 	RET
 chunk960:
-group962:
+group963:
 	MOVD R3, R11
-row963:
+row964:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks964:
+chunks965:
 	CMP $32, R22
-	BLO tail966
-body965:
+	BLO tail967
+body966:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks965
+tail967:
+	CBZ R22, rowdone968
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body966
+rowdone968:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row964
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group963
+	RET
+chunk961:
+group969:
+	MOVD R3, R11
+row970:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks971:
+	CMP $16, R22
+	BLO tail973
+body972:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks971
+tail973:
+	CBZ R22, rowdone974
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body972
+rowdone974:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row970
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group969
+	RET
+chunk962:
+group975:
+	MOVD R3, R11
+row976:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks977:
+	CMP $8, R22
+	BLO tail979
+body978:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	ADD $8, R12, R12
+	ADD $8, R13, R13
+	ADD $16, R21, R21
+	SUB $8, R22, R22
+	B chunks977
+tail979:
+	CBZ R22, rowdone980
+	MOVD $8, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $8, R22
+	B body978
+rowdone980:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row976
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group975
+	RET
+
+// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk981
+	CMP $16, R2
+	BHS chunk982
+	RET
+chunk981:
+group983:
+	MOVD R3, R11
+row984:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks985:
+	CMP $32, R22
+	BLO tail987
+body986:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -12726,9 +13116,9 @@ body965:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks964
-tail966:
-	CBZ R22, rowdone967
+	B chunks985
+tail987:
+	CBZ R22, rowdone988
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12737,29 +13127,29 @@ tail966:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body965
-rowdone967:
+	B body986
+rowdone988:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row963
+	BNE row984
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group962
+	BNE group983
 	RET
-chunk961:
-group968:
+chunk982:
+group989:
 	MOVD R3, R11
-row969:
+row990:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks970:
+chunks991:
 	CMP $16, R22
-	BLO tail972
-body971:
+	BLO tail993
+body992:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
@@ -12769,9 +13159,9 @@ body971:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks970
-tail972:
-	CBZ R22, rowdone973
+	B chunks991
+tail993:
+	CBZ R22, rowdone994
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12780,16 +13170,16 @@ tail972:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body971
-rowdone973:
+	B body992
+rowdone994:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row969
+	BNE row990
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group968
+	BNE group989
 	RET
 
 // func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12810,22 +13200,22 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk974
+	BHS chunk995
 	CMP $16, R2
-	BHS chunk975
+	BHS chunk996
 	RET
-chunk974:
-group976:
+chunk995:
+group997:
 	MOVD R3, R11
-row977:
+row998:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks978:
+chunks999:
 	CMP $32, R22
-	BLO tail980
-body979:
+	BLO tail1001
+body1000:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FSTPQ (F0, F2), 0(R12)
@@ -12834,9 +13224,9 @@ body979:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks978
-tail980:
-	CBZ R22, rowdone981
+	B chunks999
+tail1001:
+	CBZ R22, rowdone1002
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12845,29 +13235,29 @@ tail980:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body979
-rowdone981:
+	B body1000
+rowdone1002:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row977
+	BNE row998
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group976
+	BNE group997
 	RET
-chunk975:
-group982:
+chunk996:
+group1003:
 	MOVD R3, R11
-row983:
+row1004:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks984:
+chunks1005:
 	CMP $16, R22
-	BLO tail986
-body985:
+	BLO tail1007
+body1006:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -12875,9 +13265,9 @@ body985:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks984
-tail986:
-	CBZ R22, rowdone987
+	B chunks1005
+tail1007:
+	CBZ R22, rowdone1008
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12886,16 +13276,16 @@ tail986:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body985
-rowdone987:
+	B body1006
+rowdone1008:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row983
+	BNE row1004
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group982
+	BNE group1003
 	RET
 
 // func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12916,34 +13306,34 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk988
+	BHS chunk1009
 	CMP $24, R2
-	BHS chunk989
+	BHS chunk1010
 	RET
-chunk988:
-	MOVD $mask507<>(SB), R24
+chunk1009:
+	MOVD $mask511<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask508<>(SB), R24
+	MOVD $mask512<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask509<>(SB), R24
+	MOVD $mask513<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask510<>(SB), R24
+	MOVD $mask514<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group990:
+group1011:
 	MOVD R3, R11
-row991:
+row1012:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks992:
+chunks1013:
 	CMP $36, R22
-	BLO tail994
-body993:
+	BLO tail1015
+body1014:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -12971,9 +13361,9 @@ body993:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks992
-tail994:
-	CBZ R22, rowdone995
+	B chunks1013
+tail1015:
+	CBZ R22, rowdone1016
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12982,37 +13372,37 @@ tail994:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body993
-rowdone995:
+	B body1014
+rowdone1016:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row991
+	BNE row1012
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group990
+	BNE group1011
 	RET
-chunk989:
-	MOVD $mask507<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask508<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask509<>(SB), R24
-	VLD1 (R24), [V29.B16]
+chunk1010:
 	MOVD $mask511<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask512<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask513<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask515<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group996:
+group1017:
 	MOVD R3, R11
-row997:
+row1018:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks998:
+chunks1019:
 	CMP $24, R22
-	BLO tail1000
-body999:
+	BLO tail1021
+body1020:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13033,9 +13423,9 @@ body999:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks998
-tail1000:
-	CBZ R22, rowdone1001
+	B chunks1019
+tail1021:
+	CBZ R22, rowdone1022
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13044,16 +13434,16 @@ tail1000:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body999
-rowdone1001:
+	B body1020
+rowdone1022:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row997
+	BNE row1018
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group996
+	BNE group1017
 	RET
 
 // func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13074,11 +13464,11 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1002
+	BHS chunk1023
 	CMP $24, R2
-	BHS chunk1003
+	BHS chunk1024
 	RET
-chunk1002:
+chunk1023:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13093,17 +13483,17 @@ chunk1002:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1004:
+group1025:
 	MOVD R3, R11
-row1005:
+row1026:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1006:
+chunks1027:
 	CMP $36, R22
-	BLO tail1008
-body1007:
+	BLO tail1029
+body1028:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13130,9 +13520,9 @@ body1007:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1006
-tail1008:
-	CBZ R22, rowdone1009
+	B chunks1027
+tail1029:
+	CBZ R22, rowdone1030
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13141,18 +13531,18 @@ tail1008:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1007
-rowdone1009:
+	B body1028
+rowdone1030:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1005
+	BNE row1026
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1004
+	BNE group1025
 	RET
-chunk1003:
+chunk1024:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13163,17 +13553,17 @@ chunk1003:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1010:
+group1031:
 	MOVD R3, R11
-row1011:
+row1032:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1012:
+chunks1033:
 	CMP $24, R22
-	BLO tail1014
-body1013:
+	BLO tail1035
+body1034:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13193,9 +13583,9 @@ body1013:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1012
-tail1014:
-	CBZ R22, rowdone1015
+	B chunks1033
+tail1035:
+	CBZ R22, rowdone1036
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13204,16 +13594,16 @@ tail1014:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1013
-rowdone1015:
+	B body1034
+rowdone1036:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1011
+	BNE row1032
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1010
+	BNE group1031
 	RET
 
 // func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13234,28 +13624,28 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1016
+	BHS chunk1037
 	CMP $16, R2
-	BHS chunk1017
+	BHS chunk1038
 	RET
-chunk1016:
-	MOVD $mask512<>(SB), R24
+chunk1037:
+	MOVD $mask516<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask513<>(SB), R24
+	MOVD $mask517<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask514<>(SB), R24
+	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1018:
+group1039:
 	MOVD R3, R11
-row1019:
+row1040:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1020:
+chunks1041:
 	CMP $32, R22
-	BLO tail1022
-body1021:
+	BLO tail1043
+body1042:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13277,9 +13667,9 @@ body1021:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1020
-tail1022:
-	CBZ R22, rowdone1023
+	B chunks1041
+tail1043:
+	CBZ R22, rowdone1044
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13288,35 +13678,35 @@ tail1022:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1021
-rowdone1023:
+	B body1042
+rowdone1044:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1019
+	BNE row1040
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1018
+	BNE group1039
 	RET
-chunk1017:
-	MOVD $mask512<>(SB), R24
+chunk1038:
+	MOVD $mask516<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask513<>(SB), R24
+	MOVD $mask517<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask514<>(SB), R24
+	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1024:
+group1045:
 	MOVD R3, R11
-row1025:
+row1046:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1026:
+chunks1047:
 	CMP $16, R22
-	BLO tail1028
-body1027:
+	BLO tail1049
+body1048:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13330,9 +13720,9 @@ body1027:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1026
-tail1028:
-	CBZ R22, rowdone1029
+	B chunks1047
+tail1049:
+	CBZ R22, rowdone1050
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13341,16 +13731,16 @@ tail1028:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1027
-rowdone1029:
+	B body1048
+rowdone1050:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1025
+	BNE row1046
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1024
+	BNE group1045
 	RET
 
 // func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13371,28 +13761,28 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1030
+	BHS chunk1051
 	CMP $16, R2
-	BHS chunk1031
+	BHS chunk1052
 	RET
-chunk1030:
-	MOVD $mask515<>(SB), R24
+chunk1051:
+	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
+	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask521<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1032:
+group1053:
 	MOVD R3, R11
-row1033:
+row1054:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1034:
+chunks1055:
 	CMP $32, R22
-	BLO tail1036
-body1035:
+	BLO tail1057
+body1056:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13414,9 +13804,9 @@ body1035:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1034
-tail1036:
-	CBZ R22, rowdone1037
+	B chunks1055
+tail1057:
+	CBZ R22, rowdone1058
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13425,35 +13815,35 @@ tail1036:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1035
-rowdone1037:
+	B body1056
+rowdone1058:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1033
+	BNE row1054
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1032
+	BNE group1053
 	RET
-chunk1031:
-	MOVD $mask515<>(SB), R24
+chunk1052:
+	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
+	MOVD $mask520<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask521<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1038:
+group1059:
 	MOVD R3, R11
-row1039:
+row1060:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1040:
+chunks1061:
 	CMP $16, R22
-	BLO tail1042
-body1041:
+	BLO tail1063
+body1062:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13467,9 +13857,9 @@ body1041:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1040
-tail1042:
-	CBZ R22, rowdone1043
+	B chunks1061
+tail1063:
+	CBZ R22, rowdone1064
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13478,16 +13868,16 @@ tail1042:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1041
-rowdone1043:
+	B body1062
+rowdone1064:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1039
+	BNE row1060
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1038
+	BNE group1059
 	RET
 
 // func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13508,28 +13898,28 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1044
+	BHS chunk1065
 	CMP $16, R2
-	BHS chunk1045
+	BHS chunk1066
 	RET
-chunk1044:
-	MOVD $mask518<>(SB), R24
+chunk1065:
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask523<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask520<>(SB), R24
+	MOVD $mask524<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1046:
+group1067:
 	MOVD R3, R11
-row1047:
+row1068:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1048:
+chunks1069:
 	CMP $32, R22
-	BLO tail1050
-body1049:
+	BLO tail1071
+body1070:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -13551,9 +13941,9 @@ body1049:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1048
-tail1050:
-	CBZ R22, rowdone1051
+	B chunks1069
+tail1071:
+	CBZ R22, rowdone1072
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13562,35 +13952,35 @@ tail1050:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1049
-rowdone1051:
+	B body1070
+rowdone1072:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1047
+	BNE row1068
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1046
+	BNE group1067
 	RET
-chunk1045:
-	MOVD $mask518<>(SB), R24
+chunk1066:
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask523<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask520<>(SB), R24
+	MOVD $mask524<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1052:
+group1073:
 	MOVD R3, R11
-row1053:
+row1074:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1054:
+chunks1075:
 	CMP $16, R22
-	BLO tail1056
-body1055:
+	BLO tail1077
+body1076:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -13604,9 +13994,9 @@ body1055:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1054
-tail1056:
-	CBZ R22, rowdone1057
+	B chunks1075
+tail1077:
+	CBZ R22, rowdone1078
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13615,16 +14005,16 @@ tail1056:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1055
-rowdone1057:
+	B body1076
+rowdone1078:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1053
+	BNE row1074
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1052
+	BNE group1073
 	RET
 
 // func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13645,40 +14035,40 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1058
+	BHS chunk1079
 	CMP $24, R2
-	BHS chunk1059
+	BHS chunk1080
 	RET
-chunk1058:
-	MOVD $mask521<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask522<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask523<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask524<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1079:
 	MOVD $mask525<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask526<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask527<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask528<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask529<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask530<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask531<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask532<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1060:
+group1081:
 	MOVD R3, R11
-row1061:
+row1082:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1062:
+chunks1083:
 	CMP $36, R22
-	BLO tail1064
-body1063:
+	BLO tail1085
+body1084:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13712,9 +14102,9 @@ body1063:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1062
-tail1064:
-	CBZ R22, rowdone1065
+	B chunks1083
+tail1085:
+	CBZ R22, rowdone1086
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13723,43 +14113,43 @@ tail1064:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1063
-rowdone1065:
+	B body1084
+rowdone1086:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1061
+	BNE row1082
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1060
+	BNE group1081
 	RET
-chunk1059:
-	MOVD $mask521<>(SB), R24
+chunk1080:
+	MOVD $mask525<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask522<>(SB), R24
+	MOVD $mask526<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask523<>(SB), R24
+	MOVD $mask527<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask524<>(SB), R24
+	MOVD $mask528<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask530<>(SB), R24
+	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask531<>(SB), R24
+	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask532<>(SB), R24
+	MOVD $mask536<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1066:
+group1087:
 	MOVD R3, R11
-row1067:
+row1088:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1068:
+chunks1089:
 	CMP $24, R22
-	BLO tail1070
-body1069:
+	BLO tail1091
+body1090:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13785,9 +14175,9 @@ body1069:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1068
-tail1070:
-	CBZ R22, rowdone1071
+	B chunks1089
+tail1091:
+	CBZ R22, rowdone1092
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13796,16 +14186,16 @@ tail1070:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1069
-rowdone1071:
+	B body1090
+rowdone1092:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1067
+	BNE row1088
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1066
+	BNE group1087
 	RET
 
 // func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13826,20 +14216,20 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1072
+	BHS chunk1093
 	CMP $24, R2
-	BHS chunk1073
+	BHS chunk1094
 	RET
-chunk1072:
-	MOVD $mask533<>(SB), R24
+chunk1093:
+	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask534<>(SB), R24
+	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask535<>(SB), R24
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask536<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -13849,17 +14239,17 @@ chunk1072:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask264<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1074:
+group1095:
 	MOVD R3, R11
-row1075:
+row1096:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1076:
+chunks1097:
 	CMP $36, R22
-	BLO tail1078
-body1077:
+	BLO tail1099
+body1098:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13893,9 +14283,9 @@ body1077:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1076
-tail1078:
-	CBZ R22, rowdone1079
+	B chunks1097
+tail1099:
+	CBZ R22, rowdone1100
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13904,43 +14294,43 @@ tail1078:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1077
-rowdone1079:
+	B body1098
+rowdone1100:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1075
+	BNE row1096
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1074
+	BNE group1095
 	RET
-chunk1073:
-	MOVD $mask533<>(SB), R24
+chunk1094:
+	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask534<>(SB), R24
+	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask535<>(SB), R24
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask269<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1080:
+group1101:
 	MOVD R3, R11
-row1081:
+row1102:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1082:
+chunks1103:
 	CMP $24, R22
-	BLO tail1084
-body1083:
+	BLO tail1105
+body1104:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13966,9 +14356,9 @@ body1083:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1082
-tail1084:
-	CBZ R22, rowdone1085
+	B chunks1103
+tail1105:
+	CBZ R22, rowdone1106
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13977,16 +14367,16 @@ tail1084:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1083
-rowdone1085:
+	B body1104
+rowdone1106:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1081
+	BNE row1102
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1080
+	BNE group1101
 	RET
 
 // func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14007,12 +14397,12 @@ TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1086
+	BHS chunk1107
 	CMP $24, R2
-	BHS chunk1087
+	BHS chunk1108
 	RET
-chunk1086:
-	MOVD $mask538<>(SB), R24
+chunk1107:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -14024,23 +14414,23 @@ chunk1086:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask539<>(SB), R24
+	MOVD $mask543<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1088:
+group1109:
 	MOVD R3, R11
-row1089:
+row1110:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1090:
+chunks1111:
 	CMP $48, R22
-	BLO tail1092
-body1091:
+	BLO tail1113
+body1112:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14084,9 +14474,9 @@ body1091:
 	ADD $48, R13, R13
 	ADD $96, R21, R21
 	SUB $48, R22, R22
-	B chunks1090
-tail1092:
-	CBZ R22, rowdone1093
+	B chunks1111
+tail1113:
+	CBZ R22, rowdone1114
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14095,19 +14485,19 @@ tail1092:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1091
-rowdone1093:
+	B body1112
+rowdone1114:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1089
+	BNE row1110
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1088
+	BNE group1109
 	RET
-chunk1087:
-	MOVD $mask538<>(SB), R24
+chunk1108:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -14121,17 +14511,17 @@ chunk1087:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1094:
+group1115:
 	MOVD R3, R11
-row1095:
+row1116:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1096:
+chunks1117:
 	CMP $24, R22
-	BLO tail1098
-body1097:
+	BLO tail1119
+body1118:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14157,9 +14547,9 @@ body1097:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1096
-tail1098:
-	CBZ R22, rowdone1099
+	B chunks1117
+tail1119:
+	CBZ R22, rowdone1120
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14168,16 +14558,16 @@ tail1098:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1097
-rowdone1099:
+	B body1118
+rowdone1120:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1095
+	BNE row1116
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1094
+	BNE group1115
 	RET
 
 // func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14198,28 +14588,28 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1100
+	BHS chunk1121
 	CMP $16, R2
-	BHS chunk1101
+	BHS chunk1122
 	RET
-chunk1100:
-	MOVD $mask540<>(SB), R24
+chunk1121:
+	MOVD $mask544<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask541<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask542<>(SB), R24
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1102:
+group1123:
 	MOVD R3, R11
-row1103:
+row1124:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1104:
+chunks1125:
 	CMP $32, R22
-	BLO tail1106
-body1105:
+	BLO tail1127
+body1126:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14241,9 +14631,9 @@ body1105:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1104
-tail1106:
-	CBZ R22, rowdone1107
+	B chunks1125
+tail1127:
+	CBZ R22, rowdone1128
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14252,35 +14642,35 @@ tail1106:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1105
-rowdone1107:
+	B body1126
+rowdone1128:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1103
+	BNE row1124
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1102
+	BNE group1123
 	RET
-chunk1101:
-	MOVD $mask540<>(SB), R24
+chunk1122:
+	MOVD $mask544<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask541<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask542<>(SB), R24
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1108:
+group1129:
 	MOVD R3, R11
-row1109:
+row1130:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1110:
+chunks1131:
 	CMP $16, R22
-	BLO tail1112
-body1111:
+	BLO tail1133
+body1132:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14294,9 +14684,9 @@ body1111:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1110
-tail1112:
-	CBZ R22, rowdone1113
+	B chunks1131
+tail1133:
+	CBZ R22, rowdone1134
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14305,16 +14695,16 @@ tail1112:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1111
-rowdone1113:
+	B body1132
+rowdone1134:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1109
+	BNE row1130
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1108
+	BNE group1129
 	RET
 
 // func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14335,28 +14725,28 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1114
+	BHS chunk1135
 	CMP $16, R2
-	BHS chunk1115
+	BHS chunk1136
 	RET
-chunk1114:
+chunk1135:
 	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1116:
+group1137:
 	MOVD R3, R11
-row1117:
+row1138:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1118:
+chunks1139:
 	CMP $32, R22
-	BLO tail1120
-body1119:
+	BLO tail1141
+body1140:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14378,9 +14768,9 @@ body1119:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1118
-tail1120:
-	CBZ R22, rowdone1121
+	B chunks1139
+tail1141:
+	CBZ R22, rowdone1142
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14389,35 +14779,35 @@ tail1120:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1119
-rowdone1121:
+	B body1140
+rowdone1142:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1117
+	BNE row1138
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1116
+	BNE group1137
 	RET
-chunk1115:
+chunk1136:
 	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1122:
+group1143:
 	MOVD R3, R11
-row1123:
+row1144:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1124:
+chunks1145:
 	CMP $16, R22
-	BLO tail1126
-body1125:
+	BLO tail1147
+body1146:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14431,9 +14821,9 @@ body1125:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1124
-tail1126:
-	CBZ R22, rowdone1127
+	B chunks1145
+tail1147:
+	CBZ R22, rowdone1148
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14442,171 +14832,6 @@ tail1126:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1125
-rowdone1127:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1123
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1122
-	RET
-
-// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1128
-	CMP $16, R2
-	BHS chunk1129
-	CMP $8, R2
-	BHS chunk1130
-	RET
-chunk1128:
-group1131:
-	MOVD R3, R11
-row1132:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1133:
-	CMP $32, R22
-	BLO tail1135
-body1134:
-	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	ADD $48, R21, R23
-	VLD3 (R23), [V16.B16, V17.B16, V18.B16]
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $96, R21, R21
-	SUB $32, R22, R22
-	B chunks1133
-tail1135:
-	CBZ R22, rowdone1136
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	MOVD $3, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1134
-rowdone1136:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1132
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1131
-	RET
-chunk1129:
-group1137:
-	MOVD R3, R11
-row1138:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1139:
-	CMP $16, R22
-	BLO tail1141
-body1140:
-	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $48, R21, R21
-	SUB $16, R22, R22
-	B chunks1139
-tail1141:
-	CBZ R22, rowdone1142
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	MOVD $3, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1140
-rowdone1142:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1138
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1137
-	RET
-chunk1130:
-group1143:
-	MOVD R3, R11
-row1144:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1145:
-	CMP $8, R22
-	BLO tail1147
-body1146:
-	VLD3 (R21), [V0.B8, V1.B8, V2.B8]
-	FMOVD F0, 0(R12)
-	FMOVD F1, 0(R13)
-	FMOVD F2, 0(R14)
-	ADD $8, R12, R12
-	ADD $8, R13, R13
-	ADD $8, R14, R14
-	ADD $24, R21, R21
-	SUB $8, R22, R22
-	B chunks1145
-tail1147:
-	CBZ R22, rowdone1148
-	MOVD $8, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	MOVD $3, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $8, R22
 	B body1146
 rowdone1148:
 	ADD R4, R0, R0
@@ -14619,8 +14844,8 @@ rowdone1148:
 	BNE group1143
 	RET
 
-// func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14656,12 +14881,12 @@ chunks1154:
 	CMP $32, R22
 	BLO tail1156
 body1155:
-	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
+	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
 	ADD $48, R21, R23
-	VLD3 (R23), [V16.H8, V17.H8, V18.H8]
+	VLD3 (R23), [V16.B16, V17.B16, V18.B16]
 	FMOVQ F16, 16(R12)
 	FMOVQ F17, 16(R13)
 	FMOVQ F18, 16(R14)
@@ -14706,7 +14931,7 @@ chunks1160:
 	CMP $16, R22
 	BLO tail1162
 body1161:
-	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
+	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -14751,7 +14976,7 @@ chunks1166:
 	CMP $8, R22
 	BLO tail1168
 body1167:
-	VLD3 (R21), [V0.H4, V1.H4, V2.H4]
+	VLD3 (R21), [V0.B8, V1.B8, V2.B8]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
 	FMOVD F2, 0(R14)
@@ -14784,8 +15009,8 @@ rowdone1169:
 	BNE group1164
 	RET
 
-// func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14821,12 +15046,12 @@ chunks1175:
 	CMP $32, R22
 	BLO tail1177
 body1176:
-	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
+	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
 	ADD $48, R21, R23
-	VLD3 (R23), [V16.S4, V17.S4, V18.S4]
+	VLD3 (R23), [V16.H8, V17.H8, V18.H8]
 	FMOVQ F16, 16(R12)
 	FMOVQ F17, 16(R13)
 	FMOVQ F18, 16(R14)
@@ -14871,7 +15096,7 @@ chunks1181:
 	CMP $16, R22
 	BLO tail1183
 body1182:
-	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
+	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -14916,7 +15141,7 @@ chunks1187:
 	CMP $8, R22
 	BLO tail1189
 body1188:
-	VLD3 (R21), [V0.S2, V1.S2, V2.S2]
+	VLD3 (R21), [V0.H4, V1.H4, V2.H4]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
 	FMOVD F2, 0(R14)
@@ -14949,8 +15174,8 @@ rowdone1190:
 	BNE group1185
 	RET
 
-// func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14970,20 +15195,185 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1191
 	CMP $16, R2
 	BHS chunk1192
+	CMP $8, R2
+	BHS chunk1193
 	RET
 chunk1191:
-group1193:
+group1194:
 	MOVD R3, R11
-row1194:
+row1195:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1195:
+chunks1196:
 	CMP $32, R22
-	BLO tail1197
-body1196:
+	BLO tail1198
+body1197:
+	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	ADD $48, R21, R23
+	VLD3 (R23), [V16.S4, V17.S4, V18.S4]
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $96, R21, R21
+	SUB $32, R22, R22
+	B chunks1196
+tail1198:
+	CBZ R22, rowdone1199
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1197
+rowdone1199:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1195
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1194
+	RET
+chunk1192:
+group1200:
+	MOVD R3, R11
+row1201:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1202:
+	CMP $16, R22
+	BLO tail1204
+body1203:
+	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $48, R21, R21
+	SUB $16, R22, R22
+	B chunks1202
+tail1204:
+	CBZ R22, rowdone1205
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1203
+rowdone1205:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1201
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1200
+	RET
+chunk1193:
+group1206:
+	MOVD R3, R11
+row1207:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1208:
+	CMP $8, R22
+	BLO tail1210
+body1209:
+	VLD3 (R21), [V0.S2, V1.S2, V2.S2]
+	FMOVD F0, 0(R12)
+	FMOVD F1, 0(R13)
+	FMOVD F2, 0(R14)
+	ADD $8, R12, R12
+	ADD $8, R13, R13
+	ADD $8, R14, R14
+	ADD $24, R21, R21
+	SUB $8, R22, R22
+	B chunks1208
+tail1210:
+	CBZ R22, rowdone1211
+	MOVD $8, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $8, R22
+	B body1209
+rowdone1211:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1207
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1206
+	RET
+
+// func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1212
+	CMP $16, R2
+	BHS chunk1213
+	RET
+chunk1212:
+group1214:
+	MOVD R3, R11
+row1215:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1216:
+	CMP $32, R22
+	BLO tail1218
+body1217:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -14998,9 +15388,9 @@ body1196:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1195
-tail1197:
-	CBZ R22, rowdone1198
+	B chunks1216
+tail1218:
+	CBZ R22, rowdone1219
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15010,30 +15400,30 @@ tail1197:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1196
-rowdone1198:
+	B body1217
+rowdone1219:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1194
+	BNE row1215
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1193
+	BNE group1214
 	RET
-chunk1192:
-group1199:
+chunk1213:
+group1220:
 	MOVD R3, R11
-row1200:
+row1221:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1201:
+chunks1222:
 	CMP $16, R22
-	BLO tail1203
-body1202:
+	BLO tail1224
+body1223:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15043,9 +15433,9 @@ body1202:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1201
-tail1203:
-	CBZ R22, rowdone1204
+	B chunks1222
+tail1224:
+	CBZ R22, rowdone1225
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15055,16 +15445,16 @@ tail1203:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1202
-rowdone1204:
+	B body1223
+rowdone1225:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1200
+	BNE row1221
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1199
+	BNE group1220
 	RET
 
 // func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15085,23 +15475,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1205
+	BHS chunk1226
 	CMP $16, R2
-	BHS chunk1206
+	BHS chunk1227
 	RET
-chunk1205:
-group1207:
+chunk1226:
+group1228:
 	MOVD R3, R11
-row1208:
+row1229:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1209:
+chunks1230:
 	CMP $32, R22
-	BLO tail1211
-body1210:
+	BLO tail1232
+body1231:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -15113,9 +15503,9 @@ body1210:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1209
-tail1211:
-	CBZ R22, rowdone1212
+	B chunks1230
+tail1232:
+	CBZ R22, rowdone1233
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15125,30 +15515,30 @@ tail1211:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1210
-rowdone1212:
+	B body1231
+rowdone1233:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1208
+	BNE row1229
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1207
+	BNE group1228
 	RET
-chunk1206:
-group1213:
+chunk1227:
+group1234:
 	MOVD R3, R11
-row1214:
+row1235:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1215:
+chunks1236:
 	CMP $16, R22
-	BLO tail1217
-body1216:
+	BLO tail1238
+body1237:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ 32(R21), F2
 	FMOVQ F0, 0(R12)
@@ -15159,9 +15549,9 @@ body1216:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1215
-tail1217:
-	CBZ R22, rowdone1218
+	B chunks1236
+tail1238:
+	CBZ R22, rowdone1239
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15171,16 +15561,16 @@ tail1217:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1216
-rowdone1218:
+	B body1237
+rowdone1239:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1214
+	BNE row1235
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1213
+	BNE group1234
 	RET
 
 // func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15201,41 +15591,41 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1219
+	BHS chunk1240
 	CMP $24, R2
-	BHS chunk1220
+	BHS chunk1241
 	RET
-chunk1219:
-	MOVD $mask543<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask544<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask545<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask546<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1240:
 	MOVD $mask547<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask548<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask549<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask550<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask551<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask552<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask553<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask554<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask555<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1221:
+group1242:
 	MOVD R3, R11
-row1222:
+row1243:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1223:
+chunks1244:
 	CMP $36, R22
-	BLO tail1225
-body1224:
+	BLO tail1246
+body1245:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -15287,9 +15677,9 @@ body1224:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1223
-tail1225:
-	CBZ R22, rowdone1226
+	B chunks1244
+tail1246:
+	CBZ R22, rowdone1247
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15299,44 +15689,44 @@ tail1225:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1224
-rowdone1226:
+	B body1245
+rowdone1247:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1222
+	BNE row1243
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1221
+	BNE group1242
 	RET
-chunk1220:
-	MOVD $mask543<>(SB), R24
+chunk1241:
+	MOVD $mask547<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask544<>(SB), R24
+	MOVD $mask548<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask545<>(SB), R24
+	MOVD $mask549<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask546<>(SB), R24
+	MOVD $mask550<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask552<>(SB), R24
+	MOVD $mask556<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask553<>(SB), R24
+	MOVD $mask557<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask94<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1227:
+group1248:
 	MOVD R3, R11
-row1228:
+row1249:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1229:
+chunks1250:
 	CMP $24, R22
-	BLO tail1231
-body1230:
+	BLO tail1252
+body1251:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -15376,9 +15766,9 @@ body1230:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1229
-tail1231:
-	CBZ R22, rowdone1232
+	B chunks1250
+tail1252:
+	CBZ R22, rowdone1253
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15388,16 +15778,16 @@ tail1231:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1230
-rowdone1232:
+	B body1251
+rowdone1253:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1228
+	BNE row1249
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1227
+	BNE group1248
 	RET
 
 // func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15418,18 +15808,18 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1233
+	BHS chunk1254
 	CMP $24, R2
-	BHS chunk1234
+	BHS chunk1255
 	RET
-chunk1233:
+chunk1254:
 	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask554<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -15439,7 +15829,7 @@ chunk1233:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V22.B16]
@@ -15447,18 +15837,18 @@ chunk1233:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1235:
+group1256:
 	MOVD R3, R11
-row1236:
+row1257:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1237:
+chunks1258:
 	CMP $36, R22
-	BLO tail1239
-body1238:
+	BLO tail1260
+body1259:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -15517,9 +15907,9 @@ body1238:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1237
-tail1239:
-	CBZ R22, rowdone1240
+	B chunks1258
+tail1260:
+	CBZ R22, rowdone1261
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15529,44 +15919,44 @@ tail1239:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1238
-rowdone1240:
+	B body1259
+rowdone1261:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1236
+	BNE row1257
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1235
+	BNE group1256
 	RET
-chunk1234:
+chunk1255:
 	MOVD $mask95<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask554<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask555<>(SB), R24
+	MOVD $mask559<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1241:
+group1262:
 	MOVD R3, R11
-row1242:
+row1263:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1243:
+chunks1264:
 	CMP $24, R22
-	BLO tail1245
-body1244:
+	BLO tail1266
+body1265:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -15606,9 +15996,9 @@ body1244:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1243
-tail1245:
-	CBZ R22, rowdone1246
+	B chunks1264
+tail1266:
+	CBZ R22, rowdone1267
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15618,16 +16008,16 @@ tail1245:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1244
-rowdone1246:
+	B body1265
+rowdone1267:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1242
+	BNE row1263
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1241
+	BNE group1262
 	RET
 
 // func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15648,9 +16038,9 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1247
+	BHS chunk1268
 	RET
-chunk1247:
+chunk1268:
 	MOVD $mask110<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask111<>(SB), R24
@@ -15663,24 +16053,24 @@ chunk1247:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask556<>(SB), R24
+	MOVD $mask560<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask557<>(SB), R24
+	MOVD $mask561<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1248:
+group1269:
 	MOVD R3, R11
-row1249:
+row1270:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1250:
+chunks1271:
 	CMP $36, R22
-	BLO tail1252
-body1251:
+	BLO tail1273
+body1272:
 	FMOVQ 0(R21), F0
 	FMOVQ 9(R21), F1
 	FMOVQ 18(R21), F2
@@ -15726,9 +16116,9 @@ body1251:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1250
-tail1252:
-	CBZ R22, rowdone1253
+	B chunks1271
+tail1273:
+	CBZ R22, rowdone1274
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15738,16 +16128,16 @@ tail1252:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1251
-rowdone1253:
+	B body1272
+rowdone1274:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1249
+	BNE row1270
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1248
+	BNE group1269
 	RET
 
 // func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15768,11 +16158,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1254
+	BHS chunk1275
 	CMP $24, R2
-	BHS chunk1255
+	BHS chunk1276
 	RET
-chunk1254:
+chunk1275:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -15787,18 +16177,18 @@ chunk1254:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1256:
+group1277:
 	MOVD R3, R11
-row1257:
+row1278:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1258:
+chunks1279:
 	CMP $36, R22
-	BLO tail1260
-body1259:
+	BLO tail1281
+body1280:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -15838,9 +16228,9 @@ body1259:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1258
-tail1260:
-	CBZ R22, rowdone1261
+	B chunks1279
+tail1281:
+	CBZ R22, rowdone1282
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15850,18 +16240,18 @@ tail1260:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1259
-rowdone1261:
+	B body1280
+rowdone1282:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1257
+	BNE row1278
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1256
+	BNE group1277
 	RET
-chunk1255:
+chunk1276:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -15872,18 +16262,18 @@ chunk1255:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1262:
+group1283:
 	MOVD R3, R11
-row1263:
+row1284:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1264:
+chunks1285:
 	CMP $24, R22
-	BLO tail1266
-body1265:
+	BLO tail1287
+body1286:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -15912,9 +16302,9 @@ body1265:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1264
-tail1266:
-	CBZ R22, rowdone1267
+	B chunks1285
+tail1287:
+	CBZ R22, rowdone1288
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15924,16 +16314,16 @@ tail1266:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1265
-rowdone1267:
+	B body1286
+rowdone1288:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1263
+	BNE row1284
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1262
+	BNE group1283
 	RET
 
 // func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15954,47 +16344,47 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1268
+	BHS chunk1289
 	CMP $24, R2
-	BHS chunk1269
+	BHS chunk1290
 	RET
-chunk1268:
-	MOVD $mask558<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask559<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask560<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask561<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1289:
 	MOVD $mask562<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask563<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask564<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask565<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask566<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask567<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask568<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask569<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask570<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask571<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask572<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask573<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1270:
+group1291:
 	MOVD R3, R11
-row1271:
+row1292:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1272:
+chunks1293:
 	CMP $36, R22
-	BLO tail1274
-body1273:
+	BLO tail1295
+body1294:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16054,9 +16444,9 @@ body1273:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1272
-tail1274:
-	CBZ R22, rowdone1275
+	B chunks1293
+tail1295:
+	CBZ R22, rowdone1296
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16066,44 +16456,44 @@ tail1274:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1273
-rowdone1275:
+	B body1294
+rowdone1296:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1271
+	BNE row1292
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1270
+	BNE group1291
 	RET
-chunk1269:
-	MOVD $mask558<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask559<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask560<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask561<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1290:
 	MOVD $mask562<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask563<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask564<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask565<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask566<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask570<>(SB), R24
+	MOVD $mask574<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask571<>(SB), R24
+	MOVD $mask575<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1276:
+group1297:
 	MOVD R3, R11
-row1277:
+row1298:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1278:
+chunks1299:
 	CMP $24, R22
-	BLO tail1280
-body1279:
+	BLO tail1301
+body1300:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16144,9 +16534,9 @@ body1279:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1278
-tail1280:
-	CBZ R22, rowdone1281
+	B chunks1299
+tail1301:
+	CBZ R22, rowdone1302
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16156,16 +16546,16 @@ tail1280:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1279
-rowdone1281:
+	B body1300
+rowdone1302:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1277
+	BNE row1298
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1276
+	BNE group1297
 	RET
 
 // func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16186,51 +16576,51 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1282
+	BHS chunk1303
 	CMP $24, R2
-	BHS chunk1283
+	BHS chunk1304
 	RET
-chunk1282:
-	MOVD $mask572<>(SB), R24
+chunk1303:
+	MOVD $mask576<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask573<>(SB), R24
+	MOVD $mask577<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask574<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask575<>(SB), R24
+	MOVD $mask579<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask576<>(SB), R24
+	MOVD $mask580<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask577<>(SB), R24
+	MOVD $mask581<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask491<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask578<>(SB), R24
+	MOVD $mask582<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask501<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask579<>(SB), R24
+	MOVD $mask583<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask504<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1284:
+group1305:
 	MOVD R3, R11
-row1285:
+row1306:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1286:
+chunks1307:
 	CMP $36, R22
-	BLO tail1288
-body1287:
+	BLO tail1309
+body1308:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16301,9 +16691,9 @@ body1287:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1286
-tail1288:
-	CBZ R22, rowdone1289
+	B chunks1307
+tail1309:
+	CBZ R22, rowdone1310
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16313,50 +16703,50 @@ tail1288:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1287
-rowdone1289:
+	B body1308
+rowdone1310:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1285
+	BNE row1306
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1284
+	BNE group1305
 	RET
-chunk1283:
-	MOVD $mask572<>(SB), R24
+chunk1304:
+	MOVD $mask576<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask573<>(SB), R24
+	MOVD $mask577<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask574<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask575<>(SB), R24
+	MOVD $mask579<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask580<>(SB), R24
+	MOVD $mask584<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask581<>(SB), R24
+	MOVD $mask585<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1290:
+group1311:
 	MOVD R3, R11
-row1291:
+row1312:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1292:
+chunks1313:
 	CMP $24, R22
-	BLO tail1294
-body1293:
+	BLO tail1315
+body1314:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -16400,9 +16790,9 @@ body1293:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1292
-tail1294:
-	CBZ R22, rowdone1295
+	B chunks1313
+tail1315:
+	CBZ R22, rowdone1316
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16412,16 +16802,16 @@ tail1294:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1293
-rowdone1295:
+	B body1314
+rowdone1316:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1291
+	BNE row1312
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1290
+	BNE group1311
 	RET
 
 // func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16442,14 +16832,14 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1296
+	BHS chunk1317
 	CMP $24, R2
-	BHS chunk1297
+	BHS chunk1318
 	RET
-chunk1296:
-	MOVD $mask518<>(SB), R24
+chunk1317:
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask523<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
@@ -16461,20 +16851,20 @@ chunk1296:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask520<>(SB), R24
+	MOVD $mask524<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group1298:
+group1319:
 	MOVD R3, R11
-row1299:
+row1320:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1300:
+chunks1321:
 	CMP $48, R22
-	BLO tail1302
-body1301:
+	BLO tail1323
+body1322:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -16536,9 +16926,9 @@ body1301:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1300
-tail1302:
-	CBZ R22, rowdone1303
+	B chunks1321
+tail1323:
+	CBZ R22, rowdone1324
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16548,42 +16938,42 @@ tail1302:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1301
-rowdone1303:
+	B body1322
+rowdone1324:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1299
+	BNE row1320
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1298
+	BNE group1319
 	RET
-chunk1297:
-	MOVD $mask518<>(SB), R24
+chunk1318:
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask523<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask582<>(SB), R24
+	MOVD $mask586<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1304:
+group1325:
 	MOVD R3, R11
-row1305:
+row1326:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1306:
+chunks1327:
 	CMP $24, R22
-	BLO tail1308
-body1307:
+	BLO tail1329
+body1328:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -16617,9 +17007,9 @@ body1307:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1306
-tail1308:
-	CBZ R22, rowdone1309
+	B chunks1327
+tail1329:
+	CBZ R22, rowdone1330
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16629,16 +17019,16 @@ tail1308:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1307
-rowdone1309:
+	B body1328
+rowdone1330:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1305
+	BNE row1326
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1304
+	BNE group1325
 	RET
 
 // func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16659,27 +17049,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1310
+	BHS chunk1331
 	RET
-chunk1310:
+chunk1331:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1311:
+group1332:
 	MOVD R3, R11
-row1312:
+row1333:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1313:
+chunks1334:
 	CMP $48, R22
-	BLO tail1315
-body1314:
+	BLO tail1336
+body1335:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -16726,9 +17116,9 @@ body1314:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1313
-tail1315:
-	CBZ R22, rowdone1316
+	B chunks1334
+tail1336:
+	CBZ R22, rowdone1337
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16738,16 +17128,16 @@ tail1315:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1314
-rowdone1316:
+	B body1335
+rowdone1337:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1312
+	BNE row1333
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1311
+	BNE group1332
 	RET
 
 // func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16768,47 +17158,47 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1317
+	BHS chunk1338
 	RET
-chunk1317:
-	MOVD $mask583<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask584<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask585<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask561<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask586<>(SB), R24
-	VLD1 (R24), [V27.B16]
+chunk1338:
 	MOVD $mask587<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask588<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask589<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V29.B16]
+	MOVD $mask565<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask590<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask591<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask592<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask593<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask594<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask595<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask596<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask597<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask598<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group1318:
+group1339:
 	MOVD R3, R11
-row1319:
+row1340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1320:
+chunks1341:
 	CMP $36, R22
-	BLO tail1322
-body1321:
+	BLO tail1343
+body1342:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16873,9 +17263,9 @@ body1321:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1320
-tail1322:
-	CBZ R22, rowdone1323
+	B chunks1341
+tail1343:
+	CBZ R22, rowdone1344
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16885,16 +17275,16 @@ tail1322:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1321
-rowdone1323:
+	B body1342
+rowdone1344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1319
+	BNE row1340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1318
+	BNE group1339
 	RET
 
 // func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16915,45 +17305,45 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1324
+	BHS chunk1345
 	RET
-chunk1324:
-	MOVD $mask595<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask596<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask597<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask554<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask598<>(SB), R24
-	VLD1 (R24), [V27.B16]
+chunk1345:
 	MOVD $mask599<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask600<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask601<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask558<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask602<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask603<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask491<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask600<>(SB), R24
+	MOVD $mask604<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask501<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask601<>(SB), R24
+	MOVD $mask605<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask504<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1325:
+group1346:
 	MOVD R3, R11
-row1326:
+row1347:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1327:
+chunks1348:
 	CMP $36, R22
-	BLO tail1329
-body1328:
+	BLO tail1350
+body1349:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17018,9 +17408,9 @@ body1328:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1327
-tail1329:
-	CBZ R22, rowdone1330
+	B chunks1348
+tail1350:
+	CBZ R22, rowdone1351
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17030,16 +17420,16 @@ tail1329:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1328
-rowdone1330:
+	B body1349
+rowdone1351:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1326
+	BNE row1347
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1325
+	BNE group1346
 	RET
 
 // func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17060,10 +17450,10 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1331
+	BHS chunk1352
 	RET
-chunk1331:
-	MOVD $mask538<>(SB), R24
+chunk1352:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -17077,18 +17467,18 @@ chunk1331:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1332:
+group1353:
 	MOVD R3, R11
-row1333:
+row1354:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1334:
+chunks1355:
 	CMP $36, R22
-	BLO tail1336
-body1335:
+	BLO tail1357
+body1356:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17139,9 +17529,9 @@ body1335:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1334
-tail1336:
-	CBZ R22, rowdone1337
+	B chunks1355
+tail1357:
+	CBZ R22, rowdone1358
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17151,16 +17541,16 @@ tail1336:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1335
-rowdone1337:
+	B body1356
+rowdone1358:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1333
+	BNE row1354
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1332
+	BNE group1353
 	RET
 
 // func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17181,27 +17571,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk1338
+	BHS chunk1359
 	RET
-chunk1338:
+chunk1359:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1339:
+group1360:
 	MOVD R3, R11
-row1340:
+row1361:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1341:
+chunks1362:
 	CMP $72, R22
-	BLO tail1343
-body1342:
+	BLO tail1364
+body1363:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17269,9 +17659,9 @@ body1342:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks1341
-tail1343:
-	CBZ R22, rowdone1344
+	B chunks1362
+tail1364:
+	CBZ R22, rowdone1365
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17281,16 +17671,16 @@ tail1343:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body1342
-rowdone1344:
+	B body1363
+rowdone1365:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1340
+	BNE row1361
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1339
+	BNE group1360
 	RET
 
 // func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17311,51 +17701,51 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1345
+	BHS chunk1366
 	CMP $24, R2
-	BHS chunk1346
+	BHS chunk1367
 	RET
-chunk1345:
-	MOVD $mask602<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask603<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask604<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask564<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask605<>(SB), R24
-	VLD1 (R24), [V27.B16]
+chunk1366:
 	MOVD $mask606<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask607<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask608<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask561<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V29.B16]
+	MOVD $mask568<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask609<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask610<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask611<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask612<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V24.B16]
+	MOVD $mask565<>(SB), R24
+	VLD1 (R24), [V23.B16]
 	MOVD $mask613<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask614<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask615<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask616<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask617<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1347:
+group1368:
 	MOVD R3, R11
-row1348:
+row1369:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1349:
+chunks1370:
 	CMP $36, R22
-	BLO tail1351
-body1350:
+	BLO tail1372
+body1371:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17426,9 +17816,9 @@ body1350:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1349
-tail1351:
-	CBZ R22, rowdone1352
+	B chunks1370
+tail1372:
+	CBZ R22, rowdone1373
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17438,50 +17828,50 @@ tail1351:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1350
-rowdone1352:
+	B body1371
+rowdone1373:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1348
+	BNE row1369
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1347
+	BNE group1368
 	RET
-chunk1346:
-	MOVD $mask602<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask603<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask604<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask564<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask605<>(SB), R24
-	VLD1 (R24), [V27.B16]
+chunk1367:
 	MOVD $mask606<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask566<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask614<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V31.B16]
+	MOVD $mask607<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask608<>(SB), R24
+	VLD1 (R24), [V29.B16]
 	MOVD $mask568<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask609<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask610<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask570<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask618<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask572<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask615<>(SB), R24
+	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1353:
+group1374:
 	MOVD R3, R11
-row1354:
+row1375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1355:
+chunks1376:
 	CMP $24, R22
-	BLO tail1357
-body1356:
+	BLO tail1378
+body1377:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -17526,9 +17916,9 @@ body1356:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1355
-tail1357:
-	CBZ R22, rowdone1358
+	B chunks1376
+tail1378:
+	CBZ R22, rowdone1379
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17538,16 +17928,16 @@ tail1357:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1356
-rowdone1358:
+	B body1377
+rowdone1379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1354
+	BNE row1375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1353
+	BNE group1374
 	RET
 
 // func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17568,18 +17958,18 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1359
+	BHS chunk1380
 	CMP $24, R2
-	BHS chunk1360
+	BHS chunk1381
 	RET
-chunk1359:
-	MOVD $mask616<>(SB), R24
+chunk1380:
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask617<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask618<>(SB), R24
+	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask619<>(SB), R24
+	MOVD $mask623<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -17587,7 +17977,7 @@ chunk1359:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask620<>(SB), R24
+	MOVD $mask624<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V23.B16]
@@ -17595,26 +17985,26 @@ chunk1359:
 	VLD1 (R24), [V22.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask621<>(SB), R24
+	MOVD $mask625<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask622<>(SB), R24
+	MOVD $mask626<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1361:
+group1382:
 	MOVD R3, R11
-row1362:
+row1383:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1363:
+chunks1384:
 	CMP $48, R22
-	BLO tail1365
-body1364:
+	BLO tail1386
+body1385:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17715,9 +18105,9 @@ body1364:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1363
-tail1365:
-	CBZ R22, rowdone1366
+	B chunks1384
+tail1386:
+	CBZ R22, rowdone1387
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17727,25 +18117,25 @@ tail1365:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1364
-rowdone1366:
+	B body1385
+rowdone1387:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1362
+	BNE row1383
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1361
+	BNE group1382
 	RET
-chunk1360:
-	MOVD $mask616<>(SB), R24
+chunk1381:
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask617<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask618<>(SB), R24
+	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask619<>(SB), R24
+	MOVD $mask623<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -17755,26 +18145,26 @@ chunk1360:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask425<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask623<>(SB), R24
+	MOVD $mask627<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask433<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask624<>(SB), R24
+	MOVD $mask628<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1367:
+group1388:
 	MOVD R3, R11
-row1368:
+row1389:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1369:
+chunks1390:
 	CMP $24, R22
-	BLO tail1371
-body1370:
+	BLO tail1392
+body1391:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17830,9 +18220,9 @@ body1370:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1369
-tail1371:
-	CBZ R22, rowdone1372
+	B chunks1390
+tail1392:
+	CBZ R22, rowdone1393
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17842,16 +18232,16 @@ tail1371:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1370
-rowdone1372:
+	B body1391
+rowdone1393:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1368
+	BNE row1389
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1367
+	BNE group1388
 	RET
 
 // func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17872,9 +18262,9 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1373
+	BHS chunk1394
 	RET
-chunk1373:
+chunk1394:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
@@ -17889,18 +18279,18 @@ chunk1373:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1374:
+group1395:
 	MOVD R3, R11
-row1375:
+row1396:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1376:
+chunks1397:
 	CMP $48, R22
-	BLO tail1378
-body1377:
+	BLO tail1399
+body1398:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -17984,9 +18374,9 @@ body1377:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1376
-tail1378:
-	CBZ R22, rowdone1379
+	B chunks1397
+tail1399:
+	CBZ R22, rowdone1400
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17996,212 +18386,6 @@ tail1378:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1377
-rowdone1379:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1375
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1374
-	RET
-
-// func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1380
-	CMP $16, R2
-	BHS chunk1381
-	CMP $8, R2
-	BHS chunk1382
-	RET
-chunk1380:
-group1383:
-	MOVD R3, R11
-row1384:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R7, R12, R14
-	ADD R6, R14, R15
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1385:
-	CMP $32, R22
-	BLO tail1387
-body1386:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	VUZP1 V1.B16, V0.B16, V8.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	VUZP1 V0.B16, V8.B16, V2.B16
-	VUZP2 V0.B16, V8.B16, V0.B16
-	VUZP1 V3.B16, V1.B16, V8.B16
-	VUZP2 V3.B16, V1.B16, V3.B16
-	VUZP1 V5.B16, V4.B16, V1.B16
-	VUZP2 V5.B16, V4.B16, V5.B16
-	VUZP1 V7.B16, V6.B16, V4.B16
-	VUZP2 V7.B16, V6.B16, V7.B16
-	VUZP1 V4.B16, V1.B16, V6.B16
-	VUZP2 V4.B16, V1.B16, V4.B16
-	VUZP1 V7.B16, V5.B16, V1.B16
-	VUZP2 V7.B16, V5.B16, V7.B16
-	FSTPQ (F2, F6), 0(R12)
-	FSTPQ (F8, F1), 0(R13)
-	FSTPQ (F0, F4), 0(R14)
-	FSTPQ (F3, F7), 0(R15)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $128, R21, R21
-	SUB $32, R22, R22
-	B chunks1385
-tail1387:
-	CBZ R22, rowdone1388
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	MOVD $4, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1386
-rowdone1388:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1384
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1383
-	RET
-chunk1381:
-group1389:
-	MOVD R3, R11
-row1390:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R7, R12, R14
-	ADD R6, R14, R15
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1391:
-	CMP $16, R22
-	BLO tail1393
-body1392:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	VUZP1 V0.B16, V4.B16, V2.B16
-	VUZP2 V0.B16, V4.B16, V0.B16
-	VUZP1 V3.B16, V1.B16, V4.B16
-	VUZP2 V3.B16, V1.B16, V3.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F4, 0(R13)
-	FMOVQ F0, 0(R14)
-	FMOVQ F3, 0(R15)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $64, R21, R21
-	SUB $16, R22, R22
-	B chunks1391
-tail1393:
-	CBZ R22, rowdone1394
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	MOVD $4, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1392
-rowdone1394:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1390
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1389
-	RET
-chunk1382:
-group1395:
-	MOVD R3, R11
-row1396:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R7, R12, R14
-	ADD R6, R14, R15
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1397:
-	CMP $8, R22
-	BLO tail1399
-body1398:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V2.B16, V2.B16, V0.B16
-	VUZP2 V2.B16, V2.B16, V2.B16
-	VUZP1 V1.B16, V1.B16, V3.B16
-	VUZP2 V1.B16, V1.B16, V1.B16
-	FMOVD F0, 0(R12)
-	FMOVD F3, 0(R13)
-	FMOVD F2, 0(R14)
-	FMOVD F1, 0(R15)
-	ADD $8, R12, R12
-	ADD $8, R13, R13
-	ADD $8, R14, R14
-	ADD $8, R15, R15
-	ADD $32, R21, R21
-	SUB $8, R22, R22
-	B chunks1397
-tail1399:
-	CBZ R22, rowdone1400
-	MOVD $8, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	MOVD $4, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $8, R22
 	B body1398
 rowdone1400:
 	ADD R4, R0, R0
@@ -18214,8 +18398,8 @@ rowdone1400:
 	BNE group1395
 	RET
 
-// func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -18256,22 +18440,22 @@ body1407:
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FLDPQ 96(R21), (F6, F7)
-	VUZP1 V1.H8, V0.H8, V8.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	VUZP1 V0.H8, V8.H8, V2.H8
-	VUZP2 V0.H8, V8.H8, V0.H8
-	VUZP1 V3.H8, V1.H8, V8.H8
-	VUZP2 V3.H8, V1.H8, V3.H8
-	VUZP1 V5.H8, V4.H8, V1.H8
-	VUZP2 V5.H8, V4.H8, V5.H8
-	VUZP1 V7.H8, V6.H8, V4.H8
-	VUZP2 V7.H8, V6.H8, V7.H8
-	VUZP1 V4.H8, V1.H8, V6.H8
-	VUZP2 V4.H8, V1.H8, V4.H8
-	VUZP1 V7.H8, V5.H8, V1.H8
-	VUZP2 V7.H8, V5.H8, V7.H8
+	VUZP1 V1.B16, V0.B16, V8.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	VUZP1 V0.B16, V8.B16, V2.B16
+	VUZP2 V0.B16, V8.B16, V0.B16
+	VUZP1 V3.B16, V1.B16, V8.B16
+	VUZP2 V3.B16, V1.B16, V3.B16
+	VUZP1 V5.B16, V4.B16, V1.B16
+	VUZP2 V5.B16, V4.B16, V5.B16
+	VUZP1 V7.B16, V6.B16, V4.B16
+	VUZP2 V7.B16, V6.B16, V7.B16
+	VUZP1 V4.B16, V1.B16, V6.B16
+	VUZP2 V4.B16, V1.B16, V4.B16
+	VUZP1 V7.B16, V5.B16, V1.B16
+	VUZP2 V7.B16, V5.B16, V7.B16
 	FSTPQ (F2, F6), 0(R12)
 	FSTPQ (F8, F1), 0(R13)
 	FSTPQ (F0, F4), 0(R14)
@@ -18322,14 +18506,14 @@ chunks1412:
 body1413:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	VUZP1 V0.H8, V4.H8, V2.H8
-	VUZP2 V0.H8, V4.H8, V0.H8
-	VUZP1 V3.H8, V1.H8, V4.H8
-	VUZP2 V3.H8, V1.H8, V3.H8
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	VUZP1 V0.B16, V4.B16, V2.B16
+	VUZP2 V0.B16, V4.B16, V0.B16
+	VUZP1 V3.B16, V1.B16, V4.B16
+	VUZP2 V3.B16, V1.B16, V3.B16
 	FMOVQ F2, 0(R12)
 	FMOVQ F4, 0(R13)
 	FMOVQ F0, 0(R14)
@@ -18379,12 +18563,12 @@ chunks1418:
 	BLO tail1420
 body1419:
 	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V2.H8, V2.H8, V0.H8
-	VUZP2 V2.H8, V2.H8, V2.H8
-	VUZP1 V1.H8, V1.H8, V3.H8
-	VUZP2 V1.H8, V1.H8, V1.H8
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V2.B16, V2.B16, V0.B16
+	VUZP2 V2.B16, V2.B16, V2.B16
+	VUZP1 V1.B16, V1.B16, V3.B16
+	VUZP2 V1.B16, V1.B16, V1.B16
 	FMOVD F0, 0(R12)
 	FMOVD F3, 0(R13)
 	FMOVD F2, 0(R14)
@@ -18420,8 +18604,8 @@ rowdone1421:
 	BNE group1416
 	RET
 
-// func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -18462,22 +18646,22 @@ body1428:
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FLDPQ 96(R21), (F6, F7)
-	VUZP1 V1.S4, V0.S4, V8.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	VUZP1 V0.S4, V8.S4, V2.S4
-	VUZP2 V0.S4, V8.S4, V0.S4
-	VUZP1 V3.S4, V1.S4, V8.S4
-	VUZP2 V3.S4, V1.S4, V3.S4
-	VUZP1 V5.S4, V4.S4, V1.S4
-	VUZP2 V5.S4, V4.S4, V5.S4
-	VUZP1 V7.S4, V6.S4, V4.S4
-	VUZP2 V7.S4, V6.S4, V7.S4
-	VUZP1 V4.S4, V1.S4, V6.S4
-	VUZP2 V4.S4, V1.S4, V4.S4
-	VUZP1 V7.S4, V5.S4, V1.S4
-	VUZP2 V7.S4, V5.S4, V7.S4
+	VUZP1 V1.H8, V0.H8, V8.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	VUZP1 V0.H8, V8.H8, V2.H8
+	VUZP2 V0.H8, V8.H8, V0.H8
+	VUZP1 V3.H8, V1.H8, V8.H8
+	VUZP2 V3.H8, V1.H8, V3.H8
+	VUZP1 V5.H8, V4.H8, V1.H8
+	VUZP2 V5.H8, V4.H8, V5.H8
+	VUZP1 V7.H8, V6.H8, V4.H8
+	VUZP2 V7.H8, V6.H8, V7.H8
+	VUZP1 V4.H8, V1.H8, V6.H8
+	VUZP2 V4.H8, V1.H8, V4.H8
+	VUZP1 V7.H8, V5.H8, V1.H8
+	VUZP2 V7.H8, V5.H8, V7.H8
 	FSTPQ (F2, F6), 0(R12)
 	FSTPQ (F8, F1), 0(R13)
 	FSTPQ (F0, F4), 0(R14)
@@ -18528,14 +18712,14 @@ chunks1433:
 body1434:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	VUZP1 V0.S4, V4.S4, V2.S4
-	VUZP2 V0.S4, V4.S4, V0.S4
-	VUZP1 V3.S4, V1.S4, V4.S4
-	VUZP2 V3.S4, V1.S4, V3.S4
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	VUZP1 V0.H8, V4.H8, V2.H8
+	VUZP2 V0.H8, V4.H8, V0.H8
+	VUZP1 V3.H8, V1.H8, V4.H8
+	VUZP2 V3.H8, V1.H8, V3.H8
 	FMOVQ F2, 0(R12)
 	FMOVQ F4, 0(R13)
 	FMOVQ F0, 0(R14)
@@ -18585,12 +18769,12 @@ chunks1439:
 	BLO tail1441
 body1440:
 	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V2.S4, V2.S4, V0.S4
-	VUZP2 V2.S4, V2.S4, V2.S4
-	VUZP1 V1.S4, V1.S4, V3.S4
-	VUZP2 V1.S4, V1.S4, V1.S4
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V2.H8, V2.H8, V0.H8
+	VUZP2 V2.H8, V2.H8, V2.H8
+	VUZP1 V1.H8, V1.H8, V3.H8
+	VUZP2 V1.H8, V1.H8, V1.H8
 	FMOVD F0, 0(R12)
 	FMOVD F3, 0(R13)
 	FMOVD F2, 0(R14)
@@ -18626,8 +18810,8 @@ rowdone1442:
 	BNE group1437
 	RET
 
-// func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -18647,21 +18831,227 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1443
 	CMP $16, R2
 	BHS chunk1444
+	CMP $8, R2
+	BHS chunk1445
 	RET
 chunk1443:
-group1445:
+group1446:
 	MOVD R3, R11
-row1446:
+row1447:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1447:
+chunks1448:
 	CMP $32, R22
-	BLO tail1449
-body1448:
+	BLO tail1450
+body1449:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
+	VUZP1 V1.S4, V0.S4, V8.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	VUZP1 V0.S4, V8.S4, V2.S4
+	VUZP2 V0.S4, V8.S4, V0.S4
+	VUZP1 V3.S4, V1.S4, V8.S4
+	VUZP2 V3.S4, V1.S4, V3.S4
+	VUZP1 V5.S4, V4.S4, V1.S4
+	VUZP2 V5.S4, V4.S4, V5.S4
+	VUZP1 V7.S4, V6.S4, V4.S4
+	VUZP2 V7.S4, V6.S4, V7.S4
+	VUZP1 V4.S4, V1.S4, V6.S4
+	VUZP2 V4.S4, V1.S4, V4.S4
+	VUZP1 V7.S4, V5.S4, V1.S4
+	VUZP2 V7.S4, V5.S4, V7.S4
+	FSTPQ (F2, F6), 0(R12)
+	FSTPQ (F8, F1), 0(R13)
+	FSTPQ (F0, F4), 0(R14)
+	FSTPQ (F3, F7), 0(R15)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $128, R21, R21
+	SUB $32, R22, R22
+	B chunks1448
+tail1450:
+	CBZ R22, rowdone1451
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1449
+rowdone1451:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1447
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1446
+	RET
+chunk1444:
+group1452:
+	MOVD R3, R11
+row1453:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1454:
+	CMP $16, R22
+	BLO tail1456
+body1455:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	VUZP1 V0.S4, V4.S4, V2.S4
+	VUZP2 V0.S4, V4.S4, V0.S4
+	VUZP1 V3.S4, V1.S4, V4.S4
+	VUZP2 V3.S4, V1.S4, V3.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F4, 0(R13)
+	FMOVQ F0, 0(R14)
+	FMOVQ F3, 0(R15)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $64, R21, R21
+	SUB $16, R22, R22
+	B chunks1454
+tail1456:
+	CBZ R22, rowdone1457
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1455
+rowdone1457:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1453
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1452
+	RET
+chunk1445:
+group1458:
+	MOVD R3, R11
+row1459:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1460:
+	CMP $8, R22
+	BLO tail1462
+body1461:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V2.S4, V2.S4, V0.S4
+	VUZP2 V2.S4, V2.S4, V2.S4
+	VUZP1 V1.S4, V1.S4, V3.S4
+	VUZP2 V1.S4, V1.S4, V1.S4
+	FMOVD F0, 0(R12)
+	FMOVD F3, 0(R13)
+	FMOVD F2, 0(R14)
+	FMOVD F1, 0(R15)
+	ADD $8, R12, R12
+	ADD $8, R13, R13
+	ADD $8, R14, R14
+	ADD $8, R15, R15
+	ADD $32, R21, R21
+	SUB $8, R22, R22
+	B chunks1460
+tail1462:
+	CBZ R22, rowdone1463
+	MOVD $8, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $8, R22
+	B body1461
+rowdone1463:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1459
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1458
+	RET
+
+// func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1464
+	CMP $16, R2
+	BHS chunk1465
+	RET
+chunk1464:
+group1466:
+	MOVD R3, R11
+row1467:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1468:
+	CMP $32, R22
+	BLO tail1470
+body1469:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18692,9 +19082,9 @@ body1448:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1447
-tail1449:
-	CBZ R22, rowdone1450
+	B chunks1468
+tail1470:
+	CBZ R22, rowdone1471
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18705,31 +19095,31 @@ tail1449:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1448
-rowdone1450:
+	B body1469
+rowdone1471:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1446
+	BNE row1467
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1445
+	BNE group1466
 	RET
-chunk1444:
-group1451:
+chunk1465:
+group1472:
 	MOVD R3, R11
-row1452:
+row1473:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1453:
+chunks1474:
 	CMP $16, R22
-	BLO tail1455
-body1454:
+	BLO tail1476
+body1475:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -18750,9 +19140,9 @@ body1454:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1453
-tail1455:
-	CBZ R22, rowdone1456
+	B chunks1474
+tail1476:
+	CBZ R22, rowdone1477
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18763,16 +19153,16 @@ tail1455:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1454
-rowdone1456:
+	B body1475
+rowdone1477:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1452
+	BNE row1473
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1451
+	BNE group1472
 	RET
 
 // func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18793,24 +19183,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1457
+	BHS chunk1478
 	CMP $16, R2
-	BHS chunk1458
+	BHS chunk1479
 	RET
-chunk1457:
-group1459:
+chunk1478:
+group1480:
 	MOVD R3, R11
-row1460:
+row1481:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1461:
+chunks1482:
 	CMP $32, R22
-	BLO tail1463
-body1462:
+	BLO tail1484
+body1483:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18825,9 +19215,9 @@ body1462:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1461
-tail1463:
-	CBZ R22, rowdone1464
+	B chunks1482
+tail1484:
+	CBZ R22, rowdone1485
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18838,31 +19228,31 @@ tail1463:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1462
-rowdone1464:
+	B body1483
+rowdone1485:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1460
+	BNE row1481
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1459
+	BNE group1480
 	RET
-chunk1458:
-group1465:
+chunk1479:
+group1486:
 	MOVD R3, R11
-row1466:
+row1487:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1467:
+chunks1488:
 	CMP $16, R22
-	BLO tail1469
-body1468:
+	BLO tail1490
+body1489:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ F0, 0(R12)
@@ -18875,9 +19265,9 @@ body1468:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1467
-tail1469:
-	CBZ R22, rowdone1470
+	B chunks1488
+tail1490:
+	CBZ R22, rowdone1491
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18888,16 +19278,16 @@ tail1469:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1468
-rowdone1470:
+	B body1489
+rowdone1491:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1466
+	BNE row1487
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1465
+	BNE group1486
 	RET
 
 // func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18918,11 +19308,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1471
+	BHS chunk1492
 	CMP $24, R2
-	BHS chunk1472
+	BHS chunk1493
 	RET
-chunk1471:
+chunk1492:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -18937,19 +19327,19 @@ chunk1471:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1473:
+group1494:
 	MOVD R3, R11
-row1474:
+row1495:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1475:
+chunks1496:
 	CMP $36, R22
-	BLO tail1477
-body1476:
+	BLO tail1498
+body1497:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19002,9 +19392,9 @@ body1476:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1475
-tail1477:
-	CBZ R22, rowdone1478
+	B chunks1496
+tail1498:
+	CBZ R22, rowdone1499
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19015,18 +19405,18 @@ tail1477:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1476
-rowdone1478:
+	B body1497
+rowdone1499:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1474
+	BNE row1495
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1473
+	BNE group1494
 	RET
-chunk1472:
+chunk1493:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19037,19 +19427,19 @@ chunk1472:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1479:
+group1500:
 	MOVD R3, R11
-row1480:
+row1501:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1481:
+chunks1502:
 	CMP $24, R22
-	BLO tail1483
-body1482:
+	BLO tail1504
+body1503:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19087,9 +19477,9 @@ body1482:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1481
-tail1483:
-	CBZ R22, rowdone1484
+	B chunks1502
+tail1504:
+	CBZ R22, rowdone1505
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19100,16 +19490,16 @@ tail1483:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1482
-rowdone1484:
+	B body1503
+rowdone1505:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1480
+	BNE row1501
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1479
+	BNE group1500
 	RET
 
 // func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19130,38 +19520,38 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1485
+	BHS chunk1506
 	CMP $16, R2
-	BHS chunk1486
+	BHS chunk1507
 	RET
-chunk1485:
-	MOVD $mask625<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask626<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask627<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask628<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1506:
 	MOVD $mask629<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask630<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask631<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask632<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask633<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask634<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1487:
+group1508:
 	MOVD R3, R11
-row1488:
+row1509:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1489:
+chunks1510:
 	CMP $32, R22
-	BLO tail1491
-body1490:
+	BLO tail1512
+body1511:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -19237,9 +19627,9 @@ body1490:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1489
-tail1491:
-	CBZ R22, rowdone1492
+	B chunks1510
+tail1512:
+	CBZ R22, rowdone1513
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19250,45 +19640,45 @@ tail1491:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1490
-rowdone1492:
+	B body1511
+rowdone1513:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1488
+	BNE row1509
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1487
+	BNE group1508
 	RET
-chunk1486:
-	MOVD $mask625<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask626<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask627<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask628<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1507:
 	MOVD $mask629<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask630<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask631<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask632<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask633<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask634<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1493:
+group1514:
 	MOVD R3, R11
-row1494:
+row1515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1495:
+chunks1516:
 	CMP $16, R22
-	BLO tail1497
-body1496:
+	BLO tail1518
+body1517:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -19328,9 +19718,9 @@ body1496:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1495
-tail1497:
-	CBZ R22, rowdone1498
+	B chunks1516
+tail1518:
+	CBZ R22, rowdone1519
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19341,16 +19731,16 @@ tail1497:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1496
-rowdone1498:
+	B body1517
+rowdone1519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1494
+	BNE row1515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1493
+	BNE group1514
 	RET
 
 // func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19371,30 +19761,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1499
+	BHS chunk1520
 	CMP $16, R2
-	BHS chunk1500
+	BHS chunk1521
 	RET
-chunk1499:
-	MOVD $mask632<>(SB), R24
+chunk1520:
+	MOVD $mask636<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask637<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask638<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1501:
+group1522:
 	MOVD R3, R11
-row1502:
+row1523:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1503:
+chunks1524:
 	CMP $32, R22
-	BLO tail1505
-body1504:
+	BLO tail1526
+body1525:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -19436,9 +19826,9 @@ body1504:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1503
-tail1505:
-	CBZ R22, rowdone1506
+	B chunks1524
+tail1526:
+	CBZ R22, rowdone1527
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19449,37 +19839,37 @@ tail1505:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1504
-rowdone1506:
+	B body1525
+rowdone1527:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1502
+	BNE row1523
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1501
+	BNE group1522
 	RET
-chunk1500:
-	MOVD $mask632<>(SB), R24
+chunk1521:
+	MOVD $mask636<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask637<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask638<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1507:
+group1528:
 	MOVD R3, R11
-row1508:
+row1529:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1509:
+chunks1530:
 	CMP $16, R22
-	BLO tail1511
-body1510:
+	BLO tail1532
+body1531:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -19505,9 +19895,9 @@ body1510:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1509
-tail1511:
-	CBZ R22, rowdone1512
+	B chunks1530
+tail1532:
+	CBZ R22, rowdone1533
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19518,16 +19908,16 @@ tail1511:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1510
-rowdone1512:
+	B body1531
+rowdone1533:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1508
+	BNE row1529
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1507
+	BNE group1528
 	RET
 
 // func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19548,28 +19938,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1513
+	BHS chunk1534
 	RET
-chunk1513:
-	MOVD $mask518<>(SB), R24
+chunk1534:
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask523<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask520<>(SB), R24
+	MOVD $mask524<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1514:
+group1535:
 	MOVD R3, R11
-row1515:
+row1536:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1516:
+chunks1537:
 	CMP $32, R22
-	BLO tail1518
-body1517:
+	BLO tail1539
+body1538:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -19611,9 +20001,9 @@ body1517:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1516
-tail1518:
-	CBZ R22, rowdone1519
+	B chunks1537
+tail1539:
+	CBZ R22, rowdone1540
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19624,16 +20014,16 @@ tail1518:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1517
-rowdone1519:
+	B body1538
+rowdone1540:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1515
+	BNE row1536
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1514
+	BNE group1535
 	RET
 
 // func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19654,28 +20044,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1520
+	BHS chunk1541
 	RET
-chunk1520:
+chunk1541:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1521:
+group1542:
 	MOVD R3, R11
-row1522:
+row1543:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1523:
+chunks1544:
 	CMP $64, R22
-	BLO tail1525
-body1524:
+	BLO tail1546
+body1545:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -19761,9 +20151,9 @@ body1524:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1523
-tail1525:
-	CBZ R22, rowdone1526
+	B chunks1544
+tail1546:
+	CBZ R22, rowdone1547
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19774,16 +20164,16 @@ tail1525:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1524
-rowdone1526:
+	B body1545
+rowdone1547:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1522
+	BNE row1543
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1521
+	BNE group1542
 	RET
 
 // func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19804,58 +20194,58 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1527
+	BHS chunk1548
 	CMP $24, R2
-	BHS chunk1528
+	BHS chunk1549
 	RET
-chunk1527:
-	MOVD $mask635<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask636<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask637<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask638<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1548:
 	MOVD $mask639<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask523<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask640<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask641<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask642<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask643<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V27.B16]
+	MOVD $mask527<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask644<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask645<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask646<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask647<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask648<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask649<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask650<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask651<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask652<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask653<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask654<>(SB), R24
 	VLD1 (R24), [V15.B16]
-group1529:
+group1550:
 	MOVD R3, R11
-row1530:
+row1551:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1531:
+chunks1552:
 	CMP $36, R22
-	BLO tail1533
-body1532:
+	BLO tail1554
+body1553:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -19983,9 +20373,9 @@ body1532:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1531
-tail1533:
-	CBZ R22, rowdone1534
+	B chunks1552
+tail1554:
+	CBZ R22, rowdone1555
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19996,61 +20386,61 @@ tail1533:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1532
-rowdone1534:
+	B body1553
+rowdone1555:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1530
+	BNE row1551
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1529
+	BNE group1550
 	RET
-chunk1528:
-	MOVD $mask635<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask636<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask637<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask638<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1549:
 	MOVD $mask639<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask523<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask640<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask641<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask642<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask643<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask527<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask644<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask645<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask651<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask652<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask653<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask654<>(SB), R24
-	VLD1 (R24), [V20.B16]
 	MOVD $mask655<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask656<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask657<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask658<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask659<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask660<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask661<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1535:
+group1556:
 	MOVD R3, R11
-row1536:
+row1557:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1537:
+chunks1558:
 	CMP $24, R22
-	BLO tail1539
-body1538:
+	BLO tail1560
+body1559:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20130,9 +20520,9 @@ body1538:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1537
-tail1539:
-	CBZ R22, rowdone1540
+	B chunks1558
+tail1560:
+	CBZ R22, rowdone1561
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20143,16 +20533,16 @@ tail1539:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1538
-rowdone1540:
+	B body1559
+rowdone1561:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1536
+	BNE row1557
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1535
+	BNE group1556
 	RET
 
 // func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20173,48 +20563,48 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1541
+	BHS chunk1562
 	CMP $24, R2
-	BHS chunk1542
+	BHS chunk1563
 	RET
-chunk1541:
-	MOVD $mask595<>(SB), R24
+chunk1562:
+	MOVD $mask599<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask596<>(SB), R24
+	MOVD $mask600<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask597<>(SB), R24
+	MOVD $mask601<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask658<>(SB), R24
+	MOVD $mask662<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask598<>(SB), R24
+	MOVD $mask602<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask252<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask659<>(SB), R24
+	MOVD $mask663<>(SB), R24
 	VLD1 (R24), [V22.B16]
 	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask660<>(SB), R24
+	MOVD $mask664<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1543:
+group1564:
 	MOVD R3, R11
-row1544:
+row1565:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1545:
+chunks1566:
 	CMP $48, R22
-	BLO tail1547
-body1546:
+	BLO tail1568
+body1567:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -20326,9 +20716,9 @@ body1546:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1545
-tail1547:
-	CBZ R22, rowdone1548
+	B chunks1566
+tail1568:
+	CBZ R22, rowdone1569
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20339,49 +20729,49 @@ tail1547:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1546
-rowdone1548:
+	B body1567
+rowdone1569:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1544
+	BNE row1565
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1543
+	BNE group1564
 	RET
-chunk1542:
-	MOVD $mask595<>(SB), R24
+chunk1563:
+	MOVD $mask599<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask596<>(SB), R24
+	MOVD $mask600<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask597<>(SB), R24
+	MOVD $mask601<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask489<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask244<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask658<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask661<>(SB), R24
-	VLD1 (R24), [V25.B16]
 	MOVD $mask662<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask665<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask666<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask663<>(SB), R24
+	MOVD $mask667<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1549:
+group1570:
 	MOVD R3, R11
-row1550:
+row1571:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1551:
+chunks1572:
 	CMP $24, R22
-	BLO tail1553
-body1552:
+	BLO tail1574
+body1573:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 8(R21), F2
@@ -20441,9 +20831,9 @@ body1552:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1551
-tail1553:
-	CBZ R22, rowdone1554
+	B chunks1572
+tail1574:
+	CBZ R22, rowdone1575
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20454,16 +20844,16 @@ tail1553:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1552
-rowdone1554:
+	B body1573
+rowdone1575:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1550
+	BNE row1571
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1549
+	BNE group1570
 	RET
 
 // func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20484,10 +20874,10 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1555
+	BHS chunk1576
 	RET
-chunk1555:
-	MOVD $mask538<>(SB), R24
+chunk1576:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -20495,21 +20885,21 @@ chunk1555:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask664<>(SB), R24
+	MOVD $mask668<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1556:
+group1577:
 	MOVD R3, R11
-row1557:
+row1578:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1558:
+chunks1579:
 	CMP $48, R22
-	BLO tail1560
-body1559:
+	BLO tail1581
+body1580:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -20598,9 +20988,9 @@ body1559:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1558
-tail1560:
-	CBZ R22, rowdone1561
+	B chunks1579
+tail1581:
+	CBZ R22, rowdone1582
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20611,16 +21001,16 @@ tail1560:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1559
-rowdone1561:
+	B body1580
+rowdone1582:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1557
+	BNE row1578
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1556
+	BNE group1577
 	RET
 
 // func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20641,38 +21031,38 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1562
+	BHS chunk1583
 	CMP $16, R2
-	BHS chunk1563
+	BHS chunk1584
 	RET
-chunk1562:
-	MOVD $mask665<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask666<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask667<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask668<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1583:
 	MOVD $mask669<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask670<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask671<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask672<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask673<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask674<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask675<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1564:
+group1585:
 	MOVD R3, R11
-row1565:
+row1586:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1566:
+chunks1587:
 	CMP $32, R22
-	BLO tail1568
-body1567:
+	BLO tail1589
+body1588:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20748,9 +21138,9 @@ body1567:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1566
-tail1568:
-	CBZ R22, rowdone1569
+	B chunks1587
+tail1589:
+	CBZ R22, rowdone1590
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20761,45 +21151,45 @@ tail1568:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1567
-rowdone1569:
+	B body1588
+rowdone1590:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1565
+	BNE row1586
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1564
+	BNE group1585
 	RET
-chunk1563:
-	MOVD $mask665<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask666<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask667<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask668<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1584:
 	MOVD $mask669<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask670<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask671<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask672<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask673<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask674<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask675<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1570:
+group1591:
 	MOVD R3, R11
-row1571:
+row1592:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1572:
+chunks1593:
 	CMP $16, R22
-	BLO tail1574
-body1573:
+	BLO tail1595
+body1594:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -20839,9 +21229,9 @@ body1573:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1572
-tail1574:
-	CBZ R22, rowdone1575
+	B chunks1593
+tail1595:
+	CBZ R22, rowdone1596
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20852,16 +21242,16 @@ tail1574:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1573
-rowdone1575:
+	B body1594
+rowdone1596:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1571
+	BNE row1592
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1570
+	BNE group1591
 	RET
 
 // func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20882,36 +21272,36 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1576
+	BHS chunk1597
 	RET
-chunk1576:
-	MOVD $mask616<>(SB), R24
+chunk1597:
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask617<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask618<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask619<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask623<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask672<>(SB), R24
-	VLD1 (R24), [V26.B16]
 	MOVD $mask622<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask623<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask627<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask676<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask626<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1577:
+group1598:
 	MOVD R3, R11
-row1578:
+row1599:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1579:
+chunks1600:
 	CMP $32, R22
-	BLO tail1581
-body1580:
+	BLO tail1602
+body1601:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -20987,9 +21377,9 @@ body1580:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1579
-tail1581:
-	CBZ R22, rowdone1582
+	B chunks1600
+tail1602:
+	CBZ R22, rowdone1603
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21000,16 +21390,16 @@ tail1581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1580
-rowdone1582:
+	B body1601
+rowdone1603:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1578
+	BNE row1599
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1577
+	BNE group1598
 	RET
 
 // func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21030,9 +21420,9 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1583
+	BHS chunk1604
 	RET
-chunk1583:
+chunk1604:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask277<>(SB), R24
@@ -21047,19 +21437,19 @@ chunk1583:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1584:
+group1605:
 	MOVD R3, R11
-row1585:
+row1606:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1586:
+chunks1607:
 	CMP $64, R22
-	BLO tail1588
-body1587:
+	BLO tail1609
+body1608:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21207,9 +21597,9 @@ body1587:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1586
-tail1588:
-	CBZ R22, rowdone1589
+	B chunks1607
+tail1609:
+	CBZ R22, rowdone1610
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21220,16 +21610,16 @@ tail1588:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1587
-rowdone1589:
+	B body1608
+rowdone1610:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1585
+	BNE row1606
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1584
+	BNE group1605
 	RET
 
 // func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21250,12 +21640,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1590
+	BHS chunk1611
 	RET
-chunk1590:
-group1591:
+chunk1611:
+group1612:
 	MOVD R3, R11
-row1592:
+row1613:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21263,86 +21653,86 @@ row1592:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1593:
+chunks1614:
 	CMP $16, R22
-	BLO tail1595
-body1594:
+	BLO tail1616
+body1615:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask673<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask674<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask675<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask676<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask677<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask678<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask679<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
+	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask680<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask681<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
+	VTBX V31.B16, [V4.B16], V5.B16
 	MOVD $mask682<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask683<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask684<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask685<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask686<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask687<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask688<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask689<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask690<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask691<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask692<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask693<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask694<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask695<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask696<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask697<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask698<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask699<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask700<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask701<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -21357,9 +21747,9 @@ body1594:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1593
-tail1595:
-	CBZ R22, rowdone1596
+	B chunks1614
+tail1616:
+	CBZ R22, rowdone1617
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21371,16 +21761,16 @@ tail1595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1594
-rowdone1596:
+	B body1615
+rowdone1617:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1592
+	BNE row1613
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1591
+	BNE group1612
 	RET
 
 // func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21401,12 +21791,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1597
+	BHS chunk1618
 	RET
-chunk1597:
-group1598:
+chunk1618:
+group1619:
 	MOVD R3, R11
-row1599:
+row1620:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21414,86 +21804,86 @@ row1599:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1600:
+chunks1621:
 	CMP $16, R22
-	BLO tail1602
-body1601:
+	BLO tail1623
+body1622:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask698<>(SB), R24
+	MOVD $mask702<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask699<>(SB), R24
+	MOVD $mask703<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask700<>(SB), R24
+	MOVD $mask704<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask701<>(SB), R24
+	MOVD $mask705<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask702<>(SB), R24
+	MOVD $mask706<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask426<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask703<>(SB), R24
+	MOVD $mask707<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask704<>(SB), R24
+	MOVD $mask708<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask705<>(SB), R24
+	MOVD $mask709<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask706<>(SB), R24
+	MOVD $mask710<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask707<>(SB), R24
+	MOVD $mask711<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask428<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask708<>(SB), R24
+	MOVD $mask712<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask709<>(SB), R24
+	MOVD $mask713<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask710<>(SB), R24
+	MOVD $mask714<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask711<>(SB), R24
+	MOVD $mask715<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask712<>(SB), R24
+	MOVD $mask716<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask713<>(SB), R24
+	MOVD $mask717<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask714<>(SB), R24
+	MOVD $mask718<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
 	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask715<>(SB), R24
+	MOVD $mask719<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask716<>(SB), R24
+	MOVD $mask720<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -21508,9 +21898,9 @@ body1601:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1600
-tail1602:
-	CBZ R22, rowdone1603
+	B chunks1621
+tail1623:
+	CBZ R22, rowdone1624
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21522,16 +21912,16 @@ tail1602:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1601
-rowdone1603:
+	B body1622
+rowdone1624:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1599
+	BNE row1620
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1598
+	BNE group1619
 	RET
 
 // func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21552,9 +21942,9 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1604
+	BHS chunk1625
 	RET
-chunk1604:
+chunk1625:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask278<>(SB), R24
@@ -21587,9 +21977,9 @@ chunk1604:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1605:
+group1626:
 	MOVD R3, R11
-row1606:
+row1627:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21597,10 +21987,10 @@ row1606:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1607:
+chunks1628:
 	CMP $16, R22
-	BLO tail1609
-body1608:
+	BLO tail1630
+body1629:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -21636,235 +22026,6 @@ body1608:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1607
-tail1609:
-	CBZ R22, rowdone1610
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1608
-rowdone1610:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1606
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1605
-	RET
-
-// func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $16, R2
-	BHS chunk1611
-	RET
-chunk1611:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask178<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask21<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V28.B16]
-group1612:
-	MOVD R3, R11
-row1613:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1614:
-	CMP $16, R22
-	BLO tail1616
-body1615:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FMOVQ 64(R21), F4
-	VTBL V31.B16, [V0.B16], V5.B16
-	VTBX V30.B16, [V2.B16], V5.B16
-	VTBL V29.B16, [V0.B16], V0.B16
-	VTBX V28.B16, [V3.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V6.B16
-	VTBX V30.B16, [V3.B16], V6.B16
-	VTBL V29.B16, [V1.B16], V1.B16
-	VTBX V28.B16, [V4.B16], V1.B16
-	VTBL V31.B16, [V2.B16], V2.B16
-	VTBX V30.B16, [V4.B16], V2.B16
-	FMOVQ F5, 0(R12)
-	FMOVQ F0, 0(R13)
-	FMOVQ F6, 0(R14)
-	FMOVQ F1, 0(R15)
-	FMOVQ F2, 0(R16)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $80, R21, R21
-	SUB $16, R22, R22
-	B chunks1614
-tail1616:
-	CBZ R22, rowdone1617
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1615
-rowdone1617:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1613
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1612
-	RET
-
-// func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1618
-	CMP $16, R2
-	BHS chunk1619
-	RET
-chunk1618:
-group1620:
-	MOVD R3, R11
-row1621:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1622:
-	CMP $32, R22
-	BLO tail1624
-body1623:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	FLDPQ 128(R21), (F8, F9)
-	FSTPQ (F0, F5), 0(R12)
-	FSTPQ (F1, F6), 0(R13)
-	FSTPQ (F2, F7), 0(R14)
-	FSTPQ (F3, F8), 0(R15)
-	FSTPQ (F4, F9), 0(R16)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $160, R21, R21
-	SUB $32, R22, R22
-	B chunks1622
-tail1624:
-	CBZ R22, rowdone1625
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1623
-rowdone1625:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1621
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1620
-	RET
-chunk1619:
-group1626:
-	MOVD R3, R11
-row1627:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1628:
-	CMP $16, R22
-	BLO tail1630
-body1629:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FMOVQ 64(R21), F4
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $80, R21, R21
-	SUB $16, R22, R22
 	B chunks1628
 tail1630:
 	CBZ R22, rowdone1631
@@ -21891,8 +22052,8 @@ rowdone1631:
 	BNE group1626
 	RET
 
-// func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -21912,15 +22073,22 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1632
 	RET
 chunk1632:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask178<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask21<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V28.B16]
 group1633:
 	MOVD R3, R11
 row1634:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
-	ADD R7, R12, R15
-	ADD R6, R15, R16
-	ADD R6, R16, R17
+	ADD R6, R14, R15
+	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1635:
@@ -21929,113 +22097,335 @@ chunks1635:
 body1636:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
+	FMOVQ 64(R21), F4
+	VTBL V31.B16, [V0.B16], V5.B16
+	VTBX V30.B16, [V2.B16], V5.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V28.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V6.B16
+	VTBX V30.B16, [V3.B16], V6.B16
+	VTBL V29.B16, [V1.B16], V1.B16
+	VTBX V28.B16, [V4.B16], V1.B16
+	VTBL V31.B16, [V2.B16], V2.B16
+	VTBX V30.B16, [V4.B16], V2.B16
+	FMOVQ F5, 0(R12)
+	FMOVQ F0, 0(R13)
+	FMOVQ F6, 0(R14)
+	FMOVQ F1, 0(R15)
+	FMOVQ F2, 0(R16)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $80, R21, R21
+	SUB $16, R22, R22
+	B chunks1635
+tail1637:
+	CBZ R22, rowdone1638
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1636
+rowdone1638:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1634
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1633
+	RET
+
+// func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1639
+	CMP $16, R2
+	BHS chunk1640
+	RET
+chunk1639:
+group1641:
+	MOVD R3, R11
+row1642:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1643:
+	CMP $32, R22
+	BLO tail1645
+body1644:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask717<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask718<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask719<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask720<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
+	FLDPQ 96(R21), (F6, F7)
+	FLDPQ 128(R21), (F8, F9)
+	FSTPQ (F0, F5), 0(R12)
+	FSTPQ (F1, F6), 0(R13)
+	FSTPQ (F2, F7), 0(R14)
+	FSTPQ (F3, F8), 0(R15)
+	FSTPQ (F4, F9), 0(R16)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $160, R21, R21
+	SUB $32, R22, R22
+	B chunks1643
+tail1645:
+	CBZ R22, rowdone1646
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1644
+rowdone1646:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1642
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1641
+	RET
+chunk1640:
+group1647:
+	MOVD R3, R11
+row1648:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1649:
+	CMP $16, R22
+	BLO tail1651
+body1650:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FMOVQ 64(R21), F4
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $80, R21, R21
+	SUB $16, R22, R22
+	B chunks1649
+tail1651:
+	CBZ R22, rowdone1652
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1650
+rowdone1652:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1648
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1647
+	RET
+
+// func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $16, R2
+	BHS chunk1653
+	RET
+chunk1653:
+group1654:
+	MOVD R3, R11
+row1655:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R7, R12, R15
+	ADD R6, R15, R16
+	ADD R6, R16, R17
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1656:
+	CMP $16, R22
+	BLO tail1658
+body1657:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
 	MOVD $mask721<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask722<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask723<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask724<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask725<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask726<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V5.B16], V6.B16
 	MOVD $mask727<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask728<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask729<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask730<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask731<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask732<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask733<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask734<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask735<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask736<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask737<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask738<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask739<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask740<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask741<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask742<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask743<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask744<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask745<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask746<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask747<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask748<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask749<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask750<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask751<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask752<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask753<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask754<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask755<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask756<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22052,9 +22442,9 @@ body1636:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1635
-tail1637:
-	CBZ R22, rowdone1638
+	B chunks1656
+tail1658:
+	CBZ R22, rowdone1659
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22067,16 +22457,16 @@ tail1637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1636
-rowdone1638:
+	B body1657
+rowdone1659:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1634
+	BNE row1655
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1633
+	BNE group1654
 	RET
 
 // func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22097,12 +22487,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1639
+	BHS chunk1660
 	RET
-chunk1639:
-group1640:
+chunk1660:
+group1661:
 	MOVD R3, R11
-row1641:
+row1662:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22111,14 +22501,14 @@ row1641:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1642:
+chunks1663:
 	CMP $16, R22
-	BLO tail1644
-body1643:
+	BLO tail1665
+body1664:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask753<>(SB), R24
+	MOVD $mask757<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask267<>(SB), R24
@@ -22127,16 +22517,16 @@ body1643:
 	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask754<>(SB), R24
+	MOVD $mask758<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask755<>(SB), R24
+	MOVD $mask759<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask260<>(SB), R24
@@ -22145,19 +22535,19 @@ body1643:
 	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask756<>(SB), R24
+	MOVD $mask760<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask701<>(SB), R24
+	MOVD $mask705<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask757<>(SB), R24
+	MOVD $mask761<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask758<>(SB), R24
+	MOVD $mask762<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask433<>(SB), R24
@@ -22166,16 +22556,16 @@ body1643:
 	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask759<>(SB), R24
+	MOVD $mask763<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask705<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask709<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V8.B16
+	MOVD $mask713<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V9.B16
-	MOVD $mask760<>(SB), R24
+	MOVD $mask764<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask269<>(SB), R24
@@ -22184,19 +22574,19 @@ body1643:
 	MOVD $mask427<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask761<>(SB), R24
+	MOVD $mask765<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask713<>(SB), R24
+	MOVD $mask717<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask496<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V10.B16
-	MOVD $mask762<>(SB), R24
+	MOVD $mask766<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask258<>(SB), R24
@@ -22205,16 +22595,16 @@ body1643:
 	MOVD $mask421<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask763<>(SB), R24
+	MOVD $mask767<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask764<>(SB), R24
+	MOVD $mask768<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask499<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask765<>(SB), R24
+	MOVD $mask769<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
 	MOVD $mask377<>(SB), R24
@@ -22223,7 +22613,7 @@ body1643:
 	MOVD $mask428<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
-	MOVD $mask766<>(SB), R24
+	MOVD $mask770<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22240,9 +22630,9 @@ body1643:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1642
-tail1644:
-	CBZ R22, rowdone1645
+	B chunks1663
+tail1665:
+	CBZ R22, rowdone1666
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22255,16 +22645,16 @@ tail1644:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1643
-rowdone1645:
+	B body1664
+rowdone1666:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1641
+	BNE row1662
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1640
+	BNE group1661
 	RET
 
 // func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22285,9 +22675,9 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1646
+	BHS chunk1667
 	RET
-chunk1646:
+chunk1667:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask382<>(SB), R24
@@ -22320,9 +22710,9 @@ chunk1646:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1647:
+group1668:
 	MOVD R3, R11
-row1648:
+row1669:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22331,10 +22721,10 @@ row1648:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1649:
+chunks1670:
 	CMP $16, R22
-	BLO tail1651
-body1650:
+	BLO tail1672
+body1671:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22376,9 +22766,9 @@ body1650:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1649
-tail1651:
-	CBZ R22, rowdone1652
+	B chunks1670
+tail1672:
+	CBZ R22, rowdone1673
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22391,16 +22781,16 @@ tail1651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1650
-rowdone1652:
+	B body1671
+rowdone1673:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1648
+	BNE row1669
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1647
+	BNE group1668
 	RET
 
 // func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22421,9 +22811,9 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1653
+	BHS chunk1674
 	RET
-chunk1653:
+chunk1674:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
@@ -22432,9 +22822,9 @@ chunk1653:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1654:
+group1675:
 	MOVD R3, R11
-row1655:
+row1676:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22443,10 +22833,10 @@ row1655:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1656:
+chunks1677:
 	CMP $16, R22
-	BLO tail1658
-body1657:
+	BLO tail1679
+body1678:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22476,9 +22866,9 @@ body1657:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1656
-tail1658:
-	CBZ R22, rowdone1659
+	B chunks1677
+tail1679:
+	CBZ R22, rowdone1680
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22491,16 +22881,16 @@ tail1658:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1657
-rowdone1659:
+	B body1678
+rowdone1680:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1655
+	BNE row1676
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1654
+	BNE group1675
 	RET
 
 // func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22521,14 +22911,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1660
+	BHS chunk1681
 	CMP $16, R2
-	BHS chunk1661
+	BHS chunk1682
 	RET
-chunk1660:
-group1662:
+chunk1681:
+group1683:
 	MOVD R3, R11
-row1663:
+row1684:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22537,10 +22927,10 @@ row1663:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1664:
+chunks1685:
 	CMP $32, R22
-	BLO tail1666
-body1665:
+	BLO tail1687
+body1686:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22561,9 +22951,9 @@ body1665:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks1664
-tail1666:
-	CBZ R22, rowdone1667
+	B chunks1685
+tail1687:
+	CBZ R22, rowdone1688
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22576,21 +22966,21 @@ tail1666:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1665
-rowdone1667:
+	B body1686
+rowdone1688:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1663
+	BNE row1684
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1662
+	BNE group1683
 	RET
-chunk1661:
-group1668:
+chunk1682:
+group1689:
 	MOVD R3, R11
-row1669:
+row1690:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22599,10 +22989,10 @@ row1669:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1670:
+chunks1691:
 	CMP $16, R22
-	BLO tail1672
-body1671:
+	BLO tail1693
+body1692:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22620,9 +23010,9 @@ body1671:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1670
-tail1672:
-	CBZ R22, rowdone1673
+	B chunks1691
+tail1693:
+	CBZ R22, rowdone1694
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22635,16 +23025,16 @@ tail1672:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1671
-rowdone1673:
+	B body1692
+rowdone1694:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1669
+	BNE row1690
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1668
+	BNE group1689
 	RET
 
 // func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22665,12 +23055,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1674
+	BHS chunk1695
 	RET
-chunk1674:
-group1675:
+chunk1695:
+group1696:
 	MOVD R3, R11
-row1676:
+row1697:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22680,159 +23070,159 @@ row1676:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1677:
+chunks1698:
 	CMP $16, R22
-	BLO tail1679
-body1678:
+	BLO tail1700
+body1699:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask767<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask768<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask769<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask770<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask771<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask772<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask773<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask774<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask775<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask776<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask777<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask778<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask779<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask780<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask781<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask782<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask783<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask784<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V6.B16], V8.B16
 	MOVD $mask785<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask786<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask787<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask788<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask789<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask790<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask791<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V6.B16], V9.B16
 	MOVD $mask792<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask793<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask794<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask795<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask796<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask797<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask798<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
+	VTBX V31.B16, [V6.B16], V10.B16
 	MOVD $mask799<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
+	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask800<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
+	VTBX V31.B16, [V1.B16], V11.B16
 	MOVD $mask801<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
+	VTBX V31.B16, [V2.B16], V11.B16
 	MOVD $mask802<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
+	VTBX V31.B16, [V3.B16], V11.B16
 	MOVD $mask803<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask804<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
+	VTBX V31.B16, [V5.B16], V11.B16
 	MOVD $mask805<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
+	VTBX V31.B16, [V6.B16], V11.B16
 	MOVD $mask806<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
+	VTBL V31.B16, [V0.B16], V12.B16
 	MOVD $mask807<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
+	VTBX V31.B16, [V1.B16], V12.B16
 	MOVD $mask808<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
+	VTBX V31.B16, [V2.B16], V12.B16
 	MOVD $mask809<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V12.B16
 	MOVD $mask810<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V12.B16
 	MOVD $mask811<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask812<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V6.B16], V12.B16
 	MOVD $mask813<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask814<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V0.B16
 	MOVD $mask815<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask816<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask817<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask818<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V0.B16
+	MOVD $mask819<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -22851,9 +23241,9 @@ body1678:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1677
-tail1679:
-	CBZ R22, rowdone1680
+	B chunks1698
+tail1700:
+	CBZ R22, rowdone1701
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22867,16 +23257,16 @@ tail1679:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1678
-rowdone1680:
+	B body1699
+rowdone1701:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1676
+	BNE row1697
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1675
+	BNE group1696
 	RET
 
 // func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22897,12 +23287,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1681
+	BHS chunk1702
 	RET
-chunk1681:
-group1682:
+chunk1702:
+group1703:
 	MOVD R3, R11
-row1683:
+row1704:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22912,15 +23302,15 @@ row1683:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1684:
+chunks1705:
 	CMP $16, R22
-	BLO tail1686
-body1685:
+	BLO tail1707
+body1706:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask554<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask274<>(SB), R24
@@ -22938,13 +23328,13 @@ body1685:
 	MOVD $mask490<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask816<>(SB), R24
+	MOVD $mask820<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V7.B16
-	MOVD $mask817<>(SB), R24
+	MOVD $mask821<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask818<>(SB), R24
+	MOVD $mask822<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask262<>(SB), R24
@@ -22959,16 +23349,16 @@ body1685:
 	MOVD $mask494<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask537<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V8.B16
-	MOVD $mask757<>(SB), R24
+	MOVD $mask761<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask491<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask819<>(SB), R24
+	MOVD $mask823<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask272<>(SB), R24
@@ -22980,10 +23370,10 @@ body1685:
 	MOVD $mask257<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask701<>(SB), R24
+	MOVD $mask705<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V9.B16
-	MOVD $mask709<>(SB), R24
+	MOVD $mask713<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask496<>(SB), R24
@@ -22992,7 +23382,7 @@ body1685:
 	MOVD $mask424<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
-	MOVD $mask620<>(SB), R24
+	MOVD $mask624<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask434<>(SB), R24
@@ -23001,10 +23391,10 @@ body1685:
 	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask705<>(SB), R24
+	MOVD $mask709<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V10.B16
-	MOVD $mask713<>(SB), R24
+	MOVD $mask717<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask499<>(SB), R24
@@ -23016,7 +23406,7 @@ body1685:
 	MOVD $mask425<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V11.B16
-	MOVD $mask820<>(SB), R24
+	MOVD $mask824<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask263<>(SB), R24
@@ -23025,7 +23415,7 @@ body1685:
 	MOVD $mask259<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V11.B16
-	MOVD $mask764<>(SB), R24
+	MOVD $mask768<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V12.B16
 	MOVD $mask501<>(SB), R24
@@ -23040,13 +23430,13 @@ body1685:
 	MOVD $mask492<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V12.B16
-	MOVD $mask821<>(SB), R24
+	MOVD $mask825<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V12.B16
-	MOVD $mask822<>(SB), R24
+	MOVD $mask826<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask503<>(SB), R24
@@ -23064,7 +23454,7 @@ body1685:
 	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
-	MOVD $mask823<>(SB), R24
+	MOVD $mask827<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -23083,9 +23473,9 @@ body1685:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1684
-tail1686:
-	CBZ R22, rowdone1687
+	B chunks1705
+tail1707:
+	CBZ R22, rowdone1708
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23099,16 +23489,16 @@ tail1686:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1685
-rowdone1687:
+	B body1706
+rowdone1708:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1683
+	BNE row1704
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1682
+	BNE group1703
 	RET
 
 // func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23129,9 +23519,9 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1688
+	BHS chunk1709
 	RET
-chunk1688:
+chunk1709:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask279<>(SB), R24
@@ -23164,9 +23554,9 @@ chunk1688:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1689:
+group1710:
 	MOVD R3, R11
-row1690:
+row1711:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23176,10 +23566,10 @@ row1690:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1691:
+chunks1712:
 	CMP $16, R22
-	BLO tail1693
-body1692:
+	BLO tail1714
+body1713:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23228,9 +23618,9 @@ body1692:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1691
-tail1693:
-	CBZ R22, rowdone1694
+	B chunks1712
+tail1714:
+	CBZ R22, rowdone1715
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23244,16 +23634,16 @@ tail1693:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1692
-rowdone1694:
+	B body1713
+rowdone1715:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1690
+	BNE row1711
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1689
+	BNE group1710
 	RET
 
 // func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23274,9 +23664,9 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1695
+	BHS chunk1716
 	RET
-chunk1695:
+chunk1716:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask178<>(SB), R24
@@ -23285,9 +23675,9 @@ chunk1695:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1696:
+group1717:
 	MOVD R3, R11
-row1697:
+row1718:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23297,10 +23687,10 @@ row1697:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1698:
+chunks1719:
 	CMP $16, R22
-	BLO tail1700
-body1699:
+	BLO tail1721
+body1720:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23335,9 +23725,9 @@ body1699:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1698
-tail1700:
-	CBZ R22, rowdone1701
+	B chunks1719
+tail1721:
+	CBZ R22, rowdone1722
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23351,16 +23741,16 @@ tail1700:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1699
-rowdone1701:
+	B body1720
+rowdone1722:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1697
+	BNE row1718
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1696
+	BNE group1717
 	RET
 
 // func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23381,14 +23771,14 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1702
+	BHS chunk1723
 	CMP $16, R2
-	BHS chunk1703
+	BHS chunk1724
 	RET
-chunk1702:
-group1704:
+chunk1723:
+group1725:
 	MOVD R3, R11
-row1705:
+row1726:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23398,10 +23788,10 @@ row1705:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1706:
+chunks1727:
 	CMP $32, R22
-	BLO tail1708
-body1707:
+	BLO tail1729
+body1728:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23425,9 +23815,9 @@ body1707:
 	ADD $32, R19, R19
 	ADD $224, R21, R21
 	SUB $32, R22, R22
-	B chunks1706
-tail1708:
-	CBZ R22, rowdone1709
+	B chunks1727
+tail1729:
+	CBZ R22, rowdone1730
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23441,21 +23831,21 @@ tail1708:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1707
-rowdone1709:
+	B body1728
+rowdone1730:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1705
+	BNE row1726
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1704
+	BNE group1725
 	RET
-chunk1703:
-group1710:
+chunk1724:
+group1731:
 	MOVD R3, R11
-row1711:
+row1732:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23465,10 +23855,10 @@ row1711:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1712:
+chunks1733:
 	CMP $16, R22
-	BLO tail1714
-body1713:
+	BLO tail1735
+body1734:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23489,9 +23879,9 @@ body1713:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1712
-tail1714:
-	CBZ R22, rowdone1715
+	B chunks1733
+tail1735:
+	CBZ R22, rowdone1736
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23505,16 +23895,16 @@ tail1714:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1713
-rowdone1715:
+	B body1734
+rowdone1736:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1711
+	BNE row1732
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1710
+	BNE group1731
 	RET
 
 // func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23535,14 +23925,14 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1716
+	BHS chunk1737
 	CMP $16, R2
-	BHS chunk1717
+	BHS chunk1738
 	RET
-chunk1716:
-group1718:
+chunk1737:
+group1739:
 	MOVD R3, R11
-row1719:
+row1740:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23553,10 +23943,10 @@ row1719:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1720:
+chunks1741:
 	CMP $32, R22
-	BLO tail1722
-body1721:
+	BLO tail1743
+body1742:
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
@@ -23606,9 +23996,9 @@ body1721:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1720
-tail1722:
-	CBZ R22, rowdone1723
+	B chunks1741
+tail1743:
+	CBZ R22, rowdone1744
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23623,21 +24013,21 @@ tail1722:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1721
-rowdone1723:
+	B body1742
+rowdone1744:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1719
+	BNE row1740
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1718
+	BNE group1739
 	RET
-chunk1717:
-group1724:
+chunk1738:
+group1745:
 	MOVD R3, R11
-row1725:
+row1746:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23648,10 +24038,10 @@ row1725:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1726:
+chunks1747:
 	CMP $16, R22
-	BLO tail1728
-body1727:
+	BLO tail1749
+body1748:
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
@@ -23681,9 +24071,9 @@ body1727:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1726
-tail1728:
-	CBZ R22, rowdone1729
+	B chunks1747
+tail1749:
+	CBZ R22, rowdone1750
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23698,16 +24088,16 @@ tail1728:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1727
-rowdone1729:
+	B body1748
+rowdone1750:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1725
+	BNE row1746
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1724
+	BNE group1745
 	RET
 
 // func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23728,14 +24118,14 @@ TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1730
+	BHS chunk1751
 	CMP $16, R2
-	BHS chunk1731
+	BHS chunk1752
 	RET
-chunk1730:
-group1732:
+chunk1751:
+group1753:
 	MOVD R3, R11
-row1733:
+row1754:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23746,10 +24136,10 @@ row1733:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1734:
+chunks1755:
 	CMP $32, R22
-	BLO tail1736
-body1735:
+	BLO tail1757
+body1756:
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
@@ -23799,9 +24189,9 @@ body1735:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1734
-tail1736:
-	CBZ R22, rowdone1737
+	B chunks1755
+tail1757:
+	CBZ R22, rowdone1758
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23816,21 +24206,21 @@ tail1736:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1735
-rowdone1737:
+	B body1756
+rowdone1758:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1733
+	BNE row1754
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1732
+	BNE group1753
 	RET
-chunk1731:
-group1738:
+chunk1752:
+group1759:
 	MOVD R3, R11
-row1739:
+row1760:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23841,10 +24231,10 @@ row1739:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1740:
+chunks1761:
 	CMP $16, R22
-	BLO tail1742
-body1741:
+	BLO tail1763
+body1762:
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
@@ -23874,9 +24264,9 @@ body1741:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1740
-tail1742:
-	CBZ R22, rowdone1743
+	B chunks1761
+tail1763:
+	CBZ R22, rowdone1764
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23891,16 +24281,16 @@ tail1742:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1741
-rowdone1743:
+	B body1762
+rowdone1764:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1739
+	BNE row1760
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1738
+	BNE group1759
 	RET
 
 // func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23921,14 +24311,14 @@ TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1744
+	BHS chunk1765
 	CMP $16, R2
-	BHS chunk1745
+	BHS chunk1766
 	RET
-chunk1744:
-group1746:
+chunk1765:
+group1767:
 	MOVD R3, R11
-row1747:
+row1768:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23939,10 +24329,10 @@ row1747:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1748:
+chunks1769:
 	CMP $32, R22
-	BLO tail1750
-body1749:
+	BLO tail1771
+body1770:
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
@@ -23992,9 +24382,9 @@ body1749:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1748
-tail1750:
-	CBZ R22, rowdone1751
+	B chunks1769
+tail1771:
+	CBZ R22, rowdone1772
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24009,21 +24399,21 @@ tail1750:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1749
-rowdone1751:
+	B body1770
+rowdone1772:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1747
+	BNE row1768
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1746
+	BNE group1767
 	RET
-chunk1745:
-group1752:
+chunk1766:
+group1773:
 	MOVD R3, R11
-row1753:
+row1774:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24034,10 +24424,10 @@ row1753:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1754:
+chunks1775:
 	CMP $16, R22
-	BLO tail1756
-body1755:
+	BLO tail1777
+body1776:
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
@@ -24067,9 +24457,9 @@ body1755:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1754
-tail1756:
-	CBZ R22, rowdone1757
+	B chunks1775
+tail1777:
+	CBZ R22, rowdone1778
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24084,16 +24474,16 @@ tail1756:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1755
-rowdone1757:
+	B body1776
+rowdone1778:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1753
+	BNE row1774
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1752
+	BNE group1773
 	RET
 
 // func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24114,14 +24504,14 @@ TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1758
+	BHS chunk1779
 	CMP $16, R2
-	BHS chunk1759
+	BHS chunk1780
 	RET
-chunk1758:
-group1760:
+chunk1779:
+group1781:
 	MOVD R3, R11
-row1761:
+row1782:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24132,10 +24522,10 @@ row1761:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1762:
+chunks1783:
 	CMP $32, R22
-	BLO tail1764
-body1763:
+	BLO tail1785
+body1784:
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
 	ADD $64, R21, R24
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
@@ -24185,9 +24575,9 @@ body1763:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1762
-tail1764:
-	CBZ R22, rowdone1765
+	B chunks1783
+tail1785:
+	CBZ R22, rowdone1786
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24202,21 +24592,21 @@ tail1764:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1763
-rowdone1765:
+	B body1784
+rowdone1786:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1761
+	BNE row1782
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1760
+	BNE group1781
 	RET
-chunk1759:
-group1766:
+chunk1780:
+group1787:
 	MOVD R3, R11
-row1767:
+row1788:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24227,10 +24617,10 @@ row1767:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1768:
+chunks1789:
 	CMP $16, R22
-	BLO tail1770
-body1769:
+	BLO tail1791
+body1790:
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
 	ADD $64, R21, R24
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
@@ -24260,9 +24650,9 @@ body1769:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1768
-tail1770:
-	CBZ R22, rowdone1771
+	B chunks1789
+tail1791:
+	CBZ R22, rowdone1792
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24277,16 +24667,16 @@ tail1770:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1769
-rowdone1771:
+	B body1790
+rowdone1792:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1767
+	BNE row1788
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1766
+	BNE group1787
 	RET
 
 // func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24307,14 +24697,14 @@ TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1772
+	BHS chunk1793
 	CMP $16, R2
-	BHS chunk1773
+	BHS chunk1794
 	RET
-chunk1772:
-group1774:
+chunk1793:
+group1795:
 	MOVD R3, R11
-row1775:
+row1796:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24325,10 +24715,10 @@ row1775:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1776:
+chunks1797:
 	CMP $32, R22
-	BLO tail1778
-body1777:
+	BLO tail1799
+body1798:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24355,9 +24745,9 @@ body1777:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1776
-tail1778:
-	CBZ R22, rowdone1779
+	B chunks1797
+tail1799:
+	CBZ R22, rowdone1800
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24372,21 +24762,21 @@ tail1778:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1777
-rowdone1779:
+	B body1798
+rowdone1800:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1775
+	BNE row1796
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1774
+	BNE group1795
 	RET
-chunk1773:
-group1780:
+chunk1794:
+group1801:
 	MOVD R3, R11
-row1781:
+row1802:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24397,10 +24787,10 @@ row1781:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1782:
+chunks1803:
 	CMP $16, R22
-	BLO tail1784
-body1783:
+	BLO tail1805
+body1804:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24423,9 +24813,9 @@ body1783:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1782
-tail1784:
-	CBZ R22, rowdone1785
+	B chunks1803
+tail1805:
+	CBZ R22, rowdone1806
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24440,16 +24830,443 @@ tail1784:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1783
-rowdone1785:
+	B body1804
+rowdone1806:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1781
+	BNE row1802
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1780
+	BNE group1801
+	RET
+
+// func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1807
+	CMP $16, R2
+	BHS chunk1808
+	RET
+chunk1807:
+	MOVD $mask828<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask829<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask830<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1809:
+	MOVD R3, R11
+row1810:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1811:
+	CMP $32, R22
+	BLO tail1813
+body1812:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 64(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 128(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 136(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 144(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 88(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 152(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 160(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 168(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 176(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 120(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 184(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1811
+tail1813:
+	CBZ R22, rowdone1814
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1812
+rowdone1814:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1810
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1809
+	RET
+chunk1808:
+	MOVD $mask828<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask829<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask830<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1815:
+	MOVD R3, R11
+row1816:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1817:
+	CMP $16, R22
+	BLO tail1819
+body1818:
+	FMOVQ 0(R21), F0
+	FMOVQ 8(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 24(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 40(R21), F5
+	FMOVQ 48(R21), F6
+	FMOVQ 56(R21), F7
+	FMOVQ 64(R21), F8
+	FMOVQ 72(R21), F9
+	FMOVQ 80(R21), F10
+	FMOVQ 88(R21), F11
+	FMOVQ 96(R21), F12
+	FMOVQ 104(R21), F13
+	FMOVQ 112(R21), F14
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V8.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V9.B16], V1.B16
+	VTBL V31.B16, [V2.B16], V2.B16
+	VTBX V30.B16, [V10.B16], V2.B16
+	VTBL V31.B16, [V3.B16], V3.B16
+	VTBX V30.B16, [V11.B16], V3.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V12.B16], V4.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V30.B16, [V13.B16], V5.B16
+	VTBL V31.B16, [V6.B16], V6.B16
+	VTBX V30.B16, [V14.B16], V6.B16
+	VTBL V31.B16, [V7.B16], V7.B16
+	VTBX V29.B16, [V14.B16], V7.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1817
+tail1819:
+	CBZ R22, rowdone1820
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1818
+rowdone1820:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1816
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1815
+	RET
+
+// func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1821
+	RET
+chunk1821:
+	MOVD $mask636<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask637<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask638<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1822:
+	MOVD R3, R11
+row1823:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1824:
+	CMP $32, R22
+	BLO tail1826
+body1825:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 184(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 72(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 88(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 104(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 120(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1824
+tail1826:
+	CBZ R22, rowdone1827
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1825
+rowdone1827:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1823
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1822
 	RET
 
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -24473,19 +25290,19 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group1786:
+group1828:
 	MOVD R3, R11
-row1787:
+row1829:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane1788:
+lane1830:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad1790:
+quad1832:
 	CMP $64, R17
-	BLO single1791
+	BLO single1833
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -24498,29 +25315,29 @@ quad1790:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad1790
-single1791:
-	CBZ R17, lanedone1792
-elem1789:
+	B quad1832
+single1833:
+	CBZ R17, lanedone1834
+elem1831:
 	VLD1 (R15), [V0.B16]
 	VST1.P [V0.B16], 16(R16)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem1789
-lanedone1792:
+	BNE elem1831
+lanedone1834:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane1788
+	BLO lane1830
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1787
+	BNE row1829
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1786
+	BNE group1828
 	RET
 
 // func unitZip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -24533,25 +25350,25 @@ TEXT ·unitZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1793
+	BLS rowchunk1835
 	CMP $8, R2
-	BLS rowchunk1794
+	BLS rowchunk1836
 	CMP $16, R2
-	BLS rowchunk1795
+	BLS rowchunk1837
 	CMP $32, R2
-	BLS rowchunk1796
-	B rowchunks1797
-rowchunk1793:
+	BLS rowchunk1838
+	B rowchunks1839
+rowchunk1835:
 	SUB $4, R2, R10
-group1798:
+group1840:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1799
+	BNE unit1841
 	SUBS $1, R9, R9
-	BEQ lastunit1800
-unit1799:
+	BEQ lastunit1842
+unit1841:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -24571,21 +25388,21 @@ unit1799:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1799
+	BNE unit1841
 	CMP $1, R5
-	BNE nextgroup1801
-lastunit1800:
+	BNE nextgroup1843
+lastunit1842:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1802:
+exact1844:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1803
+	BEQ exactdone1845
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24594,21 +25411,21 @@ exact1802:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1802
-exactdone1803:
+	B exact1844
+exactdone1845:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1804:
+exact1846:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1805
+	BEQ exactdone1847
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24617,25 +25434,25 @@ exact1804:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1804
-exactdone1805:
-nextgroup1801:
+	B exact1846
+exactdone1847:
+nextgroup1843:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1798
+	BNE group1840
 	RET
-rowchunk1794:
+rowchunk1836:
 	SUB $4, R2, R10
-group1806:
+group1848:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1807
+	BNE unit1849
 	SUBS $1, R9, R9
-	BEQ lastunit1808
-unit1807:
+	BEQ lastunit1850
+unit1849:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -24655,21 +25472,21 @@ unit1807:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1807
+	BNE unit1849
 	CMP $1, R5
-	BNE nextgroup1809
-lastunit1808:
+	BNE nextgroup1851
+lastunit1850:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1810:
+exact1852:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1811
+	BEQ exactdone1853
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24678,21 +25495,21 @@ exact1810:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1810
-exactdone1811:
+	B exact1852
+exactdone1853:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1812:
+exact1854:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1813
+	BEQ exactdone1855
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24701,25 +25518,25 @@ exact1812:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1812
-exactdone1813:
-nextgroup1809:
+	B exact1854
+exactdone1855:
+nextgroup1851:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1806
+	BNE group1848
 	RET
-rowchunk1795:
+rowchunk1837:
 	SUB $8, R2, R10
-group1814:
+group1856:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1815
+	BNE unit1857
 	SUBS $1, R9, R9
-	BEQ lastunit1816
-unit1815:
+	BEQ lastunit1858
+unit1857:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -24741,21 +25558,21 @@ unit1815:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1815
+	BNE unit1857
 	CMP $1, R5
-	BNE nextgroup1817
-lastunit1816:
+	BNE nextgroup1859
+lastunit1858:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1818:
+exact1860:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1819
+	BEQ exactdone1861
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24764,21 +25581,21 @@ exact1818:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1818
-exactdone1819:
+	B exact1860
+exactdone1861:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1820:
+exact1862:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1821
+	BEQ exactdone1863
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24787,25 +25604,25 @@ exact1820:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1820
-exactdone1821:
-nextgroup1817:
+	B exact1862
+exactdone1863:
+nextgroup1859:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1814
+	BNE group1856
 	RET
-rowchunk1796:
+rowchunk1838:
 	SUB $16, R2, R10
-group1822:
+group1864:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1823
+	BNE unit1865
 	SUBS $1, R9, R9
-	BEQ lastunit1824
-unit1823:
+	BEQ lastunit1866
+unit1865:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -24833,22 +25650,22 @@ unit1823:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1823
+	BNE unit1865
 	CMP $1, R5
-	BNE nextgroup1825
-lastunit1824:
+	BNE nextgroup1867
+lastunit1866:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1826:
+exact1868:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V2.B16
 	VZIP2 V1.B16, V0.B16, V1.B16
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone1827
+	BEQ exactdone1869
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24857,22 +25674,22 @@ exact1826:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1826
-exactdone1827:
+	B exact1868
+exactdone1869:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1828:
+exact1870:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V2.B16
 	VZIP2 V1.B16, V0.B16, V1.B16
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone1829
+	BEQ exactdone1871
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24881,30 +25698,30 @@ exact1828:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1828
-exactdone1829:
-nextgroup1825:
+	B exact1870
+exactdone1871:
+nextgroup1867:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1822
+	BNE group1864
 	RET
-rowchunks1797:
+rowchunks1839:
 	SUB $32, R2, R10
-group1830:
+group1872:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1831
+	BNE unit1873
 	SUBS $1, R9, R9
-	BEQ lastunit1832
-unit1831:
+	BEQ lastunit1874
+unit1873:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1834:
+chunk1876:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.B16, V0.B16, V4.B16
@@ -24917,14 +25734,14 @@ chunk1834:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1834
+	BGT chunk1876
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1835:
+chunk1877:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.B16, V0.B16, V4.B16
@@ -24937,19 +25754,19 @@ chunk1835:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1835
+	BGT chunk1877
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1831
+	BNE unit1873
 	CMP $1, R5
-	BNE nextgroup1833
-lastunit1832:
+	BNE nextgroup1875
+lastunit1874:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1836:
+exact1878:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.B16, V0.B16, V4.B16
@@ -24959,7 +25776,7 @@ exact1836:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone1837
+	BEQ exactdone1879
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24968,15 +25785,15 @@ exact1836:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1836
-exactdone1837:
+	B exact1878
+exactdone1879:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1838:
+exact1880:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.B16, V0.B16, V4.B16
@@ -24986,7 +25803,7 @@ exact1838:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone1839
+	BEQ exactdone1881
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -24995,13 +25812,13 @@ exact1838:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1838
-exactdone1839:
-nextgroup1833:
+	B exact1880
+exactdone1881:
+nextgroup1875:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1830
+	BNE group1872
 	RET
 
 // func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25014,23 +25831,23 @@ TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1840
+	BLS rowchunk1882
 	CMP $8, R2
-	BLS rowchunk1841
+	BLS rowchunk1883
 	CMP $16, R2
-	BLS rowchunk1842
+	BLS rowchunk1884
 	CMP $32, R2
-	BLS rowchunk1843
-	B rowchunks1844
-rowchunk1840:
+	BLS rowchunk1885
+	B rowchunks1886
+rowchunk1882:
 	SUB $4, R2, R10
-group1845:
+group1887:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1847
-unit1846:
+	BEQ lastunit1889
+unit1888:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25052,20 +25869,20 @@ unit1846:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1846
-lastunit1847:
+	BNE unit1888
+lastunit1889:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1849:
+exact1891:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1850
+	BEQ exactdone1892
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25074,22 +25891,22 @@ exact1849:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1849
-exactdone1850:
+	B exact1891
+exactdone1892:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1851:
+exact1893:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1852
+	BEQ exactdone1894
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25098,23 +25915,23 @@ exact1851:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1851
-exactdone1852:
-nextgroup1848:
+	B exact1893
+exactdone1894:
+nextgroup1890:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1845
+	BNE group1887
 	RET
-rowchunk1841:
+rowchunk1883:
 	SUB $4, R2, R10
-group1853:
+group1895:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1855
-unit1854:
+	BEQ lastunit1897
+unit1896:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25136,20 +25953,20 @@ unit1854:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1854
-lastunit1855:
+	BNE unit1896
+lastunit1897:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1857:
+exact1899:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1858
+	BEQ exactdone1900
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25158,22 +25975,22 @@ exact1857:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1857
-exactdone1858:
+	B exact1899
+exactdone1900:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1859:
+exact1901:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1860
+	BEQ exactdone1902
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25182,23 +25999,23 @@ exact1859:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1859
-exactdone1860:
-nextgroup1856:
+	B exact1901
+exactdone1902:
+nextgroup1898:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1853
+	BNE group1895
 	RET
-rowchunk1842:
+rowchunk1884:
 	SUB $8, R2, R10
-group1861:
+group1903:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1863
-unit1862:
+	BEQ lastunit1905
+unit1904:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25220,20 +26037,20 @@ unit1862:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1862
-lastunit1863:
+	BNE unit1904
+lastunit1905:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1865:
+exact1907:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1866
+	BEQ exactdone1908
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25242,22 +26059,22 @@ exact1865:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1865
-exactdone1866:
+	B exact1907
+exactdone1908:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1867:
+exact1909:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1868
+	BEQ exactdone1910
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25266,23 +26083,23 @@ exact1867:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1867
-exactdone1868:
-nextgroup1864:
+	B exact1909
+exactdone1910:
+nextgroup1906:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1861
+	BNE group1903
 	RET
-rowchunk1843:
+rowchunk1885:
 	SUB $16, R2, R10
-group1869:
+group1911:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1871
-unit1870:
+	BEQ lastunit1913
+unit1912:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25310,20 +26127,20 @@ unit1870:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1870
-lastunit1871:
+	BNE unit1912
+lastunit1913:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1873:
+exact1915:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1874
+	BEQ exactdone1916
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25332,22 +26149,22 @@ exact1873:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1873
-exactdone1874:
+	B exact1915
+exactdone1916:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1875:
+exact1917:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1876
+	BEQ exactdone1918
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25356,28 +26173,28 @@ exact1875:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1875
-exactdone1876:
-nextgroup1872:
+	B exact1917
+exactdone1918:
+nextgroup1914:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1869
+	BNE group1911
 	RET
-rowchunks1844:
+rowchunks1886:
 	SUB $32, R2, R10
-group1877:
+group1919:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1879
-unit1878:
+	BEQ lastunit1921
+unit1920:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1881:
+chunk1923:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -25390,14 +26207,14 @@ chunk1881:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1881
+	BGT chunk1923
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1882:
+chunk1924:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -25410,17 +26227,17 @@ chunk1882:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1882
+	BGT chunk1924
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1878
-lastunit1879:
+	BNE unit1920
+lastunit1921:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1883:
+exact1925:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -25430,7 +26247,7 @@ exact1883:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone1884
+	BEQ exactdone1926
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25439,15 +26256,15 @@ exact1883:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1883
-exactdone1884:
+	B exact1925
+exactdone1926:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1885:
+exact1927:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -25457,7 +26274,7 @@ exact1885:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone1886
+	BEQ exactdone1928
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25466,13 +26283,13 @@ exact1885:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1885
-exactdone1886:
-nextgroup1880:
+	B exact1927
+exactdone1928:
+nextgroup1922:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1877
+	BNE group1919
 	RET
 
 // func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25485,25 +26302,25 @@ TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1887
+	BLS rowchunk1929
 	CMP $8, R2
-	BLS rowchunk1888
+	BLS rowchunk1930
 	CMP $16, R2
-	BLS rowchunk1889
+	BLS rowchunk1931
 	CMP $32, R2
-	BLS rowchunk1890
-	B rowchunks1891
-rowchunk1887:
+	BLS rowchunk1932
+	B rowchunks1933
+rowchunk1929:
 	SUB $4, R2, R10
-group1892:
+group1934:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1893
+	BNE unit1935
 	SUBS $1, R9, R9
-	BEQ lastunit1894
-unit1893:
+	BEQ lastunit1936
+unit1935:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25523,21 +26340,21 @@ unit1893:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1893
+	BNE unit1935
 	CMP $1, R5
-	BNE nextgroup1895
-lastunit1894:
+	BNE nextgroup1937
+lastunit1936:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1896:
+exact1938:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1897
+	BEQ exactdone1939
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25546,21 +26363,21 @@ exact1896:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1896
-exactdone1897:
+	B exact1938
+exactdone1939:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1898:
+exact1940:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1899
+	BEQ exactdone1941
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25569,25 +26386,25 @@ exact1898:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1898
-exactdone1899:
-nextgroup1895:
+	B exact1940
+exactdone1941:
+nextgroup1937:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1892
+	BNE group1934
 	RET
-rowchunk1888:
+rowchunk1930:
 	SUB $4, R2, R10
-group1900:
+group1942:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1901
+	BNE unit1943
 	SUBS $1, R9, R9
-	BEQ lastunit1902
-unit1901:
+	BEQ lastunit1944
+unit1943:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25607,21 +26424,21 @@ unit1901:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1901
+	BNE unit1943
 	CMP $1, R5
-	BNE nextgroup1903
-lastunit1902:
+	BNE nextgroup1945
+lastunit1944:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1904:
+exact1946:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1905
+	BEQ exactdone1947
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25630,21 +26447,21 @@ exact1904:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1904
-exactdone1905:
+	B exact1946
+exactdone1947:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1906:
+exact1948:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1907
+	BEQ exactdone1949
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25653,25 +26470,25 @@ exact1906:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1906
-exactdone1907:
-nextgroup1903:
+	B exact1948
+exactdone1949:
+nextgroup1945:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1900
+	BNE group1942
 	RET
-rowchunk1889:
+rowchunk1931:
 	SUB $8, R2, R10
-group1908:
+group1950:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1909
+	BNE unit1951
 	SUBS $1, R9, R9
-	BEQ lastunit1910
-unit1909:
+	BEQ lastunit1952
+unit1951:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25693,21 +26510,21 @@ unit1909:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1909
+	BNE unit1951
 	CMP $1, R5
-	BNE nextgroup1911
-lastunit1910:
+	BNE nextgroup1953
+lastunit1952:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1912:
+exact1954:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1913
+	BEQ exactdone1955
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25716,21 +26533,21 @@ exact1912:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1912
-exactdone1913:
+	B exact1954
+exactdone1955:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1914:
+exact1956:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1915
+	BEQ exactdone1957
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25739,25 +26556,25 @@ exact1914:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1914
-exactdone1915:
-nextgroup1911:
+	B exact1956
+exactdone1957:
+nextgroup1953:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1908
+	BNE group1950
 	RET
-rowchunk1890:
+rowchunk1932:
 	SUB $16, R2, R10
-group1916:
+group1958:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1917
+	BNE unit1959
 	SUBS $1, R9, R9
-	BEQ lastunit1918
-unit1917:
+	BEQ lastunit1960
+unit1959:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25785,22 +26602,22 @@ unit1917:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1917
+	BNE unit1959
 	CMP $1, R5
-	BNE nextgroup1919
-lastunit1918:
+	BNE nextgroup1961
+lastunit1960:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1920:
+exact1962:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V2.H8
 	VZIP2 V1.H8, V0.H8, V1.H8
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone1921
+	BEQ exactdone1963
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25809,22 +26626,22 @@ exact1920:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1920
-exactdone1921:
+	B exact1962
+exactdone1963:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1922:
+exact1964:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V2.H8
 	VZIP2 V1.H8, V0.H8, V1.H8
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone1923
+	BEQ exactdone1965
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25833,30 +26650,30 @@ exact1922:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1922
-exactdone1923:
-nextgroup1919:
+	B exact1964
+exactdone1965:
+nextgroup1961:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1916
+	BNE group1958
 	RET
-rowchunks1891:
+rowchunks1933:
 	SUB $32, R2, R10
-group1924:
+group1966:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1925
+	BNE unit1967
 	SUBS $1, R9, R9
-	BEQ lastunit1926
-unit1925:
+	BEQ lastunit1968
+unit1967:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1928:
+chunk1970:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.H8, V0.H8, V4.H8
@@ -25869,14 +26686,14 @@ chunk1928:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1928
+	BGT chunk1970
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1929:
+chunk1971:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.H8, V0.H8, V4.H8
@@ -25889,19 +26706,19 @@ chunk1929:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1929
+	BGT chunk1971
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1925
+	BNE unit1967
 	CMP $1, R5
-	BNE nextgroup1927
-lastunit1926:
+	BNE nextgroup1969
+lastunit1968:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1930:
+exact1972:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.H8, V0.H8, V4.H8
@@ -25911,7 +26728,7 @@ exact1930:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone1931
+	BEQ exactdone1973
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25920,15 +26737,15 @@ exact1930:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1930
-exactdone1931:
+	B exact1972
+exactdone1973:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1932:
+exact1974:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.H8, V0.H8, V4.H8
@@ -25938,7 +26755,7 @@ exact1932:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone1933
+	BEQ exactdone1975
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25947,13 +26764,13 @@ exact1932:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1932
-exactdone1933:
-nextgroup1927:
+	B exact1974
+exactdone1975:
+nextgroup1969:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1924
+	BNE group1966
 	RET
 
 // func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25966,23 +26783,23 @@ TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1934
+	BLS rowchunk1976
 	CMP $8, R2
-	BLS rowchunk1935
+	BLS rowchunk1977
 	CMP $16, R2
-	BLS rowchunk1936
+	BLS rowchunk1978
 	CMP $32, R2
-	BLS rowchunk1937
-	B rowchunks1938
-rowchunk1934:
+	BLS rowchunk1979
+	B rowchunks1980
+rowchunk1976:
 	SUB $4, R2, R10
-group1939:
+group1981:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1941
-unit1940:
+	BEQ lastunit1983
+unit1982:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26004,20 +26821,20 @@ unit1940:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1940
-lastunit1941:
+	BNE unit1982
+lastunit1983:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1943:
+exact1985:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1944
+	BEQ exactdone1986
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26026,22 +26843,22 @@ exact1943:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1943
-exactdone1944:
+	B exact1985
+exactdone1986:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1945:
+exact1987:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1946
+	BEQ exactdone1988
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26050,23 +26867,23 @@ exact1945:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1945
-exactdone1946:
-nextgroup1942:
+	B exact1987
+exactdone1988:
+nextgroup1984:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1939
+	BNE group1981
 	RET
-rowchunk1935:
+rowchunk1977:
 	SUB $4, R2, R10
-group1947:
+group1989:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1949
-unit1948:
+	BEQ lastunit1991
+unit1990:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26088,20 +26905,20 @@ unit1948:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1948
-lastunit1949:
+	BNE unit1990
+lastunit1991:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1951:
+exact1993:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1952
+	BEQ exactdone1994
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26110,22 +26927,22 @@ exact1951:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1951
-exactdone1952:
+	B exact1993
+exactdone1994:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1953:
+exact1995:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1954
+	BEQ exactdone1996
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26134,23 +26951,23 @@ exact1953:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1953
-exactdone1954:
-nextgroup1950:
+	B exact1995
+exactdone1996:
+nextgroup1992:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1947
+	BNE group1989
 	RET
-rowchunk1936:
+rowchunk1978:
 	SUB $8, R2, R10
-group1955:
+group1997:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1957
-unit1956:
+	BEQ lastunit1999
+unit1998:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26172,20 +26989,20 @@ unit1956:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1956
-lastunit1957:
+	BNE unit1998
+lastunit1999:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1959:
+exact2001:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1960
+	BEQ exactdone2002
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26194,22 +27011,22 @@ exact1959:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1959
-exactdone1960:
+	B exact2001
+exactdone2002:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1961:
+exact2003:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1962
+	BEQ exactdone2004
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26218,23 +27035,23 @@ exact1961:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1961
-exactdone1962:
-nextgroup1958:
+	B exact2003
+exactdone2004:
+nextgroup2000:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1955
+	BNE group1997
 	RET
-rowchunk1937:
+rowchunk1979:
 	SUB $16, R2, R10
-group1963:
+group2005:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1965
-unit1964:
+	BEQ lastunit2007
+unit2006:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26262,20 +27079,20 @@ unit1964:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1964
-lastunit1965:
+	BNE unit2006
+lastunit2007:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1967:
+exact2009:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1968
+	BEQ exactdone2010
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26284,22 +27101,22 @@ exact1967:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1967
-exactdone1968:
+	B exact2009
+exactdone2010:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1969:
+exact2011:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1970
+	BEQ exactdone2012
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26308,28 +27125,28 @@ exact1969:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1969
-exactdone1970:
-nextgroup1966:
+	B exact2011
+exactdone2012:
+nextgroup2008:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1963
+	BNE group2005
 	RET
-rowchunks1938:
+rowchunks1980:
 	SUB $32, R2, R10
-group1971:
+group2013:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1973
-unit1972:
+	BEQ lastunit2015
+unit2014:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1975:
+chunk2017:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -26342,14 +27159,14 @@ chunk1975:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1975
+	BGT chunk2017
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk1976:
+chunk2018:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -26362,17 +27179,17 @@ chunk1976:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk1976
+	BGT chunk2018
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1972
-lastunit1973:
+	BNE unit2014
+lastunit2015:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1977:
+exact2019:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -26382,7 +27199,7 @@ exact1977:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone1978
+	BEQ exactdone2020
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26391,15 +27208,15 @@ exact1977:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1977
-exactdone1978:
+	B exact2019
+exactdone2020:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1979:
+exact2021:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -26409,7 +27226,7 @@ exact1979:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone1980
+	BEQ exactdone2022
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26418,13 +27235,13 @@ exact1979:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1979
-exactdone1980:
-nextgroup1974:
+	B exact2021
+exactdone2022:
+nextgroup2016:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1971
+	BNE group2013
 	RET
 
 // func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -26437,25 +27254,25 @@ TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1981
+	BLS rowchunk2023
 	CMP $8, R2
-	BLS rowchunk1982
+	BLS rowchunk2024
 	CMP $16, R2
-	BLS rowchunk1983
+	BLS rowchunk2025
 	CMP $32, R2
-	BLS rowchunk1984
-	B rowchunks1985
-rowchunk1981:
+	BLS rowchunk2026
+	B rowchunks2027
+rowchunk2023:
 	SUB $4, R2, R10
-group1986:
+group2028:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1987
+	BNE unit2029
 	SUBS $1, R9, R9
-	BEQ lastunit1988
-unit1987:
+	BEQ lastunit2030
+unit2029:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26475,21 +27292,21 @@ unit1987:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1987
+	BNE unit2029
 	CMP $1, R5
-	BNE nextgroup1989
-lastunit1988:
+	BNE nextgroup2031
+lastunit2030:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1990:
+exact2032:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1991
+	BEQ exactdone2033
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26498,21 +27315,21 @@ exact1990:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1990
-exactdone1991:
+	B exact2032
+exactdone2033:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1992:
+exact2034:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1993
+	BEQ exactdone2035
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26521,25 +27338,25 @@ exact1992:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1992
-exactdone1993:
-nextgroup1989:
+	B exact2034
+exactdone2035:
+nextgroup2031:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1986
+	BNE group2028
 	RET
-rowchunk1982:
+rowchunk2024:
 	SUB $4, R2, R10
-group1994:
+group2036:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1995
+	BNE unit2037
 	SUBS $1, R9, R9
-	BEQ lastunit1996
-unit1995:
+	BEQ lastunit2038
+unit2037:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26559,21 +27376,21 @@ unit1995:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1995
+	BNE unit2037
 	CMP $1, R5
-	BNE nextgroup1997
-lastunit1996:
+	BNE nextgroup2039
+lastunit2038:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1998:
+exact2040:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1999
+	BEQ exactdone2041
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26582,21 +27399,21 @@ exact1998:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1998
-exactdone1999:
+	B exact2040
+exactdone2041:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2000:
+exact2042:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2001
+	BEQ exactdone2043
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26605,25 +27422,25 @@ exact2000:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2000
-exactdone2001:
-nextgroup1997:
+	B exact2042
+exactdone2043:
+nextgroup2039:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1994
+	BNE group2036
 	RET
-rowchunk1983:
+rowchunk2025:
 	SUB $8, R2, R10
-group2002:
+group2044:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2003
+	BNE unit2045
 	SUBS $1, R9, R9
-	BEQ lastunit2004
-unit2003:
+	BEQ lastunit2046
+unit2045:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26645,21 +27462,21 @@ unit2003:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2003
+	BNE unit2045
 	CMP $1, R5
-	BNE nextgroup2005
-lastunit2004:
+	BNE nextgroup2047
+lastunit2046:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2006:
+exact2048:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2007
+	BEQ exactdone2049
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26668,21 +27485,21 @@ exact2006:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2006
-exactdone2007:
+	B exact2048
+exactdone2049:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2008:
+exact2050:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2009
+	BEQ exactdone2051
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26691,25 +27508,25 @@ exact2008:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2008
-exactdone2009:
-nextgroup2005:
+	B exact2050
+exactdone2051:
+nextgroup2047:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2002
+	BNE group2044
 	RET
-rowchunk1984:
+rowchunk2026:
 	SUB $16, R2, R10
-group2010:
+group2052:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2011
+	BNE unit2053
 	SUBS $1, R9, R9
-	BEQ lastunit2012
-unit2011:
+	BEQ lastunit2054
+unit2053:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26737,22 +27554,22 @@ unit2011:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2011
+	BNE unit2053
 	CMP $1, R5
-	BNE nextgroup2013
-lastunit2012:
+	BNE nextgroup2055
+lastunit2054:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2014:
+exact2056:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V2.S4
 	VZIP2 V1.S4, V0.S4, V1.S4
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone2015
+	BEQ exactdone2057
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26761,22 +27578,22 @@ exact2014:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2014
-exactdone2015:
+	B exact2056
+exactdone2057:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2016:
+exact2058:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V2.S4
 	VZIP2 V1.S4, V0.S4, V1.S4
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone2017
+	BEQ exactdone2059
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26785,30 +27602,30 @@ exact2016:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2016
-exactdone2017:
-nextgroup2013:
+	B exact2058
+exactdone2059:
+nextgroup2055:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2010
+	BNE group2052
 	RET
-rowchunks1985:
+rowchunks2027:
 	SUB $32, R2, R10
-group2018:
+group2060:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2019
+	BNE unit2061
 	SUBS $1, R9, R9
-	BEQ lastunit2020
-unit2019:
+	BEQ lastunit2062
+unit2061:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2022:
+chunk2064:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.S4, V0.S4, V4.S4
@@ -26821,14 +27638,14 @@ chunk2022:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2022
+	BGT chunk2064
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2023:
+chunk2065:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.S4, V0.S4, V4.S4
@@ -26841,19 +27658,19 @@ chunk2023:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2023
+	BGT chunk2065
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2019
+	BNE unit2061
 	CMP $1, R5
-	BNE nextgroup2021
-lastunit2020:
+	BNE nextgroup2063
+lastunit2062:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2024:
+exact2066:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.S4, V0.S4, V4.S4
@@ -26863,7 +27680,7 @@ exact2024:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2025
+	BEQ exactdone2067
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26872,15 +27689,15 @@ exact2024:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2024
-exactdone2025:
+	B exact2066
+exactdone2067:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2026:
+exact2068:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.S4, V0.S4, V4.S4
@@ -26890,7 +27707,7 @@ exact2026:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2027
+	BEQ exactdone2069
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26899,13 +27716,13 @@ exact2026:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2026
-exactdone2027:
-nextgroup2021:
+	B exact2068
+exactdone2069:
+nextgroup2063:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2018
+	BNE group2060
 	RET
 
 // func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -26918,23 +27735,23 @@ TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2028
+	BLS rowchunk2070
 	CMP $8, R2
-	BLS rowchunk2029
+	BLS rowchunk2071
 	CMP $16, R2
-	BLS rowchunk2030
+	BLS rowchunk2072
 	CMP $32, R2
-	BLS rowchunk2031
-	B rowchunks2032
-rowchunk2028:
+	BLS rowchunk2073
+	B rowchunks2074
+rowchunk2070:
 	SUB $4, R2, R10
-group2033:
+group2075:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2035
-unit2034:
+	BEQ lastunit2077
+unit2076:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26956,20 +27773,20 @@ unit2034:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2034
-lastunit2035:
+	BNE unit2076
+lastunit2077:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2037:
+exact2079:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2038
+	BEQ exactdone2080
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26978,22 +27795,22 @@ exact2037:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2037
-exactdone2038:
+	B exact2079
+exactdone2080:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2039:
+exact2081:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2040
+	BEQ exactdone2082
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27002,23 +27819,23 @@ exact2039:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2039
-exactdone2040:
-nextgroup2036:
+	B exact2081
+exactdone2082:
+nextgroup2078:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2033
+	BNE group2075
 	RET
-rowchunk2029:
+rowchunk2071:
 	SUB $4, R2, R10
-group2041:
+group2083:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2043
-unit2042:
+	BEQ lastunit2085
+unit2084:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27040,20 +27857,20 @@ unit2042:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2042
-lastunit2043:
+	BNE unit2084
+lastunit2085:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2045:
+exact2087:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2046
+	BEQ exactdone2088
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27062,22 +27879,22 @@ exact2045:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2045
-exactdone2046:
+	B exact2087
+exactdone2088:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2047:
+exact2089:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2048
+	BEQ exactdone2090
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27086,23 +27903,23 @@ exact2047:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2047
-exactdone2048:
-nextgroup2044:
+	B exact2089
+exactdone2090:
+nextgroup2086:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2041
+	BNE group2083
 	RET
-rowchunk2030:
+rowchunk2072:
 	SUB $8, R2, R10
-group2049:
+group2091:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2051
-unit2050:
+	BEQ lastunit2093
+unit2092:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27124,20 +27941,20 @@ unit2050:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2050
-lastunit2051:
+	BNE unit2092
+lastunit2093:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2053:
+exact2095:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2054
+	BEQ exactdone2096
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27146,22 +27963,22 @@ exact2053:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2053
-exactdone2054:
+	B exact2095
+exactdone2096:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2055:
+exact2097:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2056
+	BEQ exactdone2098
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27170,23 +27987,23 @@ exact2055:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2055
-exactdone2056:
-nextgroup2052:
+	B exact2097
+exactdone2098:
+nextgroup2094:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2049
+	BNE group2091
 	RET
-rowchunk2031:
+rowchunk2073:
 	SUB $16, R2, R10
-group2057:
+group2099:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2059
-unit2058:
+	BEQ lastunit2101
+unit2100:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27214,20 +28031,20 @@ unit2058:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2058
-lastunit2059:
+	BNE unit2100
+lastunit2101:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2061:
+exact2103:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2062
+	BEQ exactdone2104
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27236,22 +28053,22 @@ exact2061:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2061
-exactdone2062:
+	B exact2103
+exactdone2104:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2063:
+exact2105:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2064
+	BEQ exactdone2106
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27260,28 +28077,28 @@ exact2063:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2063
-exactdone2064:
-nextgroup2060:
+	B exact2105
+exactdone2106:
+nextgroup2102:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2057
+	BNE group2099
 	RET
-rowchunks2032:
+rowchunks2074:
 	SUB $32, R2, R10
-group2065:
+group2107:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2067
-unit2066:
+	BEQ lastunit2109
+unit2108:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2069:
+chunk2111:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -27294,14 +28111,14 @@ chunk2069:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2069
+	BGT chunk2111
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2070:
+chunk2112:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -27314,17 +28131,17 @@ chunk2070:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2070
+	BGT chunk2112
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2066
-lastunit2067:
+	BNE unit2108
+lastunit2109:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2071:
+exact2113:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -27334,7 +28151,7 @@ exact2071:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2072
+	BEQ exactdone2114
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27343,15 +28160,15 @@ exact2071:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2071
-exactdone2072:
+	B exact2113
+exactdone2114:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2073:
+exact2115:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -27361,7 +28178,7 @@ exact2073:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2074
+	BEQ exactdone2116
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27370,13 +28187,13 @@ exact2073:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2073
-exactdone2074:
-nextgroup2068:
+	B exact2115
+exactdone2116:
+nextgroup2110:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2065
+	BNE group2107
 	RET
 
 // func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -27389,23 +28206,23 @@ TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $8, R2
-	BLS rowchunk2075
+	BLS rowchunk2117
 	CMP $16, R2
-	BLS rowchunk2076
+	BLS rowchunk2118
 	CMP $32, R2
-	BLS rowchunk2077
-	B rowchunks2078
-rowchunk2075:
+	BLS rowchunk2119
+	B rowchunks2120
+rowchunk2117:
 	SUB $8, R2, R10
-group2079:
+group2121:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2080
+	BNE unit2122
 	SUBS $1, R9, R9
-	BEQ lastunit2081
-unit2080:
+	BEQ lastunit2123
+unit2122:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27425,21 +28242,21 @@ unit2080:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2080
+	BNE unit2122
 	CMP $1, R5
-	BNE nextgroup2082
-lastunit2081:
+	BNE nextgroup2124
+lastunit2123:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2083:
+exact2125:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V1.D2
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2084
+	BEQ exactdone2126
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27448,21 +28265,21 @@ exact2083:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2083
-exactdone2084:
+	B exact2125
+exactdone2126:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2085:
+exact2127:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V1.D2
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2086
+	BEQ exactdone2128
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27471,25 +28288,25 @@ exact2085:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2085
-exactdone2086:
-nextgroup2082:
+	B exact2127
+exactdone2128:
+nextgroup2124:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2079
+	BNE group2121
 	RET
-rowchunk2076:
+rowchunk2118:
 	SUB $8, R2, R10
-group2087:
+group2129:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2088
+	BNE unit2130
 	SUBS $1, R9, R9
-	BEQ lastunit2089
-unit2088:
+	BEQ lastunit2131
+unit2130:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27511,21 +28328,21 @@ unit2088:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2088
+	BNE unit2130
 	CMP $1, R5
-	BNE nextgroup2090
-lastunit2089:
+	BNE nextgroup2132
+lastunit2131:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2091:
+exact2133:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V1.D2
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2092
+	BEQ exactdone2134
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27534,21 +28351,21 @@ exact2091:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2091
-exactdone2092:
+	B exact2133
+exactdone2134:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2093:
+exact2135:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V1.D2
 	FMOVQ F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2094
+	BEQ exactdone2136
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27557,25 +28374,25 @@ exact2093:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2093
-exactdone2094:
-nextgroup2090:
+	B exact2135
+exactdone2136:
+nextgroup2132:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2087
+	BNE group2129
 	RET
-rowchunk2077:
+rowchunk2119:
 	SUB $16, R2, R10
-group2095:
+group2137:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2096
+	BNE unit2138
 	SUBS $1, R9, R9
-	BEQ lastunit2097
-unit2096:
+	BEQ lastunit2139
+unit2138:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27603,22 +28420,22 @@ unit2096:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2096
+	BNE unit2138
 	CMP $1, R5
-	BNE nextgroup2098
-lastunit2097:
+	BNE nextgroup2140
+lastunit2139:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2099:
+exact2141:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V2.D2
 	VZIP2 V1.D2, V0.D2, V1.D2
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone2100
+	BEQ exactdone2142
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27627,22 +28444,22 @@ exact2099:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2099
-exactdone2100:
+	B exact2141
+exactdone2142:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2101:
+exact2143:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	VZIP1 V1.D2, V0.D2, V2.D2
 	VZIP2 V1.D2, V0.D2, V1.D2
 	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone2102
+	BEQ exactdone2144
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27651,30 +28468,30 @@ exact2101:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2101
-exactdone2102:
-nextgroup2098:
+	B exact2143
+exactdone2144:
+nextgroup2140:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2095
+	BNE group2137
 	RET
-rowchunks2078:
+rowchunks2120:
 	SUB $32, R2, R10
-group2103:
+group2145:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2104
+	BNE unit2146
 	SUBS $1, R9, R9
-	BEQ lastunit2105
-unit2104:
+	BEQ lastunit2147
+unit2146:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2107:
+chunk2149:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.D2, V0.D2, V4.D2
@@ -27687,14 +28504,14 @@ chunk2107:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2107
+	BGT chunk2149
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2108:
+chunk2150:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.D2, V0.D2, V4.D2
@@ -27707,19 +28524,19 @@ chunk2108:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2108
+	BGT chunk2150
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2104
+	BNE unit2146
 	CMP $1, R5
-	BNE nextgroup2106
-lastunit2105:
+	BNE nextgroup2148
+lastunit2147:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2109:
+exact2151:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.D2, V0.D2, V4.D2
@@ -27729,7 +28546,7 @@ exact2109:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2110
+	BEQ exactdone2152
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27738,15 +28555,15 @@ exact2109:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2109
-exactdone2110:
+	B exact2151
+exactdone2152:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2111:
+exact2153:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.D2, V0.D2, V4.D2
@@ -27756,7 +28573,7 @@ exact2111:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2112
+	BEQ exactdone2154
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27765,13 +28582,13 @@ exact2111:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2111
-exactdone2112:
-nextgroup2106:
+	B exact2153
+exactdone2154:
+nextgroup2148:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2103
+	BNE group2145
 	RET
 
 // func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -27784,21 +28601,21 @@ TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $8, R2
-	BLS rowchunk2113
+	BLS rowchunk2155
 	CMP $16, R2
-	BLS rowchunk2114
+	BLS rowchunk2156
 	CMP $32, R2
-	BLS rowchunk2115
-	B rowchunks2116
-rowchunk2113:
+	BLS rowchunk2157
+	B rowchunks2158
+rowchunk2155:
 	SUB $8, R2, R10
-group2117:
+group2159:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2119
-unit2118:
+	BEQ lastunit2161
+unit2160:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27820,20 +28637,20 @@ unit2118:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2118
-lastunit2119:
+	BNE unit2160
+lastunit2161:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2121:
+exact2163:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2122
+	BEQ exactdone2164
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27842,22 +28659,22 @@ exact2121:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2121
-exactdone2122:
+	B exact2163
+exactdone2164:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2123:
+exact2165:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2124
+	BEQ exactdone2166
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27866,23 +28683,23 @@ exact2123:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2123
-exactdone2124:
-nextgroup2120:
+	B exact2165
+exactdone2166:
+nextgroup2162:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2117
+	BNE group2159
 	RET
-rowchunk2114:
+rowchunk2156:
 	SUB $8, R2, R10
-group2125:
+group2167:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2127
-unit2126:
+	BEQ lastunit2169
+unit2168:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27904,20 +28721,20 @@ unit2126:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2126
-lastunit2127:
+	BNE unit2168
+lastunit2169:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2129:
+exact2171:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2130
+	BEQ exactdone2172
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27926,22 +28743,22 @@ exact2129:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2129
-exactdone2130:
+	B exact2171
+exactdone2172:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2131:
+exact2173:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2132
+	BEQ exactdone2174
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27950,23 +28767,23 @@ exact2131:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2131
-exactdone2132:
-nextgroup2128:
+	B exact2173
+exactdone2174:
+nextgroup2170:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2125
+	BNE group2167
 	RET
-rowchunk2115:
+rowchunk2157:
 	SUB $16, R2, R10
-group2133:
+group2175:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2135
-unit2134:
+	BEQ lastunit2177
+unit2176:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27994,20 +28811,20 @@ unit2134:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2134
-lastunit2135:
+	BNE unit2176
+lastunit2177:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2137:
+exact2179:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2138
+	BEQ exactdone2180
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28016,22 +28833,22 @@ exact2137:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2137
-exactdone2138:
+	B exact2179
+exactdone2180:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2139:
+exact2181:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2140
+	BEQ exactdone2182
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28040,28 +28857,28 @@ exact2139:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2139
-exactdone2140:
-nextgroup2136:
+	B exact2181
+exactdone2182:
+nextgroup2178:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2133
+	BNE group2175
 	RET
-rowchunks2116:
+rowchunks2158:
 	SUB $32, R2, R10
-group2141:
+group2183:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2143
-unit2142:
+	BEQ lastunit2185
+unit2184:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2145:
+chunk2187:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -28074,14 +28891,14 @@ chunk2145:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2145
+	BGT chunk2187
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2146:
+chunk2188:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -28094,17 +28911,17 @@ chunk2146:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2146
+	BGT chunk2188
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2142
-lastunit2143:
+	BNE unit2184
+lastunit2185:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2147:
+exact2189:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -28114,7 +28931,7 @@ exact2147:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2148
+	BEQ exactdone2190
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28123,15 +28940,15 @@ exact2147:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2147
-exactdone2148:
+	B exact2189
+exactdone2190:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2149:
+exact2191:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -28141,7 +28958,7 @@ exact2149:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2150
+	BEQ exactdone2192
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28150,13 +28967,13 @@ exact2149:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2149
-exactdone2150:
-nextgroup2144:
+	B exact2191
+exactdone2192:
+nextgroup2186:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2141
+	BNE group2183
 	RET
 
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
@@ -28178,60 +28995,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MUL R8, R6, R24
 	SUB R24, R11, R11
 	CMP $32, R2
-	BLO short2151
+	BLO short2193
 	SUB $32, R2, R12
-group2152:
+group2194:
 	MOVD R6, R13
-row2153:
+row2195:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2154:
+run2196:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	MOVD R15, R19
 	MOVD R14, R20
-pairs2155:
+pairs2197:
 	ADD $32, R19, R23
 	CMP R24, R23
-	BHS single2156
+	BHS single2198
 	FLDPQ (R19), (F0, F1)
 	FLDPQ 32(R19), (F2, F3)
 	FSTPQ (F0, F1), (R20)
 	FSTPQ (F2, F3), 32(R20)
 	ADD $64, R19, R19
 	ADD $64, R20, R20
-	B pairs2155
-single2156:
+	B pairs2197
+single2198:
 	CMP R24, R19
-	BHS last2157
+	BHS last2199
 	FLDPQ (R19), (F0, F1)
 	FSTPQ (F0, F1), (R20)
-last2157:
+last2199:
 	FLDPQ (R24), (F0, F1)
 	FSTPQ (F0, F1), (R25)
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2154
+	BNE run2196
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2153
+	BNE row2195
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2152
+	BNE group2194
 	RET
-short2151:
+short2193:
 	SUB $16, R2, R12
-group2158:
+group2200:
 	MOVD R6, R13
-row2159:
+row2201:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2160:
+run2202:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	FMOVQ (R15), F0
@@ -28241,15 +29058,15 @@ run2160:
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2160
+	BNE run2202
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2159
+	BNE row2201
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2158
+	BNE group2200
 	RET
 DATA mask0<>+0(SB)/8, $0xffff050403020100
 DATA mask0<>+8(SB)/8, $0x09080706ffffffff
@@ -29772,954 +30589,975 @@ GLOBL mask505<>(SB), RODATA|NOPTR, $16
 DATA mask506<>+0(SB)/8, $0xffffffffffff0d0c
 DATA mask506<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask506<>(SB), RODATA|NOPTR, $16
-DATA mask507<>+0(SB)/8, $0x0d0c050403020100
-DATA mask507<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask507<>+0(SB)/8, $0x0e0c0a0806040200
+DATA mask507<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask507<>(SB), RODATA|NOPTR, $16
 DATA mask508<>+0(SB)/8, $0xffffffffffffffff
-DATA mask508<>+8(SB)/8, $0x0b0a09080100ffff
+DATA mask508<>+8(SB)/8, $0x0e0c0a0806040200
 GLOBL mask508<>(SB), RODATA|NOPTR, $16
-DATA mask509<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask509<>+0(SB)/8, $0x0f0d0b0907050301
 DATA mask509<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask509<>(SB), RODATA|NOPTR, $16
 DATA mask510<>+0(SB)/8, $0xffffffffffffffff
-DATA mask510<>+8(SB)/8, $0x0d0c050403020100
+DATA mask510<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL mask510<>(SB), RODATA|NOPTR, $16
-DATA mask511<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA mask511<>+8(SB)/8, $0xffffffffffffffff
+DATA mask511<>+0(SB)/8, $0x0d0c050403020100
+DATA mask511<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask511<>(SB), RODATA|NOPTR, $16
-DATA mask512<>+0(SB)/8, $0x0d090c0805010400
-DATA mask512<>+8(SB)/8, $0xffffffffffffffff
+DATA mask512<>+0(SB)/8, $0xffffffffffffffff
+DATA mask512<>+8(SB)/8, $0x0b0a09080100ffff
 GLOBL mask512<>(SB), RODATA|NOPTR, $16
-DATA mask513<>+0(SB)/8, $0xffffffffffffffff
-DATA mask513<>+8(SB)/8, $0x0d090c0805010400
+DATA mask513<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask513<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask513<>(SB), RODATA|NOPTR, $16
 DATA mask514<>+0(SB)/8, $0xffffffffffffffff
-DATA mask514<>+8(SB)/8, $0x0f0b0e0a07030602
+DATA mask514<>+8(SB)/8, $0x0d0c050403020100
 GLOBL mask514<>(SB), RODATA|NOPTR, $16
-DATA mask515<>+0(SB)/8, $0x0b0a030209080100
+DATA mask515<>+0(SB)/8, $0x0f0e0d0c0b0a0302
 DATA mask515<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask515<>(SB), RODATA|NOPTR, $16
-DATA mask516<>+0(SB)/8, $0xffffffffffffffff
-DATA mask516<>+8(SB)/8, $0x0b0a030209080100
+DATA mask516<>+0(SB)/8, $0x0d090c0805010400
+DATA mask516<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask516<>(SB), RODATA|NOPTR, $16
 DATA mask517<>+0(SB)/8, $0xffffffffffffffff
-DATA mask517<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA mask517<>+8(SB)/8, $0x0d090c0805010400
 GLOBL mask517<>(SB), RODATA|NOPTR, $16
-DATA mask518<>+0(SB)/8, $0xffffffff03020100
-DATA mask518<>+8(SB)/8, $0xffffffff07060504
+DATA mask518<>+0(SB)/8, $0xffffffffffffffff
+DATA mask518<>+8(SB)/8, $0x0f0b0e0a07030602
 GLOBL mask518<>(SB), RODATA|NOPTR, $16
-DATA mask519<>+0(SB)/8, $0x03020100ffffffff
-DATA mask519<>+8(SB)/8, $0x07060504ffffffff
+DATA mask519<>+0(SB)/8, $0x0b0a030209080100
+DATA mask519<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask519<>(SB), RODATA|NOPTR, $16
-DATA mask520<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask520<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask520<>+0(SB)/8, $0xffffffffffffffff
+DATA mask520<>+8(SB)/8, $0x0b0a030209080100
 GLOBL mask520<>(SB), RODATA|NOPTR, $16
-DATA mask521<>+0(SB)/8, $0xff0c090501080400
-DATA mask521<>+8(SB)/8, $0xffffffffffff0dff
+DATA mask521<>+0(SB)/8, $0xffffffffffffffff
+DATA mask521<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL mask521<>(SB), RODATA|NOPTR, $16
-DATA mask522<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask522<>+8(SB)/8, $0x09ff0c080501ff04
+DATA mask522<>+0(SB)/8, $0xffffffff03020100
+DATA mask522<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask522<>(SB), RODATA|NOPTR, $16
-DATA mask523<>+0(SB)/8, $0xffffffffffffffff
-DATA mask523<>+8(SB)/8, $0xff00ffffffffffff
+DATA mask523<>+0(SB)/8, $0x03020100ffffffff
+DATA mask523<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask523<>(SB), RODATA|NOPTR, $16
-DATA mask524<>+0(SB)/8, $0xff0c080f0b070400
-DATA mask524<>+8(SB)/8, $0xffffffffffffffff
+DATA mask524<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask524<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask524<>(SB), RODATA|NOPTR, $16
-DATA mask525<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask525<>+8(SB)/8, $0xff0f0c08040b0703
+DATA mask525<>+0(SB)/8, $0xff0c090501080400
+DATA mask525<>+8(SB)/8, $0xffffffffffff0dff
 GLOBL mask525<>(SB), RODATA|NOPTR, $16
-DATA mask526<>+0(SB)/8, $0xffffffffffffffff
-DATA mask526<>+8(SB)/8, $0x08ffffffffffffff
+DATA mask526<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask526<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL mask526<>(SB), RODATA|NOPTR, $16
-DATA mask527<>+0(SB)/8, $0xffffffff0d09050c
-DATA mask527<>+8(SB)/8, $0xffffffffffffffff
+DATA mask527<>+0(SB)/8, $0xffffffffffffffff
+DATA mask527<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL mask527<>(SB), RODATA|NOPTR, $16
-DATA mask528<>+0(SB)/8, $0xffffffffffffffff
-DATA mask528<>+8(SB)/8, $0x0affffffffffffff
+DATA mask528<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask528<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask528<>(SB), RODATA|NOPTR, $16
-DATA mask529<>+0(SB)/8, $0xffffffff0f0b070e
-DATA mask529<>+8(SB)/8, $0xffffffffffffffff
+DATA mask529<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask529<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL mask529<>(SB), RODATA|NOPTR, $16
-DATA mask530<>+0(SB)/8, $0x0dffffffffffffff
-DATA mask530<>+8(SB)/8, $0xffffffffffffffff
+DATA mask530<>+0(SB)/8, $0xffffffffffffffff
+DATA mask530<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL mask530<>(SB), RODATA|NOPTR, $16
-DATA mask531<>+0(SB)/8, $0xffffffffffffffff
-DATA mask531<>+8(SB)/8, $0xff02ffffffffffff
+DATA mask531<>+0(SB)/8, $0xffffffff0d09050c
+DATA mask531<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask531<>(SB), RODATA|NOPTR, $16
-DATA mask532<>+0(SB)/8, $0x0fffffffffffffff
-DATA mask532<>+8(SB)/8, $0xffffffffffffffff
+DATA mask532<>+0(SB)/8, $0xffffffffffffffff
+DATA mask532<>+8(SB)/8, $0x0affffffffffffff
 GLOBL mask532<>(SB), RODATA|NOPTR, $16
-DATA mask533<>+0(SB)/8, $0x0302ffff09080100
-DATA mask533<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask533<>+0(SB)/8, $0xffffffff0f0b070e
+DATA mask533<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask533<>(SB), RODATA|NOPTR, $16
-DATA mask534<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask534<>+8(SB)/8, $0xffff09080302ffff
+DATA mask534<>+0(SB)/8, $0x0dffffffffffffff
+DATA mask534<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask534<>(SB), RODATA|NOPTR, $16
-DATA mask535<>+0(SB)/8, $0xffff090801000f0e
-DATA mask535<>+8(SB)/8, $0xffffffffffffffff
+DATA mask535<>+0(SB)/8, $0xffffffffffffffff
+DATA mask535<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL mask535<>(SB), RODATA|NOPTR, $16
-DATA mask536<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask536<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA mask536<>+0(SB)/8, $0x0fffffffffffffff
+DATA mask536<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask536<>(SB), RODATA|NOPTR, $16
-DATA mask537<>+0(SB)/8, $0xffffffffffffffff
-DATA mask537<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask537<>+0(SB)/8, $0x0302ffff09080100
+DATA mask537<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask537<>(SB), RODATA|NOPTR, $16
-DATA mask538<>+0(SB)/8, $0xffffffff03020100
-DATA mask538<>+8(SB)/8, $0x07060504ffffffff
+DATA mask538<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask538<>+8(SB)/8, $0xffff09080302ffff
 GLOBL mask538<>(SB), RODATA|NOPTR, $16
-DATA mask539<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA mask539<>+8(SB)/8, $0xffffffff03020100
+DATA mask539<>+0(SB)/8, $0xffff090801000f0e
+DATA mask539<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask539<>(SB), RODATA|NOPTR, $16
-DATA mask540<>+0(SB)/8, $0x0d0905010c080400
-DATA mask540<>+8(SB)/8, $0xffffffffffffffff
+DATA mask540<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask540<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL mask540<>(SB), RODATA|NOPTR, $16
 DATA mask541<>+0(SB)/8, $0xffffffffffffffff
-DATA mask541<>+8(SB)/8, $0x0d0905010c080400
+DATA mask541<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask541<>(SB), RODATA|NOPTR, $16
-DATA mask542<>+0(SB)/8, $0xffffffffffffffff
-DATA mask542<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA mask542<>+0(SB)/8, $0xffffffff03020100
+DATA mask542<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask542<>(SB), RODATA|NOPTR, $16
-DATA mask543<>+0(SB)/8, $0xffff0b0a09020100
-DATA mask543<>+8(SB)/8, $0xffffffffffffffff
+DATA mask543<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA mask543<>+8(SB)/8, $0xffffffff03020100
 GLOBL mask543<>(SB), RODATA|NOPTR, $16
-DATA mask544<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask544<>+8(SB)/8, $0xffffffff0b0a0902
+DATA mask544<>+0(SB)/8, $0x0d0905010c080400
+DATA mask544<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask544<>(SB), RODATA|NOPTR, $16
 DATA mask545<>+0(SB)/8, $0xffffffffffffffff
-DATA mask545<>+8(SB)/8, $0x09020100ffffffff
+DATA mask545<>+8(SB)/8, $0x0d0905010c080400
 GLOBL mask545<>(SB), RODATA|NOPTR, $16
-DATA mask546<>+0(SB)/8, $0xffffff0a09080100
-DATA mask546<>+8(SB)/8, $0xffffffffffffffff
+DATA mask546<>+0(SB)/8, $0xffffffffffffffff
+DATA mask546<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL mask546<>(SB), RODATA|NOPTR, $16
-DATA mask547<>+0(SB)/8, $0x020100ffffffffff
-DATA mask547<>+8(SB)/8, $0xffffffffff0b0a09
+DATA mask547<>+0(SB)/8, $0xffff0b0a09020100
+DATA mask547<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask547<>(SB), RODATA|NOPTR, $16
-DATA mask548<>+0(SB)/8, $0xffffffffffffffff
-DATA mask548<>+8(SB)/8, $0x0a09020100ffffff
+DATA mask548<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask548<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL mask548<>(SB), RODATA|NOPTR, $16
-DATA mask549<>+0(SB)/8, $0xffffffff09080700
-DATA mask549<>+8(SB)/8, $0xffffffffffffffff
+DATA mask549<>+0(SB)/8, $0xffffffffffffffff
+DATA mask549<>+8(SB)/8, $0x09020100ffffffff
 GLOBL mask549<>(SB), RODATA|NOPTR, $16
-DATA mask550<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask550<>+0(SB)/8, $0xffffff0a09080100
 DATA mask550<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask550<>(SB), RODATA|NOPTR, $16
-DATA mask551<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA mask551<>+8(SB)/8, $0xffffffffffffffff
+DATA mask551<>+0(SB)/8, $0x020100ffffffffff
+DATA mask551<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL mask551<>(SB), RODATA|NOPTR, $16
-DATA mask552<>+0(SB)/8, $0x090807ffffffffff
-DATA mask552<>+8(SB)/8, $0xffffffffffffffff
+DATA mask552<>+0(SB)/8, $0xffffffffffffffff
+DATA mask552<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL mask552<>(SB), RODATA|NOPTR, $16
-DATA mask553<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask553<>+0(SB)/8, $0xffffffff09080700
 DATA mask553<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask553<>(SB), RODATA|NOPTR, $16
-DATA mask554<>+0(SB)/8, $0xffffffff0f0e0100
+DATA mask554<>+0(SB)/8, $0xffffffff0c0b0a03
 DATA mask554<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask554<>(SB), RODATA|NOPTR, $16
-DATA mask555<>+0(SB)/8, $0x09080706ffffffff
+DATA mask555<>+0(SB)/8, $0xffffffff0f0e0d06
 DATA mask555<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask555<>(SB), RODATA|NOPTR, $16
-DATA mask556<>+0(SB)/8, $0xffffffff06050403
+DATA mask556<>+0(SB)/8, $0x090807ffffffffff
 DATA mask556<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask556<>(SB), RODATA|NOPTR, $16
-DATA mask557<>+0(SB)/8, $0xffffffffffffffff
-DATA mask557<>+8(SB)/8, $0x0b0a090807ffffff
+DATA mask557<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask557<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask557<>(SB), RODATA|NOPTR, $16
-DATA mask558<>+0(SB)/8, $0xffff0b020a010900
+DATA mask558<>+0(SB)/8, $0xffffffff0f0e0100
 DATA mask558<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask558<>(SB), RODATA|NOPTR, $16
-DATA mask559<>+0(SB)/8, $0x0900ffffffffffff
-DATA mask559<>+8(SB)/8, $0xffffffff0b020a01
+DATA mask559<>+0(SB)/8, $0x09080706ffffffff
+DATA mask559<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask559<>(SB), RODATA|NOPTR, $16
-DATA mask560<>+0(SB)/8, $0xffffffffffffffff
-DATA mask560<>+8(SB)/8, $0x0a010900ffffffff
+DATA mask560<>+0(SB)/8, $0xffffffff06050403
+DATA mask560<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask560<>(SB), RODATA|NOPTR, $16
-DATA mask561<>+0(SB)/8, $0xffffffffffff0900
-DATA mask561<>+8(SB)/8, $0xffffffffffffffff
+DATA mask561<>+0(SB)/8, $0xffffffffffffffff
+DATA mask561<>+8(SB)/8, $0x0b0a090807ffffff
 GLOBL mask561<>(SB), RODATA|NOPTR, $16
-DATA mask562<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask562<>+0(SB)/8, $0xffff0b020a010900
 DATA mask562<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask562<>(SB), RODATA|NOPTR, $16
-DATA mask563<>+0(SB)/8, $0xffffffffffffffff
-DATA mask563<>+8(SB)/8, $0xffff0b020a010900
+DATA mask563<>+0(SB)/8, $0x0900ffffffffffff
+DATA mask563<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL mask563<>(SB), RODATA|NOPTR, $16
 DATA mask564<>+0(SB)/8, $0xffffffffffffffff
-DATA mask564<>+8(SB)/8, $0x0900ffffffffffff
+DATA mask564<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL mask564<>(SB), RODATA|NOPTR, $16
-DATA mask565<>+0(SB)/8, $0xffffffff0a010900
+DATA mask565<>+0(SB)/8, $0xffffffffffff0900
 DATA mask565<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask565<>(SB), RODATA|NOPTR, $16
-DATA mask566<>+0(SB)/8, $0xffffffffffffffff
-DATA mask566<>+8(SB)/8, $0x0a01ffffffffffff
+DATA mask566<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask566<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask566<>(SB), RODATA|NOPTR, $16
-DATA mask567<>+0(SB)/8, $0xffffffff0c030b02
-DATA mask567<>+8(SB)/8, $0xffffffffffffffff
+DATA mask567<>+0(SB)/8, $0xffffffffffffffff
+DATA mask567<>+8(SB)/8, $0xffff0b020a010900
 GLOBL mask567<>(SB), RODATA|NOPTR, $16
 DATA mask568<>+0(SB)/8, $0xffffffffffffffff
-DATA mask568<>+8(SB)/8, $0x0d04ffffffffffff
+DATA mask568<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL mask568<>(SB), RODATA|NOPTR, $16
-DATA mask569<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask569<>+0(SB)/8, $0xffffffff0a010900
 DATA mask569<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask569<>(SB), RODATA|NOPTR, $16
-DATA mask570<>+0(SB)/8, $0x0c030b020a01ffff
-DATA mask570<>+8(SB)/8, $0xffffffffffffffff
+DATA mask570<>+0(SB)/8, $0xffffffffffffffff
+DATA mask570<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL mask570<>(SB), RODATA|NOPTR, $16
-DATA mask571<>+0(SB)/8, $0x0f060e050d04ffff
+DATA mask571<>+0(SB)/8, $0xffffffff0c030b02
 DATA mask571<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask571<>(SB), RODATA|NOPTR, $16
-DATA mask572<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask572<>+8(SB)/8, $0xffffffffffff0504
+DATA mask572<>+0(SB)/8, $0xffffffffffffffff
+DATA mask572<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL mask572<>(SB), RODATA|NOPTR, $16
-DATA mask573<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask573<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask573<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask573<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask573<>(SB), RODATA|NOPTR, $16
-DATA mask574<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask574<>+0(SB)/8, $0x0c030b020a01ffff
 DATA mask574<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask574<>(SB), RODATA|NOPTR, $16
-DATA mask575<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask575<>+0(SB)/8, $0x0f060e050d04ffff
 DATA mask575<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask575<>(SB), RODATA|NOPTR, $16
-DATA mask576<>+0(SB)/8, $0xffffffffffffffff
-DATA mask576<>+8(SB)/8, $0xffff0302ffff0100
+DATA mask576<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask576<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask576<>(SB), RODATA|NOPTR, $16
-DATA mask577<>+0(SB)/8, $0xffffffffffffffff
-DATA mask577<>+8(SB)/8, $0x0302ffff0100ffff
+DATA mask577<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask577<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask577<>(SB), RODATA|NOPTR, $16
-DATA mask578<>+0(SB)/8, $0xffffffffffffffff
-DATA mask578<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask578<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask578<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask578<>(SB), RODATA|NOPTR, $16
-DATA mask579<>+0(SB)/8, $0xffffffffffffffff
-DATA mask579<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA mask579<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask579<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask579<>(SB), RODATA|NOPTR, $16
-DATA mask580<>+0(SB)/8, $0x0908ffff0706ffff
-DATA mask580<>+8(SB)/8, $0xffffffffffffffff
+DATA mask580<>+0(SB)/8, $0xffffffffffffffff
+DATA mask580<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL mask580<>(SB), RODATA|NOPTR, $16
-DATA mask581<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA mask581<>+8(SB)/8, $0xffffffffffffffff
+DATA mask581<>+0(SB)/8, $0xffffffffffffffff
+DATA mask581<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL mask581<>(SB), RODATA|NOPTR, $16
-DATA mask582<>+0(SB)/8, $0x07060504ffffffff
-DATA mask582<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask582<>+0(SB)/8, $0xffffffffffffffff
+DATA mask582<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask582<>(SB), RODATA|NOPTR, $16
-DATA mask583<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA mask583<>+8(SB)/8, $0xffffffffffffffff
+DATA mask583<>+0(SB)/8, $0xffffffffffffffff
+DATA mask583<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL mask583<>(SB), RODATA|NOPTR, $16
-DATA mask584<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask584<>+8(SB)/8, $0x0bffff0affff0902
+DATA mask584<>+0(SB)/8, $0x0908ffff0706ffff
+DATA mask584<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask584<>(SB), RODATA|NOPTR, $16
-DATA mask585<>+0(SB)/8, $0xffffffffffffffff
-DATA mask585<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA mask585<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA mask585<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask585<>(SB), RODATA|NOPTR, $16
-DATA mask586<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA mask586<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask586<>+0(SB)/8, $0x07060504ffffffff
+DATA mask586<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask586<>(SB), RODATA|NOPTR, $16
-DATA mask587<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask587<>+8(SB)/8, $0xff0affff0902ffff
+DATA mask587<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA mask587<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask587<>(SB), RODATA|NOPTR, $16
-DATA mask588<>+0(SB)/8, $0xffffffffffffffff
-DATA mask588<>+8(SB)/8, $0x01ff0900ffffffff
+DATA mask588<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask588<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL mask588<>(SB), RODATA|NOPTR, $16
-DATA mask589<>+0(SB)/8, $0xffffffffff0900ff
-DATA mask589<>+8(SB)/8, $0xffffffffffffffff
+DATA mask589<>+0(SB)/8, $0xffffffffffffffff
+DATA mask589<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL mask589<>(SB), RODATA|NOPTR, $16
-DATA mask590<>+0(SB)/8, $0xffffffff09ffff08
-DATA mask590<>+8(SB)/8, $0xffffffffffffffff
+DATA mask590<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA mask590<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask590<>(SB), RODATA|NOPTR, $16
-DATA mask591<>+0(SB)/8, $0xffffffffffffffff
-DATA mask591<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA mask591<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask591<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL mask591<>(SB), RODATA|NOPTR, $16
-DATA mask592<>+0(SB)/8, $0xffffffff0cffff0b
-DATA mask592<>+8(SB)/8, $0xffffffffffffffff
+DATA mask592<>+0(SB)/8, $0xffffffffffffffff
+DATA mask592<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL mask592<>(SB), RODATA|NOPTR, $16
-DATA mask593<>+0(SB)/8, $0xffffffffffffffff
-DATA mask593<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA mask593<>+0(SB)/8, $0xffffffffff0900ff
+DATA mask593<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask593<>(SB), RODATA|NOPTR, $16
-DATA mask594<>+0(SB)/8, $0xffffffff0fffff0e
+DATA mask594<>+0(SB)/8, $0xffffffff09ffff08
 DATA mask594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask594<>(SB), RODATA|NOPTR, $16
-DATA mask595<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask595<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask595<>+0(SB)/8, $0xffffffffffffffff
+DATA mask595<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL mask595<>(SB), RODATA|NOPTR, $16
-DATA mask596<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask596<>+8(SB)/8, $0x0504ffffffff0302
+DATA mask596<>+0(SB)/8, $0xffffffff0cffff0b
+DATA mask596<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask596<>(SB), RODATA|NOPTR, $16
-DATA mask597<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask597<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask597<>+0(SB)/8, $0xffffffffffffffff
+DATA mask597<>+8(SB)/8, $0x05ff0d04ffffffff
 GLOBL mask597<>(SB), RODATA|NOPTR, $16
-DATA mask598<>+0(SB)/8, $0xffffffffffffffff
-DATA mask598<>+8(SB)/8, $0x0302ffffffff0100
+DATA mask598<>+0(SB)/8, $0xffffffff0fffff0e
+DATA mask598<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask598<>(SB), RODATA|NOPTR, $16
-DATA mask599<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask599<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask599<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask599<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask599<>(SB), RODATA|NOPTR, $16
-DATA mask600<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask600<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask600<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask600<>+8(SB)/8, $0x0504ffffffff0302
 GLOBL mask600<>(SB), RODATA|NOPTR, $16
-DATA mask601<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask601<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask601<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask601<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask601<>(SB), RODATA|NOPTR, $16
-DATA mask602<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask602<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask602<>+0(SB)/8, $0xffffffffffffffff
+DATA mask602<>+8(SB)/8, $0x0302ffffffff0100
 GLOBL mask602<>(SB), RODATA|NOPTR, $16
-DATA mask603<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask603<>+8(SB)/8, $0xffffffff0b02ffff
+DATA mask603<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask603<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask603<>(SB), RODATA|NOPTR, $16
-DATA mask604<>+0(SB)/8, $0xffffffffffffffff
-DATA mask604<>+8(SB)/8, $0xffff0900ffffffff
+DATA mask604<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask604<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask604<>(SB), RODATA|NOPTR, $16
-DATA mask605<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask605<>+8(SB)/8, $0xffffffffffffffff
+DATA mask605<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask605<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask605<>(SB), RODATA|NOPTR, $16
-DATA mask606<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask606<>+8(SB)/8, $0xffffffffffffffff
+DATA mask606<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask606<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask606<>(SB), RODATA|NOPTR, $16
-DATA mask607<>+0(SB)/8, $0xffffffffffffffff
-DATA mask607<>+8(SB)/8, $0xffff0a01ffff0900
+DATA mask607<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask607<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL mask607<>(SB), RODATA|NOPTR, $16
 DATA mask608<>+0(SB)/8, $0xffffffffffffffff
-DATA mask608<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA mask608<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL mask608<>(SB), RODATA|NOPTR, $16
-DATA mask609<>+0(SB)/8, $0xffffffff0900ffff
+DATA mask609<>+0(SB)/8, $0xffff0a01ffff0900
 DATA mask609<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask609<>(SB), RODATA|NOPTR, $16
-DATA mask610<>+0(SB)/8, $0xffffffffffffffff
-DATA mask610<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA mask610<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask610<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask610<>(SB), RODATA|NOPTR, $16
-DATA mask611<>+0(SB)/8, $0xffffffff0c03ffff
-DATA mask611<>+8(SB)/8, $0xffffffffffffffff
+DATA mask611<>+0(SB)/8, $0xffffffffffffffff
+DATA mask611<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL mask611<>(SB), RODATA|NOPTR, $16
 DATA mask612<>+0(SB)/8, $0xffffffffffffffff
-DATA mask612<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA mask612<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL mask612<>(SB), RODATA|NOPTR, $16
-DATA mask613<>+0(SB)/8, $0xffffffff0f06ffff
+DATA mask613<>+0(SB)/8, $0xffffffff0900ffff
 DATA mask613<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask613<>(SB), RODATA|NOPTR, $16
-DATA mask614<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA mask614<>+8(SB)/8, $0xffffffffffffffff
+DATA mask614<>+0(SB)/8, $0xffffffffffffffff
+DATA mask614<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL mask614<>(SB), RODATA|NOPTR, $16
-DATA mask615<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA mask615<>+0(SB)/8, $0xffffffff0c03ffff
 DATA mask615<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask615<>(SB), RODATA|NOPTR, $16
-DATA mask616<>+0(SB)/8, $0xffffffffffff0100
-DATA mask616<>+8(SB)/8, $0xffffffffffff0302
+DATA mask616<>+0(SB)/8, $0xffffffffffffffff
+DATA mask616<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL mask616<>(SB), RODATA|NOPTR, $16
-DATA mask617<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask617<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask617<>+0(SB)/8, $0xffffffff0f06ffff
+DATA mask617<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask617<>(SB), RODATA|NOPTR, $16
-DATA mask618<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask618<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask618<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA mask618<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask618<>(SB), RODATA|NOPTR, $16
-DATA mask619<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask619<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask619<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA mask619<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask619<>(SB), RODATA|NOPTR, $16
-DATA mask620<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask620<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask620<>+0(SB)/8, $0xffffffffffff0100
+DATA mask620<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask620<>(SB), RODATA|NOPTR, $16
-DATA mask621<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask621<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask621<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask621<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask621<>(SB), RODATA|NOPTR, $16
-DATA mask622<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask622<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask622<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask622<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask622<>(SB), RODATA|NOPTR, $16
-DATA mask623<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask623<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask623<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask623<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask623<>(SB), RODATA|NOPTR, $16
-DATA mask624<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask624<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask624<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask624<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask624<>(SB), RODATA|NOPTR, $16
-DATA mask625<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask625<>+8(SB)/8, $0xffffffffffffffff
+DATA mask625<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask625<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask625<>(SB), RODATA|NOPTR, $16
-DATA mask626<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask626<>+8(SB)/8, $0xffffffffffffffff
+DATA mask626<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask626<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask626<>(SB), RODATA|NOPTR, $16
-DATA mask627<>+0(SB)/8, $0xffffffffffffffff
-DATA mask627<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA mask627<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask627<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask627<>(SB), RODATA|NOPTR, $16
-DATA mask628<>+0(SB)/8, $0xffffffffffffffff
-DATA mask628<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA mask628<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask628<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask628<>(SB), RODATA|NOPTR, $16
-DATA mask629<>+0(SB)/8, $0xffffffffffffffff
-DATA mask629<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask629<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask629<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask629<>(SB), RODATA|NOPTR, $16
-DATA mask630<>+0(SB)/8, $0xffffffffffffffff
-DATA mask630<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA mask630<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask630<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask630<>(SB), RODATA|NOPTR, $16
 DATA mask631<>+0(SB)/8, $0xffffffffffffffff
-DATA mask631<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask631<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL mask631<>(SB), RODATA|NOPTR, $16
-DATA mask632<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask632<>+8(SB)/8, $0xffff0706ffff0504
+DATA mask632<>+0(SB)/8, $0xffffffffffffffff
+DATA mask632<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL mask632<>(SB), RODATA|NOPTR, $16
-DATA mask633<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask633<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask633<>+0(SB)/8, $0xffffffffffffffff
+DATA mask633<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL mask633<>(SB), RODATA|NOPTR, $16
-DATA mask634<>+0(SB)/8, $0x0b0affff0908ffff
-DATA mask634<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA mask634<>+0(SB)/8, $0xffffffffffffffff
+DATA mask634<>+8(SB)/8, $0x0bff0aff09ff08ff
 GLOBL mask634<>(SB), RODATA|NOPTR, $16
-DATA mask635<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask635<>+8(SB)/8, $0xffffffffffff03ff
+DATA mask635<>+0(SB)/8, $0xffffffffffffffff
+DATA mask635<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL mask635<>(SB), RODATA|NOPTR, $16
-DATA mask636<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask636<>+8(SB)/8, $0xffffffffff03ffff
+DATA mask636<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask636<>+8(SB)/8, $0xffff0706ffff0504
 GLOBL mask636<>(SB), RODATA|NOPTR, $16
-DATA mask637<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask637<>+8(SB)/8, $0xffffffff03ffff02
+DATA mask637<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask637<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask637<>(SB), RODATA|NOPTR, $16
-DATA mask638<>+0(SB)/8, $0xffffffffffffffff
-DATA mask638<>+8(SB)/8, $0x01ffff00ffffffff
+DATA mask638<>+0(SB)/8, $0x0b0affff0908ffff
+DATA mask638<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL mask638<>(SB), RODATA|NOPTR, $16
-DATA mask639<>+0(SB)/8, $0xffffffffffffffff
-DATA mask639<>+8(SB)/8, $0xffff00ffffffffff
+DATA mask639<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask639<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL mask639<>(SB), RODATA|NOPTR, $16
-DATA mask640<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA mask640<>+8(SB)/8, $0xffffffffffffffff
+DATA mask640<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask640<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL mask640<>(SB), RODATA|NOPTR, $16
-DATA mask641<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA mask641<>+8(SB)/8, $0xffffffffffffffff
+DATA mask641<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask641<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL mask641<>(SB), RODATA|NOPTR, $16
-DATA mask642<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask642<>+8(SB)/8, $0xffffffff0fffff0e
+DATA mask642<>+0(SB)/8, $0xffffffffffffffff
+DATA mask642<>+8(SB)/8, $0x01ffff00ffffffff
 GLOBL mask642<>(SB), RODATA|NOPTR, $16
 DATA mask643<>+0(SB)/8, $0xffffffffffffffff
-DATA mask643<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA mask643<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL mask643<>(SB), RODATA|NOPTR, $16
-DATA mask644<>+0(SB)/8, $0xffffffffffffffff
-DATA mask644<>+8(SB)/8, $0x00ff0fffff0effff
+DATA mask644<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA mask644<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask644<>(SB), RODATA|NOPTR, $16
-DATA mask645<>+0(SB)/8, $0xffffffffffff00ff
+DATA mask645<>+0(SB)/8, $0xff01ffff00ff0fff
 DATA mask645<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask645<>(SB), RODATA|NOPTR, $16
-DATA mask646<>+0(SB)/8, $0xffffffffff00ff0f
-DATA mask646<>+8(SB)/8, $0xffffffffffffffff
+DATA mask646<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask646<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL mask646<>(SB), RODATA|NOPTR, $16
-DATA mask647<>+0(SB)/8, $0xffffffff03ffffff
-DATA mask647<>+8(SB)/8, $0xffffffffffffffff
+DATA mask647<>+0(SB)/8, $0xffffffffffffffff
+DATA mask647<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL mask647<>(SB), RODATA|NOPTR, $16
-DATA mask648<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask648<>+8(SB)/8, $0xffffffffffffffff
+DATA mask648<>+0(SB)/8, $0xffffffffffffffff
+DATA mask648<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL mask648<>(SB), RODATA|NOPTR, $16
-DATA mask649<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask649<>+0(SB)/8, $0xffffffffffff00ff
 DATA mask649<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask649<>(SB), RODATA|NOPTR, $16
-DATA mask650<>+0(SB)/8, $0xffffffff0fffffff
+DATA mask650<>+0(SB)/8, $0xffffffffff00ff0f
 DATA mask650<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask650<>(SB), RODATA|NOPTR, $16
-DATA mask651<>+0(SB)/8, $0x03ffff02ffffffff
+DATA mask651<>+0(SB)/8, $0xffffffff03ffffff
 DATA mask651<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask651<>(SB), RODATA|NOPTR, $16
-DATA mask652<>+0(SB)/8, $0xffffffffffffffff
-DATA mask652<>+8(SB)/8, $0xff04ffffffffffff
+DATA mask652<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask652<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask652<>(SB), RODATA|NOPTR, $16
-DATA mask653<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask653<>+0(SB)/8, $0xffffffff0bffffff
 DATA mask653<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask653<>(SB), RODATA|NOPTR, $16
-DATA mask654<>+0(SB)/8, $0xffffffffffffffff
-DATA mask654<>+8(SB)/8, $0xff08ffffffffffff
+DATA mask654<>+0(SB)/8, $0xffffffff0fffffff
+DATA mask654<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask654<>(SB), RODATA|NOPTR, $16
-DATA mask655<>+0(SB)/8, $0x0bffff0affffffff
+DATA mask655<>+0(SB)/8, $0x03ffff02ffffffff
 DATA mask655<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask655<>(SB), RODATA|NOPTR, $16
 DATA mask656<>+0(SB)/8, $0xffffffffffffffff
-DATA mask656<>+8(SB)/8, $0xff0cffffffffffff
+DATA mask656<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL mask656<>(SB), RODATA|NOPTR, $16
-DATA mask657<>+0(SB)/8, $0x0fffff0effffffff
+DATA mask657<>+0(SB)/8, $0x07ffff06ffffffff
 DATA mask657<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask657<>(SB), RODATA|NOPTR, $16
-DATA mask658<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask658<>+8(SB)/8, $0xffffffffffffffff
+DATA mask658<>+0(SB)/8, $0xffffffffffffffff
+DATA mask658<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL mask658<>(SB), RODATA|NOPTR, $16
-DATA mask659<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask659<>+8(SB)/8, $0x0706ffffffff0504
+DATA mask659<>+0(SB)/8, $0x0bffff0affffffff
+DATA mask659<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask659<>(SB), RODATA|NOPTR, $16
-DATA mask660<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask660<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA mask660<>+0(SB)/8, $0xffffffffffffffff
+DATA mask660<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL mask660<>(SB), RODATA|NOPTR, $16
-DATA mask661<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask661<>+0(SB)/8, $0x0fffff0effffffff
 DATA mask661<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask661<>(SB), RODATA|NOPTR, $16
-DATA mask662<>+0(SB)/8, $0xffff0908ffffffff
-DATA mask662<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask662<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask662<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask662<>(SB), RODATA|NOPTR, $16
-DATA mask663<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA mask663<>+8(SB)/8, $0xffffffffffffffff
+DATA mask663<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask663<>+8(SB)/8, $0x0706ffffffff0504
 GLOBL mask663<>(SB), RODATA|NOPTR, $16
-DATA mask664<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask664<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask664<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask664<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL mask664<>(SB), RODATA|NOPTR, $16
-DATA mask665<>+0(SB)/8, $0xffffff01ffffff00
-DATA mask665<>+8(SB)/8, $0xffffff03ffffff02
+DATA mask665<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask665<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask665<>(SB), RODATA|NOPTR, $16
-DATA mask666<>+0(SB)/8, $0xffff01ffffff00ff
-DATA mask666<>+8(SB)/8, $0xffff03ffffff02ff
+DATA mask666<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask666<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask666<>(SB), RODATA|NOPTR, $16
-DATA mask667<>+0(SB)/8, $0xff01ffffff00ffff
-DATA mask667<>+8(SB)/8, $0xff03ffffff02ffff
+DATA mask667<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA mask667<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask667<>(SB), RODATA|NOPTR, $16
-DATA mask668<>+0(SB)/8, $0x01ffffff00ffffff
-DATA mask668<>+8(SB)/8, $0x03ffffff02ffffff
+DATA mask668<>+0(SB)/8, $0xffffffff0b0a0908
+DATA mask668<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask668<>(SB), RODATA|NOPTR, $16
-DATA mask669<>+0(SB)/8, $0x05ffffff04ffffff
-DATA mask669<>+8(SB)/8, $0x07ffffff06ffffff
+DATA mask669<>+0(SB)/8, $0xffffff01ffffff00
+DATA mask669<>+8(SB)/8, $0xffffff03ffffff02
 GLOBL mask669<>(SB), RODATA|NOPTR, $16
-DATA mask670<>+0(SB)/8, $0x09ffffff08ffffff
-DATA mask670<>+8(SB)/8, $0x0bffffff0affffff
+DATA mask670<>+0(SB)/8, $0xffff01ffffff00ff
+DATA mask670<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL mask670<>(SB), RODATA|NOPTR, $16
-DATA mask671<>+0(SB)/8, $0x0dffffff0cffffff
-DATA mask671<>+8(SB)/8, $0x0fffffff0effffff
+DATA mask671<>+0(SB)/8, $0xff01ffffff00ffff
+DATA mask671<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL mask671<>(SB), RODATA|NOPTR, $16
-DATA mask672<>+0(SB)/8, $0x0908ffffffffffff
-DATA mask672<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask672<>+0(SB)/8, $0x01ffffff00ffffff
+DATA mask672<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL mask672<>(SB), RODATA|NOPTR, $16
-DATA mask673<>+0(SB)/8, $0xffffffff0f0a0500
-DATA mask673<>+8(SB)/8, $0xffffffffffffffff
+DATA mask673<>+0(SB)/8, $0x05ffffff04ffffff
+DATA mask673<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL mask673<>(SB), RODATA|NOPTR, $16
-DATA mask674<>+0(SB)/8, $0xff0e0904ffffffff
-DATA mask674<>+8(SB)/8, $0xffffffffffffffff
+DATA mask674<>+0(SB)/8, $0x09ffffff08ffffff
+DATA mask674<>+8(SB)/8, $0x0bffffff0affffff
 GLOBL mask674<>(SB), RODATA|NOPTR, $16
-DATA mask675<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask675<>+8(SB)/8, $0xffffffffffff0d08
+DATA mask675<>+0(SB)/8, $0x0dffffff0cffffff
+DATA mask675<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL mask675<>(SB), RODATA|NOPTR, $16
-DATA mask676<>+0(SB)/8, $0xffffffffffffffff
-DATA mask676<>+8(SB)/8, $0xffffff0c0702ffff
+DATA mask676<>+0(SB)/8, $0x0908ffffffffffff
+DATA mask676<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask676<>(SB), RODATA|NOPTR, $16
-DATA mask677<>+0(SB)/8, $0xffffffffffffffff
-DATA mask677<>+8(SB)/8, $0x0b0601ffffffffff
+DATA mask677<>+0(SB)/8, $0xffffffff0f0a0500
+DATA mask677<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask677<>(SB), RODATA|NOPTR, $16
-DATA mask678<>+0(SB)/8, $0xffffffffff0b0601
+DATA mask678<>+0(SB)/8, $0xff0e0904ffffffff
 DATA mask678<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask678<>(SB), RODATA|NOPTR, $16
-DATA mask679<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA mask679<>+8(SB)/8, $0xffffffffffffffff
+DATA mask679<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask679<>+8(SB)/8, $0xffffffffffff0d08
 GLOBL mask679<>(SB), RODATA|NOPTR, $16
-DATA mask680<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask680<>+8(SB)/8, $0xffffffffffff0e09
+DATA mask680<>+0(SB)/8, $0xffffffffffffffff
+DATA mask680<>+8(SB)/8, $0xffffff0c0702ffff
 GLOBL mask680<>(SB), RODATA|NOPTR, $16
 DATA mask681<>+0(SB)/8, $0xffffffffffffffff
-DATA mask681<>+8(SB)/8, $0xffffff0d0803ffff
+DATA mask681<>+8(SB)/8, $0x0b0601ffffffffff
 GLOBL mask681<>(SB), RODATA|NOPTR, $16
-DATA mask682<>+0(SB)/8, $0xffffffffffffffff
-DATA mask682<>+8(SB)/8, $0x0c0702ffffffffff
+DATA mask682<>+0(SB)/8, $0xffffffffff0b0601
+DATA mask682<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask682<>(SB), RODATA|NOPTR, $16
-DATA mask683<>+0(SB)/8, $0xffffffffff0c0702
+DATA mask683<>+0(SB)/8, $0xff0f0a0500ffffff
 DATA mask683<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask683<>(SB), RODATA|NOPTR, $16
-DATA mask684<>+0(SB)/8, $0xffff0b0601ffffff
-DATA mask684<>+8(SB)/8, $0xffffffffffffffff
+DATA mask684<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask684<>+8(SB)/8, $0xffffffffffff0e09
 GLOBL mask684<>(SB), RODATA|NOPTR, $16
-DATA mask685<>+0(SB)/8, $0x0500ffffffffffff
-DATA mask685<>+8(SB)/8, $0xffffffffffff0f0a
+DATA mask685<>+0(SB)/8, $0xffffffffffffffff
+DATA mask685<>+8(SB)/8, $0xffffff0d0803ffff
 GLOBL mask685<>(SB), RODATA|NOPTR, $16
 DATA mask686<>+0(SB)/8, $0xffffffffffffffff
-DATA mask686<>+8(SB)/8, $0xffffff0e0904ffff
+DATA mask686<>+8(SB)/8, $0x0c0702ffffffffff
 GLOBL mask686<>(SB), RODATA|NOPTR, $16
-DATA mask687<>+0(SB)/8, $0xffffffffffffffff
-DATA mask687<>+8(SB)/8, $0x0d0803ffffffffff
+DATA mask687<>+0(SB)/8, $0xffffffffff0c0702
+DATA mask687<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask687<>(SB), RODATA|NOPTR, $16
-DATA mask688<>+0(SB)/8, $0xffffffffff0d0803
+DATA mask688<>+0(SB)/8, $0xffff0b0601ffffff
 DATA mask688<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask688<>(SB), RODATA|NOPTR, $16
-DATA mask689<>+0(SB)/8, $0xffff0c0702ffffff
-DATA mask689<>+8(SB)/8, $0xffffffffffffffff
+DATA mask689<>+0(SB)/8, $0x0500ffffffffffff
+DATA mask689<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL mask689<>(SB), RODATA|NOPTR, $16
-DATA mask690<>+0(SB)/8, $0x0601ffffffffffff
-DATA mask690<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask690<>+0(SB)/8, $0xffffffffffffffff
+DATA mask690<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL mask690<>(SB), RODATA|NOPTR, $16
 DATA mask691<>+0(SB)/8, $0xffffffffffffffff
-DATA mask691<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA mask691<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL mask691<>(SB), RODATA|NOPTR, $16
-DATA mask692<>+0(SB)/8, $0xffffffffffffffff
-DATA mask692<>+8(SB)/8, $0x0e0904ffffffffff
+DATA mask692<>+0(SB)/8, $0xffffffffff0d0803
+DATA mask692<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask692<>(SB), RODATA|NOPTR, $16
-DATA mask693<>+0(SB)/8, $0xffffffffff0e0904
+DATA mask693<>+0(SB)/8, $0xffff0c0702ffffff
 DATA mask693<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask693<>(SB), RODATA|NOPTR, $16
-DATA mask694<>+0(SB)/8, $0xffff0d0803ffffff
-DATA mask694<>+8(SB)/8, $0xffffffffffffffff
+DATA mask694<>+0(SB)/8, $0x0601ffffffffffff
+DATA mask694<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask694<>(SB), RODATA|NOPTR, $16
-DATA mask695<>+0(SB)/8, $0x0702ffffffffffff
-DATA mask695<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask695<>+0(SB)/8, $0xffffffffffffffff
+DATA mask695<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL mask695<>(SB), RODATA|NOPTR, $16
 DATA mask696<>+0(SB)/8, $0xffffffffffffffff
-DATA mask696<>+8(SB)/8, $0xffffffff0b0601ff
+DATA mask696<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL mask696<>(SB), RODATA|NOPTR, $16
-DATA mask697<>+0(SB)/8, $0xffffffffffffffff
-DATA mask697<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA mask697<>+0(SB)/8, $0xffffffffff0e0904
+DATA mask697<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask697<>(SB), RODATA|NOPTR, $16
-DATA mask698<>+0(SB)/8, $0xffffffff0b0a0100
+DATA mask698<>+0(SB)/8, $0xffff0d0803ffffff
 DATA mask698<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask698<>(SB), RODATA|NOPTR, $16
-DATA mask699<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA mask699<>+8(SB)/8, $0xffffffffffffffff
+DATA mask699<>+0(SB)/8, $0x0702ffffffffffff
+DATA mask699<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask699<>(SB), RODATA|NOPTR, $16
 DATA mask700<>+0(SB)/8, $0xffffffffffffffff
-DATA mask700<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA mask700<>+8(SB)/8, $0xffffffff0b0601ff
 GLOBL mask700<>(SB), RODATA|NOPTR, $16
 DATA mask701<>+0(SB)/8, $0xffffffffffffffff
-DATA mask701<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask701<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL mask701<>(SB), RODATA|NOPTR, $16
-DATA mask702<>+0(SB)/8, $0xffffffff0d0c0302
+DATA mask702<>+0(SB)/8, $0xffffffff0b0a0100
 DATA mask702<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask702<>(SB), RODATA|NOPTR, $16
-DATA mask703<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask703<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask703<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA mask703<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask703<>(SB), RODATA|NOPTR, $16
 DATA mask704<>+0(SB)/8, $0xffffffffffffffff
-DATA mask704<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA mask704<>+8(SB)/8, $0xffff0d0c0302ffff
 GLOBL mask704<>(SB), RODATA|NOPTR, $16
 DATA mask705<>+0(SB)/8, $0xffffffffffffffff
-DATA mask705<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask705<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask705<>(SB), RODATA|NOPTR, $16
-DATA mask706<>+0(SB)/8, $0xffffffff0f0e0504
+DATA mask706<>+0(SB)/8, $0xffffffff0d0c0302
 DATA mask706<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask706<>(SB), RODATA|NOPTR, $16
-DATA mask707<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask707<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask707<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask707<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask707<>(SB), RODATA|NOPTR, $16
 DATA mask708<>+0(SB)/8, $0xffffffffffffffff
-DATA mask708<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA mask708<>+8(SB)/8, $0xffff0f0e0504ffff
 GLOBL mask708<>(SB), RODATA|NOPTR, $16
-DATA mask709<>+0(SB)/8, $0xffffffffffff0706
-DATA mask709<>+8(SB)/8, $0xffffffffffffffff
+DATA mask709<>+0(SB)/8, $0xffffffffffffffff
+DATA mask709<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask709<>(SB), RODATA|NOPTR, $16
-DATA mask710<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA mask710<>+0(SB)/8, $0xffffffff0f0e0504
 DATA mask710<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask710<>(SB), RODATA|NOPTR, $16
-DATA mask711<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask711<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask711<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask711<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask711<>(SB), RODATA|NOPTR, $16
 DATA mask712<>+0(SB)/8, $0xffffffffffffffff
-DATA mask712<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA mask712<>+8(SB)/8, $0x0b0a0100ffffffff
 GLOBL mask712<>(SB), RODATA|NOPTR, $16
-DATA mask713<>+0(SB)/8, $0xffffffffffff0908
+DATA mask713<>+0(SB)/8, $0xffffffffffff0706
 DATA mask713<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask713<>(SB), RODATA|NOPTR, $16
-DATA mask714<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA mask714<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA mask714<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask714<>(SB), RODATA|NOPTR, $16
-DATA mask715<>+0(SB)/8, $0xffffffffffffffff
-DATA mask715<>+8(SB)/8, $0xffffffff0b0a0100
+DATA mask715<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask715<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask715<>(SB), RODATA|NOPTR, $16
 DATA mask716<>+0(SB)/8, $0xffffffffffffffff
-DATA mask716<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA mask716<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL mask716<>(SB), RODATA|NOPTR, $16
-DATA mask717<>+0(SB)/8, $0xffffffffff0c0600
+DATA mask717<>+0(SB)/8, $0xffffffffffff0908
 DATA mask717<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask717<>(SB), RODATA|NOPTR, $16
-DATA mask718<>+0(SB)/8, $0xffff0e0802ffffff
+DATA mask718<>+0(SB)/8, $0xffff0d0c0302ffff
 DATA mask718<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask718<>(SB), RODATA|NOPTR, $16
-DATA mask719<>+0(SB)/8, $0x0a04ffffffffffff
-DATA mask719<>+8(SB)/8, $0xffffffffffffffff
+DATA mask719<>+0(SB)/8, $0xffffffffffffffff
+DATA mask719<>+8(SB)/8, $0xffffffff0b0a0100
 GLOBL mask719<>(SB), RODATA|NOPTR, $16
 DATA mask720<>+0(SB)/8, $0xffffffffffffffff
-DATA mask720<>+8(SB)/8, $0xffffffffff0c0600
+DATA mask720<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL mask720<>(SB), RODATA|NOPTR, $16
-DATA mask721<>+0(SB)/8, $0xffffffffffffffff
-DATA mask721<>+8(SB)/8, $0xffff0e0802ffffff
+DATA mask721<>+0(SB)/8, $0xffffffffff0c0600
+DATA mask721<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask721<>(SB), RODATA|NOPTR, $16
-DATA mask722<>+0(SB)/8, $0xffffffffffffffff
-DATA mask722<>+8(SB)/8, $0x0a04ffffffffffff
+DATA mask722<>+0(SB)/8, $0xffff0e0802ffffff
+DATA mask722<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask722<>(SB), RODATA|NOPTR, $16
-DATA mask723<>+0(SB)/8, $0xffffffffff0d0701
+DATA mask723<>+0(SB)/8, $0x0a04ffffffffffff
 DATA mask723<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask723<>(SB), RODATA|NOPTR, $16
-DATA mask724<>+0(SB)/8, $0xffff0f0903ffffff
-DATA mask724<>+8(SB)/8, $0xffffffffffffffff
+DATA mask724<>+0(SB)/8, $0xffffffffffffffff
+DATA mask724<>+8(SB)/8, $0xffffffffff0c0600
 GLOBL mask724<>(SB), RODATA|NOPTR, $16
-DATA mask725<>+0(SB)/8, $0x0b05ffffffffffff
-DATA mask725<>+8(SB)/8, $0xffffffffffffffff
+DATA mask725<>+0(SB)/8, $0xffffffffffffffff
+DATA mask725<>+8(SB)/8, $0xffff0e0802ffffff
 GLOBL mask725<>(SB), RODATA|NOPTR, $16
 DATA mask726<>+0(SB)/8, $0xffffffffffffffff
-DATA mask726<>+8(SB)/8, $0xffffffffff0d0701
+DATA mask726<>+8(SB)/8, $0x0a04ffffffffffff
 GLOBL mask726<>(SB), RODATA|NOPTR, $16
-DATA mask727<>+0(SB)/8, $0xffffffffffffffff
-DATA mask727<>+8(SB)/8, $0xffff0f0903ffffff
+DATA mask727<>+0(SB)/8, $0xffffffffff0d0701
+DATA mask727<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask727<>(SB), RODATA|NOPTR, $16
-DATA mask728<>+0(SB)/8, $0xffffffffffffffff
-DATA mask728<>+8(SB)/8, $0x0b05ffffffffffff
+DATA mask728<>+0(SB)/8, $0xffff0f0903ffffff
+DATA mask728<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask728<>(SB), RODATA|NOPTR, $16
-DATA mask729<>+0(SB)/8, $0xffffffffff0e0802
+DATA mask729<>+0(SB)/8, $0x0b05ffffffffffff
 DATA mask729<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask729<>(SB), RODATA|NOPTR, $16
-DATA mask730<>+0(SB)/8, $0xffffff0a04ffffff
-DATA mask730<>+8(SB)/8, $0xffffffffffffffff
+DATA mask730<>+0(SB)/8, $0xffffffffffffffff
+DATA mask730<>+8(SB)/8, $0xffffffffff0d0701
 GLOBL mask730<>(SB), RODATA|NOPTR, $16
-DATA mask731<>+0(SB)/8, $0x0c0600ffffffffff
-DATA mask731<>+8(SB)/8, $0xffffffffffffffff
+DATA mask731<>+0(SB)/8, $0xffffffffffffffff
+DATA mask731<>+8(SB)/8, $0xffff0f0903ffffff
 GLOBL mask731<>(SB), RODATA|NOPTR, $16
 DATA mask732<>+0(SB)/8, $0xffffffffffffffff
-DATA mask732<>+8(SB)/8, $0xffffffffff0e0802
+DATA mask732<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL mask732<>(SB), RODATA|NOPTR, $16
-DATA mask733<>+0(SB)/8, $0xffffffffffffffff
-DATA mask733<>+8(SB)/8, $0xffffff0a04ffffff
+DATA mask733<>+0(SB)/8, $0xffffffffff0e0802
+DATA mask733<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask733<>(SB), RODATA|NOPTR, $16
-DATA mask734<>+0(SB)/8, $0xffffffffffffffff
-DATA mask734<>+8(SB)/8, $0x0c0600ffffffffff
+DATA mask734<>+0(SB)/8, $0xffffff0a04ffffff
+DATA mask734<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask734<>(SB), RODATA|NOPTR, $16
-DATA mask735<>+0(SB)/8, $0xffffffffff0f0903
+DATA mask735<>+0(SB)/8, $0x0c0600ffffffffff
 DATA mask735<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask735<>(SB), RODATA|NOPTR, $16
-DATA mask736<>+0(SB)/8, $0xffffff0b05ffffff
-DATA mask736<>+8(SB)/8, $0xffffffffffffffff
+DATA mask736<>+0(SB)/8, $0xffffffffffffffff
+DATA mask736<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL mask736<>(SB), RODATA|NOPTR, $16
-DATA mask737<>+0(SB)/8, $0x0d0701ffffffffff
-DATA mask737<>+8(SB)/8, $0xffffffffffffffff
+DATA mask737<>+0(SB)/8, $0xffffffffffffffff
+DATA mask737<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL mask737<>(SB), RODATA|NOPTR, $16
 DATA mask738<>+0(SB)/8, $0xffffffffffffffff
-DATA mask738<>+8(SB)/8, $0xffffffffff0f0903
+DATA mask738<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL mask738<>(SB), RODATA|NOPTR, $16
-DATA mask739<>+0(SB)/8, $0xffffffffffffffff
-DATA mask739<>+8(SB)/8, $0xffffff0b05ffffff
+DATA mask739<>+0(SB)/8, $0xffffffffff0f0903
+DATA mask739<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask739<>(SB), RODATA|NOPTR, $16
-DATA mask740<>+0(SB)/8, $0xffffffffffffffff
-DATA mask740<>+8(SB)/8, $0x0d0701ffffffffff
+DATA mask740<>+0(SB)/8, $0xffffff0b05ffffff
+DATA mask740<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask740<>(SB), RODATA|NOPTR, $16
-DATA mask741<>+0(SB)/8, $0xffffffffffff0a04
+DATA mask741<>+0(SB)/8, $0x0d0701ffffffffff
 DATA mask741<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask741<>(SB), RODATA|NOPTR, $16
-DATA mask742<>+0(SB)/8, $0xffffff0c0600ffff
-DATA mask742<>+8(SB)/8, $0xffffffffffffffff
+DATA mask742<>+0(SB)/8, $0xffffffffffffffff
+DATA mask742<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL mask742<>(SB), RODATA|NOPTR, $16
-DATA mask743<>+0(SB)/8, $0x0e0802ffffffffff
-DATA mask743<>+8(SB)/8, $0xffffffffffffffff
+DATA mask743<>+0(SB)/8, $0xffffffffffffffff
+DATA mask743<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL mask743<>(SB), RODATA|NOPTR, $16
 DATA mask744<>+0(SB)/8, $0xffffffffffffffff
-DATA mask744<>+8(SB)/8, $0xffffffffffff0a04
+DATA mask744<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL mask744<>(SB), RODATA|NOPTR, $16
-DATA mask745<>+0(SB)/8, $0xffffffffffffffff
-DATA mask745<>+8(SB)/8, $0xffffff0c0600ffff
+DATA mask745<>+0(SB)/8, $0xffffffffffff0a04
+DATA mask745<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask745<>(SB), RODATA|NOPTR, $16
-DATA mask746<>+0(SB)/8, $0xffffffffffffffff
-DATA mask746<>+8(SB)/8, $0x0e0802ffffffffff
+DATA mask746<>+0(SB)/8, $0xffffff0c0600ffff
+DATA mask746<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask746<>(SB), RODATA|NOPTR, $16
-DATA mask747<>+0(SB)/8, $0xffffffffffff0b05
+DATA mask747<>+0(SB)/8, $0x0e0802ffffffffff
 DATA mask747<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask747<>(SB), RODATA|NOPTR, $16
-DATA mask748<>+0(SB)/8, $0xffffff0d0701ffff
-DATA mask748<>+8(SB)/8, $0xffffffffffffffff
+DATA mask748<>+0(SB)/8, $0xffffffffffffffff
+DATA mask748<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL mask748<>(SB), RODATA|NOPTR, $16
-DATA mask749<>+0(SB)/8, $0x0f0903ffffffffff
-DATA mask749<>+8(SB)/8, $0xffffffffffffffff
+DATA mask749<>+0(SB)/8, $0xffffffffffffffff
+DATA mask749<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL mask749<>(SB), RODATA|NOPTR, $16
 DATA mask750<>+0(SB)/8, $0xffffffffffffffff
-DATA mask750<>+8(SB)/8, $0xffffffffffff0b05
+DATA mask750<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL mask750<>(SB), RODATA|NOPTR, $16
-DATA mask751<>+0(SB)/8, $0xffffffffffffffff
-DATA mask751<>+8(SB)/8, $0xffffff0d0701ffff
+DATA mask751<>+0(SB)/8, $0xffffffffffff0b05
+DATA mask751<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask751<>(SB), RODATA|NOPTR, $16
-DATA mask752<>+0(SB)/8, $0xffffffffffffffff
-DATA mask752<>+8(SB)/8, $0x0f0903ffffffffff
+DATA mask752<>+0(SB)/8, $0xffffff0d0701ffff
+DATA mask752<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask752<>(SB), RODATA|NOPTR, $16
-DATA mask753<>+0(SB)/8, $0xffffffff0d0c0100
+DATA mask753<>+0(SB)/8, $0x0f0903ffffffffff
 DATA mask753<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask753<>(SB), RODATA|NOPTR, $16
 DATA mask754<>+0(SB)/8, $0xffffffffffffffff
-DATA mask754<>+8(SB)/8, $0xffffffff0d0c0100
+DATA mask754<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL mask754<>(SB), RODATA|NOPTR, $16
-DATA mask755<>+0(SB)/8, $0xffffffff0f0e0302
-DATA mask755<>+8(SB)/8, $0xffffffffffffffff
+DATA mask755<>+0(SB)/8, $0xffffffffffffffff
+DATA mask755<>+8(SB)/8, $0xffffff0d0701ffff
 GLOBL mask755<>(SB), RODATA|NOPTR, $16
 DATA mask756<>+0(SB)/8, $0xffffffffffffffff
-DATA mask756<>+8(SB)/8, $0xffffffff0f0e0302
+DATA mask756<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL mask756<>(SB), RODATA|NOPTR, $16
-DATA mask757<>+0(SB)/8, $0xffffffffffff0504
+DATA mask757<>+0(SB)/8, $0xffffffff0d0c0100
 DATA mask757<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask757<>(SB), RODATA|NOPTR, $16
-DATA mask758<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA mask758<>+8(SB)/8, $0xffffffffffffffff
+DATA mask758<>+0(SB)/8, $0xffffffffffffffff
+DATA mask758<>+8(SB)/8, $0xffffffff0d0c0100
 GLOBL mask758<>(SB), RODATA|NOPTR, $16
-DATA mask759<>+0(SB)/8, $0xffffffffffffffff
-DATA mask759<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA mask759<>+0(SB)/8, $0xffffffff0f0e0302
+DATA mask759<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask759<>(SB), RODATA|NOPTR, $16
-DATA mask760<>+0(SB)/8, $0xffff0f0e0302ffff
-DATA mask760<>+8(SB)/8, $0xffffffffffffffff
+DATA mask760<>+0(SB)/8, $0xffffffffffffffff
+DATA mask760<>+8(SB)/8, $0xffffffff0f0e0302
 GLOBL mask760<>(SB), RODATA|NOPTR, $16
-DATA mask761<>+0(SB)/8, $0xffffffffffffffff
-DATA mask761<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA mask761<>+0(SB)/8, $0xffffffffffff0504
+DATA mask761<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask761<>(SB), RODATA|NOPTR, $16
-DATA mask762<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA mask762<>+0(SB)/8, $0xffff0d0c0100ffff
 DATA mask762<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask762<>(SB), RODATA|NOPTR, $16
 DATA mask763<>+0(SB)/8, $0xffffffffffffffff
-DATA mask763<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA mask763<>+8(SB)/8, $0xffff0d0c0100ffff
 GLOBL mask763<>(SB), RODATA|NOPTR, $16
-DATA mask764<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask764<>+0(SB)/8, $0xffff0f0e0302ffff
 DATA mask764<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask764<>(SB), RODATA|NOPTR, $16
-DATA mask765<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA mask765<>+8(SB)/8, $0xffffffffffffffff
+DATA mask765<>+0(SB)/8, $0xffffffffffffffff
+DATA mask765<>+8(SB)/8, $0xffff0f0e0302ffff
 GLOBL mask765<>(SB), RODATA|NOPTR, $16
-DATA mask766<>+0(SB)/8, $0xffffffffffffffff
-DATA mask766<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA mask766<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA mask766<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask766<>(SB), RODATA|NOPTR, $16
-DATA mask767<>+0(SB)/8, $0xffffffffff0e0700
-DATA mask767<>+8(SB)/8, $0xffffffffffffffff
+DATA mask767<>+0(SB)/8, $0xffffffffffffffff
+DATA mask767<>+8(SB)/8, $0x0d0c0100ffffffff
 GLOBL mask767<>(SB), RODATA|NOPTR, $16
-DATA mask768<>+0(SB)/8, $0xffffff0c05ffffff
+DATA mask768<>+0(SB)/8, $0xffffffffffff0b0a
 DATA mask768<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask768<>(SB), RODATA|NOPTR, $16
-DATA mask769<>+0(SB)/8, $0xff0a03ffffffffff
+DATA mask769<>+0(SB)/8, $0x0f0e0302ffffffff
 DATA mask769<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask769<>(SB), RODATA|NOPTR, $16
-DATA mask770<>+0(SB)/8, $0x01ffffffffffffff
-DATA mask770<>+8(SB)/8, $0xffffffffffff0f08
+DATA mask770<>+0(SB)/8, $0xffffffffffffffff
+DATA mask770<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL mask770<>(SB), RODATA|NOPTR, $16
-DATA mask771<>+0(SB)/8, $0xffffffffffffffff
-DATA mask771<>+8(SB)/8, $0xffffffff0d06ffff
+DATA mask771<>+0(SB)/8, $0xffffffffff0e0700
+DATA mask771<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask771<>(SB), RODATA|NOPTR, $16
-DATA mask772<>+0(SB)/8, $0xffffffffffffffff
-DATA mask772<>+8(SB)/8, $0xffff0b04ffffffff
+DATA mask772<>+0(SB)/8, $0xffffff0c05ffffff
+DATA mask772<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask772<>(SB), RODATA|NOPTR, $16
-DATA mask773<>+0(SB)/8, $0xffffffffffffffff
-DATA mask773<>+8(SB)/8, $0x0902ffffffffffff
+DATA mask773<>+0(SB)/8, $0xff0a03ffffffffff
+DATA mask773<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask773<>(SB), RODATA|NOPTR, $16
-DATA mask774<>+0(SB)/8, $0xffffffffff0f0801
-DATA mask774<>+8(SB)/8, $0xffffffffffffffff
+DATA mask774<>+0(SB)/8, $0x01ffffffffffffff
+DATA mask774<>+8(SB)/8, $0xffffffffffff0f08
 GLOBL mask774<>(SB), RODATA|NOPTR, $16
-DATA mask775<>+0(SB)/8, $0xffffff0d06ffffff
-DATA mask775<>+8(SB)/8, $0xffffffffffffffff
+DATA mask775<>+0(SB)/8, $0xffffffffffffffff
+DATA mask775<>+8(SB)/8, $0xffffffff0d06ffff
 GLOBL mask775<>(SB), RODATA|NOPTR, $16
-DATA mask776<>+0(SB)/8, $0xff0b04ffffffffff
-DATA mask776<>+8(SB)/8, $0xffffffffffffffff
+DATA mask776<>+0(SB)/8, $0xffffffffffffffff
+DATA mask776<>+8(SB)/8, $0xffff0b04ffffffff
 GLOBL mask776<>(SB), RODATA|NOPTR, $16
-DATA mask777<>+0(SB)/8, $0x02ffffffffffffff
-DATA mask777<>+8(SB)/8, $0xffffffffffffff09
+DATA mask777<>+0(SB)/8, $0xffffffffffffffff
+DATA mask777<>+8(SB)/8, $0x0902ffffffffffff
 GLOBL mask777<>(SB), RODATA|NOPTR, $16
-DATA mask778<>+0(SB)/8, $0xffffffffffffffff
-DATA mask778<>+8(SB)/8, $0xffffffff0e0700ff
+DATA mask778<>+0(SB)/8, $0xffffffffff0f0801
+DATA mask778<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask778<>(SB), RODATA|NOPTR, $16
-DATA mask779<>+0(SB)/8, $0xffffffffffffffff
-DATA mask779<>+8(SB)/8, $0xffff0c05ffffffff
+DATA mask779<>+0(SB)/8, $0xffffff0d06ffffff
+DATA mask779<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask779<>(SB), RODATA|NOPTR, $16
-DATA mask780<>+0(SB)/8, $0xffffffffffffffff
-DATA mask780<>+8(SB)/8, $0x0a03ffffffffffff
+DATA mask780<>+0(SB)/8, $0xff0b04ffffffffff
+DATA mask780<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask780<>(SB), RODATA|NOPTR, $16
-DATA mask781<>+0(SB)/8, $0xffffffffffff0902
-DATA mask781<>+8(SB)/8, $0xffffffffffffffff
+DATA mask781<>+0(SB)/8, $0x02ffffffffffffff
+DATA mask781<>+8(SB)/8, $0xffffffffffffff09
 GLOBL mask781<>(SB), RODATA|NOPTR, $16
-DATA mask782<>+0(SB)/8, $0xffffff0e0700ffff
-DATA mask782<>+8(SB)/8, $0xffffffffffffffff
+DATA mask782<>+0(SB)/8, $0xffffffffffffffff
+DATA mask782<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL mask782<>(SB), RODATA|NOPTR, $16
-DATA mask783<>+0(SB)/8, $0xff0c05ffffffffff
-DATA mask783<>+8(SB)/8, $0xffffffffffffffff
+DATA mask783<>+0(SB)/8, $0xffffffffffffffff
+DATA mask783<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL mask783<>(SB), RODATA|NOPTR, $16
-DATA mask784<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask784<>+8(SB)/8, $0xffffffffffffff0a
+DATA mask784<>+0(SB)/8, $0xffffffffffffffff
+DATA mask784<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL mask784<>(SB), RODATA|NOPTR, $16
-DATA mask785<>+0(SB)/8, $0xffffffffffffffff
-DATA mask785<>+8(SB)/8, $0xffffffff0f0801ff
+DATA mask785<>+0(SB)/8, $0xffffffffffff0902
+DATA mask785<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask785<>(SB), RODATA|NOPTR, $16
-DATA mask786<>+0(SB)/8, $0xffffffffffffffff
-DATA mask786<>+8(SB)/8, $0xffff0d06ffffffff
+DATA mask786<>+0(SB)/8, $0xffffff0e0700ffff
+DATA mask786<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask786<>(SB), RODATA|NOPTR, $16
-DATA mask787<>+0(SB)/8, $0xffffffffffffffff
-DATA mask787<>+8(SB)/8, $0x0b04ffffffffffff
+DATA mask787<>+0(SB)/8, $0xff0c05ffffffffff
+DATA mask787<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask787<>(SB), RODATA|NOPTR, $16
-DATA mask788<>+0(SB)/8, $0xffffffffffff0a03
-DATA mask788<>+8(SB)/8, $0xffffffffffffffff
+DATA mask788<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask788<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL mask788<>(SB), RODATA|NOPTR, $16
-DATA mask789<>+0(SB)/8, $0xffffff0f0801ffff
-DATA mask789<>+8(SB)/8, $0xffffffffffffffff
+DATA mask789<>+0(SB)/8, $0xffffffffffffffff
+DATA mask789<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL mask789<>(SB), RODATA|NOPTR, $16
-DATA mask790<>+0(SB)/8, $0xff0d06ffffffffff
-DATA mask790<>+8(SB)/8, $0xffffffffffffffff
+DATA mask790<>+0(SB)/8, $0xffffffffffffffff
+DATA mask790<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL mask790<>(SB), RODATA|NOPTR, $16
-DATA mask791<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask791<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask791<>+0(SB)/8, $0xffffffffffffffff
+DATA mask791<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL mask791<>(SB), RODATA|NOPTR, $16
-DATA mask792<>+0(SB)/8, $0xffffffffffffffff
-DATA mask792<>+8(SB)/8, $0xffffffffff0902ff
+DATA mask792<>+0(SB)/8, $0xffffffffffff0a03
+DATA mask792<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask792<>(SB), RODATA|NOPTR, $16
-DATA mask793<>+0(SB)/8, $0xffffffffffffffff
-DATA mask793<>+8(SB)/8, $0xffff0e0700ffffff
+DATA mask793<>+0(SB)/8, $0xffffff0f0801ffff
+DATA mask793<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask793<>(SB), RODATA|NOPTR, $16
-DATA mask794<>+0(SB)/8, $0xffffffffffffffff
-DATA mask794<>+8(SB)/8, $0x0c05ffffffffffff
+DATA mask794<>+0(SB)/8, $0xff0d06ffffffffff
+DATA mask794<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask794<>(SB), RODATA|NOPTR, $16
-DATA mask795<>+0(SB)/8, $0xffffffffffff0b04
-DATA mask795<>+8(SB)/8, $0xffffffffffffffff
+DATA mask795<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask795<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask795<>(SB), RODATA|NOPTR, $16
-DATA mask796<>+0(SB)/8, $0xffffffff0902ffff
-DATA mask796<>+8(SB)/8, $0xffffffffffffffff
+DATA mask796<>+0(SB)/8, $0xffffffffffffffff
+DATA mask796<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL mask796<>(SB), RODATA|NOPTR, $16
-DATA mask797<>+0(SB)/8, $0xff0e0700ffffffff
-DATA mask797<>+8(SB)/8, $0xffffffffffffffff
+DATA mask797<>+0(SB)/8, $0xffffffffffffffff
+DATA mask797<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL mask797<>(SB), RODATA|NOPTR, $16
-DATA mask798<>+0(SB)/8, $0x05ffffffffffffff
-DATA mask798<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask798<>+0(SB)/8, $0xffffffffffffffff
+DATA mask798<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL mask798<>(SB), RODATA|NOPTR, $16
-DATA mask799<>+0(SB)/8, $0xffffffffffffffff
-DATA mask799<>+8(SB)/8, $0xffffffffff0a03ff
+DATA mask799<>+0(SB)/8, $0xffffffffffff0b04
+DATA mask799<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask799<>(SB), RODATA|NOPTR, $16
-DATA mask800<>+0(SB)/8, $0xffffffffffffffff
-DATA mask800<>+8(SB)/8, $0xffff0f0801ffffff
+DATA mask800<>+0(SB)/8, $0xffffffff0902ffff
+DATA mask800<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask800<>(SB), RODATA|NOPTR, $16
-DATA mask801<>+0(SB)/8, $0xffffffffffffffff
-DATA mask801<>+8(SB)/8, $0x0d06ffffffffffff
+DATA mask801<>+0(SB)/8, $0xff0e0700ffffffff
+DATA mask801<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask801<>(SB), RODATA|NOPTR, $16
-DATA mask802<>+0(SB)/8, $0xffffffffffff0c05
-DATA mask802<>+8(SB)/8, $0xffffffffffffffff
+DATA mask802<>+0(SB)/8, $0x05ffffffffffffff
+DATA mask802<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask802<>(SB), RODATA|NOPTR, $16
-DATA mask803<>+0(SB)/8, $0xffffffff0a03ffff
-DATA mask803<>+8(SB)/8, $0xffffffffffffffff
+DATA mask803<>+0(SB)/8, $0xffffffffffffffff
+DATA mask803<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL mask803<>(SB), RODATA|NOPTR, $16
-DATA mask804<>+0(SB)/8, $0xff0f0801ffffffff
-DATA mask804<>+8(SB)/8, $0xffffffffffffffff
+DATA mask804<>+0(SB)/8, $0xffffffffffffffff
+DATA mask804<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL mask804<>(SB), RODATA|NOPTR, $16
-DATA mask805<>+0(SB)/8, $0x06ffffffffffffff
-DATA mask805<>+8(SB)/8, $0xffffffffffffff0d
+DATA mask805<>+0(SB)/8, $0xffffffffffffffff
+DATA mask805<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL mask805<>(SB), RODATA|NOPTR, $16
-DATA mask806<>+0(SB)/8, $0xffffffffffffffff
-DATA mask806<>+8(SB)/8, $0xffffffffff0b04ff
+DATA mask806<>+0(SB)/8, $0xffffffffffff0c05
+DATA mask806<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask806<>(SB), RODATA|NOPTR, $16
-DATA mask807<>+0(SB)/8, $0xffffffffffffffff
-DATA mask807<>+8(SB)/8, $0xffffff0902ffffff
+DATA mask807<>+0(SB)/8, $0xffffffff0a03ffff
+DATA mask807<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask807<>(SB), RODATA|NOPTR, $16
-DATA mask808<>+0(SB)/8, $0xffffffffffffffff
-DATA mask808<>+8(SB)/8, $0x0e0700ffffffffff
+DATA mask808<>+0(SB)/8, $0xff0f0801ffffffff
+DATA mask808<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask808<>(SB), RODATA|NOPTR, $16
-DATA mask809<>+0(SB)/8, $0xffffffffffff0d06
-DATA mask809<>+8(SB)/8, $0xffffffffffffffff
+DATA mask809<>+0(SB)/8, $0x06ffffffffffffff
+DATA mask809<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL mask809<>(SB), RODATA|NOPTR, $16
-DATA mask810<>+0(SB)/8, $0xffffffff0b04ffff
-DATA mask810<>+8(SB)/8, $0xffffffffffffffff
+DATA mask810<>+0(SB)/8, $0xffffffffffffffff
+DATA mask810<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL mask810<>(SB), RODATA|NOPTR, $16
-DATA mask811<>+0(SB)/8, $0xffff0902ffffffff
-DATA mask811<>+8(SB)/8, $0xffffffffffffffff
+DATA mask811<>+0(SB)/8, $0xffffffffffffffff
+DATA mask811<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL mask811<>(SB), RODATA|NOPTR, $16
-DATA mask812<>+0(SB)/8, $0x0700ffffffffffff
-DATA mask812<>+8(SB)/8, $0xffffffffffffff0e
+DATA mask812<>+0(SB)/8, $0xffffffffffffffff
+DATA mask812<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL mask812<>(SB), RODATA|NOPTR, $16
-DATA mask813<>+0(SB)/8, $0xffffffffffffffff
-DATA mask813<>+8(SB)/8, $0xffffffffff0c05ff
+DATA mask813<>+0(SB)/8, $0xffffffffffff0d06
+DATA mask813<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask813<>(SB), RODATA|NOPTR, $16
-DATA mask814<>+0(SB)/8, $0xffffffffffffffff
-DATA mask814<>+8(SB)/8, $0xffffff0a03ffffff
+DATA mask814<>+0(SB)/8, $0xffffffff0b04ffff
+DATA mask814<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask814<>(SB), RODATA|NOPTR, $16
-DATA mask815<>+0(SB)/8, $0xffffffffffffffff
-DATA mask815<>+8(SB)/8, $0x0f0801ffffffffff
+DATA mask815<>+0(SB)/8, $0xffff0902ffffffff
+DATA mask815<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask815<>(SB), RODATA|NOPTR, $16
-DATA mask816<>+0(SB)/8, $0xffffffffffffffff
-DATA mask816<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask816<>+0(SB)/8, $0x0700ffffffffffff
+DATA mask816<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL mask816<>(SB), RODATA|NOPTR, $16
-DATA mask817<>+0(SB)/8, $0xffffffffffff0302
-DATA mask817<>+8(SB)/8, $0xffffffffffffffff
+DATA mask817<>+0(SB)/8, $0xffffffffffffffff
+DATA mask817<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL mask817<>(SB), RODATA|NOPTR, $16
-DATA mask818<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA mask818<>+8(SB)/8, $0xffffffffffffffff
+DATA mask818<>+0(SB)/8, $0xffffffffffffffff
+DATA mask818<>+8(SB)/8, $0xffffff0a03ffffff
 GLOBL mask818<>(SB), RODATA|NOPTR, $16
-DATA mask819<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA mask819<>+8(SB)/8, $0xffffffffffffffff
+DATA mask819<>+0(SB)/8, $0xffffffffffffffff
+DATA mask819<>+8(SB)/8, $0x0f0801ffffffffff
 GLOBL mask819<>(SB), RODATA|NOPTR, $16
 DATA mask820<>+0(SB)/8, $0xffffffffffffffff
-DATA mask820<>+8(SB)/8, $0xffffffff0f0e0100
+DATA mask820<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask820<>(SB), RODATA|NOPTR, $16
-DATA mask821<>+0(SB)/8, $0xffffffffffffffff
-DATA mask821<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA mask821<>+0(SB)/8, $0xffffffffffff0302
+DATA mask821<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask821<>(SB), RODATA|NOPTR, $16
-DATA mask822<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask822<>+0(SB)/8, $0xffff0f0e0100ffff
 DATA mask822<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask822<>(SB), RODATA|NOPTR, $16
-DATA mask823<>+0(SB)/8, $0xffffffffffffffff
-DATA mask823<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA mask823<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA mask823<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask823<>(SB), RODATA|NOPTR, $16
+DATA mask824<>+0(SB)/8, $0xffffffffffffffff
+DATA mask824<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL mask824<>(SB), RODATA|NOPTR, $16
+DATA mask825<>+0(SB)/8, $0xffffffffffffffff
+DATA mask825<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL mask825<>(SB), RODATA|NOPTR, $16
+DATA mask826<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask826<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask826<>(SB), RODATA|NOPTR, $16
+DATA mask827<>+0(SB)/8, $0xffffffffffffffff
+DATA mask827<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL mask827<>(SB), RODATA|NOPTR, $16
+DATA mask828<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask828<>+8(SB)/8, $0xff07ff06ff05ff04
+GLOBL mask828<>(SB), RODATA|NOPTR, $16
+DATA mask829<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask829<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL mask829<>(SB), RODATA|NOPTR, $16
+DATA mask830<>+0(SB)/8, $0x0bff0aff09ff08ff
+DATA mask830<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL mask830<>(SB), RODATA|NOPTR, $16
