@@ -196,6 +196,28 @@ func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x8x1AVX2NT moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x8x2AVX2 moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x8x2AVX2NT moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -910,6 +932,28 @@ func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x1AVX2NT moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x2AVX2 moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x2AVX2NT moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //

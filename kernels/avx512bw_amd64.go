@@ -94,6 +94,12 @@ func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x8x2AVX512BW moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip3x2AVX512BW interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -417,6 +423,12 @@ func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tunzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x2AVX512BW moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip3x2AVX512BW splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

@@ -18,7 +18,7 @@ var avx512bw = simd.Table{
 		8: {2: {F: zip8x2AVX512BW, MinN: 64}, 4: {F: zip8x4AVX512BW, MinN: 64}, 8: {F: zip8x8AVX512BW, MinN: 64}},
 	},
 	TZip: simd.TransposeKernels{
-		2: {2: {2: {F: tzip2x2x2AVX512BW, MinN: 64}, 4: {F: tzip2x2x4AVX512BW, MinN: 64}, 8: {F: tzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip2x3x2AVX512BW, MinN: 12}, 4: {F: tzip2x3x4AVX512BW, MinN: 24}, 8: {F: tzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tzip2x4x2AVX512BW, MinN: 64}, 4: {F: tzip2x4x4AVX512BW, MinN: 64}, 8: {F: tzip2x4x8AVX512BW, MinN: 64}}},
+		2: {2: {2: {F: tzip2x2x2AVX512BW, MinN: 64}, 4: {F: tzip2x2x4AVX512BW, MinN: 64}, 8: {F: tzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip2x3x2AVX512BW, MinN: 12}, 4: {F: tzip2x3x4AVX512BW, MinN: 24}, 8: {F: tzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tzip2x4x2AVX512BW, MinN: 64}, 4: {F: tzip2x4x4AVX512BW, MinN: 64}, 8: {F: tzip2x4x8AVX512BW, MinN: 64}}, 8: {2: {F: tzip2x8x2AVX512BW, MinN: 64}}},
 		3: {2: {2: {F: tzip3x2x2AVX512BW, MinN: 12}, 4: {F: tzip3x2x4AVX512BW, MinN: 24}, 8: {F: tzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tzip3x3x2AVX512BW, MinN: 18}, 4: {F: tzip3x3x4AVX512BW, MinN: 36}, 8: {F: tzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tzip3x4x2AVX512BW, MinN: 24}, 4: {F: tzip3x4x4AVX512BW, MinN: 48}}},
 		4: {2: {2: {F: tzip4x2x2AVX512BW, MinN: 64}, 4: {F: tzip4x2x4AVX512BW, MinN: 64}, 8: {F: tzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip4x3x2AVX512BW, MinN: 24}, 4: {F: tzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tzip4x4x2AVX512BW, MinN: 64}, 4: {F: tzip4x4x4AVX512BW, MinN: 64}}},
 		8: {2: {2: {F: tzip8x2x2AVX512BW, MinN: 64}}},
@@ -33,7 +33,7 @@ var avx512bw = simd.Table{
 		8: {1: {F: unzip8x1AVX512BW, MinN: 64}, 2: {F: unzip8x2AVX512BW, MinN: 64}, 4: {F: unzip8x4AVX512BW, MinN: 64}, 8: {F: unzip8x8AVX512BW, MinN: 64}},
 	},
 	TUnzip: simd.TransposeKernels{
-		2: {2: {2: {F: tunzip2x2x2AVX512BW, MinN: 64}, 4: {F: tunzip2x2x4AVX512BW, MinN: 64}, 8: {F: tunzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip2x3x2AVX512BW, MinN: 12}, 4: {F: tunzip2x3x4AVX512BW, MinN: 24}, 8: {F: tunzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tunzip2x4x2AVX512BW, MinN: 64}, 4: {F: tunzip2x4x4AVX512BW, MinN: 64}, 8: {F: tunzip2x4x8AVX512BW, MinN: 64}}},
+		2: {2: {2: {F: tunzip2x2x2AVX512BW, MinN: 64}, 4: {F: tunzip2x2x4AVX512BW, MinN: 64}, 8: {F: tunzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip2x3x2AVX512BW, MinN: 12}, 4: {F: tunzip2x3x4AVX512BW, MinN: 24}, 8: {F: tunzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tunzip2x4x2AVX512BW, MinN: 64}, 4: {F: tunzip2x4x4AVX512BW, MinN: 64}, 8: {F: tunzip2x4x8AVX512BW, MinN: 64}}, 8: {2: {F: tunzip2x8x2AVX512BW, MinN: 64}}},
 		3: {2: {2: {F: tunzip3x2x2AVX512BW, MinN: 12}, 4: {F: tunzip3x2x4AVX512BW, MinN: 24}, 8: {F: tunzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tunzip3x3x2AVX512BW, MinN: 18}, 4: {F: tunzip3x3x4AVX512BW, MinN: 36}, 8: {F: tunzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tunzip3x4x2AVX512BW, MinN: 24}, 4: {F: tunzip3x4x4AVX512BW, MinN: 48}}},
 		4: {2: {2: {F: tunzip4x2x2AVX512BW, MinN: 64}, 4: {F: tunzip4x2x4AVX512BW, MinN: 64}, 8: {F: tunzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip4x3x2AVX512BW, MinN: 48}, 4: {F: tunzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tunzip4x4x2AVX512BW, MinN: 64}, 4: {F: tunzip4x4x4AVX512BW, MinN: 64}}},
 		8: {2: {2: {F: tunzip8x2x2AVX512BW, MinN: 64}}},

@@ -118,6 +118,18 @@ func tzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip2x8x2AVX512VBMI moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip3x1AVX512VBMI interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -543,6 +555,18 @@ func tunzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip2x8x2AVX512VBMI moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip3x1AVX512VBMI splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

@@ -1886,9 +1886,9 @@ DATA shuffle42<>+48(SB)/8, $0x000000000000000b
 DATA shuffle42<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $64
 
-// func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -1908,7 +1908,6 @@ TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle43<>+0(SB), Z31
 	VMOVDQU64 shuffle44<>+0(SB), Z30
-	VMOVDQU64 shuffle45<>+0(SB), Z29
 
 group108:
 	MOVQ rows+24(FP), DI
@@ -1921,29 +1920,19 @@ row109:
 	JB   last111
 
 chunks110:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
-	VMOVDQU      21(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks110
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 shuffle43<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 Z3, (AX)(R8*2)
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks110
 
 last111:
 	TESTQ R9, R9
@@ -1964,39 +1953,29 @@ rowdone112:
 	VZEROUPPER
 	RET
 
-DATA shuffle43<>+0(SB)/8, $0x2202412101402000
-DATA shuffle43<>+8(SB)/8, $0x0544240443230342
-DATA shuffle43<>+16(SB)/8, $0x4727074626064525
-DATA shuffle43<>+24(SB)/8, $0x2a0a492909482808
-DATA shuffle43<>+32(SB)/8, $0x0d4c2c0c4b2b0b4a
-DATA shuffle43<>+40(SB)/8, $0x4f2f0f4e2e0e4d2d
-DATA shuffle43<>+48(SB)/8, $0x3212513111503010
-DATA shuffle43<>+56(SB)/8, $0x1554341453331352
+DATA shuffle43<>+0(SB)/8, $0x4941090148400800
+DATA shuffle43<>+8(SB)/8, $0x4b430b034a420a02
+DATA shuffle43<>+16(SB)/8, $0x4d450d054c440c04
+DATA shuffle43<>+24(SB)/8, $0x4f470f074e460e06
+DATA shuffle43<>+32(SB)/8, $0x5951191158501810
+DATA shuffle43<>+40(SB)/8, $0x5b531b135a521a12
+DATA shuffle43<>+48(SB)/8, $0x5d551d155c541c14
+DATA shuffle43<>+56(SB)/8, $0x5f571f175e561e16
 GLOBL shuffle43<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle44<>+0(SB)/8, $0x4222014121004020
-DATA shuffle44<>+8(SB)/8, $0x2504442403432302
-DATA shuffle44<>+16(SB)/8, $0x0747270646260545
-DATA shuffle44<>+24(SB)/8, $0x4a2a094929084828
-DATA shuffle44<>+32(SB)/8, $0x2d0c4c2c0b4b2b0a
-DATA shuffle44<>+40(SB)/8, $0x0f4f2f0e4e2e0d4d
-DATA shuffle44<>+48(SB)/8, $0x5232115131105030
-DATA shuffle44<>+56(SB)/8, $0x3514543413533312
+DATA shuffle44<>+0(SB)/8, $0x6961292168602820
+DATA shuffle44<>+8(SB)/8, $0x6b632b236a622a22
+DATA shuffle44<>+16(SB)/8, $0x6d652d256c642c24
+DATA shuffle44<>+24(SB)/8, $0x6f672f276e662e26
+DATA shuffle44<>+32(SB)/8, $0x7971393178703830
+DATA shuffle44<>+40(SB)/8, $0x7b733b337a723a32
+DATA shuffle44<>+48(SB)/8, $0x7d753d357c743c34
+DATA shuffle44<>+56(SB)/8, $0x7f773f377e763e36
 GLOBL shuffle44<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle45<>+0(SB)/8, $0x0d4c2c0c4b2b0b4a
-DATA shuffle45<>+8(SB)/8, $0x4f2f0f4e2e0e4d2d
-DATA shuffle45<>+16(SB)/8, $0x3212513111503010
-DATA shuffle45<>+24(SB)/8, $0x1554341453331352
-DATA shuffle45<>+32(SB)/8, $0x5737175636165535
-DATA shuffle45<>+40(SB)/8, $0x3a1a593919583818
-DATA shuffle45<>+48(SB)/8, $0x1d5c3c1c5b3b1b5a
-DATA shuffle45<>+56(SB)/8, $0x5f3f1f5e3e1e5d3d
-GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
-
-// func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -2014,9 +1993,8 @@ TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle46<>+0(SB), Z31
-	VMOVDQU64 shuffle47<>+0(SB), Z30
-	VMOVDQU64 shuffle48<>+0(SB), Z29
+	VMOVDQU64 shuffle45<>+0(SB), Z31
+	VMOVDQU64 shuffle46<>+0(SB), Z30
 
 group113:
 	MOVQ rows+24(FP), DI
@@ -2029,29 +2007,19 @@ row114:
 	JB   last116
 
 chunks115:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      20(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks115
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (R9), Z0
+	VMOVDQU64 (R9)(DX*1), Z1
+	VMOVDQU64 shuffle45<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 Z3, (AX)(R8*2)
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 Z0, 64(AX)(R8*2)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks115
 
 last116:
 	TESTQ R9, R9
@@ -2072,39 +2040,29 @@ rowdone117:
 	VZEROUPPER
 	RET
 
-DATA shuffle46<>+0(SB)/8, $0x0302414021200100
-DATA shuffle46<>+8(SB)/8, $0x2524050443422322
-DATA shuffle46<>+16(SB)/8, $0x4746272607064544
-DATA shuffle46<>+24(SB)/8, $0x0b0a494829280908
-DATA shuffle46<>+32(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle46<>+40(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle46<>+48(SB)/8, $0x1312515031301110
-DATA shuffle46<>+56(SB)/8, $0x3534151453523332
+DATA shuffle45<>+0(SB)/8, $0x5150414011100100
+DATA shuffle45<>+8(SB)/8, $0x5352434213120302
+DATA shuffle45<>+16(SB)/8, $0x5554454415140504
+DATA shuffle45<>+24(SB)/8, $0x5756474617160706
+DATA shuffle45<>+32(SB)/8, $0x5958494819180908
+DATA shuffle45<>+40(SB)/8, $0x5b5a4b4a1b1a0b0a
+DATA shuffle45<>+48(SB)/8, $0x5d5c4d4c1d1c0d0c
+DATA shuffle45<>+56(SB)/8, $0x5f5e4f4e1f1e0f0e
+GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle46<>+0(SB)/8, $0x7170616031302120
+DATA shuffle46<>+8(SB)/8, $0x7372636233322322
+DATA shuffle46<>+16(SB)/8, $0x7574656435342524
+DATA shuffle46<>+24(SB)/8, $0x7776676637362726
+DATA shuffle46<>+32(SB)/8, $0x7978696839382928
+DATA shuffle46<>+40(SB)/8, $0x7b7a6b6a3b3a2b2a
+DATA shuffle46<>+48(SB)/8, $0x7d7c6d6c3d3c2d2c
+DATA shuffle46<>+56(SB)/8, $0x7f7e6f6e3f3e2f2e
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle47<>+0(SB)/8, $0x4342212001004140
-DATA shuffle47<>+8(SB)/8, $0x0504454423220302
-DATA shuffle47<>+16(SB)/8, $0x2726070647462524
-DATA shuffle47<>+24(SB)/8, $0x4b4a292809084948
-DATA shuffle47<>+32(SB)/8, $0x0d0c4d4c2b2a0b0a
-DATA shuffle47<>+40(SB)/8, $0x2f2e0f0e4f4e2d2c
-DATA shuffle47<>+48(SB)/8, $0x5352313011105150
-DATA shuffle47<>+56(SB)/8, $0x1514555433321312
-GLOBL shuffle47<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle48<>+0(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle48<>+8(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle48<>+16(SB)/8, $0x1312515031301110
-DATA shuffle48<>+24(SB)/8, $0x3534151453523332
-DATA shuffle48<>+32(SB)/8, $0x5756373617165554
-DATA shuffle48<>+40(SB)/8, $0x1b1a595839381918
-DATA shuffle48<>+48(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle48<>+56(SB)/8, $0x5f5e3f3e1f1e5d5c
-GLOBL shuffle48<>(SB), RODATA|NOPTR, $64
-
-// func zip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip3x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -2122,9 +2080,9 @@ TEXT ·zip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle49<>+0(SB), Z31
-	VMOVDQU64 shuffle50<>+0(SB), Z30
-	VMOVDQU64 shuffle51<>+0(SB), Z29
+	VMOVDQU64 shuffle47<>+0(SB), Z31
+	VMOVDQU64 shuffle48<>+0(SB), Z30
+	VMOVDQU64 shuffle49<>+0(SB), Z29
 
 group118:
 	MOVQ rows+24(FP), DI
@@ -2143,17 +2101,17 @@ chunks120:
 	VMOVDQU      (R9), Y0
 	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
 	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2D     Z1, Z31, Z0
+	VPERMT2B     Z1, Z31, Z0
 	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VMOVDQU      20(R9)(DX*2), Y2
-	VPERMT2D     Z2, Z30, Z0
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
+	VMOVDQU      21(R9)(DX*2), Y2
+	VPERMT2B     Z2, Z30, Z0
 	VMOVDQU64    Z0, 64(R10)
 	VMOVDQU      32(R9), Y0
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2D     Z1, Z29, Z0
+	VPERMT2B     Z1, Z29, Z0
 	VMOVDQU64    Z0, 128(R10)
 	ADDQ         $+64, R8
 	MOVQ         n+16(FP), R9
@@ -2180,39 +2138,39 @@ rowdone122:
 	VZEROUPPER
 	RET
 
-DATA shuffle49<>+0(SB)/8, $0x0000000800000000
-DATA shuffle49<>+8(SB)/8, $0x0000000100000010
-DATA shuffle49<>+16(SB)/8, $0x0000001100000009
-DATA shuffle49<>+24(SB)/8, $0x0000000a00000002
-DATA shuffle49<>+32(SB)/8, $0x0000000300000012
-DATA shuffle49<>+40(SB)/8, $0x000000130000000b
-DATA shuffle49<>+48(SB)/8, $0x0000000c00000004
-DATA shuffle49<>+56(SB)/8, $0x0000000500000014
+DATA shuffle47<>+0(SB)/8, $0x2202412101402000
+DATA shuffle47<>+8(SB)/8, $0x0544240443230342
+DATA shuffle47<>+16(SB)/8, $0x4727074626064525
+DATA shuffle47<>+24(SB)/8, $0x2a0a492909482808
+DATA shuffle47<>+32(SB)/8, $0x0d4c2c0c4b2b0b4a
+DATA shuffle47<>+40(SB)/8, $0x4f2f0f4e2e0e4d2d
+DATA shuffle47<>+48(SB)/8, $0x3212513111503010
+DATA shuffle47<>+56(SB)/8, $0x1554341453331352
+GLOBL shuffle47<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle48<>+0(SB)/8, $0x4222014121004020
+DATA shuffle48<>+8(SB)/8, $0x2504442403432302
+DATA shuffle48<>+16(SB)/8, $0x0747270646260545
+DATA shuffle48<>+24(SB)/8, $0x4a2a094929084828
+DATA shuffle48<>+32(SB)/8, $0x2d0c4c2c0b4b2b0a
+DATA shuffle48<>+40(SB)/8, $0x0f4f2f0e4e2e0d4d
+DATA shuffle48<>+48(SB)/8, $0x5232115131105030
+DATA shuffle48<>+56(SB)/8, $0x3514543413533312
+GLOBL shuffle48<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle49<>+0(SB)/8, $0x0d4c2c0c4b2b0b4a
+DATA shuffle49<>+8(SB)/8, $0x4f2f0f4e2e0e4d2d
+DATA shuffle49<>+16(SB)/8, $0x3212513111503010
+DATA shuffle49<>+24(SB)/8, $0x1554341453331352
+DATA shuffle49<>+32(SB)/8, $0x5737175636165535
+DATA shuffle49<>+40(SB)/8, $0x3a1a593919583818
+DATA shuffle49<>+48(SB)/8, $0x1d5c3c1c5b3b1b5a
+DATA shuffle49<>+56(SB)/8, $0x5f3f1f5e3e1e5d3d
 GLOBL shuffle49<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle50<>+0(SB)/8, $0x0000001000000008
-DATA shuffle50<>+8(SB)/8, $0x0000000900000000
-DATA shuffle50<>+16(SB)/8, $0x0000000100000011
-DATA shuffle50<>+24(SB)/8, $0x000000120000000a
-DATA shuffle50<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle50<>+40(SB)/8, $0x0000000300000013
-DATA shuffle50<>+48(SB)/8, $0x000000140000000c
-DATA shuffle50<>+56(SB)/8, $0x0000000d00000004
-GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle51<>+0(SB)/8, $0x0000000300000012
-DATA shuffle51<>+8(SB)/8, $0x000000130000000b
-DATA shuffle51<>+16(SB)/8, $0x0000000c00000004
-DATA shuffle51<>+24(SB)/8, $0x0000000500000014
-DATA shuffle51<>+32(SB)/8, $0x000000150000000d
-DATA shuffle51<>+40(SB)/8, $0x0000000e00000006
-DATA shuffle51<>+48(SB)/8, $0x0000000700000016
-DATA shuffle51<>+56(SB)/8, $0x000000170000000f
-GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
-
-// func zip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip3x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -2230,9 +2188,9 @@ TEXT ·zip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle52<>+0(SB), Z31
-	VMOVDQU64 shuffle53<>+0(SB), Z30
-	VMOVDQU64 shuffle54<>+0(SB), Z29
+	VMOVDQU64 shuffle50<>+0(SB), Z31
+	VMOVDQU64 shuffle51<>+0(SB), Z30
+	VMOVDQU64 shuffle52<>+0(SB), Z29
 
 group123:
 	MOVQ rows+24(FP), DI
@@ -2250,18 +2208,18 @@ chunks125:
 	ADDQ         AX, R10
 	VMOVDQU      (R9), Y0
 	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), X1
-	VPERMT2Q     Z1, Z31, Z0
+	VMOVDQU      (R9)(DX*2), Y1
+	VPERMT2B     Z1, Z31, Z0
 	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0
-	VMOVDQU      16(R9)(DX*2), Y2
-	VPERMT2Q     Z2, Z30, Z0
+	VMOVDQU      22(R9), Y0
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
+	VPERMT2B     Z2, Z30, Z0
 	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
-	VMOVDQU      48(R9), X1
-	VPERMT2Q     Z1, Z29, Z0
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
+	VPERMT2B     Z1, Z29, Z0
 	VMOVDQU64    Z0, 128(R10)
 	ADDQ         $+64, R8
 	MOVQ         n+16(FP), R9
@@ -2288,35 +2246,251 @@ rowdone127:
 	VZEROUPPER
 	RET
 
-DATA shuffle52<>+0(SB)/8, $0x0000000000000000
-DATA shuffle52<>+8(SB)/8, $0x0000000000000004
-DATA shuffle52<>+16(SB)/8, $0x0000000000000008
-DATA shuffle52<>+24(SB)/8, $0x0000000000000001
-DATA shuffle52<>+32(SB)/8, $0x0000000000000005
-DATA shuffle52<>+40(SB)/8, $0x0000000000000009
-DATA shuffle52<>+48(SB)/8, $0x0000000000000002
-DATA shuffle52<>+56(SB)/8, $0x0000000000000006
+DATA shuffle50<>+0(SB)/8, $0x0302414021200100
+DATA shuffle50<>+8(SB)/8, $0x2524050443422322
+DATA shuffle50<>+16(SB)/8, $0x4746272607064544
+DATA shuffle50<>+24(SB)/8, $0x0b0a494829280908
+DATA shuffle50<>+32(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle50<>+40(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle50<>+48(SB)/8, $0x1312515031301110
+DATA shuffle50<>+56(SB)/8, $0x3534151453523332
+GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle51<>+0(SB)/8, $0x4342212001004140
+DATA shuffle51<>+8(SB)/8, $0x0504454423220302
+DATA shuffle51<>+16(SB)/8, $0x2726070647462524
+DATA shuffle51<>+24(SB)/8, $0x4b4a292809084948
+DATA shuffle51<>+32(SB)/8, $0x0d0c4d4c2b2a0b0a
+DATA shuffle51<>+40(SB)/8, $0x2f2e0f0e4f4e2d2c
+DATA shuffle51<>+48(SB)/8, $0x5352313011105150
+DATA shuffle51<>+56(SB)/8, $0x1514555433321312
+GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle52<>+0(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle52<>+8(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle52<>+16(SB)/8, $0x1312515031301110
+DATA shuffle52<>+24(SB)/8, $0x3534151453523332
+DATA shuffle52<>+32(SB)/8, $0x5756373617165554
+DATA shuffle52<>+40(SB)/8, $0x1b1a595839381918
+DATA shuffle52<>+48(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle52<>+56(SB)/8, $0x5f5e3f3e1f1e5d5c
 GLOBL shuffle52<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle53<>+0(SB)/8, $0x0000000000000008
-DATA shuffle53<>+8(SB)/8, $0x0000000000000000
-DATA shuffle53<>+16(SB)/8, $0x0000000000000004
-DATA shuffle53<>+24(SB)/8, $0x0000000000000009
-DATA shuffle53<>+32(SB)/8, $0x0000000000000001
-DATA shuffle53<>+40(SB)/8, $0x0000000000000005
-DATA shuffle53<>+48(SB)/8, $0x000000000000000a
-DATA shuffle53<>+56(SB)/8, $0x0000000000000002
+// func zip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip3x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle53<>+0(SB), Z31
+	VMOVDQU64 shuffle54<>+0(SB), Z30
+	VMOVDQU64 shuffle55<>+0(SB), Z29
+
+group128:
+	MOVQ rows+24(FP), DI
+
+row129:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last131
+
+chunks130:
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), Y1
+	VPERMT2D     Z1, Z31, Z0
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
+	VMOVDQU      20(R9)(DX*2), Y2
+	VPERMT2D     Z2, Z30, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
+	VMOVDQU      32(R9)(DX*2), Y1
+	VPERMT2D     Z1, Z29, Z0
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
+	JAE          chunks130
+
+last131:
+	TESTQ R9, R9
+	JZ    rowdone132
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks130
+
+rowdone132:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row129
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group128
+	VZEROUPPER
+	RET
+
+DATA shuffle53<>+0(SB)/8, $0x0000000800000000
+DATA shuffle53<>+8(SB)/8, $0x0000000100000010
+DATA shuffle53<>+16(SB)/8, $0x0000001100000009
+DATA shuffle53<>+24(SB)/8, $0x0000000a00000002
+DATA shuffle53<>+32(SB)/8, $0x0000000300000012
+DATA shuffle53<>+40(SB)/8, $0x000000130000000b
+DATA shuffle53<>+48(SB)/8, $0x0000000c00000004
+DATA shuffle53<>+56(SB)/8, $0x0000000500000014
 GLOBL shuffle53<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle54<>+0(SB)/8, $0x0000000000000001
-DATA shuffle54<>+8(SB)/8, $0x0000000000000005
-DATA shuffle54<>+16(SB)/8, $0x0000000000000008
-DATA shuffle54<>+24(SB)/8, $0x0000000000000002
-DATA shuffle54<>+32(SB)/8, $0x0000000000000006
-DATA shuffle54<>+40(SB)/8, $0x0000000000000009
-DATA shuffle54<>+48(SB)/8, $0x0000000000000003
-DATA shuffle54<>+56(SB)/8, $0x0000000000000007
+DATA shuffle54<>+0(SB)/8, $0x0000001000000008
+DATA shuffle54<>+8(SB)/8, $0x0000000900000000
+DATA shuffle54<>+16(SB)/8, $0x0000000100000011
+DATA shuffle54<>+24(SB)/8, $0x000000120000000a
+DATA shuffle54<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle54<>+40(SB)/8, $0x0000000300000013
+DATA shuffle54<>+48(SB)/8, $0x000000140000000c
+DATA shuffle54<>+56(SB)/8, $0x0000000d00000004
 GLOBL shuffle54<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle55<>+0(SB)/8, $0x0000000300000012
+DATA shuffle55<>+8(SB)/8, $0x000000130000000b
+DATA shuffle55<>+16(SB)/8, $0x0000000c00000004
+DATA shuffle55<>+24(SB)/8, $0x0000000500000014
+DATA shuffle55<>+32(SB)/8, $0x000000150000000d
+DATA shuffle55<>+40(SB)/8, $0x0000000e00000006
+DATA shuffle55<>+48(SB)/8, $0x0000000700000016
+DATA shuffle55<>+56(SB)/8, $0x000000170000000f
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $64
+
+// func zip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip3x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle56<>+0(SB), Z31
+	VMOVDQU64 shuffle57<>+0(SB), Z30
+	VMOVDQU64 shuffle58<>+0(SB), Z29
+
+group133:
+	MOVQ rows+24(FP), DI
+
+row134:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last136
+
+chunks135:
+	LEAQ         (CX)(R8*1), R9
+	IMUL3Q       $0x03, R8, R10
+	ADDQ         AX, R10
+	VMOVDQU      (R9), Y0
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
+	VMOVDQU      (R9)(DX*2), X1
+	VPERMT2Q     Z1, Z31, Z0
+	VMOVDQU64    Z0, (R10)
+	VMOVDQU      24(R9), Y0
+	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0
+	VMOVDQU      16(R9)(DX*2), Y2
+	VPERMT2Q     Z2, Z30, Z0
+	VMOVDQU64    Z0, 64(R10)
+	VMOVDQU      32(R9)(DX*1), Y0
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
+	VMOVDQU      48(R9), X1
+	VPERMT2Q     Z1, Z29, Z0
+	VMOVDQU64    Z0, 128(R10)
+	ADDQ         $+64, R8
+	MOVQ         n+16(FP), R9
+	SUBQ         R8, R9
+	CMPQ         R9, $+64
+	JAE          chunks135
+
+last136:
+	TESTQ R9, R9
+	JZ    rowdone137
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks135
+
+rowdone137:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row134
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group133
+	VZEROUPPER
+	RET
+
+DATA shuffle56<>+0(SB)/8, $0x0000000000000000
+DATA shuffle56<>+8(SB)/8, $0x0000000000000004
+DATA shuffle56<>+16(SB)/8, $0x0000000000000008
+DATA shuffle56<>+24(SB)/8, $0x0000000000000001
+DATA shuffle56<>+32(SB)/8, $0x0000000000000005
+DATA shuffle56<>+40(SB)/8, $0x0000000000000009
+DATA shuffle56<>+48(SB)/8, $0x0000000000000002
+DATA shuffle56<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle57<>+0(SB)/8, $0x0000000000000008
+DATA shuffle57<>+8(SB)/8, $0x0000000000000000
+DATA shuffle57<>+16(SB)/8, $0x0000000000000004
+DATA shuffle57<>+24(SB)/8, $0x0000000000000009
+DATA shuffle57<>+32(SB)/8, $0x0000000000000001
+DATA shuffle57<>+40(SB)/8, $0x0000000000000005
+DATA shuffle57<>+48(SB)/8, $0x000000000000000a
+DATA shuffle57<>+56(SB)/8, $0x0000000000000002
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle58<>+0(SB)/8, $0x0000000000000001
+DATA shuffle58<>+8(SB)/8, $0x0000000000000005
+DATA shuffle58<>+16(SB)/8, $0x0000000000000008
+DATA shuffle58<>+24(SB)/8, $0x0000000000000002
+DATA shuffle58<>+32(SB)/8, $0x0000000000000006
+DATA shuffle58<>+40(SB)/8, $0x0000000000000009
+DATA shuffle58<>+48(SB)/8, $0x0000000000000003
+DATA shuffle58<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
 
 // func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2340,13 +2514,13 @@ TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem128:
+rem138:
 	CMPQ DI, $+64
-	JB   remdone129
+	JB   remdone139
 	SUBQ $+63, DI
-	JMP  rem128
+	JMP  rem138
 
-remdone129:
+remdone139:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -2373,29 +2547,29 @@ remdone129:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle55<>+0(SB), DI
+	BZHIQ     DI, shuffle59<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle56<>+0(SB), Z31
-	VMOVDQU64 shuffle57<>+0(SB), Z30
-	VMOVDQU64 shuffle58<>+0(SB), Z29
-	VMOVDQU64 shuffle59<>+0(SB), Z28
-	VMOVDQU64 shuffle60<>+0(SB), Z27
-	VMOVDQU64 shuffle61<>+0(SB), Z26
-	VMOVDQU64 shuffle62<>+0(SB), Z25
-	VMOVDQU64 shuffle63<>+0(SB), Z24
-	VMOVDQU64 shuffle64<>+0(SB), Z23
+	VMOVDQU64 shuffle60<>+0(SB), Z31
+	VMOVDQU64 shuffle61<>+0(SB), Z30
+	VMOVDQU64 shuffle62<>+0(SB), Z29
+	VMOVDQU64 shuffle63<>+0(SB), Z28
+	VMOVDQU64 shuffle64<>+0(SB), Z27
+	VMOVDQU64 shuffle65<>+0(SB), Z26
+	VMOVDQU64 shuffle66<>+0(SB), Z25
+	VMOVDQU64 shuffle67<>+0(SB), Z24
+	VMOVDQU64 shuffle68<>+0(SB), Z23
 
-group130:
+group140:
 	MOVQ rows+24(FP), DI
 
-row131:
+row141:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last133
+	JB   last143
 
-chunks132:
+chunks142:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -2413,28 +2587,28 @@ chunks132:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle55<>+0(SB), K7
+	KMOVQ        shuffle59<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+63, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks132
+	JAE          chunks142
 
-last133:
+last143:
 	TESTQ      R9, R9
-	JZ         rowdone134
+	JZ         rowdone144
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle59<>+0(SB), Z3
+	VMOVDQU64  shuffle63<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle61<>+0(SB), Z4
+	VMOVDQU64  shuffle65<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -2442,110 +2616,110 @@ last133:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone134:
+rowdone144:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row131
+	JNZ  row141
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group130
+	JNZ  group140
 	VZEROUPPER
 	RET
 
-DATA shuffle55<>+0(SB)/8, $0x1fffffffffffffff
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $8
+DATA shuffle59<>+0(SB)/8, $0x1fffffffffffffff
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle56<>+0(SB)/8, $0x4140222120020100
-DATA shuffle56<>+8(SB)/8, $0x4325242305040342
-DATA shuffle56<>+16(SB)/8, $0x2827260807064544
-DATA shuffle56<>+24(SB)/8, $0x2a290b0a09484746
-DATA shuffle56<>+32(SB)/8, $0x2c0e0d0c4b4a492b
-DATA shuffle56<>+40(SB)/8, $0x11100f4e4d4c2e2d
-DATA shuffle56<>+48(SB)/8, $0x131251504f31302f
-DATA shuffle56<>+56(SB)/8, $0x1554535234333214
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle57<>+0(SB)/8, $0x4241402221200100
-DATA shuffle57<>+8(SB)/8, $0x4443252423040302
-DATA shuffle57<>+16(SB)/8, $0x4628272607060545
-DATA shuffle57<>+24(SB)/8, $0x2b2a290a09084847
-DATA shuffle57<>+32(SB)/8, $0x2d2c0d0c0b4b4a49
-DATA shuffle57<>+40(SB)/8, $0x2f100f0e4e4d4c2e
-DATA shuffle57<>+48(SB)/8, $0x13121151504f3130
-DATA shuffle57<>+56(SB)/8, $0x1514545352343332
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle58<>+0(SB)/8, $0x0d4c4b4a2c2b2a0c
-DATA shuffle58<>+8(SB)/8, $0x4f4e4d2f2e2d0f0e
-DATA shuffle58<>+16(SB)/8, $0x5150323130121110
-DATA shuffle58<>+24(SB)/8, $0x5335343315141352
-DATA shuffle58<>+32(SB)/8, $0x3837361817165554
-DATA shuffle58<>+40(SB)/8, $0x3a391b1a19585756
-DATA shuffle58<>+48(SB)/8, $0x3c1e1d1c5b5a593b
-DATA shuffle58<>+56(SB)/8, $0x0000005e5d5c3e3d
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle59<>+0(SB)/8, $0x0000424140020100
-DATA shuffle59<>+8(SB)/8, $0x0045444305040300
-DATA shuffle59<>+16(SB)/8, $0x4847460807060000
-DATA shuffle59<>+24(SB)/8, $0x4a490b0a09000000
-DATA shuffle59<>+32(SB)/8, $0x4c0e0d0c0000004b
-DATA shuffle59<>+40(SB)/8, $0x11100f0000004e4d
-DATA shuffle59<>+48(SB)/8, $0x131200000051504f
-DATA shuffle59<>+56(SB)/8, $0x1500000054535214
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle60<>+0(SB)/8, $0x4140050403020100
-DATA shuffle60<>+8(SB)/8, $0x430e0d0c0b0a0942
-DATA shuffle60<>+16(SB)/8, $0x1716151413124544
-DATA shuffle60<>+24(SB)/8, $0x1f1e1d1c1b484746
-DATA shuffle60<>+32(SB)/8, $0x272625244b4a4920
-DATA shuffle60<>+40(SB)/8, $0x2f2e2d4e4d4c2928
-DATA shuffle60<>+48(SB)/8, $0x373651504f323130
-DATA shuffle60<>+56(SB)/8, $0x3f5453523b3a3938
+DATA shuffle60<>+0(SB)/8, $0x4140222120020100
+DATA shuffle60<>+8(SB)/8, $0x4325242305040342
+DATA shuffle60<>+16(SB)/8, $0x2827260807064544
+DATA shuffle60<>+24(SB)/8, $0x2a290b0a09484746
+DATA shuffle60<>+32(SB)/8, $0x2c0e0d0c4b4a492b
+DATA shuffle60<>+40(SB)/8, $0x11100f4e4d4c2e2d
+DATA shuffle60<>+48(SB)/8, $0x131251504f31302f
+DATA shuffle60<>+56(SB)/8, $0x1554535234333214
 GLOBL shuffle60<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle61<>+0(SB)/8, $0x0000005756551716
-DATA shuffle61<>+8(SB)/8, $0x00005a59581a1918
-DATA shuffle61<>+16(SB)/8, $0x005d5c5b1d1c1b00
-DATA shuffle61<>+24(SB)/8, $0x605f5e201f1e0000
-DATA shuffle61<>+32(SB)/8, $0x6261232221000000
-DATA shuffle61<>+40(SB)/8, $0x6426252400000063
-DATA shuffle61<>+48(SB)/8, $0x2928270000006665
-DATA shuffle61<>+56(SB)/8, $0x2b2a000000696867
+DATA shuffle61<>+0(SB)/8, $0x4241402221200100
+DATA shuffle61<>+8(SB)/8, $0x4443252423040302
+DATA shuffle61<>+16(SB)/8, $0x4628272607060545
+DATA shuffle61<>+24(SB)/8, $0x2b2a290a09084847
+DATA shuffle61<>+32(SB)/8, $0x2d2c0d0c0b4b4a49
+DATA shuffle61<>+40(SB)/8, $0x2f100f0e4e4d4c2e
+DATA shuffle61<>+48(SB)/8, $0x13121151504f3130
+DATA shuffle61<>+56(SB)/8, $0x1514545352343332
 GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle62<>+0(SB)/8, $0x5756550403020100
-DATA shuffle62<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle62<>+16(SB)/8, $0x5b1615141312115a
-DATA shuffle62<>+24(SB)/8, $0x1f1e1d1c1b1a5d5c
-DATA shuffle62<>+32(SB)/8, $0x2726252423605f5e
-DATA shuffle62<>+40(SB)/8, $0x2f2e2d2c63626128
-DATA shuffle62<>+48(SB)/8, $0x3736356665643130
-DATA shuffle62<>+56(SB)/8, $0x3f3e6968673a3938
+DATA shuffle62<>+0(SB)/8, $0x0d4c4b4a2c2b2a0c
+DATA shuffle62<>+8(SB)/8, $0x4f4e4d2f2e2d0f0e
+DATA shuffle62<>+16(SB)/8, $0x5150323130121110
+DATA shuffle62<>+24(SB)/8, $0x5335343315141352
+DATA shuffle62<>+32(SB)/8, $0x3837361817165554
+DATA shuffle62<>+40(SB)/8, $0x3a391b1a19585756
+DATA shuffle62<>+48(SB)/8, $0x3c1e1d1c5b5a593b
+DATA shuffle62<>+56(SB)/8, $0x0000005e5d5c3e3d
 GLOBL shuffle62<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle63<>+0(SB)/8, $0x006c6b6a2c2b2a00
-DATA shuffle63<>+8(SB)/8, $0x6f6e6d2f2e2d0000
-DATA shuffle63<>+16(SB)/8, $0x7170323130000000
-DATA shuffle63<>+24(SB)/8, $0x7335343300000072
-DATA shuffle63<>+32(SB)/8, $0x3837360000007574
-DATA shuffle63<>+40(SB)/8, $0x3a39000000787776
-DATA shuffle63<>+48(SB)/8, $0x3c0000007b7a793b
-DATA shuffle63<>+56(SB)/8, $0x0000007e7d7c3e3d
+DATA shuffle63<>+0(SB)/8, $0x0000424140020100
+DATA shuffle63<>+8(SB)/8, $0x0045444305040300
+DATA shuffle63<>+16(SB)/8, $0x4847460807060000
+DATA shuffle63<>+24(SB)/8, $0x4a490b0a09000000
+DATA shuffle63<>+32(SB)/8, $0x4c0e0d0c0000004b
+DATA shuffle63<>+40(SB)/8, $0x11100f0000004e4d
+DATA shuffle63<>+48(SB)/8, $0x131200000051504f
+DATA shuffle63<>+56(SB)/8, $0x1500000054535214
 GLOBL shuffle63<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle64<>+0(SB)/8, $0x6d0605040302016c
-DATA shuffle64<>+8(SB)/8, $0x0f0e0d0c0b0a6f6e
-DATA shuffle64<>+16(SB)/8, $0x1716151413727170
-DATA shuffle64<>+24(SB)/8, $0x1f1e1d1c75747318
-DATA shuffle64<>+32(SB)/8, $0x2726257877762120
-DATA shuffle64<>+40(SB)/8, $0x2f2e7b7a792a2928
-DATA shuffle64<>+48(SB)/8, $0x377e7d7c33323130
-DATA shuffle64<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle64<>+0(SB)/8, $0x4140050403020100
+DATA shuffle64<>+8(SB)/8, $0x430e0d0c0b0a0942
+DATA shuffle64<>+16(SB)/8, $0x1716151413124544
+DATA shuffle64<>+24(SB)/8, $0x1f1e1d1c1b484746
+DATA shuffle64<>+32(SB)/8, $0x272625244b4a4920
+DATA shuffle64<>+40(SB)/8, $0x2f2e2d4e4d4c2928
+DATA shuffle64<>+48(SB)/8, $0x373651504f323130
+DATA shuffle64<>+56(SB)/8, $0x3f5453523b3a3938
 GLOBL shuffle64<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle65<>+0(SB)/8, $0x0000005756551716
+DATA shuffle65<>+8(SB)/8, $0x00005a59581a1918
+DATA shuffle65<>+16(SB)/8, $0x005d5c5b1d1c1b00
+DATA shuffle65<>+24(SB)/8, $0x605f5e201f1e0000
+DATA shuffle65<>+32(SB)/8, $0x6261232221000000
+DATA shuffle65<>+40(SB)/8, $0x6426252400000063
+DATA shuffle65<>+48(SB)/8, $0x2928270000006665
+DATA shuffle65<>+56(SB)/8, $0x2b2a000000696867
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle66<>+0(SB)/8, $0x5756550403020100
+DATA shuffle66<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle66<>+16(SB)/8, $0x5b1615141312115a
+DATA shuffle66<>+24(SB)/8, $0x1f1e1d1c1b1a5d5c
+DATA shuffle66<>+32(SB)/8, $0x2726252423605f5e
+DATA shuffle66<>+40(SB)/8, $0x2f2e2d2c63626128
+DATA shuffle66<>+48(SB)/8, $0x3736356665643130
+DATA shuffle66<>+56(SB)/8, $0x3f3e6968673a3938
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle67<>+0(SB)/8, $0x006c6b6a2c2b2a00
+DATA shuffle67<>+8(SB)/8, $0x6f6e6d2f2e2d0000
+DATA shuffle67<>+16(SB)/8, $0x7170323130000000
+DATA shuffle67<>+24(SB)/8, $0x7335343300000072
+DATA shuffle67<>+32(SB)/8, $0x3837360000007574
+DATA shuffle67<>+40(SB)/8, $0x3a39000000787776
+DATA shuffle67<>+48(SB)/8, $0x3c0000007b7a793b
+DATA shuffle67<>+56(SB)/8, $0x0000007e7d7c3e3d
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle68<>+0(SB)/8, $0x6d0605040302016c
+DATA shuffle68<>+8(SB)/8, $0x0f0e0d0c0b0a6f6e
+DATA shuffle68<>+16(SB)/8, $0x1716151413727170
+DATA shuffle68<>+24(SB)/8, $0x1f1e1d1c75747318
+DATA shuffle68<>+32(SB)/8, $0x2726257877762120
+DATA shuffle68<>+40(SB)/8, $0x2f2e7b7a792a2928
+DATA shuffle68<>+48(SB)/8, $0x377e7d7c33323130
+DATA shuffle68<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
 
 // func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2569,13 +2743,13 @@ TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem135:
+rem145:
 	CMPQ DI, $+64
-	JB   remdone136
+	JB   remdone146
 	SUBQ $+60, DI
-	JMP  rem135
+	JMP  rem145
 
-remdone136:
+remdone146:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -2602,29 +2776,29 @@ remdone136:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle65<>+0(SB), DI
+	BZHIQ     DI, shuffle69<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle66<>+0(SB), Z31
-	VMOVDQU64 shuffle67<>+0(SB), Z30
-	VMOVDQU64 shuffle68<>+0(SB), Z29
-	VMOVDQU64 shuffle69<>+0(SB), Z28
-	VMOVDQU64 shuffle70<>+0(SB), Z27
-	VMOVDQU64 shuffle71<>+0(SB), Z26
-	VMOVDQU64 shuffle72<>+0(SB), Z25
-	VMOVDQU64 shuffle73<>+0(SB), Z24
-	VMOVDQU64 shuffle74<>+0(SB), Z23
+	VMOVDQU64 shuffle70<>+0(SB), Z31
+	VMOVDQU64 shuffle71<>+0(SB), Z30
+	VMOVDQU64 shuffle72<>+0(SB), Z29
+	VMOVDQU64 shuffle73<>+0(SB), Z28
+	VMOVDQU64 shuffle74<>+0(SB), Z27
+	VMOVDQU64 shuffle75<>+0(SB), Z26
+	VMOVDQU64 shuffle76<>+0(SB), Z25
+	VMOVDQU64 shuffle77<>+0(SB), Z24
+	VMOVDQU64 shuffle78<>+0(SB), Z23
 
-group137:
+group147:
 	MOVQ rows+24(FP), DI
 
-row138:
+row148:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last140
+	JB   last150
 
-chunks139:
+chunks149:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -2642,28 +2816,28 @@ chunks139:
 	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
 	VMOVDQU      44(R9), X1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle65<>+0(SB), K7
+	KMOVQ        shuffle69<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+60, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks139
+	JAE          chunks149
 
-last140:
+last150:
 	TESTQ      R9, R9
-	JZ         rowdone141
+	JZ         rowdone151
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle69<>+0(SB), Z3
+	VMOVDQU64  shuffle73<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle71<>+0(SB), Z4
+	VMOVDQU64  shuffle75<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -2671,110 +2845,110 @@ last140:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone141:
+rowdone151:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row138
+	JNZ  row148
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group137
+	JNZ  group147
 	VZEROUPPER
 	RET
 
-DATA shuffle65<>+0(SB)/8, $0x000fffffffffffff
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $8
+DATA shuffle69<>+0(SB)/8, $0x000fffffffffffff
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle66<>+0(SB)/8, $0x2120050403020100
-DATA shuffle66<>+8(SB)/8, $0x4342414025242322
-DATA shuffle66<>+16(SB)/8, $0x0b0a090807064544
-DATA shuffle66<>+24(SB)/8, $0x47462b2a29282726
-DATA shuffle66<>+32(SB)/8, $0x0f0e0d0c4b4a4948
-DATA shuffle66<>+40(SB)/8, $0x31302f2e2d2c1110
-DATA shuffle66<>+48(SB)/8, $0x131251504f4e4d4c
-DATA shuffle66<>+56(SB)/8, $0x3534333217161514
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle67<>+0(SB)/8, $0x4544434241402120
-DATA shuffle67<>+8(SB)/8, $0x2322050403020100
-DATA shuffle67<>+16(SB)/8, $0x4948474627262524
-DATA shuffle67<>+24(SB)/8, $0x0b0a090807064b4a
-DATA shuffle67<>+32(SB)/8, $0x4d4c2d2c2b2a2928
-DATA shuffle67<>+40(SB)/8, $0x0f0e0d0c51504f4e
-DATA shuffle67<>+48(SB)/8, $0x333231302f2e1110
-DATA shuffle67<>+56(SB)/8, $0x1312575655545352
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle68<>+0(SB)/8, $0x0d0c0b0a43424140
-DATA shuffle68<>+8(SB)/8, $0x2f2e2d2c2b2a0f0e
-DATA shuffle68<>+16(SB)/8, $0x1110494847464544
-DATA shuffle68<>+24(SB)/8, $0x3332313015141312
-DATA shuffle68<>+32(SB)/8, $0x4f4e4d4c4b4a3534
-DATA shuffle68<>+40(SB)/8, $0x37361b1a19181716
-DATA shuffle68<>+48(SB)/8, $0x000000003b3a3938
-DATA shuffle68<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle69<>+0(SB)/8, $0x4140050403020100
-DATA shuffle69<>+8(SB)/8, $0x0000000045444342
-DATA shuffle69<>+16(SB)/8, $0x0b0a090807060000
-DATA shuffle69<>+24(SB)/8, $0x00004b4a49484746
-DATA shuffle69<>+32(SB)/8, $0x0f0e0d0c00000000
-DATA shuffle69<>+40(SB)/8, $0x51504f4e4d4c1110
-DATA shuffle69<>+48(SB)/8, $0x1312000000000000
-DATA shuffle69<>+56(SB)/8, $0x5554535217161514
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle70<>+0(SB)/8, $0x0706050403020100
-DATA shuffle70<>+8(SB)/8, $0x434241400b0a0908
-DATA shuffle70<>+16(SB)/8, $0x1716151413124544
-DATA shuffle70<>+24(SB)/8, $0x47461d1c1b1a1918
-DATA shuffle70<>+32(SB)/8, $0x272625244b4a4948
-DATA shuffle70<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle70<>+48(SB)/8, $0x373651504f4e4d4c
-DATA shuffle70<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle70<>+0(SB)/8, $0x2120050403020100
+DATA shuffle70<>+8(SB)/8, $0x4342414025242322
+DATA shuffle70<>+16(SB)/8, $0x0b0a090807064544
+DATA shuffle70<>+24(SB)/8, $0x47462b2a29282726
+DATA shuffle70<>+32(SB)/8, $0x0f0e0d0c4b4a4948
+DATA shuffle70<>+40(SB)/8, $0x31302f2e2d2c1110
+DATA shuffle70<>+48(SB)/8, $0x131251504f4e4d4c
+DATA shuffle70<>+56(SB)/8, $0x3534333217161514
 GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle71<>+0(SB)/8, $0x1716151413120000
-DATA shuffle71<>+8(SB)/8, $0x00005d5c5b5a5958
-DATA shuffle71<>+16(SB)/8, $0x1b1a191800000000
-DATA shuffle71<>+24(SB)/8, $0x636261605f5e1d1c
-DATA shuffle71<>+32(SB)/8, $0x1f1e000000000000
-DATA shuffle71<>+40(SB)/8, $0x6766656423222120
-DATA shuffle71<>+48(SB)/8, $0x0000000000006968
-DATA shuffle71<>+56(SB)/8, $0x6b6a292827262524
+DATA shuffle71<>+0(SB)/8, $0x4544434241402120
+DATA shuffle71<>+8(SB)/8, $0x2322050403020100
+DATA shuffle71<>+16(SB)/8, $0x4948474627262524
+DATA shuffle71<>+24(SB)/8, $0x0b0a090807064b4a
+DATA shuffle71<>+32(SB)/8, $0x4d4c2d2c2b2a2928
+DATA shuffle71<>+40(SB)/8, $0x0f0e0d0c51504f4e
+DATA shuffle71<>+48(SB)/8, $0x333231302f2e1110
+DATA shuffle71<>+56(SB)/8, $0x1312575655545352
 GLOBL shuffle71<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle72<>+0(SB)/8, $0x0706050403025756
-DATA shuffle72<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle72<>+16(SB)/8, $0x171615145d5c5b5a
-DATA shuffle72<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle72<>+32(SB)/8, $0x2726636261605f5e
-DATA shuffle72<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle72<>+48(SB)/8, $0x6968676665643130
-DATA shuffle72<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle72<>+0(SB)/8, $0x0d0c0b0a43424140
+DATA shuffle72<>+8(SB)/8, $0x2f2e2d2c2b2a0f0e
+DATA shuffle72<>+16(SB)/8, $0x1110494847464544
+DATA shuffle72<>+24(SB)/8, $0x3332313015141312
+DATA shuffle72<>+32(SB)/8, $0x4f4e4d4c4b4a3534
+DATA shuffle72<>+40(SB)/8, $0x37361b1a19181716
+DATA shuffle72<>+48(SB)/8, $0x000000003b3a3938
+DATA shuffle72<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle72<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle73<>+0(SB)/8, $0x2d2c2b2a00000000
-DATA shuffle73<>+8(SB)/8, $0x6f6e6d6c6b6a2f2e
-DATA shuffle73<>+16(SB)/8, $0x3130000000000000
-DATA shuffle73<>+24(SB)/8, $0x7372717035343332
-DATA shuffle73<>+32(SB)/8, $0x0000000000007574
-DATA shuffle73<>+40(SB)/8, $0x77763b3a39383736
-DATA shuffle73<>+48(SB)/8, $0x000000007b7a7978
-DATA shuffle73<>+56(SB)/8, $0x0000000000000000
+DATA shuffle73<>+0(SB)/8, $0x4140050403020100
+DATA shuffle73<>+8(SB)/8, $0x0000000045444342
+DATA shuffle73<>+16(SB)/8, $0x0b0a090807060000
+DATA shuffle73<>+24(SB)/8, $0x00004b4a49484746
+DATA shuffle73<>+32(SB)/8, $0x0f0e0d0c00000000
+DATA shuffle73<>+40(SB)/8, $0x51504f4e4d4c1110
+DATA shuffle73<>+48(SB)/8, $0x1312000000000000
+DATA shuffle73<>+56(SB)/8, $0x5554535217161514
 GLOBL shuffle73<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle74<>+0(SB)/8, $0x070605046f6e6d6c
-DATA shuffle74<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle74<>+16(SB)/8, $0x1716757473727170
-DATA shuffle74<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle74<>+32(SB)/8, $0x7b7a797877762120
+DATA shuffle74<>+0(SB)/8, $0x0706050403020100
+DATA shuffle74<>+8(SB)/8, $0x434241400b0a0908
+DATA shuffle74<>+16(SB)/8, $0x1716151413124544
+DATA shuffle74<>+24(SB)/8, $0x47461d1c1b1a1918
+DATA shuffle74<>+32(SB)/8, $0x272625244b4a4948
 DATA shuffle74<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle74<>+48(SB)/8, $0x3736353433323130
+DATA shuffle74<>+48(SB)/8, $0x373651504f4e4d4c
 DATA shuffle74<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle74<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle75<>+0(SB)/8, $0x1716151413120000
+DATA shuffle75<>+8(SB)/8, $0x00005d5c5b5a5958
+DATA shuffle75<>+16(SB)/8, $0x1b1a191800000000
+DATA shuffle75<>+24(SB)/8, $0x636261605f5e1d1c
+DATA shuffle75<>+32(SB)/8, $0x1f1e000000000000
+DATA shuffle75<>+40(SB)/8, $0x6766656423222120
+DATA shuffle75<>+48(SB)/8, $0x0000000000006968
+DATA shuffle75<>+56(SB)/8, $0x6b6a292827262524
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle76<>+0(SB)/8, $0x0706050403025756
+DATA shuffle76<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle76<>+16(SB)/8, $0x171615145d5c5b5a
+DATA shuffle76<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle76<>+32(SB)/8, $0x2726636261605f5e
+DATA shuffle76<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle76<>+48(SB)/8, $0x6968676665643130
+DATA shuffle76<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle77<>+0(SB)/8, $0x2d2c2b2a00000000
+DATA shuffle77<>+8(SB)/8, $0x6f6e6d6c6b6a2f2e
+DATA shuffle77<>+16(SB)/8, $0x3130000000000000
+DATA shuffle77<>+24(SB)/8, $0x7372717035343332
+DATA shuffle77<>+32(SB)/8, $0x0000000000007574
+DATA shuffle77<>+40(SB)/8, $0x77763b3a39383736
+DATA shuffle77<>+48(SB)/8, $0x000000007b7a7978
+DATA shuffle77<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle78<>+0(SB)/8, $0x070605046f6e6d6c
+DATA shuffle78<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle78<>+16(SB)/8, $0x1716757473727170
+DATA shuffle78<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle78<>+32(SB)/8, $0x7b7a797877762120
+DATA shuffle78<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle78<>+48(SB)/8, $0x3736353433323130
+DATA shuffle78<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
 
 // func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2798,13 +2972,13 @@ TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem142:
+rem152:
 	CMPQ DI, $+64
-	JB   remdone143
+	JB   remdone153
 	SUBQ $+63, DI
-	JMP  rem142
+	JMP  rem152
 
-remdone143:
+remdone153:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -2831,29 +3005,29 @@ remdone143:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle55<>+0(SB), DI
+	BZHIQ     DI, shuffle59<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle75<>+0(SB), Z31
-	VMOVDQU64 shuffle76<>+0(SB), Z30
-	VMOVDQU64 shuffle77<>+0(SB), Z29
-	VMOVDQU64 shuffle78<>+0(SB), Z28
-	VMOVDQU64 shuffle79<>+0(SB), Z27
-	VMOVDQU64 shuffle80<>+0(SB), Z26
-	VMOVDQU64 shuffle81<>+0(SB), Z25
-	VMOVDQU64 shuffle82<>+0(SB), Z24
-	VMOVDQU64 shuffle83<>+0(SB), Z23
+	VMOVDQU64 shuffle79<>+0(SB), Z31
+	VMOVDQU64 shuffle80<>+0(SB), Z30
+	VMOVDQU64 shuffle81<>+0(SB), Z29
+	VMOVDQU64 shuffle82<>+0(SB), Z28
+	VMOVDQU64 shuffle83<>+0(SB), Z27
+	VMOVDQU64 shuffle84<>+0(SB), Z26
+	VMOVDQU64 shuffle85<>+0(SB), Z25
+	VMOVDQU64 shuffle86<>+0(SB), Z24
+	VMOVDQU64 shuffle87<>+0(SB), Z23
 
-group144:
+group154:
 	MOVQ rows+24(FP), DI
 
-row145:
+row155:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last147
+	JB   last157
 
-chunks146:
+chunks156:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -2871,28 +3045,28 @@ chunks146:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle55<>+0(SB), K7
+	KMOVQ        shuffle59<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+63, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks146
+	JAE          chunks156
 
-last147:
+last157:
 	TESTQ      R9, R9
-	JZ         rowdone148
+	JZ         rowdone158
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle78<>+0(SB), Z3
+	VMOVDQU64  shuffle82<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle80<>+0(SB), Z4
+	VMOVDQU64  shuffle84<>+0(SB), Z4
 	VPERMI2B   Z2, Z1, Z4
 	VPERMT2B   Z0, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -2900,107 +3074,107 @@ last147:
 	VPERMT2B   Z1, Z23, Z2
 	VMOVDQU8   Z2, K4, 128(R8)
 
-rowdone148:
+rowdone158:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row145
+	JNZ  row155
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group144
+	JNZ  group154
 	VZEROUPPER
 	RET
 
-DATA shuffle75<>+0(SB)/8, $0x0706050403020100
-DATA shuffle75<>+8(SB)/8, $0x2625242322212008
-DATA shuffle75<>+16(SB)/8, $0x4544434241402827
-DATA shuffle75<>+24(SB)/8, $0x0d0c0b0a09484746
-DATA shuffle75<>+32(SB)/8, $0x2c2b2a2911100f0e
-DATA shuffle75<>+40(SB)/8, $0x4b4a4931302f2e2d
-DATA shuffle75<>+48(SB)/8, $0x131251504f4e4d4c
-DATA shuffle75<>+56(SB)/8, $0x321a191817161514
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle76<>+0(SB)/8, $0x2726252423222120
-DATA shuffle76<>+8(SB)/8, $0x4746454443424140
-DATA shuffle76<>+16(SB)/8, $0x0605040302010048
-DATA shuffle76<>+24(SB)/8, $0x2d2c2b2a29280807
-DATA shuffle76<>+32(SB)/8, $0x4d4c4b4a49302f2e
-DATA shuffle76<>+40(SB)/8, $0x0c0b0a0951504f4e
-DATA shuffle76<>+48(SB)/8, $0x33323111100f0e0d
-DATA shuffle76<>+56(SB)/8, $0x5352393837363534
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle77<>+0(SB)/8, $0x0d4c4b4a49484746
-DATA shuffle77<>+8(SB)/8, $0x1514131211100f0e
-DATA shuffle77<>+16(SB)/8, $0x34333231302f2e2d
-DATA shuffle77<>+24(SB)/8, $0x535251504f4e4d35
-DATA shuffle77<>+32(SB)/8, $0x1b1a191817165554
-DATA shuffle77<>+40(SB)/8, $0x3a393837361e1d1c
-DATA shuffle77<>+48(SB)/8, $0x595857563e3d3c3b
-DATA shuffle77<>+56(SB)/8, $0x0000005e5d5c5b5a
-GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle78<>+0(SB)/8, $0x0706050403020100
-DATA shuffle78<>+8(SB)/8, $0x4645444342414008
-DATA shuffle78<>+16(SB)/8, $0x0000000000004847
-DATA shuffle78<>+24(SB)/8, $0x0d0c0b0a09000000
-DATA shuffle78<>+32(SB)/8, $0x4c4b4a4911100f0e
-DATA shuffle78<>+40(SB)/8, $0x00000051504f4e4d
-DATA shuffle78<>+48(SB)/8, $0x1312000000000000
-DATA shuffle78<>+56(SB)/8, $0x521a191817161514
-GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle79<>+0(SB)/8, $0x0706050403020100
-DATA shuffle79<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle79<>+16(SB)/8, $0x4544434241401110
-DATA shuffle79<>+24(SB)/8, $0x1f1e1d1c1b484746
-DATA shuffle79<>+32(SB)/8, $0x2726252423222120
-DATA shuffle79<>+40(SB)/8, $0x4b4a492c2b2a2928
-DATA shuffle79<>+48(SB)/8, $0x373651504f4e4d4c
-DATA shuffle79<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle79<>+8(SB)/8, $0x2625242322212008
+DATA shuffle79<>+16(SB)/8, $0x4544434241402827
+DATA shuffle79<>+24(SB)/8, $0x0d0c0b0a09484746
+DATA shuffle79<>+32(SB)/8, $0x2c2b2a2911100f0e
+DATA shuffle79<>+40(SB)/8, $0x4b4a4931302f2e2d
+DATA shuffle79<>+48(SB)/8, $0x131251504f4e4d4c
+DATA shuffle79<>+56(SB)/8, $0x321a191817161514
 GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle80<>+0(SB)/8, $0x1a19181716151413
-DATA shuffle80<>+8(SB)/8, $0x5958575655545352
-DATA shuffle80<>+16(SB)/8, $0x000000000000005a
-DATA shuffle80<>+24(SB)/8, $0x201f1e1d1c1b0000
-DATA shuffle80<>+32(SB)/8, $0x5f5e5d5c5b232221
-DATA shuffle80<>+40(SB)/8, $0x0000000063626160
-DATA shuffle80<>+48(SB)/8, $0x2625240000000000
-DATA shuffle80<>+56(SB)/8, $0x65642c2b2a292827
+DATA shuffle80<>+0(SB)/8, $0x2726252423222120
+DATA shuffle80<>+8(SB)/8, $0x4746454443424140
+DATA shuffle80<>+16(SB)/8, $0x0605040302010048
+DATA shuffle80<>+24(SB)/8, $0x2d2c2b2a29280807
+DATA shuffle80<>+32(SB)/8, $0x4d4c4b4a49302f2e
+DATA shuffle80<>+40(SB)/8, $0x0c0b0a0951504f4e
+DATA shuffle80<>+48(SB)/8, $0x33323111100f0e0d
+DATA shuffle80<>+56(SB)/8, $0x5352393837363534
 GLOBL shuffle80<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle81<>+0(SB)/8, $0x0706050403020100
-DATA shuffle81<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle81<>+16(SB)/8, $0x61605f5e5d5c5b10
-DATA shuffle81<>+24(SB)/8, $0x1f1e1d1c1b1a6362
-DATA shuffle81<>+32(SB)/8, $0x2726252423222120
-DATA shuffle81<>+40(SB)/8, $0x676665642b2a2928
-DATA shuffle81<>+48(SB)/8, $0x3736356c6b6a6968
-DATA shuffle81<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle81<>+0(SB)/8, $0x0d4c4b4a49484746
+DATA shuffle81<>+8(SB)/8, $0x1514131211100f0e
+DATA shuffle81<>+16(SB)/8, $0x34333231302f2e2d
+DATA shuffle81<>+24(SB)/8, $0x535251504f4e4d35
+DATA shuffle81<>+32(SB)/8, $0x1b1a191817165554
+DATA shuffle81<>+40(SB)/8, $0x3a393837361e1d1c
+DATA shuffle81<>+48(SB)/8, $0x595857563e3d3c3b
+DATA shuffle81<>+56(SB)/8, $0x0000005e5d5c5b5a
 GLOBL shuffle81<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle82<>+0(SB)/8, $0x6d2c2b2a29282726
-DATA shuffle82<>+8(SB)/8, $0x7574737271706f6e
-DATA shuffle82<>+16(SB)/8, $0x0000000000000000
-DATA shuffle82<>+24(SB)/8, $0x333231302f2e2d00
-DATA shuffle82<>+32(SB)/8, $0x7b7a797877763534
-DATA shuffle82<>+40(SB)/8, $0x00000000007e7d7c
-DATA shuffle82<>+48(SB)/8, $0x3938373600000000
-DATA shuffle82<>+56(SB)/8, $0x0000003e3d3c3b3a
+DATA shuffle82<>+0(SB)/8, $0x0706050403020100
+DATA shuffle82<>+8(SB)/8, $0x4645444342414008
+DATA shuffle82<>+16(SB)/8, $0x0000000000004847
+DATA shuffle82<>+24(SB)/8, $0x0d0c0b0a09000000
+DATA shuffle82<>+32(SB)/8, $0x4c4b4a4911100f0e
+DATA shuffle82<>+40(SB)/8, $0x00000051504f4e4d
+DATA shuffle82<>+48(SB)/8, $0x1312000000000000
+DATA shuffle82<>+56(SB)/8, $0x521a191817161514
 GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle83<>+0(SB)/8, $0x0706050403020100
 DATA shuffle83<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle83<>+16(SB)/8, $0x74737271706f6e6d
-DATA shuffle83<>+24(SB)/8, $0x1f1e1d1c1b1a1975
+DATA shuffle83<>+16(SB)/8, $0x4544434241401110
+DATA shuffle83<>+24(SB)/8, $0x1f1e1d1c1b484746
 DATA shuffle83<>+32(SB)/8, $0x2726252423222120
-DATA shuffle83<>+40(SB)/8, $0x7a797877762a2928
-DATA shuffle83<>+48(SB)/8, $0x373635347e7d7c7b
+DATA shuffle83<>+40(SB)/8, $0x4b4a492c2b2a2928
+DATA shuffle83<>+48(SB)/8, $0x373651504f4e4d4c
 DATA shuffle83<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle83<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle84<>+0(SB)/8, $0x1a19181716151413
+DATA shuffle84<>+8(SB)/8, $0x5958575655545352
+DATA shuffle84<>+16(SB)/8, $0x000000000000005a
+DATA shuffle84<>+24(SB)/8, $0x201f1e1d1c1b0000
+DATA shuffle84<>+32(SB)/8, $0x5f5e5d5c5b232221
+DATA shuffle84<>+40(SB)/8, $0x0000000063626160
+DATA shuffle84<>+48(SB)/8, $0x2625240000000000
+DATA shuffle84<>+56(SB)/8, $0x65642c2b2a292827
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle85<>+0(SB)/8, $0x0706050403020100
+DATA shuffle85<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle85<>+16(SB)/8, $0x61605f5e5d5c5b10
+DATA shuffle85<>+24(SB)/8, $0x1f1e1d1c1b1a6362
+DATA shuffle85<>+32(SB)/8, $0x2726252423222120
+DATA shuffle85<>+40(SB)/8, $0x676665642b2a2928
+DATA shuffle85<>+48(SB)/8, $0x3736356c6b6a6968
+DATA shuffle85<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle86<>+0(SB)/8, $0x6d2c2b2a29282726
+DATA shuffle86<>+8(SB)/8, $0x7574737271706f6e
+DATA shuffle86<>+16(SB)/8, $0x0000000000000000
+DATA shuffle86<>+24(SB)/8, $0x333231302f2e2d00
+DATA shuffle86<>+32(SB)/8, $0x7b7a797877763534
+DATA shuffle86<>+40(SB)/8, $0x00000000007e7d7c
+DATA shuffle86<>+48(SB)/8, $0x3938373600000000
+DATA shuffle86<>+56(SB)/8, $0x0000003e3d3c3b3a
+GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle87<>+0(SB)/8, $0x0706050403020100
+DATA shuffle87<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle87<>+16(SB)/8, $0x74737271706f6e6d
+DATA shuffle87<>+24(SB)/8, $0x1f1e1d1c1b1a1975
+DATA shuffle87<>+32(SB)/8, $0x2726252423222120
+DATA shuffle87<>+40(SB)/8, $0x7a797877762a2928
+DATA shuffle87<>+48(SB)/8, $0x373635347e7d7c7b
+DATA shuffle87<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
 
 // func zip3x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -3024,13 +3198,13 @@ TEXT ·zip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem149:
+rem159:
 	CMPQ DI, $+64
-	JB   remdone150
+	JB   remdone160
 	SUBQ $+60, DI
-	JMP  rem149
+	JMP  rem159
 
-remdone150:
+remdone160:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -3057,29 +3231,29 @@ remdone150:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle65<>+0(SB), DI
+	BZHIQ     DI, shuffle69<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle84<>+0(SB), Z31
-	VMOVDQU64 shuffle85<>+0(SB), Z30
-	VMOVDQU64 shuffle86<>+0(SB), Z29
-	VMOVDQU64 shuffle87<>+0(SB), Z28
-	VMOVDQU64 shuffle88<>+0(SB), Z27
-	VMOVDQU64 shuffle89<>+0(SB), Z26
-	VMOVDQU64 shuffle90<>+0(SB), Z25
-	VMOVDQU64 shuffle91<>+0(SB), Z24
-	VMOVDQU64 shuffle92<>+0(SB), Z23
+	VMOVDQU64 shuffle88<>+0(SB), Z31
+	VMOVDQU64 shuffle89<>+0(SB), Z30
+	VMOVDQU64 shuffle90<>+0(SB), Z29
+	VMOVDQU64 shuffle91<>+0(SB), Z28
+	VMOVDQU64 shuffle92<>+0(SB), Z27
+	VMOVDQU64 shuffle93<>+0(SB), Z26
+	VMOVDQU64 shuffle94<>+0(SB), Z25
+	VMOVDQU64 shuffle95<>+0(SB), Z24
+	VMOVDQU64 shuffle96<>+0(SB), Z23
 
-group151:
+group161:
 	MOVQ rows+24(FP), DI
 
-row152:
+row162:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last154
+	JB   last164
 
-chunks153:
+chunks163:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -3097,28 +3271,28 @@ chunks153:
 	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0
 	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
 	VPERMD       Z0, Z29, Z0
-	KMOVQ        shuffle65<>+0(SB), K7
+	KMOVQ        shuffle69<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+60, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks153
+	JAE          chunks163
 
-last154:
+last164:
 	TESTQ      R9, R9
-	JZ         rowdone155
+	JZ         rowdone165
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle87<>+0(SB), Z3
+	VMOVDQU64  shuffle91<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle89<>+0(SB), Z4
+	VMOVDQU64  shuffle93<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -3126,107 +3300,107 @@ last154:
 	VPERMT2D   Z0, Z23, Z2
 	VMOVDQU8   Z2, K4, 128(R8)
 
-rowdone155:
+rowdone165:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row152
+	JNZ  row162
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group151
+	JNZ  group161
 	VZEROUPPER
 	RET
 
-DATA shuffle84<>+0(SB)/8, $0x0000000100000000
-DATA shuffle84<>+8(SB)/8, $0x0000000800000002
-DATA shuffle84<>+16(SB)/8, $0x0000000a00000009
-DATA shuffle84<>+24(SB)/8, $0x0000001100000010
-DATA shuffle84<>+32(SB)/8, $0x0000000300000012
-DATA shuffle84<>+40(SB)/8, $0x0000000500000004
-DATA shuffle84<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle84<>+56(SB)/8, $0x000000130000000d
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle85<>+0(SB)/8, $0x0000001100000010
-DATA shuffle85<>+8(SB)/8, $0x0000000100000000
-DATA shuffle85<>+16(SB)/8, $0x0000000800000002
-DATA shuffle85<>+24(SB)/8, $0x0000000a00000009
-DATA shuffle85<>+32(SB)/8, $0x0000001300000012
-DATA shuffle85<>+40(SB)/8, $0x0000000300000014
-DATA shuffle85<>+48(SB)/8, $0x0000000500000004
-DATA shuffle85<>+56(SB)/8, $0x0000000c0000000b
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle86<>+0(SB)/8, $0x0000000900000004
-DATA shuffle86<>+8(SB)/8, $0x0000000b0000000a
-DATA shuffle86<>+16(SB)/8, $0x0000000100000000
-DATA shuffle86<>+24(SB)/8, $0x0000000500000002
-DATA shuffle86<>+32(SB)/8, $0x0000000700000006
-DATA shuffle86<>+40(SB)/8, $0x0000000d0000000c
-DATA shuffle86<>+48(SB)/8, $0x000000000000000e
-DATA shuffle86<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle87<>+0(SB)/8, $0x0000000100000000
-DATA shuffle87<>+8(SB)/8, $0x0000001000000002
-DATA shuffle87<>+16(SB)/8, $0x0000001200000011
-DATA shuffle87<>+24(SB)/8, $0x0000000000000000
-DATA shuffle87<>+32(SB)/8, $0x0000000300000000
-DATA shuffle87<>+40(SB)/8, $0x0000000500000004
-DATA shuffle87<>+48(SB)/8, $0x0000001400000013
-DATA shuffle87<>+56(SB)/8, $0x0000000000000015
-GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle88<>+0(SB)/8, $0x0000000100000000
-DATA shuffle88<>+8(SB)/8, $0x0000000300000002
-DATA shuffle88<>+16(SB)/8, $0x0000000500000004
+DATA shuffle88<>+8(SB)/8, $0x0000000800000002
+DATA shuffle88<>+16(SB)/8, $0x0000000a00000009
 DATA shuffle88<>+24(SB)/8, $0x0000001100000010
-DATA shuffle88<>+32(SB)/8, $0x0000000900000012
-DATA shuffle88<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle88<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle88<>+56(SB)/8, $0x000000130000000e
+DATA shuffle88<>+32(SB)/8, $0x0000000300000012
+DATA shuffle88<>+40(SB)/8, $0x0000000500000004
+DATA shuffle88<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle88<>+56(SB)/8, $0x000000130000000d
 GLOBL shuffle88<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle89<>+0(SB)/8, $0x0000000000000000
-DATA shuffle89<>+8(SB)/8, $0x0000000700000006
-DATA shuffle89<>+16(SB)/8, $0x0000001600000008
-DATA shuffle89<>+24(SB)/8, $0x0000001800000017
-DATA shuffle89<>+32(SB)/8, $0x0000000000000000
-DATA shuffle89<>+40(SB)/8, $0x0000000900000000
-DATA shuffle89<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle89<>+56(SB)/8, $0x0000001a00000019
+DATA shuffle89<>+0(SB)/8, $0x0000001100000010
+DATA shuffle89<>+8(SB)/8, $0x0000000100000000
+DATA shuffle89<>+16(SB)/8, $0x0000000800000002
+DATA shuffle89<>+24(SB)/8, $0x0000000a00000009
+DATA shuffle89<>+32(SB)/8, $0x0000001300000012
+DATA shuffle89<>+40(SB)/8, $0x0000000300000014
+DATA shuffle89<>+48(SB)/8, $0x0000000500000004
+DATA shuffle89<>+56(SB)/8, $0x0000000c0000000b
 GLOBL shuffle89<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle90<>+0(SB)/8, $0x0000001500000014
-DATA shuffle90<>+8(SB)/8, $0x0000000300000002
-DATA shuffle90<>+16(SB)/8, $0x0000000500000004
-DATA shuffle90<>+24(SB)/8, $0x0000000700000006
-DATA shuffle90<>+32(SB)/8, $0x0000001700000016
-DATA shuffle90<>+40(SB)/8, $0x0000000b00000018
-DATA shuffle90<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle90<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle90<>+0(SB)/8, $0x0000000900000004
+DATA shuffle90<>+8(SB)/8, $0x0000000b0000000a
+DATA shuffle90<>+16(SB)/8, $0x0000000100000000
+DATA shuffle90<>+24(SB)/8, $0x0000000500000002
+DATA shuffle90<>+32(SB)/8, $0x0000000700000006
+DATA shuffle90<>+40(SB)/8, $0x0000000d0000000c
+DATA shuffle90<>+48(SB)/8, $0x000000000000000e
+DATA shuffle90<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle90<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle91<>+0(SB)/8, $0x000000090000001b
-DATA shuffle91<>+8(SB)/8, $0x0000000b0000000a
-DATA shuffle91<>+16(SB)/8, $0x0000000000000000
-DATA shuffle91<>+24(SB)/8, $0x0000001c00000000
-DATA shuffle91<>+32(SB)/8, $0x0000001e0000001d
-DATA shuffle91<>+40(SB)/8, $0x0000000d0000000c
-DATA shuffle91<>+48(SB)/8, $0x000000000000000e
-DATA shuffle91<>+56(SB)/8, $0x0000000000000000
+DATA shuffle91<>+0(SB)/8, $0x0000000100000000
+DATA shuffle91<>+8(SB)/8, $0x0000001000000002
+DATA shuffle91<>+16(SB)/8, $0x0000001200000011
+DATA shuffle91<>+24(SB)/8, $0x0000000000000000
+DATA shuffle91<>+32(SB)/8, $0x0000000300000000
+DATA shuffle91<>+40(SB)/8, $0x0000000500000004
+DATA shuffle91<>+48(SB)/8, $0x0000001400000013
+DATA shuffle91<>+56(SB)/8, $0x0000000000000015
 GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle92<>+0(SB)/8, $0x0000000100000000
 DATA shuffle92<>+8(SB)/8, $0x0000000300000002
-DATA shuffle92<>+16(SB)/8, $0x0000001d0000001c
-DATA shuffle92<>+24(SB)/8, $0x000000070000001e
-DATA shuffle92<>+32(SB)/8, $0x0000000900000008
+DATA shuffle92<>+16(SB)/8, $0x0000000500000004
+DATA shuffle92<>+24(SB)/8, $0x0000001100000010
+DATA shuffle92<>+32(SB)/8, $0x0000000900000012
 DATA shuffle92<>+40(SB)/8, $0x0000000b0000000a
 DATA shuffle92<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle92<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle92<>+56(SB)/8, $0x000000130000000e
 GLOBL shuffle92<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle93<>+0(SB)/8, $0x0000000000000000
+DATA shuffle93<>+8(SB)/8, $0x0000000700000006
+DATA shuffle93<>+16(SB)/8, $0x0000001600000008
+DATA shuffle93<>+24(SB)/8, $0x0000001800000017
+DATA shuffle93<>+32(SB)/8, $0x0000000000000000
+DATA shuffle93<>+40(SB)/8, $0x0000000900000000
+DATA shuffle93<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle93<>+56(SB)/8, $0x0000001a00000019
+GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle94<>+0(SB)/8, $0x0000001500000014
+DATA shuffle94<>+8(SB)/8, $0x0000000300000002
+DATA shuffle94<>+16(SB)/8, $0x0000000500000004
+DATA shuffle94<>+24(SB)/8, $0x0000000700000006
+DATA shuffle94<>+32(SB)/8, $0x0000001700000016
+DATA shuffle94<>+40(SB)/8, $0x0000000b00000018
+DATA shuffle94<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle94<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle95<>+0(SB)/8, $0x000000090000001b
+DATA shuffle95<>+8(SB)/8, $0x0000000b0000000a
+DATA shuffle95<>+16(SB)/8, $0x0000000000000000
+DATA shuffle95<>+24(SB)/8, $0x0000001c00000000
+DATA shuffle95<>+32(SB)/8, $0x0000001e0000001d
+DATA shuffle95<>+40(SB)/8, $0x0000000d0000000c
+DATA shuffle95<>+48(SB)/8, $0x000000000000000e
+DATA shuffle95<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle96<>+0(SB)/8, $0x0000000100000000
+DATA shuffle96<>+8(SB)/8, $0x0000000300000002
+DATA shuffle96<>+16(SB)/8, $0x0000001d0000001c
+DATA shuffle96<>+24(SB)/8, $0x000000070000001e
+DATA shuffle96<>+32(SB)/8, $0x0000000900000008
+DATA shuffle96<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle96<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle96<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -3250,13 +3424,13 @@ TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem156:
+rem166:
 	CMPQ DI, $+64
-	JB   remdone157
+	JB   remdone167
 	SUBQ $+60, DI
-	JMP  rem156
+	JMP  rem166
 
-remdone157:
+remdone167:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -3283,29 +3457,29 @@ remdone157:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle65<>+0(SB), DI
+	BZHIQ     DI, shuffle69<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle93<>+0(SB), Z31
-	VMOVDQU64 shuffle94<>+0(SB), Z30
-	VMOVDQU64 shuffle95<>+0(SB), Z29
-	VMOVDQU64 shuffle96<>+0(SB), Z28
-	VMOVDQU64 shuffle97<>+0(SB), Z27
-	VMOVDQU64 shuffle98<>+0(SB), Z26
-	VMOVDQU64 shuffle99<>+0(SB), Z25
-	VMOVDQU64 shuffle100<>+0(SB), Z24
-	VMOVDQU64 shuffle101<>+0(SB), Z23
+	VMOVDQU64 shuffle97<>+0(SB), Z31
+	VMOVDQU64 shuffle98<>+0(SB), Z30
+	VMOVDQU64 shuffle99<>+0(SB), Z29
+	VMOVDQU64 shuffle100<>+0(SB), Z28
+	VMOVDQU64 shuffle101<>+0(SB), Z27
+	VMOVDQU64 shuffle102<>+0(SB), Z26
+	VMOVDQU64 shuffle103<>+0(SB), Z25
+	VMOVDQU64 shuffle104<>+0(SB), Z24
+	VMOVDQU64 shuffle105<>+0(SB), Z23
 
-group158:
+group168:
 	MOVQ rows+24(FP), DI
 
-row159:
+row169:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last161
+	JB   last171
 
-chunks160:
+chunks170:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -3323,28 +3497,28 @@ chunks160:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle65<>+0(SB), K7
+	KMOVQ        shuffle69<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+60, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks160
+	JAE          chunks170
 
-last161:
+last171:
 	TESTQ      R9, R9
-	JZ         rowdone162
+	JZ         rowdone172
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle96<>+0(SB), Z3
+	VMOVDQU64  shuffle100<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle98<>+0(SB), Z4
+	VMOVDQU64  shuffle102<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -3352,107 +3526,107 @@ last161:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone162:
+rowdone172:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row159
+	JNZ  row169
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group158
+	JNZ  group168
 	VZEROUPPER
 	RET
 
-DATA shuffle93<>+0(SB)/8, $0x4240242220040200
-DATA shuffle93<>+8(SB)/8, $0x4125232105030144
-DATA shuffle93<>+16(SB)/8, $0x2a28260a08064543
-DATA shuffle93<>+24(SB)/8, $0x29270b09074a4846
-DATA shuffle93<>+32(SB)/8, $0x2c100e0c4b49472b
-DATA shuffle93<>+40(SB)/8, $0x110f0d504e4c302e
-DATA shuffle93<>+48(SB)/8, $0x1412514f4d312f2d
-DATA shuffle93<>+56(SB)/8, $0x1356545236343216
-GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle94<>+0(SB)/8, $0x4442402422200200
-DATA shuffle94<>+8(SB)/8, $0x4745292725070503
-DATA shuffle94<>+16(SB)/8, $0x462a282608060449
-DATA shuffle94<>+24(SB)/8, $0x2f2d2b0d0b094a48
-DATA shuffle94<>+32(SB)/8, $0x2e2c0e0c0a4f4d4b
-DATA shuffle94<>+40(SB)/8, $0x3113110f504e4c30
-DATA shuffle94<>+48(SB)/8, $0x1412105553513533
-DATA shuffle94<>+56(SB)/8, $0x1715565452363432
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle95<>+0(SB)/8, $0x0b4e4c4a2e2c2a0e
-DATA shuffle95<>+8(SB)/8, $0x4f4d4b2f2d2b0f0d
-DATA shuffle95<>+16(SB)/8, $0x5250343230141210
-DATA shuffle95<>+24(SB)/8, $0x5135333115131154
-DATA shuffle95<>+32(SB)/8, $0x3a38361a18165553
-DATA shuffle95<>+40(SB)/8, $0x39371b19175a5856
-DATA shuffle95<>+48(SB)/8, $0x000000005b59573b
-DATA shuffle95<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle96<>+0(SB)/8, $0x0000444240040200
-DATA shuffle96<>+8(SB)/8, $0x0045434105030100
-DATA shuffle96<>+16(SB)/8, $0x4a48460a08060000
-DATA shuffle96<>+24(SB)/8, $0x49470b0907000000
-DATA shuffle96<>+32(SB)/8, $0x4c100e0c0000004b
-DATA shuffle96<>+40(SB)/8, $0x110f0d000000504e
-DATA shuffle96<>+48(SB)/8, $0x1412000000514f4d
-DATA shuffle96<>+56(SB)/8, $0x1300000056545216
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle97<>+0(SB)/8, $0x4240050403020100
-DATA shuffle97<>+8(SB)/8, $0x410e0d0c0b0a0944
-DATA shuffle97<>+16(SB)/8, $0x1716151413124543
-DATA shuffle97<>+24(SB)/8, $0x1f1e1d1c1b4a4846
-DATA shuffle97<>+32(SB)/8, $0x272625244b494720
-DATA shuffle97<>+40(SB)/8, $0x2f2e2d504e4c2928
-DATA shuffle97<>+48(SB)/8, $0x3736514f4d323130
-DATA shuffle97<>+56(SB)/8, $0x3f5654523b3a3938
+DATA shuffle97<>+0(SB)/8, $0x4240242220040200
+DATA shuffle97<>+8(SB)/8, $0x4125232105030144
+DATA shuffle97<>+16(SB)/8, $0x2a28260a08064543
+DATA shuffle97<>+24(SB)/8, $0x29270b09074a4846
+DATA shuffle97<>+32(SB)/8, $0x2c100e0c4b49472b
+DATA shuffle97<>+40(SB)/8, $0x110f0d504e4c302e
+DATA shuffle97<>+48(SB)/8, $0x1412514f4d312f2d
+DATA shuffle97<>+56(SB)/8, $0x1356545236343216
 GLOBL shuffle97<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle98<>+0(SB)/8, $0x0000005755531715
-DATA shuffle98<>+8(SB)/8, $0x00005c5a581c1a18
-DATA shuffle98<>+16(SB)/8, $0x005d5b591d1b1900
-DATA shuffle98<>+24(SB)/8, $0x62605e22201e0000
-DATA shuffle98<>+32(SB)/8, $0x615f23211f000000
-DATA shuffle98<>+40(SB)/8, $0x6428262400000063
-DATA shuffle98<>+48(SB)/8, $0x2927250000006866
-DATA shuffle98<>+56(SB)/8, $0x2c2a000000696765
+DATA shuffle98<>+0(SB)/8, $0x4442402422200200
+DATA shuffle98<>+8(SB)/8, $0x4745292725070503
+DATA shuffle98<>+16(SB)/8, $0x462a282608060449
+DATA shuffle98<>+24(SB)/8, $0x2f2d2b0d0b094a48
+DATA shuffle98<>+32(SB)/8, $0x2e2c0e0c0a4f4d4b
+DATA shuffle98<>+40(SB)/8, $0x3113110f504e4c30
+DATA shuffle98<>+48(SB)/8, $0x1412105553513533
+DATA shuffle98<>+56(SB)/8, $0x1715565452363432
 GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle99<>+0(SB)/8, $0x5755530403020100
-DATA shuffle99<>+8(SB)/8, $0x5a580d0c0b0a0908
-DATA shuffle99<>+16(SB)/8, $0x591615141312115c
-DATA shuffle99<>+24(SB)/8, $0x1f1e1d1c1b1a5d5b
-DATA shuffle99<>+32(SB)/8, $0x272625242362605e
-DATA shuffle99<>+40(SB)/8, $0x2f2e2d2c63615f28
-DATA shuffle99<>+48(SB)/8, $0x3736356866643130
-DATA shuffle99<>+56(SB)/8, $0x3f3e6967653a3938
+DATA shuffle99<>+0(SB)/8, $0x0b4e4c4a2e2c2a0e
+DATA shuffle99<>+8(SB)/8, $0x4f4d4b2f2d2b0f0d
+DATA shuffle99<>+16(SB)/8, $0x5250343230141210
+DATA shuffle99<>+24(SB)/8, $0x5135333115131154
+DATA shuffle99<>+32(SB)/8, $0x3a38361a18165553
+DATA shuffle99<>+40(SB)/8, $0x39371b19175a5856
+DATA shuffle99<>+48(SB)/8, $0x000000005b59573b
+DATA shuffle99<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle99<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle100<>+0(SB)/8, $0x006e6c6a2e2c2a00
-DATA shuffle100<>+8(SB)/8, $0x6f6d6b2f2d2b0000
-DATA shuffle100<>+16(SB)/8, $0x7270343230000000
-DATA shuffle100<>+24(SB)/8, $0x7135333100000074
-DATA shuffle100<>+32(SB)/8, $0x3a38360000007573
-DATA shuffle100<>+40(SB)/8, $0x39370000007a7876
-DATA shuffle100<>+48(SB)/8, $0x000000007b79773b
-DATA shuffle100<>+56(SB)/8, $0x0000000000000000
+DATA shuffle100<>+0(SB)/8, $0x0000444240040200
+DATA shuffle100<>+8(SB)/8, $0x0045434105030100
+DATA shuffle100<>+16(SB)/8, $0x4a48460a08060000
+DATA shuffle100<>+24(SB)/8, $0x49470b0907000000
+DATA shuffle100<>+32(SB)/8, $0x4c100e0c0000004b
+DATA shuffle100<>+40(SB)/8, $0x110f0d000000504e
+DATA shuffle100<>+48(SB)/8, $0x1412000000514f4d
+DATA shuffle100<>+56(SB)/8, $0x1300000056545216
 GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle101<>+0(SB)/8, $0x6b0605040302016e
-DATA shuffle101<>+8(SB)/8, $0x0f0e0d0c0b0a6f6d
-DATA shuffle101<>+16(SB)/8, $0x1716151413747270
-DATA shuffle101<>+24(SB)/8, $0x1f1e1d1c75737118
-DATA shuffle101<>+32(SB)/8, $0x2726257a78762120
-DATA shuffle101<>+40(SB)/8, $0x2f2e7b79772a2928
-DATA shuffle101<>+48(SB)/8, $0x3736353433323130
-DATA shuffle101<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle101<>+0(SB)/8, $0x4240050403020100
+DATA shuffle101<>+8(SB)/8, $0x410e0d0c0b0a0944
+DATA shuffle101<>+16(SB)/8, $0x1716151413124543
+DATA shuffle101<>+24(SB)/8, $0x1f1e1d1c1b4a4846
+DATA shuffle101<>+32(SB)/8, $0x272625244b494720
+DATA shuffle101<>+40(SB)/8, $0x2f2e2d504e4c2928
+DATA shuffle101<>+48(SB)/8, $0x3736514f4d323130
+DATA shuffle101<>+56(SB)/8, $0x3f5654523b3a3938
 GLOBL shuffle101<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle102<>+0(SB)/8, $0x0000005755531715
+DATA shuffle102<>+8(SB)/8, $0x00005c5a581c1a18
+DATA shuffle102<>+16(SB)/8, $0x005d5b591d1b1900
+DATA shuffle102<>+24(SB)/8, $0x62605e22201e0000
+DATA shuffle102<>+32(SB)/8, $0x615f23211f000000
+DATA shuffle102<>+40(SB)/8, $0x6428262400000063
+DATA shuffle102<>+48(SB)/8, $0x2927250000006866
+DATA shuffle102<>+56(SB)/8, $0x2c2a000000696765
+GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle103<>+0(SB)/8, $0x5755530403020100
+DATA shuffle103<>+8(SB)/8, $0x5a580d0c0b0a0908
+DATA shuffle103<>+16(SB)/8, $0x591615141312115c
+DATA shuffle103<>+24(SB)/8, $0x1f1e1d1c1b1a5d5b
+DATA shuffle103<>+32(SB)/8, $0x272625242362605e
+DATA shuffle103<>+40(SB)/8, $0x2f2e2d2c63615f28
+DATA shuffle103<>+48(SB)/8, $0x3736356866643130
+DATA shuffle103<>+56(SB)/8, $0x3f3e6967653a3938
+GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle104<>+0(SB)/8, $0x006e6c6a2e2c2a00
+DATA shuffle104<>+8(SB)/8, $0x6f6d6b2f2d2b0000
+DATA shuffle104<>+16(SB)/8, $0x7270343230000000
+DATA shuffle104<>+24(SB)/8, $0x7135333100000074
+DATA shuffle104<>+32(SB)/8, $0x3a38360000007573
+DATA shuffle104<>+40(SB)/8, $0x39370000007a7876
+DATA shuffle104<>+48(SB)/8, $0x000000007b79773b
+DATA shuffle104<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle104<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle105<>+0(SB)/8, $0x6b0605040302016e
+DATA shuffle105<>+8(SB)/8, $0x0f0e0d0c0b0a6f6d
+DATA shuffle105<>+16(SB)/8, $0x1716151413747270
+DATA shuffle105<>+24(SB)/8, $0x1f1e1d1c75737118
+DATA shuffle105<>+32(SB)/8, $0x2726257a78762120
+DATA shuffle105<>+40(SB)/8, $0x2f2e7b79772a2928
+DATA shuffle105<>+48(SB)/8, $0x3736353433323130
+DATA shuffle105<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -3476,13 +3650,13 @@ TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem163:
+rem173:
 	CMPQ DI, $+64
-	JB   remdone164
+	JB   remdone174
 	SUBQ $+60, DI
-	JMP  rem163
+	JMP  rem173
 
-remdone164:
+remdone174:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -3509,29 +3683,29 @@ remdone164:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle65<>+0(SB), DI
+	BZHIQ     DI, shuffle69<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle102<>+0(SB), Z31
-	VMOVDQU64 shuffle103<>+0(SB), Z30
-	VMOVDQU64 shuffle104<>+0(SB), Z29
-	VMOVDQU64 shuffle105<>+0(SB), Z28
-	VMOVDQU64 shuffle106<>+0(SB), Z27
-	VMOVDQU64 shuffle107<>+0(SB), Z26
-	VMOVDQU64 shuffle108<>+0(SB), Z25
-	VMOVDQU64 shuffle109<>+0(SB), Z24
-	VMOVDQU64 shuffle110<>+0(SB), Z23
+	VMOVDQU64 shuffle106<>+0(SB), Z31
+	VMOVDQU64 shuffle107<>+0(SB), Z30
+	VMOVDQU64 shuffle108<>+0(SB), Z29
+	VMOVDQU64 shuffle109<>+0(SB), Z28
+	VMOVDQU64 shuffle110<>+0(SB), Z27
+	VMOVDQU64 shuffle111<>+0(SB), Z26
+	VMOVDQU64 shuffle112<>+0(SB), Z25
+	VMOVDQU64 shuffle113<>+0(SB), Z24
+	VMOVDQU64 shuffle114<>+0(SB), Z23
 
-group165:
+group175:
 	MOVQ rows+24(FP), DI
 
-row166:
+row176:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last168
+	JB   last178
 
-chunks167:
+chunks177:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -3549,28 +3723,28 @@ chunks167:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle65<>+0(SB), K7
+	KMOVQ        shuffle69<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+60, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks167
+	JAE          chunks177
 
-last168:
+last178:
 	TESTQ      R9, R9
-	JZ         rowdone169
+	JZ         rowdone179
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle105<>+0(SB), Z3
+	VMOVDQU64  shuffle109<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle107<>+0(SB), Z4
+	VMOVDQU64  shuffle111<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -3578,107 +3752,107 @@ last168:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone169:
+rowdone179:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row166
+	JNZ  row176
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group165
+	JNZ  group175
 	VZEROUPPER
 	RET
 
-DATA shuffle102<>+0(SB)/8, $0x2120090805040100
-DATA shuffle102<>+8(SB)/8, $0x4544414029282524
-DATA shuffle102<>+16(SB)/8, $0x0b0a070603024948
-DATA shuffle102<>+24(SB)/8, $0x43422b2a27262322
-DATA shuffle102<>+32(SB)/8, $0x11100d0c4b4a4746
-DATA shuffle102<>+40(SB)/8, $0x353431302d2c1514
-DATA shuffle102<>+48(SB)/8, $0x0f0e555451504d4c
-DATA shuffle102<>+56(SB)/8, $0x33322f2e17161312
-GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle103<>+0(SB)/8, $0x4948454441402120
-DATA shuffle103<>+8(SB)/8, $0x2322090805040100
-DATA shuffle103<>+16(SB)/8, $0x4f4e4b4a2b2a2726
-DATA shuffle103<>+24(SB)/8, $0x0b0a070603025352
-DATA shuffle103<>+32(SB)/8, $0x4d4c2d2c29282524
-DATA shuffle103<>+40(SB)/8, $0x11100d0c55545150
-DATA shuffle103<>+48(SB)/8, $0x373633322f2e1514
-DATA shuffle103<>+56(SB)/8, $0x0f0e5f5e5b5a5756
-GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle104<>+0(SB)/8, $0x2b2a27260f0e0b0a
-DATA shuffle104<>+8(SB)/8, $0x4f4e4b4a47462f2e
-DATA shuffle104<>+16(SB)/8, $0x3130191815141110
-DATA shuffle104<>+24(SB)/8, $0x5554515039383534
-DATA shuffle104<>+32(SB)/8, $0x1b1a171613125958
-DATA shuffle104<>+40(SB)/8, $0x53523b3a37363332
-DATA shuffle104<>+48(SB)/8, $0x000000005b5a5756
-DATA shuffle104<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle104<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle105<>+0(SB)/8, $0x4140090805040100
-DATA shuffle105<>+8(SB)/8, $0x0000000049484544
-DATA shuffle105<>+16(SB)/8, $0x0b0a070603020000
-DATA shuffle105<>+24(SB)/8, $0x00004b4a47464342
-DATA shuffle105<>+32(SB)/8, $0x11100d0c00000000
-DATA shuffle105<>+40(SB)/8, $0x555451504d4c1514
-DATA shuffle105<>+48(SB)/8, $0x0f0e000000000000
-DATA shuffle105<>+56(SB)/8, $0x53524f4e17161312
-GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle106<>+0(SB)/8, $0x0706050403020100
-DATA shuffle106<>+8(SB)/8, $0x454441400b0a0908
-DATA shuffle106<>+16(SB)/8, $0x1716151413124948
-DATA shuffle106<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle106<>+32(SB)/8, $0x272625244b4a4746
-DATA shuffle106<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle106<>+48(SB)/8, $0x3736555451504d4c
-DATA shuffle106<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle106<>+0(SB)/8, $0x2120090805040100
+DATA shuffle106<>+8(SB)/8, $0x4544414029282524
+DATA shuffle106<>+16(SB)/8, $0x0b0a070603024948
+DATA shuffle106<>+24(SB)/8, $0x43422b2a27262322
+DATA shuffle106<>+32(SB)/8, $0x11100d0c4b4a4746
+DATA shuffle106<>+40(SB)/8, $0x353431302d2c1514
+DATA shuffle106<>+48(SB)/8, $0x0f0e555451504d4c
+DATA shuffle106<>+56(SB)/8, $0x33322f2e17161312
 GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle107<>+0(SB)/8, $0x171613120f0e0000
-DATA shuffle107<>+8(SB)/8, $0x000061605d5c5958
-DATA shuffle107<>+16(SB)/8, $0x1d1c191800000000
-DATA shuffle107<>+24(SB)/8, $0x63625f5e5b5a2120
-DATA shuffle107<>+32(SB)/8, $0x1b1a000000000000
-DATA shuffle107<>+40(SB)/8, $0x6968656423221f1e
-DATA shuffle107<>+48(SB)/8, $0x0000000000006d6c
-DATA shuffle107<>+56(SB)/8, $0x67662d2c29282524
+DATA shuffle107<>+0(SB)/8, $0x4948454441402120
+DATA shuffle107<>+8(SB)/8, $0x2322090805040100
+DATA shuffle107<>+16(SB)/8, $0x4f4e4b4a2b2a2726
+DATA shuffle107<>+24(SB)/8, $0x0b0a070603025352
+DATA shuffle107<>+32(SB)/8, $0x4d4c2d2c29282524
+DATA shuffle107<>+40(SB)/8, $0x11100d0c55545150
+DATA shuffle107<>+48(SB)/8, $0x373633322f2e1514
+DATA shuffle107<>+56(SB)/8, $0x0f0e5f5e5b5a5756
 GLOBL shuffle107<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle108<>+0(SB)/8, $0x0706050403025756
-DATA shuffle108<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle108<>+16(SB)/8, $0x1716151461605d5c
-DATA shuffle108<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle108<>+32(SB)/8, $0x272663625f5e5b5a
-DATA shuffle108<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle108<>+48(SB)/8, $0x6d6c696865643130
-DATA shuffle108<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle108<>+0(SB)/8, $0x2b2a27260f0e0b0a
+DATA shuffle108<>+8(SB)/8, $0x4f4e4b4a47462f2e
+DATA shuffle108<>+16(SB)/8, $0x3130191815141110
+DATA shuffle108<>+24(SB)/8, $0x5554515039383534
+DATA shuffle108<>+32(SB)/8, $0x1b1a171613125958
+DATA shuffle108<>+40(SB)/8, $0x53523b3a37363332
+DATA shuffle108<>+48(SB)/8, $0x000000005b5a5756
+DATA shuffle108<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle109<>+0(SB)/8, $0x2b2a272600000000
-DATA shuffle109<>+8(SB)/8, $0x6f6e6b6a67662f2e
-DATA shuffle109<>+16(SB)/8, $0x3130000000000000
-DATA shuffle109<>+24(SB)/8, $0x7574717039383534
-DATA shuffle109<>+32(SB)/8, $0x0000000000007978
-DATA shuffle109<>+40(SB)/8, $0x73723b3a37363332
-DATA shuffle109<>+48(SB)/8, $0x000000007b7a7776
-DATA shuffle109<>+56(SB)/8, $0x0000000000000000
+DATA shuffle109<>+0(SB)/8, $0x4140090805040100
+DATA shuffle109<>+8(SB)/8, $0x0000000049484544
+DATA shuffle109<>+16(SB)/8, $0x0b0a070603020000
+DATA shuffle109<>+24(SB)/8, $0x00004b4a47464342
+DATA shuffle109<>+32(SB)/8, $0x11100d0c00000000
+DATA shuffle109<>+40(SB)/8, $0x555451504d4c1514
+DATA shuffle109<>+48(SB)/8, $0x0f0e000000000000
+DATA shuffle109<>+56(SB)/8, $0x53524f4e17161312
 GLOBL shuffle109<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle110<>+0(SB)/8, $0x070605046f6e6b6a
-DATA shuffle110<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle110<>+16(SB)/8, $0x1716797875747170
-DATA shuffle110<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle110<>+32(SB)/8, $0x7b7a777673722120
+DATA shuffle110<>+0(SB)/8, $0x0706050403020100
+DATA shuffle110<>+8(SB)/8, $0x454441400b0a0908
+DATA shuffle110<>+16(SB)/8, $0x1716151413124948
+DATA shuffle110<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle110<>+32(SB)/8, $0x272625244b4a4746
 DATA shuffle110<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle110<>+48(SB)/8, $0x3736353433323130
+DATA shuffle110<>+48(SB)/8, $0x3736555451504d4c
 DATA shuffle110<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle111<>+0(SB)/8, $0x171613120f0e0000
+DATA shuffle111<>+8(SB)/8, $0x000061605d5c5958
+DATA shuffle111<>+16(SB)/8, $0x1d1c191800000000
+DATA shuffle111<>+24(SB)/8, $0x63625f5e5b5a2120
+DATA shuffle111<>+32(SB)/8, $0x1b1a000000000000
+DATA shuffle111<>+40(SB)/8, $0x6968656423221f1e
+DATA shuffle111<>+48(SB)/8, $0x0000000000006d6c
+DATA shuffle111<>+56(SB)/8, $0x67662d2c29282524
+GLOBL shuffle111<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle112<>+0(SB)/8, $0x0706050403025756
+DATA shuffle112<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle112<>+16(SB)/8, $0x1716151461605d5c
+DATA shuffle112<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle112<>+32(SB)/8, $0x272663625f5e5b5a
+DATA shuffle112<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle112<>+48(SB)/8, $0x6d6c696865643130
+DATA shuffle112<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle113<>+0(SB)/8, $0x2b2a272600000000
+DATA shuffle113<>+8(SB)/8, $0x6f6e6b6a67662f2e
+DATA shuffle113<>+16(SB)/8, $0x3130000000000000
+DATA shuffle113<>+24(SB)/8, $0x7574717039383534
+DATA shuffle113<>+32(SB)/8, $0x0000000000007978
+DATA shuffle113<>+40(SB)/8, $0x73723b3a37363332
+DATA shuffle113<>+48(SB)/8, $0x000000007b7a7776
+DATA shuffle113<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle113<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle114<>+0(SB)/8, $0x070605046f6e6b6a
+DATA shuffle114<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle114<>+16(SB)/8, $0x1716797875747170
+DATA shuffle114<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle114<>+32(SB)/8, $0x7b7a777673722120
+DATA shuffle114<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle114<>+48(SB)/8, $0x3736353433323130
+DATA shuffle114<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle114<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -3702,13 +3876,13 @@ TEXT ·tzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem170:
+rem180:
 	CMPQ DI, $+64
-	JB   remdone171
+	JB   remdone181
 	SUBQ $+48, DI
-	JMP  rem170
+	JMP  rem180
 
-remdone171:
+remdone181:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -3735,28 +3909,28 @@ remdone171:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle111<>+0(SB), DI
+	BZHIQ     DI, shuffle115<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle112<>+0(SB), Z31
-	VMOVDQU64 shuffle113<>+0(SB), Z30
-	VMOVDQU64 shuffle114<>+0(SB), Z29
-	VMOVDQU64 shuffle115<>+0(SB), Z28
-	VMOVDQU64 shuffle116<>+0(SB), Z27
-	VMOVDQU64 shuffle117<>+0(SB), Z26
-	VMOVDQU64 shuffle118<>+0(SB), Z25
-	VMOVDQU64 shuffle119<>+0(SB), Z24
+	VMOVDQU64 shuffle116<>+0(SB), Z31
+	VMOVDQU64 shuffle117<>+0(SB), Z30
+	VMOVDQU64 shuffle118<>+0(SB), Z29
+	VMOVDQU64 shuffle119<>+0(SB), Z28
+	VMOVDQU64 shuffle120<>+0(SB), Z27
+	VMOVDQU64 shuffle121<>+0(SB), Z26
+	VMOVDQU64 shuffle122<>+0(SB), Z25
+	VMOVDQU64 shuffle123<>+0(SB), Z24
 
-group172:
+group182:
 	MOVQ rows+24(FP), DI
 
-row173:
+row183:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last175
+	JB   last185
 
-chunks174:
+chunks184:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -3768,7 +3942,7 @@ chunks174:
 	VMOVDQU      24(R9), Y0
 	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
 	VMOVDQU64    (R9)(DX*2), Z2
-	VMOVDQU64    shuffle113<>+0(SB), Z3
+	VMOVDQU64    shuffle117<>+0(SB), Z3
 	VPERMI2D     Z2, Z0, Z3
 	VMOVDQU64    Z3, 64(R10)
 	VPERMT2D     Z0, Z29, Z2
@@ -3777,17 +3951,17 @@ chunks174:
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks174
+	JAE          chunks184
 
-last175:
+last185:
 	TESTQ      R9, R9
-	JZ         rowdone176
+	JZ         rowdone186
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle115<>+0(SB), Z3
+	VMOVDQU64  shuffle119<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z27, Z3
@@ -3798,100 +3972,100 @@ last175:
 	VPERMT2D   Z1, Z24, Z2
 	VMOVDQU8   Z2, K4, 128(R8)
 
-rowdone176:
+rowdone186:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row173
+	JNZ  row183
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group172
+	JNZ  group182
 	VZEROUPPER
 	RET
 
-DATA shuffle111<>+0(SB)/8, $0x000000000000ffff
-GLOBL shuffle111<>(SB), RODATA|NOPTR, $8
+DATA shuffle115<>+0(SB)/8, $0x000000000000ffff
+GLOBL shuffle115<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle112<>+0(SB)/8, $0x0000000200000000
-DATA shuffle112<>+8(SB)/8, $0x0000000800000004
-DATA shuffle112<>+16(SB)/8, $0x0000000c0000000a
-DATA shuffle112<>+24(SB)/8, $0x0000001200000010
-DATA shuffle112<>+32(SB)/8, $0x0000000100000014
-DATA shuffle112<>+40(SB)/8, $0x0000000500000003
-DATA shuffle112<>+48(SB)/8, $0x0000000b00000009
-DATA shuffle112<>+56(SB)/8, $0x000000110000000d
-GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle113<>+0(SB)/8, $0x0000001500000013
-DATA shuffle113<>+8(SB)/8, $0x0000000200000000
-DATA shuffle113<>+16(SB)/8, $0x0000000800000004
-DATA shuffle113<>+24(SB)/8, $0x0000000c0000000a
-DATA shuffle113<>+32(SB)/8, $0x0000001800000016
-DATA shuffle113<>+40(SB)/8, $0x000000010000001a
-DATA shuffle113<>+48(SB)/8, $0x0000000500000003
-DATA shuffle113<>+56(SB)/8, $0x0000000b00000009
-GLOBL shuffle113<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle114<>+0(SB)/8, $0x000000070000001d
-DATA shuffle114<>+8(SB)/8, $0x0000000b00000009
-DATA shuffle114<>+16(SB)/8, $0x0000000000000000
-DATA shuffle114<>+24(SB)/8, $0x0000000000000000
-DATA shuffle114<>+32(SB)/8, $0x0000000000000000
-DATA shuffle114<>+40(SB)/8, $0x0000000000000000
-DATA shuffle114<>+48(SB)/8, $0x0000000000000000
-DATA shuffle114<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle114<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle115<>+0(SB)/8, $0x0000000200000000
-DATA shuffle115<>+8(SB)/8, $0x0000001000000004
-DATA shuffle115<>+16(SB)/8, $0x0000001400000012
-DATA shuffle115<>+24(SB)/8, $0x0000000000000000
-DATA shuffle115<>+32(SB)/8, $0x0000000100000000
-DATA shuffle115<>+40(SB)/8, $0x0000000500000003
-DATA shuffle115<>+48(SB)/8, $0x0000001300000011
-DATA shuffle115<>+56(SB)/8, $0x0000000000000015
-GLOBL shuffle115<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle116<>+0(SB)/8, $0x0000000100000000
-DATA shuffle116<>+8(SB)/8, $0x0000000300000002
-DATA shuffle116<>+16(SB)/8, $0x0000000500000004
+DATA shuffle116<>+0(SB)/8, $0x0000000200000000
+DATA shuffle116<>+8(SB)/8, $0x0000000800000004
+DATA shuffle116<>+16(SB)/8, $0x0000000c0000000a
 DATA shuffle116<>+24(SB)/8, $0x0000001200000010
-DATA shuffle116<>+32(SB)/8, $0x0000000900000014
-DATA shuffle116<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle116<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle116<>+56(SB)/8, $0x000000110000000e
+DATA shuffle116<>+32(SB)/8, $0x0000000100000014
+DATA shuffle116<>+40(SB)/8, $0x0000000500000003
+DATA shuffle116<>+48(SB)/8, $0x0000000b00000009
+DATA shuffle116<>+56(SB)/8, $0x000000110000000d
 GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle117<>+0(SB)/8, $0x0000000000000000
-DATA shuffle117<>+8(SB)/8, $0x0000000800000006
-DATA shuffle117<>+16(SB)/8, $0x000000160000000a
-DATA shuffle117<>+24(SB)/8, $0x0000001a00000018
-DATA shuffle117<>+32(SB)/8, $0x0000000000000000
-DATA shuffle117<>+40(SB)/8, $0x0000000700000000
-DATA shuffle117<>+48(SB)/8, $0x0000000b00000009
-DATA shuffle117<>+56(SB)/8, $0x0000001900000017
+DATA shuffle117<>+0(SB)/8, $0x0000001500000013
+DATA shuffle117<>+8(SB)/8, $0x0000000200000000
+DATA shuffle117<>+16(SB)/8, $0x0000000800000004
+DATA shuffle117<>+24(SB)/8, $0x0000000c0000000a
+DATA shuffle117<>+32(SB)/8, $0x0000001800000016
+DATA shuffle117<>+40(SB)/8, $0x000000010000001a
+DATA shuffle117<>+48(SB)/8, $0x0000000500000003
+DATA shuffle117<>+56(SB)/8, $0x0000000b00000009
 GLOBL shuffle117<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle118<>+0(SB)/8, $0x0000001500000013
-DATA shuffle118<>+8(SB)/8, $0x0000000300000002
-DATA shuffle118<>+16(SB)/8, $0x0000000500000004
-DATA shuffle118<>+24(SB)/8, $0x0000000700000006
-DATA shuffle118<>+32(SB)/8, $0x0000001800000016
-DATA shuffle118<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle118<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle118<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle118<>+0(SB)/8, $0x000000070000001d
+DATA shuffle118<>+8(SB)/8, $0x0000000b00000009
+DATA shuffle118<>+16(SB)/8, $0x0000000000000000
+DATA shuffle118<>+24(SB)/8, $0x0000000000000000
+DATA shuffle118<>+32(SB)/8, $0x0000000000000000
+DATA shuffle118<>+40(SB)/8, $0x0000000000000000
+DATA shuffle118<>+48(SB)/8, $0x0000000000000000
+DATA shuffle118<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle119<>+0(SB)/8, $0x000000070000001b
-DATA shuffle119<>+8(SB)/8, $0x0000000b00000009
-DATA shuffle119<>+16(SB)/8, $0x0000000000000000
+DATA shuffle119<>+0(SB)/8, $0x0000000200000000
+DATA shuffle119<>+8(SB)/8, $0x0000001000000004
+DATA shuffle119<>+16(SB)/8, $0x0000001400000012
 DATA shuffle119<>+24(SB)/8, $0x0000000000000000
-DATA shuffle119<>+32(SB)/8, $0x0000000000000000
-DATA shuffle119<>+40(SB)/8, $0x0000000000000000
-DATA shuffle119<>+48(SB)/8, $0x0000000000000000
-DATA shuffle119<>+56(SB)/8, $0x0000000000000000
+DATA shuffle119<>+32(SB)/8, $0x0000000100000000
+DATA shuffle119<>+40(SB)/8, $0x0000000500000003
+DATA shuffle119<>+48(SB)/8, $0x0000001300000011
+DATA shuffle119<>+56(SB)/8, $0x0000000000000015
 GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle120<>+0(SB)/8, $0x0000000100000000
+DATA shuffle120<>+8(SB)/8, $0x0000000300000002
+DATA shuffle120<>+16(SB)/8, $0x0000000500000004
+DATA shuffle120<>+24(SB)/8, $0x0000001200000010
+DATA shuffle120<>+32(SB)/8, $0x0000000900000014
+DATA shuffle120<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle120<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle120<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle121<>+0(SB)/8, $0x0000000000000000
+DATA shuffle121<>+8(SB)/8, $0x0000000800000006
+DATA shuffle121<>+16(SB)/8, $0x000000160000000a
+DATA shuffle121<>+24(SB)/8, $0x0000001a00000018
+DATA shuffle121<>+32(SB)/8, $0x0000000000000000
+DATA shuffle121<>+40(SB)/8, $0x0000000700000000
+DATA shuffle121<>+48(SB)/8, $0x0000000b00000009
+DATA shuffle121<>+56(SB)/8, $0x0000001900000017
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle122<>+0(SB)/8, $0x0000001500000013
+DATA shuffle122<>+8(SB)/8, $0x0000000300000002
+DATA shuffle122<>+16(SB)/8, $0x0000000500000004
+DATA shuffle122<>+24(SB)/8, $0x0000000700000006
+DATA shuffle122<>+32(SB)/8, $0x0000001800000016
+DATA shuffle122<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle122<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle122<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle123<>+0(SB)/8, $0x000000070000001b
+DATA shuffle123<>+8(SB)/8, $0x0000000b00000009
+DATA shuffle123<>+16(SB)/8, $0x0000000000000000
+DATA shuffle123<>+24(SB)/8, $0x0000000000000000
+DATA shuffle123<>+32(SB)/8, $0x0000000000000000
+DATA shuffle123<>+40(SB)/8, $0x0000000000000000
+DATA shuffle123<>+48(SB)/8, $0x0000000000000000
+DATA shuffle123<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -3915,13 +4089,13 @@ TEXT ·tzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem177:
+rem187:
 	CMPQ DI, $+64
-	JB   remdone178
+	JB   remdone188
 	SUBQ $+48, DI
-	JMP  rem177
+	JMP  rem187
 
-remdone178:
+remdone188:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -3948,27 +4122,27 @@ remdone178:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle111<>+0(SB), DI
+	BZHIQ     DI, shuffle115<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle120<>+0(SB), Z31
-	VMOVDQU64 shuffle121<>+0(SB), Z30
-	VMOVDQU64 shuffle122<>+0(SB), Z29
-	VMOVDQU64 shuffle123<>+0(SB), Z28
-	VMOVDQU64 shuffle124<>+0(SB), Z27
-	VMOVDQU64 shuffle125<>+0(SB), Z26
-	VMOVDQU64 shuffle126<>+0(SB), Z25
+	VMOVDQU64 shuffle124<>+0(SB), Z31
+	VMOVDQU64 shuffle125<>+0(SB), Z30
+	VMOVDQU64 shuffle126<>+0(SB), Z29
+	VMOVDQU64 shuffle127<>+0(SB), Z28
+	VMOVDQU64 shuffle128<>+0(SB), Z27
+	VMOVDQU64 shuffle129<>+0(SB), Z26
+	VMOVDQU64 shuffle130<>+0(SB), Z25
 
-group179:
+group189:
 	MOVQ rows+24(FP), DI
 
-row180:
+row190:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last182
+	JB   last192
 
-chunks181:
+chunks191:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -3991,17 +4165,17 @@ chunks181:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks181
+	JAE       chunks191
 
-last182:
+last192:
 	TESTQ      R9, R9
-	JZ         rowdone183
+	JZ         rowdone193
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle120<>+0(SB), Z3
+	VMOVDQU64  shuffle124<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
@@ -4012,87 +4186,87 @@ last182:
 	VPERMQ     Z2, Z25, Z2
 	VMOVDQU8   Z2, K4, 128(R8)
 
-rowdone183:
+rowdone193:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row180
+	JNZ  row190
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group179
+	JNZ  group189
 	VZEROUPPER
 	RET
 
-DATA shuffle120<>+0(SB)/8, $0x0000000000000000
-DATA shuffle120<>+8(SB)/8, $0x0000000000000002
-DATA shuffle120<>+16(SB)/8, $0x0000000000000004
-DATA shuffle120<>+24(SB)/8, $0x0000000000000008
-DATA shuffle120<>+32(SB)/8, $0x000000000000000a
-DATA shuffle120<>+40(SB)/8, $0x000000000000000c
-DATA shuffle120<>+48(SB)/8, $0x0000000000000000
-DATA shuffle120<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle121<>+0(SB)/8, $0x0000000000000000
-DATA shuffle121<>+8(SB)/8, $0x0000000000000001
-DATA shuffle121<>+16(SB)/8, $0x0000000000000002
-DATA shuffle121<>+24(SB)/8, $0x0000000000000003
-DATA shuffle121<>+32(SB)/8, $0x0000000000000004
-DATA shuffle121<>+40(SB)/8, $0x0000000000000005
-DATA shuffle121<>+48(SB)/8, $0x0000000000000008
-DATA shuffle121<>+56(SB)/8, $0x000000000000000a
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle122<>+0(SB)/8, $0x0000000000000000
-DATA shuffle122<>+8(SB)/8, $0x0000000000000001
-DATA shuffle122<>+16(SB)/8, $0x0000000000000003
-DATA shuffle122<>+24(SB)/8, $0x0000000000000005
-DATA shuffle122<>+32(SB)/8, $0x0000000000000009
-DATA shuffle122<>+40(SB)/8, $0x000000000000000b
-DATA shuffle122<>+48(SB)/8, $0x000000000000000d
-DATA shuffle122<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle123<>+0(SB)/8, $0x000000000000000b
-DATA shuffle123<>+8(SB)/8, $0x0000000000000001
-DATA shuffle123<>+16(SB)/8, $0x0000000000000002
-DATA shuffle123<>+24(SB)/8, $0x0000000000000003
-DATA shuffle123<>+32(SB)/8, $0x0000000000000004
-DATA shuffle123<>+40(SB)/8, $0x0000000000000005
-DATA shuffle123<>+48(SB)/8, $0x0000000000000006
-DATA shuffle123<>+56(SB)/8, $0x0000000000000008
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle124<>+0(SB)/8, $0x0000000000000000
 DATA shuffle124<>+8(SB)/8, $0x0000000000000002
-DATA shuffle124<>+16(SB)/8, $0x0000000000000000
-DATA shuffle124<>+24(SB)/8, $0x0000000000000000
-DATA shuffle124<>+32(SB)/8, $0x0000000000000000
-DATA shuffle124<>+40(SB)/8, $0x0000000000000000
+DATA shuffle124<>+16(SB)/8, $0x0000000000000004
+DATA shuffle124<>+24(SB)/8, $0x0000000000000008
+DATA shuffle124<>+32(SB)/8, $0x000000000000000a
+DATA shuffle124<>+40(SB)/8, $0x000000000000000c
 DATA shuffle124<>+48(SB)/8, $0x0000000000000000
 DATA shuffle124<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle125<>+0(SB)/8, $0x000000000000000c
+DATA shuffle125<>+0(SB)/8, $0x0000000000000000
 DATA shuffle125<>+8(SB)/8, $0x0000000000000001
 DATA shuffle125<>+16(SB)/8, $0x0000000000000002
 DATA shuffle125<>+24(SB)/8, $0x0000000000000003
 DATA shuffle125<>+32(SB)/8, $0x0000000000000004
 DATA shuffle125<>+40(SB)/8, $0x0000000000000005
-DATA shuffle125<>+48(SB)/8, $0x0000000000000006
-DATA shuffle125<>+56(SB)/8, $0x0000000000000009
+DATA shuffle125<>+48(SB)/8, $0x0000000000000008
+DATA shuffle125<>+56(SB)/8, $0x000000000000000a
 GLOBL shuffle125<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle126<>+0(SB)/8, $0x0000000000000003
-DATA shuffle126<>+8(SB)/8, $0x0000000000000005
-DATA shuffle126<>+16(SB)/8, $0x0000000000000000
-DATA shuffle126<>+24(SB)/8, $0x0000000000000000
-DATA shuffle126<>+32(SB)/8, $0x0000000000000000
-DATA shuffle126<>+40(SB)/8, $0x0000000000000000
-DATA shuffle126<>+48(SB)/8, $0x0000000000000000
+DATA shuffle126<>+0(SB)/8, $0x0000000000000000
+DATA shuffle126<>+8(SB)/8, $0x0000000000000001
+DATA shuffle126<>+16(SB)/8, $0x0000000000000003
+DATA shuffle126<>+24(SB)/8, $0x0000000000000005
+DATA shuffle126<>+32(SB)/8, $0x0000000000000009
+DATA shuffle126<>+40(SB)/8, $0x000000000000000b
+DATA shuffle126<>+48(SB)/8, $0x000000000000000d
 DATA shuffle126<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle126<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle127<>+0(SB)/8, $0x000000000000000b
+DATA shuffle127<>+8(SB)/8, $0x0000000000000001
+DATA shuffle127<>+16(SB)/8, $0x0000000000000002
+DATA shuffle127<>+24(SB)/8, $0x0000000000000003
+DATA shuffle127<>+32(SB)/8, $0x0000000000000004
+DATA shuffle127<>+40(SB)/8, $0x0000000000000005
+DATA shuffle127<>+48(SB)/8, $0x0000000000000006
+DATA shuffle127<>+56(SB)/8, $0x0000000000000008
+GLOBL shuffle127<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle128<>+0(SB)/8, $0x0000000000000000
+DATA shuffle128<>+8(SB)/8, $0x0000000000000002
+DATA shuffle128<>+16(SB)/8, $0x0000000000000000
+DATA shuffle128<>+24(SB)/8, $0x0000000000000000
+DATA shuffle128<>+32(SB)/8, $0x0000000000000000
+DATA shuffle128<>+40(SB)/8, $0x0000000000000000
+DATA shuffle128<>+48(SB)/8, $0x0000000000000000
+DATA shuffle128<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle129<>+0(SB)/8, $0x000000000000000c
+DATA shuffle129<>+8(SB)/8, $0x0000000000000001
+DATA shuffle129<>+16(SB)/8, $0x0000000000000002
+DATA shuffle129<>+24(SB)/8, $0x0000000000000003
+DATA shuffle129<>+32(SB)/8, $0x0000000000000004
+DATA shuffle129<>+40(SB)/8, $0x0000000000000005
+DATA shuffle129<>+48(SB)/8, $0x0000000000000006
+DATA shuffle129<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle130<>+0(SB)/8, $0x0000000000000003
+DATA shuffle130<>+8(SB)/8, $0x0000000000000005
+DATA shuffle130<>+16(SB)/8, $0x0000000000000000
+DATA shuffle130<>+24(SB)/8, $0x0000000000000000
+DATA shuffle130<>+32(SB)/8, $0x0000000000000000
+DATA shuffle130<>+40(SB)/8, $0x0000000000000000
+DATA shuffle130<>+48(SB)/8, $0x0000000000000000
+DATA shuffle130<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -4116,13 +4290,13 @@ TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem184:
+rem194:
 	CMPQ DI, $+64
-	JB   remdone185
+	JB   remdone195
 	SUBQ $+63, DI
-	JMP  rem184
+	JMP  rem194
 
-remdone185:
+remdone195:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -4149,29 +4323,29 @@ remdone185:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle55<>+0(SB), DI
+	BZHIQ     DI, shuffle59<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle127<>+0(SB), Z31
-	VMOVDQU64 shuffle128<>+0(SB), Z30
-	VMOVDQU64 shuffle129<>+0(SB), Z29
-	VMOVDQU64 shuffle130<>+0(SB), Z28
-	VMOVDQU64 shuffle131<>+0(SB), Z27
-	VMOVDQU64 shuffle132<>+0(SB), Z26
-	VMOVDQU64 shuffle133<>+0(SB), Z25
-	VMOVDQU64 shuffle134<>+0(SB), Z24
-	VMOVDQU64 shuffle135<>+0(SB), Z23
+	VMOVDQU64 shuffle131<>+0(SB), Z31
+	VMOVDQU64 shuffle132<>+0(SB), Z30
+	VMOVDQU64 shuffle133<>+0(SB), Z29
+	VMOVDQU64 shuffle134<>+0(SB), Z28
+	VMOVDQU64 shuffle135<>+0(SB), Z27
+	VMOVDQU64 shuffle136<>+0(SB), Z26
+	VMOVDQU64 shuffle137<>+0(SB), Z25
+	VMOVDQU64 shuffle138<>+0(SB), Z24
+	VMOVDQU64 shuffle139<>+0(SB), Z23
 
-group186:
+group196:
 	MOVQ rows+24(FP), DI
 
-row187:
+row197:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last189
+	JB   last199
 
-chunks188:
+chunks198:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -4189,28 +4363,28 @@ chunks188:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle55<>+0(SB), K7
+	KMOVQ        shuffle59<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+63, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks188
+	JAE          chunks198
 
-last189:
+last199:
 	TESTQ      R9, R9
-	JZ         rowdone190
+	JZ         rowdone200
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle130<>+0(SB), Z3
+	VMOVDQU64  shuffle134<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle132<>+0(SB), Z4
+	VMOVDQU64  shuffle136<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -4218,107 +4392,107 @@ last189:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone190:
+rowdone200:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row187
+	JNZ  row197
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group186
+	JNZ  group196
 	VZEROUPPER
 	RET
 
-DATA shuffle127<>+0(SB)/8, $0x4340262320060300
-DATA shuffle127<>+8(SB)/8, $0x4127242107040146
-DATA shuffle127<>+16(SB)/8, $0x2825220805024744
-DATA shuffle127<>+24(SB)/8, $0x2c290f0c09484542
-DATA shuffle127<>+32(SB)/8, $0x2a100d0a4f4c492f
-DATA shuffle127<>+40(SB)/8, $0x110e0b504d4a302d
-DATA shuffle127<>+48(SB)/8, $0x1512514e4b312e2b
-DATA shuffle127<>+56(SB)/8, $0x1358555238353218
-GLOBL shuffle127<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle128<>+0(SB)/8, $0x4643402623200502
-DATA shuffle128<>+8(SB)/8, $0x4441272421060300
-DATA shuffle128<>+16(SB)/8, $0x482e2b280d0a0747
-DATA shuffle128<>+24(SB)/8, $0x2f2c290e0b084e4b
-DATA shuffle128<>+32(SB)/8, $0x2d2a0f0c094f4c49
-DATA shuffle128<>+40(SB)/8, $0x31161310504d4a30
-DATA shuffle128<>+48(SB)/8, $0x1714115754513734
-DATA shuffle128<>+56(SB)/8, $0x1512585552383532
-GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle129<>+0(SB)/8, $0x0d4c49462c29260c
-DATA shuffle129<>+8(SB)/8, $0x53504d33302d1310
-DATA shuffle129<>+16(SB)/8, $0x514e34312e14110e
-DATA shuffle129<>+24(SB)/8, $0x4f35322f15120f54
-DATA shuffle129<>+32(SB)/8, $0x3c39361c19165552
-DATA shuffle129<>+40(SB)/8, $0x3a371d1a175c5956
-DATA shuffle129<>+48(SB)/8, $0x381e1b185d5a573d
-DATA shuffle129<>+56(SB)/8, $0x0000005e5b583e3b
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle130<>+0(SB)/8, $0x0000464340060300
-DATA shuffle130<>+8(SB)/8, $0x0047444107040100
-DATA shuffle130<>+16(SB)/8, $0x4845420805020000
-DATA shuffle130<>+24(SB)/8, $0x4c490f0c09000000
-DATA shuffle130<>+32(SB)/8, $0x4a100d0a0000004f
-DATA shuffle130<>+40(SB)/8, $0x110e0b000000504d
-DATA shuffle130<>+48(SB)/8, $0x1512000000514e4b
-DATA shuffle130<>+56(SB)/8, $0x1300000058555218
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle131<>+0(SB)/8, $0x4340050403020100
-DATA shuffle131<>+8(SB)/8, $0x410e0d0c0b0a0946
-DATA shuffle131<>+16(SB)/8, $0x1716151413124744
-DATA shuffle131<>+24(SB)/8, $0x1f1e1d1c1b484542
-DATA shuffle131<>+32(SB)/8, $0x272625244f4c4920
-DATA shuffle131<>+40(SB)/8, $0x2f2e2d504d4a2928
-DATA shuffle131<>+48(SB)/8, $0x3736514e4b323130
-DATA shuffle131<>+56(SB)/8, $0x3f5855523b3a3938
+DATA shuffle131<>+0(SB)/8, $0x4340262320060300
+DATA shuffle131<>+8(SB)/8, $0x4127242107040146
+DATA shuffle131<>+16(SB)/8, $0x2825220805024744
+DATA shuffle131<>+24(SB)/8, $0x2c290f0c09484542
+DATA shuffle131<>+32(SB)/8, $0x2a100d0a4f4c492f
+DATA shuffle131<>+40(SB)/8, $0x110e0b504d4a302d
+DATA shuffle131<>+48(SB)/8, $0x1512514e4b312e2b
+DATA shuffle131<>+56(SB)/8, $0x1358555238353218
 GLOBL shuffle131<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle132<>+0(SB)/8, $0x0000005956531916
-DATA shuffle132<>+8(SB)/8, $0x00005a57541a1714
-DATA shuffle132<>+16(SB)/8, $0x00615e5b211e1b00
-DATA shuffle132<>+24(SB)/8, $0x625f5c221f1c0000
-DATA shuffle132<>+32(SB)/8, $0x605d23201d000000
-DATA shuffle132<>+40(SB)/8, $0x642a272400000063
-DATA shuffle132<>+48(SB)/8, $0x2b28250000006a67
-DATA shuffle132<>+56(SB)/8, $0x29260000006b6865
+DATA shuffle132<>+0(SB)/8, $0x4643402623200502
+DATA shuffle132<>+8(SB)/8, $0x4441272421060300
+DATA shuffle132<>+16(SB)/8, $0x482e2b280d0a0747
+DATA shuffle132<>+24(SB)/8, $0x2f2c290e0b084e4b
+DATA shuffle132<>+32(SB)/8, $0x2d2a0f0c094f4c49
+DATA shuffle132<>+40(SB)/8, $0x31161310504d4a30
+DATA shuffle132<>+48(SB)/8, $0x1714115754513734
+DATA shuffle132<>+56(SB)/8, $0x1512585552383532
 GLOBL shuffle132<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle133<>+0(SB)/8, $0x5956530403020100
-DATA shuffle133<>+8(SB)/8, $0x57540d0c0b0a0908
-DATA shuffle133<>+16(SB)/8, $0x5b1615141312115a
-DATA shuffle133<>+24(SB)/8, $0x1f1e1d1c1b1a615e
-DATA shuffle133<>+32(SB)/8, $0x2726252423625f5c
-DATA shuffle133<>+40(SB)/8, $0x2f2e2d2c63605d28
-DATA shuffle133<>+48(SB)/8, $0x3736356a67643130
-DATA shuffle133<>+56(SB)/8, $0x3f3e6b68653a3938
+DATA shuffle133<>+0(SB)/8, $0x0d4c49462c29260c
+DATA shuffle133<>+8(SB)/8, $0x53504d33302d1310
+DATA shuffle133<>+16(SB)/8, $0x514e34312e14110e
+DATA shuffle133<>+24(SB)/8, $0x4f35322f15120f54
+DATA shuffle133<>+32(SB)/8, $0x3c39361c19165552
+DATA shuffle133<>+40(SB)/8, $0x3a371d1a175c5956
+DATA shuffle133<>+48(SB)/8, $0x381e1b185d5a573d
+DATA shuffle133<>+56(SB)/8, $0x0000005e5b583e3b
 GLOBL shuffle133<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle134<>+0(SB)/8, $0x006c69662c292600
-DATA shuffle134<>+8(SB)/8, $0x73706d33302d0000
-DATA shuffle134<>+16(SB)/8, $0x716e34312e000000
-DATA shuffle134<>+24(SB)/8, $0x6f35322f00000074
-DATA shuffle134<>+32(SB)/8, $0x3c39360000007572
-DATA shuffle134<>+40(SB)/8, $0x3a370000007c7976
-DATA shuffle134<>+48(SB)/8, $0x380000007d7a773d
-DATA shuffle134<>+56(SB)/8, $0x0000007e7b783e3b
+DATA shuffle134<>+0(SB)/8, $0x0000464340060300
+DATA shuffle134<>+8(SB)/8, $0x0047444107040100
+DATA shuffle134<>+16(SB)/8, $0x4845420805020000
+DATA shuffle134<>+24(SB)/8, $0x4c490f0c09000000
+DATA shuffle134<>+32(SB)/8, $0x4a100d0a0000004f
+DATA shuffle134<>+40(SB)/8, $0x110e0b000000504d
+DATA shuffle134<>+48(SB)/8, $0x1512000000514e4b
+DATA shuffle134<>+56(SB)/8, $0x1300000058555218
 GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle135<>+0(SB)/8, $0x6d0605040302016c
-DATA shuffle135<>+8(SB)/8, $0x0f0e0d0c0b0a7370
-DATA shuffle135<>+16(SB)/8, $0x171615141374716e
-DATA shuffle135<>+24(SB)/8, $0x1f1e1d1c75726f18
-DATA shuffle135<>+32(SB)/8, $0x2726257c79762120
-DATA shuffle135<>+40(SB)/8, $0x2f2e7d7a772a2928
-DATA shuffle135<>+48(SB)/8, $0x377e7b7833323130
-DATA shuffle135<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle135<>+0(SB)/8, $0x4340050403020100
+DATA shuffle135<>+8(SB)/8, $0x410e0d0c0b0a0946
+DATA shuffle135<>+16(SB)/8, $0x1716151413124744
+DATA shuffle135<>+24(SB)/8, $0x1f1e1d1c1b484542
+DATA shuffle135<>+32(SB)/8, $0x272625244f4c4920
+DATA shuffle135<>+40(SB)/8, $0x2f2e2d504d4a2928
+DATA shuffle135<>+48(SB)/8, $0x3736514e4b323130
+DATA shuffle135<>+56(SB)/8, $0x3f5855523b3a3938
 GLOBL shuffle135<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle136<>+0(SB)/8, $0x0000005956531916
+DATA shuffle136<>+8(SB)/8, $0x00005a57541a1714
+DATA shuffle136<>+16(SB)/8, $0x00615e5b211e1b00
+DATA shuffle136<>+24(SB)/8, $0x625f5c221f1c0000
+DATA shuffle136<>+32(SB)/8, $0x605d23201d000000
+DATA shuffle136<>+40(SB)/8, $0x642a272400000063
+DATA shuffle136<>+48(SB)/8, $0x2b28250000006a67
+DATA shuffle136<>+56(SB)/8, $0x29260000006b6865
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle137<>+0(SB)/8, $0x5956530403020100
+DATA shuffle137<>+8(SB)/8, $0x57540d0c0b0a0908
+DATA shuffle137<>+16(SB)/8, $0x5b1615141312115a
+DATA shuffle137<>+24(SB)/8, $0x1f1e1d1c1b1a615e
+DATA shuffle137<>+32(SB)/8, $0x2726252423625f5c
+DATA shuffle137<>+40(SB)/8, $0x2f2e2d2c63605d28
+DATA shuffle137<>+48(SB)/8, $0x3736356a67643130
+DATA shuffle137<>+56(SB)/8, $0x3f3e6b68653a3938
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle138<>+0(SB)/8, $0x006c69662c292600
+DATA shuffle138<>+8(SB)/8, $0x73706d33302d0000
+DATA shuffle138<>+16(SB)/8, $0x716e34312e000000
+DATA shuffle138<>+24(SB)/8, $0x6f35322f00000074
+DATA shuffle138<>+32(SB)/8, $0x3c39360000007572
+DATA shuffle138<>+40(SB)/8, $0x3a370000007c7976
+DATA shuffle138<>+48(SB)/8, $0x380000007d7a773d
+DATA shuffle138<>+56(SB)/8, $0x0000007e7b783e3b
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle139<>+0(SB)/8, $0x6d0605040302016c
+DATA shuffle139<>+8(SB)/8, $0x0f0e0d0c0b0a7370
+DATA shuffle139<>+16(SB)/8, $0x171615141374716e
+DATA shuffle139<>+24(SB)/8, $0x1f1e1d1c75726f18
+DATA shuffle139<>+32(SB)/8, $0x2726257c79762120
+DATA shuffle139<>+40(SB)/8, $0x2f2e7d7a772a2928
+DATA shuffle139<>+48(SB)/8, $0x377e7b7833323130
+DATA shuffle139<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -4342,13 +4516,13 @@ TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem191:
+rem201:
 	CMPQ DI, $+64
-	JB   remdone192
+	JB   remdone202
 	SUBQ $+54, DI
-	JMP  rem191
+	JMP  rem201
 
-remdone192:
+remdone202:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -4375,29 +4549,29 @@ remdone192:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle136<>+0(SB), DI
+	BZHIQ     DI, shuffle140<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle137<>+0(SB), Z31
-	VMOVDQU64 shuffle138<>+0(SB), Z30
-	VMOVDQU64 shuffle139<>+0(SB), Z29
-	VMOVDQU64 shuffle140<>+0(SB), Z28
-	VMOVDQU64 shuffle141<>+0(SB), Z27
-	VMOVDQU64 shuffle142<>+0(SB), Z26
-	VMOVDQU64 shuffle143<>+0(SB), Z25
-	VMOVDQU64 shuffle144<>+0(SB), Z24
-	VMOVDQU64 shuffle145<>+0(SB), Z23
+	VMOVDQU64 shuffle141<>+0(SB), Z31
+	VMOVDQU64 shuffle142<>+0(SB), Z30
+	VMOVDQU64 shuffle143<>+0(SB), Z29
+	VMOVDQU64 shuffle144<>+0(SB), Z28
+	VMOVDQU64 shuffle145<>+0(SB), Z27
+	VMOVDQU64 shuffle146<>+0(SB), Z26
+	VMOVDQU64 shuffle147<>+0(SB), Z25
+	VMOVDQU64 shuffle148<>+0(SB), Z24
+	VMOVDQU64 shuffle149<>+0(SB), Z23
 
-group193:
+group203:
 	MOVQ rows+24(FP), DI
 
-row194:
+row204:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last196
+	JB   last206
 
-chunks195:
+chunks205:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -4415,28 +4589,28 @@ chunks195:
 	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
 	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
 	VPERMB       Z0, Z29, Z0
-	KMOVQ        shuffle136<>+0(SB), K7
+	KMOVQ        shuffle140<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+54, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks195
+	JAE          chunks205
 
-last196:
+last206:
 	TESTQ      R9, R9
-	JZ         rowdone197
+	JZ         rowdone207
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle140<>+0(SB), Z3
+	VMOVDQU64  shuffle144<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle142<>+0(SB), Z4
+	VMOVDQU64  shuffle146<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -4444,110 +4618,110 @@ last196:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone197:
+rowdone207:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row194
+	JNZ  row204
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group193
+	JNZ  group203
 	VZEROUPPER
 	RET
 
-DATA shuffle136<>+0(SB)/8, $0x00000003ffffffff
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $8
+DATA shuffle140<>+0(SB)/8, $0x00000003ffffffff
+GLOBL shuffle140<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle137<>+0(SB)/8, $0x21200d0c07060100
-DATA shuffle137<>+8(SB)/8, $0x474641402d2c2726
-DATA shuffle137<>+16(SB)/8, $0x0f0e090803024d4c
-DATA shuffle137<>+24(SB)/8, $0x43422f2e29282322
-DATA shuffle137<>+32(SB)/8, $0x0b0a05044f4e4948
-DATA shuffle137<>+40(SB)/8, $0x31302b2a25241110
-DATA shuffle137<>+48(SB)/8, $0x131251504b4a4544
-DATA shuffle137<>+56(SB)/8, $0x393833321f1e1918
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle138<>+0(SB)/8, $0x4d4c474641402b2a
-DATA shuffle138<>+8(SB)/8, $0x21200d0c07060100
-DATA shuffle138<>+16(SB)/8, $0x494843422d2c2726
-DATA shuffle138<>+24(SB)/8, $0x0f0e090803024f4e
-DATA shuffle138<>+32(SB)/8, $0x45442f2e29282322
-DATA shuffle138<>+40(SB)/8, $0x1716111051504b4a
-DATA shuffle138<>+48(SB)/8, $0x3d3c373631301d1c
-DATA shuffle138<>+56(SB)/8, $0x13125f5e59585352
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle139<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle139<>+8(SB)/8, $0x2d2c272621201d1c
-DATA shuffle139<>+16(SB)/8, $0x13120d0c07060100
-DATA shuffle139<>+24(SB)/8, $0x292823221f1e1918
-DATA shuffle139<>+32(SB)/8, $0x0000000000002f2e
-DATA shuffle139<>+40(SB)/8, $0x0000000000000000
-DATA shuffle139<>+48(SB)/8, $0x0000000000000000
-DATA shuffle139<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle140<>+0(SB)/8, $0x41400d0c07060100
-DATA shuffle140<>+8(SB)/8, $0x000000004d4c4746
-DATA shuffle140<>+16(SB)/8, $0x0f0e090803020000
-DATA shuffle140<>+24(SB)/8, $0x00004f4e49484342
-DATA shuffle140<>+32(SB)/8, $0x0b0a050400000000
-DATA shuffle140<>+40(SB)/8, $0x51504b4a45441110
-DATA shuffle140<>+48(SB)/8, $0x1312000000000000
-DATA shuffle140<>+56(SB)/8, $0x595853521f1e1918
-GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle141<>+0(SB)/8, $0x0706050403020100
-DATA shuffle141<>+8(SB)/8, $0x474641400b0a0908
-DATA shuffle141<>+16(SB)/8, $0x1716151413124d4c
-DATA shuffle141<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle141<>+32(SB)/8, $0x272625244f4e4948
-DATA shuffle141<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle141<>+48(SB)/8, $0x373651504b4a4544
-DATA shuffle141<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle141<>+0(SB)/8, $0x21200d0c07060100
+DATA shuffle141<>+8(SB)/8, $0x474641402d2c2726
+DATA shuffle141<>+16(SB)/8, $0x0f0e090803024d4c
+DATA shuffle141<>+24(SB)/8, $0x43422f2e29282322
+DATA shuffle141<>+32(SB)/8, $0x0b0a05044f4e4948
+DATA shuffle141<>+40(SB)/8, $0x31302b2a25241110
+DATA shuffle141<>+48(SB)/8, $0x131251504b4a4544
+DATA shuffle141<>+56(SB)/8, $0x393833321f1e1918
 GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle142<>+0(SB)/8, $0x1f1e191813120000
-DATA shuffle142<>+8(SB)/8, $0x000061605b5a5554
-DATA shuffle142<>+16(SB)/8, $0x1b1a151400000000
-DATA shuffle142<>+24(SB)/8, $0x63625d5c57562120
-DATA shuffle142<>+32(SB)/8, $0x1716000000000000
-DATA shuffle142<>+40(SB)/8, $0x6b6a656423221d1c
-DATA shuffle142<>+48(SB)/8, $0x0000000000007170
-DATA shuffle142<>+56(SB)/8, $0x676631302b2a2524
+DATA shuffle142<>+0(SB)/8, $0x4d4c474641402b2a
+DATA shuffle142<>+8(SB)/8, $0x21200d0c07060100
+DATA shuffle142<>+16(SB)/8, $0x494843422d2c2726
+DATA shuffle142<>+24(SB)/8, $0x0f0e090803024f4e
+DATA shuffle142<>+32(SB)/8, $0x45442f2e29282322
+DATA shuffle142<>+40(SB)/8, $0x1716111051504b4a
+DATA shuffle142<>+48(SB)/8, $0x3d3c373631301d1c
+DATA shuffle142<>+56(SB)/8, $0x13125f5e59585352
 GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle143<>+0(SB)/8, $0x0706050403025f5e
-DATA shuffle143<>+8(SB)/8, $0x55540d0c0b0a0908
-DATA shuffle143<>+16(SB)/8, $0x1716151461605b5a
-DATA shuffle143<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle143<>+32(SB)/8, $0x272663625d5c5756
-DATA shuffle143<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle143<>+48(SB)/8, $0x71706b6a65643130
-DATA shuffle143<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle143<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle143<>+8(SB)/8, $0x2d2c272621201d1c
+DATA shuffle143<>+16(SB)/8, $0x13120d0c07060100
+DATA shuffle143<>+24(SB)/8, $0x292823221f1e1918
+DATA shuffle143<>+32(SB)/8, $0x0000000000002f2e
+DATA shuffle143<>+40(SB)/8, $0x0000000000000000
+DATA shuffle143<>+48(SB)/8, $0x0000000000000000
+DATA shuffle143<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle143<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle144<>+0(SB)/8, $0x2d2c272600000000
-DATA shuffle144<>+8(SB)/8, $0x73726d6c67663332
-DATA shuffle144<>+16(SB)/8, $0x2928000000000000
-DATA shuffle144<>+24(SB)/8, $0x6f6e696835342f2e
-DATA shuffle144<>+32(SB)/8, $0x0000000000007574
-DATA shuffle144<>+40(SB)/8, $0x0000000000000000
-DATA shuffle144<>+48(SB)/8, $0x0000000000000000
-DATA shuffle144<>+56(SB)/8, $0x0000000000000000
+DATA shuffle144<>+0(SB)/8, $0x41400d0c07060100
+DATA shuffle144<>+8(SB)/8, $0x000000004d4c4746
+DATA shuffle144<>+16(SB)/8, $0x0f0e090803020000
+DATA shuffle144<>+24(SB)/8, $0x00004f4e49484342
+DATA shuffle144<>+32(SB)/8, $0x0b0a050400000000
+DATA shuffle144<>+40(SB)/8, $0x51504b4a45441110
+DATA shuffle144<>+48(SB)/8, $0x1312000000000000
+DATA shuffle144<>+56(SB)/8, $0x595853521f1e1918
 GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle145<>+0(SB)/8, $0x0706050473726d6c
-DATA shuffle145<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle145<>+16(SB)/8, $0x171675746f6e6968
-DATA shuffle145<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle145<>+32(SB)/8, $0x2726252423222120
+DATA shuffle145<>+0(SB)/8, $0x0706050403020100
+DATA shuffle145<>+8(SB)/8, $0x474641400b0a0908
+DATA shuffle145<>+16(SB)/8, $0x1716151413124d4c
+DATA shuffle145<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle145<>+32(SB)/8, $0x272625244f4e4948
 DATA shuffle145<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle145<>+48(SB)/8, $0x3736353433323130
+DATA shuffle145<>+48(SB)/8, $0x373651504b4a4544
 DATA shuffle145<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle145<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle146<>+0(SB)/8, $0x1f1e191813120000
+DATA shuffle146<>+8(SB)/8, $0x000061605b5a5554
+DATA shuffle146<>+16(SB)/8, $0x1b1a151400000000
+DATA shuffle146<>+24(SB)/8, $0x63625d5c57562120
+DATA shuffle146<>+32(SB)/8, $0x1716000000000000
+DATA shuffle146<>+40(SB)/8, $0x6b6a656423221d1c
+DATA shuffle146<>+48(SB)/8, $0x0000000000007170
+DATA shuffle146<>+56(SB)/8, $0x676631302b2a2524
+GLOBL shuffle146<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle147<>+0(SB)/8, $0x0706050403025f5e
+DATA shuffle147<>+8(SB)/8, $0x55540d0c0b0a0908
+DATA shuffle147<>+16(SB)/8, $0x1716151461605b5a
+DATA shuffle147<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle147<>+32(SB)/8, $0x272663625d5c5756
+DATA shuffle147<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle147<>+48(SB)/8, $0x71706b6a65643130
+DATA shuffle147<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle148<>+0(SB)/8, $0x2d2c272600000000
+DATA shuffle148<>+8(SB)/8, $0x73726d6c67663332
+DATA shuffle148<>+16(SB)/8, $0x2928000000000000
+DATA shuffle148<>+24(SB)/8, $0x6f6e696835342f2e
+DATA shuffle148<>+32(SB)/8, $0x0000000000007574
+DATA shuffle148<>+40(SB)/8, $0x0000000000000000
+DATA shuffle148<>+48(SB)/8, $0x0000000000000000
+DATA shuffle148<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle149<>+0(SB)/8, $0x0706050473726d6c
+DATA shuffle149<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle149<>+16(SB)/8, $0x171675746f6e6968
+DATA shuffle149<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle149<>+32(SB)/8, $0x2726252423222120
+DATA shuffle149<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle149<>+48(SB)/8, $0x3736353433323130
+DATA shuffle149<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -4571,13 +4745,13 @@ TEXT ·tzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem198:
+rem208:
 	CMPQ DI, $+64
-	JB   remdone199
+	JB   remdone209
 	SUBQ $+36, DI
-	JMP  rem198
+	JMP  rem208
 
-remdone199:
+remdone209:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -4597,26 +4771,26 @@ remdone199:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle146<>+0(SB), DI
+	BZHIQ     DI, shuffle150<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle147<>+0(SB), Z31
-	VMOVDQU64 shuffle148<>+0(SB), Z30
-	VMOVDQU64 shuffle149<>+0(SB), Z29
-	VMOVDQU64 shuffle150<>+0(SB), Z28
-	VMOVDQU64 shuffle151<>+0(SB), Z27
-	VMOVDQU64 shuffle152<>+0(SB), Z26
+	VMOVDQU64 shuffle151<>+0(SB), Z31
+	VMOVDQU64 shuffle152<>+0(SB), Z30
+	VMOVDQU64 shuffle153<>+0(SB), Z29
+	VMOVDQU64 shuffle154<>+0(SB), Z28
+	VMOVDQU64 shuffle155<>+0(SB), Z27
+	VMOVDQU64 shuffle156<>+0(SB), Z26
 
-group200:
+group210:
 	MOVQ rows+24(FP), DI
 
-row201:
+row211:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last203
+	JB   last213
 
-chunks202:
+chunks212:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -4629,23 +4803,23 @@ chunks202:
 	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0
 	VMOVDQU      8(R9)(DX*2), Y2
 	VPERMT2D     Z2, Z30, Z0
-	KMOVQ        shuffle146<>+0(SB), K7
+	KMOVQ        shuffle150<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 64(R10)
 	ADDQ         $+36, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks202
+	JAE          chunks212
 
-last203:
+last213:
 	TESTQ      R9, R9
-	JZ         rowdone204
+	JZ         rowdone214
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle149<>+0(SB), Z3
+	VMOVDQU64  shuffle153<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z28, Z3
@@ -4654,80 +4828,80 @@ last203:
 	VPERMT2D   Z1, Z26, Z2
 	VMOVDQU8   Z2, K3, 64(R8)
 
-rowdone204:
+rowdone214:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row201
+	JNZ  row211
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group200
+	JNZ  group210
 	VZEROUPPER
 	RET
 
-DATA shuffle146<>+0(SB)/8, $0x00000fffffffffff
-GLOBL shuffle146<>(SB), RODATA|NOPTR, $8
+DATA shuffle150<>+0(SB)/8, $0x00000fffffffffff
+GLOBL shuffle150<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle147<>+0(SB)/8, $0x0000000300000000
-DATA shuffle147<>+8(SB)/8, $0x0000000800000006
-DATA shuffle147<>+16(SB)/8, $0x0000000e0000000b
-DATA shuffle147<>+24(SB)/8, $0x0000001300000010
-DATA shuffle147<>+32(SB)/8, $0x0000000100000016
-DATA shuffle147<>+40(SB)/8, $0x0000000700000004
-DATA shuffle147<>+48(SB)/8, $0x0000000c00000009
-DATA shuffle147<>+56(SB)/8, $0x000000110000000f
-GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle148<>+0(SB)/8, $0x0000001500000012
-DATA shuffle148<>+8(SB)/8, $0x0000000300000000
-DATA shuffle148<>+16(SB)/8, $0x0000000800000006
-DATA shuffle148<>+24(SB)/8, $0x0000000e0000000b
-DATA shuffle148<>+32(SB)/8, $0x0000001300000010
-DATA shuffle148<>+40(SB)/8, $0x0000000000000016
-DATA shuffle148<>+48(SB)/8, $0x0000000000000000
-DATA shuffle148<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle149<>+0(SB)/8, $0x0000000300000000
-DATA shuffle149<>+8(SB)/8, $0x0000001000000006
-DATA shuffle149<>+16(SB)/8, $0x0000001600000013
-DATA shuffle149<>+24(SB)/8, $0x0000000000000000
-DATA shuffle149<>+32(SB)/8, $0x0000000100000000
-DATA shuffle149<>+40(SB)/8, $0x0000000700000004
-DATA shuffle149<>+48(SB)/8, $0x0000001400000011
-DATA shuffle149<>+56(SB)/8, $0x0000000000000017
-GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle150<>+0(SB)/8, $0x0000000100000000
-DATA shuffle150<>+8(SB)/8, $0x0000000300000002
-DATA shuffle150<>+16(SB)/8, $0x0000000500000004
-DATA shuffle150<>+24(SB)/8, $0x0000001300000010
-DATA shuffle150<>+32(SB)/8, $0x0000000900000016
-DATA shuffle150<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle150<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle150<>+56(SB)/8, $0x000000110000000e
-GLOBL shuffle150<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle151<>+0(SB)/8, $0x0000000700000004
-DATA shuffle151<>+8(SB)/8, $0x0000001500000012
-DATA shuffle151<>+16(SB)/8, $0x0000000000000018
-DATA shuffle151<>+24(SB)/8, $0x0000000000000000
-DATA shuffle151<>+32(SB)/8, $0x0000000500000002
-DATA shuffle151<>+40(SB)/8, $0x0000000000000008
-DATA shuffle151<>+48(SB)/8, $0x0000000000000000
-DATA shuffle151<>+56(SB)/8, $0x0000000000000000
+DATA shuffle151<>+0(SB)/8, $0x0000000300000000
+DATA shuffle151<>+8(SB)/8, $0x0000000800000006
+DATA shuffle151<>+16(SB)/8, $0x0000000e0000000b
+DATA shuffle151<>+24(SB)/8, $0x0000001300000010
+DATA shuffle151<>+32(SB)/8, $0x0000000100000016
+DATA shuffle151<>+40(SB)/8, $0x0000000700000004
+DATA shuffle151<>+48(SB)/8, $0x0000000c00000009
+DATA shuffle151<>+56(SB)/8, $0x000000110000000f
 GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle152<>+0(SB)/8, $0x0000000100000000
-DATA shuffle152<>+8(SB)/8, $0x0000000300000002
-DATA shuffle152<>+16(SB)/8, $0x0000001200000004
-DATA shuffle152<>+24(SB)/8, $0x0000001800000015
-DATA shuffle152<>+32(SB)/8, $0x0000000900000008
-DATA shuffle152<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle152<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle152<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle152<>+0(SB)/8, $0x0000001500000012
+DATA shuffle152<>+8(SB)/8, $0x0000000300000000
+DATA shuffle152<>+16(SB)/8, $0x0000000800000006
+DATA shuffle152<>+24(SB)/8, $0x0000000e0000000b
+DATA shuffle152<>+32(SB)/8, $0x0000001300000010
+DATA shuffle152<>+40(SB)/8, $0x0000000000000016
+DATA shuffle152<>+48(SB)/8, $0x0000000000000000
+DATA shuffle152<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle152<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle153<>+0(SB)/8, $0x0000000300000000
+DATA shuffle153<>+8(SB)/8, $0x0000001000000006
+DATA shuffle153<>+16(SB)/8, $0x0000001600000013
+DATA shuffle153<>+24(SB)/8, $0x0000000000000000
+DATA shuffle153<>+32(SB)/8, $0x0000000100000000
+DATA shuffle153<>+40(SB)/8, $0x0000000700000004
+DATA shuffle153<>+48(SB)/8, $0x0000001400000011
+DATA shuffle153<>+56(SB)/8, $0x0000000000000017
+GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle154<>+0(SB)/8, $0x0000000100000000
+DATA shuffle154<>+8(SB)/8, $0x0000000300000002
+DATA shuffle154<>+16(SB)/8, $0x0000000500000004
+DATA shuffle154<>+24(SB)/8, $0x0000001300000010
+DATA shuffle154<>+32(SB)/8, $0x0000000900000016
+DATA shuffle154<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle154<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle154<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle155<>+0(SB)/8, $0x0000000700000004
+DATA shuffle155<>+8(SB)/8, $0x0000001500000012
+DATA shuffle155<>+16(SB)/8, $0x0000000000000018
+DATA shuffle155<>+24(SB)/8, $0x0000000000000000
+DATA shuffle155<>+32(SB)/8, $0x0000000500000002
+DATA shuffle155<>+40(SB)/8, $0x0000000000000008
+DATA shuffle155<>+48(SB)/8, $0x0000000000000000
+DATA shuffle155<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle156<>+0(SB)/8, $0x0000000100000000
+DATA shuffle156<>+8(SB)/8, $0x0000000300000002
+DATA shuffle156<>+16(SB)/8, $0x0000001200000004
+DATA shuffle156<>+24(SB)/8, $0x0000001800000015
+DATA shuffle156<>+32(SB)/8, $0x0000000900000008
+DATA shuffle156<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle156<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle156<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -4751,13 +4925,13 @@ TEXT ·tzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem205:
+rem215:
 	CMPQ DI, $+128
-	JB   remdone206
+	JB   remdone216
 	SUBQ $+72, DI
-	JMP  rem205
+	JMP  rem215
 
-remdone206:
+remdone216:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -4798,34 +4972,34 @@ remdone206:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle153<>+0(SB), DI
+	BZHIQ     DI, shuffle157<>+0(SB), DI
 	KMOVQ     DI, K6
-	VMOVDQU64 shuffle154<>+0(SB), Z31
-	VMOVDQU64 shuffle155<>+0(SB), Z30
-	VMOVDQU64 shuffle156<>+0(SB), Z29
-	VMOVDQU64 shuffle157<>+0(SB), Z28
-	VMOVDQU64 shuffle158<>+0(SB), Z27
-	VMOVDQU64 shuffle159<>+0(SB), Z26
-	VMOVDQU64 shuffle160<>+0(SB), Z25
-	VMOVDQU64 shuffle161<>+0(SB), Z24
-	VMOVDQU64 shuffle162<>+0(SB), Z23
-	VMOVDQU64 shuffle163<>+0(SB), Z22
-	VMOVDQU64 shuffle164<>+0(SB), Z21
-	VMOVDQU64 shuffle165<>+0(SB), Z20
-	VMOVDQU64 shuffle166<>+0(SB), Z19
-	VMOVDQU64 shuffle167<>+0(SB), Z18
+	VMOVDQU64 shuffle158<>+0(SB), Z31
+	VMOVDQU64 shuffle159<>+0(SB), Z30
+	VMOVDQU64 shuffle160<>+0(SB), Z29
+	VMOVDQU64 shuffle161<>+0(SB), Z28
+	VMOVDQU64 shuffle162<>+0(SB), Z27
+	VMOVDQU64 shuffle163<>+0(SB), Z26
+	VMOVDQU64 shuffle164<>+0(SB), Z25
+	VMOVDQU64 shuffle165<>+0(SB), Z24
+	VMOVDQU64 shuffle166<>+0(SB), Z23
+	VMOVDQU64 shuffle167<>+0(SB), Z22
+	VMOVDQU64 shuffle168<>+0(SB), Z21
+	VMOVDQU64 shuffle169<>+0(SB), Z20
+	VMOVDQU64 shuffle170<>+0(SB), Z19
+	VMOVDQU64 shuffle171<>+0(SB), Z18
 
-group207:
+group217:
 	MOVQ rows+24(FP), DI
 
-row208:
+row218:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+128
-	JB   last210
+	JB   last220
 
-chunks209:
+chunks219:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -4849,28 +5023,28 @@ chunks209:
 	VMOVDQU64 Z0, 128(R10)
 	VMOVDQU64 16(R9)(DX*2), Z0
 	VPERMQ    Z0, Z25, Z0
-	KMOVQ     shuffle153<>+0(SB), K7
+	KMOVQ     shuffle157<>+0(SB), K7
 	VMOVDQU8  Z0, K7, 192(R10)
 	ADDQ      $+72, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+128
-	JAE       chunks209
+	JAE       chunks219
 
-last210:
+last220:
 	TESTQ      R9, R9
-	JZ         rowdone211
+	JZ         rowdone221
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle154<>+0(SB), Z3
+	VMOVDQU64  shuffle158<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2Q   Z2, Z30, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle161<>+0(SB), Z4
+	VMOVDQU64  shuffle165<>+0(SB), Z4
 	VPERMI2Q   Z1, Z0, Z4
 	VPERMT2Q   Z2, Z23, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -4885,160 +5059,160 @@ last210:
 	VPERMT2Q   Z0, Z18, Z2
 	VMOVDQU8   Z2, K6, 192(R8)
 
-rowdone211:
+rowdone221:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row208
+	JNZ  row218
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group207
+	JNZ  group217
 	VZEROUPPER
 	RET
 
-DATA shuffle153<>+0(SB)/8, $0x0000000000ffffff
-GLOBL shuffle153<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle154<>+0(SB)/8, $0x0000000000000000
-DATA shuffle154<>+8(SB)/8, $0x0000000000000003
-DATA shuffle154<>+16(SB)/8, $0x0000000000000006
-DATA shuffle154<>+24(SB)/8, $0x0000000000000008
-DATA shuffle154<>+32(SB)/8, $0x000000000000000b
-DATA shuffle154<>+40(SB)/8, $0x000000000000000e
-DATA shuffle154<>+48(SB)/8, $0x0000000000000000
-DATA shuffle154<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle155<>+0(SB)/8, $0x0000000000000000
-DATA shuffle155<>+8(SB)/8, $0x0000000000000001
-DATA shuffle155<>+16(SB)/8, $0x0000000000000002
-DATA shuffle155<>+24(SB)/8, $0x0000000000000003
-DATA shuffle155<>+32(SB)/8, $0x0000000000000004
-DATA shuffle155<>+40(SB)/8, $0x0000000000000005
-DATA shuffle155<>+48(SB)/8, $0x0000000000000008
-DATA shuffle155<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle156<>+0(SB)/8, $0x0000000000000000
-DATA shuffle156<>+8(SB)/8, $0x0000000000000000
-DATA shuffle156<>+16(SB)/8, $0x0000000000000003
-DATA shuffle156<>+24(SB)/8, $0x0000000000000006
-DATA shuffle156<>+32(SB)/8, $0x0000000000000008
-DATA shuffle156<>+40(SB)/8, $0x000000000000000b
-DATA shuffle156<>+48(SB)/8, $0x000000000000000e
-DATA shuffle156<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle157<>+0(SB)/8, $0x000000000000000d
-DATA shuffle157<>+8(SB)/8, $0x0000000000000001
-DATA shuffle157<>+16(SB)/8, $0x0000000000000002
-DATA shuffle157<>+24(SB)/8, $0x0000000000000003
-DATA shuffle157<>+32(SB)/8, $0x0000000000000004
-DATA shuffle157<>+40(SB)/8, $0x0000000000000005
-DATA shuffle157<>+48(SB)/8, $0x0000000000000006
-DATA shuffle157<>+56(SB)/8, $0x0000000000000008
-GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
+DATA shuffle157<>+0(SB)/8, $0x0000000000ffffff
+GLOBL shuffle157<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle158<>+0(SB)/8, $0x0000000000000000
-DATA shuffle158<>+8(SB)/8, $0x0000000000000000
-DATA shuffle158<>+16(SB)/8, $0x0000000000000000
-DATA shuffle158<>+24(SB)/8, $0x0000000000000003
-DATA shuffle158<>+32(SB)/8, $0x0000000000000006
-DATA shuffle158<>+40(SB)/8, $0x0000000000000008
-DATA shuffle158<>+48(SB)/8, $0x000000000000000b
-DATA shuffle158<>+56(SB)/8, $0x000000000000000e
+DATA shuffle158<>+8(SB)/8, $0x0000000000000003
+DATA shuffle158<>+16(SB)/8, $0x0000000000000006
+DATA shuffle158<>+24(SB)/8, $0x0000000000000008
+DATA shuffle158<>+32(SB)/8, $0x000000000000000b
+DATA shuffle158<>+40(SB)/8, $0x000000000000000e
+DATA shuffle158<>+48(SB)/8, $0x0000000000000000
+DATA shuffle158<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle158<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle159<>+0(SB)/8, $0x0000000000000008
-DATA shuffle159<>+8(SB)/8, $0x000000000000000b
+DATA shuffle159<>+0(SB)/8, $0x0000000000000000
+DATA shuffle159<>+8(SB)/8, $0x0000000000000001
 DATA shuffle159<>+16(SB)/8, $0x0000000000000002
 DATA shuffle159<>+24(SB)/8, $0x0000000000000003
 DATA shuffle159<>+32(SB)/8, $0x0000000000000004
 DATA shuffle159<>+40(SB)/8, $0x0000000000000005
-DATA shuffle159<>+48(SB)/8, $0x0000000000000006
-DATA shuffle159<>+56(SB)/8, $0x0000000000000007
+DATA shuffle159<>+48(SB)/8, $0x0000000000000008
+DATA shuffle159<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle160<>+0(SB)/8, $0x0000000000000000
-DATA shuffle160<>+8(SB)/8, $0x0000000000000003
-DATA shuffle160<>+16(SB)/8, $0x0000000000000006
-DATA shuffle160<>+24(SB)/8, $0x0000000000000000
-DATA shuffle160<>+32(SB)/8, $0x0000000000000000
-DATA shuffle160<>+40(SB)/8, $0x0000000000000000
-DATA shuffle160<>+48(SB)/8, $0x0000000000000000
+DATA shuffle160<>+8(SB)/8, $0x0000000000000000
+DATA shuffle160<>+16(SB)/8, $0x0000000000000003
+DATA shuffle160<>+24(SB)/8, $0x0000000000000006
+DATA shuffle160<>+32(SB)/8, $0x0000000000000008
+DATA shuffle160<>+40(SB)/8, $0x000000000000000b
+DATA shuffle160<>+48(SB)/8, $0x000000000000000e
 DATA shuffle160<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle161<>+0(SB)/8, $0x0000000000000000
+DATA shuffle161<>+0(SB)/8, $0x000000000000000d
 DATA shuffle161<>+8(SB)/8, $0x0000000000000001
-DATA shuffle161<>+16(SB)/8, $0x0000000000000004
-DATA shuffle161<>+24(SB)/8, $0x0000000000000007
-DATA shuffle161<>+32(SB)/8, $0x0000000000000009
-DATA shuffle161<>+40(SB)/8, $0x000000000000000c
-DATA shuffle161<>+48(SB)/8, $0x000000000000000f
-DATA shuffle161<>+56(SB)/8, $0x0000000000000000
+DATA shuffle161<>+16(SB)/8, $0x0000000000000002
+DATA shuffle161<>+24(SB)/8, $0x0000000000000003
+DATA shuffle161<>+32(SB)/8, $0x0000000000000004
+DATA shuffle161<>+40(SB)/8, $0x0000000000000005
+DATA shuffle161<>+48(SB)/8, $0x0000000000000006
+DATA shuffle161<>+56(SB)/8, $0x0000000000000008
 GLOBL shuffle161<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle162<>+0(SB)/8, $0x000000000000000e
-DATA shuffle162<>+8(SB)/8, $0x0000000000000001
-DATA shuffle162<>+16(SB)/8, $0x0000000000000002
+DATA shuffle162<>+0(SB)/8, $0x0000000000000000
+DATA shuffle162<>+8(SB)/8, $0x0000000000000000
+DATA shuffle162<>+16(SB)/8, $0x0000000000000000
 DATA shuffle162<>+24(SB)/8, $0x0000000000000003
-DATA shuffle162<>+32(SB)/8, $0x0000000000000004
-DATA shuffle162<>+40(SB)/8, $0x0000000000000005
-DATA shuffle162<>+48(SB)/8, $0x0000000000000006
-DATA shuffle162<>+56(SB)/8, $0x0000000000000009
+DATA shuffle162<>+32(SB)/8, $0x0000000000000006
+DATA shuffle162<>+40(SB)/8, $0x0000000000000008
+DATA shuffle162<>+48(SB)/8, $0x000000000000000b
+DATA shuffle162<>+56(SB)/8, $0x000000000000000e
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle163<>+0(SB)/8, $0x0000000000000000
-DATA shuffle163<>+8(SB)/8, $0x0000000000000000
+DATA shuffle163<>+0(SB)/8, $0x0000000000000008
+DATA shuffle163<>+8(SB)/8, $0x000000000000000b
 DATA shuffle163<>+16(SB)/8, $0x0000000000000002
-DATA shuffle163<>+24(SB)/8, $0x0000000000000005
-DATA shuffle163<>+32(SB)/8, $0x0000000000000000
-DATA shuffle163<>+40(SB)/8, $0x000000000000000a
-DATA shuffle163<>+48(SB)/8, $0x000000000000000d
-DATA shuffle163<>+56(SB)/8, $0x0000000000000000
+DATA shuffle163<>+24(SB)/8, $0x0000000000000003
+DATA shuffle163<>+32(SB)/8, $0x0000000000000004
+DATA shuffle163<>+40(SB)/8, $0x0000000000000005
+DATA shuffle163<>+48(SB)/8, $0x0000000000000006
+DATA shuffle163<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle163<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle164<>+0(SB)/8, $0x000000000000000c
-DATA shuffle164<>+8(SB)/8, $0x000000000000000f
-DATA shuffle164<>+16(SB)/8, $0x0000000000000002
-DATA shuffle164<>+24(SB)/8, $0x0000000000000003
-DATA shuffle164<>+32(SB)/8, $0x0000000000000004
-DATA shuffle164<>+40(SB)/8, $0x0000000000000005
-DATA shuffle164<>+48(SB)/8, $0x0000000000000006
-DATA shuffle164<>+56(SB)/8, $0x0000000000000007
+DATA shuffle164<>+0(SB)/8, $0x0000000000000000
+DATA shuffle164<>+8(SB)/8, $0x0000000000000003
+DATA shuffle164<>+16(SB)/8, $0x0000000000000006
+DATA shuffle164<>+24(SB)/8, $0x0000000000000000
+DATA shuffle164<>+32(SB)/8, $0x0000000000000000
+DATA shuffle164<>+40(SB)/8, $0x0000000000000000
+DATA shuffle164<>+48(SB)/8, $0x0000000000000000
+DATA shuffle164<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle165<>+0(SB)/8, $0x0000000000000000
 DATA shuffle165<>+8(SB)/8, $0x0000000000000001
-DATA shuffle165<>+16(SB)/8, $0x0000000000000002
-DATA shuffle165<>+24(SB)/8, $0x0000000000000003
-DATA shuffle165<>+32(SB)/8, $0x0000000000000008
-DATA shuffle165<>+40(SB)/8, $0x0000000000000005
-DATA shuffle165<>+48(SB)/8, $0x0000000000000006
-DATA shuffle165<>+56(SB)/8, $0x0000000000000007
+DATA shuffle165<>+16(SB)/8, $0x0000000000000004
+DATA shuffle165<>+24(SB)/8, $0x0000000000000007
+DATA shuffle165<>+32(SB)/8, $0x0000000000000009
+DATA shuffle165<>+40(SB)/8, $0x000000000000000c
+DATA shuffle165<>+48(SB)/8, $0x000000000000000f
+DATA shuffle165<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle165<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle166<>+0(SB)/8, $0x0000000000000000
+DATA shuffle166<>+0(SB)/8, $0x000000000000000e
 DATA shuffle166<>+8(SB)/8, $0x0000000000000001
 DATA shuffle166<>+16(SB)/8, $0x0000000000000002
 DATA shuffle166<>+24(SB)/8, $0x0000000000000003
 DATA shuffle166<>+32(SB)/8, $0x0000000000000004
 DATA shuffle166<>+40(SB)/8, $0x0000000000000005
 DATA shuffle166<>+48(SB)/8, $0x0000000000000006
-DATA shuffle166<>+56(SB)/8, $0x0000000000000008
+DATA shuffle166<>+56(SB)/8, $0x0000000000000009
 GLOBL shuffle166<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle167<>+0(SB)/8, $0x0000000000000002
-DATA shuffle167<>+8(SB)/8, $0x0000000000000005
-DATA shuffle167<>+16(SB)/8, $0x0000000000000008
-DATA shuffle167<>+24(SB)/8, $0x0000000000000000
+DATA shuffle167<>+0(SB)/8, $0x0000000000000000
+DATA shuffle167<>+8(SB)/8, $0x0000000000000000
+DATA shuffle167<>+16(SB)/8, $0x0000000000000002
+DATA shuffle167<>+24(SB)/8, $0x0000000000000005
 DATA shuffle167<>+32(SB)/8, $0x0000000000000000
-DATA shuffle167<>+40(SB)/8, $0x0000000000000000
-DATA shuffle167<>+48(SB)/8, $0x0000000000000000
+DATA shuffle167<>+40(SB)/8, $0x000000000000000a
+DATA shuffle167<>+48(SB)/8, $0x000000000000000d
 DATA shuffle167<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle167<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle168<>+0(SB)/8, $0x000000000000000c
+DATA shuffle168<>+8(SB)/8, $0x000000000000000f
+DATA shuffle168<>+16(SB)/8, $0x0000000000000002
+DATA shuffle168<>+24(SB)/8, $0x0000000000000003
+DATA shuffle168<>+32(SB)/8, $0x0000000000000004
+DATA shuffle168<>+40(SB)/8, $0x0000000000000005
+DATA shuffle168<>+48(SB)/8, $0x0000000000000006
+DATA shuffle168<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle169<>+0(SB)/8, $0x0000000000000000
+DATA shuffle169<>+8(SB)/8, $0x0000000000000001
+DATA shuffle169<>+16(SB)/8, $0x0000000000000002
+DATA shuffle169<>+24(SB)/8, $0x0000000000000003
+DATA shuffle169<>+32(SB)/8, $0x0000000000000008
+DATA shuffle169<>+40(SB)/8, $0x0000000000000005
+DATA shuffle169<>+48(SB)/8, $0x0000000000000006
+DATA shuffle169<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle170<>+0(SB)/8, $0x0000000000000000
+DATA shuffle170<>+8(SB)/8, $0x0000000000000001
+DATA shuffle170<>+16(SB)/8, $0x0000000000000002
+DATA shuffle170<>+24(SB)/8, $0x0000000000000003
+DATA shuffle170<>+32(SB)/8, $0x0000000000000004
+DATA shuffle170<>+40(SB)/8, $0x0000000000000005
+DATA shuffle170<>+48(SB)/8, $0x0000000000000006
+DATA shuffle170<>+56(SB)/8, $0x0000000000000008
+GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle171<>+0(SB)/8, $0x0000000000000002
+DATA shuffle171<>+8(SB)/8, $0x0000000000000005
+DATA shuffle171<>+16(SB)/8, $0x0000000000000008
+DATA shuffle171<>+24(SB)/8, $0x0000000000000000
+DATA shuffle171<>+32(SB)/8, $0x0000000000000000
+DATA shuffle171<>+40(SB)/8, $0x0000000000000000
+DATA shuffle171<>+48(SB)/8, $0x0000000000000000
+DATA shuffle171<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -5062,13 +5236,13 @@ TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem212:
+rem222:
 	CMPQ DI, $+64
-	JB   remdone213
+	JB   remdone223
 	SUBQ $+60, DI
-	JMP  rem212
+	JMP  rem222
 
-remdone213:
+remdone223:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -5095,29 +5269,29 @@ remdone213:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle65<>+0(SB), DI
+	BZHIQ     DI, shuffle69<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle168<>+0(SB), Z31
-	VMOVDQU64 shuffle169<>+0(SB), Z30
-	VMOVDQU64 shuffle170<>+0(SB), Z29
-	VMOVDQU64 shuffle171<>+0(SB), Z28
-	VMOVDQU64 shuffle172<>+0(SB), Z27
-	VMOVDQU64 shuffle173<>+0(SB), Z26
-	VMOVDQU64 shuffle174<>+0(SB), Z25
-	VMOVDQU64 shuffle175<>+0(SB), Z24
-	VMOVDQU64 shuffle176<>+0(SB), Z23
+	VMOVDQU64 shuffle172<>+0(SB), Z31
+	VMOVDQU64 shuffle173<>+0(SB), Z30
+	VMOVDQU64 shuffle174<>+0(SB), Z29
+	VMOVDQU64 shuffle175<>+0(SB), Z28
+	VMOVDQU64 shuffle176<>+0(SB), Z27
+	VMOVDQU64 shuffle177<>+0(SB), Z26
+	VMOVDQU64 shuffle178<>+0(SB), Z25
+	VMOVDQU64 shuffle179<>+0(SB), Z24
+	VMOVDQU64 shuffle180<>+0(SB), Z23
 
-group214:
+group224:
 	MOVQ rows+24(FP), DI
 
-row215:
+row225:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last217
+	JB   last227
 
-chunks216:
+chunks226:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -5135,28 +5309,28 @@ chunks216:
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
 	VMOVDQU      32(R9)(DX*2), Y1
 	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle65<>+0(SB), K7
+	KMOVQ        shuffle69<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 128(R10)
 	ADDQ         $+60, R8
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks216
+	JAE          chunks226
 
-last217:
+last227:
 	TESTQ      R9, R9
-	JZ         rowdone218
+	JZ         rowdone228
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle171<>+0(SB), Z3
+	VMOVDQU64  shuffle175<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle173<>+0(SB), Z4
+	VMOVDQU64  shuffle177<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -5164,107 +5338,107 @@ last217:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone218:
+rowdone228:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row215
+	JNZ  row225
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group214
+	JNZ  group224
 	VZEROUPPER
 	RET
 
-DATA shuffle168<>+0(SB)/8, $0x4440282420080400
-DATA shuffle168<>+8(SB)/8, $0x4129252109050148
-DATA shuffle168<>+16(SB)/8, $0x2a26220a06024945
-DATA shuffle168<>+24(SB)/8, $0x27230b07034a4642
-DATA shuffle168<>+32(SB)/8, $0x2c14100c4b47432b
-DATA shuffle168<>+40(SB)/8, $0x15110d54504c3430
-DATA shuffle168<>+48(SB)/8, $0x120e55514d35312d
-DATA shuffle168<>+56(SB)/8, $0x0f56524e36322e16
-GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle169<>+0(SB)/8, $0x4844402824200400
-DATA shuffle169<>+8(SB)/8, $0x4d49312d290d0905
-DATA shuffle169<>+16(SB)/8, $0x4a322e2a0e0a0651
-DATA shuffle169<>+24(SB)/8, $0x332f2b0f0b07524e
-DATA shuffle169<>+32(SB)/8, $0x302c100c08534f4b
-DATA shuffle169<>+40(SB)/8, $0x3519151154504c34
-DATA shuffle169<>+48(SB)/8, $0x1a16125d59553d39
-DATA shuffle169<>+56(SB)/8, $0x17135e5a563e3a36
-GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle170<>+0(SB)/8, $0x074e4a462e2a260e
-DATA shuffle170<>+8(SB)/8, $0x4f4b472f2b270f0b
-DATA shuffle170<>+16(SB)/8, $0x5450383430181410
-DATA shuffle170<>+24(SB)/8, $0x5139353119151158
-DATA shuffle170<>+32(SB)/8, $0x3a36321a16125955
-DATA shuffle170<>+40(SB)/8, $0x37331b17135a5652
-DATA shuffle170<>+48(SB)/8, $0x000000005b57533b
-DATA shuffle170<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle171<>+0(SB)/8, $0x0000484440080400
-DATA shuffle171<>+8(SB)/8, $0x0049454109050100
-DATA shuffle171<>+16(SB)/8, $0x4a46420a06020000
-DATA shuffle171<>+24(SB)/8, $0x47430b0703000000
-DATA shuffle171<>+32(SB)/8, $0x4c14100c0000004b
-DATA shuffle171<>+40(SB)/8, $0x15110d0000005450
-DATA shuffle171<>+48(SB)/8, $0x120e00000055514d
-DATA shuffle171<>+56(SB)/8, $0x0f00000056524e16
-GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle172<>+0(SB)/8, $0x4440050403020100
-DATA shuffle172<>+8(SB)/8, $0x410e0d0c0b0a0948
-DATA shuffle172<>+16(SB)/8, $0x1716151413124945
-DATA shuffle172<>+24(SB)/8, $0x1f1e1d1c1b4a4642
-DATA shuffle172<>+32(SB)/8, $0x272625244b474320
-DATA shuffle172<>+40(SB)/8, $0x2f2e2d54504c2928
-DATA shuffle172<>+48(SB)/8, $0x373655514d323130
-DATA shuffle172<>+56(SB)/8, $0x3f56524e3b3a3938
+DATA shuffle172<>+0(SB)/8, $0x4440282420080400
+DATA shuffle172<>+8(SB)/8, $0x4129252109050148
+DATA shuffle172<>+16(SB)/8, $0x2a26220a06024945
+DATA shuffle172<>+24(SB)/8, $0x27230b07034a4642
+DATA shuffle172<>+32(SB)/8, $0x2c14100c4b47432b
+DATA shuffle172<>+40(SB)/8, $0x15110d54504c3430
+DATA shuffle172<>+48(SB)/8, $0x120e55514d35312d
+DATA shuffle172<>+56(SB)/8, $0x0f56524e36322e16
 GLOBL shuffle172<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle173<>+0(SB)/8, $0x00000057534f1713
-DATA shuffle173<>+8(SB)/8, $0x0000605c58201c18
-DATA shuffle173<>+16(SB)/8, $0x00615d59211d1900
-DATA shuffle173<>+24(SB)/8, $0x625e5a221e1a0000
-DATA shuffle173<>+32(SB)/8, $0x5f5b231f1b000000
-DATA shuffle173<>+40(SB)/8, $0x642c282400000063
-DATA shuffle173<>+48(SB)/8, $0x2d29250000006c68
-DATA shuffle173<>+56(SB)/8, $0x2a260000006d6965
+DATA shuffle173<>+0(SB)/8, $0x4844402824200400
+DATA shuffle173<>+8(SB)/8, $0x4d49312d290d0905
+DATA shuffle173<>+16(SB)/8, $0x4a322e2a0e0a0651
+DATA shuffle173<>+24(SB)/8, $0x332f2b0f0b07524e
+DATA shuffle173<>+32(SB)/8, $0x302c100c08534f4b
+DATA shuffle173<>+40(SB)/8, $0x3519151154504c34
+DATA shuffle173<>+48(SB)/8, $0x1a16125d59553d39
+DATA shuffle173<>+56(SB)/8, $0x17135e5a563e3a36
 GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle174<>+0(SB)/8, $0x57534f0403020100
-DATA shuffle174<>+8(SB)/8, $0x5c580d0c0b0a0908
-DATA shuffle174<>+16(SB)/8, $0x5916151413121160
-DATA shuffle174<>+24(SB)/8, $0x1f1e1d1c1b1a615d
-DATA shuffle174<>+32(SB)/8, $0x2726252423625e5a
-DATA shuffle174<>+40(SB)/8, $0x2f2e2d2c635f5b28
-DATA shuffle174<>+48(SB)/8, $0x3736356c68643130
-DATA shuffle174<>+56(SB)/8, $0x3f3e6d69653a3938
+DATA shuffle174<>+0(SB)/8, $0x074e4a462e2a260e
+DATA shuffle174<>+8(SB)/8, $0x4f4b472f2b270f0b
+DATA shuffle174<>+16(SB)/8, $0x5450383430181410
+DATA shuffle174<>+24(SB)/8, $0x5139353119151158
+DATA shuffle174<>+32(SB)/8, $0x3a36321a16125955
+DATA shuffle174<>+40(SB)/8, $0x37331b17135a5652
+DATA shuffle174<>+48(SB)/8, $0x000000005b57533b
+DATA shuffle174<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle175<>+0(SB)/8, $0x006e6a662e2a2600
-DATA shuffle175<>+8(SB)/8, $0x6f6b672f2b270000
-DATA shuffle175<>+16(SB)/8, $0x7470383430000000
-DATA shuffle175<>+24(SB)/8, $0x7139353100000078
-DATA shuffle175<>+32(SB)/8, $0x3a36320000007975
-DATA shuffle175<>+40(SB)/8, $0x37330000007a7672
-DATA shuffle175<>+48(SB)/8, $0x000000007b77733b
-DATA shuffle175<>+56(SB)/8, $0x0000000000000000
+DATA shuffle175<>+0(SB)/8, $0x0000484440080400
+DATA shuffle175<>+8(SB)/8, $0x0049454109050100
+DATA shuffle175<>+16(SB)/8, $0x4a46420a06020000
+DATA shuffle175<>+24(SB)/8, $0x47430b0703000000
+DATA shuffle175<>+32(SB)/8, $0x4c14100c0000004b
+DATA shuffle175<>+40(SB)/8, $0x15110d0000005450
+DATA shuffle175<>+48(SB)/8, $0x120e00000055514d
+DATA shuffle175<>+56(SB)/8, $0x0f00000056524e16
 GLOBL shuffle175<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle176<>+0(SB)/8, $0x670605040302016e
-DATA shuffle176<>+8(SB)/8, $0x0f0e0d0c0b0a6f6b
-DATA shuffle176<>+16(SB)/8, $0x1716151413787470
-DATA shuffle176<>+24(SB)/8, $0x1f1e1d1c79757118
-DATA shuffle176<>+32(SB)/8, $0x2726257a76722120
-DATA shuffle176<>+40(SB)/8, $0x2f2e7b77732a2928
-DATA shuffle176<>+48(SB)/8, $0x3736353433323130
-DATA shuffle176<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle176<>+0(SB)/8, $0x4440050403020100
+DATA shuffle176<>+8(SB)/8, $0x410e0d0c0b0a0948
+DATA shuffle176<>+16(SB)/8, $0x1716151413124945
+DATA shuffle176<>+24(SB)/8, $0x1f1e1d1c1b4a4642
+DATA shuffle176<>+32(SB)/8, $0x272625244b474320
+DATA shuffle176<>+40(SB)/8, $0x2f2e2d54504c2928
+DATA shuffle176<>+48(SB)/8, $0x373655514d323130
+DATA shuffle176<>+56(SB)/8, $0x3f56524e3b3a3938
 GLOBL shuffle176<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle177<>+0(SB)/8, $0x00000057534f1713
+DATA shuffle177<>+8(SB)/8, $0x0000605c58201c18
+DATA shuffle177<>+16(SB)/8, $0x00615d59211d1900
+DATA shuffle177<>+24(SB)/8, $0x625e5a221e1a0000
+DATA shuffle177<>+32(SB)/8, $0x5f5b231f1b000000
+DATA shuffle177<>+40(SB)/8, $0x642c282400000063
+DATA shuffle177<>+48(SB)/8, $0x2d29250000006c68
+DATA shuffle177<>+56(SB)/8, $0x2a260000006d6965
+GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle178<>+0(SB)/8, $0x57534f0403020100
+DATA shuffle178<>+8(SB)/8, $0x5c580d0c0b0a0908
+DATA shuffle178<>+16(SB)/8, $0x5916151413121160
+DATA shuffle178<>+24(SB)/8, $0x1f1e1d1c1b1a615d
+DATA shuffle178<>+32(SB)/8, $0x2726252423625e5a
+DATA shuffle178<>+40(SB)/8, $0x2f2e2d2c635f5b28
+DATA shuffle178<>+48(SB)/8, $0x3736356c68643130
+DATA shuffle178<>+56(SB)/8, $0x3f3e6d69653a3938
+GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle179<>+0(SB)/8, $0x006e6a662e2a2600
+DATA shuffle179<>+8(SB)/8, $0x6f6b672f2b270000
+DATA shuffle179<>+16(SB)/8, $0x7470383430000000
+DATA shuffle179<>+24(SB)/8, $0x7139353100000078
+DATA shuffle179<>+32(SB)/8, $0x3a36320000007975
+DATA shuffle179<>+40(SB)/8, $0x37330000007a7672
+DATA shuffle179<>+48(SB)/8, $0x000000007b77733b
+DATA shuffle179<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle180<>+0(SB)/8, $0x670605040302016e
+DATA shuffle180<>+8(SB)/8, $0x0f0e0d0c0b0a6f6b
+DATA shuffle180<>+16(SB)/8, $0x1716151413787470
+DATA shuffle180<>+24(SB)/8, $0x1f1e1d1c79757118
+DATA shuffle180<>+32(SB)/8, $0x2726257a76722120
+DATA shuffle180<>+40(SB)/8, $0x2f2e7b77732a2928
+DATA shuffle180<>+48(SB)/8, $0x3736353433323130
+DATA shuffle180<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -5288,13 +5462,13 @@ TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem219:
+rem229:
 	CMPQ DI, $+64
-	JB   remdone220
+	JB   remdone230
 	SUBQ $+48, DI
-	JMP  rem219
+	JMP  rem229
 
-remdone220:
+remdone230:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -5321,29 +5495,29 @@ remdone220:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle111<>+0(SB), DI
+	BZHIQ     DI, shuffle115<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle177<>+0(SB), Z31
-	VMOVDQU64 shuffle178<>+0(SB), Z30
-	VMOVDQU64 shuffle179<>+0(SB), Z29
-	VMOVDQU64 shuffle180<>+0(SB), Z28
-	VMOVDQU64 shuffle181<>+0(SB), Z27
-	VMOVDQU64 shuffle182<>+0(SB), Z26
-	VMOVDQU64 shuffle183<>+0(SB), Z25
-	VMOVDQU64 shuffle184<>+0(SB), Z24
-	VMOVDQU64 shuffle185<>+0(SB), Z23
+	VMOVDQU64 shuffle181<>+0(SB), Z31
+	VMOVDQU64 shuffle182<>+0(SB), Z30
+	VMOVDQU64 shuffle183<>+0(SB), Z29
+	VMOVDQU64 shuffle184<>+0(SB), Z28
+	VMOVDQU64 shuffle185<>+0(SB), Z27
+	VMOVDQU64 shuffle186<>+0(SB), Z26
+	VMOVDQU64 shuffle187<>+0(SB), Z25
+	VMOVDQU64 shuffle188<>+0(SB), Z24
+	VMOVDQU64 shuffle189<>+0(SB), Z23
 
-group221:
+group231:
 	MOVQ rows+24(FP), DI
 
-row222:
+row232:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last224
+	JB   last234
 
-chunks223:
+chunks233:
 	LEAQ         (CX)(R8*1), R9
 	IMUL3Q       $0x03, R8, R10
 	ADDQ         AX, R10
@@ -5355,7 +5529,7 @@ chunks223:
 	VMOVDQU      24(R9), Y0
 	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
 	VMOVDQU64    (R9)(DX*2), Z2
-	VMOVDQU64    shuffle178<>+0(SB), Z3
+	VMOVDQU64    shuffle182<>+0(SB), Z3
 	VPERMI2B     Z2, Z0, Z3
 	VMOVDQU64    Z3, 64(R10)
 	VPERMT2B     Z2, Z29, Z0
@@ -5364,22 +5538,22 @@ chunks223:
 	MOVQ         n+16(FP), R9
 	SUBQ         R8, R9
 	CMPQ         R9, $+64
-	JAE          chunks223
+	JAE          chunks233
 
-last224:
+last234:
 	TESTQ      R9, R9
-	JZ         rowdone225
+	JZ         rowdone235
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle180<>+0(SB), Z3
+	VMOVDQU64  shuffle184<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2B   Z2, Z27, Z3
 	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle182<>+0(SB), Z4
+	VMOVDQU64  shuffle186<>+0(SB), Z4
 	VPERMI2B   Z0, Z2, Z4
 	VPERMT2B   Z1, Z25, Z4
 	VMOVDQU8   Z4, K3, 64(R8)
@@ -5387,107 +5561,107 @@ last224:
 	VPERMT2B   Z0, Z23, Z1
 	VMOVDQU8   Z1, K4, 128(R8)
 
-rowdone225:
+rowdone235:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row222
+	JNZ  row232
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group221
+	JNZ  group231
 	VZEROUPPER
 	RET
 
-DATA shuffle177<>+0(SB)/8, $0x2120111009080100
-DATA shuffle177<>+8(SB)/8, $0x4948414031302928
-DATA shuffle177<>+16(SB)/8, $0x13120b0a03025150
-DATA shuffle177<>+24(SB)/8, $0x434233322b2a2322
-DATA shuffle177<>+32(SB)/8, $0x0d0c050453524b4a
-DATA shuffle177<>+40(SB)/8, $0x35342d2c25241514
-DATA shuffle177<>+48(SB)/8, $0x070655544d4c4544
-DATA shuffle177<>+56(SB)/8, $0x2f2e272617160f0e
-GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle178<>+0(SB)/8, $0x57564f4e47462120
-DATA shuffle178<>+8(SB)/8, $0x2322111009080100
-DATA shuffle178<>+16(SB)/8, $0x6160595833322b2a
-DATA shuffle178<>+24(SB)/8, $0x13120b0a03026968
-DATA shuffle178<>+32(SB)/8, $0x5b5a35342d2c2524
-DATA shuffle178<>+40(SB)/8, $0x0d0c05046b6a6362
-DATA shuffle178<>+48(SB)/8, $0x37362f2e27261514
-DATA shuffle178<>+56(SB)/8, $0x07066d6c65645d5c
-GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle179<>+0(SB)/8, $0x3130292817160f0e
-DATA shuffle179<>+8(SB)/8, $0x6f6e67665f5e3938
-DATA shuffle179<>+16(SB)/8, $0x0000000000000000
-DATA shuffle179<>+24(SB)/8, $0x0000000000000000
-DATA shuffle179<>+32(SB)/8, $0x0000000000000000
-DATA shuffle179<>+40(SB)/8, $0x0000000000000000
-DATA shuffle179<>+48(SB)/8, $0x0000000000000000
-DATA shuffle179<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle180<>+0(SB)/8, $0x4140111009080100
-DATA shuffle180<>+8(SB)/8, $0x0000000051504948
-DATA shuffle180<>+16(SB)/8, $0x13120b0a03020000
-DATA shuffle180<>+24(SB)/8, $0x000053524b4a4342
-DATA shuffle180<>+32(SB)/8, $0x0d0c050400000000
-DATA shuffle180<>+40(SB)/8, $0x55544d4c45441514
-DATA shuffle180<>+48(SB)/8, $0x0706000000000000
-DATA shuffle180<>+56(SB)/8, $0x4f4e474617160f0e
-GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle181<>+0(SB)/8, $0x0706050403020100
-DATA shuffle181<>+8(SB)/8, $0x494841400b0a0908
-DATA shuffle181<>+16(SB)/8, $0x1716151413125150
-DATA shuffle181<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle181<>+32(SB)/8, $0x2726252453524b4a
-DATA shuffle181<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle181<>+48(SB)/8, $0x373655544d4c4544
-DATA shuffle181<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle181<>+0(SB)/8, $0x2120111009080100
+DATA shuffle181<>+8(SB)/8, $0x4948414031302928
+DATA shuffle181<>+16(SB)/8, $0x13120b0a03025150
+DATA shuffle181<>+24(SB)/8, $0x434233322b2a2322
+DATA shuffle181<>+32(SB)/8, $0x0d0c050453524b4a
+DATA shuffle181<>+40(SB)/8, $0x35342d2c25241514
+DATA shuffle181<>+48(SB)/8, $0x070655544d4c4544
+DATA shuffle181<>+56(SB)/8, $0x2f2e272617160f0e
 GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle182<>+0(SB)/8, $0x17160f0e07060000
-DATA shuffle182<>+8(SB)/8, $0x0000696861605958
-DATA shuffle182<>+16(SB)/8, $0x2120191800000000
-DATA shuffle182<>+24(SB)/8, $0x6b6a63625b5a2928
-DATA shuffle182<>+32(SB)/8, $0x1b1a000000000000
-DATA shuffle182<>+40(SB)/8, $0x65645d5c2b2a2322
-DATA shuffle182<>+48(SB)/8, $0x0000000000006d6c
-DATA shuffle182<>+56(SB)/8, $0x5f5e2d2c25241d1c
+DATA shuffle182<>+0(SB)/8, $0x57564f4e47462120
+DATA shuffle182<>+8(SB)/8, $0x2322111009080100
+DATA shuffle182<>+16(SB)/8, $0x6160595833322b2a
+DATA shuffle182<>+24(SB)/8, $0x13120b0a03026968
+DATA shuffle182<>+32(SB)/8, $0x5b5a35342d2c2524
+DATA shuffle182<>+40(SB)/8, $0x0d0c05046b6a6362
+DATA shuffle182<>+48(SB)/8, $0x37362f2e27261514
+DATA shuffle182<>+56(SB)/8, $0x07066d6c65645d5c
 GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle183<>+0(SB)/8, $0x0706050403025756
-DATA shuffle183<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle183<>+16(SB)/8, $0x1716151469686160
-DATA shuffle183<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle183<>+32(SB)/8, $0x27266b6a63625b5a
-DATA shuffle183<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle183<>+48(SB)/8, $0x6d6c65645d5c3130
-DATA shuffle183<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle183<>+0(SB)/8, $0x3130292817160f0e
+DATA shuffle183<>+8(SB)/8, $0x6f6e67665f5e3938
+DATA shuffle183<>+16(SB)/8, $0x0000000000000000
+DATA shuffle183<>+24(SB)/8, $0x0000000000000000
+DATA shuffle183<>+32(SB)/8, $0x0000000000000000
+DATA shuffle183<>+40(SB)/8, $0x0000000000000000
+DATA shuffle183<>+48(SB)/8, $0x0000000000000000
+DATA shuffle183<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle184<>+0(SB)/8, $0x27261f1e00000000
-DATA shuffle184<>+8(SB)/8, $0x6f6e67665f5e2f2e
-DATA shuffle184<>+16(SB)/8, $0x0000000000000000
-DATA shuffle184<>+24(SB)/8, $0x0000000000000000
-DATA shuffle184<>+32(SB)/8, $0x0000000000000000
-DATA shuffle184<>+40(SB)/8, $0x0000000000000000
-DATA shuffle184<>+48(SB)/8, $0x0000000000000000
-DATA shuffle184<>+56(SB)/8, $0x0000000000000000
+DATA shuffle184<>+0(SB)/8, $0x4140111009080100
+DATA shuffle184<>+8(SB)/8, $0x0000000051504948
+DATA shuffle184<>+16(SB)/8, $0x13120b0a03020000
+DATA shuffle184<>+24(SB)/8, $0x000053524b4a4342
+DATA shuffle184<>+32(SB)/8, $0x0d0c050400000000
+DATA shuffle184<>+40(SB)/8, $0x55544d4c45441514
+DATA shuffle184<>+48(SB)/8, $0x0706000000000000
+DATA shuffle184<>+56(SB)/8, $0x4f4e474617160f0e
 GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle185<>+0(SB)/8, $0x070605046f6e6766
-DATA shuffle185<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle185<>+16(SB)/8, $0x1716151413121110
-DATA shuffle185<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle185<>+32(SB)/8, $0x2726252423222120
+DATA shuffle185<>+0(SB)/8, $0x0706050403020100
+DATA shuffle185<>+8(SB)/8, $0x494841400b0a0908
+DATA shuffle185<>+16(SB)/8, $0x1716151413125150
+DATA shuffle185<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle185<>+32(SB)/8, $0x2726252453524b4a
 DATA shuffle185<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle185<>+48(SB)/8, $0x3736353433323130
+DATA shuffle185<>+48(SB)/8, $0x373655544d4c4544
 DATA shuffle185<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle185<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle186<>+0(SB)/8, $0x17160f0e07060000
+DATA shuffle186<>+8(SB)/8, $0x0000696861605958
+DATA shuffle186<>+16(SB)/8, $0x2120191800000000
+DATA shuffle186<>+24(SB)/8, $0x6b6a63625b5a2928
+DATA shuffle186<>+32(SB)/8, $0x1b1a000000000000
+DATA shuffle186<>+40(SB)/8, $0x65645d5c2b2a2322
+DATA shuffle186<>+48(SB)/8, $0x0000000000006d6c
+DATA shuffle186<>+56(SB)/8, $0x5f5e2d2c25241d1c
+GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle187<>+0(SB)/8, $0x0706050403025756
+DATA shuffle187<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle187<>+16(SB)/8, $0x1716151469686160
+DATA shuffle187<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle187<>+32(SB)/8, $0x27266b6a63625b5a
+DATA shuffle187<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle187<>+48(SB)/8, $0x6d6c65645d5c3130
+DATA shuffle187<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle188<>+0(SB)/8, $0x27261f1e00000000
+DATA shuffle188<>+8(SB)/8, $0x6f6e67665f5e2f2e
+DATA shuffle188<>+16(SB)/8, $0x0000000000000000
+DATA shuffle188<>+24(SB)/8, $0x0000000000000000
+DATA shuffle188<>+32(SB)/8, $0x0000000000000000
+DATA shuffle188<>+40(SB)/8, $0x0000000000000000
+DATA shuffle188<>+48(SB)/8, $0x0000000000000000
+DATA shuffle188<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle189<>+0(SB)/8, $0x070605046f6e6766
+DATA shuffle189<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle189<>+16(SB)/8, $0x1716151413121110
+DATA shuffle189<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle189<>+32(SB)/8, $0x2726252423222120
+DATA shuffle189<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle189<>+48(SB)/8, $0x3736353433323130
+DATA shuffle189<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -5511,13 +5685,13 @@ TEXT ·tzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem226:
+rem236:
 	CMPQ DI, $+64
-	JB   remdone227
+	JB   remdone237
 	SUBQ $+48, DI
-	JMP  rem226
+	JMP  rem236
 
-remdone227:
+remdone237:
 	MOVQ      DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -5544,26 +5718,26 @@ remdone227:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle111<>+0(SB), DI
+	BZHIQ     DI, shuffle115<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle186<>+0(SB), Z31
-	VMOVDQU64 shuffle187<>+0(SB), Z30
-	VMOVDQU64 shuffle188<>+0(SB), Z29
-	VMOVDQU64 shuffle189<>+0(SB), Z28
-	VMOVDQU64 shuffle190<>+0(SB), Z27
-	VMOVDQU64 shuffle191<>+0(SB), Z26
+	VMOVDQU64 shuffle190<>+0(SB), Z31
+	VMOVDQU64 shuffle191<>+0(SB), Z30
+	VMOVDQU64 shuffle192<>+0(SB), Z29
+	VMOVDQU64 shuffle193<>+0(SB), Z28
+	VMOVDQU64 shuffle194<>+0(SB), Z27
+	VMOVDQU64 shuffle195<>+0(SB), Z26
 
-group228:
+group238:
 	MOVQ rows+24(FP), DI
 
-row229:
+row239:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last231
+	JB   last241
 
-chunks230:
+chunks240:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
@@ -5587,17 +5761,17 @@ chunks230:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks230
+	JAE       chunks240
 
-last231:
+last241:
 	TESTQ      R9, R9
-	JZ         rowdone232
+	JZ         rowdone242
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R9), K1, Z0
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle186<>+0(SB), Z3
+	VMOVDQU64  shuffle190<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
@@ -5608,250 +5782,10 @@ last231:
 	VPERMT2D   Z1, Z26, Z2
 	VMOVDQU8   Z2, K4, 128(R8)
 
-rowdone232:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row229
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group228
-	VZEROUPPER
-	RET
-
-DATA shuffle186<>+0(SB)/8, $0x0000000400000000
-DATA shuffle186<>+8(SB)/8, $0x0000001000000008
-DATA shuffle186<>+16(SB)/8, $0x0000001800000014
-DATA shuffle186<>+24(SB)/8, $0x0000000000000000
-DATA shuffle186<>+32(SB)/8, $0x0000000100000000
-DATA shuffle186<>+40(SB)/8, $0x0000000900000005
-DATA shuffle186<>+48(SB)/8, $0x0000001500000011
-DATA shuffle186<>+56(SB)/8, $0x0000000000000019
-GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle187<>+0(SB)/8, $0x0000000100000000
-DATA shuffle187<>+8(SB)/8, $0x0000000300000002
-DATA shuffle187<>+16(SB)/8, $0x0000000500000004
-DATA shuffle187<>+24(SB)/8, $0x0000001400000010
-DATA shuffle187<>+32(SB)/8, $0x0000000900000018
-DATA shuffle187<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle187<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle187<>+56(SB)/8, $0x000000110000000e
-GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle188<>+0(SB)/8, $0x0000000000000000
-DATA shuffle188<>+8(SB)/8, $0x0000000600000002
-DATA shuffle188<>+16(SB)/8, $0x000000120000000a
-DATA shuffle188<>+24(SB)/8, $0x0000001a00000016
-DATA shuffle188<>+32(SB)/8, $0x0000000000000000
-DATA shuffle188<>+40(SB)/8, $0x0000000300000000
-DATA shuffle188<>+48(SB)/8, $0x0000000b00000007
-DATA shuffle188<>+56(SB)/8, $0x0000001700000013
-GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle189<>+0(SB)/8, $0x0000001900000015
-DATA shuffle189<>+8(SB)/8, $0x0000000300000002
-DATA shuffle189<>+16(SB)/8, $0x0000000500000004
-DATA shuffle189<>+24(SB)/8, $0x0000000700000006
-DATA shuffle189<>+32(SB)/8, $0x0000001600000012
-DATA shuffle189<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle189<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle189<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle190<>+0(SB)/8, $0x0000000300000010
-DATA shuffle190<>+8(SB)/8, $0x0000000b00000007
-DATA shuffle190<>+16(SB)/8, $0x0000000000000000
-DATA shuffle190<>+24(SB)/8, $0x0000000000000000
-DATA shuffle190<>+32(SB)/8, $0x0000000000000000
-DATA shuffle190<>+40(SB)/8, $0x0000000000000000
-DATA shuffle190<>+48(SB)/8, $0x0000000000000000
-DATA shuffle190<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle191<>+0(SB)/8, $0x000000030000001b
-DATA shuffle191<>+8(SB)/8, $0x0000000b00000007
-DATA shuffle191<>+16(SB)/8, $0x0000000000000000
-DATA shuffle191<>+24(SB)/8, $0x0000000000000000
-DATA shuffle191<>+32(SB)/8, $0x0000000000000000
-DATA shuffle191<>+40(SB)/8, $0x0000000000000000
-DATA shuffle191<>+48(SB)/8, $0x0000000000000000
-DATA shuffle191<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
-
-// func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle192<>+0(SB), Z31
-	VMOVDQU64 shuffle193<>+0(SB), Z30
-
-group233:
-	MOVQ rows+24(FP), R8
-
-row234:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last236
-
-chunks235:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle192<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle192<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks235
-
-last236:
-	TESTQ R10, R10
-	JZ    rowdone237
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks235
-
-rowdone237:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row234
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group233
-	VZEROUPPER
-	RET
-
-DATA shuffle192<>+0(SB)/8, $0x6141210160402000
-DATA shuffle192<>+8(SB)/8, $0x6343230362422202
-DATA shuffle192<>+16(SB)/8, $0x6545250564442404
-DATA shuffle192<>+24(SB)/8, $0x6747270766462606
-DATA shuffle192<>+32(SB)/8, $0x6949290968482808
-DATA shuffle192<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
-DATA shuffle192<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
-DATA shuffle192<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
-GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle193<>+0(SB)/8, $0x7151311170503010
-DATA shuffle193<>+8(SB)/8, $0x7353331372523212
-DATA shuffle193<>+16(SB)/8, $0x7555351574543414
-DATA shuffle193<>+24(SB)/8, $0x7757371776563616
-DATA shuffle193<>+32(SB)/8, $0x7959391978583818
-DATA shuffle193<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
-DATA shuffle193<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
-DATA shuffle193<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
-GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
-
-// func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle194<>+0(SB), Z31
-	VMOVDQU64 shuffle195<>+0(SB), Z30
-
-group238:
-	MOVQ rows+24(FP), R8
-
-row239:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last241
-
-chunks240:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle194<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle194<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks240
-
-last241:
-	TESTQ R10, R10
-	JZ    rowdone242
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks240
-
 rowdone242:
 	ADDQ BX, AX
 	ADDQ SI, CX
-	DECQ R8
+	DECQ DI
 	JNZ  row239
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
@@ -5860,29 +5794,69 @@ rowdone242:
 	VZEROUPPER
 	RET
 
-DATA shuffle194<>+0(SB)/8, $0x6160414021200100
-DATA shuffle194<>+8(SB)/8, $0x6362434223220302
-DATA shuffle194<>+16(SB)/8, $0x6564454425240504
-DATA shuffle194<>+24(SB)/8, $0x6766474627260706
-DATA shuffle194<>+32(SB)/8, $0x6968494829280908
-DATA shuffle194<>+40(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle194<>+48(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle194<>+56(SB)/8, $0x6f6e4f4e2f2e0f0e
+DATA shuffle190<>+0(SB)/8, $0x0000000400000000
+DATA shuffle190<>+8(SB)/8, $0x0000001000000008
+DATA shuffle190<>+16(SB)/8, $0x0000001800000014
+DATA shuffle190<>+24(SB)/8, $0x0000000000000000
+DATA shuffle190<>+32(SB)/8, $0x0000000100000000
+DATA shuffle190<>+40(SB)/8, $0x0000000900000005
+DATA shuffle190<>+48(SB)/8, $0x0000001500000011
+DATA shuffle190<>+56(SB)/8, $0x0000000000000019
+GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle191<>+0(SB)/8, $0x0000000100000000
+DATA shuffle191<>+8(SB)/8, $0x0000000300000002
+DATA shuffle191<>+16(SB)/8, $0x0000000500000004
+DATA shuffle191<>+24(SB)/8, $0x0000001400000010
+DATA shuffle191<>+32(SB)/8, $0x0000000900000018
+DATA shuffle191<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle191<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle191<>+56(SB)/8, $0x000000110000000e
+GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle192<>+0(SB)/8, $0x0000000000000000
+DATA shuffle192<>+8(SB)/8, $0x0000000600000002
+DATA shuffle192<>+16(SB)/8, $0x000000120000000a
+DATA shuffle192<>+24(SB)/8, $0x0000001a00000016
+DATA shuffle192<>+32(SB)/8, $0x0000000000000000
+DATA shuffle192<>+40(SB)/8, $0x0000000300000000
+DATA shuffle192<>+48(SB)/8, $0x0000000b00000007
+DATA shuffle192<>+56(SB)/8, $0x0000001700000013
+GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle193<>+0(SB)/8, $0x0000001900000015
+DATA shuffle193<>+8(SB)/8, $0x0000000300000002
+DATA shuffle193<>+16(SB)/8, $0x0000000500000004
+DATA shuffle193<>+24(SB)/8, $0x0000000700000006
+DATA shuffle193<>+32(SB)/8, $0x0000001600000012
+DATA shuffle193<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle193<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle193<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle194<>+0(SB)/8, $0x0000000300000010
+DATA shuffle194<>+8(SB)/8, $0x0000000b00000007
+DATA shuffle194<>+16(SB)/8, $0x0000000000000000
+DATA shuffle194<>+24(SB)/8, $0x0000000000000000
+DATA shuffle194<>+32(SB)/8, $0x0000000000000000
+DATA shuffle194<>+40(SB)/8, $0x0000000000000000
+DATA shuffle194<>+48(SB)/8, $0x0000000000000000
+DATA shuffle194<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle195<>+0(SB)/8, $0x7170515031301110
-DATA shuffle195<>+8(SB)/8, $0x7372535233321312
-DATA shuffle195<>+16(SB)/8, $0x7574555435341514
-DATA shuffle195<>+24(SB)/8, $0x7776575637361716
-DATA shuffle195<>+32(SB)/8, $0x7978595839381918
-DATA shuffle195<>+40(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle195<>+48(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle195<>+56(SB)/8, $0x7f7e5f5e3f3e1f1e
+DATA shuffle195<>+0(SB)/8, $0x000000030000001b
+DATA shuffle195<>+8(SB)/8, $0x0000000b00000007
+DATA shuffle195<>+16(SB)/8, $0x0000000000000000
+DATA shuffle195<>+24(SB)/8, $0x0000000000000000
+DATA shuffle195<>+32(SB)/8, $0x0000000000000000
+DATA shuffle195<>+40(SB)/8, $0x0000000000000000
+DATA shuffle195<>+48(SB)/8, $0x0000000000000000
+DATA shuffle195<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle195<>(SB), RODATA|NOPTR, $64
 
-// func zip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip4x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -5922,18 +5896,18 @@ chunks245:
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle196<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2D     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R9*4)
 	VMOVDQU      32(R10), Y0
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle196<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
+	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2D     Z3, Z30, Z0
+	VPERMT2B     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R9*4)
 	ADDQ         $+64, R9
 	MOVQ         n+16(FP), R10
@@ -5960,29 +5934,29 @@ rowdone247:
 	VZEROUPPER
 	RET
 
-DATA shuffle196<>+0(SB)/8, $0x0000000800000000
-DATA shuffle196<>+8(SB)/8, $0x0000001800000010
-DATA shuffle196<>+16(SB)/8, $0x0000000900000001
-DATA shuffle196<>+24(SB)/8, $0x0000001900000011
-DATA shuffle196<>+32(SB)/8, $0x0000000a00000002
-DATA shuffle196<>+40(SB)/8, $0x0000001a00000012
-DATA shuffle196<>+48(SB)/8, $0x0000000b00000003
-DATA shuffle196<>+56(SB)/8, $0x0000001b00000013
+DATA shuffle196<>+0(SB)/8, $0x6141210160402000
+DATA shuffle196<>+8(SB)/8, $0x6343230362422202
+DATA shuffle196<>+16(SB)/8, $0x6545250564442404
+DATA shuffle196<>+24(SB)/8, $0x6747270766462606
+DATA shuffle196<>+32(SB)/8, $0x6949290968482808
+DATA shuffle196<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
+DATA shuffle196<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
+DATA shuffle196<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
 GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle197<>+0(SB)/8, $0x0000000c00000004
-DATA shuffle197<>+8(SB)/8, $0x0000001c00000014
-DATA shuffle197<>+16(SB)/8, $0x0000000d00000005
-DATA shuffle197<>+24(SB)/8, $0x0000001d00000015
-DATA shuffle197<>+32(SB)/8, $0x0000000e00000006
-DATA shuffle197<>+40(SB)/8, $0x0000001e00000016
-DATA shuffle197<>+48(SB)/8, $0x0000000f00000007
-DATA shuffle197<>+56(SB)/8, $0x0000001f00000017
+DATA shuffle197<>+0(SB)/8, $0x7151311170503010
+DATA shuffle197<>+8(SB)/8, $0x7353331372523212
+DATA shuffle197<>+16(SB)/8, $0x7555351574543414
+DATA shuffle197<>+24(SB)/8, $0x7757371776563616
+DATA shuffle197<>+32(SB)/8, $0x7959391978583818
+DATA shuffle197<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
+DATA shuffle197<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
+DATA shuffle197<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
 GLOBL shuffle197<>(SB), RODATA|NOPTR, $64
 
-// func zip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip4x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -6001,8 +5975,8 @@ TEXT ·zip4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle41<>+0(SB), Z31
-	VMOVDQU64 shuffle42<>+0(SB), Z30
+	VMOVDQU64 shuffle198<>+0(SB), Z31
+	VMOVDQU64 shuffle199<>+0(SB), Z30
 
 group248:
 	MOVQ rows+24(FP), R8
@@ -6021,19 +5995,19 @@ chunks250:
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle41<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    shuffle198<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2Q     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R9*4)
 	VMOVDQU      32(R10), Y0
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle41<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    shuffle198<>+0(SB), Z2
+	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2Q     Z3, Z30, Z0
+	VPERMT2B     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R9*4)
 	ADDQ         $+64, R9
 	MOVQ         n+16(FP), R10
@@ -6060,9 +6034,29 @@ rowdone252:
 	VZEROUPPER
 	RET
 
-// func zip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+DATA shuffle198<>+0(SB)/8, $0x6160414021200100
+DATA shuffle198<>+8(SB)/8, $0x6362434223220302
+DATA shuffle198<>+16(SB)/8, $0x6564454425240504
+DATA shuffle198<>+24(SB)/8, $0x6766474627260706
+DATA shuffle198<>+32(SB)/8, $0x6968494829280908
+DATA shuffle198<>+40(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle198<>+48(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle198<>+56(SB)/8, $0x6f6e4f4e2f2e0f0e
+GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle199<>+0(SB)/8, $0x7170515031301110
+DATA shuffle199<>+8(SB)/8, $0x7372535233321312
+DATA shuffle199<>+16(SB)/8, $0x7574555435341514
+DATA shuffle199<>+24(SB)/8, $0x7776575637361716
+DATA shuffle199<>+32(SB)/8, $0x7978595839381918
+DATA shuffle199<>+40(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle199<>+48(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle199<>+56(SB)/8, $0x7f7e5f5e3f3e1f1e
+GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
+
+// func zip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·zip4x16AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -6081,8 +6075,8 @@ TEXT ·zip4x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle198<>+0(SB), Z31
-	VMOVDQU64 shuffle199<>+0(SB), Z30
+	VMOVDQU64 shuffle200<>+0(SB), Z31
+	VMOVDQU64 shuffle201<>+0(SB), Z30
 
 group253:
 	MOVQ rows+24(FP), R8
@@ -6101,19 +6095,19 @@ chunks255:
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle198<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    shuffle200<>+0(SB), Z3
+	VPERMI2D     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2Q     Z1, Z30, Z0
+	VPERMT2D     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R9*4)
 	VMOVDQU      32(R10), Y0
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle198<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    shuffle200<>+0(SB), Z2
+	VPERMI2D     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2Q     Z3, Z30, Z0
+	VPERMT2D     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R9*4)
 	ADDQ         $+64, R9
 	MOVQ         n+16(FP), R10
@@ -6140,25 +6134,205 @@ rowdone257:
 	VZEROUPPER
 	RET
 
-DATA shuffle198<>+0(SB)/8, $0x0000000000000000
-DATA shuffle198<>+8(SB)/8, $0x0000000000000001
-DATA shuffle198<>+16(SB)/8, $0x0000000000000004
-DATA shuffle198<>+24(SB)/8, $0x0000000000000005
-DATA shuffle198<>+32(SB)/8, $0x0000000000000008
-DATA shuffle198<>+40(SB)/8, $0x0000000000000009
-DATA shuffle198<>+48(SB)/8, $0x000000000000000c
-DATA shuffle198<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
+DATA shuffle200<>+0(SB)/8, $0x0000000800000000
+DATA shuffle200<>+8(SB)/8, $0x0000001800000010
+DATA shuffle200<>+16(SB)/8, $0x0000000900000001
+DATA shuffle200<>+24(SB)/8, $0x0000001900000011
+DATA shuffle200<>+32(SB)/8, $0x0000000a00000002
+DATA shuffle200<>+40(SB)/8, $0x0000001a00000012
+DATA shuffle200<>+48(SB)/8, $0x0000000b00000003
+DATA shuffle200<>+56(SB)/8, $0x0000001b00000013
+GLOBL shuffle200<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle199<>+0(SB)/8, $0x0000000000000002
-DATA shuffle199<>+8(SB)/8, $0x0000000000000003
-DATA shuffle199<>+16(SB)/8, $0x0000000000000006
-DATA shuffle199<>+24(SB)/8, $0x0000000000000007
-DATA shuffle199<>+32(SB)/8, $0x000000000000000a
-DATA shuffle199<>+40(SB)/8, $0x000000000000000b
-DATA shuffle199<>+48(SB)/8, $0x000000000000000e
-DATA shuffle199<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
+DATA shuffle201<>+0(SB)/8, $0x0000000c00000004
+DATA shuffle201<>+8(SB)/8, $0x0000001c00000014
+DATA shuffle201<>+16(SB)/8, $0x0000000d00000005
+DATA shuffle201<>+24(SB)/8, $0x0000001d00000015
+DATA shuffle201<>+32(SB)/8, $0x0000000e00000006
+DATA shuffle201<>+40(SB)/8, $0x0000001e00000016
+DATA shuffle201<>+48(SB)/8, $0x0000000f00000007
+DATA shuffle201<>+56(SB)/8, $0x0000001f00000017
+GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
+
+// func zip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip4x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle41<>+0(SB), Z31
+	VMOVDQU64 shuffle42<>+0(SB), Z30
+
+group258:
+	MOVQ rows+24(FP), R8
+
+row259:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last261
+
+chunks260:
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
+	VMOVDQU64    shuffle41<>+0(SB), Z3
+	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R9*4)
+	VPERMT2Q     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
+	VMOVDQU64    shuffle41<>+0(SB), Z2
+	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R9*4)
+	VPERMT2Q     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
+	JAE          chunks260
+
+last261:
+	TESTQ R10, R10
+	JZ    rowdone262
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks260
+
+rowdone262:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row259
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group258
+	VZEROUPPER
+	RET
+
+// func zip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip4x16AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle202<>+0(SB), Z31
+	VMOVDQU64 shuffle203<>+0(SB), Z30
+
+group263:
+	MOVQ rows+24(FP), R8
+
+row264:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last266
+
+chunks265:
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
+	VMOVDQU64    shuffle202<>+0(SB), Z3
+	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R9*4)
+	VPERMT2Q     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
+	VMOVDQU64    shuffle202<>+0(SB), Z2
+	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R9*4)
+	VPERMT2Q     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
+	JAE          chunks265
+
+last266:
+	TESTQ R10, R10
+	JZ    rowdone267
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks265
+
+rowdone267:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row264
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group263
+	VZEROUPPER
+	RET
+
+DATA shuffle202<>+0(SB)/8, $0x0000000000000000
+DATA shuffle202<>+8(SB)/8, $0x0000000000000001
+DATA shuffle202<>+16(SB)/8, $0x0000000000000004
+DATA shuffle202<>+24(SB)/8, $0x0000000000000005
+DATA shuffle202<>+32(SB)/8, $0x0000000000000008
+DATA shuffle202<>+40(SB)/8, $0x0000000000000009
+DATA shuffle202<>+48(SB)/8, $0x000000000000000c
+DATA shuffle202<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle203<>+0(SB)/8, $0x0000000000000002
+DATA shuffle203<>+8(SB)/8, $0x0000000000000003
+DATA shuffle203<>+16(SB)/8, $0x0000000000000006
+DATA shuffle203<>+24(SB)/8, $0x0000000000000007
+DATA shuffle203<>+32(SB)/8, $0x000000000000000a
+DATA shuffle203<>+40(SB)/8, $0x000000000000000b
+DATA shuffle203<>+48(SB)/8, $0x000000000000000e
+DATA shuffle203<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
 
 // func zip4x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -6183,13 +6357,13 @@ TEXT ·zip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem258:
+rem268:
 	CMPQ R8, $+64
-	JB   remdone259
+	JB   remdone269
 	SUBQ $+60, R8
-	JMP  rem258
+	JMP  rem268
 
-remdone259:
+remdone269:
 	MOVQ      R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -6223,37 +6397,37 @@ remdone259:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle200<>+0(SB), R8
+	BZHIQ     R8, shuffle204<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle201<>+0(SB), Z31
-	VMOVDQU64 shuffle202<>+0(SB), Z30
-	VMOVDQU64 shuffle203<>+0(SB), Z29
-	VMOVDQU64 shuffle204<>+0(SB), Z28
-	VMOVDQU64 shuffle205<>+0(SB), Z27
-	VMOVDQU64 shuffle206<>+0(SB), Z26
-	VMOVDQU64 shuffle207<>+0(SB), Z25
-	VMOVDQU64 shuffle208<>+0(SB), Z24
-	VMOVDQU64 shuffle209<>+0(SB), Z23
-	VMOVDQU64 shuffle210<>+0(SB), Z22
-	VMOVDQU64 shuffle211<>+0(SB), Z21
-	VMOVDQU64 shuffle212<>+0(SB), Z20
-	VMOVDQU64 shuffle213<>+0(SB), Z19
-	VMOVDQU64 shuffle214<>+0(SB), Z18
-	VMOVDQU64 shuffle215<>+0(SB), Z17
-	VMOVDQU64 shuffle216<>+0(SB), Z16
-	VMOVDQU64 shuffle217<>+0(SB), Z15
+	VMOVDQU64 shuffle205<>+0(SB), Z31
+	VMOVDQU64 shuffle206<>+0(SB), Z30
+	VMOVDQU64 shuffle207<>+0(SB), Z29
+	VMOVDQU64 shuffle208<>+0(SB), Z28
+	VMOVDQU64 shuffle209<>+0(SB), Z27
+	VMOVDQU64 shuffle210<>+0(SB), Z26
+	VMOVDQU64 shuffle211<>+0(SB), Z25
+	VMOVDQU64 shuffle212<>+0(SB), Z24
+	VMOVDQU64 shuffle213<>+0(SB), Z23
+	VMOVDQU64 shuffle214<>+0(SB), Z22
+	VMOVDQU64 shuffle215<>+0(SB), Z21
+	VMOVDQU64 shuffle216<>+0(SB), Z20
+	VMOVDQU64 shuffle217<>+0(SB), Z19
+	VMOVDQU64 shuffle218<>+0(SB), Z18
+	VMOVDQU64 shuffle219<>+0(SB), Z17
+	VMOVDQU64 shuffle220<>+0(SB), Z16
+	VMOVDQU64 shuffle221<>+0(SB), Z15
 
-group260:
+group270:
 	MOVQ rows+24(FP), R8
 
-row261:
+row271:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last263
+	JB   last273
 
-chunks262:
+chunks272:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	VMOVDQU      (R10), Y0
@@ -6280,34 +6454,34 @@ chunks262:
 	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
 	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
 	VPERMD       Z0, Z27, Z0
-	KMOVQ        shuffle200<>+0(SB), K7
+	KMOVQ        shuffle204<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
 	ADDQ         $+60, R9
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks262
+	JAE          chunks272
 
-last263:
+last273:
 	TESTQ      R10, R10
-	JZ         rowdone264
+	JZ         rowdone274
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (R10), K1, Z0
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle206<>+0(SB), Z3
+	VMOVDQU64  shuffle210<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z25, Z3
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z24, Z3
 	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle209<>+0(SB), Z5
+	VMOVDQU64  shuffle213<>+0(SB), Z5
 	VPERMI2D   Z2, Z1, Z5
 	VPERMT2D   Z0, Z22, Z5
 	VPERMT2D   Z4, Z21, Z5
 	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VMOVDQU64  shuffle212<>+0(SB), Z3
+	VMOVDQU64  shuffle216<>+0(SB), Z3
 	VPERMI2D   Z2, Z4, Z3
 	VPERMT2D   Z0, Z19, Z3
 	VPERMT2D   Z1, Z18, Z3
@@ -6316,359 +6490,6 @@ last263:
 	VPERMT2D   Z2, Z16, Z0
 	VPERMT2D   Z4, Z15, Z0
 	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
-
-rowdone264:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row261
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group260
-	VZEROUPPER
-	RET
-
-DATA shuffle200<>+0(SB)/8, $0x0000ffffffffffff
-GLOBL shuffle200<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle201<>+0(SB)/8, $0x0000000100000000
-DATA shuffle201<>+8(SB)/8, $0x0000000800000002
-DATA shuffle201<>+16(SB)/8, $0x0000000a00000009
-DATA shuffle201<>+24(SB)/8, $0x0000000d0000000c
-DATA shuffle201<>+32(SB)/8, $0x000000100000000e
-DATA shuffle201<>+40(SB)/8, $0x0000001200000011
-DATA shuffle201<>+48(SB)/8, $0x0000000400000003
-DATA shuffle201<>+56(SB)/8, $0x0000000b00000005
-GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle202<>+0(SB)/8, $0x0000000100000000
-DATA shuffle202<>+8(SB)/8, $0x0000000900000008
-DATA shuffle202<>+16(SB)/8, $0x000000000000000a
-DATA shuffle202<>+24(SB)/8, $0x0000000000000000
-DATA shuffle202<>+32(SB)/8, $0x0000001100000010
-DATA shuffle202<>+40(SB)/8, $0x0000000200000012
-DATA shuffle202<>+48(SB)/8, $0x0000000400000003
-DATA shuffle202<>+56(SB)/8, $0x0000000c0000000b
-GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle203<>+0(SB)/8, $0x0000000100000000
-DATA shuffle203<>+8(SB)/8, $0x0000000300000002
-DATA shuffle203<>+16(SB)/8, $0x0000001000000004
-DATA shuffle203<>+24(SB)/8, $0x0000001200000011
-DATA shuffle203<>+32(SB)/8, $0x0000000900000008
-DATA shuffle203<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle203<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle203<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle204<>+0(SB)/8, $0x0000001000000008
-DATA shuffle204<>+8(SB)/8, $0x0000001200000011
-DATA shuffle204<>+16(SB)/8, $0x0000000100000000
-DATA shuffle204<>+24(SB)/8, $0x0000000400000002
-DATA shuffle204<>+32(SB)/8, $0x0000000600000005
-DATA shuffle204<>+40(SB)/8, $0x0000000a00000009
-DATA shuffle204<>+48(SB)/8, $0x000000130000000b
-DATA shuffle204<>+56(SB)/8, $0x0000001500000014
-GLOBL shuffle204<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle205<>+0(SB)/8, $0x0000000100000000
-DATA shuffle205<>+8(SB)/8, $0x0000000400000002
-DATA shuffle205<>+16(SB)/8, $0x0000000600000005
-DATA shuffle205<>+24(SB)/8, $0x0000000900000008
-DATA shuffle205<>+32(SB)/8, $0x0000000c0000000a
-DATA shuffle205<>+40(SB)/8, $0x0000000e0000000d
-DATA shuffle205<>+48(SB)/8, $0x0000000000000000
-DATA shuffle205<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle206<>+0(SB)/8, $0x0000000100000000
-DATA shuffle206<>+8(SB)/8, $0x0000001000000002
-DATA shuffle206<>+16(SB)/8, $0x0000001200000011
-DATA shuffle206<>+24(SB)/8, $0x0000000000000000
-DATA shuffle206<>+32(SB)/8, $0x0000000000000000
-DATA shuffle206<>+40(SB)/8, $0x0000000000000000
-DATA shuffle206<>+48(SB)/8, $0x0000000400000003
-DATA shuffle206<>+56(SB)/8, $0x0000001300000005
-GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle207<>+0(SB)/8, $0x0000000100000000
-DATA shuffle207<>+8(SB)/8, $0x0000000300000002
-DATA shuffle207<>+16(SB)/8, $0x0000000500000004
-DATA shuffle207<>+24(SB)/8, $0x0000001100000010
-DATA shuffle207<>+32(SB)/8, $0x0000000900000012
-DATA shuffle207<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle207<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle207<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle208<>+0(SB)/8, $0x0000000100000000
-DATA shuffle208<>+8(SB)/8, $0x0000000300000002
-DATA shuffle208<>+16(SB)/8, $0x0000000500000004
-DATA shuffle208<>+24(SB)/8, $0x0000000700000006
-DATA shuffle208<>+32(SB)/8, $0x0000001000000008
-DATA shuffle208<>+40(SB)/8, $0x0000001200000011
-DATA shuffle208<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle208<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle209<>+0(SB)/8, $0x0000000500000004
-DATA shuffle209<>+8(SB)/8, $0x0000001400000013
-DATA shuffle209<>+16(SB)/8, $0x0000000000000015
-DATA shuffle209<>+24(SB)/8, $0x0000000000000000
-DATA shuffle209<>+32(SB)/8, $0x0000000000000000
-DATA shuffle209<>+40(SB)/8, $0x0000000600000000
-DATA shuffle209<>+48(SB)/8, $0x0000000800000007
-DATA shuffle209<>+56(SB)/8, $0x0000001700000016
-GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle210<>+0(SB)/8, $0x0000000100000000
-DATA shuffle210<>+8(SB)/8, $0x0000000300000002
-DATA shuffle210<>+16(SB)/8, $0x0000000500000004
-DATA shuffle210<>+24(SB)/8, $0x0000000700000006
-DATA shuffle210<>+32(SB)/8, $0x0000001700000016
-DATA shuffle210<>+40(SB)/8, $0x0000000b00000018
-DATA shuffle210<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle210<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle211<>+0(SB)/8, $0x0000000100000000
-DATA shuffle211<>+8(SB)/8, $0x0000000300000002
-DATA shuffle211<>+16(SB)/8, $0x0000001300000004
-DATA shuffle211<>+24(SB)/8, $0x0000001500000014
-DATA shuffle211<>+32(SB)/8, $0x0000000900000008
-DATA shuffle211<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle211<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle211<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle212<>+0(SB)/8, $0x0000000600000018
-DATA shuffle212<>+8(SB)/8, $0x0000000800000007
-DATA shuffle212<>+16(SB)/8, $0x0000000000000000
-DATA shuffle212<>+24(SB)/8, $0x0000000000000000
-DATA shuffle212<>+32(SB)/8, $0x0000000000000000
-DATA shuffle212<>+40(SB)/8, $0x0000001a00000019
-DATA shuffle212<>+48(SB)/8, $0x000000090000001b
-DATA shuffle212<>+56(SB)/8, $0x0000000b0000000a
-GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle213<>+0(SB)/8, $0x0000000100000000
-DATA shuffle213<>+8(SB)/8, $0x0000000300000002
-DATA shuffle213<>+16(SB)/8, $0x0000001a00000019
-DATA shuffle213<>+24(SB)/8, $0x000000070000001b
-DATA shuffle213<>+32(SB)/8, $0x0000000900000008
-DATA shuffle213<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle213<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle213<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle214<>+0(SB)/8, $0x0000000100000000
-DATA shuffle214<>+8(SB)/8, $0x0000000300000002
-DATA shuffle214<>+16(SB)/8, $0x0000000500000004
-DATA shuffle214<>+24(SB)/8, $0x0000001900000006
-DATA shuffle214<>+32(SB)/8, $0x0000001b0000001a
-DATA shuffle214<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle214<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle214<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle215<>+0(SB)/8, $0x0000000d0000000c
-DATA shuffle215<>+8(SB)/8, $0x0000001c0000000e
-DATA shuffle215<>+16(SB)/8, $0x0000001e0000001d
-DATA shuffle215<>+24(SB)/8, $0x0000000000000000
-DATA shuffle215<>+32(SB)/8, $0x0000000000000000
-DATA shuffle215<>+40(SB)/8, $0x0000000000000000
-DATA shuffle215<>+48(SB)/8, $0x0000000000000000
-DATA shuffle215<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle216<>+0(SB)/8, $0x0000000100000000
-DATA shuffle216<>+8(SB)/8, $0x0000000300000002
-DATA shuffle216<>+16(SB)/8, $0x0000000500000004
-DATA shuffle216<>+24(SB)/8, $0x0000001d0000001c
-DATA shuffle216<>+32(SB)/8, $0x000000090000001e
-DATA shuffle216<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle216<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle216<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle217<>+0(SB)/8, $0x0000000100000000
-DATA shuffle217<>+8(SB)/8, $0x0000000300000002
-DATA shuffle217<>+16(SB)/8, $0x0000000500000004
-DATA shuffle217<>+24(SB)/8, $0x0000000700000006
-DATA shuffle217<>+32(SB)/8, $0x0000001c00000008
-DATA shuffle217<>+40(SB)/8, $0x0000001e0000001d
-DATA shuffle217<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle217<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle218<>+0(SB), Z31
-	VMOVDQU64 shuffle219<>+0(SB), Z30
-
-group265:
-	MOVQ rows+24(FP), R8
-
-row266:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last268
-
-chunks267:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle218<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle218<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks267
-
-last268:
-	TESTQ R10, R10
-	JZ    rowdone269
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks267
-
-rowdone269:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row266
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group265
-	VZEROUPPER
-	RET
-
-DATA shuffle218<>+0(SB)/8, $0x2624222006040200
-DATA shuffle218<>+8(SB)/8, $0x6664626046444240
-DATA shuffle218<>+16(SB)/8, $0x2725232107050301
-DATA shuffle218<>+24(SB)/8, $0x6765636147454341
-DATA shuffle218<>+32(SB)/8, $0x2e2c2a280e0c0a08
-DATA shuffle218<>+40(SB)/8, $0x6e6c6a684e4c4a48
-DATA shuffle218<>+48(SB)/8, $0x2f2d2b290f0d0b09
-DATA shuffle218<>+56(SB)/8, $0x6f6d6b694f4d4b49
-GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle219<>+0(SB)/8, $0x3634323016141210
-DATA shuffle219<>+8(SB)/8, $0x7674727056545250
-DATA shuffle219<>+16(SB)/8, $0x3735333117151311
-DATA shuffle219<>+24(SB)/8, $0x7775737157555351
-DATA shuffle219<>+32(SB)/8, $0x3e3c3a381e1c1a18
-DATA shuffle219<>+40(SB)/8, $0x7e7c7a785e5c5a58
-DATA shuffle219<>+48(SB)/8, $0x3f3d3b391f1d1b19
-DATA shuffle219<>+56(SB)/8, $0x7f7d7b795f5d5b59
-GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle220<>+0(SB), Z31
-	VMOVDQU64 shuffle221<>+0(SB), Z30
-
-group270:
-	MOVQ rows+24(FP), R8
-
-row271:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last273
-
-chunks272:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle220<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle220<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks272
-
-last273:
-	TESTQ R10, R10
-	JZ    rowdone274
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks272
 
 rowdone274:
 	ADDQ BX, AX
@@ -6682,29 +6503,182 @@ rowdone274:
 	VZEROUPPER
 	RET
 
-DATA shuffle220<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle220<>+8(SB)/8, $0x2d2c292825242120
-DATA shuffle220<>+16(SB)/8, $0x4d4c494845444140
-DATA shuffle220<>+24(SB)/8, $0x6d6c696865646160
-DATA shuffle220<>+32(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle220<>+40(SB)/8, $0x2f2e2b2a27262322
-DATA shuffle220<>+48(SB)/8, $0x4f4e4b4a47464342
-DATA shuffle220<>+56(SB)/8, $0x6f6e6b6a67666362
+DATA shuffle204<>+0(SB)/8, $0x0000ffffffffffff
+GLOBL shuffle204<>(SB), RODATA|NOPTR, $8
+
+DATA shuffle205<>+0(SB)/8, $0x0000000100000000
+DATA shuffle205<>+8(SB)/8, $0x0000000800000002
+DATA shuffle205<>+16(SB)/8, $0x0000000a00000009
+DATA shuffle205<>+24(SB)/8, $0x0000000d0000000c
+DATA shuffle205<>+32(SB)/8, $0x000000100000000e
+DATA shuffle205<>+40(SB)/8, $0x0000001200000011
+DATA shuffle205<>+48(SB)/8, $0x0000000400000003
+DATA shuffle205<>+56(SB)/8, $0x0000000b00000005
+GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle206<>+0(SB)/8, $0x0000000100000000
+DATA shuffle206<>+8(SB)/8, $0x0000000900000008
+DATA shuffle206<>+16(SB)/8, $0x000000000000000a
+DATA shuffle206<>+24(SB)/8, $0x0000000000000000
+DATA shuffle206<>+32(SB)/8, $0x0000001100000010
+DATA shuffle206<>+40(SB)/8, $0x0000000200000012
+DATA shuffle206<>+48(SB)/8, $0x0000000400000003
+DATA shuffle206<>+56(SB)/8, $0x0000000c0000000b
+GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle207<>+0(SB)/8, $0x0000000100000000
+DATA shuffle207<>+8(SB)/8, $0x0000000300000002
+DATA shuffle207<>+16(SB)/8, $0x0000001000000004
+DATA shuffle207<>+24(SB)/8, $0x0000001200000011
+DATA shuffle207<>+32(SB)/8, $0x0000000900000008
+DATA shuffle207<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle207<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle207<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle208<>+0(SB)/8, $0x0000001000000008
+DATA shuffle208<>+8(SB)/8, $0x0000001200000011
+DATA shuffle208<>+16(SB)/8, $0x0000000100000000
+DATA shuffle208<>+24(SB)/8, $0x0000000400000002
+DATA shuffle208<>+32(SB)/8, $0x0000000600000005
+DATA shuffle208<>+40(SB)/8, $0x0000000a00000009
+DATA shuffle208<>+48(SB)/8, $0x000000130000000b
+DATA shuffle208<>+56(SB)/8, $0x0000001500000014
+GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle209<>+0(SB)/8, $0x0000000100000000
+DATA shuffle209<>+8(SB)/8, $0x0000000400000002
+DATA shuffle209<>+16(SB)/8, $0x0000000600000005
+DATA shuffle209<>+24(SB)/8, $0x0000000900000008
+DATA shuffle209<>+32(SB)/8, $0x0000000c0000000a
+DATA shuffle209<>+40(SB)/8, $0x0000000e0000000d
+DATA shuffle209<>+48(SB)/8, $0x0000000000000000
+DATA shuffle209<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle210<>+0(SB)/8, $0x0000000100000000
+DATA shuffle210<>+8(SB)/8, $0x0000001000000002
+DATA shuffle210<>+16(SB)/8, $0x0000001200000011
+DATA shuffle210<>+24(SB)/8, $0x0000000000000000
+DATA shuffle210<>+32(SB)/8, $0x0000000000000000
+DATA shuffle210<>+40(SB)/8, $0x0000000000000000
+DATA shuffle210<>+48(SB)/8, $0x0000000400000003
+DATA shuffle210<>+56(SB)/8, $0x0000001300000005
+GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle211<>+0(SB)/8, $0x0000000100000000
+DATA shuffle211<>+8(SB)/8, $0x0000000300000002
+DATA shuffle211<>+16(SB)/8, $0x0000000500000004
+DATA shuffle211<>+24(SB)/8, $0x0000001100000010
+DATA shuffle211<>+32(SB)/8, $0x0000000900000012
+DATA shuffle211<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle211<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle211<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle212<>+0(SB)/8, $0x0000000100000000
+DATA shuffle212<>+8(SB)/8, $0x0000000300000002
+DATA shuffle212<>+16(SB)/8, $0x0000000500000004
+DATA shuffle212<>+24(SB)/8, $0x0000000700000006
+DATA shuffle212<>+32(SB)/8, $0x0000001000000008
+DATA shuffle212<>+40(SB)/8, $0x0000001200000011
+DATA shuffle212<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle212<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle213<>+0(SB)/8, $0x0000000500000004
+DATA shuffle213<>+8(SB)/8, $0x0000001400000013
+DATA shuffle213<>+16(SB)/8, $0x0000000000000015
+DATA shuffle213<>+24(SB)/8, $0x0000000000000000
+DATA shuffle213<>+32(SB)/8, $0x0000000000000000
+DATA shuffle213<>+40(SB)/8, $0x0000000600000000
+DATA shuffle213<>+48(SB)/8, $0x0000000800000007
+DATA shuffle213<>+56(SB)/8, $0x0000001700000016
+GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle214<>+0(SB)/8, $0x0000000100000000
+DATA shuffle214<>+8(SB)/8, $0x0000000300000002
+DATA shuffle214<>+16(SB)/8, $0x0000000500000004
+DATA shuffle214<>+24(SB)/8, $0x0000000700000006
+DATA shuffle214<>+32(SB)/8, $0x0000001700000016
+DATA shuffle214<>+40(SB)/8, $0x0000000b00000018
+DATA shuffle214<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle214<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle215<>+0(SB)/8, $0x0000000100000000
+DATA shuffle215<>+8(SB)/8, $0x0000000300000002
+DATA shuffle215<>+16(SB)/8, $0x0000001300000004
+DATA shuffle215<>+24(SB)/8, $0x0000001500000014
+DATA shuffle215<>+32(SB)/8, $0x0000000900000008
+DATA shuffle215<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle215<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle215<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle216<>+0(SB)/8, $0x0000000600000018
+DATA shuffle216<>+8(SB)/8, $0x0000000800000007
+DATA shuffle216<>+16(SB)/8, $0x0000000000000000
+DATA shuffle216<>+24(SB)/8, $0x0000000000000000
+DATA shuffle216<>+32(SB)/8, $0x0000000000000000
+DATA shuffle216<>+40(SB)/8, $0x0000001a00000019
+DATA shuffle216<>+48(SB)/8, $0x000000090000001b
+DATA shuffle216<>+56(SB)/8, $0x0000000b0000000a
+GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle217<>+0(SB)/8, $0x0000000100000000
+DATA shuffle217<>+8(SB)/8, $0x0000000300000002
+DATA shuffle217<>+16(SB)/8, $0x0000001a00000019
+DATA shuffle217<>+24(SB)/8, $0x000000070000001b
+DATA shuffle217<>+32(SB)/8, $0x0000000900000008
+DATA shuffle217<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle217<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle217<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle218<>+0(SB)/8, $0x0000000100000000
+DATA shuffle218<>+8(SB)/8, $0x0000000300000002
+DATA shuffle218<>+16(SB)/8, $0x0000000500000004
+DATA shuffle218<>+24(SB)/8, $0x0000001900000006
+DATA shuffle218<>+32(SB)/8, $0x0000001b0000001a
+DATA shuffle218<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle218<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle218<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle219<>+0(SB)/8, $0x0000000d0000000c
+DATA shuffle219<>+8(SB)/8, $0x0000001c0000000e
+DATA shuffle219<>+16(SB)/8, $0x0000001e0000001d
+DATA shuffle219<>+24(SB)/8, $0x0000000000000000
+DATA shuffle219<>+32(SB)/8, $0x0000000000000000
+DATA shuffle219<>+40(SB)/8, $0x0000000000000000
+DATA shuffle219<>+48(SB)/8, $0x0000000000000000
+DATA shuffle219<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle220<>+0(SB)/8, $0x0000000100000000
+DATA shuffle220<>+8(SB)/8, $0x0000000300000002
+DATA shuffle220<>+16(SB)/8, $0x0000000500000004
+DATA shuffle220<>+24(SB)/8, $0x0000001d0000001c
+DATA shuffle220<>+32(SB)/8, $0x000000090000001e
+DATA shuffle220<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle220<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle220<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle221<>+0(SB)/8, $0x1d1c191815141110
-DATA shuffle221<>+8(SB)/8, $0x3d3c393835343130
-DATA shuffle221<>+16(SB)/8, $0x5d5c595855545150
-DATA shuffle221<>+24(SB)/8, $0x7d7c797875747170
-DATA shuffle221<>+32(SB)/8, $0x1f1e1b1a17161312
-DATA shuffle221<>+40(SB)/8, $0x3f3e3b3a37363332
-DATA shuffle221<>+48(SB)/8, $0x5f5e5b5a57565352
-DATA shuffle221<>+56(SB)/8, $0x7f7e7b7a77767372
+DATA shuffle221<>+0(SB)/8, $0x0000000100000000
+DATA shuffle221<>+8(SB)/8, $0x0000000300000002
+DATA shuffle221<>+16(SB)/8, $0x0000000500000004
+DATA shuffle221<>+24(SB)/8, $0x0000000700000006
+DATA shuffle221<>+32(SB)/8, $0x0000001c00000008
+DATA shuffle221<>+40(SB)/8, $0x0000001e0000001d
+DATA shuffle221<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle221<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -6744,18 +6718,18 @@ chunks277:
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
 	VMOVDQU64    shuffle222<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2D     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R9*4)
 	VMOVDQU      32(R10), Y0
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
 	VMOVDQU64    shuffle222<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
+	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2D     Z3, Z30, Z0
+	VPERMT2B     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R9*4)
 	ADDQ         $+64, R9
 	MOVQ         n+16(FP), R10
@@ -6782,29 +6756,29 @@ rowdone279:
 	VZEROUPPER
 	RET
 
-DATA shuffle222<>+0(SB)/8, $0x0000000200000000
-DATA shuffle222<>+8(SB)/8, $0x0000000600000004
-DATA shuffle222<>+16(SB)/8, $0x0000000a00000008
-DATA shuffle222<>+24(SB)/8, $0x0000000e0000000c
-DATA shuffle222<>+32(SB)/8, $0x0000001200000010
-DATA shuffle222<>+40(SB)/8, $0x0000001600000014
-DATA shuffle222<>+48(SB)/8, $0x0000001a00000018
-DATA shuffle222<>+56(SB)/8, $0x0000001e0000001c
+DATA shuffle222<>+0(SB)/8, $0x2624222006040200
+DATA shuffle222<>+8(SB)/8, $0x6664626046444240
+DATA shuffle222<>+16(SB)/8, $0x2725232107050301
+DATA shuffle222<>+24(SB)/8, $0x6765636147454341
+DATA shuffle222<>+32(SB)/8, $0x2e2c2a280e0c0a08
+DATA shuffle222<>+40(SB)/8, $0x6e6c6a684e4c4a48
+DATA shuffle222<>+48(SB)/8, $0x2f2d2b290f0d0b09
+DATA shuffle222<>+56(SB)/8, $0x6f6d6b694f4d4b49
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle223<>+0(SB)/8, $0x0000000300000001
-DATA shuffle223<>+8(SB)/8, $0x0000000700000005
-DATA shuffle223<>+16(SB)/8, $0x0000000b00000009
-DATA shuffle223<>+24(SB)/8, $0x0000000f0000000d
-DATA shuffle223<>+32(SB)/8, $0x0000001300000011
-DATA shuffle223<>+40(SB)/8, $0x0000001700000015
-DATA shuffle223<>+48(SB)/8, $0x0000001b00000019
-DATA shuffle223<>+56(SB)/8, $0x0000001f0000001d
+DATA shuffle223<>+0(SB)/8, $0x3634323016141210
+DATA shuffle223<>+8(SB)/8, $0x7674727056545250
+DATA shuffle223<>+16(SB)/8, $0x3735333117151311
+DATA shuffle223<>+24(SB)/8, $0x7775737157555351
+DATA shuffle223<>+32(SB)/8, $0x3e3c3a381e1c1a18
+DATA shuffle223<>+40(SB)/8, $0x7e7c7a785e5c5a58
+DATA shuffle223<>+48(SB)/8, $0x3f3d3b391f1d1b19
+DATA shuffle223<>+56(SB)/8, $0x7f7d7b795f5d5b59
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -6837,6 +6811,206 @@ row281:
 	JB   last283
 
 chunks282:
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
+	VMOVDQU64    shuffle224<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R9*4)
+	VPERMT2B     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
+	VMOVDQU64    shuffle224<>+0(SB), Z2
+	VPERMI2B     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R9*4)
+	VPERMT2B     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
+	JAE          chunks282
+
+last283:
+	TESTQ R10, R10
+	JZ    rowdone284
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks282
+
+rowdone284:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row281
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group280
+	VZEROUPPER
+	RET
+
+DATA shuffle224<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle224<>+8(SB)/8, $0x2d2c292825242120
+DATA shuffle224<>+16(SB)/8, $0x4d4c494845444140
+DATA shuffle224<>+24(SB)/8, $0x6d6c696865646160
+DATA shuffle224<>+32(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle224<>+40(SB)/8, $0x2f2e2b2a27262322
+DATA shuffle224<>+48(SB)/8, $0x4f4e4b4a47464342
+DATA shuffle224<>+56(SB)/8, $0x6f6e6b6a67666362
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle225<>+0(SB)/8, $0x1d1c191815141110
+DATA shuffle225<>+8(SB)/8, $0x3d3c393835343130
+DATA shuffle225<>+16(SB)/8, $0x5d5c595855545150
+DATA shuffle225<>+24(SB)/8, $0x7d7c797875747170
+DATA shuffle225<>+32(SB)/8, $0x1f1e1b1a17161312
+DATA shuffle225<>+40(SB)/8, $0x3f3e3b3a37363332
+DATA shuffle225<>+48(SB)/8, $0x5f5e5b5a57565352
+DATA shuffle225<>+56(SB)/8, $0x7f7e7b7a77767372
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
+
+// func tzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle226<>+0(SB), Z31
+	VMOVDQU64 shuffle227<>+0(SB), Z30
+
+group285:
+	MOVQ rows+24(FP), R8
+
+row286:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last288
+
+chunks287:
+	LEAQ         (CX)(R9*1), R10
+	LEAQ         (R10)(DI*1), R11
+	VMOVDQU      (R10), Y0
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
+	VMOVDQU      (R11), Y1
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
+	VMOVDQU64    shuffle226<>+0(SB), Z3
+	VPERMI2D     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R9*4)
+	VPERMT2D     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R9*4)
+	VMOVDQU      32(R10), Y0
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
+	VMOVDQU      32(R11), Y3
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
+	VMOVDQU64    shuffle226<>+0(SB), Z2
+	VPERMI2D     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R9*4)
+	VPERMT2D     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R9*4)
+	ADDQ         $+64, R9
+	MOVQ         n+16(FP), R10
+	SUBQ         R9, R10
+	CMPQ         R10, $+64
+	JAE          chunks287
+
+last288:
+	TESTQ R10, R10
+	JZ    rowdone289
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks287
+
+rowdone289:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row286
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group285
+	VZEROUPPER
+	RET
+
+DATA shuffle226<>+0(SB)/8, $0x0000000200000000
+DATA shuffle226<>+8(SB)/8, $0x0000000600000004
+DATA shuffle226<>+16(SB)/8, $0x0000000a00000008
+DATA shuffle226<>+24(SB)/8, $0x0000000e0000000c
+DATA shuffle226<>+32(SB)/8, $0x0000001200000010
+DATA shuffle226<>+40(SB)/8, $0x0000001600000014
+DATA shuffle226<>+48(SB)/8, $0x0000001a00000018
+DATA shuffle226<>+56(SB)/8, $0x0000001e0000001c
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle227<>+0(SB)/8, $0x0000000300000001
+DATA shuffle227<>+8(SB)/8, $0x0000000700000005
+DATA shuffle227<>+16(SB)/8, $0x0000000b00000009
+DATA shuffle227<>+24(SB)/8, $0x0000000f0000000d
+DATA shuffle227<>+32(SB)/8, $0x0000001300000011
+DATA shuffle227<>+40(SB)/8, $0x0000001700000015
+DATA shuffle227<>+48(SB)/8, $0x0000001b00000019
+DATA shuffle227<>+56(SB)/8, $0x0000001f0000001d
+GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
+
+// func tzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle228<>+0(SB), Z31
+	VMOVDQU64 shuffle229<>+0(SB), Z30
+
+group290:
+	MOVQ rows+24(FP), R8
+
+row291:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last293
+
+chunks292:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (R10), Z0
@@ -6859,46 +7033,46 @@ chunks282:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks282
+	JAE       chunks292
 
-last283:
+last293:
 	TESTQ R10, R10
-	JZ    rowdone284
+	JZ    rowdone294
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks282
+	JMP   chunks292
 
-rowdone284:
+rowdone294:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row281
+	JNZ  row291
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group280
+	JNZ  group290
 	VZEROUPPER
 	RET
 
-DATA shuffle224<>+0(SB)/8, $0x0000000000000000
-DATA shuffle224<>+8(SB)/8, $0x0000000000000002
-DATA shuffle224<>+16(SB)/8, $0x0000000000000004
-DATA shuffle224<>+24(SB)/8, $0x0000000000000006
-DATA shuffle224<>+32(SB)/8, $0x0000000000000008
-DATA shuffle224<>+40(SB)/8, $0x000000000000000a
-DATA shuffle224<>+48(SB)/8, $0x000000000000000c
-DATA shuffle224<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
+DATA shuffle228<>+0(SB)/8, $0x0000000000000000
+DATA shuffle228<>+8(SB)/8, $0x0000000000000002
+DATA shuffle228<>+16(SB)/8, $0x0000000000000004
+DATA shuffle228<>+24(SB)/8, $0x0000000000000006
+DATA shuffle228<>+32(SB)/8, $0x0000000000000008
+DATA shuffle228<>+40(SB)/8, $0x000000000000000a
+DATA shuffle228<>+48(SB)/8, $0x000000000000000c
+DATA shuffle228<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle225<>+0(SB)/8, $0x0000000000000001
-DATA shuffle225<>+8(SB)/8, $0x0000000000000003
-DATA shuffle225<>+16(SB)/8, $0x0000000000000005
-DATA shuffle225<>+24(SB)/8, $0x0000000000000007
-DATA shuffle225<>+32(SB)/8, $0x0000000000000009
-DATA shuffle225<>+40(SB)/8, $0x000000000000000b
-DATA shuffle225<>+48(SB)/8, $0x000000000000000d
-DATA shuffle225<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
+DATA shuffle229<>+0(SB)/8, $0x0000000000000001
+DATA shuffle229<>+8(SB)/8, $0x0000000000000003
+DATA shuffle229<>+16(SB)/8, $0x0000000000000005
+DATA shuffle229<>+24(SB)/8, $0x0000000000000007
+DATA shuffle229<>+32(SB)/8, $0x0000000000000009
+DATA shuffle229<>+40(SB)/8, $0x000000000000000b
+DATA shuffle229<>+48(SB)/8, $0x000000000000000d
+DATA shuffle229<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6923,13 +7097,13 @@ TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem285:
+rem295:
 	CMPQ R8, $+64
-	JB   remdone286
+	JB   remdone296
 	SUBQ $+60, R8
-	JMP  rem285
+	JMP  rem295
 
-remdone286:
+remdone296:
 	MOVQ      R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -6963,36 +7137,36 @@ remdone286:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle200<>+0(SB), R8
+	BZHIQ     R8, shuffle204<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle226<>+0(SB), Z31
-	VMOVDQU64 shuffle227<>+0(SB), Z30
-	VMOVDQU64 shuffle228<>+0(SB), Z29
-	VMOVDQU64 shuffle229<>+0(SB), Z28
-	VMOVDQU64 shuffle230<>+0(SB), Z27
-	VMOVDQU64 shuffle231<>+0(SB), Z26
-	VMOVDQU64 shuffle232<>+0(SB), Z25
-	VMOVDQU64 shuffle233<>+0(SB), Z24
-	VMOVDQU64 shuffle234<>+0(SB), Z23
-	VMOVDQU64 shuffle235<>+0(SB), Z22
-	VMOVDQU64 shuffle236<>+0(SB), Z21
-	VMOVDQU64 shuffle237<>+0(SB), Z20
-	VMOVDQU64 shuffle238<>+0(SB), Z19
-	VMOVDQU64 shuffle239<>+0(SB), Z18
-	VMOVDQU64 shuffle240<>+0(SB), Z17
-	VMOVDQU64 shuffle241<>+0(SB), Z16
+	VMOVDQU64 shuffle230<>+0(SB), Z31
+	VMOVDQU64 shuffle231<>+0(SB), Z30
+	VMOVDQU64 shuffle232<>+0(SB), Z29
+	VMOVDQU64 shuffle233<>+0(SB), Z28
+	VMOVDQU64 shuffle234<>+0(SB), Z27
+	VMOVDQU64 shuffle235<>+0(SB), Z26
+	VMOVDQU64 shuffle236<>+0(SB), Z25
+	VMOVDQU64 shuffle237<>+0(SB), Z24
+	VMOVDQU64 shuffle238<>+0(SB), Z23
+	VMOVDQU64 shuffle239<>+0(SB), Z22
+	VMOVDQU64 shuffle240<>+0(SB), Z21
+	VMOVDQU64 shuffle241<>+0(SB), Z20
+	VMOVDQU64 shuffle242<>+0(SB), Z19
+	VMOVDQU64 shuffle243<>+0(SB), Z18
+	VMOVDQU64 shuffle244<>+0(SB), Z17
+	VMOVDQU64 shuffle245<>+0(SB), Z16
 
-group287:
+group297:
 	MOVQ rows+24(FP), R8
 
-row288:
+row298:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last290
+	JB   last300
 
-chunks289:
+chunks299:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	VMOVDQU      (R10), Y0
@@ -7018,34 +7192,34 @@ chunks289:
 	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
 	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
 	VPERMB       Z0, Z28, Z0
-	KMOVQ        shuffle200<>+0(SB), K7
+	KMOVQ        shuffle204<>+0(SB), K7
 	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
 	ADDQ         $+60, R9
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks289
+	JAE          chunks299
 
-last290:
+last300:
 	TESTQ      R10, R10
-	JZ         rowdone291
+	JZ         rowdone301
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (R10), K1, Z0
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle230<>+0(SB), Z3
+	VMOVDQU64  shuffle234<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2B   Z2, Z26, Z3
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2B   Z4, Z25, Z3
 	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle233<>+0(SB), Z5
+	VMOVDQU64  shuffle237<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z23, Z5
 	VPERMT2B   Z4, Z22, Z5
 	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VMOVDQU64  shuffle236<>+0(SB), Z3
+	VMOVDQU64  shuffle240<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VPERMT2B   Z2, Z20, Z3
 	VPERMT2B   Z4, Z19, Z3
@@ -7055,177 +7229,177 @@ last290:
 	VPERMT2B   Z4, Z16, Z0
 	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
 
-rowdone291:
+rowdone301:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row288
+	JNZ  row298
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group287
+	JNZ  group297
 	VZEROUPPER
 	RET
 
-DATA shuffle226<>+0(SB)/8, $0x2926232009060300
-DATA shuffle226<>+8(SB)/8, $0x6966636049464340
-DATA shuffle226<>+16(SB)/8, $0x2a2724210a070401
-DATA shuffle226<>+24(SB)/8, $0x6a6764614a474441
-DATA shuffle226<>+32(SB)/8, $0x2b2825220b080502
-DATA shuffle226<>+40(SB)/8, $0x6b6865624b484542
-DATA shuffle226<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle226<>+56(SB)/8, $0x75726f6c55524f4c
-GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle227<>+0(SB)/8, $0x2926232009060300
-DATA shuffle227<>+8(SB)/8, $0x6966636049464340
-DATA shuffle227<>+16(SB)/8, $0x2a2724210a070401
-DATA shuffle227<>+24(SB)/8, $0x6a6764614a474441
-DATA shuffle227<>+32(SB)/8, $0x34312e2b14110e0b
-DATA shuffle227<>+40(SB)/8, $0x74716e6b54514e4b
-DATA shuffle227<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle227<>+56(SB)/8, $0x75726f6c55524f4c
-GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle228<>+0(SB)/8, $0x2926232009060300
-DATA shuffle228<>+8(SB)/8, $0x6966636049464340
-DATA shuffle228<>+16(SB)/8, $0x33302d2a13100d0a
-DATA shuffle228<>+24(SB)/8, $0x73706d6a53504d4a
-DATA shuffle228<>+32(SB)/8, $0x34312e2b14110e0b
-DATA shuffle228<>+40(SB)/8, $0x74716e6b54514e4b
-DATA shuffle228<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle228<>+56(SB)/8, $0x75726f6c55524f4c
-GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle229<>+0(SB)/8, $0x1916131009060300
-DATA shuffle229<>+8(SB)/8, $0x3936333029262320
-DATA shuffle229<>+16(SB)/8, $0x1a1714110a070401
-DATA shuffle229<>+24(SB)/8, $0x3a3734312a272421
-DATA shuffle229<>+32(SB)/8, $0x1b1815120b080502
-DATA shuffle229<>+40(SB)/8, $0x3b3835322b282522
-DATA shuffle229<>+48(SB)/8, $0x0000000000000000
-DATA shuffle229<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle230<>+0(SB)/8, $0x4946434009060300
-DATA shuffle230<>+8(SB)/8, $0x0000000000000000
-DATA shuffle230<>+16(SB)/8, $0x4a4744410a070401
-DATA shuffle230<>+24(SB)/8, $0x0000000000000000
-DATA shuffle230<>+32(SB)/8, $0x4b4845420b080502
-DATA shuffle230<>+40(SB)/8, $0x0000000000000000
-DATA shuffle230<>+48(SB)/8, $0x55524f4c15120f0c
-DATA shuffle230<>+56(SB)/8, $0x0000000000000000
+DATA shuffle230<>+0(SB)/8, $0x2926232009060300
+DATA shuffle230<>+8(SB)/8, $0x6966636049464340
+DATA shuffle230<>+16(SB)/8, $0x2a2724210a070401
+DATA shuffle230<>+24(SB)/8, $0x6a6764614a474441
+DATA shuffle230<>+32(SB)/8, $0x2b2825220b080502
+DATA shuffle230<>+40(SB)/8, $0x6b6865624b484542
+DATA shuffle230<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle230<>+56(SB)/8, $0x75726f6c55524f4c
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle231<>+0(SB)/8, $0x0706050403020100
-DATA shuffle231<>+8(SB)/8, $0x0f0e0d0c49464340
-DATA shuffle231<>+16(SB)/8, $0x1716151413121110
-DATA shuffle231<>+24(SB)/8, $0x1f1e1d1c4a474441
-DATA shuffle231<>+32(SB)/8, $0x2726252423222120
-DATA shuffle231<>+40(SB)/8, $0x2f2e2d2c4b484542
-DATA shuffle231<>+48(SB)/8, $0x3736353433323130
-DATA shuffle231<>+56(SB)/8, $0x3f3e3d3c55524f4c
+DATA shuffle231<>+0(SB)/8, $0x2926232009060300
+DATA shuffle231<>+8(SB)/8, $0x6966636049464340
+DATA shuffle231<>+16(SB)/8, $0x2a2724210a070401
+DATA shuffle231<>+24(SB)/8, $0x6a6764614a474441
+DATA shuffle231<>+32(SB)/8, $0x34312e2b14110e0b
+DATA shuffle231<>+40(SB)/8, $0x74716e6b54514e4b
+DATA shuffle231<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle231<>+56(SB)/8, $0x75726f6c55524f4c
 GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle232<>+0(SB)/8, $0x0706050403020100
-DATA shuffle232<>+8(SB)/8, $0x494643400b0a0908
-DATA shuffle232<>+16(SB)/8, $0x1716151413121110
-DATA shuffle232<>+24(SB)/8, $0x4a4744411b1a1918
-DATA shuffle232<>+32(SB)/8, $0x2726252423222120
-DATA shuffle232<>+40(SB)/8, $0x4b4845422b2a2928
-DATA shuffle232<>+48(SB)/8, $0x3736353433323130
-DATA shuffle232<>+56(SB)/8, $0x55524f4c3b3a3938
+DATA shuffle232<>+0(SB)/8, $0x2926232009060300
+DATA shuffle232<>+8(SB)/8, $0x6966636049464340
+DATA shuffle232<>+16(SB)/8, $0x33302d2a13100d0a
+DATA shuffle232<>+24(SB)/8, $0x73706d6a53504d4a
+DATA shuffle232<>+32(SB)/8, $0x34312e2b14110e0b
+DATA shuffle232<>+40(SB)/8, $0x74716e6b54514e4b
+DATA shuffle232<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle232<>+56(SB)/8, $0x75726f6c55524f4c
 GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle233<>+0(SB)/8, $0x5653504d1613100d
-DATA shuffle233<>+8(SB)/8, $0x0000000000000000
-DATA shuffle233<>+16(SB)/8, $0x5754514e1714110e
-DATA shuffle233<>+24(SB)/8, $0x0000000000000000
-DATA shuffle233<>+32(SB)/8, $0x615e5b58211e1b18
-DATA shuffle233<>+40(SB)/8, $0x0000000000000000
-DATA shuffle233<>+48(SB)/8, $0x625f5c59221f1c19
+DATA shuffle233<>+0(SB)/8, $0x1916131009060300
+DATA shuffle233<>+8(SB)/8, $0x3936333029262320
+DATA shuffle233<>+16(SB)/8, $0x1a1714110a070401
+DATA shuffle233<>+24(SB)/8, $0x3a3734312a272421
+DATA shuffle233<>+32(SB)/8, $0x1b1815120b080502
+DATA shuffle233<>+40(SB)/8, $0x3b3835322b282522
+DATA shuffle233<>+48(SB)/8, $0x0000000000000000
 DATA shuffle233<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle234<>+0(SB)/8, $0x0706050403020100
-DATA shuffle234<>+8(SB)/8, $0x0f0e0d0c5653504d
-DATA shuffle234<>+16(SB)/8, $0x1716151413121110
-DATA shuffle234<>+24(SB)/8, $0x1f1e1d1c5754514e
-DATA shuffle234<>+32(SB)/8, $0x2726252423222120
-DATA shuffle234<>+40(SB)/8, $0x2f2e2d2c615e5b58
-DATA shuffle234<>+48(SB)/8, $0x3736353433323130
-DATA shuffle234<>+56(SB)/8, $0x3f3e3d3c625f5c59
+DATA shuffle234<>+0(SB)/8, $0x4946434009060300
+DATA shuffle234<>+8(SB)/8, $0x0000000000000000
+DATA shuffle234<>+16(SB)/8, $0x4a4744410a070401
+DATA shuffle234<>+24(SB)/8, $0x0000000000000000
+DATA shuffle234<>+32(SB)/8, $0x4b4845420b080502
+DATA shuffle234<>+40(SB)/8, $0x0000000000000000
+DATA shuffle234<>+48(SB)/8, $0x55524f4c15120f0c
+DATA shuffle234<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle235<>+0(SB)/8, $0x0706050403020100
-DATA shuffle235<>+8(SB)/8, $0x5653504d0b0a0908
+DATA shuffle235<>+8(SB)/8, $0x0f0e0d0c49464340
 DATA shuffle235<>+16(SB)/8, $0x1716151413121110
-DATA shuffle235<>+24(SB)/8, $0x5754514e1b1a1918
+DATA shuffle235<>+24(SB)/8, $0x1f1e1d1c4a474441
 DATA shuffle235<>+32(SB)/8, $0x2726252423222120
-DATA shuffle235<>+40(SB)/8, $0x615e5b582b2a2928
+DATA shuffle235<>+40(SB)/8, $0x2f2e2d2c4b484542
 DATA shuffle235<>+48(SB)/8, $0x3736353433323130
-DATA shuffle235<>+56(SB)/8, $0x625f5c593b3a3938
+DATA shuffle235<>+56(SB)/8, $0x3f3e3d3c55524f4c
 GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle236<>+0(SB)/8, $0x63605d5a23201d1a
-DATA shuffle236<>+8(SB)/8, $0x0000000000000000
-DATA shuffle236<>+16(SB)/8, $0x6d6a67642d2a2724
-DATA shuffle236<>+24(SB)/8, $0x0000000000000000
-DATA shuffle236<>+32(SB)/8, $0x6e6b68652e2b2825
-DATA shuffle236<>+40(SB)/8, $0x0000000000000000
-DATA shuffle236<>+48(SB)/8, $0x6f6c69662f2c2926
-DATA shuffle236<>+56(SB)/8, $0x0000000000000000
+DATA shuffle236<>+0(SB)/8, $0x0706050403020100
+DATA shuffle236<>+8(SB)/8, $0x494643400b0a0908
+DATA shuffle236<>+16(SB)/8, $0x1716151413121110
+DATA shuffle236<>+24(SB)/8, $0x4a4744411b1a1918
+DATA shuffle236<>+32(SB)/8, $0x2726252423222120
+DATA shuffle236<>+40(SB)/8, $0x4b4845422b2a2928
+DATA shuffle236<>+48(SB)/8, $0x3736353433323130
+DATA shuffle236<>+56(SB)/8, $0x55524f4c3b3a3938
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle237<>+0(SB)/8, $0x0706050403020100
-DATA shuffle237<>+8(SB)/8, $0x0f0e0d0c63605d5a
-DATA shuffle237<>+16(SB)/8, $0x1716151413121110
-DATA shuffle237<>+24(SB)/8, $0x1f1e1d1c6d6a6764
-DATA shuffle237<>+32(SB)/8, $0x2726252423222120
-DATA shuffle237<>+40(SB)/8, $0x2f2e2d2c6e6b6865
-DATA shuffle237<>+48(SB)/8, $0x3736353433323130
-DATA shuffle237<>+56(SB)/8, $0x3f3e3d3c6f6c6966
+DATA shuffle237<>+0(SB)/8, $0x5653504d1613100d
+DATA shuffle237<>+8(SB)/8, $0x0000000000000000
+DATA shuffle237<>+16(SB)/8, $0x5754514e1714110e
+DATA shuffle237<>+24(SB)/8, $0x0000000000000000
+DATA shuffle237<>+32(SB)/8, $0x615e5b58211e1b18
+DATA shuffle237<>+40(SB)/8, $0x0000000000000000
+DATA shuffle237<>+48(SB)/8, $0x625f5c59221f1c19
+DATA shuffle237<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle238<>+0(SB)/8, $0x0706050403020100
-DATA shuffle238<>+8(SB)/8, $0x63605d5a0b0a0908
+DATA shuffle238<>+8(SB)/8, $0x0f0e0d0c5653504d
 DATA shuffle238<>+16(SB)/8, $0x1716151413121110
-DATA shuffle238<>+24(SB)/8, $0x6d6a67641b1a1918
+DATA shuffle238<>+24(SB)/8, $0x1f1e1d1c5754514e
 DATA shuffle238<>+32(SB)/8, $0x2726252423222120
-DATA shuffle238<>+40(SB)/8, $0x6e6b68652b2a2928
+DATA shuffle238<>+40(SB)/8, $0x2f2e2d2c615e5b58
 DATA shuffle238<>+48(SB)/8, $0x3736353433323130
-DATA shuffle238<>+56(SB)/8, $0x6f6c69663b3a3938
+DATA shuffle238<>+56(SB)/8, $0x3f3e3d3c625f5c59
 GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle239<>+0(SB)/8, $0x7976737039363330
-DATA shuffle239<>+8(SB)/8, $0x0000000000000000
-DATA shuffle239<>+16(SB)/8, $0x7a7774713a373431
-DATA shuffle239<>+24(SB)/8, $0x0000000000000000
-DATA shuffle239<>+32(SB)/8, $0x7b7875723b383532
-DATA shuffle239<>+40(SB)/8, $0x0000000000000000
-DATA shuffle239<>+48(SB)/8, $0x0000000000000000
-DATA shuffle239<>+56(SB)/8, $0x0000000000000000
+DATA shuffle239<>+0(SB)/8, $0x0706050403020100
+DATA shuffle239<>+8(SB)/8, $0x5653504d0b0a0908
+DATA shuffle239<>+16(SB)/8, $0x1716151413121110
+DATA shuffle239<>+24(SB)/8, $0x5754514e1b1a1918
+DATA shuffle239<>+32(SB)/8, $0x2726252423222120
+DATA shuffle239<>+40(SB)/8, $0x615e5b582b2a2928
+DATA shuffle239<>+48(SB)/8, $0x3736353433323130
+DATA shuffle239<>+56(SB)/8, $0x625f5c593b3a3938
 GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle240<>+0(SB)/8, $0x0706050403020100
-DATA shuffle240<>+8(SB)/8, $0x0f0e0d0c79767370
-DATA shuffle240<>+16(SB)/8, $0x1716151413121110
-DATA shuffle240<>+24(SB)/8, $0x1f1e1d1c7a777471
-DATA shuffle240<>+32(SB)/8, $0x2726252423222120
-DATA shuffle240<>+40(SB)/8, $0x2f2e2d2c7b787572
-DATA shuffle240<>+48(SB)/8, $0x3736353433323130
-DATA shuffle240<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle240<>+0(SB)/8, $0x63605d5a23201d1a
+DATA shuffle240<>+8(SB)/8, $0x0000000000000000
+DATA shuffle240<>+16(SB)/8, $0x6d6a67642d2a2724
+DATA shuffle240<>+24(SB)/8, $0x0000000000000000
+DATA shuffle240<>+32(SB)/8, $0x6e6b68652e2b2825
+DATA shuffle240<>+40(SB)/8, $0x0000000000000000
+DATA shuffle240<>+48(SB)/8, $0x6f6c69662f2c2926
+DATA shuffle240<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle241<>+0(SB)/8, $0x0706050403020100
-DATA shuffle241<>+8(SB)/8, $0x797673700b0a0908
+DATA shuffle241<>+8(SB)/8, $0x0f0e0d0c63605d5a
 DATA shuffle241<>+16(SB)/8, $0x1716151413121110
-DATA shuffle241<>+24(SB)/8, $0x7a7774711b1a1918
+DATA shuffle241<>+24(SB)/8, $0x1f1e1d1c6d6a6764
 DATA shuffle241<>+32(SB)/8, $0x2726252423222120
-DATA shuffle241<>+40(SB)/8, $0x7b7875722b2a2928
+DATA shuffle241<>+40(SB)/8, $0x2f2e2d2c6e6b6865
 DATA shuffle241<>+48(SB)/8, $0x3736353433323130
-DATA shuffle241<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle241<>+56(SB)/8, $0x3f3e3d3c6f6c6966
 GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle242<>+0(SB)/8, $0x0706050403020100
+DATA shuffle242<>+8(SB)/8, $0x63605d5a0b0a0908
+DATA shuffle242<>+16(SB)/8, $0x1716151413121110
+DATA shuffle242<>+24(SB)/8, $0x6d6a67641b1a1918
+DATA shuffle242<>+32(SB)/8, $0x2726252423222120
+DATA shuffle242<>+40(SB)/8, $0x6e6b68652b2a2928
+DATA shuffle242<>+48(SB)/8, $0x3736353433323130
+DATA shuffle242<>+56(SB)/8, $0x6f6c69663b3a3938
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle243<>+0(SB)/8, $0x7976737039363330
+DATA shuffle243<>+8(SB)/8, $0x0000000000000000
+DATA shuffle243<>+16(SB)/8, $0x7a7774713a373431
+DATA shuffle243<>+24(SB)/8, $0x0000000000000000
+DATA shuffle243<>+32(SB)/8, $0x7b7875723b383532
+DATA shuffle243<>+40(SB)/8, $0x0000000000000000
+DATA shuffle243<>+48(SB)/8, $0x0000000000000000
+DATA shuffle243<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle244<>+0(SB)/8, $0x0706050403020100
+DATA shuffle244<>+8(SB)/8, $0x0f0e0d0c79767370
+DATA shuffle244<>+16(SB)/8, $0x1716151413121110
+DATA shuffle244<>+24(SB)/8, $0x1f1e1d1c7a777471
+DATA shuffle244<>+32(SB)/8, $0x2726252423222120
+DATA shuffle244<>+40(SB)/8, $0x2f2e2d2c7b787572
+DATA shuffle244<>+48(SB)/8, $0x3736353433323130
+DATA shuffle244<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle245<>+0(SB)/8, $0x0706050403020100
+DATA shuffle245<>+8(SB)/8, $0x797673700b0a0908
+DATA shuffle245<>+16(SB)/8, $0x1716151413121110
+DATA shuffle245<>+24(SB)/8, $0x7a7774711b1a1918
+DATA shuffle245<>+32(SB)/8, $0x2726252423222120
+DATA shuffle245<>+40(SB)/8, $0x7b7875722b2a2928
+DATA shuffle245<>+48(SB)/8, $0x3736353433323130
+DATA shuffle245<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7250,13 +7424,13 @@ TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem292:
+rem302:
 	CMPQ R8, $+64
-	JB   remdone293
+	JB   remdone303
 	SUBQ $+48, R8
-	JMP  rem292
+	JMP  rem302
 
-remdone293:
+remdone303:
 	MOVQ      R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -7285,28 +7459,28 @@ remdone293:
 	CMOVQGT   shuffle11<>+0(SB), R8
 	BZHIQ     R8, shuffle12<>+0(SB), R8
 	KMOVQ     R8, K4
-	VMOVDQU64 shuffle242<>+0(SB), Z31
-	VMOVDQU64 shuffle243<>+0(SB), Z30
-	VMOVDQU64 shuffle244<>+0(SB), Z29
-	VMOVDQU64 shuffle245<>+0(SB), Z28
-	VMOVDQU64 shuffle246<>+0(SB), Z27
-	VMOVDQU64 shuffle247<>+0(SB), Z26
-	VMOVDQU64 shuffle248<>+0(SB), Z25
-	VMOVDQU64 shuffle249<>+0(SB), Z24
-	VMOVDQU64 shuffle250<>+0(SB), Z23
-	VMOVDQU64 shuffle251<>+0(SB), Z22
+	VMOVDQU64 shuffle246<>+0(SB), Z31
+	VMOVDQU64 shuffle247<>+0(SB), Z30
+	VMOVDQU64 shuffle248<>+0(SB), Z29
+	VMOVDQU64 shuffle249<>+0(SB), Z28
+	VMOVDQU64 shuffle250<>+0(SB), Z27
+	VMOVDQU64 shuffle251<>+0(SB), Z26
+	VMOVDQU64 shuffle252<>+0(SB), Z25
+	VMOVDQU64 shuffle253<>+0(SB), Z24
+	VMOVDQU64 shuffle254<>+0(SB), Z23
+	VMOVDQU64 shuffle255<>+0(SB), Z22
 
-group294:
+group304:
 	MOVQ rows+24(FP), R8
 
-row295:
+row305:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last297
+	JB   last307
 
-chunks296:
+chunks306:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	VMOVDQU      (R10), Y0
@@ -7333,23 +7507,23 @@ chunks296:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks296
+	JAE          chunks306
 
-last297:
+last307:
 	TESTQ      R10, R10
-	JZ         rowdone298
+	JZ         rowdone308
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (R10), K1, Z0
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle246<>+0(SB), Z3
+	VMOVDQU64  shuffle250<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2B   Z2, Z26, Z3
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2B   Z4, Z25, Z3
 	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle243<>+0(SB), Z5
+	VMOVDQU64  shuffle247<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z29, Z5
 	VPERMT2B   Z4, Z28, Z5
@@ -7359,117 +7533,117 @@ last297:
 	VPERMT2B   Z4, Z22, Z0
 	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
-rowdone298:
+rowdone308:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row295
+	JNZ  row305
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group294
+	JNZ  group304
 	VZEROUPPER
 	RET
 
-DATA shuffle242<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle242<>+8(SB)/8, $0x33322d2c27262120
-DATA shuffle242<>+16(SB)/8, $0x53524d4c47464140
-DATA shuffle242<>+24(SB)/8, $0x73726d6c67666160
-DATA shuffle242<>+32(SB)/8, $0x15140f0e09080302
-DATA shuffle242<>+40(SB)/8, $0x35342f2e29282322
-DATA shuffle242<>+48(SB)/8, $0x55544f4e49484342
-DATA shuffle242<>+56(SB)/8, $0x75746f6e69686362
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle243<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle243<>+8(SB)/8, $0x575651504b4a4544
-DATA shuffle243<>+16(SB)/8, $0x0000000000000000
-DATA shuffle243<>+24(SB)/8, $0x0000000000000000
-DATA shuffle243<>+32(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle243<>+40(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle243<>+48(SB)/8, $0x0000000000000000
-DATA shuffle243<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle244<>+0(SB)/8, $0x0706050403020100
-DATA shuffle244<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle244<>+16(SB)/8, $0x575651504b4a4544
-DATA shuffle244<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle244<>+32(SB)/8, $0x2726252423222120
-DATA shuffle244<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle244<>+48(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle244<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle245<>+0(SB)/8, $0x0706050403020100
-DATA shuffle245<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle245<>+16(SB)/8, $0x1716151413121110
-DATA shuffle245<>+24(SB)/8, $0x575651504b4a4544
-DATA shuffle245<>+32(SB)/8, $0x2726252423222120
-DATA shuffle245<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle245<>+48(SB)/8, $0x3736353433323130
-DATA shuffle245<>+56(SB)/8, $0x6b6a65645f5e5958
-GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle246<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle246<>+8(SB)/8, $0x53524d4c47464140
-DATA shuffle246<>+16(SB)/8, $0x0000000000000000
-DATA shuffle246<>+24(SB)/8, $0x0000000000000000
+DATA shuffle246<>+8(SB)/8, $0x33322d2c27262120
+DATA shuffle246<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle246<>+24(SB)/8, $0x73726d6c67666160
 DATA shuffle246<>+32(SB)/8, $0x15140f0e09080302
-DATA shuffle246<>+40(SB)/8, $0x55544f4e49484342
-DATA shuffle246<>+48(SB)/8, $0x0000000000000000
-DATA shuffle246<>+56(SB)/8, $0x0000000000000000
+DATA shuffle246<>+40(SB)/8, $0x35342f2e29282322
+DATA shuffle246<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle246<>+56(SB)/8, $0x75746f6e69686362
 GLOBL shuffle246<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle247<>+0(SB)/8, $0x0706050403020100
-DATA shuffle247<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle247<>+16(SB)/8, $0x53524d4c47464140
-DATA shuffle247<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle247<>+32(SB)/8, $0x2726252423222120
-DATA shuffle247<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle247<>+48(SB)/8, $0x55544f4e49484342
-DATA shuffle247<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle247<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle247<>+8(SB)/8, $0x575651504b4a4544
+DATA shuffle247<>+16(SB)/8, $0x0000000000000000
+DATA shuffle247<>+24(SB)/8, $0x0000000000000000
+DATA shuffle247<>+32(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle247<>+40(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle247<>+48(SB)/8, $0x0000000000000000
+DATA shuffle247<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle248<>+0(SB)/8, $0x0706050403020100
 DATA shuffle248<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle248<>+16(SB)/8, $0x1716151413121110
-DATA shuffle248<>+24(SB)/8, $0x53524d4c47464140
+DATA shuffle248<>+16(SB)/8, $0x575651504b4a4544
+DATA shuffle248<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle248<>+32(SB)/8, $0x2726252423222120
 DATA shuffle248<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle248<>+48(SB)/8, $0x3736353433323130
-DATA shuffle248<>+56(SB)/8, $0x55544f4e49484342
+DATA shuffle248<>+48(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle248<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle249<>+0(SB)/8, $0x2d2c272621201b1a
-DATA shuffle249<>+8(SB)/8, $0x6d6c676661605b5a
-DATA shuffle249<>+16(SB)/8, $0x0000000000000000
-DATA shuffle249<>+24(SB)/8, $0x0000000000000000
-DATA shuffle249<>+32(SB)/8, $0x2f2e292823221d1c
-DATA shuffle249<>+40(SB)/8, $0x6f6e696863625d5c
-DATA shuffle249<>+48(SB)/8, $0x0000000000000000
-DATA shuffle249<>+56(SB)/8, $0x0000000000000000
+DATA shuffle249<>+0(SB)/8, $0x0706050403020100
+DATA shuffle249<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle249<>+16(SB)/8, $0x1716151413121110
+DATA shuffle249<>+24(SB)/8, $0x575651504b4a4544
+DATA shuffle249<>+32(SB)/8, $0x2726252423222120
+DATA shuffle249<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle249<>+48(SB)/8, $0x3736353433323130
+DATA shuffle249<>+56(SB)/8, $0x6b6a65645f5e5958
 GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle250<>+0(SB)/8, $0x0706050403020100
-DATA shuffle250<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle250<>+16(SB)/8, $0x6d6c676661605b5a
-DATA shuffle250<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle250<>+32(SB)/8, $0x2726252423222120
-DATA shuffle250<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle250<>+48(SB)/8, $0x6f6e696863625d5c
-DATA shuffle250<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle250<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle250<>+8(SB)/8, $0x53524d4c47464140
+DATA shuffle250<>+16(SB)/8, $0x0000000000000000
+DATA shuffle250<>+24(SB)/8, $0x0000000000000000
+DATA shuffle250<>+32(SB)/8, $0x15140f0e09080302
+DATA shuffle250<>+40(SB)/8, $0x55544f4e49484342
+DATA shuffle250<>+48(SB)/8, $0x0000000000000000
+DATA shuffle250<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle251<>+0(SB)/8, $0x0706050403020100
 DATA shuffle251<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle251<>+16(SB)/8, $0x1716151413121110
-DATA shuffle251<>+24(SB)/8, $0x6d6c676661605b5a
+DATA shuffle251<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle251<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle251<>+32(SB)/8, $0x2726252423222120
 DATA shuffle251<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle251<>+48(SB)/8, $0x3736353433323130
-DATA shuffle251<>+56(SB)/8, $0x6f6e696863625d5c
+DATA shuffle251<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle251<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle252<>+0(SB)/8, $0x0706050403020100
+DATA shuffle252<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle252<>+16(SB)/8, $0x1716151413121110
+DATA shuffle252<>+24(SB)/8, $0x53524d4c47464140
+DATA shuffle252<>+32(SB)/8, $0x2726252423222120
+DATA shuffle252<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle252<>+48(SB)/8, $0x3736353433323130
+DATA shuffle252<>+56(SB)/8, $0x55544f4e49484342
+GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle253<>+0(SB)/8, $0x2d2c272621201b1a
+DATA shuffle253<>+8(SB)/8, $0x6d6c676661605b5a
+DATA shuffle253<>+16(SB)/8, $0x0000000000000000
+DATA shuffle253<>+24(SB)/8, $0x0000000000000000
+DATA shuffle253<>+32(SB)/8, $0x2f2e292823221d1c
+DATA shuffle253<>+40(SB)/8, $0x6f6e696863625d5c
+DATA shuffle253<>+48(SB)/8, $0x0000000000000000
+DATA shuffle253<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle254<>+0(SB)/8, $0x0706050403020100
+DATA shuffle254<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle254<>+16(SB)/8, $0x6d6c676661605b5a
+DATA shuffle254<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle254<>+32(SB)/8, $0x2726252423222120
+DATA shuffle254<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle254<>+48(SB)/8, $0x6f6e696863625d5c
+DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle255<>+0(SB)/8, $0x0706050403020100
+DATA shuffle255<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle255<>+16(SB)/8, $0x1716151413121110
+DATA shuffle255<>+24(SB)/8, $0x6d6c676661605b5a
+DATA shuffle255<>+32(SB)/8, $0x2726252423222120
+DATA shuffle255<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle255<>+48(SB)/8, $0x3736353433323130
+DATA shuffle255<>+56(SB)/8, $0x6f6e696863625d5c
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -7494,13 +7668,13 @@ TEXT ·tzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem299:
+rem309:
 	CMPQ R8, $+64
-	JB   remdone300
+	JB   remdone310
 	SUBQ $+48, R8
-	JMP  rem299
+	JMP  rem309
 
-remdone300:
+remdone310:
 	MOVQ      R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -7529,27 +7703,27 @@ remdone300:
 	CMOVQGT   shuffle11<>+0(SB), R8
 	BZHIQ     R8, shuffle12<>+0(SB), R8
 	KMOVQ     R8, K4
-	VMOVDQU64 shuffle252<>+0(SB), Z31
-	VMOVDQU64 shuffle253<>+0(SB), Z30
-	VMOVDQU64 shuffle254<>+0(SB), Z29
-	VMOVDQU64 shuffle255<>+0(SB), Z28
-	VMOVDQU64 shuffle256<>+0(SB), Z27
-	VMOVDQU64 shuffle257<>+0(SB), Z26
-	VMOVDQU64 shuffle258<>+0(SB), Z25
-	VMOVDQU64 shuffle259<>+0(SB), Z24
-	VMOVDQU64 shuffle260<>+0(SB), Z23
+	VMOVDQU64 shuffle256<>+0(SB), Z31
+	VMOVDQU64 shuffle257<>+0(SB), Z30
+	VMOVDQU64 shuffle258<>+0(SB), Z29
+	VMOVDQU64 shuffle259<>+0(SB), Z28
+	VMOVDQU64 shuffle260<>+0(SB), Z27
+	VMOVDQU64 shuffle261<>+0(SB), Z26
+	VMOVDQU64 shuffle262<>+0(SB), Z25
+	VMOVDQU64 shuffle263<>+0(SB), Z24
+	VMOVDQU64 shuffle264<>+0(SB), Z23
 
-group301:
+group311:
 	MOVQ rows+24(FP), R8
 
-row302:
+row312:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last304
+	JB   last314
 
-chunks303:
+chunks313:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (R10), Z0
@@ -7580,23 +7754,23 @@ chunks303:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks303
+	JAE       chunks313
 
-last304:
+last314:
 	TESTQ      R10, R10
-	JZ         rowdone305
+	JZ         rowdone315
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (R10), K1, Z0
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle252<>+0(SB), Z3
+	VMOVDQU64  shuffle256<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z (R11), K1, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4
 	VPERMT2D   Z4, Z29, Z3
 	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle255<>+0(SB), Z5
+	VMOVDQU64  shuffle259<>+0(SB), Z5
 	VPERMI2D   Z1, Z0, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
@@ -7606,107 +7780,107 @@ last304:
 	VPERMT2D   Z4, Z23, Z0
 	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
 
-rowdone305:
+rowdone315:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row302
+	JNZ  row312
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group301
+	JNZ  group311
 	VZEROUPPER
 	RET
 
-DATA shuffle252<>+0(SB)/8, $0x0000000300000000
-DATA shuffle252<>+8(SB)/8, $0x0000000900000006
-DATA shuffle252<>+16(SB)/8, $0x0000001300000010
-DATA shuffle252<>+24(SB)/8, $0x0000001900000016
-DATA shuffle252<>+32(SB)/8, $0x0000000000000000
-DATA shuffle252<>+40(SB)/8, $0x0000000000000000
-DATA shuffle252<>+48(SB)/8, $0x0000000000000000
-DATA shuffle252<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle253<>+0(SB)/8, $0x0000000100000000
-DATA shuffle253<>+8(SB)/8, $0x0000000300000002
-DATA shuffle253<>+16(SB)/8, $0x0000000500000004
-DATA shuffle253<>+24(SB)/8, $0x0000000700000006
-DATA shuffle253<>+32(SB)/8, $0x0000001300000010
-DATA shuffle253<>+40(SB)/8, $0x0000001900000016
-DATA shuffle253<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle253<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle254<>+0(SB)/8, $0x0000000100000000
-DATA shuffle254<>+8(SB)/8, $0x0000000300000002
-DATA shuffle254<>+16(SB)/8, $0x0000000500000004
-DATA shuffle254<>+24(SB)/8, $0x0000000700000006
-DATA shuffle254<>+32(SB)/8, $0x0000000900000008
-DATA shuffle254<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle254<>+48(SB)/8, $0x0000001300000010
-DATA shuffle254<>+56(SB)/8, $0x0000001900000016
-GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle255<>+0(SB)/8, $0x0000000400000001
-DATA shuffle255<>+8(SB)/8, $0x0000000a00000007
-DATA shuffle255<>+16(SB)/8, $0x0000001400000011
-DATA shuffle255<>+24(SB)/8, $0x0000001a00000017
-DATA shuffle255<>+32(SB)/8, $0x0000000000000000
-DATA shuffle255<>+40(SB)/8, $0x0000000000000000
-DATA shuffle255<>+48(SB)/8, $0x0000000000000000
-DATA shuffle255<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle256<>+0(SB)/8, $0x0000000100000000
-DATA shuffle256<>+8(SB)/8, $0x0000000300000002
-DATA shuffle256<>+16(SB)/8, $0x0000000500000004
-DATA shuffle256<>+24(SB)/8, $0x0000000700000006
-DATA shuffle256<>+32(SB)/8, $0x0000001400000011
-DATA shuffle256<>+40(SB)/8, $0x0000001a00000017
-DATA shuffle256<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle256<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle256<>+0(SB)/8, $0x0000000300000000
+DATA shuffle256<>+8(SB)/8, $0x0000000900000006
+DATA shuffle256<>+16(SB)/8, $0x0000001300000010
+DATA shuffle256<>+24(SB)/8, $0x0000001900000016
+DATA shuffle256<>+32(SB)/8, $0x0000000000000000
+DATA shuffle256<>+40(SB)/8, $0x0000000000000000
+DATA shuffle256<>+48(SB)/8, $0x0000000000000000
+DATA shuffle256<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle257<>+0(SB)/8, $0x0000000100000000
 DATA shuffle257<>+8(SB)/8, $0x0000000300000002
 DATA shuffle257<>+16(SB)/8, $0x0000000500000004
 DATA shuffle257<>+24(SB)/8, $0x0000000700000006
-DATA shuffle257<>+32(SB)/8, $0x0000000900000008
-DATA shuffle257<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle257<>+48(SB)/8, $0x0000001400000011
-DATA shuffle257<>+56(SB)/8, $0x0000001a00000017
+DATA shuffle257<>+32(SB)/8, $0x0000001300000010
+DATA shuffle257<>+40(SB)/8, $0x0000001900000016
+DATA shuffle257<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle257<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle258<>+0(SB)/8, $0x0000000500000002
-DATA shuffle258<>+8(SB)/8, $0x0000000b00000008
-DATA shuffle258<>+16(SB)/8, $0x0000001500000012
-DATA shuffle258<>+24(SB)/8, $0x0000001b00000018
-DATA shuffle258<>+32(SB)/8, $0x0000000000000000
-DATA shuffle258<>+40(SB)/8, $0x0000000000000000
-DATA shuffle258<>+48(SB)/8, $0x0000000000000000
-DATA shuffle258<>+56(SB)/8, $0x0000000000000000
+DATA shuffle258<>+0(SB)/8, $0x0000000100000000
+DATA shuffle258<>+8(SB)/8, $0x0000000300000002
+DATA shuffle258<>+16(SB)/8, $0x0000000500000004
+DATA shuffle258<>+24(SB)/8, $0x0000000700000006
+DATA shuffle258<>+32(SB)/8, $0x0000000900000008
+DATA shuffle258<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle258<>+48(SB)/8, $0x0000001300000010
+DATA shuffle258<>+56(SB)/8, $0x0000001900000016
 GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle259<>+0(SB)/8, $0x0000000100000000
-DATA shuffle259<>+8(SB)/8, $0x0000000300000002
-DATA shuffle259<>+16(SB)/8, $0x0000000500000004
-DATA shuffle259<>+24(SB)/8, $0x0000000700000006
-DATA shuffle259<>+32(SB)/8, $0x0000001500000012
-DATA shuffle259<>+40(SB)/8, $0x0000001b00000018
-DATA shuffle259<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle259<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle259<>+0(SB)/8, $0x0000000400000001
+DATA shuffle259<>+8(SB)/8, $0x0000000a00000007
+DATA shuffle259<>+16(SB)/8, $0x0000001400000011
+DATA shuffle259<>+24(SB)/8, $0x0000001a00000017
+DATA shuffle259<>+32(SB)/8, $0x0000000000000000
+DATA shuffle259<>+40(SB)/8, $0x0000000000000000
+DATA shuffle259<>+48(SB)/8, $0x0000000000000000
+DATA shuffle259<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle260<>+0(SB)/8, $0x0000000100000000
 DATA shuffle260<>+8(SB)/8, $0x0000000300000002
 DATA shuffle260<>+16(SB)/8, $0x0000000500000004
 DATA shuffle260<>+24(SB)/8, $0x0000000700000006
-DATA shuffle260<>+32(SB)/8, $0x0000000900000008
-DATA shuffle260<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle260<>+48(SB)/8, $0x0000001500000012
-DATA shuffle260<>+56(SB)/8, $0x0000001b00000018
+DATA shuffle260<>+32(SB)/8, $0x0000001400000011
+DATA shuffle260<>+40(SB)/8, $0x0000001a00000017
+DATA shuffle260<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle260<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle261<>+0(SB)/8, $0x0000000100000000
+DATA shuffle261<>+8(SB)/8, $0x0000000300000002
+DATA shuffle261<>+16(SB)/8, $0x0000000500000004
+DATA shuffle261<>+24(SB)/8, $0x0000000700000006
+DATA shuffle261<>+32(SB)/8, $0x0000000900000008
+DATA shuffle261<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle261<>+48(SB)/8, $0x0000001400000011
+DATA shuffle261<>+56(SB)/8, $0x0000001a00000017
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle262<>+0(SB)/8, $0x0000000500000002
+DATA shuffle262<>+8(SB)/8, $0x0000000b00000008
+DATA shuffle262<>+16(SB)/8, $0x0000001500000012
+DATA shuffle262<>+24(SB)/8, $0x0000001b00000018
+DATA shuffle262<>+32(SB)/8, $0x0000000000000000
+DATA shuffle262<>+40(SB)/8, $0x0000000000000000
+DATA shuffle262<>+48(SB)/8, $0x0000000000000000
+DATA shuffle262<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle263<>+0(SB)/8, $0x0000000100000000
+DATA shuffle263<>+8(SB)/8, $0x0000000300000002
+DATA shuffle263<>+16(SB)/8, $0x0000000500000004
+DATA shuffle263<>+24(SB)/8, $0x0000000700000006
+DATA shuffle263<>+32(SB)/8, $0x0000001500000012
+DATA shuffle263<>+40(SB)/8, $0x0000001b00000018
+DATA shuffle263<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle263<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle264<>+0(SB)/8, $0x0000000100000000
+DATA shuffle264<>+8(SB)/8, $0x0000000300000002
+DATA shuffle264<>+16(SB)/8, $0x0000000500000004
+DATA shuffle264<>+24(SB)/8, $0x0000000700000006
+DATA shuffle264<>+32(SB)/8, $0x0000000900000008
+DATA shuffle264<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle264<>+48(SB)/8, $0x0000001500000012
+DATA shuffle264<>+56(SB)/8, $0x0000001b00000018
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7729,27 +7903,27 @@ TEXT ·tzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle261<>+0(SB), Z31
-	VMOVDQU64 shuffle262<>+0(SB), Z30
+	VMOVDQU64 shuffle265<>+0(SB), Z31
+	VMOVDQU64 shuffle266<>+0(SB), Z30
 
-group306:
+group316:
 	MOVQ rows+24(FP), R8
 
-row307:
+row317:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last309
+	JB   last319
 
-chunks308:
+chunks318:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	VMOVDQU      (R10), Y0
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle261<>+0(SB), Z3
+	VMOVDQU64    shuffle265<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
@@ -7758,7 +7932,7 @@ chunks308:
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle261<>+0(SB), Z2
+	VMOVDQU64    shuffle265<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
@@ -7767,46 +7941,46 @@ chunks308:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks308
+	JAE          chunks318
 
-last309:
+last319:
 	TESTQ R10, R10
-	JZ    rowdone310
+	JZ    rowdone320
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks308
+	JMP   chunks318
 
-rowdone310:
+rowdone320:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row307
+	JNZ  row317
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group306
+	JNZ  group316
 	VZEROUPPER
 	RET
 
-DATA shuffle261<>+0(SB)/8, $0x2c2824200c080400
-DATA shuffle261<>+8(SB)/8, $0x6c6864604c484440
-DATA shuffle261<>+16(SB)/8, $0x2d2925210d090501
-DATA shuffle261<>+24(SB)/8, $0x6d6965614d494541
-DATA shuffle261<>+32(SB)/8, $0x2e2a26220e0a0602
-DATA shuffle261<>+40(SB)/8, $0x6e6a66624e4a4642
-DATA shuffle261<>+48(SB)/8, $0x2f2b27230f0b0703
-DATA shuffle261<>+56(SB)/8, $0x6f6b67634f4b4743
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
+DATA shuffle265<>+0(SB)/8, $0x2c2824200c080400
+DATA shuffle265<>+8(SB)/8, $0x6c6864604c484440
+DATA shuffle265<>+16(SB)/8, $0x2d2925210d090501
+DATA shuffle265<>+24(SB)/8, $0x6d6965614d494541
+DATA shuffle265<>+32(SB)/8, $0x2e2a26220e0a0602
+DATA shuffle265<>+40(SB)/8, $0x6e6a66624e4a4642
+DATA shuffle265<>+48(SB)/8, $0x2f2b27230f0b0703
+DATA shuffle265<>+56(SB)/8, $0x6f6b67634f4b4743
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle262<>+0(SB)/8, $0x3c3834301c181410
-DATA shuffle262<>+8(SB)/8, $0x7c7874705c585450
-DATA shuffle262<>+16(SB)/8, $0x3d3935311d191511
-DATA shuffle262<>+24(SB)/8, $0x7d7975715d595551
-DATA shuffle262<>+32(SB)/8, $0x3e3a36321e1a1612
-DATA shuffle262<>+40(SB)/8, $0x7e7a76725e5a5652
-DATA shuffle262<>+48(SB)/8, $0x3f3b37331f1b1713
-DATA shuffle262<>+56(SB)/8, $0x7f7b77735f5b5753
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
+DATA shuffle266<>+0(SB)/8, $0x3c3834301c181410
+DATA shuffle266<>+8(SB)/8, $0x7c7874705c585450
+DATA shuffle266<>+16(SB)/8, $0x3d3935311d191511
+DATA shuffle266<>+24(SB)/8, $0x7d7975715d595551
+DATA shuffle266<>+32(SB)/8, $0x3e3a36321e1a1612
+DATA shuffle266<>+40(SB)/8, $0x7e7a76725e5a5652
+DATA shuffle266<>+48(SB)/8, $0x3f3b37331f1b1713
+DATA shuffle266<>+56(SB)/8, $0x7f7b77735f5b5753
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7829,27 +8003,27 @@ TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle263<>+0(SB), Z31
-	VMOVDQU64 shuffle264<>+0(SB), Z30
+	VMOVDQU64 shuffle267<>+0(SB), Z31
+	VMOVDQU64 shuffle268<>+0(SB), Z30
 
-group311:
+group321:
 	MOVQ rows+24(FP), R8
 
-row312:
+row322:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last314
+	JB   last324
 
-chunks313:
+chunks323:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	VMOVDQU      (R10), Y0
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
 	VMOVDQU      (R11), Y1
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle263<>+0(SB), Z3
+	VMOVDQU64    shuffle267<>+0(SB), Z3
 	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R9*4)
 	VPERMT2B     Z1, Z30, Z0
@@ -7858,7 +8032,7 @@ chunks313:
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
 	VMOVDQU      32(R11), Y3
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle263<>+0(SB), Z2
+	VMOVDQU64    shuffle267<>+0(SB), Z2
 	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R9*4)
 	VPERMT2B     Z3, Z30, Z0
@@ -7867,46 +8041,46 @@ chunks313:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks313
+	JAE          chunks323
 
-last314:
+last324:
 	TESTQ R10, R10
-	JZ    rowdone315
+	JZ    rowdone325
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks313
+	JMP   chunks323
 
-rowdone315:
+rowdone325:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row312
+	JNZ  row322
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group311
+	JNZ  group321
 	VZEROUPPER
 	RET
 
-DATA shuffle263<>+0(SB)/8, $0x1918111009080100
-DATA shuffle263<>+8(SB)/8, $0x3938313029282120
-DATA shuffle263<>+16(SB)/8, $0x5958515049484140
-DATA shuffle263<>+24(SB)/8, $0x7978717069686160
-DATA shuffle263<>+32(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle263<>+40(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle263<>+48(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle263<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
+DATA shuffle267<>+0(SB)/8, $0x1918111009080100
+DATA shuffle267<>+8(SB)/8, $0x3938313029282120
+DATA shuffle267<>+16(SB)/8, $0x5958515049484140
+DATA shuffle267<>+24(SB)/8, $0x7978717069686160
+DATA shuffle267<>+32(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle267<>+40(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle267<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle267<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle264<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle264<>+8(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle264<>+16(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle264<>+24(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle264<>+32(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle264<>+40(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle264<>+48(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle264<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
+DATA shuffle268<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle268<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle268<>+16(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle268<>+24(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle268<>+32(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle268<>+40(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle268<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle268<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -7929,30 +8103,30 @@ TEXT ·tzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle265<>+0(SB), Z31
-	VMOVDQU64 shuffle266<>+0(SB), Z30
-	VMOVDQU64 shuffle267<>+0(SB), Z29
-	VMOVDQU64 shuffle268<>+0(SB), Z28
-	VMOVDQU64 shuffle269<>+0(SB), Z27
-	VMOVDQU64 shuffle270<>+0(SB), Z26
-	VMOVDQU64 shuffle271<>+0(SB), Z25
-	VMOVDQU64 shuffle272<>+0(SB), Z24
-	VMOVDQU64 shuffle273<>+0(SB), Z23
-	VMOVDQU64 shuffle274<>+0(SB), Z22
-	VMOVDQU64 shuffle275<>+0(SB), Z21
-	VMOVDQU64 shuffle276<>+0(SB), Z20
+	VMOVDQU64 shuffle269<>+0(SB), Z31
+	VMOVDQU64 shuffle270<>+0(SB), Z30
+	VMOVDQU64 shuffle271<>+0(SB), Z29
+	VMOVDQU64 shuffle272<>+0(SB), Z28
+	VMOVDQU64 shuffle273<>+0(SB), Z27
+	VMOVDQU64 shuffle274<>+0(SB), Z26
+	VMOVDQU64 shuffle275<>+0(SB), Z25
+	VMOVDQU64 shuffle276<>+0(SB), Z24
+	VMOVDQU64 shuffle277<>+0(SB), Z23
+	VMOVDQU64 shuffle278<>+0(SB), Z22
+	VMOVDQU64 shuffle279<>+0(SB), Z21
+	VMOVDQU64 shuffle280<>+0(SB), Z20
 
-group316:
+group326:
 	MOVQ rows+24(FP), R8
 
-row317:
+row327:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last319
+	JB   last329
 
-chunks318:
+chunks328:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (R10), Z0
@@ -7991,146 +8165,146 @@ chunks318:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks318
+	JAE       chunks328
 
-last319:
+last329:
 	TESTQ R10, R10
-	JZ    rowdone320
+	JZ    rowdone330
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks318
+	JMP   chunks328
 
-rowdone320:
+rowdone330:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row317
+	JNZ  row327
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group316
+	JNZ  group326
 	VZEROUPPER
 	RET
 
-DATA shuffle265<>+0(SB)/8, $0x0000000400000000
-DATA shuffle265<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle265<>+16(SB)/8, $0x0000001400000010
-DATA shuffle265<>+24(SB)/8, $0x0000001c00000018
-DATA shuffle265<>+32(SB)/8, $0x0000000000000000
-DATA shuffle265<>+40(SB)/8, $0x0000000000000000
-DATA shuffle265<>+48(SB)/8, $0x0000000000000000
-DATA shuffle265<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle266<>+0(SB)/8, $0x0000000100000000
-DATA shuffle266<>+8(SB)/8, $0x0000000300000002
-DATA shuffle266<>+16(SB)/8, $0x0000000500000004
-DATA shuffle266<>+24(SB)/8, $0x0000000700000006
-DATA shuffle266<>+32(SB)/8, $0x0000001400000010
-DATA shuffle266<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle266<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle266<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle267<>+0(SB)/8, $0x0000000100000000
-DATA shuffle267<>+8(SB)/8, $0x0000000300000002
-DATA shuffle267<>+16(SB)/8, $0x0000000500000004
-DATA shuffle267<>+24(SB)/8, $0x0000000700000006
-DATA shuffle267<>+32(SB)/8, $0x0000000900000008
-DATA shuffle267<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle267<>+48(SB)/8, $0x0000001400000010
-DATA shuffle267<>+56(SB)/8, $0x0000001c00000018
-GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle268<>+0(SB)/8, $0x0000000500000001
-DATA shuffle268<>+8(SB)/8, $0x0000000d00000009
-DATA shuffle268<>+16(SB)/8, $0x0000001500000011
-DATA shuffle268<>+24(SB)/8, $0x0000001d00000019
-DATA shuffle268<>+32(SB)/8, $0x0000000000000000
-DATA shuffle268<>+40(SB)/8, $0x0000000000000000
-DATA shuffle268<>+48(SB)/8, $0x0000000000000000
-DATA shuffle268<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle269<>+0(SB)/8, $0x0000000100000000
-DATA shuffle269<>+8(SB)/8, $0x0000000300000002
-DATA shuffle269<>+16(SB)/8, $0x0000000500000004
-DATA shuffle269<>+24(SB)/8, $0x0000000700000006
-DATA shuffle269<>+32(SB)/8, $0x0000001500000011
-DATA shuffle269<>+40(SB)/8, $0x0000001d00000019
-DATA shuffle269<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle269<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle269<>+0(SB)/8, $0x0000000400000000
+DATA shuffle269<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle269<>+16(SB)/8, $0x0000001400000010
+DATA shuffle269<>+24(SB)/8, $0x0000001c00000018
+DATA shuffle269<>+32(SB)/8, $0x0000000000000000
+DATA shuffle269<>+40(SB)/8, $0x0000000000000000
+DATA shuffle269<>+48(SB)/8, $0x0000000000000000
+DATA shuffle269<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle270<>+0(SB)/8, $0x0000000100000000
 DATA shuffle270<>+8(SB)/8, $0x0000000300000002
 DATA shuffle270<>+16(SB)/8, $0x0000000500000004
 DATA shuffle270<>+24(SB)/8, $0x0000000700000006
-DATA shuffle270<>+32(SB)/8, $0x0000000900000008
-DATA shuffle270<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle270<>+48(SB)/8, $0x0000001500000011
-DATA shuffle270<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle270<>+32(SB)/8, $0x0000001400000010
+DATA shuffle270<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle270<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle270<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle271<>+0(SB)/8, $0x0000000600000002
-DATA shuffle271<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle271<>+16(SB)/8, $0x0000001600000012
-DATA shuffle271<>+24(SB)/8, $0x0000001e0000001a
-DATA shuffle271<>+32(SB)/8, $0x0000000000000000
-DATA shuffle271<>+40(SB)/8, $0x0000000000000000
-DATA shuffle271<>+48(SB)/8, $0x0000000000000000
-DATA shuffle271<>+56(SB)/8, $0x0000000000000000
+DATA shuffle271<>+0(SB)/8, $0x0000000100000000
+DATA shuffle271<>+8(SB)/8, $0x0000000300000002
+DATA shuffle271<>+16(SB)/8, $0x0000000500000004
+DATA shuffle271<>+24(SB)/8, $0x0000000700000006
+DATA shuffle271<>+32(SB)/8, $0x0000000900000008
+DATA shuffle271<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle271<>+48(SB)/8, $0x0000001400000010
+DATA shuffle271<>+56(SB)/8, $0x0000001c00000018
 GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle272<>+0(SB)/8, $0x0000000100000000
-DATA shuffle272<>+8(SB)/8, $0x0000000300000002
-DATA shuffle272<>+16(SB)/8, $0x0000000500000004
-DATA shuffle272<>+24(SB)/8, $0x0000000700000006
-DATA shuffle272<>+32(SB)/8, $0x0000001600000012
-DATA shuffle272<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle272<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle272<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle272<>+0(SB)/8, $0x0000000500000001
+DATA shuffle272<>+8(SB)/8, $0x0000000d00000009
+DATA shuffle272<>+16(SB)/8, $0x0000001500000011
+DATA shuffle272<>+24(SB)/8, $0x0000001d00000019
+DATA shuffle272<>+32(SB)/8, $0x0000000000000000
+DATA shuffle272<>+40(SB)/8, $0x0000000000000000
+DATA shuffle272<>+48(SB)/8, $0x0000000000000000
+DATA shuffle272<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle273<>+0(SB)/8, $0x0000000100000000
 DATA shuffle273<>+8(SB)/8, $0x0000000300000002
 DATA shuffle273<>+16(SB)/8, $0x0000000500000004
 DATA shuffle273<>+24(SB)/8, $0x0000000700000006
-DATA shuffle273<>+32(SB)/8, $0x0000000900000008
-DATA shuffle273<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle273<>+48(SB)/8, $0x0000001600000012
-DATA shuffle273<>+56(SB)/8, $0x0000001e0000001a
+DATA shuffle273<>+32(SB)/8, $0x0000001500000011
+DATA shuffle273<>+40(SB)/8, $0x0000001d00000019
+DATA shuffle273<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle273<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle274<>+0(SB)/8, $0x0000000700000003
-DATA shuffle274<>+8(SB)/8, $0x0000000f0000000b
-DATA shuffle274<>+16(SB)/8, $0x0000001700000013
-DATA shuffle274<>+24(SB)/8, $0x0000001f0000001b
-DATA shuffle274<>+32(SB)/8, $0x0000000000000000
-DATA shuffle274<>+40(SB)/8, $0x0000000000000000
-DATA shuffle274<>+48(SB)/8, $0x0000000000000000
-DATA shuffle274<>+56(SB)/8, $0x0000000000000000
+DATA shuffle274<>+0(SB)/8, $0x0000000100000000
+DATA shuffle274<>+8(SB)/8, $0x0000000300000002
+DATA shuffle274<>+16(SB)/8, $0x0000000500000004
+DATA shuffle274<>+24(SB)/8, $0x0000000700000006
+DATA shuffle274<>+32(SB)/8, $0x0000000900000008
+DATA shuffle274<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle274<>+48(SB)/8, $0x0000001500000011
+DATA shuffle274<>+56(SB)/8, $0x0000001d00000019
 GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle275<>+0(SB)/8, $0x0000000100000000
-DATA shuffle275<>+8(SB)/8, $0x0000000300000002
-DATA shuffle275<>+16(SB)/8, $0x0000000500000004
-DATA shuffle275<>+24(SB)/8, $0x0000000700000006
-DATA shuffle275<>+32(SB)/8, $0x0000001700000013
-DATA shuffle275<>+40(SB)/8, $0x0000001f0000001b
-DATA shuffle275<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle275<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle275<>+0(SB)/8, $0x0000000600000002
+DATA shuffle275<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle275<>+16(SB)/8, $0x0000001600000012
+DATA shuffle275<>+24(SB)/8, $0x0000001e0000001a
+DATA shuffle275<>+32(SB)/8, $0x0000000000000000
+DATA shuffle275<>+40(SB)/8, $0x0000000000000000
+DATA shuffle275<>+48(SB)/8, $0x0000000000000000
+DATA shuffle275<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle276<>+0(SB)/8, $0x0000000100000000
 DATA shuffle276<>+8(SB)/8, $0x0000000300000002
 DATA shuffle276<>+16(SB)/8, $0x0000000500000004
 DATA shuffle276<>+24(SB)/8, $0x0000000700000006
-DATA shuffle276<>+32(SB)/8, $0x0000000900000008
-DATA shuffle276<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle276<>+48(SB)/8, $0x0000001700000013
-DATA shuffle276<>+56(SB)/8, $0x0000001f0000001b
+DATA shuffle276<>+32(SB)/8, $0x0000001600000012
+DATA shuffle276<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle276<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle276<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle277<>+0(SB)/8, $0x0000000100000000
+DATA shuffle277<>+8(SB)/8, $0x0000000300000002
+DATA shuffle277<>+16(SB)/8, $0x0000000500000004
+DATA shuffle277<>+24(SB)/8, $0x0000000700000006
+DATA shuffle277<>+32(SB)/8, $0x0000000900000008
+DATA shuffle277<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle277<>+48(SB)/8, $0x0000001600000012
+DATA shuffle277<>+56(SB)/8, $0x0000001e0000001a
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle278<>+0(SB)/8, $0x0000000700000003
+DATA shuffle278<>+8(SB)/8, $0x0000000f0000000b
+DATA shuffle278<>+16(SB)/8, $0x0000001700000013
+DATA shuffle278<>+24(SB)/8, $0x0000001f0000001b
+DATA shuffle278<>+32(SB)/8, $0x0000000000000000
+DATA shuffle278<>+40(SB)/8, $0x0000000000000000
+DATA shuffle278<>+48(SB)/8, $0x0000000000000000
+DATA shuffle278<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle279<>+0(SB)/8, $0x0000000100000000
+DATA shuffle279<>+8(SB)/8, $0x0000000300000002
+DATA shuffle279<>+16(SB)/8, $0x0000000500000004
+DATA shuffle279<>+24(SB)/8, $0x0000000700000006
+DATA shuffle279<>+32(SB)/8, $0x0000001700000013
+DATA shuffle279<>+40(SB)/8, $0x0000001f0000001b
+DATA shuffle279<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle279<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle280<>+0(SB)/8, $0x0000000100000000
+DATA shuffle280<>+8(SB)/8, $0x0000000300000002
+DATA shuffle280<>+16(SB)/8, $0x0000000500000004
+DATA shuffle280<>+24(SB)/8, $0x0000000700000006
+DATA shuffle280<>+32(SB)/8, $0x0000000900000008
+DATA shuffle280<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle280<>+48(SB)/8, $0x0000001700000013
+DATA shuffle280<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
 
 // func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8154,23 +8328,23 @@ TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-	VMOVDQU64 shuffle279<>+0(SB), Z29
-	VMOVDQU64 shuffle280<>+0(SB), Z28
-	VMOVDQU64 shuffle281<>+0(SB), Z27
+	VMOVDQU64 shuffle281<>+0(SB), Z31
+	VMOVDQU64 shuffle282<>+0(SB), Z30
+	VMOVDQU64 shuffle283<>+0(SB), Z29
+	VMOVDQU64 shuffle284<>+0(SB), Z28
+	VMOVDQU64 shuffle285<>+0(SB), Z27
 
-group321:
+group331:
 	MOVQ rows+24(FP), R9
 
-row322:
+row332:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last324
+	JB   last334
 
-chunks323:
+chunks333:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x05, R10, R13
@@ -8214,76 +8388,76 @@ chunks323:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks323
+	JAE          chunks333
 
-last324:
+last334:
 	TESTQ R11, R11
-	JZ    rowdone325
+	JZ    rowdone335
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks323
+	JMP   chunks333
 
-rowdone325:
+rowdone335:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row322
+	JNZ  row332
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group321
+	JNZ  group331
 	VZEROUPPER
 	RET
 
-DATA shuffle277<>+0(SB)/8, $0x2111014030201000
-DATA shuffle277<>+8(SB)/8, $0x0342322212024131
-DATA shuffle277<>+16(SB)/8, $0x3424140443332313
-DATA shuffle277<>+24(SB)/8, $0x1606453525150544
-DATA shuffle277<>+32(SB)/8, $0x4737271707463626
-DATA shuffle277<>+40(SB)/8, $0x2919094838281808
-DATA shuffle277<>+48(SB)/8, $0x0b4a3a2a1a0a4939
-DATA shuffle277<>+56(SB)/8, $0x3c2c1c0c4b3b2b1b
-GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle278<>+0(SB)/8, $0x1101413020100040
-DATA shuffle278<>+8(SB)/8, $0x4332221202423121
-DATA shuffle278<>+16(SB)/8, $0x2414044433231303
-DATA shuffle278<>+24(SB)/8, $0x0646352515054534
-DATA shuffle278<>+32(SB)/8, $0x3727170747362616
-DATA shuffle278<>+40(SB)/8, $0x1909493828180848
-DATA shuffle278<>+48(SB)/8, $0x4b3a2a1a0a4a3929
-DATA shuffle278<>+56(SB)/8, $0x2c1c0c4c3b2b1b0b
-GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle279<>+0(SB)/8, $0x0141312010004030
-DATA shuffle279<>+8(SB)/8, $0x3322120242322111
-DATA shuffle279<>+16(SB)/8, $0x1404443423130343
-DATA shuffle279<>+24(SB)/8, $0x4636251505453524
-DATA shuffle279<>+32(SB)/8, $0x2717074737261606
-DATA shuffle279<>+40(SB)/8, $0x0949392818084838
-DATA shuffle279<>+48(SB)/8, $0x3b2a1a0a4a3a2919
-DATA shuffle279<>+56(SB)/8, $0x1c0c4c3c2b1b0b4b
-GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle280<>+0(SB)/8, $0x4131211000403020
-DATA shuffle280<>+8(SB)/8, $0x2312024232221101
-DATA shuffle280<>+16(SB)/8, $0x0444342413034333
-DATA shuffle280<>+24(SB)/8, $0x3626150545352514
-DATA shuffle280<>+32(SB)/8, $0x1707473727160646
-DATA shuffle280<>+40(SB)/8, $0x4939291808483828
-DATA shuffle280<>+48(SB)/8, $0x2b1a0a4a3a2a1909
-DATA shuffle280<>+56(SB)/8, $0x0c4c3c2c1b0b4b3b
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle281<>+0(SB)/8, $0x3424140443332313
-DATA shuffle281<>+8(SB)/8, $0x1606453525150544
-DATA shuffle281<>+16(SB)/8, $0x4737271707463626
-DATA shuffle281<>+24(SB)/8, $0x2919094838281808
-DATA shuffle281<>+32(SB)/8, $0x0b4a3a2a1a0a4939
-DATA shuffle281<>+40(SB)/8, $0x3c2c1c0c4b3b2b1b
-DATA shuffle281<>+48(SB)/8, $0x1e0e4d3d2d1d0d4c
-DATA shuffle281<>+56(SB)/8, $0x4f3f2f1f0f4e3e2e
+DATA shuffle281<>+0(SB)/8, $0x2111014030201000
+DATA shuffle281<>+8(SB)/8, $0x0342322212024131
+DATA shuffle281<>+16(SB)/8, $0x3424140443332313
+DATA shuffle281<>+24(SB)/8, $0x1606453525150544
+DATA shuffle281<>+32(SB)/8, $0x4737271707463626
+DATA shuffle281<>+40(SB)/8, $0x2919094838281808
+DATA shuffle281<>+48(SB)/8, $0x0b4a3a2a1a0a4939
+DATA shuffle281<>+56(SB)/8, $0x3c2c1c0c4b3b2b1b
 GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle282<>+0(SB)/8, $0x1101413020100040
+DATA shuffle282<>+8(SB)/8, $0x4332221202423121
+DATA shuffle282<>+16(SB)/8, $0x2414044433231303
+DATA shuffle282<>+24(SB)/8, $0x0646352515054534
+DATA shuffle282<>+32(SB)/8, $0x3727170747362616
+DATA shuffle282<>+40(SB)/8, $0x1909493828180848
+DATA shuffle282<>+48(SB)/8, $0x4b3a2a1a0a4a3929
+DATA shuffle282<>+56(SB)/8, $0x2c1c0c4c3b2b1b0b
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle283<>+0(SB)/8, $0x0141312010004030
+DATA shuffle283<>+8(SB)/8, $0x3322120242322111
+DATA shuffle283<>+16(SB)/8, $0x1404443423130343
+DATA shuffle283<>+24(SB)/8, $0x4636251505453524
+DATA shuffle283<>+32(SB)/8, $0x2717074737261606
+DATA shuffle283<>+40(SB)/8, $0x0949392818084838
+DATA shuffle283<>+48(SB)/8, $0x3b2a1a0a4a3a2919
+DATA shuffle283<>+56(SB)/8, $0x1c0c4c3c2b1b0b4b
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle284<>+0(SB)/8, $0x4131211000403020
+DATA shuffle284<>+8(SB)/8, $0x2312024232221101
+DATA shuffle284<>+16(SB)/8, $0x0444342413034333
+DATA shuffle284<>+24(SB)/8, $0x3626150545352514
+DATA shuffle284<>+32(SB)/8, $0x1707473727160646
+DATA shuffle284<>+40(SB)/8, $0x4939291808483828
+DATA shuffle284<>+48(SB)/8, $0x2b1a0a4a3a2a1909
+DATA shuffle284<>+56(SB)/8, $0x0c4c3c2c1b0b4b3b
+GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle285<>+0(SB)/8, $0x3424140443332313
+DATA shuffle285<>+8(SB)/8, $0x1606453525150544
+DATA shuffle285<>+16(SB)/8, $0x4737271707463626
+DATA shuffle285<>+24(SB)/8, $0x2919094838281808
+DATA shuffle285<>+32(SB)/8, $0x0b4a3a2a1a0a4939
+DATA shuffle285<>+40(SB)/8, $0x3c2c1c0c4b3b2b1b
+DATA shuffle285<>+48(SB)/8, $0x1e0e4d3d2d1d0d4c
+DATA shuffle285<>+56(SB)/8, $0x4f3f2f1f0f4e3e2e
+GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
 
 // func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8307,23 +8481,23 @@ TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle282<>+0(SB), Z31
-	VMOVDQU64 shuffle283<>+0(SB), Z30
-	VMOVDQU64 shuffle284<>+0(SB), Z29
-	VMOVDQU64 shuffle285<>+0(SB), Z28
-	VMOVDQU64 shuffle286<>+0(SB), Z27
+	VMOVDQU64 shuffle286<>+0(SB), Z31
+	VMOVDQU64 shuffle287<>+0(SB), Z30
+	VMOVDQU64 shuffle288<>+0(SB), Z29
+	VMOVDQU64 shuffle289<>+0(SB), Z28
+	VMOVDQU64 shuffle290<>+0(SB), Z27
 
-group326:
+group336:
 	MOVQ rows+24(FP), R9
 
-row327:
+row337:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last329
+	JB   last339
 
-chunks328:
+chunks338:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x05, R10, R13
@@ -8367,76 +8541,76 @@ chunks328:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks328
+	JAE          chunks338
 
-last329:
+last339:
 	TESTQ R11, R11
-	JZ    rowdone330
+	JZ    rowdone340
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks328
+	JMP   chunks338
 
-rowdone330:
+rowdone340:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row327
+	JNZ  row337
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group326
+	JNZ  group336
 	VZEROUPPER
 	RET
 
-DATA shuffle282<>+0(SB)/8, $0x3130212011100100
-DATA shuffle282<>+8(SB)/8, $0x2322131203024140
-DATA shuffle282<>+16(SB)/8, $0x1514050443423332
-DATA shuffle282<>+24(SB)/8, $0x0706454435342524
-DATA shuffle282<>+32(SB)/8, $0x4746373627261716
-DATA shuffle282<>+40(SB)/8, $0x3938292819180908
-DATA shuffle282<>+48(SB)/8, $0x2b2a1b1a0b0a4948
-DATA shuffle282<>+56(SB)/8, $0x1d1c0d0c4b4a3b3a
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle283<>+0(SB)/8, $0x0100414031302120
-DATA shuffle283<>+8(SB)/8, $0x4342333223221110
-DATA shuffle283<>+16(SB)/8, $0x3534252413120302
-DATA shuffle283<>+24(SB)/8, $0x2726151405044544
-DATA shuffle283<>+32(SB)/8, $0x1716070647463736
-DATA shuffle283<>+40(SB)/8, $0x0908494839382928
-DATA shuffle283<>+48(SB)/8, $0x4b4a3b3a2b2a1918
-DATA shuffle283<>+56(SB)/8, $0x3d3c2d2c1b1a0b0a
-GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle284<>+0(SB)/8, $0x2120111001004140
-DATA shuffle284<>+8(SB)/8, $0x1312030243423130
-DATA shuffle284<>+16(SB)/8, $0x0504454433322322
-DATA shuffle284<>+24(SB)/8, $0x4746353425241514
-DATA shuffle284<>+32(SB)/8, $0x3736272617160706
-DATA shuffle284<>+40(SB)/8, $0x2928191809084948
-DATA shuffle284<>+48(SB)/8, $0x1b1a0b0a4b4a3938
-DATA shuffle284<>+56(SB)/8, $0x0d0c4d4c3b3a2b2a
-GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle285<>+0(SB)/8, $0x4140313021201110
-DATA shuffle285<>+8(SB)/8, $0x3332232213120100
-DATA shuffle285<>+16(SB)/8, $0x2524151403024342
-DATA shuffle285<>+24(SB)/8, $0x1716050445443534
-DATA shuffle285<>+32(SB)/8, $0x0706474637362726
-DATA shuffle285<>+40(SB)/8, $0x4948393829281918
-DATA shuffle285<>+48(SB)/8, $0x3b3a2b2a1b1a0908
-DATA shuffle285<>+56(SB)/8, $0x2d2c1d1c0b0a4b4a
-GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle286<>+0(SB)/8, $0x1514050443423332
-DATA shuffle286<>+8(SB)/8, $0x0706454435342524
-DATA shuffle286<>+16(SB)/8, $0x4746373627261716
-DATA shuffle286<>+24(SB)/8, $0x3938292819180908
-DATA shuffle286<>+32(SB)/8, $0x2b2a1b1a0b0a4948
-DATA shuffle286<>+40(SB)/8, $0x1d1c0d0c4b4a3b3a
-DATA shuffle286<>+48(SB)/8, $0x0f0e4d4c3d3c2d2c
-DATA shuffle286<>+56(SB)/8, $0x4f4e3f3e2f2e1f1e
+DATA shuffle286<>+0(SB)/8, $0x3130212011100100
+DATA shuffle286<>+8(SB)/8, $0x2322131203024140
+DATA shuffle286<>+16(SB)/8, $0x1514050443423332
+DATA shuffle286<>+24(SB)/8, $0x0706454435342524
+DATA shuffle286<>+32(SB)/8, $0x4746373627261716
+DATA shuffle286<>+40(SB)/8, $0x3938292819180908
+DATA shuffle286<>+48(SB)/8, $0x2b2a1b1a0b0a4948
+DATA shuffle286<>+56(SB)/8, $0x1d1c0d0c4b4a3b3a
 GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle287<>+0(SB)/8, $0x0100414031302120
+DATA shuffle287<>+8(SB)/8, $0x4342333223221110
+DATA shuffle287<>+16(SB)/8, $0x3534252413120302
+DATA shuffle287<>+24(SB)/8, $0x2726151405044544
+DATA shuffle287<>+32(SB)/8, $0x1716070647463736
+DATA shuffle287<>+40(SB)/8, $0x0908494839382928
+DATA shuffle287<>+48(SB)/8, $0x4b4a3b3a2b2a1918
+DATA shuffle287<>+56(SB)/8, $0x3d3c2d2c1b1a0b0a
+GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle288<>+0(SB)/8, $0x2120111001004140
+DATA shuffle288<>+8(SB)/8, $0x1312030243423130
+DATA shuffle288<>+16(SB)/8, $0x0504454433322322
+DATA shuffle288<>+24(SB)/8, $0x4746353425241514
+DATA shuffle288<>+32(SB)/8, $0x3736272617160706
+DATA shuffle288<>+40(SB)/8, $0x2928191809084948
+DATA shuffle288<>+48(SB)/8, $0x1b1a0b0a4b4a3938
+DATA shuffle288<>+56(SB)/8, $0x0d0c4d4c3b3a2b2a
+GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle289<>+0(SB)/8, $0x4140313021201110
+DATA shuffle289<>+8(SB)/8, $0x3332232213120100
+DATA shuffle289<>+16(SB)/8, $0x2524151403024342
+DATA shuffle289<>+24(SB)/8, $0x1716050445443534
+DATA shuffle289<>+32(SB)/8, $0x0706474637362726
+DATA shuffle289<>+40(SB)/8, $0x4948393829281918
+DATA shuffle289<>+48(SB)/8, $0x3b3a2b2a1b1a0908
+DATA shuffle289<>+56(SB)/8, $0x2d2c1d1c0b0a4b4a
+GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle290<>+0(SB)/8, $0x1514050443423332
+DATA shuffle290<>+8(SB)/8, $0x0706454435342524
+DATA shuffle290<>+16(SB)/8, $0x4746373627261716
+DATA shuffle290<>+24(SB)/8, $0x3938292819180908
+DATA shuffle290<>+32(SB)/8, $0x2b2a1b1a0b0a4948
+DATA shuffle290<>+40(SB)/8, $0x1d1c0d0c4b4a3b3a
+DATA shuffle290<>+48(SB)/8, $0x0f0e4d4c3d3c2d2c
+DATA shuffle290<>+56(SB)/8, $0x4f4e3f3e2f2e1f1e
+GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
 
 // func zip5x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -8460,23 +8634,23 @@ TEXT ·zip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle287<>+0(SB), Z31
-	VMOVDQU64 shuffle288<>+0(SB), Z30
-	VMOVDQU64 shuffle289<>+0(SB), Z29
-	VMOVDQU64 shuffle290<>+0(SB), Z28
-	VMOVDQU64 shuffle291<>+0(SB), Z27
+	VMOVDQU64 shuffle291<>+0(SB), Z31
+	VMOVDQU64 shuffle292<>+0(SB), Z30
+	VMOVDQU64 shuffle293<>+0(SB), Z29
+	VMOVDQU64 shuffle294<>+0(SB), Z28
+	VMOVDQU64 shuffle295<>+0(SB), Z27
 
-group331:
+group341:
 	MOVQ rows+24(FP), R9
 
-row332:
+row342:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last334
+	JB   last344
 
-chunks333:
+chunks343:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x05, R10, R13
@@ -8520,76 +8694,76 @@ chunks333:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks333
+	JAE          chunks343
 
-last334:
+last344:
 	TESTQ R11, R11
-	JZ    rowdone335
+	JZ    rowdone345
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks333
+	JMP   chunks343
 
-rowdone335:
+rowdone345:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row332
+	JNZ  row342
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group331
+	JNZ  group341
 	VZEROUPPER
 	RET
 
-DATA shuffle287<>+0(SB)/8, $0x0000000400000000
-DATA shuffle287<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle287<>+16(SB)/8, $0x0000000100000010
-DATA shuffle287<>+24(SB)/8, $0x0000000900000005
-DATA shuffle287<>+32(SB)/8, $0x000000110000000d
-DATA shuffle287<>+40(SB)/8, $0x0000000600000002
-DATA shuffle287<>+48(SB)/8, $0x0000000e0000000a
-DATA shuffle287<>+56(SB)/8, $0x0000000300000012
-GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle288<>+0(SB)/8, $0x0000000800000004
-DATA shuffle288<>+8(SB)/8, $0x000000100000000c
-DATA shuffle288<>+16(SB)/8, $0x0000000500000000
-DATA shuffle288<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle288<>+32(SB)/8, $0x0000000100000011
-DATA shuffle288<>+40(SB)/8, $0x0000000a00000006
-DATA shuffle288<>+48(SB)/8, $0x000000120000000e
-DATA shuffle288<>+56(SB)/8, $0x0000000700000002
-GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle289<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle289<>+8(SB)/8, $0x0000000000000010
-DATA shuffle289<>+16(SB)/8, $0x0000000900000004
-DATA shuffle289<>+24(SB)/8, $0x000000110000000d
-DATA shuffle289<>+32(SB)/8, $0x0000000500000001
-DATA shuffle289<>+40(SB)/8, $0x0000000e0000000a
-DATA shuffle289<>+48(SB)/8, $0x0000000200000012
-DATA shuffle289<>+56(SB)/8, $0x0000000b00000006
-GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle290<>+0(SB)/8, $0x000000100000000c
-DATA shuffle290<>+8(SB)/8, $0x0000000400000000
-DATA shuffle290<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle290<>+24(SB)/8, $0x0000000100000011
-DATA shuffle290<>+32(SB)/8, $0x0000000900000005
-DATA shuffle290<>+40(SB)/8, $0x000000120000000e
-DATA shuffle290<>+48(SB)/8, $0x0000000600000002
-DATA shuffle290<>+56(SB)/8, $0x0000000f0000000a
-GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle291<>+0(SB)/8, $0x0000000100000010
-DATA shuffle291<>+8(SB)/8, $0x0000000900000005
-DATA shuffle291<>+16(SB)/8, $0x000000110000000d
-DATA shuffle291<>+24(SB)/8, $0x0000000600000002
-DATA shuffle291<>+32(SB)/8, $0x0000000e0000000a
-DATA shuffle291<>+40(SB)/8, $0x0000000300000012
-DATA shuffle291<>+48(SB)/8, $0x0000000b00000007
-DATA shuffle291<>+56(SB)/8, $0x000000130000000f
+DATA shuffle291<>+0(SB)/8, $0x0000000400000000
+DATA shuffle291<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle291<>+16(SB)/8, $0x0000000100000010
+DATA shuffle291<>+24(SB)/8, $0x0000000900000005
+DATA shuffle291<>+32(SB)/8, $0x000000110000000d
+DATA shuffle291<>+40(SB)/8, $0x0000000600000002
+DATA shuffle291<>+48(SB)/8, $0x0000000e0000000a
+DATA shuffle291<>+56(SB)/8, $0x0000000300000012
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle292<>+0(SB)/8, $0x0000000800000004
+DATA shuffle292<>+8(SB)/8, $0x000000100000000c
+DATA shuffle292<>+16(SB)/8, $0x0000000500000000
+DATA shuffle292<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle292<>+32(SB)/8, $0x0000000100000011
+DATA shuffle292<>+40(SB)/8, $0x0000000a00000006
+DATA shuffle292<>+48(SB)/8, $0x000000120000000e
+DATA shuffle292<>+56(SB)/8, $0x0000000700000002
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle293<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle293<>+8(SB)/8, $0x0000000000000010
+DATA shuffle293<>+16(SB)/8, $0x0000000900000004
+DATA shuffle293<>+24(SB)/8, $0x000000110000000d
+DATA shuffle293<>+32(SB)/8, $0x0000000500000001
+DATA shuffle293<>+40(SB)/8, $0x0000000e0000000a
+DATA shuffle293<>+48(SB)/8, $0x0000000200000012
+DATA shuffle293<>+56(SB)/8, $0x0000000b00000006
+GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle294<>+0(SB)/8, $0x000000100000000c
+DATA shuffle294<>+8(SB)/8, $0x0000000400000000
+DATA shuffle294<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle294<>+24(SB)/8, $0x0000000100000011
+DATA shuffle294<>+32(SB)/8, $0x0000000900000005
+DATA shuffle294<>+40(SB)/8, $0x000000120000000e
+DATA shuffle294<>+48(SB)/8, $0x0000000600000002
+DATA shuffle294<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle295<>+0(SB)/8, $0x0000000100000010
+DATA shuffle295<>+8(SB)/8, $0x0000000900000005
+DATA shuffle295<>+16(SB)/8, $0x000000110000000d
+DATA shuffle295<>+24(SB)/8, $0x0000000600000002
+DATA shuffle295<>+32(SB)/8, $0x0000000e0000000a
+DATA shuffle295<>+40(SB)/8, $0x0000000300000012
+DATA shuffle295<>+48(SB)/8, $0x0000000b00000007
+DATA shuffle295<>+56(SB)/8, $0x000000130000000f
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 
 // func zip5x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -8613,23 +8787,23 @@ TEXT ·zip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle292<>+0(SB), Z31
-	VMOVDQU64 shuffle293<>+0(SB), Z30
-	VMOVDQU64 shuffle294<>+0(SB), Z29
-	VMOVDQU64 shuffle295<>+0(SB), Z28
-	VMOVDQU64 shuffle296<>+0(SB), Z27
+	VMOVDQU64 shuffle296<>+0(SB), Z31
+	VMOVDQU64 shuffle297<>+0(SB), Z30
+	VMOVDQU64 shuffle298<>+0(SB), Z29
+	VMOVDQU64 shuffle299<>+0(SB), Z28
+	VMOVDQU64 shuffle300<>+0(SB), Z27
 
-group336:
+group346:
 	MOVQ rows+24(FP), R9
 
-row337:
+row347:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last339
+	JB   last349
 
-chunks338:
+chunks348:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x05, R10, R13
@@ -8673,76 +8847,76 @@ chunks338:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks338
+	JAE          chunks348
 
-last339:
+last349:
 	TESTQ R11, R11
-	JZ    rowdone340
+	JZ    rowdone350
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks338
+	JMP   chunks348
 
-rowdone340:
+rowdone350:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row337
+	JNZ  row347
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group336
+	JNZ  group346
 	VZEROUPPER
 	RET
 
-DATA shuffle292<>+0(SB)/8, $0x0000000000000000
-DATA shuffle292<>+8(SB)/8, $0x0000000000000002
-DATA shuffle292<>+16(SB)/8, $0x0000000000000004
-DATA shuffle292<>+24(SB)/8, $0x0000000000000006
-DATA shuffle292<>+32(SB)/8, $0x0000000000000008
-DATA shuffle292<>+40(SB)/8, $0x0000000000000001
-DATA shuffle292<>+48(SB)/8, $0x0000000000000003
-DATA shuffle292<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle293<>+0(SB)/8, $0x0000000000000006
-DATA shuffle293<>+8(SB)/8, $0x0000000000000008
-DATA shuffle293<>+16(SB)/8, $0x0000000000000000
-DATA shuffle293<>+24(SB)/8, $0x0000000000000002
-DATA shuffle293<>+32(SB)/8, $0x0000000000000004
-DATA shuffle293<>+40(SB)/8, $0x0000000000000007
-DATA shuffle293<>+48(SB)/8, $0x0000000000000009
-DATA shuffle293<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle294<>+0(SB)/8, $0x0000000000000002
-DATA shuffle294<>+8(SB)/8, $0x0000000000000004
-DATA shuffle294<>+16(SB)/8, $0x0000000000000006
-DATA shuffle294<>+24(SB)/8, $0x0000000000000008
-DATA shuffle294<>+32(SB)/8, $0x0000000000000000
-DATA shuffle294<>+40(SB)/8, $0x0000000000000003
-DATA shuffle294<>+48(SB)/8, $0x0000000000000005
-DATA shuffle294<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle295<>+0(SB)/8, $0x0000000000000008
-DATA shuffle295<>+8(SB)/8, $0x0000000000000000
-DATA shuffle295<>+16(SB)/8, $0x0000000000000002
-DATA shuffle295<>+24(SB)/8, $0x0000000000000004
-DATA shuffle295<>+32(SB)/8, $0x0000000000000006
-DATA shuffle295<>+40(SB)/8, $0x0000000000000009
-DATA shuffle295<>+48(SB)/8, $0x0000000000000001
-DATA shuffle295<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle296<>+0(SB)/8, $0x0000000000000004
-DATA shuffle296<>+8(SB)/8, $0x0000000000000006
-DATA shuffle296<>+16(SB)/8, $0x0000000000000008
-DATA shuffle296<>+24(SB)/8, $0x0000000000000001
-DATA shuffle296<>+32(SB)/8, $0x0000000000000003
-DATA shuffle296<>+40(SB)/8, $0x0000000000000005
-DATA shuffle296<>+48(SB)/8, $0x0000000000000007
-DATA shuffle296<>+56(SB)/8, $0x0000000000000009
+DATA shuffle296<>+0(SB)/8, $0x0000000000000000
+DATA shuffle296<>+8(SB)/8, $0x0000000000000002
+DATA shuffle296<>+16(SB)/8, $0x0000000000000004
+DATA shuffle296<>+24(SB)/8, $0x0000000000000006
+DATA shuffle296<>+32(SB)/8, $0x0000000000000008
+DATA shuffle296<>+40(SB)/8, $0x0000000000000001
+DATA shuffle296<>+48(SB)/8, $0x0000000000000003
+DATA shuffle296<>+56(SB)/8, $0x0000000000000005
 GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle297<>+0(SB)/8, $0x0000000000000006
+DATA shuffle297<>+8(SB)/8, $0x0000000000000008
+DATA shuffle297<>+16(SB)/8, $0x0000000000000000
+DATA shuffle297<>+24(SB)/8, $0x0000000000000002
+DATA shuffle297<>+32(SB)/8, $0x0000000000000004
+DATA shuffle297<>+40(SB)/8, $0x0000000000000007
+DATA shuffle297<>+48(SB)/8, $0x0000000000000009
+DATA shuffle297<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle298<>+0(SB)/8, $0x0000000000000002
+DATA shuffle298<>+8(SB)/8, $0x0000000000000004
+DATA shuffle298<>+16(SB)/8, $0x0000000000000006
+DATA shuffle298<>+24(SB)/8, $0x0000000000000008
+DATA shuffle298<>+32(SB)/8, $0x0000000000000000
+DATA shuffle298<>+40(SB)/8, $0x0000000000000003
+DATA shuffle298<>+48(SB)/8, $0x0000000000000005
+DATA shuffle298<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle299<>+0(SB)/8, $0x0000000000000008
+DATA shuffle299<>+8(SB)/8, $0x0000000000000000
+DATA shuffle299<>+16(SB)/8, $0x0000000000000002
+DATA shuffle299<>+24(SB)/8, $0x0000000000000004
+DATA shuffle299<>+32(SB)/8, $0x0000000000000006
+DATA shuffle299<>+40(SB)/8, $0x0000000000000009
+DATA shuffle299<>+48(SB)/8, $0x0000000000000001
+DATA shuffle299<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle300<>+0(SB)/8, $0x0000000000000004
+DATA shuffle300<>+8(SB)/8, $0x0000000000000006
+DATA shuffle300<>+16(SB)/8, $0x0000000000000008
+DATA shuffle300<>+24(SB)/8, $0x0000000000000001
+DATA shuffle300<>+32(SB)/8, $0x0000000000000003
+DATA shuffle300<>+40(SB)/8, $0x0000000000000005
+DATA shuffle300<>+48(SB)/8, $0x0000000000000007
+DATA shuffle300<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
 
 // func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8765,22 +8939,22 @@ TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle297<>+0(SB), Z31
-	VMOVDQU64 shuffle298<>+0(SB), Z30
-	VMOVDQU64 shuffle299<>+0(SB), Z29
-	VMOVDQU64 shuffle300<>+0(SB), Z28
+	VMOVDQU64 shuffle301<>+0(SB), Z31
+	VMOVDQU64 shuffle302<>+0(SB), Z30
+	VMOVDQU64 shuffle303<>+0(SB), Z29
+	VMOVDQU64 shuffle304<>+0(SB), Z28
 
-group341:
+group351:
 	MOVQ rows+24(FP), R8
 
-row342:
+row352:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last344
+	JB   last354
 
-chunks343:
+chunks353:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	IMUL3Q       $0x06, R9, R12
@@ -8837,66 +9011,66 @@ chunks343:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks343
+	JAE          chunks353
 
-last344:
+last354:
 	TESTQ R10, R10
-	JZ    rowdone345
+	JZ    rowdone355
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks343
+	JMP   chunks353
 
-rowdone345:
+rowdone355:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row342
+	JNZ  row352
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group341
+	JNZ  group351
 	VZEROUPPER
 	RET
 
-DATA shuffle297<>+0(SB)/8, $0x1101504030201000
-DATA shuffle297<>+8(SB)/8, $0x3222120251413121
-DATA shuffle297<>+16(SB)/8, $0x5343332313035242
-DATA shuffle297<>+24(SB)/8, $0x1505544434241404
-DATA shuffle297<>+32(SB)/8, $0x3626160655453525
-DATA shuffle297<>+40(SB)/8, $0x5747372717075646
-DATA shuffle297<>+48(SB)/8, $0x1909584838281808
-DATA shuffle297<>+56(SB)/8, $0x3a2a1a0a59493929
-GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+DATA shuffle301<>+0(SB)/8, $0x1101504030201000
+DATA shuffle301<>+8(SB)/8, $0x3222120251413121
+DATA shuffle301<>+16(SB)/8, $0x5343332313035242
+DATA shuffle301<>+24(SB)/8, $0x1505544434241404
+DATA shuffle301<>+32(SB)/8, $0x3626160655453525
+DATA shuffle301<>+40(SB)/8, $0x5747372717075646
+DATA shuffle301<>+48(SB)/8, $0x1909584838281808
+DATA shuffle301<>+56(SB)/8, $0x3a2a1a0a59493929
+GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle298<>+0(SB)/8, $0x5141302010005040
-DATA shuffle298<>+8(SB)/8, $0x1202524231211101
-DATA shuffle298<>+16(SB)/8, $0x3323130353433222
-DATA shuffle298<>+24(SB)/8, $0x5545342414045444
-DATA shuffle298<>+32(SB)/8, $0x1606564635251505
-DATA shuffle298<>+40(SB)/8, $0x3727170757473626
-DATA shuffle298<>+48(SB)/8, $0x5949382818085848
-DATA shuffle298<>+56(SB)/8, $0x1a0a5a4a39291909
-GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+DATA shuffle302<>+0(SB)/8, $0x5141302010005040
+DATA shuffle302<>+8(SB)/8, $0x1202524231211101
+DATA shuffle302<>+16(SB)/8, $0x3323130353433222
+DATA shuffle302<>+24(SB)/8, $0x5545342414045444
+DATA shuffle302<>+32(SB)/8, $0x1606564635251505
+DATA shuffle302<>+40(SB)/8, $0x3727170757473626
+DATA shuffle302<>+48(SB)/8, $0x5949382818085848
+DATA shuffle302<>+56(SB)/8, $0x1a0a5a4a39291909
+GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle299<>+0(SB)/8, $0x3121100050403020
-DATA shuffle299<>+8(SB)/8, $0x5242322211015141
-DATA shuffle299<>+16(SB)/8, $0x1303534333231202
-DATA shuffle299<>+24(SB)/8, $0x3525140454443424
-DATA shuffle299<>+32(SB)/8, $0x5646362615055545
-DATA shuffle299<>+40(SB)/8, $0x1707574737271606
-DATA shuffle299<>+48(SB)/8, $0x3929180858483828
-DATA shuffle299<>+56(SB)/8, $0x5a4a3a2a19095949
-GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+DATA shuffle303<>+0(SB)/8, $0x3121100050403020
+DATA shuffle303<>+8(SB)/8, $0x5242322211015141
+DATA shuffle303<>+16(SB)/8, $0x1303534333231202
+DATA shuffle303<>+24(SB)/8, $0x3525140454443424
+DATA shuffle303<>+32(SB)/8, $0x5646362615055545
+DATA shuffle303<>+40(SB)/8, $0x1707574737271606
+DATA shuffle303<>+48(SB)/8, $0x3929180858483828
+DATA shuffle303<>+56(SB)/8, $0x5a4a3a2a19095949
+GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle300<>+0(SB)/8, $0x3626160655453525
-DATA shuffle300<>+8(SB)/8, $0x5747372717075646
-DATA shuffle300<>+16(SB)/8, $0x1909584838281808
-DATA shuffle300<>+24(SB)/8, $0x3a2a1a0a59493929
-DATA shuffle300<>+32(SB)/8, $0x5b4b3b2b1b0b5a4a
-DATA shuffle300<>+40(SB)/8, $0x1d0d5c4c3c2c1c0c
-DATA shuffle300<>+48(SB)/8, $0x3e2e1e0e5d4d3d2d
-DATA shuffle300<>+56(SB)/8, $0x5f4f3f2f1f0f5e4e
-GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
+DATA shuffle304<>+0(SB)/8, $0x3626160655453525
+DATA shuffle304<>+8(SB)/8, $0x5747372717075646
+DATA shuffle304<>+16(SB)/8, $0x1909584838281808
+DATA shuffle304<>+24(SB)/8, $0x3a2a1a0a59493929
+DATA shuffle304<>+32(SB)/8, $0x5b4b3b2b1b0b5a4a
+DATA shuffle304<>+40(SB)/8, $0x1d0d5c4c3c2c1c0c
+DATA shuffle304<>+48(SB)/8, $0x3e2e1e0e5d4d3d2d
+DATA shuffle304<>+56(SB)/8, $0x5f4f3f2f1f0f5e4e
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
 
 // func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -8919,22 +9093,22 @@ TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle301<>+0(SB), Z31
-	VMOVDQU64 shuffle302<>+0(SB), Z30
-	VMOVDQU64 shuffle303<>+0(SB), Z29
-	VMOVDQU64 shuffle304<>+0(SB), Z28
+	VMOVDQU64 shuffle305<>+0(SB), Z31
+	VMOVDQU64 shuffle306<>+0(SB), Z30
+	VMOVDQU64 shuffle307<>+0(SB), Z29
+	VMOVDQU64 shuffle308<>+0(SB), Z28
 
-group346:
+group356:
 	MOVQ rows+24(FP), R8
 
-row347:
+row357:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last349
+	JB   last359
 
-chunks348:
+chunks358:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	IMUL3Q       $0x06, R9, R12
@@ -8991,66 +9165,66 @@ chunks348:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks348
+	JAE          chunks358
 
-last349:
+last359:
 	TESTQ R10, R10
-	JZ    rowdone350
+	JZ    rowdone360
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks348
+	JMP   chunks358
 
-rowdone350:
+rowdone360:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row347
+	JNZ  row357
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group346
+	JNZ  group356
 	VZEROUPPER
 	RET
 
-DATA shuffle301<>+0(SB)/8, $0x3130212011100100
-DATA shuffle301<>+8(SB)/8, $0x1312030251504140
-DATA shuffle301<>+16(SB)/8, $0x5352434233322322
-DATA shuffle301<>+24(SB)/8, $0x3534252415140504
-DATA shuffle301<>+32(SB)/8, $0x1716070655544544
-DATA shuffle301<>+40(SB)/8, $0x5756474637362726
-DATA shuffle301<>+48(SB)/8, $0x3938292819180908
-DATA shuffle301<>+56(SB)/8, $0x1b1a0b0a59584948
-GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
+DATA shuffle305<>+0(SB)/8, $0x3130212011100100
+DATA shuffle305<>+8(SB)/8, $0x1312030251504140
+DATA shuffle305<>+16(SB)/8, $0x5352434233322322
+DATA shuffle305<>+24(SB)/8, $0x3534252415140504
+DATA shuffle305<>+32(SB)/8, $0x1716070655544544
+DATA shuffle305<>+40(SB)/8, $0x5756474637362726
+DATA shuffle305<>+48(SB)/8, $0x3938292819180908
+DATA shuffle305<>+56(SB)/8, $0x1b1a0b0a59584948
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle302<>+0(SB)/8, $0x5150414031302120
-DATA shuffle302<>+8(SB)/8, $0x3332232211100100
-DATA shuffle302<>+16(SB)/8, $0x1312030253524342
-DATA shuffle302<>+24(SB)/8, $0x5554454435342524
-DATA shuffle302<>+32(SB)/8, $0x3736272615140504
-DATA shuffle302<>+40(SB)/8, $0x1716070657564746
-DATA shuffle302<>+48(SB)/8, $0x5958494839382928
-DATA shuffle302<>+56(SB)/8, $0x3b3a2b2a19180908
-GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
+DATA shuffle306<>+0(SB)/8, $0x5150414031302120
+DATA shuffle306<>+8(SB)/8, $0x3332232211100100
+DATA shuffle306<>+16(SB)/8, $0x1312030253524342
+DATA shuffle306<>+24(SB)/8, $0x5554454435342524
+DATA shuffle306<>+32(SB)/8, $0x3736272615140504
+DATA shuffle306<>+40(SB)/8, $0x1716070657564746
+DATA shuffle306<>+48(SB)/8, $0x5958494839382928
+DATA shuffle306<>+56(SB)/8, $0x3b3a2b2a19180908
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle303<>+0(SB)/8, $0x1110010051504140
-DATA shuffle303<>+8(SB)/8, $0x5352434231302120
-DATA shuffle303<>+16(SB)/8, $0x3332232213120302
-DATA shuffle303<>+24(SB)/8, $0x1514050455544544
-DATA shuffle303<>+32(SB)/8, $0x5756474635342524
-DATA shuffle303<>+40(SB)/8, $0x3736272617160706
-DATA shuffle303<>+48(SB)/8, $0x1918090859584948
-DATA shuffle303<>+56(SB)/8, $0x5b5a4b4a39382928
-GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
+DATA shuffle307<>+0(SB)/8, $0x1110010051504140
+DATA shuffle307<>+8(SB)/8, $0x5352434231302120
+DATA shuffle307<>+16(SB)/8, $0x3332232213120302
+DATA shuffle307<>+24(SB)/8, $0x1514050455544544
+DATA shuffle307<>+32(SB)/8, $0x5756474635342524
+DATA shuffle307<>+40(SB)/8, $0x3736272617160706
+DATA shuffle307<>+48(SB)/8, $0x1918090859584948
+DATA shuffle307<>+56(SB)/8, $0x5b5a4b4a39382928
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle304<>+0(SB)/8, $0x1716070655544544
-DATA shuffle304<>+8(SB)/8, $0x5756474637362726
-DATA shuffle304<>+16(SB)/8, $0x3938292819180908
-DATA shuffle304<>+24(SB)/8, $0x1b1a0b0a59584948
-DATA shuffle304<>+32(SB)/8, $0x5b5a4b4a3b3a2b2a
-DATA shuffle304<>+40(SB)/8, $0x3d3c2d2c1d1c0d0c
-DATA shuffle304<>+48(SB)/8, $0x1f1e0f0e5d5c4d4c
-DATA shuffle304<>+56(SB)/8, $0x5f5e4f4e3f3e2f2e
-GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
+DATA shuffle308<>+0(SB)/8, $0x1716070655544544
+DATA shuffle308<>+8(SB)/8, $0x5756474637362726
+DATA shuffle308<>+16(SB)/8, $0x3938292819180908
+DATA shuffle308<>+24(SB)/8, $0x1b1a0b0a59584948
+DATA shuffle308<>+32(SB)/8, $0x5b5a4b4a3b3a2b2a
+DATA shuffle308<>+40(SB)/8, $0x3d3c2d2c1d1c0d0c
+DATA shuffle308<>+48(SB)/8, $0x1f1e0f0e5d5c4d4c
+DATA shuffle308<>+56(SB)/8, $0x5f5e4f4e3f3e2f2e
+GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
 
 // func zip6x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -9073,22 +9247,22 @@ TEXT ·zip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle305<>+0(SB), Z31
-	VMOVDQU64 shuffle306<>+0(SB), Z30
-	VMOVDQU64 shuffle307<>+0(SB), Z29
-	VMOVDQU64 shuffle308<>+0(SB), Z28
+	VMOVDQU64 shuffle309<>+0(SB), Z31
+	VMOVDQU64 shuffle310<>+0(SB), Z30
+	VMOVDQU64 shuffle311<>+0(SB), Z29
+	VMOVDQU64 shuffle312<>+0(SB), Z28
 
-group351:
+group361:
 	MOVQ rows+24(FP), R8
 
-row352:
+row362:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last354
+	JB   last364
 
-chunks353:
+chunks363:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	IMUL3Q       $0x06, R9, R12
@@ -9145,66 +9319,66 @@ chunks353:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks353
+	JAE          chunks363
 
-last354:
+last364:
 	TESTQ R10, R10
-	JZ    rowdone355
+	JZ    rowdone365
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks353
+	JMP   chunks363
 
-rowdone355:
+rowdone365:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row352
+	JNZ  row362
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group351
+	JNZ  group361
 	VZEROUPPER
 	RET
 
-DATA shuffle305<>+0(SB)/8, $0x0000000400000000
-DATA shuffle305<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle305<>+16(SB)/8, $0x0000001400000010
-DATA shuffle305<>+24(SB)/8, $0x0000000500000001
-DATA shuffle305<>+32(SB)/8, $0x0000000d00000009
-DATA shuffle305<>+40(SB)/8, $0x0000001500000011
-DATA shuffle305<>+48(SB)/8, $0x0000000600000002
-DATA shuffle305<>+56(SB)/8, $0x0000000e0000000a
-GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
+DATA shuffle309<>+0(SB)/8, $0x0000000400000000
+DATA shuffle309<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle309<>+16(SB)/8, $0x0000001400000010
+DATA shuffle309<>+24(SB)/8, $0x0000000500000001
+DATA shuffle309<>+32(SB)/8, $0x0000000d00000009
+DATA shuffle309<>+40(SB)/8, $0x0000001500000011
+DATA shuffle309<>+48(SB)/8, $0x0000000600000002
+DATA shuffle309<>+56(SB)/8, $0x0000000e0000000a
+GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle306<>+0(SB)/8, $0x0000001400000010
-DATA shuffle306<>+8(SB)/8, $0x0000000400000000
-DATA shuffle306<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle306<>+24(SB)/8, $0x0000001500000011
-DATA shuffle306<>+32(SB)/8, $0x0000000500000001
-DATA shuffle306<>+40(SB)/8, $0x0000000d00000009
-DATA shuffle306<>+48(SB)/8, $0x0000001600000012
-DATA shuffle306<>+56(SB)/8, $0x0000000600000002
-GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
+DATA shuffle310<>+0(SB)/8, $0x0000001400000010
+DATA shuffle310<>+8(SB)/8, $0x0000000400000000
+DATA shuffle310<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle310<>+24(SB)/8, $0x0000001500000011
+DATA shuffle310<>+32(SB)/8, $0x0000000500000001
+DATA shuffle310<>+40(SB)/8, $0x0000000d00000009
+DATA shuffle310<>+48(SB)/8, $0x0000001600000012
+DATA shuffle310<>+56(SB)/8, $0x0000000600000002
+GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle307<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle307<>+8(SB)/8, $0x0000001400000010
-DATA shuffle307<>+16(SB)/8, $0x0000000400000000
-DATA shuffle307<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle307<>+32(SB)/8, $0x0000001500000011
-DATA shuffle307<>+40(SB)/8, $0x0000000500000001
-DATA shuffle307<>+48(SB)/8, $0x0000000e0000000a
-DATA shuffle307<>+56(SB)/8, $0x0000001600000012
-GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
+DATA shuffle311<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle311<>+8(SB)/8, $0x0000001400000010
+DATA shuffle311<>+16(SB)/8, $0x0000000400000000
+DATA shuffle311<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle311<>+32(SB)/8, $0x0000001500000011
+DATA shuffle311<>+40(SB)/8, $0x0000000500000001
+DATA shuffle311<>+48(SB)/8, $0x0000000e0000000a
+DATA shuffle311<>+56(SB)/8, $0x0000001600000012
+GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle308<>+0(SB)/8, $0x0000000d00000009
-DATA shuffle308<>+8(SB)/8, $0x0000001500000011
-DATA shuffle308<>+16(SB)/8, $0x0000000600000002
-DATA shuffle308<>+24(SB)/8, $0x0000000e0000000a
-DATA shuffle308<>+32(SB)/8, $0x0000001600000012
-DATA shuffle308<>+40(SB)/8, $0x0000000700000003
-DATA shuffle308<>+48(SB)/8, $0x0000000f0000000b
-DATA shuffle308<>+56(SB)/8, $0x0000001700000013
-GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
+DATA shuffle312<>+0(SB)/8, $0x0000000d00000009
+DATA shuffle312<>+8(SB)/8, $0x0000001500000011
+DATA shuffle312<>+16(SB)/8, $0x0000000600000002
+DATA shuffle312<>+24(SB)/8, $0x0000000e0000000a
+DATA shuffle312<>+32(SB)/8, $0x0000001600000012
+DATA shuffle312<>+40(SB)/8, $0x0000000700000003
+DATA shuffle312<>+48(SB)/8, $0x0000000f0000000b
+DATA shuffle312<>+56(SB)/8, $0x0000001700000013
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
 
 // func zip6x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -9227,22 +9401,22 @@ TEXT ·zip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle309<>+0(SB), Z31
-	VMOVDQU64 shuffle310<>+0(SB), Z30
-	VMOVDQU64 shuffle311<>+0(SB), Z29
-	VMOVDQU64 shuffle312<>+0(SB), Z28
+	VMOVDQU64 shuffle313<>+0(SB), Z31
+	VMOVDQU64 shuffle314<>+0(SB), Z30
+	VMOVDQU64 shuffle315<>+0(SB), Z29
+	VMOVDQU64 shuffle316<>+0(SB), Z28
 
-group356:
+group366:
 	MOVQ rows+24(FP), R8
 
-row357:
+row367:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last359
+	JB   last369
 
-chunks358:
+chunks368:
 	LEAQ         (CX)(R9*1), R10
 	LEAQ         (R10)(DI*1), R11
 	IMUL3Q       $0x06, R9, R12
@@ -9299,66 +9473,66 @@ chunks358:
 	MOVQ         n+16(FP), R10
 	SUBQ         R9, R10
 	CMPQ         R10, $+64
-	JAE          chunks358
+	JAE          chunks368
 
-last359:
+last369:
 	TESTQ R10, R10
-	JZ    rowdone360
+	JZ    rowdone370
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks358
+	JMP   chunks368
 
-rowdone360:
+rowdone370:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row357
+	JNZ  row367
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group356
+	JNZ  group366
 	VZEROUPPER
 	RET
 
-DATA shuffle309<>+0(SB)/8, $0x0000000000000000
-DATA shuffle309<>+8(SB)/8, $0x0000000000000002
-DATA shuffle309<>+16(SB)/8, $0x0000000000000004
-DATA shuffle309<>+24(SB)/8, $0x0000000000000006
-DATA shuffle309<>+32(SB)/8, $0x0000000000000008
-DATA shuffle309<>+40(SB)/8, $0x000000000000000a
-DATA shuffle309<>+48(SB)/8, $0x0000000000000001
-DATA shuffle309<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
+DATA shuffle313<>+0(SB)/8, $0x0000000000000000
+DATA shuffle313<>+8(SB)/8, $0x0000000000000002
+DATA shuffle313<>+16(SB)/8, $0x0000000000000004
+DATA shuffle313<>+24(SB)/8, $0x0000000000000006
+DATA shuffle313<>+32(SB)/8, $0x0000000000000008
+DATA shuffle313<>+40(SB)/8, $0x000000000000000a
+DATA shuffle313<>+48(SB)/8, $0x0000000000000001
+DATA shuffle313<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle310<>+0(SB)/8, $0x0000000000000004
-DATA shuffle310<>+8(SB)/8, $0x0000000000000006
-DATA shuffle310<>+16(SB)/8, $0x0000000000000008
-DATA shuffle310<>+24(SB)/8, $0x000000000000000a
-DATA shuffle310<>+32(SB)/8, $0x0000000000000000
-DATA shuffle310<>+40(SB)/8, $0x0000000000000002
-DATA shuffle310<>+48(SB)/8, $0x0000000000000005
-DATA shuffle310<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
+DATA shuffle314<>+0(SB)/8, $0x0000000000000004
+DATA shuffle314<>+8(SB)/8, $0x0000000000000006
+DATA shuffle314<>+16(SB)/8, $0x0000000000000008
+DATA shuffle314<>+24(SB)/8, $0x000000000000000a
+DATA shuffle314<>+32(SB)/8, $0x0000000000000000
+DATA shuffle314<>+40(SB)/8, $0x0000000000000002
+DATA shuffle314<>+48(SB)/8, $0x0000000000000005
+DATA shuffle314<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle311<>+0(SB)/8, $0x0000000000000008
-DATA shuffle311<>+8(SB)/8, $0x000000000000000a
-DATA shuffle311<>+16(SB)/8, $0x0000000000000000
-DATA shuffle311<>+24(SB)/8, $0x0000000000000002
-DATA shuffle311<>+32(SB)/8, $0x0000000000000004
-DATA shuffle311<>+40(SB)/8, $0x0000000000000006
-DATA shuffle311<>+48(SB)/8, $0x0000000000000009
-DATA shuffle311<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
+DATA shuffle315<>+0(SB)/8, $0x0000000000000008
+DATA shuffle315<>+8(SB)/8, $0x000000000000000a
+DATA shuffle315<>+16(SB)/8, $0x0000000000000000
+DATA shuffle315<>+24(SB)/8, $0x0000000000000002
+DATA shuffle315<>+32(SB)/8, $0x0000000000000004
+DATA shuffle315<>+40(SB)/8, $0x0000000000000006
+DATA shuffle315<>+48(SB)/8, $0x0000000000000009
+DATA shuffle315<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle312<>+0(SB)/8, $0x0000000000000008
-DATA shuffle312<>+8(SB)/8, $0x000000000000000a
-DATA shuffle312<>+16(SB)/8, $0x0000000000000001
-DATA shuffle312<>+24(SB)/8, $0x0000000000000003
-DATA shuffle312<>+32(SB)/8, $0x0000000000000005
-DATA shuffle312<>+40(SB)/8, $0x0000000000000007
-DATA shuffle312<>+48(SB)/8, $0x0000000000000009
-DATA shuffle312<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
+DATA shuffle316<>+0(SB)/8, $0x0000000000000008
+DATA shuffle316<>+8(SB)/8, $0x000000000000000a
+DATA shuffle316<>+16(SB)/8, $0x0000000000000001
+DATA shuffle316<>+24(SB)/8, $0x0000000000000003
+DATA shuffle316<>+32(SB)/8, $0x0000000000000005
+DATA shuffle316<>+40(SB)/8, $0x0000000000000007
+DATA shuffle316<>+48(SB)/8, $0x0000000000000009
+DATA shuffle316<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 
 // func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -9382,25 +9556,25 @@ TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle313<>+0(SB), Z31
-	VMOVDQU64 shuffle314<>+0(SB), Z30
-	VMOVDQU64 shuffle315<>+0(SB), Z29
-	VMOVDQU64 shuffle316<>+0(SB), Z28
-	VMOVDQU64 shuffle317<>+0(SB), Z27
-	VMOVDQU64 shuffle318<>+0(SB), Z26
-	VMOVDQU64 shuffle319<>+0(SB), Z25
+	VMOVDQU64 shuffle317<>+0(SB), Z31
+	VMOVDQU64 shuffle318<>+0(SB), Z30
+	VMOVDQU64 shuffle319<>+0(SB), Z29
+	VMOVDQU64 shuffle320<>+0(SB), Z28
+	VMOVDQU64 shuffle321<>+0(SB), Z27
+	VMOVDQU64 shuffle322<>+0(SB), Z26
+	VMOVDQU64 shuffle323<>+0(SB), Z25
 
-group361:
+group371:
 	MOVQ rows+24(FP), R9
 
-row362:
+row372:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last364
+	JB   last374
 
-chunks363:
+chunks373:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x07, R10, R13
@@ -9472,96 +9646,96 @@ chunks363:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks363
+	JAE          chunks373
 
-last364:
+last374:
 	TESTQ R11, R11
-	JZ    rowdone365
+	JZ    rowdone375
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks363
+	JMP   chunks373
 
-rowdone365:
+rowdone375:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row362
+	JNZ  row372
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group361
+	JNZ  group371
 	VZEROUPPER
 	RET
 
-DATA shuffle313<>+0(SB)/8, $0x0160504030201000
-DATA shuffle313<>+8(SB)/8, $0x1202615141312111
-DATA shuffle313<>+16(SB)/8, $0x2313036252423222
-DATA shuffle313<>+24(SB)/8, $0x3424140463534333
-DATA shuffle313<>+32(SB)/8, $0x4535251505645444
-DATA shuffle313<>+40(SB)/8, $0x5646362616066555
-DATA shuffle313<>+48(SB)/8, $0x6757473727170766
-DATA shuffle313<>+56(SB)/8, $0x0968584838281808
-GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle314<>+0(SB)/8, $0x1100605040302010
-DATA shuffle314<>+8(SB)/8, $0x2212016151413121
-DATA shuffle314<>+16(SB)/8, $0x3323130262524232
-DATA shuffle314<>+24(SB)/8, $0x4434241403635343
-DATA shuffle314<>+32(SB)/8, $0x5545352515046454
-DATA shuffle314<>+40(SB)/8, $0x6656463626160565
-DATA shuffle314<>+48(SB)/8, $0x0767574737271706
-DATA shuffle314<>+56(SB)/8, $0x1908685848382818
-GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle315<>+0(SB)/8, $0x2110006050403020
-DATA shuffle315<>+8(SB)/8, $0x3222110161514131
-DATA shuffle315<>+16(SB)/8, $0x4333231202625242
-DATA shuffle315<>+24(SB)/8, $0x5444342413036353
-DATA shuffle315<>+32(SB)/8, $0x6555453525140464
-DATA shuffle315<>+40(SB)/8, $0x0666564636261505
-DATA shuffle315<>+48(SB)/8, $0x1707675747372716
-DATA shuffle315<>+56(SB)/8, $0x2918086858483828
-GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle316<>+0(SB)/8, $0x3120100060504030
-DATA shuffle316<>+8(SB)/8, $0x4232211101615141
-DATA shuffle316<>+16(SB)/8, $0x5343332212026252
-DATA shuffle316<>+24(SB)/8, $0x6454443423130363
-DATA shuffle316<>+32(SB)/8, $0x0565554535241404
-DATA shuffle316<>+40(SB)/8, $0x1606665646362515
-DATA shuffle316<>+48(SB)/8, $0x2717076757473726
-DATA shuffle316<>+56(SB)/8, $0x3928180868584838
-GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle317<>+0(SB)/8, $0x4130201000605040
-DATA shuffle317<>+8(SB)/8, $0x5242312111016151
-DATA shuffle317<>+16(SB)/8, $0x6353433222120262
-DATA shuffle317<>+24(SB)/8, $0x0464544433231303
-DATA shuffle317<>+32(SB)/8, $0x1505655545342414
-DATA shuffle317<>+40(SB)/8, $0x2616066656463525
-DATA shuffle317<>+48(SB)/8, $0x3727170767574736
-DATA shuffle317<>+56(SB)/8, $0x4938281808685848
+DATA shuffle317<>+0(SB)/8, $0x0160504030201000
+DATA shuffle317<>+8(SB)/8, $0x1202615141312111
+DATA shuffle317<>+16(SB)/8, $0x2313036252423222
+DATA shuffle317<>+24(SB)/8, $0x3424140463534333
+DATA shuffle317<>+32(SB)/8, $0x4535251505645444
+DATA shuffle317<>+40(SB)/8, $0x5646362616066555
+DATA shuffle317<>+48(SB)/8, $0x6757473727170766
+DATA shuffle317<>+56(SB)/8, $0x0968584838281808
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle318<>+0(SB)/8, $0x5140302010006050
-DATA shuffle318<>+8(SB)/8, $0x6252413121110161
-DATA shuffle318<>+16(SB)/8, $0x0363534232221202
-DATA shuffle318<>+24(SB)/8, $0x1404645443332313
-DATA shuffle318<>+32(SB)/8, $0x2515056555443424
-DATA shuffle318<>+40(SB)/8, $0x3626160666564535
-DATA shuffle318<>+48(SB)/8, $0x4737271707675746
-DATA shuffle318<>+56(SB)/8, $0x5948382818086858
+DATA shuffle318<>+0(SB)/8, $0x1100605040302010
+DATA shuffle318<>+8(SB)/8, $0x2212016151413121
+DATA shuffle318<>+16(SB)/8, $0x3323130262524232
+DATA shuffle318<>+24(SB)/8, $0x4434241403635343
+DATA shuffle318<>+32(SB)/8, $0x5545352515046454
+DATA shuffle318<>+40(SB)/8, $0x6656463626160565
+DATA shuffle318<>+48(SB)/8, $0x0767574737271706
+DATA shuffle318<>+56(SB)/8, $0x1908685848382818
 GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle319<>+0(SB)/8, $0x6757473727170766
-DATA shuffle319<>+8(SB)/8, $0x0968584838281808
-DATA shuffle319<>+16(SB)/8, $0x1a0a695949392919
-DATA shuffle319<>+24(SB)/8, $0x2b1b0b6a5a4a3a2a
-DATA shuffle319<>+32(SB)/8, $0x3c2c1c0c6b5b4b3b
-DATA shuffle319<>+40(SB)/8, $0x4d3d2d1d0d6c5c4c
-DATA shuffle319<>+48(SB)/8, $0x5e4e3e2e1e0e6d5d
-DATA shuffle319<>+56(SB)/8, $0x6f5f4f3f2f1f0f6e
+DATA shuffle319<>+0(SB)/8, $0x2110006050403020
+DATA shuffle319<>+8(SB)/8, $0x3222110161514131
+DATA shuffle319<>+16(SB)/8, $0x4333231202625242
+DATA shuffle319<>+24(SB)/8, $0x5444342413036353
+DATA shuffle319<>+32(SB)/8, $0x6555453525140464
+DATA shuffle319<>+40(SB)/8, $0x0666564636261505
+DATA shuffle319<>+48(SB)/8, $0x1707675747372716
+DATA shuffle319<>+56(SB)/8, $0x2918086858483828
 GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle320<>+0(SB)/8, $0x3120100060504030
+DATA shuffle320<>+8(SB)/8, $0x4232211101615141
+DATA shuffle320<>+16(SB)/8, $0x5343332212026252
+DATA shuffle320<>+24(SB)/8, $0x6454443423130363
+DATA shuffle320<>+32(SB)/8, $0x0565554535241404
+DATA shuffle320<>+40(SB)/8, $0x1606665646362515
+DATA shuffle320<>+48(SB)/8, $0x2717076757473726
+DATA shuffle320<>+56(SB)/8, $0x3928180868584838
+GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle321<>+0(SB)/8, $0x4130201000605040
+DATA shuffle321<>+8(SB)/8, $0x5242312111016151
+DATA shuffle321<>+16(SB)/8, $0x6353433222120262
+DATA shuffle321<>+24(SB)/8, $0x0464544433231303
+DATA shuffle321<>+32(SB)/8, $0x1505655545342414
+DATA shuffle321<>+40(SB)/8, $0x2616066656463525
+DATA shuffle321<>+48(SB)/8, $0x3727170767574736
+DATA shuffle321<>+56(SB)/8, $0x4938281808685848
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle322<>+0(SB)/8, $0x5140302010006050
+DATA shuffle322<>+8(SB)/8, $0x6252413121110161
+DATA shuffle322<>+16(SB)/8, $0x0363534232221202
+DATA shuffle322<>+24(SB)/8, $0x1404645443332313
+DATA shuffle322<>+32(SB)/8, $0x2515056555443424
+DATA shuffle322<>+40(SB)/8, $0x3626160666564535
+DATA shuffle322<>+48(SB)/8, $0x4737271707675746
+DATA shuffle322<>+56(SB)/8, $0x5948382818086858
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle323<>+0(SB)/8, $0x6757473727170766
+DATA shuffle323<>+8(SB)/8, $0x0968584838281808
+DATA shuffle323<>+16(SB)/8, $0x1a0a695949392919
+DATA shuffle323<>+24(SB)/8, $0x2b1b0b6a5a4a3a2a
+DATA shuffle323<>+32(SB)/8, $0x3c2c1c0c6b5b4b3b
+DATA shuffle323<>+40(SB)/8, $0x4d3d2d1d0d6c5c4c
+DATA shuffle323<>+48(SB)/8, $0x5e4e3e2e1e0e6d5d
+DATA shuffle323<>+56(SB)/8, $0x6f5f4f3f2f1f0f6e
+GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
 
 // func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -9585,25 +9759,25 @@ TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle320<>+0(SB), Z31
-	VMOVDQU64 shuffle321<>+0(SB), Z30
-	VMOVDQU64 shuffle322<>+0(SB), Z29
-	VMOVDQU64 shuffle323<>+0(SB), Z28
-	VMOVDQU64 shuffle324<>+0(SB), Z27
-	VMOVDQU64 shuffle325<>+0(SB), Z26
-	VMOVDQU64 shuffle326<>+0(SB), Z25
+	VMOVDQU64 shuffle324<>+0(SB), Z31
+	VMOVDQU64 shuffle325<>+0(SB), Z30
+	VMOVDQU64 shuffle326<>+0(SB), Z29
+	VMOVDQU64 shuffle327<>+0(SB), Z28
+	VMOVDQU64 shuffle328<>+0(SB), Z27
+	VMOVDQU64 shuffle329<>+0(SB), Z26
+	VMOVDQU64 shuffle330<>+0(SB), Z25
 
-group366:
+group376:
 	MOVQ rows+24(FP), R9
 
-row367:
+row377:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last369
+	JB   last379
 
-chunks368:
+chunks378:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x07, R10, R13
@@ -9675,96 +9849,96 @@ chunks368:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks368
+	JAE          chunks378
 
-last369:
+last379:
 	TESTQ R11, R11
-	JZ    rowdone370
+	JZ    rowdone380
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks368
+	JMP   chunks378
 
-rowdone370:
+rowdone380:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row367
+	JNZ  row377
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group366
+	JNZ  group376
 	VZEROUPPER
 	RET
 
-DATA shuffle320<>+0(SB)/8, $0x3130212011100100
-DATA shuffle320<>+8(SB)/8, $0x0302616051504140
-DATA shuffle320<>+16(SB)/8, $0x4342333223221312
-DATA shuffle320<>+24(SB)/8, $0x1514050463625352
-DATA shuffle320<>+32(SB)/8, $0x5554454435342524
-DATA shuffle320<>+40(SB)/8, $0x2726171607066564
-DATA shuffle320<>+48(SB)/8, $0x6766575647463736
-DATA shuffle320<>+56(SB)/8, $0x3938292819180908
-GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle321<>+0(SB)/8, $0x0100616051504140
-DATA shuffle321<>+8(SB)/8, $0x4342313021201110
-DATA shuffle321<>+16(SB)/8, $0x1312030263625352
-DATA shuffle321<>+24(SB)/8, $0x5554454433322322
-DATA shuffle321<>+32(SB)/8, $0x2524151405046564
-DATA shuffle321<>+40(SB)/8, $0x6766575647463534
-DATA shuffle321<>+48(SB)/8, $0x3736272617160706
-DATA shuffle321<>+56(SB)/8, $0x0908696859584948
-GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle322<>+0(SB)/8, $0x4140313021201110
-DATA shuffle322<>+8(SB)/8, $0x1312010061605150
-DATA shuffle322<>+16(SB)/8, $0x5352434233322322
-DATA shuffle322<>+24(SB)/8, $0x2524151403026362
-DATA shuffle322<>+32(SB)/8, $0x6564555445443534
-DATA shuffle322<>+40(SB)/8, $0x3736272617160504
-DATA shuffle322<>+48(SB)/8, $0x0706676657564746
-DATA shuffle322<>+56(SB)/8, $0x4948393829281918
-GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle323<>+0(SB)/8, $0x1110010061605150
-DATA shuffle323<>+8(SB)/8, $0x5352414031302120
-DATA shuffle323<>+16(SB)/8, $0x2322131203026362
-DATA shuffle323<>+24(SB)/8, $0x6564555443423332
-DATA shuffle323<>+32(SB)/8, $0x3534252415140504
-DATA shuffle323<>+40(SB)/8, $0x0706676657564544
-DATA shuffle323<>+48(SB)/8, $0x4746373627261716
-DATA shuffle323<>+56(SB)/8, $0x1918090869685958
-GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle324<>+0(SB)/8, $0x5150414031302120
-DATA shuffle324<>+8(SB)/8, $0x2322111001006160
-DATA shuffle324<>+16(SB)/8, $0x6362535243423332
-DATA shuffle324<>+24(SB)/8, $0x3534252413120302
-DATA shuffle324<>+32(SB)/8, $0x0504656455544544
-DATA shuffle324<>+40(SB)/8, $0x4746373627261514
-DATA shuffle324<>+48(SB)/8, $0x1716070667665756
-DATA shuffle324<>+56(SB)/8, $0x5958494839382928
+DATA shuffle324<>+0(SB)/8, $0x3130212011100100
+DATA shuffle324<>+8(SB)/8, $0x0302616051504140
+DATA shuffle324<>+16(SB)/8, $0x4342333223221312
+DATA shuffle324<>+24(SB)/8, $0x1514050463625352
+DATA shuffle324<>+32(SB)/8, $0x5554454435342524
+DATA shuffle324<>+40(SB)/8, $0x2726171607066564
+DATA shuffle324<>+48(SB)/8, $0x6766575647463736
+DATA shuffle324<>+56(SB)/8, $0x3938292819180908
 GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle325<>+0(SB)/8, $0x2120111001006160
-DATA shuffle325<>+8(SB)/8, $0x6362515041403130
-DATA shuffle325<>+16(SB)/8, $0x3332232213120302
-DATA shuffle325<>+24(SB)/8, $0x0504656453524342
-DATA shuffle325<>+32(SB)/8, $0x4544353425241514
-DATA shuffle325<>+40(SB)/8, $0x1716070667665554
-DATA shuffle325<>+48(SB)/8, $0x5756474637362726
-DATA shuffle325<>+56(SB)/8, $0x2928191809086968
+DATA shuffle325<>+0(SB)/8, $0x0100616051504140
+DATA shuffle325<>+8(SB)/8, $0x4342313021201110
+DATA shuffle325<>+16(SB)/8, $0x1312030263625352
+DATA shuffle325<>+24(SB)/8, $0x5554454433322322
+DATA shuffle325<>+32(SB)/8, $0x2524151405046564
+DATA shuffle325<>+40(SB)/8, $0x6766575647463534
+DATA shuffle325<>+48(SB)/8, $0x3736272617160706
+DATA shuffle325<>+56(SB)/8, $0x0908696859584948
 GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle326<>+0(SB)/8, $0x6766575647463736
-DATA shuffle326<>+8(SB)/8, $0x3938292819180908
-DATA shuffle326<>+16(SB)/8, $0x0b0a696859584948
-DATA shuffle326<>+24(SB)/8, $0x4b4a3b3a2b2a1b1a
-DATA shuffle326<>+32(SB)/8, $0x1d1c0d0c6b6a5b5a
-DATA shuffle326<>+40(SB)/8, $0x5d5c4d4c3d3c2d2c
-DATA shuffle326<>+48(SB)/8, $0x2f2e1f1e0f0e6d6c
-DATA shuffle326<>+56(SB)/8, $0x6f6e5f5e4f4e3f3e
+DATA shuffle326<>+0(SB)/8, $0x4140313021201110
+DATA shuffle326<>+8(SB)/8, $0x1312010061605150
+DATA shuffle326<>+16(SB)/8, $0x5352434233322322
+DATA shuffle326<>+24(SB)/8, $0x2524151403026362
+DATA shuffle326<>+32(SB)/8, $0x6564555445443534
+DATA shuffle326<>+40(SB)/8, $0x3736272617160504
+DATA shuffle326<>+48(SB)/8, $0x0706676657564746
+DATA shuffle326<>+56(SB)/8, $0x4948393829281918
 GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle327<>+0(SB)/8, $0x1110010061605150
+DATA shuffle327<>+8(SB)/8, $0x5352414031302120
+DATA shuffle327<>+16(SB)/8, $0x2322131203026362
+DATA shuffle327<>+24(SB)/8, $0x6564555443423332
+DATA shuffle327<>+32(SB)/8, $0x3534252415140504
+DATA shuffle327<>+40(SB)/8, $0x0706676657564544
+DATA shuffle327<>+48(SB)/8, $0x4746373627261716
+DATA shuffle327<>+56(SB)/8, $0x1918090869685958
+GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle328<>+0(SB)/8, $0x5150414031302120
+DATA shuffle328<>+8(SB)/8, $0x2322111001006160
+DATA shuffle328<>+16(SB)/8, $0x6362535243423332
+DATA shuffle328<>+24(SB)/8, $0x3534252413120302
+DATA shuffle328<>+32(SB)/8, $0x0504656455544544
+DATA shuffle328<>+40(SB)/8, $0x4746373627261514
+DATA shuffle328<>+48(SB)/8, $0x1716070667665756
+DATA shuffle328<>+56(SB)/8, $0x5958494839382928
+GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle329<>+0(SB)/8, $0x2120111001006160
+DATA shuffle329<>+8(SB)/8, $0x6362515041403130
+DATA shuffle329<>+16(SB)/8, $0x3332232213120302
+DATA shuffle329<>+24(SB)/8, $0x0504656453524342
+DATA shuffle329<>+32(SB)/8, $0x4544353425241514
+DATA shuffle329<>+40(SB)/8, $0x1716070667665554
+DATA shuffle329<>+48(SB)/8, $0x5756474637362726
+DATA shuffle329<>+56(SB)/8, $0x2928191809086968
+GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle330<>+0(SB)/8, $0x6766575647463736
+DATA shuffle330<>+8(SB)/8, $0x3938292819180908
+DATA shuffle330<>+16(SB)/8, $0x0b0a696859584948
+DATA shuffle330<>+24(SB)/8, $0x4b4a3b3a2b2a1b1a
+DATA shuffle330<>+32(SB)/8, $0x1d1c0d0c6b6a5b5a
+DATA shuffle330<>+40(SB)/8, $0x5d5c4d4c3d3c2d2c
+DATA shuffle330<>+48(SB)/8, $0x2f2e1f1e0f0e6d6c
+DATA shuffle330<>+56(SB)/8, $0x6f6e5f5e4f4e3f3e
+GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
 
 // func zip7x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -9788,25 +9962,25 @@ TEXT ·zip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle327<>+0(SB), Z31
-	VMOVDQU64 shuffle328<>+0(SB), Z30
-	VMOVDQU64 shuffle329<>+0(SB), Z29
-	VMOVDQU64 shuffle330<>+0(SB), Z28
-	VMOVDQU64 shuffle331<>+0(SB), Z27
-	VMOVDQU64 shuffle332<>+0(SB), Z26
-	VMOVDQU64 shuffle333<>+0(SB), Z25
+	VMOVDQU64 shuffle331<>+0(SB), Z31
+	VMOVDQU64 shuffle332<>+0(SB), Z30
+	VMOVDQU64 shuffle333<>+0(SB), Z29
+	VMOVDQU64 shuffle334<>+0(SB), Z28
+	VMOVDQU64 shuffle335<>+0(SB), Z27
+	VMOVDQU64 shuffle336<>+0(SB), Z26
+	VMOVDQU64 shuffle337<>+0(SB), Z25
 
-group371:
+group381:
 	MOVQ rows+24(FP), R9
 
-row372:
+row382:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last374
+	JB   last384
 
-chunks373:
+chunks383:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x07, R10, R13
@@ -9878,96 +10052,96 @@ chunks373:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks373
+	JAE          chunks383
 
-last374:
+last384:
 	TESTQ R11, R11
-	JZ    rowdone375
+	JZ    rowdone385
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks373
+	JMP   chunks383
 
-rowdone375:
+rowdone385:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row372
+	JNZ  row382
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group371
+	JNZ  group381
 	VZEROUPPER
 	RET
 
-DATA shuffle327<>+0(SB)/8, $0x0000000400000000
-DATA shuffle327<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle327<>+16(SB)/8, $0x0000001400000010
-DATA shuffle327<>+24(SB)/8, $0x0000000100000018
-DATA shuffle327<>+32(SB)/8, $0x0000000900000005
-DATA shuffle327<>+40(SB)/8, $0x000000110000000d
-DATA shuffle327<>+48(SB)/8, $0x0000001900000015
-DATA shuffle327<>+56(SB)/8, $0x0000000600000002
-GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle328<>+0(SB)/8, $0x0000000c00000008
-DATA shuffle328<>+8(SB)/8, $0x0000001400000010
-DATA shuffle328<>+16(SB)/8, $0x0000000000000018
-DATA shuffle328<>+24(SB)/8, $0x0000000900000004
-DATA shuffle328<>+32(SB)/8, $0x000000110000000d
-DATA shuffle328<>+40(SB)/8, $0x0000001900000015
-DATA shuffle328<>+48(SB)/8, $0x0000000500000001
-DATA shuffle328<>+56(SB)/8, $0x0000000e0000000a
-GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle329<>+0(SB)/8, $0x0000001400000010
-DATA shuffle329<>+8(SB)/8, $0x0000000000000018
-DATA shuffle329<>+16(SB)/8, $0x0000000800000004
-DATA shuffle329<>+24(SB)/8, $0x000000110000000c
-DATA shuffle329<>+32(SB)/8, $0x0000001900000015
-DATA shuffle329<>+40(SB)/8, $0x0000000500000001
-DATA shuffle329<>+48(SB)/8, $0x0000000d00000009
-DATA shuffle329<>+56(SB)/8, $0x0000001600000012
-GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle330<>+0(SB)/8, $0x0000000000000018
-DATA shuffle330<>+8(SB)/8, $0x0000000800000004
-DATA shuffle330<>+16(SB)/8, $0x000000100000000c
-DATA shuffle330<>+24(SB)/8, $0x0000001900000014
-DATA shuffle330<>+32(SB)/8, $0x0000000500000001
-DATA shuffle330<>+40(SB)/8, $0x0000000d00000009
-DATA shuffle330<>+48(SB)/8, $0x0000001500000011
-DATA shuffle330<>+56(SB)/8, $0x000000020000001a
-GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle331<>+0(SB)/8, $0x0000000800000004
-DATA shuffle331<>+8(SB)/8, $0x000000100000000c
-DATA shuffle331<>+16(SB)/8, $0x0000001800000014
-DATA shuffle331<>+24(SB)/8, $0x0000000500000000
-DATA shuffle331<>+32(SB)/8, $0x0000000d00000009
-DATA shuffle331<>+40(SB)/8, $0x0000001500000011
-DATA shuffle331<>+48(SB)/8, $0x0000000100000019
-DATA shuffle331<>+56(SB)/8, $0x0000000a00000006
+DATA shuffle331<>+0(SB)/8, $0x0000000400000000
+DATA shuffle331<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle331<>+16(SB)/8, $0x0000001400000010
+DATA shuffle331<>+24(SB)/8, $0x0000000100000018
+DATA shuffle331<>+32(SB)/8, $0x0000000900000005
+DATA shuffle331<>+40(SB)/8, $0x000000110000000d
+DATA shuffle331<>+48(SB)/8, $0x0000001900000015
+DATA shuffle331<>+56(SB)/8, $0x0000000600000002
 GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle332<>+0(SB)/8, $0x000000100000000c
-DATA shuffle332<>+8(SB)/8, $0x0000001800000014
-DATA shuffle332<>+16(SB)/8, $0x0000000400000000
-DATA shuffle332<>+24(SB)/8, $0x0000000d00000008
-DATA shuffle332<>+32(SB)/8, $0x0000001500000011
-DATA shuffle332<>+40(SB)/8, $0x0000000100000019
-DATA shuffle332<>+48(SB)/8, $0x0000000900000005
-DATA shuffle332<>+56(SB)/8, $0x000000120000000e
+DATA shuffle332<>+0(SB)/8, $0x0000000c00000008
+DATA shuffle332<>+8(SB)/8, $0x0000001400000010
+DATA shuffle332<>+16(SB)/8, $0x0000000000000018
+DATA shuffle332<>+24(SB)/8, $0x0000000900000004
+DATA shuffle332<>+32(SB)/8, $0x000000110000000d
+DATA shuffle332<>+40(SB)/8, $0x0000001900000015
+DATA shuffle332<>+48(SB)/8, $0x0000000500000001
+DATA shuffle332<>+56(SB)/8, $0x0000000e0000000a
 GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle333<>+0(SB)/8, $0x0000001900000015
-DATA shuffle333<>+8(SB)/8, $0x0000000600000002
-DATA shuffle333<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle333<>+24(SB)/8, $0x0000001600000012
-DATA shuffle333<>+32(SB)/8, $0x000000030000001a
-DATA shuffle333<>+40(SB)/8, $0x0000000b00000007
-DATA shuffle333<>+48(SB)/8, $0x000000130000000f
-DATA shuffle333<>+56(SB)/8, $0x0000001b00000017
+DATA shuffle333<>+0(SB)/8, $0x0000001400000010
+DATA shuffle333<>+8(SB)/8, $0x0000000000000018
+DATA shuffle333<>+16(SB)/8, $0x0000000800000004
+DATA shuffle333<>+24(SB)/8, $0x000000110000000c
+DATA shuffle333<>+32(SB)/8, $0x0000001900000015
+DATA shuffle333<>+40(SB)/8, $0x0000000500000001
+DATA shuffle333<>+48(SB)/8, $0x0000000d00000009
+DATA shuffle333<>+56(SB)/8, $0x0000001600000012
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle334<>+0(SB)/8, $0x0000000000000018
+DATA shuffle334<>+8(SB)/8, $0x0000000800000004
+DATA shuffle334<>+16(SB)/8, $0x000000100000000c
+DATA shuffle334<>+24(SB)/8, $0x0000001900000014
+DATA shuffle334<>+32(SB)/8, $0x0000000500000001
+DATA shuffle334<>+40(SB)/8, $0x0000000d00000009
+DATA shuffle334<>+48(SB)/8, $0x0000001500000011
+DATA shuffle334<>+56(SB)/8, $0x000000020000001a
+GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle335<>+0(SB)/8, $0x0000000800000004
+DATA shuffle335<>+8(SB)/8, $0x000000100000000c
+DATA shuffle335<>+16(SB)/8, $0x0000001800000014
+DATA shuffle335<>+24(SB)/8, $0x0000000500000000
+DATA shuffle335<>+32(SB)/8, $0x0000000d00000009
+DATA shuffle335<>+40(SB)/8, $0x0000001500000011
+DATA shuffle335<>+48(SB)/8, $0x0000000100000019
+DATA shuffle335<>+56(SB)/8, $0x0000000a00000006
+GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle336<>+0(SB)/8, $0x000000100000000c
+DATA shuffle336<>+8(SB)/8, $0x0000001800000014
+DATA shuffle336<>+16(SB)/8, $0x0000000400000000
+DATA shuffle336<>+24(SB)/8, $0x0000000d00000008
+DATA shuffle336<>+32(SB)/8, $0x0000001500000011
+DATA shuffle336<>+40(SB)/8, $0x0000000100000019
+DATA shuffle336<>+48(SB)/8, $0x0000000900000005
+DATA shuffle336<>+56(SB)/8, $0x000000120000000e
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle337<>+0(SB)/8, $0x0000001900000015
+DATA shuffle337<>+8(SB)/8, $0x0000000600000002
+DATA shuffle337<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle337<>+24(SB)/8, $0x0000001600000012
+DATA shuffle337<>+32(SB)/8, $0x000000030000001a
+DATA shuffle337<>+40(SB)/8, $0x0000000b00000007
+DATA shuffle337<>+48(SB)/8, $0x000000130000000f
+DATA shuffle337<>+56(SB)/8, $0x0000001b00000017
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
 
 // func zip7x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -9991,25 +10165,25 @@ TEXT ·zip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle334<>+0(SB), Z31
-	VMOVDQU64 shuffle335<>+0(SB), Z30
-	VMOVDQU64 shuffle336<>+0(SB), Z29
-	VMOVDQU64 shuffle337<>+0(SB), Z28
-	VMOVDQU64 shuffle338<>+0(SB), Z27
-	VMOVDQU64 shuffle339<>+0(SB), Z26
-	VMOVDQU64 shuffle340<>+0(SB), Z25
+	VMOVDQU64 shuffle338<>+0(SB), Z31
+	VMOVDQU64 shuffle339<>+0(SB), Z30
+	VMOVDQU64 shuffle340<>+0(SB), Z29
+	VMOVDQU64 shuffle341<>+0(SB), Z28
+	VMOVDQU64 shuffle342<>+0(SB), Z27
+	VMOVDQU64 shuffle343<>+0(SB), Z26
+	VMOVDQU64 shuffle344<>+0(SB), Z25
 
-group376:
+group386:
 	MOVQ rows+24(FP), R9
 
-row377:
+row387:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last379
+	JB   last389
 
-chunks378:
+chunks388:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	IMUL3Q       $0x07, R10, R13
@@ -10081,326 +10255,6 @@ chunks378:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks378
-
-last379:
-	TESTQ R11, R11
-	JZ    rowdone380
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks378
-
-rowdone380:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row377
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group376
-	VZEROUPPER
-	RET
-
-DATA shuffle334<>+0(SB)/8, $0x0000000000000000
-DATA shuffle334<>+8(SB)/8, $0x0000000000000002
-DATA shuffle334<>+16(SB)/8, $0x0000000000000004
-DATA shuffle334<>+24(SB)/8, $0x0000000000000006
-DATA shuffle334<>+32(SB)/8, $0x0000000000000008
-DATA shuffle334<>+40(SB)/8, $0x000000000000000a
-DATA shuffle334<>+48(SB)/8, $0x000000000000000c
-DATA shuffle334<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle335<>+0(SB)/8, $0x0000000000000002
-DATA shuffle335<>+8(SB)/8, $0x0000000000000004
-DATA shuffle335<>+16(SB)/8, $0x0000000000000006
-DATA shuffle335<>+24(SB)/8, $0x0000000000000008
-DATA shuffle335<>+32(SB)/8, $0x000000000000000a
-DATA shuffle335<>+40(SB)/8, $0x000000000000000c
-DATA shuffle335<>+48(SB)/8, $0x0000000000000000
-DATA shuffle335<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle336<>+0(SB)/8, $0x0000000000000004
-DATA shuffle336<>+8(SB)/8, $0x0000000000000006
-DATA shuffle336<>+16(SB)/8, $0x0000000000000008
-DATA shuffle336<>+24(SB)/8, $0x000000000000000a
-DATA shuffle336<>+32(SB)/8, $0x000000000000000c
-DATA shuffle336<>+40(SB)/8, $0x0000000000000000
-DATA shuffle336<>+48(SB)/8, $0x0000000000000002
-DATA shuffle336<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle337<>+0(SB)/8, $0x0000000000000006
-DATA shuffle337<>+8(SB)/8, $0x0000000000000008
-DATA shuffle337<>+16(SB)/8, $0x000000000000000a
-DATA shuffle337<>+24(SB)/8, $0x000000000000000c
-DATA shuffle337<>+32(SB)/8, $0x0000000000000000
-DATA shuffle337<>+40(SB)/8, $0x0000000000000002
-DATA shuffle337<>+48(SB)/8, $0x0000000000000004
-DATA shuffle337<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle338<>+0(SB)/8, $0x0000000000000008
-DATA shuffle338<>+8(SB)/8, $0x000000000000000a
-DATA shuffle338<>+16(SB)/8, $0x000000000000000c
-DATA shuffle338<>+24(SB)/8, $0x0000000000000000
-DATA shuffle338<>+32(SB)/8, $0x0000000000000002
-DATA shuffle338<>+40(SB)/8, $0x0000000000000004
-DATA shuffle338<>+48(SB)/8, $0x0000000000000006
-DATA shuffle338<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle339<>+0(SB)/8, $0x000000000000000a
-DATA shuffle339<>+8(SB)/8, $0x000000000000000c
-DATA shuffle339<>+16(SB)/8, $0x0000000000000000
-DATA shuffle339<>+24(SB)/8, $0x0000000000000002
-DATA shuffle339<>+32(SB)/8, $0x0000000000000004
-DATA shuffle339<>+40(SB)/8, $0x0000000000000006
-DATA shuffle339<>+48(SB)/8, $0x0000000000000008
-DATA shuffle339<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle340<>+0(SB)/8, $0x000000000000000c
-DATA shuffle340<>+8(SB)/8, $0x0000000000000001
-DATA shuffle340<>+16(SB)/8, $0x0000000000000003
-DATA shuffle340<>+24(SB)/8, $0x0000000000000005
-DATA shuffle340<>+32(SB)/8, $0x0000000000000007
-DATA shuffle340<>+40(SB)/8, $0x0000000000000009
-DATA shuffle340<>+48(SB)/8, $0x000000000000000b
-DATA shuffle340<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
-
-// func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip8x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle341<>+0(SB), Z31
-	VMOVDQU64 shuffle342<>+0(SB), Z30
-
-group381:
-	MOVQ rows+24(FP), R9
-
-row382:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last384
-
-chunks383:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle341<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle341<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle341<>+0(SB), Z1
-	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle341<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks383
-
-last384:
-	TESTQ R11, R11
-	JZ    rowdone385
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks383
-
-rowdone385:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row382
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group381
-	VZEROUPPER
-	RET
-
-DATA shuffle341<>+0(SB)/8, $0x7060504030201000
-DATA shuffle341<>+8(SB)/8, $0x7161514131211101
-DATA shuffle341<>+16(SB)/8, $0x7262524232221202
-DATA shuffle341<>+24(SB)/8, $0x7363534333231303
-DATA shuffle341<>+32(SB)/8, $0x7464544434241404
-DATA shuffle341<>+40(SB)/8, $0x7565554535251505
-DATA shuffle341<>+48(SB)/8, $0x7666564636261606
-DATA shuffle341<>+56(SB)/8, $0x7767574737271707
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle342<>+0(SB)/8, $0x7868584838281808
-DATA shuffle342<>+8(SB)/8, $0x7969594939291909
-DATA shuffle342<>+16(SB)/8, $0x7a6a5a4a3a2a1a0a
-DATA shuffle342<>+24(SB)/8, $0x7b6b5b4b3b2b1b0b
-DATA shuffle342<>+32(SB)/8, $0x7c6c5c4c3c2c1c0c
-DATA shuffle342<>+40(SB)/8, $0x7d6d5d4d3d2d1d0d
-DATA shuffle342<>+48(SB)/8, $0x7e6e5e4e3e2e1e0e
-DATA shuffle342<>+56(SB)/8, $0x7f6f5f4f3f2f1f0f
-GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
-
-// func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle343<>+0(SB), Z31
-	VMOVDQU64 shuffle344<>+0(SB), Z30
-
-group386:
-	MOVQ rows+24(FP), R9
-
-row387:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last389
-
-chunks388:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle343<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle343<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle343<>+0(SB), Z1
-	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle343<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
 	JAE          chunks388
 
 last389:
@@ -10422,29 +10276,79 @@ rowdone390:
 	VZEROUPPER
 	RET
 
-DATA shuffle343<>+0(SB)/8, $0x3130212011100100
-DATA shuffle343<>+8(SB)/8, $0x7170616051504140
-DATA shuffle343<>+16(SB)/8, $0x3332232213120302
-DATA shuffle343<>+24(SB)/8, $0x7372636253524342
-DATA shuffle343<>+32(SB)/8, $0x3534252415140504
-DATA shuffle343<>+40(SB)/8, $0x7574656455544544
-DATA shuffle343<>+48(SB)/8, $0x3736272617160706
-DATA shuffle343<>+56(SB)/8, $0x7776676657564746
+DATA shuffle338<>+0(SB)/8, $0x0000000000000000
+DATA shuffle338<>+8(SB)/8, $0x0000000000000002
+DATA shuffle338<>+16(SB)/8, $0x0000000000000004
+DATA shuffle338<>+24(SB)/8, $0x0000000000000006
+DATA shuffle338<>+32(SB)/8, $0x0000000000000008
+DATA shuffle338<>+40(SB)/8, $0x000000000000000a
+DATA shuffle338<>+48(SB)/8, $0x000000000000000c
+DATA shuffle338<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle339<>+0(SB)/8, $0x0000000000000002
+DATA shuffle339<>+8(SB)/8, $0x0000000000000004
+DATA shuffle339<>+16(SB)/8, $0x0000000000000006
+DATA shuffle339<>+24(SB)/8, $0x0000000000000008
+DATA shuffle339<>+32(SB)/8, $0x000000000000000a
+DATA shuffle339<>+40(SB)/8, $0x000000000000000c
+DATA shuffle339<>+48(SB)/8, $0x0000000000000000
+DATA shuffle339<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle340<>+0(SB)/8, $0x0000000000000004
+DATA shuffle340<>+8(SB)/8, $0x0000000000000006
+DATA shuffle340<>+16(SB)/8, $0x0000000000000008
+DATA shuffle340<>+24(SB)/8, $0x000000000000000a
+DATA shuffle340<>+32(SB)/8, $0x000000000000000c
+DATA shuffle340<>+40(SB)/8, $0x0000000000000000
+DATA shuffle340<>+48(SB)/8, $0x0000000000000002
+DATA shuffle340<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle341<>+0(SB)/8, $0x0000000000000006
+DATA shuffle341<>+8(SB)/8, $0x0000000000000008
+DATA shuffle341<>+16(SB)/8, $0x000000000000000a
+DATA shuffle341<>+24(SB)/8, $0x000000000000000c
+DATA shuffle341<>+32(SB)/8, $0x0000000000000000
+DATA shuffle341<>+40(SB)/8, $0x0000000000000002
+DATA shuffle341<>+48(SB)/8, $0x0000000000000004
+DATA shuffle341<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle342<>+0(SB)/8, $0x0000000000000008
+DATA shuffle342<>+8(SB)/8, $0x000000000000000a
+DATA shuffle342<>+16(SB)/8, $0x000000000000000c
+DATA shuffle342<>+24(SB)/8, $0x0000000000000000
+DATA shuffle342<>+32(SB)/8, $0x0000000000000002
+DATA shuffle342<>+40(SB)/8, $0x0000000000000004
+DATA shuffle342<>+48(SB)/8, $0x0000000000000006
+DATA shuffle342<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle343<>+0(SB)/8, $0x000000000000000a
+DATA shuffle343<>+8(SB)/8, $0x000000000000000c
+DATA shuffle343<>+16(SB)/8, $0x0000000000000000
+DATA shuffle343<>+24(SB)/8, $0x0000000000000002
+DATA shuffle343<>+32(SB)/8, $0x0000000000000004
+DATA shuffle343<>+40(SB)/8, $0x0000000000000006
+DATA shuffle343<>+48(SB)/8, $0x0000000000000008
+DATA shuffle343<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle344<>+0(SB)/8, $0x3938292819180908
-DATA shuffle344<>+8(SB)/8, $0x7978696859584948
-DATA shuffle344<>+16(SB)/8, $0x3b3a2b2a1b1a0b0a
-DATA shuffle344<>+24(SB)/8, $0x7b7a6b6a5b5a4b4a
-DATA shuffle344<>+32(SB)/8, $0x3d3c2d2c1d1c0d0c
-DATA shuffle344<>+40(SB)/8, $0x7d7c6d6c5d5c4d4c
-DATA shuffle344<>+48(SB)/8, $0x3f3e2f2e1f1e0f0e
-DATA shuffle344<>+56(SB)/8, $0x7f7e6f6e5f5e4f4e
+DATA shuffle344<>+0(SB)/8, $0x000000000000000c
+DATA shuffle344<>+8(SB)/8, $0x0000000000000001
+DATA shuffle344<>+16(SB)/8, $0x0000000000000003
+DATA shuffle344<>+24(SB)/8, $0x0000000000000005
+DATA shuffle344<>+32(SB)/8, $0x0000000000000007
+DATA shuffle344<>+40(SB)/8, $0x0000000000000009
+DATA shuffle344<>+48(SB)/8, $0x000000000000000b
+DATA shuffle344<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
 
-// func zip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip8x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10489,9 +10393,9 @@ chunks393:
 	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle345<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2D     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R10*8)
 	VMOVDQU      16(R11), X0
 	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
@@ -10502,9 +10406,9 @@ chunks393:
 	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
 	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
 	VMOVDQU64    shuffle345<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
+	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2D     Z3, Z30, Z0
+	VPERMT2B     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R10*8)
 	VMOVDQU      32(R11), X0
 	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
@@ -10515,9 +10419,9 @@ chunks393:
 	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
 	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
 	VMOVDQU64    shuffle345<>+0(SB), Z1
-	VPERMI2D     Z2, Z0, Z1
+	VPERMI2B     Z2, Z0, Z1
 	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2D     Z2, Z30, Z0
+	VPERMT2B     Z2, Z30, Z0
 	VMOVDQU64    Z0, 320(AX)(R10*8)
 	VMOVDQU      48(R11), X0
 	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
@@ -10528,9 +10432,9 @@ chunks393:
 	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
 	VMOVDQU64    shuffle345<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2D     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 448(AX)(R10*8)
 	ADDQ         $+64, R10
 	MOVQ         n+16(FP), R11
@@ -10557,29 +10461,29 @@ rowdone395:
 	VZEROUPPER
 	RET
 
-DATA shuffle345<>+0(SB)/8, $0x0000000400000000
-DATA shuffle345<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle345<>+16(SB)/8, $0x0000001400000010
-DATA shuffle345<>+24(SB)/8, $0x0000001c00000018
-DATA shuffle345<>+32(SB)/8, $0x0000000500000001
-DATA shuffle345<>+40(SB)/8, $0x0000000d00000009
-DATA shuffle345<>+48(SB)/8, $0x0000001500000011
-DATA shuffle345<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle345<>+0(SB)/8, $0x7060504030201000
+DATA shuffle345<>+8(SB)/8, $0x7161514131211101
+DATA shuffle345<>+16(SB)/8, $0x7262524232221202
+DATA shuffle345<>+24(SB)/8, $0x7363534333231303
+DATA shuffle345<>+32(SB)/8, $0x7464544434241404
+DATA shuffle345<>+40(SB)/8, $0x7565554535251505
+DATA shuffle345<>+48(SB)/8, $0x7666564636261606
+DATA shuffle345<>+56(SB)/8, $0x7767574737271707
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle346<>+0(SB)/8, $0x0000000600000002
-DATA shuffle346<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle346<>+16(SB)/8, $0x0000001600000012
-DATA shuffle346<>+24(SB)/8, $0x0000001e0000001a
-DATA shuffle346<>+32(SB)/8, $0x0000000700000003
-DATA shuffle346<>+40(SB)/8, $0x0000000f0000000b
-DATA shuffle346<>+48(SB)/8, $0x0000001700000013
-DATA shuffle346<>+56(SB)/8, $0x0000001f0000001b
+DATA shuffle346<>+0(SB)/8, $0x7868584838281808
+DATA shuffle346<>+8(SB)/8, $0x7969594939291909
+DATA shuffle346<>+16(SB)/8, $0x7a6a5a4a3a2a1a0a
+DATA shuffle346<>+24(SB)/8, $0x7b6b5b4b3b2b1b0b
+DATA shuffle346<>+32(SB)/8, $0x7c6c5c4c3c2c1c0c
+DATA shuffle346<>+40(SB)/8, $0x7d6d5d4d3d2d1d0d
+DATA shuffle346<>+48(SB)/8, $0x7e6e5e4e3e2e1e0e
+DATA shuffle346<>+56(SB)/8, $0x7f6f5f4f3f2f1f0f
 GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
 
-// func zip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·zip8x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·zip8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -10599,8 +10503,8 @@ TEXT ·zip8x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
+	VMOVDQU64 shuffle347<>+0(SB), Z31
+	VMOVDQU64 shuffle348<>+0(SB), Z30
 
 group396:
 	MOVQ rows+24(FP), R9
@@ -10623,10 +10527,10 @@ chunks398:
 	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
 	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
 	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle224<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    shuffle347<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2Q     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 64(AX)(R10*8)
 	VMOVDQU      16(R11), X0
 	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
@@ -10636,10 +10540,10 @@ chunks398:
 	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
 	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
 	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle224<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    shuffle347<>+0(SB), Z2
+	VPERMI2B     Z3, Z0, Z2
 	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2Q     Z3, Z30, Z0
+	VPERMT2B     Z3, Z30, Z0
 	VMOVDQU64    Z0, 192(AX)(R10*8)
 	VMOVDQU      32(R11), X0
 	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
@@ -10649,10 +10553,10 @@ chunks398:
 	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
 	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
 	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle224<>+0(SB), Z1
-	VPERMI2Q     Z2, Z0, Z1
+	VMOVDQU64    shuffle347<>+0(SB), Z1
+	VPERMI2B     Z2, Z0, Z1
 	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2Q     Z2, Z30, Z0
+	VPERMT2B     Z2, Z30, Z0
 	VMOVDQU64    Z0, 320(AX)(R10*8)
 	VMOVDQU      48(R11), X0
 	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
@@ -10662,10 +10566,10 @@ chunks398:
 	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
 	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
 	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle224<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    shuffle347<>+0(SB), Z3
+	VPERMI2B     Z1, Z0, Z3
 	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2Q     Z1, Z30, Z0
+	VPERMT2B     Z1, Z30, Z0
 	VMOVDQU64    Z0, 448(AX)(R10*8)
 	ADDQ         $+64, R10
 	MOVQ         n+16(FP), R11
@@ -10692,6 +10596,276 @@ rowdone400:
 	VZEROUPPER
 	RET
 
+DATA shuffle347<>+0(SB)/8, $0x3130212011100100
+DATA shuffle347<>+8(SB)/8, $0x7170616051504140
+DATA shuffle347<>+16(SB)/8, $0x3332232213120302
+DATA shuffle347<>+24(SB)/8, $0x7372636253524342
+DATA shuffle347<>+32(SB)/8, $0x3534252415140504
+DATA shuffle347<>+40(SB)/8, $0x7574656455544544
+DATA shuffle347<>+48(SB)/8, $0x3736272617160706
+DATA shuffle347<>+56(SB)/8, $0x7776676657564746
+GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle348<>+0(SB)/8, $0x3938292819180908
+DATA shuffle348<>+8(SB)/8, $0x7978696859584948
+DATA shuffle348<>+16(SB)/8, $0x3b3a2b2a1b1a0b0a
+DATA shuffle348<>+24(SB)/8, $0x7b7a6b6a5b5a4b4a
+DATA shuffle348<>+32(SB)/8, $0x3d3c2d2c1d1c0d0c
+DATA shuffle348<>+40(SB)/8, $0x7d7c6d6c5d5c4d4c
+DATA shuffle348<>+48(SB)/8, $0x3f3e2f2e1f1e0f0e
+DATA shuffle348<>+56(SB)/8, $0x7f7e6f6e5f5e4f4e
+GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
+
+// func zip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip8x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle349<>+0(SB), Z31
+	VMOVDQU64 shuffle350<>+0(SB), Z30
+
+group401:
+	MOVQ rows+24(FP), R9
+
+row402:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last404
+
+chunks403:
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
+	VMOVDQU64    shuffle349<>+0(SB), Z3
+	VPERMI2D     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R10*8)
+	VPERMT2D     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
+	VMOVDQU64    shuffle349<>+0(SB), Z2
+	VPERMI2D     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R10*8)
+	VPERMT2D     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
+	VMOVDQU64    shuffle349<>+0(SB), Z1
+	VPERMI2D     Z2, Z0, Z1
+	VMOVDQU64    Z1, 256(AX)(R10*8)
+	VPERMT2D     Z2, Z30, Z0
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
+	VMOVDQU64    shuffle349<>+0(SB), Z3
+	VPERMI2D     Z1, Z0, Z3
+	VMOVDQU64    Z3, 384(AX)(R10*8)
+	VPERMT2D     Z1, Z30, Z0
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
+	JAE          chunks403
+
+last404:
+	TESTQ R11, R11
+	JZ    rowdone405
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks403
+
+rowdone405:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row402
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group401
+	VZEROUPPER
+	RET
+
+DATA shuffle349<>+0(SB)/8, $0x0000000400000000
+DATA shuffle349<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle349<>+16(SB)/8, $0x0000001400000010
+DATA shuffle349<>+24(SB)/8, $0x0000001c00000018
+DATA shuffle349<>+32(SB)/8, $0x0000000500000001
+DATA shuffle349<>+40(SB)/8, $0x0000000d00000009
+DATA shuffle349<>+48(SB)/8, $0x0000001500000011
+DATA shuffle349<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle350<>+0(SB)/8, $0x0000000600000002
+DATA shuffle350<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle350<>+16(SB)/8, $0x0000001600000012
+DATA shuffle350<>+24(SB)/8, $0x0000001e0000001a
+DATA shuffle350<>+32(SB)/8, $0x0000000700000003
+DATA shuffle350<>+40(SB)/8, $0x0000000f0000000b
+DATA shuffle350<>+48(SB)/8, $0x0000001700000013
+DATA shuffle350<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
+
+// func zip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·zip8x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle228<>+0(SB), Z31
+	VMOVDQU64 shuffle229<>+0(SB), Z30
+
+group406:
+	MOVQ rows+24(FP), R9
+
+row407:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last409
+
+chunks408:
+	LEAQ         (CX)(R10*1), R11
+	LEAQ         (R11)(R8*1), R12
+	VMOVDQU      (R11), X0
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
+	VMOVDQU      (R12), X1
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
+	VMOVDQU64    shuffle228<>+0(SB), Z3
+	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    Z3, (AX)(R10*8)
+	VPERMT2Q     Z1, Z30, Z0
+	VMOVDQU64    Z0, 64(AX)(R10*8)
+	VMOVDQU      16(R11), X0
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
+	VMOVDQU      16(R12), X3
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
+	VMOVDQU64    shuffle228<>+0(SB), Z2
+	VPERMI2Q     Z3, Z0, Z2
+	VMOVDQU64    Z2, 128(AX)(R10*8)
+	VPERMT2Q     Z3, Z30, Z0
+	VMOVDQU64    Z0, 192(AX)(R10*8)
+	VMOVDQU      32(R11), X0
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
+	VMOVDQU      32(R12), X2
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
+	VMOVDQU64    shuffle228<>+0(SB), Z1
+	VPERMI2Q     Z2, Z0, Z1
+	VMOVDQU64    Z1, 256(AX)(R10*8)
+	VPERMT2Q     Z2, Z30, Z0
+	VMOVDQU64    Z0, 320(AX)(R10*8)
+	VMOVDQU      48(R11), X0
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
+	VMOVDQU      48(R12), X1
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
+	VMOVDQU64    shuffle228<>+0(SB), Z3
+	VPERMI2Q     Z1, Z0, Z3
+	VMOVDQU64    Z3, 384(AX)(R10*8)
+	VPERMT2Q     Z1, Z30, Z0
+	VMOVDQU64    Z0, 448(AX)(R10*8)
+	ADDQ         $+64, R10
+	MOVQ         n+16(FP), R11
+	SUBQ         R10, R11
+	CMPQ         R11, $+64
+	JAE          chunks408
+
+last409:
+	TESTQ R11, R11
+	JZ    rowdone410
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks408
+
+rowdone410:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row407
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group406
+	VZEROUPPER
+	RET
+
 // func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
@@ -10714,20 +10888,20 @@ TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
+	VMOVDQU64 shuffle351<>+0(SB), Z31
+	VMOVDQU64 shuffle352<>+0(SB), Z30
 
-group401:
+group411:
 	MOVQ rows+24(FP), R9
 
-row402:
+row412:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last404
+	JB   last414
 
-chunks403:
+chunks413:
 	LEAQ         (CX)(R10*1), R11
 	LEAQ         (R11)(R8*1), R12
 	VMOVDQU      (R11), Y0
@@ -10782,46 +10956,46 @@ chunks403:
 	MOVQ         n+16(FP), R11
 	SUBQ         R10, R11
 	CMPQ         R11, $+64
-	JAE          chunks403
+	JAE          chunks413
 
-last404:
+last414:
 	TESTQ R11, R11
-	JZ    rowdone405
+	JZ    rowdone415
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks403
+	JMP   chunks413
 
-rowdone405:
+rowdone415:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row402
+	JNZ  row412
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group401
+	JNZ  group411
 	VZEROUPPER
 	RET
 
-DATA shuffle347<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle347<>+8(SB)/8, $0x1d1c191815141110
-DATA shuffle347<>+16(SB)/8, $0x2d2c292825242120
-DATA shuffle347<>+24(SB)/8, $0x3d3c393835343130
-DATA shuffle347<>+32(SB)/8, $0x4d4c494845444140
-DATA shuffle347<>+40(SB)/8, $0x5d5c595855545150
-DATA shuffle347<>+48(SB)/8, $0x6d6c696865646160
-DATA shuffle347<>+56(SB)/8, $0x7d7c797875747170
-GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
+DATA shuffle351<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle351<>+8(SB)/8, $0x1d1c191815141110
+DATA shuffle351<>+16(SB)/8, $0x2d2c292825242120
+DATA shuffle351<>+24(SB)/8, $0x3d3c393835343130
+DATA shuffle351<>+32(SB)/8, $0x4d4c494845444140
+DATA shuffle351<>+40(SB)/8, $0x5d5c595855545150
+DATA shuffle351<>+48(SB)/8, $0x6d6c696865646160
+DATA shuffle351<>+56(SB)/8, $0x7d7c797875747170
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle348<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle348<>+8(SB)/8, $0x1f1e1b1a17161312
-DATA shuffle348<>+16(SB)/8, $0x2f2e2b2a27262322
-DATA shuffle348<>+24(SB)/8, $0x3f3e3b3a37363332
-DATA shuffle348<>+32(SB)/8, $0x4f4e4b4a47464342
-DATA shuffle348<>+40(SB)/8, $0x5f5e5b5a57565352
-DATA shuffle348<>+48(SB)/8, $0x6f6e6b6a67666362
-DATA shuffle348<>+56(SB)/8, $0x7f7e7b7a77767372
-GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
+DATA shuffle352<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle352<>+8(SB)/8, $0x1f1e1b1a17161312
+DATA shuffle352<>+16(SB)/8, $0x2f2e2b2a27262322
+DATA shuffle352<>+24(SB)/8, $0x3f3e3b3a37363332
+DATA shuffle352<>+32(SB)/8, $0x4f4e4b4a47464342
+DATA shuffle352<>+40(SB)/8, $0x5f5e5b5a57565352
+DATA shuffle352<>+48(SB)/8, $0x6f6e6b6a67666362
+DATA shuffle352<>+56(SB)/8, $0x7f7e7b7a77767372
+GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10843,162 +11017,8 @@ TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle349<>+0(SB), Z31
-	VMOVDQU64 shuffle350<>+0(SB), Z30
-
-group406:
-	MOVQ rows+24(FP), DI
-
-row407:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last409
-
-chunks408:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks408
-
-last409:
-	TESTQ R9, R9
-	JZ    rowdone410
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks408
-
-rowdone410:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row407
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group406
-	VZEROUPPER
-	RET
-
-DATA shuffle349<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle349<>+8(SB)/8, $0x1e1c1a1816141210
-DATA shuffle349<>+16(SB)/8, $0x2e2c2a2826242220
-DATA shuffle349<>+24(SB)/8, $0x3e3c3a3836343230
-DATA shuffle349<>+32(SB)/8, $0x4e4c4a4846444240
-DATA shuffle349<>+40(SB)/8, $0x5e5c5a5856545250
-DATA shuffle349<>+48(SB)/8, $0x6e6c6a6866646260
-DATA shuffle349<>+56(SB)/8, $0x7e7c7a7876747270
-GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle350<>+0(SB)/8, $0x0f0d0b0907050301
-DATA shuffle350<>+8(SB)/8, $0x1f1d1b1917151311
-DATA shuffle350<>+16(SB)/8, $0x2f2d2b2927252321
-DATA shuffle350<>+24(SB)/8, $0x3f3d3b3937353331
-DATA shuffle350<>+32(SB)/8, $0x4f4d4b4947454341
-DATA shuffle350<>+40(SB)/8, $0x5f5d5b5957555351
-DATA shuffle350<>+48(SB)/8, $0x6f6d6b6967656361
-DATA shuffle350<>+56(SB)/8, $0x7f7d7b7977757371
-GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
-
-// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
-
-group411:
-	MOVQ rows+24(FP), DI
-
-row412:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last414
-
-chunks413:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks413
-
-last414:
-	TESTQ R9, R9
-	JZ    rowdone415
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks413
-
-rowdone415:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row412
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group411
-	VZEROUPPER
-	RET
-
-// func unzip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle222<>+0(SB), Z31
-	VMOVDQU64 shuffle223<>+0(SB), Z30
+	VMOVDQU64 shuffle353<>+0(SB), Z31
+	VMOVDQU64 shuffle354<>+0(SB), Z30
 
 group416:
 	MOVQ rows+24(FP), DI
@@ -11014,10 +11034,10 @@ chunks418:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 shuffle353<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11044,9 +11064,29 @@ rowdone420:
 	VZEROUPPER
 	RET
 
-// func unzip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
+DATA shuffle353<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle353<>+8(SB)/8, $0x1e1c1a1816141210
+DATA shuffle353<>+16(SB)/8, $0x2e2c2a2826242220
+DATA shuffle353<>+24(SB)/8, $0x3e3c3a3836343230
+DATA shuffle353<>+32(SB)/8, $0x4e4c4a4846444240
+DATA shuffle353<>+40(SB)/8, $0x5e5c5a5856545250
+DATA shuffle353<>+48(SB)/8, $0x6e6c6a6866646260
+DATA shuffle353<>+56(SB)/8, $0x7e7c7a7876747270
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle354<>+0(SB)/8, $0x0f0d0b0907050301
+DATA shuffle354<>+8(SB)/8, $0x1f1d1b1917151311
+DATA shuffle354<>+16(SB)/8, $0x2f2d2b2927252321
+DATA shuffle354<>+24(SB)/8, $0x3f3d3b3937353331
+DATA shuffle354<>+32(SB)/8, $0x4f4d4b4947454341
+DATA shuffle354<>+40(SB)/8, $0x5f5d5b5957555351
+DATA shuffle354<>+48(SB)/8, $0x6f6d6b6967656361
+DATA shuffle354<>+56(SB)/8, $0x7f7d7b7977757371
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
+
+// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -11064,8 +11104,8 @@ TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
+	VMOVDQU64 shuffle351<>+0(SB), Z31
+	VMOVDQU64 shuffle352<>+0(SB), Z30
 
 group421:
 	MOVQ rows+24(FP), DI
@@ -11081,10 +11121,10 @@ chunks423:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle351<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11111,9 +11151,9 @@ rowdone425:
 	VZEROUPPER
 	RET
 
-// func unzip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -11131,8 +11171,8 @@ TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle198<>+0(SB), Z31
-	VMOVDQU64 shuffle199<>+0(SB), Z30
+	VMOVDQU64 shuffle226<>+0(SB), Z31
+	VMOVDQU64 shuffle227<>+0(SB), Z30
 
 group426:
 	MOVQ rows+24(FP), DI
@@ -11148,10 +11188,10 @@ chunks428:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle226<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2D  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11178,6 +11218,140 @@ rowdone430:
 	VZEROUPPER
 	RET
 
+// func unzip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle228<>+0(SB), Z31
+	VMOVDQU64 shuffle229<>+0(SB), Z30
+
+group431:
+	MOVQ rows+24(FP), DI
+
+row432:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last434
+
+chunks433:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks433
+
+last434:
+	TESTQ R9, R9
+	JZ    rowdone435
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks433
+
+rowdone435:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row432
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group431
+	VZEROUPPER
+	RET
+
+// func unzip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle202<>+0(SB), Z31
+	VMOVDQU64 shuffle203<>+0(SB), Z30
+
+group436:
+	MOVQ rows+24(FP), DI
+
+row437:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last439
+
+chunks438:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle202<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks438
+
+last439:
+	TESTQ R9, R9
+	JZ    rowdone440
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks438
+
+rowdone440:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row437
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group436
+	VZEROUPPER
+	RET
+
 // func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
@@ -11200,13 +11374,13 @@ TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem431:
+rem441:
 	CMPQ DI, $+64
-	JB   remdone432
+	JB   remdone442
 	SUBQ $+60, DI
-	JMP  rem431
+	JMP  rem441
 
-remdone432:
+remdone442:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11225,84 +11399,84 @@ remdone432:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle352<>+0(SB), Z31
-	VMOVDQU64 shuffle353<>+0(SB), Z30
+	VMOVDQU64 shuffle356<>+0(SB), Z31
+	VMOVDQU64 shuffle357<>+0(SB), Z30
 
-group433:
+group443:
 	MOVQ rows+24(FP), DI
 
-row434:
+row444:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last436
+	JB   last446
 
-chunks435:
+chunks445:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle352<>+0(SB), Z3
+	VMOVDQU64 shuffle356<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks435
+	JAE       chunks445
 
-last436:
+last446:
 	TESTQ      R9, R9
-	JZ         rowdone437
+	JZ         rowdone447
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle352<>+0(SB), Z3
+	VMOVDQU64  shuffle356<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone437:
+rowdone447:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row434
+	JNZ  row444
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group433
+	JNZ  group443
 	VZEROUPPER
 	RET
 
-DATA shuffle351<>+0(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle351<>(SB), RODATA|NOPTR, $8
+DATA shuffle355<>+0(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle352<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle352<>+8(SB)/8, $0x1b1a191811100f0e
-DATA shuffle352<>+16(SB)/8, $0x2928272625241d1c
-DATA shuffle352<>+24(SB)/8, $0x3d3c353433323130
-DATA shuffle352<>+32(SB)/8, $0x4b4a494841403f3e
-DATA shuffle352<>+40(SB)/8, $0x5958575655544d4c
-DATA shuffle352<>+48(SB)/8, $0x6d6c656463626160
-DATA shuffle352<>+56(SB)/8, $0x0000000071706f6e
-GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
+DATA shuffle356<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle356<>+8(SB)/8, $0x1b1a191811100f0e
+DATA shuffle356<>+16(SB)/8, $0x2928272625241d1c
+DATA shuffle356<>+24(SB)/8, $0x3d3c353433323130
+DATA shuffle356<>+32(SB)/8, $0x4b4a494841403f3e
+DATA shuffle356<>+40(SB)/8, $0x5958575655544d4c
+DATA shuffle356<>+48(SB)/8, $0x6d6c656463626160
+DATA shuffle356<>+56(SB)/8, $0x0000000071706f6e
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle353<>+0(SB)/8, $0x13120b0a09080706
-DATA shuffle353<>+8(SB)/8, $0x21201f1e17161514
-DATA shuffle353<>+16(SB)/8, $0x2f2e2d2c2b2a2322
-DATA shuffle353<>+24(SB)/8, $0x43423b3a39383736
-DATA shuffle353<>+32(SB)/8, $0x51504f4e47464544
-DATA shuffle353<>+40(SB)/8, $0x5f5e5d5c5b5a5352
-DATA shuffle353<>+48(SB)/8, $0x73726b6a69686766
-DATA shuffle353<>+56(SB)/8, $0x0000000077767574
-GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+DATA shuffle357<>+0(SB)/8, $0x13120b0a09080706
+DATA shuffle357<>+8(SB)/8, $0x21201f1e17161514
+DATA shuffle357<>+16(SB)/8, $0x2f2e2d2c2b2a2322
+DATA shuffle357<>+24(SB)/8, $0x43423b3a39383736
+DATA shuffle357<>+32(SB)/8, $0x51504f4e47464544
+DATA shuffle357<>+40(SB)/8, $0x5f5e5d5c5b5a5352
+DATA shuffle357<>+48(SB)/8, $0x73726b6a69686766
+DATA shuffle357<>+56(SB)/8, $0x0000000077767574
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11326,13 +11500,13 @@ TEXT ·unzip2x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem438:
+rem448:
 	CMPQ DI, $+64
-	JB   remdone439
+	JB   remdone449
 	SUBQ $+60, DI
-	JMP  rem438
+	JMP  rem448
 
-remdone439:
+remdone449:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11351,189 +11525,8 @@ remdone439:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle354<>+0(SB), Z31
-	VMOVDQU64 shuffle355<>+0(SB), Z30
-
-group440:
-	MOVQ rows+24(FP), DI
-
-row441:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last443
-
-chunks442:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle354<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2D  Z0, Z30, Z1
-	KMOVQ     shuffle351<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks442
-
-last443:
-	TESTQ      R9, R9
-	JZ         rowdone444
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle354<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, (R9)(DX*1)
-
-rowdone444:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row441
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group440
-	VZEROUPPER
-	RET
-
-DATA shuffle354<>+0(SB)/8, $0x0000000100000000
-DATA shuffle354<>+8(SB)/8, $0x0000000600000002
-DATA shuffle354<>+16(SB)/8, $0x0000000800000007
-DATA shuffle354<>+24(SB)/8, $0x0000000d0000000c
-DATA shuffle354<>+32(SB)/8, $0x000000120000000e
-DATA shuffle354<>+40(SB)/8, $0x0000001400000013
-DATA shuffle354<>+48(SB)/8, $0x0000001900000018
-DATA shuffle354<>+56(SB)/8, $0x000000000000001a
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle355<>+0(SB)/8, $0x0000001400000013
-DATA shuffle355<>+8(SB)/8, $0x0000001900000015
-DATA shuffle355<>+16(SB)/8, $0x0000001b0000001a
-DATA shuffle355<>+24(SB)/8, $0x000000000000001f
-DATA shuffle355<>+32(SB)/8, $0x0000000500000001
-DATA shuffle355<>+40(SB)/8, $0x0000000700000006
-DATA shuffle355<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle355<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle356<>+0(SB), Z31
-	VMOVDQU64 shuffle357<>+0(SB), Z30
-
-group445:
-	MOVQ rows+24(FP), DI
-
-row446:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last448
-
-chunks447:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle356<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks447
-
-last448:
-	TESTQ R9, R9
-	JZ    rowdone449
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks447
-
-rowdone449:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row446
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group445
-	VZEROUPPER
-	RET
-
-DATA shuffle356<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle356<>+8(SB)/8, $0x1d191c1815111410
-DATA shuffle356<>+16(SB)/8, $0x2d292c2825212420
-DATA shuffle356<>+24(SB)/8, $0x3d393c3835313430
-DATA shuffle356<>+32(SB)/8, $0x4d494c4845414440
-DATA shuffle356<>+40(SB)/8, $0x5d595c5855515450
-DATA shuffle356<>+48(SB)/8, $0x6d696c6865616460
-DATA shuffle356<>+56(SB)/8, $0x7d797c7875717470
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle357<>+0(SB)/8, $0x0f0b0e0a07030602
-DATA shuffle357<>+8(SB)/8, $0x1f1b1e1a17131612
-DATA shuffle357<>+16(SB)/8, $0x2f2b2e2a27232622
-DATA shuffle357<>+24(SB)/8, $0x3f3b3e3a37333632
-DATA shuffle357<>+32(SB)/8, $0x4f4b4e4a47434642
-DATA shuffle357<>+40(SB)/8, $0x5f5b5e5a57535652
-DATA shuffle357<>+48(SB)/8, $0x6f6b6e6a67636662
-DATA shuffle357<>+56(SB)/8, $0x7f7b7e7a77737672
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle358<>+0(SB), Z31
 	VMOVDQU64 shuffle359<>+0(SB), Z30
 
@@ -11552,22 +11545,29 @@ chunks452:
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle358<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
+	VPERMI2D  Z1, Z0, Z3
+	KMOVQ     shuffle355<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R9)
+	VPERMT2D  Z0, Z30, Z1
+	KMOVQ     shuffle355<>+0(SB), K7
+	VMOVDQU8  Z1, K7, (R9)(DX*1)
+	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
 	JAE       chunks452
 
 last453:
-	TESTQ R9, R9
-	JZ    rowdone454
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks452
+	TESTQ      R9, R9
+	JZ         rowdone454
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
+	VMOVDQU64  shuffle358<>+0(SB), Z3
+	VPERMI2D   Z1, Z0, Z3
+	VMOVDQU8   Z3, K3, (R9)
+	VPERMT2D   Z0, Z30, Z1
+	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
 rowdone454:
 	ADDQ BX, AX
@@ -11581,29 +11581,29 @@ rowdone454:
 	VZEROUPPER
 	RET
 
-DATA shuffle358<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle358<>+8(SB)/8, $0x1b1a131219181110
-DATA shuffle358<>+16(SB)/8, $0x2b2a232229282120
-DATA shuffle358<>+24(SB)/8, $0x3b3a333239383130
-DATA shuffle358<>+32(SB)/8, $0x4b4a434249484140
-DATA shuffle358<>+40(SB)/8, $0x5b5a535259585150
-DATA shuffle358<>+48(SB)/8, $0x6b6a636269686160
-DATA shuffle358<>+56(SB)/8, $0x7b7a737279787170
+DATA shuffle358<>+0(SB)/8, $0x0000000100000000
+DATA shuffle358<>+8(SB)/8, $0x0000000600000002
+DATA shuffle358<>+16(SB)/8, $0x0000000800000007
+DATA shuffle358<>+24(SB)/8, $0x0000000d0000000c
+DATA shuffle358<>+32(SB)/8, $0x000000120000000e
+DATA shuffle358<>+40(SB)/8, $0x0000001400000013
+DATA shuffle358<>+48(SB)/8, $0x0000001900000018
+DATA shuffle358<>+56(SB)/8, $0x000000000000001a
 GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle359<>+0(SB)/8, $0x0f0e07060d0c0504
-DATA shuffle359<>+8(SB)/8, $0x1f1e17161d1c1514
-DATA shuffle359<>+16(SB)/8, $0x2f2e27262d2c2524
-DATA shuffle359<>+24(SB)/8, $0x3f3e37363d3c3534
-DATA shuffle359<>+32(SB)/8, $0x4f4e47464d4c4544
-DATA shuffle359<>+40(SB)/8, $0x5f5e57565d5c5554
-DATA shuffle359<>+48(SB)/8, $0x6f6e67666d6c6564
-DATA shuffle359<>+56(SB)/8, $0x7f7e77767d7c7574
+DATA shuffle359<>+0(SB)/8, $0x0000001400000013
+DATA shuffle359<>+8(SB)/8, $0x0000001900000015
+DATA shuffle359<>+16(SB)/8, $0x0000001b0000001a
+DATA shuffle359<>+24(SB)/8, $0x000000000000001f
+DATA shuffle359<>+32(SB)/8, $0x0000000500000001
+DATA shuffle359<>+40(SB)/8, $0x0000000700000006
+DATA shuffle359<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle359<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -11639,9 +11639,9 @@ chunks457:
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle360<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11668,29 +11668,29 @@ rowdone459:
 	VZEROUPPER
 	RET
 
-DATA shuffle360<>+0(SB)/8, $0x0000000400000000
-DATA shuffle360<>+8(SB)/8, $0x0000000500000001
-DATA shuffle360<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle360<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle360<>+32(SB)/8, $0x0000001400000010
-DATA shuffle360<>+40(SB)/8, $0x0000001500000011
-DATA shuffle360<>+48(SB)/8, $0x0000001c00000018
-DATA shuffle360<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle360<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle360<>+8(SB)/8, $0x1d191c1815111410
+DATA shuffle360<>+16(SB)/8, $0x2d292c2825212420
+DATA shuffle360<>+24(SB)/8, $0x3d393c3835313430
+DATA shuffle360<>+32(SB)/8, $0x4d494c4845414440
+DATA shuffle360<>+40(SB)/8, $0x5d595c5855515450
+DATA shuffle360<>+48(SB)/8, $0x6d696c6865616460
+DATA shuffle360<>+56(SB)/8, $0x7d797c7875717470
 GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle361<>+0(SB)/8, $0x0000000600000002
-DATA shuffle361<>+8(SB)/8, $0x0000000700000003
-DATA shuffle361<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle361<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle361<>+32(SB)/8, $0x0000001600000012
-DATA shuffle361<>+40(SB)/8, $0x0000001700000013
-DATA shuffle361<>+48(SB)/8, $0x0000001e0000001a
-DATA shuffle361<>+56(SB)/8, $0x0000001f0000001b
+DATA shuffle361<>+0(SB)/8, $0x0f0b0e0a07030602
+DATA shuffle361<>+8(SB)/8, $0x1f1b1e1a17131612
+DATA shuffle361<>+16(SB)/8, $0x2f2b2e2a27232622
+DATA shuffle361<>+24(SB)/8, $0x3f3b3e3a37333632
+DATA shuffle361<>+32(SB)/8, $0x4f4b4e4a47434642
+DATA shuffle361<>+40(SB)/8, $0x5f5b5e5a57535652
+DATA shuffle361<>+48(SB)/8, $0x6f6b6e6a67636662
+DATA shuffle361<>+56(SB)/8, $0x7f7b7e7a77737672
 GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -11726,9 +11726,9 @@ chunks462:
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle362<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -11755,25 +11755,199 @@ rowdone464:
 	VZEROUPPER
 	RET
 
-DATA shuffle362<>+0(SB)/8, $0x0000000000000000
-DATA shuffle362<>+8(SB)/8, $0x0000000000000004
-DATA shuffle362<>+16(SB)/8, $0x0000000000000001
-DATA shuffle362<>+24(SB)/8, $0x0000000000000005
-DATA shuffle362<>+32(SB)/8, $0x0000000000000008
-DATA shuffle362<>+40(SB)/8, $0x000000000000000c
-DATA shuffle362<>+48(SB)/8, $0x0000000000000009
-DATA shuffle362<>+56(SB)/8, $0x000000000000000d
+DATA shuffle362<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle362<>+8(SB)/8, $0x1b1a131219181110
+DATA shuffle362<>+16(SB)/8, $0x2b2a232229282120
+DATA shuffle362<>+24(SB)/8, $0x3b3a333239383130
+DATA shuffle362<>+32(SB)/8, $0x4b4a434249484140
+DATA shuffle362<>+40(SB)/8, $0x5b5a535259585150
+DATA shuffle362<>+48(SB)/8, $0x6b6a636269686160
+DATA shuffle362<>+56(SB)/8, $0x7b7a737279787170
 GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle363<>+0(SB)/8, $0x0000000000000002
-DATA shuffle363<>+8(SB)/8, $0x0000000000000006
-DATA shuffle363<>+16(SB)/8, $0x0000000000000003
-DATA shuffle363<>+24(SB)/8, $0x0000000000000007
-DATA shuffle363<>+32(SB)/8, $0x000000000000000a
-DATA shuffle363<>+40(SB)/8, $0x000000000000000e
-DATA shuffle363<>+48(SB)/8, $0x000000000000000b
-DATA shuffle363<>+56(SB)/8, $0x000000000000000f
+DATA shuffle363<>+0(SB)/8, $0x0f0e07060d0c0504
+DATA shuffle363<>+8(SB)/8, $0x1f1e17161d1c1514
+DATA shuffle363<>+16(SB)/8, $0x2f2e27262d2c2524
+DATA shuffle363<>+24(SB)/8, $0x3f3e37363d3c3534
+DATA shuffle363<>+32(SB)/8, $0x4f4e47464d4c4544
+DATA shuffle363<>+40(SB)/8, $0x5f5e57565d5c5554
+DATA shuffle363<>+48(SB)/8, $0x6f6e67666d6c6564
+DATA shuffle363<>+56(SB)/8, $0x7f7e77767d7c7574
 GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle364<>+0(SB), Z31
+	VMOVDQU64 shuffle365<>+0(SB), Z30
+
+group465:
+	MOVQ rows+24(FP), DI
+
+row466:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last468
+
+chunks467:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle364<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks467
+
+last468:
+	TESTQ R9, R9
+	JZ    rowdone469
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks467
+
+rowdone469:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row466
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group465
+	VZEROUPPER
+	RET
+
+DATA shuffle364<>+0(SB)/8, $0x0000000400000000
+DATA shuffle364<>+8(SB)/8, $0x0000000500000001
+DATA shuffle364<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle364<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle364<>+32(SB)/8, $0x0000001400000010
+DATA shuffle364<>+40(SB)/8, $0x0000001500000011
+DATA shuffle364<>+48(SB)/8, $0x0000001c00000018
+DATA shuffle364<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle365<>+0(SB)/8, $0x0000000600000002
+DATA shuffle365<>+8(SB)/8, $0x0000000700000003
+DATA shuffle365<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle365<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle365<>+32(SB)/8, $0x0000001600000012
+DATA shuffle365<>+40(SB)/8, $0x0000001700000013
+DATA shuffle365<>+48(SB)/8, $0x0000001e0000001a
+DATA shuffle365<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle366<>+0(SB), Z31
+	VMOVDQU64 shuffle367<>+0(SB), Z30
+
+group470:
+	MOVQ rows+24(FP), DI
+
+row471:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last473
+
+chunks472:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle366<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks472
+
+last473:
+	TESTQ R9, R9
+	JZ    rowdone474
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks472
+
+rowdone474:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row471
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group470
+	VZEROUPPER
+	RET
+
+DATA shuffle366<>+0(SB)/8, $0x0000000000000000
+DATA shuffle366<>+8(SB)/8, $0x0000000000000004
+DATA shuffle366<>+16(SB)/8, $0x0000000000000001
+DATA shuffle366<>+24(SB)/8, $0x0000000000000005
+DATA shuffle366<>+32(SB)/8, $0x0000000000000008
+DATA shuffle366<>+40(SB)/8, $0x000000000000000c
+DATA shuffle366<>+48(SB)/8, $0x0000000000000009
+DATA shuffle366<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle367<>+0(SB)/8, $0x0000000000000002
+DATA shuffle367<>+8(SB)/8, $0x0000000000000006
+DATA shuffle367<>+16(SB)/8, $0x0000000000000003
+DATA shuffle367<>+24(SB)/8, $0x0000000000000007
+DATA shuffle367<>+32(SB)/8, $0x000000000000000a
+DATA shuffle367<>+40(SB)/8, $0x000000000000000e
+DATA shuffle367<>+48(SB)/8, $0x000000000000000b
+DATA shuffle367<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -11797,13 +11971,13 @@ TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem465:
+rem475:
 	CMPQ DI, $+64
-	JB   remdone466
+	JB   remdone476
 	SUBQ $+60, DI
-	JMP  rem465
+	JMP  rem475
 
-remdone466:
+remdone476:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11822,81 +11996,81 @@ remdone466:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle364<>+0(SB), Z31
-	VMOVDQU64 shuffle365<>+0(SB), Z30
+	VMOVDQU64 shuffle368<>+0(SB), Z31
+	VMOVDQU64 shuffle369<>+0(SB), Z30
 
-group467:
+group477:
 	MOVQ rows+24(FP), DI
 
-row468:
+row478:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last470
+	JB   last480
 
-chunks469:
+chunks479:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle364<>+0(SB), Z3
+	VMOVDQU64 shuffle368<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks469
+	JAE       chunks479
 
-last470:
+last480:
 	TESTQ      R9, R9
-	JZ         rowdone471
+	JZ         rowdone481
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle364<>+0(SB), Z3
+	VMOVDQU64  shuffle368<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone471:
+rowdone481:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row468
+	JNZ  row478
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group467
+	JNZ  group477
 	VZEROUPPER
 	RET
 
-DATA shuffle364<>+0(SB)/8, $0x100c090501080400
-DATA shuffle364<>+8(SB)/8, $0x19201c1815110d14
-DATA shuffle364<>+16(SB)/8, $0x2d29252c2824211d
-DATA shuffle364<>+24(SB)/8, $0x403c393531383430
-DATA shuffle364<>+32(SB)/8, $0x49504c4845413d44
-DATA shuffle364<>+40(SB)/8, $0x5d59555c5854514d
-DATA shuffle364<>+48(SB)/8, $0x706c696561686460
-DATA shuffle364<>+56(SB)/8, $0x0000000075716d74
-GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+DATA shuffle368<>+0(SB)/8, $0x100c090501080400
+DATA shuffle368<>+8(SB)/8, $0x19201c1815110d14
+DATA shuffle368<>+16(SB)/8, $0x2d29252c2824211d
+DATA shuffle368<>+24(SB)/8, $0x403c393531383430
+DATA shuffle368<>+32(SB)/8, $0x49504c4845413d44
+DATA shuffle368<>+40(SB)/8, $0x5d59555c5854514d
+DATA shuffle368<>+48(SB)/8, $0x706c696561686460
+DATA shuffle368<>+56(SB)/8, $0x0000000075716d74
+GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle365<>+0(SB)/8, $0x120e0b07030a0602
-DATA shuffle365<>+8(SB)/8, $0x1b221e1a17130f16
-DATA shuffle365<>+16(SB)/8, $0x2f2b272e2a26231f
-DATA shuffle365<>+24(SB)/8, $0x423e3b37333a3632
-DATA shuffle365<>+32(SB)/8, $0x4b524e4a47433f46
-DATA shuffle365<>+40(SB)/8, $0x5f5b575e5a56534f
-DATA shuffle365<>+48(SB)/8, $0x726e6b67636a6662
-DATA shuffle365<>+56(SB)/8, $0x0000000077736f76
-GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+DATA shuffle369<>+0(SB)/8, $0x120e0b07030a0602
+DATA shuffle369<>+8(SB)/8, $0x1b221e1a17130f16
+DATA shuffle369<>+16(SB)/8, $0x2f2b272e2a26231f
+DATA shuffle369<>+24(SB)/8, $0x423e3b37333a3632
+DATA shuffle369<>+32(SB)/8, $0x4b524e4a47433f46
+DATA shuffle369<>+40(SB)/8, $0x5f5b575e5a56534f
+DATA shuffle369<>+48(SB)/8, $0x726e6b67636a6662
+DATA shuffle369<>+56(SB)/8, $0x0000000077736f76
+GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -11920,13 +12094,13 @@ TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem472:
+rem482:
 	CMPQ DI, $+64
-	JB   remdone473
+	JB   remdone483
 	SUBQ $+60, DI
-	JMP  rem472
+	JMP  rem482
 
-remdone473:
+remdone483:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11945,81 +12119,81 @@ remdone473:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle366<>+0(SB), Z31
-	VMOVDQU64 shuffle367<>+0(SB), Z30
+	VMOVDQU64 shuffle370<>+0(SB), Z31
+	VMOVDQU64 shuffle371<>+0(SB), Z30
 
-group474:
+group484:
 	MOVQ rows+24(FP), DI
 
-row475:
+row485:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last477
+	JB   last487
 
-chunks476:
+chunks486:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle366<>+0(SB), Z3
+	VMOVDQU64 shuffle370<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks476
+	JAE       chunks486
 
-last477:
+last487:
 	TESTQ      R9, R9
-	JZ         rowdone478
+	JZ         rowdone488
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle366<>+0(SB), Z3
+	VMOVDQU64  shuffle370<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone478:
+rowdone488:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row475
+	JNZ  row485
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group474
+	JNZ  group484
 	VZEROUPPER
 	RET
 
-DATA shuffle366<>+0(SB)/8, $0x0302111009080100
-DATA shuffle366<>+8(SB)/8, $0x2120191813120b0a
-DATA shuffle366<>+16(SB)/8, $0x2b2a23221b1a2928
-DATA shuffle366<>+24(SB)/8, $0x3332414039383130
-DATA shuffle366<>+32(SB)/8, $0x5150494843423b3a
-DATA shuffle366<>+40(SB)/8, $0x5b5a53524b4a5958
-DATA shuffle366<>+48(SB)/8, $0x6362717069686160
-DATA shuffle366<>+56(SB)/8, $0x0000000073726b6a
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+DATA shuffle370<>+0(SB)/8, $0x0302111009080100
+DATA shuffle370<>+8(SB)/8, $0x2120191813120b0a
+DATA shuffle370<>+16(SB)/8, $0x2b2a23221b1a2928
+DATA shuffle370<>+24(SB)/8, $0x3332414039383130
+DATA shuffle370<>+32(SB)/8, $0x5150494843423b3a
+DATA shuffle370<>+40(SB)/8, $0x5b5a53524b4a5958
+DATA shuffle370<>+48(SB)/8, $0x6362717069686160
+DATA shuffle370<>+56(SB)/8, $0x0000000073726b6a
+GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle367<>+0(SB)/8, $0x070615140d0c0504
-DATA shuffle367<>+8(SB)/8, $0x25241d1c17160f0e
-DATA shuffle367<>+16(SB)/8, $0x2f2e27261f1e2d2c
-DATA shuffle367<>+24(SB)/8, $0x373645443d3c3534
-DATA shuffle367<>+32(SB)/8, $0x55544d4c47463f3e
-DATA shuffle367<>+40(SB)/8, $0x5f5e57564f4e5d5c
-DATA shuffle367<>+48(SB)/8, $0x676675746d6c6564
-DATA shuffle367<>+56(SB)/8, $0x0000000077766f6e
-GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+DATA shuffle371<>+0(SB)/8, $0x070615140d0c0504
+DATA shuffle371<>+8(SB)/8, $0x25241d1c17160f0e
+DATA shuffle371<>+16(SB)/8, $0x2f2e27261f1e2d2c
+DATA shuffle371<>+24(SB)/8, $0x373645443d3c3534
+DATA shuffle371<>+32(SB)/8, $0x55544d4c47463f3e
+DATA shuffle371<>+40(SB)/8, $0x5f5e57564f4e5d5c
+DATA shuffle371<>+48(SB)/8, $0x676675746d6c6564
+DATA shuffle371<>+56(SB)/8, $0x0000000077766f6e
+GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -12043,13 +12217,13 @@ TEXT ·tunzip2x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem479:
+rem489:
 	CMPQ DI, $+64
-	JB   remdone480
+	JB   remdone490
 	SUBQ $+48, DI
-	JMP  rem479
+	JMP  rem489
 
-remdone480:
+remdone490:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12068,81 +12242,81 @@ remdone480:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle200<>+0(SB), DI
+	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle368<>+0(SB), Z31
-	VMOVDQU64 shuffle369<>+0(SB), Z30
+	VMOVDQU64 shuffle372<>+0(SB), Z31
+	VMOVDQU64 shuffle373<>+0(SB), Z30
 
-group481:
+group491:
 	MOVQ rows+24(FP), DI
 
-row482:
+row492:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last484
+	JB   last494
 
-chunks483:
+chunks493:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle368<>+0(SB), Z3
+	VMOVDQU64 shuffle372<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z1, Z30, Z0
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks483
+	JAE       chunks493
 
-last484:
+last494:
 	TESTQ      R9, R9
-	JZ         rowdone485
+	JZ         rowdone495
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle368<>+0(SB), Z3
+	VMOVDQU64  shuffle372<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone485:
+rowdone495:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row482
+	JNZ  row492
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group481
+	JNZ  group491
 	VZEROUPPER
 	RET
 
-DATA shuffle368<>+0(SB)/8, $0x0000000400000000
-DATA shuffle368<>+8(SB)/8, $0x0000000100000008
-DATA shuffle368<>+16(SB)/8, $0x0000000900000005
-DATA shuffle368<>+24(SB)/8, $0x000000100000000c
-DATA shuffle368<>+32(SB)/8, $0x0000000d00000014
-DATA shuffle368<>+40(SB)/8, $0x0000001500000011
-DATA shuffle368<>+48(SB)/8, $0x0000000000000000
-DATA shuffle368<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
+DATA shuffle372<>+0(SB)/8, $0x0000000400000000
+DATA shuffle372<>+8(SB)/8, $0x0000000100000008
+DATA shuffle372<>+16(SB)/8, $0x0000000900000005
+DATA shuffle372<>+24(SB)/8, $0x000000100000000c
+DATA shuffle372<>+32(SB)/8, $0x0000000d00000014
+DATA shuffle372<>+40(SB)/8, $0x0000001500000011
+DATA shuffle372<>+48(SB)/8, $0x0000000000000000
+DATA shuffle372<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle369<>+0(SB)/8, $0x0000000600000002
-DATA shuffle369<>+8(SB)/8, $0x000000030000000a
-DATA shuffle369<>+16(SB)/8, $0x0000000b00000007
-DATA shuffle369<>+24(SB)/8, $0x000000120000000e
-DATA shuffle369<>+32(SB)/8, $0x0000000f00000016
-DATA shuffle369<>+40(SB)/8, $0x0000001700000013
-DATA shuffle369<>+48(SB)/8, $0x0000000000000000
-DATA shuffle369<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
+DATA shuffle373<>+0(SB)/8, $0x0000000600000002
+DATA shuffle373<>+8(SB)/8, $0x000000030000000a
+DATA shuffle373<>+16(SB)/8, $0x0000000b00000007
+DATA shuffle373<>+24(SB)/8, $0x000000120000000e
+DATA shuffle373<>+32(SB)/8, $0x0000000f00000016
+DATA shuffle373<>+40(SB)/8, $0x0000001700000013
+DATA shuffle373<>+48(SB)/8, $0x0000000000000000
+DATA shuffle373<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -12166,13 +12340,13 @@ TEXT ·tunzip2x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem486:
+rem496:
 	CMPQ DI, $+64
-	JB   remdone487
+	JB   remdone497
 	SUBQ $+48, DI
-	JMP  rem486
+	JMP  rem496
 
-remdone487:
+remdone497:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12191,189 +12365,8 @@ remdone487:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle200<>+0(SB), DI
+	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle370<>+0(SB), Z31
-	VMOVDQU64 shuffle371<>+0(SB), Z30
-
-group488:
-	MOVQ rows+24(FP), DI
-
-row489:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last491
-
-chunks490:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle370<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks490
-
-last491:
-	TESTQ      R9, R9
-	JZ         rowdone492
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle370<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone492:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row489
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group488
-	VZEROUPPER
-	RET
-
-DATA shuffle370<>+0(SB)/8, $0x0000000000000000
-DATA shuffle370<>+8(SB)/8, $0x0000000000000004
-DATA shuffle370<>+16(SB)/8, $0x0000000000000008
-DATA shuffle370<>+24(SB)/8, $0x0000000000000001
-DATA shuffle370<>+32(SB)/8, $0x0000000000000005
-DATA shuffle370<>+40(SB)/8, $0x0000000000000009
-DATA shuffle370<>+48(SB)/8, $0x0000000000000000
-DATA shuffle370<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle371<>+0(SB)/8, $0x0000000000000002
-DATA shuffle371<>+8(SB)/8, $0x0000000000000006
-DATA shuffle371<>+16(SB)/8, $0x000000000000000a
-DATA shuffle371<>+24(SB)/8, $0x0000000000000003
-DATA shuffle371<>+32(SB)/8, $0x0000000000000007
-DATA shuffle371<>+40(SB)/8, $0x000000000000000b
-DATA shuffle371<>+48(SB)/8, $0x0000000000000000
-DATA shuffle371<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle372<>+0(SB), Z31
-	VMOVDQU64 shuffle373<>+0(SB), Z30
-
-group493:
-	MOVQ rows+24(FP), DI
-
-row494:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last496
-
-chunks495:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle372<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks495
-
-last496:
-	TESTQ R9, R9
-	JZ    rowdone497
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks495
-
-rowdone497:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row494
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group493
-	VZEROUPPER
-	RET
-
-DATA shuffle372<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle372<>+8(SB)/8, $0x1d1915111c181410
-DATA shuffle372<>+16(SB)/8, $0x2d2925212c282420
-DATA shuffle372<>+24(SB)/8, $0x3d3935313c383430
-DATA shuffle372<>+32(SB)/8, $0x4d4945414c484440
-DATA shuffle372<>+40(SB)/8, $0x5d5955515c585450
-DATA shuffle372<>+48(SB)/8, $0x6d6965616c686460
-DATA shuffle372<>+56(SB)/8, $0x7d7975717c787470
-GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle373<>+0(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle373<>+8(SB)/8, $0x1f1b17131e1a1612
-DATA shuffle373<>+16(SB)/8, $0x2f2b27232e2a2622
-DATA shuffle373<>+24(SB)/8, $0x3f3b37333e3a3632
-DATA shuffle373<>+32(SB)/8, $0x4f4b47434e4a4642
-DATA shuffle373<>+40(SB)/8, $0x5f5b57535e5a5652
-DATA shuffle373<>+48(SB)/8, $0x6f6b67636e6a6662
-DATA shuffle373<>+56(SB)/8, $0x7f7b77737e7a7672
-GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
 	VMOVDQU64 shuffle374<>+0(SB), Z31
 	VMOVDQU64 shuffle375<>+0(SB), Z30
 
@@ -12392,22 +12385,29 @@ chunks500:
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle374<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
+	VPERMI2Q  Z1, Z0, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R9)(DX*1)
+	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
 	JAE       chunks500
 
 last501:
-	TESTQ R9, R9
-	JZ    rowdone502
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks500
+	TESTQ      R9, R9
+	JZ         rowdone502
+	LEAQ       (CX)(R8*1), R9
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
+	VMOVDQU64  shuffle374<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	VMOVDQU8   Z3, K3, (R9)
+	VPERMT2Q   Z1, Z30, Z0
+	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
 rowdone502:
 	ADDQ BX, AX
@@ -12421,29 +12421,29 @@ rowdone502:
 	VZEROUPPER
 	RET
 
-DATA shuffle374<>+0(SB)/8, $0x1918111009080100
-DATA shuffle374<>+8(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle374<>+16(SB)/8, $0x3938313029282120
-DATA shuffle374<>+24(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle374<>+32(SB)/8, $0x5958515049484140
-DATA shuffle374<>+40(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle374<>+48(SB)/8, $0x7978717069686160
-DATA shuffle374<>+56(SB)/8, $0x7b7a73726b6a6362
+DATA shuffle374<>+0(SB)/8, $0x0000000000000000
+DATA shuffle374<>+8(SB)/8, $0x0000000000000004
+DATA shuffle374<>+16(SB)/8, $0x0000000000000008
+DATA shuffle374<>+24(SB)/8, $0x0000000000000001
+DATA shuffle374<>+32(SB)/8, $0x0000000000000005
+DATA shuffle374<>+40(SB)/8, $0x0000000000000009
+DATA shuffle374<>+48(SB)/8, $0x0000000000000000
+DATA shuffle374<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle375<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle375<>+8(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle375<>+16(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle375<>+24(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle375<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle375<>+40(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle375<>+48(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle375<>+56(SB)/8, $0x7f7e77766f6e6766
+DATA shuffle375<>+0(SB)/8, $0x0000000000000002
+DATA shuffle375<>+8(SB)/8, $0x0000000000000006
+DATA shuffle375<>+16(SB)/8, $0x000000000000000a
+DATA shuffle375<>+24(SB)/8, $0x0000000000000003
+DATA shuffle375<>+32(SB)/8, $0x0000000000000007
+DATA shuffle375<>+40(SB)/8, $0x000000000000000b
+DATA shuffle375<>+48(SB)/8, $0x0000000000000000
+DATA shuffle375<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -12479,9 +12479,9 @@ chunks505:
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
 	VMOVDQU64 shuffle376<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -12508,29 +12508,29 @@ rowdone507:
 	VZEROUPPER
 	RET
 
-DATA shuffle376<>+0(SB)/8, $0x0000000400000000
-DATA shuffle376<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle376<>+16(SB)/8, $0x0000000500000001
-DATA shuffle376<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle376<>+32(SB)/8, $0x0000001400000010
-DATA shuffle376<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle376<>+48(SB)/8, $0x0000001500000011
-DATA shuffle376<>+56(SB)/8, $0x0000001d00000019
+DATA shuffle376<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle376<>+8(SB)/8, $0x1d1915111c181410
+DATA shuffle376<>+16(SB)/8, $0x2d2925212c282420
+DATA shuffle376<>+24(SB)/8, $0x3d3935313c383430
+DATA shuffle376<>+32(SB)/8, $0x4d4945414c484440
+DATA shuffle376<>+40(SB)/8, $0x5d5955515c585450
+DATA shuffle376<>+48(SB)/8, $0x6d6965616c686460
+DATA shuffle376<>+56(SB)/8, $0x7d7975717c787470
 GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle377<>+0(SB)/8, $0x0000000600000002
-DATA shuffle377<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle377<>+16(SB)/8, $0x0000000700000003
-DATA shuffle377<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle377<>+32(SB)/8, $0x0000001600000012
-DATA shuffle377<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle377<>+48(SB)/8, $0x0000001700000013
-DATA shuffle377<>+56(SB)/8, $0x0000001f0000001b
+DATA shuffle377<>+0(SB)/8, $0x0f0b07030e0a0602
+DATA shuffle377<>+8(SB)/8, $0x1f1b17131e1a1612
+DATA shuffle377<>+16(SB)/8, $0x2f2b27232e2a2622
+DATA shuffle377<>+24(SB)/8, $0x3f3b37333e3a3632
+DATA shuffle377<>+32(SB)/8, $0x4f4b47434e4a4642
+DATA shuffle377<>+40(SB)/8, $0x5f5b57535e5a5652
+DATA shuffle377<>+48(SB)/8, $0x6f6b67636e6a6662
+DATA shuffle377<>+56(SB)/8, $0x7f7b77737e7a7672
 GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -12548,8 +12548,8 @@ TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle41<>+0(SB), Z31
-	VMOVDQU64 shuffle42<>+0(SB), Z30
+	VMOVDQU64 shuffle378<>+0(SB), Z31
+	VMOVDQU64 shuffle379<>+0(SB), Z30
 
 group508:
 	MOVQ rows+24(FP), DI
@@ -12565,10 +12565,10 @@ chunks510:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle41<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 shuffle378<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 Z0, (R9)(DX*1)
 	ADDQ      $+64, R8
 	MOVQ      n+16(FP), R9
@@ -12595,6 +12595,354 @@ rowdone512:
 	VZEROUPPER
 	RET
 
+DATA shuffle378<>+0(SB)/8, $0x1918111009080100
+DATA shuffle378<>+8(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle378<>+16(SB)/8, $0x3938313029282120
+DATA shuffle378<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle378<>+32(SB)/8, $0x5958515049484140
+DATA shuffle378<>+40(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle378<>+48(SB)/8, $0x7978717069686160
+DATA shuffle378<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle379<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle379<>+8(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle379<>+16(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle379<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle379<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle379<>+40(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle379<>+48(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle379<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle380<>+0(SB), Z31
+	VMOVDQU64 shuffle381<>+0(SB), Z30
+
+group513:
+	MOVQ rows+24(FP), DI
+
+row514:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last516
+
+chunks515:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle380<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks515
+
+last516:
+	TESTQ R9, R9
+	JZ    rowdone517
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks515
+
+rowdone517:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row514
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group513
+	VZEROUPPER
+	RET
+
+DATA shuffle380<>+0(SB)/8, $0x0000000400000000
+DATA shuffle380<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle380<>+16(SB)/8, $0x0000000500000001
+DATA shuffle380<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle380<>+32(SB)/8, $0x0000001400000010
+DATA shuffle380<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle380<>+48(SB)/8, $0x0000001500000011
+DATA shuffle380<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle381<>+0(SB)/8, $0x0000000600000002
+DATA shuffle381<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle381<>+16(SB)/8, $0x0000000700000003
+DATA shuffle381<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle381<>+32(SB)/8, $0x0000001600000012
+DATA shuffle381<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle381<>+48(SB)/8, $0x0000001700000013
+DATA shuffle381<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle41<>+0(SB), Z31
+	VMOVDQU64 shuffle42<>+0(SB), Z30
+
+group518:
+	MOVQ rows+24(FP), DI
+
+row519:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last521
+
+chunks520:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle41<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks520
+
+last521:
+	TESTQ R9, R9
+	JZ    rowdone522
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks520
+
+rowdone522:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row519
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group518
+	VZEROUPPER
+	RET
+
+// func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle382<>+0(SB), Z31
+	VMOVDQU64 shuffle383<>+0(SB), Z30
+
+group523:
+	MOVQ rows+24(FP), DI
+
+row524:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last526
+
+chunks525:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle382<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks525
+
+last526:
+	TESTQ R9, R9
+	JZ    rowdone527
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks525
+
+rowdone527:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row524
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group523
+	VZEROUPPER
+	RET
+
+DATA shuffle382<>+0(SB)/8, $0x1c1814100c080400
+DATA shuffle382<>+8(SB)/8, $0x1d1915110d090501
+DATA shuffle382<>+16(SB)/8, $0x3c3834302c282420
+DATA shuffle382<>+24(SB)/8, $0x3d3935312d292521
+DATA shuffle382<>+32(SB)/8, $0x5c5854504c484440
+DATA shuffle382<>+40(SB)/8, $0x5d5955514d494541
+DATA shuffle382<>+48(SB)/8, $0x7c7874706c686460
+DATA shuffle382<>+56(SB)/8, $0x7d7975716d696561
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle383<>+0(SB)/8, $0x1e1a16120e0a0602
+DATA shuffle383<>+8(SB)/8, $0x1f1b17130f0b0703
+DATA shuffle383<>+16(SB)/8, $0x3e3a36322e2a2622
+DATA shuffle383<>+24(SB)/8, $0x3f3b37332f2b2723
+DATA shuffle383<>+32(SB)/8, $0x5e5a56524e4a4642
+DATA shuffle383<>+40(SB)/8, $0x5f5b57534f4b4743
+DATA shuffle383<>+48(SB)/8, $0x7e7a76726e6a6662
+DATA shuffle383<>+56(SB)/8, $0x7f7b77736f6b6763
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
+
+// func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	VMOVDQU64 shuffle384<>+0(SB), Z31
+	VMOVDQU64 shuffle385<>+0(SB), Z30
+
+group528:
+	MOVQ rows+24(FP), DI
+
+row529:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+64
+	JB   last531
+
+chunks530:
+	LEAQ      (CX)(R8*1), R9
+	VMOVDQU64 (AX)(R8*2), Z0
+	VMOVDQU64 64(AX)(R8*2), Z1
+	VMOVDQU64 shuffle384<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R9)
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R9)(DX*1)
+	ADDQ      $+64, R8
+	MOVQ      n+16(FP), R9
+	SUBQ      R8, R9
+	CMPQ      R9, $+64
+	JAE       chunks530
+
+last531:
+	TESTQ R9, R9
+	JZ    rowdone532
+	MOVQ  n+16(FP), R8
+	SUBQ  $+64, R8
+	JMP   chunks530
+
+rowdone532:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row529
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group528
+	VZEROUPPER
+	RET
+
+DATA shuffle384<>+0(SB)/8, $0x1918111009080100
+DATA shuffle384<>+8(SB)/8, $0x3938313029282120
+DATA shuffle384<>+16(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle384<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle384<>+32(SB)/8, $0x5958515049484140
+DATA shuffle384<>+40(SB)/8, $0x7978717069686160
+DATA shuffle384<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle384<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle385<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle385<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle385<>+16(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle385<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle385<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle385<>+40(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle385<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle385<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
+
 // func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
@@ -12615,23 +12963,23 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle378<>+0(SB), Z31
-	VMOVDQU64 shuffle379<>+0(SB), Z30
-	VMOVDQU64 shuffle380<>+0(SB), Z29
-	VMOVDQU64 shuffle381<>+0(SB), Z28
-	VMOVDQU64 shuffle382<>+0(SB), Z27
+	VMOVDQU64 shuffle386<>+0(SB), Z31
+	VMOVDQU64 shuffle387<>+0(SB), Z30
+	VMOVDQU64 shuffle388<>+0(SB), Z29
+	VMOVDQU64 shuffle389<>+0(SB), Z28
+	VMOVDQU64 shuffle390<>+0(SB), Z27
 
-group513:
+group533:
 	MOVQ rows+24(FP), DI
 
-row514:
+row534:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last516
+	JB   last536
 
-chunks515:
+chunks535:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12656,76 +13004,76 @@ chunks515:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks515
+	JAE        chunks535
 
-last516:
+last536:
 	TESTQ R9, R9
-	JZ    rowdone517
+	JZ    rowdone537
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks515
+	JMP   chunks535
 
-rowdone517:
+rowdone537:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row514
+	JNZ  row534
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group513
+	JNZ  group533
 	VZEROUPPER
 	RET
 
-DATA shuffle378<>+0(SB)/8, $0x0000ff0000ff0000
-DATA shuffle378<>+8(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle378<>+16(SB)/8, $0xff0000ff0000ff00
-DATA shuffle378<>+24(SB)/8, $0x0000ff0000ff0000
-DATA shuffle378<>+32(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle378<>+40(SB)/8, $0xff0000ff0000ff00
-DATA shuffle378<>+48(SB)/8, $0x0000ff0000ff0000
-DATA shuffle378<>+56(SB)/8, $0x00ff0000ff0000ff
-GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
+DATA shuffle386<>+0(SB)/8, $0x0000ff0000ff0000
+DATA shuffle386<>+8(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle386<>+16(SB)/8, $0xff0000ff0000ff00
+DATA shuffle386<>+24(SB)/8, $0x0000ff0000ff0000
+DATA shuffle386<>+32(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle386<>+40(SB)/8, $0xff0000ff0000ff00
+DATA shuffle386<>+48(SB)/8, $0x0000ff0000ff0000
+DATA shuffle386<>+56(SB)/8, $0x00ff0000ff0000ff
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle379<>+0(SB)/8, $0xff0000ff0000ff00
-DATA shuffle379<>+8(SB)/8, $0x0000ff0000ff0000
-DATA shuffle379<>+16(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle379<>+24(SB)/8, $0xff0000ff0000ff00
-DATA shuffle379<>+32(SB)/8, $0x0000ff0000ff0000
-DATA shuffle379<>+40(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle379<>+48(SB)/8, $0xff0000ff0000ff00
-DATA shuffle379<>+56(SB)/8, $0x0000ff0000ff0000
-GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
+DATA shuffle387<>+0(SB)/8, $0xff0000ff0000ff00
+DATA shuffle387<>+8(SB)/8, $0x0000ff0000ff0000
+DATA shuffle387<>+16(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle387<>+24(SB)/8, $0xff0000ff0000ff00
+DATA shuffle387<>+32(SB)/8, $0x0000ff0000ff0000
+DATA shuffle387<>+40(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle387<>+48(SB)/8, $0xff0000ff0000ff00
+DATA shuffle387<>+56(SB)/8, $0x0000ff0000ff0000
+GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle380<>+0(SB)/8, $0x15120f0c09060300
-DATA shuffle380<>+8(SB)/8, $0x2d2a2724211e1b18
-DATA shuffle380<>+16(SB)/8, $0x05023f3c39363330
-DATA shuffle380<>+24(SB)/8, $0x1d1a1714110e0b08
-DATA shuffle380<>+32(SB)/8, $0x35322f2c29262320
-DATA shuffle380<>+40(SB)/8, $0x0d0a0704013e3b38
-DATA shuffle380<>+48(SB)/8, $0x25221f1c19161310
-DATA shuffle380<>+56(SB)/8, $0x3d3a3734312e2b28
-GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
+DATA shuffle388<>+0(SB)/8, $0x15120f0c09060300
+DATA shuffle388<>+8(SB)/8, $0x2d2a2724211e1b18
+DATA shuffle388<>+16(SB)/8, $0x05023f3c39363330
+DATA shuffle388<>+24(SB)/8, $0x1d1a1714110e0b08
+DATA shuffle388<>+32(SB)/8, $0x35322f2c29262320
+DATA shuffle388<>+40(SB)/8, $0x0d0a0704013e3b38
+DATA shuffle388<>+48(SB)/8, $0x25221f1c19161310
+DATA shuffle388<>+56(SB)/8, $0x3d3a3734312e2b28
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle381<>+0(SB)/8, $0x1613100d0a070401
-DATA shuffle381<>+8(SB)/8, $0x2e2b2825221f1c19
-DATA shuffle381<>+16(SB)/8, $0x0603003d3a373431
-DATA shuffle381<>+24(SB)/8, $0x1e1b1815120f0c09
-DATA shuffle381<>+32(SB)/8, $0x3633302d2a272421
-DATA shuffle381<>+40(SB)/8, $0x0e0b0805023f3c39
-DATA shuffle381<>+48(SB)/8, $0x2623201d1a171411
-DATA shuffle381<>+56(SB)/8, $0x3e3b3835322f2c29
-GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
+DATA shuffle389<>+0(SB)/8, $0x1613100d0a070401
+DATA shuffle389<>+8(SB)/8, $0x2e2b2825221f1c19
+DATA shuffle389<>+16(SB)/8, $0x0603003d3a373431
+DATA shuffle389<>+24(SB)/8, $0x1e1b1815120f0c09
+DATA shuffle389<>+32(SB)/8, $0x3633302d2a272421
+DATA shuffle389<>+40(SB)/8, $0x0e0b0805023f3c39
+DATA shuffle389<>+48(SB)/8, $0x2623201d1a171411
+DATA shuffle389<>+56(SB)/8, $0x3e3b3835322f2c29
+GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle382<>+0(SB)/8, $0x1714110e0b080502
-DATA shuffle382<>+8(SB)/8, $0x2f2c292623201d1a
-DATA shuffle382<>+16(SB)/8, $0x0704013e3b383532
-DATA shuffle382<>+24(SB)/8, $0x1f1c191613100d0a
-DATA shuffle382<>+32(SB)/8, $0x3734312e2b282522
-DATA shuffle382<>+40(SB)/8, $0x0f0c090603003d3a
-DATA shuffle382<>+48(SB)/8, $0x2724211e1b181512
-DATA shuffle382<>+56(SB)/8, $0x3f3c393633302d2a
-GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
+DATA shuffle390<>+0(SB)/8, $0x1714110e0b080502
+DATA shuffle390<>+8(SB)/8, $0x2f2c292623201d1a
+DATA shuffle390<>+16(SB)/8, $0x0704013e3b383532
+DATA shuffle390<>+24(SB)/8, $0x1f1c191613100d0a
+DATA shuffle390<>+32(SB)/8, $0x3734312e2b282522
+DATA shuffle390<>+40(SB)/8, $0x0f0c090603003d3a
+DATA shuffle390<>+48(SB)/8, $0x2724211e1b181512
+DATA shuffle390<>+56(SB)/8, $0x3f3c393633302d2a
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12747,23 +13095,23 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle383<>+0(SB), Z31
-	VMOVDQU64 shuffle384<>+0(SB), Z30
-	VMOVDQU64 shuffle385<>+0(SB), Z29
-	VMOVDQU64 shuffle386<>+0(SB), Z28
-	VMOVDQU64 shuffle387<>+0(SB), Z27
+	VMOVDQU64 shuffle391<>+0(SB), Z31
+	VMOVDQU64 shuffle392<>+0(SB), Z30
+	VMOVDQU64 shuffle393<>+0(SB), Z29
+	VMOVDQU64 shuffle394<>+0(SB), Z28
+	VMOVDQU64 shuffle395<>+0(SB), Z27
 
-group518:
+group538:
 	MOVQ rows+24(FP), DI
 
-row519:
+row539:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last521
+	JB   last541
 
-chunks520:
+chunks540:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12788,76 +13136,76 @@ chunks520:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks520
+	JAE        chunks540
 
-last521:
+last541:
 	TESTQ R9, R9
-	JZ    rowdone522
+	JZ    rowdone542
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks520
+	JMP   chunks540
 
-rowdone522:
+rowdone542:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row519
+	JNZ  row539
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group518
+	JNZ  group538
 	VZEROUPPER
 	RET
 
-DATA shuffle383<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle383<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle383<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle383<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle383<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle383<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle383<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle383<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
+DATA shuffle391<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle391<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle391<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle391<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle391<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle391<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle391<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle391<>+56(SB)/8, $0xffff00000000ffff
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle384<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle384<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle384<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle384<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle384<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle384<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle384<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle384<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
+DATA shuffle392<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle392<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle392<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle392<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle392<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle392<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle392<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle392<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle385<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle385<>+8(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle385<>+16(SB)/8, $0x03023d3c37363130
-DATA shuffle385<>+24(SB)/8, $0x1b1a15140f0e0908
-DATA shuffle385<>+32(SB)/8, $0x33322d2c27262120
-DATA shuffle385<>+40(SB)/8, $0x0b0a05043f3e3938
-DATA shuffle385<>+48(SB)/8, $0x23221d1c17161110
-DATA shuffle385<>+56(SB)/8, $0x3b3a35342f2e2928
-GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
+DATA shuffle393<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle393<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle393<>+16(SB)/8, $0x03023d3c37363130
+DATA shuffle393<>+24(SB)/8, $0x1b1a15140f0e0908
+DATA shuffle393<>+32(SB)/8, $0x33322d2c27262120
+DATA shuffle393<>+40(SB)/8, $0x0b0a05043f3e3938
+DATA shuffle393<>+48(SB)/8, $0x23221d1c17161110
+DATA shuffle393<>+56(SB)/8, $0x3b3a35342f2e2928
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle386<>+0(SB)/8, $0x15140f0e09080302
-DATA shuffle386<>+8(SB)/8, $0x2d2c272621201b1a
-DATA shuffle386<>+16(SB)/8, $0x05043f3e39383332
-DATA shuffle386<>+24(SB)/8, $0x1d1c171611100b0a
-DATA shuffle386<>+32(SB)/8, $0x35342f2e29282322
-DATA shuffle386<>+40(SB)/8, $0x0d0c070601003b3a
-DATA shuffle386<>+48(SB)/8, $0x25241f1e19181312
-DATA shuffle386<>+56(SB)/8, $0x3d3c373631302b2a
-GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
+DATA shuffle394<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle394<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle394<>+16(SB)/8, $0x05043f3e39383332
+DATA shuffle394<>+24(SB)/8, $0x1d1c171611100b0a
+DATA shuffle394<>+32(SB)/8, $0x35342f2e29282322
+DATA shuffle394<>+40(SB)/8, $0x0d0c070601003b3a
+DATA shuffle394<>+48(SB)/8, $0x25241f1e19181312
+DATA shuffle394<>+56(SB)/8, $0x3d3c373631302b2a
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle387<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle387<>+8(SB)/8, $0x2f2e292823221d1c
-DATA shuffle387<>+16(SB)/8, $0x070601003b3a3534
-DATA shuffle387<>+24(SB)/8, $0x1f1e191813120d0c
-DATA shuffle387<>+32(SB)/8, $0x373631302b2a2524
-DATA shuffle387<>+40(SB)/8, $0x0f0e090803023d3c
-DATA shuffle387<>+48(SB)/8, $0x272621201b1a1514
-DATA shuffle387<>+56(SB)/8, $0x3f3e393833322d2c
-GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
+DATA shuffle395<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle395<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle395<>+16(SB)/8, $0x070601003b3a3534
+DATA shuffle395<>+24(SB)/8, $0x1f1e191813120d0c
+DATA shuffle395<>+32(SB)/8, $0x373631302b2a2524
+DATA shuffle395<>+40(SB)/8, $0x0f0e090803023d3c
+DATA shuffle395<>+48(SB)/8, $0x272621201b1a1514
+DATA shuffle395<>+56(SB)/8, $0x3f3e393833322d2c
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -12879,23 +13227,23 @@ TEXT ·unzip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle388<>+0(SB), Z31
-	VMOVDQU64 shuffle389<>+0(SB), Z30
-	VMOVDQU64 shuffle390<>+0(SB), Z29
-	VMOVDQU64 shuffle391<>+0(SB), Z28
-	VMOVDQU64 shuffle392<>+0(SB), Z27
+	VMOVDQU64 shuffle396<>+0(SB), Z31
+	VMOVDQU64 shuffle397<>+0(SB), Z30
+	VMOVDQU64 shuffle398<>+0(SB), Z29
+	VMOVDQU64 shuffle399<>+0(SB), Z28
+	VMOVDQU64 shuffle400<>+0(SB), Z27
 
-group523:
+group543:
 	MOVQ rows+24(FP), DI
 
-row524:
+row544:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last526
+	JB   last546
 
-chunks525:
+chunks545:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -12920,76 +13268,76 @@ chunks525:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks525
+	JAE        chunks545
 
-last526:
+last546:
 	TESTQ R9, R9
-	JZ    rowdone527
+	JZ    rowdone547
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks525
+	JMP   chunks545
 
-rowdone527:
+rowdone547:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row524
+	JNZ  row544
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group523
+	JNZ  group543
 	VZEROUPPER
 	RET
 
-DATA shuffle388<>+0(SB)/8, $0x0000000000000000
-DATA shuffle388<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle388<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle388<>+24(SB)/8, $0x0000000000000000
-DATA shuffle388<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle388<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle388<>+48(SB)/8, $0x0000000000000000
-DATA shuffle388<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
+DATA shuffle396<>+0(SB)/8, $0x0000000000000000
+DATA shuffle396<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle396<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle396<>+24(SB)/8, $0x0000000000000000
+DATA shuffle396<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle396<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle396<>+48(SB)/8, $0x0000000000000000
+DATA shuffle396<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle389<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle389<>+8(SB)/8, $0x0000000000000000
-DATA shuffle389<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle389<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle389<>+32(SB)/8, $0x0000000000000000
-DATA shuffle389<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle389<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle389<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
+DATA shuffle397<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle397<>+8(SB)/8, $0x0000000000000000
+DATA shuffle397<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle397<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle397<>+32(SB)/8, $0x0000000000000000
+DATA shuffle397<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle397<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle397<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle390<>+0(SB)/8, $0x0000000300000000
-DATA shuffle390<>+8(SB)/8, $0x0000000900000006
-DATA shuffle390<>+16(SB)/8, $0x0000000f0000000c
-DATA shuffle390<>+24(SB)/8, $0x0000000500000002
-DATA shuffle390<>+32(SB)/8, $0x0000000b00000008
-DATA shuffle390<>+40(SB)/8, $0x000000010000000e
-DATA shuffle390<>+48(SB)/8, $0x0000000700000004
-DATA shuffle390<>+56(SB)/8, $0x0000000d0000000a
-GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
+DATA shuffle398<>+0(SB)/8, $0x0000000300000000
+DATA shuffle398<>+8(SB)/8, $0x0000000900000006
+DATA shuffle398<>+16(SB)/8, $0x0000000f0000000c
+DATA shuffle398<>+24(SB)/8, $0x0000000500000002
+DATA shuffle398<>+32(SB)/8, $0x0000000b00000008
+DATA shuffle398<>+40(SB)/8, $0x000000010000000e
+DATA shuffle398<>+48(SB)/8, $0x0000000700000004
+DATA shuffle398<>+56(SB)/8, $0x0000000d0000000a
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle391<>+0(SB)/8, $0x0000000400000001
-DATA shuffle391<>+8(SB)/8, $0x0000000a00000007
-DATA shuffle391<>+16(SB)/8, $0x000000000000000d
-DATA shuffle391<>+24(SB)/8, $0x0000000600000003
-DATA shuffle391<>+32(SB)/8, $0x0000000c00000009
-DATA shuffle391<>+40(SB)/8, $0x000000020000000f
-DATA shuffle391<>+48(SB)/8, $0x0000000800000005
-DATA shuffle391<>+56(SB)/8, $0x0000000e0000000b
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
+DATA shuffle399<>+0(SB)/8, $0x0000000400000001
+DATA shuffle399<>+8(SB)/8, $0x0000000a00000007
+DATA shuffle399<>+16(SB)/8, $0x000000000000000d
+DATA shuffle399<>+24(SB)/8, $0x0000000600000003
+DATA shuffle399<>+32(SB)/8, $0x0000000c00000009
+DATA shuffle399<>+40(SB)/8, $0x000000020000000f
+DATA shuffle399<>+48(SB)/8, $0x0000000800000005
+DATA shuffle399<>+56(SB)/8, $0x0000000e0000000b
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle392<>+0(SB)/8, $0x0000000500000002
-DATA shuffle392<>+8(SB)/8, $0x0000000b00000008
-DATA shuffle392<>+16(SB)/8, $0x000000010000000e
-DATA shuffle392<>+24(SB)/8, $0x0000000700000004
-DATA shuffle392<>+32(SB)/8, $0x0000000d0000000a
-DATA shuffle392<>+40(SB)/8, $0x0000000300000000
-DATA shuffle392<>+48(SB)/8, $0x0000000900000006
-DATA shuffle392<>+56(SB)/8, $0x0000000f0000000c
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
+DATA shuffle400<>+0(SB)/8, $0x0000000500000002
+DATA shuffle400<>+8(SB)/8, $0x0000000b00000008
+DATA shuffle400<>+16(SB)/8, $0x000000010000000e
+DATA shuffle400<>+24(SB)/8, $0x0000000700000004
+DATA shuffle400<>+32(SB)/8, $0x0000000d0000000a
+DATA shuffle400<>+40(SB)/8, $0x0000000300000000
+DATA shuffle400<>+48(SB)/8, $0x0000000900000006
+DATA shuffle400<>+56(SB)/8, $0x0000000f0000000c
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -13011,23 +13359,23 @@ TEXT ·unzip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle393<>+0(SB), Z31
-	VMOVDQU64 shuffle394<>+0(SB), Z30
-	VMOVDQU64 shuffle395<>+0(SB), Z29
-	VMOVDQU64 shuffle396<>+0(SB), Z28
-	VMOVDQU64 shuffle397<>+0(SB), Z27
+	VMOVDQU64 shuffle401<>+0(SB), Z31
+	VMOVDQU64 shuffle402<>+0(SB), Z30
+	VMOVDQU64 shuffle403<>+0(SB), Z29
+	VMOVDQU64 shuffle404<>+0(SB), Z28
+	VMOVDQU64 shuffle405<>+0(SB), Z27
 
-group528:
+group548:
 	MOVQ rows+24(FP), DI
 
-row529:
+row549:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last531
+	JB   last551
 
-chunks530:
+chunks550:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -13052,76 +13400,76 @@ chunks530:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks530
+	JAE        chunks550
 
-last531:
+last551:
 	TESTQ R9, R9
-	JZ    rowdone532
+	JZ    rowdone552
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks530
+	JMP   chunks550
 
-rowdone532:
+rowdone552:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row529
+	JNZ  row549
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group528
+	JNZ  group548
 	VZEROUPPER
 	RET
 
-DATA shuffle393<>+0(SB)/8, $0x0000000000000000
-DATA shuffle393<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle393<>+16(SB)/8, $0x0000000000000000
-DATA shuffle393<>+24(SB)/8, $0x0000000000000000
-DATA shuffle393<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle393<>+40(SB)/8, $0x0000000000000000
-DATA shuffle393<>+48(SB)/8, $0x0000000000000000
-DATA shuffle393<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
+DATA shuffle401<>+0(SB)/8, $0x0000000000000000
+DATA shuffle401<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle401<>+16(SB)/8, $0x0000000000000000
+DATA shuffle401<>+24(SB)/8, $0x0000000000000000
+DATA shuffle401<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle401<>+40(SB)/8, $0x0000000000000000
+DATA shuffle401<>+48(SB)/8, $0x0000000000000000
+DATA shuffle401<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle394<>+0(SB)/8, $0x0000000000000000
-DATA shuffle394<>+8(SB)/8, $0x0000000000000000
-DATA shuffle394<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle394<>+24(SB)/8, $0x0000000000000000
-DATA shuffle394<>+32(SB)/8, $0x0000000000000000
-DATA shuffle394<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle394<>+48(SB)/8, $0x0000000000000000
-DATA shuffle394<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
+DATA shuffle402<>+0(SB)/8, $0x0000000000000000
+DATA shuffle402<>+8(SB)/8, $0x0000000000000000
+DATA shuffle402<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle402<>+24(SB)/8, $0x0000000000000000
+DATA shuffle402<>+32(SB)/8, $0x0000000000000000
+DATA shuffle402<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle402<>+48(SB)/8, $0x0000000000000000
+DATA shuffle402<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle395<>+0(SB)/8, $0x0000000000000000
-DATA shuffle395<>+8(SB)/8, $0x0000000000000003
-DATA shuffle395<>+16(SB)/8, $0x0000000000000006
-DATA shuffle395<>+24(SB)/8, $0x0000000000000001
-DATA shuffle395<>+32(SB)/8, $0x0000000000000004
-DATA shuffle395<>+40(SB)/8, $0x0000000000000007
-DATA shuffle395<>+48(SB)/8, $0x0000000000000002
-DATA shuffle395<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
+DATA shuffle403<>+0(SB)/8, $0x0000000000000000
+DATA shuffle403<>+8(SB)/8, $0x0000000000000003
+DATA shuffle403<>+16(SB)/8, $0x0000000000000006
+DATA shuffle403<>+24(SB)/8, $0x0000000000000001
+DATA shuffle403<>+32(SB)/8, $0x0000000000000004
+DATA shuffle403<>+40(SB)/8, $0x0000000000000007
+DATA shuffle403<>+48(SB)/8, $0x0000000000000002
+DATA shuffle403<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle396<>+0(SB)/8, $0x0000000000000001
-DATA shuffle396<>+8(SB)/8, $0x0000000000000004
-DATA shuffle396<>+16(SB)/8, $0x0000000000000007
-DATA shuffle396<>+24(SB)/8, $0x0000000000000002
-DATA shuffle396<>+32(SB)/8, $0x0000000000000005
-DATA shuffle396<>+40(SB)/8, $0x0000000000000000
-DATA shuffle396<>+48(SB)/8, $0x0000000000000003
-DATA shuffle396<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
+DATA shuffle404<>+0(SB)/8, $0x0000000000000001
+DATA shuffle404<>+8(SB)/8, $0x0000000000000004
+DATA shuffle404<>+16(SB)/8, $0x0000000000000007
+DATA shuffle404<>+24(SB)/8, $0x0000000000000002
+DATA shuffle404<>+32(SB)/8, $0x0000000000000005
+DATA shuffle404<>+40(SB)/8, $0x0000000000000000
+DATA shuffle404<>+48(SB)/8, $0x0000000000000003
+DATA shuffle404<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle397<>+0(SB)/8, $0x0000000000000002
-DATA shuffle397<>+8(SB)/8, $0x0000000000000005
-DATA shuffle397<>+16(SB)/8, $0x0000000000000000
-DATA shuffle397<>+24(SB)/8, $0x0000000000000003
-DATA shuffle397<>+32(SB)/8, $0x0000000000000006
-DATA shuffle397<>+40(SB)/8, $0x0000000000000001
-DATA shuffle397<>+48(SB)/8, $0x0000000000000004
-DATA shuffle397<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
+DATA shuffle405<>+0(SB)/8, $0x0000000000000002
+DATA shuffle405<>+8(SB)/8, $0x0000000000000005
+DATA shuffle405<>+16(SB)/8, $0x0000000000000000
+DATA shuffle405<>+24(SB)/8, $0x0000000000000003
+DATA shuffle405<>+32(SB)/8, $0x0000000000000006
+DATA shuffle405<>+40(SB)/8, $0x0000000000000001
+DATA shuffle405<>+48(SB)/8, $0x0000000000000004
+DATA shuffle405<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13145,13 +13493,13 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem533:
+rem553:
 	CMPQ DI, $+64
-	JB   remdone534
+	JB   remdone554
 	SUBQ $+63, DI
-	JMP  rem533
+	JMP  rem553
 
-remdone534:
+remdone554:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13177,66 +13525,66 @@ remdone534:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle398<>+0(SB), DI
+	BZHIQ     DI, shuffle406<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle399<>+0(SB), Z31
-	VMOVDQU64 shuffle400<>+0(SB), Z30
-	VMOVDQU64 shuffle401<>+0(SB), Z29
-	VMOVDQU64 shuffle402<>+0(SB), Z28
-	VMOVDQU64 shuffle403<>+0(SB), Z27
-	VMOVDQU64 shuffle404<>+0(SB), Z26
+	VMOVDQU64 shuffle407<>+0(SB), Z31
+	VMOVDQU64 shuffle408<>+0(SB), Z30
+	VMOVDQU64 shuffle409<>+0(SB), Z29
+	VMOVDQU64 shuffle410<>+0(SB), Z28
+	VMOVDQU64 shuffle411<>+0(SB), Z27
+	VMOVDQU64 shuffle412<>+0(SB), Z26
 
-group535:
+group555:
 	MOVQ rows+24(FP), DI
 
-row536:
+row556:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last538
+	JB   last558
 
-chunks537:
+chunks557:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle399<>+0(SB), Z3
+	VMOVDQU64 shuffle407<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle401<>+0(SB), Z4
+	VMOVDQU64 shuffle409<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks537
+	JAE       chunks557
 
-last538:
+last558:
 	TESTQ      R9, R9
-	JZ         rowdone539
+	JZ         rowdone559
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle399<>+0(SB), Z3
+	VMOVDQU64  shuffle407<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle401<>+0(SB), Z4
+	VMOVDQU64  shuffle409<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13244,80 +13592,80 @@ last538:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone539:
+rowdone559:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row536
+	JNZ  row556
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group535
+	JNZ  group555
 	VZEROUPPER
 	RET
 
-DATA shuffle398<>+0(SB)/8, $0x7fffffffffffffff
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $8
+DATA shuffle406<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle399<>+0(SB)/8, $0x13120b0a09020100
-DATA shuffle399<>+8(SB)/8, $0x2d2625241d1c1b14
-DATA shuffle399<>+16(SB)/8, $0x41403f3837362f2e
-DATA shuffle399<>+24(SB)/8, $0x5b5a5352514a4948
-DATA shuffle399<>+32(SB)/8, $0x756e6d6c6564635c
-DATA shuffle399<>+40(SB)/8, $0x000000007f7e7776
-DATA shuffle399<>+48(SB)/8, $0x0000000000000000
-DATA shuffle399<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
+DATA shuffle407<>+0(SB)/8, $0x13120b0a09020100
+DATA shuffle407<>+8(SB)/8, $0x2d2625241d1c1b14
+DATA shuffle407<>+16(SB)/8, $0x41403f3837362f2e
+DATA shuffle407<>+24(SB)/8, $0x5b5a5352514a4948
+DATA shuffle407<>+32(SB)/8, $0x756e6d6c6564635c
+DATA shuffle407<>+40(SB)/8, $0x000000007f7e7776
+DATA shuffle407<>+48(SB)/8, $0x0000000000000000
+DATA shuffle407<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle400<>+0(SB)/8, $0x0706050403020100
-DATA shuffle400<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle400<>+16(SB)/8, $0x1716151413121110
-DATA shuffle400<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle400<>+32(SB)/8, $0x2726252423222120
-DATA shuffle400<>+40(SB)/8, $0x494847402b2a2928
-DATA shuffle400<>+48(SB)/8, $0x63625b5a59525150
-DATA shuffle400<>+56(SB)/8, $0x3f7675746d6c6b64
-GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
+DATA shuffle408<>+0(SB)/8, $0x0706050403020100
+DATA shuffle408<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle408<>+16(SB)/8, $0x1716151413121110
+DATA shuffle408<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle408<>+32(SB)/8, $0x2726252423222120
+DATA shuffle408<>+40(SB)/8, $0x494847402b2a2928
+DATA shuffle408<>+48(SB)/8, $0x63625b5a59525150
+DATA shuffle408<>+56(SB)/8, $0x3f7675746d6c6b64
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle401<>+0(SB)/8, $0x16150e0d0c050403
-DATA shuffle401<>+8(SB)/8, $0x30292827201f1e17
-DATA shuffle401<>+16(SB)/8, $0x4443423b3a393231
-DATA shuffle401<>+24(SB)/8, $0x5e5d5655544d4c4b
-DATA shuffle401<>+32(SB)/8, $0x7871706f6867665f
-DATA shuffle401<>+40(SB)/8, $0x0000000000007a79
-DATA shuffle401<>+48(SB)/8, $0x0000000000000000
-DATA shuffle401<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
+DATA shuffle409<>+0(SB)/8, $0x16150e0d0c050403
+DATA shuffle409<>+8(SB)/8, $0x30292827201f1e17
+DATA shuffle409<>+16(SB)/8, $0x4443423b3a393231
+DATA shuffle409<>+24(SB)/8, $0x5e5d5655544d4c4b
+DATA shuffle409<>+32(SB)/8, $0x7871706f6867665f
+DATA shuffle409<>+40(SB)/8, $0x0000000000007a79
+DATA shuffle409<>+48(SB)/8, $0x0000000000000000
+DATA shuffle409<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle402<>+0(SB)/8, $0x0706050403020100
-DATA shuffle402<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle402<>+16(SB)/8, $0x1716151413121110
-DATA shuffle402<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle402<>+32(SB)/8, $0x2726252423222120
-DATA shuffle402<>+40(SB)/8, $0x4c4b4a4342412928
-DATA shuffle402<>+48(SB)/8, $0x66655e5d5c555453
-DATA shuffle402<>+56(SB)/8, $0x3f797877706f6e67
-GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
+DATA shuffle410<>+0(SB)/8, $0x0706050403020100
+DATA shuffle410<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle410<>+16(SB)/8, $0x1716151413121110
+DATA shuffle410<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle410<>+32(SB)/8, $0x2726252423222120
+DATA shuffle410<>+40(SB)/8, $0x4c4b4a4342412928
+DATA shuffle410<>+48(SB)/8, $0x66655e5d5c555453
+DATA shuffle410<>+56(SB)/8, $0x3f797877706f6e67
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle403<>+0(SB)/8, $0x191811100f080706
-DATA shuffle403<>+8(SB)/8, $0x332c2b2a2322211a
-DATA shuffle403<>+16(SB)/8, $0x4746453e3d3c3534
-DATA shuffle403<>+24(SB)/8, $0x6160595857504f4e
-DATA shuffle403<>+32(SB)/8, $0x7b7473726b6a6962
-DATA shuffle403<>+40(SB)/8, $0x0000000000007d7c
-DATA shuffle403<>+48(SB)/8, $0x0000000000000000
-DATA shuffle403<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
+DATA shuffle411<>+0(SB)/8, $0x191811100f080706
+DATA shuffle411<>+8(SB)/8, $0x332c2b2a2322211a
+DATA shuffle411<>+16(SB)/8, $0x4746453e3d3c3534
+DATA shuffle411<>+24(SB)/8, $0x6160595857504f4e
+DATA shuffle411<>+32(SB)/8, $0x7b7473726b6a6962
+DATA shuffle411<>+40(SB)/8, $0x0000000000007d7c
+DATA shuffle411<>+48(SB)/8, $0x0000000000000000
+DATA shuffle411<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle404<>+0(SB)/8, $0x0706050403020100
-DATA shuffle404<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle404<>+16(SB)/8, $0x1716151413121110
-DATA shuffle404<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle404<>+32(SB)/8, $0x2726252423222120
-DATA shuffle404<>+40(SB)/8, $0x4f4e4d4645442928
-DATA shuffle404<>+48(SB)/8, $0x696861605f585756
-DATA shuffle404<>+56(SB)/8, $0x3f7c7b7a7372716a
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
+DATA shuffle412<>+0(SB)/8, $0x0706050403020100
+DATA shuffle412<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle412<>+16(SB)/8, $0x1716151413121110
+DATA shuffle412<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle412<>+32(SB)/8, $0x2726252423222120
+DATA shuffle412<>+40(SB)/8, $0x4f4e4d4645442928
+DATA shuffle412<>+48(SB)/8, $0x696861605f585756
+DATA shuffle412<>+56(SB)/8, $0x3f7c7b7a7372716a
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13341,13 +13689,13 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem540:
+rem560:
 	CMPQ DI, $+64
-	JB   remdone541
+	JB   remdone561
 	SUBQ $+60, DI
-	JMP  rem540
+	JMP  rem560
 
-remdone541:
+remdone561:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13373,66 +13721,66 @@ remdone541:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle405<>+0(SB), Z31
-	VMOVDQU64 shuffle406<>+0(SB), Z30
-	VMOVDQU64 shuffle407<>+0(SB), Z29
-	VMOVDQU64 shuffle408<>+0(SB), Z28
-	VMOVDQU64 shuffle409<>+0(SB), Z27
-	VMOVDQU64 shuffle410<>+0(SB), Z26
+	VMOVDQU64 shuffle413<>+0(SB), Z31
+	VMOVDQU64 shuffle414<>+0(SB), Z30
+	VMOVDQU64 shuffle415<>+0(SB), Z29
+	VMOVDQU64 shuffle416<>+0(SB), Z28
+	VMOVDQU64 shuffle417<>+0(SB), Z27
+	VMOVDQU64 shuffle418<>+0(SB), Z26
 
-group542:
+group562:
 	MOVQ rows+24(FP), DI
 
-row543:
+row563:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last545
+	JB   last565
 
-chunks544:
+chunks564:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle405<>+0(SB), Z3
+	VMOVDQU64 shuffle413<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle407<>+0(SB), Z4
+	VMOVDQU64 shuffle415<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks544
+	JAE       chunks564
 
-last545:
+last565:
 	TESTQ      R9, R9
-	JZ         rowdone546
+	JZ         rowdone566
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle405<>+0(SB), Z3
+	VMOVDQU64  shuffle413<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle407<>+0(SB), Z4
+	VMOVDQU64  shuffle415<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13440,77 +13788,77 @@ last545:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone546:
+rowdone566:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row543
+	JNZ  row563
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group542
+	JNZ  group562
 	VZEROUPPER
 	RET
 
-DATA shuffle405<>+0(SB)/8, $0x1312050403020100
-DATA shuffle405<>+8(SB)/8, $0x2726252417161514
-DATA shuffle405<>+16(SB)/8, $0x3b3a393837362928
-DATA shuffle405<>+24(SB)/8, $0x5b5a4d4c4b4a4948
-DATA shuffle405<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
-DATA shuffle405<>+40(SB)/8, $0x000000007f7e7170
-DATA shuffle405<>+48(SB)/8, $0x0000000000000000
-DATA shuffle405<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
+DATA shuffle413<>+0(SB)/8, $0x1312050403020100
+DATA shuffle413<>+8(SB)/8, $0x2726252417161514
+DATA shuffle413<>+16(SB)/8, $0x3b3a393837362928
+DATA shuffle413<>+24(SB)/8, $0x5b5a4d4c4b4a4948
+DATA shuffle413<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
+DATA shuffle413<>+40(SB)/8, $0x000000007f7e7170
+DATA shuffle413<>+48(SB)/8, $0x0000000000000000
+DATA shuffle413<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle406<>+0(SB)/8, $0x0706050403020100
-DATA shuffle406<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle406<>+16(SB)/8, $0x1716151413121110
-DATA shuffle406<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle406<>+32(SB)/8, $0x2726252423222120
-DATA shuffle406<>+40(SB)/8, $0x434241402b2a2928
-DATA shuffle406<>+48(SB)/8, $0x6362555453525150
-DATA shuffle406<>+56(SB)/8, $0x3f3e3d3c67666564
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
+DATA shuffle414<>+0(SB)/8, $0x0706050403020100
+DATA shuffle414<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle414<>+16(SB)/8, $0x1716151413121110
+DATA shuffle414<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle414<>+32(SB)/8, $0x2726252423222120
+DATA shuffle414<>+40(SB)/8, $0x434241402b2a2928
+DATA shuffle414<>+48(SB)/8, $0x6362555453525150
+DATA shuffle414<>+56(SB)/8, $0x3f3e3d3c67666564
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle407<>+0(SB)/8, $0x19180b0a09080706
-DATA shuffle407<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
-DATA shuffle407<>+16(SB)/8, $0x41403f3e3d3c2f2e
-DATA shuffle407<>+24(SB)/8, $0x6160535251504f4e
-DATA shuffle407<>+32(SB)/8, $0x7574737265646362
-DATA shuffle407<>+40(SB)/8, $0x0000000000007776
-DATA shuffle407<>+48(SB)/8, $0x0000000000000000
-DATA shuffle407<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
+DATA shuffle415<>+0(SB)/8, $0x19180b0a09080706
+DATA shuffle415<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
+DATA shuffle415<>+16(SB)/8, $0x41403f3e3d3c2f2e
+DATA shuffle415<>+24(SB)/8, $0x6160535251504f4e
+DATA shuffle415<>+32(SB)/8, $0x7574737265646362
+DATA shuffle415<>+40(SB)/8, $0x0000000000007776
+DATA shuffle415<>+48(SB)/8, $0x0000000000000000
+DATA shuffle415<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle408<>+0(SB)/8, $0x0706050403020100
-DATA shuffle408<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle408<>+16(SB)/8, $0x1716151413121110
-DATA shuffle408<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle408<>+32(SB)/8, $0x2726252423222120
-DATA shuffle408<>+40(SB)/8, $0x4948474645442928
-DATA shuffle408<>+48(SB)/8, $0x69685b5a59585756
-DATA shuffle408<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
+DATA shuffle416<>+0(SB)/8, $0x0706050403020100
+DATA shuffle416<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle416<>+16(SB)/8, $0x1716151413121110
+DATA shuffle416<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle416<>+32(SB)/8, $0x2726252423222120
+DATA shuffle416<>+40(SB)/8, $0x4948474645442928
+DATA shuffle416<>+48(SB)/8, $0x69685b5a59585756
+DATA shuffle416<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle409<>+0(SB)/8, $0x5f5e51504f4e4d4c
-DATA shuffle409<>+8(SB)/8, $0x7372717063626160
-DATA shuffle409<>+16(SB)/8, $0x0706050403027574
-DATA shuffle409<>+24(SB)/8, $0x2726191817161514
-DATA shuffle409<>+32(SB)/8, $0x3b3a39382b2a2928
-DATA shuffle409<>+40(SB)/8, $0x0000000000003d3c
-DATA shuffle409<>+48(SB)/8, $0x0000000000000000
-DATA shuffle409<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
+DATA shuffle417<>+0(SB)/8, $0x5f5e51504f4e4d4c
+DATA shuffle417<>+8(SB)/8, $0x7372717063626160
+DATA shuffle417<>+16(SB)/8, $0x0706050403027574
+DATA shuffle417<>+24(SB)/8, $0x2726191817161514
+DATA shuffle417<>+32(SB)/8, $0x3b3a39382b2a2928
+DATA shuffle417<>+40(SB)/8, $0x0000000000003d3c
+DATA shuffle417<>+48(SB)/8, $0x0000000000000000
+DATA shuffle417<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle410<>+0(SB)/8, $0x0706050403020100
-DATA shuffle410<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle410<>+16(SB)/8, $0x1716151413121110
-DATA shuffle410<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle410<>+32(SB)/8, $0x2726252423222120
-DATA shuffle410<>+40(SB)/8, $0x4f4e4d4c4b4a2928
-DATA shuffle410<>+48(SB)/8, $0x6f6e61605f5e5d5c
-DATA shuffle410<>+56(SB)/8, $0x3f3e3d3c73727170
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
+DATA shuffle418<>+0(SB)/8, $0x0706050403020100
+DATA shuffle418<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle418<>+16(SB)/8, $0x1716151413121110
+DATA shuffle418<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle418<>+32(SB)/8, $0x2726252423222120
+DATA shuffle418<>+40(SB)/8, $0x4f4e4d4c4b4a2928
+DATA shuffle418<>+48(SB)/8, $0x6f6e61605f5e5d5c
+DATA shuffle418<>+56(SB)/8, $0x3f3e3d3c73727170
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13534,13 +13882,13 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem547:
+rem567:
 	CMPQ DI, $+64
-	JB   remdone548
+	JB   remdone568
 	SUBQ $+63, DI
-	JMP  rem547
+	JMP  rem567
 
-remdone548:
+remdone568:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13566,66 +13914,66 @@ remdone548:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle398<>+0(SB), DI
+	BZHIQ     DI, shuffle406<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle411<>+0(SB), Z31
-	VMOVDQU64 shuffle412<>+0(SB), Z30
-	VMOVDQU64 shuffle413<>+0(SB), Z29
-	VMOVDQU64 shuffle414<>+0(SB), Z28
-	VMOVDQU64 shuffle415<>+0(SB), Z27
-	VMOVDQU64 shuffle416<>+0(SB), Z26
+	VMOVDQU64 shuffle419<>+0(SB), Z31
+	VMOVDQU64 shuffle420<>+0(SB), Z30
+	VMOVDQU64 shuffle421<>+0(SB), Z29
+	VMOVDQU64 shuffle422<>+0(SB), Z28
+	VMOVDQU64 shuffle423<>+0(SB), Z27
+	VMOVDQU64 shuffle424<>+0(SB), Z26
 
-group549:
+group569:
 	MOVQ rows+24(FP), DI
 
-row550:
+row570:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last552
+	JB   last572
 
-chunks551:
+chunks571:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle411<>+0(SB), Z3
+	VMOVDQU64 shuffle419<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle413<>+0(SB), Z4
+	VMOVDQU64 shuffle421<>+0(SB), Z4
 	VPERMI2B  Z0, Z1, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z2
 	VPERMT2B  Z0, Z26, Z2
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks551
+	JAE       chunks571
 
-last552:
+last572:
 	TESTQ      R9, R9
-	JZ         rowdone553
+	JZ         rowdone573
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle411<>+0(SB), Z3
+	VMOVDQU64  shuffle419<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle413<>+0(SB), Z4
+	VMOVDQU64  shuffle421<>+0(SB), Z4
 	VPERMI2B   Z0, Z1, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13633,77 +13981,77 @@ last552:
 	VPERMT2B   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone553:
+rowdone573:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row550
+	JNZ  row570
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group549
+	JNZ  group569
 	VZEROUPPER
 	RET
 
-DATA shuffle411<>+0(SB)/8, $0x0706050403020100
-DATA shuffle411<>+8(SB)/8, $0x21201f1e1d1c1b08
-DATA shuffle411<>+16(SB)/8, $0x3b3a393837362322
-DATA shuffle411<>+24(SB)/8, $0x55545352513e3d3c
-DATA shuffle411<>+32(SB)/8, $0x6f6e6d6c59585756
-DATA shuffle411<>+40(SB)/8, $0x0000007473727170
-DATA shuffle411<>+48(SB)/8, $0x0000000000000000
-DATA shuffle411<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
+DATA shuffle419<>+0(SB)/8, $0x0706050403020100
+DATA shuffle419<>+8(SB)/8, $0x21201f1e1d1c1b08
+DATA shuffle419<>+16(SB)/8, $0x3b3a393837362322
+DATA shuffle419<>+24(SB)/8, $0x55545352513e3d3c
+DATA shuffle419<>+32(SB)/8, $0x6f6e6d6c59585756
+DATA shuffle419<>+40(SB)/8, $0x0000007473727170
+DATA shuffle419<>+48(SB)/8, $0x0000000000000000
+DATA shuffle419<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle412<>+0(SB)/8, $0x0706050403020100
-DATA shuffle412<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle412<>+16(SB)/8, $0x1716151413121110
-DATA shuffle412<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle412<>+32(SB)/8, $0x2726252423222120
-DATA shuffle412<>+40(SB)/8, $0x4948472c2b2a2928
-DATA shuffle412<>+48(SB)/8, $0x63624f4e4d4c4b4a
-DATA shuffle412<>+56(SB)/8, $0x3f6a696867666564
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
+DATA shuffle420<>+0(SB)/8, $0x0706050403020100
+DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle420<>+16(SB)/8, $0x1716151413121110
+DATA shuffle420<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle420<>+32(SB)/8, $0x2726252423222120
+DATA shuffle420<>+40(SB)/8, $0x4948472c2b2a2928
+DATA shuffle420<>+48(SB)/8, $0x63624f4e4d4c4b4a
+DATA shuffle420<>+56(SB)/8, $0x3f6a696867666564
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle413<>+0(SB)/8, $0x504f4e4d4c4b4a49
-DATA shuffle413<>+8(SB)/8, $0x6a69686766656451
-DATA shuffle413<>+16(SB)/8, $0x04030201007f6c6b
-DATA shuffle413<>+24(SB)/8, $0x1e1d1c1b1a070605
-DATA shuffle413<>+32(SB)/8, $0x383736352221201f
-DATA shuffle413<>+40(SB)/8, $0x0000003d3c3b3a39
-DATA shuffle413<>+48(SB)/8, $0x0000000000000000
-DATA shuffle413<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
+DATA shuffle421<>+0(SB)/8, $0x504f4e4d4c4b4a49
+DATA shuffle421<>+8(SB)/8, $0x6a69686766656451
+DATA shuffle421<>+16(SB)/8, $0x04030201007f6c6b
+DATA shuffle421<>+24(SB)/8, $0x1e1d1c1b1a070605
+DATA shuffle421<>+32(SB)/8, $0x383736352221201f
+DATA shuffle421<>+40(SB)/8, $0x0000003d3c3b3a39
+DATA shuffle421<>+48(SB)/8, $0x0000000000000000
+DATA shuffle421<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle414<>+0(SB)/8, $0x0706050403020100
-DATA shuffle414<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle414<>+16(SB)/8, $0x1716151413121110
-DATA shuffle414<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle414<>+32(SB)/8, $0x2726252423222120
-DATA shuffle414<>+40(SB)/8, $0x5251502c2b2a2928
-DATA shuffle414<>+48(SB)/8, $0x6c6b585756555453
-DATA shuffle414<>+56(SB)/8, $0x3f737271706f6e6d
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
+DATA shuffle422<>+0(SB)/8, $0x0706050403020100
+DATA shuffle422<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle422<>+16(SB)/8, $0x1716151413121110
+DATA shuffle422<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle422<>+32(SB)/8, $0x2726252423222120
+DATA shuffle422<>+40(SB)/8, $0x5251502c2b2a2928
+DATA shuffle422<>+48(SB)/8, $0x6c6b585756555453
+DATA shuffle422<>+56(SB)/8, $0x3f737271706f6e6d
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle415<>+0(SB)/8, $0x0000000000000000
-DATA shuffle415<>+8(SB)/8, $0x0000000000000000
-DATA shuffle415<>+16(SB)/8, $0x4d4c4b4a49480000
-DATA shuffle415<>+24(SB)/8, $0x6766656463504f4e
-DATA shuffle415<>+32(SB)/8, $0x01007f7e6b6a6968
-DATA shuffle415<>+40(SB)/8, $0x1b1a190605040302
-DATA shuffle415<>+48(SB)/8, $0x353421201f1e1d1c
-DATA shuffle415<>+56(SB)/8, $0x003c3b3a39383736
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
+DATA shuffle423<>+0(SB)/8, $0x0000000000000000
+DATA shuffle423<>+8(SB)/8, $0x0000000000000000
+DATA shuffle423<>+16(SB)/8, $0x4d4c4b4a49480000
+DATA shuffle423<>+24(SB)/8, $0x6766656463504f4e
+DATA shuffle423<>+32(SB)/8, $0x01007f7e6b6a6968
+DATA shuffle423<>+40(SB)/8, $0x1b1a190605040302
+DATA shuffle423<>+48(SB)/8, $0x353421201f1e1d1c
+DATA shuffle423<>+56(SB)/8, $0x003c3b3a39383736
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle416<>+0(SB)/8, $0x5958575655545352
-DATA shuffle416<>+8(SB)/8, $0x737271706f6e6d5a
-DATA shuffle416<>+16(SB)/8, $0x1716151413127574
-DATA shuffle416<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle416<>+32(SB)/8, $0x2726252423222120
-DATA shuffle416<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle416<>+48(SB)/8, $0x3736353433323130
-DATA shuffle416<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
+DATA shuffle424<>+0(SB)/8, $0x5958575655545352
+DATA shuffle424<>+8(SB)/8, $0x737271706f6e6d5a
+DATA shuffle424<>+16(SB)/8, $0x1716151413127574
+DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle424<>+32(SB)/8, $0x2726252423222120
+DATA shuffle424<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle424<>+48(SB)/8, $0x3736353433323130
+DATA shuffle424<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -13727,13 +14075,13 @@ TEXT ·unzip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem554:
+rem574:
 	CMPQ DI, $+64
-	JB   remdone555
+	JB   remdone575
 	SUBQ $+60, DI
-	JMP  rem554
+	JMP  rem574
 
-remdone555:
+remdone575:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13759,66 +14107,66 @@ remdone555:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle417<>+0(SB), Z31
-	VMOVDQU64 shuffle418<>+0(SB), Z30
-	VMOVDQU64 shuffle419<>+0(SB), Z29
-	VMOVDQU64 shuffle420<>+0(SB), Z28
-	VMOVDQU64 shuffle421<>+0(SB), Z27
-	VMOVDQU64 shuffle422<>+0(SB), Z26
+	VMOVDQU64 shuffle425<>+0(SB), Z31
+	VMOVDQU64 shuffle426<>+0(SB), Z30
+	VMOVDQU64 shuffle427<>+0(SB), Z29
+	VMOVDQU64 shuffle428<>+0(SB), Z28
+	VMOVDQU64 shuffle429<>+0(SB), Z27
+	VMOVDQU64 shuffle430<>+0(SB), Z26
 
-group556:
+group576:
 	MOVQ rows+24(FP), DI
 
-row557:
+row577:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last559
+	JB   last579
 
-chunks558:
+chunks578:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle417<>+0(SB), Z3
+	VMOVDQU64 shuffle425<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle419<>+0(SB), Z4
+	VMOVDQU64 shuffle427<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2D  Z1, Z27, Z2
 	VPERMT2D  Z0, Z26, Z2
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks558
+	JAE       chunks578
 
-last559:
+last579:
 	TESTQ      R9, R9
-	JZ         rowdone560
+	JZ         rowdone580
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle417<>+0(SB), Z3
+	VMOVDQU64  shuffle425<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle419<>+0(SB), Z4
+	VMOVDQU64  shuffle427<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13826,77 +14174,77 @@ last559:
 	VPERMT2D   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone560:
+rowdone580:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row557
+	JNZ  row577
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group556
+	JNZ  group576
 	VZEROUPPER
 	RET
 
-DATA shuffle417<>+0(SB)/8, $0x0000000100000000
-DATA shuffle417<>+8(SB)/8, $0x0000000900000002
-DATA shuffle417<>+16(SB)/8, $0x0000000b0000000a
-DATA shuffle417<>+24(SB)/8, $0x0000001300000012
-DATA shuffle417<>+32(SB)/8, $0x0000001b00000014
-DATA shuffle417<>+40(SB)/8, $0x0000001d0000001c
-DATA shuffle417<>+48(SB)/8, $0x0000000000000000
-DATA shuffle417<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
+DATA shuffle425<>+0(SB)/8, $0x0000000100000000
+DATA shuffle425<>+8(SB)/8, $0x0000000900000002
+DATA shuffle425<>+16(SB)/8, $0x0000000b0000000a
+DATA shuffle425<>+24(SB)/8, $0x0000001300000012
+DATA shuffle425<>+32(SB)/8, $0x0000001b00000014
+DATA shuffle425<>+40(SB)/8, $0x0000001d0000001c
+DATA shuffle425<>+48(SB)/8, $0x0000000000000000
+DATA shuffle425<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle418<>+0(SB)/8, $0x0000000100000000
-DATA shuffle418<>+8(SB)/8, $0x0000000300000002
-DATA shuffle418<>+16(SB)/8, $0x0000000500000004
-DATA shuffle418<>+24(SB)/8, $0x0000000700000006
-DATA shuffle418<>+32(SB)/8, $0x0000000900000008
-DATA shuffle418<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle418<>+48(SB)/8, $0x0000001500000014
-DATA shuffle418<>+56(SB)/8, $0x0000000f00000016
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
+DATA shuffle426<>+0(SB)/8, $0x0000000100000000
+DATA shuffle426<>+8(SB)/8, $0x0000000300000002
+DATA shuffle426<>+16(SB)/8, $0x0000000500000004
+DATA shuffle426<>+24(SB)/8, $0x0000000700000006
+DATA shuffle426<>+32(SB)/8, $0x0000000900000008
+DATA shuffle426<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle426<>+48(SB)/8, $0x0000001500000014
+DATA shuffle426<>+56(SB)/8, $0x0000000f00000016
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle419<>+0(SB)/8, $0x0000000400000003
-DATA shuffle419<>+8(SB)/8, $0x0000000c00000005
-DATA shuffle419<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle419<>+24(SB)/8, $0x0000001600000015
-DATA shuffle419<>+32(SB)/8, $0x0000001e00000017
-DATA shuffle419<>+40(SB)/8, $0x000000000000001f
-DATA shuffle419<>+48(SB)/8, $0x0000000000000000
-DATA shuffle419<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
+DATA shuffle427<>+0(SB)/8, $0x0000000400000003
+DATA shuffle427<>+8(SB)/8, $0x0000000c00000005
+DATA shuffle427<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle427<>+24(SB)/8, $0x0000001600000015
+DATA shuffle427<>+32(SB)/8, $0x0000001e00000017
+DATA shuffle427<>+40(SB)/8, $0x000000000000001f
+DATA shuffle427<>+48(SB)/8, $0x0000000000000000
+DATA shuffle427<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle420<>+0(SB)/8, $0x0000000100000000
-DATA shuffle420<>+8(SB)/8, $0x0000000300000002
-DATA shuffle420<>+16(SB)/8, $0x0000000500000004
-DATA shuffle420<>+24(SB)/8, $0x0000000700000006
-DATA shuffle420<>+32(SB)/8, $0x0000000900000008
-DATA shuffle420<>+40(SB)/8, $0x000000100000000a
-DATA shuffle420<>+48(SB)/8, $0x0000001800000017
-DATA shuffle420<>+56(SB)/8, $0x0000000f00000019
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
+DATA shuffle428<>+0(SB)/8, $0x0000000100000000
+DATA shuffle428<>+8(SB)/8, $0x0000000300000002
+DATA shuffle428<>+16(SB)/8, $0x0000000500000004
+DATA shuffle428<>+24(SB)/8, $0x0000000700000006
+DATA shuffle428<>+32(SB)/8, $0x0000000900000008
+DATA shuffle428<>+40(SB)/8, $0x000000100000000a
+DATA shuffle428<>+48(SB)/8, $0x0000001800000017
+DATA shuffle428<>+56(SB)/8, $0x0000000f00000019
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle421<>+0(SB)/8, $0x0000000000000000
-DATA shuffle421<>+8(SB)/8, $0x0000000000000000
-DATA shuffle421<>+16(SB)/8, $0x0000001100000010
-DATA shuffle421<>+24(SB)/8, $0x0000001900000018
-DATA shuffle421<>+32(SB)/8, $0x000000010000001a
-DATA shuffle421<>+40(SB)/8, $0x0000000300000002
-DATA shuffle421<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle421<>+56(SB)/8, $0x000000000000000c
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+DATA shuffle429<>+0(SB)/8, $0x0000000000000000
+DATA shuffle429<>+8(SB)/8, $0x0000000000000000
+DATA shuffle429<>+16(SB)/8, $0x0000001100000010
+DATA shuffle429<>+24(SB)/8, $0x0000001900000018
+DATA shuffle429<>+32(SB)/8, $0x000000010000001a
+DATA shuffle429<>+40(SB)/8, $0x0000000300000002
+DATA shuffle429<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle429<>+56(SB)/8, $0x000000000000000c
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle422<>+0(SB)/8, $0x0000001700000016
-DATA shuffle422<>+8(SB)/8, $0x0000001f00000018
-DATA shuffle422<>+16(SB)/8, $0x0000000500000004
-DATA shuffle422<>+24(SB)/8, $0x0000000700000006
-DATA shuffle422<>+32(SB)/8, $0x0000000900000008
-DATA shuffle422<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle422<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle422<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+DATA shuffle430<>+0(SB)/8, $0x0000001700000016
+DATA shuffle430<>+8(SB)/8, $0x0000001f00000018
+DATA shuffle430<>+16(SB)/8, $0x0000000500000004
+DATA shuffle430<>+24(SB)/8, $0x0000000700000006
+DATA shuffle430<>+32(SB)/8, $0x0000000900000008
+DATA shuffle430<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle430<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle430<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13920,13 +14268,13 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem561:
+rem581:
 	CMPQ DI, $+64
-	JB   remdone562
+	JB   remdone582
 	SUBQ $+60, DI
-	JMP  rem561
+	JMP  rem581
 
-remdone562:
+remdone582:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13952,66 +14300,66 @@ remdone562:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle423<>+0(SB), Z31
-	VMOVDQU64 shuffle424<>+0(SB), Z30
-	VMOVDQU64 shuffle425<>+0(SB), Z29
-	VMOVDQU64 shuffle426<>+0(SB), Z28
-	VMOVDQU64 shuffle427<>+0(SB), Z27
-	VMOVDQU64 shuffle428<>+0(SB), Z26
+	VMOVDQU64 shuffle431<>+0(SB), Z31
+	VMOVDQU64 shuffle432<>+0(SB), Z30
+	VMOVDQU64 shuffle433<>+0(SB), Z29
+	VMOVDQU64 shuffle434<>+0(SB), Z28
+	VMOVDQU64 shuffle435<>+0(SB), Z27
+	VMOVDQU64 shuffle436<>+0(SB), Z26
 
-group563:
+group583:
 	MOVQ rows+24(FP), DI
 
-row564:
+row584:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last566
+	JB   last586
 
-chunks565:
+chunks585:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle423<>+0(SB), Z3
+	VMOVDQU64 shuffle431<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle425<>+0(SB), Z4
+	VMOVDQU64 shuffle433<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks565
+	JAE       chunks585
 
-last566:
+last586:
 	TESTQ      R9, R9
-	JZ         rowdone567
+	JZ         rowdone587
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle423<>+0(SB), Z3
+	VMOVDQU64  shuffle431<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle425<>+0(SB), Z4
+	VMOVDQU64  shuffle433<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14019,77 +14367,77 @@ last566:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone567:
+rowdone587:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row564
+	JNZ  row584
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group563
+	JNZ  group583
 	VZEROUPPER
 	RET
 
-DATA shuffle423<>+0(SB)/8, $0x1b120b020a010900
-DATA shuffle423<>+8(SB)/8, $0x2e252d241d141c13
-DATA shuffle423<>+16(SB)/8, $0x413840373f362f26
-DATA shuffle423<>+24(SB)/8, $0x635a534a52495148
-DATA shuffle423<>+32(SB)/8, $0x766d756c655c645b
-DATA shuffle423<>+40(SB)/8, $0x0000007f007e776e
-DATA shuffle423<>+48(SB)/8, $0x0000000000000000
-DATA shuffle423<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+DATA shuffle431<>+0(SB)/8, $0x1b120b020a010900
+DATA shuffle431<>+8(SB)/8, $0x2e252d241d141c13
+DATA shuffle431<>+16(SB)/8, $0x413840373f362f26
+DATA shuffle431<>+24(SB)/8, $0x635a534a52495148
+DATA shuffle431<>+32(SB)/8, $0x766d756c655c645b
+DATA shuffle431<>+40(SB)/8, $0x0000007f007e776e
+DATA shuffle431<>+48(SB)/8, $0x0000000000000000
+DATA shuffle431<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle424<>+0(SB)/8, $0x0706050403020100
-DATA shuffle424<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle424<>+16(SB)/8, $0x1716151413121110
-DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle424<>+32(SB)/8, $0x2726252423222120
-DATA shuffle424<>+40(SB)/8, $0x4940482c472a2928
-DATA shuffle424<>+48(SB)/8, $0x6b625b525a515950
-DATA shuffle424<>+56(SB)/8, $0x3f3e3d3c6d646c63
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+DATA shuffle432<>+0(SB)/8, $0x0706050403020100
+DATA shuffle432<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle432<>+16(SB)/8, $0x1716151413121110
+DATA shuffle432<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle432<>+32(SB)/8, $0x2726252423222120
+DATA shuffle432<>+40(SB)/8, $0x4940482c472a2928
+DATA shuffle432<>+48(SB)/8, $0x6b625b525a515950
+DATA shuffle432<>+56(SB)/8, $0x3f3e3d3c6d646c63
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle425<>+0(SB)/8, $0x1e150e050d040c03
-DATA shuffle425<>+8(SB)/8, $0x3128302720171f16
-DATA shuffle425<>+16(SB)/8, $0x443b433a42393229
-DATA shuffle425<>+24(SB)/8, $0x665d564d554c544b
-DATA shuffle425<>+32(SB)/8, $0x7970786f685f675e
-DATA shuffle425<>+40(SB)/8, $0x0000000000007a71
-DATA shuffle425<>+48(SB)/8, $0x0000000000000000
-DATA shuffle425<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+DATA shuffle433<>+0(SB)/8, $0x1e150e050d040c03
+DATA shuffle433<>+8(SB)/8, $0x3128302720171f16
+DATA shuffle433<>+16(SB)/8, $0x443b433a42393229
+DATA shuffle433<>+24(SB)/8, $0x665d564d554c544b
+DATA shuffle433<>+32(SB)/8, $0x7970786f685f675e
+DATA shuffle433<>+40(SB)/8, $0x0000000000007a71
+DATA shuffle433<>+48(SB)/8, $0x0000000000000000
+DATA shuffle433<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle426<>+0(SB)/8, $0x0706050403020100
-DATA shuffle426<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle426<>+16(SB)/8, $0x1716151413121110
-DATA shuffle426<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle426<>+32(SB)/8, $0x2726252423222120
-DATA shuffle426<>+40(SB)/8, $0x4c434b424a412928
-DATA shuffle426<>+48(SB)/8, $0x6e655e555d545c53
-DATA shuffle426<>+56(SB)/8, $0x3f3e3d3c70676f66
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+DATA shuffle434<>+0(SB)/8, $0x0706050403020100
+DATA shuffle434<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle434<>+16(SB)/8, $0x1716151413121110
+DATA shuffle434<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle434<>+32(SB)/8, $0x2726252423222120
+DATA shuffle434<>+40(SB)/8, $0x4c434b424a412928
+DATA shuffle434<>+48(SB)/8, $0x6e655e555d545c53
+DATA shuffle434<>+56(SB)/8, $0x3f3e3d3c70676f66
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle427<>+0(SB)/8, $0x2118110810070f06
-DATA shuffle427<>+8(SB)/8, $0x342b332a231a2219
-DATA shuffle427<>+16(SB)/8, $0x473e463d453c352c
-DATA shuffle427<>+24(SB)/8, $0x69605950584f574e
-DATA shuffle427<>+32(SB)/8, $0x7c737b726b626a61
-DATA shuffle427<>+40(SB)/8, $0x0000000000007d74
-DATA shuffle427<>+48(SB)/8, $0x0000000000000000
-DATA shuffle427<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+DATA shuffle435<>+0(SB)/8, $0x2118110810070f06
+DATA shuffle435<>+8(SB)/8, $0x342b332a231a2219
+DATA shuffle435<>+16(SB)/8, $0x473e463d453c352c
+DATA shuffle435<>+24(SB)/8, $0x69605950584f574e
+DATA shuffle435<>+32(SB)/8, $0x7c737b726b626a61
+DATA shuffle435<>+40(SB)/8, $0x0000000000007d74
+DATA shuffle435<>+48(SB)/8, $0x0000000000000000
+DATA shuffle435<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle428<>+0(SB)/8, $0x0706050403020100
-DATA shuffle428<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle428<>+16(SB)/8, $0x1716151413121110
-DATA shuffle428<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle428<>+32(SB)/8, $0x2726252423222120
-DATA shuffle428<>+40(SB)/8, $0x4f464e454d442928
-DATA shuffle428<>+48(SB)/8, $0x7168615860575f56
-DATA shuffle428<>+56(SB)/8, $0x3f3e3d3c736a7269
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+DATA shuffle436<>+0(SB)/8, $0x0706050403020100
+DATA shuffle436<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle436<>+16(SB)/8, $0x1716151413121110
+DATA shuffle436<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle436<>+32(SB)/8, $0x2726252423222120
+DATA shuffle436<>+40(SB)/8, $0x4f464e454d442928
+DATA shuffle436<>+48(SB)/8, $0x7168615860575f56
+DATA shuffle436<>+56(SB)/8, $0x3f3e3d3c736a7269
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -14113,13 +14461,13 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem568:
+rem588:
 	CMPQ DI, $+64
-	JB   remdone569
+	JB   remdone589
 	SUBQ $+60, DI
-	JMP  rem568
+	JMP  rem588
 
-remdone569:
+remdone589:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14145,66 +14493,66 @@ remdone569:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle429<>+0(SB), Z31
-	VMOVDQU64 shuffle430<>+0(SB), Z30
-	VMOVDQU64 shuffle431<>+0(SB), Z29
-	VMOVDQU64 shuffle432<>+0(SB), Z28
-	VMOVDQU64 shuffle433<>+0(SB), Z27
-	VMOVDQU64 shuffle434<>+0(SB), Z26
+	VMOVDQU64 shuffle437<>+0(SB), Z31
+	VMOVDQU64 shuffle438<>+0(SB), Z30
+	VMOVDQU64 shuffle439<>+0(SB), Z29
+	VMOVDQU64 shuffle440<>+0(SB), Z28
+	VMOVDQU64 shuffle441<>+0(SB), Z27
+	VMOVDQU64 shuffle442<>+0(SB), Z26
 
-group570:
+group590:
 	MOVQ rows+24(FP), DI
 
-row571:
+row591:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last573
+	JB   last593
 
-chunks572:
+chunks592:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle429<>+0(SB), Z3
+	VMOVDQU64 shuffle437<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle431<>+0(SB), Z4
+	VMOVDQU64 shuffle439<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks572
+	JAE       chunks592
 
-last573:
+last593:
 	TESTQ      R9, R9
-	JZ         rowdone574
+	JZ         rowdone594
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle429<>+0(SB), Z3
+	VMOVDQU64  shuffle437<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle431<>+0(SB), Z4
+	VMOVDQU64  shuffle439<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14212,77 +14560,77 @@ last573:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone574:
+rowdone594:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row571
+	JNZ  row591
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group570
+	JNZ  group590
 	VZEROUPPER
 	RET
 
-DATA shuffle429<>+0(SB)/8, $0x1514030213120100
-DATA shuffle429<>+8(SB)/8, $0x3736252417160504
-DATA shuffle429<>+16(SB)/8, $0x3b3a292839382726
-DATA shuffle429<>+24(SB)/8, $0x5d5c4b4a5b5a4948
-DATA shuffle429<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle429<>+40(SB)/8, $0x0000717000006f6e
-DATA shuffle429<>+48(SB)/8, $0x0000000000000000
-DATA shuffle429<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+DATA shuffle437<>+0(SB)/8, $0x1514030213120100
+DATA shuffle437<>+8(SB)/8, $0x3736252417160504
+DATA shuffle437<>+16(SB)/8, $0x3b3a292839382726
+DATA shuffle437<>+24(SB)/8, $0x5d5c4b4a5b5a4948
+DATA shuffle437<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle437<>+40(SB)/8, $0x0000717000006f6e
+DATA shuffle437<>+48(SB)/8, $0x0000000000000000
+DATA shuffle437<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle430<>+0(SB)/8, $0x0706050403020100
-DATA shuffle430<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle430<>+16(SB)/8, $0x1716151413121110
-DATA shuffle430<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle430<>+32(SB)/8, $0x2726252423222120
-DATA shuffle430<>+40(SB)/8, $0x43422d2c41402928
-DATA shuffle430<>+48(SB)/8, $0x6564535263625150
-DATA shuffle430<>+56(SB)/8, $0x3f3e3d3c67665554
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+DATA shuffle438<>+0(SB)/8, $0x0706050403020100
+DATA shuffle438<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle438<>+16(SB)/8, $0x1716151413121110
+DATA shuffle438<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle438<>+32(SB)/8, $0x2726252423222120
+DATA shuffle438<>+40(SB)/8, $0x43422d2c41402928
+DATA shuffle438<>+48(SB)/8, $0x6564535263625150
+DATA shuffle438<>+56(SB)/8, $0x3f3e3d3c67665554
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle431<>+0(SB)/8, $0x1b1a090819180706
-DATA shuffle431<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
-DATA shuffle431<>+16(SB)/8, $0x41402f2e3f3e2d2c
-DATA shuffle431<>+24(SB)/8, $0x6362515061604f4e
-DATA shuffle431<>+32(SB)/8, $0x0000737265645352
-DATA shuffle431<>+40(SB)/8, $0x0000777600007574
-DATA shuffle431<>+48(SB)/8, $0x0000000000000000
-DATA shuffle431<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+DATA shuffle439<>+0(SB)/8, $0x1b1a090819180706
+DATA shuffle439<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
+DATA shuffle439<>+16(SB)/8, $0x41402f2e3f3e2d2c
+DATA shuffle439<>+24(SB)/8, $0x6362515061604f4e
+DATA shuffle439<>+32(SB)/8, $0x0000737265645352
+DATA shuffle439<>+40(SB)/8, $0x0000777600007574
+DATA shuffle439<>+48(SB)/8, $0x0000000000000000
+DATA shuffle439<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle432<>+0(SB)/8, $0x0706050403020100
-DATA shuffle432<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle432<>+16(SB)/8, $0x1716151413121110
-DATA shuffle432<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle432<>+32(SB)/8, $0x4544252423222120
-DATA shuffle432<>+40(SB)/8, $0x49482d2c47462928
-DATA shuffle432<>+48(SB)/8, $0x6b6a595869685756
-DATA shuffle432<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+DATA shuffle440<>+0(SB)/8, $0x0706050403020100
+DATA shuffle440<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle440<>+16(SB)/8, $0x1716151413121110
+DATA shuffle440<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle440<>+32(SB)/8, $0x4544252423222120
+DATA shuffle440<>+40(SB)/8, $0x49482d2c47462928
+DATA shuffle440<>+48(SB)/8, $0x6b6a595869685756
+DATA shuffle440<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle433<>+0(SB)/8, $0x61604f4e5f5e4d4c
-DATA shuffle433<>+8(SB)/8, $0x0302717063625150
-DATA shuffle433<>+16(SB)/8, $0x0706757405047372
-DATA shuffle433<>+24(SB)/8, $0x2928171627261514
-DATA shuffle433<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle433<>+40(SB)/8, $0x00003d3c00003b3a
-DATA shuffle433<>+48(SB)/8, $0x0000000000000000
-DATA shuffle433<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
+DATA shuffle441<>+0(SB)/8, $0x61604f4e5f5e4d4c
+DATA shuffle441<>+8(SB)/8, $0x0302717063625150
+DATA shuffle441<>+16(SB)/8, $0x0706757405047372
+DATA shuffle441<>+24(SB)/8, $0x2928171627261514
+DATA shuffle441<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle441<>+40(SB)/8, $0x00003d3c00003b3a
+DATA shuffle441<>+48(SB)/8, $0x0000000000000000
+DATA shuffle441<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle434<>+0(SB)/8, $0x0706050403020100
-DATA shuffle434<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle434<>+16(SB)/8, $0x1716151413121110
-DATA shuffle434<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle434<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle434<>+40(SB)/8, $0x4f4e2d2c4d4c2928
-DATA shuffle434<>+48(SB)/8, $0x71705f5e6f6e5d5c
-DATA shuffle434<>+56(SB)/8, $0x3f3e3d3c73726160
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
+DATA shuffle442<>+0(SB)/8, $0x0706050403020100
+DATA shuffle442<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle442<>+16(SB)/8, $0x1716151413121110
+DATA shuffle442<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle442<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle442<>+40(SB)/8, $0x4f4e2d2c4d4c2928
+DATA shuffle442<>+48(SB)/8, $0x71705f5e6f6e5d5c
+DATA shuffle442<>+56(SB)/8, $0x3f3e3d3c73726160
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14306,13 +14654,13 @@ TEXT ·tunzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem575:
+rem595:
 	CMPQ DI, $+64
-	JB   remdone576
+	JB   remdone596
 	SUBQ $+48, DI
-	JMP  rem575
+	JMP  rem595
 
-remdone576:
+remdone596:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14332,7 +14680,7 @@ remdone576:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle200<>+0(SB), R8
+	BZHIQ     R8, shuffle204<>+0(SB), R8
 	KMOVQ     R8, K3
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+128, DI
@@ -14341,60 +14689,60 @@ remdone576:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle435<>+0(SB), Z31
-	VMOVDQU64 shuffle436<>+0(SB), Z30
-	VMOVDQU64 shuffle437<>+0(SB), Z29
-	VMOVDQU64 shuffle438<>+0(SB), Z28
-	VMOVDQU64 shuffle439<>+0(SB), Z27
+	VMOVDQU64 shuffle443<>+0(SB), Z31
+	VMOVDQU64 shuffle444<>+0(SB), Z30
+	VMOVDQU64 shuffle445<>+0(SB), Z29
+	VMOVDQU64 shuffle446<>+0(SB), Z28
+	VMOVDQU64 shuffle447<>+0(SB), Z27
 
-group577:
+group597:
 	MOVQ rows+24(FP), DI
 
-row578:
+row598:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last580
+	JB   last600
 
-chunks579:
+chunks599:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle435<>+0(SB), Z3
+	VMOVDQU64 shuffle443<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle436<>+0(SB), Z2
+	VMOVDQU64 shuffle444<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks579
+	JAE       chunks599
 
-last580:
+last600:
 	TESTQ      R9, R9
-	JZ         rowdone581
+	JZ         rowdone601
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle435<>+0(SB), Z3
+	VMOVDQU64  shuffle443<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle436<>+0(SB), Z2
+	VMOVDQU64  shuffle444<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -14403,67 +14751,67 @@ last580:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone581:
+rowdone601:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row578
+	JNZ  row598
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group577
+	JNZ  group597
 	VZEROUPPER
 	RET
 
-DATA shuffle435<>+0(SB)/8, $0x0000000900000000
-DATA shuffle435<>+8(SB)/8, $0x0000000a00000001
-DATA shuffle435<>+16(SB)/8, $0x0000000b00000002
-DATA shuffle435<>+24(SB)/8, $0x0000001b00000012
-DATA shuffle435<>+32(SB)/8, $0x0000001c00000013
-DATA shuffle435<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle435<>+48(SB)/8, $0x0000000000000000
-DATA shuffle435<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
+DATA shuffle443<>+0(SB)/8, $0x0000000900000000
+DATA shuffle443<>+8(SB)/8, $0x0000000a00000001
+DATA shuffle443<>+16(SB)/8, $0x0000000b00000002
+DATA shuffle443<>+24(SB)/8, $0x0000001b00000012
+DATA shuffle443<>+32(SB)/8, $0x0000001c00000013
+DATA shuffle443<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle443<>+48(SB)/8, $0x0000000000000000
+DATA shuffle443<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle436<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle436<>+8(SB)/8, $0x0000000d00000004
-DATA shuffle436<>+16(SB)/8, $0x0000000e00000005
-DATA shuffle436<>+24(SB)/8, $0x0000001e00000015
-DATA shuffle436<>+32(SB)/8, $0x0000001f00000016
-DATA shuffle436<>+40(SB)/8, $0x0000000000000017
-DATA shuffle436<>+48(SB)/8, $0x0000000000000000
-DATA shuffle436<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
+DATA shuffle444<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle444<>+8(SB)/8, $0x0000000d00000004
+DATA shuffle444<>+16(SB)/8, $0x0000000e00000005
+DATA shuffle444<>+24(SB)/8, $0x0000001e00000015
+DATA shuffle444<>+32(SB)/8, $0x0000001f00000016
+DATA shuffle444<>+40(SB)/8, $0x0000000000000017
+DATA shuffle444<>+48(SB)/8, $0x0000000000000000
+DATA shuffle444<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle437<>+0(SB)/8, $0x0000000100000000
-DATA shuffle437<>+8(SB)/8, $0x0000000300000002
-DATA shuffle437<>+16(SB)/8, $0x0000000500000004
-DATA shuffle437<>+24(SB)/8, $0x0000000700000006
-DATA shuffle437<>+32(SB)/8, $0x0000000900000008
-DATA shuffle437<>+40(SB)/8, $0x000000100000000a
-DATA shuffle437<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle437<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
+DATA shuffle445<>+0(SB)/8, $0x0000000100000000
+DATA shuffle445<>+8(SB)/8, $0x0000000300000002
+DATA shuffle445<>+16(SB)/8, $0x0000000500000004
+DATA shuffle445<>+24(SB)/8, $0x0000000700000006
+DATA shuffle445<>+32(SB)/8, $0x0000000900000008
+DATA shuffle445<>+40(SB)/8, $0x000000100000000a
+DATA shuffle445<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle445<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle438<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle438<>+8(SB)/8, $0x0000000000000017
-DATA shuffle438<>+16(SB)/8, $0x0000000100000018
-DATA shuffle438<>+24(SB)/8, $0x0000000000000008
-DATA shuffle438<>+32(SB)/8, $0x0000000000000009
-DATA shuffle438<>+40(SB)/8, $0x000000000000000a
-DATA shuffle438<>+48(SB)/8, $0x0000000000000000
-DATA shuffle438<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
+DATA shuffle446<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle446<>+8(SB)/8, $0x0000000000000017
+DATA shuffle446<>+16(SB)/8, $0x0000000100000018
+DATA shuffle446<>+24(SB)/8, $0x0000000000000008
+DATA shuffle446<>+32(SB)/8, $0x0000000000000009
+DATA shuffle446<>+40(SB)/8, $0x000000000000000a
+DATA shuffle446<>+48(SB)/8, $0x0000000000000000
+DATA shuffle446<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle439<>+0(SB)/8, $0x0000000100000000
-DATA shuffle439<>+8(SB)/8, $0x0000000300000002
-DATA shuffle439<>+16(SB)/8, $0x0000000500000004
-DATA shuffle439<>+24(SB)/8, $0x0000001100000006
-DATA shuffle439<>+32(SB)/8, $0x0000001200000008
-DATA shuffle439<>+40(SB)/8, $0x000000130000000a
-DATA shuffle439<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle439<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
+DATA shuffle447<>+0(SB)/8, $0x0000000100000000
+DATA shuffle447<>+8(SB)/8, $0x0000000300000002
+DATA shuffle447<>+16(SB)/8, $0x0000000500000004
+DATA shuffle447<>+24(SB)/8, $0x0000001100000006
+DATA shuffle447<>+32(SB)/8, $0x0000001200000008
+DATA shuffle447<>+40(SB)/8, $0x000000130000000a
+DATA shuffle447<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle447<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14487,13 +14835,13 @@ TEXT ·tunzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem582:
+rem602:
 	CMPQ DI, $+64
-	JB   remdone583
+	JB   remdone603
 	SUBQ $+48, DI
-	JMP  rem582
+	JMP  rem602
 
-remdone583:
+remdone603:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14513,7 +14861,7 @@ remdone583:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle200<>+0(SB), R8
+	BZHIQ     R8, shuffle204<>+0(SB), R8
 	KMOVQ     R8, K3
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+128, DI
@@ -14522,58 +14870,58 @@ remdone583:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle440<>+0(SB), Z31
-	VMOVDQU64 shuffle441<>+0(SB), Z30
-	VMOVDQU64 shuffle442<>+0(SB), Z29
-	VMOVDQU64 shuffle443<>+0(SB), Z28
+	VMOVDQU64 shuffle448<>+0(SB), Z31
+	VMOVDQU64 shuffle449<>+0(SB), Z30
+	VMOVDQU64 shuffle450<>+0(SB), Z29
+	VMOVDQU64 shuffle451<>+0(SB), Z28
 
-group584:
+group604:
 	MOVQ rows+24(FP), DI
 
-row585:
+row605:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last587
+	JB   last607
 
-chunks586:
+chunks606:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle440<>+0(SB), Z3
+	VMOVDQU64 shuffle448<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle441<>+0(SB), Z2
+	VMOVDQU64 shuffle449<>+0(SB), Z2
 	VPERMI2Q  Z1, Z0, Z2
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2Q  Z1, Z29, Z0
 	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z28, Z0
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks586
+	JAE       chunks606
 
-last587:
+last607:
 	TESTQ      R9, R9
-	JZ         rowdone588
+	JZ         rowdone608
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle440<>+0(SB), Z3
+	VMOVDQU64  shuffle448<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle441<>+0(SB), Z2
+	VMOVDQU64  shuffle449<>+0(SB), Z2
 	VPERMI2Q   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2Q   Z1, Z29, Z0
@@ -14581,57 +14929,57 @@ last587:
 	VPERMT2Q   Z2, Z28, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
-rowdone588:
+rowdone608:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row585
+	JNZ  row605
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group584
+	JNZ  group604
 	VZEROUPPER
 	RET
 
-DATA shuffle440<>+0(SB)/8, $0x0000000000000000
-DATA shuffle440<>+8(SB)/8, $0x0000000000000009
-DATA shuffle440<>+16(SB)/8, $0x0000000000000001
-DATA shuffle440<>+24(SB)/8, $0x000000000000000a
-DATA shuffle440<>+32(SB)/8, $0x0000000000000002
-DATA shuffle440<>+40(SB)/8, $0x000000000000000b
-DATA shuffle440<>+48(SB)/8, $0x0000000000000000
-DATA shuffle440<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
+DATA shuffle448<>+0(SB)/8, $0x0000000000000000
+DATA shuffle448<>+8(SB)/8, $0x0000000000000009
+DATA shuffle448<>+16(SB)/8, $0x0000000000000001
+DATA shuffle448<>+24(SB)/8, $0x000000000000000a
+DATA shuffle448<>+32(SB)/8, $0x0000000000000002
+DATA shuffle448<>+40(SB)/8, $0x000000000000000b
+DATA shuffle448<>+48(SB)/8, $0x0000000000000000
+DATA shuffle448<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle441<>+0(SB)/8, $0x0000000000000003
-DATA shuffle441<>+8(SB)/8, $0x000000000000000c
-DATA shuffle441<>+16(SB)/8, $0x0000000000000004
-DATA shuffle441<>+24(SB)/8, $0x000000000000000d
-DATA shuffle441<>+32(SB)/8, $0x0000000000000005
-DATA shuffle441<>+40(SB)/8, $0x000000000000000e
-DATA shuffle441<>+48(SB)/8, $0x0000000000000000
-DATA shuffle441<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
+DATA shuffle449<>+0(SB)/8, $0x0000000000000003
+DATA shuffle449<>+8(SB)/8, $0x000000000000000c
+DATA shuffle449<>+16(SB)/8, $0x0000000000000004
+DATA shuffle449<>+24(SB)/8, $0x000000000000000d
+DATA shuffle449<>+32(SB)/8, $0x0000000000000005
+DATA shuffle449<>+40(SB)/8, $0x000000000000000e
+DATA shuffle449<>+48(SB)/8, $0x0000000000000000
+DATA shuffle449<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle442<>+0(SB)/8, $0x0000000000000006
-DATA shuffle442<>+8(SB)/8, $0x000000000000000f
-DATA shuffle442<>+16(SB)/8, $0x0000000000000007
-DATA shuffle442<>+24(SB)/8, $0x0000000000000000
-DATA shuffle442<>+32(SB)/8, $0x0000000000000008
-DATA shuffle442<>+40(SB)/8, $0x0000000000000000
-DATA shuffle442<>+48(SB)/8, $0x0000000000000000
-DATA shuffle442<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
+DATA shuffle450<>+0(SB)/8, $0x0000000000000006
+DATA shuffle450<>+8(SB)/8, $0x000000000000000f
+DATA shuffle450<>+16(SB)/8, $0x0000000000000007
+DATA shuffle450<>+24(SB)/8, $0x0000000000000000
+DATA shuffle450<>+32(SB)/8, $0x0000000000000008
+DATA shuffle450<>+40(SB)/8, $0x0000000000000000
+DATA shuffle450<>+48(SB)/8, $0x0000000000000000
+DATA shuffle450<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle443<>+0(SB)/8, $0x0000000000000000
-DATA shuffle443<>+8(SB)/8, $0x0000000000000001
-DATA shuffle443<>+16(SB)/8, $0x0000000000000002
-DATA shuffle443<>+24(SB)/8, $0x0000000000000008
-DATA shuffle443<>+32(SB)/8, $0x0000000000000004
-DATA shuffle443<>+40(SB)/8, $0x0000000000000009
-DATA shuffle443<>+48(SB)/8, $0x0000000000000006
-DATA shuffle443<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
+DATA shuffle451<>+0(SB)/8, $0x0000000000000000
+DATA shuffle451<>+8(SB)/8, $0x0000000000000001
+DATA shuffle451<>+16(SB)/8, $0x0000000000000002
+DATA shuffle451<>+24(SB)/8, $0x0000000000000008
+DATA shuffle451<>+32(SB)/8, $0x0000000000000004
+DATA shuffle451<>+40(SB)/8, $0x0000000000000009
+DATA shuffle451<>+48(SB)/8, $0x0000000000000006
+DATA shuffle451<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -14655,13 +15003,13 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem589:
+rem609:
 	CMPQ DI, $+64
-	JB   remdone590
+	JB   remdone610
 	SUBQ $+63, DI
-	JMP  rem589
+	JMP  rem609
 
-remdone590:
+remdone610:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14687,66 +15035,66 @@ remdone590:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle398<>+0(SB), DI
+	BZHIQ     DI, shuffle406<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle444<>+0(SB), Z31
-	VMOVDQU64 shuffle445<>+0(SB), Z30
-	VMOVDQU64 shuffle446<>+0(SB), Z29
-	VMOVDQU64 shuffle447<>+0(SB), Z28
-	VMOVDQU64 shuffle448<>+0(SB), Z27
-	VMOVDQU64 shuffle449<>+0(SB), Z26
+	VMOVDQU64 shuffle452<>+0(SB), Z31
+	VMOVDQU64 shuffle453<>+0(SB), Z30
+	VMOVDQU64 shuffle454<>+0(SB), Z29
+	VMOVDQU64 shuffle455<>+0(SB), Z28
+	VMOVDQU64 shuffle456<>+0(SB), Z27
+	VMOVDQU64 shuffle457<>+0(SB), Z26
 
-group591:
+group611:
 	MOVQ rows+24(FP), DI
 
-row592:
+row612:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last594
+	JB   last614
 
-chunks593:
+chunks613:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle444<>+0(SB), Z3
+	VMOVDQU64 shuffle452<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle446<>+0(SB), Z4
+	VMOVDQU64 shuffle454<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle398<>+0(SB), K7
+	KMOVQ     shuffle406<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks593
+	JAE       chunks613
 
-last594:
+last614:
 	TESTQ      R9, R9
-	JZ         rowdone595
+	JZ         rowdone615
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle444<>+0(SB), Z3
+	VMOVDQU64  shuffle452<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle446<>+0(SB), Z4
+	VMOVDQU64  shuffle454<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14754,77 +15102,77 @@ last594:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone595:
+rowdone615:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row592
+	JNZ  row612
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group591
+	JNZ  group611
 	VZEROUPPER
 	RET
 
-DATA shuffle444<>+0(SB)/8, $0x0b02130a01120900
-DATA shuffle444<>+8(SB)/8, $0x1d2e251c2d241b14
-DATA shuffle444<>+16(SB)/8, $0x494037483f362f26
-DATA shuffle444<>+24(SB)/8, $0x5b52635a514a4138
-DATA shuffle444<>+32(SB)/8, $0x6d7e756c655c5364
-DATA shuffle444<>+40(SB)/8, $0x00000000776e7f76
-DATA shuffle444<>+48(SB)/8, $0x0000000000000000
-DATA shuffle444<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
+DATA shuffle452<>+0(SB)/8, $0x0b02130a01120900
+DATA shuffle452<>+8(SB)/8, $0x1d2e251c2d241b14
+DATA shuffle452<>+16(SB)/8, $0x494037483f362f26
+DATA shuffle452<>+24(SB)/8, $0x5b52635a514a4138
+DATA shuffle452<>+32(SB)/8, $0x6d7e756c655c5364
+DATA shuffle452<>+40(SB)/8, $0x00000000776e7f76
+DATA shuffle452<>+48(SB)/8, $0x0000000000000000
+DATA shuffle452<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle445<>+0(SB)/8, $0x0706050403020100
-DATA shuffle445<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle445<>+16(SB)/8, $0x1716151413121110
-DATA shuffle445<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle445<>+32(SB)/8, $0x2726252423222120
-DATA shuffle445<>+40(SB)/8, $0x595047402b2a2928
-DATA shuffle445<>+48(SB)/8, $0x6b625b52495a5148
-DATA shuffle445<>+56(SB)/8, $0x3f766d64756c6374
-GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
+DATA shuffle453<>+0(SB)/8, $0x0706050403020100
+DATA shuffle453<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle453<>+16(SB)/8, $0x1716151413121110
+DATA shuffle453<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle453<>+32(SB)/8, $0x2726252423222120
+DATA shuffle453<>+40(SB)/8, $0x595047402b2a2928
+DATA shuffle453<>+48(SB)/8, $0x6b625b52495a5148
+DATA shuffle453<>+56(SB)/8, $0x3f766d64756c6374
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0e05160d04150c03
-DATA shuffle446<>+8(SB)/8, $0x2031281f30271e17
-DATA shuffle446<>+16(SB)/8, $0x4c433a4b42393229
-DATA shuffle446<>+24(SB)/8, $0x5e55665d544d443b
-DATA shuffle446<>+32(SB)/8, $0x7000786f685f5667
-DATA shuffle446<>+40(SB)/8, $0x000000007a710079
-DATA shuffle446<>+48(SB)/8, $0x0000000000000000
-DATA shuffle446<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
+DATA shuffle454<>+0(SB)/8, $0x0e05160d04150c03
+DATA shuffle454<>+8(SB)/8, $0x2031281f30271e17
+DATA shuffle454<>+16(SB)/8, $0x4c433a4b42393229
+DATA shuffle454<>+24(SB)/8, $0x5e55665d544d443b
+DATA shuffle454<>+32(SB)/8, $0x7000786f685f5667
+DATA shuffle454<>+40(SB)/8, $0x000000007a710079
+DATA shuffle454<>+48(SB)/8, $0x0000000000000000
+DATA shuffle454<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle447<>+0(SB)/8, $0x0706050403020100
-DATA shuffle447<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle447<>+16(SB)/8, $0x1716151413121110
-DATA shuffle447<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle447<>+32(SB)/8, $0x2741252423222120
-DATA shuffle447<>+40(SB)/8, $0x5c534a432b2a4228
-DATA shuffle447<>+48(SB)/8, $0x6e655e554c5d544b
-DATA shuffle447<>+56(SB)/8, $0x3f797067786f6677
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
+DATA shuffle455<>+0(SB)/8, $0x0706050403020100
+DATA shuffle455<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle455<>+16(SB)/8, $0x1716151413121110
+DATA shuffle455<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle455<>+32(SB)/8, $0x2741252423222120
+DATA shuffle455<>+40(SB)/8, $0x5c534a432b2a4228
+DATA shuffle455<>+48(SB)/8, $0x6e655e554c5d544b
+DATA shuffle455<>+56(SB)/8, $0x3f797067786f6677
+GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle448<>+0(SB)/8, $0x1108191007180f06
-DATA shuffle448<>+8(SB)/8, $0x23342b22332a211a
-DATA shuffle448<>+16(SB)/8, $0x4f463d4e453c352c
-DATA shuffle448<>+24(SB)/8, $0x615869605750473e
-DATA shuffle448<>+32(SB)/8, $0x73007b726b62596a
-DATA shuffle448<>+40(SB)/8, $0x000000007d74007c
-DATA shuffle448<>+48(SB)/8, $0x0000000000000000
-DATA shuffle448<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+DATA shuffle456<>+0(SB)/8, $0x1108191007180f06
+DATA shuffle456<>+8(SB)/8, $0x23342b22332a211a
+DATA shuffle456<>+16(SB)/8, $0x4f463d4e453c352c
+DATA shuffle456<>+24(SB)/8, $0x615869605750473e
+DATA shuffle456<>+32(SB)/8, $0x73007b726b62596a
+DATA shuffle456<>+40(SB)/8, $0x000000007d74007c
+DATA shuffle456<>+48(SB)/8, $0x0000000000000000
+DATA shuffle456<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle449<>+0(SB)/8, $0x0706050403020100
-DATA shuffle449<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle449<>+16(SB)/8, $0x1716151413121110
-DATA shuffle449<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle449<>+32(SB)/8, $0x2744252423222120
-DATA shuffle449<>+40(SB)/8, $0x5f564d462b2a4528
-DATA shuffle449<>+48(SB)/8, $0x716861584f60574e
-DATA shuffle449<>+56(SB)/8, $0x3f7c736a7b72697a
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
+DATA shuffle457<>+0(SB)/8, $0x0706050403020100
+DATA shuffle457<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle457<>+16(SB)/8, $0x1716151413121110
+DATA shuffle457<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle457<>+32(SB)/8, $0x2744252423222120
+DATA shuffle457<>+40(SB)/8, $0x5f564d462b2a4528
+DATA shuffle457<>+48(SB)/8, $0x716861584f60574e
+DATA shuffle457<>+56(SB)/8, $0x3f7c736a7b72697a
+GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -14848,13 +15196,13 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem596:
+rem616:
 	CMPQ DI, $+64
-	JB   remdone597
+	JB   remdone617
 	SUBQ $+54, DI
-	JMP  rem596
+	JMP  rem616
 
-remdone597:
+remdone617:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14880,66 +15228,66 @@ remdone597:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle450<>+0(SB), DI
+	BZHIQ     DI, shuffle458<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle451<>+0(SB), Z31
-	VMOVDQU64 shuffle452<>+0(SB), Z30
-	VMOVDQU64 shuffle453<>+0(SB), Z29
-	VMOVDQU64 shuffle454<>+0(SB), Z28
-	VMOVDQU64 shuffle455<>+0(SB), Z27
-	VMOVDQU64 shuffle456<>+0(SB), Z26
+	VMOVDQU64 shuffle459<>+0(SB), Z31
+	VMOVDQU64 shuffle460<>+0(SB), Z30
+	VMOVDQU64 shuffle461<>+0(SB), Z29
+	VMOVDQU64 shuffle462<>+0(SB), Z28
+	VMOVDQU64 shuffle463<>+0(SB), Z27
+	VMOVDQU64 shuffle464<>+0(SB), Z26
 
-group598:
+group618:
 	MOVQ rows+24(FP), DI
 
-row599:
+row619:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last601
+	JB   last621
 
-chunks600:
+chunks620:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle451<>+0(SB), Z3
+	VMOVDQU64 shuffle459<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle450<>+0(SB), K7
+	KMOVQ     shuffle458<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle453<>+0(SB), Z4
+	VMOVDQU64 shuffle461<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle450<>+0(SB), K7
+	KMOVQ     shuffle458<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle450<>+0(SB), K7
+	KMOVQ     shuffle458<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+54, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks600
+	JAE       chunks620
 
-last601:
+last621:
 	TESTQ      R9, R9
-	JZ         rowdone602
+	JZ         rowdone622
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle451<>+0(SB), Z3
+	VMOVDQU64  shuffle459<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle453<>+0(SB), Z4
+	VMOVDQU64  shuffle461<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14947,80 +15295,80 @@ last601:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone602:
+rowdone622:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row599
+	JNZ  row619
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group598
+	JNZ  group618
 	VZEROUPPER
 	RET
 
-DATA shuffle450<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $8
+DATA shuffle458<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle458<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle451<>+0(SB)/8, $0x0302252413120100
-DATA shuffle451<>+8(SB)/8, $0x1716050427261514
-DATA shuffle451<>+16(SB)/8, $0x5b5a494837362928
-DATA shuffle451<>+24(SB)/8, $0x3b3a5d5c4b4a3938
-DATA shuffle451<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle451<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle451<>+48(SB)/8, $0x0000000000007170
-DATA shuffle451<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
+DATA shuffle459<>+0(SB)/8, $0x0302252413120100
+DATA shuffle459<>+8(SB)/8, $0x1716050427261514
+DATA shuffle459<>+16(SB)/8, $0x5b5a494837362928
+DATA shuffle459<>+24(SB)/8, $0x3b3a5d5c4b4a3938
+DATA shuffle459<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle459<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle459<>+48(SB)/8, $0x0000000000007170
+DATA shuffle459<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle452<>+0(SB)/8, $0x0706050403020100
-DATA shuffle452<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle452<>+16(SB)/8, $0x1716151413121110
-DATA shuffle452<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle452<>+32(SB)/8, $0x2726252423222120
-DATA shuffle452<>+40(SB)/8, $0x535241402b2a5150
-DATA shuffle452<>+48(SB)/8, $0x3736555443423130
-DATA shuffle452<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
+DATA shuffle460<>+0(SB)/8, $0x0706050403020100
+DATA shuffle460<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle460<>+16(SB)/8, $0x1716151413121110
+DATA shuffle460<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle460<>+32(SB)/8, $0x2726252423222120
+DATA shuffle460<>+40(SB)/8, $0x535241402b2a5150
+DATA shuffle460<>+48(SB)/8, $0x3736555443423130
+DATA shuffle460<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle453<>+0(SB)/8, $0x09082b2a19180706
-DATA shuffle453<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
-DATA shuffle453<>+16(SB)/8, $0x61604f4e3d3c2f2e
-DATA shuffle453<>+24(SB)/8, $0x4140636251503f3e
-DATA shuffle453<>+32(SB)/8, $0x0000737265645352
-DATA shuffle453<>+40(SB)/8, $0x0000000075740000
-DATA shuffle453<>+48(SB)/8, $0x0000000000007776
-DATA shuffle453<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
+DATA shuffle461<>+0(SB)/8, $0x09082b2a19180706
+DATA shuffle461<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
+DATA shuffle461<>+16(SB)/8, $0x61604f4e3d3c2f2e
+DATA shuffle461<>+24(SB)/8, $0x4140636251503f3e
+DATA shuffle461<>+32(SB)/8, $0x0000737265645352
+DATA shuffle461<>+40(SB)/8, $0x0000000075740000
+DATA shuffle461<>+48(SB)/8, $0x0000000000007776
+DATA shuffle461<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle454<>+0(SB)/8, $0x0706050403020100
-DATA shuffle454<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle454<>+16(SB)/8, $0x1716151413121110
-DATA shuffle454<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle454<>+32(SB)/8, $0x4544252423222120
-DATA shuffle454<>+40(SB)/8, $0x595847462b2a5756
-DATA shuffle454<>+48(SB)/8, $0x37365b5a49483130
-DATA shuffle454<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
+DATA shuffle462<>+0(SB)/8, $0x0706050403020100
+DATA shuffle462<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle462<>+16(SB)/8, $0x1716151413121110
+DATA shuffle462<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle462<>+32(SB)/8, $0x4544252423222120
+DATA shuffle462<>+40(SB)/8, $0x595847462b2a5756
+DATA shuffle462<>+48(SB)/8, $0x37365b5a49483130
+DATA shuffle462<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle455<>+0(SB)/8, $0x4f4e71705f5e4d4c
-DATA shuffle455<>+8(SB)/8, $0x6362515073726160
-DATA shuffle455<>+16(SB)/8, $0x2726151403027574
-DATA shuffle455<>+24(SB)/8, $0x0706292817160504
-DATA shuffle455<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle455<>+40(SB)/8, $0x000000003b3a0000
-DATA shuffle455<>+48(SB)/8, $0x0000000000003d3c
-DATA shuffle455<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
+DATA shuffle463<>+0(SB)/8, $0x4f4e71705f5e4d4c
+DATA shuffle463<>+8(SB)/8, $0x6362515073726160
+DATA shuffle463<>+16(SB)/8, $0x2726151403027574
+DATA shuffle463<>+24(SB)/8, $0x0706292817160504
+DATA shuffle463<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle463<>+40(SB)/8, $0x000000003b3a0000
+DATA shuffle463<>+48(SB)/8, $0x0000000000003d3c
+DATA shuffle463<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle456<>+0(SB)/8, $0x0706050403020100
-DATA shuffle456<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle456<>+16(SB)/8, $0x1716151413121110
-DATA shuffle456<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle456<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle456<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
-DATA shuffle456<>+48(SB)/8, $0x373661604f4e3130
-DATA shuffle456<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
+DATA shuffle464<>+0(SB)/8, $0x0706050403020100
+DATA shuffle464<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle464<>+16(SB)/8, $0x1716151413121110
+DATA shuffle464<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle464<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle464<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
+DATA shuffle464<>+48(SB)/8, $0x373661604f4e3130
+DATA shuffle464<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15044,13 +15392,13 @@ TEXT ·tunzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem603:
+rem623:
 	CMPQ DI, $+43
-	JB   remdone604
+	JB   remdone624
 	SUBQ $+36, DI
-	JMP  rem603
+	JMP  rem623
 
-remdone604:
+remdone624:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15069,106 +15417,106 @@ remdone604:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle457<>+0(SB), DI
+	BZHIQ     DI, shuffle465<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle458<>+0(SB), Z31
-	VMOVDQU64 shuffle459<>+0(SB), Z30
-	VMOVDQU64 shuffle460<>+0(SB), Z29
+	VMOVDQU64 shuffle466<>+0(SB), Z31
+	VMOVDQU64 shuffle467<>+0(SB), Z30
+	VMOVDQU64 shuffle468<>+0(SB), Z29
 
-group605:
+group625:
 	MOVQ rows+24(FP), DI
 
-row606:
+row626:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+43
-	JB   last608
+	JB   last628
 
-chunks607:
+chunks627:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle458<>+0(SB), Z3
+	VMOVDQU64 shuffle466<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle457<>+0(SB), K7
+	KMOVQ     shuffle465<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle459<>+0(SB), Z2
+	VMOVDQU64 shuffle467<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	KMOVQ     shuffle457<>+0(SB), K7
+	KMOVQ     shuffle465<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z29, Z1
-	KMOVQ     shuffle457<>+0(SB), K7
+	KMOVQ     shuffle465<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+36, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+43
-	JAE       chunks607
+	JAE       chunks627
 
-last608:
+last628:
 	TESTQ      R9, R9
-	JZ         rowdone609
+	JZ         rowdone629
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle458<>+0(SB), Z3
+	VMOVDQU64  shuffle466<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle459<>+0(SB), Z2
+	VMOVDQU64  shuffle467<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z29, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone609:
+rowdone629:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row606
+	JNZ  row626
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group605
+	JNZ  group625
 	VZEROUPPER
 	RET
 
-DATA shuffle457<>+0(SB)/8, $0x0000000fffffffff
-GLOBL shuffle457<>(SB), RODATA|NOPTR, $8
+DATA shuffle465<>+0(SB)/8, $0x0000000fffffffff
+GLOBL shuffle465<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle458<>+0(SB)/8, $0x0000000900000000
-DATA shuffle458<>+8(SB)/8, $0x0000000100000012
-DATA shuffle458<>+16(SB)/8, $0x000000130000000a
-DATA shuffle458<>+24(SB)/8, $0x0000000b00000002
-DATA shuffle458<>+32(SB)/8, $0x0000000000000014
-DATA shuffle458<>+40(SB)/8, $0x0000000000000000
-DATA shuffle458<>+48(SB)/8, $0x0000000000000000
-DATA shuffle458<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
+DATA shuffle466<>+0(SB)/8, $0x0000000900000000
+DATA shuffle466<>+8(SB)/8, $0x0000000100000012
+DATA shuffle466<>+16(SB)/8, $0x000000130000000a
+DATA shuffle466<>+24(SB)/8, $0x0000000b00000002
+DATA shuffle466<>+32(SB)/8, $0x0000000000000014
+DATA shuffle466<>+40(SB)/8, $0x0000000000000000
+DATA shuffle466<>+48(SB)/8, $0x0000000000000000
+DATA shuffle466<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle459<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle459<>+8(SB)/8, $0x0000000400000015
-DATA shuffle459<>+16(SB)/8, $0x000000160000000d
-DATA shuffle459<>+24(SB)/8, $0x0000000e00000005
-DATA shuffle459<>+32(SB)/8, $0x0000000000000017
-DATA shuffle459<>+40(SB)/8, $0x0000000000000000
-DATA shuffle459<>+48(SB)/8, $0x0000000000000000
-DATA shuffle459<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
+DATA shuffle467<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle467<>+8(SB)/8, $0x0000000400000015
+DATA shuffle467<>+16(SB)/8, $0x000000160000000d
+DATA shuffle467<>+24(SB)/8, $0x0000000e00000005
+DATA shuffle467<>+32(SB)/8, $0x0000000000000017
+DATA shuffle467<>+40(SB)/8, $0x0000000000000000
+DATA shuffle467<>+48(SB)/8, $0x0000000000000000
+DATA shuffle467<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle460<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle460<>+8(SB)/8, $0x0000001700000008
-DATA shuffle460<>+16(SB)/8, $0x0000000900000000
-DATA shuffle460<>+24(SB)/8, $0x0000000100000018
-DATA shuffle460<>+32(SB)/8, $0x000000000000000a
-DATA shuffle460<>+40(SB)/8, $0x0000000000000000
-DATA shuffle460<>+48(SB)/8, $0x0000000000000000
-DATA shuffle460<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
+DATA shuffle468<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle468<>+8(SB)/8, $0x0000001700000008
+DATA shuffle468<>+16(SB)/8, $0x0000000900000000
+DATA shuffle468<>+24(SB)/8, $0x0000000100000018
+DATA shuffle468<>+32(SB)/8, $0x000000000000000a
+DATA shuffle468<>+40(SB)/8, $0x0000000000000000
+DATA shuffle468<>+48(SB)/8, $0x0000000000000000
+DATA shuffle468<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15192,13 +15540,13 @@ TEXT ·tunzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem610:
+rem630:
 	CMPQ DI, $+86
-	JB   remdone611
+	JB   remdone631
 	SUBQ $+72, DI
-	JMP  rem610
+	JMP  rem630
 
-remdone611:
+remdone631:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15232,7 +15580,7 @@ remdone611:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle461<>+0(SB), R8
+	BZHIQ     R8, shuffle469<>+0(SB), R8
 	KMOVQ     R8, K5
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+192, DI
@@ -15241,47 +15589,47 @@ remdone611:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K6
-	VMOVDQU64 shuffle462<>+0(SB), Z31
-	VMOVDQU64 shuffle463<>+0(SB), Z30
-	VMOVDQU64 shuffle464<>+0(SB), Z29
-	VMOVDQU64 shuffle465<>+0(SB), Z28
-	VMOVDQU64 shuffle466<>+0(SB), Z27
-	VMOVDQU64 shuffle467<>+0(SB), Z26
-	VMOVDQU64 shuffle468<>+0(SB), Z25
-	VMOVDQU64 shuffle469<>+0(SB), Z24
-	VMOVDQU64 shuffle470<>+0(SB), Z23
-	VMOVDQU64 shuffle471<>+0(SB), Z22
+	VMOVDQU64 shuffle470<>+0(SB), Z31
+	VMOVDQU64 shuffle471<>+0(SB), Z30
+	VMOVDQU64 shuffle472<>+0(SB), Z29
+	VMOVDQU64 shuffle473<>+0(SB), Z28
+	VMOVDQU64 shuffle474<>+0(SB), Z27
+	VMOVDQU64 shuffle475<>+0(SB), Z26
+	VMOVDQU64 shuffle476<>+0(SB), Z25
+	VMOVDQU64 shuffle477<>+0(SB), Z24
+	VMOVDQU64 shuffle478<>+0(SB), Z23
+	VMOVDQU64 shuffle479<>+0(SB), Z22
 
-group612:
+group632:
 	MOVQ rows+24(FP), DI
 
-row613:
+row633:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+86
-	JB   last615
+	JB   last635
 
-chunks614:
+chunks634:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle462<>+0(SB), Z3
+	VMOVDQU64 shuffle470<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z30, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMQ    Z2, Z29, Z4
-	KMOVQ     shuffle461<>+0(SB), K7
+	KMOVQ     shuffle469<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)
-	VMOVDQU64 shuffle465<>+0(SB), Z3
+	VMOVDQU64 shuffle473<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z2, Z27, Z3
 	VMOVDQU64 Z3, (R9)(DX*1)
 	VPERMQ    Z2, Z26, Z4
-	KMOVQ     shuffle461<>+0(SB), K7
+	KMOVQ     shuffle469<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
 	VPERMT2Q  Z1, Z25, Z0
 	VPERMT2Q  Z2, Z24, Z0
@@ -15289,30 +15637,30 @@ chunks614:
 	VPERMT2Q  Z4, Z23, Z0
 	VMOVDQU64 Z0, (R9)(DX*2)
 	VPERMQ    Z4, Z22, Z4
-	KMOVQ     shuffle461<>+0(SB), K7
+	KMOVQ     shuffle469<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
 	ADDQ      $+72, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+86
-	JAE       chunks614
+	JAE       chunks634
 
-last615:
+last635:
 	TESTQ      R9, R9
-	JZ         rowdone616
+	JZ         rowdone636
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle462<>+0(SB), Z3
+	VMOVDQU64  shuffle470<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2Q   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
 	VPERMQ     Z2, Z29, Z4
 	VMOVDQU8   Z4, K5, 64(R9)
-	VMOVDQU64  shuffle465<>+0(SB), Z3
+	VMOVDQU64  shuffle473<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VPERMT2Q   Z2, Z27, Z3
 	VMOVDQU8   Z3, K4, (R9)(DX*1)
@@ -15326,120 +15674,120 @@ last615:
 	VPERMQ     Z4, Z22, Z4
 	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
-rowdone616:
+rowdone636:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row613
+	JNZ  row633
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group612
+	JNZ  group632
 	VZEROUPPER
 	RET
 
-DATA shuffle461<>+0(SB)/8, $0x00000000000000ff
-GLOBL shuffle461<>(SB), RODATA|NOPTR, $8
-
-DATA shuffle462<>+0(SB)/8, $0x0000000000000000
-DATA shuffle462<>+8(SB)/8, $0x0000000000000009
-DATA shuffle462<>+16(SB)/8, $0x0000000000000000
-DATA shuffle462<>+24(SB)/8, $0x0000000000000001
-DATA shuffle462<>+32(SB)/8, $0x000000000000000a
-DATA shuffle462<>+40(SB)/8, $0x0000000000000000
-DATA shuffle462<>+48(SB)/8, $0x0000000000000002
-DATA shuffle462<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle463<>+0(SB)/8, $0x0000000000000000
-DATA shuffle463<>+8(SB)/8, $0x0000000000000001
-DATA shuffle463<>+16(SB)/8, $0x000000000000000a
-DATA shuffle463<>+24(SB)/8, $0x0000000000000003
-DATA shuffle463<>+32(SB)/8, $0x0000000000000004
-DATA shuffle463<>+40(SB)/8, $0x000000000000000b
-DATA shuffle463<>+48(SB)/8, $0x0000000000000006
-DATA shuffle463<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle464<>+0(SB)/8, $0x0000000000000004
-DATA shuffle464<>+8(SB)/8, $0x0000000000000000
-DATA shuffle464<>+16(SB)/8, $0x0000000000000000
-DATA shuffle464<>+24(SB)/8, $0x0000000000000000
-DATA shuffle464<>+32(SB)/8, $0x0000000000000000
-DATA shuffle464<>+40(SB)/8, $0x0000000000000000
-DATA shuffle464<>+48(SB)/8, $0x0000000000000000
-DATA shuffle464<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle465<>+0(SB)/8, $0x0000000000000003
-DATA shuffle465<>+8(SB)/8, $0x000000000000000c
-DATA shuffle465<>+16(SB)/8, $0x0000000000000000
-DATA shuffle465<>+24(SB)/8, $0x0000000000000004
-DATA shuffle465<>+32(SB)/8, $0x000000000000000d
-DATA shuffle465<>+40(SB)/8, $0x0000000000000000
-DATA shuffle465<>+48(SB)/8, $0x0000000000000005
-DATA shuffle465<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle466<>+0(SB)/8, $0x0000000000000000
-DATA shuffle466<>+8(SB)/8, $0x0000000000000001
-DATA shuffle466<>+16(SB)/8, $0x000000000000000d
-DATA shuffle466<>+24(SB)/8, $0x0000000000000003
-DATA shuffle466<>+32(SB)/8, $0x0000000000000004
-DATA shuffle466<>+40(SB)/8, $0x000000000000000e
-DATA shuffle466<>+48(SB)/8, $0x0000000000000006
-DATA shuffle466<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle467<>+0(SB)/8, $0x0000000000000007
-DATA shuffle467<>+8(SB)/8, $0x0000000000000000
-DATA shuffle467<>+16(SB)/8, $0x0000000000000000
-DATA shuffle467<>+24(SB)/8, $0x0000000000000000
-DATA shuffle467<>+32(SB)/8, $0x0000000000000000
-DATA shuffle467<>+40(SB)/8, $0x0000000000000000
-DATA shuffle467<>+48(SB)/8, $0x0000000000000000
-DATA shuffle467<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle468<>+0(SB)/8, $0x0000000000000006
-DATA shuffle468<>+8(SB)/8, $0x000000000000000f
-DATA shuffle468<>+16(SB)/8, $0x0000000000000000
-DATA shuffle468<>+24(SB)/8, $0x0000000000000007
-DATA shuffle468<>+32(SB)/8, $0x0000000000000000
-DATA shuffle468<>+40(SB)/8, $0x0000000000000000
-DATA shuffle468<>+48(SB)/8, $0x0000000000000008
-DATA shuffle468<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle469<>+0(SB)/8, $0x0000000000000000
-DATA shuffle469<>+8(SB)/8, $0x0000000000000001
-DATA shuffle469<>+16(SB)/8, $0x0000000000000002
-DATA shuffle469<>+24(SB)/8, $0x0000000000000003
-DATA shuffle469<>+32(SB)/8, $0x0000000000000008
-DATA shuffle469<>+40(SB)/8, $0x0000000000000005
-DATA shuffle469<>+48(SB)/8, $0x0000000000000006
-DATA shuffle469<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
+DATA shuffle469<>+0(SB)/8, $0x00000000000000ff
+GLOBL shuffle469<>(SB), RODATA|NOPTR, $8
 
 DATA shuffle470<>+0(SB)/8, $0x0000000000000000
-DATA shuffle470<>+8(SB)/8, $0x0000000000000001
-DATA shuffle470<>+16(SB)/8, $0x0000000000000008
-DATA shuffle470<>+24(SB)/8, $0x0000000000000003
-DATA shuffle470<>+32(SB)/8, $0x0000000000000004
-DATA shuffle470<>+40(SB)/8, $0x0000000000000009
-DATA shuffle470<>+48(SB)/8, $0x0000000000000006
-DATA shuffle470<>+56(SB)/8, $0x0000000000000007
+DATA shuffle470<>+8(SB)/8, $0x0000000000000009
+DATA shuffle470<>+16(SB)/8, $0x0000000000000000
+DATA shuffle470<>+24(SB)/8, $0x0000000000000001
+DATA shuffle470<>+32(SB)/8, $0x000000000000000a
+DATA shuffle470<>+40(SB)/8, $0x0000000000000000
+DATA shuffle470<>+48(SB)/8, $0x0000000000000002
+DATA shuffle470<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle471<>+0(SB)/8, $0x0000000000000002
-DATA shuffle471<>+8(SB)/8, $0x0000000000000000
-DATA shuffle471<>+16(SB)/8, $0x0000000000000000
-DATA shuffle471<>+24(SB)/8, $0x0000000000000000
-DATA shuffle471<>+32(SB)/8, $0x0000000000000000
-DATA shuffle471<>+40(SB)/8, $0x0000000000000000
-DATA shuffle471<>+48(SB)/8, $0x0000000000000000
-DATA shuffle471<>+56(SB)/8, $0x0000000000000000
+DATA shuffle471<>+0(SB)/8, $0x0000000000000000
+DATA shuffle471<>+8(SB)/8, $0x0000000000000001
+DATA shuffle471<>+16(SB)/8, $0x000000000000000a
+DATA shuffle471<>+24(SB)/8, $0x0000000000000003
+DATA shuffle471<>+32(SB)/8, $0x0000000000000004
+DATA shuffle471<>+40(SB)/8, $0x000000000000000b
+DATA shuffle471<>+48(SB)/8, $0x0000000000000006
+DATA shuffle471<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle472<>+0(SB)/8, $0x0000000000000004
+DATA shuffle472<>+8(SB)/8, $0x0000000000000000
+DATA shuffle472<>+16(SB)/8, $0x0000000000000000
+DATA shuffle472<>+24(SB)/8, $0x0000000000000000
+DATA shuffle472<>+32(SB)/8, $0x0000000000000000
+DATA shuffle472<>+40(SB)/8, $0x0000000000000000
+DATA shuffle472<>+48(SB)/8, $0x0000000000000000
+DATA shuffle472<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle473<>+0(SB)/8, $0x0000000000000003
+DATA shuffle473<>+8(SB)/8, $0x000000000000000c
+DATA shuffle473<>+16(SB)/8, $0x0000000000000000
+DATA shuffle473<>+24(SB)/8, $0x0000000000000004
+DATA shuffle473<>+32(SB)/8, $0x000000000000000d
+DATA shuffle473<>+40(SB)/8, $0x0000000000000000
+DATA shuffle473<>+48(SB)/8, $0x0000000000000005
+DATA shuffle473<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle474<>+0(SB)/8, $0x0000000000000000
+DATA shuffle474<>+8(SB)/8, $0x0000000000000001
+DATA shuffle474<>+16(SB)/8, $0x000000000000000d
+DATA shuffle474<>+24(SB)/8, $0x0000000000000003
+DATA shuffle474<>+32(SB)/8, $0x0000000000000004
+DATA shuffle474<>+40(SB)/8, $0x000000000000000e
+DATA shuffle474<>+48(SB)/8, $0x0000000000000006
+DATA shuffle474<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle475<>+0(SB)/8, $0x0000000000000007
+DATA shuffle475<>+8(SB)/8, $0x0000000000000000
+DATA shuffle475<>+16(SB)/8, $0x0000000000000000
+DATA shuffle475<>+24(SB)/8, $0x0000000000000000
+DATA shuffle475<>+32(SB)/8, $0x0000000000000000
+DATA shuffle475<>+40(SB)/8, $0x0000000000000000
+DATA shuffle475<>+48(SB)/8, $0x0000000000000000
+DATA shuffle475<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle476<>+0(SB)/8, $0x0000000000000006
+DATA shuffle476<>+8(SB)/8, $0x000000000000000f
+DATA shuffle476<>+16(SB)/8, $0x0000000000000000
+DATA shuffle476<>+24(SB)/8, $0x0000000000000007
+DATA shuffle476<>+32(SB)/8, $0x0000000000000000
+DATA shuffle476<>+40(SB)/8, $0x0000000000000000
+DATA shuffle476<>+48(SB)/8, $0x0000000000000008
+DATA shuffle476<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle477<>+0(SB)/8, $0x0000000000000000
+DATA shuffle477<>+8(SB)/8, $0x0000000000000001
+DATA shuffle477<>+16(SB)/8, $0x0000000000000002
+DATA shuffle477<>+24(SB)/8, $0x0000000000000003
+DATA shuffle477<>+32(SB)/8, $0x0000000000000008
+DATA shuffle477<>+40(SB)/8, $0x0000000000000005
+DATA shuffle477<>+48(SB)/8, $0x0000000000000006
+DATA shuffle477<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle478<>+0(SB)/8, $0x0000000000000000
+DATA shuffle478<>+8(SB)/8, $0x0000000000000001
+DATA shuffle478<>+16(SB)/8, $0x0000000000000008
+DATA shuffle478<>+24(SB)/8, $0x0000000000000003
+DATA shuffle478<>+32(SB)/8, $0x0000000000000004
+DATA shuffle478<>+40(SB)/8, $0x0000000000000009
+DATA shuffle478<>+48(SB)/8, $0x0000000000000006
+DATA shuffle478<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle479<>+0(SB)/8, $0x0000000000000002
+DATA shuffle479<>+8(SB)/8, $0x0000000000000000
+DATA shuffle479<>+16(SB)/8, $0x0000000000000000
+DATA shuffle479<>+24(SB)/8, $0x0000000000000000
+DATA shuffle479<>+32(SB)/8, $0x0000000000000000
+DATA shuffle479<>+40(SB)/8, $0x0000000000000000
+DATA shuffle479<>+48(SB)/8, $0x0000000000000000
+DATA shuffle479<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -15463,13 +15811,13 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem617:
+rem637:
 	CMPQ DI, $+64
-	JB   remdone618
+	JB   remdone638
 	SUBQ $+60, DI
-	JMP  rem617
+	JMP  rem637
 
-remdone618:
+remdone638:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15495,66 +15843,66 @@ remdone618:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle351<>+0(SB), DI
+	BZHIQ     DI, shuffle355<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle472<>+0(SB), Z31
-	VMOVDQU64 shuffle473<>+0(SB), Z30
-	VMOVDQU64 shuffle474<>+0(SB), Z29
-	VMOVDQU64 shuffle475<>+0(SB), Z28
-	VMOVDQU64 shuffle476<>+0(SB), Z27
-	VMOVDQU64 shuffle477<>+0(SB), Z26
+	VMOVDQU64 shuffle480<>+0(SB), Z31
+	VMOVDQU64 shuffle481<>+0(SB), Z30
+	VMOVDQU64 shuffle482<>+0(SB), Z29
+	VMOVDQU64 shuffle483<>+0(SB), Z28
+	VMOVDQU64 shuffle484<>+0(SB), Z27
+	VMOVDQU64 shuffle485<>+0(SB), Z26
 
-group619:
+group639:
 	MOVQ rows+24(FP), DI
 
-row620:
+row640:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last622
+	JB   last642
 
-chunks621:
+chunks641:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle472<>+0(SB), Z3
+	VMOVDQU64 shuffle480<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle474<>+0(SB), Z4
+	VMOVDQU64 shuffle482<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks621
+	JAE       chunks641
 
-last622:
+last642:
 	TESTQ      R9, R9
-	JZ         rowdone623
+	JZ         rowdone643
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle472<>+0(SB), Z3
+	VMOVDQU64  shuffle480<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle474<>+0(SB), Z4
+	VMOVDQU64  shuffle482<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -15562,77 +15910,77 @@ last622:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone623:
+rowdone643:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row620
+	JNZ  row640
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group619
+	JNZ  group639
 	VZEROUPPER
 	RET
 
-DATA shuffle472<>+0(SB)/8, $0x1c130a011b120900
-DATA shuffle472<>+8(SB)/8, $0x3f362d241d140b02
-DATA shuffle472<>+16(SB)/8, $0x41382f2640372e25
-DATA shuffle472<>+24(SB)/8, $0x645b5249635a5148
-DATA shuffle472<>+32(SB)/8, $0x007e756c655c534a
-DATA shuffle472<>+40(SB)/8, $0x0000776e007f766d
-DATA shuffle472<>+48(SB)/8, $0x0000000000000000
-DATA shuffle472<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+DATA shuffle480<>+0(SB)/8, $0x1c130a011b120900
+DATA shuffle480<>+8(SB)/8, $0x3f362d241d140b02
+DATA shuffle480<>+16(SB)/8, $0x41382f2640372e25
+DATA shuffle480<>+24(SB)/8, $0x645b5249635a5148
+DATA shuffle480<>+32(SB)/8, $0x007e756c655c534a
+DATA shuffle480<>+40(SB)/8, $0x0000776e007f766d
+DATA shuffle480<>+48(SB)/8, $0x0000000000000000
+DATA shuffle480<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle473<>+0(SB)/8, $0x0706050403020100
-DATA shuffle473<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle473<>+16(SB)/8, $0x1716151413121110
-DATA shuffle473<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle473<>+32(SB)/8, $0x4726252423222120
-DATA shuffle473<>+40(SB)/8, $0x49402d2c482a2928
-DATA shuffle473<>+48(SB)/8, $0x6c635a516b625950
-DATA shuffle473<>+56(SB)/8, $0x3f3e3d3c6d645b52
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
+DATA shuffle481<>+0(SB)/8, $0x0706050403020100
+DATA shuffle481<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle481<>+16(SB)/8, $0x1716151413121110
+DATA shuffle481<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle481<>+32(SB)/8, $0x4726252423222120
+DATA shuffle481<>+40(SB)/8, $0x49402d2c482a2928
+DATA shuffle481<>+48(SB)/8, $0x6c635a516b625950
+DATA shuffle481<>+56(SB)/8, $0x3f3e3d3c6d645b52
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle474<>+0(SB)/8, $0x1f160d041e150c03
-DATA shuffle474<>+8(SB)/8, $0x4239302720170e05
-DATA shuffle474<>+16(SB)/8, $0x443b3229433a3128
-DATA shuffle474<>+24(SB)/8, $0x675e554c665d544b
-DATA shuffle474<>+32(SB)/8, $0x0000786f685f564d
-DATA shuffle474<>+40(SB)/8, $0x00007a7100007970
-DATA shuffle474<>+48(SB)/8, $0x0000000000000000
-DATA shuffle474<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+DATA shuffle482<>+0(SB)/8, $0x1f160d041e150c03
+DATA shuffle482<>+8(SB)/8, $0x4239302720170e05
+DATA shuffle482<>+16(SB)/8, $0x443b3229433a3128
+DATA shuffle482<>+24(SB)/8, $0x675e554c665d544b
+DATA shuffle482<>+32(SB)/8, $0x0000786f685f564d
+DATA shuffle482<>+40(SB)/8, $0x00007a7100007970
+DATA shuffle482<>+48(SB)/8, $0x0000000000000000
+DATA shuffle482<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle475<>+0(SB)/8, $0x0706050403020100
-DATA shuffle475<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle475<>+16(SB)/8, $0x1716151413121110
-DATA shuffle475<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle475<>+32(SB)/8, $0x4a41252423222120
-DATA shuffle475<>+40(SB)/8, $0x4c432d2c4b422928
-DATA shuffle475<>+48(SB)/8, $0x6f665d546e655c53
-DATA shuffle475<>+56(SB)/8, $0x3f3e3d3c70675e55
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+DATA shuffle483<>+0(SB)/8, $0x0706050403020100
+DATA shuffle483<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle483<>+16(SB)/8, $0x1716151413121110
+DATA shuffle483<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle483<>+32(SB)/8, $0x4a41252423222120
+DATA shuffle483<>+40(SB)/8, $0x4c432d2c4b422928
+DATA shuffle483<>+48(SB)/8, $0x6f665d546e655c53
+DATA shuffle483<>+56(SB)/8, $0x3f3e3d3c70675e55
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle476<>+0(SB)/8, $0x2219100721180f06
-DATA shuffle476<>+8(SB)/8, $0x453c332a231a1108
-DATA shuffle476<>+16(SB)/8, $0x473e352c463d342b
-DATA shuffle476<>+24(SB)/8, $0x6a61584f6960574e
-DATA shuffle476<>+32(SB)/8, $0x00007b726b625950
-DATA shuffle476<>+40(SB)/8, $0x00007d7400007c73
-DATA shuffle476<>+48(SB)/8, $0x0000000000000000
-DATA shuffle476<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+DATA shuffle484<>+0(SB)/8, $0x2219100721180f06
+DATA shuffle484<>+8(SB)/8, $0x453c332a231a1108
+DATA shuffle484<>+16(SB)/8, $0x473e352c463d342b
+DATA shuffle484<>+24(SB)/8, $0x6a61584f6960574e
+DATA shuffle484<>+32(SB)/8, $0x00007b726b625950
+DATA shuffle484<>+40(SB)/8, $0x00007d7400007c73
+DATA shuffle484<>+48(SB)/8, $0x0000000000000000
+DATA shuffle484<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle477<>+0(SB)/8, $0x0706050403020100
-DATA shuffle477<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle477<>+16(SB)/8, $0x1716151413121110
-DATA shuffle477<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle477<>+32(SB)/8, $0x4d44252423222120
-DATA shuffle477<>+40(SB)/8, $0x4f462d2c4e452928
-DATA shuffle477<>+48(SB)/8, $0x7269605771685f56
-DATA shuffle477<>+56(SB)/8, $0x3f3e3d3c736a6158
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+DATA shuffle485<>+0(SB)/8, $0x0706050403020100
+DATA shuffle485<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle485<>+16(SB)/8, $0x1716151413121110
+DATA shuffle485<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle485<>+32(SB)/8, $0x4d44252423222120
+DATA shuffle485<>+40(SB)/8, $0x4f462d2c4e452928
+DATA shuffle485<>+48(SB)/8, $0x7269605771685f56
+DATA shuffle485<>+56(SB)/8, $0x3f3e3d3c736a6158
+GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -15656,13 +16004,13 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem624:
+rem644:
 	CMPQ DI, $+64
-	JB   remdone625
+	JB   remdone645
 	SUBQ $+48, DI
-	JMP  rem624
+	JMP  rem644
 
-remdone625:
+remdone645:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15688,66 +16036,66 @@ remdone625:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle200<>+0(SB), DI
+	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle478<>+0(SB), Z31
-	VMOVDQU64 shuffle479<>+0(SB), Z30
-	VMOVDQU64 shuffle480<>+0(SB), Z29
-	VMOVDQU64 shuffle481<>+0(SB), Z28
-	VMOVDQU64 shuffle482<>+0(SB), Z27
-	VMOVDQU64 shuffle483<>+0(SB), Z26
+	VMOVDQU64 shuffle486<>+0(SB), Z31
+	VMOVDQU64 shuffle487<>+0(SB), Z30
+	VMOVDQU64 shuffle488<>+0(SB), Z29
+	VMOVDQU64 shuffle489<>+0(SB), Z28
+	VMOVDQU64 shuffle490<>+0(SB), Z27
+	VMOVDQU64 shuffle491<>+0(SB), Z26
 
-group626:
+group646:
 	MOVQ rows+24(FP), DI
 
-row627:
+row647:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last629
+	JB   last649
 
-chunks628:
+chunks648:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle478<>+0(SB), Z3
+	VMOVDQU64 shuffle486<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle480<>+0(SB), Z4
+	VMOVDQU64 shuffle488<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks628
+	JAE       chunks648
 
-last629:
+last649:
 	TESTQ      R9, R9
-	JZ         rowdone630
+	JZ         rowdone650
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle478<>+0(SB), Z3
+	VMOVDQU64  shuffle486<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle480<>+0(SB), Z4
+	VMOVDQU64  shuffle488<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -15755,77 +16103,77 @@ last629:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone630:
+rowdone650:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row627
+	JNZ  row647
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group626
+	JNZ  group646
 	VZEROUPPER
 	RET
 
-DATA shuffle478<>+0(SB)/8, $0x3736252413120100
-DATA shuffle478<>+8(SB)/8, $0x3938272615140302
-DATA shuffle478<>+16(SB)/8, $0x3b3a292817160504
-DATA shuffle478<>+24(SB)/8, $0x7f7e6d6c5b5a4948
-DATA shuffle478<>+32(SB)/8, $0x00006f6e5d5c4b4a
-DATA shuffle478<>+40(SB)/8, $0x000071705f5e4d4c
-DATA shuffle478<>+48(SB)/8, $0x0000000000000000
-DATA shuffle478<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+DATA shuffle486<>+0(SB)/8, $0x3736252413120100
+DATA shuffle486<>+8(SB)/8, $0x3938272615140302
+DATA shuffle486<>+16(SB)/8, $0x3b3a292817160504
+DATA shuffle486<>+24(SB)/8, $0x7f7e6d6c5b5a4948
+DATA shuffle486<>+32(SB)/8, $0x00006f6e5d5c4b4a
+DATA shuffle486<>+40(SB)/8, $0x000071705f5e4d4c
+DATA shuffle486<>+48(SB)/8, $0x0000000000000000
+DATA shuffle486<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle479<>+0(SB)/8, $0x0706050403020100
-DATA shuffle479<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle479<>+16(SB)/8, $0x1716151413121110
-DATA shuffle479<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle479<>+32(SB)/8, $0x4140252423222120
-DATA shuffle479<>+40(SB)/8, $0x43422d2c2b2a2928
-DATA shuffle479<>+48(SB)/8, $0x3736353433323130
-DATA shuffle479<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
+DATA shuffle487<>+0(SB)/8, $0x0706050403020100
+DATA shuffle487<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle487<>+16(SB)/8, $0x1716151413121110
+DATA shuffle487<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle487<>+32(SB)/8, $0x4140252423222120
+DATA shuffle487<>+40(SB)/8, $0x43422d2c2b2a2928
+DATA shuffle487<>+48(SB)/8, $0x3736353433323130
+DATA shuffle487<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle480<>+0(SB)/8, $0x3d3c2b2a19180706
-DATA shuffle480<>+8(SB)/8, $0x3f3e2d2c1b1a0908
-DATA shuffle480<>+16(SB)/8, $0x41402f2e1d1c0b0a
-DATA shuffle480<>+24(SB)/8, $0x0000737261604f4e
-DATA shuffle480<>+32(SB)/8, $0x0000757463625150
-DATA shuffle480<>+40(SB)/8, $0x0000777665645352
-DATA shuffle480<>+48(SB)/8, $0x0000000000000000
-DATA shuffle480<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+DATA shuffle488<>+0(SB)/8, $0x3d3c2b2a19180706
+DATA shuffle488<>+8(SB)/8, $0x3f3e2d2c1b1a0908
+DATA shuffle488<>+16(SB)/8, $0x41402f2e1d1c0b0a
+DATA shuffle488<>+24(SB)/8, $0x0000737261604f4e
+DATA shuffle488<>+32(SB)/8, $0x0000757463625150
+DATA shuffle488<>+40(SB)/8, $0x0000777665645352
+DATA shuffle488<>+48(SB)/8, $0x0000000000000000
+DATA shuffle488<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle481<>+0(SB)/8, $0x0706050403020100
-DATA shuffle481<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle481<>+16(SB)/8, $0x1716151413121110
-DATA shuffle481<>+24(SB)/8, $0x45441d1c1b1a1918
-DATA shuffle481<>+32(SB)/8, $0x4746252423222120
-DATA shuffle481<>+40(SB)/8, $0x49482d2c2b2a2928
-DATA shuffle481<>+48(SB)/8, $0x3736353433323130
-DATA shuffle481<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+DATA shuffle489<>+0(SB)/8, $0x0706050403020100
+DATA shuffle489<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle489<>+16(SB)/8, $0x1716151413121110
+DATA shuffle489<>+24(SB)/8, $0x45441d1c1b1a1918
+DATA shuffle489<>+32(SB)/8, $0x4746252423222120
+DATA shuffle489<>+40(SB)/8, $0x49482d2c2b2a2928
+DATA shuffle489<>+48(SB)/8, $0x3736353433323130
+DATA shuffle489<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle482<>+0(SB)/8, $0x030271705f5e4d4c
-DATA shuffle482<>+8(SB)/8, $0x0504737261604f4e
-DATA shuffle482<>+16(SB)/8, $0x0706757463625150
-DATA shuffle482<>+24(SB)/8, $0x0000393827261514
-DATA shuffle482<>+32(SB)/8, $0x00003b3a29281716
-DATA shuffle482<>+40(SB)/8, $0x00003d3c2b2a1918
-DATA shuffle482<>+48(SB)/8, $0x0000000000000000
-DATA shuffle482<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
+DATA shuffle490<>+0(SB)/8, $0x030271705f5e4d4c
+DATA shuffle490<>+8(SB)/8, $0x0504737261604f4e
+DATA shuffle490<>+16(SB)/8, $0x0706757463625150
+DATA shuffle490<>+24(SB)/8, $0x0000393827261514
+DATA shuffle490<>+32(SB)/8, $0x00003b3a29281716
+DATA shuffle490<>+40(SB)/8, $0x00003d3c2b2a1918
+DATA shuffle490<>+48(SB)/8, $0x0000000000000000
+DATA shuffle490<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle483<>+0(SB)/8, $0x0706050403020100
-DATA shuffle483<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle483<>+16(SB)/8, $0x1716151413121110
-DATA shuffle483<>+24(SB)/8, $0x4b4a1d1c1b1a1918
-DATA shuffle483<>+32(SB)/8, $0x4d4c252423222120
-DATA shuffle483<>+40(SB)/8, $0x4f4e2d2c2b2a2928
-DATA shuffle483<>+48(SB)/8, $0x3736353433323130
-DATA shuffle483<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
+DATA shuffle491<>+0(SB)/8, $0x0706050403020100
+DATA shuffle491<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle491<>+16(SB)/8, $0x1716151413121110
+DATA shuffle491<>+24(SB)/8, $0x4b4a1d1c1b1a1918
+DATA shuffle491<>+32(SB)/8, $0x4d4c252423222120
+DATA shuffle491<>+40(SB)/8, $0x4f4e2d2c2b2a2928
+DATA shuffle491<>+48(SB)/8, $0x3736353433323130
+DATA shuffle491<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15849,13 +16197,13 @@ TEXT ·tunzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem631:
+rem651:
 	CMPQ DI, $+64
-	JB   remdone632
+	JB   remdone652
 	SUBQ $+48, DI
-	JMP  rem631
+	JMP  rem651
 
-remdone632:
+remdone652:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15875,7 +16223,7 @@ remdone632:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle200<>+0(SB), R8
+	BZHIQ     R8, shuffle204<>+0(SB), R8
 	KMOVQ     R8, K3
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+128, DI
@@ -15884,60 +16232,60 @@ remdone632:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle484<>+0(SB), Z31
-	VMOVDQU64 shuffle485<>+0(SB), Z30
-	VMOVDQU64 shuffle437<>+0(SB), Z29
-	VMOVDQU64 shuffle486<>+0(SB), Z28
-	VMOVDQU64 shuffle487<>+0(SB), Z27
+	VMOVDQU64 shuffle492<>+0(SB), Z31
+	VMOVDQU64 shuffle493<>+0(SB), Z30
+	VMOVDQU64 shuffle445<>+0(SB), Z29
+	VMOVDQU64 shuffle494<>+0(SB), Z28
+	VMOVDQU64 shuffle495<>+0(SB), Z27
 
-group633:
+group653:
 	MOVQ rows+24(FP), DI
 
-row634:
+row654:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last636
+	JB   last656
 
-chunks635:
+chunks655:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle484<>+0(SB), Z3
+	VMOVDQU64 shuffle492<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle485<>+0(SB), Z2
+	VMOVDQU64 shuffle493<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z28, Z1
 	VPERMT2D  Z3, Z27, Z1
-	KMOVQ     shuffle200<>+0(SB), K7
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+48, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks635
+	JAE       chunks655
 
-last636:
+last656:
 	TESTQ      R9, R9
-	JZ         rowdone637
+	JZ         rowdone657
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle484<>+0(SB), Z3
+	VMOVDQU64  shuffle492<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle485<>+0(SB), Z2
+	VMOVDQU64  shuffle493<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -15946,57 +16294,57 @@ last636:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone637:
+rowdone657:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row634
+	JNZ  row654
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group633
+	JNZ  group653
 	VZEROUPPER
 	RET
 
-DATA shuffle484<>+0(SB)/8, $0x0000000900000000
-DATA shuffle484<>+8(SB)/8, $0x0000001b00000012
-DATA shuffle484<>+16(SB)/8, $0x0000000a00000001
-DATA shuffle484<>+24(SB)/8, $0x0000001c00000013
-DATA shuffle484<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle484<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle484<>+48(SB)/8, $0x0000000000000000
-DATA shuffle484<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
+DATA shuffle492<>+0(SB)/8, $0x0000000900000000
+DATA shuffle492<>+8(SB)/8, $0x0000001b00000012
+DATA shuffle492<>+16(SB)/8, $0x0000000a00000001
+DATA shuffle492<>+24(SB)/8, $0x0000001c00000013
+DATA shuffle492<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle492<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle492<>+48(SB)/8, $0x0000000000000000
+DATA shuffle492<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle485<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle485<>+8(SB)/8, $0x0000001e00000015
-DATA shuffle485<>+16(SB)/8, $0x0000000d00000004
-DATA shuffle485<>+24(SB)/8, $0x0000001f00000016
-DATA shuffle485<>+32(SB)/8, $0x0000000e00000005
-DATA shuffle485<>+40(SB)/8, $0x0000000000000017
-DATA shuffle485<>+48(SB)/8, $0x0000000000000000
-DATA shuffle485<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
+DATA shuffle493<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle493<>+8(SB)/8, $0x0000001e00000015
+DATA shuffle493<>+16(SB)/8, $0x0000000d00000004
+DATA shuffle493<>+24(SB)/8, $0x0000001f00000016
+DATA shuffle493<>+32(SB)/8, $0x0000000e00000005
+DATA shuffle493<>+40(SB)/8, $0x0000000000000017
+DATA shuffle493<>+48(SB)/8, $0x0000000000000000
+DATA shuffle493<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle486<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle486<>+8(SB)/8, $0x0000000000000008
-DATA shuffle486<>+16(SB)/8, $0x0000000000000017
-DATA shuffle486<>+24(SB)/8, $0x0000000000000009
-DATA shuffle486<>+32(SB)/8, $0x0000000100000018
-DATA shuffle486<>+40(SB)/8, $0x000000000000000a
-DATA shuffle486<>+48(SB)/8, $0x0000000000000000
-DATA shuffle486<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
+DATA shuffle494<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle494<>+8(SB)/8, $0x0000000000000008
+DATA shuffle494<>+16(SB)/8, $0x0000000000000017
+DATA shuffle494<>+24(SB)/8, $0x0000000000000009
+DATA shuffle494<>+32(SB)/8, $0x0000000100000018
+DATA shuffle494<>+40(SB)/8, $0x000000000000000a
+DATA shuffle494<>+48(SB)/8, $0x0000000000000000
+DATA shuffle494<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle487<>+0(SB)/8, $0x0000000100000000
-DATA shuffle487<>+8(SB)/8, $0x0000001100000002
-DATA shuffle487<>+16(SB)/8, $0x0000000500000004
-DATA shuffle487<>+24(SB)/8, $0x0000001200000006
-DATA shuffle487<>+32(SB)/8, $0x0000000900000008
-DATA shuffle487<>+40(SB)/8, $0x000000130000000a
-DATA shuffle487<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle487<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
+DATA shuffle495<>+0(SB)/8, $0x0000000100000000
+DATA shuffle495<>+8(SB)/8, $0x0000001100000002
+DATA shuffle495<>+16(SB)/8, $0x0000000500000004
+DATA shuffle495<>+24(SB)/8, $0x0000001200000006
+DATA shuffle495<>+32(SB)/8, $0x0000000900000008
+DATA shuffle495<>+40(SB)/8, $0x000000130000000a
+DATA shuffle495<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle495<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -16019,336 +16367,8 @@ TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle349<>+0(SB), Z31
-	VMOVDQU64 shuffle350<>+0(SB), Z30
-
-group638:
-	MOVQ rows+24(FP), R8
-
-row639:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last641
-
-chunks640:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle349<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle349<>+0(SB), Z1
-	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks640
-
-last641:
-	TESTQ R10, R10
-	JZ    rowdone642
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks640
-
-rowdone642:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row639
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group638
-	VZEROUPPER
-	RET
-
-// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
-
-group643:
-	MOVQ rows+24(FP), R8
-
-row644:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last646
-
-chunks645:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks645
-
-last646:
-	TESTQ R10, R10
-	JZ    rowdone647
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks645
-
-rowdone647:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row644
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group643
-	VZEROUPPER
-	RET
-
-// func unzip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle222<>+0(SB), Z31
-	VMOVDQU64 shuffle223<>+0(SB), Z30
-
-group648:
-	MOVQ rows+24(FP), R8
-
-row649:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last651
-
-chunks650:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z5
-	VPERMI2D  Z1, Z2, Z5
-	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 shuffle222<>+0(SB), Z1
-	VPERMI2D  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle222<>+0(SB), Z1
-	VPERMI2D  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks650
-
-last651:
-	TESTQ R10, R10
-	JZ    rowdone652
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks650
-
-rowdone652:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row649
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group648
-	VZEROUPPER
-	RET
-
-// func unzip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x8AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
-
-group653:
-	MOVQ rows+24(FP), R8
-
-row654:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last656
-
-chunks655:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle224<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle224<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks655
-
-last656:
-	TESTQ R10, R10
-	JZ    rowdone657
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks655
-
-rowdone657:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row654
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group653
-	VZEROUPPER
-	RET
-
-// func unzip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle198<>+0(SB), Z31
-	VMOVDQU64 shuffle199<>+0(SB), Z30
+	VMOVDQU64 shuffle353<>+0(SB), Z31
+	VMOVDQU64 shuffle354<>+0(SB), Z30
 
 group658:
 	MOVQ rows+24(FP), R8
@@ -16365,23 +16385,23 @@ chunks660:
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 shuffle353<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle198<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle198<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
+	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
 	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
+	VPERMT2B  Z5, Z30, Z3
 	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle198<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
+	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VPERMI2B  Z2, Z0, Z1
 	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
+	VPERMT2B  Z2, Z30, Z0
 	VMOVDQU64 Z0, (R11)(DX*1)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
@@ -16408,6 +16428,334 @@ rowdone662:
 	VZEROUPPER
 	RET
 
+// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle351<>+0(SB), Z31
+	VMOVDQU64 shuffle352<>+0(SB), Z30
+
+group663:
+	MOVQ rows+24(FP), R8
+
+row664:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last666
+
+chunks665:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 shuffle351<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2B  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle351<>+0(SB), Z1
+	VPERMI2B  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks665
+
+last666:
+	TESTQ R10, R10
+	JZ    rowdone667
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks665
+
+rowdone667:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row664
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group663
+	VZEROUPPER
+	RET
+
+// func unzip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle226<>+0(SB), Z31
+	VMOVDQU64 shuffle227<>+0(SB), Z30
+
+group668:
+	MOVQ rows+24(FP), R8
+
+row669:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last671
+
+chunks670:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z5
+	VPERMI2D  Z1, Z2, Z5
+	VPERMT2D  Z1, Z30, Z2
+	VMOVDQU64 shuffle226<>+0(SB), Z1
+	VPERMI2D  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2D  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle226<>+0(SB), Z1
+	VPERMI2D  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2D  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks670
+
+last671:
+	TESTQ R10, R10
+	JZ    rowdone672
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks670
+
+rowdone672:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row669
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group668
+	VZEROUPPER
+	RET
+
+// func unzip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle228<>+0(SB), Z31
+	VMOVDQU64 shuffle229<>+0(SB), Z30
+
+group673:
+	MOVQ rows+24(FP), R8
+
+row674:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last676
+
+chunks675:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z5
+	VPERMI2Q  Z1, Z2, Z5
+	VPERMT2Q  Z1, Z30, Z2
+	VMOVDQU64 shuffle228<>+0(SB), Z1
+	VPERMI2Q  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2Q  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle228<>+0(SB), Z1
+	VPERMI2Q  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2Q  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks675
+
+last676:
+	TESTQ R10, R10
+	JZ    rowdone677
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks675
+
+rowdone677:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row674
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group673
+	VZEROUPPER
+	RET
+
+// func unzip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle202<>+0(SB), Z31
+	VMOVDQU64 shuffle203<>+0(SB), Z30
+
+group678:
+	MOVQ rows+24(FP), R8
+
+row679:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last681
+
+chunks680:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle202<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z1
+	VMOVDQU64 shuffle202<>+0(SB), Z5
+	VPERMI2Q  Z1, Z2, Z5
+	VPERMT2Q  Z1, Z30, Z2
+	VMOVDQU64 shuffle202<>+0(SB), Z1
+	VPERMI2Q  Z5, Z3, Z1
+	VMOVDQU64 Z1, (R10)
+	VPERMT2Q  Z5, Z30, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle202<>+0(SB), Z1
+	VPERMI2Q  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R10)(DX*1)
+	VPERMT2Q  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks680
+
+last681:
+	TESTQ R10, R10
+	JZ    rowdone682
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks680
+
+rowdone682:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row679
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group678
+	VZEROUPPER
+	RET
+
 // func unzip4x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
@@ -16431,13 +16779,13 @@ TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem663:
+rem683:
 	CMPQ R8, $+64
-	JB   remdone664
+	JB   remdone684
 	SUBQ $+60, R8
-	JMP  rem663
+	JMP  rem683
 
-remdone664:
+remdone684:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -16470,87 +16818,87 @@ remdone664:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle351<>+0(SB), R8
+	BZHIQ     R8, shuffle355<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle488<>+0(SB), Z31
-	VMOVDQU64 shuffle489<>+0(SB), Z30
-	VMOVDQU64 shuffle490<>+0(SB), Z29
-	VMOVDQU64 shuffle491<>+0(SB), Z28
-	VMOVDQU64 shuffle492<>+0(SB), Z27
-	VMOVDQU64 shuffle493<>+0(SB), Z26
-	VMOVDQU64 shuffle494<>+0(SB), Z25
-	VMOVDQU64 shuffle495<>+0(SB), Z24
-	VMOVDQU64 shuffle496<>+0(SB), Z23
-	VMOVDQU64 shuffle497<>+0(SB), Z22
-	VMOVDQU64 shuffle498<>+0(SB), Z21
-	VMOVDQU64 shuffle499<>+0(SB), Z20
+	VMOVDQU64 shuffle496<>+0(SB), Z31
+	VMOVDQU64 shuffle497<>+0(SB), Z30
+	VMOVDQU64 shuffle498<>+0(SB), Z29
+	VMOVDQU64 shuffle499<>+0(SB), Z28
+	VMOVDQU64 shuffle500<>+0(SB), Z27
+	VMOVDQU64 shuffle501<>+0(SB), Z26
+	VMOVDQU64 shuffle502<>+0(SB), Z25
+	VMOVDQU64 shuffle503<>+0(SB), Z24
+	VMOVDQU64 shuffle504<>+0(SB), Z23
+	VMOVDQU64 shuffle505<>+0(SB), Z22
+	VMOVDQU64 shuffle506<>+0(SB), Z21
+	VMOVDQU64 shuffle507<>+0(SB), Z20
 
-group665:
+group685:
 	MOVQ rows+24(FP), R8
 
-row666:
+row686:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last668
+	JB   last688
 
-chunks667:
+chunks687:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle488<>+0(SB), Z3
+	VMOVDQU64 shuffle496<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle491<>+0(SB), Z5
+	VMOVDQU64 shuffle499<>+0(SB), Z5
 	VPERMI2D  Z0, Z1, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle494<>+0(SB), Z3
+	VMOVDQU64 shuffle502<>+0(SB), Z3
 	VPERMI2D  Z2, Z1, Z3
 	VPERMT2D  Z0, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z0, Z22, Z2
 	VPERMT2D  Z1, Z21, Z2
 	VPERMT2D  Z4, Z20, Z2
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R11)(DX*1)
 	ADDQ      $+60, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks667
+	JAE       chunks687
 
-last668:
+last688:
 	TESTQ      R10, R10
-	JZ         rowdone669
+	JZ         rowdone689
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle488<>+0(SB), Z3
+	VMOVDQU64  shuffle496<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2D   Z4, Z29, Z3
 	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle491<>+0(SB), Z5
+	VMOVDQU64  shuffle499<>+0(SB), Z5
 	VPERMI2D   Z0, Z1, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
 	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle494<>+0(SB), Z3
+	VMOVDQU64  shuffle502<>+0(SB), Z3
 	VPERMI2D   Z2, Z1, Z3
 	VPERMT2D   Z0, Z24, Z3
 	VPERMT2D   Z4, Z23, Z3
@@ -16560,137 +16908,137 @@ last668:
 	VPERMT2D   Z4, Z20, Z2
 	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
-rowdone669:
+rowdone689:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row666
+	JNZ  row686
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group665
+	JNZ  group685
 	VZEROUPPER
 	RET
 
-DATA shuffle488<>+0(SB)/8, $0x0000000100000000
-DATA shuffle488<>+8(SB)/8, $0x0000000c00000002
-DATA shuffle488<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle488<>+24(SB)/8, $0x0000001900000018
-DATA shuffle488<>+32(SB)/8, $0x000000000000001a
-DATA shuffle488<>+40(SB)/8, $0x0000000000000000
-DATA shuffle488<>+48(SB)/8, $0x0000000000000000
-DATA shuffle488<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle489<>+0(SB)/8, $0x0000000100000000
-DATA shuffle489<>+8(SB)/8, $0x0000000300000002
-DATA shuffle489<>+16(SB)/8, $0x0000000500000004
-DATA shuffle489<>+24(SB)/8, $0x0000000700000006
-DATA shuffle489<>+32(SB)/8, $0x0000001400000008
-DATA shuffle489<>+40(SB)/8, $0x0000001600000015
-DATA shuffle489<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle489<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle490<>+0(SB)/8, $0x0000000100000000
-DATA shuffle490<>+8(SB)/8, $0x0000000300000002
-DATA shuffle490<>+16(SB)/8, $0x0000000500000004
-DATA shuffle490<>+24(SB)/8, $0x0000000700000006
-DATA shuffle490<>+32(SB)/8, $0x0000000900000008
-DATA shuffle490<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle490<>+48(SB)/8, $0x0000001100000010
-DATA shuffle490<>+56(SB)/8, $0x0000000f00000012
-GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle491<>+0(SB)/8, $0x0000001400000013
-DATA shuffle491<>+8(SB)/8, $0x0000001f00000015
-DATA shuffle491<>+16(SB)/8, $0x0000000100000000
-DATA shuffle491<>+24(SB)/8, $0x0000000c0000000b
-DATA shuffle491<>+32(SB)/8, $0x000000000000000d
-DATA shuffle491<>+40(SB)/8, $0x0000000000000000
-DATA shuffle491<>+48(SB)/8, $0x0000000000000000
-DATA shuffle491<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle492<>+0(SB)/8, $0x0000000100000000
-DATA shuffle492<>+8(SB)/8, $0x0000000300000002
-DATA shuffle492<>+16(SB)/8, $0x0000000500000004
-DATA shuffle492<>+24(SB)/8, $0x0000000700000006
-DATA shuffle492<>+32(SB)/8, $0x0000001700000008
-DATA shuffle492<>+40(SB)/8, $0x0000001900000018
-DATA shuffle492<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle492<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle493<>+0(SB)/8, $0x0000000100000000
-DATA shuffle493<>+8(SB)/8, $0x0000000300000002
-DATA shuffle493<>+16(SB)/8, $0x0000000500000004
-DATA shuffle493<>+24(SB)/8, $0x0000000700000006
-DATA shuffle493<>+32(SB)/8, $0x0000000900000008
-DATA shuffle493<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle493<>+48(SB)/8, $0x0000001400000013
-DATA shuffle493<>+56(SB)/8, $0x0000000f00000015
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle494<>+0(SB)/8, $0x0000000000000000
-DATA shuffle494<>+8(SB)/8, $0x0000000200000000
-DATA shuffle494<>+16(SB)/8, $0x0000000400000003
-DATA shuffle494<>+24(SB)/8, $0x0000000f0000000e
-DATA shuffle494<>+32(SB)/8, $0x0000001a00000010
-DATA shuffle494<>+40(SB)/8, $0x0000001c0000001b
-DATA shuffle494<>+48(SB)/8, $0x0000000000000000
-DATA shuffle494<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle495<>+0(SB)/8, $0x0000001700000016
-DATA shuffle495<>+8(SB)/8, $0x0000000300000018
-DATA shuffle495<>+16(SB)/8, $0x0000000500000004
-DATA shuffle495<>+24(SB)/8, $0x0000000700000006
-DATA shuffle495<>+32(SB)/8, $0x0000000900000008
-DATA shuffle495<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle495<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle495<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle496<>+0(SB)/8, $0x0000000100000000
-DATA shuffle496<>+8(SB)/8, $0x0000000300000002
-DATA shuffle496<>+16(SB)/8, $0x0000000500000004
-DATA shuffle496<>+24(SB)/8, $0x0000000700000006
-DATA shuffle496<>+32(SB)/8, $0x0000000900000008
-DATA shuffle496<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle496<>+48(SB)/8, $0x0000001700000016
-DATA shuffle496<>+56(SB)/8, $0x0000000f00000018
+DATA shuffle496<>+8(SB)/8, $0x0000000c00000002
+DATA shuffle496<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle496<>+24(SB)/8, $0x0000001900000018
+DATA shuffle496<>+32(SB)/8, $0x000000000000001a
+DATA shuffle496<>+40(SB)/8, $0x0000000000000000
+DATA shuffle496<>+48(SB)/8, $0x0000000000000000
+DATA shuffle496<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle497<>+0(SB)/8, $0x0000001a00000019
-DATA shuffle497<>+8(SB)/8, $0x000000000000001b
-DATA shuffle497<>+16(SB)/8, $0x0000000000000000
-DATA shuffle497<>+24(SB)/8, $0x0000000200000001
-DATA shuffle497<>+32(SB)/8, $0x0000000d00000003
-DATA shuffle497<>+40(SB)/8, $0x0000000f0000000e
-DATA shuffle497<>+48(SB)/8, $0x0000000000000000
-DATA shuffle497<>+56(SB)/8, $0x0000000000000000
+DATA shuffle497<>+0(SB)/8, $0x0000000100000000
+DATA shuffle497<>+8(SB)/8, $0x0000000300000002
+DATA shuffle497<>+16(SB)/8, $0x0000000500000004
+DATA shuffle497<>+24(SB)/8, $0x0000000700000006
+DATA shuffle497<>+32(SB)/8, $0x0000001400000008
+DATA shuffle497<>+40(SB)/8, $0x0000001600000015
+DATA shuffle497<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle497<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle498<>+0(SB)/8, $0x0000000100000000
-DATA shuffle498<>+8(SB)/8, $0x0000001500000002
-DATA shuffle498<>+16(SB)/8, $0x0000001700000016
+DATA shuffle498<>+8(SB)/8, $0x0000000300000002
+DATA shuffle498<>+16(SB)/8, $0x0000000500000004
 DATA shuffle498<>+24(SB)/8, $0x0000000700000006
 DATA shuffle498<>+32(SB)/8, $0x0000000900000008
 DATA shuffle498<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle498<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle498<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle498<>+48(SB)/8, $0x0000001100000010
+DATA shuffle498<>+56(SB)/8, $0x0000000f00000012
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle499<>+0(SB)/8, $0x0000000100000000
-DATA shuffle499<>+8(SB)/8, $0x0000000300000002
-DATA shuffle499<>+16(SB)/8, $0x0000000500000004
-DATA shuffle499<>+24(SB)/8, $0x0000000700000006
-DATA shuffle499<>+32(SB)/8, $0x0000000900000008
-DATA shuffle499<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle499<>+48(SB)/8, $0x0000001a00000019
-DATA shuffle499<>+56(SB)/8, $0x0000000f0000001b
+DATA shuffle499<>+0(SB)/8, $0x0000001400000013
+DATA shuffle499<>+8(SB)/8, $0x0000001f00000015
+DATA shuffle499<>+16(SB)/8, $0x0000000100000000
+DATA shuffle499<>+24(SB)/8, $0x0000000c0000000b
+DATA shuffle499<>+32(SB)/8, $0x000000000000000d
+DATA shuffle499<>+40(SB)/8, $0x0000000000000000
+DATA shuffle499<>+48(SB)/8, $0x0000000000000000
+DATA shuffle499<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle500<>+0(SB)/8, $0x0000000100000000
+DATA shuffle500<>+8(SB)/8, $0x0000000300000002
+DATA shuffle500<>+16(SB)/8, $0x0000000500000004
+DATA shuffle500<>+24(SB)/8, $0x0000000700000006
+DATA shuffle500<>+32(SB)/8, $0x0000001700000008
+DATA shuffle500<>+40(SB)/8, $0x0000001900000018
+DATA shuffle500<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle500<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle501<>+0(SB)/8, $0x0000000100000000
+DATA shuffle501<>+8(SB)/8, $0x0000000300000002
+DATA shuffle501<>+16(SB)/8, $0x0000000500000004
+DATA shuffle501<>+24(SB)/8, $0x0000000700000006
+DATA shuffle501<>+32(SB)/8, $0x0000000900000008
+DATA shuffle501<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle501<>+48(SB)/8, $0x0000001400000013
+DATA shuffle501<>+56(SB)/8, $0x0000000f00000015
+GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle502<>+0(SB)/8, $0x0000000000000000
+DATA shuffle502<>+8(SB)/8, $0x0000000200000000
+DATA shuffle502<>+16(SB)/8, $0x0000000400000003
+DATA shuffle502<>+24(SB)/8, $0x0000000f0000000e
+DATA shuffle502<>+32(SB)/8, $0x0000001a00000010
+DATA shuffle502<>+40(SB)/8, $0x0000001c0000001b
+DATA shuffle502<>+48(SB)/8, $0x0000000000000000
+DATA shuffle502<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle503<>+0(SB)/8, $0x0000001700000016
+DATA shuffle503<>+8(SB)/8, $0x0000000300000018
+DATA shuffle503<>+16(SB)/8, $0x0000000500000004
+DATA shuffle503<>+24(SB)/8, $0x0000000700000006
+DATA shuffle503<>+32(SB)/8, $0x0000000900000008
+DATA shuffle503<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle503<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle503<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle504<>+0(SB)/8, $0x0000000100000000
+DATA shuffle504<>+8(SB)/8, $0x0000000300000002
+DATA shuffle504<>+16(SB)/8, $0x0000000500000004
+DATA shuffle504<>+24(SB)/8, $0x0000000700000006
+DATA shuffle504<>+32(SB)/8, $0x0000000900000008
+DATA shuffle504<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle504<>+48(SB)/8, $0x0000001700000016
+DATA shuffle504<>+56(SB)/8, $0x0000000f00000018
+GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle505<>+0(SB)/8, $0x0000001a00000019
+DATA shuffle505<>+8(SB)/8, $0x000000000000001b
+DATA shuffle505<>+16(SB)/8, $0x0000000000000000
+DATA shuffle505<>+24(SB)/8, $0x0000000200000001
+DATA shuffle505<>+32(SB)/8, $0x0000000d00000003
+DATA shuffle505<>+40(SB)/8, $0x0000000f0000000e
+DATA shuffle505<>+48(SB)/8, $0x0000000000000000
+DATA shuffle505<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle506<>+0(SB)/8, $0x0000000100000000
+DATA shuffle506<>+8(SB)/8, $0x0000001500000002
+DATA shuffle506<>+16(SB)/8, $0x0000001700000016
+DATA shuffle506<>+24(SB)/8, $0x0000000700000006
+DATA shuffle506<>+32(SB)/8, $0x0000000900000008
+DATA shuffle506<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle506<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle506<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle507<>+0(SB)/8, $0x0000000100000000
+DATA shuffle507<>+8(SB)/8, $0x0000000300000002
+DATA shuffle507<>+16(SB)/8, $0x0000000500000004
+DATA shuffle507<>+24(SB)/8, $0x0000000700000006
+DATA shuffle507<>+32(SB)/8, $0x0000000900000008
+DATA shuffle507<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle507<>+48(SB)/8, $0x0000001a00000019
+DATA shuffle507<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -16713,47 +17061,47 @@ TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle500<>+0(SB), Z31
-	VMOVDQU64 shuffle501<>+0(SB), Z30
-	VMOVDQU64 shuffle502<>+0(SB), Z29
-	VMOVDQU64 shuffle503<>+0(SB), Z28
-	VMOVDQU64 shuffle504<>+0(SB), Z27
-	VMOVDQU64 shuffle505<>+0(SB), Z26
-	VMOVDQU64 shuffle506<>+0(SB), Z25
-	VMOVDQU64 shuffle507<>+0(SB), Z24
-	VMOVDQU64 shuffle508<>+0(SB), Z23
-	VMOVDQU64 shuffle509<>+0(SB), Z22
-	VMOVDQU64 shuffle510<>+0(SB), Z21
-	VMOVDQU64 shuffle511<>+0(SB), Z20
+	VMOVDQU64 shuffle508<>+0(SB), Z31
+	VMOVDQU64 shuffle509<>+0(SB), Z30
+	VMOVDQU64 shuffle510<>+0(SB), Z29
+	VMOVDQU64 shuffle511<>+0(SB), Z28
+	VMOVDQU64 shuffle512<>+0(SB), Z27
+	VMOVDQU64 shuffle513<>+0(SB), Z26
+	VMOVDQU64 shuffle514<>+0(SB), Z25
+	VMOVDQU64 shuffle515<>+0(SB), Z24
+	VMOVDQU64 shuffle516<>+0(SB), Z23
+	VMOVDQU64 shuffle517<>+0(SB), Z22
+	VMOVDQU64 shuffle518<>+0(SB), Z21
+	VMOVDQU64 shuffle519<>+0(SB), Z20
 
-group670:
+group690:
 	MOVQ rows+24(FP), R8
 
-row671:
+row691:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last673
+	JB   last693
 
-chunks672:
+chunks692:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle500<>+0(SB), Z3
+	VMOVDQU64 shuffle508<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle503<>+0(SB), Z5
+	VMOVDQU64 shuffle511<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle506<>+0(SB), Z3
+	VMOVDQU64 shuffle514<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -16766,146 +17114,146 @@ chunks672:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks672
+	JAE       chunks692
 
-last673:
+last693:
 	TESTQ R10, R10
-	JZ    rowdone674
+	JZ    rowdone694
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks672
+	JMP   chunks692
 
-rowdone674:
+rowdone694:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row671
+	JNZ  row691
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group670
+	JNZ  group690
 	VZEROUPPER
 	RET
 
-DATA shuffle500<>+0(SB)/8, $0x1303120211011000
-DATA shuffle500<>+8(SB)/8, $0x3323322231213020
-DATA shuffle500<>+16(SB)/8, $0x5343524251415040
-DATA shuffle500<>+24(SB)/8, $0x7363726271617060
-DATA shuffle500<>+32(SB)/8, $0x0000000000000000
-DATA shuffle500<>+40(SB)/8, $0x0000000000000000
-DATA shuffle500<>+48(SB)/8, $0x0000000000000000
-DATA shuffle500<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle501<>+0(SB)/8, $0x0706050403020100
-DATA shuffle501<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle501<>+16(SB)/8, $0x1716151413121110
-DATA shuffle501<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle501<>+32(SB)/8, $0x5343524251415040
-DATA shuffle501<>+40(SB)/8, $0x7363726271617060
-DATA shuffle501<>+48(SB)/8, $0x3736353433323130
-DATA shuffle501<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle502<>+0(SB)/8, $0x0706050403020100
-DATA shuffle502<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle502<>+16(SB)/8, $0x1716151413121110
-DATA shuffle502<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle502<>+32(SB)/8, $0x2726252423222120
-DATA shuffle502<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle502<>+48(SB)/8, $0x5343524251415040
-DATA shuffle502<>+56(SB)/8, $0x7363726271617060
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle503<>+0(SB)/8, $0x1707160615051404
-DATA shuffle503<>+8(SB)/8, $0x3727362635253424
-DATA shuffle503<>+16(SB)/8, $0x5747564655455444
-DATA shuffle503<>+24(SB)/8, $0x7767766675657464
-DATA shuffle503<>+32(SB)/8, $0x0000000000000000
-DATA shuffle503<>+40(SB)/8, $0x0000000000000000
-DATA shuffle503<>+48(SB)/8, $0x0000000000000000
-DATA shuffle503<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle504<>+0(SB)/8, $0x0706050403020100
-DATA shuffle504<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle504<>+16(SB)/8, $0x1716151413121110
-DATA shuffle504<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle504<>+32(SB)/8, $0x5747564655455444
-DATA shuffle504<>+40(SB)/8, $0x7767766675657464
-DATA shuffle504<>+48(SB)/8, $0x3736353433323130
-DATA shuffle504<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle505<>+0(SB)/8, $0x0706050403020100
-DATA shuffle505<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle505<>+16(SB)/8, $0x1716151413121110
-DATA shuffle505<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle505<>+32(SB)/8, $0x2726252423222120
-DATA shuffle505<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle505<>+48(SB)/8, $0x5747564655455444
-DATA shuffle505<>+56(SB)/8, $0x7767766675657464
-GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle506<>+0(SB)/8, $0x1b0b1a0a19091808
-DATA shuffle506<>+8(SB)/8, $0x3b2b3a2a39293828
-DATA shuffle506<>+16(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle506<>+24(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle506<>+32(SB)/8, $0x0000000000000000
-DATA shuffle506<>+40(SB)/8, $0x0000000000000000
-DATA shuffle506<>+48(SB)/8, $0x0000000000000000
-DATA shuffle506<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle507<>+0(SB)/8, $0x0706050403020100
-DATA shuffle507<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle507<>+16(SB)/8, $0x1716151413121110
-DATA shuffle507<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle507<>+32(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle507<>+40(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle507<>+48(SB)/8, $0x3736353433323130
-DATA shuffle507<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle508<>+0(SB)/8, $0x0706050403020100
-DATA shuffle508<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle508<>+16(SB)/8, $0x1716151413121110
-DATA shuffle508<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle508<>+32(SB)/8, $0x2726252423222120
-DATA shuffle508<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle508<>+48(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle508<>+56(SB)/8, $0x7b6b7a6a79697868
+DATA shuffle508<>+0(SB)/8, $0x1303120211011000
+DATA shuffle508<>+8(SB)/8, $0x3323322231213020
+DATA shuffle508<>+16(SB)/8, $0x5343524251415040
+DATA shuffle508<>+24(SB)/8, $0x7363726271617060
+DATA shuffle508<>+32(SB)/8, $0x0000000000000000
+DATA shuffle508<>+40(SB)/8, $0x0000000000000000
+DATA shuffle508<>+48(SB)/8, $0x0000000000000000
+DATA shuffle508<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle509<>+0(SB)/8, $0x1f0f1e0e1d0d1c0c
-DATA shuffle509<>+8(SB)/8, $0x3f2f3e2e3d2d3c2c
-DATA shuffle509<>+16(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle509<>+24(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle509<>+32(SB)/8, $0x0000000000000000
-DATA shuffle509<>+40(SB)/8, $0x0000000000000000
-DATA shuffle509<>+48(SB)/8, $0x0000000000000000
-DATA shuffle509<>+56(SB)/8, $0x0000000000000000
+DATA shuffle509<>+0(SB)/8, $0x0706050403020100
+DATA shuffle509<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle509<>+16(SB)/8, $0x1716151413121110
+DATA shuffle509<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle509<>+32(SB)/8, $0x5343524251415040
+DATA shuffle509<>+40(SB)/8, $0x7363726271617060
+DATA shuffle509<>+48(SB)/8, $0x3736353433323130
+DATA shuffle509<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle509<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle510<>+0(SB)/8, $0x0706050403020100
 DATA shuffle510<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle510<>+16(SB)/8, $0x1716151413121110
 DATA shuffle510<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle510<>+32(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle510<>+40(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle510<>+48(SB)/8, $0x3736353433323130
-DATA shuffle510<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle510<>+32(SB)/8, $0x2726252423222120
+DATA shuffle510<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle510<>+48(SB)/8, $0x5343524251415040
+DATA shuffle510<>+56(SB)/8, $0x7363726271617060
 GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle511<>+0(SB)/8, $0x0706050403020100
-DATA shuffle511<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle511<>+16(SB)/8, $0x1716151413121110
-DATA shuffle511<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle511<>+32(SB)/8, $0x2726252423222120
-DATA shuffle511<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle511<>+48(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle511<>+56(SB)/8, $0x7f6f7e6e7d6d7c6c
+DATA shuffle511<>+0(SB)/8, $0x1707160615051404
+DATA shuffle511<>+8(SB)/8, $0x3727362635253424
+DATA shuffle511<>+16(SB)/8, $0x5747564655455444
+DATA shuffle511<>+24(SB)/8, $0x7767766675657464
+DATA shuffle511<>+32(SB)/8, $0x0000000000000000
+DATA shuffle511<>+40(SB)/8, $0x0000000000000000
+DATA shuffle511<>+48(SB)/8, $0x0000000000000000
+DATA shuffle511<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle512<>+0(SB)/8, $0x0706050403020100
+DATA shuffle512<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle512<>+16(SB)/8, $0x1716151413121110
+DATA shuffle512<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle512<>+32(SB)/8, $0x5747564655455444
+DATA shuffle512<>+40(SB)/8, $0x7767766675657464
+DATA shuffle512<>+48(SB)/8, $0x3736353433323130
+DATA shuffle512<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle513<>+0(SB)/8, $0x0706050403020100
+DATA shuffle513<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle513<>+16(SB)/8, $0x1716151413121110
+DATA shuffle513<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle513<>+32(SB)/8, $0x2726252423222120
+DATA shuffle513<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle513<>+48(SB)/8, $0x5747564655455444
+DATA shuffle513<>+56(SB)/8, $0x7767766675657464
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle514<>+0(SB)/8, $0x1b0b1a0a19091808
+DATA shuffle514<>+8(SB)/8, $0x3b2b3a2a39293828
+DATA shuffle514<>+16(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle514<>+24(SB)/8, $0x7b6b7a6a79697868
+DATA shuffle514<>+32(SB)/8, $0x0000000000000000
+DATA shuffle514<>+40(SB)/8, $0x0000000000000000
+DATA shuffle514<>+48(SB)/8, $0x0000000000000000
+DATA shuffle514<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle515<>+0(SB)/8, $0x0706050403020100
+DATA shuffle515<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle515<>+16(SB)/8, $0x1716151413121110
+DATA shuffle515<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle515<>+32(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle515<>+40(SB)/8, $0x7b6b7a6a79697868
+DATA shuffle515<>+48(SB)/8, $0x3736353433323130
+DATA shuffle515<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle516<>+0(SB)/8, $0x0706050403020100
+DATA shuffle516<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle516<>+16(SB)/8, $0x1716151413121110
+DATA shuffle516<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle516<>+32(SB)/8, $0x2726252423222120
+DATA shuffle516<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle516<>+48(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle516<>+56(SB)/8, $0x7b6b7a6a79697868
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle517<>+0(SB)/8, $0x1f0f1e0e1d0d1c0c
+DATA shuffle517<>+8(SB)/8, $0x3f2f3e2e3d2d3c2c
+DATA shuffle517<>+16(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle517<>+24(SB)/8, $0x7f6f7e6e7d6d7c6c
+DATA shuffle517<>+32(SB)/8, $0x0000000000000000
+DATA shuffle517<>+40(SB)/8, $0x0000000000000000
+DATA shuffle517<>+48(SB)/8, $0x0000000000000000
+DATA shuffle517<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle518<>+0(SB)/8, $0x0706050403020100
+DATA shuffle518<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle518<>+16(SB)/8, $0x1716151413121110
+DATA shuffle518<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle518<>+32(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle518<>+40(SB)/8, $0x7f6f7e6e7d6d7c6c
+DATA shuffle518<>+48(SB)/8, $0x3736353433323130
+DATA shuffle518<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle519<>+0(SB)/8, $0x0706050403020100
+DATA shuffle519<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle519<>+16(SB)/8, $0x1716151413121110
+DATA shuffle519<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle519<>+32(SB)/8, $0x2726252423222120
+DATA shuffle519<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle519<>+48(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle519<>+56(SB)/8, $0x7f6f7e6e7d6d7c6c
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -16928,47 +17276,47 @@ TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle512<>+0(SB), Z31
-	VMOVDQU64 shuffle513<>+0(SB), Z30
-	VMOVDQU64 shuffle514<>+0(SB), Z29
-	VMOVDQU64 shuffle515<>+0(SB), Z28
-	VMOVDQU64 shuffle516<>+0(SB), Z27
-	VMOVDQU64 shuffle517<>+0(SB), Z26
-	VMOVDQU64 shuffle518<>+0(SB), Z25
-	VMOVDQU64 shuffle519<>+0(SB), Z24
-	VMOVDQU64 shuffle520<>+0(SB), Z23
-	VMOVDQU64 shuffle521<>+0(SB), Z22
-	VMOVDQU64 shuffle522<>+0(SB), Z21
-	VMOVDQU64 shuffle523<>+0(SB), Z20
+	VMOVDQU64 shuffle520<>+0(SB), Z31
+	VMOVDQU64 shuffle521<>+0(SB), Z30
+	VMOVDQU64 shuffle522<>+0(SB), Z29
+	VMOVDQU64 shuffle523<>+0(SB), Z28
+	VMOVDQU64 shuffle524<>+0(SB), Z27
+	VMOVDQU64 shuffle525<>+0(SB), Z26
+	VMOVDQU64 shuffle526<>+0(SB), Z25
+	VMOVDQU64 shuffle527<>+0(SB), Z24
+	VMOVDQU64 shuffle528<>+0(SB), Z23
+	VMOVDQU64 shuffle529<>+0(SB), Z22
+	VMOVDQU64 shuffle530<>+0(SB), Z21
+	VMOVDQU64 shuffle531<>+0(SB), Z20
 
-group675:
+group695:
 	MOVQ rows+24(FP), R8
 
-row676:
+row696:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last678
+	JB   last698
 
-chunks677:
+chunks697:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle512<>+0(SB), Z3
+	VMOVDQU64 shuffle520<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle515<>+0(SB), Z5
+	VMOVDQU64 shuffle523<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle518<>+0(SB), Z3
+	VMOVDQU64 shuffle526<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -16981,146 +17329,146 @@ chunks677:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks677
+	JAE       chunks697
 
-last678:
+last698:
 	TESTQ R10, R10
-	JZ    rowdone679
+	JZ    rowdone699
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks677
+	JMP   chunks697
 
-rowdone679:
+rowdone699:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row676
+	JNZ  row696
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group675
+	JNZ  group695
 	VZEROUPPER
 	RET
 
-DATA shuffle512<>+0(SB)/8, $0x2322030221200100
-DATA shuffle512<>+8(SB)/8, $0x2726070625240504
-DATA shuffle512<>+16(SB)/8, $0x6362434261604140
-DATA shuffle512<>+24(SB)/8, $0x6766474665644544
-DATA shuffle512<>+32(SB)/8, $0x0000000000000000
-DATA shuffle512<>+40(SB)/8, $0x0000000000000000
-DATA shuffle512<>+48(SB)/8, $0x0000000000000000
-DATA shuffle512<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle513<>+0(SB)/8, $0x0706050403020100
-DATA shuffle513<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle513<>+16(SB)/8, $0x1716151413121110
-DATA shuffle513<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle513<>+32(SB)/8, $0x6362434261604140
-DATA shuffle513<>+40(SB)/8, $0x6766474665644544
-DATA shuffle513<>+48(SB)/8, $0x3736353433323130
-DATA shuffle513<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle514<>+0(SB)/8, $0x0706050403020100
-DATA shuffle514<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle514<>+16(SB)/8, $0x1716151413121110
-DATA shuffle514<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle514<>+32(SB)/8, $0x2726252423222120
-DATA shuffle514<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle514<>+48(SB)/8, $0x6362434261604140
-DATA shuffle514<>+56(SB)/8, $0x6766474665644544
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle515<>+0(SB)/8, $0x2b2a0b0a29280908
-DATA shuffle515<>+8(SB)/8, $0x2f2e0f0e2d2c0d0c
-DATA shuffle515<>+16(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle515<>+24(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle515<>+32(SB)/8, $0x0000000000000000
-DATA shuffle515<>+40(SB)/8, $0x0000000000000000
-DATA shuffle515<>+48(SB)/8, $0x0000000000000000
-DATA shuffle515<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle516<>+0(SB)/8, $0x0706050403020100
-DATA shuffle516<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle516<>+16(SB)/8, $0x1716151413121110
-DATA shuffle516<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle516<>+32(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle516<>+40(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle516<>+48(SB)/8, $0x3736353433323130
-DATA shuffle516<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle517<>+0(SB)/8, $0x0706050403020100
-DATA shuffle517<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle517<>+16(SB)/8, $0x1716151413121110
-DATA shuffle517<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle517<>+32(SB)/8, $0x2726252423222120
-DATA shuffle517<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle517<>+48(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle517<>+56(SB)/8, $0x6f6e4f4e6d6c4d4c
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle518<>+0(SB)/8, $0x3332131231301110
-DATA shuffle518<>+8(SB)/8, $0x3736171635341514
-DATA shuffle518<>+16(SB)/8, $0x7372535271705150
-DATA shuffle518<>+24(SB)/8, $0x7776575675745554
-DATA shuffle518<>+32(SB)/8, $0x0000000000000000
-DATA shuffle518<>+40(SB)/8, $0x0000000000000000
-DATA shuffle518<>+48(SB)/8, $0x0000000000000000
-DATA shuffle518<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle519<>+0(SB)/8, $0x0706050403020100
-DATA shuffle519<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle519<>+16(SB)/8, $0x1716151413121110
-DATA shuffle519<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle519<>+32(SB)/8, $0x7372535271705150
-DATA shuffle519<>+40(SB)/8, $0x7776575675745554
-DATA shuffle519<>+48(SB)/8, $0x3736353433323130
-DATA shuffle519<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle520<>+0(SB)/8, $0x0706050403020100
-DATA shuffle520<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle520<>+16(SB)/8, $0x1716151413121110
-DATA shuffle520<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle520<>+32(SB)/8, $0x2726252423222120
-DATA shuffle520<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle520<>+48(SB)/8, $0x7372535271705150
-DATA shuffle520<>+56(SB)/8, $0x7776575675745554
+DATA shuffle520<>+0(SB)/8, $0x2322030221200100
+DATA shuffle520<>+8(SB)/8, $0x2726070625240504
+DATA shuffle520<>+16(SB)/8, $0x6362434261604140
+DATA shuffle520<>+24(SB)/8, $0x6766474665644544
+DATA shuffle520<>+32(SB)/8, $0x0000000000000000
+DATA shuffle520<>+40(SB)/8, $0x0000000000000000
+DATA shuffle520<>+48(SB)/8, $0x0000000000000000
+DATA shuffle520<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle521<>+0(SB)/8, $0x3b3a1b1a39381918
-DATA shuffle521<>+8(SB)/8, $0x3f3e1f1e3d3c1d1c
-DATA shuffle521<>+16(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle521<>+24(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle521<>+32(SB)/8, $0x0000000000000000
-DATA shuffle521<>+40(SB)/8, $0x0000000000000000
-DATA shuffle521<>+48(SB)/8, $0x0000000000000000
-DATA shuffle521<>+56(SB)/8, $0x0000000000000000
+DATA shuffle521<>+0(SB)/8, $0x0706050403020100
+DATA shuffle521<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle521<>+16(SB)/8, $0x1716151413121110
+DATA shuffle521<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle521<>+32(SB)/8, $0x6362434261604140
+DATA shuffle521<>+40(SB)/8, $0x6766474665644544
+DATA shuffle521<>+48(SB)/8, $0x3736353433323130
+DATA shuffle521<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle522<>+0(SB)/8, $0x0706050403020100
 DATA shuffle522<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle522<>+16(SB)/8, $0x1716151413121110
 DATA shuffle522<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle522<>+32(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle522<>+40(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle522<>+48(SB)/8, $0x3736353433323130
-DATA shuffle522<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle522<>+32(SB)/8, $0x2726252423222120
+DATA shuffle522<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle522<>+48(SB)/8, $0x6362434261604140
+DATA shuffle522<>+56(SB)/8, $0x6766474665644544
 GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle523<>+0(SB)/8, $0x0706050403020100
-DATA shuffle523<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle523<>+16(SB)/8, $0x1716151413121110
-DATA shuffle523<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle523<>+32(SB)/8, $0x2726252423222120
-DATA shuffle523<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle523<>+48(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle523<>+56(SB)/8, $0x7f7e5f5e7d7c5d5c
+DATA shuffle523<>+0(SB)/8, $0x2b2a0b0a29280908
+DATA shuffle523<>+8(SB)/8, $0x2f2e0f0e2d2c0d0c
+DATA shuffle523<>+16(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle523<>+24(SB)/8, $0x6f6e4f4e6d6c4d4c
+DATA shuffle523<>+32(SB)/8, $0x0000000000000000
+DATA shuffle523<>+40(SB)/8, $0x0000000000000000
+DATA shuffle523<>+48(SB)/8, $0x0000000000000000
+DATA shuffle523<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle523<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle524<>+0(SB)/8, $0x0706050403020100
+DATA shuffle524<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle524<>+16(SB)/8, $0x1716151413121110
+DATA shuffle524<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle524<>+32(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle524<>+40(SB)/8, $0x6f6e4f4e6d6c4d4c
+DATA shuffle524<>+48(SB)/8, $0x3736353433323130
+DATA shuffle524<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle525<>+0(SB)/8, $0x0706050403020100
+DATA shuffle525<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle525<>+16(SB)/8, $0x1716151413121110
+DATA shuffle525<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle525<>+32(SB)/8, $0x2726252423222120
+DATA shuffle525<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle525<>+48(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle525<>+56(SB)/8, $0x6f6e4f4e6d6c4d4c
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle526<>+0(SB)/8, $0x3332131231301110
+DATA shuffle526<>+8(SB)/8, $0x3736171635341514
+DATA shuffle526<>+16(SB)/8, $0x7372535271705150
+DATA shuffle526<>+24(SB)/8, $0x7776575675745554
+DATA shuffle526<>+32(SB)/8, $0x0000000000000000
+DATA shuffle526<>+40(SB)/8, $0x0000000000000000
+DATA shuffle526<>+48(SB)/8, $0x0000000000000000
+DATA shuffle526<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle527<>+0(SB)/8, $0x0706050403020100
+DATA shuffle527<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle527<>+16(SB)/8, $0x1716151413121110
+DATA shuffle527<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle527<>+32(SB)/8, $0x7372535271705150
+DATA shuffle527<>+40(SB)/8, $0x7776575675745554
+DATA shuffle527<>+48(SB)/8, $0x3736353433323130
+DATA shuffle527<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle528<>+0(SB)/8, $0x0706050403020100
+DATA shuffle528<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle528<>+16(SB)/8, $0x1716151413121110
+DATA shuffle528<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle528<>+32(SB)/8, $0x2726252423222120
+DATA shuffle528<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle528<>+48(SB)/8, $0x7372535271705150
+DATA shuffle528<>+56(SB)/8, $0x7776575675745554
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle529<>+0(SB)/8, $0x3b3a1b1a39381918
+DATA shuffle529<>+8(SB)/8, $0x3f3e1f1e3d3c1d1c
+DATA shuffle529<>+16(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle529<>+24(SB)/8, $0x7f7e5f5e7d7c5d5c
+DATA shuffle529<>+32(SB)/8, $0x0000000000000000
+DATA shuffle529<>+40(SB)/8, $0x0000000000000000
+DATA shuffle529<>+48(SB)/8, $0x0000000000000000
+DATA shuffle529<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle530<>+0(SB)/8, $0x0706050403020100
+DATA shuffle530<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle530<>+16(SB)/8, $0x1716151413121110
+DATA shuffle530<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle530<>+32(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle530<>+40(SB)/8, $0x7f7e5f5e7d7c5d5c
+DATA shuffle530<>+48(SB)/8, $0x3736353433323130
+DATA shuffle530<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle531<>+0(SB)/8, $0x0706050403020100
+DATA shuffle531<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle531<>+16(SB)/8, $0x1716151413121110
+DATA shuffle531<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle531<>+32(SB)/8, $0x2726252423222120
+DATA shuffle531<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle531<>+48(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle531<>+56(SB)/8, $0x7f7e5f5e7d7c5d5c
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -17143,47 +17491,47 @@ TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle524<>+0(SB), Z31
-	VMOVDQU64 shuffle525<>+0(SB), Z30
-	VMOVDQU64 shuffle526<>+0(SB), Z29
-	VMOVDQU64 shuffle527<>+0(SB), Z28
-	VMOVDQU64 shuffle528<>+0(SB), Z27
-	VMOVDQU64 shuffle529<>+0(SB), Z26
-	VMOVDQU64 shuffle530<>+0(SB), Z25
-	VMOVDQU64 shuffle531<>+0(SB), Z24
-	VMOVDQU64 shuffle532<>+0(SB), Z23
-	VMOVDQU64 shuffle533<>+0(SB), Z22
-	VMOVDQU64 shuffle534<>+0(SB), Z21
-	VMOVDQU64 shuffle535<>+0(SB), Z20
+	VMOVDQU64 shuffle532<>+0(SB), Z31
+	VMOVDQU64 shuffle533<>+0(SB), Z30
+	VMOVDQU64 shuffle534<>+0(SB), Z29
+	VMOVDQU64 shuffle535<>+0(SB), Z28
+	VMOVDQU64 shuffle536<>+0(SB), Z27
+	VMOVDQU64 shuffle537<>+0(SB), Z26
+	VMOVDQU64 shuffle538<>+0(SB), Z25
+	VMOVDQU64 shuffle539<>+0(SB), Z24
+	VMOVDQU64 shuffle540<>+0(SB), Z23
+	VMOVDQU64 shuffle541<>+0(SB), Z22
+	VMOVDQU64 shuffle542<>+0(SB), Z21
+	VMOVDQU64 shuffle543<>+0(SB), Z20
 
-group680:
+group700:
 	MOVQ rows+24(FP), R8
 
-row681:
+row701:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last683
+	JB   last703
 
-chunks682:
+chunks702:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle524<>+0(SB), Z3
+	VMOVDQU64 shuffle532<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle527<>+0(SB), Z5
+	VMOVDQU64 shuffle535<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle530<>+0(SB), Z3
+	VMOVDQU64 shuffle538<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
@@ -17196,146 +17544,146 @@ chunks682:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks682
+	JAE       chunks702
 
-last683:
+last703:
 	TESTQ R10, R10
-	JZ    rowdone684
+	JZ    rowdone704
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks682
+	JMP   chunks702
 
-rowdone684:
+rowdone704:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row681
+	JNZ  row701
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group680
+	JNZ  group700
 	VZEROUPPER
 	RET
 
-DATA shuffle524<>+0(SB)/8, $0x0000001000000000
-DATA shuffle524<>+8(SB)/8, $0x0000001100000001
-DATA shuffle524<>+16(SB)/8, $0x0000001200000002
-DATA shuffle524<>+24(SB)/8, $0x0000001300000003
-DATA shuffle524<>+32(SB)/8, $0x0000000000000000
-DATA shuffle524<>+40(SB)/8, $0x0000000000000000
-DATA shuffle524<>+48(SB)/8, $0x0000000000000000
-DATA shuffle524<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle525<>+0(SB)/8, $0x0000000100000000
-DATA shuffle525<>+8(SB)/8, $0x0000000300000002
-DATA shuffle525<>+16(SB)/8, $0x0000000500000004
-DATA shuffle525<>+24(SB)/8, $0x0000000700000006
-DATA shuffle525<>+32(SB)/8, $0x0000000900000010
-DATA shuffle525<>+40(SB)/8, $0x0000000b00000011
-DATA shuffle525<>+48(SB)/8, $0x0000000d00000012
-DATA shuffle525<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle526<>+0(SB)/8, $0x0000000100000000
-DATA shuffle526<>+8(SB)/8, $0x0000000300000002
-DATA shuffle526<>+16(SB)/8, $0x0000000500000004
-DATA shuffle526<>+24(SB)/8, $0x0000000700000006
-DATA shuffle526<>+32(SB)/8, $0x0000001000000008
-DATA shuffle526<>+40(SB)/8, $0x000000110000000a
-DATA shuffle526<>+48(SB)/8, $0x000000120000000c
-DATA shuffle526<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle527<>+0(SB)/8, $0x0000001400000004
-DATA shuffle527<>+8(SB)/8, $0x0000001500000005
-DATA shuffle527<>+16(SB)/8, $0x0000001600000006
-DATA shuffle527<>+24(SB)/8, $0x0000001700000007
-DATA shuffle527<>+32(SB)/8, $0x0000000000000000
-DATA shuffle527<>+40(SB)/8, $0x0000000000000000
-DATA shuffle527<>+48(SB)/8, $0x0000000000000000
-DATA shuffle527<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle528<>+0(SB)/8, $0x0000000100000000
-DATA shuffle528<>+8(SB)/8, $0x0000000300000002
-DATA shuffle528<>+16(SB)/8, $0x0000000500000004
-DATA shuffle528<>+24(SB)/8, $0x0000000700000006
-DATA shuffle528<>+32(SB)/8, $0x0000000900000014
-DATA shuffle528<>+40(SB)/8, $0x0000000b00000015
-DATA shuffle528<>+48(SB)/8, $0x0000000d00000016
-DATA shuffle528<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle529<>+0(SB)/8, $0x0000000100000000
-DATA shuffle529<>+8(SB)/8, $0x0000000300000002
-DATA shuffle529<>+16(SB)/8, $0x0000000500000004
-DATA shuffle529<>+24(SB)/8, $0x0000000700000006
-DATA shuffle529<>+32(SB)/8, $0x0000001400000008
-DATA shuffle529<>+40(SB)/8, $0x000000150000000a
-DATA shuffle529<>+48(SB)/8, $0x000000160000000c
-DATA shuffle529<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle530<>+0(SB)/8, $0x0000001800000008
-DATA shuffle530<>+8(SB)/8, $0x0000001900000009
-DATA shuffle530<>+16(SB)/8, $0x0000001a0000000a
-DATA shuffle530<>+24(SB)/8, $0x0000001b0000000b
-DATA shuffle530<>+32(SB)/8, $0x0000000000000000
-DATA shuffle530<>+40(SB)/8, $0x0000000000000000
-DATA shuffle530<>+48(SB)/8, $0x0000000000000000
-DATA shuffle530<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle531<>+0(SB)/8, $0x0000000100000000
-DATA shuffle531<>+8(SB)/8, $0x0000000300000002
-DATA shuffle531<>+16(SB)/8, $0x0000000500000004
-DATA shuffle531<>+24(SB)/8, $0x0000000700000006
-DATA shuffle531<>+32(SB)/8, $0x0000000900000018
-DATA shuffle531<>+40(SB)/8, $0x0000000b00000019
-DATA shuffle531<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle531<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle532<>+0(SB)/8, $0x0000000100000000
-DATA shuffle532<>+8(SB)/8, $0x0000000300000002
-DATA shuffle532<>+16(SB)/8, $0x0000000500000004
-DATA shuffle532<>+24(SB)/8, $0x0000000700000006
-DATA shuffle532<>+32(SB)/8, $0x0000001800000008
-DATA shuffle532<>+40(SB)/8, $0x000000190000000a
-DATA shuffle532<>+48(SB)/8, $0x0000001a0000000c
-DATA shuffle532<>+56(SB)/8, $0x0000001b0000000e
+DATA shuffle532<>+0(SB)/8, $0x0000001000000000
+DATA shuffle532<>+8(SB)/8, $0x0000001100000001
+DATA shuffle532<>+16(SB)/8, $0x0000001200000002
+DATA shuffle532<>+24(SB)/8, $0x0000001300000003
+DATA shuffle532<>+32(SB)/8, $0x0000000000000000
+DATA shuffle532<>+40(SB)/8, $0x0000000000000000
+DATA shuffle532<>+48(SB)/8, $0x0000000000000000
+DATA shuffle532<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle533<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle533<>+8(SB)/8, $0x0000001d0000000d
-DATA shuffle533<>+16(SB)/8, $0x0000001e0000000e
-DATA shuffle533<>+24(SB)/8, $0x0000001f0000000f
-DATA shuffle533<>+32(SB)/8, $0x0000000000000000
-DATA shuffle533<>+40(SB)/8, $0x0000000000000000
-DATA shuffle533<>+48(SB)/8, $0x0000000000000000
-DATA shuffle533<>+56(SB)/8, $0x0000000000000000
+DATA shuffle533<>+0(SB)/8, $0x0000000100000000
+DATA shuffle533<>+8(SB)/8, $0x0000000300000002
+DATA shuffle533<>+16(SB)/8, $0x0000000500000004
+DATA shuffle533<>+24(SB)/8, $0x0000000700000006
+DATA shuffle533<>+32(SB)/8, $0x0000000900000010
+DATA shuffle533<>+40(SB)/8, $0x0000000b00000011
+DATA shuffle533<>+48(SB)/8, $0x0000000d00000012
+DATA shuffle533<>+56(SB)/8, $0x0000000f00000013
 GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle534<>+0(SB)/8, $0x0000000100000000
 DATA shuffle534<>+8(SB)/8, $0x0000000300000002
 DATA shuffle534<>+16(SB)/8, $0x0000000500000004
 DATA shuffle534<>+24(SB)/8, $0x0000000700000006
-DATA shuffle534<>+32(SB)/8, $0x000000090000001c
-DATA shuffle534<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle534<>+48(SB)/8, $0x0000000d0000001e
-DATA shuffle534<>+56(SB)/8, $0x0000000f0000001f
+DATA shuffle534<>+32(SB)/8, $0x0000001000000008
+DATA shuffle534<>+40(SB)/8, $0x000000110000000a
+DATA shuffle534<>+48(SB)/8, $0x000000120000000c
+DATA shuffle534<>+56(SB)/8, $0x000000130000000e
 GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle535<>+0(SB)/8, $0x0000000100000000
-DATA shuffle535<>+8(SB)/8, $0x0000000300000002
-DATA shuffle535<>+16(SB)/8, $0x0000000500000004
-DATA shuffle535<>+24(SB)/8, $0x0000000700000006
-DATA shuffle535<>+32(SB)/8, $0x0000001c00000008
-DATA shuffle535<>+40(SB)/8, $0x0000001d0000000a
-DATA shuffle535<>+48(SB)/8, $0x0000001e0000000c
-DATA shuffle535<>+56(SB)/8, $0x0000001f0000000e
+DATA shuffle535<>+0(SB)/8, $0x0000001400000004
+DATA shuffle535<>+8(SB)/8, $0x0000001500000005
+DATA shuffle535<>+16(SB)/8, $0x0000001600000006
+DATA shuffle535<>+24(SB)/8, $0x0000001700000007
+DATA shuffle535<>+32(SB)/8, $0x0000000000000000
+DATA shuffle535<>+40(SB)/8, $0x0000000000000000
+DATA shuffle535<>+48(SB)/8, $0x0000000000000000
+DATA shuffle535<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle536<>+0(SB)/8, $0x0000000100000000
+DATA shuffle536<>+8(SB)/8, $0x0000000300000002
+DATA shuffle536<>+16(SB)/8, $0x0000000500000004
+DATA shuffle536<>+24(SB)/8, $0x0000000700000006
+DATA shuffle536<>+32(SB)/8, $0x0000000900000014
+DATA shuffle536<>+40(SB)/8, $0x0000000b00000015
+DATA shuffle536<>+48(SB)/8, $0x0000000d00000016
+DATA shuffle536<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle537<>+0(SB)/8, $0x0000000100000000
+DATA shuffle537<>+8(SB)/8, $0x0000000300000002
+DATA shuffle537<>+16(SB)/8, $0x0000000500000004
+DATA shuffle537<>+24(SB)/8, $0x0000000700000006
+DATA shuffle537<>+32(SB)/8, $0x0000001400000008
+DATA shuffle537<>+40(SB)/8, $0x000000150000000a
+DATA shuffle537<>+48(SB)/8, $0x000000160000000c
+DATA shuffle537<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle538<>+0(SB)/8, $0x0000001800000008
+DATA shuffle538<>+8(SB)/8, $0x0000001900000009
+DATA shuffle538<>+16(SB)/8, $0x0000001a0000000a
+DATA shuffle538<>+24(SB)/8, $0x0000001b0000000b
+DATA shuffle538<>+32(SB)/8, $0x0000000000000000
+DATA shuffle538<>+40(SB)/8, $0x0000000000000000
+DATA shuffle538<>+48(SB)/8, $0x0000000000000000
+DATA shuffle538<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle539<>+0(SB)/8, $0x0000000100000000
+DATA shuffle539<>+8(SB)/8, $0x0000000300000002
+DATA shuffle539<>+16(SB)/8, $0x0000000500000004
+DATA shuffle539<>+24(SB)/8, $0x0000000700000006
+DATA shuffle539<>+32(SB)/8, $0x0000000900000018
+DATA shuffle539<>+40(SB)/8, $0x0000000b00000019
+DATA shuffle539<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle539<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle540<>+0(SB)/8, $0x0000000100000000
+DATA shuffle540<>+8(SB)/8, $0x0000000300000002
+DATA shuffle540<>+16(SB)/8, $0x0000000500000004
+DATA shuffle540<>+24(SB)/8, $0x0000000700000006
+DATA shuffle540<>+32(SB)/8, $0x0000001800000008
+DATA shuffle540<>+40(SB)/8, $0x000000190000000a
+DATA shuffle540<>+48(SB)/8, $0x0000001a0000000c
+DATA shuffle540<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle541<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle541<>+8(SB)/8, $0x0000001d0000000d
+DATA shuffle541<>+16(SB)/8, $0x0000001e0000000e
+DATA shuffle541<>+24(SB)/8, $0x0000001f0000000f
+DATA shuffle541<>+32(SB)/8, $0x0000000000000000
+DATA shuffle541<>+40(SB)/8, $0x0000000000000000
+DATA shuffle541<>+48(SB)/8, $0x0000000000000000
+DATA shuffle541<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle542<>+0(SB)/8, $0x0000000100000000
+DATA shuffle542<>+8(SB)/8, $0x0000000300000002
+DATA shuffle542<>+16(SB)/8, $0x0000000500000004
+DATA shuffle542<>+24(SB)/8, $0x0000000700000006
+DATA shuffle542<>+32(SB)/8, $0x000000090000001c
+DATA shuffle542<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle542<>+48(SB)/8, $0x0000000d0000001e
+DATA shuffle542<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle543<>+0(SB)/8, $0x0000000100000000
+DATA shuffle543<>+8(SB)/8, $0x0000000300000002
+DATA shuffle543<>+16(SB)/8, $0x0000000500000004
+DATA shuffle543<>+24(SB)/8, $0x0000000700000006
+DATA shuffle543<>+32(SB)/8, $0x0000001c00000008
+DATA shuffle543<>+40(SB)/8, $0x0000001d0000000a
+DATA shuffle543<>+48(SB)/8, $0x0000001e0000000c
+DATA shuffle543<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -17361,17 +17709,17 @@ TEXT ·tunzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle6<>+0(SB), Z31
 	VMOVDQU64 shuffle7<>+0(SB), Z30
 
-group685:
+group705:
 	MOVQ rows+24(FP), R8
 
-row686:
+row706:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last688
+	JB   last708
 
-chunks687:
+chunks707:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -17392,24 +17740,24 @@ chunks687:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks687
+	JAE       chunks707
 
-last688:
+last708:
 	TESTQ R10, R10
-	JZ    rowdone689
+	JZ    rowdone709
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks687
+	JMP   chunks707
 
-rowdone689:
+rowdone709:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row686
+	JNZ  row706
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group685
+	JNZ  group705
 	VZEROUPPER
 	RET
 
@@ -17436,13 +17784,13 @@ TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem690:
+rem710:
 	CMPQ R8, $+64
-	JB   remdone691
+	JB   remdone711
 	SUBQ $+60, R8
-	JMP  rem690
+	JMP  rem710
 
-remdone691:
+remdone711:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -17475,87 +17823,87 @@ remdone691:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle351<>+0(SB), R8
+	BZHIQ     R8, shuffle355<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle536<>+0(SB), Z31
-	VMOVDQU64 shuffle537<>+0(SB), Z30
-	VMOVDQU64 shuffle538<>+0(SB), Z29
-	VMOVDQU64 shuffle539<>+0(SB), Z28
-	VMOVDQU64 shuffle540<>+0(SB), Z27
-	VMOVDQU64 shuffle541<>+0(SB), Z26
-	VMOVDQU64 shuffle542<>+0(SB), Z25
-	VMOVDQU64 shuffle543<>+0(SB), Z24
-	VMOVDQU64 shuffle544<>+0(SB), Z23
-	VMOVDQU64 shuffle545<>+0(SB), Z22
-	VMOVDQU64 shuffle546<>+0(SB), Z21
-	VMOVDQU64 shuffle547<>+0(SB), Z20
+	VMOVDQU64 shuffle544<>+0(SB), Z31
+	VMOVDQU64 shuffle545<>+0(SB), Z30
+	VMOVDQU64 shuffle546<>+0(SB), Z29
+	VMOVDQU64 shuffle547<>+0(SB), Z28
+	VMOVDQU64 shuffle548<>+0(SB), Z27
+	VMOVDQU64 shuffle549<>+0(SB), Z26
+	VMOVDQU64 shuffle550<>+0(SB), Z25
+	VMOVDQU64 shuffle551<>+0(SB), Z24
+	VMOVDQU64 shuffle552<>+0(SB), Z23
+	VMOVDQU64 shuffle553<>+0(SB), Z22
+	VMOVDQU64 shuffle554<>+0(SB), Z21
+	VMOVDQU64 shuffle555<>+0(SB), Z20
 
-group692:
+group712:
 	MOVQ rows+24(FP), R8
 
-row693:
+row713:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last695
+	JB   last715
 
-chunks694:
+chunks714:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle536<>+0(SB), Z3
+	VMOVDQU64 shuffle544<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle539<>+0(SB), Z5
+	VMOVDQU64 shuffle547<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle542<>+0(SB), Z3
+	VMOVDQU64 shuffle550<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	KMOVQ     shuffle351<>+0(SB), K7
+	KMOVQ     shuffle355<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R11)(DX*1)
 	ADDQ      $+60, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks694
+	JAE       chunks714
 
-last695:
+last715:
 	TESTQ      R10, R10
-	JZ         rowdone696
+	JZ         rowdone716
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle536<>+0(SB), Z3
+	VMOVDQU64  shuffle544<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2B   Z4, Z29, Z3
 	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle539<>+0(SB), Z5
+	VMOVDQU64  shuffle547<>+0(SB), Z5
 	VPERMI2B   Z1, Z0, Z5
 	VPERMT2B   Z2, Z27, Z5
 	VPERMT2B   Z4, Z26, Z5
 	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle542<>+0(SB), Z3
+	VMOVDQU64  shuffle550<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VPERMT2B   Z2, Z24, Z3
 	VPERMT2B   Z4, Z23, Z3
@@ -17565,254 +17913,84 @@ last695:
 	VPERMT2B   Z4, Z20, Z0
 	VMOVDQU8   Z0, K5, (R11)(DX*1)
 
-rowdone696:
+rowdone716:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row693
+	JNZ  row713
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group692
+	JNZ  group712
 	VZEROUPPER
 	RET
 
-DATA shuffle536<>+0(SB)/8, $0x1202211101201000
-DATA shuffle536<>+8(SB)/8, $0x3150403023130322
-DATA shuffle536<>+16(SB)/8, $0x5343335242325141
-DATA shuffle536<>+24(SB)/8, $0x7262007161007060
-DATA shuffle536<>+32(SB)/8, $0x0000000000736300
-DATA shuffle536<>+40(SB)/8, $0x0000000000000000
-DATA shuffle536<>+48(SB)/8, $0x0000000000000000
-DATA shuffle536<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle537<>+0(SB)/8, $0x0706050403020100
-DATA shuffle537<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle537<>+16(SB)/8, $0x1716151413121110
-DATA shuffle537<>+24(SB)/8, $0x1f1e411c1b401918
-DATA shuffle537<>+32(SB)/8, $0x5170605043222142
-DATA shuffle537<>+40(SB)/8, $0x7363537262527161
-DATA shuffle537<>+48(SB)/8, $0x3736353433323130
-DATA shuffle537<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle538<>+0(SB)/8, $0x0706050403020100
-DATA shuffle538<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle538<>+16(SB)/8, $0x1716151413121110
-DATA shuffle538<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle538<>+32(SB)/8, $0x2726252423222120
-DATA shuffle538<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle538<>+48(SB)/8, $0x5242615141605040
-DATA shuffle538<>+56(SB)/8, $0x3f3e3d3c63534362
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle539<>+0(SB)/8, $0x1606251505241404
-DATA shuffle539<>+8(SB)/8, $0x3554443427170726
-DATA shuffle539<>+16(SB)/8, $0x5747375646365545
-DATA shuffle539<>+24(SB)/8, $0x7666007565007464
-DATA shuffle539<>+32(SB)/8, $0x0000000000776700
-DATA shuffle539<>+40(SB)/8, $0x0000000000000000
-DATA shuffle539<>+48(SB)/8, $0x0000000000000000
-DATA shuffle539<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle540<>+0(SB)/8, $0x0706050403020100
-DATA shuffle540<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle540<>+16(SB)/8, $0x1716151413121110
-DATA shuffle540<>+24(SB)/8, $0x1f1e451c1b441918
-DATA shuffle540<>+32(SB)/8, $0x5574645447222146
-DATA shuffle540<>+40(SB)/8, $0x7767577666567565
-DATA shuffle540<>+48(SB)/8, $0x3736353433323130
-DATA shuffle540<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle541<>+0(SB)/8, $0x0706050403020100
-DATA shuffle541<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle541<>+16(SB)/8, $0x1716151413121110
-DATA shuffle541<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle541<>+32(SB)/8, $0x2726252423222120
-DATA shuffle541<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle541<>+48(SB)/8, $0x5646655545645444
-DATA shuffle541<>+56(SB)/8, $0x3f3e3d3c67574766
-GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle542<>+0(SB)/8, $0x1a0a291909281808
-DATA shuffle542<>+8(SB)/8, $0x395848382b1b0b2a
-DATA shuffle542<>+16(SB)/8, $0x5b4b3b5a4a3a5949
-DATA shuffle542<>+24(SB)/8, $0x7a6a007969007868
-DATA shuffle542<>+32(SB)/8, $0x00000000007b6b00
-DATA shuffle542<>+40(SB)/8, $0x0000000000000000
-DATA shuffle542<>+48(SB)/8, $0x0000000000000000
-DATA shuffle542<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle543<>+0(SB)/8, $0x0706050403020100
-DATA shuffle543<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle543<>+16(SB)/8, $0x1716151413121110
-DATA shuffle543<>+24(SB)/8, $0x1f1e491c1b481918
-DATA shuffle543<>+32(SB)/8, $0x597868584b22214a
-DATA shuffle543<>+40(SB)/8, $0x7b6b5b7a6a5a7969
-DATA shuffle543<>+48(SB)/8, $0x3736353433323130
-DATA shuffle543<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle544<>+0(SB)/8, $0x0706050403020100
-DATA shuffle544<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle544<>+16(SB)/8, $0x1716151413121110
-DATA shuffle544<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle544<>+32(SB)/8, $0x2726252423222120
-DATA shuffle544<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle544<>+48(SB)/8, $0x5a4a695949685848
-DATA shuffle544<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
+DATA shuffle544<>+0(SB)/8, $0x1202211101201000
+DATA shuffle544<>+8(SB)/8, $0x3150403023130322
+DATA shuffle544<>+16(SB)/8, $0x5343335242325141
+DATA shuffle544<>+24(SB)/8, $0x7262007161007060
+DATA shuffle544<>+32(SB)/8, $0x0000000000736300
+DATA shuffle544<>+40(SB)/8, $0x0000000000000000
+DATA shuffle544<>+48(SB)/8, $0x0000000000000000
+DATA shuffle544<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle545<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
-DATA shuffle545<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
-DATA shuffle545<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
-DATA shuffle545<>+24(SB)/8, $0x7e6e007d6d007c6c
-DATA shuffle545<>+32(SB)/8, $0x00000000007f6f00
-DATA shuffle545<>+40(SB)/8, $0x0000000000000000
-DATA shuffle545<>+48(SB)/8, $0x0000000000000000
-DATA shuffle545<>+56(SB)/8, $0x0000000000000000
+DATA shuffle545<>+0(SB)/8, $0x0706050403020100
+DATA shuffle545<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle545<>+16(SB)/8, $0x1716151413121110
+DATA shuffle545<>+24(SB)/8, $0x1f1e411c1b401918
+DATA shuffle545<>+32(SB)/8, $0x5170605043222142
+DATA shuffle545<>+40(SB)/8, $0x7363537262527161
+DATA shuffle545<>+48(SB)/8, $0x3736353433323130
+DATA shuffle545<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle546<>+0(SB)/8, $0x0706050403020100
 DATA shuffle546<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle546<>+16(SB)/8, $0x1716151413121110
-DATA shuffle546<>+24(SB)/8, $0x1f1e4d1c1b4c1918
-DATA shuffle546<>+32(SB)/8, $0x5d7c6c5c4f22214e
-DATA shuffle546<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
-DATA shuffle546<>+48(SB)/8, $0x3736353433323130
-DATA shuffle546<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle546<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle546<>+32(SB)/8, $0x2726252423222120
+DATA shuffle546<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle546<>+48(SB)/8, $0x5242615141605040
+DATA shuffle546<>+56(SB)/8, $0x3f3e3d3c63534362
 GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle547<>+0(SB)/8, $0x0706050403020100
-DATA shuffle547<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle547<>+16(SB)/8, $0x1716151413121110
-DATA shuffle547<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle547<>+32(SB)/8, $0x2726252423222120
-DATA shuffle547<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle547<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
-DATA shuffle547<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
+DATA shuffle547<>+0(SB)/8, $0x1606251505241404
+DATA shuffle547<>+8(SB)/8, $0x3554443427170726
+DATA shuffle547<>+16(SB)/8, $0x5747375646365545
+DATA shuffle547<>+24(SB)/8, $0x7666007565007464
+DATA shuffle547<>+32(SB)/8, $0x0000000000776700
+DATA shuffle547<>+40(SB)/8, $0x0000000000000000
+DATA shuffle547<>+48(SB)/8, $0x0000000000000000
+DATA shuffle547<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle548<>+0(SB), Z31
-	VMOVDQU64 shuffle549<>+0(SB), Z30
-	VMOVDQU64 shuffle550<>+0(SB), Z29
-	VMOVDQU64 shuffle551<>+0(SB), Z28
-	VMOVDQU64 shuffle552<>+0(SB), Z27
-	VMOVDQU64 shuffle553<>+0(SB), Z26
-	VMOVDQU64 shuffle554<>+0(SB), Z25
-	VMOVDQU64 shuffle555<>+0(SB), Z24
-
-group697:
-	MOVQ rows+24(FP), R8
-
-row698:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last700
-
-chunks699:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle548<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle550<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle552<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z26, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2B  Z1, Z25, Z0
-	VPERMT2B  Z2, Z24, Z0
-	KMOVQ     shuffle200<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks699
-
-last700:
-	TESTQ R10, R10
-	JZ    rowdone701
-	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks699
-
-rowdone701:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row698
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group697
-	VZEROUPPER
-	RET
-
-DATA shuffle548<>+0(SB)/8, $0x0302414021200100
-DATA shuffle548<>+8(SB)/8, $0x2524050443422322
-DATA shuffle548<>+16(SB)/8, $0x4746272607064544
-DATA shuffle548<>+24(SB)/8, $0x6362000000006160
-DATA shuffle548<>+32(SB)/8, $0x0000656400000000
-DATA shuffle548<>+40(SB)/8, $0x0000000067660000
-DATA shuffle548<>+48(SB)/8, $0x0000000000000000
-DATA shuffle548<>+56(SB)/8, $0x0000000000000000
+DATA shuffle548<>+0(SB)/8, $0x0706050403020100
+DATA shuffle548<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle548<>+16(SB)/8, $0x1716151413121110
+DATA shuffle548<>+24(SB)/8, $0x1f1e451c1b441918
+DATA shuffle548<>+32(SB)/8, $0x5574645447222146
+DATA shuffle548<>+40(SB)/8, $0x7767577666567565
+DATA shuffle548<>+48(SB)/8, $0x3736353433323130
+DATA shuffle548<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle549<>+0(SB)/8, $0x0706050403020100
 DATA shuffle549<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle549<>+16(SB)/8, $0x1716151413121110
-DATA shuffle549<>+24(SB)/8, $0x1f1e616041401918
-DATA shuffle549<>+32(SB)/8, $0x4544252463624342
-DATA shuffle549<>+40(SB)/8, $0x676647462b2a6564
-DATA shuffle549<>+48(SB)/8, $0x3736353433323130
-DATA shuffle549<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle549<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle549<>+32(SB)/8, $0x2726252423222120
+DATA shuffle549<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle549<>+48(SB)/8, $0x5646655545645444
+DATA shuffle549<>+56(SB)/8, $0x3f3e3d3c67574766
 GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle550<>+0(SB)/8, $0x0b0a494829280908
-DATA shuffle550<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle550<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle550<>+24(SB)/8, $0x6b6a000000006968
-DATA shuffle550<>+32(SB)/8, $0x00006d6c00000000
-DATA shuffle550<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle550<>+0(SB)/8, $0x1a0a291909281808
+DATA shuffle550<>+8(SB)/8, $0x395848382b1b0b2a
+DATA shuffle550<>+16(SB)/8, $0x5b4b3b5a4a3a5949
+DATA shuffle550<>+24(SB)/8, $0x7a6a007969007868
+DATA shuffle550<>+32(SB)/8, $0x00000000007b6b00
+DATA shuffle550<>+40(SB)/8, $0x0000000000000000
 DATA shuffle550<>+48(SB)/8, $0x0000000000000000
 DATA shuffle550<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
@@ -17820,56 +17998,56 @@ GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
 DATA shuffle551<>+0(SB)/8, $0x0706050403020100
 DATA shuffle551<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle551<>+16(SB)/8, $0x1716151413121110
-DATA shuffle551<>+24(SB)/8, $0x1f1e696849481918
-DATA shuffle551<>+32(SB)/8, $0x4d4c25246b6a4b4a
-DATA shuffle551<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
+DATA shuffle551<>+24(SB)/8, $0x1f1e491c1b481918
+DATA shuffle551<>+32(SB)/8, $0x597868584b22214a
+DATA shuffle551<>+40(SB)/8, $0x7b6b5b7a6a5a7969
 DATA shuffle551<>+48(SB)/8, $0x3736353433323130
 DATA shuffle551<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle551<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle552<>+0(SB)/8, $0x1312515031301110
-DATA shuffle552<>+8(SB)/8, $0x3534151453523332
-DATA shuffle552<>+16(SB)/8, $0x5756373617165554
-DATA shuffle552<>+24(SB)/8, $0x7372000000007170
-DATA shuffle552<>+32(SB)/8, $0x0000757400000000
-DATA shuffle552<>+40(SB)/8, $0x0000000077760000
-DATA shuffle552<>+48(SB)/8, $0x0000000000000000
-DATA shuffle552<>+56(SB)/8, $0x0000000000000000
+DATA shuffle552<>+0(SB)/8, $0x0706050403020100
+DATA shuffle552<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle552<>+16(SB)/8, $0x1716151413121110
+DATA shuffle552<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle552<>+32(SB)/8, $0x2726252423222120
+DATA shuffle552<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle552<>+48(SB)/8, $0x5a4a695949685848
+DATA shuffle552<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
 GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle553<>+0(SB)/8, $0x0706050403020100
-DATA shuffle553<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle553<>+16(SB)/8, $0x1716151413121110
-DATA shuffle553<>+24(SB)/8, $0x1f1e717051501918
-DATA shuffle553<>+32(SB)/8, $0x5554252473725352
-DATA shuffle553<>+40(SB)/8, $0x777657562b2a7574
-DATA shuffle553<>+48(SB)/8, $0x3736353433323130
-DATA shuffle553<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle553<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
+DATA shuffle553<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
+DATA shuffle553<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
+DATA shuffle553<>+24(SB)/8, $0x7e6e007d6d007c6c
+DATA shuffle553<>+32(SB)/8, $0x00000000007f6f00
+DATA shuffle553<>+40(SB)/8, $0x0000000000000000
+DATA shuffle553<>+48(SB)/8, $0x0000000000000000
+DATA shuffle553<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle553<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle554<>+0(SB)/8, $0x1b1a595839381918
-DATA shuffle554<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle554<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
-DATA shuffle554<>+24(SB)/8, $0x7b7a000000007978
-DATA shuffle554<>+32(SB)/8, $0x00007d7c00000000
-DATA shuffle554<>+40(SB)/8, $0x000000007f7e0000
-DATA shuffle554<>+48(SB)/8, $0x0000000000000000
-DATA shuffle554<>+56(SB)/8, $0x0000000000000000
+DATA shuffle554<>+0(SB)/8, $0x0706050403020100
+DATA shuffle554<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle554<>+16(SB)/8, $0x1716151413121110
+DATA shuffle554<>+24(SB)/8, $0x1f1e4d1c1b4c1918
+DATA shuffle554<>+32(SB)/8, $0x5d7c6c5c4f22214e
+DATA shuffle554<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
+DATA shuffle554<>+48(SB)/8, $0x3736353433323130
+DATA shuffle554<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle555<>+0(SB)/8, $0x0706050403020100
 DATA shuffle555<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle555<>+16(SB)/8, $0x1716151413121110
-DATA shuffle555<>+24(SB)/8, $0x1f1e797859581918
-DATA shuffle555<>+32(SB)/8, $0x5d5c25247b7a5b5a
-DATA shuffle555<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
-DATA shuffle555<>+48(SB)/8, $0x3736353433323130
-DATA shuffle555<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle555<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle555<>+32(SB)/8, $0x2726252423222120
+DATA shuffle555<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle555<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
+DATA shuffle555<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
 GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -17897,149 +18075,149 @@ TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle562<>+0(SB), Z25
 	VMOVDQU64 shuffle563<>+0(SB), Z24
 
-group702:
+group717:
 	MOVQ rows+24(FP), R8
 
-row703:
+row718:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+48
-	JB   last705
+	JB   last720
 
-chunks704:
+chunks719:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle556<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
+	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	VPERMT2B  Z2, Z30, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle558<>+0(SB), Z4
-	VPERMI2D  Z1, Z0, Z4
-	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle200<>+0(SB), K7
+	VPERMI2B  Z1, Z0, Z4
+	VPERMT2B  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle560<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z26, Z3
-	KMOVQ     shuffle200<>+0(SB), K7
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z26, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2D  Z1, Z25, Z0
-	VPERMT2D  Z2, Z24, Z0
-	KMOVQ     shuffle200<>+0(SB), K7
+	VPERMT2B  Z1, Z25, Z0
+	VPERMT2B  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R11)(DX*1)
 	ADDQ      $+48, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+48
-	JAE       chunks704
+	JAE       chunks719
 
-last705:
+last720:
 	TESTQ R10, R10
-	JZ    rowdone706
+	JZ    rowdone721
 	MOVQ  n+16(FP), R9
 	SUBQ  $+48, R9
-	JMP   chunks704
+	JMP   chunks719
 
-rowdone706:
+rowdone721:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row703
+	JNZ  row718
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group702
+	JNZ  group717
 	VZEROUPPER
 	RET
 
-DATA shuffle556<>+0(SB)/8, $0x0000001000000000
-DATA shuffle556<>+8(SB)/8, $0x0000000100000000
-DATA shuffle556<>+16(SB)/8, $0x0000000000000011
-DATA shuffle556<>+24(SB)/8, $0x0000001200000002
-DATA shuffle556<>+32(SB)/8, $0x0000000300000000
-DATA shuffle556<>+40(SB)/8, $0x0000000000000013
+DATA shuffle556<>+0(SB)/8, $0x0302414021200100
+DATA shuffle556<>+8(SB)/8, $0x2524050443422322
+DATA shuffle556<>+16(SB)/8, $0x4746272607064544
+DATA shuffle556<>+24(SB)/8, $0x6362000000006160
+DATA shuffle556<>+32(SB)/8, $0x0000656400000000
+DATA shuffle556<>+40(SB)/8, $0x0000000067660000
 DATA shuffle556<>+48(SB)/8, $0x0000000000000000
 DATA shuffle556<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle557<>+0(SB)/8, $0x0000000100000000
-DATA shuffle557<>+8(SB)/8, $0x0000000300000010
-DATA shuffle557<>+16(SB)/8, $0x0000001100000004
-DATA shuffle557<>+24(SB)/8, $0x0000000700000006
-DATA shuffle557<>+32(SB)/8, $0x0000000900000012
-DATA shuffle557<>+40(SB)/8, $0x000000130000000a
-DATA shuffle557<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle557<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle557<>+0(SB)/8, $0x0706050403020100
+DATA shuffle557<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle557<>+16(SB)/8, $0x1716151413121110
+DATA shuffle557<>+24(SB)/8, $0x1f1e616041401918
+DATA shuffle557<>+32(SB)/8, $0x4544252463624342
+DATA shuffle557<>+40(SB)/8, $0x676647462b2a6564
+DATA shuffle557<>+48(SB)/8, $0x3736353433323130
+DATA shuffle557<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle558<>+0(SB)/8, $0x0000001400000004
-DATA shuffle558<>+8(SB)/8, $0x0000000500000000
-DATA shuffle558<>+16(SB)/8, $0x0000000000000015
-DATA shuffle558<>+24(SB)/8, $0x0000001600000006
-DATA shuffle558<>+32(SB)/8, $0x0000000700000000
-DATA shuffle558<>+40(SB)/8, $0x0000000000000017
+DATA shuffle558<>+0(SB)/8, $0x0b0a494829280908
+DATA shuffle558<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle558<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle558<>+24(SB)/8, $0x6b6a000000006968
+DATA shuffle558<>+32(SB)/8, $0x00006d6c00000000
+DATA shuffle558<>+40(SB)/8, $0x000000006f6e0000
 DATA shuffle558<>+48(SB)/8, $0x0000000000000000
 DATA shuffle558<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle559<>+0(SB)/8, $0x0000000100000000
-DATA shuffle559<>+8(SB)/8, $0x0000000300000014
-DATA shuffle559<>+16(SB)/8, $0x0000001500000004
-DATA shuffle559<>+24(SB)/8, $0x0000000700000006
-DATA shuffle559<>+32(SB)/8, $0x0000000900000016
-DATA shuffle559<>+40(SB)/8, $0x000000170000000a
-DATA shuffle559<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle559<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle559<>+0(SB)/8, $0x0706050403020100
+DATA shuffle559<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle559<>+16(SB)/8, $0x1716151413121110
+DATA shuffle559<>+24(SB)/8, $0x1f1e696849481918
+DATA shuffle559<>+32(SB)/8, $0x4d4c25246b6a4b4a
+DATA shuffle559<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
+DATA shuffle559<>+48(SB)/8, $0x3736353433323130
+DATA shuffle559<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle560<>+0(SB)/8, $0x0000001800000008
-DATA shuffle560<>+8(SB)/8, $0x0000000900000000
-DATA shuffle560<>+16(SB)/8, $0x0000000000000019
-DATA shuffle560<>+24(SB)/8, $0x0000001a0000000a
-DATA shuffle560<>+32(SB)/8, $0x0000000b00000000
-DATA shuffle560<>+40(SB)/8, $0x000000000000001b
+DATA shuffle560<>+0(SB)/8, $0x1312515031301110
+DATA shuffle560<>+8(SB)/8, $0x3534151453523332
+DATA shuffle560<>+16(SB)/8, $0x5756373617165554
+DATA shuffle560<>+24(SB)/8, $0x7372000000007170
+DATA shuffle560<>+32(SB)/8, $0x0000757400000000
+DATA shuffle560<>+40(SB)/8, $0x0000000077760000
 DATA shuffle560<>+48(SB)/8, $0x0000000000000000
 DATA shuffle560<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle561<>+0(SB)/8, $0x0000000100000000
-DATA shuffle561<>+8(SB)/8, $0x0000000300000018
-DATA shuffle561<>+16(SB)/8, $0x0000001900000004
-DATA shuffle561<>+24(SB)/8, $0x0000000700000006
-DATA shuffle561<>+32(SB)/8, $0x000000090000001a
-DATA shuffle561<>+40(SB)/8, $0x0000001b0000000a
-DATA shuffle561<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle561<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle561<>+0(SB)/8, $0x0706050403020100
+DATA shuffle561<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle561<>+16(SB)/8, $0x1716151413121110
+DATA shuffle561<>+24(SB)/8, $0x1f1e717051501918
+DATA shuffle561<>+32(SB)/8, $0x5554252473725352
+DATA shuffle561<>+40(SB)/8, $0x777657562b2a7574
+DATA shuffle561<>+48(SB)/8, $0x3736353433323130
+DATA shuffle561<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle562<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle562<>+8(SB)/8, $0x0000000d00000000
-DATA shuffle562<>+16(SB)/8, $0x000000000000001d
-DATA shuffle562<>+24(SB)/8, $0x0000001e0000000e
-DATA shuffle562<>+32(SB)/8, $0x0000000f00000000
-DATA shuffle562<>+40(SB)/8, $0x000000000000001f
+DATA shuffle562<>+0(SB)/8, $0x1b1a595839381918
+DATA shuffle562<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle562<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
+DATA shuffle562<>+24(SB)/8, $0x7b7a000000007978
+DATA shuffle562<>+32(SB)/8, $0x00007d7c00000000
+DATA shuffle562<>+40(SB)/8, $0x000000007f7e0000
 DATA shuffle562<>+48(SB)/8, $0x0000000000000000
 DATA shuffle562<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle563<>+0(SB)/8, $0x0000000100000000
-DATA shuffle563<>+8(SB)/8, $0x000000030000001c
-DATA shuffle563<>+16(SB)/8, $0x0000001d00000004
-DATA shuffle563<>+24(SB)/8, $0x0000000700000006
-DATA shuffle563<>+32(SB)/8, $0x000000090000001e
-DATA shuffle563<>+40(SB)/8, $0x0000001f0000000a
-DATA shuffle563<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle563<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle563<>+0(SB)/8, $0x0706050403020100
+DATA shuffle563<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle563<>+16(SB)/8, $0x1716151413121110
+DATA shuffle563<>+24(SB)/8, $0x1f1e797859581918
+DATA shuffle563<>+32(SB)/8, $0x5d5c25247b7a5b5a
+DATA shuffle563<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
+DATA shuffle563<>+48(SB)/8, $0x3736353433323130
+DATA shuffle563<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -18066,39 +18244,209 @@ TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle569<>+0(SB), Z26
 	VMOVDQU64 shuffle570<>+0(SB), Z25
 	VMOVDQU64 shuffle571<>+0(SB), Z24
-	VMOVDQU64 shuffle572<>+0(SB), Z23
-	VMOVDQU64 shuffle573<>+0(SB), Z22
-	VMOVDQU64 shuffle574<>+0(SB), Z21
-	VMOVDQU64 shuffle575<>+0(SB), Z20
 
-group707:
+group722:
 	MOVQ rows+24(FP), R8
 
-row708:
+row723:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last710
+	CMPQ R10, $+48
+	JB   last725
 
-chunks709:
+chunks724:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle564<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2D  Z2, Z30, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R10)
+	VMOVDQU64 shuffle566<>+0(SB), Z4
+	VPERMI2D  Z1, Z0, Z4
+	VPERMT2D  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
+	VMOVDQU64 shuffle568<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z2, Z26, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)
+	VPERMT2D  Z1, Z25, Z0
+	VPERMT2D  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
+	JAE       chunks724
+
+last725:
+	TESTQ R10, R10
+	JZ    rowdone726
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
+	JMP   chunks724
+
+rowdone726:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row723
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group722
+	VZEROUPPER
+	RET
+
+DATA shuffle564<>+0(SB)/8, $0x0000001000000000
+DATA shuffle564<>+8(SB)/8, $0x0000000100000000
+DATA shuffle564<>+16(SB)/8, $0x0000000000000011
+DATA shuffle564<>+24(SB)/8, $0x0000001200000002
+DATA shuffle564<>+32(SB)/8, $0x0000000300000000
+DATA shuffle564<>+40(SB)/8, $0x0000000000000013
+DATA shuffle564<>+48(SB)/8, $0x0000000000000000
+DATA shuffle564<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle565<>+0(SB)/8, $0x0000000100000000
+DATA shuffle565<>+8(SB)/8, $0x0000000300000010
+DATA shuffle565<>+16(SB)/8, $0x0000001100000004
+DATA shuffle565<>+24(SB)/8, $0x0000000700000006
+DATA shuffle565<>+32(SB)/8, $0x0000000900000012
+DATA shuffle565<>+40(SB)/8, $0x000000130000000a
+DATA shuffle565<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle565<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle566<>+0(SB)/8, $0x0000001400000004
+DATA shuffle566<>+8(SB)/8, $0x0000000500000000
+DATA shuffle566<>+16(SB)/8, $0x0000000000000015
+DATA shuffle566<>+24(SB)/8, $0x0000001600000006
+DATA shuffle566<>+32(SB)/8, $0x0000000700000000
+DATA shuffle566<>+40(SB)/8, $0x0000000000000017
+DATA shuffle566<>+48(SB)/8, $0x0000000000000000
+DATA shuffle566<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle567<>+0(SB)/8, $0x0000000100000000
+DATA shuffle567<>+8(SB)/8, $0x0000000300000014
+DATA shuffle567<>+16(SB)/8, $0x0000001500000004
+DATA shuffle567<>+24(SB)/8, $0x0000000700000006
+DATA shuffle567<>+32(SB)/8, $0x0000000900000016
+DATA shuffle567<>+40(SB)/8, $0x000000170000000a
+DATA shuffle567<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle567<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle568<>+0(SB)/8, $0x0000001800000008
+DATA shuffle568<>+8(SB)/8, $0x0000000900000000
+DATA shuffle568<>+16(SB)/8, $0x0000000000000019
+DATA shuffle568<>+24(SB)/8, $0x0000001a0000000a
+DATA shuffle568<>+32(SB)/8, $0x0000000b00000000
+DATA shuffle568<>+40(SB)/8, $0x000000000000001b
+DATA shuffle568<>+48(SB)/8, $0x0000000000000000
+DATA shuffle568<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle569<>+0(SB)/8, $0x0000000100000000
+DATA shuffle569<>+8(SB)/8, $0x0000000300000018
+DATA shuffle569<>+16(SB)/8, $0x0000001900000004
+DATA shuffle569<>+24(SB)/8, $0x0000000700000006
+DATA shuffle569<>+32(SB)/8, $0x000000090000001a
+DATA shuffle569<>+40(SB)/8, $0x0000001b0000000a
+DATA shuffle569<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle569<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle570<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle570<>+8(SB)/8, $0x0000000d00000000
+DATA shuffle570<>+16(SB)/8, $0x000000000000001d
+DATA shuffle570<>+24(SB)/8, $0x0000001e0000000e
+DATA shuffle570<>+32(SB)/8, $0x0000000f00000000
+DATA shuffle570<>+40(SB)/8, $0x000000000000001f
+DATA shuffle570<>+48(SB)/8, $0x0000000000000000
+DATA shuffle570<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle571<>+0(SB)/8, $0x0000000100000000
+DATA shuffle571<>+8(SB)/8, $0x000000030000001c
+DATA shuffle571<>+16(SB)/8, $0x0000001d00000004
+DATA shuffle571<>+24(SB)/8, $0x0000000700000006
+DATA shuffle571<>+32(SB)/8, $0x000000090000001e
+DATA shuffle571<>+40(SB)/8, $0x0000001f0000000a
+DATA shuffle571<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle571<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle572<>+0(SB), Z31
+	VMOVDQU64 shuffle573<>+0(SB), Z30
+	VMOVDQU64 shuffle574<>+0(SB), Z29
+	VMOVDQU64 shuffle575<>+0(SB), Z28
+	VMOVDQU64 shuffle576<>+0(SB), Z27
+	VMOVDQU64 shuffle577<>+0(SB), Z26
+	VMOVDQU64 shuffle578<>+0(SB), Z25
+	VMOVDQU64 shuffle579<>+0(SB), Z24
+	VMOVDQU64 shuffle580<>+0(SB), Z23
+	VMOVDQU64 shuffle581<>+0(SB), Z22
+	VMOVDQU64 shuffle582<>+0(SB), Z21
+	VMOVDQU64 shuffle583<>+0(SB), Z20
+
+group727:
+	MOVQ rows+24(FP), R8
+
+row728:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last730
+
+chunks729:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle572<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle567<>+0(SB), Z5
+	VMOVDQU64 shuffle575<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle570<>+0(SB), Z3
+	VMOVDQU64 shuffle578<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -18111,146 +18459,146 @@ chunks709:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks709
+	JAE       chunks729
 
-last710:
+last730:
 	TESTQ R10, R10
-	JZ    rowdone711
+	JZ    rowdone731
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks709
+	JMP   chunks729
 
-rowdone711:
+rowdone731:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row708
+	JNZ  row728
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group707
+	JNZ  group727
 	VZEROUPPER
 	RET
 
-DATA shuffle564<>+0(SB)/8, $0x3121110130201000
-DATA shuffle564<>+8(SB)/8, $0x3323130332221202
-DATA shuffle564<>+16(SB)/8, $0x7161514170605040
-DATA shuffle564<>+24(SB)/8, $0x7363534372625242
-DATA shuffle564<>+32(SB)/8, $0x0000000000000000
-DATA shuffle564<>+40(SB)/8, $0x0000000000000000
-DATA shuffle564<>+48(SB)/8, $0x0000000000000000
-DATA shuffle564<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle565<>+0(SB)/8, $0x0706050403020100
-DATA shuffle565<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle565<>+16(SB)/8, $0x1716151413121110
-DATA shuffle565<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle565<>+32(SB)/8, $0x7161514170605040
-DATA shuffle565<>+40(SB)/8, $0x7363534372625242
-DATA shuffle565<>+48(SB)/8, $0x3736353433323130
-DATA shuffle565<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle566<>+0(SB)/8, $0x0706050403020100
-DATA shuffle566<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle566<>+16(SB)/8, $0x1716151413121110
-DATA shuffle566<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle566<>+32(SB)/8, $0x2726252423222120
-DATA shuffle566<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle566<>+48(SB)/8, $0x7161514170605040
-DATA shuffle566<>+56(SB)/8, $0x7363534372625242
-GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle567<>+0(SB)/8, $0x3525150534241404
-DATA shuffle567<>+8(SB)/8, $0x3727170736261606
-DATA shuffle567<>+16(SB)/8, $0x7565554574645444
-DATA shuffle567<>+24(SB)/8, $0x7767574776665646
-DATA shuffle567<>+32(SB)/8, $0x0000000000000000
-DATA shuffle567<>+40(SB)/8, $0x0000000000000000
-DATA shuffle567<>+48(SB)/8, $0x0000000000000000
-DATA shuffle567<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle568<>+0(SB)/8, $0x0706050403020100
-DATA shuffle568<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle568<>+16(SB)/8, $0x1716151413121110
-DATA shuffle568<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle568<>+32(SB)/8, $0x7565554574645444
-DATA shuffle568<>+40(SB)/8, $0x7767574776665646
-DATA shuffle568<>+48(SB)/8, $0x3736353433323130
-DATA shuffle568<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle569<>+0(SB)/8, $0x0706050403020100
-DATA shuffle569<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle569<>+16(SB)/8, $0x1716151413121110
-DATA shuffle569<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle569<>+32(SB)/8, $0x2726252423222120
-DATA shuffle569<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle569<>+48(SB)/8, $0x7565554574645444
-DATA shuffle569<>+56(SB)/8, $0x7767574776665646
-GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle570<>+0(SB)/8, $0x3929190938281808
-DATA shuffle570<>+8(SB)/8, $0x3b2b1b0b3a2a1a0a
-DATA shuffle570<>+16(SB)/8, $0x7969594978685848
-DATA shuffle570<>+24(SB)/8, $0x7b6b5b4b7a6a5a4a
-DATA shuffle570<>+32(SB)/8, $0x0000000000000000
-DATA shuffle570<>+40(SB)/8, $0x0000000000000000
-DATA shuffle570<>+48(SB)/8, $0x0000000000000000
-DATA shuffle570<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle571<>+0(SB)/8, $0x0706050403020100
-DATA shuffle571<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle571<>+16(SB)/8, $0x1716151413121110
-DATA shuffle571<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle571<>+32(SB)/8, $0x7969594978685848
-DATA shuffle571<>+40(SB)/8, $0x7b6b5b4b7a6a5a4a
-DATA shuffle571<>+48(SB)/8, $0x3736353433323130
-DATA shuffle571<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle572<>+0(SB)/8, $0x0706050403020100
-DATA shuffle572<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle572<>+16(SB)/8, $0x1716151413121110
-DATA shuffle572<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle572<>+32(SB)/8, $0x2726252423222120
-DATA shuffle572<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle572<>+48(SB)/8, $0x7969594978685848
-DATA shuffle572<>+56(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle572<>+0(SB)/8, $0x3121110130201000
+DATA shuffle572<>+8(SB)/8, $0x3323130332221202
+DATA shuffle572<>+16(SB)/8, $0x7161514170605040
+DATA shuffle572<>+24(SB)/8, $0x7363534372625242
+DATA shuffle572<>+32(SB)/8, $0x0000000000000000
+DATA shuffle572<>+40(SB)/8, $0x0000000000000000
+DATA shuffle572<>+48(SB)/8, $0x0000000000000000
+DATA shuffle572<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle573<>+0(SB)/8, $0x3d2d1d0d3c2c1c0c
-DATA shuffle573<>+8(SB)/8, $0x3f2f1f0f3e2e1e0e
-DATA shuffle573<>+16(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle573<>+24(SB)/8, $0x7f6f5f4f7e6e5e4e
-DATA shuffle573<>+32(SB)/8, $0x0000000000000000
-DATA shuffle573<>+40(SB)/8, $0x0000000000000000
-DATA shuffle573<>+48(SB)/8, $0x0000000000000000
-DATA shuffle573<>+56(SB)/8, $0x0000000000000000
+DATA shuffle573<>+0(SB)/8, $0x0706050403020100
+DATA shuffle573<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle573<>+16(SB)/8, $0x1716151413121110
+DATA shuffle573<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle573<>+32(SB)/8, $0x7161514170605040
+DATA shuffle573<>+40(SB)/8, $0x7363534372625242
+DATA shuffle573<>+48(SB)/8, $0x3736353433323130
+DATA shuffle573<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle574<>+0(SB)/8, $0x0706050403020100
 DATA shuffle574<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle574<>+16(SB)/8, $0x1716151413121110
 DATA shuffle574<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle574<>+32(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle574<>+40(SB)/8, $0x7f6f5f4f7e6e5e4e
-DATA shuffle574<>+48(SB)/8, $0x3736353433323130
-DATA shuffle574<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle574<>+32(SB)/8, $0x2726252423222120
+DATA shuffle574<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle574<>+48(SB)/8, $0x7161514170605040
+DATA shuffle574<>+56(SB)/8, $0x7363534372625242
 GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle575<>+0(SB)/8, $0x0706050403020100
-DATA shuffle575<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle575<>+16(SB)/8, $0x1716151413121110
-DATA shuffle575<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle575<>+32(SB)/8, $0x2726252423222120
-DATA shuffle575<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle575<>+48(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle575<>+56(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle575<>+0(SB)/8, $0x3525150534241404
+DATA shuffle575<>+8(SB)/8, $0x3727170736261606
+DATA shuffle575<>+16(SB)/8, $0x7565554574645444
+DATA shuffle575<>+24(SB)/8, $0x7767574776665646
+DATA shuffle575<>+32(SB)/8, $0x0000000000000000
+DATA shuffle575<>+40(SB)/8, $0x0000000000000000
+DATA shuffle575<>+48(SB)/8, $0x0000000000000000
+DATA shuffle575<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle576<>+0(SB)/8, $0x0706050403020100
+DATA shuffle576<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle576<>+16(SB)/8, $0x1716151413121110
+DATA shuffle576<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle576<>+32(SB)/8, $0x7565554574645444
+DATA shuffle576<>+40(SB)/8, $0x7767574776665646
+DATA shuffle576<>+48(SB)/8, $0x3736353433323130
+DATA shuffle576<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle577<>+0(SB)/8, $0x0706050403020100
+DATA shuffle577<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle577<>+16(SB)/8, $0x1716151413121110
+DATA shuffle577<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle577<>+32(SB)/8, $0x2726252423222120
+DATA shuffle577<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle577<>+48(SB)/8, $0x7565554574645444
+DATA shuffle577<>+56(SB)/8, $0x7767574776665646
+GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle578<>+0(SB)/8, $0x3929190938281808
+DATA shuffle578<>+8(SB)/8, $0x3b2b1b0b3a2a1a0a
+DATA shuffle578<>+16(SB)/8, $0x7969594978685848
+DATA shuffle578<>+24(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle578<>+32(SB)/8, $0x0000000000000000
+DATA shuffle578<>+40(SB)/8, $0x0000000000000000
+DATA shuffle578<>+48(SB)/8, $0x0000000000000000
+DATA shuffle578<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle579<>+0(SB)/8, $0x0706050403020100
+DATA shuffle579<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle579<>+16(SB)/8, $0x1716151413121110
+DATA shuffle579<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle579<>+32(SB)/8, $0x7969594978685848
+DATA shuffle579<>+40(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle579<>+48(SB)/8, $0x3736353433323130
+DATA shuffle579<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle580<>+0(SB)/8, $0x0706050403020100
+DATA shuffle580<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle580<>+16(SB)/8, $0x1716151413121110
+DATA shuffle580<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle580<>+32(SB)/8, $0x2726252423222120
+DATA shuffle580<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle580<>+48(SB)/8, $0x7969594978685848
+DATA shuffle580<>+56(SB)/8, $0x7b6b5b4b7a6a5a4a
+GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle581<>+0(SB)/8, $0x3d2d1d0d3c2c1c0c
+DATA shuffle581<>+8(SB)/8, $0x3f2f1f0f3e2e1e0e
+DATA shuffle581<>+16(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle581<>+24(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle581<>+32(SB)/8, $0x0000000000000000
+DATA shuffle581<>+40(SB)/8, $0x0000000000000000
+DATA shuffle581<>+48(SB)/8, $0x0000000000000000
+DATA shuffle581<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle582<>+0(SB)/8, $0x0706050403020100
+DATA shuffle582<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle582<>+16(SB)/8, $0x1716151413121110
+DATA shuffle582<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle582<>+32(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle582<>+40(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle582<>+48(SB)/8, $0x3736353433323130
+DATA shuffle582<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle583<>+0(SB)/8, $0x0706050403020100
+DATA shuffle583<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle583<>+16(SB)/8, $0x1716151413121110
+DATA shuffle583<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle583<>+32(SB)/8, $0x2726252423222120
+DATA shuffle583<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle583<>+48(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle583<>+56(SB)/8, $0x7f6f5f4f7e6e5e4e
+GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -18273,47 +18621,47 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle576<>+0(SB), Z31
-	VMOVDQU64 shuffle577<>+0(SB), Z30
-	VMOVDQU64 shuffle578<>+0(SB), Z29
-	VMOVDQU64 shuffle579<>+0(SB), Z28
-	VMOVDQU64 shuffle580<>+0(SB), Z27
-	VMOVDQU64 shuffle581<>+0(SB), Z26
-	VMOVDQU64 shuffle582<>+0(SB), Z25
-	VMOVDQU64 shuffle583<>+0(SB), Z24
-	VMOVDQU64 shuffle584<>+0(SB), Z23
-	VMOVDQU64 shuffle585<>+0(SB), Z22
-	VMOVDQU64 shuffle586<>+0(SB), Z21
-	VMOVDQU64 shuffle587<>+0(SB), Z20
+	VMOVDQU64 shuffle584<>+0(SB), Z31
+	VMOVDQU64 shuffle585<>+0(SB), Z30
+	VMOVDQU64 shuffle586<>+0(SB), Z29
+	VMOVDQU64 shuffle587<>+0(SB), Z28
+	VMOVDQU64 shuffle588<>+0(SB), Z27
+	VMOVDQU64 shuffle589<>+0(SB), Z26
+	VMOVDQU64 shuffle590<>+0(SB), Z25
+	VMOVDQU64 shuffle591<>+0(SB), Z24
+	VMOVDQU64 shuffle592<>+0(SB), Z23
+	VMOVDQU64 shuffle593<>+0(SB), Z22
+	VMOVDQU64 shuffle594<>+0(SB), Z21
+	VMOVDQU64 shuffle595<>+0(SB), Z20
 
-group712:
+group732:
 	MOVQ rows+24(FP), R8
 
-row713:
+row733:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last715
+	JB   last735
 
-chunks714:
+chunks734:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle576<>+0(SB), Z3
+	VMOVDQU64 shuffle584<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle579<>+0(SB), Z5
+	VMOVDQU64 shuffle587<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle582<>+0(SB), Z3
+	VMOVDQU64 shuffle590<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -18326,146 +18674,146 @@ chunks714:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks714
+	JAE       chunks734
 
-last715:
+last735:
 	TESTQ R10, R10
-	JZ    rowdone716
+	JZ    rowdone736
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks714
+	JMP   chunks734
 
-rowdone716:
+rowdone736:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row713
+	JNZ  row733
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group712
+	JNZ  group732
 	VZEROUPPER
 	RET
 
-DATA shuffle576<>+0(SB)/8, $0x6160414021200100
-DATA shuffle576<>+8(SB)/8, $0x6362434223220302
-DATA shuffle576<>+16(SB)/8, $0x6564454425240504
-DATA shuffle576<>+24(SB)/8, $0x6766474627260706
-DATA shuffle576<>+32(SB)/8, $0x0000000000000000
-DATA shuffle576<>+40(SB)/8, $0x0000000000000000
-DATA shuffle576<>+48(SB)/8, $0x0000000000000000
-DATA shuffle576<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle577<>+0(SB)/8, $0x0706050403020100
-DATA shuffle577<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle577<>+16(SB)/8, $0x1716151413121110
-DATA shuffle577<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle577<>+32(SB)/8, $0x2726252461604140
-DATA shuffle577<>+40(SB)/8, $0x2f2e2d2c63624342
-DATA shuffle577<>+48(SB)/8, $0x3736353465644544
-DATA shuffle577<>+56(SB)/8, $0x3f3e3d3c67664746
-GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle578<>+0(SB)/8, $0x0706050403020100
-DATA shuffle578<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle578<>+16(SB)/8, $0x1716151413121110
-DATA shuffle578<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle578<>+32(SB)/8, $0x6160414023222120
-DATA shuffle578<>+40(SB)/8, $0x636243422b2a2928
-DATA shuffle578<>+48(SB)/8, $0x6564454433323130
-DATA shuffle578<>+56(SB)/8, $0x676647463b3a3938
-GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle579<>+0(SB)/8, $0x6968494829280908
-DATA shuffle579<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle579<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle579<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
-DATA shuffle579<>+32(SB)/8, $0x0000000000000000
-DATA shuffle579<>+40(SB)/8, $0x0000000000000000
-DATA shuffle579<>+48(SB)/8, $0x0000000000000000
-DATA shuffle579<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle580<>+0(SB)/8, $0x0706050403020100
-DATA shuffle580<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle580<>+16(SB)/8, $0x1716151413121110
-DATA shuffle580<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle580<>+32(SB)/8, $0x2726252469684948
-DATA shuffle580<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
-DATA shuffle580<>+48(SB)/8, $0x373635346d6c4d4c
-DATA shuffle580<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
-GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle581<>+0(SB)/8, $0x0706050403020100
-DATA shuffle581<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle581<>+16(SB)/8, $0x1716151413121110
-DATA shuffle581<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle581<>+32(SB)/8, $0x6968494823222120
-DATA shuffle581<>+40(SB)/8, $0x6b6a4b4a2b2a2928
-DATA shuffle581<>+48(SB)/8, $0x6d6c4d4c33323130
-DATA shuffle581<>+56(SB)/8, $0x6f6e4f4e3b3a3938
-GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle582<>+0(SB)/8, $0x7170515031301110
-DATA shuffle582<>+8(SB)/8, $0x7372535233321312
-DATA shuffle582<>+16(SB)/8, $0x7574555435341514
-DATA shuffle582<>+24(SB)/8, $0x7776575637361716
-DATA shuffle582<>+32(SB)/8, $0x0000000000000000
-DATA shuffle582<>+40(SB)/8, $0x0000000000000000
-DATA shuffle582<>+48(SB)/8, $0x0000000000000000
-DATA shuffle582<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle583<>+0(SB)/8, $0x0706050403020100
-DATA shuffle583<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle583<>+16(SB)/8, $0x1716151413121110
-DATA shuffle583<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle583<>+32(SB)/8, $0x2726252471705150
-DATA shuffle583<>+40(SB)/8, $0x2f2e2d2c73725352
-DATA shuffle583<>+48(SB)/8, $0x3736353475745554
-DATA shuffle583<>+56(SB)/8, $0x3f3e3d3c77765756
-GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle584<>+0(SB)/8, $0x0706050403020100
-DATA shuffle584<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle584<>+16(SB)/8, $0x1716151413121110
-DATA shuffle584<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle584<>+32(SB)/8, $0x7170515023222120
-DATA shuffle584<>+40(SB)/8, $0x737253522b2a2928
-DATA shuffle584<>+48(SB)/8, $0x7574555433323130
-DATA shuffle584<>+56(SB)/8, $0x777657563b3a3938
+DATA shuffle584<>+0(SB)/8, $0x6160414021200100
+DATA shuffle584<>+8(SB)/8, $0x6362434223220302
+DATA shuffle584<>+16(SB)/8, $0x6564454425240504
+DATA shuffle584<>+24(SB)/8, $0x6766474627260706
+DATA shuffle584<>+32(SB)/8, $0x0000000000000000
+DATA shuffle584<>+40(SB)/8, $0x0000000000000000
+DATA shuffle584<>+48(SB)/8, $0x0000000000000000
+DATA shuffle584<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle585<>+0(SB)/8, $0x7978595839381918
-DATA shuffle585<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle585<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle585<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
-DATA shuffle585<>+32(SB)/8, $0x0000000000000000
-DATA shuffle585<>+40(SB)/8, $0x0000000000000000
-DATA shuffle585<>+48(SB)/8, $0x0000000000000000
-DATA shuffle585<>+56(SB)/8, $0x0000000000000000
+DATA shuffle585<>+0(SB)/8, $0x0706050403020100
+DATA shuffle585<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle585<>+16(SB)/8, $0x1716151413121110
+DATA shuffle585<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle585<>+32(SB)/8, $0x2726252461604140
+DATA shuffle585<>+40(SB)/8, $0x2f2e2d2c63624342
+DATA shuffle585<>+48(SB)/8, $0x3736353465644544
+DATA shuffle585<>+56(SB)/8, $0x3f3e3d3c67664746
 GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle586<>+0(SB)/8, $0x0706050403020100
 DATA shuffle586<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle586<>+16(SB)/8, $0x1716151413121110
 DATA shuffle586<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle586<>+32(SB)/8, $0x2726252479785958
-DATA shuffle586<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
-DATA shuffle586<>+48(SB)/8, $0x373635347d7c5d5c
-DATA shuffle586<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+DATA shuffle586<>+32(SB)/8, $0x6160414023222120
+DATA shuffle586<>+40(SB)/8, $0x636243422b2a2928
+DATA shuffle586<>+48(SB)/8, $0x6564454433323130
+DATA shuffle586<>+56(SB)/8, $0x676647463b3a3938
 GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle587<>+0(SB)/8, $0x0706050403020100
-DATA shuffle587<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle587<>+16(SB)/8, $0x1716151413121110
-DATA shuffle587<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle587<>+32(SB)/8, $0x7978595823222120
-DATA shuffle587<>+40(SB)/8, $0x7b7a5b5a2b2a2928
-DATA shuffle587<>+48(SB)/8, $0x7d7c5d5c33323130
-DATA shuffle587<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+DATA shuffle587<>+0(SB)/8, $0x6968494829280908
+DATA shuffle587<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle587<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle587<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
+DATA shuffle587<>+32(SB)/8, $0x0000000000000000
+DATA shuffle587<>+40(SB)/8, $0x0000000000000000
+DATA shuffle587<>+48(SB)/8, $0x0000000000000000
+DATA shuffle587<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle588<>+0(SB)/8, $0x0706050403020100
+DATA shuffle588<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle588<>+16(SB)/8, $0x1716151413121110
+DATA shuffle588<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle588<>+32(SB)/8, $0x2726252469684948
+DATA shuffle588<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
+DATA shuffle588<>+48(SB)/8, $0x373635346d6c4d4c
+DATA shuffle588<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
+GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle589<>+0(SB)/8, $0x0706050403020100
+DATA shuffle589<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle589<>+16(SB)/8, $0x1716151413121110
+DATA shuffle589<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle589<>+32(SB)/8, $0x6968494823222120
+DATA shuffle589<>+40(SB)/8, $0x6b6a4b4a2b2a2928
+DATA shuffle589<>+48(SB)/8, $0x6d6c4d4c33323130
+DATA shuffle589<>+56(SB)/8, $0x6f6e4f4e3b3a3938
+GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle590<>+0(SB)/8, $0x7170515031301110
+DATA shuffle590<>+8(SB)/8, $0x7372535233321312
+DATA shuffle590<>+16(SB)/8, $0x7574555435341514
+DATA shuffle590<>+24(SB)/8, $0x7776575637361716
+DATA shuffle590<>+32(SB)/8, $0x0000000000000000
+DATA shuffle590<>+40(SB)/8, $0x0000000000000000
+DATA shuffle590<>+48(SB)/8, $0x0000000000000000
+DATA shuffle590<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle591<>+0(SB)/8, $0x0706050403020100
+DATA shuffle591<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle591<>+16(SB)/8, $0x1716151413121110
+DATA shuffle591<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle591<>+32(SB)/8, $0x2726252471705150
+DATA shuffle591<>+40(SB)/8, $0x2f2e2d2c73725352
+DATA shuffle591<>+48(SB)/8, $0x3736353475745554
+DATA shuffle591<>+56(SB)/8, $0x3f3e3d3c77765756
+GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle592<>+0(SB)/8, $0x0706050403020100
+DATA shuffle592<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle592<>+16(SB)/8, $0x1716151413121110
+DATA shuffle592<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle592<>+32(SB)/8, $0x7170515023222120
+DATA shuffle592<>+40(SB)/8, $0x737253522b2a2928
+DATA shuffle592<>+48(SB)/8, $0x7574555433323130
+DATA shuffle592<>+56(SB)/8, $0x777657563b3a3938
+GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle593<>+0(SB)/8, $0x7978595839381918
+DATA shuffle593<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle593<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle593<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
+DATA shuffle593<>+32(SB)/8, $0x0000000000000000
+DATA shuffle593<>+40(SB)/8, $0x0000000000000000
+DATA shuffle593<>+48(SB)/8, $0x0000000000000000
+DATA shuffle593<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle594<>+0(SB)/8, $0x0706050403020100
+DATA shuffle594<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle594<>+16(SB)/8, $0x1716151413121110
+DATA shuffle594<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle594<>+32(SB)/8, $0x2726252479785958
+DATA shuffle594<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
+DATA shuffle594<>+48(SB)/8, $0x373635347d7c5d5c
+DATA shuffle594<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle595<>+0(SB)/8, $0x0706050403020100
+DATA shuffle595<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle595<>+16(SB)/8, $0x1716151413121110
+DATA shuffle595<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle595<>+32(SB)/8, $0x7978595823222120
+DATA shuffle595<>+40(SB)/8, $0x7b7a5b5a2b2a2928
+DATA shuffle595<>+48(SB)/8, $0x7d7c5d5c33323130
+DATA shuffle595<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -18488,47 +18836,47 @@ TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle588<>+0(SB), Z31
-	VMOVDQU64 shuffle589<>+0(SB), Z30
-	VMOVDQU64 shuffle590<>+0(SB), Z29
-	VMOVDQU64 shuffle591<>+0(SB), Z28
-	VMOVDQU64 shuffle592<>+0(SB), Z27
-	VMOVDQU64 shuffle593<>+0(SB), Z26
-	VMOVDQU64 shuffle594<>+0(SB), Z25
-	VMOVDQU64 shuffle595<>+0(SB), Z24
-	VMOVDQU64 shuffle596<>+0(SB), Z23
-	VMOVDQU64 shuffle597<>+0(SB), Z22
-	VMOVDQU64 shuffle598<>+0(SB), Z21
-	VMOVDQU64 shuffle599<>+0(SB), Z20
+	VMOVDQU64 shuffle596<>+0(SB), Z31
+	VMOVDQU64 shuffle597<>+0(SB), Z30
+	VMOVDQU64 shuffle598<>+0(SB), Z29
+	VMOVDQU64 shuffle599<>+0(SB), Z28
+	VMOVDQU64 shuffle600<>+0(SB), Z27
+	VMOVDQU64 shuffle601<>+0(SB), Z26
+	VMOVDQU64 shuffle602<>+0(SB), Z25
+	VMOVDQU64 shuffle603<>+0(SB), Z24
+	VMOVDQU64 shuffle604<>+0(SB), Z23
+	VMOVDQU64 shuffle605<>+0(SB), Z22
+	VMOVDQU64 shuffle606<>+0(SB), Z21
+	VMOVDQU64 shuffle607<>+0(SB), Z20
 
-group717:
+group737:
 	MOVQ rows+24(FP), R8
 
-row718:
+row738:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last720
+	JB   last740
 
-chunks719:
+chunks739:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle588<>+0(SB), Z3
+	VMOVDQU64 shuffle596<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle591<>+0(SB), Z5
+	VMOVDQU64 shuffle599<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle594<>+0(SB), Z3
+	VMOVDQU64 shuffle602<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
@@ -18541,146 +18889,146 @@ chunks719:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks719
+	JAE       chunks739
 
-last720:
+last740:
 	TESTQ R10, R10
-	JZ    rowdone721
+	JZ    rowdone741
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks719
+	JMP   chunks739
 
-rowdone721:
+rowdone741:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row718
+	JNZ  row738
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group717
+	JNZ  group737
 	VZEROUPPER
 	RET
 
-DATA shuffle588<>+0(SB)/8, $0x0000001000000000
-DATA shuffle588<>+8(SB)/8, $0x0000000000000000
-DATA shuffle588<>+16(SB)/8, $0x0000001100000001
-DATA shuffle588<>+24(SB)/8, $0x0000000000000000
-DATA shuffle588<>+32(SB)/8, $0x0000001200000002
-DATA shuffle588<>+40(SB)/8, $0x0000000000000000
-DATA shuffle588<>+48(SB)/8, $0x0000001300000003
-DATA shuffle588<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle589<>+0(SB)/8, $0x0000000100000000
-DATA shuffle589<>+8(SB)/8, $0x0000000300000010
-DATA shuffle589<>+16(SB)/8, $0x0000000500000004
-DATA shuffle589<>+24(SB)/8, $0x0000000700000011
-DATA shuffle589<>+32(SB)/8, $0x0000000900000008
-DATA shuffle589<>+40(SB)/8, $0x0000000b00000012
-DATA shuffle589<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle589<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle590<>+0(SB)/8, $0x0000000100000000
-DATA shuffle590<>+8(SB)/8, $0x0000001000000002
-DATA shuffle590<>+16(SB)/8, $0x0000000500000004
-DATA shuffle590<>+24(SB)/8, $0x0000001100000006
-DATA shuffle590<>+32(SB)/8, $0x0000000900000008
-DATA shuffle590<>+40(SB)/8, $0x000000120000000a
-DATA shuffle590<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle590<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle591<>+0(SB)/8, $0x0000001400000004
-DATA shuffle591<>+8(SB)/8, $0x0000000000000000
-DATA shuffle591<>+16(SB)/8, $0x0000001500000005
-DATA shuffle591<>+24(SB)/8, $0x0000000000000000
-DATA shuffle591<>+32(SB)/8, $0x0000001600000006
-DATA shuffle591<>+40(SB)/8, $0x0000000000000000
-DATA shuffle591<>+48(SB)/8, $0x0000001700000007
-DATA shuffle591<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle592<>+0(SB)/8, $0x0000000100000000
-DATA shuffle592<>+8(SB)/8, $0x0000000300000014
-DATA shuffle592<>+16(SB)/8, $0x0000000500000004
-DATA shuffle592<>+24(SB)/8, $0x0000000700000015
-DATA shuffle592<>+32(SB)/8, $0x0000000900000008
-DATA shuffle592<>+40(SB)/8, $0x0000000b00000016
-DATA shuffle592<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle592<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle593<>+0(SB)/8, $0x0000000100000000
-DATA shuffle593<>+8(SB)/8, $0x0000001400000002
-DATA shuffle593<>+16(SB)/8, $0x0000000500000004
-DATA shuffle593<>+24(SB)/8, $0x0000001500000006
-DATA shuffle593<>+32(SB)/8, $0x0000000900000008
-DATA shuffle593<>+40(SB)/8, $0x000000160000000a
-DATA shuffle593<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle593<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle594<>+0(SB)/8, $0x0000001800000008
-DATA shuffle594<>+8(SB)/8, $0x0000000000000000
-DATA shuffle594<>+16(SB)/8, $0x0000001900000009
-DATA shuffle594<>+24(SB)/8, $0x0000000000000000
-DATA shuffle594<>+32(SB)/8, $0x0000001a0000000a
-DATA shuffle594<>+40(SB)/8, $0x0000000000000000
-DATA shuffle594<>+48(SB)/8, $0x0000001b0000000b
-DATA shuffle594<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle595<>+0(SB)/8, $0x0000000100000000
-DATA shuffle595<>+8(SB)/8, $0x0000000300000018
-DATA shuffle595<>+16(SB)/8, $0x0000000500000004
-DATA shuffle595<>+24(SB)/8, $0x0000000700000019
-DATA shuffle595<>+32(SB)/8, $0x0000000900000008
-DATA shuffle595<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle595<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle595<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle596<>+0(SB)/8, $0x0000000100000000
-DATA shuffle596<>+8(SB)/8, $0x0000001800000002
-DATA shuffle596<>+16(SB)/8, $0x0000000500000004
-DATA shuffle596<>+24(SB)/8, $0x0000001900000006
-DATA shuffle596<>+32(SB)/8, $0x0000000900000008
-DATA shuffle596<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle596<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle596<>+56(SB)/8, $0x0000001b0000000e
+DATA shuffle596<>+0(SB)/8, $0x0000001000000000
+DATA shuffle596<>+8(SB)/8, $0x0000000000000000
+DATA shuffle596<>+16(SB)/8, $0x0000001100000001
+DATA shuffle596<>+24(SB)/8, $0x0000000000000000
+DATA shuffle596<>+32(SB)/8, $0x0000001200000002
+DATA shuffle596<>+40(SB)/8, $0x0000000000000000
+DATA shuffle596<>+48(SB)/8, $0x0000001300000003
+DATA shuffle596<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle597<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle597<>+8(SB)/8, $0x0000000000000000
-DATA shuffle597<>+16(SB)/8, $0x0000001d0000000d
-DATA shuffle597<>+24(SB)/8, $0x0000000000000000
-DATA shuffle597<>+32(SB)/8, $0x0000001e0000000e
-DATA shuffle597<>+40(SB)/8, $0x0000000000000000
-DATA shuffle597<>+48(SB)/8, $0x0000001f0000000f
-DATA shuffle597<>+56(SB)/8, $0x0000000000000000
+DATA shuffle597<>+0(SB)/8, $0x0000000100000000
+DATA shuffle597<>+8(SB)/8, $0x0000000300000010
+DATA shuffle597<>+16(SB)/8, $0x0000000500000004
+DATA shuffle597<>+24(SB)/8, $0x0000000700000011
+DATA shuffle597<>+32(SB)/8, $0x0000000900000008
+DATA shuffle597<>+40(SB)/8, $0x0000000b00000012
+DATA shuffle597<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle597<>+56(SB)/8, $0x0000000f00000013
 GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle598<>+0(SB)/8, $0x0000000100000000
-DATA shuffle598<>+8(SB)/8, $0x000000030000001c
+DATA shuffle598<>+8(SB)/8, $0x0000001000000002
 DATA shuffle598<>+16(SB)/8, $0x0000000500000004
-DATA shuffle598<>+24(SB)/8, $0x000000070000001d
+DATA shuffle598<>+24(SB)/8, $0x0000001100000006
 DATA shuffle598<>+32(SB)/8, $0x0000000900000008
-DATA shuffle598<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle598<>+40(SB)/8, $0x000000120000000a
 DATA shuffle598<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle598<>+56(SB)/8, $0x0000000f0000001f
+DATA shuffle598<>+56(SB)/8, $0x000000130000000e
 GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle599<>+0(SB)/8, $0x0000000100000000
-DATA shuffle599<>+8(SB)/8, $0x0000001c00000002
-DATA shuffle599<>+16(SB)/8, $0x0000000500000004
-DATA shuffle599<>+24(SB)/8, $0x0000001d00000006
-DATA shuffle599<>+32(SB)/8, $0x0000000900000008
-DATA shuffle599<>+40(SB)/8, $0x0000001e0000000a
-DATA shuffle599<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle599<>+56(SB)/8, $0x0000001f0000000e
+DATA shuffle599<>+0(SB)/8, $0x0000001400000004
+DATA shuffle599<>+8(SB)/8, $0x0000000000000000
+DATA shuffle599<>+16(SB)/8, $0x0000001500000005
+DATA shuffle599<>+24(SB)/8, $0x0000000000000000
+DATA shuffle599<>+32(SB)/8, $0x0000001600000006
+DATA shuffle599<>+40(SB)/8, $0x0000000000000000
+DATA shuffle599<>+48(SB)/8, $0x0000001700000007
+DATA shuffle599<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle600<>+0(SB)/8, $0x0000000100000000
+DATA shuffle600<>+8(SB)/8, $0x0000000300000014
+DATA shuffle600<>+16(SB)/8, $0x0000000500000004
+DATA shuffle600<>+24(SB)/8, $0x0000000700000015
+DATA shuffle600<>+32(SB)/8, $0x0000000900000008
+DATA shuffle600<>+40(SB)/8, $0x0000000b00000016
+DATA shuffle600<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle600<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle601<>+0(SB)/8, $0x0000000100000000
+DATA shuffle601<>+8(SB)/8, $0x0000001400000002
+DATA shuffle601<>+16(SB)/8, $0x0000000500000004
+DATA shuffle601<>+24(SB)/8, $0x0000001500000006
+DATA shuffle601<>+32(SB)/8, $0x0000000900000008
+DATA shuffle601<>+40(SB)/8, $0x000000160000000a
+DATA shuffle601<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle601<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle602<>+0(SB)/8, $0x0000001800000008
+DATA shuffle602<>+8(SB)/8, $0x0000000000000000
+DATA shuffle602<>+16(SB)/8, $0x0000001900000009
+DATA shuffle602<>+24(SB)/8, $0x0000000000000000
+DATA shuffle602<>+32(SB)/8, $0x0000001a0000000a
+DATA shuffle602<>+40(SB)/8, $0x0000000000000000
+DATA shuffle602<>+48(SB)/8, $0x0000001b0000000b
+DATA shuffle602<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle603<>+0(SB)/8, $0x0000000100000000
+DATA shuffle603<>+8(SB)/8, $0x0000000300000018
+DATA shuffle603<>+16(SB)/8, $0x0000000500000004
+DATA shuffle603<>+24(SB)/8, $0x0000000700000019
+DATA shuffle603<>+32(SB)/8, $0x0000000900000008
+DATA shuffle603<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle603<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle603<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle604<>+0(SB)/8, $0x0000000100000000
+DATA shuffle604<>+8(SB)/8, $0x0000001800000002
+DATA shuffle604<>+16(SB)/8, $0x0000000500000004
+DATA shuffle604<>+24(SB)/8, $0x0000001900000006
+DATA shuffle604<>+32(SB)/8, $0x0000000900000008
+DATA shuffle604<>+40(SB)/8, $0x0000001a0000000a
+DATA shuffle604<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle604<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle605<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle605<>+8(SB)/8, $0x0000000000000000
+DATA shuffle605<>+16(SB)/8, $0x0000001d0000000d
+DATA shuffle605<>+24(SB)/8, $0x0000000000000000
+DATA shuffle605<>+32(SB)/8, $0x0000001e0000000e
+DATA shuffle605<>+40(SB)/8, $0x0000000000000000
+DATA shuffle605<>+48(SB)/8, $0x0000001f0000000f
+DATA shuffle605<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle606<>+0(SB)/8, $0x0000000100000000
+DATA shuffle606<>+8(SB)/8, $0x000000030000001c
+DATA shuffle606<>+16(SB)/8, $0x0000000500000004
+DATA shuffle606<>+24(SB)/8, $0x000000070000001d
+DATA shuffle606<>+32(SB)/8, $0x0000000900000008
+DATA shuffle606<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle606<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle606<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle607<>+0(SB)/8, $0x0000000100000000
+DATA shuffle607<>+8(SB)/8, $0x0000001c00000002
+DATA shuffle607<>+16(SB)/8, $0x0000000500000004
+DATA shuffle607<>+24(SB)/8, $0x0000001d00000006
+DATA shuffle607<>+32(SB)/8, $0x0000000900000008
+DATA shuffle607<>+40(SB)/8, $0x0000001e0000000a
+DATA shuffle607<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle607<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -18704,27 +19052,27 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle600<>+0(SB), Z31
-	VMOVDQU64 shuffle601<>+0(SB), Z30
-	VMOVDQU64 shuffle602<>+0(SB), Z29
-	VMOVDQU64 shuffle603<>+0(SB), Z28
-	VMOVDQU64 shuffle604<>+0(SB), Z27
-	VMOVDQU64 shuffle605<>+0(SB), Z26
-	VMOVDQU64 shuffle606<>+0(SB), Z25
-	VMOVDQU64 shuffle607<>+0(SB), Z24
-	VMOVDQU64 shuffle608<>+0(SB), Z23
+	VMOVDQU64 shuffle608<>+0(SB), Z31
+	VMOVDQU64 shuffle609<>+0(SB), Z30
+	VMOVDQU64 shuffle610<>+0(SB), Z29
+	VMOVDQU64 shuffle611<>+0(SB), Z28
+	VMOVDQU64 shuffle612<>+0(SB), Z27
+	VMOVDQU64 shuffle613<>+0(SB), Z26
+	VMOVDQU64 shuffle614<>+0(SB), Z25
+	VMOVDQU64 shuffle615<>+0(SB), Z24
+	VMOVDQU64 shuffle616<>+0(SB), Z23
 
-group722:
+group742:
 	MOVQ rows+24(FP), R9
 
-row723:
+row743:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last725
+	JB   last745
 
-chunks724:
+chunks744:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -18772,116 +19120,116 @@ chunks724:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks724
+	JAE        chunks744
 
-last725:
+last745:
 	TESTQ R11, R11
-	JZ    rowdone726
+	JZ    rowdone746
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks724
+	JMP   chunks744
 
-rowdone726:
+rowdone746:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row723
+	JNZ  row743
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group722
+	JNZ  group742
 	VZEROUPPER
 	RET
 
-DATA shuffle600<>+0(SB)/8, $0x00ff00000000ff00
-DATA shuffle600<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle600<>+16(SB)/8, $0x0000ff00000000ff
-DATA shuffle600<>+24(SB)/8, $0xff00000000ff0000
-DATA shuffle600<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle600<>+40(SB)/8, $0x00ff00000000ff00
-DATA shuffle600<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle600<>+56(SB)/8, $0x0000ff00000000ff
-GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle601<>+0(SB)/8, $0xff00000000ff0000
-DATA shuffle601<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle601<>+16(SB)/8, $0x00ff00000000ff00
-DATA shuffle601<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle601<>+32(SB)/8, $0x0000ff00000000ff
-DATA shuffle601<>+40(SB)/8, $0xff00000000ff0000
-DATA shuffle601<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle601<>+56(SB)/8, $0x00ff00000000ff00
-GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle602<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle602<>+8(SB)/8, $0x0000ff00000000ff
-DATA shuffle602<>+16(SB)/8, $0xff00000000ff0000
-DATA shuffle602<>+24(SB)/8, $0x000000ff00000000
-DATA shuffle602<>+32(SB)/8, $0x00ff00000000ff00
-DATA shuffle602<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle602<>+48(SB)/8, $0x0000ff00000000ff
-DATA shuffle602<>+56(SB)/8, $0xff00000000ff0000
-GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle603<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle603<>+8(SB)/8, $0x00ff00000000ff00
-DATA shuffle603<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle603<>+24(SB)/8, $0x0000ff00000000ff
-DATA shuffle603<>+32(SB)/8, $0xff00000000ff0000
-DATA shuffle603<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle603<>+48(SB)/8, $0x00ff00000000ff00
-DATA shuffle603<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle604<>+0(SB)/8, $0x231e19140f0a0500
-DATA shuffle604<>+8(SB)/8, $0x0b06013c37322d28
-DATA shuffle604<>+16(SB)/8, $0x332e29241f1a1510
-DATA shuffle604<>+24(SB)/8, $0x1b16110c07023d38
-DATA shuffle604<>+32(SB)/8, $0x033e39342f2a2520
-DATA shuffle604<>+40(SB)/8, $0x2b26211c17120d08
-DATA shuffle604<>+48(SB)/8, $0x130e09043f3a3530
-DATA shuffle604<>+56(SB)/8, $0x3b36312c27221d18
-GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle605<>+0(SB)/8, $0x241f1a15100b0601
-DATA shuffle605<>+8(SB)/8, $0x0c07023d38332e29
-DATA shuffle605<>+16(SB)/8, $0x342f2a25201b1611
-DATA shuffle605<>+24(SB)/8, $0x1c17120d08033e39
-DATA shuffle605<>+32(SB)/8, $0x043f3a35302b2621
-DATA shuffle605<>+40(SB)/8, $0x2c27221d18130e09
-DATA shuffle605<>+48(SB)/8, $0x140f0a05003b3631
-DATA shuffle605<>+56(SB)/8, $0x3c37322d28231e19
-GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle606<>+0(SB)/8, $0x25201b16110c0702
-DATA shuffle606<>+8(SB)/8, $0x0d08033e39342f2a
-DATA shuffle606<>+16(SB)/8, $0x35302b26211c1712
-DATA shuffle606<>+24(SB)/8, $0x1d18130e09043f3a
-DATA shuffle606<>+32(SB)/8, $0x05003b36312c2722
-DATA shuffle606<>+40(SB)/8, $0x2d28231e19140f0a
-DATA shuffle606<>+48(SB)/8, $0x15100b06013c3732
-DATA shuffle606<>+56(SB)/8, $0x3d38332e29241f1a
-GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle607<>+0(SB)/8, $0x26211c17120d0803
-DATA shuffle607<>+8(SB)/8, $0x0e09043f3a35302b
-DATA shuffle607<>+16(SB)/8, $0x36312c27221d1813
-DATA shuffle607<>+24(SB)/8, $0x1e19140f0a05003b
-DATA shuffle607<>+32(SB)/8, $0x06013c37322d2823
-DATA shuffle607<>+40(SB)/8, $0x2e29241f1a15100b
-DATA shuffle607<>+48(SB)/8, $0x16110c07023d3833
-DATA shuffle607<>+56(SB)/8, $0x3e39342f2a25201b
-GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle608<>+0(SB)/8, $0x27221d18130e0904
-DATA shuffle608<>+8(SB)/8, $0x0f0a05003b36312c
-DATA shuffle608<>+16(SB)/8, $0x37322d28231e1914
-DATA shuffle608<>+24(SB)/8, $0x1f1a15100b06013c
-DATA shuffle608<>+32(SB)/8, $0x07023d38332e2924
-DATA shuffle608<>+40(SB)/8, $0x2f2a25201b16110c
-DATA shuffle608<>+48(SB)/8, $0x17120d08033e3934
-DATA shuffle608<>+56(SB)/8, $0x3f3a35302b26211c
+DATA shuffle608<>+0(SB)/8, $0x00ff00000000ff00
+DATA shuffle608<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle608<>+16(SB)/8, $0x0000ff00000000ff
+DATA shuffle608<>+24(SB)/8, $0xff00000000ff0000
+DATA shuffle608<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle608<>+40(SB)/8, $0x00ff00000000ff00
+DATA shuffle608<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle608<>+56(SB)/8, $0x0000ff00000000ff
 GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle609<>+0(SB)/8, $0xff00000000ff0000
+DATA shuffle609<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle609<>+16(SB)/8, $0x00ff00000000ff00
+DATA shuffle609<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle609<>+32(SB)/8, $0x0000ff00000000ff
+DATA shuffle609<>+40(SB)/8, $0xff00000000ff0000
+DATA shuffle609<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle609<>+56(SB)/8, $0x00ff00000000ff00
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle610<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle610<>+8(SB)/8, $0x0000ff00000000ff
+DATA shuffle610<>+16(SB)/8, $0xff00000000ff0000
+DATA shuffle610<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle610<>+32(SB)/8, $0x00ff00000000ff00
+DATA shuffle610<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle610<>+48(SB)/8, $0x0000ff00000000ff
+DATA shuffle610<>+56(SB)/8, $0xff00000000ff0000
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle611<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle611<>+8(SB)/8, $0x00ff00000000ff00
+DATA shuffle611<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle611<>+24(SB)/8, $0x0000ff00000000ff
+DATA shuffle611<>+32(SB)/8, $0xff00000000ff0000
+DATA shuffle611<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle611<>+48(SB)/8, $0x00ff00000000ff00
+DATA shuffle611<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle612<>+0(SB)/8, $0x231e19140f0a0500
+DATA shuffle612<>+8(SB)/8, $0x0b06013c37322d28
+DATA shuffle612<>+16(SB)/8, $0x332e29241f1a1510
+DATA shuffle612<>+24(SB)/8, $0x1b16110c07023d38
+DATA shuffle612<>+32(SB)/8, $0x033e39342f2a2520
+DATA shuffle612<>+40(SB)/8, $0x2b26211c17120d08
+DATA shuffle612<>+48(SB)/8, $0x130e09043f3a3530
+DATA shuffle612<>+56(SB)/8, $0x3b36312c27221d18
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle613<>+0(SB)/8, $0x241f1a15100b0601
+DATA shuffle613<>+8(SB)/8, $0x0c07023d38332e29
+DATA shuffle613<>+16(SB)/8, $0x342f2a25201b1611
+DATA shuffle613<>+24(SB)/8, $0x1c17120d08033e39
+DATA shuffle613<>+32(SB)/8, $0x043f3a35302b2621
+DATA shuffle613<>+40(SB)/8, $0x2c27221d18130e09
+DATA shuffle613<>+48(SB)/8, $0x140f0a05003b3631
+DATA shuffle613<>+56(SB)/8, $0x3c37322d28231e19
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle614<>+0(SB)/8, $0x25201b16110c0702
+DATA shuffle614<>+8(SB)/8, $0x0d08033e39342f2a
+DATA shuffle614<>+16(SB)/8, $0x35302b26211c1712
+DATA shuffle614<>+24(SB)/8, $0x1d18130e09043f3a
+DATA shuffle614<>+32(SB)/8, $0x05003b36312c2722
+DATA shuffle614<>+40(SB)/8, $0x2d28231e19140f0a
+DATA shuffle614<>+48(SB)/8, $0x15100b06013c3732
+DATA shuffle614<>+56(SB)/8, $0x3d38332e29241f1a
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle615<>+0(SB)/8, $0x26211c17120d0803
+DATA shuffle615<>+8(SB)/8, $0x0e09043f3a35302b
+DATA shuffle615<>+16(SB)/8, $0x36312c27221d1813
+DATA shuffle615<>+24(SB)/8, $0x1e19140f0a05003b
+DATA shuffle615<>+32(SB)/8, $0x06013c37322d2823
+DATA shuffle615<>+40(SB)/8, $0x2e29241f1a15100b
+DATA shuffle615<>+48(SB)/8, $0x16110c07023d3833
+DATA shuffle615<>+56(SB)/8, $0x3e39342f2a25201b
+GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle616<>+0(SB)/8, $0x27221d18130e0904
+DATA shuffle616<>+8(SB)/8, $0x0f0a05003b36312c
+DATA shuffle616<>+16(SB)/8, $0x37322d28231e1914
+DATA shuffle616<>+24(SB)/8, $0x1f1a15100b06013c
+DATA shuffle616<>+32(SB)/8, $0x07023d38332e2924
+DATA shuffle616<>+40(SB)/8, $0x2f2a25201b16110c
+DATA shuffle616<>+48(SB)/8, $0x17120d08033e3934
+DATA shuffle616<>+56(SB)/8, $0x3f3a35302b26211c
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -18905,27 +19253,27 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle609<>+0(SB), Z31
-	VMOVDQU64 shuffle610<>+0(SB), Z30
-	VMOVDQU64 shuffle611<>+0(SB), Z29
-	VMOVDQU64 shuffle612<>+0(SB), Z28
-	VMOVDQU64 shuffle613<>+0(SB), Z27
-	VMOVDQU64 shuffle614<>+0(SB), Z26
-	VMOVDQU64 shuffle615<>+0(SB), Z25
-	VMOVDQU64 shuffle616<>+0(SB), Z24
-	VMOVDQU64 shuffle617<>+0(SB), Z23
+	VMOVDQU64 shuffle617<>+0(SB), Z31
+	VMOVDQU64 shuffle618<>+0(SB), Z30
+	VMOVDQU64 shuffle619<>+0(SB), Z29
+	VMOVDQU64 shuffle620<>+0(SB), Z28
+	VMOVDQU64 shuffle621<>+0(SB), Z27
+	VMOVDQU64 shuffle622<>+0(SB), Z26
+	VMOVDQU64 shuffle623<>+0(SB), Z25
+	VMOVDQU64 shuffle624<>+0(SB), Z24
+	VMOVDQU64 shuffle625<>+0(SB), Z23
 
-group727:
+group747:
 	MOVQ rows+24(FP), R9
 
-row728:
+row748:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last730
+	JB   last750
 
-chunks729:
+chunks749:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -18973,116 +19321,116 @@ chunks729:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks729
+	JAE        chunks749
 
-last730:
+last750:
 	TESTQ R11, R11
-	JZ    rowdone731
+	JZ    rowdone751
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks729
+	JMP   chunks749
 
-rowdone731:
+rowdone751:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row728
+	JNZ  row748
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group727
+	JNZ  group747
 	VZEROUPPER
 	RET
 
-DATA shuffle609<>+0(SB)/8, $0xffff000000000000
-DATA shuffle609<>+8(SB)/8, $0x0000000000000000
-DATA shuffle609<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle609<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle609<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle609<>+40(SB)/8, $0xffff000000000000
-DATA shuffle609<>+48(SB)/8, $0x0000000000000000
-DATA shuffle609<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle610<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle610<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle610<>+16(SB)/8, $0xffff000000000000
-DATA shuffle610<>+24(SB)/8, $0x0000000000000000
-DATA shuffle610<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle610<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle610<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle610<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle611<>+0(SB)/8, $0x0000000000000000
-DATA shuffle611<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle611<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle611<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle611<>+32(SB)/8, $0xffff000000000000
-DATA shuffle611<>+40(SB)/8, $0x0000000000000000
-DATA shuffle611<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle611<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle612<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle612<>+8(SB)/8, $0xffff000000000000
-DATA shuffle612<>+16(SB)/8, $0x0000000000000000
-DATA shuffle612<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle612<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle612<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle612<>+48(SB)/8, $0xffff000000000000
-DATA shuffle612<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle613<>+0(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle613<>+8(SB)/8, $0x07063d3c33322928
-DATA shuffle613<>+16(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle613<>+24(SB)/8, $0x17160d0c03023938
-DATA shuffle613<>+32(SB)/8, $0x3f3e35342b2a2120
-DATA shuffle613<>+40(SB)/8, $0x27261d1c13120908
-DATA shuffle613<>+48(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle613<>+56(SB)/8, $0x37362d2c23221918
-GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle614<>+0(SB)/8, $0x212017160d0c0302
-DATA shuffle614<>+8(SB)/8, $0x09083f3e35342b2a
-DATA shuffle614<>+16(SB)/8, $0x313027261d1c1312
-DATA shuffle614<>+24(SB)/8, $0x19180f0e05043b3a
-DATA shuffle614<>+32(SB)/8, $0x010037362d2c2322
-DATA shuffle614<>+40(SB)/8, $0x29281f1e15140b0a
-DATA shuffle614<>+48(SB)/8, $0x111007063d3c3332
-DATA shuffle614<>+56(SB)/8, $0x39382f2e25241b1a
-GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle615<>+0(SB)/8, $0x232219180f0e0504
-DATA shuffle615<>+8(SB)/8, $0x0b0a010037362d2c
-DATA shuffle615<>+16(SB)/8, $0x333229281f1e1514
-DATA shuffle615<>+24(SB)/8, $0x1b1a111007063d3c
-DATA shuffle615<>+32(SB)/8, $0x030239382f2e2524
-DATA shuffle615<>+40(SB)/8, $0x2b2a212017160d0c
-DATA shuffle615<>+48(SB)/8, $0x131209083f3e3534
-DATA shuffle615<>+56(SB)/8, $0x3b3a313027261d1c
-GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle616<>+0(SB)/8, $0x25241b1a11100706
-DATA shuffle616<>+8(SB)/8, $0x0d0c030239382f2e
-DATA shuffle616<>+16(SB)/8, $0x35342b2a21201716
-DATA shuffle616<>+24(SB)/8, $0x1d1c131209083f3e
-DATA shuffle616<>+32(SB)/8, $0x05043b3a31302726
-DATA shuffle616<>+40(SB)/8, $0x2d2c232219180f0e
-DATA shuffle616<>+48(SB)/8, $0x15140b0a01003736
-DATA shuffle616<>+56(SB)/8, $0x3d3c333229281f1e
-GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle617<>+0(SB)/8, $0x27261d1c13120908
-DATA shuffle617<>+8(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle617<>+16(SB)/8, $0x37362d2c23221918
-DATA shuffle617<>+24(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle617<>+32(SB)/8, $0x07063d3c33322928
-DATA shuffle617<>+40(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle617<>+48(SB)/8, $0x17160d0c03023938
-DATA shuffle617<>+56(SB)/8, $0x3f3e35342b2a2120
+DATA shuffle617<>+0(SB)/8, $0xffff000000000000
+DATA shuffle617<>+8(SB)/8, $0x0000000000000000
+DATA shuffle617<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle617<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle617<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle617<>+40(SB)/8, $0xffff000000000000
+DATA shuffle617<>+48(SB)/8, $0x0000000000000000
+DATA shuffle617<>+56(SB)/8, $0x000000000000ffff
 GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle618<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle618<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle618<>+16(SB)/8, $0xffff000000000000
+DATA shuffle618<>+24(SB)/8, $0x0000000000000000
+DATA shuffle618<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle618<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle618<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle618<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle619<>+0(SB)/8, $0x0000000000000000
+DATA shuffle619<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle619<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle619<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle619<>+32(SB)/8, $0xffff000000000000
+DATA shuffle619<>+40(SB)/8, $0x0000000000000000
+DATA shuffle619<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle619<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle620<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle620<>+8(SB)/8, $0xffff000000000000
+DATA shuffle620<>+16(SB)/8, $0x0000000000000000
+DATA shuffle620<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle620<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle620<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle620<>+48(SB)/8, $0xffff000000000000
+DATA shuffle620<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle621<>+0(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle621<>+8(SB)/8, $0x07063d3c33322928
+DATA shuffle621<>+16(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle621<>+24(SB)/8, $0x17160d0c03023938
+DATA shuffle621<>+32(SB)/8, $0x3f3e35342b2a2120
+DATA shuffle621<>+40(SB)/8, $0x27261d1c13120908
+DATA shuffle621<>+48(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle621<>+56(SB)/8, $0x37362d2c23221918
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle622<>+0(SB)/8, $0x212017160d0c0302
+DATA shuffle622<>+8(SB)/8, $0x09083f3e35342b2a
+DATA shuffle622<>+16(SB)/8, $0x313027261d1c1312
+DATA shuffle622<>+24(SB)/8, $0x19180f0e05043b3a
+DATA shuffle622<>+32(SB)/8, $0x010037362d2c2322
+DATA shuffle622<>+40(SB)/8, $0x29281f1e15140b0a
+DATA shuffle622<>+48(SB)/8, $0x111007063d3c3332
+DATA shuffle622<>+56(SB)/8, $0x39382f2e25241b1a
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle623<>+0(SB)/8, $0x232219180f0e0504
+DATA shuffle623<>+8(SB)/8, $0x0b0a010037362d2c
+DATA shuffle623<>+16(SB)/8, $0x333229281f1e1514
+DATA shuffle623<>+24(SB)/8, $0x1b1a111007063d3c
+DATA shuffle623<>+32(SB)/8, $0x030239382f2e2524
+DATA shuffle623<>+40(SB)/8, $0x2b2a212017160d0c
+DATA shuffle623<>+48(SB)/8, $0x131209083f3e3534
+DATA shuffle623<>+56(SB)/8, $0x3b3a313027261d1c
+GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle624<>+0(SB)/8, $0x25241b1a11100706
+DATA shuffle624<>+8(SB)/8, $0x0d0c030239382f2e
+DATA shuffle624<>+16(SB)/8, $0x35342b2a21201716
+DATA shuffle624<>+24(SB)/8, $0x1d1c131209083f3e
+DATA shuffle624<>+32(SB)/8, $0x05043b3a31302726
+DATA shuffle624<>+40(SB)/8, $0x2d2c232219180f0e
+DATA shuffle624<>+48(SB)/8, $0x15140b0a01003736
+DATA shuffle624<>+56(SB)/8, $0x3d3c333229281f1e
+GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle625<>+0(SB)/8, $0x27261d1c13120908
+DATA shuffle625<>+8(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle625<>+16(SB)/8, $0x37362d2c23221918
+DATA shuffle625<>+24(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle625<>+32(SB)/8, $0x07063d3c33322928
+DATA shuffle625<>+40(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle625<>+48(SB)/8, $0x17160d0c03023938
+DATA shuffle625<>+56(SB)/8, $0x3f3e35342b2a2120
+GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -19106,27 +19454,27 @@ TEXT ·unzip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle618<>+0(SB), Z31
-	VMOVDQU64 shuffle619<>+0(SB), Z30
-	VMOVDQU64 shuffle620<>+0(SB), Z29
-	VMOVDQU64 shuffle621<>+0(SB), Z28
-	VMOVDQU64 shuffle622<>+0(SB), Z27
-	VMOVDQU64 shuffle623<>+0(SB), Z26
-	VMOVDQU64 shuffle624<>+0(SB), Z25
-	VMOVDQU64 shuffle625<>+0(SB), Z24
-	VMOVDQU64 shuffle626<>+0(SB), Z23
+	VMOVDQU64 shuffle626<>+0(SB), Z31
+	VMOVDQU64 shuffle627<>+0(SB), Z30
+	VMOVDQU64 shuffle628<>+0(SB), Z29
+	VMOVDQU64 shuffle629<>+0(SB), Z28
+	VMOVDQU64 shuffle630<>+0(SB), Z27
+	VMOVDQU64 shuffle631<>+0(SB), Z26
+	VMOVDQU64 shuffle632<>+0(SB), Z25
+	VMOVDQU64 shuffle633<>+0(SB), Z24
+	VMOVDQU64 shuffle634<>+0(SB), Z23
 
-group732:
+group752:
 	MOVQ rows+24(FP), R9
 
-row733:
+row753:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last735
+	JB   last755
 
-chunks734:
+chunks754:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19174,116 +19522,116 @@ chunks734:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks734
+	JAE        chunks754
 
-last735:
+last755:
 	TESTQ R11, R11
-	JZ    rowdone736
+	JZ    rowdone756
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks734
+	JMP   chunks754
 
-rowdone736:
+rowdone756:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row733
+	JNZ  row753
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group732
+	JNZ  group752
 	VZEROUPPER
 	RET
 
-DATA shuffle618<>+0(SB)/8, $0x0000000000000000
-DATA shuffle618<>+8(SB)/8, $0x0000000000000000
-DATA shuffle618<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle618<>+24(SB)/8, $0x0000000000000000
-DATA shuffle618<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle618<>+40(SB)/8, $0x0000000000000000
-DATA shuffle618<>+48(SB)/8, $0x0000000000000000
-DATA shuffle618<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle619<>+0(SB)/8, $0x0000000000000000
-DATA shuffle619<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle619<>+16(SB)/8, $0x0000000000000000
-DATA shuffle619<>+24(SB)/8, $0x0000000000000000
-DATA shuffle619<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle619<>+40(SB)/8, $0x0000000000000000
-DATA shuffle619<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle619<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle620<>+0(SB)/8, $0x0000000000000000
-DATA shuffle620<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle620<>+16(SB)/8, $0x0000000000000000
-DATA shuffle620<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle620<>+32(SB)/8, $0x0000000000000000
-DATA shuffle620<>+40(SB)/8, $0x0000000000000000
-DATA shuffle620<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle620<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle621<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle621<>+8(SB)/8, $0x0000000000000000
-DATA shuffle621<>+16(SB)/8, $0x0000000000000000
-DATA shuffle621<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle621<>+32(SB)/8, $0x0000000000000000
-DATA shuffle621<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle621<>+48(SB)/8, $0x0000000000000000
-DATA shuffle621<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle622<>+0(SB)/8, $0x0000000500000000
-DATA shuffle622<>+8(SB)/8, $0x0000000f0000000a
-DATA shuffle622<>+16(SB)/8, $0x0000000900000004
-DATA shuffle622<>+24(SB)/8, $0x000000030000000e
-DATA shuffle622<>+32(SB)/8, $0x0000000d00000008
-DATA shuffle622<>+40(SB)/8, $0x0000000700000002
-DATA shuffle622<>+48(SB)/8, $0x000000010000000c
-DATA shuffle622<>+56(SB)/8, $0x0000000b00000006
-GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle623<>+0(SB)/8, $0x0000000600000001
-DATA shuffle623<>+8(SB)/8, $0x000000000000000b
-DATA shuffle623<>+16(SB)/8, $0x0000000a00000005
-DATA shuffle623<>+24(SB)/8, $0x000000040000000f
-DATA shuffle623<>+32(SB)/8, $0x0000000e00000009
-DATA shuffle623<>+40(SB)/8, $0x0000000800000003
-DATA shuffle623<>+48(SB)/8, $0x000000020000000d
-DATA shuffle623<>+56(SB)/8, $0x0000000c00000007
-GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle624<>+0(SB)/8, $0x0000000700000002
-DATA shuffle624<>+8(SB)/8, $0x000000010000000c
-DATA shuffle624<>+16(SB)/8, $0x0000000b00000006
-DATA shuffle624<>+24(SB)/8, $0x0000000500000000
-DATA shuffle624<>+32(SB)/8, $0x0000000f0000000a
-DATA shuffle624<>+40(SB)/8, $0x0000000900000004
-DATA shuffle624<>+48(SB)/8, $0x000000030000000e
-DATA shuffle624<>+56(SB)/8, $0x0000000d00000008
-GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle625<>+0(SB)/8, $0x0000000800000003
-DATA shuffle625<>+8(SB)/8, $0x000000020000000d
-DATA shuffle625<>+16(SB)/8, $0x0000000c00000007
-DATA shuffle625<>+24(SB)/8, $0x0000000600000001
-DATA shuffle625<>+32(SB)/8, $0x000000000000000b
-DATA shuffle625<>+40(SB)/8, $0x0000000a00000005
-DATA shuffle625<>+48(SB)/8, $0x000000040000000f
-DATA shuffle625<>+56(SB)/8, $0x0000000e00000009
-GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle626<>+0(SB)/8, $0x0000000900000004
-DATA shuffle626<>+8(SB)/8, $0x000000030000000e
-DATA shuffle626<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle626<>+24(SB)/8, $0x0000000700000002
-DATA shuffle626<>+32(SB)/8, $0x000000010000000c
-DATA shuffle626<>+40(SB)/8, $0x0000000b00000006
-DATA shuffle626<>+48(SB)/8, $0x0000000500000000
-DATA shuffle626<>+56(SB)/8, $0x0000000f0000000a
+DATA shuffle626<>+0(SB)/8, $0x0000000000000000
+DATA shuffle626<>+8(SB)/8, $0x0000000000000000
+DATA shuffle626<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle626<>+24(SB)/8, $0x0000000000000000
+DATA shuffle626<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle626<>+40(SB)/8, $0x0000000000000000
+DATA shuffle626<>+48(SB)/8, $0x0000000000000000
+DATA shuffle626<>+56(SB)/8, $0x00000000ffffffff
 GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle627<>+0(SB)/8, $0x0000000000000000
+DATA shuffle627<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle627<>+16(SB)/8, $0x0000000000000000
+DATA shuffle627<>+24(SB)/8, $0x0000000000000000
+DATA shuffle627<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle627<>+40(SB)/8, $0x0000000000000000
+DATA shuffle627<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle627<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle628<>+0(SB)/8, $0x0000000000000000
+DATA shuffle628<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle628<>+16(SB)/8, $0x0000000000000000
+DATA shuffle628<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle628<>+32(SB)/8, $0x0000000000000000
+DATA shuffle628<>+40(SB)/8, $0x0000000000000000
+DATA shuffle628<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle628<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle629<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle629<>+8(SB)/8, $0x0000000000000000
+DATA shuffle629<>+16(SB)/8, $0x0000000000000000
+DATA shuffle629<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle629<>+32(SB)/8, $0x0000000000000000
+DATA shuffle629<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle629<>+48(SB)/8, $0x0000000000000000
+DATA shuffle629<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle630<>+0(SB)/8, $0x0000000500000000
+DATA shuffle630<>+8(SB)/8, $0x0000000f0000000a
+DATA shuffle630<>+16(SB)/8, $0x0000000900000004
+DATA shuffle630<>+24(SB)/8, $0x000000030000000e
+DATA shuffle630<>+32(SB)/8, $0x0000000d00000008
+DATA shuffle630<>+40(SB)/8, $0x0000000700000002
+DATA shuffle630<>+48(SB)/8, $0x000000010000000c
+DATA shuffle630<>+56(SB)/8, $0x0000000b00000006
+GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle631<>+0(SB)/8, $0x0000000600000001
+DATA shuffle631<>+8(SB)/8, $0x000000000000000b
+DATA shuffle631<>+16(SB)/8, $0x0000000a00000005
+DATA shuffle631<>+24(SB)/8, $0x000000040000000f
+DATA shuffle631<>+32(SB)/8, $0x0000000e00000009
+DATA shuffle631<>+40(SB)/8, $0x0000000800000003
+DATA shuffle631<>+48(SB)/8, $0x000000020000000d
+DATA shuffle631<>+56(SB)/8, $0x0000000c00000007
+GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle632<>+0(SB)/8, $0x0000000700000002
+DATA shuffle632<>+8(SB)/8, $0x000000010000000c
+DATA shuffle632<>+16(SB)/8, $0x0000000b00000006
+DATA shuffle632<>+24(SB)/8, $0x0000000500000000
+DATA shuffle632<>+32(SB)/8, $0x0000000f0000000a
+DATA shuffle632<>+40(SB)/8, $0x0000000900000004
+DATA shuffle632<>+48(SB)/8, $0x000000030000000e
+DATA shuffle632<>+56(SB)/8, $0x0000000d00000008
+GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle633<>+0(SB)/8, $0x0000000800000003
+DATA shuffle633<>+8(SB)/8, $0x000000020000000d
+DATA shuffle633<>+16(SB)/8, $0x0000000c00000007
+DATA shuffle633<>+24(SB)/8, $0x0000000600000001
+DATA shuffle633<>+32(SB)/8, $0x000000000000000b
+DATA shuffle633<>+40(SB)/8, $0x0000000a00000005
+DATA shuffle633<>+48(SB)/8, $0x000000040000000f
+DATA shuffle633<>+56(SB)/8, $0x0000000e00000009
+GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle634<>+0(SB)/8, $0x0000000900000004
+DATA shuffle634<>+8(SB)/8, $0x000000030000000e
+DATA shuffle634<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle634<>+24(SB)/8, $0x0000000700000002
+DATA shuffle634<>+32(SB)/8, $0x000000010000000c
+DATA shuffle634<>+40(SB)/8, $0x0000000b00000006
+DATA shuffle634<>+48(SB)/8, $0x0000000500000000
+DATA shuffle634<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -19307,27 +19655,27 @@ TEXT ·unzip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle627<>+0(SB), Z31
-	VMOVDQU64 shuffle628<>+0(SB), Z30
-	VMOVDQU64 shuffle629<>+0(SB), Z29
-	VMOVDQU64 shuffle630<>+0(SB), Z28
-	VMOVDQU64 shuffle631<>+0(SB), Z27
-	VMOVDQU64 shuffle632<>+0(SB), Z26
-	VMOVDQU64 shuffle633<>+0(SB), Z25
-	VMOVDQU64 shuffle634<>+0(SB), Z24
-	VMOVDQU64 shuffle635<>+0(SB), Z23
+	VMOVDQU64 shuffle635<>+0(SB), Z31
+	VMOVDQU64 shuffle636<>+0(SB), Z30
+	VMOVDQU64 shuffle637<>+0(SB), Z29
+	VMOVDQU64 shuffle638<>+0(SB), Z28
+	VMOVDQU64 shuffle639<>+0(SB), Z27
+	VMOVDQU64 shuffle640<>+0(SB), Z26
+	VMOVDQU64 shuffle641<>+0(SB), Z25
+	VMOVDQU64 shuffle642<>+0(SB), Z24
+	VMOVDQU64 shuffle643<>+0(SB), Z23
 
-group737:
+group757:
 	MOVQ rows+24(FP), R9
 
-row738:
+row758:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last740
+	JB   last760
 
-chunks739:
+chunks759:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19375,116 +19723,116 @@ chunks739:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks739
+	JAE        chunks759
 
-last740:
+last760:
 	TESTQ R11, R11
-	JZ    rowdone741
+	JZ    rowdone761
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks739
+	JMP   chunks759
 
-rowdone741:
+rowdone761:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row738
+	JNZ  row758
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group737
+	JNZ  group757
 	VZEROUPPER
 	RET
 
-DATA shuffle627<>+0(SB)/8, $0x0000000000000000
-DATA shuffle627<>+8(SB)/8, $0x0000000000000000
-DATA shuffle627<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle627<>+24(SB)/8, $0x0000000000000000
-DATA shuffle627<>+32(SB)/8, $0x0000000000000000
-DATA shuffle627<>+40(SB)/8, $0x0000000000000000
-DATA shuffle627<>+48(SB)/8, $0x0000000000000000
-DATA shuffle627<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle628<>+0(SB)/8, $0x0000000000000000
-DATA shuffle628<>+8(SB)/8, $0x0000000000000000
-DATA shuffle628<>+16(SB)/8, $0x0000000000000000
-DATA shuffle628<>+24(SB)/8, $0x0000000000000000
-DATA shuffle628<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle628<>+40(SB)/8, $0x0000000000000000
-DATA shuffle628<>+48(SB)/8, $0x0000000000000000
-DATA shuffle628<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle629<>+0(SB)/8, $0x0000000000000000
-DATA shuffle629<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle629<>+16(SB)/8, $0x0000000000000000
-DATA shuffle629<>+24(SB)/8, $0x0000000000000000
-DATA shuffle629<>+32(SB)/8, $0x0000000000000000
-DATA shuffle629<>+40(SB)/8, $0x0000000000000000
-DATA shuffle629<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle629<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle630<>+0(SB)/8, $0x0000000000000000
-DATA shuffle630<>+8(SB)/8, $0x0000000000000000
-DATA shuffle630<>+16(SB)/8, $0x0000000000000000
-DATA shuffle630<>+24(SB)/8, $0xffffffffffffffff
-DATA shuffle630<>+32(SB)/8, $0x0000000000000000
-DATA shuffle630<>+40(SB)/8, $0x0000000000000000
-DATA shuffle630<>+48(SB)/8, $0x0000000000000000
-DATA shuffle630<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle631<>+0(SB)/8, $0x0000000000000000
-DATA shuffle631<>+8(SB)/8, $0x0000000000000005
-DATA shuffle631<>+16(SB)/8, $0x0000000000000002
-DATA shuffle631<>+24(SB)/8, $0x0000000000000007
-DATA shuffle631<>+32(SB)/8, $0x0000000000000004
-DATA shuffle631<>+40(SB)/8, $0x0000000000000001
-DATA shuffle631<>+48(SB)/8, $0x0000000000000006
-DATA shuffle631<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle632<>+0(SB)/8, $0x0000000000000001
-DATA shuffle632<>+8(SB)/8, $0x0000000000000006
-DATA shuffle632<>+16(SB)/8, $0x0000000000000003
-DATA shuffle632<>+24(SB)/8, $0x0000000000000000
-DATA shuffle632<>+32(SB)/8, $0x0000000000000005
-DATA shuffle632<>+40(SB)/8, $0x0000000000000002
-DATA shuffle632<>+48(SB)/8, $0x0000000000000007
-DATA shuffle632<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle633<>+0(SB)/8, $0x0000000000000002
-DATA shuffle633<>+8(SB)/8, $0x0000000000000007
-DATA shuffle633<>+16(SB)/8, $0x0000000000000004
-DATA shuffle633<>+24(SB)/8, $0x0000000000000001
-DATA shuffle633<>+32(SB)/8, $0x0000000000000006
-DATA shuffle633<>+40(SB)/8, $0x0000000000000003
-DATA shuffle633<>+48(SB)/8, $0x0000000000000000
-DATA shuffle633<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle634<>+0(SB)/8, $0x0000000000000003
-DATA shuffle634<>+8(SB)/8, $0x0000000000000000
-DATA shuffle634<>+16(SB)/8, $0x0000000000000005
-DATA shuffle634<>+24(SB)/8, $0x0000000000000002
-DATA shuffle634<>+32(SB)/8, $0x0000000000000007
-DATA shuffle634<>+40(SB)/8, $0x0000000000000004
-DATA shuffle634<>+48(SB)/8, $0x0000000000000001
-DATA shuffle634<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle635<>+0(SB)/8, $0x0000000000000004
-DATA shuffle635<>+8(SB)/8, $0x0000000000000001
-DATA shuffle635<>+16(SB)/8, $0x0000000000000006
-DATA shuffle635<>+24(SB)/8, $0x0000000000000003
+DATA shuffle635<>+0(SB)/8, $0x0000000000000000
+DATA shuffle635<>+8(SB)/8, $0x0000000000000000
+DATA shuffle635<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle635<>+24(SB)/8, $0x0000000000000000
 DATA shuffle635<>+32(SB)/8, $0x0000000000000000
-DATA shuffle635<>+40(SB)/8, $0x0000000000000005
-DATA shuffle635<>+48(SB)/8, $0x0000000000000002
-DATA shuffle635<>+56(SB)/8, $0x0000000000000007
+DATA shuffle635<>+40(SB)/8, $0x0000000000000000
+DATA shuffle635<>+48(SB)/8, $0x0000000000000000
+DATA shuffle635<>+56(SB)/8, $0xffffffffffffffff
 GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle636<>+0(SB)/8, $0x0000000000000000
+DATA shuffle636<>+8(SB)/8, $0x0000000000000000
+DATA shuffle636<>+16(SB)/8, $0x0000000000000000
+DATA shuffle636<>+24(SB)/8, $0x0000000000000000
+DATA shuffle636<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle636<>+40(SB)/8, $0x0000000000000000
+DATA shuffle636<>+48(SB)/8, $0x0000000000000000
+DATA shuffle636<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle637<>+0(SB)/8, $0x0000000000000000
+DATA shuffle637<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle637<>+16(SB)/8, $0x0000000000000000
+DATA shuffle637<>+24(SB)/8, $0x0000000000000000
+DATA shuffle637<>+32(SB)/8, $0x0000000000000000
+DATA shuffle637<>+40(SB)/8, $0x0000000000000000
+DATA shuffle637<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle637<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle638<>+0(SB)/8, $0x0000000000000000
+DATA shuffle638<>+8(SB)/8, $0x0000000000000000
+DATA shuffle638<>+16(SB)/8, $0x0000000000000000
+DATA shuffle638<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle638<>+32(SB)/8, $0x0000000000000000
+DATA shuffle638<>+40(SB)/8, $0x0000000000000000
+DATA shuffle638<>+48(SB)/8, $0x0000000000000000
+DATA shuffle638<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle639<>+0(SB)/8, $0x0000000000000000
+DATA shuffle639<>+8(SB)/8, $0x0000000000000005
+DATA shuffle639<>+16(SB)/8, $0x0000000000000002
+DATA shuffle639<>+24(SB)/8, $0x0000000000000007
+DATA shuffle639<>+32(SB)/8, $0x0000000000000004
+DATA shuffle639<>+40(SB)/8, $0x0000000000000001
+DATA shuffle639<>+48(SB)/8, $0x0000000000000006
+DATA shuffle639<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle640<>+0(SB)/8, $0x0000000000000001
+DATA shuffle640<>+8(SB)/8, $0x0000000000000006
+DATA shuffle640<>+16(SB)/8, $0x0000000000000003
+DATA shuffle640<>+24(SB)/8, $0x0000000000000000
+DATA shuffle640<>+32(SB)/8, $0x0000000000000005
+DATA shuffle640<>+40(SB)/8, $0x0000000000000002
+DATA shuffle640<>+48(SB)/8, $0x0000000000000007
+DATA shuffle640<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle641<>+0(SB)/8, $0x0000000000000002
+DATA shuffle641<>+8(SB)/8, $0x0000000000000007
+DATA shuffle641<>+16(SB)/8, $0x0000000000000004
+DATA shuffle641<>+24(SB)/8, $0x0000000000000001
+DATA shuffle641<>+32(SB)/8, $0x0000000000000006
+DATA shuffle641<>+40(SB)/8, $0x0000000000000003
+DATA shuffle641<>+48(SB)/8, $0x0000000000000000
+DATA shuffle641<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle642<>+0(SB)/8, $0x0000000000000003
+DATA shuffle642<>+8(SB)/8, $0x0000000000000000
+DATA shuffle642<>+16(SB)/8, $0x0000000000000005
+DATA shuffle642<>+24(SB)/8, $0x0000000000000002
+DATA shuffle642<>+32(SB)/8, $0x0000000000000007
+DATA shuffle642<>+40(SB)/8, $0x0000000000000004
+DATA shuffle642<>+48(SB)/8, $0x0000000000000001
+DATA shuffle642<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle643<>+0(SB)/8, $0x0000000000000004
+DATA shuffle643<>+8(SB)/8, $0x0000000000000001
+DATA shuffle643<>+16(SB)/8, $0x0000000000000006
+DATA shuffle643<>+24(SB)/8, $0x0000000000000003
+DATA shuffle643<>+32(SB)/8, $0x0000000000000000
+DATA shuffle643<>+40(SB)/8, $0x0000000000000005
+DATA shuffle643<>+48(SB)/8, $0x0000000000000002
+DATA shuffle643<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -19508,234 +19856,154 @@ TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group742:
+group762:
 	MOVQ rows+24(FP), R8
 
-row743:
+row763:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last745
+	JB   last765
 
-chunks744:
+chunks764:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle636<>+0(SB), Z3
+	VMOVDQU64 shuffle644<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle637<>+0(SB), Z4
+	VMOVDQU64 shuffle645<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
 	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle638<>+0(SB), Z5
+	VMOVDQU64 shuffle646<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
 	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle639<>+0(SB), Z6
+	VMOVDQU64 shuffle647<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle640<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle641<>+0(SB), Z7
-	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle642<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle643<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle644<>+0(SB), Z3
-	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle645<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle646<>+0(SB), Z3
-	VPERMI2B  Z5, Z0, Z3
-	VMOVDQU64 shuffle647<>+0(SB), Z7
-	VPERMT2B  Z2, Z7, Z3
 	VMOVDQU64 shuffle648<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle649<>+0(SB), Z7
-	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle650<>+0(SB), Z7
-	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle651<>+0(SB), Z7
-	VPERMI2B  Z5, Z0, Z7
-	VMOVDQU64 shuffle652<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z7
+	VMOVDQU64 shuffle650<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z7
+	VMOVDQU64 shuffle651<>+0(SB), Z3
+	VPERMT2B  Z4, Z3, Z7
+	VMOVDQU64 shuffle652<>+0(SB), Z3
+	VPERMT2B  Z5, Z3, Z7
 	VMOVDQU64 shuffle653<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle654<>+0(SB), Z3
+	VPERMI2B  Z5, Z0, Z3
+	VMOVDQU64 shuffle655<>+0(SB), Z7
+	VPERMT2B  Z2, Z7, Z3
+	VMOVDQU64 shuffle656<>+0(SB), Z7
+	VPERMT2B  Z6, Z7, Z3
+	VMOVDQU64 shuffle657<>+0(SB), Z7
+	VPERMT2B  Z1, Z7, Z3
+	VMOVDQU64 shuffle658<>+0(SB), Z7
+	VPERMT2B  Z4, Z7, Z3
+	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 shuffle659<>+0(SB), Z7
+	VPERMI2B  Z5, Z0, Z7
+	VMOVDQU64 shuffle660<>+0(SB), Z3
+	VPERMT2B  Z2, Z3, Z7
+	VMOVDQU64 shuffle661<>+0(SB), Z3
+	VPERMT2B  Z6, Z3, Z7
+	VMOVDQU64 shuffle662<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle655<>+0(SB), Z3
+	VMOVDQU64 shuffle663<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle656<>+0(SB), Z3
+	VMOVDQU64 shuffle664<>+0(SB), Z3
 	VPERMI2B  Z5, Z1, Z3
-	VMOVDQU64 shuffle657<>+0(SB), Z7
+	VMOVDQU64 shuffle665<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle658<>+0(SB), Z7
+	VMOVDQU64 shuffle666<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 shuffle659<>+0(SB), Z7
+	VMOVDQU64 shuffle667<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle660<>+0(SB), Z7
+	VMOVDQU64 shuffle668<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle661<>+0(SB), Z3
+	VMOVDQU64 shuffle669<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z1
-	VMOVDQU64 shuffle662<>+0(SB), Z3
+	VMOVDQU64 shuffle670<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z1
-	VMOVDQU64 shuffle663<>+0(SB), Z3
+	VMOVDQU64 shuffle671<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z1
-	VMOVDQU64 shuffle664<>+0(SB), Z3
+	VMOVDQU64 shuffle672<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z1
-	VMOVDQU64 shuffle665<>+0(SB), Z3
+	VMOVDQU64 shuffle673<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z1
 	VMOVDQU64 Z1, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks744
+	JAE       chunks764
 
-last745:
+last765:
 	TESTQ R10, R10
-	JZ    rowdone746
+	JZ    rowdone766
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks744
+	JMP   chunks764
 
-rowdone746:
+rowdone766:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row743
+	JNZ  row763
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group742
+	JNZ  group762
 	VZEROUPPER
 	RET
 
-DATA shuffle636<>+0(SB)/8, $0x2a241e18120c0600
-DATA shuffle636<>+8(SB)/8, $0x5a544e48423c3630
-DATA shuffle636<>+16(SB)/8, $0x00007e78726c6660
-DATA shuffle636<>+24(SB)/8, $0x0000000000000000
-DATA shuffle636<>+32(SB)/8, $0x0000000000000000
-DATA shuffle636<>+40(SB)/8, $0x0000000000000000
-DATA shuffle636<>+48(SB)/8, $0x0000000000000000
-DATA shuffle636<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle637<>+0(SB)/8, $0x0706050403020100
-DATA shuffle637<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle637<>+16(SB)/8, $0x1716151413121110
-DATA shuffle637<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle637<>+32(SB)/8, $0x6a645e58524c4640
-DATA shuffle637<>+40(SB)/8, $0x2f2e2d2c2b7c7670
-DATA shuffle637<>+48(SB)/8, $0x3736353433323130
-DATA shuffle637<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle638<>+0(SB)/8, $0x0706050403020100
-DATA shuffle638<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle638<>+16(SB)/8, $0x1716151413121110
-DATA shuffle638<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle638<>+32(SB)/8, $0x2726252423222120
-DATA shuffle638<>+40(SB)/8, $0x5a544e48422a2928
-DATA shuffle638<>+48(SB)/8, $0x37367e78726c6660
-DATA shuffle638<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle639<>+0(SB)/8, $0x0706050403020100
-DATA shuffle639<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle639<>+16(SB)/8, $0x4a44151413121110
-DATA shuffle639<>+24(SB)/8, $0x7a746e68625c5650
-DATA shuffle639<>+32(SB)/8, $0x2726252423222120
-DATA shuffle639<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle639<>+48(SB)/8, $0x3736353433323130
-DATA shuffle639<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle640<>+0(SB)/8, $0x0706050403020100
-DATA shuffle640<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle640<>+16(SB)/8, $0x1716151413121110
-DATA shuffle640<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle640<>+32(SB)/8, $0x2726252423222120
-DATA shuffle640<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle640<>+48(SB)/8, $0x4a44353433323130
-DATA shuffle640<>+56(SB)/8, $0x7a746e68625c5650
-GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle641<>+0(SB)/8, $0x2b251f19130d0701
-DATA shuffle641<>+8(SB)/8, $0x5b554f49433d3731
-DATA shuffle641<>+16(SB)/8, $0x00007f79736d6761
-DATA shuffle641<>+24(SB)/8, $0x0000000000000000
-DATA shuffle641<>+32(SB)/8, $0x0000000000000000
-DATA shuffle641<>+40(SB)/8, $0x0000000000000000
-DATA shuffle641<>+48(SB)/8, $0x0000000000000000
-DATA shuffle641<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle642<>+0(SB)/8, $0x0706050403020100
-DATA shuffle642<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle642<>+16(SB)/8, $0x1716151413121110
-DATA shuffle642<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle642<>+32(SB)/8, $0x6b655f59534d4741
-DATA shuffle642<>+40(SB)/8, $0x2f2e2d2c2b7d7771
-DATA shuffle642<>+48(SB)/8, $0x3736353433323130
-DATA shuffle642<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle643<>+0(SB)/8, $0x0706050403020100
-DATA shuffle643<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle643<>+16(SB)/8, $0x1716151413121110
-DATA shuffle643<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle643<>+32(SB)/8, $0x2726252423222120
-DATA shuffle643<>+40(SB)/8, $0x5b554f49432a2928
-DATA shuffle643<>+48(SB)/8, $0x37367f79736d6761
-DATA shuffle643<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle644<>+0(SB)/8, $0x0706050403020100
-DATA shuffle644<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle644<>+16(SB)/8, $0x4b45151413121110
-DATA shuffle644<>+24(SB)/8, $0x7b756f69635d5751
-DATA shuffle644<>+32(SB)/8, $0x2726252423222120
-DATA shuffle644<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle644<>+48(SB)/8, $0x3736353433323130
-DATA shuffle644<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle644<>+0(SB)/8, $0x2a241e18120c0600
+DATA shuffle644<>+8(SB)/8, $0x5a544e48423c3630
+DATA shuffle644<>+16(SB)/8, $0x00007e78726c6660
+DATA shuffle644<>+24(SB)/8, $0x0000000000000000
+DATA shuffle644<>+32(SB)/8, $0x0000000000000000
+DATA shuffle644<>+40(SB)/8, $0x0000000000000000
+DATA shuffle644<>+48(SB)/8, $0x0000000000000000
+DATA shuffle644<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle644<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle645<>+0(SB)/8, $0x0706050403020100
 DATA shuffle645<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle645<>+16(SB)/8, $0x1716151413121110
 DATA shuffle645<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle645<>+32(SB)/8, $0x2726252423222120
-DATA shuffle645<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle645<>+48(SB)/8, $0x4b45353433323130
-DATA shuffle645<>+56(SB)/8, $0x7b756f69635d5751
+DATA shuffle645<>+32(SB)/8, $0x6a645e58524c4640
+DATA shuffle645<>+40(SB)/8, $0x2f2e2d2c2b7c7670
+DATA shuffle645<>+48(SB)/8, $0x3736353433323130
+DATA shuffle645<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle645<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle646<>+0(SB)/8, $0x2c26201a140e0802
-DATA shuffle646<>+8(SB)/8, $0x00000000003e3832
-DATA shuffle646<>+16(SB)/8, $0x4c46400000000000
-DATA shuffle646<>+24(SB)/8, $0x7c76706a645e5852
-DATA shuffle646<>+32(SB)/8, $0x0000000000000000
-DATA shuffle646<>+40(SB)/8, $0x0000000000000000
-DATA shuffle646<>+48(SB)/8, $0x0000000000000000
-DATA shuffle646<>+56(SB)/8, $0x0000000000000000
+DATA shuffle646<>+0(SB)/8, $0x0706050403020100
+DATA shuffle646<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle646<>+16(SB)/8, $0x1716151413121110
+DATA shuffle646<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle646<>+32(SB)/8, $0x2726252423222120
+DATA shuffle646<>+40(SB)/8, $0x5a544e48422a2928
+DATA shuffle646<>+48(SB)/8, $0x37367e78726c6660
+DATA shuffle646<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle647<>+0(SB)/8, $0x0706050403020100
 DATA shuffle647<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle647<>+16(SB)/8, $0x1716151413121110
-DATA shuffle647<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle647<>+32(SB)/8, $0x6c66605a544e4842
-DATA shuffle647<>+40(SB)/8, $0x2f2e2d2c2b7e7872
+DATA shuffle647<>+16(SB)/8, $0x4a44151413121110
+DATA shuffle647<>+24(SB)/8, $0x7a746e68625c5650
+DATA shuffle647<>+32(SB)/8, $0x2726252423222120
+DATA shuffle647<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle647<>+48(SB)/8, $0x3736353433323130
 DATA shuffle647<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle647<>(SB), RODATA|NOPTR, $64
@@ -19746,46 +20014,46 @@ DATA shuffle648<>+16(SB)/8, $0x1716151413121110
 DATA shuffle648<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle648<>+32(SB)/8, $0x2726252423222120
 DATA shuffle648<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle648<>+48(SB)/8, $0x4c46403433323130
-DATA shuffle648<>+56(SB)/8, $0x7c76706a645e5852
+DATA shuffle648<>+48(SB)/8, $0x4a44353433323130
+DATA shuffle648<>+56(SB)/8, $0x7a746e68625c5650
 GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle649<>+0(SB)/8, $0x0706050403020100
-DATA shuffle649<>+8(SB)/8, $0x5c56504a440a0908
-DATA shuffle649<>+16(SB)/8, $0x1716157a746e6862
-DATA shuffle649<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle649<>+32(SB)/8, $0x2726252423222120
-DATA shuffle649<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle649<>+48(SB)/8, $0x3736353433323130
-DATA shuffle649<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle649<>+0(SB)/8, $0x2b251f19130d0701
+DATA shuffle649<>+8(SB)/8, $0x5b554f49433d3731
+DATA shuffle649<>+16(SB)/8, $0x00007f79736d6761
+DATA shuffle649<>+24(SB)/8, $0x0000000000000000
+DATA shuffle649<>+32(SB)/8, $0x0000000000000000
+DATA shuffle649<>+40(SB)/8, $0x0000000000000000
+DATA shuffle649<>+48(SB)/8, $0x0000000000000000
+DATA shuffle649<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle650<>+0(SB)/8, $0x0706050403020100
 DATA shuffle650<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle650<>+16(SB)/8, $0x1716151413121110
 DATA shuffle650<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle650<>+32(SB)/8, $0x2726252423222120
-DATA shuffle650<>+40(SB)/8, $0x5c56504a442a2928
-DATA shuffle650<>+48(SB)/8, $0x3736357a746e6862
+DATA shuffle650<>+32(SB)/8, $0x6b655f59534d4741
+DATA shuffle650<>+40(SB)/8, $0x2f2e2d2c2b7d7771
+DATA shuffle650<>+48(SB)/8, $0x3736353433323130
 DATA shuffle650<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle651<>+0(SB)/8, $0x2d27211b150f0903
-DATA shuffle651<>+8(SB)/8, $0x00000000003f3933
-DATA shuffle651<>+16(SB)/8, $0x4d47410000000000
-DATA shuffle651<>+24(SB)/8, $0x7d77716b655f5953
-DATA shuffle651<>+32(SB)/8, $0x0000000000000000
-DATA shuffle651<>+40(SB)/8, $0x0000000000000000
-DATA shuffle651<>+48(SB)/8, $0x0000000000000000
-DATA shuffle651<>+56(SB)/8, $0x0000000000000000
+DATA shuffle651<>+0(SB)/8, $0x0706050403020100
+DATA shuffle651<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle651<>+16(SB)/8, $0x1716151413121110
+DATA shuffle651<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle651<>+32(SB)/8, $0x2726252423222120
+DATA shuffle651<>+40(SB)/8, $0x5b554f49432a2928
+DATA shuffle651<>+48(SB)/8, $0x37367f79736d6761
+DATA shuffle651<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle652<>+0(SB)/8, $0x0706050403020100
 DATA shuffle652<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle652<>+16(SB)/8, $0x1716151413121110
-DATA shuffle652<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle652<>+32(SB)/8, $0x6d67615b554f4943
-DATA shuffle652<>+40(SB)/8, $0x2f2e2d2c2b7f7973
+DATA shuffle652<>+16(SB)/8, $0x4b45151413121110
+DATA shuffle652<>+24(SB)/8, $0x7b756f69635d5751
+DATA shuffle652<>+32(SB)/8, $0x2726252423222120
+DATA shuffle652<>+40(SB)/8, $0x2f2e2d2c2b2a2928
 DATA shuffle652<>+48(SB)/8, $0x3736353433323130
 DATA shuffle652<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
@@ -19796,47 +20064,47 @@ DATA shuffle653<>+16(SB)/8, $0x1716151413121110
 DATA shuffle653<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle653<>+32(SB)/8, $0x2726252423222120
 DATA shuffle653<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle653<>+48(SB)/8, $0x4d47413433323130
-DATA shuffle653<>+56(SB)/8, $0x7d77716b655f5953
+DATA shuffle653<>+48(SB)/8, $0x4b45353433323130
+DATA shuffle653<>+56(SB)/8, $0x7b756f69635d5751
 GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle654<>+0(SB)/8, $0x0706050403020100
-DATA shuffle654<>+8(SB)/8, $0x5d57514b450a0908
-DATA shuffle654<>+16(SB)/8, $0x1716157b756f6963
-DATA shuffle654<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle654<>+32(SB)/8, $0x2726252423222120
-DATA shuffle654<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle654<>+48(SB)/8, $0x3736353433323130
-DATA shuffle654<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle654<>+0(SB)/8, $0x2c26201a140e0802
+DATA shuffle654<>+8(SB)/8, $0x00000000003e3832
+DATA shuffle654<>+16(SB)/8, $0x4c46400000000000
+DATA shuffle654<>+24(SB)/8, $0x7c76706a645e5852
+DATA shuffle654<>+32(SB)/8, $0x0000000000000000
+DATA shuffle654<>+40(SB)/8, $0x0000000000000000
+DATA shuffle654<>+48(SB)/8, $0x0000000000000000
+DATA shuffle654<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle655<>+0(SB)/8, $0x0706050403020100
 DATA shuffle655<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle655<>+16(SB)/8, $0x1716151413121110
 DATA shuffle655<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle655<>+32(SB)/8, $0x2726252423222120
-DATA shuffle655<>+40(SB)/8, $0x5d57514b452a2928
-DATA shuffle655<>+48(SB)/8, $0x3736357b756f6963
+DATA shuffle655<>+32(SB)/8, $0x6c66605a544e4842
+DATA shuffle655<>+40(SB)/8, $0x2f2e2d2c2b7e7872
+DATA shuffle655<>+48(SB)/8, $0x3736353433323130
 DATA shuffle655<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle656<>+0(SB)/8, $0x0000000000000000
-DATA shuffle656<>+8(SB)/8, $0x1e18120c06000000
-DATA shuffle656<>+16(SB)/8, $0x4e48423c36302a24
-DATA shuffle656<>+24(SB)/8, $0x7e78726c66605a54
-DATA shuffle656<>+32(SB)/8, $0x0000000000000000
-DATA shuffle656<>+40(SB)/8, $0x0000000000000000
-DATA shuffle656<>+48(SB)/8, $0x0000000000000000
-DATA shuffle656<>+56(SB)/8, $0x0000000000000000
+DATA shuffle656<>+0(SB)/8, $0x0706050403020100
+DATA shuffle656<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle656<>+16(SB)/8, $0x1716151413121110
+DATA shuffle656<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle656<>+32(SB)/8, $0x2726252423222120
+DATA shuffle656<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle656<>+48(SB)/8, $0x4c46403433323130
+DATA shuffle656<>+56(SB)/8, $0x7c76706a645e5852
 GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle657<>+0(SB)/8, $0x0706050403020100
-DATA shuffle657<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle657<>+16(SB)/8, $0x1716151413121110
+DATA shuffle657<>+8(SB)/8, $0x5c56504a440a0908
+DATA shuffle657<>+16(SB)/8, $0x1716157a746e6862
 DATA shuffle657<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle657<>+32(SB)/8, $0x2726252423222120
-DATA shuffle657<>+40(SB)/8, $0x5e58524c46402928
-DATA shuffle657<>+48(SB)/8, $0x3736357c76706a64
+DATA shuffle657<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle657<>+48(SB)/8, $0x3736353433323130
 DATA shuffle657<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
 
@@ -19845,48 +20113,48 @@ DATA shuffle658<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle658<>+16(SB)/8, $0x1716151413121110
 DATA shuffle658<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle658<>+32(SB)/8, $0x2726252423222120
-DATA shuffle658<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle658<>+48(SB)/8, $0x4e48423433323130
-DATA shuffle658<>+56(SB)/8, $0x7e78726c66605a54
+DATA shuffle658<>+40(SB)/8, $0x5c56504a442a2928
+DATA shuffle658<>+48(SB)/8, $0x3736357a746e6862
+DATA shuffle658<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle659<>+0(SB)/8, $0x6e68625c56504a44
-DATA shuffle659<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
-DATA shuffle659<>+16(SB)/8, $0x1716151413121110
-DATA shuffle659<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle659<>+32(SB)/8, $0x2726252423222120
-DATA shuffle659<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle659<>+48(SB)/8, $0x3736353433323130
-DATA shuffle659<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle659<>+0(SB)/8, $0x2d27211b150f0903
+DATA shuffle659<>+8(SB)/8, $0x00000000003f3933
+DATA shuffle659<>+16(SB)/8, $0x4d47410000000000
+DATA shuffle659<>+24(SB)/8, $0x7d77716b655f5953
+DATA shuffle659<>+32(SB)/8, $0x0000000000000000
+DATA shuffle659<>+40(SB)/8, $0x0000000000000000
+DATA shuffle659<>+48(SB)/8, $0x0000000000000000
+DATA shuffle659<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle660<>+0(SB)/8, $0x0706050403020100
 DATA shuffle660<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle660<>+16(SB)/8, $0x1716151413121110
 DATA shuffle660<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle660<>+32(SB)/8, $0x6e68625c56504a44
-DATA shuffle660<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
+DATA shuffle660<>+32(SB)/8, $0x6d67615b554f4943
+DATA shuffle660<>+40(SB)/8, $0x2f2e2d2c2b7f7973
 DATA shuffle660<>+48(SB)/8, $0x3736353433323130
 DATA shuffle660<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle661<>+0(SB)/8, $0x0000000000000000
-DATA shuffle661<>+8(SB)/8, $0x1f19130d07010000
-DATA shuffle661<>+16(SB)/8, $0x4f49433d37312b25
-DATA shuffle661<>+24(SB)/8, $0x7f79736d67615b55
-DATA shuffle661<>+32(SB)/8, $0x0000000000000000
-DATA shuffle661<>+40(SB)/8, $0x0000000000000000
-DATA shuffle661<>+48(SB)/8, $0x0000000000000000
-DATA shuffle661<>+56(SB)/8, $0x0000000000000000
+DATA shuffle661<>+0(SB)/8, $0x0706050403020100
+DATA shuffle661<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle661<>+16(SB)/8, $0x1716151413121110
+DATA shuffle661<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle661<>+32(SB)/8, $0x2726252423222120
+DATA shuffle661<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle661<>+48(SB)/8, $0x4d47413433323130
+DATA shuffle661<>+56(SB)/8, $0x7d77716b655f5953
 GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle662<>+0(SB)/8, $0x0706050403020100
-DATA shuffle662<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle662<>+16(SB)/8, $0x1716151413121110
+DATA shuffle662<>+8(SB)/8, $0x5d57514b450a0908
+DATA shuffle662<>+16(SB)/8, $0x1716157b756f6963
 DATA shuffle662<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle662<>+32(SB)/8, $0x2726252423222120
-DATA shuffle662<>+40(SB)/8, $0x5f59534d47412928
-DATA shuffle662<>+48(SB)/8, $0x3736357d77716b65
+DATA shuffle662<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle662<>+48(SB)/8, $0x3736353433323130
 DATA shuffle662<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
 
@@ -19895,30 +20163,110 @@ DATA shuffle663<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle663<>+16(SB)/8, $0x1716151413121110
 DATA shuffle663<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle663<>+32(SB)/8, $0x2726252423222120
-DATA shuffle663<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle663<>+48(SB)/8, $0x4f49433433323130
-DATA shuffle663<>+56(SB)/8, $0x7f79736d67615b55
+DATA shuffle663<>+40(SB)/8, $0x5d57514b452a2928
+DATA shuffle663<>+48(SB)/8, $0x3736357b756f6963
+DATA shuffle663<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle663<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle664<>+0(SB)/8, $0x6f69635d57514b45
-DATA shuffle664<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
-DATA shuffle664<>+16(SB)/8, $0x1716151413121110
-DATA shuffle664<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle664<>+32(SB)/8, $0x2726252423222120
-DATA shuffle664<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle664<>+48(SB)/8, $0x3736353433323130
-DATA shuffle664<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle664<>+0(SB)/8, $0x0000000000000000
+DATA shuffle664<>+8(SB)/8, $0x1e18120c06000000
+DATA shuffle664<>+16(SB)/8, $0x4e48423c36302a24
+DATA shuffle664<>+24(SB)/8, $0x7e78726c66605a54
+DATA shuffle664<>+32(SB)/8, $0x0000000000000000
+DATA shuffle664<>+40(SB)/8, $0x0000000000000000
+DATA shuffle664<>+48(SB)/8, $0x0000000000000000
+DATA shuffle664<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle664<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle665<>+0(SB)/8, $0x0706050403020100
 DATA shuffle665<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle665<>+16(SB)/8, $0x1716151413121110
 DATA shuffle665<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle665<>+32(SB)/8, $0x6f69635d57514b45
-DATA shuffle665<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
-DATA shuffle665<>+48(SB)/8, $0x3736353433323130
+DATA shuffle665<>+32(SB)/8, $0x2726252423222120
+DATA shuffle665<>+40(SB)/8, $0x5e58524c46402928
+DATA shuffle665<>+48(SB)/8, $0x3736357c76706a64
 DATA shuffle665<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle665<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle666<>+0(SB)/8, $0x0706050403020100
+DATA shuffle666<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle666<>+16(SB)/8, $0x1716151413121110
+DATA shuffle666<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle666<>+32(SB)/8, $0x2726252423222120
+DATA shuffle666<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle666<>+48(SB)/8, $0x4e48423433323130
+DATA shuffle666<>+56(SB)/8, $0x7e78726c66605a54
+GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle667<>+0(SB)/8, $0x6e68625c56504a44
+DATA shuffle667<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
+DATA shuffle667<>+16(SB)/8, $0x1716151413121110
+DATA shuffle667<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle667<>+32(SB)/8, $0x2726252423222120
+DATA shuffle667<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle667<>+48(SB)/8, $0x3736353433323130
+DATA shuffle667<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle668<>+0(SB)/8, $0x0706050403020100
+DATA shuffle668<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle668<>+16(SB)/8, $0x1716151413121110
+DATA shuffle668<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle668<>+32(SB)/8, $0x6e68625c56504a44
+DATA shuffle668<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
+DATA shuffle668<>+48(SB)/8, $0x3736353433323130
+DATA shuffle668<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle668<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle669<>+0(SB)/8, $0x0000000000000000
+DATA shuffle669<>+8(SB)/8, $0x1f19130d07010000
+DATA shuffle669<>+16(SB)/8, $0x4f49433d37312b25
+DATA shuffle669<>+24(SB)/8, $0x7f79736d67615b55
+DATA shuffle669<>+32(SB)/8, $0x0000000000000000
+DATA shuffle669<>+40(SB)/8, $0x0000000000000000
+DATA shuffle669<>+48(SB)/8, $0x0000000000000000
+DATA shuffle669<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle670<>+0(SB)/8, $0x0706050403020100
+DATA shuffle670<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle670<>+16(SB)/8, $0x1716151413121110
+DATA shuffle670<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle670<>+32(SB)/8, $0x2726252423222120
+DATA shuffle670<>+40(SB)/8, $0x5f59534d47412928
+DATA shuffle670<>+48(SB)/8, $0x3736357d77716b65
+DATA shuffle670<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle671<>+0(SB)/8, $0x0706050403020100
+DATA shuffle671<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle671<>+16(SB)/8, $0x1716151413121110
+DATA shuffle671<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle671<>+32(SB)/8, $0x2726252423222120
+DATA shuffle671<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle671<>+48(SB)/8, $0x4f49433433323130
+DATA shuffle671<>+56(SB)/8, $0x7f79736d67615b55
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle672<>+0(SB)/8, $0x6f69635d57514b45
+DATA shuffle672<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
+DATA shuffle672<>+16(SB)/8, $0x1716151413121110
+DATA shuffle672<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle672<>+32(SB)/8, $0x2726252423222120
+DATA shuffle672<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle672<>+48(SB)/8, $0x3736353433323130
+DATA shuffle672<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle673<>+0(SB)/8, $0x0706050403020100
+DATA shuffle673<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle673<>+16(SB)/8, $0x1716151413121110
+DATA shuffle673<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle673<>+32(SB)/8, $0x6f69635d57514b45
+DATA shuffle673<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
+DATA shuffle673<>+48(SB)/8, $0x3736353433323130
+DATA shuffle673<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -19942,417 +20290,417 @@ TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group747:
+group767:
 	MOVQ rows+24(FP), R8
 
-row748:
+row768:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last750
+	JB   last770
 
-chunks749:
+chunks769:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 192(R12), Z1
-	VMOVDQU64 shuffle666<>+0(SB), Z3
+	VMOVDQU64 shuffle674<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 64(R12), Z2
-	VMOVDQU64 shuffle667<>+0(SB), Z4
+	VMOVDQU64 shuffle675<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
 	VMOVDQU64 128(R12), Z4
-	VMOVDQU64 shuffle668<>+0(SB), Z5
+	VMOVDQU64 shuffle676<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
 	VMOVDQU64 256(R12), Z5
-	VMOVDQU64 shuffle669<>+0(SB), Z6
+	VMOVDQU64 shuffle677<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle670<>+0(SB), Z7
+	VMOVDQU64 shuffle678<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle671<>+0(SB), Z7
+	VMOVDQU64 shuffle679<>+0(SB), Z7
 	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle672<>+0(SB), Z3
+	VMOVDQU64 shuffle680<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle673<>+0(SB), Z3
+	VMOVDQU64 shuffle681<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle674<>+0(SB), Z3
+	VMOVDQU64 shuffle682<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle675<>+0(SB), Z3
+	VMOVDQU64 shuffle683<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle676<>+0(SB), Z3
+	VMOVDQU64 shuffle684<>+0(SB), Z3
 	VPERMI2B  Z5, Z2, Z3
-	VMOVDQU64 shuffle677<>+0(SB), Z7
+	VMOVDQU64 shuffle685<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle678<>+0(SB), Z7
+	VMOVDQU64 shuffle686<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle679<>+0(SB), Z7
+	VMOVDQU64 shuffle687<>+0(SB), Z7
 	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle680<>+0(SB), Z7
+	VMOVDQU64 shuffle688<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle681<>+0(SB), Z7
+	VMOVDQU64 shuffle689<>+0(SB), Z7
 	VPERMI2B  Z5, Z2, Z7
-	VMOVDQU64 shuffle682<>+0(SB), Z3
+	VMOVDQU64 shuffle690<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z7
-	VMOVDQU64 shuffle683<>+0(SB), Z3
+	VMOVDQU64 shuffle691<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle684<>+0(SB), Z3
+	VMOVDQU64 shuffle692<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle685<>+0(SB), Z3
+	VMOVDQU64 shuffle693<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle686<>+0(SB), Z3
+	VMOVDQU64 shuffle694<>+0(SB), Z3
 	VPERMI2B  Z6, Z4, Z3
-	VMOVDQU64 shuffle687<>+0(SB), Z7
+	VMOVDQU64 shuffle695<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle688<>+0(SB), Z7
+	VMOVDQU64 shuffle696<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 shuffle689<>+0(SB), Z7
+	VMOVDQU64 shuffle697<>+0(SB), Z7
 	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle690<>+0(SB), Z7
+	VMOVDQU64 shuffle698<>+0(SB), Z7
 	VPERMT2B  Z5, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle691<>+0(SB), Z3
+	VMOVDQU64 shuffle699<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z4
-	VMOVDQU64 shuffle692<>+0(SB), Z3
+	VMOVDQU64 shuffle700<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z4
-	VMOVDQU64 shuffle693<>+0(SB), Z3
+	VMOVDQU64 shuffle701<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z4
-	VMOVDQU64 shuffle694<>+0(SB), Z3
+	VMOVDQU64 shuffle702<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z4
-	VMOVDQU64 shuffle695<>+0(SB), Z3
+	VMOVDQU64 shuffle703<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z4
 	VMOVDQU64 Z4, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks749
+	JAE       chunks769
 
-last750:
+last770:
 	TESTQ R10, R10
-	JZ    rowdone751
+	JZ    rowdone771
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks749
+	JMP   chunks769
 
-rowdone751:
+rowdone771:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row748
+	JNZ  row768
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group747
+	JNZ  group767
 	VZEROUPPER
 	RET
 
-DATA shuffle666<>+0(SB)/8, $0x252419180d0c0100
-DATA shuffle666<>+8(SB)/8, $0x000000003d3c3130
-DATA shuffle666<>+16(SB)/8, $0x0000000000000000
-DATA shuffle666<>+24(SB)/8, $0x0000000000000000
-DATA shuffle666<>+32(SB)/8, $0x656459584d4c4140
-DATA shuffle666<>+40(SB)/8, $0x000000007d7c7170
-DATA shuffle666<>+48(SB)/8, $0x0000000000000000
-DATA shuffle666<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle667<>+0(SB)/8, $0x0706050403020100
-DATA shuffle667<>+8(SB)/8, $0x555449480b0a0908
-DATA shuffle667<>+16(SB)/8, $0x171679786d6c6160
-DATA shuffle667<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle667<>+32(SB)/8, $0x2726252423222120
-DATA shuffle667<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle667<>+48(SB)/8, $0x3736353433323130
-DATA shuffle667<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle668<>+0(SB)/8, $0x0706050403020100
-DATA shuffle668<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle668<>+16(SB)/8, $0x4544151413121110
-DATA shuffle668<>+24(SB)/8, $0x757469685d5c5150
-DATA shuffle668<>+32(SB)/8, $0x2726252423222120
-DATA shuffle668<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle668<>+48(SB)/8, $0x3736353433323130
-DATA shuffle668<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle668<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle669<>+0(SB)/8, $0x0706050403020100
-DATA shuffle669<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle669<>+16(SB)/8, $0x1716151413121110
-DATA shuffle669<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle669<>+32(SB)/8, $0x2726252423222120
-DATA shuffle669<>+40(SB)/8, $0x555449482b2a2928
-DATA shuffle669<>+48(SB)/8, $0x373679786d6c6160
-DATA shuffle669<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle670<>+0(SB)/8, $0x0706050403020100
-DATA shuffle670<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle670<>+16(SB)/8, $0x1716151413121110
-DATA shuffle670<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle670<>+32(SB)/8, $0x2726252423222120
-DATA shuffle670<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle670<>+48(SB)/8, $0x4544353433323130
-DATA shuffle670<>+56(SB)/8, $0x757469685d5c5150
-GLOBL shuffle670<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle671<>+0(SB)/8, $0x27261b1a0f0e0302
-DATA shuffle671<>+8(SB)/8, $0x000000003f3e3332
-DATA shuffle671<>+16(SB)/8, $0x0000000000000000
-DATA shuffle671<>+24(SB)/8, $0x0000000000000000
-DATA shuffle671<>+32(SB)/8, $0x67665b5a4f4e4342
-DATA shuffle671<>+40(SB)/8, $0x000000007f7e7372
-DATA shuffle671<>+48(SB)/8, $0x0000000000000000
-DATA shuffle671<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle672<>+0(SB)/8, $0x0706050403020100
-DATA shuffle672<>+8(SB)/8, $0x57564b4a0b0a0908
-DATA shuffle672<>+16(SB)/8, $0x17167b7a6f6e6362
-DATA shuffle672<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle672<>+32(SB)/8, $0x2726252423222120
-DATA shuffle672<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle672<>+48(SB)/8, $0x3736353433323130
-DATA shuffle672<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle673<>+0(SB)/8, $0x0706050403020100
-DATA shuffle673<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle673<>+16(SB)/8, $0x4746151413121110
-DATA shuffle673<>+24(SB)/8, $0x77766b6a5f5e5352
-DATA shuffle673<>+32(SB)/8, $0x2726252423222120
-DATA shuffle673<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle673<>+48(SB)/8, $0x3736353433323130
-DATA shuffle673<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle674<>+0(SB)/8, $0x0706050403020100
-DATA shuffle674<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle674<>+16(SB)/8, $0x1716151413121110
-DATA shuffle674<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle674<>+32(SB)/8, $0x2726252423222120
-DATA shuffle674<>+40(SB)/8, $0x57564b4a2b2a2928
-DATA shuffle674<>+48(SB)/8, $0x37367b7a6f6e6362
-DATA shuffle674<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle674<>+0(SB)/8, $0x252419180d0c0100
+DATA shuffle674<>+8(SB)/8, $0x000000003d3c3130
+DATA shuffle674<>+16(SB)/8, $0x0000000000000000
+DATA shuffle674<>+24(SB)/8, $0x0000000000000000
+DATA shuffle674<>+32(SB)/8, $0x656459584d4c4140
+DATA shuffle674<>+40(SB)/8, $0x000000007d7c7170
+DATA shuffle674<>+48(SB)/8, $0x0000000000000000
+DATA shuffle674<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle674<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle675<>+0(SB)/8, $0x0706050403020100
-DATA shuffle675<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle675<>+16(SB)/8, $0x1716151413121110
+DATA shuffle675<>+8(SB)/8, $0x555449480b0a0908
+DATA shuffle675<>+16(SB)/8, $0x171679786d6c6160
 DATA shuffle675<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle675<>+32(SB)/8, $0x2726252423222120
 DATA shuffle675<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle675<>+48(SB)/8, $0x4746353433323130
-DATA shuffle675<>+56(SB)/8, $0x77766b6a5f5e5352
+DATA shuffle675<>+48(SB)/8, $0x3736353433323130
+DATA shuffle675<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle675<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle676<>+0(SB)/8, $0x0000000000000000
-DATA shuffle676<>+8(SB)/8, $0x19180d0c01000000
-DATA shuffle676<>+16(SB)/8, $0x00003d3c31302524
-DATA shuffle676<>+24(SB)/8, $0x0000000000000000
-DATA shuffle676<>+32(SB)/8, $0x0000000000000000
-DATA shuffle676<>+40(SB)/8, $0x59584d4c41400000
-DATA shuffle676<>+48(SB)/8, $0x00007d7c71706564
-DATA shuffle676<>+56(SB)/8, $0x0000000000000000
+DATA shuffle676<>+0(SB)/8, $0x0706050403020100
+DATA shuffle676<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle676<>+16(SB)/8, $0x4544151413121110
+DATA shuffle676<>+24(SB)/8, $0x757469685d5c5150
+DATA shuffle676<>+32(SB)/8, $0x2726252423222120
+DATA shuffle676<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle676<>+48(SB)/8, $0x3736353433323130
+DATA shuffle676<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle676<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle677<>+0(SB)/8, $0x69685d5c51504544
-DATA shuffle677<>+8(SB)/8, $0x0f0e0d0c0b0a7574
+DATA shuffle677<>+0(SB)/8, $0x0706050403020100
+DATA shuffle677<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle677<>+16(SB)/8, $0x1716151413121110
 DATA shuffle677<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle677<>+32(SB)/8, $0x2726252423222120
-DATA shuffle677<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle677<>+48(SB)/8, $0x3736353433323130
+DATA shuffle677<>+40(SB)/8, $0x555449482b2a2928
+DATA shuffle677<>+48(SB)/8, $0x373679786d6c6160
 DATA shuffle677<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle677<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle678<>+0(SB)/8, $0x0706050403020100
 DATA shuffle678<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle678<>+16(SB)/8, $0x4948151413121110
-DATA shuffle678<>+24(SB)/8, $0x79786d6c61605554
+DATA shuffle678<>+16(SB)/8, $0x1716151413121110
+DATA shuffle678<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle678<>+32(SB)/8, $0x2726252423222120
 DATA shuffle678<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle678<>+48(SB)/8, $0x3736353433323130
-DATA shuffle678<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle678<>+48(SB)/8, $0x4544353433323130
+DATA shuffle678<>+56(SB)/8, $0x757469685d5c5150
 GLOBL shuffle678<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle679<>+0(SB)/8, $0x0706050403020100
-DATA shuffle679<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle679<>+16(SB)/8, $0x1716151413121110
-DATA shuffle679<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle679<>+32(SB)/8, $0x69685d5c51504544
-DATA shuffle679<>+40(SB)/8, $0x2f2e2d2c2b2a7574
-DATA shuffle679<>+48(SB)/8, $0x3736353433323130
-DATA shuffle679<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle679<>+0(SB)/8, $0x27261b1a0f0e0302
+DATA shuffle679<>+8(SB)/8, $0x000000003f3e3332
+DATA shuffle679<>+16(SB)/8, $0x0000000000000000
+DATA shuffle679<>+24(SB)/8, $0x0000000000000000
+DATA shuffle679<>+32(SB)/8, $0x67665b5a4f4e4342
+DATA shuffle679<>+40(SB)/8, $0x000000007f7e7372
+DATA shuffle679<>+48(SB)/8, $0x0000000000000000
+DATA shuffle679<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle679<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle680<>+0(SB)/8, $0x0706050403020100
-DATA shuffle680<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle680<>+16(SB)/8, $0x1716151413121110
+DATA shuffle680<>+8(SB)/8, $0x57564b4a0b0a0908
+DATA shuffle680<>+16(SB)/8, $0x17167b7a6f6e6362
 DATA shuffle680<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle680<>+32(SB)/8, $0x2726252423222120
 DATA shuffle680<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle680<>+48(SB)/8, $0x4948353433323130
-DATA shuffle680<>+56(SB)/8, $0x79786d6c61605554
+DATA shuffle680<>+48(SB)/8, $0x3736353433323130
+DATA shuffle680<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle680<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle681<>+0(SB)/8, $0x0000000000000000
-DATA shuffle681<>+8(SB)/8, $0x1b1a0f0e03020000
-DATA shuffle681<>+16(SB)/8, $0x00003f3e33322726
-DATA shuffle681<>+24(SB)/8, $0x0000000000000000
-DATA shuffle681<>+32(SB)/8, $0x0000000000000000
-DATA shuffle681<>+40(SB)/8, $0x5b5a4f4e43420000
-DATA shuffle681<>+48(SB)/8, $0x00007f7e73726766
-DATA shuffle681<>+56(SB)/8, $0x0000000000000000
+DATA shuffle681<>+0(SB)/8, $0x0706050403020100
+DATA shuffle681<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle681<>+16(SB)/8, $0x4746151413121110
+DATA shuffle681<>+24(SB)/8, $0x77766b6a5f5e5352
+DATA shuffle681<>+32(SB)/8, $0x2726252423222120
+DATA shuffle681<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle681<>+48(SB)/8, $0x3736353433323130
+DATA shuffle681<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle681<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle682<>+0(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle682<>+8(SB)/8, $0x0f0e0d0c0b0a7776
+DATA shuffle682<>+0(SB)/8, $0x0706050403020100
+DATA shuffle682<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle682<>+16(SB)/8, $0x1716151413121110
 DATA shuffle682<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle682<>+32(SB)/8, $0x2726252423222120
-DATA shuffle682<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle682<>+48(SB)/8, $0x3736353433323130
+DATA shuffle682<>+40(SB)/8, $0x57564b4a2b2a2928
+DATA shuffle682<>+48(SB)/8, $0x37367b7a6f6e6362
 DATA shuffle682<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle682<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle683<>+0(SB)/8, $0x0706050403020100
 DATA shuffle683<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle683<>+16(SB)/8, $0x4b4a151413121110
-DATA shuffle683<>+24(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle683<>+16(SB)/8, $0x1716151413121110
+DATA shuffle683<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle683<>+32(SB)/8, $0x2726252423222120
 DATA shuffle683<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle683<>+48(SB)/8, $0x3736353433323130
-DATA shuffle683<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle683<>+48(SB)/8, $0x4746353433323130
+DATA shuffle683<>+56(SB)/8, $0x77766b6a5f5e5352
 GLOBL shuffle683<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle684<>+0(SB)/8, $0x0706050403020100
-DATA shuffle684<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle684<>+16(SB)/8, $0x1716151413121110
-DATA shuffle684<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle684<>+32(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle684<>+40(SB)/8, $0x2f2e2d2c2b2a7776
-DATA shuffle684<>+48(SB)/8, $0x3736353433323130
-DATA shuffle684<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle684<>+0(SB)/8, $0x0000000000000000
+DATA shuffle684<>+8(SB)/8, $0x19180d0c01000000
+DATA shuffle684<>+16(SB)/8, $0x00003d3c31302524
+DATA shuffle684<>+24(SB)/8, $0x0000000000000000
+DATA shuffle684<>+32(SB)/8, $0x0000000000000000
+DATA shuffle684<>+40(SB)/8, $0x59584d4c41400000
+DATA shuffle684<>+48(SB)/8, $0x00007d7c71706564
+DATA shuffle684<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle684<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle685<>+0(SB)/8, $0x0706050403020100
-DATA shuffle685<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle685<>+0(SB)/8, $0x69685d5c51504544
+DATA shuffle685<>+8(SB)/8, $0x0f0e0d0c0b0a7574
 DATA shuffle685<>+16(SB)/8, $0x1716151413121110
 DATA shuffle685<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle685<>+32(SB)/8, $0x2726252423222120
 DATA shuffle685<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle685<>+48(SB)/8, $0x4b4a353433323130
-DATA shuffle685<>+56(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle685<>+48(SB)/8, $0x3736353433323130
+DATA shuffle685<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle685<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle686<>+0(SB)/8, $0x0000000000000000
-DATA shuffle686<>+8(SB)/8, $0x0000000000000000
-DATA shuffle686<>+16(SB)/8, $0x0d0c010000000000
-DATA shuffle686<>+24(SB)/8, $0x3d3c313025241918
-DATA shuffle686<>+32(SB)/8, $0x0000000000000000
-DATA shuffle686<>+40(SB)/8, $0x0000000000000000
-DATA shuffle686<>+48(SB)/8, $0x4d4c414000000000
-DATA shuffle686<>+56(SB)/8, $0x7d7c717065645958
+DATA shuffle686<>+0(SB)/8, $0x0706050403020100
+DATA shuffle686<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle686<>+16(SB)/8, $0x4948151413121110
+DATA shuffle686<>+24(SB)/8, $0x79786d6c61605554
+DATA shuffle686<>+32(SB)/8, $0x2726252423222120
+DATA shuffle686<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle686<>+48(SB)/8, $0x3736353433323130
+DATA shuffle686<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle686<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle687<>+0(SB)/8, $0x6d6c616055544948
-DATA shuffle687<>+8(SB)/8, $0x0f0e0d0c0b0a7978
+DATA shuffle687<>+0(SB)/8, $0x0706050403020100
+DATA shuffle687<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle687<>+16(SB)/8, $0x1716151413121110
 DATA shuffle687<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle687<>+32(SB)/8, $0x2726252423222120
-DATA shuffle687<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle687<>+32(SB)/8, $0x69685d5c51504544
+DATA shuffle687<>+40(SB)/8, $0x2f2e2d2c2b2a7574
 DATA shuffle687<>+48(SB)/8, $0x3736353433323130
 DATA shuffle687<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle687<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle688<>+0(SB)/8, $0x0706050403020100
-DATA shuffle688<>+8(SB)/8, $0x5d5c515045440908
-DATA shuffle688<>+16(SB)/8, $0x1716151475746968
+DATA shuffle688<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle688<>+16(SB)/8, $0x1716151413121110
 DATA shuffle688<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle688<>+32(SB)/8, $0x2726252423222120
 DATA shuffle688<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle688<>+48(SB)/8, $0x3736353433323130
-DATA shuffle688<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle688<>+48(SB)/8, $0x4948353433323130
+DATA shuffle688<>+56(SB)/8, $0x79786d6c61605554
 GLOBL shuffle688<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle689<>+0(SB)/8, $0x0706050403020100
-DATA shuffle689<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle689<>+16(SB)/8, $0x1716151413121110
-DATA shuffle689<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle689<>+32(SB)/8, $0x6d6c616055544948
-DATA shuffle689<>+40(SB)/8, $0x2f2e2d2c2b2a7978
-DATA shuffle689<>+48(SB)/8, $0x3736353433323130
-DATA shuffle689<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle689<>+0(SB)/8, $0x0000000000000000
+DATA shuffle689<>+8(SB)/8, $0x1b1a0f0e03020000
+DATA shuffle689<>+16(SB)/8, $0x00003f3e33322726
+DATA shuffle689<>+24(SB)/8, $0x0000000000000000
+DATA shuffle689<>+32(SB)/8, $0x0000000000000000
+DATA shuffle689<>+40(SB)/8, $0x5b5a4f4e43420000
+DATA shuffle689<>+48(SB)/8, $0x00007f7e73726766
+DATA shuffle689<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle689<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle690<>+0(SB)/8, $0x0706050403020100
-DATA shuffle690<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle690<>+0(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle690<>+8(SB)/8, $0x0f0e0d0c0b0a7776
 DATA shuffle690<>+16(SB)/8, $0x1716151413121110
 DATA shuffle690<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle690<>+32(SB)/8, $0x2726252423222120
-DATA shuffle690<>+40(SB)/8, $0x5d5c515045442928
-DATA shuffle690<>+48(SB)/8, $0x3736353475746968
+DATA shuffle690<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle690<>+48(SB)/8, $0x3736353433323130
 DATA shuffle690<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle690<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle691<>+0(SB)/8, $0x0000000000000000
-DATA shuffle691<>+8(SB)/8, $0x0000000000000000
-DATA shuffle691<>+16(SB)/8, $0x0f0e030200000000
-DATA shuffle691<>+24(SB)/8, $0x3f3e333227261b1a
-DATA shuffle691<>+32(SB)/8, $0x0000000000000000
-DATA shuffle691<>+40(SB)/8, $0x0000000000000000
-DATA shuffle691<>+48(SB)/8, $0x4f4e434200000000
-DATA shuffle691<>+56(SB)/8, $0x7f7e737267665b5a
+DATA shuffle691<>+0(SB)/8, $0x0706050403020100
+DATA shuffle691<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle691<>+16(SB)/8, $0x4b4a151413121110
+DATA shuffle691<>+24(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle691<>+32(SB)/8, $0x2726252423222120
+DATA shuffle691<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle691<>+48(SB)/8, $0x3736353433323130
+DATA shuffle691<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle691<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle692<>+0(SB)/8, $0x6f6e636257564b4a
-DATA shuffle692<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
+DATA shuffle692<>+0(SB)/8, $0x0706050403020100
+DATA shuffle692<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle692<>+16(SB)/8, $0x1716151413121110
 DATA shuffle692<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle692<>+32(SB)/8, $0x2726252423222120
-DATA shuffle692<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle692<>+32(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle692<>+40(SB)/8, $0x2f2e2d2c2b2a7776
 DATA shuffle692<>+48(SB)/8, $0x3736353433323130
 DATA shuffle692<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle692<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle693<>+0(SB)/8, $0x0706050403020100
-DATA shuffle693<>+8(SB)/8, $0x5f5e535247460908
-DATA shuffle693<>+16(SB)/8, $0x1716151477766b6a
+DATA shuffle693<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle693<>+16(SB)/8, $0x1716151413121110
 DATA shuffle693<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle693<>+32(SB)/8, $0x2726252423222120
 DATA shuffle693<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle693<>+48(SB)/8, $0x3736353433323130
-DATA shuffle693<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle693<>+48(SB)/8, $0x4b4a353433323130
+DATA shuffle693<>+56(SB)/8, $0x7b7a6f6e63625756
 GLOBL shuffle693<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle694<>+0(SB)/8, $0x0706050403020100
-DATA shuffle694<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle694<>+16(SB)/8, $0x1716151413121110
-DATA shuffle694<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle694<>+32(SB)/8, $0x6f6e636257564b4a
-DATA shuffle694<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
-DATA shuffle694<>+48(SB)/8, $0x3736353433323130
-DATA shuffle694<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle694<>+0(SB)/8, $0x0000000000000000
+DATA shuffle694<>+8(SB)/8, $0x0000000000000000
+DATA shuffle694<>+16(SB)/8, $0x0d0c010000000000
+DATA shuffle694<>+24(SB)/8, $0x3d3c313025241918
+DATA shuffle694<>+32(SB)/8, $0x0000000000000000
+DATA shuffle694<>+40(SB)/8, $0x0000000000000000
+DATA shuffle694<>+48(SB)/8, $0x4d4c414000000000
+DATA shuffle694<>+56(SB)/8, $0x7d7c717065645958
 GLOBL shuffle694<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle695<>+0(SB)/8, $0x0706050403020100
-DATA shuffle695<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle695<>+0(SB)/8, $0x6d6c616055544948
+DATA shuffle695<>+8(SB)/8, $0x0f0e0d0c0b0a7978
 DATA shuffle695<>+16(SB)/8, $0x1716151413121110
 DATA shuffle695<>+24(SB)/8, $0x1f1e1d1c1b1a1918
 DATA shuffle695<>+32(SB)/8, $0x2726252423222120
-DATA shuffle695<>+40(SB)/8, $0x5f5e535247462928
-DATA shuffle695<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle695<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle695<>+48(SB)/8, $0x3736353433323130
 DATA shuffle695<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle695<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle696<>+0(SB)/8, $0x0706050403020100
+DATA shuffle696<>+8(SB)/8, $0x5d5c515045440908
+DATA shuffle696<>+16(SB)/8, $0x1716151475746968
+DATA shuffle696<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle696<>+32(SB)/8, $0x2726252423222120
+DATA shuffle696<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle696<>+48(SB)/8, $0x3736353433323130
+DATA shuffle696<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle696<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle697<>+0(SB)/8, $0x0706050403020100
+DATA shuffle697<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle697<>+16(SB)/8, $0x1716151413121110
+DATA shuffle697<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle697<>+32(SB)/8, $0x6d6c616055544948
+DATA shuffle697<>+40(SB)/8, $0x2f2e2d2c2b2a7978
+DATA shuffle697<>+48(SB)/8, $0x3736353433323130
+DATA shuffle697<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle697<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle698<>+0(SB)/8, $0x0706050403020100
+DATA shuffle698<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle698<>+16(SB)/8, $0x1716151413121110
+DATA shuffle698<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle698<>+32(SB)/8, $0x2726252423222120
+DATA shuffle698<>+40(SB)/8, $0x5d5c515045442928
+DATA shuffle698<>+48(SB)/8, $0x3736353475746968
+DATA shuffle698<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle698<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle699<>+0(SB)/8, $0x0000000000000000
+DATA shuffle699<>+8(SB)/8, $0x0000000000000000
+DATA shuffle699<>+16(SB)/8, $0x0f0e030200000000
+DATA shuffle699<>+24(SB)/8, $0x3f3e333227261b1a
+DATA shuffle699<>+32(SB)/8, $0x0000000000000000
+DATA shuffle699<>+40(SB)/8, $0x0000000000000000
+DATA shuffle699<>+48(SB)/8, $0x4f4e434200000000
+DATA shuffle699<>+56(SB)/8, $0x7f7e737267665b5a
+GLOBL shuffle699<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle700<>+0(SB)/8, $0x6f6e636257564b4a
+DATA shuffle700<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
+DATA shuffle700<>+16(SB)/8, $0x1716151413121110
+DATA shuffle700<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle700<>+32(SB)/8, $0x2726252423222120
+DATA shuffle700<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle700<>+48(SB)/8, $0x3736353433323130
+DATA shuffle700<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle700<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle701<>+0(SB)/8, $0x0706050403020100
+DATA shuffle701<>+8(SB)/8, $0x5f5e535247460908
+DATA shuffle701<>+16(SB)/8, $0x1716151477766b6a
+DATA shuffle701<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle701<>+32(SB)/8, $0x2726252423222120
+DATA shuffle701<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle701<>+48(SB)/8, $0x3736353433323130
+DATA shuffle701<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle702<>+0(SB)/8, $0x0706050403020100
+DATA shuffle702<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle702<>+16(SB)/8, $0x1716151413121110
+DATA shuffle702<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle702<>+32(SB)/8, $0x6f6e636257564b4a
+DATA shuffle702<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
+DATA shuffle702<>+48(SB)/8, $0x3736353433323130
+DATA shuffle702<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle703<>+0(SB)/8, $0x0706050403020100
+DATA shuffle703<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle703<>+16(SB)/8, $0x1716151413121110
+DATA shuffle703<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle703<>+32(SB)/8, $0x2726252423222120
+DATA shuffle703<>+40(SB)/8, $0x5f5e535247462928
+DATA shuffle703<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle703<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle703<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -20376,234 +20724,154 @@ TEXT ·unzip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group752:
+group772:
 	MOVQ rows+24(FP), R8
 
-row753:
+row773:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last755
+	JB   last775
 
-chunks754:
+chunks774:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle696<>+0(SB), Z3
+	VMOVDQU64 shuffle704<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle697<>+0(SB), Z4
+	VMOVDQU64 shuffle705<>+0(SB), Z4
 	VPERMT2D  Z2, Z4, Z3
 	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle698<>+0(SB), Z5
+	VMOVDQU64 shuffle706<>+0(SB), Z5
 	VPERMT2D  Z4, Z5, Z3
 	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle699<>+0(SB), Z6
+	VMOVDQU64 shuffle707<>+0(SB), Z6
 	VPERMT2D  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle700<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle701<>+0(SB), Z7
-	VPERMI2D  Z1, Z0, Z7
-	VMOVDQU64 shuffle702<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle703<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 shuffle704<>+0(SB), Z3
-	VPERMT2D  Z5, Z3, Z7
-	VMOVDQU64 shuffle705<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle706<>+0(SB), Z3
-	VPERMI2D  Z5, Z0, Z3
-	VMOVDQU64 shuffle707<>+0(SB), Z7
-	VPERMT2D  Z2, Z7, Z3
 	VMOVDQU64 shuffle708<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
+	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle709<>+0(SB), Z7
-	VPERMT2D  Z1, Z7, Z3
-	VMOVDQU64 shuffle710<>+0(SB), Z7
-	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle711<>+0(SB), Z7
-	VPERMI2D  Z5, Z0, Z7
-	VMOVDQU64 shuffle712<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z7
+	VMOVDQU64 shuffle710<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z7
+	VMOVDQU64 shuffle711<>+0(SB), Z3
+	VPERMT2D  Z4, Z3, Z7
+	VMOVDQU64 shuffle712<>+0(SB), Z3
+	VPERMT2D  Z5, Z3, Z7
 	VMOVDQU64 shuffle713<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z7
+	VMOVDQU64 Z7, (R10)(DX*1)
 	VMOVDQU64 shuffle714<>+0(SB), Z3
+	VPERMI2D  Z5, Z0, Z3
+	VMOVDQU64 shuffle715<>+0(SB), Z7
+	VPERMT2D  Z2, Z7, Z3
+	VMOVDQU64 shuffle716<>+0(SB), Z7
+	VPERMT2D  Z6, Z7, Z3
+	VMOVDQU64 shuffle717<>+0(SB), Z7
+	VPERMT2D  Z1, Z7, Z3
+	VMOVDQU64 shuffle718<>+0(SB), Z7
+	VPERMT2D  Z4, Z7, Z3
+	VMOVDQU64 Z3, (R10)(DX*2)
+	VMOVDQU64 shuffle719<>+0(SB), Z7
+	VPERMI2D  Z5, Z0, Z7
+	VMOVDQU64 shuffle720<>+0(SB), Z3
+	VPERMT2D  Z2, Z3, Z7
+	VMOVDQU64 shuffle721<>+0(SB), Z3
+	VPERMT2D  Z6, Z3, Z7
+	VMOVDQU64 shuffle722<>+0(SB), Z3
 	VPERMT2D  Z1, Z3, Z7
-	VMOVDQU64 shuffle715<>+0(SB), Z3
+	VMOVDQU64 shuffle723<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle716<>+0(SB), Z3
+	VMOVDQU64 shuffle724<>+0(SB), Z3
 	VPERMI2D  Z5, Z1, Z3
-	VMOVDQU64 shuffle717<>+0(SB), Z7
+	VMOVDQU64 shuffle725<>+0(SB), Z7
 	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 shuffle718<>+0(SB), Z7
+	VMOVDQU64 shuffle726<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle719<>+0(SB), Z7
+	VMOVDQU64 shuffle727<>+0(SB), Z7
 	VPERMT2D  Z0, Z7, Z3
-	VMOVDQU64 shuffle720<>+0(SB), Z7
+	VMOVDQU64 shuffle728<>+0(SB), Z7
 	VPERMT2D  Z2, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle721<>+0(SB), Z3
+	VMOVDQU64 shuffle729<>+0(SB), Z3
 	VPERMT2D  Z5, Z3, Z1
-	VMOVDQU64 shuffle722<>+0(SB), Z3
+	VMOVDQU64 shuffle730<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z1
-	VMOVDQU64 shuffle723<>+0(SB), Z3
+	VMOVDQU64 shuffle731<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z1
-	VMOVDQU64 shuffle724<>+0(SB), Z3
+	VMOVDQU64 shuffle732<>+0(SB), Z3
 	VPERMT2D  Z0, Z3, Z1
-	VMOVDQU64 shuffle725<>+0(SB), Z3
+	VMOVDQU64 shuffle733<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z1
 	VMOVDQU64 Z1, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks754
+	JAE       chunks774
 
-last755:
+last775:
 	TESTQ R10, R10
-	JZ    rowdone756
+	JZ    rowdone776
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks754
+	JMP   chunks774
 
-rowdone756:
+rowdone776:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row753
+	JNZ  row773
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group752
+	JNZ  group772
 	VZEROUPPER
 	RET
 
-DATA shuffle696<>+0(SB)/8, $0x0000000600000000
-DATA shuffle696<>+8(SB)/8, $0x000000120000000c
-DATA shuffle696<>+16(SB)/8, $0x0000001e00000018
-DATA shuffle696<>+24(SB)/8, $0x0000000000000000
-DATA shuffle696<>+32(SB)/8, $0x0000000000000000
-DATA shuffle696<>+40(SB)/8, $0x0000000000000000
-DATA shuffle696<>+48(SB)/8, $0x0000000000000000
-DATA shuffle696<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle696<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle697<>+0(SB)/8, $0x0000000100000000
-DATA shuffle697<>+8(SB)/8, $0x0000000300000002
-DATA shuffle697<>+16(SB)/8, $0x0000000500000004
-DATA shuffle697<>+24(SB)/8, $0x0000000700000006
-DATA shuffle697<>+32(SB)/8, $0x0000001600000010
-DATA shuffle697<>+40(SB)/8, $0x0000000b0000001c
-DATA shuffle697<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle697<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle697<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle698<>+0(SB)/8, $0x0000000100000000
-DATA shuffle698<>+8(SB)/8, $0x0000000300000002
-DATA shuffle698<>+16(SB)/8, $0x0000000500000004
-DATA shuffle698<>+24(SB)/8, $0x0000000700000006
-DATA shuffle698<>+32(SB)/8, $0x0000000900000008
-DATA shuffle698<>+40(SB)/8, $0x000000120000000a
-DATA shuffle698<>+48(SB)/8, $0x0000001e00000018
-DATA shuffle698<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle698<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle699<>+0(SB)/8, $0x0000000100000000
-DATA shuffle699<>+8(SB)/8, $0x0000000300000002
-DATA shuffle699<>+16(SB)/8, $0x0000000500000004
-DATA shuffle699<>+24(SB)/8, $0x0000001a00000014
-DATA shuffle699<>+32(SB)/8, $0x0000000900000008
-DATA shuffle699<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle699<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle699<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle699<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle700<>+0(SB)/8, $0x0000000100000000
-DATA shuffle700<>+8(SB)/8, $0x0000000300000002
-DATA shuffle700<>+16(SB)/8, $0x0000000500000004
-DATA shuffle700<>+24(SB)/8, $0x0000000700000006
-DATA shuffle700<>+32(SB)/8, $0x0000000900000008
-DATA shuffle700<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle700<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle700<>+56(SB)/8, $0x0000001a00000014
-GLOBL shuffle700<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle701<>+0(SB)/8, $0x0000000700000001
-DATA shuffle701<>+8(SB)/8, $0x000000130000000d
-DATA shuffle701<>+16(SB)/8, $0x0000001f00000019
-DATA shuffle701<>+24(SB)/8, $0x0000000000000000
-DATA shuffle701<>+32(SB)/8, $0x0000000000000000
-DATA shuffle701<>+40(SB)/8, $0x0000000000000000
-DATA shuffle701<>+48(SB)/8, $0x0000000000000000
-DATA shuffle701<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle702<>+0(SB)/8, $0x0000000100000000
-DATA shuffle702<>+8(SB)/8, $0x0000000300000002
-DATA shuffle702<>+16(SB)/8, $0x0000000500000004
-DATA shuffle702<>+24(SB)/8, $0x0000000700000006
-DATA shuffle702<>+32(SB)/8, $0x0000001700000011
-DATA shuffle702<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle702<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle702<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle703<>+0(SB)/8, $0x0000000100000000
-DATA shuffle703<>+8(SB)/8, $0x0000000300000002
-DATA shuffle703<>+16(SB)/8, $0x0000000500000004
-DATA shuffle703<>+24(SB)/8, $0x0000000700000006
-DATA shuffle703<>+32(SB)/8, $0x0000000900000008
-DATA shuffle703<>+40(SB)/8, $0x000000130000000a
-DATA shuffle703<>+48(SB)/8, $0x0000001f00000019
-DATA shuffle703<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle703<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle704<>+0(SB)/8, $0x0000000100000000
-DATA shuffle704<>+8(SB)/8, $0x0000000300000002
-DATA shuffle704<>+16(SB)/8, $0x0000000500000004
-DATA shuffle704<>+24(SB)/8, $0x0000001b00000015
-DATA shuffle704<>+32(SB)/8, $0x0000000900000008
-DATA shuffle704<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle704<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle704<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle704<>+0(SB)/8, $0x0000000600000000
+DATA shuffle704<>+8(SB)/8, $0x000000120000000c
+DATA shuffle704<>+16(SB)/8, $0x0000001e00000018
+DATA shuffle704<>+24(SB)/8, $0x0000000000000000
+DATA shuffle704<>+32(SB)/8, $0x0000000000000000
+DATA shuffle704<>+40(SB)/8, $0x0000000000000000
+DATA shuffle704<>+48(SB)/8, $0x0000000000000000
+DATA shuffle704<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle704<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle705<>+0(SB)/8, $0x0000000100000000
 DATA shuffle705<>+8(SB)/8, $0x0000000300000002
 DATA shuffle705<>+16(SB)/8, $0x0000000500000004
 DATA shuffle705<>+24(SB)/8, $0x0000000700000006
-DATA shuffle705<>+32(SB)/8, $0x0000000900000008
-DATA shuffle705<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle705<>+32(SB)/8, $0x0000001600000010
+DATA shuffle705<>+40(SB)/8, $0x0000000b0000001c
 DATA shuffle705<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle705<>+56(SB)/8, $0x0000001b00000015
+DATA shuffle705<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle705<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle706<>+0(SB)/8, $0x0000000800000002
-DATA shuffle706<>+8(SB)/8, $0x000000000000000e
-DATA shuffle706<>+16(SB)/8, $0x0000001000000000
-DATA shuffle706<>+24(SB)/8, $0x0000001c00000016
-DATA shuffle706<>+32(SB)/8, $0x0000000000000000
-DATA shuffle706<>+40(SB)/8, $0x0000000000000000
-DATA shuffle706<>+48(SB)/8, $0x0000000000000000
-DATA shuffle706<>+56(SB)/8, $0x0000000000000000
+DATA shuffle706<>+0(SB)/8, $0x0000000100000000
+DATA shuffle706<>+8(SB)/8, $0x0000000300000002
+DATA shuffle706<>+16(SB)/8, $0x0000000500000004
+DATA shuffle706<>+24(SB)/8, $0x0000000700000006
+DATA shuffle706<>+32(SB)/8, $0x0000000900000008
+DATA shuffle706<>+40(SB)/8, $0x000000120000000a
+DATA shuffle706<>+48(SB)/8, $0x0000001e00000018
+DATA shuffle706<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle706<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle707<>+0(SB)/8, $0x0000000100000000
 DATA shuffle707<>+8(SB)/8, $0x0000000300000002
 DATA shuffle707<>+16(SB)/8, $0x0000000500000004
-DATA shuffle707<>+24(SB)/8, $0x0000000700000006
-DATA shuffle707<>+32(SB)/8, $0x0000001800000012
-DATA shuffle707<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle707<>+24(SB)/8, $0x0000001a00000014
+DATA shuffle707<>+32(SB)/8, $0x0000000900000008
+DATA shuffle707<>+40(SB)/8, $0x0000000b0000000a
 DATA shuffle707<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle707<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle707<>(SB), RODATA|NOPTR, $64
@@ -20614,46 +20882,46 @@ DATA shuffle708<>+16(SB)/8, $0x0000000500000004
 DATA shuffle708<>+24(SB)/8, $0x0000000700000006
 DATA shuffle708<>+32(SB)/8, $0x0000000900000008
 DATA shuffle708<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle708<>+48(SB)/8, $0x000000100000000c
-DATA shuffle708<>+56(SB)/8, $0x0000001c00000016
+DATA shuffle708<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle708<>+56(SB)/8, $0x0000001a00000014
 GLOBL shuffle708<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle709<>+0(SB)/8, $0x0000000100000000
-DATA shuffle709<>+8(SB)/8, $0x0000001400000002
-DATA shuffle709<>+16(SB)/8, $0x000000050000001a
-DATA shuffle709<>+24(SB)/8, $0x0000000700000006
-DATA shuffle709<>+32(SB)/8, $0x0000000900000008
-DATA shuffle709<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle709<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle709<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle709<>+0(SB)/8, $0x0000000700000001
+DATA shuffle709<>+8(SB)/8, $0x000000130000000d
+DATA shuffle709<>+16(SB)/8, $0x0000001f00000019
+DATA shuffle709<>+24(SB)/8, $0x0000000000000000
+DATA shuffle709<>+32(SB)/8, $0x0000000000000000
+DATA shuffle709<>+40(SB)/8, $0x0000000000000000
+DATA shuffle709<>+48(SB)/8, $0x0000000000000000
+DATA shuffle709<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle709<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle710<>+0(SB)/8, $0x0000000100000000
 DATA shuffle710<>+8(SB)/8, $0x0000000300000002
 DATA shuffle710<>+16(SB)/8, $0x0000000500000004
 DATA shuffle710<>+24(SB)/8, $0x0000000700000006
-DATA shuffle710<>+32(SB)/8, $0x0000000900000008
-DATA shuffle710<>+40(SB)/8, $0x000000140000000a
-DATA shuffle710<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle710<>+32(SB)/8, $0x0000001700000011
+DATA shuffle710<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle710<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle710<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle710<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle711<>+0(SB)/8, $0x0000000900000003
-DATA shuffle711<>+8(SB)/8, $0x000000000000000f
-DATA shuffle711<>+16(SB)/8, $0x0000001100000000
-DATA shuffle711<>+24(SB)/8, $0x0000001d00000017
-DATA shuffle711<>+32(SB)/8, $0x0000000000000000
-DATA shuffle711<>+40(SB)/8, $0x0000000000000000
-DATA shuffle711<>+48(SB)/8, $0x0000000000000000
-DATA shuffle711<>+56(SB)/8, $0x0000000000000000
+DATA shuffle711<>+0(SB)/8, $0x0000000100000000
+DATA shuffle711<>+8(SB)/8, $0x0000000300000002
+DATA shuffle711<>+16(SB)/8, $0x0000000500000004
+DATA shuffle711<>+24(SB)/8, $0x0000000700000006
+DATA shuffle711<>+32(SB)/8, $0x0000000900000008
+DATA shuffle711<>+40(SB)/8, $0x000000130000000a
+DATA shuffle711<>+48(SB)/8, $0x0000001f00000019
+DATA shuffle711<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle711<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle712<>+0(SB)/8, $0x0000000100000000
 DATA shuffle712<>+8(SB)/8, $0x0000000300000002
 DATA shuffle712<>+16(SB)/8, $0x0000000500000004
-DATA shuffle712<>+24(SB)/8, $0x0000000700000006
-DATA shuffle712<>+32(SB)/8, $0x0000001900000013
-DATA shuffle712<>+40(SB)/8, $0x0000000b0000001f
+DATA shuffle712<>+24(SB)/8, $0x0000001b00000015
+DATA shuffle712<>+32(SB)/8, $0x0000000900000008
+DATA shuffle712<>+40(SB)/8, $0x0000000b0000000a
 DATA shuffle712<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle712<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle712<>(SB), RODATA|NOPTR, $64
@@ -20664,47 +20932,47 @@ DATA shuffle713<>+16(SB)/8, $0x0000000500000004
 DATA shuffle713<>+24(SB)/8, $0x0000000700000006
 DATA shuffle713<>+32(SB)/8, $0x0000000900000008
 DATA shuffle713<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle713<>+48(SB)/8, $0x000000110000000c
-DATA shuffle713<>+56(SB)/8, $0x0000001d00000017
+DATA shuffle713<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle713<>+56(SB)/8, $0x0000001b00000015
 GLOBL shuffle713<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle714<>+0(SB)/8, $0x0000000100000000
-DATA shuffle714<>+8(SB)/8, $0x0000001500000002
-DATA shuffle714<>+16(SB)/8, $0x000000050000001b
-DATA shuffle714<>+24(SB)/8, $0x0000000700000006
-DATA shuffle714<>+32(SB)/8, $0x0000000900000008
-DATA shuffle714<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle714<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle714<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle714<>+0(SB)/8, $0x0000000800000002
+DATA shuffle714<>+8(SB)/8, $0x000000000000000e
+DATA shuffle714<>+16(SB)/8, $0x0000001000000000
+DATA shuffle714<>+24(SB)/8, $0x0000001c00000016
+DATA shuffle714<>+32(SB)/8, $0x0000000000000000
+DATA shuffle714<>+40(SB)/8, $0x0000000000000000
+DATA shuffle714<>+48(SB)/8, $0x0000000000000000
+DATA shuffle714<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle714<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle715<>+0(SB)/8, $0x0000000100000000
 DATA shuffle715<>+8(SB)/8, $0x0000000300000002
 DATA shuffle715<>+16(SB)/8, $0x0000000500000004
 DATA shuffle715<>+24(SB)/8, $0x0000000700000006
-DATA shuffle715<>+32(SB)/8, $0x0000000900000008
-DATA shuffle715<>+40(SB)/8, $0x000000150000000a
-DATA shuffle715<>+48(SB)/8, $0x0000000d0000001b
+DATA shuffle715<>+32(SB)/8, $0x0000001800000012
+DATA shuffle715<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle715<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle715<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle715<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle716<>+0(SB)/8, $0x0000000000000000
-DATA shuffle716<>+8(SB)/8, $0x0000000600000000
-DATA shuffle716<>+16(SB)/8, $0x000000120000000c
-DATA shuffle716<>+24(SB)/8, $0x0000001e00000018
-DATA shuffle716<>+32(SB)/8, $0x0000000000000000
-DATA shuffle716<>+40(SB)/8, $0x0000000000000000
-DATA shuffle716<>+48(SB)/8, $0x0000000000000000
-DATA shuffle716<>+56(SB)/8, $0x0000000000000000
+DATA shuffle716<>+0(SB)/8, $0x0000000100000000
+DATA shuffle716<>+8(SB)/8, $0x0000000300000002
+DATA shuffle716<>+16(SB)/8, $0x0000000500000004
+DATA shuffle716<>+24(SB)/8, $0x0000000700000006
+DATA shuffle716<>+32(SB)/8, $0x0000000900000008
+DATA shuffle716<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle716<>+48(SB)/8, $0x000000100000000c
+DATA shuffle716<>+56(SB)/8, $0x0000001c00000016
 GLOBL shuffle716<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle717<>+0(SB)/8, $0x0000000100000000
-DATA shuffle717<>+8(SB)/8, $0x0000000300000002
-DATA shuffle717<>+16(SB)/8, $0x0000000500000004
+DATA shuffle717<>+8(SB)/8, $0x0000001400000002
+DATA shuffle717<>+16(SB)/8, $0x000000050000001a
 DATA shuffle717<>+24(SB)/8, $0x0000000700000006
 DATA shuffle717<>+32(SB)/8, $0x0000000900000008
-DATA shuffle717<>+40(SB)/8, $0x0000001600000010
-DATA shuffle717<>+48(SB)/8, $0x0000000d0000001c
+DATA shuffle717<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle717<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle717<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle717<>(SB), RODATA|NOPTR, $64
 
@@ -20713,48 +20981,48 @@ DATA shuffle718<>+8(SB)/8, $0x0000000300000002
 DATA shuffle718<>+16(SB)/8, $0x0000000500000004
 DATA shuffle718<>+24(SB)/8, $0x0000000700000006
 DATA shuffle718<>+32(SB)/8, $0x0000000900000008
-DATA shuffle718<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle718<>+48(SB)/8, $0x000000120000000c
-DATA shuffle718<>+56(SB)/8, $0x0000001e00000018
+DATA shuffle718<>+40(SB)/8, $0x000000140000000a
+DATA shuffle718<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle718<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle718<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle719<>+0(SB)/8, $0x0000001a00000014
-DATA shuffle719<>+8(SB)/8, $0x0000000300000002
-DATA shuffle719<>+16(SB)/8, $0x0000000500000004
-DATA shuffle719<>+24(SB)/8, $0x0000000700000006
-DATA shuffle719<>+32(SB)/8, $0x0000000900000008
-DATA shuffle719<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle719<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle719<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle719<>+0(SB)/8, $0x0000000900000003
+DATA shuffle719<>+8(SB)/8, $0x000000000000000f
+DATA shuffle719<>+16(SB)/8, $0x0000001100000000
+DATA shuffle719<>+24(SB)/8, $0x0000001d00000017
+DATA shuffle719<>+32(SB)/8, $0x0000000000000000
+DATA shuffle719<>+40(SB)/8, $0x0000000000000000
+DATA shuffle719<>+48(SB)/8, $0x0000000000000000
+DATA shuffle719<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle719<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle720<>+0(SB)/8, $0x0000000100000000
 DATA shuffle720<>+8(SB)/8, $0x0000000300000002
 DATA shuffle720<>+16(SB)/8, $0x0000000500000004
 DATA shuffle720<>+24(SB)/8, $0x0000000700000006
-DATA shuffle720<>+32(SB)/8, $0x0000001a00000014
-DATA shuffle720<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle720<>+32(SB)/8, $0x0000001900000013
+DATA shuffle720<>+40(SB)/8, $0x0000000b0000001f
 DATA shuffle720<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle720<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle720<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle721<>+0(SB)/8, $0x0000000000000000
-DATA shuffle721<>+8(SB)/8, $0x0000000700000001
-DATA shuffle721<>+16(SB)/8, $0x000000130000000d
-DATA shuffle721<>+24(SB)/8, $0x0000001f00000019
-DATA shuffle721<>+32(SB)/8, $0x0000000000000000
-DATA shuffle721<>+40(SB)/8, $0x0000000000000000
-DATA shuffle721<>+48(SB)/8, $0x0000000000000000
-DATA shuffle721<>+56(SB)/8, $0x0000000000000000
+DATA shuffle721<>+0(SB)/8, $0x0000000100000000
+DATA shuffle721<>+8(SB)/8, $0x0000000300000002
+DATA shuffle721<>+16(SB)/8, $0x0000000500000004
+DATA shuffle721<>+24(SB)/8, $0x0000000700000006
+DATA shuffle721<>+32(SB)/8, $0x0000000900000008
+DATA shuffle721<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle721<>+48(SB)/8, $0x000000110000000c
+DATA shuffle721<>+56(SB)/8, $0x0000001d00000017
 GLOBL shuffle721<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle722<>+0(SB)/8, $0x0000000100000000
-DATA shuffle722<>+8(SB)/8, $0x0000000300000002
-DATA shuffle722<>+16(SB)/8, $0x0000000500000004
+DATA shuffle722<>+8(SB)/8, $0x0000001500000002
+DATA shuffle722<>+16(SB)/8, $0x000000050000001b
 DATA shuffle722<>+24(SB)/8, $0x0000000700000006
 DATA shuffle722<>+32(SB)/8, $0x0000000900000008
-DATA shuffle722<>+40(SB)/8, $0x0000001700000011
-DATA shuffle722<>+48(SB)/8, $0x0000000d0000001d
+DATA shuffle722<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle722<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle722<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle722<>(SB), RODATA|NOPTR, $64
 
@@ -20763,30 +21031,110 @@ DATA shuffle723<>+8(SB)/8, $0x0000000300000002
 DATA shuffle723<>+16(SB)/8, $0x0000000500000004
 DATA shuffle723<>+24(SB)/8, $0x0000000700000006
 DATA shuffle723<>+32(SB)/8, $0x0000000900000008
-DATA shuffle723<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle723<>+48(SB)/8, $0x000000130000000c
-DATA shuffle723<>+56(SB)/8, $0x0000001f00000019
+DATA shuffle723<>+40(SB)/8, $0x000000150000000a
+DATA shuffle723<>+48(SB)/8, $0x0000000d0000001b
+DATA shuffle723<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle723<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle724<>+0(SB)/8, $0x0000001b00000015
-DATA shuffle724<>+8(SB)/8, $0x0000000300000002
-DATA shuffle724<>+16(SB)/8, $0x0000000500000004
-DATA shuffle724<>+24(SB)/8, $0x0000000700000006
-DATA shuffle724<>+32(SB)/8, $0x0000000900000008
-DATA shuffle724<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle724<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle724<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle724<>+0(SB)/8, $0x0000000000000000
+DATA shuffle724<>+8(SB)/8, $0x0000000600000000
+DATA shuffle724<>+16(SB)/8, $0x000000120000000c
+DATA shuffle724<>+24(SB)/8, $0x0000001e00000018
+DATA shuffle724<>+32(SB)/8, $0x0000000000000000
+DATA shuffle724<>+40(SB)/8, $0x0000000000000000
+DATA shuffle724<>+48(SB)/8, $0x0000000000000000
+DATA shuffle724<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle724<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle725<>+0(SB)/8, $0x0000000100000000
 DATA shuffle725<>+8(SB)/8, $0x0000000300000002
 DATA shuffle725<>+16(SB)/8, $0x0000000500000004
 DATA shuffle725<>+24(SB)/8, $0x0000000700000006
-DATA shuffle725<>+32(SB)/8, $0x0000001b00000015
-DATA shuffle725<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle725<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle725<>+32(SB)/8, $0x0000000900000008
+DATA shuffle725<>+40(SB)/8, $0x0000001600000010
+DATA shuffle725<>+48(SB)/8, $0x0000000d0000001c
 DATA shuffle725<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle725<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle726<>+0(SB)/8, $0x0000000100000000
+DATA shuffle726<>+8(SB)/8, $0x0000000300000002
+DATA shuffle726<>+16(SB)/8, $0x0000000500000004
+DATA shuffle726<>+24(SB)/8, $0x0000000700000006
+DATA shuffle726<>+32(SB)/8, $0x0000000900000008
+DATA shuffle726<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle726<>+48(SB)/8, $0x000000120000000c
+DATA shuffle726<>+56(SB)/8, $0x0000001e00000018
+GLOBL shuffle726<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle727<>+0(SB)/8, $0x0000001a00000014
+DATA shuffle727<>+8(SB)/8, $0x0000000300000002
+DATA shuffle727<>+16(SB)/8, $0x0000000500000004
+DATA shuffle727<>+24(SB)/8, $0x0000000700000006
+DATA shuffle727<>+32(SB)/8, $0x0000000900000008
+DATA shuffle727<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle727<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle727<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle727<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle728<>+0(SB)/8, $0x0000000100000000
+DATA shuffle728<>+8(SB)/8, $0x0000000300000002
+DATA shuffle728<>+16(SB)/8, $0x0000000500000004
+DATA shuffle728<>+24(SB)/8, $0x0000000700000006
+DATA shuffle728<>+32(SB)/8, $0x0000001a00000014
+DATA shuffle728<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle728<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle728<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle728<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle729<>+0(SB)/8, $0x0000000000000000
+DATA shuffle729<>+8(SB)/8, $0x0000000700000001
+DATA shuffle729<>+16(SB)/8, $0x000000130000000d
+DATA shuffle729<>+24(SB)/8, $0x0000001f00000019
+DATA shuffle729<>+32(SB)/8, $0x0000000000000000
+DATA shuffle729<>+40(SB)/8, $0x0000000000000000
+DATA shuffle729<>+48(SB)/8, $0x0000000000000000
+DATA shuffle729<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle729<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle730<>+0(SB)/8, $0x0000000100000000
+DATA shuffle730<>+8(SB)/8, $0x0000000300000002
+DATA shuffle730<>+16(SB)/8, $0x0000000500000004
+DATA shuffle730<>+24(SB)/8, $0x0000000700000006
+DATA shuffle730<>+32(SB)/8, $0x0000000900000008
+DATA shuffle730<>+40(SB)/8, $0x0000001700000011
+DATA shuffle730<>+48(SB)/8, $0x0000000d0000001d
+DATA shuffle730<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle730<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle731<>+0(SB)/8, $0x0000000100000000
+DATA shuffle731<>+8(SB)/8, $0x0000000300000002
+DATA shuffle731<>+16(SB)/8, $0x0000000500000004
+DATA shuffle731<>+24(SB)/8, $0x0000000700000006
+DATA shuffle731<>+32(SB)/8, $0x0000000900000008
+DATA shuffle731<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle731<>+48(SB)/8, $0x000000130000000c
+DATA shuffle731<>+56(SB)/8, $0x0000001f00000019
+GLOBL shuffle731<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle732<>+0(SB)/8, $0x0000001b00000015
+DATA shuffle732<>+8(SB)/8, $0x0000000300000002
+DATA shuffle732<>+16(SB)/8, $0x0000000500000004
+DATA shuffle732<>+24(SB)/8, $0x0000000700000006
+DATA shuffle732<>+32(SB)/8, $0x0000000900000008
+DATA shuffle732<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle732<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle732<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle732<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle733<>+0(SB)/8, $0x0000000100000000
+DATA shuffle733<>+8(SB)/8, $0x0000000300000002
+DATA shuffle733<>+16(SB)/8, $0x0000000500000004
+DATA shuffle733<>+24(SB)/8, $0x0000000700000006
+DATA shuffle733<>+32(SB)/8, $0x0000001b00000015
+DATA shuffle733<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle733<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle733<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle733<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -20810,222 +21158,142 @@ TEXT ·unzip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group757:
+group777:
 	MOVQ rows+24(FP), R8
 
-row758:
+row778:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last760
+	JB   last780
 
-chunks759:
+chunks779:
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	IMUL3Q     $0x06, R9, R12
 	ADDQ       AX, R12
 	VMOVDQU64  (R12), Z0
 	VMOVDQU64  192(R12), Z1
-	VMOVDQU64  shuffle726<>+0(SB), Z3
+	VMOVDQU64  shuffle734<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU64  64(R12), Z2
-	VMOVDQU64  shuffle727<>+0(SB), Z4
+	VMOVDQU64  shuffle735<>+0(SB), Z4
 	VPERMT2Q   Z2, Z4, Z3
 	VMOVDQU64  128(R12), Z4
-	VMOVDQU64  shuffle728<>+0(SB), Z5
+	VMOVDQU64  shuffle736<>+0(SB), Z5
 	VPERMT2Q   Z4, Z5, Z3
 	VMOVDQU64  256(R12), Z5
-	VMOVDQU64  shuffle729<>+0(SB), Z6
+	VMOVDQU64  shuffle737<>+0(SB), Z6
 	VPERMT2Q   Z5, Z6, Z3
 	VMOVDQU64  320(R12), Z6
-	VMOVDQU64  shuffle730<>+0(SB), Z7
+	VMOVDQU64  shuffle738<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
 	VMOVDQU64  Z3, (R10)
-	VMOVDQU64  shuffle731<>+0(SB), Z7
+	VMOVDQU64  shuffle739<>+0(SB), Z7
 	VPERMI2Q   Z1, Z0, Z7
-	VMOVDQU64  shuffle732<>+0(SB), Z3
+	VMOVDQU64  shuffle740<>+0(SB), Z3
 	VPERMT2Q   Z2, Z3, Z7
-	VMOVDQU64  shuffle630<>+0(SB), Z3
+	VMOVDQU64  shuffle638<>+0(SB), Z3
 	VPTERNLOGQ $0xd8, Z3, Z4, Z7
-	VMOVDQU64  shuffle733<>+0(SB), Z3
+	VMOVDQU64  shuffle741<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z7
-	VMOVDQU64  shuffle734<>+0(SB), Z3
+	VMOVDQU64  shuffle742<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
 	VMOVDQU64  Z7, (R10)(DX*1)
-	VMOVDQU64  shuffle735<>+0(SB), Z3
+	VMOVDQU64  shuffle743<>+0(SB), Z3
 	VPERMI2Q   Z5, Z2, Z3
-	VMOVDQU64  shuffle736<>+0(SB), Z7
+	VMOVDQU64  shuffle744<>+0(SB), Z7
 	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle737<>+0(SB), Z7
+	VMOVDQU64  shuffle745<>+0(SB), Z7
 	VPERMT2Q   Z4, Z7, Z3
-	VMOVDQU64  shuffle738<>+0(SB), Z7
+	VMOVDQU64  shuffle746<>+0(SB), Z7
 	VPERMT2Q   Z1, Z7, Z3
-	VMOVDQU64  shuffle739<>+0(SB), Z7
+	VMOVDQU64  shuffle747<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
 	VMOVDQU64  Z3, (R10)(DX*2)
-	VMOVDQU64  shuffle740<>+0(SB), Z7
+	VMOVDQU64  shuffle748<>+0(SB), Z7
 	VPERMI2Q   Z5, Z2, Z7
-	VMOVDQU64  shuffle741<>+0(SB), Z3
+	VMOVDQU64  shuffle749<>+0(SB), Z3
 	VPERMT2Q   Z0, Z3, Z7
-	VMOVDQU64  shuffle742<>+0(SB), Z3
+	VMOVDQU64  shuffle750<>+0(SB), Z3
 	VPERMT2Q   Z4, Z3, Z7
-	VMOVDQU64  shuffle743<>+0(SB), Z3
+	VMOVDQU64  shuffle751<>+0(SB), Z3
 	VPERMT2Q   Z1, Z3, Z7
-	VMOVDQU64  shuffle744<>+0(SB), Z3
+	VMOVDQU64  shuffle752<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
 	VMOVDQU64  Z7, (R11)
-	VMOVDQU64  shuffle745<>+0(SB), Z3
+	VMOVDQU64  shuffle753<>+0(SB), Z3
 	VPERMI2Q   Z6, Z4, Z3
-	VMOVDQU64  shuffle746<>+0(SB), Z7
+	VMOVDQU64  shuffle754<>+0(SB), Z7
 	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle747<>+0(SB), Z7
+	VMOVDQU64  shuffle755<>+0(SB), Z7
 	VPERMT2Q   Z2, Z7, Z3
-	VMOVDQU64  shuffle628<>+0(SB), Z7
+	VMOVDQU64  shuffle636<>+0(SB), Z7
 	VPTERNLOGQ $0xd8, Z7, Z1, Z3
-	VMOVDQU64  shuffle748<>+0(SB), Z7
+	VMOVDQU64  shuffle756<>+0(SB), Z7
 	VPERMT2Q   Z5, Z7, Z3
 	VMOVDQU64  Z3, (R11)(DX*1)
-	VMOVDQU64  shuffle749<>+0(SB), Z3
+	VMOVDQU64  shuffle757<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z4
-	VMOVDQU64  shuffle750<>+0(SB), Z3
+	VMOVDQU64  shuffle758<>+0(SB), Z3
 	VPERMT2Q   Z0, Z3, Z4
-	VMOVDQU64  shuffle751<>+0(SB), Z3
+	VMOVDQU64  shuffle759<>+0(SB), Z3
 	VPERMT2Q   Z2, Z3, Z4
-	VMOVDQU64  shuffle752<>+0(SB), Z3
+	VMOVDQU64  shuffle760<>+0(SB), Z3
 	VPERMT2Q   Z1, Z3, Z4
-	VMOVDQU64  shuffle753<>+0(SB), Z3
+	VMOVDQU64  shuffle761<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z4
 	VMOVDQU64  Z4, (R11)(DX*2)
 	ADDQ       $+64, R9
 	MOVQ       n+16(FP), R10
 	SUBQ       R9, R10
 	CMPQ       R10, $+64
-	JAE        chunks759
+	JAE        chunks779
 
-last760:
+last780:
 	TESTQ R10, R10
-	JZ    rowdone761
+	JZ    rowdone781
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks759
+	JMP   chunks779
 
-rowdone761:
+rowdone781:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row758
+	JNZ  row778
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group757
+	JNZ  group777
 	VZEROUPPER
 	RET
 
-DATA shuffle726<>+0(SB)/8, $0x0000000000000000
-DATA shuffle726<>+8(SB)/8, $0x0000000000000006
-DATA shuffle726<>+16(SB)/8, $0x0000000000000000
-DATA shuffle726<>+24(SB)/8, $0x0000000000000000
-DATA shuffle726<>+32(SB)/8, $0x0000000000000008
-DATA shuffle726<>+40(SB)/8, $0x000000000000000e
-DATA shuffle726<>+48(SB)/8, $0x0000000000000000
-DATA shuffle726<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle726<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle727<>+0(SB)/8, $0x0000000000000000
-DATA shuffle727<>+8(SB)/8, $0x0000000000000001
-DATA shuffle727<>+16(SB)/8, $0x000000000000000c
-DATA shuffle727<>+24(SB)/8, $0x0000000000000003
-DATA shuffle727<>+32(SB)/8, $0x0000000000000004
-DATA shuffle727<>+40(SB)/8, $0x0000000000000005
-DATA shuffle727<>+48(SB)/8, $0x0000000000000006
-DATA shuffle727<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle727<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle728<>+0(SB)/8, $0x0000000000000000
-DATA shuffle728<>+8(SB)/8, $0x0000000000000001
-DATA shuffle728<>+16(SB)/8, $0x0000000000000002
-DATA shuffle728<>+24(SB)/8, $0x000000000000000a
-DATA shuffle728<>+32(SB)/8, $0x0000000000000004
-DATA shuffle728<>+40(SB)/8, $0x0000000000000005
-DATA shuffle728<>+48(SB)/8, $0x0000000000000006
-DATA shuffle728<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle728<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle729<>+0(SB)/8, $0x0000000000000000
-DATA shuffle729<>+8(SB)/8, $0x0000000000000001
-DATA shuffle729<>+16(SB)/8, $0x0000000000000002
-DATA shuffle729<>+24(SB)/8, $0x0000000000000003
-DATA shuffle729<>+32(SB)/8, $0x0000000000000004
-DATA shuffle729<>+40(SB)/8, $0x0000000000000005
-DATA shuffle729<>+48(SB)/8, $0x000000000000000c
-DATA shuffle729<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle729<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle730<>+0(SB)/8, $0x0000000000000000
-DATA shuffle730<>+8(SB)/8, $0x0000000000000001
-DATA shuffle730<>+16(SB)/8, $0x0000000000000002
-DATA shuffle730<>+24(SB)/8, $0x0000000000000003
-DATA shuffle730<>+32(SB)/8, $0x0000000000000004
-DATA shuffle730<>+40(SB)/8, $0x0000000000000005
-DATA shuffle730<>+48(SB)/8, $0x0000000000000006
-DATA shuffle730<>+56(SB)/8, $0x000000000000000a
-GLOBL shuffle730<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle731<>+0(SB)/8, $0x0000000000000001
-DATA shuffle731<>+8(SB)/8, $0x0000000000000007
-DATA shuffle731<>+16(SB)/8, $0x0000000000000000
-DATA shuffle731<>+24(SB)/8, $0x0000000000000000
-DATA shuffle731<>+32(SB)/8, $0x0000000000000009
-DATA shuffle731<>+40(SB)/8, $0x000000000000000f
-DATA shuffle731<>+48(SB)/8, $0x0000000000000000
-DATA shuffle731<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle731<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle732<>+0(SB)/8, $0x0000000000000000
-DATA shuffle732<>+8(SB)/8, $0x0000000000000001
-DATA shuffle732<>+16(SB)/8, $0x000000000000000d
-DATA shuffle732<>+24(SB)/8, $0x0000000000000003
-DATA shuffle732<>+32(SB)/8, $0x0000000000000004
-DATA shuffle732<>+40(SB)/8, $0x0000000000000005
-DATA shuffle732<>+48(SB)/8, $0x0000000000000006
-DATA shuffle732<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle732<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle733<>+0(SB)/8, $0x0000000000000000
-DATA shuffle733<>+8(SB)/8, $0x0000000000000001
-DATA shuffle733<>+16(SB)/8, $0x0000000000000002
-DATA shuffle733<>+24(SB)/8, $0x0000000000000003
-DATA shuffle733<>+32(SB)/8, $0x0000000000000004
-DATA shuffle733<>+40(SB)/8, $0x0000000000000005
-DATA shuffle733<>+48(SB)/8, $0x000000000000000d
-DATA shuffle733<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle733<>(SB), RODATA|NOPTR, $64
-
 DATA shuffle734<>+0(SB)/8, $0x0000000000000000
-DATA shuffle734<>+8(SB)/8, $0x0000000000000001
-DATA shuffle734<>+16(SB)/8, $0x0000000000000002
-DATA shuffle734<>+24(SB)/8, $0x0000000000000003
-DATA shuffle734<>+32(SB)/8, $0x0000000000000004
-DATA shuffle734<>+40(SB)/8, $0x0000000000000005
-DATA shuffle734<>+48(SB)/8, $0x0000000000000006
-DATA shuffle734<>+56(SB)/8, $0x000000000000000b
+DATA shuffle734<>+8(SB)/8, $0x0000000000000006
+DATA shuffle734<>+16(SB)/8, $0x0000000000000000
+DATA shuffle734<>+24(SB)/8, $0x0000000000000000
+DATA shuffle734<>+32(SB)/8, $0x0000000000000008
+DATA shuffle734<>+40(SB)/8, $0x000000000000000e
+DATA shuffle734<>+48(SB)/8, $0x0000000000000000
+DATA shuffle734<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle734<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle735<>+0(SB)/8, $0x0000000000000000
-DATA shuffle735<>+8(SB)/8, $0x0000000000000000
-DATA shuffle735<>+16(SB)/8, $0x0000000000000006
-DATA shuffle735<>+24(SB)/8, $0x0000000000000000
-DATA shuffle735<>+32(SB)/8, $0x0000000000000000
-DATA shuffle735<>+40(SB)/8, $0x0000000000000008
-DATA shuffle735<>+48(SB)/8, $0x000000000000000e
-DATA shuffle735<>+56(SB)/8, $0x0000000000000000
+DATA shuffle735<>+8(SB)/8, $0x0000000000000001
+DATA shuffle735<>+16(SB)/8, $0x000000000000000c
+DATA shuffle735<>+24(SB)/8, $0x0000000000000003
+DATA shuffle735<>+32(SB)/8, $0x0000000000000004
+DATA shuffle735<>+40(SB)/8, $0x0000000000000005
+DATA shuffle735<>+48(SB)/8, $0x0000000000000006
+DATA shuffle735<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle735<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle736<>+0(SB)/8, $0x000000000000000a
+DATA shuffle736<>+0(SB)/8, $0x0000000000000000
 DATA shuffle736<>+8(SB)/8, $0x0000000000000001
 DATA shuffle736<>+16(SB)/8, $0x0000000000000002
-DATA shuffle736<>+24(SB)/8, $0x0000000000000003
+DATA shuffle736<>+24(SB)/8, $0x000000000000000a
 DATA shuffle736<>+32(SB)/8, $0x0000000000000004
 DATA shuffle736<>+40(SB)/8, $0x0000000000000005
 DATA shuffle736<>+48(SB)/8, $0x0000000000000006
@@ -21035,10 +21303,10 @@ GLOBL shuffle736<>(SB), RODATA|NOPTR, $64
 DATA shuffle737<>+0(SB)/8, $0x0000000000000000
 DATA shuffle737<>+8(SB)/8, $0x0000000000000001
 DATA shuffle737<>+16(SB)/8, $0x0000000000000002
-DATA shuffle737<>+24(SB)/8, $0x000000000000000c
+DATA shuffle737<>+24(SB)/8, $0x0000000000000003
 DATA shuffle737<>+32(SB)/8, $0x0000000000000004
 DATA shuffle737<>+40(SB)/8, $0x0000000000000005
-DATA shuffle737<>+48(SB)/8, $0x0000000000000006
+DATA shuffle737<>+48(SB)/8, $0x000000000000000c
 DATA shuffle737<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle737<>(SB), RODATA|NOPTR, $64
 
@@ -21046,126 +21314,126 @@ DATA shuffle738<>+0(SB)/8, $0x0000000000000000
 DATA shuffle738<>+8(SB)/8, $0x0000000000000001
 DATA shuffle738<>+16(SB)/8, $0x0000000000000002
 DATA shuffle738<>+24(SB)/8, $0x0000000000000003
-DATA shuffle738<>+32(SB)/8, $0x000000000000000a
+DATA shuffle738<>+32(SB)/8, $0x0000000000000004
 DATA shuffle738<>+40(SB)/8, $0x0000000000000005
 DATA shuffle738<>+48(SB)/8, $0x0000000000000006
-DATA shuffle738<>+56(SB)/8, $0x0000000000000007
+DATA shuffle738<>+56(SB)/8, $0x000000000000000a
 GLOBL shuffle738<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle739<>+0(SB)/8, $0x0000000000000000
-DATA shuffle739<>+8(SB)/8, $0x0000000000000001
-DATA shuffle739<>+16(SB)/8, $0x0000000000000002
-DATA shuffle739<>+24(SB)/8, $0x0000000000000003
-DATA shuffle739<>+32(SB)/8, $0x0000000000000004
-DATA shuffle739<>+40(SB)/8, $0x0000000000000005
-DATA shuffle739<>+48(SB)/8, $0x0000000000000006
-DATA shuffle739<>+56(SB)/8, $0x000000000000000c
+DATA shuffle739<>+0(SB)/8, $0x0000000000000001
+DATA shuffle739<>+8(SB)/8, $0x0000000000000007
+DATA shuffle739<>+16(SB)/8, $0x0000000000000000
+DATA shuffle739<>+24(SB)/8, $0x0000000000000000
+DATA shuffle739<>+32(SB)/8, $0x0000000000000009
+DATA shuffle739<>+40(SB)/8, $0x000000000000000f
+DATA shuffle739<>+48(SB)/8, $0x0000000000000000
+DATA shuffle739<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle739<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle740<>+0(SB)/8, $0x0000000000000000
 DATA shuffle740<>+8(SB)/8, $0x0000000000000001
-DATA shuffle740<>+16(SB)/8, $0x0000000000000007
-DATA shuffle740<>+24(SB)/8, $0x0000000000000000
-DATA shuffle740<>+32(SB)/8, $0x0000000000000000
-DATA shuffle740<>+40(SB)/8, $0x0000000000000009
-DATA shuffle740<>+48(SB)/8, $0x000000000000000f
-DATA shuffle740<>+56(SB)/8, $0x0000000000000000
+DATA shuffle740<>+16(SB)/8, $0x000000000000000d
+DATA shuffle740<>+24(SB)/8, $0x0000000000000003
+DATA shuffle740<>+32(SB)/8, $0x0000000000000004
+DATA shuffle740<>+40(SB)/8, $0x0000000000000005
+DATA shuffle740<>+48(SB)/8, $0x0000000000000006
+DATA shuffle740<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle740<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle741<>+0(SB)/8, $0x000000000000000b
+DATA shuffle741<>+0(SB)/8, $0x0000000000000000
 DATA shuffle741<>+8(SB)/8, $0x0000000000000001
 DATA shuffle741<>+16(SB)/8, $0x0000000000000002
 DATA shuffle741<>+24(SB)/8, $0x0000000000000003
 DATA shuffle741<>+32(SB)/8, $0x0000000000000004
 DATA shuffle741<>+40(SB)/8, $0x0000000000000005
-DATA shuffle741<>+48(SB)/8, $0x0000000000000006
+DATA shuffle741<>+48(SB)/8, $0x000000000000000d
 DATA shuffle741<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle741<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle742<>+0(SB)/8, $0x0000000000000000
 DATA shuffle742<>+8(SB)/8, $0x0000000000000001
 DATA shuffle742<>+16(SB)/8, $0x0000000000000002
-DATA shuffle742<>+24(SB)/8, $0x000000000000000d
+DATA shuffle742<>+24(SB)/8, $0x0000000000000003
 DATA shuffle742<>+32(SB)/8, $0x0000000000000004
 DATA shuffle742<>+40(SB)/8, $0x0000000000000005
 DATA shuffle742<>+48(SB)/8, $0x0000000000000006
-DATA shuffle742<>+56(SB)/8, $0x0000000000000007
+DATA shuffle742<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle742<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle743<>+0(SB)/8, $0x0000000000000000
-DATA shuffle743<>+8(SB)/8, $0x0000000000000001
-DATA shuffle743<>+16(SB)/8, $0x0000000000000002
-DATA shuffle743<>+24(SB)/8, $0x0000000000000003
-DATA shuffle743<>+32(SB)/8, $0x000000000000000b
-DATA shuffle743<>+40(SB)/8, $0x0000000000000005
-DATA shuffle743<>+48(SB)/8, $0x0000000000000006
-DATA shuffle743<>+56(SB)/8, $0x0000000000000007
+DATA shuffle743<>+8(SB)/8, $0x0000000000000000
+DATA shuffle743<>+16(SB)/8, $0x0000000000000006
+DATA shuffle743<>+24(SB)/8, $0x0000000000000000
+DATA shuffle743<>+32(SB)/8, $0x0000000000000000
+DATA shuffle743<>+40(SB)/8, $0x0000000000000008
+DATA shuffle743<>+48(SB)/8, $0x000000000000000e
+DATA shuffle743<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle743<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle744<>+0(SB)/8, $0x0000000000000000
+DATA shuffle744<>+0(SB)/8, $0x000000000000000a
 DATA shuffle744<>+8(SB)/8, $0x0000000000000001
 DATA shuffle744<>+16(SB)/8, $0x0000000000000002
 DATA shuffle744<>+24(SB)/8, $0x0000000000000003
 DATA shuffle744<>+32(SB)/8, $0x0000000000000004
 DATA shuffle744<>+40(SB)/8, $0x0000000000000005
 DATA shuffle744<>+48(SB)/8, $0x0000000000000006
-DATA shuffle744<>+56(SB)/8, $0x000000000000000d
+DATA shuffle744<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle744<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle745<>+0(SB)/8, $0x0000000000000000
-DATA shuffle745<>+8(SB)/8, $0x0000000000000000
-DATA shuffle745<>+16(SB)/8, $0x0000000000000000
-DATA shuffle745<>+24(SB)/8, $0x0000000000000006
-DATA shuffle745<>+32(SB)/8, $0x0000000000000000
-DATA shuffle745<>+40(SB)/8, $0x0000000000000000
-DATA shuffle745<>+48(SB)/8, $0x0000000000000008
-DATA shuffle745<>+56(SB)/8, $0x000000000000000e
+DATA shuffle745<>+8(SB)/8, $0x0000000000000001
+DATA shuffle745<>+16(SB)/8, $0x0000000000000002
+DATA shuffle745<>+24(SB)/8, $0x000000000000000c
+DATA shuffle745<>+32(SB)/8, $0x0000000000000004
+DATA shuffle745<>+40(SB)/8, $0x0000000000000005
+DATA shuffle745<>+48(SB)/8, $0x0000000000000006
+DATA shuffle745<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle745<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle746<>+0(SB)/8, $0x000000000000000c
+DATA shuffle746<>+0(SB)/8, $0x0000000000000000
 DATA shuffle746<>+8(SB)/8, $0x0000000000000001
 DATA shuffle746<>+16(SB)/8, $0x0000000000000002
 DATA shuffle746<>+24(SB)/8, $0x0000000000000003
-DATA shuffle746<>+32(SB)/8, $0x0000000000000004
+DATA shuffle746<>+32(SB)/8, $0x000000000000000a
 DATA shuffle746<>+40(SB)/8, $0x0000000000000005
 DATA shuffle746<>+48(SB)/8, $0x0000000000000006
 DATA shuffle746<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle746<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle747<>+0(SB)/8, $0x0000000000000000
-DATA shuffle747<>+8(SB)/8, $0x000000000000000a
+DATA shuffle747<>+8(SB)/8, $0x0000000000000001
 DATA shuffle747<>+16(SB)/8, $0x0000000000000002
 DATA shuffle747<>+24(SB)/8, $0x0000000000000003
 DATA shuffle747<>+32(SB)/8, $0x0000000000000004
 DATA shuffle747<>+40(SB)/8, $0x0000000000000005
 DATA shuffle747<>+48(SB)/8, $0x0000000000000006
-DATA shuffle747<>+56(SB)/8, $0x0000000000000007
+DATA shuffle747<>+56(SB)/8, $0x000000000000000c
 GLOBL shuffle747<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle748<>+0(SB)/8, $0x0000000000000000
 DATA shuffle748<>+8(SB)/8, $0x0000000000000001
-DATA shuffle748<>+16(SB)/8, $0x0000000000000002
-DATA shuffle748<>+24(SB)/8, $0x0000000000000003
-DATA shuffle748<>+32(SB)/8, $0x0000000000000004
-DATA shuffle748<>+40(SB)/8, $0x000000000000000a
-DATA shuffle748<>+48(SB)/8, $0x0000000000000006
-DATA shuffle748<>+56(SB)/8, $0x0000000000000007
+DATA shuffle748<>+16(SB)/8, $0x0000000000000007
+DATA shuffle748<>+24(SB)/8, $0x0000000000000000
+DATA shuffle748<>+32(SB)/8, $0x0000000000000000
+DATA shuffle748<>+40(SB)/8, $0x0000000000000009
+DATA shuffle748<>+48(SB)/8, $0x000000000000000f
+DATA shuffle748<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle748<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle749<>+0(SB)/8, $0x0000000000000000
-DATA shuffle749<>+8(SB)/8, $0x0000000000000000
-DATA shuffle749<>+16(SB)/8, $0x0000000000000001
-DATA shuffle749<>+24(SB)/8, $0x0000000000000007
-DATA shuffle749<>+32(SB)/8, $0x0000000000000000
-DATA shuffle749<>+40(SB)/8, $0x0000000000000000
-DATA shuffle749<>+48(SB)/8, $0x0000000000000009
-DATA shuffle749<>+56(SB)/8, $0x000000000000000f
+DATA shuffle749<>+0(SB)/8, $0x000000000000000b
+DATA shuffle749<>+8(SB)/8, $0x0000000000000001
+DATA shuffle749<>+16(SB)/8, $0x0000000000000002
+DATA shuffle749<>+24(SB)/8, $0x0000000000000003
+DATA shuffle749<>+32(SB)/8, $0x0000000000000004
+DATA shuffle749<>+40(SB)/8, $0x0000000000000005
+DATA shuffle749<>+48(SB)/8, $0x0000000000000006
+DATA shuffle749<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle749<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle750<>+0(SB)/8, $0x000000000000000d
+DATA shuffle750<>+0(SB)/8, $0x0000000000000000
 DATA shuffle750<>+8(SB)/8, $0x0000000000000001
 DATA shuffle750<>+16(SB)/8, $0x0000000000000002
-DATA shuffle750<>+24(SB)/8, $0x0000000000000003
+DATA shuffle750<>+24(SB)/8, $0x000000000000000d
 DATA shuffle750<>+32(SB)/8, $0x0000000000000004
 DATA shuffle750<>+40(SB)/8, $0x0000000000000005
 DATA shuffle750<>+48(SB)/8, $0x0000000000000006
@@ -21173,10 +21441,10 @@ DATA shuffle750<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle750<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle751<>+0(SB)/8, $0x0000000000000000
-DATA shuffle751<>+8(SB)/8, $0x000000000000000b
+DATA shuffle751<>+8(SB)/8, $0x0000000000000001
 DATA shuffle751<>+16(SB)/8, $0x0000000000000002
 DATA shuffle751<>+24(SB)/8, $0x0000000000000003
-DATA shuffle751<>+32(SB)/8, $0x0000000000000004
+DATA shuffle751<>+32(SB)/8, $0x000000000000000b
 DATA shuffle751<>+40(SB)/8, $0x0000000000000005
 DATA shuffle751<>+48(SB)/8, $0x0000000000000006
 DATA shuffle751<>+56(SB)/8, $0x0000000000000007
@@ -21186,21 +21454,101 @@ DATA shuffle752<>+0(SB)/8, $0x0000000000000000
 DATA shuffle752<>+8(SB)/8, $0x0000000000000001
 DATA shuffle752<>+16(SB)/8, $0x0000000000000002
 DATA shuffle752<>+24(SB)/8, $0x0000000000000003
-DATA shuffle752<>+32(SB)/8, $0x000000000000000d
+DATA shuffle752<>+32(SB)/8, $0x0000000000000004
 DATA shuffle752<>+40(SB)/8, $0x0000000000000005
 DATA shuffle752<>+48(SB)/8, $0x0000000000000006
-DATA shuffle752<>+56(SB)/8, $0x0000000000000007
+DATA shuffle752<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle752<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle753<>+0(SB)/8, $0x0000000000000000
-DATA shuffle753<>+8(SB)/8, $0x0000000000000001
-DATA shuffle753<>+16(SB)/8, $0x0000000000000002
-DATA shuffle753<>+24(SB)/8, $0x0000000000000003
-DATA shuffle753<>+32(SB)/8, $0x0000000000000004
-DATA shuffle753<>+40(SB)/8, $0x000000000000000b
-DATA shuffle753<>+48(SB)/8, $0x0000000000000006
-DATA shuffle753<>+56(SB)/8, $0x0000000000000007
+DATA shuffle753<>+8(SB)/8, $0x0000000000000000
+DATA shuffle753<>+16(SB)/8, $0x0000000000000000
+DATA shuffle753<>+24(SB)/8, $0x0000000000000006
+DATA shuffle753<>+32(SB)/8, $0x0000000000000000
+DATA shuffle753<>+40(SB)/8, $0x0000000000000000
+DATA shuffle753<>+48(SB)/8, $0x0000000000000008
+DATA shuffle753<>+56(SB)/8, $0x000000000000000e
 GLOBL shuffle753<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle754<>+0(SB)/8, $0x000000000000000c
+DATA shuffle754<>+8(SB)/8, $0x0000000000000001
+DATA shuffle754<>+16(SB)/8, $0x0000000000000002
+DATA shuffle754<>+24(SB)/8, $0x0000000000000003
+DATA shuffle754<>+32(SB)/8, $0x0000000000000004
+DATA shuffle754<>+40(SB)/8, $0x0000000000000005
+DATA shuffle754<>+48(SB)/8, $0x0000000000000006
+DATA shuffle754<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle754<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle755<>+0(SB)/8, $0x0000000000000000
+DATA shuffle755<>+8(SB)/8, $0x000000000000000a
+DATA shuffle755<>+16(SB)/8, $0x0000000000000002
+DATA shuffle755<>+24(SB)/8, $0x0000000000000003
+DATA shuffle755<>+32(SB)/8, $0x0000000000000004
+DATA shuffle755<>+40(SB)/8, $0x0000000000000005
+DATA shuffle755<>+48(SB)/8, $0x0000000000000006
+DATA shuffle755<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle755<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle756<>+0(SB)/8, $0x0000000000000000
+DATA shuffle756<>+8(SB)/8, $0x0000000000000001
+DATA shuffle756<>+16(SB)/8, $0x0000000000000002
+DATA shuffle756<>+24(SB)/8, $0x0000000000000003
+DATA shuffle756<>+32(SB)/8, $0x0000000000000004
+DATA shuffle756<>+40(SB)/8, $0x000000000000000a
+DATA shuffle756<>+48(SB)/8, $0x0000000000000006
+DATA shuffle756<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle756<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle757<>+0(SB)/8, $0x0000000000000000
+DATA shuffle757<>+8(SB)/8, $0x0000000000000000
+DATA shuffle757<>+16(SB)/8, $0x0000000000000001
+DATA shuffle757<>+24(SB)/8, $0x0000000000000007
+DATA shuffle757<>+32(SB)/8, $0x0000000000000000
+DATA shuffle757<>+40(SB)/8, $0x0000000000000000
+DATA shuffle757<>+48(SB)/8, $0x0000000000000009
+DATA shuffle757<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle757<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle758<>+0(SB)/8, $0x000000000000000d
+DATA shuffle758<>+8(SB)/8, $0x0000000000000001
+DATA shuffle758<>+16(SB)/8, $0x0000000000000002
+DATA shuffle758<>+24(SB)/8, $0x0000000000000003
+DATA shuffle758<>+32(SB)/8, $0x0000000000000004
+DATA shuffle758<>+40(SB)/8, $0x0000000000000005
+DATA shuffle758<>+48(SB)/8, $0x0000000000000006
+DATA shuffle758<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle758<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle759<>+0(SB)/8, $0x0000000000000000
+DATA shuffle759<>+8(SB)/8, $0x000000000000000b
+DATA shuffle759<>+16(SB)/8, $0x0000000000000002
+DATA shuffle759<>+24(SB)/8, $0x0000000000000003
+DATA shuffle759<>+32(SB)/8, $0x0000000000000004
+DATA shuffle759<>+40(SB)/8, $0x0000000000000005
+DATA shuffle759<>+48(SB)/8, $0x0000000000000006
+DATA shuffle759<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle759<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle760<>+0(SB)/8, $0x0000000000000000
+DATA shuffle760<>+8(SB)/8, $0x0000000000000001
+DATA shuffle760<>+16(SB)/8, $0x0000000000000002
+DATA shuffle760<>+24(SB)/8, $0x0000000000000003
+DATA shuffle760<>+32(SB)/8, $0x000000000000000d
+DATA shuffle760<>+40(SB)/8, $0x0000000000000005
+DATA shuffle760<>+48(SB)/8, $0x0000000000000006
+DATA shuffle760<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle760<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle761<>+0(SB)/8, $0x0000000000000000
+DATA shuffle761<>+8(SB)/8, $0x0000000000000001
+DATA shuffle761<>+16(SB)/8, $0x0000000000000002
+DATA shuffle761<>+24(SB)/8, $0x0000000000000003
+DATA shuffle761<>+32(SB)/8, $0x0000000000000004
+DATA shuffle761<>+40(SB)/8, $0x000000000000000b
+DATA shuffle761<>+48(SB)/8, $0x0000000000000006
+DATA shuffle761<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle761<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -21224,31 +21572,31 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle754<>+0(SB), Z31
-	VMOVDQU64 shuffle755<>+0(SB), Z30
-	VMOVDQU64 shuffle756<>+0(SB), Z29
-	VMOVDQU64 shuffle757<>+0(SB), Z28
-	VMOVDQU64 shuffle758<>+0(SB), Z27
-	VMOVDQU64 shuffle759<>+0(SB), Z26
-	VMOVDQU64 shuffle760<>+0(SB), Z25
-	VMOVDQU64 shuffle761<>+0(SB), Z24
-	VMOVDQU64 shuffle762<>+0(SB), Z23
-	VMOVDQU64 shuffle763<>+0(SB), Z22
-	VMOVDQU64 shuffle764<>+0(SB), Z21
-	VMOVDQU64 shuffle765<>+0(SB), Z20
-	VMOVDQU64 shuffle766<>+0(SB), Z19
+	VMOVDQU64 shuffle762<>+0(SB), Z31
+	VMOVDQU64 shuffle763<>+0(SB), Z30
+	VMOVDQU64 shuffle764<>+0(SB), Z29
+	VMOVDQU64 shuffle765<>+0(SB), Z28
+	VMOVDQU64 shuffle766<>+0(SB), Z27
+	VMOVDQU64 shuffle767<>+0(SB), Z26
+	VMOVDQU64 shuffle768<>+0(SB), Z25
+	VMOVDQU64 shuffle769<>+0(SB), Z24
+	VMOVDQU64 shuffle770<>+0(SB), Z23
+	VMOVDQU64 shuffle771<>+0(SB), Z22
+	VMOVDQU64 shuffle772<>+0(SB), Z21
+	VMOVDQU64 shuffle773<>+0(SB), Z20
+	VMOVDQU64 shuffle774<>+0(SB), Z19
 
-group762:
+group782:
 	MOVQ rows+24(FP), R9
 
-row763:
+row783:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last765
+	JB   last785
 
-chunks764:
+chunks784:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21326,156 +21674,156 @@ chunks764:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks764
+	JAE        chunks784
 
-last765:
+last785:
 	TESTQ R11, R11
-	JZ    rowdone766
+	JZ    rowdone786
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks764
+	JMP   chunks784
 
-rowdone766:
+rowdone786:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row763
+	JNZ  row783
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group762
+	JNZ  group782
 	VZEROUPPER
 	RET
 
-DATA shuffle754<>+0(SB)/8, $0x00ff000000000000
-DATA shuffle754<>+8(SB)/8, $0x0000ff0000000000
-DATA shuffle754<>+16(SB)/8, $0x000000ff00000000
-DATA shuffle754<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle754<>+32(SB)/8, $0x0000000000ff0000
-DATA shuffle754<>+40(SB)/8, $0x000000000000ff00
-DATA shuffle754<>+48(SB)/8, $0xff000000000000ff
-DATA shuffle754<>+56(SB)/8, $0x00ff000000000000
-GLOBL shuffle754<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle755<>+0(SB)/8, $0x0000ff0000000000
-DATA shuffle755<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle755<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle755<>+24(SB)/8, $0x0000000000ff0000
-DATA shuffle755<>+32(SB)/8, $0x000000000000ff00
-DATA shuffle755<>+40(SB)/8, $0xff000000000000ff
-DATA shuffle755<>+48(SB)/8, $0x00ff000000000000
-DATA shuffle755<>+56(SB)/8, $0x0000ff0000000000
-GLOBL shuffle755<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle756<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle756<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle756<>+16(SB)/8, $0x0000000000ff0000
-DATA shuffle756<>+24(SB)/8, $0x000000000000ff00
-DATA shuffle756<>+32(SB)/8, $0xff000000000000ff
-DATA shuffle756<>+40(SB)/8, $0x00ff000000000000
-DATA shuffle756<>+48(SB)/8, $0x0000ff0000000000
-DATA shuffle756<>+56(SB)/8, $0x000000ff00000000
-GLOBL shuffle756<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle757<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle757<>+8(SB)/8, $0x0000000000ff0000
-DATA shuffle757<>+16(SB)/8, $0x000000000000ff00
-DATA shuffle757<>+24(SB)/8, $0xff000000000000ff
-DATA shuffle757<>+32(SB)/8, $0x00ff000000000000
-DATA shuffle757<>+40(SB)/8, $0x0000ff0000000000
-DATA shuffle757<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle757<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle757<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle758<>+0(SB)/8, $0x0000000000ff0000
-DATA shuffle758<>+8(SB)/8, $0x000000000000ff00
-DATA shuffle758<>+16(SB)/8, $0xff000000000000ff
-DATA shuffle758<>+24(SB)/8, $0x00ff000000000000
-DATA shuffle758<>+32(SB)/8, $0x0000ff0000000000
-DATA shuffle758<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle758<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle758<>+56(SB)/8, $0x0000000000ff0000
-GLOBL shuffle758<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle759<>+0(SB)/8, $0x000000000000ff00
-DATA shuffle759<>+8(SB)/8, $0xff000000000000ff
-DATA shuffle759<>+16(SB)/8, $0x00ff000000000000
-DATA shuffle759<>+24(SB)/8, $0x0000ff0000000000
-DATA shuffle759<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle759<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle759<>+48(SB)/8, $0x0000000000ff0000
-DATA shuffle759<>+56(SB)/8, $0x000000000000ff00
-GLOBL shuffle759<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle760<>+0(SB)/8, $0x312a231c150e0700
-DATA shuffle760<>+8(SB)/8, $0x29221b140d063f38
-DATA shuffle760<>+16(SB)/8, $0x211a130c053e3730
-DATA shuffle760<>+24(SB)/8, $0x19120b043d362f28
-DATA shuffle760<>+32(SB)/8, $0x110a033c352e2720
-DATA shuffle760<>+40(SB)/8, $0x09023b342d261f18
-DATA shuffle760<>+48(SB)/8, $0x013a332c251e1710
-DATA shuffle760<>+56(SB)/8, $0x39322b241d160f08
-GLOBL shuffle760<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle761<>+0(SB)/8, $0x322b241d160f0801
-DATA shuffle761<>+8(SB)/8, $0x2a231c150e070039
-DATA shuffle761<>+16(SB)/8, $0x221b140d063f3831
-DATA shuffle761<>+24(SB)/8, $0x1a130c053e373029
-DATA shuffle761<>+32(SB)/8, $0x120b043d362f2821
-DATA shuffle761<>+40(SB)/8, $0x0a033c352e272019
-DATA shuffle761<>+48(SB)/8, $0x023b342d261f1811
-DATA shuffle761<>+56(SB)/8, $0x3a332c251e171009
-GLOBL shuffle761<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle762<>+0(SB)/8, $0x332c251e17100902
-DATA shuffle762<>+8(SB)/8, $0x2b241d160f08013a
-DATA shuffle762<>+16(SB)/8, $0x231c150e07003932
-DATA shuffle762<>+24(SB)/8, $0x1b140d063f38312a
-DATA shuffle762<>+32(SB)/8, $0x130c053e37302922
-DATA shuffle762<>+40(SB)/8, $0x0b043d362f28211a
-DATA shuffle762<>+48(SB)/8, $0x033c352e27201912
-DATA shuffle762<>+56(SB)/8, $0x3b342d261f18110a
+DATA shuffle762<>+0(SB)/8, $0x00ff000000000000
+DATA shuffle762<>+8(SB)/8, $0x0000ff0000000000
+DATA shuffle762<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle762<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle762<>+32(SB)/8, $0x0000000000ff0000
+DATA shuffle762<>+40(SB)/8, $0x000000000000ff00
+DATA shuffle762<>+48(SB)/8, $0xff000000000000ff
+DATA shuffle762<>+56(SB)/8, $0x00ff000000000000
 GLOBL shuffle762<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle763<>+0(SB)/8, $0x342d261f18110a03
-DATA shuffle763<>+8(SB)/8, $0x2c251e171009023b
-DATA shuffle763<>+16(SB)/8, $0x241d160f08013a33
-DATA shuffle763<>+24(SB)/8, $0x1c150e070039322b
-DATA shuffle763<>+32(SB)/8, $0x140d063f38312a23
-DATA shuffle763<>+40(SB)/8, $0x0c053e373029221b
-DATA shuffle763<>+48(SB)/8, $0x043d362f28211a13
-DATA shuffle763<>+56(SB)/8, $0x3c352e272019120b
+DATA shuffle763<>+0(SB)/8, $0x0000ff0000000000
+DATA shuffle763<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle763<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle763<>+24(SB)/8, $0x0000000000ff0000
+DATA shuffle763<>+32(SB)/8, $0x000000000000ff00
+DATA shuffle763<>+40(SB)/8, $0xff000000000000ff
+DATA shuffle763<>+48(SB)/8, $0x00ff000000000000
+DATA shuffle763<>+56(SB)/8, $0x0000ff0000000000
 GLOBL shuffle763<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle764<>+0(SB)/8, $0x352e272019120b04
-DATA shuffle764<>+8(SB)/8, $0x2d261f18110a033c
-DATA shuffle764<>+16(SB)/8, $0x251e171009023b34
-DATA shuffle764<>+24(SB)/8, $0x1d160f08013a332c
-DATA shuffle764<>+32(SB)/8, $0x150e070039322b24
-DATA shuffle764<>+40(SB)/8, $0x0d063f38312a231c
-DATA shuffle764<>+48(SB)/8, $0x053e373029221b14
-DATA shuffle764<>+56(SB)/8, $0x3d362f28211a130c
+DATA shuffle764<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle764<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle764<>+16(SB)/8, $0x0000000000ff0000
+DATA shuffle764<>+24(SB)/8, $0x000000000000ff00
+DATA shuffle764<>+32(SB)/8, $0xff000000000000ff
+DATA shuffle764<>+40(SB)/8, $0x00ff000000000000
+DATA shuffle764<>+48(SB)/8, $0x0000ff0000000000
+DATA shuffle764<>+56(SB)/8, $0x000000ff00000000
 GLOBL shuffle764<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle765<>+0(SB)/8, $0x362f28211a130c05
-DATA shuffle765<>+8(SB)/8, $0x2e272019120b043d
-DATA shuffle765<>+16(SB)/8, $0x261f18110a033c35
-DATA shuffle765<>+24(SB)/8, $0x1e171009023b342d
-DATA shuffle765<>+32(SB)/8, $0x160f08013a332c25
-DATA shuffle765<>+40(SB)/8, $0x0e070039322b241d
-DATA shuffle765<>+48(SB)/8, $0x063f38312a231c15
-DATA shuffle765<>+56(SB)/8, $0x3e373029221b140d
+DATA shuffle765<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle765<>+8(SB)/8, $0x0000000000ff0000
+DATA shuffle765<>+16(SB)/8, $0x000000000000ff00
+DATA shuffle765<>+24(SB)/8, $0xff000000000000ff
+DATA shuffle765<>+32(SB)/8, $0x00ff000000000000
+DATA shuffle765<>+40(SB)/8, $0x0000ff0000000000
+DATA shuffle765<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle765<>+56(SB)/8, $0x00000000ff000000
 GLOBL shuffle765<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle766<>+0(SB)/8, $0x373029221b140d06
-DATA shuffle766<>+8(SB)/8, $0x2f28211a130c053e
-DATA shuffle766<>+16(SB)/8, $0x272019120b043d36
-DATA shuffle766<>+24(SB)/8, $0x1f18110a033c352e
-DATA shuffle766<>+32(SB)/8, $0x171009023b342d26
-DATA shuffle766<>+40(SB)/8, $0x0f08013a332c251e
-DATA shuffle766<>+48(SB)/8, $0x070039322b241d16
-DATA shuffle766<>+56(SB)/8, $0x3f38312a231c150e
+DATA shuffle766<>+0(SB)/8, $0x0000000000ff0000
+DATA shuffle766<>+8(SB)/8, $0x000000000000ff00
+DATA shuffle766<>+16(SB)/8, $0xff000000000000ff
+DATA shuffle766<>+24(SB)/8, $0x00ff000000000000
+DATA shuffle766<>+32(SB)/8, $0x0000ff0000000000
+DATA shuffle766<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle766<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle766<>+56(SB)/8, $0x0000000000ff0000
 GLOBL shuffle766<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle767<>+0(SB)/8, $0x000000000000ff00
+DATA shuffle767<>+8(SB)/8, $0xff000000000000ff
+DATA shuffle767<>+16(SB)/8, $0x00ff000000000000
+DATA shuffle767<>+24(SB)/8, $0x0000ff0000000000
+DATA shuffle767<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle767<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle767<>+48(SB)/8, $0x0000000000ff0000
+DATA shuffle767<>+56(SB)/8, $0x000000000000ff00
+GLOBL shuffle767<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle768<>+0(SB)/8, $0x312a231c150e0700
+DATA shuffle768<>+8(SB)/8, $0x29221b140d063f38
+DATA shuffle768<>+16(SB)/8, $0x211a130c053e3730
+DATA shuffle768<>+24(SB)/8, $0x19120b043d362f28
+DATA shuffle768<>+32(SB)/8, $0x110a033c352e2720
+DATA shuffle768<>+40(SB)/8, $0x09023b342d261f18
+DATA shuffle768<>+48(SB)/8, $0x013a332c251e1710
+DATA shuffle768<>+56(SB)/8, $0x39322b241d160f08
+GLOBL shuffle768<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle769<>+0(SB)/8, $0x322b241d160f0801
+DATA shuffle769<>+8(SB)/8, $0x2a231c150e070039
+DATA shuffle769<>+16(SB)/8, $0x221b140d063f3831
+DATA shuffle769<>+24(SB)/8, $0x1a130c053e373029
+DATA shuffle769<>+32(SB)/8, $0x120b043d362f2821
+DATA shuffle769<>+40(SB)/8, $0x0a033c352e272019
+DATA shuffle769<>+48(SB)/8, $0x023b342d261f1811
+DATA shuffle769<>+56(SB)/8, $0x3a332c251e171009
+GLOBL shuffle769<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle770<>+0(SB)/8, $0x332c251e17100902
+DATA shuffle770<>+8(SB)/8, $0x2b241d160f08013a
+DATA shuffle770<>+16(SB)/8, $0x231c150e07003932
+DATA shuffle770<>+24(SB)/8, $0x1b140d063f38312a
+DATA shuffle770<>+32(SB)/8, $0x130c053e37302922
+DATA shuffle770<>+40(SB)/8, $0x0b043d362f28211a
+DATA shuffle770<>+48(SB)/8, $0x033c352e27201912
+DATA shuffle770<>+56(SB)/8, $0x3b342d261f18110a
+GLOBL shuffle770<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle771<>+0(SB)/8, $0x342d261f18110a03
+DATA shuffle771<>+8(SB)/8, $0x2c251e171009023b
+DATA shuffle771<>+16(SB)/8, $0x241d160f08013a33
+DATA shuffle771<>+24(SB)/8, $0x1c150e070039322b
+DATA shuffle771<>+32(SB)/8, $0x140d063f38312a23
+DATA shuffle771<>+40(SB)/8, $0x0c053e373029221b
+DATA shuffle771<>+48(SB)/8, $0x043d362f28211a13
+DATA shuffle771<>+56(SB)/8, $0x3c352e272019120b
+GLOBL shuffle771<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle772<>+0(SB)/8, $0x352e272019120b04
+DATA shuffle772<>+8(SB)/8, $0x2d261f18110a033c
+DATA shuffle772<>+16(SB)/8, $0x251e171009023b34
+DATA shuffle772<>+24(SB)/8, $0x1d160f08013a332c
+DATA shuffle772<>+32(SB)/8, $0x150e070039322b24
+DATA shuffle772<>+40(SB)/8, $0x0d063f38312a231c
+DATA shuffle772<>+48(SB)/8, $0x053e373029221b14
+DATA shuffle772<>+56(SB)/8, $0x3d362f28211a130c
+GLOBL shuffle772<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle773<>+0(SB)/8, $0x362f28211a130c05
+DATA shuffle773<>+8(SB)/8, $0x2e272019120b043d
+DATA shuffle773<>+16(SB)/8, $0x261f18110a033c35
+DATA shuffle773<>+24(SB)/8, $0x1e171009023b342d
+DATA shuffle773<>+32(SB)/8, $0x160f08013a332c25
+DATA shuffle773<>+40(SB)/8, $0x0e070039322b241d
+DATA shuffle773<>+48(SB)/8, $0x063f38312a231c15
+DATA shuffle773<>+56(SB)/8, $0x3e373029221b140d
+GLOBL shuffle773<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle774<>+0(SB)/8, $0x373029221b140d06
+DATA shuffle774<>+8(SB)/8, $0x2f28211a130c053e
+DATA shuffle774<>+16(SB)/8, $0x272019120b043d36
+DATA shuffle774<>+24(SB)/8, $0x1f18110a033c352e
+DATA shuffle774<>+32(SB)/8, $0x171009023b342d26
+DATA shuffle774<>+40(SB)/8, $0x0f08013a332c251e
+DATA shuffle774<>+48(SB)/8, $0x070039322b241d16
+DATA shuffle774<>+56(SB)/8, $0x3f38312a231c150e
+GLOBL shuffle774<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -21499,31 +21847,31 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle767<>+0(SB), Z31
-	VMOVDQU64 shuffle768<>+0(SB), Z30
-	VMOVDQU64 shuffle769<>+0(SB), Z29
-	VMOVDQU64 shuffle770<>+0(SB), Z28
-	VMOVDQU64 shuffle771<>+0(SB), Z27
-	VMOVDQU64 shuffle772<>+0(SB), Z26
-	VMOVDQU64 shuffle773<>+0(SB), Z25
-	VMOVDQU64 shuffle774<>+0(SB), Z24
-	VMOVDQU64 shuffle775<>+0(SB), Z23
-	VMOVDQU64 shuffle776<>+0(SB), Z22
-	VMOVDQU64 shuffle777<>+0(SB), Z21
-	VMOVDQU64 shuffle778<>+0(SB), Z20
-	VMOVDQU64 shuffle779<>+0(SB), Z19
+	VMOVDQU64 shuffle775<>+0(SB), Z31
+	VMOVDQU64 shuffle776<>+0(SB), Z30
+	VMOVDQU64 shuffle777<>+0(SB), Z29
+	VMOVDQU64 shuffle778<>+0(SB), Z28
+	VMOVDQU64 shuffle779<>+0(SB), Z27
+	VMOVDQU64 shuffle780<>+0(SB), Z26
+	VMOVDQU64 shuffle781<>+0(SB), Z25
+	VMOVDQU64 shuffle782<>+0(SB), Z24
+	VMOVDQU64 shuffle783<>+0(SB), Z23
+	VMOVDQU64 shuffle784<>+0(SB), Z22
+	VMOVDQU64 shuffle785<>+0(SB), Z21
+	VMOVDQU64 shuffle786<>+0(SB), Z20
+	VMOVDQU64 shuffle787<>+0(SB), Z19
 
-group767:
+group787:
 	MOVQ rows+24(FP), R9
 
-row768:
+row788:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last770
+	JB   last790
 
-chunks769:
+chunks789:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21601,156 +21949,156 @@ chunks769:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks769
+	JAE        chunks789
 
-last770:
+last790:
 	TESTQ R11, R11
-	JZ    rowdone771
+	JZ    rowdone791
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks769
+	JMP   chunks789
 
-rowdone771:
+rowdone791:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row768
+	JNZ  row788
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group767
+	JNZ  group787
 	VZEROUPPER
 	RET
 
-DATA shuffle767<>+0(SB)/8, $0xffff000000000000
-DATA shuffle767<>+8(SB)/8, $0x0000000000000000
-DATA shuffle767<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle767<>+24(SB)/8, $0x0000000000000000
-DATA shuffle767<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle767<>+40(SB)/8, $0x0000000000000000
-DATA shuffle767<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle767<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle767<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle768<>+0(SB)/8, $0x0000000000000000
-DATA shuffle768<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle768<>+16(SB)/8, $0x0000000000000000
-DATA shuffle768<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle768<>+32(SB)/8, $0x0000000000000000
-DATA shuffle768<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle768<>+48(SB)/8, $0xffff000000000000
-DATA shuffle768<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle768<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle769<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle769<>+8(SB)/8, $0x0000000000000000
-DATA shuffle769<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle769<>+24(SB)/8, $0x0000000000000000
-DATA shuffle769<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle769<>+40(SB)/8, $0xffff000000000000
-DATA shuffle769<>+48(SB)/8, $0x0000000000000000
-DATA shuffle769<>+56(SB)/8, $0x0000ffff00000000
-GLOBL shuffle769<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle770<>+0(SB)/8, $0x0000000000000000
-DATA shuffle770<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle770<>+16(SB)/8, $0x0000000000000000
-DATA shuffle770<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle770<>+32(SB)/8, $0xffff000000000000
-DATA shuffle770<>+40(SB)/8, $0x0000000000000000
-DATA shuffle770<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle770<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle770<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle771<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle771<>+8(SB)/8, $0x0000000000000000
-DATA shuffle771<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle771<>+24(SB)/8, $0xffff000000000000
-DATA shuffle771<>+32(SB)/8, $0x0000000000000000
-DATA shuffle771<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle771<>+48(SB)/8, $0x0000000000000000
-DATA shuffle771<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle771<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle772<>+0(SB)/8, $0x0000000000000000
-DATA shuffle772<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle772<>+16(SB)/8, $0xffff000000000000
-DATA shuffle772<>+24(SB)/8, $0x0000000000000000
-DATA shuffle772<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle772<>+40(SB)/8, $0x0000000000000000
-DATA shuffle772<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle772<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle772<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle773<>+0(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle773<>+8(SB)/8, $0x2322151407063938
-DATA shuffle773<>+16(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle773<>+24(SB)/8, $0x1312050437362928
-DATA shuffle773<>+32(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle773<>+40(SB)/8, $0x0302353427261918
-DATA shuffle773<>+48(SB)/8, $0x3b3a2d2c1f1e1110
-DATA shuffle773<>+56(SB)/8, $0x3332252417160908
-GLOBL shuffle773<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle774<>+0(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle774<>+8(SB)/8, $0x2524171609083b3a
-DATA shuffle774<>+16(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle774<>+24(SB)/8, $0x1514070639382b2a
-DATA shuffle774<>+32(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle774<>+40(SB)/8, $0x0504373629281b1a
-DATA shuffle774<>+48(SB)/8, $0x3d3c2f2e21201312
-DATA shuffle774<>+56(SB)/8, $0x3534272619180b0a
-GLOBL shuffle774<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle775<>+0(SB)/8, $0x2f2e212013120504
-DATA shuffle775<>+8(SB)/8, $0x272619180b0a3d3c
-DATA shuffle775<>+16(SB)/8, $0x1f1e111003023534
-DATA shuffle775<>+24(SB)/8, $0x171609083b3a2d2c
-DATA shuffle775<>+32(SB)/8, $0x0f0e010033322524
-DATA shuffle775<>+40(SB)/8, $0x070639382b2a1d1c
-DATA shuffle775<>+48(SB)/8, $0x3f3e313023221514
-DATA shuffle775<>+56(SB)/8, $0x373629281b1a0d0c
+DATA shuffle775<>+0(SB)/8, $0xffff000000000000
+DATA shuffle775<>+8(SB)/8, $0x0000000000000000
+DATA shuffle775<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle775<>+24(SB)/8, $0x0000000000000000
+DATA shuffle775<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle775<>+40(SB)/8, $0x0000000000000000
+DATA shuffle775<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle775<>+56(SB)/8, $0xffff000000000000
 GLOBL shuffle775<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle776<>+0(SB)/8, $0x3130232215140706
-DATA shuffle776<>+8(SB)/8, $0x29281b1a0d0c3f3e
-DATA shuffle776<>+16(SB)/8, $0x2120131205043736
-DATA shuffle776<>+24(SB)/8, $0x19180b0a3d3c2f2e
-DATA shuffle776<>+32(SB)/8, $0x1110030235342726
-DATA shuffle776<>+40(SB)/8, $0x09083b3a2d2c1f1e
-DATA shuffle776<>+48(SB)/8, $0x0100333225241716
-DATA shuffle776<>+56(SB)/8, $0x39382b2a1d1c0f0e
+DATA shuffle776<>+0(SB)/8, $0x0000000000000000
+DATA shuffle776<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle776<>+16(SB)/8, $0x0000000000000000
+DATA shuffle776<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle776<>+32(SB)/8, $0x0000000000000000
+DATA shuffle776<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle776<>+48(SB)/8, $0xffff000000000000
+DATA shuffle776<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle776<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle777<>+0(SB)/8, $0x3332252417160908
-DATA shuffle777<>+8(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle777<>+16(SB)/8, $0x2322151407063938
-DATA shuffle777<>+24(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle777<>+32(SB)/8, $0x1312050437362928
-DATA shuffle777<>+40(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle777<>+48(SB)/8, $0x0302353427261918
-DATA shuffle777<>+56(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle777<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle777<>+8(SB)/8, $0x0000000000000000
+DATA shuffle777<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle777<>+24(SB)/8, $0x0000000000000000
+DATA shuffle777<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle777<>+40(SB)/8, $0xffff000000000000
+DATA shuffle777<>+48(SB)/8, $0x0000000000000000
+DATA shuffle777<>+56(SB)/8, $0x0000ffff00000000
 GLOBL shuffle777<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle778<>+0(SB)/8, $0x3534272619180b0a
-DATA shuffle778<>+8(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle778<>+16(SB)/8, $0x2524171609083b3a
-DATA shuffle778<>+24(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle778<>+32(SB)/8, $0x1514070639382b2a
-DATA shuffle778<>+40(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle778<>+48(SB)/8, $0x0504373629281b1a
-DATA shuffle778<>+56(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle778<>+0(SB)/8, $0x0000000000000000
+DATA shuffle778<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle778<>+16(SB)/8, $0x0000000000000000
+DATA shuffle778<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle778<>+32(SB)/8, $0xffff000000000000
+DATA shuffle778<>+40(SB)/8, $0x0000000000000000
+DATA shuffle778<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle778<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle778<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle779<>+0(SB)/8, $0x373629281b1a0d0c
-DATA shuffle779<>+8(SB)/8, $0x2f2e212013120504
-DATA shuffle779<>+16(SB)/8, $0x272619180b0a3d3c
-DATA shuffle779<>+24(SB)/8, $0x1f1e111003023534
-DATA shuffle779<>+32(SB)/8, $0x171609083b3a2d2c
-DATA shuffle779<>+40(SB)/8, $0x0f0e010033322524
-DATA shuffle779<>+48(SB)/8, $0x070639382b2a1d1c
-DATA shuffle779<>+56(SB)/8, $0x3f3e313023221514
+DATA shuffle779<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle779<>+8(SB)/8, $0x0000000000000000
+DATA shuffle779<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle779<>+24(SB)/8, $0xffff000000000000
+DATA shuffle779<>+32(SB)/8, $0x0000000000000000
+DATA shuffle779<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle779<>+48(SB)/8, $0x0000000000000000
+DATA shuffle779<>+56(SB)/8, $0x00000000ffff0000
 GLOBL shuffle779<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle780<>+0(SB)/8, $0x0000000000000000
+DATA shuffle780<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle780<>+16(SB)/8, $0xffff000000000000
+DATA shuffle780<>+24(SB)/8, $0x0000000000000000
+DATA shuffle780<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle780<>+40(SB)/8, $0x0000000000000000
+DATA shuffle780<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle780<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle780<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle781<>+0(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle781<>+8(SB)/8, $0x2322151407063938
+DATA shuffle781<>+16(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle781<>+24(SB)/8, $0x1312050437362928
+DATA shuffle781<>+32(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle781<>+40(SB)/8, $0x0302353427261918
+DATA shuffle781<>+48(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle781<>+56(SB)/8, $0x3332252417160908
+GLOBL shuffle781<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle782<>+0(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle782<>+8(SB)/8, $0x2524171609083b3a
+DATA shuffle782<>+16(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle782<>+24(SB)/8, $0x1514070639382b2a
+DATA shuffle782<>+32(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle782<>+40(SB)/8, $0x0504373629281b1a
+DATA shuffle782<>+48(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle782<>+56(SB)/8, $0x3534272619180b0a
+GLOBL shuffle782<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle783<>+0(SB)/8, $0x2f2e212013120504
+DATA shuffle783<>+8(SB)/8, $0x272619180b0a3d3c
+DATA shuffle783<>+16(SB)/8, $0x1f1e111003023534
+DATA shuffle783<>+24(SB)/8, $0x171609083b3a2d2c
+DATA shuffle783<>+32(SB)/8, $0x0f0e010033322524
+DATA shuffle783<>+40(SB)/8, $0x070639382b2a1d1c
+DATA shuffle783<>+48(SB)/8, $0x3f3e313023221514
+DATA shuffle783<>+56(SB)/8, $0x373629281b1a0d0c
+GLOBL shuffle783<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle784<>+0(SB)/8, $0x3130232215140706
+DATA shuffle784<>+8(SB)/8, $0x29281b1a0d0c3f3e
+DATA shuffle784<>+16(SB)/8, $0x2120131205043736
+DATA shuffle784<>+24(SB)/8, $0x19180b0a3d3c2f2e
+DATA shuffle784<>+32(SB)/8, $0x1110030235342726
+DATA shuffle784<>+40(SB)/8, $0x09083b3a2d2c1f1e
+DATA shuffle784<>+48(SB)/8, $0x0100333225241716
+DATA shuffle784<>+56(SB)/8, $0x39382b2a1d1c0f0e
+GLOBL shuffle784<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle785<>+0(SB)/8, $0x3332252417160908
+DATA shuffle785<>+8(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle785<>+16(SB)/8, $0x2322151407063938
+DATA shuffle785<>+24(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle785<>+32(SB)/8, $0x1312050437362928
+DATA shuffle785<>+40(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle785<>+48(SB)/8, $0x0302353427261918
+DATA shuffle785<>+56(SB)/8, $0x3b3a2d2c1f1e1110
+GLOBL shuffle785<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle786<>+0(SB)/8, $0x3534272619180b0a
+DATA shuffle786<>+8(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle786<>+16(SB)/8, $0x2524171609083b3a
+DATA shuffle786<>+24(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle786<>+32(SB)/8, $0x1514070639382b2a
+DATA shuffle786<>+40(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle786<>+48(SB)/8, $0x0504373629281b1a
+DATA shuffle786<>+56(SB)/8, $0x3d3c2f2e21201312
+GLOBL shuffle786<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle787<>+0(SB)/8, $0x373629281b1a0d0c
+DATA shuffle787<>+8(SB)/8, $0x2f2e212013120504
+DATA shuffle787<>+16(SB)/8, $0x272619180b0a3d3c
+DATA shuffle787<>+24(SB)/8, $0x1f1e111003023534
+DATA shuffle787<>+32(SB)/8, $0x171609083b3a2d2c
+DATA shuffle787<>+40(SB)/8, $0x0f0e010033322524
+DATA shuffle787<>+48(SB)/8, $0x070639382b2a1d1c
+DATA shuffle787<>+56(SB)/8, $0x3f3e313023221514
+GLOBL shuffle787<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -21774,31 +22122,31 @@ TEXT ·unzip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle780<>+0(SB), Z31
-	VMOVDQU64 shuffle781<>+0(SB), Z30
-	VMOVDQU64 shuffle782<>+0(SB), Z29
-	VMOVDQU64 shuffle783<>+0(SB), Z28
-	VMOVDQU64 shuffle784<>+0(SB), Z27
-	VMOVDQU64 shuffle785<>+0(SB), Z26
-	VMOVDQU64 shuffle786<>+0(SB), Z25
-	VMOVDQU64 shuffle787<>+0(SB), Z24
-	VMOVDQU64 shuffle788<>+0(SB), Z23
-	VMOVDQU64 shuffle789<>+0(SB), Z22
-	VMOVDQU64 shuffle790<>+0(SB), Z21
-	VMOVDQU64 shuffle791<>+0(SB), Z20
-	VMOVDQU64 shuffle792<>+0(SB), Z19
+	VMOVDQU64 shuffle788<>+0(SB), Z31
+	VMOVDQU64 shuffle789<>+0(SB), Z30
+	VMOVDQU64 shuffle790<>+0(SB), Z29
+	VMOVDQU64 shuffle791<>+0(SB), Z28
+	VMOVDQU64 shuffle792<>+0(SB), Z27
+	VMOVDQU64 shuffle793<>+0(SB), Z26
+	VMOVDQU64 shuffle794<>+0(SB), Z25
+	VMOVDQU64 shuffle795<>+0(SB), Z24
+	VMOVDQU64 shuffle796<>+0(SB), Z23
+	VMOVDQU64 shuffle797<>+0(SB), Z22
+	VMOVDQU64 shuffle798<>+0(SB), Z21
+	VMOVDQU64 shuffle799<>+0(SB), Z20
+	VMOVDQU64 shuffle800<>+0(SB), Z19
 
-group772:
+group792:
 	MOVQ rows+24(FP), R9
 
-row773:
+row793:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last775
+	JB   last795
 
-chunks774:
+chunks794:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21876,156 +22224,156 @@ chunks774:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks774
+	JAE        chunks794
 
-last775:
+last795:
 	TESTQ R11, R11
-	JZ    rowdone776
+	JZ    rowdone796
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks774
+	JMP   chunks794
 
-rowdone776:
+rowdone796:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row773
+	JNZ  row793
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group772
+	JNZ  group792
 	VZEROUPPER
 	RET
 
-DATA shuffle780<>+0(SB)/8, $0x0000000000000000
-DATA shuffle780<>+8(SB)/8, $0x0000000000000000
-DATA shuffle780<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle780<>+24(SB)/8, $0x0000000000000000
-DATA shuffle780<>+32(SB)/8, $0x0000000000000000
-DATA shuffle780<>+40(SB)/8, $0x0000000000000000
-DATA shuffle780<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle780<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle780<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle781<>+0(SB)/8, $0x0000000000000000
-DATA shuffle781<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle781<>+16(SB)/8, $0x0000000000000000
-DATA shuffle781<>+24(SB)/8, $0x0000000000000000
-DATA shuffle781<>+32(SB)/8, $0x0000000000000000
-DATA shuffle781<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle781<>+48(SB)/8, $0x0000000000000000
-DATA shuffle781<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle781<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle782<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle782<>+8(SB)/8, $0x0000000000000000
-DATA shuffle782<>+16(SB)/8, $0x0000000000000000
-DATA shuffle782<>+24(SB)/8, $0x0000000000000000
-DATA shuffle782<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle782<>+40(SB)/8, $0x0000000000000000
-DATA shuffle782<>+48(SB)/8, $0x0000000000000000
-DATA shuffle782<>+56(SB)/8, $0xffffffff00000000
-GLOBL shuffle782<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle783<>+0(SB)/8, $0x0000000000000000
-DATA shuffle783<>+8(SB)/8, $0x0000000000000000
-DATA shuffle783<>+16(SB)/8, $0x0000000000000000
-DATA shuffle783<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle783<>+32(SB)/8, $0x0000000000000000
-DATA shuffle783<>+40(SB)/8, $0x0000000000000000
-DATA shuffle783<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle783<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle783<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle784<>+0(SB)/8, $0x0000000000000000
-DATA shuffle784<>+8(SB)/8, $0x0000000000000000
-DATA shuffle784<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle784<>+24(SB)/8, $0x0000000000000000
-DATA shuffle784<>+32(SB)/8, $0x0000000000000000
-DATA shuffle784<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle784<>+48(SB)/8, $0x0000000000000000
-DATA shuffle784<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle784<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle785<>+0(SB)/8, $0x0000000000000000
-DATA shuffle785<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle785<>+16(SB)/8, $0x0000000000000000
-DATA shuffle785<>+24(SB)/8, $0x0000000000000000
-DATA shuffle785<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle785<>+40(SB)/8, $0x0000000000000000
-DATA shuffle785<>+48(SB)/8, $0x0000000000000000
-DATA shuffle785<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle785<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle786<>+0(SB)/8, $0x0000000700000000
-DATA shuffle786<>+8(SB)/8, $0x000000050000000e
-DATA shuffle786<>+16(SB)/8, $0x000000030000000c
-DATA shuffle786<>+24(SB)/8, $0x000000010000000a
-DATA shuffle786<>+32(SB)/8, $0x0000000f00000008
-DATA shuffle786<>+40(SB)/8, $0x0000000d00000006
-DATA shuffle786<>+48(SB)/8, $0x0000000b00000004
-DATA shuffle786<>+56(SB)/8, $0x0000000900000002
-GLOBL shuffle786<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle787<>+0(SB)/8, $0x0000000800000001
-DATA shuffle787<>+8(SB)/8, $0x000000060000000f
-DATA shuffle787<>+16(SB)/8, $0x000000040000000d
-DATA shuffle787<>+24(SB)/8, $0x000000020000000b
-DATA shuffle787<>+32(SB)/8, $0x0000000000000009
-DATA shuffle787<>+40(SB)/8, $0x0000000e00000007
-DATA shuffle787<>+48(SB)/8, $0x0000000c00000005
-DATA shuffle787<>+56(SB)/8, $0x0000000a00000003
-GLOBL shuffle787<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle788<>+0(SB)/8, $0x0000000900000002
-DATA shuffle788<>+8(SB)/8, $0x0000000700000000
-DATA shuffle788<>+16(SB)/8, $0x000000050000000e
-DATA shuffle788<>+24(SB)/8, $0x000000030000000c
-DATA shuffle788<>+32(SB)/8, $0x000000010000000a
-DATA shuffle788<>+40(SB)/8, $0x0000000f00000008
-DATA shuffle788<>+48(SB)/8, $0x0000000d00000006
-DATA shuffle788<>+56(SB)/8, $0x0000000b00000004
+DATA shuffle788<>+0(SB)/8, $0x0000000000000000
+DATA shuffle788<>+8(SB)/8, $0x0000000000000000
+DATA shuffle788<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle788<>+24(SB)/8, $0x0000000000000000
+DATA shuffle788<>+32(SB)/8, $0x0000000000000000
+DATA shuffle788<>+40(SB)/8, $0x0000000000000000
+DATA shuffle788<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle788<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle788<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle789<>+0(SB)/8, $0x0000000a00000003
-DATA shuffle789<>+8(SB)/8, $0x0000000800000001
-DATA shuffle789<>+16(SB)/8, $0x000000060000000f
-DATA shuffle789<>+24(SB)/8, $0x000000040000000d
-DATA shuffle789<>+32(SB)/8, $0x000000020000000b
-DATA shuffle789<>+40(SB)/8, $0x0000000000000009
-DATA shuffle789<>+48(SB)/8, $0x0000000e00000007
-DATA shuffle789<>+56(SB)/8, $0x0000000c00000005
+DATA shuffle789<>+0(SB)/8, $0x0000000000000000
+DATA shuffle789<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle789<>+16(SB)/8, $0x0000000000000000
+DATA shuffle789<>+24(SB)/8, $0x0000000000000000
+DATA shuffle789<>+32(SB)/8, $0x0000000000000000
+DATA shuffle789<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle789<>+48(SB)/8, $0x0000000000000000
+DATA shuffle789<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle789<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle790<>+0(SB)/8, $0x0000000b00000004
-DATA shuffle790<>+8(SB)/8, $0x0000000900000002
-DATA shuffle790<>+16(SB)/8, $0x0000000700000000
-DATA shuffle790<>+24(SB)/8, $0x000000050000000e
-DATA shuffle790<>+32(SB)/8, $0x000000030000000c
-DATA shuffle790<>+40(SB)/8, $0x000000010000000a
-DATA shuffle790<>+48(SB)/8, $0x0000000f00000008
-DATA shuffle790<>+56(SB)/8, $0x0000000d00000006
+DATA shuffle790<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle790<>+8(SB)/8, $0x0000000000000000
+DATA shuffle790<>+16(SB)/8, $0x0000000000000000
+DATA shuffle790<>+24(SB)/8, $0x0000000000000000
+DATA shuffle790<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle790<>+40(SB)/8, $0x0000000000000000
+DATA shuffle790<>+48(SB)/8, $0x0000000000000000
+DATA shuffle790<>+56(SB)/8, $0xffffffff00000000
 GLOBL shuffle790<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle791<>+0(SB)/8, $0x0000000c00000005
-DATA shuffle791<>+8(SB)/8, $0x0000000a00000003
-DATA shuffle791<>+16(SB)/8, $0x0000000800000001
-DATA shuffle791<>+24(SB)/8, $0x000000060000000f
-DATA shuffle791<>+32(SB)/8, $0x000000040000000d
-DATA shuffle791<>+40(SB)/8, $0x000000020000000b
-DATA shuffle791<>+48(SB)/8, $0x0000000000000009
-DATA shuffle791<>+56(SB)/8, $0x0000000e00000007
+DATA shuffle791<>+0(SB)/8, $0x0000000000000000
+DATA shuffle791<>+8(SB)/8, $0x0000000000000000
+DATA shuffle791<>+16(SB)/8, $0x0000000000000000
+DATA shuffle791<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle791<>+32(SB)/8, $0x0000000000000000
+DATA shuffle791<>+40(SB)/8, $0x0000000000000000
+DATA shuffle791<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle791<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle791<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle792<>+0(SB)/8, $0x0000000d00000006
-DATA shuffle792<>+8(SB)/8, $0x0000000b00000004
-DATA shuffle792<>+16(SB)/8, $0x0000000900000002
-DATA shuffle792<>+24(SB)/8, $0x0000000700000000
-DATA shuffle792<>+32(SB)/8, $0x000000050000000e
-DATA shuffle792<>+40(SB)/8, $0x000000030000000c
-DATA shuffle792<>+48(SB)/8, $0x000000010000000a
-DATA shuffle792<>+56(SB)/8, $0x0000000f00000008
+DATA shuffle792<>+0(SB)/8, $0x0000000000000000
+DATA shuffle792<>+8(SB)/8, $0x0000000000000000
+DATA shuffle792<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle792<>+24(SB)/8, $0x0000000000000000
+DATA shuffle792<>+32(SB)/8, $0x0000000000000000
+DATA shuffle792<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle792<>+48(SB)/8, $0x0000000000000000
+DATA shuffle792<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle792<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle793<>+0(SB)/8, $0x0000000000000000
+DATA shuffle793<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle793<>+16(SB)/8, $0x0000000000000000
+DATA shuffle793<>+24(SB)/8, $0x0000000000000000
+DATA shuffle793<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle793<>+40(SB)/8, $0x0000000000000000
+DATA shuffle793<>+48(SB)/8, $0x0000000000000000
+DATA shuffle793<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle793<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle794<>+0(SB)/8, $0x0000000700000000
+DATA shuffle794<>+8(SB)/8, $0x000000050000000e
+DATA shuffle794<>+16(SB)/8, $0x000000030000000c
+DATA shuffle794<>+24(SB)/8, $0x000000010000000a
+DATA shuffle794<>+32(SB)/8, $0x0000000f00000008
+DATA shuffle794<>+40(SB)/8, $0x0000000d00000006
+DATA shuffle794<>+48(SB)/8, $0x0000000b00000004
+DATA shuffle794<>+56(SB)/8, $0x0000000900000002
+GLOBL shuffle794<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle795<>+0(SB)/8, $0x0000000800000001
+DATA shuffle795<>+8(SB)/8, $0x000000060000000f
+DATA shuffle795<>+16(SB)/8, $0x000000040000000d
+DATA shuffle795<>+24(SB)/8, $0x000000020000000b
+DATA shuffle795<>+32(SB)/8, $0x0000000000000009
+DATA shuffle795<>+40(SB)/8, $0x0000000e00000007
+DATA shuffle795<>+48(SB)/8, $0x0000000c00000005
+DATA shuffle795<>+56(SB)/8, $0x0000000a00000003
+GLOBL shuffle795<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle796<>+0(SB)/8, $0x0000000900000002
+DATA shuffle796<>+8(SB)/8, $0x0000000700000000
+DATA shuffle796<>+16(SB)/8, $0x000000050000000e
+DATA shuffle796<>+24(SB)/8, $0x000000030000000c
+DATA shuffle796<>+32(SB)/8, $0x000000010000000a
+DATA shuffle796<>+40(SB)/8, $0x0000000f00000008
+DATA shuffle796<>+48(SB)/8, $0x0000000d00000006
+DATA shuffle796<>+56(SB)/8, $0x0000000b00000004
+GLOBL shuffle796<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle797<>+0(SB)/8, $0x0000000a00000003
+DATA shuffle797<>+8(SB)/8, $0x0000000800000001
+DATA shuffle797<>+16(SB)/8, $0x000000060000000f
+DATA shuffle797<>+24(SB)/8, $0x000000040000000d
+DATA shuffle797<>+32(SB)/8, $0x000000020000000b
+DATA shuffle797<>+40(SB)/8, $0x0000000000000009
+DATA shuffle797<>+48(SB)/8, $0x0000000e00000007
+DATA shuffle797<>+56(SB)/8, $0x0000000c00000005
+GLOBL shuffle797<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle798<>+0(SB)/8, $0x0000000b00000004
+DATA shuffle798<>+8(SB)/8, $0x0000000900000002
+DATA shuffle798<>+16(SB)/8, $0x0000000700000000
+DATA shuffle798<>+24(SB)/8, $0x000000050000000e
+DATA shuffle798<>+32(SB)/8, $0x000000030000000c
+DATA shuffle798<>+40(SB)/8, $0x000000010000000a
+DATA shuffle798<>+48(SB)/8, $0x0000000f00000008
+DATA shuffle798<>+56(SB)/8, $0x0000000d00000006
+GLOBL shuffle798<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle799<>+0(SB)/8, $0x0000000c00000005
+DATA shuffle799<>+8(SB)/8, $0x0000000a00000003
+DATA shuffle799<>+16(SB)/8, $0x0000000800000001
+DATA shuffle799<>+24(SB)/8, $0x000000060000000f
+DATA shuffle799<>+32(SB)/8, $0x000000040000000d
+DATA shuffle799<>+40(SB)/8, $0x000000020000000b
+DATA shuffle799<>+48(SB)/8, $0x0000000000000009
+DATA shuffle799<>+56(SB)/8, $0x0000000e00000007
+GLOBL shuffle799<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle800<>+0(SB)/8, $0x0000000d00000006
+DATA shuffle800<>+8(SB)/8, $0x0000000b00000004
+DATA shuffle800<>+16(SB)/8, $0x0000000900000002
+DATA shuffle800<>+24(SB)/8, $0x0000000700000000
+DATA shuffle800<>+32(SB)/8, $0x000000050000000e
+DATA shuffle800<>+40(SB)/8, $0x000000030000000c
+DATA shuffle800<>+48(SB)/8, $0x000000010000000a
+DATA shuffle800<>+56(SB)/8, $0x0000000f00000008
+GLOBL shuffle800<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -22049,31 +22397,31 @@ TEXT ·unzip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle793<>+0(SB), Z31
-	VMOVDQU64 shuffle794<>+0(SB), Z30
-	VMOVDQU64 shuffle628<>+0(SB), Z29
-	VMOVDQU64 shuffle630<>+0(SB), Z28
-	VMOVDQU64 shuffle795<>+0(SB), Z27
-	VMOVDQU64 shuffle796<>+0(SB), Z26
-	VMOVDQU64 shuffle797<>+0(SB), Z25
-	VMOVDQU64 shuffle798<>+0(SB), Z24
-	VMOVDQU64 shuffle799<>+0(SB), Z23
-	VMOVDQU64 shuffle800<>+0(SB), Z22
-	VMOVDQU64 shuffle801<>+0(SB), Z21
-	VMOVDQU64 shuffle802<>+0(SB), Z20
-	VMOVDQU64 shuffle803<>+0(SB), Z19
+	VMOVDQU64 shuffle801<>+0(SB), Z31
+	VMOVDQU64 shuffle802<>+0(SB), Z30
+	VMOVDQU64 shuffle636<>+0(SB), Z29
+	VMOVDQU64 shuffle638<>+0(SB), Z28
+	VMOVDQU64 shuffle803<>+0(SB), Z27
+	VMOVDQU64 shuffle804<>+0(SB), Z26
+	VMOVDQU64 shuffle805<>+0(SB), Z25
+	VMOVDQU64 shuffle806<>+0(SB), Z24
+	VMOVDQU64 shuffle807<>+0(SB), Z23
+	VMOVDQU64 shuffle808<>+0(SB), Z22
+	VMOVDQU64 shuffle809<>+0(SB), Z21
+	VMOVDQU64 shuffle810<>+0(SB), Z20
+	VMOVDQU64 shuffle811<>+0(SB), Z19
 
-group777:
+group797:
 	MOVQ rows+24(FP), R9
 
-row778:
+row798:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last780
+	JB   last800
 
-chunks779:
+chunks799:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -22151,136 +22499,136 @@ chunks779:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks779
+	JAE        chunks799
 
-last780:
+last800:
 	TESTQ R11, R11
-	JZ    rowdone781
+	JZ    rowdone801
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks779
+	JMP   chunks799
 
-rowdone781:
+rowdone801:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row778
+	JNZ  row798
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group777
+	JNZ  group797
 	VZEROUPPER
 	RET
 
-DATA shuffle793<>+0(SB)/8, $0x0000000000000000
-DATA shuffle793<>+8(SB)/8, $0x0000000000000000
-DATA shuffle793<>+16(SB)/8, $0x0000000000000000
-DATA shuffle793<>+24(SB)/8, $0x0000000000000000
-DATA shuffle793<>+32(SB)/8, $0x0000000000000000
-DATA shuffle793<>+40(SB)/8, $0x0000000000000000
-DATA shuffle793<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle793<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle793<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle794<>+0(SB)/8, $0x0000000000000000
-DATA shuffle794<>+8(SB)/8, $0x0000000000000000
-DATA shuffle794<>+16(SB)/8, $0x0000000000000000
-DATA shuffle794<>+24(SB)/8, $0x0000000000000000
-DATA shuffle794<>+32(SB)/8, $0x0000000000000000
-DATA shuffle794<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle794<>+48(SB)/8, $0x0000000000000000
-DATA shuffle794<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle794<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle795<>+0(SB)/8, $0x0000000000000000
-DATA shuffle795<>+8(SB)/8, $0x0000000000000000
-DATA shuffle795<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle795<>+24(SB)/8, $0x0000000000000000
-DATA shuffle795<>+32(SB)/8, $0x0000000000000000
-DATA shuffle795<>+40(SB)/8, $0x0000000000000000
-DATA shuffle795<>+48(SB)/8, $0x0000000000000000
-DATA shuffle795<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle795<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle796<>+0(SB)/8, $0x0000000000000000
-DATA shuffle796<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle796<>+16(SB)/8, $0x0000000000000000
-DATA shuffle796<>+24(SB)/8, $0x0000000000000000
-DATA shuffle796<>+32(SB)/8, $0x0000000000000000
-DATA shuffle796<>+40(SB)/8, $0x0000000000000000
-DATA shuffle796<>+48(SB)/8, $0x0000000000000000
-DATA shuffle796<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle796<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle797<>+0(SB)/8, $0x0000000000000000
-DATA shuffle797<>+8(SB)/8, $0x0000000000000007
-DATA shuffle797<>+16(SB)/8, $0x0000000000000006
-DATA shuffle797<>+24(SB)/8, $0x0000000000000005
-DATA shuffle797<>+32(SB)/8, $0x0000000000000004
-DATA shuffle797<>+40(SB)/8, $0x0000000000000003
-DATA shuffle797<>+48(SB)/8, $0x0000000000000002
-DATA shuffle797<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle797<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle798<>+0(SB)/8, $0x0000000000000001
-DATA shuffle798<>+8(SB)/8, $0x0000000000000000
-DATA shuffle798<>+16(SB)/8, $0x0000000000000007
-DATA shuffle798<>+24(SB)/8, $0x0000000000000006
-DATA shuffle798<>+32(SB)/8, $0x0000000000000005
-DATA shuffle798<>+40(SB)/8, $0x0000000000000004
-DATA shuffle798<>+48(SB)/8, $0x0000000000000003
-DATA shuffle798<>+56(SB)/8, $0x0000000000000002
-GLOBL shuffle798<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle799<>+0(SB)/8, $0x0000000000000002
-DATA shuffle799<>+8(SB)/8, $0x0000000000000001
-DATA shuffle799<>+16(SB)/8, $0x0000000000000000
-DATA shuffle799<>+24(SB)/8, $0x0000000000000007
-DATA shuffle799<>+32(SB)/8, $0x0000000000000006
-DATA shuffle799<>+40(SB)/8, $0x0000000000000005
-DATA shuffle799<>+48(SB)/8, $0x0000000000000004
-DATA shuffle799<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle799<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle800<>+0(SB)/8, $0x0000000000000003
-DATA shuffle800<>+8(SB)/8, $0x0000000000000002
-DATA shuffle800<>+16(SB)/8, $0x0000000000000001
-DATA shuffle800<>+24(SB)/8, $0x0000000000000000
-DATA shuffle800<>+32(SB)/8, $0x0000000000000007
-DATA shuffle800<>+40(SB)/8, $0x0000000000000006
-DATA shuffle800<>+48(SB)/8, $0x0000000000000005
-DATA shuffle800<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle800<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle801<>+0(SB)/8, $0x0000000000000004
-DATA shuffle801<>+8(SB)/8, $0x0000000000000003
-DATA shuffle801<>+16(SB)/8, $0x0000000000000002
-DATA shuffle801<>+24(SB)/8, $0x0000000000000001
+DATA shuffle801<>+0(SB)/8, $0x0000000000000000
+DATA shuffle801<>+8(SB)/8, $0x0000000000000000
+DATA shuffle801<>+16(SB)/8, $0x0000000000000000
+DATA shuffle801<>+24(SB)/8, $0x0000000000000000
 DATA shuffle801<>+32(SB)/8, $0x0000000000000000
-DATA shuffle801<>+40(SB)/8, $0x0000000000000007
-DATA shuffle801<>+48(SB)/8, $0x0000000000000006
-DATA shuffle801<>+56(SB)/8, $0x0000000000000005
+DATA shuffle801<>+40(SB)/8, $0x0000000000000000
+DATA shuffle801<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle801<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle801<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle802<>+0(SB)/8, $0x0000000000000005
-DATA shuffle802<>+8(SB)/8, $0x0000000000000004
-DATA shuffle802<>+16(SB)/8, $0x0000000000000003
-DATA shuffle802<>+24(SB)/8, $0x0000000000000002
-DATA shuffle802<>+32(SB)/8, $0x0000000000000001
-DATA shuffle802<>+40(SB)/8, $0x0000000000000000
-DATA shuffle802<>+48(SB)/8, $0x0000000000000007
-DATA shuffle802<>+56(SB)/8, $0x0000000000000006
+DATA shuffle802<>+0(SB)/8, $0x0000000000000000
+DATA shuffle802<>+8(SB)/8, $0x0000000000000000
+DATA shuffle802<>+16(SB)/8, $0x0000000000000000
+DATA shuffle802<>+24(SB)/8, $0x0000000000000000
+DATA shuffle802<>+32(SB)/8, $0x0000000000000000
+DATA shuffle802<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle802<>+48(SB)/8, $0x0000000000000000
+DATA shuffle802<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle802<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle803<>+0(SB)/8, $0x0000000000000006
-DATA shuffle803<>+8(SB)/8, $0x0000000000000005
-DATA shuffle803<>+16(SB)/8, $0x0000000000000004
-DATA shuffle803<>+24(SB)/8, $0x0000000000000003
-DATA shuffle803<>+32(SB)/8, $0x0000000000000002
-DATA shuffle803<>+40(SB)/8, $0x0000000000000001
+DATA shuffle803<>+0(SB)/8, $0x0000000000000000
+DATA shuffle803<>+8(SB)/8, $0x0000000000000000
+DATA shuffle803<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle803<>+24(SB)/8, $0x0000000000000000
+DATA shuffle803<>+32(SB)/8, $0x0000000000000000
+DATA shuffle803<>+40(SB)/8, $0x0000000000000000
 DATA shuffle803<>+48(SB)/8, $0x0000000000000000
-DATA shuffle803<>+56(SB)/8, $0x0000000000000007
+DATA shuffle803<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle803<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle804<>+0(SB)/8, $0x0000000000000000
+DATA shuffle804<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle804<>+16(SB)/8, $0x0000000000000000
+DATA shuffle804<>+24(SB)/8, $0x0000000000000000
+DATA shuffle804<>+32(SB)/8, $0x0000000000000000
+DATA shuffle804<>+40(SB)/8, $0x0000000000000000
+DATA shuffle804<>+48(SB)/8, $0x0000000000000000
+DATA shuffle804<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle804<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle805<>+0(SB)/8, $0x0000000000000000
+DATA shuffle805<>+8(SB)/8, $0x0000000000000007
+DATA shuffle805<>+16(SB)/8, $0x0000000000000006
+DATA shuffle805<>+24(SB)/8, $0x0000000000000005
+DATA shuffle805<>+32(SB)/8, $0x0000000000000004
+DATA shuffle805<>+40(SB)/8, $0x0000000000000003
+DATA shuffle805<>+48(SB)/8, $0x0000000000000002
+DATA shuffle805<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle805<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle806<>+0(SB)/8, $0x0000000000000001
+DATA shuffle806<>+8(SB)/8, $0x0000000000000000
+DATA shuffle806<>+16(SB)/8, $0x0000000000000007
+DATA shuffle806<>+24(SB)/8, $0x0000000000000006
+DATA shuffle806<>+32(SB)/8, $0x0000000000000005
+DATA shuffle806<>+40(SB)/8, $0x0000000000000004
+DATA shuffle806<>+48(SB)/8, $0x0000000000000003
+DATA shuffle806<>+56(SB)/8, $0x0000000000000002
+GLOBL shuffle806<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle807<>+0(SB)/8, $0x0000000000000002
+DATA shuffle807<>+8(SB)/8, $0x0000000000000001
+DATA shuffle807<>+16(SB)/8, $0x0000000000000000
+DATA shuffle807<>+24(SB)/8, $0x0000000000000007
+DATA shuffle807<>+32(SB)/8, $0x0000000000000006
+DATA shuffle807<>+40(SB)/8, $0x0000000000000005
+DATA shuffle807<>+48(SB)/8, $0x0000000000000004
+DATA shuffle807<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle807<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle808<>+0(SB)/8, $0x0000000000000003
+DATA shuffle808<>+8(SB)/8, $0x0000000000000002
+DATA shuffle808<>+16(SB)/8, $0x0000000000000001
+DATA shuffle808<>+24(SB)/8, $0x0000000000000000
+DATA shuffle808<>+32(SB)/8, $0x0000000000000007
+DATA shuffle808<>+40(SB)/8, $0x0000000000000006
+DATA shuffle808<>+48(SB)/8, $0x0000000000000005
+DATA shuffle808<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle808<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle809<>+0(SB)/8, $0x0000000000000004
+DATA shuffle809<>+8(SB)/8, $0x0000000000000003
+DATA shuffle809<>+16(SB)/8, $0x0000000000000002
+DATA shuffle809<>+24(SB)/8, $0x0000000000000001
+DATA shuffle809<>+32(SB)/8, $0x0000000000000000
+DATA shuffle809<>+40(SB)/8, $0x0000000000000007
+DATA shuffle809<>+48(SB)/8, $0x0000000000000006
+DATA shuffle809<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle810<>+0(SB)/8, $0x0000000000000005
+DATA shuffle810<>+8(SB)/8, $0x0000000000000004
+DATA shuffle810<>+16(SB)/8, $0x0000000000000003
+DATA shuffle810<>+24(SB)/8, $0x0000000000000002
+DATA shuffle810<>+32(SB)/8, $0x0000000000000001
+DATA shuffle810<>+40(SB)/8, $0x0000000000000000
+DATA shuffle810<>+48(SB)/8, $0x0000000000000007
+DATA shuffle810<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle811<>+0(SB)/8, $0x0000000000000006
+DATA shuffle811<>+8(SB)/8, $0x0000000000000005
+DATA shuffle811<>+16(SB)/8, $0x0000000000000004
+DATA shuffle811<>+24(SB)/8, $0x0000000000000003
+DATA shuffle811<>+32(SB)/8, $0x0000000000000002
+DATA shuffle811<>+40(SB)/8, $0x0000000000000001
+DATA shuffle811<>+48(SB)/8, $0x0000000000000000
+DATA shuffle811<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $64
 
 // func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -22304,478 +22652,8 @@ TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle349<>+0(SB), Z31
-	VMOVDQU64 shuffle350<>+0(SB), Z30
-
-group782:
-	MOVQ rows+24(FP), R9
-
-row783:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last785
-
-chunks784:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z7
-	VPERMI2B  Z1, Z4, Z7
-	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle349<>+0(SB), Z9
-	VPERMI2B  Z1, Z6, Z9
-	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle349<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle349<>+0(SB), Z5
-	VPERMI2B  Z9, Z7, Z5
-	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle349<>+0(SB), Z9
-	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle349<>+0(SB), Z9
-	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle349<>+0(SB), Z9
-	VPERMI2B  Z2, Z0, Z9
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle349<>+0(SB), Z2
-	VPERMI2B  Z6, Z4, Z2
-	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle349<>+0(SB), Z6
-	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle349<>+0(SB), Z6
-	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks784
-
-last785:
-	TESTQ R11, R11
-	JZ    rowdone786
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks784
-
-rowdone786:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row783
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group782
-	VZEROUPPER
-	RET
-
-// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle347<>+0(SB), Z31
-	VMOVDQU64 shuffle348<>+0(SB), Z30
-
-group787:
-	MOVQ rows+24(FP), R9
-
-row788:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last790
-
-chunks789:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z7
-	VPERMI2B  Z1, Z4, Z7
-	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z1, Z6, Z9
-	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle347<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle347<>+0(SB), Z5
-	VPERMI2B  Z9, Z7, Z5
-	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle347<>+0(SB), Z9
-	VPERMI2B  Z2, Z0, Z9
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle347<>+0(SB), Z2
-	VPERMI2B  Z6, Z4, Z2
-	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle347<>+0(SB), Z6
-	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle347<>+0(SB), Z6
-	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks789
-
-last790:
-	TESTQ R11, R11
-	JZ    rowdone791
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks789
-
-rowdone791:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row788
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group787
-	VZEROUPPER
-	RET
-
-// func unzip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle222<>+0(SB), Z31
-	VMOVDQU64 shuffle223<>+0(SB), Z30
-
-group792:
-	MOVQ rows+24(FP), R9
-
-row793:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last795
-
-chunks794:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z5
-	VPERMI2D  Z1, Z2, Z5
-	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z7
-	VPERMI2D  Z1, Z4, Z7
-	VPERMT2D  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z9
-	VPERMI2D  Z1, Z6, Z9
-	VPERMT2D  Z1, Z30, Z6
-	VMOVDQU64 shuffle222<>+0(SB), Z1
-	VPERMI2D  Z5, Z3, Z1
-	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 shuffle222<>+0(SB), Z5
-	VPERMI2D  Z9, Z7, Z5
-	VPERMT2D  Z9, Z30, Z7
-	VMOVDQU64 shuffle222<>+0(SB), Z9
-	VPERMI2D  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2D  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle222<>+0(SB), Z9
-	VPERMI2D  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2D  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle222<>+0(SB), Z9
-	VPERMI2D  Z2, Z0, Z9
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 shuffle222<>+0(SB), Z2
-	VPERMI2D  Z6, Z4, Z2
-	VPERMT2D  Z6, Z30, Z4
-	VMOVDQU64 shuffle222<>+0(SB), Z6
-	VPERMI2D  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2D  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle222<>+0(SB), Z6
-	VPERMI2D  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2D  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks794
-
-last795:
-	TESTQ R11, R11
-	JZ    rowdone796
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks794
-
-rowdone796:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row793
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group792
-	VZEROUPPER
-	RET
-
-// func unzip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·unzip8x8AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
-
-group797:
-	MOVQ rows+24(FP), R9
-
-row798:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last800
-
-chunks799:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z7
-	VPERMI2Q  Z1, Z4, Z7
-	VPERMT2Q  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z9
-	VPERMI2Q  Z1, Z6, Z9
-	VPERMT2Q  Z1, Z30, Z6
-	VMOVDQU64 shuffle224<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 shuffle224<>+0(SB), Z5
-	VPERMI2Q  Z9, Z7, Z5
-	VPERMT2Q  Z9, Z30, Z7
-	VMOVDQU64 shuffle224<>+0(SB), Z9
-	VPERMI2Q  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2Q  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle224<>+0(SB), Z9
-	VPERMI2Q  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2Q  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle224<>+0(SB), Z9
-	VPERMI2Q  Z2, Z0, Z9
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 shuffle224<>+0(SB), Z2
-	VPERMI2Q  Z6, Z4, Z2
-	VPERMT2Q  Z6, Z30, Z4
-	VMOVDQU64 shuffle224<>+0(SB), Z6
-	VPERMI2Q  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2Q  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle224<>+0(SB), Z6
-	VPERMI2Q  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2Q  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks799
-
-last800:
-	TESTQ R11, R11
-	JZ    rowdone801
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks799
-
-rowdone801:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row798
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group797
-	VZEROUPPER
-	RET
-
-// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle804<>+0(SB), Z31
-	VMOVDQU64 shuffle805<>+0(SB), Z30
-	VMOVDQU64 shuffle806<>+0(SB), Z29
-	VMOVDQU64 shuffle807<>+0(SB), Z28
-	VMOVDQU64 shuffle808<>+0(SB), Z27
-	VMOVDQU64 shuffle809<>+0(SB), Z26
-	VMOVDQU64 shuffle810<>+0(SB), Z25
-	VMOVDQU64 shuffle811<>+0(SB), Z24
-	VMOVDQU64 shuffle812<>+0(SB), Z23
-	VMOVDQU64 shuffle813<>+0(SB), Z22
-	VMOVDQU64 shuffle814<>+0(SB), Z21
-	VMOVDQU64 shuffle815<>+0(SB), Z20
+	VMOVDQU64 shuffle353<>+0(SB), Z31
+	VMOVDQU64 shuffle354<>+0(SB), Z30
 
 group802:
 	MOVQ rows+24(FP), R9
@@ -22791,50 +22669,56 @@ chunks804:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle804<>+0(SB), Z3
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VMOVDQU64 shuffle353<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 384(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle807<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle810<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)(DX*2)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle804<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z30, Z2
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
+	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
+	VMOVDQU64 shuffle353<>+0(SB), Z7
+	VPERMI2B  Z1, Z4, Z7
+	VPERMT2B  Z1, Z30, Z4
+	VMOVDQU64 384(AX)(R10*8), Z6
 	VMOVDQU64 448(AX)(R10*8), Z1
-	VPERMT2B  Z1, Z29, Z2
-	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle807<>+0(SB), Z5
-	VPERMI2B  Z3, Z0, Z5
-	VPERMT2B  Z4, Z27, Z5
-	VPERMT2B  Z1, Z26, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle810<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VPERMT2B  Z4, Z24, Z2
-	VPERMT2B  Z1, Z23, Z2
-	VMOVDQU64 Z2, (R12)(DX*2)
-	VPERMT2B  Z3, Z22, Z0
-	VPERMT2B  Z4, Z21, Z0
-	VPERMT2B  Z1, Z20, Z0
+	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VPERMI2B  Z1, Z6, Z9
+	VPERMT2B  Z1, Z30, Z6
+	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
+	VPERMT2B  Z5, Z30, Z3
+	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VPERMI2B  Z9, Z7, Z5
+	VPERMT2B  Z9, Z30, Z7
+	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VPERMI2B  Z5, Z1, Z9
+	VMOVDQU64 Z9, (R11)
+	VPERMT2B  Z5, Z30, Z1
+	VMOVDQU64 Z1, (R12)
+	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VPERMI2B  Z7, Z3, Z9
+	VMOVDQU64 Z9, (R11)(DX*2)
+	VPERMT2B  Z7, Z30, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VPERMI2B  Z2, Z0, Z9
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 shuffle353<>+0(SB), Z2
+	VPERMI2B  Z6, Z4, Z2
+	VPERMT2B  Z6, Z30, Z4
+	VMOVDQU64 shuffle353<>+0(SB), Z6
+	VPERMI2B  Z2, Z9, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2B  Z2, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*1)
+	VMOVDQU64 shuffle353<>+0(SB), Z6
+	VPERMI2B  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2B  Z4, Z30, Z0
 	VMOVDQU64 Z0, (R12)(DI*1)
 	ADDQ      $+64, R10
 	MOVQ      n+16(FP), R11
@@ -22861,125 +22745,589 @@ rowdone806:
 	VZEROUPPER
 	RET
 
-DATA shuffle804<>+0(SB)/8, $0x4342030241400100
-DATA shuffle804<>+8(SB)/8, $0x4746070645440504
-DATA shuffle804<>+16(SB)/8, $0x4b4a0b0a49480908
-DATA shuffle804<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
-DATA shuffle804<>+32(SB)/8, $0x0000000000000000
-DATA shuffle804<>+40(SB)/8, $0x0000000000000000
-DATA shuffle804<>+48(SB)/8, $0x0000000000000000
-DATA shuffle804<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle804<>(SB), RODATA|NOPTR, $64
+// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle351<>+0(SB), Z31
+	VMOVDQU64 shuffle352<>+0(SB), Z30
 
-DATA shuffle805<>+0(SB)/8, $0x0706050403020100
-DATA shuffle805<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle805<>+16(SB)/8, $0x1716151413121110
-DATA shuffle805<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle805<>+32(SB)/8, $0x2726434223224140
-DATA shuffle805<>+40(SB)/8, $0x2f2e47462b2a4544
-DATA shuffle805<>+48(SB)/8, $0x37364b4a33324948
-DATA shuffle805<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
-GLOBL shuffle805<>(SB), RODATA|NOPTR, $64
+group807:
+	MOVQ rows+24(FP), R9
 
-DATA shuffle806<>+0(SB)/8, $0x0706050403020100
-DATA shuffle806<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle806<>+16(SB)/8, $0x1716151413121110
-DATA shuffle806<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle806<>+32(SB)/8, $0x4342252441402120
-DATA shuffle806<>+40(SB)/8, $0x47462d2c45442928
-DATA shuffle806<>+48(SB)/8, $0x4b4a353449483130
-DATA shuffle806<>+56(SB)/8, $0x4f4e3d3c4d4c3938
-GLOBL shuffle806<>(SB), RODATA|NOPTR, $64
+row808:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last810
 
-DATA shuffle807<>+0(SB)/8, $0x5352131251501110
-DATA shuffle807<>+8(SB)/8, $0x5756171655541514
-DATA shuffle807<>+16(SB)/8, $0x5b5a1b1a59581918
-DATA shuffle807<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
-DATA shuffle807<>+32(SB)/8, $0x0000000000000000
-DATA shuffle807<>+40(SB)/8, $0x0000000000000000
-DATA shuffle807<>+48(SB)/8, $0x0000000000000000
-DATA shuffle807<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle807<>(SB), RODATA|NOPTR, $64
+chunks809:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z5
+	VPERMI2B  Z1, Z2, Z5
+	VPERMT2B  Z1, Z30, Z2
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z7
+	VPERMI2B  Z1, Z4, Z7
+	VPERMT2B  Z1, Z30, Z4
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VMOVDQU64 shuffle351<>+0(SB), Z9
+	VPERMI2B  Z1, Z6, Z9
+	VPERMT2B  Z1, Z30, Z6
+	VMOVDQU64 shuffle351<>+0(SB), Z1
+	VPERMI2B  Z5, Z3, Z1
+	VPERMT2B  Z5, Z30, Z3
+	VMOVDQU64 shuffle351<>+0(SB), Z5
+	VPERMI2B  Z9, Z7, Z5
+	VPERMT2B  Z9, Z30, Z7
+	VMOVDQU64 shuffle351<>+0(SB), Z9
+	VPERMI2B  Z5, Z1, Z9
+	VMOVDQU64 Z9, (R11)
+	VPERMT2B  Z5, Z30, Z1
+	VMOVDQU64 Z1, (R12)
+	VMOVDQU64 shuffle351<>+0(SB), Z9
+	VPERMI2B  Z7, Z3, Z9
+	VMOVDQU64 Z9, (R11)(DX*2)
+	VPERMT2B  Z7, Z30, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VMOVDQU64 shuffle351<>+0(SB), Z9
+	VPERMI2B  Z2, Z0, Z9
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 shuffle351<>+0(SB), Z2
+	VPERMI2B  Z6, Z4, Z2
+	VPERMT2B  Z6, Z30, Z4
+	VMOVDQU64 shuffle351<>+0(SB), Z6
+	VPERMI2B  Z2, Z9, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2B  Z2, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*1)
+	VMOVDQU64 shuffle351<>+0(SB), Z6
+	VPERMI2B  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2B  Z4, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks809
 
-DATA shuffle808<>+0(SB)/8, $0x0706050403020100
-DATA shuffle808<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle808<>+16(SB)/8, $0x1716151413121110
-DATA shuffle808<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle808<>+32(SB)/8, $0x2726535223225150
-DATA shuffle808<>+40(SB)/8, $0x2f2e57562b2a5554
-DATA shuffle808<>+48(SB)/8, $0x37365b5a33325958
-DATA shuffle808<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
-GLOBL shuffle808<>(SB), RODATA|NOPTR, $64
+last810:
+	TESTQ R11, R11
+	JZ    rowdone811
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks809
 
-DATA shuffle809<>+0(SB)/8, $0x0706050403020100
-DATA shuffle809<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle809<>+16(SB)/8, $0x1716151413121110
-DATA shuffle809<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle809<>+32(SB)/8, $0x5352252451502120
-DATA shuffle809<>+40(SB)/8, $0x57562d2c55542928
-DATA shuffle809<>+48(SB)/8, $0x5b5a353459583130
-DATA shuffle809<>+56(SB)/8, $0x5f5e3d3c5d5c3938
-GLOBL shuffle809<>(SB), RODATA|NOPTR, $64
+rowdone811:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row808
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group807
+	VZEROUPPER
+	RET
 
-DATA shuffle810<>+0(SB)/8, $0x6362232261602120
-DATA shuffle810<>+8(SB)/8, $0x6766272665642524
-DATA shuffle810<>+16(SB)/8, $0x6b6a2b2a69682928
-DATA shuffle810<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
-DATA shuffle810<>+32(SB)/8, $0x0000000000000000
-DATA shuffle810<>+40(SB)/8, $0x0000000000000000
-DATA shuffle810<>+48(SB)/8, $0x0000000000000000
-DATA shuffle810<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle810<>(SB), RODATA|NOPTR, $64
+// func unzip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle226<>+0(SB), Z31
+	VMOVDQU64 shuffle227<>+0(SB), Z30
 
-DATA shuffle811<>+0(SB)/8, $0x0706050403020100
-DATA shuffle811<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle811<>+16(SB)/8, $0x1716151413121110
-DATA shuffle811<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle811<>+32(SB)/8, $0x2726636223226160
-DATA shuffle811<>+40(SB)/8, $0x2f2e67662b2a6564
-DATA shuffle811<>+48(SB)/8, $0x37366b6a33326968
-DATA shuffle811<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
-GLOBL shuffle811<>(SB), RODATA|NOPTR, $64
+group812:
+	MOVQ rows+24(FP), R9
 
-DATA shuffle812<>+0(SB)/8, $0x0706050403020100
-DATA shuffle812<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle812<>+16(SB)/8, $0x1716151413121110
-DATA shuffle812<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle812<>+32(SB)/8, $0x6362252461602120
-DATA shuffle812<>+40(SB)/8, $0x67662d2c65642928
-DATA shuffle812<>+48(SB)/8, $0x6b6a353469683130
-DATA shuffle812<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+row813:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last815
+
+chunks814:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z5
+	VPERMI2D  Z1, Z2, Z5
+	VPERMT2D  Z1, Z30, Z2
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z7
+	VPERMI2D  Z1, Z4, Z7
+	VPERMT2D  Z1, Z30, Z4
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VMOVDQU64 shuffle226<>+0(SB), Z9
+	VPERMI2D  Z1, Z6, Z9
+	VPERMT2D  Z1, Z30, Z6
+	VMOVDQU64 shuffle226<>+0(SB), Z1
+	VPERMI2D  Z5, Z3, Z1
+	VPERMT2D  Z5, Z30, Z3
+	VMOVDQU64 shuffle226<>+0(SB), Z5
+	VPERMI2D  Z9, Z7, Z5
+	VPERMT2D  Z9, Z30, Z7
+	VMOVDQU64 shuffle226<>+0(SB), Z9
+	VPERMI2D  Z5, Z1, Z9
+	VMOVDQU64 Z9, (R11)
+	VPERMT2D  Z5, Z30, Z1
+	VMOVDQU64 Z1, (R12)
+	VMOVDQU64 shuffle226<>+0(SB), Z9
+	VPERMI2D  Z7, Z3, Z9
+	VMOVDQU64 Z9, (R11)(DX*2)
+	VPERMT2D  Z7, Z30, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VMOVDQU64 shuffle226<>+0(SB), Z9
+	VPERMI2D  Z2, Z0, Z9
+	VPERMT2D  Z2, Z30, Z0
+	VMOVDQU64 shuffle226<>+0(SB), Z2
+	VPERMI2D  Z6, Z4, Z2
+	VPERMT2D  Z6, Z30, Z4
+	VMOVDQU64 shuffle226<>+0(SB), Z6
+	VPERMI2D  Z2, Z9, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2D  Z2, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*1)
+	VMOVDQU64 shuffle226<>+0(SB), Z6
+	VPERMI2D  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2D  Z4, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks814
+
+last815:
+	TESTQ R11, R11
+	JZ    rowdone816
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks814
+
+rowdone816:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row813
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group812
+	VZEROUPPER
+	RET
+
+// func unzip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·unzip8x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle228<>+0(SB), Z31
+	VMOVDQU64 shuffle229<>+0(SB), Z30
+
+group817:
+	MOVQ rows+24(FP), R9
+
+row818:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last820
+
+chunks819:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 64(AX)(R10*8), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 128(AX)(R10*8), Z2
+	VMOVDQU64 192(AX)(R10*8), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z5
+	VPERMI2Q  Z1, Z2, Z5
+	VPERMT2Q  Z1, Z30, Z2
+	VMOVDQU64 256(AX)(R10*8), Z4
+	VMOVDQU64 320(AX)(R10*8), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z7
+	VPERMI2Q  Z1, Z4, Z7
+	VPERMT2Q  Z1, Z30, Z4
+	VMOVDQU64 384(AX)(R10*8), Z6
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VMOVDQU64 shuffle228<>+0(SB), Z9
+	VPERMI2Q  Z1, Z6, Z9
+	VPERMT2Q  Z1, Z30, Z6
+	VMOVDQU64 shuffle228<>+0(SB), Z1
+	VPERMI2Q  Z5, Z3, Z1
+	VPERMT2Q  Z5, Z30, Z3
+	VMOVDQU64 shuffle228<>+0(SB), Z5
+	VPERMI2Q  Z9, Z7, Z5
+	VPERMT2Q  Z9, Z30, Z7
+	VMOVDQU64 shuffle228<>+0(SB), Z9
+	VPERMI2Q  Z5, Z1, Z9
+	VMOVDQU64 Z9, (R11)
+	VPERMT2Q  Z5, Z30, Z1
+	VMOVDQU64 Z1, (R12)
+	VMOVDQU64 shuffle228<>+0(SB), Z9
+	VPERMI2Q  Z7, Z3, Z9
+	VMOVDQU64 Z9, (R11)(DX*2)
+	VPERMT2Q  Z7, Z30, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VMOVDQU64 shuffle228<>+0(SB), Z9
+	VPERMI2Q  Z2, Z0, Z9
+	VPERMT2Q  Z2, Z30, Z0
+	VMOVDQU64 shuffle228<>+0(SB), Z2
+	VPERMI2Q  Z6, Z4, Z2
+	VPERMT2Q  Z6, Z30, Z4
+	VMOVDQU64 shuffle228<>+0(SB), Z6
+	VPERMI2Q  Z2, Z9, Z6
+	VMOVDQU64 Z6, (R11)(DX*1)
+	VPERMT2Q  Z2, Z30, Z9
+	VMOVDQU64 Z9, (R12)(DX*1)
+	VMOVDQU64 shuffle228<>+0(SB), Z6
+	VPERMI2Q  Z4, Z0, Z6
+	VMOVDQU64 Z6, (R11)(DI*1)
+	VPERMT2Q  Z4, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks819
+
+last820:
+	TESTQ R11, R11
+	JZ    rowdone821
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks819
+
+rowdone821:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row818
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group817
+	VZEROUPPER
+	RET
+
+// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle812<>+0(SB), Z31
+	VMOVDQU64 shuffle813<>+0(SB), Z30
+	VMOVDQU64 shuffle814<>+0(SB), Z29
+	VMOVDQU64 shuffle815<>+0(SB), Z28
+	VMOVDQU64 shuffle816<>+0(SB), Z27
+	VMOVDQU64 shuffle817<>+0(SB), Z26
+	VMOVDQU64 shuffle818<>+0(SB), Z25
+	VMOVDQU64 shuffle819<>+0(SB), Z24
+	VMOVDQU64 shuffle820<>+0(SB), Z23
+	VMOVDQU64 shuffle821<>+0(SB), Z22
+	VMOVDQU64 shuffle822<>+0(SB), Z21
+	VMOVDQU64 shuffle823<>+0(SB), Z20
+
+group822:
+	MOVQ rows+24(FP), R9
+
+row823:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last825
+
+chunks824:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 128(AX)(R10*8), Z1
+	VMOVDQU64 shuffle812<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R10*8), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 384(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle815<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R11)(DX*1)
+	VMOVDQU64 shuffle818<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)(DX*2)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DI*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VMOVDQU64 shuffle812<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VMOVDQU64 320(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z30, Z2
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VPERMT2B  Z1, Z29, Z2
+	VMOVDQU64 Z2, (R12)
+	VMOVDQU64 shuffle815<>+0(SB), Z5
+	VPERMI2B  Z3, Z0, Z5
+	VPERMT2B  Z4, Z27, Z5
+	VPERMT2B  Z1, Z26, Z5
+	VMOVDQU64 Z5, (R12)(DX*1)
+	VMOVDQU64 shuffle818<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VPERMT2B  Z4, Z24, Z2
+	VPERMT2B  Z1, Z23, Z2
+	VMOVDQU64 Z2, (R12)(DX*2)
+	VPERMT2B  Z3, Z22, Z0
+	VPERMT2B  Z4, Z21, Z0
+	VPERMT2B  Z1, Z20, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks824
+
+last825:
+	TESTQ R11, R11
+	JZ    rowdone826
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks824
+
+rowdone826:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row823
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group822
+	VZEROUPPER
+	RET
+
+DATA shuffle812<>+0(SB)/8, $0x4342030241400100
+DATA shuffle812<>+8(SB)/8, $0x4746070645440504
+DATA shuffle812<>+16(SB)/8, $0x4b4a0b0a49480908
+DATA shuffle812<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
+DATA shuffle812<>+32(SB)/8, $0x0000000000000000
+DATA shuffle812<>+40(SB)/8, $0x0000000000000000
+DATA shuffle812<>+48(SB)/8, $0x0000000000000000
+DATA shuffle812<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle812<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle813<>+0(SB)/8, $0x7372333271703130
-DATA shuffle813<>+8(SB)/8, $0x7776373675743534
-DATA shuffle813<>+16(SB)/8, $0x7b7a3b3a79783938
-DATA shuffle813<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
-DATA shuffle813<>+32(SB)/8, $0x0000000000000000
-DATA shuffle813<>+40(SB)/8, $0x0000000000000000
-DATA shuffle813<>+48(SB)/8, $0x0000000000000000
-DATA shuffle813<>+56(SB)/8, $0x0000000000000000
+DATA shuffle813<>+0(SB)/8, $0x0706050403020100
+DATA shuffle813<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle813<>+16(SB)/8, $0x1716151413121110
+DATA shuffle813<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle813<>+32(SB)/8, $0x2726434223224140
+DATA shuffle813<>+40(SB)/8, $0x2f2e47462b2a4544
+DATA shuffle813<>+48(SB)/8, $0x37364b4a33324948
+DATA shuffle813<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
 GLOBL shuffle813<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle814<>+0(SB)/8, $0x0706050403020100
 DATA shuffle814<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle814<>+16(SB)/8, $0x1716151413121110
 DATA shuffle814<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle814<>+32(SB)/8, $0x2726737223227170
-DATA shuffle814<>+40(SB)/8, $0x2f2e77762b2a7574
-DATA shuffle814<>+48(SB)/8, $0x37367b7a33327978
-DATA shuffle814<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+DATA shuffle814<>+32(SB)/8, $0x4342252441402120
+DATA shuffle814<>+40(SB)/8, $0x47462d2c45442928
+DATA shuffle814<>+48(SB)/8, $0x4b4a353449483130
+DATA shuffle814<>+56(SB)/8, $0x4f4e3d3c4d4c3938
 GLOBL shuffle814<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle815<>+0(SB)/8, $0x0706050403020100
-DATA shuffle815<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle815<>+16(SB)/8, $0x1716151413121110
-DATA shuffle815<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle815<>+32(SB)/8, $0x7372252471702120
-DATA shuffle815<>+40(SB)/8, $0x77762d2c75742928
-DATA shuffle815<>+48(SB)/8, $0x7b7a353479783130
-DATA shuffle815<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+DATA shuffle815<>+0(SB)/8, $0x5352131251501110
+DATA shuffle815<>+8(SB)/8, $0x5756171655541514
+DATA shuffle815<>+16(SB)/8, $0x5b5a1b1a59581918
+DATA shuffle815<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
+DATA shuffle815<>+32(SB)/8, $0x0000000000000000
+DATA shuffle815<>+40(SB)/8, $0x0000000000000000
+DATA shuffle815<>+48(SB)/8, $0x0000000000000000
+DATA shuffle815<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle815<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle816<>+0(SB)/8, $0x0706050403020100
+DATA shuffle816<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle816<>+16(SB)/8, $0x1716151413121110
+DATA shuffle816<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle816<>+32(SB)/8, $0x2726535223225150
+DATA shuffle816<>+40(SB)/8, $0x2f2e57562b2a5554
+DATA shuffle816<>+48(SB)/8, $0x37365b5a33325958
+DATA shuffle816<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
+GLOBL shuffle816<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle817<>+0(SB)/8, $0x0706050403020100
+DATA shuffle817<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle817<>+16(SB)/8, $0x1716151413121110
+DATA shuffle817<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle817<>+32(SB)/8, $0x5352252451502120
+DATA shuffle817<>+40(SB)/8, $0x57562d2c55542928
+DATA shuffle817<>+48(SB)/8, $0x5b5a353459583130
+DATA shuffle817<>+56(SB)/8, $0x5f5e3d3c5d5c3938
+GLOBL shuffle817<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle818<>+0(SB)/8, $0x6362232261602120
+DATA shuffle818<>+8(SB)/8, $0x6766272665642524
+DATA shuffle818<>+16(SB)/8, $0x6b6a2b2a69682928
+DATA shuffle818<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
+DATA shuffle818<>+32(SB)/8, $0x0000000000000000
+DATA shuffle818<>+40(SB)/8, $0x0000000000000000
+DATA shuffle818<>+48(SB)/8, $0x0000000000000000
+DATA shuffle818<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle818<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle819<>+0(SB)/8, $0x0706050403020100
+DATA shuffle819<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle819<>+16(SB)/8, $0x1716151413121110
+DATA shuffle819<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle819<>+32(SB)/8, $0x2726636223226160
+DATA shuffle819<>+40(SB)/8, $0x2f2e67662b2a6564
+DATA shuffle819<>+48(SB)/8, $0x37366b6a33326968
+DATA shuffle819<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
+GLOBL shuffle819<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle820<>+0(SB)/8, $0x0706050403020100
+DATA shuffle820<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle820<>+16(SB)/8, $0x1716151413121110
+DATA shuffle820<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle820<>+32(SB)/8, $0x6362252461602120
+DATA shuffle820<>+40(SB)/8, $0x67662d2c65642928
+DATA shuffle820<>+48(SB)/8, $0x6b6a353469683130
+DATA shuffle820<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+GLOBL shuffle820<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle821<>+0(SB)/8, $0x7372333271703130
+DATA shuffle821<>+8(SB)/8, $0x7776373675743534
+DATA shuffle821<>+16(SB)/8, $0x7b7a3b3a79783938
+DATA shuffle821<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
+DATA shuffle821<>+32(SB)/8, $0x0000000000000000
+DATA shuffle821<>+40(SB)/8, $0x0000000000000000
+DATA shuffle821<>+48(SB)/8, $0x0000000000000000
+DATA shuffle821<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle821<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle822<>+0(SB)/8, $0x0706050403020100
+DATA shuffle822<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle822<>+16(SB)/8, $0x1716151413121110
+DATA shuffle822<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle822<>+32(SB)/8, $0x2726737223227170
+DATA shuffle822<>+40(SB)/8, $0x2f2e77762b2a7574
+DATA shuffle822<>+48(SB)/8, $0x37367b7a33327978
+DATA shuffle822<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+GLOBL shuffle822<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle823<>+0(SB)/8, $0x0706050403020100
+DATA shuffle823<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle823<>+16(SB)/8, $0x1716151413121110
+DATA shuffle823<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle823<>+32(SB)/8, $0x7372252471702120
+DATA shuffle823<>+40(SB)/8, $0x77762d2c75742928
+DATA shuffle823<>+48(SB)/8, $0x7b7a353479783130
+DATA shuffle823<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+GLOBL shuffle823<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -23005,32 +23353,32 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit807:
+unit827:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final809
+	JGT     final829
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split810
+	JB      split830
 
-whole808:
+whole828:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved811
+	JMP        moved831
 
-final809:
+final829:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole808
+	JMP  whole828
 
-split810:
+split830:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23045,7 +23393,7 @@ split810:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved811:
+moved831:
 	VMOVDQA64 Z8, Z4
 	VPMOVB2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23074,13 +23422,13 @@ moved811:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same812
+	JB        same832
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same812:
+same832:
 	DECQ R8
-	JNZ  unit807
+	JNZ  unit827
 	VZEROUPPER
 	RET
 
@@ -23108,7 +23456,7 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit813:
+unit833:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23138,26 +23486,26 @@ unit813:
 	VPERMI2B   Z3, Z2, K6, Z7
 	VPERMI2B   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final815
+	JGT        final835
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split816
+	JB         split836
 
-whole814:
+whole834:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved817
+	JMP      moved837
 
-final815:
+final835:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole814
+	JMP  whole834
 
-split816:
+split836:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23172,18 +23520,18 @@ split816:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved817:
+moved837:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same818
+	JB   same838
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same818:
+same838:
 	DECQ R8
-	JNZ  unit813
+	JNZ  unit833
 	VZEROUPPER
 	RET
 
@@ -23211,32 +23559,32 @@ TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit819:
+unit839:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final821
+	JGT     final841
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split822
+	JB      split842
 
-whole820:
+whole840:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved823
+	JMP        moved843
 
-final821:
+final841:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole820
+	JMP  whole840
 
-split822:
+split842:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23251,7 +23599,7 @@ split822:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved823:
+moved843:
 	VMOVDQA64 Z8, Z4
 	VPMOVW2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23280,13 +23628,13 @@ moved823:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same824
+	JB        same844
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same824:
+same844:
 	DECQ R8
-	JNZ  unit819
+	JNZ  unit839
 	VZEROUPPER
 	RET
 
@@ -23314,7 +23662,7 @@ TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit825:
+unit845:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23344,26 +23692,26 @@ unit825:
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final827
+	JGT        final847
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split828
+	JB         split848
 
-whole826:
+whole846:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved829
+	JMP      moved849
 
-final827:
+final847:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole826
+	JMP  whole846
 
-split828:
+split848:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23378,18 +23726,18 @@ split828:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved829:
+moved849:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same830
+	JB   same850
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same830:
+same850:
 	DECQ R8
-	JNZ  unit825
+	JNZ  unit845
 	VZEROUPPER
 	RET
 
@@ -23417,32 +23765,32 @@ TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit831:
+unit851:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final833
+	JGT     final853
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split834
+	JB      split854
 
-whole832:
+whole852:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved835
+	JMP        moved855
 
-final833:
+final853:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole832
+	JMP  whole852
 
-split834:
+split854:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23457,7 +23805,7 @@ split834:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved835:
+moved855:
 	VMOVDQA64 Z8, Z4
 	VPMOVD2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23486,13 +23834,13 @@ moved835:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same836
+	JB        same856
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same836:
+same856:
 	DECQ R8
-	JNZ  unit831
+	JNZ  unit851
 	VZEROUPPER
 	RET
 
@@ -23520,7 +23868,7 @@ TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit837:
+unit857:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23550,26 +23898,26 @@ unit837:
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final839
+	JGT        final859
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split840
+	JB         split860
 
-whole838:
+whole858:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved841
+	JMP      moved861
 
-final839:
+final859:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole838
+	JMP  whole858
 
-split840:
+split860:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23584,18 +23932,18 @@ split840:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved841:
+moved861:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same842
+	JB   same862
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same842:
+same862:
 	DECQ R8
-	JNZ  unit837
+	JNZ  unit857
 	VZEROUPPER
 	RET
 
@@ -23606,12 +23954,12 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile843:
+tile863:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector844:
+vector864:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23627,11 +23975,11 @@ vector844:
 	ADDQ         $+20, BX
 	ADDQ         $+64, SI
 	DECQ         DI
-	JNZ          vector844
+	JNZ          vector864
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile843
+	JNZ          tile863
 	VZEROUPPER
 	RET
 
@@ -23642,12 +23990,12 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile845:
+tile865:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector846:
+vector866:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23676,11 +24024,11 @@ vector846:
 	ADDQ         $+36, BX
 	ADDQ         $+128, SI
 	DECQ         DI
-	JNZ          vector846
+	JNZ          vector866
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile845
+	JNZ          tile865
 	VZEROUPPER
 	RET
 
@@ -23691,12 +24039,12 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile847:
+tile867:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector848:
+vector868:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23737,11 +24085,11 @@ vector848:
 	ADDQ         $+52, BX
 	ADDQ         $+192, SI
 	DECQ         DI
-	JNZ          vector848
+	JNZ          vector868
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile847
+	JNZ          tile867
 	VZEROUPPER
 	RET
 
@@ -23764,74 +24112,74 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs849
+	JAE   runs869
 	CMPQ  DX, $+32
-	JAE   runs850
+	JAE   runs870
 	CMPQ  DX, $+16
-	JAE   runs851
+	JAE   runs871
 	RET
 
-runs849:
+runs869:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group852:
+group872:
 	MOVQ rows+48(FP), R10
 
-row853:
+row873:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run854:
+run874:
 	XORQ R14, R14
 
-pieces855:
+pieces875:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone856
+	JEQ       piecesdone876
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces855
+	JLE       pieces875
 	MOVQ      SI, R14
-	JMP       pieces855
+	JMP       pieces875
 
-piecesdone856:
+piecesdone876:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run854
+	JNZ  run874
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row853
+	JNZ  row873
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group852
+	JNZ  group872
 	VZEROUPPER
 	RET
 
-runs850:
+runs870:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group857:
+group877:
 	MOVQ rows+48(FP), R10
 
-row858:
+row878:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run859:
+run879:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -23839,34 +24187,34 @@ run859:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run859
+	JNZ     run879
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row858
+	JNZ     row878
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group857
+	JNZ     group877
 	VZEROUPPER
 	RET
 
-runs851:
+runs871:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group860:
+group880:
 	MOVQ rows+48(FP), R10
 
-row861:
+row881:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run862:
+run882:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -23874,14 +24222,14 @@ run862:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run862
+	JNZ     run882
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row861
+	JNZ     row881
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group860
+	JNZ     group880
 	VZEROUPPER
 	RET

@@ -79,6 +79,11 @@ func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tzip2x8x1NEON moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // zip3x1NEON interleaves 3 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
@@ -448,6 +453,11 @@ func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip2x8x1NEON moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzip3x1NEON splits one row into 3 lanes of 1-byte elements, for each row of each group.
 //

@@ -2182,8 +2182,8 @@ rowdone231:
 	BNE group226
 	RET
 
-// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -2203,22 +2203,160 @@ TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk232
 	CMP $16, R2
 	BHS chunk233
-	CMP $8, R2
-	BHS chunk234
 	RET
 chunk232:
-group235:
+	MOVD $mask69<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask70<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask71<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask72<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group234:
 	MOVD R3, R11
-row236:
+row235:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks236:
+	CMP $32, R22
+	BLO tail238
+body237:
+	FMOVQ 0(R12), F0
+	FMOVQ 4(R12), F1
+	FMOVQ 16(R12), F2
+	FMOVQ 0(R13), F3
+	FMOVQ 4(R13), F4
+	FMOVQ 16(R13), F5
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V4.B16], V1.B16
+	VTBL V31.B16, [V2.B16], V4.B16
+	VTBX V30.B16, [V5.B16], V4.B16
+	VTBL V29.B16, [V2.B16], V2.B16
+	VTBX V28.B16, [V5.B16], V2.B16
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F4, F2), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks236
+tail238:
+	CBZ R22, rowdone239
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body237
+rowdone239:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row235
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group234
+	RET
+chunk233:
+	MOVD $mask69<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask70<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask71<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask72<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group240:
+	MOVD R3, R11
+row241:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks242:
+	CMP $16, R22
+	BLO tail244
+body243:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VTBL V31.B16, [V0.B16], V2.B16
+	VTBX V30.B16, [V1.B16], V2.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	FSTPQ (F2, F0), 0(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks242
+tail244:
+	CBZ R22, rowdone245
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body243
+rowdone245:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row241
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group240
+	RET
+
+// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk246
+	CMP $16, R2
+	BHS chunk247
+	CMP $8, R2
+	BHS chunk248
+	RET
+chunk246:
+group249:
+	MOVD R3, R11
+row250:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks237:
+chunks251:
 	CMP $32, R22
-	BLO tail239
-body238:
+	BLO tail253
+body252:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2233,9 +2371,9 @@ body238:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks237
-tail239:
-	CBZ R22, rowdone240
+	B chunks251
+tail253:
+	CBZ R22, rowdone254
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2245,30 +2383,30 @@ tail239:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body238
-rowdone240:
+	B body252
+rowdone254:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row236
+	BNE row250
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group235
+	BNE group249
 	RET
-chunk233:
-group241:
+chunk247:
+group255:
 	MOVD R3, R11
-row242:
+row256:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks243:
+chunks257:
 	CMP $16, R22
-	BLO tail245
-body244:
+	BLO tail259
+body258:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2278,9 +2416,9 @@ body244:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks243
-tail245:
-	CBZ R22, rowdone246
+	B chunks257
+tail259:
+	CBZ R22, rowdone260
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2290,30 +2428,30 @@ tail245:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body244
-rowdone246:
+	B body258
+rowdone260:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row242
+	BNE row256
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group241
+	BNE group255
 	RET
-chunk234:
-group247:
+chunk248:
+group261:
 	MOVD R3, R11
-row248:
+row262:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks249:
+chunks263:
 	CMP $8, R22
-	BLO tail251
-body250:
+	BLO tail265
+body264:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -2323,9 +2461,9 @@ body250:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks249
-tail251:
-	CBZ R22, rowdone252
+	B chunks263
+tail265:
+	CBZ R22, rowdone266
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2335,16 +2473,16 @@ tail251:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body250
-rowdone252:
+	B body264
+rowdone266:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row248
+	BNE row262
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group247
+	BNE group261
 	RET
 
 // func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -2365,25 +2503,25 @@ TEXT ·zip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk253
+	BHS chunk267
 	CMP $16, R2
-	BHS chunk254
+	BHS chunk268
 	CMP $8, R2
-	BHS chunk255
+	BHS chunk269
 	RET
-chunk253:
-group256:
+chunk267:
+group270:
 	MOVD R3, R11
-row257:
+row271:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks258:
+chunks272:
 	CMP $32, R22
-	BLO tail260
-body259:
+	BLO tail274
+body273:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2398,9 +2536,9 @@ body259:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks258
-tail260:
-	CBZ R22, rowdone261
+	B chunks272
+tail274:
+	CBZ R22, rowdone275
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2410,30 +2548,30 @@ tail260:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body259
-rowdone261:
+	B body273
+rowdone275:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row257
+	BNE row271
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group256
+	BNE group270
 	RET
-chunk254:
-group262:
+chunk268:
+group276:
 	MOVD R3, R11
-row263:
+row277:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks264:
+chunks278:
 	CMP $16, R22
-	BLO tail266
-body265:
+	BLO tail280
+body279:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2443,9 +2581,9 @@ body265:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks264
-tail266:
-	CBZ R22, rowdone267
+	B chunks278
+tail280:
+	CBZ R22, rowdone281
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2455,30 +2593,30 @@ tail266:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body265
-rowdone267:
+	B body279
+rowdone281:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row263
+	BNE row277
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group262
+	BNE group276
 	RET
-chunk255:
-group268:
+chunk269:
+group282:
 	MOVD R3, R11
-row269:
+row283:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks270:
+chunks284:
 	CMP $8, R22
-	BLO tail272
-body271:
+	BLO tail286
+body285:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -2488,9 +2626,9 @@ body271:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks270
-tail272:
-	CBZ R22, rowdone273
+	B chunks284
+tail286:
+	CBZ R22, rowdone287
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2500,16 +2638,16 @@ tail272:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body271
-rowdone273:
+	B body285
+rowdone287:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row269
+	BNE row283
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group268
+	BNE group282
 	RET
 
 // func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -2530,25 +2668,25 @@ TEXT ·zip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk274
+	BHS chunk288
 	CMP $16, R2
-	BHS chunk275
+	BHS chunk289
 	CMP $8, R2
-	BHS chunk276
+	BHS chunk290
 	RET
-chunk274:
-group277:
+chunk288:
+group291:
 	MOVD R3, R11
-row278:
+row292:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks279:
+chunks293:
 	CMP $32, R22
-	BLO tail281
-body280:
+	BLO tail295
+body294:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -2563,9 +2701,9 @@ body280:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks279
-tail281:
-	CBZ R22, rowdone282
+	B chunks293
+tail295:
+	CBZ R22, rowdone296
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -2575,131 +2713,18 @@ tail281:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body280
-rowdone282:
+	B body294
+rowdone296:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row278
+	BNE row292
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group277
+	BNE group291
 	RET
-chunk275:
-group283:
-	MOVD R3, R11
-row284:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	MOVD R0, R21
-	MOVD R2, R22
-chunks285:
-	CMP $16, R22
-	BLO tail287
-body286:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	VST3 [V0.S4, V1.S4, V2.S4], (R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $48, R21, R21
-	SUB $16, R22, R22
-	B chunks285
-tail287:
-	CBZ R22, rowdone288
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	MOVD $3, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body286
-rowdone288:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row284
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group283
-	RET
-chunk276:
-group289:
-	MOVD R3, R11
-row290:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	MOVD R0, R21
-	MOVD R2, R22
-chunks291:
-	CMP $8, R22
-	BLO tail293
-body292:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	FMOVD 0(R14), F2
-	VST3 [V0.S2, V1.S2, V2.S2], (R21)
-	ADD $8, R12, R12
-	ADD $8, R13, R13
-	ADD $8, R14, R14
-	ADD $24, R21, R21
-	SUB $8, R22, R22
-	B chunks291
-tail293:
-	CBZ R22, rowdone294
-	MOVD $8, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	MOVD $3, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $8, R22
-	B body292
-rowdone294:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row290
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group289
-	RET
-
-// func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk295
-	CMP $16, R2
-	BHS chunk296
-	RET
-chunk295:
+chunk289:
 group297:
 	MOVD R3, R11
 row298:
@@ -2709,27 +2734,22 @@ row298:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks299:
-	CMP $32, R22
+	CMP $16, R22
 	BLO tail301
 body300:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
-	VST3 [V0.D2, V1.D2, V2.D2], (R21)
-	FMOVQ 16(R12), F16
-	FMOVQ 16(R13), F17
-	FMOVQ 16(R14), F18
-	ADD $48, R21, R23
-	VST3 [V16.D2, V17.D2, V18.D2], (R23)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $96, R21, R21
-	SUB $32, R22, R22
+	VST3 [V0.S4, V1.S4, V2.S4], (R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $48, R21, R21
+	SUB $16, R22, R22
 	B chunks299
 tail301:
 	CBZ R22, rowdone302
-	MOVD $32, R23
+	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
@@ -2737,7 +2757,7 @@ tail301:
 	MOVD $3, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $32, R22
+	MOVD $16, R22
 	B body300
 rowdone302:
 	ADD R4, R0, R0
@@ -2749,7 +2769,7 @@ rowdone302:
 	SUBS $1, R8, R8
 	BNE group297
 	RET
-chunk296:
+chunk290:
 group303:
 	MOVD R3, R11
 row304:
@@ -2759,22 +2779,22 @@ row304:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks305:
-	CMP $16, R22
+	CMP $8, R22
 	BLO tail307
 body306:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	VST3 [V0.D2, V1.D2, V2.D2], (R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $48, R21, R21
-	SUB $16, R22, R22
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	FMOVD 0(R14), F2
+	VST3 [V0.S2, V1.S2, V2.S2], (R21)
+	ADD $8, R12, R12
+	ADD $8, R13, R13
+	ADD $8, R14, R14
+	ADD $24, R21, R21
+	SUB $8, R22, R22
 	B chunks305
 tail307:
 	CBZ R22, rowdone308
-	MOVD $16, R23
+	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
@@ -2782,7 +2802,7 @@ tail307:
 	MOVD $3, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $16, R22
+	MOVD $8, R22
 	B body306
 rowdone308:
 	ADD R4, R0, R0
@@ -2795,8 +2815,8 @@ rowdone308:
 	BNE group303
 	RET
 
-// func zip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -2830,12 +2850,15 @@ chunks313:
 	CMP $32, R22
 	BLO tail315
 body314:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F1), 32(R21)
-	FSTPQ (F3, F5), 64(R21)
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	VST3 [V0.D2, V1.D2, V2.D2], (R21)
+	FMOVQ 16(R12), F16
+	FMOVQ 16(R13), F17
+	FMOVQ 16(R14), F18
+	ADD $48, R21, R23
+	VST3 [V16.D2, V17.D2, V18.D2], (R23)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -2880,8 +2903,7 @@ body320:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
-	FSTPQ (F0, F1), 0(R21)
-	FMOVQ F2, 32(R21)
+	VST3 [V0.D2, V1.D2, V2.D2], (R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -2911,6 +2933,122 @@ rowdone322:
 	BNE group317
 	RET
 
+// func zip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk323
+	CMP $16, R2
+	BHS chunk324
+	RET
+chunk323:
+group325:
+	MOVD R3, R11
+row326:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks327:
+	CMP $32, R22
+	BLO tail329
+body328:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F1), 32(R21)
+	FSTPQ (F3, F5), 64(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $96, R21, R21
+	SUB $32, R22, R22
+	B chunks327
+tail329:
+	CBZ R22, rowdone330
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body328
+rowdone330:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row326
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group325
+	RET
+chunk324:
+group331:
+	MOVD R3, R11
+row332:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks333:
+	CMP $16, R22
+	BLO tail335
+body334:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FSTPQ (F0, F1), 0(R21)
+	FMOVQ F2, 32(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $48, R21, R21
+	SUB $16, R22, R22
+	B chunks333
+tail335:
+	CBZ R22, rowdone336
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body334
+rowdone336:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row332
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group331
+	RET
+
 // func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -2929,59 +3067,59 @@ TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk323
+	BHS chunk337
 	CMP $24, R2
-	BHS chunk324
+	BHS chunk338
 	RET
-chunk323:
-	MOVD $mask69<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask72<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk337:
 	MOVD $mask73<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask74<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask75<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask76<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask77<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask78<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask79<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask80<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask81<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask82<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask83<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask84<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask85<>(SB), R24
-	VLD1 (R24), [V15.B16]
+	VLD1 (R24), [V19.B16]
 	MOVD $mask86<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask87<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask88<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask89<>(SB), R24
+	VLD1 (R24), [V15.B16]
+	MOVD $mask90<>(SB), R24
 	VLD1 (R24), [V14.B16]
-group325:
+group339:
 	MOVD R3, R11
-row326:
+row340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks327:
+chunks341:
 	CMP $36, R22
-	BLO tail329
-body328:
+	BLO tail343
+body342:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3032,9 +3170,9 @@ body328:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks327
-tail329:
-	CBZ R22, rowdone330
+	B chunks341
+tail343:
+	CBZ R22, rowdone344
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3044,60 +3182,60 @@ tail329:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body328
-rowdone330:
+	B body342
+rowdone344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row326
+	BNE row340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group325
+	BNE group339
 	RET
-chunk324:
-	MOVD $mask69<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask70<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask71<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask72<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk338:
 	MOVD $mask73<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask74<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask75<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask76<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask77<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask78<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask87<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask88<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask89<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask90<>(SB), R24
-	VLD1 (R24), [V22.B16]
 	MOVD $mask91<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask92<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask93<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask94<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask95<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask96<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask93<>(SB), R24
+	MOVD $mask97<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask94<>(SB), R24
+	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group331:
+group345:
 	MOVD R3, R11
-row332:
+row346:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks333:
+chunks347:
 	CMP $24, R22
-	BLO tail335
-body334:
+	BLO tail349
+body348:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -3130,9 +3268,9 @@ body334:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks333
-tail335:
-	CBZ R22, rowdone336
+	B chunks347
+tail349:
+	CBZ R22, rowdone350
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3142,16 +3280,16 @@ tail335:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body334
-rowdone336:
+	B body348
+rowdone350:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row332
+	BNE row346
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group331
+	BNE group345
 	RET
 
 // func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3172,55 +3310,55 @@ TEXT ·zip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk337
+	BHS chunk351
 	CMP $24, R2
-	BHS chunk338
+	BHS chunk352
 	RET
-chunk337:
-	MOVD $mask95<>(SB), R24
+chunk351:
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask96<>(SB), R24
+	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask97<>(SB), R24
+	MOVD $mask101<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask98<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask5<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask99<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask100<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask101<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask102<>(SB), R24
-	VLD1 (R24), [V20.B16]
 	MOVD $mask103<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask104<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask105<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask106<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask107<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask108<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask109<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask110<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group339:
+group353:
 	MOVD R3, R11
-row340:
+row354:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks341:
+chunks355:
 	CMP $36, R22
-	BLO tail343
-body342:
+	BLO tail357
+body356:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3271,9 +3409,9 @@ body342:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks341
-tail343:
-	CBZ R22, rowdone344
+	B chunks355
+tail357:
+	CBZ R22, rowdone358
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3283,58 +3421,58 @@ tail343:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body342
-rowdone344:
+	B body356
+rowdone358:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row340
+	BNE row354
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group339
+	BNE group353
 	RET
-chunk338:
-	MOVD $mask95<>(SB), R24
+chunk352:
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask96<>(SB), R24
+	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask97<>(SB), R24
+	MOVD $mask101<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask98<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask103<>(SB), R24
-	VLD1 (R24), [V24.B16]
 	MOVD $mask107<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask111<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask108<>(SB), R24
+	MOVD $mask112<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask106<>(SB), R24
+	MOVD $mask110<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask109<>(SB), R24
+	MOVD $mask113<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask9<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group345:
+group359:
 	MOVD R3, R11
-row346:
+row360:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks347:
+chunks361:
 	CMP $24, R22
-	BLO tail349
-body348:
+	BLO tail363
+body362:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -3366,9 +3504,9 @@ body348:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks347
-tail349:
-	CBZ R22, rowdone350
+	B chunks361
+tail363:
+	CBZ R22, rowdone364
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3378,16 +3516,16 @@ tail349:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body348
-rowdone350:
+	B body362
+rowdone364:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row346
+	BNE row360
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group345
+	BNE group359
 	RET
 
 // func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3408,57 +3546,57 @@ TEXT ·zip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk351
+	BHS chunk365
 	RET
-chunk351:
-	MOVD $mask110<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask111<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask112<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask113<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk365:
 	MOVD $mask114<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask115<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask116<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask117<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask118<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask115<>(SB), R24
+	MOVD $mask119<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask116<>(SB), R24
+	MOVD $mask120<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask95<>(SB), R24
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask117<>(SB), R24
+	MOVD $mask121<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask118<>(SB), R24
+	MOVD $mask122<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask119<>(SB), R24
-	VLD1 (R24), [V18.B16]
-	MOVD $mask120<>(SB), R24
-	VLD1 (R24), [V17.B16]
-	MOVD $mask121<>(SB), R24
-	VLD1 (R24), [V16.B16]
-	MOVD $mask122<>(SB), R24
-	VLD1 (R24), [V15.B16]
 	MOVD $mask123<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask124<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask125<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask126<>(SB), R24
+	VLD1 (R24), [V15.B16]
+	MOVD $mask127<>(SB), R24
 	VLD1 (R24), [V14.B16]
-group352:
+group366:
 	MOVD R3, R11
-row353:
+row367:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks354:
+chunks368:
 	CMP $36, R22
-	BLO tail356
-body355:
+	BLO tail370
+body369:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3507,9 +3645,9 @@ body355:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks354
-tail356:
-	CBZ R22, rowdone357
+	B chunks368
+tail370:
+	CBZ R22, rowdone371
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3519,16 +3657,16 @@ tail356:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body355
-rowdone357:
+	B body369
+rowdone371:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row353
+	BNE row367
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group352
+	BNE group366
 	RET
 
 // func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3549,11 +3687,11 @@ TEXT ·zip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk358
+	BHS chunk372
 	CMP $24, R2
-	BHS chunk359
+	BHS chunk373
 	RET
-chunk358:
+chunk372:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -3574,18 +3712,18 @@ chunk358:
 	VLD1 (R24), [V23.B16]
 	MOVD $mask19<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group360:
+group374:
 	MOVD R3, R11
-row361:
+row375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks362:
+chunks376:
 	CMP $36, R22
-	BLO tail364
-body363:
+	BLO tail378
+body377:
 	FMOVQ 0(R12), F0
 	FMOVQ 12(R12), F1
 	FMOVQ 20(R12), F2
@@ -3622,9 +3760,9 @@ body363:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks362
-tail364:
-	CBZ R22, rowdone365
+	B chunks376
+tail378:
+	CBZ R22, rowdone379
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3634,18 +3772,18 @@ tail364:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body363
-rowdone365:
+	B body377
+rowdone379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row361
+	BNE row375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group360
+	BNE group374
 	RET
-chunk359:
+chunk373:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -3664,18 +3802,18 @@ chunk359:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group366:
+group380:
 	MOVD R3, R11
-row367:
+row381:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks368:
+chunks382:
 	CMP $24, R22
-	BLO tail370
-body369:
+	BLO tail384
+body383:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 0(R13), F2
@@ -3700,9 +3838,9 @@ body369:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks368
-tail370:
-	CBZ R22, rowdone371
+	B chunks382
+tail384:
+	CBZ R22, rowdone385
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3712,16 +3850,16 @@ tail370:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body369
-rowdone371:
+	B body383
+rowdone385:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row367
+	BNE row381
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group366
+	BNE group380
 	RET
 
 // func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3742,63 +3880,63 @@ TEXT ·tzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk372
+	BHS chunk386
 	CMP $24, R2
-	BHS chunk373
+	BHS chunk387
 	RET
-chunk372:
-	MOVD $mask124<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask125<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask126<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask127<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk386:
 	MOVD $mask128<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask129<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask130<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask131<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask132<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask133<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask134<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask135<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask136<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask137<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask138<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask139<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask140<>(SB), R24
-	VLD1 (R24), [V15.B16]
+	VLD1 (R24), [V19.B16]
 	MOVD $mask141<>(SB), R24
-	VLD1 (R24), [V14.B16]
+	VLD1 (R24), [V18.B16]
 	MOVD $mask142<>(SB), R24
-	VLD1 (R24), [V13.B16]
+	VLD1 (R24), [V17.B16]
 	MOVD $mask143<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask144<>(SB), R24
+	VLD1 (R24), [V15.B16]
+	MOVD $mask145<>(SB), R24
+	VLD1 (R24), [V14.B16]
+	MOVD $mask146<>(SB), R24
+	VLD1 (R24), [V13.B16]
+	MOVD $mask147<>(SB), R24
 	VLD1 (R24), [V12.B16]
-group374:
+group388:
 	MOVD R3, R11
-row375:
+row389:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks376:
+chunks390:
 	CMP $36, R22
-	BLO tail378
-body377:
+	BLO tail392
+body391:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -3851,9 +3989,9 @@ body377:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks376
-tail378:
-	CBZ R22, rowdone379
+	B chunks390
+tail392:
+	CBZ R22, rowdone393
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3863,60 +4001,60 @@ tail378:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body377
-rowdone379:
+	B body391
+rowdone393:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row375
+	BNE row389
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group374
+	BNE group388
 	RET
-chunk373:
-	MOVD $mask124<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask125<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask126<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask127<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk387:
 	MOVD $mask128<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask129<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask144<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
+	MOVD $mask130<>(SB), R24
+	VLD1 (R24), [V29.B16]
 	MOVD $mask131<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask145<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask146<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask147<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V28.B16]
+	MOVD $mask132<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask133<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask148<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V25.B16]
+	MOVD $mask135<>(SB), R24
+	VLD1 (R24), [V24.B16]
 	MOVD $mask149<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask150<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask151<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask152<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask153<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask154<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask155<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group380:
+group394:
 	MOVD R3, R11
-row381:
+row395:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks382:
+chunks396:
 	CMP $24, R22
-	BLO tail384
-body383:
+	BLO tail398
+body397:
 	FMOVQ 0(R12), F0
 	FMOVQ 6(R12), F1
 	FMOVQ 8(R12), F2
@@ -3950,9 +4088,9 @@ body383:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks382
-tail384:
-	CBZ R22, rowdone385
+	B chunks396
+tail398:
+	CBZ R22, rowdone399
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -3962,16 +4100,16 @@ tail384:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body383
-rowdone385:
+	B body397
+rowdone399:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row381
+	BNE row395
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group380
+	BNE group394
 	RET
 
 // func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -3992,55 +4130,55 @@ TEXT ·tzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk386
+	BHS chunk400
 	CMP $24, R2
-	BHS chunk387
+	BHS chunk401
 	RET
-chunk386:
-	MOVD $mask152<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask153<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask154<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask155<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk400:
 	MOVD $mask156<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask157<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask158<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask159<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask160<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask100<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask161<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask162<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask163<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask164<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V23.B16]
+	MOVD $mask104<>(SB), R24
+	VLD1 (R24), [V22.B16]
 	MOVD $mask165<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask166<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask167<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask168<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask169<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask170<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group388:
+group402:
 	MOVD R3, R11
-row389:
+row403:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks390:
+chunks404:
 	CMP $36, R22
-	BLO tail392
-body391:
+	BLO tail406
+body405:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -4091,9 +4229,9 @@ body391:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks390
-tail392:
-	CBZ R22, rowdone393
+	B chunks404
+tail406:
+	CBZ R22, rowdone407
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4103,58 +4241,58 @@ tail392:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body391
-rowdone393:
+	B body405
+rowdone407:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row389
+	BNE row403
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group388
+	BNE group402
 	RET
-chunk387:
-	MOVD $mask152<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask153<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask154<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask155<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk401:
 	MOVD $mask156<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask157<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask158<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask159<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask160<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask161<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask162<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask163<>(SB), R24
-	VLD1 (R24), [V24.B16]
 	MOVD $mask167<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask171<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask168<>(SB), R24
+	MOVD $mask172<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask166<>(SB), R24
+	MOVD $mask170<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask169<>(SB), R24
+	MOVD $mask173<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask170<>(SB), R24
+	MOVD $mask174<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group394:
+group408:
 	MOVD R3, R11
-row395:
+row409:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks396:
+chunks410:
 	CMP $24, R22
-	BLO tail398
-body397:
+	BLO tail412
+body411:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 8(R12), F2
@@ -4187,9 +4325,9 @@ body397:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks396
-tail398:
-	CBZ R22, rowdone399
+	B chunks410
+tail412:
+	CBZ R22, rowdone413
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4199,16 +4337,16 @@ tail398:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body397
-rowdone399:
+	B body411
+rowdone413:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row395
+	BNE row409
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group394
+	BNE group408
 	RET
 
 // func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4229,14 +4367,14 @@ TEXT ·tzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk400
+	BHS chunk414
 	CMP $24, R2
-	BHS chunk401
+	BHS chunk415
 	RET
-chunk400:
+chunk414:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
@@ -4244,32 +4382,32 @@ chunk400:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask172<>(SB), R24
+	MOVD $mask176<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask35<>(SB), R24
 	VLD1 (R24), [V22.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group402:
+group416:
 	MOVD R3, R11
-row403:
+row417:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks404:
+chunks418:
 	CMP $48, R22
-	BLO tail406
-body405:
+	BLO tail420
+body419:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -4329,9 +4467,9 @@ body405:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks404
-tail406:
-	CBZ R22, rowdone407
+	B chunks418
+tail420:
+	CBZ R22, rowdone421
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4341,48 +4479,48 @@ tail406:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body405
-rowdone407:
+	B body419
+rowdone421:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row403
+	BNE row417
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group402
+	BNE group416
 	RET
-chunk401:
+chunk415:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask34<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask173<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask172<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask176<>(SB), R24
-	VLD1 (R24), [V25.B16]
 	MOVD $mask177<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask176<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask180<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask35<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group408:
+group422:
 	MOVD R3, R11
-row409:
+row423:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks410:
+chunks424:
 	CMP $24, R22
-	BLO tail412
-body411:
+	BLO tail426
+body425:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -4412,9 +4550,9 @@ body411:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks410
-tail412:
-	CBZ R22, rowdone413
+	B chunks424
+tail426:
+	CBZ R22, rowdone427
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4424,16 +4562,16 @@ tail412:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body411
-rowdone413:
+	B body425
+rowdone427:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row409
+	BNE row423
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group408
+	BNE group422
 	RET
 
 // func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4454,29 +4592,29 @@ TEXT ·tzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk414
+	BHS chunk428
 	RET
-chunk414:
+chunk428:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group415:
+group429:
 	MOVD R3, R11
-row416:
+row430:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks417:
+chunks431:
 	CMP $48, R22
-	BLO tail419
-body418:
+	BLO tail433
+body432:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 16(R12), F2
@@ -4520,9 +4658,9 @@ body418:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks417
-tail419:
-	CBZ R22, rowdone420
+	B chunks431
+tail433:
+	CBZ R22, rowdone434
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4532,16 +4670,16 @@ tail419:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body418
-rowdone420:
+	B body432
+rowdone434:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row416
+	BNE row430
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group415
+	BNE group429
 	RET
 
 // func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4562,59 +4700,59 @@ TEXT ·tzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk421
+	BHS chunk435
 	RET
-chunk421:
-	MOVD $mask179<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask180<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask181<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask182<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk435:
 	MOVD $mask183<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask184<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask185<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask186<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask187<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask188<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask189<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask190<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask191<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask192<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask193<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask194<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask195<>(SB), R24
-	VLD1 (R24), [V15.B16]
+	VLD1 (R24), [V19.B16]
 	MOVD $mask196<>(SB), R24
-	VLD1 (R24), [V14.B16]
+	VLD1 (R24), [V18.B16]
 	MOVD $mask197<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask198<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask199<>(SB), R24
+	VLD1 (R24), [V15.B16]
+	MOVD $mask200<>(SB), R24
+	VLD1 (R24), [V14.B16]
+	MOVD $mask201<>(SB), R24
 	VLD1 (R24), [V13.B16]
-group422:
+group436:
 	MOVD R3, R11
-row423:
+row437:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks424:
+chunks438:
 	CMP $36, R22
-	BLO tail426
-body425:
+	BLO tail440
+body439:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -4667,9 +4805,9 @@ body425:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks424
-tail426:
-	CBZ R22, rowdone427
+	B chunks438
+tail440:
+	CBZ R22, rowdone441
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4679,16 +4817,16 @@ tail426:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body425
-rowdone427:
+	B body439
+rowdone441:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row423
+	BNE row437
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group422
+	BNE group436
 	RET
 
 // func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4709,47 +4847,47 @@ TEXT ·tzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk428
+	BHS chunk442
 	RET
-chunk428:
-	MOVD $mask198<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask199<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask200<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask201<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk442:
 	MOVD $mask202<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask203<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask204<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask205<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask206<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask207<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask208<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask209<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask210<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask211<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask212<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask213<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask214<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group429:
+group443:
 	MOVD R3, R11
-row430:
+row444:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks431:
+chunks445:
 	CMP $36, R22
-	BLO tail433
-body432:
+	BLO tail447
+body446:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -4797,9 +4935,9 @@ body432:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks431
-tail433:
-	CBZ R22, rowdone434
+	B chunks445
+tail447:
+	CBZ R22, rowdone448
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4809,16 +4947,16 @@ tail433:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body432
-rowdone434:
+	B body446
+rowdone448:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row430
+	BNE row444
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group429
+	BNE group443
 	RET
 
 // func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4839,43 +4977,43 @@ TEXT ·tzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk435
+	BHS chunk449
 	RET
-chunk435:
+chunk449:
 	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask213<>(SB), R24
+	MOVD $mask217<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V21.B16]
-group436:
+group450:
 	MOVD R3, R11
-row437:
+row451:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks438:
+chunks452:
 	CMP $36, R22
-	BLO tail440
-body439:
+	BLO tail454
+body453:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -4919,9 +5057,9 @@ body439:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks438
-tail440:
-	CBZ R22, rowdone441
+	B chunks452
+tail454:
+	CBZ R22, rowdone455
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -4931,16 +5069,16 @@ tail440:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body439
-rowdone441:
+	B body453
+rowdone455:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row437
+	BNE row451
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group436
+	BNE group450
 	RET
 
 // func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -4961,29 +5099,29 @@ TEXT ·tzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk442
+	BHS chunk456
 	RET
-chunk442:
+chunk456:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group443:
+group457:
 	MOVD R3, R11
-row444:
+row458:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks445:
+chunks459:
 	CMP $72, R22
-	BLO tail447
-body446:
+	BLO tail461
+body460:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 16(R12), F2
@@ -5048,9 +5186,9 @@ body446:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks445
-tail447:
-	CBZ R22, rowdone448
+	B chunks459
+tail461:
+	CBZ R22, rowdone462
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5060,16 +5198,16 @@ tail447:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body446
-rowdone448:
+	B body460
+rowdone462:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row444
+	BNE row458
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group443
+	BNE group457
 	RET
 
 // func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5090,63 +5228,63 @@ TEXT ·tzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk449
+	BHS chunk463
 	CMP $24, R2
-	BHS chunk450
+	BHS chunk464
 	RET
-chunk449:
-	MOVD $mask214<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask215<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask216<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask217<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk463:
 	MOVD $mask218<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask219<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask220<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask221<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask222<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask223<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask224<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask225<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask226<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask227<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask228<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask229<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask230<>(SB), R24
-	VLD1 (R24), [V15.B16]
+	VLD1 (R24), [V19.B16]
 	MOVD $mask231<>(SB), R24
-	VLD1 (R24), [V14.B16]
+	VLD1 (R24), [V18.B16]
 	MOVD $mask232<>(SB), R24
-	VLD1 (R24), [V13.B16]
+	VLD1 (R24), [V17.B16]
 	MOVD $mask233<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask234<>(SB), R24
+	VLD1 (R24), [V15.B16]
+	MOVD $mask235<>(SB), R24
+	VLD1 (R24), [V14.B16]
+	MOVD $mask236<>(SB), R24
+	VLD1 (R24), [V13.B16]
+	MOVD $mask237<>(SB), R24
 	VLD1 (R24), [V12.B16]
-group451:
+group465:
 	MOVD R3, R11
-row452:
+row466:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks453:
+chunks467:
 	CMP $36, R22
-	BLO tail455
-body454:
+	BLO tail469
+body468:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -5202,9 +5340,9 @@ body454:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks453
-tail455:
-	CBZ R22, rowdone456
+	B chunks467
+tail469:
+	CBZ R22, rowdone470
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5214,62 +5352,62 @@ tail455:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body454
-rowdone456:
+	B body468
+rowdone470:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row452
+	BNE row466
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group451
+	BNE group465
 	RET
-chunk450:
-	MOVD $mask214<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask215<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask216<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask217<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk464:
 	MOVD $mask218<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask219<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask234<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
+	MOVD $mask220<>(SB), R24
+	VLD1 (R24), [V29.B16]
 	MOVD $mask221<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask235<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask236<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask237<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V28.B16]
+	MOVD $mask222<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask223<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask238<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V25.B16]
+	MOVD $mask225<>(SB), R24
+	VLD1 (R24), [V24.B16]
 	MOVD $mask239<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask240<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask241<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask242<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask243<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask244<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask245<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask246<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group457:
+group471:
 	MOVD R3, R11
-row458:
+row472:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks459:
+chunks473:
 	CMP $24, R22
-	BLO tail461
-body460:
+	BLO tail475
+body474:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 8(R12), F2
@@ -5304,9 +5442,9 @@ body460:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks459
-tail461:
-	CBZ R22, rowdone462
+	B chunks473
+tail475:
+	CBZ R22, rowdone476
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5316,16 +5454,16 @@ tail461:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body460
-rowdone462:
+	B body474
+rowdone476:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row458
+	BNE row472
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group457
+	BNE group471
 	RET
 
 // func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5346,73 +5484,73 @@ TEXT ·tzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk463
+	BHS chunk477
 	CMP $24, R2
-	BHS chunk464
+	BHS chunk478
 	RET
-chunk463:
-	MOVD $mask243<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask244<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask245<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask246<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk477:
 	MOVD $mask247<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask248<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask249<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask250<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask251<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask252<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask253<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask255<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask256<>(SB), R24
-	VLD1 (R24), [V18.B16]
-	MOVD $mask96<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask257<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask258<>(SB), R24
-	VLD1 (R24), [V15.B16]
+	VLD1 (R24), [V20.B16]
 	MOVD $mask259<>(SB), R24
-	VLD1 (R24), [V14.B16]
+	VLD1 (R24), [V19.B16]
 	MOVD $mask260<>(SB), R24
-	VLD1 (R24), [V13.B16]
+	VLD1 (R24), [V18.B16]
+	MOVD $mask100<>(SB), R24
+	VLD1 (R24), [V17.B16]
 	MOVD $mask261<>(SB), R24
-	VLD1 (R24), [V12.B16]
+	VLD1 (R24), [V16.B16]
 	MOVD $mask262<>(SB), R24
-	VLD1 (R24), [V11.B16]
+	VLD1 (R24), [V15.B16]
 	MOVD $mask263<>(SB), R24
-	VLD1 (R24), [V10.B16]
+	VLD1 (R24), [V14.B16]
 	MOVD $mask264<>(SB), R24
-	VLD1 (R24), [V9.B16]
+	VLD1 (R24), [V13.B16]
 	MOVD $mask265<>(SB), R24
-	VLD1 (R24), [V8.B16]
+	VLD1 (R24), [V12.B16]
 	MOVD $mask266<>(SB), R24
+	VLD1 (R24), [V11.B16]
+	MOVD $mask267<>(SB), R24
+	VLD1 (R24), [V10.B16]
+	MOVD $mask268<>(SB), R24
+	VLD1 (R24), [V9.B16]
+	MOVD $mask269<>(SB), R24
+	VLD1 (R24), [V8.B16]
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V7.B16]
-group465:
+group479:
 	MOVD R3, R11
-row466:
+row480:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks467:
+chunks481:
 	CMP $48, R22
-	BLO tail469
-body468:
+	BLO tail483
+body482:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -5509,9 +5647,9 @@ body468:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks467
-tail469:
-	CBZ R22, rowdone470
+	B chunks481
+tail483:
+	CBZ R22, rowdone484
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5521,68 +5659,68 @@ tail469:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body468
-rowdone470:
+	B body482
+rowdone484:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row466
+	BNE row480
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group465
+	BNE group479
 	RET
-chunk464:
-	MOVD $mask243<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask267<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask245<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask268<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk478:
 	MOVD $mask247<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask248<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask249<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask251<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask270<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask271<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask253<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V30.B16]
+	MOVD $mask249<>(SB), R24
+	VLD1 (R24), [V29.B16]
 	MOVD $mask272<>(SB), R24
-	VLD1 (R24), [V19.B16]
-	MOVD $mask255<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V28.B16]
+	MOVD $mask251<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask252<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask253<>(SB), R24
+	VLD1 (R24), [V25.B16]
 	MOVD $mask273<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V24.B16]
+	MOVD $mask255<>(SB), R24
+	VLD1 (R24), [V23.B16]
 	MOVD $mask274<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask275<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask257<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask276<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask259<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask277<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask278<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask279<>(SB), R24
 	VLD1 (R24), [V15.B16]
 	MOVD $mask8<>(SB), R24
 	VLD1 (R24), [V14.B16]
-	MOVD $mask276<>(SB), R24
+	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V13.B16]
-group471:
+group485:
 	MOVD R3, R11
-row472:
+row486:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks473:
+chunks487:
 	CMP $24, R22
-	BLO tail475
-body474:
+	BLO tail489
+body488:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 8(R12), F1
@@ -5631,9 +5769,9 @@ body474:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks473
-tail475:
-	CBZ R22, rowdone476
+	B chunks487
+tail489:
+	CBZ R22, rowdone490
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5643,16 +5781,16 @@ tail475:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body474
-rowdone476:
+	B body488
+rowdone490:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row472
+	BNE row486
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group471
+	BNE group485
 	RET
 
 // func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5673,47 +5811,47 @@ TEXT ·tzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk477
+	BHS chunk491
 	RET
-chunk477:
+chunk491:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group478:
+group492:
 	MOVD R3, R11
-row479:
+row493:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks480:
+chunks494:
 	CMP $48, R22
-	BLO tail482
-body481:
+	BLO tail496
+body495:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -5791,9 +5929,9 @@ body481:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks480
-tail482:
-	CBZ R22, rowdone483
+	B chunks494
+tail496:
+	CBZ R22, rowdone497
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5803,16 +5941,16 @@ tail482:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body481
-rowdone483:
+	B body495
+rowdone497:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row479
+	BNE row493
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group478
+	BNE group492
 	RET
 
 // func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -5833,26 +5971,26 @@ TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk484
+	BHS chunk498
 	CMP $16, R2
-	BHS chunk485
+	BHS chunk499
 	CMP $8, R2
-	BHS chunk486
+	BHS chunk500
 	RET
-chunk484:
-group487:
+chunk498:
+group501:
 	MOVD R3, R11
-row488:
+row502:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks489:
+chunks503:
 	CMP $32, R22
-	BLO tail491
-body490:
+	BLO tail505
+body504:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -5883,9 +6021,9 @@ body490:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks489
-tail491:
-	CBZ R22, rowdone492
+	B chunks503
+tail505:
+	CBZ R22, rowdone506
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5896,31 +6034,31 @@ tail491:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body490
-rowdone492:
+	B body504
+rowdone506:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row488
+	BNE row502
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group487
+	BNE group501
 	RET
-chunk485:
-group493:
+chunk499:
+group507:
 	MOVD R3, R11
-row494:
+row508:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks495:
+chunks509:
 	CMP $16, R22
-	BLO tail497
-body496:
+	BLO tail511
+body510:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -5941,9 +6079,9 @@ body496:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks495
-tail497:
-	CBZ R22, rowdone498
+	B chunks509
+tail511:
+	CBZ R22, rowdone512
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -5954,31 +6092,31 @@ tail497:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body496
-rowdone498:
+	B body510
+rowdone512:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row494
+	BNE row508
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group493
+	BNE group507
 	RET
-chunk486:
-group499:
+chunk500:
+group513:
 	MOVD R3, R11
-row500:
+row514:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks501:
+chunks515:
 	CMP $8, R22
-	BLO tail503
-body502:
+	BLO tail517
+body516:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -5994,9 +6132,9 @@ body502:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks501
-tail503:
-	CBZ R22, rowdone504
+	B chunks515
+tail517:
+	CBZ R22, rowdone518
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6007,16 +6145,16 @@ tail503:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body502
-rowdone504:
+	B body516
+rowdone518:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row500
+	BNE row514
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group499
+	BNE group513
 	RET
 
 // func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6037,26 +6175,26 @@ TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk505
+	BHS chunk519
 	CMP $16, R2
-	BHS chunk506
+	BHS chunk520
 	CMP $8, R2
-	BHS chunk507
+	BHS chunk521
 	RET
-chunk505:
-group508:
+chunk519:
+group522:
 	MOVD R3, R11
-row509:
+row523:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks510:
+chunks524:
 	CMP $32, R22
-	BLO tail512
-body511:
+	BLO tail526
+body525:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6087,9 +6225,9 @@ body511:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks510
-tail512:
-	CBZ R22, rowdone513
+	B chunks524
+tail526:
+	CBZ R22, rowdone527
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6100,31 +6238,31 @@ tail512:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body511
-rowdone513:
+	B body525
+rowdone527:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row509
+	BNE row523
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group508
+	BNE group522
 	RET
-chunk506:
-group514:
+chunk520:
+group528:
 	MOVD R3, R11
-row515:
+row529:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks516:
+chunks530:
 	CMP $16, R22
-	BLO tail518
-body517:
+	BLO tail532
+body531:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6145,9 +6283,9 @@ body517:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks516
-tail518:
-	CBZ R22, rowdone519
+	B chunks530
+tail532:
+	CBZ R22, rowdone533
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6158,31 +6296,31 @@ tail518:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body517
-rowdone519:
+	B body531
+rowdone533:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row515
+	BNE row529
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group514
+	BNE group528
 	RET
-chunk507:
-group520:
+chunk521:
+group534:
 	MOVD R3, R11
-row521:
+row535:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks522:
+chunks536:
 	CMP $8, R22
-	BLO tail524
-body523:
+	BLO tail538
+body537:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6198,9 +6336,9 @@ body523:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks522
-tail524:
-	CBZ R22, rowdone525
+	B chunks536
+tail538:
+	CBZ R22, rowdone539
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6211,16 +6349,16 @@ tail524:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body523
-rowdone525:
+	B body537
+rowdone539:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row521
+	BNE row535
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group520
+	BNE group534
 	RET
 
 // func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6241,26 +6379,26 @@ TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk526
+	BHS chunk540
 	CMP $16, R2
-	BHS chunk527
+	BHS chunk541
 	CMP $8, R2
-	BHS chunk528
+	BHS chunk542
 	RET
-chunk526:
-group529:
+chunk540:
+group543:
 	MOVD R3, R11
-row530:
+row544:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks531:
+chunks545:
 	CMP $32, R22
-	BLO tail533
-body532:
+	BLO tail547
+body546:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6291,9 +6429,9 @@ body532:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks531
-tail533:
-	CBZ R22, rowdone534
+	B chunks545
+tail547:
+	CBZ R22, rowdone548
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6304,31 +6442,31 @@ tail533:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body532
-rowdone534:
+	B body546
+rowdone548:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row530
+	BNE row544
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group529
+	BNE group543
 	RET
-chunk527:
-group535:
+chunk541:
+group549:
 	MOVD R3, R11
-row536:
+row550:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks537:
+chunks551:
 	CMP $16, R22
-	BLO tail539
-body538:
+	BLO tail553
+body552:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6349,9 +6487,9 @@ body538:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks537
-tail539:
-	CBZ R22, rowdone540
+	B chunks551
+tail553:
+	CBZ R22, rowdone554
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6362,31 +6500,31 @@ tail539:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body538
-rowdone540:
+	B body552
+rowdone554:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row536
+	BNE row550
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group535
+	BNE group549
 	RET
-chunk528:
-group541:
+chunk542:
+group555:
 	MOVD R3, R11
-row542:
+row556:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks543:
+chunks557:
 	CMP $8, R22
-	BLO tail545
-body544:
+	BLO tail559
+body558:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6402,9 +6540,9 @@ body544:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks543
-tail545:
-	CBZ R22, rowdone546
+	B chunks557
+tail559:
+	CBZ R22, rowdone560
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6415,155 +6553,6 @@ tail545:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body544
-rowdone546:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row542
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group541
-	RET
-
-// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk547
-	CMP $16, R2
-	BHS chunk548
-	RET
-chunk547:
-group549:
-	MOVD R3, R11
-row550:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R7, R12, R14
-	ADD R6, R14, R15
-	MOVD R0, R21
-	MOVD R2, R22
-chunks551:
-	CMP $32, R22
-	BLO tail553
-body552:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	VZIP1 V4.D2, V0.D2, V8.D2
-	VZIP2 V4.D2, V0.D2, V4.D2
-	VZIP1 V6.D2, V2.D2, V0.D2
-	VZIP2 V6.D2, V2.D2, V6.D2
-	VZIP1 V0.D2, V8.D2, V2.D2
-	VZIP2 V0.D2, V8.D2, V0.D2
-	VZIP1 V6.D2, V4.D2, V8.D2
-	VZIP2 V6.D2, V4.D2, V6.D2
-	VZIP1 V5.D2, V1.D2, V4.D2
-	VZIP2 V5.D2, V1.D2, V5.D2
-	VZIP1 V7.D2, V3.D2, V1.D2
-	VZIP2 V7.D2, V3.D2, V7.D2
-	VZIP1 V1.D2, V4.D2, V3.D2
-	VZIP2 V1.D2, V4.D2, V1.D2
-	VZIP1 V7.D2, V5.D2, V4.D2
-	VZIP2 V7.D2, V5.D2, V7.D2
-	FSTPQ (F2, F0), 0(R21)
-	FSTPQ (F8, F6), 32(R21)
-	FSTPQ (F3, F1), 64(R21)
-	FSTPQ (F4, F7), 96(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $128, R21, R21
-	SUB $32, R22, R22
-	B chunks551
-tail553:
-	CBZ R22, rowdone554
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	MOVD $4, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body552
-rowdone554:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row550
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group549
-	RET
-chunk548:
-group555:
-	MOVD R3, R11
-row556:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R7, R12, R14
-	ADD R6, R14, R15
-	MOVD R0, R21
-	MOVD R2, R22
-chunks557:
-	CMP $16, R22
-	BLO tail559
-body558:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	VZIP1 V0.D2, V4.D2, V1.D2
-	VZIP2 V0.D2, V4.D2, V0.D2
-	VZIP1 V3.D2, V2.D2, V4.D2
-	VZIP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F1, F0), 0(R21)
-	FSTPQ (F4, F3), 32(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $64, R21, R21
-	SUB $16, R22, R22
-	B chunks557
-tail559:
-	CBZ R22, rowdone560
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	MOVD $4, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
 	B body558
 rowdone560:
 	ADD R4, R0, R0
@@ -6576,8 +6565,8 @@ rowdone560:
 	BNE group555
 	RET
 
-// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -6616,10 +6605,26 @@ body566:
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
 	FLDPQ 0(R15), (F6, F7)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F1, F3), 64(R21)
-	FSTPQ (F5, F7), 96(R21)
+	VZIP1 V4.D2, V0.D2, V8.D2
+	VZIP2 V4.D2, V0.D2, V4.D2
+	VZIP1 V6.D2, V2.D2, V0.D2
+	VZIP2 V6.D2, V2.D2, V6.D2
+	VZIP1 V0.D2, V8.D2, V2.D2
+	VZIP2 V0.D2, V8.D2, V0.D2
+	VZIP1 V6.D2, V4.D2, V8.D2
+	VZIP2 V6.D2, V4.D2, V6.D2
+	VZIP1 V5.D2, V1.D2, V4.D2
+	VZIP2 V5.D2, V1.D2, V5.D2
+	VZIP1 V7.D2, V3.D2, V1.D2
+	VZIP2 V7.D2, V3.D2, V7.D2
+	VZIP1 V1.D2, V4.D2, V3.D2
+	VZIP2 V1.D2, V4.D2, V1.D2
+	VZIP1 V7.D2, V5.D2, V4.D2
+	VZIP2 V7.D2, V5.D2, V7.D2
+	FSTPQ (F2, F0), 0(R21)
+	FSTPQ (F8, F6), 32(R21)
+	FSTPQ (F3, F1), 64(R21)
+	FSTPQ (F4, F7), 96(R21)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -6668,8 +6673,16 @@ body572:
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	VZIP1 V0.D2, V4.D2, V1.D2
+	VZIP2 V0.D2, V4.D2, V0.D2
+	VZIP1 V3.D2, V2.D2, V4.D2
+	VZIP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F1, F0), 0(R21)
+	FSTPQ (F4, F3), 32(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -6701,6 +6714,131 @@ rowdone574:
 	BNE group569
 	RET
 
+// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk575
+	CMP $16, R2
+	BHS chunk576
+	RET
+chunk575:
+group577:
+	MOVD R3, R11
+row578:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks579:
+	CMP $32, R22
+	BLO tail581
+body580:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F1, F3), 64(R21)
+	FSTPQ (F5, F7), 96(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $128, R21, R21
+	SUB $32, R22, R22
+	B chunks579
+tail581:
+	CBZ R22, rowdone582
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body580
+rowdone582:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row578
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group577
+	RET
+chunk576:
+group583:
+	MOVD R3, R11
+row584:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks585:
+	CMP $16, R22
+	BLO tail587
+body586:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $64, R21, R21
+	SUB $16, R22, R22
+	B chunks585
+tail587:
+	CBZ R22, rowdone588
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body586
+rowdone588:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row584
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group583
+	RET
+
 // func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -6719,11 +6857,11 @@ TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk575
+	BHS chunk589
 	CMP $24, R2
-	BHS chunk576
+	BHS chunk590
 	RET
-chunk575:
+chunk589:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -6748,19 +6886,19 @@ chunk575:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group577:
+group591:
 	MOVD R3, R11
-row578:
+row592:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks579:
+chunks593:
 	CMP $36, R22
-	BLO tail581
-body580:
+	BLO tail595
+body594:
 	FMOVQ 0(R12), F0
 	FMOVQ 12(R12), F1
 	FMOVQ 20(R12), F2
@@ -6805,9 +6943,9 @@ body580:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks579
-tail581:
-	CBZ R22, rowdone582
+	B chunks593
+tail595:
+	CBZ R22, rowdone596
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6818,18 +6956,18 @@ tail581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body580
-rowdone582:
+	B body594
+rowdone596:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row578
+	BNE row592
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group577
+	BNE group591
 	RET
-chunk576:
+chunk590:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -6854,19 +6992,19 @@ chunk576:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group583:
+group597:
 	MOVD R3, R11
-row584:
+row598:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks585:
+chunks599:
 	CMP $24, R22
-	BLO tail587
-body586:
+	BLO tail601
+body600:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 0(R13), F2
@@ -6897,9 +7035,9 @@ body586:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks585
-tail587:
-	CBZ R22, rowdone588
+	B chunks599
+tail601:
+	CBZ R22, rowdone602
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6910,16 +7048,16 @@ tail587:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body586
-rowdone588:
+	B body600
+rowdone602:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row584
+	BNE row598
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group583
+	BNE group597
 	RET
 
 // func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6940,56 +7078,56 @@ TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk589
+	BHS chunk603
 	CMP $16, R2
-	BHS chunk590
+	BHS chunk604
 	RET
-chunk589:
-	MOVD $mask280<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask281<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask282<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask283<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk603:
 	MOVD $mask284<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask285<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask286<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask287<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask288<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask289<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask290<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask291<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask292<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask293<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask294<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask295<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask296<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask297<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask298<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group591:
+group605:
 	MOVD R3, R11
-row592:
+row606:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks593:
+chunks607:
 	CMP $32, R22
-	BLO tail595
-body594:
+	BLO tail609
+body608:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7056,9 +7194,9 @@ body594:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks593
-tail595:
-	CBZ R22, rowdone596
+	B chunks607
+tail609:
+	CBZ R22, rowdone610
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7069,63 +7207,63 @@ tail595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body594
-rowdone596:
+	B body608
+rowdone610:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row592
+	BNE row606
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group591
+	BNE group605
 	RET
-chunk590:
-	MOVD $mask280<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask281<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask282<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask283<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk604:
 	MOVD $mask284<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask285<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask286<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask287<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask288<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask289<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask290<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask291<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask292<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask293<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask294<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask295<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask296<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask297<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask298<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group597:
+group611:
 	MOVD R3, R11
-row598:
+row612:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks599:
+chunks613:
 	CMP $16, R22
-	BLO tail601
-body600:
+	BLO tail615
+body614:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7154,9 +7292,9 @@ body600:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks599
-tail601:
-	CBZ R22, rowdone602
+	B chunks613
+tail615:
+	CBZ R22, rowdone616
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7167,16 +7305,16 @@ tail601:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body600
-rowdone602:
+	B body614
+rowdone616:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row598
+	BNE row612
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group597
+	BNE group611
 	RET
 
 // func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7197,32 +7335,32 @@ TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk603
+	BHS chunk617
 	CMP $16, R2
-	BHS chunk604
+	BHS chunk618
 	RET
-chunk603:
-	MOVD $mask296<>(SB), R24
+chunk617:
+	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask297<>(SB), R24
+	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask298<>(SB), R24
+	MOVD $mask302<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask299<>(SB), R24
+	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group605:
+group619:
 	MOVD R3, R11
-row606:
+row620:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks607:
+chunks621:
 	CMP $32, R22
-	BLO tail609
-body608:
+	BLO tail623
+body622:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 16(R12), F2
@@ -7261,9 +7399,9 @@ body608:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks607
-tail609:
-	CBZ R22, rowdone610
+	B chunks621
+tail623:
+	CBZ R22, rowdone624
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7274,39 +7412,39 @@ tail609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body608
-rowdone610:
+	B body622
+rowdone624:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row606
+	BNE row620
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group605
+	BNE group619
 	RET
-chunk604:
-	MOVD $mask296<>(SB), R24
+chunk618:
+	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask297<>(SB), R24
+	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask298<>(SB), R24
+	MOVD $mask302<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask299<>(SB), R24
+	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group611:
+group625:
 	MOVD R3, R11
-row612:
+row626:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks613:
+chunks627:
 	CMP $16, R22
-	BLO tail615
-body614:
+	BLO tail629
+body628:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7327,9 +7465,9 @@ body614:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks613
-tail615:
-	CBZ R22, rowdone616
+	B chunks627
+tail629:
+	CBZ R22, rowdone630
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7340,16 +7478,16 @@ tail615:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body614
-rowdone616:
+	B body628
+rowdone630:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row612
+	BNE row626
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group611
+	BNE group625
 	RET
 
 // func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7370,28 +7508,28 @@ TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk617
+	BHS chunk631
 	RET
-chunk617:
+chunk631:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask34<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask36<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group618:
+group632:
 	MOVD R3, R11
-row619:
+row633:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks620:
+chunks634:
 	CMP $32, R22
-	BLO tail622
-body621:
+	BLO tail636
+body635:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 16(R12), F2
@@ -7430,9 +7568,9 @@ body621:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks620
-tail622:
-	CBZ R22, rowdone623
+	B chunks634
+tail636:
+	CBZ R22, rowdone637
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7443,16 +7581,16 @@ tail622:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body621
-rowdone623:
+	B body635
+rowdone637:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row619
+	BNE row633
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group618
+	BNE group632
 	RET
 
 // func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7473,28 +7611,28 @@ TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk624
+	BHS chunk638
 	RET
-chunk624:
+chunk638:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group625:
+group639:
 	MOVD R3, R11
-row626:
+row640:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks627:
+chunks641:
 	CMP $64, R22
-	BLO tail629
-body628:
+	BLO tail643
+body642:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -7577,9 +7715,9 @@ body628:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks627
-tail629:
-	CBZ R22, rowdone630
+	B chunks641
+tail643:
+	CBZ R22, rowdone644
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7590,16 +7728,16 @@ tail629:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body628
-rowdone630:
+	B body642
+rowdone644:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row626
+	BNE row640
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group625
+	BNE group639
 	RET
 
 // func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7620,56 +7758,56 @@ TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk631
+	BHS chunk645
 	CMP $24, R2
-	BHS chunk632
+	BHS chunk646
 	RET
-chunk631:
-	MOVD $mask300<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask301<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask302<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask303<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk645:
 	MOVD $mask304<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask305<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask306<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask307<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask308<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask309<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask310<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask311<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask312<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask313<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask314<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask315<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask316<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask317<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask318<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group633:
+group647:
 	MOVD R3, R11
-row634:
+row648:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks635:
+chunks649:
 	CMP $36, R22
-	BLO tail637
-body636:
+	BLO tail651
+body650:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7749,9 +7887,9 @@ body636:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks635
-tail637:
-	CBZ R22, rowdone638
+	B chunks649
+tail651:
+	CBZ R22, rowdone652
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7762,63 +7900,63 @@ tail637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body636
-rowdone638:
+	B body650
+rowdone652:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row634
+	BNE row648
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group633
+	BNE group647
 	RET
-chunk632:
-	MOVD $mask300<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask301<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask302<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask303<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk646:
 	MOVD $mask304<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask305<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask306<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask307<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask308<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask309<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask310<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask311<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask312<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask313<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask314<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask315<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask316<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask317<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask318<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group639:
+group653:
 	MOVD R3, R11
-row640:
+row654:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks641:
+chunks655:
 	CMP $24, R22
-	BLO tail643
-body642:
+	BLO tail657
+body656:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7871,9 +8009,9 @@ body642:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks641
-tail643:
-	CBZ R22, rowdone644
+	B chunks655
+tail657:
+	CBZ R22, rowdone658
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7884,16 +8022,16 @@ tail643:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body642
-rowdone644:
+	B body656
+rowdone658:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row640
+	BNE row654
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group639
+	BNE group653
 	RET
 
 // func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7914,44 +8052,44 @@ TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk645
+	BHS chunk659
 	CMP $24, R2
-	BHS chunk646
+	BHS chunk660
 	RET
-chunk645:
-	MOVD $mask198<>(SB), R24
+chunk659:
+	MOVD $mask202<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask250<>(SB), R24
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask203<>(SB), R24
+	MOVD $mask207<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask259<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask262<>(SB), R24
-	VLD1 (R24), [V25.B16]
 	MOVD $mask273<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask276<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
+	MOVD $mask263<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask266<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask277<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group647:
+group661:
 	MOVD R3, R11
-row648:
+row662:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks649:
+chunks663:
 	CMP $48, R22
-	BLO tail651
-body650:
+	BLO tail665
+body664:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R12), F1
@@ -8058,9 +8196,9 @@ body650:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks649
-tail651:
-	CBZ R22, rowdone652
+	B chunks663
+tail665:
+	CBZ R22, rowdone666
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8071,47 +8209,47 @@ tail651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body650
-rowdone652:
+	B body664
+rowdone666:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row648
+	BNE row662
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group647
+	BNE group661
 	RET
-chunk646:
-	MOVD $mask198<>(SB), R24
+chunk660:
+	MOVD $mask202<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask203<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask259<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask262<>(SB), R24
-	VLD1 (R24), [V27.B16]
 	MOVD $mask273<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask276<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V30.B16]
+	MOVD $mask207<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask263<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask266<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask277<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group653:
+group667:
 	MOVD R3, R11
-row654:
+row668:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks655:
+chunks669:
 	CMP $24, R22
-	BLO tail657
-body656:
+	BLO tail671
+body670:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -8161,9 +8299,9 @@ body656:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks655
-tail657:
-	CBZ R22, rowdone658
+	B chunks669
+tail671:
+	CBZ R22, rowdone672
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8174,16 +8312,16 @@ tail657:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body656
-rowdone658:
+	B body670
+rowdone672:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row654
+	BNE row668
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group653
+	BNE group667
 	RET
 
 // func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8204,26 +8342,26 @@ TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk659
+	BHS chunk673
 	RET
-chunk659:
+chunk673:
 	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V30.B16]
-group660:
+group674:
 	MOVD R3, R11
-row661:
+row675:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks662:
+chunks676:
 	CMP $48, R22
-	BLO tail664
-body663:
+	BLO tail678
+body677:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -8284,9 +8422,9 @@ body663:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks662
-tail664:
-	CBZ R22, rowdone665
+	B chunks676
+tail678:
+	CBZ R22, rowdone679
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8297,16 +8435,16 @@ tail664:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body663
-rowdone665:
+	B body677
+rowdone679:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row661
+	BNE row675
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group660
+	BNE group674
 	RET
 
 // func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8327,56 +8465,56 @@ TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk666
+	BHS chunk680
 	CMP $16, R2
-	BHS chunk667
+	BHS chunk681
 	RET
-chunk666:
-	MOVD $mask316<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask317<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask318<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask319<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk680:
 	MOVD $mask320<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask321<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask322<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask323<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask324<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask325<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask326<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask327<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask328<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask329<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask330<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask331<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask332<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask333<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask334<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask335<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group668:
+group682:
 	MOVD R3, R11
-row669:
+row683:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks670:
+chunks684:
 	CMP $32, R22
-	BLO tail672
-body671:
+	BLO tail686
+body685:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8443,9 +8581,9 @@ body671:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks670
-tail672:
-	CBZ R22, rowdone673
+	B chunks684
+tail686:
+	CBZ R22, rowdone687
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8456,63 +8594,63 @@ tail672:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body671
-rowdone673:
+	B body685
+rowdone687:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row669
+	BNE row683
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group668
+	BNE group682
 	RET
-chunk667:
-	MOVD $mask316<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask317<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask318<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask319<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk681:
 	MOVD $mask320<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask321<>(SB), R24
-	VLD1 (R24), [V26.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask322<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask323<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask324<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask325<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V26.B16]
 	MOVD $mask326<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask327<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask328<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask329<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V22.B16]
 	MOVD $mask330<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V21.B16]
 	MOVD $mask331<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask332<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask333<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask334<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask335<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group674:
+group688:
 	MOVD R3, R11
-row675:
+row689:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks676:
+chunks690:
 	CMP $16, R22
-	BLO tail678
-body677:
+	BLO tail692
+body691:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -8541,9 +8679,9 @@ body677:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks676
-tail678:
-	CBZ R22, rowdone679
+	B chunks690
+tail692:
+	CBZ R22, rowdone693
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8554,16 +8692,16 @@ tail678:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body677
-rowdone679:
+	B body691
+rowdone693:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row675
+	BNE row689
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group674
+	BNE group688
 	RET
 
 // func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8584,42 +8722,42 @@ TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk680
+	BHS chunk694
 	RET
-chunk680:
-	MOVD $mask243<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask253<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask251<>(SB), R24
-	VLD1 (R24), [V29.B16]
+chunk694:
 	MOVD $mask247<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask257<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask255<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask251<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask332<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask333<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask334<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask335<>(SB), R24
-	VLD1 (R24), [V24.B16]
 	MOVD $mask336<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask337<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask338<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask339<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask340<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask341<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group681:
+group695:
 	MOVD R3, R11
-row682:
+row696:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks683:
+chunks697:
 	CMP $32, R22
-	BLO tail685
-body684:
+	BLO tail699
+body698:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -8682,9 +8820,9 @@ body684:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks683
-tail685:
-	CBZ R22, rowdone686
+	B chunks697
+tail699:
+	CBZ R22, rowdone700
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8695,16 +8833,16 @@ tail685:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body684
-rowdone686:
+	B body698
+rowdone700:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row682
+	BNE row696
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group681
+	BNE group695
 	RET
 
 // func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8725,36 +8863,36 @@ TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk687
+	BHS chunk701
 	RET
-chunk687:
+chunk701:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group688:
+group702:
 	MOVD R3, R11
-row689:
+row703:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks690:
+chunks704:
 	CMP $64, R22
-	BLO tail692
-body691:
+	BLO tail706
+body705:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -8893,9 +9031,9 @@ body691:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks690
-tail692:
-	CBZ R22, rowdone693
+	B chunks704
+tail706:
+	CBZ R22, rowdone707
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8906,16 +9044,16 @@ tail692:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body691
-rowdone693:
+	B body705
+rowdone707:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row689
+	BNE row703
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group688
+	BNE group702
 	RET
 
 // func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8936,12 +9074,12 @@ TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk694
+	BHS chunk708
 	RET
-chunk694:
-group695:
+chunk708:
+group709:
 	MOVD R3, R11
-row696:
+row710:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -8949,88 +9087,88 @@ row696:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks697:
+chunks711:
 	CMP $16, R22
-	BLO tail699
-body698:
+	BLO tail713
+body712:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
-	MOVD $mask338<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask339<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask340<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask341<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask342<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask343<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask344<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
+	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask345<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask346<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
+	VTBX V31.B16, [V4.B16], V5.B16
 	MOVD $mask347<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask348<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask349<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask350<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask351<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask352<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask353<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask354<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask355<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask356<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask357<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask358<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask359<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask360<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask361<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask362<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask363<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask364<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask365<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask366<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FSTPQ (F5, F6), 0(R21)
@@ -9043,9 +9181,9 @@ body698:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks697
-tail699:
-	CBZ R22, rowdone700
+	B chunks711
+tail713:
+	CBZ R22, rowdone714
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9057,16 +9195,16 @@ tail699:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body698
-rowdone700:
+	B body712
+rowdone714:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row696
+	BNE row710
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group695
+	BNE group709
 	RET
 
 // func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9087,12 +9225,12 @@ TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk701
+	BHS chunk715
 	RET
-chunk701:
-group702:
+chunk715:
+group716:
 	MOVD R3, R11
-row703:
+row717:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9100,88 +9238,88 @@ row703:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks704:
+chunks718:
 	CMP $16, R22
-	BLO tail706
-body705:
+	BLO tail720
+body719:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
-	MOVD $mask363<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask364<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask365<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask250<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask366<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask367<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask368<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask369<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask370<>(SB), R24
+	VTBX V31.B16, [V2.B16], V5.B16
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V5.B16
+	MOVD $mask370<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask371<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask373<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask374<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
+	MOVD $mask262<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask375<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask376<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask377<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask276<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask265<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask379<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask380<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask273<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask381<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask382<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask269<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask383<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask384<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask385<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FSTPQ (F5, F6), 0(R21)
@@ -9194,9 +9332,9 @@ body705:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks704
-tail706:
-	CBZ R22, rowdone707
+	B chunks718
+tail720:
+	CBZ R22, rowdone721
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9208,16 +9346,16 @@ tail706:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body705
-rowdone707:
+	B body719
+rowdone721:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row703
+	BNE row717
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group702
+	BNE group716
 	RET
 
 // func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9238,44 +9376,44 @@ TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk708
+	BHS chunk722
 	RET
-chunk708:
+chunk722:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask382<>(SB), R24
+	MOVD $mask386<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group709:
+group723:
 	MOVD R3, R11
-row710:
+row724:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9283,10 +9421,10 @@ row710:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks711:
+chunks725:
 	CMP $16, R22
-	BLO tail713
-body712:
+	BLO tail727
+body726:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9322,9 +9460,9 @@ body712:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks711
-tail713:
-	CBZ R22, rowdone714
+	B chunks725
+tail727:
+	CBZ R22, rowdone728
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9336,16 +9474,16 @@ tail713:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body712
-rowdone714:
+	B body726
+rowdone728:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row710
+	BNE row724
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group709
+	BNE group723
 	RET
 
 // func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9366,162 +9504,17 @@ TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk715
+	BHS chunk729
 	RET
-chunk715:
+chunk729:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group716:
-	MOVD R3, R11
-row717:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks718:
-	CMP $16, R22
-	BLO tail720
-body719:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	VTBL V31.B16, [V0.B16], V5.B16
-	VTBX V30.B16, [V1.B16], V5.B16
-	VTBL V31.B16, [V2.B16], V6.B16
-	VTBX V30.B16, [V3.B16], V6.B16
-	VTBL V29.B16, [V0.B16], V0.B16
-	VTBX V31.B16, [V4.B16], V0.B16
-	VTBL V28.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	VTBL V28.B16, [V3.B16], V3.B16
-	VTBX V29.B16, [V4.B16], V3.B16
-	FSTPQ (F5, F6), 0(R21)
-	FSTPQ (F0, F1), 32(R21)
-	FMOVQ F3, 64(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $80, R21, R21
-	SUB $16, R22, R22
-	B chunks718
-tail720:
-	CBZ R22, rowdone721
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body719
-rowdone721:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row717
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group716
-	RET
-
-// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk722
-	CMP $16, R2
-	BHS chunk723
-	RET
-chunk722:
-group724:
-	MOVD R3, R11
-row725:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks726:
-	CMP $32, R22
-	BLO tail728
-body727:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F1), 64(R21)
-	FSTPQ (F3, F5), 96(R21)
-	FSTPQ (F7, F9), 128(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $160, R21, R21
-	SUB $32, R22, R22
-	B chunks726
-tail728:
-	CBZ R22, rowdone729
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body727
-rowdone729:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row725
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group724
-	RET
-chunk723:
 group730:
 	MOVD R3, R11
 row731:
@@ -9541,9 +9534,19 @@ body733:
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FMOVQ F4, 64(R21)
+	VTBL V31.B16, [V0.B16], V5.B16
+	VTBX V30.B16, [V1.B16], V5.B16
+	VTBL V31.B16, [V2.B16], V6.B16
+	VTBX V30.B16, [V3.B16], V6.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V28.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	VTBL V28.B16, [V3.B16], V3.B16
+	VTBX V29.B16, [V4.B16], V3.B16
+	FSTPQ (F5, F6), 0(R21)
+	FSTPQ (F0, F1), 32(R21)
+	FMOVQ F3, 64(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -9577,6 +9580,141 @@ rowdone735:
 	BNE group730
 	RET
 
+// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk736
+	CMP $16, R2
+	BHS chunk737
+	RET
+chunk736:
+group738:
+	MOVD R3, R11
+row739:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks740:
+	CMP $32, R22
+	BLO tail742
+body741:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F1), 64(R21)
+	FSTPQ (F3, F5), 96(R21)
+	FSTPQ (F7, F9), 128(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $160, R21, R21
+	SUB $32, R22, R22
+	B chunks740
+tail742:
+	CBZ R22, rowdone743
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body741
+rowdone743:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row739
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group738
+	RET
+chunk737:
+group744:
+	MOVD R3, R11
+row745:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks746:
+	CMP $16, R22
+	BLO tail748
+body747:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FMOVQ F4, 64(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $80, R21, R21
+	SUB $16, R22, R22
+	B chunks746
+tail748:
+	CBZ R22, rowdone749
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body747
+rowdone749:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row745
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group744
+	RET
+
 // func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -9595,12 +9733,12 @@ TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk736
+	BHS chunk750
 	RET
-chunk736:
-group737:
+chunk750:
+group751:
 	MOVD R3, R11
-row738:
+row752:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9609,122 +9747,122 @@ row738:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks739:
+chunks753:
 	CMP $16, R22
-	BLO tail741
-body740:
+	BLO tail755
+body754:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
-	MOVD $mask383<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask384<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask385<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask386<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask387<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask388<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask389<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask390<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask391<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask392<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V5.B16], V6.B16
 	MOVD $mask393<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask394<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask395<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask396<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask397<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask398<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask399<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask400<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask401<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask402<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask403<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask404<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask405<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask406<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask407<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask408<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask409<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask410<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask411<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask412<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask413<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask414<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask415<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask416<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask417<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask418<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask419<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask420<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask421<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask422<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FSTPQ (F6, F7), 0(R21)
@@ -9738,9 +9876,9 @@ body740:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks739
-tail741:
-	CBZ R22, rowdone742
+	B chunks753
+tail755:
+	CBZ R22, rowdone756
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9753,16 +9891,16 @@ tail741:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body740
-rowdone742:
+	B body754
+rowdone756:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row738
+	BNE row752
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group737
+	BNE group751
 	RET
 
 // func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9783,12 +9921,12 @@ TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk743
+	BHS chunk757
 	RET
-chunk743:
-group744:
+chunk757:
+group758:
 	MOVD R3, R11
-row745:
+row759:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9797,122 +9935,122 @@ row745:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks746:
+chunks760:
 	CMP $16, R22
-	BLO tail748
-body747:
+	BLO tail762
+body761:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
-	MOVD $mask419<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask420<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask244<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask250<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask246<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask368<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask421<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask422<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask423<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask424<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask425<>(SB), R24
+	VTBX V31.B16, [V1.B16], V6.B16
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask426<>(SB), R24
+	VTBX V31.B16, [V2.B16], V6.B16
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask374<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask427<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask428<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask429<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask430<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask431<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
-	MOVD $mask432<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask267<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
-	MOVD $mask433<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask268<>(SB), R24
+	VTBX V31.B16, [V4.B16], V6.B16
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask272<>(SB), R24
+	VTBX V31.B16, [V5.B16], V6.B16
+	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V7.B16
+	MOVD $mask425<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V7.B16
+	MOVD $mask426<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V7.B16
+	MOVD $mask427<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V7.B16
+	MOVD $mask428<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask429<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V7.B16
+	MOVD $mask430<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V8.B16
+	MOVD $mask378<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask431<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask432<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask433<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask434<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask435<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask436<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
-	MOVD $mask260<>(SB), R24
+	VTBX V31.B16, [V1.B16], V9.B16
+	MOVD $mask271<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask437<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V9.B16
+	MOVD $mask262<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V9.B16
+	MOVD $mask272<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask276<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask265<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask275<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask438<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask439<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V10.B16
+	MOVD $mask440<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V10.B16
+	MOVD $mask264<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask273<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask441<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask269<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask279<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask442<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask443<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FSTPQ (F6, F7), 0(R21)
@@ -9926,9 +10064,9 @@ body747:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks746
-tail748:
-	CBZ R22, rowdone749
+	B chunks760
+tail762:
+	CBZ R22, rowdone763
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9941,16 +10079,16 @@ tail748:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body747
-rowdone749:
+	B body761
+rowdone763:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row745
+	BNE row759
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group744
+	BNE group758
 	RET
 
 // func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9971,44 +10109,44 @@ TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk750
+	BHS chunk764
 	RET
-chunk750:
+chunk764:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask173<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask382<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask175<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask174<>(SB), R24
-	VLD1 (R24), [V20.B16]
 	MOVD $mask177<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask386<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask179<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask178<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V18.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group751:
+group765:
 	MOVD R3, R11
-row752:
+row766:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10017,10 +10155,10 @@ row752:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks753:
+chunks767:
 	CMP $16, R22
-	BLO tail755
-body754:
+	BLO tail769
+body768:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10062,9 +10200,9 @@ body754:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks753
-tail755:
-	CBZ R22, rowdone756
+	B chunks767
+tail769:
+	CBZ R22, rowdone770
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10077,16 +10215,16 @@ tail755:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body754
-rowdone756:
+	B body768
+rowdone770:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row752
+	BNE row766
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group751
+	BNE group765
 	RET
 
 // func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10107,173 +10245,17 @@ TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk757
+	BHS chunk771
 	RET
-chunk757:
+chunk771:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group758:
-	MOVD R3, R11
-row759:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R7, R12, R15
-	ADD R6, R15, R16
-	ADD R6, R16, R17
-	MOVD R0, R21
-	MOVD R2, R22
-chunks760:
-	CMP $16, R22
-	BLO tail762
-body761:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	VTBL V31.B16, [V0.B16], V6.B16
-	VTBX V30.B16, [V1.B16], V6.B16
-	VTBL V31.B16, [V2.B16], V7.B16
-	VTBX V30.B16, [V3.B16], V7.B16
-	VTBL V31.B16, [V4.B16], V8.B16
-	VTBX V30.B16, [V5.B16], V8.B16
-	VTBL V29.B16, [V0.B16], V0.B16
-	VTBX V28.B16, [V1.B16], V0.B16
-	VTBL V29.B16, [V2.B16], V2.B16
-	VTBX V28.B16, [V3.B16], V2.B16
-	VTBL V29.B16, [V4.B16], V4.B16
-	VTBX V28.B16, [V5.B16], V4.B16
-	FSTPQ (F6, F7), 0(R21)
-	FSTPQ (F8, F0), 32(R21)
-	FSTPQ (F2, F4), 64(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $96, R21, R21
-	SUB $16, R22, R22
-	B chunks760
-tail762:
-	CBZ R22, rowdone763
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	MOVD $6, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body761
-rowdone763:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row759
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group758
-	RET
-
-// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk764
-	CMP $16, R2
-	BHS chunk765
-	RET
-chunk764:
-group766:
-	MOVD R3, R11
-row767:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R7, R12, R15
-	ADD R6, R15, R16
-	ADD R6, R16, R17
-	MOVD R0, R21
-	MOVD R2, R22
-chunks768:
-	CMP $32, R22
-	BLO tail770
-body769:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FLDPQ 0(R17), (F10, F11)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F10), 64(R21)
-	FSTPQ (F1, F3), 96(R21)
-	FSTPQ (F5, F7), 128(R21)
-	FSTPQ (F9, F11), 160(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $192, R21, R21
-	SUB $32, R22, R22
-	B chunks768
-tail770:
-	CBZ R22, rowdone771
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	MOVD $6, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body769
-rowdone771:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row767
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group766
-	RET
-chunk765:
 group772:
 	MOVD R3, R11
 row773:
@@ -10295,9 +10277,21 @@ body775:
 	FMOVQ 0(R15), F3
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FSTPQ (F4, F5), 64(R21)
+	VTBL V31.B16, [V0.B16], V6.B16
+	VTBX V30.B16, [V1.B16], V6.B16
+	VTBL V31.B16, [V2.B16], V7.B16
+	VTBX V30.B16, [V3.B16], V7.B16
+	VTBL V31.B16, [V4.B16], V8.B16
+	VTBX V30.B16, [V5.B16], V8.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	VTBL V29.B16, [V2.B16], V2.B16
+	VTBX V28.B16, [V3.B16], V2.B16
+	VTBL V29.B16, [V4.B16], V4.B16
+	VTBX V28.B16, [V5.B16], V4.B16
+	FSTPQ (F6, F7), 0(R21)
+	FSTPQ (F8, F0), 32(R21)
+	FSTPQ (F2, F4), 64(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -10333,6 +10327,150 @@ rowdone777:
 	BNE group772
 	RET
 
+// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk778
+	CMP $16, R2
+	BHS chunk779
+	RET
+chunk778:
+group780:
+	MOVD R3, R11
+row781:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R7, R12, R15
+	ADD R6, R15, R16
+	ADD R6, R16, R17
+	MOVD R0, R21
+	MOVD R2, R22
+chunks782:
+	CMP $32, R22
+	BLO tail784
+body783:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FLDPQ 0(R17), (F10, F11)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F10), 64(R21)
+	FSTPQ (F1, F3), 96(R21)
+	FSTPQ (F5, F7), 128(R21)
+	FSTPQ (F9, F11), 160(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $192, R21, R21
+	SUB $32, R22, R22
+	B chunks782
+tail784:
+	CBZ R22, rowdone785
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	MOVD $6, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body783
+rowdone785:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row781
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group780
+	RET
+chunk779:
+group786:
+	MOVD R3, R11
+row787:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R7, R12, R15
+	ADD R6, R15, R16
+	ADD R6, R16, R17
+	MOVD R0, R21
+	MOVD R2, R22
+chunks788:
+	CMP $16, R22
+	BLO tail790
+body789:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FSTPQ (F4, F5), 64(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $96, R21, R21
+	SUB $16, R22, R22
+	B chunks788
+tail790:
+	CBZ R22, rowdone791
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	MOVD $6, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body789
+rowdone791:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row787
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group786
+	RET
+
 // func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -10351,12 +10489,12 @@ TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk778
+	BHS chunk792
 	RET
-chunk778:
-group779:
+chunk792:
+group793:
 	MOVD R3, R11
-row780:
+row794:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10366,10 +10504,10 @@ row780:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks781:
+chunks795:
 	CMP $16, R22
-	BLO tail783
-body782:
+	BLO tail797
+body796:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10377,151 +10515,151 @@ body782:
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
-	MOVD $mask440<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask441<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask442<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask443<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask444<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask445<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask446<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask447<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask448<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask449<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask450<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask451<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask452<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask453<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask454<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask455<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask456<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask457<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V6.B16], V8.B16
 	MOVD $mask458<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask459<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask460<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask461<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask462<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask463<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask464<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V6.B16], V9.B16
 	MOVD $mask465<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask466<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask467<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask468<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask469<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask470<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask471<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
+	VTBX V31.B16, [V6.B16], V10.B16
 	MOVD $mask472<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
+	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask473<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
+	VTBX V31.B16, [V1.B16], V11.B16
 	MOVD $mask474<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
+	VTBX V31.B16, [V2.B16], V11.B16
 	MOVD $mask475<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
+	VTBX V31.B16, [V3.B16], V11.B16
 	MOVD $mask476<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask477<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
+	VTBX V31.B16, [V5.B16], V11.B16
 	MOVD $mask478<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
+	VTBX V31.B16, [V6.B16], V11.B16
 	MOVD $mask479<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
+	VTBL V31.B16, [V0.B16], V12.B16
 	MOVD $mask480<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
+	VTBX V31.B16, [V1.B16], V12.B16
 	MOVD $mask481<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
+	VTBX V31.B16, [V2.B16], V12.B16
 	MOVD $mask482<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V12.B16
 	MOVD $mask483<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V12.B16
 	MOVD $mask484<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask485<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V6.B16], V12.B16
 	MOVD $mask486<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask487<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V0.B16
 	MOVD $mask488<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask489<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask490<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask491<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V0.B16
+	MOVD $mask492<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FSTPQ (F7, F8), 0(R21)
@@ -10537,9 +10675,9 @@ body782:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks781
-tail783:
-	CBZ R22, rowdone784
+	B chunks795
+tail797:
+	CBZ R22, rowdone798
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10553,16 +10691,16 @@ tail783:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body782
-rowdone784:
+	B body796
+rowdone798:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row780
+	BNE row794
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group779
+	BNE group793
 	RET
 
 // func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10583,12 +10721,12 @@ TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk785
+	BHS chunk799
 	RET
-chunk785:
-group786:
+chunk799:
+group800:
 	MOVD R3, R11
-row787:
+row801:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10598,10 +10736,10 @@ row787:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks788:
+chunks802:
 	CMP $16, R22
-	BLO tail790
-body789:
+	BLO tail804
+body803:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10609,151 +10747,151 @@ body789:
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
-	MOVD $mask96<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask489<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask244<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask250<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask254<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask246<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask252<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
-	MOVD $mask490<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask100<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask491<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask424<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask425<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask492<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
-	MOVD $mask428<>(SB), R24
+	VTBX V31.B16, [V1.B16], V7.B16
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
-	MOVD $mask494<>(SB), R24
+	VTBX V31.B16, [V2.B16], V7.B16
+	MOVD $mask254<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask495<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
-	MOVD $mask496<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask497<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask367<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask368<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask258<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
-	MOVD $mask268<>(SB), R24
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
-	MOVD $mask257<>(SB), R24
+	VTBX V31.B16, [V5.B16], V7.B16
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V6.B16], V7.B16
+	MOVD $mask494<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V8.B16
+	MOVD $mask104<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask495<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask428<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask429<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask496<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V8.B16
+	MOVD $mask497<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V8.B16
+	MOVD $mask432<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask498<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask499<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask426<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask374<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
-	MOVD $mask377<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
-	MOVD $mask261<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
-	MOVD $mask270<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask500<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask501<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
-	MOVD $mask267<>(SB), R24
+	VTBX V31.B16, [V4.B16], V9.B16
+	MOVD $mask371<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
-	MOVD $mask274<>(SB), R24
+	VTBX V31.B16, [V5.B16], V9.B16
+	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
+	VTBX V31.B16, [V6.B16], V9.B16
 	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
-	MOVD $mask434<>(SB), R24
+	VTBX V31.B16, [V1.B16], V10.B16
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
-	MOVD $mask263<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask502<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask503<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
-	MOVD $mask504<>(SB), R24
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask430<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask437<>(SB), R24
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask276<>(SB), R24
+	VTBX V31.B16, [V6.B16], V10.B16
+	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V11.B16
+	MOVD $mask381<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V11.B16
 	MOVD $mask265<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask275<>(SB), R24
+	VTBX V31.B16, [V2.B16], V11.B16
+	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V11.B16
+	MOVD $mask504<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask505<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V11.B16
+	MOVD $mask271<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V11.B16
+	MOVD $mask278<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V12.B16
+	MOVD $mask266<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V12.B16
+	MOVD $mask276<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V12.B16
+	MOVD $mask438<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V12.B16
+	MOVD $mask267<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V12.B16
 	MOVD $mask506<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V12.B16
+	MOVD $mask507<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V12.B16
+	MOVD $mask508<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask441<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask269<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask279<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask509<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V0.B16
+	MOVD $mask510<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FSTPQ (F7, F8), 0(R21)
@@ -10769,9 +10907,9 @@ body789:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks788
-tail790:
-	CBZ R22, rowdone791
+	B chunks802
+tail804:
+	CBZ R22, rowdone805
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10785,16 +10923,16 @@ tail790:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body789
-rowdone791:
+	B body803
+rowdone805:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row787
+	BNE row801
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group786
+	BNE group800
 	RET
 
 // func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10815,44 +10953,44 @@ TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk792
+	BHS chunk806
 	RET
-chunk792:
+chunk806:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask173<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask382<>(SB), R24
-	VLD1 (R24), [V20.B16]
-	MOVD $mask279<>(SB), R24
-	VLD1 (R24), [V19.B16]
 	MOVD $mask177<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask386<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask283<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group793:
+group807:
 	MOVD R3, R11
-row794:
+row808:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10862,10 +11000,10 @@ row794:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks795:
+chunks809:
 	CMP $16, R22
-	BLO tail797
-body796:
+	BLO tail811
+body810:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10914,9 +11052,9 @@ body796:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks795
-tail797:
-	CBZ R22, rowdone798
+	B chunks809
+tail811:
+	CBZ R22, rowdone812
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10930,16 +11068,16 @@ tail797:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body796
-rowdone798:
+	B body810
+rowdone812:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row794
+	BNE row808
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group793
+	BNE group807
 	RET
 
 // func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10960,20 +11098,20 @@ TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk799
+	BHS chunk813
 	RET
-chunk799:
+chunk813:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group800:
+group814:
 	MOVD R3, R11
-row801:
+row815:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10983,10 +11121,10 @@ row801:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks802:
+chunks816:
 	CMP $16, R22
-	BLO tail804
-body803:
+	BLO tail818
+body817:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11012,160 +11150,6 @@ body803:
 	FSTPQ (F9, F0), 32(R21)
 	FSTPQ (F1, F3), 64(R21)
 	FMOVQ F5, 96(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $112, R21, R21
-	SUB $16, R22, R22
-	B chunks802
-tail804:
-	CBZ R22, rowdone805
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	MOVD $7, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body803
-rowdone805:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row801
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group800
-	RET
-
-// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk806
-	CMP $16, R2
-	BHS chunk807
-	RET
-chunk806:
-group808:
-	MOVD R3, R11
-row809:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	MOVD R0, R21
-	MOVD R2, R22
-chunks810:
-	CMP $32, R22
-	BLO tail812
-body811:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FLDPQ 0(R17), (F10, F11)
-	FLDPQ 0(R19), (F12, F13)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F10), 64(R21)
-	FSTPQ (F12, F1), 96(R21)
-	FSTPQ (F3, F5), 128(R21)
-	FSTPQ (F7, F9), 160(R21)
-	FSTPQ (F11, F13), 192(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $224, R21, R21
-	SUB $32, R22, R22
-	B chunks810
-tail812:
-	CBZ R22, rowdone813
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	MOVD $7, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body811
-rowdone813:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row809
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group808
-	RET
-chunk807:
-group814:
-	MOVD R3, R11
-row815:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	MOVD R0, R21
-	MOVD R2, R22
-chunks816:
-	CMP $16, R22
-	BLO tail818
-body817:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FSTPQ (F4, F5), 64(R21)
-	FMOVQ F6, 96(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11203,8 +11187,8 @@ rowdone819:
 	BNE group814
 	RET
 
-// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11236,52 +11220,26 @@ row823:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
-	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks824:
 	CMP $32, R22
 	BLO tail826
 body825:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FMOVQ 0(R17), F5
-	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	VZIP1 V1.B16, V0.B16, V8.B16
-	VZIP2 V1.B16, V0.B16, V12.B16
-	VZIP1 V3.B16, V2.B16, V9.B16
-	VZIP2 V3.B16, V2.B16, V13.B16
-	VZIP1 V5.B16, V4.B16, V10.B16
-	VZIP2 V5.B16, V4.B16, V14.B16
-	VZIP1 V7.B16, V6.B16, V11.B16
-	VZIP2 V7.B16, V6.B16, V15.B16
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
-	ADD $64, R21, R24
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
-	FMOVQ 16(R12), F16
-	FMOVQ 16(R13), F17
-	FMOVQ 16(R14), F18
-	FMOVQ 16(R15), F19
-	FMOVQ 16(R16), F20
-	FMOVQ 16(R17), F21
-	FMOVQ 16(R19), F22
-	FMOVQ 16(R20), F23
-	VZIP1 V17.B16, V16.B16, V24.B16
-	VZIP2 V17.B16, V16.B16, V28.B16
-	VZIP1 V19.B16, V18.B16, V25.B16
-	VZIP2 V19.B16, V18.B16, V29.B16
-	VZIP1 V21.B16, V20.B16, V26.B16
-	VZIP2 V21.B16, V20.B16, V30.B16
-	VZIP1 V23.B16, V22.B16, V27.B16
-	VZIP2 V23.B16, V22.B16, V31.B16
-	ADD $128, R21, R23
-	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23)
-	ADD $192, R21, R24
-	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24)
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FLDPQ 0(R17), (F10, F11)
+	FLDPQ 0(R19), (F12, F13)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F10), 64(R21)
+	FSTPQ (F12, F1), 96(R21)
+	FSTPQ (F3, F5), 128(R21)
+	FSTPQ (F7, F9), 160(R21)
+	FSTPQ (F11, F13), 192(R21)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11289,8 +11247,7 @@ body825:
 	ADD $32, R16, R16
 	ADD $32, R17, R17
 	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
+	ADD $224, R21, R21
 	SUB $32, R22, R22
 	B chunks824
 tail826:
@@ -11304,8 +11261,7 @@ tail826:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
+	MOVD $7, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
@@ -11331,7 +11287,6 @@ row829:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
-	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks830:
@@ -11345,18 +11300,10 @@ body831:
 	FMOVQ 0(R16), F4
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
-	FMOVQ 0(R20), F7
-	VZIP1 V1.B16, V0.B16, V8.B16
-	VZIP2 V1.B16, V0.B16, V12.B16
-	VZIP1 V3.B16, V2.B16, V9.B16
-	VZIP2 V3.B16, V2.B16, V13.B16
-	VZIP1 V5.B16, V4.B16, V10.B16
-	VZIP2 V5.B16, V4.B16, V14.B16
-	VZIP1 V7.B16, V6.B16, V11.B16
-	VZIP2 V7.B16, V6.B16, V15.B16
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
-	ADD $64, R21, R24
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FSTPQ (F4, F5), 64(R21)
+	FMOVQ F6, 96(R21)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11364,8 +11311,7 @@ body831:
 	ADD $16, R16, R16
 	ADD $16, R17, R17
 	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
+	ADD $112, R21, R21
 	SUB $16, R22, R22
 	B chunks830
 tail832:
@@ -11379,8 +11325,7 @@ tail832:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
+	MOVD $7, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
@@ -11396,8 +11341,8 @@ rowdone833:
 	BNE group828
 	RET
 
-// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11444,17 +11389,17 @@ body839:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.H8, V0.H8, V8.H8
-	VZIP2 V1.H8, V0.H8, V12.H8
-	VZIP1 V3.H8, V2.H8, V9.H8
-	VZIP2 V3.H8, V2.H8, V13.H8
-	VZIP1 V5.H8, V4.H8, V10.H8
-	VZIP2 V5.H8, V4.H8, V14.H8
-	VZIP1 V7.H8, V6.H8, V11.H8
-	VZIP2 V7.H8, V6.H8, V15.H8
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	VZIP1 V1.B16, V0.B16, V8.B16
+	VZIP2 V1.B16, V0.B16, V12.B16
+	VZIP1 V3.B16, V2.B16, V9.B16
+	VZIP2 V3.B16, V2.B16, V13.B16
+	VZIP1 V5.B16, V4.B16, V10.B16
+	VZIP2 V5.B16, V4.B16, V14.B16
+	VZIP1 V7.B16, V6.B16, V11.B16
+	VZIP2 V7.B16, V6.B16, V15.B16
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
 	FMOVQ 16(R12), F16
 	FMOVQ 16(R13), F17
 	FMOVQ 16(R14), F18
@@ -11463,18 +11408,18 @@ body839:
 	FMOVQ 16(R17), F21
 	FMOVQ 16(R19), F22
 	FMOVQ 16(R20), F23
-	VZIP1 V17.H8, V16.H8, V24.H8
-	VZIP2 V17.H8, V16.H8, V28.H8
-	VZIP1 V19.H8, V18.H8, V25.H8
-	VZIP2 V19.H8, V18.H8, V29.H8
-	VZIP1 V21.H8, V20.H8, V26.H8
-	VZIP2 V21.H8, V20.H8, V30.H8
-	VZIP1 V23.H8, V22.H8, V27.H8
-	VZIP2 V23.H8, V22.H8, V31.H8
+	VZIP1 V17.B16, V16.B16, V24.B16
+	VZIP2 V17.B16, V16.B16, V28.B16
+	VZIP1 V19.B16, V18.B16, V25.B16
+	VZIP2 V19.B16, V18.B16, V29.B16
+	VZIP1 V21.B16, V20.B16, V26.B16
+	VZIP2 V21.B16, V20.B16, V30.B16
+	VZIP1 V23.B16, V22.B16, V27.B16
+	VZIP2 V23.B16, V22.B16, V31.B16
 	ADD $128, R21, R23
-	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23)
+	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23)
 	ADD $192, R21, R24
-	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24)
+	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11539,17 +11484,17 @@ body845:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.H8, V0.H8, V8.H8
-	VZIP2 V1.H8, V0.H8, V12.H8
-	VZIP1 V3.H8, V2.H8, V9.H8
-	VZIP2 V3.H8, V2.H8, V13.H8
-	VZIP1 V5.H8, V4.H8, V10.H8
-	VZIP2 V5.H8, V4.H8, V14.H8
-	VZIP1 V7.H8, V6.H8, V11.H8
-	VZIP2 V7.H8, V6.H8, V15.H8
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
+	VZIP1 V1.B16, V0.B16, V8.B16
+	VZIP2 V1.B16, V0.B16, V12.B16
+	VZIP1 V3.B16, V2.B16, V9.B16
+	VZIP2 V3.B16, V2.B16, V13.B16
+	VZIP1 V5.B16, V4.B16, V10.B16
+	VZIP2 V5.B16, V4.B16, V14.B16
+	VZIP1 V7.B16, V6.B16, V11.B16
+	VZIP2 V7.B16, V6.B16, V15.B16
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11589,8 +11534,8 @@ rowdone847:
 	BNE group842
 	RET
 
-// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11637,17 +11582,17 @@ body853:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.S4, V0.S4, V8.S4
-	VZIP2 V1.S4, V0.S4, V12.S4
-	VZIP1 V3.S4, V2.S4, V9.S4
-	VZIP2 V3.S4, V2.S4, V13.S4
-	VZIP1 V5.S4, V4.S4, V10.S4
-	VZIP2 V5.S4, V4.S4, V14.S4
-	VZIP1 V7.S4, V6.S4, V11.S4
-	VZIP2 V7.S4, V6.S4, V15.S4
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
+	VZIP1 V1.H8, V0.H8, V8.H8
+	VZIP2 V1.H8, V0.H8, V12.H8
+	VZIP1 V3.H8, V2.H8, V9.H8
+	VZIP2 V3.H8, V2.H8, V13.H8
+	VZIP1 V5.H8, V4.H8, V10.H8
+	VZIP2 V5.H8, V4.H8, V14.H8
+	VZIP1 V7.H8, V6.H8, V11.H8
+	VZIP2 V7.H8, V6.H8, V15.H8
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
 	FMOVQ 16(R12), F16
 	FMOVQ 16(R13), F17
 	FMOVQ 16(R14), F18
@@ -11656,18 +11601,18 @@ body853:
 	FMOVQ 16(R17), F21
 	FMOVQ 16(R19), F22
 	FMOVQ 16(R20), F23
-	VZIP1 V17.S4, V16.S4, V24.S4
-	VZIP2 V17.S4, V16.S4, V28.S4
-	VZIP1 V19.S4, V18.S4, V25.S4
-	VZIP2 V19.S4, V18.S4, V29.S4
-	VZIP1 V21.S4, V20.S4, V26.S4
-	VZIP2 V21.S4, V20.S4, V30.S4
-	VZIP1 V23.S4, V22.S4, V27.S4
-	VZIP2 V23.S4, V22.S4, V31.S4
+	VZIP1 V17.H8, V16.H8, V24.H8
+	VZIP2 V17.H8, V16.H8, V28.H8
+	VZIP1 V19.H8, V18.H8, V25.H8
+	VZIP2 V19.H8, V18.H8, V29.H8
+	VZIP1 V21.H8, V20.H8, V26.H8
+	VZIP2 V21.H8, V20.H8, V30.H8
+	VZIP1 V23.H8, V22.H8, V27.H8
+	VZIP2 V23.H8, V22.H8, V31.H8
 	ADD $128, R21, R23
-	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23)
+	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23)
 	ADD $192, R21, R24
-	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24)
+	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11732,17 +11677,17 @@ body859:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.S4, V0.S4, V8.S4
-	VZIP2 V1.S4, V0.S4, V12.S4
-	VZIP1 V3.S4, V2.S4, V9.S4
-	VZIP2 V3.S4, V2.S4, V13.S4
-	VZIP1 V5.S4, V4.S4, V10.S4
-	VZIP2 V5.S4, V4.S4, V14.S4
-	VZIP1 V7.S4, V6.S4, V11.S4
-	VZIP2 V7.S4, V6.S4, V15.S4
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
+	VZIP1 V1.H8, V0.H8, V8.H8
+	VZIP2 V1.H8, V0.H8, V12.H8
+	VZIP1 V3.H8, V2.H8, V9.H8
+	VZIP2 V3.H8, V2.H8, V13.H8
+	VZIP1 V5.H8, V4.H8, V10.H8
+	VZIP2 V5.H8, V4.H8, V14.H8
+	VZIP1 V7.H8, V6.H8, V11.H8
+	VZIP2 V7.H8, V6.H8, V15.H8
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21)
 	ADD $64, R21, R24
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11782,8 +11727,8 @@ rowdone861:
 	BNE group856
 	RET
 
-// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -11830,17 +11775,17 @@ body867:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.D2, V0.D2, V8.D2
-	VZIP2 V1.D2, V0.D2, V12.D2
-	VZIP1 V3.D2, V2.D2, V9.D2
-	VZIP2 V3.D2, V2.D2, V13.D2
-	VZIP1 V5.D2, V4.D2, V10.D2
-	VZIP2 V5.D2, V4.D2, V14.D2
-	VZIP1 V7.D2, V6.D2, V11.D2
-	VZIP2 V7.D2, V6.D2, V15.D2
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
+	VZIP1 V1.S4, V0.S4, V8.S4
+	VZIP2 V1.S4, V0.S4, V12.S4
+	VZIP1 V3.S4, V2.S4, V9.S4
+	VZIP2 V3.S4, V2.S4, V13.S4
+	VZIP1 V5.S4, V4.S4, V10.S4
+	VZIP2 V5.S4, V4.S4, V14.S4
+	VZIP1 V7.S4, V6.S4, V11.S4
+	VZIP2 V7.S4, V6.S4, V15.S4
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
 	ADD $64, R21, R24
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
 	FMOVQ 16(R12), F16
 	FMOVQ 16(R13), F17
 	FMOVQ 16(R14), F18
@@ -11849,18 +11794,18 @@ body867:
 	FMOVQ 16(R17), F21
 	FMOVQ 16(R19), F22
 	FMOVQ 16(R20), F23
-	VZIP1 V17.D2, V16.D2, V24.D2
-	VZIP2 V17.D2, V16.D2, V28.D2
-	VZIP1 V19.D2, V18.D2, V25.D2
-	VZIP2 V19.D2, V18.D2, V29.D2
-	VZIP1 V21.D2, V20.D2, V26.D2
-	VZIP2 V21.D2, V20.D2, V30.D2
-	VZIP1 V23.D2, V22.D2, V27.D2
-	VZIP2 V23.D2, V22.D2, V31.D2
+	VZIP1 V17.S4, V16.S4, V24.S4
+	VZIP2 V17.S4, V16.S4, V28.S4
+	VZIP1 V19.S4, V18.S4, V25.S4
+	VZIP2 V19.S4, V18.S4, V29.S4
+	VZIP1 V21.S4, V20.S4, V26.S4
+	VZIP2 V21.S4, V20.S4, V30.S4
+	VZIP1 V23.S4, V22.S4, V27.S4
+	VZIP2 V23.S4, V22.S4, V31.S4
 	ADD $128, R21, R23
-	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23)
+	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23)
 	ADD $192, R21, R24
-	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24)
+	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -11925,17 +11870,17 @@ body873:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	VZIP1 V1.D2, V0.D2, V8.D2
-	VZIP2 V1.D2, V0.D2, V12.D2
-	VZIP1 V3.D2, V2.D2, V9.D2
-	VZIP2 V3.D2, V2.D2, V13.D2
-	VZIP1 V5.D2, V4.D2, V10.D2
-	VZIP2 V5.D2, V4.D2, V14.D2
-	VZIP1 V7.D2, V6.D2, V11.D2
-	VZIP2 V7.D2, V6.D2, V15.D2
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
+	VZIP1 V1.S4, V0.S4, V8.S4
+	VZIP2 V1.S4, V0.S4, V12.S4
+	VZIP1 V3.S4, V2.S4, V9.S4
+	VZIP2 V3.S4, V2.S4, V13.S4
+	VZIP1 V5.S4, V4.S4, V10.S4
+	VZIP2 V5.S4, V4.S4, V14.S4
+	VZIP1 V7.S4, V6.S4, V11.S4
+	VZIP2 V7.S4, V6.S4, V15.S4
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21)
 	ADD $64, R21, R24
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -11975,8 +11920,8 @@ rowdone875:
 	BNE group870
 	RET
 
-// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12015,22 +11960,45 @@ chunks880:
 	CMP $32, R22
 	BLO tail882
 body881:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FLDPQ 0(R17), (F10, F11)
-	FLDPQ 0(R19), (F12, F13)
-	FLDPQ 0(R20), (F14, F15)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F10), 64(R21)
-	FSTPQ (F12, F14), 96(R21)
-	FSTPQ (F1, F3), 128(R21)
-	FSTPQ (F5, F7), 160(R21)
-	FSTPQ (F9, F11), 192(R21)
-	FSTPQ (F13, F15), 224(R21)
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	VZIP1 V1.D2, V0.D2, V8.D2
+	VZIP2 V1.D2, V0.D2, V12.D2
+	VZIP1 V3.D2, V2.D2, V9.D2
+	VZIP2 V3.D2, V2.D2, V13.D2
+	VZIP1 V5.D2, V4.D2, V10.D2
+	VZIP2 V5.D2, V4.D2, V14.D2
+	VZIP1 V7.D2, V6.D2, V11.D2
+	VZIP2 V7.D2, V6.D2, V15.D2
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
+	ADD $64, R21, R24
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
+	FMOVQ 16(R12), F16
+	FMOVQ 16(R13), F17
+	FMOVQ 16(R14), F18
+	FMOVQ 16(R15), F19
+	FMOVQ 16(R16), F20
+	FMOVQ 16(R17), F21
+	FMOVQ 16(R19), F22
+	FMOVQ 16(R20), F23
+	VZIP1 V17.D2, V16.D2, V24.D2
+	VZIP2 V17.D2, V16.D2, V28.D2
+	VZIP1 V19.D2, V18.D2, V25.D2
+	VZIP2 V19.D2, V18.D2, V29.D2
+	VZIP1 V21.D2, V20.D2, V26.D2
+	VZIP2 V21.D2, V20.D2, V30.D2
+	VZIP1 V23.D2, V22.D2, V27.D2
+	VZIP2 V23.D2, V22.D2, V31.D2
+	ADD $128, R21, R23
+	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23)
+	ADD $192, R21, R24
+	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -12095,10 +12063,17 @@ body887:
 	FMOVQ 0(R17), F5
 	FMOVQ 0(R19), F6
 	FMOVQ 0(R20), F7
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FSTPQ (F4, F5), 64(R21)
-	FSTPQ (F6, F7), 96(R21)
+	VZIP1 V1.D2, V0.D2, V8.D2
+	VZIP2 V1.D2, V0.D2, V12.D2
+	VZIP1 V3.D2, V2.D2, V9.D2
+	VZIP2 V3.D2, V2.D2, V13.D2
+	VZIP1 V5.D2, V4.D2, V10.D2
+	VZIP2 V5.D2, V4.D2, V14.D2
+	VZIP1 V7.D2, V6.D2, V11.D2
+	VZIP2 V7.D2, V6.D2, V15.D2
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21)
+	ADD $64, R21, R24
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -12138,8 +12113,8 @@ rowdone889:
 	BNE group884
 	RET
 
-// func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -12161,14 +12136,6 @@ TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk891
 	RET
 chunk890:
-	MOVD $mask507<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask508<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask509<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask510<>(SB), R24
-	VLD1 (R24), [V28.B16]
 group892:
 	MOVD R3, R11
 row893:
@@ -12186,6 +12153,177 @@ chunks894:
 	CMP $32, R22
 	BLO tail896
 body895:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FLDPQ 0(R17), (F10, F11)
+	FLDPQ 0(R19), (F12, F13)
+	FLDPQ 0(R20), (F14, F15)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F10), 64(R21)
+	FSTPQ (F12, F14), 96(R21)
+	FSTPQ (F1, F3), 128(R21)
+	FSTPQ (F5, F7), 160(R21)
+	FSTPQ (F9, F11), 192(R21)
+	FSTPQ (F13, F15), 224(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks894
+tail896:
+	CBZ R22, rowdone897
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body895
+rowdone897:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row893
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group892
+	RET
+chunk891:
+group898:
+	MOVD R3, R11
+row899:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks900:
+	CMP $16, R22
+	BLO tail902
+body901:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FMOVQ 0(R17), F5
+	FMOVQ 0(R19), F6
+	FMOVQ 0(R20), F7
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FSTPQ (F4, F5), 64(R21)
+	FSTPQ (F6, F7), 96(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks900
+tail902:
+	CBZ R22, rowdone903
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body901
+rowdone903:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row899
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group898
+	RET
+
+// func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk904
+	CMP $16, R2
+	BHS chunk905
+	RET
+chunk904:
+	MOVD $mask511<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask512<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask513<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask514<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group906:
+	MOVD R3, R11
+row907:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks908:
+	CMP $32, R22
+	BLO tail910
+body909:
 	FMOVQ 0(R12), F0
 	FMOVQ 1(R12), F1
 	FMOVQ 16(R12), F2
@@ -12260,9 +12398,9 @@ body895:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks894
-tail896:
-	CBZ R22, rowdone897
+	B chunks908
+tail910:
+	CBZ R22, rowdone911
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12277,29 +12415,29 @@ tail896:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body895
-rowdone897:
+	B body909
+rowdone911:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row893
+	BNE row907
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group892
+	BNE group906
 	RET
-chunk891:
-	MOVD $mask507<>(SB), R24
+chunk905:
+	MOVD $mask511<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask508<>(SB), R24
+	MOVD $mask512<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask509<>(SB), R24
+	MOVD $mask513<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask510<>(SB), R24
+	MOVD $mask514<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group898:
+group912:
 	MOVD R3, R11
-row899:
+row913:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12310,10 +12448,10 @@ row899:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks900:
+chunks914:
 	CMP $16, R22
-	BLO tail902
-body901:
+	BLO tail916
+body915:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -12352,9 +12490,9 @@ body901:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks900
-tail902:
-	CBZ R22, rowdone903
+	B chunks914
+tail916:
+	CBZ R22, rowdone917
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12369,16 +12507,16 @@ tail902:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body901
-rowdone903:
+	B body915
+rowdone917:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row899
+	BNE row913
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group898
+	BNE group912
 	RET
 
 // func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12399,18 +12537,18 @@ TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk904
+	BHS chunk918
 	RET
-chunk904:
-	MOVD $mask296<>(SB), R24
+chunk918:
+	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask297<>(SB), R24
+	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask299<>(SB), R24
+	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group905:
+group919:
 	MOVD R3, R11
-row906:
+row920:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12421,10 +12559,10 @@ row906:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks907:
+chunks921:
 	CMP $32, R22
-	BLO tail909
-body908:
+	BLO tail923
+body922:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 16(R12), F2
@@ -12499,9 +12637,9 @@ body908:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks907
-tail909:
-	CBZ R22, rowdone910
+	B chunks921
+tail923:
+	CBZ R22, rowdone924
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12516,16 +12654,16 @@ tail909:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body908
-rowdone910:
+	B body922
+rowdone924:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row906
+	BNE row920
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group905
+	BNE group919
 	RET
 
 // func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -12549,19 +12687,19 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group911:
+group925:
 	MOVD R3, R11
-row912:
+row926:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane913:
+lane927:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad915:
+quad929:
 	CMP $64, R17
-	BLO single916
+	BLO single930
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -12574,29 +12712,29 @@ quad915:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad915
-single916:
-	CBZ R17, lanedone917
-elem914:
+	B quad929
+single930:
+	CBZ R17, lanedone931
+elem928:
 	VLD1.P 16(R16), [V0.B16]
 	VST1 [V0.B16], (R15)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem914
-lanedone917:
+	BNE elem928
+lanedone931:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane913
+	BLO lane927
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row912
+	BNE row926
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group911
+	BNE group925
 	RET
 
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12617,24 +12755,24 @@ TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk918
+	BHS chunk932
 	CMP $16, R2
-	BHS chunk919
+	BHS chunk933
 	CMP $8, R2
-	BHS chunk920
+	BHS chunk934
 	RET
-chunk918:
-group921:
+chunk932:
+group935:
 	MOVD R3, R11
-row922:
+row936:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks923:
+chunks937:
 	CMP $32, R22
-	BLO tail925
-body924:
+	BLO tail939
+body938:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -12647,9 +12785,9 @@ body924:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks923
-tail925:
-	CBZ R22, rowdone926
+	B chunks937
+tail939:
+	CBZ R22, rowdone940
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12658,29 +12796,29 @@ tail925:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body924
-rowdone926:
+	B body938
+rowdone940:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row922
+	BNE row936
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group921
+	BNE group935
 	RET
-chunk919:
-group927:
+chunk933:
+group941:
 	MOVD R3, R11
-row928:
+row942:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks929:
+chunks943:
 	CMP $16, R22
-	BLO tail931
-body930:
+	BLO tail945
+body944:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -12690,9 +12828,9 @@ body930:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks929
-tail931:
-	CBZ R22, rowdone932
+	B chunks943
+tail945:
+	CBZ R22, rowdone946
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12701,29 +12839,29 @@ tail931:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body930
-rowdone932:
+	B body944
+rowdone946:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row928
+	BNE row942
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group927
+	BNE group941
 	RET
-chunk920:
-group933:
+chunk934:
+group947:
 	MOVD R3, R11
-row934:
+row948:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks935:
+chunks949:
 	CMP $8, R22
-	BLO tail937
-body936:
+	BLO tail951
+body950:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
@@ -12733,9 +12871,9 @@ body936:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks935
-tail937:
-	CBZ R22, rowdone938
+	B chunks949
+tail951:
+	CBZ R22, rowdone952
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12744,16 +12882,16 @@ tail937:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body936
-rowdone938:
+	B body950
+rowdone952:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row934
+	BNE row948
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group933
+	BNE group947
 	RET
 
 // func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12774,24 +12912,24 @@ TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk939
+	BHS chunk953
 	CMP $16, R2
-	BHS chunk940
+	BHS chunk954
 	CMP $8, R2
-	BHS chunk941
+	BHS chunk955
 	RET
-chunk939:
-group942:
+chunk953:
+group956:
 	MOVD R3, R11
-row943:
+row957:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks944:
+chunks958:
 	CMP $32, R22
-	BLO tail946
-body945:
+	BLO tail960
+body959:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -12804,9 +12942,9 @@ body945:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks944
-tail946:
-	CBZ R22, rowdone947
+	B chunks958
+tail960:
+	CBZ R22, rowdone961
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12815,29 +12953,29 @@ tail946:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body945
-rowdone947:
+	B body959
+rowdone961:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row943
+	BNE row957
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group942
+	BNE group956
 	RET
-chunk940:
-group948:
+chunk954:
+group962:
 	MOVD R3, R11
-row949:
+row963:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks950:
+chunks964:
 	CMP $16, R22
-	BLO tail952
-body951:
+	BLO tail966
+body965:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -12847,9 +12985,9 @@ body951:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks950
-tail952:
-	CBZ R22, rowdone953
+	B chunks964
+tail966:
+	CBZ R22, rowdone967
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12858,29 +12996,29 @@ tail952:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body951
-rowdone953:
+	B body965
+rowdone967:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row949
+	BNE row963
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group948
+	BNE group962
 	RET
-chunk941:
-group954:
+chunk955:
+group968:
 	MOVD R3, R11
-row955:
+row969:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks956:
+chunks970:
 	CMP $8, R22
-	BLO tail958
-body957:
+	BLO tail972
+body971:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
@@ -12890,9 +13028,9 @@ body957:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks956
-tail958:
-	CBZ R22, rowdone959
+	B chunks970
+tail972:
+	CBZ R22, rowdone973
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12901,16 +13039,16 @@ tail958:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body957
-rowdone959:
+	B body971
+rowdone973:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row955
+	BNE row969
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group954
+	BNE group968
 	RET
 
 // func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12931,24 +13069,24 @@ TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk960
+	BHS chunk974
 	CMP $16, R2
-	BHS chunk961
+	BHS chunk975
 	CMP $8, R2
-	BHS chunk962
+	BHS chunk976
 	RET
-chunk960:
-group963:
+chunk974:
+group977:
 	MOVD R3, R11
-row964:
+row978:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks965:
+chunks979:
 	CMP $32, R22
-	BLO tail967
-body966:
+	BLO tail981
+body980:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -12961,9 +13099,9 @@ body966:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks965
-tail967:
-	CBZ R22, rowdone968
+	B chunks979
+tail981:
+	CBZ R22, rowdone982
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12972,29 +13110,29 @@ tail967:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body966
-rowdone968:
+	B body980
+rowdone982:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row964
+	BNE row978
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group963
+	BNE group977
 	RET
-chunk961:
-group969:
+chunk975:
+group983:
 	MOVD R3, R11
-row970:
+row984:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks971:
+chunks985:
 	CMP $16, R22
-	BLO tail973
-body972:
+	BLO tail987
+body986:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -13004,9 +13142,9 @@ body972:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks971
-tail973:
-	CBZ R22, rowdone974
+	B chunks985
+tail987:
+	CBZ R22, rowdone988
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13015,118 +13153,6 @@ tail973:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body972
-rowdone974:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row970
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group969
-	RET
-chunk962:
-group975:
-	MOVD R3, R11
-row976:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks977:
-	CMP $8, R22
-	BLO tail979
-body978:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	ADD $8, R12, R12
-	ADD $8, R13, R13
-	ADD $16, R21, R21
-	SUB $8, R22, R22
-	B chunks977
-tail979:
-	CBZ R22, rowdone980
-	MOVD $8, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $8, R22
-	B body978
-rowdone980:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row976
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group975
-	RET
-
-// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk981
-	CMP $16, R2
-	BHS chunk982
-	RET
-chunk981:
-group983:
-	MOVD R3, R11
-row984:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks985:
-	CMP $32, R22
-	BLO tail987
-body986:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks985
-tail987:
-	CBZ R22, rowdone988
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
 	B body986
 rowdone988:
 	ADD R4, R0, R0
@@ -13138,7 +13164,7 @@ rowdone988:
 	SUBS $1, R8, R8
 	BNE group983
 	RET
-chunk982:
+chunk976:
 group989:
 	MOVD R3, R11
 row990:
@@ -13147,29 +13173,29 @@ row990:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks991:
-	CMP $16, R22
+	CMP $8, R22
 	BLO tail993
 body992:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.D2, V0.D2, V2.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	ADD $8, R12, R12
+	ADD $8, R13, R13
+	ADD $16, R21, R21
+	SUB $8, R22, R22
 	B chunks991
 tail993:
 	CBZ R22, rowdone994
-	MOVD $16, R23
+	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $16, R22
+	MOVD $8, R22
 	B body992
 rowdone994:
 	ADD R4, R0, R0
@@ -13182,8 +13208,8 @@ rowdone994:
 	BNE group989
 	RET
 
-// func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -13218,7 +13244,11 @@ chunks999:
 body1000:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	FSTPQ (F0, F2), 0(R12)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
@@ -13259,7 +13289,9 @@ chunks1005:
 	BLO tail1007
 body1006:
 	FLDPQ 0(R21), (F0, F1)
-	FMOVQ F0, 0(R12)
+	VUZP1 V1.D2, V0.D2, V2.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
@@ -13288,6 +13320,112 @@ rowdone1008:
 	BNE group1003
 	RET
 
+// func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1009
+	CMP $16, R2
+	BHS chunk1010
+	RET
+chunk1009:
+group1011:
+	MOVD R3, R11
+row1012:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1013:
+	CMP $32, R22
+	BLO tail1015
+body1014:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FSTPQ (F0, F2), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks1013
+tail1015:
+	CBZ R22, rowdone1016
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1014
+rowdone1016:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1012
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1011
+	RET
+chunk1010:
+group1017:
+	MOVD R3, R11
+row1018:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1019:
+	CMP $16, R22
+	BLO tail1021
+body1020:
+	FLDPQ 0(R21), (F0, F1)
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks1019
+tail1021:
+	CBZ R22, rowdone1022
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1020
+rowdone1022:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1018
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1017
+	RET
+
 // func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -13306,34 +13444,34 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1009
+	BHS chunk1023
 	CMP $24, R2
-	BHS chunk1010
+	BHS chunk1024
 	RET
-chunk1009:
-	MOVD $mask511<>(SB), R24
+chunk1023:
+	MOVD $mask515<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask512<>(SB), R24
+	MOVD $mask516<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask513<>(SB), R24
+	MOVD $mask517<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask514<>(SB), R24
+	MOVD $mask518<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask102<>(SB), R24
+	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1011:
+group1025:
 	MOVD R3, R11
-row1012:
+row1026:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1013:
+chunks1027:
 	CMP $36, R22
-	BLO tail1015
-body1014:
+	BLO tail1029
+body1028:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13361,165 +13499,6 @@ body1014:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1013
-tail1015:
-	CBZ R22, rowdone1016
-	MOVD $36, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $36, R22
-	B body1014
-rowdone1016:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1012
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1011
-	RET
-chunk1010:
-	MOVD $mask511<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask512<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask513<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask515<>(SB), R24
-	VLD1 (R24), [V28.B16]
-group1017:
-	MOVD R3, R11
-row1018:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1019:
-	CMP $24, R22
-	BLO tail1021
-body1020:
-	FMOVQ 0(R21), F0
-	FMOVQ 6(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 22(R21), F3
-	FMOVQ 28(R21), F4
-	FMOVQ 32(R21), F5
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V29.B16, [V4.B16], V4.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBL V28.B16, [V5.B16], V5.B16
-	FMOVQ F0, 0(R12)
-	FMOVD F4, 16(R12)
-	FMOVQ F1, 0(R13)
-	FMOVD F5, 16(R13)
-	ADD $24, R12, R12
-	ADD $24, R13, R13
-	ADD $48, R21, R21
-	SUB $24, R22, R22
-	B chunks1019
-tail1021:
-	CBZ R22, rowdone1022
-	MOVD $24, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $24, R22
-	B body1020
-rowdone1022:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1018
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1017
-	RET
-
-// func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $36, R2
-	BHS chunk1023
-	CMP $24, R2
-	BHS chunk1024
-	RET
-chunk1023:
-	MOVD $mask13<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask14<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask17<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask22<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask23<>(SB), R24
-	VLD1 (R24), [V25.B16]
-group1025:
-	MOVD R3, R11
-row1026:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1027:
-	CMP $36, R22
-	BLO tail1029
-body1028:
-	FMOVQ 0(R21), F0
-	FMOVQ 12(R21), F1
-	FMOVQ 24(R21), F2
-	FMOVQ 28(R21), F3
-	FMOVQ 36(R21), F4
-	FMOVQ 40(R21), F5
-	FMOVQ 48(R21), F6
-	FMOVQ 56(R21), F7
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V29.B16, [V3.B16], V3.B16
-	VTBX V28.B16, [V6.B16], V3.B16
-	VTBL V27.B16, [V7.B16], V6.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V4.B16], V1.B16
-	VTBL V29.B16, [V5.B16], V5.B16
-	VTBX V26.B16, [V7.B16], V5.B16
-	VTBL V25.B16, [V7.B16], V7.B16
-	FSTPQ (F0, F3), 0(R12)
-	FMOVS F6, 32(R12)
-	FSTPQ (F1, F5), 0(R13)
-	FMOVS F7, 32(R13)
-	ADD $36, R12, R12
-	ADD $36, R13, R13
-	ADD $72, R21, R21
-	SUB $36, R22, R22
 	B chunks1027
 tail1029:
 	CBZ R22, rowdone1030
@@ -13543,16 +13522,14 @@ rowdone1030:
 	BNE group1025
 	RET
 chunk1024:
-	MOVD $mask13<>(SB), R24
+	MOVD $mask515<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask14<>(SB), R24
+	MOVD $mask516<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask15<>(SB), R24
+	MOVD $mask517<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask20<>(SB), R24
+	MOVD $mask519<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask21<>(SB), R24
-	VLD1 (R24), [V27.B16]
 group1031:
 	MOVD R3, R11
 row1032:
@@ -13565,20 +13542,21 @@ chunks1033:
 	BLO tail1035
 body1034:
 	FMOVQ 0(R21), F0
-	FMOVQ 12(R21), F1
-	FMOVQ 24(R21), F2
-	FMOVQ 28(R21), F3
-	FMOVQ 32(R21), F4
+	FMOVQ 6(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 22(R21), F3
+	FMOVQ 28(R21), F4
+	FMOVQ 32(R21), F5
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V29.B16, [V3.B16], V3.B16
+	VTBL V29.B16, [V4.B16], V4.B16
 	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V28.B16, [V4.B16], V1.B16
-	VTBL V27.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBL V28.B16, [V5.B16], V5.B16
 	FMOVQ F0, 0(R12)
-	FMOVD F3, 16(R12)
+	FMOVD F4, 16(R12)
 	FMOVQ F1, 0(R13)
-	FMOVD F4, 16(R13)
+	FMOVD F5, 16(R13)
 	ADD $24, R12, R12
 	ADD $24, R13, R13
 	ADD $48, R21, R21
@@ -13606,8 +13584,8 @@ rowdone1036:
 	BNE group1031
 	RET
 
-// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -13623,18 +13601,26 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	SUB R24, R9, R9
 	MUL R5, R3, R24
 	SUB R24, R10, R10
-	CMP $32, R2
+	CMP $36, R2
 	BHS chunk1037
-	CMP $16, R2
+	CMP $24, R2
 	BHS chunk1038
 	RET
 chunk1037:
-	MOVD $mask516<>(SB), R24
+	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask518<>(SB), R24
+	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V29.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask17<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask22<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask23<>(SB), R24
+	VLD1 (R24), [V25.B16]
 group1039:
 	MOVD R3, R11
 row1040:
@@ -13643,41 +13629,46 @@ row1040:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1041:
-	CMP $32, R22
+	CMP $36, R22
 	BLO tail1043
 body1042:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 18(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 34(R21), F5
+	FMOVQ 12(R21), F1
+	FMOVQ 24(R21), F2
+	FMOVQ 28(R21), F3
+	FMOVQ 36(R21), F4
+	FMOVQ 40(R21), F5
 	FMOVQ 48(R21), F6
+	FMOVQ 56(R21), F7
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V4.B16], V4.B16
-	VTBX V30.B16, [V6.B16], V4.B16
+	VTBL V29.B16, [V3.B16], V3.B16
+	VTBX V28.B16, [V6.B16], V3.B16
+	VTBL V27.B16, [V7.B16], V6.B16
 	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V29.B16, [V6.B16], V5.B16
-	FSTPQ (F0, F4), 0(R12)
+	VTBX V30.B16, [V4.B16], V1.B16
+	VTBL V29.B16, [V5.B16], V5.B16
+	VTBX V26.B16, [V7.B16], V5.B16
+	VTBL V25.B16, [V7.B16], V7.B16
+	FSTPQ (F0, F3), 0(R12)
+	FMOVS F6, 32(R12)
 	FSTPQ (F1, F5), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
+	FMOVS F7, 32(R13)
+	ADD $36, R12, R12
+	ADD $36, R13, R13
+	ADD $72, R21, R21
+	SUB $36, R22, R22
 	B chunks1041
 tail1043:
 	CBZ R22, rowdone1044
-	MOVD $32, R23
+	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $32, R22
+	MOVD $36, R22
 	B body1042
 rowdone1044:
 	ADD R4, R0, R0
@@ -13690,12 +13681,16 @@ rowdone1044:
 	BNE group1039
 	RET
 chunk1038:
-	MOVD $mask516<>(SB), R24
+	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask518<>(SB), R24
+	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V29.B16]
+	MOVD $mask20<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask21<>(SB), R24
+	VLD1 (R24), [V27.B16]
 group1045:
 	MOVD R3, R11
 row1046:
@@ -13704,33 +13699,39 @@ row1046:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1047:
-	CMP $16, R22
+	CMP $24, R22
 	BLO tail1049
 body1048:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
-	FMOVQ 16(R21), F2
+	FMOVQ 12(R21), F1
+	FMOVQ 24(R21), F2
+	FMOVQ 28(R21), F3
+	FMOVQ 32(R21), F4
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V29.B16, [V3.B16], V3.B16
 	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
+	VTBX V28.B16, [V4.B16], V1.B16
+	VTBL V27.B16, [V4.B16], V4.B16
 	FMOVQ F0, 0(R12)
+	FMOVD F3, 16(R12)
 	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
+	FMOVD F4, 16(R13)
+	ADD $24, R12, R12
+	ADD $24, R13, R13
+	ADD $48, R21, R21
+	SUB $24, R22, R22
 	B chunks1047
 tail1049:
 	CBZ R22, rowdone1050
-	MOVD $16, R23
+	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $16, R22
+	MOVD $24, R22
 	B body1048
 rowdone1050:
 	ADD R4, R0, R0
@@ -13743,8 +13744,8 @@ rowdone1050:
 	BNE group1045
 	RET
 
-// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -13766,11 +13767,11 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1052
 	RET
 chunk1051:
-	MOVD $mask519<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask520<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask521<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1053:
 	MOVD R3, R11
@@ -13784,11 +13785,11 @@ chunks1055:
 	BLO tail1057
 body1056:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 20(R21), F3
+	FMOVQ 18(R21), F3
 	FMOVQ 32(R21), F4
-	FMOVQ 36(R21), F5
+	FMOVQ 34(R21), F5
 	FMOVQ 48(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -13827,11 +13828,11 @@ rowdone1058:
 	BNE group1053
 	RET
 chunk1052:
-	MOVD $mask519<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask520<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask521<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask522<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1059:
 	MOVD R3, R11
@@ -13845,7 +13846,7 @@ chunks1061:
 	BLO tail1063
 body1062:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -13880,8 +13881,8 @@ rowdone1064:
 	BNE group1059
 	RET
 
-// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -13903,11 +13904,11 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1066
 	RET
 chunk1065:
-	MOVD $mask522<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask523<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask524<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask525<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1067:
 	MOVD R3, R11
@@ -13921,11 +13922,11 @@ chunks1069:
 	BLO tail1071
 body1070:
 	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
+	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 24(R21), F3
+	FMOVQ 20(R21), F3
 	FMOVQ 32(R21), F4
-	FMOVQ 40(R21), F5
+	FMOVQ 36(R21), F5
 	FMOVQ 48(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -13964,11 +13965,11 @@ rowdone1072:
 	BNE group1067
 	RET
 chunk1066:
-	MOVD $mask522<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask523<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask524<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask525<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1073:
 	MOVD R3, R11
@@ -13982,7 +13983,7 @@ chunks1075:
 	BLO tail1077
 body1076:
 	FMOVQ 0(R21), F0
-	FMOVQ 8(R21), F1
+	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -14017,8 +14018,8 @@ rowdone1078:
 	BNE group1073
 	RET
 
-// func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14034,30 +14035,18 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	SUB R24, R9, R9
 	MUL R5, R3, R24
 	SUB R24, R10, R10
-	CMP $36, R2
+	CMP $32, R2
 	BHS chunk1079
-	CMP $24, R2
+	CMP $16, R2
 	BHS chunk1080
 	RET
 chunk1079:
-	MOVD $mask525<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask526<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask527<>(SB), R24
-	VLD1 (R24), [V29.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask528<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask529<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask530<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask531<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask532<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask533<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V29.B16]
 group1081:
 	MOVD R3, R11
 row1082:
@@ -14066,53 +14055,41 @@ row1082:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1083:
-	CMP $36, R22
+	CMP $32, R22
 	BLO tail1085
 body1084:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
+	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 18(R21), F3
-	FMOVQ 29(R21), F4
-	FMOVQ 31(R21), F5
-	FMOVQ 32(R21), F6
-	FMOVQ 34(R21), F7
-	FMOVQ 45(R21), F8
-	FMOVQ 47(R21), F9
-	FMOVQ 56(R21), F10
+	FMOVQ 24(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 40(R21), F5
+	FMOVQ 48(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
-	VTBX V29.B16, [V6.B16], V0.B16
-	VTBL V28.B16, [V4.B16], V4.B16
-	VTBX V27.B16, [V8.B16], V4.B16
-	VTBX V26.B16, [V10.B16], V4.B16
-	VTBL V25.B16, [V10.B16], V8.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V6.B16], V4.B16
 	VTBL V31.B16, [V1.B16], V1.B16
 	VTBX V30.B16, [V3.B16], V1.B16
-	VTBX V29.B16, [V7.B16], V1.B16
-	VTBL V28.B16, [V5.B16], V5.B16
-	VTBX V27.B16, [V9.B16], V5.B16
-	VTBX V24.B16, [V10.B16], V5.B16
-	VTBL V23.B16, [V10.B16], V10.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V29.B16, [V6.B16], V5.B16
 	FSTPQ (F0, F4), 0(R12)
-	FMOVS F8, 32(R12)
 	FSTPQ (F1, F5), 0(R13)
-	FMOVS F10, 32(R13)
-	ADD $36, R12, R12
-	ADD $36, R13, R13
-	ADD $72, R21, R21
-	SUB $36, R22, R22
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
 	B chunks1083
 tail1085:
 	CBZ R22, rowdone1086
-	MOVD $36, R23
+	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $36, R22
+	MOVD $32, R22
 	B body1084
 rowdone1086:
 	ADD R4, R0, R0
@@ -14125,20 +14102,12 @@ rowdone1086:
 	BNE group1081
 	RET
 chunk1080:
-	MOVD $mask525<>(SB), R24
-	VLD1 (R24), [V31.B16]
 	MOVD $mask526<>(SB), R24
-	VLD1 (R24), [V30.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask527<>(SB), R24
-	VLD1 (R24), [V29.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask528<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask534<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask535<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask536<>(SB), R24
-	VLD1 (R24), [V25.B16]
+	VLD1 (R24), [V29.B16]
 group1087:
 	MOVD R3, R11
 row1088:
@@ -14147,45 +14116,33 @@ row1088:
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1089:
-	CMP $24, R22
+	CMP $16, R22
 	BLO tail1091
 body1090:
 	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
+	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 18(R21), F3
-	FMOVQ 29(R21), F4
-	FMOVQ 31(R21), F5
-	FMOVQ 32(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
-	VTBX V29.B16, [V6.B16], V0.B16
-	VTBL V28.B16, [V4.B16], V4.B16
-	VTBX V27.B16, [V6.B16], V4.B16
 	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBX V26.B16, [V6.B16], V1.B16
-	VTBL V28.B16, [V5.B16], V5.B16
-	VTBX V25.B16, [V6.B16], V5.B16
+	VTBX V29.B16, [V2.B16], V1.B16
 	FMOVQ F0, 0(R12)
-	FMOVD F4, 16(R12)
 	FMOVQ F1, 0(R13)
-	FMOVD F5, 16(R13)
-	ADD $24, R12, R12
-	ADD $24, R13, R13
-	ADD $48, R21, R21
-	SUB $24, R22, R22
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
 	B chunks1089
 tail1091:
 	CBZ R22, rowdone1092
-	MOVD $24, R23
+	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
 	SUB R23, R13, R13
 	MOVD $2, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
-	MOVD $24, R22
+	MOVD $16, R22
 	B body1090
 rowdone1092:
 	ADD R4, R0, R0
@@ -14198,8 +14155,8 @@ rowdone1092:
 	BNE group1087
 	RET
 
-// func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14221,23 +14178,23 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1094
 	RET
 chunk1093:
-	MOVD $mask537<>(SB), R24
+	MOVD $mask529<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask538<>(SB), R24
+	MOVD $mask530<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask531<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask539<>(SB), R24
+	MOVD $mask532<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask540<>(SB), R24
+	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask257<>(SB), R24
+	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask271<>(SB), R24
+	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask263<>(SB), R24
+	MOVD $mask536<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask264<>(SB), R24
+	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V23.B16]
 group1095:
 	MOVD R3, R11
@@ -14251,15 +14208,15 @@ chunks1097:
 	BLO tail1099
 body1098:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 20(R21), F3
-	FMOVQ 26(R21), F4
-	FMOVQ 30(R21), F5
+	FMOVQ 18(R21), F3
+	FMOVQ 29(R21), F4
+	FMOVQ 31(R21), F5
 	FMOVQ 32(R21), F6
-	FMOVQ 36(R21), F7
-	FMOVQ 42(R21), F8
-	FMOVQ 46(R21), F9
+	FMOVQ 34(R21), F7
+	FMOVQ 45(R21), F8
+	FMOVQ 47(R21), F9
 	FMOVQ 56(R21), F10
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -14306,19 +14263,19 @@ rowdone1100:
 	BNE group1095
 	RET
 chunk1094:
-	MOVD $mask537<>(SB), R24
+	MOVD $mask529<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask538<>(SB), R24
+	MOVD $mask530<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask531<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask539<>(SB), R24
+	MOVD $mask532<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask269<>(SB), R24
+	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask541<>(SB), R24
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask276<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V25.B16]
 group1101:
 	MOVD R3, R11
@@ -14332,11 +14289,11 @@ chunks1103:
 	BLO tail1105
 body1104:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 20(R21), F3
-	FMOVQ 26(R21), F4
-	FMOVQ 30(R21), F5
+	FMOVQ 18(R21), F3
+	FMOVQ 29(R21), F4
+	FMOVQ 31(R21), F5
 	FMOVQ 32(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -14379,6 +14336,187 @@ rowdone1106:
 	BNE group1101
 	RET
 
+// func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $36, R2
+	BHS chunk1107
+	CMP $24, R2
+	BHS chunk1108
+	RET
+chunk1107:
+	MOVD $mask541<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask542<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask260<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask543<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask544<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask261<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask275<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask267<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask268<>(SB), R24
+	VLD1 (R24), [V23.B16]
+group1109:
+	MOVD R3, R11
+row1110:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1111:
+	CMP $36, R22
+	BLO tail1113
+body1112:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 20(R21), F3
+	FMOVQ 26(R21), F4
+	FMOVQ 30(R21), F5
+	FMOVQ 32(R21), F6
+	FMOVQ 36(R21), F7
+	FMOVQ 42(R21), F8
+	FMOVQ 46(R21), F9
+	FMOVQ 56(R21), F10
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBX V29.B16, [V6.B16], V0.B16
+	VTBL V28.B16, [V4.B16], V4.B16
+	VTBX V27.B16, [V8.B16], V4.B16
+	VTBX V26.B16, [V10.B16], V4.B16
+	VTBL V25.B16, [V10.B16], V8.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBX V29.B16, [V7.B16], V1.B16
+	VTBL V28.B16, [V5.B16], V5.B16
+	VTBX V27.B16, [V9.B16], V5.B16
+	VTBX V24.B16, [V10.B16], V5.B16
+	VTBL V23.B16, [V10.B16], V10.B16
+	FSTPQ (F0, F4), 0(R12)
+	FMOVS F8, 32(R12)
+	FSTPQ (F1, F5), 0(R13)
+	FMOVS F10, 32(R13)
+	ADD $36, R12, R12
+	ADD $36, R13, R13
+	ADD $72, R21, R21
+	SUB $36, R22, R22
+	B chunks1111
+tail1113:
+	CBZ R22, rowdone1114
+	MOVD $36, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $36, R22
+	B body1112
+rowdone1114:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1110
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1109
+	RET
+chunk1108:
+	MOVD $mask541<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask542<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask260<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask543<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask273<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask545<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask280<>(SB), R24
+	VLD1 (R24), [V25.B16]
+group1115:
+	MOVD R3, R11
+row1116:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1117:
+	CMP $24, R22
+	BLO tail1119
+body1118:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 20(R21), F3
+	FMOVQ 26(R21), F4
+	FMOVQ 30(R21), F5
+	FMOVQ 32(R21), F6
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBX V29.B16, [V6.B16], V0.B16
+	VTBL V28.B16, [V4.B16], V4.B16
+	VTBX V27.B16, [V6.B16], V4.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBX V26.B16, [V6.B16], V1.B16
+	VTBL V28.B16, [V5.B16], V5.B16
+	VTBX V25.B16, [V6.B16], V5.B16
+	FMOVQ F0, 0(R12)
+	FMOVD F4, 16(R12)
+	FMOVQ F1, 0(R13)
+	FMOVD F5, 16(R13)
+	ADD $24, R12, R12
+	ADD $24, R13, R13
+	ADD $48, R21, R21
+	SUB $24, R22, R22
+	B chunks1117
+tail1119:
+	CBZ R22, rowdone1120
+	MOVD $24, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $24, R22
+	B body1118
+rowdone1120:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1116
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1115
+	RET
+
 // func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -14397,40 +14535,40 @@ TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1107
+	BHS chunk1121
 	CMP $24, R2
-	BHS chunk1108
+	BHS chunk1122
 	RET
-chunk1107:
-	MOVD $mask542<>(SB), R24
+chunk1121:
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask213<>(SB), R24
+	MOVD $mask217<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask543<>(SB), R24
+	MOVD $mask547<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1109:
+group1123:
 	MOVD R3, R11
-row1110:
+row1124:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1111:
+chunks1125:
 	CMP $48, R22
-	BLO tail1113
-body1112:
+	BLO tail1127
+body1126:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14474,9 +14612,9 @@ body1112:
 	ADD $48, R13, R13
 	ADD $96, R21, R21
 	SUB $48, R22, R22
-	B chunks1111
-tail1113:
-	CBZ R22, rowdone1114
+	B chunks1125
+tail1127:
+	CBZ R22, rowdone1128
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14485,43 +14623,43 @@ tail1113:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1112
-rowdone1114:
+	B body1126
+rowdone1128:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1110
+	BNE row1124
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1109
+	BNE group1123
 	RET
-chunk1108:
-	MOVD $mask542<>(SB), R24
+chunk1122:
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1115:
+group1129:
 	MOVD R3, R11
-row1116:
+row1130:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1117:
+chunks1131:
 	CMP $24, R22
-	BLO tail1119
-body1118:
+	BLO tail1133
+body1132:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14547,9 +14685,9 @@ body1118:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1117
-tail1119:
-	CBZ R22, rowdone1120
+	B chunks1131
+tail1133:
+	CBZ R22, rowdone1134
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14558,143 +14696,6 @@ tail1119:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1118
-rowdone1120:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1116
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1115
-	RET
-
-// func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1121
-	CMP $16, R2
-	BHS chunk1122
-	RET
-chunk1121:
-	MOVD $mask544<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask545<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask546<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1123:
-	MOVD R3, R11
-row1124:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1125:
-	CMP $32, R22
-	BLO tail1127
-body1126:
-	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
-	FMOVQ 16(R21), F2
-	FMOVQ 18(R21), F3
-	FMOVQ 32(R21), F4
-	FMOVQ 34(R21), F5
-	FMOVQ 48(R21), F6
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V4.B16], V4.B16
-	VTBX V30.B16, [V6.B16], V4.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V30.B16, [V3.B16], V1.B16
-	VTBL V31.B16, [V5.B16], V5.B16
-	VTBX V29.B16, [V6.B16], V5.B16
-	FSTPQ (F0, F4), 0(R12)
-	FSTPQ (F1, F5), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUB $32, R22, R22
-	B chunks1125
-tail1127:
-	CBZ R22, rowdone1128
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1126
-rowdone1128:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1124
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1123
-	RET
-chunk1122:
-	MOVD $mask544<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask545<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask546<>(SB), R24
-	VLD1 (R24), [V29.B16]
-group1129:
-	MOVD R3, R11
-row1130:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1131:
-	CMP $16, R22
-	BLO tail1133
-body1132:
-	FMOVQ 0(R21), F0
-	FMOVQ 2(R21), F1
-	FMOVQ 16(R21), F2
-	VTBL V31.B16, [V0.B16], V0.B16
-	VTBX V30.B16, [V2.B16], V0.B16
-	VTBL V31.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $32, R21, R21
-	SUB $16, R22, R22
-	B chunks1131
-tail1133:
-	CBZ R22, rowdone1134
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	MOVD $2, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
 	B body1132
 rowdone1134:
 	ADD R4, R0, R0
@@ -14707,8 +14708,8 @@ rowdone1134:
 	BNE group1129
 	RET
 
-// func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14730,11 +14731,11 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1136
 	RET
 chunk1135:
-	MOVD $mask65<>(SB), R24
+	MOVD $mask548<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask66<>(SB), R24
+	MOVD $mask549<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask68<>(SB), R24
+	MOVD $mask550<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1137:
 	MOVD R3, R11
@@ -14748,11 +14749,11 @@ chunks1139:
 	BLO tail1141
 body1140:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
-	FMOVQ 20(R21), F3
+	FMOVQ 18(R21), F3
 	FMOVQ 32(R21), F4
-	FMOVQ 36(R21), F5
+	FMOVQ 34(R21), F5
 	FMOVQ 48(R21), F6
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -14791,11 +14792,11 @@ rowdone1142:
 	BNE group1137
 	RET
 chunk1136:
-	MOVD $mask65<>(SB), R24
+	MOVD $mask548<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask66<>(SB), R24
+	MOVD $mask549<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask68<>(SB), R24
+	MOVD $mask550<>(SB), R24
 	VLD1 (R24), [V29.B16]
 group1143:
 	MOVD R3, R11
@@ -14809,7 +14810,7 @@ chunks1145:
 	BLO tail1147
 body1146:
 	FMOVQ 0(R21), F0
-	FMOVQ 4(R21), F1
+	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
 	VTBL V31.B16, [V0.B16], V0.B16
 	VTBX V30.B16, [V2.B16], V0.B16
@@ -14844,8 +14845,8 @@ rowdone1148:
 	BNE group1143
 	RET
 
-// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -14865,22 +14866,296 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1149
 	CMP $16, R2
 	BHS chunk1150
-	CMP $8, R2
-	BHS chunk1151
 	RET
 chunk1149:
-group1152:
+	MOVD $mask65<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask66<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask68<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1151:
 	MOVD R3, R11
-row1153:
+row1152:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1153:
+	CMP $32, R22
+	BLO tail1155
+body1154:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 20(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 36(R21), F5
+	FMOVQ 48(R21), F6
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V6.B16], V4.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V29.B16, [V6.B16], V5.B16
+	FSTPQ (F0, F4), 0(R12)
+	FSTPQ (F1, F5), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks1153
+tail1155:
+	CBZ R22, rowdone1156
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1154
+rowdone1156:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1152
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1151
+	RET
+chunk1150:
+	MOVD $mask65<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask66<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask68<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1157:
+	MOVD R3, R11
+row1158:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1159:
+	CMP $16, R22
+	BLO tail1161
+body1160:
+	FMOVQ 0(R21), F0
+	FMOVQ 4(R21), F1
+	FMOVQ 16(R21), F2
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks1159
+tail1161:
+	CBZ R22, rowdone1162
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1160
+rowdone1162:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1158
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1157
+	RET
+
+// func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1163
+	CMP $16, R2
+	BHS chunk1164
+	RET
+chunk1163:
+	MOVD $mask551<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask552<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask553<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1165:
+	MOVD R3, R11
+row1166:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1167:
+	CMP $32, R22
+	BLO tail1169
+body1168:
+	FMOVQ 0(R21), F0
+	FMOVQ 2(R21), F1
+	FMOVQ 16(R21), F2
+	FMOVQ 18(R21), F3
+	FMOVQ 32(R21), F4
+	FMOVQ 34(R21), F5
+	FMOVQ 48(R21), F6
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V4.B16], V4.B16
+	VTBX V30.B16, [V6.B16], V4.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V30.B16, [V3.B16], V1.B16
+	VTBL V31.B16, [V5.B16], V5.B16
+	VTBX V29.B16, [V6.B16], V5.B16
+	FSTPQ (F0, F4), 0(R12)
+	FSTPQ (F1, F5), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUB $32, R22, R22
+	B chunks1167
+tail1169:
+	CBZ R22, rowdone1170
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1168
+rowdone1170:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1166
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1165
+	RET
+chunk1164:
+	MOVD $mask551<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask552<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask553<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1171:
+	MOVD R3, R11
+row1172:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1173:
+	CMP $16, R22
+	BLO tail1175
+body1174:
+	FMOVQ 0(R21), F0
+	FMOVQ 2(R21), F1
+	FMOVQ 16(R21), F2
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $32, R21, R21
+	SUB $16, R22, R22
+	B chunks1173
+tail1175:
+	CBZ R22, rowdone1176
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	MOVD $2, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1174
+rowdone1176:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1172
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1171
+	RET
+
+// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1177
+	CMP $16, R2
+	BHS chunk1178
+	CMP $8, R2
+	BHS chunk1179
+	RET
+chunk1177:
+group1180:
+	MOVD R3, R11
+row1181:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1154:
+chunks1182:
 	CMP $32, R22
-	BLO tail1156
-body1155:
+	BLO tail1184
+body1183:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -14895,9 +15170,9 @@ body1155:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1154
-tail1156:
-	CBZ R22, rowdone1157
+	B chunks1182
+tail1184:
+	CBZ R22, rowdone1185
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14907,30 +15182,30 @@ tail1156:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1155
-rowdone1157:
+	B body1183
+rowdone1185:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1153
+	BNE row1181
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1152
+	BNE group1180
 	RET
-chunk1150:
-group1158:
+chunk1178:
+group1186:
 	MOVD R3, R11
-row1159:
+row1187:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1160:
+chunks1188:
 	CMP $16, R22
-	BLO tail1162
-body1161:
+	BLO tail1190
+body1189:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -14940,9 +15215,9 @@ body1161:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1160
-tail1162:
-	CBZ R22, rowdone1163
+	B chunks1188
+tail1190:
+	CBZ R22, rowdone1191
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14952,30 +15227,30 @@ tail1162:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1161
-rowdone1163:
+	B body1189
+rowdone1191:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1159
+	BNE row1187
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1158
+	BNE group1186
 	RET
-chunk1151:
-group1164:
+chunk1179:
+group1192:
 	MOVD R3, R11
-row1165:
+row1193:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1166:
+chunks1194:
 	CMP $8, R22
-	BLO tail1168
-body1167:
+	BLO tail1196
+body1195:
 	VLD3 (R21), [V0.B8, V1.B8, V2.B8]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -14985,9 +15260,9 @@ body1167:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1166
-tail1168:
-	CBZ R22, rowdone1169
+	B chunks1194
+tail1196:
+	CBZ R22, rowdone1197
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14997,16 +15272,16 @@ tail1168:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1167
-rowdone1169:
+	B body1195
+rowdone1197:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1165
+	BNE row1193
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1164
+	BNE group1192
 	RET
 
 // func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15027,25 +15302,25 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1170
+	BHS chunk1198
 	CMP $16, R2
-	BHS chunk1171
+	BHS chunk1199
 	CMP $8, R2
-	BHS chunk1172
+	BHS chunk1200
 	RET
-chunk1170:
-group1173:
+chunk1198:
+group1201:
 	MOVD R3, R11
-row1174:
+row1202:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1175:
+chunks1203:
 	CMP $32, R22
-	BLO tail1177
-body1176:
+	BLO tail1205
+body1204:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15060,9 +15335,9 @@ body1176:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1175
-tail1177:
-	CBZ R22, rowdone1178
+	B chunks1203
+tail1205:
+	CBZ R22, rowdone1206
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15072,30 +15347,30 @@ tail1177:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1176
-rowdone1178:
+	B body1204
+rowdone1206:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1174
+	BNE row1202
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1173
+	BNE group1201
 	RET
-chunk1171:
-group1179:
+chunk1199:
+group1207:
 	MOVD R3, R11
-row1180:
+row1208:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1181:
+chunks1209:
 	CMP $16, R22
-	BLO tail1183
-body1182:
+	BLO tail1211
+body1210:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15105,9 +15380,9 @@ body1182:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1181
-tail1183:
-	CBZ R22, rowdone1184
+	B chunks1209
+tail1211:
+	CBZ R22, rowdone1212
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15117,30 +15392,30 @@ tail1183:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1182
-rowdone1184:
+	B body1210
+rowdone1212:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1180
+	BNE row1208
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1179
+	BNE group1207
 	RET
-chunk1172:
-group1185:
+chunk1200:
+group1213:
 	MOVD R3, R11
-row1186:
+row1214:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1187:
+chunks1215:
 	CMP $8, R22
-	BLO tail1189
-body1188:
+	BLO tail1217
+body1216:
 	VLD3 (R21), [V0.H4, V1.H4, V2.H4]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15150,9 +15425,9 @@ body1188:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1187
-tail1189:
-	CBZ R22, rowdone1190
+	B chunks1215
+tail1217:
+	CBZ R22, rowdone1218
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15162,16 +15437,16 @@ tail1189:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1188
-rowdone1190:
+	B body1216
+rowdone1218:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1186
+	BNE row1214
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1185
+	BNE group1213
 	RET
 
 // func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15192,25 +15467,25 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1191
+	BHS chunk1219
 	CMP $16, R2
-	BHS chunk1192
+	BHS chunk1220
 	CMP $8, R2
-	BHS chunk1193
+	BHS chunk1221
 	RET
-chunk1191:
-group1194:
+chunk1219:
+group1222:
 	MOVD R3, R11
-row1195:
+row1223:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1196:
+chunks1224:
 	CMP $32, R22
-	BLO tail1198
-body1197:
+	BLO tail1226
+body1225:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15225,9 +15500,9 @@ body1197:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1196
-tail1198:
-	CBZ R22, rowdone1199
+	B chunks1224
+tail1226:
+	CBZ R22, rowdone1227
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15237,30 +15512,30 @@ tail1198:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1197
-rowdone1199:
+	B body1225
+rowdone1227:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1195
+	BNE row1223
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1194
+	BNE group1222
 	RET
-chunk1192:
-group1200:
+chunk1220:
+group1228:
 	MOVD R3, R11
-row1201:
+row1229:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1202:
+chunks1230:
 	CMP $16, R22
-	BLO tail1204
-body1203:
+	BLO tail1232
+body1231:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15270,9 +15545,9 @@ body1203:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1202
-tail1204:
-	CBZ R22, rowdone1205
+	B chunks1230
+tail1232:
+	CBZ R22, rowdone1233
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15282,30 +15557,30 @@ tail1204:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1203
-rowdone1205:
+	B body1231
+rowdone1233:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1201
+	BNE row1229
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1200
+	BNE group1228
 	RET
-chunk1193:
-group1206:
+chunk1221:
+group1234:
 	MOVD R3, R11
-row1207:
+row1235:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1208:
+chunks1236:
 	CMP $8, R22
-	BLO tail1210
-body1209:
+	BLO tail1238
+body1237:
 	VLD3 (R21), [V0.S2, V1.S2, V2.S2]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15315,9 +15590,9 @@ body1209:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1208
-tail1210:
-	CBZ R22, rowdone1211
+	B chunks1236
+tail1238:
+	CBZ R22, rowdone1239
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15327,16 +15602,16 @@ tail1210:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1209
-rowdone1211:
+	B body1237
+rowdone1239:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1207
+	BNE row1235
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1206
+	BNE group1234
 	RET
 
 // func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15357,23 +15632,23 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1212
+	BHS chunk1240
 	CMP $16, R2
-	BHS chunk1213
+	BHS chunk1241
 	RET
-chunk1212:
-group1214:
+chunk1240:
+group1242:
 	MOVD R3, R11
-row1215:
+row1243:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1216:
+chunks1244:
 	CMP $32, R22
-	BLO tail1218
-body1217:
+	BLO tail1246
+body1245:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15388,9 +15663,9 @@ body1217:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1216
-tail1218:
-	CBZ R22, rowdone1219
+	B chunks1244
+tail1246:
+	CBZ R22, rowdone1247
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15400,30 +15675,30 @@ tail1218:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1217
-rowdone1219:
+	B body1245
+rowdone1247:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1215
+	BNE row1243
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1214
+	BNE group1242
 	RET
-chunk1213:
-group1220:
+chunk1241:
+group1248:
 	MOVD R3, R11
-row1221:
+row1249:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1222:
+chunks1250:
 	CMP $16, R22
-	BLO tail1224
-body1223:
+	BLO tail1252
+body1251:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15433,9 +15708,9 @@ body1223:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1222
-tail1224:
-	CBZ R22, rowdone1225
+	B chunks1250
+tail1252:
+	CBZ R22, rowdone1253
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15445,16 +15720,16 @@ tail1224:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1223
-rowdone1225:
+	B body1251
+rowdone1253:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1221
+	BNE row1249
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1220
+	BNE group1248
 	RET
 
 // func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15475,23 +15750,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1226
+	BHS chunk1254
 	CMP $16, R2
-	BHS chunk1227
+	BHS chunk1255
 	RET
-chunk1226:
-group1228:
+chunk1254:
+group1256:
 	MOVD R3, R11
-row1229:
+row1257:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1230:
+chunks1258:
 	CMP $32, R22
-	BLO tail1232
-body1231:
+	BLO tail1260
+body1259:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -15503,9 +15778,9 @@ body1231:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1230
-tail1232:
-	CBZ R22, rowdone1233
+	B chunks1258
+tail1260:
+	CBZ R22, rowdone1261
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15515,30 +15790,30 @@ tail1232:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1231
-rowdone1233:
+	B body1259
+rowdone1261:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1229
+	BNE row1257
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1228
+	BNE group1256
 	RET
-chunk1227:
-group1234:
+chunk1255:
+group1262:
 	MOVD R3, R11
-row1235:
+row1263:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1236:
+chunks1264:
 	CMP $16, R22
-	BLO tail1238
-body1237:
+	BLO tail1266
+body1265:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ 32(R21), F2
 	FMOVQ F0, 0(R12)
@@ -15549,9 +15824,9 @@ body1237:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1236
-tail1238:
-	CBZ R22, rowdone1239
+	B chunks1264
+tail1266:
+	CBZ R22, rowdone1267
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15561,16 +15836,16 @@ tail1238:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1237
-rowdone1239:
+	B body1265
+rowdone1267:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1235
+	BNE row1263
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1234
+	BNE group1262
 	RET
 
 // func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15591,41 +15866,41 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1240
+	BHS chunk1268
 	CMP $24, R2
-	BHS chunk1241
+	BHS chunk1269
 	RET
-chunk1240:
-	MOVD $mask547<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask548<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask549<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask550<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask551<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask552<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask553<>(SB), R24
-	VLD1 (R24), [V25.B16]
+chunk1268:
 	MOVD $mask554<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask555<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask556<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask557<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask558<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask559<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask560<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask561<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask562<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1242:
+group1270:
 	MOVD R3, R11
-row1243:
+row1271:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1244:
+chunks1272:
 	CMP $36, R22
-	BLO tail1246
-body1245:
+	BLO tail1274
+body1273:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -15677,9 +15952,9 @@ body1245:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1244
-tail1246:
-	CBZ R22, rowdone1247
+	B chunks1272
+tail1274:
+	CBZ R22, rowdone1275
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15689,44 +15964,44 @@ tail1246:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1245
-rowdone1247:
+	B body1273
+rowdone1275:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1243
+	BNE row1271
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1242
+	BNE group1270
 	RET
-chunk1241:
-	MOVD $mask547<>(SB), R24
+chunk1269:
+	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask548<>(SB), R24
+	MOVD $mask555<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask549<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask550<>(SB), R24
-	VLD1 (R24), [V28.B16]
 	MOVD $mask556<>(SB), R24
-	VLD1 (R24), [V27.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask557<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask563<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask564<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask94<>(SB), R24
+	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1248:
+group1276:
 	MOVD R3, R11
-row1249:
+row1277:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1250:
+chunks1278:
 	CMP $24, R22
-	BLO tail1252
-body1251:
+	BLO tail1280
+body1279:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -15766,9 +16041,9 @@ body1251:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1250
-tail1252:
-	CBZ R22, rowdone1253
+	B chunks1278
+tail1280:
+	CBZ R22, rowdone1281
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15778,16 +16053,16 @@ tail1252:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1251
-rowdone1253:
+	B body1279
+rowdone1281:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1249
+	BNE row1277
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1248
+	BNE group1276
 	RET
 
 // func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15808,47 +16083,47 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1254
+	BHS chunk1282
 	CMP $24, R2
-	BHS chunk1255
+	BHS chunk1283
 	RET
-chunk1254:
-	MOVD $mask95<>(SB), R24
+chunk1282:
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask558<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask98<>(SB), R24
+	MOVD $mask102<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask256<>(SB), R24
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask541<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask102<>(SB), R24
+	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask259<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1256:
+group1284:
 	MOVD R3, R11
-row1257:
+row1285:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1258:
+chunks1286:
 	CMP $36, R22
-	BLO tail1260
-body1259:
+	BLO tail1288
+body1287:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -15907,9 +16182,9 @@ body1259:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1258
-tail1260:
-	CBZ R22, rowdone1261
+	B chunks1286
+tail1288:
+	CBZ R22, rowdone1289
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15919,44 +16194,44 @@ tail1260:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1259
-rowdone1261:
+	B body1287
+rowdone1289:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1257
+	BNE row1285
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1256
+	BNE group1284
 	RET
-chunk1255:
-	MOVD $mask95<>(SB), R24
+chunk1283:
+	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask558<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask559<>(SB), R24
+	MOVD $mask566<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1262:
+group1290:
 	MOVD R3, R11
-row1263:
+row1291:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1264:
+chunks1292:
 	CMP $24, R22
-	BLO tail1266
-body1265:
+	BLO tail1294
+body1293:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -15996,9 +16271,9 @@ body1265:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1264
-tail1266:
-	CBZ R22, rowdone1267
+	B chunks1292
+tail1294:
+	CBZ R22, rowdone1295
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16008,16 +16283,16 @@ tail1266:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1265
-rowdone1267:
+	B body1293
+rowdone1295:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1263
+	BNE row1291
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1262
+	BNE group1290
 	RET
 
 // func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16038,39 +16313,39 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1268
+	BHS chunk1296
 	RET
-chunk1268:
-	MOVD $mask110<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask111<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask112<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask113<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1296:
 	MOVD $mask114<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask115<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask116<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask117<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask118<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask560<>(SB), R24
+	MOVD $mask567<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask561<>(SB), R24
+	MOVD $mask568<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1269:
+group1297:
 	MOVD R3, R11
-row1270:
+row1298:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1271:
+chunks1299:
 	CMP $36, R22
-	BLO tail1273
-body1272:
+	BLO tail1301
+body1300:
 	FMOVQ 0(R21), F0
 	FMOVQ 9(R21), F1
 	FMOVQ 18(R21), F2
@@ -16116,9 +16391,9 @@ body1272:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1271
-tail1273:
-	CBZ R22, rowdone1274
+	B chunks1299
+tail1301:
+	CBZ R22, rowdone1302
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16128,16 +16403,16 @@ tail1273:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1272
-rowdone1274:
+	B body1300
+rowdone1302:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1270
+	BNE row1298
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1269
+	BNE group1297
 	RET
 
 // func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16158,11 +16433,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1275
+	BHS chunk1303
 	CMP $24, R2
-	BHS chunk1276
+	BHS chunk1304
 	RET
-chunk1275:
+chunk1303:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16177,18 +16452,18 @@ chunk1275:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1277:
+group1305:
 	MOVD R3, R11
-row1278:
+row1306:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1279:
+chunks1307:
 	CMP $36, R22
-	BLO tail1281
-body1280:
+	BLO tail1309
+body1308:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16228,9 +16503,9 @@ body1280:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1279
-tail1281:
-	CBZ R22, rowdone1282
+	B chunks1307
+tail1309:
+	CBZ R22, rowdone1310
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16240,18 +16515,18 @@ tail1281:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1280
-rowdone1282:
+	B body1308
+rowdone1310:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1278
+	BNE row1306
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1277
+	BNE group1305
 	RET
-chunk1276:
+chunk1304:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16262,18 +16537,18 @@ chunk1276:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1283:
+group1311:
 	MOVD R3, R11
-row1284:
+row1312:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1285:
+chunks1313:
 	CMP $24, R22
-	BLO tail1287
-body1286:
+	BLO tail1315
+body1314:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16302,9 +16577,9 @@ body1286:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1285
-tail1287:
-	CBZ R22, rowdone1288
+	B chunks1313
+tail1315:
+	CBZ R22, rowdone1316
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16314,16 +16589,16 @@ tail1287:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1286
-rowdone1288:
+	B body1314
+rowdone1316:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1284
+	BNE row1312
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1283
+	BNE group1311
 	RET
 
 // func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16344,47 +16619,47 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1289
+	BHS chunk1317
 	CMP $24, R2
-	BHS chunk1290
+	BHS chunk1318
 	RET
-chunk1289:
-	MOVD $mask562<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask563<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask564<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask566<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask567<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask568<>(SB), R24
-	VLD1 (R24), [V25.B16]
+chunk1317:
 	MOVD $mask569<>(SB), R24
-	VLD1 (R24), [V24.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask570<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask571<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask572<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask573<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask574<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask575<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask576<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask577<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask578<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask579<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask580<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1291:
+group1319:
 	MOVD R3, R11
-row1292:
+row1320:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1293:
+chunks1321:
 	CMP $36, R22
-	BLO tail1295
-body1294:
+	BLO tail1323
+body1322:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16444,9 +16719,9 @@ body1294:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1293
-tail1295:
-	CBZ R22, rowdone1296
+	B chunks1321
+tail1323:
+	CBZ R22, rowdone1324
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16456,44 +16731,44 @@ tail1295:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1294
-rowdone1296:
+	B body1322
+rowdone1324:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1292
+	BNE row1320
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1291
+	BNE group1319
 	RET
-chunk1290:
-	MOVD $mask562<>(SB), R24
+chunk1318:
+	MOVD $mask569<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask563<>(SB), R24
+	MOVD $mask570<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask564<>(SB), R24
+	MOVD $mask571<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
+	MOVD $mask572<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask566<>(SB), R24
+	MOVD $mask573<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask574<>(SB), R24
+	MOVD $mask581<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask575<>(SB), R24
+	MOVD $mask582<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1297:
+group1325:
 	MOVD R3, R11
-row1298:
+row1326:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1299:
+chunks1327:
 	CMP $24, R22
-	BLO tail1301
-body1300:
+	BLO tail1329
+body1328:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16534,9 +16809,9 @@ body1300:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1299
-tail1301:
-	CBZ R22, rowdone1302
+	B chunks1327
+tail1329:
+	CBZ R22, rowdone1330
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16546,16 +16821,16 @@ tail1301:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1300
-rowdone1302:
+	B body1328
+rowdone1330:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1298
+	BNE row1326
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1297
+	BNE group1325
 	RET
 
 // func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16576,51 +16851,51 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1303
+	BHS chunk1331
 	CMP $24, R2
-	BHS chunk1304
+	BHS chunk1332
 	RET
-chunk1303:
-	MOVD $mask576<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask577<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask252<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask256<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask578<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask579<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask580<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask581<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask112<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask491<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask582<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask501<>(SB), R24
-	VLD1 (R24), [V20.B16]
+chunk1331:
 	MOVD $mask583<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask584<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask256<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask260<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask585<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask586<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask587<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask588<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask116<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask495<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask589<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask505<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask590<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask504<>(SB), R24
+	MOVD $mask508<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1305:
+group1333:
 	MOVD R3, R11
-row1306:
+row1334:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1307:
+chunks1335:
 	CMP $36, R22
-	BLO tail1309
-body1308:
+	BLO tail1337
+body1336:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16691,9 +16966,9 @@ body1308:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1307
-tail1309:
-	CBZ R22, rowdone1310
+	B chunks1335
+tail1337:
+	CBZ R22, rowdone1338
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16703,50 +16978,50 @@ tail1309:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1308
-rowdone1310:
+	B body1336
+rowdone1338:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1306
+	BNE row1334
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1305
+	BNE group1333
 	RET
-chunk1304:
-	MOVD $mask576<>(SB), R24
+chunk1332:
+	MOVD $mask583<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask577<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask252<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask256<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask578<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask579<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask541<>(SB), R24
-	VLD1 (R24), [V25.B16]
 	MOVD $mask584<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask259<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V30.B16]
+	MOVD $mask256<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask260<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask585<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask586<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask545<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask591<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask263<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask592<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1311:
+group1339:
 	MOVD R3, R11
-row1312:
+row1340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1313:
+chunks1341:
 	CMP $24, R22
-	BLO tail1315
-body1314:
+	BLO tail1343
+body1342:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -16790,9 +17065,9 @@ body1314:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1313
-tail1315:
-	CBZ R22, rowdone1316
+	B chunks1341
+tail1343:
+	CBZ R22, rowdone1344
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16802,16 +17077,16 @@ tail1315:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1314
-rowdone1316:
+	B body1342
+rowdone1344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1312
+	BNE row1340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1311
+	BNE group1339
 	RET
 
 // func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16832,39 +17107,39 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1317
+	BHS chunk1345
 	CMP $24, R2
-	BHS chunk1318
+	BHS chunk1346
 	RET
-chunk1317:
-	MOVD $mask522<>(SB), R24
+chunk1345:
+	MOVD $mask526<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask523<>(SB), R24
+	MOVD $mask527<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask524<>(SB), R24
+	MOVD $mask528<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group1319:
+group1347:
 	MOVD R3, R11
-row1320:
+row1348:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1321:
+chunks1349:
 	CMP $48, R22
-	BLO tail1323
-body1322:
+	BLO tail1351
+body1350:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -16926,9 +17201,9 @@ body1322:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1321
-tail1323:
-	CBZ R22, rowdone1324
+	B chunks1349
+tail1351:
+	CBZ R22, rowdone1352
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16938,42 +17213,42 @@ tail1323:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1322
-rowdone1324:
+	B body1350
+rowdone1352:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1320
+	BNE row1348
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1319
+	BNE group1347
 	RET
-chunk1318:
-	MOVD $mask522<>(SB), R24
+chunk1346:
+	MOVD $mask526<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask523<>(SB), R24
+	MOVD $mask527<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask586<>(SB), R24
+	MOVD $mask593<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1325:
+group1353:
 	MOVD R3, R11
-row1326:
+row1354:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1327:
+chunks1355:
 	CMP $24, R22
-	BLO tail1329
-body1328:
+	BLO tail1357
+body1356:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17007,9 +17282,9 @@ body1328:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1327
-tail1329:
-	CBZ R22, rowdone1330
+	B chunks1355
+tail1357:
+	CBZ R22, rowdone1358
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17019,16 +17294,16 @@ tail1329:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1328
-rowdone1330:
+	B body1356
+rowdone1358:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1326
+	BNE row1354
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1325
+	BNE group1353
 	RET
 
 // func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17049,27 +17324,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1331
+	BHS chunk1359
 	RET
-chunk1331:
+chunk1359:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1332:
+group1360:
 	MOVD R3, R11
-row1333:
+row1361:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1334:
+chunks1362:
 	CMP $48, R22
-	BLO tail1336
-body1335:
+	BLO tail1364
+body1363:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17116,9 +17391,9 @@ body1335:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1334
-tail1336:
-	CBZ R22, rowdone1337
+	B chunks1362
+tail1364:
+	CBZ R22, rowdone1365
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17128,16 +17403,16 @@ tail1336:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1335
-rowdone1337:
+	B body1363
+rowdone1365:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1333
+	BNE row1361
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1332
+	BNE group1360
 	RET
 
 // func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17158,47 +17433,47 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1338
+	BHS chunk1366
 	RET
-chunk1338:
-	MOVD $mask587<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask588<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask589<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask590<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask591<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask592<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask593<>(SB), R24
-	VLD1 (R24), [V24.B16]
+chunk1366:
 	MOVD $mask594<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask595<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask596<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V29.B16]
+	MOVD $mask572<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask597<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask598<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask599<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask600<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask601<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask602<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask603<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask604<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask605<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group1339:
+group1367:
 	MOVD R3, R11
-row1340:
+row1368:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1341:
+chunks1369:
 	CMP $36, R22
-	BLO tail1343
-body1342:
+	BLO tail1371
+body1370:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17263,9 +17538,9 @@ body1342:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1341
-tail1343:
-	CBZ R22, rowdone1344
+	B chunks1369
+tail1371:
+	CBZ R22, rowdone1372
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17275,16 +17550,16 @@ tail1343:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1342
-rowdone1344:
+	B body1370
+rowdone1372:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1340
+	BNE row1368
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1339
+	BNE group1367
 	RET
 
 // func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17305,45 +17580,45 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1345
+	BHS chunk1373
 	RET
-chunk1345:
-	MOVD $mask599<>(SB), R24
+chunk1373:
+	MOVD $mask606<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask600<>(SB), R24
+	MOVD $mask607<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask601<>(SB), R24
+	MOVD $mask608<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask558<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask602<>(SB), R24
+	MOVD $mask609<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask603<>(SB), R24
+	MOVD $mask610<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask112<>(SB), R24
+	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask491<>(SB), R24
+	MOVD $mask495<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask604<>(SB), R24
+	MOVD $mask611<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask501<>(SB), R24
+	MOVD $mask505<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask605<>(SB), R24
+	MOVD $mask612<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask504<>(SB), R24
+	MOVD $mask508<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1346:
+group1374:
 	MOVD R3, R11
-row1347:
+row1375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1348:
+chunks1376:
 	CMP $36, R22
-	BLO tail1350
-body1349:
+	BLO tail1378
+body1377:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17408,9 +17683,9 @@ body1349:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1348
-tail1350:
-	CBZ R22, rowdone1351
+	B chunks1376
+tail1378:
+	CBZ R22, rowdone1379
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17420,16 +17695,16 @@ tail1350:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1349
-rowdone1351:
+	B body1377
+rowdone1379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1347
+	BNE row1375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1346
+	BNE group1374
 	RET
 
 // func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17450,35 +17725,35 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1352
+	BHS chunk1380
 	RET
-chunk1352:
-	MOVD $mask542<>(SB), R24
+chunk1380:
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask382<>(SB), R24
+	MOVD $mask386<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1353:
+group1381:
 	MOVD R3, R11
-row1354:
+row1382:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1355:
+chunks1383:
 	CMP $36, R22
-	BLO tail1357
-body1356:
+	BLO tail1385
+body1384:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17529,9 +17804,9 @@ body1356:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1355
-tail1357:
-	CBZ R22, rowdone1358
+	B chunks1383
+tail1385:
+	CBZ R22, rowdone1386
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17541,16 +17816,16 @@ tail1357:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1356
-rowdone1358:
+	B body1384
+rowdone1386:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1354
+	BNE row1382
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1353
+	BNE group1381
 	RET
 
 // func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17571,27 +17846,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk1359
+	BHS chunk1387
 	RET
-chunk1359:
+chunk1387:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1360:
+group1388:
 	MOVD R3, R11
-row1361:
+row1389:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1362:
+chunks1390:
 	CMP $72, R22
-	BLO tail1364
-body1363:
+	BLO tail1392
+body1391:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17659,9 +17934,9 @@ body1363:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks1362
-tail1364:
-	CBZ R22, rowdone1365
+	B chunks1390
+tail1392:
+	CBZ R22, rowdone1393
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17671,16 +17946,16 @@ tail1364:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body1363
-rowdone1365:
+	B body1391
+rowdone1393:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1361
+	BNE row1389
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1360
+	BNE group1388
 	RET
 
 // func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17701,51 +17976,51 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1366
+	BHS chunk1394
 	CMP $24, R2
-	BHS chunk1367
+	BHS chunk1395
 	RET
-chunk1366:
-	MOVD $mask606<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask607<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask608<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask568<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask609<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask610<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask611<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask612<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask565<>(SB), R24
-	VLD1 (R24), [V23.B16]
+chunk1394:
 	MOVD $mask613<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask614<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask615<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V29.B16]
+	MOVD $mask575<>(SB), R24
+	VLD1 (R24), [V28.B16]
 	MOVD $mask616<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V27.B16]
 	MOVD $mask617<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask618<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask619<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask572<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask620<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask621<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask622<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask623<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask624<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1368:
+group1396:
 	MOVD R3, R11
-row1369:
+row1397:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1370:
+chunks1398:
 	CMP $36, R22
-	BLO tail1372
-body1371:
+	BLO tail1400
+body1399:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17816,9 +18091,9 @@ body1371:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1370
-tail1372:
-	CBZ R22, rowdone1373
+	B chunks1398
+tail1400:
+	CBZ R22, rowdone1401
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17828,50 +18103,50 @@ tail1372:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1371
-rowdone1373:
+	B body1399
+rowdone1401:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1369
+	BNE row1397
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1368
+	BNE group1396
 	RET
-chunk1367:
-	MOVD $mask606<>(SB), R24
+chunk1395:
+	MOVD $mask613<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask607<>(SB), R24
+	MOVD $mask614<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask608<>(SB), R24
+	MOVD $mask615<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask568<>(SB), R24
+	MOVD $mask575<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask609<>(SB), R24
+	MOVD $mask616<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask610<>(SB), R24
+	MOVD $mask617<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask570<>(SB), R24
+	MOVD $mask577<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask618<>(SB), R24
+	MOVD $mask625<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask572<>(SB), R24
+	MOVD $mask579<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask619<>(SB), R24
+	MOVD $mask626<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1374:
+group1402:
 	MOVD R3, R11
-row1375:
+row1403:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1376:
+chunks1404:
 	CMP $24, R22
-	BLO tail1378
-body1377:
+	BLO tail1406
+body1405:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -17916,9 +18191,9 @@ body1377:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1376
-tail1378:
-	CBZ R22, rowdone1379
+	B chunks1404
+tail1406:
+	CBZ R22, rowdone1407
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17928,16 +18203,16 @@ tail1378:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1377
-rowdone1379:
+	B body1405
+rowdone1407:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1375
+	BNE row1403
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1374
+	BNE group1402
 	RET
 
 // func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17958,53 +18233,53 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1380
+	BHS chunk1408
 	CMP $24, R2
-	BHS chunk1381
+	BHS chunk1409
 	RET
-chunk1380:
-	MOVD $mask620<>(SB), R24
+chunk1408:
+	MOVD $mask627<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask621<>(SB), R24
+	MOVD $mask628<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask622<>(SB), R24
+	MOVD $mask629<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask623<>(SB), R24
+	MOVD $mask630<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask112<>(SB), R24
+	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask489<>(SB), R24
+	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask244<>(SB), R24
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask624<>(SB), R24
+	MOVD $mask631<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask246<>(SB), R24
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask252<>(SB), R24
-	VLD1 (R24), [V22.B16]
 	MOVD $mask256<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask541<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask625<>(SB), R24
+	MOVD $mask632<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask259<>(SB), R24
+	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask626<>(SB), R24
+	MOVD $mask633<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1382:
+group1410:
 	MOVD R3, R11
-row1383:
+row1411:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1384:
+chunks1412:
 	CMP $48, R22
-	BLO tail1386
-body1385:
+	BLO tail1414
+body1413:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18105,9 +18380,9 @@ body1385:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1384
-tail1386:
-	CBZ R22, rowdone1387
+	B chunks1412
+tail1414:
+	CBZ R22, rowdone1415
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18117,54 +18392,54 @@ tail1386:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1385
-rowdone1387:
+	B body1413
+rowdone1415:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1383
+	BNE row1411
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1382
+	BNE group1410
 	RET
-chunk1381:
-	MOVD $mask620<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask621<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask622<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask623<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask112<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask489<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask244<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask425<>(SB), R24
-	VLD1 (R24), [V24.B16]
+chunk1409:
 	MOVD $mask627<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask433<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask628<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask629<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask630<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask116<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask493<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask248<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask429<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask634<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask437<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask276<>(SB), R24
+	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1388:
+group1416:
 	MOVD R3, R11
-row1389:
+row1417:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1390:
+chunks1418:
 	CMP $24, R22
-	BLO tail1392
-body1391:
+	BLO tail1420
+body1419:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18220,9 +18495,9 @@ body1391:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1390
-tail1392:
-	CBZ R22, rowdone1393
+	B chunks1418
+tail1420:
+	CBZ R22, rowdone1421
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18232,16 +18507,16 @@ tail1392:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1391
-rowdone1393:
+	B body1419
+rowdone1421:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1389
+	BNE row1417
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1388
+	BNE group1416
 	RET
 
 // func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18262,35 +18537,35 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1394
+	BHS chunk1422
 	RET
-chunk1394:
+chunk1422:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1395:
+group1423:
 	MOVD R3, R11
-row1396:
+row1424:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1397:
+chunks1425:
 	CMP $48, R22
-	BLO tail1399
-body1398:
+	BLO tail1427
+body1426:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -18374,9 +18649,9 @@ body1398:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1397
-tail1399:
-	CBZ R22, rowdone1400
+	B chunks1425
+tail1427:
+	CBZ R22, rowdone1428
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18386,16 +18661,16 @@ tail1399:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1398
-rowdone1400:
+	B body1426
+rowdone1428:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1396
+	BNE row1424
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1395
+	BNE group1423
 	RET
 
 // func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18416,26 +18691,26 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1401
+	BHS chunk1429
 	CMP $16, R2
-	BHS chunk1402
+	BHS chunk1430
 	CMP $8, R2
-	BHS chunk1403
+	BHS chunk1431
 	RET
-chunk1401:
-group1404:
+chunk1429:
+group1432:
 	MOVD R3, R11
-row1405:
+row1433:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1406:
+chunks1434:
 	CMP $32, R22
-	BLO tail1408
-body1407:
+	BLO tail1436
+body1435:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18466,9 +18741,9 @@ body1407:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1406
-tail1408:
-	CBZ R22, rowdone1409
+	B chunks1434
+tail1436:
+	CBZ R22, rowdone1437
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18479,31 +18754,31 @@ tail1408:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1407
-rowdone1409:
+	B body1435
+rowdone1437:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1405
+	BNE row1433
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1404
+	BNE group1432
 	RET
-chunk1402:
-group1410:
+chunk1430:
+group1438:
 	MOVD R3, R11
-row1411:
+row1439:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1412:
+chunks1440:
 	CMP $16, R22
-	BLO tail1414
-body1413:
+	BLO tail1442
+body1441:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -18524,9 +18799,9 @@ body1413:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1412
-tail1414:
-	CBZ R22, rowdone1415
+	B chunks1440
+tail1442:
+	CBZ R22, rowdone1443
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18537,31 +18812,31 @@ tail1414:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1413
-rowdone1415:
+	B body1441
+rowdone1443:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1411
+	BNE row1439
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1410
+	BNE group1438
 	RET
-chunk1403:
-group1416:
+chunk1431:
+group1444:
 	MOVD R3, R11
-row1417:
+row1445:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1418:
+chunks1446:
 	CMP $8, R22
-	BLO tail1420
-body1419:
+	BLO tail1448
+body1447:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -18579,9 +18854,9 @@ body1419:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1418
-tail1420:
-	CBZ R22, rowdone1421
+	B chunks1446
+tail1448:
+	CBZ R22, rowdone1449
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18592,16 +18867,16 @@ tail1420:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1419
-rowdone1421:
+	B body1447
+rowdone1449:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1417
+	BNE row1445
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1416
+	BNE group1444
 	RET
 
 // func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18622,26 +18897,26 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1422
+	BHS chunk1450
 	CMP $16, R2
-	BHS chunk1423
+	BHS chunk1451
 	CMP $8, R2
-	BHS chunk1424
+	BHS chunk1452
 	RET
-chunk1422:
-group1425:
+chunk1450:
+group1453:
 	MOVD R3, R11
-row1426:
+row1454:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1427:
+chunks1455:
 	CMP $32, R22
-	BLO tail1429
-body1428:
+	BLO tail1457
+body1456:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18672,9 +18947,9 @@ body1428:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1427
-tail1429:
-	CBZ R22, rowdone1430
+	B chunks1455
+tail1457:
+	CBZ R22, rowdone1458
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18685,31 +18960,31 @@ tail1429:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1428
-rowdone1430:
+	B body1456
+rowdone1458:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1426
+	BNE row1454
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1425
+	BNE group1453
 	RET
-chunk1423:
-group1431:
+chunk1451:
+group1459:
 	MOVD R3, R11
-row1432:
+row1460:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1433:
+chunks1461:
 	CMP $16, R22
-	BLO tail1435
-body1434:
+	BLO tail1463
+body1462:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -18730,9 +19005,9 @@ body1434:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1433
-tail1435:
-	CBZ R22, rowdone1436
+	B chunks1461
+tail1463:
+	CBZ R22, rowdone1464
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18743,31 +19018,31 @@ tail1435:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1434
-rowdone1436:
+	B body1462
+rowdone1464:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1432
+	BNE row1460
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1431
+	BNE group1459
 	RET
-chunk1424:
-group1437:
+chunk1452:
+group1465:
 	MOVD R3, R11
-row1438:
+row1466:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1439:
+chunks1467:
 	CMP $8, R22
-	BLO tail1441
-body1440:
+	BLO tail1469
+body1468:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -18785,9 +19060,9 @@ body1440:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1439
-tail1441:
-	CBZ R22, rowdone1442
+	B chunks1467
+tail1469:
+	CBZ R22, rowdone1470
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18798,16 +19073,16 @@ tail1441:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1440
-rowdone1442:
+	B body1468
+rowdone1470:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1438
+	BNE row1466
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1437
+	BNE group1465
 	RET
 
 // func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18828,26 +19103,26 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1443
+	BHS chunk1471
 	CMP $16, R2
-	BHS chunk1444
+	BHS chunk1472
 	CMP $8, R2
-	BHS chunk1445
+	BHS chunk1473
 	RET
-chunk1443:
-group1446:
+chunk1471:
+group1474:
 	MOVD R3, R11
-row1447:
+row1475:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1448:
+chunks1476:
 	CMP $32, R22
-	BLO tail1450
-body1449:
+	BLO tail1478
+body1477:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18878,9 +19153,9 @@ body1449:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1448
-tail1450:
-	CBZ R22, rowdone1451
+	B chunks1476
+tail1478:
+	CBZ R22, rowdone1479
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18891,31 +19166,31 @@ tail1450:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1449
-rowdone1451:
+	B body1477
+rowdone1479:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1447
+	BNE row1475
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1446
+	BNE group1474
 	RET
-chunk1444:
-group1452:
+chunk1472:
+group1480:
 	MOVD R3, R11
-row1453:
+row1481:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1454:
+chunks1482:
 	CMP $16, R22
-	BLO tail1456
-body1455:
+	BLO tail1484
+body1483:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -18936,9 +19211,9 @@ body1455:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1454
-tail1456:
-	CBZ R22, rowdone1457
+	B chunks1482
+tail1484:
+	CBZ R22, rowdone1485
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18949,31 +19224,31 @@ tail1456:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1455
-rowdone1457:
+	B body1483
+rowdone1485:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1453
+	BNE row1481
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1452
+	BNE group1480
 	RET
-chunk1445:
-group1458:
+chunk1473:
+group1486:
 	MOVD R3, R11
-row1459:
+row1487:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1460:
+chunks1488:
 	CMP $8, R22
-	BLO tail1462
-body1461:
+	BLO tail1490
+body1489:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -18991,9 +19266,9 @@ body1461:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1460
-tail1462:
-	CBZ R22, rowdone1463
+	B chunks1488
+tail1490:
+	CBZ R22, rowdone1491
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19004,16 +19279,16 @@ tail1462:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1461
-rowdone1463:
+	B body1489
+rowdone1491:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1459
+	BNE row1487
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1458
+	BNE group1486
 	RET
 
 // func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19034,24 +19309,24 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1464
+	BHS chunk1492
 	CMP $16, R2
-	BHS chunk1465
+	BHS chunk1493
 	RET
-chunk1464:
-group1466:
+chunk1492:
+group1494:
 	MOVD R3, R11
-row1467:
+row1495:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1468:
+chunks1496:
 	CMP $32, R22
-	BLO tail1470
-body1469:
+	BLO tail1498
+body1497:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19082,9 +19357,9 @@ body1469:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1468
-tail1470:
-	CBZ R22, rowdone1471
+	B chunks1496
+tail1498:
+	CBZ R22, rowdone1499
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19095,31 +19370,31 @@ tail1470:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1469
-rowdone1471:
+	B body1497
+rowdone1499:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1467
+	BNE row1495
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1466
+	BNE group1494
 	RET
-chunk1465:
-group1472:
+chunk1493:
+group1500:
 	MOVD R3, R11
-row1473:
+row1501:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1474:
+chunks1502:
 	CMP $16, R22
-	BLO tail1476
-body1475:
+	BLO tail1504
+body1503:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -19140,9 +19415,9 @@ body1475:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1474
-tail1476:
-	CBZ R22, rowdone1477
+	B chunks1502
+tail1504:
+	CBZ R22, rowdone1505
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19153,16 +19428,16 @@ tail1476:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1475
-rowdone1477:
+	B body1503
+rowdone1505:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1473
+	BNE row1501
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1472
+	BNE group1500
 	RET
 
 // func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19183,24 +19458,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1478
+	BHS chunk1506
 	CMP $16, R2
-	BHS chunk1479
+	BHS chunk1507
 	RET
-chunk1478:
-group1480:
+chunk1506:
+group1508:
 	MOVD R3, R11
-row1481:
+row1509:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1482:
+chunks1510:
 	CMP $32, R22
-	BLO tail1484
-body1483:
+	BLO tail1512
+body1511:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19215,9 +19490,9 @@ body1483:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1482
-tail1484:
-	CBZ R22, rowdone1485
+	B chunks1510
+tail1512:
+	CBZ R22, rowdone1513
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19228,31 +19503,31 @@ tail1484:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1483
-rowdone1485:
+	B body1511
+rowdone1513:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1481
+	BNE row1509
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1480
+	BNE group1508
 	RET
-chunk1479:
-group1486:
+chunk1507:
+group1514:
 	MOVD R3, R11
-row1487:
+row1515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1488:
+chunks1516:
 	CMP $16, R22
-	BLO tail1490
-body1489:
+	BLO tail1518
+body1517:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ F0, 0(R12)
@@ -19265,9 +19540,9 @@ body1489:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1488
-tail1490:
-	CBZ R22, rowdone1491
+	B chunks1516
+tail1518:
+	CBZ R22, rowdone1519
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19278,16 +19553,16 @@ tail1490:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1489
-rowdone1491:
+	B body1517
+rowdone1519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1487
+	BNE row1515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1486
+	BNE group1514
 	RET
 
 // func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19308,11 +19583,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1492
+	BHS chunk1520
 	CMP $24, R2
-	BHS chunk1493
+	BHS chunk1521
 	RET
-chunk1492:
+chunk1520:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19327,19 +19602,19 @@ chunk1492:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1494:
+group1522:
 	MOVD R3, R11
-row1495:
+row1523:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1496:
+chunks1524:
 	CMP $36, R22
-	BLO tail1498
-body1497:
+	BLO tail1526
+body1525:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19392,9 +19667,9 @@ body1497:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1496
-tail1498:
-	CBZ R22, rowdone1499
+	B chunks1524
+tail1526:
+	CBZ R22, rowdone1527
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19405,18 +19680,18 @@ tail1498:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1497
-rowdone1499:
+	B body1525
+rowdone1527:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1495
+	BNE row1523
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1494
+	BNE group1522
 	RET
-chunk1493:
+chunk1521:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19427,19 +19702,19 @@ chunk1493:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1500:
+group1528:
 	MOVD R3, R11
-row1501:
+row1529:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1502:
+chunks1530:
 	CMP $24, R22
-	BLO tail1504
-body1503:
+	BLO tail1532
+body1531:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19477,9 +19752,9 @@ body1503:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1502
-tail1504:
-	CBZ R22, rowdone1505
+	B chunks1530
+tail1532:
+	CBZ R22, rowdone1533
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19490,16 +19765,16 @@ tail1504:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1503
-rowdone1505:
+	B body1531
+rowdone1533:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1501
+	BNE row1529
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1500
+	BNE group1528
 	RET
 
 // func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19520,38 +19795,38 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1506
+	BHS chunk1534
 	CMP $16, R2
-	BHS chunk1507
+	BHS chunk1535
 	RET
-chunk1506:
-	MOVD $mask629<>(SB), R24
+chunk1534:
+	MOVD $mask636<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask630<>(SB), R24
+	MOVD $mask637<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask631<>(SB), R24
+	MOVD $mask638<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask632<>(SB), R24
+	MOVD $mask639<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask640<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask641<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask635<>(SB), R24
+	MOVD $mask642<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1508:
+group1536:
 	MOVD R3, R11
-row1509:
+row1537:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1510:
+chunks1538:
 	CMP $32, R22
-	BLO tail1512
-body1511:
+	BLO tail1540
+body1539:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -19627,9 +19902,9 @@ body1511:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1510
-tail1512:
-	CBZ R22, rowdone1513
+	B chunks1538
+tail1540:
+	CBZ R22, rowdone1541
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19640,45 +19915,45 @@ tail1512:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1511
-rowdone1513:
+	B body1539
+rowdone1541:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1509
+	BNE row1537
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1508
+	BNE group1536
 	RET
-chunk1507:
-	MOVD $mask629<>(SB), R24
+chunk1535:
+	MOVD $mask636<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask630<>(SB), R24
+	MOVD $mask637<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask631<>(SB), R24
+	MOVD $mask638<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask632<>(SB), R24
+	MOVD $mask639<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask640<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask641<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask635<>(SB), R24
+	MOVD $mask642<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1514:
+group1542:
 	MOVD R3, R11
-row1515:
+row1543:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1516:
+chunks1544:
 	CMP $16, R22
-	BLO tail1518
-body1517:
+	BLO tail1546
+body1545:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -19718,9 +19993,9 @@ body1517:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1516
-tail1518:
-	CBZ R22, rowdone1519
+	B chunks1544
+tail1546:
+	CBZ R22, rowdone1547
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19731,16 +20006,16 @@ tail1518:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1517
-rowdone1519:
+	B body1545
+rowdone1547:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1515
+	BNE row1543
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1514
+	BNE group1542
 	RET
 
 // func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19761,30 +20036,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1520
+	BHS chunk1548
 	CMP $16, R2
-	BHS chunk1521
+	BHS chunk1549
 	RET
-chunk1520:
-	MOVD $mask636<>(SB), R24
+chunk1548:
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask637<>(SB), R24
+	MOVD $mask644<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask638<>(SB), R24
+	MOVD $mask645<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1522:
+group1550:
 	MOVD R3, R11
-row1523:
+row1551:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1524:
+chunks1552:
 	CMP $32, R22
-	BLO tail1526
-body1525:
+	BLO tail1554
+body1553:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -19826,9 +20101,9 @@ body1525:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1524
-tail1526:
-	CBZ R22, rowdone1527
+	B chunks1552
+tail1554:
+	CBZ R22, rowdone1555
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19839,37 +20114,37 @@ tail1526:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1525
-rowdone1527:
+	B body1553
+rowdone1555:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1523
+	BNE row1551
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1522
+	BNE group1550
 	RET
-chunk1521:
-	MOVD $mask636<>(SB), R24
+chunk1549:
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask637<>(SB), R24
+	MOVD $mask644<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask638<>(SB), R24
+	MOVD $mask645<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1528:
+group1556:
 	MOVD R3, R11
-row1529:
+row1557:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1530:
+chunks1558:
 	CMP $16, R22
-	BLO tail1532
-body1531:
+	BLO tail1560
+body1559:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -19895,9 +20170,9 @@ body1531:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1530
-tail1532:
-	CBZ R22, rowdone1533
+	B chunks1558
+tail1560:
+	CBZ R22, rowdone1561
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19908,16 +20183,16 @@ tail1532:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1531
-rowdone1533:
+	B body1559
+rowdone1561:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1529
+	BNE row1557
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1528
+	BNE group1556
 	RET
 
 // func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19938,28 +20213,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1534
+	BHS chunk1562
 	RET
-chunk1534:
-	MOVD $mask522<>(SB), R24
+chunk1562:
+	MOVD $mask526<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask523<>(SB), R24
+	MOVD $mask527<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask524<>(SB), R24
+	MOVD $mask528<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1535:
+group1563:
 	MOVD R3, R11
-row1536:
+row1564:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1537:
+chunks1565:
 	CMP $32, R22
-	BLO tail1539
-body1538:
+	BLO tail1567
+body1566:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20001,9 +20276,9 @@ body1538:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1537
-tail1539:
-	CBZ R22, rowdone1540
+	B chunks1565
+tail1567:
+	CBZ R22, rowdone1568
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20014,16 +20289,16 @@ tail1539:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1538
-rowdone1540:
+	B body1566
+rowdone1568:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1536
+	BNE row1564
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1535
+	BNE group1563
 	RET
 
 // func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20044,28 +20319,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1541
+	BHS chunk1569
 	RET
-chunk1541:
+chunk1569:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1542:
+group1570:
 	MOVD R3, R11
-row1543:
+row1571:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1544:
+chunks1572:
 	CMP $64, R22
-	BLO tail1546
-body1545:
+	BLO tail1574
+body1573:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -20151,9 +20426,9 @@ body1545:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1544
-tail1546:
-	CBZ R22, rowdone1547
+	B chunks1572
+tail1574:
+	CBZ R22, rowdone1575
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20164,16 +20439,16 @@ tail1546:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1545
-rowdone1547:
+	B body1573
+rowdone1575:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1543
+	BNE row1571
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1542
+	BNE group1570
 	RET
 
 // func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20194,58 +20469,58 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1548
+	BHS chunk1576
 	CMP $24, R2
-	BHS chunk1549
+	BHS chunk1577
 	RET
-chunk1548:
-	MOVD $mask639<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask640<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask641<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask642<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask643<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask527<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask644<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask645<>(SB), R24
-	VLD1 (R24), [V24.B16]
+chunk1576:
 	MOVD $mask646<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask647<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask648<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V29.B16]
 	MOVD $mask649<>(SB), R24
-	VLD1 (R24), [V20.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask650<>(SB), R24
-	VLD1 (R24), [V19.B16]
+	VLD1 (R24), [V27.B16]
+	MOVD $mask531<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask651<>(SB), R24
-	VLD1 (R24), [V18.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask652<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V24.B16]
 	MOVD $mask653<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V23.B16]
 	MOVD $mask654<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask655<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask656<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask657<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask658<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask659<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask660<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask661<>(SB), R24
 	VLD1 (R24), [V15.B16]
-group1550:
+group1578:
 	MOVD R3, R11
-row1551:
+row1579:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1552:
+chunks1580:
 	CMP $36, R22
-	BLO tail1554
-body1553:
+	BLO tail1582
+body1581:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20373,9 +20648,9 @@ body1553:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1552
-tail1554:
-	CBZ R22, rowdone1555
+	B chunks1580
+tail1582:
+	CBZ R22, rowdone1583
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20386,61 +20661,61 @@ tail1554:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1553
-rowdone1555:
+	B body1581
+rowdone1583:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1551
+	BNE row1579
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1550
+	BNE group1578
 	RET
-chunk1549:
-	MOVD $mask639<>(SB), R24
+chunk1577:
+	MOVD $mask646<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask640<>(SB), R24
+	MOVD $mask647<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask641<>(SB), R24
+	MOVD $mask648<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask642<>(SB), R24
+	MOVD $mask649<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask643<>(SB), R24
+	MOVD $mask650<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask531<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask644<>(SB), R24
+	MOVD $mask651<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask645<>(SB), R24
+	MOVD $mask652<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask655<>(SB), R24
+	MOVD $mask662<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask656<>(SB), R24
+	MOVD $mask663<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask657<>(SB), R24
+	MOVD $mask664<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask658<>(SB), R24
+	MOVD $mask665<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask659<>(SB), R24
+	MOVD $mask666<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask660<>(SB), R24
+	MOVD $mask667<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask661<>(SB), R24
+	MOVD $mask668<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1556:
+group1584:
 	MOVD R3, R11
-row1557:
+row1585:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1558:
+chunks1586:
 	CMP $24, R22
-	BLO tail1560
-body1559:
+	BLO tail1588
+body1587:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20520,9 +20795,9 @@ body1559:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1558
-tail1560:
-	CBZ R22, rowdone1561
+	B chunks1586
+tail1588:
+	CBZ R22, rowdone1589
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20533,16 +20808,16 @@ tail1560:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1559
-rowdone1561:
+	B body1587
+rowdone1589:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1557
+	BNE row1585
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1556
+	BNE group1584
 	RET
 
 // func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20563,48 +20838,48 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1562
+	BHS chunk1590
 	CMP $24, R2
-	BHS chunk1563
+	BHS chunk1591
 	RET
-chunk1562:
-	MOVD $mask599<>(SB), R24
+chunk1590:
+	MOVD $mask606<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask600<>(SB), R24
+	MOVD $mask607<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask601<>(SB), R24
+	MOVD $mask608<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask489<>(SB), R24
+	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask244<>(SB), R24
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask662<>(SB), R24
+	MOVD $mask669<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask602<>(SB), R24
+	MOVD $mask609<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask246<>(SB), R24
+	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask252<>(SB), R24
+	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask663<>(SB), R24
+	MOVD $mask670<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask257<>(SB), R24
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask664<>(SB), R24
+	MOVD $mask671<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1564:
+group1592:
 	MOVD R3, R11
-row1565:
+row1593:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1566:
+chunks1594:
 	CMP $48, R22
-	BLO tail1568
-body1567:
+	BLO tail1596
+body1595:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -20716,9 +20991,9 @@ body1567:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1566
-tail1568:
-	CBZ R22, rowdone1569
+	B chunks1594
+tail1596:
+	CBZ R22, rowdone1597
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20729,49 +21004,49 @@ tail1568:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1567
-rowdone1569:
+	B body1595
+rowdone1597:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1565
+	BNE row1593
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1564
+	BNE group1592
 	RET
-chunk1563:
-	MOVD $mask599<>(SB), R24
+chunk1591:
+	MOVD $mask606<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask600<>(SB), R24
+	MOVD $mask607<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask601<>(SB), R24
+	MOVD $mask608<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask489<>(SB), R24
+	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask244<>(SB), R24
+	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask662<>(SB), R24
+	MOVD $mask669<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask665<>(SB), R24
+	MOVD $mask672<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask666<>(SB), R24
+	MOVD $mask673<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask667<>(SB), R24
+	MOVD $mask674<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1570:
+group1598:
 	MOVD R3, R11
-row1571:
+row1599:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1572:
+chunks1600:
 	CMP $24, R22
-	BLO tail1574
-body1573:
+	BLO tail1602
+body1601:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 8(R21), F2
@@ -20831,9 +21106,9 @@ body1573:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1572
-tail1574:
-	CBZ R22, rowdone1575
+	B chunks1600
+tail1602:
+	CBZ R22, rowdone1603
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20844,16 +21119,16 @@ tail1574:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1573
-rowdone1575:
+	B body1601
+rowdone1603:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1571
+	BNE row1599
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1570
+	BNE group1598
 	RET
 
 // func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20874,32 +21149,32 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1576
+	BHS chunk1604
 	RET
-chunk1576:
-	MOVD $mask542<>(SB), R24
+chunk1604:
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask668<>(SB), R24
+	MOVD $mask675<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1577:
+group1605:
 	MOVD R3, R11
-row1578:
+row1606:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1579:
+chunks1607:
 	CMP $48, R22
-	BLO tail1581
-body1580:
+	BLO tail1609
+body1608:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -20988,9 +21263,9 @@ body1580:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1579
-tail1581:
-	CBZ R22, rowdone1582
+	B chunks1607
+tail1609:
+	CBZ R22, rowdone1610
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21001,16 +21276,16 @@ tail1581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1580
-rowdone1582:
+	B body1608
+rowdone1610:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1578
+	BNE row1606
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1577
+	BNE group1605
 	RET
 
 // func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21031,38 +21306,38 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1583
+	BHS chunk1611
 	CMP $16, R2
-	BHS chunk1584
+	BHS chunk1612
 	RET
-chunk1583:
-	MOVD $mask669<>(SB), R24
+chunk1611:
+	MOVD $mask676<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask670<>(SB), R24
+	MOVD $mask677<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask671<>(SB), R24
+	MOVD $mask678<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask672<>(SB), R24
+	MOVD $mask679<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask673<>(SB), R24
+	MOVD $mask680<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask674<>(SB), R24
+	MOVD $mask681<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask675<>(SB), R24
+	MOVD $mask682<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1585:
+group1613:
 	MOVD R3, R11
-row1586:
+row1614:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1587:
+chunks1615:
 	CMP $32, R22
-	BLO tail1589
-body1588:
+	BLO tail1617
+body1616:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -21138,9 +21413,9 @@ body1588:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1587
-tail1589:
-	CBZ R22, rowdone1590
+	B chunks1615
+tail1617:
+	CBZ R22, rowdone1618
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21151,45 +21426,45 @@ tail1589:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1588
-rowdone1590:
+	B body1616
+rowdone1618:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1586
+	BNE row1614
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1585
+	BNE group1613
 	RET
-chunk1584:
-	MOVD $mask669<>(SB), R24
+chunk1612:
+	MOVD $mask676<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask670<>(SB), R24
+	MOVD $mask677<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask671<>(SB), R24
+	MOVD $mask678<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask672<>(SB), R24
+	MOVD $mask679<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask673<>(SB), R24
+	MOVD $mask680<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask674<>(SB), R24
+	MOVD $mask681<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask675<>(SB), R24
+	MOVD $mask682<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1591:
+group1619:
 	MOVD R3, R11
-row1592:
+row1620:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1593:
+chunks1621:
 	CMP $16, R22
-	BLO tail1595
-body1594:
+	BLO tail1623
+body1622:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -21229,9 +21504,9 @@ body1594:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1593
-tail1595:
-	CBZ R22, rowdone1596
+	B chunks1621
+tail1623:
+	CBZ R22, rowdone1624
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21242,16 +21517,16 @@ tail1595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1594
-rowdone1596:
+	B body1622
+rowdone1624:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1592
+	BNE row1620
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1591
+	BNE group1619
 	RET
 
 // func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21272,36 +21547,36 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1597
+	BHS chunk1625
 	RET
-chunk1597:
-	MOVD $mask620<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask621<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask622<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask623<>(SB), R24
-	VLD1 (R24), [V28.B16]
+chunk1625:
 	MOVD $mask627<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask628<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask629<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask630<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask634<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask676<>(SB), R24
+	MOVD $mask683<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask626<>(SB), R24
+	MOVD $mask633<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1598:
+group1626:
 	MOVD R3, R11
-row1599:
+row1627:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1600:
+chunks1628:
 	CMP $32, R22
-	BLO tail1602
-body1601:
+	BLO tail1630
+body1629:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -21377,9 +21652,9 @@ body1601:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1600
-tail1602:
-	CBZ R22, rowdone1603
+	B chunks1628
+tail1630:
+	CBZ R22, rowdone1631
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21390,16 +21665,16 @@ tail1602:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1601
-rowdone1603:
+	B body1629
+rowdone1631:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1599
+	BNE row1627
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1598
+	BNE group1626
 	RET
 
 // func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21420,36 +21695,36 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1604
+	BHS chunk1632
 	RET
-chunk1604:
+chunk1632:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1605:
+group1633:
 	MOVD R3, R11
-row1606:
+row1634:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1607:
+chunks1635:
 	CMP $64, R22
-	BLO tail1609
-body1608:
+	BLO tail1637
+body1636:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21597,9 +21872,9 @@ body1608:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1607
-tail1609:
-	CBZ R22, rowdone1610
+	B chunks1635
+tail1637:
+	CBZ R22, rowdone1638
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21610,16 +21885,16 @@ tail1609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1608
-rowdone1610:
+	B body1636
+rowdone1638:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1606
+	BNE row1634
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1605
+	BNE group1633
 	RET
 
 // func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21640,12 +21915,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1611
+	BHS chunk1639
 	RET
-chunk1611:
-group1612:
+chunk1639:
+group1640:
 	MOVD R3, R11
-row1613:
+row1641:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21653,86 +21928,86 @@ row1613:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1614:
+chunks1642:
 	CMP $16, R22
-	BLO tail1616
-body1615:
+	BLO tail1644
+body1643:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask677<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask678<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask679<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask680<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask681<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask682<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask683<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask684<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask685<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
+	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask686<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask687<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask688<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V5.B16
 	MOVD $mask689<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask690<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask691<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask692<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask693<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask694<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask695<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask696<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask697<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask698<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask699<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask700<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask701<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask702<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask703<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask704<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask705<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask706<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask707<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask708<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -21747,9 +22022,9 @@ body1615:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1614
-tail1616:
-	CBZ R22, rowdone1617
+	B chunks1642
+tail1644:
+	CBZ R22, rowdone1645
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21761,16 +22036,16 @@ tail1616:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1615
-rowdone1617:
+	B body1643
+rowdone1645:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1613
+	BNE row1641
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1612
+	BNE group1640
 	RET
 
 // func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21791,12 +22066,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1618
+	BHS chunk1646
 	RET
-chunk1618:
-group1619:
+chunk1646:
+group1647:
 	MOVD R3, R11
-row1620:
+row1648:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21804,86 +22079,86 @@ row1620:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1621:
+chunks1649:
 	CMP $16, R22
-	BLO tail1623
-body1622:
+	BLO tail1651
+body1650:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask702<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask703<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask258<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask704<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask705<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask706<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask426<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask707<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask708<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask709<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask710<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask267<>(SB), R24
+	VTBX V31.B16, [V1.B16], V5.B16
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask711<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask428<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask712<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V5.B16
 	MOVD $mask713<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V6.B16
+	MOVD $mask430<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask714<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask715<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask268<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask716<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask717<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V7.B16
+	MOVD $mask271<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask718<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask374<>(SB), R24
+	VTBX V31.B16, [V2.B16], V7.B16
+	MOVD $mask432<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask719<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask720<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V8.B16
+	MOVD $mask721<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask722<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask272<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask723<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask724<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask725<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask378<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask726<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask727<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -21898,9 +22173,9 @@ body1622:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1621
-tail1623:
-	CBZ R22, rowdone1624
+	B chunks1649
+tail1651:
+	CBZ R22, rowdone1652
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21912,16 +22187,16 @@ tail1623:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1622
-rowdone1624:
+	B body1650
+rowdone1652:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1620
+	BNE row1648
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1619
+	BNE group1647
 	RET
 
 // func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21942,44 +22217,44 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1625
+	BHS chunk1653
 	RET
-chunk1625:
+chunk1653:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask382<>(SB), R24
+	MOVD $mask386<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V17.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1626:
+group1654:
 	MOVD R3, R11
-row1627:
+row1655:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21987,10 +22262,10 @@ row1627:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1628:
+chunks1656:
 	CMP $16, R22
-	BLO tail1630
-body1629:
+	BLO tail1658
+body1657:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22026,9 +22301,9 @@ body1629:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1628
-tail1630:
-	CBZ R22, rowdone1631
+	B chunks1656
+tail1658:
+	CBZ R22, rowdone1659
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22040,16 +22315,16 @@ tail1630:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1629
-rowdone1631:
+	B body1657
+rowdone1659:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1627
+	BNE row1655
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1626
+	BNE group1654
 	RET
 
 // func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22070,20 +22345,20 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1632
+	BHS chunk1660
 	RET
-chunk1632:
+chunk1660:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1633:
+group1661:
 	MOVD R3, R11
-row1634:
+row1662:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22091,10 +22366,10 @@ row1634:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1635:
+chunks1663:
 	CMP $16, R22
-	BLO tail1637
-body1636:
+	BLO tail1665
+body1664:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22120,9 +22395,9 @@ body1636:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1635
-tail1637:
-	CBZ R22, rowdone1638
+	B chunks1663
+tail1665:
+	CBZ R22, rowdone1666
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22134,16 +22409,16 @@ tail1637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1636
-rowdone1638:
+	B body1664
+rowdone1666:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1634
+	BNE row1662
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1633
+	BNE group1661
 	RET
 
 // func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22164,14 +22439,14 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1639
+	BHS chunk1667
 	CMP $16, R2
-	BHS chunk1640
+	BHS chunk1668
 	RET
-chunk1639:
-group1641:
+chunk1667:
+group1669:
 	MOVD R3, R11
-row1642:
+row1670:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22179,10 +22454,10 @@ row1642:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1643:
+chunks1671:
 	CMP $32, R22
-	BLO tail1645
-body1644:
+	BLO tail1673
+body1672:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22200,9 +22475,9 @@ body1644:
 	ADD $32, R16, R16
 	ADD $160, R21, R21
 	SUB $32, R22, R22
-	B chunks1643
-tail1645:
-	CBZ R22, rowdone1646
+	B chunks1671
+tail1673:
+	CBZ R22, rowdone1674
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22214,21 +22489,21 @@ tail1645:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1644
-rowdone1646:
+	B body1672
+rowdone1674:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1642
+	BNE row1670
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1641
+	BNE group1669
 	RET
-chunk1640:
-group1647:
+chunk1668:
+group1675:
 	MOVD R3, R11
-row1648:
+row1676:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22236,10 +22511,10 @@ row1648:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1649:
+chunks1677:
 	CMP $16, R22
-	BLO tail1651
-body1650:
+	BLO tail1679
+body1678:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22255,9 +22530,9 @@ body1650:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1649
-tail1651:
-	CBZ R22, rowdone1652
+	B chunks1677
+tail1679:
+	CBZ R22, rowdone1680
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22269,16 +22544,16 @@ tail1651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1650
-rowdone1652:
+	B body1678
+rowdone1680:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1648
+	BNE row1676
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1647
+	BNE group1675
 	RET
 
 // func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22299,12 +22574,12 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1653
+	BHS chunk1681
 	RET
-chunk1653:
-group1654:
+chunk1681:
+group1682:
 	MOVD R3, R11
-row1655:
+row1683:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22313,119 +22588,119 @@ row1655:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1656:
+chunks1684:
 	CMP $16, R22
-	BLO tail1658
-body1657:
+	BLO tail1686
+body1685:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask721<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask722<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask723<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask724<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask725<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask726<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask727<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask728<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask729<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask730<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask731<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask732<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask733<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V6.B16
 	MOVD $mask734<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask735<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask736<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask737<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask738<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask739<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask740<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask741<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask742<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask743<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask744<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask745<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask746<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask747<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask748<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask749<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask750<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask751<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask752<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask753<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask754<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask755<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask756<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask757<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask758<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask759<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask760<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask761<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask762<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask763<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22442,9 +22717,9 @@ body1657:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1656
-tail1658:
-	CBZ R22, rowdone1659
+	B chunks1684
+tail1686:
+	CBZ R22, rowdone1687
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22457,16 +22732,16 @@ tail1658:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1657
-rowdone1659:
+	B body1685
+rowdone1687:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1655
+	BNE row1683
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1654
+	BNE group1682
 	RET
 
 // func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22487,12 +22762,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1660
+	BHS chunk1688
 	RET
-chunk1660:
-group1661:
+chunk1688:
+group1689:
 	MOVD R3, R11
-row1662:
+row1690:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22501,119 +22776,119 @@ row1662:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1663:
+chunks1691:
 	CMP $16, R22
-	BLO tail1665
-body1664:
+	BLO tail1693
+body1692:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask757<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask267<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask367<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask758<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask257<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask541<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask759<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask260<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask374<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask760<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask270<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask705<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask761<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask762<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask433<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask368<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask763<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask709<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask713<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask764<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask269<>(SB), R24
+	VTBL V31.B16, [V0.B16], V6.B16
+	MOVD $mask271<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
-	MOVD $mask427<>(SB), R24
+	VTBX V31.B16, [V1.B16], V6.B16
+	MOVD $mask371<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask765<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask259<>(SB), R24
+	VTBX V31.B16, [V3.B16], V6.B16
+	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask717<>(SB), R24
+	VTBX V31.B16, [V4.B16], V6.B16
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
-	MOVD $mask496<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V6.B16
 	MOVD $mask766<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
-	MOVD $mask258<>(SB), R24
+	VTBL V31.B16, [V0.B16], V7.B16
+	MOVD $mask264<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
-	MOVD $mask421<>(SB), R24
+	VTBX V31.B16, [V1.B16], V7.B16
+	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask767<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V7.B16
+	MOVD $mask274<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask712<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask768<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask499<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask769<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask437<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask372<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask770<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask716<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V8.B16
+	MOVD $mask720<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V9.B16
+	MOVD $mask771<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V9.B16
+	MOVD $mask273<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V9.B16
+	MOVD $mask431<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V9.B16
+	MOVD $mask772<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V9.B16
+	MOVD $mask263<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V9.B16
+	MOVD $mask724<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V10.B16
+	MOVD $mask500<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V10.B16
+	MOVD $mask773<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V10.B16
+	MOVD $mask262<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V10.B16
+	MOVD $mask425<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask774<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask775<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask503<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask776<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask377<>(SB), R24
+	MOVD $mask381<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask428<>(SB), R24
+	MOVD $mask432<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
-	MOVD $mask770<>(SB), R24
+	MOVD $mask777<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22630,9 +22905,9 @@ body1664:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1663
-tail1665:
-	CBZ R22, rowdone1666
+	B chunks1691
+tail1693:
+	CBZ R22, rowdone1694
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22645,16 +22920,16 @@ tail1665:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1664
-rowdone1666:
+	B body1692
+rowdone1694:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1662
+	BNE row1690
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1661
+	BNE group1689
 	RET
 
 // func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22675,44 +22950,44 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1667
+	BHS chunk1695
 	RET
-chunk1667:
+chunk1695:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask382<>(SB), R24
+	MOVD $mask386<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask171<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask174<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask212<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask279<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask211<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask176<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask173<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask277<>(SB), R24
-	VLD1 (R24), [V22.B16]
 	MOVD $mask175<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask178<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask216<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask283<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask215<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask180<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask177<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask281<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1668:
+group1696:
 	MOVD R3, R11
-row1669:
+row1697:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22721,10 +22996,10 @@ row1669:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1670:
+chunks1698:
 	CMP $16, R22
-	BLO tail1672
-body1671:
+	BLO tail1700
+body1699:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22766,9 +23041,9 @@ body1671:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1670
-tail1672:
-	CBZ R22, rowdone1673
+	B chunks1698
+tail1700:
+	CBZ R22, rowdone1701
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22781,16 +23056,16 @@ tail1672:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1671
-rowdone1673:
+	B body1699
+rowdone1701:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1669
+	BNE row1697
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1668
+	BNE group1696
 	RET
 
 // func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22811,20 +23086,20 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1674
+	BHS chunk1702
 	RET
-chunk1674:
+chunk1702:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1675:
+group1703:
 	MOVD R3, R11
-row1676:
+row1704:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22833,10 +23108,10 @@ row1676:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1677:
+chunks1705:
 	CMP $16, R22
-	BLO tail1679
-body1678:
+	BLO tail1707
+body1706:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22866,9 +23141,9 @@ body1678:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1677
-tail1679:
-	CBZ R22, rowdone1680
+	B chunks1705
+tail1707:
+	CBZ R22, rowdone1708
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22881,16 +23156,16 @@ tail1679:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1678
-rowdone1680:
+	B body1706
+rowdone1708:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1676
+	BNE row1704
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1675
+	BNE group1703
 	RET
 
 // func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22911,14 +23186,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1681
+	BHS chunk1709
 	CMP $16, R2
-	BHS chunk1682
+	BHS chunk1710
 	RET
-chunk1681:
-group1683:
+chunk1709:
+group1711:
 	MOVD R3, R11
-row1684:
+row1712:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22927,10 +23202,10 @@ row1684:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1685:
+chunks1713:
 	CMP $32, R22
-	BLO tail1687
-body1686:
+	BLO tail1715
+body1714:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22951,9 +23226,9 @@ body1686:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks1685
-tail1687:
-	CBZ R22, rowdone1688
+	B chunks1713
+tail1715:
+	CBZ R22, rowdone1716
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22966,21 +23241,21 @@ tail1687:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1686
-rowdone1688:
+	B body1714
+rowdone1716:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1684
+	BNE row1712
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1683
+	BNE group1711
 	RET
-chunk1682:
-group1689:
+chunk1710:
+group1717:
 	MOVD R3, R11
-row1690:
+row1718:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22989,10 +23264,10 @@ row1690:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1691:
+chunks1719:
 	CMP $16, R22
-	BLO tail1693
-body1692:
+	BLO tail1721
+body1720:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23010,9 +23285,9 @@ body1692:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1691
-tail1693:
-	CBZ R22, rowdone1694
+	B chunks1719
+tail1721:
+	CBZ R22, rowdone1722
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23025,16 +23300,16 @@ tail1693:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1692
-rowdone1694:
+	B body1720
+rowdone1722:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1690
+	BNE row1718
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1689
+	BNE group1717
 	RET
 
 // func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23055,12 +23330,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1695
+	BHS chunk1723
 	RET
-chunk1695:
-group1696:
+chunk1723:
+group1724:
 	MOVD R3, R11
-row1697:
+row1725:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23070,159 +23345,159 @@ row1697:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1698:
+chunks1726:
 	CMP $16, R22
-	BLO tail1700
-body1699:
+	BLO tail1728
+body1727:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask771<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask772<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask773<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask774<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask775<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask776<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask777<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask778<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask779<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask780<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask781<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask782<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask783<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask784<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
+	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask785<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask786<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask787<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask788<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask789<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask790<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask791<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
+	VTBX V31.B16, [V6.B16], V8.B16
 	MOVD $mask792<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask793<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask794<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask795<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask796<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask797<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask798<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
+	VTBX V31.B16, [V6.B16], V9.B16
 	MOVD $mask799<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask800<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask801<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask802<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask803<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask804<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask805<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
+	VTBX V31.B16, [V6.B16], V10.B16
 	MOVD $mask806<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
+	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask807<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
+	VTBX V31.B16, [V1.B16], V11.B16
 	MOVD $mask808<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
+	VTBX V31.B16, [V2.B16], V11.B16
 	MOVD $mask809<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
+	VTBX V31.B16, [V3.B16], V11.B16
 	MOVD $mask810<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask811<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
+	VTBX V31.B16, [V5.B16], V11.B16
 	MOVD $mask812<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
+	VTBX V31.B16, [V6.B16], V11.B16
 	MOVD $mask813<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V12.B16
 	MOVD $mask814<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V12.B16
 	MOVD $mask815<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V12.B16
 	MOVD $mask816<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V12.B16
 	MOVD $mask817<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V12.B16
 	MOVD $mask818<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask819<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V12.B16
+	MOVD $mask820<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask821<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask822<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask823<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask824<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask825<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V0.B16
+	MOVD $mask826<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -23241,9 +23516,9 @@ body1699:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1698
-tail1700:
-	CBZ R22, rowdone1701
+	B chunks1726
+tail1728:
+	CBZ R22, rowdone1729
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23257,16 +23532,16 @@ tail1700:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1699
-rowdone1701:
+	B body1727
+rowdone1729:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1697
+	BNE row1725
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1696
+	BNE group1724
 	RET
 
 // func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23287,12 +23562,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1702
+	BHS chunk1730
 	RET
-chunk1702:
-group1703:
+chunk1730:
+group1731:
 	MOVD R3, R11
-row1704:
+row1732:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23302,159 +23577,159 @@ row1704:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1705:
+chunks1733:
 	CMP $16, R22
-	BLO tail1707
-body1706:
+	BLO tail1735
+body1734:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask558<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask274<>(SB), R24
+	MOVD $mask278<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask269<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask258<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask428<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask490<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask820<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
-	MOVD $mask821<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask822<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask262<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask377<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask268<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask494<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask541<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
-	MOVD $mask761<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
-	MOVD $mask491<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask823<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
-	MOVD $mask272<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask261<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
-	MOVD $mask257<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask705<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
-	MOVD $mask713<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
-	MOVD $mask496<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
-	MOVD $mask424<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
-	MOVD $mask624<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
-	MOVD $mask434<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask270<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask709<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
-	MOVD $mask717<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
-	MOVD $mask499<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
-	MOVD $mask497<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
-	MOVD $mask425<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
-	MOVD $mask824<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
-	MOVD $mask263<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
-	MOVD $mask259<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
-	MOVD $mask768<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
-	MOVD $mask501<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
-	MOVD $mask426<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
-	MOVD $mask367<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
-	MOVD $mask492<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
-	MOVD $mask825<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
-	MOVD $mask826<>(SB), R24
+	VTBX V31.B16, [V2.B16], V7.B16
+	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V7.B16
+	MOVD $mask432<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask494<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V7.B16
+	MOVD $mask827<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V7.B16
+	MOVD $mask828<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V8.B16
+	MOVD $mask829<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask266<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask381<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask272<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask498<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V8.B16
+	MOVD $mask545<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V8.B16
+	MOVD $mask768<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V9.B16
+	MOVD $mask495<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V9.B16
+	MOVD $mask830<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V9.B16
+	MOVD $mask276<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V9.B16
+	MOVD $mask265<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V9.B16
+	MOVD $mask261<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V9.B16
+	MOVD $mask712<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V9.B16
+	MOVD $mask720<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V10.B16
+	MOVD $mask500<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V10.B16
+	MOVD $mask428<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V10.B16
+	MOVD $mask631<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V10.B16
+	MOVD $mask438<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask274<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask716<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V10.B16
+	MOVD $mask724<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask503<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V11.B16
+	MOVD $mask501<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V11.B16
+	MOVD $mask429<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V11.B16
+	MOVD $mask831<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask267<>(SB), R24
 	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V11.B16
+	MOVD $mask263<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V11.B16
+	MOVD $mask775<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V12.B16
+	MOVD $mask505<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V12.B16
+	MOVD $mask430<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V12.B16
+	MOVD $mask371<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V12.B16
+	MOVD $mask496<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V12.B16
+	MOVD $mask832<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V12.B16
+	MOVD $mask277<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V12.B16
+	MOVD $mask833<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask507<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask271<>(SB), R24
+	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask374<>(SB), R24
+	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask368<>(SB), R24
+	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
-	MOVD $mask493<>(SB), R24
+	MOVD $mask497<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
-	MOVD $mask827<>(SB), R24
+	MOVD $mask834<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -23473,9 +23748,9 @@ body1706:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1705
-tail1707:
-	CBZ R22, rowdone1708
+	B chunks1733
+tail1735:
+	CBZ R22, rowdone1736
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23489,16 +23764,16 @@ tail1707:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1706
-rowdone1708:
+	B body1734
+rowdone1736:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1704
+	BNE row1732
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1703
+	BNE group1731
 	RET
 
 // func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23519,44 +23794,44 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1709
+	BHS chunk1737
 	RET
-chunk1709:
+chunk1737:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask279<>(SB), R24
+	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask175<>(SB), R24
+	MOVD $mask179<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask212<>(SB), R24
+	MOVD $mask216<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask277<>(SB), R24
+	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask177<>(SB), R24
+	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask174<>(SB), R24
+	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask173<>(SB), R24
+	MOVD $mask177<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask278<>(SB), R24
+	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask171<>(SB), R24
+	MOVD $mask175<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask176<>(SB), R24
+	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V20.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask382<>(SB), R24
+	MOVD $mask386<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask211<>(SB), R24
+	MOVD $mask215<>(SB), R24
 	VLD1 (R24), [V17.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1710:
+group1738:
 	MOVD R3, R11
-row1711:
+row1739:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23566,10 +23841,10 @@ row1711:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1712:
+chunks1740:
 	CMP $16, R22
-	BLO tail1714
-body1713:
+	BLO tail1742
+body1741:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23618,9 +23893,9 @@ body1713:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1712
-tail1714:
-	CBZ R22, rowdone1715
+	B chunks1740
+tail1742:
+	CBZ R22, rowdone1743
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23634,16 +23909,16 @@ tail1714:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1713
-rowdone1715:
+	B body1741
+rowdone1743:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1711
+	BNE row1739
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1710
+	BNE group1738
 	RET
 
 // func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23664,20 +23939,20 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1716
+	BHS chunk1744
 	RET
-chunk1716:
+chunk1744:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask178<>(SB), R24
+	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1717:
+group1745:
 	MOVD R3, R11
-row1718:
+row1746:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23687,10 +23962,10 @@ row1718:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1719:
+chunks1747:
 	CMP $16, R22
-	BLO tail1721
-body1720:
+	BLO tail1749
+body1748:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23725,352 +24000,6 @@ body1720:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1719
-tail1721:
-	CBZ R22, rowdone1722
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	MOVD $7, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1720
-rowdone1722:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1718
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1717
-	RET
-
-// func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1723
-	CMP $16, R2
-	BHS chunk1724
-	RET
-chunk1723:
-group1725:
-	MOVD R3, R11
-row1726:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1727:
-	CMP $32, R22
-	BLO tail1729
-body1728:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	FLDPQ 128(R21), (F8, F9)
-	FLDPQ 160(R21), (F10, F11)
-	FLDPQ 192(R21), (F12, F13)
-	FSTPQ (F0, F7), 0(R12)
-	FSTPQ (F1, F8), 0(R13)
-	FSTPQ (F2, F9), 0(R14)
-	FSTPQ (F3, F10), 0(R15)
-	FSTPQ (F4, F11), 0(R16)
-	FSTPQ (F5, F12), 0(R17)
-	FSTPQ (F6, F13), 0(R19)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $224, R21, R21
-	SUB $32, R22, R22
-	B chunks1727
-tail1729:
-	CBZ R22, rowdone1730
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	MOVD $7, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1728
-rowdone1730:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1726
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1725
-	RET
-chunk1724:
-group1731:
-	MOVD R3, R11
-row1732:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1733:
-	CMP $16, R22
-	BLO tail1735
-body1734:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FMOVQ 96(R21), F6
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $112, R21, R21
-	SUB $16, R22, R22
-	B chunks1733
-tail1735:
-	CBZ R22, rowdone1736
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	MOVD $7, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body1734
-rowdone1736:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1732
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1731
-	RET
-
-// func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk1737
-	CMP $16, R2
-	BHS chunk1738
-	RET
-chunk1737:
-group1739:
-	MOVD R3, R11
-row1740:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1741:
-	CMP $32, R22
-	BLO tail1743
-body1742:
-	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
-	VUZP1 V12.B16, V8.B16, V0.B16
-	VUZP2 V12.B16, V8.B16, V1.B16
-	VUZP1 V13.B16, V9.B16, V2.B16
-	VUZP2 V13.B16, V9.B16, V3.B16
-	VUZP1 V14.B16, V10.B16, V4.B16
-	VUZP2 V14.B16, V10.B16, V5.B16
-	VUZP1 V15.B16, V11.B16, V6.B16
-	VUZP2 V15.B16, V11.B16, V7.B16
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $128, R21, R23
-	VLD4 (R23), [V24.H8, V25.H8, V26.H8, V27.H8]
-	ADD $192, R21, R24
-	VLD4 (R24), [V28.H8, V29.H8, V30.H8, V31.H8]
-	VUZP1 V28.B16, V24.B16, V16.B16
-	VUZP2 V28.B16, V24.B16, V17.B16
-	VUZP1 V29.B16, V25.B16, V18.B16
-	VUZP2 V29.B16, V25.B16, V19.B16
-	VUZP1 V30.B16, V26.B16, V20.B16
-	VUZP2 V30.B16, V26.B16, V21.B16
-	VUZP1 V31.B16, V27.B16, V22.B16
-	VUZP2 V31.B16, V27.B16, V23.B16
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	FMOVQ F19, 16(R15)
-	FMOVQ F20, 16(R16)
-	FMOVQ F21, 16(R17)
-	FMOVQ F22, 16(R19)
-	FMOVQ F23, 16(R20)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $32, R17, R17
-	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
-	SUB $32, R22, R22
-	B chunks1741
-tail1743:
-	CBZ R22, rowdone1744
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	SUB R23, R17, R17
-	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body1742
-rowdone1744:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row1740
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group1739
-	RET
-chunk1738:
-group1745:
-	MOVD R3, R11
-row1746:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	ADD R6, R16, R17
-	ADD R6, R17, R19
-	ADD R6, R19, R20
-	MOVD R0, R21
-	MOVD R2, R22
-chunks1747:
-	CMP $16, R22
-	BLO tail1749
-body1748:
-	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
-	VUZP1 V12.B16, V8.B16, V0.B16
-	VUZP2 V12.B16, V8.B16, V1.B16
-	VUZP1 V13.B16, V9.B16, V2.B16
-	VUZP2 V13.B16, V9.B16, V3.B16
-	VUZP1 V14.B16, V10.B16, V4.B16
-	VUZP2 V14.B16, V10.B16, V5.B16
-	VUZP1 V15.B16, V11.B16, V6.B16
-	VUZP2 V15.B16, V11.B16, V7.B16
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $16, R17, R17
-	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
-	SUB $16, R22, R22
 	B chunks1747
 tail1749:
 	CBZ R22, rowdone1750
@@ -24083,8 +24012,7 @@ tail1749:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
+	MOVD $7, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
@@ -24100,8 +24028,8 @@ rowdone1750:
 	BNE group1745
 	RET
 
-// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -24133,52 +24061,26 @@ row1754:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
-	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1755:
 	CMP $32, R22
 	BLO tail1757
 body1756:
-	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
-	VUZP1 V12.H8, V8.H8, V0.H8
-	VUZP2 V12.H8, V8.H8, V1.H8
-	VUZP1 V13.H8, V9.H8, V2.H8
-	VUZP2 V13.H8, V9.H8, V3.H8
-	VUZP1 V14.H8, V10.H8, V4.H8
-	VUZP2 V14.H8, V10.H8, V5.H8
-	VUZP1 V15.H8, V11.H8, V6.H8
-	VUZP2 V15.H8, V11.H8, V7.H8
-	FMOVQ F0, 0(R12)
-	FMOVQ F1, 0(R13)
-	FMOVQ F2, 0(R14)
-	FMOVQ F3, 0(R15)
-	FMOVQ F4, 0(R16)
-	FMOVQ F5, 0(R17)
-	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
-	ADD $128, R21, R23
-	VLD4 (R23), [V24.S4, V25.S4, V26.S4, V27.S4]
-	ADD $192, R21, R24
-	VLD4 (R24), [V28.S4, V29.S4, V30.S4, V31.S4]
-	VUZP1 V28.H8, V24.H8, V16.H8
-	VUZP2 V28.H8, V24.H8, V17.H8
-	VUZP1 V29.H8, V25.H8, V18.H8
-	VUZP2 V29.H8, V25.H8, V19.H8
-	VUZP1 V30.H8, V26.H8, V20.H8
-	VUZP2 V30.H8, V26.H8, V21.H8
-	VUZP1 V31.H8, V27.H8, V22.H8
-	VUZP2 V31.H8, V27.H8, V23.H8
-	FMOVQ F16, 16(R12)
-	FMOVQ F17, 16(R13)
-	FMOVQ F18, 16(R14)
-	FMOVQ F19, 16(R15)
-	FMOVQ F20, 16(R16)
-	FMOVQ F21, 16(R17)
-	FMOVQ F22, 16(R19)
-	FMOVQ F23, 16(R20)
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
+	FLDPQ 128(R21), (F8, F9)
+	FLDPQ 160(R21), (F10, F11)
+	FLDPQ 192(R21), (F12, F13)
+	FSTPQ (F0, F7), 0(R12)
+	FSTPQ (F1, F8), 0(R13)
+	FSTPQ (F2, F9), 0(R14)
+	FSTPQ (F3, F10), 0(R15)
+	FSTPQ (F4, F11), 0(R16)
+	FSTPQ (F5, F12), 0(R17)
+	FSTPQ (F6, F13), 0(R19)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -24186,8 +24088,7 @@ body1756:
 	ADD $32, R16, R16
 	ADD $32, R17, R17
 	ADD $32, R19, R19
-	ADD $32, R20, R20
-	ADD $256, R21, R21
+	ADD $224, R21, R21
 	SUB $32, R22, R22
 	B chunks1755
 tail1757:
@@ -24201,8 +24102,7 @@ tail1757:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
+	MOVD $7, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
@@ -24228,24 +24128,16 @@ row1760:
 	ADD R7, R12, R16
 	ADD R6, R16, R17
 	ADD R6, R17, R19
-	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
 chunks1761:
 	CMP $16, R22
 	BLO tail1763
 body1762:
-	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
-	ADD $64, R21, R24
-	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
-	VUZP1 V12.H8, V8.H8, V0.H8
-	VUZP2 V12.H8, V8.H8, V1.H8
-	VUZP1 V13.H8, V9.H8, V2.H8
-	VUZP2 V13.H8, V9.H8, V3.H8
-	VUZP1 V14.H8, V10.H8, V4.H8
-	VUZP2 V14.H8, V10.H8, V5.H8
-	VUZP1 V15.H8, V11.H8, V6.H8
-	VUZP2 V15.H8, V11.H8, V7.H8
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FMOVQ 96(R21), F6
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24253,7 +24145,6 @@ body1762:
 	FMOVQ F4, 0(R16)
 	FMOVQ F5, 0(R17)
 	FMOVQ F6, 0(R19)
-	FMOVQ F7, 0(R20)
 	ADD $16, R12, R12
 	ADD $16, R13, R13
 	ADD $16, R14, R14
@@ -24261,8 +24152,7 @@ body1762:
 	ADD $16, R16, R16
 	ADD $16, R17, R17
 	ADD $16, R19, R19
-	ADD $16, R20, R20
-	ADD $128, R21, R21
+	ADD $112, R21, R21
 	SUB $16, R22, R22
 	B chunks1761
 tail1763:
@@ -24276,8 +24166,7 @@ tail1763:
 	SUB R23, R16, R16
 	SUB R23, R17, R17
 	SUB R23, R19, R19
-	SUB R23, R20, R20
-	MOVD $8, R24
+	MOVD $7, R24
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
@@ -24293,8 +24182,8 @@ rowdone1764:
 	BNE group1759
 	RET
 
-// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -24333,17 +24222,17 @@ chunks1769:
 	CMP $32, R22
 	BLO tail1771
 body1770:
-	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
-	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
-	VUZP1 V12.S4, V8.S4, V0.S4
-	VUZP2 V12.S4, V8.S4, V1.S4
-	VUZP1 V13.S4, V9.S4, V2.S4
-	VUZP2 V13.S4, V9.S4, V3.S4
-	VUZP1 V14.S4, V10.S4, V4.S4
-	VUZP2 V14.S4, V10.S4, V5.S4
-	VUZP1 V15.S4, V11.S4, V6.S4
-	VUZP2 V15.S4, V11.S4, V7.S4
+	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
+	VUZP1 V12.B16, V8.B16, V0.B16
+	VUZP2 V12.B16, V8.B16, V1.B16
+	VUZP1 V13.B16, V9.B16, V2.B16
+	VUZP2 V13.B16, V9.B16, V3.B16
+	VUZP1 V14.B16, V10.B16, V4.B16
+	VUZP2 V14.B16, V10.B16, V5.B16
+	VUZP1 V15.B16, V11.B16, V6.B16
+	VUZP2 V15.B16, V11.B16, V7.B16
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24353,17 +24242,17 @@ body1770:
 	FMOVQ F6, 0(R19)
 	FMOVQ F7, 0(R20)
 	ADD $128, R21, R23
-	VLD4 (R23), [V24.D2, V25.D2, V26.D2, V27.D2]
+	VLD4 (R23), [V24.H8, V25.H8, V26.H8, V27.H8]
 	ADD $192, R21, R24
-	VLD4 (R24), [V28.D2, V29.D2, V30.D2, V31.D2]
-	VUZP1 V28.S4, V24.S4, V16.S4
-	VUZP2 V28.S4, V24.S4, V17.S4
-	VUZP1 V29.S4, V25.S4, V18.S4
-	VUZP2 V29.S4, V25.S4, V19.S4
-	VUZP1 V30.S4, V26.S4, V20.S4
-	VUZP2 V30.S4, V26.S4, V21.S4
-	VUZP1 V31.S4, V27.S4, V22.S4
-	VUZP2 V31.S4, V27.S4, V23.S4
+	VLD4 (R24), [V28.H8, V29.H8, V30.H8, V31.H8]
+	VUZP1 V28.B16, V24.B16, V16.B16
+	VUZP2 V28.B16, V24.B16, V17.B16
+	VUZP1 V29.B16, V25.B16, V18.B16
+	VUZP2 V29.B16, V25.B16, V19.B16
+	VUZP1 V30.B16, V26.B16, V20.B16
+	VUZP2 V30.B16, V26.B16, V21.B16
+	VUZP1 V31.B16, V27.B16, V22.B16
+	VUZP2 V31.B16, V27.B16, V23.B16
 	FMOVQ F16, 16(R12)
 	FMOVQ F17, 16(R13)
 	FMOVQ F18, 16(R14)
@@ -24428,17 +24317,17 @@ chunks1775:
 	CMP $16, R22
 	BLO tail1777
 body1776:
-	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
-	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
-	VUZP1 V12.S4, V8.S4, V0.S4
-	VUZP2 V12.S4, V8.S4, V1.S4
-	VUZP1 V13.S4, V9.S4, V2.S4
-	VUZP2 V13.S4, V9.S4, V3.S4
-	VUZP1 V14.S4, V10.S4, V4.S4
-	VUZP2 V14.S4, V10.S4, V5.S4
-	VUZP1 V15.S4, V11.S4, V6.S4
-	VUZP2 V15.S4, V11.S4, V7.S4
+	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
+	VUZP1 V12.B16, V8.B16, V0.B16
+	VUZP2 V12.B16, V8.B16, V1.B16
+	VUZP1 V13.B16, V9.B16, V2.B16
+	VUZP2 V13.B16, V9.B16, V3.B16
+	VUZP1 V14.B16, V10.B16, V4.B16
+	VUZP2 V14.B16, V10.B16, V5.B16
+	VUZP1 V15.B16, V11.B16, V6.B16
+	VUZP2 V15.B16, V11.B16, V7.B16
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24486,8 +24375,8 @@ rowdone1778:
 	BNE group1773
 	RET
 
-// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -24526,17 +24415,17 @@ chunks1783:
 	CMP $32, R22
 	BLO tail1785
 body1784:
-	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
-	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
-	VUZP1 V12.D2, V8.D2, V0.D2
-	VUZP2 V12.D2, V8.D2, V1.D2
-	VUZP1 V13.D2, V9.D2, V2.D2
-	VUZP2 V13.D2, V9.D2, V3.D2
-	VUZP1 V14.D2, V10.D2, V4.D2
-	VUZP2 V14.D2, V10.D2, V5.D2
-	VUZP1 V15.D2, V11.D2, V6.D2
-	VUZP2 V15.D2, V11.D2, V7.D2
+	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
+	VUZP1 V12.H8, V8.H8, V0.H8
+	VUZP2 V12.H8, V8.H8, V1.H8
+	VUZP1 V13.H8, V9.H8, V2.H8
+	VUZP2 V13.H8, V9.H8, V3.H8
+	VUZP1 V14.H8, V10.H8, V4.H8
+	VUZP2 V14.H8, V10.H8, V5.H8
+	VUZP1 V15.H8, V11.H8, V6.H8
+	VUZP2 V15.H8, V11.H8, V7.H8
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24546,17 +24435,17 @@ body1784:
 	FMOVQ F6, 0(R19)
 	FMOVQ F7, 0(R20)
 	ADD $128, R21, R23
-	VLD1 (R23), [V24.B16, V25.B16, V26.B16, V27.B16]
+	VLD4 (R23), [V24.S4, V25.S4, V26.S4, V27.S4]
 	ADD $192, R21, R24
-	VLD1 (R24), [V28.B16, V29.B16, V30.B16, V31.B16]
-	VUZP1 V28.D2, V24.D2, V16.D2
-	VUZP2 V28.D2, V24.D2, V17.D2
-	VUZP1 V29.D2, V25.D2, V18.D2
-	VUZP2 V29.D2, V25.D2, V19.D2
-	VUZP1 V30.D2, V26.D2, V20.D2
-	VUZP2 V30.D2, V26.D2, V21.D2
-	VUZP1 V31.D2, V27.D2, V22.D2
-	VUZP2 V31.D2, V27.D2, V23.D2
+	VLD4 (R24), [V28.S4, V29.S4, V30.S4, V31.S4]
+	VUZP1 V28.H8, V24.H8, V16.H8
+	VUZP2 V28.H8, V24.H8, V17.H8
+	VUZP1 V29.H8, V25.H8, V18.H8
+	VUZP2 V29.H8, V25.H8, V19.H8
+	VUZP1 V30.H8, V26.H8, V20.H8
+	VUZP2 V30.H8, V26.H8, V21.H8
+	VUZP1 V31.H8, V27.H8, V22.H8
+	VUZP2 V31.H8, V27.H8, V23.H8
 	FMOVQ F16, 16(R12)
 	FMOVQ F17, 16(R13)
 	FMOVQ F18, 16(R14)
@@ -24621,17 +24510,17 @@ chunks1789:
 	CMP $16, R22
 	BLO tail1791
 body1790:
-	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
-	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
-	VUZP1 V12.D2, V8.D2, V0.D2
-	VUZP2 V12.D2, V8.D2, V1.D2
-	VUZP1 V13.D2, V9.D2, V2.D2
-	VUZP2 V13.D2, V9.D2, V3.D2
-	VUZP1 V14.D2, V10.D2, V4.D2
-	VUZP2 V14.D2, V10.D2, V5.D2
-	VUZP1 V15.D2, V11.D2, V6.D2
-	VUZP2 V15.D2, V11.D2, V7.D2
+	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
+	VUZP1 V12.H8, V8.H8, V0.H8
+	VUZP2 V12.H8, V8.H8, V1.H8
+	VUZP1 V13.H8, V9.H8, V2.H8
+	VUZP2 V13.H8, V9.H8, V3.H8
+	VUZP1 V14.H8, V10.H8, V4.H8
+	VUZP2 V14.H8, V10.H8, V5.H8
+	VUZP1 V15.H8, V11.H8, V6.H8
+	VUZP2 V15.H8, V11.H8, V7.H8
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24679,8 +24568,8 @@ rowdone1792:
 	BNE group1787
 	RET
 
-// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -24719,22 +24608,45 @@ chunks1797:
 	CMP $32, R22
 	BLO tail1799
 body1798:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
-	FLDPQ 128(R21), (F8, F9)
-	FLDPQ 160(R21), (F10, F11)
-	FLDPQ 192(R21), (F12, F13)
-	FLDPQ 224(R21), (F14, F15)
-	FSTPQ (F0, F8), 0(R12)
-	FSTPQ (F1, F9), 0(R13)
-	FSTPQ (F2, F10), 0(R14)
-	FSTPQ (F3, F11), 0(R15)
-	FSTPQ (F4, F12), 0(R16)
-	FSTPQ (F5, F13), 0(R17)
-	FSTPQ (F6, F14), 0(R19)
-	FSTPQ (F7, F15), 0(R20)
+	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
+	VUZP1 V12.S4, V8.S4, V0.S4
+	VUZP2 V12.S4, V8.S4, V1.S4
+	VUZP1 V13.S4, V9.S4, V2.S4
+	VUZP2 V13.S4, V9.S4, V3.S4
+	VUZP1 V14.S4, V10.S4, V4.S4
+	VUZP2 V14.S4, V10.S4, V5.S4
+	VUZP1 V15.S4, V11.S4, V6.S4
+	VUZP2 V15.S4, V11.S4, V7.S4
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $128, R21, R23
+	VLD4 (R23), [V24.D2, V25.D2, V26.D2, V27.D2]
+	ADD $192, R21, R24
+	VLD4 (R24), [V28.D2, V29.D2, V30.D2, V31.D2]
+	VUZP1 V28.S4, V24.S4, V16.S4
+	VUZP2 V28.S4, V24.S4, V17.S4
+	VUZP1 V29.S4, V25.S4, V18.S4
+	VUZP2 V29.S4, V25.S4, V19.S4
+	VUZP1 V30.S4, V26.S4, V20.S4
+	VUZP2 V30.S4, V26.S4, V21.S4
+	VUZP1 V31.S4, V27.S4, V22.S4
+	VUZP2 V31.S4, V27.S4, V23.S4
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	FMOVQ F19, 16(R15)
+	FMOVQ F20, 16(R16)
+	FMOVQ F21, 16(R17)
+	FMOVQ F22, 16(R19)
+	FMOVQ F23, 16(R20)
 	ADD $32, R12, R12
 	ADD $32, R13, R13
 	ADD $32, R14, R14
@@ -24791,10 +24703,17 @@ chunks1803:
 	CMP $16, R22
 	BLO tail1805
 body1804:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	FLDPQ 64(R21), (F4, F5)
-	FLDPQ 96(R21), (F6, F7)
+	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
+	ADD $64, R21, R24
+	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
+	VUZP1 V12.S4, V8.S4, V0.S4
+	VUZP2 V12.S4, V8.S4, V1.S4
+	VUZP1 V13.S4, V9.S4, V2.S4
+	VUZP2 V13.S4, V9.S4, V3.S4
+	VUZP1 V14.S4, V10.S4, V4.S4
+	VUZP2 V14.S4, V10.S4, V5.S4
+	VUZP1 V15.S4, V11.S4, V6.S4
+	VUZP2 V15.S4, V11.S4, V7.S4
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
 	FMOVQ F2, 0(R14)
@@ -24842,8 +24761,8 @@ rowdone1806:
 	BNE group1801
 	RET
 
-// func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -24865,12 +24784,6 @@ TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk1808
 	RET
 chunk1807:
-	MOVD $mask828<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask829<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask830<>(SB), R24
-	VLD1 (R24), [V29.B16]
 group1809:
 	MOVD R3, R11
 row1810:
@@ -24888,6 +24801,368 @@ chunks1811:
 	CMP $32, R22
 	BLO tail1813
 body1812:
+	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	ADD $64, R21, R24
+	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
+	VUZP1 V12.D2, V8.D2, V0.D2
+	VUZP2 V12.D2, V8.D2, V1.D2
+	VUZP1 V13.D2, V9.D2, V2.D2
+	VUZP2 V13.D2, V9.D2, V3.D2
+	VUZP1 V14.D2, V10.D2, V4.D2
+	VUZP2 V14.D2, V10.D2, V5.D2
+	VUZP1 V15.D2, V11.D2, V6.D2
+	VUZP2 V15.D2, V11.D2, V7.D2
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $128, R21, R23
+	VLD1 (R23), [V24.B16, V25.B16, V26.B16, V27.B16]
+	ADD $192, R21, R24
+	VLD1 (R24), [V28.B16, V29.B16, V30.B16, V31.B16]
+	VUZP1 V28.D2, V24.D2, V16.D2
+	VUZP2 V28.D2, V24.D2, V17.D2
+	VUZP1 V29.D2, V25.D2, V18.D2
+	VUZP2 V29.D2, V25.D2, V19.D2
+	VUZP1 V30.D2, V26.D2, V20.D2
+	VUZP2 V30.D2, V26.D2, V21.D2
+	VUZP1 V31.D2, V27.D2, V22.D2
+	VUZP2 V31.D2, V27.D2, V23.D2
+	FMOVQ F16, 16(R12)
+	FMOVQ F17, 16(R13)
+	FMOVQ F18, 16(R14)
+	FMOVQ F19, 16(R15)
+	FMOVQ F20, 16(R16)
+	FMOVQ F21, 16(R17)
+	FMOVQ F22, 16(R19)
+	FMOVQ F23, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1811
+tail1813:
+	CBZ R22, rowdone1814
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1812
+rowdone1814:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1810
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1809
+	RET
+chunk1808:
+group1815:
+	MOVD R3, R11
+row1816:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1817:
+	CMP $16, R22
+	BLO tail1819
+body1818:
+	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
+	ADD $64, R21, R24
+	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
+	VUZP1 V12.D2, V8.D2, V0.D2
+	VUZP2 V12.D2, V8.D2, V1.D2
+	VUZP1 V13.D2, V9.D2, V2.D2
+	VUZP2 V13.D2, V9.D2, V3.D2
+	VUZP1 V14.D2, V10.D2, V4.D2
+	VUZP2 V14.D2, V10.D2, V5.D2
+	VUZP1 V15.D2, V11.D2, V6.D2
+	VUZP2 V15.D2, V11.D2, V7.D2
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1817
+tail1819:
+	CBZ R22, rowdone1820
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1818
+rowdone1820:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1816
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1815
+	RET
+
+// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1821
+	CMP $16, R2
+	BHS chunk1822
+	RET
+chunk1821:
+group1823:
+	MOVD R3, R11
+row1824:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1825:
+	CMP $32, R22
+	BLO tail1827
+body1826:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
+	FLDPQ 128(R21), (F8, F9)
+	FLDPQ 160(R21), (F10, F11)
+	FLDPQ 192(R21), (F12, F13)
+	FLDPQ 224(R21), (F14, F15)
+	FSTPQ (F0, F8), 0(R12)
+	FSTPQ (F1, F9), 0(R13)
+	FSTPQ (F2, F10), 0(R14)
+	FSTPQ (F3, F11), 0(R15)
+	FSTPQ (F4, F12), 0(R16)
+	FSTPQ (F5, F13), 0(R17)
+	FSTPQ (F6, F14), 0(R19)
+	FSTPQ (F7, F15), 0(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1825
+tail1827:
+	CBZ R22, rowdone1828
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1826
+rowdone1828:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1824
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1823
+	RET
+chunk1822:
+group1829:
+	MOVD R3, R11
+row1830:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1831:
+	CMP $16, R22
+	BLO tail1833
+body1832:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	FLDPQ 64(R21), (F4, F5)
+	FLDPQ 96(R21), (F6, F7)
+	FMOVQ F0, 0(R12)
+	FMOVQ F1, 0(R13)
+	FMOVQ F2, 0(R14)
+	FMOVQ F3, 0(R15)
+	FMOVQ F4, 0(R16)
+	FMOVQ F5, 0(R17)
+	FMOVQ F6, 0(R19)
+	FMOVQ F7, 0(R20)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $16, R17, R17
+	ADD $16, R19, R19
+	ADD $16, R20, R20
+	ADD $128, R21, R21
+	SUB $16, R22, R22
+	B chunks1831
+tail1833:
+	CBZ R22, rowdone1834
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body1832
+rowdone1834:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1830
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1829
+	RET
+
+// func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1835
+	CMP $16, R2
+	BHS chunk1836
+	RET
+chunk1835:
+	MOVD $mask835<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask836<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask837<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1837:
+	MOVD R3, R11
+row1838:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1839:
+	CMP $32, R22
+	BLO tail1841
+body1840:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -24977,9 +25252,9 @@ body1812:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1811
-tail1813:
-	CBZ R22, rowdone1814
+	B chunks1839
+tail1841:
+	CBZ R22, rowdone1842
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24994,27 +25269,27 @@ tail1813:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1812
-rowdone1814:
+	B body1840
+rowdone1842:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1810
+	BNE row1838
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1809
+	BNE group1837
 	RET
-chunk1808:
-	MOVD $mask828<>(SB), R24
+chunk1836:
+	MOVD $mask835<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask829<>(SB), R24
+	MOVD $mask836<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask830<>(SB), R24
+	MOVD $mask837<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1815:
+group1843:
 	MOVD R3, R11
-row1816:
+row1844:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25025,10 +25300,10 @@ row1816:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1817:
+chunks1845:
 	CMP $16, R22
-	BLO tail1819
-body1818:
+	BLO tail1847
+body1846:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -25078,9 +25353,9 @@ body1818:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1817
-tail1819:
-	CBZ R22, rowdone1820
+	B chunks1845
+tail1847:
+	CBZ R22, rowdone1848
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25095,16 +25370,16 @@ tail1819:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1818
-rowdone1820:
+	B body1846
+rowdone1848:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1816
+	BNE row1844
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1815
+	BNE group1843
 	RET
 
 // func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -25125,18 +25400,18 @@ TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1821
+	BHS chunk1849
 	RET
-chunk1821:
-	MOVD $mask636<>(SB), R24
+chunk1849:
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask637<>(SB), R24
+	MOVD $mask644<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask638<>(SB), R24
+	MOVD $mask645<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1822:
+group1850:
 	MOVD R3, R11
-row1823:
+row1851:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25147,10 +25422,10 @@ row1823:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1824:
+chunks1852:
 	CMP $32, R22
-	BLO tail1826
-body1825:
+	BLO tail1854
+body1853:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -25240,9 +25515,9 @@ body1825:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1824
-tail1826:
-	CBZ R22, rowdone1827
+	B chunks1852
+tail1854:
+	CBZ R22, rowdone1855
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25257,16 +25532,16 @@ tail1826:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1825
-rowdone1827:
+	B body1853
+rowdone1855:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1823
+	BNE row1851
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1822
+	BNE group1850
 	RET
 
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -25290,19 +25565,19 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group1828:
+group1856:
 	MOVD R3, R11
-row1829:
+row1857:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane1830:
+lane1858:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad1832:
+quad1860:
 	CMP $64, R17
-	BLO single1833
+	BLO single1861
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -25315,29 +25590,29 @@ quad1832:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad1832
-single1833:
-	CBZ R17, lanedone1834
-elem1831:
+	B quad1860
+single1861:
+	CBZ R17, lanedone1862
+elem1859:
 	VLD1 (R15), [V0.B16]
 	VST1.P [V0.B16], 16(R16)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem1831
-lanedone1834:
+	BNE elem1859
+lanedone1862:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane1830
+	BLO lane1858
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1829
+	BNE row1857
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1828
+	BNE group1856
 	RET
 
 // func unitZip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25350,25 +25625,25 @@ TEXT ·unitZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1835
+	BLS rowchunk1863
 	CMP $8, R2
-	BLS rowchunk1836
+	BLS rowchunk1864
 	CMP $16, R2
-	BLS rowchunk1837
+	BLS rowchunk1865
 	CMP $32, R2
-	BLS rowchunk1838
-	B rowchunks1839
-rowchunk1835:
+	BLS rowchunk1866
+	B rowchunks1867
+rowchunk1863:
 	SUB $4, R2, R10
-group1840:
+group1868:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1841
+	BNE unit1869
 	SUBS $1, R9, R9
-	BEQ lastunit1842
-unit1841:
+	BEQ lastunit1870
+unit1869:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25388,21 +25663,21 @@ unit1841:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1841
+	BNE unit1869
 	CMP $1, R5
-	BNE nextgroup1843
-lastunit1842:
+	BNE nextgroup1871
+lastunit1870:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1844:
+exact1872:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1845
+	BEQ exactdone1873
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25411,21 +25686,21 @@ exact1844:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1844
-exactdone1845:
+	B exact1872
+exactdone1873:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1846:
+exact1874:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.B16, V0.B16, V1.B16
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1847
+	BEQ exactdone1875
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25434,25 +25709,25 @@ exact1846:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1846
-exactdone1847:
-nextgroup1843:
+	B exact1874
+exactdone1875:
+nextgroup1871:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1840
+	BNE group1868
 	RET
-rowchunk1836:
+rowchunk1864:
 	SUB $4, R2, R10
-group1848:
+group1876:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1849
+	BNE unit1877
 	SUBS $1, R9, R9
-	BEQ lastunit1850
-unit1849:
+	BEQ lastunit1878
+unit1877:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25472,339 +25747,22 @@ unit1849:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1849
+	BNE unit1877
 	CMP $1, R5
-	BNE nextgroup1851
-lastunit1850:
+	BNE nextgroup1879
+lastunit1878:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1852:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1853
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1852
-exactdone1853:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1854:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1855
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1854
-exactdone1855:
-nextgroup1851:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1848
-	RET
-rowchunk1837:
-	SUB $8, R2, R10
-group1856:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1857
-	SUBS $1, R9, R9
-	BEQ lastunit1858
-unit1857:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1857
-	CMP $1, R5
-	BNE nextgroup1859
-lastunit1858:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1860:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1861
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1860
-exactdone1861:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1862:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1863
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1862
-exactdone1863:
-nextgroup1859:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1856
-	RET
-rowchunk1838:
-	SUB $16, R2, R10
-group1864:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1865
-	SUBS $1, R9, R9
-	BEQ lastunit1866
-unit1865:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1865
-	CMP $1, R5
-	BNE nextgroup1867
-lastunit1866:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1868:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1869
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1868
-exactdone1869:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1870:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1871
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1870
-exactdone1871:
-nextgroup1867:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1864
-	RET
-rowchunks1839:
-	SUB $32, R2, R10
-group1872:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1873
-	SUBS $1, R9, R9
-	BEQ lastunit1874
-unit1873:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1876:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1876
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1877:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1877
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1873
-	CMP $1, R5
-	BNE nextgroup1875
-lastunit1874:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1878:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone1879
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1878
-exactdone1879:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact1880:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone1881
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -25814,11 +25772,328 @@ exact1880:
 	MOVD R24, R11
 	B exact1880
 exactdone1881:
-nextgroup1875:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1882:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1883
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1882
+exactdone1883:
+nextgroup1879:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1872
+	BNE group1876
+	RET
+rowchunk1865:
+	SUB $8, R2, R10
+group1884:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1885
+	SUBS $1, R9, R9
+	BEQ lastunit1886
+unit1885:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1885
+	CMP $1, R5
+	BNE nextgroup1887
+lastunit1886:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1888:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1889
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1888
+exactdone1889:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1890:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1891
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1890
+exactdone1891:
+nextgroup1887:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1884
+	RET
+rowchunk1866:
+	SUB $16, R2, R10
+group1892:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1893
+	SUBS $1, R9, R9
+	BEQ lastunit1894
+unit1893:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1893
+	CMP $1, R5
+	BNE nextgroup1895
+lastunit1894:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1896:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone1897
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1896
+exactdone1897:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1898:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone1899
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1898
+exactdone1899:
+nextgroup1895:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1892
+	RET
+rowchunks1867:
+	SUB $32, R2, R10
+group1900:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1901
+	SUBS $1, R9, R9
+	BEQ lastunit1902
+unit1901:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1904:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1904
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1905:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1905
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1901
+	CMP $1, R5
+	BNE nextgroup1903
+lastunit1902:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1906:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone1907
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1906
+exactdone1907:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1908:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone1909
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1908
+exactdone1909:
+nextgroup1903:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1900
 	RET
 
 // func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25831,23 +26106,23 @@ TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1882
+	BLS rowchunk1910
 	CMP $8, R2
-	BLS rowchunk1883
+	BLS rowchunk1911
 	CMP $16, R2
-	BLS rowchunk1884
+	BLS rowchunk1912
 	CMP $32, R2
-	BLS rowchunk1885
-	B rowchunks1886
-rowchunk1882:
+	BLS rowchunk1913
+	B rowchunks1914
+rowchunk1910:
 	SUB $4, R2, R10
-group1887:
+group1915:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1889
-unit1888:
+	BEQ lastunit1917
+unit1916:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25869,20 +26144,20 @@ unit1888:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1888
-lastunit1889:
+	BNE unit1916
+lastunit1917:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1891:
+exact1919:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1892
+	BEQ exactdone1920
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25891,22 +26166,22 @@ exact1891:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1891
-exactdone1892:
+	B exact1919
+exactdone1920:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1893:
+exact1921:
 	FMOVD 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1894
+	BEQ exactdone1922
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -25915,23 +26190,23 @@ exact1893:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1893
-exactdone1894:
-nextgroup1890:
+	B exact1921
+exactdone1922:
+nextgroup1918:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1887
+	BNE group1915
 	RET
-rowchunk1883:
+rowchunk1911:
 	SUB $4, R2, R10
-group1895:
+group1923:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1897
-unit1896:
+	BEQ lastunit1925
+unit1924:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -25953,329 +26228,21 @@ unit1896:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1896
-lastunit1897:
+	BNE unit1924
+lastunit1925:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1899:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1900
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1899
-exactdone1900:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1901:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1902
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1901
-exactdone1902:
-nextgroup1898:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1895
-	RET
-rowchunk1884:
-	SUB $8, R2, R10
-group1903:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1905
-unit1904:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1904
-lastunit1905:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1907:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1908
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1907
-exactdone1908:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1909:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1910
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1909
-exactdone1910:
-nextgroup1906:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1903
-	RET
-rowchunk1885:
-	SUB $16, R2, R10
-group1911:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1913
-unit1912:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1912
-lastunit1913:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1915:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1916
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1915
-exactdone1916:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1917:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1918
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1917
-exactdone1918:
-nextgroup1914:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1911
-	RET
-rowchunks1886:
-	SUB $32, R2, R10
-group1919:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1921
-unit1920:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1923:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1923
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1924:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1924
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1920
-lastunit1921:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1925:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone1926
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1925
-exactdone1926:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact1927:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone1928
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -26285,11 +26252,319 @@ exact1927:
 	MOVD R24, R11
 	B exact1927
 exactdone1928:
-nextgroup1922:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1929:
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone1930
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1929
+exactdone1930:
+nextgroup1926:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1919
+	BNE group1923
+	RET
+rowchunk1912:
+	SUB $8, R2, R10
+group1931:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit1933
+unit1932:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1932
+lastunit1933:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1935:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone1936
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1935
+exactdone1936:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1937:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone1938
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1937
+exactdone1938:
+nextgroup1934:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1931
+	RET
+rowchunk1913:
+	SUB $16, R2, R10
+group1939:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit1941
+unit1940:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1940
+lastunit1941:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1943:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone1944
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1943
+exactdone1944:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1945:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone1946
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1945
+exactdone1946:
+nextgroup1942:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1939
+	RET
+rowchunks1914:
+	SUB $32, R2, R10
+group1947:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit1949
+unit1948:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1951:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1951
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1952:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1952
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1948
+lastunit1949:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1953:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone1954
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1953
+exactdone1954:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1955:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone1956
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1955
+exactdone1956:
+nextgroup1950:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1947
 	RET
 
 // func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -26302,25 +26577,25 @@ TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1929
+	BLS rowchunk1957
 	CMP $8, R2
-	BLS rowchunk1930
+	BLS rowchunk1958
 	CMP $16, R2
-	BLS rowchunk1931
+	BLS rowchunk1959
 	CMP $32, R2
-	BLS rowchunk1932
-	B rowchunks1933
-rowchunk1929:
+	BLS rowchunk1960
+	B rowchunks1961
+rowchunk1957:
 	SUB $4, R2, R10
-group1934:
+group1962:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1935
+	BNE unit1963
 	SUBS $1, R9, R9
-	BEQ lastunit1936
-unit1935:
+	BEQ lastunit1964
+unit1963:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26340,21 +26615,21 @@ unit1935:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1935
+	BNE unit1963
 	CMP $1, R5
-	BNE nextgroup1937
-lastunit1936:
+	BNE nextgroup1965
+lastunit1964:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1938:
+exact1966:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1939
+	BEQ exactdone1967
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26363,21 +26638,21 @@ exact1938:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1938
-exactdone1939:
+	B exact1966
+exactdone1967:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1940:
+exact1968:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.H8, V0.H8, V1.H8
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone1941
+	BEQ exactdone1969
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26386,25 +26661,25 @@ exact1940:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1940
-exactdone1941:
-nextgroup1937:
+	B exact1968
+exactdone1969:
+nextgroup1965:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1934
+	BNE group1962
 	RET
-rowchunk1930:
+rowchunk1958:
 	SUB $4, R2, R10
-group1942:
+group1970:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit1943
+	BNE unit1971
 	SUBS $1, R9, R9
-	BEQ lastunit1944
-unit1943:
+	BEQ lastunit1972
+unit1971:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26424,339 +26699,22 @@ unit1943:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1943
+	BNE unit1971
 	CMP $1, R5
-	BNE nextgroup1945
-lastunit1944:
+	BNE nextgroup1973
+lastunit1972:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1946:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1947
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1946
-exactdone1947:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1948:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1949
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1948
-exactdone1949:
-nextgroup1945:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1942
-	RET
-rowchunk1931:
-	SUB $8, R2, R10
-group1950:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1951
-	SUBS $1, R9, R9
-	BEQ lastunit1952
-unit1951:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1951
-	CMP $1, R5
-	BNE nextgroup1953
-lastunit1952:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1954:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1955
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1954
-exactdone1955:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1956:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1957
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1956
-exactdone1957:
-nextgroup1953:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1950
-	RET
-rowchunk1932:
-	SUB $16, R2, R10
-group1958:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1959
-	SUBS $1, R9, R9
-	BEQ lastunit1960
-unit1959:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1959
-	CMP $1, R5
-	BNE nextgroup1961
-lastunit1960:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1962:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1963
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1962
-exactdone1963:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1964:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1965
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1964
-exactdone1965:
-nextgroup1961:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1958
-	RET
-rowchunks1933:
-	SUB $32, R2, R10
-group1966:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1967
-	SUBS $1, R9, R9
-	BEQ lastunit1968
-unit1967:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1970:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1970
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1971:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1971
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1967
-	CMP $1, R5
-	BNE nextgroup1969
-lastunit1968:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1972:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone1973
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1972
-exactdone1973:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact1974:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone1975
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -26766,11 +26724,328 @@ exact1974:
 	MOVD R24, R11
 	B exact1974
 exactdone1975:
-nextgroup1969:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1976:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1977
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1976
+exactdone1977:
+nextgroup1973:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1966
+	BNE group1970
+	RET
+rowchunk1959:
+	SUB $8, R2, R10
+group1978:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1979
+	SUBS $1, R9, R9
+	BEQ lastunit1980
+unit1979:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1979
+	CMP $1, R5
+	BNE nextgroup1981
+lastunit1980:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1982:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1983
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1982
+exactdone1983:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1984:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1985
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1984
+exactdone1985:
+nextgroup1981:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1978
+	RET
+rowchunk1960:
+	SUB $16, R2, R10
+group1986:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1987
+	SUBS $1, R9, R9
+	BEQ lastunit1988
+unit1987:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1987
+	CMP $1, R5
+	BNE nextgroup1989
+lastunit1988:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1990:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone1991
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1990
+exactdone1991:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact1992:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone1993
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1992
+exactdone1993:
+nextgroup1989:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1986
+	RET
+rowchunks1961:
+	SUB $32, R2, R10
+group1994:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit1995
+	SUBS $1, R9, R9
+	BEQ lastunit1996
+unit1995:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1998:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1998
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk1999:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk1999
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit1995
+	CMP $1, R5
+	BNE nextgroup1997
+lastunit1996:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2000:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2001
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2000
+exactdone2001:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2002:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2003
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2002
+exactdone2003:
+nextgroup1997:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1994
 	RET
 
 // func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -26783,23 +27058,23 @@ TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1976
+	BLS rowchunk2004
 	CMP $8, R2
-	BLS rowchunk1977
+	BLS rowchunk2005
 	CMP $16, R2
-	BLS rowchunk1978
+	BLS rowchunk2006
 	CMP $32, R2
-	BLS rowchunk1979
-	B rowchunks1980
-rowchunk1976:
+	BLS rowchunk2007
+	B rowchunks2008
+rowchunk2004:
 	SUB $4, R2, R10
-group1981:
+group2009:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1983
-unit1982:
+	BEQ lastunit2011
+unit2010:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26821,20 +27096,20 @@ unit1982:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1982
-lastunit1983:
+	BNE unit2010
+lastunit2011:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1985:
+exact2013:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1986
+	BEQ exactdone2014
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26843,22 +27118,22 @@ exact1985:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1985
-exactdone1986:
+	B exact2013
+exactdone2014:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact1987:
+exact2015:
 	FMOVD 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone1988
+	BEQ exactdone2016
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -26867,23 +27142,23 @@ exact1987:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact1987
-exactdone1988:
-nextgroup1984:
+	B exact2015
+exactdone2016:
+nextgroup2012:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1981
+	BNE group2009
 	RET
-rowchunk1977:
+rowchunk2005:
 	SUB $4, R2, R10
-group1989:
+group2017:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit1991
-unit1990:
+	BEQ lastunit2019
+unit2018:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -26905,329 +27180,21 @@ unit1990:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit1990
-lastunit1991:
+	BNE unit2018
+lastunit2019:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1993:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1994
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1993
-exactdone1994:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1995:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1996
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1995
-exactdone1996:
-nextgroup1992:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1989
-	RET
-rowchunk1978:
-	SUB $8, R2, R10
-group1997:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1999
-unit1998:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1998
-lastunit1999:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2001:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2002
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2001
-exactdone2002:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2003:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2004
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2003
-exactdone2004:
-nextgroup2000:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1997
-	RET
-rowchunk1979:
-	SUB $16, R2, R10
-group2005:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2007
-unit2006:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2006
-lastunit2007:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2009:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2010
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2009
-exactdone2010:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2011:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2012
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2011
-exactdone2012:
-nextgroup2008:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2005
-	RET
-rowchunks1980:
-	SUB $32, R2, R10
-group2013:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2015
-unit2014:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2017:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2017
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2018:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2018
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2014
-lastunit2015:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2019:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone2020
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2019
-exactdone2020:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2021:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2022
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -27237,11 +27204,319 @@ exact2021:
 	MOVD R24, R11
 	B exact2021
 exactdone2022:
-nextgroup2016:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2023:
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2024
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2023
+exactdone2024:
+nextgroup2020:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2013
+	BNE group2017
+	RET
+rowchunk2006:
+	SUB $8, R2, R10
+group2025:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2027
+unit2026:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2026
+lastunit2027:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2029:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2030
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2029
+exactdone2030:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2031:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2032
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2031
+exactdone2032:
+nextgroup2028:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2025
+	RET
+rowchunk2007:
+	SUB $16, R2, R10
+group2033:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2035
+unit2034:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2034
+lastunit2035:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2037:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2038
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2037
+exactdone2038:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2039:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2040
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2039
+exactdone2040:
+nextgroup2036:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2033
+	RET
+rowchunks2008:
+	SUB $32, R2, R10
+group2041:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2043
+unit2042:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2045:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2045
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2046:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2046
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2042
+lastunit2043:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2047:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2048
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2047
+exactdone2048:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2049:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2050
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2049
+exactdone2050:
+nextgroup2044:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2041
 	RET
 
 // func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -27254,25 +27529,25 @@ TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2023
+	BLS rowchunk2051
 	CMP $8, R2
-	BLS rowchunk2024
+	BLS rowchunk2052
 	CMP $16, R2
-	BLS rowchunk2025
+	BLS rowchunk2053
 	CMP $32, R2
-	BLS rowchunk2026
-	B rowchunks2027
-rowchunk2023:
+	BLS rowchunk2054
+	B rowchunks2055
+rowchunk2051:
 	SUB $4, R2, R10
-group2028:
+group2056:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2029
+	BNE unit2057
 	SUBS $1, R9, R9
-	BEQ lastunit2030
-unit2029:
+	BEQ lastunit2058
+unit2057:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27292,21 +27567,21 @@ unit2029:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2029
+	BNE unit2057
 	CMP $1, R5
-	BNE nextgroup2031
-lastunit2030:
+	BNE nextgroup2059
+lastunit2058:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2032:
+exact2060:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2033
+	BEQ exactdone2061
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27315,21 +27590,21 @@ exact2032:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2032
-exactdone2033:
+	B exact2060
+exactdone2061:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2034:
+exact2062:
 	FMOVS 0(R12), F0
 	FMOVS 0(R13), F1
 	VZIP1 V1.S4, V0.S4, V1.S4
 	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2035
+	BEQ exactdone2063
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27338,25 +27613,25 @@ exact2034:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2034
-exactdone2035:
-nextgroup2031:
+	B exact2062
+exactdone2063:
+nextgroup2059:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2028
+	BNE group2056
 	RET
-rowchunk2024:
+rowchunk2052:
 	SUB $4, R2, R10
-group2036:
+group2064:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2037
+	BNE unit2065
 	SUBS $1, R9, R9
-	BEQ lastunit2038
-unit2037:
+	BEQ lastunit2066
+unit2065:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27376,339 +27651,22 @@ unit2037:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2037
+	BNE unit2065
 	CMP $1, R5
-	BNE nextgroup2039
-lastunit2038:
+	BNE nextgroup2067
+lastunit2066:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2040:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2041
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2040
-exactdone2041:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2042:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2043
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2042
-exactdone2043:
-nextgroup2039:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2036
-	RET
-rowchunk2025:
-	SUB $8, R2, R10
-group2044:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2045
-	SUBS $1, R9, R9
-	BEQ lastunit2046
-unit2045:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2045
-	CMP $1, R5
-	BNE nextgroup2047
-lastunit2046:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2048:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2049
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2048
-exactdone2049:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2050:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2051
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2050
-exactdone2051:
-nextgroup2047:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2044
-	RET
-rowchunk2026:
-	SUB $16, R2, R10
-group2052:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2053
-	SUBS $1, R9, R9
-	BEQ lastunit2054
-unit2053:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2053
-	CMP $1, R5
-	BNE nextgroup2055
-lastunit2054:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2056:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone2057
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2056
-exactdone2057:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2058:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone2059
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2058
-exactdone2059:
-nextgroup2055:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2052
-	RET
-rowchunks2027:
-	SUB $32, R2, R10
-group2060:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2061
-	SUBS $1, R9, R9
-	BEQ lastunit2062
-unit2061:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2064:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2064
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2065:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2065
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2061
-	CMP $1, R5
-	BNE nextgroup2063
-lastunit2062:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2066:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone2067
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2066
-exactdone2067:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2068:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone2069
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -27718,11 +27676,328 @@ exact2068:
 	MOVD R24, R11
 	B exact2068
 exactdone2069:
-nextgroup2063:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2070:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2071
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2070
+exactdone2071:
+nextgroup2067:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2060
+	BNE group2064
+	RET
+rowchunk2053:
+	SUB $8, R2, R10
+group2072:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2073
+	SUBS $1, R9, R9
+	BEQ lastunit2074
+unit2073:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2073
+	CMP $1, R5
+	BNE nextgroup2075
+lastunit2074:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2076:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2077
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2076
+exactdone2077:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2078:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2079
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2078
+exactdone2079:
+nextgroup2075:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2072
+	RET
+rowchunk2054:
+	SUB $16, R2, R10
+group2080:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2081
+	SUBS $1, R9, R9
+	BEQ lastunit2082
+unit2081:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2081
+	CMP $1, R5
+	BNE nextgroup2083
+lastunit2082:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2084:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2085
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2084
+exactdone2085:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2086:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2087
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2086
+exactdone2087:
+nextgroup2083:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2080
+	RET
+rowchunks2055:
+	SUB $32, R2, R10
+group2088:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2089
+	SUBS $1, R9, R9
+	BEQ lastunit2090
+unit2089:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2092:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2092
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2093:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2093
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2089
+	CMP $1, R5
+	BNE nextgroup2091
+lastunit2090:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2094:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2095
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2094
+exactdone2095:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2096:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2097
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2096
+exactdone2097:
+nextgroup2091:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2088
 	RET
 
 // func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -27735,23 +28010,23 @@ TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2070
+	BLS rowchunk2098
 	CMP $8, R2
-	BLS rowchunk2071
+	BLS rowchunk2099
 	CMP $16, R2
-	BLS rowchunk2072
+	BLS rowchunk2100
 	CMP $32, R2
-	BLS rowchunk2073
-	B rowchunks2074
-rowchunk2070:
+	BLS rowchunk2101
+	B rowchunks2102
+rowchunk2098:
 	SUB $4, R2, R10
-group2075:
+group2103:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2077
-unit2076:
+	BEQ lastunit2105
+unit2104:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27773,20 +28048,20 @@ unit2076:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2076
-lastunit2077:
+	BNE unit2104
+lastunit2105:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2079:
+exact2107:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2080
+	BEQ exactdone2108
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27795,22 +28070,22 @@ exact2079:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2079
-exactdone2080:
+	B exact2107
+exactdone2108:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2081:
+exact2109:
 	FMOVD 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
 	FMOVS F1, 0(R12)
 	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2082
+	BEQ exactdone2110
 	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27819,23 +28094,23 @@ exact2081:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2081
-exactdone2082:
-nextgroup2078:
+	B exact2109
+exactdone2110:
+nextgroup2106:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2075
+	BNE group2103
 	RET
-rowchunk2071:
+rowchunk2099:
 	SUB $4, R2, R10
-group2083:
+group2111:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2085
-unit2084:
+	BEQ lastunit2113
+unit2112:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -27857,329 +28132,21 @@ unit2084:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2084
-lastunit2085:
+	BNE unit2112
+lastunit2113:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2087:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2088
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2087
-exactdone2088:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2089:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2090
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2089
-exactdone2090:
-nextgroup2086:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2083
-	RET
-rowchunk2072:
-	SUB $8, R2, R10
-group2091:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2093
-unit2092:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2092
-lastunit2093:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2095:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2096
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2095
-exactdone2096:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2097:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2098
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2097
-exactdone2098:
-nextgroup2094:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2091
-	RET
-rowchunk2073:
-	SUB $16, R2, R10
-group2099:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2101
-unit2100:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2100
-lastunit2101:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2103:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2104
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2103
-exactdone2104:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2105:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2106
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2105
-exactdone2106:
-nextgroup2102:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2099
-	RET
-rowchunks2074:
-	SUB $32, R2, R10
-group2107:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2109
-unit2108:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2111:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2111
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2112:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2112
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2108
-lastunit2109:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2113:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone2114
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2113
-exactdone2114:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2115:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2116
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28189,72 +28156,102 @@ exact2115:
 	MOVD R24, R11
 	B exact2115
 exactdone2116:
-nextgroup2110:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2107
-	RET
-
-// func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD units+24(FP), R3
-	MOVD plane+32(FP), R4
-	MOVD groups+40(FP), R5
-	MOVD group+48(FP), R6
-	CMP $8, R2
-	BLS rowchunk2117
-	CMP $16, R2
-	BLS rowchunk2118
-	CMP $32, R2
-	BLS rowchunk2119
-	B rowchunks2120
-rowchunk2117:
-	SUB $8, R2, R10
-group2121:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2122
-	SUBS $1, R9, R9
-	BEQ lastunit2123
-unit2122:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	MOVD ZR, R11
+exact2117:
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2118
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2117
+exactdone2118:
+nextgroup2114:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2111
+	RET
+rowchunk2100:
+	SUB $8, R2, R10
+group2119:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2121
+unit2120:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2122
-	CMP $1, R5
-	BNE nextgroup2124
-lastunit2123:
+	BNE unit2120
+lastunit2121:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2123:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2124
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2123
+exactdone2124:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2125:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2126
 	ADD $8, R11, R24
@@ -28267,20 +28264,63 @@ exact2125:
 	MOVD R24, R11
 	B exact2125
 exactdone2126:
+nextgroup2122:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2119
+	RET
+rowchunk2101:
+	SUB $16, R2, R10
+group2127:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2129
+unit2128:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2128
+lastunit2129:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2127:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+exact2131:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2128
-	ADD $8, R11, R24
+	BEQ exactdone2132
+	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28288,62 +28328,23 @@ exact2127:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2127
-exactdone2128:
-nextgroup2124:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2121
-	RET
-rowchunk2118:
-	SUB $8, R2, R10
-group2129:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2130
-	SUBS $1, R9, R9
-	BEQ lastunit2131
-unit2130:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
+	B exact2131
+exactdone2132:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2130
-	CMP $1, R5
-	BNE nextgroup2132
-lastunit2131:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2133:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2134
-	ADD $8, R11, R24
+	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28353,90 +28354,80 @@ exact2133:
 	MOVD R24, R11
 	B exact2133
 exactdone2134:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2135:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2136
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2135
-exactdone2136:
-nextgroup2132:
+nextgroup2130:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2129
+	BNE group2127
 	RET
-rowchunk2119:
-	SUB $16, R2, R10
-group2137:
+rowchunks2102:
+	SUB $32, R2, R10
+group2135:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2138
 	SUBS $1, R9, R9
-	BEQ lastunit2139
-unit2138:
+	BEQ lastunit2137
+unit2136:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	MOVD R2, R11
+chunk2139:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2139
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	MOVD R2, R11
+chunk2140:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2140
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2138
-	CMP $1, R5
-	BNE nextgroup2140
-lastunit2139:
+	BNE unit2136
+lastunit2137:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2141:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
 	BEQ exactdone2142
-	ADD $16, R11, R24
+	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28453,14 +28444,17 @@ exactdone2142:
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2143:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
 	BEQ exactdone2144
-	ADD $16, R11, R24
+	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28470,111 +28464,75 @@ exact2143:
 	MOVD R24, R11
 	B exact2143
 exactdone2144:
-nextgroup2140:
+nextgroup2138:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2137
+	BNE group2135
 	RET
-rowchunks2120:
-	SUB $32, R2, R10
-group2145:
+
+// func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD units+24(FP), R3
+	MOVD plane+32(FP), R4
+	MOVD groups+40(FP), R5
+	MOVD group+48(FP), R6
+	CMP $8, R2
+	BLS rowchunk2145
+	CMP $16, R2
+	BLS rowchunk2146
+	CMP $32, R2
+	BLS rowchunk2147
+	B rowchunks2148
+rowchunk2145:
+	SUB $8, R2, R10
+group2149:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2146
+	BNE unit2150
 	SUBS $1, R9, R9
-	BEQ lastunit2147
-unit2146:
+	BEQ lastunit2151
+unit2150:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2149:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2149
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2150:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2150
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2146
+	BNE unit2150
 	CMP $1, R5
-	BNE nextgroup2148
-lastunit2147:
+	BNE nextgroup2152
+lastunit2151:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2151:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone2152
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2151
-exactdone2152:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2153:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone2154
-	ADD $32, R11, R24
+	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28584,71 +28542,103 @@ exact2153:
 	MOVD R24, R11
 	B exact2153
 exactdone2154:
-nextgroup2148:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2145
-	RET
-
-// func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD units+24(FP), R3
-	MOVD plane+32(FP), R4
-	MOVD groups+40(FP), R5
-	MOVD group+48(FP), R6
-	CMP $8, R2
-	BLS rowchunk2155
-	CMP $16, R2
-	BLS rowchunk2156
-	CMP $32, R2
-	BLS rowchunk2157
-	B rowchunks2158
-rowchunk2155:
-	SUB $8, R2, R10
-group2159:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2161
-unit2160:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
+	MOVD ZR, R11
+exact2155:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2156
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2155
+exactdone2156:
+nextgroup2152:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2149
+	RET
+rowchunk2146:
+	SUB $8, R2, R10
+group2157:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2158
+	SUBS $1, R9, R9
+	BEQ lastunit2159
+unit2158:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2160
-lastunit2161:
+	BNE unit2158
+	CMP $1, R5
+	BNE nextgroup2160
+lastunit2159:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2161:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2162
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2161
+exactdone2162:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2163:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone2164
 	ADD $8, R11, R24
@@ -28661,21 +28651,67 @@ exact2163:
 	MOVD R24, R11
 	B exact2163
 exactdone2164:
+nextgroup2160:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2157
+	RET
+rowchunk2147:
+	SUB $16, R2, R10
+group2165:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2166
+	SUBS $1, R9, R9
+	BEQ lastunit2167
+unit2166:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2166
+	CMP $1, R5
+	BNE nextgroup2168
+lastunit2167:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2165:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
+exact2169:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
-	BEQ exactdone2166
-	ADD $8, R11, R24
+	BEQ exactdone2170
+	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28683,59 +28719,23 @@ exact2165:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2165
-exactdone2166:
-nextgroup2162:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2159
-	RET
-rowchunk2156:
-	SUB $8, R2, R10
-group2167:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2169
-unit2168:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.D2, V0.D2, V2.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
+	B exact2169
+exactdone2170:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.D2, V0.D2, V2.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2168
-lastunit2169:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2171:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
 	CMP R10, R11
 	BEQ exactdone2172
-	ADD $8, R11, R24
+	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28745,87 +28745,84 @@ exact2171:
 	MOVD R24, R11
 	B exact2171
 exactdone2172:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2173:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.D2, V0.D2, V1.D2
-	VUZP2 V0.D2, V0.D2, V0.D2
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2174
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2173
-exactdone2174:
-nextgroup2170:
+nextgroup2168:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2167
+	BNE group2165
 	RET
-rowchunk2157:
-	SUB $16, R2, R10
-group2175:
+rowchunks2148:
+	SUB $32, R2, R10
+group2173:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2174
 	SUBS $1, R9, R9
-	BEQ lastunit2177
-unit2176:
+	BEQ lastunit2175
+unit2174:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	MOVD R2, R11
+chunk2177:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2177
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	MOVD R2, R11
+chunk2178:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2178
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2176
-lastunit2177:
+	BNE unit2174
+	CMP $1, R5
+	BNE nextgroup2176
+lastunit2175:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2179:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.D2, V0.D2, V2.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
 	BEQ exactdone2180
-	ADD $16, R11, R24
+	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28842,14 +28839,17 @@ exactdone2180:
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2181:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.D2, V0.D2, V2.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
 	BEQ exactdone2182
-	ADD $16, R11, R24
+	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28859,107 +28859,74 @@ exact2181:
 	MOVD R24, R11
 	B exact2181
 exactdone2182:
-nextgroup2178:
+nextgroup2176:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2175
+	BNE group2173
 	RET
-rowchunks2158:
-	SUB $32, R2, R10
-group2183:
+
+// func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD units+24(FP), R3
+	MOVD plane+32(FP), R4
+	MOVD groups+40(FP), R5
+	MOVD group+48(FP), R6
+	CMP $8, R2
+	BLS rowchunk2183
+	CMP $16, R2
+	BLS rowchunk2184
+	CMP $32, R2
+	BLS rowchunk2185
+	B rowchunks2186
+rowchunk2183:
+	SUB $8, R2, R10
+group2187:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2185
-unit2184:
+	BEQ lastunit2189
+unit2188:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2187:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2187
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2188:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2188
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2184
-lastunit2185:
+	BNE unit2188
+lastunit2189:
 	MOVD R7, R12
 	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2189:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone2190
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2189
-exactdone2190:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2191:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.D2, V0.D2, V4.D2
-	VUZP2 V1.D2, V0.D2, V1.D2
-	VUZP1 V3.D2, V2.D2, V0.D2
-	VUZP2 V3.D2, V2.D2, V3.D2
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2192
-	ADD $32, R11, R24
+	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28969,11 +28936,319 @@ exact2191:
 	MOVD R24, R11
 	B exact2191
 exactdone2192:
-nextgroup2186:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2193:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2194
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2193
+exactdone2194:
+nextgroup2190:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2183
+	BNE group2187
+	RET
+rowchunk2184:
+	SUB $8, R2, R10
+group2195:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2197
+unit2196:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.D2, V0.D2, V2.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.D2, V0.D2, V2.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2196
+lastunit2197:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2199:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2200
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2199
+exactdone2200:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2201:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.D2, V0.D2, V1.D2
+	VUZP2 V0.D2, V0.D2, V0.D2
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2202
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2201
+exactdone2202:
+nextgroup2198:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2195
+	RET
+rowchunk2185:
+	SUB $16, R2, R10
+group2203:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2205
+unit2204:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2204
+lastunit2205:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2207:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.D2, V0.D2, V2.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2208
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2207
+exactdone2208:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2209:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.D2, V0.D2, V2.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2210
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2209
+exactdone2210:
+nextgroup2206:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2203
+	RET
+rowchunks2186:
+	SUB $32, R2, R10
+group2211:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2213
+unit2212:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2215:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2215
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2216:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2216
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2212
+lastunit2213:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2217:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2218
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2217
+exactdone2218:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2219:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.D2, V0.D2, V4.D2
+	VUZP2 V1.D2, V0.D2, V1.D2
+	VUZP1 V3.D2, V2.D2, V0.D2
+	VUZP2 V3.D2, V2.D2, V3.D2
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2220
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2219
+exactdone2220:
+nextgroup2214:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2211
 	RET
 
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
@@ -28995,60 +29270,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MUL R8, R6, R24
 	SUB R24, R11, R11
 	CMP $32, R2
-	BLO short2193
+	BLO short2221
 	SUB $32, R2, R12
-group2194:
+group2222:
 	MOVD R6, R13
-row2195:
+row2223:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2196:
+run2224:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	MOVD R15, R19
 	MOVD R14, R20
-pairs2197:
+pairs2225:
 	ADD $32, R19, R23
 	CMP R24, R23
-	BHS single2198
+	BHS single2226
 	FLDPQ (R19), (F0, F1)
 	FLDPQ 32(R19), (F2, F3)
 	FSTPQ (F0, F1), (R20)
 	FSTPQ (F2, F3), 32(R20)
 	ADD $64, R19, R19
 	ADD $64, R20, R20
-	B pairs2197
-single2198:
+	B pairs2225
+single2226:
 	CMP R24, R19
-	BHS last2199
+	BHS last2227
 	FLDPQ (R19), (F0, F1)
 	FSTPQ (F0, F1), (R20)
-last2199:
+last2227:
 	FLDPQ (R24), (F0, F1)
 	FSTPQ (F0, F1), (R25)
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2196
+	BNE run2224
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2195
+	BNE row2223
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2194
+	BNE group2222
 	RET
-short2193:
+short2221:
 	SUB $16, R2, R12
-group2200:
+group2228:
 	MOVD R6, R13
-row2201:
+row2229:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2202:
+run2230:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	FMOVQ (R15), F0
@@ -29058,15 +29333,15 @@ run2202:
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2202
+	BNE run2230
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2201
+	BNE row2229
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2200
+	BNE group2228
 	RET
 DATA mask0<>+0(SB)/8, $0xffff050403020100
 DATA mask0<>+8(SB)/8, $0x09080706ffffffff
@@ -29275,2289 +29550,2310 @@ GLOBL mask67<>(SB), RODATA|NOPTR, $16
 DATA mask68<>+0(SB)/8, $0x0d0c0504ffffffff
 DATA mask68<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL mask68<>(SB), RODATA|NOPTR, $16
-DATA mask69<>+0(SB)/8, $0xffffffffff020100
-DATA mask69<>+8(SB)/8, $0xffffffff050403ff
+DATA mask69<>+0(SB)/8, $0xffff0901ffff0800
+DATA mask69<>+8(SB)/8, $0xffff0b03ffff0a02
 GLOBL mask69<>(SB), RODATA|NOPTR, $16
-DATA mask70<>+0(SB)/8, $0xffff020100ffffff
-DATA mask70<>+8(SB)/8, $0xff050403ffffffff
+DATA mask70<>+0(SB)/8, $0x0901ffff0800ffff
+DATA mask70<>+8(SB)/8, $0x0b03ffff0a02ffff
 GLOBL mask70<>(SB), RODATA|NOPTR, $16
-DATA mask71<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask71<>+8(SB)/8, $0x03ffffffffffff02
+DATA mask71<>+0(SB)/8, $0xffff0d05ffff0c04
+DATA mask71<>+8(SB)/8, $0xffff0f07ffff0e06
 GLOBL mask71<>(SB), RODATA|NOPTR, $16
-DATA mask72<>+0(SB)/8, $0xffffffffffff0100
-DATA mask72<>+8(SB)/8, $0xffffffffff040302
+DATA mask72<>+0(SB)/8, $0x0d05ffff0c04ffff
+DATA mask72<>+8(SB)/8, $0x0f07ffff0e06ffff
 GLOBL mask72<>(SB), RODATA|NOPTR, $16
-DATA mask73<>+0(SB)/8, $0xffffff020100ffff
-DATA mask73<>+8(SB)/8, $0xffff050403ffffff
+DATA mask73<>+0(SB)/8, $0xffffffffff020100
+DATA mask73<>+8(SB)/8, $0xffffffff050403ff
 GLOBL mask73<>(SB), RODATA|NOPTR, $16
-DATA mask74<>+0(SB)/8, $0x020100ffffffffff
-DATA mask74<>+8(SB)/8, $0x0403ffffffffffff
+DATA mask74<>+0(SB)/8, $0xffff020100ffffff
+DATA mask74<>+8(SB)/8, $0xff050403ffffffff
 GLOBL mask74<>(SB), RODATA|NOPTR, $16
-DATA mask75<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask75<>+8(SB)/8, $0xffffffffffff0302
+DATA mask75<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask75<>+8(SB)/8, $0x03ffffffffffff02
 GLOBL mask75<>(SB), RODATA|NOPTR, $16
-DATA mask76<>+0(SB)/8, $0xffffffff020100ff
-DATA mask76<>+8(SB)/8, $0xffffff050403ffff
+DATA mask76<>+0(SB)/8, $0xffffffffffff0100
+DATA mask76<>+8(SB)/8, $0xffffffffff040302
 GLOBL mask76<>(SB), RODATA|NOPTR, $16
-DATA mask77<>+0(SB)/8, $0xff020100ffffffff
-DATA mask77<>+8(SB)/8, $0x050403ffffffffff
+DATA mask77<>+0(SB)/8, $0xffffff020100ffff
+DATA mask77<>+8(SB)/8, $0xffff050403ffffff
 GLOBL mask77<>(SB), RODATA|NOPTR, $16
-DATA mask78<>+0(SB)/8, $0xffffffffffff0302
-DATA mask78<>+8(SB)/8, $0xffffffffff060504
+DATA mask78<>+0(SB)/8, $0x020100ffffffffff
+DATA mask78<>+8(SB)/8, $0x0403ffffffffffff
 GLOBL mask78<>(SB), RODATA|NOPTR, $16
-DATA mask79<>+0(SB)/8, $0xffffff030201ffff
-DATA mask79<>+8(SB)/8, $0xffff060504ffffff
+DATA mask79<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask79<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask79<>(SB), RODATA|NOPTR, $16
-DATA mask80<>+0(SB)/8, $0x030201ffffffffff
-DATA mask80<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask80<>+0(SB)/8, $0xffffffff020100ff
+DATA mask80<>+8(SB)/8, $0xffffff050403ffff
 GLOBL mask80<>(SB), RODATA|NOPTR, $16
-DATA mask81<>+0(SB)/8, $0x07ffffffffffff06
-DATA mask81<>+8(SB)/8, $0xffffffffffff0908
+DATA mask81<>+0(SB)/8, $0xff020100ffffffff
+DATA mask81<>+8(SB)/8, $0x050403ffffffffff
 GLOBL mask81<>(SB), RODATA|NOPTR, $16
-DATA mask82<>+0(SB)/8, $0xffffffff090807ff
-DATA mask82<>+8(SB)/8, $0xffffff0c0b0affff
+DATA mask82<>+0(SB)/8, $0xffffffffffff0302
+DATA mask82<>+8(SB)/8, $0xffffffffff060504
 GLOBL mask82<>(SB), RODATA|NOPTR, $16
-DATA mask83<>+0(SB)/8, $0xff090807ffffffff
-DATA mask83<>+8(SB)/8, $0x0c0b0affffffffff
+DATA mask83<>+0(SB)/8, $0xffffff030201ffff
+DATA mask83<>+8(SB)/8, $0xffff060504ffffff
 GLOBL mask83<>(SB), RODATA|NOPTR, $16
-DATA mask84<>+0(SB)/8, $0xffffffffff0c0b0a
-DATA mask84<>+8(SB)/8, $0xffffffff0f0e0dff
+DATA mask84<>+0(SB)/8, $0x030201ffffffffff
+DATA mask84<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask84<>(SB), RODATA|NOPTR, $16
-DATA mask85<>+0(SB)/8, $0xffff0f0e0dffffff
-DATA mask85<>+8(SB)/8, $0xffffffffffffffff
+DATA mask85<>+0(SB)/8, $0x07ffffffffffff06
+DATA mask85<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask85<>(SB), RODATA|NOPTR, $16
-DATA mask86<>+0(SB)/8, $0x0e0dffffffffffff
-DATA mask86<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask86<>+0(SB)/8, $0xffffffff090807ff
+DATA mask86<>+8(SB)/8, $0xffffff0c0b0affff
 GLOBL mask86<>(SB), RODATA|NOPTR, $16
-DATA mask87<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask87<>+8(SB)/8, $0xffffffffffff0605
+DATA mask87<>+0(SB)/8, $0xff090807ffffffff
+DATA mask87<>+8(SB)/8, $0x0c0b0affffffffff
 GLOBL mask87<>(SB), RODATA|NOPTR, $16
-DATA mask88<>+0(SB)/8, $0xffffffff030201ff
-DATA mask88<>+8(SB)/8, $0xffffff060504ffff
+DATA mask88<>+0(SB)/8, $0xffffffffff0c0b0a
+DATA mask88<>+8(SB)/8, $0xffffffff0f0e0dff
 GLOBL mask88<>(SB), RODATA|NOPTR, $16
-DATA mask89<>+0(SB)/8, $0xff060504ffffffff
-DATA mask89<>+8(SB)/8, $0x090807ffffffffff
+DATA mask89<>+0(SB)/8, $0xffff0f0e0dffffff
+DATA mask89<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask89<>(SB), RODATA|NOPTR, $16
-DATA mask90<>+0(SB)/8, $0xffffffffff090807
-DATA mask90<>+8(SB)/8, $0xffffffff0c0b0aff
+DATA mask90<>+0(SB)/8, $0x0e0dffffffffffff
+DATA mask90<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask90<>(SB), RODATA|NOPTR, $16
-DATA mask91<>+0(SB)/8, $0xffff090807ffffff
-DATA mask91<>+8(SB)/8, $0xff0c0b0affffffff
+DATA mask91<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask91<>+8(SB)/8, $0xffffffffffff0605
 GLOBL mask91<>(SB), RODATA|NOPTR, $16
-DATA mask92<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask92<>+8(SB)/8, $0x0dffffffffffff0c
+DATA mask92<>+0(SB)/8, $0xffffffff030201ff
+DATA mask92<>+8(SB)/8, $0xffffff060504ffff
 GLOBL mask92<>(SB), RODATA|NOPTR, $16
-DATA mask93<>+0(SB)/8, $0xffffff0f0e0dffff
-DATA mask93<>+8(SB)/8, $0xffffffffffffffff
+DATA mask93<>+0(SB)/8, $0xff060504ffffffff
+DATA mask93<>+8(SB)/8, $0x090807ffffffffff
 GLOBL mask93<>(SB), RODATA|NOPTR, $16
-DATA mask94<>+0(SB)/8, $0x0f0e0dffffffffff
-DATA mask94<>+8(SB)/8, $0xffffffffffffffff
+DATA mask94<>+0(SB)/8, $0xffffffffff090807
+DATA mask94<>+8(SB)/8, $0xffffffff0c0b0aff
 GLOBL mask94<>(SB), RODATA|NOPTR, $16
-DATA mask95<>+0(SB)/8, $0xffff050403020100
-DATA mask95<>+8(SB)/8, $0xffffffffffffffff
+DATA mask95<>+0(SB)/8, $0xffff090807ffffff
+DATA mask95<>+8(SB)/8, $0xff0c0b0affffffff
 GLOBL mask95<>(SB), RODATA|NOPTR, $16
-DATA mask96<>+0(SB)/8, $0xffffffffffff0100
-DATA mask96<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask96<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask96<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL mask96<>(SB), RODATA|NOPTR, $16
-DATA mask97<>+0(SB)/8, $0x050403020100ffff
+DATA mask97<>+0(SB)/8, $0xffffff0f0e0dffff
 DATA mask97<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask97<>(SB), RODATA|NOPTR, $16
-DATA mask98<>+0(SB)/8, $0xffffffffffffffff
-DATA mask98<>+8(SB)/8, $0xffff050403020100
+DATA mask98<>+0(SB)/8, $0x0f0e0dffffffffff
+DATA mask98<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask98<>(SB), RODATA|NOPTR, $16
-DATA mask99<>+0(SB)/8, $0xffffffffffffffff
-DATA mask99<>+8(SB)/8, $0x050403020100ffff
+DATA mask99<>+0(SB)/8, $0xffff050403020100
+DATA mask99<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask99<>(SB), RODATA|NOPTR, $16
-DATA mask100<>+0(SB)/8, $0xffffffffffff0302
-DATA mask100<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask100<>+0(SB)/8, $0xffffffffffff0100
+DATA mask100<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask100<>(SB), RODATA|NOPTR, $16
-DATA mask101<>+0(SB)/8, $0xffffffffffffffff
-DATA mask101<>+8(SB)/8, $0xffff090807060504
+DATA mask101<>+0(SB)/8, $0x050403020100ffff
+DATA mask101<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask101<>(SB), RODATA|NOPTR, $16
-DATA mask102<>+0(SB)/8, $0xffffffff09080706
-DATA mask102<>+8(SB)/8, $0xffffffffffffffff
+DATA mask102<>+0(SB)/8, $0xffffffffffffffff
+DATA mask102<>+8(SB)/8, $0xffff050403020100
 GLOBL mask102<>(SB), RODATA|NOPTR, $16
-DATA mask103<>+0(SB)/8, $0x07060504ffffffff
-DATA mask103<>+8(SB)/8, $0xffffffffffff0908
+DATA mask103<>+0(SB)/8, $0xffffffffffffffff
+DATA mask103<>+8(SB)/8, $0x050403020100ffff
 GLOBL mask103<>(SB), RODATA|NOPTR, $16
-DATA mask104<>+0(SB)/8, $0xffffffffffffffff
-DATA mask104<>+8(SB)/8, $0x0f0e0d0c0b0affff
+DATA mask104<>+0(SB)/8, $0xffffffffffff0302
+DATA mask104<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask104<>(SB), RODATA|NOPTR, $16
-DATA mask105<>+0(SB)/8, $0xffff0f0e0d0c0b0a
-DATA mask105<>+8(SB)/8, $0xffffffffffffffff
+DATA mask105<>+0(SB)/8, $0xffffffffffffffff
+DATA mask105<>+8(SB)/8, $0xffff090807060504
 GLOBL mask105<>(SB), RODATA|NOPTR, $16
-DATA mask106<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask106<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask106<>+0(SB)/8, $0xffffffff09080706
+DATA mask106<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask106<>(SB), RODATA|NOPTR, $16
-DATA mask107<>+0(SB)/8, $0xffffffffffffffff
-DATA mask107<>+8(SB)/8, $0x090807060504ffff
+DATA mask107<>+0(SB)/8, $0x07060504ffffffff
+DATA mask107<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask107<>(SB), RODATA|NOPTR, $16
-DATA mask108<>+0(SB)/8, $0xffff090807060504
-DATA mask108<>+8(SB)/8, $0xffffffffffffffff
+DATA mask108<>+0(SB)/8, $0xffffffffffffffff
+DATA mask108<>+8(SB)/8, $0x0f0e0d0c0b0affff
 GLOBL mask108<>(SB), RODATA|NOPTR, $16
-DATA mask109<>+0(SB)/8, $0xffffffffffffffff
-DATA mask109<>+8(SB)/8, $0x0d0c0b0affffffff
+DATA mask109<>+0(SB)/8, $0xffff0f0e0d0c0b0a
+DATA mask109<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask109<>(SB), RODATA|NOPTR, $16
-DATA mask110<>+0(SB)/8, $0x0706050403020100
-DATA mask110<>+8(SB)/8, $0xffffffffffffff08
+DATA mask110<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask110<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask110<>(SB), RODATA|NOPTR, $16
 DATA mask111<>+0(SB)/8, $0xffffffffffffffff
-DATA mask111<>+8(SB)/8, $0x06050403020100ff
+DATA mask111<>+8(SB)/8, $0x090807060504ffff
 GLOBL mask111<>(SB), RODATA|NOPTR, $16
-DATA mask112<>+0(SB)/8, $0xffffffffffff0100
+DATA mask112<>+0(SB)/8, $0xffff090807060504
 DATA mask112<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask112<>(SB), RODATA|NOPTR, $16
-DATA mask113<>+0(SB)/8, $0x050403020100ffff
-DATA mask113<>+8(SB)/8, $0xffffffffff080706
+DATA mask113<>+0(SB)/8, $0xffffffffffffffff
+DATA mask113<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL mask113<>(SB), RODATA|NOPTR, $16
-DATA mask114<>+0(SB)/8, $0xffffffffffffffff
-DATA mask114<>+8(SB)/8, $0x0403020100ffffff
+DATA mask114<>+0(SB)/8, $0x0706050403020100
+DATA mask114<>+8(SB)/8, $0xffffffffffffff08
 GLOBL mask114<>(SB), RODATA|NOPTR, $16
-DATA mask115<>+0(SB)/8, $0x03020100ffffffff
-DATA mask115<>+8(SB)/8, $0xffffff0807060504
+DATA mask115<>+0(SB)/8, $0xffffffffffffffff
+DATA mask115<>+8(SB)/8, $0x06050403020100ff
 GLOBL mask115<>(SB), RODATA|NOPTR, $16
-DATA mask116<>+0(SB)/8, $0xffffffffffffffff
-DATA mask116<>+8(SB)/8, $0x020100ffffffffff
+DATA mask116<>+0(SB)/8, $0xffffffffffff0100
+DATA mask116<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask116<>(SB), RODATA|NOPTR, $16
-DATA mask117<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask117<>+8(SB)/8, $0xff08070605040302
+DATA mask117<>+0(SB)/8, $0x050403020100ffff
+DATA mask117<>+8(SB)/8, $0xffffffffff080706
 GLOBL mask117<>(SB), RODATA|NOPTR, $16
 DATA mask118<>+0(SB)/8, $0xffffffffffffffff
-DATA mask118<>+8(SB)/8, $0x00ffffffffffffff
+DATA mask118<>+8(SB)/8, $0x0403020100ffffff
 GLOBL mask118<>(SB), RODATA|NOPTR, $16
-DATA mask119<>+0(SB)/8, $0xffffffffffffff06
-DATA mask119<>+8(SB)/8, $0xffffffffffffffff
+DATA mask119<>+0(SB)/8, $0x03020100ffffffff
+DATA mask119<>+8(SB)/8, $0xffffff0807060504
 GLOBL mask119<>(SB), RODATA|NOPTR, $16
-DATA mask120<>+0(SB)/8, $0x0d0c0b0a090807ff
-DATA mask120<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask120<>+0(SB)/8, $0xffffffffffffffff
+DATA mask120<>+8(SB)/8, $0x020100ffffffffff
 GLOBL mask120<>(SB), RODATA|NOPTR, $16
-DATA mask121<>+0(SB)/8, $0xffffffffffffffff
-DATA mask121<>+8(SB)/8, $0x0c0b0a090807ffff
+DATA mask121<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask121<>+8(SB)/8, $0xff08070605040302
 GLOBL mask121<>(SB), RODATA|NOPTR, $16
-DATA mask122<>+0(SB)/8, $0xffffffffff0f0e0d
-DATA mask122<>+8(SB)/8, $0xffffffffffffffff
+DATA mask122<>+0(SB)/8, $0xffffffffffffffff
+DATA mask122<>+8(SB)/8, $0x00ffffffffffffff
 GLOBL mask122<>(SB), RODATA|NOPTR, $16
-DATA mask123<>+0(SB)/8, $0x0b0a090807ffffff
-DATA mask123<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask123<>+0(SB)/8, $0xffffffffffffff06
+DATA mask123<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask123<>(SB), RODATA|NOPTR, $16
-DATA mask124<>+0(SB)/8, $0xffffffffff040200
-DATA mask124<>+8(SB)/8, $0xffffffff050301ff
+DATA mask124<>+0(SB)/8, $0x0d0c0b0a090807ff
+DATA mask124<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask124<>(SB), RODATA|NOPTR, $16
-DATA mask125<>+0(SB)/8, $0xffff040200ffffff
-DATA mask125<>+8(SB)/8, $0xff050301ffffffff
+DATA mask125<>+0(SB)/8, $0xffffffffffffffff
+DATA mask125<>+8(SB)/8, $0x0c0b0a090807ffff
 GLOBL mask125<>(SB), RODATA|NOPTR, $16
-DATA mask126<>+0(SB)/8, $0x0200ffffffffffff
-DATA mask126<>+8(SB)/8, $0x01ffffffffffff04
+DATA mask126<>+0(SB)/8, $0xffffffffff0f0e0d
+DATA mask126<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask126<>(SB), RODATA|NOPTR, $16
-DATA mask127<>+0(SB)/8, $0xffffffffffff0200
-DATA mask127<>+8(SB)/8, $0xffffffffff070503
+DATA mask127<>+0(SB)/8, $0x0b0a090807ffffff
+DATA mask127<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask127<>(SB), RODATA|NOPTR, $16
-DATA mask128<>+0(SB)/8, $0xffffff040200ffff
-DATA mask128<>+8(SB)/8, $0xffff050301ffffff
+DATA mask128<>+0(SB)/8, $0xffffffffff040200
+DATA mask128<>+8(SB)/8, $0xffffffff050301ff
 GLOBL mask128<>(SB), RODATA|NOPTR, $16
-DATA mask129<>+0(SB)/8, $0x040200ffffffffff
-DATA mask129<>+8(SB)/8, $0x0301ffffffffffff
+DATA mask129<>+0(SB)/8, $0xffff040200ffffff
+DATA mask129<>+8(SB)/8, $0xff050301ffffffff
 GLOBL mask129<>(SB), RODATA|NOPTR, $16
-DATA mask130<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask130<>+8(SB)/8, $0xffffffffffff0503
+DATA mask130<>+0(SB)/8, $0x0200ffffffffffff
+DATA mask130<>+8(SB)/8, $0x01ffffffffffff04
 GLOBL mask130<>(SB), RODATA|NOPTR, $16
-DATA mask131<>+0(SB)/8, $0xffffffff040200ff
-DATA mask131<>+8(SB)/8, $0xffffff090705ffff
+DATA mask131<>+0(SB)/8, $0xffffffffffff0200
+DATA mask131<>+8(SB)/8, $0xffffffffff070503
 GLOBL mask131<>(SB), RODATA|NOPTR, $16
-DATA mask132<>+0(SB)/8, $0xff040200ffffffff
-DATA mask132<>+8(SB)/8, $0x050301ffffffffff
+DATA mask132<>+0(SB)/8, $0xffffff040200ffff
+DATA mask132<>+8(SB)/8, $0xffff050301ffffff
 GLOBL mask132<>(SB), RODATA|NOPTR, $16
-DATA mask133<>+0(SB)/8, $0xffffffffff040200
-DATA mask133<>+8(SB)/8, $0xffffffff090705ff
+DATA mask133<>+0(SB)/8, $0x040200ffffffffff
+DATA mask133<>+8(SB)/8, $0x0301ffffffffffff
 GLOBL mask133<>(SB), RODATA|NOPTR, $16
-DATA mask134<>+0(SB)/8, $0xffff040200ffffff
-DATA mask134<>+8(SB)/8, $0xff090705ffffffff
+DATA mask134<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask134<>+8(SB)/8, $0xffffffffffff0503
 GLOBL mask134<>(SB), RODATA|NOPTR, $16
-DATA mask135<>+0(SB)/8, $0xffffffffffff0301
-DATA mask135<>+8(SB)/8, $0xffffffffff080604
+DATA mask135<>+0(SB)/8, $0xffffffff040200ff
+DATA mask135<>+8(SB)/8, $0xffffff090705ffff
 GLOBL mask135<>(SB), RODATA|NOPTR, $16
-DATA mask136<>+0(SB)/8, $0xffffff040200ffff
-DATA mask136<>+8(SB)/8, $0xffff090705ffffff
+DATA mask136<>+0(SB)/8, $0xff040200ffffffff
+DATA mask136<>+8(SB)/8, $0x050301ffffffffff
 GLOBL mask136<>(SB), RODATA|NOPTR, $16
-DATA mask137<>+0(SB)/8, $0x040200ffffffffff
-DATA mask137<>+8(SB)/8, $0x0705ffffffffffff
+DATA mask137<>+0(SB)/8, $0xffffffffff040200
+DATA mask137<>+8(SB)/8, $0xffffffff090705ff
 GLOBL mask137<>(SB), RODATA|NOPTR, $16
-DATA mask138<>+0(SB)/8, $0x05ffffffffffff08
-DATA mask138<>+8(SB)/8, $0xffffffffffff0907
+DATA mask138<>+0(SB)/8, $0xffff040200ffffff
+DATA mask138<>+8(SB)/8, $0xff090705ffffffff
 GLOBL mask138<>(SB), RODATA|NOPTR, $16
-DATA mask139<>+0(SB)/8, $0xffffffff090705ff
-DATA mask139<>+8(SB)/8, $0xffffff0e0c0affff
+DATA mask139<>+0(SB)/8, $0xffffffffffff0301
+DATA mask139<>+8(SB)/8, $0xffffffffff080604
 GLOBL mask139<>(SB), RODATA|NOPTR, $16
-DATA mask140<>+0(SB)/8, $0xff090705ffffffff
-DATA mask140<>+8(SB)/8, $0x0e0c0affffffffff
+DATA mask140<>+0(SB)/8, $0xffffff040200ffff
+DATA mask140<>+8(SB)/8, $0xffff090705ffffff
 GLOBL mask140<>(SB), RODATA|NOPTR, $16
-DATA mask141<>+0(SB)/8, $0xffffffffff0e0c0a
-DATA mask141<>+8(SB)/8, $0xffffffff0f0d0bff
+DATA mask141<>+0(SB)/8, $0x040200ffffffffff
+DATA mask141<>+8(SB)/8, $0x0705ffffffffffff
 GLOBL mask141<>(SB), RODATA|NOPTR, $16
-DATA mask142<>+0(SB)/8, $0xffff0f0d0bffffff
-DATA mask142<>+8(SB)/8, $0xffffffffffffffff
+DATA mask142<>+0(SB)/8, $0x05ffffffffffff08
+DATA mask142<>+8(SB)/8, $0xffffffffffff0907
 GLOBL mask142<>(SB), RODATA|NOPTR, $16
-DATA mask143<>+0(SB)/8, $0x0d0bffffffffffff
-DATA mask143<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask143<>+0(SB)/8, $0xffffffff090705ff
+DATA mask143<>+8(SB)/8, $0xffffff0e0c0affff
 GLOBL mask143<>(SB), RODATA|NOPTR, $16
-DATA mask144<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask144<>+8(SB)/8, $0xffffffffffff0806
+DATA mask144<>+0(SB)/8, $0xff090705ffffffff
+DATA mask144<>+8(SB)/8, $0x0e0c0affffffffff
 GLOBL mask144<>(SB), RODATA|NOPTR, $16
-DATA mask145<>+0(SB)/8, $0xff080604ffffffff
-DATA mask145<>+8(SB)/8, $0x090705ffffffffff
+DATA mask145<>+0(SB)/8, $0xffffffffff0e0c0a
+DATA mask145<>+8(SB)/8, $0xffffffff0f0d0bff
 GLOBL mask145<>(SB), RODATA|NOPTR, $16
-DATA mask146<>+0(SB)/8, $0xffffffffff090705
-DATA mask146<>+8(SB)/8, $0xffffffff0e0c0aff
+DATA mask146<>+0(SB)/8, $0xffff0f0d0bffffff
+DATA mask146<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask146<>(SB), RODATA|NOPTR, $16
-DATA mask147<>+0(SB)/8, $0xffff090705ffffff
-DATA mask147<>+8(SB)/8, $0xff0e0c0affffffff
+DATA mask147<>+0(SB)/8, $0x0d0bffffffffffff
+DATA mask147<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask147<>(SB), RODATA|NOPTR, $16
-DATA mask148<>+0(SB)/8, $0x0c0affffffffffff
-DATA mask148<>+8(SB)/8, $0x0bffffffffffff0e
+DATA mask148<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask148<>+8(SB)/8, $0xffffffffffff0806
 GLOBL mask148<>(SB), RODATA|NOPTR, $16
-DATA mask149<>+0(SB)/8, $0xffffffffffff0f0d
-DATA mask149<>+8(SB)/8, $0xffffffffffffffff
+DATA mask149<>+0(SB)/8, $0xff080604ffffffff
+DATA mask149<>+8(SB)/8, $0x090705ffffffffff
 GLOBL mask149<>(SB), RODATA|NOPTR, $16
-DATA mask150<>+0(SB)/8, $0xffffff0f0d0bffff
-DATA mask150<>+8(SB)/8, $0xffffffffffffffff
+DATA mask150<>+0(SB)/8, $0xffffffffff090705
+DATA mask150<>+8(SB)/8, $0xffffffff0e0c0aff
 GLOBL mask150<>(SB), RODATA|NOPTR, $16
-DATA mask151<>+0(SB)/8, $0x0f0d0bffffffffff
-DATA mask151<>+8(SB)/8, $0xffffffffffffffff
+DATA mask151<>+0(SB)/8, $0xffff090705ffffff
+DATA mask151<>+8(SB)/8, $0xff0e0c0affffffff
 GLOBL mask151<>(SB), RODATA|NOPTR, $16
-DATA mask152<>+0(SB)/8, $0xffff090805040100
-DATA mask152<>+8(SB)/8, $0xffffffffffffffff
+DATA mask152<>+0(SB)/8, $0x0c0affffffffffff
+DATA mask152<>+8(SB)/8, $0x0bffffffffffff0e
 GLOBL mask152<>(SB), RODATA|NOPTR, $16
-DATA mask153<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask153<>+8(SB)/8, $0xffffffff09080504
+DATA mask153<>+0(SB)/8, $0xffffffffffff0f0d
+DATA mask153<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask153<>(SB), RODATA|NOPTR, $16
-DATA mask154<>+0(SB)/8, $0xffffffffffffffff
-DATA mask154<>+8(SB)/8, $0x05040100ffffffff
+DATA mask154<>+0(SB)/8, $0xffffff0f0d0bffff
+DATA mask154<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask154<>(SB), RODATA|NOPTR, $16
-DATA mask155<>+0(SB)/8, $0xffffffffffff0706
-DATA mask155<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask155<>+0(SB)/8, $0x0f0d0bffffffffff
+DATA mask155<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask155<>(SB), RODATA|NOPTR, $16
-DATA mask156<>+0(SB)/8, $0x090805040100ffff
+DATA mask156<>+0(SB)/8, $0xffff090805040100
 DATA mask156<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask156<>(SB), RODATA|NOPTR, $16
-DATA mask157<>+0(SB)/8, $0xffffffffffffffff
-DATA mask157<>+8(SB)/8, $0xffff090805040100
+DATA mask157<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask157<>+8(SB)/8, $0xffffffff09080504
 GLOBL mask157<>(SB), RODATA|NOPTR, $16
-DATA mask158<>+0(SB)/8, $0xffffffff05040100
-DATA mask158<>+8(SB)/8, $0xffffffffffffffff
+DATA mask158<>+0(SB)/8, $0xffffffffffffffff
+DATA mask158<>+8(SB)/8, $0x05040100ffffffff
 GLOBL mask158<>(SB), RODATA|NOPTR, $16
-DATA mask159<>+0(SB)/8, $0x05040100ffffffff
-DATA mask159<>+8(SB)/8, $0xffffffffffff0908
+DATA mask159<>+0(SB)/8, $0xffffffffffff0706
+DATA mask159<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask159<>(SB), RODATA|NOPTR, $16
-DATA mask160<>+0(SB)/8, $0xffffffffffffffff
-DATA mask160<>+8(SB)/8, $0x090805040100ffff
+DATA mask160<>+0(SB)/8, $0x090805040100ffff
+DATA mask160<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask160<>(SB), RODATA|NOPTR, $16
 DATA mask161<>+0(SB)/8, $0xffffffffffffffff
-DATA mask161<>+8(SB)/8, $0xffff0d0c09080504
+DATA mask161<>+8(SB)/8, $0xffff090805040100
 GLOBL mask161<>(SB), RODATA|NOPTR, $16
-DATA mask162<>+0(SB)/8, $0xffffffff0d0c0908
+DATA mask162<>+0(SB)/8, $0xffffffff05040100
 DATA mask162<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask162<>(SB), RODATA|NOPTR, $16
-DATA mask163<>+0(SB)/8, $0x09080504ffffffff
-DATA mask163<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask163<>+0(SB)/8, $0x05040100ffffffff
+DATA mask163<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask163<>(SB), RODATA|NOPTR, $16
 DATA mask164<>+0(SB)/8, $0xffffffffffffffff
-DATA mask164<>+8(SB)/8, $0x0f0e0b0a0706ffff
+DATA mask164<>+8(SB)/8, $0x090805040100ffff
 GLOBL mask164<>(SB), RODATA|NOPTR, $16
-DATA mask165<>+0(SB)/8, $0xffff0f0e0b0a0706
-DATA mask165<>+8(SB)/8, $0xffffffffffffffff
+DATA mask165<>+0(SB)/8, $0xffffffffffffffff
+DATA mask165<>+8(SB)/8, $0xffff0d0c09080504
 GLOBL mask165<>(SB), RODATA|NOPTR, $16
-DATA mask166<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask166<>+8(SB)/8, $0xffffffff0f0e0b0a
+DATA mask166<>+0(SB)/8, $0xffffffff0d0c0908
+DATA mask166<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask166<>(SB), RODATA|NOPTR, $16
-DATA mask167<>+0(SB)/8, $0xffffffffffffffff
-DATA mask167<>+8(SB)/8, $0x0d0c09080504ffff
+DATA mask167<>+0(SB)/8, $0x09080504ffffffff
+DATA mask167<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask167<>(SB), RODATA|NOPTR, $16
-DATA mask168<>+0(SB)/8, $0xffff0d0c09080504
-DATA mask168<>+8(SB)/8, $0xffffffffffffffff
+DATA mask168<>+0(SB)/8, $0xffffffffffffffff
+DATA mask168<>+8(SB)/8, $0x0f0e0b0a0706ffff
 GLOBL mask168<>(SB), RODATA|NOPTR, $16
-DATA mask169<>+0(SB)/8, $0xffffffffffffffff
-DATA mask169<>+8(SB)/8, $0x0b0a0706ffffffff
+DATA mask169<>+0(SB)/8, $0xffff0f0e0b0a0706
+DATA mask169<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask169<>(SB), RODATA|NOPTR, $16
-DATA mask170<>+0(SB)/8, $0x0f0e0b0a0706ffff
-DATA mask170<>+8(SB)/8, $0xffffffffffffffff
+DATA mask170<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask170<>+8(SB)/8, $0xffffffff0f0e0b0a
 GLOBL mask170<>(SB), RODATA|NOPTR, $16
 DATA mask171<>+0(SB)/8, $0xffffffffffffffff
-DATA mask171<>+8(SB)/8, $0xffffffff03020100
+DATA mask171<>+8(SB)/8, $0x0d0c09080504ffff
 GLOBL mask171<>(SB), RODATA|NOPTR, $16
-DATA mask172<>+0(SB)/8, $0x03020100ffffffff
-DATA mask172<>+8(SB)/8, $0xffffffff0b0a0908
+DATA mask172<>+0(SB)/8, $0xffff0d0c09080504
+DATA mask172<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask172<>(SB), RODATA|NOPTR, $16
-DATA mask173<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask173<>+8(SB)/8, $0xffffffffffffffff
+DATA mask173<>+0(SB)/8, $0xffffffffffffffff
+DATA mask173<>+8(SB)/8, $0x0b0a0706ffffffff
 GLOBL mask173<>(SB), RODATA|NOPTR, $16
-DATA mask174<>+0(SB)/8, $0xffffffffffffffff
-DATA mask174<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask174<>+0(SB)/8, $0x0f0e0b0a0706ffff
+DATA mask174<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask174<>(SB), RODATA|NOPTR, $16
 DATA mask175<>+0(SB)/8, $0xffffffffffffffff
-DATA mask175<>+8(SB)/8, $0xffffffff0b0a0908
+DATA mask175<>+8(SB)/8, $0xffffffff03020100
 GLOBL mask175<>(SB), RODATA|NOPTR, $16
-DATA mask176<>+0(SB)/8, $0xffffffffffffffff
-DATA mask176<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask176<>+0(SB)/8, $0x03020100ffffffff
+DATA mask176<>+8(SB)/8, $0xffffffff0b0a0908
 GLOBL mask176<>(SB), RODATA|NOPTR, $16
-DATA mask177<>+0(SB)/8, $0xffffffffffffffff
-DATA mask177<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask177<>+0(SB)/8, $0xffffffff0b0a0908
+DATA mask177<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask177<>(SB), RODATA|NOPTR, $16
 DATA mask178<>+0(SB)/8, $0xffffffffffffffff
-DATA mask178<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA mask178<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask178<>(SB), RODATA|NOPTR, $16
-DATA mask179<>+0(SB)/8, $0xffffffffff060300
-DATA mask179<>+8(SB)/8, $0xffffffff070401ff
+DATA mask179<>+0(SB)/8, $0xffffffffffffffff
+DATA mask179<>+8(SB)/8, $0xffffffff0b0a0908
 GLOBL mask179<>(SB), RODATA|NOPTR, $16
-DATA mask180<>+0(SB)/8, $0xffff060300ffffff
-DATA mask180<>+8(SB)/8, $0xff070401ffffffff
+DATA mask180<>+0(SB)/8, $0xffffffffffffffff
+DATA mask180<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask180<>(SB), RODATA|NOPTR, $16
-DATA mask181<>+0(SB)/8, $0x0300ffffffffffff
-DATA mask181<>+8(SB)/8, $0x01ffffffffffff06
+DATA mask181<>+0(SB)/8, $0xffffffffffffffff
+DATA mask181<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask181<>(SB), RODATA|NOPTR, $16
-DATA mask182<>+0(SB)/8, $0xffffffffffff0502
-DATA mask182<>+8(SB)/8, $0xffffffffff060300
+DATA mask182<>+0(SB)/8, $0xffffffffffffffff
+DATA mask182<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL mask182<>(SB), RODATA|NOPTR, $16
-DATA mask183<>+0(SB)/8, $0xffffff060300ffff
-DATA mask183<>+8(SB)/8, $0xffff0d0a07ffffff
+DATA mask183<>+0(SB)/8, $0xffffffffff060300
+DATA mask183<>+8(SB)/8, $0xffffffff070401ff
 GLOBL mask183<>(SB), RODATA|NOPTR, $16
-DATA mask184<>+0(SB)/8, $0x060300ffffffffff
-DATA mask184<>+8(SB)/8, $0x0a07ffffffffffff
+DATA mask184<>+0(SB)/8, $0xffff060300ffffff
+DATA mask184<>+8(SB)/8, $0xff070401ffffffff
 GLOBL mask184<>(SB), RODATA|NOPTR, $16
-DATA mask185<>+0(SB)/8, $0x00ffffffffffff05
-DATA mask185<>+8(SB)/8, $0xffffffffffff0603
+DATA mask185<>+0(SB)/8, $0x0300ffffffffffff
+DATA mask185<>+8(SB)/8, $0x01ffffffffffff06
 GLOBL mask185<>(SB), RODATA|NOPTR, $16
-DATA mask186<>+0(SB)/8, $0xffffffff060300ff
-DATA mask186<>+8(SB)/8, $0xffffff070401ffff
+DATA mask186<>+0(SB)/8, $0xffffffffffff0502
+DATA mask186<>+8(SB)/8, $0xffffffffff060300
 GLOBL mask186<>(SB), RODATA|NOPTR, $16
-DATA mask187<>+0(SB)/8, $0xff060300ffffffff
-DATA mask187<>+8(SB)/8, $0x070401ffffffffff
+DATA mask187<>+0(SB)/8, $0xffffff060300ffff
+DATA mask187<>+8(SB)/8, $0xffff0d0a07ffffff
 GLOBL mask187<>(SB), RODATA|NOPTR, $16
-DATA mask188<>+0(SB)/8, $0xffffffffff060300
-DATA mask188<>+8(SB)/8, $0xffffffff0d0a07ff
+DATA mask188<>+0(SB)/8, $0x060300ffffffffff
+DATA mask188<>+8(SB)/8, $0x0a07ffffffffffff
 GLOBL mask188<>(SB), RODATA|NOPTR, $16
-DATA mask189<>+0(SB)/8, $0xffff060300ffffff
-DATA mask189<>+8(SB)/8, $0xff0d0a07ffffffff
+DATA mask189<>+0(SB)/8, $0x00ffffffffffff05
+DATA mask189<>+8(SB)/8, $0xffffffffffff0603
 GLOBL mask189<>(SB), RODATA|NOPTR, $16
-DATA mask190<>+0(SB)/8, $0xffffff060300ffff
-DATA mask190<>+8(SB)/8, $0xffff070401ffffff
+DATA mask190<>+0(SB)/8, $0xffffffff060300ff
+DATA mask190<>+8(SB)/8, $0xffffff070401ffff
 GLOBL mask190<>(SB), RODATA|NOPTR, $16
-DATA mask191<>+0(SB)/8, $0x060300ffffffffff
-DATA mask191<>+8(SB)/8, $0x0401ffffffffffff
+DATA mask191<>+0(SB)/8, $0xff060300ffffffff
+DATA mask191<>+8(SB)/8, $0x070401ffffffffff
 GLOBL mask191<>(SB), RODATA|NOPTR, $16
-DATA mask192<>+0(SB)/8, $0x07ffffffffffff06
-DATA mask192<>+8(SB)/8, $0xffffffffffff0d0a
+DATA mask192<>+0(SB)/8, $0xffffffffff060300
+DATA mask192<>+8(SB)/8, $0xffffffff0d0a07ff
 GLOBL mask192<>(SB), RODATA|NOPTR, $16
-DATA mask193<>+0(SB)/8, $0xffffffff0d0a07ff
-DATA mask193<>+8(SB)/8, $0xffffff0e0b08ffff
+DATA mask193<>+0(SB)/8, $0xffff060300ffffff
+DATA mask193<>+8(SB)/8, $0xff0d0a07ffffffff
 GLOBL mask193<>(SB), RODATA|NOPTR, $16
-DATA mask194<>+0(SB)/8, $0xff0d0a07ffffffff
-DATA mask194<>+8(SB)/8, $0x0e0b08ffffffffff
+DATA mask194<>+0(SB)/8, $0xffffff060300ffff
+DATA mask194<>+8(SB)/8, $0xffff070401ffffff
 GLOBL mask194<>(SB), RODATA|NOPTR, $16
-DATA mask195<>+0(SB)/8, $0xffffffffff0e0b08
-DATA mask195<>+8(SB)/8, $0xffffffff0f0c09ff
+DATA mask195<>+0(SB)/8, $0x060300ffffffffff
+DATA mask195<>+8(SB)/8, $0x0401ffffffffffff
 GLOBL mask195<>(SB), RODATA|NOPTR, $16
-DATA mask196<>+0(SB)/8, $0xffff0f0c09ffffff
-DATA mask196<>+8(SB)/8, $0xffffffffffffffff
+DATA mask196<>+0(SB)/8, $0x07ffffffffffff06
+DATA mask196<>+8(SB)/8, $0xffffffffffff0d0a
 GLOBL mask196<>(SB), RODATA|NOPTR, $16
-DATA mask197<>+0(SB)/8, $0x0c09ffffffffffff
-DATA mask197<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask197<>+0(SB)/8, $0xffffffff0d0a07ff
+DATA mask197<>+8(SB)/8, $0xffffff0e0b08ffff
 GLOBL mask197<>(SB), RODATA|NOPTR, $16
-DATA mask198<>+0(SB)/8, $0xffff0d0c07060100
-DATA mask198<>+8(SB)/8, $0xffffffffffffffff
+DATA mask198<>+0(SB)/8, $0xff0d0a07ffffffff
+DATA mask198<>+8(SB)/8, $0x0e0b08ffffffffff
 GLOBL mask198<>(SB), RODATA|NOPTR, $16
-DATA mask199<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask199<>+8(SB)/8, $0xffffffff0d0c0706
+DATA mask199<>+0(SB)/8, $0xffffffffff0e0b08
+DATA mask199<>+8(SB)/8, $0xffffffff0f0c09ff
 GLOBL mask199<>(SB), RODATA|NOPTR, $16
-DATA mask200<>+0(SB)/8, $0xffffffffffffffff
-DATA mask200<>+8(SB)/8, $0x07060100ffffffff
+DATA mask200<>+0(SB)/8, $0xffff0f0c09ffffff
+DATA mask200<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask200<>(SB), RODATA|NOPTR, $16
-DATA mask201<>+0(SB)/8, $0xffffffffffff0b0a
-DATA mask201<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask201<>+0(SB)/8, $0x0c09ffffffffffff
+DATA mask201<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask201<>(SB), RODATA|NOPTR, $16
-DATA mask202<>+0(SB)/8, $0x0d0c07060100ffff
+DATA mask202<>+0(SB)/8, $0xffff0d0c07060100
 DATA mask202<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask202<>(SB), RODATA|NOPTR, $16
-DATA mask203<>+0(SB)/8, $0xffffffffffffffff
-DATA mask203<>+8(SB)/8, $0xffff0d0c07060100
+DATA mask203<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask203<>+8(SB)/8, $0xffffffff0d0c0706
 GLOBL mask203<>(SB), RODATA|NOPTR, $16
-DATA mask204<>+0(SB)/8, $0xffffffff07060100
-DATA mask204<>+8(SB)/8, $0xffffffffffffffff
+DATA mask204<>+0(SB)/8, $0xffffffffffffffff
+DATA mask204<>+8(SB)/8, $0x07060100ffffffff
 GLOBL mask204<>(SB), RODATA|NOPTR, $16
-DATA mask205<>+0(SB)/8, $0x07060100ffffffff
-DATA mask205<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask205<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask205<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask205<>(SB), RODATA|NOPTR, $16
-DATA mask206<>+0(SB)/8, $0xffffffffffffffff
-DATA mask206<>+8(SB)/8, $0x0d0c07060100ffff
+DATA mask206<>+0(SB)/8, $0x0d0c07060100ffff
+DATA mask206<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask206<>(SB), RODATA|NOPTR, $16
-DATA mask207<>+0(SB)/8, $0xffffffff0d0c0706
-DATA mask207<>+8(SB)/8, $0xffffffffffffffff
+DATA mask207<>+0(SB)/8, $0xffffffffffffffff
+DATA mask207<>+8(SB)/8, $0xffff0d0c07060100
 GLOBL mask207<>(SB), RODATA|NOPTR, $16
-DATA mask208<>+0(SB)/8, $0xffffffffffffffff
-DATA mask208<>+8(SB)/8, $0x0f0e09080302ffff
+DATA mask208<>+0(SB)/8, $0xffffffff07060100
+DATA mask208<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask208<>(SB), RODATA|NOPTR, $16
-DATA mask209<>+0(SB)/8, $0xffff0f0e09080302
-DATA mask209<>+8(SB)/8, $0xffffffffffffffff
+DATA mask209<>+0(SB)/8, $0x07060100ffffffff
+DATA mask209<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask209<>(SB), RODATA|NOPTR, $16
-DATA mask210<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask210<>+8(SB)/8, $0xffffffff0f0e0908
+DATA mask210<>+0(SB)/8, $0xffffffffffffffff
+DATA mask210<>+8(SB)/8, $0x0d0c07060100ffff
 GLOBL mask210<>(SB), RODATA|NOPTR, $16
-DATA mask211<>+0(SB)/8, $0xffffffffffffffff
-DATA mask211<>+8(SB)/8, $0xffffffff07060504
+DATA mask211<>+0(SB)/8, $0xffffffff0d0c0706
+DATA mask211<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask211<>(SB), RODATA|NOPTR, $16
-DATA mask212<>+0(SB)/8, $0xffffffff07060504
-DATA mask212<>+8(SB)/8, $0xffffffffffffffff
+DATA mask212<>+0(SB)/8, $0xffffffffffffffff
+DATA mask212<>+8(SB)/8, $0x0f0e09080302ffff
 GLOBL mask212<>(SB), RODATA|NOPTR, $16
-DATA mask213<>+0(SB)/8, $0x03020100ffffffff
-DATA mask213<>+8(SB)/8, $0xffffffff0f0e0d0c
+DATA mask213<>+0(SB)/8, $0xffff0f0e09080302
+DATA mask213<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask213<>(SB), RODATA|NOPTR, $16
-DATA mask214<>+0(SB)/8, $0xffffffffff080400
-DATA mask214<>+8(SB)/8, $0xffffffff090501ff
+DATA mask214<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask214<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL mask214<>(SB), RODATA|NOPTR, $16
-DATA mask215<>+0(SB)/8, $0xffff080400ffffff
-DATA mask215<>+8(SB)/8, $0xff090501ffffffff
+DATA mask215<>+0(SB)/8, $0xffffffffffffffff
+DATA mask215<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask215<>(SB), RODATA|NOPTR, $16
-DATA mask216<>+0(SB)/8, $0x0400ffffffffffff
-DATA mask216<>+8(SB)/8, $0x01ffffffffffff08
+DATA mask216<>+0(SB)/8, $0xffffffff07060504
+DATA mask216<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask216<>(SB), RODATA|NOPTR, $16
-DATA mask217<>+0(SB)/8, $0xffffffffffff0703
-DATA mask217<>+8(SB)/8, $0xffffffffff080400
+DATA mask217<>+0(SB)/8, $0x03020100ffffffff
+DATA mask217<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL mask217<>(SB), RODATA|NOPTR, $16
-DATA mask218<>+0(SB)/8, $0xffffff080400ffff
-DATA mask218<>+8(SB)/8, $0xffff090501ffffff
+DATA mask218<>+0(SB)/8, $0xffffffffff080400
+DATA mask218<>+8(SB)/8, $0xffffffff090501ff
 GLOBL mask218<>(SB), RODATA|NOPTR, $16
-DATA mask219<>+0(SB)/8, $0x080400ffffffffff
-DATA mask219<>+8(SB)/8, $0x0501ffffffffffff
+DATA mask219<>+0(SB)/8, $0xffff080400ffffff
+DATA mask219<>+8(SB)/8, $0xff090501ffffffff
 GLOBL mask219<>(SB), RODATA|NOPTR, $16
-DATA mask220<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask220<>+8(SB)/8, $0xffffffffffff0905
+DATA mask220<>+0(SB)/8, $0x0400ffffffffffff
+DATA mask220<>+8(SB)/8, $0x01ffffffffffff08
 GLOBL mask220<>(SB), RODATA|NOPTR, $16
-DATA mask221<>+0(SB)/8, $0xffffffff080400ff
-DATA mask221<>+8(SB)/8, $0xffffffff0d09ffff
+DATA mask221<>+0(SB)/8, $0xffffffffffff0703
+DATA mask221<>+8(SB)/8, $0xffffffffff080400
 GLOBL mask221<>(SB), RODATA|NOPTR, $16
-DATA mask222<>+0(SB)/8, $0xffffffffffffffff
-DATA mask222<>+8(SB)/8, $0xffffff00ffffffff
+DATA mask222<>+0(SB)/8, $0xffffff080400ffff
+DATA mask222<>+8(SB)/8, $0xffff090501ffffff
 GLOBL mask222<>(SB), RODATA|NOPTR, $16
-DATA mask223<>+0(SB)/8, $0xff080400ffffffff
-DATA mask223<>+8(SB)/8, $0x090501ffffffffff
+DATA mask223<>+0(SB)/8, $0x080400ffffffffff
+DATA mask223<>+8(SB)/8, $0x0501ffffffffffff
 GLOBL mask223<>(SB), RODATA|NOPTR, $16
-DATA mask224<>+0(SB)/8, $0xffffffffffff0400
-DATA mask224<>+8(SB)/8, $0xffffffffff0d0905
+DATA mask224<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask224<>+8(SB)/8, $0xffffffffffff0905
 GLOBL mask224<>(SB), RODATA|NOPTR, $16
-DATA mask225<>+0(SB)/8, $0xffffff080400ffff
-DATA mask225<>+8(SB)/8, $0xffffff0d09ffffff
+DATA mask225<>+0(SB)/8, $0xffffffff080400ff
+DATA mask225<>+8(SB)/8, $0xffffffff0d09ffff
 GLOBL mask225<>(SB), RODATA|NOPTR, $16
 DATA mask226<>+0(SB)/8, $0xffffffffffffffff
-DATA mask226<>+8(SB)/8, $0xffff0cffffffffff
+DATA mask226<>+8(SB)/8, $0xffffff00ffffffff
 GLOBL mask226<>(SB), RODATA|NOPTR, $16
-DATA mask227<>+0(SB)/8, $0x080400ffffffffff
-DATA mask227<>+8(SB)/8, $0x0d09ffffffffffff
+DATA mask227<>+0(SB)/8, $0xff080400ffffffff
+DATA mask227<>+8(SB)/8, $0x090501ffffffffff
 GLOBL mask227<>(SB), RODATA|NOPTR, $16
-DATA mask228<>+0(SB)/8, $0x05ffffffffffff0c
-DATA mask228<>+8(SB)/8, $0xffffffffffff0d09
+DATA mask228<>+0(SB)/8, $0xffffffffffff0400
+DATA mask228<>+8(SB)/8, $0xffffffffff0d0905
 GLOBL mask228<>(SB), RODATA|NOPTR, $16
-DATA mask229<>+0(SB)/8, $0xffffffff0d0905ff
-DATA mask229<>+8(SB)/8, $0xffffff0e0a06ffff
+DATA mask229<>+0(SB)/8, $0xffffff080400ffff
+DATA mask229<>+8(SB)/8, $0xffffff0d09ffffff
 GLOBL mask229<>(SB), RODATA|NOPTR, $16
-DATA mask230<>+0(SB)/8, $0xff0d0905ffffffff
-DATA mask230<>+8(SB)/8, $0x0e0a06ffffffffff
+DATA mask230<>+0(SB)/8, $0xffffffffffffffff
+DATA mask230<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL mask230<>(SB), RODATA|NOPTR, $16
-DATA mask231<>+0(SB)/8, $0xffffffffff0e0a06
-DATA mask231<>+8(SB)/8, $0xffffffff0f0b07ff
+DATA mask231<>+0(SB)/8, $0x080400ffffffffff
+DATA mask231<>+8(SB)/8, $0x0d09ffffffffffff
 GLOBL mask231<>(SB), RODATA|NOPTR, $16
-DATA mask232<>+0(SB)/8, $0xffff0f0b07ffffff
-DATA mask232<>+8(SB)/8, $0xffffffffffffffff
+DATA mask232<>+0(SB)/8, $0x05ffffffffffff0c
+DATA mask232<>+8(SB)/8, $0xffffffffffff0d09
 GLOBL mask232<>(SB), RODATA|NOPTR, $16
-DATA mask233<>+0(SB)/8, $0x0b07ffffffffffff
-DATA mask233<>+8(SB)/8, $0xffffffffffffff0f
+DATA mask233<>+0(SB)/8, $0xffffffff0d0905ff
+DATA mask233<>+8(SB)/8, $0xffffff0e0a06ffff
 GLOBL mask233<>(SB), RODATA|NOPTR, $16
-DATA mask234<>+0(SB)/8, $0x04ffffffffffff03
-DATA mask234<>+8(SB)/8, $0xffffffffffff0c08
+DATA mask234<>+0(SB)/8, $0xff0d0905ffffffff
+DATA mask234<>+8(SB)/8, $0x0e0a06ffffffffff
 GLOBL mask234<>(SB), RODATA|NOPTR, $16
-DATA mask235<>+0(SB)/8, $0xffffffffffffffff
-DATA mask235<>+8(SB)/8, $0xffffff0cffffffff
+DATA mask235<>+0(SB)/8, $0xffffffffff0e0a06
+DATA mask235<>+8(SB)/8, $0xffffffff0f0b07ff
 GLOBL mask235<>(SB), RODATA|NOPTR, $16
-DATA mask236<>+0(SB)/8, $0xff0c0804ffffffff
-DATA mask236<>+8(SB)/8, $0x0d0905ffffffffff
+DATA mask236<>+0(SB)/8, $0xffff0f0b07ffffff
+DATA mask236<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask236<>(SB), RODATA|NOPTR, $16
-DATA mask237<>+0(SB)/8, $0xffffffffff0d0905
-DATA mask237<>+8(SB)/8, $0xffffffff0e0a06ff
+DATA mask237<>+0(SB)/8, $0x0b07ffffffffffff
+DATA mask237<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL mask237<>(SB), RODATA|NOPTR, $16
-DATA mask238<>+0(SB)/8, $0xffff0d0905ffffff
-DATA mask238<>+8(SB)/8, $0xff0e0a06ffffffff
+DATA mask238<>+0(SB)/8, $0x04ffffffffffff03
+DATA mask238<>+8(SB)/8, $0xffffffffffff0c08
 GLOBL mask238<>(SB), RODATA|NOPTR, $16
-DATA mask239<>+0(SB)/8, $0x0a06ffffffffffff
-DATA mask239<>+8(SB)/8, $0x07ffffffffffff0e
+DATA mask239<>+0(SB)/8, $0xffffffffffffffff
+DATA mask239<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL mask239<>(SB), RODATA|NOPTR, $16
-DATA mask240<>+0(SB)/8, $0xffffffffffff0f0b
-DATA mask240<>+8(SB)/8, $0xffffffffffffffff
+DATA mask240<>+0(SB)/8, $0xff0c0804ffffffff
+DATA mask240<>+8(SB)/8, $0x0d0905ffffffffff
 GLOBL mask240<>(SB), RODATA|NOPTR, $16
-DATA mask241<>+0(SB)/8, $0xffffff0f0b07ffff
-DATA mask241<>+8(SB)/8, $0xffffffffffffffff
+DATA mask241<>+0(SB)/8, $0xffffffffff0d0905
+DATA mask241<>+8(SB)/8, $0xffffffff0e0a06ff
 GLOBL mask241<>(SB), RODATA|NOPTR, $16
-DATA mask242<>+0(SB)/8, $0x0f0b07ffffffffff
-DATA mask242<>+8(SB)/8, $0xffffffffffffffff
+DATA mask242<>+0(SB)/8, $0xffff0d0905ffffff
+DATA mask242<>+8(SB)/8, $0xff0e0a06ffffffff
 GLOBL mask242<>(SB), RODATA|NOPTR, $16
-DATA mask243<>+0(SB)/8, $0xffffffff09080100
-DATA mask243<>+8(SB)/8, $0xffffffffffffffff
+DATA mask243<>+0(SB)/8, $0x0a06ffffffffffff
+DATA mask243<>+8(SB)/8, $0x07ffffffffffff0e
 GLOBL mask243<>(SB), RODATA|NOPTR, $16
-DATA mask244<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask244<>+0(SB)/8, $0xffffffffffff0f0b
 DATA mask244<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask244<>(SB), RODATA|NOPTR, $16
-DATA mask245<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask245<>+8(SB)/8, $0xffffffffffff0908
+DATA mask245<>+0(SB)/8, $0xffffff0f0b07ffff
+DATA mask245<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask245<>(SB), RODATA|NOPTR, $16
-DATA mask246<>+0(SB)/8, $0xffffffffffffffff
-DATA mask246<>+8(SB)/8, $0xffffffff0100ffff
+DATA mask246<>+0(SB)/8, $0x0f0b07ffffffffff
+DATA mask246<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask246<>(SB), RODATA|NOPTR, $16
-DATA mask247<>+0(SB)/8, $0xffffffffffffffff
-DATA mask247<>+8(SB)/8, $0x09080100ffffffff
+DATA mask247<>+0(SB)/8, $0xffffffff09080100
+DATA mask247<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask247<>(SB), RODATA|NOPTR, $16
-DATA mask248<>+0(SB)/8, $0xffffffffffff0f0e
-DATA mask248<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask248<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask248<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask248<>(SB), RODATA|NOPTR, $16
-DATA mask249<>+0(SB)/8, $0xffff09080100ffff
-DATA mask249<>+8(SB)/8, $0xffffffffffffffff
+DATA mask249<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask249<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask249<>(SB), RODATA|NOPTR, $16
-DATA mask250<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask250<>+8(SB)/8, $0xffffffffffffffff
+DATA mask250<>+0(SB)/8, $0xffffffffffffffff
+DATA mask250<>+8(SB)/8, $0xffffffff0100ffff
 GLOBL mask250<>(SB), RODATA|NOPTR, $16
 DATA mask251<>+0(SB)/8, $0xffffffffffffffff
-DATA mask251<>+8(SB)/8, $0xffffffff09080100
+DATA mask251<>+8(SB)/8, $0x09080100ffffffff
 GLOBL mask251<>(SB), RODATA|NOPTR, $16
-DATA mask252<>+0(SB)/8, $0xffffffffffffffff
-DATA mask252<>+8(SB)/8, $0xffff0100ffffffff
+DATA mask252<>+0(SB)/8, $0xffffffffffff0f0e
+DATA mask252<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask252<>(SB), RODATA|NOPTR, $16
-DATA mask253<>+0(SB)/8, $0x09080100ffffffff
+DATA mask253<>+0(SB)/8, $0xffff09080100ffff
 DATA mask253<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask253<>(SB), RODATA|NOPTR, $16
-DATA mask254<>+0(SB)/8, $0xffffffffffffffff
-DATA mask254<>+8(SB)/8, $0xffffffffffff0100
+DATA mask254<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask254<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask254<>(SB), RODATA|NOPTR, $16
 DATA mask255<>+0(SB)/8, $0xffffffffffffffff
-DATA mask255<>+8(SB)/8, $0xffff09080100ffff
+DATA mask255<>+8(SB)/8, $0xffffffff09080100
 GLOBL mask255<>(SB), RODATA|NOPTR, $16
 DATA mask256<>+0(SB)/8, $0xffffffffffffffff
-DATA mask256<>+8(SB)/8, $0x0100ffffffffffff
+DATA mask256<>+8(SB)/8, $0xffff0100ffffffff
 GLOBL mask256<>(SB), RODATA|NOPTR, $16
-DATA mask257<>+0(SB)/8, $0xffffffffffffffff
-DATA mask257<>+8(SB)/8, $0xffff0908ffffffff
+DATA mask257<>+0(SB)/8, $0x09080100ffffffff
+DATA mask257<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask257<>(SB), RODATA|NOPTR, $16
 DATA mask258<>+0(SB)/8, $0xffffffffffffffff
-DATA mask258<>+8(SB)/8, $0xffffffffffff0908
+DATA mask258<>+8(SB)/8, $0xffffffffffff0100
 GLOBL mask258<>(SB), RODATA|NOPTR, $16
 DATA mask259<>+0(SB)/8, $0xffffffffffffffff
-DATA mask259<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask259<>+8(SB)/8, $0xffff09080100ffff
 GLOBL mask259<>(SB), RODATA|NOPTR, $16
-DATA mask260<>+0(SB)/8, $0xffff0b0affffffff
-DATA mask260<>+8(SB)/8, $0xffffffffffffffff
+DATA mask260<>+0(SB)/8, $0xffffffffffffffff
+DATA mask260<>+8(SB)/8, $0x0100ffffffffffff
 GLOBL mask260<>(SB), RODATA|NOPTR, $16
 DATA mask261<>+0(SB)/8, $0xffffffffffffffff
-DATA mask261<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask261<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask261<>(SB), RODATA|NOPTR, $16
-DATA mask262<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask262<>+8(SB)/8, $0xffffffffffffffff
+DATA mask262<>+0(SB)/8, $0xffffffffffffffff
+DATA mask262<>+8(SB)/8, $0xffffffffffff0908
 GLOBL mask262<>(SB), RODATA|NOPTR, $16
 DATA mask263<>+0(SB)/8, $0xffffffffffffffff
-DATA mask263<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask263<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask263<>(SB), RODATA|NOPTR, $16
-DATA mask264<>+0(SB)/8, $0xffffffff0f0e0706
+DATA mask264<>+0(SB)/8, $0xffff0b0affffffff
 DATA mask264<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask264<>(SB), RODATA|NOPTR, $16
 DATA mask265<>+0(SB)/8, $0xffffffffffffffff
-DATA mask265<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask265<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask265<>(SB), RODATA|NOPTR, $16
-DATA mask266<>+0(SB)/8, $0xffffffffffffffff
-DATA mask266<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask266<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask266<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask266<>(SB), RODATA|NOPTR, $16
-DATA mask267<>+0(SB)/8, $0xffff0908ffffffff
-DATA mask267<>+8(SB)/8, $0xffffffffffffffff
+DATA mask267<>+0(SB)/8, $0xffffffffffffffff
+DATA mask267<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask267<>(SB), RODATA|NOPTR, $16
-DATA mask268<>+0(SB)/8, $0xffffffffffffffff
-DATA mask268<>+8(SB)/8, $0xffffffff0908ffff
+DATA mask268<>+0(SB)/8, $0xffffffff0f0e0706
+DATA mask268<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask268<>(SB), RODATA|NOPTR, $16
-DATA mask269<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask269<>+8(SB)/8, $0xffffffffffffffff
+DATA mask269<>+0(SB)/8, $0xffffffffffffffff
+DATA mask269<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask269<>(SB), RODATA|NOPTR, $16
 DATA mask270<>+0(SB)/8, $0xffffffffffffffff
-DATA mask270<>+8(SB)/8, $0xffff0b0affffffff
+DATA mask270<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask270<>(SB), RODATA|NOPTR, $16
-DATA mask271<>+0(SB)/8, $0xffffffff0b0a0302
+DATA mask271<>+0(SB)/8, $0xffff0908ffffffff
 DATA mask271<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask271<>(SB), RODATA|NOPTR, $16
 DATA mask272<>+0(SB)/8, $0xffffffffffffffff
-DATA mask272<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask272<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL mask272<>(SB), RODATA|NOPTR, $16
-DATA mask273<>+0(SB)/8, $0xffffffffffffffff
-DATA mask273<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask273<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask273<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask273<>(SB), RODATA|NOPTR, $16
-DATA mask274<>+0(SB)/8, $0xffff0d0cffffffff
-DATA mask274<>+8(SB)/8, $0xffffffffffffffff
+DATA mask274<>+0(SB)/8, $0xffffffffffffffff
+DATA mask274<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL mask274<>(SB), RODATA|NOPTR, $16
-DATA mask275<>+0(SB)/8, $0xffffffffffffffff
-DATA mask275<>+8(SB)/8, $0xffffffff0f0effff
+DATA mask275<>+0(SB)/8, $0xffffffff0b0a0302
+DATA mask275<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask275<>(SB), RODATA|NOPTR, $16
-DATA mask276<>+0(SB)/8, $0x0f0effffffffffff
-DATA mask276<>+8(SB)/8, $0xffffffffffffffff
+DATA mask276<>+0(SB)/8, $0xffffffffffffffff
+DATA mask276<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask276<>(SB), RODATA|NOPTR, $16
-DATA mask277<>+0(SB)/8, $0x03020100ffffffff
-DATA mask277<>+8(SB)/8, $0xffffffffffffffff
+DATA mask277<>+0(SB)/8, $0xffffffffffffffff
+DATA mask277<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask277<>(SB), RODATA|NOPTR, $16
-DATA mask278<>+0(SB)/8, $0x07060504ffffffff
+DATA mask278<>+0(SB)/8, $0xffff0d0cffffffff
 DATA mask278<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask278<>(SB), RODATA|NOPTR, $16
-DATA mask279<>+0(SB)/8, $0x0f0e0d0cffffffff
-DATA mask279<>+8(SB)/8, $0xffffffffffffffff
+DATA mask279<>+0(SB)/8, $0xffffffffffffffff
+DATA mask279<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL mask279<>(SB), RODATA|NOPTR, $16
-DATA mask280<>+0(SB)/8, $0xffffffff06040200
+DATA mask280<>+0(SB)/8, $0x0f0effffffffffff
 DATA mask280<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask280<>(SB), RODATA|NOPTR, $16
-DATA mask281<>+0(SB)/8, $0x06040200ffffffff
+DATA mask281<>+0(SB)/8, $0x03020100ffffffff
 DATA mask281<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask281<>(SB), RODATA|NOPTR, $16
-DATA mask282<>+0(SB)/8, $0xffffffffffffffff
-DATA mask282<>+8(SB)/8, $0xffffffff06040200
+DATA mask282<>+0(SB)/8, $0x07060504ffffffff
+DATA mask282<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask282<>(SB), RODATA|NOPTR, $16
-DATA mask283<>+0(SB)/8, $0xffffffffffffffff
-DATA mask283<>+8(SB)/8, $0x06040200ffffffff
+DATA mask283<>+0(SB)/8, $0x0f0e0d0cffffffff
+DATA mask283<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask283<>(SB), RODATA|NOPTR, $16
-DATA mask284<>+0(SB)/8, $0xffffffff07050301
+DATA mask284<>+0(SB)/8, $0xffffffff06040200
 DATA mask284<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask284<>(SB), RODATA|NOPTR, $16
-DATA mask285<>+0(SB)/8, $0x07050301ffffffff
+DATA mask285<>+0(SB)/8, $0x06040200ffffffff
 DATA mask285<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask285<>(SB), RODATA|NOPTR, $16
 DATA mask286<>+0(SB)/8, $0xffffffffffffffff
-DATA mask286<>+8(SB)/8, $0xffffffff07050301
+DATA mask286<>+8(SB)/8, $0xffffffff06040200
 GLOBL mask286<>(SB), RODATA|NOPTR, $16
 DATA mask287<>+0(SB)/8, $0xffffffffffffffff
-DATA mask287<>+8(SB)/8, $0x07050301ffffffff
+DATA mask287<>+8(SB)/8, $0x06040200ffffffff
 GLOBL mask287<>(SB), RODATA|NOPTR, $16
-DATA mask288<>+0(SB)/8, $0xffffffff0e0c0a08
+DATA mask288<>+0(SB)/8, $0xffffffff07050301
 DATA mask288<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask288<>(SB), RODATA|NOPTR, $16
-DATA mask289<>+0(SB)/8, $0x0e0c0a08ffffffff
+DATA mask289<>+0(SB)/8, $0x07050301ffffffff
 DATA mask289<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask289<>(SB), RODATA|NOPTR, $16
 DATA mask290<>+0(SB)/8, $0xffffffffffffffff
-DATA mask290<>+8(SB)/8, $0xffffffff0e0c0a08
+DATA mask290<>+8(SB)/8, $0xffffffff07050301
 GLOBL mask290<>(SB), RODATA|NOPTR, $16
 DATA mask291<>+0(SB)/8, $0xffffffffffffffff
-DATA mask291<>+8(SB)/8, $0x0e0c0a08ffffffff
+DATA mask291<>+8(SB)/8, $0x07050301ffffffff
 GLOBL mask291<>(SB), RODATA|NOPTR, $16
-DATA mask292<>+0(SB)/8, $0xffffffff0f0d0b09
+DATA mask292<>+0(SB)/8, $0xffffffff0e0c0a08
 DATA mask292<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask292<>(SB), RODATA|NOPTR, $16
-DATA mask293<>+0(SB)/8, $0x0f0d0b09ffffffff
+DATA mask293<>+0(SB)/8, $0x0e0c0a08ffffffff
 DATA mask293<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask293<>(SB), RODATA|NOPTR, $16
 DATA mask294<>+0(SB)/8, $0xffffffffffffffff
-DATA mask294<>+8(SB)/8, $0xffffffff0f0d0b09
+DATA mask294<>+8(SB)/8, $0xffffffff0e0c0a08
 GLOBL mask294<>(SB), RODATA|NOPTR, $16
 DATA mask295<>+0(SB)/8, $0xffffffffffffffff
-DATA mask295<>+8(SB)/8, $0x0f0d0b09ffffffff
+DATA mask295<>+8(SB)/8, $0x0e0c0a08ffffffff
 GLOBL mask295<>(SB), RODATA|NOPTR, $16
-DATA mask296<>+0(SB)/8, $0x0d0c090805040100
+DATA mask296<>+0(SB)/8, $0xffffffff0f0d0b09
 DATA mask296<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask296<>(SB), RODATA|NOPTR, $16
-DATA mask297<>+0(SB)/8, $0xffffffffffffffff
-DATA mask297<>+8(SB)/8, $0x0d0c090805040100
+DATA mask297<>+0(SB)/8, $0x0f0d0b09ffffffff
+DATA mask297<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask297<>(SB), RODATA|NOPTR, $16
-DATA mask298<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA mask298<>+8(SB)/8, $0xffffffffffffffff
+DATA mask298<>+0(SB)/8, $0xffffffffffffffff
+DATA mask298<>+8(SB)/8, $0xffffffff0f0d0b09
 GLOBL mask298<>(SB), RODATA|NOPTR, $16
 DATA mask299<>+0(SB)/8, $0xffffffffffffffff
-DATA mask299<>+8(SB)/8, $0x0f0e0b0a07060302
+DATA mask299<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL mask299<>(SB), RODATA|NOPTR, $16
-DATA mask300<>+0(SB)/8, $0xffffffff09060300
+DATA mask300<>+0(SB)/8, $0x0d0c090805040100
 DATA mask300<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask300<>(SB), RODATA|NOPTR, $16
-DATA mask301<>+0(SB)/8, $0x09060300ffffffff
-DATA mask301<>+8(SB)/8, $0xffffffffffffffff
+DATA mask301<>+0(SB)/8, $0xffffffffffffffff
+DATA mask301<>+8(SB)/8, $0x0d0c090805040100
 GLOBL mask301<>(SB), RODATA|NOPTR, $16
-DATA mask302<>+0(SB)/8, $0xffffffffffffffff
-DATA mask302<>+8(SB)/8, $0xffffffff09060300
+DATA mask302<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA mask302<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask302<>(SB), RODATA|NOPTR, $16
 DATA mask303<>+0(SB)/8, $0xffffffffffffffff
-DATA mask303<>+8(SB)/8, $0x09060300ffffffff
+DATA mask303<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL mask303<>(SB), RODATA|NOPTR, $16
-DATA mask304<>+0(SB)/8, $0xffffffff0d0a0704
+DATA mask304<>+0(SB)/8, $0xffffffff09060300
 DATA mask304<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask304<>(SB), RODATA|NOPTR, $16
-DATA mask305<>+0(SB)/8, $0x0d0a0704ffffffff
+DATA mask305<>+0(SB)/8, $0x09060300ffffffff
 DATA mask305<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask305<>(SB), RODATA|NOPTR, $16
 DATA mask306<>+0(SB)/8, $0xffffffffffffffff
-DATA mask306<>+8(SB)/8, $0xffffffff0d0a0704
+DATA mask306<>+8(SB)/8, $0xffffffff09060300
 GLOBL mask306<>(SB), RODATA|NOPTR, $16
 DATA mask307<>+0(SB)/8, $0xffffffffffffffff
-DATA mask307<>+8(SB)/8, $0x0d0a0704ffffffff
+DATA mask307<>+8(SB)/8, $0x09060300ffffffff
 GLOBL mask307<>(SB), RODATA|NOPTR, $16
-DATA mask308<>+0(SB)/8, $0xffffffff0e0b0805
+DATA mask308<>+0(SB)/8, $0xffffffff0d0a0704
 DATA mask308<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask308<>(SB), RODATA|NOPTR, $16
-DATA mask309<>+0(SB)/8, $0x0e0b0805ffffffff
+DATA mask309<>+0(SB)/8, $0x0d0a0704ffffffff
 DATA mask309<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask309<>(SB), RODATA|NOPTR, $16
 DATA mask310<>+0(SB)/8, $0xffffffffffffffff
-DATA mask310<>+8(SB)/8, $0xffffffff0e0b0805
+DATA mask310<>+8(SB)/8, $0xffffffff0d0a0704
 GLOBL mask310<>(SB), RODATA|NOPTR, $16
 DATA mask311<>+0(SB)/8, $0xffffffffffffffff
-DATA mask311<>+8(SB)/8, $0x0e0b0805ffffffff
+DATA mask311<>+8(SB)/8, $0x0d0a0704ffffffff
 GLOBL mask311<>(SB), RODATA|NOPTR, $16
-DATA mask312<>+0(SB)/8, $0xffffffff0f0c0906
+DATA mask312<>+0(SB)/8, $0xffffffff0e0b0805
 DATA mask312<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask312<>(SB), RODATA|NOPTR, $16
-DATA mask313<>+0(SB)/8, $0x0f0c0906ffffffff
+DATA mask313<>+0(SB)/8, $0x0e0b0805ffffffff
 DATA mask313<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask313<>(SB), RODATA|NOPTR, $16
 DATA mask314<>+0(SB)/8, $0xffffffffffffffff
-DATA mask314<>+8(SB)/8, $0xffffffff0f0c0906
+DATA mask314<>+8(SB)/8, $0xffffffff0e0b0805
 GLOBL mask314<>(SB), RODATA|NOPTR, $16
 DATA mask315<>+0(SB)/8, $0xffffffffffffffff
-DATA mask315<>+8(SB)/8, $0x0f0c0906ffffffff
+DATA mask315<>+8(SB)/8, $0x0e0b0805ffffffff
 GLOBL mask315<>(SB), RODATA|NOPTR, $16
-DATA mask316<>+0(SB)/8, $0xffffffff0c080400
+DATA mask316<>+0(SB)/8, $0xffffffff0f0c0906
 DATA mask316<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask316<>(SB), RODATA|NOPTR, $16
-DATA mask317<>+0(SB)/8, $0x0c080400ffffffff
+DATA mask317<>+0(SB)/8, $0x0f0c0906ffffffff
 DATA mask317<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask317<>(SB), RODATA|NOPTR, $16
 DATA mask318<>+0(SB)/8, $0xffffffffffffffff
-DATA mask318<>+8(SB)/8, $0xffffffff0c080400
+DATA mask318<>+8(SB)/8, $0xffffffff0f0c0906
 GLOBL mask318<>(SB), RODATA|NOPTR, $16
 DATA mask319<>+0(SB)/8, $0xffffffffffffffff
-DATA mask319<>+8(SB)/8, $0x0c080400ffffffff
+DATA mask319<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL mask319<>(SB), RODATA|NOPTR, $16
-DATA mask320<>+0(SB)/8, $0xffffffff0d090501
+DATA mask320<>+0(SB)/8, $0xffffffff0c080400
 DATA mask320<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask320<>(SB), RODATA|NOPTR, $16
-DATA mask321<>+0(SB)/8, $0x0d090501ffffffff
+DATA mask321<>+0(SB)/8, $0x0c080400ffffffff
 DATA mask321<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask321<>(SB), RODATA|NOPTR, $16
 DATA mask322<>+0(SB)/8, $0xffffffffffffffff
-DATA mask322<>+8(SB)/8, $0xffffffff0d090501
+DATA mask322<>+8(SB)/8, $0xffffffff0c080400
 GLOBL mask322<>(SB), RODATA|NOPTR, $16
 DATA mask323<>+0(SB)/8, $0xffffffffffffffff
-DATA mask323<>+8(SB)/8, $0x0d090501ffffffff
+DATA mask323<>+8(SB)/8, $0x0c080400ffffffff
 GLOBL mask323<>(SB), RODATA|NOPTR, $16
-DATA mask324<>+0(SB)/8, $0xffffffff0e0a0602
+DATA mask324<>+0(SB)/8, $0xffffffff0d090501
 DATA mask324<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask324<>(SB), RODATA|NOPTR, $16
-DATA mask325<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA mask325<>+0(SB)/8, $0x0d090501ffffffff
 DATA mask325<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask325<>(SB), RODATA|NOPTR, $16
 DATA mask326<>+0(SB)/8, $0xffffffffffffffff
-DATA mask326<>+8(SB)/8, $0xffffffff0e0a0602
+DATA mask326<>+8(SB)/8, $0xffffffff0d090501
 GLOBL mask326<>(SB), RODATA|NOPTR, $16
 DATA mask327<>+0(SB)/8, $0xffffffffffffffff
-DATA mask327<>+8(SB)/8, $0x0e0a0602ffffffff
+DATA mask327<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL mask327<>(SB), RODATA|NOPTR, $16
-DATA mask328<>+0(SB)/8, $0xffffffff0f0b0703
+DATA mask328<>+0(SB)/8, $0xffffffff0e0a0602
 DATA mask328<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask328<>(SB), RODATA|NOPTR, $16
-DATA mask329<>+0(SB)/8, $0x0f0b0703ffffffff
+DATA mask329<>+0(SB)/8, $0x0e0a0602ffffffff
 DATA mask329<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask329<>(SB), RODATA|NOPTR, $16
 DATA mask330<>+0(SB)/8, $0xffffffffffffffff
-DATA mask330<>+8(SB)/8, $0xffffffff0f0b0703
+DATA mask330<>+8(SB)/8, $0xffffffff0e0a0602
 GLOBL mask330<>(SB), RODATA|NOPTR, $16
 DATA mask331<>+0(SB)/8, $0xffffffffffffffff
-DATA mask331<>+8(SB)/8, $0x0f0b0703ffffffff
+DATA mask331<>+8(SB)/8, $0x0e0a0602ffffffff
 GLOBL mask331<>(SB), RODATA|NOPTR, $16
-DATA mask332<>+0(SB)/8, $0x0b0a0302ffffffff
+DATA mask332<>+0(SB)/8, $0xffffffff0f0b0703
 DATA mask332<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask332<>(SB), RODATA|NOPTR, $16
-DATA mask333<>+0(SB)/8, $0xffffffffffffffff
-DATA mask333<>+8(SB)/8, $0x0b0a0302ffffffff
+DATA mask333<>+0(SB)/8, $0x0f0b0703ffffffff
+DATA mask333<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask333<>(SB), RODATA|NOPTR, $16
-DATA mask334<>+0(SB)/8, $0x0d0c0504ffffffff
-DATA mask334<>+8(SB)/8, $0xffffffffffffffff
+DATA mask334<>+0(SB)/8, $0xffffffffffffffff
+DATA mask334<>+8(SB)/8, $0xffffffff0f0b0703
 GLOBL mask334<>(SB), RODATA|NOPTR, $16
 DATA mask335<>+0(SB)/8, $0xffffffffffffffff
-DATA mask335<>+8(SB)/8, $0x0d0c0504ffffffff
+DATA mask335<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL mask335<>(SB), RODATA|NOPTR, $16
-DATA mask336<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA mask336<>+0(SB)/8, $0x0b0a0302ffffffff
 DATA mask336<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask336<>(SB), RODATA|NOPTR, $16
 DATA mask337<>+0(SB)/8, $0xffffffffffffffff
-DATA mask337<>+8(SB)/8, $0x0f0e0706ffffffff
+DATA mask337<>+8(SB)/8, $0x0b0a0302ffffffff
 GLOBL mask337<>(SB), RODATA|NOPTR, $16
-DATA mask338<>+0(SB)/8, $0xffff01ffffffff00
-DATA mask338<>+8(SB)/8, $0x03ffffffff02ffff
+DATA mask338<>+0(SB)/8, $0x0d0c0504ffffffff
+DATA mask338<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask338<>(SB), RODATA|NOPTR, $16
-DATA mask339<>+0(SB)/8, $0xff01ffffffff00ff
-DATA mask339<>+8(SB)/8, $0xffffffff02ffffff
+DATA mask339<>+0(SB)/8, $0xffffffffffffffff
+DATA mask339<>+8(SB)/8, $0x0d0c0504ffffffff
 GLOBL mask339<>(SB), RODATA|NOPTR, $16
-DATA mask340<>+0(SB)/8, $0x01ffffffff00ffff
-DATA mask340<>+8(SB)/8, $0xffffff02ffffffff
+DATA mask340<>+0(SB)/8, $0x0f0e0706ffffffff
+DATA mask340<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask340<>(SB), RODATA|NOPTR, $16
-DATA mask341<>+0(SB)/8, $0xffffffff00ffffff
-DATA mask341<>+8(SB)/8, $0xffff02ffffffff01
+DATA mask341<>+0(SB)/8, $0xffffffffffffffff
+DATA mask341<>+8(SB)/8, $0x0f0e0706ffffffff
 GLOBL mask341<>(SB), RODATA|NOPTR, $16
-DATA mask342<>+0(SB)/8, $0xffffff00ffffffff
-DATA mask342<>+8(SB)/8, $0xff02ffffffff01ff
+DATA mask342<>+0(SB)/8, $0xffff01ffffffff00
+DATA mask342<>+8(SB)/8, $0x03ffffffff02ffff
 GLOBL mask342<>(SB), RODATA|NOPTR, $16
-DATA mask343<>+0(SB)/8, $0xffffff04ffffffff
-DATA mask343<>+8(SB)/8, $0xff06ffffffff05ff
+DATA mask343<>+0(SB)/8, $0xff01ffffffff00ff
+DATA mask343<>+8(SB)/8, $0xffffffff02ffffff
 GLOBL mask343<>(SB), RODATA|NOPTR, $16
-DATA mask344<>+0(SB)/8, $0xffff04ffffffff03
-DATA mask344<>+8(SB)/8, $0x06ffffffff05ffff
+DATA mask344<>+0(SB)/8, $0x01ffffffff00ffff
+DATA mask344<>+8(SB)/8, $0xffffff02ffffffff
 GLOBL mask344<>(SB), RODATA|NOPTR, $16
-DATA mask345<>+0(SB)/8, $0xff04ffffffff03ff
-DATA mask345<>+8(SB)/8, $0xffffffff05ffffff
+DATA mask345<>+0(SB)/8, $0xffffffff00ffffff
+DATA mask345<>+8(SB)/8, $0xffff02ffffffff01
 GLOBL mask345<>(SB), RODATA|NOPTR, $16
-DATA mask346<>+0(SB)/8, $0x04ffffffff03ffff
-DATA mask346<>+8(SB)/8, $0xffffff05ffffffff
+DATA mask346<>+0(SB)/8, $0xffffff00ffffffff
+DATA mask346<>+8(SB)/8, $0xff02ffffffff01ff
 GLOBL mask346<>(SB), RODATA|NOPTR, $16
-DATA mask347<>+0(SB)/8, $0xffffffff03ffffff
-DATA mask347<>+8(SB)/8, $0xffff05ffffffff04
+DATA mask347<>+0(SB)/8, $0xffffff04ffffffff
+DATA mask347<>+8(SB)/8, $0xff06ffffffff05ff
 GLOBL mask347<>(SB), RODATA|NOPTR, $16
-DATA mask348<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask348<>+8(SB)/8, $0xffff09ffffffff08
+DATA mask348<>+0(SB)/8, $0xffff04ffffffff03
+DATA mask348<>+8(SB)/8, $0x06ffffffff05ffff
 GLOBL mask348<>(SB), RODATA|NOPTR, $16
-DATA mask349<>+0(SB)/8, $0xffffff07ffffffff
-DATA mask349<>+8(SB)/8, $0xff09ffffffff08ff
+DATA mask349<>+0(SB)/8, $0xff04ffffffff03ff
+DATA mask349<>+8(SB)/8, $0xffffffff05ffffff
 GLOBL mask349<>(SB), RODATA|NOPTR, $16
-DATA mask350<>+0(SB)/8, $0xffff07ffffffff06
-DATA mask350<>+8(SB)/8, $0x09ffffffff08ffff
+DATA mask350<>+0(SB)/8, $0x04ffffffff03ffff
+DATA mask350<>+8(SB)/8, $0xffffff05ffffffff
 GLOBL mask350<>(SB), RODATA|NOPTR, $16
-DATA mask351<>+0(SB)/8, $0xff07ffffffff06ff
-DATA mask351<>+8(SB)/8, $0xffffffff08ffffff
+DATA mask351<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask351<>+8(SB)/8, $0xffff05ffffffff04
 GLOBL mask351<>(SB), RODATA|NOPTR, $16
-DATA mask352<>+0(SB)/8, $0x07ffffffff06ffff
-DATA mask352<>+8(SB)/8, $0xffffff08ffffffff
+DATA mask352<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask352<>+8(SB)/8, $0xffff09ffffffff08
 GLOBL mask352<>(SB), RODATA|NOPTR, $16
-DATA mask353<>+0(SB)/8, $0x0bffffffff0affff
-DATA mask353<>+8(SB)/8, $0xffffff0cffffffff
+DATA mask353<>+0(SB)/8, $0xffffff07ffffffff
+DATA mask353<>+8(SB)/8, $0xff09ffffffff08ff
 GLOBL mask353<>(SB), RODATA|NOPTR, $16
-DATA mask354<>+0(SB)/8, $0xffffffff0affffff
-DATA mask354<>+8(SB)/8, $0xffff0cffffffff0b
+DATA mask354<>+0(SB)/8, $0xffff07ffffffff06
+DATA mask354<>+8(SB)/8, $0x09ffffffff08ffff
 GLOBL mask354<>(SB), RODATA|NOPTR, $16
-DATA mask355<>+0(SB)/8, $0xffffff0affffffff
-DATA mask355<>+8(SB)/8, $0xff0cffffffff0bff
+DATA mask355<>+0(SB)/8, $0xff07ffffffff06ff
+DATA mask355<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL mask355<>(SB), RODATA|NOPTR, $16
-DATA mask356<>+0(SB)/8, $0xffff0affffffff09
-DATA mask356<>+8(SB)/8, $0x0cffffffff0bffff
+DATA mask356<>+0(SB)/8, $0x07ffffffff06ffff
+DATA mask356<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL mask356<>(SB), RODATA|NOPTR, $16
-DATA mask357<>+0(SB)/8, $0xff0affffffff09ff
-DATA mask357<>+8(SB)/8, $0xffffffff0bffffff
+DATA mask357<>+0(SB)/8, $0x0bffffffff0affff
+DATA mask357<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL mask357<>(SB), RODATA|NOPTR, $16
-DATA mask358<>+0(SB)/8, $0xff0effffffff0dff
-DATA mask358<>+8(SB)/8, $0xffffffff0fffffff
+DATA mask358<>+0(SB)/8, $0xffffffff0affffff
+DATA mask358<>+8(SB)/8, $0xffff0cffffffff0b
 GLOBL mask358<>(SB), RODATA|NOPTR, $16
-DATA mask359<>+0(SB)/8, $0x0effffffff0dffff
-DATA mask359<>+8(SB)/8, $0xffffff0fffffffff
+DATA mask359<>+0(SB)/8, $0xffffff0affffffff
+DATA mask359<>+8(SB)/8, $0xff0cffffffff0bff
 GLOBL mask359<>(SB), RODATA|NOPTR, $16
-DATA mask360<>+0(SB)/8, $0xffffffff0dffffff
-DATA mask360<>+8(SB)/8, $0xffff0fffffffff0e
+DATA mask360<>+0(SB)/8, $0xffff0affffffff09
+DATA mask360<>+8(SB)/8, $0x0cffffffff0bffff
 GLOBL mask360<>(SB), RODATA|NOPTR, $16
-DATA mask361<>+0(SB)/8, $0xffffff0dffffffff
-DATA mask361<>+8(SB)/8, $0xff0fffffffff0eff
+DATA mask361<>+0(SB)/8, $0xff0affffffff09ff
+DATA mask361<>+8(SB)/8, $0xffffffff0bffffff
 GLOBL mask361<>(SB), RODATA|NOPTR, $16
-DATA mask362<>+0(SB)/8, $0xffff0dffffffff0c
-DATA mask362<>+8(SB)/8, $0x0fffffffff0effff
+DATA mask362<>+0(SB)/8, $0xff0effffffff0dff
+DATA mask362<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL mask362<>(SB), RODATA|NOPTR, $16
-DATA mask363<>+0(SB)/8, $0xffffffffffff0100
-DATA mask363<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask363<>+0(SB)/8, $0x0effffffff0dffff
+DATA mask363<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL mask363<>(SB), RODATA|NOPTR, $16
-DATA mask364<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask364<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask364<>+0(SB)/8, $0xffffffff0dffffff
+DATA mask364<>+8(SB)/8, $0xffff0fffffffff0e
 GLOBL mask364<>(SB), RODATA|NOPTR, $16
-DATA mask365<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask365<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask365<>+0(SB)/8, $0xffffff0dffffffff
+DATA mask365<>+8(SB)/8, $0xff0fffffffff0eff
 GLOBL mask365<>(SB), RODATA|NOPTR, $16
-DATA mask366<>+0(SB)/8, $0xffff0504ffffffff
-DATA mask366<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask366<>+0(SB)/8, $0xffff0dffffffff0c
+DATA mask366<>+8(SB)/8, $0x0fffffffff0effff
 GLOBL mask366<>(SB), RODATA|NOPTR, $16
-DATA mask367<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask367<>+8(SB)/8, $0xffffffffffffffff
+DATA mask367<>+0(SB)/8, $0xffffffffffff0100
+DATA mask367<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask367<>(SB), RODATA|NOPTR, $16
-DATA mask368<>+0(SB)/8, $0xffffffffffffffff
-DATA mask368<>+8(SB)/8, $0xffffffffffff0504
+DATA mask368<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask368<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask368<>(SB), RODATA|NOPTR, $16
-DATA mask369<>+0(SB)/8, $0xffffffffffff0302
-DATA mask369<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask369<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask369<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask369<>(SB), RODATA|NOPTR, $16
-DATA mask370<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask370<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask370<>+0(SB)/8, $0xffff0504ffffffff
+DATA mask370<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask370<>(SB), RODATA|NOPTR, $16
-DATA mask371<>+0(SB)/8, $0xffffffffffff0706
-DATA mask371<>+8(SB)/8, $0xffffffff0908ffff
+DATA mask371<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask371<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask371<>(SB), RODATA|NOPTR, $16
-DATA mask372<>+0(SB)/8, $0xffffffff0706ffff
-DATA mask372<>+8(SB)/8, $0xffff0908ffffffff
+DATA mask372<>+0(SB)/8, $0xffffffffffffffff
+DATA mask372<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask372<>(SB), RODATA|NOPTR, $16
-DATA mask373<>+0(SB)/8, $0xffff0706ffffffff
-DATA mask373<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask373<>+0(SB)/8, $0xffffffffffff0302
+DATA mask373<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask373<>(SB), RODATA|NOPTR, $16
-DATA mask374<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask374<>+8(SB)/8, $0xffffffffffffffff
+DATA mask374<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask374<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask374<>(SB), RODATA|NOPTR, $16
-DATA mask375<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask375<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask375<>+0(SB)/8, $0xffffffffffff0706
+DATA mask375<>+8(SB)/8, $0xffffffff0908ffff
 GLOBL mask375<>(SB), RODATA|NOPTR, $16
-DATA mask376<>+0(SB)/8, $0xffff0b0affffffff
-DATA mask376<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask376<>+0(SB)/8, $0xffffffff0706ffff
+DATA mask376<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask376<>(SB), RODATA|NOPTR, $16
-DATA mask377<>+0(SB)/8, $0xffffffffffffffff
-DATA mask377<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask377<>+0(SB)/8, $0xffff0706ffffffff
+DATA mask377<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask377<>(SB), RODATA|NOPTR, $16
-DATA mask378<>+0(SB)/8, $0xffffffffffff0908
-DATA mask378<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask378<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask378<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask378<>(SB), RODATA|NOPTR, $16
-DATA mask379<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask379<>+8(SB)/8, $0xffffffff0f0effff
+DATA mask379<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask379<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask379<>(SB), RODATA|NOPTR, $16
-DATA mask380<>+0(SB)/8, $0xffffffff0d0cffff
-DATA mask380<>+8(SB)/8, $0xffff0f0effffffff
+DATA mask380<>+0(SB)/8, $0xffff0b0affffffff
+DATA mask380<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask380<>(SB), RODATA|NOPTR, $16
-DATA mask381<>+0(SB)/8, $0xffff0d0cffffffff
-DATA mask381<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask381<>+0(SB)/8, $0xffffffffffffffff
+DATA mask381<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask381<>(SB), RODATA|NOPTR, $16
-DATA mask382<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask382<>+8(SB)/8, $0xffffffffffffffff
+DATA mask382<>+0(SB)/8, $0xffffffffffff0908
+DATA mask382<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask382<>(SB), RODATA|NOPTR, $16
-DATA mask383<>+0(SB)/8, $0xff01ffffffffff00
-DATA mask383<>+8(SB)/8, $0xffffff02ffffffff
+DATA mask383<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask383<>+8(SB)/8, $0xffffffff0f0effff
 GLOBL mask383<>(SB), RODATA|NOPTR, $16
-DATA mask384<>+0(SB)/8, $0x01ffffffffff00ff
-DATA mask384<>+8(SB)/8, $0xffff02ffffffffff
+DATA mask384<>+0(SB)/8, $0xffffffff0d0cffff
+DATA mask384<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL mask384<>(SB), RODATA|NOPTR, $16
-DATA mask385<>+0(SB)/8, $0xffffffffff00ffff
-DATA mask385<>+8(SB)/8, $0xff02ffffffffff01
+DATA mask385<>+0(SB)/8, $0xffff0d0cffffffff
+DATA mask385<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask385<>(SB), RODATA|NOPTR, $16
-DATA mask386<>+0(SB)/8, $0xffffffff00ffffff
-DATA mask386<>+8(SB)/8, $0x02ffffffffff01ff
+DATA mask386<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask386<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask386<>(SB), RODATA|NOPTR, $16
-DATA mask387<>+0(SB)/8, $0xffffff00ffffffff
-DATA mask387<>+8(SB)/8, $0xffffffffff01ffff
+DATA mask387<>+0(SB)/8, $0xff01ffffffffff00
+DATA mask387<>+8(SB)/8, $0xffffff02ffffffff
 GLOBL mask387<>(SB), RODATA|NOPTR, $16
-DATA mask388<>+0(SB)/8, $0xffff00ffffffffff
-DATA mask388<>+8(SB)/8, $0xffffffff01ffffff
+DATA mask388<>+0(SB)/8, $0x01ffffffffff00ff
+DATA mask388<>+8(SB)/8, $0xffff02ffffffffff
 GLOBL mask388<>(SB), RODATA|NOPTR, $16
-DATA mask389<>+0(SB)/8, $0xffffffffff03ffff
-DATA mask389<>+8(SB)/8, $0xff05ffffffffff04
+DATA mask389<>+0(SB)/8, $0xffffffffff00ffff
+DATA mask389<>+8(SB)/8, $0xff02ffffffffff01
 GLOBL mask389<>(SB), RODATA|NOPTR, $16
-DATA mask390<>+0(SB)/8, $0xffffffff03ffffff
-DATA mask390<>+8(SB)/8, $0x05ffffffffff04ff
+DATA mask390<>+0(SB)/8, $0xffffffff00ffffff
+DATA mask390<>+8(SB)/8, $0x02ffffffffff01ff
 GLOBL mask390<>(SB), RODATA|NOPTR, $16
-DATA mask391<>+0(SB)/8, $0xffffff03ffffffff
-DATA mask391<>+8(SB)/8, $0xffffffffff04ffff
+DATA mask391<>+0(SB)/8, $0xffffff00ffffffff
+DATA mask391<>+8(SB)/8, $0xffffffffff01ffff
 GLOBL mask391<>(SB), RODATA|NOPTR, $16
-DATA mask392<>+0(SB)/8, $0xffff03ffffffffff
-DATA mask392<>+8(SB)/8, $0xffffffff04ffffff
+DATA mask392<>+0(SB)/8, $0xffff00ffffffffff
+DATA mask392<>+8(SB)/8, $0xffffffff01ffffff
 GLOBL mask392<>(SB), RODATA|NOPTR, $16
-DATA mask393<>+0(SB)/8, $0xff03ffffffffff02
-DATA mask393<>+8(SB)/8, $0xffffff04ffffffff
+DATA mask393<>+0(SB)/8, $0xffffffffff03ffff
+DATA mask393<>+8(SB)/8, $0xff05ffffffffff04
 GLOBL mask393<>(SB), RODATA|NOPTR, $16
-DATA mask394<>+0(SB)/8, $0x03ffffffffff02ff
-DATA mask394<>+8(SB)/8, $0xffff04ffffffffff
+DATA mask394<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask394<>+8(SB)/8, $0x05ffffffffff04ff
 GLOBL mask394<>(SB), RODATA|NOPTR, $16
-DATA mask395<>+0(SB)/8, $0xffffff06ffffffff
-DATA mask395<>+8(SB)/8, $0xffffffffff07ffff
+DATA mask395<>+0(SB)/8, $0xffffff03ffffffff
+DATA mask395<>+8(SB)/8, $0xffffffffff04ffff
 GLOBL mask395<>(SB), RODATA|NOPTR, $16
-DATA mask396<>+0(SB)/8, $0xffff06ffffffffff
-DATA mask396<>+8(SB)/8, $0xffffffff07ffffff
+DATA mask396<>+0(SB)/8, $0xffff03ffffffffff
+DATA mask396<>+8(SB)/8, $0xffffffff04ffffff
 GLOBL mask396<>(SB), RODATA|NOPTR, $16
-DATA mask397<>+0(SB)/8, $0xff06ffffffffff05
-DATA mask397<>+8(SB)/8, $0xffffff07ffffffff
+DATA mask397<>+0(SB)/8, $0xff03ffffffffff02
+DATA mask397<>+8(SB)/8, $0xffffff04ffffffff
 GLOBL mask397<>(SB), RODATA|NOPTR, $16
-DATA mask398<>+0(SB)/8, $0x06ffffffffff05ff
-DATA mask398<>+8(SB)/8, $0xffff07ffffffffff
+DATA mask398<>+0(SB)/8, $0x03ffffffffff02ff
+DATA mask398<>+8(SB)/8, $0xffff04ffffffffff
 GLOBL mask398<>(SB), RODATA|NOPTR, $16
-DATA mask399<>+0(SB)/8, $0xffffffffff05ffff
-DATA mask399<>+8(SB)/8, $0xff07ffffffffff06
+DATA mask399<>+0(SB)/8, $0xffffff06ffffffff
+DATA mask399<>+8(SB)/8, $0xffffffffff07ffff
 GLOBL mask399<>(SB), RODATA|NOPTR, $16
-DATA mask400<>+0(SB)/8, $0xffffffff05ffffff
-DATA mask400<>+8(SB)/8, $0x07ffffffffff06ff
+DATA mask400<>+0(SB)/8, $0xffff06ffffffffff
+DATA mask400<>+8(SB)/8, $0xffffffff07ffffff
 GLOBL mask400<>(SB), RODATA|NOPTR, $16
-DATA mask401<>+0(SB)/8, $0xff09ffffffffff08
-DATA mask401<>+8(SB)/8, $0xffffff0affffffff
+DATA mask401<>+0(SB)/8, $0xff06ffffffffff05
+DATA mask401<>+8(SB)/8, $0xffffff07ffffffff
 GLOBL mask401<>(SB), RODATA|NOPTR, $16
-DATA mask402<>+0(SB)/8, $0x09ffffffffff08ff
-DATA mask402<>+8(SB)/8, $0xffff0affffffffff
+DATA mask402<>+0(SB)/8, $0x06ffffffffff05ff
+DATA mask402<>+8(SB)/8, $0xffff07ffffffffff
 GLOBL mask402<>(SB), RODATA|NOPTR, $16
-DATA mask403<>+0(SB)/8, $0xffffffffff08ffff
-DATA mask403<>+8(SB)/8, $0xff0affffffffff09
+DATA mask403<>+0(SB)/8, $0xffffffffff05ffff
+DATA mask403<>+8(SB)/8, $0xff07ffffffffff06
 GLOBL mask403<>(SB), RODATA|NOPTR, $16
-DATA mask404<>+0(SB)/8, $0xffffffff08ffffff
-DATA mask404<>+8(SB)/8, $0x0affffffffff09ff
+DATA mask404<>+0(SB)/8, $0xffffffff05ffffff
+DATA mask404<>+8(SB)/8, $0x07ffffffffff06ff
 GLOBL mask404<>(SB), RODATA|NOPTR, $16
-DATA mask405<>+0(SB)/8, $0xffffff08ffffffff
-DATA mask405<>+8(SB)/8, $0xffffffffff09ffff
+DATA mask405<>+0(SB)/8, $0xff09ffffffffff08
+DATA mask405<>+8(SB)/8, $0xffffff0affffffff
 GLOBL mask405<>(SB), RODATA|NOPTR, $16
-DATA mask406<>+0(SB)/8, $0xffff08ffffffffff
-DATA mask406<>+8(SB)/8, $0xffffffff09ffffff
+DATA mask406<>+0(SB)/8, $0x09ffffffffff08ff
+DATA mask406<>+8(SB)/8, $0xffff0affffffffff
 GLOBL mask406<>(SB), RODATA|NOPTR, $16
-DATA mask407<>+0(SB)/8, $0xffffffffff0bffff
-DATA mask407<>+8(SB)/8, $0xff0dffffffffff0c
+DATA mask407<>+0(SB)/8, $0xffffffffff08ffff
+DATA mask407<>+8(SB)/8, $0xff0affffffffff09
 GLOBL mask407<>(SB), RODATA|NOPTR, $16
-DATA mask408<>+0(SB)/8, $0xffffffff0bffffff
-DATA mask408<>+8(SB)/8, $0x0dffffffffff0cff
+DATA mask408<>+0(SB)/8, $0xffffffff08ffffff
+DATA mask408<>+8(SB)/8, $0x0affffffffff09ff
 GLOBL mask408<>(SB), RODATA|NOPTR, $16
-DATA mask409<>+0(SB)/8, $0xffffff0bffffffff
-DATA mask409<>+8(SB)/8, $0xffffffffff0cffff
+DATA mask409<>+0(SB)/8, $0xffffff08ffffffff
+DATA mask409<>+8(SB)/8, $0xffffffffff09ffff
 GLOBL mask409<>(SB), RODATA|NOPTR, $16
-DATA mask410<>+0(SB)/8, $0xffff0bffffffffff
-DATA mask410<>+8(SB)/8, $0xffffffff0cffffff
+DATA mask410<>+0(SB)/8, $0xffff08ffffffffff
+DATA mask410<>+8(SB)/8, $0xffffffff09ffffff
 GLOBL mask410<>(SB), RODATA|NOPTR, $16
-DATA mask411<>+0(SB)/8, $0xff0bffffffffff0a
-DATA mask411<>+8(SB)/8, $0xffffff0cffffffff
+DATA mask411<>+0(SB)/8, $0xffffffffff0bffff
+DATA mask411<>+8(SB)/8, $0xff0dffffffffff0c
 GLOBL mask411<>(SB), RODATA|NOPTR, $16
-DATA mask412<>+0(SB)/8, $0x0bffffffffff0aff
-DATA mask412<>+8(SB)/8, $0xffff0cffffffffff
+DATA mask412<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask412<>+8(SB)/8, $0x0dffffffffff0cff
 GLOBL mask412<>(SB), RODATA|NOPTR, $16
-DATA mask413<>+0(SB)/8, $0xffffff0effffffff
-DATA mask413<>+8(SB)/8, $0xffffffffff0fffff
+DATA mask413<>+0(SB)/8, $0xffffff0bffffffff
+DATA mask413<>+8(SB)/8, $0xffffffffff0cffff
 GLOBL mask413<>(SB), RODATA|NOPTR, $16
-DATA mask414<>+0(SB)/8, $0xffff0effffffffff
-DATA mask414<>+8(SB)/8, $0xffffffff0fffffff
+DATA mask414<>+0(SB)/8, $0xffff0bffffffffff
+DATA mask414<>+8(SB)/8, $0xffffffff0cffffff
 GLOBL mask414<>(SB), RODATA|NOPTR, $16
-DATA mask415<>+0(SB)/8, $0xff0effffffffff0d
-DATA mask415<>+8(SB)/8, $0xffffff0fffffffff
+DATA mask415<>+0(SB)/8, $0xff0bffffffffff0a
+DATA mask415<>+8(SB)/8, $0xffffff0cffffffff
 GLOBL mask415<>(SB), RODATA|NOPTR, $16
-DATA mask416<>+0(SB)/8, $0x0effffffffff0dff
-DATA mask416<>+8(SB)/8, $0xffff0fffffffffff
+DATA mask416<>+0(SB)/8, $0x0bffffffffff0aff
+DATA mask416<>+8(SB)/8, $0xffff0cffffffffff
 GLOBL mask416<>(SB), RODATA|NOPTR, $16
-DATA mask417<>+0(SB)/8, $0xffffffffff0dffff
-DATA mask417<>+8(SB)/8, $0xff0fffffffffff0e
+DATA mask417<>+0(SB)/8, $0xffffff0effffffff
+DATA mask417<>+8(SB)/8, $0xffffffffff0fffff
 GLOBL mask417<>(SB), RODATA|NOPTR, $16
-DATA mask418<>+0(SB)/8, $0xffffffff0dffffff
-DATA mask418<>+8(SB)/8, $0x0fffffffffff0eff
+DATA mask418<>+0(SB)/8, $0xffff0effffffffff
+DATA mask418<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL mask418<>(SB), RODATA|NOPTR, $16
-DATA mask419<>+0(SB)/8, $0xffffffffffff0100
-DATA mask419<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask419<>+0(SB)/8, $0xff0effffffffff0d
+DATA mask419<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL mask419<>(SB), RODATA|NOPTR, $16
-DATA mask420<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask420<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask420<>+0(SB)/8, $0x0effffffffff0dff
+DATA mask420<>+8(SB)/8, $0xffff0fffffffffff
 GLOBL mask420<>(SB), RODATA|NOPTR, $16
-DATA mask421<>+0(SB)/8, $0xffffffffffffffff
-DATA mask421<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask421<>+0(SB)/8, $0xffffffffff0dffff
+DATA mask421<>+8(SB)/8, $0xff0fffffffffff0e
 GLOBL mask421<>(SB), RODATA|NOPTR, $16
-DATA mask422<>+0(SB)/8, $0xffffffffffff0302
-DATA mask422<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask422<>+0(SB)/8, $0xffffffff0dffffff
+DATA mask422<>+8(SB)/8, $0x0fffffffffff0eff
 GLOBL mask422<>(SB), RODATA|NOPTR, $16
-DATA mask423<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask423<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask423<>+0(SB)/8, $0xffffffffffff0100
+DATA mask423<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask423<>(SB), RODATA|NOPTR, $16
-DATA mask424<>+0(SB)/8, $0xffff0302ffffffff
-DATA mask424<>+8(SB)/8, $0xffffffffffffffff
+DATA mask424<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask424<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask424<>(SB), RODATA|NOPTR, $16
-DATA mask425<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask425<>+8(SB)/8, $0xffffffffffffffff
+DATA mask425<>+0(SB)/8, $0xffffffffffffffff
+DATA mask425<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask425<>(SB), RODATA|NOPTR, $16
-DATA mask426<>+0(SB)/8, $0xffff0706ffffffff
-DATA mask426<>+8(SB)/8, $0xffffffffffffffff
+DATA mask426<>+0(SB)/8, $0xffffffffffff0302
+DATA mask426<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask426<>(SB), RODATA|NOPTR, $16
-DATA mask427<>+0(SB)/8, $0xffffffffffffffff
-DATA mask427<>+8(SB)/8, $0xffffffffffff0706
+DATA mask427<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask427<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask427<>(SB), RODATA|NOPTR, $16
-DATA mask428<>+0(SB)/8, $0xffffffffffffffff
-DATA mask428<>+8(SB)/8, $0xffffffff0706ffff
+DATA mask428<>+0(SB)/8, $0xffff0302ffffffff
+DATA mask428<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask428<>(SB), RODATA|NOPTR, $16
-DATA mask429<>+0(SB)/8, $0xffffffffffff0504
-DATA mask429<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask429<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask429<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask429<>(SB), RODATA|NOPTR, $16
-DATA mask430<>+0(SB)/8, $0xffffffff0504ffff
-DATA mask430<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask430<>+0(SB)/8, $0xffff0706ffffffff
+DATA mask430<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask430<>(SB), RODATA|NOPTR, $16
-DATA mask431<>+0(SB)/8, $0xffffffffffff0908
-DATA mask431<>+8(SB)/8, $0xffff0b0affffffff
+DATA mask431<>+0(SB)/8, $0xffffffffffffffff
+DATA mask431<>+8(SB)/8, $0xffffffffffff0706
 GLOBL mask431<>(SB), RODATA|NOPTR, $16
-DATA mask432<>+0(SB)/8, $0xffffffff0908ffff
-DATA mask432<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask432<>+0(SB)/8, $0xffffffffffffffff
+DATA mask432<>+8(SB)/8, $0xffffffff0706ffff
 GLOBL mask432<>(SB), RODATA|NOPTR, $16
-DATA mask433<>+0(SB)/8, $0x0908ffffffffffff
-DATA mask433<>+8(SB)/8, $0xffffffffffffffff
+DATA mask433<>+0(SB)/8, $0xffffffffffff0504
+DATA mask433<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask433<>(SB), RODATA|NOPTR, $16
-DATA mask434<>+0(SB)/8, $0xffffffffffffffff
-DATA mask434<>+8(SB)/8, $0xffffffff0d0cffff
+DATA mask434<>+0(SB)/8, $0xffffffff0504ffff
+DATA mask434<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask434<>(SB), RODATA|NOPTR, $16
-DATA mask435<>+0(SB)/8, $0xffffffffffff0b0a
-DATA mask435<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask435<>+0(SB)/8, $0xffffffffffff0908
+DATA mask435<>+8(SB)/8, $0xffff0b0affffffff
 GLOBL mask435<>(SB), RODATA|NOPTR, $16
-DATA mask436<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask436<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask436<>+0(SB)/8, $0xffffffff0908ffff
+DATA mask436<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask436<>(SB), RODATA|NOPTR, $16
-DATA mask437<>+0(SB)/8, $0xffff0f0effffffff
+DATA mask437<>+0(SB)/8, $0x0908ffffffffffff
 DATA mask437<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask437<>(SB), RODATA|NOPTR, $16
-DATA mask438<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask438<>+8(SB)/8, $0xffff0f0effffffff
+DATA mask438<>+0(SB)/8, $0xffffffffffffffff
+DATA mask438<>+8(SB)/8, $0xffffffff0d0cffff
 GLOBL mask438<>(SB), RODATA|NOPTR, $16
-DATA mask439<>+0(SB)/8, $0xffffffff0d0cffff
-DATA mask439<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask439<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask439<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask439<>(SB), RODATA|NOPTR, $16
-DATA mask440<>+0(SB)/8, $0x01ffffffffffff00
-DATA mask440<>+8(SB)/8, $0xff02ffffffffffff
+DATA mask440<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask440<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask440<>(SB), RODATA|NOPTR, $16
-DATA mask441<>+0(SB)/8, $0xffffffffffff00ff
-DATA mask441<>+8(SB)/8, $0x02ffffffffffff01
+DATA mask441<>+0(SB)/8, $0xffff0f0effffffff
+DATA mask441<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask441<>(SB), RODATA|NOPTR, $16
-DATA mask442<>+0(SB)/8, $0xffffffffff00ffff
-DATA mask442<>+8(SB)/8, $0xffffffffffff01ff
+DATA mask442<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask442<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL mask442<>(SB), RODATA|NOPTR, $16
-DATA mask443<>+0(SB)/8, $0xffffffff00ffffff
-DATA mask443<>+8(SB)/8, $0xffffffffff01ffff
+DATA mask443<>+0(SB)/8, $0xffffffff0d0cffff
+DATA mask443<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask443<>(SB), RODATA|NOPTR, $16
-DATA mask444<>+0(SB)/8, $0xffffff00ffffffff
-DATA mask444<>+8(SB)/8, $0xffffffff01ffffff
+DATA mask444<>+0(SB)/8, $0x01ffffffffffff00
+DATA mask444<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL mask444<>(SB), RODATA|NOPTR, $16
-DATA mask445<>+0(SB)/8, $0xffff00ffffffffff
-DATA mask445<>+8(SB)/8, $0xffffff01ffffffff
+DATA mask445<>+0(SB)/8, $0xffffffffffff00ff
+DATA mask445<>+8(SB)/8, $0x02ffffffffffff01
 GLOBL mask445<>(SB), RODATA|NOPTR, $16
-DATA mask446<>+0(SB)/8, $0xff00ffffffffffff
-DATA mask446<>+8(SB)/8, $0xffff01ffffffffff
+DATA mask446<>+0(SB)/8, $0xffffffffff00ffff
+DATA mask446<>+8(SB)/8, $0xffffffffffff01ff
 GLOBL mask446<>(SB), RODATA|NOPTR, $16
-DATA mask447<>+0(SB)/8, $0xffff03ffffffffff
-DATA mask447<>+8(SB)/8, $0xffffff04ffffffff
+DATA mask447<>+0(SB)/8, $0xffffffff00ffffff
+DATA mask447<>+8(SB)/8, $0xffffffffff01ffff
 GLOBL mask447<>(SB), RODATA|NOPTR, $16
-DATA mask448<>+0(SB)/8, $0xff03ffffffffffff
-DATA mask448<>+8(SB)/8, $0xffff04ffffffffff
+DATA mask448<>+0(SB)/8, $0xffffff00ffffffff
+DATA mask448<>+8(SB)/8, $0xffffffff01ffffff
 GLOBL mask448<>(SB), RODATA|NOPTR, $16
-DATA mask449<>+0(SB)/8, $0x03ffffffffffff02
-DATA mask449<>+8(SB)/8, $0xff04ffffffffffff
+DATA mask449<>+0(SB)/8, $0xffff00ffffffffff
+DATA mask449<>+8(SB)/8, $0xffffff01ffffffff
 GLOBL mask449<>(SB), RODATA|NOPTR, $16
-DATA mask450<>+0(SB)/8, $0xffffffffffff02ff
-DATA mask450<>+8(SB)/8, $0x04ffffffffffff03
+DATA mask450<>+0(SB)/8, $0xff00ffffffffffff
+DATA mask450<>+8(SB)/8, $0xffff01ffffffffff
 GLOBL mask450<>(SB), RODATA|NOPTR, $16
-DATA mask451<>+0(SB)/8, $0xffffffffff02ffff
-DATA mask451<>+8(SB)/8, $0xffffffffffff03ff
+DATA mask451<>+0(SB)/8, $0xffff03ffffffffff
+DATA mask451<>+8(SB)/8, $0xffffff04ffffffff
 GLOBL mask451<>(SB), RODATA|NOPTR, $16
-DATA mask452<>+0(SB)/8, $0xffffffff02ffffff
-DATA mask452<>+8(SB)/8, $0xffffffffff03ffff
+DATA mask452<>+0(SB)/8, $0xff03ffffffffffff
+DATA mask452<>+8(SB)/8, $0xffff04ffffffffff
 GLOBL mask452<>(SB), RODATA|NOPTR, $16
-DATA mask453<>+0(SB)/8, $0xffffff02ffffffff
-DATA mask453<>+8(SB)/8, $0xffffffff03ffffff
+DATA mask453<>+0(SB)/8, $0x03ffffffffffff02
+DATA mask453<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL mask453<>(SB), RODATA|NOPTR, $16
-DATA mask454<>+0(SB)/8, $0xffffffff05ffffff
-DATA mask454<>+8(SB)/8, $0xffffffffff06ffff
+DATA mask454<>+0(SB)/8, $0xffffffffffff02ff
+DATA mask454<>+8(SB)/8, $0x04ffffffffffff03
 GLOBL mask454<>(SB), RODATA|NOPTR, $16
-DATA mask455<>+0(SB)/8, $0xffffff05ffffffff
-DATA mask455<>+8(SB)/8, $0xffffffff06ffffff
+DATA mask455<>+0(SB)/8, $0xffffffffff02ffff
+DATA mask455<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL mask455<>(SB), RODATA|NOPTR, $16
-DATA mask456<>+0(SB)/8, $0xffff05ffffffffff
-DATA mask456<>+8(SB)/8, $0xffffff06ffffffff
+DATA mask456<>+0(SB)/8, $0xffffffff02ffffff
+DATA mask456<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL mask456<>(SB), RODATA|NOPTR, $16
-DATA mask457<>+0(SB)/8, $0xff05ffffffffffff
-DATA mask457<>+8(SB)/8, $0xffff06ffffffffff
+DATA mask457<>+0(SB)/8, $0xffffff02ffffffff
+DATA mask457<>+8(SB)/8, $0xffffffff03ffffff
 GLOBL mask457<>(SB), RODATA|NOPTR, $16
-DATA mask458<>+0(SB)/8, $0x05ffffffffffff04
-DATA mask458<>+8(SB)/8, $0xff06ffffffffffff
+DATA mask458<>+0(SB)/8, $0xffffffff05ffffff
+DATA mask458<>+8(SB)/8, $0xffffffffff06ffff
 GLOBL mask458<>(SB), RODATA|NOPTR, $16
-DATA mask459<>+0(SB)/8, $0xffffffffffff04ff
-DATA mask459<>+8(SB)/8, $0x06ffffffffffff05
+DATA mask459<>+0(SB)/8, $0xffffff05ffffffff
+DATA mask459<>+8(SB)/8, $0xffffffff06ffffff
 GLOBL mask459<>(SB), RODATA|NOPTR, $16
-DATA mask460<>+0(SB)/8, $0xffffffffff04ffff
-DATA mask460<>+8(SB)/8, $0xffffffffffff05ff
+DATA mask460<>+0(SB)/8, $0xffff05ffffffffff
+DATA mask460<>+8(SB)/8, $0xffffff06ffffffff
 GLOBL mask460<>(SB), RODATA|NOPTR, $16
-DATA mask461<>+0(SB)/8, $0xffffffffffff07ff
-DATA mask461<>+8(SB)/8, $0x09ffffffffffff08
+DATA mask461<>+0(SB)/8, $0xff05ffffffffffff
+DATA mask461<>+8(SB)/8, $0xffff06ffffffffff
 GLOBL mask461<>(SB), RODATA|NOPTR, $16
-DATA mask462<>+0(SB)/8, $0xffffffffff07ffff
-DATA mask462<>+8(SB)/8, $0xffffffffffff08ff
+DATA mask462<>+0(SB)/8, $0x05ffffffffffff04
+DATA mask462<>+8(SB)/8, $0xff06ffffffffffff
 GLOBL mask462<>(SB), RODATA|NOPTR, $16
-DATA mask463<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask463<>+8(SB)/8, $0xffffffffff08ffff
+DATA mask463<>+0(SB)/8, $0xffffffffffff04ff
+DATA mask463<>+8(SB)/8, $0x06ffffffffffff05
 GLOBL mask463<>(SB), RODATA|NOPTR, $16
-DATA mask464<>+0(SB)/8, $0xffffff07ffffffff
-DATA mask464<>+8(SB)/8, $0xffffffff08ffffff
+DATA mask464<>+0(SB)/8, $0xffffffffff04ffff
+DATA mask464<>+8(SB)/8, $0xffffffffffff05ff
 GLOBL mask464<>(SB), RODATA|NOPTR, $16
-DATA mask465<>+0(SB)/8, $0xffff07ffffffffff
-DATA mask465<>+8(SB)/8, $0xffffff08ffffffff
+DATA mask465<>+0(SB)/8, $0xffffffffffff07ff
+DATA mask465<>+8(SB)/8, $0x09ffffffffffff08
 GLOBL mask465<>(SB), RODATA|NOPTR, $16
-DATA mask466<>+0(SB)/8, $0xff07ffffffffffff
-DATA mask466<>+8(SB)/8, $0xffff08ffffffffff
+DATA mask466<>+0(SB)/8, $0xffffffffff07ffff
+DATA mask466<>+8(SB)/8, $0xffffffffffff08ff
 GLOBL mask466<>(SB), RODATA|NOPTR, $16
-DATA mask467<>+0(SB)/8, $0x07ffffffffffff06
-DATA mask467<>+8(SB)/8, $0xff08ffffffffffff
+DATA mask467<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask467<>+8(SB)/8, $0xffffffffff08ffff
 GLOBL mask467<>(SB), RODATA|NOPTR, $16
-DATA mask468<>+0(SB)/8, $0xff0affffffffffff
-DATA mask468<>+8(SB)/8, $0xffff0bffffffffff
+DATA mask468<>+0(SB)/8, $0xffffff07ffffffff
+DATA mask468<>+8(SB)/8, $0xffffffff08ffffff
 GLOBL mask468<>(SB), RODATA|NOPTR, $16
-DATA mask469<>+0(SB)/8, $0x0affffffffffff09
-DATA mask469<>+8(SB)/8, $0xff0bffffffffffff
+DATA mask469<>+0(SB)/8, $0xffff07ffffffffff
+DATA mask469<>+8(SB)/8, $0xffffff08ffffffff
 GLOBL mask469<>(SB), RODATA|NOPTR, $16
-DATA mask470<>+0(SB)/8, $0xffffffffffff09ff
-DATA mask470<>+8(SB)/8, $0x0bffffffffffff0a
+DATA mask470<>+0(SB)/8, $0xff07ffffffffffff
+DATA mask470<>+8(SB)/8, $0xffff08ffffffffff
 GLOBL mask470<>(SB), RODATA|NOPTR, $16
-DATA mask471<>+0(SB)/8, $0xffffffffff09ffff
-DATA mask471<>+8(SB)/8, $0xffffffffffff0aff
+DATA mask471<>+0(SB)/8, $0x07ffffffffffff06
+DATA mask471<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL mask471<>(SB), RODATA|NOPTR, $16
-DATA mask472<>+0(SB)/8, $0xffffffff09ffffff
-DATA mask472<>+8(SB)/8, $0xffffffffff0affff
+DATA mask472<>+0(SB)/8, $0xff0affffffffffff
+DATA mask472<>+8(SB)/8, $0xffff0bffffffffff
 GLOBL mask472<>(SB), RODATA|NOPTR, $16
-DATA mask473<>+0(SB)/8, $0xffffff09ffffffff
-DATA mask473<>+8(SB)/8, $0xffffffff0affffff
+DATA mask473<>+0(SB)/8, $0x0affffffffffff09
+DATA mask473<>+8(SB)/8, $0xff0bffffffffffff
 GLOBL mask473<>(SB), RODATA|NOPTR, $16
-DATA mask474<>+0(SB)/8, $0xffff09ffffffffff
-DATA mask474<>+8(SB)/8, $0xffffff0affffffff
+DATA mask474<>+0(SB)/8, $0xffffffffffff09ff
+DATA mask474<>+8(SB)/8, $0x0bffffffffffff0a
 GLOBL mask474<>(SB), RODATA|NOPTR, $16
-DATA mask475<>+0(SB)/8, $0xffffff0cffffffff
-DATA mask475<>+8(SB)/8, $0xffffffff0dffffff
+DATA mask475<>+0(SB)/8, $0xffffffffff09ffff
+DATA mask475<>+8(SB)/8, $0xffffffffffff0aff
 GLOBL mask475<>(SB), RODATA|NOPTR, $16
-DATA mask476<>+0(SB)/8, $0xffff0cffffffffff
-DATA mask476<>+8(SB)/8, $0xffffff0dffffffff
+DATA mask476<>+0(SB)/8, $0xffffffff09ffffff
+DATA mask476<>+8(SB)/8, $0xffffffffff0affff
 GLOBL mask476<>(SB), RODATA|NOPTR, $16
-DATA mask477<>+0(SB)/8, $0xff0cffffffffffff
-DATA mask477<>+8(SB)/8, $0xffff0dffffffffff
+DATA mask477<>+0(SB)/8, $0xffffff09ffffffff
+DATA mask477<>+8(SB)/8, $0xffffffff0affffff
 GLOBL mask477<>(SB), RODATA|NOPTR, $16
-DATA mask478<>+0(SB)/8, $0x0cffffffffffff0b
-DATA mask478<>+8(SB)/8, $0xff0dffffffffffff
+DATA mask478<>+0(SB)/8, $0xffff09ffffffffff
+DATA mask478<>+8(SB)/8, $0xffffff0affffffff
 GLOBL mask478<>(SB), RODATA|NOPTR, $16
-DATA mask479<>+0(SB)/8, $0xffffffffffff0bff
-DATA mask479<>+8(SB)/8, $0x0dffffffffffff0c
+DATA mask479<>+0(SB)/8, $0xffffff0cffffffff
+DATA mask479<>+8(SB)/8, $0xffffffff0dffffff
 GLOBL mask479<>(SB), RODATA|NOPTR, $16
-DATA mask480<>+0(SB)/8, $0xffffffffff0bffff
-DATA mask480<>+8(SB)/8, $0xffffffffffff0cff
+DATA mask480<>+0(SB)/8, $0xffff0cffffffffff
+DATA mask480<>+8(SB)/8, $0xffffff0dffffffff
 GLOBL mask480<>(SB), RODATA|NOPTR, $16
-DATA mask481<>+0(SB)/8, $0xffffffff0bffffff
-DATA mask481<>+8(SB)/8, $0xffffffffff0cffff
+DATA mask481<>+0(SB)/8, $0xff0cffffffffffff
+DATA mask481<>+8(SB)/8, $0xffff0dffffffffff
 GLOBL mask481<>(SB), RODATA|NOPTR, $16
-DATA mask482<>+0(SB)/8, $0xffffffffff0effff
-DATA mask482<>+8(SB)/8, $0xffffffffffff0fff
+DATA mask482<>+0(SB)/8, $0x0cffffffffffff0b
+DATA mask482<>+8(SB)/8, $0xff0dffffffffffff
 GLOBL mask482<>(SB), RODATA|NOPTR, $16
-DATA mask483<>+0(SB)/8, $0xffffffff0effffff
-DATA mask483<>+8(SB)/8, $0xffffffffff0fffff
+DATA mask483<>+0(SB)/8, $0xffffffffffff0bff
+DATA mask483<>+8(SB)/8, $0x0dffffffffffff0c
 GLOBL mask483<>(SB), RODATA|NOPTR, $16
-DATA mask484<>+0(SB)/8, $0xffffff0effffffff
-DATA mask484<>+8(SB)/8, $0xffffffff0fffffff
+DATA mask484<>+0(SB)/8, $0xffffffffff0bffff
+DATA mask484<>+8(SB)/8, $0xffffffffffff0cff
 GLOBL mask484<>(SB), RODATA|NOPTR, $16
-DATA mask485<>+0(SB)/8, $0xffff0effffffffff
-DATA mask485<>+8(SB)/8, $0xffffff0fffffffff
+DATA mask485<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask485<>+8(SB)/8, $0xffffffffff0cffff
 GLOBL mask485<>(SB), RODATA|NOPTR, $16
-DATA mask486<>+0(SB)/8, $0xff0effffffffffff
-DATA mask486<>+8(SB)/8, $0xffff0fffffffffff
+DATA mask486<>+0(SB)/8, $0xffffffffff0effff
+DATA mask486<>+8(SB)/8, $0xffffffffffff0fff
 GLOBL mask486<>(SB), RODATA|NOPTR, $16
-DATA mask487<>+0(SB)/8, $0x0effffffffffff0d
-DATA mask487<>+8(SB)/8, $0xff0fffffffffffff
+DATA mask487<>+0(SB)/8, $0xffffffff0effffff
+DATA mask487<>+8(SB)/8, $0xffffffffff0fffff
 GLOBL mask487<>(SB), RODATA|NOPTR, $16
-DATA mask488<>+0(SB)/8, $0xffffffffffff0dff
-DATA mask488<>+8(SB)/8, $0x0fffffffffffff0e
+DATA mask488<>+0(SB)/8, $0xffffff0effffffff
+DATA mask488<>+8(SB)/8, $0xffffffff0fffffff
 GLOBL mask488<>(SB), RODATA|NOPTR, $16
-DATA mask489<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask489<>+8(SB)/8, $0xffffffffffffffff
+DATA mask489<>+0(SB)/8, $0xffff0effffffffff
+DATA mask489<>+8(SB)/8, $0xffffff0fffffffff
 GLOBL mask489<>(SB), RODATA|NOPTR, $16
-DATA mask490<>+0(SB)/8, $0xffffffffffffffff
-DATA mask490<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask490<>+0(SB)/8, $0xff0effffffffffff
+DATA mask490<>+8(SB)/8, $0xffff0fffffffffff
 GLOBL mask490<>(SB), RODATA|NOPTR, $16
-DATA mask491<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask491<>+8(SB)/8, $0xffffffffffffffff
+DATA mask491<>+0(SB)/8, $0x0effffffffffff0d
+DATA mask491<>+8(SB)/8, $0xff0fffffffffffff
 GLOBL mask491<>(SB), RODATA|NOPTR, $16
-DATA mask492<>+0(SB)/8, $0xffffffffffffffff
-DATA mask492<>+8(SB)/8, $0xffffffffffff0302
+DATA mask492<>+0(SB)/8, $0xffffffffffff0dff
+DATA mask492<>+8(SB)/8, $0x0fffffffffffff0e
 GLOBL mask492<>(SB), RODATA|NOPTR, $16
-DATA mask493<>+0(SB)/8, $0xffffffffffffffff
-DATA mask493<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask493<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask493<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask493<>(SB), RODATA|NOPTR, $16
 DATA mask494<>+0(SB)/8, $0xffffffffffffffff
-DATA mask494<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask494<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask494<>(SB), RODATA|NOPTR, $16
-DATA mask495<>+0(SB)/8, $0xffffffffffff0504
-DATA mask495<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask495<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask495<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask495<>(SB), RODATA|NOPTR, $16
-DATA mask496<>+0(SB)/8, $0xffffffff0504ffff
-DATA mask496<>+8(SB)/8, $0xffffffffffffffff
+DATA mask496<>+0(SB)/8, $0xffffffffffffffff
+DATA mask496<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask496<>(SB), RODATA|NOPTR, $16
-DATA mask497<>+0(SB)/8, $0xffff0504ffffffff
-DATA mask497<>+8(SB)/8, $0xffffffffffffffff
+DATA mask497<>+0(SB)/8, $0xffffffffffffffff
+DATA mask497<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask497<>(SB), RODATA|NOPTR, $16
-DATA mask498<>+0(SB)/8, $0xffffffffffff0706
-DATA mask498<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask498<>+0(SB)/8, $0xffffffffffffffff
+DATA mask498<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask498<>(SB), RODATA|NOPTR, $16
-DATA mask499<>+0(SB)/8, $0xffffffff0706ffff
-DATA mask499<>+8(SB)/8, $0xffffffffffffffff
+DATA mask499<>+0(SB)/8, $0xffffffffffff0504
+DATA mask499<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask499<>(SB), RODATA|NOPTR, $16
-DATA mask500<>+0(SB)/8, $0xffffffffffff0908
-DATA mask500<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask500<>+0(SB)/8, $0xffffffff0504ffff
+DATA mask500<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask500<>(SB), RODATA|NOPTR, $16
-DATA mask501<>+0(SB)/8, $0xffffffff0908ffff
+DATA mask501<>+0(SB)/8, $0xffff0504ffffffff
 DATA mask501<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask501<>(SB), RODATA|NOPTR, $16
-DATA mask502<>+0(SB)/8, $0xffffffffffff0b0a
-DATA mask502<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask502<>+0(SB)/8, $0xffffffffffff0706
+DATA mask502<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask502<>(SB), RODATA|NOPTR, $16
-DATA mask503<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask503<>+0(SB)/8, $0xffffffff0706ffff
 DATA mask503<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask503<>(SB), RODATA|NOPTR, $16
-DATA mask504<>+0(SB)/8, $0xffffffff0f0effff
-DATA mask504<>+8(SB)/8, $0xffffffffffffffff
+DATA mask504<>+0(SB)/8, $0xffffffffffff0908
+DATA mask504<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask504<>(SB), RODATA|NOPTR, $16
-DATA mask505<>+0(SB)/8, $0xffffffffffffffff
-DATA mask505<>+8(SB)/8, $0xffff0f0effffffff
+DATA mask505<>+0(SB)/8, $0xffffffff0908ffff
+DATA mask505<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask505<>(SB), RODATA|NOPTR, $16
-DATA mask506<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask506<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask506<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask506<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask506<>(SB), RODATA|NOPTR, $16
-DATA mask507<>+0(SB)/8, $0x0e0c0a0806040200
+DATA mask507<>+0(SB)/8, $0xffffffff0b0affff
 DATA mask507<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask507<>(SB), RODATA|NOPTR, $16
-DATA mask508<>+0(SB)/8, $0xffffffffffffffff
-DATA mask508<>+8(SB)/8, $0x0e0c0a0806040200
+DATA mask508<>+0(SB)/8, $0xffffffff0f0effff
+DATA mask508<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask508<>(SB), RODATA|NOPTR, $16
-DATA mask509<>+0(SB)/8, $0x0f0d0b0907050301
-DATA mask509<>+8(SB)/8, $0xffffffffffffffff
+DATA mask509<>+0(SB)/8, $0xffffffffffffffff
+DATA mask509<>+8(SB)/8, $0xffff0f0effffffff
 GLOBL mask509<>(SB), RODATA|NOPTR, $16
-DATA mask510<>+0(SB)/8, $0xffffffffffffffff
-DATA mask510<>+8(SB)/8, $0x0f0d0b0907050301
+DATA mask510<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask510<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask510<>(SB), RODATA|NOPTR, $16
-DATA mask511<>+0(SB)/8, $0x0d0c050403020100
-DATA mask511<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask511<>+0(SB)/8, $0x0e0c0a0806040200
+DATA mask511<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask511<>(SB), RODATA|NOPTR, $16
 DATA mask512<>+0(SB)/8, $0xffffffffffffffff
-DATA mask512<>+8(SB)/8, $0x0b0a09080100ffff
+DATA mask512<>+8(SB)/8, $0x0e0c0a0806040200
 GLOBL mask512<>(SB), RODATA|NOPTR, $16
-DATA mask513<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask513<>+0(SB)/8, $0x0f0d0b0907050301
 DATA mask513<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask513<>(SB), RODATA|NOPTR, $16
 DATA mask514<>+0(SB)/8, $0xffffffffffffffff
-DATA mask514<>+8(SB)/8, $0x0d0c050403020100
+DATA mask514<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL mask514<>(SB), RODATA|NOPTR, $16
-DATA mask515<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA mask515<>+8(SB)/8, $0xffffffffffffffff
+DATA mask515<>+0(SB)/8, $0x0d0c050403020100
+DATA mask515<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask515<>(SB), RODATA|NOPTR, $16
-DATA mask516<>+0(SB)/8, $0x0d090c0805010400
-DATA mask516<>+8(SB)/8, $0xffffffffffffffff
+DATA mask516<>+0(SB)/8, $0xffffffffffffffff
+DATA mask516<>+8(SB)/8, $0x0b0a09080100ffff
 GLOBL mask516<>(SB), RODATA|NOPTR, $16
-DATA mask517<>+0(SB)/8, $0xffffffffffffffff
-DATA mask517<>+8(SB)/8, $0x0d090c0805010400
+DATA mask517<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask517<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask517<>(SB), RODATA|NOPTR, $16
 DATA mask518<>+0(SB)/8, $0xffffffffffffffff
-DATA mask518<>+8(SB)/8, $0x0f0b0e0a07030602
+DATA mask518<>+8(SB)/8, $0x0d0c050403020100
 GLOBL mask518<>(SB), RODATA|NOPTR, $16
-DATA mask519<>+0(SB)/8, $0x0b0a030209080100
+DATA mask519<>+0(SB)/8, $0x0f0e0d0c0b0a0302
 DATA mask519<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask519<>(SB), RODATA|NOPTR, $16
-DATA mask520<>+0(SB)/8, $0xffffffffffffffff
-DATA mask520<>+8(SB)/8, $0x0b0a030209080100
+DATA mask520<>+0(SB)/8, $0x0d090c0805010400
+DATA mask520<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask520<>(SB), RODATA|NOPTR, $16
 DATA mask521<>+0(SB)/8, $0xffffffffffffffff
-DATA mask521<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA mask521<>+8(SB)/8, $0x0d090c0805010400
 GLOBL mask521<>(SB), RODATA|NOPTR, $16
-DATA mask522<>+0(SB)/8, $0xffffffff03020100
-DATA mask522<>+8(SB)/8, $0xffffffff07060504
+DATA mask522<>+0(SB)/8, $0xffffffffffffffff
+DATA mask522<>+8(SB)/8, $0x0f0b0e0a07030602
 GLOBL mask522<>(SB), RODATA|NOPTR, $16
-DATA mask523<>+0(SB)/8, $0x03020100ffffffff
-DATA mask523<>+8(SB)/8, $0x07060504ffffffff
+DATA mask523<>+0(SB)/8, $0x0b0a030209080100
+DATA mask523<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask523<>(SB), RODATA|NOPTR, $16
-DATA mask524<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask524<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask524<>+0(SB)/8, $0xffffffffffffffff
+DATA mask524<>+8(SB)/8, $0x0b0a030209080100
 GLOBL mask524<>(SB), RODATA|NOPTR, $16
-DATA mask525<>+0(SB)/8, $0xff0c090501080400
-DATA mask525<>+8(SB)/8, $0xffffffffffff0dff
+DATA mask525<>+0(SB)/8, $0xffffffffffffffff
+DATA mask525<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL mask525<>(SB), RODATA|NOPTR, $16
-DATA mask526<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask526<>+8(SB)/8, $0x09ff0c080501ff04
+DATA mask526<>+0(SB)/8, $0xffffffff03020100
+DATA mask526<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask526<>(SB), RODATA|NOPTR, $16
-DATA mask527<>+0(SB)/8, $0xffffffffffffffff
-DATA mask527<>+8(SB)/8, $0xff00ffffffffffff
+DATA mask527<>+0(SB)/8, $0x03020100ffffffff
+DATA mask527<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask527<>(SB), RODATA|NOPTR, $16
-DATA mask528<>+0(SB)/8, $0xff0c080f0b070400
-DATA mask528<>+8(SB)/8, $0xffffffffffffffff
+DATA mask528<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask528<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask528<>(SB), RODATA|NOPTR, $16
-DATA mask529<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask529<>+8(SB)/8, $0xff0f0c08040b0703
+DATA mask529<>+0(SB)/8, $0xff0c090501080400
+DATA mask529<>+8(SB)/8, $0xffffffffffff0dff
 GLOBL mask529<>(SB), RODATA|NOPTR, $16
-DATA mask530<>+0(SB)/8, $0xffffffffffffffff
-DATA mask530<>+8(SB)/8, $0x08ffffffffffffff
+DATA mask530<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask530<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL mask530<>(SB), RODATA|NOPTR, $16
-DATA mask531<>+0(SB)/8, $0xffffffff0d09050c
-DATA mask531<>+8(SB)/8, $0xffffffffffffffff
+DATA mask531<>+0(SB)/8, $0xffffffffffffffff
+DATA mask531<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL mask531<>(SB), RODATA|NOPTR, $16
-DATA mask532<>+0(SB)/8, $0xffffffffffffffff
-DATA mask532<>+8(SB)/8, $0x0affffffffffffff
+DATA mask532<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask532<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask532<>(SB), RODATA|NOPTR, $16
-DATA mask533<>+0(SB)/8, $0xffffffff0f0b070e
-DATA mask533<>+8(SB)/8, $0xffffffffffffffff
+DATA mask533<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask533<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL mask533<>(SB), RODATA|NOPTR, $16
-DATA mask534<>+0(SB)/8, $0x0dffffffffffffff
-DATA mask534<>+8(SB)/8, $0xffffffffffffffff
+DATA mask534<>+0(SB)/8, $0xffffffffffffffff
+DATA mask534<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL mask534<>(SB), RODATA|NOPTR, $16
-DATA mask535<>+0(SB)/8, $0xffffffffffffffff
-DATA mask535<>+8(SB)/8, $0xff02ffffffffffff
+DATA mask535<>+0(SB)/8, $0xffffffff0d09050c
+DATA mask535<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask535<>(SB), RODATA|NOPTR, $16
-DATA mask536<>+0(SB)/8, $0x0fffffffffffffff
-DATA mask536<>+8(SB)/8, $0xffffffffffffffff
+DATA mask536<>+0(SB)/8, $0xffffffffffffffff
+DATA mask536<>+8(SB)/8, $0x0affffffffffffff
 GLOBL mask536<>(SB), RODATA|NOPTR, $16
-DATA mask537<>+0(SB)/8, $0x0302ffff09080100
-DATA mask537<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask537<>+0(SB)/8, $0xffffffff0f0b070e
+DATA mask537<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask537<>(SB), RODATA|NOPTR, $16
-DATA mask538<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask538<>+8(SB)/8, $0xffff09080302ffff
+DATA mask538<>+0(SB)/8, $0x0dffffffffffffff
+DATA mask538<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask538<>(SB), RODATA|NOPTR, $16
-DATA mask539<>+0(SB)/8, $0xffff090801000f0e
-DATA mask539<>+8(SB)/8, $0xffffffffffffffff
+DATA mask539<>+0(SB)/8, $0xffffffffffffffff
+DATA mask539<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL mask539<>(SB), RODATA|NOPTR, $16
-DATA mask540<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask540<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA mask540<>+0(SB)/8, $0x0fffffffffffffff
+DATA mask540<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask540<>(SB), RODATA|NOPTR, $16
-DATA mask541<>+0(SB)/8, $0xffffffffffffffff
-DATA mask541<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask541<>+0(SB)/8, $0x0302ffff09080100
+DATA mask541<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask541<>(SB), RODATA|NOPTR, $16
-DATA mask542<>+0(SB)/8, $0xffffffff03020100
-DATA mask542<>+8(SB)/8, $0x07060504ffffffff
+DATA mask542<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask542<>+8(SB)/8, $0xffff09080302ffff
 GLOBL mask542<>(SB), RODATA|NOPTR, $16
-DATA mask543<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA mask543<>+8(SB)/8, $0xffffffff03020100
+DATA mask543<>+0(SB)/8, $0xffff090801000f0e
+DATA mask543<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask543<>(SB), RODATA|NOPTR, $16
-DATA mask544<>+0(SB)/8, $0x0d0905010c080400
-DATA mask544<>+8(SB)/8, $0xffffffffffffffff
+DATA mask544<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask544<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL mask544<>(SB), RODATA|NOPTR, $16
 DATA mask545<>+0(SB)/8, $0xffffffffffffffff
-DATA mask545<>+8(SB)/8, $0x0d0905010c080400
+DATA mask545<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask545<>(SB), RODATA|NOPTR, $16
-DATA mask546<>+0(SB)/8, $0xffffffffffffffff
-DATA mask546<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA mask546<>+0(SB)/8, $0xffffffff03020100
+DATA mask546<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask546<>(SB), RODATA|NOPTR, $16
-DATA mask547<>+0(SB)/8, $0xffff0b0a09020100
-DATA mask547<>+8(SB)/8, $0xffffffffffffffff
+DATA mask547<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA mask547<>+8(SB)/8, $0xffffffff03020100
 GLOBL mask547<>(SB), RODATA|NOPTR, $16
-DATA mask548<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask548<>+8(SB)/8, $0xffffffff0b0a0902
+DATA mask548<>+0(SB)/8, $0x0d0905010c080400
+DATA mask548<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask548<>(SB), RODATA|NOPTR, $16
 DATA mask549<>+0(SB)/8, $0xffffffffffffffff
-DATA mask549<>+8(SB)/8, $0x09020100ffffffff
+DATA mask549<>+8(SB)/8, $0x0d0905010c080400
 GLOBL mask549<>(SB), RODATA|NOPTR, $16
-DATA mask550<>+0(SB)/8, $0xffffff0a09080100
-DATA mask550<>+8(SB)/8, $0xffffffffffffffff
+DATA mask550<>+0(SB)/8, $0xffffffffffffffff
+DATA mask550<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL mask550<>(SB), RODATA|NOPTR, $16
-DATA mask551<>+0(SB)/8, $0x020100ffffffffff
-DATA mask551<>+8(SB)/8, $0xffffffffff0b0a09
+DATA mask551<>+0(SB)/8, $0xffffffff0c080400
+DATA mask551<>+8(SB)/8, $0xffffffff0d090501
 GLOBL mask551<>(SB), RODATA|NOPTR, $16
-DATA mask552<>+0(SB)/8, $0xffffffffffffffff
-DATA mask552<>+8(SB)/8, $0x0a09020100ffffff
+DATA mask552<>+0(SB)/8, $0x0c080400ffffffff
+DATA mask552<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL mask552<>(SB), RODATA|NOPTR, $16
-DATA mask553<>+0(SB)/8, $0xffffffff09080700
-DATA mask553<>+8(SB)/8, $0xffffffffffffffff
+DATA mask553<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA mask553<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL mask553<>(SB), RODATA|NOPTR, $16
-DATA mask554<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask554<>+0(SB)/8, $0xffff0b0a09020100
 DATA mask554<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask554<>(SB), RODATA|NOPTR, $16
-DATA mask555<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA mask555<>+8(SB)/8, $0xffffffffffffffff
+DATA mask555<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask555<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL mask555<>(SB), RODATA|NOPTR, $16
-DATA mask556<>+0(SB)/8, $0x090807ffffffffff
-DATA mask556<>+8(SB)/8, $0xffffffffffffffff
+DATA mask556<>+0(SB)/8, $0xffffffffffffffff
+DATA mask556<>+8(SB)/8, $0x09020100ffffffff
 GLOBL mask556<>(SB), RODATA|NOPTR, $16
-DATA mask557<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask557<>+0(SB)/8, $0xffffff0a09080100
 DATA mask557<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask557<>(SB), RODATA|NOPTR, $16
-DATA mask558<>+0(SB)/8, $0xffffffff0f0e0100
-DATA mask558<>+8(SB)/8, $0xffffffffffffffff
+DATA mask558<>+0(SB)/8, $0x020100ffffffffff
+DATA mask558<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL mask558<>(SB), RODATA|NOPTR, $16
-DATA mask559<>+0(SB)/8, $0x09080706ffffffff
-DATA mask559<>+8(SB)/8, $0xffffffffffffffff
+DATA mask559<>+0(SB)/8, $0xffffffffffffffff
+DATA mask559<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL mask559<>(SB), RODATA|NOPTR, $16
-DATA mask560<>+0(SB)/8, $0xffffffff06050403
+DATA mask560<>+0(SB)/8, $0xffffffff09080700
 DATA mask560<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask560<>(SB), RODATA|NOPTR, $16
-DATA mask561<>+0(SB)/8, $0xffffffffffffffff
-DATA mask561<>+8(SB)/8, $0x0b0a090807ffffff
+DATA mask561<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask561<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask561<>(SB), RODATA|NOPTR, $16
-DATA mask562<>+0(SB)/8, $0xffff0b020a010900
+DATA mask562<>+0(SB)/8, $0xffffffff0f0e0d06
 DATA mask562<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask562<>(SB), RODATA|NOPTR, $16
-DATA mask563<>+0(SB)/8, $0x0900ffffffffffff
-DATA mask563<>+8(SB)/8, $0xffffffff0b020a01
+DATA mask563<>+0(SB)/8, $0x090807ffffffffff
+DATA mask563<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask563<>(SB), RODATA|NOPTR, $16
-DATA mask564<>+0(SB)/8, $0xffffffffffffffff
-DATA mask564<>+8(SB)/8, $0x0a010900ffffffff
+DATA mask564<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask564<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask564<>(SB), RODATA|NOPTR, $16
-DATA mask565<>+0(SB)/8, $0xffffffffffff0900
+DATA mask565<>+0(SB)/8, $0xffffffff0f0e0100
 DATA mask565<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask565<>(SB), RODATA|NOPTR, $16
-DATA mask566<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask566<>+0(SB)/8, $0x09080706ffffffff
 DATA mask566<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask566<>(SB), RODATA|NOPTR, $16
-DATA mask567<>+0(SB)/8, $0xffffffffffffffff
-DATA mask567<>+8(SB)/8, $0xffff0b020a010900
+DATA mask567<>+0(SB)/8, $0xffffffff06050403
+DATA mask567<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask567<>(SB), RODATA|NOPTR, $16
 DATA mask568<>+0(SB)/8, $0xffffffffffffffff
-DATA mask568<>+8(SB)/8, $0x0900ffffffffffff
+DATA mask568<>+8(SB)/8, $0x0b0a090807ffffff
 GLOBL mask568<>(SB), RODATA|NOPTR, $16
-DATA mask569<>+0(SB)/8, $0xffffffff0a010900
+DATA mask569<>+0(SB)/8, $0xffff0b020a010900
 DATA mask569<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask569<>(SB), RODATA|NOPTR, $16
-DATA mask570<>+0(SB)/8, $0xffffffffffffffff
-DATA mask570<>+8(SB)/8, $0x0a01ffffffffffff
+DATA mask570<>+0(SB)/8, $0x0900ffffffffffff
+DATA mask570<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL mask570<>(SB), RODATA|NOPTR, $16
-DATA mask571<>+0(SB)/8, $0xffffffff0c030b02
-DATA mask571<>+8(SB)/8, $0xffffffffffffffff
+DATA mask571<>+0(SB)/8, $0xffffffffffffffff
+DATA mask571<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL mask571<>(SB), RODATA|NOPTR, $16
-DATA mask572<>+0(SB)/8, $0xffffffffffffffff
-DATA mask572<>+8(SB)/8, $0x0d04ffffffffffff
+DATA mask572<>+0(SB)/8, $0xffffffffffff0900
+DATA mask572<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask572<>(SB), RODATA|NOPTR, $16
-DATA mask573<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask573<>+0(SB)/8, $0x0b020a010900ffff
 DATA mask573<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask573<>(SB), RODATA|NOPTR, $16
-DATA mask574<>+0(SB)/8, $0x0c030b020a01ffff
-DATA mask574<>+8(SB)/8, $0xffffffffffffffff
+DATA mask574<>+0(SB)/8, $0xffffffffffffffff
+DATA mask574<>+8(SB)/8, $0xffff0b020a010900
 GLOBL mask574<>(SB), RODATA|NOPTR, $16
-DATA mask575<>+0(SB)/8, $0x0f060e050d04ffff
-DATA mask575<>+8(SB)/8, $0xffffffffffffffff
+DATA mask575<>+0(SB)/8, $0xffffffffffffffff
+DATA mask575<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL mask575<>(SB), RODATA|NOPTR, $16
-DATA mask576<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask576<>+8(SB)/8, $0xffffffffffff0504
+DATA mask576<>+0(SB)/8, $0xffffffff0a010900
+DATA mask576<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask576<>(SB), RODATA|NOPTR, $16
-DATA mask577<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask577<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask577<>+0(SB)/8, $0xffffffffffffffff
+DATA mask577<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL mask577<>(SB), RODATA|NOPTR, $16
-DATA mask578<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask578<>+0(SB)/8, $0xffffffff0c030b02
 DATA mask578<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask578<>(SB), RODATA|NOPTR, $16
-DATA mask579<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask579<>+8(SB)/8, $0xffffffffffffffff
+DATA mask579<>+0(SB)/8, $0xffffffffffffffff
+DATA mask579<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL mask579<>(SB), RODATA|NOPTR, $16
-DATA mask580<>+0(SB)/8, $0xffffffffffffffff
-DATA mask580<>+8(SB)/8, $0xffff0302ffff0100
+DATA mask580<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask580<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask580<>(SB), RODATA|NOPTR, $16
-DATA mask581<>+0(SB)/8, $0xffffffffffffffff
-DATA mask581<>+8(SB)/8, $0x0302ffff0100ffff
+DATA mask581<>+0(SB)/8, $0x0c030b020a01ffff
+DATA mask581<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask581<>(SB), RODATA|NOPTR, $16
-DATA mask582<>+0(SB)/8, $0xffffffffffffffff
-DATA mask582<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask582<>+0(SB)/8, $0x0f060e050d04ffff
+DATA mask582<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask582<>(SB), RODATA|NOPTR, $16
-DATA mask583<>+0(SB)/8, $0xffffffffffffffff
-DATA mask583<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA mask583<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask583<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask583<>(SB), RODATA|NOPTR, $16
-DATA mask584<>+0(SB)/8, $0x0908ffff0706ffff
-DATA mask584<>+8(SB)/8, $0xffffffffffffffff
+DATA mask584<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask584<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask584<>(SB), RODATA|NOPTR, $16
-DATA mask585<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA mask585<>+0(SB)/8, $0xffff0302ffff0100
 DATA mask585<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask585<>(SB), RODATA|NOPTR, $16
-DATA mask586<>+0(SB)/8, $0x07060504ffffffff
-DATA mask586<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask586<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask586<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask586<>(SB), RODATA|NOPTR, $16
-DATA mask587<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA mask587<>+8(SB)/8, $0xffffffffffffffff
+DATA mask587<>+0(SB)/8, $0xffffffffffffffff
+DATA mask587<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL mask587<>(SB), RODATA|NOPTR, $16
-DATA mask588<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask588<>+8(SB)/8, $0x0bffff0affff0902
+DATA mask588<>+0(SB)/8, $0xffffffffffffffff
+DATA mask588<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL mask588<>(SB), RODATA|NOPTR, $16
 DATA mask589<>+0(SB)/8, $0xffffffffffffffff
-DATA mask589<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA mask589<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask589<>(SB), RODATA|NOPTR, $16
-DATA mask590<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA mask590<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask590<>+0(SB)/8, $0xffffffffffffffff
+DATA mask590<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL mask590<>(SB), RODATA|NOPTR, $16
-DATA mask591<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask591<>+8(SB)/8, $0xff0affff0902ffff
+DATA mask591<>+0(SB)/8, $0x0908ffff0706ffff
+DATA mask591<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask591<>(SB), RODATA|NOPTR, $16
-DATA mask592<>+0(SB)/8, $0xffffffffffffffff
-DATA mask592<>+8(SB)/8, $0x01ff0900ffffffff
+DATA mask592<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA mask592<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask592<>(SB), RODATA|NOPTR, $16
-DATA mask593<>+0(SB)/8, $0xffffffffff0900ff
-DATA mask593<>+8(SB)/8, $0xffffffffffffffff
+DATA mask593<>+0(SB)/8, $0x07060504ffffffff
+DATA mask593<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask593<>(SB), RODATA|NOPTR, $16
-DATA mask594<>+0(SB)/8, $0xffffffff09ffff08
+DATA mask594<>+0(SB)/8, $0x0b02ff0a01ff0900
 DATA mask594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask594<>(SB), RODATA|NOPTR, $16
-DATA mask595<>+0(SB)/8, $0xffffffffffffffff
-DATA mask595<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA mask595<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask595<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL mask595<>(SB), RODATA|NOPTR, $16
-DATA mask596<>+0(SB)/8, $0xffffffff0cffff0b
-DATA mask596<>+8(SB)/8, $0xffffffffffffffff
+DATA mask596<>+0(SB)/8, $0xffffffffffffffff
+DATA mask596<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL mask596<>(SB), RODATA|NOPTR, $16
-DATA mask597<>+0(SB)/8, $0xffffffffffffffff
-DATA mask597<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA mask597<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA mask597<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask597<>(SB), RODATA|NOPTR, $16
-DATA mask598<>+0(SB)/8, $0xffffffff0fffff0e
-DATA mask598<>+8(SB)/8, $0xffffffffffffffff
+DATA mask598<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask598<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL mask598<>(SB), RODATA|NOPTR, $16
-DATA mask599<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask599<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask599<>+0(SB)/8, $0xffffffffffffffff
+DATA mask599<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL mask599<>(SB), RODATA|NOPTR, $16
-DATA mask600<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask600<>+8(SB)/8, $0x0504ffffffff0302
+DATA mask600<>+0(SB)/8, $0xffffffffff0900ff
+DATA mask600<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask600<>(SB), RODATA|NOPTR, $16
-DATA mask601<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask601<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask601<>+0(SB)/8, $0xffffffff09ffff08
+DATA mask601<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask601<>(SB), RODATA|NOPTR, $16
 DATA mask602<>+0(SB)/8, $0xffffffffffffffff
-DATA mask602<>+8(SB)/8, $0x0302ffffffff0100
+DATA mask602<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL mask602<>(SB), RODATA|NOPTR, $16
-DATA mask603<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask603<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask603<>+0(SB)/8, $0xffffffff0cffff0b
+DATA mask603<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask603<>(SB), RODATA|NOPTR, $16
-DATA mask604<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask604<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask604<>+0(SB)/8, $0xffffffffffffffff
+DATA mask604<>+8(SB)/8, $0x05ff0d04ffffffff
 GLOBL mask604<>(SB), RODATA|NOPTR, $16
-DATA mask605<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask605<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask605<>+0(SB)/8, $0xffffffff0fffff0e
+DATA mask605<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask605<>(SB), RODATA|NOPTR, $16
-DATA mask606<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask606<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask606<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask606<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask606<>(SB), RODATA|NOPTR, $16
-DATA mask607<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask607<>+8(SB)/8, $0xffffffff0b02ffff
+DATA mask607<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask607<>+8(SB)/8, $0x0504ffffffff0302
 GLOBL mask607<>(SB), RODATA|NOPTR, $16
-DATA mask608<>+0(SB)/8, $0xffffffffffffffff
-DATA mask608<>+8(SB)/8, $0xffff0900ffffffff
+DATA mask608<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask608<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask608<>(SB), RODATA|NOPTR, $16
-DATA mask609<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask609<>+8(SB)/8, $0xffffffffffffffff
+DATA mask609<>+0(SB)/8, $0xffffffffffffffff
+DATA mask609<>+8(SB)/8, $0x0302ffffffff0100
 GLOBL mask609<>(SB), RODATA|NOPTR, $16
-DATA mask610<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask610<>+8(SB)/8, $0xffffffffffffffff
+DATA mask610<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask610<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask610<>(SB), RODATA|NOPTR, $16
-DATA mask611<>+0(SB)/8, $0xffffffffffffffff
-DATA mask611<>+8(SB)/8, $0xffff0a01ffff0900
+DATA mask611<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask611<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask611<>(SB), RODATA|NOPTR, $16
-DATA mask612<>+0(SB)/8, $0xffffffffffffffff
-DATA mask612<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA mask612<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask612<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask612<>(SB), RODATA|NOPTR, $16
-DATA mask613<>+0(SB)/8, $0xffffffff0900ffff
-DATA mask613<>+8(SB)/8, $0xffffffffffffffff
+DATA mask613<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask613<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask613<>(SB), RODATA|NOPTR, $16
-DATA mask614<>+0(SB)/8, $0xffffffffffffffff
-DATA mask614<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA mask614<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask614<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL mask614<>(SB), RODATA|NOPTR, $16
-DATA mask615<>+0(SB)/8, $0xffffffff0c03ffff
-DATA mask615<>+8(SB)/8, $0xffffffffffffffff
+DATA mask615<>+0(SB)/8, $0xffffffffffffffff
+DATA mask615<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL mask615<>(SB), RODATA|NOPTR, $16
-DATA mask616<>+0(SB)/8, $0xffffffffffffffff
-DATA mask616<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA mask616<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask616<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask616<>(SB), RODATA|NOPTR, $16
-DATA mask617<>+0(SB)/8, $0xffffffff0f06ffff
+DATA mask617<>+0(SB)/8, $0x0a01ffff0900ffff
 DATA mask617<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask617<>(SB), RODATA|NOPTR, $16
-DATA mask618<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA mask618<>+8(SB)/8, $0xffffffffffffffff
+DATA mask618<>+0(SB)/8, $0xffffffffffffffff
+DATA mask618<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL mask618<>(SB), RODATA|NOPTR, $16
-DATA mask619<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA mask619<>+8(SB)/8, $0xffffffffffffffff
+DATA mask619<>+0(SB)/8, $0xffffffffffffffff
+DATA mask619<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL mask619<>(SB), RODATA|NOPTR, $16
-DATA mask620<>+0(SB)/8, $0xffffffffffff0100
-DATA mask620<>+8(SB)/8, $0xffffffffffff0302
+DATA mask620<>+0(SB)/8, $0xffffffff0900ffff
+DATA mask620<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask620<>(SB), RODATA|NOPTR, $16
-DATA mask621<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask621<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask621<>+0(SB)/8, $0xffffffffffffffff
+DATA mask621<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL mask621<>(SB), RODATA|NOPTR, $16
-DATA mask622<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask622<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask622<>+0(SB)/8, $0xffffffff0c03ffff
+DATA mask622<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask622<>(SB), RODATA|NOPTR, $16
-DATA mask623<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask623<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask623<>+0(SB)/8, $0xffffffffffffffff
+DATA mask623<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL mask623<>(SB), RODATA|NOPTR, $16
-DATA mask624<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask624<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask624<>+0(SB)/8, $0xffffffff0f06ffff
+DATA mask624<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask624<>(SB), RODATA|NOPTR, $16
-DATA mask625<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask625<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask625<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA mask625<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask625<>(SB), RODATA|NOPTR, $16
-DATA mask626<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask626<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask626<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA mask626<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask626<>(SB), RODATA|NOPTR, $16
-DATA mask627<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask627<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask627<>+0(SB)/8, $0xffffffffffff0100
+DATA mask627<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask627<>(SB), RODATA|NOPTR, $16
-DATA mask628<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask628<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask628<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask628<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask628<>(SB), RODATA|NOPTR, $16
-DATA mask629<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask629<>+8(SB)/8, $0xffffffffffffffff
+DATA mask629<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask629<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask629<>(SB), RODATA|NOPTR, $16
-DATA mask630<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask630<>+8(SB)/8, $0xffffffffffffffff
+DATA mask630<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask630<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask630<>(SB), RODATA|NOPTR, $16
-DATA mask631<>+0(SB)/8, $0xffffffffffffffff
-DATA mask631<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA mask631<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask631<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask631<>(SB), RODATA|NOPTR, $16
-DATA mask632<>+0(SB)/8, $0xffffffffffffffff
-DATA mask632<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA mask632<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask632<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask632<>(SB), RODATA|NOPTR, $16
-DATA mask633<>+0(SB)/8, $0xffffffffffffffff
-DATA mask633<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask633<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask633<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask633<>(SB), RODATA|NOPTR, $16
-DATA mask634<>+0(SB)/8, $0xffffffffffffffff
-DATA mask634<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA mask634<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask634<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask634<>(SB), RODATA|NOPTR, $16
-DATA mask635<>+0(SB)/8, $0xffffffffffffffff
-DATA mask635<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask635<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask635<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask635<>(SB), RODATA|NOPTR, $16
-DATA mask636<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask636<>+8(SB)/8, $0xffff0706ffff0504
+DATA mask636<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask636<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask636<>(SB), RODATA|NOPTR, $16
-DATA mask637<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask637<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask637<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask637<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask637<>(SB), RODATA|NOPTR, $16
-DATA mask638<>+0(SB)/8, $0x0b0affff0908ffff
-DATA mask638<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA mask638<>+0(SB)/8, $0xffffffffffffffff
+DATA mask638<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL mask638<>(SB), RODATA|NOPTR, $16
-DATA mask639<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask639<>+8(SB)/8, $0xffffffffffff03ff
+DATA mask639<>+0(SB)/8, $0xffffffffffffffff
+DATA mask639<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL mask639<>(SB), RODATA|NOPTR, $16
-DATA mask640<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask640<>+8(SB)/8, $0xffffffffff03ffff
+DATA mask640<>+0(SB)/8, $0xffffffffffffffff
+DATA mask640<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL mask640<>(SB), RODATA|NOPTR, $16
-DATA mask641<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask641<>+8(SB)/8, $0xffffffff03ffff02
+DATA mask641<>+0(SB)/8, $0xffffffffffffffff
+DATA mask641<>+8(SB)/8, $0x0bff0aff09ff08ff
 GLOBL mask641<>(SB), RODATA|NOPTR, $16
 DATA mask642<>+0(SB)/8, $0xffffffffffffffff
-DATA mask642<>+8(SB)/8, $0x01ffff00ffffffff
+DATA mask642<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL mask642<>(SB), RODATA|NOPTR, $16
-DATA mask643<>+0(SB)/8, $0xffffffffffffffff
-DATA mask643<>+8(SB)/8, $0xffff00ffffffffff
+DATA mask643<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask643<>+8(SB)/8, $0xffff0706ffff0504
 GLOBL mask643<>(SB), RODATA|NOPTR, $16
-DATA mask644<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA mask644<>+8(SB)/8, $0xffffffffffffffff
+DATA mask644<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask644<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask644<>(SB), RODATA|NOPTR, $16
-DATA mask645<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA mask645<>+8(SB)/8, $0xffffffffffffffff
+DATA mask645<>+0(SB)/8, $0x0b0affff0908ffff
+DATA mask645<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL mask645<>(SB), RODATA|NOPTR, $16
-DATA mask646<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask646<>+8(SB)/8, $0xffffffff0fffff0e
+DATA mask646<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask646<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL mask646<>(SB), RODATA|NOPTR, $16
-DATA mask647<>+0(SB)/8, $0xffffffffffffffff
-DATA mask647<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA mask647<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask647<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL mask647<>(SB), RODATA|NOPTR, $16
-DATA mask648<>+0(SB)/8, $0xffffffffffffffff
-DATA mask648<>+8(SB)/8, $0x00ff0fffff0effff
+DATA mask648<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask648<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL mask648<>(SB), RODATA|NOPTR, $16
-DATA mask649<>+0(SB)/8, $0xffffffffffff00ff
-DATA mask649<>+8(SB)/8, $0xffffffffffffffff
+DATA mask649<>+0(SB)/8, $0xffffffffffffffff
+DATA mask649<>+8(SB)/8, $0x01ffff00ffffffff
 GLOBL mask649<>(SB), RODATA|NOPTR, $16
-DATA mask650<>+0(SB)/8, $0xffffffffff00ff0f
-DATA mask650<>+8(SB)/8, $0xffffffffffffffff
+DATA mask650<>+0(SB)/8, $0xffffffffffffffff
+DATA mask650<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL mask650<>(SB), RODATA|NOPTR, $16
-DATA mask651<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask651<>+0(SB)/8, $0xffff01ffff00ff0f
 DATA mask651<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask651<>(SB), RODATA|NOPTR, $16
-DATA mask652<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask652<>+0(SB)/8, $0xff01ffff00ff0fff
 DATA mask652<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask652<>(SB), RODATA|NOPTR, $16
-DATA mask653<>+0(SB)/8, $0xffffffff0bffffff
-DATA mask653<>+8(SB)/8, $0xffffffffffffffff
+DATA mask653<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask653<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL mask653<>(SB), RODATA|NOPTR, $16
-DATA mask654<>+0(SB)/8, $0xffffffff0fffffff
-DATA mask654<>+8(SB)/8, $0xffffffffffffffff
+DATA mask654<>+0(SB)/8, $0xffffffffffffffff
+DATA mask654<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL mask654<>(SB), RODATA|NOPTR, $16
-DATA mask655<>+0(SB)/8, $0x03ffff02ffffffff
-DATA mask655<>+8(SB)/8, $0xffffffffffffffff
+DATA mask655<>+0(SB)/8, $0xffffffffffffffff
+DATA mask655<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL mask655<>(SB), RODATA|NOPTR, $16
-DATA mask656<>+0(SB)/8, $0xffffffffffffffff
-DATA mask656<>+8(SB)/8, $0xff04ffffffffffff
+DATA mask656<>+0(SB)/8, $0xffffffffffff00ff
+DATA mask656<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask656<>(SB), RODATA|NOPTR, $16
-DATA mask657<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask657<>+0(SB)/8, $0xffffffffff00ff0f
 DATA mask657<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask657<>(SB), RODATA|NOPTR, $16
-DATA mask658<>+0(SB)/8, $0xffffffffffffffff
-DATA mask658<>+8(SB)/8, $0xff08ffffffffffff
+DATA mask658<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask658<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask658<>(SB), RODATA|NOPTR, $16
-DATA mask659<>+0(SB)/8, $0x0bffff0affffffff
+DATA mask659<>+0(SB)/8, $0xffffffff07ffffff
 DATA mask659<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask659<>(SB), RODATA|NOPTR, $16
-DATA mask660<>+0(SB)/8, $0xffffffffffffffff
-DATA mask660<>+8(SB)/8, $0xff0cffffffffffff
+DATA mask660<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask660<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask660<>(SB), RODATA|NOPTR, $16
-DATA mask661<>+0(SB)/8, $0x0fffff0effffffff
+DATA mask661<>+0(SB)/8, $0xffffffff0fffffff
 DATA mask661<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask661<>(SB), RODATA|NOPTR, $16
-DATA mask662<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask662<>+0(SB)/8, $0x03ffff02ffffffff
 DATA mask662<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask662<>(SB), RODATA|NOPTR, $16
-DATA mask663<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask663<>+8(SB)/8, $0x0706ffffffff0504
+DATA mask663<>+0(SB)/8, $0xffffffffffffffff
+DATA mask663<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL mask663<>(SB), RODATA|NOPTR, $16
-DATA mask664<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask664<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA mask664<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask664<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask664<>(SB), RODATA|NOPTR, $16
-DATA mask665<>+0(SB)/8, $0x0706ffffffff0504
-DATA mask665<>+8(SB)/8, $0xffffffffffffffff
+DATA mask665<>+0(SB)/8, $0xffffffffffffffff
+DATA mask665<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL mask665<>(SB), RODATA|NOPTR, $16
-DATA mask666<>+0(SB)/8, $0xffff0908ffffffff
-DATA mask666<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask666<>+0(SB)/8, $0x0bffff0affffffff
+DATA mask666<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask666<>(SB), RODATA|NOPTR, $16
-DATA mask667<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA mask667<>+8(SB)/8, $0xffffffffffffffff
+DATA mask667<>+0(SB)/8, $0xffffffffffffffff
+DATA mask667<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL mask667<>(SB), RODATA|NOPTR, $16
-DATA mask668<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask668<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask668<>+0(SB)/8, $0x0fffff0effffffff
+DATA mask668<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask668<>(SB), RODATA|NOPTR, $16
-DATA mask669<>+0(SB)/8, $0xffffff01ffffff00
-DATA mask669<>+8(SB)/8, $0xffffff03ffffff02
+DATA mask669<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask669<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask669<>(SB), RODATA|NOPTR, $16
-DATA mask670<>+0(SB)/8, $0xffff01ffffff00ff
-DATA mask670<>+8(SB)/8, $0xffff03ffffff02ff
+DATA mask670<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask670<>+8(SB)/8, $0x0706ffffffff0504
 GLOBL mask670<>(SB), RODATA|NOPTR, $16
-DATA mask671<>+0(SB)/8, $0xff01ffffff00ffff
-DATA mask671<>+8(SB)/8, $0xff03ffffff02ffff
+DATA mask671<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask671<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL mask671<>(SB), RODATA|NOPTR, $16
-DATA mask672<>+0(SB)/8, $0x01ffffff00ffffff
-DATA mask672<>+8(SB)/8, $0x03ffffff02ffffff
+DATA mask672<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask672<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask672<>(SB), RODATA|NOPTR, $16
-DATA mask673<>+0(SB)/8, $0x05ffffff04ffffff
-DATA mask673<>+8(SB)/8, $0x07ffffff06ffffff
+DATA mask673<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask673<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask673<>(SB), RODATA|NOPTR, $16
-DATA mask674<>+0(SB)/8, $0x09ffffff08ffffff
-DATA mask674<>+8(SB)/8, $0x0bffffff0affffff
+DATA mask674<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA mask674<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask674<>(SB), RODATA|NOPTR, $16
-DATA mask675<>+0(SB)/8, $0x0dffffff0cffffff
-DATA mask675<>+8(SB)/8, $0x0fffffff0effffff
+DATA mask675<>+0(SB)/8, $0xffffffff0b0a0908
+DATA mask675<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask675<>(SB), RODATA|NOPTR, $16
-DATA mask676<>+0(SB)/8, $0x0908ffffffffffff
-DATA mask676<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask676<>+0(SB)/8, $0xffffff01ffffff00
+DATA mask676<>+8(SB)/8, $0xffffff03ffffff02
 GLOBL mask676<>(SB), RODATA|NOPTR, $16
-DATA mask677<>+0(SB)/8, $0xffffffff0f0a0500
-DATA mask677<>+8(SB)/8, $0xffffffffffffffff
+DATA mask677<>+0(SB)/8, $0xffff01ffffff00ff
+DATA mask677<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL mask677<>(SB), RODATA|NOPTR, $16
-DATA mask678<>+0(SB)/8, $0xff0e0904ffffffff
-DATA mask678<>+8(SB)/8, $0xffffffffffffffff
+DATA mask678<>+0(SB)/8, $0xff01ffffff00ffff
+DATA mask678<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL mask678<>(SB), RODATA|NOPTR, $16
-DATA mask679<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask679<>+8(SB)/8, $0xffffffffffff0d08
+DATA mask679<>+0(SB)/8, $0x01ffffff00ffffff
+DATA mask679<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL mask679<>(SB), RODATA|NOPTR, $16
-DATA mask680<>+0(SB)/8, $0xffffffffffffffff
-DATA mask680<>+8(SB)/8, $0xffffff0c0702ffff
+DATA mask680<>+0(SB)/8, $0x05ffffff04ffffff
+DATA mask680<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL mask680<>(SB), RODATA|NOPTR, $16
-DATA mask681<>+0(SB)/8, $0xffffffffffffffff
-DATA mask681<>+8(SB)/8, $0x0b0601ffffffffff
+DATA mask681<>+0(SB)/8, $0x09ffffff08ffffff
+DATA mask681<>+8(SB)/8, $0x0bffffff0affffff
 GLOBL mask681<>(SB), RODATA|NOPTR, $16
-DATA mask682<>+0(SB)/8, $0xffffffffff0b0601
-DATA mask682<>+8(SB)/8, $0xffffffffffffffff
+DATA mask682<>+0(SB)/8, $0x0dffffff0cffffff
+DATA mask682<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL mask682<>(SB), RODATA|NOPTR, $16
-DATA mask683<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA mask683<>+8(SB)/8, $0xffffffffffffffff
+DATA mask683<>+0(SB)/8, $0x0908ffffffffffff
+DATA mask683<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask683<>(SB), RODATA|NOPTR, $16
-DATA mask684<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask684<>+8(SB)/8, $0xffffffffffff0e09
+DATA mask684<>+0(SB)/8, $0xffffffff0f0a0500
+DATA mask684<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask684<>(SB), RODATA|NOPTR, $16
-DATA mask685<>+0(SB)/8, $0xffffffffffffffff
-DATA mask685<>+8(SB)/8, $0xffffff0d0803ffff
+DATA mask685<>+0(SB)/8, $0xff0e0904ffffffff
+DATA mask685<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask685<>(SB), RODATA|NOPTR, $16
-DATA mask686<>+0(SB)/8, $0xffffffffffffffff
-DATA mask686<>+8(SB)/8, $0x0c0702ffffffffff
+DATA mask686<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask686<>+8(SB)/8, $0xffffffffffff0d08
 GLOBL mask686<>(SB), RODATA|NOPTR, $16
-DATA mask687<>+0(SB)/8, $0xffffffffff0c0702
-DATA mask687<>+8(SB)/8, $0xffffffffffffffff
+DATA mask687<>+0(SB)/8, $0xffffffffffffffff
+DATA mask687<>+8(SB)/8, $0xffffff0c0702ffff
 GLOBL mask687<>(SB), RODATA|NOPTR, $16
-DATA mask688<>+0(SB)/8, $0xffff0b0601ffffff
-DATA mask688<>+8(SB)/8, $0xffffffffffffffff
+DATA mask688<>+0(SB)/8, $0xffffffffffffffff
+DATA mask688<>+8(SB)/8, $0x0b0601ffffffffff
 GLOBL mask688<>(SB), RODATA|NOPTR, $16
-DATA mask689<>+0(SB)/8, $0x0500ffffffffffff
-DATA mask689<>+8(SB)/8, $0xffffffffffff0f0a
+DATA mask689<>+0(SB)/8, $0xffffffffff0b0601
+DATA mask689<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask689<>(SB), RODATA|NOPTR, $16
-DATA mask690<>+0(SB)/8, $0xffffffffffffffff
-DATA mask690<>+8(SB)/8, $0xffffff0e0904ffff
+DATA mask690<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA mask690<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask690<>(SB), RODATA|NOPTR, $16
-DATA mask691<>+0(SB)/8, $0xffffffffffffffff
-DATA mask691<>+8(SB)/8, $0x0d0803ffffffffff
+DATA mask691<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask691<>+8(SB)/8, $0xffffffffffff0e09
 GLOBL mask691<>(SB), RODATA|NOPTR, $16
-DATA mask692<>+0(SB)/8, $0xffffffffff0d0803
-DATA mask692<>+8(SB)/8, $0xffffffffffffffff
+DATA mask692<>+0(SB)/8, $0xffffffffffffffff
+DATA mask692<>+8(SB)/8, $0xffffff0d0803ffff
 GLOBL mask692<>(SB), RODATA|NOPTR, $16
-DATA mask693<>+0(SB)/8, $0xffff0c0702ffffff
-DATA mask693<>+8(SB)/8, $0xffffffffffffffff
+DATA mask693<>+0(SB)/8, $0xffffffffffffffff
+DATA mask693<>+8(SB)/8, $0x0c0702ffffffffff
 GLOBL mask693<>(SB), RODATA|NOPTR, $16
-DATA mask694<>+0(SB)/8, $0x0601ffffffffffff
-DATA mask694<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask694<>+0(SB)/8, $0xffffffffff0c0702
+DATA mask694<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask694<>(SB), RODATA|NOPTR, $16
-DATA mask695<>+0(SB)/8, $0xffffffffffffffff
-DATA mask695<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA mask695<>+0(SB)/8, $0xffff0b0601ffffff
+DATA mask695<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask695<>(SB), RODATA|NOPTR, $16
-DATA mask696<>+0(SB)/8, $0xffffffffffffffff
-DATA mask696<>+8(SB)/8, $0x0e0904ffffffffff
+DATA mask696<>+0(SB)/8, $0x0500ffffffffffff
+DATA mask696<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL mask696<>(SB), RODATA|NOPTR, $16
-DATA mask697<>+0(SB)/8, $0xffffffffff0e0904
-DATA mask697<>+8(SB)/8, $0xffffffffffffffff
+DATA mask697<>+0(SB)/8, $0xffffffffffffffff
+DATA mask697<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL mask697<>(SB), RODATA|NOPTR, $16
-DATA mask698<>+0(SB)/8, $0xffff0d0803ffffff
-DATA mask698<>+8(SB)/8, $0xffffffffffffffff
+DATA mask698<>+0(SB)/8, $0xffffffffffffffff
+DATA mask698<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL mask698<>(SB), RODATA|NOPTR, $16
-DATA mask699<>+0(SB)/8, $0x0702ffffffffffff
-DATA mask699<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask699<>+0(SB)/8, $0xffffffffff0d0803
+DATA mask699<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask699<>(SB), RODATA|NOPTR, $16
-DATA mask700<>+0(SB)/8, $0xffffffffffffffff
-DATA mask700<>+8(SB)/8, $0xffffffff0b0601ff
+DATA mask700<>+0(SB)/8, $0xffff0c0702ffffff
+DATA mask700<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask700<>(SB), RODATA|NOPTR, $16
-DATA mask701<>+0(SB)/8, $0xffffffffffffffff
-DATA mask701<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA mask701<>+0(SB)/8, $0x0601ffffffffffff
+DATA mask701<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask701<>(SB), RODATA|NOPTR, $16
-DATA mask702<>+0(SB)/8, $0xffffffff0b0a0100
-DATA mask702<>+8(SB)/8, $0xffffffffffffffff
+DATA mask702<>+0(SB)/8, $0xffffffffffffffff
+DATA mask702<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL mask702<>(SB), RODATA|NOPTR, $16
-DATA mask703<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA mask703<>+8(SB)/8, $0xffffffffffffffff
+DATA mask703<>+0(SB)/8, $0xffffffffffffffff
+DATA mask703<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL mask703<>(SB), RODATA|NOPTR, $16
-DATA mask704<>+0(SB)/8, $0xffffffffffffffff
-DATA mask704<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA mask704<>+0(SB)/8, $0xffffffffff0e0904
+DATA mask704<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask704<>(SB), RODATA|NOPTR, $16
-DATA mask705<>+0(SB)/8, $0xffffffffffffffff
-DATA mask705<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask705<>+0(SB)/8, $0xffff0d0803ffffff
+DATA mask705<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask705<>(SB), RODATA|NOPTR, $16
-DATA mask706<>+0(SB)/8, $0xffffffff0d0c0302
-DATA mask706<>+8(SB)/8, $0xffffffffffffffff
+DATA mask706<>+0(SB)/8, $0x0702ffffffffffff
+DATA mask706<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask706<>(SB), RODATA|NOPTR, $16
-DATA mask707<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask707<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask707<>+0(SB)/8, $0xffffffffffffffff
+DATA mask707<>+8(SB)/8, $0xffffffff0b0601ff
 GLOBL mask707<>(SB), RODATA|NOPTR, $16
 DATA mask708<>+0(SB)/8, $0xffffffffffffffff
-DATA mask708<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA mask708<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL mask708<>(SB), RODATA|NOPTR, $16
-DATA mask709<>+0(SB)/8, $0xffffffffffffffff
-DATA mask709<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask709<>+0(SB)/8, $0xffffffff0b0a0100
+DATA mask709<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask709<>(SB), RODATA|NOPTR, $16
-DATA mask710<>+0(SB)/8, $0xffffffff0f0e0504
+DATA mask710<>+0(SB)/8, $0x0f0e0504ffffffff
 DATA mask710<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask710<>(SB), RODATA|NOPTR, $16
-DATA mask711<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask711<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask711<>+0(SB)/8, $0xffffffffffffffff
+DATA mask711<>+8(SB)/8, $0xffff0d0c0302ffff
 GLOBL mask711<>(SB), RODATA|NOPTR, $16
 DATA mask712<>+0(SB)/8, $0xffffffffffffffff
-DATA mask712<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA mask712<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask712<>(SB), RODATA|NOPTR, $16
-DATA mask713<>+0(SB)/8, $0xffffffffffff0706
+DATA mask713<>+0(SB)/8, $0xffffffff0d0c0302
 DATA mask713<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask713<>(SB), RODATA|NOPTR, $16
-DATA mask714<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA mask714<>+8(SB)/8, $0xffffffffffffffff
+DATA mask714<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask714<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask714<>(SB), RODATA|NOPTR, $16
-DATA mask715<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask715<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask715<>+0(SB)/8, $0xffffffffffffffff
+DATA mask715<>+8(SB)/8, $0xffff0f0e0504ffff
 GLOBL mask715<>(SB), RODATA|NOPTR, $16
 DATA mask716<>+0(SB)/8, $0xffffffffffffffff
-DATA mask716<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA mask716<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask716<>(SB), RODATA|NOPTR, $16
-DATA mask717<>+0(SB)/8, $0xffffffffffff0908
+DATA mask717<>+0(SB)/8, $0xffffffff0f0e0504
 DATA mask717<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask717<>(SB), RODATA|NOPTR, $16
-DATA mask718<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA mask718<>+8(SB)/8, $0xffffffffffffffff
+DATA mask718<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask718<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask718<>(SB), RODATA|NOPTR, $16
 DATA mask719<>+0(SB)/8, $0xffffffffffffffff
-DATA mask719<>+8(SB)/8, $0xffffffff0b0a0100
+DATA mask719<>+8(SB)/8, $0x0b0a0100ffffffff
 GLOBL mask719<>(SB), RODATA|NOPTR, $16
-DATA mask720<>+0(SB)/8, $0xffffffffffffffff
-DATA mask720<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA mask720<>+0(SB)/8, $0xffffffffffff0706
+DATA mask720<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask720<>(SB), RODATA|NOPTR, $16
-DATA mask721<>+0(SB)/8, $0xffffffffff0c0600
+DATA mask721<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA mask721<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask721<>(SB), RODATA|NOPTR, $16
-DATA mask722<>+0(SB)/8, $0xffff0e0802ffffff
-DATA mask722<>+8(SB)/8, $0xffffffffffffffff
+DATA mask722<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask722<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask722<>(SB), RODATA|NOPTR, $16
-DATA mask723<>+0(SB)/8, $0x0a04ffffffffffff
-DATA mask723<>+8(SB)/8, $0xffffffffffffffff
+DATA mask723<>+0(SB)/8, $0xffffffffffffffff
+DATA mask723<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL mask723<>(SB), RODATA|NOPTR, $16
-DATA mask724<>+0(SB)/8, $0xffffffffffffffff
-DATA mask724<>+8(SB)/8, $0xffffffffff0c0600
+DATA mask724<>+0(SB)/8, $0xffffffffffff0908
+DATA mask724<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask724<>(SB), RODATA|NOPTR, $16
-DATA mask725<>+0(SB)/8, $0xffffffffffffffff
-DATA mask725<>+8(SB)/8, $0xffff0e0802ffffff
+DATA mask725<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA mask725<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask725<>(SB), RODATA|NOPTR, $16
 DATA mask726<>+0(SB)/8, $0xffffffffffffffff
-DATA mask726<>+8(SB)/8, $0x0a04ffffffffffff
+DATA mask726<>+8(SB)/8, $0xffffffff0b0a0100
 GLOBL mask726<>(SB), RODATA|NOPTR, $16
-DATA mask727<>+0(SB)/8, $0xffffffffff0d0701
-DATA mask727<>+8(SB)/8, $0xffffffffffffffff
+DATA mask727<>+0(SB)/8, $0xffffffffffffffff
+DATA mask727<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL mask727<>(SB), RODATA|NOPTR, $16
-DATA mask728<>+0(SB)/8, $0xffff0f0903ffffff
+DATA mask728<>+0(SB)/8, $0xffffffffff0c0600
 DATA mask728<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask728<>(SB), RODATA|NOPTR, $16
-DATA mask729<>+0(SB)/8, $0x0b05ffffffffffff
+DATA mask729<>+0(SB)/8, $0xffff0e0802ffffff
 DATA mask729<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask729<>(SB), RODATA|NOPTR, $16
-DATA mask730<>+0(SB)/8, $0xffffffffffffffff
-DATA mask730<>+8(SB)/8, $0xffffffffff0d0701
+DATA mask730<>+0(SB)/8, $0x0a04ffffffffffff
+DATA mask730<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask730<>(SB), RODATA|NOPTR, $16
 DATA mask731<>+0(SB)/8, $0xffffffffffffffff
-DATA mask731<>+8(SB)/8, $0xffff0f0903ffffff
+DATA mask731<>+8(SB)/8, $0xffffffffff0c0600
 GLOBL mask731<>(SB), RODATA|NOPTR, $16
 DATA mask732<>+0(SB)/8, $0xffffffffffffffff
-DATA mask732<>+8(SB)/8, $0x0b05ffffffffffff
+DATA mask732<>+8(SB)/8, $0xffff0e0802ffffff
 GLOBL mask732<>(SB), RODATA|NOPTR, $16
-DATA mask733<>+0(SB)/8, $0xffffffffff0e0802
-DATA mask733<>+8(SB)/8, $0xffffffffffffffff
+DATA mask733<>+0(SB)/8, $0xffffffffffffffff
+DATA mask733<>+8(SB)/8, $0x0a04ffffffffffff
 GLOBL mask733<>(SB), RODATA|NOPTR, $16
-DATA mask734<>+0(SB)/8, $0xffffff0a04ffffff
+DATA mask734<>+0(SB)/8, $0xffffffffff0d0701
 DATA mask734<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask734<>(SB), RODATA|NOPTR, $16
-DATA mask735<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask735<>+0(SB)/8, $0xffff0f0903ffffff
 DATA mask735<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask735<>(SB), RODATA|NOPTR, $16
-DATA mask736<>+0(SB)/8, $0xffffffffffffffff
-DATA mask736<>+8(SB)/8, $0xffffffffff0e0802
+DATA mask736<>+0(SB)/8, $0x0b05ffffffffffff
+DATA mask736<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask736<>(SB), RODATA|NOPTR, $16
 DATA mask737<>+0(SB)/8, $0xffffffffffffffff
-DATA mask737<>+8(SB)/8, $0xffffff0a04ffffff
+DATA mask737<>+8(SB)/8, $0xffffffffff0d0701
 GLOBL mask737<>(SB), RODATA|NOPTR, $16
 DATA mask738<>+0(SB)/8, $0xffffffffffffffff
-DATA mask738<>+8(SB)/8, $0x0c0600ffffffffff
+DATA mask738<>+8(SB)/8, $0xffff0f0903ffffff
 GLOBL mask738<>(SB), RODATA|NOPTR, $16
-DATA mask739<>+0(SB)/8, $0xffffffffff0f0903
-DATA mask739<>+8(SB)/8, $0xffffffffffffffff
+DATA mask739<>+0(SB)/8, $0xffffffffffffffff
+DATA mask739<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL mask739<>(SB), RODATA|NOPTR, $16
-DATA mask740<>+0(SB)/8, $0xffffff0b05ffffff
+DATA mask740<>+0(SB)/8, $0xffffffffff0e0802
 DATA mask740<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask740<>(SB), RODATA|NOPTR, $16
-DATA mask741<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask741<>+0(SB)/8, $0xffffff0a04ffffff
 DATA mask741<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask741<>(SB), RODATA|NOPTR, $16
-DATA mask742<>+0(SB)/8, $0xffffffffffffffff
-DATA mask742<>+8(SB)/8, $0xffffffffff0f0903
+DATA mask742<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask742<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask742<>(SB), RODATA|NOPTR, $16
 DATA mask743<>+0(SB)/8, $0xffffffffffffffff
-DATA mask743<>+8(SB)/8, $0xffffff0b05ffffff
+DATA mask743<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL mask743<>(SB), RODATA|NOPTR, $16
 DATA mask744<>+0(SB)/8, $0xffffffffffffffff
-DATA mask744<>+8(SB)/8, $0x0d0701ffffffffff
+DATA mask744<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL mask744<>(SB), RODATA|NOPTR, $16
-DATA mask745<>+0(SB)/8, $0xffffffffffff0a04
-DATA mask745<>+8(SB)/8, $0xffffffffffffffff
+DATA mask745<>+0(SB)/8, $0xffffffffffffffff
+DATA mask745<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL mask745<>(SB), RODATA|NOPTR, $16
-DATA mask746<>+0(SB)/8, $0xffffff0c0600ffff
+DATA mask746<>+0(SB)/8, $0xffffffffff0f0903
 DATA mask746<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask746<>(SB), RODATA|NOPTR, $16
-DATA mask747<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask747<>+0(SB)/8, $0xffffff0b05ffffff
 DATA mask747<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask747<>(SB), RODATA|NOPTR, $16
-DATA mask748<>+0(SB)/8, $0xffffffffffffffff
-DATA mask748<>+8(SB)/8, $0xffffffffffff0a04
+DATA mask748<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask748<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask748<>(SB), RODATA|NOPTR, $16
 DATA mask749<>+0(SB)/8, $0xffffffffffffffff
-DATA mask749<>+8(SB)/8, $0xffffff0c0600ffff
+DATA mask749<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL mask749<>(SB), RODATA|NOPTR, $16
 DATA mask750<>+0(SB)/8, $0xffffffffffffffff
-DATA mask750<>+8(SB)/8, $0x0e0802ffffffffff
+DATA mask750<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL mask750<>(SB), RODATA|NOPTR, $16
-DATA mask751<>+0(SB)/8, $0xffffffffffff0b05
-DATA mask751<>+8(SB)/8, $0xffffffffffffffff
+DATA mask751<>+0(SB)/8, $0xffffffffffffffff
+DATA mask751<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL mask751<>(SB), RODATA|NOPTR, $16
-DATA mask752<>+0(SB)/8, $0xffffff0d0701ffff
+DATA mask752<>+0(SB)/8, $0xffffffffffff0a04
 DATA mask752<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask752<>(SB), RODATA|NOPTR, $16
-DATA mask753<>+0(SB)/8, $0x0f0903ffffffffff
+DATA mask753<>+0(SB)/8, $0xffffff0c0600ffff
 DATA mask753<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask753<>(SB), RODATA|NOPTR, $16
-DATA mask754<>+0(SB)/8, $0xffffffffffffffff
-DATA mask754<>+8(SB)/8, $0xffffffffffff0b05
+DATA mask754<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask754<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask754<>(SB), RODATA|NOPTR, $16
 DATA mask755<>+0(SB)/8, $0xffffffffffffffff
-DATA mask755<>+8(SB)/8, $0xffffff0d0701ffff
+DATA mask755<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL mask755<>(SB), RODATA|NOPTR, $16
 DATA mask756<>+0(SB)/8, $0xffffffffffffffff
-DATA mask756<>+8(SB)/8, $0x0f0903ffffffffff
+DATA mask756<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL mask756<>(SB), RODATA|NOPTR, $16
-DATA mask757<>+0(SB)/8, $0xffffffff0d0c0100
-DATA mask757<>+8(SB)/8, $0xffffffffffffffff
+DATA mask757<>+0(SB)/8, $0xffffffffffffffff
+DATA mask757<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL mask757<>(SB), RODATA|NOPTR, $16
-DATA mask758<>+0(SB)/8, $0xffffffffffffffff
-DATA mask758<>+8(SB)/8, $0xffffffff0d0c0100
+DATA mask758<>+0(SB)/8, $0xffffffffffff0b05
+DATA mask758<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask758<>(SB), RODATA|NOPTR, $16
-DATA mask759<>+0(SB)/8, $0xffffffff0f0e0302
+DATA mask759<>+0(SB)/8, $0xffffff0d0701ffff
 DATA mask759<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask759<>(SB), RODATA|NOPTR, $16
-DATA mask760<>+0(SB)/8, $0xffffffffffffffff
-DATA mask760<>+8(SB)/8, $0xffffffff0f0e0302
+DATA mask760<>+0(SB)/8, $0x0f0903ffffffffff
+DATA mask760<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask760<>(SB), RODATA|NOPTR, $16
-DATA mask761<>+0(SB)/8, $0xffffffffffff0504
-DATA mask761<>+8(SB)/8, $0xffffffffffffffff
+DATA mask761<>+0(SB)/8, $0xffffffffffffffff
+DATA mask761<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL mask761<>(SB), RODATA|NOPTR, $16
-DATA mask762<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA mask762<>+8(SB)/8, $0xffffffffffffffff
+DATA mask762<>+0(SB)/8, $0xffffffffffffffff
+DATA mask762<>+8(SB)/8, $0xffffff0d0701ffff
 GLOBL mask762<>(SB), RODATA|NOPTR, $16
 DATA mask763<>+0(SB)/8, $0xffffffffffffffff
-DATA mask763<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA mask763<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL mask763<>(SB), RODATA|NOPTR, $16
-DATA mask764<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA mask764<>+0(SB)/8, $0xffffffff0d0c0100
 DATA mask764<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask764<>(SB), RODATA|NOPTR, $16
 DATA mask765<>+0(SB)/8, $0xffffffffffffffff
-DATA mask765<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA mask765<>+8(SB)/8, $0xffffffff0d0c0100
 GLOBL mask765<>(SB), RODATA|NOPTR, $16
-DATA mask766<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA mask766<>+0(SB)/8, $0xffffffff0f0e0302
 DATA mask766<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask766<>(SB), RODATA|NOPTR, $16
 DATA mask767<>+0(SB)/8, $0xffffffffffffffff
-DATA mask767<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA mask767<>+8(SB)/8, $0xffffffff0f0e0302
 GLOBL mask767<>(SB), RODATA|NOPTR, $16
-DATA mask768<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask768<>+0(SB)/8, $0xffffffffffff0504
 DATA mask768<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask768<>(SB), RODATA|NOPTR, $16
-DATA mask769<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA mask769<>+0(SB)/8, $0xffff0d0c0100ffff
 DATA mask769<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask769<>(SB), RODATA|NOPTR, $16
 DATA mask770<>+0(SB)/8, $0xffffffffffffffff
-DATA mask770<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA mask770<>+8(SB)/8, $0xffff0d0c0100ffff
 GLOBL mask770<>(SB), RODATA|NOPTR, $16
-DATA mask771<>+0(SB)/8, $0xffffffffff0e0700
+DATA mask771<>+0(SB)/8, $0xffff0f0e0302ffff
 DATA mask771<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask771<>(SB), RODATA|NOPTR, $16
-DATA mask772<>+0(SB)/8, $0xffffff0c05ffffff
-DATA mask772<>+8(SB)/8, $0xffffffffffffffff
+DATA mask772<>+0(SB)/8, $0xffffffffffffffff
+DATA mask772<>+8(SB)/8, $0xffff0f0e0302ffff
 GLOBL mask772<>(SB), RODATA|NOPTR, $16
-DATA mask773<>+0(SB)/8, $0xff0a03ffffffffff
+DATA mask773<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA mask773<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask773<>(SB), RODATA|NOPTR, $16
-DATA mask774<>+0(SB)/8, $0x01ffffffffffffff
-DATA mask774<>+8(SB)/8, $0xffffffffffff0f08
+DATA mask774<>+0(SB)/8, $0xffffffffffffffff
+DATA mask774<>+8(SB)/8, $0x0d0c0100ffffffff
 GLOBL mask774<>(SB), RODATA|NOPTR, $16
-DATA mask775<>+0(SB)/8, $0xffffffffffffffff
-DATA mask775<>+8(SB)/8, $0xffffffff0d06ffff
+DATA mask775<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask775<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask775<>(SB), RODATA|NOPTR, $16
-DATA mask776<>+0(SB)/8, $0xffffffffffffffff
-DATA mask776<>+8(SB)/8, $0xffff0b04ffffffff
+DATA mask776<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA mask776<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask776<>(SB), RODATA|NOPTR, $16
 DATA mask777<>+0(SB)/8, $0xffffffffffffffff
-DATA mask777<>+8(SB)/8, $0x0902ffffffffffff
+DATA mask777<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL mask777<>(SB), RODATA|NOPTR, $16
-DATA mask778<>+0(SB)/8, $0xffffffffff0f0801
+DATA mask778<>+0(SB)/8, $0xffffffffff0e0700
 DATA mask778<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask778<>(SB), RODATA|NOPTR, $16
-DATA mask779<>+0(SB)/8, $0xffffff0d06ffffff
+DATA mask779<>+0(SB)/8, $0xffffff0c05ffffff
 DATA mask779<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask779<>(SB), RODATA|NOPTR, $16
-DATA mask780<>+0(SB)/8, $0xff0b04ffffffffff
+DATA mask780<>+0(SB)/8, $0xff0a03ffffffffff
 DATA mask780<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask780<>(SB), RODATA|NOPTR, $16
-DATA mask781<>+0(SB)/8, $0x02ffffffffffffff
-DATA mask781<>+8(SB)/8, $0xffffffffffffff09
+DATA mask781<>+0(SB)/8, $0x01ffffffffffffff
+DATA mask781<>+8(SB)/8, $0xffffffffffff0f08
 GLOBL mask781<>(SB), RODATA|NOPTR, $16
 DATA mask782<>+0(SB)/8, $0xffffffffffffffff
-DATA mask782<>+8(SB)/8, $0xffffffff0e0700ff
+DATA mask782<>+8(SB)/8, $0xffffffff0d06ffff
 GLOBL mask782<>(SB), RODATA|NOPTR, $16
 DATA mask783<>+0(SB)/8, $0xffffffffffffffff
-DATA mask783<>+8(SB)/8, $0xffff0c05ffffffff
+DATA mask783<>+8(SB)/8, $0xffff0b04ffffffff
 GLOBL mask783<>(SB), RODATA|NOPTR, $16
 DATA mask784<>+0(SB)/8, $0xffffffffffffffff
-DATA mask784<>+8(SB)/8, $0x0a03ffffffffffff
+DATA mask784<>+8(SB)/8, $0x0902ffffffffffff
 GLOBL mask784<>(SB), RODATA|NOPTR, $16
-DATA mask785<>+0(SB)/8, $0xffffffffffff0902
+DATA mask785<>+0(SB)/8, $0xffffffffff0f0801
 DATA mask785<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask785<>(SB), RODATA|NOPTR, $16
-DATA mask786<>+0(SB)/8, $0xffffff0e0700ffff
+DATA mask786<>+0(SB)/8, $0xffffff0d06ffffff
 DATA mask786<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask786<>(SB), RODATA|NOPTR, $16
-DATA mask787<>+0(SB)/8, $0xff0c05ffffffffff
+DATA mask787<>+0(SB)/8, $0xff0b04ffffffffff
 DATA mask787<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask787<>(SB), RODATA|NOPTR, $16
-DATA mask788<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask788<>+8(SB)/8, $0xffffffffffffff0a
+DATA mask788<>+0(SB)/8, $0x02ffffffffffffff
+DATA mask788<>+8(SB)/8, $0xffffffffffffff09
 GLOBL mask788<>(SB), RODATA|NOPTR, $16
 DATA mask789<>+0(SB)/8, $0xffffffffffffffff
-DATA mask789<>+8(SB)/8, $0xffffffff0f0801ff
+DATA mask789<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL mask789<>(SB), RODATA|NOPTR, $16
 DATA mask790<>+0(SB)/8, $0xffffffffffffffff
-DATA mask790<>+8(SB)/8, $0xffff0d06ffffffff
+DATA mask790<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL mask790<>(SB), RODATA|NOPTR, $16
 DATA mask791<>+0(SB)/8, $0xffffffffffffffff
-DATA mask791<>+8(SB)/8, $0x0b04ffffffffffff
+DATA mask791<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL mask791<>(SB), RODATA|NOPTR, $16
-DATA mask792<>+0(SB)/8, $0xffffffffffff0a03
+DATA mask792<>+0(SB)/8, $0xffffffffffff0902
 DATA mask792<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask792<>(SB), RODATA|NOPTR, $16
-DATA mask793<>+0(SB)/8, $0xffffff0f0801ffff
+DATA mask793<>+0(SB)/8, $0xffffff0e0700ffff
 DATA mask793<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask793<>(SB), RODATA|NOPTR, $16
-DATA mask794<>+0(SB)/8, $0xff0d06ffffffffff
+DATA mask794<>+0(SB)/8, $0xff0c05ffffffffff
 DATA mask794<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask794<>(SB), RODATA|NOPTR, $16
-DATA mask795<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask795<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask795<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask795<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL mask795<>(SB), RODATA|NOPTR, $16
 DATA mask796<>+0(SB)/8, $0xffffffffffffffff
-DATA mask796<>+8(SB)/8, $0xffffffffff0902ff
+DATA mask796<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL mask796<>(SB), RODATA|NOPTR, $16
 DATA mask797<>+0(SB)/8, $0xffffffffffffffff
-DATA mask797<>+8(SB)/8, $0xffff0e0700ffffff
+DATA mask797<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL mask797<>(SB), RODATA|NOPTR, $16
 DATA mask798<>+0(SB)/8, $0xffffffffffffffff
-DATA mask798<>+8(SB)/8, $0x0c05ffffffffffff
+DATA mask798<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL mask798<>(SB), RODATA|NOPTR, $16
-DATA mask799<>+0(SB)/8, $0xffffffffffff0b04
+DATA mask799<>+0(SB)/8, $0xffffffffffff0a03
 DATA mask799<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask799<>(SB), RODATA|NOPTR, $16
-DATA mask800<>+0(SB)/8, $0xffffffff0902ffff
+DATA mask800<>+0(SB)/8, $0xffffff0f0801ffff
 DATA mask800<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask800<>(SB), RODATA|NOPTR, $16
-DATA mask801<>+0(SB)/8, $0xff0e0700ffffffff
+DATA mask801<>+0(SB)/8, $0xff0d06ffffffffff
 DATA mask801<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask801<>(SB), RODATA|NOPTR, $16
-DATA mask802<>+0(SB)/8, $0x05ffffffffffffff
-DATA mask802<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask802<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask802<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask802<>(SB), RODATA|NOPTR, $16
 DATA mask803<>+0(SB)/8, $0xffffffffffffffff
-DATA mask803<>+8(SB)/8, $0xffffffffff0a03ff
+DATA mask803<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL mask803<>(SB), RODATA|NOPTR, $16
 DATA mask804<>+0(SB)/8, $0xffffffffffffffff
-DATA mask804<>+8(SB)/8, $0xffff0f0801ffffff
+DATA mask804<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL mask804<>(SB), RODATA|NOPTR, $16
 DATA mask805<>+0(SB)/8, $0xffffffffffffffff
-DATA mask805<>+8(SB)/8, $0x0d06ffffffffffff
+DATA mask805<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL mask805<>(SB), RODATA|NOPTR, $16
-DATA mask806<>+0(SB)/8, $0xffffffffffff0c05
+DATA mask806<>+0(SB)/8, $0xffffffffffff0b04
 DATA mask806<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask806<>(SB), RODATA|NOPTR, $16
-DATA mask807<>+0(SB)/8, $0xffffffff0a03ffff
+DATA mask807<>+0(SB)/8, $0xffffffff0902ffff
 DATA mask807<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask807<>(SB), RODATA|NOPTR, $16
-DATA mask808<>+0(SB)/8, $0xff0f0801ffffffff
+DATA mask808<>+0(SB)/8, $0xff0e0700ffffffff
 DATA mask808<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask808<>(SB), RODATA|NOPTR, $16
-DATA mask809<>+0(SB)/8, $0x06ffffffffffffff
-DATA mask809<>+8(SB)/8, $0xffffffffffffff0d
+DATA mask809<>+0(SB)/8, $0x05ffffffffffffff
+DATA mask809<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask809<>(SB), RODATA|NOPTR, $16
 DATA mask810<>+0(SB)/8, $0xffffffffffffffff
-DATA mask810<>+8(SB)/8, $0xffffffffff0b04ff
+DATA mask810<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL mask810<>(SB), RODATA|NOPTR, $16
 DATA mask811<>+0(SB)/8, $0xffffffffffffffff
-DATA mask811<>+8(SB)/8, $0xffffff0902ffffff
+DATA mask811<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL mask811<>(SB), RODATA|NOPTR, $16
 DATA mask812<>+0(SB)/8, $0xffffffffffffffff
-DATA mask812<>+8(SB)/8, $0x0e0700ffffffffff
+DATA mask812<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL mask812<>(SB), RODATA|NOPTR, $16
-DATA mask813<>+0(SB)/8, $0xffffffffffff0d06
+DATA mask813<>+0(SB)/8, $0xffffffffffff0c05
 DATA mask813<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask813<>(SB), RODATA|NOPTR, $16
-DATA mask814<>+0(SB)/8, $0xffffffff0b04ffff
+DATA mask814<>+0(SB)/8, $0xffffffff0a03ffff
 DATA mask814<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask814<>(SB), RODATA|NOPTR, $16
-DATA mask815<>+0(SB)/8, $0xffff0902ffffffff
+DATA mask815<>+0(SB)/8, $0xff0f0801ffffffff
 DATA mask815<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask815<>(SB), RODATA|NOPTR, $16
-DATA mask816<>+0(SB)/8, $0x0700ffffffffffff
-DATA mask816<>+8(SB)/8, $0xffffffffffffff0e
+DATA mask816<>+0(SB)/8, $0x06ffffffffffffff
+DATA mask816<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL mask816<>(SB), RODATA|NOPTR, $16
 DATA mask817<>+0(SB)/8, $0xffffffffffffffff
-DATA mask817<>+8(SB)/8, $0xffffffffff0c05ff
+DATA mask817<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL mask817<>(SB), RODATA|NOPTR, $16
 DATA mask818<>+0(SB)/8, $0xffffffffffffffff
-DATA mask818<>+8(SB)/8, $0xffffff0a03ffffff
+DATA mask818<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL mask818<>(SB), RODATA|NOPTR, $16
 DATA mask819<>+0(SB)/8, $0xffffffffffffffff
-DATA mask819<>+8(SB)/8, $0x0f0801ffffffffff
+DATA mask819<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL mask819<>(SB), RODATA|NOPTR, $16
-DATA mask820<>+0(SB)/8, $0xffffffffffffffff
-DATA mask820<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask820<>+0(SB)/8, $0xffffffffffff0d06
+DATA mask820<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask820<>(SB), RODATA|NOPTR, $16
-DATA mask821<>+0(SB)/8, $0xffffffffffff0302
+DATA mask821<>+0(SB)/8, $0xffffffff0b04ffff
 DATA mask821<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask821<>(SB), RODATA|NOPTR, $16
-DATA mask822<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA mask822<>+0(SB)/8, $0xffff0902ffffffff
 DATA mask822<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask822<>(SB), RODATA|NOPTR, $16
-DATA mask823<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA mask823<>+8(SB)/8, $0xffffffffffffffff
+DATA mask823<>+0(SB)/8, $0x0700ffffffffffff
+DATA mask823<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL mask823<>(SB), RODATA|NOPTR, $16
 DATA mask824<>+0(SB)/8, $0xffffffffffffffff
-DATA mask824<>+8(SB)/8, $0xffffffff0f0e0100
+DATA mask824<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL mask824<>(SB), RODATA|NOPTR, $16
 DATA mask825<>+0(SB)/8, $0xffffffffffffffff
-DATA mask825<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA mask825<>+8(SB)/8, $0xffffff0a03ffffff
 GLOBL mask825<>(SB), RODATA|NOPTR, $16
-DATA mask826<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask826<>+8(SB)/8, $0xffffffffffffffff
+DATA mask826<>+0(SB)/8, $0xffffffffffffffff
+DATA mask826<>+8(SB)/8, $0x0f0801ffffffffff
 GLOBL mask826<>(SB), RODATA|NOPTR, $16
 DATA mask827<>+0(SB)/8, $0xffffffffffffffff
-DATA mask827<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA mask827<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask827<>(SB), RODATA|NOPTR, $16
-DATA mask828<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask828<>+8(SB)/8, $0xff07ff06ff05ff04
+DATA mask828<>+0(SB)/8, $0xffffffffffff0302
+DATA mask828<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask828<>(SB), RODATA|NOPTR, $16
-DATA mask829<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask829<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask829<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA mask829<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask829<>(SB), RODATA|NOPTR, $16
-DATA mask830<>+0(SB)/8, $0x0bff0aff09ff08ff
-DATA mask830<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask830<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA mask830<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask830<>(SB), RODATA|NOPTR, $16
+DATA mask831<>+0(SB)/8, $0xffffffffffffffff
+DATA mask831<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL mask831<>(SB), RODATA|NOPTR, $16
+DATA mask832<>+0(SB)/8, $0xffffffffffffffff
+DATA mask832<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL mask832<>(SB), RODATA|NOPTR, $16
+DATA mask833<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask833<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask833<>(SB), RODATA|NOPTR, $16
+DATA mask834<>+0(SB)/8, $0xffffffffffffffff
+DATA mask834<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL mask834<>(SB), RODATA|NOPTR, $16
+DATA mask835<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask835<>+8(SB)/8, $0xff07ff06ff05ff04
+GLOBL mask835<>(SB), RODATA|NOPTR, $16
+DATA mask836<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask836<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL mask836<>(SB), RODATA|NOPTR, $16
+DATA mask837<>+0(SB)/8, $0x0bff0aff09ff08ff
+DATA mask837<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL mask837<>(SB), RODATA|NOPTR, $16

@@ -18,7 +18,7 @@ var neon = simd.Table{
 		8: {1: {F: zip8x1NEON, MinN: 16}, 2: {F: zip8x2NEON, MinN: 16}, 4: {F: zip8x4NEON, MinN: 16}, 8: {F: zip8x8NEON, MinN: 16}, 16: {F: zip8x16NEON, MinN: 16}},
 	},
 	TZip: simd.TransposeKernels{
-		2: {2: {1: {F: tzip2x2x1NEON, MinN: 16}, 2: {F: tzip2x2x2NEON, MinN: 16}, 4: {F: tzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tzip2x3x1NEON, MinN: 24}, 2: {F: tzip2x3x2NEON, MinN: 24}, 4: {F: tzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tzip2x4x1NEON, MinN: 16}, 2: {F: tzip2x4x2NEON, MinN: 16}}},
+		2: {2: {1: {F: tzip2x2x1NEON, MinN: 16}, 2: {F: tzip2x2x2NEON, MinN: 16}, 4: {F: tzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tzip2x3x1NEON, MinN: 24}, 2: {F: tzip2x3x2NEON, MinN: 24}, 4: {F: tzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tzip2x4x1NEON, MinN: 16}, 2: {F: tzip2x4x2NEON, MinN: 16}}, 8: {1: {F: tzip2x8x1NEON, MinN: 16}}},
 		3: {2: {1: {F: tzip3x2x1NEON, MinN: 24}, 2: {F: tzip3x2x2NEON, MinN: 24}, 4: {F: tzip3x2x4NEON, MinN: 24}, 8: {F: tzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tzip3x3x1NEON, MinN: 36}, 2: {F: tzip3x3x2NEON, MinN: 36}, 4: {F: tzip3x3x4NEON, MinN: 36}, 8: {F: tzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tzip3x4x1NEON, MinN: 24}, 2: {F: tzip3x4x2NEON, MinN: 24}, 4: {F: tzip3x4x4NEON, MinN: 48}}},
 		4: {2: {1: {F: tzip4x2x1NEON, MinN: 16}, 2: {F: tzip4x2x2NEON, MinN: 16}, 4: {F: tzip4x2x4NEON, MinN: 32}, 8: {F: tzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tzip4x3x1NEON, MinN: 24}, 2: {F: tzip4x3x2NEON, MinN: 24}, 4: {F: tzip4x3x4NEON, MinN: 48}}, 4: {1: {F: tzip4x4x1NEON, MinN: 16}, 2: {F: tzip4x4x2NEON, MinN: 32}, 4: {F: tzip4x4x4NEON, MinN: 64}}},
 		8: {2: {1: {F: tzip8x2x1NEON, MinN: 16}, 2: {F: tzip8x2x2NEON, MinN: 32}}},
@@ -34,7 +34,7 @@ var neon = simd.Table{
 		8: {1: {F: unzip8x1NEON, MinN: 16}, 2: {F: unzip8x2NEON, MinN: 16}, 4: {F: unzip8x4NEON, MinN: 16}, 8: {F: unzip8x8NEON, MinN: 16}, 16: {F: unzip8x16NEON, MinN: 16}},
 	},
 	TUnzip: simd.TransposeKernels{
-		2: {2: {1: {F: tunzip2x2x1NEON, MinN: 16}, 2: {F: tunzip2x2x2NEON, MinN: 16}, 4: {F: tunzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tunzip2x3x1NEON, MinN: 24}, 2: {F: tunzip2x3x2NEON, MinN: 24}, 4: {F: tunzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tunzip2x4x1NEON, MinN: 16}, 2: {F: tunzip2x4x2NEON, MinN: 16}}},
+		2: {2: {1: {F: tunzip2x2x1NEON, MinN: 16}, 2: {F: tunzip2x2x2NEON, MinN: 16}, 4: {F: tunzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tunzip2x3x1NEON, MinN: 24}, 2: {F: tunzip2x3x2NEON, MinN: 24}, 4: {F: tunzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tunzip2x4x1NEON, MinN: 16}, 2: {F: tunzip2x4x2NEON, MinN: 16}}, 8: {1: {F: tunzip2x8x1NEON, MinN: 16}}},
 		3: {2: {1: {F: tunzip3x2x1NEON, MinN: 24}, 2: {F: tunzip3x2x2NEON, MinN: 24}, 4: {F: tunzip3x2x4NEON, MinN: 24}, 8: {F: tunzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tunzip3x3x1NEON, MinN: 36}, 2: {F: tunzip3x3x2NEON, MinN: 36}, 4: {F: tunzip3x3x4NEON, MinN: 36}, 8: {F: tunzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tunzip3x4x1NEON, MinN: 24}, 2: {F: tunzip3x4x2NEON, MinN: 24}, 4: {F: tunzip3x4x4NEON, MinN: 48}}},
 		4: {2: {1: {F: tunzip4x2x1NEON, MinN: 16}, 2: {F: tunzip4x2x2NEON, MinN: 16}, 4: {F: tunzip4x2x4NEON, MinN: 32}, 8: {F: tunzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tunzip4x3x1NEON, MinN: 24}, 2: {F: tunzip4x3x2NEON, MinN: 24}, 4: {F: tunzip4x3x4NEON, MinN: 48}}, 4: {1: {F: tunzip4x4x1NEON, MinN: 16}, 2: {F: tunzip4x4x2NEON, MinN: 32}, 4: {F: tunzip4x4x4NEON, MinN: 64}}},
 		8: {2: {1: {F: tunzip8x2x1NEON, MinN: 16}, 2: {F: tunzip8x2x2NEON, MinN: 32}}},

@@ -263,10 +263,11 @@ func RunWidths(b int) []int {
 	return out
 }
 
-// Transposes are the NHWC CRD shapes with their own kernels: block sizes
-// 2 to 4, C' of 2 to 4 channels (RGB among them), and pixels of at most
-// maxPixel bytes, beyond which the shuffle programs grow too long to pay;
-// and b = 8 with C' = 2 (8x8 patches of two channels), whose other path,
+// Transposes are the NHWC CRD shapes with their own kernels, where their
+// pixels fit (pixelFits): block sizes 2 to 4 with C' of 2 to 4 channels
+// (RGB among them); b = 2 with C' = 8, which otherwise unzips every pixel
+// by 4 as a kernel row of 8-byte lanes (1x32x32x32 b = 2 of bytes on a
+// Zen 4: 1.3-1.8 µs that way, 0.8 with AVX2's kernels); and b = 8 with C' = 2 (8x8 patches of two channels), whose other path,
 // zips by channel, makes every pixel a kernel row of a few bytes: on a
 // Zen 4, 1x128x16x16 b = 8 NHWC CRD of bytes took 1.9-2.5 µs that way and
 // 0.8 µs with AVX2's kernels, 2-byte elements 3.2-3.4 against 1.5-1.7.
@@ -277,10 +278,23 @@ func Transposes(b int) (cps, widths []int) {
 	if b > 4 {
 		return nil, nil
 	}
+	if b == 2 {
+		return []int{2, 3, 4, 8}, []int{1, 2, 4, 8}
+	}
 	return []int{2, 3, 4}, []int{1, 2, 4, 8}
 }
 
 const maxPixel = 256
+
+// pixelFits reports whether the pixels of a transposing kernel, b*b*C'*w
+// bytes, are small enough for it to pay: at most maxPixel bytes, and for
+// C' = 8 at most 64, beyond which the lanes path was as fast on a Zen 4
+// and AVX-512's kernels of 8-byte elements 1.2-1.4x slower (1x32x32x32
+// and 1x32x128x128 b = 2 SpaceToDepth).
+func pixelFits(b, cp, w int) bool {
+	pixel := b * b * cp * w
+	return pixel <= maxPixel && (cp < 8 || pixel <= 64)
+}
 
 // beatsLanes reports whether an ISA has the transposing kernel of b, C'
 // and w, given that the runtime moves a transpose of b = 2 whose runs (C'
@@ -358,10 +372,10 @@ func Kernels(i ISA) []Kernel {
 			cps, widths := Transposes(b)
 			for _, cp := range cps {
 				for _, w := range widths {
-					if b*b*cp*w <= maxPixel && i.has(b, w) && i.beatsLanes(b, cp, w) {
+					if pixelFits(b, cp, w) && i.has(b, w) && i.beatsLanes(b, cp, w) {
 						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp})
 					}
-					if b*b*cp*w <= maxPixel && i.streams() {
+					if pixelFits(b, cp, w) && i.streams() {
 						out = append(out, Kernel{ISA: i, Kind: kind, B: b, Width: w, Cp: cp, Streaming: true})
 					}
 				}

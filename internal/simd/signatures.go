@@ -8,7 +8,7 @@ import "unsafe"
 const (
 	MaxBlock     = 8  // the largest block size with kernels of its own
 	MaxWidth     = 16 // the largest element size, in bytes
-	MaxCp        = 4  // the largest C' of a transposing kernel
+	MaxCp        = 8  // the largest C' of a transposing kernel
 	MaxGroups    = 3  // the most groups of windows of a gather kernel
 	MaxStackUnit = 4  // the largest permute unit, in bytes, of a stacked-row kernel
 	MaxUnitWidth = 8  // the largest element, in bytes, of a row-unit kernel
