@@ -140,8 +140,9 @@ func (k *callKey) hash() uint64 {
 
 // A prepared call runs a validated call on any slices of its length: as
 // the tier's one-pass short run where it has one and the call suits it
-// (short), else with row kernels (rows). Whether it suits, and whether
-// rows stream, is decided on each run, as the seams may move the limits.
+// (short), else with row kernels (rows). Whether it suits (one goroutine,
+// no streaming), and whether rows stream, is decided on each run, as
+// GOMAXPROCS and the seams may move the limits.
 type prepared struct {
 	key     callKey
 	bytes   int // of each tensor
@@ -151,11 +152,16 @@ type prepared struct {
 }
 
 func (c *prepared) run(dst, src []byte) {
-	if c.short != nil && c.bytes < streamMin() && workers(c.workers, c.bytes, c.bytes) == 1 {
+	if c.short != nil && c.suitsShort() {
 		c.short(dst, src)
 		return
 	}
 	c.rows(dst, src)
+}
+
+// suitsShort reports whether the call may take the short path now.
+func (c *prepared) suitsShort() bool {
+	return c.bytes < streamMin() && workers(c.workers, c.bytes, c.bytes) == 1
 }
 
 // prepare plans a call that shape.Validate accepted on bytes, choosing the
@@ -167,8 +173,9 @@ func (m *Impl) prepare(g *shape.Geometry, r *Route) *prepared {
 	if n == 0 {
 		return c
 	}
-	if m.Short != nil && n < streamMin() && workers(g.Workers, n, n) == 1 {
-		if c.short = m.Short(*g, r); c.short != nil && r != nil {
+	if m.Short != nil && n < maxStreamMin {
+		c.short = m.Short(*g, r)
+		if c.short != nil && r != nil && c.suitsShort() {
 			return c
 		}
 	}
@@ -294,10 +301,14 @@ var streamMin = func() int { return streamFrom(isa.LastLevelCache()) }
 // keeps larger caches at 8 MiB.
 func streamFrom(llc int) int {
 	if llc == 0 {
-		return 8 << 20
+		return maxStreamMin
 	}
-	return min(max(llc/4, 1<<20), 8<<20)
+	return min(max(llc/4, 1<<20), maxStreamMin)
 }
+
+// maxStreamMin is the largest streamMin the CPU can give: calls of tensors
+// this large never take a tier's short path, so none is prepared for them.
+const maxStreamMin = 8 << 20
 
 // workers is how many goroutines a call of the given size uses; each gets
 // at least one group.
