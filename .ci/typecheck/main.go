@@ -8,7 +8,8 @@
 //	GOOS=plan9 GOARCH=amd64 go run ./.ci/typecheck   # prints nothing unless it fails
 //
 // Cgo is off: the module has none. External test packages (package x_test)
-// are checked against the package without its test files.
+// are checked against the package with its test files, as go test builds
+// them, so that an export_test.go may export to them.
 package main
 
 import (
@@ -55,14 +56,25 @@ func main() {
 		} else if err != nil {
 			return err
 		}
-		for _, files := range [][]string{append(pkg.GoFiles, pkg.TestGoFiles...), pkg.XTestGoFiles} {
+		var tested *types.Package // the package with its test files
+		for i, files := range [][]string{append(pkg.GoFiles, pkg.TestGoFiles...), pkg.XTestGoFiles} {
 			if len(files) == 0 {
 				continue
 			}
-			if err := check(&conf, fset, dir, files); err != nil {
+			if i == 1 && tested != nil {
+				abs, err := filepath.Abs(dir)
+				if err != nil {
+					return err
+				}
+				imp.tested, imp.testedDir = tested, abs
+			}
+			p, err := check(&conf, fset, dir, files)
+			imp.tested = nil
+			if err != nil {
 				fmt.Printf("%s/%s: %v\n", build.Default.GOOS, build.Default.GOARCH, err)
 				failed = true
 			}
+			tested = p
 		}
 		return nil
 	})
@@ -85,6 +97,11 @@ type modImporter struct {
 	conf *types.Config
 	dirs map[string]string // module path -> directory
 	done map[string]*types.Package
+
+	// tested, while an external test package is checked, is the package
+	// it tests, with its test files, which lies in testedDir.
+	tested    *types.Package
+	testedDir string
 }
 
 // modules finds the directories of this module and its requirements.
@@ -105,6 +122,11 @@ func (i *modImporter) modules() error {
 func (i *modImporter) Import(path string) (*types.Package, error) { return i.ImportFrom(path, "", 0) }
 
 func (i *modImporter) ImportFrom(path, from string, mode types.ImportMode) (*types.Package, error) {
+	for mod, dir := range i.dirs {
+		if rest, ok := strings.CutPrefix(path, mod); ok && i.tested != nil && filepath.Join(dir, rest) == i.testedDir {
+			return i.tested, nil
+		}
+	}
 	if p, ok := i.done[path]; ok {
 		return p, nil
 	}
@@ -133,15 +155,14 @@ func (i *modImporter) ImportFrom(path, from string, mode types.ImportMode) (*typ
 }
 
 // check parses and type-checks one package's files in dir.
-func check(conf *types.Config, fset *token.FileSet, dir string, names []string) error {
+func check(conf *types.Config, fset *token.FileSet, dir string, names []string) (*types.Package, error) {
 	var files []*ast.File
 	for _, name := range names {
 		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, 0)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		files = append(files, f)
 	}
-	_, err := conf.Check(dir, fset, files, nil)
-	return err
+	return conf.Check(dir, fset, files, nil)
 }
