@@ -59,4 +59,9 @@
 // Calls are safe for concurrent use on distinct dst slices. Params.Workers
 // bounds how many goroutines one call may use: 0 lets large calls use up to
 // GOMAXPROCS goroutines and keeps small ones on the caller's goroutine.
+//
+// The first call of a set of Params and an element size validates and
+// plans it, and keeps the plan (a few hundred bytes, up to 256 plans per
+// tier): later calls with the same Params check only their slices'
+// lengths and overlap, and allocate nothing.
 package blockshuffle
