@@ -35,6 +35,8 @@ func shapeSeeds(f *testing.F) {
 		{0, 1, 3, 40, 1, 1, 0, 0}, // and rows of 82 bytes, in chunks of 32
 		{0, 2, 1, 31, 2, 4, 0, 1}, // NHWC DCR b = 3, runs of 72 bytes: streamRuns when streaming
 		{1, 2, 2, 3, 2, 4, 1, 1},  // NHWC CRD b = 3, C' = 3, 8-byte, 4 pixels: a streaming transpose's chunk
+		{0, 7, 3, 9, 1, 0, 1, 1},  // NHWC CRD b = 2, C' = 8, 1-byte: the transposing kernels of 8 channels
+		{1, 1, 2, 5, 7, 1, 1, 1},  // NHWC CRD b = 8, C' = 2, 2-byte: and of 8x8 blocks of 2 channels
 	} {
 		f.Add(s[0], s[1], s[2], s[3], s[4], s[5], s[6] == 1, s[7] == 1, []byte{s[0], s[3], 0xff, 0x00, 0x80})
 	}
@@ -43,7 +45,7 @@ func shapeSeeds(f *testing.F) {
 // decode turns fuzz arguments into a case of moderate size.
 func decode(op shape.Op, n, cp, h, w, b, width uint8, crd, nhwc bool) (cases.Case, int) {
 	p := shape.Params{
-		N: 1 + int(n)%3, C: 1 + int(cp)%6, H: 1 + int(h)%13, W: 1 + int(w)%70,
+		N: 1 + int(n)%3, C: 1 + int(cp)%8, H: 1 + int(h)%13, W: 1 + int(w)%70,
 		BlockSize: 1 + int(b)%9, Workers: 1,
 	}
 	if crd {
@@ -137,7 +139,9 @@ func wrapped(err error) int {
 
 // FuzzValidate calls every entry point with arbitrary parameters and slice
 // lengths: each either returns an error wrapping exactly one sentinel and
-// leaves memory untouched, or returns the reference's result. Nothing panics.
+// leaves memory untouched, or returns the reference's result, also right
+// after a call of the same parameters with the right lengths (which the
+// API keeps a plan for). Nothing panics.
 func FuzzValidate(f *testing.F) {
 	f.Add(1, 8, 2, 3, 2, uint8(0), uint8(0), 0, 4, uint16(48), uint16(48), false, true)
 	f.Add(1, 8, 2, 3, 2, uint8(1), uint8(1), 2, 4, uint16(48), uint16(48), true, false)
@@ -147,6 +151,7 @@ func FuzzValidate(f *testing.F) {
 	f.Add(1, 0, math.MaxInt/4, 3, math.MaxInt/8, uint8(0), uint8(0), 0, 4, uint16(0), uint16(0), false, true)
 	f.Add(1, 3, 4, 6, 2, uint8(0), uint8(1), 0, 0, uint16(72), uint16(72), false, false)
 	f.Add(1, 3, 4, 6, 2, uint8(5), uint8(0), -3, 1, uint16(72), uint16(72), false, false)
+	f.Add(1, 1, 4, 18, 2, uint8(0), uint8(0), 0, 188, uint16(72), uint16(72), true, false) // overlap, after a good call
 	f.Fuzz(func(t *testing.T, n, c, h, w, b int, order, layout uint8, workers, es int, dstLen, srcLen uint16, overlap, d2s bool) {
 		p := bs.Params{N: n, C: c, H: h, W: w, BlockSize: b, Order: bs.Order(order), Layout: bs.Layout(layout), Workers: workers % 5}
 		op := shape.SpaceToDepth
@@ -163,6 +168,12 @@ func FuzzValidate(f *testing.F) {
 			dst, src := mem[:int(dstLen)*unit], mem[int(dstLen)*unit:]
 			if overlap && len(src) > 0 {
 				src = mem[:int(srcLen)*unit]
+			}
+			if elems, ok := shape.Count(p.N, p.C, p.H, p.W); ok && p.N >= 0 && p.C >= 0 && p.H >= 0 && p.W >= 0 && elems <= 1<<12 {
+				// A good call first, where the parameters allow one: the
+				// call below must be judged as closely after it.
+				good := make([]byte, elems*unit)
+				_ = call(api, op, good, bytes.Clone(good), es, p)
 			}
 			before := bytes.Clone(mem)
 			err := call(api, op, dst, src, es, p)
