@@ -91,7 +91,8 @@ func (m *Impl) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) er
 // its planning: it checks the lengths and the overlap, and runs the plan
 // it prepared then.
 func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
-	c := m.lookup(callKey{op, p, elemSize})
+	k := callKey{op, p, elemSize}
+	c := m.lookup(k)
 	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
 		g, err := shape.Validate(op, p, elemSize/unit, len(dst)/unit, len(src)/unit, shape.Overlap(dst, src))
 		if err != nil {
@@ -99,9 +100,9 @@ func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []
 		}
 		g.Elem = elemSize
 		c = m.prepare(&g, nil)
-		c.key = callKey{op, p, elemSize}
-		m.calls.Put(c.key, c)
-		m.recent.Put(c.key.hash(), c)
+		c.key = k
+		m.calls.Put(k, c)
+		m.recent.Put(k.hash(), c)
 	}
 	c.run(dst, src)
 	return nil

@@ -1,9 +1,12 @@
 package engine
 
-import "github.com/blockshuffle/blockshuffle/internal/shape"
+import (
+	"github.com/blockshuffle/blockshuffle/internal/memo"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
 
 // Slot is the slot of memo.Recent a call's prepared plan takes.
 func Slot(op shape.Op, p shape.Params, elem int) uint64 {
 	k := callKey{op, p, elem}
-	return k.hash() % 64
+	return k.hash() % memo.RecentSlots
 }

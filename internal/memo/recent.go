@@ -2,9 +2,10 @@ package memo
 
 import "sync/atomic"
 
-// recentSlots is how many values a Recent holds: more shapes than the
-// layers of a model that shuffle, few enough to stay a small array.
-const recentSlots = 64
+// RecentSlots is how many values a Recent holds, in slots h % RecentSlots
+// for hashes h: more shapes than the layers of a model that shuffle, few
+// enough to stay a small array.
+const RecentSlots = 64
 
 // Recent holds recently used values in a fixed array of slots, chosen by
 // a hash of their key that the caller computes, in front of a Cache: a hit
@@ -14,11 +15,11 @@ const recentSlots = 64
 // Cache holds allocates nothing, so keys that share a slot cost lookups,
 // never garbage.
 type Recent[V any] struct {
-	slots [recentSlots]atomic.Pointer[V]
+	slots [RecentSlots]atomic.Pointer[V]
 }
 
 // Get returns the value last put with hash h, or nil.
-func (c *Recent[V]) Get(h uint64) *V { return c.slots[h%recentSlots].Load() }
+func (c *Recent[V]) Get(h uint64) *V { return c.slots[h%RecentSlots].Load() }
 
 // Put makes v the value of hash h.
-func (c *Recent[V]) Put(h uint64, v *V) { c.slots[h%recentSlots].Store(v) }
+func (c *Recent[V]) Put(h uint64, v *V) { c.slots[h%RecentSlots].Store(v) }
