@@ -1,6 +1,8 @@
 package simd
 
 import (
+	"fmt"
+
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/memo"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -44,17 +46,22 @@ func (t *Table) stacked(g *shape.Geometry, r *engine.Route) func(dst, src []byte
 	if p == nil {
 		return nil
 	}
-	s2d := g.Op == shape.SpaceToDepth
-	run := func(dst, src []byte, report func(string)) {
-		a := &StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane, Report: report}
-		if s2d {
-			a.Space, a.Depth = src, dst
-		}
-		f.Run(a)
-	}
+	return onePass(g.Op, p, r, func(space, depth []byte, report func(string)) {
+		f.Run(&StackArgs{Space: space, Depth: depth, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane, Report: report})
+	})
+}
+
+// onePass turns run, a one-pass kernel's call on the space and depth sides
+// of a call of op (a dry run that names its kernel to report, where
+// report is set), into the function short returns: with r set, it first
+// describes the call into r, plan p on one goroutine.
+func onePass(op shape.Op, p fmt.Stringer, r *engine.Route, run func(space, depth []byte, report func(string))) func(dst, src []byte) {
 	if r != nil {
 		r.Workers, r.Plan = 1, p.String()
 		run(nil, nil, func(k string) { r.Kernel = k })
+	}
+	if op == shape.SpaceToDepth {
+		return func(dst, src []byte) { run(src, dst, nil) }
 	}
 	return func(dst, src []byte) { run(dst, src, nil) }
 }

@@ -15,19 +15,9 @@ func (t *Table) RowUnits(g *shape.Geometry, r *engine.Route) func(dst, src []byt
 	if f == nil {
 		return nil
 	}
-	s2d := g.Op == shape.SpaceToDepth
-	run := func(dst, src []byte, report func(string)) {
-		a := &UnitArgs{Space: dst, Depth: src, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group, Report: report}
-		if s2d {
-			a.Space, a.Depth = src, dst
-		}
-		f.Run(a, p.Elem)
-	}
-	if r != nil {
-		r.Workers, r.Plan = 1, p.String()
-		run(nil, nil, func(k string) { r.Kernel = k })
-	}
-	return func(dst, src []byte) { run(dst, src, nil) }
+	return onePass(g.Op, &p, r, func(space, depth []byte, report func(string)) {
+		f.Run(&UnitArgs{Space: space, Depth: depth, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group, Report: report}, p.Elem)
+	})
 }
 
 // UnitPlan returns the row-unit kernel of t (or of its base) for a
