@@ -263,25 +263,26 @@ func RunWidths(b int) []int {
 	return out
 }
 
-// Transposes are the NHWC CRD shapes with their own kernels, where their
-// pixels fit (pixelFits): block sizes 2 to 4 with C' of 2 to 4 channels
-// (RGB among them); b = 2 with C' = 8, which otherwise unzips every pixel
-// by 4 as a kernel row of 8-byte lanes (1x32x32x32 b = 2 of bytes on a
-// Zen 4: 1.3-1.8 µs that way, 0.8 with AVX2's kernels); and b = 8 with C' = 2 (8x8 patches of two channels), whose other path,
-// zips by channel, makes every pixel a kernel row of a few bytes: on a
-// Zen 4, 1x128x16x16 b = 8 NHWC CRD of bytes took 1.9-2.5 µs that way and
-// 0.8 µs with AVX2's kernels, 2-byte elements 3.2-3.4 against 1.5-1.7.
+// Transposes are the NHWC CRD shapes with their own kernels, of the
+// element widths whose pixels fit (pixelFits): block sizes 2 to 4 with C'
+// of 2 to 4 channels (RGB among them); b = 2 with C' = 8, which otherwise
+// unzips every pixel by 4 as a kernel row of 8-byte lanes (1x32x32x32
+// b = 2 of bytes on a Zen 4: 1.3-1.8 µs that way, 0.8 with AVX2's
+// kernels); and b = 8 with C' = 2 (8x8 patches of two channels), whose
+// other path, zips by channel, makes every pixel a kernel row of a few
+// bytes (1x128x16x16 b = 8 of bytes: 1.9-2.5 µs that way, 0.8 with AVX2's
+// kernels; 2-byte elements 3.2-3.4 against 1.5-1.7).
 func Transposes(b int) (cps, widths []int) {
-	if b == 8 {
-		return []int{2}, []int{1, 2}
+	widths = []int{1, 2, 4, 8}
+	switch {
+	case b == 2:
+		return []int{2, 3, 4, 8}, widths
+	case b <= 4:
+		return []int{2, 3, 4}, widths
+	case b == 8:
+		return []int{2}, widths
 	}
-	if b > 4 {
-		return nil, nil
-	}
-	if b == 2 {
-		return []int{2, 3, 4, 8}, []int{1, 2, 4, 8}
-	}
-	return []int{2, 3, 4}, []int{1, 2, 4, 8}
+	return nil, nil
 }
 
 const maxPixel = 256
