@@ -414,6 +414,17 @@ func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip3x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip3x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
@@ -551,6 +562,17 @@ func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip4x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -583,6 +605,17 @@ func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //
 //go:noescape
 func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip4x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
@@ -735,6 +768,61 @@ func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //
 //go:noescape
 func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
 //
@@ -1151,6 +1239,17 @@ func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip3x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
@@ -1288,6 +1387,17 @@ func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -1320,6 +1430,17 @@ func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 //
@@ -1472,6 +1593,61 @@ func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+//
+//go:noescape
+func tunzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
+//
+//go:noescape
+func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //

@@ -328,6 +328,24 @@ func zip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //go:noescape
 func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tzip8x2x4AVX512BW moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x3x2AVX512BW moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// The end of each row goes through opmasks, so rows of any length are taken.
+//
+//go:noescape
+func tzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tzip8x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip2x1AVX512BW splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -508,6 +526,12 @@ func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip3x4x8AVX512BW moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
+// The end of each row goes through opmasks, so rows of any length are taken.
+//
+//go:noescape
+func tunzip3x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // unzip4x1AVX512BW splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -574,6 +598,12 @@ func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
+// tunzip4x3x8AVX512BW moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
 // tunzip4x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -585,6 +615,12 @@ func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip4x4x8AVX512BW moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip5x2AVX512BW splits one row into 5 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -669,6 +705,24 @@ func unzip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x2x4AVX512BW moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x3x2AVX512BW moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+
+// tunzip8x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
+// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
+//
+//go:noescape
+func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // stackZip2x1AVX512BW runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with 1-byte elements paired within 16-byte lanes and two-table permutes of the pairs.
 //

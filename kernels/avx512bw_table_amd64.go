@@ -21,7 +21,7 @@ var avx512bw = simd.Table{
 		2: {2: {2: {F: tzip2x2x2AVX512BW, MinN: 64}, 4: {F: tzip2x2x4AVX512BW, MinN: 64}, 8: {F: tzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip2x3x2AVX512BW, MinN: 12}, 4: {F: tzip2x3x4AVX512BW, MinN: 24}, 8: {F: tzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tzip2x4x2AVX512BW, MinN: 64}, 4: {F: tzip2x4x4AVX512BW, MinN: 64}, 8: {F: tzip2x4x8AVX512BW, MinN: 64}}, 8: {2: {F: tzip2x8x2AVX512BW, MinN: 64}}},
 		3: {2: {2: {F: tzip3x2x2AVX512BW, MinN: 12}, 4: {F: tzip3x2x4AVX512BW, MinN: 24}, 8: {F: tzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tzip3x3x2AVX512BW, MinN: 18}, 4: {F: tzip3x3x4AVX512BW, MinN: 36}, 8: {F: tzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tzip3x4x2AVX512BW, MinN: 24}, 4: {F: tzip3x4x4AVX512BW, MinN: 48}}},
 		4: {2: {2: {F: tzip4x2x2AVX512BW, MinN: 64}, 4: {F: tzip4x2x4AVX512BW, MinN: 64}, 8: {F: tzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tzip4x3x2AVX512BW, MinN: 24}, 4: {F: tzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tzip4x4x2AVX512BW, MinN: 64}, 4: {F: tzip4x4x4AVX512BW, MinN: 64}}},
-		8: {2: {2: {F: tzip8x2x2AVX512BW, MinN: 64}}},
+		8: {2: {2: {F: tzip8x2x2AVX512BW, MinN: 64}, 4: {F: tzip8x2x4AVX512BW, MinN: 64}}, 3: {2: {F: tzip8x3x2AVX512BW, MinN: 48}}, 4: {2: {F: tzip8x4x2AVX512BW, MinN: 64}}},
 	},
 	Unzip: simd.LaneKernels{
 		2: {1: {F: unzip2x1AVX512BW, MinN: 64}, 2: {F: unzip2x2AVX512BW, MinN: 64}, 4: {F: unzip2x4AVX512BW, MinN: 64}, 8: {F: unzip2x8AVX512BW, MinN: 64}, 16: {F: unzip2x16AVX512BW, MinN: 64}, 6: {F: unzip2x6AVX512BW, MinN: 6}, 12: {F: unzip2x12AVX512BW, MinN: 12}},
@@ -34,9 +34,9 @@ var avx512bw = simd.Table{
 	},
 	TUnzip: simd.TransposeKernels{
 		2: {2: {2: {F: tunzip2x2x2AVX512BW, MinN: 64}, 4: {F: tunzip2x2x4AVX512BW, MinN: 64}, 8: {F: tunzip2x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip2x3x2AVX512BW, MinN: 12}, 4: {F: tunzip2x3x4AVX512BW, MinN: 24}, 8: {F: tunzip2x3x8AVX512BW, MinN: 48}}, 4: {2: {F: tunzip2x4x2AVX512BW, MinN: 64}, 4: {F: tunzip2x4x4AVX512BW, MinN: 64}, 8: {F: tunzip2x4x8AVX512BW, MinN: 64}}, 8: {2: {F: tunzip2x8x2AVX512BW, MinN: 64}}},
-		3: {2: {2: {F: tunzip3x2x2AVX512BW, MinN: 12}, 4: {F: tunzip3x2x4AVX512BW, MinN: 24}, 8: {F: tunzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tunzip3x3x2AVX512BW, MinN: 18}, 4: {F: tunzip3x3x4AVX512BW, MinN: 36}, 8: {F: tunzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tunzip3x4x2AVX512BW, MinN: 24}, 4: {F: tunzip3x4x4AVX512BW, MinN: 48}}},
-		4: {2: {2: {F: tunzip4x2x2AVX512BW, MinN: 64}, 4: {F: tunzip4x2x4AVX512BW, MinN: 64}, 8: {F: tunzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip4x3x2AVX512BW, MinN: 48}, 4: {F: tunzip4x3x4AVX512BW, MinN: 48}}, 4: {2: {F: tunzip4x4x2AVX512BW, MinN: 64}, 4: {F: tunzip4x4x4AVX512BW, MinN: 64}}},
-		8: {2: {2: {F: tunzip8x2x2AVX512BW, MinN: 64}}},
+		3: {2: {2: {F: tunzip3x2x2AVX512BW, MinN: 12}, 4: {F: tunzip3x2x4AVX512BW, MinN: 24}, 8: {F: tunzip3x2x8AVX512BW, MinN: 48}}, 3: {2: {F: tunzip3x3x2AVX512BW, MinN: 18}, 4: {F: tunzip3x3x4AVX512BW, MinN: 36}, 8: {F: tunzip3x3x8AVX512BW, MinN: 72}}, 4: {2: {F: tunzip3x4x2AVX512BW, MinN: 24}, 4: {F: tunzip3x4x4AVX512BW, MinN: 48}, 8: {F: tunzip3x4x8AVX512BW, MinN: 96}}},
+		4: {2: {2: {F: tunzip4x2x2AVX512BW, MinN: 64}, 4: {F: tunzip4x2x4AVX512BW, MinN: 64}, 8: {F: tunzip4x2x8AVX512BW, MinN: 64}}, 3: {2: {F: tunzip4x3x2AVX512BW, MinN: 48}, 4: {F: tunzip4x3x4AVX512BW, MinN: 48}, 8: {F: tunzip4x3x8AVX512BW, MinN: 96}}, 4: {2: {F: tunzip4x4x2AVX512BW, MinN: 64}, 4: {F: tunzip4x4x4AVX512BW, MinN: 64}, 8: {F: tunzip4x4x8AVX512BW, MinN: 128}}},
+		8: {2: {2: {F: tunzip8x2x2AVX512BW, MinN: 64}, 4: {F: tunzip8x2x4AVX512BW, MinN: 64}}, 3: {2: {F: tunzip8x3x2AVX512BW, MinN: 48}}, 4: {2: {F: tunzip8x4x2AVX512BW, MinN: 64}}},
 	},
 	StackZip:   simd.StackKernels{1: stackZip2x1AVX512BW, 2: stackZip2x2AVX512BW, 4: stackZip2x4AVX512BW},
 	StackUnzip: simd.StackKernels{1: stackUnzip2x1AVX512BW, 2: stackUnzip2x2AVX512BW, 4: stackUnzip2x4AVX512BW},

@@ -10997,6 +10997,673 @@ DATA shuffle352<>+48(SB)/8, $0x6f6e6b6a67666362
 DATA shuffle352<>+56(SB)/8, $0x7f7e7b7a77767372
 GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
 
+// func tzip8x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tzip8x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle226<>+0(SB), Z31
+	VMOVDQU64 shuffle227<>+0(SB), Z30
+
+group416:
+	MOVQ rows+24(FP), R9
+
+row417:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last419
+
+chunks418:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2D  Z1, Z31, Z0
+	VMOVDQU64 Z0, (AX)(R10*8)
+	VMOVDQU64 (R11)(DX*2), Z0
+	VMOVDQU64 (R11)(DI*1), Z2
+	VPERMT2D  Z2, Z31, Z0
+	VMOVDQU64 Z0, 64(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z1
+	VPERMT2D  Z1, Z31, Z0
+	VMOVDQU64 Z0, 128(AX)(R10*8)
+	VMOVDQU64 (R12)(DX*2), Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2D  Z2, Z31, Z0
+	VMOVDQU64 Z0, 192(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, 256(AX)(R10*8)
+	VMOVDQU64 (R11)(DX*2), Z0
+	VMOVDQU64 (R11)(DI*1), Z2
+	VPERMT2D  Z2, Z30, Z0
+	VMOVDQU64 Z0, 320(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z1
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, 384(AX)(R10*8)
+	VMOVDQU64 (R12)(DX*2), Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2D  Z2, Z30, Z0
+	VMOVDQU64 Z0, 448(AX)(R10*8)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks418
+
+last419:
+	TESTQ R11, R11
+	JZ    rowdone420
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks418
+
+rowdone420:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row417
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group416
+	VZEROUPPER
+	RET
+
+// func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·tzip8x3x2AVX512VBMI(SB), NOSPLIT, $80-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  groups+64(FP), DX
+	MOVQ  DX, (SP)
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), SI
+	IMULQ spaceStride+32(FP), SI
+	MOVQ  groupSpace+72(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 8(SP)
+	MOVQ  rows+24(FP), SI
+	IMULQ depthStride+40(FP), SI
+	MOVQ  groupDepth+80(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 16(SP)
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	LEAQ  (DX)(DX*2), DI
+	MOVQ  laneI+56(FP), R8
+	MOVQ  n+16(FP), R9
+
+rem421:
+	CMPQ R9, $+64
+	JB   remdone422
+	SUBQ $+48, R9
+	JMP  rem421
+
+remdone422:
+	MOVQ      R9, R10
+	SUBQ      $+0, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 24(SP)
+	IMUL3Q    $+8, R9, R10
+	SUBQ      $+0, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 32(SP)
+	IMUL3Q    $+8, R9, R10
+	SUBQ      $+64, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 40(SP)
+	IMUL3Q    $+8, R9, R10
+	SUBQ      $+128, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 48(SP)
+	IMUL3Q    $+8, R9, R10
+	SUBQ      $+192, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 56(SP)
+	IMUL3Q    $+8, R9, R10
+	SUBQ      $+256, R10
+	CMOVQLT   shuffle10<>+0(SB), R10
+	CMPQ      R10, $+64
+	CMOVQGT   shuffle11<>+0(SB), R10
+	BZHIQ     R10, shuffle12<>+0(SB), R10
+	MOVQ      R10, 64(SP)
+	IMUL3Q    $+8, R9, R9
+	SUBQ      $+320, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	MOVQ      R9, 72(SP)
+	VMOVDQU64 shuffle353<>+0(SB), Z31
+	VMOVDQU64 shuffle354<>+0(SB), Z30
+	VMOVDQU64 shuffle355<>+0(SB), Z29
+	VMOVDQU64 shuffle356<>+0(SB), Z28
+	VMOVDQU64 shuffle357<>+0(SB), Z27
+	VMOVDQU64 shuffle358<>+0(SB), Z26
+	VMOVDQU64 shuffle359<>+0(SB), Z25
+	VMOVDQU64 shuffle360<>+0(SB), Z24
+	VMOVDQU64 shuffle361<>+0(SB), Z23
+
+group423:
+	MOVQ rows+24(FP), R9
+
+row424:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last426
+
+chunks425:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z31, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z29, Z0
+	VMOVDQU64 Z0, (AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z31, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z29, Z0
+	VMOVDQU64 Z0, 64(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z28, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z27, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z26, Z0
+	VMOVDQU64 Z0, 128(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z28, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z27, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z26, Z0
+	VMOVDQU64 Z0, 192(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z25, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z24, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z23, Z0
+	VMOVDQU64 Z0, 256(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z25, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z24, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z23, Z0
+	VMOVDQU64 Z0, 320(AX)(R10*8)
+	ADDQ      $+48, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks425
+
+last426:
+	TESTQ      R11, R11
+	JZ         rowdone427
+	LEAQ       (CX)(R10*1), R11
+	LEAQ       (R11)(R8*1), R12
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R11), K7, Z0
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R11)(DX*1), K7, Z1
+	VMOVDQU64  shuffle353<>+0(SB), Z3
+	VPERMI2B   Z1, Z0, Z3
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R11)(DX*2), K7, Z2
+	VPERMT2B   Z2, Z30, Z3
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R11)(DI*1), K7, Z4
+	VPERMT2B   Z4, Z29, Z3
+	KMOVQ      32(SP), K7
+	VMOVDQU8   Z3, K7, (AX)(R10*8)
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R12), K7, Z3
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R12)(DX*1), K7, Z5
+	VMOVDQU64  shuffle353<>+0(SB), Z7
+	VPERMI2B   Z5, Z3, Z7
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R12)(DX*2), K7, Z6
+	VPERMT2B   Z6, Z30, Z7
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R12)(DI*1), K7, Z8
+	VPERMT2B   Z8, Z29, Z7
+	KMOVQ      40(SP), K7
+	VMOVDQU8   Z7, K7, 64(AX)(R10*8)
+	VMOVDQU64  shuffle356<>+0(SB), Z9
+	VPERMI2B   Z1, Z0, Z9
+	VPERMT2B   Z2, Z27, Z9
+	VPERMT2B   Z4, Z26, Z9
+	KMOVQ      48(SP), K7
+	VMOVDQU8   Z9, K7, 128(AX)(R10*8)
+	VMOVDQU64  shuffle356<>+0(SB), Z7
+	VPERMI2B   Z5, Z3, Z7
+	VPERMT2B   Z6, Z27, Z7
+	VPERMT2B   Z8, Z26, Z7
+	KMOVQ      56(SP), K7
+	VMOVDQU8   Z7, K7, 192(AX)(R10*8)
+	VPERMT2B   Z1, Z25, Z0
+	VPERMT2B   Z2, Z24, Z0
+	VPERMT2B   Z4, Z23, Z0
+	KMOVQ      64(SP), K7
+	VMOVDQU8   Z0, K7, 256(AX)(R10*8)
+	VPERMT2B   Z5, Z25, Z3
+	VPERMT2B   Z6, Z24, Z3
+	VPERMT2B   Z8, Z23, Z3
+	KMOVQ      72(SP), K7
+	VMOVDQU8   Z3, K7, 320(AX)(R10*8)
+
+rowdone427:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row424
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group423
+	VZEROUPPER
+	RET
+
+DATA shuffle353<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle353<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle353<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle353<>+24(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle353<>+32(SB)/8, $0x0000000000000000
+DATA shuffle353<>+40(SB)/8, $0x0000000000000000
+DATA shuffle353<>+48(SB)/8, $0x0000000000000000
+DATA shuffle353<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle354<>+0(SB)/8, $0x0706050403020100
+DATA shuffle354<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle354<>+16(SB)/8, $0x1716151413121110
+DATA shuffle354<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle354<>+32(SB)/8, $0x53524d4c47464140
+DATA shuffle354<>+40(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle354<>+48(SB)/8, $0x3736353433323130
+DATA shuffle354<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle355<>+0(SB)/8, $0x0706050403020100
+DATA shuffle355<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle355<>+16(SB)/8, $0x1716151413121110
+DATA shuffle355<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle355<>+32(SB)/8, $0x2726252423222120
+DATA shuffle355<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle355<>+48(SB)/8, $0x53524d4c47464140
+DATA shuffle355<>+56(SB)/8, $0x6b6a65645f5e5958
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle356<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle356<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle356<>+16(SB)/8, $0x55544f4e49484342
+DATA shuffle356<>+24(SB)/8, $0x6d6c676661605b5a
+DATA shuffle356<>+32(SB)/8, $0x0000000000000000
+DATA shuffle356<>+40(SB)/8, $0x0000000000000000
+DATA shuffle356<>+48(SB)/8, $0x0000000000000000
+DATA shuffle356<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle357<>+0(SB)/8, $0x0706050403020100
+DATA shuffle357<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle357<>+16(SB)/8, $0x1716151413121110
+DATA shuffle357<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle357<>+32(SB)/8, $0x55544f4e49484342
+DATA shuffle357<>+40(SB)/8, $0x6d6c676661605b5a
+DATA shuffle357<>+48(SB)/8, $0x3736353433323130
+DATA shuffle357<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle358<>+0(SB)/8, $0x0706050403020100
+DATA shuffle358<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle358<>+16(SB)/8, $0x1716151413121110
+DATA shuffle358<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle358<>+32(SB)/8, $0x2726252423222120
+DATA shuffle358<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle358<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle358<>+56(SB)/8, $0x6d6c676661605b5a
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle359<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle359<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle359<>+16(SB)/8, $0x575651504b4a4544
+DATA shuffle359<>+24(SB)/8, $0x6f6e696863625d5c
+DATA shuffle359<>+32(SB)/8, $0x0000000000000000
+DATA shuffle359<>+40(SB)/8, $0x0000000000000000
+DATA shuffle359<>+48(SB)/8, $0x0000000000000000
+DATA shuffle359<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle360<>+0(SB)/8, $0x0706050403020100
+DATA shuffle360<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle360<>+16(SB)/8, $0x1716151413121110
+DATA shuffle360<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle360<>+32(SB)/8, $0x575651504b4a4544
+DATA shuffle360<>+40(SB)/8, $0x6f6e696863625d5c
+DATA shuffle360<>+48(SB)/8, $0x3736353433323130
+DATA shuffle360<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle361<>+0(SB)/8, $0x0706050403020100
+DATA shuffle361<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle361<>+16(SB)/8, $0x1716151413121110
+DATA shuffle361<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle361<>+32(SB)/8, $0x2726252423222120
+DATA shuffle361<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle361<>+48(SB)/8, $0x575651504b4a4544
+DATA shuffle361<>+56(SB)/8, $0x6f6e696863625d5c
+GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
+
+// func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle362<>+0(SB), Z31
+	VMOVDQU64 shuffle363<>+0(SB), Z30
+	VMOVDQU64 shuffle364<>+0(SB), Z29
+	VMOVDQU64 shuffle365<>+0(SB), Z28
+	VMOVDQU64 shuffle366<>+0(SB), Z27
+	VMOVDQU64 shuffle367<>+0(SB), Z26
+	VMOVDQU64 shuffle368<>+0(SB), Z25
+	VMOVDQU64 shuffle369<>+0(SB), Z24
+	VMOVDQU64 shuffle370<>+0(SB), Z23
+	VMOVDQU64 shuffle371<>+0(SB), Z22
+	VMOVDQU64 shuffle372<>+0(SB), Z21
+	VMOVDQU64 shuffle373<>+0(SB), Z20
+
+group428:
+	MOVQ rows+24(FP), R9
+
+row429:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last431
+
+chunks430:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z31, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z30, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z29, Z0
+	VMOVDQU64 Z0, (AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z31, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z30, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z29, Z0
+	VMOVDQU64 Z0, 64(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z28, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z27, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z26, Z0
+	VMOVDQU64 Z0, 128(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z28, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z27, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z26, Z0
+	VMOVDQU64 Z0, 192(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z25, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z24, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z23, Z0
+	VMOVDQU64 Z0, 256(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z25, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z24, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z23, Z0
+	VMOVDQU64 Z0, 320(AX)(R10*8)
+	VMOVDQU64 (R11), Z0
+	VMOVDQU64 (R11)(DX*1), Z1
+	VPERMT2B  Z1, Z22, Z0
+	VMOVDQU64 (R11)(DX*2), Z2
+	VPERMT2B  Z2, Z21, Z0
+	VMOVDQU64 (R11)(DI*1), Z1
+	VPERMT2B  Z1, Z20, Z0
+	VMOVDQU64 Z0, 384(AX)(R10*8)
+	VMOVDQU64 (R12), Z0
+	VMOVDQU64 (R12)(DX*1), Z2
+	VPERMT2B  Z2, Z22, Z0
+	VMOVDQU64 (R12)(DX*2), Z1
+	VPERMT2B  Z1, Z21, Z0
+	VMOVDQU64 (R12)(DI*1), Z2
+	VPERMT2B  Z2, Z20, Z0
+	VMOVDQU64 Z0, 448(AX)(R10*8)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks430
+
+last431:
+	TESTQ R11, R11
+	JZ    rowdone432
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks430
+
+rowdone432:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row429
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group428
+	VZEROUPPER
+	RET
+
+DATA shuffle362<>+0(SB)/8, $0x1918111009080100
+DATA shuffle362<>+8(SB)/8, $0x3938313029282120
+DATA shuffle362<>+16(SB)/8, $0x5958515049484140
+DATA shuffle362<>+24(SB)/8, $0x7978717069686160
+DATA shuffle362<>+32(SB)/8, $0x0000000000000000
+DATA shuffle362<>+40(SB)/8, $0x0000000000000000
+DATA shuffle362<>+48(SB)/8, $0x0000000000000000
+DATA shuffle362<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle363<>+0(SB)/8, $0x0706050403020100
+DATA shuffle363<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle363<>+16(SB)/8, $0x1716151413121110
+DATA shuffle363<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle363<>+32(SB)/8, $0x5958515049484140
+DATA shuffle363<>+40(SB)/8, $0x7978717069686160
+DATA shuffle363<>+48(SB)/8, $0x3736353433323130
+DATA shuffle363<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle364<>+0(SB)/8, $0x0706050403020100
+DATA shuffle364<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle364<>+16(SB)/8, $0x1716151413121110
+DATA shuffle364<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle364<>+32(SB)/8, $0x2726252423222120
+DATA shuffle364<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle364<>+48(SB)/8, $0x5958515049484140
+DATA shuffle364<>+56(SB)/8, $0x7978717069686160
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle365<>+0(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle365<>+8(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle365<>+16(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle365<>+24(SB)/8, $0x7b7a73726b6a6362
+DATA shuffle365<>+32(SB)/8, $0x0000000000000000
+DATA shuffle365<>+40(SB)/8, $0x0000000000000000
+DATA shuffle365<>+48(SB)/8, $0x0000000000000000
+DATA shuffle365<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle366<>+0(SB)/8, $0x0706050403020100
+DATA shuffle366<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle366<>+16(SB)/8, $0x1716151413121110
+DATA shuffle366<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle366<>+32(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle366<>+40(SB)/8, $0x7b7a73726b6a6362
+DATA shuffle366<>+48(SB)/8, $0x3736353433323130
+DATA shuffle366<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle367<>+0(SB)/8, $0x0706050403020100
+DATA shuffle367<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle367<>+16(SB)/8, $0x1716151413121110
+DATA shuffle367<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle367<>+32(SB)/8, $0x2726252423222120
+DATA shuffle367<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle367<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle367<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle368<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle368<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle368<>+16(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle368<>+24(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle368<>+32(SB)/8, $0x0000000000000000
+DATA shuffle368<>+40(SB)/8, $0x0000000000000000
+DATA shuffle368<>+48(SB)/8, $0x0000000000000000
+DATA shuffle368<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle369<>+0(SB)/8, $0x0706050403020100
+DATA shuffle369<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle369<>+16(SB)/8, $0x1716151413121110
+DATA shuffle369<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle369<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle369<>+40(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle369<>+48(SB)/8, $0x3736353433323130
+DATA shuffle369<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle370<>+0(SB)/8, $0x0706050403020100
+DATA shuffle370<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle370<>+16(SB)/8, $0x1716151413121110
+DATA shuffle370<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle370<>+32(SB)/8, $0x2726252423222120
+DATA shuffle370<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle370<>+48(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle370<>+56(SB)/8, $0x7d7c75746d6c6564
+GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle371<>+0(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle371<>+8(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle371<>+16(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle371<>+24(SB)/8, $0x7f7e77766f6e6766
+DATA shuffle371<>+32(SB)/8, $0x0000000000000000
+DATA shuffle371<>+40(SB)/8, $0x0000000000000000
+DATA shuffle371<>+48(SB)/8, $0x0000000000000000
+DATA shuffle371<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle372<>+0(SB)/8, $0x0706050403020100
+DATA shuffle372<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle372<>+16(SB)/8, $0x1716151413121110
+DATA shuffle372<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle372<>+32(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle372<>+40(SB)/8, $0x7f7e77766f6e6766
+DATA shuffle372<>+48(SB)/8, $0x3736353433323130
+DATA shuffle372<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle373<>+0(SB)/8, $0x0706050403020100
+DATA shuffle373<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle373<>+16(SB)/8, $0x1716151413121110
+DATA shuffle373<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle373<>+32(SB)/8, $0x2726252423222120
+DATA shuffle373<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle373<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle373<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
+
 // func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
@@ -11017,24 +11684,24 @@ TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle353<>+0(SB), Z31
-	VMOVDQU64 shuffle354<>+0(SB), Z30
+	VMOVDQU64 shuffle374<>+0(SB), Z31
+	VMOVDQU64 shuffle375<>+0(SB), Z30
 
-group416:
+group433:
 	MOVQ rows+24(FP), DI
 
-row417:
+row434:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last419
+	JB   last436
 
-chunks418:
+chunks435:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z3
+	VMOVDQU64 shuffle374<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -11043,46 +11710,46 @@ chunks418:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks418
+	JAE       chunks435
 
-last419:
+last436:
 	TESTQ R9, R9
-	JZ    rowdone420
+	JZ    rowdone437
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks418
+	JMP   chunks435
 
-rowdone420:
+rowdone437:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row417
+	JNZ  row434
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group416
+	JNZ  group433
 	VZEROUPPER
 	RET
 
-DATA shuffle353<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle353<>+8(SB)/8, $0x1e1c1a1816141210
-DATA shuffle353<>+16(SB)/8, $0x2e2c2a2826242220
-DATA shuffle353<>+24(SB)/8, $0x3e3c3a3836343230
-DATA shuffle353<>+32(SB)/8, $0x4e4c4a4846444240
-DATA shuffle353<>+40(SB)/8, $0x5e5c5a5856545250
-DATA shuffle353<>+48(SB)/8, $0x6e6c6a6866646260
-DATA shuffle353<>+56(SB)/8, $0x7e7c7a7876747270
-GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
+DATA shuffle374<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle374<>+8(SB)/8, $0x1e1c1a1816141210
+DATA shuffle374<>+16(SB)/8, $0x2e2c2a2826242220
+DATA shuffle374<>+24(SB)/8, $0x3e3c3a3836343230
+DATA shuffle374<>+32(SB)/8, $0x4e4c4a4846444240
+DATA shuffle374<>+40(SB)/8, $0x5e5c5a5856545250
+DATA shuffle374<>+48(SB)/8, $0x6e6c6a6866646260
+DATA shuffle374<>+56(SB)/8, $0x7e7c7a7876747270
+GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle354<>+0(SB)/8, $0x0f0d0b0907050301
-DATA shuffle354<>+8(SB)/8, $0x1f1d1b1917151311
-DATA shuffle354<>+16(SB)/8, $0x2f2d2b2927252321
-DATA shuffle354<>+24(SB)/8, $0x3f3d3b3937353331
-DATA shuffle354<>+32(SB)/8, $0x4f4d4b4947454341
-DATA shuffle354<>+40(SB)/8, $0x5f5d5b5957555351
-DATA shuffle354<>+48(SB)/8, $0x6f6d6b6967656361
-DATA shuffle354<>+56(SB)/8, $0x7f7d7b7977757371
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
+DATA shuffle375<>+0(SB)/8, $0x0f0d0b0907050301
+DATA shuffle375<>+8(SB)/8, $0x1f1d1b1917151311
+DATA shuffle375<>+16(SB)/8, $0x2f2d2b2927252321
+DATA shuffle375<>+24(SB)/8, $0x3f3d3b3937353331
+DATA shuffle375<>+32(SB)/8, $0x4f4d4b4947454341
+DATA shuffle375<>+40(SB)/8, $0x5f5d5b5957555351
+DATA shuffle375<>+48(SB)/8, $0x6f6d6b6967656361
+DATA shuffle375<>+56(SB)/8, $0x7f7d7b7977757371
+GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -11107,17 +11774,17 @@ TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle351<>+0(SB), Z31
 	VMOVDQU64 shuffle352<>+0(SB), Z30
 
-group421:
+group438:
 	MOVQ rows+24(FP), DI
 
-row422:
+row439:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last424
+	JB   last441
 
-chunks423:
+chunks440:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11130,24 +11797,24 @@ chunks423:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks423
+	JAE       chunks440
 
-last424:
+last441:
 	TESTQ R9, R9
-	JZ    rowdone425
+	JZ    rowdone442
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks423
+	JMP   chunks440
 
-rowdone425:
+rowdone442:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row422
+	JNZ  row439
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group421
+	JNZ  group438
 	VZEROUPPER
 	RET
 
@@ -11174,17 +11841,17 @@ TEXT ·unzip2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle226<>+0(SB), Z31
 	VMOVDQU64 shuffle227<>+0(SB), Z30
 
-group426:
+group443:
 	MOVQ rows+24(FP), DI
 
-row427:
+row444:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last429
+	JB   last446
 
-chunks428:
+chunks445:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11197,24 +11864,24 @@ chunks428:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks428
+	JAE       chunks445
 
-last429:
+last446:
 	TESTQ R9, R9
-	JZ    rowdone430
+	JZ    rowdone447
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks428
+	JMP   chunks445
 
-rowdone430:
+rowdone447:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row427
+	JNZ  row444
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group426
+	JNZ  group443
 	VZEROUPPER
 	RET
 
@@ -11241,17 +11908,17 @@ TEXT ·unzip2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle228<>+0(SB), Z31
 	VMOVDQU64 shuffle229<>+0(SB), Z30
 
-group431:
+group448:
 	MOVQ rows+24(FP), DI
 
-row432:
+row449:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last434
+	JB   last451
 
-chunks433:
+chunks450:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11264,24 +11931,24 @@ chunks433:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks433
+	JAE       chunks450
 
-last434:
+last451:
 	TESTQ R9, R9
-	JZ    rowdone435
+	JZ    rowdone452
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks433
+	JMP   chunks450
 
-rowdone435:
+rowdone452:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row432
+	JNZ  row449
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group431
+	JNZ  group448
 	VZEROUPPER
 	RET
 
@@ -11308,17 +11975,17 @@ TEXT ·unzip2x16AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle202<>+0(SB), Z31
 	VMOVDQU64 shuffle203<>+0(SB), Z30
 
-group436:
+group453:
 	MOVQ rows+24(FP), DI
 
-row437:
+row454:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last439
+	JB   last456
 
-chunks438:
+chunks455:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -11331,24 +11998,24 @@ chunks438:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks438
+	JAE       chunks455
 
-last439:
+last456:
 	TESTQ R9, R9
-	JZ    rowdone440
+	JZ    rowdone457
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks438
+	JMP   chunks455
 
-rowdone440:
+rowdone457:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row437
+	JNZ  row454
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group436
+	JNZ  group453
 	VZEROUPPER
 	RET
 
@@ -11374,13 +12041,13 @@ TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem441:
+rem458:
 	CMPQ DI, $+64
-	JB   remdone442
+	JB   remdone459
 	SUBQ $+60, DI
-	JMP  rem441
+	JMP  rem458
 
-remdone442:
+remdone459:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11399,84 +12066,84 @@ remdone442:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle356<>+0(SB), Z31
-	VMOVDQU64 shuffle357<>+0(SB), Z30
+	VMOVDQU64 shuffle377<>+0(SB), Z31
+	VMOVDQU64 shuffle378<>+0(SB), Z30
 
-group443:
+group460:
 	MOVQ rows+24(FP), DI
 
-row444:
+row461:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last446
+	JB   last463
 
-chunks445:
+chunks462:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle356<>+0(SB), Z3
+	VMOVDQU64 shuffle377<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks445
+	JAE       chunks462
 
-last446:
+last463:
 	TESTQ      R9, R9
-	JZ         rowdone447
+	JZ         rowdone464
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle356<>+0(SB), Z3
+	VMOVDQU64  shuffle377<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone447:
+rowdone464:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row444
+	JNZ  row461
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group443
+	JNZ  group460
 	VZEROUPPER
 	RET
 
-DATA shuffle355<>+0(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $8
+DATA shuffle376<>+0(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle376<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle356<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle356<>+8(SB)/8, $0x1b1a191811100f0e
-DATA shuffle356<>+16(SB)/8, $0x2928272625241d1c
-DATA shuffle356<>+24(SB)/8, $0x3d3c353433323130
-DATA shuffle356<>+32(SB)/8, $0x4b4a494841403f3e
-DATA shuffle356<>+40(SB)/8, $0x5958575655544d4c
-DATA shuffle356<>+48(SB)/8, $0x6d6c656463626160
-DATA shuffle356<>+56(SB)/8, $0x0000000071706f6e
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
+DATA shuffle377<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle377<>+8(SB)/8, $0x1b1a191811100f0e
+DATA shuffle377<>+16(SB)/8, $0x2928272625241d1c
+DATA shuffle377<>+24(SB)/8, $0x3d3c353433323130
+DATA shuffle377<>+32(SB)/8, $0x4b4a494841403f3e
+DATA shuffle377<>+40(SB)/8, $0x5958575655544d4c
+DATA shuffle377<>+48(SB)/8, $0x6d6c656463626160
+DATA shuffle377<>+56(SB)/8, $0x0000000071706f6e
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle357<>+0(SB)/8, $0x13120b0a09080706
-DATA shuffle357<>+8(SB)/8, $0x21201f1e17161514
-DATA shuffle357<>+16(SB)/8, $0x2f2e2d2c2b2a2322
-DATA shuffle357<>+24(SB)/8, $0x43423b3a39383736
-DATA shuffle357<>+32(SB)/8, $0x51504f4e47464544
-DATA shuffle357<>+40(SB)/8, $0x5f5e5d5c5b5a5352
-DATA shuffle357<>+48(SB)/8, $0x73726b6a69686766
-DATA shuffle357<>+56(SB)/8, $0x0000000077767574
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
+DATA shuffle378<>+0(SB)/8, $0x13120b0a09080706
+DATA shuffle378<>+8(SB)/8, $0x21201f1e17161514
+DATA shuffle378<>+16(SB)/8, $0x2f2e2d2c2b2a2322
+DATA shuffle378<>+24(SB)/8, $0x43423b3a39383736
+DATA shuffle378<>+32(SB)/8, $0x51504f4e47464544
+DATA shuffle378<>+40(SB)/8, $0x5f5e5d5c5b5a5352
+DATA shuffle378<>+48(SB)/8, $0x73726b6a69686766
+DATA shuffle378<>+56(SB)/8, $0x0000000077767574
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -11500,13 +12167,13 @@ TEXT ·unzip2x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem448:
+rem465:
 	CMPQ DI, $+64
-	JB   remdone449
+	JB   remdone466
 	SUBQ $+60, DI
-	JMP  rem448
+	JMP  rem465
 
-remdone449:
+remdone466:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11525,81 +12192,81 @@ remdone449:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle358<>+0(SB), Z31
-	VMOVDQU64 shuffle359<>+0(SB), Z30
+	VMOVDQU64 shuffle379<>+0(SB), Z31
+	VMOVDQU64 shuffle380<>+0(SB), Z30
 
-group450:
+group467:
 	MOVQ rows+24(FP), DI
 
-row451:
+row468:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last453
+	JB   last470
 
-chunks452:
+chunks469:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle358<>+0(SB), Z3
+	VMOVDQU64 shuffle379<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2D  Z0, Z30, Z1
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks452
+	JAE       chunks469
 
-last453:
+last470:
 	TESTQ      R9, R9
-	JZ         rowdone454
+	JZ         rowdone471
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle358<>+0(SB), Z3
+	VMOVDQU64  shuffle379<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z0, Z30, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*1)
 
-rowdone454:
+rowdone471:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row451
+	JNZ  row468
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group450
+	JNZ  group467
 	VZEROUPPER
 	RET
 
-DATA shuffle358<>+0(SB)/8, $0x0000000100000000
-DATA shuffle358<>+8(SB)/8, $0x0000000600000002
-DATA shuffle358<>+16(SB)/8, $0x0000000800000007
-DATA shuffle358<>+24(SB)/8, $0x0000000d0000000c
-DATA shuffle358<>+32(SB)/8, $0x000000120000000e
-DATA shuffle358<>+40(SB)/8, $0x0000001400000013
-DATA shuffle358<>+48(SB)/8, $0x0000001900000018
-DATA shuffle358<>+56(SB)/8, $0x000000000000001a
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
+DATA shuffle379<>+0(SB)/8, $0x0000000100000000
+DATA shuffle379<>+8(SB)/8, $0x0000000600000002
+DATA shuffle379<>+16(SB)/8, $0x0000000800000007
+DATA shuffle379<>+24(SB)/8, $0x0000000d0000000c
+DATA shuffle379<>+32(SB)/8, $0x000000120000000e
+DATA shuffle379<>+40(SB)/8, $0x0000001400000013
+DATA shuffle379<>+48(SB)/8, $0x0000001900000018
+DATA shuffle379<>+56(SB)/8, $0x000000000000001a
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle359<>+0(SB)/8, $0x0000001400000013
-DATA shuffle359<>+8(SB)/8, $0x0000001900000015
-DATA shuffle359<>+16(SB)/8, $0x0000001b0000001a
-DATA shuffle359<>+24(SB)/8, $0x000000000000001f
-DATA shuffle359<>+32(SB)/8, $0x0000000500000001
-DATA shuffle359<>+40(SB)/8, $0x0000000700000006
-DATA shuffle359<>+48(SB)/8, $0x0000000c0000000b
-DATA shuffle359<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
+DATA shuffle380<>+0(SB)/8, $0x0000001400000013
+DATA shuffle380<>+8(SB)/8, $0x0000001900000015
+DATA shuffle380<>+16(SB)/8, $0x0000001b0000001a
+DATA shuffle380<>+24(SB)/8, $0x000000000000001f
+DATA shuffle380<>+32(SB)/8, $0x0000000500000001
+DATA shuffle380<>+40(SB)/8, $0x0000000700000006
+DATA shuffle380<>+48(SB)/8, $0x0000000c0000000b
+DATA shuffle380<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -11621,24 +12288,24 @@ TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle360<>+0(SB), Z31
-	VMOVDQU64 shuffle361<>+0(SB), Z30
+	VMOVDQU64 shuffle381<>+0(SB), Z31
+	VMOVDQU64 shuffle382<>+0(SB), Z30
 
-group455:
+group472:
 	MOVQ rows+24(FP), DI
 
-row456:
+row473:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last458
+	JB   last475
 
-chunks457:
+chunks474:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle360<>+0(SB), Z3
+	VMOVDQU64 shuffle381<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -11647,46 +12314,46 @@ chunks457:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks457
+	JAE       chunks474
 
-last458:
+last475:
 	TESTQ R9, R9
-	JZ    rowdone459
+	JZ    rowdone476
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks457
+	JMP   chunks474
 
-rowdone459:
+rowdone476:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row456
+	JNZ  row473
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group455
+	JNZ  group472
 	VZEROUPPER
 	RET
 
-DATA shuffle360<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle360<>+8(SB)/8, $0x1d191c1815111410
-DATA shuffle360<>+16(SB)/8, $0x2d292c2825212420
-DATA shuffle360<>+24(SB)/8, $0x3d393c3835313430
-DATA shuffle360<>+32(SB)/8, $0x4d494c4845414440
-DATA shuffle360<>+40(SB)/8, $0x5d595c5855515450
-DATA shuffle360<>+48(SB)/8, $0x6d696c6865616460
-DATA shuffle360<>+56(SB)/8, $0x7d797c7875717470
-GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
+DATA shuffle381<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle381<>+8(SB)/8, $0x1d191c1815111410
+DATA shuffle381<>+16(SB)/8, $0x2d292c2825212420
+DATA shuffle381<>+24(SB)/8, $0x3d393c3835313430
+DATA shuffle381<>+32(SB)/8, $0x4d494c4845414440
+DATA shuffle381<>+40(SB)/8, $0x5d595c5855515450
+DATA shuffle381<>+48(SB)/8, $0x6d696c6865616460
+DATA shuffle381<>+56(SB)/8, $0x7d797c7875717470
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle361<>+0(SB)/8, $0x0f0b0e0a07030602
-DATA shuffle361<>+8(SB)/8, $0x1f1b1e1a17131612
-DATA shuffle361<>+16(SB)/8, $0x2f2b2e2a27232622
-DATA shuffle361<>+24(SB)/8, $0x3f3b3e3a37333632
-DATA shuffle361<>+32(SB)/8, $0x4f4b4e4a47434642
-DATA shuffle361<>+40(SB)/8, $0x5f5b5e5a57535652
-DATA shuffle361<>+48(SB)/8, $0x6f6b6e6a67636662
-DATA shuffle361<>+56(SB)/8, $0x7f7b7e7a77737672
-GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
+DATA shuffle382<>+0(SB)/8, $0x0f0b0e0a07030602
+DATA shuffle382<>+8(SB)/8, $0x1f1b1e1a17131612
+DATA shuffle382<>+16(SB)/8, $0x2f2b2e2a27232622
+DATA shuffle382<>+24(SB)/8, $0x3f3b3e3a37333632
+DATA shuffle382<>+32(SB)/8, $0x4f4b4e4a47434642
+DATA shuffle382<>+40(SB)/8, $0x5f5b5e5a57535652
+DATA shuffle382<>+48(SB)/8, $0x6f6b6e6a67636662
+DATA shuffle382<>+56(SB)/8, $0x7f7b7e7a77737672
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -11708,24 +12375,24 @@ TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle362<>+0(SB), Z31
-	VMOVDQU64 shuffle363<>+0(SB), Z30
+	VMOVDQU64 shuffle383<>+0(SB), Z31
+	VMOVDQU64 shuffle384<>+0(SB), Z30
 
-group460:
+group477:
 	MOVQ rows+24(FP), DI
 
-row461:
+row478:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last463
+	JB   last480
 
-chunks462:
+chunks479:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle362<>+0(SB), Z3
+	VMOVDQU64 shuffle383<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -11734,46 +12401,46 @@ chunks462:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks462
+	JAE       chunks479
 
-last463:
+last480:
 	TESTQ R9, R9
-	JZ    rowdone464
+	JZ    rowdone481
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks462
+	JMP   chunks479
 
-rowdone464:
+rowdone481:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row461
+	JNZ  row478
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group460
+	JNZ  group477
 	VZEROUPPER
 	RET
 
-DATA shuffle362<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle362<>+8(SB)/8, $0x1b1a131219181110
-DATA shuffle362<>+16(SB)/8, $0x2b2a232229282120
-DATA shuffle362<>+24(SB)/8, $0x3b3a333239383130
-DATA shuffle362<>+32(SB)/8, $0x4b4a434249484140
-DATA shuffle362<>+40(SB)/8, $0x5b5a535259585150
-DATA shuffle362<>+48(SB)/8, $0x6b6a636269686160
-DATA shuffle362<>+56(SB)/8, $0x7b7a737279787170
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
+DATA shuffle383<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle383<>+8(SB)/8, $0x1b1a131219181110
+DATA shuffle383<>+16(SB)/8, $0x2b2a232229282120
+DATA shuffle383<>+24(SB)/8, $0x3b3a333239383130
+DATA shuffle383<>+32(SB)/8, $0x4b4a434249484140
+DATA shuffle383<>+40(SB)/8, $0x5b5a535259585150
+DATA shuffle383<>+48(SB)/8, $0x6b6a636269686160
+DATA shuffle383<>+56(SB)/8, $0x7b7a737279787170
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle363<>+0(SB)/8, $0x0f0e07060d0c0504
-DATA shuffle363<>+8(SB)/8, $0x1f1e17161d1c1514
-DATA shuffle363<>+16(SB)/8, $0x2f2e27262d2c2524
-DATA shuffle363<>+24(SB)/8, $0x3f3e37363d3c3534
-DATA shuffle363<>+32(SB)/8, $0x4f4e47464d4c4544
-DATA shuffle363<>+40(SB)/8, $0x5f5e57565d5c5554
-DATA shuffle363<>+48(SB)/8, $0x6f6e67666d6c6564
-DATA shuffle363<>+56(SB)/8, $0x7f7e77767d7c7574
-GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
+DATA shuffle384<>+0(SB)/8, $0x0f0e07060d0c0504
+DATA shuffle384<>+8(SB)/8, $0x1f1e17161d1c1514
+DATA shuffle384<>+16(SB)/8, $0x2f2e27262d2c2524
+DATA shuffle384<>+24(SB)/8, $0x3f3e37363d3c3534
+DATA shuffle384<>+32(SB)/8, $0x4f4e47464d4c4544
+DATA shuffle384<>+40(SB)/8, $0x5f5e57565d5c5554
+DATA shuffle384<>+48(SB)/8, $0x6f6e67666d6c6564
+DATA shuffle384<>+56(SB)/8, $0x7f7e77767d7c7574
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -11795,24 +12462,24 @@ TEXT ·tunzip2x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle364<>+0(SB), Z31
-	VMOVDQU64 shuffle365<>+0(SB), Z30
+	VMOVDQU64 shuffle385<>+0(SB), Z31
+	VMOVDQU64 shuffle386<>+0(SB), Z30
 
-group465:
+group482:
 	MOVQ rows+24(FP), DI
 
-row466:
+row483:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last468
+	JB   last485
 
-chunks467:
+chunks484:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle364<>+0(SB), Z3
+	VMOVDQU64 shuffle385<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
@@ -11821,46 +12488,46 @@ chunks467:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks467
+	JAE       chunks484
 
-last468:
+last485:
 	TESTQ R9, R9
-	JZ    rowdone469
+	JZ    rowdone486
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks467
+	JMP   chunks484
 
-rowdone469:
+rowdone486:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row466
+	JNZ  row483
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group465
+	JNZ  group482
 	VZEROUPPER
 	RET
 
-DATA shuffle364<>+0(SB)/8, $0x0000000400000000
-DATA shuffle364<>+8(SB)/8, $0x0000000500000001
-DATA shuffle364<>+16(SB)/8, $0x0000000c00000008
-DATA shuffle364<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle364<>+32(SB)/8, $0x0000001400000010
-DATA shuffle364<>+40(SB)/8, $0x0000001500000011
-DATA shuffle364<>+48(SB)/8, $0x0000001c00000018
-DATA shuffle364<>+56(SB)/8, $0x0000001d00000019
-GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+DATA shuffle385<>+0(SB)/8, $0x0000000400000000
+DATA shuffle385<>+8(SB)/8, $0x0000000500000001
+DATA shuffle385<>+16(SB)/8, $0x0000000c00000008
+DATA shuffle385<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle385<>+32(SB)/8, $0x0000001400000010
+DATA shuffle385<>+40(SB)/8, $0x0000001500000011
+DATA shuffle385<>+48(SB)/8, $0x0000001c00000018
+DATA shuffle385<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle365<>+0(SB)/8, $0x0000000600000002
-DATA shuffle365<>+8(SB)/8, $0x0000000700000003
-DATA shuffle365<>+16(SB)/8, $0x0000000e0000000a
-DATA shuffle365<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle365<>+32(SB)/8, $0x0000001600000012
-DATA shuffle365<>+40(SB)/8, $0x0000001700000013
-DATA shuffle365<>+48(SB)/8, $0x0000001e0000001a
-DATA shuffle365<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+DATA shuffle386<>+0(SB)/8, $0x0000000600000002
+DATA shuffle386<>+8(SB)/8, $0x0000000700000003
+DATA shuffle386<>+16(SB)/8, $0x0000000e0000000a
+DATA shuffle386<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle386<>+32(SB)/8, $0x0000001600000012
+DATA shuffle386<>+40(SB)/8, $0x0000001700000013
+DATA shuffle386<>+48(SB)/8, $0x0000001e0000001a
+DATA shuffle386<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -11882,24 +12549,24 @@ TEXT ·tunzip2x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle366<>+0(SB), Z31
-	VMOVDQU64 shuffle367<>+0(SB), Z30
+	VMOVDQU64 shuffle387<>+0(SB), Z31
+	VMOVDQU64 shuffle388<>+0(SB), Z30
 
-group470:
+group487:
 	MOVQ rows+24(FP), DI
 
-row471:
+row488:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last473
+	JB   last490
 
-chunks472:
+chunks489:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle366<>+0(SB), Z3
+	VMOVDQU64 shuffle387<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2Q  Z1, Z30, Z0
@@ -11908,46 +12575,46 @@ chunks472:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks472
+	JAE       chunks489
 
-last473:
+last490:
 	TESTQ R9, R9
-	JZ    rowdone474
+	JZ    rowdone491
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks472
+	JMP   chunks489
 
-rowdone474:
+rowdone491:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row471
+	JNZ  row488
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group470
+	JNZ  group487
 	VZEROUPPER
 	RET
 
-DATA shuffle366<>+0(SB)/8, $0x0000000000000000
-DATA shuffle366<>+8(SB)/8, $0x0000000000000004
-DATA shuffle366<>+16(SB)/8, $0x0000000000000001
-DATA shuffle366<>+24(SB)/8, $0x0000000000000005
-DATA shuffle366<>+32(SB)/8, $0x0000000000000008
-DATA shuffle366<>+40(SB)/8, $0x000000000000000c
-DATA shuffle366<>+48(SB)/8, $0x0000000000000009
-DATA shuffle366<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+DATA shuffle387<>+0(SB)/8, $0x0000000000000000
+DATA shuffle387<>+8(SB)/8, $0x0000000000000004
+DATA shuffle387<>+16(SB)/8, $0x0000000000000001
+DATA shuffle387<>+24(SB)/8, $0x0000000000000005
+DATA shuffle387<>+32(SB)/8, $0x0000000000000008
+DATA shuffle387<>+40(SB)/8, $0x000000000000000c
+DATA shuffle387<>+48(SB)/8, $0x0000000000000009
+DATA shuffle387<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle367<>+0(SB)/8, $0x0000000000000002
-DATA shuffle367<>+8(SB)/8, $0x0000000000000006
-DATA shuffle367<>+16(SB)/8, $0x0000000000000003
-DATA shuffle367<>+24(SB)/8, $0x0000000000000007
-DATA shuffle367<>+32(SB)/8, $0x000000000000000a
-DATA shuffle367<>+40(SB)/8, $0x000000000000000e
-DATA shuffle367<>+48(SB)/8, $0x000000000000000b
-DATA shuffle367<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+DATA shuffle388<>+0(SB)/8, $0x0000000000000002
+DATA shuffle388<>+8(SB)/8, $0x0000000000000006
+DATA shuffle388<>+16(SB)/8, $0x0000000000000003
+DATA shuffle388<>+24(SB)/8, $0x0000000000000007
+DATA shuffle388<>+32(SB)/8, $0x000000000000000a
+DATA shuffle388<>+40(SB)/8, $0x000000000000000e
+DATA shuffle388<>+48(SB)/8, $0x000000000000000b
+DATA shuffle388<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -11971,13 +12638,13 @@ TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem475:
+rem492:
 	CMPQ DI, $+64
-	JB   remdone476
+	JB   remdone493
 	SUBQ $+60, DI
-	JMP  rem475
+	JMP  rem492
 
-remdone476:
+remdone493:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -11996,81 +12663,81 @@ remdone476:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle368<>+0(SB), Z31
-	VMOVDQU64 shuffle369<>+0(SB), Z30
+	VMOVDQU64 shuffle389<>+0(SB), Z31
+	VMOVDQU64 shuffle390<>+0(SB), Z30
 
-group477:
+group494:
 	MOVQ rows+24(FP), DI
 
-row478:
+row495:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last480
+	JB   last497
 
-chunks479:
+chunks496:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle368<>+0(SB), Z3
+	VMOVDQU64 shuffle389<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks479
+	JAE       chunks496
 
-last480:
+last497:
 	TESTQ      R9, R9
-	JZ         rowdone481
+	JZ         rowdone498
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle368<>+0(SB), Z3
+	VMOVDQU64  shuffle389<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone481:
+rowdone498:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row478
+	JNZ  row495
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group477
+	JNZ  group494
 	VZEROUPPER
 	RET
 
-DATA shuffle368<>+0(SB)/8, $0x100c090501080400
-DATA shuffle368<>+8(SB)/8, $0x19201c1815110d14
-DATA shuffle368<>+16(SB)/8, $0x2d29252c2824211d
-DATA shuffle368<>+24(SB)/8, $0x403c393531383430
-DATA shuffle368<>+32(SB)/8, $0x49504c4845413d44
-DATA shuffle368<>+40(SB)/8, $0x5d59555c5854514d
-DATA shuffle368<>+48(SB)/8, $0x706c696561686460
-DATA shuffle368<>+56(SB)/8, $0x0000000075716d74
-GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
+DATA shuffle389<>+0(SB)/8, $0x100c090501080400
+DATA shuffle389<>+8(SB)/8, $0x19201c1815110d14
+DATA shuffle389<>+16(SB)/8, $0x2d29252c2824211d
+DATA shuffle389<>+24(SB)/8, $0x403c393531383430
+DATA shuffle389<>+32(SB)/8, $0x49504c4845413d44
+DATA shuffle389<>+40(SB)/8, $0x5d59555c5854514d
+DATA shuffle389<>+48(SB)/8, $0x706c696561686460
+DATA shuffle389<>+56(SB)/8, $0x0000000075716d74
+GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle369<>+0(SB)/8, $0x120e0b07030a0602
-DATA shuffle369<>+8(SB)/8, $0x1b221e1a17130f16
-DATA shuffle369<>+16(SB)/8, $0x2f2b272e2a26231f
-DATA shuffle369<>+24(SB)/8, $0x423e3b37333a3632
-DATA shuffle369<>+32(SB)/8, $0x4b524e4a47433f46
-DATA shuffle369<>+40(SB)/8, $0x5f5b575e5a56534f
-DATA shuffle369<>+48(SB)/8, $0x726e6b67636a6662
-DATA shuffle369<>+56(SB)/8, $0x0000000077736f76
-GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
+DATA shuffle390<>+0(SB)/8, $0x120e0b07030a0602
+DATA shuffle390<>+8(SB)/8, $0x1b221e1a17130f16
+DATA shuffle390<>+16(SB)/8, $0x2f2b272e2a26231f
+DATA shuffle390<>+24(SB)/8, $0x423e3b37333a3632
+DATA shuffle390<>+32(SB)/8, $0x4b524e4a47433f46
+DATA shuffle390<>+40(SB)/8, $0x5f5b575e5a56534f
+DATA shuffle390<>+48(SB)/8, $0x726e6b67636a6662
+DATA shuffle390<>+56(SB)/8, $0x0000000077736f76
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -12094,13 +12761,13 @@ TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem482:
+rem499:
 	CMPQ DI, $+64
-	JB   remdone483
+	JB   remdone500
 	SUBQ $+60, DI
-	JMP  rem482
+	JMP  rem499
 
-remdone483:
+remdone500:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12119,81 +12786,81 @@ remdone483:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle370<>+0(SB), Z31
-	VMOVDQU64 shuffle371<>+0(SB), Z30
+	VMOVDQU64 shuffle391<>+0(SB), Z31
+	VMOVDQU64 shuffle392<>+0(SB), Z30
 
-group484:
+group501:
 	MOVQ rows+24(FP), DI
 
-row485:
+row502:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last487
+	JB   last504
 
-chunks486:
+chunks503:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle370<>+0(SB), Z3
+	VMOVDQU64 shuffle391<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
 	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*1)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks486
+	JAE       chunks503
 
-last487:
+last504:
 	TESTQ      R9, R9
-	JZ         rowdone488
+	JZ         rowdone505
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle370<>+0(SB), Z3
+	VMOVDQU64  shuffle391<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2B   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone488:
+rowdone505:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row485
+	JNZ  row502
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group484
+	JNZ  group501
 	VZEROUPPER
 	RET
 
-DATA shuffle370<>+0(SB)/8, $0x0302111009080100
-DATA shuffle370<>+8(SB)/8, $0x2120191813120b0a
-DATA shuffle370<>+16(SB)/8, $0x2b2a23221b1a2928
-DATA shuffle370<>+24(SB)/8, $0x3332414039383130
-DATA shuffle370<>+32(SB)/8, $0x5150494843423b3a
-DATA shuffle370<>+40(SB)/8, $0x5b5a53524b4a5958
-DATA shuffle370<>+48(SB)/8, $0x6362717069686160
-DATA shuffle370<>+56(SB)/8, $0x0000000073726b6a
-GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
+DATA shuffle391<>+0(SB)/8, $0x0302111009080100
+DATA shuffle391<>+8(SB)/8, $0x2120191813120b0a
+DATA shuffle391<>+16(SB)/8, $0x2b2a23221b1a2928
+DATA shuffle391<>+24(SB)/8, $0x3332414039383130
+DATA shuffle391<>+32(SB)/8, $0x5150494843423b3a
+DATA shuffle391<>+40(SB)/8, $0x5b5a53524b4a5958
+DATA shuffle391<>+48(SB)/8, $0x6362717069686160
+DATA shuffle391<>+56(SB)/8, $0x0000000073726b6a
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle371<>+0(SB)/8, $0x070615140d0c0504
-DATA shuffle371<>+8(SB)/8, $0x25241d1c17160f0e
-DATA shuffle371<>+16(SB)/8, $0x2f2e27261f1e2d2c
-DATA shuffle371<>+24(SB)/8, $0x373645443d3c3534
-DATA shuffle371<>+32(SB)/8, $0x55544d4c47463f3e
-DATA shuffle371<>+40(SB)/8, $0x5f5e57564f4e5d5c
-DATA shuffle371<>+48(SB)/8, $0x676675746d6c6564
-DATA shuffle371<>+56(SB)/8, $0x0000000077766f6e
-GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
+DATA shuffle392<>+0(SB)/8, $0x070615140d0c0504
+DATA shuffle392<>+8(SB)/8, $0x25241d1c17160f0e
+DATA shuffle392<>+16(SB)/8, $0x2f2e27261f1e2d2c
+DATA shuffle392<>+24(SB)/8, $0x373645443d3c3534
+DATA shuffle392<>+32(SB)/8, $0x55544d4c47463f3e
+DATA shuffle392<>+40(SB)/8, $0x5f5e57564f4e5d5c
+DATA shuffle392<>+48(SB)/8, $0x676675746d6c6564
+DATA shuffle392<>+56(SB)/8, $0x0000000077766f6e
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -12217,13 +12884,13 @@ TEXT ·tunzip2x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem489:
+rem506:
 	CMPQ DI, $+64
-	JB   remdone490
+	JB   remdone507
 	SUBQ $+48, DI
-	JMP  rem489
+	JMP  rem506
 
-remdone490:
+remdone507:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12244,24 +12911,24 @@ remdone490:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle372<>+0(SB), Z31
-	VMOVDQU64 shuffle373<>+0(SB), Z30
+	VMOVDQU64 shuffle393<>+0(SB), Z31
+	VMOVDQU64 shuffle394<>+0(SB), Z30
 
-group491:
+group508:
 	MOVQ rows+24(FP), DI
 
-row492:
+row509:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last494
+	JB   last511
 
-chunks493:
+chunks510:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle372<>+0(SB), Z3
+	VMOVDQU64 shuffle393<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
@@ -12272,51 +12939,51 @@ chunks493:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks493
+	JAE       chunks510
 
-last494:
+last511:
 	TESTQ      R9, R9
-	JZ         rowdone495
+	JZ         rowdone512
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle372<>+0(SB), Z3
+	VMOVDQU64  shuffle393<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2D   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone495:
+rowdone512:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row492
+	JNZ  row509
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group491
+	JNZ  group508
 	VZEROUPPER
 	RET
 
-DATA shuffle372<>+0(SB)/8, $0x0000000400000000
-DATA shuffle372<>+8(SB)/8, $0x0000000100000008
-DATA shuffle372<>+16(SB)/8, $0x0000000900000005
-DATA shuffle372<>+24(SB)/8, $0x000000100000000c
-DATA shuffle372<>+32(SB)/8, $0x0000000d00000014
-DATA shuffle372<>+40(SB)/8, $0x0000001500000011
-DATA shuffle372<>+48(SB)/8, $0x0000000000000000
-DATA shuffle372<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
+DATA shuffle393<>+0(SB)/8, $0x0000000400000000
+DATA shuffle393<>+8(SB)/8, $0x0000000100000008
+DATA shuffle393<>+16(SB)/8, $0x0000000900000005
+DATA shuffle393<>+24(SB)/8, $0x000000100000000c
+DATA shuffle393<>+32(SB)/8, $0x0000000d00000014
+DATA shuffle393<>+40(SB)/8, $0x0000001500000011
+DATA shuffle393<>+48(SB)/8, $0x0000000000000000
+DATA shuffle393<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle373<>+0(SB)/8, $0x0000000600000002
-DATA shuffle373<>+8(SB)/8, $0x000000030000000a
-DATA shuffle373<>+16(SB)/8, $0x0000000b00000007
-DATA shuffle373<>+24(SB)/8, $0x000000120000000e
-DATA shuffle373<>+32(SB)/8, $0x0000000f00000016
-DATA shuffle373<>+40(SB)/8, $0x0000001700000013
-DATA shuffle373<>+48(SB)/8, $0x0000000000000000
-DATA shuffle373<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
+DATA shuffle394<>+0(SB)/8, $0x0000000600000002
+DATA shuffle394<>+8(SB)/8, $0x000000030000000a
+DATA shuffle394<>+16(SB)/8, $0x0000000b00000007
+DATA shuffle394<>+24(SB)/8, $0x000000120000000e
+DATA shuffle394<>+32(SB)/8, $0x0000000f00000016
+DATA shuffle394<>+40(SB)/8, $0x0000001700000013
+DATA shuffle394<>+48(SB)/8, $0x0000000000000000
+DATA shuffle394<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -12340,13 +13007,13 @@ TEXT ·tunzip2x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem496:
+rem513:
 	CMPQ DI, $+64
-	JB   remdone497
+	JB   remdone514
 	SUBQ $+48, DI
-	JMP  rem496
+	JMP  rem513
 
-remdone497:
+remdone514:
 	IMUL3Q    $+2, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -12367,24 +13034,24 @@ remdone497:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle374<>+0(SB), Z31
-	VMOVDQU64 shuffle375<>+0(SB), Z30
+	VMOVDQU64 shuffle395<>+0(SB), Z31
+	VMOVDQU64 shuffle396<>+0(SB), Z30
 
-group498:
+group515:
 	MOVQ rows+24(FP), DI
 
-row499:
+row516:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last501
+	JB   last518
 
-chunks500:
+chunks517:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle374<>+0(SB), Z3
+	VMOVDQU64 shuffle395<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
@@ -12395,51 +13062,51 @@ chunks500:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks500
+	JAE       chunks517
 
-last501:
+last518:
 	TESTQ      R9, R9
-	JZ         rowdone502
+	JZ         rowdone519
 	LEAQ       (CX)(R8*1), R9
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle374<>+0(SB), Z3
+	VMOVDQU64  shuffle395<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
 	VPERMT2Q   Z1, Z30, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*1)
 
-rowdone502:
+rowdone519:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row499
+	JNZ  row516
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group498
+	JNZ  group515
 	VZEROUPPER
 	RET
 
-DATA shuffle374<>+0(SB)/8, $0x0000000000000000
-DATA shuffle374<>+8(SB)/8, $0x0000000000000004
-DATA shuffle374<>+16(SB)/8, $0x0000000000000008
-DATA shuffle374<>+24(SB)/8, $0x0000000000000001
-DATA shuffle374<>+32(SB)/8, $0x0000000000000005
-DATA shuffle374<>+40(SB)/8, $0x0000000000000009
-DATA shuffle374<>+48(SB)/8, $0x0000000000000000
-DATA shuffle374<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
+DATA shuffle395<>+0(SB)/8, $0x0000000000000000
+DATA shuffle395<>+8(SB)/8, $0x0000000000000004
+DATA shuffle395<>+16(SB)/8, $0x0000000000000008
+DATA shuffle395<>+24(SB)/8, $0x0000000000000001
+DATA shuffle395<>+32(SB)/8, $0x0000000000000005
+DATA shuffle395<>+40(SB)/8, $0x0000000000000009
+DATA shuffle395<>+48(SB)/8, $0x0000000000000000
+DATA shuffle395<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle375<>+0(SB)/8, $0x0000000000000002
-DATA shuffle375<>+8(SB)/8, $0x0000000000000006
-DATA shuffle375<>+16(SB)/8, $0x000000000000000a
-DATA shuffle375<>+24(SB)/8, $0x0000000000000003
-DATA shuffle375<>+32(SB)/8, $0x0000000000000007
-DATA shuffle375<>+40(SB)/8, $0x000000000000000b
-DATA shuffle375<>+48(SB)/8, $0x0000000000000000
-DATA shuffle375<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
+DATA shuffle396<>+0(SB)/8, $0x0000000000000002
+DATA shuffle396<>+8(SB)/8, $0x0000000000000006
+DATA shuffle396<>+16(SB)/8, $0x000000000000000a
+DATA shuffle396<>+24(SB)/8, $0x0000000000000003
+DATA shuffle396<>+32(SB)/8, $0x0000000000000007
+DATA shuffle396<>+40(SB)/8, $0x000000000000000b
+DATA shuffle396<>+48(SB)/8, $0x0000000000000000
+DATA shuffle396<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12461,24 +13128,24 @@ TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle376<>+0(SB), Z31
-	VMOVDQU64 shuffle377<>+0(SB), Z30
+	VMOVDQU64 shuffle397<>+0(SB), Z31
+	VMOVDQU64 shuffle398<>+0(SB), Z30
 
-group503:
+group520:
 	MOVQ rows+24(FP), DI
 
-row504:
+row521:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last506
+	JB   last523
 
-chunks505:
+chunks522:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle376<>+0(SB), Z3
+	VMOVDQU64 shuffle397<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -12487,46 +13154,46 @@ chunks505:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks505
+	JAE       chunks522
 
-last506:
+last523:
 	TESTQ R9, R9
-	JZ    rowdone507
+	JZ    rowdone524
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks505
+	JMP   chunks522
 
-rowdone507:
+rowdone524:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row504
+	JNZ  row521
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group503
+	JNZ  group520
 	VZEROUPPER
 	RET
 
-DATA shuffle376<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle376<>+8(SB)/8, $0x1d1915111c181410
-DATA shuffle376<>+16(SB)/8, $0x2d2925212c282420
-DATA shuffle376<>+24(SB)/8, $0x3d3935313c383430
-DATA shuffle376<>+32(SB)/8, $0x4d4945414c484440
-DATA shuffle376<>+40(SB)/8, $0x5d5955515c585450
-DATA shuffle376<>+48(SB)/8, $0x6d6965616c686460
-DATA shuffle376<>+56(SB)/8, $0x7d7975717c787470
-GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
+DATA shuffle397<>+0(SB)/8, $0x0d0905010c080400
+DATA shuffle397<>+8(SB)/8, $0x1d1915111c181410
+DATA shuffle397<>+16(SB)/8, $0x2d2925212c282420
+DATA shuffle397<>+24(SB)/8, $0x3d3935313c383430
+DATA shuffle397<>+32(SB)/8, $0x4d4945414c484440
+DATA shuffle397<>+40(SB)/8, $0x5d5955515c585450
+DATA shuffle397<>+48(SB)/8, $0x6d6965616c686460
+DATA shuffle397<>+56(SB)/8, $0x7d7975717c787470
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle377<>+0(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle377<>+8(SB)/8, $0x1f1b17131e1a1612
-DATA shuffle377<>+16(SB)/8, $0x2f2b27232e2a2622
-DATA shuffle377<>+24(SB)/8, $0x3f3b37333e3a3632
-DATA shuffle377<>+32(SB)/8, $0x4f4b47434e4a4642
-DATA shuffle377<>+40(SB)/8, $0x5f5b57535e5a5652
-DATA shuffle377<>+48(SB)/8, $0x6f6b67636e6a6662
-DATA shuffle377<>+56(SB)/8, $0x7f7b77737e7a7672
-GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
+DATA shuffle398<>+0(SB)/8, $0x0f0b07030e0a0602
+DATA shuffle398<>+8(SB)/8, $0x1f1b17131e1a1612
+DATA shuffle398<>+16(SB)/8, $0x2f2b27232e2a2622
+DATA shuffle398<>+24(SB)/8, $0x3f3b37333e3a3632
+DATA shuffle398<>+32(SB)/8, $0x4f4b47434e4a4642
+DATA shuffle398<>+40(SB)/8, $0x5f5b57535e5a5652
+DATA shuffle398<>+48(SB)/8, $0x6f6b67636e6a6662
+DATA shuffle398<>+56(SB)/8, $0x7f7b77737e7a7672
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12548,24 +13215,24 @@ TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle378<>+0(SB), Z31
-	VMOVDQU64 shuffle379<>+0(SB), Z30
+	VMOVDQU64 shuffle399<>+0(SB), Z31
+	VMOVDQU64 shuffle400<>+0(SB), Z30
 
-group508:
+group525:
 	MOVQ rows+24(FP), DI
 
-row509:
+row526:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last511
+	JB   last528
 
-chunks510:
+chunks527:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle378<>+0(SB), Z3
+	VMOVDQU64 shuffle399<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -12574,46 +13241,46 @@ chunks510:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks510
+	JAE       chunks527
 
-last511:
+last528:
 	TESTQ R9, R9
-	JZ    rowdone512
+	JZ    rowdone529
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks510
+	JMP   chunks527
 
-rowdone512:
+rowdone529:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row509
+	JNZ  row526
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group508
+	JNZ  group525
 	VZEROUPPER
 	RET
 
-DATA shuffle378<>+0(SB)/8, $0x1918111009080100
-DATA shuffle378<>+8(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle378<>+16(SB)/8, $0x3938313029282120
-DATA shuffle378<>+24(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle378<>+32(SB)/8, $0x5958515049484140
-DATA shuffle378<>+40(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle378<>+48(SB)/8, $0x7978717069686160
-DATA shuffle378<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
+DATA shuffle399<>+0(SB)/8, $0x1918111009080100
+DATA shuffle399<>+8(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle399<>+16(SB)/8, $0x3938313029282120
+DATA shuffle399<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle399<>+32(SB)/8, $0x5958515049484140
+DATA shuffle399<>+40(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle399<>+48(SB)/8, $0x7978717069686160
+DATA shuffle399<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle379<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle379<>+8(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle379<>+16(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle379<>+24(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle379<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle379<>+40(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle379<>+48(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle379<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
+DATA shuffle400<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle400<>+8(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle400<>+16(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle400<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle400<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle400<>+40(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle400<>+48(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle400<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -12635,24 +13302,24 @@ TEXT ·tunzip2x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle380<>+0(SB), Z31
-	VMOVDQU64 shuffle381<>+0(SB), Z30
+	VMOVDQU64 shuffle401<>+0(SB), Z31
+	VMOVDQU64 shuffle402<>+0(SB), Z30
 
-group513:
+group530:
 	MOVQ rows+24(FP), DI
 
-row514:
+row531:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last516
+	JB   last533
 
-chunks515:
+chunks532:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle380<>+0(SB), Z3
+	VMOVDQU64 shuffle401<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2D  Z1, Z30, Z0
@@ -12661,46 +13328,46 @@ chunks515:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks515
+	JAE       chunks532
 
-last516:
+last533:
 	TESTQ R9, R9
-	JZ    rowdone517
+	JZ    rowdone534
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks515
+	JMP   chunks532
 
-rowdone517:
+rowdone534:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row514
+	JNZ  row531
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group513
+	JNZ  group530
 	VZEROUPPER
 	RET
 
-DATA shuffle380<>+0(SB)/8, $0x0000000400000000
-DATA shuffle380<>+8(SB)/8, $0x0000000c00000008
-DATA shuffle380<>+16(SB)/8, $0x0000000500000001
-DATA shuffle380<>+24(SB)/8, $0x0000000d00000009
-DATA shuffle380<>+32(SB)/8, $0x0000001400000010
-DATA shuffle380<>+40(SB)/8, $0x0000001c00000018
-DATA shuffle380<>+48(SB)/8, $0x0000001500000011
-DATA shuffle380<>+56(SB)/8, $0x0000001d00000019
-GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
+DATA shuffle401<>+0(SB)/8, $0x0000000400000000
+DATA shuffle401<>+8(SB)/8, $0x0000000c00000008
+DATA shuffle401<>+16(SB)/8, $0x0000000500000001
+DATA shuffle401<>+24(SB)/8, $0x0000000d00000009
+DATA shuffle401<>+32(SB)/8, $0x0000001400000010
+DATA shuffle401<>+40(SB)/8, $0x0000001c00000018
+DATA shuffle401<>+48(SB)/8, $0x0000001500000011
+DATA shuffle401<>+56(SB)/8, $0x0000001d00000019
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle381<>+0(SB)/8, $0x0000000600000002
-DATA shuffle381<>+8(SB)/8, $0x0000000e0000000a
-DATA shuffle381<>+16(SB)/8, $0x0000000700000003
-DATA shuffle381<>+24(SB)/8, $0x0000000f0000000b
-DATA shuffle381<>+32(SB)/8, $0x0000001600000012
-DATA shuffle381<>+40(SB)/8, $0x0000001e0000001a
-DATA shuffle381<>+48(SB)/8, $0x0000001700000013
-DATA shuffle381<>+56(SB)/8, $0x0000001f0000001b
-GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
+DATA shuffle402<>+0(SB)/8, $0x0000000600000002
+DATA shuffle402<>+8(SB)/8, $0x0000000e0000000a
+DATA shuffle402<>+16(SB)/8, $0x0000000700000003
+DATA shuffle402<>+24(SB)/8, $0x0000000f0000000b
+DATA shuffle402<>+32(SB)/8, $0x0000001600000012
+DATA shuffle402<>+40(SB)/8, $0x0000001e0000001a
+DATA shuffle402<>+48(SB)/8, $0x0000001700000013
+DATA shuffle402<>+56(SB)/8, $0x0000001f0000001b
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -12725,17 +13392,17 @@ TEXT ·tunzip2x4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle41<>+0(SB), Z31
 	VMOVDQU64 shuffle42<>+0(SB), Z30
 
-group518:
+group535:
 	MOVQ rows+24(FP), DI
 
-row519:
+row536:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last521
+	JB   last538
 
-chunks520:
+chunks537:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
@@ -12748,24 +13415,24 @@ chunks520:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks520
+	JAE       chunks537
 
-last521:
+last538:
 	TESTQ R9, R9
-	JZ    rowdone522
+	JZ    rowdone539
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks520
+	JMP   chunks537
 
-rowdone522:
+rowdone539:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row519
+	JNZ  row536
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group518
+	JNZ  group535
 	VZEROUPPER
 	RET
 
@@ -12789,24 +13456,24 @@ TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle382<>+0(SB), Z31
-	VMOVDQU64 shuffle383<>+0(SB), Z30
+	VMOVDQU64 shuffle403<>+0(SB), Z31
+	VMOVDQU64 shuffle404<>+0(SB), Z30
 
-group523:
+group540:
 	MOVQ rows+24(FP), DI
 
-row524:
+row541:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last526
+	JB   last543
 
-chunks525:
+chunks542:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle382<>+0(SB), Z3
+	VMOVDQU64 shuffle403<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -12815,46 +13482,46 @@ chunks525:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks525
+	JAE       chunks542
 
-last526:
+last543:
 	TESTQ R9, R9
-	JZ    rowdone527
+	JZ    rowdone544
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks525
+	JMP   chunks542
 
-rowdone527:
+rowdone544:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row524
+	JNZ  row541
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group523
+	JNZ  group540
 	VZEROUPPER
 	RET
 
-DATA shuffle382<>+0(SB)/8, $0x1c1814100c080400
-DATA shuffle382<>+8(SB)/8, $0x1d1915110d090501
-DATA shuffle382<>+16(SB)/8, $0x3c3834302c282420
-DATA shuffle382<>+24(SB)/8, $0x3d3935312d292521
-DATA shuffle382<>+32(SB)/8, $0x5c5854504c484440
-DATA shuffle382<>+40(SB)/8, $0x5d5955514d494541
-DATA shuffle382<>+48(SB)/8, $0x7c7874706c686460
-DATA shuffle382<>+56(SB)/8, $0x7d7975716d696561
-GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
+DATA shuffle403<>+0(SB)/8, $0x1c1814100c080400
+DATA shuffle403<>+8(SB)/8, $0x1d1915110d090501
+DATA shuffle403<>+16(SB)/8, $0x3c3834302c282420
+DATA shuffle403<>+24(SB)/8, $0x3d3935312d292521
+DATA shuffle403<>+32(SB)/8, $0x5c5854504c484440
+DATA shuffle403<>+40(SB)/8, $0x5d5955514d494541
+DATA shuffle403<>+48(SB)/8, $0x7c7874706c686460
+DATA shuffle403<>+56(SB)/8, $0x7d7975716d696561
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle383<>+0(SB)/8, $0x1e1a16120e0a0602
-DATA shuffle383<>+8(SB)/8, $0x1f1b17130f0b0703
-DATA shuffle383<>+16(SB)/8, $0x3e3a36322e2a2622
-DATA shuffle383<>+24(SB)/8, $0x3f3b37332f2b2723
-DATA shuffle383<>+32(SB)/8, $0x5e5a56524e4a4642
-DATA shuffle383<>+40(SB)/8, $0x5f5b57534f4b4743
-DATA shuffle383<>+48(SB)/8, $0x7e7a76726e6a6662
-DATA shuffle383<>+56(SB)/8, $0x7f7b77736f6b6763
-GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
+DATA shuffle404<>+0(SB)/8, $0x1e1a16120e0a0602
+DATA shuffle404<>+8(SB)/8, $0x1f1b17130f0b0703
+DATA shuffle404<>+16(SB)/8, $0x3e3a36322e2a2622
+DATA shuffle404<>+24(SB)/8, $0x3f3b37332f2b2723
+DATA shuffle404<>+32(SB)/8, $0x5e5a56524e4a4642
+DATA shuffle404<>+40(SB)/8, $0x5f5b57534f4b4743
+DATA shuffle404<>+48(SB)/8, $0x7e7a76726e6a6662
+DATA shuffle404<>+56(SB)/8, $0x7f7b77736f6b6763
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12876,24 +13543,24 @@ TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle384<>+0(SB), Z31
-	VMOVDQU64 shuffle385<>+0(SB), Z30
+	VMOVDQU64 shuffle405<>+0(SB), Z31
+	VMOVDQU64 shuffle406<>+0(SB), Z30
 
-group528:
+group545:
 	MOVQ rows+24(FP), DI
 
-row529:
+row546:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last531
+	JB   last548
 
-chunks530:
+chunks547:
 	LEAQ      (CX)(R8*1), R9
 	VMOVDQU64 (AX)(R8*2), Z0
 	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle384<>+0(SB), Z3
+	VMOVDQU64 shuffle405<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMT2B  Z1, Z30, Z0
@@ -12902,46 +13569,46 @@ chunks530:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks530
+	JAE       chunks547
 
-last531:
+last548:
 	TESTQ R9, R9
-	JZ    rowdone532
+	JZ    rowdone549
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks530
+	JMP   chunks547
 
-rowdone532:
+rowdone549:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row529
+	JNZ  row546
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group528
+	JNZ  group545
 	VZEROUPPER
 	RET
 
-DATA shuffle384<>+0(SB)/8, $0x1918111009080100
-DATA shuffle384<>+8(SB)/8, $0x3938313029282120
-DATA shuffle384<>+16(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle384<>+24(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle384<>+32(SB)/8, $0x5958515049484140
-DATA shuffle384<>+40(SB)/8, $0x7978717069686160
-DATA shuffle384<>+48(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle384<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
+DATA shuffle405<>+0(SB)/8, $0x1918111009080100
+DATA shuffle405<>+8(SB)/8, $0x3938313029282120
+DATA shuffle405<>+16(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle405<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle405<>+32(SB)/8, $0x5958515049484140
+DATA shuffle405<>+40(SB)/8, $0x7978717069686160
+DATA shuffle405<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle405<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle385<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle385<>+8(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle385<>+16(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle385<>+24(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle385<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle385<>+40(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle385<>+48(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle385<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
+DATA shuffle406<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle406<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle406<>+16(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle406<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle406<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle406<>+40(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle406<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle406<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12963,23 +13630,23 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle386<>+0(SB), Z31
-	VMOVDQU64 shuffle387<>+0(SB), Z30
-	VMOVDQU64 shuffle388<>+0(SB), Z29
-	VMOVDQU64 shuffle389<>+0(SB), Z28
-	VMOVDQU64 shuffle390<>+0(SB), Z27
+	VMOVDQU64 shuffle407<>+0(SB), Z31
+	VMOVDQU64 shuffle408<>+0(SB), Z30
+	VMOVDQU64 shuffle409<>+0(SB), Z29
+	VMOVDQU64 shuffle410<>+0(SB), Z28
+	VMOVDQU64 shuffle411<>+0(SB), Z27
 
-group533:
+group550:
 	MOVQ rows+24(FP), DI
 
-row534:
+row551:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last536
+	JB   last553
 
-chunks535:
+chunks552:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -13004,76 +13671,76 @@ chunks535:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks535
+	JAE        chunks552
 
-last536:
+last553:
 	TESTQ R9, R9
-	JZ    rowdone537
+	JZ    rowdone554
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks535
+	JMP   chunks552
 
-rowdone537:
+rowdone554:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row534
+	JNZ  row551
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group533
+	JNZ  group550
 	VZEROUPPER
 	RET
 
-DATA shuffle386<>+0(SB)/8, $0x0000ff0000ff0000
-DATA shuffle386<>+8(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle386<>+16(SB)/8, $0xff0000ff0000ff00
-DATA shuffle386<>+24(SB)/8, $0x0000ff0000ff0000
-DATA shuffle386<>+32(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle386<>+40(SB)/8, $0xff0000ff0000ff00
-DATA shuffle386<>+48(SB)/8, $0x0000ff0000ff0000
-DATA shuffle386<>+56(SB)/8, $0x00ff0000ff0000ff
-GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
+DATA shuffle407<>+0(SB)/8, $0x0000ff0000ff0000
+DATA shuffle407<>+8(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle407<>+16(SB)/8, $0xff0000ff0000ff00
+DATA shuffle407<>+24(SB)/8, $0x0000ff0000ff0000
+DATA shuffle407<>+32(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle407<>+40(SB)/8, $0xff0000ff0000ff00
+DATA shuffle407<>+48(SB)/8, $0x0000ff0000ff0000
+DATA shuffle407<>+56(SB)/8, $0x00ff0000ff0000ff
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle387<>+0(SB)/8, $0xff0000ff0000ff00
-DATA shuffle387<>+8(SB)/8, $0x0000ff0000ff0000
-DATA shuffle387<>+16(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle387<>+24(SB)/8, $0xff0000ff0000ff00
-DATA shuffle387<>+32(SB)/8, $0x0000ff0000ff0000
-DATA shuffle387<>+40(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle387<>+48(SB)/8, $0xff0000ff0000ff00
-DATA shuffle387<>+56(SB)/8, $0x0000ff0000ff0000
-GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
+DATA shuffle408<>+0(SB)/8, $0xff0000ff0000ff00
+DATA shuffle408<>+8(SB)/8, $0x0000ff0000ff0000
+DATA shuffle408<>+16(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle408<>+24(SB)/8, $0xff0000ff0000ff00
+DATA shuffle408<>+32(SB)/8, $0x0000ff0000ff0000
+DATA shuffle408<>+40(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle408<>+48(SB)/8, $0xff0000ff0000ff00
+DATA shuffle408<>+56(SB)/8, $0x0000ff0000ff0000
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle388<>+0(SB)/8, $0x15120f0c09060300
-DATA shuffle388<>+8(SB)/8, $0x2d2a2724211e1b18
-DATA shuffle388<>+16(SB)/8, $0x05023f3c39363330
-DATA shuffle388<>+24(SB)/8, $0x1d1a1714110e0b08
-DATA shuffle388<>+32(SB)/8, $0x35322f2c29262320
-DATA shuffle388<>+40(SB)/8, $0x0d0a0704013e3b38
-DATA shuffle388<>+48(SB)/8, $0x25221f1c19161310
-DATA shuffle388<>+56(SB)/8, $0x3d3a3734312e2b28
-GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
+DATA shuffle409<>+0(SB)/8, $0x15120f0c09060300
+DATA shuffle409<>+8(SB)/8, $0x2d2a2724211e1b18
+DATA shuffle409<>+16(SB)/8, $0x05023f3c39363330
+DATA shuffle409<>+24(SB)/8, $0x1d1a1714110e0b08
+DATA shuffle409<>+32(SB)/8, $0x35322f2c29262320
+DATA shuffle409<>+40(SB)/8, $0x0d0a0704013e3b38
+DATA shuffle409<>+48(SB)/8, $0x25221f1c19161310
+DATA shuffle409<>+56(SB)/8, $0x3d3a3734312e2b28
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle389<>+0(SB)/8, $0x1613100d0a070401
-DATA shuffle389<>+8(SB)/8, $0x2e2b2825221f1c19
-DATA shuffle389<>+16(SB)/8, $0x0603003d3a373431
-DATA shuffle389<>+24(SB)/8, $0x1e1b1815120f0c09
-DATA shuffle389<>+32(SB)/8, $0x3633302d2a272421
-DATA shuffle389<>+40(SB)/8, $0x0e0b0805023f3c39
-DATA shuffle389<>+48(SB)/8, $0x2623201d1a171411
-DATA shuffle389<>+56(SB)/8, $0x3e3b3835322f2c29
-GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
+DATA shuffle410<>+0(SB)/8, $0x1613100d0a070401
+DATA shuffle410<>+8(SB)/8, $0x2e2b2825221f1c19
+DATA shuffle410<>+16(SB)/8, $0x0603003d3a373431
+DATA shuffle410<>+24(SB)/8, $0x1e1b1815120f0c09
+DATA shuffle410<>+32(SB)/8, $0x3633302d2a272421
+DATA shuffle410<>+40(SB)/8, $0x0e0b0805023f3c39
+DATA shuffle410<>+48(SB)/8, $0x2623201d1a171411
+DATA shuffle410<>+56(SB)/8, $0x3e3b3835322f2c29
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle390<>+0(SB)/8, $0x1714110e0b080502
-DATA shuffle390<>+8(SB)/8, $0x2f2c292623201d1a
-DATA shuffle390<>+16(SB)/8, $0x0704013e3b383532
-DATA shuffle390<>+24(SB)/8, $0x1f1c191613100d0a
-DATA shuffle390<>+32(SB)/8, $0x3734312e2b282522
-DATA shuffle390<>+40(SB)/8, $0x0f0c090603003d3a
-DATA shuffle390<>+48(SB)/8, $0x2724211e1b181512
-DATA shuffle390<>+56(SB)/8, $0x3f3c393633302d2a
-GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
+DATA shuffle411<>+0(SB)/8, $0x1714110e0b080502
+DATA shuffle411<>+8(SB)/8, $0x2f2c292623201d1a
+DATA shuffle411<>+16(SB)/8, $0x0704013e3b383532
+DATA shuffle411<>+24(SB)/8, $0x1f1c191613100d0a
+DATA shuffle411<>+32(SB)/8, $0x3734312e2b282522
+DATA shuffle411<>+40(SB)/8, $0x0f0c090603003d3a
+DATA shuffle411<>+48(SB)/8, $0x2724211e1b181512
+DATA shuffle411<>+56(SB)/8, $0x3f3c393633302d2a
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -13095,23 +13762,23 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle391<>+0(SB), Z31
-	VMOVDQU64 shuffle392<>+0(SB), Z30
-	VMOVDQU64 shuffle393<>+0(SB), Z29
-	VMOVDQU64 shuffle394<>+0(SB), Z28
-	VMOVDQU64 shuffle395<>+0(SB), Z27
+	VMOVDQU64 shuffle412<>+0(SB), Z31
+	VMOVDQU64 shuffle413<>+0(SB), Z30
+	VMOVDQU64 shuffle414<>+0(SB), Z29
+	VMOVDQU64 shuffle415<>+0(SB), Z28
+	VMOVDQU64 shuffle416<>+0(SB), Z27
 
-group538:
+group555:
 	MOVQ rows+24(FP), DI
 
-row539:
+row556:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last541
+	JB   last558
 
-chunks540:
+chunks557:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -13136,76 +13803,76 @@ chunks540:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks540
+	JAE        chunks557
 
-last541:
+last558:
 	TESTQ R9, R9
-	JZ    rowdone542
+	JZ    rowdone559
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks540
+	JMP   chunks557
 
-rowdone542:
+rowdone559:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row539
+	JNZ  row556
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group538
+	JNZ  group555
 	VZEROUPPER
 	RET
 
-DATA shuffle391<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle391<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle391<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle391<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle391<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle391<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle391<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle391<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
+DATA shuffle412<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle412<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle412<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle412<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle412<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle412<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle412<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle412<>+56(SB)/8, $0xffff00000000ffff
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle392<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle392<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle392<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle392<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle392<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle392<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle392<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle392<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
+DATA shuffle413<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle413<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle413<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle413<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle413<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle413<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle413<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle413<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle393<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle393<>+8(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle393<>+16(SB)/8, $0x03023d3c37363130
-DATA shuffle393<>+24(SB)/8, $0x1b1a15140f0e0908
-DATA shuffle393<>+32(SB)/8, $0x33322d2c27262120
-DATA shuffle393<>+40(SB)/8, $0x0b0a05043f3e3938
-DATA shuffle393<>+48(SB)/8, $0x23221d1c17161110
-DATA shuffle393<>+56(SB)/8, $0x3b3a35342f2e2928
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
+DATA shuffle414<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle414<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle414<>+16(SB)/8, $0x03023d3c37363130
+DATA shuffle414<>+24(SB)/8, $0x1b1a15140f0e0908
+DATA shuffle414<>+32(SB)/8, $0x33322d2c27262120
+DATA shuffle414<>+40(SB)/8, $0x0b0a05043f3e3938
+DATA shuffle414<>+48(SB)/8, $0x23221d1c17161110
+DATA shuffle414<>+56(SB)/8, $0x3b3a35342f2e2928
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle394<>+0(SB)/8, $0x15140f0e09080302
-DATA shuffle394<>+8(SB)/8, $0x2d2c272621201b1a
-DATA shuffle394<>+16(SB)/8, $0x05043f3e39383332
-DATA shuffle394<>+24(SB)/8, $0x1d1c171611100b0a
-DATA shuffle394<>+32(SB)/8, $0x35342f2e29282322
-DATA shuffle394<>+40(SB)/8, $0x0d0c070601003b3a
-DATA shuffle394<>+48(SB)/8, $0x25241f1e19181312
-DATA shuffle394<>+56(SB)/8, $0x3d3c373631302b2a
-GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
+DATA shuffle415<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle415<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle415<>+16(SB)/8, $0x05043f3e39383332
+DATA shuffle415<>+24(SB)/8, $0x1d1c171611100b0a
+DATA shuffle415<>+32(SB)/8, $0x35342f2e29282322
+DATA shuffle415<>+40(SB)/8, $0x0d0c070601003b3a
+DATA shuffle415<>+48(SB)/8, $0x25241f1e19181312
+DATA shuffle415<>+56(SB)/8, $0x3d3c373631302b2a
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle395<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle395<>+8(SB)/8, $0x2f2e292823221d1c
-DATA shuffle395<>+16(SB)/8, $0x070601003b3a3534
-DATA shuffle395<>+24(SB)/8, $0x1f1e191813120d0c
-DATA shuffle395<>+32(SB)/8, $0x373631302b2a2524
-DATA shuffle395<>+40(SB)/8, $0x0f0e090803023d3c
-DATA shuffle395<>+48(SB)/8, $0x272621201b1a1514
-DATA shuffle395<>+56(SB)/8, $0x3f3e393833322d2c
-GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
+DATA shuffle416<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle416<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle416<>+16(SB)/8, $0x070601003b3a3534
+DATA shuffle416<>+24(SB)/8, $0x1f1e191813120d0c
+DATA shuffle416<>+32(SB)/8, $0x373631302b2a2524
+DATA shuffle416<>+40(SB)/8, $0x0f0e090803023d3c
+DATA shuffle416<>+48(SB)/8, $0x272621201b1a1514
+DATA shuffle416<>+56(SB)/8, $0x3f3e393833322d2c
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -13227,23 +13894,23 @@ TEXT ·unzip3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle396<>+0(SB), Z31
-	VMOVDQU64 shuffle397<>+0(SB), Z30
-	VMOVDQU64 shuffle398<>+0(SB), Z29
-	VMOVDQU64 shuffle399<>+0(SB), Z28
-	VMOVDQU64 shuffle400<>+0(SB), Z27
+	VMOVDQU64 shuffle417<>+0(SB), Z31
+	VMOVDQU64 shuffle418<>+0(SB), Z30
+	VMOVDQU64 shuffle419<>+0(SB), Z29
+	VMOVDQU64 shuffle420<>+0(SB), Z28
+	VMOVDQU64 shuffle421<>+0(SB), Z27
 
-group543:
+group560:
 	MOVQ rows+24(FP), DI
 
-row544:
+row561:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last546
+	JB   last563
 
-chunks545:
+chunks562:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -13268,76 +13935,76 @@ chunks545:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks545
+	JAE        chunks562
 
-last546:
+last563:
 	TESTQ R9, R9
-	JZ    rowdone547
+	JZ    rowdone564
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks545
+	JMP   chunks562
 
-rowdone547:
+rowdone564:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row544
+	JNZ  row561
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group543
+	JNZ  group560
 	VZEROUPPER
 	RET
 
-DATA shuffle396<>+0(SB)/8, $0x0000000000000000
-DATA shuffle396<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle396<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle396<>+24(SB)/8, $0x0000000000000000
-DATA shuffle396<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle396<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle396<>+48(SB)/8, $0x0000000000000000
-DATA shuffle396<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
+DATA shuffle417<>+0(SB)/8, $0x0000000000000000
+DATA shuffle417<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle417<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle417<>+24(SB)/8, $0x0000000000000000
+DATA shuffle417<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle417<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle417<>+48(SB)/8, $0x0000000000000000
+DATA shuffle417<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle397<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle397<>+8(SB)/8, $0x0000000000000000
-DATA shuffle397<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle397<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle397<>+32(SB)/8, $0x0000000000000000
-DATA shuffle397<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle397<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle397<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
+DATA shuffle418<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle418<>+8(SB)/8, $0x0000000000000000
+DATA shuffle418<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle418<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle418<>+32(SB)/8, $0x0000000000000000
+DATA shuffle418<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle418<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle418<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle398<>+0(SB)/8, $0x0000000300000000
-DATA shuffle398<>+8(SB)/8, $0x0000000900000006
-DATA shuffle398<>+16(SB)/8, $0x0000000f0000000c
-DATA shuffle398<>+24(SB)/8, $0x0000000500000002
-DATA shuffle398<>+32(SB)/8, $0x0000000b00000008
-DATA shuffle398<>+40(SB)/8, $0x000000010000000e
-DATA shuffle398<>+48(SB)/8, $0x0000000700000004
-DATA shuffle398<>+56(SB)/8, $0x0000000d0000000a
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
+DATA shuffle419<>+0(SB)/8, $0x0000000300000000
+DATA shuffle419<>+8(SB)/8, $0x0000000900000006
+DATA shuffle419<>+16(SB)/8, $0x0000000f0000000c
+DATA shuffle419<>+24(SB)/8, $0x0000000500000002
+DATA shuffle419<>+32(SB)/8, $0x0000000b00000008
+DATA shuffle419<>+40(SB)/8, $0x000000010000000e
+DATA shuffle419<>+48(SB)/8, $0x0000000700000004
+DATA shuffle419<>+56(SB)/8, $0x0000000d0000000a
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle399<>+0(SB)/8, $0x0000000400000001
-DATA shuffle399<>+8(SB)/8, $0x0000000a00000007
-DATA shuffle399<>+16(SB)/8, $0x000000000000000d
-DATA shuffle399<>+24(SB)/8, $0x0000000600000003
-DATA shuffle399<>+32(SB)/8, $0x0000000c00000009
-DATA shuffle399<>+40(SB)/8, $0x000000020000000f
-DATA shuffle399<>+48(SB)/8, $0x0000000800000005
-DATA shuffle399<>+56(SB)/8, $0x0000000e0000000b
-GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
+DATA shuffle420<>+0(SB)/8, $0x0000000400000001
+DATA shuffle420<>+8(SB)/8, $0x0000000a00000007
+DATA shuffle420<>+16(SB)/8, $0x000000000000000d
+DATA shuffle420<>+24(SB)/8, $0x0000000600000003
+DATA shuffle420<>+32(SB)/8, $0x0000000c00000009
+DATA shuffle420<>+40(SB)/8, $0x000000020000000f
+DATA shuffle420<>+48(SB)/8, $0x0000000800000005
+DATA shuffle420<>+56(SB)/8, $0x0000000e0000000b
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle400<>+0(SB)/8, $0x0000000500000002
-DATA shuffle400<>+8(SB)/8, $0x0000000b00000008
-DATA shuffle400<>+16(SB)/8, $0x000000010000000e
-DATA shuffle400<>+24(SB)/8, $0x0000000700000004
-DATA shuffle400<>+32(SB)/8, $0x0000000d0000000a
-DATA shuffle400<>+40(SB)/8, $0x0000000300000000
-DATA shuffle400<>+48(SB)/8, $0x0000000900000006
-DATA shuffle400<>+56(SB)/8, $0x0000000f0000000c
-GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
+DATA shuffle421<>+0(SB)/8, $0x0000000500000002
+DATA shuffle421<>+8(SB)/8, $0x0000000b00000008
+DATA shuffle421<>+16(SB)/8, $0x000000010000000e
+DATA shuffle421<>+24(SB)/8, $0x0000000700000004
+DATA shuffle421<>+32(SB)/8, $0x0000000d0000000a
+DATA shuffle421<>+40(SB)/8, $0x0000000300000000
+DATA shuffle421<>+48(SB)/8, $0x0000000900000006
+DATA shuffle421<>+56(SB)/8, $0x0000000f0000000c
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -13359,23 +14026,23 @@ TEXT ·unzip3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP)
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle401<>+0(SB), Z31
-	VMOVDQU64 shuffle402<>+0(SB), Z30
-	VMOVDQU64 shuffle403<>+0(SB), Z29
-	VMOVDQU64 shuffle404<>+0(SB), Z28
-	VMOVDQU64 shuffle405<>+0(SB), Z27
+	VMOVDQU64 shuffle422<>+0(SB), Z31
+	VMOVDQU64 shuffle423<>+0(SB), Z30
+	VMOVDQU64 shuffle424<>+0(SB), Z29
+	VMOVDQU64 shuffle425<>+0(SB), Z28
+	VMOVDQU64 shuffle426<>+0(SB), Z27
 
-group548:
+group565:
 	MOVQ rows+24(FP), DI
 
-row549:
+row566:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last551
+	JB   last568
 
-chunks550:
+chunks567:
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R10
 	ADDQ       AX, R10
@@ -13400,76 +14067,76 @@ chunks550:
 	MOVQ       n+16(FP), R9
 	SUBQ       R8, R9
 	CMPQ       R9, $+64
-	JAE        chunks550
+	JAE        chunks567
 
-last551:
+last568:
 	TESTQ R9, R9
-	JZ    rowdone552
+	JZ    rowdone569
 	MOVQ  n+16(FP), R8
 	SUBQ  $+64, R8
-	JMP   chunks550
+	JMP   chunks567
 
-rowdone552:
+rowdone569:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row549
+	JNZ  row566
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group548
+	JNZ  group565
 	VZEROUPPER
 	RET
 
-DATA shuffle401<>+0(SB)/8, $0x0000000000000000
-DATA shuffle401<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle401<>+16(SB)/8, $0x0000000000000000
-DATA shuffle401<>+24(SB)/8, $0x0000000000000000
-DATA shuffle401<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle401<>+40(SB)/8, $0x0000000000000000
-DATA shuffle401<>+48(SB)/8, $0x0000000000000000
-DATA shuffle401<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
+DATA shuffle422<>+0(SB)/8, $0x0000000000000000
+DATA shuffle422<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle422<>+16(SB)/8, $0x0000000000000000
+DATA shuffle422<>+24(SB)/8, $0x0000000000000000
+DATA shuffle422<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle422<>+40(SB)/8, $0x0000000000000000
+DATA shuffle422<>+48(SB)/8, $0x0000000000000000
+DATA shuffle422<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle402<>+0(SB)/8, $0x0000000000000000
-DATA shuffle402<>+8(SB)/8, $0x0000000000000000
-DATA shuffle402<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle402<>+24(SB)/8, $0x0000000000000000
-DATA shuffle402<>+32(SB)/8, $0x0000000000000000
-DATA shuffle402<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle402<>+48(SB)/8, $0x0000000000000000
-DATA shuffle402<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
+DATA shuffle423<>+0(SB)/8, $0x0000000000000000
+DATA shuffle423<>+8(SB)/8, $0x0000000000000000
+DATA shuffle423<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle423<>+24(SB)/8, $0x0000000000000000
+DATA shuffle423<>+32(SB)/8, $0x0000000000000000
+DATA shuffle423<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle423<>+48(SB)/8, $0x0000000000000000
+DATA shuffle423<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle403<>+0(SB)/8, $0x0000000000000000
-DATA shuffle403<>+8(SB)/8, $0x0000000000000003
-DATA shuffle403<>+16(SB)/8, $0x0000000000000006
-DATA shuffle403<>+24(SB)/8, $0x0000000000000001
-DATA shuffle403<>+32(SB)/8, $0x0000000000000004
-DATA shuffle403<>+40(SB)/8, $0x0000000000000007
-DATA shuffle403<>+48(SB)/8, $0x0000000000000002
-DATA shuffle403<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
+DATA shuffle424<>+0(SB)/8, $0x0000000000000000
+DATA shuffle424<>+8(SB)/8, $0x0000000000000003
+DATA shuffle424<>+16(SB)/8, $0x0000000000000006
+DATA shuffle424<>+24(SB)/8, $0x0000000000000001
+DATA shuffle424<>+32(SB)/8, $0x0000000000000004
+DATA shuffle424<>+40(SB)/8, $0x0000000000000007
+DATA shuffle424<>+48(SB)/8, $0x0000000000000002
+DATA shuffle424<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle404<>+0(SB)/8, $0x0000000000000001
-DATA shuffle404<>+8(SB)/8, $0x0000000000000004
-DATA shuffle404<>+16(SB)/8, $0x0000000000000007
-DATA shuffle404<>+24(SB)/8, $0x0000000000000002
-DATA shuffle404<>+32(SB)/8, $0x0000000000000005
-DATA shuffle404<>+40(SB)/8, $0x0000000000000000
-DATA shuffle404<>+48(SB)/8, $0x0000000000000003
-DATA shuffle404<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
+DATA shuffle425<>+0(SB)/8, $0x0000000000000001
+DATA shuffle425<>+8(SB)/8, $0x0000000000000004
+DATA shuffle425<>+16(SB)/8, $0x0000000000000007
+DATA shuffle425<>+24(SB)/8, $0x0000000000000002
+DATA shuffle425<>+32(SB)/8, $0x0000000000000005
+DATA shuffle425<>+40(SB)/8, $0x0000000000000000
+DATA shuffle425<>+48(SB)/8, $0x0000000000000003
+DATA shuffle425<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle405<>+0(SB)/8, $0x0000000000000002
-DATA shuffle405<>+8(SB)/8, $0x0000000000000005
-DATA shuffle405<>+16(SB)/8, $0x0000000000000000
-DATA shuffle405<>+24(SB)/8, $0x0000000000000003
-DATA shuffle405<>+32(SB)/8, $0x0000000000000006
-DATA shuffle405<>+40(SB)/8, $0x0000000000000001
-DATA shuffle405<>+48(SB)/8, $0x0000000000000004
-DATA shuffle405<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
+DATA shuffle426<>+0(SB)/8, $0x0000000000000002
+DATA shuffle426<>+8(SB)/8, $0x0000000000000005
+DATA shuffle426<>+16(SB)/8, $0x0000000000000000
+DATA shuffle426<>+24(SB)/8, $0x0000000000000003
+DATA shuffle426<>+32(SB)/8, $0x0000000000000006
+DATA shuffle426<>+40(SB)/8, $0x0000000000000001
+DATA shuffle426<>+48(SB)/8, $0x0000000000000004
+DATA shuffle426<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13493,13 +14160,13 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem553:
+rem570:
 	CMPQ DI, $+64
-	JB   remdone554
+	JB   remdone571
 	SUBQ $+63, DI
-	JMP  rem553
+	JMP  rem570
 
-remdone554:
+remdone571:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13525,66 +14192,66 @@ remdone554:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle406<>+0(SB), DI
+	BZHIQ     DI, shuffle427<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle407<>+0(SB), Z31
-	VMOVDQU64 shuffle408<>+0(SB), Z30
-	VMOVDQU64 shuffle409<>+0(SB), Z29
-	VMOVDQU64 shuffle410<>+0(SB), Z28
-	VMOVDQU64 shuffle411<>+0(SB), Z27
-	VMOVDQU64 shuffle412<>+0(SB), Z26
+	VMOVDQU64 shuffle428<>+0(SB), Z31
+	VMOVDQU64 shuffle429<>+0(SB), Z30
+	VMOVDQU64 shuffle430<>+0(SB), Z29
+	VMOVDQU64 shuffle431<>+0(SB), Z28
+	VMOVDQU64 shuffle432<>+0(SB), Z27
+	VMOVDQU64 shuffle433<>+0(SB), Z26
 
-group555:
+group572:
 	MOVQ rows+24(FP), DI
 
-row556:
+row573:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last558
+	JB   last575
 
-chunks557:
+chunks574:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle407<>+0(SB), Z3
+	VMOVDQU64 shuffle428<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle409<>+0(SB), Z4
+	VMOVDQU64 shuffle430<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks557
+	JAE       chunks574
 
-last558:
+last575:
 	TESTQ      R9, R9
-	JZ         rowdone559
+	JZ         rowdone576
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle407<>+0(SB), Z3
+	VMOVDQU64  shuffle428<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle409<>+0(SB), Z4
+	VMOVDQU64  shuffle430<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13592,80 +14259,80 @@ last558:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone559:
+rowdone576:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row556
+	JNZ  row573
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group555
+	JNZ  group572
 	VZEROUPPER
 	RET
 
-DATA shuffle406<>+0(SB)/8, $0x7fffffffffffffff
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $8
+DATA shuffle427<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle407<>+0(SB)/8, $0x13120b0a09020100
-DATA shuffle407<>+8(SB)/8, $0x2d2625241d1c1b14
-DATA shuffle407<>+16(SB)/8, $0x41403f3837362f2e
-DATA shuffle407<>+24(SB)/8, $0x5b5a5352514a4948
-DATA shuffle407<>+32(SB)/8, $0x756e6d6c6564635c
-DATA shuffle407<>+40(SB)/8, $0x000000007f7e7776
-DATA shuffle407<>+48(SB)/8, $0x0000000000000000
-DATA shuffle407<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
+DATA shuffle428<>+0(SB)/8, $0x13120b0a09020100
+DATA shuffle428<>+8(SB)/8, $0x2d2625241d1c1b14
+DATA shuffle428<>+16(SB)/8, $0x41403f3837362f2e
+DATA shuffle428<>+24(SB)/8, $0x5b5a5352514a4948
+DATA shuffle428<>+32(SB)/8, $0x756e6d6c6564635c
+DATA shuffle428<>+40(SB)/8, $0x000000007f7e7776
+DATA shuffle428<>+48(SB)/8, $0x0000000000000000
+DATA shuffle428<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle408<>+0(SB)/8, $0x0706050403020100
-DATA shuffle408<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle408<>+16(SB)/8, $0x1716151413121110
-DATA shuffle408<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle408<>+32(SB)/8, $0x2726252423222120
-DATA shuffle408<>+40(SB)/8, $0x494847402b2a2928
-DATA shuffle408<>+48(SB)/8, $0x63625b5a59525150
-DATA shuffle408<>+56(SB)/8, $0x3f7675746d6c6b64
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
+DATA shuffle429<>+0(SB)/8, $0x0706050403020100
+DATA shuffle429<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle429<>+16(SB)/8, $0x1716151413121110
+DATA shuffle429<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle429<>+32(SB)/8, $0x2726252423222120
+DATA shuffle429<>+40(SB)/8, $0x494847402b2a2928
+DATA shuffle429<>+48(SB)/8, $0x63625b5a59525150
+DATA shuffle429<>+56(SB)/8, $0x3f7675746d6c6b64
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle409<>+0(SB)/8, $0x16150e0d0c050403
-DATA shuffle409<>+8(SB)/8, $0x30292827201f1e17
-DATA shuffle409<>+16(SB)/8, $0x4443423b3a393231
-DATA shuffle409<>+24(SB)/8, $0x5e5d5655544d4c4b
-DATA shuffle409<>+32(SB)/8, $0x7871706f6867665f
-DATA shuffle409<>+40(SB)/8, $0x0000000000007a79
-DATA shuffle409<>+48(SB)/8, $0x0000000000000000
-DATA shuffle409<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
+DATA shuffle430<>+0(SB)/8, $0x16150e0d0c050403
+DATA shuffle430<>+8(SB)/8, $0x30292827201f1e17
+DATA shuffle430<>+16(SB)/8, $0x4443423b3a393231
+DATA shuffle430<>+24(SB)/8, $0x5e5d5655544d4c4b
+DATA shuffle430<>+32(SB)/8, $0x7871706f6867665f
+DATA shuffle430<>+40(SB)/8, $0x0000000000007a79
+DATA shuffle430<>+48(SB)/8, $0x0000000000000000
+DATA shuffle430<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle410<>+0(SB)/8, $0x0706050403020100
-DATA shuffle410<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle410<>+16(SB)/8, $0x1716151413121110
-DATA shuffle410<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle410<>+32(SB)/8, $0x2726252423222120
-DATA shuffle410<>+40(SB)/8, $0x4c4b4a4342412928
-DATA shuffle410<>+48(SB)/8, $0x66655e5d5c555453
-DATA shuffle410<>+56(SB)/8, $0x3f797877706f6e67
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
+DATA shuffle431<>+0(SB)/8, $0x0706050403020100
+DATA shuffle431<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle431<>+16(SB)/8, $0x1716151413121110
+DATA shuffle431<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle431<>+32(SB)/8, $0x2726252423222120
+DATA shuffle431<>+40(SB)/8, $0x4c4b4a4342412928
+DATA shuffle431<>+48(SB)/8, $0x66655e5d5c555453
+DATA shuffle431<>+56(SB)/8, $0x3f797877706f6e67
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle411<>+0(SB)/8, $0x191811100f080706
-DATA shuffle411<>+8(SB)/8, $0x332c2b2a2322211a
-DATA shuffle411<>+16(SB)/8, $0x4746453e3d3c3534
-DATA shuffle411<>+24(SB)/8, $0x6160595857504f4e
-DATA shuffle411<>+32(SB)/8, $0x7b7473726b6a6962
-DATA shuffle411<>+40(SB)/8, $0x0000000000007d7c
-DATA shuffle411<>+48(SB)/8, $0x0000000000000000
-DATA shuffle411<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
+DATA shuffle432<>+0(SB)/8, $0x191811100f080706
+DATA shuffle432<>+8(SB)/8, $0x332c2b2a2322211a
+DATA shuffle432<>+16(SB)/8, $0x4746453e3d3c3534
+DATA shuffle432<>+24(SB)/8, $0x6160595857504f4e
+DATA shuffle432<>+32(SB)/8, $0x7b7473726b6a6962
+DATA shuffle432<>+40(SB)/8, $0x0000000000007d7c
+DATA shuffle432<>+48(SB)/8, $0x0000000000000000
+DATA shuffle432<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle412<>+0(SB)/8, $0x0706050403020100
-DATA shuffle412<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle412<>+16(SB)/8, $0x1716151413121110
-DATA shuffle412<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle412<>+32(SB)/8, $0x2726252423222120
-DATA shuffle412<>+40(SB)/8, $0x4f4e4d4645442928
-DATA shuffle412<>+48(SB)/8, $0x696861605f585756
-DATA shuffle412<>+56(SB)/8, $0x3f7c7b7a7372716a
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
+DATA shuffle433<>+0(SB)/8, $0x0706050403020100
+DATA shuffle433<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle433<>+16(SB)/8, $0x1716151413121110
+DATA shuffle433<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle433<>+32(SB)/8, $0x2726252423222120
+DATA shuffle433<>+40(SB)/8, $0x4f4e4d4645442928
+DATA shuffle433<>+48(SB)/8, $0x696861605f585756
+DATA shuffle433<>+56(SB)/8, $0x3f7c7b7a7372716a
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13689,13 +14356,13 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem560:
+rem577:
 	CMPQ DI, $+64
-	JB   remdone561
+	JB   remdone578
 	SUBQ $+60, DI
-	JMP  rem560
+	JMP  rem577
 
-remdone561:
+remdone578:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13721,66 +14388,66 @@ remdone561:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle413<>+0(SB), Z31
-	VMOVDQU64 shuffle414<>+0(SB), Z30
-	VMOVDQU64 shuffle415<>+0(SB), Z29
-	VMOVDQU64 shuffle416<>+0(SB), Z28
-	VMOVDQU64 shuffle417<>+0(SB), Z27
-	VMOVDQU64 shuffle418<>+0(SB), Z26
+	VMOVDQU64 shuffle434<>+0(SB), Z31
+	VMOVDQU64 shuffle435<>+0(SB), Z30
+	VMOVDQU64 shuffle436<>+0(SB), Z29
+	VMOVDQU64 shuffle437<>+0(SB), Z28
+	VMOVDQU64 shuffle438<>+0(SB), Z27
+	VMOVDQU64 shuffle439<>+0(SB), Z26
 
-group562:
+group579:
 	MOVQ rows+24(FP), DI
 
-row563:
+row580:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last565
+	JB   last582
 
-chunks564:
+chunks581:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle413<>+0(SB), Z3
+	VMOVDQU64 shuffle434<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle415<>+0(SB), Z4
+	VMOVDQU64 shuffle436<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks564
+	JAE       chunks581
 
-last565:
+last582:
 	TESTQ      R9, R9
-	JZ         rowdone566
+	JZ         rowdone583
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle413<>+0(SB), Z3
+	VMOVDQU64  shuffle434<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle415<>+0(SB), Z4
+	VMOVDQU64  shuffle436<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13788,77 +14455,77 @@ last565:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone566:
+rowdone583:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row563
+	JNZ  row580
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group562
+	JNZ  group579
 	VZEROUPPER
 	RET
 
-DATA shuffle413<>+0(SB)/8, $0x1312050403020100
-DATA shuffle413<>+8(SB)/8, $0x2726252417161514
-DATA shuffle413<>+16(SB)/8, $0x3b3a393837362928
-DATA shuffle413<>+24(SB)/8, $0x5b5a4d4c4b4a4948
-DATA shuffle413<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
-DATA shuffle413<>+40(SB)/8, $0x000000007f7e7170
-DATA shuffle413<>+48(SB)/8, $0x0000000000000000
-DATA shuffle413<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
+DATA shuffle434<>+0(SB)/8, $0x1312050403020100
+DATA shuffle434<>+8(SB)/8, $0x2726252417161514
+DATA shuffle434<>+16(SB)/8, $0x3b3a393837362928
+DATA shuffle434<>+24(SB)/8, $0x5b5a4d4c4b4a4948
+DATA shuffle434<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
+DATA shuffle434<>+40(SB)/8, $0x000000007f7e7170
+DATA shuffle434<>+48(SB)/8, $0x0000000000000000
+DATA shuffle434<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle414<>+0(SB)/8, $0x0706050403020100
-DATA shuffle414<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle414<>+16(SB)/8, $0x1716151413121110
-DATA shuffle414<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle414<>+32(SB)/8, $0x2726252423222120
-DATA shuffle414<>+40(SB)/8, $0x434241402b2a2928
-DATA shuffle414<>+48(SB)/8, $0x6362555453525150
-DATA shuffle414<>+56(SB)/8, $0x3f3e3d3c67666564
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
+DATA shuffle435<>+0(SB)/8, $0x0706050403020100
+DATA shuffle435<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle435<>+16(SB)/8, $0x1716151413121110
+DATA shuffle435<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle435<>+32(SB)/8, $0x2726252423222120
+DATA shuffle435<>+40(SB)/8, $0x434241402b2a2928
+DATA shuffle435<>+48(SB)/8, $0x6362555453525150
+DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c67666564
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle415<>+0(SB)/8, $0x19180b0a09080706
-DATA shuffle415<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
-DATA shuffle415<>+16(SB)/8, $0x41403f3e3d3c2f2e
-DATA shuffle415<>+24(SB)/8, $0x6160535251504f4e
-DATA shuffle415<>+32(SB)/8, $0x7574737265646362
-DATA shuffle415<>+40(SB)/8, $0x0000000000007776
-DATA shuffle415<>+48(SB)/8, $0x0000000000000000
-DATA shuffle415<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
+DATA shuffle436<>+0(SB)/8, $0x19180b0a09080706
+DATA shuffle436<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
+DATA shuffle436<>+16(SB)/8, $0x41403f3e3d3c2f2e
+DATA shuffle436<>+24(SB)/8, $0x6160535251504f4e
+DATA shuffle436<>+32(SB)/8, $0x7574737265646362
+DATA shuffle436<>+40(SB)/8, $0x0000000000007776
+DATA shuffle436<>+48(SB)/8, $0x0000000000000000
+DATA shuffle436<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle416<>+0(SB)/8, $0x0706050403020100
-DATA shuffle416<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle416<>+16(SB)/8, $0x1716151413121110
-DATA shuffle416<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle416<>+32(SB)/8, $0x2726252423222120
-DATA shuffle416<>+40(SB)/8, $0x4948474645442928
-DATA shuffle416<>+48(SB)/8, $0x69685b5a59585756
-DATA shuffle416<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
+DATA shuffle437<>+0(SB)/8, $0x0706050403020100
+DATA shuffle437<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle437<>+16(SB)/8, $0x1716151413121110
+DATA shuffle437<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle437<>+32(SB)/8, $0x2726252423222120
+DATA shuffle437<>+40(SB)/8, $0x4948474645442928
+DATA shuffle437<>+48(SB)/8, $0x69685b5a59585756
+DATA shuffle437<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle417<>+0(SB)/8, $0x5f5e51504f4e4d4c
-DATA shuffle417<>+8(SB)/8, $0x7372717063626160
-DATA shuffle417<>+16(SB)/8, $0x0706050403027574
-DATA shuffle417<>+24(SB)/8, $0x2726191817161514
-DATA shuffle417<>+32(SB)/8, $0x3b3a39382b2a2928
-DATA shuffle417<>+40(SB)/8, $0x0000000000003d3c
-DATA shuffle417<>+48(SB)/8, $0x0000000000000000
-DATA shuffle417<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
+DATA shuffle438<>+0(SB)/8, $0x5f5e51504f4e4d4c
+DATA shuffle438<>+8(SB)/8, $0x7372717063626160
+DATA shuffle438<>+16(SB)/8, $0x0706050403027574
+DATA shuffle438<>+24(SB)/8, $0x2726191817161514
+DATA shuffle438<>+32(SB)/8, $0x3b3a39382b2a2928
+DATA shuffle438<>+40(SB)/8, $0x0000000000003d3c
+DATA shuffle438<>+48(SB)/8, $0x0000000000000000
+DATA shuffle438<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle418<>+0(SB)/8, $0x0706050403020100
-DATA shuffle418<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle418<>+16(SB)/8, $0x1716151413121110
-DATA shuffle418<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle418<>+32(SB)/8, $0x2726252423222120
-DATA shuffle418<>+40(SB)/8, $0x4f4e4d4c4b4a2928
-DATA shuffle418<>+48(SB)/8, $0x6f6e61605f5e5d5c
-DATA shuffle418<>+56(SB)/8, $0x3f3e3d3c73727170
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
+DATA shuffle439<>+0(SB)/8, $0x0706050403020100
+DATA shuffle439<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle439<>+16(SB)/8, $0x1716151413121110
+DATA shuffle439<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle439<>+32(SB)/8, $0x2726252423222120
+DATA shuffle439<>+40(SB)/8, $0x4f4e4d4c4b4a2928
+DATA shuffle439<>+48(SB)/8, $0x6f6e61605f5e5d5c
+DATA shuffle439<>+56(SB)/8, $0x3f3e3d3c73727170
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13882,13 +14549,13 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem567:
+rem584:
 	CMPQ DI, $+64
-	JB   remdone568
+	JB   remdone585
 	SUBQ $+63, DI
-	JMP  rem567
+	JMP  rem584
 
-remdone568:
+remdone585:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -13914,66 +14581,66 @@ remdone568:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle406<>+0(SB), DI
+	BZHIQ     DI, shuffle427<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle419<>+0(SB), Z31
-	VMOVDQU64 shuffle420<>+0(SB), Z30
-	VMOVDQU64 shuffle421<>+0(SB), Z29
-	VMOVDQU64 shuffle422<>+0(SB), Z28
-	VMOVDQU64 shuffle423<>+0(SB), Z27
-	VMOVDQU64 shuffle424<>+0(SB), Z26
+	VMOVDQU64 shuffle440<>+0(SB), Z31
+	VMOVDQU64 shuffle441<>+0(SB), Z30
+	VMOVDQU64 shuffle442<>+0(SB), Z29
+	VMOVDQU64 shuffle443<>+0(SB), Z28
+	VMOVDQU64 shuffle444<>+0(SB), Z27
+	VMOVDQU64 shuffle445<>+0(SB), Z26
 
-group569:
+group586:
 	MOVQ rows+24(FP), DI
 
-row570:
+row587:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last572
+	JB   last589
 
-chunks571:
+chunks588:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle419<>+0(SB), Z3
+	VMOVDQU64 shuffle440<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle421<>+0(SB), Z4
+	VMOVDQU64 shuffle442<>+0(SB), Z4
 	VPERMI2B  Z0, Z1, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z2
 	VPERMT2B  Z0, Z26, Z2
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks571
+	JAE       chunks588
 
-last572:
+last589:
 	TESTQ      R9, R9
-	JZ         rowdone573
+	JZ         rowdone590
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle419<>+0(SB), Z3
+	VMOVDQU64  shuffle440<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle421<>+0(SB), Z4
+	VMOVDQU64  shuffle442<>+0(SB), Z4
 	VPERMI2B   Z0, Z1, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -13981,77 +14648,77 @@ last572:
 	VPERMT2B   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone573:
+rowdone590:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row570
+	JNZ  row587
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group569
+	JNZ  group586
 	VZEROUPPER
 	RET
 
-DATA shuffle419<>+0(SB)/8, $0x0706050403020100
-DATA shuffle419<>+8(SB)/8, $0x21201f1e1d1c1b08
-DATA shuffle419<>+16(SB)/8, $0x3b3a393837362322
-DATA shuffle419<>+24(SB)/8, $0x55545352513e3d3c
-DATA shuffle419<>+32(SB)/8, $0x6f6e6d6c59585756
-DATA shuffle419<>+40(SB)/8, $0x0000007473727170
-DATA shuffle419<>+48(SB)/8, $0x0000000000000000
-DATA shuffle419<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
+DATA shuffle440<>+0(SB)/8, $0x0706050403020100
+DATA shuffle440<>+8(SB)/8, $0x21201f1e1d1c1b08
+DATA shuffle440<>+16(SB)/8, $0x3b3a393837362322
+DATA shuffle440<>+24(SB)/8, $0x55545352513e3d3c
+DATA shuffle440<>+32(SB)/8, $0x6f6e6d6c59585756
+DATA shuffle440<>+40(SB)/8, $0x0000007473727170
+DATA shuffle440<>+48(SB)/8, $0x0000000000000000
+DATA shuffle440<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle420<>+0(SB)/8, $0x0706050403020100
-DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle420<>+16(SB)/8, $0x1716151413121110
-DATA shuffle420<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle420<>+32(SB)/8, $0x2726252423222120
-DATA shuffle420<>+40(SB)/8, $0x4948472c2b2a2928
-DATA shuffle420<>+48(SB)/8, $0x63624f4e4d4c4b4a
-DATA shuffle420<>+56(SB)/8, $0x3f6a696867666564
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
+DATA shuffle441<>+0(SB)/8, $0x0706050403020100
+DATA shuffle441<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle441<>+16(SB)/8, $0x1716151413121110
+DATA shuffle441<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle441<>+32(SB)/8, $0x2726252423222120
+DATA shuffle441<>+40(SB)/8, $0x4948472c2b2a2928
+DATA shuffle441<>+48(SB)/8, $0x63624f4e4d4c4b4a
+DATA shuffle441<>+56(SB)/8, $0x3f6a696867666564
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle421<>+0(SB)/8, $0x504f4e4d4c4b4a49
-DATA shuffle421<>+8(SB)/8, $0x6a69686766656451
-DATA shuffle421<>+16(SB)/8, $0x04030201007f6c6b
-DATA shuffle421<>+24(SB)/8, $0x1e1d1c1b1a070605
-DATA shuffle421<>+32(SB)/8, $0x383736352221201f
-DATA shuffle421<>+40(SB)/8, $0x0000003d3c3b3a39
-DATA shuffle421<>+48(SB)/8, $0x0000000000000000
-DATA shuffle421<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+DATA shuffle442<>+0(SB)/8, $0x504f4e4d4c4b4a49
+DATA shuffle442<>+8(SB)/8, $0x6a69686766656451
+DATA shuffle442<>+16(SB)/8, $0x04030201007f6c6b
+DATA shuffle442<>+24(SB)/8, $0x1e1d1c1b1a070605
+DATA shuffle442<>+32(SB)/8, $0x383736352221201f
+DATA shuffle442<>+40(SB)/8, $0x0000003d3c3b3a39
+DATA shuffle442<>+48(SB)/8, $0x0000000000000000
+DATA shuffle442<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle422<>+0(SB)/8, $0x0706050403020100
-DATA shuffle422<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle422<>+16(SB)/8, $0x1716151413121110
-DATA shuffle422<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle422<>+32(SB)/8, $0x2726252423222120
-DATA shuffle422<>+40(SB)/8, $0x5251502c2b2a2928
-DATA shuffle422<>+48(SB)/8, $0x6c6b585756555453
-DATA shuffle422<>+56(SB)/8, $0x3f737271706f6e6d
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+DATA shuffle443<>+0(SB)/8, $0x0706050403020100
+DATA shuffle443<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle443<>+16(SB)/8, $0x1716151413121110
+DATA shuffle443<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle443<>+32(SB)/8, $0x2726252423222120
+DATA shuffle443<>+40(SB)/8, $0x5251502c2b2a2928
+DATA shuffle443<>+48(SB)/8, $0x6c6b585756555453
+DATA shuffle443<>+56(SB)/8, $0x3f737271706f6e6d
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle423<>+0(SB)/8, $0x0000000000000000
-DATA shuffle423<>+8(SB)/8, $0x0000000000000000
-DATA shuffle423<>+16(SB)/8, $0x4d4c4b4a49480000
-DATA shuffle423<>+24(SB)/8, $0x6766656463504f4e
-DATA shuffle423<>+32(SB)/8, $0x01007f7e6b6a6968
-DATA shuffle423<>+40(SB)/8, $0x1b1a190605040302
-DATA shuffle423<>+48(SB)/8, $0x353421201f1e1d1c
-DATA shuffle423<>+56(SB)/8, $0x003c3b3a39383736
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+DATA shuffle444<>+0(SB)/8, $0x0000000000000000
+DATA shuffle444<>+8(SB)/8, $0x0000000000000000
+DATA shuffle444<>+16(SB)/8, $0x4d4c4b4a49480000
+DATA shuffle444<>+24(SB)/8, $0x6766656463504f4e
+DATA shuffle444<>+32(SB)/8, $0x01007f7e6b6a6968
+DATA shuffle444<>+40(SB)/8, $0x1b1a190605040302
+DATA shuffle444<>+48(SB)/8, $0x353421201f1e1d1c
+DATA shuffle444<>+56(SB)/8, $0x003c3b3a39383736
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle424<>+0(SB)/8, $0x5958575655545352
-DATA shuffle424<>+8(SB)/8, $0x737271706f6e6d5a
-DATA shuffle424<>+16(SB)/8, $0x1716151413127574
-DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle424<>+32(SB)/8, $0x2726252423222120
-DATA shuffle424<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle424<>+48(SB)/8, $0x3736353433323130
-DATA shuffle424<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+DATA shuffle445<>+0(SB)/8, $0x5958575655545352
+DATA shuffle445<>+8(SB)/8, $0x737271706f6e6d5a
+DATA shuffle445<>+16(SB)/8, $0x1716151413127574
+DATA shuffle445<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle445<>+32(SB)/8, $0x2726252423222120
+DATA shuffle445<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle445<>+48(SB)/8, $0x3736353433323130
+DATA shuffle445<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14075,13 +14742,13 @@ TEXT ·unzip3x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem574:
+rem591:
 	CMPQ DI, $+64
-	JB   remdone575
+	JB   remdone592
 	SUBQ $+60, DI
-	JMP  rem574
+	JMP  rem591
 
-remdone575:
+remdone592:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14107,66 +14774,66 @@ remdone575:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle425<>+0(SB), Z31
-	VMOVDQU64 shuffle426<>+0(SB), Z30
-	VMOVDQU64 shuffle427<>+0(SB), Z29
-	VMOVDQU64 shuffle428<>+0(SB), Z28
-	VMOVDQU64 shuffle429<>+0(SB), Z27
-	VMOVDQU64 shuffle430<>+0(SB), Z26
+	VMOVDQU64 shuffle446<>+0(SB), Z31
+	VMOVDQU64 shuffle447<>+0(SB), Z30
+	VMOVDQU64 shuffle448<>+0(SB), Z29
+	VMOVDQU64 shuffle449<>+0(SB), Z28
+	VMOVDQU64 shuffle450<>+0(SB), Z27
+	VMOVDQU64 shuffle451<>+0(SB), Z26
 
-group576:
+group593:
 	MOVQ rows+24(FP), DI
 
-row577:
+row594:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last579
+	JB   last596
 
-chunks578:
+chunks595:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle425<>+0(SB), Z3
+	VMOVDQU64 shuffle446<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle427<>+0(SB), Z4
+	VMOVDQU64 shuffle448<>+0(SB), Z4
 	VPERMI2D  Z1, Z0, Z4
 	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2D  Z1, Z27, Z2
 	VPERMT2D  Z0, Z26, Z2
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks578
+	JAE       chunks595
 
-last579:
+last596:
 	TESTQ      R9, R9
-	JZ         rowdone580
+	JZ         rowdone597
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle425<>+0(SB), Z3
+	VMOVDQU64  shuffle446<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle427<>+0(SB), Z4
+	VMOVDQU64  shuffle448<>+0(SB), Z4
 	VPERMI2D   Z1, Z0, Z4
 	VPERMT2D   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14174,77 +14841,77 @@ last579:
 	VPERMT2D   Z0, Z26, Z2
 	VMOVDQU8   Z2, K4, (R9)(DX*2)
 
-rowdone580:
+rowdone597:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row577
+	JNZ  row594
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group576
+	JNZ  group593
 	VZEROUPPER
 	RET
 
-DATA shuffle425<>+0(SB)/8, $0x0000000100000000
-DATA shuffle425<>+8(SB)/8, $0x0000000900000002
-DATA shuffle425<>+16(SB)/8, $0x0000000b0000000a
-DATA shuffle425<>+24(SB)/8, $0x0000001300000012
-DATA shuffle425<>+32(SB)/8, $0x0000001b00000014
-DATA shuffle425<>+40(SB)/8, $0x0000001d0000001c
-DATA shuffle425<>+48(SB)/8, $0x0000000000000000
-DATA shuffle425<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+DATA shuffle446<>+0(SB)/8, $0x0000000100000000
+DATA shuffle446<>+8(SB)/8, $0x0000000900000002
+DATA shuffle446<>+16(SB)/8, $0x0000000b0000000a
+DATA shuffle446<>+24(SB)/8, $0x0000001300000012
+DATA shuffle446<>+32(SB)/8, $0x0000001b00000014
+DATA shuffle446<>+40(SB)/8, $0x0000001d0000001c
+DATA shuffle446<>+48(SB)/8, $0x0000000000000000
+DATA shuffle446<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle426<>+0(SB)/8, $0x0000000100000000
-DATA shuffle426<>+8(SB)/8, $0x0000000300000002
-DATA shuffle426<>+16(SB)/8, $0x0000000500000004
-DATA shuffle426<>+24(SB)/8, $0x0000000700000006
-DATA shuffle426<>+32(SB)/8, $0x0000000900000008
-DATA shuffle426<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle426<>+48(SB)/8, $0x0000001500000014
-DATA shuffle426<>+56(SB)/8, $0x0000000f00000016
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+DATA shuffle447<>+0(SB)/8, $0x0000000100000000
+DATA shuffle447<>+8(SB)/8, $0x0000000300000002
+DATA shuffle447<>+16(SB)/8, $0x0000000500000004
+DATA shuffle447<>+24(SB)/8, $0x0000000700000006
+DATA shuffle447<>+32(SB)/8, $0x0000000900000008
+DATA shuffle447<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle447<>+48(SB)/8, $0x0000001500000014
+DATA shuffle447<>+56(SB)/8, $0x0000000f00000016
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle427<>+0(SB)/8, $0x0000000400000003
-DATA shuffle427<>+8(SB)/8, $0x0000000c00000005
-DATA shuffle427<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle427<>+24(SB)/8, $0x0000001600000015
-DATA shuffle427<>+32(SB)/8, $0x0000001e00000017
-DATA shuffle427<>+40(SB)/8, $0x000000000000001f
-DATA shuffle427<>+48(SB)/8, $0x0000000000000000
-DATA shuffle427<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+DATA shuffle448<>+0(SB)/8, $0x0000000400000003
+DATA shuffle448<>+8(SB)/8, $0x0000000c00000005
+DATA shuffle448<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle448<>+24(SB)/8, $0x0000001600000015
+DATA shuffle448<>+32(SB)/8, $0x0000001e00000017
+DATA shuffle448<>+40(SB)/8, $0x000000000000001f
+DATA shuffle448<>+48(SB)/8, $0x0000000000000000
+DATA shuffle448<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle428<>+0(SB)/8, $0x0000000100000000
-DATA shuffle428<>+8(SB)/8, $0x0000000300000002
-DATA shuffle428<>+16(SB)/8, $0x0000000500000004
-DATA shuffle428<>+24(SB)/8, $0x0000000700000006
-DATA shuffle428<>+32(SB)/8, $0x0000000900000008
-DATA shuffle428<>+40(SB)/8, $0x000000100000000a
-DATA shuffle428<>+48(SB)/8, $0x0000001800000017
-DATA shuffle428<>+56(SB)/8, $0x0000000f00000019
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+DATA shuffle449<>+0(SB)/8, $0x0000000100000000
+DATA shuffle449<>+8(SB)/8, $0x0000000300000002
+DATA shuffle449<>+16(SB)/8, $0x0000000500000004
+DATA shuffle449<>+24(SB)/8, $0x0000000700000006
+DATA shuffle449<>+32(SB)/8, $0x0000000900000008
+DATA shuffle449<>+40(SB)/8, $0x000000100000000a
+DATA shuffle449<>+48(SB)/8, $0x0000001800000017
+DATA shuffle449<>+56(SB)/8, $0x0000000f00000019
+GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle429<>+0(SB)/8, $0x0000000000000000
-DATA shuffle429<>+8(SB)/8, $0x0000000000000000
-DATA shuffle429<>+16(SB)/8, $0x0000001100000010
-DATA shuffle429<>+24(SB)/8, $0x0000001900000018
-DATA shuffle429<>+32(SB)/8, $0x000000010000001a
-DATA shuffle429<>+40(SB)/8, $0x0000000300000002
-DATA shuffle429<>+48(SB)/8, $0x0000000b0000000a
-DATA shuffle429<>+56(SB)/8, $0x000000000000000c
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+DATA shuffle450<>+0(SB)/8, $0x0000000000000000
+DATA shuffle450<>+8(SB)/8, $0x0000000000000000
+DATA shuffle450<>+16(SB)/8, $0x0000001100000010
+DATA shuffle450<>+24(SB)/8, $0x0000001900000018
+DATA shuffle450<>+32(SB)/8, $0x000000010000001a
+DATA shuffle450<>+40(SB)/8, $0x0000000300000002
+DATA shuffle450<>+48(SB)/8, $0x0000000b0000000a
+DATA shuffle450<>+56(SB)/8, $0x000000000000000c
+GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle430<>+0(SB)/8, $0x0000001700000016
-DATA shuffle430<>+8(SB)/8, $0x0000001f00000018
-DATA shuffle430<>+16(SB)/8, $0x0000000500000004
-DATA shuffle430<>+24(SB)/8, $0x0000000700000006
-DATA shuffle430<>+32(SB)/8, $0x0000000900000008
-DATA shuffle430<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle430<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle430<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+DATA shuffle451<>+0(SB)/8, $0x0000001700000016
+DATA shuffle451<>+8(SB)/8, $0x0000001f00000018
+DATA shuffle451<>+16(SB)/8, $0x0000000500000004
+DATA shuffle451<>+24(SB)/8, $0x0000000700000006
+DATA shuffle451<>+32(SB)/8, $0x0000000900000008
+DATA shuffle451<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle451<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle451<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -14268,13 +14935,13 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem581:
+rem598:
 	CMPQ DI, $+64
-	JB   remdone582
+	JB   remdone599
 	SUBQ $+60, DI
-	JMP  rem581
+	JMP  rem598
 
-remdone582:
+remdone599:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14300,66 +14967,66 @@ remdone582:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle431<>+0(SB), Z31
-	VMOVDQU64 shuffle432<>+0(SB), Z30
-	VMOVDQU64 shuffle433<>+0(SB), Z29
-	VMOVDQU64 shuffle434<>+0(SB), Z28
-	VMOVDQU64 shuffle435<>+0(SB), Z27
-	VMOVDQU64 shuffle436<>+0(SB), Z26
+	VMOVDQU64 shuffle452<>+0(SB), Z31
+	VMOVDQU64 shuffle453<>+0(SB), Z30
+	VMOVDQU64 shuffle454<>+0(SB), Z29
+	VMOVDQU64 shuffle455<>+0(SB), Z28
+	VMOVDQU64 shuffle456<>+0(SB), Z27
+	VMOVDQU64 shuffle457<>+0(SB), Z26
 
-group583:
+group600:
 	MOVQ rows+24(FP), DI
 
-row584:
+row601:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last586
+	JB   last603
 
-chunks585:
+chunks602:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle431<>+0(SB), Z3
+	VMOVDQU64 shuffle452<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle433<>+0(SB), Z4
+	VMOVDQU64 shuffle454<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks585
+	JAE       chunks602
 
-last586:
+last603:
 	TESTQ      R9, R9
-	JZ         rowdone587
+	JZ         rowdone604
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle431<>+0(SB), Z3
+	VMOVDQU64  shuffle452<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle433<>+0(SB), Z4
+	VMOVDQU64  shuffle454<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14367,77 +15034,77 @@ last586:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone587:
+rowdone604:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row584
+	JNZ  row601
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group583
+	JNZ  group600
 	VZEROUPPER
 	RET
 
-DATA shuffle431<>+0(SB)/8, $0x1b120b020a010900
-DATA shuffle431<>+8(SB)/8, $0x2e252d241d141c13
-DATA shuffle431<>+16(SB)/8, $0x413840373f362f26
-DATA shuffle431<>+24(SB)/8, $0x635a534a52495148
-DATA shuffle431<>+32(SB)/8, $0x766d756c655c645b
-DATA shuffle431<>+40(SB)/8, $0x0000007f007e776e
-DATA shuffle431<>+48(SB)/8, $0x0000000000000000
-DATA shuffle431<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+DATA shuffle452<>+0(SB)/8, $0x1b120b020a010900
+DATA shuffle452<>+8(SB)/8, $0x2e252d241d141c13
+DATA shuffle452<>+16(SB)/8, $0x413840373f362f26
+DATA shuffle452<>+24(SB)/8, $0x635a534a52495148
+DATA shuffle452<>+32(SB)/8, $0x766d756c655c645b
+DATA shuffle452<>+40(SB)/8, $0x0000007f007e776e
+DATA shuffle452<>+48(SB)/8, $0x0000000000000000
+DATA shuffle452<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle432<>+0(SB)/8, $0x0706050403020100
-DATA shuffle432<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle432<>+16(SB)/8, $0x1716151413121110
-DATA shuffle432<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle432<>+32(SB)/8, $0x2726252423222120
-DATA shuffle432<>+40(SB)/8, $0x4940482c472a2928
-DATA shuffle432<>+48(SB)/8, $0x6b625b525a515950
-DATA shuffle432<>+56(SB)/8, $0x3f3e3d3c6d646c63
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+DATA shuffle453<>+0(SB)/8, $0x0706050403020100
+DATA shuffle453<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle453<>+16(SB)/8, $0x1716151413121110
+DATA shuffle453<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle453<>+32(SB)/8, $0x2726252423222120
+DATA shuffle453<>+40(SB)/8, $0x4940482c472a2928
+DATA shuffle453<>+48(SB)/8, $0x6b625b525a515950
+DATA shuffle453<>+56(SB)/8, $0x3f3e3d3c6d646c63
+GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle433<>+0(SB)/8, $0x1e150e050d040c03
-DATA shuffle433<>+8(SB)/8, $0x3128302720171f16
-DATA shuffle433<>+16(SB)/8, $0x443b433a42393229
-DATA shuffle433<>+24(SB)/8, $0x665d564d554c544b
-DATA shuffle433<>+32(SB)/8, $0x7970786f685f675e
-DATA shuffle433<>+40(SB)/8, $0x0000000000007a71
-DATA shuffle433<>+48(SB)/8, $0x0000000000000000
-DATA shuffle433<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
+DATA shuffle454<>+0(SB)/8, $0x1e150e050d040c03
+DATA shuffle454<>+8(SB)/8, $0x3128302720171f16
+DATA shuffle454<>+16(SB)/8, $0x443b433a42393229
+DATA shuffle454<>+24(SB)/8, $0x665d564d554c544b
+DATA shuffle454<>+32(SB)/8, $0x7970786f685f675e
+DATA shuffle454<>+40(SB)/8, $0x0000000000007a71
+DATA shuffle454<>+48(SB)/8, $0x0000000000000000
+DATA shuffle454<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle434<>+0(SB)/8, $0x0706050403020100
-DATA shuffle434<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle434<>+16(SB)/8, $0x1716151413121110
-DATA shuffle434<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle434<>+32(SB)/8, $0x2726252423222120
-DATA shuffle434<>+40(SB)/8, $0x4c434b424a412928
-DATA shuffle434<>+48(SB)/8, $0x6e655e555d545c53
-DATA shuffle434<>+56(SB)/8, $0x3f3e3d3c70676f66
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
+DATA shuffle455<>+0(SB)/8, $0x0706050403020100
+DATA shuffle455<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle455<>+16(SB)/8, $0x1716151413121110
+DATA shuffle455<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle455<>+32(SB)/8, $0x2726252423222120
+DATA shuffle455<>+40(SB)/8, $0x4c434b424a412928
+DATA shuffle455<>+48(SB)/8, $0x6e655e555d545c53
+DATA shuffle455<>+56(SB)/8, $0x3f3e3d3c70676f66
+GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle435<>+0(SB)/8, $0x2118110810070f06
-DATA shuffle435<>+8(SB)/8, $0x342b332a231a2219
-DATA shuffle435<>+16(SB)/8, $0x473e463d453c352c
-DATA shuffle435<>+24(SB)/8, $0x69605950584f574e
-DATA shuffle435<>+32(SB)/8, $0x7c737b726b626a61
-DATA shuffle435<>+40(SB)/8, $0x0000000000007d74
-DATA shuffle435<>+48(SB)/8, $0x0000000000000000
-DATA shuffle435<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
+DATA shuffle456<>+0(SB)/8, $0x2118110810070f06
+DATA shuffle456<>+8(SB)/8, $0x342b332a231a2219
+DATA shuffle456<>+16(SB)/8, $0x473e463d453c352c
+DATA shuffle456<>+24(SB)/8, $0x69605950584f574e
+DATA shuffle456<>+32(SB)/8, $0x7c737b726b626a61
+DATA shuffle456<>+40(SB)/8, $0x0000000000007d74
+DATA shuffle456<>+48(SB)/8, $0x0000000000000000
+DATA shuffle456<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle436<>+0(SB)/8, $0x0706050403020100
-DATA shuffle436<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle436<>+16(SB)/8, $0x1716151413121110
-DATA shuffle436<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle436<>+32(SB)/8, $0x2726252423222120
-DATA shuffle436<>+40(SB)/8, $0x4f464e454d442928
-DATA shuffle436<>+48(SB)/8, $0x7168615860575f56
-DATA shuffle436<>+56(SB)/8, $0x3f3e3d3c736a7269
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
+DATA shuffle457<>+0(SB)/8, $0x0706050403020100
+DATA shuffle457<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle457<>+16(SB)/8, $0x1716151413121110
+DATA shuffle457<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle457<>+32(SB)/8, $0x2726252423222120
+DATA shuffle457<>+40(SB)/8, $0x4f464e454d442928
+DATA shuffle457<>+48(SB)/8, $0x7168615860575f56
+DATA shuffle457<>+56(SB)/8, $0x3f3e3d3c736a7269
+GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -14461,13 +15128,13 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem588:
+rem605:
 	CMPQ DI, $+64
-	JB   remdone589
+	JB   remdone606
 	SUBQ $+60, DI
-	JMP  rem588
+	JMP  rem605
 
-remdone589:
+remdone606:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14493,66 +15160,66 @@ remdone589:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle437<>+0(SB), Z31
-	VMOVDQU64 shuffle438<>+0(SB), Z30
-	VMOVDQU64 shuffle439<>+0(SB), Z29
-	VMOVDQU64 shuffle440<>+0(SB), Z28
-	VMOVDQU64 shuffle441<>+0(SB), Z27
-	VMOVDQU64 shuffle442<>+0(SB), Z26
+	VMOVDQU64 shuffle458<>+0(SB), Z31
+	VMOVDQU64 shuffle459<>+0(SB), Z30
+	VMOVDQU64 shuffle460<>+0(SB), Z29
+	VMOVDQU64 shuffle461<>+0(SB), Z28
+	VMOVDQU64 shuffle462<>+0(SB), Z27
+	VMOVDQU64 shuffle463<>+0(SB), Z26
 
-group590:
+group607:
 	MOVQ rows+24(FP), DI
 
-row591:
+row608:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last593
+	JB   last610
 
-chunks592:
+chunks609:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle437<>+0(SB), Z3
+	VMOVDQU64 shuffle458<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle439<>+0(SB), Z4
+	VMOVDQU64 shuffle460<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks592
+	JAE       chunks609
 
-last593:
+last610:
 	TESTQ      R9, R9
-	JZ         rowdone594
+	JZ         rowdone611
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle437<>+0(SB), Z3
+	VMOVDQU64  shuffle458<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle439<>+0(SB), Z4
+	VMOVDQU64  shuffle460<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -14560,77 +15227,77 @@ last593:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone594:
+rowdone611:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row591
+	JNZ  row608
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group590
+	JNZ  group607
 	VZEROUPPER
 	RET
 
-DATA shuffle437<>+0(SB)/8, $0x1514030213120100
-DATA shuffle437<>+8(SB)/8, $0x3736252417160504
-DATA shuffle437<>+16(SB)/8, $0x3b3a292839382726
-DATA shuffle437<>+24(SB)/8, $0x5d5c4b4a5b5a4948
-DATA shuffle437<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle437<>+40(SB)/8, $0x0000717000006f6e
-DATA shuffle437<>+48(SB)/8, $0x0000000000000000
-DATA shuffle437<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
+DATA shuffle458<>+0(SB)/8, $0x1514030213120100
+DATA shuffle458<>+8(SB)/8, $0x3736252417160504
+DATA shuffle458<>+16(SB)/8, $0x3b3a292839382726
+DATA shuffle458<>+24(SB)/8, $0x5d5c4b4a5b5a4948
+DATA shuffle458<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle458<>+40(SB)/8, $0x0000717000006f6e
+DATA shuffle458<>+48(SB)/8, $0x0000000000000000
+DATA shuffle458<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle438<>+0(SB)/8, $0x0706050403020100
-DATA shuffle438<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle438<>+16(SB)/8, $0x1716151413121110
-DATA shuffle438<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle438<>+32(SB)/8, $0x2726252423222120
-DATA shuffle438<>+40(SB)/8, $0x43422d2c41402928
-DATA shuffle438<>+48(SB)/8, $0x6564535263625150
-DATA shuffle438<>+56(SB)/8, $0x3f3e3d3c67665554
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
+DATA shuffle459<>+0(SB)/8, $0x0706050403020100
+DATA shuffle459<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle459<>+16(SB)/8, $0x1716151413121110
+DATA shuffle459<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle459<>+32(SB)/8, $0x2726252423222120
+DATA shuffle459<>+40(SB)/8, $0x43422d2c41402928
+DATA shuffle459<>+48(SB)/8, $0x6564535263625150
+DATA shuffle459<>+56(SB)/8, $0x3f3e3d3c67665554
+GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle439<>+0(SB)/8, $0x1b1a090819180706
-DATA shuffle439<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
-DATA shuffle439<>+16(SB)/8, $0x41402f2e3f3e2d2c
-DATA shuffle439<>+24(SB)/8, $0x6362515061604f4e
-DATA shuffle439<>+32(SB)/8, $0x0000737265645352
-DATA shuffle439<>+40(SB)/8, $0x0000777600007574
-DATA shuffle439<>+48(SB)/8, $0x0000000000000000
-DATA shuffle439<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
+DATA shuffle460<>+0(SB)/8, $0x1b1a090819180706
+DATA shuffle460<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
+DATA shuffle460<>+16(SB)/8, $0x41402f2e3f3e2d2c
+DATA shuffle460<>+24(SB)/8, $0x6362515061604f4e
+DATA shuffle460<>+32(SB)/8, $0x0000737265645352
+DATA shuffle460<>+40(SB)/8, $0x0000777600007574
+DATA shuffle460<>+48(SB)/8, $0x0000000000000000
+DATA shuffle460<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle440<>+0(SB)/8, $0x0706050403020100
-DATA shuffle440<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle440<>+16(SB)/8, $0x1716151413121110
-DATA shuffle440<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle440<>+32(SB)/8, $0x4544252423222120
-DATA shuffle440<>+40(SB)/8, $0x49482d2c47462928
-DATA shuffle440<>+48(SB)/8, $0x6b6a595869685756
-DATA shuffle440<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
-GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
+DATA shuffle461<>+0(SB)/8, $0x0706050403020100
+DATA shuffle461<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle461<>+16(SB)/8, $0x1716151413121110
+DATA shuffle461<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle461<>+32(SB)/8, $0x4544252423222120
+DATA shuffle461<>+40(SB)/8, $0x49482d2c47462928
+DATA shuffle461<>+48(SB)/8, $0x6b6a595869685756
+DATA shuffle461<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
+GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle441<>+0(SB)/8, $0x61604f4e5f5e4d4c
-DATA shuffle441<>+8(SB)/8, $0x0302717063625150
-DATA shuffle441<>+16(SB)/8, $0x0706757405047372
-DATA shuffle441<>+24(SB)/8, $0x2928171627261514
-DATA shuffle441<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle441<>+40(SB)/8, $0x00003d3c00003b3a
-DATA shuffle441<>+48(SB)/8, $0x0000000000000000
-DATA shuffle441<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
+DATA shuffle462<>+0(SB)/8, $0x61604f4e5f5e4d4c
+DATA shuffle462<>+8(SB)/8, $0x0302717063625150
+DATA shuffle462<>+16(SB)/8, $0x0706757405047372
+DATA shuffle462<>+24(SB)/8, $0x2928171627261514
+DATA shuffle462<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle462<>+40(SB)/8, $0x00003d3c00003b3a
+DATA shuffle462<>+48(SB)/8, $0x0000000000000000
+DATA shuffle462<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle442<>+0(SB)/8, $0x0706050403020100
-DATA shuffle442<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle442<>+16(SB)/8, $0x1716151413121110
-DATA shuffle442<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle442<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle442<>+40(SB)/8, $0x4f4e2d2c4d4c2928
-DATA shuffle442<>+48(SB)/8, $0x71705f5e6f6e5d5c
-DATA shuffle442<>+56(SB)/8, $0x3f3e3d3c73726160
-GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
+DATA shuffle463<>+0(SB)/8, $0x0706050403020100
+DATA shuffle463<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle463<>+16(SB)/8, $0x1716151413121110
+DATA shuffle463<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle463<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle463<>+40(SB)/8, $0x4f4e2d2c4d4c2928
+DATA shuffle463<>+48(SB)/8, $0x71705f5e6f6e5d5c
+DATA shuffle463<>+56(SB)/8, $0x3f3e3d3c73726160
+GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14654,13 +15321,13 @@ TEXT ·tunzip3x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem595:
+rem612:
 	CMPQ DI, $+64
-	JB   remdone596
+	JB   remdone613
 	SUBQ $+48, DI
-	JMP  rem595
+	JMP  rem612
 
-remdone596:
+remdone613:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14689,33 +15356,33 @@ remdone596:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle443<>+0(SB), Z31
-	VMOVDQU64 shuffle444<>+0(SB), Z30
-	VMOVDQU64 shuffle445<>+0(SB), Z29
-	VMOVDQU64 shuffle446<>+0(SB), Z28
-	VMOVDQU64 shuffle447<>+0(SB), Z27
+	VMOVDQU64 shuffle464<>+0(SB), Z31
+	VMOVDQU64 shuffle465<>+0(SB), Z30
+	VMOVDQU64 shuffle466<>+0(SB), Z29
+	VMOVDQU64 shuffle467<>+0(SB), Z28
+	VMOVDQU64 shuffle468<>+0(SB), Z27
 
-group597:
+group614:
 	MOVQ rows+24(FP), DI
 
-row598:
+row615:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last600
+	JB   last617
 
-chunks599:
+chunks616:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle443<>+0(SB), Z3
+	VMOVDQU64 shuffle464<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle444<>+0(SB), Z2
+	VMOVDQU64 shuffle465<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
@@ -14729,20 +15396,20 @@ chunks599:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks599
+	JAE       chunks616
 
-last600:
+last617:
 	TESTQ      R9, R9
-	JZ         rowdone601
+	JZ         rowdone618
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle443<>+0(SB), Z3
+	VMOVDQU64  shuffle464<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle444<>+0(SB), Z2
+	VMOVDQU64  shuffle465<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -14751,67 +15418,67 @@ last600:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone601:
+rowdone618:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row598
+	JNZ  row615
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group597
+	JNZ  group614
 	VZEROUPPER
 	RET
 
-DATA shuffle443<>+0(SB)/8, $0x0000000900000000
-DATA shuffle443<>+8(SB)/8, $0x0000000a00000001
-DATA shuffle443<>+16(SB)/8, $0x0000000b00000002
-DATA shuffle443<>+24(SB)/8, $0x0000001b00000012
-DATA shuffle443<>+32(SB)/8, $0x0000001c00000013
-DATA shuffle443<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle443<>+48(SB)/8, $0x0000000000000000
-DATA shuffle443<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
+DATA shuffle464<>+0(SB)/8, $0x0000000900000000
+DATA shuffle464<>+8(SB)/8, $0x0000000a00000001
+DATA shuffle464<>+16(SB)/8, $0x0000000b00000002
+DATA shuffle464<>+24(SB)/8, $0x0000001b00000012
+DATA shuffle464<>+32(SB)/8, $0x0000001c00000013
+DATA shuffle464<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle464<>+48(SB)/8, $0x0000000000000000
+DATA shuffle464<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle444<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle444<>+8(SB)/8, $0x0000000d00000004
-DATA shuffle444<>+16(SB)/8, $0x0000000e00000005
-DATA shuffle444<>+24(SB)/8, $0x0000001e00000015
-DATA shuffle444<>+32(SB)/8, $0x0000001f00000016
-DATA shuffle444<>+40(SB)/8, $0x0000000000000017
-DATA shuffle444<>+48(SB)/8, $0x0000000000000000
-DATA shuffle444<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
+DATA shuffle465<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle465<>+8(SB)/8, $0x0000000d00000004
+DATA shuffle465<>+16(SB)/8, $0x0000000e00000005
+DATA shuffle465<>+24(SB)/8, $0x0000001e00000015
+DATA shuffle465<>+32(SB)/8, $0x0000001f00000016
+DATA shuffle465<>+40(SB)/8, $0x0000000000000017
+DATA shuffle465<>+48(SB)/8, $0x0000000000000000
+DATA shuffle465<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle445<>+0(SB)/8, $0x0000000100000000
-DATA shuffle445<>+8(SB)/8, $0x0000000300000002
-DATA shuffle445<>+16(SB)/8, $0x0000000500000004
-DATA shuffle445<>+24(SB)/8, $0x0000000700000006
-DATA shuffle445<>+32(SB)/8, $0x0000000900000008
-DATA shuffle445<>+40(SB)/8, $0x000000100000000a
-DATA shuffle445<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle445<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
+DATA shuffle466<>+0(SB)/8, $0x0000000100000000
+DATA shuffle466<>+8(SB)/8, $0x0000000300000002
+DATA shuffle466<>+16(SB)/8, $0x0000000500000004
+DATA shuffle466<>+24(SB)/8, $0x0000000700000006
+DATA shuffle466<>+32(SB)/8, $0x0000000900000008
+DATA shuffle466<>+40(SB)/8, $0x000000100000000a
+DATA shuffle466<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle466<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle446<>+8(SB)/8, $0x0000000000000017
-DATA shuffle446<>+16(SB)/8, $0x0000000100000018
-DATA shuffle446<>+24(SB)/8, $0x0000000000000008
-DATA shuffle446<>+32(SB)/8, $0x0000000000000009
-DATA shuffle446<>+40(SB)/8, $0x000000000000000a
-DATA shuffle446<>+48(SB)/8, $0x0000000000000000
-DATA shuffle446<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
+DATA shuffle467<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle467<>+8(SB)/8, $0x0000000000000017
+DATA shuffle467<>+16(SB)/8, $0x0000000100000018
+DATA shuffle467<>+24(SB)/8, $0x0000000000000008
+DATA shuffle467<>+32(SB)/8, $0x0000000000000009
+DATA shuffle467<>+40(SB)/8, $0x000000000000000a
+DATA shuffle467<>+48(SB)/8, $0x0000000000000000
+DATA shuffle467<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle447<>+0(SB)/8, $0x0000000100000000
-DATA shuffle447<>+8(SB)/8, $0x0000000300000002
-DATA shuffle447<>+16(SB)/8, $0x0000000500000004
-DATA shuffle447<>+24(SB)/8, $0x0000001100000006
-DATA shuffle447<>+32(SB)/8, $0x0000001200000008
-DATA shuffle447<>+40(SB)/8, $0x000000130000000a
-DATA shuffle447<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle447<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
+DATA shuffle468<>+0(SB)/8, $0x0000000100000000
+DATA shuffle468<>+8(SB)/8, $0x0000000300000002
+DATA shuffle468<>+16(SB)/8, $0x0000000500000004
+DATA shuffle468<>+24(SB)/8, $0x0000001100000006
+DATA shuffle468<>+32(SB)/8, $0x0000001200000008
+DATA shuffle468<>+40(SB)/8, $0x000000130000000a
+DATA shuffle468<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle468<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -14835,13 +15502,13 @@ TEXT ·tunzip3x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem602:
+rem619:
 	CMPQ DI, $+64
-	JB   remdone603
+	JB   remdone620
 	SUBQ $+48, DI
-	JMP  rem602
+	JMP  rem619
 
-remdone603:
+remdone620:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -14870,32 +15537,32 @@ remdone603:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle448<>+0(SB), Z31
-	VMOVDQU64 shuffle449<>+0(SB), Z30
-	VMOVDQU64 shuffle450<>+0(SB), Z29
-	VMOVDQU64 shuffle451<>+0(SB), Z28
+	VMOVDQU64 shuffle469<>+0(SB), Z31
+	VMOVDQU64 shuffle470<>+0(SB), Z30
+	VMOVDQU64 shuffle471<>+0(SB), Z29
+	VMOVDQU64 shuffle472<>+0(SB), Z28
 
-group604:
+group621:
 	MOVQ rows+24(FP), DI
 
-row605:
+row622:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last607
+	JB   last624
 
-chunks606:
+chunks623:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle448<>+0(SB), Z3
+	VMOVDQU64 shuffle469<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle449<>+0(SB), Z2
+	VMOVDQU64 shuffle470<>+0(SB), Z2
 	VPERMI2Q  Z1, Z0, Z2
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
@@ -14908,20 +15575,20 @@ chunks606:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks606
+	JAE       chunks623
 
-last607:
+last624:
 	TESTQ      R9, R9
-	JZ         rowdone608
+	JZ         rowdone625
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle448<>+0(SB), Z3
+	VMOVDQU64  shuffle469<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle449<>+0(SB), Z2
+	VMOVDQU64  shuffle470<>+0(SB), Z2
 	VPERMI2Q   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2Q   Z1, Z29, Z0
@@ -14929,57 +15596,57 @@ last607:
 	VPERMT2Q   Z2, Z28, Z0
 	VMOVDQU8   Z0, K3, (R9)(DX*2)
 
-rowdone608:
+rowdone625:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row605
+	JNZ  row622
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group604
+	JNZ  group621
 	VZEROUPPER
 	RET
 
-DATA shuffle448<>+0(SB)/8, $0x0000000000000000
-DATA shuffle448<>+8(SB)/8, $0x0000000000000009
-DATA shuffle448<>+16(SB)/8, $0x0000000000000001
-DATA shuffle448<>+24(SB)/8, $0x000000000000000a
-DATA shuffle448<>+32(SB)/8, $0x0000000000000002
-DATA shuffle448<>+40(SB)/8, $0x000000000000000b
-DATA shuffle448<>+48(SB)/8, $0x0000000000000000
-DATA shuffle448<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+DATA shuffle469<>+0(SB)/8, $0x0000000000000000
+DATA shuffle469<>+8(SB)/8, $0x0000000000000009
+DATA shuffle469<>+16(SB)/8, $0x0000000000000001
+DATA shuffle469<>+24(SB)/8, $0x000000000000000a
+DATA shuffle469<>+32(SB)/8, $0x0000000000000002
+DATA shuffle469<>+40(SB)/8, $0x000000000000000b
+DATA shuffle469<>+48(SB)/8, $0x0000000000000000
+DATA shuffle469<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle449<>+0(SB)/8, $0x0000000000000003
-DATA shuffle449<>+8(SB)/8, $0x000000000000000c
-DATA shuffle449<>+16(SB)/8, $0x0000000000000004
-DATA shuffle449<>+24(SB)/8, $0x000000000000000d
-DATA shuffle449<>+32(SB)/8, $0x0000000000000005
-DATA shuffle449<>+40(SB)/8, $0x000000000000000e
-DATA shuffle449<>+48(SB)/8, $0x0000000000000000
-DATA shuffle449<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
+DATA shuffle470<>+0(SB)/8, $0x0000000000000003
+DATA shuffle470<>+8(SB)/8, $0x000000000000000c
+DATA shuffle470<>+16(SB)/8, $0x0000000000000004
+DATA shuffle470<>+24(SB)/8, $0x000000000000000d
+DATA shuffle470<>+32(SB)/8, $0x0000000000000005
+DATA shuffle470<>+40(SB)/8, $0x000000000000000e
+DATA shuffle470<>+48(SB)/8, $0x0000000000000000
+DATA shuffle470<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle450<>+0(SB)/8, $0x0000000000000006
-DATA shuffle450<>+8(SB)/8, $0x000000000000000f
-DATA shuffle450<>+16(SB)/8, $0x0000000000000007
-DATA shuffle450<>+24(SB)/8, $0x0000000000000000
-DATA shuffle450<>+32(SB)/8, $0x0000000000000008
-DATA shuffle450<>+40(SB)/8, $0x0000000000000000
-DATA shuffle450<>+48(SB)/8, $0x0000000000000000
-DATA shuffle450<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
+DATA shuffle471<>+0(SB)/8, $0x0000000000000006
+DATA shuffle471<>+8(SB)/8, $0x000000000000000f
+DATA shuffle471<>+16(SB)/8, $0x0000000000000007
+DATA shuffle471<>+24(SB)/8, $0x0000000000000000
+DATA shuffle471<>+32(SB)/8, $0x0000000000000008
+DATA shuffle471<>+40(SB)/8, $0x0000000000000000
+DATA shuffle471<>+48(SB)/8, $0x0000000000000000
+DATA shuffle471<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle451<>+0(SB)/8, $0x0000000000000000
-DATA shuffle451<>+8(SB)/8, $0x0000000000000001
-DATA shuffle451<>+16(SB)/8, $0x0000000000000002
-DATA shuffle451<>+24(SB)/8, $0x0000000000000008
-DATA shuffle451<>+32(SB)/8, $0x0000000000000004
-DATA shuffle451<>+40(SB)/8, $0x0000000000000009
-DATA shuffle451<>+48(SB)/8, $0x0000000000000006
-DATA shuffle451<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
+DATA shuffle472<>+0(SB)/8, $0x0000000000000000
+DATA shuffle472<>+8(SB)/8, $0x0000000000000001
+DATA shuffle472<>+16(SB)/8, $0x0000000000000002
+DATA shuffle472<>+24(SB)/8, $0x0000000000000008
+DATA shuffle472<>+32(SB)/8, $0x0000000000000004
+DATA shuffle472<>+40(SB)/8, $0x0000000000000009
+DATA shuffle472<>+48(SB)/8, $0x0000000000000006
+DATA shuffle472<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -15003,13 +15670,13 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem609:
+rem626:
 	CMPQ DI, $+64
-	JB   remdone610
+	JB   remdone627
 	SUBQ $+63, DI
-	JMP  rem609
+	JMP  rem626
 
-remdone610:
+remdone627:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15035,66 +15702,66 @@ remdone610:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle406<>+0(SB), DI
+	BZHIQ     DI, shuffle427<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle452<>+0(SB), Z31
-	VMOVDQU64 shuffle453<>+0(SB), Z30
-	VMOVDQU64 shuffle454<>+0(SB), Z29
-	VMOVDQU64 shuffle455<>+0(SB), Z28
-	VMOVDQU64 shuffle456<>+0(SB), Z27
-	VMOVDQU64 shuffle457<>+0(SB), Z26
+	VMOVDQU64 shuffle473<>+0(SB), Z31
+	VMOVDQU64 shuffle474<>+0(SB), Z30
+	VMOVDQU64 shuffle475<>+0(SB), Z29
+	VMOVDQU64 shuffle476<>+0(SB), Z28
+	VMOVDQU64 shuffle477<>+0(SB), Z27
+	VMOVDQU64 shuffle478<>+0(SB), Z26
 
-group611:
+group628:
 	MOVQ rows+24(FP), DI
 
-row612:
+row629:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last614
+	JB   last631
 
-chunks613:
+chunks630:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle452<>+0(SB), Z3
+	VMOVDQU64 shuffle473<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle454<>+0(SB), Z4
+	VMOVDQU64 shuffle475<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle406<>+0(SB), K7
+	KMOVQ     shuffle427<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+63, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks613
+	JAE       chunks630
 
-last614:
+last631:
 	TESTQ      R9, R9
-	JZ         rowdone615
+	JZ         rowdone632
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle452<>+0(SB), Z3
+	VMOVDQU64  shuffle473<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle454<>+0(SB), Z4
+	VMOVDQU64  shuffle475<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -15102,77 +15769,77 @@ last614:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone615:
+rowdone632:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row612
+	JNZ  row629
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group611
+	JNZ  group628
 	VZEROUPPER
 	RET
 
-DATA shuffle452<>+0(SB)/8, $0x0b02130a01120900
-DATA shuffle452<>+8(SB)/8, $0x1d2e251c2d241b14
-DATA shuffle452<>+16(SB)/8, $0x494037483f362f26
-DATA shuffle452<>+24(SB)/8, $0x5b52635a514a4138
-DATA shuffle452<>+32(SB)/8, $0x6d7e756c655c5364
-DATA shuffle452<>+40(SB)/8, $0x00000000776e7f76
-DATA shuffle452<>+48(SB)/8, $0x0000000000000000
-DATA shuffle452<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
+DATA shuffle473<>+0(SB)/8, $0x0b02130a01120900
+DATA shuffle473<>+8(SB)/8, $0x1d2e251c2d241b14
+DATA shuffle473<>+16(SB)/8, $0x494037483f362f26
+DATA shuffle473<>+24(SB)/8, $0x5b52635a514a4138
+DATA shuffle473<>+32(SB)/8, $0x6d7e756c655c5364
+DATA shuffle473<>+40(SB)/8, $0x00000000776e7f76
+DATA shuffle473<>+48(SB)/8, $0x0000000000000000
+DATA shuffle473<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle453<>+0(SB)/8, $0x0706050403020100
-DATA shuffle453<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle453<>+16(SB)/8, $0x1716151413121110
-DATA shuffle453<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle453<>+32(SB)/8, $0x2726252423222120
-DATA shuffle453<>+40(SB)/8, $0x595047402b2a2928
-DATA shuffle453<>+48(SB)/8, $0x6b625b52495a5148
-DATA shuffle453<>+56(SB)/8, $0x3f766d64756c6374
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
+DATA shuffle474<>+0(SB)/8, $0x0706050403020100
+DATA shuffle474<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle474<>+16(SB)/8, $0x1716151413121110
+DATA shuffle474<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle474<>+32(SB)/8, $0x2726252423222120
+DATA shuffle474<>+40(SB)/8, $0x595047402b2a2928
+DATA shuffle474<>+48(SB)/8, $0x6b625b52495a5148
+DATA shuffle474<>+56(SB)/8, $0x3f766d64756c6374
+GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle454<>+0(SB)/8, $0x0e05160d04150c03
-DATA shuffle454<>+8(SB)/8, $0x2031281f30271e17
-DATA shuffle454<>+16(SB)/8, $0x4c433a4b42393229
-DATA shuffle454<>+24(SB)/8, $0x5e55665d544d443b
-DATA shuffle454<>+32(SB)/8, $0x7000786f685f5667
-DATA shuffle454<>+40(SB)/8, $0x000000007a710079
-DATA shuffle454<>+48(SB)/8, $0x0000000000000000
-DATA shuffle454<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
+DATA shuffle475<>+0(SB)/8, $0x0e05160d04150c03
+DATA shuffle475<>+8(SB)/8, $0x2031281f30271e17
+DATA shuffle475<>+16(SB)/8, $0x4c433a4b42393229
+DATA shuffle475<>+24(SB)/8, $0x5e55665d544d443b
+DATA shuffle475<>+32(SB)/8, $0x7000786f685f5667
+DATA shuffle475<>+40(SB)/8, $0x000000007a710079
+DATA shuffle475<>+48(SB)/8, $0x0000000000000000
+DATA shuffle475<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle455<>+0(SB)/8, $0x0706050403020100
-DATA shuffle455<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle455<>+16(SB)/8, $0x1716151413121110
-DATA shuffle455<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle455<>+32(SB)/8, $0x2741252423222120
-DATA shuffle455<>+40(SB)/8, $0x5c534a432b2a4228
-DATA shuffle455<>+48(SB)/8, $0x6e655e554c5d544b
-DATA shuffle455<>+56(SB)/8, $0x3f797067786f6677
-GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
+DATA shuffle476<>+0(SB)/8, $0x0706050403020100
+DATA shuffle476<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle476<>+16(SB)/8, $0x1716151413121110
+DATA shuffle476<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle476<>+32(SB)/8, $0x2741252423222120
+DATA shuffle476<>+40(SB)/8, $0x5c534a432b2a4228
+DATA shuffle476<>+48(SB)/8, $0x6e655e554c5d544b
+DATA shuffle476<>+56(SB)/8, $0x3f797067786f6677
+GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle456<>+0(SB)/8, $0x1108191007180f06
-DATA shuffle456<>+8(SB)/8, $0x23342b22332a211a
-DATA shuffle456<>+16(SB)/8, $0x4f463d4e453c352c
-DATA shuffle456<>+24(SB)/8, $0x615869605750473e
-DATA shuffle456<>+32(SB)/8, $0x73007b726b62596a
-DATA shuffle456<>+40(SB)/8, $0x000000007d74007c
-DATA shuffle456<>+48(SB)/8, $0x0000000000000000
-DATA shuffle456<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
+DATA shuffle477<>+0(SB)/8, $0x1108191007180f06
+DATA shuffle477<>+8(SB)/8, $0x23342b22332a211a
+DATA shuffle477<>+16(SB)/8, $0x4f463d4e453c352c
+DATA shuffle477<>+24(SB)/8, $0x615869605750473e
+DATA shuffle477<>+32(SB)/8, $0x73007b726b62596a
+DATA shuffle477<>+40(SB)/8, $0x000000007d74007c
+DATA shuffle477<>+48(SB)/8, $0x0000000000000000
+DATA shuffle477<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle457<>+0(SB)/8, $0x0706050403020100
-DATA shuffle457<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle457<>+16(SB)/8, $0x1716151413121110
-DATA shuffle457<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle457<>+32(SB)/8, $0x2744252423222120
-DATA shuffle457<>+40(SB)/8, $0x5f564d462b2a4528
-DATA shuffle457<>+48(SB)/8, $0x716861584f60574e
-DATA shuffle457<>+56(SB)/8, $0x3f7c736a7b72697a
-GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
+DATA shuffle478<>+0(SB)/8, $0x0706050403020100
+DATA shuffle478<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle478<>+16(SB)/8, $0x1716151413121110
+DATA shuffle478<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle478<>+32(SB)/8, $0x2744252423222120
+DATA shuffle478<>+40(SB)/8, $0x5f564d462b2a4528
+DATA shuffle478<>+48(SB)/8, $0x716861584f60574e
+DATA shuffle478<>+56(SB)/8, $0x3f7c736a7b72697a
+GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -15196,13 +15863,13 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem616:
+rem633:
 	CMPQ DI, $+64
-	JB   remdone617
+	JB   remdone634
 	SUBQ $+54, DI
-	JMP  rem616
+	JMP  rem633
 
-remdone617:
+remdone634:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15228,66 +15895,66 @@ remdone617:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle458<>+0(SB), DI
+	BZHIQ     DI, shuffle479<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle459<>+0(SB), Z31
-	VMOVDQU64 shuffle460<>+0(SB), Z30
-	VMOVDQU64 shuffle461<>+0(SB), Z29
-	VMOVDQU64 shuffle462<>+0(SB), Z28
-	VMOVDQU64 shuffle463<>+0(SB), Z27
-	VMOVDQU64 shuffle464<>+0(SB), Z26
+	VMOVDQU64 shuffle480<>+0(SB), Z31
+	VMOVDQU64 shuffle481<>+0(SB), Z30
+	VMOVDQU64 shuffle482<>+0(SB), Z29
+	VMOVDQU64 shuffle483<>+0(SB), Z28
+	VMOVDQU64 shuffle484<>+0(SB), Z27
+	VMOVDQU64 shuffle485<>+0(SB), Z26
 
-group618:
+group635:
 	MOVQ rows+24(FP), DI
 
-row619:
+row636:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last621
+	JB   last638
 
-chunks620:
+chunks637:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle459<>+0(SB), Z3
+	VMOVDQU64 shuffle480<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle458<>+0(SB), K7
+	KMOVQ     shuffle479<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle461<>+0(SB), Z4
+	VMOVDQU64 shuffle482<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle458<>+0(SB), K7
+	KMOVQ     shuffle479<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z0, Z27, Z1
 	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle458<>+0(SB), K7
+	KMOVQ     shuffle479<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+54, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks620
+	JAE       chunks637
 
-last621:
+last638:
 	TESTQ      R9, R9
-	JZ         rowdone622
+	JZ         rowdone639
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle459<>+0(SB), Z3
+	VMOVDQU64  shuffle480<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle461<>+0(SB), Z4
+	VMOVDQU64  shuffle482<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -15295,80 +15962,80 @@ last621:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone622:
+rowdone639:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row619
+	JNZ  row636
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group618
+	JNZ  group635
 	VZEROUPPER
 	RET
 
-DATA shuffle458<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle458<>(SB), RODATA|NOPTR, $8
+DATA shuffle479<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle479<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle459<>+0(SB)/8, $0x0302252413120100
-DATA shuffle459<>+8(SB)/8, $0x1716050427261514
-DATA shuffle459<>+16(SB)/8, $0x5b5a494837362928
-DATA shuffle459<>+24(SB)/8, $0x3b3a5d5c4b4a3938
-DATA shuffle459<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle459<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle459<>+48(SB)/8, $0x0000000000007170
-DATA shuffle459<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
+DATA shuffle480<>+0(SB)/8, $0x0302252413120100
+DATA shuffle480<>+8(SB)/8, $0x1716050427261514
+DATA shuffle480<>+16(SB)/8, $0x5b5a494837362928
+DATA shuffle480<>+24(SB)/8, $0x3b3a5d5c4b4a3938
+DATA shuffle480<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle480<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle480<>+48(SB)/8, $0x0000000000007170
+DATA shuffle480<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle460<>+0(SB)/8, $0x0706050403020100
-DATA shuffle460<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle460<>+16(SB)/8, $0x1716151413121110
-DATA shuffle460<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle460<>+32(SB)/8, $0x2726252423222120
-DATA shuffle460<>+40(SB)/8, $0x535241402b2a5150
-DATA shuffle460<>+48(SB)/8, $0x3736555443423130
-DATA shuffle460<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
+DATA shuffle481<>+0(SB)/8, $0x0706050403020100
+DATA shuffle481<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle481<>+16(SB)/8, $0x1716151413121110
+DATA shuffle481<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle481<>+32(SB)/8, $0x2726252423222120
+DATA shuffle481<>+40(SB)/8, $0x535241402b2a5150
+DATA shuffle481<>+48(SB)/8, $0x3736555443423130
+DATA shuffle481<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle461<>+0(SB)/8, $0x09082b2a19180706
-DATA shuffle461<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
-DATA shuffle461<>+16(SB)/8, $0x61604f4e3d3c2f2e
-DATA shuffle461<>+24(SB)/8, $0x4140636251503f3e
-DATA shuffle461<>+32(SB)/8, $0x0000737265645352
-DATA shuffle461<>+40(SB)/8, $0x0000000075740000
-DATA shuffle461<>+48(SB)/8, $0x0000000000007776
-DATA shuffle461<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
+DATA shuffle482<>+0(SB)/8, $0x09082b2a19180706
+DATA shuffle482<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
+DATA shuffle482<>+16(SB)/8, $0x61604f4e3d3c2f2e
+DATA shuffle482<>+24(SB)/8, $0x4140636251503f3e
+DATA shuffle482<>+32(SB)/8, $0x0000737265645352
+DATA shuffle482<>+40(SB)/8, $0x0000000075740000
+DATA shuffle482<>+48(SB)/8, $0x0000000000007776
+DATA shuffle482<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle462<>+0(SB)/8, $0x0706050403020100
-DATA shuffle462<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle462<>+16(SB)/8, $0x1716151413121110
-DATA shuffle462<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle462<>+32(SB)/8, $0x4544252423222120
-DATA shuffle462<>+40(SB)/8, $0x595847462b2a5756
-DATA shuffle462<>+48(SB)/8, $0x37365b5a49483130
-DATA shuffle462<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
+DATA shuffle483<>+0(SB)/8, $0x0706050403020100
+DATA shuffle483<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle483<>+16(SB)/8, $0x1716151413121110
+DATA shuffle483<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle483<>+32(SB)/8, $0x4544252423222120
+DATA shuffle483<>+40(SB)/8, $0x595847462b2a5756
+DATA shuffle483<>+48(SB)/8, $0x37365b5a49483130
+DATA shuffle483<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle463<>+0(SB)/8, $0x4f4e71705f5e4d4c
-DATA shuffle463<>+8(SB)/8, $0x6362515073726160
-DATA shuffle463<>+16(SB)/8, $0x2726151403027574
-DATA shuffle463<>+24(SB)/8, $0x0706292817160504
-DATA shuffle463<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle463<>+40(SB)/8, $0x000000003b3a0000
-DATA shuffle463<>+48(SB)/8, $0x0000000000003d3c
-DATA shuffle463<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
+DATA shuffle484<>+0(SB)/8, $0x4f4e71705f5e4d4c
+DATA shuffle484<>+8(SB)/8, $0x6362515073726160
+DATA shuffle484<>+16(SB)/8, $0x2726151403027574
+DATA shuffle484<>+24(SB)/8, $0x0706292817160504
+DATA shuffle484<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle484<>+40(SB)/8, $0x000000003b3a0000
+DATA shuffle484<>+48(SB)/8, $0x0000000000003d3c
+DATA shuffle484<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle464<>+0(SB)/8, $0x0706050403020100
-DATA shuffle464<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle464<>+16(SB)/8, $0x1716151413121110
-DATA shuffle464<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle464<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle464<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
-DATA shuffle464<>+48(SB)/8, $0x373661604f4e3130
-DATA shuffle464<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
+DATA shuffle485<>+0(SB)/8, $0x0706050403020100
+DATA shuffle485<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle485<>+16(SB)/8, $0x1716151413121110
+DATA shuffle485<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle485<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle485<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
+DATA shuffle485<>+48(SB)/8, $0x373661604f4e3130
+DATA shuffle485<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15392,13 +16059,13 @@ TEXT ·tunzip3x3x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem623:
+rem640:
 	CMPQ DI, $+43
-	JB   remdone624
+	JB   remdone641
 	SUBQ $+36, DI
-	JMP  rem623
+	JMP  rem640
 
-remdone624:
+remdone641:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15417,106 +16084,106 @@ remdone624:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle465<>+0(SB), DI
+	BZHIQ     DI, shuffle486<>+0(SB), DI
 	KMOVQ     DI, K3
-	VMOVDQU64 shuffle466<>+0(SB), Z31
-	VMOVDQU64 shuffle467<>+0(SB), Z30
-	VMOVDQU64 shuffle468<>+0(SB), Z29
+	VMOVDQU64 shuffle487<>+0(SB), Z31
+	VMOVDQU64 shuffle488<>+0(SB), Z30
+	VMOVDQU64 shuffle489<>+0(SB), Z29
 
-group625:
+group642:
 	MOVQ rows+24(FP), DI
 
-row626:
+row643:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+43
-	JB   last628
+	JB   last645
 
-chunks627:
+chunks644:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle466<>+0(SB), Z3
+	VMOVDQU64 shuffle487<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle465<>+0(SB), K7
+	KMOVQ     shuffle486<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle467<>+0(SB), Z2
+	VMOVDQU64 shuffle488<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
-	KMOVQ     shuffle465<>+0(SB), K7
+	KMOVQ     shuffle486<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R9)(DX*1)
 	VPERMT2D  Z0, Z29, Z1
-	KMOVQ     shuffle465<>+0(SB), K7
+	KMOVQ     shuffle486<>+0(SB), K7
 	VMOVDQU8  Z1, K7, (R9)(DX*2)
 	ADDQ      $+36, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+43
-	JAE       chunks627
+	JAE       chunks644
 
-last628:
+last645:
 	TESTQ      R9, R9
-	JZ         rowdone629
+	JZ         rowdone646
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle466<>+0(SB), Z3
+	VMOVDQU64  shuffle487<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle467<>+0(SB), Z2
+	VMOVDQU64  shuffle488<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8   Z2, K3, (R9)(DX*1)
 	VPERMT2D   Z0, Z29, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone629:
+rowdone646:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row626
+	JNZ  row643
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group625
+	JNZ  group642
 	VZEROUPPER
 	RET
 
-DATA shuffle465<>+0(SB)/8, $0x0000000fffffffff
-GLOBL shuffle465<>(SB), RODATA|NOPTR, $8
+DATA shuffle486<>+0(SB)/8, $0x0000000fffffffff
+GLOBL shuffle486<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle466<>+0(SB)/8, $0x0000000900000000
-DATA shuffle466<>+8(SB)/8, $0x0000000100000012
-DATA shuffle466<>+16(SB)/8, $0x000000130000000a
-DATA shuffle466<>+24(SB)/8, $0x0000000b00000002
-DATA shuffle466<>+32(SB)/8, $0x0000000000000014
-DATA shuffle466<>+40(SB)/8, $0x0000000000000000
-DATA shuffle466<>+48(SB)/8, $0x0000000000000000
-DATA shuffle466<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
+DATA shuffle487<>+0(SB)/8, $0x0000000900000000
+DATA shuffle487<>+8(SB)/8, $0x0000000100000012
+DATA shuffle487<>+16(SB)/8, $0x000000130000000a
+DATA shuffle487<>+24(SB)/8, $0x0000000b00000002
+DATA shuffle487<>+32(SB)/8, $0x0000000000000014
+DATA shuffle487<>+40(SB)/8, $0x0000000000000000
+DATA shuffle487<>+48(SB)/8, $0x0000000000000000
+DATA shuffle487<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle467<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle467<>+8(SB)/8, $0x0000000400000015
-DATA shuffle467<>+16(SB)/8, $0x000000160000000d
-DATA shuffle467<>+24(SB)/8, $0x0000000e00000005
-DATA shuffle467<>+32(SB)/8, $0x0000000000000017
-DATA shuffle467<>+40(SB)/8, $0x0000000000000000
-DATA shuffle467<>+48(SB)/8, $0x0000000000000000
-DATA shuffle467<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
+DATA shuffle488<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle488<>+8(SB)/8, $0x0000000400000015
+DATA shuffle488<>+16(SB)/8, $0x000000160000000d
+DATA shuffle488<>+24(SB)/8, $0x0000000e00000005
+DATA shuffle488<>+32(SB)/8, $0x0000000000000017
+DATA shuffle488<>+40(SB)/8, $0x0000000000000000
+DATA shuffle488<>+48(SB)/8, $0x0000000000000000
+DATA shuffle488<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle468<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle468<>+8(SB)/8, $0x0000001700000008
-DATA shuffle468<>+16(SB)/8, $0x0000000900000000
-DATA shuffle468<>+24(SB)/8, $0x0000000100000018
-DATA shuffle468<>+32(SB)/8, $0x000000000000000a
-DATA shuffle468<>+40(SB)/8, $0x0000000000000000
-DATA shuffle468<>+48(SB)/8, $0x0000000000000000
-DATA shuffle468<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
+DATA shuffle489<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle489<>+8(SB)/8, $0x0000001700000008
+DATA shuffle489<>+16(SB)/8, $0x0000000900000000
+DATA shuffle489<>+24(SB)/8, $0x0000000100000018
+DATA shuffle489<>+32(SB)/8, $0x000000000000000a
+DATA shuffle489<>+40(SB)/8, $0x0000000000000000
+DATA shuffle489<>+48(SB)/8, $0x0000000000000000
+DATA shuffle489<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -15540,13 +16207,13 @@ TEXT ·tunzip3x3x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem630:
+rem647:
 	CMPQ DI, $+86
-	JB   remdone631
+	JB   remdone648
 	SUBQ $+72, DI
-	JMP  rem630
+	JMP  rem647
 
-remdone631:
+remdone648:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15580,7 +16247,7 @@ remdone631:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle469<>+0(SB), R8
+	BZHIQ     R8, shuffle490<>+0(SB), R8
 	KMOVQ     R8, K5
 	IMUL3Q    $+3, DI, DI
 	SUBQ      $+192, DI
@@ -15589,47 +16256,47 @@ remdone631:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K6
-	VMOVDQU64 shuffle470<>+0(SB), Z31
-	VMOVDQU64 shuffle471<>+0(SB), Z30
-	VMOVDQU64 shuffle472<>+0(SB), Z29
-	VMOVDQU64 shuffle473<>+0(SB), Z28
-	VMOVDQU64 shuffle474<>+0(SB), Z27
-	VMOVDQU64 shuffle475<>+0(SB), Z26
-	VMOVDQU64 shuffle476<>+0(SB), Z25
-	VMOVDQU64 shuffle477<>+0(SB), Z24
-	VMOVDQU64 shuffle478<>+0(SB), Z23
-	VMOVDQU64 shuffle479<>+0(SB), Z22
+	VMOVDQU64 shuffle491<>+0(SB), Z31
+	VMOVDQU64 shuffle492<>+0(SB), Z30
+	VMOVDQU64 shuffle493<>+0(SB), Z29
+	VMOVDQU64 shuffle494<>+0(SB), Z28
+	VMOVDQU64 shuffle495<>+0(SB), Z27
+	VMOVDQU64 shuffle496<>+0(SB), Z26
+	VMOVDQU64 shuffle497<>+0(SB), Z25
+	VMOVDQU64 shuffle498<>+0(SB), Z24
+	VMOVDQU64 shuffle499<>+0(SB), Z23
+	VMOVDQU64 shuffle500<>+0(SB), Z22
 
-group632:
+group649:
 	MOVQ rows+24(FP), DI
 
-row633:
+row650:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+86
-	JB   last635
+	JB   last652
 
-chunks634:
+chunks651:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle470<>+0(SB), Z3
+	VMOVDQU64 shuffle491<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2Q  Z2, Z30, Z3
 	VMOVDQU64 Z3, (R9)
 	VPERMQ    Z2, Z29, Z4
-	KMOVQ     shuffle469<>+0(SB), K7
+	KMOVQ     shuffle490<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)
-	VMOVDQU64 shuffle473<>+0(SB), Z3
+	VMOVDQU64 shuffle494<>+0(SB), Z3
 	VPERMI2Q  Z1, Z0, Z3
 	VPERMT2Q  Z2, Z27, Z3
 	VMOVDQU64 Z3, (R9)(DX*1)
 	VPERMQ    Z2, Z26, Z4
-	KMOVQ     shuffle469<>+0(SB), K7
+	KMOVQ     shuffle490<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
 	VPERMT2Q  Z1, Z25, Z0
 	VPERMT2Q  Z2, Z24, Z0
@@ -15637,30 +16304,30 @@ chunks634:
 	VPERMT2Q  Z4, Z23, Z0
 	VMOVDQU64 Z0, (R9)(DX*2)
 	VPERMQ    Z4, Z22, Z4
-	KMOVQ     shuffle469<>+0(SB), K7
+	KMOVQ     shuffle490<>+0(SB), K7
 	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
 	ADDQ      $+72, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+86
-	JAE       chunks634
+	JAE       chunks651
 
-last635:
+last652:
 	TESTQ      R9, R9
-	JZ         rowdone636
+	JZ         rowdone653
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle470<>+0(SB), Z3
+	VMOVDQU64  shuffle491<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2Q   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
 	VPERMQ     Z2, Z29, Z4
 	VMOVDQU8   Z4, K5, 64(R9)
-	VMOVDQU64  shuffle473<>+0(SB), Z3
+	VMOVDQU64  shuffle494<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VPERMT2Q   Z2, Z27, Z3
 	VMOVDQU8   Z3, K4, (R9)(DX*1)
@@ -15674,120 +16341,120 @@ last635:
 	VPERMQ     Z4, Z22, Z4
 	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
 
-rowdone636:
+rowdone653:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row633
+	JNZ  row650
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group632
+	JNZ  group649
 	VZEROUPPER
 	RET
 
-DATA shuffle469<>+0(SB)/8, $0x00000000000000ff
-GLOBL shuffle469<>(SB), RODATA|NOPTR, $8
+DATA shuffle490<>+0(SB)/8, $0x00000000000000ff
+GLOBL shuffle490<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle470<>+0(SB)/8, $0x0000000000000000
-DATA shuffle470<>+8(SB)/8, $0x0000000000000009
-DATA shuffle470<>+16(SB)/8, $0x0000000000000000
-DATA shuffle470<>+24(SB)/8, $0x0000000000000001
-DATA shuffle470<>+32(SB)/8, $0x000000000000000a
-DATA shuffle470<>+40(SB)/8, $0x0000000000000000
-DATA shuffle470<>+48(SB)/8, $0x0000000000000002
-DATA shuffle470<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
+DATA shuffle491<>+0(SB)/8, $0x0000000000000000
+DATA shuffle491<>+8(SB)/8, $0x0000000000000009
+DATA shuffle491<>+16(SB)/8, $0x0000000000000000
+DATA shuffle491<>+24(SB)/8, $0x0000000000000001
+DATA shuffle491<>+32(SB)/8, $0x000000000000000a
+DATA shuffle491<>+40(SB)/8, $0x0000000000000000
+DATA shuffle491<>+48(SB)/8, $0x0000000000000002
+DATA shuffle491<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle471<>+0(SB)/8, $0x0000000000000000
-DATA shuffle471<>+8(SB)/8, $0x0000000000000001
-DATA shuffle471<>+16(SB)/8, $0x000000000000000a
-DATA shuffle471<>+24(SB)/8, $0x0000000000000003
-DATA shuffle471<>+32(SB)/8, $0x0000000000000004
-DATA shuffle471<>+40(SB)/8, $0x000000000000000b
-DATA shuffle471<>+48(SB)/8, $0x0000000000000006
-DATA shuffle471<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
+DATA shuffle492<>+0(SB)/8, $0x0000000000000000
+DATA shuffle492<>+8(SB)/8, $0x0000000000000001
+DATA shuffle492<>+16(SB)/8, $0x000000000000000a
+DATA shuffle492<>+24(SB)/8, $0x0000000000000003
+DATA shuffle492<>+32(SB)/8, $0x0000000000000004
+DATA shuffle492<>+40(SB)/8, $0x000000000000000b
+DATA shuffle492<>+48(SB)/8, $0x0000000000000006
+DATA shuffle492<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle472<>+0(SB)/8, $0x0000000000000004
-DATA shuffle472<>+8(SB)/8, $0x0000000000000000
-DATA shuffle472<>+16(SB)/8, $0x0000000000000000
-DATA shuffle472<>+24(SB)/8, $0x0000000000000000
-DATA shuffle472<>+32(SB)/8, $0x0000000000000000
-DATA shuffle472<>+40(SB)/8, $0x0000000000000000
-DATA shuffle472<>+48(SB)/8, $0x0000000000000000
-DATA shuffle472<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+DATA shuffle493<>+0(SB)/8, $0x0000000000000004
+DATA shuffle493<>+8(SB)/8, $0x0000000000000000
+DATA shuffle493<>+16(SB)/8, $0x0000000000000000
+DATA shuffle493<>+24(SB)/8, $0x0000000000000000
+DATA shuffle493<>+32(SB)/8, $0x0000000000000000
+DATA shuffle493<>+40(SB)/8, $0x0000000000000000
+DATA shuffle493<>+48(SB)/8, $0x0000000000000000
+DATA shuffle493<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle473<>+0(SB)/8, $0x0000000000000003
-DATA shuffle473<>+8(SB)/8, $0x000000000000000c
-DATA shuffle473<>+16(SB)/8, $0x0000000000000000
-DATA shuffle473<>+24(SB)/8, $0x0000000000000004
-DATA shuffle473<>+32(SB)/8, $0x000000000000000d
-DATA shuffle473<>+40(SB)/8, $0x0000000000000000
-DATA shuffle473<>+48(SB)/8, $0x0000000000000005
-DATA shuffle473<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
+DATA shuffle494<>+0(SB)/8, $0x0000000000000003
+DATA shuffle494<>+8(SB)/8, $0x000000000000000c
+DATA shuffle494<>+16(SB)/8, $0x0000000000000000
+DATA shuffle494<>+24(SB)/8, $0x0000000000000004
+DATA shuffle494<>+32(SB)/8, $0x000000000000000d
+DATA shuffle494<>+40(SB)/8, $0x0000000000000000
+DATA shuffle494<>+48(SB)/8, $0x0000000000000005
+DATA shuffle494<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle474<>+0(SB)/8, $0x0000000000000000
-DATA shuffle474<>+8(SB)/8, $0x0000000000000001
-DATA shuffle474<>+16(SB)/8, $0x000000000000000d
-DATA shuffle474<>+24(SB)/8, $0x0000000000000003
-DATA shuffle474<>+32(SB)/8, $0x0000000000000004
-DATA shuffle474<>+40(SB)/8, $0x000000000000000e
-DATA shuffle474<>+48(SB)/8, $0x0000000000000006
-DATA shuffle474<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+DATA shuffle495<>+0(SB)/8, $0x0000000000000000
+DATA shuffle495<>+8(SB)/8, $0x0000000000000001
+DATA shuffle495<>+16(SB)/8, $0x000000000000000d
+DATA shuffle495<>+24(SB)/8, $0x0000000000000003
+DATA shuffle495<>+32(SB)/8, $0x0000000000000004
+DATA shuffle495<>+40(SB)/8, $0x000000000000000e
+DATA shuffle495<>+48(SB)/8, $0x0000000000000006
+DATA shuffle495<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle475<>+0(SB)/8, $0x0000000000000007
-DATA shuffle475<>+8(SB)/8, $0x0000000000000000
-DATA shuffle475<>+16(SB)/8, $0x0000000000000000
-DATA shuffle475<>+24(SB)/8, $0x0000000000000000
-DATA shuffle475<>+32(SB)/8, $0x0000000000000000
-DATA shuffle475<>+40(SB)/8, $0x0000000000000000
-DATA shuffle475<>+48(SB)/8, $0x0000000000000000
-DATA shuffle475<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+DATA shuffle496<>+0(SB)/8, $0x0000000000000007
+DATA shuffle496<>+8(SB)/8, $0x0000000000000000
+DATA shuffle496<>+16(SB)/8, $0x0000000000000000
+DATA shuffle496<>+24(SB)/8, $0x0000000000000000
+DATA shuffle496<>+32(SB)/8, $0x0000000000000000
+DATA shuffle496<>+40(SB)/8, $0x0000000000000000
+DATA shuffle496<>+48(SB)/8, $0x0000000000000000
+DATA shuffle496<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle476<>+0(SB)/8, $0x0000000000000006
-DATA shuffle476<>+8(SB)/8, $0x000000000000000f
-DATA shuffle476<>+16(SB)/8, $0x0000000000000000
-DATA shuffle476<>+24(SB)/8, $0x0000000000000007
-DATA shuffle476<>+32(SB)/8, $0x0000000000000000
-DATA shuffle476<>+40(SB)/8, $0x0000000000000000
-DATA shuffle476<>+48(SB)/8, $0x0000000000000008
-DATA shuffle476<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+DATA shuffle497<>+0(SB)/8, $0x0000000000000006
+DATA shuffle497<>+8(SB)/8, $0x000000000000000f
+DATA shuffle497<>+16(SB)/8, $0x0000000000000000
+DATA shuffle497<>+24(SB)/8, $0x0000000000000007
+DATA shuffle497<>+32(SB)/8, $0x0000000000000000
+DATA shuffle497<>+40(SB)/8, $0x0000000000000000
+DATA shuffle497<>+48(SB)/8, $0x0000000000000008
+DATA shuffle497<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle477<>+0(SB)/8, $0x0000000000000000
-DATA shuffle477<>+8(SB)/8, $0x0000000000000001
-DATA shuffle477<>+16(SB)/8, $0x0000000000000002
-DATA shuffle477<>+24(SB)/8, $0x0000000000000003
-DATA shuffle477<>+32(SB)/8, $0x0000000000000008
-DATA shuffle477<>+40(SB)/8, $0x0000000000000005
-DATA shuffle477<>+48(SB)/8, $0x0000000000000006
-DATA shuffle477<>+56(SB)/8, $0x0000000000000009
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+DATA shuffle498<>+0(SB)/8, $0x0000000000000000
+DATA shuffle498<>+8(SB)/8, $0x0000000000000001
+DATA shuffle498<>+16(SB)/8, $0x0000000000000002
+DATA shuffle498<>+24(SB)/8, $0x0000000000000003
+DATA shuffle498<>+32(SB)/8, $0x0000000000000008
+DATA shuffle498<>+40(SB)/8, $0x0000000000000005
+DATA shuffle498<>+48(SB)/8, $0x0000000000000006
+DATA shuffle498<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle478<>+0(SB)/8, $0x0000000000000000
-DATA shuffle478<>+8(SB)/8, $0x0000000000000001
-DATA shuffle478<>+16(SB)/8, $0x0000000000000008
-DATA shuffle478<>+24(SB)/8, $0x0000000000000003
-DATA shuffle478<>+32(SB)/8, $0x0000000000000004
-DATA shuffle478<>+40(SB)/8, $0x0000000000000009
-DATA shuffle478<>+48(SB)/8, $0x0000000000000006
-DATA shuffle478<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+DATA shuffle499<>+0(SB)/8, $0x0000000000000000
+DATA shuffle499<>+8(SB)/8, $0x0000000000000001
+DATA shuffle499<>+16(SB)/8, $0x0000000000000008
+DATA shuffle499<>+24(SB)/8, $0x0000000000000003
+DATA shuffle499<>+32(SB)/8, $0x0000000000000004
+DATA shuffle499<>+40(SB)/8, $0x0000000000000009
+DATA shuffle499<>+48(SB)/8, $0x0000000000000006
+DATA shuffle499<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle479<>+0(SB)/8, $0x0000000000000002
-DATA shuffle479<>+8(SB)/8, $0x0000000000000000
-DATA shuffle479<>+16(SB)/8, $0x0000000000000000
-DATA shuffle479<>+24(SB)/8, $0x0000000000000000
-DATA shuffle479<>+32(SB)/8, $0x0000000000000000
-DATA shuffle479<>+40(SB)/8, $0x0000000000000000
-DATA shuffle479<>+48(SB)/8, $0x0000000000000000
-DATA shuffle479<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
+DATA shuffle500<>+0(SB)/8, $0x0000000000000002
+DATA shuffle500<>+8(SB)/8, $0x0000000000000000
+DATA shuffle500<>+16(SB)/8, $0x0000000000000000
+DATA shuffle500<>+24(SB)/8, $0x0000000000000000
+DATA shuffle500<>+32(SB)/8, $0x0000000000000000
+DATA shuffle500<>+40(SB)/8, $0x0000000000000000
+DATA shuffle500<>+48(SB)/8, $0x0000000000000000
+DATA shuffle500<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -15811,13 +16478,13 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem637:
+rem654:
 	CMPQ DI, $+64
-	JB   remdone638
+	JB   remdone655
 	SUBQ $+60, DI
-	JMP  rem637
+	JMP  rem654
 
-remdone638:
+remdone655:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -15843,66 +16510,66 @@ remdone638:
 	CMOVQLT   shuffle10<>+0(SB), DI
 	CMPQ      DI, $+64
 	CMOVQGT   shuffle11<>+0(SB), DI
-	BZHIQ     DI, shuffle355<>+0(SB), DI
+	BZHIQ     DI, shuffle376<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle480<>+0(SB), Z31
-	VMOVDQU64 shuffle481<>+0(SB), Z30
-	VMOVDQU64 shuffle482<>+0(SB), Z29
-	VMOVDQU64 shuffle483<>+0(SB), Z28
-	VMOVDQU64 shuffle484<>+0(SB), Z27
-	VMOVDQU64 shuffle485<>+0(SB), Z26
+	VMOVDQU64 shuffle501<>+0(SB), Z31
+	VMOVDQU64 shuffle502<>+0(SB), Z30
+	VMOVDQU64 shuffle503<>+0(SB), Z29
+	VMOVDQU64 shuffle504<>+0(SB), Z28
+	VMOVDQU64 shuffle505<>+0(SB), Z27
+	VMOVDQU64 shuffle506<>+0(SB), Z26
 
-group639:
+group656:
 	MOVQ rows+24(FP), DI
 
-row640:
+row657:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last642
+	JB   last659
 
-chunks641:
+chunks658:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle480<>+0(SB), Z3
+	VMOVDQU64 shuffle501<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle482<>+0(SB), Z4
+	VMOVDQU64 shuffle503<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z4, K7, (R9)(DX*1)
 	VPERMT2B  Z1, Z27, Z0
 	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z0, K7, (R9)(DX*2)
 	ADDQ      $+60, R8
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks641
+	JAE       chunks658
 
-last642:
+last659:
 	TESTQ      R9, R9
-	JZ         rowdone643
+	JZ         rowdone660
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle480<>+0(SB), Z3
+	VMOVDQU64  shuffle501<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle482<>+0(SB), Z4
+	VMOVDQU64  shuffle503<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -15910,77 +16577,77 @@ last642:
 	VPERMT2B   Z2, Z26, Z0
 	VMOVDQU8   Z0, K4, (R9)(DX*2)
 
-rowdone643:
+rowdone660:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row640
+	JNZ  row657
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group639
+	JNZ  group656
 	VZEROUPPER
 	RET
 
-DATA shuffle480<>+0(SB)/8, $0x1c130a011b120900
-DATA shuffle480<>+8(SB)/8, $0x3f362d241d140b02
-DATA shuffle480<>+16(SB)/8, $0x41382f2640372e25
-DATA shuffle480<>+24(SB)/8, $0x645b5249635a5148
-DATA shuffle480<>+32(SB)/8, $0x007e756c655c534a
-DATA shuffle480<>+40(SB)/8, $0x0000776e007f766d
-DATA shuffle480<>+48(SB)/8, $0x0000000000000000
-DATA shuffle480<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+DATA shuffle501<>+0(SB)/8, $0x1c130a011b120900
+DATA shuffle501<>+8(SB)/8, $0x3f362d241d140b02
+DATA shuffle501<>+16(SB)/8, $0x41382f2640372e25
+DATA shuffle501<>+24(SB)/8, $0x645b5249635a5148
+DATA shuffle501<>+32(SB)/8, $0x007e756c655c534a
+DATA shuffle501<>+40(SB)/8, $0x0000776e007f766d
+DATA shuffle501<>+48(SB)/8, $0x0000000000000000
+DATA shuffle501<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle481<>+0(SB)/8, $0x0706050403020100
-DATA shuffle481<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle481<>+16(SB)/8, $0x1716151413121110
-DATA shuffle481<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle481<>+32(SB)/8, $0x4726252423222120
-DATA shuffle481<>+40(SB)/8, $0x49402d2c482a2928
-DATA shuffle481<>+48(SB)/8, $0x6c635a516b625950
-DATA shuffle481<>+56(SB)/8, $0x3f3e3d3c6d645b52
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+DATA shuffle502<>+0(SB)/8, $0x0706050403020100
+DATA shuffle502<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle502<>+16(SB)/8, $0x1716151413121110
+DATA shuffle502<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle502<>+32(SB)/8, $0x4726252423222120
+DATA shuffle502<>+40(SB)/8, $0x49402d2c482a2928
+DATA shuffle502<>+48(SB)/8, $0x6c635a516b625950
+DATA shuffle502<>+56(SB)/8, $0x3f3e3d3c6d645b52
+GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle482<>+0(SB)/8, $0x1f160d041e150c03
-DATA shuffle482<>+8(SB)/8, $0x4239302720170e05
-DATA shuffle482<>+16(SB)/8, $0x443b3229433a3128
-DATA shuffle482<>+24(SB)/8, $0x675e554c665d544b
-DATA shuffle482<>+32(SB)/8, $0x0000786f685f564d
-DATA shuffle482<>+40(SB)/8, $0x00007a7100007970
-DATA shuffle482<>+48(SB)/8, $0x0000000000000000
-DATA shuffle482<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
+DATA shuffle503<>+0(SB)/8, $0x1f160d041e150c03
+DATA shuffle503<>+8(SB)/8, $0x4239302720170e05
+DATA shuffle503<>+16(SB)/8, $0x443b3229433a3128
+DATA shuffle503<>+24(SB)/8, $0x675e554c665d544b
+DATA shuffle503<>+32(SB)/8, $0x0000786f685f564d
+DATA shuffle503<>+40(SB)/8, $0x00007a7100007970
+DATA shuffle503<>+48(SB)/8, $0x0000000000000000
+DATA shuffle503<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle483<>+0(SB)/8, $0x0706050403020100
-DATA shuffle483<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle483<>+16(SB)/8, $0x1716151413121110
-DATA shuffle483<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle483<>+32(SB)/8, $0x4a41252423222120
-DATA shuffle483<>+40(SB)/8, $0x4c432d2c4b422928
-DATA shuffle483<>+48(SB)/8, $0x6f665d546e655c53
-DATA shuffle483<>+56(SB)/8, $0x3f3e3d3c70675e55
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
+DATA shuffle504<>+0(SB)/8, $0x0706050403020100
+DATA shuffle504<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle504<>+16(SB)/8, $0x1716151413121110
+DATA shuffle504<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle504<>+32(SB)/8, $0x4a41252423222120
+DATA shuffle504<>+40(SB)/8, $0x4c432d2c4b422928
+DATA shuffle504<>+48(SB)/8, $0x6f665d546e655c53
+DATA shuffle504<>+56(SB)/8, $0x3f3e3d3c70675e55
+GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle484<>+0(SB)/8, $0x2219100721180f06
-DATA shuffle484<>+8(SB)/8, $0x453c332a231a1108
-DATA shuffle484<>+16(SB)/8, $0x473e352c463d342b
-DATA shuffle484<>+24(SB)/8, $0x6a61584f6960574e
-DATA shuffle484<>+32(SB)/8, $0x00007b726b625950
-DATA shuffle484<>+40(SB)/8, $0x00007d7400007c73
-DATA shuffle484<>+48(SB)/8, $0x0000000000000000
-DATA shuffle484<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
+DATA shuffle505<>+0(SB)/8, $0x2219100721180f06
+DATA shuffle505<>+8(SB)/8, $0x453c332a231a1108
+DATA shuffle505<>+16(SB)/8, $0x473e352c463d342b
+DATA shuffle505<>+24(SB)/8, $0x6a61584f6960574e
+DATA shuffle505<>+32(SB)/8, $0x00007b726b625950
+DATA shuffle505<>+40(SB)/8, $0x00007d7400007c73
+DATA shuffle505<>+48(SB)/8, $0x0000000000000000
+DATA shuffle505<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle485<>+0(SB)/8, $0x0706050403020100
-DATA shuffle485<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle485<>+16(SB)/8, $0x1716151413121110
-DATA shuffle485<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle485<>+32(SB)/8, $0x4d44252423222120
-DATA shuffle485<>+40(SB)/8, $0x4f462d2c4e452928
-DATA shuffle485<>+48(SB)/8, $0x7269605771685f56
-DATA shuffle485<>+56(SB)/8, $0x3f3e3d3c736a6158
-GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
+DATA shuffle506<>+0(SB)/8, $0x0706050403020100
+DATA shuffle506<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle506<>+16(SB)/8, $0x1716151413121110
+DATA shuffle506<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle506<>+32(SB)/8, $0x4d44252423222120
+DATA shuffle506<>+40(SB)/8, $0x4f462d2c4e452928
+DATA shuffle506<>+48(SB)/8, $0x7269605771685f56
+DATA shuffle506<>+56(SB)/8, $0x3f3e3d3c736a6158
+GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -16004,13 +16671,13 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem644:
+rem661:
 	CMPQ DI, $+64
-	JB   remdone645
+	JB   remdone662
 	SUBQ $+48, DI
-	JMP  rem644
+	JMP  rem661
 
-remdone645:
+remdone662:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -16038,36 +16705,36 @@ remdone645:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle204<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle486<>+0(SB), Z31
-	VMOVDQU64 shuffle487<>+0(SB), Z30
-	VMOVDQU64 shuffle488<>+0(SB), Z29
-	VMOVDQU64 shuffle489<>+0(SB), Z28
-	VMOVDQU64 shuffle490<>+0(SB), Z27
-	VMOVDQU64 shuffle491<>+0(SB), Z26
+	VMOVDQU64 shuffle507<>+0(SB), Z31
+	VMOVDQU64 shuffle508<>+0(SB), Z30
+	VMOVDQU64 shuffle509<>+0(SB), Z29
+	VMOVDQU64 shuffle510<>+0(SB), Z28
+	VMOVDQU64 shuffle511<>+0(SB), Z27
+	VMOVDQU64 shuffle512<>+0(SB), Z26
 
-group646:
+group663:
 	MOVQ rows+24(FP), DI
 
-row647:
+row664:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last649
+	JB   last666
 
-chunks648:
+chunks665:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle486<>+0(SB), Z3
+	VMOVDQU64 shuffle507<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(R10), Z2
 	VPERMT2B  Z2, Z30, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle488<>+0(SB), Z4
+	VMOVDQU64 shuffle509<>+0(SB), Z4
 	VPERMI2B  Z1, Z0, Z4
 	VPERMT2B  Z2, Z28, Z4
 	KMOVQ     shuffle204<>+0(SB), K7
@@ -16080,22 +16747,22 @@ chunks648:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks648
+	JAE       chunks665
 
-last649:
+last666:
 	TESTQ      R9, R9
-	JZ         rowdone650
+	JZ         rowdone667
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle486<>+0(SB), Z3
+	VMOVDQU64  shuffle507<>+0(SB), Z3
 	VPERMI2B   Z1, Z0, Z3
 	VMOVDQU8.Z 128(R8), K3, Z2
 	VPERMT2B   Z2, Z30, Z3
 	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle488<>+0(SB), Z4
+	VMOVDQU64  shuffle509<>+0(SB), Z4
 	VPERMI2B   Z1, Z0, Z4
 	VPERMT2B   Z2, Z28, Z4
 	VMOVDQU8   Z4, K4, (R9)(DX*1)
@@ -16103,77 +16770,77 @@ last649:
 	VPERMT2B   Z2, Z26, Z1
 	VMOVDQU8   Z1, K4, (R9)(DX*2)
 
-rowdone650:
+rowdone667:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row647
+	JNZ  row664
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group646
+	JNZ  group663
 	VZEROUPPER
 	RET
 
-DATA shuffle486<>+0(SB)/8, $0x3736252413120100
-DATA shuffle486<>+8(SB)/8, $0x3938272615140302
-DATA shuffle486<>+16(SB)/8, $0x3b3a292817160504
-DATA shuffle486<>+24(SB)/8, $0x7f7e6d6c5b5a4948
-DATA shuffle486<>+32(SB)/8, $0x00006f6e5d5c4b4a
-DATA shuffle486<>+40(SB)/8, $0x000071705f5e4d4c
-DATA shuffle486<>+48(SB)/8, $0x0000000000000000
-DATA shuffle486<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
+DATA shuffle507<>+0(SB)/8, $0x3736252413120100
+DATA shuffle507<>+8(SB)/8, $0x3938272615140302
+DATA shuffle507<>+16(SB)/8, $0x3b3a292817160504
+DATA shuffle507<>+24(SB)/8, $0x7f7e6d6c5b5a4948
+DATA shuffle507<>+32(SB)/8, $0x00006f6e5d5c4b4a
+DATA shuffle507<>+40(SB)/8, $0x000071705f5e4d4c
+DATA shuffle507<>+48(SB)/8, $0x0000000000000000
+DATA shuffle507<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle487<>+0(SB)/8, $0x0706050403020100
-DATA shuffle487<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle487<>+16(SB)/8, $0x1716151413121110
-DATA shuffle487<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle487<>+32(SB)/8, $0x4140252423222120
-DATA shuffle487<>+40(SB)/8, $0x43422d2c2b2a2928
-DATA shuffle487<>+48(SB)/8, $0x3736353433323130
-DATA shuffle487<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
+DATA shuffle508<>+0(SB)/8, $0x0706050403020100
+DATA shuffle508<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle508<>+16(SB)/8, $0x1716151413121110
+DATA shuffle508<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle508<>+32(SB)/8, $0x4140252423222120
+DATA shuffle508<>+40(SB)/8, $0x43422d2c2b2a2928
+DATA shuffle508<>+48(SB)/8, $0x3736353433323130
+DATA shuffle508<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle488<>+0(SB)/8, $0x3d3c2b2a19180706
-DATA shuffle488<>+8(SB)/8, $0x3f3e2d2c1b1a0908
-DATA shuffle488<>+16(SB)/8, $0x41402f2e1d1c0b0a
-DATA shuffle488<>+24(SB)/8, $0x0000737261604f4e
-DATA shuffle488<>+32(SB)/8, $0x0000757463625150
-DATA shuffle488<>+40(SB)/8, $0x0000777665645352
-DATA shuffle488<>+48(SB)/8, $0x0000000000000000
-DATA shuffle488<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
+DATA shuffle509<>+0(SB)/8, $0x3d3c2b2a19180706
+DATA shuffle509<>+8(SB)/8, $0x3f3e2d2c1b1a0908
+DATA shuffle509<>+16(SB)/8, $0x41402f2e1d1c0b0a
+DATA shuffle509<>+24(SB)/8, $0x0000737261604f4e
+DATA shuffle509<>+32(SB)/8, $0x0000757463625150
+DATA shuffle509<>+40(SB)/8, $0x0000777665645352
+DATA shuffle509<>+48(SB)/8, $0x0000000000000000
+DATA shuffle509<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle509<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle489<>+0(SB)/8, $0x0706050403020100
-DATA shuffle489<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle489<>+16(SB)/8, $0x1716151413121110
-DATA shuffle489<>+24(SB)/8, $0x45441d1c1b1a1918
-DATA shuffle489<>+32(SB)/8, $0x4746252423222120
-DATA shuffle489<>+40(SB)/8, $0x49482d2c2b2a2928
-DATA shuffle489<>+48(SB)/8, $0x3736353433323130
-DATA shuffle489<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
+DATA shuffle510<>+0(SB)/8, $0x0706050403020100
+DATA shuffle510<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle510<>+16(SB)/8, $0x1716151413121110
+DATA shuffle510<>+24(SB)/8, $0x45441d1c1b1a1918
+DATA shuffle510<>+32(SB)/8, $0x4746252423222120
+DATA shuffle510<>+40(SB)/8, $0x49482d2c2b2a2928
+DATA shuffle510<>+48(SB)/8, $0x3736353433323130
+DATA shuffle510<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle490<>+0(SB)/8, $0x030271705f5e4d4c
-DATA shuffle490<>+8(SB)/8, $0x0504737261604f4e
-DATA shuffle490<>+16(SB)/8, $0x0706757463625150
-DATA shuffle490<>+24(SB)/8, $0x0000393827261514
-DATA shuffle490<>+32(SB)/8, $0x00003b3a29281716
-DATA shuffle490<>+40(SB)/8, $0x00003d3c2b2a1918
-DATA shuffle490<>+48(SB)/8, $0x0000000000000000
-DATA shuffle490<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
+DATA shuffle511<>+0(SB)/8, $0x030271705f5e4d4c
+DATA shuffle511<>+8(SB)/8, $0x0504737261604f4e
+DATA shuffle511<>+16(SB)/8, $0x0706757463625150
+DATA shuffle511<>+24(SB)/8, $0x0000393827261514
+DATA shuffle511<>+32(SB)/8, $0x00003b3a29281716
+DATA shuffle511<>+40(SB)/8, $0x00003d3c2b2a1918
+DATA shuffle511<>+48(SB)/8, $0x0000000000000000
+DATA shuffle511<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle491<>+0(SB)/8, $0x0706050403020100
-DATA shuffle491<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle491<>+16(SB)/8, $0x1716151413121110
-DATA shuffle491<>+24(SB)/8, $0x4b4a1d1c1b1a1918
-DATA shuffle491<>+32(SB)/8, $0x4d4c252423222120
-DATA shuffle491<>+40(SB)/8, $0x4f4e2d2c2b2a2928
-DATA shuffle491<>+48(SB)/8, $0x3736353433323130
-DATA shuffle491<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
+DATA shuffle512<>+0(SB)/8, $0x0706050403020100
+DATA shuffle512<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle512<>+16(SB)/8, $0x1716151413121110
+DATA shuffle512<>+24(SB)/8, $0x4b4a1d1c1b1a1918
+DATA shuffle512<>+32(SB)/8, $0x4d4c252423222120
+DATA shuffle512<>+40(SB)/8, $0x4f4e2d2c2b2a2928
+DATA shuffle512<>+48(SB)/8, $0x3736353433323130
+DATA shuffle512<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
@@ -16197,13 +16864,13 @@ TEXT ·tunzip3x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  n+16(FP), DI
 
-rem651:
+rem668:
 	CMPQ DI, $+64
-	JB   remdone652
+	JB   remdone669
 	SUBQ $+48, DI
-	JMP  rem651
+	JMP  rem668
 
-remdone652:
+remdone669:
 	IMUL3Q    $+3, DI, R8
 	SUBQ      $+0, R8
 	CMOVQLT   shuffle10<>+0(SB), R8
@@ -16232,33 +16899,33 @@ remdone652:
 	CMOVQGT   shuffle11<>+0(SB), DI
 	BZHIQ     DI, shuffle12<>+0(SB), DI
 	KMOVQ     DI, K4
-	VMOVDQU64 shuffle492<>+0(SB), Z31
-	VMOVDQU64 shuffle493<>+0(SB), Z30
-	VMOVDQU64 shuffle445<>+0(SB), Z29
-	VMOVDQU64 shuffle494<>+0(SB), Z28
-	VMOVDQU64 shuffle495<>+0(SB), Z27
+	VMOVDQU64 shuffle513<>+0(SB), Z31
+	VMOVDQU64 shuffle514<>+0(SB), Z30
+	VMOVDQU64 shuffle466<>+0(SB), Z29
+	VMOVDQU64 shuffle515<>+0(SB), Z28
+	VMOVDQU64 shuffle516<>+0(SB), Z27
 
-group653:
+group670:
 	MOVQ rows+24(FP), DI
 
-row654:
+row671:
 	XORQ R8, R8
 	MOVQ n+16(FP), R9
 	SUBQ R8, R9
 	CMPQ R9, $+64
-	JB   last656
+	JB   last673
 
-chunks655:
+chunks672:
 	LEAQ      (CX)(R8*1), R9
 	IMUL3Q    $0x03, R8, R10
 	ADDQ      AX, R10
 	VMOVDQU64 (R10), Z0
 	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle492<>+0(SB), Z3
+	VMOVDQU64 shuffle513<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	KMOVQ     shuffle204<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle493<>+0(SB), Z2
+	VMOVDQU64 shuffle514<>+0(SB), Z2
 	VPERMI2D  Z1, Z0, Z2
 	VMOVDQU64 128(R10), Z3
 	VPERMT2D  Z3, Z29, Z2
@@ -16272,20 +16939,20 @@ chunks655:
 	MOVQ      n+16(FP), R9
 	SUBQ      R8, R9
 	CMPQ      R9, $+64
-	JAE       chunks655
+	JAE       chunks672
 
-last656:
+last673:
 	TESTQ      R9, R9
-	JZ         rowdone657
+	JZ         rowdone674
 	LEAQ       (CX)(R8*1), R9
 	IMUL3Q     $0x03, R8, R8
 	ADDQ       AX, R8
 	VMOVDQU8.Z (R8), K1, Z0
 	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle492<>+0(SB), Z3
+	VMOVDQU64  shuffle513<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle493<>+0(SB), Z2
+	VMOVDQU64  shuffle514<>+0(SB), Z2
 	VPERMI2D   Z1, Z0, Z2
 	VMOVDQU8.Z 128(R8), K4, Z3
 	VPERMT2D   Z3, Z29, Z2
@@ -16294,57 +16961,463 @@ last656:
 	VPERMT2D   Z3, Z27, Z1
 	VMOVDQU8   Z1, K3, (R9)(DX*2)
 
-rowdone657:
+rowdone674:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ DI
-	JNZ  row654
+	JNZ  row671
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group653
+	JNZ  group670
 	VZEROUPPER
 	RET
 
-DATA shuffle492<>+0(SB)/8, $0x0000000900000000
-DATA shuffle492<>+8(SB)/8, $0x0000001b00000012
-DATA shuffle492<>+16(SB)/8, $0x0000000a00000001
-DATA shuffle492<>+24(SB)/8, $0x0000001c00000013
-DATA shuffle492<>+32(SB)/8, $0x0000000b00000002
-DATA shuffle492<>+40(SB)/8, $0x0000001d00000014
-DATA shuffle492<>+48(SB)/8, $0x0000000000000000
-DATA shuffle492<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
+DATA shuffle513<>+0(SB)/8, $0x0000000900000000
+DATA shuffle513<>+8(SB)/8, $0x0000001b00000012
+DATA shuffle513<>+16(SB)/8, $0x0000000a00000001
+DATA shuffle513<>+24(SB)/8, $0x0000001c00000013
+DATA shuffle513<>+32(SB)/8, $0x0000000b00000002
+DATA shuffle513<>+40(SB)/8, $0x0000001d00000014
+DATA shuffle513<>+48(SB)/8, $0x0000000000000000
+DATA shuffle513<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle493<>+0(SB)/8, $0x0000000c00000003
-DATA shuffle493<>+8(SB)/8, $0x0000001e00000015
-DATA shuffle493<>+16(SB)/8, $0x0000000d00000004
-DATA shuffle493<>+24(SB)/8, $0x0000001f00000016
-DATA shuffle493<>+32(SB)/8, $0x0000000e00000005
-DATA shuffle493<>+40(SB)/8, $0x0000000000000017
-DATA shuffle493<>+48(SB)/8, $0x0000000000000000
-DATA shuffle493<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
+DATA shuffle514<>+0(SB)/8, $0x0000000c00000003
+DATA shuffle514<>+8(SB)/8, $0x0000001e00000015
+DATA shuffle514<>+16(SB)/8, $0x0000000d00000004
+DATA shuffle514<>+24(SB)/8, $0x0000001f00000016
+DATA shuffle514<>+32(SB)/8, $0x0000000e00000005
+DATA shuffle514<>+40(SB)/8, $0x0000000000000017
+DATA shuffle514<>+48(SB)/8, $0x0000000000000000
+DATA shuffle514<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle494<>+0(SB)/8, $0x0000001f00000016
-DATA shuffle494<>+8(SB)/8, $0x0000000000000008
-DATA shuffle494<>+16(SB)/8, $0x0000000000000017
-DATA shuffle494<>+24(SB)/8, $0x0000000000000009
-DATA shuffle494<>+32(SB)/8, $0x0000000100000018
-DATA shuffle494<>+40(SB)/8, $0x000000000000000a
-DATA shuffle494<>+48(SB)/8, $0x0000000000000000
-DATA shuffle494<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
+DATA shuffle515<>+0(SB)/8, $0x0000001f00000016
+DATA shuffle515<>+8(SB)/8, $0x0000000000000008
+DATA shuffle515<>+16(SB)/8, $0x0000000000000017
+DATA shuffle515<>+24(SB)/8, $0x0000000000000009
+DATA shuffle515<>+32(SB)/8, $0x0000000100000018
+DATA shuffle515<>+40(SB)/8, $0x000000000000000a
+DATA shuffle515<>+48(SB)/8, $0x0000000000000000
+DATA shuffle515<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle495<>+0(SB)/8, $0x0000000100000000
-DATA shuffle495<>+8(SB)/8, $0x0000001100000002
-DATA shuffle495<>+16(SB)/8, $0x0000000500000004
-DATA shuffle495<>+24(SB)/8, $0x0000001200000006
-DATA shuffle495<>+32(SB)/8, $0x0000000900000008
-DATA shuffle495<>+40(SB)/8, $0x000000130000000a
-DATA shuffle495<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle495<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
+DATA shuffle516<>+0(SB)/8, $0x0000000100000000
+DATA shuffle516<>+8(SB)/8, $0x0000001100000002
+DATA shuffle516<>+16(SB)/8, $0x0000000500000004
+DATA shuffle516<>+24(SB)/8, $0x0000001200000006
+DATA shuffle516<>+32(SB)/8, $0x0000000900000008
+DATA shuffle516<>+40(SB)/8, $0x000000130000000a
+DATA shuffle516<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle516<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
+
+// func tunzip3x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
+TEXT ·tunzip3x4x8AVX512VBMI(SB), NOSPLIT, $80-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  groups+64(FP), DX
+	MOVQ  DX, (SP)
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), SI
+	IMULQ spaceStride+32(FP), SI
+	MOVQ  groupSpace+72(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 8(SP)
+	MOVQ  rows+24(FP), SI
+	IMULQ depthStride+40(FP), SI
+	MOVQ  groupDepth+80(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 16(SP)
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  n+16(FP), DI
+
+rem675:
+	CMPQ DI, $+107
+	JB   remdone676
+	SUBQ $+96, DI
+	JMP  rem675
+
+remdone676:
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	MOVQ      R8, 24(SP)
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	MOVQ      R8, 32(SP)
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+128, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	MOVQ      R8, 40(SP)
+	IMUL3Q    $+3, DI, R8
+	SUBQ      $+192, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	MOVQ      R8, 48(SP)
+	MOVQ      DI, R8
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle12<>+0(SB), R8
+	MOVQ      R8, 56(SP)
+	MOVQ      DI, R8
+	SUBQ      $+64, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle30<>+0(SB), R8
+	MOVQ      R8, 64(SP)
+	IMUL3Q    $+3, DI, DI
+	SUBQ      $+256, DI
+	CMOVQLT   shuffle10<>+0(SB), DI
+	CMPQ      DI, $+64
+	CMOVQGT   shuffle11<>+0(SB), DI
+	BZHIQ     DI, shuffle12<>+0(SB), DI
+	MOVQ      DI, 72(SP)
+	VMOVDQU64 shuffle517<>+0(SB), Z31
+	VMOVDQU64 shuffle518<>+0(SB), Z30
+	VMOVDQU64 shuffle519<>+0(SB), Z29
+	VMOVDQU64 shuffle520<>+0(SB), Z28
+	VMOVDQU64 shuffle521<>+0(SB), Z27
+	VMOVDQU64 shuffle522<>+0(SB), Z26
+	VMOVDQU64 shuffle523<>+0(SB), Z25
+	VMOVDQU64 shuffle524<>+0(SB), Z24
+	VMOVDQU64 shuffle525<>+0(SB), Z23
+	VMOVDQU64 shuffle526<>+0(SB), Z22
+	VMOVDQU64 shuffle527<>+0(SB), Z21
+	VMOVDQU64 shuffle528<>+0(SB), Z20
+	VMOVDQU64 shuffle529<>+0(SB), Z19
+	VMOVDQU64 shuffle530<>+0(SB), Z18
+	VMOVDQU64 shuffle531<>+0(SB), Z17
+	VMOVDQU64 shuffle532<>+0(SB), Z16
+	VMOVDQU64 shuffle533<>+0(SB), Z15
+	VMOVDQU64 shuffle534<>+0(SB), Z14
+	VMOVDQU64 shuffle535<>+0(SB), Z13
+
+group677:
+	MOVQ rows+24(FP), DI
+
+row678:
+	XORQ R8, R8
+	MOVQ n+16(FP), R9
+	SUBQ R8, R9
+	CMPQ R9, $+107
+	JB   last680
+
+chunks679:
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R10
+	ADDQ       AX, R10
+	VMOVDQU64  (R10), Z0
+	VMOVDQU64  64(R10), Z1
+	VMOVDQU64  shuffle517<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	VMOVDQU64  128(R10), Z2
+	VPERMT2Q   Z2, Z30, Z3
+	VMOVDQU64  192(R10), Z4
+	VPERMT2Q   Z4, Z29, Z3
+	VMOVDQU64  Z3, (R9)
+	VMOVDQU64  shuffle520<>+0(SB), Z5
+	VPERMI2Q   Z1, Z0, Z5
+	VPERMT2Q   Z2, Z27, Z5
+	VPERMT2Q   Z4, Z26, Z5
+	VMOVDQU    Y5, 64(R9)
+	VMOVDQU64  shuffle523<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	VPERMT2Q   Z2, Z24, Z3
+	VPERMT2Q   Z4, Z23, Z3
+	VMOVDQU64  Z3, (R9)(DX*1)
+	VMOVDQU64  shuffle526<>+0(SB), Z5
+	VPERMI2Q   Z1, Z0, Z5
+	VPERMT2Q   Z2, Z21, Z5
+	VMOVDQU64  256(R10), Z3
+	VPERMT2Q   Z3, Z20, Z5
+	VMOVDQU    Y5, 64(R9)(DX*1)
+	VPERMT2Q   Z4, Z19, Z0
+	VPERMT2Q   Z3, Z18, Z0
+	VPERMT2Q   Z1, Z17, Z0
+	VPERMT2Q   Z2, Z16, Z0
+	VMOVDQU64  Z0, (R9)(DX*2)
+	VPERMT2Q   Z2, Z15, Z1
+	VPTERNLOGQ $0xd8, Z14, Z4, Z1
+	VPTERNLOGQ $0xd8, Z13, Z3, Z1
+	VMOVDQU    Y1, 64(R9)(DX*2)
+	ADDQ       $+96, R8
+	MOVQ       n+16(FP), R9
+	SUBQ       R8, R9
+	CMPQ       R9, $+107
+	JAE        chunks679
+
+last680:
+	TESTQ      R9, R9
+	JZ         rowdone681
+	LEAQ       (CX)(R8*1), R9
+	IMUL3Q     $0x03, R8, R8
+	ADDQ       AX, R8
+	KMOVQ      24(SP), K7
+	VMOVDQU8.Z (R8), K7, Z0
+	KMOVQ      32(SP), K7
+	VMOVDQU8.Z 64(R8), K7, Z1
+	VMOVDQU64  shuffle517<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	KMOVQ      40(SP), K7
+	VMOVDQU8.Z 128(R8), K7, Z2
+	VPERMT2Q   Z2, Z30, Z3
+	KMOVQ      48(SP), K7
+	VMOVDQU8.Z 192(R8), K7, Z4
+	VPERMT2Q   Z4, Z29, Z3
+	KMOVQ      56(SP), K7
+	VMOVDQU8   Z3, K7, (R9)
+	VMOVDQU64  shuffle520<>+0(SB), Z5
+	VPERMI2Q   Z1, Z0, Z5
+	VPERMT2Q   Z2, Z27, Z5
+	VPERMT2Q   Z4, Z26, Z5
+	KMOVQ      64(SP), K7
+	VMOVDQU8   Z5, K7, 64(R9)
+	VMOVDQU64  shuffle523<>+0(SB), Z3
+	VPERMI2Q   Z1, Z0, Z3
+	VPERMT2Q   Z2, Z24, Z3
+	VPERMT2Q   Z4, Z23, Z3
+	KMOVQ      56(SP), K7
+	VMOVDQU8   Z3, K7, (R9)(DX*1)
+	VMOVDQU64  shuffle526<>+0(SB), Z5
+	VPERMI2Q   Z1, Z0, Z5
+	VPERMT2Q   Z2, Z21, Z5
+	KMOVQ      72(SP), K7
+	VMOVDQU8.Z 256(R8), K7, Z3
+	VPERMT2Q   Z3, Z20, Z5
+	KMOVQ      64(SP), K7
+	VMOVDQU8   Z5, K7, 64(R9)(DX*1)
+	VPERMT2Q   Z4, Z19, Z0
+	VPERMT2Q   Z3, Z18, Z0
+	VPERMT2Q   Z1, Z17, Z0
+	VPERMT2Q   Z2, Z16, Z0
+	KMOVQ      56(SP), K7
+	VMOVDQU8   Z0, K7, (R9)(DX*2)
+	VPERMT2Q   Z2, Z15, Z1
+	VPTERNLOGQ $0xd8, Z14, Z4, Z1
+	VPTERNLOGQ $0xd8, Z13, Z3, Z1
+	KMOVQ      64(SP), K7
+	VMOVDQU8   Z1, K7, 64(R9)(DX*2)
+
+rowdone681:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ DI
+	JNZ  row678
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group677
+	VZEROUPPER
+	RET
+
+DATA shuffle517<>+0(SB)/8, $0x0000000000000000
+DATA shuffle517<>+8(SB)/8, $0x0000000000000009
+DATA shuffle517<>+16(SB)/8, $0x0000000000000000
+DATA shuffle517<>+24(SB)/8, $0x0000000000000000
+DATA shuffle517<>+32(SB)/8, $0x0000000000000001
+DATA shuffle517<>+40(SB)/8, $0x000000000000000a
+DATA shuffle517<>+48(SB)/8, $0x0000000000000000
+DATA shuffle517<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle518<>+0(SB)/8, $0x0000000000000000
+DATA shuffle518<>+8(SB)/8, $0x0000000000000001
+DATA shuffle518<>+16(SB)/8, $0x000000000000000a
+DATA shuffle518<>+24(SB)/8, $0x0000000000000003
+DATA shuffle518<>+32(SB)/8, $0x0000000000000004
+DATA shuffle518<>+40(SB)/8, $0x0000000000000005
+DATA shuffle518<>+48(SB)/8, $0x000000000000000b
+DATA shuffle518<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle519<>+0(SB)/8, $0x0000000000000000
+DATA shuffle519<>+8(SB)/8, $0x0000000000000001
+DATA shuffle519<>+16(SB)/8, $0x0000000000000002
+DATA shuffle519<>+24(SB)/8, $0x000000000000000b
+DATA shuffle519<>+32(SB)/8, $0x0000000000000004
+DATA shuffle519<>+40(SB)/8, $0x0000000000000005
+DATA shuffle519<>+48(SB)/8, $0x0000000000000006
+DATA shuffle519<>+56(SB)/8, $0x000000000000000c
+GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle520<>+0(SB)/8, $0x0000000000000002
+DATA shuffle520<>+8(SB)/8, $0x000000000000000b
+DATA shuffle520<>+16(SB)/8, $0x0000000000000000
+DATA shuffle520<>+24(SB)/8, $0x0000000000000000
+DATA shuffle520<>+32(SB)/8, $0x0000000000000000
+DATA shuffle520<>+40(SB)/8, $0x0000000000000000
+DATA shuffle520<>+48(SB)/8, $0x0000000000000000
+DATA shuffle520<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle521<>+0(SB)/8, $0x0000000000000000
+DATA shuffle521<>+8(SB)/8, $0x0000000000000001
+DATA shuffle521<>+16(SB)/8, $0x000000000000000c
+DATA shuffle521<>+24(SB)/8, $0x0000000000000003
+DATA shuffle521<>+32(SB)/8, $0x0000000000000004
+DATA shuffle521<>+40(SB)/8, $0x0000000000000005
+DATA shuffle521<>+48(SB)/8, $0x0000000000000006
+DATA shuffle521<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle522<>+0(SB)/8, $0x0000000000000000
+DATA shuffle522<>+8(SB)/8, $0x0000000000000001
+DATA shuffle522<>+16(SB)/8, $0x0000000000000002
+DATA shuffle522<>+24(SB)/8, $0x000000000000000d
+DATA shuffle522<>+32(SB)/8, $0x0000000000000004
+DATA shuffle522<>+40(SB)/8, $0x0000000000000005
+DATA shuffle522<>+48(SB)/8, $0x0000000000000006
+DATA shuffle522<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle523<>+0(SB)/8, $0x0000000000000003
+DATA shuffle523<>+8(SB)/8, $0x000000000000000c
+DATA shuffle523<>+16(SB)/8, $0x0000000000000000
+DATA shuffle523<>+24(SB)/8, $0x0000000000000000
+DATA shuffle523<>+32(SB)/8, $0x0000000000000004
+DATA shuffle523<>+40(SB)/8, $0x000000000000000d
+DATA shuffle523<>+48(SB)/8, $0x0000000000000000
+DATA shuffle523<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle523<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle524<>+0(SB)/8, $0x0000000000000000
+DATA shuffle524<>+8(SB)/8, $0x0000000000000001
+DATA shuffle524<>+16(SB)/8, $0x000000000000000d
+DATA shuffle524<>+24(SB)/8, $0x0000000000000003
+DATA shuffle524<>+32(SB)/8, $0x0000000000000004
+DATA shuffle524<>+40(SB)/8, $0x0000000000000005
+DATA shuffle524<>+48(SB)/8, $0x000000000000000e
+DATA shuffle524<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle525<>+0(SB)/8, $0x0000000000000000
+DATA shuffle525<>+8(SB)/8, $0x0000000000000001
+DATA shuffle525<>+16(SB)/8, $0x0000000000000002
+DATA shuffle525<>+24(SB)/8, $0x000000000000000e
+DATA shuffle525<>+32(SB)/8, $0x0000000000000004
+DATA shuffle525<>+40(SB)/8, $0x0000000000000005
+DATA shuffle525<>+48(SB)/8, $0x0000000000000006
+DATA shuffle525<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle525<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle526<>+0(SB)/8, $0x0000000000000005
+DATA shuffle526<>+8(SB)/8, $0x000000000000000e
+DATA shuffle526<>+16(SB)/8, $0x0000000000000000
+DATA shuffle526<>+24(SB)/8, $0x0000000000000000
+DATA shuffle526<>+32(SB)/8, $0x0000000000000000
+DATA shuffle526<>+40(SB)/8, $0x0000000000000000
+DATA shuffle526<>+48(SB)/8, $0x0000000000000000
+DATA shuffle526<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle527<>+0(SB)/8, $0x0000000000000000
+DATA shuffle527<>+8(SB)/8, $0x0000000000000001
+DATA shuffle527<>+16(SB)/8, $0x000000000000000f
+DATA shuffle527<>+24(SB)/8, $0x0000000000000003
+DATA shuffle527<>+32(SB)/8, $0x0000000000000004
+DATA shuffle527<>+40(SB)/8, $0x0000000000000005
+DATA shuffle527<>+48(SB)/8, $0x0000000000000006
+DATA shuffle527<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle528<>+0(SB)/8, $0x0000000000000000
+DATA shuffle528<>+8(SB)/8, $0x0000000000000001
+DATA shuffle528<>+16(SB)/8, $0x0000000000000002
+DATA shuffle528<>+24(SB)/8, $0x0000000000000008
+DATA shuffle528<>+32(SB)/8, $0x0000000000000004
+DATA shuffle528<>+40(SB)/8, $0x0000000000000005
+DATA shuffle528<>+48(SB)/8, $0x0000000000000006
+DATA shuffle528<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle529<>+0(SB)/8, $0x0000000000000006
+DATA shuffle529<>+8(SB)/8, $0x0000000000000000
+DATA shuffle529<>+16(SB)/8, $0x0000000000000008
+DATA shuffle529<>+24(SB)/8, $0x0000000000000000
+DATA shuffle529<>+32(SB)/8, $0x0000000000000007
+DATA shuffle529<>+40(SB)/8, $0x0000000000000000
+DATA shuffle529<>+48(SB)/8, $0x0000000000000009
+DATA shuffle529<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle530<>+0(SB)/8, $0x0000000000000000
+DATA shuffle530<>+8(SB)/8, $0x0000000000000001
+DATA shuffle530<>+16(SB)/8, $0x0000000000000002
+DATA shuffle530<>+24(SB)/8, $0x0000000000000009
+DATA shuffle530<>+32(SB)/8, $0x0000000000000004
+DATA shuffle530<>+40(SB)/8, $0x0000000000000005
+DATA shuffle530<>+48(SB)/8, $0x0000000000000006
+DATA shuffle530<>+56(SB)/8, $0x000000000000000a
+GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle531<>+0(SB)/8, $0x0000000000000000
+DATA shuffle531<>+8(SB)/8, $0x000000000000000f
+DATA shuffle531<>+16(SB)/8, $0x0000000000000002
+DATA shuffle531<>+24(SB)/8, $0x0000000000000003
+DATA shuffle531<>+32(SB)/8, $0x0000000000000004
+DATA shuffle531<>+40(SB)/8, $0x0000000000000005
+DATA shuffle531<>+48(SB)/8, $0x0000000000000006
+DATA shuffle531<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle532<>+0(SB)/8, $0x0000000000000000
+DATA shuffle532<>+8(SB)/8, $0x0000000000000001
+DATA shuffle532<>+16(SB)/8, $0x0000000000000002
+DATA shuffle532<>+24(SB)/8, $0x0000000000000003
+DATA shuffle532<>+32(SB)/8, $0x0000000000000004
+DATA shuffle532<>+40(SB)/8, $0x0000000000000008
+DATA shuffle532<>+48(SB)/8, $0x0000000000000006
+DATA shuffle532<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle533<>+0(SB)/8, $0x0000000000000000
+DATA shuffle533<>+8(SB)/8, $0x0000000000000009
+DATA shuffle533<>+16(SB)/8, $0x0000000000000000
+DATA shuffle533<>+24(SB)/8, $0x0000000000000000
+DATA shuffle533<>+32(SB)/8, $0x0000000000000000
+DATA shuffle533<>+40(SB)/8, $0x0000000000000000
+DATA shuffle533<>+48(SB)/8, $0x0000000000000000
+DATA shuffle533<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle534<>+0(SB)/8, $0x0000000000000000
+DATA shuffle534<>+8(SB)/8, $0x0000000000000000
+DATA shuffle534<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle534<>+24(SB)/8, $0x0000000000000000
+DATA shuffle534<>+32(SB)/8, $0x0000000000000000
+DATA shuffle534<>+40(SB)/8, $0x0000000000000000
+DATA shuffle534<>+48(SB)/8, $0x0000000000000000
+DATA shuffle534<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle535<>+0(SB)/8, $0x0000000000000000
+DATA shuffle535<>+8(SB)/8, $0x0000000000000000
+DATA shuffle535<>+16(SB)/8, $0x0000000000000000
+DATA shuffle535<>+24(SB)/8, $0xffffffffffffffff
+DATA shuffle535<>+32(SB)/8, $0x0000000000000000
+DATA shuffle535<>+40(SB)/8, $0x0000000000000000
+DATA shuffle535<>+48(SB)/8, $0x0000000000000000
+DATA shuffle535<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -16367,38 +17440,38 @@ TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle353<>+0(SB), Z31
-	VMOVDQU64 shuffle354<>+0(SB), Z30
+	VMOVDQU64 shuffle374<>+0(SB), Z31
+	VMOVDQU64 shuffle375<>+0(SB), Z30
 
-group658:
+group682:
 	MOVQ rows+24(FP), R8
 
-row659:
+row683:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last661
+	JB   last685
 
-chunks660:
+chunks684:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z3
+	VMOVDQU64 shuffle374<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VMOVDQU64 shuffle374<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VMOVDQU64 shuffle374<>+0(SB), Z1
 	VPERMI2B  Z5, Z3, Z1
 	VMOVDQU64 Z1, (R10)
 	VPERMT2B  Z5, Z30, Z3
 	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VMOVDQU64 shuffle374<>+0(SB), Z1
 	VPERMI2B  Z2, Z0, Z1
 	VMOVDQU64 Z1, (R10)(DX*1)
 	VPERMT2B  Z2, Z30, Z0
@@ -16407,24 +17480,24 @@ chunks660:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks660
+	JAE       chunks684
 
-last661:
+last685:
 	TESTQ R10, R10
-	JZ    rowdone662
+	JZ    rowdone686
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks660
+	JMP   chunks684
 
-rowdone662:
+rowdone686:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row659
+	JNZ  row683
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group658
+	JNZ  group682
 	VZEROUPPER
 	RET
 
@@ -16452,17 +17525,17 @@ TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle351<>+0(SB), Z31
 	VMOVDQU64 shuffle352<>+0(SB), Z30
 
-group663:
+group687:
 	MOVQ rows+24(FP), R8
 
-row664:
+row688:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last666
+	JB   last690
 
-chunks665:
+chunks689:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16489,24 +17562,24 @@ chunks665:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks665
+	JAE       chunks689
 
-last666:
+last690:
 	TESTQ R10, R10
-	JZ    rowdone667
+	JZ    rowdone691
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks665
+	JMP   chunks689
 
-rowdone667:
+rowdone691:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row664
+	JNZ  row688
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group663
+	JNZ  group687
 	VZEROUPPER
 	RET
 
@@ -16534,17 +17607,17 @@ TEXT ·unzip4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle226<>+0(SB), Z31
 	VMOVDQU64 shuffle227<>+0(SB), Z30
 
-group668:
+group692:
 	MOVQ rows+24(FP), R8
 
-row669:
+row693:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last671
+	JB   last695
 
-chunks670:
+chunks694:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16571,24 +17644,24 @@ chunks670:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks670
+	JAE       chunks694
 
-last671:
+last695:
 	TESTQ R10, R10
-	JZ    rowdone672
+	JZ    rowdone696
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks670
+	JMP   chunks694
 
-rowdone672:
+rowdone696:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row669
+	JNZ  row693
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group668
+	JNZ  group692
 	VZEROUPPER
 	RET
 
@@ -16616,17 +17689,17 @@ TEXT ·unzip4x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle228<>+0(SB), Z31
 	VMOVDQU64 shuffle229<>+0(SB), Z30
 
-group673:
+group697:
 	MOVQ rows+24(FP), R8
 
-row674:
+row698:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last676
+	JB   last700
 
-chunks675:
+chunks699:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16653,24 +17726,24 @@ chunks675:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks675
+	JAE       chunks699
 
-last676:
+last700:
 	TESTQ R10, R10
-	JZ    rowdone677
+	JZ    rowdone701
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks675
+	JMP   chunks699
 
-rowdone677:
+rowdone701:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row674
+	JNZ  row698
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group673
+	JNZ  group697
 	VZEROUPPER
 	RET
 
@@ -16698,17 +17771,17 @@ TEXT ·unzip4x16AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle202<>+0(SB), Z31
 	VMOVDQU64 shuffle203<>+0(SB), Z30
 
-group678:
+group702:
 	MOVQ rows+24(FP), R8
 
-row679:
+row703:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last681
+	JB   last705
 
-chunks680:
+chunks704:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -16735,24 +17808,24 @@ chunks680:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks680
+	JAE       chunks704
 
-last681:
+last705:
 	TESTQ R10, R10
-	JZ    rowdone682
+	JZ    rowdone706
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks680
+	JMP   chunks704
 
-rowdone682:
+rowdone706:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row679
+	JNZ  row703
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group678
+	JNZ  group702
 	VZEROUPPER
 	RET
 
@@ -16779,13 +17852,13 @@ TEXT ·unzip4x12AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  laneI+56(FP), DI
 	MOVQ  n+16(FP), R8
 
-rem683:
+rem707:
 	CMPQ R8, $+64
-	JB   remdone684
+	JB   remdone708
 	SUBQ $+60, R8
-	JMP  rem683
+	JMP  rem707
 
-remdone684:
+remdone708:
 	IMUL3Q    $+4, R8, R9
 	SUBQ      $+0, R9
 	CMOVQLT   shuffle10<>+0(SB), R9
@@ -16818,87 +17891,87 @@ remdone684:
 	CMOVQLT   shuffle10<>+0(SB), R8
 	CMPQ      R8, $+64
 	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle355<>+0(SB), R8
+	BZHIQ     R8, shuffle376<>+0(SB), R8
 	KMOVQ     R8, K5
-	VMOVDQU64 shuffle496<>+0(SB), Z31
-	VMOVDQU64 shuffle497<>+0(SB), Z30
-	VMOVDQU64 shuffle498<>+0(SB), Z29
-	VMOVDQU64 shuffle499<>+0(SB), Z28
-	VMOVDQU64 shuffle500<>+0(SB), Z27
-	VMOVDQU64 shuffle501<>+0(SB), Z26
-	VMOVDQU64 shuffle502<>+0(SB), Z25
-	VMOVDQU64 shuffle503<>+0(SB), Z24
-	VMOVDQU64 shuffle504<>+0(SB), Z23
-	VMOVDQU64 shuffle505<>+0(SB), Z22
-	VMOVDQU64 shuffle506<>+0(SB), Z21
-	VMOVDQU64 shuffle507<>+0(SB), Z20
+	VMOVDQU64 shuffle536<>+0(SB), Z31
+	VMOVDQU64 shuffle537<>+0(SB), Z30
+	VMOVDQU64 shuffle538<>+0(SB), Z29
+	VMOVDQU64 shuffle539<>+0(SB), Z28
+	VMOVDQU64 shuffle540<>+0(SB), Z27
+	VMOVDQU64 shuffle541<>+0(SB), Z26
+	VMOVDQU64 shuffle542<>+0(SB), Z25
+	VMOVDQU64 shuffle543<>+0(SB), Z24
+	VMOVDQU64 shuffle544<>+0(SB), Z23
+	VMOVDQU64 shuffle545<>+0(SB), Z22
+	VMOVDQU64 shuffle546<>+0(SB), Z21
+	VMOVDQU64 shuffle547<>+0(SB), Z20
 
-group685:
+group709:
 	MOVQ rows+24(FP), R8
 
-row686:
+row710:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last688
+	JB   last712
 
-chunks687:
+chunks711:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle496<>+0(SB), Z3
+	VMOVDQU64 shuffle536<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle499<>+0(SB), Z5
+	VMOVDQU64 shuffle539<>+0(SB), Z5
 	VPERMI2D  Z0, Z1, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle502<>+0(SB), Z3
+	VMOVDQU64 shuffle542<>+0(SB), Z3
 	VPERMI2D  Z2, Z1, Z3
 	VPERMT2D  Z0, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2D  Z0, Z22, Z2
 	VPERMT2D  Z1, Z21, Z2
 	VPERMT2D  Z4, Z20, Z2
-	KMOVQ     shuffle355<>+0(SB), K7
+	KMOVQ     shuffle376<>+0(SB), K7
 	VMOVDQU8  Z2, K7, (R11)(DX*1)
 	ADDQ      $+60, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks687
+	JAE       chunks711
 
-last688:
+last712:
 	TESTQ      R10, R10
-	JZ         rowdone689
+	JZ         rowdone713
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle496<>+0(SB), Z3
+	VMOVDQU64  shuffle536<>+0(SB), Z3
 	VPERMI2D   Z1, Z0, Z3
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
 	VPERMT2D   Z2, Z30, Z3
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
 	VPERMT2D   Z4, Z29, Z3
 	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle499<>+0(SB), Z5
+	VMOVDQU64  shuffle539<>+0(SB), Z5
 	VPERMI2D   Z0, Z1, Z5
 	VPERMT2D   Z2, Z27, Z5
 	VPERMT2D   Z4, Z26, Z5
 	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle502<>+0(SB), Z3
+	VMOVDQU64  shuffle542<>+0(SB), Z3
 	VPERMI2D   Z2, Z1, Z3
 	VPERMT2D   Z0, Z24, Z3
 	VPERMT2D   Z4, Z23, Z3
@@ -16908,137 +17981,137 @@ last688:
 	VPERMT2D   Z4, Z20, Z2
 	VMOVDQU8   Z2, K5, (R11)(DX*1)
 
-rowdone689:
+rowdone713:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row686
+	JNZ  row710
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group685
+	JNZ  group709
 	VZEROUPPER
 	RET
 
-DATA shuffle496<>+0(SB)/8, $0x0000000100000000
-DATA shuffle496<>+8(SB)/8, $0x0000000c00000002
-DATA shuffle496<>+16(SB)/8, $0x0000000e0000000d
-DATA shuffle496<>+24(SB)/8, $0x0000001900000018
-DATA shuffle496<>+32(SB)/8, $0x000000000000001a
-DATA shuffle496<>+40(SB)/8, $0x0000000000000000
-DATA shuffle496<>+48(SB)/8, $0x0000000000000000
-DATA shuffle496<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
+DATA shuffle536<>+0(SB)/8, $0x0000000100000000
+DATA shuffle536<>+8(SB)/8, $0x0000000c00000002
+DATA shuffle536<>+16(SB)/8, $0x0000000e0000000d
+DATA shuffle536<>+24(SB)/8, $0x0000001900000018
+DATA shuffle536<>+32(SB)/8, $0x000000000000001a
+DATA shuffle536<>+40(SB)/8, $0x0000000000000000
+DATA shuffle536<>+48(SB)/8, $0x0000000000000000
+DATA shuffle536<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle497<>+0(SB)/8, $0x0000000100000000
-DATA shuffle497<>+8(SB)/8, $0x0000000300000002
-DATA shuffle497<>+16(SB)/8, $0x0000000500000004
-DATA shuffle497<>+24(SB)/8, $0x0000000700000006
-DATA shuffle497<>+32(SB)/8, $0x0000001400000008
-DATA shuffle497<>+40(SB)/8, $0x0000001600000015
-DATA shuffle497<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle497<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
+DATA shuffle537<>+0(SB)/8, $0x0000000100000000
+DATA shuffle537<>+8(SB)/8, $0x0000000300000002
+DATA shuffle537<>+16(SB)/8, $0x0000000500000004
+DATA shuffle537<>+24(SB)/8, $0x0000000700000006
+DATA shuffle537<>+32(SB)/8, $0x0000001400000008
+DATA shuffle537<>+40(SB)/8, $0x0000001600000015
+DATA shuffle537<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle537<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle498<>+0(SB)/8, $0x0000000100000000
-DATA shuffle498<>+8(SB)/8, $0x0000000300000002
-DATA shuffle498<>+16(SB)/8, $0x0000000500000004
-DATA shuffle498<>+24(SB)/8, $0x0000000700000006
-DATA shuffle498<>+32(SB)/8, $0x0000000900000008
-DATA shuffle498<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle498<>+48(SB)/8, $0x0000001100000010
-DATA shuffle498<>+56(SB)/8, $0x0000000f00000012
-GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
+DATA shuffle538<>+0(SB)/8, $0x0000000100000000
+DATA shuffle538<>+8(SB)/8, $0x0000000300000002
+DATA shuffle538<>+16(SB)/8, $0x0000000500000004
+DATA shuffle538<>+24(SB)/8, $0x0000000700000006
+DATA shuffle538<>+32(SB)/8, $0x0000000900000008
+DATA shuffle538<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle538<>+48(SB)/8, $0x0000001100000010
+DATA shuffle538<>+56(SB)/8, $0x0000000f00000012
+GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle499<>+0(SB)/8, $0x0000001400000013
-DATA shuffle499<>+8(SB)/8, $0x0000001f00000015
-DATA shuffle499<>+16(SB)/8, $0x0000000100000000
-DATA shuffle499<>+24(SB)/8, $0x0000000c0000000b
-DATA shuffle499<>+32(SB)/8, $0x000000000000000d
-DATA shuffle499<>+40(SB)/8, $0x0000000000000000
-DATA shuffle499<>+48(SB)/8, $0x0000000000000000
-DATA shuffle499<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
+DATA shuffle539<>+0(SB)/8, $0x0000001400000013
+DATA shuffle539<>+8(SB)/8, $0x0000001f00000015
+DATA shuffle539<>+16(SB)/8, $0x0000000100000000
+DATA shuffle539<>+24(SB)/8, $0x0000000c0000000b
+DATA shuffle539<>+32(SB)/8, $0x000000000000000d
+DATA shuffle539<>+40(SB)/8, $0x0000000000000000
+DATA shuffle539<>+48(SB)/8, $0x0000000000000000
+DATA shuffle539<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle500<>+0(SB)/8, $0x0000000100000000
-DATA shuffle500<>+8(SB)/8, $0x0000000300000002
-DATA shuffle500<>+16(SB)/8, $0x0000000500000004
-DATA shuffle500<>+24(SB)/8, $0x0000000700000006
-DATA shuffle500<>+32(SB)/8, $0x0000001700000008
-DATA shuffle500<>+40(SB)/8, $0x0000001900000018
-DATA shuffle500<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle500<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
+DATA shuffle540<>+0(SB)/8, $0x0000000100000000
+DATA shuffle540<>+8(SB)/8, $0x0000000300000002
+DATA shuffle540<>+16(SB)/8, $0x0000000500000004
+DATA shuffle540<>+24(SB)/8, $0x0000000700000006
+DATA shuffle540<>+32(SB)/8, $0x0000001700000008
+DATA shuffle540<>+40(SB)/8, $0x0000001900000018
+DATA shuffle540<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle540<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle501<>+0(SB)/8, $0x0000000100000000
-DATA shuffle501<>+8(SB)/8, $0x0000000300000002
-DATA shuffle501<>+16(SB)/8, $0x0000000500000004
-DATA shuffle501<>+24(SB)/8, $0x0000000700000006
-DATA shuffle501<>+32(SB)/8, $0x0000000900000008
-DATA shuffle501<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle501<>+48(SB)/8, $0x0000001400000013
-DATA shuffle501<>+56(SB)/8, $0x0000000f00000015
-GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
+DATA shuffle541<>+0(SB)/8, $0x0000000100000000
+DATA shuffle541<>+8(SB)/8, $0x0000000300000002
+DATA shuffle541<>+16(SB)/8, $0x0000000500000004
+DATA shuffle541<>+24(SB)/8, $0x0000000700000006
+DATA shuffle541<>+32(SB)/8, $0x0000000900000008
+DATA shuffle541<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle541<>+48(SB)/8, $0x0000001400000013
+DATA shuffle541<>+56(SB)/8, $0x0000000f00000015
+GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle502<>+0(SB)/8, $0x0000000000000000
-DATA shuffle502<>+8(SB)/8, $0x0000000200000000
-DATA shuffle502<>+16(SB)/8, $0x0000000400000003
-DATA shuffle502<>+24(SB)/8, $0x0000000f0000000e
-DATA shuffle502<>+32(SB)/8, $0x0000001a00000010
-DATA shuffle502<>+40(SB)/8, $0x0000001c0000001b
-DATA shuffle502<>+48(SB)/8, $0x0000000000000000
-DATA shuffle502<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+DATA shuffle542<>+0(SB)/8, $0x0000000000000000
+DATA shuffle542<>+8(SB)/8, $0x0000000200000000
+DATA shuffle542<>+16(SB)/8, $0x0000000400000003
+DATA shuffle542<>+24(SB)/8, $0x0000000f0000000e
+DATA shuffle542<>+32(SB)/8, $0x0000001a00000010
+DATA shuffle542<>+40(SB)/8, $0x0000001c0000001b
+DATA shuffle542<>+48(SB)/8, $0x0000000000000000
+DATA shuffle542<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle503<>+0(SB)/8, $0x0000001700000016
-DATA shuffle503<>+8(SB)/8, $0x0000000300000018
-DATA shuffle503<>+16(SB)/8, $0x0000000500000004
-DATA shuffle503<>+24(SB)/8, $0x0000000700000006
-DATA shuffle503<>+32(SB)/8, $0x0000000900000008
-DATA shuffle503<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle503<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle503<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
+DATA shuffle543<>+0(SB)/8, $0x0000001700000016
+DATA shuffle543<>+8(SB)/8, $0x0000000300000018
+DATA shuffle543<>+16(SB)/8, $0x0000000500000004
+DATA shuffle543<>+24(SB)/8, $0x0000000700000006
+DATA shuffle543<>+32(SB)/8, $0x0000000900000008
+DATA shuffle543<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle543<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle543<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle504<>+0(SB)/8, $0x0000000100000000
-DATA shuffle504<>+8(SB)/8, $0x0000000300000002
-DATA shuffle504<>+16(SB)/8, $0x0000000500000004
-DATA shuffle504<>+24(SB)/8, $0x0000000700000006
-DATA shuffle504<>+32(SB)/8, $0x0000000900000008
-DATA shuffle504<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle504<>+48(SB)/8, $0x0000001700000016
-DATA shuffle504<>+56(SB)/8, $0x0000000f00000018
-GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
+DATA shuffle544<>+0(SB)/8, $0x0000000100000000
+DATA shuffle544<>+8(SB)/8, $0x0000000300000002
+DATA shuffle544<>+16(SB)/8, $0x0000000500000004
+DATA shuffle544<>+24(SB)/8, $0x0000000700000006
+DATA shuffle544<>+32(SB)/8, $0x0000000900000008
+DATA shuffle544<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle544<>+48(SB)/8, $0x0000001700000016
+DATA shuffle544<>+56(SB)/8, $0x0000000f00000018
+GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle505<>+0(SB)/8, $0x0000001a00000019
-DATA shuffle505<>+8(SB)/8, $0x000000000000001b
-DATA shuffle505<>+16(SB)/8, $0x0000000000000000
-DATA shuffle505<>+24(SB)/8, $0x0000000200000001
-DATA shuffle505<>+32(SB)/8, $0x0000000d00000003
-DATA shuffle505<>+40(SB)/8, $0x0000000f0000000e
-DATA shuffle505<>+48(SB)/8, $0x0000000000000000
-DATA shuffle505<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
+DATA shuffle545<>+0(SB)/8, $0x0000001a00000019
+DATA shuffle545<>+8(SB)/8, $0x000000000000001b
+DATA shuffle545<>+16(SB)/8, $0x0000000000000000
+DATA shuffle545<>+24(SB)/8, $0x0000000200000001
+DATA shuffle545<>+32(SB)/8, $0x0000000d00000003
+DATA shuffle545<>+40(SB)/8, $0x0000000f0000000e
+DATA shuffle545<>+48(SB)/8, $0x0000000000000000
+DATA shuffle545<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle506<>+0(SB)/8, $0x0000000100000000
-DATA shuffle506<>+8(SB)/8, $0x0000001500000002
-DATA shuffle506<>+16(SB)/8, $0x0000001700000016
-DATA shuffle506<>+24(SB)/8, $0x0000000700000006
-DATA shuffle506<>+32(SB)/8, $0x0000000900000008
-DATA shuffle506<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle506<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle506<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle506<>(SB), RODATA|NOPTR, $64
+DATA shuffle546<>+0(SB)/8, $0x0000000100000000
+DATA shuffle546<>+8(SB)/8, $0x0000001500000002
+DATA shuffle546<>+16(SB)/8, $0x0000001700000016
+DATA shuffle546<>+24(SB)/8, $0x0000000700000006
+DATA shuffle546<>+32(SB)/8, $0x0000000900000008
+DATA shuffle546<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle546<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle546<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle507<>+0(SB)/8, $0x0000000100000000
-DATA shuffle507<>+8(SB)/8, $0x0000000300000002
-DATA shuffle507<>+16(SB)/8, $0x0000000500000004
-DATA shuffle507<>+24(SB)/8, $0x0000000700000006
-DATA shuffle507<>+32(SB)/8, $0x0000000900000008
-DATA shuffle507<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle507<>+48(SB)/8, $0x0000001a00000019
-DATA shuffle507<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle507<>(SB), RODATA|NOPTR, $64
+DATA shuffle547<>+0(SB)/8, $0x0000000100000000
+DATA shuffle547<>+8(SB)/8, $0x0000000300000002
+DATA shuffle547<>+16(SB)/8, $0x0000000500000004
+DATA shuffle547<>+24(SB)/8, $0x0000000700000006
+DATA shuffle547<>+32(SB)/8, $0x0000000900000008
+DATA shuffle547<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle547<>+48(SB)/8, $0x0000001a00000019
+DATA shuffle547<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -17061,47 +18134,47 @@ TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle508<>+0(SB), Z31
-	VMOVDQU64 shuffle509<>+0(SB), Z30
-	VMOVDQU64 shuffle510<>+0(SB), Z29
-	VMOVDQU64 shuffle511<>+0(SB), Z28
-	VMOVDQU64 shuffle512<>+0(SB), Z27
-	VMOVDQU64 shuffle513<>+0(SB), Z26
-	VMOVDQU64 shuffle514<>+0(SB), Z25
-	VMOVDQU64 shuffle515<>+0(SB), Z24
-	VMOVDQU64 shuffle516<>+0(SB), Z23
-	VMOVDQU64 shuffle517<>+0(SB), Z22
-	VMOVDQU64 shuffle518<>+0(SB), Z21
-	VMOVDQU64 shuffle519<>+0(SB), Z20
+	VMOVDQU64 shuffle548<>+0(SB), Z31
+	VMOVDQU64 shuffle549<>+0(SB), Z30
+	VMOVDQU64 shuffle550<>+0(SB), Z29
+	VMOVDQU64 shuffle551<>+0(SB), Z28
+	VMOVDQU64 shuffle552<>+0(SB), Z27
+	VMOVDQU64 shuffle553<>+0(SB), Z26
+	VMOVDQU64 shuffle554<>+0(SB), Z25
+	VMOVDQU64 shuffle555<>+0(SB), Z24
+	VMOVDQU64 shuffle556<>+0(SB), Z23
+	VMOVDQU64 shuffle557<>+0(SB), Z22
+	VMOVDQU64 shuffle558<>+0(SB), Z21
+	VMOVDQU64 shuffle559<>+0(SB), Z20
 
-group690:
+group714:
 	MOVQ rows+24(FP), R8
 
-row691:
+row715:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last693
+	JB   last717
 
-chunks692:
+chunks716:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle508<>+0(SB), Z3
+	VMOVDQU64 shuffle548<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle511<>+0(SB), Z5
+	VMOVDQU64 shuffle551<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle514<>+0(SB), Z3
+	VMOVDQU64 shuffle554<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -17114,146 +18187,146 @@ chunks692:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks692
+	JAE       chunks716
 
-last693:
+last717:
 	TESTQ R10, R10
-	JZ    rowdone694
+	JZ    rowdone718
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks692
+	JMP   chunks716
 
-rowdone694:
+rowdone718:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row691
+	JNZ  row715
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group690
+	JNZ  group714
 	VZEROUPPER
 	RET
 
-DATA shuffle508<>+0(SB)/8, $0x1303120211011000
-DATA shuffle508<>+8(SB)/8, $0x3323322231213020
-DATA shuffle508<>+16(SB)/8, $0x5343524251415040
-DATA shuffle508<>+24(SB)/8, $0x7363726271617060
-DATA shuffle508<>+32(SB)/8, $0x0000000000000000
-DATA shuffle508<>+40(SB)/8, $0x0000000000000000
-DATA shuffle508<>+48(SB)/8, $0x0000000000000000
-DATA shuffle508<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle508<>(SB), RODATA|NOPTR, $64
+DATA shuffle548<>+0(SB)/8, $0x1303120211011000
+DATA shuffle548<>+8(SB)/8, $0x3323322231213020
+DATA shuffle548<>+16(SB)/8, $0x5343524251415040
+DATA shuffle548<>+24(SB)/8, $0x7363726271617060
+DATA shuffle548<>+32(SB)/8, $0x0000000000000000
+DATA shuffle548<>+40(SB)/8, $0x0000000000000000
+DATA shuffle548<>+48(SB)/8, $0x0000000000000000
+DATA shuffle548<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle509<>+0(SB)/8, $0x0706050403020100
-DATA shuffle509<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle509<>+16(SB)/8, $0x1716151413121110
-DATA shuffle509<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle509<>+32(SB)/8, $0x5343524251415040
-DATA shuffle509<>+40(SB)/8, $0x7363726271617060
-DATA shuffle509<>+48(SB)/8, $0x3736353433323130
-DATA shuffle509<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle509<>(SB), RODATA|NOPTR, $64
+DATA shuffle549<>+0(SB)/8, $0x0706050403020100
+DATA shuffle549<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle549<>+16(SB)/8, $0x1716151413121110
+DATA shuffle549<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle549<>+32(SB)/8, $0x5343524251415040
+DATA shuffle549<>+40(SB)/8, $0x7363726271617060
+DATA shuffle549<>+48(SB)/8, $0x3736353433323130
+DATA shuffle549<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle510<>+0(SB)/8, $0x0706050403020100
-DATA shuffle510<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle510<>+16(SB)/8, $0x1716151413121110
-DATA shuffle510<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle510<>+32(SB)/8, $0x2726252423222120
-DATA shuffle510<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle510<>+48(SB)/8, $0x5343524251415040
-DATA shuffle510<>+56(SB)/8, $0x7363726271617060
-GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
+DATA shuffle550<>+0(SB)/8, $0x0706050403020100
+DATA shuffle550<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle550<>+16(SB)/8, $0x1716151413121110
+DATA shuffle550<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle550<>+32(SB)/8, $0x2726252423222120
+DATA shuffle550<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle550<>+48(SB)/8, $0x5343524251415040
+DATA shuffle550<>+56(SB)/8, $0x7363726271617060
+GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle511<>+0(SB)/8, $0x1707160615051404
-DATA shuffle511<>+8(SB)/8, $0x3727362635253424
-DATA shuffle511<>+16(SB)/8, $0x5747564655455444
-DATA shuffle511<>+24(SB)/8, $0x7767766675657464
-DATA shuffle511<>+32(SB)/8, $0x0000000000000000
-DATA shuffle511<>+40(SB)/8, $0x0000000000000000
-DATA shuffle511<>+48(SB)/8, $0x0000000000000000
-DATA shuffle511<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle511<>(SB), RODATA|NOPTR, $64
+DATA shuffle551<>+0(SB)/8, $0x1707160615051404
+DATA shuffle551<>+8(SB)/8, $0x3727362635253424
+DATA shuffle551<>+16(SB)/8, $0x5747564655455444
+DATA shuffle551<>+24(SB)/8, $0x7767766675657464
+DATA shuffle551<>+32(SB)/8, $0x0000000000000000
+DATA shuffle551<>+40(SB)/8, $0x0000000000000000
+DATA shuffle551<>+48(SB)/8, $0x0000000000000000
+DATA shuffle551<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle551<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle512<>+0(SB)/8, $0x0706050403020100
-DATA shuffle512<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle512<>+16(SB)/8, $0x1716151413121110
-DATA shuffle512<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle512<>+32(SB)/8, $0x5747564655455444
-DATA shuffle512<>+40(SB)/8, $0x7767766675657464
-DATA shuffle512<>+48(SB)/8, $0x3736353433323130
-DATA shuffle512<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle512<>(SB), RODATA|NOPTR, $64
+DATA shuffle552<>+0(SB)/8, $0x0706050403020100
+DATA shuffle552<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle552<>+16(SB)/8, $0x1716151413121110
+DATA shuffle552<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle552<>+32(SB)/8, $0x5747564655455444
+DATA shuffle552<>+40(SB)/8, $0x7767766675657464
+DATA shuffle552<>+48(SB)/8, $0x3736353433323130
+DATA shuffle552<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle513<>+0(SB)/8, $0x0706050403020100
-DATA shuffle513<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle513<>+16(SB)/8, $0x1716151413121110
-DATA shuffle513<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle513<>+32(SB)/8, $0x2726252423222120
-DATA shuffle513<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle513<>+48(SB)/8, $0x5747564655455444
-DATA shuffle513<>+56(SB)/8, $0x7767766675657464
-GLOBL shuffle513<>(SB), RODATA|NOPTR, $64
+DATA shuffle553<>+0(SB)/8, $0x0706050403020100
+DATA shuffle553<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle553<>+16(SB)/8, $0x1716151413121110
+DATA shuffle553<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle553<>+32(SB)/8, $0x2726252423222120
+DATA shuffle553<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle553<>+48(SB)/8, $0x5747564655455444
+DATA shuffle553<>+56(SB)/8, $0x7767766675657464
+GLOBL shuffle553<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle514<>+0(SB)/8, $0x1b0b1a0a19091808
-DATA shuffle514<>+8(SB)/8, $0x3b2b3a2a39293828
-DATA shuffle514<>+16(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle514<>+24(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle514<>+32(SB)/8, $0x0000000000000000
-DATA shuffle514<>+40(SB)/8, $0x0000000000000000
-DATA shuffle514<>+48(SB)/8, $0x0000000000000000
-DATA shuffle514<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle514<>(SB), RODATA|NOPTR, $64
+DATA shuffle554<>+0(SB)/8, $0x1b0b1a0a19091808
+DATA shuffle554<>+8(SB)/8, $0x3b2b3a2a39293828
+DATA shuffle554<>+16(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle554<>+24(SB)/8, $0x7b6b7a6a79697868
+DATA shuffle554<>+32(SB)/8, $0x0000000000000000
+DATA shuffle554<>+40(SB)/8, $0x0000000000000000
+DATA shuffle554<>+48(SB)/8, $0x0000000000000000
+DATA shuffle554<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle515<>+0(SB)/8, $0x0706050403020100
-DATA shuffle515<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle515<>+16(SB)/8, $0x1716151413121110
-DATA shuffle515<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle515<>+32(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle515<>+40(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle515<>+48(SB)/8, $0x3736353433323130
-DATA shuffle515<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle515<>(SB), RODATA|NOPTR, $64
+DATA shuffle555<>+0(SB)/8, $0x0706050403020100
+DATA shuffle555<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle555<>+16(SB)/8, $0x1716151413121110
+DATA shuffle555<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle555<>+32(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle555<>+40(SB)/8, $0x7b6b7a6a79697868
+DATA shuffle555<>+48(SB)/8, $0x3736353433323130
+DATA shuffle555<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle516<>+0(SB)/8, $0x0706050403020100
-DATA shuffle516<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle516<>+16(SB)/8, $0x1716151413121110
-DATA shuffle516<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle516<>+32(SB)/8, $0x2726252423222120
-DATA shuffle516<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle516<>+48(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle516<>+56(SB)/8, $0x7b6b7a6a79697868
-GLOBL shuffle516<>(SB), RODATA|NOPTR, $64
+DATA shuffle556<>+0(SB)/8, $0x0706050403020100
+DATA shuffle556<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle556<>+16(SB)/8, $0x1716151413121110
+DATA shuffle556<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle556<>+32(SB)/8, $0x2726252423222120
+DATA shuffle556<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle556<>+48(SB)/8, $0x5b4b5a4a59495848
+DATA shuffle556<>+56(SB)/8, $0x7b6b7a6a79697868
+GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle517<>+0(SB)/8, $0x1f0f1e0e1d0d1c0c
-DATA shuffle517<>+8(SB)/8, $0x3f2f3e2e3d2d3c2c
-DATA shuffle517<>+16(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle517<>+24(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle517<>+32(SB)/8, $0x0000000000000000
-DATA shuffle517<>+40(SB)/8, $0x0000000000000000
-DATA shuffle517<>+48(SB)/8, $0x0000000000000000
-DATA shuffle517<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle517<>(SB), RODATA|NOPTR, $64
+DATA shuffle557<>+0(SB)/8, $0x1f0f1e0e1d0d1c0c
+DATA shuffle557<>+8(SB)/8, $0x3f2f3e2e3d2d3c2c
+DATA shuffle557<>+16(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle557<>+24(SB)/8, $0x7f6f7e6e7d6d7c6c
+DATA shuffle557<>+32(SB)/8, $0x0000000000000000
+DATA shuffle557<>+40(SB)/8, $0x0000000000000000
+DATA shuffle557<>+48(SB)/8, $0x0000000000000000
+DATA shuffle557<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle518<>+0(SB)/8, $0x0706050403020100
-DATA shuffle518<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle518<>+16(SB)/8, $0x1716151413121110
-DATA shuffle518<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle518<>+32(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle518<>+40(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle518<>+48(SB)/8, $0x3736353433323130
-DATA shuffle518<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
+DATA shuffle558<>+0(SB)/8, $0x0706050403020100
+DATA shuffle558<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle558<>+16(SB)/8, $0x1716151413121110
+DATA shuffle558<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle558<>+32(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle558<>+40(SB)/8, $0x7f6f7e6e7d6d7c6c
+DATA shuffle558<>+48(SB)/8, $0x3736353433323130
+DATA shuffle558<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle519<>+0(SB)/8, $0x0706050403020100
-DATA shuffle519<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle519<>+16(SB)/8, $0x1716151413121110
-DATA shuffle519<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle519<>+32(SB)/8, $0x2726252423222120
-DATA shuffle519<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle519<>+48(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle519<>+56(SB)/8, $0x7f6f7e6e7d6d7c6c
-GLOBL shuffle519<>(SB), RODATA|NOPTR, $64
+DATA shuffle559<>+0(SB)/8, $0x0706050403020100
+DATA shuffle559<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle559<>+16(SB)/8, $0x1716151413121110
+DATA shuffle559<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle559<>+32(SB)/8, $0x2726252423222120
+DATA shuffle559<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle559<>+48(SB)/8, $0x5f4f5e4e5d4d5c4c
+DATA shuffle559<>+56(SB)/8, $0x7f6f7e6e7d6d7c6c
+GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -17276,911 +18349,86 @@ TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle520<>+0(SB), Z31
-	VMOVDQU64 shuffle521<>+0(SB), Z30
-	VMOVDQU64 shuffle522<>+0(SB), Z29
-	VMOVDQU64 shuffle523<>+0(SB), Z28
-	VMOVDQU64 shuffle524<>+0(SB), Z27
-	VMOVDQU64 shuffle525<>+0(SB), Z26
-	VMOVDQU64 shuffle526<>+0(SB), Z25
-	VMOVDQU64 shuffle527<>+0(SB), Z24
-	VMOVDQU64 shuffle528<>+0(SB), Z23
-	VMOVDQU64 shuffle529<>+0(SB), Z22
-	VMOVDQU64 shuffle530<>+0(SB), Z21
-	VMOVDQU64 shuffle531<>+0(SB), Z20
+	VMOVDQU64 shuffle560<>+0(SB), Z31
+	VMOVDQU64 shuffle561<>+0(SB), Z30
+	VMOVDQU64 shuffle562<>+0(SB), Z29
+	VMOVDQU64 shuffle563<>+0(SB), Z28
+	VMOVDQU64 shuffle564<>+0(SB), Z27
+	VMOVDQU64 shuffle565<>+0(SB), Z26
+	VMOVDQU64 shuffle566<>+0(SB), Z25
+	VMOVDQU64 shuffle567<>+0(SB), Z24
+	VMOVDQU64 shuffle568<>+0(SB), Z23
+	VMOVDQU64 shuffle569<>+0(SB), Z22
+	VMOVDQU64 shuffle570<>+0(SB), Z21
+	VMOVDQU64 shuffle571<>+0(SB), Z20
 
-group695:
+group719:
 	MOVQ rows+24(FP), R8
 
-row696:
+row720:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last698
+	JB   last722
 
-chunks697:
+chunks721:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle520<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle523<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle526<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks697
-
-last698:
-	TESTQ R10, R10
-	JZ    rowdone699
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks697
-
-rowdone699:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row696
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group695
-	VZEROUPPER
-	RET
-
-DATA shuffle520<>+0(SB)/8, $0x2322030221200100
-DATA shuffle520<>+8(SB)/8, $0x2726070625240504
-DATA shuffle520<>+16(SB)/8, $0x6362434261604140
-DATA shuffle520<>+24(SB)/8, $0x6766474665644544
-DATA shuffle520<>+32(SB)/8, $0x0000000000000000
-DATA shuffle520<>+40(SB)/8, $0x0000000000000000
-DATA shuffle520<>+48(SB)/8, $0x0000000000000000
-DATA shuffle520<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle520<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle521<>+0(SB)/8, $0x0706050403020100
-DATA shuffle521<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle521<>+16(SB)/8, $0x1716151413121110
-DATA shuffle521<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle521<>+32(SB)/8, $0x6362434261604140
-DATA shuffle521<>+40(SB)/8, $0x6766474665644544
-DATA shuffle521<>+48(SB)/8, $0x3736353433323130
-DATA shuffle521<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle521<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle522<>+0(SB)/8, $0x0706050403020100
-DATA shuffle522<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle522<>+16(SB)/8, $0x1716151413121110
-DATA shuffle522<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle522<>+32(SB)/8, $0x2726252423222120
-DATA shuffle522<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle522<>+48(SB)/8, $0x6362434261604140
-DATA shuffle522<>+56(SB)/8, $0x6766474665644544
-GLOBL shuffle522<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle523<>+0(SB)/8, $0x2b2a0b0a29280908
-DATA shuffle523<>+8(SB)/8, $0x2f2e0f0e2d2c0d0c
-DATA shuffle523<>+16(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle523<>+24(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle523<>+32(SB)/8, $0x0000000000000000
-DATA shuffle523<>+40(SB)/8, $0x0000000000000000
-DATA shuffle523<>+48(SB)/8, $0x0000000000000000
-DATA shuffle523<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle523<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle524<>+0(SB)/8, $0x0706050403020100
-DATA shuffle524<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle524<>+16(SB)/8, $0x1716151413121110
-DATA shuffle524<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle524<>+32(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle524<>+40(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle524<>+48(SB)/8, $0x3736353433323130
-DATA shuffle524<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle525<>+0(SB)/8, $0x0706050403020100
-DATA shuffle525<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle525<>+16(SB)/8, $0x1716151413121110
-DATA shuffle525<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle525<>+32(SB)/8, $0x2726252423222120
-DATA shuffle525<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle525<>+48(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle525<>+56(SB)/8, $0x6f6e4f4e6d6c4d4c
-GLOBL shuffle525<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle526<>+0(SB)/8, $0x3332131231301110
-DATA shuffle526<>+8(SB)/8, $0x3736171635341514
-DATA shuffle526<>+16(SB)/8, $0x7372535271705150
-DATA shuffle526<>+24(SB)/8, $0x7776575675745554
-DATA shuffle526<>+32(SB)/8, $0x0000000000000000
-DATA shuffle526<>+40(SB)/8, $0x0000000000000000
-DATA shuffle526<>+48(SB)/8, $0x0000000000000000
-DATA shuffle526<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle526<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle527<>+0(SB)/8, $0x0706050403020100
-DATA shuffle527<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle527<>+16(SB)/8, $0x1716151413121110
-DATA shuffle527<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle527<>+32(SB)/8, $0x7372535271705150
-DATA shuffle527<>+40(SB)/8, $0x7776575675745554
-DATA shuffle527<>+48(SB)/8, $0x3736353433323130
-DATA shuffle527<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle527<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle528<>+0(SB)/8, $0x0706050403020100
-DATA shuffle528<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle528<>+16(SB)/8, $0x1716151413121110
-DATA shuffle528<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle528<>+32(SB)/8, $0x2726252423222120
-DATA shuffle528<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle528<>+48(SB)/8, $0x7372535271705150
-DATA shuffle528<>+56(SB)/8, $0x7776575675745554
-GLOBL shuffle528<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle529<>+0(SB)/8, $0x3b3a1b1a39381918
-DATA shuffle529<>+8(SB)/8, $0x3f3e1f1e3d3c1d1c
-DATA shuffle529<>+16(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle529<>+24(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle529<>+32(SB)/8, $0x0000000000000000
-DATA shuffle529<>+40(SB)/8, $0x0000000000000000
-DATA shuffle529<>+48(SB)/8, $0x0000000000000000
-DATA shuffle529<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle529<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle530<>+0(SB)/8, $0x0706050403020100
-DATA shuffle530<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle530<>+16(SB)/8, $0x1716151413121110
-DATA shuffle530<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle530<>+32(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle530<>+40(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle530<>+48(SB)/8, $0x3736353433323130
-DATA shuffle530<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle530<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle531<>+0(SB)/8, $0x0706050403020100
-DATA shuffle531<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle531<>+16(SB)/8, $0x1716151413121110
-DATA shuffle531<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle531<>+32(SB)/8, $0x2726252423222120
-DATA shuffle531<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle531<>+48(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle531<>+56(SB)/8, $0x7f7e5f5e7d7c5d5c
-GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle532<>+0(SB), Z31
-	VMOVDQU64 shuffle533<>+0(SB), Z30
-	VMOVDQU64 shuffle534<>+0(SB), Z29
-	VMOVDQU64 shuffle535<>+0(SB), Z28
-	VMOVDQU64 shuffle536<>+0(SB), Z27
-	VMOVDQU64 shuffle537<>+0(SB), Z26
-	VMOVDQU64 shuffle538<>+0(SB), Z25
-	VMOVDQU64 shuffle539<>+0(SB), Z24
-	VMOVDQU64 shuffle540<>+0(SB), Z23
-	VMOVDQU64 shuffle541<>+0(SB), Z22
-	VMOVDQU64 shuffle542<>+0(SB), Z21
-	VMOVDQU64 shuffle543<>+0(SB), Z20
-
-group700:
-	MOVQ rows+24(FP), R8
-
-row701:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last703
-
-chunks702:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle532<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle535<>+0(SB), Z5
-	VPERMI2D  Z1, Z0, Z5
-	VPERMT2D  Z2, Z27, Z5
-	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle538<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z24, Z3
-	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2D  Z1, Z22, Z0
-	VPERMT2D  Z2, Z21, Z0
-	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks702
-
-last703:
-	TESTQ R10, R10
-	JZ    rowdone704
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks702
-
-rowdone704:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row701
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group700
-	VZEROUPPER
-	RET
-
-DATA shuffle532<>+0(SB)/8, $0x0000001000000000
-DATA shuffle532<>+8(SB)/8, $0x0000001100000001
-DATA shuffle532<>+16(SB)/8, $0x0000001200000002
-DATA shuffle532<>+24(SB)/8, $0x0000001300000003
-DATA shuffle532<>+32(SB)/8, $0x0000000000000000
-DATA shuffle532<>+40(SB)/8, $0x0000000000000000
-DATA shuffle532<>+48(SB)/8, $0x0000000000000000
-DATA shuffle532<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle532<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle533<>+0(SB)/8, $0x0000000100000000
-DATA shuffle533<>+8(SB)/8, $0x0000000300000002
-DATA shuffle533<>+16(SB)/8, $0x0000000500000004
-DATA shuffle533<>+24(SB)/8, $0x0000000700000006
-DATA shuffle533<>+32(SB)/8, $0x0000000900000010
-DATA shuffle533<>+40(SB)/8, $0x0000000b00000011
-DATA shuffle533<>+48(SB)/8, $0x0000000d00000012
-DATA shuffle533<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle533<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle534<>+0(SB)/8, $0x0000000100000000
-DATA shuffle534<>+8(SB)/8, $0x0000000300000002
-DATA shuffle534<>+16(SB)/8, $0x0000000500000004
-DATA shuffle534<>+24(SB)/8, $0x0000000700000006
-DATA shuffle534<>+32(SB)/8, $0x0000001000000008
-DATA shuffle534<>+40(SB)/8, $0x000000110000000a
-DATA shuffle534<>+48(SB)/8, $0x000000120000000c
-DATA shuffle534<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle534<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle535<>+0(SB)/8, $0x0000001400000004
-DATA shuffle535<>+8(SB)/8, $0x0000001500000005
-DATA shuffle535<>+16(SB)/8, $0x0000001600000006
-DATA shuffle535<>+24(SB)/8, $0x0000001700000007
-DATA shuffle535<>+32(SB)/8, $0x0000000000000000
-DATA shuffle535<>+40(SB)/8, $0x0000000000000000
-DATA shuffle535<>+48(SB)/8, $0x0000000000000000
-DATA shuffle535<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle535<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle536<>+0(SB)/8, $0x0000000100000000
-DATA shuffle536<>+8(SB)/8, $0x0000000300000002
-DATA shuffle536<>+16(SB)/8, $0x0000000500000004
-DATA shuffle536<>+24(SB)/8, $0x0000000700000006
-DATA shuffle536<>+32(SB)/8, $0x0000000900000014
-DATA shuffle536<>+40(SB)/8, $0x0000000b00000015
-DATA shuffle536<>+48(SB)/8, $0x0000000d00000016
-DATA shuffle536<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle536<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle537<>+0(SB)/8, $0x0000000100000000
-DATA shuffle537<>+8(SB)/8, $0x0000000300000002
-DATA shuffle537<>+16(SB)/8, $0x0000000500000004
-DATA shuffle537<>+24(SB)/8, $0x0000000700000006
-DATA shuffle537<>+32(SB)/8, $0x0000001400000008
-DATA shuffle537<>+40(SB)/8, $0x000000150000000a
-DATA shuffle537<>+48(SB)/8, $0x000000160000000c
-DATA shuffle537<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle537<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle538<>+0(SB)/8, $0x0000001800000008
-DATA shuffle538<>+8(SB)/8, $0x0000001900000009
-DATA shuffle538<>+16(SB)/8, $0x0000001a0000000a
-DATA shuffle538<>+24(SB)/8, $0x0000001b0000000b
-DATA shuffle538<>+32(SB)/8, $0x0000000000000000
-DATA shuffle538<>+40(SB)/8, $0x0000000000000000
-DATA shuffle538<>+48(SB)/8, $0x0000000000000000
-DATA shuffle538<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle538<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle539<>+0(SB)/8, $0x0000000100000000
-DATA shuffle539<>+8(SB)/8, $0x0000000300000002
-DATA shuffle539<>+16(SB)/8, $0x0000000500000004
-DATA shuffle539<>+24(SB)/8, $0x0000000700000006
-DATA shuffle539<>+32(SB)/8, $0x0000000900000018
-DATA shuffle539<>+40(SB)/8, $0x0000000b00000019
-DATA shuffle539<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle539<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle539<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle540<>+0(SB)/8, $0x0000000100000000
-DATA shuffle540<>+8(SB)/8, $0x0000000300000002
-DATA shuffle540<>+16(SB)/8, $0x0000000500000004
-DATA shuffle540<>+24(SB)/8, $0x0000000700000006
-DATA shuffle540<>+32(SB)/8, $0x0000001800000008
-DATA shuffle540<>+40(SB)/8, $0x000000190000000a
-DATA shuffle540<>+48(SB)/8, $0x0000001a0000000c
-DATA shuffle540<>+56(SB)/8, $0x0000001b0000000e
-GLOBL shuffle540<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle541<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle541<>+8(SB)/8, $0x0000001d0000000d
-DATA shuffle541<>+16(SB)/8, $0x0000001e0000000e
-DATA shuffle541<>+24(SB)/8, $0x0000001f0000000f
-DATA shuffle541<>+32(SB)/8, $0x0000000000000000
-DATA shuffle541<>+40(SB)/8, $0x0000000000000000
-DATA shuffle541<>+48(SB)/8, $0x0000000000000000
-DATA shuffle541<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle541<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle542<>+0(SB)/8, $0x0000000100000000
-DATA shuffle542<>+8(SB)/8, $0x0000000300000002
-DATA shuffle542<>+16(SB)/8, $0x0000000500000004
-DATA shuffle542<>+24(SB)/8, $0x0000000700000006
-DATA shuffle542<>+32(SB)/8, $0x000000090000001c
-DATA shuffle542<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle542<>+48(SB)/8, $0x0000000d0000001e
-DATA shuffle542<>+56(SB)/8, $0x0000000f0000001f
-GLOBL shuffle542<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle543<>+0(SB)/8, $0x0000000100000000
-DATA shuffle543<>+8(SB)/8, $0x0000000300000002
-DATA shuffle543<>+16(SB)/8, $0x0000000500000004
-DATA shuffle543<>+24(SB)/8, $0x0000000700000006
-DATA shuffle543<>+32(SB)/8, $0x0000001c00000008
-DATA shuffle543<>+40(SB)/8, $0x0000001d0000000a
-DATA shuffle543<>+48(SB)/8, $0x0000001e0000000c
-DATA shuffle543<>+56(SB)/8, $0x0000001f0000000e
-GLOBL shuffle543<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle6<>+0(SB), Z31
-	VMOVDQU64 shuffle7<>+0(SB), Z30
-
-group705:
-	MOVQ rows+24(FP), R8
-
-row706:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last708
-
-chunks707:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 128(AX)(R9*4), Z1
-	VMOVDQU64 shuffle6<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R10)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R10)(DX*1)
-	VMOVDQU64 64(AX)(R9*4), Z0
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VMOVDQU64 shuffle6<>+0(SB), Z2
-	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R11)
-	VPERMT2Q  Z3, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks707
-
-last708:
-	TESTQ R10, R10
-	JZ    rowdone709
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks707
-
-rowdone709:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row706
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group705
-	VZEROUPPER
-	RET
-
-// func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem710:
-	CMPQ R8, $+64
-	JB   remdone711
-	SUBQ $+60, R8
-	JMP  rem710
-
-remdone711:
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle10<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle11<>+0(SB), R9
-	BZHIQ     R9, shuffle12<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle10<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle11<>+0(SB), R9
-	BZHIQ     R9, shuffle12<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+128, R9
-	CMOVQLT   shuffle10<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle11<>+0(SB), R9
-	BZHIQ     R9, shuffle12<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+192, R9
-	CMOVQLT   shuffle10<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle11<>+0(SB), R9
-	BZHIQ     R9, shuffle12<>+0(SB), R9
-	KMOVQ     R9, K4
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle10<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle11<>+0(SB), R8
-	BZHIQ     R8, shuffle355<>+0(SB), R8
-	KMOVQ     R8, K5
-	VMOVDQU64 shuffle544<>+0(SB), Z31
-	VMOVDQU64 shuffle545<>+0(SB), Z30
-	VMOVDQU64 shuffle546<>+0(SB), Z29
-	VMOVDQU64 shuffle547<>+0(SB), Z28
-	VMOVDQU64 shuffle548<>+0(SB), Z27
-	VMOVDQU64 shuffle549<>+0(SB), Z26
-	VMOVDQU64 shuffle550<>+0(SB), Z25
-	VMOVDQU64 shuffle551<>+0(SB), Z24
-	VMOVDQU64 shuffle552<>+0(SB), Z23
-	VMOVDQU64 shuffle553<>+0(SB), Z22
-	VMOVDQU64 shuffle554<>+0(SB), Z21
-	VMOVDQU64 shuffle555<>+0(SB), Z20
-
-group712:
-	MOVQ rows+24(FP), R8
-
-row713:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last715
-
-chunks714:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle544<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle547<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	KMOVQ     shuffle355<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle550<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	KMOVQ     shuffle355<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	KMOVQ     shuffle355<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+60, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks714
-
-last715:
-	TESTQ      R10, R10
-	JZ         rowdone716
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (AX)(R9*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle544<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
-	VPERMT2B   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle547<>+0(SB), Z5
-	VPERMI2B   Z1, Z0, Z5
-	VPERMT2B   Z2, Z27, Z5
-	VPERMT2B   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle550<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VPERMT2B   Z2, Z24, Z3
-	VPERMT2B   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R11)
-	VPERMT2B   Z1, Z22, Z0
-	VPERMT2B   Z2, Z21, Z0
-	VPERMT2B   Z4, Z20, Z0
-	VMOVDQU8   Z0, K5, (R11)(DX*1)
-
-rowdone716:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row713
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group712
-	VZEROUPPER
-	RET
-
-DATA shuffle544<>+0(SB)/8, $0x1202211101201000
-DATA shuffle544<>+8(SB)/8, $0x3150403023130322
-DATA shuffle544<>+16(SB)/8, $0x5343335242325141
-DATA shuffle544<>+24(SB)/8, $0x7262007161007060
-DATA shuffle544<>+32(SB)/8, $0x0000000000736300
-DATA shuffle544<>+40(SB)/8, $0x0000000000000000
-DATA shuffle544<>+48(SB)/8, $0x0000000000000000
-DATA shuffle544<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle544<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle545<>+0(SB)/8, $0x0706050403020100
-DATA shuffle545<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle545<>+16(SB)/8, $0x1716151413121110
-DATA shuffle545<>+24(SB)/8, $0x1f1e411c1b401918
-DATA shuffle545<>+32(SB)/8, $0x5170605043222142
-DATA shuffle545<>+40(SB)/8, $0x7363537262527161
-DATA shuffle545<>+48(SB)/8, $0x3736353433323130
-DATA shuffle545<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle545<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle546<>+0(SB)/8, $0x0706050403020100
-DATA shuffle546<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle546<>+16(SB)/8, $0x1716151413121110
-DATA shuffle546<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle546<>+32(SB)/8, $0x2726252423222120
-DATA shuffle546<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle546<>+48(SB)/8, $0x5242615141605040
-DATA shuffle546<>+56(SB)/8, $0x3f3e3d3c63534362
-GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle547<>+0(SB)/8, $0x1606251505241404
-DATA shuffle547<>+8(SB)/8, $0x3554443427170726
-DATA shuffle547<>+16(SB)/8, $0x5747375646365545
-DATA shuffle547<>+24(SB)/8, $0x7666007565007464
-DATA shuffle547<>+32(SB)/8, $0x0000000000776700
-DATA shuffle547<>+40(SB)/8, $0x0000000000000000
-DATA shuffle547<>+48(SB)/8, $0x0000000000000000
-DATA shuffle547<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle547<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle548<>+0(SB)/8, $0x0706050403020100
-DATA shuffle548<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle548<>+16(SB)/8, $0x1716151413121110
-DATA shuffle548<>+24(SB)/8, $0x1f1e451c1b441918
-DATA shuffle548<>+32(SB)/8, $0x5574645447222146
-DATA shuffle548<>+40(SB)/8, $0x7767577666567565
-DATA shuffle548<>+48(SB)/8, $0x3736353433323130
-DATA shuffle548<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle548<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle549<>+0(SB)/8, $0x0706050403020100
-DATA shuffle549<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle549<>+16(SB)/8, $0x1716151413121110
-DATA shuffle549<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle549<>+32(SB)/8, $0x2726252423222120
-DATA shuffle549<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle549<>+48(SB)/8, $0x5646655545645444
-DATA shuffle549<>+56(SB)/8, $0x3f3e3d3c67574766
-GLOBL shuffle549<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle550<>+0(SB)/8, $0x1a0a291909281808
-DATA shuffle550<>+8(SB)/8, $0x395848382b1b0b2a
-DATA shuffle550<>+16(SB)/8, $0x5b4b3b5a4a3a5949
-DATA shuffle550<>+24(SB)/8, $0x7a6a007969007868
-DATA shuffle550<>+32(SB)/8, $0x00000000007b6b00
-DATA shuffle550<>+40(SB)/8, $0x0000000000000000
-DATA shuffle550<>+48(SB)/8, $0x0000000000000000
-DATA shuffle550<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle550<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle551<>+0(SB)/8, $0x0706050403020100
-DATA shuffle551<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle551<>+16(SB)/8, $0x1716151413121110
-DATA shuffle551<>+24(SB)/8, $0x1f1e491c1b481918
-DATA shuffle551<>+32(SB)/8, $0x597868584b22214a
-DATA shuffle551<>+40(SB)/8, $0x7b6b5b7a6a5a7969
-DATA shuffle551<>+48(SB)/8, $0x3736353433323130
-DATA shuffle551<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle551<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle552<>+0(SB)/8, $0x0706050403020100
-DATA shuffle552<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle552<>+16(SB)/8, $0x1716151413121110
-DATA shuffle552<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle552<>+32(SB)/8, $0x2726252423222120
-DATA shuffle552<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle552<>+48(SB)/8, $0x5a4a695949685848
-DATA shuffle552<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
-GLOBL shuffle552<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle553<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
-DATA shuffle553<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
-DATA shuffle553<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
-DATA shuffle553<>+24(SB)/8, $0x7e6e007d6d007c6c
-DATA shuffle553<>+32(SB)/8, $0x00000000007f6f00
-DATA shuffle553<>+40(SB)/8, $0x0000000000000000
-DATA shuffle553<>+48(SB)/8, $0x0000000000000000
-DATA shuffle553<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle553<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle554<>+0(SB)/8, $0x0706050403020100
-DATA shuffle554<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle554<>+16(SB)/8, $0x1716151413121110
-DATA shuffle554<>+24(SB)/8, $0x1f1e4d1c1b4c1918
-DATA shuffle554<>+32(SB)/8, $0x5d7c6c5c4f22214e
-DATA shuffle554<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
-DATA shuffle554<>+48(SB)/8, $0x3736353433323130
-DATA shuffle554<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle554<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle555<>+0(SB)/8, $0x0706050403020100
-DATA shuffle555<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle555<>+16(SB)/8, $0x1716151413121110
-DATA shuffle555<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle555<>+32(SB)/8, $0x2726252423222120
-DATA shuffle555<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle555<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
-DATA shuffle555<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
-GLOBL shuffle555<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle556<>+0(SB), Z31
-	VMOVDQU64 shuffle557<>+0(SB), Z30
-	VMOVDQU64 shuffle558<>+0(SB), Z29
-	VMOVDQU64 shuffle559<>+0(SB), Z28
-	VMOVDQU64 shuffle560<>+0(SB), Z27
-	VMOVDQU64 shuffle561<>+0(SB), Z26
-	VMOVDQU64 shuffle562<>+0(SB), Z25
-	VMOVDQU64 shuffle563<>+0(SB), Z24
-
-group717:
-	MOVQ rows+24(FP), R8
-
-row718:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last720
-
-chunks719:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle556<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle558<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle560<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z26, Z3
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2B  Z1, Z25, Z0
-	VPERMT2B  Z2, Z24, Z0
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 192(AX)(R9*4), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle563<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R10)(DX*1)
+	VMOVDQU64 shuffle566<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks719
+	CMPQ      R10, $+64
+	JAE       chunks721
 
-last720:
+last722:
 	TESTQ R10, R10
-	JZ    rowdone721
+	JZ    rowdone723
 	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks719
+	SUBQ  $+64, R9
+	JMP   chunks721
 
-rowdone721:
+rowdone723:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row718
+	JNZ  row720
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group717
+	JNZ  group719
 	VZEROUPPER
 	RET
 
-DATA shuffle556<>+0(SB)/8, $0x0302414021200100
-DATA shuffle556<>+8(SB)/8, $0x2524050443422322
-DATA shuffle556<>+16(SB)/8, $0x4746272607064544
-DATA shuffle556<>+24(SB)/8, $0x6362000000006160
-DATA shuffle556<>+32(SB)/8, $0x0000656400000000
-DATA shuffle556<>+40(SB)/8, $0x0000000067660000
-DATA shuffle556<>+48(SB)/8, $0x0000000000000000
-DATA shuffle556<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle556<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle557<>+0(SB)/8, $0x0706050403020100
-DATA shuffle557<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle557<>+16(SB)/8, $0x1716151413121110
-DATA shuffle557<>+24(SB)/8, $0x1f1e616041401918
-DATA shuffle557<>+32(SB)/8, $0x4544252463624342
-DATA shuffle557<>+40(SB)/8, $0x676647462b2a6564
-DATA shuffle557<>+48(SB)/8, $0x3736353433323130
-DATA shuffle557<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle557<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle558<>+0(SB)/8, $0x0b0a494829280908
-DATA shuffle558<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle558<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle558<>+24(SB)/8, $0x6b6a000000006968
-DATA shuffle558<>+32(SB)/8, $0x00006d6c00000000
-DATA shuffle558<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle558<>+48(SB)/8, $0x0000000000000000
-DATA shuffle558<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle559<>+0(SB)/8, $0x0706050403020100
-DATA shuffle559<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle559<>+16(SB)/8, $0x1716151413121110
-DATA shuffle559<>+24(SB)/8, $0x1f1e696849481918
-DATA shuffle559<>+32(SB)/8, $0x4d4c25246b6a4b4a
-DATA shuffle559<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
-DATA shuffle559<>+48(SB)/8, $0x3736353433323130
-DATA shuffle559<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle559<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle560<>+0(SB)/8, $0x1312515031301110
-DATA shuffle560<>+8(SB)/8, $0x3534151453523332
-DATA shuffle560<>+16(SB)/8, $0x5756373617165554
-DATA shuffle560<>+24(SB)/8, $0x7372000000007170
-DATA shuffle560<>+32(SB)/8, $0x0000757400000000
-DATA shuffle560<>+40(SB)/8, $0x0000000077760000
+DATA shuffle560<>+0(SB)/8, $0x2322030221200100
+DATA shuffle560<>+8(SB)/8, $0x2726070625240504
+DATA shuffle560<>+16(SB)/8, $0x6362434261604140
+DATA shuffle560<>+24(SB)/8, $0x6766474665644544
+DATA shuffle560<>+32(SB)/8, $0x0000000000000000
+DATA shuffle560<>+40(SB)/8, $0x0000000000000000
 DATA shuffle560<>+48(SB)/8, $0x0000000000000000
 DATA shuffle560<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
@@ -18188,206 +18436,116 @@ GLOBL shuffle560<>(SB), RODATA|NOPTR, $64
 DATA shuffle561<>+0(SB)/8, $0x0706050403020100
 DATA shuffle561<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle561<>+16(SB)/8, $0x1716151413121110
-DATA shuffle561<>+24(SB)/8, $0x1f1e717051501918
-DATA shuffle561<>+32(SB)/8, $0x5554252473725352
-DATA shuffle561<>+40(SB)/8, $0x777657562b2a7574
+DATA shuffle561<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle561<>+32(SB)/8, $0x6362434261604140
+DATA shuffle561<>+40(SB)/8, $0x6766474665644544
 DATA shuffle561<>+48(SB)/8, $0x3736353433323130
 DATA shuffle561<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle562<>+0(SB)/8, $0x1b1a595839381918
-DATA shuffle562<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle562<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
-DATA shuffle562<>+24(SB)/8, $0x7b7a000000007978
-DATA shuffle562<>+32(SB)/8, $0x00007d7c00000000
-DATA shuffle562<>+40(SB)/8, $0x000000007f7e0000
-DATA shuffle562<>+48(SB)/8, $0x0000000000000000
-DATA shuffle562<>+56(SB)/8, $0x0000000000000000
+DATA shuffle562<>+0(SB)/8, $0x0706050403020100
+DATA shuffle562<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle562<>+16(SB)/8, $0x1716151413121110
+DATA shuffle562<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle562<>+32(SB)/8, $0x2726252423222120
+DATA shuffle562<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle562<>+48(SB)/8, $0x6362434261604140
+DATA shuffle562<>+56(SB)/8, $0x6766474665644544
 GLOBL shuffle562<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle563<>+0(SB)/8, $0x0706050403020100
-DATA shuffle563<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle563<>+16(SB)/8, $0x1716151413121110
-DATA shuffle563<>+24(SB)/8, $0x1f1e797859581918
-DATA shuffle563<>+32(SB)/8, $0x5d5c25247b7a5b5a
-DATA shuffle563<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
-DATA shuffle563<>+48(SB)/8, $0x3736353433323130
-DATA shuffle563<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle563<>+0(SB)/8, $0x2b2a0b0a29280908
+DATA shuffle563<>+8(SB)/8, $0x2f2e0f0e2d2c0d0c
+DATA shuffle563<>+16(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle563<>+24(SB)/8, $0x6f6e4f4e6d6c4d4c
+DATA shuffle563<>+32(SB)/8, $0x0000000000000000
+DATA shuffle563<>+40(SB)/8, $0x0000000000000000
+DATA shuffle563<>+48(SB)/8, $0x0000000000000000
+DATA shuffle563<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle563<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle564<>+0(SB), Z31
-	VMOVDQU64 shuffle565<>+0(SB), Z30
-	VMOVDQU64 shuffle566<>+0(SB), Z29
-	VMOVDQU64 shuffle567<>+0(SB), Z28
-	VMOVDQU64 shuffle568<>+0(SB), Z27
-	VMOVDQU64 shuffle569<>+0(SB), Z26
-	VMOVDQU64 shuffle570<>+0(SB), Z25
-	VMOVDQU64 shuffle571<>+0(SB), Z24
-
-group722:
-	MOVQ rows+24(FP), R8
-
-row723:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last725
-
-chunks724:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle564<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle566<>+0(SB), Z4
-	VPERMI2D  Z1, Z0, Z4
-	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle568<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z26, Z3
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2D  Z1, Z25, Z0
-	VPERMT2D  Z2, Z24, Z0
-	KMOVQ     shuffle204<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks724
-
-last725:
-	TESTQ R10, R10
-	JZ    rowdone726
-	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks724
-
-rowdone726:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row723
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group722
-	VZEROUPPER
-	RET
-
-DATA shuffle564<>+0(SB)/8, $0x0000001000000000
-DATA shuffle564<>+8(SB)/8, $0x0000000100000000
-DATA shuffle564<>+16(SB)/8, $0x0000000000000011
-DATA shuffle564<>+24(SB)/8, $0x0000001200000002
-DATA shuffle564<>+32(SB)/8, $0x0000000300000000
-DATA shuffle564<>+40(SB)/8, $0x0000000000000013
-DATA shuffle564<>+48(SB)/8, $0x0000000000000000
-DATA shuffle564<>+56(SB)/8, $0x0000000000000000
+DATA shuffle564<>+0(SB)/8, $0x0706050403020100
+DATA shuffle564<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle564<>+16(SB)/8, $0x1716151413121110
+DATA shuffle564<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle564<>+32(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle564<>+40(SB)/8, $0x6f6e4f4e6d6c4d4c
+DATA shuffle564<>+48(SB)/8, $0x3736353433323130
+DATA shuffle564<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle564<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle565<>+0(SB)/8, $0x0000000100000000
-DATA shuffle565<>+8(SB)/8, $0x0000000300000010
-DATA shuffle565<>+16(SB)/8, $0x0000001100000004
-DATA shuffle565<>+24(SB)/8, $0x0000000700000006
-DATA shuffle565<>+32(SB)/8, $0x0000000900000012
-DATA shuffle565<>+40(SB)/8, $0x000000130000000a
-DATA shuffle565<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle565<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle565<>+0(SB)/8, $0x0706050403020100
+DATA shuffle565<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle565<>+16(SB)/8, $0x1716151413121110
+DATA shuffle565<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle565<>+32(SB)/8, $0x2726252423222120
+DATA shuffle565<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle565<>+48(SB)/8, $0x6b6a4b4a69684948
+DATA shuffle565<>+56(SB)/8, $0x6f6e4f4e6d6c4d4c
 GLOBL shuffle565<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle566<>+0(SB)/8, $0x0000001400000004
-DATA shuffle566<>+8(SB)/8, $0x0000000500000000
-DATA shuffle566<>+16(SB)/8, $0x0000000000000015
-DATA shuffle566<>+24(SB)/8, $0x0000001600000006
-DATA shuffle566<>+32(SB)/8, $0x0000000700000000
-DATA shuffle566<>+40(SB)/8, $0x0000000000000017
+DATA shuffle566<>+0(SB)/8, $0x3332131231301110
+DATA shuffle566<>+8(SB)/8, $0x3736171635341514
+DATA shuffle566<>+16(SB)/8, $0x7372535271705150
+DATA shuffle566<>+24(SB)/8, $0x7776575675745554
+DATA shuffle566<>+32(SB)/8, $0x0000000000000000
+DATA shuffle566<>+40(SB)/8, $0x0000000000000000
 DATA shuffle566<>+48(SB)/8, $0x0000000000000000
 DATA shuffle566<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle566<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle567<>+0(SB)/8, $0x0000000100000000
-DATA shuffle567<>+8(SB)/8, $0x0000000300000014
-DATA shuffle567<>+16(SB)/8, $0x0000001500000004
-DATA shuffle567<>+24(SB)/8, $0x0000000700000006
-DATA shuffle567<>+32(SB)/8, $0x0000000900000016
-DATA shuffle567<>+40(SB)/8, $0x000000170000000a
-DATA shuffle567<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle567<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle567<>+0(SB)/8, $0x0706050403020100
+DATA shuffle567<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle567<>+16(SB)/8, $0x1716151413121110
+DATA shuffle567<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle567<>+32(SB)/8, $0x7372535271705150
+DATA shuffle567<>+40(SB)/8, $0x7776575675745554
+DATA shuffle567<>+48(SB)/8, $0x3736353433323130
+DATA shuffle567<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle567<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle568<>+0(SB)/8, $0x0000001800000008
-DATA shuffle568<>+8(SB)/8, $0x0000000900000000
-DATA shuffle568<>+16(SB)/8, $0x0000000000000019
-DATA shuffle568<>+24(SB)/8, $0x0000001a0000000a
-DATA shuffle568<>+32(SB)/8, $0x0000000b00000000
-DATA shuffle568<>+40(SB)/8, $0x000000000000001b
-DATA shuffle568<>+48(SB)/8, $0x0000000000000000
-DATA shuffle568<>+56(SB)/8, $0x0000000000000000
+DATA shuffle568<>+0(SB)/8, $0x0706050403020100
+DATA shuffle568<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle568<>+16(SB)/8, $0x1716151413121110
+DATA shuffle568<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle568<>+32(SB)/8, $0x2726252423222120
+DATA shuffle568<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle568<>+48(SB)/8, $0x7372535271705150
+DATA shuffle568<>+56(SB)/8, $0x7776575675745554
 GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle569<>+0(SB)/8, $0x0000000100000000
-DATA shuffle569<>+8(SB)/8, $0x0000000300000018
-DATA shuffle569<>+16(SB)/8, $0x0000001900000004
-DATA shuffle569<>+24(SB)/8, $0x0000000700000006
-DATA shuffle569<>+32(SB)/8, $0x000000090000001a
-DATA shuffle569<>+40(SB)/8, $0x0000001b0000000a
-DATA shuffle569<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle569<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle569<>+0(SB)/8, $0x3b3a1b1a39381918
+DATA shuffle569<>+8(SB)/8, $0x3f3e1f1e3d3c1d1c
+DATA shuffle569<>+16(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle569<>+24(SB)/8, $0x7f7e5f5e7d7c5d5c
+DATA shuffle569<>+32(SB)/8, $0x0000000000000000
+DATA shuffle569<>+40(SB)/8, $0x0000000000000000
+DATA shuffle569<>+48(SB)/8, $0x0000000000000000
+DATA shuffle569<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle569<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle570<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle570<>+8(SB)/8, $0x0000000d00000000
-DATA shuffle570<>+16(SB)/8, $0x000000000000001d
-DATA shuffle570<>+24(SB)/8, $0x0000001e0000000e
-DATA shuffle570<>+32(SB)/8, $0x0000000f00000000
-DATA shuffle570<>+40(SB)/8, $0x000000000000001f
-DATA shuffle570<>+48(SB)/8, $0x0000000000000000
-DATA shuffle570<>+56(SB)/8, $0x0000000000000000
+DATA shuffle570<>+0(SB)/8, $0x0706050403020100
+DATA shuffle570<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle570<>+16(SB)/8, $0x1716151413121110
+DATA shuffle570<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle570<>+32(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle570<>+40(SB)/8, $0x7f7e5f5e7d7c5d5c
+DATA shuffle570<>+48(SB)/8, $0x3736353433323130
+DATA shuffle570<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle570<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle571<>+0(SB)/8, $0x0000000100000000
-DATA shuffle571<>+8(SB)/8, $0x000000030000001c
-DATA shuffle571<>+16(SB)/8, $0x0000001d00000004
-DATA shuffle571<>+24(SB)/8, $0x0000000700000006
-DATA shuffle571<>+32(SB)/8, $0x000000090000001e
-DATA shuffle571<>+40(SB)/8, $0x0000001f0000000a
-DATA shuffle571<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle571<>+56(SB)/8, $0x0000000f0000000e
+DATA shuffle571<>+0(SB)/8, $0x0706050403020100
+DATA shuffle571<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle571<>+16(SB)/8, $0x1716151413121110
+DATA shuffle571<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle571<>+32(SB)/8, $0x2726252423222120
+DATA shuffle571<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle571<>+48(SB)/8, $0x7b7a5b5a79785958
+DATA shuffle571<>+56(SB)/8, $0x7f7e5f5e7d7c5d5c
 GLOBL shuffle571<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x2x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -18419,190 +18577,190 @@ TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle582<>+0(SB), Z21
 	VMOVDQU64 shuffle583<>+0(SB), Z20
 
-group727:
+group724:
 	MOVQ rows+24(FP), R8
 
-row728:
+row725:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last730
+	JB   last727
 
-chunks729:
+chunks726:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle572<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
+	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
+	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
+	VPERMT2D  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
 	VMOVDQU64 shuffle575<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
+	VPERMI2D  Z1, Z0, Z5
+	VPERMT2D  Z2, Z27, Z5
+	VPERMT2D  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
 	VMOVDQU64 shuffle578<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z2, Z24, Z3
+	VPERMT2D  Z4, Z23, Z3
 	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
+	VPERMT2D  Z1, Z22, Z0
+	VPERMT2D  Z2, Z21, Z0
+	VPERMT2D  Z4, Z20, Z0
 	VMOVDQU64 Z0, (R11)(DX*1)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks729
+	JAE       chunks726
 
-last730:
+last727:
 	TESTQ R10, R10
-	JZ    rowdone731
+	JZ    rowdone728
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks729
+	JMP   chunks726
 
-rowdone731:
+rowdone728:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row728
+	JNZ  row725
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group727
+	JNZ  group724
 	VZEROUPPER
 	RET
 
-DATA shuffle572<>+0(SB)/8, $0x3121110130201000
-DATA shuffle572<>+8(SB)/8, $0x3323130332221202
-DATA shuffle572<>+16(SB)/8, $0x7161514170605040
-DATA shuffle572<>+24(SB)/8, $0x7363534372625242
+DATA shuffle572<>+0(SB)/8, $0x0000001000000000
+DATA shuffle572<>+8(SB)/8, $0x0000001100000001
+DATA shuffle572<>+16(SB)/8, $0x0000001200000002
+DATA shuffle572<>+24(SB)/8, $0x0000001300000003
 DATA shuffle572<>+32(SB)/8, $0x0000000000000000
 DATA shuffle572<>+40(SB)/8, $0x0000000000000000
 DATA shuffle572<>+48(SB)/8, $0x0000000000000000
 DATA shuffle572<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle572<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle573<>+0(SB)/8, $0x0706050403020100
-DATA shuffle573<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle573<>+16(SB)/8, $0x1716151413121110
-DATA shuffle573<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle573<>+32(SB)/8, $0x7161514170605040
-DATA shuffle573<>+40(SB)/8, $0x7363534372625242
-DATA shuffle573<>+48(SB)/8, $0x3736353433323130
-DATA shuffle573<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle573<>+0(SB)/8, $0x0000000100000000
+DATA shuffle573<>+8(SB)/8, $0x0000000300000002
+DATA shuffle573<>+16(SB)/8, $0x0000000500000004
+DATA shuffle573<>+24(SB)/8, $0x0000000700000006
+DATA shuffle573<>+32(SB)/8, $0x0000000900000010
+DATA shuffle573<>+40(SB)/8, $0x0000000b00000011
+DATA shuffle573<>+48(SB)/8, $0x0000000d00000012
+DATA shuffle573<>+56(SB)/8, $0x0000000f00000013
 GLOBL shuffle573<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle574<>+0(SB)/8, $0x0706050403020100
-DATA shuffle574<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle574<>+16(SB)/8, $0x1716151413121110
-DATA shuffle574<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle574<>+32(SB)/8, $0x2726252423222120
-DATA shuffle574<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle574<>+48(SB)/8, $0x7161514170605040
-DATA shuffle574<>+56(SB)/8, $0x7363534372625242
+DATA shuffle574<>+0(SB)/8, $0x0000000100000000
+DATA shuffle574<>+8(SB)/8, $0x0000000300000002
+DATA shuffle574<>+16(SB)/8, $0x0000000500000004
+DATA shuffle574<>+24(SB)/8, $0x0000000700000006
+DATA shuffle574<>+32(SB)/8, $0x0000001000000008
+DATA shuffle574<>+40(SB)/8, $0x000000110000000a
+DATA shuffle574<>+48(SB)/8, $0x000000120000000c
+DATA shuffle574<>+56(SB)/8, $0x000000130000000e
 GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle575<>+0(SB)/8, $0x3525150534241404
-DATA shuffle575<>+8(SB)/8, $0x3727170736261606
-DATA shuffle575<>+16(SB)/8, $0x7565554574645444
-DATA shuffle575<>+24(SB)/8, $0x7767574776665646
+DATA shuffle575<>+0(SB)/8, $0x0000001400000004
+DATA shuffle575<>+8(SB)/8, $0x0000001500000005
+DATA shuffle575<>+16(SB)/8, $0x0000001600000006
+DATA shuffle575<>+24(SB)/8, $0x0000001700000007
 DATA shuffle575<>+32(SB)/8, $0x0000000000000000
 DATA shuffle575<>+40(SB)/8, $0x0000000000000000
 DATA shuffle575<>+48(SB)/8, $0x0000000000000000
 DATA shuffle575<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle575<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle576<>+0(SB)/8, $0x0706050403020100
-DATA shuffle576<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle576<>+16(SB)/8, $0x1716151413121110
-DATA shuffle576<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle576<>+32(SB)/8, $0x7565554574645444
-DATA shuffle576<>+40(SB)/8, $0x7767574776665646
-DATA shuffle576<>+48(SB)/8, $0x3736353433323130
-DATA shuffle576<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle576<>+0(SB)/8, $0x0000000100000000
+DATA shuffle576<>+8(SB)/8, $0x0000000300000002
+DATA shuffle576<>+16(SB)/8, $0x0000000500000004
+DATA shuffle576<>+24(SB)/8, $0x0000000700000006
+DATA shuffle576<>+32(SB)/8, $0x0000000900000014
+DATA shuffle576<>+40(SB)/8, $0x0000000b00000015
+DATA shuffle576<>+48(SB)/8, $0x0000000d00000016
+DATA shuffle576<>+56(SB)/8, $0x0000000f00000017
 GLOBL shuffle576<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle577<>+0(SB)/8, $0x0706050403020100
-DATA shuffle577<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle577<>+16(SB)/8, $0x1716151413121110
-DATA shuffle577<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle577<>+32(SB)/8, $0x2726252423222120
-DATA shuffle577<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle577<>+48(SB)/8, $0x7565554574645444
-DATA shuffle577<>+56(SB)/8, $0x7767574776665646
+DATA shuffle577<>+0(SB)/8, $0x0000000100000000
+DATA shuffle577<>+8(SB)/8, $0x0000000300000002
+DATA shuffle577<>+16(SB)/8, $0x0000000500000004
+DATA shuffle577<>+24(SB)/8, $0x0000000700000006
+DATA shuffle577<>+32(SB)/8, $0x0000001400000008
+DATA shuffle577<>+40(SB)/8, $0x000000150000000a
+DATA shuffle577<>+48(SB)/8, $0x000000160000000c
+DATA shuffle577<>+56(SB)/8, $0x000000170000000e
 GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle578<>+0(SB)/8, $0x3929190938281808
-DATA shuffle578<>+8(SB)/8, $0x3b2b1b0b3a2a1a0a
-DATA shuffle578<>+16(SB)/8, $0x7969594978685848
-DATA shuffle578<>+24(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle578<>+0(SB)/8, $0x0000001800000008
+DATA shuffle578<>+8(SB)/8, $0x0000001900000009
+DATA shuffle578<>+16(SB)/8, $0x0000001a0000000a
+DATA shuffle578<>+24(SB)/8, $0x0000001b0000000b
 DATA shuffle578<>+32(SB)/8, $0x0000000000000000
 DATA shuffle578<>+40(SB)/8, $0x0000000000000000
 DATA shuffle578<>+48(SB)/8, $0x0000000000000000
 DATA shuffle578<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle578<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle579<>+0(SB)/8, $0x0706050403020100
-DATA shuffle579<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle579<>+16(SB)/8, $0x1716151413121110
-DATA shuffle579<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle579<>+32(SB)/8, $0x7969594978685848
-DATA shuffle579<>+40(SB)/8, $0x7b6b5b4b7a6a5a4a
-DATA shuffle579<>+48(SB)/8, $0x3736353433323130
-DATA shuffle579<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle579<>+0(SB)/8, $0x0000000100000000
+DATA shuffle579<>+8(SB)/8, $0x0000000300000002
+DATA shuffle579<>+16(SB)/8, $0x0000000500000004
+DATA shuffle579<>+24(SB)/8, $0x0000000700000006
+DATA shuffle579<>+32(SB)/8, $0x0000000900000018
+DATA shuffle579<>+40(SB)/8, $0x0000000b00000019
+DATA shuffle579<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle579<>+56(SB)/8, $0x0000000f0000001b
 GLOBL shuffle579<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle580<>+0(SB)/8, $0x0706050403020100
-DATA shuffle580<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle580<>+16(SB)/8, $0x1716151413121110
-DATA shuffle580<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle580<>+32(SB)/8, $0x2726252423222120
-DATA shuffle580<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle580<>+48(SB)/8, $0x7969594978685848
-DATA shuffle580<>+56(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle580<>+0(SB)/8, $0x0000000100000000
+DATA shuffle580<>+8(SB)/8, $0x0000000300000002
+DATA shuffle580<>+16(SB)/8, $0x0000000500000004
+DATA shuffle580<>+24(SB)/8, $0x0000000700000006
+DATA shuffle580<>+32(SB)/8, $0x0000001800000008
+DATA shuffle580<>+40(SB)/8, $0x000000190000000a
+DATA shuffle580<>+48(SB)/8, $0x0000001a0000000c
+DATA shuffle580<>+56(SB)/8, $0x0000001b0000000e
 GLOBL shuffle580<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle581<>+0(SB)/8, $0x3d2d1d0d3c2c1c0c
-DATA shuffle581<>+8(SB)/8, $0x3f2f1f0f3e2e1e0e
-DATA shuffle581<>+16(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle581<>+24(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle581<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle581<>+8(SB)/8, $0x0000001d0000000d
+DATA shuffle581<>+16(SB)/8, $0x0000001e0000000e
+DATA shuffle581<>+24(SB)/8, $0x0000001f0000000f
 DATA shuffle581<>+32(SB)/8, $0x0000000000000000
 DATA shuffle581<>+40(SB)/8, $0x0000000000000000
 DATA shuffle581<>+48(SB)/8, $0x0000000000000000
 DATA shuffle581<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle581<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle582<>+0(SB)/8, $0x0706050403020100
-DATA shuffle582<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle582<>+16(SB)/8, $0x1716151413121110
-DATA shuffle582<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle582<>+32(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle582<>+40(SB)/8, $0x7f6f5f4f7e6e5e4e
-DATA shuffle582<>+48(SB)/8, $0x3736353433323130
-DATA shuffle582<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+DATA shuffle582<>+0(SB)/8, $0x0000000100000000
+DATA shuffle582<>+8(SB)/8, $0x0000000300000002
+DATA shuffle582<>+16(SB)/8, $0x0000000500000004
+DATA shuffle582<>+24(SB)/8, $0x0000000700000006
+DATA shuffle582<>+32(SB)/8, $0x000000090000001c
+DATA shuffle582<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle582<>+48(SB)/8, $0x0000000d0000001e
+DATA shuffle582<>+56(SB)/8, $0x0000000f0000001f
 GLOBL shuffle582<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle583<>+0(SB)/8, $0x0706050403020100
-DATA shuffle583<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle583<>+16(SB)/8, $0x1716151413121110
-DATA shuffle583<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle583<>+32(SB)/8, $0x2726252423222120
-DATA shuffle583<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle583<>+48(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle583<>+56(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle583<>+0(SB)/8, $0x0000000100000000
+DATA shuffle583<>+8(SB)/8, $0x0000000300000002
+DATA shuffle583<>+16(SB)/8, $0x0000000500000004
+DATA shuffle583<>+24(SB)/8, $0x0000000700000006
+DATA shuffle583<>+32(SB)/8, $0x0000001c00000008
+DATA shuffle583<>+40(SB)/8, $0x0000001d0000000a
+DATA shuffle583<>+48(SB)/8, $0x0000001e0000000c
+DATA shuffle583<>+56(SB)/8, $0x0000001f0000000e
 GLOBL shuffle583<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x2x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -18621,6 +18779,125 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX
 	MOVQ      depthStride+40(FP), SI
 	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle6<>+0(SB), Z31
+	VMOVDQU64 shuffle7<>+0(SB), Z30
+
+group729:
+	MOVQ rows+24(FP), R8
+
+row730:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last732
+
+chunks731:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
+	VMOVDQU64 shuffle6<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R10)
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z0
+	VMOVDQU64 192(AX)(R9*4), Z3
+	VMOVDQU64 shuffle6<>+0(SB), Z2
+	VPERMI2Q  Z3, Z0, Z2
+	VMOVDQU64 Z2, (R11)
+	VPERMT2Q  Z3, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks731
+
+last732:
+	TESTQ R10, R10
+	JZ    rowdone733
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks731
+
+rowdone733:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row730
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group729
+	VZEROUPPER
+	RET
+
+// func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
+TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ  space+0(FP), AX
+	MOVQ  depth+8(FP), CX
+	MOVQ  groups+64(FP), DX
+	MOVQ  DX, (SP)
+	MOVQ  lane+48(FP), DX
+	MOVQ  rows+24(FP), SI
+	IMULQ spaceStride+32(FP), SI
+	MOVQ  groupSpace+72(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 8(SP)
+	MOVQ  rows+24(FP), SI
+	IMULQ depthStride+40(FP), SI
+	MOVQ  groupDepth+80(FP), BX
+	SUBQ  SI, BX
+	MOVQ  BX, 16(SP)
+	MOVQ  spaceStride+32(FP), BX
+	MOVQ  depthStride+40(FP), SI
+	MOVQ  laneI+56(FP), DI
+	MOVQ  n+16(FP), R8
+
+rem734:
+	CMPQ R8, $+64
+	JB   remdone735
+	SUBQ $+60, R8
+	JMP  rem734
+
+remdone735:
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+0, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K1
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+64, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K2
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+128, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K3
+	IMUL3Q    $+4, R8, R9
+	SUBQ      $+192, R9
+	CMOVQLT   shuffle10<>+0(SB), R9
+	CMPQ      R9, $+64
+	CMOVQGT   shuffle11<>+0(SB), R9
+	BZHIQ     R9, shuffle12<>+0(SB), R9
+	KMOVQ     R9, K4
+	SUBQ      $+0, R8
+	CMOVQLT   shuffle10<>+0(SB), R8
+	CMPQ      R8, $+64
+	CMOVQGT   shuffle11<>+0(SB), R8
+	BZHIQ     R8, shuffle376<>+0(SB), R8
+	KMOVQ     R8, K5
 	VMOVDQU64 shuffle584<>+0(SB), Z31
 	VMOVDQU64 shuffle585<>+0(SB), Z30
 	VMOVDQU64 shuffle586<>+0(SB), Z29
@@ -18634,17 +18911,17 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle594<>+0(SB), Z21
 	VMOVDQU64 shuffle595<>+0(SB), Z20
 
-group732:
+group736:
 	MOVQ rows+24(FP), R8
 
-row733:
+row737:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last735
+	JB   last739
 
-chunks734:
+chunks738:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
@@ -18655,51 +18932,77 @@ chunks734:
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
+	KMOVQ     shuffle376<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R10)
 	VMOVDQU64 shuffle587<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
+	KMOVQ     shuffle376<>+0(SB), K7
+	VMOVDQU8  Z5, K7, (R10)(DX*1)
 	VMOVDQU64 shuffle590<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
+	KMOVQ     shuffle376<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)
 	VPERMT2B  Z1, Z22, Z0
 	VPERMT2B  Z2, Z21, Z0
 	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
+	KMOVQ     shuffle376<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+60, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks734
+	JAE       chunks738
 
-last735:
-	TESTQ R10, R10
-	JZ    rowdone736
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks734
+last739:
+	TESTQ      R10, R10
+	JZ         rowdone740
+	LEAQ       (CX)(R9*1), R10
+	LEAQ       (R10)(DI*1), R11
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
+	VMOVDQU64  shuffle584<>+0(SB), Z3
+	VPERMI2B   Z1, Z0, Z3
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
+	VPERMT2B   Z2, Z30, Z3
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
+	VPERMT2B   Z4, Z29, Z3
+	VMOVDQU8   Z3, K5, (R10)
+	VMOVDQU64  shuffle587<>+0(SB), Z5
+	VPERMI2B   Z1, Z0, Z5
+	VPERMT2B   Z2, Z27, Z5
+	VPERMT2B   Z4, Z26, Z5
+	VMOVDQU8   Z5, K5, (R10)(DX*1)
+	VMOVDQU64  shuffle590<>+0(SB), Z3
+	VPERMI2B   Z1, Z0, Z3
+	VPERMT2B   Z2, Z24, Z3
+	VPERMT2B   Z4, Z23, Z3
+	VMOVDQU8   Z3, K5, (R11)
+	VPERMT2B   Z1, Z22, Z0
+	VPERMT2B   Z2, Z21, Z0
+	VPERMT2B   Z4, Z20, Z0
+	VMOVDQU8   Z0, K5, (R11)(DX*1)
 
-rowdone736:
+rowdone740:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row733
+	JNZ  row737
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group732
+	JNZ  group736
 	VZEROUPPER
 	RET
 
-DATA shuffle584<>+0(SB)/8, $0x6160414021200100
-DATA shuffle584<>+8(SB)/8, $0x6362434223220302
-DATA shuffle584<>+16(SB)/8, $0x6564454425240504
-DATA shuffle584<>+24(SB)/8, $0x6766474627260706
-DATA shuffle584<>+32(SB)/8, $0x0000000000000000
+DATA shuffle584<>+0(SB)/8, $0x1202211101201000
+DATA shuffle584<>+8(SB)/8, $0x3150403023130322
+DATA shuffle584<>+16(SB)/8, $0x5343335242325141
+DATA shuffle584<>+24(SB)/8, $0x7262007161007060
+DATA shuffle584<>+32(SB)/8, $0x0000000000736300
 DATA shuffle584<>+40(SB)/8, $0x0000000000000000
 DATA shuffle584<>+48(SB)/8, $0x0000000000000000
 DATA shuffle584<>+56(SB)/8, $0x0000000000000000
@@ -18708,28 +19011,28 @@ GLOBL shuffle584<>(SB), RODATA|NOPTR, $64
 DATA shuffle585<>+0(SB)/8, $0x0706050403020100
 DATA shuffle585<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle585<>+16(SB)/8, $0x1716151413121110
-DATA shuffle585<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle585<>+32(SB)/8, $0x2726252461604140
-DATA shuffle585<>+40(SB)/8, $0x2f2e2d2c63624342
-DATA shuffle585<>+48(SB)/8, $0x3736353465644544
-DATA shuffle585<>+56(SB)/8, $0x3f3e3d3c67664746
+DATA shuffle585<>+24(SB)/8, $0x1f1e411c1b401918
+DATA shuffle585<>+32(SB)/8, $0x5170605043222142
+DATA shuffle585<>+40(SB)/8, $0x7363537262527161
+DATA shuffle585<>+48(SB)/8, $0x3736353433323130
+DATA shuffle585<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle585<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle586<>+0(SB)/8, $0x0706050403020100
 DATA shuffle586<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle586<>+16(SB)/8, $0x1716151413121110
 DATA shuffle586<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle586<>+32(SB)/8, $0x6160414023222120
-DATA shuffle586<>+40(SB)/8, $0x636243422b2a2928
-DATA shuffle586<>+48(SB)/8, $0x6564454433323130
-DATA shuffle586<>+56(SB)/8, $0x676647463b3a3938
+DATA shuffle586<>+32(SB)/8, $0x2726252423222120
+DATA shuffle586<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle586<>+48(SB)/8, $0x5242615141605040
+DATA shuffle586<>+56(SB)/8, $0x3f3e3d3c63534362
 GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle587<>+0(SB)/8, $0x6968494829280908
-DATA shuffle587<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle587<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle587<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
-DATA shuffle587<>+32(SB)/8, $0x0000000000000000
+DATA shuffle587<>+0(SB)/8, $0x1606251505241404
+DATA shuffle587<>+8(SB)/8, $0x3554443427170726
+DATA shuffle587<>+16(SB)/8, $0x5747375646365545
+DATA shuffle587<>+24(SB)/8, $0x7666007565007464
+DATA shuffle587<>+32(SB)/8, $0x0000000000776700
 DATA shuffle587<>+40(SB)/8, $0x0000000000000000
 DATA shuffle587<>+48(SB)/8, $0x0000000000000000
 DATA shuffle587<>+56(SB)/8, $0x0000000000000000
@@ -18738,28 +19041,28 @@ GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
 DATA shuffle588<>+0(SB)/8, $0x0706050403020100
 DATA shuffle588<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle588<>+16(SB)/8, $0x1716151413121110
-DATA shuffle588<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle588<>+32(SB)/8, $0x2726252469684948
-DATA shuffle588<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
-DATA shuffle588<>+48(SB)/8, $0x373635346d6c4d4c
-DATA shuffle588<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
+DATA shuffle588<>+24(SB)/8, $0x1f1e451c1b441918
+DATA shuffle588<>+32(SB)/8, $0x5574645447222146
+DATA shuffle588<>+40(SB)/8, $0x7767577666567565
+DATA shuffle588<>+48(SB)/8, $0x3736353433323130
+DATA shuffle588<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle588<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle589<>+0(SB)/8, $0x0706050403020100
 DATA shuffle589<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle589<>+16(SB)/8, $0x1716151413121110
 DATA shuffle589<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle589<>+32(SB)/8, $0x6968494823222120
-DATA shuffle589<>+40(SB)/8, $0x6b6a4b4a2b2a2928
-DATA shuffle589<>+48(SB)/8, $0x6d6c4d4c33323130
-DATA shuffle589<>+56(SB)/8, $0x6f6e4f4e3b3a3938
+DATA shuffle589<>+32(SB)/8, $0x2726252423222120
+DATA shuffle589<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle589<>+48(SB)/8, $0x5646655545645444
+DATA shuffle589<>+56(SB)/8, $0x3f3e3d3c67574766
 GLOBL shuffle589<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle590<>+0(SB)/8, $0x7170515031301110
-DATA shuffle590<>+8(SB)/8, $0x7372535233321312
-DATA shuffle590<>+16(SB)/8, $0x7574555435341514
-DATA shuffle590<>+24(SB)/8, $0x7776575637361716
-DATA shuffle590<>+32(SB)/8, $0x0000000000000000
+DATA shuffle590<>+0(SB)/8, $0x1a0a291909281808
+DATA shuffle590<>+8(SB)/8, $0x395848382b1b0b2a
+DATA shuffle590<>+16(SB)/8, $0x5b4b3b5a4a3a5949
+DATA shuffle590<>+24(SB)/8, $0x7a6a007969007868
+DATA shuffle590<>+32(SB)/8, $0x00000000007b6b00
 DATA shuffle590<>+40(SB)/8, $0x0000000000000000
 DATA shuffle590<>+48(SB)/8, $0x0000000000000000
 DATA shuffle590<>+56(SB)/8, $0x0000000000000000
@@ -18768,28 +19071,28 @@ GLOBL shuffle590<>(SB), RODATA|NOPTR, $64
 DATA shuffle591<>+0(SB)/8, $0x0706050403020100
 DATA shuffle591<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle591<>+16(SB)/8, $0x1716151413121110
-DATA shuffle591<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle591<>+32(SB)/8, $0x2726252471705150
-DATA shuffle591<>+40(SB)/8, $0x2f2e2d2c73725352
-DATA shuffle591<>+48(SB)/8, $0x3736353475745554
-DATA shuffle591<>+56(SB)/8, $0x3f3e3d3c77765756
+DATA shuffle591<>+24(SB)/8, $0x1f1e491c1b481918
+DATA shuffle591<>+32(SB)/8, $0x597868584b22214a
+DATA shuffle591<>+40(SB)/8, $0x7b6b5b7a6a5a7969
+DATA shuffle591<>+48(SB)/8, $0x3736353433323130
+DATA shuffle591<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle591<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle592<>+0(SB)/8, $0x0706050403020100
 DATA shuffle592<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle592<>+16(SB)/8, $0x1716151413121110
 DATA shuffle592<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle592<>+32(SB)/8, $0x7170515023222120
-DATA shuffle592<>+40(SB)/8, $0x737253522b2a2928
-DATA shuffle592<>+48(SB)/8, $0x7574555433323130
-DATA shuffle592<>+56(SB)/8, $0x777657563b3a3938
+DATA shuffle592<>+32(SB)/8, $0x2726252423222120
+DATA shuffle592<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle592<>+48(SB)/8, $0x5a4a695949685848
+DATA shuffle592<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
 GLOBL shuffle592<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle593<>+0(SB)/8, $0x7978595839381918
-DATA shuffle593<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle593<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle593<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
-DATA shuffle593<>+32(SB)/8, $0x0000000000000000
+DATA shuffle593<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
+DATA shuffle593<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
+DATA shuffle593<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
+DATA shuffle593<>+24(SB)/8, $0x7e6e007d6d007c6c
+DATA shuffle593<>+32(SB)/8, $0x00000000007f6f00
 DATA shuffle593<>+40(SB)/8, $0x0000000000000000
 DATA shuffle593<>+48(SB)/8, $0x0000000000000000
 DATA shuffle593<>+56(SB)/8, $0x0000000000000000
@@ -18798,26 +19101,26 @@ GLOBL shuffle593<>(SB), RODATA|NOPTR, $64
 DATA shuffle594<>+0(SB)/8, $0x0706050403020100
 DATA shuffle594<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle594<>+16(SB)/8, $0x1716151413121110
-DATA shuffle594<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle594<>+32(SB)/8, $0x2726252479785958
-DATA shuffle594<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
-DATA shuffle594<>+48(SB)/8, $0x373635347d7c5d5c
-DATA shuffle594<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+DATA shuffle594<>+24(SB)/8, $0x1f1e4d1c1b4c1918
+DATA shuffle594<>+32(SB)/8, $0x5d7c6c5c4f22214e
+DATA shuffle594<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
+DATA shuffle594<>+48(SB)/8, $0x3736353433323130
+DATA shuffle594<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
 
 DATA shuffle595<>+0(SB)/8, $0x0706050403020100
 DATA shuffle595<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle595<>+16(SB)/8, $0x1716151413121110
 DATA shuffle595<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle595<>+32(SB)/8, $0x7978595823222120
-DATA shuffle595<>+40(SB)/8, $0x7b7a5b5a2b2a2928
-DATA shuffle595<>+48(SB)/8, $0x7d7c5d5c33323130
-DATA shuffle595<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+DATA shuffle595<>+32(SB)/8, $0x2726252423222120
+DATA shuffle595<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle595<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
+DATA shuffle595<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
 GLOBL shuffle595<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F
-TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
+// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      space+0(FP), AX
 	MOVQ      depth+8(FP), CX
 	MOVQ      groups+64(FP), DX
@@ -18844,39 +19147,973 @@ TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle601<>+0(SB), Z26
 	VMOVDQU64 shuffle602<>+0(SB), Z25
 	VMOVDQU64 shuffle603<>+0(SB), Z24
-	VMOVDQU64 shuffle604<>+0(SB), Z23
-	VMOVDQU64 shuffle605<>+0(SB), Z22
-	VMOVDQU64 shuffle606<>+0(SB), Z21
-	VMOVDQU64 shuffle607<>+0(SB), Z20
 
-group737:
+group741:
 	MOVQ rows+24(FP), R8
 
-row738:
+row742:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last740
+	CMPQ R10, $+48
+	JB   last744
 
-chunks739:
+chunks743:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	VMOVDQU64 (AX)(R9*4), Z0
 	VMOVDQU64 64(AX)(R9*4), Z1
 	VMOVDQU64 shuffle596<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2B  Z2, Z30, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R10)
+	VMOVDQU64 shuffle598<>+0(SB), Z4
+	VPERMI2B  Z1, Z0, Z4
+	VPERMT2B  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
+	VMOVDQU64 shuffle600<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z26, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)
+	VPERMT2B  Z1, Z25, Z0
+	VPERMT2B  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
+	JAE       chunks743
+
+last744:
+	TESTQ R10, R10
+	JZ    rowdone745
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
+	JMP   chunks743
+
+rowdone745:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row742
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group741
+	VZEROUPPER
+	RET
+
+DATA shuffle596<>+0(SB)/8, $0x0302414021200100
+DATA shuffle596<>+8(SB)/8, $0x2524050443422322
+DATA shuffle596<>+16(SB)/8, $0x4746272607064544
+DATA shuffle596<>+24(SB)/8, $0x6362000000006160
+DATA shuffle596<>+32(SB)/8, $0x0000656400000000
+DATA shuffle596<>+40(SB)/8, $0x0000000067660000
+DATA shuffle596<>+48(SB)/8, $0x0000000000000000
+DATA shuffle596<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle597<>+0(SB)/8, $0x0706050403020100
+DATA shuffle597<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle597<>+16(SB)/8, $0x1716151413121110
+DATA shuffle597<>+24(SB)/8, $0x1f1e616041401918
+DATA shuffle597<>+32(SB)/8, $0x4544252463624342
+DATA shuffle597<>+40(SB)/8, $0x676647462b2a6564
+DATA shuffle597<>+48(SB)/8, $0x3736353433323130
+DATA shuffle597<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle598<>+0(SB)/8, $0x0b0a494829280908
+DATA shuffle598<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle598<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle598<>+24(SB)/8, $0x6b6a000000006968
+DATA shuffle598<>+32(SB)/8, $0x00006d6c00000000
+DATA shuffle598<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle598<>+48(SB)/8, $0x0000000000000000
+DATA shuffle598<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle599<>+0(SB)/8, $0x0706050403020100
+DATA shuffle599<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle599<>+16(SB)/8, $0x1716151413121110
+DATA shuffle599<>+24(SB)/8, $0x1f1e696849481918
+DATA shuffle599<>+32(SB)/8, $0x4d4c25246b6a4b4a
+DATA shuffle599<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
+DATA shuffle599<>+48(SB)/8, $0x3736353433323130
+DATA shuffle599<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle600<>+0(SB)/8, $0x1312515031301110
+DATA shuffle600<>+8(SB)/8, $0x3534151453523332
+DATA shuffle600<>+16(SB)/8, $0x5756373617165554
+DATA shuffle600<>+24(SB)/8, $0x7372000000007170
+DATA shuffle600<>+32(SB)/8, $0x0000757400000000
+DATA shuffle600<>+40(SB)/8, $0x0000000077760000
+DATA shuffle600<>+48(SB)/8, $0x0000000000000000
+DATA shuffle600<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle601<>+0(SB)/8, $0x0706050403020100
+DATA shuffle601<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle601<>+16(SB)/8, $0x1716151413121110
+DATA shuffle601<>+24(SB)/8, $0x1f1e717051501918
+DATA shuffle601<>+32(SB)/8, $0x5554252473725352
+DATA shuffle601<>+40(SB)/8, $0x777657562b2a7574
+DATA shuffle601<>+48(SB)/8, $0x3736353433323130
+DATA shuffle601<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle602<>+0(SB)/8, $0x1b1a595839381918
+DATA shuffle602<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle602<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
+DATA shuffle602<>+24(SB)/8, $0x7b7a000000007978
+DATA shuffle602<>+32(SB)/8, $0x00007d7c00000000
+DATA shuffle602<>+40(SB)/8, $0x000000007f7e0000
+DATA shuffle602<>+48(SB)/8, $0x0000000000000000
+DATA shuffle602<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle603<>+0(SB)/8, $0x0706050403020100
+DATA shuffle603<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle603<>+16(SB)/8, $0x1716151413121110
+DATA shuffle603<>+24(SB)/8, $0x1f1e797859581918
+DATA shuffle603<>+32(SB)/8, $0x5d5c25247b7a5b5a
+DATA shuffle603<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
+DATA shuffle603<>+48(SB)/8, $0x3736353433323130
+DATA shuffle603<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F
+TEXT ·tunzip4x3x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle604<>+0(SB), Z31
+	VMOVDQU64 shuffle605<>+0(SB), Z30
+	VMOVDQU64 shuffle606<>+0(SB), Z29
+	VMOVDQU64 shuffle607<>+0(SB), Z28
+	VMOVDQU64 shuffle608<>+0(SB), Z27
+	VMOVDQU64 shuffle609<>+0(SB), Z26
+	VMOVDQU64 shuffle610<>+0(SB), Z25
+	VMOVDQU64 shuffle611<>+0(SB), Z24
+
+group746:
+	MOVQ rows+24(FP), R8
+
+row747:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+48
+	JB   last749
+
+chunks748:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle604<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2D  Z2, Z30, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R10)
+	VMOVDQU64 shuffle606<>+0(SB), Z4
+	VPERMI2D  Z1, Z0, Z4
+	VPERMT2D  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z4, K7, (R10)(DX*1)
+	VMOVDQU64 shuffle608<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VPERMT2D  Z2, Z26, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)
+	VPERMT2D  Z1, Z25, Z0
+	VPERMT2D  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R11)(DX*1)
+	ADDQ      $+48, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+48
+	JAE       chunks748
+
+last749:
+	TESTQ R10, R10
+	JZ    rowdone750
+	MOVQ  n+16(FP), R9
+	SUBQ  $+48, R9
+	JMP   chunks748
+
+rowdone750:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row747
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group746
+	VZEROUPPER
+	RET
+
+DATA shuffle604<>+0(SB)/8, $0x0000001000000000
+DATA shuffle604<>+8(SB)/8, $0x0000000100000000
+DATA shuffle604<>+16(SB)/8, $0x0000000000000011
+DATA shuffle604<>+24(SB)/8, $0x0000001200000002
+DATA shuffle604<>+32(SB)/8, $0x0000000300000000
+DATA shuffle604<>+40(SB)/8, $0x0000000000000013
+DATA shuffle604<>+48(SB)/8, $0x0000000000000000
+DATA shuffle604<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle605<>+0(SB)/8, $0x0000000100000000
+DATA shuffle605<>+8(SB)/8, $0x0000000300000010
+DATA shuffle605<>+16(SB)/8, $0x0000001100000004
+DATA shuffle605<>+24(SB)/8, $0x0000000700000006
+DATA shuffle605<>+32(SB)/8, $0x0000000900000012
+DATA shuffle605<>+40(SB)/8, $0x000000130000000a
+DATA shuffle605<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle605<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle606<>+0(SB)/8, $0x0000001400000004
+DATA shuffle606<>+8(SB)/8, $0x0000000500000000
+DATA shuffle606<>+16(SB)/8, $0x0000000000000015
+DATA shuffle606<>+24(SB)/8, $0x0000001600000006
+DATA shuffle606<>+32(SB)/8, $0x0000000700000000
+DATA shuffle606<>+40(SB)/8, $0x0000000000000017
+DATA shuffle606<>+48(SB)/8, $0x0000000000000000
+DATA shuffle606<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle607<>+0(SB)/8, $0x0000000100000000
+DATA shuffle607<>+8(SB)/8, $0x0000000300000014
+DATA shuffle607<>+16(SB)/8, $0x0000001500000004
+DATA shuffle607<>+24(SB)/8, $0x0000000700000006
+DATA shuffle607<>+32(SB)/8, $0x0000000900000016
+DATA shuffle607<>+40(SB)/8, $0x000000170000000a
+DATA shuffle607<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle607<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle608<>+0(SB)/8, $0x0000001800000008
+DATA shuffle608<>+8(SB)/8, $0x0000000900000000
+DATA shuffle608<>+16(SB)/8, $0x0000000000000019
+DATA shuffle608<>+24(SB)/8, $0x0000001a0000000a
+DATA shuffle608<>+32(SB)/8, $0x0000000b00000000
+DATA shuffle608<>+40(SB)/8, $0x000000000000001b
+DATA shuffle608<>+48(SB)/8, $0x0000000000000000
+DATA shuffle608<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle609<>+0(SB)/8, $0x0000000100000000
+DATA shuffle609<>+8(SB)/8, $0x0000000300000018
+DATA shuffle609<>+16(SB)/8, $0x0000001900000004
+DATA shuffle609<>+24(SB)/8, $0x0000000700000006
+DATA shuffle609<>+32(SB)/8, $0x000000090000001a
+DATA shuffle609<>+40(SB)/8, $0x0000001b0000000a
+DATA shuffle609<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle609<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle610<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle610<>+8(SB)/8, $0x0000000d00000000
+DATA shuffle610<>+16(SB)/8, $0x000000000000001d
+DATA shuffle610<>+24(SB)/8, $0x0000001e0000000e
+DATA shuffle610<>+32(SB)/8, $0x0000000f00000000
+DATA shuffle610<>+40(SB)/8, $0x000000000000001f
+DATA shuffle610<>+48(SB)/8, $0x0000000000000000
+DATA shuffle610<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle611<>+0(SB)/8, $0x0000000100000000
+DATA shuffle611<>+8(SB)/8, $0x000000030000001c
+DATA shuffle611<>+16(SB)/8, $0x0000001d00000004
+DATA shuffle611<>+24(SB)/8, $0x0000000700000006
+DATA shuffle611<>+32(SB)/8, $0x000000090000001e
+DATA shuffle611<>+40(SB)/8, $0x0000001f0000000a
+DATA shuffle611<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle611<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x3x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle612<>+0(SB), Z31
+	VMOVDQU64 shuffle499<>+0(SB), Z30
+	VMOVDQU64 shuffle613<>+0(SB), Z29
+	VMOVDQU64 shuffle614<>+0(SB), Z28
+	VMOVDQU64 shuffle615<>+0(SB), Z27
+	VMOVDQU64 shuffle616<>+0(SB), Z26
+	VMOVDQU64 shuffle617<>+0(SB), Z25
+	VMOVDQU64 shuffle527<>+0(SB), Z24
+
+group751:
+	MOVQ rows+24(FP), R8
+
+row752:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+96
+	JB   last754
+
+chunks753:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
+	VMOVDQU64 shuffle612<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R9*4), Z2
+	VPERMT2Q  Z2, Z30, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle613<>+0(SB), Z4
+	VPERMI2Q  Z0, Z2, Z4
+	VPERMT2Q  Z1, Z28, Z4
+	VMOVDQU   Y4, 64(R10)
+	VMOVDQU64 shuffle615<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z2, Z26, Z3
+	VMOVDQU64 Z3, (R10)(DX*1)
+	VPERMT2Q  Z0, Z25, Z2
+	VPERMT2Q  Z1, Z24, Z2
+	VMOVDQU   Y2, 64(R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z2
+	VMOVDQU64 192(AX)(R9*4), Z3
+	VMOVDQU64 shuffle612<>+0(SB), Z0
+	VPERMI2Q  Z3, Z2, Z0
+	VMOVDQU64 320(AX)(R9*4), Z1
+	VPERMT2Q  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R11)
+	VMOVDQU64 shuffle613<>+0(SB), Z4
+	VPERMI2Q  Z2, Z1, Z4
+	VPERMT2Q  Z3, Z28, Z4
+	VMOVDQU   Y4, 64(R11)
+	VMOVDQU64 shuffle615<>+0(SB), Z0
+	VPERMI2Q  Z3, Z2, Z0
+	VPERMT2Q  Z1, Z26, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	VPERMT2Q  Z2, Z25, Z1
+	VPERMT2Q  Z3, Z24, Z1
+	VMOVDQU   Y1, 64(R11)(DX*1)
+	ADDQ      $+96, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+96
+	JAE       chunks753
+
+last754:
+	TESTQ R10, R10
+	JZ    rowdone755
+	MOVQ  n+16(FP), R9
+	SUBQ  $+96, R9
+	JMP   chunks753
+
+rowdone755:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row752
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group751
+	VZEROUPPER
+	RET
+
+DATA shuffle612<>+0(SB)/8, $0x0000000000000000
+DATA shuffle612<>+8(SB)/8, $0x0000000000000008
+DATA shuffle612<>+16(SB)/8, $0x0000000000000000
+DATA shuffle612<>+24(SB)/8, $0x0000000000000001
+DATA shuffle612<>+32(SB)/8, $0x0000000000000009
+DATA shuffle612<>+40(SB)/8, $0x0000000000000000
+DATA shuffle612<>+48(SB)/8, $0x0000000000000002
+DATA shuffle612<>+56(SB)/8, $0x000000000000000a
+GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle613<>+0(SB)/8, $0x0000000000000002
+DATA shuffle613<>+8(SB)/8, $0x000000000000000b
+DATA shuffle613<>+16(SB)/8, $0x0000000000000000
+DATA shuffle613<>+24(SB)/8, $0x0000000000000003
+DATA shuffle613<>+32(SB)/8, $0x0000000000000000
+DATA shuffle613<>+40(SB)/8, $0x0000000000000000
+DATA shuffle613<>+48(SB)/8, $0x0000000000000000
+DATA shuffle613<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle614<>+0(SB)/8, $0x0000000000000000
+DATA shuffle614<>+8(SB)/8, $0x0000000000000001
+DATA shuffle614<>+16(SB)/8, $0x000000000000000b
+DATA shuffle614<>+24(SB)/8, $0x0000000000000003
+DATA shuffle614<>+32(SB)/8, $0x0000000000000004
+DATA shuffle614<>+40(SB)/8, $0x0000000000000005
+DATA shuffle614<>+48(SB)/8, $0x0000000000000006
+DATA shuffle614<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle615<>+0(SB)/8, $0x0000000000000004
+DATA shuffle615<>+8(SB)/8, $0x000000000000000c
+DATA shuffle615<>+16(SB)/8, $0x0000000000000000
+DATA shuffle615<>+24(SB)/8, $0x0000000000000005
+DATA shuffle615<>+32(SB)/8, $0x000000000000000d
+DATA shuffle615<>+40(SB)/8, $0x0000000000000000
+DATA shuffle615<>+48(SB)/8, $0x0000000000000006
+DATA shuffle615<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle616<>+0(SB)/8, $0x0000000000000000
+DATA shuffle616<>+8(SB)/8, $0x0000000000000001
+DATA shuffle616<>+16(SB)/8, $0x000000000000000c
+DATA shuffle616<>+24(SB)/8, $0x0000000000000003
+DATA shuffle616<>+32(SB)/8, $0x0000000000000004
+DATA shuffle616<>+40(SB)/8, $0x000000000000000d
+DATA shuffle616<>+48(SB)/8, $0x0000000000000006
+DATA shuffle616<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle617<>+0(SB)/8, $0x0000000000000006
+DATA shuffle617<>+8(SB)/8, $0x000000000000000f
+DATA shuffle617<>+16(SB)/8, $0x0000000000000000
+DATA shuffle617<>+24(SB)/8, $0x0000000000000007
+DATA shuffle617<>+32(SB)/8, $0x0000000000000000
+DATA shuffle617<>+40(SB)/8, $0x0000000000000000
+DATA shuffle617<>+48(SB)/8, $0x0000000000000000
+DATA shuffle617<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle618<>+0(SB), Z31
+	VMOVDQU64 shuffle619<>+0(SB), Z30
+	VMOVDQU64 shuffle620<>+0(SB), Z29
+	VMOVDQU64 shuffle621<>+0(SB), Z28
+	VMOVDQU64 shuffle622<>+0(SB), Z27
+	VMOVDQU64 shuffle623<>+0(SB), Z26
+	VMOVDQU64 shuffle624<>+0(SB), Z25
+	VMOVDQU64 shuffle625<>+0(SB), Z24
+	VMOVDQU64 shuffle626<>+0(SB), Z23
+	VMOVDQU64 shuffle627<>+0(SB), Z22
+	VMOVDQU64 shuffle628<>+0(SB), Z21
+	VMOVDQU64 shuffle629<>+0(SB), Z20
+
+group756:
+	MOVQ rows+24(FP), R8
+
+row757:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last759
+
+chunks758:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle618<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 192(AX)(R9*4), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle621<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R10)(DX*1)
+	VMOVDQU64 shuffle624<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks758
+
+last759:
+	TESTQ R10, R10
+	JZ    rowdone760
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks758
+
+rowdone760:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row757
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group756
+	VZEROUPPER
+	RET
+
+DATA shuffle618<>+0(SB)/8, $0x3121110130201000
+DATA shuffle618<>+8(SB)/8, $0x3323130332221202
+DATA shuffle618<>+16(SB)/8, $0x7161514170605040
+DATA shuffle618<>+24(SB)/8, $0x7363534372625242
+DATA shuffle618<>+32(SB)/8, $0x0000000000000000
+DATA shuffle618<>+40(SB)/8, $0x0000000000000000
+DATA shuffle618<>+48(SB)/8, $0x0000000000000000
+DATA shuffle618<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle619<>+0(SB)/8, $0x0706050403020100
+DATA shuffle619<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle619<>+16(SB)/8, $0x1716151413121110
+DATA shuffle619<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle619<>+32(SB)/8, $0x7161514170605040
+DATA shuffle619<>+40(SB)/8, $0x7363534372625242
+DATA shuffle619<>+48(SB)/8, $0x3736353433323130
+DATA shuffle619<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle620<>+0(SB)/8, $0x0706050403020100
+DATA shuffle620<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle620<>+16(SB)/8, $0x1716151413121110
+DATA shuffle620<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle620<>+32(SB)/8, $0x2726252423222120
+DATA shuffle620<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle620<>+48(SB)/8, $0x7161514170605040
+DATA shuffle620<>+56(SB)/8, $0x7363534372625242
+GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle621<>+0(SB)/8, $0x3525150534241404
+DATA shuffle621<>+8(SB)/8, $0x3727170736261606
+DATA shuffle621<>+16(SB)/8, $0x7565554574645444
+DATA shuffle621<>+24(SB)/8, $0x7767574776665646
+DATA shuffle621<>+32(SB)/8, $0x0000000000000000
+DATA shuffle621<>+40(SB)/8, $0x0000000000000000
+DATA shuffle621<>+48(SB)/8, $0x0000000000000000
+DATA shuffle621<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle622<>+0(SB)/8, $0x0706050403020100
+DATA shuffle622<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle622<>+16(SB)/8, $0x1716151413121110
+DATA shuffle622<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle622<>+32(SB)/8, $0x7565554574645444
+DATA shuffle622<>+40(SB)/8, $0x7767574776665646
+DATA shuffle622<>+48(SB)/8, $0x3736353433323130
+DATA shuffle622<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle623<>+0(SB)/8, $0x0706050403020100
+DATA shuffle623<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle623<>+16(SB)/8, $0x1716151413121110
+DATA shuffle623<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle623<>+32(SB)/8, $0x2726252423222120
+DATA shuffle623<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle623<>+48(SB)/8, $0x7565554574645444
+DATA shuffle623<>+56(SB)/8, $0x7767574776665646
+GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle624<>+0(SB)/8, $0x3929190938281808
+DATA shuffle624<>+8(SB)/8, $0x3b2b1b0b3a2a1a0a
+DATA shuffle624<>+16(SB)/8, $0x7969594978685848
+DATA shuffle624<>+24(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle624<>+32(SB)/8, $0x0000000000000000
+DATA shuffle624<>+40(SB)/8, $0x0000000000000000
+DATA shuffle624<>+48(SB)/8, $0x0000000000000000
+DATA shuffle624<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle625<>+0(SB)/8, $0x0706050403020100
+DATA shuffle625<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle625<>+16(SB)/8, $0x1716151413121110
+DATA shuffle625<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle625<>+32(SB)/8, $0x7969594978685848
+DATA shuffle625<>+40(SB)/8, $0x7b6b5b4b7a6a5a4a
+DATA shuffle625<>+48(SB)/8, $0x3736353433323130
+DATA shuffle625<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle626<>+0(SB)/8, $0x0706050403020100
+DATA shuffle626<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle626<>+16(SB)/8, $0x1716151413121110
+DATA shuffle626<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle626<>+32(SB)/8, $0x2726252423222120
+DATA shuffle626<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle626<>+48(SB)/8, $0x7969594978685848
+DATA shuffle626<>+56(SB)/8, $0x7b6b5b4b7a6a5a4a
+GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle627<>+0(SB)/8, $0x3d2d1d0d3c2c1c0c
+DATA shuffle627<>+8(SB)/8, $0x3f2f1f0f3e2e1e0e
+DATA shuffle627<>+16(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle627<>+24(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle627<>+32(SB)/8, $0x0000000000000000
+DATA shuffle627<>+40(SB)/8, $0x0000000000000000
+DATA shuffle627<>+48(SB)/8, $0x0000000000000000
+DATA shuffle627<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle628<>+0(SB)/8, $0x0706050403020100
+DATA shuffle628<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle628<>+16(SB)/8, $0x1716151413121110
+DATA shuffle628<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle628<>+32(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle628<>+40(SB)/8, $0x7f6f5f4f7e6e5e4e
+DATA shuffle628<>+48(SB)/8, $0x3736353433323130
+DATA shuffle628<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle629<>+0(SB)/8, $0x0706050403020100
+DATA shuffle629<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle629<>+16(SB)/8, $0x1716151413121110
+DATA shuffle629<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle629<>+32(SB)/8, $0x2726252423222120
+DATA shuffle629<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle629<>+48(SB)/8, $0x7d6d5d4d7c6c5c4c
+DATA shuffle629<>+56(SB)/8, $0x7f6f5f4f7e6e5e4e
+GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle630<>+0(SB), Z31
+	VMOVDQU64 shuffle631<>+0(SB), Z30
+	VMOVDQU64 shuffle632<>+0(SB), Z29
+	VMOVDQU64 shuffle633<>+0(SB), Z28
+	VMOVDQU64 shuffle634<>+0(SB), Z27
+	VMOVDQU64 shuffle635<>+0(SB), Z26
+	VMOVDQU64 shuffle636<>+0(SB), Z25
+	VMOVDQU64 shuffle637<>+0(SB), Z24
+	VMOVDQU64 shuffle638<>+0(SB), Z23
+	VMOVDQU64 shuffle639<>+0(SB), Z22
+	VMOVDQU64 shuffle640<>+0(SB), Z21
+	VMOVDQU64 shuffle641<>+0(SB), Z20
+
+group761:
+	MOVQ rows+24(FP), R8
+
+row762:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last764
+
+chunks763:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle630<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 128(AX)(R9*4), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 192(AX)(R9*4), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle633<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R10)(DX*1)
+	VMOVDQU64 shuffle636<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	ADDQ      $+64, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+64
+	JAE       chunks763
+
+last764:
+	TESTQ R10, R10
+	JZ    rowdone765
+	MOVQ  n+16(FP), R9
+	SUBQ  $+64, R9
+	JMP   chunks763
+
+rowdone765:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row762
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group761
+	VZEROUPPER
+	RET
+
+DATA shuffle630<>+0(SB)/8, $0x6160414021200100
+DATA shuffle630<>+8(SB)/8, $0x6362434223220302
+DATA shuffle630<>+16(SB)/8, $0x6564454425240504
+DATA shuffle630<>+24(SB)/8, $0x6766474627260706
+DATA shuffle630<>+32(SB)/8, $0x0000000000000000
+DATA shuffle630<>+40(SB)/8, $0x0000000000000000
+DATA shuffle630<>+48(SB)/8, $0x0000000000000000
+DATA shuffle630<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle631<>+0(SB)/8, $0x0706050403020100
+DATA shuffle631<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle631<>+16(SB)/8, $0x1716151413121110
+DATA shuffle631<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle631<>+32(SB)/8, $0x2726252461604140
+DATA shuffle631<>+40(SB)/8, $0x2f2e2d2c63624342
+DATA shuffle631<>+48(SB)/8, $0x3736353465644544
+DATA shuffle631<>+56(SB)/8, $0x3f3e3d3c67664746
+GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle632<>+0(SB)/8, $0x0706050403020100
+DATA shuffle632<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle632<>+16(SB)/8, $0x1716151413121110
+DATA shuffle632<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle632<>+32(SB)/8, $0x6160414023222120
+DATA shuffle632<>+40(SB)/8, $0x636243422b2a2928
+DATA shuffle632<>+48(SB)/8, $0x6564454433323130
+DATA shuffle632<>+56(SB)/8, $0x676647463b3a3938
+GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle633<>+0(SB)/8, $0x6968494829280908
+DATA shuffle633<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle633<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle633<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
+DATA shuffle633<>+32(SB)/8, $0x0000000000000000
+DATA shuffle633<>+40(SB)/8, $0x0000000000000000
+DATA shuffle633<>+48(SB)/8, $0x0000000000000000
+DATA shuffle633<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle634<>+0(SB)/8, $0x0706050403020100
+DATA shuffle634<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle634<>+16(SB)/8, $0x1716151413121110
+DATA shuffle634<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle634<>+32(SB)/8, $0x2726252469684948
+DATA shuffle634<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
+DATA shuffle634<>+48(SB)/8, $0x373635346d6c4d4c
+DATA shuffle634<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
+GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle635<>+0(SB)/8, $0x0706050403020100
+DATA shuffle635<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle635<>+16(SB)/8, $0x1716151413121110
+DATA shuffle635<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle635<>+32(SB)/8, $0x6968494823222120
+DATA shuffle635<>+40(SB)/8, $0x6b6a4b4a2b2a2928
+DATA shuffle635<>+48(SB)/8, $0x6d6c4d4c33323130
+DATA shuffle635<>+56(SB)/8, $0x6f6e4f4e3b3a3938
+GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle636<>+0(SB)/8, $0x7170515031301110
+DATA shuffle636<>+8(SB)/8, $0x7372535233321312
+DATA shuffle636<>+16(SB)/8, $0x7574555435341514
+DATA shuffle636<>+24(SB)/8, $0x7776575637361716
+DATA shuffle636<>+32(SB)/8, $0x0000000000000000
+DATA shuffle636<>+40(SB)/8, $0x0000000000000000
+DATA shuffle636<>+48(SB)/8, $0x0000000000000000
+DATA shuffle636<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle637<>+0(SB)/8, $0x0706050403020100
+DATA shuffle637<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle637<>+16(SB)/8, $0x1716151413121110
+DATA shuffle637<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle637<>+32(SB)/8, $0x2726252471705150
+DATA shuffle637<>+40(SB)/8, $0x2f2e2d2c73725352
+DATA shuffle637<>+48(SB)/8, $0x3736353475745554
+DATA shuffle637<>+56(SB)/8, $0x3f3e3d3c77765756
+GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle638<>+0(SB)/8, $0x0706050403020100
+DATA shuffle638<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle638<>+16(SB)/8, $0x1716151413121110
+DATA shuffle638<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle638<>+32(SB)/8, $0x7170515023222120
+DATA shuffle638<>+40(SB)/8, $0x737253522b2a2928
+DATA shuffle638<>+48(SB)/8, $0x7574555433323130
+DATA shuffle638<>+56(SB)/8, $0x777657563b3a3938
+GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle639<>+0(SB)/8, $0x7978595839381918
+DATA shuffle639<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle639<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle639<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
+DATA shuffle639<>+32(SB)/8, $0x0000000000000000
+DATA shuffle639<>+40(SB)/8, $0x0000000000000000
+DATA shuffle639<>+48(SB)/8, $0x0000000000000000
+DATA shuffle639<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle640<>+0(SB)/8, $0x0706050403020100
+DATA shuffle640<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle640<>+16(SB)/8, $0x1716151413121110
+DATA shuffle640<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle640<>+32(SB)/8, $0x2726252479785958
+DATA shuffle640<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
+DATA shuffle640<>+48(SB)/8, $0x373635347d7c5d5c
+DATA shuffle640<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle641<>+0(SB)/8, $0x0706050403020100
+DATA shuffle641<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle641<>+16(SB)/8, $0x1716151413121110
+DATA shuffle641<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle641<>+32(SB)/8, $0x7978595823222120
+DATA shuffle641<>+40(SB)/8, $0x7b7a5b5a2b2a2928
+DATA shuffle641<>+48(SB)/8, $0x7d7c5d5c33323130
+DATA shuffle641<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x4x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle642<>+0(SB), Z31
+	VMOVDQU64 shuffle643<>+0(SB), Z30
+	VMOVDQU64 shuffle644<>+0(SB), Z29
+	VMOVDQU64 shuffle645<>+0(SB), Z28
+	VMOVDQU64 shuffle646<>+0(SB), Z27
+	VMOVDQU64 shuffle647<>+0(SB), Z26
+	VMOVDQU64 shuffle648<>+0(SB), Z25
+	VMOVDQU64 shuffle649<>+0(SB), Z24
+	VMOVDQU64 shuffle650<>+0(SB), Z23
+	VMOVDQU64 shuffle651<>+0(SB), Z22
+	VMOVDQU64 shuffle652<>+0(SB), Z21
+	VMOVDQU64 shuffle653<>+0(SB), Z20
+
+group766:
+	MOVQ rows+24(FP), R8
+
+row767:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+64
+	JB   last769
+
+chunks768:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 64(AX)(R9*4), Z1
+	VMOVDQU64 shuffle642<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 128(AX)(R9*4), Z2
 	VPERMT2D  Z2, Z30, Z3
 	VMOVDQU64 192(AX)(R9*4), Z4
 	VPERMT2D  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle599<>+0(SB), Z5
+	VMOVDQU64 shuffle645<>+0(SB), Z5
 	VPERMI2D  Z1, Z0, Z5
 	VPERMT2D  Z2, Z27, Z5
 	VPERMT2D  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle602<>+0(SB), Z3
+	VMOVDQU64 shuffle648<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VPERMT2D  Z2, Z24, Z3
 	VPERMT2D  Z4, Z23, Z3
@@ -18889,146 +20126,364 @@ chunks739:
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks739
+	JAE       chunks768
 
-last740:
+last769:
 	TESTQ R10, R10
-	JZ    rowdone741
+	JZ    rowdone770
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks739
+	JMP   chunks768
 
-rowdone741:
+rowdone770:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row738
+	JNZ  row767
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group737
+	JNZ  group766
 	VZEROUPPER
 	RET
 
-DATA shuffle596<>+0(SB)/8, $0x0000001000000000
-DATA shuffle596<>+8(SB)/8, $0x0000000000000000
-DATA shuffle596<>+16(SB)/8, $0x0000001100000001
-DATA shuffle596<>+24(SB)/8, $0x0000000000000000
-DATA shuffle596<>+32(SB)/8, $0x0000001200000002
-DATA shuffle596<>+40(SB)/8, $0x0000000000000000
-DATA shuffle596<>+48(SB)/8, $0x0000001300000003
-DATA shuffle596<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle596<>(SB), RODATA|NOPTR, $64
+DATA shuffle642<>+0(SB)/8, $0x0000001000000000
+DATA shuffle642<>+8(SB)/8, $0x0000000000000000
+DATA shuffle642<>+16(SB)/8, $0x0000001100000001
+DATA shuffle642<>+24(SB)/8, $0x0000000000000000
+DATA shuffle642<>+32(SB)/8, $0x0000001200000002
+DATA shuffle642<>+40(SB)/8, $0x0000000000000000
+DATA shuffle642<>+48(SB)/8, $0x0000001300000003
+DATA shuffle642<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle597<>+0(SB)/8, $0x0000000100000000
-DATA shuffle597<>+8(SB)/8, $0x0000000300000010
-DATA shuffle597<>+16(SB)/8, $0x0000000500000004
-DATA shuffle597<>+24(SB)/8, $0x0000000700000011
-DATA shuffle597<>+32(SB)/8, $0x0000000900000008
-DATA shuffle597<>+40(SB)/8, $0x0000000b00000012
-DATA shuffle597<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle597<>+56(SB)/8, $0x0000000f00000013
-GLOBL shuffle597<>(SB), RODATA|NOPTR, $64
+DATA shuffle643<>+0(SB)/8, $0x0000000100000000
+DATA shuffle643<>+8(SB)/8, $0x0000000300000010
+DATA shuffle643<>+16(SB)/8, $0x0000000500000004
+DATA shuffle643<>+24(SB)/8, $0x0000000700000011
+DATA shuffle643<>+32(SB)/8, $0x0000000900000008
+DATA shuffle643<>+40(SB)/8, $0x0000000b00000012
+DATA shuffle643<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle643<>+56(SB)/8, $0x0000000f00000013
+GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle598<>+0(SB)/8, $0x0000000100000000
-DATA shuffle598<>+8(SB)/8, $0x0000001000000002
-DATA shuffle598<>+16(SB)/8, $0x0000000500000004
-DATA shuffle598<>+24(SB)/8, $0x0000001100000006
-DATA shuffle598<>+32(SB)/8, $0x0000000900000008
-DATA shuffle598<>+40(SB)/8, $0x000000120000000a
-DATA shuffle598<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle598<>+56(SB)/8, $0x000000130000000e
-GLOBL shuffle598<>(SB), RODATA|NOPTR, $64
+DATA shuffle644<>+0(SB)/8, $0x0000000100000000
+DATA shuffle644<>+8(SB)/8, $0x0000001000000002
+DATA shuffle644<>+16(SB)/8, $0x0000000500000004
+DATA shuffle644<>+24(SB)/8, $0x0000001100000006
+DATA shuffle644<>+32(SB)/8, $0x0000000900000008
+DATA shuffle644<>+40(SB)/8, $0x000000120000000a
+DATA shuffle644<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle644<>+56(SB)/8, $0x000000130000000e
+GLOBL shuffle644<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle599<>+0(SB)/8, $0x0000001400000004
-DATA shuffle599<>+8(SB)/8, $0x0000000000000000
-DATA shuffle599<>+16(SB)/8, $0x0000001500000005
-DATA shuffle599<>+24(SB)/8, $0x0000000000000000
-DATA shuffle599<>+32(SB)/8, $0x0000001600000006
-DATA shuffle599<>+40(SB)/8, $0x0000000000000000
-DATA shuffle599<>+48(SB)/8, $0x0000001700000007
-DATA shuffle599<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle599<>(SB), RODATA|NOPTR, $64
+DATA shuffle645<>+0(SB)/8, $0x0000001400000004
+DATA shuffle645<>+8(SB)/8, $0x0000000000000000
+DATA shuffle645<>+16(SB)/8, $0x0000001500000005
+DATA shuffle645<>+24(SB)/8, $0x0000000000000000
+DATA shuffle645<>+32(SB)/8, $0x0000001600000006
+DATA shuffle645<>+40(SB)/8, $0x0000000000000000
+DATA shuffle645<>+48(SB)/8, $0x0000001700000007
+DATA shuffle645<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle645<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle600<>+0(SB)/8, $0x0000000100000000
-DATA shuffle600<>+8(SB)/8, $0x0000000300000014
-DATA shuffle600<>+16(SB)/8, $0x0000000500000004
-DATA shuffle600<>+24(SB)/8, $0x0000000700000015
-DATA shuffle600<>+32(SB)/8, $0x0000000900000008
-DATA shuffle600<>+40(SB)/8, $0x0000000b00000016
-DATA shuffle600<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle600<>+56(SB)/8, $0x0000000f00000017
-GLOBL shuffle600<>(SB), RODATA|NOPTR, $64
+DATA shuffle646<>+0(SB)/8, $0x0000000100000000
+DATA shuffle646<>+8(SB)/8, $0x0000000300000014
+DATA shuffle646<>+16(SB)/8, $0x0000000500000004
+DATA shuffle646<>+24(SB)/8, $0x0000000700000015
+DATA shuffle646<>+32(SB)/8, $0x0000000900000008
+DATA shuffle646<>+40(SB)/8, $0x0000000b00000016
+DATA shuffle646<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle646<>+56(SB)/8, $0x0000000f00000017
+GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle601<>+0(SB)/8, $0x0000000100000000
-DATA shuffle601<>+8(SB)/8, $0x0000001400000002
-DATA shuffle601<>+16(SB)/8, $0x0000000500000004
-DATA shuffle601<>+24(SB)/8, $0x0000001500000006
-DATA shuffle601<>+32(SB)/8, $0x0000000900000008
-DATA shuffle601<>+40(SB)/8, $0x000000160000000a
-DATA shuffle601<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle601<>+56(SB)/8, $0x000000170000000e
-GLOBL shuffle601<>(SB), RODATA|NOPTR, $64
+DATA shuffle647<>+0(SB)/8, $0x0000000100000000
+DATA shuffle647<>+8(SB)/8, $0x0000001400000002
+DATA shuffle647<>+16(SB)/8, $0x0000000500000004
+DATA shuffle647<>+24(SB)/8, $0x0000001500000006
+DATA shuffle647<>+32(SB)/8, $0x0000000900000008
+DATA shuffle647<>+40(SB)/8, $0x000000160000000a
+DATA shuffle647<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle647<>+56(SB)/8, $0x000000170000000e
+GLOBL shuffle647<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle602<>+0(SB)/8, $0x0000001800000008
-DATA shuffle602<>+8(SB)/8, $0x0000000000000000
-DATA shuffle602<>+16(SB)/8, $0x0000001900000009
-DATA shuffle602<>+24(SB)/8, $0x0000000000000000
-DATA shuffle602<>+32(SB)/8, $0x0000001a0000000a
-DATA shuffle602<>+40(SB)/8, $0x0000000000000000
-DATA shuffle602<>+48(SB)/8, $0x0000001b0000000b
-DATA shuffle602<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle602<>(SB), RODATA|NOPTR, $64
+DATA shuffle648<>+0(SB)/8, $0x0000001800000008
+DATA shuffle648<>+8(SB)/8, $0x0000000000000000
+DATA shuffle648<>+16(SB)/8, $0x0000001900000009
+DATA shuffle648<>+24(SB)/8, $0x0000000000000000
+DATA shuffle648<>+32(SB)/8, $0x0000001a0000000a
+DATA shuffle648<>+40(SB)/8, $0x0000000000000000
+DATA shuffle648<>+48(SB)/8, $0x0000001b0000000b
+DATA shuffle648<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle603<>+0(SB)/8, $0x0000000100000000
-DATA shuffle603<>+8(SB)/8, $0x0000000300000018
-DATA shuffle603<>+16(SB)/8, $0x0000000500000004
-DATA shuffle603<>+24(SB)/8, $0x0000000700000019
-DATA shuffle603<>+32(SB)/8, $0x0000000900000008
-DATA shuffle603<>+40(SB)/8, $0x0000000b0000001a
-DATA shuffle603<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle603<>+56(SB)/8, $0x0000000f0000001b
-GLOBL shuffle603<>(SB), RODATA|NOPTR, $64
+DATA shuffle649<>+0(SB)/8, $0x0000000100000000
+DATA shuffle649<>+8(SB)/8, $0x0000000300000018
+DATA shuffle649<>+16(SB)/8, $0x0000000500000004
+DATA shuffle649<>+24(SB)/8, $0x0000000700000019
+DATA shuffle649<>+32(SB)/8, $0x0000000900000008
+DATA shuffle649<>+40(SB)/8, $0x0000000b0000001a
+DATA shuffle649<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle649<>+56(SB)/8, $0x0000000f0000001b
+GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle604<>+0(SB)/8, $0x0000000100000000
-DATA shuffle604<>+8(SB)/8, $0x0000001800000002
-DATA shuffle604<>+16(SB)/8, $0x0000000500000004
-DATA shuffle604<>+24(SB)/8, $0x0000001900000006
-DATA shuffle604<>+32(SB)/8, $0x0000000900000008
-DATA shuffle604<>+40(SB)/8, $0x0000001a0000000a
-DATA shuffle604<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle604<>+56(SB)/8, $0x0000001b0000000e
-GLOBL shuffle604<>(SB), RODATA|NOPTR, $64
+DATA shuffle650<>+0(SB)/8, $0x0000000100000000
+DATA shuffle650<>+8(SB)/8, $0x0000001800000002
+DATA shuffle650<>+16(SB)/8, $0x0000000500000004
+DATA shuffle650<>+24(SB)/8, $0x0000001900000006
+DATA shuffle650<>+32(SB)/8, $0x0000000900000008
+DATA shuffle650<>+40(SB)/8, $0x0000001a0000000a
+DATA shuffle650<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle650<>+56(SB)/8, $0x0000001b0000000e
+GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle605<>+0(SB)/8, $0x0000001c0000000c
-DATA shuffle605<>+8(SB)/8, $0x0000000000000000
-DATA shuffle605<>+16(SB)/8, $0x0000001d0000000d
-DATA shuffle605<>+24(SB)/8, $0x0000000000000000
-DATA shuffle605<>+32(SB)/8, $0x0000001e0000000e
-DATA shuffle605<>+40(SB)/8, $0x0000000000000000
-DATA shuffle605<>+48(SB)/8, $0x0000001f0000000f
-DATA shuffle605<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle605<>(SB), RODATA|NOPTR, $64
+DATA shuffle651<>+0(SB)/8, $0x0000001c0000000c
+DATA shuffle651<>+8(SB)/8, $0x0000000000000000
+DATA shuffle651<>+16(SB)/8, $0x0000001d0000000d
+DATA shuffle651<>+24(SB)/8, $0x0000000000000000
+DATA shuffle651<>+32(SB)/8, $0x0000001e0000000e
+DATA shuffle651<>+40(SB)/8, $0x0000000000000000
+DATA shuffle651<>+48(SB)/8, $0x0000001f0000000f
+DATA shuffle651<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle606<>+0(SB)/8, $0x0000000100000000
-DATA shuffle606<>+8(SB)/8, $0x000000030000001c
-DATA shuffle606<>+16(SB)/8, $0x0000000500000004
-DATA shuffle606<>+24(SB)/8, $0x000000070000001d
-DATA shuffle606<>+32(SB)/8, $0x0000000900000008
-DATA shuffle606<>+40(SB)/8, $0x0000000b0000001e
-DATA shuffle606<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle606<>+56(SB)/8, $0x0000000f0000001f
-GLOBL shuffle606<>(SB), RODATA|NOPTR, $64
+DATA shuffle652<>+0(SB)/8, $0x0000000100000000
+DATA shuffle652<>+8(SB)/8, $0x000000030000001c
+DATA shuffle652<>+16(SB)/8, $0x0000000500000004
+DATA shuffle652<>+24(SB)/8, $0x000000070000001d
+DATA shuffle652<>+32(SB)/8, $0x0000000900000008
+DATA shuffle652<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle652<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle652<>+56(SB)/8, $0x0000000f0000001f
+GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle607<>+0(SB)/8, $0x0000000100000000
-DATA shuffle607<>+8(SB)/8, $0x0000001c00000002
-DATA shuffle607<>+16(SB)/8, $0x0000000500000004
-DATA shuffle607<>+24(SB)/8, $0x0000001d00000006
-DATA shuffle607<>+32(SB)/8, $0x0000000900000008
-DATA shuffle607<>+40(SB)/8, $0x0000001e0000000a
-DATA shuffle607<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle607<>+56(SB)/8, $0x0000001f0000000e
-GLOBL shuffle607<>(SB), RODATA|NOPTR, $64
+DATA shuffle653<>+0(SB)/8, $0x0000000100000000
+DATA shuffle653<>+8(SB)/8, $0x0000001c00000002
+DATA shuffle653<>+16(SB)/8, $0x0000000500000004
+DATA shuffle653<>+24(SB)/8, $0x0000001d00000006
+DATA shuffle653<>+32(SB)/8, $0x0000000900000008
+DATA shuffle653<>+40(SB)/8, $0x0000001e0000000a
+DATA shuffle653<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle653<>+56(SB)/8, $0x0000001f0000000e
+GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+
+// func tunzip4x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip4x4x8AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	MOVQ      laneI+56(FP), DI
+	VMOVDQU64 shuffle654<>+0(SB), Z31
+	VMOVDQU64 shuffle655<>+0(SB), Z30
+	VMOVDQU64 shuffle656<>+0(SB), Z29
+	VMOVDQU64 shuffle657<>+0(SB), Z28
+	VMOVDQU64 shuffle518<>+0(SB), Z27
+	VMOVDQU64 shuffle658<>+0(SB), Z26
+	VMOVDQU64 shuffle659<>+0(SB), Z25
+	VMOVDQU64 shuffle660<>+0(SB), Z24
+	VMOVDQU64 shuffle661<>+0(SB), Z23
+	VMOVDQU64 shuffle662<>+0(SB), Z22
+	VMOVDQU64 shuffle663<>+0(SB), Z21
+	VMOVDQU64 shuffle525<>+0(SB), Z20
+
+group771:
+	MOVQ rows+24(FP), R8
+
+row772:
+	XORQ R9, R9
+	MOVQ n+16(FP), R10
+	SUBQ R9, R10
+	CMPQ R10, $+128
+	JB   last774
+
+chunks773:
+	LEAQ      (CX)(R9*1), R10
+	LEAQ      (R10)(DI*1), R11
+	VMOVDQU64 (AX)(R9*4), Z0
+	VMOVDQU64 128(AX)(R9*4), Z1
+	VMOVDQU64 shuffle654<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R9*4), Z2
+	VPERMT2Q  Z2, Z30, Z3
+	VMOVDQU64 384(AX)(R9*4), Z4
+	VPERMT2Q  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R10)
+	VMOVDQU64 shuffle657<>+0(SB), Z5
+	VPERMI2Q  Z1, Z0, Z5
+	VPERMT2Q  Z2, Z27, Z5
+	VPERMT2Q  Z4, Z26, Z5
+	VMOVDQU64 Z5, 64(R10)
+	VMOVDQU64 shuffle659<>+0(SB), Z3
+	VPERMI2Q  Z1, Z0, Z3
+	VPERMT2Q  Z2, Z24, Z3
+	VPERMT2Q  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R10)(DX*1)
+	VPERMT2Q  Z1, Z22, Z0
+	VPERMT2Q  Z2, Z21, Z0
+	VPERMT2Q  Z4, Z20, Z0
+	VMOVDQU64 Z0, 64(R10)(DX*1)
+	VMOVDQU64 64(AX)(R9*4), Z0
+	VMOVDQU64 192(AX)(R9*4), Z3
+	VMOVDQU64 shuffle654<>+0(SB), Z2
+	VPERMI2Q  Z3, Z0, Z2
+	VMOVDQU64 320(AX)(R9*4), Z4
+	VPERMT2Q  Z4, Z30, Z2
+	VMOVDQU64 448(AX)(R9*4), Z1
+	VPERMT2Q  Z1, Z29, Z2
+	VMOVDQU64 Z2, (R11)
+	VMOVDQU64 shuffle657<>+0(SB), Z5
+	VPERMI2Q  Z3, Z0, Z5
+	VPERMT2Q  Z4, Z27, Z5
+	VPERMT2Q  Z1, Z26, Z5
+	VMOVDQU64 Z5, 64(R11)
+	VMOVDQU64 shuffle659<>+0(SB), Z2
+	VPERMI2Q  Z3, Z0, Z2
+	VPERMT2Q  Z4, Z24, Z2
+	VPERMT2Q  Z1, Z23, Z2
+	VMOVDQU64 Z2, (R11)(DX*1)
+	VPERMT2Q  Z3, Z22, Z0
+	VPERMT2Q  Z4, Z21, Z0
+	VPERMT2Q  Z1, Z20, Z0
+	VMOVDQU64 Z0, 64(R11)(DX*1)
+	ADDQ      $+128, R9
+	MOVQ      n+16(FP), R10
+	SUBQ      R9, R10
+	CMPQ      R10, $+128
+	JAE       chunks773
+
+last774:
+	TESTQ R10, R10
+	JZ    rowdone775
+	MOVQ  n+16(FP), R9
+	SUBQ  $+128, R9
+	JMP   chunks773
+
+rowdone775:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R8
+	JNZ  row772
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group771
+	VZEROUPPER
+	RET
+
+DATA shuffle654<>+0(SB)/8, $0x0000000000000000
+DATA shuffle654<>+8(SB)/8, $0x0000000000000008
+DATA shuffle654<>+16(SB)/8, $0x0000000000000000
+DATA shuffle654<>+24(SB)/8, $0x0000000000000000
+DATA shuffle654<>+32(SB)/8, $0x0000000000000001
+DATA shuffle654<>+40(SB)/8, $0x0000000000000009
+DATA shuffle654<>+48(SB)/8, $0x0000000000000000
+DATA shuffle654<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle655<>+0(SB)/8, $0x0000000000000000
+DATA shuffle655<>+8(SB)/8, $0x0000000000000001
+DATA shuffle655<>+16(SB)/8, $0x0000000000000008
+DATA shuffle655<>+24(SB)/8, $0x0000000000000003
+DATA shuffle655<>+32(SB)/8, $0x0000000000000004
+DATA shuffle655<>+40(SB)/8, $0x0000000000000005
+DATA shuffle655<>+48(SB)/8, $0x0000000000000009
+DATA shuffle655<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle656<>+0(SB)/8, $0x0000000000000000
+DATA shuffle656<>+8(SB)/8, $0x0000000000000001
+DATA shuffle656<>+16(SB)/8, $0x0000000000000002
+DATA shuffle656<>+24(SB)/8, $0x0000000000000008
+DATA shuffle656<>+32(SB)/8, $0x0000000000000004
+DATA shuffle656<>+40(SB)/8, $0x0000000000000005
+DATA shuffle656<>+48(SB)/8, $0x0000000000000006
+DATA shuffle656<>+56(SB)/8, $0x0000000000000009
+GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle657<>+0(SB)/8, $0x0000000000000002
+DATA shuffle657<>+8(SB)/8, $0x000000000000000a
+DATA shuffle657<>+16(SB)/8, $0x0000000000000000
+DATA shuffle657<>+24(SB)/8, $0x0000000000000000
+DATA shuffle657<>+32(SB)/8, $0x0000000000000003
+DATA shuffle657<>+40(SB)/8, $0x000000000000000b
+DATA shuffle657<>+48(SB)/8, $0x0000000000000000
+DATA shuffle657<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle658<>+0(SB)/8, $0x0000000000000000
+DATA shuffle658<>+8(SB)/8, $0x0000000000000001
+DATA shuffle658<>+16(SB)/8, $0x0000000000000002
+DATA shuffle658<>+24(SB)/8, $0x000000000000000a
+DATA shuffle658<>+32(SB)/8, $0x0000000000000004
+DATA shuffle658<>+40(SB)/8, $0x0000000000000005
+DATA shuffle658<>+48(SB)/8, $0x0000000000000006
+DATA shuffle658<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle659<>+0(SB)/8, $0x0000000000000004
+DATA shuffle659<>+8(SB)/8, $0x000000000000000c
+DATA shuffle659<>+16(SB)/8, $0x0000000000000000
+DATA shuffle659<>+24(SB)/8, $0x0000000000000000
+DATA shuffle659<>+32(SB)/8, $0x0000000000000005
+DATA shuffle659<>+40(SB)/8, $0x000000000000000d
+DATA shuffle659<>+48(SB)/8, $0x0000000000000000
+DATA shuffle659<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle660<>+0(SB)/8, $0x0000000000000000
+DATA shuffle660<>+8(SB)/8, $0x0000000000000001
+DATA shuffle660<>+16(SB)/8, $0x000000000000000c
+DATA shuffle660<>+24(SB)/8, $0x0000000000000003
+DATA shuffle660<>+32(SB)/8, $0x0000000000000004
+DATA shuffle660<>+40(SB)/8, $0x0000000000000005
+DATA shuffle660<>+48(SB)/8, $0x000000000000000d
+DATA shuffle660<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle661<>+0(SB)/8, $0x0000000000000000
+DATA shuffle661<>+8(SB)/8, $0x0000000000000001
+DATA shuffle661<>+16(SB)/8, $0x0000000000000002
+DATA shuffle661<>+24(SB)/8, $0x000000000000000c
+DATA shuffle661<>+32(SB)/8, $0x0000000000000004
+DATA shuffle661<>+40(SB)/8, $0x0000000000000005
+DATA shuffle661<>+48(SB)/8, $0x0000000000000006
+DATA shuffle661<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle662<>+0(SB)/8, $0x0000000000000006
+DATA shuffle662<>+8(SB)/8, $0x000000000000000e
+DATA shuffle662<>+16(SB)/8, $0x0000000000000000
+DATA shuffle662<>+24(SB)/8, $0x0000000000000000
+DATA shuffle662<>+32(SB)/8, $0x0000000000000007
+DATA shuffle662<>+40(SB)/8, $0x000000000000000f
+DATA shuffle662<>+48(SB)/8, $0x0000000000000000
+DATA shuffle662<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle663<>+0(SB)/8, $0x0000000000000000
+DATA shuffle663<>+8(SB)/8, $0x0000000000000001
+DATA shuffle663<>+16(SB)/8, $0x000000000000000e
+DATA shuffle663<>+24(SB)/8, $0x0000000000000003
+DATA shuffle663<>+32(SB)/8, $0x0000000000000004
+DATA shuffle663<>+40(SB)/8, $0x0000000000000005
+DATA shuffle663<>+48(SB)/8, $0x000000000000000f
+DATA shuffle663<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle663<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -19052,27 +20507,27 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle608<>+0(SB), Z31
-	VMOVDQU64 shuffle609<>+0(SB), Z30
-	VMOVDQU64 shuffle610<>+0(SB), Z29
-	VMOVDQU64 shuffle611<>+0(SB), Z28
-	VMOVDQU64 shuffle612<>+0(SB), Z27
-	VMOVDQU64 shuffle613<>+0(SB), Z26
-	VMOVDQU64 shuffle614<>+0(SB), Z25
-	VMOVDQU64 shuffle615<>+0(SB), Z24
-	VMOVDQU64 shuffle616<>+0(SB), Z23
+	VMOVDQU64 shuffle664<>+0(SB), Z31
+	VMOVDQU64 shuffle665<>+0(SB), Z30
+	VMOVDQU64 shuffle666<>+0(SB), Z29
+	VMOVDQU64 shuffle667<>+0(SB), Z28
+	VMOVDQU64 shuffle668<>+0(SB), Z27
+	VMOVDQU64 shuffle669<>+0(SB), Z26
+	VMOVDQU64 shuffle670<>+0(SB), Z25
+	VMOVDQU64 shuffle671<>+0(SB), Z24
+	VMOVDQU64 shuffle672<>+0(SB), Z23
 
-group742:
+group776:
 	MOVQ rows+24(FP), R9
 
-row743:
+row777:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last745
+	JB   last779
 
-chunks744:
+chunks778:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19120,116 +20575,116 @@ chunks744:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks744
+	JAE        chunks778
 
-last745:
+last779:
 	TESTQ R11, R11
-	JZ    rowdone746
+	JZ    rowdone780
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks744
+	JMP   chunks778
 
-rowdone746:
+rowdone780:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row743
+	JNZ  row777
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group742
+	JNZ  group776
 	VZEROUPPER
 	RET
 
-DATA shuffle608<>+0(SB)/8, $0x00ff00000000ff00
-DATA shuffle608<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle608<>+16(SB)/8, $0x0000ff00000000ff
-DATA shuffle608<>+24(SB)/8, $0xff00000000ff0000
-DATA shuffle608<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle608<>+40(SB)/8, $0x00ff00000000ff00
-DATA shuffle608<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle608<>+56(SB)/8, $0x0000ff00000000ff
-GLOBL shuffle608<>(SB), RODATA|NOPTR, $64
+DATA shuffle664<>+0(SB)/8, $0x00ff00000000ff00
+DATA shuffle664<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle664<>+16(SB)/8, $0x0000ff00000000ff
+DATA shuffle664<>+24(SB)/8, $0xff00000000ff0000
+DATA shuffle664<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle664<>+40(SB)/8, $0x00ff00000000ff00
+DATA shuffle664<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle664<>+56(SB)/8, $0x0000ff00000000ff
+GLOBL shuffle664<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle609<>+0(SB)/8, $0xff00000000ff0000
-DATA shuffle609<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle609<>+16(SB)/8, $0x00ff00000000ff00
-DATA shuffle609<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle609<>+32(SB)/8, $0x0000ff00000000ff
-DATA shuffle609<>+40(SB)/8, $0xff00000000ff0000
-DATA shuffle609<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle609<>+56(SB)/8, $0x00ff00000000ff00
-GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
+DATA shuffle665<>+0(SB)/8, $0xff00000000ff0000
+DATA shuffle665<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle665<>+16(SB)/8, $0x00ff00000000ff00
+DATA shuffle665<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle665<>+32(SB)/8, $0x0000ff00000000ff
+DATA shuffle665<>+40(SB)/8, $0xff00000000ff0000
+DATA shuffle665<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle665<>+56(SB)/8, $0x00ff00000000ff00
+GLOBL shuffle665<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle610<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle610<>+8(SB)/8, $0x0000ff00000000ff
-DATA shuffle610<>+16(SB)/8, $0xff00000000ff0000
-DATA shuffle610<>+24(SB)/8, $0x000000ff00000000
-DATA shuffle610<>+32(SB)/8, $0x00ff00000000ff00
-DATA shuffle610<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle610<>+48(SB)/8, $0x0000ff00000000ff
-DATA shuffle610<>+56(SB)/8, $0xff00000000ff0000
-GLOBL shuffle610<>(SB), RODATA|NOPTR, $64
+DATA shuffle666<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle666<>+8(SB)/8, $0x0000ff00000000ff
+DATA shuffle666<>+16(SB)/8, $0xff00000000ff0000
+DATA shuffle666<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle666<>+32(SB)/8, $0x00ff00000000ff00
+DATA shuffle666<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle666<>+48(SB)/8, $0x0000ff00000000ff
+DATA shuffle666<>+56(SB)/8, $0xff00000000ff0000
+GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle611<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle611<>+8(SB)/8, $0x00ff00000000ff00
-DATA shuffle611<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle611<>+24(SB)/8, $0x0000ff00000000ff
-DATA shuffle611<>+32(SB)/8, $0xff00000000ff0000
-DATA shuffle611<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle611<>+48(SB)/8, $0x00ff00000000ff00
-DATA shuffle611<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
+DATA shuffle667<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle667<>+8(SB)/8, $0x00ff00000000ff00
+DATA shuffle667<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle667<>+24(SB)/8, $0x0000ff00000000ff
+DATA shuffle667<>+32(SB)/8, $0xff00000000ff0000
+DATA shuffle667<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle667<>+48(SB)/8, $0x00ff00000000ff00
+DATA shuffle667<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle612<>+0(SB)/8, $0x231e19140f0a0500
-DATA shuffle612<>+8(SB)/8, $0x0b06013c37322d28
-DATA shuffle612<>+16(SB)/8, $0x332e29241f1a1510
-DATA shuffle612<>+24(SB)/8, $0x1b16110c07023d38
-DATA shuffle612<>+32(SB)/8, $0x033e39342f2a2520
-DATA shuffle612<>+40(SB)/8, $0x2b26211c17120d08
-DATA shuffle612<>+48(SB)/8, $0x130e09043f3a3530
-DATA shuffle612<>+56(SB)/8, $0x3b36312c27221d18
-GLOBL shuffle612<>(SB), RODATA|NOPTR, $64
+DATA shuffle668<>+0(SB)/8, $0x231e19140f0a0500
+DATA shuffle668<>+8(SB)/8, $0x0b06013c37322d28
+DATA shuffle668<>+16(SB)/8, $0x332e29241f1a1510
+DATA shuffle668<>+24(SB)/8, $0x1b16110c07023d38
+DATA shuffle668<>+32(SB)/8, $0x033e39342f2a2520
+DATA shuffle668<>+40(SB)/8, $0x2b26211c17120d08
+DATA shuffle668<>+48(SB)/8, $0x130e09043f3a3530
+DATA shuffle668<>+56(SB)/8, $0x3b36312c27221d18
+GLOBL shuffle668<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle613<>+0(SB)/8, $0x241f1a15100b0601
-DATA shuffle613<>+8(SB)/8, $0x0c07023d38332e29
-DATA shuffle613<>+16(SB)/8, $0x342f2a25201b1611
-DATA shuffle613<>+24(SB)/8, $0x1c17120d08033e39
-DATA shuffle613<>+32(SB)/8, $0x043f3a35302b2621
-DATA shuffle613<>+40(SB)/8, $0x2c27221d18130e09
-DATA shuffle613<>+48(SB)/8, $0x140f0a05003b3631
-DATA shuffle613<>+56(SB)/8, $0x3c37322d28231e19
-GLOBL shuffle613<>(SB), RODATA|NOPTR, $64
+DATA shuffle669<>+0(SB)/8, $0x241f1a15100b0601
+DATA shuffle669<>+8(SB)/8, $0x0c07023d38332e29
+DATA shuffle669<>+16(SB)/8, $0x342f2a25201b1611
+DATA shuffle669<>+24(SB)/8, $0x1c17120d08033e39
+DATA shuffle669<>+32(SB)/8, $0x043f3a35302b2621
+DATA shuffle669<>+40(SB)/8, $0x2c27221d18130e09
+DATA shuffle669<>+48(SB)/8, $0x140f0a05003b3631
+DATA shuffle669<>+56(SB)/8, $0x3c37322d28231e19
+GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle614<>+0(SB)/8, $0x25201b16110c0702
-DATA shuffle614<>+8(SB)/8, $0x0d08033e39342f2a
-DATA shuffle614<>+16(SB)/8, $0x35302b26211c1712
-DATA shuffle614<>+24(SB)/8, $0x1d18130e09043f3a
-DATA shuffle614<>+32(SB)/8, $0x05003b36312c2722
-DATA shuffle614<>+40(SB)/8, $0x2d28231e19140f0a
-DATA shuffle614<>+48(SB)/8, $0x15100b06013c3732
-DATA shuffle614<>+56(SB)/8, $0x3d38332e29241f1a
-GLOBL shuffle614<>(SB), RODATA|NOPTR, $64
+DATA shuffle670<>+0(SB)/8, $0x25201b16110c0702
+DATA shuffle670<>+8(SB)/8, $0x0d08033e39342f2a
+DATA shuffle670<>+16(SB)/8, $0x35302b26211c1712
+DATA shuffle670<>+24(SB)/8, $0x1d18130e09043f3a
+DATA shuffle670<>+32(SB)/8, $0x05003b36312c2722
+DATA shuffle670<>+40(SB)/8, $0x2d28231e19140f0a
+DATA shuffle670<>+48(SB)/8, $0x15100b06013c3732
+DATA shuffle670<>+56(SB)/8, $0x3d38332e29241f1a
+GLOBL shuffle670<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle615<>+0(SB)/8, $0x26211c17120d0803
-DATA shuffle615<>+8(SB)/8, $0x0e09043f3a35302b
-DATA shuffle615<>+16(SB)/8, $0x36312c27221d1813
-DATA shuffle615<>+24(SB)/8, $0x1e19140f0a05003b
-DATA shuffle615<>+32(SB)/8, $0x06013c37322d2823
-DATA shuffle615<>+40(SB)/8, $0x2e29241f1a15100b
-DATA shuffle615<>+48(SB)/8, $0x16110c07023d3833
-DATA shuffle615<>+56(SB)/8, $0x3e39342f2a25201b
-GLOBL shuffle615<>(SB), RODATA|NOPTR, $64
+DATA shuffle671<>+0(SB)/8, $0x26211c17120d0803
+DATA shuffle671<>+8(SB)/8, $0x0e09043f3a35302b
+DATA shuffle671<>+16(SB)/8, $0x36312c27221d1813
+DATA shuffle671<>+24(SB)/8, $0x1e19140f0a05003b
+DATA shuffle671<>+32(SB)/8, $0x06013c37322d2823
+DATA shuffle671<>+40(SB)/8, $0x2e29241f1a15100b
+DATA shuffle671<>+48(SB)/8, $0x16110c07023d3833
+DATA shuffle671<>+56(SB)/8, $0x3e39342f2a25201b
+GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle616<>+0(SB)/8, $0x27221d18130e0904
-DATA shuffle616<>+8(SB)/8, $0x0f0a05003b36312c
-DATA shuffle616<>+16(SB)/8, $0x37322d28231e1914
-DATA shuffle616<>+24(SB)/8, $0x1f1a15100b06013c
-DATA shuffle616<>+32(SB)/8, $0x07023d38332e2924
-DATA shuffle616<>+40(SB)/8, $0x2f2a25201b16110c
-DATA shuffle616<>+48(SB)/8, $0x17120d08033e3934
-DATA shuffle616<>+56(SB)/8, $0x3f3a35302b26211c
-GLOBL shuffle616<>(SB), RODATA|NOPTR, $64
+DATA shuffle672<>+0(SB)/8, $0x27221d18130e0904
+DATA shuffle672<>+8(SB)/8, $0x0f0a05003b36312c
+DATA shuffle672<>+16(SB)/8, $0x37322d28231e1914
+DATA shuffle672<>+24(SB)/8, $0x1f1a15100b06013c
+DATA shuffle672<>+32(SB)/8, $0x07023d38332e2924
+DATA shuffle672<>+40(SB)/8, $0x2f2a25201b16110c
+DATA shuffle672<>+48(SB)/8, $0x17120d08033e3934
+DATA shuffle672<>+56(SB)/8, $0x3f3a35302b26211c
+GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -19253,27 +20708,27 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle617<>+0(SB), Z31
-	VMOVDQU64 shuffle618<>+0(SB), Z30
-	VMOVDQU64 shuffle619<>+0(SB), Z29
-	VMOVDQU64 shuffle620<>+0(SB), Z28
-	VMOVDQU64 shuffle621<>+0(SB), Z27
-	VMOVDQU64 shuffle622<>+0(SB), Z26
-	VMOVDQU64 shuffle623<>+0(SB), Z25
-	VMOVDQU64 shuffle624<>+0(SB), Z24
-	VMOVDQU64 shuffle625<>+0(SB), Z23
+	VMOVDQU64 shuffle673<>+0(SB), Z31
+	VMOVDQU64 shuffle674<>+0(SB), Z30
+	VMOVDQU64 shuffle675<>+0(SB), Z29
+	VMOVDQU64 shuffle676<>+0(SB), Z28
+	VMOVDQU64 shuffle677<>+0(SB), Z27
+	VMOVDQU64 shuffle678<>+0(SB), Z26
+	VMOVDQU64 shuffle679<>+0(SB), Z25
+	VMOVDQU64 shuffle680<>+0(SB), Z24
+	VMOVDQU64 shuffle681<>+0(SB), Z23
 
-group747:
+group781:
 	MOVQ rows+24(FP), R9
 
-row748:
+row782:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last750
+	JB   last784
 
-chunks749:
+chunks783:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19321,116 +20776,116 @@ chunks749:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks749
+	JAE        chunks783
 
-last750:
+last784:
 	TESTQ R11, R11
-	JZ    rowdone751
+	JZ    rowdone785
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks749
+	JMP   chunks783
 
-rowdone751:
+rowdone785:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row748
+	JNZ  row782
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group747
+	JNZ  group781
 	VZEROUPPER
 	RET
 
-DATA shuffle617<>+0(SB)/8, $0xffff000000000000
-DATA shuffle617<>+8(SB)/8, $0x0000000000000000
-DATA shuffle617<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle617<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle617<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle617<>+40(SB)/8, $0xffff000000000000
-DATA shuffle617<>+48(SB)/8, $0x0000000000000000
-DATA shuffle617<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle617<>(SB), RODATA|NOPTR, $64
+DATA shuffle673<>+0(SB)/8, $0xffff000000000000
+DATA shuffle673<>+8(SB)/8, $0x0000000000000000
+DATA shuffle673<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle673<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle673<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle673<>+40(SB)/8, $0xffff000000000000
+DATA shuffle673<>+48(SB)/8, $0x0000000000000000
+DATA shuffle673<>+56(SB)/8, $0x000000000000ffff
+GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle618<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle618<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle618<>+16(SB)/8, $0xffff000000000000
-DATA shuffle618<>+24(SB)/8, $0x0000000000000000
-DATA shuffle618<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle618<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle618<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle618<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle618<>(SB), RODATA|NOPTR, $64
+DATA shuffle674<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle674<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle674<>+16(SB)/8, $0xffff000000000000
+DATA shuffle674<>+24(SB)/8, $0x0000000000000000
+DATA shuffle674<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle674<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle674<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle674<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle674<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle619<>+0(SB)/8, $0x0000000000000000
-DATA shuffle619<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle619<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle619<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle619<>+32(SB)/8, $0xffff000000000000
-DATA shuffle619<>+40(SB)/8, $0x0000000000000000
-DATA shuffle619<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle619<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle619<>(SB), RODATA|NOPTR, $64
+DATA shuffle675<>+0(SB)/8, $0x0000000000000000
+DATA shuffle675<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle675<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle675<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle675<>+32(SB)/8, $0xffff000000000000
+DATA shuffle675<>+40(SB)/8, $0x0000000000000000
+DATA shuffle675<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle675<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle675<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle620<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle620<>+8(SB)/8, $0xffff000000000000
-DATA shuffle620<>+16(SB)/8, $0x0000000000000000
-DATA shuffle620<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle620<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle620<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle620<>+48(SB)/8, $0xffff000000000000
-DATA shuffle620<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle620<>(SB), RODATA|NOPTR, $64
+DATA shuffle676<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle676<>+8(SB)/8, $0xffff000000000000
+DATA shuffle676<>+16(SB)/8, $0x0000000000000000
+DATA shuffle676<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle676<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle676<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle676<>+48(SB)/8, $0xffff000000000000
+DATA shuffle676<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle676<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle621<>+0(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle621<>+8(SB)/8, $0x07063d3c33322928
-DATA shuffle621<>+16(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle621<>+24(SB)/8, $0x17160d0c03023938
-DATA shuffle621<>+32(SB)/8, $0x3f3e35342b2a2120
-DATA shuffle621<>+40(SB)/8, $0x27261d1c13120908
-DATA shuffle621<>+48(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle621<>+56(SB)/8, $0x37362d2c23221918
-GLOBL shuffle621<>(SB), RODATA|NOPTR, $64
+DATA shuffle677<>+0(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle677<>+8(SB)/8, $0x07063d3c33322928
+DATA shuffle677<>+16(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle677<>+24(SB)/8, $0x17160d0c03023938
+DATA shuffle677<>+32(SB)/8, $0x3f3e35342b2a2120
+DATA shuffle677<>+40(SB)/8, $0x27261d1c13120908
+DATA shuffle677<>+48(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle677<>+56(SB)/8, $0x37362d2c23221918
+GLOBL shuffle677<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle622<>+0(SB)/8, $0x212017160d0c0302
-DATA shuffle622<>+8(SB)/8, $0x09083f3e35342b2a
-DATA shuffle622<>+16(SB)/8, $0x313027261d1c1312
-DATA shuffle622<>+24(SB)/8, $0x19180f0e05043b3a
-DATA shuffle622<>+32(SB)/8, $0x010037362d2c2322
-DATA shuffle622<>+40(SB)/8, $0x29281f1e15140b0a
-DATA shuffle622<>+48(SB)/8, $0x111007063d3c3332
-DATA shuffle622<>+56(SB)/8, $0x39382f2e25241b1a
-GLOBL shuffle622<>(SB), RODATA|NOPTR, $64
+DATA shuffle678<>+0(SB)/8, $0x212017160d0c0302
+DATA shuffle678<>+8(SB)/8, $0x09083f3e35342b2a
+DATA shuffle678<>+16(SB)/8, $0x313027261d1c1312
+DATA shuffle678<>+24(SB)/8, $0x19180f0e05043b3a
+DATA shuffle678<>+32(SB)/8, $0x010037362d2c2322
+DATA shuffle678<>+40(SB)/8, $0x29281f1e15140b0a
+DATA shuffle678<>+48(SB)/8, $0x111007063d3c3332
+DATA shuffle678<>+56(SB)/8, $0x39382f2e25241b1a
+GLOBL shuffle678<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle623<>+0(SB)/8, $0x232219180f0e0504
-DATA shuffle623<>+8(SB)/8, $0x0b0a010037362d2c
-DATA shuffle623<>+16(SB)/8, $0x333229281f1e1514
-DATA shuffle623<>+24(SB)/8, $0x1b1a111007063d3c
-DATA shuffle623<>+32(SB)/8, $0x030239382f2e2524
-DATA shuffle623<>+40(SB)/8, $0x2b2a212017160d0c
-DATA shuffle623<>+48(SB)/8, $0x131209083f3e3534
-DATA shuffle623<>+56(SB)/8, $0x3b3a313027261d1c
-GLOBL shuffle623<>(SB), RODATA|NOPTR, $64
+DATA shuffle679<>+0(SB)/8, $0x232219180f0e0504
+DATA shuffle679<>+8(SB)/8, $0x0b0a010037362d2c
+DATA shuffle679<>+16(SB)/8, $0x333229281f1e1514
+DATA shuffle679<>+24(SB)/8, $0x1b1a111007063d3c
+DATA shuffle679<>+32(SB)/8, $0x030239382f2e2524
+DATA shuffle679<>+40(SB)/8, $0x2b2a212017160d0c
+DATA shuffle679<>+48(SB)/8, $0x131209083f3e3534
+DATA shuffle679<>+56(SB)/8, $0x3b3a313027261d1c
+GLOBL shuffle679<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle624<>+0(SB)/8, $0x25241b1a11100706
-DATA shuffle624<>+8(SB)/8, $0x0d0c030239382f2e
-DATA shuffle624<>+16(SB)/8, $0x35342b2a21201716
-DATA shuffle624<>+24(SB)/8, $0x1d1c131209083f3e
-DATA shuffle624<>+32(SB)/8, $0x05043b3a31302726
-DATA shuffle624<>+40(SB)/8, $0x2d2c232219180f0e
-DATA shuffle624<>+48(SB)/8, $0x15140b0a01003736
-DATA shuffle624<>+56(SB)/8, $0x3d3c333229281f1e
-GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
+DATA shuffle680<>+0(SB)/8, $0x25241b1a11100706
+DATA shuffle680<>+8(SB)/8, $0x0d0c030239382f2e
+DATA shuffle680<>+16(SB)/8, $0x35342b2a21201716
+DATA shuffle680<>+24(SB)/8, $0x1d1c131209083f3e
+DATA shuffle680<>+32(SB)/8, $0x05043b3a31302726
+DATA shuffle680<>+40(SB)/8, $0x2d2c232219180f0e
+DATA shuffle680<>+48(SB)/8, $0x15140b0a01003736
+DATA shuffle680<>+56(SB)/8, $0x3d3c333229281f1e
+GLOBL shuffle680<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle625<>+0(SB)/8, $0x27261d1c13120908
-DATA shuffle625<>+8(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle625<>+16(SB)/8, $0x37362d2c23221918
-DATA shuffle625<>+24(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle625<>+32(SB)/8, $0x07063d3c33322928
-DATA shuffle625<>+40(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle625<>+48(SB)/8, $0x17160d0c03023938
-DATA shuffle625<>+56(SB)/8, $0x3f3e35342b2a2120
-GLOBL shuffle625<>(SB), RODATA|NOPTR, $64
+DATA shuffle681<>+0(SB)/8, $0x27261d1c13120908
+DATA shuffle681<>+8(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle681<>+16(SB)/8, $0x37362d2c23221918
+DATA shuffle681<>+24(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle681<>+32(SB)/8, $0x07063d3c33322928
+DATA shuffle681<>+40(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle681<>+48(SB)/8, $0x17160d0c03023938
+DATA shuffle681<>+56(SB)/8, $0x3f3e35342b2a2120
+GLOBL shuffle681<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -19454,27 +20909,27 @@ TEXT ·unzip5x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle626<>+0(SB), Z31
-	VMOVDQU64 shuffle627<>+0(SB), Z30
-	VMOVDQU64 shuffle628<>+0(SB), Z29
-	VMOVDQU64 shuffle629<>+0(SB), Z28
-	VMOVDQU64 shuffle630<>+0(SB), Z27
-	VMOVDQU64 shuffle631<>+0(SB), Z26
-	VMOVDQU64 shuffle632<>+0(SB), Z25
-	VMOVDQU64 shuffle633<>+0(SB), Z24
-	VMOVDQU64 shuffle634<>+0(SB), Z23
+	VMOVDQU64 shuffle682<>+0(SB), Z31
+	VMOVDQU64 shuffle683<>+0(SB), Z30
+	VMOVDQU64 shuffle684<>+0(SB), Z29
+	VMOVDQU64 shuffle685<>+0(SB), Z28
+	VMOVDQU64 shuffle686<>+0(SB), Z27
+	VMOVDQU64 shuffle687<>+0(SB), Z26
+	VMOVDQU64 shuffle688<>+0(SB), Z25
+	VMOVDQU64 shuffle689<>+0(SB), Z24
+	VMOVDQU64 shuffle690<>+0(SB), Z23
 
-group752:
+group786:
 	MOVQ rows+24(FP), R9
 
-row753:
+row787:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last755
+	JB   last789
 
-chunks754:
+chunks788:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19522,116 +20977,116 @@ chunks754:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks754
+	JAE        chunks788
 
-last755:
+last789:
 	TESTQ R11, R11
-	JZ    rowdone756
+	JZ    rowdone790
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks754
+	JMP   chunks788
 
-rowdone756:
+rowdone790:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row753
+	JNZ  row787
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group752
+	JNZ  group786
 	VZEROUPPER
 	RET
 
-DATA shuffle626<>+0(SB)/8, $0x0000000000000000
-DATA shuffle626<>+8(SB)/8, $0x0000000000000000
-DATA shuffle626<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle626<>+24(SB)/8, $0x0000000000000000
-DATA shuffle626<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle626<>+40(SB)/8, $0x0000000000000000
-DATA shuffle626<>+48(SB)/8, $0x0000000000000000
-DATA shuffle626<>+56(SB)/8, $0x00000000ffffffff
-GLOBL shuffle626<>(SB), RODATA|NOPTR, $64
+DATA shuffle682<>+0(SB)/8, $0x0000000000000000
+DATA shuffle682<>+8(SB)/8, $0x0000000000000000
+DATA shuffle682<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle682<>+24(SB)/8, $0x0000000000000000
+DATA shuffle682<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle682<>+40(SB)/8, $0x0000000000000000
+DATA shuffle682<>+48(SB)/8, $0x0000000000000000
+DATA shuffle682<>+56(SB)/8, $0x00000000ffffffff
+GLOBL shuffle682<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle627<>+0(SB)/8, $0x0000000000000000
-DATA shuffle627<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle627<>+16(SB)/8, $0x0000000000000000
-DATA shuffle627<>+24(SB)/8, $0x0000000000000000
-DATA shuffle627<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle627<>+40(SB)/8, $0x0000000000000000
-DATA shuffle627<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle627<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle627<>(SB), RODATA|NOPTR, $64
+DATA shuffle683<>+0(SB)/8, $0x0000000000000000
+DATA shuffle683<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle683<>+16(SB)/8, $0x0000000000000000
+DATA shuffle683<>+24(SB)/8, $0x0000000000000000
+DATA shuffle683<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle683<>+40(SB)/8, $0x0000000000000000
+DATA shuffle683<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle683<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle683<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle628<>+0(SB)/8, $0x0000000000000000
-DATA shuffle628<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle628<>+16(SB)/8, $0x0000000000000000
-DATA shuffle628<>+24(SB)/8, $0xffffffff00000000
-DATA shuffle628<>+32(SB)/8, $0x0000000000000000
-DATA shuffle628<>+40(SB)/8, $0x0000000000000000
-DATA shuffle628<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle628<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle628<>(SB), RODATA|NOPTR, $64
+DATA shuffle684<>+0(SB)/8, $0x0000000000000000
+DATA shuffle684<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle684<>+16(SB)/8, $0x0000000000000000
+DATA shuffle684<>+24(SB)/8, $0xffffffff00000000
+DATA shuffle684<>+32(SB)/8, $0x0000000000000000
+DATA shuffle684<>+40(SB)/8, $0x0000000000000000
+DATA shuffle684<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle684<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle684<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle629<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle629<>+8(SB)/8, $0x0000000000000000
-DATA shuffle629<>+16(SB)/8, $0x0000000000000000
-DATA shuffle629<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle629<>+32(SB)/8, $0x0000000000000000
-DATA shuffle629<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle629<>+48(SB)/8, $0x0000000000000000
-DATA shuffle629<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle629<>(SB), RODATA|NOPTR, $64
+DATA shuffle685<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle685<>+8(SB)/8, $0x0000000000000000
+DATA shuffle685<>+16(SB)/8, $0x0000000000000000
+DATA shuffle685<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle685<>+32(SB)/8, $0x0000000000000000
+DATA shuffle685<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle685<>+48(SB)/8, $0x0000000000000000
+DATA shuffle685<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle685<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle630<>+0(SB)/8, $0x0000000500000000
-DATA shuffle630<>+8(SB)/8, $0x0000000f0000000a
-DATA shuffle630<>+16(SB)/8, $0x0000000900000004
-DATA shuffle630<>+24(SB)/8, $0x000000030000000e
-DATA shuffle630<>+32(SB)/8, $0x0000000d00000008
-DATA shuffle630<>+40(SB)/8, $0x0000000700000002
-DATA shuffle630<>+48(SB)/8, $0x000000010000000c
-DATA shuffle630<>+56(SB)/8, $0x0000000b00000006
-GLOBL shuffle630<>(SB), RODATA|NOPTR, $64
+DATA shuffle686<>+0(SB)/8, $0x0000000500000000
+DATA shuffle686<>+8(SB)/8, $0x0000000f0000000a
+DATA shuffle686<>+16(SB)/8, $0x0000000900000004
+DATA shuffle686<>+24(SB)/8, $0x000000030000000e
+DATA shuffle686<>+32(SB)/8, $0x0000000d00000008
+DATA shuffle686<>+40(SB)/8, $0x0000000700000002
+DATA shuffle686<>+48(SB)/8, $0x000000010000000c
+DATA shuffle686<>+56(SB)/8, $0x0000000b00000006
+GLOBL shuffle686<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle631<>+0(SB)/8, $0x0000000600000001
-DATA shuffle631<>+8(SB)/8, $0x000000000000000b
-DATA shuffle631<>+16(SB)/8, $0x0000000a00000005
-DATA shuffle631<>+24(SB)/8, $0x000000040000000f
-DATA shuffle631<>+32(SB)/8, $0x0000000e00000009
-DATA shuffle631<>+40(SB)/8, $0x0000000800000003
-DATA shuffle631<>+48(SB)/8, $0x000000020000000d
-DATA shuffle631<>+56(SB)/8, $0x0000000c00000007
-GLOBL shuffle631<>(SB), RODATA|NOPTR, $64
+DATA shuffle687<>+0(SB)/8, $0x0000000600000001
+DATA shuffle687<>+8(SB)/8, $0x000000000000000b
+DATA shuffle687<>+16(SB)/8, $0x0000000a00000005
+DATA shuffle687<>+24(SB)/8, $0x000000040000000f
+DATA shuffle687<>+32(SB)/8, $0x0000000e00000009
+DATA shuffle687<>+40(SB)/8, $0x0000000800000003
+DATA shuffle687<>+48(SB)/8, $0x000000020000000d
+DATA shuffle687<>+56(SB)/8, $0x0000000c00000007
+GLOBL shuffle687<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle632<>+0(SB)/8, $0x0000000700000002
-DATA shuffle632<>+8(SB)/8, $0x000000010000000c
-DATA shuffle632<>+16(SB)/8, $0x0000000b00000006
-DATA shuffle632<>+24(SB)/8, $0x0000000500000000
-DATA shuffle632<>+32(SB)/8, $0x0000000f0000000a
-DATA shuffle632<>+40(SB)/8, $0x0000000900000004
-DATA shuffle632<>+48(SB)/8, $0x000000030000000e
-DATA shuffle632<>+56(SB)/8, $0x0000000d00000008
-GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
+DATA shuffle688<>+0(SB)/8, $0x0000000700000002
+DATA shuffle688<>+8(SB)/8, $0x000000010000000c
+DATA shuffle688<>+16(SB)/8, $0x0000000b00000006
+DATA shuffle688<>+24(SB)/8, $0x0000000500000000
+DATA shuffle688<>+32(SB)/8, $0x0000000f0000000a
+DATA shuffle688<>+40(SB)/8, $0x0000000900000004
+DATA shuffle688<>+48(SB)/8, $0x000000030000000e
+DATA shuffle688<>+56(SB)/8, $0x0000000d00000008
+GLOBL shuffle688<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle633<>+0(SB)/8, $0x0000000800000003
-DATA shuffle633<>+8(SB)/8, $0x000000020000000d
-DATA shuffle633<>+16(SB)/8, $0x0000000c00000007
-DATA shuffle633<>+24(SB)/8, $0x0000000600000001
-DATA shuffle633<>+32(SB)/8, $0x000000000000000b
-DATA shuffle633<>+40(SB)/8, $0x0000000a00000005
-DATA shuffle633<>+48(SB)/8, $0x000000040000000f
-DATA shuffle633<>+56(SB)/8, $0x0000000e00000009
-GLOBL shuffle633<>(SB), RODATA|NOPTR, $64
+DATA shuffle689<>+0(SB)/8, $0x0000000800000003
+DATA shuffle689<>+8(SB)/8, $0x000000020000000d
+DATA shuffle689<>+16(SB)/8, $0x0000000c00000007
+DATA shuffle689<>+24(SB)/8, $0x0000000600000001
+DATA shuffle689<>+32(SB)/8, $0x000000000000000b
+DATA shuffle689<>+40(SB)/8, $0x0000000a00000005
+DATA shuffle689<>+48(SB)/8, $0x000000040000000f
+DATA shuffle689<>+56(SB)/8, $0x0000000e00000009
+GLOBL shuffle689<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle634<>+0(SB)/8, $0x0000000900000004
-DATA shuffle634<>+8(SB)/8, $0x000000030000000e
-DATA shuffle634<>+16(SB)/8, $0x0000000d00000008
-DATA shuffle634<>+24(SB)/8, $0x0000000700000002
-DATA shuffle634<>+32(SB)/8, $0x000000010000000c
-DATA shuffle634<>+40(SB)/8, $0x0000000b00000006
-DATA shuffle634<>+48(SB)/8, $0x0000000500000000
-DATA shuffle634<>+56(SB)/8, $0x0000000f0000000a
-GLOBL shuffle634<>(SB), RODATA|NOPTR, $64
+DATA shuffle690<>+0(SB)/8, $0x0000000900000004
+DATA shuffle690<>+8(SB)/8, $0x000000030000000e
+DATA shuffle690<>+16(SB)/8, $0x0000000d00000008
+DATA shuffle690<>+24(SB)/8, $0x0000000700000002
+DATA shuffle690<>+32(SB)/8, $0x000000010000000c
+DATA shuffle690<>+40(SB)/8, $0x0000000b00000006
+DATA shuffle690<>+48(SB)/8, $0x0000000500000000
+DATA shuffle690<>+56(SB)/8, $0x0000000f0000000a
+GLOBL shuffle690<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -19655,27 +21110,27 @@ TEXT ·unzip5x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle635<>+0(SB), Z31
-	VMOVDQU64 shuffle636<>+0(SB), Z30
-	VMOVDQU64 shuffle637<>+0(SB), Z29
-	VMOVDQU64 shuffle638<>+0(SB), Z28
-	VMOVDQU64 shuffle639<>+0(SB), Z27
-	VMOVDQU64 shuffle640<>+0(SB), Z26
-	VMOVDQU64 shuffle641<>+0(SB), Z25
-	VMOVDQU64 shuffle642<>+0(SB), Z24
-	VMOVDQU64 shuffle643<>+0(SB), Z23
+	VMOVDQU64 shuffle691<>+0(SB), Z31
+	VMOVDQU64 shuffle692<>+0(SB), Z30
+	VMOVDQU64 shuffle693<>+0(SB), Z29
+	VMOVDQU64 shuffle535<>+0(SB), Z28
+	VMOVDQU64 shuffle694<>+0(SB), Z27
+	VMOVDQU64 shuffle695<>+0(SB), Z26
+	VMOVDQU64 shuffle696<>+0(SB), Z25
+	VMOVDQU64 shuffle697<>+0(SB), Z24
+	VMOVDQU64 shuffle698<>+0(SB), Z23
 
-group757:
+group791:
 	MOVQ rows+24(FP), R9
 
-row758:
+row792:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last760
+	JB   last794
 
-chunks759:
+chunks793:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x05, R10, R13
@@ -19723,116 +21178,106 @@ chunks759:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks759
+	JAE        chunks793
 
-last760:
+last794:
 	TESTQ R11, R11
-	JZ    rowdone761
+	JZ    rowdone795
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks759
+	JMP   chunks793
 
-rowdone761:
+rowdone795:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row758
+	JNZ  row792
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group757
+	JNZ  group791
 	VZEROUPPER
 	RET
 
-DATA shuffle635<>+0(SB)/8, $0x0000000000000000
-DATA shuffle635<>+8(SB)/8, $0x0000000000000000
-DATA shuffle635<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle635<>+24(SB)/8, $0x0000000000000000
-DATA shuffle635<>+32(SB)/8, $0x0000000000000000
-DATA shuffle635<>+40(SB)/8, $0x0000000000000000
-DATA shuffle635<>+48(SB)/8, $0x0000000000000000
-DATA shuffle635<>+56(SB)/8, $0xffffffffffffffff
-GLOBL shuffle635<>(SB), RODATA|NOPTR, $64
+DATA shuffle691<>+0(SB)/8, $0x0000000000000000
+DATA shuffle691<>+8(SB)/8, $0x0000000000000000
+DATA shuffle691<>+16(SB)/8, $0xffffffffffffffff
+DATA shuffle691<>+24(SB)/8, $0x0000000000000000
+DATA shuffle691<>+32(SB)/8, $0x0000000000000000
+DATA shuffle691<>+40(SB)/8, $0x0000000000000000
+DATA shuffle691<>+48(SB)/8, $0x0000000000000000
+DATA shuffle691<>+56(SB)/8, $0xffffffffffffffff
+GLOBL shuffle691<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle636<>+0(SB)/8, $0x0000000000000000
-DATA shuffle636<>+8(SB)/8, $0x0000000000000000
-DATA shuffle636<>+16(SB)/8, $0x0000000000000000
-DATA shuffle636<>+24(SB)/8, $0x0000000000000000
-DATA shuffle636<>+32(SB)/8, $0xffffffffffffffff
-DATA shuffle636<>+40(SB)/8, $0x0000000000000000
-DATA shuffle636<>+48(SB)/8, $0x0000000000000000
-DATA shuffle636<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle636<>(SB), RODATA|NOPTR, $64
+DATA shuffle692<>+0(SB)/8, $0x0000000000000000
+DATA shuffle692<>+8(SB)/8, $0x0000000000000000
+DATA shuffle692<>+16(SB)/8, $0x0000000000000000
+DATA shuffle692<>+24(SB)/8, $0x0000000000000000
+DATA shuffle692<>+32(SB)/8, $0xffffffffffffffff
+DATA shuffle692<>+40(SB)/8, $0x0000000000000000
+DATA shuffle692<>+48(SB)/8, $0x0000000000000000
+DATA shuffle692<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle692<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle637<>+0(SB)/8, $0x0000000000000000
-DATA shuffle637<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle637<>+16(SB)/8, $0x0000000000000000
-DATA shuffle637<>+24(SB)/8, $0x0000000000000000
-DATA shuffle637<>+32(SB)/8, $0x0000000000000000
-DATA shuffle637<>+40(SB)/8, $0x0000000000000000
-DATA shuffle637<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle637<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle637<>(SB), RODATA|NOPTR, $64
+DATA shuffle693<>+0(SB)/8, $0x0000000000000000
+DATA shuffle693<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle693<>+16(SB)/8, $0x0000000000000000
+DATA shuffle693<>+24(SB)/8, $0x0000000000000000
+DATA shuffle693<>+32(SB)/8, $0x0000000000000000
+DATA shuffle693<>+40(SB)/8, $0x0000000000000000
+DATA shuffle693<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle693<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle693<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle638<>+0(SB)/8, $0x0000000000000000
-DATA shuffle638<>+8(SB)/8, $0x0000000000000000
-DATA shuffle638<>+16(SB)/8, $0x0000000000000000
-DATA shuffle638<>+24(SB)/8, $0xffffffffffffffff
-DATA shuffle638<>+32(SB)/8, $0x0000000000000000
-DATA shuffle638<>+40(SB)/8, $0x0000000000000000
-DATA shuffle638<>+48(SB)/8, $0x0000000000000000
-DATA shuffle638<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle638<>(SB), RODATA|NOPTR, $64
+DATA shuffle694<>+0(SB)/8, $0x0000000000000000
+DATA shuffle694<>+8(SB)/8, $0x0000000000000005
+DATA shuffle694<>+16(SB)/8, $0x0000000000000002
+DATA shuffle694<>+24(SB)/8, $0x0000000000000007
+DATA shuffle694<>+32(SB)/8, $0x0000000000000004
+DATA shuffle694<>+40(SB)/8, $0x0000000000000001
+DATA shuffle694<>+48(SB)/8, $0x0000000000000006
+DATA shuffle694<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle694<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle639<>+0(SB)/8, $0x0000000000000000
-DATA shuffle639<>+8(SB)/8, $0x0000000000000005
-DATA shuffle639<>+16(SB)/8, $0x0000000000000002
-DATA shuffle639<>+24(SB)/8, $0x0000000000000007
-DATA shuffle639<>+32(SB)/8, $0x0000000000000004
-DATA shuffle639<>+40(SB)/8, $0x0000000000000001
-DATA shuffle639<>+48(SB)/8, $0x0000000000000006
-DATA shuffle639<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle639<>(SB), RODATA|NOPTR, $64
+DATA shuffle695<>+0(SB)/8, $0x0000000000000001
+DATA shuffle695<>+8(SB)/8, $0x0000000000000006
+DATA shuffle695<>+16(SB)/8, $0x0000000000000003
+DATA shuffle695<>+24(SB)/8, $0x0000000000000000
+DATA shuffle695<>+32(SB)/8, $0x0000000000000005
+DATA shuffle695<>+40(SB)/8, $0x0000000000000002
+DATA shuffle695<>+48(SB)/8, $0x0000000000000007
+DATA shuffle695<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle695<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle640<>+0(SB)/8, $0x0000000000000001
-DATA shuffle640<>+8(SB)/8, $0x0000000000000006
-DATA shuffle640<>+16(SB)/8, $0x0000000000000003
-DATA shuffle640<>+24(SB)/8, $0x0000000000000000
-DATA shuffle640<>+32(SB)/8, $0x0000000000000005
-DATA shuffle640<>+40(SB)/8, $0x0000000000000002
-DATA shuffle640<>+48(SB)/8, $0x0000000000000007
-DATA shuffle640<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle640<>(SB), RODATA|NOPTR, $64
+DATA shuffle696<>+0(SB)/8, $0x0000000000000002
+DATA shuffle696<>+8(SB)/8, $0x0000000000000007
+DATA shuffle696<>+16(SB)/8, $0x0000000000000004
+DATA shuffle696<>+24(SB)/8, $0x0000000000000001
+DATA shuffle696<>+32(SB)/8, $0x0000000000000006
+DATA shuffle696<>+40(SB)/8, $0x0000000000000003
+DATA shuffle696<>+48(SB)/8, $0x0000000000000000
+DATA shuffle696<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle696<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle641<>+0(SB)/8, $0x0000000000000002
-DATA shuffle641<>+8(SB)/8, $0x0000000000000007
-DATA shuffle641<>+16(SB)/8, $0x0000000000000004
-DATA shuffle641<>+24(SB)/8, $0x0000000000000001
-DATA shuffle641<>+32(SB)/8, $0x0000000000000006
-DATA shuffle641<>+40(SB)/8, $0x0000000000000003
-DATA shuffle641<>+48(SB)/8, $0x0000000000000000
-DATA shuffle641<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle641<>(SB), RODATA|NOPTR, $64
+DATA shuffle697<>+0(SB)/8, $0x0000000000000003
+DATA shuffle697<>+8(SB)/8, $0x0000000000000000
+DATA shuffle697<>+16(SB)/8, $0x0000000000000005
+DATA shuffle697<>+24(SB)/8, $0x0000000000000002
+DATA shuffle697<>+32(SB)/8, $0x0000000000000007
+DATA shuffle697<>+40(SB)/8, $0x0000000000000004
+DATA shuffle697<>+48(SB)/8, $0x0000000000000001
+DATA shuffle697<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle697<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle642<>+0(SB)/8, $0x0000000000000003
-DATA shuffle642<>+8(SB)/8, $0x0000000000000000
-DATA shuffle642<>+16(SB)/8, $0x0000000000000005
-DATA shuffle642<>+24(SB)/8, $0x0000000000000002
-DATA shuffle642<>+32(SB)/8, $0x0000000000000007
-DATA shuffle642<>+40(SB)/8, $0x0000000000000004
-DATA shuffle642<>+48(SB)/8, $0x0000000000000001
-DATA shuffle642<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle642<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle643<>+0(SB)/8, $0x0000000000000004
-DATA shuffle643<>+8(SB)/8, $0x0000000000000001
-DATA shuffle643<>+16(SB)/8, $0x0000000000000006
-DATA shuffle643<>+24(SB)/8, $0x0000000000000003
-DATA shuffle643<>+32(SB)/8, $0x0000000000000000
-DATA shuffle643<>+40(SB)/8, $0x0000000000000005
-DATA shuffle643<>+48(SB)/8, $0x0000000000000002
-DATA shuffle643<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle643<>(SB), RODATA|NOPTR, $64
+DATA shuffle698<>+0(SB)/8, $0x0000000000000004
+DATA shuffle698<>+8(SB)/8, $0x0000000000000001
+DATA shuffle698<>+16(SB)/8, $0x0000000000000006
+DATA shuffle698<>+24(SB)/8, $0x0000000000000003
+DATA shuffle698<>+32(SB)/8, $0x0000000000000000
+DATA shuffle698<>+40(SB)/8, $0x0000000000000005
+DATA shuffle698<>+48(SB)/8, $0x0000000000000002
+DATA shuffle698<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle698<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -19856,417 +21301,417 @@ TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group762:
+group796:
 	MOVQ rows+24(FP), R8
 
-row763:
+row797:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last765
+	JB   last799
 
-chunks764:
+chunks798:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle644<>+0(SB), Z3
+	VMOVDQU64 shuffle699<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle645<>+0(SB), Z4
+	VMOVDQU64 shuffle700<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
 	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle646<>+0(SB), Z5
+	VMOVDQU64 shuffle701<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
 	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle647<>+0(SB), Z6
+	VMOVDQU64 shuffle702<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle648<>+0(SB), Z7
+	VMOVDQU64 shuffle703<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle649<>+0(SB), Z7
+	VMOVDQU64 shuffle704<>+0(SB), Z7
 	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle650<>+0(SB), Z3
+	VMOVDQU64 shuffle705<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle651<>+0(SB), Z3
+	VMOVDQU64 shuffle706<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle652<>+0(SB), Z3
+	VMOVDQU64 shuffle707<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle653<>+0(SB), Z3
+	VMOVDQU64 shuffle708<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle654<>+0(SB), Z3
+	VMOVDQU64 shuffle709<>+0(SB), Z3
 	VPERMI2B  Z5, Z0, Z3
-	VMOVDQU64 shuffle655<>+0(SB), Z7
+	VMOVDQU64 shuffle710<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 shuffle656<>+0(SB), Z7
+	VMOVDQU64 shuffle711<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 shuffle657<>+0(SB), Z7
+	VMOVDQU64 shuffle712<>+0(SB), Z7
 	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle658<>+0(SB), Z7
+	VMOVDQU64 shuffle713<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
 	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle659<>+0(SB), Z7
+	VMOVDQU64 shuffle714<>+0(SB), Z7
 	VPERMI2B  Z5, Z0, Z7
-	VMOVDQU64 shuffle660<>+0(SB), Z3
+	VMOVDQU64 shuffle715<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle661<>+0(SB), Z3
+	VMOVDQU64 shuffle716<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 shuffle662<>+0(SB), Z3
+	VMOVDQU64 shuffle717<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle663<>+0(SB), Z3
+	VMOVDQU64 shuffle718<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle664<>+0(SB), Z3
+	VMOVDQU64 shuffle719<>+0(SB), Z3
 	VPERMI2B  Z5, Z1, Z3
-	VMOVDQU64 shuffle665<>+0(SB), Z7
+	VMOVDQU64 shuffle720<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle666<>+0(SB), Z7
+	VMOVDQU64 shuffle721<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 shuffle667<>+0(SB), Z7
+	VMOVDQU64 shuffle722<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle668<>+0(SB), Z7
+	VMOVDQU64 shuffle723<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle669<>+0(SB), Z3
+	VMOVDQU64 shuffle724<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z1
-	VMOVDQU64 shuffle670<>+0(SB), Z3
+	VMOVDQU64 shuffle725<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z1
-	VMOVDQU64 shuffle671<>+0(SB), Z3
+	VMOVDQU64 shuffle726<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z1
-	VMOVDQU64 shuffle672<>+0(SB), Z3
+	VMOVDQU64 shuffle727<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z1
-	VMOVDQU64 shuffle673<>+0(SB), Z3
+	VMOVDQU64 shuffle728<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z1
 	VMOVDQU64 Z1, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks764
+	JAE       chunks798
 
-last765:
+last799:
 	TESTQ R10, R10
-	JZ    rowdone766
+	JZ    rowdone800
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks764
+	JMP   chunks798
 
-rowdone766:
+rowdone800:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row763
+	JNZ  row797
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group762
+	JNZ  group796
 	VZEROUPPER
 	RET
 
-DATA shuffle644<>+0(SB)/8, $0x2a241e18120c0600
-DATA shuffle644<>+8(SB)/8, $0x5a544e48423c3630
-DATA shuffle644<>+16(SB)/8, $0x00007e78726c6660
-DATA shuffle644<>+24(SB)/8, $0x0000000000000000
-DATA shuffle644<>+32(SB)/8, $0x0000000000000000
-DATA shuffle644<>+40(SB)/8, $0x0000000000000000
-DATA shuffle644<>+48(SB)/8, $0x0000000000000000
-DATA shuffle644<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle644<>(SB), RODATA|NOPTR, $64
+DATA shuffle699<>+0(SB)/8, $0x2a241e18120c0600
+DATA shuffle699<>+8(SB)/8, $0x5a544e48423c3630
+DATA shuffle699<>+16(SB)/8, $0x00007e78726c6660
+DATA shuffle699<>+24(SB)/8, $0x0000000000000000
+DATA shuffle699<>+32(SB)/8, $0x0000000000000000
+DATA shuffle699<>+40(SB)/8, $0x0000000000000000
+DATA shuffle699<>+48(SB)/8, $0x0000000000000000
+DATA shuffle699<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle699<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle645<>+0(SB)/8, $0x0706050403020100
-DATA shuffle645<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle645<>+16(SB)/8, $0x1716151413121110
-DATA shuffle645<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle645<>+32(SB)/8, $0x6a645e58524c4640
-DATA shuffle645<>+40(SB)/8, $0x2f2e2d2c2b7c7670
-DATA shuffle645<>+48(SB)/8, $0x3736353433323130
-DATA shuffle645<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle645<>(SB), RODATA|NOPTR, $64
+DATA shuffle700<>+0(SB)/8, $0x0706050403020100
+DATA shuffle700<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle700<>+16(SB)/8, $0x1716151413121110
+DATA shuffle700<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle700<>+32(SB)/8, $0x6a645e58524c4640
+DATA shuffle700<>+40(SB)/8, $0x2f2e2d2c2b7c7670
+DATA shuffle700<>+48(SB)/8, $0x3736353433323130
+DATA shuffle700<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle700<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle646<>+0(SB)/8, $0x0706050403020100
-DATA shuffle646<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle646<>+16(SB)/8, $0x1716151413121110
-DATA shuffle646<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle646<>+32(SB)/8, $0x2726252423222120
-DATA shuffle646<>+40(SB)/8, $0x5a544e48422a2928
-DATA shuffle646<>+48(SB)/8, $0x37367e78726c6660
-DATA shuffle646<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle646<>(SB), RODATA|NOPTR, $64
+DATA shuffle701<>+0(SB)/8, $0x0706050403020100
+DATA shuffle701<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle701<>+16(SB)/8, $0x1716151413121110
+DATA shuffle701<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle701<>+32(SB)/8, $0x2726252423222120
+DATA shuffle701<>+40(SB)/8, $0x5a544e48422a2928
+DATA shuffle701<>+48(SB)/8, $0x37367e78726c6660
+DATA shuffle701<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle647<>+0(SB)/8, $0x0706050403020100
-DATA shuffle647<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle647<>+16(SB)/8, $0x4a44151413121110
-DATA shuffle647<>+24(SB)/8, $0x7a746e68625c5650
-DATA shuffle647<>+32(SB)/8, $0x2726252423222120
-DATA shuffle647<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle647<>+48(SB)/8, $0x3736353433323130
-DATA shuffle647<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle647<>(SB), RODATA|NOPTR, $64
+DATA shuffle702<>+0(SB)/8, $0x0706050403020100
+DATA shuffle702<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle702<>+16(SB)/8, $0x4a44151413121110
+DATA shuffle702<>+24(SB)/8, $0x7a746e68625c5650
+DATA shuffle702<>+32(SB)/8, $0x2726252423222120
+DATA shuffle702<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle702<>+48(SB)/8, $0x3736353433323130
+DATA shuffle702<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle648<>+0(SB)/8, $0x0706050403020100
-DATA shuffle648<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle648<>+16(SB)/8, $0x1716151413121110
-DATA shuffle648<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle648<>+32(SB)/8, $0x2726252423222120
-DATA shuffle648<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle648<>+48(SB)/8, $0x4a44353433323130
-DATA shuffle648<>+56(SB)/8, $0x7a746e68625c5650
-GLOBL shuffle648<>(SB), RODATA|NOPTR, $64
+DATA shuffle703<>+0(SB)/8, $0x0706050403020100
+DATA shuffle703<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle703<>+16(SB)/8, $0x1716151413121110
+DATA shuffle703<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle703<>+32(SB)/8, $0x2726252423222120
+DATA shuffle703<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle703<>+48(SB)/8, $0x4a44353433323130
+DATA shuffle703<>+56(SB)/8, $0x7a746e68625c5650
+GLOBL shuffle703<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle649<>+0(SB)/8, $0x2b251f19130d0701
-DATA shuffle649<>+8(SB)/8, $0x5b554f49433d3731
-DATA shuffle649<>+16(SB)/8, $0x00007f79736d6761
-DATA shuffle649<>+24(SB)/8, $0x0000000000000000
-DATA shuffle649<>+32(SB)/8, $0x0000000000000000
-DATA shuffle649<>+40(SB)/8, $0x0000000000000000
-DATA shuffle649<>+48(SB)/8, $0x0000000000000000
-DATA shuffle649<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle649<>(SB), RODATA|NOPTR, $64
+DATA shuffle704<>+0(SB)/8, $0x2b251f19130d0701
+DATA shuffle704<>+8(SB)/8, $0x5b554f49433d3731
+DATA shuffle704<>+16(SB)/8, $0x00007f79736d6761
+DATA shuffle704<>+24(SB)/8, $0x0000000000000000
+DATA shuffle704<>+32(SB)/8, $0x0000000000000000
+DATA shuffle704<>+40(SB)/8, $0x0000000000000000
+DATA shuffle704<>+48(SB)/8, $0x0000000000000000
+DATA shuffle704<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle704<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle650<>+0(SB)/8, $0x0706050403020100
-DATA shuffle650<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle650<>+16(SB)/8, $0x1716151413121110
-DATA shuffle650<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle650<>+32(SB)/8, $0x6b655f59534d4741
-DATA shuffle650<>+40(SB)/8, $0x2f2e2d2c2b7d7771
-DATA shuffle650<>+48(SB)/8, $0x3736353433323130
-DATA shuffle650<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle650<>(SB), RODATA|NOPTR, $64
+DATA shuffle705<>+0(SB)/8, $0x0706050403020100
+DATA shuffle705<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle705<>+16(SB)/8, $0x1716151413121110
+DATA shuffle705<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle705<>+32(SB)/8, $0x6b655f59534d4741
+DATA shuffle705<>+40(SB)/8, $0x2f2e2d2c2b7d7771
+DATA shuffle705<>+48(SB)/8, $0x3736353433323130
+DATA shuffle705<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle705<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle651<>+0(SB)/8, $0x0706050403020100
-DATA shuffle651<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle651<>+16(SB)/8, $0x1716151413121110
-DATA shuffle651<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle651<>+32(SB)/8, $0x2726252423222120
-DATA shuffle651<>+40(SB)/8, $0x5b554f49432a2928
-DATA shuffle651<>+48(SB)/8, $0x37367f79736d6761
-DATA shuffle651<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle651<>(SB), RODATA|NOPTR, $64
+DATA shuffle706<>+0(SB)/8, $0x0706050403020100
+DATA shuffle706<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle706<>+16(SB)/8, $0x1716151413121110
+DATA shuffle706<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle706<>+32(SB)/8, $0x2726252423222120
+DATA shuffle706<>+40(SB)/8, $0x5b554f49432a2928
+DATA shuffle706<>+48(SB)/8, $0x37367f79736d6761
+DATA shuffle706<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle706<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle652<>+0(SB)/8, $0x0706050403020100
-DATA shuffle652<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle652<>+16(SB)/8, $0x4b45151413121110
-DATA shuffle652<>+24(SB)/8, $0x7b756f69635d5751
-DATA shuffle652<>+32(SB)/8, $0x2726252423222120
-DATA shuffle652<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle652<>+48(SB)/8, $0x3736353433323130
-DATA shuffle652<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle652<>(SB), RODATA|NOPTR, $64
+DATA shuffle707<>+0(SB)/8, $0x0706050403020100
+DATA shuffle707<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle707<>+16(SB)/8, $0x4b45151413121110
+DATA shuffle707<>+24(SB)/8, $0x7b756f69635d5751
+DATA shuffle707<>+32(SB)/8, $0x2726252423222120
+DATA shuffle707<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle707<>+48(SB)/8, $0x3736353433323130
+DATA shuffle707<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle707<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle653<>+0(SB)/8, $0x0706050403020100
-DATA shuffle653<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle653<>+16(SB)/8, $0x1716151413121110
-DATA shuffle653<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle653<>+32(SB)/8, $0x2726252423222120
-DATA shuffle653<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle653<>+48(SB)/8, $0x4b45353433323130
-DATA shuffle653<>+56(SB)/8, $0x7b756f69635d5751
-GLOBL shuffle653<>(SB), RODATA|NOPTR, $64
+DATA shuffle708<>+0(SB)/8, $0x0706050403020100
+DATA shuffle708<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle708<>+16(SB)/8, $0x1716151413121110
+DATA shuffle708<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle708<>+32(SB)/8, $0x2726252423222120
+DATA shuffle708<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle708<>+48(SB)/8, $0x4b45353433323130
+DATA shuffle708<>+56(SB)/8, $0x7b756f69635d5751
+GLOBL shuffle708<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle654<>+0(SB)/8, $0x2c26201a140e0802
-DATA shuffle654<>+8(SB)/8, $0x00000000003e3832
-DATA shuffle654<>+16(SB)/8, $0x4c46400000000000
-DATA shuffle654<>+24(SB)/8, $0x7c76706a645e5852
-DATA shuffle654<>+32(SB)/8, $0x0000000000000000
-DATA shuffle654<>+40(SB)/8, $0x0000000000000000
-DATA shuffle654<>+48(SB)/8, $0x0000000000000000
-DATA shuffle654<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle654<>(SB), RODATA|NOPTR, $64
+DATA shuffle709<>+0(SB)/8, $0x2c26201a140e0802
+DATA shuffle709<>+8(SB)/8, $0x00000000003e3832
+DATA shuffle709<>+16(SB)/8, $0x4c46400000000000
+DATA shuffle709<>+24(SB)/8, $0x7c76706a645e5852
+DATA shuffle709<>+32(SB)/8, $0x0000000000000000
+DATA shuffle709<>+40(SB)/8, $0x0000000000000000
+DATA shuffle709<>+48(SB)/8, $0x0000000000000000
+DATA shuffle709<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle709<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle655<>+0(SB)/8, $0x0706050403020100
-DATA shuffle655<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle655<>+16(SB)/8, $0x1716151413121110
-DATA shuffle655<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle655<>+32(SB)/8, $0x6c66605a544e4842
-DATA shuffle655<>+40(SB)/8, $0x2f2e2d2c2b7e7872
-DATA shuffle655<>+48(SB)/8, $0x3736353433323130
-DATA shuffle655<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle655<>(SB), RODATA|NOPTR, $64
+DATA shuffle710<>+0(SB)/8, $0x0706050403020100
+DATA shuffle710<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle710<>+16(SB)/8, $0x1716151413121110
+DATA shuffle710<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle710<>+32(SB)/8, $0x6c66605a544e4842
+DATA shuffle710<>+40(SB)/8, $0x2f2e2d2c2b7e7872
+DATA shuffle710<>+48(SB)/8, $0x3736353433323130
+DATA shuffle710<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle710<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle656<>+0(SB)/8, $0x0706050403020100
-DATA shuffle656<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle656<>+16(SB)/8, $0x1716151413121110
-DATA shuffle656<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle656<>+32(SB)/8, $0x2726252423222120
-DATA shuffle656<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle656<>+48(SB)/8, $0x4c46403433323130
-DATA shuffle656<>+56(SB)/8, $0x7c76706a645e5852
-GLOBL shuffle656<>(SB), RODATA|NOPTR, $64
+DATA shuffle711<>+0(SB)/8, $0x0706050403020100
+DATA shuffle711<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle711<>+16(SB)/8, $0x1716151413121110
+DATA shuffle711<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle711<>+32(SB)/8, $0x2726252423222120
+DATA shuffle711<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle711<>+48(SB)/8, $0x4c46403433323130
+DATA shuffle711<>+56(SB)/8, $0x7c76706a645e5852
+GLOBL shuffle711<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle657<>+0(SB)/8, $0x0706050403020100
-DATA shuffle657<>+8(SB)/8, $0x5c56504a440a0908
-DATA shuffle657<>+16(SB)/8, $0x1716157a746e6862
-DATA shuffle657<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle657<>+32(SB)/8, $0x2726252423222120
-DATA shuffle657<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle657<>+48(SB)/8, $0x3736353433323130
-DATA shuffle657<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle657<>(SB), RODATA|NOPTR, $64
+DATA shuffle712<>+0(SB)/8, $0x0706050403020100
+DATA shuffle712<>+8(SB)/8, $0x5c56504a440a0908
+DATA shuffle712<>+16(SB)/8, $0x1716157a746e6862
+DATA shuffle712<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle712<>+32(SB)/8, $0x2726252423222120
+DATA shuffle712<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle712<>+48(SB)/8, $0x3736353433323130
+DATA shuffle712<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle712<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle658<>+0(SB)/8, $0x0706050403020100
-DATA shuffle658<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle658<>+16(SB)/8, $0x1716151413121110
-DATA shuffle658<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle658<>+32(SB)/8, $0x2726252423222120
-DATA shuffle658<>+40(SB)/8, $0x5c56504a442a2928
-DATA shuffle658<>+48(SB)/8, $0x3736357a746e6862
-DATA shuffle658<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle658<>(SB), RODATA|NOPTR, $64
+DATA shuffle713<>+0(SB)/8, $0x0706050403020100
+DATA shuffle713<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle713<>+16(SB)/8, $0x1716151413121110
+DATA shuffle713<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle713<>+32(SB)/8, $0x2726252423222120
+DATA shuffle713<>+40(SB)/8, $0x5c56504a442a2928
+DATA shuffle713<>+48(SB)/8, $0x3736357a746e6862
+DATA shuffle713<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle713<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle659<>+0(SB)/8, $0x2d27211b150f0903
-DATA shuffle659<>+8(SB)/8, $0x00000000003f3933
-DATA shuffle659<>+16(SB)/8, $0x4d47410000000000
-DATA shuffle659<>+24(SB)/8, $0x7d77716b655f5953
-DATA shuffle659<>+32(SB)/8, $0x0000000000000000
-DATA shuffle659<>+40(SB)/8, $0x0000000000000000
-DATA shuffle659<>+48(SB)/8, $0x0000000000000000
-DATA shuffle659<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle659<>(SB), RODATA|NOPTR, $64
+DATA shuffle714<>+0(SB)/8, $0x2d27211b150f0903
+DATA shuffle714<>+8(SB)/8, $0x00000000003f3933
+DATA shuffle714<>+16(SB)/8, $0x4d47410000000000
+DATA shuffle714<>+24(SB)/8, $0x7d77716b655f5953
+DATA shuffle714<>+32(SB)/8, $0x0000000000000000
+DATA shuffle714<>+40(SB)/8, $0x0000000000000000
+DATA shuffle714<>+48(SB)/8, $0x0000000000000000
+DATA shuffle714<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle714<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle660<>+0(SB)/8, $0x0706050403020100
-DATA shuffle660<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle660<>+16(SB)/8, $0x1716151413121110
-DATA shuffle660<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle660<>+32(SB)/8, $0x6d67615b554f4943
-DATA shuffle660<>+40(SB)/8, $0x2f2e2d2c2b7f7973
-DATA shuffle660<>+48(SB)/8, $0x3736353433323130
-DATA shuffle660<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle660<>(SB), RODATA|NOPTR, $64
+DATA shuffle715<>+0(SB)/8, $0x0706050403020100
+DATA shuffle715<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle715<>+16(SB)/8, $0x1716151413121110
+DATA shuffle715<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle715<>+32(SB)/8, $0x6d67615b554f4943
+DATA shuffle715<>+40(SB)/8, $0x2f2e2d2c2b7f7973
+DATA shuffle715<>+48(SB)/8, $0x3736353433323130
+DATA shuffle715<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle715<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle661<>+0(SB)/8, $0x0706050403020100
-DATA shuffle661<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle661<>+16(SB)/8, $0x1716151413121110
-DATA shuffle661<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle661<>+32(SB)/8, $0x2726252423222120
-DATA shuffle661<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle661<>+48(SB)/8, $0x4d47413433323130
-DATA shuffle661<>+56(SB)/8, $0x7d77716b655f5953
-GLOBL shuffle661<>(SB), RODATA|NOPTR, $64
+DATA shuffle716<>+0(SB)/8, $0x0706050403020100
+DATA shuffle716<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle716<>+16(SB)/8, $0x1716151413121110
+DATA shuffle716<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle716<>+32(SB)/8, $0x2726252423222120
+DATA shuffle716<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle716<>+48(SB)/8, $0x4d47413433323130
+DATA shuffle716<>+56(SB)/8, $0x7d77716b655f5953
+GLOBL shuffle716<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle662<>+0(SB)/8, $0x0706050403020100
-DATA shuffle662<>+8(SB)/8, $0x5d57514b450a0908
-DATA shuffle662<>+16(SB)/8, $0x1716157b756f6963
-DATA shuffle662<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle662<>+32(SB)/8, $0x2726252423222120
-DATA shuffle662<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle662<>+48(SB)/8, $0x3736353433323130
-DATA shuffle662<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
+DATA shuffle717<>+0(SB)/8, $0x0706050403020100
+DATA shuffle717<>+8(SB)/8, $0x5d57514b450a0908
+DATA shuffle717<>+16(SB)/8, $0x1716157b756f6963
+DATA shuffle717<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle717<>+32(SB)/8, $0x2726252423222120
+DATA shuffle717<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle717<>+48(SB)/8, $0x3736353433323130
+DATA shuffle717<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle717<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle663<>+0(SB)/8, $0x0706050403020100
-DATA shuffle663<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle663<>+16(SB)/8, $0x1716151413121110
-DATA shuffle663<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle663<>+32(SB)/8, $0x2726252423222120
-DATA shuffle663<>+40(SB)/8, $0x5d57514b452a2928
-DATA shuffle663<>+48(SB)/8, $0x3736357b756f6963
-DATA shuffle663<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle663<>(SB), RODATA|NOPTR, $64
+DATA shuffle718<>+0(SB)/8, $0x0706050403020100
+DATA shuffle718<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle718<>+16(SB)/8, $0x1716151413121110
+DATA shuffle718<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle718<>+32(SB)/8, $0x2726252423222120
+DATA shuffle718<>+40(SB)/8, $0x5d57514b452a2928
+DATA shuffle718<>+48(SB)/8, $0x3736357b756f6963
+DATA shuffle718<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle718<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle664<>+0(SB)/8, $0x0000000000000000
-DATA shuffle664<>+8(SB)/8, $0x1e18120c06000000
-DATA shuffle664<>+16(SB)/8, $0x4e48423c36302a24
-DATA shuffle664<>+24(SB)/8, $0x7e78726c66605a54
-DATA shuffle664<>+32(SB)/8, $0x0000000000000000
-DATA shuffle664<>+40(SB)/8, $0x0000000000000000
-DATA shuffle664<>+48(SB)/8, $0x0000000000000000
-DATA shuffle664<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle664<>(SB), RODATA|NOPTR, $64
+DATA shuffle719<>+0(SB)/8, $0x0000000000000000
+DATA shuffle719<>+8(SB)/8, $0x1e18120c06000000
+DATA shuffle719<>+16(SB)/8, $0x4e48423c36302a24
+DATA shuffle719<>+24(SB)/8, $0x7e78726c66605a54
+DATA shuffle719<>+32(SB)/8, $0x0000000000000000
+DATA shuffle719<>+40(SB)/8, $0x0000000000000000
+DATA shuffle719<>+48(SB)/8, $0x0000000000000000
+DATA shuffle719<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle719<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle665<>+0(SB)/8, $0x0706050403020100
-DATA shuffle665<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle665<>+16(SB)/8, $0x1716151413121110
-DATA shuffle665<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle665<>+32(SB)/8, $0x2726252423222120
-DATA shuffle665<>+40(SB)/8, $0x5e58524c46402928
-DATA shuffle665<>+48(SB)/8, $0x3736357c76706a64
-DATA shuffle665<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle665<>(SB), RODATA|NOPTR, $64
+DATA shuffle720<>+0(SB)/8, $0x0706050403020100
+DATA shuffle720<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle720<>+16(SB)/8, $0x1716151413121110
+DATA shuffle720<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle720<>+32(SB)/8, $0x2726252423222120
+DATA shuffle720<>+40(SB)/8, $0x5e58524c46402928
+DATA shuffle720<>+48(SB)/8, $0x3736357c76706a64
+DATA shuffle720<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle720<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle666<>+0(SB)/8, $0x0706050403020100
-DATA shuffle666<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle666<>+16(SB)/8, $0x1716151413121110
-DATA shuffle666<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle666<>+32(SB)/8, $0x2726252423222120
-DATA shuffle666<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle666<>+48(SB)/8, $0x4e48423433323130
-DATA shuffle666<>+56(SB)/8, $0x7e78726c66605a54
-GLOBL shuffle666<>(SB), RODATA|NOPTR, $64
+DATA shuffle721<>+0(SB)/8, $0x0706050403020100
+DATA shuffle721<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle721<>+16(SB)/8, $0x1716151413121110
+DATA shuffle721<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle721<>+32(SB)/8, $0x2726252423222120
+DATA shuffle721<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle721<>+48(SB)/8, $0x4e48423433323130
+DATA shuffle721<>+56(SB)/8, $0x7e78726c66605a54
+GLOBL shuffle721<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle667<>+0(SB)/8, $0x6e68625c56504a44
-DATA shuffle667<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
-DATA shuffle667<>+16(SB)/8, $0x1716151413121110
-DATA shuffle667<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle667<>+32(SB)/8, $0x2726252423222120
-DATA shuffle667<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle667<>+48(SB)/8, $0x3736353433323130
-DATA shuffle667<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle667<>(SB), RODATA|NOPTR, $64
+DATA shuffle722<>+0(SB)/8, $0x6e68625c56504a44
+DATA shuffle722<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
+DATA shuffle722<>+16(SB)/8, $0x1716151413121110
+DATA shuffle722<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle722<>+32(SB)/8, $0x2726252423222120
+DATA shuffle722<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle722<>+48(SB)/8, $0x3736353433323130
+DATA shuffle722<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle722<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle668<>+0(SB)/8, $0x0706050403020100
-DATA shuffle668<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle668<>+16(SB)/8, $0x1716151413121110
-DATA shuffle668<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle668<>+32(SB)/8, $0x6e68625c56504a44
-DATA shuffle668<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
-DATA shuffle668<>+48(SB)/8, $0x3736353433323130
-DATA shuffle668<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle668<>(SB), RODATA|NOPTR, $64
+DATA shuffle723<>+0(SB)/8, $0x0706050403020100
+DATA shuffle723<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle723<>+16(SB)/8, $0x1716151413121110
+DATA shuffle723<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle723<>+32(SB)/8, $0x6e68625c56504a44
+DATA shuffle723<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
+DATA shuffle723<>+48(SB)/8, $0x3736353433323130
+DATA shuffle723<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle723<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle669<>+0(SB)/8, $0x0000000000000000
-DATA shuffle669<>+8(SB)/8, $0x1f19130d07010000
-DATA shuffle669<>+16(SB)/8, $0x4f49433d37312b25
-DATA shuffle669<>+24(SB)/8, $0x7f79736d67615b55
-DATA shuffle669<>+32(SB)/8, $0x0000000000000000
-DATA shuffle669<>+40(SB)/8, $0x0000000000000000
-DATA shuffle669<>+48(SB)/8, $0x0000000000000000
-DATA shuffle669<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle669<>(SB), RODATA|NOPTR, $64
+DATA shuffle724<>+0(SB)/8, $0x0000000000000000
+DATA shuffle724<>+8(SB)/8, $0x1f19130d07010000
+DATA shuffle724<>+16(SB)/8, $0x4f49433d37312b25
+DATA shuffle724<>+24(SB)/8, $0x7f79736d67615b55
+DATA shuffle724<>+32(SB)/8, $0x0000000000000000
+DATA shuffle724<>+40(SB)/8, $0x0000000000000000
+DATA shuffle724<>+48(SB)/8, $0x0000000000000000
+DATA shuffle724<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle724<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle670<>+0(SB)/8, $0x0706050403020100
-DATA shuffle670<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle670<>+16(SB)/8, $0x1716151413121110
-DATA shuffle670<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle670<>+32(SB)/8, $0x2726252423222120
-DATA shuffle670<>+40(SB)/8, $0x5f59534d47412928
-DATA shuffle670<>+48(SB)/8, $0x3736357d77716b65
-DATA shuffle670<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle670<>(SB), RODATA|NOPTR, $64
+DATA shuffle725<>+0(SB)/8, $0x0706050403020100
+DATA shuffle725<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle725<>+16(SB)/8, $0x1716151413121110
+DATA shuffle725<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle725<>+32(SB)/8, $0x2726252423222120
+DATA shuffle725<>+40(SB)/8, $0x5f59534d47412928
+DATA shuffle725<>+48(SB)/8, $0x3736357d77716b65
+DATA shuffle725<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle725<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle671<>+0(SB)/8, $0x0706050403020100
-DATA shuffle671<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle671<>+16(SB)/8, $0x1716151413121110
-DATA shuffle671<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle671<>+32(SB)/8, $0x2726252423222120
-DATA shuffle671<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle671<>+48(SB)/8, $0x4f49433433323130
-DATA shuffle671<>+56(SB)/8, $0x7f79736d67615b55
-GLOBL shuffle671<>(SB), RODATA|NOPTR, $64
+DATA shuffle726<>+0(SB)/8, $0x0706050403020100
+DATA shuffle726<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle726<>+16(SB)/8, $0x1716151413121110
+DATA shuffle726<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle726<>+32(SB)/8, $0x2726252423222120
+DATA shuffle726<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle726<>+48(SB)/8, $0x4f49433433323130
+DATA shuffle726<>+56(SB)/8, $0x7f79736d67615b55
+GLOBL shuffle726<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle672<>+0(SB)/8, $0x6f69635d57514b45
-DATA shuffle672<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
-DATA shuffle672<>+16(SB)/8, $0x1716151413121110
-DATA shuffle672<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle672<>+32(SB)/8, $0x2726252423222120
-DATA shuffle672<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle672<>+48(SB)/8, $0x3736353433323130
-DATA shuffle672<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle672<>(SB), RODATA|NOPTR, $64
+DATA shuffle727<>+0(SB)/8, $0x6f69635d57514b45
+DATA shuffle727<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
+DATA shuffle727<>+16(SB)/8, $0x1716151413121110
+DATA shuffle727<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle727<>+32(SB)/8, $0x2726252423222120
+DATA shuffle727<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle727<>+48(SB)/8, $0x3736353433323130
+DATA shuffle727<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle727<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle673<>+0(SB)/8, $0x0706050403020100
-DATA shuffle673<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle673<>+16(SB)/8, $0x1716151413121110
-DATA shuffle673<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle673<>+32(SB)/8, $0x6f69635d57514b45
-DATA shuffle673<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
-DATA shuffle673<>+48(SB)/8, $0x3736353433323130
-DATA shuffle673<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle673<>(SB), RODATA|NOPTR, $64
+DATA shuffle728<>+0(SB)/8, $0x0706050403020100
+DATA shuffle728<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle728<>+16(SB)/8, $0x1716151413121110
+DATA shuffle728<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle728<>+32(SB)/8, $0x6f69635d57514b45
+DATA shuffle728<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
+DATA shuffle728<>+48(SB)/8, $0x3736353433323130
+DATA shuffle728<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle728<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -20290,417 +21735,417 @@ TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group767:
+group801:
 	MOVQ rows+24(FP), R8
 
-row768:
+row802:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last770
+	JB   last804
 
-chunks769:
+chunks803:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 192(R12), Z1
-	VMOVDQU64 shuffle674<>+0(SB), Z3
+	VMOVDQU64 shuffle729<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 64(R12), Z2
-	VMOVDQU64 shuffle675<>+0(SB), Z4
+	VMOVDQU64 shuffle730<>+0(SB), Z4
 	VPERMT2B  Z2, Z4, Z3
 	VMOVDQU64 128(R12), Z4
-	VMOVDQU64 shuffle676<>+0(SB), Z5
+	VMOVDQU64 shuffle731<>+0(SB), Z5
 	VPERMT2B  Z4, Z5, Z3
 	VMOVDQU64 256(R12), Z5
-	VMOVDQU64 shuffle677<>+0(SB), Z6
+	VMOVDQU64 shuffle732<>+0(SB), Z6
 	VPERMT2B  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle678<>+0(SB), Z7
+	VMOVDQU64 shuffle733<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle679<>+0(SB), Z7
+	VMOVDQU64 shuffle734<>+0(SB), Z7
 	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle680<>+0(SB), Z3
+	VMOVDQU64 shuffle735<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle681<>+0(SB), Z3
+	VMOVDQU64 shuffle736<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle682<>+0(SB), Z3
+	VMOVDQU64 shuffle737<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle683<>+0(SB), Z3
+	VMOVDQU64 shuffle738<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle684<>+0(SB), Z3
+	VMOVDQU64 shuffle739<>+0(SB), Z3
 	VPERMI2B  Z5, Z2, Z3
-	VMOVDQU64 shuffle685<>+0(SB), Z7
+	VMOVDQU64 shuffle740<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle686<>+0(SB), Z7
+	VMOVDQU64 shuffle741<>+0(SB), Z7
 	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle687<>+0(SB), Z7
+	VMOVDQU64 shuffle742<>+0(SB), Z7
 	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle688<>+0(SB), Z7
+	VMOVDQU64 shuffle743<>+0(SB), Z7
 	VPERMT2B  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle689<>+0(SB), Z7
+	VMOVDQU64 shuffle744<>+0(SB), Z7
 	VPERMI2B  Z5, Z2, Z7
-	VMOVDQU64 shuffle690<>+0(SB), Z3
+	VMOVDQU64 shuffle745<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z7
-	VMOVDQU64 shuffle691<>+0(SB), Z3
+	VMOVDQU64 shuffle746<>+0(SB), Z3
 	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle692<>+0(SB), Z3
+	VMOVDQU64 shuffle747<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle693<>+0(SB), Z3
+	VMOVDQU64 shuffle748<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle694<>+0(SB), Z3
+	VMOVDQU64 shuffle749<>+0(SB), Z3
 	VPERMI2B  Z6, Z4, Z3
-	VMOVDQU64 shuffle695<>+0(SB), Z7
+	VMOVDQU64 shuffle750<>+0(SB), Z7
 	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle696<>+0(SB), Z7
+	VMOVDQU64 shuffle751<>+0(SB), Z7
 	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 shuffle697<>+0(SB), Z7
+	VMOVDQU64 shuffle752<>+0(SB), Z7
 	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle698<>+0(SB), Z7
+	VMOVDQU64 shuffle753<>+0(SB), Z7
 	VPERMT2B  Z5, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle699<>+0(SB), Z3
+	VMOVDQU64 shuffle754<>+0(SB), Z3
 	VPERMT2B  Z6, Z3, Z4
-	VMOVDQU64 shuffle700<>+0(SB), Z3
+	VMOVDQU64 shuffle755<>+0(SB), Z3
 	VPERMT2B  Z0, Z3, Z4
-	VMOVDQU64 shuffle701<>+0(SB), Z3
+	VMOVDQU64 shuffle756<>+0(SB), Z3
 	VPERMT2B  Z2, Z3, Z4
-	VMOVDQU64 shuffle702<>+0(SB), Z3
+	VMOVDQU64 shuffle757<>+0(SB), Z3
 	VPERMT2B  Z1, Z3, Z4
-	VMOVDQU64 shuffle703<>+0(SB), Z3
+	VMOVDQU64 shuffle758<>+0(SB), Z3
 	VPERMT2B  Z5, Z3, Z4
 	VMOVDQU64 Z4, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks769
+	JAE       chunks803
 
-last770:
+last804:
 	TESTQ R10, R10
-	JZ    rowdone771
+	JZ    rowdone805
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks769
+	JMP   chunks803
 
-rowdone771:
+rowdone805:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row768
+	JNZ  row802
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group767
+	JNZ  group801
 	VZEROUPPER
 	RET
 
-DATA shuffle674<>+0(SB)/8, $0x252419180d0c0100
-DATA shuffle674<>+8(SB)/8, $0x000000003d3c3130
-DATA shuffle674<>+16(SB)/8, $0x0000000000000000
-DATA shuffle674<>+24(SB)/8, $0x0000000000000000
-DATA shuffle674<>+32(SB)/8, $0x656459584d4c4140
-DATA shuffle674<>+40(SB)/8, $0x000000007d7c7170
-DATA shuffle674<>+48(SB)/8, $0x0000000000000000
-DATA shuffle674<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle674<>(SB), RODATA|NOPTR, $64
+DATA shuffle729<>+0(SB)/8, $0x252419180d0c0100
+DATA shuffle729<>+8(SB)/8, $0x000000003d3c3130
+DATA shuffle729<>+16(SB)/8, $0x0000000000000000
+DATA shuffle729<>+24(SB)/8, $0x0000000000000000
+DATA shuffle729<>+32(SB)/8, $0x656459584d4c4140
+DATA shuffle729<>+40(SB)/8, $0x000000007d7c7170
+DATA shuffle729<>+48(SB)/8, $0x0000000000000000
+DATA shuffle729<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle729<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle675<>+0(SB)/8, $0x0706050403020100
-DATA shuffle675<>+8(SB)/8, $0x555449480b0a0908
-DATA shuffle675<>+16(SB)/8, $0x171679786d6c6160
-DATA shuffle675<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle675<>+32(SB)/8, $0x2726252423222120
-DATA shuffle675<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle675<>+48(SB)/8, $0x3736353433323130
-DATA shuffle675<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle675<>(SB), RODATA|NOPTR, $64
+DATA shuffle730<>+0(SB)/8, $0x0706050403020100
+DATA shuffle730<>+8(SB)/8, $0x555449480b0a0908
+DATA shuffle730<>+16(SB)/8, $0x171679786d6c6160
+DATA shuffle730<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle730<>+32(SB)/8, $0x2726252423222120
+DATA shuffle730<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle730<>+48(SB)/8, $0x3736353433323130
+DATA shuffle730<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle730<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle676<>+0(SB)/8, $0x0706050403020100
-DATA shuffle676<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle676<>+16(SB)/8, $0x4544151413121110
-DATA shuffle676<>+24(SB)/8, $0x757469685d5c5150
-DATA shuffle676<>+32(SB)/8, $0x2726252423222120
-DATA shuffle676<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle676<>+48(SB)/8, $0x3736353433323130
-DATA shuffle676<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle676<>(SB), RODATA|NOPTR, $64
+DATA shuffle731<>+0(SB)/8, $0x0706050403020100
+DATA shuffle731<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle731<>+16(SB)/8, $0x4544151413121110
+DATA shuffle731<>+24(SB)/8, $0x757469685d5c5150
+DATA shuffle731<>+32(SB)/8, $0x2726252423222120
+DATA shuffle731<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle731<>+48(SB)/8, $0x3736353433323130
+DATA shuffle731<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle731<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle677<>+0(SB)/8, $0x0706050403020100
-DATA shuffle677<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle677<>+16(SB)/8, $0x1716151413121110
-DATA shuffle677<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle677<>+32(SB)/8, $0x2726252423222120
-DATA shuffle677<>+40(SB)/8, $0x555449482b2a2928
-DATA shuffle677<>+48(SB)/8, $0x373679786d6c6160
-DATA shuffle677<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle677<>(SB), RODATA|NOPTR, $64
+DATA shuffle732<>+0(SB)/8, $0x0706050403020100
+DATA shuffle732<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle732<>+16(SB)/8, $0x1716151413121110
+DATA shuffle732<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle732<>+32(SB)/8, $0x2726252423222120
+DATA shuffle732<>+40(SB)/8, $0x555449482b2a2928
+DATA shuffle732<>+48(SB)/8, $0x373679786d6c6160
+DATA shuffle732<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle732<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle678<>+0(SB)/8, $0x0706050403020100
-DATA shuffle678<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle678<>+16(SB)/8, $0x1716151413121110
-DATA shuffle678<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle678<>+32(SB)/8, $0x2726252423222120
-DATA shuffle678<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle678<>+48(SB)/8, $0x4544353433323130
-DATA shuffle678<>+56(SB)/8, $0x757469685d5c5150
-GLOBL shuffle678<>(SB), RODATA|NOPTR, $64
+DATA shuffle733<>+0(SB)/8, $0x0706050403020100
+DATA shuffle733<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle733<>+16(SB)/8, $0x1716151413121110
+DATA shuffle733<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle733<>+32(SB)/8, $0x2726252423222120
+DATA shuffle733<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle733<>+48(SB)/8, $0x4544353433323130
+DATA shuffle733<>+56(SB)/8, $0x757469685d5c5150
+GLOBL shuffle733<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle679<>+0(SB)/8, $0x27261b1a0f0e0302
-DATA shuffle679<>+8(SB)/8, $0x000000003f3e3332
-DATA shuffle679<>+16(SB)/8, $0x0000000000000000
-DATA shuffle679<>+24(SB)/8, $0x0000000000000000
-DATA shuffle679<>+32(SB)/8, $0x67665b5a4f4e4342
-DATA shuffle679<>+40(SB)/8, $0x000000007f7e7372
-DATA shuffle679<>+48(SB)/8, $0x0000000000000000
-DATA shuffle679<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle679<>(SB), RODATA|NOPTR, $64
+DATA shuffle734<>+0(SB)/8, $0x27261b1a0f0e0302
+DATA shuffle734<>+8(SB)/8, $0x000000003f3e3332
+DATA shuffle734<>+16(SB)/8, $0x0000000000000000
+DATA shuffle734<>+24(SB)/8, $0x0000000000000000
+DATA shuffle734<>+32(SB)/8, $0x67665b5a4f4e4342
+DATA shuffle734<>+40(SB)/8, $0x000000007f7e7372
+DATA shuffle734<>+48(SB)/8, $0x0000000000000000
+DATA shuffle734<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle734<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle680<>+0(SB)/8, $0x0706050403020100
-DATA shuffle680<>+8(SB)/8, $0x57564b4a0b0a0908
-DATA shuffle680<>+16(SB)/8, $0x17167b7a6f6e6362
-DATA shuffle680<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle680<>+32(SB)/8, $0x2726252423222120
-DATA shuffle680<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle680<>+48(SB)/8, $0x3736353433323130
-DATA shuffle680<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle680<>(SB), RODATA|NOPTR, $64
+DATA shuffle735<>+0(SB)/8, $0x0706050403020100
+DATA shuffle735<>+8(SB)/8, $0x57564b4a0b0a0908
+DATA shuffle735<>+16(SB)/8, $0x17167b7a6f6e6362
+DATA shuffle735<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle735<>+32(SB)/8, $0x2726252423222120
+DATA shuffle735<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle735<>+48(SB)/8, $0x3736353433323130
+DATA shuffle735<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle735<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle681<>+0(SB)/8, $0x0706050403020100
-DATA shuffle681<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle681<>+16(SB)/8, $0x4746151413121110
-DATA shuffle681<>+24(SB)/8, $0x77766b6a5f5e5352
-DATA shuffle681<>+32(SB)/8, $0x2726252423222120
-DATA shuffle681<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle681<>+48(SB)/8, $0x3736353433323130
-DATA shuffle681<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle681<>(SB), RODATA|NOPTR, $64
+DATA shuffle736<>+0(SB)/8, $0x0706050403020100
+DATA shuffle736<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle736<>+16(SB)/8, $0x4746151413121110
+DATA shuffle736<>+24(SB)/8, $0x77766b6a5f5e5352
+DATA shuffle736<>+32(SB)/8, $0x2726252423222120
+DATA shuffle736<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle736<>+48(SB)/8, $0x3736353433323130
+DATA shuffle736<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle736<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle682<>+0(SB)/8, $0x0706050403020100
-DATA shuffle682<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle682<>+16(SB)/8, $0x1716151413121110
-DATA shuffle682<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle682<>+32(SB)/8, $0x2726252423222120
-DATA shuffle682<>+40(SB)/8, $0x57564b4a2b2a2928
-DATA shuffle682<>+48(SB)/8, $0x37367b7a6f6e6362
-DATA shuffle682<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle682<>(SB), RODATA|NOPTR, $64
+DATA shuffle737<>+0(SB)/8, $0x0706050403020100
+DATA shuffle737<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle737<>+16(SB)/8, $0x1716151413121110
+DATA shuffle737<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle737<>+32(SB)/8, $0x2726252423222120
+DATA shuffle737<>+40(SB)/8, $0x57564b4a2b2a2928
+DATA shuffle737<>+48(SB)/8, $0x37367b7a6f6e6362
+DATA shuffle737<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle737<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle683<>+0(SB)/8, $0x0706050403020100
-DATA shuffle683<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle683<>+16(SB)/8, $0x1716151413121110
-DATA shuffle683<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle683<>+32(SB)/8, $0x2726252423222120
-DATA shuffle683<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle683<>+48(SB)/8, $0x4746353433323130
-DATA shuffle683<>+56(SB)/8, $0x77766b6a5f5e5352
-GLOBL shuffle683<>(SB), RODATA|NOPTR, $64
+DATA shuffle738<>+0(SB)/8, $0x0706050403020100
+DATA shuffle738<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle738<>+16(SB)/8, $0x1716151413121110
+DATA shuffle738<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle738<>+32(SB)/8, $0x2726252423222120
+DATA shuffle738<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle738<>+48(SB)/8, $0x4746353433323130
+DATA shuffle738<>+56(SB)/8, $0x77766b6a5f5e5352
+GLOBL shuffle738<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle684<>+0(SB)/8, $0x0000000000000000
-DATA shuffle684<>+8(SB)/8, $0x19180d0c01000000
-DATA shuffle684<>+16(SB)/8, $0x00003d3c31302524
-DATA shuffle684<>+24(SB)/8, $0x0000000000000000
-DATA shuffle684<>+32(SB)/8, $0x0000000000000000
-DATA shuffle684<>+40(SB)/8, $0x59584d4c41400000
-DATA shuffle684<>+48(SB)/8, $0x00007d7c71706564
-DATA shuffle684<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle684<>(SB), RODATA|NOPTR, $64
+DATA shuffle739<>+0(SB)/8, $0x0000000000000000
+DATA shuffle739<>+8(SB)/8, $0x19180d0c01000000
+DATA shuffle739<>+16(SB)/8, $0x00003d3c31302524
+DATA shuffle739<>+24(SB)/8, $0x0000000000000000
+DATA shuffle739<>+32(SB)/8, $0x0000000000000000
+DATA shuffle739<>+40(SB)/8, $0x59584d4c41400000
+DATA shuffle739<>+48(SB)/8, $0x00007d7c71706564
+DATA shuffle739<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle739<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle685<>+0(SB)/8, $0x69685d5c51504544
-DATA shuffle685<>+8(SB)/8, $0x0f0e0d0c0b0a7574
-DATA shuffle685<>+16(SB)/8, $0x1716151413121110
-DATA shuffle685<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle685<>+32(SB)/8, $0x2726252423222120
-DATA shuffle685<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle685<>+48(SB)/8, $0x3736353433323130
-DATA shuffle685<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle685<>(SB), RODATA|NOPTR, $64
+DATA shuffle740<>+0(SB)/8, $0x69685d5c51504544
+DATA shuffle740<>+8(SB)/8, $0x0f0e0d0c0b0a7574
+DATA shuffle740<>+16(SB)/8, $0x1716151413121110
+DATA shuffle740<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle740<>+32(SB)/8, $0x2726252423222120
+DATA shuffle740<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle740<>+48(SB)/8, $0x3736353433323130
+DATA shuffle740<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle740<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle686<>+0(SB)/8, $0x0706050403020100
-DATA shuffle686<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle686<>+16(SB)/8, $0x4948151413121110
-DATA shuffle686<>+24(SB)/8, $0x79786d6c61605554
-DATA shuffle686<>+32(SB)/8, $0x2726252423222120
-DATA shuffle686<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle686<>+48(SB)/8, $0x3736353433323130
-DATA shuffle686<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle686<>(SB), RODATA|NOPTR, $64
+DATA shuffle741<>+0(SB)/8, $0x0706050403020100
+DATA shuffle741<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle741<>+16(SB)/8, $0x4948151413121110
+DATA shuffle741<>+24(SB)/8, $0x79786d6c61605554
+DATA shuffle741<>+32(SB)/8, $0x2726252423222120
+DATA shuffle741<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle741<>+48(SB)/8, $0x3736353433323130
+DATA shuffle741<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle741<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle687<>+0(SB)/8, $0x0706050403020100
-DATA shuffle687<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle687<>+16(SB)/8, $0x1716151413121110
-DATA shuffle687<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle687<>+32(SB)/8, $0x69685d5c51504544
-DATA shuffle687<>+40(SB)/8, $0x2f2e2d2c2b2a7574
-DATA shuffle687<>+48(SB)/8, $0x3736353433323130
-DATA shuffle687<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle687<>(SB), RODATA|NOPTR, $64
+DATA shuffle742<>+0(SB)/8, $0x0706050403020100
+DATA shuffle742<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle742<>+16(SB)/8, $0x1716151413121110
+DATA shuffle742<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle742<>+32(SB)/8, $0x69685d5c51504544
+DATA shuffle742<>+40(SB)/8, $0x2f2e2d2c2b2a7574
+DATA shuffle742<>+48(SB)/8, $0x3736353433323130
+DATA shuffle742<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle742<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle688<>+0(SB)/8, $0x0706050403020100
-DATA shuffle688<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle688<>+16(SB)/8, $0x1716151413121110
-DATA shuffle688<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle688<>+32(SB)/8, $0x2726252423222120
-DATA shuffle688<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle688<>+48(SB)/8, $0x4948353433323130
-DATA shuffle688<>+56(SB)/8, $0x79786d6c61605554
-GLOBL shuffle688<>(SB), RODATA|NOPTR, $64
+DATA shuffle743<>+0(SB)/8, $0x0706050403020100
+DATA shuffle743<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle743<>+16(SB)/8, $0x1716151413121110
+DATA shuffle743<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle743<>+32(SB)/8, $0x2726252423222120
+DATA shuffle743<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle743<>+48(SB)/8, $0x4948353433323130
+DATA shuffle743<>+56(SB)/8, $0x79786d6c61605554
+GLOBL shuffle743<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle689<>+0(SB)/8, $0x0000000000000000
-DATA shuffle689<>+8(SB)/8, $0x1b1a0f0e03020000
-DATA shuffle689<>+16(SB)/8, $0x00003f3e33322726
-DATA shuffle689<>+24(SB)/8, $0x0000000000000000
-DATA shuffle689<>+32(SB)/8, $0x0000000000000000
-DATA shuffle689<>+40(SB)/8, $0x5b5a4f4e43420000
-DATA shuffle689<>+48(SB)/8, $0x00007f7e73726766
-DATA shuffle689<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle689<>(SB), RODATA|NOPTR, $64
+DATA shuffle744<>+0(SB)/8, $0x0000000000000000
+DATA shuffle744<>+8(SB)/8, $0x1b1a0f0e03020000
+DATA shuffle744<>+16(SB)/8, $0x00003f3e33322726
+DATA shuffle744<>+24(SB)/8, $0x0000000000000000
+DATA shuffle744<>+32(SB)/8, $0x0000000000000000
+DATA shuffle744<>+40(SB)/8, $0x5b5a4f4e43420000
+DATA shuffle744<>+48(SB)/8, $0x00007f7e73726766
+DATA shuffle744<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle744<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle690<>+0(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle690<>+8(SB)/8, $0x0f0e0d0c0b0a7776
-DATA shuffle690<>+16(SB)/8, $0x1716151413121110
-DATA shuffle690<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle690<>+32(SB)/8, $0x2726252423222120
-DATA shuffle690<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle690<>+48(SB)/8, $0x3736353433323130
-DATA shuffle690<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle690<>(SB), RODATA|NOPTR, $64
+DATA shuffle745<>+0(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle745<>+8(SB)/8, $0x0f0e0d0c0b0a7776
+DATA shuffle745<>+16(SB)/8, $0x1716151413121110
+DATA shuffle745<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle745<>+32(SB)/8, $0x2726252423222120
+DATA shuffle745<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle745<>+48(SB)/8, $0x3736353433323130
+DATA shuffle745<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle745<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle691<>+0(SB)/8, $0x0706050403020100
-DATA shuffle691<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle691<>+16(SB)/8, $0x4b4a151413121110
-DATA shuffle691<>+24(SB)/8, $0x7b7a6f6e63625756
-DATA shuffle691<>+32(SB)/8, $0x2726252423222120
-DATA shuffle691<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle691<>+48(SB)/8, $0x3736353433323130
-DATA shuffle691<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle691<>(SB), RODATA|NOPTR, $64
+DATA shuffle746<>+0(SB)/8, $0x0706050403020100
+DATA shuffle746<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle746<>+16(SB)/8, $0x4b4a151413121110
+DATA shuffle746<>+24(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle746<>+32(SB)/8, $0x2726252423222120
+DATA shuffle746<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle746<>+48(SB)/8, $0x3736353433323130
+DATA shuffle746<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle746<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle692<>+0(SB)/8, $0x0706050403020100
-DATA shuffle692<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle692<>+16(SB)/8, $0x1716151413121110
-DATA shuffle692<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle692<>+32(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle692<>+40(SB)/8, $0x2f2e2d2c2b2a7776
-DATA shuffle692<>+48(SB)/8, $0x3736353433323130
-DATA shuffle692<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle692<>(SB), RODATA|NOPTR, $64
+DATA shuffle747<>+0(SB)/8, $0x0706050403020100
+DATA shuffle747<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle747<>+16(SB)/8, $0x1716151413121110
+DATA shuffle747<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle747<>+32(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle747<>+40(SB)/8, $0x2f2e2d2c2b2a7776
+DATA shuffle747<>+48(SB)/8, $0x3736353433323130
+DATA shuffle747<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle747<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle693<>+0(SB)/8, $0x0706050403020100
-DATA shuffle693<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle693<>+16(SB)/8, $0x1716151413121110
-DATA shuffle693<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle693<>+32(SB)/8, $0x2726252423222120
-DATA shuffle693<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle693<>+48(SB)/8, $0x4b4a353433323130
-DATA shuffle693<>+56(SB)/8, $0x7b7a6f6e63625756
-GLOBL shuffle693<>(SB), RODATA|NOPTR, $64
+DATA shuffle748<>+0(SB)/8, $0x0706050403020100
+DATA shuffle748<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle748<>+16(SB)/8, $0x1716151413121110
+DATA shuffle748<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle748<>+32(SB)/8, $0x2726252423222120
+DATA shuffle748<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle748<>+48(SB)/8, $0x4b4a353433323130
+DATA shuffle748<>+56(SB)/8, $0x7b7a6f6e63625756
+GLOBL shuffle748<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle694<>+0(SB)/8, $0x0000000000000000
-DATA shuffle694<>+8(SB)/8, $0x0000000000000000
-DATA shuffle694<>+16(SB)/8, $0x0d0c010000000000
-DATA shuffle694<>+24(SB)/8, $0x3d3c313025241918
-DATA shuffle694<>+32(SB)/8, $0x0000000000000000
-DATA shuffle694<>+40(SB)/8, $0x0000000000000000
-DATA shuffle694<>+48(SB)/8, $0x4d4c414000000000
-DATA shuffle694<>+56(SB)/8, $0x7d7c717065645958
-GLOBL shuffle694<>(SB), RODATA|NOPTR, $64
+DATA shuffle749<>+0(SB)/8, $0x0000000000000000
+DATA shuffle749<>+8(SB)/8, $0x0000000000000000
+DATA shuffle749<>+16(SB)/8, $0x0d0c010000000000
+DATA shuffle749<>+24(SB)/8, $0x3d3c313025241918
+DATA shuffle749<>+32(SB)/8, $0x0000000000000000
+DATA shuffle749<>+40(SB)/8, $0x0000000000000000
+DATA shuffle749<>+48(SB)/8, $0x4d4c414000000000
+DATA shuffle749<>+56(SB)/8, $0x7d7c717065645958
+GLOBL shuffle749<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle695<>+0(SB)/8, $0x6d6c616055544948
-DATA shuffle695<>+8(SB)/8, $0x0f0e0d0c0b0a7978
-DATA shuffle695<>+16(SB)/8, $0x1716151413121110
-DATA shuffle695<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle695<>+32(SB)/8, $0x2726252423222120
-DATA shuffle695<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle695<>+48(SB)/8, $0x3736353433323130
-DATA shuffle695<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle695<>(SB), RODATA|NOPTR, $64
+DATA shuffle750<>+0(SB)/8, $0x6d6c616055544948
+DATA shuffle750<>+8(SB)/8, $0x0f0e0d0c0b0a7978
+DATA shuffle750<>+16(SB)/8, $0x1716151413121110
+DATA shuffle750<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle750<>+32(SB)/8, $0x2726252423222120
+DATA shuffle750<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle750<>+48(SB)/8, $0x3736353433323130
+DATA shuffle750<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle750<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle696<>+0(SB)/8, $0x0706050403020100
-DATA shuffle696<>+8(SB)/8, $0x5d5c515045440908
-DATA shuffle696<>+16(SB)/8, $0x1716151475746968
-DATA shuffle696<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle696<>+32(SB)/8, $0x2726252423222120
-DATA shuffle696<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle696<>+48(SB)/8, $0x3736353433323130
-DATA shuffle696<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle696<>(SB), RODATA|NOPTR, $64
+DATA shuffle751<>+0(SB)/8, $0x0706050403020100
+DATA shuffle751<>+8(SB)/8, $0x5d5c515045440908
+DATA shuffle751<>+16(SB)/8, $0x1716151475746968
+DATA shuffle751<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle751<>+32(SB)/8, $0x2726252423222120
+DATA shuffle751<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle751<>+48(SB)/8, $0x3736353433323130
+DATA shuffle751<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle751<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle697<>+0(SB)/8, $0x0706050403020100
-DATA shuffle697<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle697<>+16(SB)/8, $0x1716151413121110
-DATA shuffle697<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle697<>+32(SB)/8, $0x6d6c616055544948
-DATA shuffle697<>+40(SB)/8, $0x2f2e2d2c2b2a7978
-DATA shuffle697<>+48(SB)/8, $0x3736353433323130
-DATA shuffle697<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle697<>(SB), RODATA|NOPTR, $64
+DATA shuffle752<>+0(SB)/8, $0x0706050403020100
+DATA shuffle752<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle752<>+16(SB)/8, $0x1716151413121110
+DATA shuffle752<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle752<>+32(SB)/8, $0x6d6c616055544948
+DATA shuffle752<>+40(SB)/8, $0x2f2e2d2c2b2a7978
+DATA shuffle752<>+48(SB)/8, $0x3736353433323130
+DATA shuffle752<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle752<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle698<>+0(SB)/8, $0x0706050403020100
-DATA shuffle698<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle698<>+16(SB)/8, $0x1716151413121110
-DATA shuffle698<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle698<>+32(SB)/8, $0x2726252423222120
-DATA shuffle698<>+40(SB)/8, $0x5d5c515045442928
-DATA shuffle698<>+48(SB)/8, $0x3736353475746968
-DATA shuffle698<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle698<>(SB), RODATA|NOPTR, $64
+DATA shuffle753<>+0(SB)/8, $0x0706050403020100
+DATA shuffle753<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle753<>+16(SB)/8, $0x1716151413121110
+DATA shuffle753<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle753<>+32(SB)/8, $0x2726252423222120
+DATA shuffle753<>+40(SB)/8, $0x5d5c515045442928
+DATA shuffle753<>+48(SB)/8, $0x3736353475746968
+DATA shuffle753<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle753<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle699<>+0(SB)/8, $0x0000000000000000
-DATA shuffle699<>+8(SB)/8, $0x0000000000000000
-DATA shuffle699<>+16(SB)/8, $0x0f0e030200000000
-DATA shuffle699<>+24(SB)/8, $0x3f3e333227261b1a
-DATA shuffle699<>+32(SB)/8, $0x0000000000000000
-DATA shuffle699<>+40(SB)/8, $0x0000000000000000
-DATA shuffle699<>+48(SB)/8, $0x4f4e434200000000
-DATA shuffle699<>+56(SB)/8, $0x7f7e737267665b5a
-GLOBL shuffle699<>(SB), RODATA|NOPTR, $64
+DATA shuffle754<>+0(SB)/8, $0x0000000000000000
+DATA shuffle754<>+8(SB)/8, $0x0000000000000000
+DATA shuffle754<>+16(SB)/8, $0x0f0e030200000000
+DATA shuffle754<>+24(SB)/8, $0x3f3e333227261b1a
+DATA shuffle754<>+32(SB)/8, $0x0000000000000000
+DATA shuffle754<>+40(SB)/8, $0x0000000000000000
+DATA shuffle754<>+48(SB)/8, $0x4f4e434200000000
+DATA shuffle754<>+56(SB)/8, $0x7f7e737267665b5a
+GLOBL shuffle754<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle700<>+0(SB)/8, $0x6f6e636257564b4a
-DATA shuffle700<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
-DATA shuffle700<>+16(SB)/8, $0x1716151413121110
-DATA shuffle700<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle700<>+32(SB)/8, $0x2726252423222120
-DATA shuffle700<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle700<>+48(SB)/8, $0x3736353433323130
-DATA shuffle700<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle700<>(SB), RODATA|NOPTR, $64
+DATA shuffle755<>+0(SB)/8, $0x6f6e636257564b4a
+DATA shuffle755<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
+DATA shuffle755<>+16(SB)/8, $0x1716151413121110
+DATA shuffle755<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle755<>+32(SB)/8, $0x2726252423222120
+DATA shuffle755<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle755<>+48(SB)/8, $0x3736353433323130
+DATA shuffle755<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle755<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle701<>+0(SB)/8, $0x0706050403020100
-DATA shuffle701<>+8(SB)/8, $0x5f5e535247460908
-DATA shuffle701<>+16(SB)/8, $0x1716151477766b6a
-DATA shuffle701<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle701<>+32(SB)/8, $0x2726252423222120
-DATA shuffle701<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle701<>+48(SB)/8, $0x3736353433323130
-DATA shuffle701<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
+DATA shuffle756<>+0(SB)/8, $0x0706050403020100
+DATA shuffle756<>+8(SB)/8, $0x5f5e535247460908
+DATA shuffle756<>+16(SB)/8, $0x1716151477766b6a
+DATA shuffle756<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle756<>+32(SB)/8, $0x2726252423222120
+DATA shuffle756<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle756<>+48(SB)/8, $0x3736353433323130
+DATA shuffle756<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle756<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle702<>+0(SB)/8, $0x0706050403020100
-DATA shuffle702<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle702<>+16(SB)/8, $0x1716151413121110
-DATA shuffle702<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle702<>+32(SB)/8, $0x6f6e636257564b4a
-DATA shuffle702<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
-DATA shuffle702<>+48(SB)/8, $0x3736353433323130
-DATA shuffle702<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle702<>(SB), RODATA|NOPTR, $64
+DATA shuffle757<>+0(SB)/8, $0x0706050403020100
+DATA shuffle757<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle757<>+16(SB)/8, $0x1716151413121110
+DATA shuffle757<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle757<>+32(SB)/8, $0x6f6e636257564b4a
+DATA shuffle757<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
+DATA shuffle757<>+48(SB)/8, $0x3736353433323130
+DATA shuffle757<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle757<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle703<>+0(SB)/8, $0x0706050403020100
-DATA shuffle703<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle703<>+16(SB)/8, $0x1716151413121110
-DATA shuffle703<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle703<>+32(SB)/8, $0x2726252423222120
-DATA shuffle703<>+40(SB)/8, $0x5f5e535247462928
-DATA shuffle703<>+48(SB)/8, $0x3736353477766b6a
-DATA shuffle703<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle703<>(SB), RODATA|NOPTR, $64
+DATA shuffle758<>+0(SB)/8, $0x0706050403020100
+DATA shuffle758<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle758<>+16(SB)/8, $0x1716151413121110
+DATA shuffle758<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle758<>+32(SB)/8, $0x2726252423222120
+DATA shuffle758<>+40(SB)/8, $0x5f5e535247462928
+DATA shuffle758<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle758<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle758<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -20724,417 +22169,417 @@ TEXT ·unzip6x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group772:
+group806:
 	MOVQ rows+24(FP), R8
 
-row773:
+row807:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last775
+	JB   last809
 
-chunks774:
+chunks808:
 	LEAQ      (CX)(R9*1), R10
 	LEAQ      (R10)(DI*1), R11
 	IMUL3Q    $0x06, R9, R12
 	ADDQ      AX, R12
 	VMOVDQU64 (R12), Z0
 	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle704<>+0(SB), Z3
+	VMOVDQU64 shuffle759<>+0(SB), Z3
 	VPERMI2D  Z1, Z0, Z3
 	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle705<>+0(SB), Z4
+	VMOVDQU64 shuffle760<>+0(SB), Z4
 	VPERMT2D  Z2, Z4, Z3
 	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle706<>+0(SB), Z5
+	VMOVDQU64 shuffle761<>+0(SB), Z5
 	VPERMT2D  Z4, Z5, Z3
 	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle707<>+0(SB), Z6
+	VMOVDQU64 shuffle762<>+0(SB), Z6
 	VPERMT2D  Z5, Z6, Z3
 	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle708<>+0(SB), Z7
+	VMOVDQU64 shuffle763<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
 	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle709<>+0(SB), Z7
+	VMOVDQU64 shuffle764<>+0(SB), Z7
 	VPERMI2D  Z1, Z0, Z7
-	VMOVDQU64 shuffle710<>+0(SB), Z3
+	VMOVDQU64 shuffle765<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle711<>+0(SB), Z3
+	VMOVDQU64 shuffle766<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 shuffle712<>+0(SB), Z3
+	VMOVDQU64 shuffle767<>+0(SB), Z3
 	VPERMT2D  Z5, Z3, Z7
-	VMOVDQU64 shuffle713<>+0(SB), Z3
+	VMOVDQU64 shuffle768<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z7
 	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle714<>+0(SB), Z3
+	VMOVDQU64 shuffle769<>+0(SB), Z3
 	VPERMI2D  Z5, Z0, Z3
-	VMOVDQU64 shuffle715<>+0(SB), Z7
+	VMOVDQU64 shuffle770<>+0(SB), Z7
 	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 shuffle716<>+0(SB), Z7
+	VMOVDQU64 shuffle771<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle717<>+0(SB), Z7
+	VMOVDQU64 shuffle772<>+0(SB), Z7
 	VPERMT2D  Z1, Z7, Z3
-	VMOVDQU64 shuffle718<>+0(SB), Z7
+	VMOVDQU64 shuffle773<>+0(SB), Z7
 	VPERMT2D  Z4, Z7, Z3
 	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle719<>+0(SB), Z7
+	VMOVDQU64 shuffle774<>+0(SB), Z7
 	VPERMI2D  Z5, Z0, Z7
-	VMOVDQU64 shuffle720<>+0(SB), Z3
+	VMOVDQU64 shuffle775<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle721<>+0(SB), Z3
+	VMOVDQU64 shuffle776<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 shuffle722<>+0(SB), Z3
+	VMOVDQU64 shuffle777<>+0(SB), Z3
 	VPERMT2D  Z1, Z3, Z7
-	VMOVDQU64 shuffle723<>+0(SB), Z3
+	VMOVDQU64 shuffle778<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z7
 	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle724<>+0(SB), Z3
+	VMOVDQU64 shuffle779<>+0(SB), Z3
 	VPERMI2D  Z5, Z1, Z3
-	VMOVDQU64 shuffle725<>+0(SB), Z7
+	VMOVDQU64 shuffle780<>+0(SB), Z7
 	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 shuffle726<>+0(SB), Z7
+	VMOVDQU64 shuffle781<>+0(SB), Z7
 	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle727<>+0(SB), Z7
+	VMOVDQU64 shuffle782<>+0(SB), Z7
 	VPERMT2D  Z0, Z7, Z3
-	VMOVDQU64 shuffle728<>+0(SB), Z7
+	VMOVDQU64 shuffle783<>+0(SB), Z7
 	VPERMT2D  Z2, Z7, Z3
 	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle729<>+0(SB), Z3
+	VMOVDQU64 shuffle784<>+0(SB), Z3
 	VPERMT2D  Z5, Z3, Z1
-	VMOVDQU64 shuffle730<>+0(SB), Z3
+	VMOVDQU64 shuffle785<>+0(SB), Z3
 	VPERMT2D  Z4, Z3, Z1
-	VMOVDQU64 shuffle731<>+0(SB), Z3
+	VMOVDQU64 shuffle786<>+0(SB), Z3
 	VPERMT2D  Z6, Z3, Z1
-	VMOVDQU64 shuffle732<>+0(SB), Z3
+	VMOVDQU64 shuffle787<>+0(SB), Z3
 	VPERMT2D  Z0, Z3, Z1
-	VMOVDQU64 shuffle733<>+0(SB), Z3
+	VMOVDQU64 shuffle788<>+0(SB), Z3
 	VPERMT2D  Z2, Z3, Z1
 	VMOVDQU64 Z1, (R11)(DX*2)
 	ADDQ      $+64, R9
 	MOVQ      n+16(FP), R10
 	SUBQ      R9, R10
 	CMPQ      R10, $+64
-	JAE       chunks774
+	JAE       chunks808
 
-last775:
+last809:
 	TESTQ R10, R10
-	JZ    rowdone776
+	JZ    rowdone810
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks774
+	JMP   chunks808
 
-rowdone776:
+rowdone810:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row773
+	JNZ  row807
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group772
+	JNZ  group806
 	VZEROUPPER
 	RET
 
-DATA shuffle704<>+0(SB)/8, $0x0000000600000000
-DATA shuffle704<>+8(SB)/8, $0x000000120000000c
-DATA shuffle704<>+16(SB)/8, $0x0000001e00000018
-DATA shuffle704<>+24(SB)/8, $0x0000000000000000
-DATA shuffle704<>+32(SB)/8, $0x0000000000000000
-DATA shuffle704<>+40(SB)/8, $0x0000000000000000
-DATA shuffle704<>+48(SB)/8, $0x0000000000000000
-DATA shuffle704<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle704<>(SB), RODATA|NOPTR, $64
+DATA shuffle759<>+0(SB)/8, $0x0000000600000000
+DATA shuffle759<>+8(SB)/8, $0x000000120000000c
+DATA shuffle759<>+16(SB)/8, $0x0000001e00000018
+DATA shuffle759<>+24(SB)/8, $0x0000000000000000
+DATA shuffle759<>+32(SB)/8, $0x0000000000000000
+DATA shuffle759<>+40(SB)/8, $0x0000000000000000
+DATA shuffle759<>+48(SB)/8, $0x0000000000000000
+DATA shuffle759<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle759<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle705<>+0(SB)/8, $0x0000000100000000
-DATA shuffle705<>+8(SB)/8, $0x0000000300000002
-DATA shuffle705<>+16(SB)/8, $0x0000000500000004
-DATA shuffle705<>+24(SB)/8, $0x0000000700000006
-DATA shuffle705<>+32(SB)/8, $0x0000001600000010
-DATA shuffle705<>+40(SB)/8, $0x0000000b0000001c
-DATA shuffle705<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle705<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle705<>(SB), RODATA|NOPTR, $64
+DATA shuffle760<>+0(SB)/8, $0x0000000100000000
+DATA shuffle760<>+8(SB)/8, $0x0000000300000002
+DATA shuffle760<>+16(SB)/8, $0x0000000500000004
+DATA shuffle760<>+24(SB)/8, $0x0000000700000006
+DATA shuffle760<>+32(SB)/8, $0x0000001600000010
+DATA shuffle760<>+40(SB)/8, $0x0000000b0000001c
+DATA shuffle760<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle760<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle760<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle706<>+0(SB)/8, $0x0000000100000000
-DATA shuffle706<>+8(SB)/8, $0x0000000300000002
-DATA shuffle706<>+16(SB)/8, $0x0000000500000004
-DATA shuffle706<>+24(SB)/8, $0x0000000700000006
-DATA shuffle706<>+32(SB)/8, $0x0000000900000008
-DATA shuffle706<>+40(SB)/8, $0x000000120000000a
-DATA shuffle706<>+48(SB)/8, $0x0000001e00000018
-DATA shuffle706<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle706<>(SB), RODATA|NOPTR, $64
+DATA shuffle761<>+0(SB)/8, $0x0000000100000000
+DATA shuffle761<>+8(SB)/8, $0x0000000300000002
+DATA shuffle761<>+16(SB)/8, $0x0000000500000004
+DATA shuffle761<>+24(SB)/8, $0x0000000700000006
+DATA shuffle761<>+32(SB)/8, $0x0000000900000008
+DATA shuffle761<>+40(SB)/8, $0x000000120000000a
+DATA shuffle761<>+48(SB)/8, $0x0000001e00000018
+DATA shuffle761<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle761<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle707<>+0(SB)/8, $0x0000000100000000
-DATA shuffle707<>+8(SB)/8, $0x0000000300000002
-DATA shuffle707<>+16(SB)/8, $0x0000000500000004
-DATA shuffle707<>+24(SB)/8, $0x0000001a00000014
-DATA shuffle707<>+32(SB)/8, $0x0000000900000008
-DATA shuffle707<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle707<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle707<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle707<>(SB), RODATA|NOPTR, $64
+DATA shuffle762<>+0(SB)/8, $0x0000000100000000
+DATA shuffle762<>+8(SB)/8, $0x0000000300000002
+DATA shuffle762<>+16(SB)/8, $0x0000000500000004
+DATA shuffle762<>+24(SB)/8, $0x0000001a00000014
+DATA shuffle762<>+32(SB)/8, $0x0000000900000008
+DATA shuffle762<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle762<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle762<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle762<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle708<>+0(SB)/8, $0x0000000100000000
-DATA shuffle708<>+8(SB)/8, $0x0000000300000002
-DATA shuffle708<>+16(SB)/8, $0x0000000500000004
-DATA shuffle708<>+24(SB)/8, $0x0000000700000006
-DATA shuffle708<>+32(SB)/8, $0x0000000900000008
-DATA shuffle708<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle708<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle708<>+56(SB)/8, $0x0000001a00000014
-GLOBL shuffle708<>(SB), RODATA|NOPTR, $64
+DATA shuffle763<>+0(SB)/8, $0x0000000100000000
+DATA shuffle763<>+8(SB)/8, $0x0000000300000002
+DATA shuffle763<>+16(SB)/8, $0x0000000500000004
+DATA shuffle763<>+24(SB)/8, $0x0000000700000006
+DATA shuffle763<>+32(SB)/8, $0x0000000900000008
+DATA shuffle763<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle763<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle763<>+56(SB)/8, $0x0000001a00000014
+GLOBL shuffle763<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle709<>+0(SB)/8, $0x0000000700000001
-DATA shuffle709<>+8(SB)/8, $0x000000130000000d
-DATA shuffle709<>+16(SB)/8, $0x0000001f00000019
-DATA shuffle709<>+24(SB)/8, $0x0000000000000000
-DATA shuffle709<>+32(SB)/8, $0x0000000000000000
-DATA shuffle709<>+40(SB)/8, $0x0000000000000000
-DATA shuffle709<>+48(SB)/8, $0x0000000000000000
-DATA shuffle709<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle709<>(SB), RODATA|NOPTR, $64
+DATA shuffle764<>+0(SB)/8, $0x0000000700000001
+DATA shuffle764<>+8(SB)/8, $0x000000130000000d
+DATA shuffle764<>+16(SB)/8, $0x0000001f00000019
+DATA shuffle764<>+24(SB)/8, $0x0000000000000000
+DATA shuffle764<>+32(SB)/8, $0x0000000000000000
+DATA shuffle764<>+40(SB)/8, $0x0000000000000000
+DATA shuffle764<>+48(SB)/8, $0x0000000000000000
+DATA shuffle764<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle764<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle710<>+0(SB)/8, $0x0000000100000000
-DATA shuffle710<>+8(SB)/8, $0x0000000300000002
-DATA shuffle710<>+16(SB)/8, $0x0000000500000004
-DATA shuffle710<>+24(SB)/8, $0x0000000700000006
-DATA shuffle710<>+32(SB)/8, $0x0000001700000011
-DATA shuffle710<>+40(SB)/8, $0x0000000b0000001d
-DATA shuffle710<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle710<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle710<>(SB), RODATA|NOPTR, $64
+DATA shuffle765<>+0(SB)/8, $0x0000000100000000
+DATA shuffle765<>+8(SB)/8, $0x0000000300000002
+DATA shuffle765<>+16(SB)/8, $0x0000000500000004
+DATA shuffle765<>+24(SB)/8, $0x0000000700000006
+DATA shuffle765<>+32(SB)/8, $0x0000001700000011
+DATA shuffle765<>+40(SB)/8, $0x0000000b0000001d
+DATA shuffle765<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle765<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle765<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle711<>+0(SB)/8, $0x0000000100000000
-DATA shuffle711<>+8(SB)/8, $0x0000000300000002
-DATA shuffle711<>+16(SB)/8, $0x0000000500000004
-DATA shuffle711<>+24(SB)/8, $0x0000000700000006
-DATA shuffle711<>+32(SB)/8, $0x0000000900000008
-DATA shuffle711<>+40(SB)/8, $0x000000130000000a
-DATA shuffle711<>+48(SB)/8, $0x0000001f00000019
-DATA shuffle711<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle711<>(SB), RODATA|NOPTR, $64
+DATA shuffle766<>+0(SB)/8, $0x0000000100000000
+DATA shuffle766<>+8(SB)/8, $0x0000000300000002
+DATA shuffle766<>+16(SB)/8, $0x0000000500000004
+DATA shuffle766<>+24(SB)/8, $0x0000000700000006
+DATA shuffle766<>+32(SB)/8, $0x0000000900000008
+DATA shuffle766<>+40(SB)/8, $0x000000130000000a
+DATA shuffle766<>+48(SB)/8, $0x0000001f00000019
+DATA shuffle766<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle766<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle712<>+0(SB)/8, $0x0000000100000000
-DATA shuffle712<>+8(SB)/8, $0x0000000300000002
-DATA shuffle712<>+16(SB)/8, $0x0000000500000004
-DATA shuffle712<>+24(SB)/8, $0x0000001b00000015
-DATA shuffle712<>+32(SB)/8, $0x0000000900000008
-DATA shuffle712<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle712<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle712<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle712<>(SB), RODATA|NOPTR, $64
+DATA shuffle767<>+0(SB)/8, $0x0000000100000000
+DATA shuffle767<>+8(SB)/8, $0x0000000300000002
+DATA shuffle767<>+16(SB)/8, $0x0000000500000004
+DATA shuffle767<>+24(SB)/8, $0x0000001b00000015
+DATA shuffle767<>+32(SB)/8, $0x0000000900000008
+DATA shuffle767<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle767<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle767<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle767<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle713<>+0(SB)/8, $0x0000000100000000
-DATA shuffle713<>+8(SB)/8, $0x0000000300000002
-DATA shuffle713<>+16(SB)/8, $0x0000000500000004
-DATA shuffle713<>+24(SB)/8, $0x0000000700000006
-DATA shuffle713<>+32(SB)/8, $0x0000000900000008
-DATA shuffle713<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle713<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle713<>+56(SB)/8, $0x0000001b00000015
-GLOBL shuffle713<>(SB), RODATA|NOPTR, $64
+DATA shuffle768<>+0(SB)/8, $0x0000000100000000
+DATA shuffle768<>+8(SB)/8, $0x0000000300000002
+DATA shuffle768<>+16(SB)/8, $0x0000000500000004
+DATA shuffle768<>+24(SB)/8, $0x0000000700000006
+DATA shuffle768<>+32(SB)/8, $0x0000000900000008
+DATA shuffle768<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle768<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle768<>+56(SB)/8, $0x0000001b00000015
+GLOBL shuffle768<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle714<>+0(SB)/8, $0x0000000800000002
-DATA shuffle714<>+8(SB)/8, $0x000000000000000e
-DATA shuffle714<>+16(SB)/8, $0x0000001000000000
-DATA shuffle714<>+24(SB)/8, $0x0000001c00000016
-DATA shuffle714<>+32(SB)/8, $0x0000000000000000
-DATA shuffle714<>+40(SB)/8, $0x0000000000000000
-DATA shuffle714<>+48(SB)/8, $0x0000000000000000
-DATA shuffle714<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle714<>(SB), RODATA|NOPTR, $64
+DATA shuffle769<>+0(SB)/8, $0x0000000800000002
+DATA shuffle769<>+8(SB)/8, $0x000000000000000e
+DATA shuffle769<>+16(SB)/8, $0x0000001000000000
+DATA shuffle769<>+24(SB)/8, $0x0000001c00000016
+DATA shuffle769<>+32(SB)/8, $0x0000000000000000
+DATA shuffle769<>+40(SB)/8, $0x0000000000000000
+DATA shuffle769<>+48(SB)/8, $0x0000000000000000
+DATA shuffle769<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle769<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle715<>+0(SB)/8, $0x0000000100000000
-DATA shuffle715<>+8(SB)/8, $0x0000000300000002
-DATA shuffle715<>+16(SB)/8, $0x0000000500000004
-DATA shuffle715<>+24(SB)/8, $0x0000000700000006
-DATA shuffle715<>+32(SB)/8, $0x0000001800000012
-DATA shuffle715<>+40(SB)/8, $0x0000000b0000001e
-DATA shuffle715<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle715<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle715<>(SB), RODATA|NOPTR, $64
+DATA shuffle770<>+0(SB)/8, $0x0000000100000000
+DATA shuffle770<>+8(SB)/8, $0x0000000300000002
+DATA shuffle770<>+16(SB)/8, $0x0000000500000004
+DATA shuffle770<>+24(SB)/8, $0x0000000700000006
+DATA shuffle770<>+32(SB)/8, $0x0000001800000012
+DATA shuffle770<>+40(SB)/8, $0x0000000b0000001e
+DATA shuffle770<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle770<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle770<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle716<>+0(SB)/8, $0x0000000100000000
-DATA shuffle716<>+8(SB)/8, $0x0000000300000002
-DATA shuffle716<>+16(SB)/8, $0x0000000500000004
-DATA shuffle716<>+24(SB)/8, $0x0000000700000006
-DATA shuffle716<>+32(SB)/8, $0x0000000900000008
-DATA shuffle716<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle716<>+48(SB)/8, $0x000000100000000c
-DATA shuffle716<>+56(SB)/8, $0x0000001c00000016
-GLOBL shuffle716<>(SB), RODATA|NOPTR, $64
+DATA shuffle771<>+0(SB)/8, $0x0000000100000000
+DATA shuffle771<>+8(SB)/8, $0x0000000300000002
+DATA shuffle771<>+16(SB)/8, $0x0000000500000004
+DATA shuffle771<>+24(SB)/8, $0x0000000700000006
+DATA shuffle771<>+32(SB)/8, $0x0000000900000008
+DATA shuffle771<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle771<>+48(SB)/8, $0x000000100000000c
+DATA shuffle771<>+56(SB)/8, $0x0000001c00000016
+GLOBL shuffle771<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle717<>+0(SB)/8, $0x0000000100000000
-DATA shuffle717<>+8(SB)/8, $0x0000001400000002
-DATA shuffle717<>+16(SB)/8, $0x000000050000001a
-DATA shuffle717<>+24(SB)/8, $0x0000000700000006
-DATA shuffle717<>+32(SB)/8, $0x0000000900000008
-DATA shuffle717<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle717<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle717<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle717<>(SB), RODATA|NOPTR, $64
+DATA shuffle772<>+0(SB)/8, $0x0000000100000000
+DATA shuffle772<>+8(SB)/8, $0x0000001400000002
+DATA shuffle772<>+16(SB)/8, $0x000000050000001a
+DATA shuffle772<>+24(SB)/8, $0x0000000700000006
+DATA shuffle772<>+32(SB)/8, $0x0000000900000008
+DATA shuffle772<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle772<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle772<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle772<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle718<>+0(SB)/8, $0x0000000100000000
-DATA shuffle718<>+8(SB)/8, $0x0000000300000002
-DATA shuffle718<>+16(SB)/8, $0x0000000500000004
-DATA shuffle718<>+24(SB)/8, $0x0000000700000006
-DATA shuffle718<>+32(SB)/8, $0x0000000900000008
-DATA shuffle718<>+40(SB)/8, $0x000000140000000a
-DATA shuffle718<>+48(SB)/8, $0x0000000d0000001a
-DATA shuffle718<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle718<>(SB), RODATA|NOPTR, $64
+DATA shuffle773<>+0(SB)/8, $0x0000000100000000
+DATA shuffle773<>+8(SB)/8, $0x0000000300000002
+DATA shuffle773<>+16(SB)/8, $0x0000000500000004
+DATA shuffle773<>+24(SB)/8, $0x0000000700000006
+DATA shuffle773<>+32(SB)/8, $0x0000000900000008
+DATA shuffle773<>+40(SB)/8, $0x000000140000000a
+DATA shuffle773<>+48(SB)/8, $0x0000000d0000001a
+DATA shuffle773<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle773<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle719<>+0(SB)/8, $0x0000000900000003
-DATA shuffle719<>+8(SB)/8, $0x000000000000000f
-DATA shuffle719<>+16(SB)/8, $0x0000001100000000
-DATA shuffle719<>+24(SB)/8, $0x0000001d00000017
-DATA shuffle719<>+32(SB)/8, $0x0000000000000000
-DATA shuffle719<>+40(SB)/8, $0x0000000000000000
-DATA shuffle719<>+48(SB)/8, $0x0000000000000000
-DATA shuffle719<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle719<>(SB), RODATA|NOPTR, $64
+DATA shuffle774<>+0(SB)/8, $0x0000000900000003
+DATA shuffle774<>+8(SB)/8, $0x000000000000000f
+DATA shuffle774<>+16(SB)/8, $0x0000001100000000
+DATA shuffle774<>+24(SB)/8, $0x0000001d00000017
+DATA shuffle774<>+32(SB)/8, $0x0000000000000000
+DATA shuffle774<>+40(SB)/8, $0x0000000000000000
+DATA shuffle774<>+48(SB)/8, $0x0000000000000000
+DATA shuffle774<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle774<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle720<>+0(SB)/8, $0x0000000100000000
-DATA shuffle720<>+8(SB)/8, $0x0000000300000002
-DATA shuffle720<>+16(SB)/8, $0x0000000500000004
-DATA shuffle720<>+24(SB)/8, $0x0000000700000006
-DATA shuffle720<>+32(SB)/8, $0x0000001900000013
-DATA shuffle720<>+40(SB)/8, $0x0000000b0000001f
-DATA shuffle720<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle720<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle720<>(SB), RODATA|NOPTR, $64
+DATA shuffle775<>+0(SB)/8, $0x0000000100000000
+DATA shuffle775<>+8(SB)/8, $0x0000000300000002
+DATA shuffle775<>+16(SB)/8, $0x0000000500000004
+DATA shuffle775<>+24(SB)/8, $0x0000000700000006
+DATA shuffle775<>+32(SB)/8, $0x0000001900000013
+DATA shuffle775<>+40(SB)/8, $0x0000000b0000001f
+DATA shuffle775<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle775<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle775<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle721<>+0(SB)/8, $0x0000000100000000
-DATA shuffle721<>+8(SB)/8, $0x0000000300000002
-DATA shuffle721<>+16(SB)/8, $0x0000000500000004
-DATA shuffle721<>+24(SB)/8, $0x0000000700000006
-DATA shuffle721<>+32(SB)/8, $0x0000000900000008
-DATA shuffle721<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle721<>+48(SB)/8, $0x000000110000000c
-DATA shuffle721<>+56(SB)/8, $0x0000001d00000017
-GLOBL shuffle721<>(SB), RODATA|NOPTR, $64
+DATA shuffle776<>+0(SB)/8, $0x0000000100000000
+DATA shuffle776<>+8(SB)/8, $0x0000000300000002
+DATA shuffle776<>+16(SB)/8, $0x0000000500000004
+DATA shuffle776<>+24(SB)/8, $0x0000000700000006
+DATA shuffle776<>+32(SB)/8, $0x0000000900000008
+DATA shuffle776<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle776<>+48(SB)/8, $0x000000110000000c
+DATA shuffle776<>+56(SB)/8, $0x0000001d00000017
+GLOBL shuffle776<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle722<>+0(SB)/8, $0x0000000100000000
-DATA shuffle722<>+8(SB)/8, $0x0000001500000002
-DATA shuffle722<>+16(SB)/8, $0x000000050000001b
-DATA shuffle722<>+24(SB)/8, $0x0000000700000006
-DATA shuffle722<>+32(SB)/8, $0x0000000900000008
-DATA shuffle722<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle722<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle722<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle722<>(SB), RODATA|NOPTR, $64
+DATA shuffle777<>+0(SB)/8, $0x0000000100000000
+DATA shuffle777<>+8(SB)/8, $0x0000001500000002
+DATA shuffle777<>+16(SB)/8, $0x000000050000001b
+DATA shuffle777<>+24(SB)/8, $0x0000000700000006
+DATA shuffle777<>+32(SB)/8, $0x0000000900000008
+DATA shuffle777<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle777<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle777<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle777<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle723<>+0(SB)/8, $0x0000000100000000
-DATA shuffle723<>+8(SB)/8, $0x0000000300000002
-DATA shuffle723<>+16(SB)/8, $0x0000000500000004
-DATA shuffle723<>+24(SB)/8, $0x0000000700000006
-DATA shuffle723<>+32(SB)/8, $0x0000000900000008
-DATA shuffle723<>+40(SB)/8, $0x000000150000000a
-DATA shuffle723<>+48(SB)/8, $0x0000000d0000001b
-DATA shuffle723<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle723<>(SB), RODATA|NOPTR, $64
+DATA shuffle778<>+0(SB)/8, $0x0000000100000000
+DATA shuffle778<>+8(SB)/8, $0x0000000300000002
+DATA shuffle778<>+16(SB)/8, $0x0000000500000004
+DATA shuffle778<>+24(SB)/8, $0x0000000700000006
+DATA shuffle778<>+32(SB)/8, $0x0000000900000008
+DATA shuffle778<>+40(SB)/8, $0x000000150000000a
+DATA shuffle778<>+48(SB)/8, $0x0000000d0000001b
+DATA shuffle778<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle778<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle724<>+0(SB)/8, $0x0000000000000000
-DATA shuffle724<>+8(SB)/8, $0x0000000600000000
-DATA shuffle724<>+16(SB)/8, $0x000000120000000c
-DATA shuffle724<>+24(SB)/8, $0x0000001e00000018
-DATA shuffle724<>+32(SB)/8, $0x0000000000000000
-DATA shuffle724<>+40(SB)/8, $0x0000000000000000
-DATA shuffle724<>+48(SB)/8, $0x0000000000000000
-DATA shuffle724<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle724<>(SB), RODATA|NOPTR, $64
+DATA shuffle779<>+0(SB)/8, $0x0000000000000000
+DATA shuffle779<>+8(SB)/8, $0x0000000600000000
+DATA shuffle779<>+16(SB)/8, $0x000000120000000c
+DATA shuffle779<>+24(SB)/8, $0x0000001e00000018
+DATA shuffle779<>+32(SB)/8, $0x0000000000000000
+DATA shuffle779<>+40(SB)/8, $0x0000000000000000
+DATA shuffle779<>+48(SB)/8, $0x0000000000000000
+DATA shuffle779<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle779<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle725<>+0(SB)/8, $0x0000000100000000
-DATA shuffle725<>+8(SB)/8, $0x0000000300000002
-DATA shuffle725<>+16(SB)/8, $0x0000000500000004
-DATA shuffle725<>+24(SB)/8, $0x0000000700000006
-DATA shuffle725<>+32(SB)/8, $0x0000000900000008
-DATA shuffle725<>+40(SB)/8, $0x0000001600000010
-DATA shuffle725<>+48(SB)/8, $0x0000000d0000001c
-DATA shuffle725<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle725<>(SB), RODATA|NOPTR, $64
+DATA shuffle780<>+0(SB)/8, $0x0000000100000000
+DATA shuffle780<>+8(SB)/8, $0x0000000300000002
+DATA shuffle780<>+16(SB)/8, $0x0000000500000004
+DATA shuffle780<>+24(SB)/8, $0x0000000700000006
+DATA shuffle780<>+32(SB)/8, $0x0000000900000008
+DATA shuffle780<>+40(SB)/8, $0x0000001600000010
+DATA shuffle780<>+48(SB)/8, $0x0000000d0000001c
+DATA shuffle780<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle780<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle726<>+0(SB)/8, $0x0000000100000000
-DATA shuffle726<>+8(SB)/8, $0x0000000300000002
-DATA shuffle726<>+16(SB)/8, $0x0000000500000004
-DATA shuffle726<>+24(SB)/8, $0x0000000700000006
-DATA shuffle726<>+32(SB)/8, $0x0000000900000008
-DATA shuffle726<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle726<>+48(SB)/8, $0x000000120000000c
-DATA shuffle726<>+56(SB)/8, $0x0000001e00000018
-GLOBL shuffle726<>(SB), RODATA|NOPTR, $64
+DATA shuffle781<>+0(SB)/8, $0x0000000100000000
+DATA shuffle781<>+8(SB)/8, $0x0000000300000002
+DATA shuffle781<>+16(SB)/8, $0x0000000500000004
+DATA shuffle781<>+24(SB)/8, $0x0000000700000006
+DATA shuffle781<>+32(SB)/8, $0x0000000900000008
+DATA shuffle781<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle781<>+48(SB)/8, $0x000000120000000c
+DATA shuffle781<>+56(SB)/8, $0x0000001e00000018
+GLOBL shuffle781<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle727<>+0(SB)/8, $0x0000001a00000014
-DATA shuffle727<>+8(SB)/8, $0x0000000300000002
-DATA shuffle727<>+16(SB)/8, $0x0000000500000004
-DATA shuffle727<>+24(SB)/8, $0x0000000700000006
-DATA shuffle727<>+32(SB)/8, $0x0000000900000008
-DATA shuffle727<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle727<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle727<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle727<>(SB), RODATA|NOPTR, $64
+DATA shuffle782<>+0(SB)/8, $0x0000001a00000014
+DATA shuffle782<>+8(SB)/8, $0x0000000300000002
+DATA shuffle782<>+16(SB)/8, $0x0000000500000004
+DATA shuffle782<>+24(SB)/8, $0x0000000700000006
+DATA shuffle782<>+32(SB)/8, $0x0000000900000008
+DATA shuffle782<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle782<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle782<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle782<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle728<>+0(SB)/8, $0x0000000100000000
-DATA shuffle728<>+8(SB)/8, $0x0000000300000002
-DATA shuffle728<>+16(SB)/8, $0x0000000500000004
-DATA shuffle728<>+24(SB)/8, $0x0000000700000006
-DATA shuffle728<>+32(SB)/8, $0x0000001a00000014
-DATA shuffle728<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle728<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle728<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle728<>(SB), RODATA|NOPTR, $64
+DATA shuffle783<>+0(SB)/8, $0x0000000100000000
+DATA shuffle783<>+8(SB)/8, $0x0000000300000002
+DATA shuffle783<>+16(SB)/8, $0x0000000500000004
+DATA shuffle783<>+24(SB)/8, $0x0000000700000006
+DATA shuffle783<>+32(SB)/8, $0x0000001a00000014
+DATA shuffle783<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle783<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle783<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle783<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle729<>+0(SB)/8, $0x0000000000000000
-DATA shuffle729<>+8(SB)/8, $0x0000000700000001
-DATA shuffle729<>+16(SB)/8, $0x000000130000000d
-DATA shuffle729<>+24(SB)/8, $0x0000001f00000019
-DATA shuffle729<>+32(SB)/8, $0x0000000000000000
-DATA shuffle729<>+40(SB)/8, $0x0000000000000000
-DATA shuffle729<>+48(SB)/8, $0x0000000000000000
-DATA shuffle729<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle729<>(SB), RODATA|NOPTR, $64
+DATA shuffle784<>+0(SB)/8, $0x0000000000000000
+DATA shuffle784<>+8(SB)/8, $0x0000000700000001
+DATA shuffle784<>+16(SB)/8, $0x000000130000000d
+DATA shuffle784<>+24(SB)/8, $0x0000001f00000019
+DATA shuffle784<>+32(SB)/8, $0x0000000000000000
+DATA shuffle784<>+40(SB)/8, $0x0000000000000000
+DATA shuffle784<>+48(SB)/8, $0x0000000000000000
+DATA shuffle784<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle784<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle730<>+0(SB)/8, $0x0000000100000000
-DATA shuffle730<>+8(SB)/8, $0x0000000300000002
-DATA shuffle730<>+16(SB)/8, $0x0000000500000004
-DATA shuffle730<>+24(SB)/8, $0x0000000700000006
-DATA shuffle730<>+32(SB)/8, $0x0000000900000008
-DATA shuffle730<>+40(SB)/8, $0x0000001700000011
-DATA shuffle730<>+48(SB)/8, $0x0000000d0000001d
-DATA shuffle730<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle730<>(SB), RODATA|NOPTR, $64
+DATA shuffle785<>+0(SB)/8, $0x0000000100000000
+DATA shuffle785<>+8(SB)/8, $0x0000000300000002
+DATA shuffle785<>+16(SB)/8, $0x0000000500000004
+DATA shuffle785<>+24(SB)/8, $0x0000000700000006
+DATA shuffle785<>+32(SB)/8, $0x0000000900000008
+DATA shuffle785<>+40(SB)/8, $0x0000001700000011
+DATA shuffle785<>+48(SB)/8, $0x0000000d0000001d
+DATA shuffle785<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle785<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle731<>+0(SB)/8, $0x0000000100000000
-DATA shuffle731<>+8(SB)/8, $0x0000000300000002
-DATA shuffle731<>+16(SB)/8, $0x0000000500000004
-DATA shuffle731<>+24(SB)/8, $0x0000000700000006
-DATA shuffle731<>+32(SB)/8, $0x0000000900000008
-DATA shuffle731<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle731<>+48(SB)/8, $0x000000130000000c
-DATA shuffle731<>+56(SB)/8, $0x0000001f00000019
-GLOBL shuffle731<>(SB), RODATA|NOPTR, $64
+DATA shuffle786<>+0(SB)/8, $0x0000000100000000
+DATA shuffle786<>+8(SB)/8, $0x0000000300000002
+DATA shuffle786<>+16(SB)/8, $0x0000000500000004
+DATA shuffle786<>+24(SB)/8, $0x0000000700000006
+DATA shuffle786<>+32(SB)/8, $0x0000000900000008
+DATA shuffle786<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle786<>+48(SB)/8, $0x000000130000000c
+DATA shuffle786<>+56(SB)/8, $0x0000001f00000019
+GLOBL shuffle786<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle732<>+0(SB)/8, $0x0000001b00000015
-DATA shuffle732<>+8(SB)/8, $0x0000000300000002
-DATA shuffle732<>+16(SB)/8, $0x0000000500000004
-DATA shuffle732<>+24(SB)/8, $0x0000000700000006
-DATA shuffle732<>+32(SB)/8, $0x0000000900000008
-DATA shuffle732<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle732<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle732<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle732<>(SB), RODATA|NOPTR, $64
+DATA shuffle787<>+0(SB)/8, $0x0000001b00000015
+DATA shuffle787<>+8(SB)/8, $0x0000000300000002
+DATA shuffle787<>+16(SB)/8, $0x0000000500000004
+DATA shuffle787<>+24(SB)/8, $0x0000000700000006
+DATA shuffle787<>+32(SB)/8, $0x0000000900000008
+DATA shuffle787<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle787<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle787<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle787<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle733<>+0(SB)/8, $0x0000000100000000
-DATA shuffle733<>+8(SB)/8, $0x0000000300000002
-DATA shuffle733<>+16(SB)/8, $0x0000000500000004
-DATA shuffle733<>+24(SB)/8, $0x0000000700000006
-DATA shuffle733<>+32(SB)/8, $0x0000001b00000015
-DATA shuffle733<>+40(SB)/8, $0x0000000b0000000a
-DATA shuffle733<>+48(SB)/8, $0x0000000d0000000c
-DATA shuffle733<>+56(SB)/8, $0x0000000f0000000e
-GLOBL shuffle733<>(SB), RODATA|NOPTR, $64
+DATA shuffle788<>+0(SB)/8, $0x0000000100000000
+DATA shuffle788<>+8(SB)/8, $0x0000000300000002
+DATA shuffle788<>+16(SB)/8, $0x0000000500000004
+DATA shuffle788<>+24(SB)/8, $0x0000000700000006
+DATA shuffle788<>+32(SB)/8, $0x0000001b00000015
+DATA shuffle788<>+40(SB)/8, $0x0000000b0000000a
+DATA shuffle788<>+48(SB)/8, $0x0000000d0000000c
+DATA shuffle788<>+56(SB)/8, $0x0000000f0000000e
+GLOBL shuffle788<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -21158,397 +22603,377 @@ TEXT ·unzip6x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI
 	MOVQ  laneI+56(FP), DI
 
-group777:
+group811:
 	MOVQ rows+24(FP), R8
 
-row778:
+row812:
 	XORQ R9, R9
 	MOVQ n+16(FP), R10
 	SUBQ R9, R10
 	CMPQ R10, $+64
-	JB   last780
+	JB   last814
 
-chunks779:
+chunks813:
 	LEAQ       (CX)(R9*1), R10
 	LEAQ       (R10)(DI*1), R11
 	IMUL3Q     $0x06, R9, R12
 	ADDQ       AX, R12
 	VMOVDQU64  (R12), Z0
 	VMOVDQU64  192(R12), Z1
-	VMOVDQU64  shuffle734<>+0(SB), Z3
+	VMOVDQU64  shuffle789<>+0(SB), Z3
 	VPERMI2Q   Z1, Z0, Z3
 	VMOVDQU64  64(R12), Z2
-	VMOVDQU64  shuffle735<>+0(SB), Z4
+	VMOVDQU64  shuffle521<>+0(SB), Z4
 	VPERMT2Q   Z2, Z4, Z3
 	VMOVDQU64  128(R12), Z4
-	VMOVDQU64  shuffle736<>+0(SB), Z5
+	VMOVDQU64  shuffle790<>+0(SB), Z5
 	VPERMT2Q   Z4, Z5, Z3
 	VMOVDQU64  256(R12), Z5
-	VMOVDQU64  shuffle737<>+0(SB), Z6
+	VMOVDQU64  shuffle791<>+0(SB), Z6
 	VPERMT2Q   Z5, Z6, Z3
 	VMOVDQU64  320(R12), Z6
-	VMOVDQU64  shuffle738<>+0(SB), Z7
+	VMOVDQU64  shuffle792<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
 	VMOVDQU64  Z3, (R10)
-	VMOVDQU64  shuffle739<>+0(SB), Z7
+	VMOVDQU64  shuffle793<>+0(SB), Z7
 	VPERMI2Q   Z1, Z0, Z7
-	VMOVDQU64  shuffle740<>+0(SB), Z3
+	VMOVDQU64  shuffle794<>+0(SB), Z3
 	VPERMT2Q   Z2, Z3, Z7
-	VMOVDQU64  shuffle638<>+0(SB), Z3
+	VMOVDQU64  shuffle535<>+0(SB), Z3
 	VPTERNLOGQ $0xd8, Z3, Z4, Z7
-	VMOVDQU64  shuffle741<>+0(SB), Z3
+	VMOVDQU64  shuffle795<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z7
-	VMOVDQU64  shuffle742<>+0(SB), Z3
+	VMOVDQU64  shuffle796<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
 	VMOVDQU64  Z7, (R10)(DX*1)
-	VMOVDQU64  shuffle743<>+0(SB), Z3
+	VMOVDQU64  shuffle797<>+0(SB), Z3
 	VPERMI2Q   Z5, Z2, Z3
-	VMOVDQU64  shuffle744<>+0(SB), Z7
+	VMOVDQU64  shuffle798<>+0(SB), Z7
 	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle745<>+0(SB), Z7
+	VMOVDQU64  shuffle799<>+0(SB), Z7
 	VPERMT2Q   Z4, Z7, Z3
-	VMOVDQU64  shuffle746<>+0(SB), Z7
+	VMOVDQU64  shuffle800<>+0(SB), Z7
 	VPERMT2Q   Z1, Z7, Z3
-	VMOVDQU64  shuffle747<>+0(SB), Z7
+	VMOVDQU64  shuffle801<>+0(SB), Z7
 	VPERMT2Q   Z6, Z7, Z3
 	VMOVDQU64  Z3, (R10)(DX*2)
-	VMOVDQU64  shuffle748<>+0(SB), Z7
+	VMOVDQU64  shuffle802<>+0(SB), Z7
 	VPERMI2Q   Z5, Z2, Z7
-	VMOVDQU64  shuffle749<>+0(SB), Z3
+	VMOVDQU64  shuffle803<>+0(SB), Z3
 	VPERMT2Q   Z0, Z3, Z7
-	VMOVDQU64  shuffle750<>+0(SB), Z3
+	VMOVDQU64  shuffle522<>+0(SB), Z3
 	VPERMT2Q   Z4, Z3, Z7
-	VMOVDQU64  shuffle751<>+0(SB), Z3
+	VMOVDQU64  shuffle804<>+0(SB), Z3
 	VPERMT2Q   Z1, Z3, Z7
-	VMOVDQU64  shuffle752<>+0(SB), Z3
+	VMOVDQU64  shuffle805<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z7
 	VMOVDQU64  Z7, (R11)
-	VMOVDQU64  shuffle753<>+0(SB), Z3
+	VMOVDQU64  shuffle806<>+0(SB), Z3
 	VPERMI2Q   Z6, Z4, Z3
-	VMOVDQU64  shuffle754<>+0(SB), Z7
+	VMOVDQU64  shuffle807<>+0(SB), Z7
 	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle755<>+0(SB), Z7
+	VMOVDQU64  shuffle808<>+0(SB), Z7
 	VPERMT2Q   Z2, Z7, Z3
-	VMOVDQU64  shuffle636<>+0(SB), Z7
+	VMOVDQU64  shuffle692<>+0(SB), Z7
 	VPTERNLOGQ $0xd8, Z7, Z1, Z3
-	VMOVDQU64  shuffle756<>+0(SB), Z7
+	VMOVDQU64  shuffle809<>+0(SB), Z7
 	VPERMT2Q   Z5, Z7, Z3
 	VMOVDQU64  Z3, (R11)(DX*1)
-	VMOVDQU64  shuffle757<>+0(SB), Z3
+	VMOVDQU64  shuffle810<>+0(SB), Z3
 	VPERMT2Q   Z6, Z3, Z4
-	VMOVDQU64  shuffle758<>+0(SB), Z3
+	VMOVDQU64  shuffle811<>+0(SB), Z3
 	VPERMT2Q   Z0, Z3, Z4
-	VMOVDQU64  shuffle759<>+0(SB), Z3
+	VMOVDQU64  shuffle812<>+0(SB), Z3
 	VPERMT2Q   Z2, Z3, Z4
-	VMOVDQU64  shuffle760<>+0(SB), Z3
+	VMOVDQU64  shuffle813<>+0(SB), Z3
 	VPERMT2Q   Z1, Z3, Z4
-	VMOVDQU64  shuffle761<>+0(SB), Z3
+	VMOVDQU64  shuffle814<>+0(SB), Z3
 	VPERMT2Q   Z5, Z3, Z4
 	VMOVDQU64  Z4, (R11)(DX*2)
 	ADDQ       $+64, R9
 	MOVQ       n+16(FP), R10
 	SUBQ       R9, R10
 	CMPQ       R10, $+64
-	JAE        chunks779
+	JAE        chunks813
 
-last780:
+last814:
 	TESTQ R10, R10
-	JZ    rowdone781
+	JZ    rowdone815
 	MOVQ  n+16(FP), R9
 	SUBQ  $+64, R9
-	JMP   chunks779
+	JMP   chunks813
 
-rowdone781:
+rowdone815:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R8
-	JNZ  row778
+	JNZ  row812
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group777
+	JNZ  group811
 	VZEROUPPER
 	RET
 
-DATA shuffle734<>+0(SB)/8, $0x0000000000000000
-DATA shuffle734<>+8(SB)/8, $0x0000000000000006
-DATA shuffle734<>+16(SB)/8, $0x0000000000000000
-DATA shuffle734<>+24(SB)/8, $0x0000000000000000
-DATA shuffle734<>+32(SB)/8, $0x0000000000000008
-DATA shuffle734<>+40(SB)/8, $0x000000000000000e
-DATA shuffle734<>+48(SB)/8, $0x0000000000000000
-DATA shuffle734<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle734<>(SB), RODATA|NOPTR, $64
+DATA shuffle789<>+0(SB)/8, $0x0000000000000000
+DATA shuffle789<>+8(SB)/8, $0x0000000000000006
+DATA shuffle789<>+16(SB)/8, $0x0000000000000000
+DATA shuffle789<>+24(SB)/8, $0x0000000000000000
+DATA shuffle789<>+32(SB)/8, $0x0000000000000008
+DATA shuffle789<>+40(SB)/8, $0x000000000000000e
+DATA shuffle789<>+48(SB)/8, $0x0000000000000000
+DATA shuffle789<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle789<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle735<>+0(SB)/8, $0x0000000000000000
-DATA shuffle735<>+8(SB)/8, $0x0000000000000001
-DATA shuffle735<>+16(SB)/8, $0x000000000000000c
-DATA shuffle735<>+24(SB)/8, $0x0000000000000003
-DATA shuffle735<>+32(SB)/8, $0x0000000000000004
-DATA shuffle735<>+40(SB)/8, $0x0000000000000005
-DATA shuffle735<>+48(SB)/8, $0x0000000000000006
-DATA shuffle735<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle735<>(SB), RODATA|NOPTR, $64
+DATA shuffle790<>+0(SB)/8, $0x0000000000000000
+DATA shuffle790<>+8(SB)/8, $0x0000000000000001
+DATA shuffle790<>+16(SB)/8, $0x0000000000000002
+DATA shuffle790<>+24(SB)/8, $0x000000000000000a
+DATA shuffle790<>+32(SB)/8, $0x0000000000000004
+DATA shuffle790<>+40(SB)/8, $0x0000000000000005
+DATA shuffle790<>+48(SB)/8, $0x0000000000000006
+DATA shuffle790<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle790<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle736<>+0(SB)/8, $0x0000000000000000
-DATA shuffle736<>+8(SB)/8, $0x0000000000000001
-DATA shuffle736<>+16(SB)/8, $0x0000000000000002
-DATA shuffle736<>+24(SB)/8, $0x000000000000000a
-DATA shuffle736<>+32(SB)/8, $0x0000000000000004
-DATA shuffle736<>+40(SB)/8, $0x0000000000000005
-DATA shuffle736<>+48(SB)/8, $0x0000000000000006
-DATA shuffle736<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle736<>(SB), RODATA|NOPTR, $64
+DATA shuffle791<>+0(SB)/8, $0x0000000000000000
+DATA shuffle791<>+8(SB)/8, $0x0000000000000001
+DATA shuffle791<>+16(SB)/8, $0x0000000000000002
+DATA shuffle791<>+24(SB)/8, $0x0000000000000003
+DATA shuffle791<>+32(SB)/8, $0x0000000000000004
+DATA shuffle791<>+40(SB)/8, $0x0000000000000005
+DATA shuffle791<>+48(SB)/8, $0x000000000000000c
+DATA shuffle791<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle791<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle737<>+0(SB)/8, $0x0000000000000000
-DATA shuffle737<>+8(SB)/8, $0x0000000000000001
-DATA shuffle737<>+16(SB)/8, $0x0000000000000002
-DATA shuffle737<>+24(SB)/8, $0x0000000000000003
-DATA shuffle737<>+32(SB)/8, $0x0000000000000004
-DATA shuffle737<>+40(SB)/8, $0x0000000000000005
-DATA shuffle737<>+48(SB)/8, $0x000000000000000c
-DATA shuffle737<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle737<>(SB), RODATA|NOPTR, $64
+DATA shuffle792<>+0(SB)/8, $0x0000000000000000
+DATA shuffle792<>+8(SB)/8, $0x0000000000000001
+DATA shuffle792<>+16(SB)/8, $0x0000000000000002
+DATA shuffle792<>+24(SB)/8, $0x0000000000000003
+DATA shuffle792<>+32(SB)/8, $0x0000000000000004
+DATA shuffle792<>+40(SB)/8, $0x0000000000000005
+DATA shuffle792<>+48(SB)/8, $0x0000000000000006
+DATA shuffle792<>+56(SB)/8, $0x000000000000000a
+GLOBL shuffle792<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle738<>+0(SB)/8, $0x0000000000000000
-DATA shuffle738<>+8(SB)/8, $0x0000000000000001
-DATA shuffle738<>+16(SB)/8, $0x0000000000000002
-DATA shuffle738<>+24(SB)/8, $0x0000000000000003
-DATA shuffle738<>+32(SB)/8, $0x0000000000000004
-DATA shuffle738<>+40(SB)/8, $0x0000000000000005
-DATA shuffle738<>+48(SB)/8, $0x0000000000000006
-DATA shuffle738<>+56(SB)/8, $0x000000000000000a
-GLOBL shuffle738<>(SB), RODATA|NOPTR, $64
+DATA shuffle793<>+0(SB)/8, $0x0000000000000001
+DATA shuffle793<>+8(SB)/8, $0x0000000000000007
+DATA shuffle793<>+16(SB)/8, $0x0000000000000000
+DATA shuffle793<>+24(SB)/8, $0x0000000000000000
+DATA shuffle793<>+32(SB)/8, $0x0000000000000009
+DATA shuffle793<>+40(SB)/8, $0x000000000000000f
+DATA shuffle793<>+48(SB)/8, $0x0000000000000000
+DATA shuffle793<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle793<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle739<>+0(SB)/8, $0x0000000000000001
-DATA shuffle739<>+8(SB)/8, $0x0000000000000007
-DATA shuffle739<>+16(SB)/8, $0x0000000000000000
-DATA shuffle739<>+24(SB)/8, $0x0000000000000000
-DATA shuffle739<>+32(SB)/8, $0x0000000000000009
-DATA shuffle739<>+40(SB)/8, $0x000000000000000f
-DATA shuffle739<>+48(SB)/8, $0x0000000000000000
-DATA shuffle739<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle739<>(SB), RODATA|NOPTR, $64
+DATA shuffle794<>+0(SB)/8, $0x0000000000000000
+DATA shuffle794<>+8(SB)/8, $0x0000000000000001
+DATA shuffle794<>+16(SB)/8, $0x000000000000000d
+DATA shuffle794<>+24(SB)/8, $0x0000000000000003
+DATA shuffle794<>+32(SB)/8, $0x0000000000000004
+DATA shuffle794<>+40(SB)/8, $0x0000000000000005
+DATA shuffle794<>+48(SB)/8, $0x0000000000000006
+DATA shuffle794<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle794<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle740<>+0(SB)/8, $0x0000000000000000
-DATA shuffle740<>+8(SB)/8, $0x0000000000000001
-DATA shuffle740<>+16(SB)/8, $0x000000000000000d
-DATA shuffle740<>+24(SB)/8, $0x0000000000000003
-DATA shuffle740<>+32(SB)/8, $0x0000000000000004
-DATA shuffle740<>+40(SB)/8, $0x0000000000000005
-DATA shuffle740<>+48(SB)/8, $0x0000000000000006
-DATA shuffle740<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle740<>(SB), RODATA|NOPTR, $64
+DATA shuffle795<>+0(SB)/8, $0x0000000000000000
+DATA shuffle795<>+8(SB)/8, $0x0000000000000001
+DATA shuffle795<>+16(SB)/8, $0x0000000000000002
+DATA shuffle795<>+24(SB)/8, $0x0000000000000003
+DATA shuffle795<>+32(SB)/8, $0x0000000000000004
+DATA shuffle795<>+40(SB)/8, $0x0000000000000005
+DATA shuffle795<>+48(SB)/8, $0x000000000000000d
+DATA shuffle795<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle795<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle741<>+0(SB)/8, $0x0000000000000000
-DATA shuffle741<>+8(SB)/8, $0x0000000000000001
-DATA shuffle741<>+16(SB)/8, $0x0000000000000002
-DATA shuffle741<>+24(SB)/8, $0x0000000000000003
-DATA shuffle741<>+32(SB)/8, $0x0000000000000004
-DATA shuffle741<>+40(SB)/8, $0x0000000000000005
-DATA shuffle741<>+48(SB)/8, $0x000000000000000d
-DATA shuffle741<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle741<>(SB), RODATA|NOPTR, $64
+DATA shuffle796<>+0(SB)/8, $0x0000000000000000
+DATA shuffle796<>+8(SB)/8, $0x0000000000000001
+DATA shuffle796<>+16(SB)/8, $0x0000000000000002
+DATA shuffle796<>+24(SB)/8, $0x0000000000000003
+DATA shuffle796<>+32(SB)/8, $0x0000000000000004
+DATA shuffle796<>+40(SB)/8, $0x0000000000000005
+DATA shuffle796<>+48(SB)/8, $0x0000000000000006
+DATA shuffle796<>+56(SB)/8, $0x000000000000000b
+GLOBL shuffle796<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle742<>+0(SB)/8, $0x0000000000000000
-DATA shuffle742<>+8(SB)/8, $0x0000000000000001
-DATA shuffle742<>+16(SB)/8, $0x0000000000000002
-DATA shuffle742<>+24(SB)/8, $0x0000000000000003
-DATA shuffle742<>+32(SB)/8, $0x0000000000000004
-DATA shuffle742<>+40(SB)/8, $0x0000000000000005
-DATA shuffle742<>+48(SB)/8, $0x0000000000000006
-DATA shuffle742<>+56(SB)/8, $0x000000000000000b
-GLOBL shuffle742<>(SB), RODATA|NOPTR, $64
+DATA shuffle797<>+0(SB)/8, $0x0000000000000000
+DATA shuffle797<>+8(SB)/8, $0x0000000000000000
+DATA shuffle797<>+16(SB)/8, $0x0000000000000006
+DATA shuffle797<>+24(SB)/8, $0x0000000000000000
+DATA shuffle797<>+32(SB)/8, $0x0000000000000000
+DATA shuffle797<>+40(SB)/8, $0x0000000000000008
+DATA shuffle797<>+48(SB)/8, $0x000000000000000e
+DATA shuffle797<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle797<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle743<>+0(SB)/8, $0x0000000000000000
-DATA shuffle743<>+8(SB)/8, $0x0000000000000000
-DATA shuffle743<>+16(SB)/8, $0x0000000000000006
-DATA shuffle743<>+24(SB)/8, $0x0000000000000000
-DATA shuffle743<>+32(SB)/8, $0x0000000000000000
-DATA shuffle743<>+40(SB)/8, $0x0000000000000008
-DATA shuffle743<>+48(SB)/8, $0x000000000000000e
-DATA shuffle743<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle743<>(SB), RODATA|NOPTR, $64
+DATA shuffle798<>+0(SB)/8, $0x000000000000000a
+DATA shuffle798<>+8(SB)/8, $0x0000000000000001
+DATA shuffle798<>+16(SB)/8, $0x0000000000000002
+DATA shuffle798<>+24(SB)/8, $0x0000000000000003
+DATA shuffle798<>+32(SB)/8, $0x0000000000000004
+DATA shuffle798<>+40(SB)/8, $0x0000000000000005
+DATA shuffle798<>+48(SB)/8, $0x0000000000000006
+DATA shuffle798<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle798<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle744<>+0(SB)/8, $0x000000000000000a
-DATA shuffle744<>+8(SB)/8, $0x0000000000000001
-DATA shuffle744<>+16(SB)/8, $0x0000000000000002
-DATA shuffle744<>+24(SB)/8, $0x0000000000000003
-DATA shuffle744<>+32(SB)/8, $0x0000000000000004
-DATA shuffle744<>+40(SB)/8, $0x0000000000000005
-DATA shuffle744<>+48(SB)/8, $0x0000000000000006
-DATA shuffle744<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle744<>(SB), RODATA|NOPTR, $64
+DATA shuffle799<>+0(SB)/8, $0x0000000000000000
+DATA shuffle799<>+8(SB)/8, $0x0000000000000001
+DATA shuffle799<>+16(SB)/8, $0x0000000000000002
+DATA shuffle799<>+24(SB)/8, $0x000000000000000c
+DATA shuffle799<>+32(SB)/8, $0x0000000000000004
+DATA shuffle799<>+40(SB)/8, $0x0000000000000005
+DATA shuffle799<>+48(SB)/8, $0x0000000000000006
+DATA shuffle799<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle799<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle745<>+0(SB)/8, $0x0000000000000000
-DATA shuffle745<>+8(SB)/8, $0x0000000000000001
-DATA shuffle745<>+16(SB)/8, $0x0000000000000002
-DATA shuffle745<>+24(SB)/8, $0x000000000000000c
-DATA shuffle745<>+32(SB)/8, $0x0000000000000004
-DATA shuffle745<>+40(SB)/8, $0x0000000000000005
-DATA shuffle745<>+48(SB)/8, $0x0000000000000006
-DATA shuffle745<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle745<>(SB), RODATA|NOPTR, $64
+DATA shuffle800<>+0(SB)/8, $0x0000000000000000
+DATA shuffle800<>+8(SB)/8, $0x0000000000000001
+DATA shuffle800<>+16(SB)/8, $0x0000000000000002
+DATA shuffle800<>+24(SB)/8, $0x0000000000000003
+DATA shuffle800<>+32(SB)/8, $0x000000000000000a
+DATA shuffle800<>+40(SB)/8, $0x0000000000000005
+DATA shuffle800<>+48(SB)/8, $0x0000000000000006
+DATA shuffle800<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle800<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle746<>+0(SB)/8, $0x0000000000000000
-DATA shuffle746<>+8(SB)/8, $0x0000000000000001
-DATA shuffle746<>+16(SB)/8, $0x0000000000000002
-DATA shuffle746<>+24(SB)/8, $0x0000000000000003
-DATA shuffle746<>+32(SB)/8, $0x000000000000000a
-DATA shuffle746<>+40(SB)/8, $0x0000000000000005
-DATA shuffle746<>+48(SB)/8, $0x0000000000000006
-DATA shuffle746<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle746<>(SB), RODATA|NOPTR, $64
+DATA shuffle801<>+0(SB)/8, $0x0000000000000000
+DATA shuffle801<>+8(SB)/8, $0x0000000000000001
+DATA shuffle801<>+16(SB)/8, $0x0000000000000002
+DATA shuffle801<>+24(SB)/8, $0x0000000000000003
+DATA shuffle801<>+32(SB)/8, $0x0000000000000004
+DATA shuffle801<>+40(SB)/8, $0x0000000000000005
+DATA shuffle801<>+48(SB)/8, $0x0000000000000006
+DATA shuffle801<>+56(SB)/8, $0x000000000000000c
+GLOBL shuffle801<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle747<>+0(SB)/8, $0x0000000000000000
-DATA shuffle747<>+8(SB)/8, $0x0000000000000001
-DATA shuffle747<>+16(SB)/8, $0x0000000000000002
-DATA shuffle747<>+24(SB)/8, $0x0000000000000003
-DATA shuffle747<>+32(SB)/8, $0x0000000000000004
-DATA shuffle747<>+40(SB)/8, $0x0000000000000005
-DATA shuffle747<>+48(SB)/8, $0x0000000000000006
-DATA shuffle747<>+56(SB)/8, $0x000000000000000c
-GLOBL shuffle747<>(SB), RODATA|NOPTR, $64
+DATA shuffle802<>+0(SB)/8, $0x0000000000000000
+DATA shuffle802<>+8(SB)/8, $0x0000000000000001
+DATA shuffle802<>+16(SB)/8, $0x0000000000000007
+DATA shuffle802<>+24(SB)/8, $0x0000000000000000
+DATA shuffle802<>+32(SB)/8, $0x0000000000000000
+DATA shuffle802<>+40(SB)/8, $0x0000000000000009
+DATA shuffle802<>+48(SB)/8, $0x000000000000000f
+DATA shuffle802<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle802<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle748<>+0(SB)/8, $0x0000000000000000
-DATA shuffle748<>+8(SB)/8, $0x0000000000000001
-DATA shuffle748<>+16(SB)/8, $0x0000000000000007
-DATA shuffle748<>+24(SB)/8, $0x0000000000000000
-DATA shuffle748<>+32(SB)/8, $0x0000000000000000
-DATA shuffle748<>+40(SB)/8, $0x0000000000000009
-DATA shuffle748<>+48(SB)/8, $0x000000000000000f
-DATA shuffle748<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle748<>(SB), RODATA|NOPTR, $64
+DATA shuffle803<>+0(SB)/8, $0x000000000000000b
+DATA shuffle803<>+8(SB)/8, $0x0000000000000001
+DATA shuffle803<>+16(SB)/8, $0x0000000000000002
+DATA shuffle803<>+24(SB)/8, $0x0000000000000003
+DATA shuffle803<>+32(SB)/8, $0x0000000000000004
+DATA shuffle803<>+40(SB)/8, $0x0000000000000005
+DATA shuffle803<>+48(SB)/8, $0x0000000000000006
+DATA shuffle803<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle803<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle749<>+0(SB)/8, $0x000000000000000b
-DATA shuffle749<>+8(SB)/8, $0x0000000000000001
-DATA shuffle749<>+16(SB)/8, $0x0000000000000002
-DATA shuffle749<>+24(SB)/8, $0x0000000000000003
-DATA shuffle749<>+32(SB)/8, $0x0000000000000004
-DATA shuffle749<>+40(SB)/8, $0x0000000000000005
-DATA shuffle749<>+48(SB)/8, $0x0000000000000006
-DATA shuffle749<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle749<>(SB), RODATA|NOPTR, $64
+DATA shuffle804<>+0(SB)/8, $0x0000000000000000
+DATA shuffle804<>+8(SB)/8, $0x0000000000000001
+DATA shuffle804<>+16(SB)/8, $0x0000000000000002
+DATA shuffle804<>+24(SB)/8, $0x0000000000000003
+DATA shuffle804<>+32(SB)/8, $0x000000000000000b
+DATA shuffle804<>+40(SB)/8, $0x0000000000000005
+DATA shuffle804<>+48(SB)/8, $0x0000000000000006
+DATA shuffle804<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle804<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle750<>+0(SB)/8, $0x0000000000000000
-DATA shuffle750<>+8(SB)/8, $0x0000000000000001
-DATA shuffle750<>+16(SB)/8, $0x0000000000000002
-DATA shuffle750<>+24(SB)/8, $0x000000000000000d
-DATA shuffle750<>+32(SB)/8, $0x0000000000000004
-DATA shuffle750<>+40(SB)/8, $0x0000000000000005
-DATA shuffle750<>+48(SB)/8, $0x0000000000000006
-DATA shuffle750<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle750<>(SB), RODATA|NOPTR, $64
+DATA shuffle805<>+0(SB)/8, $0x0000000000000000
+DATA shuffle805<>+8(SB)/8, $0x0000000000000001
+DATA shuffle805<>+16(SB)/8, $0x0000000000000002
+DATA shuffle805<>+24(SB)/8, $0x0000000000000003
+DATA shuffle805<>+32(SB)/8, $0x0000000000000004
+DATA shuffle805<>+40(SB)/8, $0x0000000000000005
+DATA shuffle805<>+48(SB)/8, $0x0000000000000006
+DATA shuffle805<>+56(SB)/8, $0x000000000000000d
+GLOBL shuffle805<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle751<>+0(SB)/8, $0x0000000000000000
-DATA shuffle751<>+8(SB)/8, $0x0000000000000001
-DATA shuffle751<>+16(SB)/8, $0x0000000000000002
-DATA shuffle751<>+24(SB)/8, $0x0000000000000003
-DATA shuffle751<>+32(SB)/8, $0x000000000000000b
-DATA shuffle751<>+40(SB)/8, $0x0000000000000005
-DATA shuffle751<>+48(SB)/8, $0x0000000000000006
-DATA shuffle751<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle751<>(SB), RODATA|NOPTR, $64
+DATA shuffle806<>+0(SB)/8, $0x0000000000000000
+DATA shuffle806<>+8(SB)/8, $0x0000000000000000
+DATA shuffle806<>+16(SB)/8, $0x0000000000000000
+DATA shuffle806<>+24(SB)/8, $0x0000000000000006
+DATA shuffle806<>+32(SB)/8, $0x0000000000000000
+DATA shuffle806<>+40(SB)/8, $0x0000000000000000
+DATA shuffle806<>+48(SB)/8, $0x0000000000000008
+DATA shuffle806<>+56(SB)/8, $0x000000000000000e
+GLOBL shuffle806<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle752<>+0(SB)/8, $0x0000000000000000
-DATA shuffle752<>+8(SB)/8, $0x0000000000000001
-DATA shuffle752<>+16(SB)/8, $0x0000000000000002
-DATA shuffle752<>+24(SB)/8, $0x0000000000000003
-DATA shuffle752<>+32(SB)/8, $0x0000000000000004
-DATA shuffle752<>+40(SB)/8, $0x0000000000000005
-DATA shuffle752<>+48(SB)/8, $0x0000000000000006
-DATA shuffle752<>+56(SB)/8, $0x000000000000000d
-GLOBL shuffle752<>(SB), RODATA|NOPTR, $64
+DATA shuffle807<>+0(SB)/8, $0x000000000000000c
+DATA shuffle807<>+8(SB)/8, $0x0000000000000001
+DATA shuffle807<>+16(SB)/8, $0x0000000000000002
+DATA shuffle807<>+24(SB)/8, $0x0000000000000003
+DATA shuffle807<>+32(SB)/8, $0x0000000000000004
+DATA shuffle807<>+40(SB)/8, $0x0000000000000005
+DATA shuffle807<>+48(SB)/8, $0x0000000000000006
+DATA shuffle807<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle807<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle753<>+0(SB)/8, $0x0000000000000000
-DATA shuffle753<>+8(SB)/8, $0x0000000000000000
-DATA shuffle753<>+16(SB)/8, $0x0000000000000000
-DATA shuffle753<>+24(SB)/8, $0x0000000000000006
-DATA shuffle753<>+32(SB)/8, $0x0000000000000000
-DATA shuffle753<>+40(SB)/8, $0x0000000000000000
-DATA shuffle753<>+48(SB)/8, $0x0000000000000008
-DATA shuffle753<>+56(SB)/8, $0x000000000000000e
-GLOBL shuffle753<>(SB), RODATA|NOPTR, $64
+DATA shuffle808<>+0(SB)/8, $0x0000000000000000
+DATA shuffle808<>+8(SB)/8, $0x000000000000000a
+DATA shuffle808<>+16(SB)/8, $0x0000000000000002
+DATA shuffle808<>+24(SB)/8, $0x0000000000000003
+DATA shuffle808<>+32(SB)/8, $0x0000000000000004
+DATA shuffle808<>+40(SB)/8, $0x0000000000000005
+DATA shuffle808<>+48(SB)/8, $0x0000000000000006
+DATA shuffle808<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle808<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle754<>+0(SB)/8, $0x000000000000000c
-DATA shuffle754<>+8(SB)/8, $0x0000000000000001
-DATA shuffle754<>+16(SB)/8, $0x0000000000000002
-DATA shuffle754<>+24(SB)/8, $0x0000000000000003
-DATA shuffle754<>+32(SB)/8, $0x0000000000000004
-DATA shuffle754<>+40(SB)/8, $0x0000000000000005
-DATA shuffle754<>+48(SB)/8, $0x0000000000000006
-DATA shuffle754<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle754<>(SB), RODATA|NOPTR, $64
+DATA shuffle809<>+0(SB)/8, $0x0000000000000000
+DATA shuffle809<>+8(SB)/8, $0x0000000000000001
+DATA shuffle809<>+16(SB)/8, $0x0000000000000002
+DATA shuffle809<>+24(SB)/8, $0x0000000000000003
+DATA shuffle809<>+32(SB)/8, $0x0000000000000004
+DATA shuffle809<>+40(SB)/8, $0x000000000000000a
+DATA shuffle809<>+48(SB)/8, $0x0000000000000006
+DATA shuffle809<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle809<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle755<>+0(SB)/8, $0x0000000000000000
-DATA shuffle755<>+8(SB)/8, $0x000000000000000a
-DATA shuffle755<>+16(SB)/8, $0x0000000000000002
-DATA shuffle755<>+24(SB)/8, $0x0000000000000003
-DATA shuffle755<>+32(SB)/8, $0x0000000000000004
-DATA shuffle755<>+40(SB)/8, $0x0000000000000005
-DATA shuffle755<>+48(SB)/8, $0x0000000000000006
-DATA shuffle755<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle755<>(SB), RODATA|NOPTR, $64
+DATA shuffle810<>+0(SB)/8, $0x0000000000000000
+DATA shuffle810<>+8(SB)/8, $0x0000000000000000
+DATA shuffle810<>+16(SB)/8, $0x0000000000000001
+DATA shuffle810<>+24(SB)/8, $0x0000000000000007
+DATA shuffle810<>+32(SB)/8, $0x0000000000000000
+DATA shuffle810<>+40(SB)/8, $0x0000000000000000
+DATA shuffle810<>+48(SB)/8, $0x0000000000000009
+DATA shuffle810<>+56(SB)/8, $0x000000000000000f
+GLOBL shuffle810<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle756<>+0(SB)/8, $0x0000000000000000
-DATA shuffle756<>+8(SB)/8, $0x0000000000000001
-DATA shuffle756<>+16(SB)/8, $0x0000000000000002
-DATA shuffle756<>+24(SB)/8, $0x0000000000000003
-DATA shuffle756<>+32(SB)/8, $0x0000000000000004
-DATA shuffle756<>+40(SB)/8, $0x000000000000000a
-DATA shuffle756<>+48(SB)/8, $0x0000000000000006
-DATA shuffle756<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle756<>(SB), RODATA|NOPTR, $64
+DATA shuffle811<>+0(SB)/8, $0x000000000000000d
+DATA shuffle811<>+8(SB)/8, $0x0000000000000001
+DATA shuffle811<>+16(SB)/8, $0x0000000000000002
+DATA shuffle811<>+24(SB)/8, $0x0000000000000003
+DATA shuffle811<>+32(SB)/8, $0x0000000000000004
+DATA shuffle811<>+40(SB)/8, $0x0000000000000005
+DATA shuffle811<>+48(SB)/8, $0x0000000000000006
+DATA shuffle811<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle811<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle757<>+0(SB)/8, $0x0000000000000000
-DATA shuffle757<>+8(SB)/8, $0x0000000000000000
-DATA shuffle757<>+16(SB)/8, $0x0000000000000001
-DATA shuffle757<>+24(SB)/8, $0x0000000000000007
-DATA shuffle757<>+32(SB)/8, $0x0000000000000000
-DATA shuffle757<>+40(SB)/8, $0x0000000000000000
-DATA shuffle757<>+48(SB)/8, $0x0000000000000009
-DATA shuffle757<>+56(SB)/8, $0x000000000000000f
-GLOBL shuffle757<>(SB), RODATA|NOPTR, $64
+DATA shuffle812<>+0(SB)/8, $0x0000000000000000
+DATA shuffle812<>+8(SB)/8, $0x000000000000000b
+DATA shuffle812<>+16(SB)/8, $0x0000000000000002
+DATA shuffle812<>+24(SB)/8, $0x0000000000000003
+DATA shuffle812<>+32(SB)/8, $0x0000000000000004
+DATA shuffle812<>+40(SB)/8, $0x0000000000000005
+DATA shuffle812<>+48(SB)/8, $0x0000000000000006
+DATA shuffle812<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle812<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle758<>+0(SB)/8, $0x000000000000000d
-DATA shuffle758<>+8(SB)/8, $0x0000000000000001
-DATA shuffle758<>+16(SB)/8, $0x0000000000000002
-DATA shuffle758<>+24(SB)/8, $0x0000000000000003
-DATA shuffle758<>+32(SB)/8, $0x0000000000000004
-DATA shuffle758<>+40(SB)/8, $0x0000000000000005
-DATA shuffle758<>+48(SB)/8, $0x0000000000000006
-DATA shuffle758<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle758<>(SB), RODATA|NOPTR, $64
+DATA shuffle813<>+0(SB)/8, $0x0000000000000000
+DATA shuffle813<>+8(SB)/8, $0x0000000000000001
+DATA shuffle813<>+16(SB)/8, $0x0000000000000002
+DATA shuffle813<>+24(SB)/8, $0x0000000000000003
+DATA shuffle813<>+32(SB)/8, $0x000000000000000d
+DATA shuffle813<>+40(SB)/8, $0x0000000000000005
+DATA shuffle813<>+48(SB)/8, $0x0000000000000006
+DATA shuffle813<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle813<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle759<>+0(SB)/8, $0x0000000000000000
-DATA shuffle759<>+8(SB)/8, $0x000000000000000b
-DATA shuffle759<>+16(SB)/8, $0x0000000000000002
-DATA shuffle759<>+24(SB)/8, $0x0000000000000003
-DATA shuffle759<>+32(SB)/8, $0x0000000000000004
-DATA shuffle759<>+40(SB)/8, $0x0000000000000005
-DATA shuffle759<>+48(SB)/8, $0x0000000000000006
-DATA shuffle759<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle759<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle760<>+0(SB)/8, $0x0000000000000000
-DATA shuffle760<>+8(SB)/8, $0x0000000000000001
-DATA shuffle760<>+16(SB)/8, $0x0000000000000002
-DATA shuffle760<>+24(SB)/8, $0x0000000000000003
-DATA shuffle760<>+32(SB)/8, $0x000000000000000d
-DATA shuffle760<>+40(SB)/8, $0x0000000000000005
-DATA shuffle760<>+48(SB)/8, $0x0000000000000006
-DATA shuffle760<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle760<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle761<>+0(SB)/8, $0x0000000000000000
-DATA shuffle761<>+8(SB)/8, $0x0000000000000001
-DATA shuffle761<>+16(SB)/8, $0x0000000000000002
-DATA shuffle761<>+24(SB)/8, $0x0000000000000003
-DATA shuffle761<>+32(SB)/8, $0x0000000000000004
-DATA shuffle761<>+40(SB)/8, $0x000000000000000b
-DATA shuffle761<>+48(SB)/8, $0x0000000000000006
-DATA shuffle761<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle761<>(SB), RODATA|NOPTR, $64
+DATA shuffle814<>+0(SB)/8, $0x0000000000000000
+DATA shuffle814<>+8(SB)/8, $0x0000000000000001
+DATA shuffle814<>+16(SB)/8, $0x0000000000000002
+DATA shuffle814<>+24(SB)/8, $0x0000000000000003
+DATA shuffle814<>+32(SB)/8, $0x0000000000000004
+DATA shuffle814<>+40(SB)/8, $0x000000000000000b
+DATA shuffle814<>+48(SB)/8, $0x0000000000000006
+DATA shuffle814<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle814<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -21572,31 +22997,31 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle762<>+0(SB), Z31
-	VMOVDQU64 shuffle763<>+0(SB), Z30
-	VMOVDQU64 shuffle764<>+0(SB), Z29
-	VMOVDQU64 shuffle765<>+0(SB), Z28
-	VMOVDQU64 shuffle766<>+0(SB), Z27
-	VMOVDQU64 shuffle767<>+0(SB), Z26
-	VMOVDQU64 shuffle768<>+0(SB), Z25
-	VMOVDQU64 shuffle769<>+0(SB), Z24
-	VMOVDQU64 shuffle770<>+0(SB), Z23
-	VMOVDQU64 shuffle771<>+0(SB), Z22
-	VMOVDQU64 shuffle772<>+0(SB), Z21
-	VMOVDQU64 shuffle773<>+0(SB), Z20
-	VMOVDQU64 shuffle774<>+0(SB), Z19
+	VMOVDQU64 shuffle815<>+0(SB), Z31
+	VMOVDQU64 shuffle816<>+0(SB), Z30
+	VMOVDQU64 shuffle817<>+0(SB), Z29
+	VMOVDQU64 shuffle818<>+0(SB), Z28
+	VMOVDQU64 shuffle819<>+0(SB), Z27
+	VMOVDQU64 shuffle820<>+0(SB), Z26
+	VMOVDQU64 shuffle821<>+0(SB), Z25
+	VMOVDQU64 shuffle822<>+0(SB), Z24
+	VMOVDQU64 shuffle823<>+0(SB), Z23
+	VMOVDQU64 shuffle824<>+0(SB), Z22
+	VMOVDQU64 shuffle825<>+0(SB), Z21
+	VMOVDQU64 shuffle826<>+0(SB), Z20
+	VMOVDQU64 shuffle827<>+0(SB), Z19
 
-group782:
+group816:
 	MOVQ rows+24(FP), R9
 
-row783:
+row817:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last785
+	JB   last819
 
-chunks784:
+chunks818:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21674,156 +23099,156 @@ chunks784:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks784
+	JAE        chunks818
 
-last785:
+last819:
 	TESTQ R11, R11
-	JZ    rowdone786
+	JZ    rowdone820
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks784
+	JMP   chunks818
 
-rowdone786:
+rowdone820:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row783
+	JNZ  row817
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group782
+	JNZ  group816
 	VZEROUPPER
 	RET
 
-DATA shuffle762<>+0(SB)/8, $0x00ff000000000000
-DATA shuffle762<>+8(SB)/8, $0x0000ff0000000000
-DATA shuffle762<>+16(SB)/8, $0x000000ff00000000
-DATA shuffle762<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle762<>+32(SB)/8, $0x0000000000ff0000
-DATA shuffle762<>+40(SB)/8, $0x000000000000ff00
-DATA shuffle762<>+48(SB)/8, $0xff000000000000ff
-DATA shuffle762<>+56(SB)/8, $0x00ff000000000000
-GLOBL shuffle762<>(SB), RODATA|NOPTR, $64
+DATA shuffle815<>+0(SB)/8, $0x00ff000000000000
+DATA shuffle815<>+8(SB)/8, $0x0000ff0000000000
+DATA shuffle815<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle815<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle815<>+32(SB)/8, $0x0000000000ff0000
+DATA shuffle815<>+40(SB)/8, $0x000000000000ff00
+DATA shuffle815<>+48(SB)/8, $0xff000000000000ff
+DATA shuffle815<>+56(SB)/8, $0x00ff000000000000
+GLOBL shuffle815<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle763<>+0(SB)/8, $0x0000ff0000000000
-DATA shuffle763<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle763<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle763<>+24(SB)/8, $0x0000000000ff0000
-DATA shuffle763<>+32(SB)/8, $0x000000000000ff00
-DATA shuffle763<>+40(SB)/8, $0xff000000000000ff
-DATA shuffle763<>+48(SB)/8, $0x00ff000000000000
-DATA shuffle763<>+56(SB)/8, $0x0000ff0000000000
-GLOBL shuffle763<>(SB), RODATA|NOPTR, $64
+DATA shuffle816<>+0(SB)/8, $0x0000ff0000000000
+DATA shuffle816<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle816<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle816<>+24(SB)/8, $0x0000000000ff0000
+DATA shuffle816<>+32(SB)/8, $0x000000000000ff00
+DATA shuffle816<>+40(SB)/8, $0xff000000000000ff
+DATA shuffle816<>+48(SB)/8, $0x00ff000000000000
+DATA shuffle816<>+56(SB)/8, $0x0000ff0000000000
+GLOBL shuffle816<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle764<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle764<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle764<>+16(SB)/8, $0x0000000000ff0000
-DATA shuffle764<>+24(SB)/8, $0x000000000000ff00
-DATA shuffle764<>+32(SB)/8, $0xff000000000000ff
-DATA shuffle764<>+40(SB)/8, $0x00ff000000000000
-DATA shuffle764<>+48(SB)/8, $0x0000ff0000000000
-DATA shuffle764<>+56(SB)/8, $0x000000ff00000000
-GLOBL shuffle764<>(SB), RODATA|NOPTR, $64
+DATA shuffle817<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle817<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle817<>+16(SB)/8, $0x0000000000ff0000
+DATA shuffle817<>+24(SB)/8, $0x000000000000ff00
+DATA shuffle817<>+32(SB)/8, $0xff000000000000ff
+DATA shuffle817<>+40(SB)/8, $0x00ff000000000000
+DATA shuffle817<>+48(SB)/8, $0x0000ff0000000000
+DATA shuffle817<>+56(SB)/8, $0x000000ff00000000
+GLOBL shuffle817<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle765<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle765<>+8(SB)/8, $0x0000000000ff0000
-DATA shuffle765<>+16(SB)/8, $0x000000000000ff00
-DATA shuffle765<>+24(SB)/8, $0xff000000000000ff
-DATA shuffle765<>+32(SB)/8, $0x00ff000000000000
-DATA shuffle765<>+40(SB)/8, $0x0000ff0000000000
-DATA shuffle765<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle765<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle765<>(SB), RODATA|NOPTR, $64
+DATA shuffle818<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle818<>+8(SB)/8, $0x0000000000ff0000
+DATA shuffle818<>+16(SB)/8, $0x000000000000ff00
+DATA shuffle818<>+24(SB)/8, $0xff000000000000ff
+DATA shuffle818<>+32(SB)/8, $0x00ff000000000000
+DATA shuffle818<>+40(SB)/8, $0x0000ff0000000000
+DATA shuffle818<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle818<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle818<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle766<>+0(SB)/8, $0x0000000000ff0000
-DATA shuffle766<>+8(SB)/8, $0x000000000000ff00
-DATA shuffle766<>+16(SB)/8, $0xff000000000000ff
-DATA shuffle766<>+24(SB)/8, $0x00ff000000000000
-DATA shuffle766<>+32(SB)/8, $0x0000ff0000000000
-DATA shuffle766<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle766<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle766<>+56(SB)/8, $0x0000000000ff0000
-GLOBL shuffle766<>(SB), RODATA|NOPTR, $64
+DATA shuffle819<>+0(SB)/8, $0x0000000000ff0000
+DATA shuffle819<>+8(SB)/8, $0x000000000000ff00
+DATA shuffle819<>+16(SB)/8, $0xff000000000000ff
+DATA shuffle819<>+24(SB)/8, $0x00ff000000000000
+DATA shuffle819<>+32(SB)/8, $0x0000ff0000000000
+DATA shuffle819<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle819<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle819<>+56(SB)/8, $0x0000000000ff0000
+GLOBL shuffle819<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle767<>+0(SB)/8, $0x000000000000ff00
-DATA shuffle767<>+8(SB)/8, $0xff000000000000ff
-DATA shuffle767<>+16(SB)/8, $0x00ff000000000000
-DATA shuffle767<>+24(SB)/8, $0x0000ff0000000000
-DATA shuffle767<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle767<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle767<>+48(SB)/8, $0x0000000000ff0000
-DATA shuffle767<>+56(SB)/8, $0x000000000000ff00
-GLOBL shuffle767<>(SB), RODATA|NOPTR, $64
+DATA shuffle820<>+0(SB)/8, $0x000000000000ff00
+DATA shuffle820<>+8(SB)/8, $0xff000000000000ff
+DATA shuffle820<>+16(SB)/8, $0x00ff000000000000
+DATA shuffle820<>+24(SB)/8, $0x0000ff0000000000
+DATA shuffle820<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle820<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle820<>+48(SB)/8, $0x0000000000ff0000
+DATA shuffle820<>+56(SB)/8, $0x000000000000ff00
+GLOBL shuffle820<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle768<>+0(SB)/8, $0x312a231c150e0700
-DATA shuffle768<>+8(SB)/8, $0x29221b140d063f38
-DATA shuffle768<>+16(SB)/8, $0x211a130c053e3730
-DATA shuffle768<>+24(SB)/8, $0x19120b043d362f28
-DATA shuffle768<>+32(SB)/8, $0x110a033c352e2720
-DATA shuffle768<>+40(SB)/8, $0x09023b342d261f18
-DATA shuffle768<>+48(SB)/8, $0x013a332c251e1710
-DATA shuffle768<>+56(SB)/8, $0x39322b241d160f08
-GLOBL shuffle768<>(SB), RODATA|NOPTR, $64
+DATA shuffle821<>+0(SB)/8, $0x312a231c150e0700
+DATA shuffle821<>+8(SB)/8, $0x29221b140d063f38
+DATA shuffle821<>+16(SB)/8, $0x211a130c053e3730
+DATA shuffle821<>+24(SB)/8, $0x19120b043d362f28
+DATA shuffle821<>+32(SB)/8, $0x110a033c352e2720
+DATA shuffle821<>+40(SB)/8, $0x09023b342d261f18
+DATA shuffle821<>+48(SB)/8, $0x013a332c251e1710
+DATA shuffle821<>+56(SB)/8, $0x39322b241d160f08
+GLOBL shuffle821<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle769<>+0(SB)/8, $0x322b241d160f0801
-DATA shuffle769<>+8(SB)/8, $0x2a231c150e070039
-DATA shuffle769<>+16(SB)/8, $0x221b140d063f3831
-DATA shuffle769<>+24(SB)/8, $0x1a130c053e373029
-DATA shuffle769<>+32(SB)/8, $0x120b043d362f2821
-DATA shuffle769<>+40(SB)/8, $0x0a033c352e272019
-DATA shuffle769<>+48(SB)/8, $0x023b342d261f1811
-DATA shuffle769<>+56(SB)/8, $0x3a332c251e171009
-GLOBL shuffle769<>(SB), RODATA|NOPTR, $64
+DATA shuffle822<>+0(SB)/8, $0x322b241d160f0801
+DATA shuffle822<>+8(SB)/8, $0x2a231c150e070039
+DATA shuffle822<>+16(SB)/8, $0x221b140d063f3831
+DATA shuffle822<>+24(SB)/8, $0x1a130c053e373029
+DATA shuffle822<>+32(SB)/8, $0x120b043d362f2821
+DATA shuffle822<>+40(SB)/8, $0x0a033c352e272019
+DATA shuffle822<>+48(SB)/8, $0x023b342d261f1811
+DATA shuffle822<>+56(SB)/8, $0x3a332c251e171009
+GLOBL shuffle822<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle770<>+0(SB)/8, $0x332c251e17100902
-DATA shuffle770<>+8(SB)/8, $0x2b241d160f08013a
-DATA shuffle770<>+16(SB)/8, $0x231c150e07003932
-DATA shuffle770<>+24(SB)/8, $0x1b140d063f38312a
-DATA shuffle770<>+32(SB)/8, $0x130c053e37302922
-DATA shuffle770<>+40(SB)/8, $0x0b043d362f28211a
-DATA shuffle770<>+48(SB)/8, $0x033c352e27201912
-DATA shuffle770<>+56(SB)/8, $0x3b342d261f18110a
-GLOBL shuffle770<>(SB), RODATA|NOPTR, $64
+DATA shuffle823<>+0(SB)/8, $0x332c251e17100902
+DATA shuffle823<>+8(SB)/8, $0x2b241d160f08013a
+DATA shuffle823<>+16(SB)/8, $0x231c150e07003932
+DATA shuffle823<>+24(SB)/8, $0x1b140d063f38312a
+DATA shuffle823<>+32(SB)/8, $0x130c053e37302922
+DATA shuffle823<>+40(SB)/8, $0x0b043d362f28211a
+DATA shuffle823<>+48(SB)/8, $0x033c352e27201912
+DATA shuffle823<>+56(SB)/8, $0x3b342d261f18110a
+GLOBL shuffle823<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle771<>+0(SB)/8, $0x342d261f18110a03
-DATA shuffle771<>+8(SB)/8, $0x2c251e171009023b
-DATA shuffle771<>+16(SB)/8, $0x241d160f08013a33
-DATA shuffle771<>+24(SB)/8, $0x1c150e070039322b
-DATA shuffle771<>+32(SB)/8, $0x140d063f38312a23
-DATA shuffle771<>+40(SB)/8, $0x0c053e373029221b
-DATA shuffle771<>+48(SB)/8, $0x043d362f28211a13
-DATA shuffle771<>+56(SB)/8, $0x3c352e272019120b
-GLOBL shuffle771<>(SB), RODATA|NOPTR, $64
+DATA shuffle824<>+0(SB)/8, $0x342d261f18110a03
+DATA shuffle824<>+8(SB)/8, $0x2c251e171009023b
+DATA shuffle824<>+16(SB)/8, $0x241d160f08013a33
+DATA shuffle824<>+24(SB)/8, $0x1c150e070039322b
+DATA shuffle824<>+32(SB)/8, $0x140d063f38312a23
+DATA shuffle824<>+40(SB)/8, $0x0c053e373029221b
+DATA shuffle824<>+48(SB)/8, $0x043d362f28211a13
+DATA shuffle824<>+56(SB)/8, $0x3c352e272019120b
+GLOBL shuffle824<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle772<>+0(SB)/8, $0x352e272019120b04
-DATA shuffle772<>+8(SB)/8, $0x2d261f18110a033c
-DATA shuffle772<>+16(SB)/8, $0x251e171009023b34
-DATA shuffle772<>+24(SB)/8, $0x1d160f08013a332c
-DATA shuffle772<>+32(SB)/8, $0x150e070039322b24
-DATA shuffle772<>+40(SB)/8, $0x0d063f38312a231c
-DATA shuffle772<>+48(SB)/8, $0x053e373029221b14
-DATA shuffle772<>+56(SB)/8, $0x3d362f28211a130c
-GLOBL shuffle772<>(SB), RODATA|NOPTR, $64
+DATA shuffle825<>+0(SB)/8, $0x352e272019120b04
+DATA shuffle825<>+8(SB)/8, $0x2d261f18110a033c
+DATA shuffle825<>+16(SB)/8, $0x251e171009023b34
+DATA shuffle825<>+24(SB)/8, $0x1d160f08013a332c
+DATA shuffle825<>+32(SB)/8, $0x150e070039322b24
+DATA shuffle825<>+40(SB)/8, $0x0d063f38312a231c
+DATA shuffle825<>+48(SB)/8, $0x053e373029221b14
+DATA shuffle825<>+56(SB)/8, $0x3d362f28211a130c
+GLOBL shuffle825<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle773<>+0(SB)/8, $0x362f28211a130c05
-DATA shuffle773<>+8(SB)/8, $0x2e272019120b043d
-DATA shuffle773<>+16(SB)/8, $0x261f18110a033c35
-DATA shuffle773<>+24(SB)/8, $0x1e171009023b342d
-DATA shuffle773<>+32(SB)/8, $0x160f08013a332c25
-DATA shuffle773<>+40(SB)/8, $0x0e070039322b241d
-DATA shuffle773<>+48(SB)/8, $0x063f38312a231c15
-DATA shuffle773<>+56(SB)/8, $0x3e373029221b140d
-GLOBL shuffle773<>(SB), RODATA|NOPTR, $64
+DATA shuffle826<>+0(SB)/8, $0x362f28211a130c05
+DATA shuffle826<>+8(SB)/8, $0x2e272019120b043d
+DATA shuffle826<>+16(SB)/8, $0x261f18110a033c35
+DATA shuffle826<>+24(SB)/8, $0x1e171009023b342d
+DATA shuffle826<>+32(SB)/8, $0x160f08013a332c25
+DATA shuffle826<>+40(SB)/8, $0x0e070039322b241d
+DATA shuffle826<>+48(SB)/8, $0x063f38312a231c15
+DATA shuffle826<>+56(SB)/8, $0x3e373029221b140d
+GLOBL shuffle826<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle774<>+0(SB)/8, $0x373029221b140d06
-DATA shuffle774<>+8(SB)/8, $0x2f28211a130c053e
-DATA shuffle774<>+16(SB)/8, $0x272019120b043d36
-DATA shuffle774<>+24(SB)/8, $0x1f18110a033c352e
-DATA shuffle774<>+32(SB)/8, $0x171009023b342d26
-DATA shuffle774<>+40(SB)/8, $0x0f08013a332c251e
-DATA shuffle774<>+48(SB)/8, $0x070039322b241d16
-DATA shuffle774<>+56(SB)/8, $0x3f38312a231c150e
-GLOBL shuffle774<>(SB), RODATA|NOPTR, $64
+DATA shuffle827<>+0(SB)/8, $0x373029221b140d06
+DATA shuffle827<>+8(SB)/8, $0x2f28211a130c053e
+DATA shuffle827<>+16(SB)/8, $0x272019120b043d36
+DATA shuffle827<>+24(SB)/8, $0x1f18110a033c352e
+DATA shuffle827<>+32(SB)/8, $0x171009023b342d26
+DATA shuffle827<>+40(SB)/8, $0x0f08013a332c251e
+DATA shuffle827<>+48(SB)/8, $0x070039322b241d16
+DATA shuffle827<>+56(SB)/8, $0x3f38312a231c150e
+GLOBL shuffle827<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -21847,31 +23272,31 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle775<>+0(SB), Z31
-	VMOVDQU64 shuffle776<>+0(SB), Z30
-	VMOVDQU64 shuffle777<>+0(SB), Z29
-	VMOVDQU64 shuffle778<>+0(SB), Z28
-	VMOVDQU64 shuffle779<>+0(SB), Z27
-	VMOVDQU64 shuffle780<>+0(SB), Z26
-	VMOVDQU64 shuffle781<>+0(SB), Z25
-	VMOVDQU64 shuffle782<>+0(SB), Z24
-	VMOVDQU64 shuffle783<>+0(SB), Z23
-	VMOVDQU64 shuffle784<>+0(SB), Z22
-	VMOVDQU64 shuffle785<>+0(SB), Z21
-	VMOVDQU64 shuffle786<>+0(SB), Z20
-	VMOVDQU64 shuffle787<>+0(SB), Z19
+	VMOVDQU64 shuffle828<>+0(SB), Z31
+	VMOVDQU64 shuffle829<>+0(SB), Z30
+	VMOVDQU64 shuffle830<>+0(SB), Z29
+	VMOVDQU64 shuffle831<>+0(SB), Z28
+	VMOVDQU64 shuffle832<>+0(SB), Z27
+	VMOVDQU64 shuffle833<>+0(SB), Z26
+	VMOVDQU64 shuffle834<>+0(SB), Z25
+	VMOVDQU64 shuffle835<>+0(SB), Z24
+	VMOVDQU64 shuffle836<>+0(SB), Z23
+	VMOVDQU64 shuffle837<>+0(SB), Z22
+	VMOVDQU64 shuffle838<>+0(SB), Z21
+	VMOVDQU64 shuffle839<>+0(SB), Z20
+	VMOVDQU64 shuffle840<>+0(SB), Z19
 
-group787:
+group821:
 	MOVQ rows+24(FP), R9
 
-row788:
+row822:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last790
+	JB   last824
 
-chunks789:
+chunks823:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -21949,156 +23374,156 @@ chunks789:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks789
+	JAE        chunks823
 
-last790:
+last824:
 	TESTQ R11, R11
-	JZ    rowdone791
+	JZ    rowdone825
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks789
+	JMP   chunks823
 
-rowdone791:
+rowdone825:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row788
+	JNZ  row822
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group787
+	JNZ  group821
 	VZEROUPPER
 	RET
 
-DATA shuffle775<>+0(SB)/8, $0xffff000000000000
-DATA shuffle775<>+8(SB)/8, $0x0000000000000000
-DATA shuffle775<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle775<>+24(SB)/8, $0x0000000000000000
-DATA shuffle775<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle775<>+40(SB)/8, $0x0000000000000000
-DATA shuffle775<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle775<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle775<>(SB), RODATA|NOPTR, $64
+DATA shuffle828<>+0(SB)/8, $0xffff000000000000
+DATA shuffle828<>+8(SB)/8, $0x0000000000000000
+DATA shuffle828<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle828<>+24(SB)/8, $0x0000000000000000
+DATA shuffle828<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle828<>+40(SB)/8, $0x0000000000000000
+DATA shuffle828<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle828<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle828<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle776<>+0(SB)/8, $0x0000000000000000
-DATA shuffle776<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle776<>+16(SB)/8, $0x0000000000000000
-DATA shuffle776<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle776<>+32(SB)/8, $0x0000000000000000
-DATA shuffle776<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle776<>+48(SB)/8, $0xffff000000000000
-DATA shuffle776<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle776<>(SB), RODATA|NOPTR, $64
+DATA shuffle829<>+0(SB)/8, $0x0000000000000000
+DATA shuffle829<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle829<>+16(SB)/8, $0x0000000000000000
+DATA shuffle829<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle829<>+32(SB)/8, $0x0000000000000000
+DATA shuffle829<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle829<>+48(SB)/8, $0xffff000000000000
+DATA shuffle829<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle829<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle777<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle777<>+8(SB)/8, $0x0000000000000000
-DATA shuffle777<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle777<>+24(SB)/8, $0x0000000000000000
-DATA shuffle777<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle777<>+40(SB)/8, $0xffff000000000000
-DATA shuffle777<>+48(SB)/8, $0x0000000000000000
-DATA shuffle777<>+56(SB)/8, $0x0000ffff00000000
-GLOBL shuffle777<>(SB), RODATA|NOPTR, $64
+DATA shuffle830<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle830<>+8(SB)/8, $0x0000000000000000
+DATA shuffle830<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle830<>+24(SB)/8, $0x0000000000000000
+DATA shuffle830<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle830<>+40(SB)/8, $0xffff000000000000
+DATA shuffle830<>+48(SB)/8, $0x0000000000000000
+DATA shuffle830<>+56(SB)/8, $0x0000ffff00000000
+GLOBL shuffle830<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle778<>+0(SB)/8, $0x0000000000000000
-DATA shuffle778<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle778<>+16(SB)/8, $0x0000000000000000
-DATA shuffle778<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle778<>+32(SB)/8, $0xffff000000000000
-DATA shuffle778<>+40(SB)/8, $0x0000000000000000
-DATA shuffle778<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle778<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle778<>(SB), RODATA|NOPTR, $64
+DATA shuffle831<>+0(SB)/8, $0x0000000000000000
+DATA shuffle831<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle831<>+16(SB)/8, $0x0000000000000000
+DATA shuffle831<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle831<>+32(SB)/8, $0xffff000000000000
+DATA shuffle831<>+40(SB)/8, $0x0000000000000000
+DATA shuffle831<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle831<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle831<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle779<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle779<>+8(SB)/8, $0x0000000000000000
-DATA shuffle779<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle779<>+24(SB)/8, $0xffff000000000000
-DATA shuffle779<>+32(SB)/8, $0x0000000000000000
-DATA shuffle779<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle779<>+48(SB)/8, $0x0000000000000000
-DATA shuffle779<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle779<>(SB), RODATA|NOPTR, $64
+DATA shuffle832<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle832<>+8(SB)/8, $0x0000000000000000
+DATA shuffle832<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle832<>+24(SB)/8, $0xffff000000000000
+DATA shuffle832<>+32(SB)/8, $0x0000000000000000
+DATA shuffle832<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle832<>+48(SB)/8, $0x0000000000000000
+DATA shuffle832<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle832<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle780<>+0(SB)/8, $0x0000000000000000
-DATA shuffle780<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle780<>+16(SB)/8, $0xffff000000000000
-DATA shuffle780<>+24(SB)/8, $0x0000000000000000
-DATA shuffle780<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle780<>+40(SB)/8, $0x0000000000000000
-DATA shuffle780<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle780<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle780<>(SB), RODATA|NOPTR, $64
+DATA shuffle833<>+0(SB)/8, $0x0000000000000000
+DATA shuffle833<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle833<>+16(SB)/8, $0xffff000000000000
+DATA shuffle833<>+24(SB)/8, $0x0000000000000000
+DATA shuffle833<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle833<>+40(SB)/8, $0x0000000000000000
+DATA shuffle833<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle833<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle833<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle781<>+0(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle781<>+8(SB)/8, $0x2322151407063938
-DATA shuffle781<>+16(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle781<>+24(SB)/8, $0x1312050437362928
-DATA shuffle781<>+32(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle781<>+40(SB)/8, $0x0302353427261918
-DATA shuffle781<>+48(SB)/8, $0x3b3a2d2c1f1e1110
-DATA shuffle781<>+56(SB)/8, $0x3332252417160908
-GLOBL shuffle781<>(SB), RODATA|NOPTR, $64
+DATA shuffle834<>+0(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle834<>+8(SB)/8, $0x2322151407063938
+DATA shuffle834<>+16(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle834<>+24(SB)/8, $0x1312050437362928
+DATA shuffle834<>+32(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle834<>+40(SB)/8, $0x0302353427261918
+DATA shuffle834<>+48(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle834<>+56(SB)/8, $0x3332252417160908
+GLOBL shuffle834<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle782<>+0(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle782<>+8(SB)/8, $0x2524171609083b3a
-DATA shuffle782<>+16(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle782<>+24(SB)/8, $0x1514070639382b2a
-DATA shuffle782<>+32(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle782<>+40(SB)/8, $0x0504373629281b1a
-DATA shuffle782<>+48(SB)/8, $0x3d3c2f2e21201312
-DATA shuffle782<>+56(SB)/8, $0x3534272619180b0a
-GLOBL shuffle782<>(SB), RODATA|NOPTR, $64
+DATA shuffle835<>+0(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle835<>+8(SB)/8, $0x2524171609083b3a
+DATA shuffle835<>+16(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle835<>+24(SB)/8, $0x1514070639382b2a
+DATA shuffle835<>+32(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle835<>+40(SB)/8, $0x0504373629281b1a
+DATA shuffle835<>+48(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle835<>+56(SB)/8, $0x3534272619180b0a
+GLOBL shuffle835<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle783<>+0(SB)/8, $0x2f2e212013120504
-DATA shuffle783<>+8(SB)/8, $0x272619180b0a3d3c
-DATA shuffle783<>+16(SB)/8, $0x1f1e111003023534
-DATA shuffle783<>+24(SB)/8, $0x171609083b3a2d2c
-DATA shuffle783<>+32(SB)/8, $0x0f0e010033322524
-DATA shuffle783<>+40(SB)/8, $0x070639382b2a1d1c
-DATA shuffle783<>+48(SB)/8, $0x3f3e313023221514
-DATA shuffle783<>+56(SB)/8, $0x373629281b1a0d0c
-GLOBL shuffle783<>(SB), RODATA|NOPTR, $64
+DATA shuffle836<>+0(SB)/8, $0x2f2e212013120504
+DATA shuffle836<>+8(SB)/8, $0x272619180b0a3d3c
+DATA shuffle836<>+16(SB)/8, $0x1f1e111003023534
+DATA shuffle836<>+24(SB)/8, $0x171609083b3a2d2c
+DATA shuffle836<>+32(SB)/8, $0x0f0e010033322524
+DATA shuffle836<>+40(SB)/8, $0x070639382b2a1d1c
+DATA shuffle836<>+48(SB)/8, $0x3f3e313023221514
+DATA shuffle836<>+56(SB)/8, $0x373629281b1a0d0c
+GLOBL shuffle836<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle784<>+0(SB)/8, $0x3130232215140706
-DATA shuffle784<>+8(SB)/8, $0x29281b1a0d0c3f3e
-DATA shuffle784<>+16(SB)/8, $0x2120131205043736
-DATA shuffle784<>+24(SB)/8, $0x19180b0a3d3c2f2e
-DATA shuffle784<>+32(SB)/8, $0x1110030235342726
-DATA shuffle784<>+40(SB)/8, $0x09083b3a2d2c1f1e
-DATA shuffle784<>+48(SB)/8, $0x0100333225241716
-DATA shuffle784<>+56(SB)/8, $0x39382b2a1d1c0f0e
-GLOBL shuffle784<>(SB), RODATA|NOPTR, $64
+DATA shuffle837<>+0(SB)/8, $0x3130232215140706
+DATA shuffle837<>+8(SB)/8, $0x29281b1a0d0c3f3e
+DATA shuffle837<>+16(SB)/8, $0x2120131205043736
+DATA shuffle837<>+24(SB)/8, $0x19180b0a3d3c2f2e
+DATA shuffle837<>+32(SB)/8, $0x1110030235342726
+DATA shuffle837<>+40(SB)/8, $0x09083b3a2d2c1f1e
+DATA shuffle837<>+48(SB)/8, $0x0100333225241716
+DATA shuffle837<>+56(SB)/8, $0x39382b2a1d1c0f0e
+GLOBL shuffle837<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle785<>+0(SB)/8, $0x3332252417160908
-DATA shuffle785<>+8(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle785<>+16(SB)/8, $0x2322151407063938
-DATA shuffle785<>+24(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle785<>+32(SB)/8, $0x1312050437362928
-DATA shuffle785<>+40(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle785<>+48(SB)/8, $0x0302353427261918
-DATA shuffle785<>+56(SB)/8, $0x3b3a2d2c1f1e1110
-GLOBL shuffle785<>(SB), RODATA|NOPTR, $64
+DATA shuffle838<>+0(SB)/8, $0x3332252417160908
+DATA shuffle838<>+8(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle838<>+16(SB)/8, $0x2322151407063938
+DATA shuffle838<>+24(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle838<>+32(SB)/8, $0x1312050437362928
+DATA shuffle838<>+40(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle838<>+48(SB)/8, $0x0302353427261918
+DATA shuffle838<>+56(SB)/8, $0x3b3a2d2c1f1e1110
+GLOBL shuffle838<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle786<>+0(SB)/8, $0x3534272619180b0a
-DATA shuffle786<>+8(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle786<>+16(SB)/8, $0x2524171609083b3a
-DATA shuffle786<>+24(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle786<>+32(SB)/8, $0x1514070639382b2a
-DATA shuffle786<>+40(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle786<>+48(SB)/8, $0x0504373629281b1a
-DATA shuffle786<>+56(SB)/8, $0x3d3c2f2e21201312
-GLOBL shuffle786<>(SB), RODATA|NOPTR, $64
+DATA shuffle839<>+0(SB)/8, $0x3534272619180b0a
+DATA shuffle839<>+8(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle839<>+16(SB)/8, $0x2524171609083b3a
+DATA shuffle839<>+24(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle839<>+32(SB)/8, $0x1514070639382b2a
+DATA shuffle839<>+40(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle839<>+48(SB)/8, $0x0504373629281b1a
+DATA shuffle839<>+56(SB)/8, $0x3d3c2f2e21201312
+GLOBL shuffle839<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle787<>+0(SB)/8, $0x373629281b1a0d0c
-DATA shuffle787<>+8(SB)/8, $0x2f2e212013120504
-DATA shuffle787<>+16(SB)/8, $0x272619180b0a3d3c
-DATA shuffle787<>+24(SB)/8, $0x1f1e111003023534
-DATA shuffle787<>+32(SB)/8, $0x171609083b3a2d2c
-DATA shuffle787<>+40(SB)/8, $0x0f0e010033322524
-DATA shuffle787<>+48(SB)/8, $0x070639382b2a1d1c
-DATA shuffle787<>+56(SB)/8, $0x3f3e313023221514
-GLOBL shuffle787<>(SB), RODATA|NOPTR, $64
+DATA shuffle840<>+0(SB)/8, $0x373629281b1a0d0c
+DATA shuffle840<>+8(SB)/8, $0x2f2e212013120504
+DATA shuffle840<>+16(SB)/8, $0x272619180b0a3d3c
+DATA shuffle840<>+24(SB)/8, $0x1f1e111003023534
+DATA shuffle840<>+32(SB)/8, $0x171609083b3a2d2c
+DATA shuffle840<>+40(SB)/8, $0x0f0e010033322524
+DATA shuffle840<>+48(SB)/8, $0x070639382b2a1d1c
+DATA shuffle840<>+56(SB)/8, $0x3f3e313023221514
+GLOBL shuffle840<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -22122,31 +23547,31 @@ TEXT ·unzip7x4AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle788<>+0(SB), Z31
-	VMOVDQU64 shuffle789<>+0(SB), Z30
-	VMOVDQU64 shuffle790<>+0(SB), Z29
-	VMOVDQU64 shuffle791<>+0(SB), Z28
-	VMOVDQU64 shuffle792<>+0(SB), Z27
-	VMOVDQU64 shuffle793<>+0(SB), Z26
-	VMOVDQU64 shuffle794<>+0(SB), Z25
-	VMOVDQU64 shuffle795<>+0(SB), Z24
-	VMOVDQU64 shuffle796<>+0(SB), Z23
-	VMOVDQU64 shuffle797<>+0(SB), Z22
-	VMOVDQU64 shuffle798<>+0(SB), Z21
-	VMOVDQU64 shuffle799<>+0(SB), Z20
-	VMOVDQU64 shuffle800<>+0(SB), Z19
+	VMOVDQU64 shuffle841<>+0(SB), Z31
+	VMOVDQU64 shuffle842<>+0(SB), Z30
+	VMOVDQU64 shuffle843<>+0(SB), Z29
+	VMOVDQU64 shuffle844<>+0(SB), Z28
+	VMOVDQU64 shuffle845<>+0(SB), Z27
+	VMOVDQU64 shuffle846<>+0(SB), Z26
+	VMOVDQU64 shuffle847<>+0(SB), Z25
+	VMOVDQU64 shuffle848<>+0(SB), Z24
+	VMOVDQU64 shuffle849<>+0(SB), Z23
+	VMOVDQU64 shuffle850<>+0(SB), Z22
+	VMOVDQU64 shuffle851<>+0(SB), Z21
+	VMOVDQU64 shuffle852<>+0(SB), Z20
+	VMOVDQU64 shuffle853<>+0(SB), Z19
 
-group792:
+group826:
 	MOVQ rows+24(FP), R9
 
-row793:
+row827:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last795
+	JB   last829
 
-chunks794:
+chunks828:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -22224,156 +23649,156 @@ chunks794:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks794
+	JAE        chunks828
 
-last795:
+last829:
 	TESTQ R11, R11
-	JZ    rowdone796
+	JZ    rowdone830
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks794
+	JMP   chunks828
 
-rowdone796:
+rowdone830:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row793
+	JNZ  row827
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group792
+	JNZ  group826
 	VZEROUPPER
 	RET
 
-DATA shuffle788<>+0(SB)/8, $0x0000000000000000
-DATA shuffle788<>+8(SB)/8, $0x0000000000000000
-DATA shuffle788<>+16(SB)/8, $0xffffffff00000000
-DATA shuffle788<>+24(SB)/8, $0x0000000000000000
-DATA shuffle788<>+32(SB)/8, $0x0000000000000000
-DATA shuffle788<>+40(SB)/8, $0x0000000000000000
-DATA shuffle788<>+48(SB)/8, $0x00000000ffffffff
-DATA shuffle788<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle788<>(SB), RODATA|NOPTR, $64
+DATA shuffle841<>+0(SB)/8, $0x0000000000000000
+DATA shuffle841<>+8(SB)/8, $0x0000000000000000
+DATA shuffle841<>+16(SB)/8, $0xffffffff00000000
+DATA shuffle841<>+24(SB)/8, $0x0000000000000000
+DATA shuffle841<>+32(SB)/8, $0x0000000000000000
+DATA shuffle841<>+40(SB)/8, $0x0000000000000000
+DATA shuffle841<>+48(SB)/8, $0x00000000ffffffff
+DATA shuffle841<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle841<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle789<>+0(SB)/8, $0x0000000000000000
-DATA shuffle789<>+8(SB)/8, $0xffffffff00000000
-DATA shuffle789<>+16(SB)/8, $0x0000000000000000
-DATA shuffle789<>+24(SB)/8, $0x0000000000000000
-DATA shuffle789<>+32(SB)/8, $0x0000000000000000
-DATA shuffle789<>+40(SB)/8, $0x00000000ffffffff
-DATA shuffle789<>+48(SB)/8, $0x0000000000000000
-DATA shuffle789<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle789<>(SB), RODATA|NOPTR, $64
+DATA shuffle842<>+0(SB)/8, $0x0000000000000000
+DATA shuffle842<>+8(SB)/8, $0xffffffff00000000
+DATA shuffle842<>+16(SB)/8, $0x0000000000000000
+DATA shuffle842<>+24(SB)/8, $0x0000000000000000
+DATA shuffle842<>+32(SB)/8, $0x0000000000000000
+DATA shuffle842<>+40(SB)/8, $0x00000000ffffffff
+DATA shuffle842<>+48(SB)/8, $0x0000000000000000
+DATA shuffle842<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle842<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle790<>+0(SB)/8, $0xffffffff00000000
-DATA shuffle790<>+8(SB)/8, $0x0000000000000000
-DATA shuffle790<>+16(SB)/8, $0x0000000000000000
-DATA shuffle790<>+24(SB)/8, $0x0000000000000000
-DATA shuffle790<>+32(SB)/8, $0x00000000ffffffff
-DATA shuffle790<>+40(SB)/8, $0x0000000000000000
-DATA shuffle790<>+48(SB)/8, $0x0000000000000000
-DATA shuffle790<>+56(SB)/8, $0xffffffff00000000
-GLOBL shuffle790<>(SB), RODATA|NOPTR, $64
+DATA shuffle843<>+0(SB)/8, $0xffffffff00000000
+DATA shuffle843<>+8(SB)/8, $0x0000000000000000
+DATA shuffle843<>+16(SB)/8, $0x0000000000000000
+DATA shuffle843<>+24(SB)/8, $0x0000000000000000
+DATA shuffle843<>+32(SB)/8, $0x00000000ffffffff
+DATA shuffle843<>+40(SB)/8, $0x0000000000000000
+DATA shuffle843<>+48(SB)/8, $0x0000000000000000
+DATA shuffle843<>+56(SB)/8, $0xffffffff00000000
+GLOBL shuffle843<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle791<>+0(SB)/8, $0x0000000000000000
-DATA shuffle791<>+8(SB)/8, $0x0000000000000000
-DATA shuffle791<>+16(SB)/8, $0x0000000000000000
-DATA shuffle791<>+24(SB)/8, $0x00000000ffffffff
-DATA shuffle791<>+32(SB)/8, $0x0000000000000000
-DATA shuffle791<>+40(SB)/8, $0x0000000000000000
-DATA shuffle791<>+48(SB)/8, $0xffffffff00000000
-DATA shuffle791<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle791<>(SB), RODATA|NOPTR, $64
+DATA shuffle844<>+0(SB)/8, $0x0000000000000000
+DATA shuffle844<>+8(SB)/8, $0x0000000000000000
+DATA shuffle844<>+16(SB)/8, $0x0000000000000000
+DATA shuffle844<>+24(SB)/8, $0x00000000ffffffff
+DATA shuffle844<>+32(SB)/8, $0x0000000000000000
+DATA shuffle844<>+40(SB)/8, $0x0000000000000000
+DATA shuffle844<>+48(SB)/8, $0xffffffff00000000
+DATA shuffle844<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle844<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle792<>+0(SB)/8, $0x0000000000000000
-DATA shuffle792<>+8(SB)/8, $0x0000000000000000
-DATA shuffle792<>+16(SB)/8, $0x00000000ffffffff
-DATA shuffle792<>+24(SB)/8, $0x0000000000000000
-DATA shuffle792<>+32(SB)/8, $0x0000000000000000
-DATA shuffle792<>+40(SB)/8, $0xffffffff00000000
-DATA shuffle792<>+48(SB)/8, $0x0000000000000000
-DATA shuffle792<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle792<>(SB), RODATA|NOPTR, $64
+DATA shuffle845<>+0(SB)/8, $0x0000000000000000
+DATA shuffle845<>+8(SB)/8, $0x0000000000000000
+DATA shuffle845<>+16(SB)/8, $0x00000000ffffffff
+DATA shuffle845<>+24(SB)/8, $0x0000000000000000
+DATA shuffle845<>+32(SB)/8, $0x0000000000000000
+DATA shuffle845<>+40(SB)/8, $0xffffffff00000000
+DATA shuffle845<>+48(SB)/8, $0x0000000000000000
+DATA shuffle845<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle845<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle793<>+0(SB)/8, $0x0000000000000000
-DATA shuffle793<>+8(SB)/8, $0x00000000ffffffff
-DATA shuffle793<>+16(SB)/8, $0x0000000000000000
-DATA shuffle793<>+24(SB)/8, $0x0000000000000000
-DATA shuffle793<>+32(SB)/8, $0xffffffff00000000
-DATA shuffle793<>+40(SB)/8, $0x0000000000000000
-DATA shuffle793<>+48(SB)/8, $0x0000000000000000
-DATA shuffle793<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle793<>(SB), RODATA|NOPTR, $64
+DATA shuffle846<>+0(SB)/8, $0x0000000000000000
+DATA shuffle846<>+8(SB)/8, $0x00000000ffffffff
+DATA shuffle846<>+16(SB)/8, $0x0000000000000000
+DATA shuffle846<>+24(SB)/8, $0x0000000000000000
+DATA shuffle846<>+32(SB)/8, $0xffffffff00000000
+DATA shuffle846<>+40(SB)/8, $0x0000000000000000
+DATA shuffle846<>+48(SB)/8, $0x0000000000000000
+DATA shuffle846<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle846<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle794<>+0(SB)/8, $0x0000000700000000
-DATA shuffle794<>+8(SB)/8, $0x000000050000000e
-DATA shuffle794<>+16(SB)/8, $0x000000030000000c
-DATA shuffle794<>+24(SB)/8, $0x000000010000000a
-DATA shuffle794<>+32(SB)/8, $0x0000000f00000008
-DATA shuffle794<>+40(SB)/8, $0x0000000d00000006
-DATA shuffle794<>+48(SB)/8, $0x0000000b00000004
-DATA shuffle794<>+56(SB)/8, $0x0000000900000002
-GLOBL shuffle794<>(SB), RODATA|NOPTR, $64
+DATA shuffle847<>+0(SB)/8, $0x0000000700000000
+DATA shuffle847<>+8(SB)/8, $0x000000050000000e
+DATA shuffle847<>+16(SB)/8, $0x000000030000000c
+DATA shuffle847<>+24(SB)/8, $0x000000010000000a
+DATA shuffle847<>+32(SB)/8, $0x0000000f00000008
+DATA shuffle847<>+40(SB)/8, $0x0000000d00000006
+DATA shuffle847<>+48(SB)/8, $0x0000000b00000004
+DATA shuffle847<>+56(SB)/8, $0x0000000900000002
+GLOBL shuffle847<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle795<>+0(SB)/8, $0x0000000800000001
-DATA shuffle795<>+8(SB)/8, $0x000000060000000f
-DATA shuffle795<>+16(SB)/8, $0x000000040000000d
-DATA shuffle795<>+24(SB)/8, $0x000000020000000b
-DATA shuffle795<>+32(SB)/8, $0x0000000000000009
-DATA shuffle795<>+40(SB)/8, $0x0000000e00000007
-DATA shuffle795<>+48(SB)/8, $0x0000000c00000005
-DATA shuffle795<>+56(SB)/8, $0x0000000a00000003
-GLOBL shuffle795<>(SB), RODATA|NOPTR, $64
+DATA shuffle848<>+0(SB)/8, $0x0000000800000001
+DATA shuffle848<>+8(SB)/8, $0x000000060000000f
+DATA shuffle848<>+16(SB)/8, $0x000000040000000d
+DATA shuffle848<>+24(SB)/8, $0x000000020000000b
+DATA shuffle848<>+32(SB)/8, $0x0000000000000009
+DATA shuffle848<>+40(SB)/8, $0x0000000e00000007
+DATA shuffle848<>+48(SB)/8, $0x0000000c00000005
+DATA shuffle848<>+56(SB)/8, $0x0000000a00000003
+GLOBL shuffle848<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle796<>+0(SB)/8, $0x0000000900000002
-DATA shuffle796<>+8(SB)/8, $0x0000000700000000
-DATA shuffle796<>+16(SB)/8, $0x000000050000000e
-DATA shuffle796<>+24(SB)/8, $0x000000030000000c
-DATA shuffle796<>+32(SB)/8, $0x000000010000000a
-DATA shuffle796<>+40(SB)/8, $0x0000000f00000008
-DATA shuffle796<>+48(SB)/8, $0x0000000d00000006
-DATA shuffle796<>+56(SB)/8, $0x0000000b00000004
-GLOBL shuffle796<>(SB), RODATA|NOPTR, $64
+DATA shuffle849<>+0(SB)/8, $0x0000000900000002
+DATA shuffle849<>+8(SB)/8, $0x0000000700000000
+DATA shuffle849<>+16(SB)/8, $0x000000050000000e
+DATA shuffle849<>+24(SB)/8, $0x000000030000000c
+DATA shuffle849<>+32(SB)/8, $0x000000010000000a
+DATA shuffle849<>+40(SB)/8, $0x0000000f00000008
+DATA shuffle849<>+48(SB)/8, $0x0000000d00000006
+DATA shuffle849<>+56(SB)/8, $0x0000000b00000004
+GLOBL shuffle849<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle797<>+0(SB)/8, $0x0000000a00000003
-DATA shuffle797<>+8(SB)/8, $0x0000000800000001
-DATA shuffle797<>+16(SB)/8, $0x000000060000000f
-DATA shuffle797<>+24(SB)/8, $0x000000040000000d
-DATA shuffle797<>+32(SB)/8, $0x000000020000000b
-DATA shuffle797<>+40(SB)/8, $0x0000000000000009
-DATA shuffle797<>+48(SB)/8, $0x0000000e00000007
-DATA shuffle797<>+56(SB)/8, $0x0000000c00000005
-GLOBL shuffle797<>(SB), RODATA|NOPTR, $64
+DATA shuffle850<>+0(SB)/8, $0x0000000a00000003
+DATA shuffle850<>+8(SB)/8, $0x0000000800000001
+DATA shuffle850<>+16(SB)/8, $0x000000060000000f
+DATA shuffle850<>+24(SB)/8, $0x000000040000000d
+DATA shuffle850<>+32(SB)/8, $0x000000020000000b
+DATA shuffle850<>+40(SB)/8, $0x0000000000000009
+DATA shuffle850<>+48(SB)/8, $0x0000000e00000007
+DATA shuffle850<>+56(SB)/8, $0x0000000c00000005
+GLOBL shuffle850<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle798<>+0(SB)/8, $0x0000000b00000004
-DATA shuffle798<>+8(SB)/8, $0x0000000900000002
-DATA shuffle798<>+16(SB)/8, $0x0000000700000000
-DATA shuffle798<>+24(SB)/8, $0x000000050000000e
-DATA shuffle798<>+32(SB)/8, $0x000000030000000c
-DATA shuffle798<>+40(SB)/8, $0x000000010000000a
-DATA shuffle798<>+48(SB)/8, $0x0000000f00000008
-DATA shuffle798<>+56(SB)/8, $0x0000000d00000006
-GLOBL shuffle798<>(SB), RODATA|NOPTR, $64
+DATA shuffle851<>+0(SB)/8, $0x0000000b00000004
+DATA shuffle851<>+8(SB)/8, $0x0000000900000002
+DATA shuffle851<>+16(SB)/8, $0x0000000700000000
+DATA shuffle851<>+24(SB)/8, $0x000000050000000e
+DATA shuffle851<>+32(SB)/8, $0x000000030000000c
+DATA shuffle851<>+40(SB)/8, $0x000000010000000a
+DATA shuffle851<>+48(SB)/8, $0x0000000f00000008
+DATA shuffle851<>+56(SB)/8, $0x0000000d00000006
+GLOBL shuffle851<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle799<>+0(SB)/8, $0x0000000c00000005
-DATA shuffle799<>+8(SB)/8, $0x0000000a00000003
-DATA shuffle799<>+16(SB)/8, $0x0000000800000001
-DATA shuffle799<>+24(SB)/8, $0x000000060000000f
-DATA shuffle799<>+32(SB)/8, $0x000000040000000d
-DATA shuffle799<>+40(SB)/8, $0x000000020000000b
-DATA shuffle799<>+48(SB)/8, $0x0000000000000009
-DATA shuffle799<>+56(SB)/8, $0x0000000e00000007
-GLOBL shuffle799<>(SB), RODATA|NOPTR, $64
+DATA shuffle852<>+0(SB)/8, $0x0000000c00000005
+DATA shuffle852<>+8(SB)/8, $0x0000000a00000003
+DATA shuffle852<>+16(SB)/8, $0x0000000800000001
+DATA shuffle852<>+24(SB)/8, $0x000000060000000f
+DATA shuffle852<>+32(SB)/8, $0x000000040000000d
+DATA shuffle852<>+40(SB)/8, $0x000000020000000b
+DATA shuffle852<>+48(SB)/8, $0x0000000000000009
+DATA shuffle852<>+56(SB)/8, $0x0000000e00000007
+GLOBL shuffle852<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle800<>+0(SB)/8, $0x0000000d00000006
-DATA shuffle800<>+8(SB)/8, $0x0000000b00000004
-DATA shuffle800<>+16(SB)/8, $0x0000000900000002
-DATA shuffle800<>+24(SB)/8, $0x0000000700000000
-DATA shuffle800<>+32(SB)/8, $0x000000050000000e
-DATA shuffle800<>+40(SB)/8, $0x000000030000000c
-DATA shuffle800<>+48(SB)/8, $0x000000010000000a
-DATA shuffle800<>+56(SB)/8, $0x0000000f00000008
-GLOBL shuffle800<>(SB), RODATA|NOPTR, $64
+DATA shuffle853<>+0(SB)/8, $0x0000000d00000006
+DATA shuffle853<>+8(SB)/8, $0x0000000b00000004
+DATA shuffle853<>+16(SB)/8, $0x0000000900000002
+DATA shuffle853<>+24(SB)/8, $0x0000000700000000
+DATA shuffle853<>+32(SB)/8, $0x000000050000000e
+DATA shuffle853<>+40(SB)/8, $0x000000030000000c
+DATA shuffle853<>+48(SB)/8, $0x000000010000000a
+DATA shuffle853<>+56(SB)/8, $0x0000000f00000008
+GLOBL shuffle853<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
@@ -22397,31 +23822,31 @@ TEXT ·unzip7x8AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle801<>+0(SB), Z31
-	VMOVDQU64 shuffle802<>+0(SB), Z30
-	VMOVDQU64 shuffle636<>+0(SB), Z29
-	VMOVDQU64 shuffle638<>+0(SB), Z28
-	VMOVDQU64 shuffle803<>+0(SB), Z27
-	VMOVDQU64 shuffle804<>+0(SB), Z26
-	VMOVDQU64 shuffle805<>+0(SB), Z25
-	VMOVDQU64 shuffle806<>+0(SB), Z24
-	VMOVDQU64 shuffle807<>+0(SB), Z23
-	VMOVDQU64 shuffle808<>+0(SB), Z22
-	VMOVDQU64 shuffle809<>+0(SB), Z21
-	VMOVDQU64 shuffle810<>+0(SB), Z20
-	VMOVDQU64 shuffle811<>+0(SB), Z19
+	VMOVDQU64 shuffle854<>+0(SB), Z31
+	VMOVDQU64 shuffle855<>+0(SB), Z30
+	VMOVDQU64 shuffle692<>+0(SB), Z29
+	VMOVDQU64 shuffle535<>+0(SB), Z28
+	VMOVDQU64 shuffle534<>+0(SB), Z27
+	VMOVDQU64 shuffle856<>+0(SB), Z26
+	VMOVDQU64 shuffle857<>+0(SB), Z25
+	VMOVDQU64 shuffle858<>+0(SB), Z24
+	VMOVDQU64 shuffle859<>+0(SB), Z23
+	VMOVDQU64 shuffle860<>+0(SB), Z22
+	VMOVDQU64 shuffle861<>+0(SB), Z21
+	VMOVDQU64 shuffle862<>+0(SB), Z20
+	VMOVDQU64 shuffle863<>+0(SB), Z19
 
-group797:
+group831:
 	MOVQ rows+24(FP), R9
 
-row798:
+row832:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last800
+	JB   last834
 
-chunks799:
+chunks833:
 	LEAQ       (CX)(R10*1), R11
 	LEAQ       (R11)(R8*1), R12
 	IMUL3Q     $0x07, R10, R13
@@ -22499,136 +23924,126 @@ chunks799:
 	MOVQ       n+16(FP), R11
 	SUBQ       R10, R11
 	CMPQ       R11, $+64
-	JAE        chunks799
+	JAE        chunks833
 
-last800:
+last834:
 	TESTQ R11, R11
-	JZ    rowdone801
+	JZ    rowdone835
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks799
+	JMP   chunks833
 
-rowdone801:
+rowdone835:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row798
+	JNZ  row832
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group797
+	JNZ  group831
 	VZEROUPPER
 	RET
 
-DATA shuffle801<>+0(SB)/8, $0x0000000000000000
-DATA shuffle801<>+8(SB)/8, $0x0000000000000000
-DATA shuffle801<>+16(SB)/8, $0x0000000000000000
-DATA shuffle801<>+24(SB)/8, $0x0000000000000000
-DATA shuffle801<>+32(SB)/8, $0x0000000000000000
-DATA shuffle801<>+40(SB)/8, $0x0000000000000000
-DATA shuffle801<>+48(SB)/8, $0xffffffffffffffff
-DATA shuffle801<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle801<>(SB), RODATA|NOPTR, $64
+DATA shuffle854<>+0(SB)/8, $0x0000000000000000
+DATA shuffle854<>+8(SB)/8, $0x0000000000000000
+DATA shuffle854<>+16(SB)/8, $0x0000000000000000
+DATA shuffle854<>+24(SB)/8, $0x0000000000000000
+DATA shuffle854<>+32(SB)/8, $0x0000000000000000
+DATA shuffle854<>+40(SB)/8, $0x0000000000000000
+DATA shuffle854<>+48(SB)/8, $0xffffffffffffffff
+DATA shuffle854<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle854<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle802<>+0(SB)/8, $0x0000000000000000
-DATA shuffle802<>+8(SB)/8, $0x0000000000000000
-DATA shuffle802<>+16(SB)/8, $0x0000000000000000
-DATA shuffle802<>+24(SB)/8, $0x0000000000000000
-DATA shuffle802<>+32(SB)/8, $0x0000000000000000
-DATA shuffle802<>+40(SB)/8, $0xffffffffffffffff
-DATA shuffle802<>+48(SB)/8, $0x0000000000000000
-DATA shuffle802<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle802<>(SB), RODATA|NOPTR, $64
+DATA shuffle855<>+0(SB)/8, $0x0000000000000000
+DATA shuffle855<>+8(SB)/8, $0x0000000000000000
+DATA shuffle855<>+16(SB)/8, $0x0000000000000000
+DATA shuffle855<>+24(SB)/8, $0x0000000000000000
+DATA shuffle855<>+32(SB)/8, $0x0000000000000000
+DATA shuffle855<>+40(SB)/8, $0xffffffffffffffff
+DATA shuffle855<>+48(SB)/8, $0x0000000000000000
+DATA shuffle855<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle855<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle803<>+0(SB)/8, $0x0000000000000000
-DATA shuffle803<>+8(SB)/8, $0x0000000000000000
-DATA shuffle803<>+16(SB)/8, $0xffffffffffffffff
-DATA shuffle803<>+24(SB)/8, $0x0000000000000000
-DATA shuffle803<>+32(SB)/8, $0x0000000000000000
-DATA shuffle803<>+40(SB)/8, $0x0000000000000000
-DATA shuffle803<>+48(SB)/8, $0x0000000000000000
-DATA shuffle803<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle803<>(SB), RODATA|NOPTR, $64
+DATA shuffle856<>+0(SB)/8, $0x0000000000000000
+DATA shuffle856<>+8(SB)/8, $0xffffffffffffffff
+DATA shuffle856<>+16(SB)/8, $0x0000000000000000
+DATA shuffle856<>+24(SB)/8, $0x0000000000000000
+DATA shuffle856<>+32(SB)/8, $0x0000000000000000
+DATA shuffle856<>+40(SB)/8, $0x0000000000000000
+DATA shuffle856<>+48(SB)/8, $0x0000000000000000
+DATA shuffle856<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle856<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle804<>+0(SB)/8, $0x0000000000000000
-DATA shuffle804<>+8(SB)/8, $0xffffffffffffffff
-DATA shuffle804<>+16(SB)/8, $0x0000000000000000
-DATA shuffle804<>+24(SB)/8, $0x0000000000000000
-DATA shuffle804<>+32(SB)/8, $0x0000000000000000
-DATA shuffle804<>+40(SB)/8, $0x0000000000000000
-DATA shuffle804<>+48(SB)/8, $0x0000000000000000
-DATA shuffle804<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle804<>(SB), RODATA|NOPTR, $64
+DATA shuffle857<>+0(SB)/8, $0x0000000000000000
+DATA shuffle857<>+8(SB)/8, $0x0000000000000007
+DATA shuffle857<>+16(SB)/8, $0x0000000000000006
+DATA shuffle857<>+24(SB)/8, $0x0000000000000005
+DATA shuffle857<>+32(SB)/8, $0x0000000000000004
+DATA shuffle857<>+40(SB)/8, $0x0000000000000003
+DATA shuffle857<>+48(SB)/8, $0x0000000000000002
+DATA shuffle857<>+56(SB)/8, $0x0000000000000001
+GLOBL shuffle857<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle805<>+0(SB)/8, $0x0000000000000000
-DATA shuffle805<>+8(SB)/8, $0x0000000000000007
-DATA shuffle805<>+16(SB)/8, $0x0000000000000006
-DATA shuffle805<>+24(SB)/8, $0x0000000000000005
-DATA shuffle805<>+32(SB)/8, $0x0000000000000004
-DATA shuffle805<>+40(SB)/8, $0x0000000000000003
-DATA shuffle805<>+48(SB)/8, $0x0000000000000002
-DATA shuffle805<>+56(SB)/8, $0x0000000000000001
-GLOBL shuffle805<>(SB), RODATA|NOPTR, $64
+DATA shuffle858<>+0(SB)/8, $0x0000000000000001
+DATA shuffle858<>+8(SB)/8, $0x0000000000000000
+DATA shuffle858<>+16(SB)/8, $0x0000000000000007
+DATA shuffle858<>+24(SB)/8, $0x0000000000000006
+DATA shuffle858<>+32(SB)/8, $0x0000000000000005
+DATA shuffle858<>+40(SB)/8, $0x0000000000000004
+DATA shuffle858<>+48(SB)/8, $0x0000000000000003
+DATA shuffle858<>+56(SB)/8, $0x0000000000000002
+GLOBL shuffle858<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle806<>+0(SB)/8, $0x0000000000000001
-DATA shuffle806<>+8(SB)/8, $0x0000000000000000
-DATA shuffle806<>+16(SB)/8, $0x0000000000000007
-DATA shuffle806<>+24(SB)/8, $0x0000000000000006
-DATA shuffle806<>+32(SB)/8, $0x0000000000000005
-DATA shuffle806<>+40(SB)/8, $0x0000000000000004
-DATA shuffle806<>+48(SB)/8, $0x0000000000000003
-DATA shuffle806<>+56(SB)/8, $0x0000000000000002
-GLOBL shuffle806<>(SB), RODATA|NOPTR, $64
+DATA shuffle859<>+0(SB)/8, $0x0000000000000002
+DATA shuffle859<>+8(SB)/8, $0x0000000000000001
+DATA shuffle859<>+16(SB)/8, $0x0000000000000000
+DATA shuffle859<>+24(SB)/8, $0x0000000000000007
+DATA shuffle859<>+32(SB)/8, $0x0000000000000006
+DATA shuffle859<>+40(SB)/8, $0x0000000000000005
+DATA shuffle859<>+48(SB)/8, $0x0000000000000004
+DATA shuffle859<>+56(SB)/8, $0x0000000000000003
+GLOBL shuffle859<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle807<>+0(SB)/8, $0x0000000000000002
-DATA shuffle807<>+8(SB)/8, $0x0000000000000001
-DATA shuffle807<>+16(SB)/8, $0x0000000000000000
-DATA shuffle807<>+24(SB)/8, $0x0000000000000007
-DATA shuffle807<>+32(SB)/8, $0x0000000000000006
-DATA shuffle807<>+40(SB)/8, $0x0000000000000005
-DATA shuffle807<>+48(SB)/8, $0x0000000000000004
-DATA shuffle807<>+56(SB)/8, $0x0000000000000003
-GLOBL shuffle807<>(SB), RODATA|NOPTR, $64
+DATA shuffle860<>+0(SB)/8, $0x0000000000000003
+DATA shuffle860<>+8(SB)/8, $0x0000000000000002
+DATA shuffle860<>+16(SB)/8, $0x0000000000000001
+DATA shuffle860<>+24(SB)/8, $0x0000000000000000
+DATA shuffle860<>+32(SB)/8, $0x0000000000000007
+DATA shuffle860<>+40(SB)/8, $0x0000000000000006
+DATA shuffle860<>+48(SB)/8, $0x0000000000000005
+DATA shuffle860<>+56(SB)/8, $0x0000000000000004
+GLOBL shuffle860<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle808<>+0(SB)/8, $0x0000000000000003
-DATA shuffle808<>+8(SB)/8, $0x0000000000000002
-DATA shuffle808<>+16(SB)/8, $0x0000000000000001
-DATA shuffle808<>+24(SB)/8, $0x0000000000000000
-DATA shuffle808<>+32(SB)/8, $0x0000000000000007
-DATA shuffle808<>+40(SB)/8, $0x0000000000000006
-DATA shuffle808<>+48(SB)/8, $0x0000000000000005
-DATA shuffle808<>+56(SB)/8, $0x0000000000000004
-GLOBL shuffle808<>(SB), RODATA|NOPTR, $64
+DATA shuffle861<>+0(SB)/8, $0x0000000000000004
+DATA shuffle861<>+8(SB)/8, $0x0000000000000003
+DATA shuffle861<>+16(SB)/8, $0x0000000000000002
+DATA shuffle861<>+24(SB)/8, $0x0000000000000001
+DATA shuffle861<>+32(SB)/8, $0x0000000000000000
+DATA shuffle861<>+40(SB)/8, $0x0000000000000007
+DATA shuffle861<>+48(SB)/8, $0x0000000000000006
+DATA shuffle861<>+56(SB)/8, $0x0000000000000005
+GLOBL shuffle861<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle809<>+0(SB)/8, $0x0000000000000004
-DATA shuffle809<>+8(SB)/8, $0x0000000000000003
-DATA shuffle809<>+16(SB)/8, $0x0000000000000002
-DATA shuffle809<>+24(SB)/8, $0x0000000000000001
-DATA shuffle809<>+32(SB)/8, $0x0000000000000000
-DATA shuffle809<>+40(SB)/8, $0x0000000000000007
-DATA shuffle809<>+48(SB)/8, $0x0000000000000006
-DATA shuffle809<>+56(SB)/8, $0x0000000000000005
-GLOBL shuffle809<>(SB), RODATA|NOPTR, $64
+DATA shuffle862<>+0(SB)/8, $0x0000000000000005
+DATA shuffle862<>+8(SB)/8, $0x0000000000000004
+DATA shuffle862<>+16(SB)/8, $0x0000000000000003
+DATA shuffle862<>+24(SB)/8, $0x0000000000000002
+DATA shuffle862<>+32(SB)/8, $0x0000000000000001
+DATA shuffle862<>+40(SB)/8, $0x0000000000000000
+DATA shuffle862<>+48(SB)/8, $0x0000000000000007
+DATA shuffle862<>+56(SB)/8, $0x0000000000000006
+GLOBL shuffle862<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle810<>+0(SB)/8, $0x0000000000000005
-DATA shuffle810<>+8(SB)/8, $0x0000000000000004
-DATA shuffle810<>+16(SB)/8, $0x0000000000000003
-DATA shuffle810<>+24(SB)/8, $0x0000000000000002
-DATA shuffle810<>+32(SB)/8, $0x0000000000000001
-DATA shuffle810<>+40(SB)/8, $0x0000000000000000
-DATA shuffle810<>+48(SB)/8, $0x0000000000000007
-DATA shuffle810<>+56(SB)/8, $0x0000000000000006
-GLOBL shuffle810<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle811<>+0(SB)/8, $0x0000000000000006
-DATA shuffle811<>+8(SB)/8, $0x0000000000000005
-DATA shuffle811<>+16(SB)/8, $0x0000000000000004
-DATA shuffle811<>+24(SB)/8, $0x0000000000000003
-DATA shuffle811<>+32(SB)/8, $0x0000000000000002
-DATA shuffle811<>+40(SB)/8, $0x0000000000000001
-DATA shuffle811<>+48(SB)/8, $0x0000000000000000
-DATA shuffle811<>+56(SB)/8, $0x0000000000000007
-GLOBL shuffle811<>(SB), RODATA|NOPTR, $64
+DATA shuffle863<>+0(SB)/8, $0x0000000000000006
+DATA shuffle863<>+8(SB)/8, $0x0000000000000005
+DATA shuffle863<>+16(SB)/8, $0x0000000000000004
+DATA shuffle863<>+24(SB)/8, $0x0000000000000003
+DATA shuffle863<>+32(SB)/8, $0x0000000000000002
+DATA shuffle863<>+40(SB)/8, $0x0000000000000001
+DATA shuffle863<>+48(SB)/8, $0x0000000000000000
+DATA shuffle863<>+56(SB)/8, $0x0000000000000007
+GLOBL shuffle863<>(SB), RODATA|NOPTR, $64
 
 // func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -22652,70 +24067,70 @@ TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle353<>+0(SB), Z31
-	VMOVDQU64 shuffle354<>+0(SB), Z30
+	VMOVDQU64 shuffle374<>+0(SB), Z31
+	VMOVDQU64 shuffle375<>+0(SB), Z30
 
-group802:
+group836:
 	MOVQ rows+24(FP), R9
 
-row803:
+row837:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last805
+	JB   last839
 
-chunks804:
+chunks838:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
 	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z3
+	VMOVDQU64 shuffle374<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z1, Z30, Z0
 	VMOVDQU64 128(AX)(R10*8), Z2
 	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VMOVDQU64 shuffle374<>+0(SB), Z5
 	VPERMI2B  Z1, Z2, Z5
 	VPERMT2B  Z1, Z30, Z2
 	VMOVDQU64 256(AX)(R10*8), Z4
 	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z7
+	VMOVDQU64 shuffle374<>+0(SB), Z7
 	VPERMI2B  Z1, Z4, Z7
 	VPERMT2B  Z1, Z30, Z4
 	VMOVDQU64 384(AX)(R10*8), Z6
 	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VMOVDQU64 shuffle374<>+0(SB), Z9
 	VPERMI2B  Z1, Z6, Z9
 	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle353<>+0(SB), Z1
+	VMOVDQU64 shuffle374<>+0(SB), Z1
 	VPERMI2B  Z5, Z3, Z1
 	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle353<>+0(SB), Z5
+	VMOVDQU64 shuffle374<>+0(SB), Z5
 	VPERMI2B  Z9, Z7, Z5
 	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VMOVDQU64 shuffle374<>+0(SB), Z9
 	VPERMI2B  Z5, Z1, Z9
 	VMOVDQU64 Z9, (R11)
 	VPERMT2B  Z5, Z30, Z1
 	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VMOVDQU64 shuffle374<>+0(SB), Z9
 	VPERMI2B  Z7, Z3, Z9
 	VMOVDQU64 Z9, (R11)(DX*2)
 	VPERMT2B  Z7, Z30, Z3
 	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle353<>+0(SB), Z9
+	VMOVDQU64 shuffle374<>+0(SB), Z9
 	VPERMI2B  Z2, Z0, Z9
 	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle353<>+0(SB), Z2
+	VMOVDQU64 shuffle374<>+0(SB), Z2
 	VPERMI2B  Z6, Z4, Z2
 	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle353<>+0(SB), Z6
+	VMOVDQU64 shuffle374<>+0(SB), Z6
 	VPERMI2B  Z2, Z9, Z6
 	VMOVDQU64 Z6, (R11)(DX*1)
 	VPERMT2B  Z2, Z30, Z9
 	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle353<>+0(SB), Z6
+	VMOVDQU64 shuffle374<>+0(SB), Z6
 	VPERMI2B  Z4, Z0, Z6
 	VMOVDQU64 Z6, (R11)(DI*1)
 	VPERMT2B  Z4, Z30, Z0
@@ -22724,24 +24139,24 @@ chunks804:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks804
+	JAE       chunks838
 
-last805:
+last839:
 	TESTQ R11, R11
-	JZ    rowdone806
+	JZ    rowdone840
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks804
+	JMP   chunks838
 
-rowdone806:
+rowdone840:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row803
+	JNZ  row837
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group802
+	JNZ  group836
 	VZEROUPPER
 	RET
 
@@ -22770,17 +24185,17 @@ TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle351<>+0(SB), Z31
 	VMOVDQU64 shuffle352<>+0(SB), Z30
 
-group807:
+group841:
 	MOVQ rows+24(FP), R9
 
-row808:
+row842:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last810
+	JB   last844
 
-chunks809:
+chunks843:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -22839,24 +24254,24 @@ chunks809:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks809
+	JAE       chunks843
 
-last810:
+last844:
 	TESTQ R11, R11
-	JZ    rowdone811
+	JZ    rowdone845
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks809
+	JMP   chunks843
 
-rowdone811:
+rowdone845:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row808
+	JNZ  row842
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group807
+	JNZ  group841
 	VZEROUPPER
 	RET
 
@@ -22885,17 +24300,17 @@ TEXT ·unzip8x4AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle226<>+0(SB), Z31
 	VMOVDQU64 shuffle227<>+0(SB), Z30
 
-group812:
+group846:
 	MOVQ rows+24(FP), R9
 
-row813:
+row847:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last815
+	JB   last849
 
-chunks814:
+chunks848:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -22954,24 +24369,24 @@ chunks814:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks814
+	JAE       chunks848
 
-last815:
+last849:
 	TESTQ R11, R11
-	JZ    rowdone816
+	JZ    rowdone850
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks814
+	JMP   chunks848
 
-rowdone816:
+rowdone850:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row813
+	JNZ  row847
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group812
+	JNZ  group846
 	VZEROUPPER
 	RET
 
@@ -23000,17 +24415,17 @@ TEXT ·unzip8x8AVX512VBMI(SB), NOSPLIT, $24-88
 	VMOVDQU64 shuffle228<>+0(SB), Z31
 	VMOVDQU64 shuffle229<>+0(SB), Z30
 
-group817:
+group851:
 	MOVQ rows+24(FP), R9
 
-row818:
+row852:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last820
+	JB   last854
 
-chunks819:
+chunks853:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
@@ -23069,24 +24484,24 @@ chunks819:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks819
+	JAE       chunks853
 
-last820:
+last854:
 	TESTQ R11, R11
-	JZ    rowdone821
+	JZ    rowdone855
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks819
+	JMP   chunks853
 
-rowdone821:
+rowdone855:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row818
+	JNZ  row852
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group817
+	JNZ  group851
 	VZEROUPPER
 	RET
 
@@ -23112,47 +24527,47 @@ TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI
 	LEAQ      (DX)(DX*2), DI
 	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle812<>+0(SB), Z31
-	VMOVDQU64 shuffle813<>+0(SB), Z30
-	VMOVDQU64 shuffle814<>+0(SB), Z29
-	VMOVDQU64 shuffle815<>+0(SB), Z28
-	VMOVDQU64 shuffle816<>+0(SB), Z27
-	VMOVDQU64 shuffle817<>+0(SB), Z26
-	VMOVDQU64 shuffle818<>+0(SB), Z25
-	VMOVDQU64 shuffle819<>+0(SB), Z24
-	VMOVDQU64 shuffle820<>+0(SB), Z23
-	VMOVDQU64 shuffle821<>+0(SB), Z22
-	VMOVDQU64 shuffle822<>+0(SB), Z21
-	VMOVDQU64 shuffle823<>+0(SB), Z20
+	VMOVDQU64 shuffle864<>+0(SB), Z31
+	VMOVDQU64 shuffle865<>+0(SB), Z30
+	VMOVDQU64 shuffle866<>+0(SB), Z29
+	VMOVDQU64 shuffle867<>+0(SB), Z28
+	VMOVDQU64 shuffle868<>+0(SB), Z27
+	VMOVDQU64 shuffle869<>+0(SB), Z26
+	VMOVDQU64 shuffle870<>+0(SB), Z25
+	VMOVDQU64 shuffle871<>+0(SB), Z24
+	VMOVDQU64 shuffle872<>+0(SB), Z23
+	VMOVDQU64 shuffle873<>+0(SB), Z22
+	VMOVDQU64 shuffle874<>+0(SB), Z21
+	VMOVDQU64 shuffle875<>+0(SB), Z20
 
-group822:
+group856:
 	MOVQ rows+24(FP), R9
 
-row823:
+row857:
 	XORQ R10, R10
 	MOVQ n+16(FP), R11
 	SUBQ R10, R11
 	CMPQ R11, $+64
-	JB   last825
+	JB   last859
 
-chunks824:
+chunks858:
 	LEAQ      (CX)(R10*1), R11
 	LEAQ      (R11)(R8*1), R12
 	VMOVDQU64 (AX)(R10*8), Z0
 	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle812<>+0(SB), Z3
+	VMOVDQU64 shuffle864<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VMOVDQU64 256(AX)(R10*8), Z2
 	VPERMT2B  Z2, Z30, Z3
 	VMOVDQU64 384(AX)(R10*8), Z4
 	VPERMT2B  Z4, Z29, Z3
 	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle815<>+0(SB), Z5
+	VMOVDQU64 shuffle867<>+0(SB), Z5
 	VPERMI2B  Z1, Z0, Z5
 	VPERMT2B  Z2, Z27, Z5
 	VPERMT2B  Z4, Z26, Z5
 	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle818<>+0(SB), Z3
+	VMOVDQU64 shuffle870<>+0(SB), Z3
 	VPERMI2B  Z1, Z0, Z3
 	VPERMT2B  Z2, Z24, Z3
 	VPERMT2B  Z4, Z23, Z3
@@ -23163,19 +24578,19 @@ chunks824:
 	VMOVDQU64 Z0, (R11)(DI*1)
 	VMOVDQU64 64(AX)(R10*8), Z0
 	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle812<>+0(SB), Z2
+	VMOVDQU64 shuffle864<>+0(SB), Z2
 	VPERMI2B  Z3, Z0, Z2
 	VMOVDQU64 320(AX)(R10*8), Z4
 	VPERMT2B  Z4, Z30, Z2
 	VMOVDQU64 448(AX)(R10*8), Z1
 	VPERMT2B  Z1, Z29, Z2
 	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle815<>+0(SB), Z5
+	VMOVDQU64 shuffle867<>+0(SB), Z5
 	VPERMI2B  Z3, Z0, Z5
 	VPERMT2B  Z4, Z27, Z5
 	VPERMT2B  Z1, Z26, Z5
 	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle818<>+0(SB), Z2
+	VMOVDQU64 shuffle870<>+0(SB), Z2
 	VPERMI2B  Z3, Z0, Z2
 	VPERMT2B  Z4, Z24, Z2
 	VPERMT2B  Z1, Z23, Z2
@@ -23188,146 +24603,669 @@ chunks824:
 	MOVQ      n+16(FP), R11
 	SUBQ      R10, R11
 	CMPQ      R11, $+64
-	JAE       chunks824
+	JAE       chunks858
 
-last825:
+last859:
 	TESTQ R11, R11
-	JZ    rowdone826
+	JZ    rowdone860
 	MOVQ  n+16(FP), R10
 	SUBQ  $+64, R10
-	JMP   chunks824
+	JMP   chunks858
 
-rowdone826:
+rowdone860:
 	ADDQ BX, AX
 	ADDQ SI, CX
 	DECQ R9
-	JNZ  row823
+	JNZ  row857
 	ADDQ 8(SP), AX
 	ADDQ 16(SP), CX
 	DECQ (SP)
-	JNZ  group822
+	JNZ  group856
 	VZEROUPPER
 	RET
 
-DATA shuffle812<>+0(SB)/8, $0x4342030241400100
-DATA shuffle812<>+8(SB)/8, $0x4746070645440504
-DATA shuffle812<>+16(SB)/8, $0x4b4a0b0a49480908
-DATA shuffle812<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
-DATA shuffle812<>+32(SB)/8, $0x0000000000000000
-DATA shuffle812<>+40(SB)/8, $0x0000000000000000
-DATA shuffle812<>+48(SB)/8, $0x0000000000000000
-DATA shuffle812<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle812<>(SB), RODATA|NOPTR, $64
+DATA shuffle864<>+0(SB)/8, $0x4342030241400100
+DATA shuffle864<>+8(SB)/8, $0x4746070645440504
+DATA shuffle864<>+16(SB)/8, $0x4b4a0b0a49480908
+DATA shuffle864<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
+DATA shuffle864<>+32(SB)/8, $0x0000000000000000
+DATA shuffle864<>+40(SB)/8, $0x0000000000000000
+DATA shuffle864<>+48(SB)/8, $0x0000000000000000
+DATA shuffle864<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle864<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle813<>+0(SB)/8, $0x0706050403020100
-DATA shuffle813<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle813<>+16(SB)/8, $0x1716151413121110
-DATA shuffle813<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle813<>+32(SB)/8, $0x2726434223224140
-DATA shuffle813<>+40(SB)/8, $0x2f2e47462b2a4544
-DATA shuffle813<>+48(SB)/8, $0x37364b4a33324948
-DATA shuffle813<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
-GLOBL shuffle813<>(SB), RODATA|NOPTR, $64
+DATA shuffle865<>+0(SB)/8, $0x0706050403020100
+DATA shuffle865<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle865<>+16(SB)/8, $0x1716151413121110
+DATA shuffle865<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle865<>+32(SB)/8, $0x2726434223224140
+DATA shuffle865<>+40(SB)/8, $0x2f2e47462b2a4544
+DATA shuffle865<>+48(SB)/8, $0x37364b4a33324948
+DATA shuffle865<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
+GLOBL shuffle865<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle814<>+0(SB)/8, $0x0706050403020100
-DATA shuffle814<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle814<>+16(SB)/8, $0x1716151413121110
-DATA shuffle814<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle814<>+32(SB)/8, $0x4342252441402120
-DATA shuffle814<>+40(SB)/8, $0x47462d2c45442928
-DATA shuffle814<>+48(SB)/8, $0x4b4a353449483130
-DATA shuffle814<>+56(SB)/8, $0x4f4e3d3c4d4c3938
-GLOBL shuffle814<>(SB), RODATA|NOPTR, $64
+DATA shuffle866<>+0(SB)/8, $0x0706050403020100
+DATA shuffle866<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle866<>+16(SB)/8, $0x1716151413121110
+DATA shuffle866<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle866<>+32(SB)/8, $0x4342252441402120
+DATA shuffle866<>+40(SB)/8, $0x47462d2c45442928
+DATA shuffle866<>+48(SB)/8, $0x4b4a353449483130
+DATA shuffle866<>+56(SB)/8, $0x4f4e3d3c4d4c3938
+GLOBL shuffle866<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle815<>+0(SB)/8, $0x5352131251501110
-DATA shuffle815<>+8(SB)/8, $0x5756171655541514
-DATA shuffle815<>+16(SB)/8, $0x5b5a1b1a59581918
-DATA shuffle815<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
-DATA shuffle815<>+32(SB)/8, $0x0000000000000000
-DATA shuffle815<>+40(SB)/8, $0x0000000000000000
-DATA shuffle815<>+48(SB)/8, $0x0000000000000000
-DATA shuffle815<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle815<>(SB), RODATA|NOPTR, $64
+DATA shuffle867<>+0(SB)/8, $0x5352131251501110
+DATA shuffle867<>+8(SB)/8, $0x5756171655541514
+DATA shuffle867<>+16(SB)/8, $0x5b5a1b1a59581918
+DATA shuffle867<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
+DATA shuffle867<>+32(SB)/8, $0x0000000000000000
+DATA shuffle867<>+40(SB)/8, $0x0000000000000000
+DATA shuffle867<>+48(SB)/8, $0x0000000000000000
+DATA shuffle867<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle867<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle816<>+0(SB)/8, $0x0706050403020100
-DATA shuffle816<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle816<>+16(SB)/8, $0x1716151413121110
-DATA shuffle816<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle816<>+32(SB)/8, $0x2726535223225150
-DATA shuffle816<>+40(SB)/8, $0x2f2e57562b2a5554
-DATA shuffle816<>+48(SB)/8, $0x37365b5a33325958
-DATA shuffle816<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
-GLOBL shuffle816<>(SB), RODATA|NOPTR, $64
+DATA shuffle868<>+0(SB)/8, $0x0706050403020100
+DATA shuffle868<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle868<>+16(SB)/8, $0x1716151413121110
+DATA shuffle868<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle868<>+32(SB)/8, $0x2726535223225150
+DATA shuffle868<>+40(SB)/8, $0x2f2e57562b2a5554
+DATA shuffle868<>+48(SB)/8, $0x37365b5a33325958
+DATA shuffle868<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
+GLOBL shuffle868<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle817<>+0(SB)/8, $0x0706050403020100
-DATA shuffle817<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle817<>+16(SB)/8, $0x1716151413121110
-DATA shuffle817<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle817<>+32(SB)/8, $0x5352252451502120
-DATA shuffle817<>+40(SB)/8, $0x57562d2c55542928
-DATA shuffle817<>+48(SB)/8, $0x5b5a353459583130
-DATA shuffle817<>+56(SB)/8, $0x5f5e3d3c5d5c3938
-GLOBL shuffle817<>(SB), RODATA|NOPTR, $64
+DATA shuffle869<>+0(SB)/8, $0x0706050403020100
+DATA shuffle869<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle869<>+16(SB)/8, $0x1716151413121110
+DATA shuffle869<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle869<>+32(SB)/8, $0x5352252451502120
+DATA shuffle869<>+40(SB)/8, $0x57562d2c55542928
+DATA shuffle869<>+48(SB)/8, $0x5b5a353459583130
+DATA shuffle869<>+56(SB)/8, $0x5f5e3d3c5d5c3938
+GLOBL shuffle869<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle818<>+0(SB)/8, $0x6362232261602120
-DATA shuffle818<>+8(SB)/8, $0x6766272665642524
-DATA shuffle818<>+16(SB)/8, $0x6b6a2b2a69682928
-DATA shuffle818<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
-DATA shuffle818<>+32(SB)/8, $0x0000000000000000
-DATA shuffle818<>+40(SB)/8, $0x0000000000000000
-DATA shuffle818<>+48(SB)/8, $0x0000000000000000
-DATA shuffle818<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle818<>(SB), RODATA|NOPTR, $64
+DATA shuffle870<>+0(SB)/8, $0x6362232261602120
+DATA shuffle870<>+8(SB)/8, $0x6766272665642524
+DATA shuffle870<>+16(SB)/8, $0x6b6a2b2a69682928
+DATA shuffle870<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
+DATA shuffle870<>+32(SB)/8, $0x0000000000000000
+DATA shuffle870<>+40(SB)/8, $0x0000000000000000
+DATA shuffle870<>+48(SB)/8, $0x0000000000000000
+DATA shuffle870<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle870<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle819<>+0(SB)/8, $0x0706050403020100
-DATA shuffle819<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle819<>+16(SB)/8, $0x1716151413121110
-DATA shuffle819<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle819<>+32(SB)/8, $0x2726636223226160
-DATA shuffle819<>+40(SB)/8, $0x2f2e67662b2a6564
-DATA shuffle819<>+48(SB)/8, $0x37366b6a33326968
-DATA shuffle819<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
-GLOBL shuffle819<>(SB), RODATA|NOPTR, $64
+DATA shuffle871<>+0(SB)/8, $0x0706050403020100
+DATA shuffle871<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle871<>+16(SB)/8, $0x1716151413121110
+DATA shuffle871<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle871<>+32(SB)/8, $0x2726636223226160
+DATA shuffle871<>+40(SB)/8, $0x2f2e67662b2a6564
+DATA shuffle871<>+48(SB)/8, $0x37366b6a33326968
+DATA shuffle871<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
+GLOBL shuffle871<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle820<>+0(SB)/8, $0x0706050403020100
-DATA shuffle820<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle820<>+16(SB)/8, $0x1716151413121110
-DATA shuffle820<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle820<>+32(SB)/8, $0x6362252461602120
-DATA shuffle820<>+40(SB)/8, $0x67662d2c65642928
-DATA shuffle820<>+48(SB)/8, $0x6b6a353469683130
-DATA shuffle820<>+56(SB)/8, $0x6f6e3d3c6d6c3938
-GLOBL shuffle820<>(SB), RODATA|NOPTR, $64
+DATA shuffle872<>+0(SB)/8, $0x0706050403020100
+DATA shuffle872<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle872<>+16(SB)/8, $0x1716151413121110
+DATA shuffle872<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle872<>+32(SB)/8, $0x6362252461602120
+DATA shuffle872<>+40(SB)/8, $0x67662d2c65642928
+DATA shuffle872<>+48(SB)/8, $0x6b6a353469683130
+DATA shuffle872<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+GLOBL shuffle872<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle821<>+0(SB)/8, $0x7372333271703130
-DATA shuffle821<>+8(SB)/8, $0x7776373675743534
-DATA shuffle821<>+16(SB)/8, $0x7b7a3b3a79783938
-DATA shuffle821<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
-DATA shuffle821<>+32(SB)/8, $0x0000000000000000
-DATA shuffle821<>+40(SB)/8, $0x0000000000000000
-DATA shuffle821<>+48(SB)/8, $0x0000000000000000
-DATA shuffle821<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle821<>(SB), RODATA|NOPTR, $64
+DATA shuffle873<>+0(SB)/8, $0x7372333271703130
+DATA shuffle873<>+8(SB)/8, $0x7776373675743534
+DATA shuffle873<>+16(SB)/8, $0x7b7a3b3a79783938
+DATA shuffle873<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
+DATA shuffle873<>+32(SB)/8, $0x0000000000000000
+DATA shuffle873<>+40(SB)/8, $0x0000000000000000
+DATA shuffle873<>+48(SB)/8, $0x0000000000000000
+DATA shuffle873<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle873<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle822<>+0(SB)/8, $0x0706050403020100
-DATA shuffle822<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle822<>+16(SB)/8, $0x1716151413121110
-DATA shuffle822<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle822<>+32(SB)/8, $0x2726737223227170
-DATA shuffle822<>+40(SB)/8, $0x2f2e77762b2a7574
-DATA shuffle822<>+48(SB)/8, $0x37367b7a33327978
-DATA shuffle822<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
-GLOBL shuffle822<>(SB), RODATA|NOPTR, $64
+DATA shuffle874<>+0(SB)/8, $0x0706050403020100
+DATA shuffle874<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle874<>+16(SB)/8, $0x1716151413121110
+DATA shuffle874<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle874<>+32(SB)/8, $0x2726737223227170
+DATA shuffle874<>+40(SB)/8, $0x2f2e77762b2a7574
+DATA shuffle874<>+48(SB)/8, $0x37367b7a33327978
+DATA shuffle874<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+GLOBL shuffle874<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle823<>+0(SB)/8, $0x0706050403020100
-DATA shuffle823<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle823<>+16(SB)/8, $0x1716151413121110
-DATA shuffle823<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle823<>+32(SB)/8, $0x7372252471702120
-DATA shuffle823<>+40(SB)/8, $0x77762d2c75742928
-DATA shuffle823<>+48(SB)/8, $0x7b7a353479783130
-DATA shuffle823<>+56(SB)/8, $0x7f7e3d3c7d7c3938
-GLOBL shuffle823<>(SB), RODATA|NOPTR, $64
+DATA shuffle875<>+0(SB)/8, $0x0706050403020100
+DATA shuffle875<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle875<>+16(SB)/8, $0x1716151413121110
+DATA shuffle875<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle875<>+32(SB)/8, $0x7372252471702120
+DATA shuffle875<>+40(SB)/8, $0x77762d2c75742928
+DATA shuffle875<>+48(SB)/8, $0x7b7a353479783130
+DATA shuffle875<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+GLOBL shuffle875<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F
+TEXT ·tunzip8x2x4AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle4<>+0(SB), Z31
+	VMOVDQU64 shuffle5<>+0(SB), Z30
+
+group861:
+	MOVQ rows+24(FP), R9
+
+row862:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last864
+
+chunks863:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 256(AX)(R10*8), Z1
+	VMOVDQU64 shuffle4<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R11)
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DX*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 320(AX)(R10*8), Z3
+	VMOVDQU64 shuffle4<>+0(SB), Z2
+	VPERMI2D  Z3, Z0, Z2
+	VMOVDQU64 Z2, (R11)(DX*2)
+	VPERMT2D  Z3, Z30, Z0
+	VMOVDQU64 Z0, (R11)(DI*1)
+	VMOVDQU64 128(AX)(R10*8), Z0
+	VMOVDQU64 384(AX)(R10*8), Z2
+	VMOVDQU64 shuffle4<>+0(SB), Z1
+	VPERMI2D  Z2, Z0, Z1
+	VMOVDQU64 Z1, (R12)
+	VPERMT2D  Z2, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DX*1)
+	VMOVDQU64 192(AX)(R10*8), Z0
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VMOVDQU64 shuffle4<>+0(SB), Z3
+	VPERMI2D  Z1, Z0, Z3
+	VMOVDQU64 Z3, (R12)(DX*2)
+	VPERMT2D  Z1, Z30, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks863
+
+last864:
+	TESTQ R11, R11
+	JZ    rowdone865
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks863
+
+rowdone865:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row862
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group861
+	VZEROUPPER
+	RET
+
+// func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
+TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle876<>+0(SB), Z31
+	VMOVDQU64 shuffle877<>+0(SB), Z30
+	VMOVDQU64 shuffle878<>+0(SB), Z29
+	VMOVDQU64 shuffle879<>+0(SB), Z28
+	VMOVDQU64 shuffle880<>+0(SB), Z27
+	VMOVDQU64 shuffle881<>+0(SB), Z26
+	VMOVDQU64 shuffle882<>+0(SB), Z25
+	VMOVDQU64 shuffle883<>+0(SB), Z24
+
+group866:
+	MOVQ rows+24(FP), R9
+
+row867:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+48
+	JB   last869
+
+chunks868:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 128(AX)(R10*8), Z1
+	VMOVDQU64 shuffle876<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R10*8), Z2
+	VPERMT2B  Z2, Z30, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)
+	VMOVDQU64 shuffle878<>+0(SB), Z4
+	VPERMI2B  Z1, Z0, Z4
+	VPERMT2B  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z4, K7, (R11)(DX*1)
+	VMOVDQU64 shuffle880<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z26, Z3
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z3, K7, (R11)(DX*2)
+	VPERMT2B  Z1, Z25, Z0
+	VPERMT2B  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R11)(DI*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VMOVDQU64 shuffle876<>+0(SB), Z1
+	VPERMI2B  Z3, Z0, Z1
+	VMOVDQU64 320(AX)(R10*8), Z2
+	VPERMT2B  Z2, Z30, Z1
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z1, K7, (R12)
+	VMOVDQU64 shuffle878<>+0(SB), Z4
+	VPERMI2B  Z3, Z0, Z4
+	VPERMT2B  Z2, Z28, Z4
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z4, K7, (R12)(DX*1)
+	VMOVDQU64 shuffle880<>+0(SB), Z1
+	VPERMI2B  Z3, Z0, Z1
+	VPERMT2B  Z2, Z26, Z1
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z1, K7, (R12)(DX*2)
+	VPERMT2B  Z3, Z25, Z0
+	VPERMT2B  Z2, Z24, Z0
+	KMOVQ     shuffle204<>+0(SB), K7
+	VMOVDQU8  Z0, K7, (R12)(DI*1)
+	ADDQ      $+48, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+48
+	JAE       chunks868
+
+last869:
+	TESTQ R11, R11
+	JZ    rowdone870
+	MOVQ  n+16(FP), R10
+	SUBQ  $+48, R10
+	JMP   chunks868
+
+rowdone870:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row867
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group866
+	VZEROUPPER
+	RET
+
+DATA shuffle876<>+0(SB)/8, $0x0302000041400100
+DATA shuffle876<>+8(SB)/8, $0x4544050400004342
+DATA shuffle876<>+16(SB)/8, $0x0000474607060000
+DATA shuffle876<>+24(SB)/8, $0x0b0a000049480908
+DATA shuffle876<>+32(SB)/8, $0x4d4c0d0c00004b4a
+DATA shuffle876<>+40(SB)/8, $0x00004f4e0f0e0000
+DATA shuffle876<>+48(SB)/8, $0x0000000000000000
+DATA shuffle876<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle876<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle877<>+0(SB)/8, $0x0706414003020100
+DATA shuffle877<>+8(SB)/8, $0x0f0e0d0c43420908
+DATA shuffle877<>+16(SB)/8, $0x4746151413124544
+DATA shuffle877<>+24(SB)/8, $0x1f1e49481b1a1918
+DATA shuffle877<>+32(SB)/8, $0x272625244b4a2120
+DATA shuffle877<>+40(SB)/8, $0x4f4e2d2c2b2a4d4c
+DATA shuffle877<>+48(SB)/8, $0x3736353433323130
+DATA shuffle877<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle877<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle878<>+0(SB)/8, $0x1312000051501110
+DATA shuffle878<>+8(SB)/8, $0x5554151400005352
+DATA shuffle878<>+16(SB)/8, $0x0000575617160000
+DATA shuffle878<>+24(SB)/8, $0x1b1a000059581918
+DATA shuffle878<>+32(SB)/8, $0x5d5c1d1c00005b5a
+DATA shuffle878<>+40(SB)/8, $0x00005f5e1f1e0000
+DATA shuffle878<>+48(SB)/8, $0x0000000000000000
+DATA shuffle878<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle878<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle879<>+0(SB)/8, $0x0706515003020100
+DATA shuffle879<>+8(SB)/8, $0x0f0e0d0c53520908
+DATA shuffle879<>+16(SB)/8, $0x5756151413125554
+DATA shuffle879<>+24(SB)/8, $0x1f1e59581b1a1918
+DATA shuffle879<>+32(SB)/8, $0x272625245b5a2120
+DATA shuffle879<>+40(SB)/8, $0x5f5e2d2c2b2a5d5c
+DATA shuffle879<>+48(SB)/8, $0x3736353433323130
+DATA shuffle879<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle879<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle880<>+0(SB)/8, $0x2322000061602120
+DATA shuffle880<>+8(SB)/8, $0x6564252400006362
+DATA shuffle880<>+16(SB)/8, $0x0000676627260000
+DATA shuffle880<>+24(SB)/8, $0x2b2a000069682928
+DATA shuffle880<>+32(SB)/8, $0x6d6c2d2c00006b6a
+DATA shuffle880<>+40(SB)/8, $0x00006f6e2f2e0000
+DATA shuffle880<>+48(SB)/8, $0x0000000000000000
+DATA shuffle880<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle880<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle881<>+0(SB)/8, $0x0706616003020100
+DATA shuffle881<>+8(SB)/8, $0x0f0e0d0c63620908
+DATA shuffle881<>+16(SB)/8, $0x6766151413126564
+DATA shuffle881<>+24(SB)/8, $0x1f1e69681b1a1918
+DATA shuffle881<>+32(SB)/8, $0x272625246b6a2120
+DATA shuffle881<>+40(SB)/8, $0x6f6e2d2c2b2a6d6c
+DATA shuffle881<>+48(SB)/8, $0x3736353433323130
+DATA shuffle881<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle881<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle882<>+0(SB)/8, $0x3332000071703130
+DATA shuffle882<>+8(SB)/8, $0x7574353400007372
+DATA shuffle882<>+16(SB)/8, $0x0000777637360000
+DATA shuffle882<>+24(SB)/8, $0x3b3a000079783938
+DATA shuffle882<>+32(SB)/8, $0x7d7c3d3c00007b7a
+DATA shuffle882<>+40(SB)/8, $0x00007f7e3f3e0000
+DATA shuffle882<>+48(SB)/8, $0x0000000000000000
+DATA shuffle882<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle882<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle883<>+0(SB)/8, $0x0706717003020100
+DATA shuffle883<>+8(SB)/8, $0x0f0e0d0c73720908
+DATA shuffle883<>+16(SB)/8, $0x7776151413127574
+DATA shuffle883<>+24(SB)/8, $0x1f1e79781b1a1918
+DATA shuffle883<>+32(SB)/8, $0x272625247b7a2120
+DATA shuffle883<>+40(SB)/8, $0x7f7e2d2c2b2a7d7c
+DATA shuffle883<>+48(SB)/8, $0x3736353433323130
+DATA shuffle883<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle883<>(SB), RODATA|NOPTR, $64
+
+// func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// Requires: AVX, AVX512F, AVX512VBMI
+TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+	MOVQ      space+0(FP), AX
+	MOVQ      depth+8(FP), CX
+	MOVQ      groups+64(FP), DX
+	MOVQ      DX, (SP)
+	MOVQ      lane+48(FP), DX
+	MOVQ      rows+24(FP), SI
+	IMULQ     spaceStride+32(FP), SI
+	MOVQ      groupSpace+72(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 8(SP)
+	MOVQ      rows+24(FP), SI
+	IMULQ     depthStride+40(FP), SI
+	MOVQ      groupDepth+80(FP), BX
+	SUBQ      SI, BX
+	MOVQ      BX, 16(SP)
+	MOVQ      spaceStride+32(FP), BX
+	MOVQ      depthStride+40(FP), SI
+	LEAQ      (DX)(DX*2), DI
+	MOVQ      laneI+56(FP), R8
+	VMOVDQU64 shuffle884<>+0(SB), Z31
+	VMOVDQU64 shuffle885<>+0(SB), Z30
+	VMOVDQU64 shuffle886<>+0(SB), Z29
+	VMOVDQU64 shuffle887<>+0(SB), Z28
+	VMOVDQU64 shuffle888<>+0(SB), Z27
+	VMOVDQU64 shuffle889<>+0(SB), Z26
+	VMOVDQU64 shuffle890<>+0(SB), Z25
+	VMOVDQU64 shuffle891<>+0(SB), Z24
+	VMOVDQU64 shuffle892<>+0(SB), Z23
+	VMOVDQU64 shuffle893<>+0(SB), Z22
+	VMOVDQU64 shuffle894<>+0(SB), Z21
+	VMOVDQU64 shuffle895<>+0(SB), Z20
+
+group871:
+	MOVQ rows+24(FP), R9
+
+row872:
+	XORQ R10, R10
+	MOVQ n+16(FP), R11
+	SUBQ R10, R11
+	CMPQ R11, $+64
+	JB   last874
+
+chunks873:
+	LEAQ      (CX)(R10*1), R11
+	LEAQ      (R11)(R8*1), R12
+	VMOVDQU64 (AX)(R10*8), Z0
+	VMOVDQU64 128(AX)(R10*8), Z1
+	VMOVDQU64 shuffle884<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VMOVDQU64 256(AX)(R10*8), Z2
+	VPERMT2B  Z2, Z30, Z3
+	VMOVDQU64 384(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z29, Z3
+	VMOVDQU64 Z3, (R11)
+	VMOVDQU64 shuffle887<>+0(SB), Z5
+	VPERMI2B  Z1, Z0, Z5
+	VPERMT2B  Z2, Z27, Z5
+	VPERMT2B  Z4, Z26, Z5
+	VMOVDQU64 Z5, (R11)(DX*1)
+	VMOVDQU64 shuffle890<>+0(SB), Z3
+	VPERMI2B  Z1, Z0, Z3
+	VPERMT2B  Z2, Z24, Z3
+	VPERMT2B  Z4, Z23, Z3
+	VMOVDQU64 Z3, (R11)(DX*2)
+	VPERMT2B  Z1, Z22, Z0
+	VPERMT2B  Z2, Z21, Z0
+	VPERMT2B  Z4, Z20, Z0
+	VMOVDQU64 Z0, (R11)(DI*1)
+	VMOVDQU64 64(AX)(R10*8), Z0
+	VMOVDQU64 192(AX)(R10*8), Z3
+	VMOVDQU64 shuffle884<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VMOVDQU64 320(AX)(R10*8), Z4
+	VPERMT2B  Z4, Z30, Z2
+	VMOVDQU64 448(AX)(R10*8), Z1
+	VPERMT2B  Z1, Z29, Z2
+	VMOVDQU64 Z2, (R12)
+	VMOVDQU64 shuffle887<>+0(SB), Z5
+	VPERMI2B  Z3, Z0, Z5
+	VPERMT2B  Z4, Z27, Z5
+	VPERMT2B  Z1, Z26, Z5
+	VMOVDQU64 Z5, (R12)(DX*1)
+	VMOVDQU64 shuffle890<>+0(SB), Z2
+	VPERMI2B  Z3, Z0, Z2
+	VPERMT2B  Z4, Z24, Z2
+	VPERMT2B  Z1, Z23, Z2
+	VMOVDQU64 Z2, (R12)(DX*2)
+	VPERMT2B  Z3, Z22, Z0
+	VPERMT2B  Z4, Z21, Z0
+	VPERMT2B  Z1, Z20, Z0
+	VMOVDQU64 Z0, (R12)(DI*1)
+	ADDQ      $+64, R10
+	MOVQ      n+16(FP), R11
+	SUBQ      R10, R11
+	CMPQ      R11, $+64
+	JAE       chunks873
+
+last874:
+	TESTQ R11, R11
+	JZ    rowdone875
+	MOVQ  n+16(FP), R10
+	SUBQ  $+64, R10
+	JMP   chunks873
+
+rowdone875:
+	ADDQ BX, AX
+	ADDQ SI, CX
+	DECQ R9
+	JNZ  row872
+	ADDQ 8(SP), AX
+	ADDQ 16(SP), CX
+	DECQ (SP)
+	JNZ  group871
+	VZEROUPPER
+	RET
+
+DATA shuffle884<>+0(SB)/8, $0x0000000041400100
+DATA shuffle884<>+8(SB)/8, $0x0000000043420302
+DATA shuffle884<>+16(SB)/8, $0x0000000045440504
+DATA shuffle884<>+24(SB)/8, $0x0000000047460706
+DATA shuffle884<>+32(SB)/8, $0x0000000049480908
+DATA shuffle884<>+40(SB)/8, $0x000000004b4a0b0a
+DATA shuffle884<>+48(SB)/8, $0x000000004d4c0d0c
+DATA shuffle884<>+56(SB)/8, $0x000000004f4e0f0e
+GLOBL shuffle884<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle885<>+0(SB)/8, $0x0706414003020100
+DATA shuffle885<>+8(SB)/8, $0x0f0e43420b0a0908
+DATA shuffle885<>+16(SB)/8, $0x1716454413121110
+DATA shuffle885<>+24(SB)/8, $0x1f1e47461b1a1918
+DATA shuffle885<>+32(SB)/8, $0x2726494823222120
+DATA shuffle885<>+40(SB)/8, $0x2f2e4b4a2b2a2928
+DATA shuffle885<>+48(SB)/8, $0x37364d4c33323130
+DATA shuffle885<>+56(SB)/8, $0x3f3e4f4e3b3a3938
+GLOBL shuffle885<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle886<>+0(SB)/8, $0x4140050403020100
+DATA shuffle886<>+8(SB)/8, $0x43420d0c0b0a0908
+DATA shuffle886<>+16(SB)/8, $0x4544151413121110
+DATA shuffle886<>+24(SB)/8, $0x47461d1c1b1a1918
+DATA shuffle886<>+32(SB)/8, $0x4948252423222120
+DATA shuffle886<>+40(SB)/8, $0x4b4a2d2c2b2a2928
+DATA shuffle886<>+48(SB)/8, $0x4d4c353433323130
+DATA shuffle886<>+56(SB)/8, $0x4f4e3d3c3b3a3938
+GLOBL shuffle886<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle887<>+0(SB)/8, $0x0000000051501110
+DATA shuffle887<>+8(SB)/8, $0x0000000053521312
+DATA shuffle887<>+16(SB)/8, $0x0000000055541514
+DATA shuffle887<>+24(SB)/8, $0x0000000057561716
+DATA shuffle887<>+32(SB)/8, $0x0000000059581918
+DATA shuffle887<>+40(SB)/8, $0x000000005b5a1b1a
+DATA shuffle887<>+48(SB)/8, $0x000000005d5c1d1c
+DATA shuffle887<>+56(SB)/8, $0x000000005f5e1f1e
+GLOBL shuffle887<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle888<>+0(SB)/8, $0x0706515003020100
+DATA shuffle888<>+8(SB)/8, $0x0f0e53520b0a0908
+DATA shuffle888<>+16(SB)/8, $0x1716555413121110
+DATA shuffle888<>+24(SB)/8, $0x1f1e57561b1a1918
+DATA shuffle888<>+32(SB)/8, $0x2726595823222120
+DATA shuffle888<>+40(SB)/8, $0x2f2e5b5a2b2a2928
+DATA shuffle888<>+48(SB)/8, $0x37365d5c33323130
+DATA shuffle888<>+56(SB)/8, $0x3f3e5f5e3b3a3938
+GLOBL shuffle888<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle889<>+0(SB)/8, $0x5150050403020100
+DATA shuffle889<>+8(SB)/8, $0x53520d0c0b0a0908
+DATA shuffle889<>+16(SB)/8, $0x5554151413121110
+DATA shuffle889<>+24(SB)/8, $0x57561d1c1b1a1918
+DATA shuffle889<>+32(SB)/8, $0x5958252423222120
+DATA shuffle889<>+40(SB)/8, $0x5b5a2d2c2b2a2928
+DATA shuffle889<>+48(SB)/8, $0x5d5c353433323130
+DATA shuffle889<>+56(SB)/8, $0x5f5e3d3c3b3a3938
+GLOBL shuffle889<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle890<>+0(SB)/8, $0x0000000061602120
+DATA shuffle890<>+8(SB)/8, $0x0000000063622322
+DATA shuffle890<>+16(SB)/8, $0x0000000065642524
+DATA shuffle890<>+24(SB)/8, $0x0000000067662726
+DATA shuffle890<>+32(SB)/8, $0x0000000069682928
+DATA shuffle890<>+40(SB)/8, $0x000000006b6a2b2a
+DATA shuffle890<>+48(SB)/8, $0x000000006d6c2d2c
+DATA shuffle890<>+56(SB)/8, $0x000000006f6e2f2e
+GLOBL shuffle890<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle891<>+0(SB)/8, $0x0706616003020100
+DATA shuffle891<>+8(SB)/8, $0x0f0e63620b0a0908
+DATA shuffle891<>+16(SB)/8, $0x1716656413121110
+DATA shuffle891<>+24(SB)/8, $0x1f1e67661b1a1918
+DATA shuffle891<>+32(SB)/8, $0x2726696823222120
+DATA shuffle891<>+40(SB)/8, $0x2f2e6b6a2b2a2928
+DATA shuffle891<>+48(SB)/8, $0x37366d6c33323130
+DATA shuffle891<>+56(SB)/8, $0x3f3e6f6e3b3a3938
+GLOBL shuffle891<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle892<>+0(SB)/8, $0x6160050403020100
+DATA shuffle892<>+8(SB)/8, $0x63620d0c0b0a0908
+DATA shuffle892<>+16(SB)/8, $0x6564151413121110
+DATA shuffle892<>+24(SB)/8, $0x67661d1c1b1a1918
+DATA shuffle892<>+32(SB)/8, $0x6968252423222120
+DATA shuffle892<>+40(SB)/8, $0x6b6a2d2c2b2a2928
+DATA shuffle892<>+48(SB)/8, $0x6d6c353433323130
+DATA shuffle892<>+56(SB)/8, $0x6f6e3d3c3b3a3938
+GLOBL shuffle892<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle893<>+0(SB)/8, $0x0000000071703130
+DATA shuffle893<>+8(SB)/8, $0x0000000073723332
+DATA shuffle893<>+16(SB)/8, $0x0000000075743534
+DATA shuffle893<>+24(SB)/8, $0x0000000077763736
+DATA shuffle893<>+32(SB)/8, $0x0000000079783938
+DATA shuffle893<>+40(SB)/8, $0x000000007b7a3b3a
+DATA shuffle893<>+48(SB)/8, $0x000000007d7c3d3c
+DATA shuffle893<>+56(SB)/8, $0x000000007f7e3f3e
+GLOBL shuffle893<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle894<>+0(SB)/8, $0x0706717003020100
+DATA shuffle894<>+8(SB)/8, $0x0f0e73720b0a0908
+DATA shuffle894<>+16(SB)/8, $0x1716757413121110
+DATA shuffle894<>+24(SB)/8, $0x1f1e77761b1a1918
+DATA shuffle894<>+32(SB)/8, $0x2726797823222120
+DATA shuffle894<>+40(SB)/8, $0x2f2e7b7a2b2a2928
+DATA shuffle894<>+48(SB)/8, $0x37367d7c33323130
+DATA shuffle894<>+56(SB)/8, $0x3f3e7f7e3b3a3938
+GLOBL shuffle894<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle895<>+0(SB)/8, $0x7170050403020100
+DATA shuffle895<>+8(SB)/8, $0x73720d0c0b0a0908
+DATA shuffle895<>+16(SB)/8, $0x7574151413121110
+DATA shuffle895<>+24(SB)/8, $0x77761d1c1b1a1918
+DATA shuffle895<>+32(SB)/8, $0x7978252423222120
+DATA shuffle895<>+40(SB)/8, $0x7b7a2d2c2b2a2928
+DATA shuffle895<>+48(SB)/8, $0x7d7c353433323130
+DATA shuffle895<>+56(SB)/8, $0x7f7e3d3c3b3a3938
+GLOBL shuffle895<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -23353,32 +25291,32 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit827:
+unit876:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final829
+	JGT     final878
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split830
+	JB      split879
 
-whole828:
+whole877:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved831
+	JMP        moved880
 
-final829:
+final878:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole828
+	JMP  whole877
 
-split830:
+split879:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23393,7 +25331,7 @@ split830:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved831:
+moved880:
 	VMOVDQA64 Z8, Z4
 	VPMOVB2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23422,13 +25360,13 @@ moved831:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same832
+	JB        same881
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same832:
+same881:
 	DECQ R8
-	JNZ  unit827
+	JNZ  unit876
 	VZEROUPPER
 	RET
 
@@ -23456,7 +25394,7 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit833:
+unit882:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23486,26 +25424,26 @@ unit833:
 	VPERMI2B   Z3, Z2, K6, Z7
 	VPERMI2B   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final835
+	JGT        final884
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split836
+	JB         split885
 
-whole834:
+whole883:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved837
+	JMP      moved886
 
-final835:
+final884:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole834
+	JMP  whole883
 
-split836:
+split885:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23520,18 +25458,18 @@ split836:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved837:
+moved886:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same838
+	JB   same887
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same838:
+same887:
 	DECQ R8
-	JNZ  unit833
+	JNZ  unit882
 	VZEROUPPER
 	RET
 
@@ -23559,32 +25497,32 @@ TEXT ·stackZip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit839:
+unit888:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final841
+	JGT     final890
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split842
+	JB      split891
 
-whole840:
+whole889:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved843
+	JMP        moved892
 
-final841:
+final890:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole840
+	JMP  whole889
 
-split842:
+split891:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23599,7 +25537,7 @@ split842:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved843:
+moved892:
 	VMOVDQA64 Z8, Z4
 	VPMOVW2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23628,13 +25566,13 @@ moved843:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same844
+	JB        same893
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same844:
+same893:
 	DECQ R8
-	JNZ  unit839
+	JNZ  unit888
 	VZEROUPPER
 	RET
 
@@ -23662,7 +25600,7 @@ TEXT ·stackUnzip2x2AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit845:
+unit894:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23692,26 +25630,26 @@ unit845:
 	VPERMI2W   Z3, Z2, K6, Z7
 	VPERMI2W   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final847
+	JGT        final896
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split848
+	JB         split897
 
-whole846:
+whole895:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved849
+	JMP      moved898
 
-final847:
+final896:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole846
+	JMP  whole895
 
-split848:
+split897:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23726,18 +25664,18 @@ split848:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved849:
+moved898:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same850
+	JB   same899
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same850:
+same899:
 	DECQ R8
-	JNZ  unit845
+	JNZ  unit894
 	VZEROUPPER
 	RET
 
@@ -23765,32 +25703,32 @@ TEXT ·stackZip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit851:
+unit900:
 	MOVQ    R9, R12
 	CMPQ    R12, DI
 	CMOVQGT DI, R12
 	LEAQ    (AX)(R12*4), R12
 	CMPQ    R9, DI
-	JGT     final853
+	JGT     final902
 	LEAQ    (CX)(R10*1), R13
 	MOVQ    DX, R14
 	SUBQ    R11, R14
 	CMPQ    R14, SI
-	JB      split854
+	JB      split903
 
-whole852:
+whole901:
 	VMOVDQU8.Z (R13), K1, Z0
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved855
+	JMP        moved904
 
-final853:
+final902:
 	MOVQ lastDepth+48(FP), R13
 	ADDQ CX, R13
-	JMP  whole852
+	JMP  whole901
 
-split854:
+split903:
 	BZHIQ      R14, shuffle12<>+0(SB), R14
 	KMOVQ      R14, K6
 	KANDQ      K1, K6, K6
@@ -23805,7 +25743,7 @@ split854:
 	VMOVDQU8   (R13)(DX*2), K7, Z2
 	VMOVDQU8   (R13)(BX*1), K7, Z3
 
-moved855:
+moved904:
 	VMOVDQA64 Z8, Z4
 	VPMOVD2M  Z8, K6
 	KNOTQ     K6, K7
@@ -23834,13 +25772,13 @@ moved855:
 	ADDQ      SI, R10
 	ADDQ      SI, R11
 	CMPQ      R11, DX
-	JB        same856
+	JB        same905
 	SUBQ      DX, R11
 	ADDQ      BX, R10
 
-same856:
+same905:
 	DECQ R8
-	JNZ  unit851
+	JNZ  unit900
 	VZEROUPPER
 	RET
 
@@ -23868,7 +25806,7 @@ TEXT ·stackUnzip2x4AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R10, R10
 	XORQ      R11, R11
 
-unit857:
+unit906:
 	MOVQ       R9, R12
 	CMPQ       R12, DI
 	CMOVQGT    DI, R12
@@ -23898,26 +25836,26 @@ unit857:
 	VPERMI2D   Z3, Z2, K6, Z7
 	VPERMI2D   Z1, Z0, K7, Z7
 	CMPQ       R9, DI
-	JGT        final859
+	JGT        final908
 	LEAQ       (CX)(R10*1), R12
 	MOVQ       DX, R13
 	SUBQ       R11, R13
 	CMPQ       R13, SI
-	JB         split860
+	JB         split909
 
-whole858:
+whole907:
 	VMOVDQU8 Z4, K1, (R12)
 	VMOVDQU8 Z5, K1, (R12)(DX*1)
 	VMOVDQU8 Z6, K1, (R12)(DX*2)
 	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved861
+	JMP      moved910
 
-final859:
+final908:
 	MOVQ lastDepth+48(FP), R12
 	ADDQ CX, R12
-	JMP  whole858
+	JMP  whole907
 
-split860:
+split909:
 	BZHIQ    R13, shuffle12<>+0(SB), R13
 	KMOVQ    R13, K6
 	KANDQ    K1, K6, K6
@@ -23932,18 +25870,18 @@ split860:
 	VMOVDQU8 Z6, K7, (R12)(DX*2)
 	VMOVDQU8 Z7, K7, (R12)(BX*1)
 
-moved861:
+moved910:
 	ADDQ SI, R9
 	ADDQ SI, R10
 	ADDQ SI, R11
 	CMPQ R11, DX
-	JB   same862
+	JB   same911
 	SUBQ DX, R11
 	ADDQ BX, R10
 
-same862:
+same911:
 	DECQ R8
-	JNZ  unit857
+	JNZ  unit906
 	VZEROUPPER
 	RET
 
@@ -23954,12 +25892,12 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile863:
+tile912:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector864:
+vector913:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -23975,11 +25913,11 @@ vector864:
 	ADDQ         $+20, BX
 	ADDQ         $+64, SI
 	DECQ         DI
-	JNZ          vector864
+	JNZ          vector913
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile863
+	JNZ          tile912
 	VZEROUPPER
 	RET
 
@@ -23990,12 +25928,12 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile865:
+tile914:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector866:
+vector915:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -24024,11 +25962,11 @@ vector866:
 	ADDQ         $+36, BX
 	ADDQ         $+128, SI
 	DECQ         DI
-	JNZ          vector866
+	JNZ          vector915
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile865
+	JNZ          tile914
 	VZEROUPPER
 	RET
 
@@ -24039,12 +25977,12 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ src+8(FP), CX
 	MOVQ reps+40(FP), DX
 
-tile867:
+tile916:
 	MOVQ offs+16(FP), BX
 	MOVQ idx+24(FP), SI
 	MOVQ steps+32(FP), DI
 
-vector868:
+vector917:
 	MOVLQSX      (BX), R8
 	MOVLQSX      4(BX), R9
 	VMOVDQU      (CX)(R9*1), Y0
@@ -24085,11 +26023,11 @@ vector868:
 	ADDQ         $+52, BX
 	ADDQ         $+192, SI
 	DECQ         DI
-	JNZ          vector868
+	JNZ          vector917
 	ADDQ         srcRep+48(FP), CX
 	ADDQ         dstRep+56(FP), AX
 	DECQ         DX
-	JNZ          tile867
+	JNZ          tile916
 	VZEROUPPER
 	RET
 
@@ -24112,74 +26050,74 @@ TEXT ·copyRunsAVX512VBMI(SB), NOSPLIT, $16-96
 	MOVQ  SI, 8(SP)
 	MOVQ  DX, SI
 	CMPQ  DX, $+64
-	JAE   runs869
+	JAE   runs918
 	CMPQ  DX, $+32
-	JAE   runs870
+	JAE   runs919
 	CMPQ  DX, $+16
-	JAE   runs871
+	JAE   runs920
 	RET
 
-runs869:
+runs918:
 	SUBQ $+64, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group872:
+group921:
 	MOVQ rows+48(FP), R10
 
-row873:
+row922:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run874:
+run923:
 	XORQ R14, R14
 
-pieces875:
+pieces924:
 	VMOVDQU64 (R13)(R14*1), Z0
 	VMOVDQU64 Z0, (R12)(R14*1)
 	CMPQ      R14, SI
-	JEQ       piecesdone876
+	JEQ       piecesdone925
 	ADDQ      $+64, R14
 	CMPQ      R14, SI
-	JLE       pieces875
+	JLE       pieces924
 	MOVQ      SI, R14
-	JMP       pieces875
+	JMP       pieces924
 
-piecesdone876:
+piecesdone925:
 	ADDQ DX, R12
 	ADDQ DI, R13
 	DECQ R11
-	JNZ  run874
+	JNZ  run923
 	ADDQ R8, AX
 	ADDQ R9, CX
 	DECQ R10
-	JNZ  row873
+	JNZ  row922
 	ADDQ (SP), AX
 	ADDQ 8(SP), CX
 	DECQ BX
-	JNZ  group872
+	JNZ  group921
 	VZEROUPPER
 	RET
 
-runs870:
+runs919:
 	SUBQ $+32, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group877:
+group926:
 	MOVQ rows+48(FP), R10
 
-row878:
+row927:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run879:
+run928:
 	VMOVDQU (R13), Y0
 	VMOVDQU (R13)(SI*1), Y1
 	VMOVDQU Y0, (R12)
@@ -24187,34 +26125,34 @@ run879:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run879
+	JNZ     run928
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row878
+	JNZ     row927
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group877
+	JNZ     group926
 	VZEROUPPER
 	RET
 
-runs871:
+runs920:
 	SUBQ $+16, SI
 	MOVQ dstX+32(FP), DX
 	MOVQ srcX+40(FP), DI
 	MOVQ dstRow+56(FP), R8
 	MOVQ srcRow+64(FP), R9
 
-group880:
+group929:
 	MOVQ rows+48(FP), R10
 
-row881:
+row930:
 	MOVQ w+24(FP), R11
 	MOVQ AX, R12
 	MOVQ CX, R13
 
-run882:
+run931:
 	VMOVDQU (R13), X0
 	VMOVDQU (R13)(SI*1), X1
 	VMOVDQU X0, (R12)
@@ -24222,14 +26160,14 @@ run882:
 	ADDQ    DX, R12
 	ADDQ    DI, R13
 	DECQ    R11
-	JNZ     run882
+	JNZ     run931
 	ADDQ    R8, AX
 	ADDQ    R9, CX
 	DECQ    R10
-	JNZ     row881
+	JNZ     row930
 	ADDQ    (SP), AX
 	ADDQ    8(SP), CX
 	DECQ    BX
-	JNZ     group880
+	JNZ     group929
 	VZEROUPPER
 	RET

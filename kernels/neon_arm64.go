@@ -184,6 +184,11 @@ func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tzip3x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // zip4x1NEON interleaves 4 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
@@ -249,6 +254,11 @@ func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tzip4x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // tzip4x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -263,6 +273,11 @@ func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //
 //go:noescape
 func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip4x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // zip5x1NEON interleaves 5 lanes of 1-byte elements into one row, for each row of each group.
 //
@@ -373,6 +388,31 @@ func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //
 //go:noescape
 func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tzip8x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // zipNx16NEON interleaves b lanes of 16-byte elements into one row, for each row of each group.
 //
@@ -559,6 +599,11 @@ func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tunzip3x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // unzip4x1NEON splits one row into 4 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
@@ -624,6 +669,11 @@ func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
+// tunzip4x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
 // tunzip4x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -638,6 +688,11 @@ func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip4x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzip5x1NEON splits one row into 5 lanes of 1-byte elements, for each row of each group.
 //
@@ -748,6 +803,31 @@ func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+
+// tunzip8x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
+//
+//go:noescape
+func tunzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzipNx16NEON splits one row into b lanes of 16-byte elements, for each row of each group.
 //

@@ -5953,6 +5953,163 @@ rowdone497:
 	BNE group492
 	RET
 
+// func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $96, R2
+	BHS chunk498
+	RET
+chunk498:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask21<>(SB), R24
+	VLD1 (R24), [V28.B16]
+group499:
+	MOVD R3, R11
+row500:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks501:
+	CMP $96, R22
+	BLO tail503
+body502:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 64(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 0(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 32(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 64(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 64(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 40(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 8(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 72(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 40(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 16(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 80(R12), F0
+	VTBL V31.B16, [V0.B16], V1.B16
+	FMOVQ 16(R13), F2
+	VTBX V30.B16, [V2.B16], V1.B16
+	FMOVQ F1, 160(R21)
+	FMOVQ 48(R13), F1
+	VTBL V31.B16, [V1.B16], V1.B16
+	FMOVQ 80(R13), F2
+	VTBX V30.B16, [V2.B16], V1.B16
+	FMOVQ F1, 176(R21)
+	FMOVQ 16(R14), F1
+	VTBL V31.B16, [V1.B16], V1.B16
+	FMOVQ 48(R14), F3
+	VTBX V30.B16, [V3.B16], V1.B16
+	FMOVQ F1, 192(R21)
+	FMOVQ 80(R14), F1
+	VTBL V31.B16, [V1.B16], V3.B16
+	FMOVQ 24(R12), F4
+	VTBX V30.B16, [V4.B16], V3.B16
+	FMOVQ F3, 208(R21)
+	FMOVQ 56(R12), F3
+	VTBL V31.B16, [V3.B16], V3.B16
+	VTBX V29.B16, [V0.B16], V3.B16
+	FMOVQ F3, 224(R21)
+	FMOVQ 24(R13), F3
+	VTBL V31.B16, [V3.B16], V3.B16
+	FMOVQ 56(R13), F0
+	VTBX V30.B16, [V0.B16], V3.B16
+	FMOVQ F3, 240(R21)
+	VTBL V28.B16, [V2.B16], V2.B16
+	FMOVQ 24(R14), F3
+	VTBX V30.B16, [V3.B16], V2.B16
+	FMOVQ F2, 256(R21)
+	FMOVQ 56(R14), F2
+	VTBL V31.B16, [V2.B16], V2.B16
+	VTBX V29.B16, [V1.B16], V2.B16
+	FMOVQ F2, 272(R21)
+	ADD $96, R12, R12
+	ADD $96, R13, R13
+	ADD $96, R14, R14
+	ADD $288, R21, R21
+	SUB $96, R22, R22
+	B chunks501
+tail503:
+	CBZ R22, rowdone504
+	MOVD $96, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $96, R22
+	B body502
+rowdone504:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row500
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group499
+	RET
+
 // func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
@@ -5971,26 +6128,26 @@ TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk498
+	BHS chunk505
 	CMP $16, R2
-	BHS chunk499
+	BHS chunk506
 	CMP $8, R2
-	BHS chunk500
+	BHS chunk507
 	RET
-chunk498:
-group501:
+chunk505:
+group508:
 	MOVD R3, R11
-row502:
+row509:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks503:
+chunks510:
 	CMP $32, R22
-	BLO tail505
-body504:
+	BLO tail512
+body511:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6021,9 +6178,9 @@ body504:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks503
-tail505:
-	CBZ R22, rowdone506
+	B chunks510
+tail512:
+	CBZ R22, rowdone513
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6034,31 +6191,31 @@ tail505:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body504
-rowdone506:
+	B body511
+rowdone513:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row502
+	BNE row509
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group501
+	BNE group508
 	RET
-chunk499:
-group507:
+chunk506:
+group514:
 	MOVD R3, R11
-row508:
+row515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks509:
+chunks516:
 	CMP $16, R22
-	BLO tail511
-body510:
+	BLO tail518
+body517:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6079,9 +6236,9 @@ body510:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks509
-tail511:
-	CBZ R22, rowdone512
+	B chunks516
+tail518:
+	CBZ R22, rowdone519
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6092,31 +6249,31 @@ tail511:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body510
-rowdone512:
+	B body517
+rowdone519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row508
+	BNE row515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group507
+	BNE group514
 	RET
-chunk500:
-group513:
+chunk507:
+group520:
 	MOVD R3, R11
-row514:
+row521:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks515:
+chunks522:
 	CMP $8, R22
-	BLO tail517
-body516:
+	BLO tail524
+body523:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6132,9 +6289,9 @@ body516:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks515
-tail517:
-	CBZ R22, rowdone518
+	B chunks522
+tail524:
+	CBZ R22, rowdone525
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6145,16 +6302,16 @@ tail517:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body516
-rowdone518:
+	B body523
+rowdone525:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row514
+	BNE row521
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group513
+	BNE group520
 	RET
 
 // func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6175,26 +6332,26 @@ TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk519
+	BHS chunk526
 	CMP $16, R2
-	BHS chunk520
+	BHS chunk527
 	CMP $8, R2
-	BHS chunk521
+	BHS chunk528
 	RET
-chunk519:
-group522:
+chunk526:
+group529:
 	MOVD R3, R11
-row523:
+row530:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks524:
+chunks531:
 	CMP $32, R22
-	BLO tail526
-body525:
+	BLO tail533
+body532:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6225,9 +6382,9 @@ body525:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks524
-tail526:
-	CBZ R22, rowdone527
+	B chunks531
+tail533:
+	CBZ R22, rowdone534
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6238,31 +6395,31 @@ tail526:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body525
-rowdone527:
+	B body532
+rowdone534:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row523
+	BNE row530
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group522
+	BNE group529
 	RET
-chunk520:
-group528:
+chunk527:
+group535:
 	MOVD R3, R11
-row529:
+row536:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks530:
+chunks537:
 	CMP $16, R22
-	BLO tail532
-body531:
+	BLO tail539
+body538:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6283,9 +6440,9 @@ body531:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks530
-tail532:
-	CBZ R22, rowdone533
+	B chunks537
+tail539:
+	CBZ R22, rowdone540
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6296,31 +6453,31 @@ tail532:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body531
-rowdone533:
+	B body538
+rowdone540:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row529
+	BNE row536
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group528
+	BNE group535
 	RET
-chunk521:
-group534:
+chunk528:
+group541:
 	MOVD R3, R11
-row535:
+row542:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks536:
+chunks543:
 	CMP $8, R22
-	BLO tail538
-body537:
+	BLO tail545
+body544:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6336,9 +6493,9 @@ body537:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks536
-tail538:
-	CBZ R22, rowdone539
+	B chunks543
+tail545:
+	CBZ R22, rowdone546
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6349,16 +6506,16 @@ tail538:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body537
-rowdone539:
+	B body544
+rowdone546:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row535
+	BNE row542
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group534
+	BNE group541
 	RET
 
 // func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6379,26 +6536,26 @@ TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk540
+	BHS chunk547
 	CMP $16, R2
-	BHS chunk541
+	BHS chunk548
 	CMP $8, R2
-	BHS chunk542
+	BHS chunk549
 	RET
-chunk540:
-group543:
+chunk547:
+group550:
 	MOVD R3, R11
-row544:
+row551:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks545:
+chunks552:
 	CMP $32, R22
-	BLO tail547
-body546:
+	BLO tail554
+body553:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6429,9 +6586,9 @@ body546:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks545
-tail547:
-	CBZ R22, rowdone548
+	B chunks552
+tail554:
+	CBZ R22, rowdone555
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6442,31 +6599,31 @@ tail547:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body546
-rowdone548:
+	B body553
+rowdone555:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row544
+	BNE row551
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group543
+	BNE group550
 	RET
-chunk541:
-group549:
+chunk548:
+group556:
 	MOVD R3, R11
-row550:
+row557:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks551:
+chunks558:
 	CMP $16, R22
-	BLO tail553
-body552:
+	BLO tail560
+body559:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6487,9 +6644,9 @@ body552:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks551
-tail553:
-	CBZ R22, rowdone554
+	B chunks558
+tail560:
+	CBZ R22, rowdone561
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6500,31 +6657,31 @@ tail553:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body552
-rowdone554:
+	B body559
+rowdone561:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row550
+	BNE row557
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group549
+	BNE group556
 	RET
-chunk542:
-group555:
+chunk549:
+group562:
 	MOVD R3, R11
-row556:
+row563:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks557:
+chunks564:
 	CMP $8, R22
-	BLO tail559
-body558:
+	BLO tail566
+body565:
 	FMOVD 0(R12), F0
 	FMOVD 0(R13), F1
 	FMOVD 0(R14), F2
@@ -6540,9 +6697,9 @@ body558:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks557
-tail559:
-	CBZ R22, rowdone560
+	B chunks564
+tail566:
+	CBZ R22, rowdone567
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6553,16 +6710,16 @@ tail559:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body558
-rowdone560:
+	B body565
+rowdone567:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row556
+	BNE row563
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group555
+	BNE group562
 	RET
 
 // func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6583,24 +6740,24 @@ TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk561
+	BHS chunk568
 	CMP $16, R2
-	BHS chunk562
+	BHS chunk569
 	RET
-chunk561:
-group563:
+chunk568:
+group570:
 	MOVD R3, R11
-row564:
+row571:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks565:
+chunks572:
 	CMP $32, R22
-	BLO tail567
-body566:
+	BLO tail574
+body573:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6631,9 +6788,9 @@ body566:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks565
-tail567:
-	CBZ R22, rowdone568
+	B chunks572
+tail574:
+	CBZ R22, rowdone575
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6644,31 +6801,31 @@ tail567:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body566
-rowdone568:
+	B body573
+rowdone575:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row564
+	BNE row571
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group563
+	BNE group570
 	RET
-chunk562:
-group569:
+chunk569:
+group576:
 	MOVD R3, R11
-row570:
+row577:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks571:
+chunks578:
 	CMP $16, R22
-	BLO tail573
-body572:
+	BLO tail580
+body579:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6689,9 +6846,9 @@ body572:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks571
-tail573:
-	CBZ R22, rowdone574
+	B chunks578
+tail580:
+	CBZ R22, rowdone581
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6702,16 +6859,16 @@ tail573:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body572
-rowdone574:
+	B body579
+rowdone581:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row570
+	BNE row577
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group569
+	BNE group576
 	RET
 
 // func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6732,24 +6889,24 @@ TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk575
+	BHS chunk582
 	CMP $16, R2
-	BHS chunk576
+	BHS chunk583
 	RET
-chunk575:
-group577:
+chunk582:
+group584:
 	MOVD R3, R11
-row578:
+row585:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks579:
+chunks586:
 	CMP $32, R22
-	BLO tail581
-body580:
+	BLO tail588
+body587:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -6764,9 +6921,9 @@ body580:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks579
-tail581:
-	CBZ R22, rowdone582
+	B chunks586
+tail588:
+	CBZ R22, rowdone589
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6777,31 +6934,31 @@ tail581:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body580
-rowdone582:
+	B body587
+rowdone589:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row578
+	BNE row585
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group577
+	BNE group584
 	RET
-chunk576:
-group583:
+chunk583:
+group590:
 	MOVD R3, R11
-row584:
+row591:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks585:
+chunks592:
 	CMP $16, R22
-	BLO tail587
-body586:
+	BLO tail594
+body593:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -6814,9 +6971,9 @@ body586:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks585
-tail587:
-	CBZ R22, rowdone588
+	B chunks592
+tail594:
+	CBZ R22, rowdone595
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6827,16 +6984,16 @@ tail587:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body586
-rowdone588:
+	B body593
+rowdone595:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row584
+	BNE row591
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group583
+	BNE group590
 	RET
 
 // func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -6857,11 +7014,11 @@ TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk589
+	BHS chunk596
 	CMP $24, R2
-	BHS chunk590
+	BHS chunk597
 	RET
-chunk589:
+chunk596:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -6886,19 +7043,19 @@ chunk589:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group591:
+group598:
 	MOVD R3, R11
-row592:
+row599:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks593:
+chunks600:
 	CMP $36, R22
-	BLO tail595
-body594:
+	BLO tail602
+body601:
 	FMOVQ 0(R12), F0
 	FMOVQ 12(R12), F1
 	FMOVQ 20(R12), F2
@@ -6943,9 +7100,9 @@ body594:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks593
-tail595:
-	CBZ R22, rowdone596
+	B chunks600
+tail602:
+	CBZ R22, rowdone603
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -6956,18 +7113,18 @@ tail595:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body594
-rowdone596:
+	B body601
+rowdone603:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row592
+	BNE row599
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group591
+	BNE group598
 	RET
-chunk590:
+chunk597:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -6992,19 +7149,19 @@ chunk590:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask24<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group597:
+group604:
 	MOVD R3, R11
-row598:
+row605:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks599:
+chunks606:
 	CMP $24, R22
-	BLO tail601
-body600:
+	BLO tail608
+body607:
 	FMOVQ 0(R12), F0
 	FMOVQ 8(R12), F1
 	FMOVQ 0(R13), F2
@@ -7035,9 +7192,9 @@ body600:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks599
-tail601:
-	CBZ R22, rowdone602
+	B chunks606
+tail608:
+	CBZ R22, rowdone609
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7048,16 +7205,16 @@ tail601:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body600
-rowdone602:
+	B body607
+rowdone609:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row598
+	BNE row605
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group597
+	BNE group604
 	RET
 
 // func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7078,11 +7235,11 @@ TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk603
+	BHS chunk610
 	CMP $16, R2
-	BHS chunk604
+	BHS chunk611
 	RET
-chunk603:
+chunk610:
 	MOVD $mask284<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask285<>(SB), R24
@@ -7115,19 +7272,19 @@ chunk603:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group605:
+group612:
 	MOVD R3, R11
-row606:
+row613:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks607:
+chunks614:
 	CMP $32, R22
-	BLO tail609
-body608:
+	BLO tail616
+body615:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7194,9 +7351,9 @@ body608:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks607
-tail609:
-	CBZ R22, rowdone610
+	B chunks614
+tail616:
+	CBZ R22, rowdone617
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7207,18 +7364,18 @@ tail609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body608
-rowdone610:
+	B body615
+rowdone617:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row606
+	BNE row613
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group605
+	BNE group612
 	RET
-chunk604:
+chunk611:
 	MOVD $mask284<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask285<>(SB), R24
@@ -7251,19 +7408,19 @@ chunk604:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask299<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group611:
+group618:
 	MOVD R3, R11
-row612:
+row619:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks613:
+chunks620:
 	CMP $16, R22
-	BLO tail615
-body614:
+	BLO tail622
+body621:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7292,9 +7449,9 @@ body614:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks613
-tail615:
-	CBZ R22, rowdone616
+	B chunks620
+tail622:
+	CBZ R22, rowdone623
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7305,16 +7462,16 @@ tail615:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body614
-rowdone616:
+	B body621
+rowdone623:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row612
+	BNE row619
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group611
+	BNE group618
 	RET
 
 // func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7335,11 +7492,11 @@ TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk617
+	BHS chunk624
 	CMP $16, R2
-	BHS chunk618
+	BHS chunk625
 	RET
-chunk617:
+chunk624:
 	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask301<>(SB), R24
@@ -7348,19 +7505,19 @@ chunk617:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group619:
+group626:
 	MOVD R3, R11
-row620:
+row627:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks621:
+chunks628:
 	CMP $32, R22
-	BLO tail623
-body622:
+	BLO tail630
+body629:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 16(R12), F2
@@ -7399,9 +7556,9 @@ body622:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks621
-tail623:
-	CBZ R22, rowdone624
+	B chunks628
+tail630:
+	CBZ R22, rowdone631
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7412,18 +7569,18 @@ tail623:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body622
-rowdone624:
+	B body629
+rowdone631:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row620
+	BNE row627
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group619
+	BNE group626
 	RET
-chunk618:
+chunk625:
 	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask301<>(SB), R24
@@ -7432,19 +7589,19 @@ chunk618:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group625:
+group632:
 	MOVD R3, R11
-row626:
+row633:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks627:
+chunks634:
 	CMP $16, R22
-	BLO tail629
-body628:
+	BLO tail636
+body635:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -7465,9 +7622,9 @@ body628:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks627
-tail629:
-	CBZ R22, rowdone630
+	B chunks634
+tail636:
+	CBZ R22, rowdone637
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7478,16 +7635,16 @@ tail629:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body628
-rowdone630:
+	B body635
+rowdone637:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row626
+	BNE row633
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group625
+	BNE group632
 	RET
 
 // func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7508,28 +7665,28 @@ TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk631
+	BHS chunk638
 	RET
-chunk631:
+chunk638:
 	MOVD $mask33<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask34<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask36<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group632:
+group639:
 	MOVD R3, R11
-row633:
+row640:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks634:
+chunks641:
 	CMP $32, R22
-	BLO tail636
-body635:
+	BLO tail643
+body642:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 16(R12), F2
@@ -7568,9 +7725,9 @@ body635:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks634
-tail636:
-	CBZ R22, rowdone637
+	B chunks641
+tail643:
+	CBZ R22, rowdone644
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7581,16 +7738,16 @@ tail636:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body635
-rowdone637:
+	B body642
+rowdone644:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row633
+	BNE row640
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group632
+	BNE group639
 	RET
 
 // func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7611,28 +7768,28 @@ TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk638
+	BHS chunk645
 	RET
-chunk638:
+chunk645:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group639:
+group646:
 	MOVD R3, R11
-row640:
+row647:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks641:
+chunks648:
 	CMP $64, R22
-	BLO tail643
-body642:
+	BLO tail650
+body649:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -7715,9 +7872,9 @@ body642:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks641
-tail643:
-	CBZ R22, rowdone644
+	B chunks648
+tail650:
+	CBZ R22, rowdone651
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7728,16 +7885,16 @@ tail643:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body642
-rowdone644:
+	B body649
+rowdone651:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row640
+	BNE row647
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group639
+	BNE group646
 	RET
 
 // func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7758,11 +7915,11 @@ TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk645
+	BHS chunk652
 	CMP $24, R2
-	BHS chunk646
+	BHS chunk653
 	RET
-chunk645:
+chunk652:
 	MOVD $mask304<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask305<>(SB), R24
@@ -7795,19 +7952,19 @@ chunk645:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group647:
+group654:
 	MOVD R3, R11
-row648:
+row655:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks649:
+chunks656:
 	CMP $36, R22
-	BLO tail651
-body650:
+	BLO tail658
+body657:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -7887,9 +8044,9 @@ body650:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks649
-tail651:
-	CBZ R22, rowdone652
+	B chunks656
+tail658:
+	CBZ R22, rowdone659
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -7900,18 +8057,18 @@ tail651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body650
-rowdone652:
+	B body657
+rowdone659:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row648
+	BNE row655
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group647
+	BNE group654
 	RET
-chunk646:
+chunk653:
 	MOVD $mask304<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask305<>(SB), R24
@@ -7944,19 +8101,19 @@ chunk646:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask319<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group653:
+group660:
 	MOVD R3, R11
-row654:
+row661:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks655:
+chunks662:
 	CMP $24, R22
-	BLO tail657
-body656:
+	BLO tail664
+body663:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8009,9 +8166,9 @@ body656:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks655
-tail657:
-	CBZ R22, rowdone658
+	B chunks662
+tail664:
+	CBZ R22, rowdone665
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8022,16 +8179,16 @@ tail657:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body656
-rowdone658:
+	B body663
+rowdone665:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row654
+	BNE row661
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group653
+	BNE group660
 	RET
 
 // func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8052,11 +8209,11 @@ TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk659
+	BHS chunk666
 	CMP $24, R2
-	BHS chunk660
+	BHS chunk667
 	RET
-chunk659:
+chunk666:
 	MOVD $mask202<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask254<>(SB), R24
@@ -8077,19 +8234,19 @@ chunk659:
 	VLD1 (R24), [V23.B16]
 	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group661:
+group668:
 	MOVD R3, R11
-row662:
+row669:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks663:
+chunks670:
 	CMP $48, R22
-	BLO tail665
-body664:
+	BLO tail672
+body671:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R12), F1
@@ -8196,9 +8353,9 @@ body664:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks663
-tail665:
-	CBZ R22, rowdone666
+	B chunks670
+tail672:
+	CBZ R22, rowdone673
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8209,18 +8366,18 @@ tail665:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body664
-rowdone666:
+	B body671
+rowdone673:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row662
+	BNE row669
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group661
+	BNE group668
 	RET
-chunk660:
+chunk667:
 	MOVD $mask202<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask273<>(SB), R24
@@ -8237,19 +8394,19 @@ chunk660:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask270<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group667:
+group674:
 	MOVD R3, R11
-row668:
+row675:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks669:
+chunks676:
 	CMP $24, R22
-	BLO tail671
-body670:
+	BLO tail678
+body677:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -8299,9 +8456,9 @@ body670:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks669
-tail671:
-	CBZ R22, rowdone672
+	B chunks676
+tail678:
+	CBZ R22, rowdone679
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8312,16 +8469,16 @@ tail671:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body670
-rowdone672:
+	B body677
+rowdone679:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row668
+	BNE row675
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group667
+	BNE group674
 	RET
 
 // func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8342,26 +8499,26 @@ TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk673
+	BHS chunk680
 	RET
-chunk673:
+chunk680:
 	MOVD $mask59<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask60<>(SB), R24
 	VLD1 (R24), [V30.B16]
-group674:
+group681:
 	MOVD R3, R11
-row675:
+row682:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks676:
+chunks683:
 	CMP $48, R22
-	BLO tail678
-body677:
+	BLO tail685
+body684:
 	FMOVQ 0(R12), F0
 	FMOVQ 4(R12), F1
 	FMOVQ 8(R12), F2
@@ -8422,9 +8579,9 @@ body677:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks676
-tail678:
-	CBZ R22, rowdone679
+	B chunks683
+tail685:
+	CBZ R22, rowdone686
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8435,16 +8592,203 @@ tail678:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body677
-rowdone679:
+	B body684
+rowdone686:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row675
+	BNE row682
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group674
+	BNE group681
+	RET
+
+// func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $96, R2
+	BHS chunk687
+	RET
+chunk687:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group688:
+	MOVD R3, R11
+row689:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks690:
+	CMP $96, R22
+	BLO tail692
+body691:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 24(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 48(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 24(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 48(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 24(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 48(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 0(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 24(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 48(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 8(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 56(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 8(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 56(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 8(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 56(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 8(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 56(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 16(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R12), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 64(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 16(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 64(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 16(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R14), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 64(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V3.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 16(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R15), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 64(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	ADD $96, R12, R12
+	ADD $96, R13, R13
+	ADD $96, R14, R14
+	ADD $96, R15, R15
+	ADD $384, R21, R21
+	SUB $96, R22, R22
+	B chunks690
+tail692:
+	CBZ R22, rowdone693
+	MOVD $96, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $96, R22
+	B body691
+rowdone693:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row689
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group688
 	RET
 
 // func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8465,11 +8809,11 @@ TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk680
+	BHS chunk694
 	CMP $16, R2
-	BHS chunk681
+	BHS chunk695
 	RET
-chunk680:
+chunk694:
 	MOVD $mask320<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask321<>(SB), R24
@@ -8502,19 +8846,19 @@ chunk680:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask335<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group682:
+group696:
 	MOVD R3, R11
-row683:
+row697:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks684:
+chunks698:
 	CMP $32, R22
-	BLO tail686
-body685:
+	BLO tail700
+body699:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 0(R13), F1
@@ -8581,9 +8925,9 @@ body685:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks684
-tail686:
-	CBZ R22, rowdone687
+	B chunks698
+tail700:
+	CBZ R22, rowdone701
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8594,18 +8938,18 @@ tail686:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body685
-rowdone687:
+	B body699
+rowdone701:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row683
+	BNE row697
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group682
+	BNE group696
 	RET
-chunk681:
+chunk695:
 	MOVD $mask320<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask321<>(SB), R24
@@ -8638,19 +8982,19 @@ chunk681:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask335<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group688:
+group702:
 	MOVD R3, R11
-row689:
+row703:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks690:
+chunks704:
 	CMP $16, R22
-	BLO tail692
-body691:
+	BLO tail706
+body705:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -8679,9 +9023,9 @@ body691:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks690
-tail692:
-	CBZ R22, rowdone693
+	B chunks704
+tail706:
+	CBZ R22, rowdone707
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8692,16 +9036,16 @@ tail692:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body691
-rowdone693:
+	B body705
+rowdone707:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row689
+	BNE row703
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group688
+	BNE group702
 	RET
 
 // func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8722,9 +9066,9 @@ TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk694
+	BHS chunk708
 	RET
-chunk694:
+chunk708:
 	MOVD $mask247<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask257<>(SB), R24
@@ -8745,19 +9089,19 @@ chunk694:
 	VLD1 (R24), [V23.B16]
 	MOVD $mask341<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group695:
+group709:
 	MOVD R3, R11
-row696:
+row710:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks697:
+chunks711:
 	CMP $32, R22
-	BLO tail699
-body698:
+	BLO tail713
+body712:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 4(R12), F2
@@ -8820,9 +9164,9 @@ body698:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks697
-tail699:
-	CBZ R22, rowdone700
+	B chunks711
+tail713:
+	CBZ R22, rowdone714
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -8833,16 +9177,16 @@ tail699:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body698
-rowdone700:
+	B body712
+rowdone714:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row696
+	BNE row710
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group695
+	BNE group709
 	RET
 
 // func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -8863,9 +9207,9 @@ TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk701
+	BHS chunk715
 	RET
-chunk701:
+chunk715:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -8880,19 +9224,19 @@ chunk701:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group702:
+group716:
 	MOVD R3, R11
-row703:
+row717:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks704:
+chunks718:
 	CMP $64, R22
-	BLO tail706
-body705:
+	BLO tail720
+body719:
 	FMOVQ 0(R12), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R12), F1
@@ -9031,9 +9375,9 @@ body705:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks704
-tail706:
-	CBZ R22, rowdone707
+	B chunks718
+tail720:
+	CBZ R22, rowdone721
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9044,16 +9388,243 @@ tail706:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body705
-rowdone707:
+	B body719
+rowdone721:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row703
+	BNE row717
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group702
+	BNE group716
+	RET
+
+// func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $128, R2
+	BHS chunk722
+	RET
+chunk722:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group723:
+	MOVD R3, R11
+row724:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks725:
+	CMP $128, R22
+	BLO tail727
+body726:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 64(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 64(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 64(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 0(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 64(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 8(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 72(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 8(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 72(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 8(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 72(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 8(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 40(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 72(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R15), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 16(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 80(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 16(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 80(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 16(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 80(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 16(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 80(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	FMOVQ 24(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 56(R12), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ F0, 384(R21)
+	FMOVQ 88(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 400(R21)
+	FMOVQ 24(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 56(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 416(R21)
+	FMOVQ 88(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ F0, 432(R21)
+	FMOVQ 24(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 56(R14), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 448(R21)
+	FMOVQ 88(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V3.B16], V0.B16
+	FMOVQ F0, 464(R21)
+	FMOVQ 24(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 56(R15), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 480(R21)
+	FMOVQ 88(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ F0, 496(R21)
+	ADD $128, R12, R12
+	ADD $128, R13, R13
+	ADD $128, R14, R14
+	ADD $128, R15, R15
+	ADD $512, R21, R21
+	SUB $128, R22, R22
+	B chunks725
+tail727:
+	CBZ R22, rowdone728
+	MOVD $128, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $128, R22
+	B body726
+rowdone728:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row724
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group723
 	RET
 
 // func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9074,12 +9645,12 @@ TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk708
+	BHS chunk729
 	RET
-chunk708:
-group709:
+chunk729:
+group730:
 	MOVD R3, R11
-row710:
+row731:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9087,10 +9658,10 @@ row710:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks711:
+chunks732:
 	CMP $16, R22
-	BLO tail713
-body712:
+	BLO tail734
+body733:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9181,9 +9752,9 @@ body712:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks711
-tail713:
-	CBZ R22, rowdone714
+	B chunks732
+tail734:
+	CBZ R22, rowdone735
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9195,16 +9766,16 @@ tail713:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body712
-rowdone714:
+	B body733
+rowdone735:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row710
+	BNE row731
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group709
+	BNE group730
 	RET
 
 // func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9225,12 +9796,12 @@ TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk715
+	BHS chunk736
 	RET
-chunk715:
-group716:
+chunk736:
+group737:
 	MOVD R3, R11
-row717:
+row738:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9238,10 +9809,10 @@ row717:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks718:
+chunks739:
 	CMP $16, R22
-	BLO tail720
-body719:
+	BLO tail741
+body740:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9332,9 +9903,9 @@ body719:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks718
-tail720:
-	CBZ R22, rowdone721
+	B chunks739
+tail741:
+	CBZ R22, rowdone742
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9346,16 +9917,16 @@ tail720:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body719
-rowdone721:
+	B body740
+rowdone742:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row717
+	BNE row738
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group716
+	BNE group737
 	RET
 
 // func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9376,9 +9947,9 @@ TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk722
+	BHS chunk743
 	RET
-chunk722:
+chunk743:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -9411,9 +9982,9 @@ chunk722:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask181<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group723:
+group744:
 	MOVD R3, R11
-row724:
+row745:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9421,10 +9992,10 @@ row724:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks725:
+chunks746:
 	CMP $16, R22
-	BLO tail727
-body726:
+	BLO tail748
+body747:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9460,235 +10031,6 @@ body726:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks725
-tail727:
-	CBZ R22, rowdone728
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body726
-rowdone728:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row724
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group723
-	RET
-
-// func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $16, R2
-	BHS chunk729
-	RET
-chunk729:
-	MOVD $mask15<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask16<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask182<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask21<>(SB), R24
-	VLD1 (R24), [V28.B16]
-group730:
-	MOVD R3, R11
-row731:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks732:
-	CMP $16, R22
-	BLO tail734
-body733:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	VTBL V31.B16, [V0.B16], V5.B16
-	VTBX V30.B16, [V1.B16], V5.B16
-	VTBL V31.B16, [V2.B16], V6.B16
-	VTBX V30.B16, [V3.B16], V6.B16
-	VTBL V29.B16, [V0.B16], V0.B16
-	VTBX V31.B16, [V4.B16], V0.B16
-	VTBL V28.B16, [V1.B16], V1.B16
-	VTBX V29.B16, [V2.B16], V1.B16
-	VTBL V28.B16, [V3.B16], V3.B16
-	VTBX V29.B16, [V4.B16], V3.B16
-	FSTPQ (F5, F6), 0(R21)
-	FSTPQ (F0, F1), 32(R21)
-	FMOVQ F3, 64(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $80, R21, R21
-	SUB $16, R22, R22
-	B chunks732
-tail734:
-	CBZ R22, rowdone735
-	MOVD $16, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $16, R22
-	B body733
-rowdone735:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row731
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group730
-	RET
-
-// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD rows+24(FP), R3
-	MOVD spaceStride+32(FP), R4
-	MOVD depthStride+40(FP), R5
-	MOVD lane+48(FP), R6
-	MOVD laneI+56(FP), R7
-	MOVD groups+64(FP), R8
-	MOVD groupSpace+72(FP), R9
-	MOVD groupDepth+80(FP), R10
-	MUL R4, R3, R24
-	SUB R24, R9, R9
-	MUL R5, R3, R24
-	SUB R24, R10, R10
-	CMP $32, R2
-	BHS chunk736
-	CMP $16, R2
-	BHS chunk737
-	RET
-chunk736:
-group738:
-	MOVD R3, R11
-row739:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks740:
-	CMP $32, R22
-	BLO tail742
-body741:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	FLDPQ 0(R14), (F4, F5)
-	FLDPQ 0(R15), (F6, F7)
-	FLDPQ 0(R16), (F8, F9)
-	FSTPQ (F0, F2), 0(R21)
-	FSTPQ (F4, F6), 32(R21)
-	FSTPQ (F8, F1), 64(R21)
-	FSTPQ (F3, F5), 96(R21)
-	FSTPQ (F7, F9), 128(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $32, R14, R14
-	ADD $32, R15, R15
-	ADD $32, R16, R16
-	ADD $160, R21, R21
-	SUB $32, R22, R22
-	B chunks740
-tail742:
-	CBZ R22, rowdone743
-	MOVD $32, R23
-	SUB R22, R23, R23
-	SUB R23, R12, R12
-	SUB R23, R13, R13
-	SUB R23, R14, R14
-	SUB R23, R15, R15
-	SUB R23, R16, R16
-	MOVD $5, R24
-	MUL R24, R23, R24
-	SUB R24, R21, R21
-	MOVD $32, R22
-	B body741
-rowdone743:
-	ADD R4, R0, R0
-	ADD R5, R1, R1
-	SUBS $1, R11, R11
-	BNE row739
-	ADD R9, R0, R0
-	ADD R10, R1, R1
-	SUBS $1, R8, R8
-	BNE group738
-	RET
-chunk737:
-group744:
-	MOVD R3, R11
-row745:
-	MOVD R1, R12
-	ADD R6, R12, R13
-	ADD R6, R13, R14
-	ADD R6, R14, R15
-	ADD R7, R12, R16
-	MOVD R0, R21
-	MOVD R2, R22
-chunks746:
-	CMP $16, R22
-	BLO tail748
-body747:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	FMOVQ 0(R14), F2
-	FMOVQ 0(R15), F3
-	FMOVQ 0(R16), F4
-	FSTPQ (F0, F1), 0(R21)
-	FSTPQ (F2, F3), 32(R21)
-	FMOVQ F4, 64(R21)
-	ADD $16, R12, R12
-	ADD $16, R13, R13
-	ADD $16, R14, R14
-	ADD $16, R15, R15
-	ADD $16, R16, R16
-	ADD $80, R21, R21
-	SUB $16, R22, R22
 	B chunks746
 tail748:
 	CBZ R22, rowdone749
@@ -9715,8 +10057,8 @@ rowdone749:
 	BNE group744
 	RET
 
-// func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+// func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -9736,9 +10078,238 @@ TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	BHS chunk750
 	RET
 chunk750:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask21<>(SB), R24
+	VLD1 (R24), [V28.B16]
 group751:
 	MOVD R3, R11
 row752:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks753:
+	CMP $16, R22
+	BLO tail755
+body754:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	VTBL V31.B16, [V0.B16], V5.B16
+	VTBX V30.B16, [V1.B16], V5.B16
+	VTBL V31.B16, [V2.B16], V6.B16
+	VTBX V30.B16, [V3.B16], V6.B16
+	VTBL V29.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V0.B16
+	VTBL V28.B16, [V1.B16], V1.B16
+	VTBX V29.B16, [V2.B16], V1.B16
+	VTBL V28.B16, [V3.B16], V3.B16
+	VTBX V29.B16, [V4.B16], V3.B16
+	FSTPQ (F5, F6), 0(R21)
+	FSTPQ (F0, F1), 32(R21)
+	FMOVQ F3, 64(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $80, R21, R21
+	SUB $16, R22, R22
+	B chunks753
+tail755:
+	CBZ R22, rowdone756
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body754
+rowdone756:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row752
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group751
+	RET
+
+// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk757
+	CMP $16, R2
+	BHS chunk758
+	RET
+chunk757:
+group759:
+	MOVD R3, R11
+row760:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks761:
+	CMP $32, R22
+	BLO tail763
+body762:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	FLDPQ 0(R14), (F4, F5)
+	FLDPQ 0(R15), (F6, F7)
+	FLDPQ 0(R16), (F8, F9)
+	FSTPQ (F0, F2), 0(R21)
+	FSTPQ (F4, F6), 32(R21)
+	FSTPQ (F8, F1), 64(R21)
+	FSTPQ (F3, F5), 96(R21)
+	FSTPQ (F7, F9), 128(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $160, R21, R21
+	SUB $32, R22, R22
+	B chunks761
+tail763:
+	CBZ R22, rowdone764
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body762
+rowdone764:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row760
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group759
+	RET
+chunk758:
+group765:
+	MOVD R3, R11
+row766:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	MOVD R0, R21
+	MOVD R2, R22
+chunks767:
+	CMP $16, R22
+	BLO tail769
+body768:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	FMOVQ 0(R14), F2
+	FMOVQ 0(R15), F3
+	FMOVQ 0(R16), F4
+	FSTPQ (F0, F1), 0(R21)
+	FSTPQ (F2, F3), 32(R21)
+	FMOVQ F4, 64(R21)
+	ADD $16, R12, R12
+	ADD $16, R13, R13
+	ADD $16, R14, R14
+	ADD $16, R15, R15
+	ADD $16, R16, R16
+	ADD $80, R21, R21
+	SUB $16, R22, R22
+	B chunks767
+tail769:
+	CBZ R22, rowdone770
+	MOVD $16, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	MOVD $5, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $16, R22
+	B body768
+rowdone770:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row766
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group765
+	RET
+
+// func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $16, R2
+	BHS chunk771
+	RET
+chunk771:
+group772:
+	MOVD R3, R11
+row773:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9747,10 +10318,10 @@ row752:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks753:
+chunks774:
 	CMP $16, R22
-	BLO tail755
-body754:
+	BLO tail776
+body775:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -9876,9 +10447,9 @@ body754:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks753
-tail755:
-	CBZ R22, rowdone756
+	B chunks774
+tail776:
+	CBZ R22, rowdone777
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -9891,16 +10462,16 @@ tail755:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body754
-rowdone756:
+	B body775
+rowdone777:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row752
+	BNE row773
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group751
+	BNE group772
 	RET
 
 // func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -9921,12 +10492,12 @@ TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk757
+	BHS chunk778
 	RET
-chunk757:
-group758:
+chunk778:
+group779:
 	MOVD R3, R11
-row759:
+row780:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -9935,10 +10506,10 @@ row759:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks760:
+chunks781:
 	CMP $16, R22
-	BLO tail762
-body761:
+	BLO tail783
+body782:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10064,9 +10635,9 @@ body761:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks760
-tail762:
-	CBZ R22, rowdone763
+	B chunks781
+tail783:
+	CBZ R22, rowdone784
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10079,16 +10650,16 @@ tail762:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body761
-rowdone763:
+	B body782
+rowdone784:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row759
+	BNE row780
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group758
+	BNE group779
 	RET
 
 // func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10109,9 +10680,9 @@ TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk764
+	BHS chunk785
 	RET
-chunk764:
+chunk785:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -10144,9 +10715,9 @@ chunk764:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group765:
+group786:
 	MOVD R3, R11
-row766:
+row787:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10155,10 +10726,10 @@ row766:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks767:
+chunks788:
 	CMP $16, R22
-	BLO tail769
-body768:
+	BLO tail790
+body789:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10200,9 +10771,9 @@ body768:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks767
-tail769:
-	CBZ R22, rowdone770
+	B chunks788
+tail790:
+	CBZ R22, rowdone791
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10215,16 +10786,16 @@ tail769:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body768
-rowdone770:
+	B body789
+rowdone791:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row766
+	BNE row787
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group765
+	BNE group786
 	RET
 
 // func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10245,9 +10816,9 @@ TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk771
+	BHS chunk792
 	RET
-chunk771:
+chunk792:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
@@ -10256,9 +10827,9 @@ chunk771:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group772:
+group793:
 	MOVD R3, R11
-row773:
+row794:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10267,10 +10838,10 @@ row773:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks774:
+chunks795:
 	CMP $16, R22
-	BLO tail776
-body775:
+	BLO tail797
+body796:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10300,9 +10871,9 @@ body775:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks774
-tail776:
-	CBZ R22, rowdone777
+	B chunks795
+tail797:
+	CBZ R22, rowdone798
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10315,16 +10886,16 @@ tail776:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body775
-rowdone777:
+	B body796
+rowdone798:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row773
+	BNE row794
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group772
+	BNE group793
 	RET
 
 // func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10345,14 +10916,14 @@ TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk778
+	BHS chunk799
 	CMP $16, R2
-	BHS chunk779
+	BHS chunk800
 	RET
-chunk778:
-group780:
+chunk799:
+group801:
 	MOVD R3, R11
-row781:
+row802:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10361,10 +10932,10 @@ row781:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks782:
+chunks803:
 	CMP $32, R22
-	BLO tail784
-body783:
+	BLO tail805
+body804:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -10385,9 +10956,9 @@ body783:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks782
-tail784:
-	CBZ R22, rowdone785
+	B chunks803
+tail805:
+	CBZ R22, rowdone806
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10400,21 +10971,21 @@ tail784:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body783
-rowdone785:
+	B body804
+rowdone806:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row781
+	BNE row802
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group780
+	BNE group801
 	RET
-chunk779:
-group786:
+chunk800:
+group807:
 	MOVD R3, R11
-row787:
+row808:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10423,10 +10994,10 @@ row787:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks788:
+chunks809:
 	CMP $16, R22
-	BLO tail790
-body789:
+	BLO tail811
+body810:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10444,9 +11015,9 @@ body789:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks788
-tail790:
-	CBZ R22, rowdone791
+	B chunks809
+tail811:
+	CBZ R22, rowdone812
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10459,16 +11030,16 @@ tail790:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body789
-rowdone791:
+	B body810
+rowdone812:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row787
+	BNE row808
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group786
+	BNE group807
 	RET
 
 // func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10489,12 +11060,12 @@ TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk792
+	BHS chunk813
 	RET
-chunk792:
-group793:
+chunk813:
+group814:
 	MOVD R3, R11
-row794:
+row815:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10504,10 +11075,10 @@ row794:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks795:
+chunks816:
 	CMP $16, R22
-	BLO tail797
-body796:
+	BLO tail818
+body817:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10675,9 +11246,9 @@ body796:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks795
-tail797:
-	CBZ R22, rowdone798
+	B chunks816
+tail818:
+	CBZ R22, rowdone819
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10691,16 +11262,16 @@ tail797:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body796
-rowdone798:
+	B body817
+rowdone819:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row794
+	BNE row815
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group793
+	BNE group814
 	RET
 
 // func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10721,12 +11292,12 @@ TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk799
+	BHS chunk820
 	RET
-chunk799:
-group800:
+chunk820:
+group821:
 	MOVD R3, R11
-row801:
+row822:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -10736,10 +11307,10 @@ row801:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks802:
+chunks823:
 	CMP $16, R22
-	BLO tail804
-body803:
+	BLO tail825
+body824:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -10907,9 +11478,9 @@ body803:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks802
-tail804:
-	CBZ R22, rowdone805
+	B chunks823
+tail825:
+	CBZ R22, rowdone826
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -10923,16 +11494,16 @@ tail804:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body803
-rowdone805:
+	B body824
+rowdone826:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row801
+	BNE row822
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group800
+	BNE group821
 	RET
 
 // func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10953,9 +11524,9 @@ TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk806
+	BHS chunk827
 	RET
-chunk806:
+chunk827:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -10988,9 +11559,9 @@ chunk806:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group807:
+group828:
 	MOVD R3, R11
-row808:
+row829:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11000,10 +11571,10 @@ row808:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks809:
+chunks830:
 	CMP $16, R22
-	BLO tail811
-body810:
+	BLO tail832
+body831:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11052,9 +11623,9 @@ body810:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks809
-tail811:
-	CBZ R22, rowdone812
+	B chunks830
+tail832:
+	CBZ R22, rowdone833
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11068,16 +11639,16 @@ tail811:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body810
-rowdone812:
+	B body831
+rowdone833:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row808
+	BNE row829
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group807
+	BNE group828
 	RET
 
 // func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11098,9 +11669,9 @@ TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk813
+	BHS chunk834
 	RET
-chunk813:
+chunk834:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
@@ -11109,9 +11680,9 @@ chunk813:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group814:
+group835:
 	MOVD R3, R11
-row815:
+row836:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11121,10 +11692,10 @@ row815:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks816:
+chunks837:
 	CMP $16, R22
-	BLO tail818
-body817:
+	BLO tail839
+body838:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11159,9 +11730,9 @@ body817:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks816
-tail818:
-	CBZ R22, rowdone819
+	B chunks837
+tail839:
+	CBZ R22, rowdone840
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11175,16 +11746,16 @@ tail818:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body817
-rowdone819:
+	B body838
+rowdone840:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row815
+	BNE row836
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group814
+	BNE group835
 	RET
 
 // func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11205,14 +11776,14 @@ TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk820
+	BHS chunk841
 	CMP $16, R2
-	BHS chunk821
+	BHS chunk842
 	RET
-chunk820:
-group822:
+chunk841:
+group843:
 	MOVD R3, R11
-row823:
+row844:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11222,10 +11793,10 @@ row823:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks824:
+chunks845:
 	CMP $32, R22
-	BLO tail826
-body825:
+	BLO tail847
+body846:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -11249,9 +11820,9 @@ body825:
 	ADD $32, R19, R19
 	ADD $224, R21, R21
 	SUB $32, R22, R22
-	B chunks824
-tail826:
-	CBZ R22, rowdone827
+	B chunks845
+tail847:
+	CBZ R22, rowdone848
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11265,21 +11836,21 @@ tail826:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body825
-rowdone827:
+	B body846
+rowdone848:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row823
+	BNE row844
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group822
+	BNE group843
 	RET
-chunk821:
-group828:
+chunk842:
+group849:
 	MOVD R3, R11
-row829:
+row850:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11289,10 +11860,10 @@ row829:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks830:
+chunks851:
 	CMP $16, R22
-	BLO tail832
-body831:
+	BLO tail853
+body852:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11313,9 +11884,9 @@ body831:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks830
-tail832:
-	CBZ R22, rowdone833
+	B chunks851
+tail853:
+	CBZ R22, rowdone854
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11329,16 +11900,16 @@ tail832:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body831
-rowdone833:
+	B body852
+rowdone854:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row829
+	BNE row850
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group828
+	BNE group849
 	RET
 
 // func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11359,14 +11930,14 @@ TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk834
+	BHS chunk855
 	CMP $16, R2
-	BHS chunk835
+	BHS chunk856
 	RET
-chunk834:
-group836:
+chunk855:
+group857:
 	MOVD R3, R11
-row837:
+row858:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11377,10 +11948,10 @@ row837:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks838:
+chunks859:
 	CMP $32, R22
-	BLO tail840
-body839:
+	BLO tail861
+body860:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11430,9 +12001,9 @@ body839:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks838
-tail840:
-	CBZ R22, rowdone841
+	B chunks859
+tail861:
+	CBZ R22, rowdone862
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11447,21 +12018,21 @@ tail840:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body839
-rowdone841:
+	B body860
+rowdone862:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row837
+	BNE row858
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group836
+	BNE group857
 	RET
-chunk835:
-group842:
+chunk856:
+group863:
 	MOVD R3, R11
-row843:
+row864:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11472,10 +12043,10 @@ row843:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks844:
+chunks865:
 	CMP $16, R22
-	BLO tail846
-body845:
+	BLO tail867
+body866:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11505,9 +12076,9 @@ body845:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks844
-tail846:
-	CBZ R22, rowdone847
+	B chunks865
+tail867:
+	CBZ R22, rowdone868
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11522,16 +12093,16 @@ tail846:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body845
-rowdone847:
+	B body866
+rowdone868:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row843
+	BNE row864
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group842
+	BNE group863
 	RET
 
 // func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11552,14 +12123,14 @@ TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk848
+	BHS chunk869
 	CMP $16, R2
-	BHS chunk849
+	BHS chunk870
 	RET
-chunk848:
-group850:
+chunk869:
+group871:
 	MOVD R3, R11
-row851:
+row872:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11570,10 +12141,10 @@ row851:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks852:
+chunks873:
 	CMP $32, R22
-	BLO tail854
-body853:
+	BLO tail875
+body874:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11623,9 +12194,9 @@ body853:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks852
-tail854:
-	CBZ R22, rowdone855
+	B chunks873
+tail875:
+	CBZ R22, rowdone876
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11640,21 +12211,21 @@ tail854:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body853
-rowdone855:
+	B body874
+rowdone876:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row851
+	BNE row872
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group850
+	BNE group871
 	RET
-chunk849:
-group856:
+chunk870:
+group877:
 	MOVD R3, R11
-row857:
+row878:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11665,10 +12236,10 @@ row857:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks858:
+chunks879:
 	CMP $16, R22
-	BLO tail860
-body859:
+	BLO tail881
+body880:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11698,9 +12269,9 @@ body859:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks858
-tail860:
-	CBZ R22, rowdone861
+	B chunks879
+tail881:
+	CBZ R22, rowdone882
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11715,16 +12286,16 @@ tail860:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body859
-rowdone861:
+	B body880
+rowdone882:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row857
+	BNE row878
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group856
+	BNE group877
 	RET
 
 // func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11745,14 +12316,14 @@ TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk862
+	BHS chunk883
 	CMP $16, R2
-	BHS chunk863
+	BHS chunk884
 	RET
-chunk862:
-group864:
+chunk883:
+group885:
 	MOVD R3, R11
-row865:
+row886:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11763,10 +12334,10 @@ row865:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks866:
+chunks887:
 	CMP $32, R22
-	BLO tail868
-body867:
+	BLO tail889
+body888:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11816,9 +12387,9 @@ body867:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks866
-tail868:
-	CBZ R22, rowdone869
+	B chunks887
+tail889:
+	CBZ R22, rowdone890
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11833,21 +12404,21 @@ tail868:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body867
-rowdone869:
+	B body888
+rowdone890:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row865
+	BNE row886
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group864
+	BNE group885
 	RET
-chunk863:
-group870:
+chunk884:
+group891:
 	MOVD R3, R11
-row871:
+row892:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11858,10 +12429,10 @@ row871:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks872:
+chunks893:
 	CMP $16, R22
-	BLO tail874
-body873:
+	BLO tail895
+body894:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -11891,9 +12462,9 @@ body873:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks872
-tail874:
-	CBZ R22, rowdone875
+	B chunks893
+tail895:
+	CBZ R22, rowdone896
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -11908,16 +12479,16 @@ tail874:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body873
-rowdone875:
+	B body894
+rowdone896:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row871
+	BNE row892
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group870
+	BNE group891
 	RET
 
 // func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11938,14 +12509,14 @@ TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk876
+	BHS chunk897
 	CMP $16, R2
-	BHS chunk877
+	BHS chunk898
 	RET
-chunk876:
-group878:
+chunk897:
+group899:
 	MOVD R3, R11
-row879:
+row900:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -11956,10 +12527,10 @@ row879:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks880:
+chunks901:
 	CMP $32, R22
-	BLO tail882
-body881:
+	BLO tail903
+body902:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -12009,9 +12580,9 @@ body881:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks880
-tail882:
-	CBZ R22, rowdone883
+	B chunks901
+tail903:
+	CBZ R22, rowdone904
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12026,21 +12597,21 @@ tail882:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body881
-rowdone883:
+	B body902
+rowdone904:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row879
+	BNE row900
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group878
+	BNE group899
 	RET
-chunk877:
-group884:
+chunk898:
+group905:
 	MOVD R3, R11
-row885:
+row906:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12051,10 +12622,10 @@ row885:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks886:
+chunks907:
 	CMP $16, R22
-	BLO tail888
-body887:
+	BLO tail909
+body908:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -12084,9 +12655,9 @@ body887:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks886
-tail888:
-	CBZ R22, rowdone889
+	B chunks907
+tail909:
+	CBZ R22, rowdone910
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12101,16 +12672,16 @@ tail888:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body887
-rowdone889:
+	B body908
+rowdone910:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row885
+	BNE row906
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group884
+	BNE group905
 	RET
 
 // func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12131,14 +12702,14 @@ TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk890
+	BHS chunk911
 	CMP $16, R2
-	BHS chunk891
+	BHS chunk912
 	RET
-chunk890:
-group892:
+chunk911:
+group913:
 	MOVD R3, R11
-row893:
+row914:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12149,10 +12720,10 @@ row893:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks894:
+chunks915:
 	CMP $32, R22
-	BLO tail896
-body895:
+	BLO tail917
+body916:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	FLDPQ 0(R14), (F4, F5)
@@ -12179,9 +12750,9 @@ body895:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks894
-tail896:
-	CBZ R22, rowdone897
+	B chunks915
+tail917:
+	CBZ R22, rowdone918
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12196,21 +12767,21 @@ tail896:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body895
-rowdone897:
+	B body916
+rowdone918:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row893
+	BNE row914
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group892
+	BNE group913
 	RET
-chunk891:
-group898:
+chunk912:
+group919:
 	MOVD R3, R11
-row899:
+row920:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12221,10 +12792,10 @@ row899:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks900:
+chunks921:
 	CMP $16, R22
-	BLO tail902
-body901:
+	BLO tail923
+body922:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -12247,9 +12818,9 @@ body901:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks900
-tail902:
-	CBZ R22, rowdone903
+	B chunks921
+tail923:
+	CBZ R22, rowdone924
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12264,16 +12835,16 @@ tail902:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body901
-rowdone903:
+	B body922
+rowdone924:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row899
+	BNE row920
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group898
+	BNE group919
 	RET
 
 // func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12294,11 +12865,11 @@ TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk904
+	BHS chunk925
 	CMP $16, R2
-	BHS chunk905
+	BHS chunk926
 	RET
-chunk904:
+chunk925:
 	MOVD $mask511<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask512<>(SB), R24
@@ -12307,9 +12878,9 @@ chunk904:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask514<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group906:
+group927:
 	MOVD R3, R11
-row907:
+row928:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12320,10 +12891,10 @@ row907:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks908:
+chunks929:
 	CMP $32, R22
-	BLO tail910
-body909:
+	BLO tail931
+body930:
 	FMOVQ 0(R12), F0
 	FMOVQ 1(R12), F1
 	FMOVQ 16(R12), F2
@@ -12398,9 +12969,9 @@ body909:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks908
-tail910:
-	CBZ R22, rowdone911
+	B chunks929
+tail931:
+	CBZ R22, rowdone932
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12415,18 +12986,18 @@ tail910:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body909
-rowdone911:
+	B body930
+rowdone932:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row907
+	BNE row928
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group906
+	BNE group927
 	RET
-chunk905:
+chunk926:
 	MOVD $mask511<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask512<>(SB), R24
@@ -12435,9 +13006,9 @@ chunk905:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask514<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group912:
+group933:
 	MOVD R3, R11
-row913:
+row934:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12448,10 +13019,10 @@ row913:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks914:
+chunks935:
 	CMP $16, R22
-	BLO tail916
-body915:
+	BLO tail937
+body936:
 	FMOVQ 0(R12), F0
 	FMOVQ 0(R13), F1
 	FMOVQ 0(R14), F2
@@ -12490,9 +13061,9 @@ body915:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks914
-tail916:
-	CBZ R22, rowdone917
+	B chunks935
+tail937:
+	CBZ R22, rowdone938
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12507,16 +13078,16 @@ tail916:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body915
-rowdone917:
+	B body936
+rowdone938:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row913
+	BNE row934
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group912
+	BNE group933
 	RET
 
 // func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12537,18 +13108,18 @@ TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk918
+	BHS chunk939
 	RET
-chunk918:
+chunk939:
 	MOVD $mask300<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask301<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask303<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group919:
+group940:
 	MOVD R3, R11
-row920:
+row941:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -12559,10 +13130,10 @@ row920:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks921:
+chunks942:
 	CMP $32, R22
-	BLO tail923
-body922:
+	BLO tail944
+body943:
 	FMOVQ 0(R12), F0
 	FMOVQ 2(R12), F1
 	FMOVQ 16(R12), F2
@@ -12637,9 +13208,9 @@ body922:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks921
-tail923:
-	CBZ R22, rowdone924
+	B chunks942
+tail944:
+	CBZ R22, rowdone945
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12654,16 +13225,1525 @@ tail923:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body922
-rowdone924:
+	B body943
+rowdone945:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row920
+	BNE row941
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group919
+	BNE group940
+	RET
+
+// func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $64, R2
+	BHS chunk946
+	RET
+chunk946:
+	MOVD $mask33<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask34<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask36<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group947:
+	MOVD R3, R11
+row948:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks949:
+	CMP $64, R22
+	BLO tail951
+body950:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 32(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 32(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 32(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 0(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 32(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 32(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 0(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R17), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 32(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R17), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 32(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 0(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R20), F8
+	VTBX V30.B16, [V8.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 32(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 48(R20), F8
+	VTBX V30.B16, [V8.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 4(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 36(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 4(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 36(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 4(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R14), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 36(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V3.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 4(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R15), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 36(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	FMOVQ 4(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R16), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ F0, 384(R21)
+	FMOVQ 36(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V5.B16], V0.B16
+	FMOVQ F0, 400(R21)
+	FMOVQ 4(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R17), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ F0, 416(R21)
+	FMOVQ 36(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ F0, 432(R21)
+	FMOVQ 4(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R19), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ F0, 448(R21)
+	FMOVQ 36(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V7.B16], V0.B16
+	FMOVQ F0, 464(R21)
+	FMOVQ 4(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R20), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ F0, 480(R21)
+	FMOVQ 36(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ F0, 496(R21)
+	ADD $64, R12, R12
+	ADD $64, R13, R13
+	ADD $64, R14, R14
+	ADD $64, R15, R15
+	ADD $64, R16, R16
+	ADD $64, R17, R17
+	ADD $64, R19, R19
+	ADD $64, R20, R20
+	ADD $512, R21, R21
+	SUB $64, R22, R22
+	B chunks949
+tail951:
+	CBZ R22, rowdone952
+	MOVD $64, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $64, R22
+	B body950
+rowdone952:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row948
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group947
+	RET
+
+// func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $48, R2
+	BHS chunk953
+	CMP $24, R2
+	BHS chunk954
+	RET
+chunk953:
+	MOVD $mask515<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask516<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask517<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask518<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask519<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask520<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask521<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask522<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask523<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask524<>(SB), R24
+	VLD1 (R24), [V22.B16]
+group955:
+	MOVD R3, R11
+row956:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks957:
+	CMP $48, R22
+	BLO tail959
+body958:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 18(R13), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R15), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 18(R15), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R16), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R17), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 18(R17), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R19), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R20), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 18(R20), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 1(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 19(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 1(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 19(R13), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 1(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 19(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 1(R15), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 19(R15), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 1(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 19(R16), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 1(R17), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 19(R17), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 1(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 19(R19), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 1(R20), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 19(R20), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 2(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 2(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 20(R13), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 2(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R14), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 2(R15), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 20(R15), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 2(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R16), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 2(R17), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 20(R17), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 2(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R19), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 2(R20), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 20(R20), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 24(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 24(R13), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ 32(R13), F2
+	VTBX V26.B16, [V2.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 24(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R14), F3
+	VTBX V27.B16, [V3.B16], V0.B16
+	FMOVQ 24(R15), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ 32(R15), F4
+	VTBX V26.B16, [V4.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 24(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R16), F5
+	VTBX V27.B16, [V5.B16], V0.B16
+	FMOVQ 24(R17), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ 32(R17), F6
+	VTBX V26.B16, [V6.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 24(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 32(R19), F7
+	VTBX V27.B16, [V7.B16], V0.B16
+	FMOVQ 24(R20), F8
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ 32(R20), F8
+	VTBX V26.B16, [V8.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 25(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 25(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V2.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 25(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V3.B16], V0.B16
+	FMOVQ 25(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V4.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 25(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V5.B16], V0.B16
+	FMOVQ 25(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V6.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 25(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V7.B16], V0.B16
+	FMOVQ 25(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V8.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 26(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ 26(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	VTBX V22.B16, [V2.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 26(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V3.B16], V0.B16
+	FMOVQ 26(R15), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	VTBX V22.B16, [V4.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 26(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V5.B16], V0.B16
+	FMOVQ 26(R17), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	VTBX V22.B16, [V6.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 26(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V7.B16], V0.B16
+	FMOVQ 26(R20), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	VTBX V22.B16, [V8.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	ADD $48, R12, R12
+	ADD $48, R13, R13
+	ADD $48, R14, R14
+	ADD $48, R15, R15
+	ADD $48, R16, R16
+	ADD $48, R17, R17
+	ADD $48, R19, R19
+	ADD $48, R20, R20
+	ADD $384, R21, R21
+	SUB $48, R22, R22
+	B chunks957
+tail959:
+	CBZ R22, rowdone960
+	MOVD $48, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $48, R22
+	B body958
+rowdone960:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row956
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group955
+	RET
+chunk954:
+	MOVD $mask515<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask519<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask517<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask520<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask521<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask522<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask523<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask524<>(SB), R24
+	VLD1 (R24), [V24.B16]
+group961:
+	MOVD R3, R11
+row962:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks963:
+	CMP $24, R22
+	BLO tail965
+body964:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R13), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ 8(R13), F2
+	VTBX V28.B16, [V2.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ 0(R15), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ 8(R15), F4
+	VTBX V28.B16, [V4.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ 0(R17), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ 8(R17), F6
+	VTBX V28.B16, [V6.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 8(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ 0(R20), F8
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ 8(R20), F8
+	VTBX V28.B16, [V8.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 1(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 1(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V2.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 1(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V3.B16], V0.B16
+	FMOVQ 1(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V4.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 1(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V5.B16], V0.B16
+	FMOVQ 1(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V6.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 1(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V7.B16], V0.B16
+	FMOVQ 1(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V8.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 2(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 2(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	VTBX V24.B16, [V2.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 2(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V3.B16], V0.B16
+	FMOVQ 2(R15), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	VTBX V24.B16, [V4.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 2(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V5.B16], V0.B16
+	FMOVQ 2(R17), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	VTBX V24.B16, [V6.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 2(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V7.B16], V0.B16
+	FMOVQ 2(R20), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	VTBX V24.B16, [V8.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	ADD $24, R12, R12
+	ADD $24, R13, R13
+	ADD $24, R14, R14
+	ADD $24, R15, R15
+	ADD $24, R16, R16
+	ADD $24, R17, R17
+	ADD $24, R19, R19
+	ADD $24, R20, R20
+	ADD $192, R21, R21
+	SUB $24, R22, R22
+	B chunks963
+tail965:
+	CBZ R22, rowdone966
+	MOVD $24, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $24, R22
+	B body964
+rowdone966:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row962
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group961
+	RET
+
+// func tzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $48, R2
+	BHS chunk967
+	RET
+chunk967:
+	MOVD $mask202<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask203<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask525<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask526<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask527<>(SB), R24
+	VLD1 (R24), [V27.B16]
+group968:
+	MOVD R3, R11
+row969:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks970:
+	CMP $48, R22
+	BLO tail972
+body971:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 0(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 32(R13), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ 32(R14), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ 32(R15), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ 32(R16), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 0(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R17), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ 32(R17), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ 32(R19), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 0(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R20), F8
+	VTBX V30.B16, [V8.B16], V0.B16
+	FMOVQ 32(R20), F8
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 2(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 2(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R13), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V2.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 2(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R14), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V3.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 2(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R15), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V4.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 2(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R16), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V5.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 2(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R17), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V6.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 2(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R19), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V7.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 2(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R20), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V28.B16, [V8.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 4(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 4(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	VTBX V27.B16, [V2.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 4(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R14), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBX V27.B16, [V3.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 4(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R15), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	VTBX V27.B16, [V4.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 4(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R16), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	VTBX V27.B16, [V5.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 4(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R17), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	VTBX V27.B16, [V6.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 4(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R19), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	VTBX V27.B16, [V7.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 4(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R20), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	VTBX V27.B16, [V8.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	ADD $48, R12, R12
+	ADD $48, R13, R13
+	ADD $48, R14, R14
+	ADD $48, R15, R15
+	ADD $48, R16, R16
+	ADD $48, R17, R17
+	ADD $48, R19, R19
+	ADD $48, R20, R20
+	ADD $384, R21, R21
+	SUB $48, R22, R22
+	B chunks970
+tail972:
+	CBZ R22, rowdone973
+	MOVD $48, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $48, R22
+	B body971
+rowdone973:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row969
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group968
+	RET
+
+// func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk974
+	RET
+chunk974:
+	MOVD $mask320<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask321<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask322<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask323<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask325<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask327<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask329<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask331<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask333<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask335<>(SB), R24
+	VLD1 (R24), [V22.B16]
+group975:
+	MOVD R3, R11
+row976:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks977:
+	CMP $32, R22
+	BLO tail979
+body978:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 0(R13), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ 16(R13), F2
+	VTBX V28.B16, [V2.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ 0(R15), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ 16(R15), F4
+	VTBX V28.B16, [V4.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ 0(R17), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ 16(R17), F6
+	VTBX V28.B16, [V6.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ 0(R20), F8
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ 16(R20), F8
+	VTBX V28.B16, [V8.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 1(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 1(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V2.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 1(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V3.B16], V0.B16
+	FMOVQ 1(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V4.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 1(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V5.B16], V0.B16
+	FMOVQ 1(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V6.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 1(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V27.B16, [V7.B16], V0.B16
+	FMOVQ 1(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V8.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 2(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 2(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V2.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 2(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V3.B16], V0.B16
+	FMOVQ 2(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V4.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 2(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V5.B16], V0.B16
+	FMOVQ 2(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V6.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 2(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V25.B16, [V7.B16], V0.B16
+	FMOVQ 2(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V24.B16, [V8.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 3(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ 3(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	VTBX V22.B16, [V2.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 3(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V3.B16], V0.B16
+	FMOVQ 3(R15), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	VTBX V22.B16, [V4.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 3(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V5.B16], V0.B16
+	FMOVQ 3(R17), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	VTBX V22.B16, [V6.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 3(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V23.B16, [V7.B16], V0.B16
+	FMOVQ 3(R20), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	VTBX V22.B16, [V8.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks977
+tail979:
+	CBZ R22, rowdone980
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body978
+rowdone980:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row976
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group975
+	RET
+
+// func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $64, R2
+	BHS chunk981
+	RET
+chunk981:
+	MOVD $mask247<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask257<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask255<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask251<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask337<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask339<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask341<>(SB), R24
+	VLD1 (R24), [V25.B16]
+group982:
+	MOVD R3, R11
+row983:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks984:
+	CMP $64, R22
+	BLO tail986
+body985:
+	FMOVQ 0(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R12), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 32(R12), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 48(R12), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R21)
+	FMOVQ 0(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R13), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 32(R13), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ 48(R13), F2
+	VTBX V28.B16, [V2.B16], V0.B16
+	FMOVQ F0, 16(R21)
+	FMOVQ 0(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R14), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ 32(R14), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	FMOVQ 48(R14), F3
+	VTBX V28.B16, [V3.B16], V0.B16
+	FMOVQ F0, 32(R21)
+	FMOVQ 0(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R15), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ 32(R15), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	FMOVQ 48(R15), F4
+	VTBX V28.B16, [V4.B16], V0.B16
+	FMOVQ F0, 48(R21)
+	FMOVQ 0(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R16), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ 32(R16), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	FMOVQ 48(R16), F5
+	VTBX V28.B16, [V5.B16], V0.B16
+	FMOVQ F0, 64(R21)
+	FMOVQ 0(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R17), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ 32(R17), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	FMOVQ 48(R17), F6
+	VTBX V28.B16, [V6.B16], V0.B16
+	FMOVQ F0, 80(R21)
+	FMOVQ 0(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R19), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ 32(R19), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	FMOVQ 48(R19), F7
+	VTBX V28.B16, [V7.B16], V0.B16
+	FMOVQ F0, 96(R21)
+	FMOVQ 0(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 16(R20), F8
+	VTBX V30.B16, [V8.B16], V0.B16
+	FMOVQ 32(R20), F8
+	VTBX V29.B16, [V8.B16], V0.B16
+	FMOVQ 48(R20), F8
+	VTBX V28.B16, [V8.B16], V0.B16
+	FMOVQ F0, 112(R21)
+	FMOVQ 2(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R12), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ F0, 128(R21)
+	FMOVQ 2(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R13), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V2.B16], V0.B16
+	FMOVQ F0, 144(R21)
+	FMOVQ 2(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R14), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R14), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V3.B16], V0.B16
+	FMOVQ F0, 160(R21)
+	FMOVQ 2(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R15), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V4.B16], V0.B16
+	FMOVQ F0, 176(R21)
+	FMOVQ 2(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R16), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R16), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V5.B16], V0.B16
+	FMOVQ F0, 192(R21)
+	FMOVQ 2(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R17), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V6.B16], V0.B16
+	FMOVQ F0, 208(R21)
+	FMOVQ 2(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R19), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R19), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V7.B16], V0.B16
+	FMOVQ F0, 224(R21)
+	FMOVQ 2(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 18(R20), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 34(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V27.B16, [V8.B16], V0.B16
+	FMOVQ F0, 240(R21)
+	FMOVQ 4(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R12), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ F0, 256(R21)
+	FMOVQ 4(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R13), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R13), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V2.B16], V0.B16
+	FMOVQ F0, 272(R21)
+	FMOVQ 4(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R14), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R14), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V3.B16], V0.B16
+	FMOVQ F0, 288(R21)
+	FMOVQ 4(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R15), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R15), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V4.B16], V0.B16
+	FMOVQ F0, 304(R21)
+	FMOVQ 4(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R16), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R16), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V5.B16], V0.B16
+	FMOVQ F0, 320(R21)
+	FMOVQ 4(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R17), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R17), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V6.B16], V0.B16
+	FMOVQ F0, 336(R21)
+	FMOVQ 4(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R19), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R19), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V7.B16], V0.B16
+	FMOVQ F0, 352(R21)
+	FMOVQ 4(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 20(R20), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 36(R20), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V26.B16, [V8.B16], V0.B16
+	FMOVQ F0, 368(R21)
+	FMOVQ 6(R12), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R12), F9
+	VTBX V30.B16, [V9.B16], V0.B16
+	FMOVQ 38(R12), F9
+	VTBX V29.B16, [V9.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ F0, 384(R21)
+	FMOVQ 6(R13), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R13), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 38(R13), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	VTBX V25.B16, [V2.B16], V0.B16
+	FMOVQ F0, 400(R21)
+	FMOVQ 6(R14), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R14), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 38(R14), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V25.B16, [V3.B16], V0.B16
+	FMOVQ F0, 416(R21)
+	FMOVQ 6(R15), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R15), F3
+	VTBX V30.B16, [V3.B16], V0.B16
+	FMOVQ 38(R15), F3
+	VTBX V29.B16, [V3.B16], V0.B16
+	VTBX V25.B16, [V4.B16], V0.B16
+	FMOVQ F0, 432(R21)
+	FMOVQ 6(R16), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R16), F4
+	VTBX V30.B16, [V4.B16], V0.B16
+	FMOVQ 38(R16), F4
+	VTBX V29.B16, [V4.B16], V0.B16
+	VTBX V25.B16, [V5.B16], V0.B16
+	FMOVQ F0, 448(R21)
+	FMOVQ 6(R17), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R17), F5
+	VTBX V30.B16, [V5.B16], V0.B16
+	FMOVQ 38(R17), F5
+	VTBX V29.B16, [V5.B16], V0.B16
+	VTBX V25.B16, [V6.B16], V0.B16
+	FMOVQ F0, 464(R21)
+	FMOVQ 6(R19), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R19), F6
+	VTBX V30.B16, [V6.B16], V0.B16
+	FMOVQ 38(R19), F6
+	VTBX V29.B16, [V6.B16], V0.B16
+	VTBX V25.B16, [V7.B16], V0.B16
+	FMOVQ F0, 480(R21)
+	FMOVQ 6(R20), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 22(R20), F7
+	VTBX V30.B16, [V7.B16], V0.B16
+	FMOVQ 38(R20), F7
+	VTBX V29.B16, [V7.B16], V0.B16
+	VTBX V25.B16, [V8.B16], V0.B16
+	FMOVQ F0, 496(R21)
+	ADD $64, R12, R12
+	ADD $64, R13, R13
+	ADD $64, R14, R14
+	ADD $64, R15, R15
+	ADD $64, R16, R16
+	ADD $64, R17, R17
+	ADD $64, R19, R19
+	ADD $64, R20, R20
+	ADD $512, R21, R21
+	SUB $64, R22, R22
+	B chunks984
+tail986:
+	CBZ R22, rowdone987
+	MOVD $64, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $64, R22
+	B body985
+rowdone987:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row983
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group982
 	RET
 
 // func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -12687,19 +14767,19 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group925:
+group988:
 	MOVD R3, R11
-row926:
+row989:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane927:
+lane990:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad929:
+quad992:
 	CMP $64, R17
-	BLO single930
+	BLO single993
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -12712,29 +14792,29 @@ quad929:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad929
-single930:
-	CBZ R17, lanedone931
-elem928:
+	B quad992
+single993:
+	CBZ R17, lanedone994
+elem991:
 	VLD1.P 16(R16), [V0.B16]
 	VST1 [V0.B16], (R15)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem928
-lanedone931:
+	BNE elem991
+lanedone994:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane927
+	BLO lane990
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row926
+	BNE row989
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group925
+	BNE group988
 	RET
 
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12755,24 +14835,24 @@ TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk932
+	BHS chunk995
 	CMP $16, R2
-	BHS chunk933
+	BHS chunk996
 	CMP $8, R2
-	BHS chunk934
+	BHS chunk997
 	RET
-chunk932:
-group935:
+chunk995:
+group998:
 	MOVD R3, R11
-row936:
+row999:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks937:
+chunks1000:
 	CMP $32, R22
-	BLO tail939
-body938:
+	BLO tail1002
+body1001:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -12785,9 +14865,9 @@ body938:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks937
-tail939:
-	CBZ R22, rowdone940
+	B chunks1000
+tail1002:
+	CBZ R22, rowdone1003
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12796,29 +14876,29 @@ tail939:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body938
-rowdone940:
+	B body1001
+rowdone1003:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row936
+	BNE row999
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group935
+	BNE group998
 	RET
-chunk933:
-group941:
+chunk996:
+group1004:
 	MOVD R3, R11
-row942:
+row1005:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks943:
+chunks1006:
 	CMP $16, R22
-	BLO tail945
-body944:
+	BLO tail1008
+body1007:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -12828,9 +14908,9 @@ body944:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks943
-tail945:
-	CBZ R22, rowdone946
+	B chunks1006
+tail1008:
+	CBZ R22, rowdone1009
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12839,29 +14919,29 @@ tail945:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body944
-rowdone946:
+	B body1007
+rowdone1009:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row942
+	BNE row1005
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group941
+	BNE group1004
 	RET
-chunk934:
-group947:
+chunk997:
+group1010:
 	MOVD R3, R11
-row948:
+row1011:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks949:
+chunks1012:
 	CMP $8, R22
-	BLO tail951
-body950:
+	BLO tail1014
+body1013:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.B16, V0.B16, V1.B16
 	VUZP2 V0.B16, V0.B16, V0.B16
@@ -12871,9 +14951,9 @@ body950:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks949
-tail951:
-	CBZ R22, rowdone952
+	B chunks1012
+tail1014:
+	CBZ R22, rowdone1015
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12882,16 +14962,16 @@ tail951:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body950
-rowdone952:
+	B body1013
+rowdone1015:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row948
+	BNE row1011
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group947
+	BNE group1010
 	RET
 
 // func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -12912,24 +14992,24 @@ TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk953
+	BHS chunk1016
 	CMP $16, R2
-	BHS chunk954
+	BHS chunk1017
 	CMP $8, R2
-	BHS chunk955
+	BHS chunk1018
 	RET
-chunk953:
-group956:
+chunk1016:
+group1019:
 	MOVD R3, R11
-row957:
+row1020:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks958:
+chunks1021:
 	CMP $32, R22
-	BLO tail960
-body959:
+	BLO tail1023
+body1022:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -12942,9 +15022,9 @@ body959:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks958
-tail960:
-	CBZ R22, rowdone961
+	B chunks1021
+tail1023:
+	CBZ R22, rowdone1024
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12953,29 +15033,29 @@ tail960:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body959
-rowdone961:
+	B body1022
+rowdone1024:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row957
+	BNE row1020
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group956
+	BNE group1019
 	RET
-chunk954:
-group962:
+chunk1017:
+group1025:
 	MOVD R3, R11
-row963:
+row1026:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks964:
+chunks1027:
 	CMP $16, R22
-	BLO tail966
-body965:
+	BLO tail1029
+body1028:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -12985,9 +15065,9 @@ body965:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks964
-tail966:
-	CBZ R22, rowdone967
+	B chunks1027
+tail1029:
+	CBZ R22, rowdone1030
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -12996,29 +15076,29 @@ tail966:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body965
-rowdone967:
+	B body1028
+rowdone1030:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row963
+	BNE row1026
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group962
+	BNE group1025
 	RET
-chunk955:
-group968:
+chunk1018:
+group1031:
 	MOVD R3, R11
-row969:
+row1032:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks970:
+chunks1033:
 	CMP $8, R22
-	BLO tail972
-body971:
+	BLO tail1035
+body1034:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.H8, V0.H8, V1.H8
 	VUZP2 V0.H8, V0.H8, V0.H8
@@ -13028,9 +15108,9 @@ body971:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks970
-tail972:
-	CBZ R22, rowdone973
+	B chunks1033
+tail1035:
+	CBZ R22, rowdone1036
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13039,16 +15119,16 @@ tail972:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body971
-rowdone973:
+	B body1034
+rowdone1036:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row969
+	BNE row1032
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group968
+	BNE group1031
 	RET
 
 // func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13069,24 +15149,24 @@ TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk974
+	BHS chunk1037
 	CMP $16, R2
-	BHS chunk975
+	BHS chunk1038
 	CMP $8, R2
-	BHS chunk976
+	BHS chunk1039
 	RET
-chunk974:
-group977:
+chunk1037:
+group1040:
 	MOVD R3, R11
-row978:
+row1041:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks979:
+chunks1042:
 	CMP $32, R22
-	BLO tail981
-body980:
+	BLO tail1044
+body1043:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -13099,9 +15179,9 @@ body980:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks979
-tail981:
-	CBZ R22, rowdone982
+	B chunks1042
+tail1044:
+	CBZ R22, rowdone1045
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13110,29 +15190,29 @@ tail981:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body980
-rowdone982:
+	B body1043
+rowdone1045:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row978
+	BNE row1041
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group977
+	BNE group1040
 	RET
-chunk975:
-group983:
+chunk1038:
+group1046:
 	MOVD R3, R11
-row984:
+row1047:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks985:
+chunks1048:
 	CMP $16, R22
-	BLO tail987
-body986:
+	BLO tail1050
+body1049:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -13142,9 +15222,9 @@ body986:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks985
-tail987:
-	CBZ R22, rowdone988
+	B chunks1048
+tail1050:
+	CBZ R22, rowdone1051
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13153,29 +15233,29 @@ tail987:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body986
-rowdone988:
+	B body1049
+rowdone1051:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row984
+	BNE row1047
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group983
+	BNE group1046
 	RET
-chunk976:
-group989:
+chunk1039:
+group1052:
 	MOVD R3, R11
-row990:
+row1053:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks991:
+chunks1054:
 	CMP $8, R22
-	BLO tail993
-body992:
+	BLO tail1056
+body1055:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.S4, V0.S4, V1.S4
 	VUZP2 V0.S4, V0.S4, V0.S4
@@ -13185,9 +15265,9 @@ body992:
 	ADD $8, R13, R13
 	ADD $16, R21, R21
 	SUB $8, R22, R22
-	B chunks991
-tail993:
-	CBZ R22, rowdone994
+	B chunks1054
+tail1056:
+	CBZ R22, rowdone1057
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13196,16 +15276,16 @@ tail993:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body992
-rowdone994:
+	B body1055
+rowdone1057:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row990
+	BNE row1053
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group989
+	BNE group1052
 	RET
 
 // func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13226,22 +15306,22 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk995
+	BHS chunk1058
 	CMP $16, R2
-	BHS chunk996
+	BHS chunk1059
 	RET
-chunk995:
-group997:
+chunk1058:
+group1060:
 	MOVD R3, R11
-row998:
+row1061:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks999:
+chunks1062:
 	CMP $32, R22
-	BLO tail1001
-body1000:
+	BLO tail1064
+body1063:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -13254,9 +15334,9 @@ body1000:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks999
-tail1001:
-	CBZ R22, rowdone1002
+	B chunks1062
+tail1064:
+	CBZ R22, rowdone1065
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13265,29 +15345,29 @@ tail1001:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1000
-rowdone1002:
+	B body1063
+rowdone1065:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row998
+	BNE row1061
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group997
+	BNE group1060
 	RET
-chunk996:
-group1003:
+chunk1059:
+group1066:
 	MOVD R3, R11
-row1004:
+row1067:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1005:
+chunks1068:
 	CMP $16, R22
-	BLO tail1007
-body1006:
+	BLO tail1070
+body1069:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
@@ -13297,9 +15377,9 @@ body1006:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1005
-tail1007:
-	CBZ R22, rowdone1008
+	B chunks1068
+tail1070:
+	CBZ R22, rowdone1071
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13308,16 +15388,16 @@ tail1007:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1006
-rowdone1008:
+	B body1069
+rowdone1071:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1004
+	BNE row1067
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1003
+	BNE group1066
 	RET
 
 // func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13338,22 +15418,22 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1009
+	BHS chunk1072
 	CMP $16, R2
-	BHS chunk1010
+	BHS chunk1073
 	RET
-chunk1009:
-group1011:
+chunk1072:
+group1074:
 	MOVD R3, R11
-row1012:
+row1075:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1013:
+chunks1076:
 	CMP $32, R22
-	BLO tail1015
-body1014:
+	BLO tail1078
+body1077:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FSTPQ (F0, F2), 0(R12)
@@ -13362,9 +15442,9 @@ body1014:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1013
-tail1015:
-	CBZ R22, rowdone1016
+	B chunks1076
+tail1078:
+	CBZ R22, rowdone1079
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13373,29 +15453,29 @@ tail1015:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1014
-rowdone1016:
+	B body1077
+rowdone1079:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1012
+	BNE row1075
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1011
+	BNE group1074
 	RET
-chunk1010:
-group1017:
+chunk1073:
+group1080:
 	MOVD R3, R11
-row1018:
+row1081:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1019:
+chunks1082:
 	CMP $16, R22
-	BLO tail1021
-body1020:
+	BLO tail1084
+body1083:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -13403,9 +15483,9 @@ body1020:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1019
-tail1021:
-	CBZ R22, rowdone1022
+	B chunks1082
+tail1084:
+	CBZ R22, rowdone1085
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13414,16 +15494,16 @@ tail1021:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1020
-rowdone1022:
+	B body1083
+rowdone1085:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1018
+	BNE row1081
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1017
+	BNE group1080
 	RET
 
 // func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13444,34 +15524,34 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1023
+	BHS chunk1086
 	CMP $24, R2
-	BHS chunk1024
+	BHS chunk1087
 	RET
-chunk1023:
-	MOVD $mask515<>(SB), R24
+chunk1086:
+	MOVD $mask528<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
+	MOVD $mask529<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask530<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask518<>(SB), R24
+	MOVD $mask531<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1025:
+group1088:
 	MOVD R3, R11
-row1026:
+row1089:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1027:
+chunks1090:
 	CMP $36, R22
-	BLO tail1029
-body1028:
+	BLO tail1092
+body1091:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13499,9 +15579,9 @@ body1028:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1027
-tail1029:
-	CBZ R22, rowdone1030
+	B chunks1090
+tail1092:
+	CBZ R22, rowdone1093
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13510,37 +15590,37 @@ tail1029:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1028
-rowdone1030:
+	B body1091
+rowdone1093:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1026
+	BNE row1089
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1025
+	BNE group1088
 	RET
-chunk1024:
-	MOVD $mask515<>(SB), R24
+chunk1087:
+	MOVD $mask528<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask516<>(SB), R24
+	MOVD $mask529<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask517<>(SB), R24
+	MOVD $mask530<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask519<>(SB), R24
+	MOVD $mask532<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1031:
+group1094:
 	MOVD R3, R11
-row1032:
+row1095:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1033:
+chunks1096:
 	CMP $24, R22
-	BLO tail1035
-body1034:
+	BLO tail1098
+body1097:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 16(R21), F2
@@ -13561,9 +15641,9 @@ body1034:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1033
-tail1035:
-	CBZ R22, rowdone1036
+	B chunks1096
+tail1098:
+	CBZ R22, rowdone1099
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13572,16 +15652,16 @@ tail1035:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1034
-rowdone1036:
+	B body1097
+rowdone1099:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1032
+	BNE row1095
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1031
+	BNE group1094
 	RET
 
 // func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13602,11 +15682,11 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1037
+	BHS chunk1100
 	CMP $24, R2
-	BHS chunk1038
+	BHS chunk1101
 	RET
-chunk1037:
+chunk1100:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13621,17 +15701,17 @@ chunk1037:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1039:
+group1102:
 	MOVD R3, R11
-row1040:
+row1103:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1041:
+chunks1104:
 	CMP $36, R22
-	BLO tail1043
-body1042:
+	BLO tail1106
+body1105:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13658,9 +15738,9 @@ body1042:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1041
-tail1043:
-	CBZ R22, rowdone1044
+	B chunks1104
+tail1106:
+	CBZ R22, rowdone1107
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13669,18 +15749,18 @@ tail1043:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1042
-rowdone1044:
+	B body1105
+rowdone1107:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1040
+	BNE row1103
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1039
+	BNE group1102
 	RET
-chunk1038:
+chunk1101:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -13691,17 +15771,17 @@ chunk1038:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1045:
+group1108:
 	MOVD R3, R11
-row1046:
+row1109:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1047:
+chunks1110:
 	CMP $24, R22
-	BLO tail1049
-body1048:
+	BLO tail1112
+body1111:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -13721,9 +15801,9 @@ body1048:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1047
-tail1049:
-	CBZ R22, rowdone1050
+	B chunks1110
+tail1112:
+	CBZ R22, rowdone1113
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13732,16 +15812,16 @@ tail1049:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1048
-rowdone1050:
+	B body1111
+rowdone1113:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1046
+	BNE row1109
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1045
+	BNE group1108
 	RET
 
 // func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13762,28 +15842,28 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1051
+	BHS chunk1114
 	CMP $16, R2
-	BHS chunk1052
+	BHS chunk1115
 	RET
-chunk1051:
-	MOVD $mask520<>(SB), R24
+chunk1114:
+	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask521<>(SB), R24
+	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask522<>(SB), R24
+	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1053:
+group1116:
 	MOVD R3, R11
-row1054:
+row1117:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1055:
+chunks1118:
 	CMP $32, R22
-	BLO tail1057
-body1056:
+	BLO tail1120
+body1119:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13805,9 +15885,9 @@ body1056:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1055
-tail1057:
-	CBZ R22, rowdone1058
+	B chunks1118
+tail1120:
+	CBZ R22, rowdone1121
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13816,35 +15896,35 @@ tail1057:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1056
-rowdone1058:
+	B body1119
+rowdone1121:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1054
+	BNE row1117
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1053
+	BNE group1116
 	RET
-chunk1052:
-	MOVD $mask520<>(SB), R24
+chunk1115:
+	MOVD $mask533<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask521<>(SB), R24
+	MOVD $mask534<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask522<>(SB), R24
+	MOVD $mask535<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1059:
+group1122:
 	MOVD R3, R11
-row1060:
+row1123:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1061:
+chunks1124:
 	CMP $16, R22
-	BLO tail1063
-body1062:
+	BLO tail1126
+body1125:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -13858,9 +15938,9 @@ body1062:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1061
-tail1063:
-	CBZ R22, rowdone1064
+	B chunks1124
+tail1126:
+	CBZ R22, rowdone1127
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13869,16 +15949,16 @@ tail1063:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1062
-rowdone1064:
+	B body1125
+rowdone1127:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1060
+	BNE row1123
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1059
+	BNE group1122
 	RET
 
 // func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13899,28 +15979,28 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1065
+	BHS chunk1128
 	CMP $16, R2
-	BHS chunk1066
+	BHS chunk1129
 	RET
-chunk1065:
-	MOVD $mask523<>(SB), R24
+chunk1128:
+	MOVD $mask536<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask524<>(SB), R24
+	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask525<>(SB), R24
+	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1067:
+group1130:
 	MOVD R3, R11
-row1068:
+row1131:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1069:
+chunks1132:
 	CMP $32, R22
-	BLO tail1071
-body1070:
+	BLO tail1134
+body1133:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13942,9 +16022,9 @@ body1070:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1069
-tail1071:
-	CBZ R22, rowdone1072
+	B chunks1132
+tail1134:
+	CBZ R22, rowdone1135
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -13953,35 +16033,35 @@ tail1071:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1070
-rowdone1072:
+	B body1133
+rowdone1135:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1068
+	BNE row1131
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1067
+	BNE group1130
 	RET
-chunk1066:
-	MOVD $mask523<>(SB), R24
+chunk1129:
+	MOVD $mask536<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask524<>(SB), R24
+	MOVD $mask537<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask525<>(SB), R24
+	MOVD $mask538<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1073:
+group1136:
 	MOVD R3, R11
-row1074:
+row1137:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1075:
+chunks1138:
 	CMP $16, R22
-	BLO tail1077
-body1076:
+	BLO tail1140
+body1139:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -13995,9 +16075,9 @@ body1076:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1075
-tail1077:
-	CBZ R22, rowdone1078
+	B chunks1138
+tail1140:
+	CBZ R22, rowdone1141
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14006,16 +16086,16 @@ tail1077:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1076
-rowdone1078:
+	B body1139
+rowdone1141:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1074
+	BNE row1137
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1073
+	BNE group1136
 	RET
 
 // func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14036,28 +16116,28 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1079
+	BHS chunk1142
 	CMP $16, R2
-	BHS chunk1080
+	BHS chunk1143
 	RET
-chunk1079:
-	MOVD $mask526<>(SB), R24
+chunk1142:
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask528<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1081:
+group1144:
 	MOVD R3, R11
-row1082:
+row1145:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1083:
+chunks1146:
 	CMP $32, R22
-	BLO tail1085
-body1084:
+	BLO tail1148
+body1147:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14079,9 +16159,9 @@ body1084:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1083
-tail1085:
-	CBZ R22, rowdone1086
+	B chunks1146
+tail1148:
+	CBZ R22, rowdone1149
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14090,35 +16170,35 @@ tail1085:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1084
-rowdone1086:
+	B body1147
+rowdone1149:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1082
+	BNE row1145
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1081
+	BNE group1144
 	RET
-chunk1080:
-	MOVD $mask526<>(SB), R24
+chunk1143:
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask528<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1087:
+group1150:
 	MOVD R3, R11
-row1088:
+row1151:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1089:
+chunks1152:
 	CMP $16, R22
-	BLO tail1091
-body1090:
+	BLO tail1154
+body1153:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14132,9 +16212,9 @@ body1090:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1089
-tail1091:
-	CBZ R22, rowdone1092
+	B chunks1152
+tail1154:
+	CBZ R22, rowdone1155
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14143,16 +16223,16 @@ tail1091:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1090
-rowdone1092:
+	B body1153
+rowdone1155:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1088
+	BNE row1151
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1087
+	BNE group1150
 	RET
 
 // func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14173,40 +16253,40 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1093
+	BHS chunk1156
 	CMP $24, R2
-	BHS chunk1094
+	BHS chunk1157
 	RET
-chunk1093:
-	MOVD $mask529<>(SB), R24
+chunk1156:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask530<>(SB), R24
+	MOVD $mask543<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask531<>(SB), R24
+	MOVD $mask544<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask532<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask533<>(SB), R24
+	MOVD $mask546<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask534<>(SB), R24
+	MOVD $mask547<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask535<>(SB), R24
+	MOVD $mask548<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask536<>(SB), R24
+	MOVD $mask549<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask537<>(SB), R24
+	MOVD $mask550<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1095:
+group1158:
 	MOVD R3, R11
-row1096:
+row1159:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1097:
+chunks1160:
 	CMP $36, R22
-	BLO tail1099
-body1098:
+	BLO tail1162
+body1161:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14240,9 +16320,9 @@ body1098:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1097
-tail1099:
-	CBZ R22, rowdone1100
+	B chunks1160
+tail1162:
+	CBZ R22, rowdone1163
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14251,43 +16331,43 @@ tail1099:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1098
-rowdone1100:
+	B body1161
+rowdone1163:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1096
+	BNE row1159
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1095
+	BNE group1158
 	RET
-chunk1094:
-	MOVD $mask529<>(SB), R24
+chunk1157:
+	MOVD $mask542<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask530<>(SB), R24
+	MOVD $mask543<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask531<>(SB), R24
+	MOVD $mask544<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask532<>(SB), R24
+	MOVD $mask545<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask538<>(SB), R24
+	MOVD $mask551<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask539<>(SB), R24
+	MOVD $mask552<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask540<>(SB), R24
+	MOVD $mask553<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1101:
+group1164:
 	MOVD R3, R11
-row1102:
+row1165:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1103:
+chunks1166:
 	CMP $24, R22
-	BLO tail1105
-body1104:
+	BLO tail1168
+body1167:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14313,9 +16393,9 @@ body1104:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1103
-tail1105:
-	CBZ R22, rowdone1106
+	B chunks1166
+tail1168:
+	CBZ R22, rowdone1169
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14324,16 +16404,16 @@ tail1105:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1104
-rowdone1106:
+	B body1167
+rowdone1169:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1102
+	BNE row1165
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1101
+	BNE group1164
 	RET
 
 // func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14354,20 +16434,20 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1107
+	BHS chunk1170
 	CMP $24, R2
-	BHS chunk1108
+	BHS chunk1171
 	RET
-chunk1107:
-	MOVD $mask541<>(SB), R24
+chunk1170:
+	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask542<>(SB), R24
+	MOVD $mask555<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask543<>(SB), R24
+	MOVD $mask556<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask544<>(SB), R24
+	MOVD $mask557<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V26.B16]
@@ -14377,17 +16457,17 @@ chunk1107:
 	VLD1 (R24), [V24.B16]
 	MOVD $mask268<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1109:
+group1172:
 	MOVD R3, R11
-row1110:
+row1173:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1111:
+chunks1174:
 	CMP $36, R22
-	BLO tail1113
-body1112:
+	BLO tail1176
+body1175:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14421,9 +16501,9 @@ body1112:
 	ADD $36, R13, R13
 	ADD $72, R21, R21
 	SUB $36, R22, R22
-	B chunks1111
-tail1113:
-	CBZ R22, rowdone1114
+	B chunks1174
+tail1176:
+	CBZ R22, rowdone1177
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14432,43 +16512,43 @@ tail1113:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1112
-rowdone1114:
+	B body1175
+rowdone1177:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1110
+	BNE row1173
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1109
+	BNE group1172
 	RET
-chunk1108:
-	MOVD $mask541<>(SB), R24
+chunk1171:
+	MOVD $mask554<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask542<>(SB), R24
+	MOVD $mask555<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask543<>(SB), R24
+	MOVD $mask556<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask273<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1115:
+group1178:
 	MOVD R3, R11
-row1116:
+row1179:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1117:
+chunks1180:
 	CMP $24, R22
-	BLO tail1119
-body1118:
+	BLO tail1182
+body1181:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14494,9 +16574,9 @@ body1118:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1117
-tail1119:
-	CBZ R22, rowdone1120
+	B chunks1180
+tail1182:
+	CBZ R22, rowdone1183
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14505,16 +16585,16 @@ tail1119:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1118
-rowdone1120:
+	B body1181
+rowdone1183:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1116
+	BNE row1179
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1115
+	BNE group1178
 	RET
 
 // func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14535,12 +16615,12 @@ TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1121
+	BHS chunk1184
 	CMP $24, R2
-	BHS chunk1122
+	BHS chunk1185
 	RET
-chunk1121:
-	MOVD $mask546<>(SB), R24
+chunk1184:
+	MOVD $mask559<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -14552,23 +16632,23 @@ chunk1121:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask547<>(SB), R24
+	MOVD $mask560<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1123:
+group1186:
 	MOVD R3, R11
-row1124:
+row1187:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1125:
+chunks1188:
 	CMP $48, R22
-	BLO tail1127
-body1126:
+	BLO tail1190
+body1189:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14612,9 +16692,9 @@ body1126:
 	ADD $48, R13, R13
 	ADD $96, R21, R21
 	SUB $48, R22, R22
-	B chunks1125
-tail1127:
-	CBZ R22, rowdone1128
+	B chunks1188
+tail1190:
+	CBZ R22, rowdone1191
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14623,19 +16703,19 @@ tail1127:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1126
-rowdone1128:
+	B body1189
+rowdone1191:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1124
+	BNE row1187
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1123
+	BNE group1186
 	RET
-chunk1122:
-	MOVD $mask546<>(SB), R24
+chunk1185:
+	MOVD $mask559<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -14649,17 +16729,17 @@ chunk1122:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1129:
+group1192:
 	MOVD R3, R11
-row1130:
+row1193:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1131:
+chunks1194:
 	CMP $24, R22
-	BLO tail1133
-body1132:
+	BLO tail1196
+body1195:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -14685,9 +16765,9 @@ body1132:
 	ADD $24, R13, R13
 	ADD $48, R21, R21
 	SUB $24, R22, R22
-	B chunks1131
-tail1133:
-	CBZ R22, rowdone1134
+	B chunks1194
+tail1196:
+	CBZ R22, rowdone1197
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14696,16 +16776,16 @@ tail1133:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1132
-rowdone1134:
+	B body1195
+rowdone1197:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1130
+	BNE row1193
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1129
+	BNE group1192
 	RET
 
 // func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14726,28 +16806,28 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1135
+	BHS chunk1198
 	CMP $16, R2
-	BHS chunk1136
+	BHS chunk1199
 	RET
-chunk1135:
-	MOVD $mask548<>(SB), R24
+chunk1198:
+	MOVD $mask561<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask549<>(SB), R24
+	MOVD $mask562<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask550<>(SB), R24
+	MOVD $mask563<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1137:
+group1200:
 	MOVD R3, R11
-row1138:
+row1201:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1139:
+chunks1202:
 	CMP $32, R22
-	BLO tail1141
-body1140:
+	BLO tail1204
+body1203:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14769,9 +16849,9 @@ body1140:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1139
-tail1141:
-	CBZ R22, rowdone1142
+	B chunks1202
+tail1204:
+	CBZ R22, rowdone1205
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14780,35 +16860,35 @@ tail1141:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1140
-rowdone1142:
+	B body1203
+rowdone1205:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1138
+	BNE row1201
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1137
+	BNE group1200
 	RET
-chunk1136:
-	MOVD $mask548<>(SB), R24
+chunk1199:
+	MOVD $mask561<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask549<>(SB), R24
+	MOVD $mask562<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask550<>(SB), R24
+	MOVD $mask563<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1143:
+group1206:
 	MOVD R3, R11
-row1144:
+row1207:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1145:
+chunks1208:
 	CMP $16, R22
-	BLO tail1147
-body1146:
+	BLO tail1210
+body1209:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -14822,9 +16902,9 @@ body1146:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1145
-tail1147:
-	CBZ R22, rowdone1148
+	B chunks1208
+tail1210:
+	CBZ R22, rowdone1211
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14833,16 +16913,16 @@ tail1147:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1146
-rowdone1148:
+	B body1209
+rowdone1211:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1144
+	BNE row1207
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1143
+	BNE group1206
 	RET
 
 // func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -14863,28 +16943,28 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1149
+	BHS chunk1212
 	CMP $16, R2
-	BHS chunk1150
+	BHS chunk1213
 	RET
-chunk1149:
+chunk1212:
 	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1151:
+group1214:
 	MOVD R3, R11
-row1152:
+row1215:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1153:
+chunks1216:
 	CMP $32, R22
-	BLO tail1155
-body1154:
+	BLO tail1218
+body1217:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14906,9 +16986,9 @@ body1154:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1153
-tail1155:
-	CBZ R22, rowdone1156
+	B chunks1216
+tail1218:
+	CBZ R22, rowdone1219
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14917,35 +16997,35 @@ tail1155:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1154
-rowdone1156:
+	B body1217
+rowdone1219:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1152
+	BNE row1215
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1151
+	BNE group1214
 	RET
-chunk1150:
+chunk1213:
 	MOVD $mask65<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask66<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask68<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1157:
+group1220:
 	MOVD R3, R11
-row1158:
+row1221:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1159:
+chunks1222:
 	CMP $16, R22
-	BLO tail1161
-body1160:
+	BLO tail1224
+body1223:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 16(R21), F2
@@ -14959,9 +17039,9 @@ body1160:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1159
-tail1161:
-	CBZ R22, rowdone1162
+	B chunks1222
+tail1224:
+	CBZ R22, rowdone1225
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -14970,16 +17050,16 @@ tail1161:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1160
-rowdone1162:
+	B body1223
+rowdone1225:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1158
+	BNE row1221
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1157
+	BNE group1220
 	RET
 
 // func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15000,28 +17080,28 @@ TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1163
+	BHS chunk1226
 	CMP $16, R2
-	BHS chunk1164
+	BHS chunk1227
 	RET
-chunk1163:
-	MOVD $mask551<>(SB), R24
+chunk1226:
+	MOVD $mask564<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask552<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask553<>(SB), R24
+	MOVD $mask566<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1165:
+group1228:
 	MOVD R3, R11
-row1166:
+row1229:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1167:
+chunks1230:
 	CMP $32, R22
-	BLO tail1169
-body1168:
+	BLO tail1232
+body1231:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -15043,9 +17123,9 @@ body1168:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUB $32, R22, R22
-	B chunks1167
-tail1169:
-	CBZ R22, rowdone1170
+	B chunks1230
+tail1232:
+	CBZ R22, rowdone1233
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15054,35 +17134,35 @@ tail1169:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1168
-rowdone1170:
+	B body1231
+rowdone1233:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1166
+	BNE row1229
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1165
+	BNE group1228
 	RET
-chunk1164:
-	MOVD $mask551<>(SB), R24
+chunk1227:
+	MOVD $mask564<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask552<>(SB), R24
+	MOVD $mask565<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask553<>(SB), R24
+	MOVD $mask566<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1171:
+group1234:
 	MOVD R3, R11
-row1172:
+row1235:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1173:
+chunks1236:
 	CMP $16, R22
-	BLO tail1175
-body1174:
+	BLO tail1238
+body1237:
 	FMOVQ 0(R21), F0
 	FMOVQ 2(R21), F1
 	FMOVQ 16(R21), F2
@@ -15096,9 +17176,9 @@ body1174:
 	ADD $16, R13, R13
 	ADD $32, R21, R21
 	SUB $16, R22, R22
-	B chunks1173
-tail1175:
-	CBZ R22, rowdone1176
+	B chunks1236
+tail1238:
+	CBZ R22, rowdone1239
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15107,16 +17187,16 @@ tail1175:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1174
-rowdone1176:
+	B body1237
+rowdone1239:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1172
+	BNE row1235
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1171
+	BNE group1234
 	RET
 
 // func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15137,25 +17217,25 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1177
+	BHS chunk1240
 	CMP $16, R2
-	BHS chunk1178
+	BHS chunk1241
 	CMP $8, R2
-	BHS chunk1179
+	BHS chunk1242
 	RET
-chunk1177:
-group1180:
+chunk1240:
+group1243:
 	MOVD R3, R11
-row1181:
+row1244:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1182:
+chunks1245:
 	CMP $32, R22
-	BLO tail1184
-body1183:
+	BLO tail1247
+body1246:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15170,9 +17250,9 @@ body1183:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1182
-tail1184:
-	CBZ R22, rowdone1185
+	B chunks1245
+tail1247:
+	CBZ R22, rowdone1248
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15182,30 +17262,30 @@ tail1184:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1183
-rowdone1185:
+	B body1246
+rowdone1248:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1181
+	BNE row1244
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1180
+	BNE group1243
 	RET
-chunk1178:
-group1186:
+chunk1241:
+group1249:
 	MOVD R3, R11
-row1187:
+row1250:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1188:
+chunks1251:
 	CMP $16, R22
-	BLO tail1190
-body1189:
+	BLO tail1253
+body1252:
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15215,9 +17295,9 @@ body1189:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1188
-tail1190:
-	CBZ R22, rowdone1191
+	B chunks1251
+tail1253:
+	CBZ R22, rowdone1254
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15227,30 +17307,30 @@ tail1190:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1189
-rowdone1191:
+	B body1252
+rowdone1254:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1187
+	BNE row1250
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1186
+	BNE group1249
 	RET
-chunk1179:
-group1192:
+chunk1242:
+group1255:
 	MOVD R3, R11
-row1193:
+row1256:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1194:
+chunks1257:
 	CMP $8, R22
-	BLO tail1196
-body1195:
+	BLO tail1259
+body1258:
 	VLD3 (R21), [V0.B8, V1.B8, V2.B8]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15260,9 +17340,9 @@ body1195:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1194
-tail1196:
-	CBZ R22, rowdone1197
+	B chunks1257
+tail1259:
+	CBZ R22, rowdone1260
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15272,16 +17352,16 @@ tail1196:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1195
-rowdone1197:
+	B body1258
+rowdone1260:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1193
+	BNE row1256
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1192
+	BNE group1255
 	RET
 
 // func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15302,25 +17382,25 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1198
+	BHS chunk1261
 	CMP $16, R2
-	BHS chunk1199
+	BHS chunk1262
 	CMP $8, R2
-	BHS chunk1200
+	BHS chunk1263
 	RET
-chunk1198:
-group1201:
+chunk1261:
+group1264:
 	MOVD R3, R11
-row1202:
+row1265:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1203:
+chunks1266:
 	CMP $32, R22
-	BLO tail1205
-body1204:
+	BLO tail1268
+body1267:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15335,9 +17415,9 @@ body1204:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1203
-tail1205:
-	CBZ R22, rowdone1206
+	B chunks1266
+tail1268:
+	CBZ R22, rowdone1269
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15347,30 +17427,30 @@ tail1205:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1204
-rowdone1206:
+	B body1267
+rowdone1269:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1202
+	BNE row1265
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1201
+	BNE group1264
 	RET
-chunk1199:
-group1207:
+chunk1262:
+group1270:
 	MOVD R3, R11
-row1208:
+row1271:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1209:
+chunks1272:
 	CMP $16, R22
-	BLO tail1211
-body1210:
+	BLO tail1274
+body1273:
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15380,9 +17460,9 @@ body1210:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1209
-tail1211:
-	CBZ R22, rowdone1212
+	B chunks1272
+tail1274:
+	CBZ R22, rowdone1275
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15392,30 +17472,30 @@ tail1211:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1210
-rowdone1212:
+	B body1273
+rowdone1275:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1208
+	BNE row1271
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1207
+	BNE group1270
 	RET
-chunk1200:
-group1213:
+chunk1263:
+group1276:
 	MOVD R3, R11
-row1214:
+row1277:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1215:
+chunks1278:
 	CMP $8, R22
-	BLO tail1217
-body1216:
+	BLO tail1280
+body1279:
 	VLD3 (R21), [V0.H4, V1.H4, V2.H4]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15425,9 +17505,9 @@ body1216:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1215
-tail1217:
-	CBZ R22, rowdone1218
+	B chunks1278
+tail1280:
+	CBZ R22, rowdone1281
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15437,16 +17517,16 @@ tail1217:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1216
-rowdone1218:
+	B body1279
+rowdone1281:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1214
+	BNE row1277
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1213
+	BNE group1276
 	RET
 
 // func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15467,25 +17547,25 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1219
+	BHS chunk1282
 	CMP $16, R2
-	BHS chunk1220
+	BHS chunk1283
 	CMP $8, R2
-	BHS chunk1221
+	BHS chunk1284
 	RET
-chunk1219:
-group1222:
+chunk1282:
+group1285:
 	MOVD R3, R11
-row1223:
+row1286:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1224:
+chunks1287:
 	CMP $32, R22
-	BLO tail1226
-body1225:
+	BLO tail1289
+body1288:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15500,9 +17580,9 @@ body1225:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1224
-tail1226:
-	CBZ R22, rowdone1227
+	B chunks1287
+tail1289:
+	CBZ R22, rowdone1290
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15512,30 +17592,30 @@ tail1226:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1225
-rowdone1227:
+	B body1288
+rowdone1290:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1223
+	BNE row1286
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1222
+	BNE group1285
 	RET
-chunk1220:
-group1228:
+chunk1283:
+group1291:
 	MOVD R3, R11
-row1229:
+row1292:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1230:
+chunks1293:
 	CMP $16, R22
-	BLO tail1232
-body1231:
+	BLO tail1295
+body1294:
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15545,9 +17625,9 @@ body1231:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1230
-tail1232:
-	CBZ R22, rowdone1233
+	B chunks1293
+tail1295:
+	CBZ R22, rowdone1296
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15557,30 +17637,30 @@ tail1232:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1231
-rowdone1233:
+	B body1294
+rowdone1296:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1229
+	BNE row1292
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1228
+	BNE group1291
 	RET
-chunk1221:
-group1234:
+chunk1284:
+group1297:
 	MOVD R3, R11
-row1235:
+row1298:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1236:
+chunks1299:
 	CMP $8, R22
-	BLO tail1238
-body1237:
+	BLO tail1301
+body1300:
 	VLD3 (R21), [V0.S2, V1.S2, V2.S2]
 	FMOVD F0, 0(R12)
 	FMOVD F1, 0(R13)
@@ -15590,9 +17670,9 @@ body1237:
 	ADD $8, R14, R14
 	ADD $24, R21, R21
 	SUB $8, R22, R22
-	B chunks1236
-tail1238:
-	CBZ R22, rowdone1239
+	B chunks1299
+tail1301:
+	CBZ R22, rowdone1302
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15602,16 +17682,16 @@ tail1238:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1237
-rowdone1239:
+	B body1300
+rowdone1302:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1235
+	BNE row1298
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1234
+	BNE group1297
 	RET
 
 // func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15632,23 +17712,23 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1240
+	BHS chunk1303
 	CMP $16, R2
-	BHS chunk1241
+	BHS chunk1304
 	RET
-chunk1240:
-group1242:
+chunk1303:
+group1305:
 	MOVD R3, R11
-row1243:
+row1306:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1244:
+chunks1307:
 	CMP $32, R22
-	BLO tail1246
-body1245:
+	BLO tail1309
+body1308:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15663,9 +17743,9 @@ body1245:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1244
-tail1246:
-	CBZ R22, rowdone1247
+	B chunks1307
+tail1309:
+	CBZ R22, rowdone1310
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15675,30 +17755,30 @@ tail1246:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1245
-rowdone1247:
+	B body1308
+rowdone1310:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1243
+	BNE row1306
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1242
+	BNE group1305
 	RET
-chunk1241:
-group1248:
+chunk1304:
+group1311:
 	MOVD R3, R11
-row1249:
+row1312:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1250:
+chunks1313:
 	CMP $16, R22
-	BLO tail1252
-body1251:
+	BLO tail1315
+body1314:
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]
 	FMOVQ F0, 0(R12)
 	FMOVQ F1, 0(R13)
@@ -15708,9 +17788,9 @@ body1251:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1250
-tail1252:
-	CBZ R22, rowdone1253
+	B chunks1313
+tail1315:
+	CBZ R22, rowdone1316
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15720,16 +17800,16 @@ tail1252:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1251
-rowdone1253:
+	B body1314
+rowdone1316:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1249
+	BNE row1312
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1248
+	BNE group1311
 	RET
 
 // func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15750,23 +17830,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1254
+	BHS chunk1317
 	CMP $16, R2
-	BHS chunk1255
+	BHS chunk1318
 	RET
-chunk1254:
-group1256:
+chunk1317:
+group1319:
 	MOVD R3, R11
-row1257:
+row1320:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1258:
+chunks1321:
 	CMP $32, R22
-	BLO tail1260
-body1259:
+	BLO tail1323
+body1322:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -15778,9 +17858,9 @@ body1259:
 	ADD $32, R14, R14
 	ADD $96, R21, R21
 	SUB $32, R22, R22
-	B chunks1258
-tail1260:
-	CBZ R22, rowdone1261
+	B chunks1321
+tail1323:
+	CBZ R22, rowdone1324
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15790,30 +17870,30 @@ tail1260:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1259
-rowdone1261:
+	B body1322
+rowdone1324:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1257
+	BNE row1320
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1256
+	BNE group1319
 	RET
-chunk1255:
-group1262:
+chunk1318:
+group1325:
 	MOVD R3, R11
-row1263:
+row1326:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1264:
+chunks1327:
 	CMP $16, R22
-	BLO tail1266
-body1265:
+	BLO tail1329
+body1328:
 	FLDPQ 0(R21), (F0, F1)
 	FMOVQ 32(R21), F2
 	FMOVQ F0, 0(R12)
@@ -15824,9 +17904,9 @@ body1265:
 	ADD $16, R14, R14
 	ADD $48, R21, R21
 	SUB $16, R22, R22
-	B chunks1264
-tail1266:
-	CBZ R22, rowdone1267
+	B chunks1327
+tail1329:
+	CBZ R22, rowdone1330
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15836,16 +17916,16 @@ tail1266:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1265
-rowdone1267:
+	B body1328
+rowdone1330:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1263
+	BNE row1326
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1262
+	BNE group1325
 	RET
 
 // func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15866,41 +17946,41 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1268
+	BHS chunk1331
 	CMP $24, R2
-	BHS chunk1269
+	BHS chunk1332
 	RET
-chunk1268:
-	MOVD $mask554<>(SB), R24
+chunk1331:
+	MOVD $mask567<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask555<>(SB), R24
+	MOVD $mask568<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask556<>(SB), R24
+	MOVD $mask569<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask557<>(SB), R24
+	MOVD $mask570<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask558<>(SB), R24
+	MOVD $mask571<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask559<>(SB), R24
+	MOVD $mask572<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask560<>(SB), R24
+	MOVD $mask573<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask561<>(SB), R24
+	MOVD $mask574<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask562<>(SB), R24
+	MOVD $mask575<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1270:
+group1333:
 	MOVD R3, R11
-row1271:
+row1334:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1272:
+chunks1335:
 	CMP $36, R22
-	BLO tail1274
-body1273:
+	BLO tail1337
+body1336:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -15952,9 +18032,9 @@ body1273:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1272
-tail1274:
-	CBZ R22, rowdone1275
+	B chunks1335
+tail1337:
+	CBZ R22, rowdone1338
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -15964,44 +18044,44 @@ tail1274:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1273
-rowdone1275:
+	B body1336
+rowdone1338:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1271
+	BNE row1334
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1270
+	BNE group1333
 	RET
-chunk1269:
-	MOVD $mask554<>(SB), R24
+chunk1332:
+	MOVD $mask567<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask555<>(SB), R24
+	MOVD $mask568<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask556<>(SB), R24
+	MOVD $mask569<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask557<>(SB), R24
+	MOVD $mask570<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask563<>(SB), R24
+	MOVD $mask576<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask564<>(SB), R24
+	MOVD $mask577<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask98<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1276:
+group1339:
 	MOVD R3, R11
-row1277:
+row1340:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1278:
+chunks1341:
 	CMP $24, R22
-	BLO tail1280
-body1279:
+	BLO tail1343
+body1342:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16041,9 +18121,9 @@ body1279:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1278
-tail1280:
-	CBZ R22, rowdone1281
+	B chunks1341
+tail1343:
+	CBZ R22, rowdone1344
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16053,16 +18133,16 @@ tail1280:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1279
-rowdone1281:
+	B body1342
+rowdone1344:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1277
+	BNE row1340
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1276
+	BNE group1339
 	RET
 
 // func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16083,18 +18163,18 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1282
+	BHS chunk1345
 	CMP $24, R2
-	BHS chunk1283
+	BHS chunk1346
 	RET
-chunk1282:
+chunk1345:
 	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -16104,7 +18184,7 @@ chunk1282:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask106<>(SB), R24
 	VLD1 (R24), [V22.B16]
@@ -16112,18 +18192,18 @@ chunk1282:
 	VLD1 (R24), [V21.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1284:
+group1347:
 	MOVD R3, R11
-row1285:
+row1348:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1286:
+chunks1349:
 	CMP $36, R22
-	BLO tail1288
-body1287:
+	BLO tail1351
+body1350:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16182,9 +18262,9 @@ body1287:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1286
-tail1288:
-	CBZ R22, rowdone1289
+	B chunks1349
+tail1351:
+	CBZ R22, rowdone1352
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16194,44 +18274,44 @@ tail1288:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1287
-rowdone1289:
+	B body1350
+rowdone1352:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1285
+	BNE row1348
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1284
+	BNE group1347
 	RET
-chunk1283:
+chunk1346:
 	MOVD $mask99<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask1<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask566<>(SB), R24
+	MOVD $mask579<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1290:
+group1353:
 	MOVD R3, R11
-row1291:
+row1354:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1292:
+chunks1355:
 	CMP $24, R22
-	BLO tail1294
-body1293:
+	BLO tail1357
+body1356:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -16271,9 +18351,9 @@ body1293:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1292
-tail1294:
-	CBZ R22, rowdone1295
+	B chunks1355
+tail1357:
+	CBZ R22, rowdone1358
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16283,16 +18363,16 @@ tail1294:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1293
-rowdone1295:
+	B body1356
+rowdone1358:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1291
+	BNE row1354
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1290
+	BNE group1353
 	RET
 
 // func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16313,9 +18393,9 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1296
+	BHS chunk1359
 	RET
-chunk1296:
+chunk1359:
 	MOVD $mask114<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask115<>(SB), R24
@@ -16328,24 +18408,24 @@ chunk1296:
 	VLD1 (R24), [V27.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask567<>(SB), R24
+	MOVD $mask580<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask568<>(SB), R24
+	MOVD $mask581<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1297:
+group1360:
 	MOVD R3, R11
-row1298:
+row1361:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1299:
+chunks1362:
 	CMP $36, R22
-	BLO tail1301
-body1300:
+	BLO tail1364
+body1363:
 	FMOVQ 0(R21), F0
 	FMOVQ 9(R21), F1
 	FMOVQ 18(R21), F2
@@ -16391,9 +18471,9 @@ body1300:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1299
-tail1301:
-	CBZ R22, rowdone1302
+	B chunks1362
+tail1364:
+	CBZ R22, rowdone1365
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16403,16 +18483,16 @@ tail1301:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1300
-rowdone1302:
+	B body1363
+rowdone1365:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1298
+	BNE row1361
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1297
+	BNE group1360
 	RET
 
 // func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16433,11 +18513,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1303
+	BHS chunk1366
 	CMP $24, R2
-	BHS chunk1304
+	BHS chunk1367
 	RET
-chunk1303:
+chunk1366:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16452,18 +18532,18 @@ chunk1303:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1305:
+group1368:
 	MOVD R3, R11
-row1306:
+row1369:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1307:
+chunks1370:
 	CMP $36, R22
-	BLO tail1309
-body1308:
+	BLO tail1372
+body1371:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16503,9 +18583,9 @@ body1308:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1307
-tail1309:
-	CBZ R22, rowdone1310
+	B chunks1370
+tail1372:
+	CBZ R22, rowdone1373
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16515,18 +18595,18 @@ tail1309:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1308
-rowdone1310:
+	B body1371
+rowdone1373:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1306
+	BNE row1369
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1305
+	BNE group1368
 	RET
-chunk1304:
+chunk1367:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -16537,18 +18617,18 @@ chunk1304:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1311:
+group1374:
 	MOVD R3, R11
-row1312:
+row1375:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1313:
+chunks1376:
 	CMP $24, R22
-	BLO tail1315
-body1314:
+	BLO tail1378
+body1377:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -16577,9 +18657,9 @@ body1314:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1313
-tail1315:
-	CBZ R22, rowdone1316
+	B chunks1376
+tail1378:
+	CBZ R22, rowdone1379
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16589,16 +18669,16 @@ tail1315:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1314
-rowdone1316:
+	B body1377
+rowdone1379:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1312
+	BNE row1375
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1311
+	BNE group1374
 	RET
 
 // func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16619,47 +18699,47 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1317
+	BHS chunk1380
 	CMP $24, R2
-	BHS chunk1318
+	BHS chunk1381
 	RET
-chunk1317:
-	MOVD $mask569<>(SB), R24
+chunk1380:
+	MOVD $mask582<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask570<>(SB), R24
+	MOVD $mask583<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask571<>(SB), R24
+	MOVD $mask584<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask572<>(SB), R24
+	MOVD $mask585<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask573<>(SB), R24
+	MOVD $mask586<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask574<>(SB), R24
+	MOVD $mask587<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask575<>(SB), R24
+	MOVD $mask588<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask576<>(SB), R24
+	MOVD $mask589<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask577<>(SB), R24
+	MOVD $mask590<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask578<>(SB), R24
+	MOVD $mask591<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask579<>(SB), R24
+	MOVD $mask592<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask580<>(SB), R24
+	MOVD $mask593<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1319:
+group1382:
 	MOVD R3, R11
-row1320:
+row1383:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1321:
+chunks1384:
 	CMP $36, R22
-	BLO tail1323
-body1322:
+	BLO tail1386
+body1385:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16719,9 +18799,9 @@ body1322:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1321
-tail1323:
-	CBZ R22, rowdone1324
+	B chunks1384
+tail1386:
+	CBZ R22, rowdone1387
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16731,44 +18811,44 @@ tail1323:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1322
-rowdone1324:
+	B body1385
+rowdone1387:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1320
+	BNE row1383
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1319
+	BNE group1382
 	RET
-chunk1318:
-	MOVD $mask569<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask570<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask571<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask572<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask573<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask581<>(SB), R24
-	VLD1 (R24), [V26.B16]
+chunk1381:
 	MOVD $mask582<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask583<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask584<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask585<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask586<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask594<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask595<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1325:
+group1388:
 	MOVD R3, R11
-row1326:
+row1389:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1327:
+chunks1390:
 	CMP $24, R22
-	BLO tail1329
-body1328:
+	BLO tail1392
+body1391:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -16809,9 +18889,9 @@ body1328:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1327
-tail1329:
-	CBZ R22, rowdone1330
+	B chunks1390
+tail1392:
+	CBZ R22, rowdone1393
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16821,16 +18901,16 @@ tail1329:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1328
-rowdone1330:
+	B body1391
+rowdone1393:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1326
+	BNE row1389
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1325
+	BNE group1388
 	RET
 
 // func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -16851,51 +18931,51 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1331
+	BHS chunk1394
 	CMP $24, R2
-	BHS chunk1332
+	BHS chunk1395
 	RET
-chunk1331:
-	MOVD $mask583<>(SB), R24
+chunk1394:
+	MOVD $mask596<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask584<>(SB), R24
+	MOVD $mask597<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask585<>(SB), R24
+	MOVD $mask598<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask586<>(SB), R24
+	MOVD $mask599<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask587<>(SB), R24
+	MOVD $mask600<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask588<>(SB), R24
+	MOVD $mask601<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask495<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask589<>(SB), R24
+	MOVD $mask602<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask505<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask590<>(SB), R24
+	MOVD $mask603<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask508<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1333:
+group1396:
 	MOVD R3, R11
-row1334:
+row1397:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1335:
+chunks1398:
 	CMP $36, R22
-	BLO tail1337
-body1336:
+	BLO tail1400
+body1399:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -16966,9 +19046,9 @@ body1336:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1335
-tail1337:
-	CBZ R22, rowdone1338
+	B chunks1398
+tail1400:
+	CBZ R22, rowdone1401
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -16978,50 +19058,50 @@ tail1337:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1336
-rowdone1338:
+	B body1399
+rowdone1401:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1334
+	BNE row1397
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1333
+	BNE group1396
 	RET
-chunk1332:
-	MOVD $mask583<>(SB), R24
+chunk1395:
+	MOVD $mask596<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask584<>(SB), R24
+	MOVD $mask597<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask585<>(SB), R24
+	MOVD $mask598<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask586<>(SB), R24
+	MOVD $mask599<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask591<>(SB), R24
+	MOVD $mask604<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask592<>(SB), R24
+	MOVD $mask605<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1339:
+group1402:
 	MOVD R3, R11
-row1340:
+row1403:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1341:
+chunks1404:
 	CMP $24, R22
-	BLO tail1343
-body1342:
+	BLO tail1406
+body1405:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 12(R21), F2
@@ -17065,9 +19145,9 @@ body1342:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1341
-tail1343:
-	CBZ R22, rowdone1344
+	B chunks1404
+tail1406:
+	CBZ R22, rowdone1407
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17077,16 +19157,16 @@ tail1343:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1342
-rowdone1344:
+	B body1405
+rowdone1407:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1340
+	BNE row1403
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1339
+	BNE group1402
 	RET
 
 // func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17107,14 +19187,14 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1345
+	BHS chunk1408
 	CMP $24, R2
-	BHS chunk1346
+	BHS chunk1409
 	RET
-chunk1345:
-	MOVD $mask526<>(SB), R24
+chunk1408:
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
@@ -17126,20 +19206,20 @@ chunk1345:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask528<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V24.B16]
-group1347:
+group1410:
 	MOVD R3, R11
-row1348:
+row1411:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1349:
+chunks1412:
 	CMP $48, R22
-	BLO tail1351
-body1350:
+	BLO tail1414
+body1413:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -17201,9 +19281,9 @@ body1350:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1349
-tail1351:
-	CBZ R22, rowdone1352
+	B chunks1412
+tail1414:
+	CBZ R22, rowdone1415
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17213,42 +19293,42 @@ tail1351:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1350
-rowdone1352:
+	B body1413
+rowdone1415:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1348
+	BNE row1411
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1347
+	BNE group1410
 	RET
-chunk1346:
-	MOVD $mask526<>(SB), R24
+chunk1409:
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask593<>(SB), R24
+	MOVD $mask606<>(SB), R24
 	VLD1 (R24), [V27.B16]
 	MOVD $mask283<>(SB), R24
 	VLD1 (R24), [V26.B16]
-group1353:
+group1416:
 	MOVD R3, R11
-row1354:
+row1417:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1355:
+chunks1418:
 	CMP $24, R22
-	BLO tail1357
-body1356:
+	BLO tail1420
+body1419:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17282,9 +19362,9 @@ body1356:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1355
-tail1357:
-	CBZ R22, rowdone1358
+	B chunks1418
+tail1420:
+	CBZ R22, rowdone1421
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17294,16 +19374,16 @@ tail1357:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1356
-rowdone1358:
+	B body1419
+rowdone1421:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1354
+	BNE row1417
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1353
+	BNE group1416
 	RET
 
 // func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17324,27 +19404,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1359
+	BHS chunk1422
 	RET
-chunk1359:
+chunk1422:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1360:
+group1423:
 	MOVD R3, R11
-row1361:
+row1424:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1362:
+chunks1425:
 	CMP $48, R22
-	BLO tail1364
-body1363:
+	BLO tail1427
+body1426:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17391,9 +19471,9 @@ body1363:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1362
-tail1364:
-	CBZ R22, rowdone1365
+	B chunks1425
+tail1427:
+	CBZ R22, rowdone1428
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17403,16 +19483,16 @@ tail1364:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1363
-rowdone1365:
+	B body1426
+rowdone1428:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1361
+	BNE row1424
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1360
+	BNE group1423
 	RET
 
 // func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17433,47 +19513,47 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1366
+	BHS chunk1429
 	RET
-chunk1366:
-	MOVD $mask594<>(SB), R24
+chunk1429:
+	MOVD $mask607<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask595<>(SB), R24
+	MOVD $mask608<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask596<>(SB), R24
+	MOVD $mask609<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask572<>(SB), R24
+	MOVD $mask585<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask597<>(SB), R24
+	MOVD $mask610<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask598<>(SB), R24
+	MOVD $mask611<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask599<>(SB), R24
+	MOVD $mask612<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask600<>(SB), R24
+	MOVD $mask613<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask601<>(SB), R24
+	MOVD $mask614<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask602<>(SB), R24
+	MOVD $mask615<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask603<>(SB), R24
+	MOVD $mask616<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask604<>(SB), R24
+	MOVD $mask617<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask605<>(SB), R24
+	MOVD $mask618<>(SB), R24
 	VLD1 (R24), [V19.B16]
-group1367:
+group1430:
 	MOVD R3, R11
-row1368:
+row1431:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1369:
+chunks1432:
 	CMP $36, R22
-	BLO tail1371
-body1370:
+	BLO tail1434
+body1433:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17538,9 +19618,9 @@ body1370:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1369
-tail1371:
-	CBZ R22, rowdone1372
+	B chunks1432
+tail1434:
+	CBZ R22, rowdone1435
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17550,16 +19630,16 @@ tail1371:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1370
-rowdone1372:
+	B body1433
+rowdone1435:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1368
+	BNE row1431
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1367
+	BNE group1430
 	RET
 
 // func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17580,45 +19660,45 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1373
+	BHS chunk1436
 	RET
-chunk1373:
-	MOVD $mask606<>(SB), R24
+chunk1436:
+	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask607<>(SB), R24
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask608<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask565<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask609<>(SB), R24
+	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask610<>(SB), R24
+	MOVD $mask623<>(SB), R24
 	VLD1 (R24), [V26.B16]
 	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask495<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask611<>(SB), R24
+	MOVD $mask624<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask505<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask612<>(SB), R24
+	MOVD $mask625<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask508<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1374:
+group1437:
 	MOVD R3, R11
-row1375:
+row1438:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1376:
+chunks1439:
 	CMP $36, R22
-	BLO tail1378
-body1377:
+	BLO tail1441
+body1440:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -17683,9 +19763,9 @@ body1377:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1376
-tail1378:
-	CBZ R22, rowdone1379
+	B chunks1439
+tail1441:
+	CBZ R22, rowdone1442
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17695,16 +19775,16 @@ tail1378:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1377
-rowdone1379:
+	B body1440
+rowdone1442:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1375
+	BNE row1438
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1374
+	BNE group1437
 	RET
 
 // func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17725,10 +19805,10 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1380
+	BHS chunk1443
 	RET
-chunk1380:
-	MOVD $mask546<>(SB), R24
+chunk1443:
+	MOVD $mask559<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -17742,18 +19822,18 @@ chunk1380:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1381:
+group1444:
 	MOVD R3, R11
-row1382:
+row1445:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1383:
+chunks1446:
 	CMP $36, R22
-	BLO tail1385
-body1384:
+	BLO tail1448
+body1447:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 12(R21), F2
@@ -17804,9 +19884,9 @@ body1384:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1383
-tail1385:
-	CBZ R22, rowdone1386
+	B chunks1446
+tail1448:
+	CBZ R22, rowdone1449
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17816,16 +19896,16 @@ tail1385:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1384
-rowdone1386:
+	B body1447
+rowdone1449:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1382
+	BNE row1445
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1381
+	BNE group1444
 	RET
 
 // func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17846,27 +19926,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $72, R2
-	BHS chunk1387
+	BHS chunk1450
 	RET
-chunk1387:
+chunk1450:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1388:
+group1451:
 	MOVD R3, R11
-row1389:
+row1452:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1390:
+chunks1453:
 	CMP $72, R22
-	BLO tail1392
-body1391:
+	BLO tail1455
+body1454:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -17934,9 +20014,9 @@ body1391:
 	ADD $72, R14, R14
 	ADD $216, R21, R21
 	SUB $72, R22, R22
-	B chunks1390
-tail1392:
-	CBZ R22, rowdone1393
+	B chunks1453
+tail1455:
+	CBZ R22, rowdone1456
 	MOVD $72, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -17946,16 +20026,16 @@ tail1392:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $72, R22
-	B body1391
-rowdone1393:
+	B body1454
+rowdone1456:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1389
+	BNE row1452
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1388
+	BNE group1451
 	RET
 
 // func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -17976,51 +20056,51 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1394
+	BHS chunk1457
 	CMP $24, R2
-	BHS chunk1395
+	BHS chunk1458
 	RET
-chunk1394:
-	MOVD $mask613<>(SB), R24
+chunk1457:
+	MOVD $mask626<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask614<>(SB), R24
+	MOVD $mask627<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask615<>(SB), R24
+	MOVD $mask628<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask575<>(SB), R24
+	MOVD $mask588<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask616<>(SB), R24
+	MOVD $mask629<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask617<>(SB), R24
+	MOVD $mask630<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask618<>(SB), R24
+	MOVD $mask631<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask619<>(SB), R24
+	MOVD $mask632<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask572<>(SB), R24
+	MOVD $mask585<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask620<>(SB), R24
+	MOVD $mask633<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask621<>(SB), R24
+	MOVD $mask634<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask622<>(SB), R24
+	MOVD $mask635<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask623<>(SB), R24
+	MOVD $mask636<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask624<>(SB), R24
+	MOVD $mask637<>(SB), R24
 	VLD1 (R24), [V18.B16]
-group1396:
+group1459:
 	MOVD R3, R11
-row1397:
+row1460:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1398:
+chunks1461:
 	CMP $36, R22
-	BLO tail1400
-body1399:
+	BLO tail1463
+body1462:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18091,9 +20171,9 @@ body1399:
 	ADD $36, R14, R14
 	ADD $108, R21, R21
 	SUB $36, R22, R22
-	B chunks1398
-tail1400:
-	CBZ R22, rowdone1401
+	B chunks1461
+tail1463:
+	CBZ R22, rowdone1464
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18103,50 +20183,50 @@ tail1400:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1399
-rowdone1401:
+	B body1462
+rowdone1464:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1397
+	BNE row1460
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1396
+	BNE group1459
 	RET
-chunk1395:
-	MOVD $mask613<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask614<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask615<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask575<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask616<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask617<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask577<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask625<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask579<>(SB), R24
-	VLD1 (R24), [V23.B16]
+chunk1458:
 	MOVD $mask626<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask627<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask628<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask588<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask629<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask630<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask590<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask638<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask592<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask639<>(SB), R24
 	VLD1 (R24), [V22.B16]
-group1402:
+group1465:
 	MOVD R3, R11
-row1403:
+row1466:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1404:
+chunks1467:
 	CMP $24, R22
-	BLO tail1406
-body1405:
+	BLO tail1469
+body1468:
 	FMOVQ 0(R21), F0
 	FMOVQ 3(R21), F1
 	FMOVQ 6(R21), F2
@@ -18191,9 +20271,9 @@ body1405:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1404
-tail1406:
-	CBZ R22, rowdone1407
+	B chunks1467
+tail1469:
+	CBZ R22, rowdone1470
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18203,16 +20283,16 @@ tail1406:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1405
-rowdone1407:
+	B body1468
+rowdone1470:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1403
+	BNE row1466
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1402
+	BNE group1465
 	RET
 
 // func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18233,18 +20313,18 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1408
+	BHS chunk1471
 	CMP $24, R2
-	BHS chunk1409
+	BHS chunk1472
 	RET
-chunk1408:
-	MOVD $mask627<>(SB), R24
+chunk1471:
+	MOVD $mask640<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask628<>(SB), R24
+	MOVD $mask641<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask629<>(SB), R24
+	MOVD $mask642<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask630<>(SB), R24
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -18252,7 +20332,7 @@ chunk1408:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask631<>(SB), R24
+	MOVD $mask644<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V23.B16]
@@ -18260,26 +20340,26 @@ chunk1408:
 	VLD1 (R24), [V22.B16]
 	MOVD $mask260<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask632<>(SB), R24
+	MOVD $mask645<>(SB), R24
 	VLD1 (R24), [V19.B16]
 	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask646<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1410:
+group1473:
 	MOVD R3, R11
-row1411:
+row1474:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1412:
+chunks1475:
 	CMP $48, R22
-	BLO tail1414
-body1413:
+	BLO tail1477
+body1476:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18380,9 +20460,9 @@ body1413:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1412
-tail1414:
-	CBZ R22, rowdone1415
+	B chunks1475
+tail1477:
+	CBZ R22, rowdone1478
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18392,25 +20472,25 @@ tail1414:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1413
-rowdone1415:
+	B body1476
+rowdone1478:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1411
+	BNE row1474
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1410
+	BNE group1473
 	RET
-chunk1409:
-	MOVD $mask627<>(SB), R24
+chunk1472:
+	MOVD $mask640<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask628<>(SB), R24
+	MOVD $mask641<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask629<>(SB), R24
+	MOVD $mask642<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask630<>(SB), R24
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask116<>(SB), R24
 	VLD1 (R24), [V27.B16]
@@ -18420,26 +20500,26 @@ chunk1409:
 	VLD1 (R24), [V25.B16]
 	MOVD $mask429<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask647<>(SB), R24
 	VLD1 (R24), [V23.B16]
 	MOVD $mask437<>(SB), R24
 	VLD1 (R24), [V22.B16]
-	MOVD $mask635<>(SB), R24
+	MOVD $mask648<>(SB), R24
 	VLD1 (R24), [V21.B16]
 	MOVD $mask280<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1416:
+group1479:
 	MOVD R3, R11
-row1417:
+row1480:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1418:
+chunks1481:
 	CMP $24, R22
-	BLO tail1420
-body1419:
+	BLO tail1483
+body1482:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 18(R21), F1
@@ -18495,9 +20575,9 @@ body1419:
 	ADD $24, R14, R14
 	ADD $72, R21, R21
 	SUB $24, R22, R22
-	B chunks1418
-tail1420:
-	CBZ R22, rowdone1421
+	B chunks1481
+tail1483:
+	CBZ R22, rowdone1484
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18507,16 +20587,16 @@ tail1420:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1419
-rowdone1421:
+	B body1482
+rowdone1484:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1417
+	BNE row1480
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1416
+	BNE group1479
 	RET
 
 // func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18537,9 +20617,9 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1422
+	BHS chunk1485
 	RET
-chunk1422:
+chunk1485:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -18554,18 +20634,18 @@ chunk1422:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1423:
+group1486:
 	MOVD R3, R11
-row1424:
+row1487:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1425:
+chunks1488:
 	CMP $48, R22
-	BLO tail1427
-body1426:
+	BLO tail1490
+body1489:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 36(R21), F1
@@ -18649,9 +20729,9 @@ body1426:
 	ADD $48, R14, R14
 	ADD $144, R21, R21
 	SUB $48, R22, R22
-	B chunks1425
-tail1427:
-	CBZ R22, rowdone1428
+	B chunks1488
+tail1490:
+	CBZ R22, rowdone1491
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18661,16 +20741,173 @@ tail1427:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1426
-rowdone1428:
+	B body1489
+rowdone1491:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1424
+	BNE row1487
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1423
+	BNE group1486
+	RET
+
+// func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $96, R2
+	BHS chunk1492
+	RET
+chunk1492:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1493:
+	MOVD R3, R11
+row1494:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1495:
+	CMP $96, R22
+	BLO tail1497
+body1496:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 144(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 152(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 88(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R12)
+	FMOVQ 160(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R12)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 168(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 176(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 248(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R13)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R13)
+	FMOVQ 184(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R13)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 120(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 192(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 264(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 200(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R14)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 136(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 64(R14)
+	FMOVQ 208(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R14)
+	ADD $96, R12, R12
+	ADD $96, R13, R13
+	ADD $96, R14, R14
+	ADD $288, R21, R21
+	SUB $96, R22, R22
+	B chunks1495
+tail1497:
+	CBZ R22, rowdone1498
+	MOVD $96, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	MOVD $3, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $96, R22
+	B body1496
+rowdone1498:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1494
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1493
 	RET
 
 // func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18691,26 +20928,26 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1429
+	BHS chunk1499
 	CMP $16, R2
-	BHS chunk1430
+	BHS chunk1500
 	CMP $8, R2
-	BHS chunk1431
+	BHS chunk1501
 	RET
-chunk1429:
-group1432:
+chunk1499:
+group1502:
 	MOVD R3, R11
-row1433:
+row1503:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1434:
+chunks1504:
 	CMP $32, R22
-	BLO tail1436
-body1435:
+	BLO tail1506
+body1505:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18741,9 +20978,9 @@ body1435:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1434
-tail1436:
-	CBZ R22, rowdone1437
+	B chunks1504
+tail1506:
+	CBZ R22, rowdone1507
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18754,31 +20991,31 @@ tail1436:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1435
-rowdone1437:
+	B body1505
+rowdone1507:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1433
+	BNE row1503
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1432
+	BNE group1502
 	RET
-chunk1430:
-group1438:
+chunk1500:
+group1508:
 	MOVD R3, R11
-row1439:
+row1509:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1440:
+chunks1510:
 	CMP $16, R22
-	BLO tail1442
-body1441:
+	BLO tail1512
+body1511:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.B16, V0.B16, V4.B16
@@ -18799,9 +21036,9 @@ body1441:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1440
-tail1442:
-	CBZ R22, rowdone1443
+	B chunks1510
+tail1512:
+	CBZ R22, rowdone1513
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18812,31 +21049,31 @@ tail1442:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1441
-rowdone1443:
+	B body1511
+rowdone1513:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1439
+	BNE row1509
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1438
+	BNE group1508
 	RET
-chunk1431:
-group1444:
+chunk1501:
+group1514:
 	MOVD R3, R11
-row1445:
+row1515:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1446:
+chunks1516:
 	CMP $8, R22
-	BLO tail1448
-body1447:
+	BLO tail1518
+body1517:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.B16, V0.B16, V2.B16
 	VUZP2 V1.B16, V0.B16, V1.B16
@@ -18854,9 +21091,9 @@ body1447:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1446
-tail1448:
-	CBZ R22, rowdone1449
+	B chunks1516
+tail1518:
+	CBZ R22, rowdone1519
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18867,16 +21104,16 @@ tail1448:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1447
-rowdone1449:
+	B body1517
+rowdone1519:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1445
+	BNE row1515
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1444
+	BNE group1514
 	RET
 
 // func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -18897,26 +21134,26 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1450
+	BHS chunk1520
 	CMP $16, R2
-	BHS chunk1451
+	BHS chunk1521
 	CMP $8, R2
-	BHS chunk1452
+	BHS chunk1522
 	RET
-chunk1450:
-group1453:
+chunk1520:
+group1523:
 	MOVD R3, R11
-row1454:
+row1524:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1455:
+chunks1525:
 	CMP $32, R22
-	BLO tail1457
-body1456:
+	BLO tail1527
+body1526:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -18947,9 +21184,9 @@ body1456:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1455
-tail1457:
-	CBZ R22, rowdone1458
+	B chunks1525
+tail1527:
+	CBZ R22, rowdone1528
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -18960,31 +21197,31 @@ tail1457:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1456
-rowdone1458:
+	B body1526
+rowdone1528:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1454
+	BNE row1524
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1453
+	BNE group1523
 	RET
-chunk1451:
-group1459:
+chunk1521:
+group1529:
 	MOVD R3, R11
-row1460:
+row1530:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1461:
+chunks1531:
 	CMP $16, R22
-	BLO tail1463
-body1462:
+	BLO tail1533
+body1532:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.H8, V0.H8, V4.H8
@@ -19005,9 +21242,9 @@ body1462:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1461
-tail1463:
-	CBZ R22, rowdone1464
+	B chunks1531
+tail1533:
+	CBZ R22, rowdone1534
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19018,31 +21255,31 @@ tail1463:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1462
-rowdone1464:
+	B body1532
+rowdone1534:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1460
+	BNE row1530
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1459
+	BNE group1529
 	RET
-chunk1452:
-group1465:
+chunk1522:
+group1535:
 	MOVD R3, R11
-row1466:
+row1536:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1467:
+chunks1537:
 	CMP $8, R22
-	BLO tail1469
-body1468:
+	BLO tail1539
+body1538:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.H8, V0.H8, V2.H8
 	VUZP2 V1.H8, V0.H8, V1.H8
@@ -19060,9 +21297,9 @@ body1468:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1467
-tail1469:
-	CBZ R22, rowdone1470
+	B chunks1537
+tail1539:
+	CBZ R22, rowdone1540
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19073,16 +21310,16 @@ tail1469:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1468
-rowdone1470:
+	B body1538
+rowdone1540:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1466
+	BNE row1536
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1465
+	BNE group1535
 	RET
 
 // func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19103,26 +21340,26 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1471
+	BHS chunk1541
 	CMP $16, R2
-	BHS chunk1472
+	BHS chunk1542
 	CMP $8, R2
-	BHS chunk1473
+	BHS chunk1543
 	RET
-chunk1471:
-group1474:
+chunk1541:
+group1544:
 	MOVD R3, R11
-row1475:
+row1545:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1476:
+chunks1546:
 	CMP $32, R22
-	BLO tail1478
-body1477:
+	BLO tail1548
+body1547:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19153,9 +21390,9 @@ body1477:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1476
-tail1478:
-	CBZ R22, rowdone1479
+	B chunks1546
+tail1548:
+	CBZ R22, rowdone1549
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19166,31 +21403,31 @@ tail1478:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1477
-rowdone1479:
+	B body1547
+rowdone1549:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1475
+	BNE row1545
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1474
+	BNE group1544
 	RET
-chunk1472:
-group1480:
+chunk1542:
+group1550:
 	MOVD R3, R11
-row1481:
+row1551:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1482:
+chunks1552:
 	CMP $16, R22
-	BLO tail1484
-body1483:
+	BLO tail1554
+body1553:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.S4, V0.S4, V4.S4
@@ -19211,9 +21448,9 @@ body1483:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1482
-tail1484:
-	CBZ R22, rowdone1485
+	B chunks1552
+tail1554:
+	CBZ R22, rowdone1555
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19224,31 +21461,31 @@ tail1484:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1483
-rowdone1485:
+	B body1553
+rowdone1555:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1481
+	BNE row1551
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1480
+	BNE group1550
 	RET
-chunk1473:
-group1486:
+chunk1543:
+group1556:
 	MOVD R3, R11
-row1487:
+row1557:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1488:
+chunks1558:
 	CMP $8, R22
-	BLO tail1490
-body1489:
+	BLO tail1560
+body1559:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.S4, V0.S4, V2.S4
 	VUZP2 V1.S4, V0.S4, V1.S4
@@ -19266,9 +21503,9 @@ body1489:
 	ADD $8, R15, R15
 	ADD $32, R21, R21
 	SUB $8, R22, R22
-	B chunks1488
-tail1490:
-	CBZ R22, rowdone1491
+	B chunks1558
+tail1560:
+	CBZ R22, rowdone1561
 	MOVD $8, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19279,16 +21516,16 @@ tail1490:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $8, R22
-	B body1489
-rowdone1491:
+	B body1559
+rowdone1561:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1487
+	BNE row1557
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1486
+	BNE group1556
 	RET
 
 // func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19309,24 +21546,24 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1492
+	BHS chunk1562
 	CMP $16, R2
-	BHS chunk1493
+	BHS chunk1563
 	RET
-chunk1492:
-group1494:
+chunk1562:
+group1564:
 	MOVD R3, R11
-row1495:
+row1565:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1496:
+chunks1566:
 	CMP $32, R22
-	BLO tail1498
-body1497:
+	BLO tail1568
+body1567:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19357,9 +21594,9 @@ body1497:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1496
-tail1498:
-	CBZ R22, rowdone1499
+	B chunks1566
+tail1568:
+	CBZ R22, rowdone1569
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19370,31 +21607,31 @@ tail1498:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1497
-rowdone1499:
+	B body1567
+rowdone1569:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1495
+	BNE row1565
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1494
+	BNE group1564
 	RET
-chunk1493:
-group1500:
+chunk1563:
+group1570:
 	MOVD R3, R11
-row1501:
+row1571:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1502:
+chunks1572:
 	CMP $16, R22
-	BLO tail1504
-body1503:
+	BLO tail1574
+body1573:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -19415,9 +21652,9 @@ body1503:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1502
-tail1504:
-	CBZ R22, rowdone1505
+	B chunks1572
+tail1574:
+	CBZ R22, rowdone1575
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19428,16 +21665,16 @@ tail1504:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1503
-rowdone1505:
+	B body1573
+rowdone1575:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1501
+	BNE row1571
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1500
+	BNE group1570
 	RET
 
 // func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19458,24 +21695,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1506
+	BHS chunk1576
 	CMP $16, R2
-	BHS chunk1507
+	BHS chunk1577
 	RET
-chunk1506:
-group1508:
+chunk1576:
+group1578:
 	MOVD R3, R11
-row1509:
+row1579:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1510:
+chunks1580:
 	CMP $32, R22
-	BLO tail1512
-body1511:
+	BLO tail1582
+body1581:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -19490,9 +21727,9 @@ body1511:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1510
-tail1512:
-	CBZ R22, rowdone1513
+	B chunks1580
+tail1582:
+	CBZ R22, rowdone1583
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19503,31 +21740,31 @@ tail1512:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1511
-rowdone1513:
+	B body1581
+rowdone1583:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1509
+	BNE row1579
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1508
+	BNE group1578
 	RET
-chunk1507:
-group1514:
+chunk1577:
+group1584:
 	MOVD R3, R11
-row1515:
+row1585:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1516:
+chunks1586:
 	CMP $16, R22
-	BLO tail1518
-body1517:
+	BLO tail1588
+body1587:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ F0, 0(R12)
@@ -19540,9 +21777,9 @@ body1517:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1516
-tail1518:
-	CBZ R22, rowdone1519
+	B chunks1586
+tail1588:
+	CBZ R22, rowdone1589
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19553,16 +21790,16 @@ tail1518:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1517
-rowdone1519:
+	B body1587
+rowdone1589:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1515
+	BNE row1585
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1514
+	BNE group1584
 	RET
 
 // func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19583,11 +21820,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1520
+	BHS chunk1590
 	CMP $24, R2
-	BHS chunk1521
+	BHS chunk1591
 	RET
-chunk1520:
+chunk1590:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19602,19 +21839,19 @@ chunk1520:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask23<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1522:
+group1592:
 	MOVD R3, R11
-row1523:
+row1593:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1524:
+chunks1594:
 	CMP $36, R22
-	BLO tail1526
-body1525:
+	BLO tail1596
+body1595:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19667,9 +21904,9 @@ body1525:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1524
-tail1526:
-	CBZ R22, rowdone1527
+	B chunks1594
+tail1596:
+	CBZ R22, rowdone1597
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19680,18 +21917,18 @@ tail1526:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1525
-rowdone1527:
+	B body1595
+rowdone1597:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1523
+	BNE row1593
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1522
+	BNE group1592
 	RET
-chunk1521:
+chunk1591:
 	MOVD $mask13<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask14<>(SB), R24
@@ -19702,19 +21939,19 @@ chunk1521:
 	VLD1 (R24), [V28.B16]
 	MOVD $mask21<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1528:
+group1598:
 	MOVD R3, R11
-row1529:
+row1599:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1530:
+chunks1600:
 	CMP $24, R22
-	BLO tail1532
-body1531:
+	BLO tail1602
+body1601:
 	FMOVQ 0(R21), F0
 	FMOVQ 12(R21), F1
 	FMOVQ 24(R21), F2
@@ -19752,9 +21989,9 @@ body1531:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1530
-tail1532:
-	CBZ R22, rowdone1533
+	B chunks1600
+tail1602:
+	CBZ R22, rowdone1603
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19765,16 +22002,16 @@ tail1532:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1531
-rowdone1533:
+	B body1601
+rowdone1603:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1529
+	BNE row1599
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1528
+	BNE group1598
 	RET
 
 // func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -19795,38 +22032,38 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1534
+	BHS chunk1604
 	CMP $16, R2
-	BHS chunk1535
+	BHS chunk1605
 	RET
-chunk1534:
-	MOVD $mask636<>(SB), R24
+chunk1604:
+	MOVD $mask649<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask637<>(SB), R24
+	MOVD $mask650<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask638<>(SB), R24
+	MOVD $mask651<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask639<>(SB), R24
+	MOVD $mask652<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask640<>(SB), R24
+	MOVD $mask653<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask641<>(SB), R24
+	MOVD $mask654<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask642<>(SB), R24
+	MOVD $mask655<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1536:
+group1606:
 	MOVD R3, R11
-row1537:
+row1607:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1538:
+chunks1608:
 	CMP $32, R22
-	BLO tail1540
-body1539:
+	BLO tail1610
+body1609:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -19902,9 +22139,9 @@ body1539:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1538
-tail1540:
-	CBZ R22, rowdone1541
+	B chunks1608
+tail1610:
+	CBZ R22, rowdone1611
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -19915,45 +22152,45 @@ tail1540:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1539
-rowdone1541:
+	B body1609
+rowdone1611:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1537
+	BNE row1607
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1536
+	BNE group1606
 	RET
-chunk1535:
-	MOVD $mask636<>(SB), R24
+chunk1605:
+	MOVD $mask649<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask637<>(SB), R24
+	MOVD $mask650<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask638<>(SB), R24
+	MOVD $mask651<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask639<>(SB), R24
+	MOVD $mask652<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask640<>(SB), R24
+	MOVD $mask653<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask641<>(SB), R24
+	MOVD $mask654<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask642<>(SB), R24
+	MOVD $mask655<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1542:
+group1612:
 	MOVD R3, R11
-row1543:
+row1613:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1544:
+chunks1614:
 	CMP $16, R22
-	BLO tail1546
-body1545:
+	BLO tail1616
+body1615:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -19993,9 +22230,9 @@ body1545:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1544
-tail1546:
-	CBZ R22, rowdone1547
+	B chunks1614
+tail1616:
+	CBZ R22, rowdone1617
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20006,16 +22243,16 @@ tail1546:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1545
-rowdone1547:
+	B body1615
+rowdone1617:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1543
+	BNE row1613
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1542
+	BNE group1612
 	RET
 
 // func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20036,30 +22273,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1548
+	BHS chunk1618
 	CMP $16, R2
-	BHS chunk1549
+	BHS chunk1619
 	RET
-chunk1548:
-	MOVD $mask643<>(SB), R24
+chunk1618:
+	MOVD $mask656<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask644<>(SB), R24
+	MOVD $mask657<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask645<>(SB), R24
+	MOVD $mask658<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1550:
+group1620:
 	MOVD R3, R11
-row1551:
+row1621:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1552:
+chunks1622:
 	CMP $32, R22
-	BLO tail1554
-body1553:
+	BLO tail1624
+body1623:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20101,9 +22338,9 @@ body1553:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1552
-tail1554:
-	CBZ R22, rowdone1555
+	B chunks1622
+tail1624:
+	CBZ R22, rowdone1625
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20114,37 +22351,37 @@ tail1554:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1553
-rowdone1555:
+	B body1623
+rowdone1625:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1551
+	BNE row1621
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1550
+	BNE group1620
 	RET
-chunk1549:
-	MOVD $mask643<>(SB), R24
+chunk1619:
+	MOVD $mask656<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask644<>(SB), R24
+	MOVD $mask657<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask645<>(SB), R24
+	MOVD $mask658<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1556:
+group1626:
 	MOVD R3, R11
-row1557:
+row1627:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1558:
+chunks1628:
 	CMP $16, R22
-	BLO tail1560
-body1559:
+	BLO tail1630
+body1629:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20170,9 +22407,9 @@ body1559:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1558
-tail1560:
-	CBZ R22, rowdone1561
+	B chunks1628
+tail1630:
+	CBZ R22, rowdone1631
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20183,16 +22420,16 @@ tail1560:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1559
-rowdone1561:
+	B body1629
+rowdone1631:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1557
+	BNE row1627
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1556
+	BNE group1626
 	RET
 
 // func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20213,28 +22450,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1562
+	BHS chunk1632
 	RET
-chunk1562:
-	MOVD $mask526<>(SB), R24
+chunk1632:
+	MOVD $mask539<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask527<>(SB), R24
+	MOVD $mask540<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask528<>(SB), R24
+	MOVD $mask541<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1563:
+group1633:
 	MOVD R3, R11
-row1564:
+row1634:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1565:
+chunks1635:
 	CMP $32, R22
-	BLO tail1567
-body1566:
+	BLO tail1637
+body1636:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -20276,9 +22513,9 @@ body1566:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1565
-tail1567:
-	CBZ R22, rowdone1568
+	B chunks1635
+tail1637:
+	CBZ R22, rowdone1638
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20289,16 +22526,16 @@ tail1567:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1566
-rowdone1568:
+	B body1636
+rowdone1638:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1564
+	BNE row1634
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1563
+	BNE group1633
 	RET
 
 // func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20319,28 +22556,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1569
+	BHS chunk1639
 	RET
-chunk1569:
+chunk1639:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V30.B16]
 	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1570:
+group1640:
 	MOVD R3, R11
-row1571:
+row1641:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1572:
+chunks1642:
 	CMP $64, R22
-	BLO tail1574
-body1573:
+	BLO tail1644
+body1643:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -20426,9 +22663,9 @@ body1573:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1572
-tail1574:
-	CBZ R22, rowdone1575
+	B chunks1642
+tail1644:
+	CBZ R22, rowdone1645
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20439,16 +22676,16 @@ tail1574:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1573
-rowdone1575:
+	B body1643
+rowdone1645:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1571
+	BNE row1641
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1570
+	BNE group1640
 	RET
 
 // func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20469,58 +22706,58 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $36, R2
-	BHS chunk1576
+	BHS chunk1646
 	CMP $24, R2
-	BHS chunk1577
+	BHS chunk1647
 	RET
-chunk1576:
-	MOVD $mask646<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	MOVD $mask647<>(SB), R24
-	VLD1 (R24), [V30.B16]
-	MOVD $mask648<>(SB), R24
-	VLD1 (R24), [V29.B16]
-	MOVD $mask649<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask650<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask531<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask651<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask652<>(SB), R24
-	VLD1 (R24), [V24.B16]
-	MOVD $mask653<>(SB), R24
-	VLD1 (R24), [V23.B16]
-	MOVD $mask654<>(SB), R24
-	VLD1 (R24), [V22.B16]
-	MOVD $mask655<>(SB), R24
-	VLD1 (R24), [V21.B16]
-	MOVD $mask656<>(SB), R24
-	VLD1 (R24), [V20.B16]
-	MOVD $mask657<>(SB), R24
-	VLD1 (R24), [V19.B16]
-	MOVD $mask658<>(SB), R24
-	VLD1 (R24), [V18.B16]
+chunk1646:
 	MOVD $mask659<>(SB), R24
-	VLD1 (R24), [V17.B16]
+	VLD1 (R24), [V31.B16]
 	MOVD $mask660<>(SB), R24
-	VLD1 (R24), [V16.B16]
+	VLD1 (R24), [V30.B16]
 	MOVD $mask661<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask662<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask663<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask544<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask664<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask665<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask666<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask667<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask668<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask669<>(SB), R24
+	VLD1 (R24), [V20.B16]
+	MOVD $mask670<>(SB), R24
+	VLD1 (R24), [V19.B16]
+	MOVD $mask671<>(SB), R24
+	VLD1 (R24), [V18.B16]
+	MOVD $mask672<>(SB), R24
+	VLD1 (R24), [V17.B16]
+	MOVD $mask673<>(SB), R24
+	VLD1 (R24), [V16.B16]
+	MOVD $mask674<>(SB), R24
 	VLD1 (R24), [V15.B16]
-group1578:
+group1648:
 	MOVD R3, R11
-row1579:
+row1649:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1580:
+chunks1650:
 	CMP $36, R22
-	BLO tail1582
-body1581:
+	BLO tail1652
+body1651:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20648,9 +22885,9 @@ body1581:
 	ADD $36, R15, R15
 	ADD $144, R21, R21
 	SUB $36, R22, R22
-	B chunks1580
-tail1582:
-	CBZ R22, rowdone1583
+	B chunks1650
+tail1652:
+	CBZ R22, rowdone1653
 	MOVD $36, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20661,61 +22898,61 @@ tail1582:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $36, R22
-	B body1581
-rowdone1583:
+	B body1651
+rowdone1653:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1579
+	BNE row1649
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1578
+	BNE group1648
 	RET
-chunk1577:
-	MOVD $mask646<>(SB), R24
+chunk1647:
+	MOVD $mask659<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask647<>(SB), R24
+	MOVD $mask660<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask648<>(SB), R24
+	MOVD $mask661<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask649<>(SB), R24
-	VLD1 (R24), [V28.B16]
-	MOVD $mask650<>(SB), R24
-	VLD1 (R24), [V27.B16]
-	MOVD $mask531<>(SB), R24
-	VLD1 (R24), [V26.B16]
-	MOVD $mask651<>(SB), R24
-	VLD1 (R24), [V25.B16]
-	MOVD $mask652<>(SB), R24
-	VLD1 (R24), [V24.B16]
 	MOVD $mask662<>(SB), R24
-	VLD1 (R24), [V23.B16]
+	VLD1 (R24), [V28.B16]
 	MOVD $mask663<>(SB), R24
-	VLD1 (R24), [V22.B16]
+	VLD1 (R24), [V27.B16]
+	MOVD $mask544<>(SB), R24
+	VLD1 (R24), [V26.B16]
 	MOVD $mask664<>(SB), R24
-	VLD1 (R24), [V21.B16]
+	VLD1 (R24), [V25.B16]
 	MOVD $mask665<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask675<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask676<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask677<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask678<>(SB), R24
 	VLD1 (R24), [V20.B16]
-	MOVD $mask666<>(SB), R24
+	MOVD $mask679<>(SB), R24
 	VLD1 (R24), [V19.B16]
-	MOVD $mask667<>(SB), R24
+	MOVD $mask680<>(SB), R24
 	VLD1 (R24), [V18.B16]
-	MOVD $mask668<>(SB), R24
+	MOVD $mask681<>(SB), R24
 	VLD1 (R24), [V17.B16]
-group1584:
+group1654:
 	MOVD R3, R11
-row1585:
+row1655:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1586:
+chunks1656:
 	CMP $24, R22
-	BLO tail1588
-body1587:
+	BLO tail1658
+body1657:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -20795,9 +23032,9 @@ body1587:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1586
-tail1588:
-	CBZ R22, rowdone1589
+	B chunks1656
+tail1658:
+	CBZ R22, rowdone1659
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -20808,16 +23045,16 @@ tail1588:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1587
-rowdone1589:
+	B body1657
+rowdone1659:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1585
+	BNE row1655
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1584
+	BNE group1654
 	RET
 
 // func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -20838,48 +23075,48 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1590
+	BHS chunk1660
 	CMP $24, R2
-	BHS chunk1591
+	BHS chunk1661
 	RET
-chunk1590:
-	MOVD $mask606<>(SB), R24
+chunk1660:
+	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask607<>(SB), R24
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask608<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask669<>(SB), R24
+	MOVD $mask682<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask609<>(SB), R24
+	MOVD $mask622<>(SB), R24
 	VLD1 (R24), [V25.B16]
 	MOVD $mask250<>(SB), R24
 	VLD1 (R24), [V24.B16]
 	MOVD $mask256<>(SB), R24
 	VLD1 (R24), [V23.B16]
-	MOVD $mask670<>(SB), R24
+	MOVD $mask683<>(SB), R24
 	VLD1 (R24), [V22.B16]
 	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V21.B16]
-	MOVD $mask671<>(SB), R24
+	MOVD $mask684<>(SB), R24
 	VLD1 (R24), [V20.B16]
-group1592:
+group1662:
 	MOVD R3, R11
-row1593:
+row1663:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1594:
+chunks1664:
 	CMP $48, R22
-	BLO tail1596
-body1595:
+	BLO tail1666
+body1665:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -20991,9 +23228,9 @@ body1595:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1594
-tail1596:
-	CBZ R22, rowdone1597
+	B chunks1664
+tail1666:
+	CBZ R22, rowdone1667
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21004,49 +23241,49 @@ tail1596:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1595
-rowdone1597:
+	B body1665
+rowdone1667:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1593
+	BNE row1663
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1592
+	BNE group1662
 	RET
-chunk1591:
-	MOVD $mask606<>(SB), R24
+chunk1661:
+	MOVD $mask619<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask607<>(SB), R24
+	MOVD $mask620<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask608<>(SB), R24
+	MOVD $mask621<>(SB), R24
 	VLD1 (R24), [V29.B16]
 	MOVD $mask493<>(SB), R24
 	VLD1 (R24), [V28.B16]
 	MOVD $mask248<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask669<>(SB), R24
+	MOVD $mask682<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask672<>(SB), R24
+	MOVD $mask685<>(SB), R24
 	VLD1 (R24), [V25.B16]
-	MOVD $mask673<>(SB), R24
+	MOVD $mask686<>(SB), R24
 	VLD1 (R24), [V24.B16]
-	MOVD $mask674<>(SB), R24
+	MOVD $mask687<>(SB), R24
 	VLD1 (R24), [V23.B16]
-group1598:
+group1668:
 	MOVD R3, R11
-row1599:
+row1669:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1600:
+chunks1670:
 	CMP $24, R22
-	BLO tail1602
-body1601:
+	BLO tail1672
+body1671:
 	FMOVQ 0(R21), F0
 	FMOVQ 6(R21), F1
 	FMOVQ 8(R21), F2
@@ -21106,9 +23343,9 @@ body1601:
 	ADD $24, R15, R15
 	ADD $96, R21, R21
 	SUB $24, R22, R22
-	B chunks1600
-tail1602:
-	CBZ R22, rowdone1603
+	B chunks1670
+tail1672:
+	CBZ R22, rowdone1673
 	MOVD $24, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21119,16 +23356,16 @@ tail1602:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $24, R22
-	B body1601
-rowdone1603:
+	B body1671
+rowdone1673:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1599
+	BNE row1669
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1598
+	BNE group1668
 	RET
 
 // func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21149,10 +23386,10 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $48, R2
-	BHS chunk1604
+	BHS chunk1674
 	RET
-chunk1604:
-	MOVD $mask546<>(SB), R24
+chunk1674:
+	MOVD $mask559<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
 	VLD1 (R24), [V30.B16]
@@ -21160,21 +23397,21 @@ chunk1604:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask282<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask675<>(SB), R24
+	MOVD $mask688<>(SB), R24
 	VLD1 (R24), [V27.B16]
-group1605:
+group1675:
 	MOVD R3, R11
-row1606:
+row1676:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1607:
+chunks1677:
 	CMP $48, R22
-	BLO tail1609
-body1608:
+	BLO tail1679
+body1678:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21263,9 +23500,9 @@ body1608:
 	ADD $48, R15, R15
 	ADD $192, R21, R21
 	SUB $48, R22, R22
-	B chunks1607
-tail1609:
-	CBZ R22, rowdone1610
+	B chunks1677
+tail1679:
+	CBZ R22, rowdone1680
 	MOVD $48, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21276,16 +23513,206 @@ tail1609:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $48, R22
-	B body1608
-rowdone1610:
+	B body1678
+rowdone1680:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1606
+	BNE row1676
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1605
+	BNE group1675
+	RET
+
+// func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $96, R2
+	BHS chunk1681
+	RET
+chunk1681:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1682:
+	MOVD R3, R11
+row1683:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1684:
+	CMP $96, R22
+	BLO tail1686
+body1685:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 8(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 136(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 264(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R12)
+	FMOVQ 24(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R12)
+	FMOVQ 152(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 280(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R12)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 40(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 288(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 168(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 296(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R13)
+	FMOVQ 56(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 304(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R13)
+	FMOVQ 184(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 312(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R13)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 72(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 320(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 200(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 328(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R14)
+	FMOVQ 88(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 336(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R14)
+	FMOVQ 216(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 344(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R14)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 104(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 352(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 232(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 360(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R15)
+	FMOVQ 120(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 368(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R15)
+	FMOVQ 248(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R15)
+	ADD $96, R12, R12
+	ADD $96, R13, R13
+	ADD $96, R14, R14
+	ADD $96, R15, R15
+	ADD $384, R21, R21
+	SUB $96, R22, R22
+	B chunks1684
+tail1686:
+	CBZ R22, rowdone1687
+	MOVD $96, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $96, R22
+	B body1685
+rowdone1687:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1683
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1682
 	RET
 
 // func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21306,38 +23733,38 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1611
+	BHS chunk1688
 	CMP $16, R2
-	BHS chunk1612
+	BHS chunk1689
 	RET
-chunk1611:
-	MOVD $mask676<>(SB), R24
+chunk1688:
+	MOVD $mask689<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask677<>(SB), R24
+	MOVD $mask690<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask678<>(SB), R24
+	MOVD $mask691<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask679<>(SB), R24
+	MOVD $mask692<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask680<>(SB), R24
+	MOVD $mask693<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask681<>(SB), R24
+	MOVD $mask694<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask682<>(SB), R24
+	MOVD $mask695<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1613:
+group1690:
 	MOVD R3, R11
-row1614:
+row1691:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1615:
+chunks1692:
 	CMP $32, R22
-	BLO tail1617
-body1616:
+	BLO tail1694
+body1693:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 16(R21), F1
@@ -21413,9 +23840,9 @@ body1616:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1615
-tail1617:
-	CBZ R22, rowdone1618
+	B chunks1692
+tail1694:
+	CBZ R22, rowdone1695
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21426,45 +23853,45 @@ tail1617:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1616
-rowdone1618:
+	B body1693
+rowdone1695:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1614
+	BNE row1691
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1613
+	BNE group1690
 	RET
-chunk1612:
-	MOVD $mask676<>(SB), R24
+chunk1689:
+	MOVD $mask689<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask677<>(SB), R24
+	MOVD $mask690<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask678<>(SB), R24
+	MOVD $mask691<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask679<>(SB), R24
+	MOVD $mask692<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask680<>(SB), R24
+	MOVD $mask693<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask681<>(SB), R24
+	MOVD $mask694<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask682<>(SB), R24
+	MOVD $mask695<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1619:
+group1696:
 	MOVD R3, R11
-row1620:
+row1697:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1621:
+chunks1698:
 	CMP $16, R22
-	BLO tail1623
-body1622:
+	BLO tail1700
+body1699:
 	FMOVQ 0(R21), F0
 	FMOVQ 4(R21), F1
 	FMOVQ 8(R21), F2
@@ -21504,9 +23931,9 @@ body1622:
 	ADD $16, R15, R15
 	ADD $64, R21, R21
 	SUB $16, R22, R22
-	B chunks1621
-tail1623:
-	CBZ R22, rowdone1624
+	B chunks1698
+tail1700:
+	CBZ R22, rowdone1701
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21517,16 +23944,16 @@ tail1623:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1622
-rowdone1624:
+	B body1699
+rowdone1701:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1620
+	BNE row1697
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1619
+	BNE group1696
 	RET
 
 // func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21547,36 +23974,36 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1625
+	BHS chunk1702
 	RET
-chunk1625:
-	MOVD $mask627<>(SB), R24
+chunk1702:
+	MOVD $mask640<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask628<>(SB), R24
+	MOVD $mask641<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask629<>(SB), R24
+	MOVD $mask642<>(SB), R24
 	VLD1 (R24), [V29.B16]
-	MOVD $mask630<>(SB), R24
+	MOVD $mask643<>(SB), R24
 	VLD1 (R24), [V28.B16]
-	MOVD $mask634<>(SB), R24
+	MOVD $mask647<>(SB), R24
 	VLD1 (R24), [V27.B16]
-	MOVD $mask683<>(SB), R24
+	MOVD $mask696<>(SB), R24
 	VLD1 (R24), [V26.B16]
-	MOVD $mask633<>(SB), R24
+	MOVD $mask646<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1626:
+group1703:
 	MOVD R3, R11
-row1627:
+row1704:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1628:
+chunks1705:
 	CMP $32, R22
-	BLO tail1630
-body1629:
+	BLO tail1707
+body1706:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 32(R21), F1
@@ -21652,9 +24079,9 @@ body1629:
 	ADD $32, R15, R15
 	ADD $128, R21, R21
 	SUB $32, R22, R22
-	B chunks1628
-tail1630:
-	CBZ R22, rowdone1631
+	B chunks1705
+tail1707:
+	CBZ R22, rowdone1708
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21665,16 +24092,16 @@ tail1630:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1629
-rowdone1631:
+	B body1706
+rowdone1708:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1627
+	BNE row1704
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1626
+	BNE group1703
 	RET
 
 // func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21695,9 +24122,9 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $64, R2
-	BHS chunk1632
+	BHS chunk1709
 	RET
-chunk1632:
+chunk1709:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask281<>(SB), R24
@@ -21712,19 +24139,19 @@ chunk1632:
 	VLD1 (R24), [V26.B16]
 	MOVD $mask180<>(SB), R24
 	VLD1 (R24), [V25.B16]
-group1633:
+group1710:
 	MOVD R3, R11
-row1634:
+row1711:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R7, R12, R14
 	ADD R6, R14, R15
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1635:
+chunks1712:
 	CMP $64, R22
-	BLO tail1637
-body1636:
+	BLO tail1714
+body1713:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -21872,9 +24299,9 @@ body1636:
 	ADD $64, R15, R15
 	ADD $256, R21, R21
 	SUB $64, R22, R22
-	B chunks1635
-tail1637:
-	CBZ R22, rowdone1638
+	B chunks1712
+tail1714:
+	CBZ R22, rowdone1715
 	MOVD $64, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -21885,16 +24312,246 @@ tail1637:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $64, R22
-	B body1636
-rowdone1638:
+	B body1713
+rowdone1715:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1634
+	BNE row1711
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1633
+	BNE group1710
+	RET
+
+// func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $128, R2
+	BHS chunk1716
+	RET
+chunk1716:
+	MOVD $mask15<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask16<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask182<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1717:
+	MOVD R3, R11
+row1718:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R7, R12, R14
+	ADD R6, R14, R15
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1719:
+	CMP $128, R22
+	BLO tail1721
+body1720:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 256(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 384(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 264(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 392(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R12)
+	FMOVQ 272(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 400(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R12)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R12)
+	FMOVQ 280(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 408(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R12)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 288(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 416(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 296(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 424(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R13)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R13)
+	FMOVQ 304(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 432(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R13)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 184(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R13)
+	FMOVQ 312(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 440(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R13)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 320(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 448(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 72(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 328(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 456(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R14)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R14)
+	FMOVQ 336(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 464(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R14)
+	FMOVQ 88(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 96(R14)
+	FMOVQ 344(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 472(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R14)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 352(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 480(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 104(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 360(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 488(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R15)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 64(R15)
+	FMOVQ 368(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 496(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 80(R15)
+	FMOVQ 120(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 248(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ F0, 96(R15)
+	FMOVQ 376(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 112(R15)
+	ADD $128, R12, R12
+	ADD $128, R13, R13
+	ADD $128, R14, R14
+	ADD $128, R15, R15
+	ADD $512, R21, R21
+	SUB $128, R22, R22
+	B chunks1719
+tail1721:
+	CBZ R22, rowdone1722
+	MOVD $128, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	MOVD $4, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $128, R22
+	B body1720
+rowdone1722:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1718
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1717
 	RET
 
 // func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -21915,12 +24572,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1639
+	BHS chunk1723
 	RET
-chunk1639:
-group1640:
+chunk1723:
+group1724:
 	MOVD R3, R11
-row1641:
+row1725:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -21928,86 +24585,86 @@ row1641:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1642:
+chunks1726:
 	CMP $16, R22
-	BLO tail1644
-body1643:
+	BLO tail1728
+body1727:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask684<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask685<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V5.B16
-	MOVD $mask686<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask687<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask688<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask689<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask690<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask691<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask692<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask693<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask694<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask695<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask696<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask697<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
+	VTBL V31.B16, [V0.B16], V5.B16
 	MOVD $mask698<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
+	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask699<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V5.B16
 	MOVD $mask700<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V5.B16
 	MOVD $mask701<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V5.B16
 	MOVD $mask702<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask703<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask704<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask705<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask706<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask707<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask708<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V7.B16
+	MOVD $mask709<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V7.B16
+	MOVD $mask710<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V7.B16
+	MOVD $mask711<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V7.B16
+	MOVD $mask712<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V8.B16
+	MOVD $mask713<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V8.B16
+	MOVD $mask714<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V8.B16
+	MOVD $mask715<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V8.B16
+	MOVD $mask716<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V8.B16
+	MOVD $mask717<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask718<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask719<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask720<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask721<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -22022,9 +24679,9 @@ body1643:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1642
-tail1644:
-	CBZ R22, rowdone1645
+	B chunks1726
+tail1728:
+	CBZ R22, rowdone1729
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22036,16 +24693,16 @@ tail1644:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1643
-rowdone1645:
+	B body1727
+rowdone1729:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1641
+	BNE row1725
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1640
+	BNE group1724
 	RET
 
 // func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22066,12 +24723,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1646
+	BHS chunk1730
 	RET
-chunk1646:
-group1647:
+chunk1730:
+group1731:
 	MOVD R3, R11
-row1648:
+row1732:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22079,86 +24736,86 @@ row1648:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1649:
+chunks1733:
 	CMP $16, R22
-	BLO tail1651
-body1650:
+	BLO tail1735
+body1734:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
-	MOVD $mask709<>(SB), R24
+	MOVD $mask722<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V5.B16
-	MOVD $mask710<>(SB), R24
+	MOVD $mask723<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V5.B16
 	MOVD $mask262<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V5.B16
-	MOVD $mask711<>(SB), R24
+	MOVD $mask724<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V5.B16
-	MOVD $mask712<>(SB), R24
+	MOVD $mask725<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V5.B16
-	MOVD $mask713<>(SB), R24
+	MOVD $mask726<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask430<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask714<>(SB), R24
+	MOVD $mask727<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask715<>(SB), R24
+	MOVD $mask728<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask716<>(SB), R24
+	MOVD $mask729<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask717<>(SB), R24
+	MOVD $mask730<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask271<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask718<>(SB), R24
+	MOVD $mask731<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask432<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask719<>(SB), R24
+	MOVD $mask732<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask720<>(SB), R24
+	MOVD $mask733<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask721<>(SB), R24
+	MOVD $mask734<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask722<>(SB), R24
+	MOVD $mask735<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask272<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask723<>(SB), R24
+	MOVD $mask736<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask724<>(SB), R24
+	MOVD $mask737<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
-	MOVD $mask725<>(SB), R24
+	MOVD $mask738<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
 	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
-	MOVD $mask726<>(SB), R24
+	MOVD $mask739<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V0.B16
-	MOVD $mask727<>(SB), R24
+	MOVD $mask740<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
 	FMOVQ F5, 0(R12)
@@ -22173,9 +24830,9 @@ body1650:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1649
-tail1651:
-	CBZ R22, rowdone1652
+	B chunks1733
+tail1735:
+	CBZ R22, rowdone1736
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22187,16 +24844,16 @@ tail1651:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1650
-rowdone1652:
+	B body1734
+rowdone1736:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1648
+	BNE row1732
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1647
+	BNE group1731
 	RET
 
 // func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22217,9 +24874,9 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1653
+	BHS chunk1737
 	RET
-chunk1653:
+chunk1737:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask282<>(SB), R24
@@ -22252,9 +24909,9 @@ chunk1653:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask178<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1654:
+group1738:
 	MOVD R3, R11
-row1655:
+row1739:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22262,10 +24919,10 @@ row1655:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1656:
+chunks1740:
 	CMP $16, R22
-	BLO tail1658
-body1657:
+	BLO tail1742
+body1741:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22301,9 +24958,9 @@ body1657:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1656
-tail1658:
-	CBZ R22, rowdone1659
+	B chunks1740
+tail1742:
+	CBZ R22, rowdone1743
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22315,16 +24972,16 @@ tail1658:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1657
-rowdone1659:
+	B body1741
+rowdone1743:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1655
+	BNE row1739
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1654
+	BNE group1738
 	RET
 
 // func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22345,9 +25002,9 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1660
+	BHS chunk1744
 	RET
-chunk1660:
+chunk1744:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask182<>(SB), R24
@@ -22356,9 +25013,9 @@ chunk1660:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1661:
+group1745:
 	MOVD R3, R11
-row1662:
+row1746:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22366,10 +25023,10 @@ row1662:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1663:
+chunks1747:
 	CMP $16, R22
-	BLO tail1665
-body1664:
+	BLO tail1749
+body1748:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22395,9 +25052,9 @@ body1664:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1663
-tail1665:
-	CBZ R22, rowdone1666
+	B chunks1747
+tail1749:
+	CBZ R22, rowdone1750
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22409,16 +25066,16 @@ tail1665:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1664
-rowdone1666:
+	B body1748
+rowdone1750:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1662
+	BNE row1746
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1661
+	BNE group1745
 	RET
 
 // func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22439,14 +25096,14 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1667
+	BHS chunk1751
 	CMP $16, R2
-	BHS chunk1668
+	BHS chunk1752
 	RET
-chunk1667:
-group1669:
+chunk1751:
+group1753:
 	MOVD R3, R11
-row1670:
+row1754:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22454,10 +25111,10 @@ row1670:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1671:
+chunks1755:
 	CMP $32, R22
-	BLO tail1673
-body1672:
+	BLO tail1757
+body1756:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -22475,9 +25132,9 @@ body1672:
 	ADD $32, R16, R16
 	ADD $160, R21, R21
 	SUB $32, R22, R22
-	B chunks1671
-tail1673:
-	CBZ R22, rowdone1674
+	B chunks1755
+tail1757:
+	CBZ R22, rowdone1758
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22489,21 +25146,21 @@ tail1673:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1672
-rowdone1674:
+	B body1756
+rowdone1758:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1670
+	BNE row1754
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1669
+	BNE group1753
 	RET
-chunk1668:
-group1675:
+chunk1752:
+group1759:
 	MOVD R3, R11
-row1676:
+row1760:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22511,10 +25168,10 @@ row1676:
 	ADD R7, R12, R16
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1677:
+chunks1761:
 	CMP $16, R22
-	BLO tail1679
-body1678:
+	BLO tail1763
+body1762:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FMOVQ 64(R21), F4
@@ -22530,9 +25187,9 @@ body1678:
 	ADD $16, R16, R16
 	ADD $80, R21, R21
 	SUB $16, R22, R22
-	B chunks1677
-tail1679:
-	CBZ R22, rowdone1680
+	B chunks1761
+tail1763:
+	CBZ R22, rowdone1764
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22544,16 +25201,16 @@ tail1679:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1678
-rowdone1680:
+	B body1762
+rowdone1764:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1676
+	BNE row1760
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1675
+	BNE group1759
 	RET
 
 // func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22574,12 +25231,12 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1681
+	BHS chunk1765
 	RET
-chunk1681:
-group1682:
+chunk1765:
+group1766:
 	MOVD R3, R11
-row1683:
+row1767:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22588,119 +25245,119 @@ row1683:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1684:
+chunks1768:
 	CMP $16, R22
-	BLO tail1686
-body1685:
+	BLO tail1770
+body1769:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask728<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V6.B16
-	MOVD $mask729<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V6.B16
-	MOVD $mask730<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask731<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V6.B16
-	MOVD $mask732<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask733<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask734<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask735<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask736<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask737<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask738<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask739<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask740<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask741<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask742<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
+	VTBX V31.B16, [V1.B16], V6.B16
 	MOVD $mask743<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
+	VTBX V31.B16, [V2.B16], V6.B16
 	MOVD $mask744<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
+	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask745<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
+	VTBX V31.B16, [V4.B16], V6.B16
 	MOVD $mask746<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V6.B16
 	MOVD $mask747<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask748<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask749<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask750<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask751<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask752<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask753<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask754<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask755<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask756<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask757<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask758<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask759<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask760<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask761<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask762<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask763<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V9.B16
+	MOVD $mask764<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V9.B16
+	MOVD $mask765<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V10.B16
+	MOVD $mask766<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V10.B16
+	MOVD $mask767<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V10.B16
+	MOVD $mask768<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V10.B16
+	MOVD $mask769<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V10.B16
+	MOVD $mask770<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V10.B16
+	MOVD $mask771<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask772<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask773<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask774<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask775<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask776<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22717,9 +25374,9 @@ body1685:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1684
-tail1686:
-	CBZ R22, rowdone1687
+	B chunks1768
+tail1770:
+	CBZ R22, rowdone1771
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22732,16 +25389,16 @@ tail1686:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1685
-rowdone1687:
+	B body1769
+rowdone1771:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1683
+	BNE row1767
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1682
+	BNE group1766
 	RET
 
 // func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22762,12 +25419,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1688
+	BHS chunk1772
 	RET
-chunk1688:
-group1689:
+chunk1772:
+group1773:
 	MOVD R3, R11
-row1690:
+row1774:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22776,14 +25433,14 @@ row1690:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1691:
+chunks1775:
 	CMP $16, R22
-	BLO tail1693
-body1692:
+	BLO tail1777
+body1776:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
-	MOVD $mask764<>(SB), R24
+	MOVD $mask777<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V6.B16
 	MOVD $mask271<>(SB), R24
@@ -22792,16 +25449,16 @@ body1692:
 	MOVD $mask371<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V6.B16
-	MOVD $mask765<>(SB), R24
+	MOVD $mask778<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V6.B16
 	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V6.B16
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V6.B16
-	MOVD $mask766<>(SB), R24
+	MOVD $mask779<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask264<>(SB), R24
@@ -22810,19 +25467,19 @@ body1692:
 	MOVD $mask378<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask767<>(SB), R24
+	MOVD $mask780<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask712<>(SB), R24
+	MOVD $mask725<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask768<>(SB), R24
+	MOVD $mask781<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask769<>(SB), R24
+	MOVD $mask782<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask437<>(SB), R24
@@ -22831,16 +25488,16 @@ body1692:
 	MOVD $mask372<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask770<>(SB), R24
+	MOVD $mask783<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask716<>(SB), R24
+	MOVD $mask729<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask720<>(SB), R24
+	MOVD $mask733<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V9.B16
-	MOVD $mask771<>(SB), R24
+	MOVD $mask784<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask273<>(SB), R24
@@ -22849,19 +25506,19 @@ body1692:
 	MOVD $mask431<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V9.B16
-	MOVD $mask772<>(SB), R24
+	MOVD $mask785<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask724<>(SB), R24
+	MOVD $mask737<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask500<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V10.B16
-	MOVD $mask773<>(SB), R24
+	MOVD $mask786<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask262<>(SB), R24
@@ -22870,16 +25527,16 @@ body1692:
 	MOVD $mask425<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V10.B16
-	MOVD $mask774<>(SB), R24
+	MOVD $mask787<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask775<>(SB), R24
+	MOVD $mask788<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask503<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V0.B16
-	MOVD $mask776<>(SB), R24
+	MOVD $mask789<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V0.B16
 	MOVD $mask381<>(SB), R24
@@ -22888,7 +25545,7 @@ body1692:
 	MOVD $mask432<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V0.B16
-	MOVD $mask777<>(SB), R24
+	MOVD $mask790<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
 	FMOVQ F6, 0(R12)
@@ -22905,9 +25562,9 @@ body1692:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1691
-tail1693:
-	CBZ R22, rowdone1694
+	B chunks1775
+tail1777:
+	CBZ R22, rowdone1778
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -22920,16 +25577,16 @@ tail1693:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1692
-rowdone1694:
+	B body1776
+rowdone1778:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1690
+	BNE row1774
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1689
+	BNE group1773
 	RET
 
 // func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -22950,9 +25607,9 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1695
+	BHS chunk1779
 	RET
-chunk1695:
+chunk1779:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask386<>(SB), R24
@@ -22985,9 +25642,9 @@ chunk1695:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask20<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1696:
+group1780:
 	MOVD R3, R11
-row1697:
+row1781:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -22996,10 +25653,10 @@ row1697:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1698:
+chunks1782:
 	CMP $16, R22
-	BLO tail1700
-body1699:
+	BLO tail1784
+body1783:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23041,9 +25698,9 @@ body1699:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1698
-tail1700:
-	CBZ R22, rowdone1701
+	B chunks1782
+tail1784:
+	CBZ R22, rowdone1785
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23056,16 +25713,16 @@ tail1700:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1699
-rowdone1701:
+	B body1783
+rowdone1785:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1697
+	BNE row1781
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1696
+	BNE group1780
 	RET
 
 // func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23086,9 +25743,9 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1702
+	BHS chunk1786
 	RET
-chunk1702:
+chunk1786:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask16<>(SB), R24
@@ -23097,9 +25754,9 @@ chunk1702:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask182<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1703:
+group1787:
 	MOVD R3, R11
-row1704:
+row1788:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23108,10 +25765,10 @@ row1704:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1705:
+chunks1789:
 	CMP $16, R22
-	BLO tail1707
-body1706:
+	BLO tail1791
+body1790:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23141,9 +25798,9 @@ body1706:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1705
-tail1707:
-	CBZ R22, rowdone1708
+	B chunks1789
+tail1791:
+	CBZ R22, rowdone1792
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23156,16 +25813,16 @@ tail1707:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1706
-rowdone1708:
+	B body1790
+rowdone1792:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1704
+	BNE row1788
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1703
+	BNE group1787
 	RET
 
 // func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23186,14 +25843,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1709
+	BHS chunk1793
 	CMP $16, R2
-	BHS chunk1710
+	BHS chunk1794
 	RET
-chunk1709:
-group1711:
+chunk1793:
+group1795:
 	MOVD R3, R11
-row1712:
+row1796:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23202,10 +25859,10 @@ row1712:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1713:
+chunks1797:
 	CMP $32, R22
-	BLO tail1715
-body1714:
+	BLO tail1799
+body1798:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23226,9 +25883,9 @@ body1714:
 	ADD $32, R17, R17
 	ADD $192, R21, R21
 	SUB $32, R22, R22
-	B chunks1713
-tail1715:
-	CBZ R22, rowdone1716
+	B chunks1797
+tail1799:
+	CBZ R22, rowdone1800
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23241,21 +25898,21 @@ tail1715:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1714
-rowdone1716:
+	B body1798
+rowdone1800:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1712
+	BNE row1796
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1711
+	BNE group1795
 	RET
-chunk1710:
-group1717:
+chunk1794:
+group1801:
 	MOVD R3, R11
-row1718:
+row1802:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23264,10 +25921,10 @@ row1718:
 	ADD R6, R16, R17
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1719:
+chunks1803:
 	CMP $16, R22
-	BLO tail1721
-body1720:
+	BLO tail1805
+body1804:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23285,9 +25942,9 @@ body1720:
 	ADD $16, R17, R17
 	ADD $96, R21, R21
 	SUB $16, R22, R22
-	B chunks1719
-tail1721:
-	CBZ R22, rowdone1722
+	B chunks1803
+tail1805:
+	CBZ R22, rowdone1806
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23300,16 +25957,16 @@ tail1721:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1720
-rowdone1722:
+	B body1804
+rowdone1806:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1718
+	BNE row1802
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1717
+	BNE group1801
 	RET
 
 // func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23330,12 +25987,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1723
+	BHS chunk1807
 	RET
-chunk1723:
-group1724:
+chunk1807:
+group1808:
 	MOVD R3, R11
-row1725:
+row1809:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23345,159 +26002,159 @@ row1725:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1726:
+chunks1810:
 	CMP $16, R22
-	BLO tail1728
-body1727:
+	BLO tail1812
+body1811:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask778<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V7.B16
-	MOVD $mask779<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V7.B16
-	MOVD $mask780<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V7.B16
-	MOVD $mask781<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V7.B16
-	MOVD $mask782<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V7.B16
-	MOVD $mask783<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask784<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V7.B16
-	MOVD $mask785<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask786<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V8.B16
-	MOVD $mask787<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V8.B16
-	MOVD $mask788<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V8.B16
-	MOVD $mask789<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V8.B16
-	MOVD $mask790<>(SB), R24
-	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask791<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V8.B16
+	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask792<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V9.B16
+	VTBX V31.B16, [V1.B16], V7.B16
 	MOVD $mask793<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V9.B16
+	VTBX V31.B16, [V2.B16], V7.B16
 	MOVD $mask794<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V9.B16
+	VTBX V31.B16, [V3.B16], V7.B16
 	MOVD $mask795<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V9.B16
+	VTBX V31.B16, [V4.B16], V7.B16
 	MOVD $mask796<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V9.B16
+	VTBX V31.B16, [V5.B16], V7.B16
 	MOVD $mask797<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V9.B16
+	VTBX V31.B16, [V6.B16], V7.B16
 	MOVD $mask798<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V9.B16
+	VTBL V31.B16, [V0.B16], V8.B16
 	MOVD $mask799<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V10.B16
+	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask800<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V10.B16
+	VTBX V31.B16, [V2.B16], V8.B16
 	MOVD $mask801<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V10.B16
+	VTBX V31.B16, [V3.B16], V8.B16
 	MOVD $mask802<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V10.B16
+	VTBX V31.B16, [V4.B16], V8.B16
 	MOVD $mask803<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V10.B16
+	VTBX V31.B16, [V5.B16], V8.B16
 	MOVD $mask804<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V10.B16
+	VTBX V31.B16, [V6.B16], V8.B16
 	MOVD $mask805<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V10.B16
+	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask806<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V11.B16
+	VTBX V31.B16, [V1.B16], V9.B16
 	MOVD $mask807<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V11.B16
+	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask808<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V11.B16
+	VTBX V31.B16, [V3.B16], V9.B16
 	MOVD $mask809<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V11.B16
+	VTBX V31.B16, [V4.B16], V9.B16
 	MOVD $mask810<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V11.B16
+	VTBX V31.B16, [V5.B16], V9.B16
 	MOVD $mask811<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V11.B16
+	VTBX V31.B16, [V6.B16], V9.B16
 	MOVD $mask812<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V11.B16
+	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask813<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V12.B16
+	VTBX V31.B16, [V1.B16], V10.B16
 	MOVD $mask814<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V12.B16
+	VTBX V31.B16, [V2.B16], V10.B16
 	MOVD $mask815<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V12.B16
+	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask816<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V12.B16
+	VTBX V31.B16, [V4.B16], V10.B16
 	MOVD $mask817<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V12.B16
+	VTBX V31.B16, [V5.B16], V10.B16
 	MOVD $mask818<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V12.B16
+	VTBX V31.B16, [V6.B16], V10.B16
 	MOVD $mask819<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V6.B16], V12.B16
+	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask820<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V31.B16, [V1.B16], V11.B16
 	MOVD $mask821<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V1.B16], V0.B16
+	VTBX V31.B16, [V2.B16], V11.B16
 	MOVD $mask822<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V31.B16, [V3.B16], V11.B16
 	MOVD $mask823<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V3.B16], V0.B16
+	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask824<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V4.B16], V0.B16
+	VTBX V31.B16, [V5.B16], V11.B16
 	MOVD $mask825<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	VTBX V31.B16, [V5.B16], V0.B16
+	VTBX V31.B16, [V6.B16], V11.B16
 	MOVD $mask826<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V12.B16
+	MOVD $mask827<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V12.B16
+	MOVD $mask828<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V12.B16
+	MOVD $mask829<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V12.B16
+	MOVD $mask830<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V12.B16
+	MOVD $mask831<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V12.B16
+	MOVD $mask832<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V6.B16], V12.B16
+	MOVD $mask833<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBL V31.B16, [V0.B16], V0.B16
+	MOVD $mask834<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V1.B16], V0.B16
+	MOVD $mask835<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V2.B16], V0.B16
+	MOVD $mask836<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V3.B16], V0.B16
+	MOVD $mask837<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V4.B16], V0.B16
+	MOVD $mask838<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	VTBX V31.B16, [V5.B16], V0.B16
+	MOVD $mask839<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -23516,9 +26173,9 @@ body1727:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1726
-tail1728:
-	CBZ R22, rowdone1729
+	B chunks1810
+tail1812:
+	CBZ R22, rowdone1813
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23532,16 +26189,16 @@ tail1728:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1727
-rowdone1729:
+	B body1811
+rowdone1813:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1725
+	BNE row1809
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1724
+	BNE group1808
 	RET
 
 // func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23562,12 +26219,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1730
+	BHS chunk1814
 	RET
-chunk1730:
-group1731:
+chunk1814:
+group1815:
 	MOVD R3, R11
-row1732:
+row1816:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23577,15 +26234,15 @@ row1732:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1733:
+chunks1817:
 	CMP $16, R22
-	BLO tail1735
-body1734:
+	BLO tail1819
+body1818:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
 	FMOVQ 96(R21), F6
-	MOVD $mask565<>(SB), R24
+	MOVD $mask578<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V7.B16
 	MOVD $mask278<>(SB), R24
@@ -23603,13 +26260,13 @@ body1734:
 	MOVD $mask494<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V7.B16
-	MOVD $mask827<>(SB), R24
+	MOVD $mask840<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V7.B16
-	MOVD $mask828<>(SB), R24
+	MOVD $mask841<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V8.B16
-	MOVD $mask829<>(SB), R24
+	MOVD $mask842<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V8.B16
 	MOVD $mask266<>(SB), R24
@@ -23624,16 +26281,16 @@ body1734:
 	MOVD $mask498<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V8.B16
-	MOVD $mask545<>(SB), R24
+	MOVD $mask558<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V8.B16
-	MOVD $mask768<>(SB), R24
+	MOVD $mask781<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V9.B16
 	MOVD $mask495<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V1.B16], V9.B16
-	MOVD $mask830<>(SB), R24
+	MOVD $mask843<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V9.B16
 	MOVD $mask276<>(SB), R24
@@ -23645,10 +26302,10 @@ body1734:
 	MOVD $mask261<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V9.B16
-	MOVD $mask712<>(SB), R24
+	MOVD $mask725<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V9.B16
-	MOVD $mask720<>(SB), R24
+	MOVD $mask733<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V10.B16
 	MOVD $mask500<>(SB), R24
@@ -23657,7 +26314,7 @@ body1734:
 	MOVD $mask428<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V2.B16], V10.B16
-	MOVD $mask631<>(SB), R24
+	MOVD $mask644<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V10.B16
 	MOVD $mask438<>(SB), R24
@@ -23666,10 +26323,10 @@ body1734:
 	MOVD $mask274<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V10.B16
-	MOVD $mask716<>(SB), R24
+	MOVD $mask729<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V10.B16
-	MOVD $mask724<>(SB), R24
+	MOVD $mask737<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V11.B16
 	MOVD $mask503<>(SB), R24
@@ -23681,7 +26338,7 @@ body1734:
 	MOVD $mask429<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V3.B16], V11.B16
-	MOVD $mask831<>(SB), R24
+	MOVD $mask844<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V11.B16
 	MOVD $mask267<>(SB), R24
@@ -23690,7 +26347,7 @@ body1734:
 	MOVD $mask263<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V11.B16
-	MOVD $mask775<>(SB), R24
+	MOVD $mask788<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V12.B16
 	MOVD $mask505<>(SB), R24
@@ -23705,13 +26362,13 @@ body1734:
 	MOVD $mask496<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V4.B16], V12.B16
-	MOVD $mask832<>(SB), R24
+	MOVD $mask845<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V12.B16
 	MOVD $mask277<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V12.B16
-	MOVD $mask833<>(SB), R24
+	MOVD $mask846<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBL V31.B16, [V0.B16], V0.B16
 	MOVD $mask507<>(SB), R24
@@ -23729,7 +26386,7 @@ body1734:
 	MOVD $mask497<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V5.B16], V0.B16
-	MOVD $mask834<>(SB), R24
+	MOVD $mask847<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	VTBX V31.B16, [V6.B16], V0.B16
 	FMOVQ F7, 0(R12)
@@ -23748,9 +26405,9 @@ body1734:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1733
-tail1735:
-	CBZ R22, rowdone1736
+	B chunks1817
+tail1819:
+	CBZ R22, rowdone1820
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23764,16 +26421,16 @@ tail1735:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1734
-rowdone1736:
+	B body1818
+rowdone1820:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1732
+	BNE row1816
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1731
+	BNE group1815
 	RET
 
 // func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23794,9 +26451,9 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1737
+	BHS chunk1821
 	RET
-chunk1737:
+chunk1821:
 	MOVD $mask17<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask283<>(SB), R24
@@ -23829,9 +26486,9 @@ chunk1737:
 	VLD1 (R24), [V17.B16]
 	MOVD $mask14<>(SB), R24
 	VLD1 (R24), [V16.B16]
-group1738:
+group1822:
 	MOVD R3, R11
-row1739:
+row1823:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23841,10 +26498,10 @@ row1739:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1740:
+chunks1824:
 	CMP $16, R22
-	BLO tail1742
-body1741:
+	BLO tail1826
+body1825:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -23893,9 +26550,9 @@ body1741:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1740
-tail1742:
-	CBZ R22, rowdone1743
+	B chunks1824
+tail1826:
+	CBZ R22, rowdone1827
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -23909,16 +26566,16 @@ tail1742:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1741
-rowdone1743:
+	B body1825
+rowdone1827:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1739
+	BNE row1823
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1738
+	BNE group1822
 	RET
 
 // func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -23939,9 +26596,9 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $16, R2
-	BHS chunk1744
+	BHS chunk1828
 	RET
-chunk1744:
+chunk1828:
 	MOVD $mask15<>(SB), R24
 	VLD1 (R24), [V31.B16]
 	MOVD $mask182<>(SB), R24
@@ -23950,9 +26607,9 @@ chunk1744:
 	VLD1 (R24), [V29.B16]
 	MOVD $mask16<>(SB), R24
 	VLD1 (R24), [V28.B16]
-group1745:
+group1829:
 	MOVD R3, R11
-row1746:
+row1830:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -23962,10 +26619,10 @@ row1746:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1747:
+chunks1831:
 	CMP $16, R22
-	BLO tail1749
-body1748:
+	BLO tail1833
+body1832:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24000,9 +26657,9 @@ body1748:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1747
-tail1749:
-	CBZ R22, rowdone1750
+	B chunks1831
+tail1833:
+	CBZ R22, rowdone1834
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24016,16 +26673,16 @@ tail1749:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1748
-rowdone1750:
+	B body1832
+rowdone1834:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1746
+	BNE row1830
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1745
+	BNE group1829
 	RET
 
 // func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24046,14 +26703,14 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1751
+	BHS chunk1835
 	CMP $16, R2
-	BHS chunk1752
+	BHS chunk1836
 	RET
-chunk1751:
-group1753:
+chunk1835:
+group1837:
 	MOVD R3, R11
-row1754:
+row1838:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24063,10 +26720,10 @@ row1754:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1755:
+chunks1839:
 	CMP $32, R22
-	BLO tail1757
-body1756:
+	BLO tail1841
+body1840:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24090,9 +26747,9 @@ body1756:
 	ADD $32, R19, R19
 	ADD $224, R21, R21
 	SUB $32, R22, R22
-	B chunks1755
-tail1757:
-	CBZ R22, rowdone1758
+	B chunks1839
+tail1841:
+	CBZ R22, rowdone1842
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24106,21 +26763,21 @@ tail1757:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1756
-rowdone1758:
+	B body1840
+rowdone1842:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1754
+	BNE row1838
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1753
+	BNE group1837
 	RET
-chunk1752:
-group1759:
+chunk1836:
+group1843:
 	MOVD R3, R11
-row1760:
+row1844:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24130,10 +26787,10 @@ row1760:
 	ADD R6, R17, R19
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1761:
+chunks1845:
 	CMP $16, R22
-	BLO tail1763
-body1762:
+	BLO tail1847
+body1846:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -24154,9 +26811,9 @@ body1762:
 	ADD $16, R19, R19
 	ADD $112, R21, R21
 	SUB $16, R22, R22
-	B chunks1761
-tail1763:
-	CBZ R22, rowdone1764
+	B chunks1845
+tail1847:
+	CBZ R22, rowdone1848
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24170,16 +26827,16 @@ tail1763:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1762
-rowdone1764:
+	B body1846
+rowdone1848:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1760
+	BNE row1844
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1759
+	BNE group1843
 	RET
 
 // func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24200,14 +26857,14 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1765
+	BHS chunk1849
 	CMP $16, R2
-	BHS chunk1766
+	BHS chunk1850
 	RET
-chunk1765:
-group1767:
+chunk1849:
+group1851:
 	MOVD R3, R11
-row1768:
+row1852:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24218,10 +26875,10 @@ row1768:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1769:
+chunks1853:
 	CMP $32, R22
-	BLO tail1771
-body1770:
+	BLO tail1855
+body1854:
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
@@ -24271,9 +26928,9 @@ body1770:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1769
-tail1771:
-	CBZ R22, rowdone1772
+	B chunks1853
+tail1855:
+	CBZ R22, rowdone1856
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24288,21 +26945,21 @@ tail1771:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1770
-rowdone1772:
+	B body1854
+rowdone1856:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1768
+	BNE row1852
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1767
+	BNE group1851
 	RET
-chunk1766:
-group1773:
+chunk1850:
+group1857:
 	MOVD R3, R11
-row1774:
+row1858:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24313,10 +26970,10 @@ row1774:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1775:
+chunks1859:
 	CMP $16, R22
-	BLO tail1777
-body1776:
+	BLO tail1861
+body1860:
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]
@@ -24346,9 +27003,9 @@ body1776:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1775
-tail1777:
-	CBZ R22, rowdone1778
+	B chunks1859
+tail1861:
+	CBZ R22, rowdone1862
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24363,16 +27020,16 @@ tail1777:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1776
-rowdone1778:
+	B body1860
+rowdone1862:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1774
+	BNE row1858
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1773
+	BNE group1857
 	RET
 
 // func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24393,14 +27050,14 @@ TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1779
+	BHS chunk1863
 	CMP $16, R2
-	BHS chunk1780
+	BHS chunk1864
 	RET
-chunk1779:
-group1781:
+chunk1863:
+group1865:
 	MOVD R3, R11
-row1782:
+row1866:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24411,10 +27068,10 @@ row1782:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1783:
+chunks1867:
 	CMP $32, R22
-	BLO tail1785
-body1784:
+	BLO tail1869
+body1868:
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
@@ -24464,9 +27121,9 @@ body1784:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1783
-tail1785:
-	CBZ R22, rowdone1786
+	B chunks1867
+tail1869:
+	CBZ R22, rowdone1870
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24481,21 +27138,21 @@ tail1785:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1784
-rowdone1786:
+	B body1868
+rowdone1870:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1782
+	BNE row1866
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1781
+	BNE group1865
 	RET
-chunk1780:
-group1787:
+chunk1864:
+group1871:
 	MOVD R3, R11
-row1788:
+row1872:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24506,10 +27163,10 @@ row1788:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1789:
+chunks1873:
 	CMP $16, R22
-	BLO tail1791
-body1790:
+	BLO tail1875
+body1874:
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]
@@ -24539,9 +27196,9 @@ body1790:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1789
-tail1791:
-	CBZ R22, rowdone1792
+	B chunks1873
+tail1875:
+	CBZ R22, rowdone1876
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24556,16 +27213,16 @@ tail1791:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1790
-rowdone1792:
+	B body1874
+rowdone1876:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1788
+	BNE row1872
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1787
+	BNE group1871
 	RET
 
 // func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24586,14 +27243,14 @@ TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1793
+	BHS chunk1877
 	CMP $16, R2
-	BHS chunk1794
+	BHS chunk1878
 	RET
-chunk1793:
-group1795:
+chunk1877:
+group1879:
 	MOVD R3, R11
-row1796:
+row1880:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24604,10 +27261,10 @@ row1796:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1797:
+chunks1881:
 	CMP $32, R22
-	BLO tail1799
-body1798:
+	BLO tail1883
+body1882:
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
@@ -24657,9 +27314,9 @@ body1798:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1797
-tail1799:
-	CBZ R22, rowdone1800
+	B chunks1881
+tail1883:
+	CBZ R22, rowdone1884
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24674,21 +27331,21 @@ tail1799:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1798
-rowdone1800:
+	B body1882
+rowdone1884:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1796
+	BNE row1880
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1795
+	BNE group1879
 	RET
-chunk1794:
-group1801:
+chunk1878:
+group1885:
 	MOVD R3, R11
-row1802:
+row1886:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24699,10 +27356,10 @@ row1802:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1803:
+chunks1887:
 	CMP $16, R22
-	BLO tail1805
-body1804:
+	BLO tail1889
+body1888:
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]
 	ADD $64, R21, R24
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]
@@ -24732,9 +27389,9 @@ body1804:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1803
-tail1805:
-	CBZ R22, rowdone1806
+	B chunks1887
+tail1889:
+	CBZ R22, rowdone1890
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24749,16 +27406,16 @@ tail1805:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1804
-rowdone1806:
+	B body1888
+rowdone1890:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1802
+	BNE row1886
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1801
+	BNE group1885
 	RET
 
 // func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24779,14 +27436,14 @@ TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1807
+	BHS chunk1891
 	CMP $16, R2
-	BHS chunk1808
+	BHS chunk1892
 	RET
-chunk1807:
-group1809:
+chunk1891:
+group1893:
 	MOVD R3, R11
-row1810:
+row1894:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24797,10 +27454,10 @@ row1810:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1811:
+chunks1895:
 	CMP $32, R22
-	BLO tail1813
-body1812:
+	BLO tail1897
+body1896:
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
 	ADD $64, R21, R24
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
@@ -24850,9 +27507,9 @@ body1812:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1811
-tail1813:
-	CBZ R22, rowdone1814
+	B chunks1895
+tail1897:
+	CBZ R22, rowdone1898
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24867,21 +27524,21 @@ tail1813:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1812
-rowdone1814:
+	B body1896
+rowdone1898:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1810
+	BNE row1894
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1809
+	BNE group1893
 	RET
-chunk1808:
-group1815:
+chunk1892:
+group1899:
 	MOVD R3, R11
-row1816:
+row1900:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24892,10 +27549,10 @@ row1816:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1817:
+chunks1901:
 	CMP $16, R22
-	BLO tail1819
-body1818:
+	BLO tail1903
+body1902:
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]
 	ADD $64, R21, R24
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]
@@ -24925,9 +27582,9 @@ body1818:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1817
-tail1819:
-	CBZ R22, rowdone1820
+	B chunks1901
+tail1903:
+	CBZ R22, rowdone1904
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -24942,16 +27599,16 @@ tail1819:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1818
-rowdone1820:
+	B body1902
+rowdone1904:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1816
+	BNE row1900
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1815
+	BNE group1899
 	RET
 
 // func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -24972,14 +27629,14 @@ TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1821
+	BHS chunk1905
 	CMP $16, R2
-	BHS chunk1822
+	BHS chunk1906
 	RET
-chunk1821:
-group1823:
+chunk1905:
+group1907:
 	MOVD R3, R11
-row1824:
+row1908:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -24990,10 +27647,10 @@ row1824:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1825:
+chunks1909:
 	CMP $32, R22
-	BLO tail1827
-body1826:
+	BLO tail1911
+body1910:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -25020,9 +27677,9 @@ body1826:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1825
-tail1827:
-	CBZ R22, rowdone1828
+	B chunks1909
+tail1911:
+	CBZ R22, rowdone1912
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25037,21 +27694,21 @@ tail1827:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1826
-rowdone1828:
+	B body1910
+rowdone1912:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1824
+	BNE row1908
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1823
+	BNE group1907
 	RET
-chunk1822:
-group1829:
+chunk1906:
+group1913:
 	MOVD R3, R11
-row1830:
+row1914:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25062,10 +27719,10 @@ row1830:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1831:
+chunks1915:
 	CMP $16, R22
-	BLO tail1833
-body1832:
+	BLO tail1917
+body1916:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	FLDPQ 64(R21), (F4, F5)
@@ -25088,9 +27745,9 @@ body1832:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1831
-tail1833:
-	CBZ R22, rowdone1834
+	B chunks1915
+tail1917:
+	CBZ R22, rowdone1918
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25105,16 +27762,16 @@ tail1833:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1832
-rowdone1834:
+	B body1916
+rowdone1918:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1830
+	BNE row1914
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1829
+	BNE group1913
 	RET
 
 // func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -25135,20 +27792,20 @@ TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1835
+	BHS chunk1919
 	CMP $16, R2
-	BHS chunk1836
+	BHS chunk1920
 	RET
-chunk1835:
-	MOVD $mask835<>(SB), R24
+chunk1919:
+	MOVD $mask848<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask836<>(SB), R24
+	MOVD $mask849<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask837<>(SB), R24
+	MOVD $mask850<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1837:
+group1921:
 	MOVD R3, R11
-row1838:
+row1922:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25159,10 +27816,10 @@ row1838:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1839:
+chunks1923:
 	CMP $32, R22
-	BLO tail1841
-body1840:
+	BLO tail1925
+body1924:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 64(R21), F1
@@ -25252,9 +27909,9 @@ body1840:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1839
-tail1841:
-	CBZ R22, rowdone1842
+	B chunks1923
+tail1925:
+	CBZ R22, rowdone1926
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25269,27 +27926,27 @@ tail1841:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1840
-rowdone1842:
+	B body1924
+rowdone1926:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1838
+	BNE row1922
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1837
+	BNE group1921
 	RET
-chunk1836:
-	MOVD $mask835<>(SB), R24
+chunk1920:
+	MOVD $mask848<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask836<>(SB), R24
+	MOVD $mask849<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask837<>(SB), R24
+	MOVD $mask850<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1843:
+group1927:
 	MOVD R3, R11
-row1844:
+row1928:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25300,10 +27957,10 @@ row1844:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1845:
+chunks1929:
 	CMP $16, R22
-	BLO tail1847
-body1846:
+	BLO tail1931
+body1930:
 	FMOVQ 0(R21), F0
 	FMOVQ 8(R21), F1
 	FMOVQ 16(R21), F2
@@ -25353,9 +28010,9 @@ body1846:
 	ADD $16, R20, R20
 	ADD $128, R21, R21
 	SUB $16, R22, R22
-	B chunks1845
-tail1847:
-	CBZ R22, rowdone1848
+	B chunks1929
+tail1931:
+	CBZ R22, rowdone1932
 	MOVD $16, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25370,16 +28027,16 @@ tail1847:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $16, R22
-	B body1846
-rowdone1848:
+	B body1930
+rowdone1932:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1844
+	BNE row1928
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1843
+	BNE group1927
 	RET
 
 // func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -25400,18 +28057,18 @@ TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24
 	SUB R24, R10, R10
 	CMP $32, R2
-	BHS chunk1849
+	BHS chunk1933
 	RET
-chunk1849:
-	MOVD $mask643<>(SB), R24
+chunk1933:
+	MOVD $mask656<>(SB), R24
 	VLD1 (R24), [V31.B16]
-	MOVD $mask644<>(SB), R24
+	MOVD $mask657<>(SB), R24
 	VLD1 (R24), [V30.B16]
-	MOVD $mask645<>(SB), R24
+	MOVD $mask658<>(SB), R24
 	VLD1 (R24), [V29.B16]
-group1850:
+group1934:
 	MOVD R3, R11
-row1851:
+row1935:
 	MOVD R1, R12
 	ADD R6, R12, R13
 	ADD R6, R13, R14
@@ -25422,10 +28079,10 @@ row1851:
 	ADD R6, R19, R20
 	MOVD R0, R21
 	MOVD R2, R22
-chunks1852:
+chunks1936:
 	CMP $32, R22
-	BLO tail1854
-body1853:
+	BLO tail1938
+body1937:
 	FMOVQ 0(R21), F0
 	VTBL V31.B16, [V0.B16], V0.B16
 	FMOVQ 128(R21), F1
@@ -25515,9 +28172,9 @@ body1853:
 	ADD $32, R20, R20
 	ADD $256, R21, R21
 	SUB $32, R22, R22
-	B chunks1852
-tail1854:
-	CBZ R22, rowdone1855
+	B chunks1936
+tail1938:
+	CBZ R22, rowdone1939
 	MOVD $32, R23
 	SUB R22, R23, R23
 	SUB R23, R12, R12
@@ -25532,16 +28189,1618 @@ tail1854:
 	MUL R24, R23, R24
 	SUB R24, R21, R21
 	MOVD $32, R22
-	B body1853
-rowdone1855:
+	B body1937
+rowdone1939:
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1851
+	BNE row1935
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1850
+	BNE group1934
+	RET
+
+// func tunzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $64, R2
+	BHS chunk1940
+	RET
+chunk1940:
+	MOVD $mask539<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask540<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask541<>(SB), R24
+	VLD1 (R24), [V29.B16]
+group1941:
+	MOVD R3, R11
+row1942:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1943:
+	CMP $64, R22
+	BLO tail1945
+body1944:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 264(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 280(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R12)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 288(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 296(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 304(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 312(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R13)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 320(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 72(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 328(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 336(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 88(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 344(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R14)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 352(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 104(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 360(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 368(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 120(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 376(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R15)
+	FMOVQ 128(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 384(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 136(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 392(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 144(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 400(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R16)
+	FMOVQ 152(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 408(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R16)
+	FMOVQ 160(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 416(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 168(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 424(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 176(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 432(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R17)
+	FMOVQ 184(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 440(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R17)
+	FMOVQ 192(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 448(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 200(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 456(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 208(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 464(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R19)
+	FMOVQ 216(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 472(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R19)
+	FMOVQ 224(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 480(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 232(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 488(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	FMOVQ 240(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 496(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R20)
+	FMOVQ 248(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R20)
+	ADD $64, R12, R12
+	ADD $64, R13, R13
+	ADD $64, R14, R14
+	ADD $64, R15, R15
+	ADD $64, R16, R16
+	ADD $64, R17, R17
+	ADD $64, R19, R19
+	ADD $64, R20, R20
+	ADD $512, R21, R21
+	SUB $64, R22, R22
+	B chunks1943
+tail1945:
+	CBZ R22, rowdone1946
+	MOVD $64, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $64, R22
+	B body1944
+rowdone1946:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1942
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1941
+	RET
+
+// func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $48, R2
+	BHS chunk1947
+	CMP $24, R2
+	BHS chunk1948
+	RET
+chunk1947:
+	MOVD $mask851<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask852<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask853<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask854<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask855<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask856<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask857<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask858<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask859<>(SB), R24
+	VLD1 (R24), [V23.B16]
+	MOVD $mask860<>(SB), R24
+	VLD1 (R24), [V22.B16]
+	MOVD $mask861<>(SB), R24
+	VLD1 (R24), [V21.B16]
+	MOVD $mask862<>(SB), R24
+	VLD1 (R24), [V20.B16]
+group1949:
+	MOVD R3, R11
+row1950:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1951:
+	CMP $48, R22
+	BLO tail1953
+body1952:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 64(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 6(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 69(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 133(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 320(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 195(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 259(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 322(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 14(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 77(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 141(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 264(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 328(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 203(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 267(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 330(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 22(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 85(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 149(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 336(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 211(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 275(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 338(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 88(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 30(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 93(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 157(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 280(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 344(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 219(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 283(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 346(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 38(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 101(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 165(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 288(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 352(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 227(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 291(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 354(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R16)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 46(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 109(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 173(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 296(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 360(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 235(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 299(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 362(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R17)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 54(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 117(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 181(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ 304(R21), F1
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ 368(R21), F1
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 243(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 307(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V22.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R19)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 120(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 184(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 62(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 125(R21), F2
+	VTBX V27.B16, [V2.B16], V0.B16
+	FMOVQ 189(R21), F2
+	VTBX V26.B16, [V2.B16], V0.B16
+	FMOVQ 248(R21), F2
+	VTBX V25.B16, [V2.B16], V0.B16
+	FMOVQ 312(R21), F2
+	VTBX V24.B16, [V2.B16], V0.B16
+	VTBX V21.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	FMOVQ 251(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 315(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V20.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R20)
+	ADD $48, R12, R12
+	ADD $48, R13, R13
+	ADD $48, R14, R14
+	ADD $48, R15, R15
+	ADD $48, R16, R16
+	ADD $48, R17, R17
+	ADD $48, R19, R19
+	ADD $48, R20, R20
+	ADD $384, R21, R21
+	SUB $48, R22, R22
+	B chunks1951
+tail1953:
+	CBZ R22, rowdone1954
+	MOVD $48, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $48, R22
+	B body1952
+rowdone1954:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1950
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1949
+	RET
+chunk1948:
+	MOVD $mask851<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask852<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask853<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask854<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask855<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask856<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask863<>(SB), R24
+	VLD1 (R24), [V25.B16]
+	MOVD $mask864<>(SB), R24
+	VLD1 (R24), [V24.B16]
+	MOVD $mask865<>(SB), R24
+	VLD1 (R24), [V23.B16]
+group1955:
+	MOVD R3, R11
+row1956:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1957:
+	CMP $24, R22
+	BLO tail1959
+body1958:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 64(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 6(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 69(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 133(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 14(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 77(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 141(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R13)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 22(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 85(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 149(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R14)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 88(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 30(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 93(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 157(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R15)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 38(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 101(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 165(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R16)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 46(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 109(R21), F1
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ 173(R21), F1
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R17)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 54(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 117(R21), F2
+	VTBX V27.B16, [V2.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R19)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 120(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	VTBX V24.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 62(R21), F0
+	VTBL V28.B16, [V0.B16], V0.B16
+	FMOVQ 125(R21), F2
+	VTBX V27.B16, [V2.B16], V0.B16
+	VTBX V23.B16, [V1.B16], V0.B16
+	FMOVD F0, 16(R20)
+	ADD $24, R12, R12
+	ADD $24, R13, R13
+	ADD $24, R14, R14
+	ADD $24, R15, R15
+	ADD $24, R16, R16
+	ADD $24, R17, R17
+	ADD $24, R19, R19
+	ADD $24, R20, R20
+	ADD $192, R21, R21
+	SUB $24, R22, R22
+	B chunks1957
+tail1959:
+	CBZ R22, rowdone1960
+	MOVD $24, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $24, R22
+	B body1958
+rowdone1960:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1956
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1955
+	RET
+
+// func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $48, R2
+	BHS chunk1961
+	RET
+chunk1961:
+	MOVD $mask619<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask620<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask621<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask866<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask684<>(SB), R24
+	VLD1 (R24), [V27.B16]
+group1962:
+	MOVD R3, R11
+row1963:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1964:
+	CMP $48, R22
+	BLO tail1966
+body1965:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 6(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 134(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 260(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 12(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 138(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 266(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 22(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 150(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 276(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 28(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 154(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 282(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 288(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 38(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 166(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 292(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 44(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 170(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 298(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 304(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 54(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 182(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 308(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 60(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 186(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 314(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 320(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 70(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 198(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 324(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 76(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 202(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 330(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R16)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 336(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 86(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 214(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 340(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 92(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 218(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 346(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R17)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 352(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 102(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 230(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 356(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 108(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 234(R21), F1
+	VTBX V31.B16, [V1.B16], V0.B16
+	FMOVQ 362(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R19)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 368(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 118(R21), F0
+	VTBL V30.B16, [V0.B16], V0.B16
+	FMOVQ 246(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	FMOVQ 124(R21), F0
+	VTBL V29.B16, [V0.B16], V0.B16
+	FMOVQ 250(R21), F2
+	VTBX V31.B16, [V2.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R20)
+	ADD $48, R12, R12
+	ADD $48, R13, R13
+	ADD $48, R14, R14
+	ADD $48, R15, R15
+	ADD $48, R16, R16
+	ADD $48, R17, R17
+	ADD $48, R19, R19
+	ADD $48, R20, R20
+	ADD $384, R21, R21
+	SUB $48, R22, R22
+	B chunks1964
+tail1966:
+	CBZ R22, rowdone1967
+	MOVD $48, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $48, R22
+	B body1965
+rowdone1967:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1963
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1962
+	RET
+
+// func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $32, R2
+	BHS chunk1968
+	RET
+chunk1968:
+	MOVD $mask689<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask690<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask691<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask692<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask693<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask694<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask695<>(SB), R24
+	VLD1 (R24), [V25.B16]
+group1969:
+	MOVD R3, R11
+row1970:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1971:
+	CMP $32, R22
+	BLO tail1973
+body1972:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 64(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 4(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 68(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 132(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 196(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 72(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 12(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 76(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 140(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 204(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 80(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 20(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 84(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 148(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 212(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 88(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 28(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 92(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 156(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 220(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 96(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 36(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 100(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 164(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 228(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 104(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 44(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 108(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 172(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 236(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 112(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 52(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 116(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 180(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 120(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 184(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 60(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 124(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 188(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $32, R14, R14
+	ADD $32, R15, R15
+	ADD $32, R16, R16
+	ADD $32, R17, R17
+	ADD $32, R19, R19
+	ADD $32, R20, R20
+	ADD $256, R21, R21
+	SUB $32, R22, R22
+	B chunks1971
+tail1973:
+	CBZ R22, rowdone1974
+	MOVD $32, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $32, R22
+	B body1972
+rowdone1974:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1970
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1969
+	RET
+
+// func tunzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·tunzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD rows+24(FP), R3
+	MOVD spaceStride+32(FP), R4
+	MOVD depthStride+40(FP), R5
+	MOVD lane+48(FP), R6
+	MOVD laneI+56(FP), R7
+	MOVD groups+64(FP), R8
+	MOVD groupSpace+72(FP), R9
+	MOVD groupDepth+80(FP), R10
+	MUL R4, R3, R24
+	SUB R24, R9, R9
+	MUL R5, R3, R24
+	SUB R24, R10, R10
+	CMP $64, R2
+	BHS chunk1975
+	RET
+chunk1975:
+	MOVD $mask640<>(SB), R24
+	VLD1 (R24), [V31.B16]
+	MOVD $mask641<>(SB), R24
+	VLD1 (R24), [V30.B16]
+	MOVD $mask642<>(SB), R24
+	VLD1 (R24), [V29.B16]
+	MOVD $mask643<>(SB), R24
+	VLD1 (R24), [V28.B16]
+	MOVD $mask647<>(SB), R24
+	VLD1 (R24), [V27.B16]
+	MOVD $mask696<>(SB), R24
+	VLD1 (R24), [V26.B16]
+	MOVD $mask646<>(SB), R24
+	VLD1 (R24), [V25.B16]
+group1976:
+	MOVD R3, R11
+row1977:
+	MOVD R1, R12
+	ADD R6, R12, R13
+	ADD R6, R13, R14
+	ADD R6, R14, R15
+	ADD R7, R12, R16
+	ADD R6, R16, R17
+	ADD R6, R17, R19
+	ADD R6, R19, R20
+	MOVD R0, R21
+	MOVD R2, R22
+chunks1978:
+	CMP $64, R22
+	BLO tail1980
+body1979:
+	FMOVQ 0(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 128(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 256(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 384(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R12)
+	FMOVQ 4(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 132(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 260(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 388(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R12)
+	FMOVQ 8(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 136(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 264(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 392(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R12)
+	FMOVQ 12(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 140(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 268(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 396(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R12)
+	FMOVQ 16(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 144(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 272(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 400(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R13)
+	FMOVQ 20(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 148(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 276(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 404(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R13)
+	FMOVQ 24(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 152(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 280(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 408(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R13)
+	FMOVQ 28(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 156(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 284(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 412(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R13)
+	FMOVQ 32(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 160(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 288(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 416(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R14)
+	FMOVQ 36(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 164(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 292(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 420(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R14)
+	FMOVQ 40(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 168(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 296(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 424(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R14)
+	FMOVQ 44(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 172(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 300(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 428(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R14)
+	FMOVQ 48(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 176(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 304(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 432(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R15)
+	FMOVQ 52(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 180(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 308(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 436(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R15)
+	FMOVQ 56(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 184(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 312(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 440(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R15)
+	FMOVQ 60(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 188(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 316(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 444(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R15)
+	FMOVQ 64(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 192(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 320(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 448(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R16)
+	FMOVQ 68(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 196(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 324(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 452(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R16)
+	FMOVQ 72(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 200(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 328(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 456(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R16)
+	FMOVQ 76(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 204(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 332(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 460(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R16)
+	FMOVQ 80(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 208(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 336(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 464(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R17)
+	FMOVQ 84(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 212(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 340(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 468(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R17)
+	FMOVQ 88(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 216(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 344(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 472(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R17)
+	FMOVQ 92(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 220(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 348(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 476(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R17)
+	FMOVQ 96(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 224(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 352(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 480(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R19)
+	FMOVQ 100(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 228(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 356(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 484(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R19)
+	FMOVQ 104(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 232(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 360(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 488(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R19)
+	FMOVQ 108(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 236(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 364(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 492(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R19)
+	FMOVQ 112(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 240(R21), F1
+	VTBX V30.B16, [V1.B16], V0.B16
+	FMOVQ 368(R21), F1
+	VTBX V29.B16, [V1.B16], V0.B16
+	FMOVQ 496(R21), F1
+	VTBX V28.B16, [V1.B16], V0.B16
+	FMOVQ F0, 0(R20)
+	FMOVQ 116(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 244(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 372(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V27.B16, [V1.B16], V0.B16
+	FMOVQ F0, 16(R20)
+	FMOVQ 120(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 248(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 376(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V26.B16, [V1.B16], V0.B16
+	FMOVQ F0, 32(R20)
+	FMOVQ 124(R21), F0
+	VTBL V31.B16, [V0.B16], V0.B16
+	FMOVQ 252(R21), F2
+	VTBX V30.B16, [V2.B16], V0.B16
+	FMOVQ 380(R21), F2
+	VTBX V29.B16, [V2.B16], V0.B16
+	VTBX V25.B16, [V1.B16], V0.B16
+	FMOVQ F0, 48(R20)
+	ADD $64, R12, R12
+	ADD $64, R13, R13
+	ADD $64, R14, R14
+	ADD $64, R15, R15
+	ADD $64, R16, R16
+	ADD $64, R17, R17
+	ADD $64, R19, R19
+	ADD $64, R20, R20
+	ADD $512, R21, R21
+	SUB $64, R22, R22
+	B chunks1978
+tail1980:
+	CBZ R22, rowdone1981
+	MOVD $64, R23
+	SUB R22, R23, R23
+	SUB R23, R12, R12
+	SUB R23, R13, R13
+	SUB R23, R14, R14
+	SUB R23, R15, R15
+	SUB R23, R16, R16
+	SUB R23, R17, R17
+	SUB R23, R19, R19
+	SUB R23, R20, R20
+	MOVD $8, R24
+	MUL R24, R23, R24
+	SUB R24, R21, R21
+	MOVD $64, R22
+	B body1979
+rowdone1981:
+	ADD R4, R0, R0
+	ADD R5, R1, R1
+	SUBS $1, R11, R11
+	BNE row1977
+	ADD R9, R0, R0
+	ADD R10, R1, R1
+	SUBS $1, R8, R8
+	BNE group1976
 	RET
 
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
@@ -25565,19 +29824,19 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22
 	ADD R24, R22, R23
 	LSL $6, R25, R7
-group1856:
+group1982:
 	MOVD R3, R11
-row1857:
+row1983:
 	MOVD R0, R12
 	MOVD R1, R13
 	MOVD $0, R14
-lane1858:
+lane1984:
 	MOVD R12, R15
 	MOVD R13, R16
 	MOVD R2, R17
-quad1860:
+quad1986:
 	CMP $64, R17
-	BLO single1861
+	BLO single1987
 	ADD R24, R15, R19
 	ADD R22, R15, R20
 	ADD R23, R15, R21
@@ -25590,29 +29849,29 @@ quad1860:
 	ADD $64, R16, R16
 	ADD R7, R15, R15
 	SUB $64, R17, R17
-	B quad1860
-single1861:
-	CBZ R17, lanedone1862
-elem1859:
+	B quad1986
+single1987:
+	CBZ R17, lanedone1988
+elem1985:
 	VLD1 (R15), [V0.B16]
 	VST1.P [V0.B16], 16(R16)
 	ADD R24, R15, R15
 	SUBS $16, R17, R17
-	BNE elem1859
-lanedone1862:
+	BNE elem1985
+lanedone1988:
 	ADD $16, R12, R12
 	ADD R6, R13, R13
 	ADD $1, R14, R14
 	CMP R25, R14
-	BLO lane1858
+	BLO lane1984
 	ADD R4, R0, R0
 	ADD R5, R1, R1
 	SUBS $1, R11, R11
-	BNE row1857
+	BNE row1983
 	ADD R9, R0, R0
 	ADD R10, R1, R1
 	SUBS $1, R8, R8
-	BNE group1856
+	BNE group1982
 	RET
 
 // func unitZip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -25625,1316 +29884,16 @@ TEXT ·unitZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk1863
+	BLS rowchunk1989
 	CMP $8, R2
-	BLS rowchunk1864
+	BLS rowchunk1990
 	CMP $16, R2
-	BLS rowchunk1865
+	BLS rowchunk1991
 	CMP $32, R2
-	BLS rowchunk1866
-	B rowchunks1867
-rowchunk1863:
+	BLS rowchunk1992
+	B rowchunks1993
+rowchunk1989:
 	SUB $4, R2, R10
-group1868:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1869
-	SUBS $1, R9, R9
-	BEQ lastunit1870
-unit1869:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1869
-	CMP $1, R5
-	BNE nextgroup1871
-lastunit1870:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1872:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1873
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1872
-exactdone1873:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1874:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1875
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1874
-exactdone1875:
-nextgroup1871:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1868
-	RET
-rowchunk1864:
-	SUB $4, R2, R10
-group1876:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1877
-	SUBS $1, R9, R9
-	BEQ lastunit1878
-unit1877:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1877
-	CMP $1, R5
-	BNE nextgroup1879
-lastunit1878:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1880:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1881
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1880
-exactdone1881:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1882:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1883
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1882
-exactdone1883:
-nextgroup1879:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1876
-	RET
-rowchunk1865:
-	SUB $8, R2, R10
-group1884:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1885
-	SUBS $1, R9, R9
-	BEQ lastunit1886
-unit1885:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1885
-	CMP $1, R5
-	BNE nextgroup1887
-lastunit1886:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1888:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1889
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1888
-exactdone1889:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1890:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V1.B16
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1891
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1890
-exactdone1891:
-nextgroup1887:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1884
-	RET
-rowchunk1866:
-	SUB $16, R2, R10
-group1892:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1893
-	SUBS $1, R9, R9
-	BEQ lastunit1894
-unit1893:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1893
-	CMP $1, R5
-	BNE nextgroup1895
-lastunit1894:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1896:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1897
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1896
-exactdone1897:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1898:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.B16, V0.B16, V2.B16
-	VZIP2 V1.B16, V0.B16, V1.B16
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1899
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1898
-exactdone1899:
-nextgroup1895:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1892
-	RET
-rowchunks1867:
-	SUB $32, R2, R10
-group1900:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1901
-	SUBS $1, R9, R9
-	BEQ lastunit1902
-unit1901:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1904:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1904
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1905:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1905
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1901
-	CMP $1, R5
-	BNE nextgroup1903
-lastunit1902:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1906:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone1907
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1906
-exactdone1907:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1908:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.B16, V0.B16, V4.B16
-	VZIP2 V2.B16, V0.B16, V2.B16
-	VZIP1 V3.B16, V1.B16, V0.B16
-	VZIP2 V3.B16, V1.B16, V3.B16
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	CMP R10, R11
-	BEQ exactdone1909
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1908
-exactdone1909:
-nextgroup1903:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1900
-	RET
-
-// func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD units+24(FP), R3
-	MOVD plane+32(FP), R4
-	MOVD groups+40(FP), R5
-	MOVD group+48(FP), R6
-	CMP $4, R2
-	BLS rowchunk1910
-	CMP $8, R2
-	BLS rowchunk1911
-	CMP $16, R2
-	BLS rowchunk1912
-	CMP $32, R2
-	BLS rowchunk1913
-	B rowchunks1914
-rowchunk1910:
-	SUB $4, R2, R10
-group1915:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1917
-unit1916:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1916
-lastunit1917:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1919:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1920
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1919
-exactdone1920:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1921:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1922
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1921
-exactdone1922:
-nextgroup1918:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1915
-	RET
-rowchunk1911:
-	SUB $4, R2, R10
-group1923:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1925
-unit1924:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1924
-lastunit1925:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1927:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1928
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1927
-exactdone1928:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1929:
-	FMOVD 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1930
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1929
-exactdone1930:
-nextgroup1926:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1923
-	RET
-rowchunk1912:
-	SUB $8, R2, R10
-group1931:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1933
-unit1932:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1932
-lastunit1933:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1935:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1936
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1935
-exactdone1936:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1937:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.B16, V0.B16, V1.B16
-	VUZP2 V0.B16, V0.B16, V0.B16
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1938
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1937
-exactdone1938:
-nextgroup1934:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1931
-	RET
-rowchunk1913:
-	SUB $16, R2, R10
-group1939:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1941
-unit1940:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1940
-lastunit1941:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1943:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1944
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1943
-exactdone1944:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1945:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.B16, V0.B16, V2.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone1946
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1945
-exactdone1946:
-nextgroup1942:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1939
-	RET
-rowchunks1914:
-	SUB $32, R2, R10
-group1947:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit1949
-unit1948:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1951:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1951
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1952:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1952
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1948
-lastunit1949:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1953:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone1954
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1953
-exactdone1954:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1955:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.B16, V0.B16, V4.B16
-	VUZP2 V1.B16, V0.B16, V1.B16
-	VUZP1 V3.B16, V2.B16, V0.B16
-	VUZP2 V3.B16, V2.B16, V3.B16
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone1956
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1955
-exactdone1956:
-nextgroup1950:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1947
-	RET
-
-// func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD units+24(FP), R3
-	MOVD plane+32(FP), R4
-	MOVD groups+40(FP), R5
-	MOVD group+48(FP), R6
-	CMP $4, R2
-	BLS rowchunk1957
-	CMP $8, R2
-	BLS rowchunk1958
-	CMP $16, R2
-	BLS rowchunk1959
-	CMP $32, R2
-	BLS rowchunk1960
-	B rowchunks1961
-rowchunk1957:
-	SUB $4, R2, R10
-group1962:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1963
-	SUBS $1, R9, R9
-	BEQ lastunit1964
-unit1963:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1963
-	CMP $1, R5
-	BNE nextgroup1965
-lastunit1964:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1966:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1967
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1966
-exactdone1967:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1968:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1969
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1968
-exactdone1969:
-nextgroup1965:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1962
-	RET
-rowchunk1958:
-	SUB $4, R2, R10
-group1970:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1971
-	SUBS $1, R9, R9
-	BEQ lastunit1972
-unit1971:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1971
-	CMP $1, R5
-	BNE nextgroup1973
-lastunit1972:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1974:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1975
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1974
-exactdone1975:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1976:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1977
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1976
-exactdone1977:
-nextgroup1973:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1970
-	RET
-rowchunk1959:
-	SUB $8, R2, R10
-group1978:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1979
-	SUBS $1, R9, R9
-	BEQ lastunit1980
-unit1979:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1979
-	CMP $1, R5
-	BNE nextgroup1981
-lastunit1980:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1982:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1983
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1982
-exactdone1983:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1984:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V1.H8
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone1985
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1984
-exactdone1985:
-nextgroup1981:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1978
-	RET
-rowchunk1960:
-	SUB $16, R2, R10
-group1986:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit1987
-	SUBS $1, R9, R9
-	BEQ lastunit1988
-unit1987:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit1987
-	CMP $1, R5
-	BNE nextgroup1989
-lastunit1988:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1990:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1991
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1990
-exactdone1991:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact1992:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.H8, V0.H8, V2.H8
-	VZIP2 V1.H8, V0.H8, V1.H8
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone1993
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact1992
-exactdone1993:
-nextgroup1989:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group1986
-	RET
-rowchunks1961:
-	SUB $32, R2, R10
 group1994:
 	MOVD R1, R7
 	MOVD R0, R8
@@ -26947,41 +29906,19 @@ unit1995:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1998:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1998
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk1999:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk1999
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
@@ -26993,18 +29930,37 @@ lastunit1996:
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact1998:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone1999
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact1998
+exactdone1999:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2000:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone2001
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -27014,23 +29970,347 @@ exact2000:
 	MOVD R24, R11
 	B exact2000
 exactdone2001:
+nextgroup1997:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group1994
+	RET
+rowchunk1990:
+	SUB $4, R2, R10
+group2002:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2003
+	SUBS $1, R9, R9
+	BEQ lastunit2004
+unit2003:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2003
+	CMP $1, R5
+	BNE nextgroup2005
+lastunit2004:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2006:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2007
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2006
+exactdone2007:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2002:
+exact2008:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2009
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2008
+exactdone2009:
+nextgroup2005:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2002
+	RET
+rowchunk1991:
+	SUB $8, R2, R10
+group2010:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2011
+	SUBS $1, R9, R9
+	BEQ lastunit2012
+unit2011:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2011
+	CMP $1, R5
+	BNE nextgroup2013
+lastunit2012:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2014:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2015
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2014
+exactdone2015:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2016:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V1.B16
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2017
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2016
+exactdone2017:
+nextgroup2013:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2010
+	RET
+rowchunk1992:
+	SUB $16, R2, R10
+group2018:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2019
+	SUBS $1, R9, R9
+	BEQ lastunit2020
+unit2019:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.H8, V0.H8, V4.H8
-	VZIP2 V2.H8, V0.H8, V2.H8
-	VZIP1 V3.H8, V1.H8, V0.H8
-	VZIP2 V3.H8, V1.H8, V3.H8
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2019
+	CMP $1, R5
+	BNE nextgroup2021
+lastunit2020:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2022:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2023
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2022
+exactdone2023:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2024:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.B16, V0.B16, V2.B16
+	VZIP2 V1.B16, V0.B16, V1.B16
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2025
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2024
+exactdone2025:
+nextgroup2021:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2018
+	RET
+rowchunks1993:
+	SUB $32, R2, R10
+group2026:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2027
+	SUBS $1, R9, R9
+	BEQ lastunit2028
+unit2027:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2030:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2030
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2031:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2031
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2027
+	CMP $1, R5
+	BNE nextgroup2029
+lastunit2028:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2032:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2003
+	BEQ exactdone2033
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27039,17 +30319,44 @@ exact2002:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2002
-exactdone2003:
-nextgroup1997:
+	B exact2032
+exactdone2033:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2034:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.B16, V0.B16, V4.B16
+	VZIP2 V2.B16, V0.B16, V2.B16
+	VZIP1 V3.B16, V1.B16, V0.B16
+	VZIP2 V3.B16, V1.B16, V3.B16
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2035
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2034
+exactdone2035:
+nextgroup2029:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group1994
+	BNE group2026
 	RET
 
-// func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
+// func unitUnzip2x1NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -27058,358 +30365,16 @@ TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2004
+	BLS rowchunk2036
 	CMP $8, R2
-	BLS rowchunk2005
+	BLS rowchunk2037
 	CMP $16, R2
-	BLS rowchunk2006
+	BLS rowchunk2038
 	CMP $32, R2
-	BLS rowchunk2007
-	B rowchunks2008
-rowchunk2004:
+	BLS rowchunk2039
+	B rowchunks2040
+rowchunk2036:
 	SUB $4, R2, R10
-group2009:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2011
-unit2010:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2010
-lastunit2011:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2013:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2014
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2013
-exactdone2014:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2015:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2016
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2015
-exactdone2016:
-nextgroup2012:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2009
-	RET
-rowchunk2005:
-	SUB $4, R2, R10
-group2017:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2019
-unit2018:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2018
-lastunit2019:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2021:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2022
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2021
-exactdone2022:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2023:
-	FMOVD 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2024
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2023
-exactdone2024:
-nextgroup2020:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2017
-	RET
-rowchunk2006:
-	SUB $8, R2, R10
-group2025:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2027
-unit2026:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2026
-lastunit2027:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2029:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2030
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2029
-exactdone2030:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2031:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.H8, V0.H8, V1.H8
-	VUZP2 V0.H8, V0.H8, V0.H8
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2032
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2031
-exactdone2032:
-nextgroup2028:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2025
-	RET
-rowchunk2007:
-	SUB $16, R2, R10
-group2033:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2035
-unit2034:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2034
-lastunit2035:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2037:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2038
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2037
-exactdone2038:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2039:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.H8, V0.H8, V2.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2040
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2039
-exactdone2040:
-nextgroup2036:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2033
-	RET
-rowchunks2008:
-	SUB $32, R2, R10
 group2041:
 	MOVD R1, R7
 	MOVD R0, R8
@@ -27420,41 +30385,21 @@ unit2042:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2045:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2045
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2046:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2046
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
@@ -27464,18 +30409,39 @@ lastunit2043:
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2045:
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2046
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2045
+exactdone2046:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2047:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2048
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -27485,23 +30451,337 @@ exact2047:
 	MOVD R24, R11
 	B exact2047
 exactdone2048:
+nextgroup2044:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2041
+	RET
+rowchunk2037:
+	SUB $4, R2, R10
+group2049:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2051
+unit2050:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2050
+lastunit2051:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2053:
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2054
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2053
+exactdone2054:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2049:
+exact2055:
+	FMOVD 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2056
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2055
+exactdone2056:
+nextgroup2052:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2049
+	RET
+rowchunk2038:
+	SUB $8, R2, R10
+group2057:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2059
+unit2058:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2058
+lastunit2059:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2061:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2062
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2061
+exactdone2062:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2063:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.B16, V0.B16, V1.B16
+	VUZP2 V0.B16, V0.B16, V0.B16
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2064
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2063
+exactdone2064:
+nextgroup2060:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2057
+	RET
+rowchunk2039:
+	SUB $16, R2, R10
+group2065:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2067
+unit2066:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.H8, V0.H8, V4.H8
-	VUZP2 V1.H8, V0.H8, V1.H8
-	VUZP1 V3.H8, V2.H8, V0.H8
-	VUZP2 V3.H8, V2.H8, V3.H8
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2066
+lastunit2067:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2069:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2070
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2069
+exactdone2070:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2071:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.B16, V0.B16, V2.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2072
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2071
+exactdone2072:
+nextgroup2068:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2065
+	RET
+rowchunks2040:
+	SUB $32, R2, R10
+group2073:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2075
+unit2074:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2077:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2077
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2078:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2078
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2074
+lastunit2075:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2079:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2050
+	BEQ exactdone2080
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27510,17 +30790,44 @@ exact2049:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2049
-exactdone2050:
-nextgroup2044:
+	B exact2079
+exactdone2080:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2081:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.B16, V0.B16, V4.B16
+	VUZP2 V1.B16, V0.B16, V1.B16
+	VUZP1 V3.B16, V2.B16, V0.B16
+	VUZP2 V3.B16, V2.B16, V3.B16
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2082
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2081
+exactdone2082:
+nextgroup2076:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2041
+	BNE group2073
 	RET
 
-// func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+// func unitZip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -27529,364 +30836,16 @@ TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2051
+	BLS rowchunk2083
 	CMP $8, R2
-	BLS rowchunk2052
+	BLS rowchunk2084
 	CMP $16, R2
-	BLS rowchunk2053
+	BLS rowchunk2085
 	CMP $32, R2
-	BLS rowchunk2054
-	B rowchunks2055
-rowchunk2051:
+	BLS rowchunk2086
+	B rowchunks2087
+rowchunk2083:
 	SUB $4, R2, R10
-group2056:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2057
-	SUBS $1, R9, R9
-	BEQ lastunit2058
-unit2057:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2057
-	CMP $1, R5
-	BNE nextgroup2059
-lastunit2058:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2060:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2061
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2060
-exactdone2061:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2062:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2063
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2062
-exactdone2063:
-nextgroup2059:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2056
-	RET
-rowchunk2052:
-	SUB $4, R2, R10
-group2064:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2065
-	SUBS $1, R9, R9
-	BEQ lastunit2066
-unit2065:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2065
-	CMP $1, R5
-	BNE nextgroup2067
-lastunit2066:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2068:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2069
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2068
-exactdone2069:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2070:
-	FMOVS 0(R12), F0
-	FMOVS 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVD F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2071
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2070
-exactdone2071:
-nextgroup2067:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2064
-	RET
-rowchunk2053:
-	SUB $8, R2, R10
-group2072:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2073
-	SUBS $1, R9, R9
-	BEQ lastunit2074
-unit2073:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2073
-	CMP $1, R5
-	BNE nextgroup2075
-lastunit2074:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2076:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2077
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2076
-exactdone2077:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2078:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V1.S4
-	FMOVQ F1, 0(R21)
-	CMP R10, R11
-	BEQ exactdone2079
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2078
-exactdone2079:
-nextgroup2075:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2072
-	RET
-rowchunk2054:
-	SUB $16, R2, R10
-group2080:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2081
-	SUBS $1, R9, R9
-	BEQ lastunit2082
-unit2081:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2081
-	CMP $1, R5
-	BNE nextgroup2083
-lastunit2082:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2084:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone2085
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2084
-exactdone2085:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2086:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.S4, V0.S4, V2.S4
-	VZIP2 V1.S4, V0.S4, V1.S4
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone2087
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2086
-exactdone2087:
-nextgroup2083:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2080
-	RET
-rowchunks2055:
-	SUB $32, R2, R10
 group2088:
 	MOVD R1, R7
 	MOVD R0, R8
@@ -27899,41 +30858,19 @@ unit2089:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2092:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2092
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2093:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2093
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
@@ -27945,18 +30882,37 @@ lastunit2090:
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2092:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2093
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2092
+exactdone2093:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2094:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
 	CMP R10, R11
 	BEQ exactdone2095
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -27966,23 +30922,347 @@ exact2094:
 	MOVD R24, R11
 	B exact2094
 exactdone2095:
+nextgroup2091:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2088
+	RET
+rowchunk2084:
+	SUB $4, R2, R10
+group2096:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2097
+	SUBS $1, R9, R9
+	BEQ lastunit2098
+unit2097:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2097
+	CMP $1, R5
+	BNE nextgroup2099
+lastunit2098:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2100:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2101
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2100
+exactdone2101:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2096:
+exact2102:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2103
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2102
+exactdone2103:
+nextgroup2099:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2096
+	RET
+rowchunk2085:
+	SUB $8, R2, R10
+group2104:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2105
+	SUBS $1, R9, R9
+	BEQ lastunit2106
+unit2105:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2105
+	CMP $1, R5
+	BNE nextgroup2107
+lastunit2106:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2108:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2109
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2108
+exactdone2109:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2110:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V1.H8
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2111
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2110
+exactdone2111:
+nextgroup2107:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2104
+	RET
+rowchunk2086:
+	SUB $16, R2, R10
+group2112:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2113
+	SUBS $1, R9, R9
+	BEQ lastunit2114
+unit2113:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.S4, V0.S4, V4.S4
-	VZIP2 V2.S4, V0.S4, V2.S4
-	VZIP1 V3.S4, V1.S4, V0.S4
-	VZIP2 V3.S4, V1.S4, V3.S4
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2113
+	CMP $1, R5
+	BNE nextgroup2115
+lastunit2114:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2116:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2117
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2116
+exactdone2117:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2118:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.H8, V0.H8, V2.H8
+	VZIP2 V1.H8, V0.H8, V1.H8
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2119
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2118
+exactdone2119:
+nextgroup2115:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2112
+	RET
+rowchunks2087:
+	SUB $32, R2, R10
+group2120:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2121
+	SUBS $1, R9, R9
+	BEQ lastunit2122
+unit2121:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2124:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2124
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2125:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2125
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2121
+	CMP $1, R5
+	BNE nextgroup2123
+lastunit2122:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2126:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2097
+	BEQ exactdone2127
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -27991,17 +31271,44 @@ exact2096:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2096
-exactdone2097:
-nextgroup2091:
+	B exact2126
+exactdone2127:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2128:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.H8, V0.H8, V4.H8
+	VZIP2 V2.H8, V0.H8, V2.H8
+	VZIP1 V3.H8, V1.H8, V0.H8
+	VZIP2 V3.H8, V1.H8, V3.H8
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2129
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2128
+exactdone2129:
+nextgroup2123:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2088
+	BNE group2120
 	RET
 
-// func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+// func unitUnzip2x2NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD space+0(FP), R0
 	MOVD depth+8(FP), R1
 	MOVD n+16(FP), R2
@@ -28010,358 +31317,16 @@ TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $4, R2
-	BLS rowchunk2098
+	BLS rowchunk2130
 	CMP $8, R2
-	BLS rowchunk2099
+	BLS rowchunk2131
 	CMP $16, R2
-	BLS rowchunk2100
+	BLS rowchunk2132
 	CMP $32, R2
-	BLS rowchunk2101
-	B rowchunks2102
-rowchunk2098:
+	BLS rowchunk2133
+	B rowchunks2134
+rowchunk2130:
 	SUB $4, R2, R10
-group2103:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2105
-unit2104:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2104
-lastunit2105:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2107:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2108
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2107
-exactdone2108:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2109:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2110
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2109
-exactdone2110:
-nextgroup2106:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2103
-	RET
-rowchunk2099:
-	SUB $4, R2, R10
-group2111:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2113
-unit2112:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2112
-lastunit2113:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2115:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2116
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2115
-exactdone2116:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2117:
-	FMOVD 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVS F1, 0(R12)
-	FMOVS F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2118
-	ADD $4, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2117
-exactdone2118:
-nextgroup2114:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2111
-	RET
-rowchunk2100:
-	SUB $8, R2, R10
-group2119:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2121
-unit2120:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2120
-lastunit2121:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2123:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2124
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2123
-exactdone2124:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2125:
-	FMOVQ 0(R21), F0
-	VUZP1 V0.S4, V0.S4, V1.S4
-	VUZP2 V0.S4, V0.S4, V0.S4
-	FMOVD F1, 0(R12)
-	FMOVD F0, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2126
-	ADD $8, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2125
-exactdone2126:
-nextgroup2122:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2119
-	RET
-rowchunk2101:
-	SUB $16, R2, R10
-group2127:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	SUBS $1, R9, R9
-	BEQ lastunit2129
-unit2128:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2128
-lastunit2129:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2131:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2132
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2131
-exactdone2132:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2133:
-	FLDPQ 0(R21), (F0, F1)
-	VUZP1 V1.S4, V0.S4, V2.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	FMOVQ F2, 0(R12)
-	FMOVQ F1, 0(R13)
-	CMP R10, R11
-	BEQ exactdone2134
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2133
-exactdone2134:
-nextgroup2130:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2127
-	RET
-rowchunks2102:
-	SUB $32, R2, R10
 group2135:
 	MOVD R1, R7
 	MOVD R0, R8
@@ -28372,41 +31337,21 @@ unit2136:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2139:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2139
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2140:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2140
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
@@ -28416,18 +31361,39 @@ lastunit2137:
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2139:
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2140
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2139
+exactdone2140:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2141:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2142
-	ADD $32, R11, R24
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28437,102 +31403,57 @@ exact2141:
 	MOVD R24, R11
 	B exact2141
 exactdone2142:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2143:
-	FLDPQ 0(R21), (F0, F1)
-	FLDPQ 32(R21), (F2, F3)
-	VUZP1 V1.S4, V0.S4, V4.S4
-	VUZP2 V1.S4, V0.S4, V1.S4
-	VUZP1 V3.S4, V2.S4, V0.S4
-	VUZP2 V3.S4, V2.S4, V3.S4
-	FSTPQ (F4, F0), 0(R12)
-	FSTPQ (F1, F3), 0(R13)
-	CMP R10, R11
-	BEQ exactdone2144
-	ADD $32, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2143
-exactdone2144:
 nextgroup2138:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
 	BNE group2135
 	RET
-
-// func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
-TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
-	MOVD space+0(FP), R0
-	MOVD depth+8(FP), R1
-	MOVD n+16(FP), R2
-	MOVD units+24(FP), R3
-	MOVD plane+32(FP), R4
-	MOVD groups+40(FP), R5
-	MOVD group+48(FP), R6
-	CMP $8, R2
-	BLS rowchunk2145
-	CMP $16, R2
-	BLS rowchunk2146
-	CMP $32, R2
-	BLS rowchunk2147
-	B rowchunks2148
-rowchunk2145:
-	SUB $8, R2, R10
-group2149:
+rowchunk2131:
+	SUB $4, R2, R10
+group2143:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2150
 	SUBS $1, R9, R9
-	BEQ lastunit2151
-unit2150:
+	BEQ lastunit2145
+unit2144:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2150
-	CMP $1, R5
-	BNE nextgroup2152
-lastunit2151:
+	BNE unit2144
+lastunit2145:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2153:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+exact2147:
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2154
-	ADD $8, R11, R24
+	BEQ exactdone2148
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28540,19 +31461,80 @@ exact2153:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2153
-exactdone2154:
+	B exact2147
+exactdone2148:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
+exact2149:
+	FMOVD 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2150
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2149
+exactdone2150:
+nextgroup2146:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2143
+	RET
+rowchunk2132:
+	SUB $8, R2, R10
+group2151:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2153
+unit2152:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2152
+lastunit2153:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
 exact2155:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2156
 	ADD $8, R11, R24
@@ -28565,59 +31547,20 @@ exact2155:
 	MOVD R24, R11
 	B exact2155
 exactdone2156:
-nextgroup2152:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2149
-	RET
-rowchunk2146:
-	SUB $8, R2, R10
-group2157:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2158
-	SUBS $1, R9, R9
-	BEQ lastunit2159
-unit2158:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2158
-	CMP $1, R5
-	BNE nextgroup2160
-lastunit2159:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2161:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+exact2157:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.H8, V0.H8, V1.H8
+	VUZP2 V0.H8, V0.H8, V0.H8
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2162
+	BEQ exactdone2158
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28626,22 +31569,65 @@ exact2161:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2161
-exactdone2162:
+	B exact2157
+exactdone2158:
+nextgroup2154:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2151
+	RET
+rowchunk2133:
+	SUB $16, R2, R10
+group2159:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2161
+unit2160:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2160
+lastunit2161:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
 	MOVD ZR, R11
 exact2163:
-	FMOVD 0(R12), F0
-	FMOVD 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V1.D2
-	FMOVQ F1, 0(R21)
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
 	CMP R10, R11
 	BEQ exactdone2164
-	ADD $8, R11, R24
+	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28651,66 +31637,20 @@ exact2163:
 	MOVD R24, R11
 	B exact2163
 exactdone2164:
-nextgroup2160:
-	ADD R6, R0, R0
-	ADD R6, R1, R1
-	SUBS $1, R5, R5
-	BNE group2157
-	RET
-rowchunk2147:
-	SUB $16, R2, R10
-group2165:
-	MOVD R1, R7
-	MOVD R0, R8
-	MOVD R3, R9
-	CMP $1, R5
-	BNE unit2166
-	SUBS $1, R9, R9
-	BEQ lastunit2167
-unit2166:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD R2, R7, R7
-	ADD R2<<2, R8, R8
-	SUBS $1, R9, R9
-	BNE unit2166
-	CMP $1, R5
-	BNE nextgroup2168
-lastunit2167:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2169:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
+exact2165:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.H8, V0.H8, V2.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2170
+	BEQ exactdone2166
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28719,110 +31659,189 @@ exact2169:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2169
-exactdone2170:
-	MOVD R7, R12
-	MOVD R8, R21
-	ADD R4<<1, R12, R12
-	ADD R2<<1, R21, R21
-	ADD R4, R12, R13
-	MOVD ZR, R11
-exact2171:
-	FMOVQ 0(R12), F0
-	FMOVQ 0(R13), F1
-	VZIP1 V1.D2, V0.D2, V2.D2
-	VZIP2 V1.D2, V0.D2, V1.D2
-	FSTPQ (F2, F1), 0(R21)
-	CMP R10, R11
-	BEQ exactdone2172
-	ADD $16, R11, R24
-	CMP R10, R24
-	CSEL GT, R10, R24, R24
-	SUB R11, R24, R23
-	ADD R23, R12, R12
-	ADD R23, R13, R13
-	ADD R23<<1, R21, R21
-	MOVD R24, R11
-	B exact2171
-exactdone2172:
-nextgroup2168:
+	B exact2165
+exactdone2166:
+nextgroup2162:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2165
+	BNE group2159
 	RET
-rowchunks2148:
+rowchunks2134:
 	SUB $32, R2, R10
-group2173:
+group2167:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2169
+unit2168:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2171:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2171
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2172:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2172
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2168
+lastunit2169:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2173:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2174
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2173
+exactdone2174:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2175:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.H8, V0.H8, V4.H8
+	VUZP2 V1.H8, V0.H8, V1.H8
+	VUZP1 V3.H8, V2.H8, V0.H8
+	VUZP2 V3.H8, V2.H8, V3.H8
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2176
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2175
+exactdone2176:
+nextgroup2170:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2167
+	RET
+
+// func unitZip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD units+24(FP), R3
+	MOVD plane+32(FP), R4
+	MOVD groups+40(FP), R5
+	MOVD group+48(FP), R6
+	CMP $4, R2
+	BLS rowchunk2177
+	CMP $8, R2
+	BLS rowchunk2178
+	CMP $16, R2
+	BLS rowchunk2179
+	CMP $32, R2
+	BLS rowchunk2180
+	B rowchunks2181
+rowchunk2177:
+	SUB $4, R2, R10
+group2182:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	CMP $1, R5
-	BNE unit2174
+	BNE unit2183
 	SUBS $1, R9, R9
-	BEQ lastunit2175
-unit2174:
+	BEQ lastunit2184
+unit2183:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2177:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2177
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
-	MOVD R2, R11
-chunk2178:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
-	ADD $32, R12, R12
-	ADD $32, R13, R13
-	ADD $64, R21, R21
-	SUBS $32, R11, R11
-	BGT chunk2178
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2174
+	BNE unit2183
 	CMP $1, R5
-	BNE nextgroup2176
-lastunit2175:
+	BNE nextgroup2185
+lastunit2184:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2179:
-	FLDPQ 0(R12), (F0, F1)
-	FLDPQ 0(R13), (F2, F3)
-	VZIP1 V2.D2, V0.D2, V4.D2
-	VZIP2 V2.D2, V0.D2, V2.D2
-	VZIP1 V3.D2, V1.D2, V0.D2
-	VZIP2 V3.D2, V1.D2, V3.D2
-	FSTPQ (F4, F2), 0(R21)
-	FSTPQ (F0, F3), 32(R21)
+exact2186:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
 	CMP R10, R11
-	BEQ exactdone2180
-	ADD $32, R11, R24
+	BEQ exactdone2187
+	ADD $4, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
 	SUB R11, R24, R23
@@ -28830,15 +31849,1228 @@ exact2179:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2179
-exactdone2180:
+	B exact2186
+exactdone2187:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2181:
+exact2188:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2189
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2188
+exactdone2189:
+nextgroup2185:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2182
+	RET
+rowchunk2178:
+	SUB $4, R2, R10
+group2190:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2191
+	SUBS $1, R9, R9
+	BEQ lastunit2192
+unit2191:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2191
+	CMP $1, R5
+	BNE nextgroup2193
+lastunit2192:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2194:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2195
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2194
+exactdone2195:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2196:
+	FMOVS 0(R12), F0
+	FMOVS 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVD F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2197
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2196
+exactdone2197:
+nextgroup2193:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2190
+	RET
+rowchunk2179:
+	SUB $8, R2, R10
+group2198:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2199
+	SUBS $1, R9, R9
+	BEQ lastunit2200
+unit2199:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2199
+	CMP $1, R5
+	BNE nextgroup2201
+lastunit2200:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2202:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2203
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2202
+exactdone2203:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2204:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V1.S4
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2205
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2204
+exactdone2205:
+nextgroup2201:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2198
+	RET
+rowchunk2180:
+	SUB $16, R2, R10
+group2206:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2207
+	SUBS $1, R9, R9
+	BEQ lastunit2208
+unit2207:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2207
+	CMP $1, R5
+	BNE nextgroup2209
+lastunit2208:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2210:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2211
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2210
+exactdone2211:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2212:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.S4, V0.S4, V2.S4
+	VZIP2 V1.S4, V0.S4, V1.S4
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2213
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2212
+exactdone2213:
+nextgroup2209:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2206
+	RET
+rowchunks2181:
+	SUB $32, R2, R10
+group2214:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2215
+	SUBS $1, R9, R9
+	BEQ lastunit2216
+unit2215:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2218:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2218
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2219:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2219
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2215
+	CMP $1, R5
+	BNE nextgroup2217
+lastunit2216:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2220:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2221
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2220
+exactdone2221:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2222:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.S4, V0.S4, V4.S4
+	VZIP2 V2.S4, V0.S4, V2.S4
+	VZIP1 V3.S4, V1.S4, V0.S4
+	VZIP2 V3.S4, V1.S4, V3.S4
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2223
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2222
+exactdone2223:
+nextgroup2217:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2214
+	RET
+
+// func unitUnzip2x4NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD units+24(FP), R3
+	MOVD plane+32(FP), R4
+	MOVD groups+40(FP), R5
+	MOVD group+48(FP), R6
+	CMP $4, R2
+	BLS rowchunk2224
+	CMP $8, R2
+	BLS rowchunk2225
+	CMP $16, R2
+	BLS rowchunk2226
+	CMP $32, R2
+	BLS rowchunk2227
+	B rowchunks2228
+rowchunk2224:
+	SUB $4, R2, R10
+group2229:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2231
+unit2230:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2230
+lastunit2231:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2233:
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2234
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2233
+exactdone2234:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2235:
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2236
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2235
+exactdone2236:
+nextgroup2232:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2229
+	RET
+rowchunk2225:
+	SUB $4, R2, R10
+group2237:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2239
+unit2238:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2238
+lastunit2239:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2241:
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2242
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2241
+exactdone2242:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2243:
+	FMOVD 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVS F1, 0(R12)
+	FMOVS F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2244
+	ADD $4, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2243
+exactdone2244:
+nextgroup2240:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2237
+	RET
+rowchunk2226:
+	SUB $8, R2, R10
+group2245:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2247
+unit2246:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2246
+lastunit2247:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2249:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2250
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2249
+exactdone2250:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2251:
+	FMOVQ 0(R21), F0
+	VUZP1 V0.S4, V0.S4, V1.S4
+	VUZP2 V0.S4, V0.S4, V0.S4
+	FMOVD F1, 0(R12)
+	FMOVD F0, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2252
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2251
+exactdone2252:
+nextgroup2248:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2245
+	RET
+rowchunk2227:
+	SUB $16, R2, R10
+group2253:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2255
+unit2254:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2254
+lastunit2255:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2257:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2258
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2257
+exactdone2258:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2259:
+	FLDPQ 0(R21), (F0, F1)
+	VUZP1 V1.S4, V0.S4, V2.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	FMOVQ F2, 0(R12)
+	FMOVQ F1, 0(R13)
+	CMP R10, R11
+	BEQ exactdone2260
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2259
+exactdone2260:
+nextgroup2256:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2253
+	RET
+rowchunks2228:
+	SUB $32, R2, R10
+group2261:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	SUBS $1, R9, R9
+	BEQ lastunit2263
+unit2262:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2265:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2265
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2266:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2266
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2262
+lastunit2263:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2267:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2268
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2267
+exactdone2268:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2269:
+	FLDPQ 0(R21), (F0, F1)
+	FLDPQ 32(R21), (F2, F3)
+	VUZP1 V1.S4, V0.S4, V4.S4
+	VUZP2 V1.S4, V0.S4, V1.S4
+	VUZP1 V3.S4, V2.S4, V0.S4
+	VUZP2 V3.S4, V2.S4, V3.S4
+	FSTPQ (F4, F0), 0(R12)
+	FSTPQ (F1, F3), 0(R13)
+	CMP R10, R11
+	BEQ exactdone2270
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2269
+exactdone2270:
+nextgroup2264:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2261
+	RET
+
+// func unitZip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
+TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
+	MOVD space+0(FP), R0
+	MOVD depth+8(FP), R1
+	MOVD n+16(FP), R2
+	MOVD units+24(FP), R3
+	MOVD plane+32(FP), R4
+	MOVD groups+40(FP), R5
+	MOVD group+48(FP), R6
+	CMP $8, R2
+	BLS rowchunk2271
+	CMP $16, R2
+	BLS rowchunk2272
+	CMP $32, R2
+	BLS rowchunk2273
+	B rowchunks2274
+rowchunk2271:
+	SUB $8, R2, R10
+group2275:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2276
+	SUBS $1, R9, R9
+	BEQ lastunit2277
+unit2276:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2276
+	CMP $1, R5
+	BNE nextgroup2278
+lastunit2277:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2279:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2280
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2279
+exactdone2280:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2281:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2282
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2281
+exactdone2282:
+nextgroup2278:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2275
+	RET
+rowchunk2272:
+	SUB $8, R2, R10
+group2283:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2284
+	SUBS $1, R9, R9
+	BEQ lastunit2285
+unit2284:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2284
+	CMP $1, R5
+	BNE nextgroup2286
+lastunit2285:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2287:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2288
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2287
+exactdone2288:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2289:
+	FMOVD 0(R12), F0
+	FMOVD 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V1.D2
+	FMOVQ F1, 0(R21)
+	CMP R10, R11
+	BEQ exactdone2290
+	ADD $8, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2289
+exactdone2290:
+nextgroup2286:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2283
+	RET
+rowchunk2273:
+	SUB $16, R2, R10
+group2291:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2292
+	SUBS $1, R9, R9
+	BEQ lastunit2293
+unit2292:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2292
+	CMP $1, R5
+	BNE nextgroup2294
+lastunit2293:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2295:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2296
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2295
+exactdone2296:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2297:
+	FMOVQ 0(R12), F0
+	FMOVQ 0(R13), F1
+	VZIP1 V1.D2, V0.D2, V2.D2
+	VZIP2 V1.D2, V0.D2, V1.D2
+	FSTPQ (F2, F1), 0(R21)
+	CMP R10, R11
+	BEQ exactdone2298
+	ADD $16, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2297
+exactdone2298:
+nextgroup2294:
+	ADD R6, R0, R0
+	ADD R6, R1, R1
+	SUBS $1, R5, R5
+	BNE group2291
+	RET
+rowchunks2274:
+	SUB $32, R2, R10
+group2299:
+	MOVD R1, R7
+	MOVD R0, R8
+	MOVD R3, R9
+	CMP $1, R5
+	BNE unit2300
+	SUBS $1, R9, R9
+	BEQ lastunit2301
+unit2300:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2303:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2303
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD R2, R11
+chunk2304:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	ADD $32, R12, R12
+	ADD $32, R13, R13
+	ADD $64, R21, R21
+	SUBS $32, R11, R11
+	BGT chunk2304
+	ADD R2, R7, R7
+	ADD R2<<2, R8, R8
+	SUBS $1, R9, R9
+	BNE unit2300
+	CMP $1, R5
+	BNE nextgroup2302
+lastunit2301:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2305:
 	FLDPQ 0(R12), (F0, F1)
 	FLDPQ 0(R13), (F2, F3)
 	VZIP1 V2.D2, V0.D2, V4.D2
@@ -28848,7 +33080,7 @@ exact2181:
 	FSTPQ (F4, F2), 0(R21)
 	FSTPQ (F0, F3), 32(R21)
 	CMP R10, R11
-	BEQ exactdone2182
+	BEQ exactdone2306
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28857,13 +33089,40 @@ exact2181:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2181
-exactdone2182:
-nextgroup2176:
+	B exact2305
+exactdone2306:
+	MOVD R7, R12
+	MOVD R8, R21
+	ADD R4<<1, R12, R12
+	ADD R2<<1, R21, R21
+	ADD R4, R12, R13
+	MOVD ZR, R11
+exact2307:
+	FLDPQ 0(R12), (F0, F1)
+	FLDPQ 0(R13), (F2, F3)
+	VZIP1 V2.D2, V0.D2, V4.D2
+	VZIP2 V2.D2, V0.D2, V2.D2
+	VZIP1 V3.D2, V1.D2, V0.D2
+	VZIP2 V3.D2, V1.D2, V3.D2
+	FSTPQ (F4, F2), 0(R21)
+	FSTPQ (F0, F3), 32(R21)
+	CMP R10, R11
+	BEQ exactdone2308
+	ADD $32, R11, R24
+	CMP R10, R24
+	CSEL GT, R10, R24, R24
+	SUB R11, R24, R23
+	ADD R23, R12, R12
+	ADD R23, R13, R13
+	ADD R23<<1, R21, R21
+	MOVD R24, R11
+	B exact2307
+exactdone2308:
+nextgroup2302:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2173
+	BNE group2299
 	RET
 
 // func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
@@ -28876,21 +33135,21 @@ TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5
 	MOVD group+48(FP), R6
 	CMP $8, R2
-	BLS rowchunk2183
+	BLS rowchunk2309
 	CMP $16, R2
-	BLS rowchunk2184
+	BLS rowchunk2310
 	CMP $32, R2
-	BLS rowchunk2185
-	B rowchunks2186
-rowchunk2183:
+	BLS rowchunk2311
+	B rowchunks2312
+rowchunk2309:
 	SUB $8, R2, R10
-group2187:
+group2313:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2189
-unit2188:
+	BEQ lastunit2315
+unit2314:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -28912,20 +33171,20 @@ unit2188:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2188
-lastunit2189:
+	BNE unit2314
+lastunit2315:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2191:
+exact2317:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2192
+	BEQ exactdone2318
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28934,22 +33193,22 @@ exact2191:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2191
-exactdone2192:
+	B exact2317
+exactdone2318:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2193:
+exact2319:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2194
+	BEQ exactdone2320
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -28958,23 +33217,23 @@ exact2193:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2193
-exactdone2194:
-nextgroup2190:
+	B exact2319
+exactdone2320:
+nextgroup2316:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2187
+	BNE group2313
 	RET
-rowchunk2184:
+rowchunk2310:
 	SUB $8, R2, R10
-group2195:
+group2321:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2197
-unit2196:
+	BEQ lastunit2323
+unit2322:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -28996,20 +33255,20 @@ unit2196:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2196
-lastunit2197:
+	BNE unit2322
+lastunit2323:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2199:
+exact2325:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2200
+	BEQ exactdone2326
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29018,22 +33277,22 @@ exact2199:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2199
-exactdone2200:
+	B exact2325
+exactdone2326:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2201:
+exact2327:
 	FMOVQ 0(R21), F0
 	VUZP1 V0.D2, V0.D2, V1.D2
 	VUZP2 V0.D2, V0.D2, V0.D2
 	FMOVD F1, 0(R12)
 	FMOVD F0, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2202
+	BEQ exactdone2328
 	ADD $8, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29042,23 +33301,23 @@ exact2201:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2201
-exactdone2202:
-nextgroup2198:
+	B exact2327
+exactdone2328:
+nextgroup2324:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2195
+	BNE group2321
 	RET
-rowchunk2185:
+rowchunk2311:
 	SUB $16, R2, R10
-group2203:
+group2329:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2205
-unit2204:
+	BEQ lastunit2331
+unit2330:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
@@ -29086,20 +33345,20 @@ unit2204:
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2204
-lastunit2205:
+	BNE unit2330
+lastunit2331:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2207:
+exact2333:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2208
+	BEQ exactdone2334
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29108,22 +33367,22 @@ exact2207:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2207
-exactdone2208:
+	B exact2333
+exactdone2334:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2209:
+exact2335:
 	FLDPQ 0(R21), (F0, F1)
 	VUZP1 V1.D2, V0.D2, V2.D2
 	VUZP2 V1.D2, V0.D2, V1.D2
 	FMOVQ F2, 0(R12)
 	FMOVQ F1, 0(R13)
 	CMP R10, R11
-	BEQ exactdone2210
+	BEQ exactdone2336
 	ADD $16, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29132,28 +33391,28 @@ exact2209:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2209
-exactdone2210:
-nextgroup2206:
+	B exact2335
+exactdone2336:
+nextgroup2332:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2203
+	BNE group2329
 	RET
-rowchunks2186:
+rowchunks2312:
 	SUB $32, R2, R10
-group2211:
+group2337:
 	MOVD R1, R7
 	MOVD R0, R8
 	MOVD R3, R9
 	SUBS $1, R9, R9
-	BEQ lastunit2213
-unit2212:
+	BEQ lastunit2339
+unit2338:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2215:
+chunk2341:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -29166,14 +33425,14 @@ chunk2215:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2215
+	BGT chunk2341
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD R2, R11
-chunk2216:
+chunk2342:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -29186,17 +33445,17 @@ chunk2216:
 	ADD $32, R13, R13
 	ADD $64, R21, R21
 	SUBS $32, R11, R11
-	BGT chunk2216
+	BGT chunk2342
 	ADD R2, R7, R7
 	ADD R2<<2, R8, R8
 	SUBS $1, R9, R9
-	BNE unit2212
-lastunit2213:
+	BNE unit2338
+lastunit2339:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2217:
+exact2343:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -29206,7 +33465,7 @@ exact2217:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2218
+	BEQ exactdone2344
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29215,15 +33474,15 @@ exact2217:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2217
-exactdone2218:
+	B exact2343
+exactdone2344:
 	MOVD R7, R12
 	MOVD R8, R21
 	ADD R4<<1, R12, R12
 	ADD R2<<1, R21, R21
 	ADD R4, R12, R13
 	MOVD ZR, R11
-exact2219:
+exact2345:
 	FLDPQ 0(R21), (F0, F1)
 	FLDPQ 32(R21), (F2, F3)
 	VUZP1 V1.D2, V0.D2, V4.D2
@@ -29233,7 +33492,7 @@ exact2219:
 	FSTPQ (F4, F0), 0(R12)
 	FSTPQ (F1, F3), 0(R13)
 	CMP R10, R11
-	BEQ exactdone2220
+	BEQ exactdone2346
 	ADD $32, R11, R24
 	CMP R10, R24
 	CSEL GT, R10, R24, R24
@@ -29242,13 +33501,13 @@ exact2219:
 	ADD R23, R13, R13
 	ADD R23<<1, R21, R21
 	MOVD R24, R11
-	B exact2219
-exactdone2220:
-nextgroup2214:
+	B exact2345
+exactdone2346:
+nextgroup2340:
 	ADD R6, R0, R0
 	ADD R6, R1, R1
 	SUBS $1, R5, R5
-	BNE group2211
+	BNE group2337
 	RET
 
 // func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
@@ -29270,60 +33529,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MUL R8, R6, R24
 	SUB R24, R11, R11
 	CMP $32, R2
-	BLO short2221
+	BLO short2347
 	SUB $32, R2, R12
-group2222:
+group2348:
 	MOVD R6, R13
-row2223:
+row2349:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2224:
+run2350:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	MOVD R15, R19
 	MOVD R14, R20
-pairs2225:
+pairs2351:
 	ADD $32, R19, R23
 	CMP R24, R23
-	BHS single2226
+	BHS single2352
 	FLDPQ (R19), (F0, F1)
 	FLDPQ 32(R19), (F2, F3)
 	FSTPQ (F0, F1), (R20)
 	FSTPQ (F2, F3), 32(R20)
 	ADD $64, R19, R19
 	ADD $64, R20, R20
-	B pairs2225
-single2226:
+	B pairs2351
+single2352:
 	CMP R24, R19
-	BHS last2227
+	BHS last2353
 	FLDPQ (R19), (F0, F1)
 	FSTPQ (F0, F1), (R20)
-last2227:
+last2353:
 	FLDPQ (R24), (F0, F1)
 	FSTPQ (F0, F1), (R25)
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2224
+	BNE run2350
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2223
+	BNE row2349
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2222
+	BNE group2348
 	RET
-short2221:
+short2347:
 	SUB $16, R2, R12
-group2228:
+group2354:
 	MOVD R6, R13
-row2229:
+row2355:
 	MOVD R0, R14
 	MOVD R1, R15
 	MOVD R3, R16
-run2230:
+run2356:
 	ADD R12, R15, R24
 	ADD R12, R14, R25
 	FMOVQ (R15), F0
@@ -29333,15 +33592,15 @@ run2230:
 	ADD R4, R14, R14
 	ADD R5, R15, R15
 	SUBS $1, R16, R16
-	BNE run2230
+	BNE run2356
 	ADD R7, R0, R0
 	ADD R8, R1, R1
 	SUBS $1, R13, R13
-	BNE row2229
+	BNE row2355
 	ADD R10, R0, R0
 	ADD R11, R1, R1
 	SUBS $1, R9, R9
-	BNE group2228
+	BNE group2354
 	RET
 DATA mask0<>+0(SB)/8, $0xffff050403020100
 DATA mask0<>+8(SB)/8, $0x09080706ffffffff
@@ -30888,972 +35147,1059 @@ GLOBL mask513<>(SB), RODATA|NOPTR, $16
 DATA mask514<>+0(SB)/8, $0xffffffffffffffff
 DATA mask514<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL mask514<>(SB), RODATA|NOPTR, $16
-DATA mask515<>+0(SB)/8, $0x0d0c050403020100
-DATA mask515<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask515<>+0(SB)/8, $0xffff0f0c09060300
+DATA mask515<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask515<>(SB), RODATA|NOPTR, $16
-DATA mask516<>+0(SB)/8, $0xffffffffffffffff
-DATA mask516<>+8(SB)/8, $0x0b0a09080100ffff
+DATA mask516<>+0(SB)/8, $0x0300ffffffffffff
+DATA mask516<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask516<>(SB), RODATA|NOPTR, $16
-DATA mask517<>+0(SB)/8, $0x0d0c0b0a09080100
-DATA mask517<>+8(SB)/8, $0xffffffffffffffff
+DATA mask517<>+0(SB)/8, $0xffffffffffffffff
+DATA mask517<>+8(SB)/8, $0xffff0f0c09060300
 GLOBL mask517<>(SB), RODATA|NOPTR, $16
 DATA mask518<>+0(SB)/8, $0xffffffffffffffff
-DATA mask518<>+8(SB)/8, $0x0d0c050403020100
+DATA mask518<>+8(SB)/8, $0x0300ffffffffffff
 GLOBL mask518<>(SB), RODATA|NOPTR, $16
-DATA mask519<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA mask519<>+0(SB)/8, $0x0d0affffffffffff
 DATA mask519<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask519<>(SB), RODATA|NOPTR, $16
-DATA mask520<>+0(SB)/8, $0x0d090c0805010400
-DATA mask520<>+8(SB)/8, $0xffffffffffffffff
+DATA mask520<>+0(SB)/8, $0xffffffffffffffff
+DATA mask520<>+8(SB)/8, $0x0d0affffffffffff
 GLOBL mask520<>(SB), RODATA|NOPTR, $16
-DATA mask521<>+0(SB)/8, $0xffffffffffffffff
-DATA mask521<>+8(SB)/8, $0x0d090c0805010400
+DATA mask521<>+0(SB)/8, $0x0e0bffffffffffff
+DATA mask521<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask521<>(SB), RODATA|NOPTR, $16
 DATA mask522<>+0(SB)/8, $0xffffffffffffffff
-DATA mask522<>+8(SB)/8, $0x0f0b0e0a07030602
+DATA mask522<>+8(SB)/8, $0x0e0bffffffffffff
 GLOBL mask522<>(SB), RODATA|NOPTR, $16
-DATA mask523<>+0(SB)/8, $0x0b0a030209080100
+DATA mask523<>+0(SB)/8, $0x0f0cffffffffffff
 DATA mask523<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask523<>(SB), RODATA|NOPTR, $16
 DATA mask524<>+0(SB)/8, $0xffffffffffffffff
-DATA mask524<>+8(SB)/8, $0x0b0a030209080100
+DATA mask524<>+8(SB)/8, $0x0f0cffffffffffff
 GLOBL mask524<>(SB), RODATA|NOPTR, $16
 DATA mask525<>+0(SB)/8, $0xffffffffffffffff
-DATA mask525<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA mask525<>+8(SB)/8, $0x0b0a0504ffffffff
 GLOBL mask525<>(SB), RODATA|NOPTR, $16
-DATA mask526<>+0(SB)/8, $0xffffffff03020100
-DATA mask526<>+8(SB)/8, $0xffffffff07060504
+DATA mask526<>+0(SB)/8, $0xffffffffffffffff
+DATA mask526<>+8(SB)/8, $0x0d0c0706ffffffff
 GLOBL mask526<>(SB), RODATA|NOPTR, $16
-DATA mask527<>+0(SB)/8, $0x03020100ffffffff
-DATA mask527<>+8(SB)/8, $0x07060504ffffffff
+DATA mask527<>+0(SB)/8, $0xffffffffffffffff
+DATA mask527<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL mask527<>(SB), RODATA|NOPTR, $16
-DATA mask528<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask528<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask528<>+0(SB)/8, $0x0d0c050403020100
+DATA mask528<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask528<>(SB), RODATA|NOPTR, $16
-DATA mask529<>+0(SB)/8, $0xff0c090501080400
-DATA mask529<>+8(SB)/8, $0xffffffffffff0dff
+DATA mask529<>+0(SB)/8, $0xffffffffffffffff
+DATA mask529<>+8(SB)/8, $0x0b0a09080100ffff
 GLOBL mask529<>(SB), RODATA|NOPTR, $16
-DATA mask530<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask530<>+8(SB)/8, $0x09ff0c080501ff04
+DATA mask530<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask530<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask530<>(SB), RODATA|NOPTR, $16
 DATA mask531<>+0(SB)/8, $0xffffffffffffffff
-DATA mask531<>+8(SB)/8, $0xff00ffffffffffff
+DATA mask531<>+8(SB)/8, $0x0d0c050403020100
 GLOBL mask531<>(SB), RODATA|NOPTR, $16
-DATA mask532<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask532<>+0(SB)/8, $0x0f0e0d0c0b0a0302
 DATA mask532<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask532<>(SB), RODATA|NOPTR, $16
-DATA mask533<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask533<>+8(SB)/8, $0xff0f0c08040b0703
+DATA mask533<>+0(SB)/8, $0x0d090c0805010400
+DATA mask533<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask533<>(SB), RODATA|NOPTR, $16
 DATA mask534<>+0(SB)/8, $0xffffffffffffffff
-DATA mask534<>+8(SB)/8, $0x08ffffffffffffff
+DATA mask534<>+8(SB)/8, $0x0d090c0805010400
 GLOBL mask534<>(SB), RODATA|NOPTR, $16
-DATA mask535<>+0(SB)/8, $0xffffffff0d09050c
-DATA mask535<>+8(SB)/8, $0xffffffffffffffff
+DATA mask535<>+0(SB)/8, $0xffffffffffffffff
+DATA mask535<>+8(SB)/8, $0x0f0b0e0a07030602
 GLOBL mask535<>(SB), RODATA|NOPTR, $16
-DATA mask536<>+0(SB)/8, $0xffffffffffffffff
-DATA mask536<>+8(SB)/8, $0x0affffffffffffff
+DATA mask536<>+0(SB)/8, $0x0b0a030209080100
+DATA mask536<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask536<>(SB), RODATA|NOPTR, $16
-DATA mask537<>+0(SB)/8, $0xffffffff0f0b070e
-DATA mask537<>+8(SB)/8, $0xffffffffffffffff
+DATA mask537<>+0(SB)/8, $0xffffffffffffffff
+DATA mask537<>+8(SB)/8, $0x0b0a030209080100
 GLOBL mask537<>(SB), RODATA|NOPTR, $16
-DATA mask538<>+0(SB)/8, $0x0dffffffffffffff
-DATA mask538<>+8(SB)/8, $0xffffffffffffffff
+DATA mask538<>+0(SB)/8, $0xffffffffffffffff
+DATA mask538<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL mask538<>(SB), RODATA|NOPTR, $16
-DATA mask539<>+0(SB)/8, $0xffffffffffffffff
-DATA mask539<>+8(SB)/8, $0xff02ffffffffffff
+DATA mask539<>+0(SB)/8, $0xffffffff03020100
+DATA mask539<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask539<>(SB), RODATA|NOPTR, $16
-DATA mask540<>+0(SB)/8, $0x0fffffffffffffff
-DATA mask540<>+8(SB)/8, $0xffffffffffffffff
+DATA mask540<>+0(SB)/8, $0x03020100ffffffff
+DATA mask540<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask540<>(SB), RODATA|NOPTR, $16
-DATA mask541<>+0(SB)/8, $0x0302ffff09080100
-DATA mask541<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask541<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask541<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask541<>(SB), RODATA|NOPTR, $16
-DATA mask542<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask542<>+8(SB)/8, $0xffff09080302ffff
+DATA mask542<>+0(SB)/8, $0xff0c090501080400
+DATA mask542<>+8(SB)/8, $0xffffffffffff0dff
 GLOBL mask542<>(SB), RODATA|NOPTR, $16
-DATA mask543<>+0(SB)/8, $0xffff090801000f0e
-DATA mask543<>+8(SB)/8, $0xffffffffffffffff
+DATA mask543<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask543<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL mask543<>(SB), RODATA|NOPTR, $16
-DATA mask544<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask544<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA mask544<>+0(SB)/8, $0xffffffffffffffff
+DATA mask544<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL mask544<>(SB), RODATA|NOPTR, $16
-DATA mask545<>+0(SB)/8, $0xffffffffffffffff
-DATA mask545<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask545<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask545<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask545<>(SB), RODATA|NOPTR, $16
-DATA mask546<>+0(SB)/8, $0xffffffff03020100
-DATA mask546<>+8(SB)/8, $0x07060504ffffffff
+DATA mask546<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask546<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL mask546<>(SB), RODATA|NOPTR, $16
-DATA mask547<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA mask547<>+8(SB)/8, $0xffffffff03020100
+DATA mask547<>+0(SB)/8, $0xffffffffffffffff
+DATA mask547<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL mask547<>(SB), RODATA|NOPTR, $16
-DATA mask548<>+0(SB)/8, $0x0d0905010c080400
+DATA mask548<>+0(SB)/8, $0xffffffff0d09050c
 DATA mask548<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask548<>(SB), RODATA|NOPTR, $16
 DATA mask549<>+0(SB)/8, $0xffffffffffffffff
-DATA mask549<>+8(SB)/8, $0x0d0905010c080400
+DATA mask549<>+8(SB)/8, $0x0affffffffffffff
 GLOBL mask549<>(SB), RODATA|NOPTR, $16
-DATA mask550<>+0(SB)/8, $0xffffffffffffffff
-DATA mask550<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA mask550<>+0(SB)/8, $0xffffffff0f0b070e
+DATA mask550<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask550<>(SB), RODATA|NOPTR, $16
-DATA mask551<>+0(SB)/8, $0xffffffff0c080400
-DATA mask551<>+8(SB)/8, $0xffffffff0d090501
+DATA mask551<>+0(SB)/8, $0x0dffffffffffffff
+DATA mask551<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask551<>(SB), RODATA|NOPTR, $16
-DATA mask552<>+0(SB)/8, $0x0c080400ffffffff
-DATA mask552<>+8(SB)/8, $0x0d090501ffffffff
+DATA mask552<>+0(SB)/8, $0xffffffffffffffff
+DATA mask552<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL mask552<>(SB), RODATA|NOPTR, $16
-DATA mask553<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA mask553<>+8(SB)/8, $0x0f0b0703ffffffff
+DATA mask553<>+0(SB)/8, $0x0fffffffffffffff
+DATA mask553<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask553<>(SB), RODATA|NOPTR, $16
-DATA mask554<>+0(SB)/8, $0xffff0b0a09020100
-DATA mask554<>+8(SB)/8, $0xffffffffffffffff
+DATA mask554<>+0(SB)/8, $0x0302ffff09080100
+DATA mask554<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask554<>(SB), RODATA|NOPTR, $16
-DATA mask555<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask555<>+8(SB)/8, $0xffffffff0b0a0902
+DATA mask555<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask555<>+8(SB)/8, $0xffff09080302ffff
 GLOBL mask555<>(SB), RODATA|NOPTR, $16
-DATA mask556<>+0(SB)/8, $0xffffffffffffffff
-DATA mask556<>+8(SB)/8, $0x09020100ffffffff
+DATA mask556<>+0(SB)/8, $0xffff090801000f0e
+DATA mask556<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask556<>(SB), RODATA|NOPTR, $16
-DATA mask557<>+0(SB)/8, $0xffffff0a09080100
-DATA mask557<>+8(SB)/8, $0xffffffffffffffff
+DATA mask557<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask557<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL mask557<>(SB), RODATA|NOPTR, $16
-DATA mask558<>+0(SB)/8, $0x020100ffffffffff
-DATA mask558<>+8(SB)/8, $0xffffffffff0b0a09
+DATA mask558<>+0(SB)/8, $0xffffffffffffffff
+DATA mask558<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask558<>(SB), RODATA|NOPTR, $16
-DATA mask559<>+0(SB)/8, $0xffffffffffffffff
-DATA mask559<>+8(SB)/8, $0x0a09020100ffffff
+DATA mask559<>+0(SB)/8, $0xffffffff03020100
+DATA mask559<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask559<>(SB), RODATA|NOPTR, $16
-DATA mask560<>+0(SB)/8, $0xffffffff09080700
-DATA mask560<>+8(SB)/8, $0xffffffffffffffff
+DATA mask560<>+0(SB)/8, $0xffffffff0f0e0d0c
+DATA mask560<>+8(SB)/8, $0xffffffff03020100
 GLOBL mask560<>(SB), RODATA|NOPTR, $16
-DATA mask561<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask561<>+0(SB)/8, $0x0d0905010c080400
 DATA mask561<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask561<>(SB), RODATA|NOPTR, $16
-DATA mask562<>+0(SB)/8, $0xffffffff0f0e0d06
-DATA mask562<>+8(SB)/8, $0xffffffffffffffff
+DATA mask562<>+0(SB)/8, $0xffffffffffffffff
+DATA mask562<>+8(SB)/8, $0x0d0905010c080400
 GLOBL mask562<>(SB), RODATA|NOPTR, $16
-DATA mask563<>+0(SB)/8, $0x090807ffffffffff
-DATA mask563<>+8(SB)/8, $0xffffffffffffffff
+DATA mask563<>+0(SB)/8, $0xffffffffffffffff
+DATA mask563<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL mask563<>(SB), RODATA|NOPTR, $16
-DATA mask564<>+0(SB)/8, $0x0c0b0affffffffff
-DATA mask564<>+8(SB)/8, $0xffffffffffffffff
+DATA mask564<>+0(SB)/8, $0xffffffff0c080400
+DATA mask564<>+8(SB)/8, $0xffffffff0d090501
 GLOBL mask564<>(SB), RODATA|NOPTR, $16
-DATA mask565<>+0(SB)/8, $0xffffffff0f0e0100
-DATA mask565<>+8(SB)/8, $0xffffffffffffffff
+DATA mask565<>+0(SB)/8, $0x0c080400ffffffff
+DATA mask565<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL mask565<>(SB), RODATA|NOPTR, $16
-DATA mask566<>+0(SB)/8, $0x09080706ffffffff
-DATA mask566<>+8(SB)/8, $0xffffffffffffffff
+DATA mask566<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA mask566<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL mask566<>(SB), RODATA|NOPTR, $16
-DATA mask567<>+0(SB)/8, $0xffffffff06050403
+DATA mask567<>+0(SB)/8, $0xffff0b0a09020100
 DATA mask567<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask567<>(SB), RODATA|NOPTR, $16
-DATA mask568<>+0(SB)/8, $0xffffffffffffffff
-DATA mask568<>+8(SB)/8, $0x0b0a090807ffffff
+DATA mask568<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask568<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL mask568<>(SB), RODATA|NOPTR, $16
-DATA mask569<>+0(SB)/8, $0xffff0b020a010900
-DATA mask569<>+8(SB)/8, $0xffffffffffffffff
+DATA mask569<>+0(SB)/8, $0xffffffffffffffff
+DATA mask569<>+8(SB)/8, $0x09020100ffffffff
 GLOBL mask569<>(SB), RODATA|NOPTR, $16
-DATA mask570<>+0(SB)/8, $0x0900ffffffffffff
-DATA mask570<>+8(SB)/8, $0xffffffff0b020a01
+DATA mask570<>+0(SB)/8, $0xffffff0a09080100
+DATA mask570<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask570<>(SB), RODATA|NOPTR, $16
-DATA mask571<>+0(SB)/8, $0xffffffffffffffff
-DATA mask571<>+8(SB)/8, $0x0a010900ffffffff
+DATA mask571<>+0(SB)/8, $0x020100ffffffffff
+DATA mask571<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL mask571<>(SB), RODATA|NOPTR, $16
-DATA mask572<>+0(SB)/8, $0xffffffffffff0900
-DATA mask572<>+8(SB)/8, $0xffffffffffffffff
+DATA mask572<>+0(SB)/8, $0xffffffffffffffff
+DATA mask572<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL mask572<>(SB), RODATA|NOPTR, $16
-DATA mask573<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask573<>+0(SB)/8, $0xffffffff09080700
 DATA mask573<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask573<>(SB), RODATA|NOPTR, $16
-DATA mask574<>+0(SB)/8, $0xffffffffffffffff
-DATA mask574<>+8(SB)/8, $0xffff0b020a010900
+DATA mask574<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask574<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask574<>(SB), RODATA|NOPTR, $16
-DATA mask575<>+0(SB)/8, $0xffffffffffffffff
-DATA mask575<>+8(SB)/8, $0x0900ffffffffffff
+DATA mask575<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA mask575<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask575<>(SB), RODATA|NOPTR, $16
-DATA mask576<>+0(SB)/8, $0xffffffff0a010900
+DATA mask576<>+0(SB)/8, $0x090807ffffffffff
 DATA mask576<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask576<>(SB), RODATA|NOPTR, $16
-DATA mask577<>+0(SB)/8, $0xffffffffffffffff
-DATA mask577<>+8(SB)/8, $0x0a01ffffffffffff
+DATA mask577<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask577<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask577<>(SB), RODATA|NOPTR, $16
-DATA mask578<>+0(SB)/8, $0xffffffff0c030b02
+DATA mask578<>+0(SB)/8, $0xffffffff0f0e0100
 DATA mask578<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask578<>(SB), RODATA|NOPTR, $16
-DATA mask579<>+0(SB)/8, $0xffffffffffffffff
-DATA mask579<>+8(SB)/8, $0x0d04ffffffffffff
+DATA mask579<>+0(SB)/8, $0x09080706ffffffff
+DATA mask579<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask579<>(SB), RODATA|NOPTR, $16
-DATA mask580<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask580<>+0(SB)/8, $0xffffffff06050403
 DATA mask580<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask580<>(SB), RODATA|NOPTR, $16
-DATA mask581<>+0(SB)/8, $0x0c030b020a01ffff
-DATA mask581<>+8(SB)/8, $0xffffffffffffffff
+DATA mask581<>+0(SB)/8, $0xffffffffffffffff
+DATA mask581<>+8(SB)/8, $0x0b0a090807ffffff
 GLOBL mask581<>(SB), RODATA|NOPTR, $16
-DATA mask582<>+0(SB)/8, $0x0f060e050d04ffff
+DATA mask582<>+0(SB)/8, $0xffff0b020a010900
 DATA mask582<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask582<>(SB), RODATA|NOPTR, $16
-DATA mask583<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask583<>+8(SB)/8, $0xffffffffffff0504
+DATA mask583<>+0(SB)/8, $0x0900ffffffffffff
+DATA mask583<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL mask583<>(SB), RODATA|NOPTR, $16
-DATA mask584<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask584<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask584<>+0(SB)/8, $0xffffffffffffffff
+DATA mask584<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL mask584<>(SB), RODATA|NOPTR, $16
-DATA mask585<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask585<>+0(SB)/8, $0xffffffffffff0900
 DATA mask585<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask585<>(SB), RODATA|NOPTR, $16
-DATA mask586<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask586<>+0(SB)/8, $0x0b020a010900ffff
 DATA mask586<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask586<>(SB), RODATA|NOPTR, $16
 DATA mask587<>+0(SB)/8, $0xffffffffffffffff
-DATA mask587<>+8(SB)/8, $0xffff0302ffff0100
+DATA mask587<>+8(SB)/8, $0xffff0b020a010900
 GLOBL mask587<>(SB), RODATA|NOPTR, $16
 DATA mask588<>+0(SB)/8, $0xffffffffffffffff
-DATA mask588<>+8(SB)/8, $0x0302ffff0100ffff
+DATA mask588<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL mask588<>(SB), RODATA|NOPTR, $16
-DATA mask589<>+0(SB)/8, $0xffffffffffffffff
-DATA mask589<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask589<>+0(SB)/8, $0xffffffff0a010900
+DATA mask589<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask589<>(SB), RODATA|NOPTR, $16
 DATA mask590<>+0(SB)/8, $0xffffffffffffffff
-DATA mask590<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA mask590<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL mask590<>(SB), RODATA|NOPTR, $16
-DATA mask591<>+0(SB)/8, $0x0908ffff0706ffff
+DATA mask591<>+0(SB)/8, $0xffffffff0c030b02
 DATA mask591<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask591<>(SB), RODATA|NOPTR, $16
-DATA mask592<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA mask592<>+8(SB)/8, $0xffffffffffffffff
+DATA mask592<>+0(SB)/8, $0xffffffffffffffff
+DATA mask592<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL mask592<>(SB), RODATA|NOPTR, $16
-DATA mask593<>+0(SB)/8, $0x07060504ffffffff
-DATA mask593<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask593<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask593<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask593<>(SB), RODATA|NOPTR, $16
-DATA mask594<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA mask594<>+0(SB)/8, $0x0c030b020a01ffff
 DATA mask594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask594<>(SB), RODATA|NOPTR, $16
-DATA mask595<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask595<>+8(SB)/8, $0x0bffff0affff0902
+DATA mask595<>+0(SB)/8, $0x0f060e050d04ffff
+DATA mask595<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask595<>(SB), RODATA|NOPTR, $16
-DATA mask596<>+0(SB)/8, $0xffffffffffffffff
-DATA mask596<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA mask596<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask596<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask596<>(SB), RODATA|NOPTR, $16
-DATA mask597<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA mask597<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask597<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask597<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask597<>(SB), RODATA|NOPTR, $16
-DATA mask598<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask598<>+8(SB)/8, $0xff0affff0902ffff
+DATA mask598<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask598<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask598<>(SB), RODATA|NOPTR, $16
-DATA mask599<>+0(SB)/8, $0xffffffffffffffff
-DATA mask599<>+8(SB)/8, $0x01ff0900ffffffff
+DATA mask599<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask599<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask599<>(SB), RODATA|NOPTR, $16
-DATA mask600<>+0(SB)/8, $0xffffffffff0900ff
-DATA mask600<>+8(SB)/8, $0xffffffffffffffff
+DATA mask600<>+0(SB)/8, $0xffffffffffffffff
+DATA mask600<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL mask600<>(SB), RODATA|NOPTR, $16
-DATA mask601<>+0(SB)/8, $0xffffffff09ffff08
-DATA mask601<>+8(SB)/8, $0xffffffffffffffff
+DATA mask601<>+0(SB)/8, $0xffffffffffffffff
+DATA mask601<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL mask601<>(SB), RODATA|NOPTR, $16
 DATA mask602<>+0(SB)/8, $0xffffffffffffffff
-DATA mask602<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA mask602<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask602<>(SB), RODATA|NOPTR, $16
-DATA mask603<>+0(SB)/8, $0xffffffff0cffff0b
-DATA mask603<>+8(SB)/8, $0xffffffffffffffff
+DATA mask603<>+0(SB)/8, $0xffffffffffffffff
+DATA mask603<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL mask603<>(SB), RODATA|NOPTR, $16
-DATA mask604<>+0(SB)/8, $0xffffffffffffffff
-DATA mask604<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA mask604<>+0(SB)/8, $0x0908ffff0706ffff
+DATA mask604<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask604<>(SB), RODATA|NOPTR, $16
-DATA mask605<>+0(SB)/8, $0xffffffff0fffff0e
+DATA mask605<>+0(SB)/8, $0x0f0effff0d0cffff
 DATA mask605<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask605<>(SB), RODATA|NOPTR, $16
-DATA mask606<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask606<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask606<>+0(SB)/8, $0x07060504ffffffff
+DATA mask606<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask606<>(SB), RODATA|NOPTR, $16
-DATA mask607<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask607<>+8(SB)/8, $0x0504ffffffff0302
+DATA mask607<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA mask607<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask607<>(SB), RODATA|NOPTR, $16
-DATA mask608<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask608<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask608<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask608<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL mask608<>(SB), RODATA|NOPTR, $16
 DATA mask609<>+0(SB)/8, $0xffffffffffffffff
-DATA mask609<>+8(SB)/8, $0x0302ffffffff0100
+DATA mask609<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL mask609<>(SB), RODATA|NOPTR, $16
-DATA mask610<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask610<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask610<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA mask610<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask610<>(SB), RODATA|NOPTR, $16
-DATA mask611<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask611<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask611<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask611<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL mask611<>(SB), RODATA|NOPTR, $16
-DATA mask612<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask612<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask612<>+0(SB)/8, $0xffffffffffffffff
+DATA mask612<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL mask612<>(SB), RODATA|NOPTR, $16
-DATA mask613<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask613<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask613<>+0(SB)/8, $0xffffffffff0900ff
+DATA mask613<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask613<>(SB), RODATA|NOPTR, $16
-DATA mask614<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask614<>+8(SB)/8, $0xffffffff0b02ffff
+DATA mask614<>+0(SB)/8, $0xffffffff09ffff08
+DATA mask614<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask614<>(SB), RODATA|NOPTR, $16
 DATA mask615<>+0(SB)/8, $0xffffffffffffffff
-DATA mask615<>+8(SB)/8, $0xffff0900ffffffff
+DATA mask615<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL mask615<>(SB), RODATA|NOPTR, $16
-DATA mask616<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask616<>+0(SB)/8, $0xffffffff0cffff0b
 DATA mask616<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask616<>(SB), RODATA|NOPTR, $16
-DATA mask617<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask617<>+8(SB)/8, $0xffffffffffffffff
+DATA mask617<>+0(SB)/8, $0xffffffffffffffff
+DATA mask617<>+8(SB)/8, $0x05ff0d04ffffffff
 GLOBL mask617<>(SB), RODATA|NOPTR, $16
-DATA mask618<>+0(SB)/8, $0xffffffffffffffff
-DATA mask618<>+8(SB)/8, $0xffff0a01ffff0900
+DATA mask618<>+0(SB)/8, $0xffffffff0fffff0e
+DATA mask618<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask618<>(SB), RODATA|NOPTR, $16
-DATA mask619<>+0(SB)/8, $0xffffffffffffffff
-DATA mask619<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA mask619<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask619<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask619<>(SB), RODATA|NOPTR, $16
-DATA mask620<>+0(SB)/8, $0xffffffff0900ffff
-DATA mask620<>+8(SB)/8, $0xffffffffffffffff
+DATA mask620<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask620<>+8(SB)/8, $0x0504ffffffff0302
 GLOBL mask620<>(SB), RODATA|NOPTR, $16
-DATA mask621<>+0(SB)/8, $0xffffffffffffffff
-DATA mask621<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA mask621<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask621<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask621<>(SB), RODATA|NOPTR, $16
-DATA mask622<>+0(SB)/8, $0xffffffff0c03ffff
-DATA mask622<>+8(SB)/8, $0xffffffffffffffff
+DATA mask622<>+0(SB)/8, $0xffffffffffffffff
+DATA mask622<>+8(SB)/8, $0x0302ffffffff0100
 GLOBL mask622<>(SB), RODATA|NOPTR, $16
-DATA mask623<>+0(SB)/8, $0xffffffffffffffff
-DATA mask623<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA mask623<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask623<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask623<>(SB), RODATA|NOPTR, $16
-DATA mask624<>+0(SB)/8, $0xffffffff0f06ffff
-DATA mask624<>+8(SB)/8, $0xffffffffffffffff
+DATA mask624<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask624<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask624<>(SB), RODATA|NOPTR, $16
-DATA mask625<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA mask625<>+8(SB)/8, $0xffffffffffffffff
+DATA mask625<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask625<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask625<>(SB), RODATA|NOPTR, $16
-DATA mask626<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA mask626<>+8(SB)/8, $0xffffffffffffffff
+DATA mask626<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask626<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask626<>(SB), RODATA|NOPTR, $16
-DATA mask627<>+0(SB)/8, $0xffffffffffff0100
-DATA mask627<>+8(SB)/8, $0xffffffffffff0302
+DATA mask627<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask627<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL mask627<>(SB), RODATA|NOPTR, $16
-DATA mask628<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask628<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask628<>+0(SB)/8, $0xffffffffffffffff
+DATA mask628<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL mask628<>(SB), RODATA|NOPTR, $16
-DATA mask629<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask629<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask629<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask629<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask629<>(SB), RODATA|NOPTR, $16
-DATA mask630<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask630<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask630<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask630<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask630<>(SB), RODATA|NOPTR, $16
-DATA mask631<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask631<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask631<>+0(SB)/8, $0xffffffffffffffff
+DATA mask631<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL mask631<>(SB), RODATA|NOPTR, $16
-DATA mask632<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask632<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask632<>+0(SB)/8, $0xffffffffffffffff
+DATA mask632<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL mask632<>(SB), RODATA|NOPTR, $16
-DATA mask633<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask633<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask633<>+0(SB)/8, $0xffffffff0900ffff
+DATA mask633<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask633<>(SB), RODATA|NOPTR, $16
-DATA mask634<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask634<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask634<>+0(SB)/8, $0xffffffffffffffff
+DATA mask634<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL mask634<>(SB), RODATA|NOPTR, $16
-DATA mask635<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask635<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask635<>+0(SB)/8, $0xffffffff0c03ffff
+DATA mask635<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask635<>(SB), RODATA|NOPTR, $16
-DATA mask636<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask636<>+8(SB)/8, $0xffffffffffffffff
+DATA mask636<>+0(SB)/8, $0xffffffffffffffff
+DATA mask636<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL mask636<>(SB), RODATA|NOPTR, $16
-DATA mask637<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask637<>+0(SB)/8, $0xffffffff0f06ffff
 DATA mask637<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask637<>(SB), RODATA|NOPTR, $16
-DATA mask638<>+0(SB)/8, $0xffffffffffffffff
-DATA mask638<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA mask638<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA mask638<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask638<>(SB), RODATA|NOPTR, $16
-DATA mask639<>+0(SB)/8, $0xffffffffffffffff
-DATA mask639<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA mask639<>+0(SB)/8, $0x0f06ffff0e05ffff
+DATA mask639<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask639<>(SB), RODATA|NOPTR, $16
-DATA mask640<>+0(SB)/8, $0xffffffffffffffff
-DATA mask640<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask640<>+0(SB)/8, $0xffffffffffff0100
+DATA mask640<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask640<>(SB), RODATA|NOPTR, $16
-DATA mask641<>+0(SB)/8, $0xffffffffffffffff
-DATA mask641<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA mask641<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask641<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask641<>(SB), RODATA|NOPTR, $16
-DATA mask642<>+0(SB)/8, $0xffffffffffffffff
-DATA mask642<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask642<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask642<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask642<>(SB), RODATA|NOPTR, $16
-DATA mask643<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask643<>+8(SB)/8, $0xffff0706ffff0504
+DATA mask643<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask643<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask643<>(SB), RODATA|NOPTR, $16
-DATA mask644<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask644<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask644<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask644<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask644<>(SB), RODATA|NOPTR, $16
-DATA mask645<>+0(SB)/8, $0x0b0affff0908ffff
-DATA mask645<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA mask645<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask645<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask645<>(SB), RODATA|NOPTR, $16
-DATA mask646<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask646<>+8(SB)/8, $0xffffffffffff03ff
+DATA mask646<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask646<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask646<>(SB), RODATA|NOPTR, $16
-DATA mask647<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask647<>+8(SB)/8, $0xffffffffff03ffff
+DATA mask647<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask647<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask647<>(SB), RODATA|NOPTR, $16
-DATA mask648<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask648<>+8(SB)/8, $0xffffffff03ffff02
+DATA mask648<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask648<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask648<>(SB), RODATA|NOPTR, $16
-DATA mask649<>+0(SB)/8, $0xffffffffffffffff
-DATA mask649<>+8(SB)/8, $0x01ffff00ffffffff
+DATA mask649<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask649<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask649<>(SB), RODATA|NOPTR, $16
-DATA mask650<>+0(SB)/8, $0xffffffffffffffff
-DATA mask650<>+8(SB)/8, $0xffff00ffffffffff
+DATA mask650<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask650<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask650<>(SB), RODATA|NOPTR, $16
-DATA mask651<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA mask651<>+8(SB)/8, $0xffffffffffffffff
+DATA mask651<>+0(SB)/8, $0xffffffffffffffff
+DATA mask651<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL mask651<>(SB), RODATA|NOPTR, $16
-DATA mask652<>+0(SB)/8, $0xff01ffff00ff0fff
-DATA mask652<>+8(SB)/8, $0xffffffffffffffff
+DATA mask652<>+0(SB)/8, $0xffffffffffffffff
+DATA mask652<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL mask652<>(SB), RODATA|NOPTR, $16
-DATA mask653<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask653<>+8(SB)/8, $0xffffffff0fffff0e
+DATA mask653<>+0(SB)/8, $0xffffffffffffffff
+DATA mask653<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL mask653<>(SB), RODATA|NOPTR, $16
 DATA mask654<>+0(SB)/8, $0xffffffffffffffff
-DATA mask654<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA mask654<>+8(SB)/8, $0x0bff0aff09ff08ff
 GLOBL mask654<>(SB), RODATA|NOPTR, $16
 DATA mask655<>+0(SB)/8, $0xffffffffffffffff
-DATA mask655<>+8(SB)/8, $0x00ff0fffff0effff
+DATA mask655<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL mask655<>(SB), RODATA|NOPTR, $16
-DATA mask656<>+0(SB)/8, $0xffffffffffff00ff
-DATA mask656<>+8(SB)/8, $0xffffffffffffffff
+DATA mask656<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask656<>+8(SB)/8, $0xffff0706ffff0504
 GLOBL mask656<>(SB), RODATA|NOPTR, $16
-DATA mask657<>+0(SB)/8, $0xffffffffff00ff0f
-DATA mask657<>+8(SB)/8, $0xffffffffffffffff
+DATA mask657<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask657<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask657<>(SB), RODATA|NOPTR, $16
-DATA mask658<>+0(SB)/8, $0xffffffff03ffffff
-DATA mask658<>+8(SB)/8, $0xffffffffffffffff
+DATA mask658<>+0(SB)/8, $0x0b0affff0908ffff
+DATA mask658<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL mask658<>(SB), RODATA|NOPTR, $16
-DATA mask659<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask659<>+8(SB)/8, $0xffffffffffffffff
+DATA mask659<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask659<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL mask659<>(SB), RODATA|NOPTR, $16
-DATA mask660<>+0(SB)/8, $0xffffffff0bffffff
-DATA mask660<>+8(SB)/8, $0xffffffffffffffff
+DATA mask660<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask660<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL mask660<>(SB), RODATA|NOPTR, $16
-DATA mask661<>+0(SB)/8, $0xffffffff0fffffff
-DATA mask661<>+8(SB)/8, $0xffffffffffffffff
+DATA mask661<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask661<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL mask661<>(SB), RODATA|NOPTR, $16
-DATA mask662<>+0(SB)/8, $0x03ffff02ffffffff
-DATA mask662<>+8(SB)/8, $0xffffffffffffffff
+DATA mask662<>+0(SB)/8, $0xffffffffffffffff
+DATA mask662<>+8(SB)/8, $0x01ffff00ffffffff
 GLOBL mask662<>(SB), RODATA|NOPTR, $16
 DATA mask663<>+0(SB)/8, $0xffffffffffffffff
-DATA mask663<>+8(SB)/8, $0xff04ffffffffffff
+DATA mask663<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL mask663<>(SB), RODATA|NOPTR, $16
-DATA mask664<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask664<>+0(SB)/8, $0xffff01ffff00ff0f
 DATA mask664<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask664<>(SB), RODATA|NOPTR, $16
-DATA mask665<>+0(SB)/8, $0xffffffffffffffff
-DATA mask665<>+8(SB)/8, $0xff08ffffffffffff
+DATA mask665<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA mask665<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask665<>(SB), RODATA|NOPTR, $16
-DATA mask666<>+0(SB)/8, $0x0bffff0affffffff
-DATA mask666<>+8(SB)/8, $0xffffffffffffffff
+DATA mask666<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask666<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL mask666<>(SB), RODATA|NOPTR, $16
 DATA mask667<>+0(SB)/8, $0xffffffffffffffff
-DATA mask667<>+8(SB)/8, $0xff0cffffffffffff
+DATA mask667<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL mask667<>(SB), RODATA|NOPTR, $16
-DATA mask668<>+0(SB)/8, $0x0fffff0effffffff
-DATA mask668<>+8(SB)/8, $0xffffffffffffffff
+DATA mask668<>+0(SB)/8, $0xffffffffffffffff
+DATA mask668<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL mask668<>(SB), RODATA|NOPTR, $16
-DATA mask669<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask669<>+0(SB)/8, $0xffffffffffff00ff
 DATA mask669<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask669<>(SB), RODATA|NOPTR, $16
-DATA mask670<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask670<>+8(SB)/8, $0x0706ffffffff0504
+DATA mask670<>+0(SB)/8, $0xffffffffff00ff0f
+DATA mask670<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask670<>(SB), RODATA|NOPTR, $16
-DATA mask671<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask671<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA mask671<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask671<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask671<>(SB), RODATA|NOPTR, $16
-DATA mask672<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask672<>+0(SB)/8, $0xffffffff07ffffff
 DATA mask672<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask672<>(SB), RODATA|NOPTR, $16
-DATA mask673<>+0(SB)/8, $0xffff0908ffffffff
-DATA mask673<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask673<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask673<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask673<>(SB), RODATA|NOPTR, $16
-DATA mask674<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA mask674<>+0(SB)/8, $0xffffffff0fffffff
 DATA mask674<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask674<>(SB), RODATA|NOPTR, $16
-DATA mask675<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask675<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask675<>+0(SB)/8, $0x03ffff02ffffffff
+DATA mask675<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask675<>(SB), RODATA|NOPTR, $16
-DATA mask676<>+0(SB)/8, $0xffffff01ffffff00
-DATA mask676<>+8(SB)/8, $0xffffff03ffffff02
+DATA mask676<>+0(SB)/8, $0xffffffffffffffff
+DATA mask676<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL mask676<>(SB), RODATA|NOPTR, $16
-DATA mask677<>+0(SB)/8, $0xffff01ffffff00ff
-DATA mask677<>+8(SB)/8, $0xffff03ffffff02ff
+DATA mask677<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask677<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask677<>(SB), RODATA|NOPTR, $16
-DATA mask678<>+0(SB)/8, $0xff01ffffff00ffff
-DATA mask678<>+8(SB)/8, $0xff03ffffff02ffff
+DATA mask678<>+0(SB)/8, $0xffffffffffffffff
+DATA mask678<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL mask678<>(SB), RODATA|NOPTR, $16
-DATA mask679<>+0(SB)/8, $0x01ffffff00ffffff
-DATA mask679<>+8(SB)/8, $0x03ffffff02ffffff
+DATA mask679<>+0(SB)/8, $0x0bffff0affffffff
+DATA mask679<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask679<>(SB), RODATA|NOPTR, $16
-DATA mask680<>+0(SB)/8, $0x05ffffff04ffffff
-DATA mask680<>+8(SB)/8, $0x07ffffff06ffffff
+DATA mask680<>+0(SB)/8, $0xffffffffffffffff
+DATA mask680<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL mask680<>(SB), RODATA|NOPTR, $16
-DATA mask681<>+0(SB)/8, $0x09ffffff08ffffff
-DATA mask681<>+8(SB)/8, $0x0bffffff0affffff
+DATA mask681<>+0(SB)/8, $0x0fffff0effffffff
+DATA mask681<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask681<>(SB), RODATA|NOPTR, $16
-DATA mask682<>+0(SB)/8, $0x0dffffff0cffffff
-DATA mask682<>+8(SB)/8, $0x0fffffff0effffff
+DATA mask682<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask682<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask682<>(SB), RODATA|NOPTR, $16
-DATA mask683<>+0(SB)/8, $0x0908ffffffffffff
-DATA mask683<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask683<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask683<>+8(SB)/8, $0x0706ffffffff0504
 GLOBL mask683<>(SB), RODATA|NOPTR, $16
-DATA mask684<>+0(SB)/8, $0xffffffff0f0a0500
-DATA mask684<>+8(SB)/8, $0xffffffffffffffff
+DATA mask684<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask684<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL mask684<>(SB), RODATA|NOPTR, $16
-DATA mask685<>+0(SB)/8, $0xff0e0904ffffffff
+DATA mask685<>+0(SB)/8, $0x0706ffffffff0504
 DATA mask685<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask685<>(SB), RODATA|NOPTR, $16
-DATA mask686<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask686<>+8(SB)/8, $0xffffffffffff0d08
+DATA mask686<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask686<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask686<>(SB), RODATA|NOPTR, $16
-DATA mask687<>+0(SB)/8, $0xffffffffffffffff
-DATA mask687<>+8(SB)/8, $0xffffff0c0702ffff
+DATA mask687<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA mask687<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask687<>(SB), RODATA|NOPTR, $16
-DATA mask688<>+0(SB)/8, $0xffffffffffffffff
-DATA mask688<>+8(SB)/8, $0x0b0601ffffffffff
+DATA mask688<>+0(SB)/8, $0xffffffff0b0a0908
+DATA mask688<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask688<>(SB), RODATA|NOPTR, $16
-DATA mask689<>+0(SB)/8, $0xffffffffff0b0601
-DATA mask689<>+8(SB)/8, $0xffffffffffffffff
+DATA mask689<>+0(SB)/8, $0xffffff01ffffff00
+DATA mask689<>+8(SB)/8, $0xffffff03ffffff02
 GLOBL mask689<>(SB), RODATA|NOPTR, $16
-DATA mask690<>+0(SB)/8, $0xff0f0a0500ffffff
-DATA mask690<>+8(SB)/8, $0xffffffffffffffff
+DATA mask690<>+0(SB)/8, $0xffff01ffffff00ff
+DATA mask690<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL mask690<>(SB), RODATA|NOPTR, $16
-DATA mask691<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask691<>+8(SB)/8, $0xffffffffffff0e09
+DATA mask691<>+0(SB)/8, $0xff01ffffff00ffff
+DATA mask691<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL mask691<>(SB), RODATA|NOPTR, $16
-DATA mask692<>+0(SB)/8, $0xffffffffffffffff
-DATA mask692<>+8(SB)/8, $0xffffff0d0803ffff
+DATA mask692<>+0(SB)/8, $0x01ffffff00ffffff
+DATA mask692<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL mask692<>(SB), RODATA|NOPTR, $16
-DATA mask693<>+0(SB)/8, $0xffffffffffffffff
-DATA mask693<>+8(SB)/8, $0x0c0702ffffffffff
+DATA mask693<>+0(SB)/8, $0x05ffffff04ffffff
+DATA mask693<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL mask693<>(SB), RODATA|NOPTR, $16
-DATA mask694<>+0(SB)/8, $0xffffffffff0c0702
-DATA mask694<>+8(SB)/8, $0xffffffffffffffff
+DATA mask694<>+0(SB)/8, $0x09ffffff08ffffff
+DATA mask694<>+8(SB)/8, $0x0bffffff0affffff
 GLOBL mask694<>(SB), RODATA|NOPTR, $16
-DATA mask695<>+0(SB)/8, $0xffff0b0601ffffff
-DATA mask695<>+8(SB)/8, $0xffffffffffffffff
+DATA mask695<>+0(SB)/8, $0x0dffffff0cffffff
+DATA mask695<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL mask695<>(SB), RODATA|NOPTR, $16
-DATA mask696<>+0(SB)/8, $0x0500ffffffffffff
-DATA mask696<>+8(SB)/8, $0xffffffffffff0f0a
+DATA mask696<>+0(SB)/8, $0x0908ffffffffffff
+DATA mask696<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask696<>(SB), RODATA|NOPTR, $16
-DATA mask697<>+0(SB)/8, $0xffffffffffffffff
-DATA mask697<>+8(SB)/8, $0xffffff0e0904ffff
+DATA mask697<>+0(SB)/8, $0xffffffff0f0a0500
+DATA mask697<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask697<>(SB), RODATA|NOPTR, $16
-DATA mask698<>+0(SB)/8, $0xffffffffffffffff
-DATA mask698<>+8(SB)/8, $0x0d0803ffffffffff
+DATA mask698<>+0(SB)/8, $0xff0e0904ffffffff
+DATA mask698<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask698<>(SB), RODATA|NOPTR, $16
-DATA mask699<>+0(SB)/8, $0xffffffffff0d0803
-DATA mask699<>+8(SB)/8, $0xffffffffffffffff
+DATA mask699<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask699<>+8(SB)/8, $0xffffffffffff0d08
 GLOBL mask699<>(SB), RODATA|NOPTR, $16
-DATA mask700<>+0(SB)/8, $0xffff0c0702ffffff
-DATA mask700<>+8(SB)/8, $0xffffffffffffffff
+DATA mask700<>+0(SB)/8, $0xffffffffffffffff
+DATA mask700<>+8(SB)/8, $0xffffff0c0702ffff
 GLOBL mask700<>(SB), RODATA|NOPTR, $16
-DATA mask701<>+0(SB)/8, $0x0601ffffffffffff
-DATA mask701<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask701<>+0(SB)/8, $0xffffffffffffffff
+DATA mask701<>+8(SB)/8, $0x0b0601ffffffffff
 GLOBL mask701<>(SB), RODATA|NOPTR, $16
-DATA mask702<>+0(SB)/8, $0xffffffffffffffff
-DATA mask702<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA mask702<>+0(SB)/8, $0xffffffffff0b0601
+DATA mask702<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask702<>(SB), RODATA|NOPTR, $16
-DATA mask703<>+0(SB)/8, $0xffffffffffffffff
-DATA mask703<>+8(SB)/8, $0x0e0904ffffffffff
+DATA mask703<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA mask703<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask703<>(SB), RODATA|NOPTR, $16
-DATA mask704<>+0(SB)/8, $0xffffffffff0e0904
-DATA mask704<>+8(SB)/8, $0xffffffffffffffff
+DATA mask704<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask704<>+8(SB)/8, $0xffffffffffff0e09
 GLOBL mask704<>(SB), RODATA|NOPTR, $16
-DATA mask705<>+0(SB)/8, $0xffff0d0803ffffff
-DATA mask705<>+8(SB)/8, $0xffffffffffffffff
+DATA mask705<>+0(SB)/8, $0xffffffffffffffff
+DATA mask705<>+8(SB)/8, $0xffffff0d0803ffff
 GLOBL mask705<>(SB), RODATA|NOPTR, $16
-DATA mask706<>+0(SB)/8, $0x0702ffffffffffff
-DATA mask706<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask706<>+0(SB)/8, $0xffffffffffffffff
+DATA mask706<>+8(SB)/8, $0x0c0702ffffffffff
 GLOBL mask706<>(SB), RODATA|NOPTR, $16
-DATA mask707<>+0(SB)/8, $0xffffffffffffffff
-DATA mask707<>+8(SB)/8, $0xffffffff0b0601ff
+DATA mask707<>+0(SB)/8, $0xffffffffff0c0702
+DATA mask707<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask707<>(SB), RODATA|NOPTR, $16
-DATA mask708<>+0(SB)/8, $0xffffffffffffffff
-DATA mask708<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA mask708<>+0(SB)/8, $0xffff0b0601ffffff
+DATA mask708<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask708<>(SB), RODATA|NOPTR, $16
-DATA mask709<>+0(SB)/8, $0xffffffff0b0a0100
-DATA mask709<>+8(SB)/8, $0xffffffffffffffff
+DATA mask709<>+0(SB)/8, $0x0500ffffffffffff
+DATA mask709<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL mask709<>(SB), RODATA|NOPTR, $16
-DATA mask710<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA mask710<>+8(SB)/8, $0xffffffffffffffff
+DATA mask710<>+0(SB)/8, $0xffffffffffffffff
+DATA mask710<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL mask710<>(SB), RODATA|NOPTR, $16
 DATA mask711<>+0(SB)/8, $0xffffffffffffffff
-DATA mask711<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA mask711<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL mask711<>(SB), RODATA|NOPTR, $16
-DATA mask712<>+0(SB)/8, $0xffffffffffffffff
-DATA mask712<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask712<>+0(SB)/8, $0xffffffffff0d0803
+DATA mask712<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask712<>(SB), RODATA|NOPTR, $16
-DATA mask713<>+0(SB)/8, $0xffffffff0d0c0302
+DATA mask713<>+0(SB)/8, $0xffff0c0702ffffff
 DATA mask713<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask713<>(SB), RODATA|NOPTR, $16
-DATA mask714<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask714<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask714<>+0(SB)/8, $0x0601ffffffffffff
+DATA mask714<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask714<>(SB), RODATA|NOPTR, $16
 DATA mask715<>+0(SB)/8, $0xffffffffffffffff
-DATA mask715<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA mask715<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL mask715<>(SB), RODATA|NOPTR, $16
 DATA mask716<>+0(SB)/8, $0xffffffffffffffff
-DATA mask716<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask716<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL mask716<>(SB), RODATA|NOPTR, $16
-DATA mask717<>+0(SB)/8, $0xffffffff0f0e0504
+DATA mask717<>+0(SB)/8, $0xffffffffff0e0904
 DATA mask717<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask717<>(SB), RODATA|NOPTR, $16
-DATA mask718<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask718<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask718<>+0(SB)/8, $0xffff0d0803ffffff
+DATA mask718<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask718<>(SB), RODATA|NOPTR, $16
-DATA mask719<>+0(SB)/8, $0xffffffffffffffff
-DATA mask719<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA mask719<>+0(SB)/8, $0x0702ffffffffffff
+DATA mask719<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask719<>(SB), RODATA|NOPTR, $16
-DATA mask720<>+0(SB)/8, $0xffffffffffff0706
-DATA mask720<>+8(SB)/8, $0xffffffffffffffff
+DATA mask720<>+0(SB)/8, $0xffffffffffffffff
+DATA mask720<>+8(SB)/8, $0xffffffff0b0601ff
 GLOBL mask720<>(SB), RODATA|NOPTR, $16
-DATA mask721<>+0(SB)/8, $0xffff0b0a0100ffff
-DATA mask721<>+8(SB)/8, $0xffffffffffffffff
+DATA mask721<>+0(SB)/8, $0xffffffffffffffff
+DATA mask721<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL mask721<>(SB), RODATA|NOPTR, $16
-DATA mask722<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask722<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask722<>+0(SB)/8, $0xffffffff0b0a0100
+DATA mask722<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask722<>(SB), RODATA|NOPTR, $16
-DATA mask723<>+0(SB)/8, $0xffffffffffffffff
-DATA mask723<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA mask723<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA mask723<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask723<>(SB), RODATA|NOPTR, $16
-DATA mask724<>+0(SB)/8, $0xffffffffffff0908
-DATA mask724<>+8(SB)/8, $0xffffffffffffffff
+DATA mask724<>+0(SB)/8, $0xffffffffffffffff
+DATA mask724<>+8(SB)/8, $0xffff0d0c0302ffff
 GLOBL mask724<>(SB), RODATA|NOPTR, $16
-DATA mask725<>+0(SB)/8, $0xffff0d0c0302ffff
-DATA mask725<>+8(SB)/8, $0xffffffffffffffff
+DATA mask725<>+0(SB)/8, $0xffffffffffffffff
+DATA mask725<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask725<>(SB), RODATA|NOPTR, $16
-DATA mask726<>+0(SB)/8, $0xffffffffffffffff
-DATA mask726<>+8(SB)/8, $0xffffffff0b0a0100
+DATA mask726<>+0(SB)/8, $0xffffffff0d0c0302
+DATA mask726<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask726<>(SB), RODATA|NOPTR, $16
-DATA mask727<>+0(SB)/8, $0xffffffffffffffff
-DATA mask727<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA mask727<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask727<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask727<>(SB), RODATA|NOPTR, $16
-DATA mask728<>+0(SB)/8, $0xffffffffff0c0600
-DATA mask728<>+8(SB)/8, $0xffffffffffffffff
+DATA mask728<>+0(SB)/8, $0xffffffffffffffff
+DATA mask728<>+8(SB)/8, $0xffff0f0e0504ffff
 GLOBL mask728<>(SB), RODATA|NOPTR, $16
-DATA mask729<>+0(SB)/8, $0xffff0e0802ffffff
-DATA mask729<>+8(SB)/8, $0xffffffffffffffff
+DATA mask729<>+0(SB)/8, $0xffffffffffffffff
+DATA mask729<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask729<>(SB), RODATA|NOPTR, $16
-DATA mask730<>+0(SB)/8, $0x0a04ffffffffffff
+DATA mask730<>+0(SB)/8, $0xffffffff0f0e0504
 DATA mask730<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask730<>(SB), RODATA|NOPTR, $16
-DATA mask731<>+0(SB)/8, $0xffffffffffffffff
-DATA mask731<>+8(SB)/8, $0xffffffffff0c0600
+DATA mask731<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask731<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask731<>(SB), RODATA|NOPTR, $16
 DATA mask732<>+0(SB)/8, $0xffffffffffffffff
-DATA mask732<>+8(SB)/8, $0xffff0e0802ffffff
+DATA mask732<>+8(SB)/8, $0x0b0a0100ffffffff
 GLOBL mask732<>(SB), RODATA|NOPTR, $16
-DATA mask733<>+0(SB)/8, $0xffffffffffffffff
-DATA mask733<>+8(SB)/8, $0x0a04ffffffffffff
+DATA mask733<>+0(SB)/8, $0xffffffffffff0706
+DATA mask733<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask733<>(SB), RODATA|NOPTR, $16
-DATA mask734<>+0(SB)/8, $0xffffffffff0d0701
+DATA mask734<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA mask734<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask734<>(SB), RODATA|NOPTR, $16
-DATA mask735<>+0(SB)/8, $0xffff0f0903ffffff
-DATA mask735<>+8(SB)/8, $0xffffffffffffffff
+DATA mask735<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask735<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask735<>(SB), RODATA|NOPTR, $16
-DATA mask736<>+0(SB)/8, $0x0b05ffffffffffff
-DATA mask736<>+8(SB)/8, $0xffffffffffffffff
+DATA mask736<>+0(SB)/8, $0xffffffffffffffff
+DATA mask736<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL mask736<>(SB), RODATA|NOPTR, $16
-DATA mask737<>+0(SB)/8, $0xffffffffffffffff
-DATA mask737<>+8(SB)/8, $0xffffffffff0d0701
+DATA mask737<>+0(SB)/8, $0xffffffffffff0908
+DATA mask737<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask737<>(SB), RODATA|NOPTR, $16
-DATA mask738<>+0(SB)/8, $0xffffffffffffffff
-DATA mask738<>+8(SB)/8, $0xffff0f0903ffffff
+DATA mask738<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA mask738<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask738<>(SB), RODATA|NOPTR, $16
 DATA mask739<>+0(SB)/8, $0xffffffffffffffff
-DATA mask739<>+8(SB)/8, $0x0b05ffffffffffff
+DATA mask739<>+8(SB)/8, $0xffffffff0b0a0100
 GLOBL mask739<>(SB), RODATA|NOPTR, $16
-DATA mask740<>+0(SB)/8, $0xffffffffff0e0802
-DATA mask740<>+8(SB)/8, $0xffffffffffffffff
+DATA mask740<>+0(SB)/8, $0xffffffffffffffff
+DATA mask740<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL mask740<>(SB), RODATA|NOPTR, $16
-DATA mask741<>+0(SB)/8, $0xffffff0a04ffffff
+DATA mask741<>+0(SB)/8, $0xffffffffff0c0600
 DATA mask741<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask741<>(SB), RODATA|NOPTR, $16
-DATA mask742<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask742<>+0(SB)/8, $0xffff0e0802ffffff
 DATA mask742<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask742<>(SB), RODATA|NOPTR, $16
-DATA mask743<>+0(SB)/8, $0xffffffffffffffff
-DATA mask743<>+8(SB)/8, $0xffffffffff0e0802
+DATA mask743<>+0(SB)/8, $0x0a04ffffffffffff
+DATA mask743<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask743<>(SB), RODATA|NOPTR, $16
 DATA mask744<>+0(SB)/8, $0xffffffffffffffff
-DATA mask744<>+8(SB)/8, $0xffffff0a04ffffff
+DATA mask744<>+8(SB)/8, $0xffffffffff0c0600
 GLOBL mask744<>(SB), RODATA|NOPTR, $16
 DATA mask745<>+0(SB)/8, $0xffffffffffffffff
-DATA mask745<>+8(SB)/8, $0x0c0600ffffffffff
+DATA mask745<>+8(SB)/8, $0xffff0e0802ffffff
 GLOBL mask745<>(SB), RODATA|NOPTR, $16
-DATA mask746<>+0(SB)/8, $0xffffffffff0f0903
-DATA mask746<>+8(SB)/8, $0xffffffffffffffff
+DATA mask746<>+0(SB)/8, $0xffffffffffffffff
+DATA mask746<>+8(SB)/8, $0x0a04ffffffffffff
 GLOBL mask746<>(SB), RODATA|NOPTR, $16
-DATA mask747<>+0(SB)/8, $0xffffff0b05ffffff
+DATA mask747<>+0(SB)/8, $0xffffffffff0d0701
 DATA mask747<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask747<>(SB), RODATA|NOPTR, $16
-DATA mask748<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask748<>+0(SB)/8, $0xffff0f0903ffffff
 DATA mask748<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask748<>(SB), RODATA|NOPTR, $16
-DATA mask749<>+0(SB)/8, $0xffffffffffffffff
-DATA mask749<>+8(SB)/8, $0xffffffffff0f0903
+DATA mask749<>+0(SB)/8, $0x0b05ffffffffffff
+DATA mask749<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask749<>(SB), RODATA|NOPTR, $16
 DATA mask750<>+0(SB)/8, $0xffffffffffffffff
-DATA mask750<>+8(SB)/8, $0xffffff0b05ffffff
+DATA mask750<>+8(SB)/8, $0xffffffffff0d0701
 GLOBL mask750<>(SB), RODATA|NOPTR, $16
 DATA mask751<>+0(SB)/8, $0xffffffffffffffff
-DATA mask751<>+8(SB)/8, $0x0d0701ffffffffff
+DATA mask751<>+8(SB)/8, $0xffff0f0903ffffff
 GLOBL mask751<>(SB), RODATA|NOPTR, $16
-DATA mask752<>+0(SB)/8, $0xffffffffffff0a04
-DATA mask752<>+8(SB)/8, $0xffffffffffffffff
+DATA mask752<>+0(SB)/8, $0xffffffffffffffff
+DATA mask752<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL mask752<>(SB), RODATA|NOPTR, $16
-DATA mask753<>+0(SB)/8, $0xffffff0c0600ffff
+DATA mask753<>+0(SB)/8, $0xffffffffff0e0802
 DATA mask753<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask753<>(SB), RODATA|NOPTR, $16
-DATA mask754<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask754<>+0(SB)/8, $0xffffff0a04ffffff
 DATA mask754<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask754<>(SB), RODATA|NOPTR, $16
-DATA mask755<>+0(SB)/8, $0xffffffffffffffff
-DATA mask755<>+8(SB)/8, $0xffffffffffff0a04
+DATA mask755<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask755<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask755<>(SB), RODATA|NOPTR, $16
 DATA mask756<>+0(SB)/8, $0xffffffffffffffff
-DATA mask756<>+8(SB)/8, $0xffffff0c0600ffff
+DATA mask756<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL mask756<>(SB), RODATA|NOPTR, $16
 DATA mask757<>+0(SB)/8, $0xffffffffffffffff
-DATA mask757<>+8(SB)/8, $0x0e0802ffffffffff
+DATA mask757<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL mask757<>(SB), RODATA|NOPTR, $16
-DATA mask758<>+0(SB)/8, $0xffffffffffff0b05
-DATA mask758<>+8(SB)/8, $0xffffffffffffffff
+DATA mask758<>+0(SB)/8, $0xffffffffffffffff
+DATA mask758<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL mask758<>(SB), RODATA|NOPTR, $16
-DATA mask759<>+0(SB)/8, $0xffffff0d0701ffff
+DATA mask759<>+0(SB)/8, $0xffffffffff0f0903
 DATA mask759<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask759<>(SB), RODATA|NOPTR, $16
-DATA mask760<>+0(SB)/8, $0x0f0903ffffffffff
+DATA mask760<>+0(SB)/8, $0xffffff0b05ffffff
 DATA mask760<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask760<>(SB), RODATA|NOPTR, $16
-DATA mask761<>+0(SB)/8, $0xffffffffffffffff
-DATA mask761<>+8(SB)/8, $0xffffffffffff0b05
+DATA mask761<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask761<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask761<>(SB), RODATA|NOPTR, $16
 DATA mask762<>+0(SB)/8, $0xffffffffffffffff
-DATA mask762<>+8(SB)/8, $0xffffff0d0701ffff
+DATA mask762<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL mask762<>(SB), RODATA|NOPTR, $16
 DATA mask763<>+0(SB)/8, $0xffffffffffffffff
-DATA mask763<>+8(SB)/8, $0x0f0903ffffffffff
+DATA mask763<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL mask763<>(SB), RODATA|NOPTR, $16
-DATA mask764<>+0(SB)/8, $0xffffffff0d0c0100
-DATA mask764<>+8(SB)/8, $0xffffffffffffffff
+DATA mask764<>+0(SB)/8, $0xffffffffffffffff
+DATA mask764<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL mask764<>(SB), RODATA|NOPTR, $16
-DATA mask765<>+0(SB)/8, $0xffffffffffffffff
-DATA mask765<>+8(SB)/8, $0xffffffff0d0c0100
+DATA mask765<>+0(SB)/8, $0xffffffffffff0a04
+DATA mask765<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask765<>(SB), RODATA|NOPTR, $16
-DATA mask766<>+0(SB)/8, $0xffffffff0f0e0302
+DATA mask766<>+0(SB)/8, $0xffffff0c0600ffff
 DATA mask766<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask766<>(SB), RODATA|NOPTR, $16
-DATA mask767<>+0(SB)/8, $0xffffffffffffffff
-DATA mask767<>+8(SB)/8, $0xffffffff0f0e0302
+DATA mask767<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask767<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask767<>(SB), RODATA|NOPTR, $16
-DATA mask768<>+0(SB)/8, $0xffffffffffff0504
-DATA mask768<>+8(SB)/8, $0xffffffffffffffff
+DATA mask768<>+0(SB)/8, $0xffffffffffffffff
+DATA mask768<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL mask768<>(SB), RODATA|NOPTR, $16
-DATA mask769<>+0(SB)/8, $0xffff0d0c0100ffff
-DATA mask769<>+8(SB)/8, $0xffffffffffffffff
+DATA mask769<>+0(SB)/8, $0xffffffffffffffff
+DATA mask769<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL mask769<>(SB), RODATA|NOPTR, $16
 DATA mask770<>+0(SB)/8, $0xffffffffffffffff
-DATA mask770<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA mask770<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL mask770<>(SB), RODATA|NOPTR, $16
-DATA mask771<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA mask771<>+0(SB)/8, $0xffffffffffff0b05
 DATA mask771<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask771<>(SB), RODATA|NOPTR, $16
-DATA mask772<>+0(SB)/8, $0xffffffffffffffff
-DATA mask772<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA mask772<>+0(SB)/8, $0xffffff0d0701ffff
+DATA mask772<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask772<>(SB), RODATA|NOPTR, $16
-DATA mask773<>+0(SB)/8, $0x0d0c0100ffffffff
+DATA mask773<>+0(SB)/8, $0x0f0903ffffffffff
 DATA mask773<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask773<>(SB), RODATA|NOPTR, $16
 DATA mask774<>+0(SB)/8, $0xffffffffffffffff
-DATA mask774<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA mask774<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL mask774<>(SB), RODATA|NOPTR, $16
-DATA mask775<>+0(SB)/8, $0xffffffffffff0b0a
-DATA mask775<>+8(SB)/8, $0xffffffffffffffff
+DATA mask775<>+0(SB)/8, $0xffffffffffffffff
+DATA mask775<>+8(SB)/8, $0xffffff0d0701ffff
 GLOBL mask775<>(SB), RODATA|NOPTR, $16
-DATA mask776<>+0(SB)/8, $0x0f0e0302ffffffff
-DATA mask776<>+8(SB)/8, $0xffffffffffffffff
+DATA mask776<>+0(SB)/8, $0xffffffffffffffff
+DATA mask776<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL mask776<>(SB), RODATA|NOPTR, $16
-DATA mask777<>+0(SB)/8, $0xffffffffffffffff
-DATA mask777<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA mask777<>+0(SB)/8, $0xffffffff0d0c0100
+DATA mask777<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask777<>(SB), RODATA|NOPTR, $16
-DATA mask778<>+0(SB)/8, $0xffffffffff0e0700
-DATA mask778<>+8(SB)/8, $0xffffffffffffffff
+DATA mask778<>+0(SB)/8, $0xffffffffffffffff
+DATA mask778<>+8(SB)/8, $0xffffffff0d0c0100
 GLOBL mask778<>(SB), RODATA|NOPTR, $16
-DATA mask779<>+0(SB)/8, $0xffffff0c05ffffff
+DATA mask779<>+0(SB)/8, $0xffffffff0f0e0302
 DATA mask779<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask779<>(SB), RODATA|NOPTR, $16
-DATA mask780<>+0(SB)/8, $0xff0a03ffffffffff
-DATA mask780<>+8(SB)/8, $0xffffffffffffffff
+DATA mask780<>+0(SB)/8, $0xffffffffffffffff
+DATA mask780<>+8(SB)/8, $0xffffffff0f0e0302
 GLOBL mask780<>(SB), RODATA|NOPTR, $16
-DATA mask781<>+0(SB)/8, $0x01ffffffffffffff
-DATA mask781<>+8(SB)/8, $0xffffffffffff0f08
+DATA mask781<>+0(SB)/8, $0xffffffffffff0504
+DATA mask781<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask781<>(SB), RODATA|NOPTR, $16
-DATA mask782<>+0(SB)/8, $0xffffffffffffffff
-DATA mask782<>+8(SB)/8, $0xffffffff0d06ffff
+DATA mask782<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA mask782<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask782<>(SB), RODATA|NOPTR, $16
 DATA mask783<>+0(SB)/8, $0xffffffffffffffff
-DATA mask783<>+8(SB)/8, $0xffff0b04ffffffff
+DATA mask783<>+8(SB)/8, $0xffff0d0c0100ffff
 GLOBL mask783<>(SB), RODATA|NOPTR, $16
-DATA mask784<>+0(SB)/8, $0xffffffffffffffff
-DATA mask784<>+8(SB)/8, $0x0902ffffffffffff
+DATA mask784<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA mask784<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask784<>(SB), RODATA|NOPTR, $16
-DATA mask785<>+0(SB)/8, $0xffffffffff0f0801
-DATA mask785<>+8(SB)/8, $0xffffffffffffffff
+DATA mask785<>+0(SB)/8, $0xffffffffffffffff
+DATA mask785<>+8(SB)/8, $0xffff0f0e0302ffff
 GLOBL mask785<>(SB), RODATA|NOPTR, $16
-DATA mask786<>+0(SB)/8, $0xffffff0d06ffffff
+DATA mask786<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA mask786<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask786<>(SB), RODATA|NOPTR, $16
-DATA mask787<>+0(SB)/8, $0xff0b04ffffffffff
-DATA mask787<>+8(SB)/8, $0xffffffffffffffff
+DATA mask787<>+0(SB)/8, $0xffffffffffffffff
+DATA mask787<>+8(SB)/8, $0x0d0c0100ffffffff
 GLOBL mask787<>(SB), RODATA|NOPTR, $16
-DATA mask788<>+0(SB)/8, $0x02ffffffffffffff
-DATA mask788<>+8(SB)/8, $0xffffffffffffff09
+DATA mask788<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask788<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask788<>(SB), RODATA|NOPTR, $16
-DATA mask789<>+0(SB)/8, $0xffffffffffffffff
-DATA mask789<>+8(SB)/8, $0xffffffff0e0700ff
+DATA mask789<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA mask789<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask789<>(SB), RODATA|NOPTR, $16
 DATA mask790<>+0(SB)/8, $0xffffffffffffffff
-DATA mask790<>+8(SB)/8, $0xffff0c05ffffffff
+DATA mask790<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL mask790<>(SB), RODATA|NOPTR, $16
-DATA mask791<>+0(SB)/8, $0xffffffffffffffff
-DATA mask791<>+8(SB)/8, $0x0a03ffffffffffff
+DATA mask791<>+0(SB)/8, $0xffffffffff0e0700
+DATA mask791<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask791<>(SB), RODATA|NOPTR, $16
-DATA mask792<>+0(SB)/8, $0xffffffffffff0902
+DATA mask792<>+0(SB)/8, $0xffffff0c05ffffff
 DATA mask792<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask792<>(SB), RODATA|NOPTR, $16
-DATA mask793<>+0(SB)/8, $0xffffff0e0700ffff
+DATA mask793<>+0(SB)/8, $0xff0a03ffffffffff
 DATA mask793<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask793<>(SB), RODATA|NOPTR, $16
-DATA mask794<>+0(SB)/8, $0xff0c05ffffffffff
-DATA mask794<>+8(SB)/8, $0xffffffffffffffff
+DATA mask794<>+0(SB)/8, $0x01ffffffffffffff
+DATA mask794<>+8(SB)/8, $0xffffffffffff0f08
 GLOBL mask794<>(SB), RODATA|NOPTR, $16
-DATA mask795<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask795<>+8(SB)/8, $0xffffffffffffff0a
+DATA mask795<>+0(SB)/8, $0xffffffffffffffff
+DATA mask795<>+8(SB)/8, $0xffffffff0d06ffff
 GLOBL mask795<>(SB), RODATA|NOPTR, $16
 DATA mask796<>+0(SB)/8, $0xffffffffffffffff
-DATA mask796<>+8(SB)/8, $0xffffffff0f0801ff
+DATA mask796<>+8(SB)/8, $0xffff0b04ffffffff
 GLOBL mask796<>(SB), RODATA|NOPTR, $16
 DATA mask797<>+0(SB)/8, $0xffffffffffffffff
-DATA mask797<>+8(SB)/8, $0xffff0d06ffffffff
+DATA mask797<>+8(SB)/8, $0x0902ffffffffffff
 GLOBL mask797<>(SB), RODATA|NOPTR, $16
-DATA mask798<>+0(SB)/8, $0xffffffffffffffff
-DATA mask798<>+8(SB)/8, $0x0b04ffffffffffff
+DATA mask798<>+0(SB)/8, $0xffffffffff0f0801
+DATA mask798<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask798<>(SB), RODATA|NOPTR, $16
-DATA mask799<>+0(SB)/8, $0xffffffffffff0a03
+DATA mask799<>+0(SB)/8, $0xffffff0d06ffffff
 DATA mask799<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask799<>(SB), RODATA|NOPTR, $16
-DATA mask800<>+0(SB)/8, $0xffffff0f0801ffff
+DATA mask800<>+0(SB)/8, $0xff0b04ffffffffff
 DATA mask800<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask800<>(SB), RODATA|NOPTR, $16
-DATA mask801<>+0(SB)/8, $0xff0d06ffffffffff
-DATA mask801<>+8(SB)/8, $0xffffffffffffffff
+DATA mask801<>+0(SB)/8, $0x02ffffffffffffff
+DATA mask801<>+8(SB)/8, $0xffffffffffffff09
 GLOBL mask801<>(SB), RODATA|NOPTR, $16
-DATA mask802<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask802<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask802<>+0(SB)/8, $0xffffffffffffffff
+DATA mask802<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL mask802<>(SB), RODATA|NOPTR, $16
 DATA mask803<>+0(SB)/8, $0xffffffffffffffff
-DATA mask803<>+8(SB)/8, $0xffffffffff0902ff
+DATA mask803<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL mask803<>(SB), RODATA|NOPTR, $16
 DATA mask804<>+0(SB)/8, $0xffffffffffffffff
-DATA mask804<>+8(SB)/8, $0xffff0e0700ffffff
+DATA mask804<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL mask804<>(SB), RODATA|NOPTR, $16
-DATA mask805<>+0(SB)/8, $0xffffffffffffffff
-DATA mask805<>+8(SB)/8, $0x0c05ffffffffffff
+DATA mask805<>+0(SB)/8, $0xffffffffffff0902
+DATA mask805<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask805<>(SB), RODATA|NOPTR, $16
-DATA mask806<>+0(SB)/8, $0xffffffffffff0b04
+DATA mask806<>+0(SB)/8, $0xffffff0e0700ffff
 DATA mask806<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask806<>(SB), RODATA|NOPTR, $16
-DATA mask807<>+0(SB)/8, $0xffffffff0902ffff
+DATA mask807<>+0(SB)/8, $0xff0c05ffffffffff
 DATA mask807<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask807<>(SB), RODATA|NOPTR, $16
-DATA mask808<>+0(SB)/8, $0xff0e0700ffffffff
-DATA mask808<>+8(SB)/8, $0xffffffffffffffff
+DATA mask808<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask808<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL mask808<>(SB), RODATA|NOPTR, $16
-DATA mask809<>+0(SB)/8, $0x05ffffffffffffff
-DATA mask809<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask809<>+0(SB)/8, $0xffffffffffffffff
+DATA mask809<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL mask809<>(SB), RODATA|NOPTR, $16
 DATA mask810<>+0(SB)/8, $0xffffffffffffffff
-DATA mask810<>+8(SB)/8, $0xffffffffff0a03ff
+DATA mask810<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL mask810<>(SB), RODATA|NOPTR, $16
 DATA mask811<>+0(SB)/8, $0xffffffffffffffff
-DATA mask811<>+8(SB)/8, $0xffff0f0801ffffff
+DATA mask811<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL mask811<>(SB), RODATA|NOPTR, $16
-DATA mask812<>+0(SB)/8, $0xffffffffffffffff
-DATA mask812<>+8(SB)/8, $0x0d06ffffffffffff
+DATA mask812<>+0(SB)/8, $0xffffffffffff0a03
+DATA mask812<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask812<>(SB), RODATA|NOPTR, $16
-DATA mask813<>+0(SB)/8, $0xffffffffffff0c05
+DATA mask813<>+0(SB)/8, $0xffffff0f0801ffff
 DATA mask813<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask813<>(SB), RODATA|NOPTR, $16
-DATA mask814<>+0(SB)/8, $0xffffffff0a03ffff
+DATA mask814<>+0(SB)/8, $0xff0d06ffffffffff
 DATA mask814<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask814<>(SB), RODATA|NOPTR, $16
-DATA mask815<>+0(SB)/8, $0xff0f0801ffffffff
-DATA mask815<>+8(SB)/8, $0xffffffffffffffff
+DATA mask815<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask815<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask815<>(SB), RODATA|NOPTR, $16
-DATA mask816<>+0(SB)/8, $0x06ffffffffffffff
-DATA mask816<>+8(SB)/8, $0xffffffffffffff0d
+DATA mask816<>+0(SB)/8, $0xffffffffffffffff
+DATA mask816<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL mask816<>(SB), RODATA|NOPTR, $16
 DATA mask817<>+0(SB)/8, $0xffffffffffffffff
-DATA mask817<>+8(SB)/8, $0xffffffffff0b04ff
+DATA mask817<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL mask817<>(SB), RODATA|NOPTR, $16
 DATA mask818<>+0(SB)/8, $0xffffffffffffffff
-DATA mask818<>+8(SB)/8, $0xffffff0902ffffff
+DATA mask818<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL mask818<>(SB), RODATA|NOPTR, $16
-DATA mask819<>+0(SB)/8, $0xffffffffffffffff
-DATA mask819<>+8(SB)/8, $0x0e0700ffffffffff
+DATA mask819<>+0(SB)/8, $0xffffffffffff0b04
+DATA mask819<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask819<>(SB), RODATA|NOPTR, $16
-DATA mask820<>+0(SB)/8, $0xffffffffffff0d06
+DATA mask820<>+0(SB)/8, $0xffffffff0902ffff
 DATA mask820<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask820<>(SB), RODATA|NOPTR, $16
-DATA mask821<>+0(SB)/8, $0xffffffff0b04ffff
+DATA mask821<>+0(SB)/8, $0xff0e0700ffffffff
 DATA mask821<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask821<>(SB), RODATA|NOPTR, $16
-DATA mask822<>+0(SB)/8, $0xffff0902ffffffff
-DATA mask822<>+8(SB)/8, $0xffffffffffffffff
+DATA mask822<>+0(SB)/8, $0x05ffffffffffffff
+DATA mask822<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask822<>(SB), RODATA|NOPTR, $16
-DATA mask823<>+0(SB)/8, $0x0700ffffffffffff
-DATA mask823<>+8(SB)/8, $0xffffffffffffff0e
+DATA mask823<>+0(SB)/8, $0xffffffffffffffff
+DATA mask823<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL mask823<>(SB), RODATA|NOPTR, $16
 DATA mask824<>+0(SB)/8, $0xffffffffffffffff
-DATA mask824<>+8(SB)/8, $0xffffffffff0c05ff
+DATA mask824<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL mask824<>(SB), RODATA|NOPTR, $16
 DATA mask825<>+0(SB)/8, $0xffffffffffffffff
-DATA mask825<>+8(SB)/8, $0xffffff0a03ffffff
+DATA mask825<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL mask825<>(SB), RODATA|NOPTR, $16
-DATA mask826<>+0(SB)/8, $0xffffffffffffffff
-DATA mask826<>+8(SB)/8, $0x0f0801ffffffffff
+DATA mask826<>+0(SB)/8, $0xffffffffffff0c05
+DATA mask826<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask826<>(SB), RODATA|NOPTR, $16
-DATA mask827<>+0(SB)/8, $0xffffffffffffffff
-DATA mask827<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask827<>+0(SB)/8, $0xffffffff0a03ffff
+DATA mask827<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask827<>(SB), RODATA|NOPTR, $16
-DATA mask828<>+0(SB)/8, $0xffffffffffff0302
+DATA mask828<>+0(SB)/8, $0xff0f0801ffffffff
 DATA mask828<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask828<>(SB), RODATA|NOPTR, $16
-DATA mask829<>+0(SB)/8, $0xffff0f0e0100ffff
-DATA mask829<>+8(SB)/8, $0xffffffffffffffff
+DATA mask829<>+0(SB)/8, $0x06ffffffffffffff
+DATA mask829<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL mask829<>(SB), RODATA|NOPTR, $16
-DATA mask830<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA mask830<>+8(SB)/8, $0xffffffffffffffff
+DATA mask830<>+0(SB)/8, $0xffffffffffffffff
+DATA mask830<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL mask830<>(SB), RODATA|NOPTR, $16
 DATA mask831<>+0(SB)/8, $0xffffffffffffffff
-DATA mask831<>+8(SB)/8, $0xffffffff0f0e0100
+DATA mask831<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL mask831<>(SB), RODATA|NOPTR, $16
 DATA mask832<>+0(SB)/8, $0xffffffffffffffff
-DATA mask832<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA mask832<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL mask832<>(SB), RODATA|NOPTR, $16
-DATA mask833<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask833<>+0(SB)/8, $0xffffffffffff0d06
 DATA mask833<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask833<>(SB), RODATA|NOPTR, $16
-DATA mask834<>+0(SB)/8, $0xffffffffffffffff
-DATA mask834<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA mask834<>+0(SB)/8, $0xffffffff0b04ffff
+DATA mask834<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask834<>(SB), RODATA|NOPTR, $16
-DATA mask835<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask835<>+8(SB)/8, $0xff07ff06ff05ff04
+DATA mask835<>+0(SB)/8, $0xffff0902ffffffff
+DATA mask835<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask835<>(SB), RODATA|NOPTR, $16
-DATA mask836<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask836<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask836<>+0(SB)/8, $0x0700ffffffffffff
+DATA mask836<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL mask836<>(SB), RODATA|NOPTR, $16
-DATA mask837<>+0(SB)/8, $0x0bff0aff09ff08ff
-DATA mask837<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask837<>+0(SB)/8, $0xffffffffffffffff
+DATA mask837<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL mask837<>(SB), RODATA|NOPTR, $16
+DATA mask838<>+0(SB)/8, $0xffffffffffffffff
+DATA mask838<>+8(SB)/8, $0xffffff0a03ffffff
+GLOBL mask838<>(SB), RODATA|NOPTR, $16
+DATA mask839<>+0(SB)/8, $0xffffffffffffffff
+DATA mask839<>+8(SB)/8, $0x0f0801ffffffffff
+GLOBL mask839<>(SB), RODATA|NOPTR, $16
+DATA mask840<>+0(SB)/8, $0xffffffffffffffff
+DATA mask840<>+8(SB)/8, $0x0302ffffffffffff
+GLOBL mask840<>(SB), RODATA|NOPTR, $16
+DATA mask841<>+0(SB)/8, $0xffffffffffff0302
+DATA mask841<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask841<>(SB), RODATA|NOPTR, $16
+DATA mask842<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA mask842<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask842<>(SB), RODATA|NOPTR, $16
+DATA mask843<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA mask843<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask843<>(SB), RODATA|NOPTR, $16
+DATA mask844<>+0(SB)/8, $0xffffffffffffffff
+DATA mask844<>+8(SB)/8, $0xffffffff0f0e0100
+GLOBL mask844<>(SB), RODATA|NOPTR, $16
+DATA mask845<>+0(SB)/8, $0xffffffffffffffff
+DATA mask845<>+8(SB)/8, $0xffff0f0e0100ffff
+GLOBL mask845<>(SB), RODATA|NOPTR, $16
+DATA mask846<>+0(SB)/8, $0xffffffffffff0d0c
+DATA mask846<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask846<>(SB), RODATA|NOPTR, $16
+DATA mask847<>+0(SB)/8, $0xffffffffffffffff
+DATA mask847<>+8(SB)/8, $0x0f0e0100ffffffff
+GLOBL mask847<>(SB), RODATA|NOPTR, $16
+DATA mask848<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask848<>+8(SB)/8, $0xff07ff06ff05ff04
+GLOBL mask848<>(SB), RODATA|NOPTR, $16
+DATA mask849<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask849<>+8(SB)/8, $0x07ff06ff05ff04ff
+GLOBL mask849<>(SB), RODATA|NOPTR, $16
+DATA mask850<>+0(SB)/8, $0x0bff0aff09ff08ff
+DATA mask850<>+8(SB)/8, $0x0fff0eff0dff0cff
+GLOBL mask850<>(SB), RODATA|NOPTR, $16
+DATA mask851<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask851<>+8(SB)/8, $0x05ffff04ffff03ff
+GLOBL mask851<>(SB), RODATA|NOPTR, $16
+DATA mask852<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask852<>+8(SB)/8, $0xffff04ffff03ffff
+GLOBL mask852<>(SB), RODATA|NOPTR, $16
+DATA mask853<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask853<>+8(SB)/8, $0xff04ffff03ffff02
+GLOBL mask853<>(SB), RODATA|NOPTR, $16
+DATA mask854<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask854<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask854<>(SB), RODATA|NOPTR, $16
+DATA mask855<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask855<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask855<>(SB), RODATA|NOPTR, $16
+DATA mask856<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask856<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask856<>(SB), RODATA|NOPTR, $16
+DATA mask857<>+0(SB)/8, $0xffffffffffffffff
+DATA mask857<>+8(SB)/8, $0xff02ffff01ffff00
+GLOBL mask857<>(SB), RODATA|NOPTR, $16
+DATA mask858<>+0(SB)/8, $0xffffffffffffffff
+DATA mask858<>+8(SB)/8, $0x02ffff01ffff00ff
+GLOBL mask858<>(SB), RODATA|NOPTR, $16
+DATA mask859<>+0(SB)/8, $0xffffffffffffffff
+DATA mask859<>+8(SB)/8, $0xffff01ffff00ffff
+GLOBL mask859<>(SB), RODATA|NOPTR, $16
+DATA mask860<>+0(SB)/8, $0xff04ffff03ffff02
+DATA mask860<>+8(SB)/8, $0x07ffff06ffff05ff
+GLOBL mask860<>(SB), RODATA|NOPTR, $16
+DATA mask861<>+0(SB)/8, $0xffffffffffffffff
+DATA mask861<>+8(SB)/8, $0xffff09ffff08ffff
+GLOBL mask861<>(SB), RODATA|NOPTR, $16
+DATA mask862<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA mask862<>+8(SB)/8, $0x0fffff0effff0dff
+GLOBL mask862<>(SB), RODATA|NOPTR, $16
+DATA mask863<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA mask863<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask863<>(SB), RODATA|NOPTR, $16
+DATA mask864<>+0(SB)/8, $0xffff09ffff08ffff
+DATA mask864<>+8(SB)/8, $0xff0cffff0bffff0a
+GLOBL mask864<>(SB), RODATA|NOPTR, $16
+DATA mask865<>+0(SB)/8, $0x0fffff0effff0dff
+DATA mask865<>+8(SB)/8, $0xffffffffffffffff
+GLOBL mask865<>(SB), RODATA|NOPTR, $16
+DATA mask866<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask866<>+8(SB)/8, $0xffff0908ffffffff
+GLOBL mask866<>(SB), RODATA|NOPTR, $16

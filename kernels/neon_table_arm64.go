@@ -19,9 +19,9 @@ var neon = simd.Table{
 	},
 	TZip: simd.TransposeKernels{
 		2: {2: {1: {F: tzip2x2x1NEON, MinN: 16}, 2: {F: tzip2x2x2NEON, MinN: 16}, 4: {F: tzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tzip2x3x1NEON, MinN: 24}, 2: {F: tzip2x3x2NEON, MinN: 24}, 4: {F: tzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tzip2x4x1NEON, MinN: 16}, 2: {F: tzip2x4x2NEON, MinN: 16}}, 8: {1: {F: tzip2x8x1NEON, MinN: 16}}},
-		3: {2: {1: {F: tzip3x2x1NEON, MinN: 24}, 2: {F: tzip3x2x2NEON, MinN: 24}, 4: {F: tzip3x2x4NEON, MinN: 24}, 8: {F: tzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tzip3x3x1NEON, MinN: 36}, 2: {F: tzip3x3x2NEON, MinN: 36}, 4: {F: tzip3x3x4NEON, MinN: 36}, 8: {F: tzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tzip3x4x1NEON, MinN: 24}, 2: {F: tzip3x4x2NEON, MinN: 24}, 4: {F: tzip3x4x4NEON, MinN: 48}}},
-		4: {2: {1: {F: tzip4x2x1NEON, MinN: 16}, 2: {F: tzip4x2x2NEON, MinN: 16}, 4: {F: tzip4x2x4NEON, MinN: 32}, 8: {F: tzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tzip4x3x1NEON, MinN: 24}, 2: {F: tzip4x3x2NEON, MinN: 24}, 4: {F: tzip4x3x4NEON, MinN: 48}}, 4: {1: {F: tzip4x4x1NEON, MinN: 16}, 2: {F: tzip4x4x2NEON, MinN: 32}, 4: {F: tzip4x4x4NEON, MinN: 64}}},
-		8: {2: {1: {F: tzip8x2x1NEON, MinN: 16}, 2: {F: tzip8x2x2NEON, MinN: 32}}},
+		3: {2: {1: {F: tzip3x2x1NEON, MinN: 24}, 2: {F: tzip3x2x2NEON, MinN: 24}, 4: {F: tzip3x2x4NEON, MinN: 24}, 8: {F: tzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tzip3x3x1NEON, MinN: 36}, 2: {F: tzip3x3x2NEON, MinN: 36}, 4: {F: tzip3x3x4NEON, MinN: 36}, 8: {F: tzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tzip3x4x1NEON, MinN: 24}, 2: {F: tzip3x4x2NEON, MinN: 24}, 4: {F: tzip3x4x4NEON, MinN: 48}, 8: {F: tzip3x4x8NEON, MinN: 96}}},
+		4: {2: {1: {F: tzip4x2x1NEON, MinN: 16}, 2: {F: tzip4x2x2NEON, MinN: 16}, 4: {F: tzip4x2x4NEON, MinN: 32}, 8: {F: tzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tzip4x3x1NEON, MinN: 24}, 2: {F: tzip4x3x2NEON, MinN: 24}, 4: {F: tzip4x3x4NEON, MinN: 48}, 8: {F: tzip4x3x8NEON, MinN: 96}}, 4: {1: {F: tzip4x4x1NEON, MinN: 16}, 2: {F: tzip4x4x2NEON, MinN: 32}, 4: {F: tzip4x4x4NEON, MinN: 64}, 8: {F: tzip4x4x8NEON, MinN: 128}}},
+		8: {2: {1: {F: tzip8x2x1NEON, MinN: 16}, 2: {F: tzip8x2x2NEON, MinN: 32}, 4: {F: tzip8x2x4NEON, MinN: 64}}, 3: {1: {F: tzip8x3x1NEON, MinN: 24}, 2: {F: tzip8x3x2NEON, MinN: 48}}, 4: {1: {F: tzip8x4x1NEON, MinN: 32}, 2: {F: tzip8x4x2NEON, MinN: 64}}},
 	},
 	ZipN: zipNx16NEON,
 	Unzip: simd.LaneKernels{
@@ -35,9 +35,9 @@ var neon = simd.Table{
 	},
 	TUnzip: simd.TransposeKernels{
 		2: {2: {1: {F: tunzip2x2x1NEON, MinN: 16}, 2: {F: tunzip2x2x2NEON, MinN: 16}, 4: {F: tunzip2x2x4NEON, MinN: 16}}, 3: {1: {F: tunzip2x3x1NEON, MinN: 24}, 2: {F: tunzip2x3x2NEON, MinN: 24}, 4: {F: tunzip2x3x4NEON, MinN: 24}}, 4: {1: {F: tunzip2x4x1NEON, MinN: 16}, 2: {F: tunzip2x4x2NEON, MinN: 16}}, 8: {1: {F: tunzip2x8x1NEON, MinN: 16}}},
-		3: {2: {1: {F: tunzip3x2x1NEON, MinN: 24}, 2: {F: tunzip3x2x2NEON, MinN: 24}, 4: {F: tunzip3x2x4NEON, MinN: 24}, 8: {F: tunzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tunzip3x3x1NEON, MinN: 36}, 2: {F: tunzip3x3x2NEON, MinN: 36}, 4: {F: tunzip3x3x4NEON, MinN: 36}, 8: {F: tunzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tunzip3x4x1NEON, MinN: 24}, 2: {F: tunzip3x4x2NEON, MinN: 24}, 4: {F: tunzip3x4x4NEON, MinN: 48}}},
-		4: {2: {1: {F: tunzip4x2x1NEON, MinN: 16}, 2: {F: tunzip4x2x2NEON, MinN: 16}, 4: {F: tunzip4x2x4NEON, MinN: 32}, 8: {F: tunzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tunzip4x3x1NEON, MinN: 24}, 2: {F: tunzip4x3x2NEON, MinN: 24}, 4: {F: tunzip4x3x4NEON, MinN: 48}}, 4: {1: {F: tunzip4x4x1NEON, MinN: 16}, 2: {F: tunzip4x4x2NEON, MinN: 32}, 4: {F: tunzip4x4x4NEON, MinN: 64}}},
-		8: {2: {1: {F: tunzip8x2x1NEON, MinN: 16}, 2: {F: tunzip8x2x2NEON, MinN: 32}}},
+		3: {2: {1: {F: tunzip3x2x1NEON, MinN: 24}, 2: {F: tunzip3x2x2NEON, MinN: 24}, 4: {F: tunzip3x2x4NEON, MinN: 24}, 8: {F: tunzip3x2x8NEON, MinN: 48}}, 3: {1: {F: tunzip3x3x1NEON, MinN: 36}, 2: {F: tunzip3x3x2NEON, MinN: 36}, 4: {F: tunzip3x3x4NEON, MinN: 36}, 8: {F: tunzip3x3x8NEON, MinN: 72}}, 4: {1: {F: tunzip3x4x1NEON, MinN: 24}, 2: {F: tunzip3x4x2NEON, MinN: 24}, 4: {F: tunzip3x4x4NEON, MinN: 48}, 8: {F: tunzip3x4x8NEON, MinN: 96}}},
+		4: {2: {1: {F: tunzip4x2x1NEON, MinN: 16}, 2: {F: tunzip4x2x2NEON, MinN: 16}, 4: {F: tunzip4x2x4NEON, MinN: 32}, 8: {F: tunzip4x2x8NEON, MinN: 64}}, 3: {1: {F: tunzip4x3x1NEON, MinN: 24}, 2: {F: tunzip4x3x2NEON, MinN: 24}, 4: {F: tunzip4x3x4NEON, MinN: 48}, 8: {F: tunzip4x3x8NEON, MinN: 96}}, 4: {1: {F: tunzip4x4x1NEON, MinN: 16}, 2: {F: tunzip4x4x2NEON, MinN: 32}, 4: {F: tunzip4x4x4NEON, MinN: 64}, 8: {F: tunzip4x4x8NEON, MinN: 128}}},
+		8: {2: {1: {F: tunzip8x2x1NEON, MinN: 16}, 2: {F: tunzip8x2x2NEON, MinN: 32}, 4: {F: tunzip8x2x4NEON, MinN: 64}}, 3: {1: {F: tunzip8x3x1NEON, MinN: 24}, 2: {F: tunzip8x3x2NEON, MinN: 48}}, 4: {1: {F: tunzip8x4x1NEON, MinN: 32}, 2: {F: tunzip8x4x2NEON, MinN: 64}}},
 	},
 	UnzipN:    unzipNx16NEON,
 	UnitZip:   simd.UnitKernels{1: unitZip2x1NEON, 2: unitZip2x2NEON, 4: unitZip2x4NEON, 8: unitZip2x8NEON},
