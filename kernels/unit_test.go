@@ -85,7 +85,7 @@ func TestUnits(t *testing.T) {
 		if run == nil {
 			t.Fatalf("%s: %s: planned but not run", name, describeGeometry(g))
 		}
-		run(buf[64:64+len(want)], src)
+		run(buf[64:64+len(want)], src, nil)
 		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
 			t.Fatalf("%s: %s: wrong output", name, describeGeometry(g))
 		}
@@ -100,7 +100,7 @@ func TestUnitGuardPages(t *testing.T) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
 			poison(dst, want)
-			set.RowUnits(g, nil)(dst, s)
+			set.RowUnits(g, nil)(dst, s, nil)
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
 			}

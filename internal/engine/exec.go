@@ -44,9 +44,10 @@ type Impl struct {
 	// Short, if not nil, returns a function that runs a whole call in one
 	// pass over the output where its rows are too short for row kernels,
 	// or nil; with r set it also describes the call into r. It takes calls
-	// of one goroutine without streaming stores, on tensors in cache. It
-	// takes g by value: through a func value a pointer would escape.
-	Short func(g shape.Geometry, r *Route) func(dst, src []byte)
+	// of one goroutine without streaming stores, on tensors in cache, and
+	// hands its kernel call to a Binder where it is given one. It takes g
+	// by value: through a func value a pointer would escape.
+	Short func(g shape.Geometry, r *Route) func(dst, src []byte, b *Binder)
 
 	calls  memo.Cache[callKey, *prepared] // every call prepared
 	recent memo.Recent[prepared]          // the last of calls used in each slot
@@ -101,8 +102,10 @@ func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []
 		g.Elem = elemSize
 		c = m.prepare(&g, nil)
 		c.key = k
+		c.first(dst, src) // before the caches publish c: it sets c.bound
 		m.calls.Put(k, c)
 		m.recent.Put(k.hash(), c)
+		return nil
 	}
 	c.run(dst, src)
 	return nil
@@ -141,27 +144,55 @@ func (k *callKey) hash() uint64 {
 
 // A prepared call runs a validated call on any slices of its length: as
 // the tier's one-pass short run where it has one and the call suits it
-// (short), else with row kernels (rows). Whether it suits (one goroutine,
-// no streaming), and whether rows stream, is decided on each run, as
-// GOMAXPROCS and the seams may move the limits.
+// (short), else with row kernels (rows); either as the one kernel call it
+// made on its first run, bound (bound), where it made one of a kernel
+// that binds. Whether the call
+// suits the first two (one goroutine, no streaming), and whether rows
+// stream, is decided on each run, as GOMAXPROCS and the seams may move the
+// limits.
 type prepared struct {
 	key     callKey
 	bytes   int // of each tensor
 	workers int // Params.Workers
-	short   func(dst, src []byte)
+	short   func(dst, src []byte, b *Binder)
 	rows    func(dst, src []byte)
+	bind    func(dst, src []byte) func(dst, src []byte) // rows, binding (see rowPlan.bind)
+	bound   func(dst, src []byte)
 }
 
 func (c *prepared) run(dst, src []byte) {
-	if c.short != nil && c.suitsShort() {
-		c.short(dst, src)
-		return
+	if c.inCache() {
+		switch {
+		case c.bound != nil:
+			c.bound(dst, src)
+			return
+		case c.short != nil:
+			c.short(dst, src, nil)
+			return
+		}
 	}
 	c.rows(dst, src)
 }
 
-// suitsShort reports whether the call may take the short path now.
-func (c *prepared) suitsShort() bool {
+// first runs the call for the first time, binding it where it can.
+func (c *prepared) first(dst, src []byte) {
+	switch {
+	case !c.inCache():
+		c.rows(dst, src)
+	case c.short != nil:
+		b := NewBinder(c.key.op, dst, src)
+		c.short(dst, src, b)
+		c.bound = b.bound(c.key.op)
+	case c.bind != nil:
+		c.bound = c.bind(dst, src)
+	default:
+		c.rows(dst, src)
+	}
+}
+
+// inCache reports whether the call runs on one goroutine without
+// streaming stores now, as the short path and bound calls require.
+func (c *prepared) inCache() bool {
 	return c.bytes < streamMin() && workers(c.workers, c.bytes, c.bytes) == 1
 }
 
@@ -176,57 +207,97 @@ func (m *Impl) prepare(g *shape.Geometry, r *Route) *prepared {
 	}
 	if m.Short != nil && n < maxStreamMin {
 		c.short = m.Short(*g, r)
-		if c.short != nil && r != nil && c.suitsShort() {
+		if c.short != nil && r != nil && c.inCache() {
 			return c
 		}
 	}
+	var rp rowPlan
 	fb := generic
 	switch es := g.Elem; {
 	case es == 1:
-		c.rows = rows(m.W1, fb.W1, g, 1, n, r)
+		rp = rows(m.W1, fb.W1, g, 1, n, r)
 	case es == 2:
-		c.rows = words(m.W2, fb.W2, g, n, r)
+		rp = words(m.W2, fb.W2, g, n, r)
 	case es == 4:
-		c.rows = words(m.W4, fb.W4, g, n, r)
+		rp = words(m.W4, fb.W4, g, n, r)
 	case es == 8:
-		c.rows = words(m.W8, fb.W8, g, n, r)
+		rp = words(m.W8, fb.W8, g, n, r)
 	case es == 16:
-		c.rows = words(m.W16, fb.W16, g, n, r)
+		rp = words(m.W16, fb.W16, g, n, r)
 	default:
-		c.rows = rows(fb.Units, fb.Units, g, es, n, r)
+		rp = rows(fb.Units, fb.Units, g, es, n, r)
 	}
+	c.rows, c.bind = rp.run, rp.bind
 	return c
+}
+
+// A rowPlan runs a call with row kernels: run on any call, bind (nil
+// where calls cannot be bound) on one goroutine without streaming stores,
+// returning the call bound, or nil if it is not one kernel call of a tier
+// that binds.
+type rowPlan struct {
+	run  func(dst, src []byte)
+	bind func(dst, src []byte) func(dst, src []byte)
 }
 
 // words is rows for the element widths with kernels of their own, whose
 // slices go to the generic tier's unit-wise kernels where the target
-// cannot load them at their address.
-func words[T Word](k, fallback Kernels[T], g *shape.Geometry, bytes int, r *Route) func(dst, src []byte) {
+// cannot load them at their address; there, as alignment is decided per
+// call, calls are not bound.
+func words[T Word](k, fallback Kernels[T], g *shape.Geometry, bytes int, r *Route) rowPlan {
 	typed := rows(k, fallback, g, 1, bytes, r)
 	if unalignedOK {
 		return typed
 	}
 	es := g.Elem
 	units := rows(generic.Units, generic.Units, g, es, bytes, nil)
-	return func(dst, src []byte) {
+	return rowPlan{run: func(dst, src []byte) {
 		if !aligned(dst, src, es) {
-			units(dst, src)
+			units.run(dst, src)
 			return
 		}
-		typed(dst, src)
-	}
+		typed.run(dst, src)
+	}}
 }
 
 // rows plans a call for row kernels k, and fallback where k has none, on
 // slices of T (units of unit elements each); with r set it also describes
 // the call into r.
-func rows[T any](k, fallback Kernels[T], g *shape.Geometry, unit, bytes int, r *Route) func(dst, src []byte) {
+func rows[T any](k, fallback Kernels[T], g *shape.Geometry, unit, bytes int, r *Route) rowPlan {
 	p, op, requested := newPlan(g, unit), g.Op, g.Workers
 	if r != nil {
 		total := p.total()
 		describe(r, k, fallback, op, &p, bytes >= streamMin(), total, workers(requested, bytes, total))
 	}
-	return func(dst, src []byte) { execute(k, fallback, op, &p, requested, bytes, cast[T](dst), cast[T](src)) }
+	rp := rowPlan{run: func(dst, src []byte) { execute(k, fallback, op, &p, requested, bytes, cast[T](dst), cast[T](src)) }}
+	if p.total() == p.args.Groups { // one kernel call
+		rp.bind = func(dst, src []byte) func(dst, src []byte) { return bind(k, fallback, op, &p, dst, src) }
+	}
+	return rp
+}
+
+// bind runs plan p, one kernel call, on one goroutine without streaming
+// stores, and returns the call bound, or nil if its kernel did not bind
+// it (the generic tier's do not).
+func bind[T any](k, fallback Kernels[T], op shape.Op, p *plan, dst, src []byte) func(dst, src []byte) {
+	b := NewBinder(op, dst, src)
+	a := p.args
+	a.Bind = b
+	sn, dn := a.spans()
+	if s, d := cast[T](b.space)[:sn], cast[T](b.depth)[:dn]; !k.Run(op, p.kind, s, d, a) {
+		a.Bind = nil
+		runFallback(fallback, op, p.kind, s, d, a)
+		return nil
+	}
+	return b.bound(op)
+}
+
+// sides returns a call's space and depth tensors.
+func sides[T any](op shape.Op, dst, src []T) (space, depth []T) {
+	if op == shape.SpaceToDepth {
+		return src, dst
+	}
+	return dst, src
 }
 
 // Execute runs a validated call on typed slices, whose lengths count
@@ -331,10 +402,7 @@ func workers(requested, bytes, groups int) int {
 // units, with kernels k and, where k has none, fallback; bytes is the size
 // of each tensor in memory, for the worker count and streaming.
 func execute[T any](k, fallback Kernels[T], op shape.Op, p *plan, requested, bytes int, dst, src []T) {
-	space, depth := dst, src
-	if op == shape.SpaceToDepth {
-		space, depth = src, dst
-	}
+	space, depth := sides(op, dst, src)
 	stream, total := bytes >= streamMin(), p.total()
 	if n := workers(requested, bytes, total); n > 1 {
 		parallel(k, fallback, op, *p, stream, space, depth, total, n)

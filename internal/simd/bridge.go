@@ -23,7 +23,7 @@ func (k kernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engin
 	case engine.Interleave:
 		return k.t.interleave(key{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.B}, &LaneArgs{
 			Space: s, Depth: d, N: a.W * w, Rows: a.Rows, SpaceStride: a.SpaceStride * w, DepthStride: a.DepthStride * w,
-			Lane: a.JS * w, Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w, Report: a.Report,
+			Lane: a.JS * w, Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w, Report: a.Report, Bind: a.Bind,
 		})
 	case engine.Runs:
 		return !a.Contiguous() && k.runs(op, s, d, &a, w)
@@ -43,7 +43,7 @@ func (k kernels[T]) runs(op shape.Op, space, depth []byte, a *engine.Args, w int
 	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp &&
 		k.t.interleave(key{unzip: op == shape.DepthToSpace, stream: a.Streaming, w: e, b: a.B}, &LaneArgs{
 			Space: depth, Depth: space, N: a.W * e, Rows: 1, Lane: a.SpaceStride * w,
-			Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w, Report: a.Report,
+			Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w, Report: a.Report, Bind: a.Bind,
 		}) {
 		return true
 	}
@@ -53,7 +53,7 @@ func (k kernels[T]) runs(op shape.Op, space, depth []byte, a *engine.Args, w int
 	c := CopyArgs{
 		Dst: space, Src: depth, E: e, W: a.W, DstX: e, SrcX: a.XS * w, Rows: a.Rows,
 		DstRow: a.SpaceStride * w, SrcRow: a.DepthStride * w, Groups: a.Groups,
-		DstGroup: a.GroupSpace * w, SrcGroup: a.GroupDepth * w, Report: a.Report,
+		DstGroup: a.GroupSpace * w, SrcGroup: a.GroupDepth * w, Report: a.Report, Bind: a.Bind,
 	}
 	if op == shape.SpaceToDepth {
 		c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
@@ -81,14 +81,14 @@ func (k kernels[T]) transpose(op shape.Op, space, depth []byte, a *engine.Args, 
 	if k.t.lanes(key{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, &LaneArgs{
 		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
 		LaneI: k.t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
-		Report: a.Report,
+		Report: a.Report, Bind: a.Bind,
 	}) {
 		return true
 	}
 	if a.B == 2 && k.t.lanes(key{unzip: d2s, stream: a.Streaming, w: w, b: 4}, &LaneArgs{
 		Space: depth, Depth: space, N: cpw, Rows: a.W, SpaceStride: a.XS * w, DepthStride: 2 * cpw, Lane: cpw,
 		LaneI: a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
-		Report: a.Report,
+		Report: a.Report, Bind: a.Bind,
 	}) {
 		return true
 	}
@@ -110,7 +110,7 @@ func (k kernels[T]) zipsByChannel(op shape.Op, space, depth []byte, a *engine.Ar
 		ok := k.t.interleave(key{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.Cp}, &LaneArgs{
 			Space: space[i*a.SpaceStride*w:], Depth: depth[i*a.DepthStride*w:], N: a.B * w, Rows: a.W,
 			SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w,
-			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w, Report: a.Report,
+			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w, Report: a.Report, Bind: a.Bind,
 		})
 		if !ok || a.Report != nil { // the same kernel serves every i, or none does
 			return ok

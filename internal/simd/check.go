@@ -21,7 +21,10 @@ import (
 // module (the plans only make calls inside the tensors), never the
 // caller's: the public functions validate their input and return errors.
 // The check costs a few multiplications per kernel call, and a call moves
-// whole rows.
+// whole rows. A call with a Binder (engine.Binder) hands it, once checked,
+// the call bound to its arguments, which later calls of tensors of the same
+// sizes repeat without a check: their slices' lengths are the checked
+// ones, and Go's bounds checks hold them to that.
 
 // Run calls a lane kernel for b lanes addressed with split (see Table)
 // after checking the call; with a.Report set it names the kernel instead.
@@ -36,6 +39,7 @@ func (f LaneFunc) Run(a *LaneArgs, b, split int) {
 	if !ok || !ok1 || !ok2 || space > len(a.Space) || depth > len(a.Depth) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -52,6 +56,7 @@ func (f AnyBFunc) Run(a *AnyBArgs) {
 	if !ok || !ok1 || !ok2 || !ok3 || space > len(a.Space) || depth > len(a.Depth) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -64,6 +69,7 @@ func (f CopyFunc) Run(a *CopyArgs) {
 	if dst, src, _, ok := copyReach(a); !ok {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -90,6 +96,7 @@ func (f StreamFunc) Run(a *StreamArgs) {
 	if !ok || a.E < 32 || a.E%4 != 0 || a.DstX != a.E || dstRow != a.DstRow {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -152,6 +159,7 @@ func (f GatherFunc) Run(a *GatherArgs, p *GatherProg) {
 		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), struct{ Steps, Groups, BadProg, Reps, SrcRep, DstRep int }{
 			p.steps, p.groups, bad, a.Reps, a.SrcRep, a.DstRep}))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -166,6 +174,7 @@ func (f StackFunc) Run(a *StackArgs) {
 	if !ok || depth > len(a.Depth) || space > len(a.Space) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 
@@ -180,6 +189,7 @@ func (f UnitFunc) Run(a *UnitArgs, w int) {
 	if !ok || depth > len(a.Depth) || space > len(a.Space) {
 		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
 	}
+	f.bind(a)
 	f.call(a)
 }
 

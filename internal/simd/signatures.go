@@ -2,7 +2,11 @@
 
 package simd
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
 
 // The limits of the kernel table.
 const (
@@ -24,11 +28,29 @@ type LaneArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f LaneFunc) call(a *LaneArgs) {
 	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Rows, a.SpaceStride, a.DepthStride, a.Lane, a.LaneI, a.Groups, a.GroupSpace, a.GroupDepth)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f LaneFunc) bind(a *LaneArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // AnyBFunc is the signature of the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart.
@@ -41,11 +63,29 @@ type AnyBArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f AnyBFunc) call(a *AnyBArgs) {
 	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Rows, a.SpaceStride, a.DepthStride, a.Lane, a.Groups, a.GroupSpace, a.GroupDepth, a.B)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f AnyBFunc) bind(a *AnyBArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // CopyFunc is the signature of the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
@@ -58,11 +98,29 @@ type CopyArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f CopyFunc) call(a *CopyArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f CopyFunc) bind(a *CopyArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // StreamFunc is the signature of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores.
@@ -75,11 +133,29 @@ type StreamArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f StreamFunc) call(a *StreamArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f StreamFunc) bind(a *StreamArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // GatherFunc is the signature of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather).
@@ -92,11 +168,29 @@ type GatherArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f GatherFunc) call(a *GatherArgs) {
 	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f GatherFunc) bind(a *GatherArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refDst, refSrc, refOffs, refIdx := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src), a.Bind.Ref(a.Offs), a.Bind.Ref(a.Idx)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Dst, x.Src, x.Offs, x.Idx = refDst.In(space, depth), refSrc.In(space, depth), refOffs.In(space, depth), refIdx.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // StackFunc is the signature of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack).
@@ -109,11 +203,29 @@ type StackArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f StackFunc) call(a *StackArgs) {
 	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f StackFunc) bind(a *StackArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refSpace, refDepth, refTab := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth), a.Bind.Ref(a.Tab)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Space, x.Depth, x.Tab = refSpace.In(space, depth), refDepth.In(space, depth), refTab.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // UnitFunc is the signature of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows).
@@ -126,11 +238,29 @@ type UnitArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
 func (f UnitFunc) call(a *UnitArgs) {
 	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Units, a.Plane, a.Groups, a.Group)
+}
+
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f UnitFunc) bind(a *UnitArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
+		f.call(&x)
+	})
 }
 
 // LaneKernels are lane kernels by block size and element width.

@@ -151,7 +151,7 @@ func (t *Table) interleave(k key, a *LaneArgs) bool {
 		if f != nil {
 			f.Run(&AnyBArgs{
 				Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
-				Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b, Report: a.Report,
+				Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b, Report: a.Report, Bind: a.Bind,
 			})
 			return true
 		}

@@ -10,13 +10,13 @@ import (
 // (internal/stack's Rows), of this table or its base, or nil if none takes
 // the call's elements or the call has no plan. With r set it also
 // describes the call into r.
-func (t *Table) RowUnits(g *shape.Geometry, r *engine.Route) func(dst, src []byte) {
+func (t *Table) RowUnits(g *shape.Geometry, r *engine.Route) func(dst, src []byte, b *engine.Binder) {
 	f, p := t.UnitPlan(g)
 	if f == nil {
 		return nil
 	}
-	return onePass(g.Op, &p, r, func(space, depth []byte, report func(string)) {
-		f.Run(&UnitArgs{Space: space, Depth: depth, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group, Report: report}, p.Elem)
+	return onePass(g.Op, &p, r, func(space, depth []byte, report func(string), b *engine.Binder) {
+		f.Run(&UnitArgs{Space: space, Depth: depth, N: p.N, Units: p.Units, Plane: p.Plane, Groups: p.Groups, Group: p.Group, Report: report, Bind: b}, p.Elem)
 	})
 }
 

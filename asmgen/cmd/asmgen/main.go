@@ -277,7 +277,11 @@ func writeSignatures(path string) error {
 
 package simd
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+)
 
 // The limits of the kernel table.
 const (
@@ -315,6 +319,8 @@ type %[1]sArgs struct {
 
 	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
 	Report func(kernel string)
+	// Bind, if not nil, is handed the call, bound (see engine.Binder).
+	Bind *engine.Binder
 }
 
 // call calls f with a's arguments.
@@ -322,6 +328,23 @@ func (f %[1]sFunc) call(a *%[1]sArgs) {
 	f(%[6]s)
 }
 `, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name))
+		fmt.Fprintf(&b, `
+// bind hands a.Bind, if set, a function that makes a's call again on the
+// tensors it is given, in the places a's slices have in this call's.
+func (f %[1]sFunc) bind(a *%[1]sArgs) {
+	if a.Bind == nil {
+		return
+	}
+	args := *a
+	args.Bind = nil
+	%[2]s := %[3]s
+	a.Bind.Set(func(space, depth []byte) {
+		x := args
+		%[4]s = %[5]s
+		f.call(&x)
+	})
+}
+`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), each(sig.Ptrs, "x.%s"), each(sig.Ptrs, "ref%s.In(space, depth)"))
 	}
 	fmt.Fprintf(&b, `
 // LaneKernels are lane kernels by block size and element width.
@@ -339,6 +362,19 @@ type StackKernels [MaxStackUnit + 1]StackFunc
 type UnitKernels [MaxUnitWidth + 1]UnitFunc
 `)
 	return writeGo(path, b.Bytes())
+}
+
+// refs names the Refs of a signature's slices, ref followed by the
+// slice's field name.
+func refs(ptrs []string) string { return each(ptrs, "ref%s") }
+
+// each fills format with the field name of every slice, comma-separated.
+func each(ptrs []string, format string) string {
+	var out []string
+	for _, p := range ptrs {
+		out = append(out, fmt.Sprintf(format, exported(p)))
+	}
+	return strings.Join(out, ", ")
 }
 
 // article is "an" before a vowel, else "a".
