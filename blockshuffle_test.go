@@ -242,9 +242,10 @@ func TestLargeTensors(t *testing.T) {
 // TestBaseTakesTheRest checks that a tier whose ISA has a base (AVX-512's is
 // AVX2) hands the base what it has no kernel for: rows shorter than its
 // kernels take, and 16-byte elements at block sizes it leaves out. The
-// route names the base's kernel, and the result is right. (Short
-// DepthToSpace rows go to the tier's own gather kernels where it has them,
-// and short rows of block size 2 to its stacked-row kernels.)
+// route names the base's kernel, and the result is right. (Short rows go
+// to the tier's own gather kernels where it has them, in SpaceToDepth at
+// block sizes over 2 only, and short rows of block size 2 to its
+// stacked-row kernels.)
 func TestBaseTakesTheRest(t *testing.T) {
 	rng := rand.New(rand.NewPCG(23, 24))
 	for _, tier := range dispatch.Available() {
@@ -259,7 +260,7 @@ func TestBaseTakesTheRest(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				gathers := i.Windows.Vector > 0 && k.Op == shape.DepthToSpace
+				gathers := i.Windows.Vector > 0 && (k.Op == shape.DepthToSpace || c.b > 2)
 				if route := m.Describe(&g); !strings.HasSuffix(route.Kernel, i.Base) && !(gathers && strings.HasPrefix(route.Kernel, "gather")) && !(c.b == 2 && strings.HasPrefix(route.Kernel, "stack")) {
 					t.Errorf("%v %v es=%d: %v; want a kernel of the base, %s", tier, k, c.es, route, i.Base)
 				}
@@ -287,7 +288,7 @@ func TestDescribe(t *testing.T) {
 				t.Fatalf("%v %v: %+v", tier, c, r)
 			}
 			want := map[shape.Op][]string{shape.DepthToSpace: {"zip", "tunzip", "stackZip", "unitZip"}, shape.SpaceToDepth: {"unzip", "tzip", "stackUnzip", "unitUnzip"}}[c.Op]
-			if c.P.Layout == shape.NCHW && c.Op == shape.DepthToSpace { // short rows: a gather plan
+			if c.P.Layout == shape.NCHW && (c.Op == shape.DepthToSpace || c.P.BlockSize > 2) { // short rows: a gather plan
 				want = append(want, "gather")
 			}
 			if c.P.Layout == shape.NHWC { // runs as zips: the interleaved side is depth

@@ -283,12 +283,24 @@ func (p *Plan) String() string {
 }
 
 // Short reports whether a gather plan beats the row kernels on a call,
-// for kernels of windows w: NCHW DepthToSpace whose output rows are
-// shorter than a vector. The report on a Zen 5 with AVX-512 VBMI, row
-// kernels -> gather, ratio to copy(): YOLO's 1x256x13x13 b = 2 with 1- and
-// 2-byte elements (rows of 26 and 52 bytes) DCR 0.26 -> 0.45 and
-// 0.39 -> 0.42, CRD 0.17 -> 0.34 and 0.29 -> 0.35. Longer rows, and every
-// SpaceToDepth but YOLO's CRD 1-byte one (0.14 -> 0.20), ran slower.
+// for kernels of windows w: NCHW DepthToSpace whose space rows are
+// shorter than a vector, and SpaceToDepth of b > 2 whose space rows are at
+// most half a vector. The report on a Zen 5 with AVX-512 VBMI, row
+// kernels -> gather, ratio to copy(): YOLO's 1x256x13x13 b = 2
+// DepthToSpace with 1- and 2-byte elements (rows of 26 and 52 bytes) DCR
+// 0.26 -> 0.45 and 0.39 -> 0.42, CRD 0.17 -> 0.34 and 0.29 -> 0.35;
+// longer rows ran slower. SpaceToDepth of b = 2 ran slower too (and takes
+// the stacked rows first now, where a table has them: internal/simd), but
+// of b > 2 it gains on a Zen 4 where a lane kernel call took each short
+// row: to 1x64x6x6 b = 4 of bytes (space rows of 24 bytes) 351 -> 255 ns
+// DCR and 572 -> 256 CRD, to 1x36x10x10 b = 3 (30 bytes) 356 -> 267 and
+// 574 -> 249, to 1x64x8x8 b = 4 (32 bytes) 269 -> 274 and 481 -> 283.
+// Rows of 48 to 60 bytes ran up to 1.5x slower DCR (2x27x16x16 b = 3,
+// 1x64x15x15 b = 4) and are left to the row kernels.
 func Short(g *shape.Geometry, w isa.Windows) bool {
-	return g.Op == shape.DepthToSpace && g.Layout == shape.NCHW && g.B > 1 && g.Space.W*g.Elem < w.Vector
+	row := g.Space.W * g.Elem
+	if g.Op == shape.SpaceToDepth {
+		return g.Layout == shape.NCHW && g.B > 2 && 2*row <= w.Vector
+	}
+	return g.Layout == shape.NCHW && g.B > 1 && row < w.Vector
 }
