@@ -144,12 +144,11 @@ func (k *callKey) hash() uint64 {
 
 // A prepared call runs a validated call on any slices of its length: as
 // the tier's one-pass short run where it has one and the call suits it
-// (short), else with row kernels (rows); either as the one kernel call it
-// made on its first run, bound (bound), where it made one of a kernel
-// that binds. Whether the call
-// suits the first two (one goroutine, no streaming), and whether rows
-// stream, is decided on each run, as GOMAXPROCS and the seams may move the
-// limits.
+// (short), else with row kernels (rows). Where its first run made one
+// kernel call, of a kernel that binds, later runs that suit it repeat
+// that call, bound (bound). Whether a run suits the short path and the
+// bound call (one goroutine, no streaming), and whether rows stream, is
+// decided on each run, as GOMAXPROCS and the seams may move the limits.
 type prepared struct {
 	key     callKey
 	bytes   int // of each tensor
