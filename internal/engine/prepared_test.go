@@ -2,7 +2,9 @@ package engine_test
 
 import (
 	"bytes"
+	"runtime"
 	"testing"
+	"time"
 
 	_ "github.com/blockshuffle/blockshuffle/dispatch" // chooses the tier
 	"github.com/blockshuffle/blockshuffle/internal/engine"
@@ -57,4 +59,41 @@ func TestPreparedCalls(t *testing.T) {
 	}
 	check(shape.DepthToSpace, a, 2)
 	check(shape.DepthToSpace, b, 2)
+}
+
+// TestBoundCallsKeepNoTensor: a prepared call, bound on its first run,
+// holds on to none of that run's tensors, which the caller may drop.
+func TestBoundCallsKeepNoTensor(t *testing.T) {
+	m := engine.Active()
+	for _, p := range []shape.Params{
+		{N: 1, C: 16, H: 4, W: 4, BlockSize: 2, Layout: shape.NHWC, Order: shape.DCR}, // one lane kernel call
+		{N: 1, C: 64, H: 5, W: 5, BlockSize: 2},                                       // NCHW, short rows
+	} {
+		for _, op := range []shape.Op{shape.DepthToSpace, shape.SpaceToDepth} {
+			n := p.Dims().Len()
+			if op == shape.SpaceToDepth {
+				p.C, p.H, p.W = p.C/4, p.H*2, p.W*2
+			}
+			freed := make(chan string, 2)
+			func() {
+				dst, src := make([]byte, n), make([]byte, n)
+				runtime.AddCleanup(&dst[0], func(s string) { freed <- s }, "dst")
+				runtime.AddCleanup(&src[0], func(s string) { freed <- s }, "src")
+				if err := m.Do(op, dst, src, 1, p); err != nil {
+					t.Fatal(err)
+				}
+			}()
+			for range 2 {
+				runtime.GC()
+				select {
+				case <-freed:
+				case <-time.After(2 * time.Second):
+					t.Fatalf("%v %+v: a tensor of the first call is still held after it", op, p)
+				}
+			}
+			if err := m.Do(op, make([]byte, n), make([]byte, n), 1, p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
 }

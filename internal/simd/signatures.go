@@ -38,14 +38,15 @@ func (f LaneFunc) call(a *LaneArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f LaneFunc) bind(a *LaneArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
@@ -73,14 +74,15 @@ func (f AnyBFunc) call(a *AnyBArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f AnyBFunc) bind(a *AnyBArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
@@ -108,14 +110,15 @@ func (f CopyFunc) call(a *CopyArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f CopyFunc) bind(a *CopyArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
+	args.Dst, args.Src, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
@@ -143,14 +146,15 @@ func (f StreamFunc) call(a *StreamArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f StreamFunc) bind(a *StreamArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
+	args.Dst, args.Src, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
@@ -178,14 +182,15 @@ func (f GatherFunc) call(a *GatherArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f GatherFunc) bind(a *GatherArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refDst, refSrc, refOffs, refIdx := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src), a.Bind.Ref(a.Offs), a.Bind.Ref(a.Idx)
+	args.Dst, args.Src, args.Offs, args.Idx, args.Bind = nil, nil, nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Dst, x.Src, x.Offs, x.Idx = refDst.In(space, depth), refSrc.In(space, depth), refOffs.In(space, depth), refIdx.In(space, depth)
@@ -213,14 +218,15 @@ func (f StackFunc) call(a *StackArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f StackFunc) bind(a *StackArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refSpace, refDepth, refTab := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth), a.Bind.Ref(a.Tab)
+	args.Space, args.Depth, args.Tab, args.Bind = nil, nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Space, x.Depth, x.Tab = refSpace.In(space, depth), refDepth.In(space, depth), refTab.In(space, depth)
@@ -248,14 +254,15 @@ func (f UnitFunc) call(a *UnitArgs) {
 }
 
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f UnitFunc) bind(a *UnitArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
+	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)

@@ -330,21 +330,23 @@ func (f %[1]sFunc) call(a *%[1]sArgs) {
 `, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name))
 		fmt.Fprintf(&b, `
 // bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's.
+// tensors it is given, in the places a's slices have in this call's. It
+// keeps no slice of this call's tensors, which the caller may free.
 func (f %[1]sFunc) bind(a *%[1]sArgs) {
 	if a.Bind == nil {
 		return
 	}
 	args := *a
-	args.Bind = nil
 	%[2]s := %[3]s
+	%[6]s, args.Bind = %[7]s, nil
 	a.Bind.Set(func(space, depth []byte) {
 		x := args
 		%[4]s = %[5]s
 		f.call(&x)
 	})
 }
-`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), each(sig.Ptrs, "x.%s"), each(sig.Ptrs, "ref%s.In(space, depth)"))
+`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), each(sig.Ptrs, "x.%s"), each(sig.Ptrs, "ref%s.In(space, depth)"),
+			each(sig.Ptrs, "args.%s"), strings.TrimSuffix(strings.Repeat("nil, ", len(sig.Ptrs)), ", "))
 	}
 	fmt.Fprintf(&b, `
 // LaneKernels are lane kernels by block size and element width.
