@@ -92,8 +92,8 @@ func (m *Impl) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) er
 // its planning: it checks the lengths and the overlap, and runs the plan
 // it prepared then.
 func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
-	k := callKey{op, p, elemSize}
-	c := m.lookup(k)
+	h := hash(op, &p, elemSize)
+	c := m.lookup(h, op, &p, elemSize)
 	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
 		g, err := shape.Validate(op, p, elemSize/unit, len(dst)/unit, len(src)/unit, shape.Overlap(dst, src))
 		if err != nil {
@@ -101,23 +101,26 @@ func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []
 		}
 		g.Elem = elemSize
 		c = m.prepare(&g, nil)
-		c.key = k
+		c.key = callKey{op, p, elemSize}
 		c.first(dst, src) // before the caches publish c: it sets c.bound
-		m.calls.Put(k, c)
-		m.recent.Put(k.hash(), c)
+		m.calls.Put(c.key, c)
+		m.recent.Put(h, c)
 		return nil
 	}
 	c.run(dst, src)
 	return nil
 }
 
-// lookup returns the call prepared for k, or nil.
-func (m *Impl) lookup(k callKey) *prepared {
-	h := k.hash()
-	if c := m.recent.Get(h); c != nil && c.key == k {
+// lookup returns the call prepared for op, p and elem, whose hash is h, or
+// nil. It takes the key's parts rather than a callKey: a key built and
+// copied on every call cost 12 ns of a 57 ns call on a Zen 4, its copies
+// reading 16 bytes at a time what 8-byte stores had just written, which
+// the store buffer cannot forward.
+func (m *Impl) lookup(h uint64, op shape.Op, p *shape.Params, elem int) *prepared {
+	if c := m.recent.Get(h); c != nil && c.key.op == op && c.key.elem == elem && c.key.p == *p {
 		return c
 	}
-	c, _ := m.calls.Lookup(k)
+	c, _ := m.calls.Lookup(callKey{op, *p, elem})
 	if c != nil {
 		m.recent.Put(h, c)
 	}
@@ -131,14 +134,13 @@ type callKey struct {
 	elem int
 }
 
-// hash mixes the fields that tell shapes apart, cheaply: it only spreads
+// hash mixes the fields that tell calls apart, cheaply: it only spreads
 // keys over memo.Recent's slots. The products are independent, so that
 // they overlap in the CPU.
-func (k *callKey) hash() uint64 {
-	p := &k.p
+func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 	h := uint64(p.N)*0x9e3779b97f4a7c15 + uint64(p.C)*0xc2b2ae3d27d4eb4f + uint64(p.H)*0x165667b19e3779f9 +
-		uint64(p.W)*0xd6e8feb86659fd93 + uint64(p.BlockSize)*0xff51afd7ed558ccd + uint64(k.elem)*0xc4ceb9fe1a85ec53 +
-		uint64(p.Workers)*0x94d049bb133111eb + uint64(k.op)<<2 + uint64(p.Order)<<1 + uint64(p.Layout)
+		uint64(p.W)*0xd6e8feb86659fd93 + uint64(p.BlockSize)*0xff51afd7ed558ccd + uint64(elem)*0xc4ceb9fe1a85ec53 +
+		uint64(p.Workers)*0x94d049bb133111eb + uint64(op)<<2 + uint64(p.Order)<<1 + uint64(p.Layout)
 	return h ^ h>>32 ^ h>>47
 }
 

@@ -7,6 +7,5 @@ import (
 
 // Slot is the slot of memo.Recent a call's prepared plan takes.
 func Slot(op shape.Op, p shape.Params, elem int) uint64 {
-	k := callKey{op, p, elem}
-	return k.hash() % memo.RecentSlots
+	return hash(op, &p, elem) % memo.RecentSlots
 }
