@@ -48,9 +48,7 @@ func (f LaneFunc) bind(a *LaneArgs) {
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
 	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Rows, args.SpaceStride, args.DepthStride, args.Lane, args.LaneI, args.Groups, args.GroupSpace, args.GroupDepth)
 	})
 }
 
@@ -84,9 +82,7 @@ func (f AnyBFunc) bind(a *AnyBArgs) {
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
 	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Rows, args.SpaceStride, args.DepthStride, args.Lane, args.Groups, args.GroupSpace, args.GroupDepth, args.B)
 	})
 }
 
@@ -120,9 +116,7 @@ func (f CopyFunc) bind(a *CopyArgs) {
 	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
 	args.Dst, args.Src, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), args.E, args.W, args.DstX, args.SrcX, args.Rows, args.DstRow, args.SrcRow, args.Groups, args.DstGroup, args.SrcGroup)
 	})
 }
 
@@ -156,9 +150,7 @@ func (f StreamFunc) bind(a *StreamArgs) {
 	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
 	args.Dst, args.Src, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Dst, x.Src = refDst.In(space, depth), refSrc.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), args.E, args.W, args.DstX, args.SrcX, args.Rows, args.DstRow, args.SrcRow, args.Groups, args.DstGroup, args.SrcGroup)
 	})
 }
 
@@ -192,9 +184,7 @@ func (f GatherFunc) bind(a *GatherArgs) {
 	refDst, refSrc, refOffs, refIdx := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src), a.Bind.Ref(a.Offs), a.Bind.Ref(a.Idx)
 	args.Dst, args.Src, args.Offs, args.Idx, args.Bind = nil, nil, nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Dst, x.Src, x.Offs, x.Idx = refDst.In(space, depth), refSrc.In(space, depth), refOffs.In(space, depth), refIdx.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), unsafe.SliceData(refOffs.In(space, depth)), unsafe.SliceData(refIdx.In(space, depth)), args.Steps, args.Reps, args.SrcRep, args.DstRep)
 	})
 }
 
@@ -228,9 +218,7 @@ func (f StackFunc) bind(a *StackArgs) {
 	refSpace, refDepth, refTab := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth), a.Bind.Ref(a.Tab)
 	args.Space, args.Depth, args.Tab, args.Bind = nil, nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Space, x.Depth, x.Tab = refSpace.In(space, depth), refDepth.In(space, depth), refTab.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), unsafe.SliceData(refTab.In(space, depth)), args.Units, args.Step, args.Last, args.LastDepth, args.Plane)
 	})
 }
 
@@ -264,9 +252,7 @@ func (f UnitFunc) bind(a *UnitArgs) {
 	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
 	args.Space, args.Depth, args.Bind = nil, nil, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		x.Space, x.Depth = refSpace.In(space, depth), refDepth.In(space, depth)
-		f.call(&x)
+		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Units, args.Plane, args.Groups, args.Group)
 	})
 }
 

@@ -338,14 +338,12 @@ func (f %[1]sFunc) bind(a *%[1]sArgs) {
 	}
 	args := *a
 	%[2]s := %[3]s
-	%[6]s, args.Bind = %[7]s, nil
+	%[5]s, args.Bind = %[6]s, nil
 	a.Bind.Set(func(space, depth []byte) {
-		x := args
-		%[4]s = %[5]s
-		f.call(&x)
+		f(%[4]s)
 	})
 }
-`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), each(sig.Ptrs, "x.%s"), each(sig.Ptrs, "ref%s.In(space, depth)"),
+`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), boundArgs(sig),
 			each(sig.Ptrs, "args.%s"), strings.TrimSuffix(strings.Repeat("nil, ", len(sig.Ptrs)), ", "))
 	}
 	fmt.Fprintf(&b, `
@@ -364,6 +362,14 @@ type StackKernels [MaxStackUnit + 1]StackFunc
 type UnitKernels [MaxUnitWidth + 1]UnitFunc
 `)
 	return writeGo(path, b.Bytes())
+}
+
+// boundArgs are the arguments a bound call passes its kernel: its
+// slices' places in the tensors it is given, and the integers of the call
+// it was bound on, read where the closure holds them: copying them into
+// an argument struct on each call made a 39 ns call take 45 on a Zen 4.
+func boundArgs(sig table.Signature) string {
+	return each(sig.Ptrs, "unsafe.SliceData(ref%s.In(space, depth))") + ", " + each(sig.Ints, "args.%s")
 }
 
 // refs names the Refs of a signature's slices, ref followed by the
