@@ -102,7 +102,8 @@ func (a *Args) spans() (space, depth int) {
 // of the same sizes, its arguments checked once. A kernel hands it over
 // with Set after checking its call; its slices' places are kept as Refs
 // into the call's tensors. Repeated calls of a small tensor then skip the
-// kernel's choice and checks (about 40 ns of a 120 ns call on a Zen 4).
+// plan's loop, the kernel's choice and its checks (a 16-byte NHWC call on
+// a Zen 4: 105 -> 55 ns).
 type Binder struct {
 	space, depth []byte // the tensors of the call being bound
 	run          func(space, depth []byte)
@@ -126,8 +127,8 @@ func (b *Binder) bound(op shape.Op) func(dst, src []byte) {
 	return func(dst, src []byte) { run(sides(op, dst, src)) }
 }
 
-// NewBinder returns a Binder for a call of op on dst and src.
-func NewBinder(op shape.Op, dst, src []byte) *Binder {
+// newBinder returns a Binder for a call of op on dst and src.
+func newBinder(op shape.Op, dst, src []byte) *Binder {
 	b := &Binder{}
 	b.space, b.depth = sides(op, dst, src)
 	return b

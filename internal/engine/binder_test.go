@@ -14,7 +14,7 @@ import (
 func TestBinder(t *testing.T) {
 	dst, src := make([]byte, 64), make([]byte, 64)
 	table := make([]byte, 8)
-	b := NewBinder(shape.SpaceToDepth, dst, src) // space is src
+	b := newBinder(shape.SpaceToDepth, dst, src) // space is src
 	inSpace, inDepth, own := b.Ref(src[5:20]), b.Ref(dst[40:64]), b.Ref(table)
 	if b.bound(shape.SpaceToDepth) != nil {
 		t.Fatal("bound before any kernel set it")

@@ -177,18 +177,19 @@ func (c *prepared) run(dst, src []byte) {
 
 // first runs the call for the first time, binding it where it can.
 func (c *prepared) first(dst, src []byte) {
-	switch {
-	case !c.inCache():
-		c.rows(dst, src)
-	case c.short != nil:
-		b := NewBinder(c.key.op, dst, src)
-		c.short(dst, src, b)
-		c.bound = b.bound(c.key.op)
-	case c.bind != nil:
-		c.bound = c.bind(dst, src)
-	default:
-		c.rows(dst, src)
+	if c.inCache() {
+		switch {
+		case c.short != nil:
+			b := newBinder(c.key.op, dst, src)
+			c.short(dst, src, b)
+			c.bound = b.bound(c.key.op)
+			return
+		case c.bind != nil:
+			c.bound = c.bind(dst, src)
+			return
+		}
 	}
+	c.rows(dst, src)
 }
 
 // inCache reports whether the call runs on one goroutine without
@@ -281,15 +282,10 @@ func rows[T any](k, fallback Kernels[T], g *shape.Geometry, unit, bytes int, r *
 // stores, and returns the call bound, or nil if its kernel did not bind
 // it (the generic tier's do not).
 func bind[T any](k, fallback Kernels[T], op shape.Op, p *plan, dst, src []byte) func(dst, src []byte) {
-	b := NewBinder(op, dst, src)
-	a := p.args
-	a.Bind = b
-	sn, dn := a.spans()
-	if s, d := cast[T](b.space)[:sn], cast[T](b.depth)[:dn]; !k.Run(op, p.kind, s, d, a) {
-		a.Bind = nil
-		runFallback(fallback, op, p.kind, s, d, a)
-		return nil
-	}
+	b := newBinder(op, dst, src)
+	q := *p
+	q.args.Bind = b
+	run(k, fallback, op, &q, false, cast[T](b.space), cast[T](b.depth), 0, q.total())
 	return b.bound(op)
 }
 
