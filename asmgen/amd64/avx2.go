@@ -276,6 +276,17 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
+		case vec.Permute2: // only dword blends reach AVX2 (vec's blendShuffles)
+			if !vec.IsBlend(ins.Idx) || ins.Unit != 4 {
+				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte units %v", ins.Unit, ins.Idx))
+			}
+			imm := 0
+			for k, i := range ins.Idx {
+				if i >= 0 && i != k {
+					imm |= 1 << k
+				}
+			}
+			c.VPBLENDD(operand.Imm(uint64(imm)), val(ins.B), val(ins.A), dst)
 		case vec.Quads:
 			imm := 0
 			for k, i := range ins.Idx {

@@ -42,16 +42,16 @@ func Paired(pd Period, chunk int, unzip bool) (*Prog, error) {
 		if b != nil {
 			want = append(want, b.want...)
 		}
-		acc := -1
-		taken := make([]bool, len(want))
+		var srcs []int
 		for _, w := range cover(pairNeeds(a, b), size) {
 			src, ok := loads[w]
 			if !ok {
 				src = w.load(p)
 				loads[w] = src
 			}
-			acc = p.shuffleIn(acc, src, want, taken)
+			srcs = append(srcs, src)
 		}
+		acc := p.blendShuffles(srcs, want)
 		switch {
 		case a.follows(b):
 			p.Store(acc, 0, 2*LaneBytes, a.at)
@@ -226,4 +226,63 @@ func cover(need [2][]Mem, size func(stream int) int) []windowLoad {
 		need[1] = slices.DeleteFunc(need[1], func(m Mem) bool { return in(m, best.hi) })
 	}
 	return out
+}
+
+// blendShuffles builds a register holding want from the window registers
+// srcs, in order, each giving the wanted bytes no register before it gave.
+// Windows whose bytes lie in different dwords of their registers are first
+// merged by dword blends, which run on any vector port, so that one byte
+// shuffle (and one mask load) serves them all: with b = 3 a 16-byte window
+// holds a few bytes of each space row, and most pieces draw on three.
+func (p *Prog) blendShuffles(srcs []int, want Value) int {
+	type group struct {
+		reg   int
+		mask  []int8
+		words uint64 // the dwords of reg the shuffle reads
+	}
+	var groups []group
+	taken := make([]bool, len(want))
+	for _, src := range srcs {
+		mask := p.maskFor(src, want, func(Label) bool { return true })
+		var words uint64
+		for i, m := range mask {
+			switch {
+			case m < 0:
+			case taken[i]:
+				mask[i] = -1
+			default:
+				taken[i] = true
+				words |= 1 << ((i/LaneBytes*LaneBytes + int(m)) / 4)
+			}
+		}
+		if words == 0 {
+			continue
+		}
+		g := slices.IndexFunc(groups, func(g group) bool { return g.words&words == 0 })
+		if g < 0 {
+			groups = append(groups, group{src, mask, words})
+			continue
+		}
+		fromB := make([]bool, p.Width/4)
+		for k := range fromB {
+			fromB[k] = words>>k&1 == 1
+		}
+		groups[g].reg = p.Blend(groups[g].reg, src, 4, fromB)
+		groups[g].words |= words
+		for i, m := range mask {
+			if m >= 0 {
+				groups[g].mask[i] = m
+			}
+		}
+	}
+	acc := -1
+	for _, g := range groups {
+		sh := p.Shuffle(g.reg, g.mask)
+		if acc < 0 {
+			acc = sh
+		} else {
+			acc = p.Or(acc, sh)
+		}
+	}
+	return acc
 }
