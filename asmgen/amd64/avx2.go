@@ -30,10 +30,13 @@ func Programs(k table.Kernel) (map[int]*vec.Prog, error) {
 	}
 	if pd, ok := vec.KernelPeriod(k.B, k.Cp, k.Width); ok {
 		unzip := k.Kind == table.Unzip
-		// The row in passes of 32-byte registers, each pairing the output
-		// pieces that share windows (vec.Paired), its end in 16-byte ones.
+		// The row in passes of 32-byte registers, from windows tiling the
+		// input or placed for each register's pieces (vec.WideWindows),
+		// its end in 16-byte ones.
 		chunks, narrow := pd.WideChunks(), vec.PeriodBuilder(pd, unzip, vec.LaneBytes)
-		first, wide := chunks[0], func(chunk int) (*vec.Prog, error) { return vec.Paired(pd, chunk, unzip) }
+		first, wide := chunks[0], func(chunk int) (*vec.Prog, error) {
+			return vec.WideWindows(pd, chunk, unzip, func(p *vec.Prog) bool { return p.MaxLive(scratch) <= vectorRegs })
+		}
 		switch {
 		case vec.PixelFits(pd):
 			chunks = pd.Chunks()
@@ -276,7 +279,7 @@ func (g *Generator) lower(p *vec.Prog, in, out func(stream, off int) operand.Mem
 			c.VPSHUFB(g.constant(maskBytes(ins.Mask)), val(ins.A), dst)
 		case vec.Or:
 			c.VPOR(val(ins.B), val(ins.A), dst)
-		case vec.Permute2: // only dword blends reach AVX2 (vec's blendShuffles)
+		case vec.Permute2: // only dword blends reach AVX2 (vec's blendShuffles and Tiled)
 			if !vec.IsBlend(ins.Idx) || ins.Unit != 4 {
 				panic(fmt.Sprintf("amd64: AVX2 has no permute of %d-byte units %v", ins.Unit, ins.Idx))
 			}

@@ -230,48 +230,69 @@ func cover(need [2][]Mem, size func(stream int) int) []windowLoad {
 
 // blendShuffles builds a register holding want from the window registers
 // srcs, in order, each giving the wanted bytes no register before it gave.
-// Windows whose bytes lie in different dwords of their registers are first
-// merged by dword blends, which run on any vector port, so that one byte
-// shuffle (and one mask load) serves them all: with b = 3 a 16-byte window
-// holds a few bytes of each space row, and most pieces draw on three.
+// Windows whose bytes lie in different dwords of their registers share
+// one byte shuffle (shuffleBlended): with b = 3 a 16-byte window holds a
+// few bytes of each space row, and most pieces draw on three.
 func (p *Prog) blendShuffles(srcs []int, want Value) int {
-	type group struct {
-		reg   int
-		mask  []int8
-		words uint64 // the dwords of reg the shuffle reads
-	}
-	var groups []group
+	var items []blendItem
 	taken := make([]bool, len(want))
 	for _, src := range srcs {
-		mask := p.maskFor(src, want, func(Label) bool { return true })
-		var words uint64
-		for i, m := range mask {
+		it := blendItem{src: src, mask: p.maskFor(src, want, func(Label) bool { return true })}
+		for i, m := range it.mask {
 			switch {
 			case m < 0:
 			case taken[i]:
-				mask[i] = -1
+				it.mask[i] = -1
 			default:
 				taken[i] = true
-				words |= 1 << ((i/LaneBytes*LaneBytes + int(m)) / 4)
+				it.words |= 1 << ((i/LaneBytes*LaneBytes + int(m)) / 4)
 			}
 		}
-		if words == 0 {
-			continue
+		if it.words != 0 {
+			items = append(items, it)
 		}
-		g := slices.IndexFunc(groups, func(g group) bool { return g.words&words == 0 })
+	}
+	return p.shuffleBlended(items)
+}
+
+// A blendItem is the bytes a byte shuffle takes (mask) from register src,
+// which lie in the dwords words of it.
+type blendItem struct {
+	src   int
+	mask  []int8
+	words uint64
+}
+
+// shuffleBlended ORs together one byte shuffle per group of items, first
+// fit in order: an item joins the first group whose dwords it does not
+// use, its dwords blended into the group's register unless that register
+// is its own. Dword blends run on any vector port and need no mask, where
+// a shuffle of its own would cost a shuffle, a mask load and an OR.
+func (p *Prog) shuffleBlended(items []blendItem) int {
+	type group struct {
+		reg, src int // the register, and the source it holds outside blended dwords
+		mask     []int8
+		words    uint64
+	}
+	var groups []*group
+	for _, it := range items {
+		g := slices.IndexFunc(groups, func(g *group) bool { return g.words&it.words == 0 })
 		if g < 0 {
-			groups = append(groups, group{src, mask, words})
+			groups = append(groups, &group{it.src, it.src, slices.Clone(it.mask), it.words})
 			continue
 		}
-		fromB := make([]bool, p.Width/4)
-		for k := range fromB {
-			fromB[k] = words>>k&1 == 1
+		gr := groups[g]
+		if it.src != gr.src {
+			fromB := make([]bool, p.Width/4)
+			for k := range fromB {
+				fromB[k] = it.words>>k&1 == 1
+			}
+			gr.reg = p.Blend(gr.reg, it.src, 4, fromB)
 		}
-		groups[g].reg = p.Blend(groups[g].reg, src, 4, fromB)
-		groups[g].words |= words
-		for i, m := range mask {
+		gr.words |= it.words
+		for i, m := range it.mask {
 			if m >= 0 {
-				groups[g].mask[i] = m
+				gr.mask[i] = m
 			}
 		}
 	}
