@@ -86,7 +86,7 @@ func pairNeeds(a, b *piece) [2][]Mem {
 			continue
 		}
 		for _, l := range pc.want {
-			need[h] = append(need[h], Mem{int(l >> 24), int(l & (1<<24 - 1))})
+			need[h] = append(need[h], l.Mem())
 		}
 		slices.SortFunc(need[h], func(x, y Mem) int { return 1<<24*(x.Stream-y.Stream) + x.Off - y.Off })
 		need[h] = slices.Compact(need[h])
@@ -237,30 +237,28 @@ func (p *Prog) blendShuffles(srcs []int, want Value) int {
 	var items []blendItem
 	taken := make([]bool, len(want))
 	for _, src := range srcs {
-		it := blendItem{src: src, mask: p.maskFor(src, want, func(Label) bool { return true })}
-		for i, m := range it.mask {
-			switch {
-			case m < 0:
-			case taken[i]:
-				it.mask[i] = -1
-			default:
-				taken[i] = true
-				it.words |= 1 << ((i/LaneBytes*LaneBytes + int(m)) / 4)
-			}
-		}
-		if it.words != 0 {
-			items = append(items, it)
+		if mask := p.newBytes(src, want, taken); maskWords(mask) != 0 {
+			items = append(items, blendItem{src, mask})
 		}
 	}
 	return p.shuffleBlended(items)
 }
 
-// A blendItem is the bytes a byte shuffle takes (mask) from register src,
-// which lie in the dwords words of it.
+// A blendItem is the bytes a byte shuffle takes (mask) from register src.
 type blendItem struct {
-	src   int
-	mask  []int8
-	words uint64
+	src  int
+	mask []int8
+}
+
+// maskWords is the set of a register's dwords a shuffle mask reads.
+func maskWords(mask []int8) uint64 {
+	var words uint64
+	for i, m := range mask {
+		if m >= 0 {
+			words |= 1 << ((i/LaneBytes*LaneBytes + int(m)) / 4)
+		}
+	}
+	return words
 }
 
 // shuffleBlended ORs together one byte shuffle per group of items, first
@@ -276,20 +274,21 @@ func (p *Prog) shuffleBlended(items []blendItem) int {
 	}
 	var groups []*group
 	for _, it := range items {
-		g := slices.IndexFunc(groups, func(g *group) bool { return g.words&it.words == 0 })
+		words := maskWords(it.mask)
+		g := slices.IndexFunc(groups, func(g *group) bool { return g.words&words == 0 })
 		if g < 0 {
-			groups = append(groups, &group{it.src, it.src, slices.Clone(it.mask), it.words})
+			groups = append(groups, &group{it.src, it.src, slices.Clone(it.mask), words})
 			continue
 		}
 		gr := groups[g]
 		if it.src != gr.src {
 			fromB := make([]bool, p.Width/4)
 			for k := range fromB {
-				fromB[k] = it.words>>k&1 == 1
+				fromB[k] = words>>k&1 == 1
 			}
 			gr.reg = p.Blend(gr.reg, it.src, 4, fromB)
 		}
-		gr.words |= it.words
+		gr.words |= words
 		for i, m := range it.mask {
 			if m >= 0 {
 				gr.mask[i] = m

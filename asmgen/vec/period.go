@@ -81,7 +81,7 @@ func PeriodUnzip(pd Period, chunk int) (*Prog, error) { return periodUnzip(pd, c
 func periodZip(pd Period, chunk, width int) (*Prog, error) {
 	p := NewProg(width)
 	ilv, _ := pd.want(chunk, true)
-	gather := windowGather(p, func(l Label) (Mem, int) { return Mem{int(l >> 24), 0}, chunk })
+	gather := windowGather(p, func(l Label) (Mem, int) { return Mem{l.Mem().Stream, 0}, chunk })
 	for off := 0; off < len(ilv); off += width {
 		v := gather(ilv[off:min(off+width, len(ilv))])
 		if err := p.storeRange(v, 0, min(width, len(ilv)-off), Mem{0, off}); err != nil {
@@ -177,6 +177,17 @@ func windowGather(p *Prog, stream func(Label) (Mem, int)) func(want Value) int {
 // window register src holds and no window before it gave (taken), shuffled
 // into place.
 func (p *Prog) shuffleIn(acc, src int, want Value, taken []bool) int {
+	sh := p.Shuffle(src, p.newBytes(src, want, taken))
+	if acc < 0 {
+		return sh
+	}
+	return p.Or(acc, sh)
+}
+
+// newBytes is the shuffle mask that brings into place the bytes of want
+// that src holds and no source before it gave (taken), which it marks
+// taken.
+func (p *Prog) newBytes(src int, want Value, taken []bool) []int8 {
 	mask := p.maskFor(src, want, func(Label) bool { return true })
 	for i, m := range mask {
 		if m >= 0 && taken[i] {
@@ -185,11 +196,7 @@ func (p *Prog) shuffleIn(acc, src int, want Value, taken []bool) int {
 			taken[i] = true
 		}
 	}
-	sh := p.Shuffle(src, mask)
-	if acc < 0 {
-		return sh
-	}
-	return p.Or(acc, sh)
+	return mask
 }
 
 // coverWindows returns 16-byte windows, each inside its stream, that hold
@@ -202,7 +209,7 @@ func coverWindows(want Value, stream func(Label) (Mem, int)) []Mem {
 		if _, ok := need[s]; !ok {
 			streams = append(streams, s)
 		}
-		need[s] = append(need[s], int(l&(1<<24-1)))
+		need[s] = append(need[s], l.Mem().Off)
 	}
 	var out []Mem
 	for _, s := range streams {

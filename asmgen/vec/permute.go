@@ -278,8 +278,8 @@ func (p *Prog) windows(s PermuteShape, ilv Value, from, to int) []int {
 	for j := range s.B {
 		lo, hi := -1, -1
 		for _, l := range ilv[from*ZMM : min(len(ilv), to*ZMM)] {
-			if int(l>>24) == j {
-				t := int(l & (1<<24 - 1))
+			if m := l.Mem(); m.Stream == j {
+				t := m.Off
 				if lo < 0 || t < lo {
 					lo = t
 				}

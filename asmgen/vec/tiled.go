@@ -38,7 +38,7 @@ func Tiled(pd Period, chunk int, unzip bool) (*Prog, error) {
 	}
 	windows := map[Mem]int{}
 	window := func(l Label) Mem {
-		m := Mem{int(l >> 24), int(l & (1<<24 - 1))}
+		m := l.Mem()
 		w := Mem{m.Stream, min(m.Off/LaneBytes*LaneBytes, size-LaneBytes)}
 		if _, ok := windows[w]; !ok {
 			windows[w] = p.LoadBcast(w)
@@ -57,28 +57,27 @@ func Tiled(pd Period, chunk int, unzip bool) (*Prog, error) {
 // are one item, and items whose dwords differ share a byte shuffle
 // (shuffleBlended), the items with most dwords placed first.
 func (p *Prog) tiledGather(want Value, window func(Label) Mem, windows map[Mem]int) int {
-	var items []*blendItem
-	index := map[[2]int]*blendItem{} // by window (stream and offset) and lane
+	var items []blendItem
+	type place struct {
+		win  Mem
+		lane int
+	}
+	index := map[place]int{} // each item's index in items
 	for i, l := range want {
 		w := window(l)
 		h := i / LaneBytes
-		key := [2]int{w.Stream<<24 | w.Off, h}
-		it, ok := index[key]
+		key := place{w, h}
+		k, ok := index[key]
 		if !ok {
-			it = &blendItem{src: windows[w], mask: slices.Repeat([]int8{-1}, len(want))}
-			index[key] = it
-			items = append(items, it)
+			k = len(items)
+			index[key] = k
+			items = append(items, blendItem{windows[w], slices.Repeat([]int8{-1}, len(want))})
 		}
-		pos := int(l&(1<<24-1)) - w.Off
-		it.mask[i] = int8(pos)
-		it.words |= 1 << (h*LaneBytes/4 + pos/4)
+		items[k].mask[i] = int8(l.Mem().Off - w.Off)
 	}
-	slices.SortStableFunc(items, func(a, b *blendItem) int { return bits.OnesCount64(b.words) - bits.OnesCount64(a.words) })
-	sorted := make([]blendItem, len(items))
-	for k, it := range items {
-		sorted[k] = *it
-	}
-	return p.shuffleBlended(sorted)
+	dwords := func(it blendItem) int { return bits.OnesCount64(maskWords(it.mask)) }
+	slices.SortStableFunc(items, func(a, b blendItem) int { return dwords(b) - dwords(a) })
+	return p.shuffleBlended(items)
 }
 
 // WideWindows builds the wide chunk of a period kernel from 16-byte

@@ -33,6 +33,9 @@ const (
 // In labels byte off of input stream s.
 func In(s, off int) Label { return Label(s<<24 | off) }
 
+// Mem is where an input byte's label says it lies: In's stream and offset.
+func (l Label) Mem() Mem { return Mem{int(l >> 24), int(l & (1<<24 - 1))} }
+
 func (l Label) String() string {
 	switch l {
 	case Zero:
@@ -40,7 +43,7 @@ func (l Label) String() string {
 	case Unknown:
 		return "?"
 	}
-	return fmt.Sprintf("%d:%d", l>>24, l&(1<<24-1))
+	return fmt.Sprintf("%d:%d", l.Mem().Stream, l.Mem().Off)
 }
 
 // Value is the content of a register, byte by byte from the lowest.

@@ -330,8 +330,8 @@ func ShuffleZip(b, w, chunk int) (*Prog, error) {
 			offs := [2]int{-1, -1}
 			for l := 0; l < p.Width; l += LaneBytes {
 				for i := l; i < min(l+LaneBytes, len(piece)); i++ {
-					if int(piece[i]>>24) == j {
-						offs[l/LaneBytes] = int(piece[i]&(1<<24-1)) / LaneBytes * LaneBytes
+					if m := piece[i].Mem(); m.Stream == j {
+						offs[l/LaneBytes] = m.Off / LaneBytes * LaneBytes
 					}
 				}
 			}
@@ -346,7 +346,7 @@ func ShuffleZip(b, w, chunk int) (*Prog, error) {
 				offs[1] = offs[0]
 			}
 			src := load(j, offs[0], offs[1])
-			sh := p.Shuffle(src, p.maskFor(src, piece, func(l Label) bool { return int(l>>24) == j }))
+			sh := p.Shuffle(src, p.maskFor(src, piece, func(l Label) bool { return l.Mem().Stream == j }))
 			if acc < 0 {
 				acc = sh
 			} else {
