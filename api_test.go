@@ -8,7 +8,9 @@ import (
 	"go/token"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -46,8 +48,13 @@ func TestAPI(t *testing.T) {
 				continue
 			}
 			for _, f := range p.Files {
-				for _, id := range exported(f, true) {
+				for _, id := range exported(f) {
 					got = append(got, filepath.ToSlash(path)+": "+id)
+					if strings.HasPrefix(id, "alias ") {
+						// go doc shows an alias as its target's name, without
+						// the target's fields and methods.
+						t.Errorf("%s: %s: define the type here, with its documentation", path, id)
+					}
 				}
 			}
 		}
@@ -86,10 +93,8 @@ func TestAPI(t *testing.T) {
 }
 
 // exported lists a file's exported declarations: func F, method T.M, type
-// T, field T.F, const C, var V. With follow set, an alias of a type of
-// another package of the module (type Params = shape.Params) brings the
-// fields and methods of that type, which are the alias's API too.
-func exported(f *ast.File, follow bool) []string {
+// T, alias A, field T.F, const C, var V.
+func exported(f *ast.File) []string {
 	var out []string
 	for _, d := range f.Decls {
 		switch d := d.(type) {
@@ -115,10 +120,11 @@ func exported(f *ast.File, follow bool) []string {
 					if !s.Name.IsExported() {
 						continue
 					}
-					out = append(out, "type "+s.Name.Name)
-					if sel, ok := s.Type.(*ast.SelectorExpr); ok && s.Assign.IsValid() && follow {
-						out = append(out, aliased(f, s.Name.Name, sel)...)
+					if s.Assign.IsValid() {
+						out = append(out, "alias "+s.Name.Name)
+						continue
 					}
+					out = append(out, "type "+s.Name.Name)
 					if st, ok := s.Type.(*ast.StructType); ok {
 						for _, field := range st.Fields.List {
 							for _, n := range field.Names {
@@ -141,34 +147,47 @@ func exported(f *ast.File, follow bool) []string {
 	return out
 }
 
-// aliased is the API an alias name = pkg.Sel brings: the exported fields
-// and methods of Sel, where pkg is a package of this module.
-func aliased(f *ast.File, name string, sel *ast.SelectorExpr) []string {
-	const module = "github.com/blockshuffle/blockshuffle/"
-	for _, imp := range f.Imports {
-		path := strings.Trim(imp.Path.Value, `"`)
-		if !strings.HasPrefix(path, module) || (imp.Name == nil && filepath.Base(path) != fmt.Sprint(sel.X)) ||
-			(imp.Name != nil && imp.Name.Name != fmt.Sprint(sel.X)) {
+// TestGoDoc checks that go doc, where a user looks, shows every exported
+// field and method of the public packages: each "field T.F" and "method
+// T.M" of docs/api.txt must appear in go doc -all's text for T.
+func TestGoDoc(t *testing.T) {
+	inSourceTree(t)
+	goTool, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("no go command: %v", err)
+	}
+	api, err := os.ReadFile(filepath.Join("docs", "api.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string]string{} // package directory -> go doc -all
+	for line := range strings.Lines(string(api)) {
+		dir, id, ok := strings.Cut(strings.TrimSpace(line), ": ")
+		kind, name, _ := strings.Cut(id, " ")
+		typ, member, isMember := strings.Cut(name, ".")
+		if !ok || strings.HasPrefix(line, "#") || !isMember {
 			continue
 		}
-		pkgs, err := parser.ParseDir(token.NewFileSet(), strings.TrimPrefix(path, module), func(fi fs.FileInfo) bool {
-			return !strings.HasSuffix(fi.Name(), "_test.go")
-		}, 0)
-		if err != nil {
-			panic(err)
-		}
-		var out []string
-		for _, p := range pkgs {
-			for _, file := range p.Files {
-				for _, id := range exported(file, false) {
-					kind, rest, _ := strings.Cut(id, " ")
-					if owner, member, ok := strings.Cut(rest, "."); ok && owner == sel.Sel.Name && (kind == "method" || kind == "field") {
-						out = append(out, kind+" "+name+"."+member)
-					}
-				}
+		doc, seen := docs[dir]
+		if !seen {
+			out, err := exec.Command(goTool, "doc", "-all", "./"+dir).CombinedOutput()
+			if err != nil {
+				t.Skipf("go doc -all ./%s: %v\n%s", dir, err, out)
 			}
+			doc = string(out)
+			docs[dir] = doc
 		}
-		return out
+		var found bool
+		switch kind {
+		case "method":
+			found = regexp.MustCompile(`(?m)^func \(\w+ \*?` + typ + `\) ` + member + `\(`).MatchString(doc)
+		case "field":
+			_, decl, _ := strings.Cut(doc, "\ntype "+typ+" struct {\n")
+			decl, _, _ = strings.Cut(decl, "\n}\n")
+			found = regexp.MustCompile(`(?m)^\t[\w, ]*\b` + member + `\b[\w, ]* `).MatchString(decl)
+		}
+		if !found {
+			t.Errorf("go doc -all ./%s does not show %s", dir, id)
+		}
 	}
-	return nil
 }

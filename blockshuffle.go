@@ -48,13 +48,13 @@ func SpaceToDepth[T Element](dst, src []T, p Params) error {
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes. The
 // slices need no particular alignment.
 func DepthToSpaceBytes(dst, src []byte, elemSize int, p Params) error {
-	return engine.Active().Do(shape.DepthToSpace, dst, src, elemSize, p)
+	return engine.Active().Do(shape.DepthToSpace, dst, src, elemSize, p.internal())
 }
 
 // SpaceToDepthBytes is SpaceToDepth on raw elements of elemSize bytes, for
 // any elemSize >= 1: dst and src each hold N*C*H*W*elemSize bytes.
 func SpaceToDepthBytes(dst, src []byte, elemSize int, p Params) error {
-	return engine.Active().Do(shape.SpaceToDepth, dst, src, elemSize, p)
+	return engine.Active().Do(shape.SpaceToDepth, dst, src, elemSize, p.internal())
 }
 
 // Tier names the kernel tier in use: "generic" (pure Go), or a SIMD tier:
@@ -82,7 +82,7 @@ func Tier() string { return dispatch.Active().String() }
 // reject get the call's error. The kernels package documents the route a
 // call takes.
 func Describe(op Op, p Params, elemSize int) (string, error) {
-	g, err := shape.Check(shape.Op(op), p, elemSize)
+	g, err := shape.Check(op.internal(), p.internal(), elemSize)
 	if err != nil {
 		return "", err
 	}
@@ -92,5 +92,5 @@ func Describe(op Op, p Params, elemSize int) (string, error) {
 func typed[T Element](op shape.Op, dst, src []T, p Params) error {
 	// Lengths are checked in elements, so that errors speak the caller's units.
 	size := int(unsafe.Sizeof(*new(T)))
-	return engine.Active().Call(op, p, size, size, engine.Bytes(dst), engine.Bytes(src))
+	return engine.Active().Call(op, p.internal(), size, size, engine.Bytes(dst), engine.Bytes(src))
 }

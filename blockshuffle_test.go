@@ -97,7 +97,7 @@ func checkKind[T bs.Element](t *testing.T, all []cases.Case, rng *rand.Rand) {
 		if c.Op == shape.SpaceToDepth {
 			f = bs.SpaceToDepth[T]
 		}
-		if err := f(got, src, c.P); err != nil {
+		if err := f(got, src, c.Public()); err != nil {
 			t.Fatalf("%T %v: %v", *new(T), c, err)
 		}
 		if !bytes.Equal(bitsOf(got), bitsOf(want)) {
@@ -127,14 +127,14 @@ func TestInverse(t *testing.T) {
 			x[i] = rng.Uint64()
 		}
 		space, back := make([]uint64, len(x)), make([]uint64, len(x))
-		if err := bs.DepthToSpace(space, x, c.P); err != nil {
+		if err := bs.DepthToSpace(space, x, c.Public()); err != nil {
 			t.Fatal(err)
 		}
-		out, err := c.P.DepthToSpaceDims()
+		out, err := c.Public().DepthToSpaceDims()
 		if err != nil {
 			t.Fatal(err)
 		}
-		q := c.P
+		q := c.Public()
 		q.N, q.C, q.H, q.W = out.N, out.C, out.H, out.W
 		if err := bs.SpaceToDepth(back, space, q); err != nil {
 			t.Fatal(err)
@@ -186,7 +186,7 @@ func TestWorkersRace(t *testing.T) {
 		src := random.Bytes(rng, c.Len()*4)
 		for _, w := range []int{2, 3, 7, 64} {
 			c.P.Workers = w
-			route, err := bs.Describe(bs.Op(c.Op), c.P, 4)
+			route, err := bs.Describe(bs.Op(c.Op), c.Public(), 4)
 			if err != nil || !strings.Contains(route, "goroutines;") {
 				t.Fatalf("%v workers=%d: %s, %v: not split", c, w, route, err)
 			}
@@ -207,10 +207,10 @@ func TestNoAllocations(t *testing.T) {
 		}
 		for _, workers := range []int{0, 1} {
 			c.P.Workers = workers
-			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, c.P) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = typed(dst, src, c.Public()) }); n != 0 {
 				t.Errorf("%v workers=%d: typed API allocates %v times per call", c, workers, n)
 			}
-			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, c.P) }); n != 0 {
+			if n := testing.AllocsPerRun(50, func() { _ = byteAPI(rawDst, raw, 3, c.Public()) }); n != 0 {
 				t.Errorf("%v workers=%d: byte API allocates %v times per call", c, workers, n)
 			}
 		}

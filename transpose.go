@@ -26,8 +26,8 @@ import (
 // permutation of 0..len(shape)-1, a negative dim, more elements than an int
 // counts) does not match. p.Workers is 0.
 func MatchTranspose(shape, perm []int) (op Op, p Params, ok bool) {
-	o, p, ok := transpose.Match(shape, perm)
-	return Op(o), p, ok
+	o, sp, ok := transpose.Match(shape, perm)
+	return Op(o), public(sp), ok
 }
 
 // Transpose transposes src, a row-major tensor of the given shape, by perm
@@ -59,7 +59,7 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	if !ok {
 		return false, nil
 	}
-	return true, engine.Active().Do(op.internal(), dst, src, elemSize, p)
+	return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
 }
 
 // ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds into
@@ -72,5 +72,6 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 // ErrOrder, ErrNotDivisible or ErrOp. The output tensor's dims are
 // p.DepthToSpaceDims() or p.SpaceToDepthDims().
 func ONNXParams(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
-	return shape.ONNX(shape.Op(op), dims, blocksize, mode)
+	p, err := shape.ONNX(op.internal(), dims, blocksize, mode)
+	return public(p), err
 }

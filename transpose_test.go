@@ -4,12 +4,14 @@ import (
 	"errors"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -44,9 +46,33 @@ var idioms = []idiom{
 		bs.OpSpaceToDepth, bs.Params{N: 2, C: 3, H: 20, W: 28, BlockSize: 4, Order: bs.CRD, Layout: bs.NHWC}},
 }
 
-func TestOpNumbers(t *testing.T) {
+// TestInternalTypes holds the public types to internal/shape's, which
+// the package converts them to by number and field by field.
+func TestInternalTypes(t *testing.T) {
 	if shape.Op(bs.OpDepthToSpace) != shape.DepthToSpace || shape.Op(bs.OpSpaceToDepth) != shape.SpaceToDepth {
 		t.Fatal("Op and internal/shape number the operators differently")
+	}
+	if shape.Order(bs.DCR) != shape.DCR || shape.Order(bs.CRD) != shape.CRD ||
+		shape.Layout(bs.NCHW) != shape.NCHW || shape.Layout(bs.NHWC) != shape.NHWC {
+		t.Fatal("Order or Layout and internal/shape number their values differently")
+	}
+	for _, types := range [][2]reflect.Type{
+		{reflect.TypeFor[bs.Params](), reflect.TypeFor[shape.Params]()},
+		{reflect.TypeFor[bs.Dims](), reflect.TypeFor[shape.Dims]()},
+	} {
+		var names [2][]string
+		for i, typ := range types {
+			for f := range typ.Fields() {
+				names[i] = append(names[i], f.Name)
+			}
+		}
+		if !slices.Equal(names[0], names[1]) {
+			t.Errorf("%v has fields %v, %v has %v", types[0], names[0], types[1], names[1])
+		}
+	}
+	p := bs.Params{N: 1, C: 2, H: 3, W: 4, BlockSize: 5, Order: bs.CRD, Layout: bs.NHWC, Workers: 6}
+	if q := public.Params(public.Internal(p)); q != p {
+		t.Errorf("%+v converts to %+v and back", p, q)
 	}
 	if bs.OpSpaceToDepth.String() != "SpaceToDepth" || bs.Op(7).String() != "Op(7)" {
 		t.Errorf("Op.String: %v, %v", bs.OpSpaceToDepth, bs.Op(7))

@@ -21,9 +21,9 @@ import (
 	"slices"
 	"strings"
 
-	_ "github.com/blockshuffle/blockshuffle/generic" // registers the generic tier
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	_ "github.com/blockshuffle/blockshuffle/internal/loops" // registers the generic tier
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 	_ "github.com/blockshuffle/blockshuffle/kernels" // registers the SIMD tiers this build has
 )

@@ -11,6 +11,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/cases"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -187,7 +188,7 @@ func FuzzValidate(f *testing.F) {
 				continue
 			}
 			want := make([]byte, len(dst))
-			if err := ref.RunBytes(op, want, bytes.Clone(src), unit, p); err != nil {
+			if err := ref.RunBytes(op, want, bytes.Clone(src), unit, public.Internal(p)); err != nil {
 				t.Fatalf("%s %+v: accepted, but the reference says %v", api, p, err)
 			}
 			if !bytes.Equal(dst, want) {
@@ -207,7 +208,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	case "bytes":
-		return cases.API(op, dst, src, es, p)
+		return cases.API(op, dst, src, es, public.Internal(p))
 	case "generic":
 		f := generic.SpaceToDepth[float32]
 		if d2s {
@@ -215,7 +216,7 @@ func call(api string, op shape.Op, dst, src []byte, es int, p bs.Params) error {
 		}
 		return f(floats(dst), floats(src), p)
 	}
-	return cases.Generic(op, dst, src, es, p)
+	return cases.Generic(op, dst, src, es, public.Internal(p))
 }
 
 // floats views b, whose length is a multiple of 4, as float32s.

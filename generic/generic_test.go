@@ -56,7 +56,7 @@ func TestStrings(t *testing.T) {
 		if c.Op == shape.SpaceToDepth {
 			f = generic.SpaceToDepth[string]
 		}
-		if err := f(got, src, c.P); err != nil {
+		if err := f(got, src, c.Public()); err != nil {
 			t.Fatalf("%v: %v", c, err)
 		}
 		for i := range got {

@@ -21,6 +21,7 @@ import (
 	"go/token"
 	"go/types"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,15 +62,19 @@ func main() {
 			if len(files) == 0 {
 				continue
 			}
+			done := imp.done
 			if i == 1 && tested != nil {
 				abs, err := filepath.Abs(dir)
 				if err != nil {
 					return err
 				}
-				imp.tested, imp.testedDir = tested, abs
+				// What the external tests import may import the tested
+				// package too, which is the one with test files here:
+				// keep those packages out of the cache the others share.
+				imp.tested, imp.testedDir, imp.done = tested, abs, maps.Clone(done)
 			}
 			p, err := check(&conf, fset, dir, files)
-			imp.tested = nil
+			imp.tested, imp.done = nil, done
 			if err != nil {
 				fmt.Printf("%s/%s: %v\n", build.Default.GOOS, build.Default.GOARCH, err)
 				failed = true

@@ -14,6 +14,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle"
 	bsg "github.com/blockshuffle/blockshuffle/integrations/gorgonia"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
@@ -185,10 +186,10 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 		p.H, p.W, p.C = s[1], s[2], s[3]
 	}
 	wantVals, wantMask := make([]any, len(vals)), make([]bool, len(mask))
-	if err := ref.Run(shape.Op(op), wantVals, vals, p); err != nil {
+	if err := ref.Run(shape.Op(op), wantVals, vals, public.Internal(p)); err != nil {
 		t.Fatal(err)
 	}
-	if err := ref.Run(shape.Op(op), wantMask, mask, p); err != nil {
+	if err := ref.Run(shape.Op(op), wantMask, mask, public.Internal(p)); err != nil {
 		t.Fatal(err)
 	}
 	f, into := bsg.DepthToSpace, bsg.DepthToSpaceInto

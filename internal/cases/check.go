@@ -10,6 +10,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/generic"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
@@ -65,6 +66,9 @@ func firstDiff(a, b []byte) int {
 	return len(a)
 }
 
+// Public is c's parameters as package blockshuffle's API takes them.
+func (c Case) Public() bs.Params { return public.Params(c.P) }
+
 // Tier is a kernel tier this machine runs, as a Runner.
 type Tier struct {
 	Name string
@@ -95,11 +99,11 @@ var (
 	Generic Runner = bytesOf(generic.DepthToSpaceBytes, generic.SpaceToDepthBytes)
 )
 
-func bytesOf(d2s, s2d func(dst, src []byte, es int, p shape.Params) error) Runner {
+func bytesOf(d2s, s2d func(dst, src []byte, es int, p bs.Params) error) Runner {
 	return func(op shape.Op, dst, src []byte, es int, p shape.Params) error {
 		if op == shape.SpaceToDepth {
-			return s2d(dst, src, es, p)
+			return s2d(dst, src, es, public.Params(p))
 		}
-		return d2s(dst, src, es, p)
+		return d2s(dst, src, es, public.Params(p))
 	}
 }

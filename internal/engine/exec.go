@@ -3,7 +3,7 @@
 // over goroutines, and hands each to the kernels of a tier, falling back to
 // the generic tier's where a tier has none for it.
 //
-// Tiers register their kernels here at init (Register): package generic
+// Tiers register their kernels here at init (Register): internal/loops
 // the pure-Go kernels, package kernels those of each ISA this build has.
 // Package dispatch chooses among them; the tests and benchmarks of the
 // module run each tier by its name (Lookup).
@@ -60,7 +60,7 @@ var (
 )
 
 // Register makes m the implementation of its tier. It is called from the
-// init functions of package generic and package kernels.
+// init functions of internal/loops and package kernels.
 func Register(m *Impl) {
 	if m.Tier == isa.Generic {
 		generic = m

@@ -57,7 +57,7 @@ func (i ISA) Supported() bool {
 	return (i.GOARCH == "" || i.GOARCH == runtime.GOARCH) && i.has()
 }
 
-// Generic is the tier of package generic, which every build has.
+// Generic is the pure-Go tier (internal/loops), which every build has.
 const Generic = "generic"
 
 // All lists the tiers from the most portable to the most specialized:

@@ -1,9 +1,11 @@
-// Package shape defines the parameters of DepthToSpace and SpaceToDepth, the
-// errors they report, and the one routine that validates them.
+// Package shape defines the parameters of DepthToSpace and SpaceToDepth as
+// the internal packages take them, the errors they report, and the one
+// routine that validates them.
 //
 // Every entry point of the module (the root package, generic/, the byte-level
 // API) validates through Validate, so the rules live in one place. The root
-// package re-exports these types under its own names.
+// package defines the same types under the same names, with their
+// documentation, and converts its values to these.
 package shape
 
 import (
@@ -11,16 +13,11 @@ import (
 	"strings"
 )
 
-// Order is how DepthToSpace spreads the channel index over the block (and how
-// SpaceToDepth gathers it back).
+// Order is blockshuffle.Order: DCR or CRD.
 type Order uint8
 
 const (
-	// DCR is depth-column-row: out[n, c, h*b+i, w*b+j] = in[n, (i*b+j)*C' + c, h, w].
-	// ONNX mode "DCR" (the default), DirectML DEPTH_COLUMN_ROW, TensorFlow.
 	DCR Order = iota
-	// CRD is column-row-depth: out[n, c, h*b+i, w*b+j] = in[n, c*b*b + i*b + j, h, w].
-	// ONNX mode "CRD", DirectML COLUMN_ROW_DEPTH, PyTorch pixel_shuffle.
 	CRD
 )
 
@@ -86,14 +83,11 @@ func Fold(s string) string {
 	return string(b)
 }
 
-// Layout is the memory order of a 4-D tensor. Dims are always named N, C, H, W.
+// Layout is blockshuffle.Layout: NCHW or NHWC.
 type Layout uint8
 
 const (
-	// NCHW: element [n, c, h, w] is at ((n*C + c)*H + h)*W + w (ONNX, DirectML, PyTorch).
 	NCHW Layout = iota
-	// NHWC: element [n, c, h, w] is at ((n*H + h)*W + w)*C + c (TensorFlow,
-	// PyTorch channels_last, TFLite, XNNPACK).
 	NHWC
 )
 
@@ -159,7 +153,7 @@ func (op Op) String() string {
 	return fmt.Sprintf("Op(%d)", uint8(op))
 }
 
-// Dims are the sizes of a 4-D tensor, named N, C, H, W whatever its layout.
+// Dims is blockshuffle.Dims.
 type Dims struct {
 	N, C, H, W int
 }
@@ -176,40 +170,22 @@ func (d Dims) Shape(l Layout) [4]int {
 	return [4]int{d.N, d.C, d.H, d.W}
 }
 
-// Params describes one call.
+// Params is blockshuffle.Params, which documents its fields, as the
+// packages under internal/ take it.
 type Params struct {
-	// N, C, H, W are the dims of the INPUT tensor, whatever the layout.
 	N, C, H, W int
-	// BlockSize is b >= 1: DepthToSpace turns each pixel's C channels into a
-	// b x b block of C/(b*b) channels; SpaceToDepth does the reverse.
-	BlockSize int
-	// Order is DCR (the zero value, ONNX's default) or CRD.
-	Order Order
-	// Layout is NCHW (the zero value) or NHWC, for both input and output.
-	Layout Layout
-	// Workers bounds the goroutines a call may use: 0 picks automatically
-	// (one goroutine below 16 MiB, then one per 8 MiB), 1 runs on the
-	// calling goroutine only, k > 1 allows k. Whatever is asked, a call uses
-	// at most GOMAXPROCS goroutines and one per 256 KiB of tensor: more
-	// could not run at once, or would cost more to start than they save.
-	Workers int
+	BlockSize  int
+	Order      Order
+	Layout     Layout
+	Workers    int
 }
 
 // Dims returns the input dims.
 func (p Params) Dims() Dims { return Dims{p.N, p.C, p.H, p.W} }
 
-// DepthToSpaceDims returns the output dims of DepthToSpace:
-// [N, C/(b*b), H*b, W*b], or the error DepthToSpace would report for p
-// (apart from slice lengths).
-func (p Params) DepthToSpaceDims() (Dims, error) {
-	g, err := Check(DepthToSpace, p, 1)
-	return g.output(), err
-}
-
-// SpaceToDepthDims returns the output dims of SpaceToDepth:
-// [N, C*b*b, H/b, W/b], or the error SpaceToDepth would report for p
-// (apart from slice lengths).
-func (p Params) SpaceToDepthDims() (Dims, error) {
-	g, err := Check(SpaceToDepth, p, 1)
+// Output returns the output dims of op on p, or the error op would report
+// for p (apart from slice lengths).
+func (p Params) Output(op Op) (Dims, error) {
+	g, err := Check(op, p, 1)
 	return g.output(), err
 }

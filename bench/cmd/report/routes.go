@@ -6,6 +6,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/bench/internal/harness"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -20,7 +21,7 @@ func routes(w io.Writer, cs []harness.Case) error {
 	}
 	tb := &table{head: head, text: true}
 	for _, c := range cs {
-		g, err := shape.Check(c.Op, c.Params(), c.Width)
+		g, err := shape.Check(c.Op, public.Internal(c.Params()), c.Width)
 		if err != nil {
 			return err
 		}

@@ -16,6 +16,7 @@ import (
 	bs "github.com/blockshuffle/blockshuffle"
 	"github.com/blockshuffle/blockshuffle/dispatch"
 	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
@@ -151,8 +152,9 @@ func (b *Buffers) Workers(n int) func() {
 }
 
 func (b *Buffers) run(m *engine.Impl, p bs.Params) func() {
+	ip := public.Internal(p)
 	return func() {
-		if err := m.Do(b.c.Op, b.dst, b.src, b.c.Width, p); err != nil {
+		if err := m.Do(b.c.Op, b.dst, b.src, b.c.Width, ip); err != nil {
 			panic(err)
 		}
 	}

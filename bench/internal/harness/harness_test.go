@@ -9,6 +9,7 @@ import (
 
 	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
+	"github.com/blockshuffle/blockshuffle/internal/public"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 
 	_ "github.com/blockshuffle/blockshuffle/dispatch" // registers the tiers
@@ -25,7 +26,7 @@ func TestTypical(t *testing.T) {
 			src[i] = byte(i*7 + i>>8)
 		}
 		want := make([]byte, len(src))
-		if err := engine.Lookup(isa.Generic).Do(c.Op, want, src, c.Width, c.Params()); err != nil {
+		if err := engine.Lookup(isa.Generic).Do(c.Op, want, src, c.Width, public.Internal(c.Params())); err != nil {
 			t.Fatal(err)
 		}
 		var got []byte

@@ -1,4 +1,4 @@
-package generic
+package loops
 
 import "github.com/blockshuffle/blockshuffle/internal/engine"
 

@@ -1,4 +1,4 @@
-package generic
+package loops
 
 import (
 	"encoding/binary"
@@ -9,10 +9,10 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// anyKernels are the row kernels for any element type, pointers included:
+// Any are the row kernels for any element type, pointers included:
 // every element moves by ordinary Go assignment or copy, so the garbage
 // collector's write barriers run.
-type anyKernels[T any] struct{}
+type Any[T any] struct{}
 
 // loop is one of the pure-Go row loops.
 type loop uint8
@@ -67,7 +67,7 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 }
 
 // Run implements engine.Kernels; it serves every call.
-func (anyKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
+func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
 	l := pick(kind, &a)
 	if a.Report != nil {
 		a.Report(l.name(op, &a, int(unsafe.Sizeof(*new(T)))))
@@ -129,7 +129,7 @@ func anyUnit[T any](d2s bool, space, depth []T, a *engine.Args) {
 }
 
 // wordKernels are the kernels of the generic tier for pointer-free
-// elements of the fixed widths: anyKernels, plus short runs moved as whole
+// elements of the fixed widths: Any, plus short runs moved as whole
 // words.
 type wordKernels[T engine.Word] struct{}
 
@@ -137,7 +137,7 @@ type wordKernels[T engine.Word] struct{}
 func (wordKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
 	size := int(unsafe.Sizeof(*new(T)))
 	if run := a.B * a.Cp * a.Unit * size; kind != engine.Runs || a.Contiguous() || run != 4 && run != 8 && run != 16 {
-		return anyKernels[T]{}.Run(op, kind, space, depth, a)
+		return Any[T]{}.Run(op, kind, space, depth, a)
 	}
 	if a.Report != nil {
 		a.Report(wordLoop.name(op, &a, size))
