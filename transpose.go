@@ -62,14 +62,19 @@ func TransposeBytes(dst, src []byte, elemSize int, shape, perm []int) (handled b
 	return true, engine.Active().Do(op.internal(), dst, src, elemSize, p.internal())
 }
 
-// ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds into
-// Params: dims, the input tensor's shape (4-D, NCHW); blocksize, the
-// attribute; mode, DepthToSpace's attribute ("DCR" or "CRD"), or "" when
-// the node has none, which means ONNX's default "DCR". SpaceToDepth has no
-// mode: pass "" (or "DCR"). It checks what the op will check, and every
-// int64 against the range of int, so that an error names the attribute or
-// dim at fault and wraps ErrRank, ErrNegativeDim, ErrOverflow, ErrBlockSize,
-// ErrOrder, ErrNotDivisible or ErrOp. The output tensor's dims are
+// ONNXParams turns what an ONNX DepthToSpace or SpaceToDepth node holds
+// into Params: dims, the input tensor's shape (4-D, NCHW); blocksize, the
+// attribute; mode, the attribute "DCR" or "CRD", or "" when the node has
+// none, which means ONNX's default, DCR. Both ops read mode as ONNX defines
+// it: DepthToSpace has had it since opset 11, SpaceToDepth since opset 28
+// (a node of an older opset has none, so pass ""). Modes are matched
+// exactly, case included, as ONNX does; ParseOrder is the lenient reader
+// of names for people.
+//
+// It checks what the op will check, and every int64 against the range of
+// int, so that an error names the attribute or dim at fault and wraps
+// ErrRank, ErrNegativeDim, ErrOverflow, ErrBlockSize, ErrOrder,
+// ErrNotDivisible or ErrOp. The output tensor's dims are
 // p.DepthToSpaceDims() or p.SpaceToDepthDims().
 func ONNXParams(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
 	p, err := shape.ONNX(op.internal(), dims, blocksize, mode)

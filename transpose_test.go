@@ -204,6 +204,23 @@ func TestONNXParams(t *testing.T) {
 	if want := (bs.Params{N: 1, C: 3, H: 224, W: 224, BlockSize: 4}); err != nil || p != want {
 		t.Errorf("got %+v, %v; want %+v", p, err, want)
 	}
+	// Opset 28's SpaceToDepth mode.
+	for mode, order := range map[string]bs.Order{"": bs.DCR, "DCR": bs.DCR, "CRD": bs.CRD} {
+		p, err = bs.ONNXParams(bs.OpSpaceToDepth, []int64{1, 2, 4, 6}, 2, mode)
+		if want := (bs.Params{N: 1, C: 2, H: 4, W: 6, BlockSize: 2, Order: order}); err != nil || p != want {
+			t.Errorf("SpaceToDepth mode %q: got %+v, %v; want %+v", mode, p, err, want)
+		}
+	}
+	// ONNX's modes are exact: what ParseOrder reads for people is not one.
+	for _, op := range []bs.Op{bs.OpDepthToSpace, bs.OpSpaceToDepth} {
+		for _, mode := range []string{"crd", "Dcr", "CRD ", " DCR", "pixel_shuffle", "pixel_unshuffle",
+			"DEPTH_COLUMN_ROW", "depth_to_space", "DML_DEPTH_SPACE_ORDER_COLUMN_ROW_DEPTH", "RCD", "\x00"} {
+			_, err := bs.ONNXParams(op, []int64{1, 4, 2, 2}, 2, mode)
+			if !errors.Is(err, bs.ErrOrder) || !strings.Contains(err.Error(), strconv.Quote(mode)) {
+				t.Errorf("%v mode %q: err %v, want ErrOrder naming the mode", op, mode, err)
+			}
+		}
+	}
 	for _, c := range []struct {
 		op    bs.Op
 		dims  []int64
@@ -218,7 +235,6 @@ func TestONNXParams(t *testing.T) {
 		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 1 << 20, "", bs.ErrNotDivisible, "C = 12"}, // b*b overflows a 32-bit int
 		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, 2, "RCD", bs.ErrOrder, `"RCD"`},
 		{bs.OpDepthToSpace, []int64{1, 10, 2, 2}, 2, "DCR", bs.ErrNotDivisible, "C = 10"},
-		{bs.OpSpaceToDepth, []int64{1, 3, 4, 4}, 2, "CRD", bs.ErrOrder, `"CRD"`},
 		{bs.OpSpaceToDepth, []int64{1, 3, 5, 4}, 2, "", bs.ErrNotDivisible, "H = 5"},
 		{bs.Op(2), []int64{1, 3, 4, 4}, 2, "", bs.ErrOp, "Op(2)"},
 		{bs.OpDepthToSpace, []int64{1, 12, 2, 2}, math.MaxInt64, "", overflowOr(bs.ErrNotDivisible), "9223372036854775807"},

@@ -63,12 +63,15 @@ func FuzzTranspose(f *testing.F) {
 	})
 }
 
-// FuzzONNXParams: any attributes either give Params the op accepts or an
-// error wrapping exactly one sentinel.
+// FuzzONNXParams: any attributes either give Params the op accepts, with
+// the order of one of ONNX's exact modes, or an error wrapping exactly one
+// sentinel.
 func FuzzONNXParams(f *testing.F) {
 	f.Add(int64(1), int64(12), int64(270), int64(480), int64(2), "CRD", true)
 	f.Add(int64(1), int64(3), int64(224), int64(224), int64(4), "", false)
 	f.Add(int64(-1), int64(3), int64(1)<<40, int64(224), int64(-4), "dcr", false)
+	f.Add(int64(1), int64(2), int64(4), int64(6), int64(2), "CRD", false)
+	f.Add(int64(1), int64(2), int64(4), int64(6), int64(2), "pixel_unshuffle", false)
 	f.Fuzz(func(t *testing.T, n, c, h, w, b int64, mode string, d2s bool) {
 		op := bs.OpSpaceToDepth
 		if d2s {
@@ -80,6 +83,9 @@ func FuzzONNXParams(f *testing.F) {
 				t.Fatalf("%v %d %d %d %d b=%d %q: error %v wraps %d sentinels", op, n, c, h, w, b, mode, err, matched)
 			}
 			return
+		}
+		if want, ok := map[string]bs.Order{"": bs.DCR, "DCR": bs.DCR, "CRD": bs.CRD}[mode]; !ok || p.Order != want {
+			t.Fatalf("%v mode %q: accepted as %v", op, mode, p.Order)
 		}
 		if _, err := bs.Describe(op, p, 1); err != nil {
 			t.Fatalf("%v %+v: accepted by ONNXParams, rejected by the op: %v", op, p, err)

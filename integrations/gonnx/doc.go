@@ -14,8 +14,21 @@
 //
 // The operators follow the ONNX definitions: DepthToSpace-1 (attribute
 // blocksize), -11 (and mode, "DCR" by default or "CRD") and -13 (more
-// types), SpaceToDepth-1 and -13 (blocksize). Every dtype gonnx runs works,
-// strings included. Tensors move through package
+// types); SpaceToDepth-1 and -13 (blocksize) and -28 (and mode). Every
+// dtype gonnx runs works, strings included, and so do empty tensors.
+// Tensors move through package
 // github.com/blockshuffle/blockshuffle/integrations/gorgonia, so lazily
 // transposed, sliced or masked inputs give right answers.
+//
+// # Opsets
+//
+// A model's opset reaches the operators through Getter. gonnx v1.1.0 loads
+// opset 13 models only (NewModel refuses any other), so Install serves
+// opset 13. A host that loads other opsets (a later gonnx, or a loader of
+// its own) passes the model's, which Opset reads from its ModelProto:
+//
+//	m.GetOperator = bsonnx.Getter(bsonnx.Opset(mp), m.GetOperator)
+//
+// From opset 28 a SpaceToDepth node may have mode "CRD": PyTorch's
+// pixel_unshuffle as one node rather than Reshape, Transpose, Reshape.
 package gonnx

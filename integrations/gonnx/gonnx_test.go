@@ -105,7 +105,8 @@ func d2sGraph(t testing.TB, dims []int64, b int64, mode string) (single, graph [
 }
 
 // s2dGraph is d2sGraph for SpaceToDepth of input dims; CRD is only a graph,
-// as ONNX's SpaceToDepth has no mode (PyTorch exports pixel_unshuffle so).
+// as an opset 13 SpaceToDepth has no mode (PyTorch exports pixel_unshuffle
+// so; TestSpaceToDepth28 runs the node of opset 28).
 func s2dGraph(t testing.TB, dims []int64, b int64, mode string) (single, graph []byte, out []int64) {
 	n, c, h, w := dims[0], dims[1], dims[2], dims[3]
 	out = []int64{n, c * b * b, h / b, w / b}
@@ -251,7 +252,11 @@ func TestOpsetVersions(t *testing.T) {
 		{11, "DepthToSpace", "DCR", true, "[a c b d e g f h]"},
 		{13, "DepthToSpace", "XYZ", true, "error"},
 		{1, "SpaceToDepth", "DCR", false, ""},
+		{13, "SpaceToDepth", "CRD", false, ""}, // a mode from opset 28 on
 		{13, "SpaceToDepth", "", true, "error"}, // W=2 and H=1 are no multiples of 2
+		{28, "SpaceToDepth", "CRD", true, "error"},
+		{28, "DepthToSpace", "crd", true, "error"}, // ONNX's modes are case-sensitive
+		{28, "SpaceToDepth", "pixel_unshuffle", true, "error"},
 	} {
 		get := bsonnx.Getter(c.opset, opset13.GetOperator)
 		o, err := get(c.op)
@@ -273,6 +278,71 @@ func TestOpsetVersions(t *testing.T) {
 		}
 		if got != c.want {
 			t.Errorf("opset %d %s mode %q: got %s (%v), want %s", c.opset, c.op, c.mode, got, err, c.want)
+		}
+	}
+}
+
+// nodeBytes are a SpaceToDepth node's bytes as an exporter writes them, read
+// back as gonnx reads a model's nodes.
+func nodeBytes(t *testing.T, b int64, mode string) *onnx.NodeProto {
+	t.Helper()
+	n := &onnx.NodeProto{OpType: "SpaceToDepth", Input: []string{"x"}, Output: []string{"y"}, Domain: "",
+		Attribute: []*onnx.AttributeProto{intAttr("blocksize", b)}}
+	if mode != "" {
+		n.Attribute = append(n.Attribute, &onnx.AttributeProto{Name: "mode", Type: onnx.AttributeProto_STRING, S: []byte(mode)})
+	}
+	raw, err := proto.Marshal(n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read := &onnx.NodeProto{}
+	if err := proto.Unmarshal(raw, read); err != nil {
+		t.Fatal(err)
+	}
+	return read
+}
+
+// TestSpaceToDepth28 runs SpaceToDepth-28 nodes of both modes, and no
+// mode, on the cases' shapes, against internal/ref; CRD also against
+// gonnx's own Reshape/Transpose/Reshape of it (PyTorch's pixel_unshuffle).
+func TestSpaceToDepth28(t *testing.T) {
+	get := bsonnx.Getter(28, opset13.GetOperator)
+	for k, c := range cases {
+		dims := []int64{c.dims[0], c.dims[1] / (c.b * c.b), c.dims[2] * c.b, c.dims[3] * c.b}
+		x := input(dims, uint64(k))
+		for _, mode := range []string{"", "DCR", "CRD"} {
+			o, err := get("SpaceToDepth")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := o.Init(nodeBytes(t, c.b, mode)); err != nil {
+				t.Fatalf("%s mode %q: %v", c.name, mode, err)
+			}
+			y, err := o.Apply([]tensor.Tensor{x})
+			if err != nil {
+				t.Fatalf("%s mode %q: %v", c.name, mode, err)
+			}
+			_, graph, out := s2dGraph(t, dims, c.b, mode)
+			w := want(t, blockshuffle.OpSpaceToDepth, x, c.b, mode)
+			name := fmt.Sprintf("%s SpaceToDepth-28 mode %q", c.name, mode)
+			compare(t, name, y[0].(*tensor.Dense), out, w)
+			compare(t, name+", gonnx's Reshape/Transpose/Reshape", run(t, graph, false, x), out, w)
+		}
+	}
+}
+
+func TestOpset(t *testing.T) {
+	for _, c := range []struct {
+		imports []*onnx.OperatorSetIdProto
+		want    int64
+	}{
+		{[]*onnx.OperatorSetIdProto{{Version: 13}}, 13},
+		{[]*onnx.OperatorSetIdProto{{Domain: "com.microsoft", Version: 1}, {Domain: "ai.onnx", Version: 28}}, 28},
+		{[]*onnx.OperatorSetIdProto{{Domain: "ai.onnx.ml", Version: 3}, {Version: 17}}, 17},
+		{nil, 0},
+	} {
+		if got := bsonnx.Opset(&onnx.ModelProto{OpsetImport: c.imports}); got != c.want {
+			t.Errorf("Opset of %v = %d, want %d", c.imports, got, c.want)
 		}
 	}
 }

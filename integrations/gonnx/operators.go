@@ -15,21 +15,23 @@ import (
 // Install makes m run DepthToSpace and SpaceToDepth nodes, and send the
 // Transpose nodes that blockshuffle.MatchTranspose recognizes to the SIMD
 // kernels. gonnx v1.1.0 loads opset 13 models only, so the opset 13
-// operators are installed. Calling it twice is harmless.
+// operators are installed; for another opset, use Getter. Calling it
+// twice is harmless.
 func Install(m *gonnx.Model) {
 	m.GetOperator = Getter(13, m.GetOperator)
 }
 
 // Getter returns an operator getter that serves DepthToSpace and
-// SpaceToDepth as the given opset defines them, wraps next's Transpose
-// with the fast path, and asks next for everything else.
+// SpaceToDepth as the given opset of the default ONNX domain defines them
+// (Opset reads it from a model), wraps next's Transpose with the fast
+// path, and asks next for everything else.
 func Getter(opset int64, next gonnx.OpGetter) gonnx.OpGetter {
 	return func(name string) (ops.Operator, error) {
 		switch name {
 		case "DepthToSpace":
 			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13)}, nil
 		case "SpaceToDepth":
-			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13)}, nil
+			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13, 28)}, nil
 		}
 		o, err := next(name)
 		if err != nil || name != "Transpose" {
@@ -40,6 +42,18 @@ func Getter(opset int64, next gonnx.OpGetter) gonnx.OpGetter {
 		}
 		return &transposeOp{Operator: o}, nil
 	}
+}
+
+// Opset is the version of the default ONNX domain ("" or "ai.onnx") that
+// mp imports, which decides the version of each of its standard operators;
+// 0 if it imports none.
+func Opset(mp *onnx.ModelProto) int64 {
+	for _, o := range mp.GetOpsetImport() {
+		if d := o.GetDomain(); d == "" || d == "ai.onnx" {
+			return o.GetVersion()
+		}
+	}
+	return 0
 }
 
 // version is the newest of an operator's versions at or before opset, or 0
@@ -65,7 +79,7 @@ type depthSpace struct {
 func (d *depthSpace) String() string { return fmt.Sprintf("%v-%d operator", d.op, d.version) }
 
 // Init reads the attributes: blocksize, and mode for DepthToSpace from
-// version 11.
+// version 11 and for SpaceToDepth from version 28.
 func (d *depthSpace) Init(n *onnx.NodeProto) error {
 	if d.version == 0 {
 		return fmt.Errorf("%v: not defined in this opset", d.op)
@@ -75,8 +89,7 @@ func (d *depthSpace) Init(n *onnx.NodeProto) error {
 		switch {
 		case a.GetName() == "blocksize" && a.GetType() == onnx.AttributeProto_INT:
 			d.blocksize, found = a.GetI(), true
-		case a.GetName() == "mode" && a.GetType() == onnx.AttributeProto_STRING &&
-			d.op == blockshuffle.OpDepthToSpace && d.version >= 11:
+		case a.GetName() == "mode" && a.GetType() == onnx.AttributeProto_STRING && d.hasMode():
 			d.mode = string(a.GetS())
 		default:
 			return ops.ErrInvalidAttribute(a.GetName(), d)
@@ -86,6 +99,14 @@ func (d *depthSpace) Init(n *onnx.NodeProto) error {
 		return fmt.Errorf("%v: the blocksize attribute is required", d)
 	}
 	return nil
+}
+
+// hasMode reports whether the operator's version has the mode attribute.
+func (d *depthSpace) hasMode() bool {
+	if d.op == blockshuffle.OpDepthToSpace {
+		return d.version >= 11
+	}
+	return d.version >= 28
 }
 
 // Apply runs the operator on a 4-D NCHW input.

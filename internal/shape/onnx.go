@@ -1,7 +1,9 @@
 package shape
 
 // ONNX builds the Params of an ONNX DepthToSpace or SpaceToDepth node from
-// its input dims and attributes, validating them as Check does.
+// its input dims and attributes, validating them as Check does. Modes are
+// exactly ONNX's: "DCR" and "CRD", case-sensitive, or "" for an absent
+// attribute; SpaceToDepth has one from opset 28.
 func ONNX(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
 	fail := func(err error, format string, args ...any) (Params, error) {
 		return Params{}, invalid(op, err, format, args...)
@@ -26,15 +28,12 @@ func ONNX(op Op, dims []int64, blocksize int64, mode string) (Params, error) {
 		return fail(ErrOverflow, "blocksize = %d does not fit in int", blocksize)
 	}
 	p := Params{N: d[0], C: d[1], H: d[2], W: d[3], BlockSize: int(blocksize)}
-	if mode != "" {
-		o, err := ParseOrder(mode)
-		if err != nil {
-			return fail(ErrOrder, "mode %q (want DCR or CRD)", mode)
-		}
-		if op == SpaceToDepth && o != DCR {
-			return fail(ErrOrder, "mode %q: ONNX SpaceToDepth has no mode, and is DCR", mode)
-		}
-		p.Order = o
+	switch mode {
+	case "", "DCR": // absent: ONNX's default
+	case "CRD":
+		p.Order = CRD
+	default:
+		return fail(ErrOrder, `mode %q (ONNX has "DCR", the default, and "CRD")`, mode)
 	}
 	if _, err := Check(op, p, 1); err != nil {
 		return Params{}, err
