@@ -346,3 +346,59 @@ func TestOpset(t *testing.T) {
 		}
 	}
 }
+
+// TestEmpty runs models whose input has no elements: each node gives an
+// empty tensor of the output's shape (gorgonia's Data panics on them).
+func TestEmpty(t *testing.T) {
+	transpose := func(in, out []int64, perm ...int64) []byte {
+		n := &onnx.NodeProto{OpType: "Transpose", Input: []string{"x"}, Output: []string{"y"},
+			Attribute: []*onnx.AttributeProto{{Name: "perm", Type: onnx.AttributeProto_INTS, Ints: perm}}}
+		return modelBytes(t, in, out, []*onnx.NodeProto{n}, nil)
+	}
+	for _, c := range []struct {
+		name    string
+		in, out []int64
+		model   []byte
+	}{
+		{"SpaceToDepth", []int64{0, 3, 4, 4}, []int64{0, 12, 2, 2}, nil},
+		{"DepthToSpace", []int64{2, 8, 0, 3}, []int64{2, 2, 0, 6}, nil},
+		{"Transpose", []int64{1, 0, 5, 3}, []int64{1, 3, 0, 5}, nil},
+	} {
+		switch c.name {
+		case "Transpose":
+			c.model = transpose(c.in, c.out, 0, 3, 1, 2)
+		default:
+			c.model = singleNode(t, c.name, c.in, c.out, 2, "")
+		}
+		m, err := gonnx.NewModelFromBytes(c.model)
+		if err != nil {
+			t.Fatal(err)
+		}
+		bsonnx.Install(m)
+		shape := make([]int, len(c.in))
+		for i, d := range c.in {
+			shape[i] = int(d)
+		}
+		got, err := m.Run(gonnx.Tensors{"x": tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(shape...))})
+		if err != nil {
+			t.Fatalf("%s of %v: %v", c.name, c.in, err)
+		}
+		y := got["y"].(*tensor.Dense)
+		want := make(tensor.Shape, len(c.out))
+		for i, d := range c.out {
+			want[i] = int(d)
+		}
+		if !slices.Equal(y.Shape(), want) || y.Size() != 0 || y.Dtype() != tensor.Float32 {
+			t.Errorf("%s of %v: got %v %v, want float32 %v", c.name, c.in, y.Dtype(), y.Shape(), want)
+		}
+	}
+	// A perm that is no permutation is an error, not a panic.
+	m, err := gonnx.NewModelFromBytes(transpose([]int64{1, 0, 5, 3}, []int64{1, 3, 0, 5}, 0, 0, 1, 2))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bsonnx.Install(m)
+	if _, err := m.Run(gonnx.Tensors{"x": tensor.New(tensor.Of(tensor.Float32), tensor.WithShape(1, 0, 5, 3))}); err == nil {
+		t.Error("Transpose by perm [0 0 1 2]: no error")
+	}
+}

@@ -14,7 +14,10 @@
 // when the input is, with the mask moved like the data.
 //
 // Every dtype gorgonia defines works: the fixed-size ones through the
-// SIMD path, String and UnsafePointer through blockshuffle/generic.
+// SIMD path, String and UnsafePointer through blockshuffle/generic. A
+// tensor with a zero dim gives an empty tensor of the result's shape
+// (gorgonia's own Data, Transpose and Clone panic on one), and invalid
+// parameters give the error they give any other tensor.
 //
 // The Into forms write into a tensor the caller keeps from call to call.
 // Allocating the result costs more than the shuffle on small tensors (see

@@ -81,11 +81,16 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 	if err != nil {
 		return nil, err
 	}
-	var dst any
 	if out != nil {
 		if err := usable(out, x); err != nil {
 			return nil, err
 		}
+	}
+	if x.Size() == 0 {
+		return empty(out, x.Dtype(), shape)
+	}
+	var dst any
+	if out != nil {
 		dst = out.Data()
 	} else {
 		dst = e.make(x.Size())
@@ -110,6 +115,19 @@ func run(out, x *tensor.Dense, shape []int, move func(e elems, dst, src any) err
 	}
 	t.SetMask(mask)
 	return t, nil
+}
+
+// empty is the result of shape when it has no elements: out reshaped, or a
+// new tensor of dtype dt. Nothing moves, and nothing may call Data, which
+// panics on a tensor without elements in gorgonia.org/tensor v0.9.24.
+func empty(out *tensor.Dense, dt tensor.Dtype, shape []int) (*tensor.Dense, error) {
+	if out == nil {
+		return tensor.New(tensor.Of(dt), tensor.WithShape(shape...)), nil
+	}
+	if err := out.Reshape(shape...); err != nil {
+		return nil, err // unreachable: usable checked the element count
+	}
+	return out, nil
 }
 
 // usable checks out before anything is written to it.

@@ -300,3 +300,75 @@ func TestTranspose(t *testing.T) {
 		same(t, name+" into", out, vals, wantMask, x.IsMasked())
 	}
 }
+
+// TestEmpty runs every entry point on tensors with a zero dim, of every
+// dtype: gorgonia's own Data, Transpose and Clone panic on them. Each
+// returns an empty tensor of the right shape and dtype, into out where
+// given, and still rejects what is invalid.
+func TestEmpty(t *testing.T) {
+	o := bsg.Options{BlockSize: 2}
+	for _, dt := range dtypes {
+		for _, c := range []struct {
+			name  string
+			in    []int
+			want  []int
+			err   bool
+			apply func(out, x *tensor.Dense) (*tensor.Dense, error)
+		}{
+			{"DepthToSpace", []int{0, 8, 2, 3}, []int{0, 2, 4, 6}, false, shuffleFunc(bsg.DepthToSpace, bsg.DepthToSpaceInto, o)},
+			{"DepthToSpace", []int{2, 8, 0, 3}, []int{2, 2, 0, 6}, false, shuffleFunc(bsg.DepthToSpace, bsg.DepthToSpaceInto, o)},
+			{"DepthToSpace of C = 6", []int{0, 6, 2, 3}, nil, true, shuffleFunc(bsg.DepthToSpace, bsg.DepthToSpaceInto, o)},
+			{"SpaceToDepth", []int{0, 3, 4, 2}, []int{0, 12, 2, 1}, false, shuffleFunc(bsg.SpaceToDepth, bsg.SpaceToDepthInto, o)},
+			{"SpaceToDepth NHWC", []int{1, 0, 4, 3}, []int{1, 0, 2, 12}, false,
+				shuffleFunc(bsg.SpaceToDepth, bsg.SpaceToDepthInto, bsg.Options{BlockSize: 2, Layout: blockshuffle.NHWC})},
+			{"SpaceToDepth of H = 3", []int{0, 3, 3, 2}, nil, true, shuffleFunc(bsg.SpaceToDepth, bsg.SpaceToDepthInto, o)},
+			{"Transpose", []int{3, 0, 2}, []int{2, 3, 0}, false, transposeFunc(2, 0, 1)},
+			{"Transpose reversed", []int{3, 0, 2}, []int{2, 0, 3}, false, transposeFunc()},
+			{"Transpose of rank 1", []int{0}, []int{0}, false, transposeFunc(0)},
+			{"Transpose by a bad perm", []int{3, 0, 2}, nil, true, transposeFunc(0, 0, 1)},
+		} {
+			name := fmt.Sprintf("%v %s %v", dt, c.name, c.in)
+			for _, into := range []bool{false, true} {
+				x := tensor.New(tensor.Of(dt), tensor.WithShape(c.in...))
+				var out *tensor.Dense
+				if into {
+					out = tensor.New(tensor.Of(dt), tensor.WithShape(0))
+				}
+				y, err := c.apply(out, x)
+				switch {
+				case c.err && err == nil:
+					t.Errorf("%s into=%v: no error", name, into)
+				case c.err:
+				case err != nil:
+					t.Errorf("%s into=%v: %v", name, into, err)
+				case !slices.Equal(y.Shape(), tensor.Shape(c.want)) || y.Size() != 0 || y.Dtype() != dt:
+					t.Errorf("%s into=%v: got %v %v of %d elements, want %v (0 elements)", name, into, y.Dtype(), y.Shape(), y.Size(), c.want)
+				case into && y != out:
+					t.Errorf("%s: the result is not out", name)
+				}
+			}
+		}
+	}
+}
+
+// shuffleFunc is an op's two entry points as one: into out when out is not
+// nil, else into a new tensor.
+func shuffleFunc(f func(*tensor.Dense, bsg.Options) (*tensor.Dense, error), into func(out, x *tensor.Dense, o bsg.Options) error,
+	o bsg.Options) func(out, x *tensor.Dense) (*tensor.Dense, error) {
+	return func(out, x *tensor.Dense) (*tensor.Dense, error) {
+		if out == nil {
+			return f(x, o)
+		}
+		return out, into(out, x, o)
+	}
+}
+
+// transposeFunc is Transpose and TransposeInto by perm as one, as shuffleFunc.
+func transposeFunc(perm ...int) func(out, x *tensor.Dense) (*tensor.Dense, error) {
+	return func(out, x *tensor.Dense) (*tensor.Dense, error) {
+		if out == nil {
+			return bsg.Transpose(x, perm...)
+		}
+		return out, bsg.TransposeInto(out, x, perm...)
+	}
+}

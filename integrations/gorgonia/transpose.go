@@ -39,7 +39,11 @@ func transpose(out, x *tensor.Dense, perm []int) (*tensor.Dense, error) {
 		}
 	}
 	op, p, ok := blockshuffle.MatchTranspose(s, perm)
-	if !ok || len(s) < 2 {
+	switch {
+	case x.Size() == 0 && !ok: // every valid transpose of an empty tensor matches
+		return nil, fmt.Errorf("blockshuffle/gorgonia: Transpose: perm %v is not a permutation of the %d axes of %v", perm, len(s), s)
+	case x.Size() == 0: // run makes the empty result; gorgonia's Transpose panics
+	case !ok || len(s) < 2:
 		return slowTranspose(out, x, perm)
 	}
 	shape := make([]int, len(s))
