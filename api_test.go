@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"go/ast"
+	"go/doc"
 	"go/parser"
 	"go/token"
 	"io/fs"
@@ -189,5 +190,43 @@ func TestGoDoc(t *testing.T) {
 		if !found {
 			t.Errorf("go doc -all ./%s does not show %s", dir, id)
 		}
+	}
+}
+
+// TestExamplesRun finds every Example function of the repository, the
+// adapter modules' included, and fails on one that go test would compile
+// but not run: without an Output comment last in its body (a comment
+// merged into the one before it does not count).
+func TestExamplesRun(t *testing.T) {
+	inSourceTree(t)
+	found := 0
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && path != "." && strings.HasPrefix(d.Name(), ".") {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() || !strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		for _, ex := range doc.Examples(f) {
+			found++
+			if ex.Output == "" && !ex.EmptyOutput {
+				t.Errorf("%s: Example%s has no Output comment, so go test never runs it", path, ex.Name)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found < 10 {
+		t.Errorf("found %d examples: the walk missed the test files", found)
 	}
 }

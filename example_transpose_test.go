@@ -24,7 +24,12 @@ func ExampleMatchTranspose() {
 }
 
 // A host's Transpose kernel gains the fast path in three lines; here on the
-// rank-5 form of TensorFlow's depth_to_space (N left out) of float16 data.
+// rank-5 form of TensorFlow's depth_to_space (N left out) of float16 data:
+//
+//	if handled, err := blockshuffle.Transpose(dst, src, shape, perm); handled {
+//		return err
+//	}
+//	// ... the host's own transpose ...
 func ExampleTranspose() {
 	shape := []int{1, 2, 2, 2, 1} // H, W, b, b, C'
 	perm := []int{0, 2, 1, 3, 4}  // H, b, W, b, C'
@@ -33,16 +38,10 @@ func ExampleTranspose() {
 		src[i] = float16.Fromfloat32(float32(i))
 	}
 	dst := make([]float16.Float16, len(src))
-	if handled, err := blockshuffle.Transpose(dst, src, shape, perm); handled {
-		if err != nil {
-			panic(err)
-		}
-		fmt.Println(dst)
-		return
-	}
-	// ... the host's own transpose ...
+	handled, err := blockshuffle.Transpose(dst, src, shape, perm)
+	fmt.Println(handled, err, dst)
 	// Output:
-	// [0 1 4 5 2 3 6 7]
+	// true <nil> [0 1 4 5 2 3 6 7]
 }
 
 // An ONNX interpreter maps a node to Params in one call: the input's dims,

@@ -104,13 +104,17 @@ func choose(request string, avail []Tier) (Tier, error) {
 	if shape.Fold(request) == "" {
 		return best, nil
 	}
+	// Both errors read "blockshuffle: BLOCKSHUFFLE_TIER=<value>: <what is
+	// wrong> (<the choices>); using <tier>".
+	fail := func(err error, choices string) (Tier, error) {
+		return best, fmt.Errorf("blockshuffle: %s=%q: %w (%s); using %v", EnvVar, request, err, choices, best)
+	}
 	t, err := ParseTier(request)
 	switch {
 	case err != nil:
-		return best, fmt.Errorf("%s: %w; using %v", EnvVar, err, best)
+		return fail(ErrUnknownTier, "tiers: "+list(all()))
 	case !slices.Contains(avail, t):
-		return best, fmt.Errorf("blockshuffle: %s=%v: %w on this CPU or in this build (available: %s); using %v",
-			EnvVar, t, ErrUnavailableTier, list(avail), best)
+		return fail(ErrUnavailableTier, "on this CPU or in this build; available: "+list(avail))
 	}
 	return t, nil
 }

@@ -26,10 +26,10 @@ func TestChoose(t *testing.T) {
 		{"generic", Generic, nil, ""},
 		{" GENERIC ", Generic, nil, ""},
 		{"avx2", AVX2, nil, ""},
-		{"avx512vbmi", AVX2, ErrUnavailableTier, "BLOCKSHUFFLE_TIER=avx512vbmi: tier not available"},
-		{"neon", AVX2, ErrUnavailableTier, "using avx2"},
-		{"sse9", AVX2, ErrUnknownTier, `tier "sse9"`},
-		{"gener\u0131c", AVX2, ErrUnknownTier, "generıc"}, // a dotless i folds to I in Unicode, not in ASCII
+		{"avx512vbmi", AVX2, ErrUnavailableTier, `blockshuffle: BLOCKSHUFFLE_TIER="avx512vbmi": tier not available (on this CPU or in this build; available: generic, avx2); using avx2`},
+		{" Neon", AVX2, ErrUnavailableTier, `blockshuffle: BLOCKSHUFFLE_TIER=" Neon": tier not available (`},
+		{"sse9", AVX2, ErrUnknownTier, `blockshuffle: BLOCKSHUFFLE_TIER="sse9": unknown tier (tiers: generic, avx2, avx512bw, avx512vbmi, neon); using avx2`},
+		{"gener\u0131c", AVX2, ErrUnknownTier, `BLOCKSHUFFLE_TIER="generıc": unknown tier`}, // a dotless i folds to I in Unicode, not in ASCII
 	} {
 		got, err := choose(c.request, avail)
 		if got != c.want || !errors.Is(err, c.err) || (c.err == nil) != (err == nil) {
@@ -102,7 +102,7 @@ func TestEnvVar(t *testing.T) {
 	}{
 		{"generic", "generic", "<nil>"},
 		{"", best.String(), "<nil>"},
-		{"bogus", best.String(), `BLOCKSHUFFLE_TIER: blockshuffle: tier "bogus"`},
+		{"bogus", best.String(), `blockshuffle: BLOCKSHUFFLE_TIER="bogus": unknown tier`},
 		{"avx512vbmi", vbmi, vbmiErr},
 	} {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestEnvVar$")
