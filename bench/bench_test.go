@@ -13,9 +13,12 @@ import (
 )
 
 // BenchmarkShuffle runs every case with every tier this machine has and with
-// the typical Go loop, named op/order/layout/width/shape/tier, e.g.
+// the typical Go loop (tier=typical), named in key=value parts, e.g.
+// op=d2s/order=DCR/layout=NCHW/width=4/shape=1x256x13x13_b2/tier=avx2, so
+// that benchstat compares tiers side by side:
 //
-//	go test ./bench -bench='Shuffle/d2s/DCR/NCHW/w4/.*/(avx2|typical)'
+//	go test ./bench -run '^$' -bench 'Shuffle/op=d2s/order=DCR/layout=NCHW/width=4/' -count 6 > new.txt
+//	benchstat -col /tier new.txt
 func BenchmarkShuffle(b *testing.B) {
 	for _, c := range harness.Cases(harness.Shapes, harness.Widths) {
 		buf := harness.NewBuffers(c)
@@ -26,7 +29,7 @@ func BenchmarkShuffle(b *testing.B) {
 			names = append(names, tier.String())
 		}
 		for _, name := range names {
-			b.Run(c.String()+"/"+name, func(b *testing.B) {
+			b.Run(c.Key()+"/tier="+name, func(b *testing.B) {
 				f := runners[name]
 				b.SetBytes(int64(c.Bytes()))
 				for b.Loop() {
@@ -37,13 +40,13 @@ func BenchmarkShuffle(b *testing.B) {
 	}
 }
 
-// BenchmarkCopy is copy() of the bytes of each shape and width: the speed a
-// shuffle is measured against.
+// BenchmarkCopy is copy() of the bytes of each shape and width, named
+// width=4/shape=1x256x13x13_b2: the speed a shuffle is measured against.
 func BenchmarkCopy(b *testing.B) {
 	for _, s := range harness.Shapes {
 		for _, w := range harness.Widths {
 			c := harness.Case{Shape: s, Width: w}
-			b.Run(fmt.Sprintf("w%d/%v", w, s), func(b *testing.B) {
+			b.Run(fmt.Sprintf("width=%d/shape=%s", w, s.Key()), func(b *testing.B) {
 				f := harness.NewBuffers(c).Copy()
 				b.SetBytes(int64(c.Bytes()))
 				for b.Loop() {
@@ -68,7 +71,7 @@ func BenchmarkWorkers(b *testing.B) {
 		side := int(math.Sqrt(float64(kib << 10 / 4 / 64)))
 		c := harness.Case{Shape: harness.Shape{N: 1, C: 64, H: side, W: side, B: 2}, Op: shape.DepthToSpace, Order: bs.DCR, Layout: bs.NCHW, Width: 4}
 		for _, workers := range counts {
-			b.Run(fmt.Sprintf("%dKiB/workers=%d", c.Bytes()>>10, workers), func(b *testing.B) {
+			b.Run(fmt.Sprintf("size=%dKiB/workers=%d", c.Bytes()>>10, workers), func(b *testing.B) {
 				p := c.Params()
 				p.Workers = workers
 				src, dst := make([]float32, c.Bytes()/4), make([]float32, c.Bytes()/4)

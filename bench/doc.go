@@ -4,7 +4,7 @@
 // parallel scaling around the automatic worker threshold. Run them with
 // go test -bench, for example
 //
-//	go test ./bench -run '^$' -bench 'Shuffle/d2s/DCR/NCHW/w4/.*/(avx2|typical)'
+//	go test ./bench -run '^$' -bench 'Shuffle/op=d2s/order=DCR/layout=NCHW/width=4/.*/tier=(avx2|typical)$'
 //
 // The package has no API: the shapes and the timing harness the benchmarks
 // share with the report live in bench/internal/harness. bench/cmd/mca

@@ -9,13 +9,15 @@
 //	go run ./bench/cmd/report -routes            # which kernel serves each case on each tier
 //	go run ./bench/cmd/report -shapes 1x64x6x6/b4,2x32x28x28/b2 -parallel=false   # your own shapes
 //
-// Progress goes to stderr, the tables to stdout.
+// The tables go to stdout, the floor and summary first; progress, with the
+// time left, goes to stderr.
 package main
 
 import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"regexp"
 	"strconv"
@@ -91,7 +93,7 @@ func main() {
 		}
 		return
 	}
-	r := run(o, progress())
+	r := run(o, newProgress(os.Stderr))
 	r.print(os.Stdout)
 	if o.json != "" {
 		b, err := json.MarshalIndent(r, "", "\t")
@@ -133,24 +135,52 @@ func parseShapes(list string) (shapes, large []harness.Shape, err error) {
 	return shapes, large, nil
 }
 
-// progress returns the function that reports each case on stderr: on one
-// rewritten line on a terminal, every 16th case otherwise.
-func progress() func(section string, i, n int, c harness.Case) {
-	fi, err := os.Stderr.Stat()
-	terminal := err == nil && fi.Mode()&os.ModeCharDevice != 0
-	start := time.Now()
-	return func(section string, i, n int, c harness.Case) {
-		switch {
-		case i == n:
-			if terminal {
-				fmt.Fprintf(os.Stderr, "\r%-70s\r", "")
-			}
-			fmt.Fprintf(os.Stderr, "%s: %d cases, %v so far\n", section, n, time.Since(start).Round(time.Second))
-		case terminal:
-			fmt.Fprintf(os.Stderr, "\r%s [%d/%d] %-44s", section, i+1, n, c)
-		case i%16 == 0:
-			fmt.Fprintf(os.Stderr, "%s [%d/%d] %v\n", section, i+1, n, c)
+// progress tells, on w, how far a run is and the time it has left. The
+// time left is the time so far scaled by the samples still to take over
+// those taken: Measure calibrates every sample to about the same length,
+// whatever it measures, and warms up and calibrates in about two more.
+type progress struct {
+	w        io.Writer
+	terminal bool // rewrite one line, rather than print every 16th case
+	start    time.Time
+
+	planned, done int // samples, two more per measurement
+}
+
+func newProgress(w *os.File) *progress {
+	fi, err := w.Stat()
+	return &progress{w: w, terminal: err == nil && fi.Mode()&os.ModeCharDevice != 0, start: time.Now()}
+}
+
+// plan adds n samples to those the run will take (n < 0 corrects a guess).
+func (p *progress) plan(n int) { p.planned += n }
+
+// show reports case i of the n of a section (n < 0: a section whose length
+// is not known ahead), named name, before it is measured; i == n reports
+// the section done.
+func (p *progress) show(section string, i, n int, name string) {
+	if p.w == nil {
+		return
+	}
+	elapsed := time.Since(p.start)
+	left := "time left unknown"
+	if p.done > 0 {
+		left = fmt.Sprintf("about %v left", (time.Duration(float64(elapsed) * float64(p.planned-p.done) / float64(p.done))).Round(time.Second))
+	}
+	count := fmt.Sprintf("%d/%d", i+1, n)
+	if n < 0 {
+		count = fmt.Sprint(i + 1)
+	}
+	switch {
+	case i == n:
+		if p.terminal {
+			fmt.Fprintf(p.w, "\r%-100s\r", "")
 		}
+		fmt.Fprintf(p.w, "%s done, %v so far, %s\n", section, elapsed.Round(time.Second), left)
+	case p.terminal:
+		fmt.Fprintf(p.w, "\r%s [%s] %-44s %s   ", section, count, name, left)
+	case i%16 == 0:
+		fmt.Fprintf(p.w, "%s [%s] %s, %s\n", section, count, name, left)
 	}
 }
 

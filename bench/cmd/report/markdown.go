@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// print writes the report as Markdown: the header, the table of every case,
-// its summary, then parallel scaling and the automatic worker choice.
+// print writes the report as Markdown: the header, then what a reader
+// wants first, the floor and the summary, then the table of every case,
+// parallel scaling and the automatic worker choice.
 func (r *Report) print(w io.Writer) {
 	tiers := r.tiers()
 	fmt.Fprintf(w, "blockshuffle report: %s, %s/%s, GOMAXPROCS=%d, %s, %s\n\n",
@@ -17,15 +18,18 @@ func (r *Report) print(w io.Writer) {
 	fmt.Fprintf(w, "Tier in use: %s; tiers measured: %s, each on one goroutine. typical: the loop Go ONNX\n"+
 		"interpreters use today (division and modulo per element, output allocated per call).\n"+
 		"GB/s = 1e9 bytes of output per second: the median of %d samples of at least %v each, taken\n"+
-		"round-robin after a warm-up; spread: (max - min) / median of the noisiest figure in the row.\n\n",
+		"round-robin after a warm-up; a ratio is of two such medians, unless confirmed (below).\n\n",
 		r.Tier, strings.Join(tiers, ", "), r.Samples, timeString(r.SampleNs))
 	if len(r.Cases) > 0 {
-		r.caseTable().print(w)
+		fmt.Fprintf(w, "Floor: per tier, over every case, the median and the lowest ratio to copy(), and how many\n"+
+			"cases fall under %.1f. Confirmed: each tier's lowest case and its cases under %.1f (up to %d) were\n"+
+			"measured again in %d rounds of the tier and copy() back to back; their ratio is the median of\n"+
+			"the rounds' ratios, here and in every table below.\n\n", floorTarget, floorTarget, maxConfirmed, r.ConfirmPairs)
+		r.floor().print(w)
 		fmt.Fprintf(w, "\nSummary: range over both ops, both orders and the widths measured.\n\n")
 		r.summary().print(w)
-		fmt.Fprintf(w, "\nFloor: per tier, over every case, the median and the lowest ratio to copy(), and how many\n"+
-			"cases fall under %.1f.\n\n", floorTarget)
-		r.floor().print(w)
+		fmt.Fprintf(w, "\nEvery case: spread is (max - min) / median of the noisiest figure in the row.\n\n")
+		r.caseTable().print(w)
 	}
 	if len(r.Scaling) > 0 {
 		fmt.Fprintf(w, "\nParallel scaling: the tier in use with Params.Workers = n; auto is Workers = 0, which splits\n"+
@@ -89,16 +93,17 @@ func (r *Report) summary() *table {
 const floorTarget = 0.5
 
 // floor gives, per tier and for generic, the median and the lowest ratio
-// to copy over all cases, the case with the lowest, and the number of
-// cases under floorTarget: a user judges the library by their own shape.
+// to copy over all cases, the case with the lowest and what its figure
+// stands on, and the number of cases under floorTarget, with how many of
+// them were confirmed: a user judges the library by their own shape.
 func (r *Report) floor() *table {
-	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", fmt.Sprintf("under %.1f", floorTarget)}}
+	t := &table{head: []string{"tier", "median/copy", "lowest/copy", "lowest case", "lowest from", fmt.Sprintf("under %.1f", floorTarget), "of them confirmed"}}
 	for _, n := range r.Runners {
 		if n == "copy" || n == "typical" {
 			continue
 		}
 		ratios := make([]float64, len(r.Cases))
-		low, under := 0, 0
+		low, under, confirmed := 0, 0, 0
 		for i := range r.Cases {
 			ratios[i] = r.Cases[i].ratio(n, "copy")
 			if ratios[i] < ratios[low] {
@@ -106,12 +111,19 @@ func (r *Report) floor() *table {
 			}
 			if ratios[i] < floorTarget {
 				under++
+				if _, ok := r.Cases[i].Confirmed[n]; ok {
+					confirmed++
+				}
 			}
+		}
+		from := fmt.Sprintf("%d samples each", r.Samples)
+		if f, ok := r.Cases[low].Confirmed[n]; ok {
+			from = fmt.Sprintf("%d pairs, confirmed", f.Pairs)
 		}
 		lowest := ratios[low]
 		slices.Sort(ratios)
-		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), ratioString(lowest), r.Cases[low].Name,
-			fmt.Sprintf("%d of %d", under, len(ratios))})
+		t.rows = append(t.rows, []string{n, ratioString(median(ratios)), ratioString(lowest), r.Cases[low].Name, from,
+			fmt.Sprintf("%d of %d", under, len(ratios)), fmt.Sprint(confirmed)})
 	}
 	return t
 }

@@ -26,6 +26,8 @@ type Report struct {
 	Tiers      []string  `json:"tiers"` // the tiers this machine runs
 	SampleNs   int64     `json:"sample_min_ns"`
 	Samples    int       `json:"samples"`
+	// ConfirmPairs: the rounds of tier and copy() behind a confirmed ratio.
+	ConfirmPairs int `json:"confirm_pairs"`
 
 	// Cases: one goroutine; Runners are the tiers, then "typical" and "copy".
 	Runners []string `json:"runners"`
@@ -51,8 +53,22 @@ type Case struct {
 	Input  [5]int            `json:"input"` // N, C, H, W of the input, block size
 	Bytes  int               `json:"bytes"` // of each tensor
 	GBps   map[string]Figure `json:"gbps"`
+	// Confirmed: the tiers whose ratio to copy() was measured again for
+	// the floor, alternating with copy(); it replaces theirs in every table.
+	Confirmed map[string]Confirmed `json:"confirmed,omitempty"`
 
 	shape harness.Shape // the DepthToSpace shape the case belongs to
+	call  harness.Case  // what was measured
+}
+
+// Confirmed is a tier's ratio to copy() on one case measured again: Pairs
+// rounds of one sample of the tier and one of copy() back to back, and
+// the median of the rounds' ratios, which a burst of load on the machine
+// moves less than a ratio of two medians taken apart.
+type Confirmed struct {
+	Ratio  float64   `json:"ratio"`
+	Pairs  int       `json:"pairs"`
+	Ratios []float64 `json:"ratios"`
 }
 
 // Figure is a throughput in GB/s (1e9 bytes of output per second).
@@ -63,8 +79,14 @@ type Figure struct {
 	Samples []float64 `json:"samples"`
 }
 
-// ratio is the ratio of two runners' medians.
-func (c *Case) ratio(a, b string) float64 { return c.GBps[a].Median / c.GBps[b].Median }
+// ratio is the ratio of two runners' medians, or a's confirmed ratio to
+// copy() where the floor measured it again.
+func (c *Case) ratio(a, b string) float64 {
+	if f, ok := c.Confirmed[a]; ok && b == "copy" {
+		return f.Ratio
+	}
+	return c.GBps[a].Median / c.GBps[b].Median
+}
 
 // spread is the largest range of samples relative to their median among
 // the runners.
@@ -87,20 +109,41 @@ func (r *runners) add(name string, f func()) {
 	r.fs = append(r.fs, f)
 }
 
-// run measures the cases of o.shapes, then, unless o.parallel is
-// off, the scaling of the large ones and the automatic worker choice on the
-// others; progress hears of every case.
-func run(o options, progress func(string, int, int, harness.Case)) *Report {
+// run measures the cases of o.shapes and confirms each tier's floor on
+// them, then, unless o.parallel is off, the scaling of the large ones and
+// the automatic worker choice on the others; p hears of every case.
+func run(o options, p *progress) *Report {
 	r := &Report{
 		CPU: cpuName(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, Go: runtime.Version(),
 		GOMAXPROCS: runtime.GOMAXPROCS(0), Date: time.Now().UTC().Truncate(time.Second),
 		Tier: bs.Tier(), SampleNs: o.sample.Nanoseconds(), Samples: o.samples,
+		ConfirmPairs: confirmPairs(o),
 	}
 	tiers := dispatch.Available()
 	for _, t := range tiers {
 		r.Tiers = append(r.Tiers, t.String())
 	}
-	r.Runners, r.Cases = measureAll(o, "cases", cases(o, o.shapes), progress, func(c harness.Case) (rs runners) {
+	counts := []int{1, 2}
+	if n := runtime.GOMAXPROCS(0); n > 2 {
+		counts = append(counts, n)
+	}
+	counts = append(counts, 0) // automatic
+	var small []harness.Shape
+	for _, s := range o.shapes {
+		if !slices.Contains(o.large, s) {
+			small = append(small, s)
+		}
+	}
+	cs := cases(o, o.shapes)
+	p.plan(len(cs) * (len(tiers) + 2) * (o.samples + 2))
+	confirmGuess := len(tiers) * 2 * 2 * (r.ConfirmPairs + 2) // two cases a tier, as a first guess
+	p.plan(confirmGuess)
+	if o.parallel {
+		p.plan(len(cases(o, o.large)) * (len(counts) + 1) * (o.samples + 2))
+		p.plan(len(cases(o, small)) * 2 * (o.samples + 2))
+	}
+
+	r.Runners, r.Cases = measureAll(o, "cases", cs, p, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		for _, t := range tiers {
 			rs.add(t.String(), b.Tier(t))
@@ -109,15 +152,14 @@ func run(o options, progress func(string, int, int, harness.Case)) *Report {
 		rs.add("copy", b.Copy())
 		return rs
 	})
+	before := p.done
+	confirmFloor(o, r, tiers, p)
+	p.plan(p.done - before - confirmGuess)
+	p.show("floor", 0, 0, "")
 	if !o.parallel {
 		return r
 	}
-	counts := []int{1, 2}
-	if n := runtime.GOMAXPROCS(0); n > 2 {
-		counts = append(counts, n)
-	}
-	counts = append(counts, 0) // automatic
-	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, o.large), progress, func(c harness.Case) (rs runners) {
+	r.ScalingRunners, r.Scaling = measureAll(o, "scaling", cases(o, o.large), p, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		for _, n := range counts {
 			rs.add(workersName(n), b.Workers(n))
@@ -125,19 +167,60 @@ func run(o options, progress func(string, int, int, harness.Case)) *Report {
 		rs.add("copy", b.Copy())
 		return rs
 	})
-	var small []harness.Shape
-	for _, s := range o.shapes {
-		if !slices.Contains(o.large, s) {
-			small = append(small, s)
-		}
-	}
-	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), progress, func(c harness.Case) (rs runners) {
+	r.AutoRunners, r.Auto = measureAll(o, "automatic workers", cases(o, small), p, func(c harness.Case) (rs runners) {
 		b := harness.NewBuffers(c)
 		rs.add(workersName(1), b.Workers(1))
 		rs.add(workersName(0), b.Workers(0))
 		return rs
 	})
 	return r
+}
+
+// maxConfirmed bounds the cases of one tier the floor measures again.
+const maxConfirmed = 24
+
+// confirmPairs is how many rounds of tier and copy() a confirmation takes:
+// three times a first measurement's samples, and at least 9.
+func confirmPairs(o options) int { return max(3*o.samples, 9) }
+
+// confirmFloor measures again, alternating with copy(), the cases of each
+// tier that make its floor: its lowest case, and every case under
+// floorTarget, lowest first, up to maxConfirmed. A case whose confirmed
+// ratio rises above another's leaves that one the lowest, which is then
+// confirmed too, so the lowest case reported is always a confirmed one.
+func confirmFloor(o options, r *Report, tiers []dispatch.Tier, p *progress) {
+	for _, t := range tiers {
+		name := t.String()
+		for n := 0; n < maxConfirmed; n++ {
+			low, next := -1, -1 // the lowest case, and the lowest not confirmed
+			for i := range r.Cases {
+				c := &r.Cases[i]
+				if low < 0 || c.ratio(name, "copy") < r.Cases[low].ratio(name, "copy") {
+					low = i
+				}
+				if _, done := c.Confirmed[name]; !done && (next < 0 || c.ratio(name, "copy") < r.Cases[next].ratio(name, "copy")) {
+					next = i
+				}
+			}
+			if next < 0 || next != low && r.Cases[next].ratio(name, "copy") >= floorTarget {
+				break
+			}
+			c := &r.Cases[next]
+			p.show("floor of "+name, n, -1, c.Name)
+			b := harness.NewBuffers(c.call)
+			res := harness.Measure([]func(){b.Tier(t), b.Copy()}, c.Bytes, o.sample, r.ConfirmPairs)
+			f := Confirmed{Pairs: r.ConfirmPairs}
+			for k := range f.Pairs { // Measure keeps the rounds' order: pair k is round k
+				f.Ratios = append(f.Ratios, res[0].Samples[k]/res[1].Samples[k])
+			}
+			f.Ratio = median(slices.Sorted(slices.Values(f.Ratios)))
+			if c.Confirmed == nil {
+				c.Confirmed = map[string]Confirmed{}
+			}
+			c.Confirmed[name] = f
+			p.done += 2 * (f.Pairs + 2)
+		}
+	}
 }
 
 func workersName(n int) string {
@@ -160,20 +243,21 @@ func cases(o options, shapes []harness.Shape) []harness.Case {
 
 // measureAll measures each case with the runners newRunners makes for it
 // and returns the runners' names with the figures.
-func measureAll(o options, section string, cs []harness.Case, progress func(string, int, int, harness.Case), newRunners func(harness.Case) runners) ([]string, []Case) {
+func measureAll(o options, section string, cs []harness.Case, p *progress, newRunners func(harness.Case) runners) ([]string, []Case) {
 	var names []string
 	var out []Case
 	for i, c := range cs {
-		progress(section, i, len(cs), c)
+		p.show(section, i, len(cs), c.String())
 		rs := newRunners(c)
 		names = rs.names
 		res := harness.Measure(rs.fs, c.Bytes(), o.sample, o.samples)
+		p.done += len(rs.fs) * (o.samples + 2)
 		k := Case{
 			Name: c.String(), Op: c.Op.String(), Order: c.Order.String(), Layout: c.Layout.String(), Width: c.Width,
-			Bytes: c.Bytes(), GBps: map[string]Figure{}, shape: c.Shape,
+			Bytes: c.Bytes(), GBps: map[string]Figure{}, shape: c.Shape, call: c,
 		}
-		p := c.Params()
-		k.Input = [5]int{p.N, p.C, p.H, p.W, p.BlockSize}
+		prm := c.Params()
+		k.Input = [5]int{prm.N, prm.C, prm.H, prm.W, prm.BlockSize}
 		for j, r := range res {
 			f := Figure{Median: r.Median / 1e9, Min: r.Min / 1e9, Max: r.Max / 1e9}
 			for _, s := range r.Samples {
@@ -183,7 +267,7 @@ func measureAll(o options, section string, cs []harness.Case, progress func(stri
 		}
 		out = append(out, k)
 	}
-	progress(section, len(cs), len(cs), harness.Case{})
+	p.show(section, len(cs), len(cs), "")
 	return names, out
 }
 

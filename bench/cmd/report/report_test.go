@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"regexp"
 	"slices"
@@ -28,7 +29,8 @@ func TestRun(t *testing.T) {
 		samples:  2,
 		parallel: true,
 	}
-	r := run(o, func(string, int, int, harness.Case) {})
+	var log bytes.Buffer
+	r := run(o, &progress{w: &log, start: time.Now()})
 	for _, s := range []struct {
 		name    string
 		runners []string
@@ -56,12 +58,34 @@ func TestRun(t *testing.T) {
 		t.Errorf("scaling runners %v", r.ScalingRunners)
 	}
 
+	// Each tier's lowest case is confirmed.
+	for _, n := range r.Tiers {
+		low := &r.Cases[0]
+		for i := range r.Cases {
+			if r.Cases[i].ratio(n, "copy") < low.ratio(n, "copy") {
+				low = &r.Cases[i]
+			}
+		}
+		if f, ok := low.Confirmed[n]; !ok || f.Pairs != confirmPairs(o) || len(f.Ratios) != f.Pairs {
+			t.Errorf("%s: the lowest case %s is not confirmed: %+v", n, low.Name, low.Confirmed)
+		}
+	}
+	if !strings.Contains(log.String(), "left") || !strings.Contains(log.String(), "floor of "+r.Tier) {
+		t.Errorf("the progress says no time left, or nothing of the floor:\n%s", log.String())
+	}
+
 	var md bytes.Buffer
 	r.print(&md)
-	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "auto speedup", "auto/workers=1"} {
+	for _, s := range []string{"d2s/CRD/NHWC/w2/1x256x13x13/b2", "typical GB/s", r.Tier + "/typical", "auto speedup", "auto/workers=1",
+		fmt.Sprintf("%d pairs, confirmed", confirmPairs(o))} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("the tables lack %q:\n%s", s, md.String())
 		}
+	}
+	// The first screen is the floor and the summary.
+	floor, summary, every := strings.Index(md.String(), "\nFloor:"), strings.Index(md.String(), "\nSummary:"), strings.Index(md.String(), "\nEvery case:")
+	if !(0 < floor && floor < summary && summary < every) {
+		t.Errorf("the floor (at %d) and the summary (%d) do not come before every case (%d)", floor, summary, every)
 	}
 
 	b, err := json.Marshal(r)
@@ -153,16 +177,23 @@ func TestRoutes(t *testing.T) {
 }
 
 // TestFloor checks the floor table on made-up figures: the lowest ratio,
-// its case, the median and the count under the target.
+// its case and what it stands on, the median and the count under the
+// target, with confirmed ratios in place of the first ones.
 func TestFloor(t *testing.T) {
 	fig := func(v float64) Figure { return Figure{Median: v, Min: v, Max: v} }
-	r := Report{Runners: []string{"avx2", "typical", "copy"}}
+	r := Report{Runners: []string{"avx2", "typical", "copy"}, Samples: 5}
 	for i, v := range []float64{8, 3, 6, 4} { // ratios 0.8, 0.3, 0.6, 0.4
 		r.Cases = append(r.Cases, Case{Name: string(rune('a' + i)), GBps: map[string]Figure{"avx2": fig(v), "typical": fig(1), "copy": fig(10)}})
 	}
-	got := r.floor().rows
-	want := [][]string{{"avx2", "0.50", "0.30", "b", "2 of 4"}}
-	if !slices.EqualFunc(got, want, slices.Equal[[]string]) {
-		t.Fatalf("floor rows %q, want %q", got, want)
+	check := func(want []string) {
+		t.Helper()
+		if got := r.floor().rows; !slices.EqualFunc(got, [][]string{want}, slices.Equal[[]string]) {
+			t.Fatalf("floor rows %q, want %q", got, want)
+		}
 	}
+	check([]string{"avx2", "0.50", "0.30", "b", "5 samples each", "2 of 4", "0"})
+	r.Cases[1].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.7, Pairs: 15}} // b was a noisy sample
+	check([]string{"avx2", "0.65", "0.40", "d", "5 samples each", "1 of 4", "0"})
+	r.Cases[3].Confirmed = map[string]Confirmed{"avx2": {Ratio: 0.45, Pairs: 15}}
+	check([]string{"avx2", "0.65", "0.45", "d", "15 pairs, confirmed", "1 of 4", "1"})
 }

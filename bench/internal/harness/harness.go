@@ -93,6 +93,21 @@ func (c Case) String() string {
 	return fmt.Sprintf("%s/%v/%v/w%d/%v", op, c.Order, c.Layout, c.Width, c.Shape)
 }
 
+// Key names the case in key=value parts, as the benchmarks do, so that
+// benchstat can group by any of them (-col /tier):
+// op=d2s/order=DCR/layout=NCHW/width=4/shape=1x256x13x13_b2.
+func (c Case) Key() string {
+	op := "d2s"
+	if c.Op == shape.SpaceToDepth {
+		op = "s2d"
+	}
+	return fmt.Sprintf("op=%s/order=%v/layout=%v/width=%d/shape=%s", op, c.Order, c.Layout, c.Width, c.Shape.Key())
+}
+
+// Key is the shape as a benchmark name's value, without a slash:
+// 1x256x13x13_b2.
+func (s Shape) Key() string { return fmt.Sprintf("%dx%dx%dx%d_b%d", s.N, s.C, s.H, s.W, s.B) }
+
 // Params are the call's parameters, on one goroutine.
 func (c Case) Params() bs.Params {
 	p := bs.Params{N: c.N, C: c.C, H: c.H, W: c.W, BlockSize: c.B, Order: c.Order, Layout: c.Layout, Workers: 1}
