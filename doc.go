@@ -41,7 +41,8 @@
 // node's attributes to Params. The modules under integrations/ adapt
 // gorgonia.org/tensor's *tensor.Dense (including the views, lazy
 // transposes and masks whose Data is not their elements in row-major
-// order) and gonnx models; README.md shows them with measured gains.
+// order) and gonnx models; the repository's bench/README.md measures
+// what they gain.
 //
 // # Tiers
 //
@@ -62,6 +63,7 @@
 //
 // The first call of a set of Params and an element size validates and
 // plans it, and keeps the plan (a few hundred bytes, up to 256 plans per
-// tier): later calls with the same Params check only their slices'
-// lengths and overlap, and allocate nothing.
+// tier, then the cache starts again empty): later calls with the same
+// Params check only their slices' lengths and overlap, and allocate
+// nothing.
 package blockshuffle

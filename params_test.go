@@ -48,6 +48,19 @@ func TestParseLayout(t *testing.T) {
 	}
 }
 
+// TestREADMELength keeps README.md for users: at most 250 lines, the
+// maintainers' matters being under docs/.
+func TestREADMELength(t *testing.T) {
+	inSourceTree(t)
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(readme), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines; keep it to 250 and move what maintainers need to docs/", n)
+	}
+}
+
 // TestREADMEOrderNames keeps the README's promise that ParseOrder reads
 // every name in its table of orders: each name in backquotes in a row of
 // that table must parse as the row's order.

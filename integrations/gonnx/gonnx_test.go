@@ -252,7 +252,7 @@ func TestOpsetVersions(t *testing.T) {
 		{11, "DepthToSpace", "DCR", true, "[a c b d e g f h]"},
 		{13, "DepthToSpace", "XYZ", true, "error"},
 		{1, "SpaceToDepth", "DCR", false, ""},
-		{13, "SpaceToDepth", "CRD", false, ""}, // a mode from opset 28 on
+		{13, "SpaceToDepth", "CRD", false, ""},  // a mode from opset 28 on
 		{13, "SpaceToDepth", "", true, "error"}, // W=2 and H=1 are no multiples of 2
 		{28, "SpaceToDepth", "CRD", true, "error"},
 		{28, "DepthToSpace", "crd", true, "error"}, // ONNX's modes are case-sensitive

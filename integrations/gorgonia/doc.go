@@ -20,9 +20,9 @@
 // parameters give the error they give any other tensor.
 //
 // The Into forms write into a tensor the caller keeps from call to call.
-// Allocating the result costs more than the shuffle on small tensors (see
-// the module's README for figures), so a model run in a loop should reuse
-// its outputs.
+// Allocating the result costs more than the shuffle (bench/README.md in
+// the repository has figures), so a model run in a loop should reuse its
+// outputs.
 //
 // gorgonia.org/tensor v0.9.24 imports go4.org/unsafe/assume-no-moving-gc,
 // whose versions before v0.0.0-20231121144256-b99613f794b6 panic at start-up
