@@ -1,8 +1,9 @@
 // Command publish writes every released module of a source tree into a
 // file GOPROXY, as the module proxy would serve them once tagged: the root
 // module and each module under integrations/, at the version of the newest
-// release in CHANGELOG.md. It first checks that every go.mod of the tree
-// requires its sibling modules at exactly that version.
+// release in CHANGELOG.md, which it prints on stdout when done. It first
+// checks that every go.mod of the tree requires its sibling modules at
+// exactly that version.
 //
 //	go run . -src DIR -proxy DIR   # in .ci/publish; .ci/release-check runs it
 //
@@ -53,8 +54,9 @@ func main() {
 		if err := write(*proxy, m, version); err != nil {
 			fail(fmt.Errorf("%s: %w", m.path, err))
 		}
-		fmt.Printf("published %s@%s\n", m.path, version)
+		fmt.Fprintf(os.Stderr, "published %s@%s\n", m.path, version)
 	}
+	fmt.Println(version)
 }
 
 // mod is one go.mod of the tree.
