@@ -266,13 +266,10 @@ func RunWidths(b int) []int {
 // Transposes are the NHWC CRD shapes with their own kernels, of the
 // element widths whose pixels fit (pixelFits): block sizes 2 to 4 with C'
 // of 2 to 4 channels (RGB among them); b = 2 with C' = 8, which otherwise
-// unzips every pixel by 4 as a kernel row of 8-byte lanes (1x32x32x32
-// b = 2 of bytes on a Zen 4: 1.3-1.8 µs that way, 0.8 with AVX2's
-// kernels); and b = 8 with C' of 2 to 4 (8x8 patches of a few channels),
-// whose other path, zips by channel, makes every pixel a kernel row of a
-// few bytes (1x128x16x16 b = 8 of bytes: 1.9-2.5 µs that way, 0.8 with
-// AVX2's kernels; 1x256x64x64 of bytes, C' = 4: 108 -> 34 µs; 1x192x32x32
-// of bytes, C' = 3: 16 -> 9.7).
+// unzips every pixel by 4 as a kernel row of 8-byte lanes; and b = 8 with
+// C' of 2 to 4 (8x8 patches of a few channels), whose other path, zips by
+// channel, makes every pixel a kernel row of a few bytes (1x256x64x64 b = 8
+// of bytes on a Zen 4: 108 µs that way, 34 with AVX2's kernels).
 func Transposes(b int) (cps, widths []int) {
 	widths = []int{1, 2, 4, 8}
 	switch {
@@ -289,16 +286,11 @@ func Transposes(b int) (cps, widths []int) {
 const maxPixel = 512
 
 // pixelFits reports whether the pixels of a transposing kernel, b*b*C'*w
-// bytes, are small enough for it to pay: at most maxPixel bytes, and for
-// C' = 8 at most 64, beyond which the lanes path was as fast on a Zen 4
-// and AVX-512's kernels of 8-byte elements 1.2-1.4x slower (1x32x32x32
-// and 1x32x128x128 b = 2 SpaceToDepth). Pixels of 257 to 512 bytes (b = 3
-// and 4 of 8-byte elements, b = 8 of 2- and 4-byte ones) beat zips by
-// channel on a Zen 4: DepthToSpace of 1x36x20x20 b = 3, 8-byte, 4.9 ->
-// 3.1 µs on avx2 and 4.2 -> 2.7 on avx512vbmi; 1x192x32x32 b = 8, 2-byte,
-// 19 -> 14 and 9.2. One was mixed: AVX2's b = 8, C' = 4 DepthToSpace of
-// 2-byte elements ran 1x256x8x8 in 1.69 µs against 1.37, but 1x256x64x64
-// in 105 against 134; it stays, for the larger tensors.
+// bytes, are small enough for it to pay: at most maxPixel bytes (pixels
+// of up to 512 bytes beat zips by channel on a Zen 4: 3.1 µs against 4.9
+// for 1x36x20x20 b = 3 of 8-byte elements), and for C' = 8 at most 64,
+// beyond which the lanes path was as fast and AVX-512's kernels of 8-byte
+// elements 1.2-1.4x slower.
 func pixelFits(b, cp, w int) bool {
 	pixel := b * b * cp * w
 	return pixel <= maxPixel && (cp < 8 || pixel <= 64)
@@ -308,12 +300,11 @@ func pixelFits(b, cp, w int) bool {
 // b, C' and w, given that the runtime moves a transpose of b = 2 whose
 // runs (C' elements, C'*w bytes) are 16 bytes or more as an unzip by 4 of
 // each pixel, the lanes path, where the table has no kernel for it, and
-// that AVX-512 tiers run AVX2's where they have none. Measured on a Zen 5
-// (1x16x64x64 and 1x12x64x64 b2 NHWC CRD): AVX-512's kernels and AVX2's
-// run networks (runs of 16 or 32 bytes, vec.RunFits) beat the lanes path,
-// 0.42 -> 0.53-0.67 of copy() at C' = 4 with 4-byte elements; AVX2's
-// window programs lose to it (C' = 3, 8-byte elements, 0.43 -> 0.22), and
-// NEON keeps the lanes path, unmeasured.
+// that AVX-512 tiers run AVX2's where they have none. On a Zen 5, AVX-512's
+// kernels and AVX2's run networks (runs of 16 or 32 bytes, vec.RunFits)
+// beat the lanes path (0.53-0.67 of copy() against 0.42), and AVX2's
+// window programs lose to it (0.22 against 0.43); NEON keeps the lanes
+// path, unmeasured.
 func (i ISA) beatsLanes(kind Kind, b, cp, w int) bool {
 	run := cp * w
 	switch {

@@ -28,11 +28,9 @@ const groupedBlocks = 3
 // smallBlock is the size, in bytes, of the b*b planes of one output
 // channel up to which every block size takes all b block rows in one
 // kernel call, as b <= groupedBlocks do: planes this small cannot fight
-// over the L1 sets, and the calls of one row i each made a call of a few
-// short rows cost more than its rows. On a Zen 4, 1x64x6x6 b = 4 CRD
-// DepthToSpace of bytes (16 calls -> 4): 1.1 µs -> 0.41; 2x128x8x8
-// b = 8 (16 KiB, 32 calls -> 4): 2.2 -> 0.70; 1x48x32x32 b = 4 of
-// 2-byte elements (32 KiB) ran up to 1.35x slower grouped, so it stays.
+// over the L1 sets, and a call per block row of a few short rows costs
+// more than its rows (1x64x6x6 b = 4 of bytes on a Zen 4: 0.41 µs
+// grouped, 1.1 not); at 32 KiB grouping ran up to 1.35x slower.
 const smallBlock = 16 << 10
 
 // newPlan builds the loop nest of a validated, non-empty call. Strides are

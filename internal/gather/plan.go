@@ -120,9 +120,8 @@ func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
 // start, a program of its own whose windows stay inside (see program),
 // or reports false if more than MaxEdges tiles need one. Such tiles lie
 // near both ends of a small source: a call of one tile, or the first of
-// a few. (They went byte by byte through a Go loop before, 40 times
-// slower than the row kernels: 23 µs for a 1x36x10x10 b = 3 DepthToSpace
-// of bytes on a Zen 4.)
+// a few. A Go loop byte by byte ran them 40 times slower than the row
+// kernels on a Zen 4.
 func (p *Plan) edges(w isa.Windows, n int) bool {
 	var bases []int
 	p.each(n, func(q *Prog, s, _, _, _ int) {
@@ -285,18 +284,12 @@ func (p *Plan) String() string {
 // Short reports whether a gather plan beats the row kernels on a call,
 // for kernels of windows w: NCHW DepthToSpace whose space rows are
 // shorter than a vector, and SpaceToDepth of b > 2 whose space rows are at
-// most half a vector. The report on a Zen 5 with AVX-512 VBMI, row
-// kernels -> gather, ratio to copy(): YOLO's 1x256x13x13 b = 2
-// DepthToSpace with 1- and 2-byte elements (rows of 26 and 52 bytes) DCR
-// 0.26 -> 0.45 and 0.39 -> 0.42, CRD 0.17 -> 0.34 and 0.29 -> 0.35;
-// longer rows ran slower. SpaceToDepth of b = 2 ran slower too (and takes
-// the stacked rows first now, where a table has them: internal/simd), but
-// of b > 2 it gains on a Zen 4 where a lane kernel call took each short
-// row: to 1x64x6x6 b = 4 of bytes (space rows of 24 bytes) 351 -> 255 ns
-// DCR and 572 -> 256 CRD, to 1x36x10x10 b = 3 (30 bytes) 356 -> 267 and
-// 574 -> 249, to 1x64x8x8 b = 4 (32 bytes) 269 -> 274 and 481 -> 283.
-// Rows of 48 to 60 bytes ran up to 1.5x slower DCR (2x27x16x16 b = 3,
-// 1x64x15x15 b = 4) and are left to the row kernels.
+// most half a vector. Where it takes them it measured faster (on a Zen 5,
+// YOLO's 1x256x13x13 b = 2 DepthToSpace of bytes: 0.45 of copy() against
+// the row kernels' 0.26); longer rows, SpaceToDepth of b = 2 (which takes
+// the stacked rows first where a table has them: internal/simd) and
+// SpaceToDepth rows of 48 to 60 bytes (up to 1.5x slower) are left to the
+// row kernels.
 func Short(g *shape.Geometry, w isa.Windows) bool {
 	row := g.Space.W * g.Elem
 	if g.Op == shape.SpaceToDepth {
