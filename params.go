@@ -114,7 +114,8 @@ func (o *Order) UnmarshalText(text []byte) error { return (*shape.Order)(o).Unma
 //	NCHW    ((n*C + c)*H + h)*W + w     ONNX, DirectML, PyTorch (default)
 //	NHWC    ((n*H + h)*W + w)*C + c     TensorFlow, TFLite, XNNPACK, PyTorch channels_last
 //
-// ParseLayout reads these names; its text form is "NCHW" or "NHWC".
+// ParseLayout reads "NCHW" and "NHWC", and PyTorch's "channels_first" and
+// "channels_last"; its text form is "NCHW" or "NHWC".
 type Layout uint8
 
 // The two layouts.
