@@ -85,3 +85,56 @@ func BenchmarkWorkers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCall measures what a call costs besides moving its bytes, on
+// tensors small enough that the cost shows: a repeated call of one shape
+// (kind=repeated), calls cycling over 300 shapes, more than the automatic
+// cache holds (kind=cycle300), and calls of a shape never seen before
+// (kind=first). The shapes: a 16-byte NHWC tensor (one kernel call),
+// 1x64x6x6 b = 4 of bytes (NCHW, several kernel calls), YOLO's
+// 1x256x13x13 of bytes (a one-pass plan on the SIMD tiers).
+func BenchmarkCall(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		p    bs.Params
+	}{
+		{"nhwc16B", bs.Params{N: 1, C: 4, H: 1, W: 4, BlockSize: 2, Layout: bs.NHWC, Workers: 1}},
+		{"1x64x6x6_b4", bs.Params{N: 1, C: 64, H: 6, W: 6, BlockSize: 4, Workers: 1}},
+		{"1x256x13x13_b2", bs.Params{N: 1, C: 256, H: 13, W: 13, BlockSize: 2, Workers: 1}},
+	} {
+		n := c.p.N * c.p.C * c.p.H * c.p.W
+		src, dst := make([]byte, n), make([]byte, n)
+		b.Run("kind=repeated/shape="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := bs.DepthToSpaceBytes(dst, src, 1, c.p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("kind=cycle300/shape="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				p := c.p
+				p.Workers = 2 + i%300 // 300 keys, the same work: Workers only bounds the goroutines
+				if err := bs.DepthToSpaceBytes(dst, src, 1, p); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run("kind=first/shape="+c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				p := c.p
+				p.Workers = 2 + i // a new key each time, the same work
+				if err := bs.DepthToSpaceBytes(dst, src, 1, p); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+	}
+}
