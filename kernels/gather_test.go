@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/gather"
 	"github.com/blockshuffle/blockshuffle/internal/random"
 	"github.com/blockshuffle/blockshuffle/internal/ref"
 	"github.com/blockshuffle/blockshuffle/internal/shape"
-	"github.com/blockshuffle/blockshuffle/internal/simd"
 )
 
 // gatherCases are calls for the gather kernels: every op, order and layout
@@ -37,7 +37,7 @@ func gatherCases() []shape.Params {
 
 // eachGatherPlan calls run with every gather plan of every case, element
 // width and table under test, and the output the reference writes.
-func eachGatherPlan(t *testing.T, run func(name string, set *simd.Table, g *shape.Geometry, p *gather.Plan, want, src []byte)) {
+func eachGatherPlan(t *testing.T, run func(name string, g *shape.Geometry, p *gather.Plan, calls engine.Calls, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	planned, edges := 0, 0
 	for name, set := range tablesUnderTest() {
@@ -49,7 +49,7 @@ func eachGatherPlan(t *testing.T, run func(name string, set *simd.Table, g *shap
 					if err != nil { // C < b*b for DepthToSpace
 						continue
 					}
-					plan, ok := set.GatherPlan(&g)
+					plan, calls, ok := set.GatherPlan(&g)
 					if !ok {
 						continue
 					}
@@ -62,7 +62,7 @@ func eachGatherPlan(t *testing.T, run func(name string, set *simd.Table, g *shap
 					if len(plan.Edges) > 0 {
 						edges++
 					}
-					run(name, set, &g, plan, want, src)
+					run(name, &g, plan, calls, want, src)
 				}
 			}
 		}
@@ -84,17 +84,24 @@ func eachGatherPlan(t *testing.T, run func(name string, set *simd.Table, g *shap
 // fault. One test does both, as the plans and the reference outputs are
 // most of its time under emulation.
 func TestGather(t *testing.T) {
-	eachGatherPlan(t, func(name string, set *simd.Table, g *shape.Geometry, p *gather.Plan, want, src []byte) {
+	eachGatherPlan(t, func(name string, g *shape.Geometry, p *gather.Plan, calls engine.Calls, want, src []byte) {
+		run := func(dst, src []byte) {
+			if g.Op == shape.SpaceToDepth {
+				calls.Run(src, dst)
+			} else {
+				calls.Run(dst, src)
+			}
+		}
 		pad := bytes.Repeat([]byte{0xa5}, 64)
 		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
-		set.RunPlan(p, buf[64:64+len(want)], src)
+		run(buf[64:64+len(want)], src)
 		if !bytes.Equal(buf[64:64+len(want)], want) || !bytes.Equal(buf[:64], pad) || !bytes.Equal(buf[64+len(want):], pad) {
 			t.Fatalf("%s: %s: wrong output with plan %v", name, describeGeometry(g), p)
 		}
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
 			poison(dst, want)
-			set.RunPlan(p, dst, s)
+			run(dst, s)
 			if !bytes.Equal(dst, want) {
 				t.Fatalf("%s: %s: wrong output in guarded memory", name, describeGeometry(g))
 			}

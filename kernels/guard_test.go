@@ -54,7 +54,7 @@ func TestGuardPages(t *testing.T) {
 			if cp > 0 {
 				unit = b * cp * w
 			}
-			for _, n := range guardLengths(k.MinN, unit) {
+			for _, n := range guardLengths(int(k.MinN), unit) {
 				for _, many := range []bool{false, true} {
 					c := tightCase(b, w, cp, n, set.Split[b], many)
 					c.guarded(t, name, unzip, k)
@@ -62,8 +62,8 @@ func TestGuardPages(t *testing.T) {
 			}
 		})
 		forEachLane(set, true, func(unzip bool, b, cp, w int, k simd.LaneKernel) { // rows of whole chunks
-			for n := k.MinN; n <= max(256, 3*k.MinN); n += k.MinN {
-				tightCase(b, w, cp, n, set.Split[b], n%(2*k.MinN) == 0).guarded(t, name+" NT", unzip, k)
+			for n, m := int(k.MinN), int(k.MinN); n <= max(256, 3*m); n += m {
+				tightCase(b, w, cp, n, set.Split[b], n%(2*m) == 0).guarded(t, name+" NT", unzip, k)
 			}
 		})
 		for _, unzip := range []bool{false, true} {
@@ -93,7 +93,7 @@ func TestGuardPages(t *testing.T) {
 					for i := range s {
 						s[i] = byte(i*7 + e)
 					}
-					f.Run(&simd.CopyArgs{Dst: d, Src: s, E: e, W: rows, DstX: e, SrcX: e + 5, Rows: 1, Groups: 1})
+					f.Once(d, s, simd.CopyArgs{E: e, W: rows, DstX: e, SrcX: e + 5, Rows: 1, Groups: 1})
 					for x := range rows {
 						if string(d[x*e:][:e]) != string(s[x*(e+5):][:e]) {
 							t.Fatalf("%s CopyRuns e=%d run %d differs", name, e, x)
@@ -109,7 +109,7 @@ func TestGuardPages(t *testing.T) {
 					for i := range s {
 						s[i] = byte(i*7 + e)
 					}
-					set.StreamRuns.Run(&simd.StreamArgs{Dst: d, Src: s, E: e, W: 2, DstX: e, SrcX: e + 2, Rows: rows, DstRow: 2 * e, SrcRow: 2*e + 4, Groups: 1})
+					set.StreamRuns.Once(d, s, simd.StreamArgs{E: e, W: 2, DstX: e, SrcX: e + 2, Rows: rows, DstRow: 2 * e, SrcRow: 2*e + 4, Groups: 1})
 					for r := range rows {
 						for x := range 2 {
 							if string(d[(2*r+x)*e:][:e]) != string(s[r*(2*e+4)+x*(e+2):][:e]) {

@@ -18,7 +18,7 @@ func tablesUnderTest() map[string]*simd.Table {
 	out := map[string]*simd.Table{}
 	best := ""
 	for _, i := range isa.All {
-		if t := simd.Lookup(i.Name); t != nil && i.Supported() {
+		if t := simd.TableOf(i.Name); t != nil && i.Supported() {
 			out[i.Name], best = t, i.Name
 		}
 	}
@@ -204,31 +204,9 @@ func randBytes(rng *rand.Rand, n int) []byte {
 // forEachLane calls f for every lane kernel of a table: zips, unzips and
 // transposing ones (cp > 0); with nt set, for their streaming twins.
 func forEachLane(t *simd.Table, nt bool, f func(unzip bool, b, cp, w int, k simd.LaneKernel)) {
-	for _, unzip := range []bool{false, true} {
-		plain, trans := &t.Zip, &t.TZip
-		switch {
-		case unzip && nt:
-			plain, trans = &t.UnzipNT, &t.TUnzipNT
-		case unzip:
-			plain, trans = &t.Unzip, &t.TUnzip
-		case nt:
-			plain, trans = &t.ZipNT, &t.TZipNT
-		}
-		for b := range plain {
-			for w, k := range plain[b] {
-				if k.F != nil {
-					f(unzip, b, 0, w, k)
-				}
-			}
-		}
-		for b := range trans {
-			for cp := range trans[b] {
-				for w, k := range trans[b][cp] {
-					if k.F != nil {
-						f(unzip, b, cp, w, k)
-					}
-				}
-			}
+	for _, k := range t.Lanes {
+		if k.NT == nt {
+			f(k.Unzip, int(k.B), int(k.Cp), int(k.W), k)
 		}
 	}
 }
@@ -245,8 +223,8 @@ func anyB(t *simd.Table, unzip bool) simd.AnyBFunc {
 // lanes runs a lane kernel on the case's buffers.
 func (c zipCase) lanes(k simd.LaneKernel) func(space, depth []byte) {
 	return func(space, depth []byte) {
-		k.F.Run(&simd.LaneArgs{
-			Space: space, Depth: depth, N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
+		k.F.Once(space, depth, simd.LaneArgs{
+			N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
 			Lane: c.lane, LaneI: c.laneI, Groups: c.groups, GroupSpace: c.gs, GroupDepth: c.gd,
 		}, c.b, c.split)
 	}
@@ -255,8 +233,8 @@ func (c zipCase) lanes(k simd.LaneKernel) func(space, depth []byte) {
 // anyB runs a kernel of any block size on the case's buffers.
 func (c zipCase) anyB(f simd.AnyBFunc) func(space, depth []byte) {
 	return func(space, depth []byte) {
-		f.Run(&simd.AnyBArgs{
-			Space: space, Depth: depth, N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
+		f.Once(space, depth, simd.AnyBArgs{
+			N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,
 			Lane: c.lane, Groups: c.groups, GroupSpace: c.gs, GroupDepth: c.gd, B: c.b,
 		})
 	}
@@ -269,7 +247,7 @@ func TestZipKernels(t *testing.T) {
 		rng := rand.New(rand.NewPCG(1, 2))
 		forEachLane(table, false, func(unzip bool, b, cp, w int, k simd.LaneKernel) {
 			for range many(200) {
-				c := randomZipCase(rng, b, w, cp, k.MinN)
+				c := randomZipCase(rng, b, w, cp, int(k.MinN))
 				if c.split == 0 { // evenly spaced lanes
 					c.split, c.laneI = table.Split[b], table.Split[b]*c.lane
 				}
@@ -327,8 +305,8 @@ func TestCopyRuns(t *testing.T) {
 			if nt {
 				f = set.CopyRunsNT
 			}
-			f.Run(&simd.CopyArgs{
-				Dst: dst, Src: src, E: e, W: w, DstX: dstX, SrcX: srcX, Rows: rows,
+			f.Once(dst, src, simd.CopyArgs{
+				E: e, W: w, DstX: dstX, SrcX: srcX, Rows: rows,
 				DstRow: dstRow, SrcRow: srcRow, Groups: groups, DstGroup: dstGroup, SrcGroup: srcGroup,
 			})
 			if !bytes.Equal(dst, want) {
@@ -371,8 +349,8 @@ func TestStreamRuns(t *testing.T) {
 					}
 				}
 			}
-			set.StreamRuns.Run(&simd.StreamArgs{
-				Dst: dst, Src: src, E: e, W: w, DstX: e, SrcX: srcX, Rows: rows,
+			set.StreamRuns.Once(dst, src, simd.StreamArgs{
+				E: e, W: w, DstX: e, SrcX: srcX, Rows: rows,
 				DstRow: w * e, SrcRow: srcRow, Groups: groups, DstGroup: dstGroup, SrcGroup: srcGroup,
 			})
 			if i := firstDiff(dst, want); i >= 0 {
@@ -393,7 +371,7 @@ func TestStreamingKernels(t *testing.T) {
 				t.Fatalf("%s: a streaming kernel of b=%d cp=%d w=%d takes chunks of %d bytes", name, b, cp, w, k.MinN)
 			}
 			for range 50 {
-				c := tightCase(b, w, cp, k.MinN*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
+				c := tightCase(b, w, cp, int(k.MinN)*(1+rng.IntN(6)), table.Split[b], rng.IntN(2) == 0)
 				sl, dl := c.lens()
 				c.check(t, name+" NT", unzip, aligned(sl), aligned(dl), c.lanes(k))
 			}

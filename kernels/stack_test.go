@@ -50,7 +50,7 @@ func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stac
 						if err != nil {
 							t.Fatal(err)
 						}
-						f, p := set.StackPlan(&g, false)
+						f, p := set.StackPlan(&g)
 						if p == nil {
 							continue
 						}
@@ -76,11 +76,11 @@ func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stac
 
 // runStack runs plan p with kernel f from src into dst.
 func runStack(f simd.StackFunc, p *stack.Plan, dst, src []byte) {
-	a := &simd.StackArgs{Space: dst, Depth: src, Tab: p.Tab[:], Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane}
+	space, depth := dst, src
 	if p.Op == shape.SpaceToDepth {
-		a.Space, a.Depth = src, dst
+		space, depth = src, dst
 	}
-	f.Run(a)
+	f.Once(space, depth, p.Tab[:], simd.StackArgs{Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})
 }
 
 // TestStack runs every stacked-row plan of the cases with the kernels

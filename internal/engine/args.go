@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"unsafe"
-
-	"github.com/blockshuffle/blockshuffle/internal/shape"
-)
+import "unsafe"
 
 // Kind is the shape of the rows a plan hands to kernels: which layout and
 // order produced them, and so how a row's elements are addressed.
@@ -64,16 +60,6 @@ type Args struct {
 	// Streaming says the call belongs to a tensor too large to stay in
 	// cache: kernels may write with non-temporal stores.
 	Streaming bool
-
-	// Report, if not nil, makes the call a dry run: the kernels move
-	// nothing and touch no memory (the slices may be nil), but report the
-	// name of the kernel or loop that would serve the call. Describe is
-	// built on it, so that it names what a call really runs.
-	Report func(kernel string)
-
-	// Bind, if not nil, asks the kernel that serves the call to hand it
-	// the call, bound (see Binder).
-	Bind *Binder
 }
 
 // Contiguous reports whether a Runs call's rows form one block on both
@@ -97,82 +83,48 @@ func (a *Args) spans() (space, depth int) {
 	return space, depth
 }
 
-// A Binder collects, from the one kernel call of a prepared call, that
-// call bound to its arguments: a function that repeats it on other tensors
-// of the same sizes, its arguments checked once. A kernel hands it over
-// with Set after checking its call; its slices' places are kept as Refs
-// into the call's tensors. Repeated calls of a small tensor then skip the
-// plan's loop, the kernel's choice and its checks (a 16-byte NHWC call on
-// a Zen 4: 105 -> 55 ns).
-type Binder struct {
-	space, depth []byte // the tensors of the call being bound
-	run          func(space, depth []byte)
-	calls        int
+// A Span is where one of a kernel call's slices lies: Len bytes from Off
+// in the space tensor of the calls of its prepared call, or in the depth
+// tensor, or, where Own is set, memory of the plan's own (a table, a
+// program) that no call changes. Calls keep spans, never slices of the
+// tensors they were planned on, so that one plan runs on any tensors of
+// its sizes.
+type Span struct {
+	Off, Len int
+	Depth    bool
+	Own      []byte
 }
 
-// Set hands b the call, bound; a call of a plan that sets it more than
-// once is not bound.
-func (b *Binder) Set(run func(space, depth []byte)) {
-	b.run = run
-	b.calls++
-}
+// SpaceSpan and DepthSpan are the whole space and depth tensors of n
+// bytes; OwnSpan is memory of a plan's own.
+func SpaceSpan(n int) Span    { return Span{Len: n} }
+func DepthSpan(n int) Span    { return Span{Len: n, Depth: true} }
+func OwnSpan(own []byte) Span { return Span{Len: len(own), Own: own} }
 
-// bound returns the bound call of op, or nil if no kernel or more than
-// one set it.
-func (b *Binder) bound(op shape.Op) func(dst, src []byte) {
-	if b.calls != 1 {
-		return nil
+// From is the span's bytes from off on (0 <= off <= s.Len).
+func (s Span) From(off int) Span {
+	s.Off += off
+	s.Len -= off
+	if s.Own != nil {
+		s.Own = s.Own[off:]
 	}
-	run := b.run
-	return func(dst, src []byte) { run(sides(op, dst, src)) }
+	return s
 }
 
-// newBinder returns a Binder for a call of op on dst and src.
-func newBinder(op shape.Op, dst, src []byte) *Binder {
-	b := &Binder{}
-	b.space, b.depth = sides(op, dst, src)
-	return b
-}
-
-// A Ref is where a kernel's slice lies in the tensors of a bound call, or
-// the slice itself where it is not in them but memory of the kernel's
-// own (a table or a program of a cached plan, which no call changes).
-type Ref struct {
-	depth  bool
-	off, n int
-	own    []byte
-}
-
-// Ref returns the place of s in the tensors of the call being bound, or
-// s itself if it lies in neither.
-func (b *Binder) Ref(s []byte) Ref {
-	if off, ok := within(s, b.space); ok {
-		return Ref{off: off, n: len(s)}
-	}
-	if off, ok := within(s, b.depth); ok {
-		return Ref{depth: true, off: off, n: len(s)}
-	}
-	return Ref{own: s}
-}
-
-// within reports whether s lies in t, and where.
-func within(s, t []byte) (int, bool) {
-	p, base := uintptr(unsafe.Pointer(unsafe.SliceData(s))), uintptr(unsafe.Pointer(unsafe.SliceData(t)))
-	off := p - base
-	return int(off), len(s) > 0 && p >= base && off <= uintptr(len(t)) && uintptr(len(s)) <= uintptr(len(t))-off
-}
-
-// In returns the slice at r in the tensors of a later call, which are as
-// long as those of the call bound.
-func (r Ref) In(space, depth []byte) []byte {
+// In returns the span's bytes in the tensors of a call.
+func (s Span) In(space, depth []byte) []byte {
 	switch {
-	case r.own != nil:
-		return r.own
-	case r.depth:
-		return depth[r.off : r.off+r.n]
+	case s.Own != nil:
+		return s.Own
+	case s.Depth:
+		return depth[s.Off : s.Off+s.Len]
 	}
-	return space[r.off : r.off+r.n]
+	return space[s.Off : s.Off+s.Len]
 }
+
+// Ptr returns the address of the span's first byte in the tensors of a
+// call, as the kernels take it.
+func (s Span) Ptr(space, depth []byte) *byte { return unsafe.SliceData(s.In(space, depth)) }
 
 // Word is the element types of the fixed widths with kernels of their
 // own: no pointers, so their bytes may be moved in any grouping.

@@ -1,15 +1,22 @@
-// Package engine runs validated calls. It splits a call into calls of row
-// kernels (a plan: engine.Kind says what the rows look like), spreads them
-// over goroutines, and hands each to the kernels of a tier, falling back to
-// the generic tier's where a tier has none for it.
+// Package engine plans and runs validated calls, and holds the tiers.
 //
-// Tiers register their kernels here at init (Register): internal/loops
-// the pure-Go kernels, package kernels those of each ISA this build has.
-// Package dispatch chooses among them; the tests and benchmarks of the
-// module run each tier by its name (Lookup).
+// A call is planned once into a Prepared call: the kernel calls that move
+// it, each with its arguments checked and its slices as spans of the two
+// tensors. Row calls come from a plan of outer loops around groups of
+// rows (plan.go), each handed to the tier's kernels (Kernels.Row) or, where
+// the tier has none, to the generic tier's loops; a call whose rows are too
+// short for row kernels may instead be one pass of the tier's own
+// (Kernels.Short). Prepared.Run makes the kernel calls in one loop, on the
+// caller's goroutine or spread over several for large tensors.
+//
+// The tiers register here at init (Register): internal/loops the generic
+// tier, package kernels one per ISA this build has. Package dispatch
+// chooses the one calls use (Activate); the tests and benchmarks of the
+// module run each by its name (Lookup). This is the one registry of tiers.
 package engine
 
 import (
+	"fmt"
 	"runtime"
 	"sync"
 	"unsafe"
@@ -19,110 +26,93 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// Kernels are the row kernels of a tier for elements of type T.
-type Kernels[T any] interface {
-	// Run performs one call of the given kind and direction, or reports
-	// false if it has no kernel for it. It is called with a.Groups,
-	// a.Rows and a.W >= 1 and must not touch memory outside space and
-	// depth. With a.Report set it moves nothing (see Args).
-	Run(op shape.Op, kind Kind, space, depth []T, a Args) bool
+// Kernels are a tier's kernels, as the engine plans calls for them.
+type Kernels interface {
+	// Row returns the call that moves one row call of op and kind on
+	// spans space and depth, whose units are w bytes (1, 2, 4, 8 or 16;
+	// an element is a.Unit units), or nil if the tier has no kernel for
+	// it. It must check that the call stays inside the spans.
+	Row(op shape.Op, kind Kind, space, depth Span, a *Args, w int) Call
+	// Short returns the calls that move a validated call in one pass where
+	// its rows are too short for row calls, and a description of their
+	// plan; or nil calls where the tier has none for it. It is asked only
+	// for calls on one goroutine without streaming stores.
+	Short(g *shape.Geometry) (fmt.Stringer, []Call)
 }
 
-// Impl is a tier's implementation: its kernels for each element width.
-// Widths without kernels here (3, 5, 12, ...), and elements a target
-// cannot load unaligned, go to the generic tier's Units kernels, which
-// move elements of any size unit by unit.
-type Impl struct {
-	Tier  string // the tier's name, as isa.All spells it
-	W1    Kernels[uint8]
-	W2    Kernels[uint16]
-	W4    Kernels[uint32]
-	W8    Kernels[uint64]
-	W16   Kernels[[2]uint64]
-	Units Kernels[byte] // the generic tier's only
+// A Tier is a tier's kernels and the calls it prepared.
+type Tier struct {
+	Name    string // as isa.All spells it
+	Kernels Kernels
 
-	// Short, if not nil, returns a function that runs a whole call in one
-	// pass over the output where its rows are too short for row kernels,
-	// or nil; with r set it also describes the call into r. It takes calls
-	// of one goroutine without streaming stores, on tensors in cache, and
-	// hands its kernel call to a Binder where it is given one. It takes g
-	// by value: through a func value a pointer would escape.
-	Short func(g shape.Geometry, r *Route) func(dst, src []byte, b *Binder)
-
-	calls  memo.Cache[callKey, *prepared] // every call prepared
-	recent memo.Recent[prepared]          // the last of calls used in each slot
+	calls  memo.Cache[callKey, *Prepared] // every call prepared lately
+	recent memo.Recent[Prepared]          // the last of calls used in each slot
 }
 
 var (
-	tiers   = map[string]*Impl{}
-	generic *Impl // every tier's fallback
-	active  *Impl // the tier calls use
+	tiers   = map[string]*Tier{}
+	generic *Tier // every tier's fallback
+	active  *Tier // the tier calls use
 )
 
-// Register makes m the implementation of its tier. It is called from the
+// Register makes t the implementation of its tier. It is called from the
 // init functions of internal/loops and package kernels.
-func Register(m *Impl) {
-	if m.Tier == isa.Generic {
-		generic = m
+func Register(t *Tier) {
+	if t.Name == isa.Generic {
+		generic = t
 	}
-	tiers[m.Tier] = m
+	tiers[t.Name] = t
 }
 
-// Lookup returns the implementation of the named tier, or nil if this
-// build has none. It does not check that this CPU can run it: see
-// isa.ISA.Supported.
-func Lookup(tier string) *Impl { return tiers[tier] }
+// Lookup returns the named tier, or nil if this build has none. It does
+// not check that this CPU can run it: see isa.ISA.Supported.
+func Lookup(name string) *Tier { return tiers[name] }
 
-// Activate makes m the implementation calls use. Package dispatch calls it
-// once, at init, with the tier it chose.
-func Activate(m *Impl) { active = m }
+// Activate makes t the tier calls use. Package dispatch calls it once, at
+// init, with the tier it chose.
+func Activate(t *Tier) { active = t }
 
-// Active returns the implementation calls use.
-func Active() *Impl { return active }
+// Active returns the tier calls use.
+func Active() *Tier { return active }
 
 // Do validates one byte-level call and runs it.
-func (m *Impl) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
-	return m.Call(op, p, elemSize, 1, dst, src)
+func (t *Tier) Do(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
+	return t.Call(op, p, elemSize, 1, dst, src)
 }
 
 // Call validates a call on the bytes of dst and src and runs it; unit is
 // the size of what the caller's lengths count (1 for bytes, elemSize for
 // typed slices), so that errors speak the caller's units. A call of
-// parameters that m ran lately skips the validation of its parameters and
-// its planning: it checks the lengths and the overlap, and runs the plan
-// it prepared then.
-func (m *Impl) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
+// parameters that t prepared lately checks only the lengths and the
+// overlap, and runs the call it prepared then.
+func (t *Tier) Call(op shape.Op, p shape.Params, elemSize, unit int, dst, src []byte) error {
 	h := hash(op, &p, elemSize)
-	c := m.lookup(h, op, &p, elemSize)
+	c := t.lookup(h, op, &p, elemSize)
 	if c == nil || len(dst) != c.bytes || len(src) != c.bytes || shape.Overlap(dst, src) {
 		g, err := shape.Validate(op, p, elemSize/unit, len(dst)/unit, len(src)/unit, shape.Overlap(dst, src))
 		if err != nil {
 			return err
 		}
 		g.Elem = elemSize
-		c = m.prepare(&g, nil)
+		c = t.Prepare(&g)
 		c.key = callKey{op, p, elemSize}
-		c.first(dst, src) // before the caches publish c: it sets c.bound
-		m.calls.Put(c.key, c)
-		m.recent.Put(h, c)
-		return nil
+		t.calls.Put(h, c.key, c)
+		t.recent.Put(h, c)
 	}
-	c.run(dst, src)
+	c.Run(dst, src)
 	return nil
 }
 
 // lookup returns the call prepared for op, p and elem, whose hash is h, or
 // nil. It takes the key's parts rather than a callKey: a key built and
-// copied on every call cost 12 ns of a 57 ns call on a Zen 4, its copies
-// reading 16 bytes at a time what 8-byte stores had just written, which
-// the store buffer cannot forward.
-func (m *Impl) lookup(h uint64, op shape.Op, p *shape.Params, elem int) *prepared {
-	if c := m.recent.Get(h); c != nil && c.key.op == op && c.key.elem == elem && c.key.p == *p {
+// copied on every call cost 12 ns of a 57 ns call on a Zen 4.
+func (t *Tier) lookup(h uint64, op shape.Op, p *shape.Params, elem int) *Prepared {
+	if c := t.recent.Get(h); c != nil && c.key.op == op && c.key.elem == elem && c.key.p == *p {
 		return c
 	}
-	c, _ := m.calls.Lookup(callKey{op, *p, elem})
-	if c != nil {
-		m.recent.Put(h, c)
+	c, ok := t.calls.Lookup(h, callKey{op, *p, elem})
+	if ok {
+		t.recent.Put(h, c)
 	}
 	return c
 }
@@ -144,167 +134,109 @@ func hash(op shape.Op, p *shape.Params, elem int) uint64 {
 	return h ^ h>>32 ^ h>>47
 }
 
-// A prepared call runs a validated call on any slices of its length: as
-// the tier's one-pass short run where it has one and the call suits it
-// (short), else with row kernels (rows). Where its first run made one
-// kernel call, of a kernel that binds, later runs that suit it repeat
-// that call, bound (bound). Whether a run suits the short path and the
-// bound call (one goroutine, no streaming), and whether rows stream, is
-// decided on each run, as GOMAXPROCS and the seams may move the limits.
-type prepared struct {
-	key     callKey
-	bytes   int // of each tensor
-	workers int // Params.Workers
-	short   func(dst, src []byte, b *Binder)
-	rows    func(dst, src []byte)
-	bind    func(dst, src []byte) func(dst, src []byte) // rows, binding (see rowPlan.bind)
-	bound   func(dst, src []byte)
-}
-
-func (c *prepared) run(dst, src []byte) {
-	if c.inCache() {
-		switch {
-		case c.bound != nil:
-			c.bound(dst, src)
-			return
-		case c.short != nil:
-			c.short(dst, src, nil)
-			return
-		}
-	}
-	c.rows(dst, src)
-}
-
-// first runs the call for the first time, binding it where it can.
-func (c *prepared) first(dst, src []byte) {
-	if c.inCache() {
-		switch {
-		case c.short != nil:
-			b := newBinder(c.key.op, dst, src)
-			c.short(dst, src, b)
-			c.bound = b.bound(c.key.op)
-			return
-		case c.bind != nil:
-			c.bound = c.bind(dst, src)
-			return
-		}
-	}
-	c.rows(dst, src)
-}
-
-// inCache reports whether the call runs on one goroutine without
-// streaming stores now, as the short path and bound calls require.
-func (c *prepared) inCache() bool {
-	return c.bytes < streamMin() && workers(c.workers, c.bytes, c.bytes) == 1
-}
-
-// prepare plans a call that shape.Validate accepted on bytes, choosing the
-// kernels by element width; with r set it also describes into r how the
-// call runs.
-func (m *Impl) prepare(g *shape.Geometry, r *Route) *prepared {
+// Prepare plans a validated call on bytes (g.Elem bytes an element).
+func (t *Tier) Prepare(g *shape.Geometry) *Prepared {
 	n := g.Len() * g.Elem
-	c := &prepared{bytes: n, workers: g.Workers, rows: func(dst, src []byte) {}}
+	c := &Prepared{op: g.Op, bytes: n, requested: g.Workers, tier: t.Name, plan: text("an empty tensor")}
 	if n == 0 {
 		return c
 	}
-	if m.Short != nil && n < maxStreamMin {
-		c.short = m.Short(*g, r)
-		if c.short != nil && r != nil && c.inCache() {
+	stream, split := n >= streamMin(), splits(g.Workers, n)
+	if !stream && !split {
+		if plan, calls := t.Kernels.Short(g); calls != nil {
+			c.calls, c.plan = calls, plan
 			return c
 		}
 	}
-	var rp rowPlan
-	fb := generic
-	switch es := g.Elem; {
-	case es == 1:
-		rp = rows(m.W1, fb.W1, g, 1, n, r)
-	case es == 2:
-		rp = words(m.W2, fb.W2, g, n, r)
-	case es == 4:
-		rp = words(m.W4, fb.W4, g, n, r)
-	case es == 8:
-		rp = words(m.W8, fb.W8, g, n, r)
-	case es == 16:
-		rp = words(m.W16, fb.W16, g, n, r)
-	default:
-		rp = rows(fb.Units, fb.Units, g, es, n, r)
+	// Words go to the word kernels, other sizes to the generic tier's
+	// unit-wise ones, as do words a target cannot load where they lie.
+	w, unit := g.Elem, 1
+	if w != 1 && w != 2 && w != 4 && w != 8 && w != 16 {
+		w, unit = 1, g.Elem
 	}
-	c.rows, c.bind = rp.run, rp.bind
+	p := newPlan(g, unit)
+	p.args.Streaming = stream
+	byUnits := w > 1 && !unalignedOK // and the pointers are not aligned
+	total := p.total()
+	pieces := 1
+	if split {
+		pieces = max(1, min(total, n/minWorkerBytes))
+		c.pieces = make([]int, 0, pieces)
+	}
+	for i := range pieces {
+		lo, hi := i*(total/pieces)+min(i, total%pieces), (i+1)*(total/pieces)+min(i+1, total%pieces)
+		if split {
+			c.pieces = append(c.pieces, len(c.calls))
+		}
+		p.each(lo, hi, func(a *Args, so, do int) {
+			k := t.row(g.Op, p.kind, a, so, do, w)
+			if byUnits {
+				a := *a
+				a.XS, a.JS, a.CS = a.XS*w, a.JS*w, a.CS*w
+				a.SpaceStride, a.DepthStride, a.Unit = a.SpaceStride*w, a.DepthStride*w, g.Elem
+				a.GroupSpace, a.GroupDepth = a.GroupSpace*w, a.GroupDepth*w
+				k = &Aligned{A: SpaceSpan(n), B: DepthSpan(n), Mask: uintptr(min(w, 8) - 1),
+					Then: k, Else: t.row(g.Op, p.kind, &a, so*w, do*w, 1)}
+			}
+			c.calls = append(c.calls, k)
+		})
+	}
+	a := p.args
+	c.plan = rowText{kind: p.kind, groups: total, rows: a.Rows, w: a.W, b: a.B, cp: a.Cp, elem: g.Elem, calls: len(c.calls)}
 	return c
 }
 
-// A rowPlan runs a call with row kernels: run on any call, bind (nil
-// where calls cannot be bound) on one goroutine without streaming stores,
-// returning the call bound, or nil if it is not one kernel call of a tier
-// that binds.
-type rowPlan struct {
-	run  func(dst, src []byte)
-	bind func(dst, src []byte) func(dst, src []byte)
+// row returns the call of a row call: the tier's kernel, or the generic
+// tier's loop where it has none. Offsets and strides count units of w
+// bytes.
+func (t *Tier) row(op shape.Op, kind Kind, a *Args, so, do, w int) Call {
+	sn, dn := a.spans()
+	space, depth := Span{Off: so * w, Len: sn * w}, Span{Off: do * w, Len: dn * w, Depth: true}
+	if k := t.Kernels.Row(op, kind, space, depth, a, w); k != nil {
+		return k
+	}
+	if k := generic.Kernels.Row(op, kind, space, depth, a, w); k != nil {
+		return k
+	}
+	panic(fmt.Sprintf("engine: no kernel for a %v call of %d-byte units: %+v", kind, w, *a))
 }
 
-// words is rows for the element widths with kernels of their own, whose
-// slices go to the generic tier's unit-wise kernels where the target
-// cannot load them at their address; there, as alignment is decided per
-// call, calls are not bound.
-func words[T Word](k, fallback Kernels[T], g *shape.Geometry, bytes int, r *Route) rowPlan {
-	typed := rows(k, fallback, g, 1, bytes, r)
-	if unalignedOK {
-		return typed
-	}
-	es := g.Elem
-	units := rows(generic.Units, generic.Units, g, es, bytes, nil)
-	return rowPlan{run: func(dst, src []byte) {
-		if !aligned(dst, src, es) {
-			units.run(dst, src)
-			return
-		}
-		typed.run(dst, src)
-	}}
-}
+// Describe tells how t would run a validated call: the route of its
+// prepared call, on buffers taken to be 32-byte aligned, as Go allocates
+// large slices (where they are not, streaming kernels give way to their
+// ordinary twins).
+func (t *Tier) Describe(g *shape.Geometry) Route { return t.Prepare(g).Describe() }
 
-// rows plans a call for row kernels k, and fallback where k has none, on
-// slices of T (units of unit elements each); with r set it also describes
-// the call into r.
-func rows[T any](k, fallback Kernels[T], g *shape.Geometry, unit, bytes int, r *Route) rowPlan {
-	p, op, requested := newPlan(g, unit), g.Op, g.Workers
-	if r != nil {
-		total := p.total()
-		describe(r, k, fallback, op, &p, bytes >= streamMin(), total, workers(requested, bytes, total))
-	}
-	rp := rowPlan{run: func(dst, src []byte) { execute(k, fallback, op, &p, requested, bytes, cast[T](dst), cast[T](src)) }}
-	if p.total() == p.args.Groups { // one kernel call
-		rp.bind = func(dst, src []byte) func(dst, src []byte) { return bind(k, fallback, op, &p, dst, src) }
-	}
-	return rp
-}
-
-// bind runs plan p, one kernel call, on one goroutine without streaming
-// stores, and returns the call bound, or nil if its kernel did not bind
-// it (the generic tier's do not).
-func bind[T any](k, fallback Kernels[T], op shape.Op, p *plan, dst, src []byte) func(dst, src []byte) {
-	b := newBinder(op, dst, src)
-	q := *p
-	q.args.Bind = b
-	run(k, fallback, op, &q, false, cast[T](b.space), cast[T](b.depth), 0, q.total())
-	return b.bound(op)
-}
-
-// sides returns a call's space and depth tensors.
-func sides[T any](op shape.Op, dst, src []T) (space, depth []T) {
-	if op == shape.SpaceToDepth {
-		return src, dst
-	}
-	return dst, src
+// RowLoops are pure-Go row loops for elements of any type T, pointers
+// included, that package generic runs on typed slices.
+type RowLoops[T any] interface {
+	Run(op shape.Op, kind Kind, space, depth []T, a *Args)
 }
 
 // Execute runs a validated call on typed slices, whose lengths count
-// elements, with kernels k alone: package generic's path for any T.
-func Execute[T any](k Kernels[T], g *shape.Geometry, dst, src []T) {
+// elements, with loops k alone: package generic's path for any T. Like a
+// prepared call it spreads large calls over goroutines.
+func Execute[T any](k RowLoops[T], g *shape.Geometry, dst, src []T) {
 	if g.Len() == 0 {
 		return
 	}
 	p := newPlan(g, 1)
-	execute(k, k, g.Op, &p, g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), dst, src)
+	space, depth := sides(g.Op, dst, src)
+	total := p.total()
+	run := func(lo, hi int) {
+		p.each(lo, hi, func(a *Args, so, do int) {
+			sn, dn := a.spans()
+			k.Run(g.Op, p.kind, space[so:so+sn], depth[do:do+dn], a)
+		})
+	}
+	n := workers(g.Workers, g.Len()*int(unsafe.Sizeof(*new(T))), total)
+	var wg sync.WaitGroup
+	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
+	for i := 1; i < n; i++ {
+		wg.Go(func() { run(bound(i), bound(i+1)) })
+	}
+	run(0, bound(1))
+	wg.Wait()
 }
 
 // unalignedOK lists the targets whose loads and stores of any width work at
@@ -313,32 +245,22 @@ const unalignedOK = runtime.GOARCH == "amd64" || runtime.GOARCH == "arm64" ||
 	runtime.GOARCH == "386" || runtime.GOARCH == "ppc64le" || runtime.GOARCH == "ppc64" ||
 	runtime.GOARCH == "s390x"
 
-func aligned(dst, src []byte, es int) bool {
-	if unalignedOK {
-		return true
-	}
-	mask := uintptr(min(es, 8) - 1)
-	return (uintptr(unsafe.Pointer(unsafe.SliceData(dst)))|uintptr(unsafe.Pointer(unsafe.SliceData(src))))&mask == 0
-}
-
 // Bytes views a slice of pointer-free elements as its bytes: the typed
-// entry points hand the kernels bytes, and Word slices go back to bytes
-// where the kernels count in them. cast is its inverse.
+// entry points hand the kernels bytes.
 func Bytes[T any](s []T) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(s))), uintptr(len(s))*unsafe.Sizeof(*new(T)))
 }
 
-// cast views b as elements of type U; len(b) is a multiple of U's size.
-func cast[U any](b []byte) []U {
+// Cast views b as elements of type U; len(b) is a multiple of U's size.
+func Cast[U any](b []byte) []U {
 	return unsafe.Slice((*U)(unsafe.Pointer(unsafe.SliceData(b))), uintptr(len(b))/unsafe.Sizeof(*new(U)))
 }
 
 // Automatic parallelism. A shuffle inside the caches is limited by cache
 // bandwidth that sibling cores may share, so extra goroutines only pay once
-// the tensors spill to memory. BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
-// VM: up to 8 MiB a second goroutine made calls up to 2.3x slower, at 16 MiB
-// it broke even, at 64 MiB it was 1.1-1.7x faster. Callers who know their
-// machine has many cores with private caches can set Params.Workers.
+// the tensors spill to memory: BenchmarkWorkers (bench/) on a 2-vCPU Zen 5
+// VM broke even at 16 MiB. Callers who know their machine has many cores
+// with private caches can set Params.Workers.
 //
 // An explicit Workers is a bound, not a count: no call uses more goroutines
 // than GOMAXPROCS, which could not run at once, or than one per
@@ -351,6 +273,14 @@ const (
 
 var minWorkerBytes = 256 << 10
 
+// splits reports whether a call of the given size may run on several
+// goroutines, whatever GOMAXPROCS is when it runs: its prepared call is
+// then cut into pieces of about minWorkerBytes, which its goroutines
+// share.
+func splits(requested, bytes int) bool {
+	return requested != 1 && bytes >= 2*minWorkerBytes && (requested > 1 || bytes >= parallelMin)
+}
+
 // streamMin is the tensor size from which kernels write around the caches:
 // an output this large would not be in cache for its next reader anyway,
 // and non-temporal stores save reading each line before writing it. The
@@ -361,13 +291,9 @@ var streamMin = func() int { return streamFrom(isa.LastLevelCache()) }
 // streamFrom is streamMin for a last-level cache of llc bytes (0: unknown):
 // a quarter of it, so that both tensors of a call fit in half the cache,
 // kept between 1 MiB, where Go's memmove starts streaming, and 8 MiB.
-// BenchmarkStreaming (write-only DepthToSpace of 4-byte elements) with
-// ordinary stores against streaming ones: on a Zen 1 EPYC (8 MiB L3
-// per core complex) 1.0x at 2 MiB, 0.45x from 4 MiB, as soon as source
-// and destination fill the L3; on a Zen 5 VM (32 MiB) 0.67x at 2 MiB and
-// 0.6x at 16 MiB. Streaming from below a few MiB would win that loop
-// but evict an output its next reader would find in cache, so the cap
-// keeps larger caches at 8 MiB.
+// Streaming from below a few MiB would win a write-only loop but evict an
+// output its next reader would find in cache (BenchmarkStreaming: ordinary
+// stores ran at 0.6-0.67 of streaming ones from 2 MiB on a Zen 5).
 func streamFrom(llc int) int {
 	if llc == 0 {
 		return maxStreamMin
@@ -375,13 +301,12 @@ func streamFrom(llc int) int {
 	return min(max(llc/4, 1<<20), maxStreamMin)
 }
 
-// maxStreamMin is the largest streamMin the CPU can give: calls of tensors
-// this large never take a tier's short path, so none is prepared for them.
+// maxStreamMin is the largest streamMin the CPU can give.
 const maxStreamMin = 8 << 20
 
 // workers is how many goroutines a call of the given size uses; each gets
-// at least one group.
-func workers(requested, bytes, groups int) int {
+// at least one of its pieces (groups, for Execute).
+func workers(requested, bytes, pieces int) int {
 	n := requested
 	if n == 0 {
 		if bytes < parallelMin {
@@ -392,31 +317,5 @@ func workers(requested, bytes, groups int) int {
 	if n <= 1 { // before runtime.GOMAXPROCS, which takes a lock (15 ns here, on every call of a small tensor)
 		return 1
 	}
-	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, groups))
-}
-
-// execute runs plan p of a call on dst and src, whose lengths count
-// units, with kernels k and, where k has none, fallback; bytes is the size
-// of each tensor in memory, for the worker count and streaming.
-func execute[T any](k, fallback Kernels[T], op shape.Op, p *plan, requested, bytes int, dst, src []T) {
-	space, depth := sides(op, dst, src)
-	stream, total := bytes >= streamMin(), p.total()
-	if n := workers(requested, bytes, total); n > 1 {
-		parallel(k, fallback, op, *p, stream, space, depth, total, n)
-		return
-	}
-	run(k, fallback, op, p, stream, space, depth, 0, total)
-}
-
-// parallel splits the groups into n nearly equal ranges, one per goroutine.
-// It takes the plan by value so that the single-goroutine path in execute
-// keeps its plan where it is.
-func parallel[T any](k, fallback Kernels[T], op shape.Op, p plan, stream bool, space, depth []T, total, n int) {
-	var wg sync.WaitGroup
-	bound := func(i int) int { return i*(total/n) + min(i, total%n) }
-	for i := 1; i < n; i++ {
-		wg.Go(func() { run(k, fallback, op, &p, stream, space, depth, bound(i), bound(i+1)) })
-	}
-	run(k, fallback, op, &p, stream, space, depth, 0, bound(1))
-	wg.Wait()
+	return max(1, min(n, runtime.GOMAXPROCS(0), bytes/minWorkerBytes, pieces))
 }

@@ -133,15 +133,13 @@ func (p *plan) total() int {
 	return p.outer[0].n * p.outer[1].n * p.outer[2].n * p.args.Groups
 }
 
-// run performs groups [lo, hi) of the plan with kernels k, and those of
-// fallback where k has none; stream lets them write around the caches.
-func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, stream bool, space, depth []T, lo, hi int) {
+// each calls f for every kernel call of groups [lo, hi) of the plan: its
+// arguments, and the offsets of its space and depth sides in the tensors.
+func (p *plan) each(lo, hi int, f func(a *Args, so, do int)) {
 	a, groups := p.args, p.args.Groups
-	a.Streaming = stream
 	// The outer loops' indexes of group lo, and its place r in its kernel
-	// call, are divided out once (a range of several goroutines starts
-	// anywhere); later calls step the indexes like an odometer, as
-	// divisions would cost a small call more than its check.
+	// call, are divided out once; later calls step the indexes like an
+	// odometer.
 	var at [len(p.outer)]int
 	r := 0
 	if lo > 0 {
@@ -159,10 +157,7 @@ func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, stream bool, space
 			so += at[i] * l.space
 			do += at[i] * l.depth
 		}
-		sn, dn := a.spans()
-		if s, d := space[so:so+sn], depth[do:do+dn]; !k.Run(op, p.kind, s, d, a) {
-			runFallback(fallback, op, p.kind, s, d, a)
-		}
+		f(&a, so, do)
 		lo += a.Groups
 		r = 0
 		for i := len(p.outer) - 1; i >= 0; i-- {
@@ -174,11 +169,14 @@ func run[T any](k, fallback Kernels[T], op shape.Op, p *plan, stream bool, space
 	}
 }
 
-// runFallback runs a kernel call the tier's kernels had none for with the
-// fallback's, the generic tier's, which serve every call. It is not in run,
-// whose hot loop it would burden with another copy of Args.
-func runFallback[T any](fallback Kernels[T], op shape.Op, kind Kind, space, depth []T, a Args) {
-	if !fallback.Run(op, kind, space, depth, a) {
-		panic(fmt.Sprintf("engine: no kernel for a %v call: %+v", kind, a))
-	}
+// rowText describes a plan of row calls, as Describe reports it.
+type rowText struct {
+	kind                   Kind
+	groups, rows, w, b, cp int
+	elem, calls            int
+}
+
+func (t rowText) String() string {
+	return fmt.Sprintf("%v, %s of %s of %s of %d×%d %d-byte elements in %s",
+		t.kind, count(t.groups, "group"), count(t.rows, "row"), count(t.w, "pixel"), t.b, t.cp, t.elem, count(t.calls, "kernel call"))
 }

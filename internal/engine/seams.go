@@ -1,7 +1,8 @@
 package engine
 
 // Seams for the module's tests and benchmarks, which must reach paths that
-// only large tensors take.
+// only large tensors take. Prepared calls keep the choices made when they
+// were planned, so each seam forgets every prepared call.
 
 // SetMinWorkerBytes sets the work below which a call adds no goroutine
 // (256 KiB), so that tests can split small tensors; it returns a function
@@ -9,7 +10,8 @@ package engine
 func SetMinWorkerBytes(n int) (restore func()) {
 	old := minWorkerBytes
 	minWorkerBytes = n
-	return func() { minWorkerBytes = old }
+	forget()
+	return func() { minWorkerBytes = old; forget() }
 }
 
 // SetStreamMin sets the tensor size from which kernels may write with
@@ -18,5 +20,14 @@ func SetMinWorkerBytes(n int) (restore func()) {
 func SetStreamMin(n int) (restore func()) {
 	old := streamMin
 	streamMin = func() int { return n }
-	return func() { streamMin = old }
+	forget()
+	return func() { streamMin = old; forget() }
+}
+
+// forget drops every tier's prepared calls.
+func forget() {
+	for _, t := range tiers {
+		t.calls.Clear()
+		t.recent.Clear()
+	}
 }

@@ -124,7 +124,7 @@ func New(w isa.Windows, g *shape.Geometry) (*Plan, bool) {
 // kernels on a Zen 4.
 func (p *Plan) edges(w isa.Windows, n int) bool {
 	var bases []int
-	p.each(n, func(q *Prog, s, _, _, _ int) {
+	p.Each(n, func(q *Prog, s, _, _, _ int) {
 		if q == nil {
 			bases = append(bases, s)
 		}

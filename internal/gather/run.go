@@ -1,35 +1,12 @@
 package gather
 
-import (
-	"fmt"
-
-	"github.com/blockshuffle/blockshuffle/internal/isa"
-	"github.com/blockshuffle/blockshuffle/internal/memo"
-	"github.com/blockshuffle/blockshuffle/internal/shape"
-)
-
-// A Kernel runs reps tiles of program p, srcRep and dstRep bytes apart:
-// src starts at the first tile's source base plus p.Origin, dst at its
-// output. It must check that the tiles stay inside the slices.
-type Kernel func(p *Prog, dst, src []byte, reps, srcRep, dstRep int)
-
-// Run performs the planned call on whole tensors dst and src with kernel k.
-func (pl *Plan) Run(k Kernel, dst, src []byte) {
-	pl.each(len(src), func(p *Prog, s, d, reps, srcRep int) {
-		if p == nil { // New gave every tile of a source of this length a program
-			panic(fmt.Sprintf("gather: no program for the tile at source byte %d of %d", s, len(src)))
-		}
-		k(p, dst[d:], src[s+p.Origin:], reps, srcRep, pl.Fwd.Tile)
-	})
-}
-
-// each calls f for every run of tiles of the call on a source of n bytes:
+// Each calls f for every run of tiles of the call on a source of n bytes:
 // reps tiles of program p, the first from source base s and output byte
 // d, the others srcRep and Tile bytes further on. Fwd runs the tiles
 // whose windows end inside the source, Bwd the rest where its windows
 // start inside it, and each tile left its edge program (Edges), or p is
 // nil if it has none.
-func (pl *Plan) each(n int, f func(p *Prog, s, d, reps, srcRep int)) {
+func (pl *Plan) Each(n int, f func(p *Prog, s, d, reps, srcRep int)) {
 	iterations, _ := pl.counts()
 	for o := range iterations {
 		sb, db := 0, 0
@@ -85,29 +62,4 @@ func (pl *Plan) edge(s int) *Prog {
 		}
 	}
 	return nil
-}
-
-// key is what a plan depends on.
-type key struct {
-	w       isa.Windows
-	op      shape.Op
-	order   shape.Order
-	layout  shape.Layout
-	b, elem int
-	depth   shape.Dims
-}
-
-var cache memo.Cache[key, *Plan]
-
-// Cached returns the plan of a validated, non-empty call for kernels of
-// windows w, building it on first use, or nil if the call has none. A
-// cached plan costs a map lookup and no allocation.
-func Cached(w isa.Windows, g *shape.Geometry) *Plan {
-	k := key{w, g.Op, g.Order, g.Layout, g.B, g.Elem, g.Depth}
-	return cache.Get(k, func() *Plan {
-		if p, ok := New(w, g); ok {
-			return p
-		}
-		return nil
-	})
 }

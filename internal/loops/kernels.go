@@ -9,9 +9,10 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/shape"
 )
 
-// Any are the row kernels for any element type, pointers included:
-// every element moves by ordinary Go assignment or copy, so the garbage
-// collector's write barriers run.
+// Any are the row loops for any element type, pointers included: every
+// element moves by ordinary Go assignment or copy, so the garbage
+// collector's write barriers run. Package generic runs them on typed
+// slices (engine.Execute).
 type Any[T any] struct{}
 
 // loop is one of the pure-Go row loops.
@@ -23,14 +24,17 @@ const (
 	unitLoop                  // elements of several units each, one at a time, any kind
 	zipLoop                   // Interleave
 	transposeLoop             // Transpose
-	wordLoop                  // Runs of exactly 4, 8 or 16 bytes, as whole words (wordKernels)
+	wordLoop                  // Runs of exactly 4, 8 or 16 bytes, as whole words
 )
 
-// pick chooses the loop of a call.
-func pick(kind engine.Kind, a *engine.Args) loop {
-	switch {
+// pick chooses the loop of a call whose elements are size bytes; words
+// says that they hold no pointers, so that runs may move as words.
+func pick(kind engine.Kind, a *engine.Args, size int, words bool) loop {
+	switch run := a.B * a.Cp * size; {
 	case kind == engine.Runs && a.Contiguous():
 		return copyAll
+	case kind == engine.Runs && words && (run == 4 || run == 8 || run == 16):
+		return wordLoop
 	case kind == engine.Runs: // runs are contiguous whatever the unit
 		return runLoop
 	case a.Unit != 1:
@@ -66,14 +70,13 @@ func (l loop) name(op shape.Op, a *engine.Args, size int) string {
 	return fmt.Sprintf("generic: %d-byte word runs", a.B*a.Cp*size)
 }
 
-// Run implements engine.Kernels; it serves every call.
-func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
-	l := pick(kind, &a)
-	if a.Report != nil {
-		a.Report(l.name(op, &a, int(unsafe.Sizeof(*new(T)))))
-		return true
-	}
-	d2s := op == shape.DepthToSpace
+// Run implements engine.RowLoops.
+func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a *engine.Args) {
+	run(pick(kind, a, a.Unit*int(unsafe.Sizeof(*new(T))), false), op == shape.DepthToSpace, space, depth, a)
+}
+
+// run runs loop l on a call's slices.
+func run[T any](l loop, d2s bool, space, depth []T, a *engine.Args) {
 	if l == copyAll {
 		n := a.Groups * a.GroupSpace
 		if d2s {
@@ -81,21 +84,22 @@ func (Any[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args
 		} else {
 			copy(depth[:n], space[:n])
 		}
-		return true
+		return
 	}
-	forGroups(space, depth, &a, func(space, depth []T) {
+	forGroups(space, depth, a, func(space, depth []T) {
 		switch l {
 		case runLoop:
-			runs(d2s, space, depth, &a)
+			runs(d2s, space, depth, a)
 		case unitLoop:
-			anyUnit(d2s, space, depth, &a)
+			anyUnit(d2s, space, depth, a)
 		case zipLoop:
-			zipRows(d2s, space, depth, &a)
+			zipRows(d2s, space, depth, a)
+		case transposeLoop:
+			transposeRows(d2s, space, depth, a)
 		default:
-			transposeRows(d2s, space, depth, &a)
+			wordRuns(d2s, engine.Bytes(space), engine.Bytes(depth), a, int(unsafe.Sizeof(*new(T))))
 		}
 	})
-	return true
 }
 
 // forGroups calls rows once per group, with the slices starting at the group.
@@ -128,25 +132,44 @@ func anyUnit[T any](d2s bool, space, depth []T, a *engine.Args) {
 	}
 }
 
-// wordKernels are the kernels of the generic tier for pointer-free
-// elements of the fixed widths: Any, plus short runs moved as whole
-// words.
-type wordKernels[T engine.Word] struct{}
+// kernels are the generic tier's kernels: the loops on pointer-free
+// elements of 1, 2, 4, 8 or 16 bytes, and on bytes for elements of other
+// sizes (a.Unit bytes each).
+type kernels struct{}
 
-// Run implements engine.Kernels; it serves every call.
-func (wordKernels[T]) Run(op shape.Op, kind engine.Kind, space, depth []T, a engine.Args) bool {
-	size := int(unsafe.Sizeof(*new(T)))
-	if run := a.B * a.Cp * a.Unit * size; kind != engine.Runs || a.Contiguous() || run != 4 && run != 8 && run != 16 {
-		return Any[T]{}.Run(op, kind, space, depth, a)
+// Row implements engine.Kernels: a loop serves every row call.
+func (kernels) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	return &call{l: pick(kind, a, a.Unit*w, true), op: op, a: *a, w: w, space: space, depth: depth}
+}
+
+// Short implements engine.Kernels: the loops have no one-pass plans.
+func (kernels) Short(*shape.Geometry) (fmt.Stringer, []engine.Call) { return nil, nil }
+
+// A call is a loop's row call: its arguments count units of w bytes.
+type call struct {
+	l            loop
+	op           shape.Op
+	a            engine.Args
+	w            int
+	space, depth engine.Span
+}
+
+func (c *call) Kernel() string { return c.l.name(c.op, &c.a, c.a.Unit*c.w) }
+
+func (c *call) Run(space, depth []byte) {
+	s, d, d2s := c.space.In(space, depth), c.depth.In(space, depth), c.op == shape.DepthToSpace
+	switch c.w {
+	case 1:
+		run(c.l, d2s, s, d, &c.a)
+	case 2:
+		run(c.l, d2s, engine.Cast[uint16](s), engine.Cast[uint16](d), &c.a)
+	case 4:
+		run(c.l, d2s, engine.Cast[uint32](s), engine.Cast[uint32](d), &c.a)
+	case 8:
+		run(c.l, d2s, engine.Cast[uint64](s), engine.Cast[uint64](d), &c.a)
+	default:
+		run(c.l, d2s, engine.Cast[[2]uint64](s), engine.Cast[[2]uint64](d), &c.a)
 	}
-	if a.Report != nil {
-		a.Report(wordLoop.name(op, &a, size))
-		return true
-	}
-	forGroups(space, depth, &a, func(space, depth []T) {
-		wordRuns(op == shape.DepthToSpace, engine.Bytes(space), engine.Bytes(depth), &a, size)
-	})
-	return true
 }
 
 var le = binary.LittleEndian

@@ -12,16 +12,7 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// Tier is the generic tier: word kernels for the fixed widths, and the
-// unit-by-unit kernels for every other element size.
-var Tier = &engine.Impl{
-	Tier:  isa.Generic,
-	W1:    wordKernels[uint8]{},
-	W2:    wordKernels[uint16]{},
-	W4:    wordKernels[uint32]{},
-	W8:    wordKernels[uint64]{},
-	W16:   wordKernels[[2]uint64]{},
-	Units: Any[byte]{},
-}
+// Tier is the generic tier.
+var Tier = &engine.Tier{Name: isa.Generic, Kernels: kernels{}}
 
 func init() { engine.Register(Tier) }

@@ -1,55 +1,74 @@
 // Package memo caches what the runtime plans once per shape (prepared
-// calls, gather and stacked-row plans), so that a call with a shape seen
-// before costs a lookup and no allocation.
+// calls), so that a call with a shape seen before costs a lookup and no
+// allocation.
 package memo
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync"
 
-// maxEntries bounds a cache; when it is full it starts again empty.
-const maxEntries = 256
+// MaxEntries bounds a cache: when it is full, putting a new key evicts the
+// oldest one of its shard. A prepared call is a few hundred bytes, more
+// for a large tensor cut into pieces for goroutines (about 40 bytes per
+// 256 KiB of tensor).
+const MaxEntries = 1024
 
-// A Cache maps keys to values built on first use. Readers never lock: the
-// map is copied on every write, which only a shape not seen before makes.
+const shards = 16
+
+// A Cache maps keys to values, at most MaxEntries of them. Readers take a
+// read lock of one of its shards, chosen by a hash of the key that the
+// caller computes, as for Recent.
 type Cache[K comparable, V any] struct {
-	m  atomic.Pointer[map[K]V] // nil until the first entry
-	mu sync.Mutex              // serializes writers
+	shards [shards]shard[K, V]
 }
 
-// Get returns the value of k, building it with build on first use.
-func (c *Cache[K, V]) Get(k K, build func() V) V {
-	if v, ok := c.Lookup(k); ok {
-		return v
-	}
-	v := build()
-	c.Put(k, v)
-	return v
+type shard[K comparable, V any] struct {
+	mu   sync.RWMutex
+	m    map[K]V
+	keys []K // in the order they were put: the ring of evictions
+	next int // the oldest key, once keys is full
 }
 
-// Lookup returns the value of k, if it has one.
-func (c *Cache[K, V]) Lookup(k K) (v V, ok bool) {
-	if m := c.m.Load(); m != nil {
-		v, ok = (*m)[k]
-	}
+// shard is the shard of a key of hash h: high bits, which Recent's slots
+// do not use.
+func (c *Cache[K, V]) shard(h uint64) *shard[K, V] { return &c.shards[h>>40%shards] }
+
+// Lookup returns the value of k, whose hash is h, if it has one.
+func (c *Cache[K, V]) Lookup(h uint64, k K) (v V, ok bool) {
+	s := c.shard(h)
+	s.mu.RLock()
+	v, ok = s.m[k]
+	s.mu.RUnlock()
 	return v, ok
 }
 
-// Put makes v the value of k.
-func (c *Cache[K, V]) Put(k K, v V) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	var old map[K]V
-	if m := c.m.Load(); m != nil {
-		old = *m
+// Put makes v the value of k, whose hash is h, evicting the shard's oldest
+// key if it is full.
+func (c *Cache[K, V]) Put(h uint64, k K, v V) {
+	s := c.shard(h)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = make(map[K]V)
 	}
-	next := make(map[K]V, len(old)+1)
-	if len(old) < maxEntries {
-		for k, v := range old {
-			next[k] = v
-		}
+	if _, ok := s.m[k]; ok {
+		s.m[k] = v
+		return
 	}
-	next[k] = v
-	c.m.Store(&next)
+	if len(s.keys) < MaxEntries/shards {
+		s.keys = append(s.keys, k)
+	} else {
+		delete(s.m, s.keys[s.next])
+		s.keys[s.next] = k
+		s.next = (s.next + 1) % len(s.keys)
+	}
+	s.m[k] = v
+}
+
+// Clear removes every entry.
+func (c *Cache[K, V]) Clear() {
+	for i := range c.shards {
+		s := &c.shards[i]
+		s.mu.Lock()
+		s.m, s.keys, s.next = nil, nil, 0
+		s.mu.Unlock()
+	}
 }

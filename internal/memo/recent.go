@@ -23,3 +23,10 @@ func (c *Recent[V]) Get(h uint64) *V { return c.slots[h%RecentSlots].Load() }
 
 // Put makes v the value of hash h.
 func (c *Recent[V]) Put(h uint64, v *V) { c.slots[h%RecentSlots].Store(v) }
+
+// Clear empties every slot.
+func (c *Recent[V]) Clear() {
+	for i := range c.slots {
+		c.slots[i].Store(nil)
+	}
+}

@@ -9,95 +9,75 @@ import (
 	"strings"
 	"unsafe"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/stack"
 )
 
 // The kernels trust their arguments: a wrong stride makes them read or
-// write outside the tensors. So every call goes through the Run methods
-// below, which compute from the arguments the last byte the kernel may
-// touch on each side and panic, before any assembly runs, if it lies
-// outside the slice the pointer comes from. A panic here is a bug in the
-// module (the plans only make calls inside the tensors), never the
-// caller's: the public functions validate their input and return errors.
-// The check costs a few multiplications per kernel call, and a call moves
-// whole rows. A call with a Binder (engine.Binder) hands it, once checked,
-// the call bound to its arguments, which later calls of tensors of the same
-// sizes repeat without a check: their slices' lengths are the checked
-// ones, and Go's bounds checks hold them to that.
+// write outside the tensors. So every kernel call is made by the Call
+// methods below, which compute from the arguments the last byte the kernel
+// may touch on each side and panic, before any assembly runs, if it lies
+// outside the span its pointer comes from; a prepared call then runs only
+// on tensors of the sizes it was planned for, and Span.In holds each run
+// to those spans. A panic here is a bug in the module (the plans only make
+// calls inside the tensors), never the caller's: the public functions
+// validate their input and return errors.
 
-// Run calls a lane kernel for b lanes addressed with split (see Table)
-// after checking the call; with a.Report set it names the kernel instead.
-func (f LaneFunc) Run(a *LaneArgs, b, split int) {
-	if dryRun(f, a.Report) {
-		return
-	}
+// Call returns the call of a lane kernel for b lanes addressed with split
+// (see Table), after checking it.
+func (f LaneFunc) Call(a LaneArgs, b, split int) *LaneCall {
 	lane, ok := furthestLane(b, split, a.Lane, a.LaneI)
 	ok = ok && a.N >= 0 && a.N <= math.MaxInt/MaxBlock && lane <= math.MaxInt-a.N
 	space, ok1 := reach(a.N*b, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
 	depth, ok2 := reach(lane+a.N, a.Rows, a.DepthStride, a.Groups, a.GroupDepth)
-	if !ok || !ok1 || !ok2 || space > len(a.Space) || depth > len(a.Depth) {
-		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
+	if !ok || !ok1 || !ok2 || space > a.Space.Len || depth > a.Depth.Len {
+		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
-	f.bind(a)
-	f.call(a)
+	return &LaneCall{f, a}
 }
 
-// Run calls a kernel of any block size after checking the call; with
-// a.Report set it names the kernel instead.
-func (f AnyBFunc) Run(a *AnyBArgs) {
-	if dryRun(f, a.Report) {
-		return
-	}
+// Call returns the call of a kernel of any block size, after checking it.
+func (f AnyBFunc) Call(a AnyBArgs) *AnyBCall {
 	ok := a.B >= 1 && a.N >= 0 && a.N <= math.MaxInt/a.B
 	lanes, ok1 := around(a.N, a.B, a.Lane)
 	space, ok2 := reach(a.N*a.B, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
 	depth, ok3 := reach(lanes, a.Rows, a.DepthStride, a.Groups, a.GroupDepth)
-	if !ok || !ok1 || !ok2 || !ok3 || space > len(a.Space) || depth > len(a.Depth) {
-		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
+	if !ok || !ok1 || !ok2 || !ok3 || space > a.Space.Len || depth > a.Depth.Len {
+		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
-	f.bind(a)
-	f.call(a)
+	return &AnyBCall{f, a}
 }
 
-// Run calls a run copier after checking the call; with a.Report set it
-// names the kernel instead.
-func (f CopyFunc) Run(a *CopyArgs) {
-	if dryRun(f, a.Report) {
-		return
+// Call returns the call of a run copier, after checking it.
+func (f CopyFunc) Call(a CopyArgs) *CopyCall {
+	if dst, src, _, ok := copyReach(&a); !ok {
+		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
 	}
-	if dst, src, _, ok := copyReach(a); !ok {
-		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
-	}
-	f.bind(a)
-	f.call(a)
+	return &CopyCall{f, a}
 }
 
 // copyReach is how many bytes into dst and src a run copier's call
 // reaches, and how many of dst each row's runs span; ok is false for
-// arguments no copier takes, or a reach past a slice's end.
+// arguments no copier takes, or a reach past a span's end.
 func copyReach(a *CopyArgs) (dst, src, dstRow int, ok bool) {
 	dstRow, ok1 := around(a.E, a.W, a.DstX)
 	srcRow, ok2 := around(a.E, a.W, a.SrcX)
 	dst, ok3 := reach(dstRow, a.Rows, a.DstRow, a.Groups, a.DstGroup)
 	src, ok4 := reach(srcRow, a.Rows, a.SrcRow, a.Groups, a.SrcGroup)
-	return dst, src, dstRow, a.E >= 16 && ok1 && ok2 && ok3 && ok4 && dst <= len(a.Dst) && src <= len(a.Src)
+	return dst, src, dstRow, a.E >= 16 && ok1 && ok2 && ok3 && ok4 && dst <= a.Dst.Len && src <= a.Src.Len
 }
 
-// Run calls a streaming run copier after checking the call, which must
-// also suit it: runs of 32 bytes or more, that tile each group's block of
-// dst (dstX = e, dstRow = w*e), the only bytes of dst it writes. With
-// a.Report set it names the kernel instead.
-func (f StreamFunc) Run(a *StreamArgs) {
-	if dryRun(f, a.Report) {
-		return
-	}
-	dst, src, dstRow, ok := copyReach((*CopyArgs)(a))
+// Call returns the call of a streaming run copier, after checking it,
+// which must also suit it: runs of 32 bytes or more, that tile each
+// group's block of dst (dstX = e, dstRow = w*e), the only bytes of dst it
+// writes.
+func (f StreamFunc) Call(a StreamArgs) *StreamCall {
+	dst, src, dstRow, ok := copyReach((*CopyArgs)(&a))
 	if !ok || a.E < 32 || a.E%4 != 0 || a.DstX != a.E || dstRow != a.DstRow {
-		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), *a))
+		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
 	}
-	f.bind(a)
-	f.call(a)
+	return &StreamCall{f, a}
 }
 
 // A GatherProg is a gather program the kernels may run without reading
@@ -140,57 +120,44 @@ func NewGatherProg(offs []int32, idx []byte, steps, groups int, w isa.Windows) *
 	return p
 }
 
-// Run calls a gather kernel with program p, whose offsets, index vectors
-// and steps replace a's, after checking the call against p's reach. With
-// a.Report set it names the kernel instead.
-func (f GatherFunc) Run(a *GatherArgs, p *GatherProg) {
-	if dryRun(f, a.Report) {
-		return
-	}
-	a.Offs = unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.offs))), 4*len(p.offs))
-	a.Idx, a.Steps = p.idx, p.steps
+// Call returns the call of a gather kernel with program p, whose offsets,
+// index vectors and steps replace a's, after checking it against p's
+// reach.
+func (f GatherFunc) Call(a GatherArgs, p *GatherProg) *GatherCall {
+	a.Offs = engine.OwnSpan(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.offs))), 4*len(p.offs)))
+	a.Idx, a.Steps = engine.OwnSpan(p.idx), p.steps
 	dst, ok1 := around(p.dstEnd, a.Reps, a.DstRep)
 	src, ok2 := around(p.srcEnd, a.Reps, a.SrcRep)
-	if !p.ok || !ok1 || !ok2 || dst > len(a.Dst) || src > len(a.Src) {
+	if !p.ok || !ok1 || !ok2 || dst > a.Dst.Len || src > a.Src.Len {
 		bad := 0 // an offset below zero, or offsets or index vectors too few
 		if !p.ok {
 			bad = 1
 		}
-		panic(outside(name(f), dst, src, len(a.Dst), len(a.Src), struct{ Steps, Groups, BadProg, Reps, SrcRep, DstRep int }{
+		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, struct{ Steps, Groups, BadProg, Reps, SrcRep, DstRep int }{
 			p.steps, p.groups, bad, a.Reps, a.SrcRep, a.DstRep}))
 	}
-	f.bind(a)
-	f.call(a)
+	return &GatherCall{f, a}
 }
 
-// Run calls a stacked-row kernel after checking the call against the
-// masks its table holds (stack.Reach). With a.Report set it names the
-// kernel instead.
-func (f StackFunc) Run(a *StackArgs) {
-	if dryRun(f, a.Report) {
-		return
+// Call returns the call of a stacked-row kernel, after checking it against
+// the masks its table holds (stack.Reach).
+func (f StackFunc) Call(a StackArgs) *StackCall {
+	depth, space, ok := stack.Reach(a.Tab.Own, a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
+	if !ok || depth > a.Depth.Len || space > a.Space.Len {
+		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
-	depth, space, ok := stack.Reach(a.Tab, a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
-	if !ok || depth > len(a.Depth) || space > len(a.Space) {
-		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
-	}
-	f.bind(a)
-	f.call(a)
+	return &StackCall{f, a}
 }
 
-// Run calls a row-unit kernel of w-byte elements after checking that the
-// call, the slop past its rows included (stack.RowsReach), stays inside
-// its slices. With a.Report set it names the kernel instead.
-func (f UnitFunc) Run(a *UnitArgs, w int) {
-	if dryRun(f, a.Report) {
-		return
-	}
+// Call returns the call of a row-unit kernel of w-byte elements, after
+// checking that the call, the slop past its rows included
+// (stack.RowsReach), stays inside its spans.
+func (f UnitFunc) Call(a UnitArgs, w int) *UnitCall {
 	depth, space, ok := stack.RowsReach(a.N, w, a.Units, a.Plane, a.Groups, a.Group)
-	if !ok || depth > len(a.Depth) || space > len(a.Space) {
-		panic(outside(name(f), space, depth, len(a.Space), len(a.Depth), *a))
+	if !ok || depth > a.Depth.Len || space > a.Space.Len {
+		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
 	}
-	f.bind(a)
-	f.call(a)
+	return &UnitCall{f, a}
 }
 
 // reach is how many bytes from its start an access reaches on one side: n,
@@ -233,15 +200,6 @@ var lastLane = func() (t [MaxBlock + 1][MaxBlock + 1][2]int) {
 	return t
 }()
 
-// dryRun reports the name of kernel f if report is set, and says so.
-func dryRun(f any, report func(kernel string)) bool {
-	if report == nil {
-		return false
-	}
-	report(name(f))
-	return true
-}
-
 // around is how many bytes from its start a kernel's access reaches on one
 // side once a loop of count iterations, stride bytes apart, goes around
 // what reaches n bytes: n + (count-1)*stride. ok is false if count is
@@ -253,9 +211,9 @@ func around(n, count, stride int) (int, bool) {
 	return int(sum), hi|carry == 0 && sum <= math.MaxInt && n|(count-1)|stride >= 0
 }
 
-// outside is the message of a call that would reach outside its slices.
+// outside is the message of a call that would reach outside its spans.
 func outside(kernel string, n0, n1, len0, len1 int, args any) string {
-	return fmt.Sprintf("simd: %s would reach %d and %d bytes into slices of %d and %d bytes: %s", kernel, n0, n1, len0, len1, ints(args))
+	return fmt.Sprintf("simd: %s would reach %d and %d bytes into spans of %d and %d bytes: %s", kernel, n0, n1, len0, len1, ints(args))
 }
 
 // ints lists the int fields of an Args struct, name=value: the call's

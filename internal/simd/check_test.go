@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	_ "github.com/blockshuffle/blockshuffle/kernels" // registers the tables
@@ -15,7 +16,7 @@ import (
 func tables(t *testing.T) map[string]*simd.Table {
 	out := map[string]*simd.Table{}
 	for _, i := range isa.All {
-		if tb := simd.Lookup(i.Name); tb != nil && i.Supported() {
+		if tb := simd.TableOf(i.Name); tb != nil && i.Supported() {
 			out[i.Name] = tb
 		}
 	}
@@ -55,27 +56,27 @@ func TestOutsideSlicesPanics(t *testing.T) {
 		src := bytes.Repeat([]byte{0xEE}, 128)
 		mustPanic(t, name+" copyRuns", v.b[:], func() {
 			// 96-byte runs into a 64-byte slice, as in the report that led here.
-			tb.CopyRuns.Run(&simd.CopyArgs{Dst: v.a[:], Src: src, E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
+			tb.CopyRuns.Once(v.a[:], src, simd.CopyArgs{E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
 		})
-		k := tb.Zip[2][1]
-		if k.F == nil {
-			k = tb.Base.Zip[2][1]
+		k := tb.Lanes[0] // zip2x1, or the lowest zip a table with a base has
+		if k.B != 2 || k.W != 1 {
+			k = tb.Base.Lanes[0]
 		}
 		mustPanic(t, name+" zip2x1 space", v.b[:], func() {
 			// Two 64-byte lanes interleave into 128 bytes: twice the slice.
-			k.F.Run(&simd.LaneArgs{Space: v.a[:], Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+			k.F.Once(v.a[:], src, simd.LaneArgs{N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
 		})
 		mustPanic(t, name+" zip2x1 depth", v.b[:], func() {
-			k.F.Run(&simd.LaneArgs{Space: make([]byte, 256), Depth: v.a[:], N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+			k.F.Once(make([]byte, 256), v.a[:], simd.LaneArgs{N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
 		})
 		mustPanic(t, name+" zip2x1 rows", v.b[:], func() {
-			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 3, DepthStride: 32, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
+			k.F.Once(make([]byte, 4096), v.a[:], simd.LaneArgs{N: 16, Rows: 3, DepthStride: 32, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
 		})
 		mustPanic(t, name+" zip2x1 overflowing stride", v.b[:], func() {
-			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 1, Lane: math.MaxInt, LaneI: 32, Groups: 1}, 2, 2)
+			k.F.Once(make([]byte, 4096), v.a[:], simd.LaneArgs{N: 16, Rows: 1, Lane: math.MaxInt, LaneI: 32, Groups: 1}, 2, 2)
 		})
 		mustPanic(t, name+" zip2x1 negative stride", v.b[:], func() {
-			k.F.Run(&simd.LaneArgs{Space: make([]byte, 4096), Depth: v.a[:], N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
+			k.F.Once(make([]byte, 4096), v.a[:], simd.LaneArgs{N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
 		})
 		if g := tb.Gather[1]; g != nil {
 			w := isa.Lookup(name).Windows
@@ -85,33 +86,32 @@ func TestOutsideSlicesPanics(t *testing.T) {
 				// Windows of 32 bytes at 0 and 33: the source has 64.
 				o := append([]int32{}, offs...)
 				o[len(o)-1] = 33
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src[:64], Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
+				g.Once(v.a[:], src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
 			})
 			mustPanic(t, name+" gather negative offset", v.b[:], func() {
 				o := append([]int32{}, offs...)
 				o[1] = -1
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
+				g.Once(v.a[:], src, simd.GatherArgs{Reps: 1}, simd.NewGatherProg(o, idx, 1, 1, w))
 			})
 			mustPanic(t, name+" gather reps", v.b[:], func() {
 				// The second tile's vector lands 64 bytes on: past dst.
-				g.Run(&simd.GatherArgs{Dst: v.a[:], Src: src, Reps: 2, DstRep: 64}, simd.NewGatherProg(offs, idx, 1, 1, w))
+				g.Once(v.a[:], src, simd.GatherArgs{Reps: 2, DstRep: 64}, simd.NewGatherProg(offs, idx, 1, 1, w))
 			})
-			g.Run(&simd.GatherArgs{Dst: make([]byte, 64), Src: src[:64], Reps: 1}, simd.NewGatherProg(offs, idx, 1, 1, w))
+			g.Once(make([]byte, 64), src[:64], simd.GatherArgs{Reps: 1}, simd.NewGatherProg(offs, idx, 1, 1, w))
 		}
 		// The same calls inside their slices run.
-		k.F.Run(&simd.LaneArgs{Space: make([]byte, 128), Depth: src, N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
-		tb.CopyRuns.Run(&simd.CopyArgs{Dst: make([]byte, 96), Src: src, E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
+		k.F.Once(make([]byte, 128), src, simd.LaneArgs{N: 64, Rows: 1, Lane: 64, LaneI: 128, Groups: 1}, 2, 2)
+		tb.CopyRuns.Once(make([]byte, 96), src, simd.CopyArgs{E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
 	}
 }
 
-// TestDryRunNamesTheKernel: with Report set, a call names its kernel and
-// touches nothing, so that it may be made without buffers.
-func TestDryRunNamesTheKernel(t *testing.T) {
+// TestCallNamesTheKernel: a planned call names its kernel, as Describe
+// reports it.
+func TestCallNamesTheKernel(t *testing.T) {
 	for name, tb := range tables(t) {
-		var got string
-		tb.CopyRuns.Run(&simd.CopyArgs{E: 1 << 20, W: 9, Rows: 9, Groups: 9, Report: func(k string) { got = k }})
-		if got != "copyRuns"+name {
-			t.Errorf("%s: a dry run of CopyRuns named %q", name, got)
+		c := tb.CopyRuns.Call(simd.CopyArgs{Dst: engine.SpaceSpan(96), Src: engine.DepthSpan(96), E: 96, W: 1, DstX: 96, SrcX: 96, Rows: 1, Groups: 1})
+		if got := c.Kernel(); got != "copyRuns"+name {
+			t.Errorf("%s: the call of CopyRuns names %q", name, got)
 		}
 	}
 }

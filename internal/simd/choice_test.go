@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/blockshuffle/blockshuffle/internal/engine"
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 	"github.com/blockshuffle/blockshuffle/internal/simd"
 	_ "github.com/blockshuffle/blockshuffle/kernels"
@@ -16,41 +17,50 @@ import (
 func BenchmarkLaneKernels(b *testing.B) {
 	for i := range isa.All {
 		d := &isa.All[i]
-		t := simd.Lookup(d.Name)
+		t := simd.TableOf(d.Name)
 		if t == nil || t.Base == nil || !d.Supported() {
 			continue
 		}
-		for _, kind := range []string{"zip", "unzip"} {
-			for blk := 2; blk <= simd.MaxBlock; blk++ {
-				for _, w := range []int{1, 2, 4, 8} {
-					for _, n := range []int{256, 4096} {
-						for _, s := range []*simd.Table{t, t.Base} {
-							k := s.Zip[blk][w]
-							if kind == "unzip" {
-								k = s.Unzip[blk][w]
-							}
-							if k.F == nil || n < k.MinN {
-								continue
-							}
-							role := "own"
-							if s != t {
-								role = "base"
-							}
-							name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%s", d.Name, kind, blk, w, n, role)
-							rows := max(1, 32<<10/(n*blk))
-							space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
-							a := simd.LaneArgs{Space: space, Depth: depth, N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
-								Lane: rows * n, LaneI: s.Split[blk] * rows * n, Groups: 1}
-							b.Run(name, func(b *testing.B) {
-								b.SetBytes(int64(len(space)))
-								for b.Loop() {
-									k.F.Run(&a, blk, s.Split[blk])
-								}
-							})
-						}
+		for _, k := range t.Lanes {
+			if k.Cp > 0 || k.NT || k.W > 8 || k.W&(k.W-1) != 0 {
+				continue
+			}
+			blk, w := int(k.B), int(k.W)
+			kind := map[bool]string{false: "zip", true: "unzip"}[k.Unzip]
+			for _, n := range []int{256, 4096} {
+				for _, s := range []*simd.Table{t, t.Base} {
+					l := find(s, k.Unzip, blk, w)
+					if l.F == nil || n < int(l.MinN) {
+						continue
 					}
+					role := "own"
+					if s != t {
+						role = "base"
+					}
+					name := fmt.Sprintf("%s/%s/b%d/w%d/n%d/%s", d.Name, kind, blk, w, n, role)
+					rows := max(1, 32<<10/(n*blk))
+					space, depth := make([]byte, rows*n*blk), make([]byte, rows*n*blk)
+					c := l.F.Call(simd.LaneArgs{Space: engine.SpaceSpan(len(space)), Depth: engine.DepthSpan(len(depth)),
+						N: n, Rows: rows, SpaceStride: n * blk, DepthStride: n,
+						Lane: rows * n, LaneI: s.Split[blk] * rows * n, Groups: 1}, blk, s.Split[blk])
+					b.Run(name, func(b *testing.B) {
+						b.SetBytes(int64(len(space)))
+						for b.Loop() {
+							c.Run(space, depth)
+						}
+					})
 				}
 			}
 		}
 	}
+}
+
+// find returns the table's zip or unzip of b lanes of w-byte elements.
+func find(t *simd.Table, unzip bool, b, w int) simd.LaneKernel {
+	for _, k := range t.Lanes {
+		if k.Unzip == unzip && int(k.B) == b && int(k.W) == w && k.Cp == 0 && !k.NT {
+			return k
+		}
+	}
+	return simd.LaneKernel{}
 }

@@ -30,30 +30,39 @@ func TestFurthestLane(t *testing.T) {
 	}
 }
 
-// TestChosen checks that the table calls use leaves to the base exactly the
-// zips isa.BaseZip names on this CPU, and that Lookup keeps every kernel.
+// TestChosen checks that the lane kernels calls use leave to the base
+// exactly the zips isa.BaseZip names on this CPU, raise the shortest lane
+// of unzips as isa.BaseUnzipBelow says, and that Lanes keeps every kernel.
 func TestChosen(t *testing.T) {
 	f := LaneFunc(func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int) {
 	})
-	own, base := &Table{}, &Table{}
-	for b := range own.Zip {
-		for w := range own.Zip[b] {
-			own.Zip[b][w], own.Unzip[b][w] = LaneKernel{F: f}, LaneKernel{F: f}
-		}
-	}
-	if chosen(own) != own {
-		t.Fatal("a table without a base was copied")
-	}
-	own.Base = base
-	c := chosen(own)
-	for b := range own.Zip {
-		for w := range own.Zip[b] {
-			if kept := c.Zip[b][w].F != nil; kept == isa.BaseZip(b, w) {
-				t.Errorf("zip b=%d w=%d: kept %v, isa.BaseZip %v", b, w, kept, isa.BaseZip(b, w))
-			}
-			if c.Unzip[b][w].F == nil || own.Zip[b][w].F == nil {
-				t.Errorf("b=%d w=%d: an unzip was dropped, or the registered table lost a zip", b, w)
+	own := &Table{}
+	for _, unzip := range []bool{false, true} {
+		for b := 2; b <= MaxBlock; b++ {
+			for w := 1; w <= MaxWidth; w++ {
+				own.Lanes = append(own.Lanes, LaneKernel{F: f, B: uint8(b), W: uint8(w), Unzip: unzip, MinN: 4})
 			}
 		}
+	}
+	for _, base := range []*Table{nil, {}} {
+		own.Base = base
+		for b := 2; b <= MaxBlock; b++ {
+			for w := 1; w <= MaxWidth; w++ {
+				zip, unzip := own.lane(laneKey{b: b, w: w}), own.lane(laneKey{unzip: true, b: b, w: w})
+				if kept := zip.F != nil; kept == (base != nil && isa.BaseZip(b, w)) {
+					t.Errorf("base %v, zip b=%d w=%d: kept %v, isa.BaseZip %v", base != nil, b, w, kept, isa.BaseZip(b, w))
+				}
+				want := 4
+				if base != nil {
+					want = max(4, isa.BaseUnzipBelow(b, w))
+				}
+				if unzip.F == nil || int(unzip.MinN) != want {
+					t.Errorf("base %v, unzip b=%d w=%d: %v, shortest lane %d, want %d", base != nil, b, w, unzip.F != nil, unzip.MinN, want)
+				}
+			}
+		}
+	}
+	if len(own.Lanes) != 2*(MaxBlock-1)*MaxWidth {
+		t.Errorf("the table lost kernels: %d left", len(own.Lanes))
 	}
 }

@@ -2,11 +2,7 @@
 
 package simd
 
-import (
-	"unsafe"
-
-	"github.com/blockshuffle/blockshuffle/internal/engine"
-)
+import "github.com/blockshuffle/blockshuffle/internal/engine"
 
 // The limits of the kernel table.
 const (
@@ -21,251 +17,160 @@ const (
 // LaneFunc is the signature of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups.
 type LaneFunc func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// LaneArgs are the arguments of a LaneFunc, with the slices its pointers point into.
+// LaneArgs are the arguments of a LaneFunc, its slices as spans of a call's tensors.
 type LaneArgs struct {
-	Space, Depth                                                                   []byte
+	Space, Depth                                                                   engine.Span
 	N, Rows, SpaceStride, DepthStride, Lane, LaneI, Groups, GroupSpace, GroupDepth int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f LaneFunc) call(a *LaneArgs) {
-	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Rows, a.SpaceStride, a.DepthStride, a.Lane, a.LaneI, a.Groups, a.GroupSpace, a.GroupDepth)
+// A LaneCall is a call of a LaneFunc, checked when LaneFunc.Call made it.
+type LaneCall struct {
+	F LaneFunc
+	LaneArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f LaneFunc) bind(a *LaneArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
-	args.Space, args.Depth, args.Bind = nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Rows, args.SpaceStride, args.DepthStride, args.Lane, args.LaneI, args.Groups, args.GroupSpace, args.GroupDepth)
-	})
+// Run makes the call on the tensors of a call.
+func (c *LaneCall) Run(space, depth []byte) {
+	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.LaneI, c.Groups, c.GroupSpace, c.GroupDepth)
 }
+
+// Kernel names the kernel.
+func (c *LaneCall) Kernel() string { return name(c.F) }
 
 // AnyBFunc is the signature of the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart.
 type AnyBFunc func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 
-// AnyBArgs are the arguments of an AnyBFunc, with the slices its pointers point into.
+// AnyBArgs are the arguments of an AnyBFunc, its slices as spans of a call's tensors.
 type AnyBArgs struct {
-	Space, Depth                                                               []byte
+	Space, Depth                                                               engine.Span
 	N, Rows, SpaceStride, DepthStride, Lane, Groups, GroupSpace, GroupDepth, B int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f AnyBFunc) call(a *AnyBArgs) {
-	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Rows, a.SpaceStride, a.DepthStride, a.Lane, a.Groups, a.GroupSpace, a.GroupDepth, a.B)
+// An AnyBCall is a call of an AnyBFunc, checked when AnyBFunc.Call made it.
+type AnyBCall struct {
+	F AnyBFunc
+	AnyBArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f AnyBFunc) bind(a *AnyBArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
-	args.Space, args.Depth, args.Bind = nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Rows, args.SpaceStride, args.DepthStride, args.Lane, args.Groups, args.GroupSpace, args.GroupDepth, args.B)
-	})
+// Run makes the call on the tensors of a call.
+func (c *AnyBCall) Run(space, depth []byte) {
+	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.Groups, c.GroupSpace, c.GroupDepth, c.B)
 }
+
+// Kernel names the kernel.
+func (c *AnyBCall) Kernel() string { return name(c.F) }
 
 // CopyFunc is the signature of the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 type CopyFunc func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
 
-// CopyArgs are the arguments of a CopyFunc, with the slices its pointers point into.
+// CopyArgs are the arguments of a CopyFunc, its slices as spans of a call's tensors.
 type CopyArgs struct {
-	Dst, Src                                                           []byte
+	Dst, Src                                                           engine.Span
 	E, W, DstX, SrcX, Rows, DstRow, SrcRow, Groups, DstGroup, SrcGroup int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f CopyFunc) call(a *CopyArgs) {
-	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+// A CopyCall is a call of a CopyFunc, checked when CopyFunc.Call made it.
+type CopyCall struct {
+	F CopyFunc
+	CopyArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f CopyFunc) bind(a *CopyArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
-	args.Dst, args.Src, args.Bind = nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), args.E, args.W, args.DstX, args.SrcX, args.Rows, args.DstRow, args.SrcRow, args.Groups, args.DstGroup, args.SrcGroup)
-	})
+// Run makes the call on the tensors of a call.
+func (c *CopyCall) Run(space, depth []byte) {
+	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup)
 }
+
+// Kernel names the kernel.
+func (c *CopyCall) Kernel() string { return name(c.F) }
 
 // StreamFunc is the signature of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores.
 type StreamFunc func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
 
-// StreamArgs are the arguments of a StreamFunc, with the slices its pointers point into.
+// StreamArgs are the arguments of a StreamFunc, its slices as spans of a call's tensors.
 type StreamArgs struct {
-	Dst, Src                                                           []byte
+	Dst, Src                                                           engine.Span
 	E, W, DstX, SrcX, Rows, DstRow, SrcRow, Groups, DstGroup, SrcGroup int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f StreamFunc) call(a *StreamArgs) {
-	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), a.E, a.W, a.DstX, a.SrcX, a.Rows, a.DstRow, a.SrcRow, a.Groups, a.DstGroup, a.SrcGroup)
+// A StreamCall is a call of a StreamFunc, checked when StreamFunc.Call made it.
+type StreamCall struct {
+	F StreamFunc
+	StreamArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f StreamFunc) bind(a *StreamArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refDst, refSrc := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src)
-	args.Dst, args.Src, args.Bind = nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), args.E, args.W, args.DstX, args.SrcX, args.Rows, args.DstRow, args.SrcRow, args.Groups, args.DstGroup, args.SrcGroup)
-	})
+// Run makes the call on the tensors of a call.
+func (c *StreamCall) Run(space, depth []byte) {
+	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup)
 }
+
+// Kernel names the kernel.
+func (c *StreamCall) Kernel() string { return name(c.F) }
 
 // GatherFunc is the signature of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather).
 type GatherFunc func(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int)
 
-// GatherArgs are the arguments of a GatherFunc, with the slices its pointers point into.
+// GatherArgs are the arguments of a GatherFunc, its slices as spans of a call's tensors.
 type GatherArgs struct {
-	Dst, Src, Offs, Idx         []byte
+	Dst, Src, Offs, Idx         engine.Span
 	Steps, Reps, SrcRep, DstRep int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f GatherFunc) call(a *GatherArgs) {
-	f(unsafe.SliceData(a.Dst), unsafe.SliceData(a.Src), unsafe.SliceData(a.Offs), unsafe.SliceData(a.Idx), a.Steps, a.Reps, a.SrcRep, a.DstRep)
+// A GatherCall is a call of a GatherFunc, checked when GatherFunc.Call made it.
+type GatherCall struct {
+	F GatherFunc
+	GatherArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f GatherFunc) bind(a *GatherArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refDst, refSrc, refOffs, refIdx := a.Bind.Ref(a.Dst), a.Bind.Ref(a.Src), a.Bind.Ref(a.Offs), a.Bind.Ref(a.Idx)
-	args.Dst, args.Src, args.Offs, args.Idx, args.Bind = nil, nil, nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refDst.In(space, depth)), unsafe.SliceData(refSrc.In(space, depth)), unsafe.SliceData(refOffs.In(space, depth)), unsafe.SliceData(refIdx.In(space, depth)), args.Steps, args.Reps, args.SrcRep, args.DstRep)
-	})
+// Run makes the call on the tensors of a call.
+func (c *GatherCall) Run(space, depth []byte) {
+	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Offs.Ptr(space, depth), c.Idx.Ptr(space, depth), c.Steps, c.Reps, c.SrcRep, c.DstRep)
 }
+
+// Kernel names the kernel.
+func (c *GatherCall) Kernel() string { return name(c.F) }
 
 // StackFunc is the signature of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack).
 type StackFunc func(space, depth, tab *byte, units, step, last, lastDepth, plane int)
 
-// StackArgs are the arguments of a StackFunc, with the slices its pointers point into.
+// StackArgs are the arguments of a StackFunc, its slices as spans of a call's tensors.
 type StackArgs struct {
-	Space, Depth, Tab                   []byte
+	Space, Depth, Tab                   engine.Span
 	Units, Step, Last, LastDepth, Plane int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f StackFunc) call(a *StackArgs) {
-	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), unsafe.SliceData(a.Tab), a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
+// A StackCall is a call of a StackFunc, checked when StackFunc.Call made it.
+type StackCall struct {
+	F StackFunc
+	StackArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f StackFunc) bind(a *StackArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refSpace, refDepth, refTab := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth), a.Bind.Ref(a.Tab)
-	args.Space, args.Depth, args.Tab, args.Bind = nil, nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), unsafe.SliceData(refTab.In(space, depth)), args.Units, args.Step, args.Last, args.LastDepth, args.Plane)
-	})
+// Run makes the call on the tensors of a call.
+func (c *StackCall) Run(space, depth []byte) {
+	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.Tab.Ptr(space, depth), c.Units, c.Step, c.Last, c.LastDepth, c.Plane)
 }
+
+// Kernel names the kernel.
+func (c *StackCall) Kernel() string { return name(c.F) }
 
 // UnitFunc is the signature of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows).
 type UnitFunc func(space, depth *byte, n, units, plane, groups, group int)
 
-// UnitArgs are the arguments of an UnitFunc, with the slices its pointers point into.
+// UnitArgs are the arguments of an UnitFunc, its slices as spans of a call's tensors.
 type UnitArgs struct {
-	Space, Depth                   []byte
+	Space, Depth                   engine.Span
 	N, Units, Plane, Groups, Group int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f UnitFunc) call(a *UnitArgs) {
-	f(unsafe.SliceData(a.Space), unsafe.SliceData(a.Depth), a.N, a.Units, a.Plane, a.Groups, a.Group)
+// An UnitCall is a call of an UnitFunc, checked when UnitFunc.Call made it.
+type UnitCall struct {
+	F UnitFunc
+	UnitArgs
 }
 
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f UnitFunc) bind(a *UnitArgs) {
-	if a.Bind == nil {
-		return
-	}
-	args := *a
-	refSpace, refDepth := a.Bind.Ref(a.Space), a.Bind.Ref(a.Depth)
-	args.Space, args.Depth, args.Bind = nil, nil, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(unsafe.SliceData(refSpace.In(space, depth)), unsafe.SliceData(refDepth.In(space, depth)), args.N, args.Units, args.Plane, args.Groups, args.Group)
-	})
+// Run makes the call on the tensors of a call.
+func (c *UnitCall) Run(space, depth []byte) {
+	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Units, c.Plane, c.Groups, c.Group)
 }
 
-// LaneKernels are lane kernels by block size and element width.
-type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
-
-// TransposeKernels are transposing lane kernels by block size, C' and
-// element width.
-type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
-
-// StackKernels are stacked-row kernels by the bytes of their permutes'
-// units.
-type StackKernels [MaxStackUnit + 1]StackFunc
-
-// UnitKernels are row-unit kernels by element width.
-type UnitKernels [MaxUnitWidth + 1]UnitFunc
+// Kernel names the kernel.
+func (c *UnitCall) Kernel() string { return name(c.F) }

@@ -10,6 +10,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"flag"
 	"fmt"
 	"go/format"
@@ -167,51 +168,41 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 		doc = fmt.Sprintf("%s holds the %s kernels; %s's serve the rest.", varName(i), i.Name, i.Base)
 	}
 	fmt.Fprintf(&b, "// %s\nvar %s = simd.Table{\n", doc, varName(i))
-	entry := func(k table.Kernel) string { return fmt.Sprintf("{F: %s, MinN: %d}", k.Name(), minN[k]) }
+	// The lane kernels, sorted as simd's lookup searches them: zips before
+	// unzips, ordinary before streaming, then by b, C' and width.
+	var lanes []table.Kernel
+	for _, k := range ks {
+		if (k.Kind == table.Zip || k.Kind == table.Unzip) && k.B > 0 {
+			lanes = append(lanes, k)
+		}
+	}
+	slices.SortFunc(lanes, func(x, y table.Kernel) int {
+		bit := func(v bool) int {
+			if v {
+				return 1
+			}
+			return 0
+		}
+		return cmp.Or(bit(x.Kind == table.Unzip)-bit(y.Kind == table.Unzip), bit(x.Streaming)-bit(y.Streaming),
+			cmp.Compare(x.B, y.B), cmp.Compare(x.Cp, y.Cp), cmp.Compare(x.Width, y.Width))
+	})
+	b.WriteString("Lanes: []simd.LaneKernel{\n")
+	for _, k := range lanes {
+		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", k.Name(), k.B, k.Width)
+		if k.Cp > 0 {
+			fmt.Fprintf(&b, ", Cp: %d", k.Cp)
+		}
+		if k.Kind == table.Unzip {
+			b.WriteString(", Unzip: true")
+		}
+		if k.Streaming {
+			b.WriteString(", NT: true")
+		}
+		fmt.Fprintf(&b, ", MinN: %d},\n", minN[k])
+	}
+	b.WriteString("},\n")
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
-		for _, stream := range []bool{false, true} {
-			if stream && !i.Streaming {
-				continue
-			}
-			nt := map[bool]string{true: "NT"}[stream]
-			fmt.Fprintf(&b, "%s%s: simd.LaneKernels{\n", name, nt)
-			for _, blk := range table.Blocks {
-				fmt.Fprintf(&b, "%d: {", blk)
-				for _, k := range ks {
-					if k.Kind == kind && k.B == blk && k.Cp == 0 && k.Streaming == stream {
-						fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
-					}
-				}
-				b.WriteString("},\n")
-			}
-			b.WriteString("},\n")
-		}
-		for _, stream := range []bool{false, true} {
-			if stream && !i.Streaming {
-				continue
-			}
-			nt := map[bool]string{true: "NT"}[stream]
-			fmt.Fprintf(&b, "T%s%s: simd.TransposeKernels{\n", name, nt)
-			for _, blk := range table.Blocks {
-				cps, _ := table.Transposes(blk)
-				if len(cps) == 0 {
-					continue
-				}
-				fmt.Fprintf(&b, "%d: {", blk)
-				for _, cp := range cps {
-					fmt.Fprintf(&b, "%d: {", cp)
-					for _, k := range ks {
-						if k.Kind == kind && k.B == blk && k.Cp == cp && k.Streaming == stream {
-							fmt.Fprintf(&b, "%d: %s, ", k.Width, entry(k))
-						}
-					}
-					b.WriteString("}, ")
-				}
-				b.WriteString("},\n")
-			}
-			b.WriteString("},\n")
-		}
 		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
 			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
 		}
@@ -229,7 +220,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			if kind == table.StackUnzip {
 				name = "StackUnzip"
 			}
-			fmt.Fprintf(&b, "%s: simd.StackKernels{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxStackUnit + 1]simd.StackFunc{", name)
 			for _, u := range us {
 				fmt.Fprintf(&b, "%d: %s, ", u, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}.Name())
 			}
@@ -242,7 +233,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			if kind == table.UnitUnzip {
 				name = "UnitUnzip"
 			}
-			fmt.Fprintf(&b, "%s: simd.UnitKernels{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxUnitWidth + 1]simd.UnitFunc{", name)
 			for _, w := range ws {
 				fmt.Fprintf(&b, "%d: %s, ", w, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}.Name())
 			}
@@ -268,8 +259,8 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 
 // writeSignatures writes the Go side of the kernels' signatures: the
 // table's limits, and for each family its function type, the struct of its
-// arguments (with the slices its pointers point into) and the call that
-// spreads the struct over the arguments.
+// arguments (its slices as spans of a call's tensors), and the call that
+// holds both and spreads the struct over the arguments.
 func writeSignatures(path string) error {
 	var b bytes.Buffer
 	block, width, cp := table.Limits()
@@ -277,11 +268,7 @@ func writeSignatures(path string) error {
 
 package simd
 
-import (
-	"unsafe"
-
-	"github.com/blockshuffle/blockshuffle/internal/engine"
-)
+import "github.com/blockshuffle/blockshuffle/internal/engine"
 
 // The limits of the kernel table.
 const (
@@ -303,86 +290,37 @@ const (
 		}
 		var args []string
 		for _, p := range sig.Ptrs {
-			args = append(args, "unsafe.SliceData(a."+exported(p)+")")
+			args = append(args, "c."+exported(p)+".Ptr(space, depth)")
 		}
 		for _, p := range sig.Ints {
-			args = append(args, "a."+exported(p))
+			args = append(args, "c."+exported(p))
 		}
 		fmt.Fprintf(&b, `
 // %[1]sFunc is the signature of %[2]s.
 type %[1]sFunc func%[3]s
 
-// %[1]sArgs are the arguments of %[7]s %[1]sFunc, with the slices its pointers point into.
+// %[1]sArgs are the arguments of %[7]s %[1]sFunc, its slices as spans of a call's tensors.
 type %[1]sArgs struct {
-	%[4]s []byte
+	%[4]s engine.Span
 	%[5]s int
-
-	// Report, if not nil, makes the call a dry run that names the kernel (see engine.Args).
-	Report func(kernel string)
-	// Bind, if not nil, is handed the call, bound (see engine.Binder).
-	Bind *engine.Binder
 }
 
-// call calls f with a's arguments.
-func (f %[1]sFunc) call(a *%[1]sArgs) {
-	f(%[6]s)
+// %[8]s %[1]sCall is a call of %[7]s %[1]sFunc, checked when %[1]sFunc.Call made it.
+type %[1]sCall struct {
+	F %[1]sFunc
+	%[1]sArgs
 }
-`, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name))
-		fmt.Fprintf(&b, `
-// bind hands a.Bind, if set, a function that makes a's call again on the
-// tensors it is given, in the places a's slices have in this call's. It
-// keeps no slice of this call's tensors, which the caller may free.
-func (f %[1]sFunc) bind(a *%[1]sArgs) {
-	if a.Bind == nil {
-		return
+
+// Run makes the call on the tensors of a call.
+func (c *%[1]sCall) Run(space, depth []byte) {
+	c.F(%[6]s)
+}
+
+// Kernel names the kernel.
+func (c *%[1]sCall) Kernel() string { return name(c.F) }
+`, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name), strings.ToUpper(article(sig.Name)[:1])+article(sig.Name)[1:])
 	}
-	args := *a
-	%[2]s := %[3]s
-	%[5]s, args.Bind = %[6]s, nil
-	a.Bind.Set(func(space, depth []byte) {
-		f(%[4]s)
-	})
-}
-`, sig.Name, refs(sig.Ptrs), each(sig.Ptrs, "a.Bind.Ref(a.%s)"), boundArgs(sig),
-			each(sig.Ptrs, "args.%s"), strings.TrimSuffix(strings.Repeat("nil, ", len(sig.Ptrs)), ", "))
-	}
-	fmt.Fprintf(&b, `
-// LaneKernels are lane kernels by block size and element width.
-type LaneKernels [MaxBlock + 1][MaxWidth + 1]LaneKernel
-
-// TransposeKernels are transposing lane kernels by block size, C' and
-// element width.
-type TransposeKernels [MaxBlock + 1][MaxCp + 1][MaxWidth + 1]LaneKernel
-
-// StackKernels are stacked-row kernels by the bytes of their permutes'
-// units.
-type StackKernels [MaxStackUnit + 1]StackFunc
-
-// UnitKernels are row-unit kernels by element width.
-type UnitKernels [MaxUnitWidth + 1]UnitFunc
-`)
 	return writeGo(path, b.Bytes())
-}
-
-// boundArgs are the arguments a bound call passes its kernel: its
-// slices' places in the tensors it is given, and the integers of the call
-// it was bound on, read where the closure holds them: copying them into
-// an argument struct on each call made a 39 ns call take 45 on a Zen 4.
-func boundArgs(sig table.Signature) string {
-	return each(sig.Ptrs, "unsafe.SliceData(ref%s.In(space, depth))") + ", " + each(sig.Ints, "args.%s")
-}
-
-// refs names the Refs of a signature's slices, ref followed by the
-// slice's field name.
-func refs(ptrs []string) string { return each(ptrs, "ref%s") }
-
-// each fills format with the field name of every slice, comma-separated.
-func each(ptrs []string, format string) string {
-	var out []string
-	for _, p := range ptrs {
-		out = append(out, fmt.Sprintf(format, exported(p)))
-	}
-	return strings.Join(out, ", ")
 }
 
 // article is "an" before a vowel, else "a".

@@ -166,7 +166,7 @@ func (b *Buffers) Workers(n int) func() {
 	return b.run(engine.Active(), p)
 }
 
-func (b *Buffers) run(m *engine.Impl, p bs.Params) func() {
+func (b *Buffers) run(m *engine.Tier, p bs.Params) func() {
 	ip := public.Internal(p)
 	return func() {
 		if err := m.Do(b.c.Op, b.dst, b.src, b.c.Width, ip); err != nil {

@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"fmt"
+	"sync"
+	"unsafe"
+
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// A Call is one checked call of a kernel, or of a pure-Go loop, with its
+// slices as Spans: it runs on the space and depth tensors of any call of
+// its prepared call's sizes. The kernels trust their arguments, so a
+// tier's planner checks a call's reach against its spans when it builds
+// it (internal/simd), and Span.In holds every run to those spans.
+type Call interface {
+	Run(space, depth []byte)
+	// Kernel names the kernel or loop, as Describe reports it.
+	Kernel() string
+}
+
+// Aligned runs Then where the addresses of A and B (B.Len 0: A alone) in
+// the tensors of a call have no bit of Mask set, else Else: a kernel that
+// needs aligned memory, such as a streaming kernel's stores, and its twin
+// that does not. Describe names Then, taking Go's large allocations to be
+// aligned.
+type Aligned struct {
+	A, B       Span
+	Mask       uintptr
+	Then, Else Call
+}
+
+func (c *Aligned) Run(space, depth []byte) {
+	p := uintptr(unsafe.Pointer(c.A.Ptr(space, depth)))
+	if c.B.Len > 0 {
+		p |= uintptr(unsafe.Pointer(c.B.Ptr(space, depth)))
+	}
+	if p&c.Mask == 0 {
+		c.Then.Run(space, depth)
+		return
+	}
+	c.Else.Run(space, depth)
+}
+
+func (c *Aligned) Kernel() string { return c.Then.Kernel() }
+
+// A Prepared call is a validated call planned into data: the kernel calls
+// that move it, in order, which Run makes on any tensors of its sizes. It
+// is immutable, so any number of goroutines may run it at once.
+type Prepared struct {
+	key       callKey // for Tier.Call's cache
+	op        shape.Op
+	bytes     int // of each tensor
+	requested int // Params.Workers
+	calls     []Call
+	// pieces are the indexes in calls where the parts a goroutine may
+	// take start, each about minWorkerBytes of work, for a call that may
+	// use several goroutines; nil for one that runs on the caller's.
+	pieces []int
+	tier   string
+	plan   fmt.Stringer // what Describe says of the plan
+}
+
+// Bytes is the size of each tensor of the call.
+func (c *Prepared) Bytes() int { return c.bytes }
+
+// Run makes the call on dst and src, which the caller has checked: each
+// c.Bytes() long, not overlapping.
+func (c *Prepared) Run(dst, src []byte) {
+	space, depth := sides(c.op, dst, src)
+	if c.pieces != nil {
+		if n := workers(c.requested, c.bytes, len(c.pieces)); n > 1 {
+			c.parallel(space, depth, n)
+			return
+		}
+	}
+	for _, k := range c.calls {
+		k.Run(space, depth)
+	}
+}
+
+// parallel runs the pieces on n goroutines, nearly equal runs of them
+// each, the caller's goroutine taking the first.
+func (c *Prepared) parallel(space, depth []byte, n int) {
+	var wg sync.WaitGroup
+	bound := func(i int) int {
+		p := i*(len(c.pieces)/n) + min(i, len(c.pieces)%n)
+		if p == len(c.pieces) {
+			return len(c.calls)
+		}
+		return c.pieces[p]
+	}
+	run := func(lo, hi int) {
+		for _, k := range c.calls[lo:hi] {
+			k.Run(space, depth)
+		}
+	}
+	for i := 1; i < n; i++ {
+		wg.Go(func() { run(bound(i), bound(i+1)) })
+	}
+	run(0, bound(1))
+	wg.Wait()
+}
+
+// Describe tells how the call runs.
+func (c *Prepared) Describe() Route {
+	r := Route{Tier: c.tier, Plan: c.plan.String(), Workers: 1, Kernel: "nothing to move"}
+	if c.pieces != nil {
+		r.Workers = workers(c.requested, c.bytes, len(c.pieces))
+	}
+	if len(c.calls) > 0 {
+		r.Kernel = c.calls[0].Kernel()
+	}
+	return r
+}
+
+// Route is how a tier serves one call: the plan it splits into, the
+// goroutines that run it, and the kernel (or pure-Go loop) of its first
+// kernel call.
+type Route struct {
+	Tier    string
+	Plan    string // the plan's kind and counts
+	Workers int    // goroutines
+	Kernel  string
+}
+
+// String reads like "avx2: interleave, 832 groups of 2 rows of 13 pixels of
+// 2×1 4-byte elements in 1 kernel call; 1 goroutine; zip2x4AVX2".
+func (r Route) String() string {
+	return fmt.Sprintf("%s: %s; %s; %s", r.Tier, r.Plan, count(r.Workers, "goroutine"), r.Kernel)
+}
+
+// count is "1 thing" or "n things".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
+}
+
+// text is a fixed description.
+type text string
+
+func (t text) String() string { return string(t) }
+
+// sides returns a call's space and depth tensors.
+func sides[T any](op shape.Op, dst, src []T) (space, depth []T) {
+	if op == shape.SpaceToDepth {
+		return src, dst
+	}
+	return dst, src
+}
+
+// Calls are several calls made in order as one: the kernel calls that
+// together move one row call.
+type Calls []Call
+
+func (cs Calls) Run(space, depth []byte) {
+	for _, c := range cs {
+		c.Run(space, depth)
+	}
+}
+
+func (cs Calls) Kernel() string { return cs[0].Kernel() }

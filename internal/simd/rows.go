@@ -1,0 +1,271 @@
+package simd
+
+import (
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// Row implements engine.Kernels: the call of the kernel that moves one
+// row call with w-byte elements, or nil where the table, its base
+// included, has none (elements of several units go to the generic tier).
+// Plans count in elements, kernels in bytes.
+func (t *Table) Row(op shape.Op, kind engine.Kind, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	if a.Unit != 1 {
+		return nil
+	}
+	switch kind {
+	case engine.Interleave:
+		return t.interleave(laneKey{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.B}, LaneArgs{
+			Space: space, Depth: depth, N: a.W * w, Rows: a.Rows, SpaceStride: a.SpaceStride * w, DepthStride: a.DepthStride * w,
+			Lane: a.JS * w, Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w,
+		})
+	case engine.Runs:
+		if a.Contiguous() {
+			return nil // one copy: the generic tier's
+		}
+		return t.runs(op, space, depth, a, w)
+	}
+	return t.transpose(op, space, depth, a, w)
+}
+
+// interleave is the call of the kernel for b evenly spaced lanes of
+// w-byte elements (it sets a.LaneI), if the table has one and a.N is long
+// enough for it: with non-temporal stores where k.stream is set and the
+// output allows, and for 16-byte elements at any b.
+func (t *Table) interleave(k laneKey, a LaneArgs) engine.Call {
+	if k.b <= MaxBlock {
+		a.LaneI = t.Split[k.b] * a.Lane
+		if c := t.lanes(k, a); c != nil {
+			return c
+		}
+	}
+	if k.w != 16 || a.N < 16 {
+		return nil
+	}
+	for s := t; s != nil; s = s.Base {
+		f := s.ZipN
+		if k.unzip {
+			f = s.UnzipN
+		}
+		if f != nil {
+			return f.Call(AnyBArgs{
+				Space: a.Space, Depth: a.Depth, N: a.N, Rows: a.Rows, SpaceStride: a.SpaceStride, DepthStride: a.DepthStride,
+				Lane: a.Lane, Groups: a.Groups, GroupSpace: a.GroupSpace, GroupDepth: a.GroupDepth, B: k.b,
+			})
+		}
+	}
+	return nil
+}
+
+// lanes is interleave for lanes addressed in two levels, as Table says,
+// for the block sizes with their own kernels, and the transposing kernels
+// (k.cp > 0). A streaming kernel takes rows of whole chunks (its MinN, a
+// multiple of 32 bytes) whose output strides are multiples of 32: where
+// the output's address is too when the call runs, it runs, else its
+// ordinary twin.
+func (t *Table) lanes(k laneKey, a LaneArgs) engine.Call {
+	if k.b > MaxBlock || k.w > MaxWidth || k.cp > MaxCp {
+		return nil
+	}
+	c := t.call(k, a)
+	if c == nil {
+		return nil
+	}
+	var plain engine.Call = c
+	if !k.stream || a.N%32 != 0 {
+		return plain
+	}
+	out, strides := a.Space, []int{a.SpaceStride, a.GroupSpace}
+	if k.unzip {
+		out, strides = a.Depth, []int{a.Lane, a.LaneI, a.DepthStride, a.GroupDepth}
+	}
+	for _, s := range strides {
+		if s%32 != 0 {
+			return plain
+		}
+	}
+	nk := k
+	nk.nt = true
+	for s := t; s != nil; s = s.Base {
+		if nt := s.lane(nk); nt.F != nil && a.N%int(nt.MinN) == 0 {
+			return &engine.Aligned{A: out, Mask: 31, Then: nt.F.Call(a, k.b, s.Split[k.b]), Else: plain}
+		}
+	}
+	return plain
+}
+
+// call is the call of the kernel for key k: this table's if it has one and
+// a.N is long enough for it, else its base's; or nil.
+func (t *Table) call(k laneKey, a LaneArgs) *LaneCall {
+	for s := t; s != nil; s = s.Base {
+		if l := s.lane(k); l.F != nil && a.N >= int(l.MinN) {
+			return l.F.Call(a, k.b, s.Split[k.b])
+		}
+	}
+	return nil
+}
+
+// runs is the call of a Runs call with kernels of the table, if its runs
+// suit them. A group holding all b block rows is a zip in disguise: the
+// depth row interleaves, pixel by pixel, the runs of the b space rows.
+// Short runs therefore go to the lane kernels with runs as elements and
+// the roles of the two sides swapped (the depth row is the interleaved
+// side, the space rows are the lanes); runs of 16 bytes or more are copied
+// with vector moves.
+func (t *Table) runs(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	e := a.B * a.Cp * w // bytes per run
+	if e <= 16 && a.Rows == a.B && a.DepthStride == a.B*a.Cp && a.XS == a.B*a.B*a.Cp {
+		if c := t.interleave(laneKey{unzip: op == shape.DepthToSpace, stream: a.Streaming, w: e, b: a.B}, LaneArgs{
+			Space: depth, Depth: space, N: a.W * e, Rows: 1, Lane: a.SpaceStride * w,
+			Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
+		}); c != nil {
+			return c
+		}
+	}
+	if e < 16 {
+		return nil
+	}
+	c := CopyArgs{
+		Dst: space, Src: depth, E: e, W: a.W, DstX: e, SrcX: a.XS * w, Rows: a.Rows,
+		DstRow: a.SpaceStride * w, SrcRow: a.DepthStride * w, Groups: a.Groups,
+		DstGroup: a.GroupSpace * w, SrcGroup: a.GroupDepth * w,
+	}
+	if op == shape.SpaceToDepth {
+		c.Dst, c.Src, c.DstX, c.SrcX = c.Src, c.Dst, c.SrcX, c.DstX
+		c.DstRow, c.SrcRow, c.DstGroup, c.SrcGroup = c.SrcRow, c.DstRow, c.SrcGroup, c.DstGroup
+	}
+	return t.copyRuns(a.Streaming, c)
+}
+
+// transpose is the call of a Transpose call (NHWC CRD). Small pixels have
+// transposing lane kernels, whose lanes are the b space rows of a group
+// and whose interleaved side is its depth row, and streaming twins for
+// rows of whole chunks. Without one, with b = 2 and C' elements of 16
+// bytes or more per pixel and block row, every depth pixel is an unzip
+// (zip for SpaceToDepth) by 4: its channels c*4 + i*2 + j are 4
+// interleaved lanes of C' elements, lane (i, j) going to space row i at
+// j*C', and each pixel is one kernel row (the tables leave out the
+// transposing kernels this path beats: asmgen/table's beatsLanes). Pixels
+// too large for either go to zipsByChannel.
+func (t *Table) transpose(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	if a.Rows != a.B || a.B > MaxBlock {
+		return nil
+	}
+	d2s, cpw := op == shape.DepthToSpace, a.Cp*w
+	if c := t.lanes(laneKey{unzip: d2s, stream: a.Streaming, w: w, b: a.B, cp: a.Cp}, LaneArgs{
+		Space: depth, Depth: space, N: a.W * a.B * cpw, Rows: 1, Lane: a.SpaceStride * w,
+		LaneI: t.Split[a.B] * a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
+	}); c != nil {
+		return c
+	}
+	if a.B == 2 {
+		if c := t.lanes(laneKey{unzip: d2s, stream: a.Streaming, w: w, b: 4}, LaneArgs{
+			Space: depth, Depth: space, N: cpw, Rows: a.W, SpaceStride: a.XS * w, DepthStride: 2 * cpw, Lane: cpw,
+			LaneI: a.SpaceStride * w, Groups: a.Groups, GroupSpace: a.GroupDepth * w, GroupDepth: a.GroupSpace * w,
+		}); c != nil {
+			return c
+		}
+	}
+	return t.zipsByChannel(op, space, depth, a, w)
+}
+
+// zipsByChannel is the call of a Transpose call as zips by C': in block
+// row i, a pixel's space elements (j, c) interleave C' lanes, lane c
+// holding the b depth elements (c, i, j), j < b, which lie together. Each
+// pixel is a kernel row of b elements per lane, one kernel call per block
+// row. It serves the pixels that outgrow the transposing kernels, such as
+// b = 4, C' = 3 with 8-byte elements (384 bytes), whose lanes of 32 bytes
+// fill a register.
+func (t *Table) zipsByChannel(op shape.Op, space, depth engine.Span, a *engine.Args, w int) engine.Call {
+	if a.Cp > MaxBlock {
+		return nil
+	}
+	var calls engine.Calls
+	for i := range a.B {
+		c := t.interleave(laneKey{unzip: op == shape.SpaceToDepth, stream: a.Streaming, w: w, b: a.Cp}, LaneArgs{
+			Space: space.From(i * a.SpaceStride * w), Depth: depth.From(i * a.DepthStride * w), N: a.B * w, Rows: a.W,
+			SpaceStride: a.B * a.Cp * w, DepthStride: a.XS * w, Lane: a.CS * w,
+			Groups: a.Groups, GroupSpace: a.GroupSpace * w, GroupDepth: a.GroupDepth * w,
+		})
+		if c == nil { // the same kernel serves every i, or none does
+			return nil
+		}
+		calls = append(calls, c)
+	}
+	return calls
+}
+
+// copyRuns is the call of the table's run copier, streaming where the runs
+// allow if stream is set: the copier's streaming twin where every run is
+// whole 32-byte stores, taking the runs pixel by pixel on the depth side,
+// and its output 32-byte aligned when it runs; else the streaming run
+// copier where the runs of a group tile one block of dst, 4-byte aligned
+// when it runs; else the copier.
+func (t *Table) copyRuns(stream bool, a CopyArgs) engine.Call {
+	s := t
+	for s.Base != nil && baseRuns(a.E) {
+		s = s.Base
+	}
+	var c engine.Call = s.CopyRuns.Call(a)
+	if !stream {
+		return c
+	}
+	if sa, ok := streamed(a); ok {
+		for s := t; s != nil; s = s.Base {
+			if s.StreamRuns != nil {
+				c = &engine.Aligned{A: sa.Dst, Mask: 3, Then: s.StreamRuns.Call(sa), Else: c}
+				break
+			}
+		}
+	}
+	if p := pixelMajor(a); p.E%32 == 0 && p.DstX%32 == 0 && p.DstRow%32 == 0 && p.DstGroup%32 == 0 {
+		for s := t; s != nil; s = s.Base {
+			if s.CopyRunsNT != nil {
+				return &engine.Aligned{A: p.Dst, Mask: 31, Then: s.CopyRunsNT.Call(p), Else: c}
+			}
+		}
+	}
+	return c
+}
+
+// pixelMajor returns a call that takes the same runs pixel by pixel where
+// one side holds each pixel's runs back to back, run x of row r at
+// (x*rows + r)*e (the depth side of NHWC DCR): its rows become the runs
+// of one pixel, its runs the pixels. Out of the caches this order pays: a
+// 64 MiB DepthToSpace of 256-byte runs (1x64x270x480 b2 8-byte) ran at 20
+// GB/s instead of 12 on a Zen 4, as fast as copy().
+func pixelMajor(a CopyArgs) CopyArgs {
+	if a.SrcX == a.Rows*a.E && a.SrcRow == a.E || a.DstX == a.Rows*a.E && a.DstRow == a.E {
+		a.W, a.Rows = a.Rows, a.W
+		a.DstX, a.DstRow = a.DstRow, a.DstX
+		a.SrcX, a.SrcRow = a.SrcRow, a.SrcX
+	}
+	return a
+}
+
+// streamed returns a call as the streaming run copier takes it, or false
+// if it does not suit it: runs of whole dwords, 32 bytes or more, that
+// tile each group's block of dst, taken row by row or, where dst holds
+// each pixel's runs back to back (SpaceToDepth), pixel by pixel.
+func streamed(a CopyArgs) (StreamArgs, bool) {
+	if a.E < 32 || a.E%4 != 0 || a.DstGroup%4 != 0 {
+		return StreamArgs{}, false
+	}
+	for _, s := range []StreamArgs{StreamArgs(a), StreamArgs(pixelMajor(a))} {
+		if s.DstX == s.E && s.DstRow == s.W*s.E {
+			return s, true
+		}
+	}
+	return StreamArgs{}, false
+}
+
+// baseRuns reports whether a table with a base copies runs of e bytes with
+// the base's copier. Below a 64-byte register AVX-512's copier has only
+// AVX2's 16- and 32-byte moves, and it moves a run of exactly 32 bytes
+// twice (its head and its overlapping tail), where AVX2's moves it once;
+// between one and two registers it moves two 64-byte pieces that overlap
+// by most of a register. On a Zen 5, 1x16x64x64 NHWC DCR of 4-byte
+// elements (runs of 32 bytes) ran at 0.48-0.50 of copy() with AVX2's
+// copier and 0.39-0.40 with AVX-512's. Runs of exactly 64 bytes, one
+// move, stay.
+func baseRuns(e int) bool { return e < 64 || e > 64 && e < 128 }

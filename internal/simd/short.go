@@ -1,0 +1,172 @@
+package simd
+
+import (
+	"fmt"
+
+	"github.com/blockshuffle/blockshuffle/internal/engine"
+	"github.com/blockshuffle/blockshuffle/internal/gather"
+	"github.com/blockshuffle/blockshuffle/internal/memo"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+	"github.com/blockshuffle/blockshuffle/internal/stack"
+)
+
+// Short implements engine.Kernels: the calls that move, in one pass, a
+// call whose rows are too short for the row kernels: as stacked rows where
+// the table has the kernel and a plan, else as row units, else as a
+// gather plan; or nil if none takes the call.
+func (t *Table) Short(g *shape.Geometry) (fmt.Stringer, []engine.Call) {
+	space, depth := engine.SpaceSpan(g.Len()*g.Elem), engine.DepthSpan(g.Len()*g.Elem)
+	if f, p := t.StackPlan(g); p != nil {
+		return p, []engine.Call{f.Call(StackArgs{Space: space, Depth: depth, Tab: engine.OwnSpan(p.Tab[:]),
+			Units: p.Units, Step: p.Step, Last: p.Last, LastDepth: p.LastDepth, Plane: p.Plane})}
+	}
+	if f, p := t.UnitPlan(g); f != nil {
+		return &p, []engine.Call{f.Call(UnitArgs{Space: space, Depth: depth, N: p.N, Units: p.Units, Plane: p.Plane,
+			Groups: p.Groups, Group: p.Group}, p.Elem)}
+	}
+	if gt := t.gatherer(); gt != nil && gather.Short(g, gt.windows()) {
+		if p := gt.gathered(g); p.plan != nil {
+			return p.plan, p.calls
+		}
+	}
+	return nil, nil
+}
+
+// A gatherKey is what a gather plan and its calls depend on.
+type gatherKey struct {
+	t       *Table
+	op      shape.Op
+	order   shape.Order
+	layout  shape.Layout
+	b, elem int
+	depth   shape.Dims
+}
+
+// gatheredCall is a gather plan and its calls, or neither where a call
+// has no plan.
+type gatheredCall struct {
+	plan  *gather.Plan
+	calls []engine.Call
+}
+
+// gatheredCalls keeps the gather plans made lately: building one costs
+// tens of microseconds and allocations, and calls that differ only in
+// Params.Workers, which are prepared apart, share it.
+var gatheredCalls memo.Cache[gatherKey, gatheredCall]
+
+// gathered returns the gather plan of a validated call and its calls, from
+// gatheredCalls or built and kept there.
+func (t *Table) gathered(g *shape.Geometry) gatheredCall {
+	k := gatherKey{t, g.Op, g.Order, g.Layout, g.B, g.Elem, g.Depth}
+	d := g.Depth
+	h := uint64(d.N)*0x9e3779b97f4a7c15 + uint64(d.C)*0xc2b2ae3d27d4eb4f + uint64(d.H)*0x165667b19e3779f9 +
+		uint64(d.W)*0xd6e8feb86659fd93 + uint64(g.B)*0xff51afd7ed558ccd + uint64(g.Elem)*0xc4ceb9fe1a85ec53 +
+		uint64(g.Op)<<2 + uint64(g.Order)<<1 + uint64(g.Layout)
+	if c, ok := gatheredCalls.Lookup(h, k); ok {
+		return c
+	}
+	var c gatheredCall
+	if p, ok := gather.New(t.windows(), g); ok {
+		c = gatheredCall{p, t.GatherCalls(p, g)}
+	}
+	gatheredCalls.Put(h, k, c)
+	return c
+}
+
+// StackPlan returns the stacked-row kernel of t for a validated call and
+// its plan, or a nil plan if t has no kernel for the call's elements or
+// the call no plan. The kernel moves the largest unit that divides the
+// element size, 1-byte elements as pairs on tables without byte permutes.
+func (t *Table) StackPlan(g *shape.Geometry) (StackFunc, *stack.Plan) {
+	ks := &t.StackZip
+	if g.Op == shape.SpaceToDepth {
+		ks = &t.StackUnzip
+	}
+	for u := MaxStackUnit; u >= 1; u-- {
+		if ks[u] == nil || g.Elem%u != 0 {
+			continue
+		}
+		p, _ := stack.New(g, u, u == 1 && !t.isa.BytePermutes)
+		return ks[u], p
+	}
+	return nil, nil
+}
+
+// UnitPlan returns the row-unit kernel of t (or of its base) for a
+// validated call and its plan, or a nil kernel if the call has no plan or
+// the first of t and its base with a row-unit or a lane kernel for the
+// call's rows has only the lane kernel. The row units stand in for the
+// lane kernels of AVX2 and NEON; AVX-512's own lane kernels moved rows of
+// 65 to 128 bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte
+// SpaceToDepth: 0.88 of copy() against 0.70), so they keep those rows.
+func (t *Table) UnitPlan(g *shape.Geometry) (UnitFunc, stack.Rows) {
+	p, ok := stack.NewRows(g)
+	if !ok {
+		return nil, p
+	}
+	unzip := g.Op == shape.SpaceToDepth
+	for s := t; s != nil; s = s.Base {
+		ks := &s.UnitZip
+		if unzip {
+			ks = &s.UnitUnzip
+		}
+		if f := ks[p.Elem]; f != nil {
+			return f, p
+		}
+		if k := s.lane(laneKey{unzip: unzip, w: p.Elem, b: 2}); k.F != nil && p.N >= int(k.MinN) {
+			return nil, p
+		}
+	}
+	return nil, p
+}
+
+// GatherCalls are the calls of a gather plan of a validated call, with
+// the table's gather kernels: one per run of tiles of one program, each
+// program checked once (GatherProg).
+func (t *Table) GatherCalls(p *gather.Plan, g *shape.Geometry) []engine.Call {
+	n := g.Len() * g.Elem
+	dst, src := engine.SpaceSpan(n), engine.DepthSpan(n)
+	if g.Op == shape.SpaceToDepth {
+		dst, src = engine.DepthSpan(n), engine.SpaceSpan(n)
+	}
+	checked := map[*gather.Prog]*GatherProg{}
+	var calls []engine.Call
+	p.Each(n, func(q *gather.Prog, s, d, reps, srcRep int) {
+		if q == nil || t.Gather[q.Groups] == nil { // New gave every tile of a source of this length a program
+			panic(fmt.Sprintf("simd: no gather program or kernel for the tile at source byte %d of %d", s, n))
+		}
+		c := checked[q]
+		if c == nil {
+			c = NewGatherProg(q.Offs, q.Idx, q.Steps, q.Groups, t.windows())
+			checked[q] = c
+		}
+		calls = append(calls, t.Gather[q.Groups].Call(GatherArgs{Dst: dst.From(d), Src: src.From(s + q.Origin),
+			Reps: reps, SrcRep: srcRep, DstRep: p.Fwd.Tile}, c))
+	})
+	return calls
+}
+
+// gatherer is the table whose gather kernels t uses: t, its base, or nil
+// for none.
+func (t *Table) gatherer() *Table {
+	for t != nil && t.Gather[1] == nil {
+		t = t.Base
+	}
+	return t
+}
+
+// GatherPlan builds the gather plan of a validated call for the gather
+// kernels of t or of its base, whatever gather.Short says, and its calls,
+// or reports false if they have none or the call has no plan: for the
+// kernel tests, which run every plan.
+func (t *Table) GatherPlan(g *shape.Geometry) (*gather.Plan, engine.Calls, bool) {
+	gt := t.gatherer()
+	if gt == nil {
+		return nil, nil, false
+	}
+	p, ok := gather.New(gt.windows(), g)
+	if !ok {
+		return nil, nil, false
+	}
+	return p, gt.GatherCalls(p, g), true
+}
