@@ -133,20 +133,40 @@ func entryPoints(d2s bool) []entryPoint {
 	typed := func(f func(dst, src []float32, p bs.Params) error) func(dst, src []byte, es int, p bs.Params) error {
 		return func(dst, src []byte, _ int, p bs.Params) error { return f(asFloats(dst), asFloats(src), p) }
 	}
+	op := bs.OpSpaceToDepth
 	if d2s {
-		return []entryPoint{
+		op = bs.OpDepthToSpace
+	}
+	plans := []entryPoint{
+		{"NewPlan, Run", true, func(dst, src []byte, es int, p bs.Params) error {
+			pl, err := bs.NewPlan(op, p, es)
+			if err != nil {
+				return err
+			}
+			return pl.Run(dst, src)
+		}},
+		{"NewPlan, RunPlan", false, typed(func(dst, src []float32, p bs.Params) error {
+			pl, err := bs.NewPlan(op, p, 4)
+			if err != nil {
+				return err
+			}
+			return bs.RunPlan(pl, dst, src)
+		})},
+	}
+	if d2s {
+		return append(plans, []entryPoint{
 			{"DepthToSpace", false, typed(bs.DepthToSpace[float32])},
 			{"DepthToSpaceBytes", true, bs.DepthToSpaceBytes},
 			{"generic.DepthToSpace", false, typed(generic.DepthToSpace[float32])},
 			{"generic.DepthToSpaceBytes", true, generic.DepthToSpaceBytes},
-		}
+		}...)
 	}
-	return []entryPoint{
+	return append(plans, []entryPoint{
 		{"SpaceToDepth", false, typed(bs.SpaceToDepth[float32])},
 		{"SpaceToDepthBytes", true, bs.SpaceToDepthBytes},
 		{"generic.SpaceToDepth", false, typed(generic.SpaceToDepth[float32])},
 		{"generic.SpaceToDepthBytes", true, generic.SpaceToDepthBytes},
-	}
+	}...)
 }
 
 func asFloats(b []byte) []float32 {

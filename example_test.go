@@ -150,3 +150,34 @@ func ExampleDescribe() {
 	// true
 	// interleave, 1536 groups of 1 row of 128 pixels of 4×1 4-byte elements in 4 kernel calls
 }
+
+// An interpreter plans each DepthToSpace node once, when it loads the
+// model, and runs the plan on every inference: a run checks only the
+// slices' lengths and overlap, and allocates nothing.
+func ExampleNewPlan() {
+	// The node: input [1, 8, 1, 2], blocksize 2, mode "CRD".
+	p, err := blockshuffle.ONNXParams(blockshuffle.OpDepthToSpace, []int64{1, 8, 1, 2}, 2, "CRD")
+	if err != nil {
+		panic(err)
+	}
+	plan, err := blockshuffle.NewPlan(blockshuffle.OpDepthToSpace, p, 4) // float32
+	if err != nil {
+		panic(err)
+	}
+	out := make([]float32, 16)
+	for inference := range 2 {
+		in := make([]float32, 16)
+		for i := range in {
+			in[i] = float32(100*inference + i)
+		}
+		if err := blockshuffle.RunPlan(plan, out, in); err != nil {
+			panic(err)
+		}
+		fmt.Println(out[:8])
+	}
+	fmt.Println(blockshuffle.RunPlan(plan, out, make([]float32, 15)))
+	// Output:
+	// [0 2 1 3 4 6 5 7]
+	// [100 102 101 103 104 106 105 107]
+	// blockshuffle: DepthToSpace: len(src) = 15, want 16 for N=1 C=8 H=1 W=2: slice length does not match the shape
+}

@@ -88,8 +88,8 @@ func BenchmarkWorkers(b *testing.B) {
 
 // BenchmarkCall measures what a call costs besides moving its bytes, on
 // tensors small enough that the cost shows: a repeated call of one shape
-// (kind=repeated), calls cycling over 300 shapes, more than the automatic
-// cache holds (kind=cycle300), and calls of a shape never seen before
+// (kind=repeated), a Plan's run (kind=plan), calls cycling over 300
+// shapes (kind=cycle300), and calls of a shape never seen before
 // (kind=first). The shapes: a 16-byte NHWC tensor (one kernel call),
 // 1x64x6x6 b = 4 of bytes (NCHW, several kernel calls), YOLO's
 // 1x256x13x13 of bytes (a one-pass plan on the SIMD tiers).
@@ -108,6 +108,18 @@ func BenchmarkCall(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if err := bs.DepthToSpaceBytes(dst, src, 1, c.p); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run("kind=plan/shape="+c.name, func(b *testing.B) {
+			pl, err := bs.NewPlan(bs.OpDepthToSpace, c.p, 1)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			for b.Loop() {
+				if err := pl.Run(dst, src); err != nil {
 					b.Fatal(err)
 				}
 			}

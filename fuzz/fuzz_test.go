@@ -2,7 +2,6 @@ package fuzz
 
 import (
 	"bytes"
-	"errors"
 	"math"
 	"testing"
 	"unsafe"
@@ -122,22 +121,6 @@ func FuzzSpaceToDepth(f *testing.F) {
 	})
 }
 
-var sentinels = []error{
-	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
-	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank,
-}
-
-// wrapped counts the sentinels err wraps: every error wraps exactly one.
-func wrapped(err error) int {
-	n := 0
-	for _, s := range sentinels {
-		if errors.Is(err, s) {
-			n++
-		}
-	}
-	return n
-}
-
 // FuzzValidate calls every entry point with arbitrary parameters and slice
 // lengths: each either returns an error wrapping exactly one sentinel and
 // leaves memory untouched, or returns the reference's result, also right
@@ -179,7 +162,7 @@ func FuzzValidate(f *testing.F) {
 			before := bytes.Clone(mem)
 			err := call(api, op, dst, src, es, p)
 			if err != nil {
-				if matched := wrapped(err); matched != 1 {
+				if matched := cases.Wrapped(err); matched != 1 {
 					t.Fatalf("%s %+v: error %v wraps %d sentinels", api, p, err, matched)
 				}
 				if !bytes.Equal(mem, before) {

@@ -2,6 +2,7 @@ package cases
 
 import (
 	"bytes"
+	"errors"
 	"math/rand/v2"
 	"os"
 	"testing"
@@ -106,4 +107,21 @@ func bytesOf(d2s, s2d func(dst, src []byte, es int, p bs.Params) error) Runner {
 		}
 		return d2s(dst, src, es, public.Params(p))
 	}
+}
+
+// sentinels are the errors every error of the module wraps one of.
+var sentinels = []error{
+	bs.ErrBlockSize, bs.ErrNegativeDim, bs.ErrNotDivisible, bs.ErrOverflow, bs.ErrLength,
+	bs.ErrOverlap, bs.ErrOrder, bs.ErrLayout, bs.ErrElemSize, bs.ErrWorkers, bs.ErrOp, bs.ErrRank,
+}
+
+// Wrapped counts the sentinels err wraps: every error wraps exactly one.
+func Wrapped(err error) int {
+	n := 0
+	for _, s := range sentinels {
+		if errors.Is(err, s) {
+			n++
+		}
+	}
+	return n
 }

@@ -58,17 +58,22 @@ func Validate(op Op, p Params, elem, dstLen, srcLen int, overlap bool) (Geometry
 	if err != nil {
 		return g, err
 	}
-	want := g.Len() * elem // check proved it fits
-	if srcLen != want {
-		return g, fmt.Errorf("blockshuffle: %v: len(src) = %d, want %d for %s: %w", op, srcLen, want, describe(p, elem), ErrLength)
+	return g, Slices(op, p, elem, g.Len()*elem, dstLen, srcLen, overlap) // Check proved the product fits
+}
+
+// Slices checks the slices of a call whose parameters passed Check: both
+// lengths must be want, in units of which one element takes elem, and
+// they must not overlap.
+func Slices(op Op, p Params, elem, want, dstLen, srcLen int, overlap bool) error {
+	switch {
+	case srcLen != want:
+		return fmt.Errorf("blockshuffle: %v: len(src) = %d, want %d for %s: %w", op, srcLen, want, describe(p, elem), ErrLength)
+	case dstLen != want:
+		return fmt.Errorf("blockshuffle: %v: len(dst) = %d, want %d for %s: %w", op, dstLen, want, describe(p, elem), ErrLength)
+	case overlap:
+		return fmt.Errorf("blockshuffle: %v: %w (in-place shuffles are not supported)", op, ErrOverlap)
 	}
-	if dstLen != want {
-		return g, fmt.Errorf("blockshuffle: %v: len(dst) = %d, want %d for %s: %w", op, dstLen, want, describe(p, elem), ErrLength)
-	}
-	if overlap {
-		return g, fmt.Errorf("blockshuffle: %v: %w (in-place shuffles are not supported)", op, ErrOverlap)
-	}
-	return g, nil
+	return nil
 }
 
 func describe(p Params, elem int) string {

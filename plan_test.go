@@ -1,0 +1,181 @@
+package blockshuffle_test
+
+import (
+	"bytes"
+	"errors"
+	"math/rand/v2"
+	"sync"
+	"testing"
+
+	bs "github.com/blockshuffle/blockshuffle"
+	"github.com/blockshuffle/blockshuffle/internal/cases"
+	"github.com/blockshuffle/blockshuffle/internal/public"
+	"github.com/blockshuffle/blockshuffle/internal/random"
+	"github.com/blockshuffle/blockshuffle/internal/ref"
+	"github.com/blockshuffle/blockshuffle/internal/shape"
+)
+
+// planRunner makes each call with a Plan made for it.
+func planRunner(op shape.Op, dst, src []byte, elemSize int, p shape.Params) error {
+	pl, err := bs.NewPlan(bs.Op(op), public.Params(p), elemSize)
+	if err != nil {
+		return err
+	}
+	return pl.Run(dst, src)
+}
+
+// TestPlanMatchesReference runs plans over the edge cases and random
+// shapes, at every width, against the reference, and checks that String
+// says what Describe says.
+func TestPlanMatchesReference(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	all := append(cases.Edge(), cases.Random(rng, 200, 1<<14)...)
+	cases.Compare(t, "plan", planRunner, all, cases.Widths, rng)
+	for _, c := range all[:50] {
+		pl, err := bs.NewPlan(bs.Op(c.Op), c.Public(), 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d, _ := bs.Describe(bs.Op(c.Op), c.Public(), 4); pl.String() != d {
+			t.Errorf("%v: String %q, Describe %q", c, pl, d)
+		}
+	}
+}
+
+// TestRunPlan runs the typed form on float32 and uint16 tensors.
+func TestRunPlan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	for _, c := range cases.Random(rng, 100, 4096) {
+		src := bitsAs[float32](random.Bytes(rng, 4*c.Len()))
+		want, got := make([]float32, len(src)), make([]float32, len(src))
+		if err := ref.Run(c.Op, want, src, c.P); err != nil {
+			t.Fatal(err)
+		}
+		pl, err := bs.NewPlan(bs.Op(c.Op), c.Public(), 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := bs.RunPlan(pl, got, src); err != nil || !bytes.Equal(bitsOf(got), bitsOf(want)) {
+			t.Fatalf("%v: RunPlan: %v, or a wrong output", c, err)
+		}
+		// A plan of 2-byte elements on uint16.
+		pl2, _ := bs.NewPlan(bs.Op(c.Op), c.Public(), 2)
+		s16, w16, g16 := bitsAs[uint16](bitsOf(src))[:c.Len()], make([]uint16, c.Len()), make([]uint16, c.Len())
+		_ = ref.Run(c.Op, w16, s16, c.P)
+		if err := bs.RunPlan(pl2, g16, s16); err != nil || !bytes.Equal(bitsOf(g16), bitsOf(w16)) {
+			t.Fatalf("%v: RunPlan on uint16: %v, or a wrong output", c, err)
+		}
+	}
+}
+
+// TestPlanErrors: bad slices get the error the plain functions give,
+// wrapping one sentinel, and leave dst untouched; so do a plan run on the
+// wrong element type and one NewPlan did not make.
+func TestPlanErrors(t *testing.T) {
+	p := bs.Params{N: 1, C: 8, H: 3, W: 5, BlockSize: 2}
+	pl, err := bs.NewPlan(bs.OpDepthToSpace, p, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 8 * 3 * 5
+	buf := make([]byte, 8*n)
+	for i := range buf {
+		buf[i] = byte(i)
+	}
+	check := func(name string, err, want error, untouched []byte) {
+		t.Helper()
+		before := bytes.Clone(untouched)
+		if !errors.Is(err, want) || cases.Wrapped(err) != 1 {
+			t.Errorf("%s: error %v, want one sentinel: %v", name, err, want)
+		}
+		if !bytes.Equal(untouched, before) {
+			t.Errorf("%s: dst was written", name)
+		}
+	}
+	dst := make([]byte, 4*n)
+	check("short src", pl.Run(dst, buf[:4*n-1]), bs.ErrLength, dst)
+	check("long dst", pl.Run(make([]byte, 4*n+4), buf[:4*n]), bs.ErrLength, buf)
+	check("overlap", pl.Run(buf[4:4+4*n], buf[:4*n]), bs.ErrOverlap, buf)
+	check("uint16 on a 4-byte plan", bs.RunPlan(pl, make([]uint16, n), make([]uint16, n)), bs.ErrElemSize, dst)
+	check("float32 lengths", bs.RunPlan(pl, make([]float32, n), make([]float32, n-1)), bs.ErrLength, dst)
+	check("a nil plan", (*bs.Plan)(nil).Run(dst, buf[:4*n]), bs.ErrOp, dst)
+	check("a zero plan", bs.RunPlan(&bs.Plan{}, make([]float32, n), make([]float32, n)), bs.ErrOp, dst)
+	for _, bad := range []bs.Params{{N: -1, C: 4, H: 1, W: 1, BlockSize: 2}, {N: 1, C: 6, H: 1, W: 1, BlockSize: 2}, {BlockSize: 0}} {
+		_, errPlan := bs.NewPlan(bs.OpDepthToSpace, bad, 4)
+		errCall := bs.DepthToSpaceBytes(nil, nil, 4, bad)
+		if errPlan == nil || errCall == nil || errPlan.Error() != errCall.Error() {
+			t.Errorf("%+v: NewPlan says %v, the call %v", bad, errPlan, errCall)
+		}
+	}
+	if _, err := bs.NewPlan(bs.OpSpaceToDepth, p, 0); !errors.Is(err, bs.ErrElemSize) {
+		t.Errorf("elemSize 0: %v", err)
+	}
+}
+
+// TestPlanConcurrent runs one plan from several goroutines at once, on
+// tensors small enough for one goroutine each and large enough to split:
+// each output must be right (and the race detector quiet).
+func TestPlanConcurrent(t *testing.T) {
+	for _, p := range []bs.Params{
+		{N: 1, C: 64, H: 13, W: 13, BlockSize: 2},                  // one pass, or row units
+		{N: 1, C: 12, H: 16, W: 24, BlockSize: 2, Layout: bs.NHWC}, // one kernel call
+		{N: 1, C: 16, H: 128, W: 128, BlockSize: 2, Workers: 4},    // pieces for goroutines
+		{N: 2, C: 27, H: 20, W: 20, BlockSize: 3, Order: bs.CRD},   // several kernel calls
+		{N: 1, C: 48, H: 60, W: 60, BlockSize: 4, Layout: bs.NHWC, Order: bs.CRD, Workers: 3},
+	} {
+		pl, err := bs.NewPlan(bs.OpDepthToSpace, p, 4)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := p.N * p.C * p.H * p.W
+		src := make([]float32, n)
+		for i := range src {
+			src[i] = float32(i)
+		}
+		want := make([]float32, n)
+		if err := bs.DepthToSpace(want, src, p); err != nil {
+			t.Fatal(err)
+		}
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				dst := make([]float32, n)
+				for range 20 {
+					clear(dst)
+					if err := bs.RunPlan(pl, dst, src); err != nil {
+						t.Error(err)
+						return
+					}
+					if !bytes.Equal(bitsOf(dst), bitsOf(want)) {
+						t.Errorf("%+v: a concurrent run differs", p)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+	}
+}
+
+// TestPlanNoAllocations: a run allocates nothing, whatever Workers says of
+// a tensor that one goroutine moves.
+func TestPlanNoAllocations(t *testing.T) {
+	for _, c := range cases.All(1, 3, 13, 13, 2) {
+		for _, workers := range []int{0, 1, 4} {
+			p := c.Public()
+			p.Workers = workers
+			pl, err := bs.NewPlan(bs.Op(c.Op), p, 4)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dst, src := make([]float32, c.Len()), make([]float32, c.Len())
+			if n := testing.AllocsPerRun(50, func() { _ = bs.RunPlan(pl, dst, src) }); n != 0 {
+				t.Errorf("%v workers=%d: %v allocations per run", c, workers, n)
+			}
+			raw, rawDst := make([]byte, 4*c.Len()), make([]byte, 4*c.Len())
+			if n := testing.AllocsPerRun(50, func() { _ = pl.Run(rawDst, raw) }); n != 0 {
+				t.Errorf("%v workers=%d: Run allocates %v times", c, workers, n)
+			}
+		}
+	}
+}
