@@ -2,6 +2,8 @@ package gonnx
 
 import (
 	"fmt"
+	"slices"
+	"sync"
 
 	"github.com/advancedclimatesystems/gonnx"
 	"github.com/advancedclimatesystems/gonnx/onnx"
@@ -24,14 +26,19 @@ func Install(m *gonnx.Model) {
 // Getter returns an operator getter that serves DepthToSpace and
 // SpaceToDepth as the given opset of the default ONNX domain defines them
 // (Opset reads it from a model), wraps next's Transpose with the fast
-// path, and asks next for everything else.
+// path, and asks next for everything else. gonnx makes every operator
+// afresh on each Model.Run and hands it its node, so the getter keeps a
+// plan per DepthToSpace and SpaceToDepth node (integrations/gorgonia's
+// Plan), made on the node's first run and again when its input's shape or
+// dtype changes.
 func Getter(opset int64, next gonnx.OpGetter) gonnx.OpGetter {
+	plans := &nodePlans{m: map[*onnx.NodeProto]nodePlan{}}
 	return func(name string) (ops.Operator, error) {
 		switch name {
 		case "DepthToSpace":
-			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13)}, nil
+			return &depthSpace{op: blockshuffle.OpDepthToSpace, version: version(opset, 1, 11, 13), plans: plans}, nil
 		case "SpaceToDepth":
-			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13, 28)}, nil
+			return &depthSpace{op: blockshuffle.OpSpaceToDepth, version: version(opset, 1, 13, 28), plans: plans}, nil
 		}
 		o, err := next(name)
 		if err != nil || name != "Transpose" {
@@ -74,6 +81,38 @@ type depthSpace struct {
 	version   int64
 	blocksize int64
 	mode      string
+	node      *onnx.NodeProto // set by Init
+	plans     *nodePlans
+}
+
+// nodePlans are the plans of the nodes of the models a getter serves.
+type nodePlans struct {
+	mu sync.Mutex
+	m  map[*onnx.NodeProto]nodePlan
+}
+
+// nodePlan is a node's plan and what it was made for.
+type nodePlan struct {
+	shape []int
+	dtype tensor.Dtype
+	o     bsg.Options
+	plan  *bsg.Plan
+}
+
+// get returns the plan of op on x for node, with options o: the one made
+// before if x has the same shape and dtype, else a new one, kept.
+func (n *nodePlans) get(node *onnx.NodeProto, op blockshuffle.Op, x *tensor.Dense, o bsg.Options) (*bsg.Plan, error) {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if e, ok := n.m[node]; ok && e.dtype == x.Dtype() && e.o == o && slices.Equal(e.shape, x.Shape()) {
+		return e.plan, nil
+	}
+	pl, err := bsg.NewPlan(op, x.Shape(), x.Dtype(), o)
+	if err != nil {
+		return nil, err
+	}
+	n.m[node] = nodePlan{slices.Clone(x.Shape()), x.Dtype(), o, pl}
+	return pl, nil
 }
 
 func (d *depthSpace) String() string { return fmt.Sprintf("%v-%d operator", d.op, d.version) }
@@ -84,6 +123,7 @@ func (d *depthSpace) Init(n *onnx.NodeProto) error {
 	if d.version == 0 {
 		return fmt.Errorf("%v: not defined in this opset", d.op)
 	}
+	d.node = n
 	found := false
 	for _, a := range n.GetAttribute() {
 		switch {
@@ -123,12 +163,11 @@ func (d *depthSpace) Apply(in []tensor.Tensor) ([]tensor.Tensor, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := bsg.Options{BlockSize: p.BlockSize, Order: p.Order}
-	f := bsg.DepthToSpace
-	if d.op == blockshuffle.OpSpaceToDepth {
-		f = bsg.SpaceToDepth
+	pl, err := d.plans.get(d.node, d.op, x, bsg.Options{BlockSize: p.BlockSize, Order: p.Order})
+	if err != nil {
+		return nil, err
 	}
-	y, err := f(x, o)
+	y, err := pl.Apply(x)
 	if err != nil {
 		return nil, err
 	}

@@ -19,6 +19,9 @@
 // (gorgonia's own Data, Transpose and Clone panic on one), and invalid
 // parameters give the error they give any other tensor.
 //
+// NewPlan plans an op once for tensors of one shape and dtype, which a
+// model's node then applies on every inference (Plan.Apply, ApplyInto).
+//
 // The Into forms write into a tensor the caller keeps from call to call.
 // Allocating the result costs more than the shuffle (bench/README.md in
 // the repository has figures), so a model run in a loop should reuse its

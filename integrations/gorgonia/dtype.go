@@ -17,30 +17,41 @@ type elems interface {
 	logical(x *tensor.Dense) any
 	// move runs op with p from src to dst, both of the type of logical.
 	move(op blockshuffle.Op, dst, src any, p blockshuffle.Params) error
+	// run runs plan pl from src to dst, both of the type of logical.
+	run(pl *blockshuffle.Plan, dst, src any) error
+	// plannable reports whether the dtype has plans: only the
+	// pointer-free ones have.
+	plannable() bool
 	// copy copies src to dst, both of the type of logical.
 	copy(dst, src any) error
 	// make allocates n elements.
 	make(n int) any
 }
 
-// slice is elems for []T, moved by the given DepthToSpace and SpaceToDepth.
+// slice is elems for []T, moved by the given DepthToSpace and SpaceToDepth,
+// and plans by runPlan (nil where T holds pointers).
 type slice[T any] struct {
 	d2s, s2d func(dst, src []T, p blockshuffle.Params) error
+	runPlan  func(pl *blockshuffle.Plan, dst, src []T) error
 }
 
 // simd moves fixed-size elements with blockshuffle's kernels.
 func simd[T blockshuffle.Element]() elems {
-	return slice[T]{blockshuffle.DepthToSpace[T], blockshuffle.SpaceToDepth[T]}
+	return slice[T]{blockshuffle.DepthToSpace[T], blockshuffle.SpaceToDepth[T], blockshuffle.RunPlan[T]}
 }
 
 // assign moves elements that hold pointers with Go assignments.
 func assign[T any]() elems {
-	return slice[T]{generic.DepthToSpace[T], generic.SpaceToDepth[T]}
+	return slice[T]{generic.DepthToSpace[T], generic.SpaceToDepth[T], nil}
 }
 
 func (slice[T]) logical(x *tensor.Dense) any { return logical[T](x) }
 func (slice[T]) make(n int) any              { return make([]T, n) }
 func (slice[T]) copy(dst, src any) error     { copy(dst.([]T), src.([]T)); return nil }
+func (e slice[T]) plannable() bool           { return e.runPlan != nil }
+func (e slice[T]) run(pl *blockshuffle.Plan, dst, src any) error {
+	return e.runPlan(pl, dst.([]T), src.([]T))
+}
 func (e slice[T]) move(op blockshuffle.Op, dst, src any, p blockshuffle.Params) error {
 	if op == blockshuffle.OpDepthToSpace {
 		return e.d2s(dst.([]T), src.([]T), p)

@@ -53,9 +53,18 @@ func shuffle(op blockshuffle.Op, out, x *tensor.Dense, o Options) (*tensor.Dense
 	if x == nil {
 		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is nil", op)
 	}
-	s := x.Shape()
+	p, shape, err := params(op, x.Shape(), o)
+	if err != nil {
+		return nil, err
+	}
+	return run(out, x, shape, func(e elems, dst, src any) error { return e.move(op, dst, src, p) })
+}
+
+// params are the parameters of op on a tensor of shape s, and the output's
+// shape.
+func params(op blockshuffle.Op, s []int, o Options) (blockshuffle.Params, []int, error) {
 	if len(s) != 4 {
-		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x has shape %v, want 4 dims: %w", op, s, blockshuffle.ErrRank)
+		return blockshuffle.Params{}, nil, fmt.Errorf("blockshuffle/gorgonia: %v: x has shape %v, want 4 dims: %w", op, s, blockshuffle.ErrRank)
 	}
 	p := blockshuffle.Params{N: s[0], C: s[1], H: s[2], W: s[3], BlockSize: o.BlockSize, Order: o.Order, Layout: o.Layout, Workers: o.Workers}
 	if o.Layout == blockshuffle.NHWC {
@@ -67,10 +76,10 @@ func shuffle(op blockshuffle.Op, out, x *tensor.Dense, o Options) (*tensor.Dense
 	}
 	dims, err := outDims()
 	if err != nil {
-		return nil, err
+		return blockshuffle.Params{}, nil, err
 	}
 	shape := dims.Shape(p.Layout)
-	return run(out, x, shape[:], func(e elems, dst, src any) error { return e.move(op, dst, src, p) })
+	return p, shape[:], nil
 }
 
 // run gives move x's logical elements and mask and a destination of the

@@ -209,6 +209,56 @@ func check(t *testing.T, name string, op blockshuffle.Op, x *tensor.Dense, o bsg
 		t.Fatalf("%s into: shape %v, want %v", name, out.Shape(), y.Shape())
 	}
 	same(t, name+" into", out, wantVals, wantMask, x.IsMasked())
+	pl, err := bsg.NewPlan(op, x.Shape(), x.Dtype(), o)
+	if err != nil {
+		t.Fatalf("%s: NewPlan: %v", name, err)
+	}
+	for range 2 { // a plan is applied again and again
+		y, err := pl.Apply(x)
+		if err != nil {
+			t.Fatalf("%s plan: %v", name, err)
+		}
+		same(t, name+" plan", y, wantVals, wantMask, x.IsMasked())
+		if err := pl.ApplyInto(out, x); err != nil {
+			t.Fatalf("%s plan into: %v", name, err)
+		}
+		same(t, name+" plan into", out, wantVals, wantMask, x.IsMasked())
+	}
+}
+
+// TestPlanErrors: a plan refuses a tensor of another shape or dtype, and
+// NewPlan the parameters the functions refuse, with their errors.
+func TestPlanErrors(t *testing.T) {
+	o := bsg.Options{BlockSize: 2}
+	pl, err := bsg.NewPlan(blockshuffle.OpDepthToSpace, []int{1, 8, 2, 3}, tensor.Float32, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []*tensor.Dense{
+		tensor.New(tensor.WithShape(1, 8, 3, 2), tensor.Of(tensor.Float32)),
+		tensor.New(tensor.WithShape(1, 8, 2, 3), tensor.Of(tensor.Float64)),
+		nil,
+	} {
+		if _, err := pl.Apply(x); err == nil {
+			t.Errorf("a plan for (1, 8, 2, 3) float32 applied to %v", x)
+		}
+	}
+	if err := pl.ApplyInto(nil, tensor.New(tensor.WithShape(1, 8, 2, 3), tensor.Of(tensor.Float32))); err == nil {
+		t.Error("ApplyInto a nil tensor")
+	}
+	for _, c := range []struct {
+		shape []int
+		o     bsg.Options
+	}{{[]int{1, 6, 2, 3}, o}, {[]int{1, 8, 2}, o}, {[]int{1, 8, 2, 3}, bsg.Options{}}} {
+		x := tensor.New(tensor.WithShape(c.shape...), tensor.Of(tensor.Float32))
+		_, want := bsg.DepthToSpace(x, c.o)
+		if _, err := bsg.NewPlan(blockshuffle.OpDepthToSpace, c.shape, tensor.Float32, c.o); err == nil || want == nil || err.Error() != want.Error() {
+			t.Errorf("%v %+v: NewPlan says %v, DepthToSpace %v", c.shape, c.o, err, want)
+		}
+	}
+	if _, err := bsg.NewPlan(blockshuffle.Op(5), []int{1, 8, 2, 3}, tensor.Float32, o); !errors.Is(err, blockshuffle.ErrOp) {
+		t.Errorf("Op(5): %v", err)
+	}
 }
 
 func same(t *testing.T, name string, y *tensor.Dense, vals []any, mask []bool, masked bool) {
@@ -322,6 +372,8 @@ func TestEmpty(t *testing.T) {
 			{"SpaceToDepth NHWC", []int{1, 0, 4, 3}, []int{1, 0, 2, 12}, false,
 				shuffleFunc(bsg.SpaceToDepth, bsg.SpaceToDepthInto, bsg.Options{BlockSize: 2, Layout: blockshuffle.NHWC})},
 			{"SpaceToDepth of H = 3", []int{0, 3, 3, 2}, nil, true, shuffleFunc(bsg.SpaceToDepth, bsg.SpaceToDepthInto, o)},
+			{"DepthToSpace plan", []int{0, 8, 2, 3}, []int{0, 2, 4, 6}, false, planFunc(blockshuffle.OpDepthToSpace, []int{0, 8, 2, 3}, dt, o)},
+			{"SpaceToDepth plan", []int{2, 3, 0, 2}, []int{2, 12, 0, 1}, false, planFunc(blockshuffle.OpSpaceToDepth, []int{2, 3, 0, 2}, dt, o)},
 			{"Transpose", []int{3, 0, 2}, []int{2, 3, 0}, false, transposeFunc(2, 0, 1)},
 			{"Transpose reversed", []int{3, 0, 2}, []int{2, 0, 3}, false, transposeFunc()},
 			{"Transpose of rank 1", []int{0}, []int{0}, false, transposeFunc(0)},
@@ -370,5 +422,19 @@ func transposeFunc(perm ...int) func(out, x *tensor.Dense) (*tensor.Dense, error
 			return bsg.Transpose(x, perm...)
 		}
 		return out, bsg.TransposeInto(out, x, perm...)
+	}
+}
+
+// planFunc is a plan's Apply and ApplyInto as one, as shuffleFunc.
+func planFunc(op blockshuffle.Op, shape []int, dt tensor.Dtype, o bsg.Options) func(out, x *tensor.Dense) (*tensor.Dense, error) {
+	return func(out, x *tensor.Dense) (*tensor.Dense, error) {
+		pl, err := bsg.NewPlan(op, shape, dt, o)
+		if err != nil {
+			return nil, err
+		}
+		if out == nil {
+			return pl.Apply(x)
+		}
+		return out, pl.ApplyInto(out, x)
 	}
 }

@@ -1,0 +1,80 @@
+package gorgonia
+
+import (
+	"fmt"
+	"slices"
+
+	"gorgonia.org/tensor"
+
+	"github.com/blockshuffle/blockshuffle"
+)
+
+// A Plan is DepthToSpace or SpaceToDepth planned once for tensors of one
+// shape and dtype, and applied to many: a model's node, applied on every
+// inference. The fixed-size dtypes run a blockshuffle.Plan, so that an
+// application checks only the tensor and its slices; String and
+// UnsafePointer tensors go through blockshuffle/generic, as with the
+// plain functions. A Plan is immutable and safe for concurrent use.
+type Plan struct {
+	op    blockshuffle.Op
+	p     blockshuffle.Params
+	shape tensor.Shape // of the input
+	dtype tensor.Dtype
+	out   []int              // the output's shape
+	plan  *blockshuffle.Plan // nil where the dtype holds pointers
+}
+
+// NewPlan plans op on tensors of the given shape (4 dims: [N, C, H, W] for
+// NCHW, [N, H, W, C] for NHWC) and dtype, with the rest of the parameters
+// from o. It returns the error DepthToSpace or SpaceToDepth would for such
+// a tensor.
+func NewPlan(op blockshuffle.Op, shape []int, dt tensor.Dtype, o Options) (*Plan, error) {
+	e, ok := dtypes[dt]
+	if !ok {
+		return nil, fmt.Errorf("blockshuffle/gorgonia: dtype %v is not supported", dt)
+	}
+	if op != blockshuffle.OpDepthToSpace && op != blockshuffle.OpSpaceToDepth {
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: %w", op, blockshuffle.ErrOp)
+	}
+	p, out, err := params(op, shape, o)
+	if err != nil {
+		return nil, err
+	}
+	pl := &Plan{op: op, p: p, shape: slices.Clone(shape), dtype: dt, out: out}
+	if e.plannable() {
+		if pl.plan, err = blockshuffle.NewPlan(op, p, int(dt.Size())); err != nil {
+			return nil, err
+		}
+	}
+	return pl, nil
+}
+
+// Apply returns the plan applied to x in a new tensor, as DepthToSpace or
+// SpaceToDepth would; x must have the plan's shape and dtype.
+func (pl *Plan) Apply(x *tensor.Dense) (*tensor.Dense, error) { return pl.apply(nil, x) }
+
+// ApplyInto writes the plan applied to x into out, as DepthToSpaceInto or
+// SpaceToDepthInto would.
+func (pl *Plan) ApplyInto(out, x *tensor.Dense) error {
+	if out == nil {
+		return fmt.Errorf("blockshuffle/gorgonia: %v: out is nil", pl.op)
+	}
+	_, err := pl.apply(out, x)
+	return err
+}
+
+func (pl *Plan) apply(out, x *tensor.Dense) (*tensor.Dense, error) {
+	switch {
+	case x == nil:
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is nil", pl.op)
+	case x.Dtype() != pl.dtype || !slices.Equal(x.Shape(), pl.shape):
+		return nil, fmt.Errorf("blockshuffle/gorgonia: %v: x is %v %v, the plan is for %v %v: %w",
+			pl.op, x.Dtype(), x.Shape(), pl.dtype, pl.shape, blockshuffle.ErrLength)
+	}
+	return run(out, x, pl.out, func(e elems, dst, src any) error {
+		if _, mask := dst.([]bool); pl.plan == nil || mask && pl.dtype != tensor.Bool {
+			return e.move(pl.op, dst, src, pl.p) // pointers, or the mask of a wider dtype
+		}
+		return e.run(pl.plan, dst, src)
+	})
+}
