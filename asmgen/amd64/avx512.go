@@ -27,7 +27,7 @@ func Shape512(k table.Kernel) vec.PermuteShape {
 		pd = vec.CRD(k.B, k.Cp, k.Width)
 	}
 	unit := min(8, 1<<bits.TrailingZeros(uint(k.Width)))
-	if k.ISA == table.AVX512VBMI && unit <= 2 {
+	if k.ISA.BytePermutes() && unit <= 2 {
 		unit = 1
 	}
 	return vec.PermuteShape{Period: pd, Unit: unit}

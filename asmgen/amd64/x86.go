@@ -49,7 +49,7 @@ func (g *Generator) Kernel(k table.Kernel) (minN int, err error) {
 	case table.UnitZip, table.UnitUnzip:
 		return 0, g.unitRows(k)
 	}
-	if k.ISA != table.AVX2 {
+	if k.ISA.TwoTable() {
 		if k.Kind == table.Copy {
 			g.copyRuns512(k)
 			return 0, nil

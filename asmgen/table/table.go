@@ -13,16 +13,11 @@ import (
 	"github.com/blockshuffle/blockshuffle/internal/isa"
 )
 
-// ISA is the Name of an instruction set of internal/isa.
+// ISA is the Name of an instruction set of internal/isa. Everything the
+// generators decide per ISA they read from its entry there (its vector
+// width, its permutes, whether it streams), never from its name, so that
+// an ISA is added by an entry and, for a new architecture, a back end.
 type ISA string
-
-// The ISAs whose back ends branch on them.
-const (
-	AVX2       ISA = "AVX2"
-	AVX512BW   ISA = "AVX512BW"   // AVX-512 F, BW, VL, DQ: permutes of 2 bytes and more
-	AVX512VBMI ISA = "AVX512VBMI" // and VBMI: permutes of bytes
-	NEON       ISA = "NEON"
-)
 
 // ISAs lists the instruction sets with kernels, in internal/isa's order.
 func ISAs() []*isa.ISA {
@@ -37,7 +32,7 @@ func ISAs() []*isa.ISA {
 
 // desc is the ISA's entry in internal/isa.
 func (i ISA) desc() *isa.ISA {
-	d := isa.Lookup(string(i))
+	d := isa.Named(string(i))
 	if d == nil {
 		panic(fmt.Sprintf("table: %s is not in internal/isa", i))
 	}
@@ -50,6 +45,14 @@ func (i ISA) Windows() isa.Windows { return i.desc().Windows }
 
 // streams reports whether an ISA's kernels have streaming twins.
 func (i ISA) streams() bool { return i.desc().Streaming }
+
+// TwoTable reports whether the ISA's kernels are permute programs over
+// whole registers (internal/isa's TwoTable: AVX-512), rather than byte
+// shuffles within 16-byte lanes (AVX2, NEON).
+func (i ISA) TwoTable() bool { return i.desc().TwoTable }
+
+// Vector is the bytes of the ISA's widest register.
+func (i ISA) Vector() int { return i.desc().Vector }
 
 // Kind is what a kernel does.
 type Kind uint8
@@ -308,7 +311,7 @@ func pixelFits(b, cp, w int) bool {
 func (i ISA) beatsLanes(kind Kind, b, cp, w int) bool {
 	run := cp * w
 	switch {
-	case i.avx512() && kind == Zip && w == 8 && b*b*cp*w > 256:
+	case i.TwoTable() && kind == Zip && w == 8 && b*b*cp*w > 256:
 		// AVX-512's zips of the largest pixels lose to AVX2's: on a
 		// Zen 4, SpaceToDepth to 1x36x20x20 b = 3 (C' = 4) 6.2 µs
 		// against 2.7, to 1x48x16x16 b = 4 (C' = 3) 2.7 against 2.3.
@@ -316,17 +319,14 @@ func (i ISA) beatsLanes(kind Kind, b, cp, w int) bool {
 	case b == 8:
 		// AVX-512's of bytes lose to AVX2's, their base: 1x128x16x16
 		// DepthToSpace on a Zen 4, 1.5 µs against 0.82.
-		return w > 1 || !i.avx512()
-	case b != 2 || run < 16 || i.avx512():
+		return w > 1 || !i.TwoTable()
+	case b != 2 || run < 16 || i.TwoTable():
 		return true
-	case i == AVX2:
-		return vec.RunFits(b, cp, w)
 	}
-	return false
+	// The run networks hold a pixel's runs in the two lanes of a 32-byte
+	// register.
+	return i.Vector() == 2*vec.LaneBytes && vec.RunFits(b, cp, w)
 }
-
-// avx512 reports whether an ISA is one of the AVX-512 ones.
-func (i ISA) avx512() bool { return i == AVX512BW || i == AVX512VBMI }
 
 // Base is the ISA that runs what an ISA has no kernel for, and rows too
 // short for its kernels (internal/isa's Base): AVX2 under AVX-512. AVX2's
@@ -339,24 +339,25 @@ func (i ISA) avx512() bool { return i == AVX512BW || i == AVX512VBMI }
 func (i ISA) Base() ISA { return ISA(i.desc().Base) }
 
 // has reports whether an ISA has a kernel for b lanes of w-byte elements
-// (runs of w bytes, or NHWC CRD elements of w bytes): AVX-512BW permutes
-// units of 2 bytes and more only, and 16-byte elements are moves, not
-// permutes, beyond 4 lanes, where AVX2's are as fast by llvm-mca.
+// (runs of w bytes, or NHWC CRD elements of w bytes): two-table permutes
+// without byte permutes (AVX-512 BW) move units of 2 bytes and more only,
+// and 16-byte elements are moves, not permutes, beyond 4 lanes, where the
+// lane shuffles' kernels (AVX2's) are as fast by llvm-mca.
 func (i ISA) has(b, w int) bool {
 	switch {
-	case !i.avx512():
+	case !i.TwoTable():
 		return true
 	case w == 16 && b != 2 && b != 4:
 		return false
 	}
-	return i != AVX512BW || w%2 == 0
+	return i.BytePermutes() || w%2 == 0
 }
 
 // pairsBytes reports whether an ISA without byte permutes unzips b lanes
 // of w-byte elements by pairing the bytes of two pixels first (vec's
 // PairedNetworkUnzip): AVX-512 BW's unzips by 2, 4 and 8 of bytes.
 func (i ISA) pairsBytes(kind Kind, b, w int) bool {
-	return i.avx512() && !i.BytePermutes() && kind == Unzip && w == 1 && b&(b-1) == 0 && b <= 8
+	return i.TwoTable() && !i.BytePermutes() && kind == Unzip && w == 1 && b&(b-1) == 0 && b <= 8
 }
 
 // Kernels lists the kernels of one ISA.
@@ -386,7 +387,7 @@ func Kernels(i ISA) []Kernel {
 				}
 			}
 		}
-		if !i.avx512() {
+		if !i.TwoTable() {
 			out = append(out, Kernel{ISA: i, Kind: kind, Width: 16})
 		}
 	}
@@ -411,10 +412,10 @@ func Kernels(i ISA) []Kernel {
 // (VPERMI2W) or 4 bytes (VPERMI2D): the runtime takes the largest that
 // divides the element size. Without byte permutes (AVX-512 BW) the kernels
 // of 1-byte units move 1-byte elements as pairs with VPERMI2W
-// (internal/stack). Only AVX-512 has them: AVX2 permutes bytes only
-// within 16-byte lanes.
+// (internal/stack). Only the ISAs with two-table permutes have them: AVX2
+// and NEON permute bytes only within 16-byte lanes.
 func (i ISA) StackUnits() []int {
-	if i.avx512() {
+	if i.TwoTable() {
 		return []int{1, 2, 4}
 	}
 	return nil
@@ -425,7 +426,7 @@ func (i ISA) StackUnits() []int {
 // AVX-512 tiers stack rows of up to 64 bytes instead, and hand longer ones
 // to their base, AVX2.
 func (i ISA) UnitWidths() []int {
-	if i == AVX2 || i == NEON {
+	if !i.TwoTable() {
 		return []int{1, 2, 4, 8}
 	}
 	return nil

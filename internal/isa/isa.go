@@ -41,9 +41,19 @@ type ISA struct {
 	// Windows is how the ISA's gather kernels build an output vector;
 	// the zero value means it has none (its base's serve).
 	Windows Windows
-	// BytePermutes says that the ISA permutes single bytes across a whole
-	// register (VBMI's VPERMI2B); without it the stacked-row kernels move
-	// 1-byte elements as pairs (internal/stack).
+	// Vector is the bytes of the ISA's widest vector register: 16 (NEON),
+	// 32 (AVX2) or 64 (AVX-512).
+	Vector int
+	// TwoTable says that the ISA permutes elements across a whole register,
+	// picking from two registers (AVX-512's VPERMT2W, VPERMT2D, ...), with
+	// opmasks for partial loads and stores: its kernels are permute
+	// programs. Without it they shuffle bytes within 16-byte lanes (AVX2's
+	// VPSHUFB, NEON's TBL) and move lanes whole.
+	TwoTable bool
+	// BytePermutes says that the ISA's two-table permutes move single
+	// bytes (VBMI's VPERMI2B); without it the permutes move units of 2
+	// bytes and more, and the stacked-row kernels move 1-byte elements as
+	// pairs (internal/stack).
 	BytePermutes bool
 	// has reports whether this CPU and OS can run the kernels. x/sys/cpu
 	// checks that the OS saves the wide registers (XCR0) and honours
@@ -65,17 +75,17 @@ const Generic = "generic"
 var All = []ISA{
 	{Tier: Generic, CPUs: "every platform; the only tier with -tags purego", has: always},
 	{
-		Name: "AVX2", Tier: "avx2", GOARCH: "amd64", Streaming: true,
+		Name: "AVX2", Tier: "avx2", GOARCH: "amd64", Streaming: true, Vector: 32,
 		CPUs: "amd64 with AVX2 (Haswell, Zen 1 and later)",
 		has:  func() bool { return cpu.X86.HasAVX2 },
 	},
 	{
-		Name: "AVX512BW", Tier: "avx512bw", GOARCH: "amd64", Base: "AVX2",
+		Name: "AVX512BW", Tier: "avx512bw", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
 		CPUs: "amd64 with AVX-512 F, BW, VL and DQ (Skylake-SP, Cascade Lake)",
 		has:  avx512,
 	},
 	{
-		Name: "AVX512VBMI", Tier: "avx512vbmi", GOARCH: "amd64", Base: "AVX2",
+		Name: "AVX512VBMI", Tier: "avx512vbmi", GOARCH: "amd64", Base: "AVX2", Vector: 64, TwoTable: true,
 		CPUs: "amd64 with AVX-512 F, BW, VL, DQ and VBMI (Ice Lake, Sapphire Rapids, Zen 4 and later)",
 		// VPERMI2B picks from four 32-byte windows, two per table (bits
 		// 0-6 of the index); with several groups, index bit 7 marks the
@@ -86,7 +96,7 @@ var All = []ISA{
 		has:          func() bool { return avx512() && cpu.X86.HasAVX512VBMI },
 	},
 	{
-		Name: "NEON", Tier: "neon", GOARCH: "arm64",
+		Name: "NEON", Tier: "neon", GOARCH: "arm64", Vector: 16,
 		CPUs: "arm64 (Advanced SIMD, which every arm64 CPU Go runs on has)",
 		has:  func() bool { return cpu.ARM64.HasASIMD },
 	},
@@ -114,8 +124,8 @@ func avx512() bool {
 	return x.HasAVX2 && x.HasBMI2 && x.HasAVX512F && x.HasAVX512BW && x.HasAVX512VL && x.HasAVX512DQ
 }
 
-// Lookup returns the ISA of the given Name, or nil.
-func Lookup(name string) *ISA {
+// Named returns the ISA of the given Name, or nil.
+func Named(name string) *ISA {
 	for i := range All {
 		if All[i].Name == name && name != "" {
 			return &All[i]

@@ -79,7 +79,7 @@ func TestOutsideSlicesPanics(t *testing.T) {
 			k.F.Once(make([]byte, 4096), v.a[:], simd.LaneArgs{N: 16, Rows: 2, DepthStride: -16, Lane: 16, LaneI: 32, Groups: 1}, 2, 2)
 		})
 		if g := tb.Gather[1]; g != nil {
-			w := isa.Lookup(name).Windows
+			w := isa.Named(name).Windows
 			offs := make([]int32, 1+w.PerGroup) // one vector at 0, its windows at 0
 			idx := bytes.Repeat([]byte{w.Used}, w.Vector)
 			mustPanic(t, name+" gather window", v.b[:], func() {

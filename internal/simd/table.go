@@ -103,7 +103,7 @@ func cmpBool(a, b bool) int {
 // Register makes t the kernels of the ISA of the given name's tier. The
 // generated tables of package kernels call it at init.
 func Register(name string, t *Table) {
-	t.isa = isa.Lookup(name)
+	t.isa = isa.Named(name)
 	if !slices.IsSortedFunc(t.Lanes, func(a, b LaneKernel) int { return compareKeys(a.key(), b.key()) }) {
 		panic("simd: the lane kernels of " + name + " are not sorted")
 	}
@@ -113,7 +113,7 @@ func Register(name string, t *Table) {
 // TableOf returns the table of the ISA of the given name, or nil where
 // this build has none: the kernels of its tier.
 func TableOf(name string) *Table {
-	i := isa.Lookup(name)
+	i := isa.Named(name)
 	if i == nil {
 		return nil
 	}

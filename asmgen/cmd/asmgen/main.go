@@ -246,7 +246,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 		fmt.Fprintf(&b, "StreamRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}.Name())
 	}
 	if i.Base != "" {
-		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Lookup(i.Base)))
+		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Named(i.Base)))
 	}
 	b.WriteString("Split: [simd.MaxBlock + 1]int{")
 	for _, blk := range table.Blocks {
