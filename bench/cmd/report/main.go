@@ -165,7 +165,8 @@ func (p *progress) show(section string, i, n int, name string) {
 	elapsed := time.Since(p.start)
 	left := "time left unknown"
 	if p.done > 0 {
-		left = fmt.Sprintf("about %v left", (time.Duration(float64(elapsed) * float64(p.planned-p.done) / float64(p.done))).Round(time.Second))
+		rest := time.Duration(float64(elapsed) * float64(max(p.planned-p.done, 0)) / float64(p.done))
+		left = fmt.Sprintf("about %v left", rest.Round(time.Second))
 	}
 	count := fmt.Sprintf("%d/%d", i+1, n)
 	if n < 0 {
