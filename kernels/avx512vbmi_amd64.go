@@ -16,35 +16,11 @@ func zip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip2x4AVX512VBMI interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x8AVX512VBMI interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x16AVX512VBMI interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip2x6AVX512VBMI interleaves 2 rows (lanes) of 6-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
 func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x12AVX512VBMI interleaves 2 rows (lanes) of 12-byte elements into one, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func zip2x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -58,18 +34,6 @@ func tzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -82,18 +46,6 @@ func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip2x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x3x8AVX512VBMI moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip2x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -105,18 +57,6 @@ func tzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x8AVX512VBMI moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -142,18 +82,6 @@ func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x4AVX512VBMI interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip3x8AVX512VBMI interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip3x3AVX512VBMI interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -172,12 +100,6 @@ func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip3x12AVX512VBMI interleaves 3 rows (lanes) of 12-byte elements into one, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func zip3x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip3x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -189,18 +111,6 @@ func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip3x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip3x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -214,18 +124,6 @@ func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip3x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip3x3x8AVX512VBMI moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip3x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -237,12 +135,6 @@ func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip3x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip4x1AVX512VBMI interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -256,30 +148,6 @@ func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x4AVX512VBMI interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x8AVX512VBMI interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x16AVX512VBMI interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x12AVX512VBMI interleaves 4 rows (lanes) of 12-byte elements into one, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func zip4x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip4x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -291,18 +159,6 @@ func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -316,12 +172,6 @@ func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip4x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip4x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -333,12 +183,6 @@ func tzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip5x1AVX512VBMI interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -352,18 +196,6 @@ func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip5x4AVX512VBMI interleaves 5 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip5x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip5x8AVX512VBMI interleaves 5 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip5x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip6x1AVX512VBMI interleaves 6 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -375,18 +207,6 @@ func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip6x4AVX512VBMI interleaves 6 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip6x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip6x8AVX512VBMI interleaves 6 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip6x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip7x1AVX512VBMI interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -400,18 +220,6 @@ func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip7x4AVX512VBMI interleaves 7 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip7x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip7x8AVX512VBMI interleaves 7 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip7x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip8x1AVX512VBMI interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -424,29 +232,11 @@ func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x4AVX512VBMI interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x8AVX512VBMI interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip8x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
 func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip8x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip8x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip8x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -472,35 +262,11 @@ func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip2x4AVX512VBMI splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip2x8AVX512VBMI splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip2x16AVX512VBMI splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip2x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip2x6AVX512VBMI splits one row into 2 rows (lanes) of 6-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
 func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip2x12AVX512VBMI splits one row into 2 rows (lanes) of 12-byte elements, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func unzip2x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -514,18 +280,6 @@ func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip2x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip2x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -538,18 +292,6 @@ func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip2x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip2x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x3x8AVX512VBMI moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip2x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip2x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -561,18 +303,6 @@ func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x4x8AVX512VBMI moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -598,18 +328,6 @@ func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x4AVX512VBMI splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip3x8AVX512VBMI splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip3x3AVX512VBMI splits one row into 3 rows (lanes) of 3-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -628,12 +346,6 @@ func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip3x12AVX512VBMI splits one row into 3 rows (lanes) of 12-byte elements, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func unzip3x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -645,18 +357,6 @@ func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -670,18 +370,6 @@ func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip3x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x3x8AVX512VBMI moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -693,18 +381,6 @@ func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x4x8AVX512VBMI moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip4x1AVX512VBMI splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -718,30 +394,6 @@ func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip4x4AVX512VBMI splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x8AVX512VBMI splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x16AVX512VBMI splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip4x16AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip4x12AVX512VBMI splits one row into 4 rows (lanes) of 12-byte elements, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func unzip4x12AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip4x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -753,18 +405,6 @@ func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x2x8AVX512VBMI moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x2x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -778,18 +418,6 @@ func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //go:noescape
 func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip4x3x4AVX512VBMI moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x3x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x3x8AVX512VBMI moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x3x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip4x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -801,18 +429,6 @@ func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x4x4AVX512VBMI moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x4x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x4x8AVX512VBMI moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x4x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip5x1AVX512VBMI splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -826,18 +442,6 @@ func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip5x4AVX512VBMI splits one row into 5 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip5x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip5x8AVX512VBMI splits one row into 5 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip5x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip6x1AVX512VBMI splits one row into 6 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -849,18 +453,6 @@ func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //
 //go:noescape
 func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip6x4AVX512VBMI splits one row into 6 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip6x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip6x8AVX512VBMI splits one row into 6 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip6x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip7x1AVX512VBMI splits one row into 7 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -874,18 +466,6 @@ func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x4AVX512VBMI splits one row into 7 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip7x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip7x8AVX512VBMI splits one row into 7 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip7x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip8x1AVX512VBMI splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -898,29 +478,11 @@ func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip8x4AVX512VBMI splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip8x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x8AVX512VBMI splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip8x8AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip8x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
 func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip8x2x4AVX512VBMI moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip8x2x4AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip8x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -944,26 +506,6 @@ func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step 
 //go:noescape
 func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 
-// stackZip2x2AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 2-byte units.
-//
-//go:noescape
-func stackZip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
-
-// stackUnzip2x2AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 2-byte units.
-//
-//go:noescape
-func stackUnzip2x2AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
-
-// stackZip2x4AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 4-byte units.
-//
-//go:noescape
-func stackZip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
-
-// stackUnzip2x4AVX512VBMI runs units of short rows of an NCHW SpaceToDepth: stacked rows into the four planes they come from, with two-table permutes of 4-byte units.
-//
-//go:noescape
-func stackUnzip2x4AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
-
 // gather1AVX512VBMI writes each output vector of a gather program from 1 group(s) of 4 window(s) of 32 bytes.
 //
 //go:noescape
@@ -978,8 +520,3 @@ func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, r
 //
 //go:noescape
 func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
-
-// copyRunsAVX512VBMI copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-//
-//go:noescape
-func copyRunsAVX512VBMI(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)

@@ -26,39 +26,44 @@ func TestFakeISA(t *testing.T) {
 		fake.Name, fake.Tier = "Fake"+r.Name, "fake"+r.Tier
 		isa.All = append(isa.All, fake)
 	}
-	write := map[string]func(root string, i *isa.ISA) error{"amd64": writeAMD64, "arm64": writeARM64}
-	for _, r := range real {
-		if r.Name == "" {
-			continue
-		}
-		root := t.TempDir()
-		if err := os.Mkdir(filepath.Join(root, "kernels"), 0o755); err != nil {
+	write := map[string]func(root string, i *isa.ISA, f folds) error{"amd64": writeAMD64, "arm64": writeARM64}
+	// The originals, then the copies, each in order and each set folding
+	// onto its own: the copies must come out as the originals, renamed.
+	roots, renames := [2]string{t.TempDir(), t.TempDir()}, []string{}
+	for n, prefix := range []string{"", "Fake"} {
+		if err := os.Mkdir(filepath.Join(roots[n], "kernels"), 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := write[r.GOARCH](root, isa.Named(r.Name)); err != nil {
+		f := folds{}
+		for _, r := range real {
+			if r.Name == "" {
+				continue
+			}
+			if err := write[r.GOARCH](roots[n], isa.Named(prefix+r.Name), f); err != nil {
+				t.Fatalf("%s%s: %v", prefix, r.Name, err)
+			}
+			if prefix != "" {
+				renames = append(renames, prefix+r.Name, r.Name, strings.ToLower(prefix+r.Name), strings.ToLower(r.Name))
+			}
+		}
+	}
+	files, err := filepath.Glob(filepath.Join(roots[0], "kernels", "*"))
+	if err != nil || len(files) < 3*(len(real)-1) {
+		t.Fatalf("generated %v, %v", files, err)
+	}
+	rename := strings.NewReplacer(renames...)
+	for _, f := range files {
+		want, err := os.ReadFile(f)
+		if err != nil {
 			t.Fatal(err)
 		}
-		if err := write[r.GOARCH](root, isa.Named("Fake"+r.Name)); err != nil {
-			t.Fatalf("%s's copy: %v", r.Name, err)
+		name := filepath.Base(f)
+		got, err := os.ReadFile(filepath.Join(roots[1], "kernels", "fake"+name))
+		if err != nil {
+			t.Fatalf("the copies have no %s: %v", "fake"+name, err)
 		}
-		files, err := filepath.Glob(filepath.Join(root, "kernels", strings.ToLower(r.Name)+"_*"))
-		if err != nil || len(files) < 3 {
-			t.Fatalf("%s: generated %v, %v", r.Name, files, err)
-		}
-		for _, f := range files {
-			want, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			dir, name := filepath.Split(f)
-			got, err := os.ReadFile(filepath.Join(dir, "fake"+name))
-			if err != nil {
-				t.Fatalf("%s's copy has no %s: %v", r.Name, "fake"+name, err)
-			}
-			renamed := strings.NewReplacer("Fake"+r.Name, r.Name, "fake"+strings.ToLower(r.Name), strings.ToLower(r.Name)).Replace(string(got))
-			if renamed != string(want) {
-				t.Errorf("%s: the copy's %s differs from the original's beyond its name", r.Name, name)
-			}
+		if rename.Replace(string(got)) != string(want) {
+			t.Errorf("the copy's %s differs from the original's beyond its names", name)
 		}
 	}
 }

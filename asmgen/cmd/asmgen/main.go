@@ -37,13 +37,14 @@ func main() {
 	flags.Parse(os.Args[1:])
 	log.SetFlags(0)
 	log.SetPrefix("asmgen: ")
+	f := folds{}
 	for _, i := range table.ISAs() {
 		var err error
 		switch i.GOARCH {
 		case "amd64":
-			err = writeAMD64(*root, i)
+			err = writeAMD64(*root, i, f)
 		case "arm64":
-			err = writeARM64(*root, i)
+			err = writeARM64(*root, i, f)
 		default:
 			err = fmt.Errorf("%s: no back end for %s", i.Name, i.GOARCH)
 		}
@@ -97,53 +98,100 @@ func tablePath(root string, i *isa.ISA) string {
 }
 
 // writeAMD64 writes one x86 ISA's kernels with avo: <isa>_amd64.s, its Go
-// declarations and its table.
-func writeAMD64(root string, i *isa.ISA) error {
-	g := amd64.New("gc,!purego") // avo reads +build syntax: the same constraint
+// declarations and its table. Kernels the same as an earlier ISA's are
+// folded onto them (fold.go).
+func writeAMD64(root string, i *isa.ISA, f folds) error {
 	ks := table.Kernels(table.ISA(i.Name))
-	minN, err := addAll(g, ks)
+	asm, stubs, minN, err := amd64Files(ks)
 	if err != nil {
 		return err
+	}
+	names, own := fold(f, i.GOARCH, asm, ks)
+	if len(own) < len(ks) { // again, without the folded kernels
+		if asm, stubs, _, err = amd64Files(own); err != nil {
+			return err
+		}
+	}
+	f.add(i.GOARCH, string(asm))
+	if err := os.WriteFile(base(root, i)+".s", asm, 0o644); err != nil {
+		return err
+	}
+	if err := os.WriteFile(base(root, i)+".go", stubs, 0o644); err != nil {
+		return err
+	}
+	return writeTable(tablePath(root, i), i, ks, names, minN)
+}
+
+// amd64Files lowers kernels with avo: the assembly, its Go declarations,
+// and the shortest row each fixed-b kernel takes.
+func amd64Files(ks []table.Kernel) (asm, stubs []byte, minN map[table.Kernel]int, err error) {
+	g := amd64.New("gc,!purego") // avo reads +build syntax: the same constraint
+	if minN, err = addAll(g, ks); err != nil {
+		return nil, nil, nil, err
 	}
 	f, err := g.Result()
 	if err != nil {
-		return err
+		return nil, nil, nil, err
 	}
 	if err := pass.Compile.Execute(f); err != nil {
-		return err
+		return nil, nil, nil, err
 	}
-	for name, p := range map[string]printer.Printer{
-		".s":  printer.NewGoAsm(cfg),
-		".go": printer.NewStubs(cfg),
-	} {
-		b, err := p.Print(f)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(base(root, i)+name, b, 0o644); err != nil {
-			return err
-		}
+	if asm, err = printer.NewGoAsm(cfg).Print(f); err != nil {
+		return nil, nil, nil, err
 	}
-	return writeTable(tablePath(root, i), i, ks, minN)
+	stubs, err = printer.NewStubs(cfg).Print(f)
+	return asm, stubs, minN, err
+}
+
+// fold returns the function each kernel's table entry names, and the
+// kernels whose functions are not an earlier ISA's.
+func fold(f folds, goarch string, asm []byte, ks []table.Kernel) (names map[table.Kernel]string, own []table.Kernel) {
+	same := f.match(goarch, string(asm))
+	names = map[table.Kernel]string{}
+	for _, k := range ks {
+		names[k] = k.Name()
+		if other, ok := same[k.Name()]; ok {
+			names[k] = other
+			continue
+		}
+		own = append(own, k)
+	}
+	return names, own
 }
 
 // writeARM64 writes one arm64 ISA's kernels with the generator's own
-// back end (avo has none for arm64).
-func writeARM64(root string, i *isa.ISA) error {
-	g := arm64.New()
+// back end (avo has none for arm64), folded as writeAMD64 folds.
+func writeARM64(root string, i *isa.ISA, f folds) error {
 	ks := table.Kernels(table.ISA(i.Name))
-	minN, err := addAll(g, ks)
+	asm, stubs, minN, err := arm64Files(ks)
 	if err != nil {
 		return err
 	}
+	names, own := fold(f, i.GOARCH, []byte(asm), ks)
+	if len(own) < len(ks) {
+		if asm, stubs, _, err = arm64Files(own); err != nil {
+			return err
+		}
+	}
+	f.add(i.GOARCH, asm)
+	if err := os.WriteFile(base(root, i)+".s", []byte(asm), 0o644); err != nil {
+		return err
+	}
+	if err := writeGo(base(root, i)+".go", []byte(stubs)); err != nil {
+		return err
+	}
+	return writeTable(tablePath(root, i), i, ks, names, minN)
+}
+
+// arm64Files writes kernels with the NEON back end: the assembly, its Go
+// declarations, and the shortest row each fixed-b kernel takes.
+func arm64Files(ks []table.Kernel) (asm, stubs string, minN map[table.Kernel]int, err error) {
+	g := arm64.New()
+	if minN, err = addAll(g, ks); err != nil {
+		return "", "", nil, err
+	}
 	header := cfg.GeneratedWarning()
-	if err := os.WriteFile(base(root, i)+".s", []byte(g.Assembly(header, constraint)), 0o644); err != nil {
-		return err
-	}
-	if err := writeGo(base(root, i)+".go", []byte(g.Stubs(header, constraint))); err != nil {
-		return err
-	}
-	return writeTable(tablePath(root, i), i, ks, minN)
+	return g.Assembly(header, constraint), g.Stubs(header, constraint), minN, nil
 }
 
 // writeGo formats Go source and writes it.
@@ -160,7 +208,7 @@ func varName(i *isa.ISA) string { return strings.ToLower(i.Name) }
 
 // writeTable writes the Go table of one ISA's kernels, a simd.Table, and
 // the init function that registers it.
-func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kernel]int) error {
+func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/blockshuffle/blockshuffle/internal/simd\"\n\n", cfg.GeneratedWarning(), constraint)
 	doc := fmt.Sprintf("%s holds the %s kernels.", varName(i), i.Name)
@@ -188,7 +236,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 	})
 	b.WriteString("Lanes: []simd.LaneKernel{\n")
 	for _, k := range lanes {
-		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", k.Name(), k.B, k.Width)
+		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", names[k], k.B, k.Width)
 		if k.Cp > 0 {
 			fmt.Fprintf(&b, ", Cp: %d", k.Cp)
 		}
@@ -204,13 +252,13 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
 		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
-			fmt.Fprintf(&b, "%sN: %s,\n", name, k.Name())
+			fmt.Fprintf(&b, "%sN: %s,\n", name, names[k])
 		}
 	}
 	if n := table.ISA(i.Name).Windows().MaxGroups; n > 0 {
 		b.WriteString("Gather: [simd.MaxGroups + 1]simd.GatherFunc{")
 		for g := 1; g <= n; g++ {
-			fmt.Fprintf(&b, "%d: %s, ", g, table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}.Name())
+			fmt.Fprintf(&b, "%d: %s, ", g, names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}])
 		}
 		b.WriteString("},\n")
 	}
@@ -222,7 +270,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			}
 			fmt.Fprintf(&b, "%s: [simd.MaxStackUnit + 1]simd.StackFunc{", name)
 			for _, u := range us {
-				fmt.Fprintf(&b, "%d: %s, ", u, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}.Name())
+				fmt.Fprintf(&b, "%d: %s, ", u, names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}])
 			}
 			b.WriteString("},\n")
 		}
@@ -235,15 +283,15 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, minN map[table.Kerne
 			}
 			fmt.Fprintf(&b, "%s: [simd.MaxUnitWidth + 1]simd.UnitFunc{", name)
 			for _, w := range ws {
-				fmt.Fprintf(&b, "%d: %s, ", w, table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}.Name())
+				fmt.Fprintf(&b, "%d: %s, ", w, names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}])
 			}
 			b.WriteString("},\n")
 		}
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}.Name())
+	fmt.Fprintf(&b, "CopyRuns: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}])
 	if i.Streaming {
-		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}.Name())
-		fmt.Fprintf(&b, "StreamRuns: %s,\n", table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}.Name())
+		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}])
+		fmt.Fprintf(&b, "StreamRuns: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}])
 	}
 	if i.Base != "" {
 		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Named(i.Base)))
