@@ -7,69 +7,66 @@
 // func zip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle0<>+0(SB), Z31
-	VMOVDQU64 shuffle1<>+0(SB), Z30
-
-group1:
-	MOVQ rows+24(FP), DI
-
-row2:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last4
-
-chunks3:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle0<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks3
-
-last4:
-	TESTQ R9, R9
-	JZ    rowdone5
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks3
-
-rowdone5:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row2
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group1
-	VZEROUPPER
+#define zip2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle0<>+0(SB), Z31; \
+	VMOVDQU64 shuffle1<>+0(SB), Z30; \
+group1: \
+	MOVQ rows+24(FP), DI; \
+row2: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last4; \
+chunks3: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle0<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks3; \
+last4: \
+	TESTQ R9, R9; \
+	JZ    rowdone5; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks3; \
+rowdone5: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row2; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group1; \
+	VZEROUPPER; \
 	RET
+	zip2x2AVX512BW_body
 
 DATA shuffle0<>+0(SB)/8, $0x0021000100200000
 DATA shuffle0<>+8(SB)/8, $0x0023000300220002
@@ -94,69 +91,66 @@ GLOBL shuffle1<>(SB), RODATA|NOPTR, $64
 // func zip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle2<>+0(SB), Z31
-	VMOVDQU64 shuffle3<>+0(SB), Z30
-
-group6:
-	MOVQ rows+24(FP), DI
-
-row7:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last9
-
-chunks8:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle2<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks8
-
-last9:
-	TESTQ R9, R9
-	JZ    rowdone10
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks8
-
-rowdone10:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row7
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group6
-	VZEROUPPER
+#define zip2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle2<>+0(SB), Z31; \
+	VMOVDQU64 shuffle3<>+0(SB), Z30; \
+group6: \
+	MOVQ rows+24(FP), DI; \
+row7: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last9; \
+chunks8: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle2<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks8; \
+last9: \
+	TESTQ R9, R9; \
+	JZ    rowdone10; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks8; \
+rowdone10: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row7; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group6; \
+	VZEROUPPER; \
 	RET
+	zip2x4AVX512BW_body
 
 DATA shuffle2<>+0(SB)/8, $0x0000001000000000
 DATA shuffle2<>+8(SB)/8, $0x0000001100000001
@@ -181,69 +175,66 @@ GLOBL shuffle3<>(SB), RODATA|NOPTR, $64
 // func zip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle4<>+0(SB), Z31
-	VMOVDQU64 shuffle5<>+0(SB), Z30
-
-group11:
-	MOVQ rows+24(FP), DI
-
-row12:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last14
-
-chunks13:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle4<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks13
-
-last14:
-	TESTQ R9, R9
-	JZ    rowdone15
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks13
-
-rowdone15:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row12
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group11
-	VZEROUPPER
+#define zip2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle4<>+0(SB), Z31; \
+	VMOVDQU64 shuffle5<>+0(SB), Z30; \
+group11: \
+	MOVQ rows+24(FP), DI; \
+row12: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last14; \
+chunks13: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle4<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks13; \
+last14: \
+	TESTQ R9, R9; \
+	JZ    rowdone15; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks13; \
+rowdone15: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row12; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group11; \
+	VZEROUPPER; \
 	RET
+	zip2x8AVX512BW_body
 
 DATA shuffle4<>+0(SB)/8, $0x0000000000000000
 DATA shuffle4<>+8(SB)/8, $0x0000000000000008
@@ -268,69 +259,66 @@ GLOBL shuffle5<>(SB), RODATA|NOPTR, $64
 // func zip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip2x16AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle6<>+0(SB), Z31
-	VMOVDQU64 shuffle7<>+0(SB), Z30
-
-group16:
-	MOVQ rows+24(FP), DI
-
-row17:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last19
-
-chunks18:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle6<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks18
-
-last19:
-	TESTQ R9, R9
-	JZ    rowdone20
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks18
-
-rowdone20:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row17
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group16
-	VZEROUPPER
+#define zip2x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle6<>+0(SB), Z31; \
+	VMOVDQU64 shuffle7<>+0(SB), Z30; \
+group16: \
+	MOVQ rows+24(FP), DI; \
+row17: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last19; \
+chunks18: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle6<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks18; \
+last19: \
+	TESTQ R9, R9; \
+	JZ    rowdone20; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks18; \
+rowdone20: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row17; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group16; \
+	VZEROUPPER; \
 	RET
+	zip2x16AVX512BW_body
 
 DATA shuffle6<>+0(SB)/8, $0x0000000000000000
 DATA shuffle6<>+8(SB)/8, $0x0000000000000001
@@ -355,105 +343,100 @@ GLOBL shuffle7<>(SB), RODATA|NOPTR, $64
 // func zip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·zip2x6AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem21:
-	CMPQ DI, $+64
-	JB   remdone22
-	SUBQ $+60, DI
-	JMP  rem21
-
-remdone22:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle11<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle12<>+0(SB), Z31
-	VMOVDQU64 shuffle13<>+0(SB), Z30
-
-group23:
-	MOVQ rows+24(FP), DI
-
-row24:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last26
-
-chunks25:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle12<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z0, Z30, Z1
-	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks25
-
-last26:
-	TESTQ      R9, R9
-	JZ         rowdone27
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle12<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2W   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
-
-rowdone27:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row24
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group23
-	VZEROUPPER
+#define zip2x6AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem21: \
+	CMPQ DI, $+64; \
+	JB   remdone22; \
+	SUBQ $+60, DI; \
+	JMP  rem21; \
+remdone22: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle11<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle12<>+0(SB), Z31; \
+	VMOVDQU64 shuffle13<>+0(SB), Z30; \
+group23: \
+	MOVQ rows+24(FP), DI; \
+row24: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last26; \
+chunks25: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle12<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z0, Z30, Z1; \
+	KMOVQ     shuffle11<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks25; \
+last26: \
+	TESTQ      R9, R9; \
+	JZ         rowdone27; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle12<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2W   Z0, Z30, Z1; \
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2); \
+rowdone27: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row24; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group23; \
+	VZEROUPPER; \
 	RET
+	zip2x6AVX512BW_body
 
 DATA shuffle8<>+0(SB)/8, $0x0000000000000000
 GLOBL shuffle8<>(SB), RODATA|NOPTR, $8
@@ -490,105 +473,100 @@ GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
 // func zip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·zip2x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem28:
-	CMPQ DI, $+64
-	JB   remdone29
-	SUBQ $+60, DI
-	JMP  rem28
-
-remdone29:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle11<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle14<>+0(SB), Z31
-	VMOVDQU64 shuffle15<>+0(SB), Z30
-
-group30:
-	MOVQ rows+24(FP), DI
-
-row31:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last33
-
-chunks32:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle14<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2D  Z0, Z30, Z1
-	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks32
-
-last33:
-	TESTQ      R9, R9
-	JZ         rowdone34
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle14<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
-
-rowdone34:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row31
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group30
-	VZEROUPPER
+#define zip2x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem28: \
+	CMPQ DI, $+64; \
+	JB   remdone29; \
+	SUBQ $+60, DI; \
+	JMP  rem28; \
+remdone29: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle11<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle14<>+0(SB), Z31; \
+	VMOVDQU64 shuffle15<>+0(SB), Z30; \
+group30: \
+	MOVQ rows+24(FP), DI; \
+row31: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last33; \
+chunks32: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle14<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2D  Z0, Z30, Z1; \
+	KMOVQ     shuffle11<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks32; \
+last33: \
+	TESTQ      R9, R9; \
+	JZ         rowdone34; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle14<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2D   Z0, Z30, Z1; \
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2); \
+rowdone34: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row31; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group30; \
+	VZEROUPPER; \
 	RET
+	zip2x12AVX512BW_body
 
 DATA shuffle14<>+0(SB)/8, $0x0000000100000000
 DATA shuffle14<>+8(SB)/8, $0x0000001000000002
@@ -613,69 +591,66 @@ GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
 // func tzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle16<>+0(SB), Z31
-	VMOVDQU64 shuffle17<>+0(SB), Z30
-
-group35:
-	MOVQ rows+24(FP), DI
-
-row36:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last38
-
-chunks37:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle16<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks37
-
-last38:
-	TESTQ R9, R9
-	JZ    rowdone39
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks37
-
-rowdone39:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row36
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group35
-	VZEROUPPER
+#define tzip2x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle16<>+0(SB), Z31; \
+	VMOVDQU64 shuffle17<>+0(SB), Z30; \
+group35: \
+	MOVQ rows+24(FP), DI; \
+row36: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last38; \
+chunks37: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle16<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks37; \
+last38: \
+	TESTQ R9, R9; \
+	JZ    rowdone39; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks37; \
+rowdone39: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row36; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group35; \
+	VZEROUPPER; \
 	RET
+	tzip2x2x2AVX512BW_body
 
 DATA shuffle16<>+0(SB)/8, $0x0022002000020000
 DATA shuffle16<>+8(SB)/8, $0x0023002100030001
@@ -700,69 +675,66 @@ GLOBL shuffle17<>(SB), RODATA|NOPTR, $64
 // func tzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle18<>+0(SB), Z31
-	VMOVDQU64 shuffle19<>+0(SB), Z30
-
-group40:
-	MOVQ rows+24(FP), DI
-
-row41:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last43
-
-chunks42:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle18<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks42
-
-last43:
-	TESTQ R9, R9
-	JZ    rowdone44
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks42
-
-rowdone44:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row41
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group40
-	VZEROUPPER
+#define tzip2x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle18<>+0(SB), Z31; \
+	VMOVDQU64 shuffle19<>+0(SB), Z30; \
+group40: \
+	MOVQ rows+24(FP), DI; \
+row41: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last43; \
+chunks42: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle18<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks42; \
+last43: \
+	TESTQ R9, R9; \
+	JZ    rowdone44; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks42; \
+rowdone44: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row41; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group40; \
+	VZEROUPPER; \
 	RET
+	tzip2x2x4AVX512BW_body
 
 DATA shuffle18<>+0(SB)/8, $0x0000000200000000
 DATA shuffle18<>+8(SB)/8, $0x0000001200000010
@@ -787,69 +759,66 @@ GLOBL shuffle19<>(SB), RODATA|NOPTR, $64
 // func tzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle20<>+0(SB), Z31
-	VMOVDQU64 shuffle21<>+0(SB), Z30
-
-group45:
-	MOVQ rows+24(FP), DI
-
-row46:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last48
-
-chunks47:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle20<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks47
-
-last48:
-	TESTQ R9, R9
-	JZ    rowdone49
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks47
-
-rowdone49:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row46
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group45
-	VZEROUPPER
+#define tzip2x2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle20<>+0(SB), Z31; \
+	VMOVDQU64 shuffle21<>+0(SB), Z30; \
+group45: \
+	MOVQ rows+24(FP), DI; \
+row46: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last48; \
+chunks47: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle20<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks47; \
+last48: \
+	TESTQ R9, R9; \
+	JZ    rowdone49; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks47; \
+rowdone49: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row46; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group45; \
+	VZEROUPPER; \
 	RET
+	tzip2x2x8AVX512BW_body
 
 DATA shuffle20<>+0(SB)/8, $0x0000000000000000
 DATA shuffle20<>+8(SB)/8, $0x0000000000000002
@@ -874,105 +843,100 @@ GLOBL shuffle21<>(SB), RODATA|NOPTR, $64
 // func tzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem50:
-	CMPQ DI, $+64
-	JB   remdone51
-	SUBQ $+60, DI
-	JMP  rem50
-
-remdone51:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle11<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle22<>+0(SB), Z31
-	VMOVDQU64 shuffle23<>+0(SB), Z30
-
-group52:
-	MOVQ rows+24(FP), DI
-
-row53:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last55
-
-chunks54:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle22<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z1, Z30, Z0
-	KMOVQ     shuffle11<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks54
-
-last55:
-	TESTQ      R9, R9
-	JZ         rowdone56
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle22<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
-
-rowdone56:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row53
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group52
-	VZEROUPPER
+#define tzip2x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem50: \
+	CMPQ DI, $+64; \
+	JB   remdone51; \
+	SUBQ $+60, DI; \
+	JMP  rem50; \
+remdone51: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle11<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle22<>+0(SB), Z31; \
+	VMOVDQU64 shuffle23<>+0(SB), Z30; \
+group52: \
+	MOVQ rows+24(FP), DI; \
+row53: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last55; \
+chunks54: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle22<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z1, Z30, Z0; \
+	KMOVQ     shuffle11<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks54; \
+last55: \
+	TESTQ      R9, R9; \
+	JZ         rowdone56; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle22<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2W   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
+rowdone56: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row53; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group52; \
+	VZEROUPPER; \
 	RET
+	tzip2x3x2AVX512BW_body
 
 DATA shuffle22<>+0(SB)/8, $0x0023002000030000
 DATA shuffle22<>+8(SB)/8, $0x0024002100040001
@@ -997,104 +961,99 @@ GLOBL shuffle23<>(SB), RODATA|NOPTR, $64
 // func tzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem57:
-	CMPQ DI, $+64
-	JB   remdone58
-	SUBQ $+48, DI
-	JMP  rem57
-
-remdone58:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle24<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle25<>+0(SB), Z31
-	VMOVDQU64 shuffle26<>+0(SB), Z30
-
-group59:
-	MOVQ rows+24(FP), DI
-
-row60:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last62
-
-chunks61:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle25<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(R8*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks61
-
-last62:
-	TESTQ      R9, R9
-	JZ         rowdone63
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle25<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
-
-rowdone63:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row60
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group59
-	VZEROUPPER
+#define tzip2x3x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem57: \
+	CMPQ DI, $+64; \
+	JB   remdone58; \
+	SUBQ $+48, DI; \
+	JMP  rem57; \
+remdone58: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle24<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle25<>+0(SB), Z31; \
+	VMOVDQU64 shuffle26<>+0(SB), Z30; \
+group59: \
+	MOVQ rows+24(FP), DI; \
+row60: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last62; \
+chunks61: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle25<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU   Y0, 64(AX)(R8*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks61; \
+last62: \
+	TESTQ      R9, R9; \
+	JZ         rowdone63; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle25<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2D   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
+rowdone63: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row60; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group59; \
+	VZEROUPPER; \
 	RET
+	tzip2x3x4AVX512BW_body
 
 DATA shuffle24<>+0(SB)/8, $0x00000000ffffffff
 GLOBL shuffle24<>(SB), RODATA|NOPTR, $8
@@ -1122,104 +1081,99 @@ GLOBL shuffle26<>(SB), RODATA|NOPTR, $64
 // func tzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem64:
-	CMPQ DI, $+64
-	JB   remdone65
-	SUBQ $+48, DI
-	JMP  rem64
-
-remdone65:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle24<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle27<>+0(SB), Z31
-	VMOVDQU64 shuffle28<>+0(SB), Z30
-
-group66:
-	MOVQ rows+24(FP), DI
-
-row67:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last69
-
-chunks68:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle27<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU   Y0, 64(AX)(R8*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks68
-
-last69:
-	TESTQ      R9, R9
-	JZ         rowdone70
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle27<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
-
-rowdone70:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row67
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group66
-	VZEROUPPER
+#define tzip2x3x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem64: \
+	CMPQ DI, $+64; \
+	JB   remdone65; \
+	SUBQ $+48, DI; \
+	JMP  rem64; \
+remdone65: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle24<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle27<>+0(SB), Z31; \
+	VMOVDQU64 shuffle28<>+0(SB), Z30; \
+group66: \
+	MOVQ rows+24(FP), DI; \
+row67: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last69; \
+chunks68: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle27<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU   Y0, 64(AX)(R8*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks68; \
+last69: \
+	TESTQ      R9, R9; \
+	JZ         rowdone70; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle27<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2Q   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
+rowdone70: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row67; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group66; \
+	VZEROUPPER; \
 	RET
+	tzip2x3x8AVX512BW_body
 
 DATA shuffle27<>+0(SB)/8, $0x0000000000000000
 DATA shuffle27<>+8(SB)/8, $0x0000000000000003
@@ -1244,69 +1198,66 @@ GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
 // func tzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle29<>+0(SB), Z31
-	VMOVDQU64 shuffle30<>+0(SB), Z30
-
-group71:
-	MOVQ rows+24(FP), DI
-
-row72:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last74
-
-chunks73:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle29<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks73
-
-last74:
-	TESTQ R9, R9
-	JZ    rowdone75
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks73
-
-rowdone75:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row72
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group71
-	VZEROUPPER
+#define tzip2x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle29<>+0(SB), Z31; \
+	VMOVDQU64 shuffle30<>+0(SB), Z30; \
+group71: \
+	MOVQ rows+24(FP), DI; \
+row72: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last74; \
+chunks73: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle29<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks73; \
+last74: \
+	TESTQ R9, R9; \
+	JZ    rowdone75; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks73; \
+rowdone75: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row72; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group71; \
+	VZEROUPPER; \
 	RET
+	tzip2x4x2AVX512BW_body
 
 DATA shuffle29<>+0(SB)/8, $0x0024002000040000
 DATA shuffle29<>+8(SB)/8, $0x0025002100050001
@@ -1331,69 +1282,66 @@ GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
 // func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle31<>+0(SB), Z31
-	VMOVDQU64 shuffle32<>+0(SB), Z30
-
-group76:
-	MOVQ rows+24(FP), DI
-
-row77:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last79
-
-chunks78:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle31<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks78
-
-last79:
-	TESTQ R9, R9
-	JZ    rowdone80
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks78
-
-rowdone80:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row77
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group76
-	VZEROUPPER
+#define tzip2x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle31<>+0(SB), Z31; \
+	VMOVDQU64 shuffle32<>+0(SB), Z30; \
+group76: \
+	MOVQ rows+24(FP), DI; \
+row77: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last79; \
+chunks78: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle31<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks78; \
+last79: \
+	TESTQ R9, R9; \
+	JZ    rowdone80; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks78; \
+rowdone80: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row77; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group76; \
+	VZEROUPPER; \
 	RET
+	tzip2x4x4AVX512BW_body
 
 DATA shuffle31<>+0(SB)/8, $0x0000000400000000
 DATA shuffle31<>+8(SB)/8, $0x0000001400000010
@@ -1418,69 +1366,66 @@ GLOBL shuffle32<>(SB), RODATA|NOPTR, $64
 // func tzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle33<>+0(SB), Z31
-	VMOVDQU64 shuffle34<>+0(SB), Z30
-
-group81:
-	MOVQ rows+24(FP), DI
-
-row82:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last84
-
-chunks83:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle33<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks83
-
-last84:
-	TESTQ R9, R9
-	JZ    rowdone85
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks83
-
-rowdone85:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row82
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group81
-	VZEROUPPER
+#define tzip2x4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle33<>+0(SB), Z31; \
+	VMOVDQU64 shuffle34<>+0(SB), Z30; \
+group81: \
+	MOVQ rows+24(FP), DI; \
+row82: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last84; \
+chunks83: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle33<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks83; \
+last84: \
+	TESTQ R9, R9; \
+	JZ    rowdone85; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks83; \
+rowdone85: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row82; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group81; \
+	VZEROUPPER; \
 	RET
+	tzip2x4x8AVX512BW_body
 
 DATA shuffle33<>+0(SB)/8, $0x0000000000000000
 DATA shuffle33<>+8(SB)/8, $0x0000000000000004
@@ -1505,69 +1450,66 @@ GLOBL shuffle34<>(SB), RODATA|NOPTR, $64
 // func tzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip2x8x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle35<>+0(SB), Z31
-	VMOVDQU64 shuffle36<>+0(SB), Z30
-
-group86:
-	MOVQ rows+24(FP), DI
-
-row87:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last89
-
-chunks88:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle35<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks88
-
-last89:
-	TESTQ R9, R9
-	JZ    rowdone90
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks88
-
-rowdone90:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row87
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group86
-	VZEROUPPER
+#define tzip2x8x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle35<>+0(SB), Z31; \
+	VMOVDQU64 shuffle36<>+0(SB), Z30; \
+group86: \
+	MOVQ rows+24(FP), DI; \
+row87: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last89; \
+chunks88: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle35<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks88; \
+last89: \
+	TESTQ R9, R9; \
+	JZ    rowdone90; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks88; \
+rowdone90: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row87; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group86; \
+	VZEROUPPER; \
 	RET
+	tzip2x8x2AVX512BW_body
 
 DATA shuffle35<>+0(SB)/8, $0x0028002000080000
 DATA shuffle35<>+8(SB)/8, $0x0029002100090001
@@ -1592,80 +1534,77 @@ GLOBL shuffle36<>(SB), RODATA|NOPTR, $64
 // func zip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle37<>+0(SB), Z31
-	VMOVDQU64 shuffle38<>+0(SB), Z30
-	VMOVDQU64 shuffle39<>+0(SB), Z29
-
-group91:
-	MOVQ rows+24(FP), DI
-
-row92:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last94
-
-chunks93:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      20(R9)(DX*2), Y2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks93
-
-last94:
-	TESTQ R9, R9
-	JZ    rowdone95
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks93
-
-rowdone95:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row92
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group91
-	VZEROUPPER
+#define zip3x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle37<>+0(SB), Z31; \
+	VMOVDQU64 shuffle38<>+0(SB), Z30; \
+	VMOVDQU64 shuffle39<>+0(SB), Z29; \
+group91: \
+	MOVQ rows+24(FP), DI; \
+row92: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last94; \
+chunks93: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      22(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      20(R9)(DX*2), Y2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks93; \
+last94: \
+	TESTQ R9, R9; \
+	JZ    rowdone95; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks93; \
+rowdone95: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row92; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group91; \
+	VZEROUPPER; \
 	RET
+	zip3x2AVX512BW_body
 
 DATA shuffle37<>+0(SB)/8, $0x0001002000100000
 DATA shuffle37<>+8(SB)/8, $0x0012000200210011
@@ -1700,80 +1639,77 @@ GLOBL shuffle39<>(SB), RODATA|NOPTR, $64
 // func zip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle40<>+0(SB), Z31
-	VMOVDQU64 shuffle41<>+0(SB), Z30
-	VMOVDQU64 shuffle42<>+0(SB), Z29
-
-group96:
-	MOVQ rows+24(FP), DI
-
-row97:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last99
-
-chunks98:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VMOVDQU      20(R9)(DX*2), Y2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks98
-
-last99:
-	TESTQ R9, R9
-	JZ    rowdone100
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks98
-
-rowdone100:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row97
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group96
-	VZEROUPPER
+#define zip3x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle40<>+0(SB), Z31; \
+	VMOVDQU64 shuffle41<>+0(SB), Z30; \
+	VMOVDQU64 shuffle42<>+0(SB), Z29; \
+group96: \
+	MOVQ rows+24(FP), DI; \
+row97: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last99; \
+chunks98: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      20(R9)(DX*2), Y2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks98; \
+last99: \
+	TESTQ R9, R9; \
+	JZ    rowdone100; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks98; \
+rowdone100: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row97; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group96; \
+	VZEROUPPER; \
 	RET
+	zip3x4AVX512BW_body
 
 DATA shuffle40<>+0(SB)/8, $0x0000000800000000
 DATA shuffle40<>+8(SB)/8, $0x0000000100000010
@@ -1808,80 +1744,77 @@ GLOBL shuffle42<>(SB), RODATA|NOPTR, $64
 // func zip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle43<>+0(SB), Z31
-	VMOVDQU64 shuffle44<>+0(SB), Z30
-	VMOVDQU64 shuffle45<>+0(SB), Z29
-
-group101:
-	MOVQ rows+24(FP), DI
-
-row102:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last104
-
-chunks103:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), X1
-	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0
-	VMOVDQU      16(R9)(DX*2), Y2
-	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
-	VMOVDQU      48(R9), X1
-	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks103
-
-last104:
-	TESTQ R9, R9
-	JZ    rowdone105
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks103
-
-rowdone105:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row102
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group101
-	VZEROUPPER
+#define zip3x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle43<>+0(SB), Z31; \
+	VMOVDQU64 shuffle44<>+0(SB), Z30; \
+	VMOVDQU64 shuffle45<>+0(SB), Z29; \
+group101: \
+	MOVQ rows+24(FP), DI; \
+row102: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last104; \
+chunks103: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), X1; \
+	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI32X4 $0x02, 24(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      16(R9)(DX*2), Y2; \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9)(DX*1), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
+	VMOVDQU      48(R9), X1; \
+	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks103; \
+last104: \
+	TESTQ R9, R9; \
+	JZ    rowdone105; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks103; \
+rowdone105: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row102; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group101; \
+	VZEROUPPER; \
 	RET
+	zip3x8AVX512BW_body
 
 DATA shuffle43<>+0(SB)/8, $0x0000000000000000
 DATA shuffle43<>+8(SB)/8, $0x0000000000000004
@@ -1916,144 +1849,139 @@ GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
 // func zip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·zip3x6AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem106:
-	CMPQ DI, $+64
-	JB   remdone107
-	SUBQ $+60, DI
-	JMP  rem106
-
-remdone107:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle46<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle47<>+0(SB), Z31
-	VMOVDQU64 shuffle48<>+0(SB), Z30
-	VMOVDQU64 shuffle49<>+0(SB), Z29
-	VMOVDQU64 shuffle50<>+0(SB), Z28
-	VMOVDQU64 shuffle51<>+0(SB), Z27
-	VMOVDQU64 shuffle52<>+0(SB), Z26
-	VMOVDQU64 shuffle53<>+0(SB), Z25
-	VMOVDQU64 shuffle54<>+0(SB), Z24
-	VMOVDQU64 shuffle55<>+0(SB), Z23
-
-group108:
-	MOVQ rows+24(FP), DI
-
-row109:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last111
-
-chunks110:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      18(R9)(DX*2), Y2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
-	VMOVDQU      44(R9), X1
-	VPERMT2W     Z1, Z29, Z0
-	KMOVQ        shuffle46<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks110
-
-last111:
-	TESTQ      R9, R9
-	JZ         rowdone112
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle50<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	KMOVD      shuffle56<>+0(SB), K7
-	VMOVDQU64  shuffle57<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle52<>+0(SB), Z4
-	VPERMI2W   Z0, Z2, Z4
-	KMOVD      shuffle58<>+0(SB), K7
-	VMOVDQU64  shuffle59<>+0(SB), Z3
-	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2W   Z2, Z24, Z1
-	KMOVD      shuffle60<>+0(SB), K7
-	VMOVDQU64  shuffle61<>+0(SB), Z4
-	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone112:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row109
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group108
-	VZEROUPPER
+#define zip3x6AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem106: \
+	CMPQ DI, $+64; \
+	JB   remdone107; \
+	SUBQ $+60, DI; \
+	JMP  rem106; \
+remdone107: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle47<>+0(SB), Z31; \
+	VMOVDQU64 shuffle48<>+0(SB), Z30; \
+	VMOVDQU64 shuffle49<>+0(SB), Z29; \
+	VMOVDQU64 shuffle50<>+0(SB), Z28; \
+	VMOVDQU64 shuffle51<>+0(SB), Z27; \
+	VMOVDQU64 shuffle52<>+0(SB), Z26; \
+	VMOVDQU64 shuffle53<>+0(SB), Z25; \
+	VMOVDQU64 shuffle54<>+0(SB), Z24; \
+	VMOVDQU64 shuffle55<>+0(SB), Z23; \
+group108: \
+	MOVQ rows+24(FP), DI; \
+row109: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last111; \
+chunks110: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      18(R9)(DX*2), Y2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9)(DX*1), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
+	VMOVDQU      44(R9), X1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks110; \
+last111: \
+	TESTQ      R9, R9; \
+	JZ         rowdone112; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle50<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle57<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle52<>+0(SB), Z4; \
+	VPERMI2W   Z0, Z2, Z4; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle59<>+0(SB), Z3; \
+	VPERMW     Z1, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2W   Z2, Z24, Z1; \
+	KMOVD      shuffle60<>+0(SB), K7; \
+	VMOVDQU64  shuffle61<>+0(SB), Z4; \
+	VPERMW     Z0, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone112: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row109; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group108; \
+	VZEROUPPER; \
 	RET
+	zip3x6AVX512BW_body
 
 DATA shuffle46<>+0(SB)/8, $0x000fffffffffffff
 GLOBL shuffle46<>(SB), RODATA|NOPTR, $8
@@ -2190,138 +2118,133 @@ GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
 // func zip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·zip3x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem113:
-	CMPQ DI, $+64
-	JB   remdone114
-	SUBQ $+60, DI
-	JMP  rem113
-
-remdone114:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle46<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle62<>+0(SB), Z31
-	VMOVDQU64 shuffle63<>+0(SB), Z30
-	VMOVDQU64 shuffle64<>+0(SB), Z29
-	VMOVDQU64 shuffle65<>+0(SB), Z28
-	VMOVDQU64 shuffle66<>+0(SB), Z27
-	VMOVDQU64 shuffle67<>+0(SB), Z26
-	VMOVDQU64 shuffle68<>+0(SB), Z25
-	VMOVDQU64 shuffle69<>+0(SB), Z24
-	VMOVDQU64 shuffle70<>+0(SB), Z23
-
-group115:
-	MOVQ rows+24(FP), DI
-
-row116:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last118
-
-chunks117:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), X1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VMOVDQU      16(R9)(DX*2), Y2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      48(R9), X0
-	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
-	VPERMD       Z0, Z29, Z0
-	KMOVQ        shuffle46<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks117
-
-last118:
-	TESTQ      R9, R9
-	JZ         rowdone119
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle65<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle67<>+0(SB), Z4
-	VPERMI2D   Z1, Z0, Z4
-	VPERMT2D   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2D   Z1, Z24, Z2
-	VPERMT2D   Z0, Z23, Z2
-	VMOVDQU8   Z2, K4, 128(R8)
-
-rowdone119:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row116
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group115
-	VZEROUPPER
+#define zip3x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem113: \
+	CMPQ DI, $+64; \
+	JB   remdone114; \
+	SUBQ $+60, DI; \
+	JMP  rem113; \
+remdone114: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle62<>+0(SB), Z31; \
+	VMOVDQU64 shuffle63<>+0(SB), Z30; \
+	VMOVDQU64 shuffle64<>+0(SB), Z29; \
+	VMOVDQU64 shuffle65<>+0(SB), Z28; \
+	VMOVDQU64 shuffle66<>+0(SB), Z27; \
+	VMOVDQU64 shuffle67<>+0(SB), Z26; \
+	VMOVDQU64 shuffle68<>+0(SB), Z25; \
+	VMOVDQU64 shuffle69<>+0(SB), Z24; \
+	VMOVDQU64 shuffle70<>+0(SB), Z23; \
+group115: \
+	MOVQ rows+24(FP), DI; \
+row116: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last118; \
+chunks117: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), X1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      16(R9)(DX*2), Y2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      48(R9), X0; \
+	VINSERTI32X4 $0x01, 44(R9)(DX*1), Z0, Z0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
+	VPERMD       Z0, Z29, Z0; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks117; \
+last118: \
+	TESTQ      R9, R9; \
+	JZ         rowdone119; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle65<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2D   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle67<>+0(SB), Z4; \
+	VPERMI2D   Z1, Z0, Z4; \
+	VPERMT2D   Z2, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2D   Z1, Z24, Z2; \
+	VPERMT2D   Z0, Z23, Z2; \
+	VMOVDQU8   Z2, K4, 128(R8); \
+rowdone119: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row116; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group115; \
+	VZEROUPPER; \
 	RET
+	zip3x12AVX512BW_body
 
 DATA shuffle62<>+0(SB)/8, $0x0000000100000000
 DATA shuffle62<>+8(SB)/8, $0x0000000800000002
@@ -2416,144 +2339,139 @@ GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
 // func tzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem120:
-	CMPQ DI, $+64
-	JB   remdone121
-	SUBQ $+60, DI
-	JMP  rem120
-
-remdone121:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle46<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle71<>+0(SB), Z31
-	VMOVDQU64 shuffle72<>+0(SB), Z30
-	VMOVDQU64 shuffle73<>+0(SB), Z29
-	VMOVDQU64 shuffle74<>+0(SB), Z28
-	VMOVDQU64 shuffle75<>+0(SB), Z27
-	VMOVDQU64 shuffle76<>+0(SB), Z26
-	VMOVDQU64 shuffle77<>+0(SB), Z25
-	VMOVDQU64 shuffle78<>+0(SB), Z24
-	VMOVDQU64 shuffle79<>+0(SB), Z23
-
-group122:
-	MOVQ rows+24(FP), DI
-
-row123:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last125
-
-chunks124:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      14(R9)(DX*2), Y2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2W     Z1, Z29, Z0
-	KMOVQ        shuffle46<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks124
-
-last125:
-	TESTQ      R9, R9
-	JZ         rowdone126
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle74<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	KMOVD      shuffle56<>+0(SB), K7
-	VMOVDQU64  shuffle80<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle76<>+0(SB), Z4
-	VPERMI2W   Z0, Z2, Z4
-	KMOVD      shuffle58<>+0(SB), K7
-	VMOVDQU64  shuffle81<>+0(SB), Z3
-	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2W   Z2, Z24, Z1
-	KMOVD      shuffle60<>+0(SB), K7
-	VMOVDQU64  shuffle82<>+0(SB), Z4
-	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone126:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row123
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group122
-	VZEROUPPER
+#define tzip3x2x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem120: \
+	CMPQ DI, $+64; \
+	JB   remdone121; \
+	SUBQ $+60, DI; \
+	JMP  rem120; \
+remdone121: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle46<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle71<>+0(SB), Z31; \
+	VMOVDQU64 shuffle72<>+0(SB), Z30; \
+	VMOVDQU64 shuffle73<>+0(SB), Z29; \
+	VMOVDQU64 shuffle74<>+0(SB), Z28; \
+	VMOVDQU64 shuffle75<>+0(SB), Z27; \
+	VMOVDQU64 shuffle76<>+0(SB), Z26; \
+	VMOVDQU64 shuffle77<>+0(SB), Z25; \
+	VMOVDQU64 shuffle78<>+0(SB), Z24; \
+	VMOVDQU64 shuffle79<>+0(SB), Z23; \
+group122: \
+	MOVQ rows+24(FP), DI; \
+row123: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last125; \
+chunks124: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      14(R9)(DX*2), Y2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	KMOVQ        shuffle46<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks124; \
+last125: \
+	TESTQ      R9, R9; \
+	JZ         rowdone126; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle74<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle80<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle76<>+0(SB), Z4; \
+	VPERMI2W   Z0, Z2, Z4; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle81<>+0(SB), Z3; \
+	VPERMW     Z1, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2W   Z2, Z24, Z1; \
+	KMOVD      shuffle60<>+0(SB), K7; \
+	VMOVDQU64  shuffle82<>+0(SB), Z4; \
+	VPERMW     Z0, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone126: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row123; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group122; \
+	VZEROUPPER; \
 	RET
+	tzip3x2x2AVX512BW_body
 
 DATA shuffle71<>+0(SB)/8, $0x0010000400020000
 DATA shuffle71<>+8(SB)/8, $0x0022002000140012
@@ -2678,132 +2596,127 @@ GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
 // func tzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem127:
-	CMPQ DI, $+64
-	JB   remdone128
-	SUBQ $+48, DI
-	JMP  rem127
-
-remdone128:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle83<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle84<>+0(SB), Z31
-	VMOVDQU64 shuffle85<>+0(SB), Z30
-	VMOVDQU64 shuffle86<>+0(SB), Z29
-	VMOVDQU64 shuffle87<>+0(SB), Z28
-	VMOVDQU64 shuffle88<>+0(SB), Z27
-	VMOVDQU64 shuffle89<>+0(SB), Z26
-	VMOVDQU64 shuffle90<>+0(SB), Z25
-	VMOVDQU64 shuffle91<>+0(SB), Z24
-
-group129:
-	MOVQ rows+24(FP), DI
-
-row130:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last132
-
-chunks131:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0
-	VMOVDQU64    (R9)(DX*2), Z2
-	VMOVDQU64    shuffle85<>+0(SB), Z3
-	VPERMI2D     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R10)
-	VPERMT2D     Z0, Z29, Z2
-	VMOVDQU      X2, 128(R10)
-	ADDQ         $+48, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks131
-
-last132:
-	TESTQ      R9, R9
-	JZ         rowdone133
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle87<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2D   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VPERMT2D   Z1, Z26, Z0
-	VPERMT2D   Z2, Z25, Z0
-	VMOVDQU8   Z0, K3, 64(R8)
-	VPERMT2D   Z1, Z24, Z2
-	VMOVDQU8   Z2, K4, 128(R8)
-
-rowdone133:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row130
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group129
-	VZEROUPPER
+#define tzip3x2x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem127: \
+	CMPQ DI, $+64; \
+	JB   remdone128; \
+	SUBQ $+48, DI; \
+	JMP  rem127; \
+remdone128: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle84<>+0(SB), Z31; \
+	VMOVDQU64 shuffle85<>+0(SB), Z30; \
+	VMOVDQU64 shuffle86<>+0(SB), Z29; \
+	VMOVDQU64 shuffle87<>+0(SB), Z28; \
+	VMOVDQU64 shuffle88<>+0(SB), Z27; \
+	VMOVDQU64 shuffle89<>+0(SB), Z26; \
+	VMOVDQU64 shuffle90<>+0(SB), Z25; \
+	VMOVDQU64 shuffle91<>+0(SB), Z24; \
+group129: \
+	MOVQ rows+24(FP), DI; \
+row130: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last132; \
+chunks131: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 24(R9)(DX*1), Z0, Z0; \
+	VMOVDQU64    (R9)(DX*2), Z2; \
+	VMOVDQU64    shuffle85<>+0(SB), Z3; \
+	VPERMI2D     Z2, Z0, Z3; \
+	VMOVDQU64    Z3, 64(R10); \
+	VPERMT2D     Z0, Z29, Z2; \
+	VMOVDQU      X2, 128(R10); \
+	ADDQ         $+48, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks131; \
+last132: \
+	TESTQ      R9, R9; \
+	JZ         rowdone133; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle87<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2D   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VPERMT2D   Z1, Z26, Z0; \
+	VPERMT2D   Z2, Z25, Z0; \
+	VMOVDQU8   Z0, K3, 64(R8); \
+	VPERMT2D   Z1, Z24, Z2; \
+	VMOVDQU8   Z2, K4, 128(R8); \
+rowdone133: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row130; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group129; \
+	VZEROUPPER; \
 	RET
+	tzip3x2x4AVX512BW_body
 
 DATA shuffle83<>+0(SB)/8, $0x000000000000ffff
 GLOBL shuffle83<>(SB), RODATA|NOPTR, $8
@@ -2891,133 +2804,128 @@ GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
 // func tzip3x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem134:
-	CMPQ DI, $+64
-	JB   remdone135
-	SUBQ $+48, DI
-	JMP  rem134
-
-remdone135:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle83<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle92<>+0(SB), Z31
-	VMOVDQU64 shuffle93<>+0(SB), Z30
-	VMOVDQU64 shuffle94<>+0(SB), Z29
-	VMOVDQU64 shuffle95<>+0(SB), Z28
-	VMOVDQU64 shuffle96<>+0(SB), Z27
-	VMOVDQU64 shuffle97<>+0(SB), Z26
-	VMOVDQU64 shuffle98<>+0(SB), Z25
-
-group136:
-	MOVQ rows+24(FP), DI
-
-row137:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last139
-
-chunks138:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (R9)(DX*2), Y2
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R10)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU   8(R9)(DX*2), Y2
-	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R10)
-	VMOVDQU   24(R9)(DX*2), Y0
-	VPERMQ    Z0, Z27, Z0
-	VMOVDQU   X0, 128(R10)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks138
-
-last139:
-	TESTQ      R9, R9
-	JZ         rowdone140
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle92<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VPERMT2Q   Z1, Z29, Z0
-	VPERMT2Q   Z2, Z26, Z0
-	VMOVDQU8   Z0, K3, 64(R8)
-	VPERMQ     Z2, Z25, Z2
-	VMOVDQU8   Z2, K4, 128(R8)
-
-rowdone140:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row137
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group136
-	VZEROUPPER
+#define tzip3x2x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem134: \
+	CMPQ DI, $+64; \
+	JB   remdone135; \
+	SUBQ $+48, DI; \
+	JMP  rem134; \
+remdone135: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle92<>+0(SB), Z31; \
+	VMOVDQU64 shuffle93<>+0(SB), Z30; \
+	VMOVDQU64 shuffle94<>+0(SB), Z29; \
+	VMOVDQU64 shuffle95<>+0(SB), Z28; \
+	VMOVDQU64 shuffle96<>+0(SB), Z27; \
+	VMOVDQU64 shuffle97<>+0(SB), Z26; \
+	VMOVDQU64 shuffle98<>+0(SB), Z25; \
+group136: \
+	MOVQ rows+24(FP), DI; \
+row137: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last139; \
+chunks138: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z31, Z0; \
+	VMOVDQU   (R9)(DX*2), Y2; \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R10); \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z29, Z0; \
+	VMOVDQU   8(R9)(DX*2), Y2; \
+	VPERMT2Q  Z2, Z28, Z0; \
+	VMOVDQU64 Z0, 64(R10); \
+	VMOVDQU   24(R9)(DX*2), Y0; \
+	VPERMQ    Z0, Z27, Z0; \
+	VMOVDQU   X0, 128(R10); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks138; \
+last139: \
+	TESTQ      R9, R9; \
+	JZ         rowdone140; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle92<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2Q   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VPERMT2Q   Z1, Z29, Z0; \
+	VPERMT2Q   Z2, Z26, Z0; \
+	VMOVDQU8   Z0, K3, 64(R8); \
+	VPERMQ     Z2, Z25, Z2; \
+	VMOVDQU8   Z2, K4, 128(R8); \
+rowdone140: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row137; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group136; \
+	VZEROUPPER; \
 	RET
+	tzip3x2x8AVX512BW_body
 
 DATA shuffle92<>+0(SB)/8, $0x0000000000000000
 DATA shuffle92<>+8(SB)/8, $0x0000000000000002
@@ -3092,144 +3000,139 @@ GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
 // func tzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem141:
-	CMPQ DI, $+64
-	JB   remdone142
-	SUBQ $+54, DI
-	JMP  rem141
-
-remdone142:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle99<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle100<>+0(SB), Z31
-	VMOVDQU64 shuffle101<>+0(SB), Z30
-	VMOVDQU64 shuffle102<>+0(SB), Z29
-	VMOVDQU64 shuffle103<>+0(SB), Z28
-	VMOVDQU64 shuffle104<>+0(SB), Z27
-	VMOVDQU64 shuffle105<>+0(SB), Z26
-	VMOVDQU64 shuffle106<>+0(SB), Z25
-	VMOVDQU64 shuffle107<>+0(SB), Z24
-	VMOVDQU64 shuffle108<>+0(SB), Z23
-
-group143:
-	MOVQ rows+24(FP), DI
-
-row144:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last146
-
-chunks145:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      20(R9), Y0
-	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VMOVDQU      18(R9)(DX*2), Y2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
-	VPERMW       Z0, Z29, Z0
-	KMOVQ        shuffle99<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+54, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks145
-
-last146:
-	TESTQ      R9, R9
-	JZ         rowdone147
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle103<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	KMOVD      shuffle56<>+0(SB), K7
-	VMOVDQU64  shuffle109<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle105<>+0(SB), Z4
-	VPERMI2W   Z0, Z2, Z4
-	KMOVD      shuffle58<>+0(SB), K7
-	VMOVDQU64  shuffle110<>+0(SB), Z3
-	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2W   Z2, Z24, Z1
-	KMOVD      shuffle111<>+0(SB), K7
-	VMOVDQU64  shuffle112<>+0(SB), Z4
-	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone147:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row144
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group143
-	VZEROUPPER
+#define tzip3x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem141: \
+	CMPQ DI, $+64; \
+	JB   remdone142; \
+	SUBQ $+54, DI; \
+	JMP  rem141; \
+remdone142: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle99<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle100<>+0(SB), Z31; \
+	VMOVDQU64 shuffle101<>+0(SB), Z30; \
+	VMOVDQU64 shuffle102<>+0(SB), Z29; \
+	VMOVDQU64 shuffle103<>+0(SB), Z28; \
+	VMOVDQU64 shuffle104<>+0(SB), Z27; \
+	VMOVDQU64 shuffle105<>+0(SB), Z26; \
+	VMOVDQU64 shuffle106<>+0(SB), Z25; \
+	VMOVDQU64 shuffle107<>+0(SB), Z24; \
+	VMOVDQU64 shuffle108<>+0(SB), Z23; \
+group143: \
+	MOVQ rows+24(FP), DI; \
+row144: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last146; \
+chunks145: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      20(R9), Y0; \
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      18(R9)(DX*2), Y2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      40(R9), X0; \
+	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0; \
+	VPERMW       Z0, Z29, Z0; \
+	KMOVQ        shuffle99<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+54, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks145; \
+last146: \
+	TESTQ      R9, R9; \
+	JZ         rowdone147; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle103<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle109<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle105<>+0(SB), Z4; \
+	VPERMI2W   Z0, Z2, Z4; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle110<>+0(SB), Z3; \
+	VPERMW     Z1, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2W   Z2, Z24, Z1; \
+	KMOVD      shuffle111<>+0(SB), K7; \
+	VMOVDQU64  shuffle112<>+0(SB), Z4; \
+	VPERMW     Z0, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone147: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row144; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group143; \
+	VZEROUPPER; \
 	RET
+	tzip3x3x2AVX512BW_body
 
 DATA shuffle99<>+0(SB)/8, $0x00000003ffffffff
 GLOBL shuffle99<>(SB), RODATA|NOPTR, $8
@@ -3360,119 +3263,114 @@ GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
 // func tzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem148:
-	CMPQ DI, $+64
-	JB   remdone149
-	SUBQ $+36, DI
-	JMP  rem148
-
-remdone149:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle113<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle114<>+0(SB), Z31
-	VMOVDQU64 shuffle115<>+0(SB), Z30
-	VMOVDQU64 shuffle116<>+0(SB), Z29
-	VMOVDQU64 shuffle117<>+0(SB), Z28
-	VMOVDQU64 shuffle118<>+0(SB), Z27
-	VMOVDQU64 shuffle119<>+0(SB), Z26
-
-group150:
-	MOVQ rows+24(FP), DI
-
-row151:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last153
-
-chunks152:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      8(R9), Y0
-	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0
-	VMOVDQU      8(R9)(DX*2), Y2
-	VPERMT2D     Z2, Z30, Z0
-	KMOVQ        shuffle113<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 64(R10)
-	ADDQ         $+36, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks152
-
-last153:
-	TESTQ      R9, R9
-	JZ         rowdone154
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle116<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2D   Z2, Z28, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VPERMT2D   Z0, Z27, Z2
-	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K3, 64(R8)
-
-rowdone154:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row151
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group150
-	VZEROUPPER
+#define tzip3x3x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem148: \
+	CMPQ DI, $+64; \
+	JB   remdone149; \
+	SUBQ $+36, DI; \
+	JMP  rem148; \
+remdone149: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle113<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle114<>+0(SB), Z31; \
+	VMOVDQU64 shuffle115<>+0(SB), Z30; \
+	VMOVDQU64 shuffle116<>+0(SB), Z29; \
+	VMOVDQU64 shuffle117<>+0(SB), Z28; \
+	VMOVDQU64 shuffle118<>+0(SB), Z27; \
+	VMOVDQU64 shuffle119<>+0(SB), Z26; \
+group150: \
+	MOVQ rows+24(FP), DI; \
+row151: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last153; \
+chunks152: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      8(R9), Y0; \
+	VINSERTI64X4 $0x01, 8(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      8(R9)(DX*2), Y2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	KMOVQ        shuffle113<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 64(R10); \
+	ADDQ         $+36, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks152; \
+last153: \
+	TESTQ      R9, R9; \
+	JZ         rowdone154; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle116<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2D   Z2, Z28, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VPERMT2D   Z0, Z27, Z2; \
+	VPERMT2D   Z1, Z26, Z2; \
+	VMOVDQU8   Z2, K3, 64(R8); \
+rowdone154: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row151; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group150; \
+	VZEROUPPER; \
 	RET
+	tzip3x3x4AVX512BW_body
 
 DATA shuffle113<>+0(SB)/8, $0x00000fffffffffff
 GLOBL shuffle113<>(SB), RODATA|NOPTR, $8
@@ -3540,170 +3438,165 @@ GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
 // func tzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem155:
-	CMPQ DI, $+128
-	JB   remdone156
-	SUBQ $+72, DI
-	JMP  rem155
-
-remdone156:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	MOVQ      DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K4
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K5
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+192, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle120<>+0(SB), DI
-	KMOVQ     DI, K6
-	VMOVDQU64 shuffle121<>+0(SB), Z31
-	VMOVDQU64 shuffle122<>+0(SB), Z30
-	VMOVDQU64 shuffle123<>+0(SB), Z29
-	VMOVDQU64 shuffle124<>+0(SB), Z28
-	VMOVDQU64 shuffle125<>+0(SB), Z27
-	VMOVDQU64 shuffle126<>+0(SB), Z26
-	VMOVDQU64 shuffle127<>+0(SB), Z25
-	VMOVDQU64 shuffle128<>+0(SB), Z24
-	VMOVDQU64 shuffle129<>+0(SB), Z23
-	VMOVDQU64 shuffle130<>+0(SB), Z22
-	VMOVDQU64 shuffle131<>+0(SB), Z21
-	VMOVDQU64 shuffle132<>+0(SB), Z20
-	VMOVDQU64 shuffle133<>+0(SB), Z19
-	VMOVDQU64 shuffle134<>+0(SB), Z18
-
-group157:
-	MOVQ rows+24(FP), DI
-
-row158:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+128
-	JB   last160
-
-chunks159:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU   (R9)(DX*2), Y2
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R10)
-	VMOVDQU64 8(R9), Z0
-	VMOVDQU64 8(R9)(DX*1), Z1
-	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 8(R9)(DX*2), Z2
-	VPERMT2Q  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R10)
-	VMOVDQU64 16(R9), Z0
-	VMOVDQU64 16(R9)(DX*1), Z1
-	VPERMT2Q  Z1, Z27, Z0
-	VMOVDQU   32(R9)(DX*2), Y2
-	VPERMT2Q  Z2, Z26, Z0
-	VMOVDQU64 Z0, 128(R10)
-	VMOVDQU64 16(R9)(DX*2), Z0
-	VPERMQ    Z0, Z25, Z0
-	KMOVQ     shuffle120<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 192(R10)
-	ADDQ      $+72, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+128
-	JAE       chunks159
-
-last160:
-	TESTQ      R9, R9
-	JZ         rowdone161
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle121<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle128<>+0(SB), Z4
-	VPERMI2Q   Z1, Z0, Z4
-	VPERMT2Q   Z2, Z23, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2Q   Z1, Z22, Z0
-	VPERMT2Q   Z2, Z21, Z0
-	VMOVDQU8.Z 64(R9), K4, Z4
-	VPERMT2Q   Z4, Z20, Z0
-	VMOVDQU8.Z 64(R9)(DX*1), K4, Z1
-	VPERMT2Q   Z1, Z19, Z0
-	VMOVDQU8   Z0, K5, 128(R8)
-	VMOVDQU8.Z 64(R9)(DX*2), K4, Z0
-	VPERMT2Q   Z0, Z18, Z2
-	VMOVDQU8   Z2, K6, 192(R8)
-
-rowdone161:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row158
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group157
-	VZEROUPPER
+#define tzip3x3x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem155: \
+	CMPQ DI, $+128; \
+	JB   remdone156; \
+	SUBQ $+72, DI; \
+	JMP  rem155; \
+remdone156: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	MOVQ      DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K4; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+192, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle120<>+0(SB), DI; \
+	KMOVQ     DI, K6; \
+	VMOVDQU64 shuffle121<>+0(SB), Z31; \
+	VMOVDQU64 shuffle122<>+0(SB), Z30; \
+	VMOVDQU64 shuffle123<>+0(SB), Z29; \
+	VMOVDQU64 shuffle124<>+0(SB), Z28; \
+	VMOVDQU64 shuffle125<>+0(SB), Z27; \
+	VMOVDQU64 shuffle126<>+0(SB), Z26; \
+	VMOVDQU64 shuffle127<>+0(SB), Z25; \
+	VMOVDQU64 shuffle128<>+0(SB), Z24; \
+	VMOVDQU64 shuffle129<>+0(SB), Z23; \
+	VMOVDQU64 shuffle130<>+0(SB), Z22; \
+	VMOVDQU64 shuffle131<>+0(SB), Z21; \
+	VMOVDQU64 shuffle132<>+0(SB), Z20; \
+	VMOVDQU64 shuffle133<>+0(SB), Z19; \
+	VMOVDQU64 shuffle134<>+0(SB), Z18; \
+group157: \
+	MOVQ rows+24(FP), DI; \
+row158: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+128; \
+	JB   last160; \
+chunks159: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z31, Z0; \
+	VMOVDQU   (R9)(DX*2), Y2; \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R10); \
+	VMOVDQU64 8(R9), Z0; \
+	VMOVDQU64 8(R9)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z29, Z0; \
+	VMOVDQU64 8(R9)(DX*2), Z2; \
+	VPERMT2Q  Z2, Z28, Z0; \
+	VMOVDQU64 Z0, 64(R10); \
+	VMOVDQU64 16(R9), Z0; \
+	VMOVDQU64 16(R9)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z27, Z0; \
+	VMOVDQU   32(R9)(DX*2), Y2; \
+	VPERMT2Q  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, 128(R10); \
+	VMOVDQU64 16(R9)(DX*2), Z0; \
+	VPERMQ    Z0, Z25, Z0; \
+	KMOVQ     shuffle120<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, 192(R10); \
+	ADDQ      $+72, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+128; \
+	JAE       chunks159; \
+last160: \
+	TESTQ      R9, R9; \
+	JZ         rowdone161; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle121<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2Q   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle128<>+0(SB), Z4; \
+	VPERMI2Q   Z1, Z0, Z4; \
+	VPERMT2Q   Z2, Z23, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2Q   Z1, Z22, Z0; \
+	VPERMT2Q   Z2, Z21, Z0; \
+	VMOVDQU8.Z 64(R9), K4, Z4; \
+	VPERMT2Q   Z4, Z20, Z0; \
+	VMOVDQU8.Z 64(R9)(DX*1), K4, Z1; \
+	VPERMT2Q   Z1, Z19, Z0; \
+	VMOVDQU8   Z0, K5, 128(R8); \
+	VMOVDQU8.Z 64(R9)(DX*2), K4, Z0; \
+	VPERMT2Q   Z0, Z18, Z2; \
+	VMOVDQU8   Z2, K6, 192(R8); \
+rowdone161: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row158; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group157; \
+	VZEROUPPER; \
 	RET
+	tzip3x3x8AVX512BW_body
 
 DATA shuffle120<>+0(SB)/8, $0x0000000000ffffff
 GLOBL shuffle120<>(SB), RODATA|NOPTR, $8
@@ -3851,141 +3744,136 @@ GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
 // func tzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem162:
-	CMPQ DI, $+64
-	JB   remdone163
-	SUBQ $+48, DI
-	JMP  rem162
-
-remdone163:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle83<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle135<>+0(SB), Z31
-	VMOVDQU64 shuffle136<>+0(SB), Z30
-	VMOVDQU64 shuffle137<>+0(SB), Z29
-	VMOVDQU64 shuffle138<>+0(SB), Z28
-	VMOVDQU64 shuffle139<>+0(SB), Z27
-	VMOVDQU64 shuffle140<>+0(SB), Z26
-	VMOVDQU64 shuffle141<>+0(SB), Z25
-	VMOVDQU64 shuffle142<>+0(SB), Z24
-	VMOVDQU64 shuffle143<>+0(SB), Z23
-
-group164:
-	MOVQ rows+24(FP), DI
-
-row165:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last167
-
-chunks166:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU64    (R9)(DX*2), Z2
-	VMOVDQU64    shuffle136<>+0(SB), Z3
-	VPERMI2W     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R10)
-	VPERMT2W     Z2, Z29, Z0
-	VMOVDQU      X0, 128(R10)
-	ADDQ         $+48, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks166
-
-last167:
-	TESTQ      R9, R9
-	JZ         rowdone168
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle138<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	KMOVD      shuffle56<>+0(SB), K7
-	VMOVDQU64  shuffle144<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle140<>+0(SB), Z4
-	VPERMI2W   Z0, Z2, Z4
-	KMOVD      shuffle58<>+0(SB), K7
-	VMOVDQU64  shuffle145<>+0(SB), Z3
-	VPERMW     Z1, Z3, K7, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2W   Z2, Z24, Z1
-	KMOVD      shuffle146<>+0(SB), K7
-	VMOVDQU64  shuffle147<>+0(SB), Z4
-	VPERMW     Z0, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone168:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row165
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group164
-	VZEROUPPER
+#define tzip3x4x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem162: \
+	CMPQ DI, $+64; \
+	JB   remdone163; \
+	SUBQ $+48, DI; \
+	JMP  rem162; \
+remdone163: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle135<>+0(SB), Z31; \
+	VMOVDQU64 shuffle136<>+0(SB), Z30; \
+	VMOVDQU64 shuffle137<>+0(SB), Z29; \
+	VMOVDQU64 shuffle138<>+0(SB), Z28; \
+	VMOVDQU64 shuffle139<>+0(SB), Z27; \
+	VMOVDQU64 shuffle140<>+0(SB), Z26; \
+	VMOVDQU64 shuffle141<>+0(SB), Z25; \
+	VMOVDQU64 shuffle142<>+0(SB), Z24; \
+	VMOVDQU64 shuffle143<>+0(SB), Z23; \
+group164: \
+	MOVQ rows+24(FP), DI; \
+row165: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last167; \
+chunks166: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU64    (R9)(DX*2), Z2; \
+	VMOVDQU64    shuffle136<>+0(SB), Z3; \
+	VPERMI2W     Z2, Z0, Z3; \
+	VMOVDQU64    Z3, 64(R10); \
+	VPERMT2W     Z2, Z29, Z0; \
+	VMOVDQU      X0, 128(R10); \
+	ADDQ         $+48, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks166; \
+last167: \
+	TESTQ      R9, R9; \
+	JZ         rowdone168; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle138<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	KMOVD      shuffle56<>+0(SB), K7; \
+	VMOVDQU64  shuffle144<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle140<>+0(SB), Z4; \
+	VPERMI2W   Z0, Z2, Z4; \
+	KMOVD      shuffle58<>+0(SB), K7; \
+	VMOVDQU64  shuffle145<>+0(SB), Z3; \
+	VPERMW     Z1, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2W   Z2, Z24, Z1; \
+	KMOVD      shuffle146<>+0(SB), K7; \
+	VMOVDQU64  shuffle147<>+0(SB), Z4; \
+	VPERMW     Z0, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone168: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row165; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group164; \
+	VZEROUPPER; \
 	RET
+	tzip3x4x2AVX512BW_body
 
 DATA shuffle135<>+0(SB)/8, $0x0010000800040000
 DATA shuffle135<>+8(SB)/8, $0x0024002000180014
@@ -4113,133 +4001,128 @@ GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
 // func tzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem169:
-	CMPQ DI, $+64
-	JB   remdone170
-	SUBQ $+48, DI
-	JMP  rem169
-
-remdone170:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle83<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle148<>+0(SB), Z31
-	VMOVDQU64 shuffle149<>+0(SB), Z30
-	VMOVDQU64 shuffle150<>+0(SB), Z29
-	VMOVDQU64 shuffle151<>+0(SB), Z28
-	VMOVDQU64 shuffle152<>+0(SB), Z27
-	VMOVDQU64 shuffle153<>+0(SB), Z26
-
-group171:
-	MOVQ rows+24(FP), DI
-
-row172:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last174
-
-chunks173:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R9)(DX*2), Z2
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R10)
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 (R9)(DX*2), Z2
-	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 Z0, 64(R10)
-	VMOVDQU   44(R9)(DX*1), X0
-	VMOVDQU64 (R9)(DX*2), Z1
-	VPERMT2D  Z0, Z27, Z1
-	VMOVDQU   X1, 128(R10)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks173
-
-last174:
-	TESTQ      R9, R9
-	JZ         rowdone175
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle148<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VPERMT2D   Z1, Z29, Z0
-	VPERMT2D   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, 64(R8)
-	VPERMT2D   Z1, Z26, Z2
-	VMOVDQU8   Z2, K4, 128(R8)
-
-rowdone175:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row172
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group171
-	VZEROUPPER
+#define tzip3x4x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem169: \
+	CMPQ DI, $+64; \
+	JB   remdone170; \
+	SUBQ $+48, DI; \
+	JMP  rem169; \
+remdone170: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle83<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle148<>+0(SB), Z31; \
+	VMOVDQU64 shuffle149<>+0(SB), Z30; \
+	VMOVDQU64 shuffle150<>+0(SB), Z29; \
+	VMOVDQU64 shuffle151<>+0(SB), Z28; \
+	VMOVDQU64 shuffle152<>+0(SB), Z27; \
+	VMOVDQU64 shuffle153<>+0(SB), Z26; \
+group171: \
+	MOVQ rows+24(FP), DI; \
+row172: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last174; \
+chunks173: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VPERMT2D  Z1, Z31, Z0; \
+	VMOVDQU64 (R9)(DX*2), Z2; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R10); \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VPERMT2D  Z1, Z29, Z0; \
+	VMOVDQU64 (R9)(DX*2), Z2; \
+	VPERMT2D  Z2, Z28, Z0; \
+	VMOVDQU64 Z0, 64(R10); \
+	VMOVDQU   44(R9)(DX*1), X0; \
+	VMOVDQU64 (R9)(DX*2), Z1; \
+	VPERMT2D  Z0, Z27, Z1; \
+	VMOVDQU   X1, 128(R10); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks173; \
+last174: \
+	TESTQ      R9, R9; \
+	JZ         rowdone175; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle148<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2D   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VPERMT2D   Z1, Z29, Z0; \
+	VPERMT2D   Z2, Z28, Z0; \
+	VMOVDQU8   Z0, K3, 64(R8); \
+	VPERMT2D   Z1, Z26, Z2; \
+	VMOVDQU8   Z2, K4, 128(R8); \
+rowdone175: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row172; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group171; \
+	VZEROUPPER; \
 	RET
+	tzip3x4x4AVX512BW_body
 
 DATA shuffle148<>+0(SB)/8, $0x0000000400000000
 DATA shuffle148<>+8(SB)/8, $0x0000001000000008
@@ -4304,82 +4187,79 @@ GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
 // func zip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle154<>+0(SB), Z31
-	VMOVDQU64 shuffle155<>+0(SB), Z30
-
-group176:
-	MOVQ rows+24(FP), R8
-
-row177:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last179
-
-chunks178:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle154<>+0(SB), Z3
-	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle154<>+0(SB), Z2
-	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks178
-
-last179:
-	TESTQ R10, R10
-	JZ    rowdone180
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks178
-
-rowdone180:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row177
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group176
-	VZEROUPPER
+#define zip4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle154<>+0(SB), Z31; \
+	VMOVDQU64 shuffle155<>+0(SB), Z30; \
+group176: \
+	MOVQ rows+24(FP), R8; \
+row177: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last179; \
+chunks178: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle154<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle154<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2W     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks178; \
+last179: \
+	TESTQ R10, R10; \
+	JZ    rowdone180; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks178; \
+rowdone180: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row177; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group176; \
+	VZEROUPPER; \
 	RET
+	zip4x2AVX512BW_body
 
 DATA shuffle154<>+0(SB)/8, $0x0030002000100000
 DATA shuffle154<>+8(SB)/8, $0x0031002100110001
@@ -4404,82 +4284,79 @@ GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
 // func zip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle156<>+0(SB), Z31
-	VMOVDQU64 shuffle157<>+0(SB), Z30
-
-group181:
-	MOVQ rows+24(FP), R8
-
-row182:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last184
-
-chunks183:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle156<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle156<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks183
-
-last184:
-	TESTQ R10, R10
-	JZ    rowdone185
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks183
-
-rowdone185:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row182
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group181
-	VZEROUPPER
+#define zip4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle156<>+0(SB), Z31; \
+	VMOVDQU64 shuffle157<>+0(SB), Z30; \
+group181: \
+	MOVQ rows+24(FP), R8; \
+row182: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last184; \
+chunks183: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle156<>+0(SB), Z3; \
+	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle156<>+0(SB), Z2; \
+	VPERMI2D     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2D     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks183; \
+last184: \
+	TESTQ R10, R10; \
+	JZ    rowdone185; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks183; \
+rowdone185: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row182; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group181; \
+	VZEROUPPER; \
 	RET
+	zip4x4AVX512BW_body
 
 DATA shuffle156<>+0(SB)/8, $0x0000000800000000
 DATA shuffle156<>+8(SB)/8, $0x0000001800000010
@@ -4504,162 +4381,156 @@ GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
 // func zip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip4x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle33<>+0(SB), Z31
-	VMOVDQU64 shuffle34<>+0(SB), Z30
-
-group186:
-	MOVQ rows+24(FP), R8
-
-row187:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last189
-
-chunks188:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle33<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle33<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks188
-
-last189:
-	TESTQ R10, R10
-	JZ    rowdone190
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks188
-
-rowdone190:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row187
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group186
-	VZEROUPPER
+#define zip4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle33<>+0(SB), Z31; \
+	VMOVDQU64 shuffle34<>+0(SB), Z30; \
+group186: \
+	MOVQ rows+24(FP), R8; \
+row187: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last189; \
+chunks188: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle33<>+0(SB), Z3; \
+	VPERMI2Q     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2Q     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle33<>+0(SB), Z2; \
+	VPERMI2Q     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2Q     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks188; \
+last189: \
+	TESTQ R10, R10; \
+	JZ    rowdone190; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks188; \
+rowdone190: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row187; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group186; \
+	VZEROUPPER; \
 	RET
+	zip4x8AVX512BW_body
 
 // func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle158<>+0(SB), Z31
-	VMOVDQU64 shuffle159<>+0(SB), Z30
-
-group191:
-	MOVQ rows+24(FP), R8
-
-row192:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last194
-
-chunks193:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle158<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle158<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks193
-
-last194:
-	TESTQ R10, R10
-	JZ    rowdone195
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks193
-
-rowdone195:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row192
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group191
-	VZEROUPPER
+#define zip4x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle158<>+0(SB), Z31; \
+	VMOVDQU64 shuffle159<>+0(SB), Z30; \
+group191: \
+	MOVQ rows+24(FP), R8; \
+row192: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last194; \
+chunks193: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle158<>+0(SB), Z3; \
+	VPERMI2Q     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2Q     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle158<>+0(SB), Z2; \
+	VPERMI2Q     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2Q     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks193; \
+last194: \
+	TESTQ R10, R10; \
+	JZ    rowdone195; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks193; \
+rowdone195: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row192; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group191; \
+	VZEROUPPER; \
 	RET
+	zip4x16AVX512BW_body
 
 DATA shuffle158<>+0(SB)/8, $0x0000000000000000
 DATA shuffle158<>+8(SB)/8, $0x0000000000000001
@@ -4684,171 +4555,166 @@ GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
 // func zip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·zip4x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem196:
-	CMPQ R8, $+64
-	JB   remdone197
-	SUBQ $+60, R8
-	JMP  rem196
-
-remdone197:
-	MOVQ      R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+128, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K4
-	IMUL3Q    $+4, R8, R8
-	SUBQ      $+192, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle160<>+0(SB), R8
-	KMOVQ     R8, K5
-	VMOVDQU64 shuffle161<>+0(SB), Z31
-	VMOVDQU64 shuffle162<>+0(SB), Z30
-	VMOVDQU64 shuffle163<>+0(SB), Z29
-	VMOVDQU64 shuffle164<>+0(SB), Z28
-	VMOVDQU64 shuffle165<>+0(SB), Z27
-	VMOVDQU64 shuffle166<>+0(SB), Z26
-	VMOVDQU64 shuffle167<>+0(SB), Z25
-	VMOVDQU64 shuffle168<>+0(SB), Z24
-	VMOVDQU64 shuffle169<>+0(SB), Z23
-	VMOVDQU64 shuffle170<>+0(SB), Z22
-	VMOVDQU64 shuffle171<>+0(SB), Z21
-	VMOVDQU64 shuffle172<>+0(SB), Z20
-	VMOVDQU64 shuffle173<>+0(SB), Z19
-	VMOVDQU64 shuffle174<>+0(SB), Z18
-	VMOVDQU64 shuffle175<>+0(SB), Z17
-	VMOVDQU64 shuffle176<>+0(SB), Z16
-	VMOVDQU64 shuffle177<>+0(SB), Z15
-
-group198:
-	MOVQ rows+24(FP), R8
-
-row199:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last201
-
-chunks200:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI32X4 $0x02, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R9*4)
-	VMOVDQU      16(R10)(DX*1), Y0
-	VINSERTI64X4 $0x01, 12(R11), Z0, Z0
-	VMOVDQU      24(R10), X2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU      12(R11)(DX*1), X1
-	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      36(R10), X0
-	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11), Z0, Z0
-	VMOVDQU      24(R11)(DX*1), Y2
-	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 128(AX)(R9*4)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
-	VPERMD       Z0, Z27, Z0
-	KMOVQ        shuffle160<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
-	ADDQ         $+60, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks200
-
-last201:
-	TESTQ      R10, R10
-	JZ         rowdone202
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (R10), K1, Z0
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle166<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R11), K1, Z2
-	VPERMT2D   Z2, Z25, Z3
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4
-	VPERMT2D   Z4, Z24, Z3
-	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle169<>+0(SB), Z5
-	VPERMI2D   Z2, Z1, Z5
-	VPERMT2D   Z0, Z22, Z5
-	VPERMT2D   Z4, Z21, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VMOVDQU64  shuffle172<>+0(SB), Z3
-	VPERMI2D   Z2, Z4, Z3
-	VPERMT2D   Z0, Z19, Z3
-	VPERMT2D   Z1, Z18, Z3
-	VMOVDQU8   Z3, K4, 128(AX)(R9*4)
-	VPERMT2D   Z1, Z17, Z0
-	VPERMT2D   Z2, Z16, Z0
-	VPERMT2D   Z4, Z15, Z0
-	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
-
-rowdone202:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row199
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group198
-	VZEROUPPER
+#define zip4x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem196: \
+	CMPQ R8, $+64; \
+	JB   remdone197; \
+	SUBQ $+60, R8; \
+	JMP  rem196; \
+remdone197: \
+	MOVQ      R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+128, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K4; \
+	IMUL3Q    $+4, R8, R8; \
+	SUBQ      $+192, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle160<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	VMOVDQU64 shuffle161<>+0(SB), Z31; \
+	VMOVDQU64 shuffle162<>+0(SB), Z30; \
+	VMOVDQU64 shuffle163<>+0(SB), Z29; \
+	VMOVDQU64 shuffle164<>+0(SB), Z28; \
+	VMOVDQU64 shuffle165<>+0(SB), Z27; \
+	VMOVDQU64 shuffle166<>+0(SB), Z26; \
+	VMOVDQU64 shuffle167<>+0(SB), Z25; \
+	VMOVDQU64 shuffle168<>+0(SB), Z24; \
+	VMOVDQU64 shuffle169<>+0(SB), Z23; \
+	VMOVDQU64 shuffle170<>+0(SB), Z22; \
+	VMOVDQU64 shuffle171<>+0(SB), Z21; \
+	VMOVDQU64 shuffle172<>+0(SB), Z20; \
+	VMOVDQU64 shuffle173<>+0(SB), Z19; \
+	VMOVDQU64 shuffle174<>+0(SB), Z18; \
+	VMOVDQU64 shuffle175<>+0(SB), Z17; \
+	VMOVDQU64 shuffle176<>+0(SB), Z16; \
+	VMOVDQU64 shuffle177<>+0(SB), Z15; \
+group198: \
+	MOVQ rows+24(FP), R8; \
+row199: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last201; \
+chunks200: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI32X4 $0x02, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R9*4); \
+	VMOVDQU      16(R10)(DX*1), Y0; \
+	VINSERTI64X4 $0x01, 12(R11), Z0, Z0; \
+	VMOVDQU      24(R10), X2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU      12(R11)(DX*1), X1; \
+	VPERMT2D     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      36(R10), X0; \
+	VINSERTI32X4 $0x01, 36(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11), Z0, Z0; \
+	VMOVDQU      24(R11)(DX*1), Y2; \
+	VPERMT2D     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R9*4); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0; \
+	VPERMD       Z0, Z27, Z0; \
+	KMOVQ        shuffle160<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 192(AX)(R9*4); \
+	ADDQ         $+60, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks200; \
+last201: \
+	TESTQ      R10, R10; \
+	JZ         rowdone202; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle166<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	VPERMT2D   Z2, Z25, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	VPERMT2D   Z4, Z24, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle169<>+0(SB), Z5; \
+	VPERMI2D   Z2, Z1, Z5; \
+	VPERMT2D   Z0, Z22, Z5; \
+	VPERMT2D   Z4, Z21, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VMOVDQU64  shuffle172<>+0(SB), Z3; \
+	VPERMI2D   Z2, Z4, Z3; \
+	VPERMT2D   Z0, Z19, Z3; \
+	VPERMT2D   Z1, Z18, Z3; \
+	VMOVDQU8   Z3, K4, 128(AX)(R9*4); \
+	VPERMT2D   Z1, Z17, Z0; \
+	VPERMT2D   Z2, Z16, Z0; \
+	VPERMT2D   Z4, Z15, Z0; \
+	VMOVDQU8   Z0, K5, 192(AX)(R9*4); \
+rowdone202: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row199; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group198; \
+	VZEROUPPER; \
 	RET
+	zip4x12AVX512BW_body
 
 DATA shuffle160<>+0(SB)/8, $0x0000ffffffffffff
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $8
@@ -5026,82 +4892,79 @@ GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
 // func tzip4x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle178<>+0(SB), Z31
-	VMOVDQU64 shuffle179<>+0(SB), Z30
-
-group203:
-	MOVQ rows+24(FP), R8
-
-row204:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last206
-
-chunks205:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle178<>+0(SB), Z3
-	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle178<>+0(SB), Z2
-	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks205
-
-last206:
-	TESTQ R10, R10
-	JZ    rowdone207
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks205
-
-rowdone207:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row204
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group203
-	VZEROUPPER
+#define tzip4x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle178<>+0(SB), Z31; \
+	VMOVDQU64 shuffle179<>+0(SB), Z30; \
+group203: \
+	MOVQ rows+24(FP), R8; \
+row204: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last206; \
+chunks205: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle178<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle178<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2W     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks205; \
+last206: \
+	TESTQ R10, R10; \
+	JZ    rowdone207; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks205; \
+rowdone207: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row204; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group203; \
+	VZEROUPPER; \
 	RET
+	tzip4x2x2AVX512BW_body
 
 DATA shuffle178<>+0(SB)/8, $0x0006000400020000
 DATA shuffle178<>+8(SB)/8, $0x0016001400120010
@@ -5126,82 +4989,79 @@ GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
 // func tzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
-
-group208:
-	MOVQ rows+24(FP), R8
-
-row209:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last211
-
-chunks210:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle180<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle180<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks210
-
-last211:
-	TESTQ R10, R10
-	JZ    rowdone212
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks210
-
-rowdone212:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row209
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group208
-	VZEROUPPER
+#define tzip4x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle180<>+0(SB), Z31; \
+	VMOVDQU64 shuffle181<>+0(SB), Z30; \
+group208: \
+	MOVQ rows+24(FP), R8; \
+row209: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last211; \
+chunks210: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle180<>+0(SB), Z3; \
+	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle180<>+0(SB), Z2; \
+	VPERMI2D     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2D     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks210; \
+last211: \
+	TESTQ R10, R10; \
+	JZ    rowdone212; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks210; \
+rowdone212: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row209; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group208; \
+	VZEROUPPER; \
 	RET
+	tzip4x2x4AVX512BW_body
 
 DATA shuffle180<>+0(SB)/8, $0x0000000200000000
 DATA shuffle180<>+8(SB)/8, $0x0000000600000004
@@ -5226,80 +5086,77 @@ GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
 // func tzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle182<>+0(SB), Z31
-	VMOVDQU64 shuffle183<>+0(SB), Z30
-
-group213:
-	MOVQ rows+24(FP), R8
-
-row214:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last216
-
-chunks215:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2Q  Z1, Z31, Z0
-	VMOVDQU64 Z0, (AX)(R9*4)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z2
-	VPERMT2Q  Z2, Z31, Z0
-	VMOVDQU64 Z0, 64(AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, 128(AX)(R9*4)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z2
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, 192(AX)(R9*4)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks215
-
-last216:
-	TESTQ R10, R10
-	JZ    rowdone217
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks215
-
-rowdone217:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row214
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group213
-	VZEROUPPER
+#define tzip4x2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle182<>+0(SB), Z31; \
+	VMOVDQU64 shuffle183<>+0(SB), Z30; \
+group213: \
+	MOVQ rows+24(FP), R8; \
+row214: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last216; \
+chunks215: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z31, Z0; \
+	VMOVDQU64 Z0, (AX)(R9*4); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z2; \
+	VPERMT2Q  Z2, Z31, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R9*4); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z2; \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R9*4); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks215; \
+last216: \
+	TESTQ R10, R10; \
+	JZ    rowdone217; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks215; \
+rowdone217: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row214; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group213; \
+	VZEROUPPER; \
 	RET
+	tzip4x2x8AVX512BW_body
 
 DATA shuffle182<>+0(SB)/8, $0x0000000000000000
 DATA shuffle182<>+8(SB)/8, $0x0000000000000002
@@ -5324,162 +5181,157 @@ GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
 // func tzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem218:
-	CMPQ R8, $+64
-	JB   remdone219
-	SUBQ $+48, R8
-	JMP  rem218
-
-remdone219:
-	MOVQ      R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K4
-	VMOVDQU64 shuffle184<>+0(SB), Z31
-	VMOVDQU64 shuffle185<>+0(SB), Z30
-	VMOVDQU64 shuffle186<>+0(SB), Z29
-	VMOVDQU64 shuffle187<>+0(SB), Z28
-	VMOVDQU64 shuffle188<>+0(SB), Z27
-	VMOVDQU64 shuffle189<>+0(SB), Z26
-	VMOVDQU64 shuffle190<>+0(SB), Z25
-	VMOVDQU64 shuffle191<>+0(SB), Z24
-	VMOVDQU64 shuffle192<>+0(SB), Z23
-	VMOVDQU64 shuffle193<>+0(SB), Z22
-
-group220:
-	MOVQ rows+24(FP), R8
-
-row221:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last223
-
-chunks222:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R9*4)
-	VMOVDQU64    (R10), Z0
-	VMOVDQU64    (R10)(DX*1), Z2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    (R11), Z1
-	KMOVD        shuffle194<>+0(SB), K7
-	VMOVDQU64    shuffle195<>+0(SB), Z2
-	VPERMW       Z1, Z2, K7, Z0
-	VMOVDQU64    (R11)(DX*1), Z2
-	KMOVD        shuffle196<>+0(SB), K7
-	VMOVDQU64    shuffle197<>+0(SB), Z1
-	VPERMW       Z2, Z1, K7, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      26(R10), Y0
-	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
-	VMOVDQU      26(R11), Y1
-	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(R9*4)
-	ADDQ         $+48, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks222
-
-last223:
-	TESTQ      R10, R10
-	JZ         rowdone224
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (R10), K1, Z0
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle188<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z (R11), K1, Z2
-	KMOVD      shuffle194<>+0(SB), K7
-	VMOVDQU64  shuffle198<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4
-	KMOVD      shuffle196<>+0(SB), K7
-	VMOVDQU64  shuffle199<>+0(SB), Z5
-	VPERMW     Z4, Z5, K7, Z3
-	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle185<>+0(SB), Z5
-	VPERMI2W   Z1, Z0, Z5
-	KMOVD      shuffle194<>+0(SB), K7
-	VMOVDQU64  shuffle195<>+0(SB), Z3
-	VPERMW     Z2, Z3, K7, Z5
-	KMOVD      shuffle196<>+0(SB), K7
-	VMOVDQU64  shuffle197<>+0(SB), Z3
-	VPERMW     Z4, Z3, K7, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VPERMT2W   Z1, Z24, Z0
-	KMOVD      shuffle194<>+0(SB), K7
-	VMOVDQU64  shuffle200<>+0(SB), Z5
-	VPERMW     Z2, Z5, K7, Z0
-	KMOVD      shuffle196<>+0(SB), K7
-	VMOVDQU64  shuffle201<>+0(SB), Z5
-	VPERMW     Z4, Z5, K7, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
-
-rowdone224:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row221
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group220
-	VZEROUPPER
+#define tzip4x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem218: \
+	CMPQ R8, $+64; \
+	JB   remdone219; \
+	SUBQ $+48, R8; \
+	JMP  rem218; \
+remdone219: \
+	MOVQ      R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K4; \
+	VMOVDQU64 shuffle184<>+0(SB), Z31; \
+	VMOVDQU64 shuffle185<>+0(SB), Z30; \
+	VMOVDQU64 shuffle186<>+0(SB), Z29; \
+	VMOVDQU64 shuffle187<>+0(SB), Z28; \
+	VMOVDQU64 shuffle188<>+0(SB), Z27; \
+	VMOVDQU64 shuffle189<>+0(SB), Z26; \
+	VMOVDQU64 shuffle190<>+0(SB), Z25; \
+	VMOVDQU64 shuffle191<>+0(SB), Z24; \
+	VMOVDQU64 shuffle192<>+0(SB), Z23; \
+	VMOVDQU64 shuffle193<>+0(SB), Z22; \
+group220: \
+	MOVQ rows+24(FP), R8; \
+row221: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last223; \
+chunks222: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R9*4); \
+	VMOVDQU64    (R10), Z0; \
+	VMOVDQU64    (R10)(DX*1), Z2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    (R11), Z1; \
+	KMOVD        shuffle194<>+0(SB), K7; \
+	VMOVDQU64    shuffle195<>+0(SB), Z2; \
+	VPERMW       Z1, Z2, K7, Z0; \
+	VMOVDQU64    (R11)(DX*1), Z2; \
+	KMOVD        shuffle196<>+0(SB), K7; \
+	VMOVDQU64    shuffle197<>+0(SB), Z1; \
+	VPERMW       Z2, Z1, K7, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      26(R10), Y0; \
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      26(R11), Y1; \
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R9*4); \
+	ADDQ         $+48, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks222; \
+last223: \
+	TESTQ      R10, R10; \
+	JZ         rowdone224; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle188<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	KMOVD      shuffle194<>+0(SB), K7; \
+	VMOVDQU64  shuffle198<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	KMOVD      shuffle196<>+0(SB), K7; \
+	VMOVDQU64  shuffle199<>+0(SB), Z5; \
+	VPERMW     Z4, Z5, K7, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle185<>+0(SB), Z5; \
+	VPERMI2W   Z1, Z0, Z5; \
+	KMOVD      shuffle194<>+0(SB), K7; \
+	VMOVDQU64  shuffle195<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z5; \
+	KMOVD      shuffle196<>+0(SB), K7; \
+	VMOVDQU64  shuffle197<>+0(SB), Z3; \
+	VPERMW     Z4, Z3, K7, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VPERMT2W   Z1, Z24, Z0; \
+	KMOVD      shuffle194<>+0(SB), K7; \
+	VMOVDQU64  shuffle200<>+0(SB), Z5; \
+	VPERMW     Z2, Z5, K7, Z0; \
+	KMOVD      shuffle196<>+0(SB), K7; \
+	VMOVDQU64  shuffle201<>+0(SB), Z5; \
+	VPERMW     Z4, Z5, K7, Z0; \
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
+rowdone224: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row221; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group220; \
+	VZEROUPPER; \
 	RET
+	tzip4x3x2AVX512BW_body
 
 DATA shuffle184<>+0(SB)/8, $0x0009000600030000
 DATA shuffle184<>+8(SB)/8, $0x0019001600130010
@@ -5650,149 +5502,144 @@ GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
 // func tzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem225:
-	CMPQ R8, $+64
-	JB   remdone226
-	SUBQ $+48, R8
-	JMP  rem225
-
-remdone226:
-	MOVQ      R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K4
-	VMOVDQU64 shuffle202<>+0(SB), Z31
-	VMOVDQU64 shuffle203<>+0(SB), Z30
-	VMOVDQU64 shuffle204<>+0(SB), Z29
-	VMOVDQU64 shuffle205<>+0(SB), Z28
-	VMOVDQU64 shuffle206<>+0(SB), Z27
-	VMOVDQU64 shuffle207<>+0(SB), Z26
-	VMOVDQU64 shuffle208<>+0(SB), Z25
-	VMOVDQU64 shuffle209<>+0(SB), Z24
-	VMOVDQU64 shuffle210<>+0(SB), Z23
-
-group227:
-	MOVQ rows+24(FP), R8
-
-row228:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last230
-
-chunks229:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R11), Z2
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z2
-	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R11), Z1
-	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R11)(DX*1), Z2
-	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R11), Z2
-	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(R9*4)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks229
-
-last230:
-	TESTQ      R10, R10
-	JZ         rowdone231
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (R10), K1, Z0
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle202<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z (R11), K1, Z2
-	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4
-	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle205<>+0(SB), Z5
-	VPERMI2D   Z1, Z0, Z5
-	VPERMT2D   Z2, Z27, Z5
-	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VPERMT2D   Z1, Z25, Z0
-	VPERMT2D   Z2, Z24, Z0
-	VPERMT2D   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
-
-rowdone231:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row228
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group227
-	VZEROUPPER
+#define tzip4x3x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem225: \
+	CMPQ R8, $+64; \
+	JB   remdone226; \
+	SUBQ $+48, R8; \
+	JMP  rem225; \
+remdone226: \
+	MOVQ      R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K4; \
+	VMOVDQU64 shuffle202<>+0(SB), Z31; \
+	VMOVDQU64 shuffle203<>+0(SB), Z30; \
+	VMOVDQU64 shuffle204<>+0(SB), Z29; \
+	VMOVDQU64 shuffle205<>+0(SB), Z28; \
+	VMOVDQU64 shuffle206<>+0(SB), Z27; \
+	VMOVDQU64 shuffle207<>+0(SB), Z26; \
+	VMOVDQU64 shuffle208<>+0(SB), Z25; \
+	VMOVDQU64 shuffle209<>+0(SB), Z24; \
+	VMOVDQU64 shuffle210<>+0(SB), Z23; \
+group227: \
+	MOVQ rows+24(FP), R8; \
+row228: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last230; \
+chunks229: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2D  Z1, Z31, Z0; \
+	VMOVDQU64 (R11), Z2; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z29, Z0; \
+	VMOVDQU64 Z0, (AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z2; \
+	VPERMT2D  Z2, Z28, Z0; \
+	VMOVDQU64 (R11), Z1; \
+	VPERMT2D  Z1, Z27, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z2; \
+	VPERMT2D  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2D  Z1, Z25, Z0; \
+	VMOVDQU64 (R11), Z2; \
+	VPERMT2D  Z2, Z24, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z23, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R9*4); \
+	ADDQ      $+48, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks229; \
+last230: \
+	TESTQ      R10, R10; \
+	JZ         rowdone231; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle202<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	VPERMT2D   Z2, Z30, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	VPERMT2D   Z4, Z29, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle205<>+0(SB), Z5; \
+	VPERMI2D   Z1, Z0, Z5; \
+	VPERMT2D   Z2, Z27, Z5; \
+	VPERMT2D   Z4, Z26, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VPERMT2D   Z1, Z25, Z0; \
+	VPERMT2D   Z2, Z24, Z0; \
+	VPERMT2D   Z4, Z23, Z0; \
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
+rowdone231: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row228; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group227; \
+	VZEROUPPER; \
 	RET
+	tzip4x3x4AVX512BW_body
 
 DATA shuffle202<>+0(SB)/8, $0x0000000300000000
 DATA shuffle202<>+8(SB)/8, $0x0000000900000006
@@ -5887,82 +5734,79 @@ GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
 // func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle211<>+0(SB), Z31
-	VMOVDQU64 shuffle212<>+0(SB), Z30
-
-group232:
-	MOVQ rows+24(FP), R8
-
-row233:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last235
-
-chunks234:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle211<>+0(SB), Z3
-	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle211<>+0(SB), Z2
-	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks234
-
-last235:
-	TESTQ R10, R10
-	JZ    rowdone236
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks234
-
-rowdone236:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row233
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group232
-	VZEROUPPER
+#define tzip4x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle211<>+0(SB), Z31; \
+	VMOVDQU64 shuffle212<>+0(SB), Z30; \
+group232: \
+	MOVQ rows+24(FP), R8; \
+row233: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last235; \
+chunks234: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle211<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle211<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2W     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks234; \
+last235: \
+	TESTQ R10, R10; \
+	JZ    rowdone236; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks234; \
+rowdone236: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row233; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group232; \
+	VZEROUPPER; \
 	RET
+	tzip4x4x2AVX512BW_body
 
 DATA shuffle211<>+0(SB)/8, $0x000c000800040000
 DATA shuffle211<>+8(SB)/8, $0x001c001800140010
@@ -5987,106 +5831,103 @@ GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
 // func tzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle213<>+0(SB), Z31
-	VMOVDQU64 shuffle214<>+0(SB), Z30
-	VMOVDQU64 shuffle215<>+0(SB), Z29
-	VMOVDQU64 shuffle216<>+0(SB), Z28
-	VMOVDQU64 shuffle217<>+0(SB), Z27
-	VMOVDQU64 shuffle218<>+0(SB), Z26
-	VMOVDQU64 shuffle219<>+0(SB), Z25
-	VMOVDQU64 shuffle220<>+0(SB), Z24
-	VMOVDQU64 shuffle221<>+0(SB), Z23
-	VMOVDQU64 shuffle222<>+0(SB), Z22
-	VMOVDQU64 shuffle223<>+0(SB), Z21
-	VMOVDQU64 shuffle224<>+0(SB), Z20
-
-group237:
-	MOVQ rows+24(FP), R8
-
-row238:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last240
-
-chunks239:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 (R11), Z2
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z2
-	VPERMT2D  Z2, Z28, Z0
-	VMOVDQU64 (R11), Z1
-	VPERMT2D  Z1, Z27, Z0
-	VMOVDQU64 (R11)(DX*1), Z2
-	VPERMT2D  Z2, Z26, Z0
-	VMOVDQU64 Z0, 64(AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z1
-	VPERMT2D  Z1, Z25, Z0
-	VMOVDQU64 (R11), Z2
-	VPERMT2D  Z2, Z24, Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z23, Z0
-	VMOVDQU64 Z0, 128(AX)(R9*4)
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 (R10)(DX*1), Z2
-	VPERMT2D  Z2, Z22, Z0
-	VMOVDQU64 (R11), Z1
-	VPERMT2D  Z1, Z21, Z0
-	VMOVDQU64 (R11)(DX*1), Z2
-	VPERMT2D  Z2, Z20, Z0
-	VMOVDQU64 Z0, 192(AX)(R9*4)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks239
-
-last240:
-	TESTQ R10, R10
-	JZ    rowdone241
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks239
-
-rowdone241:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row238
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group237
-	VZEROUPPER
+#define tzip4x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle213<>+0(SB), Z31; \
+	VMOVDQU64 shuffle214<>+0(SB), Z30; \
+	VMOVDQU64 shuffle215<>+0(SB), Z29; \
+	VMOVDQU64 shuffle216<>+0(SB), Z28; \
+	VMOVDQU64 shuffle217<>+0(SB), Z27; \
+	VMOVDQU64 shuffle218<>+0(SB), Z26; \
+	VMOVDQU64 shuffle219<>+0(SB), Z25; \
+	VMOVDQU64 shuffle220<>+0(SB), Z24; \
+	VMOVDQU64 shuffle221<>+0(SB), Z23; \
+	VMOVDQU64 shuffle222<>+0(SB), Z22; \
+	VMOVDQU64 shuffle223<>+0(SB), Z21; \
+	VMOVDQU64 shuffle224<>+0(SB), Z20; \
+group237: \
+	MOVQ rows+24(FP), R8; \
+row238: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last240; \
+chunks239: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2D  Z1, Z31, Z0; \
+	VMOVDQU64 (R11), Z2; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z29, Z0; \
+	VMOVDQU64 Z0, (AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z2; \
+	VPERMT2D  Z2, Z28, Z0; \
+	VMOVDQU64 (R11), Z1; \
+	VPERMT2D  Z1, Z27, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z2; \
+	VPERMT2D  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z1; \
+	VPERMT2D  Z1, Z25, Z0; \
+	VMOVDQU64 (R11), Z2; \
+	VPERMT2D  Z2, Z24, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z23, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R9*4); \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 (R10)(DX*1), Z2; \
+	VPERMT2D  Z2, Z22, Z0; \
+	VMOVDQU64 (R11), Z1; \
+	VPERMT2D  Z1, Z21, Z0; \
+	VMOVDQU64 (R11)(DX*1), Z2; \
+	VPERMT2D  Z2, Z20, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R9*4); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks239; \
+last240: \
+	TESTQ R10, R10; \
+	JZ    rowdone241; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks239; \
+rowdone241: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row238; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group237; \
+	VZEROUPPER; \
 	RET
+	tzip4x4x4AVX512BW_body
 
 DATA shuffle213<>+0(SB)/8, $0x0000000400000000
 DATA shuffle213<>+8(SB)/8, $0x0000000c00000008
@@ -6211,105 +6052,102 @@ GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
 // func zip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle225<>+0(SB), Z31
-	VMOVDQU64 shuffle226<>+0(SB), Z30
-	VMOVDQU64 shuffle227<>+0(SB), Z29
-	VMOVDQU64 shuffle228<>+0(SB), Z28
-	VMOVDQU64 shuffle229<>+0(SB), Z27
-
-group242:
-	MOVQ rows+24(FP), R9
-
-row243:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last245
-
-chunks244:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x05, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      14(R11), X0
-	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
-	VMOVDQU      12(R12), X2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      26(R11), X0
-	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0
-	VMOVDQU      24(R12), X1
-	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
-	VMOVDQU      38(R12), X2
-	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VPERMT2W     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks244
-
-last245:
-	TESTQ R11, R11
-	JZ    rowdone246
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks244
-
-rowdone246:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row243
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group242
-	VZEROUPPER
+#define zip5x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle225<>+0(SB), Z31; \
+	VMOVDQU64 shuffle226<>+0(SB), Z30; \
+	VMOVDQU64 shuffle227<>+0(SB), Z29; \
+	VMOVDQU64 shuffle228<>+0(SB), Z28; \
+	VMOVDQU64 shuffle229<>+0(SB), Z27; \
+group242: \
+	MOVQ rows+24(FP), R9; \
+row243: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last245; \
+chunks244: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x05, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      14(R11), X0; \
+	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      12(R12), X2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      26(R11), X0; \
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      24(R12), X1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      38(R12), X2; \
+	VPERMT2W     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VPERMT2W     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks244; \
+last245: \
+	TESTQ R11, R11; \
+	JZ    rowdone246; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks244; \
+rowdone246: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row243; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group242; \
+	VZEROUPPER; \
 	RET
+	zip5x2AVX512BW_body
 
 DATA shuffle225<>+0(SB)/8, $0x0018001000080000
 DATA shuffle225<>+8(SB)/8, $0x0011000900010020
@@ -6364,105 +6202,102 @@ GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
 // func zip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle230<>+0(SB), Z31
-	VMOVDQU64 shuffle231<>+0(SB), Z30
-	VMOVDQU64 shuffle232<>+0(SB), Z29
-	VMOVDQU64 shuffle233<>+0(SB), Z28
-	VMOVDQU64 shuffle234<>+0(SB), Z27
-
-group247:
-	MOVQ rows+24(FP), R9
-
-row248:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last250
-
-chunks249:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x05, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
-	VMOVDQU      12(R12), X2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      28(R11), X0
-	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
-	VMOVDQU      24(R12), X1
-	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
-	VMOVDQU      36(R12), X2
-	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks249
-
-last250:
-	TESTQ R11, R11
-	JZ    rowdone251
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks249
-
-rowdone251:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row248
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group247
-	VZEROUPPER
+#define zip5x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle230<>+0(SB), Z31; \
+	VMOVDQU64 shuffle231<>+0(SB), Z30; \
+	VMOVDQU64 shuffle232<>+0(SB), Z29; \
+	VMOVDQU64 shuffle233<>+0(SB), Z28; \
+	VMOVDQU64 shuffle234<>+0(SB), Z27; \
+group247: \
+	MOVQ rows+24(FP), R9; \
+row248: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last250; \
+chunks249: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x05, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      12(R12), X2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      28(R11), X0; \
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      24(R12), X1; \
+	VPERMT2D     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      36(R12), X2; \
+	VPERMT2D     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VPERMT2D     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks249; \
+last250: \
+	TESTQ R11, R11; \
+	JZ    rowdone251; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks249; \
+rowdone251: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row248; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group247; \
+	VZEROUPPER; \
 	RET
+	zip5x4AVX512BW_body
 
 DATA shuffle230<>+0(SB)/8, $0x0000000400000000
 DATA shuffle230<>+8(SB)/8, $0x0000000c00000008
@@ -6517,105 +6352,102 @@ GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
 // func zip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle235<>+0(SB), Z31
-	VMOVDQU64 shuffle236<>+0(SB), Z30
-	VMOVDQU64 shuffle237<>+0(SB), Z29
-	VMOVDQU64 shuffle238<>+0(SB), Z28
-	VMOVDQU64 shuffle239<>+0(SB), Z27
-
-group252:
-	MOVQ rows+24(FP), R9
-
-row253:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last255
-
-chunks254:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x05, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
-	VMOVDQU      8(R12), X2
-	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
-	VMOVDQU      24(R12), X1
-	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks254
-
-last255:
-	TESTQ R11, R11
-	JZ    rowdone256
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks254
-
-rowdone256:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row253
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group252
-	VZEROUPPER
+#define zip5x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle235<>+0(SB), Z31; \
+	VMOVDQU64 shuffle236<>+0(SB), Z30; \
+	VMOVDQU64 shuffle237<>+0(SB), Z29; \
+	VMOVDQU64 shuffle238<>+0(SB), Z28; \
+	VMOVDQU64 shuffle239<>+0(SB), Z27; \
+group252: \
+	MOVQ rows+24(FP), R9; \
+row253: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last255; \
+chunks254: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x05, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      8(R12), X2; \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 24(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      24(R12), X1; \
+	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VPERMT2Q     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VPERMT2Q     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks254; \
+last255: \
+	TESTQ R11, R11; \
+	JZ    rowdone256; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks254; \
+rowdone256: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row253; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group252; \
+	VZEROUPPER; \
 	RET
+	zip5x8AVX512BW_body
 
 DATA shuffle235<>+0(SB)/8, $0x0000000000000000
 DATA shuffle235<>+8(SB)/8, $0x0000000000000002
@@ -6670,116 +6502,113 @@ GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
 // func zip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip6x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle240<>+0(SB), Z31
-	VMOVDQU64 shuffle241<>+0(SB), Z30
-	VMOVDQU64 shuffle242<>+0(SB), Z29
-	VMOVDQU64 shuffle243<>+0(SB), Z28
-
-group257:
-	MOVQ rows+24(FP), R8
-
-row258:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last260
-
-chunks259:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	IMUL3Q       $0x06, R9, R12
-	ADDQ         AX, R12
-	VMOVDQU      (R10), X0
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R12)
-	VMOVDQU      12(R10), X0
-	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R11), Z0, Z0
-	VMOVDQU      10(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R12)
-	VMOVDQU      22(R10), X0
-	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 22(R11), Z0, Z0
-	VMOVDQU      20(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R12)
-	VMOVDQU      32(R10), X0
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
-	VMOVDQU      32(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R12)
-	VMOVDQU      44(R10), X0
-	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 42(R11), Z0, Z0
-	VMOVDQU      42(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
-	VMOVDQU      48(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R12)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks259
-
-last260:
-	TESTQ R10, R10
-	JZ    rowdone261
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks259
-
-rowdone261:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row258
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group257
-	VZEROUPPER
+#define zip6x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle240<>+0(SB), Z31; \
+	VMOVDQU64 shuffle241<>+0(SB), Z30; \
+	VMOVDQU64 shuffle242<>+0(SB), Z29; \
+	VMOVDQU64 shuffle243<>+0(SB), Z28; \
+group257: \
+	MOVQ rows+24(FP), R8; \
+row258: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last260; \
+chunks259: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	IMUL3Q       $0x06, R9, R12; \
+	ADDQ         AX, R12; \
+	VMOVDQU      (R10), X0; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R12); \
+	VMOVDQU      12(R10), X0; \
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 10(R11), Z0, Z0; \
+	VMOVDQU      10(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R12); \
+	VMOVDQU      22(R10), X0; \
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 22(R11), Z0, Z0; \
+	VMOVDQU      20(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R12); \
+	VMOVDQU      32(R10), X0; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(R12); \
+	VMOVDQU      44(R10), X0; \
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 42(R11), Z0, Z0; \
+	VMOVDQU      42(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 256(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0; \
+	VMOVDQU      48(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 320(R12); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks259; \
+last260: \
+	TESTQ R10, R10; \
+	JZ    rowdone261; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks259; \
+rowdone261: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row258; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group257; \
+	VZEROUPPER; \
 	RET
+	zip6x2AVX512BW_body
 
 DATA shuffle240<>+0(SB)/8, $0x0018001000080000
 DATA shuffle240<>+8(SB)/8, $0x0009000100280020
@@ -6824,116 +6653,113 @@ GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
 // func zip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip6x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle244<>+0(SB), Z31
-	VMOVDQU64 shuffle245<>+0(SB), Z30
-	VMOVDQU64 shuffle246<>+0(SB), Z29
-	VMOVDQU64 shuffle247<>+0(SB), Z28
-
-group262:
-	MOVQ rows+24(FP), R8
-
-row263:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last265
-
-chunks264:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	IMUL3Q       $0x06, R9, R12
-	ADDQ         AX, R12
-	VMOVDQU      (R10), X0
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R12)
-	VMOVDQU      12(R10), X0
-	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R11), Z0, Z0
-	VMOVDQU      8(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R12)
-	VMOVDQU      24(R10), X0
-	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R11), Z0, Z0
-	VMOVDQU      20(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R12)
-	VMOVDQU      32(R10), X0
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
-	VMOVDQU      32(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R12)
-	VMOVDQU      44(R10), X0
-	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R11), Z0, Z0
-	VMOVDQU      40(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
-	VMOVDQU      48(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R12)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks264
-
-last265:
-	TESTQ R10, R10
-	JZ    rowdone266
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks264
-
-rowdone266:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row263
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group262
-	VZEROUPPER
+#define zip6x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle244<>+0(SB), Z31; \
+	VMOVDQU64 shuffle245<>+0(SB), Z30; \
+	VMOVDQU64 shuffle246<>+0(SB), Z29; \
+	VMOVDQU64 shuffle247<>+0(SB), Z28; \
+group262: \
+	MOVQ rows+24(FP), R8; \
+row263: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last265; \
+chunks264: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	IMUL3Q       $0x06, R9, R12; \
+	ADDQ         AX, R12; \
+	VMOVDQU      (R10), X0; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R12); \
+	VMOVDQU      12(R10), X0; \
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 12(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 12(R11), Z0, Z0; \
+	VMOVDQU      8(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R12); \
+	VMOVDQU      24(R10), X0; \
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 20(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 20(R11), Z0, Z0; \
+	VMOVDQU      20(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R12); \
+	VMOVDQU      32(R10), X0; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(R12); \
+	VMOVDQU      44(R10), X0; \
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 44(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 44(R11), Z0, Z0; \
+	VMOVDQU      40(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 256(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0; \
+	VMOVDQU      48(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 320(R12); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks264; \
+last265: \
+	TESTQ R10, R10; \
+	JZ    rowdone266; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks264; \
+rowdone266: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row263; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group262; \
+	VZEROUPPER; \
 	RET
+	zip6x4AVX512BW_body
 
 DATA shuffle244<>+0(SB)/8, $0x0000000400000000
 DATA shuffle244<>+8(SB)/8, $0x0000000c00000008
@@ -6978,116 +6804,113 @@ GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
 // func zip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip6x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle248<>+0(SB), Z31
-	VMOVDQU64 shuffle249<>+0(SB), Z30
-	VMOVDQU64 shuffle250<>+0(SB), Z29
-	VMOVDQU64 shuffle251<>+0(SB), Z28
-
-group267:
-	MOVQ rows+24(FP), R8
-
-row268:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last270
-
-chunks269:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	IMUL3Q       $0x06, R9, R12
-	ADDQ         AX, R12
-	VMOVDQU      (R10), X0
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R12)
-	VMOVDQU      16(R10), X0
-	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R11), Z0, Z0
-	VMOVDQU      8(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R12)
-	VMOVDQU      24(R10), X0
-	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R11), Z0, Z0
-	VMOVDQU      16(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 16(R11)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R12)
-	VMOVDQU      32(R10), X0
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
-	VMOVDQU      32(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R11), Z0, Z0
-	VMOVDQU      40(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
-	VMOVDQU      48(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R12)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks269
-
-last270:
-	TESTQ R10, R10
-	JZ    rowdone271
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks269
-
-rowdone271:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row268
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group267
-	VZEROUPPER
+#define zip6x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle248<>+0(SB), Z31; \
+	VMOVDQU64 shuffle249<>+0(SB), Z30; \
+	VMOVDQU64 shuffle250<>+0(SB), Z29; \
+	VMOVDQU64 shuffle251<>+0(SB), Z28; \
+group267: \
+	MOVQ rows+24(FP), R8; \
+row268: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last270; \
+chunks269: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	IMUL3Q       $0x06, R9, R12; \
+	ADDQ         AX, R12; \
+	VMOVDQU      (R10), X0; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R12); \
+	VMOVDQU      16(R10), X0; \
+	VINSERTI32X4 $0x01, 16(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 8(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 8(R11), Z0, Z0; \
+	VMOVDQU      8(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 8(R11)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R12); \
+	VMOVDQU      24(R10), X0; \
+	VINSERTI32X4 $0x01, 24(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 24(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 24(R11), Z0, Z0; \
+	VMOVDQU      16(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R12); \
+	VMOVDQU      32(R10), X0; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 40(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 40(R11), Z0, Z0; \
+	VMOVDQU      40(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 40(R11)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 256(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0; \
+	VMOVDQU      48(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 320(R12); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks269; \
+last270: \
+	TESTQ R10, R10; \
+	JZ    rowdone271; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks269; \
+rowdone271: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row268; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group267; \
+	VZEROUPPER; \
 	RET
+	zip6x8AVX512BW_body
 
 DATA shuffle248<>+0(SB)/8, $0x0000000000000000
 DATA shuffle248<>+8(SB)/8, $0x0000000000000002
@@ -7132,135 +6955,132 @@ GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
 // func zip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle252<>+0(SB), Z31
-	VMOVDQU64 shuffle253<>+0(SB), Z30
-	VMOVDQU64 shuffle254<>+0(SB), Z29
-	VMOVDQU64 shuffle255<>+0(SB), Z28
-	VMOVDQU64 shuffle256<>+0(SB), Z27
-	VMOVDQU64 shuffle257<>+0(SB), Z26
-	VMOVDQU64 shuffle258<>+0(SB), Z25
-
-group272:
-	MOVQ rows+24(FP), R9
-
-row273:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last275
-
-chunks274:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x07, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      10(R11), X0
-	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0
-	VMOVDQU      8(R12), X2
-	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      20(R11), X0
-	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
-	VMOVDQU      18(R12), X1
-	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      28(R11), X0
-	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
-	VMOVDQU      28(R12), X2
-	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      38(R11), X0
-	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
-	VMOVDQU      36(R12), X1
-	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	VMOVDQU      46(R11), X0
-	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
-	VMOVDQU      46(R12), X2
-	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
-	VPERMT2W     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VPERMT2W     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks274
-
-last275:
-	TESTQ R11, R11
-	JZ    rowdone276
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks274
-
-rowdone276:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row273
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group272
-	VZEROUPPER
+#define zip7x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle252<>+0(SB), Z31; \
+	VMOVDQU64 shuffle253<>+0(SB), Z30; \
+	VMOVDQU64 shuffle254<>+0(SB), Z29; \
+	VMOVDQU64 shuffle255<>+0(SB), Z28; \
+	VMOVDQU64 shuffle256<>+0(SB), Z27; \
+	VMOVDQU64 shuffle257<>+0(SB), Z26; \
+	VMOVDQU64 shuffle258<>+0(SB), Z25; \
+group272: \
+	MOVQ rows+24(FP), R9; \
+row273: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last275; \
+chunks274: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x07, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      10(R11), X0; \
+	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      8(R12), X2; \
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      20(R11), X0; \
+	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      18(R12), X1; \
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      28(R11), X0; \
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      28(R12), X2; \
+	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      38(R11), X0; \
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      36(R12), X1; \
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	VMOVDQU      46(R11), X0; \
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      46(R12), X2; \
+	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2; \
+	VPERMT2W     Z2, Z26, Z0; \
+	VMOVDQU64    Z0, 320(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VPERMT2W     Z1, Z25, Z0; \
+	VMOVDQU64    Z0, 384(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks274; \
+last275: \
+	TESTQ R11, R11; \
+	JZ    rowdone276; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks274; \
+rowdone276: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row273; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group272; \
+	VZEROUPPER; \
 	RET
+	zip7x2AVX512BW_body
 
 DATA shuffle252<>+0(SB)/8, $0x0018001000080000
 DATA shuffle252<>+8(SB)/8, $0x0001003000280020
@@ -7335,135 +7155,132 @@ GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 // func zip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle259<>+0(SB), Z31
-	VMOVDQU64 shuffle260<>+0(SB), Z30
-	VMOVDQU64 shuffle261<>+0(SB), Z29
-	VMOVDQU64 shuffle262<>+0(SB), Z28
-	VMOVDQU64 shuffle263<>+0(SB), Z27
-	VMOVDQU64 shuffle264<>+0(SB), Z26
-	VMOVDQU64 shuffle265<>+0(SB), Z25
-
-group277:
-	MOVQ rows+24(FP), R9
-
-row278:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last280
-
-chunks279:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x07, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      12(R11), X0
-	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
-	VMOVDQU      8(R12), X2
-	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      20(R11), X0
-	VINSERTI32X4 $0x01, 20(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 20(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 20(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X1
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      28(R11), X0
-	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
-	VMOVDQU      28(R12), X2
-	VINSERTI32X4 $0x01, 28(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 36(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
-	VMOVDQU      36(R12), X1
-	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 44(R11)(DI*1), Z0, Z0
-	VMOVDQU      44(R12), X2
-	VINSERTI32X4 $0x01, 44(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
-	VPERMT2D     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VPERMT2D     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks279
-
-last280:
-	TESTQ R11, R11
-	JZ    rowdone281
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks279
-
-rowdone281:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row278
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group277
-	VZEROUPPER
+#define zip7x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle259<>+0(SB), Z31; \
+	VMOVDQU64 shuffle260<>+0(SB), Z30; \
+	VMOVDQU64 shuffle261<>+0(SB), Z29; \
+	VMOVDQU64 shuffle262<>+0(SB), Z28; \
+	VMOVDQU64 shuffle263<>+0(SB), Z27; \
+	VMOVDQU64 shuffle264<>+0(SB), Z26; \
+	VMOVDQU64 shuffle265<>+0(SB), Z25; \
+group277: \
+	MOVQ rows+24(FP), R9; \
+row278: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last280; \
+chunks279: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x07, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      12(R11), X0; \
+	VINSERTI32X4 $0x01, 12(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      8(R12), X2; \
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      20(R11), X0; \
+	VINSERTI32X4 $0x01, 20(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 20(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 20(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X1; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      28(R11), X0; \
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      28(R12), X2; \
+	VINSERTI32X4 $0x01, 28(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 36(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      36(R12), X1; \
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 44(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      44(R12), X2; \
+	VINSERTI32X4 $0x01, 44(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2; \
+	VPERMT2D     Z2, Z26, Z0; \
+	VMOVDQU64    Z0, 320(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VPERMT2D     Z1, Z25, Z0; \
+	VMOVDQU64    Z0, 384(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks279; \
+last280: \
+	TESTQ R11, R11; \
+	JZ    rowdone281; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks279; \
+rowdone281: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row278; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group277; \
+	VZEROUPPER; \
 	RET
+	zip7x4AVX512BW_body
 
 DATA shuffle259<>+0(SB)/8, $0x0000000400000000
 DATA shuffle259<>+8(SB)/8, $0x0000000c00000008
@@ -7538,135 +7355,132 @@ GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
 // func zip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle266<>+0(SB), Z31
-	VMOVDQU64 shuffle267<>+0(SB), Z30
-	VMOVDQU64 shuffle268<>+0(SB), Z29
-	VMOVDQU64 shuffle269<>+0(SB), Z28
-	VMOVDQU64 shuffle270<>+0(SB), Z27
-	VMOVDQU64 shuffle271<>+0(SB), Z26
-	VMOVDQU64 shuffle272<>+0(SB), Z25
-
-group282:
-	MOVQ rows+24(FP), R9
-
-row283:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last285
-
-chunks284:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x07, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 8(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0
-	VMOVDQU      8(R12), X2
-	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      24(R11), X0
-	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X1
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0
-	VMOVDQU      24(R12), X2
-	VINSERTI32X4 $0x01, 24(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X1
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X2
-	VINSERTI32X4 $0x01, 40(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 40(R12)(DX*2), Z2, Z2
-	VPERMT2Q     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VPERMT2Q     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks284
-
-last285:
-	TESTQ R11, R11
-	JZ    rowdone286
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks284
-
-rowdone286:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row283
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group282
-	VZEROUPPER
+#define zip7x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle266<>+0(SB), Z31; \
+	VMOVDQU64 shuffle267<>+0(SB), Z30; \
+	VMOVDQU64 shuffle268<>+0(SB), Z29; \
+	VMOVDQU64 shuffle269<>+0(SB), Z28; \
+	VMOVDQU64 shuffle270<>+0(SB), Z27; \
+	VMOVDQU64 shuffle271<>+0(SB), Z26; \
+	VMOVDQU64 shuffle272<>+0(SB), Z25; \
+group282: \
+	MOVQ rows+24(FP), R9; \
+row283: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last285; \
+chunks284: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x07, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 8(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 8(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 8(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      8(R12), X2; \
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      24(R11), X0; \
+	VINSERTI32X4 $0x01, 24(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X1; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 24(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      24(R12), X2; \
+	VINSERTI32X4 $0x01, 24(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 24(R12)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 40(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 40(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 40(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X1; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X2; \
+	VINSERTI32X4 $0x01, 40(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 40(R12)(DX*2), Z2, Z2; \
+	VPERMT2Q     Z2, Z26, Z0; \
+	VMOVDQU64    Z0, 320(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VPERMT2Q     Z1, Z25, Z0; \
+	VMOVDQU64    Z0, 384(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks284; \
+last285: \
+	TESTQ R11, R11; \
+	JZ    rowdone286; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks284; \
+rowdone286: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row283; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group282; \
+	VZEROUPPER; \
 	RET
+	zip7x8AVX512BW_body
 
 DATA shuffle266<>+0(SB)/8, $0x0000000000000000
 DATA shuffle266<>+8(SB)/8, $0x0000000000000002
@@ -7741,117 +7555,114 @@ GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
 // func zip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·zip8x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle273<>+0(SB), Z31
-	VMOVDQU64 shuffle274<>+0(SB), Z30
-
-group287:
-	MOVQ rows+24(FP), R9
-
-row288:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last290
-
-chunks289:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle273<>+0(SB), Z3
-	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle273<>+0(SB), Z2
-	VPERMI2W     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2W     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle273<>+0(SB), Z1
-	VPERMI2W     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle273<>+0(SB), Z3
-	VPERMI2W     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks289
-
-last290:
-	TESTQ R11, R11
-	JZ    rowdone291
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks289
-
-rowdone291:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row288
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group287
-	VZEROUPPER
+#define zip8x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle273<>+0(SB), Z31; \
+	VMOVDQU64 shuffle274<>+0(SB), Z30; \
+group287: \
+	MOVQ rows+24(FP), R9; \
+row288: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last290; \
+chunks289: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle273<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R10*8); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X3; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
+	VMOVDQU64    shuffle273<>+0(SB), Z2; \
+	VPERMI2W     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R10*8); \
+	VPERMT2W     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
+	VMOVDQU64    shuffle273<>+0(SB), Z1; \
+	VPERMI2W     Z2, Z0, Z1; \
+	VMOVDQU64    Z1, 256(AX)(R10*8); \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle273<>+0(SB), Z3; \
+	VPERMI2W     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, 384(AX)(R10*8); \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks289; \
+last290: \
+	TESTQ R11, R11; \
+	JZ    rowdone291; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks289; \
+rowdone291: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row288; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group287; \
+	VZEROUPPER; \
 	RET
+	zip8x2AVX512BW_body
 
 DATA shuffle273<>+0(SB)/8, $0x0018001000080000
 DATA shuffle273<>+8(SB)/8, $0x0038003000280020
@@ -7876,117 +7687,114 @@ GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
 // func zip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip8x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle275<>+0(SB), Z31
-	VMOVDQU64 shuffle276<>+0(SB), Z30
-
-group292:
-	MOVQ rows+24(FP), R9
-
-row293:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last295
-
-chunks294:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle275<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle275<>+0(SB), Z2
-	VPERMI2D     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2D     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle275<>+0(SB), Z1
-	VPERMI2D     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2D     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle275<>+0(SB), Z3
-	VPERMI2D     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2D     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks294
-
-last295:
-	TESTQ R11, R11
-	JZ    rowdone296
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks294
-
-rowdone296:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row293
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group292
-	VZEROUPPER
+#define zip8x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle275<>+0(SB), Z31; \
+	VMOVDQU64 shuffle276<>+0(SB), Z30; \
+group292: \
+	MOVQ rows+24(FP), R9; \
+row293: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last295; \
+chunks294: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle275<>+0(SB), Z3; \
+	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R10*8); \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X3; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
+	VMOVDQU64    shuffle275<>+0(SB), Z2; \
+	VPERMI2D     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R10*8); \
+	VPERMT2D     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
+	VMOVDQU64    shuffle275<>+0(SB), Z1; \
+	VPERMI2D     Z2, Z0, Z1; \
+	VMOVDQU64    Z1, 256(AX)(R10*8); \
+	VPERMT2D     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle275<>+0(SB), Z3; \
+	VPERMI2D     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, 384(AX)(R10*8); \
+	VPERMT2D     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks294; \
+last295: \
+	TESTQ R11, R11; \
+	JZ    rowdone296; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks294; \
+rowdone296: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row293; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group292; \
+	VZEROUPPER; \
 	RET
+	zip8x4AVX512BW_body
 
 DATA shuffle275<>+0(SB)/8, $0x0000000400000000
 DATA shuffle275<>+8(SB)/8, $0x0000000c00000008
@@ -8011,228 +7819,222 @@ GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 // func zip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·zip8x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle182<>+0(SB), Z31
-	VMOVDQU64 shuffle183<>+0(SB), Z30
-
-group297:
-	MOVQ rows+24(FP), R9
-
-row298:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last300
-
-chunks299:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle182<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle182<>+0(SB), Z2
-	VPERMI2Q     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2Q     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle182<>+0(SB), Z1
-	VPERMI2Q     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2Q     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle182<>+0(SB), Z3
-	VPERMI2Q     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2Q     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks299
-
-last300:
-	TESTQ R11, R11
-	JZ    rowdone301
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks299
-
-rowdone301:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row298
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group297
-	VZEROUPPER
+#define zip8x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle182<>+0(SB), Z31; \
+	VMOVDQU64 shuffle183<>+0(SB), Z30; \
+group297: \
+	MOVQ rows+24(FP), R9; \
+row298: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last300; \
+chunks299: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle182<>+0(SB), Z3; \
+	VPERMI2Q     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R10*8); \
+	VPERMT2Q     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X3; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
+	VMOVDQU64    shuffle182<>+0(SB), Z2; \
+	VPERMI2Q     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R10*8); \
+	VPERMT2Q     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
+	VMOVDQU64    shuffle182<>+0(SB), Z1; \
+	VPERMI2Q     Z2, Z0, Z1; \
+	VMOVDQU64    Z1, 256(AX)(R10*8); \
+	VPERMT2Q     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle182<>+0(SB), Z3; \
+	VPERMI2Q     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, 384(AX)(R10*8); \
+	VPERMT2Q     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks299; \
+last300: \
+	TESTQ R11, R11; \
+	JZ    rowdone301; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks299; \
+rowdone301: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row298; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group297; \
+	VZEROUPPER; \
 	RET
+	zip8x8AVX512BW_body
 
 // func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group302:
-	MOVQ rows+24(FP), R9
-
-row303:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last305
-
-chunks304:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), Y0
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0
-	VMOVDQU      (R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R10*8)
-	VMOVDQU      (R12), Y0
-	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0
-	VMOVDQU      (R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2
-	VPERMT2W     Z2, Z31, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      2(R11), Y0
-	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0
-	VMOVDQU      2(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(R10*8)
-	VMOVDQU      2(R12), Y0
-	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0
-	VMOVDQU      2(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2
-	VPERMT2W     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), Y0
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VMOVDQU      32(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
-	VPERMT2W     Z1, Z31, Z0
-	VMOVDQU64    Z0, 256(AX)(R10*8)
-	VMOVDQU      32(R12), Y0
-	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
-	VMOVDQU      32(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
-	VPERMT2W     Z2, Z31, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      32(R11), Y0
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VMOVDQU      32(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
-	VPERMT2W     Z1, Z30, Z0
-	VMOVDQU64    Z0, 384(AX)(R10*8)
-	VMOVDQU      32(R12), Y0
-	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
-	VMOVDQU      32(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
-	VPERMT2W     Z2, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks304
-
-last305:
-	TESTQ R11, R11
-	JZ    rowdone306
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks304
-
-rowdone306:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row303
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group302
-	VZEROUPPER
+#define tzip8x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group302: \
+	MOVQ rows+24(FP), R9; \
+row303: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last305; \
+chunks304: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), Y0; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R10*8); \
+	VMOVDQU      (R12), Y0; \
+	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0; \
+	VMOVDQU      (R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2; \
+	VPERMT2W     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      2(R11), Y0; \
+	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      2(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R10*8); \
+	VMOVDQU      2(R12), Y0; \
+	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      2(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2; \
+	VPERMT2W     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), Y0; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1; \
+	VPERMT2W     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 256(AX)(R10*8); \
+	VMOVDQU      32(R12), Y0; \
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2; \
+	VPERMT2W     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      32(R11), Y0; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1; \
+	VPERMT2W     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 384(AX)(R10*8); \
+	VMOVDQU      32(R12), Y0; \
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2; \
+	VPERMT2W     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks304; \
+last305: \
+	TESTQ R11, R11; \
+	JZ    rowdone306; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks304; \
+rowdone306: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row303; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group302; \
+	VZEROUPPER; \
 	RET
+	tzip8x2x2AVX512BW_body
 
 DATA shuffle277<>+0(SB)/8, $0x0006000400020000
 DATA shuffle277<>+8(SB)/8, $0x000e000c000a0008
@@ -8257,370 +8059,362 @@ GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
 // func tzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tzip8x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
-
-group307:
-	MOVQ rows+24(FP), R9
-
-row308:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last310
-
-chunks309:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 Z0, (AX)(R10*8)
-	VMOVDQU64 (R11)(DX*2), Z0
-	VMOVDQU64 (R11)(DI*1), Z2
-	VPERMT2D  Z2, Z31, Z0
-	VMOVDQU64 Z0, 64(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z1
-	VPERMT2D  Z1, Z31, Z0
-	VMOVDQU64 Z0, 128(AX)(R10*8)
-	VMOVDQU64 (R12)(DX*2), Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2D  Z2, Z31, Z0
-	VMOVDQU64 Z0, 192(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 256(AX)(R10*8)
-	VMOVDQU64 (R11)(DX*2), Z0
-	VMOVDQU64 (R11)(DI*1), Z2
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, 320(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z1
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, 384(AX)(R10*8)
-	VMOVDQU64 (R12)(DX*2), Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, 448(AX)(R10*8)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks309
-
-last310:
-	TESTQ R11, R11
-	JZ    rowdone311
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks309
-
-rowdone311:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row308
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group307
-	VZEROUPPER
+#define tzip8x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle180<>+0(SB), Z31; \
+	VMOVDQU64 shuffle181<>+0(SB), Z30; \
+group307: \
+	MOVQ rows+24(FP), R9; \
+row308: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last310; \
+chunks309: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z31, Z0; \
+	VMOVDQU64 Z0, (AX)(R10*8); \
+	VMOVDQU64 (R11)(DX*2), Z0; \
+	VMOVDQU64 (R11)(DI*1), Z2; \
+	VPERMT2D  Z2, Z31, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z1; \
+	VPERMT2D  Z1, Z31, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R10*8); \
+	VMOVDQU64 (R12)(DX*2), Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2D  Z2, Z31, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 256(AX)(R10*8); \
+	VMOVDQU64 (R11)(DX*2), Z0; \
+	VMOVDQU64 (R11)(DI*1), Z2; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, 320(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z1; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 384(AX)(R10*8); \
+	VMOVDQU64 (R12)(DX*2), Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, 448(AX)(R10*8); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks309; \
+last310: \
+	TESTQ R11, R11; \
+	JZ    rowdone311; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks309; \
+rowdone311: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row308; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group307; \
+	VZEROUPPER; \
 	RET
+	tzip8x2x4AVX512BW_body
 
 // func tzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tzip8x3x2AVX512BW(SB), NOSPLIT, $80-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
-	MOVQ  n+16(FP), R9
-
-rem312:
-	CMPQ R9, $+64
-	JB   remdone313
-	SUBQ $+48, R9
-	JMP  rem312
-
-remdone313:
-	MOVQ      R9, R10
-	SUBQ      $+0, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 24(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+0, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 32(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+64, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 40(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+128, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 48(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+192, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 56(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+256, R10
-	CMOVQLT   shuffle8<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle9<>+0(SB), R10
-	BZHIQ     R10, shuffle10<>+0(SB), R10
-	MOVQ      R10, 64(SP)
-	IMUL3Q    $+8, R9, R9
-	SUBQ      $+320, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	MOVQ      R9, 72(SP)
-	VMOVDQU64 shuffle279<>+0(SB), Z31
-	VMOVDQU64 shuffle280<>+0(SB), Z30
-	VMOVDQU64 shuffle281<>+0(SB), Z29
-	VMOVDQU64 shuffle282<>+0(SB), Z28
-	VMOVDQU64 shuffle283<>+0(SB), Z27
-	VMOVDQU64 shuffle284<>+0(SB), Z26
-	VMOVDQU64 shuffle285<>+0(SB), Z25
-	VMOVDQU64 shuffle286<>+0(SB), Z24
-	VMOVDQU64 shuffle287<>+0(SB), Z23
-
-group314:
-	MOVQ rows+24(FP), R9
-
-row315:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last317
-
-chunks316:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z31, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle289<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle291<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, (AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z31, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle289<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle291<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 64(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z28, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle292<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle293<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, 128(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z28, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle292<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle293<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 192(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z25, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle294<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle295<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, 256(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z25, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle294<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle295<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 320(AX)(R10*8)
-	ADDQ      $+48, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks316
-
-last317:
-	TESTQ      R11, R11
-	JZ         rowdone318
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11), K7, Z0
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DX*1), K7, Z1
-	VMOVDQU64  shuffle279<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DX*2), K7, Z2
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle289<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DI*1), K7, Z4
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle291<>+0(SB), Z5
-	VPERMW     Z4, Z5, K7, Z3
-	KMOVQ      32(SP), K7
-	VMOVDQU8   Z3, K7, (AX)(R10*8)
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12), K7, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DX*1), K7, Z5
-	VMOVDQU64  shuffle279<>+0(SB), Z7
-	VPERMI2W   Z5, Z3, Z7
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DX*2), K7, Z6
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle289<>+0(SB), Z8
-	VPERMW     Z6, Z8, K7, Z7
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DI*1), K7, Z8
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle291<>+0(SB), Z9
-	VPERMW     Z8, Z9, K7, Z7
-	KMOVQ      40(SP), K7
-	VMOVDQU8   Z7, K7, 64(AX)(R10*8)
-	VMOVDQU64  shuffle282<>+0(SB), Z9
-	VPERMI2W   Z1, Z0, Z9
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle292<>+0(SB), Z7
-	VPERMW     Z2, Z7, K7, Z9
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle293<>+0(SB), Z7
-	VPERMW     Z4, Z7, K7, Z9
-	KMOVQ      48(SP), K7
-	VMOVDQU8   Z9, K7, 128(AX)(R10*8)
-	VMOVDQU64  shuffle282<>+0(SB), Z7
-	VPERMI2W   Z5, Z3, Z7
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle292<>+0(SB), Z9
-	VPERMW     Z6, Z9, K7, Z7
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle293<>+0(SB), Z9
-	VPERMW     Z8, Z9, K7, Z7
-	KMOVQ      56(SP), K7
-	VMOVDQU8   Z7, K7, 192(AX)(R10*8)
-	VPERMT2W   Z1, Z25, Z0
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle294<>+0(SB), Z7
-	VPERMW     Z2, Z7, K7, Z0
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle295<>+0(SB), Z7
-	VPERMW     Z4, Z7, K7, Z0
-	KMOVQ      64(SP), K7
-	VMOVDQU8   Z0, K7, 256(AX)(R10*8)
-	VPERMT2W   Z5, Z25, Z3
-	KMOVD      shuffle288<>+0(SB), K7
-	VMOVDQU64  shuffle294<>+0(SB), Z0
-	VPERMW     Z6, Z0, K7, Z3
-	KMOVD      shuffle290<>+0(SB), K7
-	VMOVDQU64  shuffle295<>+0(SB), Z0
-	VPERMW     Z8, Z0, K7, Z3
-	KMOVQ      72(SP), K7
-	VMOVDQU8   Z3, K7, 320(AX)(R10*8)
-
-rowdone318:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row315
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group314
-	VZEROUPPER
+#define tzip8x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	LEAQ  (DX)(DX*2), DI; \
+	MOVQ  laneI+56(FP), R8; \
+	MOVQ  n+16(FP), R9; \
+rem312: \
+	CMPQ R9, $+64; \
+	JB   remdone313; \
+	SUBQ $+48, R9; \
+	JMP  rem312; \
+remdone313: \
+	MOVQ      R9, R10; \
+	SUBQ      $+0, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 24(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+0, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 32(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+64, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 40(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+128, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 48(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+192, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 56(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+256, R10; \
+	CMOVQLT   shuffle8<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R10; \
+	BZHIQ     R10, shuffle10<>+0(SB), R10; \
+	MOVQ      R10, 64(SP); \
+	IMUL3Q    $+8, R9, R9; \
+	SUBQ      $+320, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	MOVQ      R9, 72(SP); \
+	VMOVDQU64 shuffle279<>+0(SB), Z31; \
+	VMOVDQU64 shuffle280<>+0(SB), Z30; \
+	VMOVDQU64 shuffle281<>+0(SB), Z29; \
+	VMOVDQU64 shuffle282<>+0(SB), Z28; \
+	VMOVDQU64 shuffle283<>+0(SB), Z27; \
+	VMOVDQU64 shuffle284<>+0(SB), Z26; \
+	VMOVDQU64 shuffle285<>+0(SB), Z25; \
+	VMOVDQU64 shuffle286<>+0(SB), Z24; \
+	VMOVDQU64 shuffle287<>+0(SB), Z23; \
+group314: \
+	MOVQ rows+24(FP), R9; \
+row315: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last317; \
+chunks316: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z31, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle289<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle291<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, (AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z31, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle289<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle291<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z28, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle292<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle293<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z28, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle292<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle293<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z25, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle294<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle295<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, 256(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z25, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle294<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle295<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 320(AX)(R10*8); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks316; \
+last317: \
+	TESTQ      R11, R11; \
+	JZ         rowdone318; \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11), K7, Z0; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
+	VMOVDQU64  shuffle279<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle289<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DI*1), K7, Z4; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle291<>+0(SB), Z5; \
+	VPERMW     Z4, Z5, K7, Z3; \
+	KMOVQ      32(SP), K7; \
+	VMOVDQU8   Z3, K7, (AX)(R10*8); \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12), K7, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
+	VMOVDQU64  shuffle279<>+0(SB), Z7; \
+	VPERMI2W   Z5, Z3, Z7; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle289<>+0(SB), Z8; \
+	VPERMW     Z6, Z8, K7, Z7; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DI*1), K7, Z8; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle291<>+0(SB), Z9; \
+	VPERMW     Z8, Z9, K7, Z7; \
+	KMOVQ      40(SP), K7; \
+	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
+	VMOVDQU64  shuffle282<>+0(SB), Z9; \
+	VPERMI2W   Z1, Z0, Z9; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle292<>+0(SB), Z7; \
+	VPERMW     Z2, Z7, K7, Z9; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle293<>+0(SB), Z7; \
+	VPERMW     Z4, Z7, K7, Z9; \
+	KMOVQ      48(SP), K7; \
+	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
+	VMOVDQU64  shuffle282<>+0(SB), Z7; \
+	VPERMI2W   Z5, Z3, Z7; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle292<>+0(SB), Z9; \
+	VPERMW     Z6, Z9, K7, Z7; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle293<>+0(SB), Z9; \
+	VPERMW     Z8, Z9, K7, Z7; \
+	KMOVQ      56(SP), K7; \
+	VMOVDQU8   Z7, K7, 192(AX)(R10*8); \
+	VPERMT2W   Z1, Z25, Z0; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle294<>+0(SB), Z7; \
+	VPERMW     Z2, Z7, K7, Z0; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle295<>+0(SB), Z7; \
+	VPERMW     Z4, Z7, K7, Z0; \
+	KMOVQ      64(SP), K7; \
+	VMOVDQU8   Z0, K7, 256(AX)(R10*8); \
+	VPERMT2W   Z5, Z25, Z3; \
+	KMOVD      shuffle288<>+0(SB), K7; \
+	VMOVDQU64  shuffle294<>+0(SB), Z0; \
+	VPERMW     Z6, Z0, K7, Z3; \
+	KMOVD      shuffle290<>+0(SB), K7; \
+	VMOVDQU64  shuffle295<>+0(SB), Z0; \
+	VPERMW     Z8, Z0, K7, Z3; \
+	KMOVQ      72(SP), K7; \
+	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
+rowdone318: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row315; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group314; \
+	VZEROUPPER; \
 	RET
+	tzip8x3x2AVX512BW_body
 
 DATA shuffle279<>+0(SB)/8, $0x0009000600030000
 DATA shuffle279<>+8(SB)/8, $0x00150012000f000c
@@ -8781,171 +8575,168 @@ GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 // func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tzip8x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle296<>+0(SB), Z31
-	VMOVDQU64 shuffle297<>+0(SB), Z30
-	VMOVDQU64 shuffle298<>+0(SB), Z29
-	VMOVDQU64 shuffle299<>+0(SB), Z28
-	VMOVDQU64 shuffle300<>+0(SB), Z27
-	VMOVDQU64 shuffle301<>+0(SB), Z26
-	VMOVDQU64 shuffle302<>+0(SB), Z25
-	VMOVDQU64 shuffle303<>+0(SB), Z24
-	VMOVDQU64 shuffle304<>+0(SB), Z23
-	VMOVDQU64 shuffle305<>+0(SB), Z22
-	VMOVDQU64 shuffle306<>+0(SB), Z21
-	VMOVDQU64 shuffle307<>+0(SB), Z20
-
-group319:
-	MOVQ rows+24(FP), R9
-
-row320:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last322
-
-chunks321:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z31, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle308<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle309<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, (AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z31, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle308<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle309<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 64(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z28, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle310<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle311<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, 128(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z28, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle310<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle311<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 192(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z25, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle312<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle313<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, 256(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z25, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle312<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle313<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 320(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2W  Z1, Z22, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle314<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle315<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, 384(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2W  Z2, Z22, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle314<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle315<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	VMOVDQU64 Z0, 448(AX)(R10*8)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks321
-
-last322:
-	TESTQ R11, R11
-	JZ    rowdone323
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks321
-
-rowdone323:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row320
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group319
-	VZEROUPPER
+#define tzip8x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle296<>+0(SB), Z31; \
+	VMOVDQU64 shuffle297<>+0(SB), Z30; \
+	VMOVDQU64 shuffle298<>+0(SB), Z29; \
+	VMOVDQU64 shuffle299<>+0(SB), Z28; \
+	VMOVDQU64 shuffle300<>+0(SB), Z27; \
+	VMOVDQU64 shuffle301<>+0(SB), Z26; \
+	VMOVDQU64 shuffle302<>+0(SB), Z25; \
+	VMOVDQU64 shuffle303<>+0(SB), Z24; \
+	VMOVDQU64 shuffle304<>+0(SB), Z23; \
+	VMOVDQU64 shuffle305<>+0(SB), Z22; \
+	VMOVDQU64 shuffle306<>+0(SB), Z21; \
+	VMOVDQU64 shuffle307<>+0(SB), Z20; \
+group319: \
+	MOVQ rows+24(FP), R9; \
+row320: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last322; \
+chunks321: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z31, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle308<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle309<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, (AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z31, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle308<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle309<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z28, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle310<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle311<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z28, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle310<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle311<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z25, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle312<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle313<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, 256(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z25, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle312<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle313<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 320(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2W  Z1, Z22, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle314<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle315<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, 384(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2W  Z2, Z22, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle314<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle315<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	VMOVDQU64 Z0, 448(AX)(R10*8); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks321; \
+last322: \
+	TESTQ R11, R11; \
+	JZ    rowdone323; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks321; \
+rowdone323: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row320; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group319; \
+	VZEROUPPER; \
 	RET
+	tzip8x4x2AVX512BW_body
 
 DATA shuffle296<>+0(SB)/8, $0x000c000800040000
 DATA shuffle296<>+8(SB)/8, $0x001c001800140010
@@ -9150,71 +8941,68 @@ GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 // func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip2x1AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group324:
-	MOVQ rows+24(FP), DI
-
-row325:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last327
-
-chunks326:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VPSHUFB   shuffle316<>+0(SB), Z0, Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VPSHUFB   shuffle316<>+0(SB), Z1, Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks326
-
-last327:
-	TESTQ R9, R9
-	JZ    rowdone328
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks326
-
-rowdone328:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row325
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group324
-	VZEROUPPER
+#define unzip2x1AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group324: \
+	MOVQ rows+24(FP), DI; \
+row325: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last327; \
+chunks326: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VPSHUFB   shuffle316<>+0(SB), Z0, Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VPSHUFB   shuffle316<>+0(SB), Z1, Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks326; \
+last327: \
+	TESTQ R9, R9; \
+	JZ    rowdone328; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks326; \
+rowdone328: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row325; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group324; \
+	VZEROUPPER; \
 	RET
+	unzip2x1AVX512BW_body
 
 DATA shuffle316<>+0(SB)/8, $0x0705060403010200
 DATA shuffle316<>+8(SB)/8, $0x0f0d0e0c0b090a08
@@ -9229,373 +9017,356 @@ GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 // func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group329:
-	MOVQ rows+24(FP), DI
-
-row330:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last332
-
-chunks331:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks331
-
-last332:
-	TESTQ R9, R9
-	JZ    rowdone333
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks331
-
-rowdone333:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row330
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group329
-	VZEROUPPER
+#define unzip2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group329: \
+	MOVQ rows+24(FP), DI; \
+row330: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last332; \
+chunks331: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks331; \
+last332: \
+	TESTQ R9, R9; \
+	JZ    rowdone333; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks331; \
+rowdone333: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row330; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group329; \
+	VZEROUPPER; \
 	RET
+	unzip2x2AVX512BW_body
 
 // func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
-
-group334:
-	MOVQ rows+24(FP), DI
-
-row335:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last337
-
-chunks336:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks336
-
-last337:
-	TESTQ R9, R9
-	JZ    rowdone338
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks336
-
-rowdone338:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row335
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group334
-	VZEROUPPER
+#define unzip2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle180<>+0(SB), Z31; \
+	VMOVDQU64 shuffle181<>+0(SB), Z30; \
+group334: \
+	MOVQ rows+24(FP), DI; \
+row335: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last337; \
+chunks336: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks336; \
+last337: \
+	TESTQ R9, R9; \
+	JZ    rowdone338; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks336; \
+rowdone338: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row335; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group334; \
+	VZEROUPPER; \
 	RET
+	unzip2x4AVX512BW_body
 
 // func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle182<>+0(SB), Z31
-	VMOVDQU64 shuffle183<>+0(SB), Z30
-
-group339:
-	MOVQ rows+24(FP), DI
-
-row340:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last342
-
-chunks341:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks341
-
-last342:
-	TESTQ R9, R9
-	JZ    rowdone343
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks341
-
-rowdone343:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row340
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group339
-	VZEROUPPER
+#define unzip2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle182<>+0(SB), Z31; \
+	VMOVDQU64 shuffle183<>+0(SB), Z30; \
+group339: \
+	MOVQ rows+24(FP), DI; \
+row340: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last342; \
+chunks341: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks341; \
+last342: \
+	TESTQ R9, R9; \
+	JZ    rowdone343; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks341; \
+rowdone343: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row340; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group339; \
+	VZEROUPPER; \
 	RET
+	unzip2x8AVX512BW_body
 
 // func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle158<>+0(SB), Z31
-	VMOVDQU64 shuffle159<>+0(SB), Z30
-
-group344:
-	MOVQ rows+24(FP), DI
-
-row345:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last347
-
-chunks346:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle158<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks346
-
-last347:
-	TESTQ R9, R9
-	JZ    rowdone348
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks346
-
-rowdone348:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row345
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group344
-	VZEROUPPER
+#define unzip2x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle158<>+0(SB), Z31; \
+	VMOVDQU64 shuffle159<>+0(SB), Z30; \
+group344: \
+	MOVQ rows+24(FP), DI; \
+row345: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last347; \
+chunks346: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle158<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks346; \
+last347: \
+	TESTQ R9, R9; \
+	JZ    rowdone348; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks346; \
+rowdone348: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row345; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group344; \
+	VZEROUPPER; \
 	RET
+	unzip2x16AVX512BW_body
 
 // func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem349:
-	CMPQ DI, $+64
-	JB   remdone350
-	SUBQ $+60, DI
-	JMP  rem349
-
-remdone350:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle318<>+0(SB), Z31
-	VMOVDQU64 shuffle319<>+0(SB), Z30
-
-group351:
-	MOVQ rows+24(FP), DI
-
-row352:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last354
-
-chunks353:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle318<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks353
-
-last354:
-	TESTQ      R9, R9
-	JZ         rowdone355
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle318<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone355:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row352
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group351
-	VZEROUPPER
+#define unzip2x6AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem349: \
+	CMPQ DI, $+64; \
+	JB   remdone350; \
+	SUBQ $+60, DI; \
+	JMP  rem349; \
+remdone350: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle318<>+0(SB), Z31; \
+	VMOVDQU64 shuffle319<>+0(SB), Z30; \
+group351: \
+	MOVQ rows+24(FP), DI; \
+row352: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last354; \
+chunks353: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle318<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks353; \
+last354: \
+	TESTQ      R9, R9; \
+	JZ         rowdone355; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle318<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2W   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone355: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row352; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group351; \
+	VZEROUPPER; \
 	RET
+	unzip2x6AVX512BW_body
 
 DATA shuffle317<>+0(SB)/8, $0x0fffffffffffffff
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $8
@@ -9623,105 +9394,100 @@ GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
 // func unzip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem356:
-	CMPQ DI, $+64
-	JB   remdone357
-	SUBQ $+60, DI
-	JMP  rem356
-
-remdone357:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle320<>+0(SB), Z31
-	VMOVDQU64 shuffle321<>+0(SB), Z30
-
-group358:
-	MOVQ rows+24(FP), DI
-
-row359:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last361
-
-chunks360:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle320<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2D  Z0, Z30, Z1
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks360
-
-last361:
-	TESTQ      R9, R9
-	JZ         rowdone362
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle320<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2D   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, (R9)(DX*1)
-
-rowdone362:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row359
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group358
-	VZEROUPPER
+#define unzip2x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem356: \
+	CMPQ DI, $+64; \
+	JB   remdone357; \
+	SUBQ $+60, DI; \
+	JMP  rem356; \
+remdone357: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle320<>+0(SB), Z31; \
+	VMOVDQU64 shuffle321<>+0(SB), Z30; \
+group358: \
+	MOVQ rows+24(FP), DI; \
+row359: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last361; \
+chunks360: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle320<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2D  Z0, Z30, Z1; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks360; \
+last361: \
+	TESTQ      R9, R9; \
+	JZ         rowdone362; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle320<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2D   Z0, Z30, Z1; \
+	VMOVDQU8   Z1, K3, (R9)(DX*1); \
+rowdone362: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row359; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group358; \
+	VZEROUPPER; \
 	RET
+	unzip2x12AVX512BW_body
 
 DATA shuffle320<>+0(SB)/8, $0x0000000100000000
 DATA shuffle320<>+8(SB)/8, $0x0000000600000002
@@ -9746,69 +9512,66 @@ GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
 // func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle322<>+0(SB), Z31
-	VMOVDQU64 shuffle323<>+0(SB), Z30
-
-group363:
-	MOVQ rows+24(FP), DI
-
-row364:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last366
-
-chunks365:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle322<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks365
-
-last366:
-	TESTQ R9, R9
-	JZ    rowdone367
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks365
-
-rowdone367:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row364
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group363
-	VZEROUPPER
+#define tunzip2x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle322<>+0(SB), Z31; \
+	VMOVDQU64 shuffle323<>+0(SB), Z30; \
+group363: \
+	MOVQ rows+24(FP), DI; \
+row364: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last366; \
+chunks365: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle322<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks365; \
+last366: \
+	TESTQ R9, R9; \
+	JZ    rowdone367; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks365; \
+rowdone367: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row364; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group363; \
+	VZEROUPPER; \
 	RET
+	tunzip2x2x2AVX512BW_body
 
 DATA shuffle322<>+0(SB)/8, $0x0005000100040000
 DATA shuffle322<>+8(SB)/8, $0x000d0009000c0008
@@ -9833,69 +9596,66 @@ GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
 // func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle324<>+0(SB), Z31
-	VMOVDQU64 shuffle325<>+0(SB), Z30
-
-group368:
-	MOVQ rows+24(FP), DI
-
-row369:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last371
-
-chunks370:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle324<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks370
-
-last371:
-	TESTQ R9, R9
-	JZ    rowdone372
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks370
-
-rowdone372:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row369
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group368
-	VZEROUPPER
+#define tunzip2x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle324<>+0(SB), Z31; \
+	VMOVDQU64 shuffle325<>+0(SB), Z30; \
+group368: \
+	MOVQ rows+24(FP), DI; \
+row369: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last371; \
+chunks370: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle324<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks370; \
+last371: \
+	TESTQ R9, R9; \
+	JZ    rowdone372; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks370; \
+rowdone372: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row369; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group368; \
+	VZEROUPPER; \
 	RET
+	tunzip2x2x4AVX512BW_body
 
 DATA shuffle324<>+0(SB)/8, $0x0000000400000000
 DATA shuffle324<>+8(SB)/8, $0x0000000500000001
@@ -9920,69 +9680,66 @@ GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 // func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle326<>+0(SB), Z31
-	VMOVDQU64 shuffle327<>+0(SB), Z30
-
-group373:
-	MOVQ rows+24(FP), DI
-
-row374:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last376
-
-chunks375:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle326<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks375
-
-last376:
-	TESTQ R9, R9
-	JZ    rowdone377
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks375
-
-rowdone377:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row374
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group373
-	VZEROUPPER
+#define tunzip2x2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle326<>+0(SB), Z31; \
+	VMOVDQU64 shuffle327<>+0(SB), Z30; \
+group373: \
+	MOVQ rows+24(FP), DI; \
+row374: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last376; \
+chunks375: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle326<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks375; \
+last376: \
+	TESTQ R9, R9; \
+	JZ    rowdone377; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks375; \
+rowdone377: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row374; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group373; \
+	VZEROUPPER; \
 	RET
+	tunzip2x2x8AVX512BW_body
 
 DATA shuffle326<>+0(SB)/8, $0x0000000000000000
 DATA shuffle326<>+8(SB)/8, $0x0000000000000004
@@ -10007,105 +9764,100 @@ GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
 // func tunzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem378:
-	CMPQ DI, $+64
-	JB   remdone379
-	SUBQ $+60, DI
-	JMP  rem378
-
-remdone379:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle328<>+0(SB), Z31
-	VMOVDQU64 shuffle329<>+0(SB), Z30
-
-group380:
-	MOVQ rows+24(FP), DI
-
-row381:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last383
-
-chunks382:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle328<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks382
-
-last383:
-	TESTQ      R9, R9
-	JZ         rowdone384
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle328<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2W   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone384:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row381
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group380
-	VZEROUPPER
+#define tunzip2x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem378: \
+	CMPQ DI, $+64; \
+	JB   remdone379; \
+	SUBQ $+60, DI; \
+	JMP  rem378; \
+remdone379: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle328<>+0(SB), Z31; \
+	VMOVDQU64 shuffle329<>+0(SB), Z30; \
+group380: \
+	MOVQ rows+24(FP), DI; \
+row381: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last383; \
+chunks382: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle328<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks382; \
+last383: \
+	TESTQ      R9, R9; \
+	JZ         rowdone384; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle328<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2W   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone384: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row381; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group380; \
+	VZEROUPPER; \
 	RET
+	tunzip2x3x2AVX512BW_body
 
 DATA shuffle328<>+0(SB)/8, $0x0001000800040000
 DATA shuffle328<>+8(SB)/8, $0x0010000c00090005
@@ -10130,105 +9882,100 @@ GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
 // func tunzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem385:
-	CMPQ DI, $+64
-	JB   remdone386
-	SUBQ $+48, DI
-	JMP  rem385
-
-remdone386:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle160<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle330<>+0(SB), Z31
-	VMOVDQU64 shuffle331<>+0(SB), Z30
-
-group387:
-	MOVQ rows+24(FP), DI
-
-row388:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last390
-
-chunks389:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle330<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2D  Z1, Z30, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks389
-
-last390:
-	TESTQ      R9, R9
-	JZ         rowdone391
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle330<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2D   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone391:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row388
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group387
-	VZEROUPPER
+#define tunzip2x3x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem385: \
+	CMPQ DI, $+64; \
+	JB   remdone386; \
+	SUBQ $+48, DI; \
+	JMP  rem385; \
+remdone386: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle160<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle330<>+0(SB), Z31; \
+	VMOVDQU64 shuffle331<>+0(SB), Z30; \
+group387: \
+	MOVQ rows+24(FP), DI; \
+row388: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last390; \
+chunks389: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle330<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks389; \
+last390: \
+	TESTQ      R9, R9; \
+	JZ         rowdone391; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle330<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2D   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone391: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row388; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group387; \
+	VZEROUPPER; \
 	RET
+	tunzip2x3x4AVX512BW_body
 
 DATA shuffle330<>+0(SB)/8, $0x0000000400000000
 DATA shuffle330<>+8(SB)/8, $0x0000000100000008
@@ -10253,105 +10000,100 @@ GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
 // func tunzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem392:
-	CMPQ DI, $+64
-	JB   remdone393
-	SUBQ $+48, DI
-	JMP  rem392
-
-remdone393:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle160<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle332<>+0(SB), Z31
-	VMOVDQU64 shuffle333<>+0(SB), Z30
-
-group394:
-	MOVQ rows+24(FP), DI
-
-row395:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last397
-
-chunks396:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle332<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks396
-
-last397:
-	TESTQ      R9, R9
-	JZ         rowdone398
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle332<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2Q   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone398:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row395
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group394
-	VZEROUPPER
+#define tunzip2x3x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem392: \
+	CMPQ DI, $+64; \
+	JB   remdone393; \
+	SUBQ $+48, DI; \
+	JMP  rem392; \
+remdone393: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle160<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle332<>+0(SB), Z31; \
+	VMOVDQU64 shuffle333<>+0(SB), Z30; \
+group394: \
+	MOVQ rows+24(FP), DI; \
+row395: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last397; \
+chunks396: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle332<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks396; \
+last397: \
+	TESTQ      R9, R9; \
+	JZ         rowdone398; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle332<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2Q   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone398: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row395; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group394; \
+	VZEROUPPER; \
 	RET
+	tunzip2x3x8AVX512BW_body
 
 DATA shuffle332<>+0(SB)/8, $0x0000000000000000
 DATA shuffle332<>+8(SB)/8, $0x0000000000000004
@@ -10376,69 +10118,66 @@ GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
 // func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle334<>+0(SB), Z31
-	VMOVDQU64 shuffle335<>+0(SB), Z30
-
-group399:
-	MOVQ rows+24(FP), DI
-
-row400:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last402
-
-chunks401:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle334<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks401
-
-last402:
-	TESTQ R9, R9
-	JZ    rowdone403
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks401
-
-rowdone403:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row400
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group399
-	VZEROUPPER
+#define tunzip2x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle334<>+0(SB), Z31; \
+	VMOVDQU64 shuffle335<>+0(SB), Z30; \
+group399: \
+	MOVQ rows+24(FP), DI; \
+row400: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last402; \
+chunks401: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle334<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks401; \
+last402: \
+	TESTQ R9, R9; \
+	JZ    rowdone403; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks401; \
+rowdone403: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row400; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group399; \
+	VZEROUPPER; \
 	RET
+	tunzip2x4x2AVX512BW_body
 
 DATA shuffle334<>+0(SB)/8, $0x000c000800040000
 DATA shuffle334<>+8(SB)/8, $0x000d000900050001
@@ -10463,69 +10202,66 @@ GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
 // func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle336<>+0(SB), Z31
-	VMOVDQU64 shuffle337<>+0(SB), Z30
-
-group404:
-	MOVQ rows+24(FP), DI
-
-row405:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last407
-
-chunks406:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle336<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks406
-
-last407:
-	TESTQ R9, R9
-	JZ    rowdone408
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks406
-
-rowdone408:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row405
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group404
-	VZEROUPPER
+#define tunzip2x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle336<>+0(SB), Z31; \
+	VMOVDQU64 shuffle337<>+0(SB), Z30; \
+group404: \
+	MOVQ rows+24(FP), DI; \
+row405: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last407; \
+chunks406: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle336<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks406; \
+last407: \
+	TESTQ R9, R9; \
+	JZ    rowdone408; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks406; \
+rowdone408: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row405; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group404; \
+	VZEROUPPER; \
 	RET
+	tunzip2x4x4AVX512BW_body
 
 DATA shuffle336<>+0(SB)/8, $0x0000000400000000
 DATA shuffle336<>+8(SB)/8, $0x0000000c00000008
@@ -10550,136 +10286,130 @@ GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
 // func tunzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip2x4x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle33<>+0(SB), Z31
-	VMOVDQU64 shuffle34<>+0(SB), Z30
-
-group409:
-	MOVQ rows+24(FP), DI
-
-row410:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last412
-
-chunks411:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle33<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks411
-
-last412:
-	TESTQ R9, R9
-	JZ    rowdone413
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks411
-
-rowdone413:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row410
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group409
-	VZEROUPPER
+#define tunzip2x4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle33<>+0(SB), Z31; \
+	VMOVDQU64 shuffle34<>+0(SB), Z30; \
+group409: \
+	MOVQ rows+24(FP), DI; \
+row410: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last412; \
+chunks411: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle33<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks411; \
+last412: \
+	TESTQ R9, R9; \
+	JZ    rowdone413; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks411; \
+rowdone413: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row410; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group409; \
+	VZEROUPPER; \
 	RET
+	tunzip2x4x8AVX512BW_body
 
 // func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip2x8x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle338<>+0(SB), Z31
-	VMOVDQU64 shuffle339<>+0(SB), Z30
-
-group414:
-	MOVQ rows+24(FP), DI
-
-row415:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last417
-
-chunks416:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle338<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks416
-
-last417:
-	TESTQ R9, R9
-	JZ    rowdone418
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks416
-
-rowdone418:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row415
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group414
-	VZEROUPPER
+#define tunzip2x8x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle338<>+0(SB), Z31; \
+	VMOVDQU64 shuffle339<>+0(SB), Z30; \
+group414: \
+	MOVQ rows+24(FP), DI; \
+row415: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last417; \
+chunks416: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle338<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks416; \
+last417: \
+	TESTQ R9, R9; \
+	JZ    rowdone418; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks416; \
+rowdone418: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row415; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group414; \
+	VZEROUPPER; \
 	RET
+	tunzip2x8x2AVX512BW_body
 
 DATA shuffle338<>+0(SB)/8, $0x000c000800040000
 DATA shuffle338<>+8(SB)/8, $0x001c001800140010
@@ -10704,84 +10434,81 @@ GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
 // func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle340<>+0(SB), Z31
-	VMOVDQU64 shuffle341<>+0(SB), Z30
-	VMOVDQU64 shuffle342<>+0(SB), Z29
-	VMOVDQU64 shuffle343<>+0(SB), Z28
-	VMOVDQU64 shuffle344<>+0(SB), Z27
-
-group419:
-	MOVQ rows+24(FP), DI
-
-row420:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last422
-
-chunks421:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMW     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z0, Z4
-	VPTERNLOGQ $0xd8, Z30, Z1, Z4
-	VPERMW     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPERMW     Z1, Z27, Z1
-	VMOVDQU64  Z1, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks421
-
-last422:
-	TESTQ R9, R9
-	JZ    rowdone423
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks421
-
-rowdone423:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row420
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group419
-	VZEROUPPER
+#define unzip3x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle340<>+0(SB), Z31; \
+	VMOVDQU64 shuffle341<>+0(SB), Z30; \
+	VMOVDQU64 shuffle342<>+0(SB), Z29; \
+	VMOVDQU64 shuffle343<>+0(SB), Z28; \
+	VMOVDQU64 shuffle344<>+0(SB), Z27; \
+group419: \
+	MOVQ rows+24(FP), DI; \
+row420: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last422; \
+chunks421: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VPERMW     Z3, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQA64  Z2, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z4; \
+	VPERMW     Z4, Z28, Z4; \
+	VMOVDQU64  Z4, (R9)(DX*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z1; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1; \
+	VPERMW     Z1, Z27, Z1; \
+	VMOVDQU64  Z1, (R9)(DX*2); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks421; \
+last422: \
+	TESTQ R9, R9; \
+	JZ    rowdone423; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks421; \
+rowdone423: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row420; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group419; \
+	VZEROUPPER; \
 	RET
+	unzip3x2AVX512BW_body
 
 DATA shuffle340<>+0(SB)/8, $0x00000000ffff0000
 DATA shuffle340<>+8(SB)/8, $0xffff00000000ffff
@@ -10836,84 +10563,81 @@ GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
 // func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle345<>+0(SB), Z31
-	VMOVDQU64 shuffle346<>+0(SB), Z30
-	VMOVDQU64 shuffle347<>+0(SB), Z29
-	VMOVDQU64 shuffle348<>+0(SB), Z28
-	VMOVDQU64 shuffle349<>+0(SB), Z27
-
-group424:
-	MOVQ rows+24(FP), DI
-
-row425:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last427
-
-chunks426:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMD     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z1, Z4
-	VPTERNLOGQ $0xd8, Z30, Z0, Z4
-	VPTERNLOGQ $0xd8, Z31, Z2, Z4
-	VPERMD     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z2
-	VPTERNLOGQ $0xd8, Z30, Z1, Z2
-	VPERMD     Z2, Z27, Z2
-	VMOVDQU64  Z2, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks426
-
-last427:
-	TESTQ R9, R9
-	JZ    rowdone428
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks426
-
-rowdone428:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row425
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group424
-	VZEROUPPER
+#define unzip3x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle345<>+0(SB), Z31; \
+	VMOVDQU64 shuffle346<>+0(SB), Z30; \
+	VMOVDQU64 shuffle347<>+0(SB), Z29; \
+	VMOVDQU64 shuffle348<>+0(SB), Z28; \
+	VMOVDQU64 shuffle349<>+0(SB), Z27; \
+group424: \
+	MOVQ rows+24(FP), DI; \
+row425: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last427; \
+chunks426: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VPERMD     Z3, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQA64  Z1, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z4; \
+	VPERMD     Z4, Z28, Z4; \
+	VMOVDQU64  Z4, (R9)(DX*1); \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z2; \
+	VPERMD     Z2, Z27, Z2; \
+	VMOVDQU64  Z2, (R9)(DX*2); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks426; \
+last427: \
+	TESTQ R9, R9; \
+	JZ    rowdone428; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks426; \
+rowdone428: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row425; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group424; \
+	VZEROUPPER; \
 	RET
+	unzip3x4AVX512BW_body
 
 DATA shuffle345<>+0(SB)/8, $0x0000000000000000
 DATA shuffle345<>+8(SB)/8, $0x00000000ffffffff
@@ -10968,84 +10692,81 @@ GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
 // func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle350<>+0(SB), Z31
-	VMOVDQU64 shuffle351<>+0(SB), Z30
-	VMOVDQU64 shuffle352<>+0(SB), Z29
-	VMOVDQU64 shuffle353<>+0(SB), Z28
-	VMOVDQU64 shuffle354<>+0(SB), Z27
-
-group429:
-	MOVQ rows+24(FP), DI
-
-row430:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last432
-
-chunks431:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMQ     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z0, Z4
-	VPTERNLOGQ $0xd8, Z30, Z1, Z4
-	VPERMQ     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPERMQ     Z1, Z27, Z1
-	VMOVDQU64  Z1, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks431
-
-last432:
-	TESTQ R9, R9
-	JZ    rowdone433
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks431
-
-rowdone433:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row430
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group429
-	VZEROUPPER
+#define unzip3x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle350<>+0(SB), Z31; \
+	VMOVDQU64 shuffle351<>+0(SB), Z30; \
+	VMOVDQU64 shuffle352<>+0(SB), Z29; \
+	VMOVDQU64 shuffle353<>+0(SB), Z28; \
+	VMOVDQU64 shuffle354<>+0(SB), Z27; \
+group429: \
+	MOVQ rows+24(FP), DI; \
+row430: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last432; \
+chunks431: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VPERMQ     Z3, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQA64  Z2, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z4; \
+	VPERMQ     Z4, Z28, Z4; \
+	VMOVDQU64  Z4, (R9)(DX*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z1; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1; \
+	VPERMQ     Z1, Z27, Z1; \
+	VMOVDQU64  Z1, (R9)(DX*2); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks431; \
+last432: \
+	TESTQ R9, R9; \
+	JZ    rowdone433; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks431; \
+rowdone433: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row430; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group429; \
+	VZEROUPPER; \
 	RET
+	unzip3x8AVX512BW_body
 
 DATA shuffle350<>+0(SB)/8, $0x0000000000000000
 DATA shuffle350<>+8(SB)/8, $0xffffffffffffffff
@@ -11100,147 +10821,142 @@ GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
 // func unzip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem434:
-	CMPQ DI, $+64
-	JB   remdone435
-	SUBQ $+60, DI
-	JMP  rem434
-
-remdone435:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle355<>+0(SB), Z31
-	VMOVDQU64 shuffle356<>+0(SB), Z30
-	VMOVDQU64 shuffle357<>+0(SB), Z29
-	VMOVDQU64 shuffle358<>+0(SB), Z28
-	VMOVDQU64 shuffle359<>+0(SB), Z27
-	VMOVDQU64 shuffle360<>+0(SB), Z26
-
-group436:
-	MOVQ rows+24(FP), DI
-
-row437:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last439
-
-chunks438:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle355<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle361<>+0(SB), K7
-	VMOVDQU64 shuffle362<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle357<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle363<>+0(SB), K7
-	VMOVDQU64 shuffle364<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle363<>+0(SB), K7
-	VMOVDQU64 shuffle365<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks438
-
-last439:
-	TESTQ      R9, R9
-	JZ         rowdone440
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle355<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle361<>+0(SB), K7
-	VMOVDQU64  shuffle362<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle357<>+0(SB), Z4
-	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle363<>+0(SB), K7
-	VMOVDQU64  shuffle364<>+0(SB), Z3
-	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle363<>+0(SB), K7
-	VMOVDQU64  shuffle365<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone440:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row437
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group436
-	VZEROUPPER
+#define unzip3x6AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem434: \
+	CMPQ DI, $+64; \
+	JB   remdone435; \
+	SUBQ $+60, DI; \
+	JMP  rem434; \
+remdone435: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle355<>+0(SB), Z31; \
+	VMOVDQU64 shuffle356<>+0(SB), Z30; \
+	VMOVDQU64 shuffle357<>+0(SB), Z29; \
+	VMOVDQU64 shuffle358<>+0(SB), Z28; \
+	VMOVDQU64 shuffle359<>+0(SB), Z27; \
+	VMOVDQU64 shuffle360<>+0(SB), Z26; \
+group436: \
+	MOVQ rows+24(FP), DI; \
+row437: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last439; \
+chunks438: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle355<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	KMOVD     shuffle361<>+0(SB), K7; \
+	VMOVDQU64 shuffle362<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle357<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle363<>+0(SB), K7; \
+	VMOVDQU64 shuffle364<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2W  Z0, Z27, Z1; \
+	KMOVD     shuffle363<>+0(SB), K7; \
+	VMOVDQU64 shuffle365<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks438; \
+last439: \
+	TESTQ      R9, R9; \
+	JZ         rowdone440; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle355<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	KMOVD      shuffle361<>+0(SB), K7; \
+	VMOVDQU64  shuffle362<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle357<>+0(SB), Z4; \
+	VPERMI2W   Z1, Z0, Z4; \
+	KMOVD      shuffle363<>+0(SB), K7; \
+	VMOVDQU64  shuffle364<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2W   Z0, Z27, Z1; \
+	KMOVD      shuffle363<>+0(SB), K7; \
+	VMOVDQU64  shuffle365<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone440: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row437; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group436; \
+	VZEROUPPER; \
 	RET
+	unzip3x6AVX512BW_body
 
 DATA shuffle355<>+0(SB)/8, $0x0009000200010000
 DATA shuffle355<>+8(SB)/8, $0x00130012000b000a
@@ -11341,135 +11057,130 @@ GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
 // func unzip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem441:
-	CMPQ DI, $+64
-	JB   remdone442
-	SUBQ $+60, DI
-	JMP  rem441
-
-remdone442:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle366<>+0(SB), Z31
-	VMOVDQU64 shuffle367<>+0(SB), Z30
-	VMOVDQU64 shuffle368<>+0(SB), Z29
-	VMOVDQU64 shuffle369<>+0(SB), Z28
-	VMOVDQU64 shuffle370<>+0(SB), Z27
-	VMOVDQU64 shuffle371<>+0(SB), Z26
-
-group443:
-	MOVQ rows+24(FP), DI
-
-row444:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last446
-
-chunks445:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle366<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle368<>+0(SB), Z4
-	VPERMI2D  Z1, Z0, Z4
-	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2D  Z1, Z27, Z2
-	VPERMT2D  Z0, Z26, Z2
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks445
-
-last446:
-	TESTQ      R9, R9
-	JZ         rowdone447
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle366<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle368<>+0(SB), Z4
-	VPERMI2D   Z1, Z0, Z4
-	VPERMT2D   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2D   Z1, Z27, Z2
-	VPERMT2D   Z0, Z26, Z2
-	VMOVDQU8   Z2, K4, (R9)(DX*2)
-
-rowdone447:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row444
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group443
-	VZEROUPPER
+#define unzip3x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem441: \
+	CMPQ DI, $+64; \
+	JB   remdone442; \
+	SUBQ $+60, DI; \
+	JMP  rem441; \
+remdone442: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle366<>+0(SB), Z31; \
+	VMOVDQU64 shuffle367<>+0(SB), Z30; \
+	VMOVDQU64 shuffle368<>+0(SB), Z29; \
+	VMOVDQU64 shuffle369<>+0(SB), Z28; \
+	VMOVDQU64 shuffle370<>+0(SB), Z27; \
+	VMOVDQU64 shuffle371<>+0(SB), Z26; \
+group443: \
+	MOVQ rows+24(FP), DI; \
+row444: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last446; \
+chunks445: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle366<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle368<>+0(SB), Z4; \
+	VPERMI2D  Z1, Z0, Z4; \
+	VPERMT2D  Z2, Z28, Z4; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2D  Z1, Z27, Z2; \
+	VPERMT2D  Z0, Z26, Z2; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks445; \
+last446: \
+	TESTQ      R9, R9; \
+	JZ         rowdone447; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle366<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2D   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle368<>+0(SB), Z4; \
+	VPERMI2D   Z1, Z0, Z4; \
+	VPERMT2D   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2D   Z1, Z27, Z2; \
+	VPERMT2D   Z0, Z26, Z2; \
+	VMOVDQU8   Z2, K4, (R9)(DX*2); \
+rowdone447: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row444; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group443; \
+	VZEROUPPER; \
 	RET
+	unzip3x12AVX512BW_body
 
 DATA shuffle366<>+0(SB)/8, $0x0000000100000000
 DATA shuffle366<>+8(SB)/8, $0x0000000900000002
@@ -11534,147 +11245,142 @@ GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 // func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem448:
-	CMPQ DI, $+64
-	JB   remdone449
-	SUBQ $+60, DI
-	JMP  rem448
-
-remdone449:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle317<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle372<>+0(SB), Z31
-	VMOVDQU64 shuffle373<>+0(SB), Z30
-	VMOVDQU64 shuffle374<>+0(SB), Z29
-	VMOVDQU64 shuffle375<>+0(SB), Z28
-	VMOVDQU64 shuffle376<>+0(SB), Z27
-	VMOVDQU64 shuffle377<>+0(SB), Z26
-
-group450:
-	MOVQ rows+24(FP), DI
-
-row451:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last453
-
-chunks452:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle372<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle378<>+0(SB), K7
-	VMOVDQU64 shuffle379<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle374<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle380<>+0(SB), K7
-	VMOVDQU64 shuffle381<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle380<>+0(SB), K7
-	VMOVDQU64 shuffle382<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks452
-
-last453:
-	TESTQ      R9, R9
-	JZ         rowdone454
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle372<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle378<>+0(SB), K7
-	VMOVDQU64  shuffle379<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle374<>+0(SB), Z4
-	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle380<>+0(SB), K7
-	VMOVDQU64  shuffle381<>+0(SB), Z3
-	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle380<>+0(SB), K7
-	VMOVDQU64  shuffle382<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone454:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row451
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group450
-	VZEROUPPER
+#define tunzip3x2x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem448: \
+	CMPQ DI, $+64; \
+	JB   remdone449; \
+	SUBQ $+60, DI; \
+	JMP  rem448; \
+remdone449: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle317<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle372<>+0(SB), Z31; \
+	VMOVDQU64 shuffle373<>+0(SB), Z30; \
+	VMOVDQU64 shuffle374<>+0(SB), Z29; \
+	VMOVDQU64 shuffle375<>+0(SB), Z28; \
+	VMOVDQU64 shuffle376<>+0(SB), Z27; \
+	VMOVDQU64 shuffle377<>+0(SB), Z26; \
+group450: \
+	MOVQ rows+24(FP), DI; \
+row451: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last453; \
+chunks452: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle372<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	KMOVD     shuffle378<>+0(SB), K7; \
+	VMOVDQU64 shuffle379<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle374<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle380<>+0(SB), K7; \
+	VMOVDQU64 shuffle381<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2W  Z0, Z27, Z1; \
+	KMOVD     shuffle380<>+0(SB), K7; \
+	VMOVDQU64 shuffle382<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks452; \
+last453: \
+	TESTQ      R9, R9; \
+	JZ         rowdone454; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle372<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	KMOVD      shuffle378<>+0(SB), K7; \
+	VMOVDQU64  shuffle379<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle374<>+0(SB), Z4; \
+	VPERMI2W   Z1, Z0, Z4; \
+	KMOVD      shuffle380<>+0(SB), K7; \
+	VMOVDQU64  shuffle381<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2W   Z0, Z27, Z1; \
+	KMOVD      shuffle380<>+0(SB), K7; \
+	VMOVDQU64  shuffle382<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone454: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row451; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group450; \
+	VZEROUPPER; \
 	RET
+	tunzip3x2x2AVX512BW_body
 
 DATA shuffle372<>+0(SB)/8, $0x000a000100090000
 DATA shuffle372<>+8(SB)/8, $0x001b0012000b0002
@@ -11775,133 +11481,128 @@ GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
 // func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem455:
-	CMPQ DI, $+64
-	JB   remdone456
-	SUBQ $+48, DI
-	JMP  rem455
-
-remdone456:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle160<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle383<>+0(SB), Z31
-	VMOVDQU64 shuffle384<>+0(SB), Z30
-	VMOVDQU64 shuffle385<>+0(SB), Z29
-	VMOVDQU64 shuffle386<>+0(SB), Z28
-	VMOVDQU64 shuffle387<>+0(SB), Z27
-
-group457:
-	MOVQ rows+24(FP), DI
-
-row458:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last460
-
-chunks459:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle383<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle384<>+0(SB), Z2
-	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R10), Z3
-	VPERMT2D  Z3, Z29, Z2
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	VPERMT2D  Z0, Z28, Z1
-	VPERMT2D  Z3, Z27, Z1
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks459
-
-last460:
-	TESTQ      R9, R9
-	JZ         rowdone461
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle383<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle384<>+0(SB), Z2
-	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(R8), K4, Z3
-	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (R9)(DX*1)
-	VPERMT2D   Z0, Z28, Z1
-	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (R9)(DX*2)
-
-rowdone461:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row458
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group457
-	VZEROUPPER
+#define tunzip3x2x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem455: \
+	CMPQ DI, $+64; \
+	JB   remdone456; \
+	SUBQ $+48, DI; \
+	JMP  rem455; \
+remdone456: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle160<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle10<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle383<>+0(SB), Z31; \
+	VMOVDQU64 shuffle384<>+0(SB), Z30; \
+	VMOVDQU64 shuffle385<>+0(SB), Z29; \
+	VMOVDQU64 shuffle386<>+0(SB), Z28; \
+	VMOVDQU64 shuffle387<>+0(SB), Z27; \
+group457: \
+	MOVQ rows+24(FP), DI; \
+row458: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last460; \
+chunks459: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle383<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle384<>+0(SB), Z2; \
+	VPERMI2D  Z1, Z0, Z2; \
+	VMOVDQU64 128(R10), Z3; \
+	VPERMT2D  Z3, Z29, Z2; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*1); \
+	VPERMT2D  Z0, Z28, Z1; \
+	VPERMT2D  Z3, Z27, Z1; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks459; \
+last460: \
+	TESTQ      R9, R9; \
+	JZ         rowdone461; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle383<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VMOVDQU64  shuffle384<>+0(SB), Z2; \
+	VPERMI2D   Z1, Z0, Z2; \
+	VMOVDQU8.Z 128(R8), K4, Z3; \
+	VPERMT2D   Z3, Z29, Z2; \
+	VMOVDQU8   Z2, K3, (R9)(DX*1); \
+	VPERMT2D   Z0, Z28, Z1; \
+	VPERMT2D   Z3, Z27, Z1; \
+	VMOVDQU8   Z1, K3, (R9)(DX*2); \
+rowdone461: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row458; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group457; \
+	VZEROUPPER; \
 	RET
+	tunzip3x2x4AVX512BW_body
 
 DATA shuffle383<>+0(SB)/8, $0x0000000900000000
 DATA shuffle383<>+8(SB)/8, $0x0000000a00000001
@@ -11956,130 +11657,125 @@ GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 // func tunzip3x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem462:
-	CMPQ DI, $+64
-	JB   remdone463
-	SUBQ $+48, DI
-	JMP  rem462
-
-remdone463:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle160<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle388<>+0(SB), Z31
-	VMOVDQU64 shuffle389<>+0(SB), Z30
-	VMOVDQU64 shuffle390<>+0(SB), Z29
-	VMOVDQU64 shuffle391<>+0(SB), Z28
-
-group464:
-	MOVQ rows+24(FP), DI
-
-row465:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last467
-
-chunks466:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle388<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle389<>+0(SB), Z2
-	VPERMI2Q  Z1, Z0, Z2
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	VPERMT2Q  Z1, Z29, Z0
-	VMOVDQU64 128(R10), Z2
-	VPERMT2Q  Z2, Z28, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks466
-
-last467:
-	TESTQ      R9, R9
-	JZ         rowdone468
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle388<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle389<>+0(SB), Z2
-	VPERMI2Q   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (R9)(DX*1)
-	VPERMT2Q   Z1, Z29, Z0
-	VMOVDQU8.Z 128(R8), K4, Z2
-	VPERMT2Q   Z2, Z28, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*2)
-
-rowdone468:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row465
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group464
-	VZEROUPPER
+#define tunzip3x2x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem462: \
+	CMPQ DI, $+64; \
+	JB   remdone463; \
+	SUBQ $+48, DI; \
+	JMP  rem462; \
+remdone463: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle160<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle10<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle388<>+0(SB), Z31; \
+	VMOVDQU64 shuffle389<>+0(SB), Z30; \
+	VMOVDQU64 shuffle390<>+0(SB), Z29; \
+	VMOVDQU64 shuffle391<>+0(SB), Z28; \
+group464: \
+	MOVQ rows+24(FP), DI; \
+row465: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last467; \
+chunks466: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle388<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle389<>+0(SB), Z2; \
+	VPERMI2Q  Z1, Z0, Z2; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*1); \
+	VPERMT2Q  Z1, Z29, Z0; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2Q  Z2, Z28, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks466; \
+last467: \
+	TESTQ      R9, R9; \
+	JZ         rowdone468; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle388<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VMOVDQU64  shuffle389<>+0(SB), Z2; \
+	VPERMI2Q   Z1, Z0, Z2; \
+	VMOVDQU8   Z2, K3, (R9)(DX*1); \
+	VPERMT2Q   Z1, Z29, Z0; \
+	VMOVDQU8.Z 128(R8), K4, Z2; \
+	VPERMT2Q   Z2, Z28, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*2); \
+rowdone468: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row465; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group464; \
+	VZEROUPPER; \
 	RET
+	tunzip3x2x8AVX512BW_body
 
 DATA shuffle388<>+0(SB)/8, $0x0000000000000000
 DATA shuffle388<>+8(SB)/8, $0x0000000000000009
@@ -12124,147 +11820,142 @@ GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 // func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem469:
-	CMPQ DI, $+64
-	JB   remdone470
-	SUBQ $+54, DI
-	JMP  rem469
-
-remdone470:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle392<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle393<>+0(SB), Z31
-	VMOVDQU64 shuffle394<>+0(SB), Z30
-	VMOVDQU64 shuffle395<>+0(SB), Z29
-	VMOVDQU64 shuffle396<>+0(SB), Z28
-	VMOVDQU64 shuffle397<>+0(SB), Z27
-	VMOVDQU64 shuffle398<>+0(SB), Z26
-
-group471:
-	MOVQ rows+24(FP), DI
-
-row472:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last474
-
-chunks473:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle393<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle399<>+0(SB), K7
-	VMOVDQU64 shuffle400<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle392<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle395<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle401<>+0(SB), K7
-	VMOVDQU64 shuffle402<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle392<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle401<>+0(SB), K7
-	VMOVDQU64 shuffle403<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle392<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+54, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks473
-
-last474:
-	TESTQ      R9, R9
-	JZ         rowdone475
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle393<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle399<>+0(SB), K7
-	VMOVDQU64  shuffle400<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle395<>+0(SB), Z4
-	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle401<>+0(SB), K7
-	VMOVDQU64  shuffle402<>+0(SB), Z3
-	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle401<>+0(SB), K7
-	VMOVDQU64  shuffle403<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone475:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row472
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group471
-	VZEROUPPER
+#define tunzip3x3x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem469: \
+	CMPQ DI, $+64; \
+	JB   remdone470; \
+	SUBQ $+54, DI; \
+	JMP  rem469; \
+remdone470: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle392<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle393<>+0(SB), Z31; \
+	VMOVDQU64 shuffle394<>+0(SB), Z30; \
+	VMOVDQU64 shuffle395<>+0(SB), Z29; \
+	VMOVDQU64 shuffle396<>+0(SB), Z28; \
+	VMOVDQU64 shuffle397<>+0(SB), Z27; \
+	VMOVDQU64 shuffle398<>+0(SB), Z26; \
+group471: \
+	MOVQ rows+24(FP), DI; \
+row472: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last474; \
+chunks473: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle393<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	KMOVD     shuffle399<>+0(SB), K7; \
+	VMOVDQU64 shuffle400<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle392<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle395<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle401<>+0(SB), K7; \
+	VMOVDQU64 shuffle402<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle392<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2W  Z0, Z27, Z1; \
+	KMOVD     shuffle401<>+0(SB), K7; \
+	VMOVDQU64 shuffle403<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle392<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+54, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks473; \
+last474: \
+	TESTQ      R9, R9; \
+	JZ         rowdone475; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle393<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	KMOVD      shuffle399<>+0(SB), K7; \
+	VMOVDQU64  shuffle400<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle395<>+0(SB), Z4; \
+	VPERMI2W   Z1, Z0, Z4; \
+	KMOVD      shuffle401<>+0(SB), K7; \
+	VMOVDQU64  shuffle402<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2W   Z0, Z27, Z1; \
+	KMOVD      shuffle401<>+0(SB), K7; \
+	VMOVDQU64  shuffle403<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone475: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row472; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group471; \
+	VZEROUPPER; \
 	RET
+	tunzip3x3x2AVX512BW_body
 
 DATA shuffle392<>+0(SB)/8, $0x003fffffffffffff
 GLOBL shuffle392<>(SB), RODATA|NOPTR, $8
@@ -12368,117 +12059,112 @@ GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
 // func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem476:
-	CMPQ DI, $+43
-	JB   remdone477
-	SUBQ $+36, DI
-	JMP  rem476
-
-remdone477:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle404<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle405<>+0(SB), Z31
-	VMOVDQU64 shuffle406<>+0(SB), Z30
-	VMOVDQU64 shuffle407<>+0(SB), Z29
-
-group478:
-	MOVQ rows+24(FP), DI
-
-row479:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+43
-	JB   last481
-
-chunks480:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle405<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle404<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle406<>+0(SB), Z2
-	VPERMI2D  Z1, Z0, Z2
-	KMOVQ     shuffle404<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	VPERMT2D  Z0, Z29, Z1
-	KMOVQ     shuffle404<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+36, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+43
-	JAE       chunks480
-
-last481:
-	TESTQ      R9, R9
-	JZ         rowdone482
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle405<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle406<>+0(SB), Z2
-	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8   Z2, K3, (R9)(DX*1)
-	VPERMT2D   Z0, Z29, Z1
-	VMOVDQU8   Z1, K3, (R9)(DX*2)
-
-rowdone482:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row479
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group478
-	VZEROUPPER
+#define tunzip3x3x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem476: \
+	CMPQ DI, $+43; \
+	JB   remdone477; \
+	SUBQ $+36, DI; \
+	JMP  rem476; \
+remdone477: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle404<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle405<>+0(SB), Z31; \
+	VMOVDQU64 shuffle406<>+0(SB), Z30; \
+	VMOVDQU64 shuffle407<>+0(SB), Z29; \
+group478: \
+	MOVQ rows+24(FP), DI; \
+row479: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+43; \
+	JB   last481; \
+chunks480: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle405<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle404<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle406<>+0(SB), Z2; \
+	VPERMI2D  Z1, Z0, Z2; \
+	KMOVQ     shuffle404<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*1); \
+	VPERMT2D  Z0, Z29, Z1; \
+	KMOVQ     shuffle404<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+36, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+43; \
+	JAE       chunks480; \
+last481: \
+	TESTQ      R9, R9; \
+	JZ         rowdone482; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle405<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VMOVDQU64  shuffle406<>+0(SB), Z2; \
+	VPERMI2D   Z1, Z0, Z2; \
+	VMOVDQU8   Z2, K3, (R9)(DX*1); \
+	VPERMT2D   Z0, Z29, Z1; \
+	VMOVDQU8   Z1, K3, (R9)(DX*2); \
+rowdone482: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row479; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group478; \
+	VZEROUPPER; \
 	RET
+	tunzip3x3x4AVX512BW_body
 
 DATA shuffle404<>+0(SB)/8, $0x0000000fffffffff
 GLOBL shuffle404<>(SB), RODATA|NOPTR, $8
@@ -12516,170 +12202,165 @@ GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 // func tunzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem483:
-	CMPQ DI, $+86
-	JB   remdone484
-	SUBQ $+72, DI
-	JMP  rem483
-
-remdone484:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K4
-	MOVQ      DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle408<>+0(SB), R8
-	KMOVQ     R8, K5
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+192, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K6
-	VMOVDQU64 shuffle409<>+0(SB), Z31
-	VMOVDQU64 shuffle410<>+0(SB), Z30
-	VMOVDQU64 shuffle411<>+0(SB), Z29
-	VMOVDQU64 shuffle412<>+0(SB), Z28
-	VMOVDQU64 shuffle413<>+0(SB), Z27
-	VMOVDQU64 shuffle414<>+0(SB), Z26
-	VMOVDQU64 shuffle415<>+0(SB), Z25
-	VMOVDQU64 shuffle416<>+0(SB), Z24
-	VMOVDQU64 shuffle417<>+0(SB), Z23
-	VMOVDQU64 shuffle418<>+0(SB), Z22
-
-group485:
-	MOVQ rows+24(FP), DI
-
-row486:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+86
-	JB   last488
-
-chunks487:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle409<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2Q  Z2, Z30, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMQ    Z2, Z29, Z4
-	KMOVQ     shuffle408<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(R9)
-	VMOVDQU64 shuffle412<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z2, Z27, Z3
-	VMOVDQU64 Z3, (R9)(DX*1)
-	VPERMQ    Z2, Z26, Z4
-	KMOVQ     shuffle408<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(R9)(DX*1)
-	VPERMT2Q  Z1, Z25, Z0
-	VPERMT2Q  Z2, Z24, Z0
-	VMOVDQU64 192(R10), Z4
-	VPERMT2Q  Z4, Z23, Z0
-	VMOVDQU64 Z0, (R9)(DX*2)
-	VPERMQ    Z4, Z22, Z4
-	KMOVQ     shuffle408<>+0(SB), K7
-	VMOVDQU8  Z4, K7, 64(R9)(DX*2)
-	ADDQ      $+72, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+86
-	JAE       chunks487
-
-last488:
-	TESTQ      R9, R9
-	JZ         rowdone489
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle409<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VPERMQ     Z2, Z29, Z4
-	VMOVDQU8   Z4, K5, 64(R9)
-	VMOVDQU64  shuffle412<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VPERMT2Q   Z2, Z27, Z3
-	VMOVDQU8   Z3, K4, (R9)(DX*1)
-	VPERMQ     Z2, Z26, Z4
-	VMOVDQU8   Z4, K5, 64(R9)(DX*1)
-	VPERMT2Q   Z1, Z25, Z0
-	VPERMT2Q   Z2, Z24, Z0
-	VMOVDQU8.Z 192(R8), K6, Z4
-	VPERMT2Q   Z4, Z23, Z0
-	VMOVDQU8   Z0, K4, (R9)(DX*2)
-	VPERMQ     Z4, Z22, Z4
-	VMOVDQU8   Z4, K5, 64(R9)(DX*2)
-
-rowdone489:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row486
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group485
-	VZEROUPPER
+#define tunzip3x3x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem483: \
+	CMPQ DI, $+86; \
+	JB   remdone484; \
+	SUBQ $+72, DI; \
+	JMP  rem483; \
+remdone484: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K4; \
+	MOVQ      DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle408<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+192, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle10<>+0(SB), DI; \
+	KMOVQ     DI, K6; \
+	VMOVDQU64 shuffle409<>+0(SB), Z31; \
+	VMOVDQU64 shuffle410<>+0(SB), Z30; \
+	VMOVDQU64 shuffle411<>+0(SB), Z29; \
+	VMOVDQU64 shuffle412<>+0(SB), Z28; \
+	VMOVDQU64 shuffle413<>+0(SB), Z27; \
+	VMOVDQU64 shuffle414<>+0(SB), Z26; \
+	VMOVDQU64 shuffle415<>+0(SB), Z25; \
+	VMOVDQU64 shuffle416<>+0(SB), Z24; \
+	VMOVDQU64 shuffle417<>+0(SB), Z23; \
+	VMOVDQU64 shuffle418<>+0(SB), Z22; \
+group485: \
+	MOVQ rows+24(FP), DI; \
+row486: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+86; \
+	JB   last488; \
+chunks487: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle409<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2Q  Z2, Z30, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMQ    Z2, Z29, Z4; \
+	KMOVQ     shuffle408<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, 64(R9); \
+	VMOVDQU64 shuffle412<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z2, Z27, Z3; \
+	VMOVDQU64 Z3, (R9)(DX*1); \
+	VPERMQ    Z2, Z26, Z4; \
+	KMOVQ     shuffle408<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, 64(R9)(DX*1); \
+	VPERMT2Q  Z1, Z25, Z0; \
+	VPERMT2Q  Z2, Z24, Z0; \
+	VMOVDQU64 192(R10), Z4; \
+	VPERMT2Q  Z4, Z23, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*2); \
+	VPERMQ    Z4, Z22, Z4; \
+	KMOVQ     shuffle408<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, 64(R9)(DX*2); \
+	ADDQ      $+72, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+86; \
+	JAE       chunks487; \
+last488: \
+	TESTQ      R9, R9; \
+	JZ         rowdone489; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle409<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2Q   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VPERMQ     Z2, Z29, Z4; \
+	VMOVDQU8   Z4, K5, 64(R9); \
+	VMOVDQU64  shuffle412<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VPERMT2Q   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K4, (R9)(DX*1); \
+	VPERMQ     Z2, Z26, Z4; \
+	VMOVDQU8   Z4, K5, 64(R9)(DX*1); \
+	VPERMT2Q   Z1, Z25, Z0; \
+	VPERMT2Q   Z2, Z24, Z0; \
+	VMOVDQU8.Z 192(R8), K6, Z4; \
+	VPERMT2Q   Z4, Z23, Z0; \
+	VMOVDQU8   Z0, K4, (R9)(DX*2); \
+	VPERMQ     Z4, Z22, Z4; \
+	VMOVDQU8   Z4, K5, 64(R9)(DX*2); \
+rowdone489: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row486; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group485; \
+	VZEROUPPER; \
 	RET
+	tunzip3x3x8AVX512BW_body
 
 DATA shuffle408<>+0(SB)/8, $0x00000000000000ff
 GLOBL shuffle408<>(SB), RODATA|NOPTR, $8
@@ -12787,147 +12468,142 @@ GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
 // func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem490:
-	CMPQ DI, $+64
-	JB   remdone491
-	SUBQ $+48, DI
-	JMP  rem490
-
-remdone491:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle160<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle419<>+0(SB), Z31
-	VMOVDQU64 shuffle420<>+0(SB), Z30
-	VMOVDQU64 shuffle421<>+0(SB), Z29
-	VMOVDQU64 shuffle422<>+0(SB), Z28
-	VMOVDQU64 shuffle423<>+0(SB), Z27
-	VMOVDQU64 shuffle424<>+0(SB), Z26
-
-group492:
-	MOVQ rows+24(FP), DI
-
-row493:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last495
-
-chunks494:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle419<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	KMOVD     shuffle425<>+0(SB), K7
-	VMOVDQU64 shuffle426<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle421<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle427<>+0(SB), K7
-	VMOVDQU64 shuffle428<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2W  Z0, Z27, Z1
-	KMOVD     shuffle427<>+0(SB), K7
-	VMOVDQU64 shuffle429<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks494
-
-last495:
-	TESTQ      R9, R9
-	JZ         rowdone496
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle419<>+0(SB), Z3
-	VPERMI2W   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	KMOVD      shuffle425<>+0(SB), K7
-	VMOVDQU64  shuffle426<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle421<>+0(SB), Z4
-	VPERMI2W   Z1, Z0, Z4
-	KMOVD      shuffle427<>+0(SB), K7
-	VMOVDQU64  shuffle428<>+0(SB), Z3
-	VPERMW     Z2, Z3, K7, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2W   Z0, Z27, Z1
-	KMOVD      shuffle427<>+0(SB), K7
-	VMOVDQU64  shuffle429<>+0(SB), Z4
-	VPERMW     Z2, Z4, K7, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone496:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row493
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group492
-	VZEROUPPER
+#define tunzip3x4x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem490: \
+	CMPQ DI, $+64; \
+	JB   remdone491; \
+	SUBQ $+48, DI; \
+	JMP  rem490; \
+remdone491: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle160<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle419<>+0(SB), Z31; \
+	VMOVDQU64 shuffle420<>+0(SB), Z30; \
+	VMOVDQU64 shuffle421<>+0(SB), Z29; \
+	VMOVDQU64 shuffle422<>+0(SB), Z28; \
+	VMOVDQU64 shuffle423<>+0(SB), Z27; \
+	VMOVDQU64 shuffle424<>+0(SB), Z26; \
+group492: \
+	MOVQ rows+24(FP), DI; \
+row493: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last495; \
+chunks494: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle419<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	KMOVD     shuffle425<>+0(SB), K7; \
+	VMOVDQU64 shuffle426<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle421<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle427<>+0(SB), K7; \
+	VMOVDQU64 shuffle428<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2W  Z0, Z27, Z1; \
+	KMOVD     shuffle427<>+0(SB), K7; \
+	VMOVDQU64 shuffle429<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks494; \
+last495: \
+	TESTQ      R9, R9; \
+	JZ         rowdone496; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle419<>+0(SB), Z3; \
+	VPERMI2W   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	KMOVD      shuffle425<>+0(SB), K7; \
+	VMOVDQU64  shuffle426<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle421<>+0(SB), Z4; \
+	VPERMI2W   Z1, Z0, Z4; \
+	KMOVD      shuffle427<>+0(SB), K7; \
+	VMOVDQU64  shuffle428<>+0(SB), Z3; \
+	VPERMW     Z2, Z3, K7, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2W   Z0, Z27, Z1; \
+	KMOVD      shuffle427<>+0(SB), K7; \
+	VMOVDQU64  shuffle429<>+0(SB), Z4; \
+	VPERMW     Z2, Z4, K7, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone496: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row493; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group492; \
+	VZEROUPPER; \
 	RET
+	tunzip3x4x2AVX512BW_body
 
 DATA shuffle419<>+0(SB)/8, $0x001b001200090000
 DATA shuffle419<>+8(SB)/8, $0x001c0013000a0001
@@ -13028,133 +12704,128 @@ GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
 // func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem497:
-	CMPQ DI, $+64
-	JB   remdone498
-	SUBQ $+48, DI
-	JMP  rem497
-
-remdone498:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	KMOVQ     R8, K2
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle160<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle430<>+0(SB), Z31
-	VMOVDQU64 shuffle431<>+0(SB), Z30
-	VMOVDQU64 shuffle385<>+0(SB), Z29
-	VMOVDQU64 shuffle432<>+0(SB), Z28
-	VMOVDQU64 shuffle433<>+0(SB), Z27
-
-group499:
-	MOVQ rows+24(FP), DI
-
-row500:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last502
-
-chunks501:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle430<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle431<>+0(SB), Z2
-	VPERMI2D  Z1, Z0, Z2
-	VMOVDQU64 128(R10), Z3
-	VPERMT2D  Z3, Z29, Z2
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*1)
-	VPERMT2D  Z0, Z28, Z1
-	VPERMT2D  Z3, Z27, Z1
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks501
-
-last502:
-	TESTQ      R9, R9
-	JZ         rowdone503
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle430<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VMOVDQU64  shuffle431<>+0(SB), Z2
-	VPERMI2D   Z1, Z0, Z2
-	VMOVDQU8.Z 128(R8), K4, Z3
-	VPERMT2D   Z3, Z29, Z2
-	VMOVDQU8   Z2, K3, (R9)(DX*1)
-	VPERMT2D   Z0, Z28, Z1
-	VPERMT2D   Z3, Z27, Z1
-	VMOVDQU8   Z1, K3, (R9)(DX*2)
-
-rowdone503:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row500
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group499
-	VZEROUPPER
+#define tunzip3x4x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem497: \
+	CMPQ DI, $+64; \
+	JB   remdone498; \
+	SUBQ $+48, DI; \
+	JMP  rem497; \
+remdone498: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle160<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle10<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle430<>+0(SB), Z31; \
+	VMOVDQU64 shuffle431<>+0(SB), Z30; \
+	VMOVDQU64 shuffle385<>+0(SB), Z29; \
+	VMOVDQU64 shuffle432<>+0(SB), Z28; \
+	VMOVDQU64 shuffle433<>+0(SB), Z27; \
+group499: \
+	MOVQ rows+24(FP), DI; \
+row500: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last502; \
+chunks501: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle430<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle431<>+0(SB), Z2; \
+	VPERMI2D  Z1, Z0, Z2; \
+	VMOVDQU64 128(R10), Z3; \
+	VPERMT2D  Z3, Z29, Z2; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*1); \
+	VPERMT2D  Z0, Z28, Z1; \
+	VPERMT2D  Z3, Z27, Z1; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks501; \
+last502: \
+	TESTQ      R9, R9; \
+	JZ         rowdone503; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle430<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VMOVDQU64  shuffle431<>+0(SB), Z2; \
+	VPERMI2D   Z1, Z0, Z2; \
+	VMOVDQU8.Z 128(R8), K4, Z3; \
+	VPERMT2D   Z3, Z29, Z2; \
+	VMOVDQU8   Z2, K3, (R9)(DX*1); \
+	VPERMT2D   Z0, Z28, Z1; \
+	VPERMT2D   Z3, Z27, Z1; \
+	VMOVDQU8   Z1, K3, (R9)(DX*2); \
+rowdone503: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row500; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group499; \
+	VZEROUPPER; \
 	RET
+	tunzip3x4x4AVX512BW_body
 
 DATA shuffle430<>+0(SB)/8, $0x0000000900000000
 DATA shuffle430<>+8(SB)/8, $0x0000001b00000012
@@ -13199,218 +12870,213 @@ GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
 // func tunzip3x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·tunzip3x4x8AVX512BW(SB), NOSPLIT, $80-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem504:
-	CMPQ DI, $+107
-	JB   remdone505
-	SUBQ $+96, DI
-	JMP  rem504
-
-remdone505:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	MOVQ      R8, 24(SP)
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	MOVQ      R8, 32(SP)
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	MOVQ      R8, 40(SP)
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+192, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	MOVQ      R8, 48(SP)
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle10<>+0(SB), R8
-	MOVQ      R8, 56(SP)
-	MOVQ      DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle24<>+0(SB), R8
-	MOVQ      R8, 64(SP)
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+256, DI
-	CMOVQLT   shuffle8<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle9<>+0(SB), DI
-	BZHIQ     DI, shuffle10<>+0(SB), DI
-	MOVQ      DI, 72(SP)
-	VMOVDQU64 shuffle434<>+0(SB), Z31
-	VMOVDQU64 shuffle435<>+0(SB), Z30
-	VMOVDQU64 shuffle436<>+0(SB), Z29
-	VMOVDQU64 shuffle437<>+0(SB), Z28
-	VMOVDQU64 shuffle438<>+0(SB), Z27
-	VMOVDQU64 shuffle439<>+0(SB), Z26
-	VMOVDQU64 shuffle440<>+0(SB), Z25
-	VMOVDQU64 shuffle441<>+0(SB), Z24
-	VMOVDQU64 shuffle442<>+0(SB), Z23
-	VMOVDQU64 shuffle443<>+0(SB), Z22
-	VMOVDQU64 shuffle444<>+0(SB), Z21
-	VMOVDQU64 shuffle445<>+0(SB), Z20
-	VMOVDQU64 shuffle446<>+0(SB), Z19
-	VMOVDQU64 shuffle447<>+0(SB), Z18
-	VMOVDQU64 shuffle448<>+0(SB), Z17
-	VMOVDQU64 shuffle449<>+0(SB), Z16
-	VMOVDQU64 shuffle450<>+0(SB), Z15
-	VMOVDQU64 shuffle451<>+0(SB), Z14
-	VMOVDQU64 shuffle452<>+0(SB), Z13
-
-group506:
-	MOVQ rows+24(FP), DI
-
-row507:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+107
-	JB   last509
-
-chunks508:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQU64  shuffle434<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU64  128(R10), Z2
-	VPERMT2Q   Z2, Z30, Z3
-	VMOVDQU64  192(R10), Z4
-	VPERMT2Q   Z4, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQU64  shuffle437<>+0(SB), Z5
-	VPERMI2Q   Z1, Z0, Z5
-	VPERMT2Q   Z2, Z27, Z5
-	VPERMT2Q   Z4, Z26, Z5
-	VMOVDQU    Y5, 64(R9)
-	VMOVDQU64  shuffle440<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VPERMT2Q   Z2, Z24, Z3
-	VPERMT2Q   Z4, Z23, Z3
-	VMOVDQU64  Z3, (R9)(DX*1)
-	VMOVDQU64  shuffle443<>+0(SB), Z5
-	VPERMI2Q   Z1, Z0, Z5
-	VPERMT2Q   Z2, Z21, Z5
-	VMOVDQU64  256(R10), Z3
-	VPERMT2Q   Z3, Z20, Z5
-	VMOVDQU    Y5, 64(R9)(DX*1)
-	VPERMT2Q   Z4, Z19, Z0
-	VPERMT2Q   Z3, Z18, Z0
-	VPERMT2Q   Z1, Z17, Z0
-	VPERMT2Q   Z2, Z16, Z0
-	VMOVDQU64  Z0, (R9)(DX*2)
-	VPERMT2Q   Z2, Z15, Z1
-	VPTERNLOGQ $0xd8, Z14, Z4, Z1
-	VPTERNLOGQ $0xd8, Z13, Z3, Z1
-	VMOVDQU    Y1, 64(R9)(DX*2)
-	ADDQ       $+96, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+107
-	JAE        chunks508
-
-last509:
-	TESTQ      R9, R9
-	JZ         rowdone510
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R8), K7, Z0
-	KMOVQ      32(SP), K7
-	VMOVDQU8.Z 64(R8), K7, Z1
-	VMOVDQU64  shuffle434<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	KMOVQ      40(SP), K7
-	VMOVDQU8.Z 128(R8), K7, Z2
-	VPERMT2Q   Z2, Z30, Z3
-	KMOVQ      48(SP), K7
-	VMOVDQU8.Z 192(R8), K7, Z4
-	VPERMT2Q   Z4, Z29, Z3
-	KMOVQ      56(SP), K7
-	VMOVDQU8   Z3, K7, (R9)
-	VMOVDQU64  shuffle437<>+0(SB), Z5
-	VPERMI2Q   Z1, Z0, Z5
-	VPERMT2Q   Z2, Z27, Z5
-	VPERMT2Q   Z4, Z26, Z5
-	KMOVQ      64(SP), K7
-	VMOVDQU8   Z5, K7, 64(R9)
-	VMOVDQU64  shuffle440<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VPERMT2Q   Z2, Z24, Z3
-	VPERMT2Q   Z4, Z23, Z3
-	KMOVQ      56(SP), K7
-	VMOVDQU8   Z3, K7, (R9)(DX*1)
-	VMOVDQU64  shuffle443<>+0(SB), Z5
-	VPERMI2Q   Z1, Z0, Z5
-	VPERMT2Q   Z2, Z21, Z5
-	KMOVQ      72(SP), K7
-	VMOVDQU8.Z 256(R8), K7, Z3
-	VPERMT2Q   Z3, Z20, Z5
-	KMOVQ      64(SP), K7
-	VMOVDQU8   Z5, K7, 64(R9)(DX*1)
-	VPERMT2Q   Z4, Z19, Z0
-	VPERMT2Q   Z3, Z18, Z0
-	VPERMT2Q   Z1, Z17, Z0
-	VPERMT2Q   Z2, Z16, Z0
-	KMOVQ      56(SP), K7
-	VMOVDQU8   Z0, K7, (R9)(DX*2)
-	VPERMT2Q   Z2, Z15, Z1
-	VPTERNLOGQ $0xd8, Z14, Z4, Z1
-	VPTERNLOGQ $0xd8, Z13, Z3, Z1
-	KMOVQ      64(SP), K7
-	VMOVDQU8   Z1, K7, 64(R9)(DX*2)
-
-rowdone510:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row507
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group506
-	VZEROUPPER
+#define tunzip3x4x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem504: \
+	CMPQ DI, $+107; \
+	JB   remdone505; \
+	SUBQ $+96, DI; \
+	JMP  rem504; \
+remdone505: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	MOVQ      R8, 24(SP); \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	MOVQ      R8, 32(SP); \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	MOVQ      R8, 40(SP); \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+192, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	MOVQ      R8, 48(SP); \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle10<>+0(SB), R8; \
+	MOVQ      R8, 56(SP); \
+	MOVQ      DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle24<>+0(SB), R8; \
+	MOVQ      R8, 64(SP); \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+256, DI; \
+	CMOVQLT   shuffle8<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), DI; \
+	BZHIQ     DI, shuffle10<>+0(SB), DI; \
+	MOVQ      DI, 72(SP); \
+	VMOVDQU64 shuffle434<>+0(SB), Z31; \
+	VMOVDQU64 shuffle435<>+0(SB), Z30; \
+	VMOVDQU64 shuffle436<>+0(SB), Z29; \
+	VMOVDQU64 shuffle437<>+0(SB), Z28; \
+	VMOVDQU64 shuffle438<>+0(SB), Z27; \
+	VMOVDQU64 shuffle439<>+0(SB), Z26; \
+	VMOVDQU64 shuffle440<>+0(SB), Z25; \
+	VMOVDQU64 shuffle441<>+0(SB), Z24; \
+	VMOVDQU64 shuffle442<>+0(SB), Z23; \
+	VMOVDQU64 shuffle443<>+0(SB), Z22; \
+	VMOVDQU64 shuffle444<>+0(SB), Z21; \
+	VMOVDQU64 shuffle445<>+0(SB), Z20; \
+	VMOVDQU64 shuffle446<>+0(SB), Z19; \
+	VMOVDQU64 shuffle447<>+0(SB), Z18; \
+	VMOVDQU64 shuffle448<>+0(SB), Z17; \
+	VMOVDQU64 shuffle449<>+0(SB), Z16; \
+	VMOVDQU64 shuffle450<>+0(SB), Z15; \
+	VMOVDQU64 shuffle451<>+0(SB), Z14; \
+	VMOVDQU64 shuffle452<>+0(SB), Z13; \
+group506: \
+	MOVQ rows+24(FP), DI; \
+row507: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+107; \
+	JB   last509; \
+chunks508: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQU64  shuffle434<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPERMT2Q   Z2, Z30, Z3; \
+	VMOVDQU64  192(R10), Z4; \
+	VPERMT2Q   Z4, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQU64  shuffle437<>+0(SB), Z5; \
+	VPERMI2Q   Z1, Z0, Z5; \
+	VPERMT2Q   Z2, Z27, Z5; \
+	VPERMT2Q   Z4, Z26, Z5; \
+	VMOVDQU    Y5, 64(R9); \
+	VMOVDQU64  shuffle440<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VPERMT2Q   Z2, Z24, Z3; \
+	VPERMT2Q   Z4, Z23, Z3; \
+	VMOVDQU64  Z3, (R9)(DX*1); \
+	VMOVDQU64  shuffle443<>+0(SB), Z5; \
+	VPERMI2Q   Z1, Z0, Z5; \
+	VPERMT2Q   Z2, Z21, Z5; \
+	VMOVDQU64  256(R10), Z3; \
+	VPERMT2Q   Z3, Z20, Z5; \
+	VMOVDQU    Y5, 64(R9)(DX*1); \
+	VPERMT2Q   Z4, Z19, Z0; \
+	VPERMT2Q   Z3, Z18, Z0; \
+	VPERMT2Q   Z1, Z17, Z0; \
+	VPERMT2Q   Z2, Z16, Z0; \
+	VMOVDQU64  Z0, (R9)(DX*2); \
+	VPERMT2Q   Z2, Z15, Z1; \
+	VPTERNLOGQ $0xd8, Z14, Z4, Z1; \
+	VPTERNLOGQ $0xd8, Z13, Z3, Z1; \
+	VMOVDQU    Y1, 64(R9)(DX*2); \
+	ADDQ       $+96, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+107; \
+	JAE        chunks508; \
+last509: \
+	TESTQ      R9, R9; \
+	JZ         rowdone510; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R8), K7, Z0; \
+	KMOVQ      32(SP), K7; \
+	VMOVDQU8.Z 64(R8), K7, Z1; \
+	VMOVDQU64  shuffle434<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	KMOVQ      40(SP), K7; \
+	VMOVDQU8.Z 128(R8), K7, Z2; \
+	VPERMT2Q   Z2, Z30, Z3; \
+	KMOVQ      48(SP), K7; \
+	VMOVDQU8.Z 192(R8), K7, Z4; \
+	VPERMT2Q   Z4, Z29, Z3; \
+	KMOVQ      56(SP), K7; \
+	VMOVDQU8   Z3, K7, (R9); \
+	VMOVDQU64  shuffle437<>+0(SB), Z5; \
+	VPERMI2Q   Z1, Z0, Z5; \
+	VPERMT2Q   Z2, Z27, Z5; \
+	VPERMT2Q   Z4, Z26, Z5; \
+	KMOVQ      64(SP), K7; \
+	VMOVDQU8   Z5, K7, 64(R9); \
+	VMOVDQU64  shuffle440<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VPERMT2Q   Z2, Z24, Z3; \
+	VPERMT2Q   Z4, Z23, Z3; \
+	KMOVQ      56(SP), K7; \
+	VMOVDQU8   Z3, K7, (R9)(DX*1); \
+	VMOVDQU64  shuffle443<>+0(SB), Z5; \
+	VPERMI2Q   Z1, Z0, Z5; \
+	VPERMT2Q   Z2, Z21, Z5; \
+	KMOVQ      72(SP), K7; \
+	VMOVDQU8.Z 256(R8), K7, Z3; \
+	VPERMT2Q   Z3, Z20, Z5; \
+	KMOVQ      64(SP), K7; \
+	VMOVDQU8   Z5, K7, 64(R9)(DX*1); \
+	VPERMT2Q   Z4, Z19, Z0; \
+	VPERMT2Q   Z3, Z18, Z0; \
+	VPERMT2Q   Z1, Z17, Z0; \
+	VPERMT2Q   Z2, Z16, Z0; \
+	KMOVQ      56(SP), K7; \
+	VMOVDQU8   Z0, K7, (R9)(DX*2); \
+	VPERMT2Q   Z2, Z15, Z1; \
+	VPTERNLOGQ $0xd8, Z14, Z4, Z1; \
+	VPTERNLOGQ $0xd8, Z13, Z3, Z1; \
+	KMOVQ      64(SP), K7; \
+	VMOVDQU8   Z1, K7, 64(R9)(DX*2); \
+rowdone510: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row507; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group506; \
+	VZEROUPPER; \
 	RET
+	tunzip3x4x8AVX512BW_body
 
 DATA shuffle434<>+0(SB)/8, $0x0000000000000000
 DATA shuffle434<>+8(SB)/8, $0x0000000000000009
@@ -13605,88 +13271,85 @@ GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
 // func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group511:
-	MOVQ rows+24(FP), R8
-
-row512:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last514
-
-chunks513:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VPSHUFB   shuffle453<>+0(SB), Z0, Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VPSHUFB   shuffle453<>+0(SB), Z1, Z1
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPSHUFB   shuffle453<>+0(SB), Z2, Z2
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VPSHUFB   shuffle453<>+0(SB), Z3, Z3
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z3, Z2, Z1
-	VPERMT2W  Z3, Z30, Z2
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z1, Z5, Z3
-	VMOVDQU64 Z3, (R10)
-	VPERMT2W  Z1, Z30, Z5
-	VMOVDQU64 Z5, (R11)
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z2, Z0, Z3
-	VMOVDQU64 Z3, (R10)(DX*1)
-	VPERMT2W  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks513
-
-last514:
-	TESTQ R10, R10
-	JZ    rowdone515
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks513
-
-rowdone515:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row512
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group511
-	VZEROUPPER
+#define unzip4x1AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group511: \
+	MOVQ rows+24(FP), R8; \
+row512: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last514; \
+chunks513: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VPSHUFB   shuffle453<>+0(SB), Z0, Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VPSHUFB   shuffle453<>+0(SB), Z1, Z1; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPSHUFB   shuffle453<>+0(SB), Z2, Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VPSHUFB   shuffle453<>+0(SB), Z3, Z3; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z2, Z1; \
+	VPERMT2W  Z3, Z30, Z2; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z5, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VPERMT2W  Z1, Z30, Z5; \
+	VMOVDQU64 Z5, (R11); \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z2, Z0, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*1); \
+	VPERMT2W  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks513; \
+last514: \
+	TESTQ R10, R10; \
+	JZ    rowdone515; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks513; \
+rowdone515: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row512; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group511; \
+	VZEROUPPER; \
 	RET
+	unzip4x1AVX512BW_body
 
 DATA shuffle453<>+0(SB)/8, $0x0703060205010400
 DATA shuffle453<>+8(SB)/8, $0x0f0b0e0a0d090c08
@@ -13701,494 +13364,477 @@ GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
 // func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group516:
-	MOVQ rows+24(FP), R8
-
-row517:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last519
-
-chunks518:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z1, Z2, Z5
-	VPERMT2W  Z1, Z30, Z2
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2W  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2W  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks518
-
-last519:
-	TESTQ R10, R10
-	JZ    rowdone520
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks518
-
-rowdone520:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row517
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group516
-	VZEROUPPER
+#define unzip4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group516: \
+	MOVQ rows+24(FP), R8; \
+row517: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last519; \
+chunks518: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z2, Z5; \
+	VPERMT2W  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2W  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2W  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks518; \
+last519: \
+	TESTQ R10, R10; \
+	JZ    rowdone520; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks518; \
+rowdone520: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row517; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group516; \
+	VZEROUPPER; \
 	RET
+	unzip4x2AVX512BW_body
 
 // func unzip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
-
-group521:
-	MOVQ rows+24(FP), R8
-
-row522:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last524
-
-chunks523:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z5
-	VPERMI2D  Z1, Z2, Z5
-	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 shuffle180<>+0(SB), Z1
-	VPERMI2D  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle180<>+0(SB), Z1
-	VPERMI2D  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks523
-
-last524:
-	TESTQ R10, R10
-	JZ    rowdone525
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks523
-
-rowdone525:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row522
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group521
-	VZEROUPPER
+#define unzip4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle180<>+0(SB), Z31; \
+	VMOVDQU64 shuffle181<>+0(SB), Z30; \
+group521: \
+	MOVQ rows+24(FP), R8; \
+row522: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last524; \
+chunks523: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z2, Z5; \
+	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle180<>+0(SB), Z1; \
+	VPERMI2D  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2D  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle180<>+0(SB), Z1; \
+	VPERMI2D  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks523; \
+last524: \
+	TESTQ R10, R10; \
+	JZ    rowdone525; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks523; \
+rowdone525: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row522; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group521; \
+	VZEROUPPER; \
 	RET
+	unzip4x4AVX512BW_body
 
 // func unzip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle182<>+0(SB), Z31
-	VMOVDQU64 shuffle183<>+0(SB), Z30
-
-group526:
-	MOVQ rows+24(FP), R8
-
-row527:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last529
-
-chunks528:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle182<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle182<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks528
-
-last529:
-	TESTQ R10, R10
-	JZ    rowdone530
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks528
-
-rowdone530:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row527
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group526
-	VZEROUPPER
+#define unzip4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle182<>+0(SB), Z31; \
+	VMOVDQU64 shuffle183<>+0(SB), Z30; \
+group526: \
+	MOVQ rows+24(FP), R8; \
+row527: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last529; \
+chunks528: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle182<>+0(SB), Z1; \
+	VPERMI2Q  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2Q  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle182<>+0(SB), Z1; \
+	VPERMI2Q  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks528; \
+last529: \
+	TESTQ R10, R10; \
+	JZ    rowdone530; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks528; \
+rowdone530: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row527; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group526; \
+	VZEROUPPER; \
 	RET
+	unzip4x8AVX512BW_body
 
 // func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle158<>+0(SB), Z31
-	VMOVDQU64 shuffle159<>+0(SB), Z30
-
-group531:
-	MOVQ rows+24(FP), R8
-
-row532:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last534
-
-chunks533:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle158<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle158<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 shuffle158<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle158<>+0(SB), Z1
-	VPERMI2Q  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks533
-
-last534:
-	TESTQ R10, R10
-	JZ    rowdone535
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks533
-
-rowdone535:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row532
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group531
-	VZEROUPPER
+#define unzip4x16AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle158<>+0(SB), Z31; \
+	VMOVDQU64 shuffle159<>+0(SB), Z30; \
+group531: \
+	MOVQ rows+24(FP), R8; \
+row532: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last534; \
+chunks533: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle158<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle158<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle158<>+0(SB), Z1; \
+	VPERMI2Q  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2Q  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle158<>+0(SB), Z1; \
+	VPERMI2Q  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks533; \
+last534: \
+	TESTQ R10, R10; \
+	JZ    rowdone535; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks533; \
+rowdone535: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row532; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group531; \
+	VZEROUPPER; \
 	RET
+	unzip4x16AVX512BW_body
 
 // func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem536:
-	CMPQ R8, $+64
-	JB   remdone537
-	SUBQ $+60, R8
-	JMP  rem536
-
-remdone537:
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+128, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+192, R9
-	CMOVQLT   shuffle8<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle9<>+0(SB), R9
-	BZHIQ     R9, shuffle10<>+0(SB), R9
-	KMOVQ     R9, K4
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle8<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle9<>+0(SB), R8
-	BZHIQ     R8, shuffle317<>+0(SB), R8
-	KMOVQ     R8, K5
-	VMOVDQU64 shuffle454<>+0(SB), Z31
-	VMOVDQU64 shuffle455<>+0(SB), Z30
-	VMOVDQU64 shuffle456<>+0(SB), Z29
-	VMOVDQU64 shuffle457<>+0(SB), Z28
-	VMOVDQU64 shuffle458<>+0(SB), Z27
-	VMOVDQU64 shuffle459<>+0(SB), Z26
-	VMOVDQU64 shuffle460<>+0(SB), Z25
-	VMOVDQU64 shuffle461<>+0(SB), Z24
-	VMOVDQU64 shuffle462<>+0(SB), Z23
-	VMOVDQU64 shuffle463<>+0(SB), Z22
-	VMOVDQU64 shuffle464<>+0(SB), Z21
-	VMOVDQU64 shuffle465<>+0(SB), Z20
-
-group538:
-	MOVQ rows+24(FP), R8
-
-row539:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last541
-
-chunks540:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle454<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2D  Z4, Z29, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle457<>+0(SB), Z5
-	VPERMI2D  Z0, Z1, Z5
-	VPERMT2D  Z2, Z27, Z5
-	VPERMT2D  Z4, Z26, Z5
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle460<>+0(SB), Z3
-	VPERMI2D  Z2, Z1, Z3
-	VPERMT2D  Z0, Z24, Z3
-	VPERMT2D  Z4, Z23, Z3
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2D  Z0, Z22, Z2
-	VPERMT2D  Z1, Z21, Z2
-	VPERMT2D  Z4, Z20, Z2
-	KMOVQ     shuffle317<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R11)(DX*1)
-	ADDQ      $+60, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks540
-
-last541:
-	TESTQ      R10, R10
-	JZ         rowdone542
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (AX)(R9*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle454<>+0(SB), Z3
-	VPERMI2D   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
-	VPERMT2D   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
-	VPERMT2D   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle457<>+0(SB), Z5
-	VPERMI2D   Z0, Z1, Z5
-	VPERMT2D   Z2, Z27, Z5
-	VPERMT2D   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle460<>+0(SB), Z3
-	VPERMI2D   Z2, Z1, Z3
-	VPERMT2D   Z0, Z24, Z3
-	VPERMT2D   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R11)
-	VPERMT2D   Z0, Z22, Z2
-	VPERMT2D   Z1, Z21, Z2
-	VPERMT2D   Z4, Z20, Z2
-	VMOVDQU8   Z2, K5, (R11)(DX*1)
-
-rowdone542:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row539
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group538
-	VZEROUPPER
+#define unzip4x12AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem536: \
+	CMPQ R8, $+64; \
+	JB   remdone537; \
+	SUBQ $+60, R8; \
+	JMP  rem536; \
+remdone537: \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+128, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+192, R9; \
+	CMOVQLT   shuffle8<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R9; \
+	BZHIQ     R9, shuffle10<>+0(SB), R9; \
+	KMOVQ     R9, K4; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle8<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle9<>+0(SB), R8; \
+	BZHIQ     R8, shuffle317<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	VMOVDQU64 shuffle454<>+0(SB), Z31; \
+	VMOVDQU64 shuffle455<>+0(SB), Z30; \
+	VMOVDQU64 shuffle456<>+0(SB), Z29; \
+	VMOVDQU64 shuffle457<>+0(SB), Z28; \
+	VMOVDQU64 shuffle458<>+0(SB), Z27; \
+	VMOVDQU64 shuffle459<>+0(SB), Z26; \
+	VMOVDQU64 shuffle460<>+0(SB), Z25; \
+	VMOVDQU64 shuffle461<>+0(SB), Z24; \
+	VMOVDQU64 shuffle462<>+0(SB), Z23; \
+	VMOVDQU64 shuffle463<>+0(SB), Z22; \
+	VMOVDQU64 shuffle464<>+0(SB), Z21; \
+	VMOVDQU64 shuffle465<>+0(SB), Z20; \
+group538: \
+	MOVQ rows+24(FP), R8; \
+row539: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last541; \
+chunks540: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle454<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2D  Z4, Z29, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle457<>+0(SB), Z5; \
+	VPERMI2D  Z0, Z1, Z5; \
+	VPERMT2D  Z2, Z27, Z5; \
+	VPERMT2D  Z4, Z26, Z5; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z5, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle460<>+0(SB), Z3; \
+	VPERMI2D  Z2, Z1, Z3; \
+	VPERMT2D  Z0, Z24, Z3; \
+	VPERMT2D  Z4, Z23, Z3; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2D  Z0, Z22, Z2; \
+	VPERMT2D  Z1, Z21, Z2; \
+	VPERMT2D  Z4, Z20, Z2; \
+	KMOVQ     shuffle317<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R11)(DX*1); \
+	ADDQ      $+60, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks540; \
+last541: \
+	TESTQ      R10, R10; \
+	JZ         rowdone542; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1; \
+	VMOVDQU64  shuffle454<>+0(SB), Z3; \
+	VPERMI2D   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2; \
+	VPERMT2D   Z2, Z30, Z3; \
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4; \
+	VPERMT2D   Z4, Z29, Z3; \
+	VMOVDQU8   Z3, K5, (R10); \
+	VMOVDQU64  shuffle457<>+0(SB), Z5; \
+	VPERMI2D   Z0, Z1, Z5; \
+	VPERMT2D   Z2, Z27, Z5; \
+	VPERMT2D   Z4, Z26, Z5; \
+	VMOVDQU8   Z5, K5, (R10)(DX*1); \
+	VMOVDQU64  shuffle460<>+0(SB), Z3; \
+	VPERMI2D   Z2, Z1, Z3; \
+	VPERMT2D   Z0, Z24, Z3; \
+	VPERMT2D   Z4, Z23, Z3; \
+	VMOVDQU8   Z3, K5, (R11); \
+	VPERMT2D   Z0, Z22, Z2; \
+	VPERMT2D   Z1, Z21, Z2; \
+	VPERMT2D   Z4, Z20, Z2; \
+	VMOVDQU8   Z2, K5, (R11)(DX*1); \
+rowdone542: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row539; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group538; \
+	VZEROUPPER; \
 	RET
+	unzip4x12AVX512BW_body
 
 DATA shuffle454<>+0(SB)/8, $0x0000000100000000
 DATA shuffle454<>+8(SB)/8, $0x0000000c00000002
@@ -14313,113 +13959,110 @@ GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
 // func tunzip4x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip4x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle466<>+0(SB), Z31
-	VMOVDQU64 shuffle467<>+0(SB), Z30
-	VMOVDQU64 shuffle468<>+0(SB), Z29
-	VMOVDQU64 shuffle469<>+0(SB), Z28
-	VMOVDQU64 shuffle470<>+0(SB), Z27
-	VMOVDQU64 shuffle471<>+0(SB), Z26
-	VMOVDQU64 shuffle472<>+0(SB), Z25
-	VMOVDQU64 shuffle473<>+0(SB), Z24
-	VMOVDQU64 shuffle474<>+0(SB), Z23
-	VMOVDQU64 shuffle475<>+0(SB), Z22
-	VMOVDQU64 shuffle476<>+0(SB), Z21
-	VMOVDQU64 shuffle477<>+0(SB), Z20
-
-group543:
-	MOVQ rows+24(FP), R8
-
-row544:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last546
-
-chunks545:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle466<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle478<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle479<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle469<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle480<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle481<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle472<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle482<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle483<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle288<>+0(SB), K7
-	VMOVDQU64 shuffle484<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVD     shuffle290<>+0(SB), K7
-	VMOVDQU64 shuffle485<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks545
-
-last546:
-	TESTQ R10, R10
-	JZ    rowdone547
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks545
-
-rowdone547:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row544
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group543
-	VZEROUPPER
+#define tunzip4x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle466<>+0(SB), Z31; \
+	VMOVDQU64 shuffle467<>+0(SB), Z30; \
+	VMOVDQU64 shuffle468<>+0(SB), Z29; \
+	VMOVDQU64 shuffle469<>+0(SB), Z28; \
+	VMOVDQU64 shuffle470<>+0(SB), Z27; \
+	VMOVDQU64 shuffle471<>+0(SB), Z26; \
+	VMOVDQU64 shuffle472<>+0(SB), Z25; \
+	VMOVDQU64 shuffle473<>+0(SB), Z24; \
+	VMOVDQU64 shuffle474<>+0(SB), Z23; \
+	VMOVDQU64 shuffle475<>+0(SB), Z22; \
+	VMOVDQU64 shuffle476<>+0(SB), Z21; \
+	VMOVDQU64 shuffle477<>+0(SB), Z20; \
+group543: \
+	MOVQ rows+24(FP), R8; \
+row544: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last546; \
+chunks545: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle466<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle478<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle479<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle469<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle480<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle481<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle472<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle482<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle483<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle288<>+0(SB), K7; \
+	VMOVDQU64 shuffle484<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle290<>+0(SB), K7; \
+	VMOVDQU64 shuffle485<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks545; \
+last546: \
+	TESTQ R10, R10; \
+	JZ    rowdone547; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks545; \
+rowdone547: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row544; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group543; \
+	VZEROUPPER; \
 	RET
+	tunzip4x2x2AVX512BW_body
 
 DATA shuffle466<>+0(SB)/8, $0x0011000100100000
 DATA shuffle466<>+8(SB)/8, $0x0013000300120002
@@ -14624,97 +14267,94 @@ GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
 // func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle486<>+0(SB), Z31
-	VMOVDQU64 shuffle487<>+0(SB), Z30
-	VMOVDQU64 shuffle488<>+0(SB), Z29
-	VMOVDQU64 shuffle489<>+0(SB), Z28
-	VMOVDQU64 shuffle490<>+0(SB), Z27
-	VMOVDQU64 shuffle491<>+0(SB), Z26
-	VMOVDQU64 shuffle492<>+0(SB), Z25
-	VMOVDQU64 shuffle493<>+0(SB), Z24
-	VMOVDQU64 shuffle494<>+0(SB), Z23
-	VMOVDQU64 shuffle495<>+0(SB), Z22
-	VMOVDQU64 shuffle496<>+0(SB), Z21
-	VMOVDQU64 shuffle497<>+0(SB), Z20
-
-group548:
-	MOVQ rows+24(FP), R8
-
-row549:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last551
-
-chunks550:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle486<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle489<>+0(SB), Z5
-	VPERMI2D  Z1, Z0, Z5
-	VPERMT2D  Z2, Z27, Z5
-	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle492<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z24, Z3
-	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2D  Z1, Z22, Z0
-	VPERMT2D  Z2, Z21, Z0
-	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks550
-
-last551:
-	TESTQ R10, R10
-	JZ    rowdone552
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks550
-
-rowdone552:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row549
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group548
-	VZEROUPPER
+#define tunzip4x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle486<>+0(SB), Z31; \
+	VMOVDQU64 shuffle487<>+0(SB), Z30; \
+	VMOVDQU64 shuffle488<>+0(SB), Z29; \
+	VMOVDQU64 shuffle489<>+0(SB), Z28; \
+	VMOVDQU64 shuffle490<>+0(SB), Z27; \
+	VMOVDQU64 shuffle491<>+0(SB), Z26; \
+	VMOVDQU64 shuffle492<>+0(SB), Z25; \
+	VMOVDQU64 shuffle493<>+0(SB), Z24; \
+	VMOVDQU64 shuffle494<>+0(SB), Z23; \
+	VMOVDQU64 shuffle495<>+0(SB), Z22; \
+	VMOVDQU64 shuffle496<>+0(SB), Z21; \
+	VMOVDQU64 shuffle497<>+0(SB), Z20; \
+group548: \
+	MOVQ rows+24(FP), R8; \
+row549: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last551; \
+chunks550: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle486<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2D  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle489<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z0, Z5; \
+	VPERMT2D  Z2, Z27, Z5; \
+	VPERMT2D  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle492<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z2, Z24, Z3; \
+	VPERMT2D  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2D  Z1, Z22, Z0; \
+	VPERMT2D  Z2, Z21, Z0; \
+	VPERMT2D  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks550; \
+last551: \
+	TESTQ R10, R10; \
+	JZ    rowdone552; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks550; \
+rowdone552: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row549; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group548; \
+	VZEROUPPER; \
 	RET
+	tunzip4x2x4AVX512BW_body
 
 DATA shuffle486<>+0(SB)/8, $0x0000001000000000
 DATA shuffle486<>+8(SB)/8, $0x0000001100000001
@@ -14839,176 +14479,170 @@ GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
 // func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle4<>+0(SB), Z31
-	VMOVDQU64 shuffle5<>+0(SB), Z30
-
-group553:
-	MOVQ rows+24(FP), R8
-
-row554:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last556
-
-chunks555:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 128(AX)(R9*4), Z1
-	VMOVDQU64 shuffle4<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R10)
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R10)(DX*1)
-	VMOVDQU64 64(AX)(R9*4), Z0
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VMOVDQU64 shuffle4<>+0(SB), Z2
-	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R11)
-	VPERMT2Q  Z3, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks555
-
-last556:
-	TESTQ R10, R10
-	JZ    rowdone557
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks555
-
-rowdone557:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row554
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group553
-	VZEROUPPER
+#define tunzip4x2x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle4<>+0(SB), Z31; \
+	VMOVDQU64 shuffle5<>+0(SB), Z30; \
+group553: \
+	MOVQ rows+24(FP), R8; \
+row554: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last556; \
+chunks555: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle4<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z0; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VMOVDQU64 shuffle4<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VMOVDQU64 Z2, (R11); \
+	VPERMT2Q  Z3, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks555; \
+last556: \
+	TESTQ R10, R10; \
+	JZ    rowdone557; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks555; \
+rowdone557: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row554; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group553; \
+	VZEROUPPER; \
 	RET
+	tunzip4x2x8AVX512BW_body
 
 // func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle498<>+0(SB), Z31
-	VMOVDQU64 shuffle499<>+0(SB), Z30
-	VMOVDQU64 shuffle500<>+0(SB), Z29
-	VMOVDQU64 shuffle501<>+0(SB), Z28
-	VMOVDQU64 shuffle502<>+0(SB), Z27
-	VMOVDQU64 shuffle503<>+0(SB), Z26
-	VMOVDQU64 shuffle504<>+0(SB), Z25
-	VMOVDQU64 shuffle505<>+0(SB), Z24
-
-group558:
-	MOVQ rows+24(FP), R8
-
-row559:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last561
-
-chunks560:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle498<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle506<>+0(SB), K7
-	VMOVDQU64 shuffle507<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle500<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle506<>+0(SB), K7
-	VMOVDQU64 shuffle508<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle502<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle506<>+0(SB), K7
-	VMOVDQU64 shuffle509<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2W  Z1, Z25, Z0
-	KMOVD     shuffle506<>+0(SB), K7
-	VMOVDQU64 shuffle510<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks560
-
-last561:
-	TESTQ R10, R10
-	JZ    rowdone562
-	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks560
-
-rowdone562:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row559
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group558
-	VZEROUPPER
+#define tunzip4x3x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle498<>+0(SB), Z31; \
+	VMOVDQU64 shuffle499<>+0(SB), Z30; \
+	VMOVDQU64 shuffle500<>+0(SB), Z29; \
+	VMOVDQU64 shuffle501<>+0(SB), Z28; \
+	VMOVDQU64 shuffle502<>+0(SB), Z27; \
+	VMOVDQU64 shuffle503<>+0(SB), Z26; \
+	VMOVDQU64 shuffle504<>+0(SB), Z25; \
+	VMOVDQU64 shuffle505<>+0(SB), Z24; \
+group558: \
+	MOVQ rows+24(FP), R8; \
+row559: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+48; \
+	JB   last561; \
+chunks560: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle498<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	KMOVD     shuffle506<>+0(SB), K7; \
+	VMOVDQU64 shuffle507<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle500<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle506<>+0(SB), K7; \
+	VMOVDQU64 shuffle508<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle502<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle506<>+0(SB), K7; \
+	VMOVDQU64 shuffle509<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2W  Z1, Z25, Z0; \
+	KMOVD     shuffle506<>+0(SB), K7; \
+	VMOVDQU64 shuffle510<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+48, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+48; \
+	JAE       chunks560; \
+last561: \
+	TESTQ R10, R10; \
+	JZ    rowdone562; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+48, R9; \
+	JMP   chunks560; \
+rowdone562: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row559; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group558; \
+	VZEROUPPER; \
 	RET
+	tunzip4x3x2AVX512BW_body
 
 DATA shuffle498<>+0(SB)/8, $0x0001002000100000
 DATA shuffle498<>+8(SB)/8, $0x0012000200210011
@@ -15136,92 +14770,89 @@ GLOBL shuffle510<>(SB), RODATA|NOPTR, $64
 // func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle511<>+0(SB), Z31
-	VMOVDQU64 shuffle512<>+0(SB), Z30
-	VMOVDQU64 shuffle513<>+0(SB), Z29
-	VMOVDQU64 shuffle514<>+0(SB), Z28
-	VMOVDQU64 shuffle515<>+0(SB), Z27
-	VMOVDQU64 shuffle516<>+0(SB), Z26
-	VMOVDQU64 shuffle517<>+0(SB), Z25
-	VMOVDQU64 shuffle518<>+0(SB), Z24
-
-group563:
-	MOVQ rows+24(FP), R8
-
-row564:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last566
-
-chunks565:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle511<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle513<>+0(SB), Z4
-	VPERMI2D  Z1, Z0, Z4
-	VPERMT2D  Z2, Z28, Z4
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle515<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z26, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2D  Z1, Z25, Z0
-	VPERMT2D  Z2, Z24, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks565
-
-last566:
-	TESTQ R10, R10
-	JZ    rowdone567
-	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks565
-
-rowdone567:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row564
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group563
-	VZEROUPPER
+#define tunzip4x3x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle511<>+0(SB), Z31; \
+	VMOVDQU64 shuffle512<>+0(SB), Z30; \
+	VMOVDQU64 shuffle513<>+0(SB), Z29; \
+	VMOVDQU64 shuffle514<>+0(SB), Z28; \
+	VMOVDQU64 shuffle515<>+0(SB), Z27; \
+	VMOVDQU64 shuffle516<>+0(SB), Z26; \
+	VMOVDQU64 shuffle517<>+0(SB), Z25; \
+	VMOVDQU64 shuffle518<>+0(SB), Z24; \
+group563: \
+	MOVQ rows+24(FP), R8; \
+row564: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+48; \
+	JB   last566; \
+chunks565: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle511<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle513<>+0(SB), Z4; \
+	VPERMI2D  Z1, Z0, Z4; \
+	VPERMT2D  Z2, Z28, Z4; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle515<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z2, Z26, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2D  Z1, Z25, Z0; \
+	VPERMT2D  Z2, Z24, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+48, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+48; \
+	JAE       chunks565; \
+last566: \
+	TESTQ R10, R10; \
+	JZ    rowdone567; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+48, R9; \
+	JMP   chunks565; \
+rowdone567: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row564; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group563; \
+	VZEROUPPER; \
 	RET
+	tunzip4x3x4AVX512BW_body
 
 DATA shuffle511<>+0(SB)/8, $0x0000001000000000
 DATA shuffle511<>+8(SB)/8, $0x0000000100000000
@@ -15306,106 +14937,103 @@ GLOBL shuffle518<>(SB), RODATA|NOPTR, $64
 // func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip4x3x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle519<>+0(SB), Z31
-	VMOVDQU64 shuffle417<>+0(SB), Z30
-	VMOVDQU64 shuffle520<>+0(SB), Z29
-	VMOVDQU64 shuffle521<>+0(SB), Z28
-	VMOVDQU64 shuffle522<>+0(SB), Z27
-	VMOVDQU64 shuffle523<>+0(SB), Z26
-	VMOVDQU64 shuffle524<>+0(SB), Z25
-	VMOVDQU64 shuffle444<>+0(SB), Z24
-
-group568:
-	MOVQ rows+24(FP), R8
-
-row569:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+96
-	JB   last571
-
-chunks570:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 128(AX)(R9*4), Z1
-	VMOVDQU64 shuffle519<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R9*4), Z2
-	VPERMT2Q  Z2, Z30, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle520<>+0(SB), Z4
-	VPERMI2Q  Z0, Z2, Z4
-	VPERMT2Q  Z1, Z28, Z4
-	VMOVDQU   Y4, 64(R10)
-	VMOVDQU64 shuffle522<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z2, Z26, Z3
-	VMOVDQU64 Z3, (R10)(DX*1)
-	VPERMT2Q  Z0, Z25, Z2
-	VPERMT2Q  Z1, Z24, Z2
-	VMOVDQU   Y2, 64(R10)(DX*1)
-	VMOVDQU64 64(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VMOVDQU64 shuffle519<>+0(SB), Z0
-	VPERMI2Q  Z3, Z2, Z0
-	VMOVDQU64 320(AX)(R9*4), Z1
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R11)
-	VMOVDQU64 shuffle520<>+0(SB), Z4
-	VPERMI2Q  Z2, Z1, Z4
-	VPERMT2Q  Z3, Z28, Z4
-	VMOVDQU   Y4, 64(R11)
-	VMOVDQU64 shuffle522<>+0(SB), Z0
-	VPERMI2Q  Z3, Z2, Z0
-	VPERMT2Q  Z1, Z26, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	VPERMT2Q  Z2, Z25, Z1
-	VPERMT2Q  Z3, Z24, Z1
-	VMOVDQU   Y1, 64(R11)(DX*1)
-	ADDQ      $+96, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+96
-	JAE       chunks570
-
-last571:
-	TESTQ R10, R10
-	JZ    rowdone572
-	MOVQ  n+16(FP), R9
-	SUBQ  $+96, R9
-	JMP   chunks570
-
-rowdone572:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row569
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group568
-	VZEROUPPER
+#define tunzip4x3x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle519<>+0(SB), Z31; \
+	VMOVDQU64 shuffle417<>+0(SB), Z30; \
+	VMOVDQU64 shuffle520<>+0(SB), Z29; \
+	VMOVDQU64 shuffle521<>+0(SB), Z28; \
+	VMOVDQU64 shuffle522<>+0(SB), Z27; \
+	VMOVDQU64 shuffle523<>+0(SB), Z26; \
+	VMOVDQU64 shuffle524<>+0(SB), Z25; \
+	VMOVDQU64 shuffle444<>+0(SB), Z24; \
+group568: \
+	MOVQ rows+24(FP), R8; \
+row569: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+96; \
+	JB   last571; \
+chunks570: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle519<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R9*4), Z2; \
+	VPERMT2Q  Z2, Z30, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle520<>+0(SB), Z4; \
+	VPERMI2Q  Z0, Z2, Z4; \
+	VPERMT2Q  Z1, Z28, Z4; \
+	VMOVDQU   Y4, 64(R10); \
+	VMOVDQU64 shuffle522<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z2, Z26, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*1); \
+	VPERMT2Q  Z0, Z25, Z2; \
+	VPERMT2Q  Z1, Z24, Z2; \
+	VMOVDQU   Y2, 64(R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VMOVDQU64 shuffle519<>+0(SB), Z0; \
+	VPERMI2Q  Z3, Z2, Z0; \
+	VMOVDQU64 320(AX)(R9*4), Z1; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R11); \
+	VMOVDQU64 shuffle520<>+0(SB), Z4; \
+	VPERMI2Q  Z2, Z1, Z4; \
+	VPERMT2Q  Z3, Z28, Z4; \
+	VMOVDQU   Y4, 64(R11); \
+	VMOVDQU64 shuffle522<>+0(SB), Z0; \
+	VPERMI2Q  Z3, Z2, Z0; \
+	VPERMT2Q  Z1, Z26, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	VPERMT2Q  Z2, Z25, Z1; \
+	VPERMT2Q  Z3, Z24, Z1; \
+	VMOVDQU   Y1, 64(R11)(DX*1); \
+	ADDQ      $+96, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+96; \
+	JAE       chunks570; \
+last571: \
+	TESTQ R10, R10; \
+	JZ    rowdone572; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+96, R9; \
+	JMP   chunks570; \
+rowdone572: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row569; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group568; \
+	VZEROUPPER; \
 	RET
+	tunzip4x3x8AVX512BW_body
 
 DATA shuffle519<>+0(SB)/8, $0x0000000000000000
 DATA shuffle519<>+8(SB)/8, $0x0000000000000008
@@ -15470,113 +15098,110 @@ GLOBL shuffle524<>(SB), RODATA|NOPTR, $64
 // func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle525<>+0(SB), Z31
-	VMOVDQU64 shuffle526<>+0(SB), Z30
-	VMOVDQU64 shuffle527<>+0(SB), Z29
-	VMOVDQU64 shuffle528<>+0(SB), Z28
-	VMOVDQU64 shuffle529<>+0(SB), Z27
-	VMOVDQU64 shuffle530<>+0(SB), Z26
-	VMOVDQU64 shuffle531<>+0(SB), Z25
-	VMOVDQU64 shuffle532<>+0(SB), Z24
-	VMOVDQU64 shuffle533<>+0(SB), Z23
-	VMOVDQU64 shuffle534<>+0(SB), Z22
-	VMOVDQU64 shuffle535<>+0(SB), Z21
-	VMOVDQU64 shuffle536<>+0(SB), Z20
-
-group573:
-	MOVQ rows+24(FP), R8
-
-row574:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last576
-
-chunks575:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle525<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	KMOVD     shuffle537<>+0(SB), K7
-	VMOVDQU64 shuffle538<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	KMOVD     shuffle539<>+0(SB), K7
-	VMOVDQU64 shuffle540<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle528<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle537<>+0(SB), K7
-	VMOVDQU64 shuffle541<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
-	KMOVD     shuffle539<>+0(SB), K7
-	VMOVDQU64 shuffle542<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle531<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle537<>+0(SB), K7
-	VMOVDQU64 shuffle543<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
-	KMOVD     shuffle539<>+0(SB), K7
-	VMOVDQU64 shuffle544<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle537<>+0(SB), K7
-	VMOVDQU64 shuffle545<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVD     shuffle539<>+0(SB), K7
-	VMOVDQU64 shuffle546<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks575
-
-last576:
-	TESTQ R10, R10
-	JZ    rowdone577
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks575
-
-rowdone577:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row574
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group573
-	VZEROUPPER
+#define tunzip4x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle525<>+0(SB), Z31; \
+	VMOVDQU64 shuffle526<>+0(SB), Z30; \
+	VMOVDQU64 shuffle527<>+0(SB), Z29; \
+	VMOVDQU64 shuffle528<>+0(SB), Z28; \
+	VMOVDQU64 shuffle529<>+0(SB), Z27; \
+	VMOVDQU64 shuffle530<>+0(SB), Z26; \
+	VMOVDQU64 shuffle531<>+0(SB), Z25; \
+	VMOVDQU64 shuffle532<>+0(SB), Z24; \
+	VMOVDQU64 shuffle533<>+0(SB), Z23; \
+	VMOVDQU64 shuffle534<>+0(SB), Z22; \
+	VMOVDQU64 shuffle535<>+0(SB), Z21; \
+	VMOVDQU64 shuffle536<>+0(SB), Z20; \
+group573: \
+	MOVQ rows+24(FP), R8; \
+row574: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last576; \
+chunks575: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle525<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	KMOVD     shuffle537<>+0(SB), K7; \
+	VMOVDQU64 shuffle538<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	KMOVD     shuffle539<>+0(SB), K7; \
+	VMOVDQU64 shuffle540<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle528<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle537<>+0(SB), K7; \
+	VMOVDQU64 shuffle541<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle539<>+0(SB), K7; \
+	VMOVDQU64 shuffle542<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle531<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle537<>+0(SB), K7; \
+	VMOVDQU64 shuffle543<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle539<>+0(SB), K7; \
+	VMOVDQU64 shuffle544<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle537<>+0(SB), K7; \
+	VMOVDQU64 shuffle545<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle539<>+0(SB), K7; \
+	VMOVDQU64 shuffle546<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks575; \
+last576: \
+	TESTQ R10, R10; \
+	JZ    rowdone577; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks575; \
+rowdone577: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row574; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group573; \
+	VZEROUPPER; \
 	RET
+	tunzip4x4x2AVX512BW_body
 
 DATA shuffle525<>+0(SB)/8, $0x0030002000100000
 DATA shuffle525<>+8(SB)/8, $0x0031002100110001
@@ -15787,97 +15412,94 @@ GLOBL shuffle546<>(SB), RODATA|NOPTR, $64
 // func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle547<>+0(SB), Z31
-	VMOVDQU64 shuffle548<>+0(SB), Z30
-	VMOVDQU64 shuffle549<>+0(SB), Z29
-	VMOVDQU64 shuffle550<>+0(SB), Z28
-	VMOVDQU64 shuffle551<>+0(SB), Z27
-	VMOVDQU64 shuffle552<>+0(SB), Z26
-	VMOVDQU64 shuffle553<>+0(SB), Z25
-	VMOVDQU64 shuffle554<>+0(SB), Z24
-	VMOVDQU64 shuffle555<>+0(SB), Z23
-	VMOVDQU64 shuffle556<>+0(SB), Z22
-	VMOVDQU64 shuffle557<>+0(SB), Z21
-	VMOVDQU64 shuffle558<>+0(SB), Z20
-
-group578:
-	MOVQ rows+24(FP), R8
-
-row579:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last581
-
-chunks580:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle547<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2D  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2D  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle550<>+0(SB), Z5
-	VPERMI2D  Z1, Z0, Z5
-	VPERMT2D  Z2, Z27, Z5
-	VPERMT2D  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle553<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z2, Z24, Z3
-	VPERMT2D  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2D  Z1, Z22, Z0
-	VPERMT2D  Z2, Z21, Z0
-	VPERMT2D  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks580
-
-last581:
-	TESTQ R10, R10
-	JZ    rowdone582
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks580
-
-rowdone582:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row579
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group578
-	VZEROUPPER
+#define tunzip4x4x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle547<>+0(SB), Z31; \
+	VMOVDQU64 shuffle548<>+0(SB), Z30; \
+	VMOVDQU64 shuffle549<>+0(SB), Z29; \
+	VMOVDQU64 shuffle550<>+0(SB), Z28; \
+	VMOVDQU64 shuffle551<>+0(SB), Z27; \
+	VMOVDQU64 shuffle552<>+0(SB), Z26; \
+	VMOVDQU64 shuffle553<>+0(SB), Z25; \
+	VMOVDQU64 shuffle554<>+0(SB), Z24; \
+	VMOVDQU64 shuffle555<>+0(SB), Z23; \
+	VMOVDQU64 shuffle556<>+0(SB), Z22; \
+	VMOVDQU64 shuffle557<>+0(SB), Z21; \
+	VMOVDQU64 shuffle558<>+0(SB), Z20; \
+group578: \
+	MOVQ rows+24(FP), R8; \
+row579: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last581; \
+chunks580: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle547<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2D  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2D  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle550<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z0, Z5; \
+	VPERMT2D  Z2, Z27, Z5; \
+	VPERMT2D  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle553<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z2, Z24, Z3; \
+	VPERMT2D  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2D  Z1, Z22, Z0; \
+	VPERMT2D  Z2, Z21, Z0; \
+	VPERMT2D  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks580; \
+last581: \
+	TESTQ R10, R10; \
+	JZ    rowdone582; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks580; \
+rowdone582: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row579; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group578; \
+	VZEROUPPER; \
 	RET
+	tunzip4x4x4AVX512BW_body
 
 DATA shuffle547<>+0(SB)/8, $0x0000001000000000
 DATA shuffle547<>+8(SB)/8, $0x0000000000000000
@@ -16002,120 +15624,117 @@ GLOBL shuffle558<>(SB), RODATA|NOPTR, $64
 // func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip4x4x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle559<>+0(SB), Z31
-	VMOVDQU64 shuffle560<>+0(SB), Z30
-	VMOVDQU64 shuffle561<>+0(SB), Z29
-	VMOVDQU64 shuffle562<>+0(SB), Z28
-	VMOVDQU64 shuffle435<>+0(SB), Z27
-	VMOVDQU64 shuffle563<>+0(SB), Z26
-	VMOVDQU64 shuffle564<>+0(SB), Z25
-	VMOVDQU64 shuffle565<>+0(SB), Z24
-	VMOVDQU64 shuffle566<>+0(SB), Z23
-	VMOVDQU64 shuffle567<>+0(SB), Z22
-	VMOVDQU64 shuffle568<>+0(SB), Z21
-	VMOVDQU64 shuffle442<>+0(SB), Z20
-
-group583:
-	MOVQ rows+24(FP), R8
-
-row584:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+128
-	JB   last586
-
-chunks585:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 128(AX)(R9*4), Z1
-	VMOVDQU64 shuffle559<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R9*4), Z2
-	VPERMT2Q  Z2, Z30, Z3
-	VMOVDQU64 384(AX)(R9*4), Z4
-	VPERMT2Q  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle562<>+0(SB), Z5
-	VPERMI2Q  Z1, Z0, Z5
-	VPERMT2Q  Z2, Z27, Z5
-	VPERMT2Q  Z4, Z26, Z5
-	VMOVDQU64 Z5, 64(R10)
-	VMOVDQU64 shuffle564<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z2, Z24, Z3
-	VPERMT2Q  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R10)(DX*1)
-	VPERMT2Q  Z1, Z22, Z0
-	VPERMT2Q  Z2, Z21, Z0
-	VPERMT2Q  Z4, Z20, Z0
-	VMOVDQU64 Z0, 64(R10)(DX*1)
-	VMOVDQU64 64(AX)(R9*4), Z0
-	VMOVDQU64 192(AX)(R9*4), Z3
-	VMOVDQU64 shuffle559<>+0(SB), Z2
-	VPERMI2Q  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R9*4), Z4
-	VPERMT2Q  Z4, Z30, Z2
-	VMOVDQU64 448(AX)(R9*4), Z1
-	VPERMT2Q  Z1, Z29, Z2
-	VMOVDQU64 Z2, (R11)
-	VMOVDQU64 shuffle562<>+0(SB), Z5
-	VPERMI2Q  Z3, Z0, Z5
-	VPERMT2Q  Z4, Z27, Z5
-	VPERMT2Q  Z1, Z26, Z5
-	VMOVDQU64 Z5, 64(R11)
-	VMOVDQU64 shuffle564<>+0(SB), Z2
-	VPERMI2Q  Z3, Z0, Z2
-	VPERMT2Q  Z4, Z24, Z2
-	VPERMT2Q  Z1, Z23, Z2
-	VMOVDQU64 Z2, (R11)(DX*1)
-	VPERMT2Q  Z3, Z22, Z0
-	VPERMT2Q  Z4, Z21, Z0
-	VPERMT2Q  Z1, Z20, Z0
-	VMOVDQU64 Z0, 64(R11)(DX*1)
-	ADDQ      $+128, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+128
-	JAE       chunks585
-
-last586:
-	TESTQ R10, R10
-	JZ    rowdone587
-	MOVQ  n+16(FP), R9
-	SUBQ  $+128, R9
-	JMP   chunks585
-
-rowdone587:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row584
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group583
-	VZEROUPPER
+#define tunzip4x4x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle559<>+0(SB), Z31; \
+	VMOVDQU64 shuffle560<>+0(SB), Z30; \
+	VMOVDQU64 shuffle561<>+0(SB), Z29; \
+	VMOVDQU64 shuffle562<>+0(SB), Z28; \
+	VMOVDQU64 shuffle435<>+0(SB), Z27; \
+	VMOVDQU64 shuffle563<>+0(SB), Z26; \
+	VMOVDQU64 shuffle564<>+0(SB), Z25; \
+	VMOVDQU64 shuffle565<>+0(SB), Z24; \
+	VMOVDQU64 shuffle566<>+0(SB), Z23; \
+	VMOVDQU64 shuffle567<>+0(SB), Z22; \
+	VMOVDQU64 shuffle568<>+0(SB), Z21; \
+	VMOVDQU64 shuffle442<>+0(SB), Z20; \
+group583: \
+	MOVQ rows+24(FP), R8; \
+row584: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+128; \
+	JB   last586; \
+chunks585: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle559<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R9*4), Z2; \
+	VPERMT2Q  Z2, Z30, Z3; \
+	VMOVDQU64 384(AX)(R9*4), Z4; \
+	VPERMT2Q  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle562<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z0, Z5; \
+	VPERMT2Q  Z2, Z27, Z5; \
+	VPERMT2Q  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, 64(R10); \
+	VMOVDQU64 shuffle564<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z2, Z24, Z3; \
+	VPERMT2Q  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*1); \
+	VPERMT2Q  Z1, Z22, Z0; \
+	VPERMT2Q  Z2, Z21, Z0; \
+	VPERMT2Q  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, 64(R10)(DX*1); \
+	VMOVDQU64 64(AX)(R9*4), Z0; \
+	VMOVDQU64 192(AX)(R9*4), Z3; \
+	VMOVDQU64 shuffle559<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R9*4), Z4; \
+	VPERMT2Q  Z4, Z30, Z2; \
+	VMOVDQU64 448(AX)(R9*4), Z1; \
+	VPERMT2Q  Z1, Z29, Z2; \
+	VMOVDQU64 Z2, (R11); \
+	VMOVDQU64 shuffle562<>+0(SB), Z5; \
+	VPERMI2Q  Z3, Z0, Z5; \
+	VPERMT2Q  Z4, Z27, Z5; \
+	VPERMT2Q  Z1, Z26, Z5; \
+	VMOVDQU64 Z5, 64(R11); \
+	VMOVDQU64 shuffle564<>+0(SB), Z2; \
+	VPERMI2Q  Z3, Z0, Z2; \
+	VPERMT2Q  Z4, Z24, Z2; \
+	VPERMT2Q  Z1, Z23, Z2; \
+	VMOVDQU64 Z2, (R11)(DX*1); \
+	VPERMT2Q  Z3, Z22, Z0; \
+	VPERMT2Q  Z4, Z21, Z0; \
+	VPERMT2Q  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, 64(R11)(DX*1); \
+	ADDQ      $+128, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+128; \
+	JAE       chunks585; \
+last586: \
+	TESTQ R10, R10; \
+	JZ    rowdone587; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+128, R9; \
+	JMP   chunks585; \
+rowdone587: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row584; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group583; \
+	VZEROUPPER; \
 	RET
+	tunzip4x4x8AVX512BW_body
 
 DATA shuffle559<>+0(SB)/8, $0x0000000000000000
 DATA shuffle559<>+8(SB)/8, $0x0000000000000008
@@ -16220,113 +15839,110 @@ GLOBL shuffle568<>(SB), RODATA|NOPTR, $64
 // func unzip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle569<>+0(SB), Z31
-	VMOVDQU64 shuffle570<>+0(SB), Z30
-	VMOVDQU64 shuffle571<>+0(SB), Z29
-	VMOVDQU64 shuffle572<>+0(SB), Z28
-	VMOVDQU64 shuffle573<>+0(SB), Z27
-	VMOVDQU64 shuffle574<>+0(SB), Z26
-	VMOVDQU64 shuffle575<>+0(SB), Z25
-	VMOVDQU64 shuffle576<>+0(SB), Z24
-	VMOVDQU64 shuffle577<>+0(SB), Z23
-
-group588:
-	MOVQ rows+24(FP), R9
-
-row589:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last591
-
-chunks590:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VPERMW     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z4, Z6
-	VPTERNLOGQ $0xd8, Z30, Z0, Z6
-	VPTERNLOGQ $0xd8, Z29, Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z2, Z6
-	VPTERNLOGQ $0xd8, Z31, Z5, Z6
-	VPERMW     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R11)(DX*1)
-	VMOVDQA64  Z1, Z3
-	VPTERNLOGQ $0xd8, Z28, Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z2, Z3
-	VPTERNLOGQ $0xd8, Z30, Z4, Z3
-	VPTERNLOGQ $0xd8, Z29, Z5, Z3
-	VPERMW     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z5, Z6
-	VPTERNLOGQ $0xd8, Z31, Z0, Z6
-	VPTERNLOGQ $0xd8, Z30, Z1, Z6
-	VPTERNLOGQ $0xd8, Z29, Z2, Z6
-	VPTERNLOGQ $0xd8, Z28, Z4, Z6
-	VPERMW     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R11)(DI*1)
-	VPTERNLOGQ $0xd8, Z29, Z0, Z2
-	VPTERNLOGQ $0xd8, Z28, Z1, Z2
-	VPTERNLOGQ $0xd8, Z31, Z4, Z2
-	VPTERNLOGQ $0xd8, Z30, Z5, Z2
-	VPERMW     Z2, Z23, Z2
-	VMOVDQU64  Z2, (R12)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks590
-
-last591:
-	TESTQ R11, R11
-	JZ    rowdone592
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks590
-
-rowdone592:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row589
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group588
-	VZEROUPPER
+#define unzip5x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle569<>+0(SB), Z31; \
+	VMOVDQU64 shuffle570<>+0(SB), Z30; \
+	VMOVDQU64 shuffle571<>+0(SB), Z29; \
+	VMOVDQU64 shuffle572<>+0(SB), Z28; \
+	VMOVDQU64 shuffle573<>+0(SB), Z27; \
+	VMOVDQU64 shuffle574<>+0(SB), Z26; \
+	VMOVDQU64 shuffle575<>+0(SB), Z25; \
+	VMOVDQU64 shuffle576<>+0(SB), Z24; \
+	VMOVDQU64 shuffle577<>+0(SB), Z23; \
+group588: \
+	MOVQ rows+24(FP), R9; \
+row589: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last591; \
+chunks590: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VPERMW     Z3, Z27, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z6; \
+	VPERMW     Z6, Z26, Z6; \
+	VMOVDQU64  Z6, (R11)(DX*1); \
+	VMOVDQA64  Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z3; \
+	VPERMW     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z5, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z6; \
+	VPERMW     Z6, Z24, Z6; \
+	VMOVDQU64  Z6, (R11)(DI*1); \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z2; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z2; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z2; \
+	VPERMW     Z2, Z23, Z2; \
+	VMOVDQU64  Z2, (R12); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks590; \
+last591: \
+	TESTQ R11, R11; \
+	JZ    rowdone592; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks590; \
+rowdone592: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row589; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group588; \
+	VZEROUPPER; \
 	RET
+	unzip5x2AVX512BW_body
 
 DATA shuffle569<>+0(SB)/8, $0xffff000000000000
 DATA shuffle569<>+8(SB)/8, $0x0000000000000000
@@ -16421,113 +16037,110 @@ GLOBL shuffle577<>(SB), RODATA|NOPTR, $64
 // func unzip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle578<>+0(SB), Z31
-	VMOVDQU64 shuffle579<>+0(SB), Z30
-	VMOVDQU64 shuffle580<>+0(SB), Z29
-	VMOVDQU64 shuffle581<>+0(SB), Z28
-	VMOVDQU64 shuffle582<>+0(SB), Z27
-	VMOVDQU64 shuffle583<>+0(SB), Z26
-	VMOVDQU64 shuffle584<>+0(SB), Z25
-	VMOVDQU64 shuffle585<>+0(SB), Z24
-	VMOVDQU64 shuffle586<>+0(SB), Z23
-
-group593:
-	MOVQ rows+24(FP), R9
-
-row594:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last596
-
-chunks595:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VPERMD     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z0, Z6
-	VPTERNLOGQ $0xd8, Z31, Z2, Z6
-	VPTERNLOGQ $0xd8, Z30, Z4, Z6
-	VPTERNLOGQ $0xd8, Z29, Z5, Z6
-	VPERMD     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R11)(DX*1)
-	VMOVDQA64  Z2, Z3
-	VPTERNLOGQ $0xd8, Z29, Z0, Z3
-	VPTERNLOGQ $0xd8, Z28, Z1, Z3
-	VPTERNLOGQ $0xd8, Z31, Z4, Z3
-	VPTERNLOGQ $0xd8, Z30, Z5, Z3
-	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z4, Z6
-	VPTERNLOGQ $0xd8, Z30, Z0, Z6
-	VPTERNLOGQ $0xd8, Z29, Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z2, Z6
-	VPTERNLOGQ $0xd8, Z31, Z5, Z6
-	VPERMD     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R11)(DI*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z5
-	VPTERNLOGQ $0xd8, Z30, Z1, Z5
-	VPTERNLOGQ $0xd8, Z29, Z2, Z5
-	VPTERNLOGQ $0xd8, Z28, Z4, Z5
-	VPERMD     Z5, Z23, Z5
-	VMOVDQU64  Z5, (R12)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks595
-
-last596:
-	TESTQ R11, R11
-	JZ    rowdone597
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks595
-
-rowdone597:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row594
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group593
-	VZEROUPPER
+#define unzip5x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle578<>+0(SB), Z31; \
+	VMOVDQU64 shuffle579<>+0(SB), Z30; \
+	VMOVDQU64 shuffle580<>+0(SB), Z29; \
+	VMOVDQU64 shuffle581<>+0(SB), Z28; \
+	VMOVDQU64 shuffle582<>+0(SB), Z27; \
+	VMOVDQU64 shuffle583<>+0(SB), Z26; \
+	VMOVDQU64 shuffle584<>+0(SB), Z25; \
+	VMOVDQU64 shuffle585<>+0(SB), Z24; \
+	VMOVDQU64 shuffle586<>+0(SB), Z23; \
+group593: \
+	MOVQ rows+24(FP), R9; \
+row594: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last596; \
+chunks595: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VPERMD     Z3, Z27, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z6; \
+	VPERMD     Z6, Z26, Z6; \
+	VMOVDQU64  Z6, (R11)(DX*1); \
+	VMOVDQA64  Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z3; \
+	VPERMD     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z6; \
+	VPERMD     Z6, Z24, Z6; \
+	VMOVDQU64  Z6, (R11)(DI*1); \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z5; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z5; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z5; \
+	VPERMD     Z5, Z23, Z5; \
+	VMOVDQU64  Z5, (R12); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks595; \
+last596: \
+	TESTQ R11, R11; \
+	JZ    rowdone597; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks595; \
+rowdone597: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row594; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group593; \
+	VZEROUPPER; \
 	RET
+	unzip5x4AVX512BW_body
 
 DATA shuffle578<>+0(SB)/8, $0x0000000000000000
 DATA shuffle578<>+8(SB)/8, $0x0000000000000000
@@ -16622,113 +16235,110 @@ GLOBL shuffle586<>(SB), RODATA|NOPTR, $64
 // func unzip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle587<>+0(SB), Z31
-	VMOVDQU64 shuffle588<>+0(SB), Z30
-	VMOVDQU64 shuffle589<>+0(SB), Z29
-	VMOVDQU64 shuffle452<>+0(SB), Z28
-	VMOVDQU64 shuffle590<>+0(SB), Z27
-	VMOVDQU64 shuffle591<>+0(SB), Z26
-	VMOVDQU64 shuffle592<>+0(SB), Z25
-	VMOVDQU64 shuffle593<>+0(SB), Z24
-	VMOVDQU64 shuffle594<>+0(SB), Z23
-
-group598:
-	MOVQ rows+24(FP), R9
-
-row599:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last601
-
-chunks600:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VPERMQ     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z2, Z6
-	VPTERNLOGQ $0xd8, Z29, Z0, Z6
-	VPTERNLOGQ $0xd8, Z28, Z1, Z6
-	VPTERNLOGQ $0xd8, Z31, Z4, Z6
-	VPTERNLOGQ $0xd8, Z30, Z5, Z6
-	VPERMQ     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R11)(DX*1)
-	VMOVDQA64  Z5, Z3
-	VPTERNLOGQ $0xd8, Z31, Z0, Z3
-	VPTERNLOGQ $0xd8, Z30, Z1, Z3
-	VPTERNLOGQ $0xd8, Z29, Z2, Z3
-	VPTERNLOGQ $0xd8, Z28, Z4, Z3
-	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z0, Z6
-	VPTERNLOGQ $0xd8, Z31, Z2, Z6
-	VPTERNLOGQ $0xd8, Z30, Z4, Z6
-	VPTERNLOGQ $0xd8, Z29, Z5, Z6
-	VPERMQ     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R11)(DI*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z4
-	VPTERNLOGQ $0xd8, Z29, Z1, Z4
-	VPTERNLOGQ $0xd8, Z28, Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z5, Z4
-	VPERMQ     Z4, Z23, Z4
-	VMOVDQU64  Z4, (R12)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks600
-
-last601:
-	TESTQ R11, R11
-	JZ    rowdone602
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks600
-
-rowdone602:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row599
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group598
-	VZEROUPPER
+#define unzip5x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle587<>+0(SB), Z31; \
+	VMOVDQU64 shuffle588<>+0(SB), Z30; \
+	VMOVDQU64 shuffle589<>+0(SB), Z29; \
+	VMOVDQU64 shuffle452<>+0(SB), Z28; \
+	VMOVDQU64 shuffle590<>+0(SB), Z27; \
+	VMOVDQU64 shuffle591<>+0(SB), Z26; \
+	VMOVDQU64 shuffle592<>+0(SB), Z25; \
+	VMOVDQU64 shuffle593<>+0(SB), Z24; \
+	VMOVDQU64 shuffle594<>+0(SB), Z23; \
+group598: \
+	MOVQ rows+24(FP), R9; \
+row599: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last601; \
+chunks600: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VPERMQ     Z3, Z27, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z6; \
+	VPERMQ     Z6, Z26, Z6; \
+	VMOVDQU64  Z6, (R11)(DX*1); \
+	VMOVDQA64  Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z3; \
+	VPERMQ     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z6; \
+	VPERMQ     Z6, Z24, Z6; \
+	VMOVDQU64  Z6, (R11)(DI*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z4; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z4; \
+	VPERMQ     Z4, Z23, Z4; \
+	VMOVDQU64  Z4, (R12); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks600; \
+last601: \
+	TESTQ R11, R11; \
+	JZ    rowdone602; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks600; \
+rowdone602: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row599; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group598; \
+	VZEROUPPER; \
 	RET
+	unzip5x8AVX512BW_body
 
 DATA shuffle587<>+0(SB)/8, $0x0000000000000000
 DATA shuffle587<>+8(SB)/8, $0x0000000000000000
@@ -16813,160 +16423,157 @@ GLOBL shuffle594<>(SB), RODATA|NOPTR, $64
 // func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group603:
-	MOVQ rows+24(FP), R8
-
-row604:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last606
-
-chunks605:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 192(R12), Z1
-	VMOVDQU64 shuffle595<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 64(R12), Z2
-	KMOVD     shuffle596<>+0(SB), K7
-	VMOVDQU64 shuffle597<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 128(R12), Z4
-	KMOVD     shuffle598<>+0(SB), K7
-	VMOVDQU64 shuffle599<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 256(R12), Z5
-	KMOVD     shuffle600<>+0(SB), K7
-	VMOVDQU64 shuffle601<>+0(SB), Z6
-	VPERMW    Z5, Z6, K7, Z3
-	VMOVDQU64 320(R12), Z6
-	KMOVD     shuffle602<>+0(SB), K7
-	VMOVDQU64 shuffle603<>+0(SB), Z7
-	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle604<>+0(SB), Z7
-	VPERMI2W  Z1, Z0, Z7
-	KMOVD     shuffle596<>+0(SB), K7
-	VMOVDQU64 shuffle605<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z7
-	KMOVD     shuffle598<>+0(SB), K7
-	VMOVDQU64 shuffle606<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z7
-	KMOVD     shuffle600<>+0(SB), K7
-	VMOVDQU64 shuffle607<>+0(SB), Z3
-	VPERMW    Z5, Z3, K7, Z7
-	KMOVD     shuffle602<>+0(SB), K7
-	VMOVDQU64 shuffle608<>+0(SB), Z3
-	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle609<>+0(SB), Z3
-	VPERMI2W  Z5, Z2, Z3
-	KMOVD     shuffle610<>+0(SB), K7
-	VMOVDQU64 shuffle611<>+0(SB), Z7
-	VPERMW    Z0, Z7, K7, Z3
-	KMOVD     shuffle598<>+0(SB), K7
-	VMOVDQU64 shuffle612<>+0(SB), Z7
-	VPERMW    Z4, Z7, K7, Z3
-	KMOVD     shuffle613<>+0(SB), K7
-	VMOVDQU64 shuffle614<>+0(SB), Z7
-	VPERMW    Z1, Z7, K7, Z3
-	KMOVD     shuffle602<>+0(SB), K7
-	VMOVDQU64 shuffle615<>+0(SB), Z7
-	VPERMW    Z6, Z7, K7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle616<>+0(SB), Z7
-	VPERMI2W  Z5, Z2, Z7
-	KMOVD     shuffle610<>+0(SB), K7
-	VMOVDQU64 shuffle617<>+0(SB), Z3
-	VPERMW    Z0, Z3, K7, Z7
-	KMOVD     shuffle598<>+0(SB), K7
-	VMOVDQU64 shuffle618<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z7
-	KMOVD     shuffle613<>+0(SB), K7
-	VMOVDQU64 shuffle619<>+0(SB), Z3
-	VPERMW    Z1, Z3, K7, Z7
-	KMOVD     shuffle602<>+0(SB), K7
-	VMOVDQU64 shuffle620<>+0(SB), Z3
-	VPERMW    Z6, Z3, K7, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle621<>+0(SB), Z3
-	VPERMI2W  Z6, Z4, Z3
-	KMOVD     shuffle610<>+0(SB), K7
-	VMOVDQU64 shuffle622<>+0(SB), Z7
-	VPERMW    Z0, Z7, K7, Z3
-	KMOVD     shuffle623<>+0(SB), K7
-	VMOVDQU64 shuffle624<>+0(SB), Z7
-	VPERMW    Z2, Z7, K7, Z3
-	KMOVD     shuffle613<>+0(SB), K7
-	VMOVDQU64 shuffle625<>+0(SB), Z7
-	VPERMW    Z1, Z7, K7, Z3
-	KMOVD     shuffle626<>+0(SB), K7
-	VMOVDQU64 shuffle627<>+0(SB), Z7
-	VPERMW    Z5, Z7, K7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle628<>+0(SB), Z3
-	VPERMT2W  Z6, Z3, Z4
-	KMOVD     shuffle610<>+0(SB), K7
-	VMOVDQU64 shuffle629<>+0(SB), Z3
-	VPERMW    Z0, Z3, K7, Z4
-	KMOVD     shuffle623<>+0(SB), K7
-	VMOVDQU64 shuffle630<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVD     shuffle613<>+0(SB), K7
-	VMOVDQU64 shuffle631<>+0(SB), Z3
-	VPERMW    Z1, Z3, K7, Z4
-	KMOVD     shuffle626<>+0(SB), K7
-	VMOVDQU64 shuffle632<>+0(SB), Z3
-	VPERMW    Z5, Z3, K7, Z4
-	VMOVDQU64 Z4, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks605
-
-last606:
-	TESTQ R10, R10
-	JZ    rowdone607
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks605
-
-rowdone607:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row604
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group603
-	VZEROUPPER
+#define unzip6x2AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+group603: \
+	MOVQ rows+24(FP), R8; \
+row604: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last606; \
+chunks605: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	IMUL3Q    $0x06, R9, R12; \
+	ADDQ      AX, R12; \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 192(R12), Z1; \
+	VMOVDQU64 shuffle595<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 64(R12), Z2; \
+	KMOVD     shuffle596<>+0(SB), K7; \
+	VMOVDQU64 shuffle597<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 128(R12), Z4; \
+	KMOVD     shuffle598<>+0(SB), K7; \
+	VMOVDQU64 shuffle599<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 256(R12), Z5; \
+	KMOVD     shuffle600<>+0(SB), K7; \
+	VMOVDQU64 shuffle601<>+0(SB), Z6; \
+	VPERMW    Z5, Z6, K7, Z3; \
+	VMOVDQU64 320(R12), Z6; \
+	KMOVD     shuffle602<>+0(SB), K7; \
+	VMOVDQU64 shuffle603<>+0(SB), Z7; \
+	VPERMW    Z6, Z7, K7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle604<>+0(SB), Z7; \
+	VPERMI2W  Z1, Z0, Z7; \
+	KMOVD     shuffle596<>+0(SB), K7; \
+	VMOVDQU64 shuffle605<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z7; \
+	KMOVD     shuffle598<>+0(SB), K7; \
+	VMOVDQU64 shuffle606<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z7; \
+	KMOVD     shuffle600<>+0(SB), K7; \
+	VMOVDQU64 shuffle607<>+0(SB), Z3; \
+	VPERMW    Z5, Z3, K7, Z7; \
+	KMOVD     shuffle602<>+0(SB), K7; \
+	VMOVDQU64 shuffle608<>+0(SB), Z3; \
+	VPERMW    Z6, Z3, K7, Z7; \
+	VMOVDQU64 Z7, (R10)(DX*1); \
+	VMOVDQU64 shuffle609<>+0(SB), Z3; \
+	VPERMI2W  Z5, Z2, Z3; \
+	KMOVD     shuffle610<>+0(SB), K7; \
+	VMOVDQU64 shuffle611<>+0(SB), Z7; \
+	VPERMW    Z0, Z7, K7, Z3; \
+	KMOVD     shuffle598<>+0(SB), K7; \
+	VMOVDQU64 shuffle612<>+0(SB), Z7; \
+	VPERMW    Z4, Z7, K7, Z3; \
+	KMOVD     shuffle613<>+0(SB), K7; \
+	VMOVDQU64 shuffle614<>+0(SB), Z7; \
+	VPERMW    Z1, Z7, K7, Z3; \
+	KMOVD     shuffle602<>+0(SB), K7; \
+	VMOVDQU64 shuffle615<>+0(SB), Z7; \
+	VPERMW    Z6, Z7, K7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle616<>+0(SB), Z7; \
+	VPERMI2W  Z5, Z2, Z7; \
+	KMOVD     shuffle610<>+0(SB), K7; \
+	VMOVDQU64 shuffle617<>+0(SB), Z3; \
+	VPERMW    Z0, Z3, K7, Z7; \
+	KMOVD     shuffle598<>+0(SB), K7; \
+	VMOVDQU64 shuffle618<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z7; \
+	KMOVD     shuffle613<>+0(SB), K7; \
+	VMOVDQU64 shuffle619<>+0(SB), Z3; \
+	VPERMW    Z1, Z3, K7, Z7; \
+	KMOVD     shuffle602<>+0(SB), K7; \
+	VMOVDQU64 shuffle620<>+0(SB), Z3; \
+	VPERMW    Z6, Z3, K7, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle621<>+0(SB), Z3; \
+	VPERMI2W  Z6, Z4, Z3; \
+	KMOVD     shuffle610<>+0(SB), K7; \
+	VMOVDQU64 shuffle622<>+0(SB), Z7; \
+	VPERMW    Z0, Z7, K7, Z3; \
+	KMOVD     shuffle623<>+0(SB), K7; \
+	VMOVDQU64 shuffle624<>+0(SB), Z7; \
+	VPERMW    Z2, Z7, K7, Z3; \
+	KMOVD     shuffle613<>+0(SB), K7; \
+	VMOVDQU64 shuffle625<>+0(SB), Z7; \
+	VPERMW    Z1, Z7, K7, Z3; \
+	KMOVD     shuffle626<>+0(SB), K7; \
+	VMOVDQU64 shuffle627<>+0(SB), Z7; \
+	VPERMW    Z5, Z7, K7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*1); \
+	VMOVDQU64 shuffle628<>+0(SB), Z3; \
+	VPERMT2W  Z6, Z3, Z4; \
+	KMOVD     shuffle610<>+0(SB), K7; \
+	VMOVDQU64 shuffle629<>+0(SB), Z3; \
+	VPERMW    Z0, Z3, K7, Z4; \
+	KMOVD     shuffle623<>+0(SB), K7; \
+	VMOVDQU64 shuffle630<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVD     shuffle613<>+0(SB), K7; \
+	VMOVDQU64 shuffle631<>+0(SB), Z3; \
+	VPERMW    Z1, Z3, K7, Z4; \
+	KMOVD     shuffle626<>+0(SB), K7; \
+	VMOVDQU64 shuffle632<>+0(SB), Z3; \
+	VPERMW    Z5, Z3, K7, Z4; \
+	VMOVDQU64 Z4, (R11)(DX*2); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks605; \
+last606: \
+	TESTQ R10, R10; \
+	JZ    rowdone607; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks605; \
+rowdone607: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row604; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group603; \
+	VZEROUPPER; \
 	RET
+	unzip6x2AVX512BW_body
 
 DATA shuffle595<>+0(SB)/8, $0x0012000c00060000
 DATA shuffle595<>+8(SB)/8, $0x00000000001e0018
@@ -17295,136 +16902,133 @@ GLOBL shuffle632<>(SB), RODATA|NOPTR, $64
 // func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group608:
-	MOVQ rows+24(FP), R8
-
-row609:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last611
-
-chunks610:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle633<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle634<>+0(SB), Z4
-	VPERMT2D  Z2, Z4, Z3
-	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle635<>+0(SB), Z5
-	VPERMT2D  Z4, Z5, Z3
-	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle636<>+0(SB), Z6
-	VPERMT2D  Z5, Z6, Z3
-	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle637<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle638<>+0(SB), Z7
-	VPERMI2D  Z1, Z0, Z7
-	VMOVDQU64 shuffle639<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle640<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 shuffle641<>+0(SB), Z3
-	VPERMT2D  Z5, Z3, Z7
-	VMOVDQU64 shuffle642<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle643<>+0(SB), Z3
-	VPERMI2D  Z5, Z0, Z3
-	VMOVDQU64 shuffle644<>+0(SB), Z7
-	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 shuffle645<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle646<>+0(SB), Z7
-	VPERMT2D  Z1, Z7, Z3
-	VMOVDQU64 shuffle647<>+0(SB), Z7
-	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle648<>+0(SB), Z7
-	VPERMI2D  Z5, Z0, Z7
-	VMOVDQU64 shuffle649<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z7
-	VMOVDQU64 shuffle650<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z7
-	VMOVDQU64 shuffle651<>+0(SB), Z3
-	VPERMT2D  Z1, Z3, Z7
-	VMOVDQU64 shuffle652<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle653<>+0(SB), Z3
-	VPERMI2D  Z5, Z1, Z3
-	VMOVDQU64 shuffle654<>+0(SB), Z7
-	VPERMT2D  Z4, Z7, Z3
-	VMOVDQU64 shuffle655<>+0(SB), Z7
-	VPERMT2D  Z6, Z7, Z3
-	VMOVDQU64 shuffle656<>+0(SB), Z7
-	VPERMT2D  Z0, Z7, Z3
-	VMOVDQU64 shuffle657<>+0(SB), Z7
-	VPERMT2D  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle658<>+0(SB), Z3
-	VPERMT2D  Z5, Z3, Z1
-	VMOVDQU64 shuffle659<>+0(SB), Z3
-	VPERMT2D  Z4, Z3, Z1
-	VMOVDQU64 shuffle660<>+0(SB), Z3
-	VPERMT2D  Z6, Z3, Z1
-	VMOVDQU64 shuffle661<>+0(SB), Z3
-	VPERMT2D  Z0, Z3, Z1
-	VMOVDQU64 shuffle662<>+0(SB), Z3
-	VPERMT2D  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks610
-
-last611:
-	TESTQ R10, R10
-	JZ    rowdone612
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks610
-
-rowdone612:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row609
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group608
-	VZEROUPPER
+#define unzip6x4AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+group608: \
+	MOVQ rows+24(FP), R8; \
+row609: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last611; \
+chunks610: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	IMUL3Q    $0x06, R9, R12; \
+	ADDQ      AX, R12; \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 64(R12), Z1; \
+	VMOVDQU64 shuffle633<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 192(R12), Z2; \
+	VMOVDQU64 shuffle634<>+0(SB), Z4; \
+	VPERMT2D  Z2, Z4, Z3; \
+	VMOVDQU64 256(R12), Z4; \
+	VMOVDQU64 shuffle635<>+0(SB), Z5; \
+	VPERMT2D  Z4, Z5, Z3; \
+	VMOVDQU64 128(R12), Z5; \
+	VMOVDQU64 shuffle636<>+0(SB), Z6; \
+	VPERMT2D  Z5, Z6, Z3; \
+	VMOVDQU64 320(R12), Z6; \
+	VMOVDQU64 shuffle637<>+0(SB), Z7; \
+	VPERMT2D  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle638<>+0(SB), Z7; \
+	VPERMI2D  Z1, Z0, Z7; \
+	VMOVDQU64 shuffle639<>+0(SB), Z3; \
+	VPERMT2D  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle640<>+0(SB), Z3; \
+	VPERMT2D  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle641<>+0(SB), Z3; \
+	VPERMT2D  Z5, Z3, Z7; \
+	VMOVDQU64 shuffle642<>+0(SB), Z3; \
+	VPERMT2D  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R10)(DX*1); \
+	VMOVDQU64 shuffle643<>+0(SB), Z3; \
+	VPERMI2D  Z5, Z0, Z3; \
+	VMOVDQU64 shuffle644<>+0(SB), Z7; \
+	VPERMT2D  Z2, Z7, Z3; \
+	VMOVDQU64 shuffle645<>+0(SB), Z7; \
+	VPERMT2D  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle646<>+0(SB), Z7; \
+	VPERMT2D  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle647<>+0(SB), Z7; \
+	VPERMT2D  Z4, Z7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle648<>+0(SB), Z7; \
+	VPERMI2D  Z5, Z0, Z7; \
+	VMOVDQU64 shuffle649<>+0(SB), Z3; \
+	VPERMT2D  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle650<>+0(SB), Z3; \
+	VPERMT2D  Z6, Z3, Z7; \
+	VMOVDQU64 shuffle651<>+0(SB), Z3; \
+	VPERMT2D  Z1, Z3, Z7; \
+	VMOVDQU64 shuffle652<>+0(SB), Z3; \
+	VPERMT2D  Z4, Z3, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle653<>+0(SB), Z3; \
+	VPERMI2D  Z5, Z1, Z3; \
+	VMOVDQU64 shuffle654<>+0(SB), Z7; \
+	VPERMT2D  Z4, Z7, Z3; \
+	VMOVDQU64 shuffle655<>+0(SB), Z7; \
+	VPERMT2D  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle656<>+0(SB), Z7; \
+	VPERMT2D  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle657<>+0(SB), Z7; \
+	VPERMT2D  Z2, Z7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*1); \
+	VMOVDQU64 shuffle658<>+0(SB), Z3; \
+	VPERMT2D  Z5, Z3, Z1; \
+	VMOVDQU64 shuffle659<>+0(SB), Z3; \
+	VPERMT2D  Z4, Z3, Z1; \
+	VMOVDQU64 shuffle660<>+0(SB), Z3; \
+	VPERMT2D  Z6, Z3, Z1; \
+	VMOVDQU64 shuffle661<>+0(SB), Z3; \
+	VPERMT2D  Z0, Z3, Z1; \
+	VMOVDQU64 shuffle662<>+0(SB), Z3; \
+	VPERMT2D  Z2, Z3, Z1; \
+	VMOVDQU64 Z1, (R11)(DX*2); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks610; \
+last611: \
+	TESTQ R10, R10; \
+	JZ    rowdone612; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks610; \
+rowdone612: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row609; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group608; \
+	VZEROUPPER; \
 	RET
+	unzip6x4AVX512BW_body
 
 DATA shuffle633<>+0(SB)/8, $0x0000000600000000
 DATA shuffle633<>+8(SB)/8, $0x000000120000000c
@@ -17729,136 +17333,133 @@ GLOBL shuffle662<>(SB), RODATA|NOPTR, $64
 // func unzip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip6x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group613:
-	MOVQ rows+24(FP), R8
-
-row614:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last616
-
-chunks615:
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	IMUL3Q     $0x06, R9, R12
-	ADDQ       AX, R12
-	VMOVDQU64  (R12), Z0
-	VMOVDQU64  192(R12), Z1
-	VMOVDQU64  shuffle663<>+0(SB), Z3
-	VPERMI2Q   Z1, Z0, Z3
-	VMOVDQU64  64(R12), Z2
-	VMOVDQU64  shuffle438<>+0(SB), Z4
-	VPERMT2Q   Z2, Z4, Z3
-	VMOVDQU64  128(R12), Z4
-	VMOVDQU64  shuffle664<>+0(SB), Z5
-	VPERMT2Q   Z4, Z5, Z3
-	VMOVDQU64  256(R12), Z5
-	VMOVDQU64  shuffle665<>+0(SB), Z6
-	VPERMT2Q   Z5, Z6, Z3
-	VMOVDQU64  320(R12), Z6
-	VMOVDQU64  shuffle666<>+0(SB), Z7
-	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R10)
-	VMOVDQU64  shuffle667<>+0(SB), Z7
-	VPERMI2Q   Z1, Z0, Z7
-	VMOVDQU64  shuffle668<>+0(SB), Z3
-	VPERMT2Q   Z2, Z3, Z7
-	VMOVDQU64  shuffle452<>+0(SB), Z3
-	VPTERNLOGQ $0xd8, Z3, Z4, Z7
-	VMOVDQU64  shuffle669<>+0(SB), Z3
-	VPERMT2Q   Z5, Z3, Z7
-	VMOVDQU64  shuffle670<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R10)(DX*1)
-	VMOVDQU64  shuffle671<>+0(SB), Z3
-	VPERMI2Q   Z5, Z2, Z3
-	VMOVDQU64  shuffle672<>+0(SB), Z7
-	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle673<>+0(SB), Z7
-	VPERMT2Q   Z4, Z7, Z3
-	VMOVDQU64  shuffle674<>+0(SB), Z7
-	VPERMT2Q   Z1, Z7, Z3
-	VMOVDQU64  shuffle675<>+0(SB), Z7
-	VPERMT2Q   Z6, Z7, Z3
-	VMOVDQU64  Z3, (R10)(DX*2)
-	VMOVDQU64  shuffle676<>+0(SB), Z7
-	VPERMI2Q   Z5, Z2, Z7
-	VMOVDQU64  shuffle677<>+0(SB), Z3
-	VPERMT2Q   Z0, Z3, Z7
-	VMOVDQU64  shuffle439<>+0(SB), Z3
-	VPERMT2Q   Z4, Z3, Z7
-	VMOVDQU64  shuffle678<>+0(SB), Z3
-	VPERMT2Q   Z1, Z3, Z7
-	VMOVDQU64  shuffle679<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z7
-	VMOVDQU64  Z7, (R11)
-	VMOVDQU64  shuffle680<>+0(SB), Z3
-	VPERMI2Q   Z6, Z4, Z3
-	VMOVDQU64  shuffle681<>+0(SB), Z7
-	VPERMT2Q   Z0, Z7, Z3
-	VMOVDQU64  shuffle682<>+0(SB), Z7
-	VPERMT2Q   Z2, Z7, Z3
-	VMOVDQU64  shuffle588<>+0(SB), Z7
-	VPTERNLOGQ $0xd8, Z7, Z1, Z3
-	VMOVDQU64  shuffle683<>+0(SB), Z7
-	VPERMT2Q   Z5, Z7, Z3
-	VMOVDQU64  Z3, (R11)(DX*1)
-	VMOVDQU64  shuffle684<>+0(SB), Z3
-	VPERMT2Q   Z6, Z3, Z4
-	VMOVDQU64  shuffle685<>+0(SB), Z3
-	VPERMT2Q   Z0, Z3, Z4
-	VMOVDQU64  shuffle686<>+0(SB), Z3
-	VPERMT2Q   Z2, Z3, Z4
-	VMOVDQU64  shuffle687<>+0(SB), Z3
-	VPERMT2Q   Z1, Z3, Z4
-	VMOVDQU64  shuffle688<>+0(SB), Z3
-	VPERMT2Q   Z5, Z3, Z4
-	VMOVDQU64  Z4, (R11)(DX*2)
-	ADDQ       $+64, R9
-	MOVQ       n+16(FP), R10
-	SUBQ       R9, R10
-	CMPQ       R10, $+64
-	JAE        chunks615
-
-last616:
-	TESTQ R10, R10
-	JZ    rowdone617
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks615
-
-rowdone617:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row614
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group613
-	VZEROUPPER
+#define unzip6x8AVX512BW_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+group613: \
+	MOVQ rows+24(FP), R8; \
+row614: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last616; \
+chunks615: \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	IMUL3Q     $0x06, R9, R12; \
+	ADDQ       AX, R12; \
+	VMOVDQU64  (R12), Z0; \
+	VMOVDQU64  192(R12), Z1; \
+	VMOVDQU64  shuffle663<>+0(SB), Z3; \
+	VPERMI2Q   Z1, Z0, Z3; \
+	VMOVDQU64  64(R12), Z2; \
+	VMOVDQU64  shuffle438<>+0(SB), Z4; \
+	VPERMT2Q   Z2, Z4, Z3; \
+	VMOVDQU64  128(R12), Z4; \
+	VMOVDQU64  shuffle664<>+0(SB), Z5; \
+	VPERMT2Q   Z4, Z5, Z3; \
+	VMOVDQU64  256(R12), Z5; \
+	VMOVDQU64  shuffle665<>+0(SB), Z6; \
+	VPERMT2Q   Z5, Z6, Z3; \
+	VMOVDQU64  320(R12), Z6; \
+	VMOVDQU64  shuffle666<>+0(SB), Z7; \
+	VPERMT2Q   Z6, Z7, Z3; \
+	VMOVDQU64  Z3, (R10); \
+	VMOVDQU64  shuffle667<>+0(SB), Z7; \
+	VPERMI2Q   Z1, Z0, Z7; \
+	VMOVDQU64  shuffle668<>+0(SB), Z3; \
+	VPERMT2Q   Z2, Z3, Z7; \
+	VMOVDQU64  shuffle452<>+0(SB), Z3; \
+	VPTERNLOGQ $0xd8, Z3, Z4, Z7; \
+	VMOVDQU64  shuffle669<>+0(SB), Z3; \
+	VPERMT2Q   Z5, Z3, Z7; \
+	VMOVDQU64  shuffle670<>+0(SB), Z3; \
+	VPERMT2Q   Z6, Z3, Z7; \
+	VMOVDQU64  Z7, (R10)(DX*1); \
+	VMOVDQU64  shuffle671<>+0(SB), Z3; \
+	VPERMI2Q   Z5, Z2, Z3; \
+	VMOVDQU64  shuffle672<>+0(SB), Z7; \
+	VPERMT2Q   Z0, Z7, Z3; \
+	VMOVDQU64  shuffle673<>+0(SB), Z7; \
+	VPERMT2Q   Z4, Z7, Z3; \
+	VMOVDQU64  shuffle674<>+0(SB), Z7; \
+	VPERMT2Q   Z1, Z7, Z3; \
+	VMOVDQU64  shuffle675<>+0(SB), Z7; \
+	VPERMT2Q   Z6, Z7, Z3; \
+	VMOVDQU64  Z3, (R10)(DX*2); \
+	VMOVDQU64  shuffle676<>+0(SB), Z7; \
+	VPERMI2Q   Z5, Z2, Z7; \
+	VMOVDQU64  shuffle677<>+0(SB), Z3; \
+	VPERMT2Q   Z0, Z3, Z7; \
+	VMOVDQU64  shuffle439<>+0(SB), Z3; \
+	VPERMT2Q   Z4, Z3, Z7; \
+	VMOVDQU64  shuffle678<>+0(SB), Z3; \
+	VPERMT2Q   Z1, Z3, Z7; \
+	VMOVDQU64  shuffle679<>+0(SB), Z3; \
+	VPERMT2Q   Z6, Z3, Z7; \
+	VMOVDQU64  Z7, (R11); \
+	VMOVDQU64  shuffle680<>+0(SB), Z3; \
+	VPERMI2Q   Z6, Z4, Z3; \
+	VMOVDQU64  shuffle681<>+0(SB), Z7; \
+	VPERMT2Q   Z0, Z7, Z3; \
+	VMOVDQU64  shuffle682<>+0(SB), Z7; \
+	VPERMT2Q   Z2, Z7, Z3; \
+	VMOVDQU64  shuffle588<>+0(SB), Z7; \
+	VPTERNLOGQ $0xd8, Z7, Z1, Z3; \
+	VMOVDQU64  shuffle683<>+0(SB), Z7; \
+	VPERMT2Q   Z5, Z7, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*1); \
+	VMOVDQU64  shuffle684<>+0(SB), Z3; \
+	VPERMT2Q   Z6, Z3, Z4; \
+	VMOVDQU64  shuffle685<>+0(SB), Z3; \
+	VPERMT2Q   Z0, Z3, Z4; \
+	VMOVDQU64  shuffle686<>+0(SB), Z3; \
+	VPERMT2Q   Z2, Z3, Z4; \
+	VMOVDQU64  shuffle687<>+0(SB), Z3; \
+	VPERMT2Q   Z1, Z3, Z4; \
+	VMOVDQU64  shuffle688<>+0(SB), Z3; \
+	VPERMT2Q   Z5, Z3, Z4; \
+	VMOVDQU64  Z4, (R11)(DX*2); \
+	ADDQ       $+64, R9; \
+	MOVQ       n+16(FP), R10; \
+	SUBQ       R9, R10; \
+	CMPQ       R10, $+64; \
+	JAE        chunks615; \
+last616: \
+	TESTQ R10, R10; \
+	JZ    rowdone617; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks615; \
+rowdone617: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row614; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group613; \
+	VZEROUPPER; \
 	RET
+	unzip6x8AVX512BW_body
 
 DATA shuffle663<>+0(SB)/8, $0x0000000000000000
 DATA shuffle663<>+8(SB)/8, $0x0000000000000006
@@ -18123,147 +17724,144 @@ GLOBL shuffle688<>(SB), RODATA|NOPTR, $64
 // func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle689<>+0(SB), Z31
-	VMOVDQU64 shuffle690<>+0(SB), Z30
-	VMOVDQU64 shuffle691<>+0(SB), Z29
-	VMOVDQU64 shuffle692<>+0(SB), Z28
-	VMOVDQU64 shuffle693<>+0(SB), Z27
-	VMOVDQU64 shuffle694<>+0(SB), Z26
-	VMOVDQU64 shuffle695<>+0(SB), Z25
-	VMOVDQU64 shuffle696<>+0(SB), Z24
-	VMOVDQU64 shuffle697<>+0(SB), Z23
-	VMOVDQU64 shuffle698<>+0(SB), Z22
-	VMOVDQU64 shuffle699<>+0(SB), Z21
-	VMOVDQU64 shuffle700<>+0(SB), Z20
-	VMOVDQU64 shuffle701<>+0(SB), Z19
-
-group618:
-	MOVQ rows+24(FP), R9
-
-row619:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last621
-
-chunks620:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R13), Z6
-	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R13), Z7
-	VPTERNLOGQ $0xd8, Z26, Z7, Z3
-	VPERMW     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z2, Z8
-	VPTERNLOGQ $0xd8, Z27, Z0, Z8
-	VPTERNLOGQ $0xd8, Z26, Z1, Z8
-	VPTERNLOGQ $0xd8, Z31, Z4, Z8
-	VPTERNLOGQ $0xd8, Z30, Z5, Z8
-	VPTERNLOGQ $0xd8, Z29, Z6, Z8
-	VPTERNLOGQ $0xd8, Z28, Z7, Z8
-	VPERMW     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R11)(DX*1)
-	VMOVDQA64  Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z0, Z3
-	VPTERNLOGQ $0xd8, Z28, Z1, Z3
-	VPTERNLOGQ $0xd8, Z27, Z2, Z3
-	VPTERNLOGQ $0xd8, Z26, Z4, Z3
-	VPTERNLOGQ $0xd8, Z31, Z6, Z3
-	VPTERNLOGQ $0xd8, Z30, Z7, Z3
-	VPERMW     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z7, Z8
-	VPTERNLOGQ $0xd8, Z31, Z0, Z8
-	VPTERNLOGQ $0xd8, Z30, Z1, Z8
-	VPTERNLOGQ $0xd8, Z29, Z2, Z8
-	VPTERNLOGQ $0xd8, Z28, Z4, Z8
-	VPTERNLOGQ $0xd8, Z27, Z5, Z8
-	VPTERNLOGQ $0xd8, Z26, Z6, Z8
-	VPERMW     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R11)(DI*1)
-	VMOVDQA64  Z1, Z3
-	VPTERNLOGQ $0xd8, Z26, Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z2, Z3
-	VPTERNLOGQ $0xd8, Z30, Z4, Z3
-	VPTERNLOGQ $0xd8, Z29, Z5, Z3
-	VPTERNLOGQ $0xd8, Z28, Z6, Z3
-	VPTERNLOGQ $0xd8, Z27, Z7, Z3
-	VPERMW     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R12)
-	VMOVDQA64  Z4, Z8
-	VPTERNLOGQ $0xd8, Z28, Z0, Z8
-	VPTERNLOGQ $0xd8, Z27, Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z2, Z8
-	VPTERNLOGQ $0xd8, Z31, Z5, Z8
-	VPTERNLOGQ $0xd8, Z30, Z6, Z8
-	VPTERNLOGQ $0xd8, Z29, Z7, Z8
-	VPERMW     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R12)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z6
-	VPTERNLOGQ $0xd8, Z29, Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z2, Z6
-	VPTERNLOGQ $0xd8, Z27, Z4, Z6
-	VPTERNLOGQ $0xd8, Z26, Z5, Z6
-	VPTERNLOGQ $0xd8, Z31, Z7, Z6
-	VPERMW     Z6, Z19, Z6
-	VMOVDQU64  Z6, (R12)(DX*2)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks620
-
-last621:
-	TESTQ R11, R11
-	JZ    rowdone622
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks620
-
-rowdone622:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row619
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group618
-	VZEROUPPER
+#define unzip7x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle689<>+0(SB), Z31; \
+	VMOVDQU64 shuffle690<>+0(SB), Z30; \
+	VMOVDQU64 shuffle691<>+0(SB), Z29; \
+	VMOVDQU64 shuffle692<>+0(SB), Z28; \
+	VMOVDQU64 shuffle693<>+0(SB), Z27; \
+	VMOVDQU64 shuffle694<>+0(SB), Z26; \
+	VMOVDQU64 shuffle695<>+0(SB), Z25; \
+	VMOVDQU64 shuffle696<>+0(SB), Z24; \
+	VMOVDQU64 shuffle697<>+0(SB), Z23; \
+	VMOVDQU64 shuffle698<>+0(SB), Z22; \
+	VMOVDQU64 shuffle699<>+0(SB), Z21; \
+	VMOVDQU64 shuffle700<>+0(SB), Z20; \
+	VMOVDQU64 shuffle701<>+0(SB), Z19; \
+group618: \
+	MOVQ rows+24(FP), R9; \
+row619: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last621; \
+chunks620: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VMOVDQU64  320(R13), Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z6, Z3; \
+	VMOVDQU64  384(R13), Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z7, Z3; \
+	VPERMW     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z7, Z8; \
+	VPERMW     Z8, Z24, Z8; \
+	VMOVDQU64  Z8, (R11)(DX*1); \
+	VMOVDQA64  Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z7, Z3; \
+	VPERMW     Z3, Z23, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z7, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z6, Z8; \
+	VPERMW     Z8, Z22, Z8; \
+	VMOVDQU64  Z8, (R11)(DI*1); \
+	VMOVDQA64  Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z7, Z3; \
+	VPERMW     Z3, Z21, Z3; \
+	VMOVDQU64  Z3, (R12); \
+	VMOVDQA64  Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z7, Z8; \
+	VPERMW     Z8, Z20, Z8; \
+	VMOVDQU64  Z8, (R12)(DX*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z26, Z5, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z7, Z6; \
+	VPERMW     Z6, Z19, Z6; \
+	VMOVDQU64  Z6, (R12)(DX*2); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks620; \
+last621: \
+	TESTQ R11, R11; \
+	JZ    rowdone622; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks620; \
+rowdone622: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row619; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group618; \
+	VZEROUPPER; \
 	RET
+	unzip7x2AVX512BW_body
 
 DATA shuffle689<>+0(SB)/8, $0xffff000000000000
 DATA shuffle689<>+8(SB)/8, $0x0000000000000000
@@ -18398,147 +17996,144 @@ GLOBL shuffle701<>(SB), RODATA|NOPTR, $64
 // func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle702<>+0(SB), Z31
-	VMOVDQU64 shuffle703<>+0(SB), Z30
-	VMOVDQU64 shuffle704<>+0(SB), Z29
-	VMOVDQU64 shuffle705<>+0(SB), Z28
-	VMOVDQU64 shuffle706<>+0(SB), Z27
-	VMOVDQU64 shuffle707<>+0(SB), Z26
-	VMOVDQU64 shuffle708<>+0(SB), Z25
-	VMOVDQU64 shuffle709<>+0(SB), Z24
-	VMOVDQU64 shuffle710<>+0(SB), Z23
-	VMOVDQU64 shuffle711<>+0(SB), Z22
-	VMOVDQU64 shuffle712<>+0(SB), Z21
-	VMOVDQU64 shuffle713<>+0(SB), Z20
-	VMOVDQU64 shuffle714<>+0(SB), Z19
-
-group623:
-	MOVQ rows+24(FP), R9
-
-row624:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last626
-
-chunks625:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R13), Z6
-	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R13), Z7
-	VPTERNLOGQ $0xd8, Z26, Z7, Z3
-	VPERMD     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z5, Z8
-	VPTERNLOGQ $0xd8, Z29, Z0, Z8
-	VPTERNLOGQ $0xd8, Z28, Z1, Z8
-	VPTERNLOGQ $0xd8, Z27, Z2, Z8
-	VPTERNLOGQ $0xd8, Z26, Z4, Z8
-	VPTERNLOGQ $0xd8, Z31, Z6, Z8
-	VPTERNLOGQ $0xd8, Z30, Z7, Z8
-	VPERMD     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R11)(DX*1)
-	VMOVDQA64  Z1, Z3
-	VPTERNLOGQ $0xd8, Z26, Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z2, Z3
-	VPTERNLOGQ $0xd8, Z30, Z4, Z3
-	VPTERNLOGQ $0xd8, Z29, Z5, Z3
-	VPTERNLOGQ $0xd8, Z28, Z6, Z3
-	VPTERNLOGQ $0xd8, Z27, Z7, Z3
-	VPERMD     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z6, Z8
-	VPTERNLOGQ $0xd8, Z30, Z0, Z8
-	VPTERNLOGQ $0xd8, Z29, Z1, Z8
-	VPTERNLOGQ $0xd8, Z28, Z2, Z8
-	VPTERNLOGQ $0xd8, Z27, Z4, Z8
-	VPTERNLOGQ $0xd8, Z26, Z5, Z8
-	VPTERNLOGQ $0xd8, Z31, Z7, Z8
-	VPERMD     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R11)(DI*1)
-	VMOVDQA64  Z2, Z3
-	VPTERNLOGQ $0xd8, Z27, Z0, Z3
-	VPTERNLOGQ $0xd8, Z26, Z1, Z3
-	VPTERNLOGQ $0xd8, Z31, Z4, Z3
-	VPTERNLOGQ $0xd8, Z30, Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z6, Z3
-	VPTERNLOGQ $0xd8, Z28, Z7, Z3
-	VPERMD     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R12)
-	VMOVDQA64  Z7, Z8
-	VPTERNLOGQ $0xd8, Z31, Z0, Z8
-	VPTERNLOGQ $0xd8, Z30, Z1, Z8
-	VPTERNLOGQ $0xd8, Z29, Z2, Z8
-	VPTERNLOGQ $0xd8, Z28, Z4, Z8
-	VPTERNLOGQ $0xd8, Z27, Z5, Z8
-	VPTERNLOGQ $0xd8, Z26, Z6, Z8
-	VPERMD     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R12)(DX*1)
-	VPTERNLOGQ $0xd8, Z28, Z0, Z4
-	VPTERNLOGQ $0xd8, Z27, Z1, Z4
-	VPTERNLOGQ $0xd8, Z26, Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z5, Z4
-	VPTERNLOGQ $0xd8, Z30, Z6, Z4
-	VPTERNLOGQ $0xd8, Z29, Z7, Z4
-	VPERMD     Z4, Z19, Z4
-	VMOVDQU64  Z4, (R12)(DX*2)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks625
-
-last626:
-	TESTQ R11, R11
-	JZ    rowdone627
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks625
-
-rowdone627:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row624
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group623
-	VZEROUPPER
+#define unzip7x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle702<>+0(SB), Z31; \
+	VMOVDQU64 shuffle703<>+0(SB), Z30; \
+	VMOVDQU64 shuffle704<>+0(SB), Z29; \
+	VMOVDQU64 shuffle705<>+0(SB), Z28; \
+	VMOVDQU64 shuffle706<>+0(SB), Z27; \
+	VMOVDQU64 shuffle707<>+0(SB), Z26; \
+	VMOVDQU64 shuffle708<>+0(SB), Z25; \
+	VMOVDQU64 shuffle709<>+0(SB), Z24; \
+	VMOVDQU64 shuffle710<>+0(SB), Z23; \
+	VMOVDQU64 shuffle711<>+0(SB), Z22; \
+	VMOVDQU64 shuffle712<>+0(SB), Z21; \
+	VMOVDQU64 shuffle713<>+0(SB), Z20; \
+	VMOVDQU64 shuffle714<>+0(SB), Z19; \
+group623: \
+	MOVQ rows+24(FP), R9; \
+row624: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last626; \
+chunks625: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VMOVDQU64  320(R13), Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z6, Z3; \
+	VMOVDQU64  384(R13), Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z7, Z3; \
+	VPERMD     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z7, Z8; \
+	VPERMD     Z8, Z24, Z8; \
+	VMOVDQU64  Z8, (R11)(DX*1); \
+	VMOVDQA64  Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z7, Z3; \
+	VPERMD     Z3, Z23, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z7, Z8; \
+	VPERMD     Z8, Z22, Z8; \
+	VMOVDQU64  Z8, (R11)(DI*1); \
+	VMOVDQA64  Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z7, Z3; \
+	VPERMD     Z3, Z21, Z3; \
+	VMOVDQU64  Z3, (R12); \
+	VMOVDQA64  Z7, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z6, Z8; \
+	VPERMD     Z8, Z20, Z8; \
+	VMOVDQU64  Z8, (R12)(DX*1); \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z4; \
+	VPTERNLOGQ $0xd8, Z26, Z2, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z6, Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z7, Z4; \
+	VPERMD     Z4, Z19, Z4; \
+	VMOVDQU64  Z4, (R12)(DX*2); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks625; \
+last626: \
+	TESTQ R11, R11; \
+	JZ    rowdone627; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks625; \
+rowdone627: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row624; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group623; \
+	VZEROUPPER; \
 	RET
+	unzip7x4AVX512BW_body
 
 DATA shuffle702<>+0(SB)/8, $0x0000000000000000
 DATA shuffle702<>+8(SB)/8, $0x0000000000000000
@@ -18673,147 +18268,144 @@ GLOBL shuffle714<>(SB), RODATA|NOPTR, $64
 // func unzip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip7x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle715<>+0(SB), Z31
-	VMOVDQU64 shuffle716<>+0(SB), Z30
-	VMOVDQU64 shuffle588<>+0(SB), Z29
-	VMOVDQU64 shuffle452<>+0(SB), Z28
-	VMOVDQU64 shuffle451<>+0(SB), Z27
-	VMOVDQU64 shuffle717<>+0(SB), Z26
-	VMOVDQU64 shuffle718<>+0(SB), Z25
-	VMOVDQU64 shuffle719<>+0(SB), Z24
-	VMOVDQU64 shuffle720<>+0(SB), Z23
-	VMOVDQU64 shuffle721<>+0(SB), Z22
-	VMOVDQU64 shuffle722<>+0(SB), Z21
-	VMOVDQU64 shuffle723<>+0(SB), Z20
-	VMOVDQU64 shuffle724<>+0(SB), Z19
-
-group628:
-	MOVQ rows+24(FP), R9
-
-row629:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last631
-
-chunks630:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R13), Z6
-	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R13), Z7
-	VPTERNLOGQ $0xd8, Z26, Z7, Z3
-	VPERMQ     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z0, Z8
-	VPTERNLOGQ $0xd8, Z31, Z2, Z8
-	VPTERNLOGQ $0xd8, Z30, Z4, Z8
-	VPTERNLOGQ $0xd8, Z29, Z5, Z8
-	VPTERNLOGQ $0xd8, Z28, Z6, Z8
-	VPTERNLOGQ $0xd8, Z27, Z7, Z8
-	VPERMQ     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R11)(DX*1)
-	VMOVDQA64  Z2, Z3
-	VPTERNLOGQ $0xd8, Z27, Z0, Z3
-	VPTERNLOGQ $0xd8, Z26, Z1, Z3
-	VPTERNLOGQ $0xd8, Z31, Z4, Z3
-	VPTERNLOGQ $0xd8, Z30, Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z6, Z3
-	VPTERNLOGQ $0xd8, Z28, Z7, Z3
-	VPERMQ     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z4, Z8
-	VPTERNLOGQ $0xd8, Z28, Z0, Z8
-	VPTERNLOGQ $0xd8, Z27, Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z2, Z8
-	VPTERNLOGQ $0xd8, Z31, Z5, Z8
-	VPTERNLOGQ $0xd8, Z30, Z6, Z8
-	VPTERNLOGQ $0xd8, Z29, Z7, Z8
-	VPERMQ     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R11)(DI*1)
-	VMOVDQA64  Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z0, Z3
-	VPTERNLOGQ $0xd8, Z28, Z1, Z3
-	VPTERNLOGQ $0xd8, Z27, Z2, Z3
-	VPTERNLOGQ $0xd8, Z26, Z4, Z3
-	VPTERNLOGQ $0xd8, Z31, Z6, Z3
-	VPTERNLOGQ $0xd8, Z30, Z7, Z3
-	VPERMQ     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R12)
-	VMOVDQA64  Z6, Z8
-	VPTERNLOGQ $0xd8, Z30, Z0, Z8
-	VPTERNLOGQ $0xd8, Z29, Z1, Z8
-	VPTERNLOGQ $0xd8, Z28, Z2, Z8
-	VPTERNLOGQ $0xd8, Z27, Z4, Z8
-	VPTERNLOGQ $0xd8, Z26, Z5, Z8
-	VPTERNLOGQ $0xd8, Z31, Z7, Z8
-	VPERMQ     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R12)(DX*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z7
-	VPTERNLOGQ $0xd8, Z30, Z1, Z7
-	VPTERNLOGQ $0xd8, Z29, Z2, Z7
-	VPTERNLOGQ $0xd8, Z28, Z4, Z7
-	VPTERNLOGQ $0xd8, Z27, Z5, Z7
-	VPTERNLOGQ $0xd8, Z26, Z6, Z7
-	VPERMQ     Z7, Z19, Z7
-	VMOVDQU64  Z7, (R12)(DX*2)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks630
-
-last631:
-	TESTQ R11, R11
-	JZ    rowdone632
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks630
-
-rowdone632:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row629
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group628
-	VZEROUPPER
+#define unzip7x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle715<>+0(SB), Z31; \
+	VMOVDQU64 shuffle716<>+0(SB), Z30; \
+	VMOVDQU64 shuffle588<>+0(SB), Z29; \
+	VMOVDQU64 shuffle452<>+0(SB), Z28; \
+	VMOVDQU64 shuffle451<>+0(SB), Z27; \
+	VMOVDQU64 shuffle717<>+0(SB), Z26; \
+	VMOVDQU64 shuffle718<>+0(SB), Z25; \
+	VMOVDQU64 shuffle719<>+0(SB), Z24; \
+	VMOVDQU64 shuffle720<>+0(SB), Z23; \
+	VMOVDQU64 shuffle721<>+0(SB), Z22; \
+	VMOVDQU64 shuffle722<>+0(SB), Z21; \
+	VMOVDQU64 shuffle723<>+0(SB), Z20; \
+	VMOVDQU64 shuffle724<>+0(SB), Z19; \
+group628: \
+	MOVQ rows+24(FP), R9; \
+row629: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last631; \
+chunks630: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VMOVDQU64  320(R13), Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z6, Z3; \
+	VMOVDQU64  384(R13), Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z7, Z3; \
+	VPERMQ     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z7, Z8; \
+	VPERMQ     Z8, Z24, Z8; \
+	VMOVDQU64  Z8, (R11)(DX*1); \
+	VMOVDQA64  Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z7, Z3; \
+	VPERMQ     Z3, Z23, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z7, Z8; \
+	VPERMQ     Z8, Z22, Z8; \
+	VMOVDQU64  Z8, (R11)(DI*1); \
+	VMOVDQA64  Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z7, Z3; \
+	VPERMQ     Z3, Z21, Z3; \
+	VMOVDQU64  Z3, (R12); \
+	VMOVDQA64  Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z7, Z8; \
+	VPERMQ     Z8, Z20, Z8; \
+	VMOVDQU64  Z8, (R12)(DX*1); \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z7; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z7; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z7; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z7; \
+	VPTERNLOGQ $0xd8, Z27, Z5, Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z6, Z7; \
+	VPERMQ     Z7, Z19, Z7; \
+	VMOVDQU64  Z7, (R12)(DX*2); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks630; \
+last631: \
+	TESTQ R11, R11; \
+	JZ    rowdone632; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks630; \
+rowdone632: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row629; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group628; \
+	VZEROUPPER; \
 	RET
+	unzip7x8AVX512BW_body
 
 DATA shuffle715<>+0(SB)/8, $0x0000000000000000
 DATA shuffle715<>+8(SB)/8, $0x0000000000000000
@@ -18918,125 +18510,122 @@ GLOBL shuffle724<>(SB), RODATA|NOPTR, $64
 // func unzip8x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip8x1AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group633:
-	MOVQ rows+24(FP), R9
-
-row634:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last636
-
-chunks635:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VPSHUFB   shuffle725<>+0(SB), Z0, Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VPSHUFB   shuffle725<>+0(SB), Z1, Z1
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VPSHUFB   shuffle725<>+0(SB), Z2, Z2
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VPSHUFB   shuffle725<>+0(SB), Z3, Z3
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VPSHUFB   shuffle725<>+0(SB), Z4, Z4
-	VMOVDQU64 320(AX)(R10*8), Z5
-	VPSHUFB   shuffle725<>+0(SB), Z5, Z5
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VPSHUFB   shuffle725<>+0(SB), Z6, Z6
-	VMOVDQU64 448(AX)(R10*8), Z7
-	VPSHUFB   shuffle725<>+0(SB), Z7, Z7
-	VMOVDQU64 shuffle277<>+0(SB), Z9
-	VPERMI2W  Z1, Z0, Z9
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z3, Z2, Z1
-	VPERMT2W  Z3, Z30, Z2
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z5, Z4, Z3
-	VPERMT2W  Z5, Z30, Z4
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z7, Z6, Z5
-	VPERMT2W  Z7, Z30, Z6
-	VMOVDQU64 shuffle277<>+0(SB), Z7
-	VPERMI2W  Z1, Z9, Z7
-	VPERMT2W  Z1, Z30, Z9
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z5, Z3, Z1
-	VPERMT2W  Z5, Z30, Z3
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z1, Z7, Z5
-	VMOVDQU64 Z5, (R11)
-	VPERMT2W  Z1, Z30, Z7
-	VMOVDQU64 Z7, (R12)
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z3, Z9, Z5
-	VMOVDQU64 Z5, (R11)(DX*2)
-	VPERMT2W  Z3, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*2)
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z2, Z0, Z5
-	VPERMT2W  Z2, Z30, Z0
-	VMOVDQU64 shuffle277<>+0(SB), Z2
-	VPERMI2W  Z6, Z4, Z2
-	VPERMT2W  Z6, Z30, Z4
-	VMOVDQU64 shuffle277<>+0(SB), Z6
-	VPERMI2W  Z2, Z5, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2W  Z2, Z30, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle277<>+0(SB), Z6
-	VPERMI2W  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2W  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks635
-
-last636:
-	TESTQ R11, R11
-	JZ    rowdone637
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks635
-
-rowdone637:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row634
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group633
-	VZEROUPPER
+#define unzip8x1AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group633: \
+	MOVQ rows+24(FP), R9; \
+row634: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last636; \
+chunks635: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VPSHUFB   shuffle725<>+0(SB), Z0, Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VPSHUFB   shuffle725<>+0(SB), Z1, Z1; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VPSHUFB   shuffle725<>+0(SB), Z2, Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VPSHUFB   shuffle725<>+0(SB), Z3, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VPSHUFB   shuffle725<>+0(SB), Z4, Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z5; \
+	VPSHUFB   shuffle725<>+0(SB), Z5, Z5; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VPSHUFB   shuffle725<>+0(SB), Z6, Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z7; \
+	VPSHUFB   shuffle725<>+0(SB), Z7, Z7; \
+	VMOVDQU64 shuffle277<>+0(SB), Z9; \
+	VPERMI2W  Z1, Z0, Z9; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z2, Z1; \
+	VPERMT2W  Z3, Z30, Z2; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z5, Z4, Z3; \
+	VPERMT2W  Z5, Z30, Z4; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z7, Z6, Z5; \
+	VPERMT2W  Z7, Z30, Z6; \
+	VMOVDQU64 shuffle277<>+0(SB), Z7; \
+	VPERMI2W  Z1, Z9, Z7; \
+	VPERMT2W  Z1, Z30, Z9; \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z5, Z3, Z1; \
+	VPERMT2W  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z7, Z5; \
+	VMOVDQU64 Z5, (R11); \
+	VPERMT2W  Z1, Z30, Z7; \
+	VMOVDQU64 Z7, (R12); \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z3, Z9, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*2); \
+	VPERMT2W  Z3, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*2); \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z2, Z0, Z5; \
+	VPERMT2W  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle277<>+0(SB), Z2; \
+	VPERMI2W  Z6, Z4, Z2; \
+	VPERMT2W  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle277<>+0(SB), Z6; \
+	VPERMI2W  Z2, Z5, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2W  Z2, Z30, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle277<>+0(SB), Z6; \
+	VPERMI2W  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2W  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks635; \
+last636: \
+	TESTQ R11, R11; \
+	JZ    rowdone637; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks635; \
+rowdone637: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row634; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group633; \
+	VZEROUPPER; \
 	RET
+	unzip8x1AVX512BW_body
 
 DATA shuffle725<>+0(SB)/8, $0x0b030a0209010800
 DATA shuffle725<>+8(SB)/8, $0x0f070e060d050c04
@@ -19051,498 +18640,486 @@ GLOBL shuffle725<>(SB), RODATA|NOPTR, $64
 // func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-
-group638:
-	MOVQ rows+24(FP), R9
-
-row639:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last641
-
-chunks640:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VPERMT2W  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z1, Z2, Z5
-	VPERMT2W  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z7
-	VPERMI2W  Z1, Z4, Z7
-	VPERMT2W  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z9
-	VPERMI2W  Z1, Z6, Z9
-	VPERMT2W  Z1, Z30, Z6
-	VMOVDQU64 shuffle277<>+0(SB), Z1
-	VPERMI2W  Z5, Z3, Z1
-	VPERMT2W  Z5, Z30, Z3
-	VMOVDQU64 shuffle277<>+0(SB), Z5
-	VPERMI2W  Z9, Z7, Z5
-	VPERMT2W  Z9, Z30, Z7
-	VMOVDQU64 shuffle277<>+0(SB), Z9
-	VPERMI2W  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2W  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle277<>+0(SB), Z9
-	VPERMI2W  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2W  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle277<>+0(SB), Z9
-	VPERMI2W  Z2, Z0, Z9
-	VPERMT2W  Z2, Z30, Z0
-	VMOVDQU64 shuffle277<>+0(SB), Z2
-	VPERMI2W  Z6, Z4, Z2
-	VPERMT2W  Z6, Z30, Z4
-	VMOVDQU64 shuffle277<>+0(SB), Z6
-	VPERMI2W  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2W  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle277<>+0(SB), Z6
-	VPERMI2W  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2W  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks640
-
-last641:
-	TESTQ R11, R11
-	JZ    rowdone642
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks640
-
-rowdone642:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row639
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group638
-	VZEROUPPER
+#define unzip8x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+group638: \
+	MOVQ rows+24(FP), R9; \
+row639: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last641; \
+chunks640: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VPERMT2W  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z2, Z5; \
+	VPERMT2W  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z7; \
+	VPERMI2W  Z1, Z4, Z7; \
+	VPERMT2W  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z9; \
+	VPERMI2W  Z1, Z6, Z9; \
+	VPERMT2W  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle277<>+0(SB), Z1; \
+	VPERMI2W  Z5, Z3, Z1; \
+	VPERMT2W  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle277<>+0(SB), Z5; \
+	VPERMI2W  Z9, Z7, Z5; \
+	VPERMT2W  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle277<>+0(SB), Z9; \
+	VPERMI2W  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2W  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle277<>+0(SB), Z9; \
+	VPERMI2W  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2W  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle277<>+0(SB), Z9; \
+	VPERMI2W  Z2, Z0, Z9; \
+	VPERMT2W  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle277<>+0(SB), Z2; \
+	VPERMI2W  Z6, Z4, Z2; \
+	VPERMT2W  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle277<>+0(SB), Z6; \
+	VPERMI2W  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2W  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle277<>+0(SB), Z6; \
+	VPERMI2W  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2W  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks640; \
+last641: \
+	TESTQ R11, R11; \
+	JZ    rowdone642; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks640; \
+rowdone642: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row639; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group638; \
+	VZEROUPPER; \
 	RET
+	unzip8x2AVX512BW_body
 
 // func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle180<>+0(SB), Z31
-	VMOVDQU64 shuffle181<>+0(SB), Z30
-
-group643:
-	MOVQ rows+24(FP), R9
-
-row644:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last646
-
-chunks645:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z5
-	VPERMI2D  Z1, Z2, Z5
-	VPERMT2D  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z7
-	VPERMI2D  Z1, Z4, Z7
-	VPERMT2D  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle180<>+0(SB), Z9
-	VPERMI2D  Z1, Z6, Z9
-	VPERMT2D  Z1, Z30, Z6
-	VMOVDQU64 shuffle180<>+0(SB), Z1
-	VPERMI2D  Z5, Z3, Z1
-	VPERMT2D  Z5, Z30, Z3
-	VMOVDQU64 shuffle180<>+0(SB), Z5
-	VPERMI2D  Z9, Z7, Z5
-	VPERMT2D  Z9, Z30, Z7
-	VMOVDQU64 shuffle180<>+0(SB), Z9
-	VPERMI2D  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2D  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle180<>+0(SB), Z9
-	VPERMI2D  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2D  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle180<>+0(SB), Z9
-	VPERMI2D  Z2, Z0, Z9
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 shuffle180<>+0(SB), Z2
-	VPERMI2D  Z6, Z4, Z2
-	VPERMT2D  Z6, Z30, Z4
-	VMOVDQU64 shuffle180<>+0(SB), Z6
-	VPERMI2D  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2D  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle180<>+0(SB), Z6
-	VPERMI2D  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2D  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks645
-
-last646:
-	TESTQ R11, R11
-	JZ    rowdone647
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks645
-
-rowdone647:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row644
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group643
-	VZEROUPPER
+#define unzip8x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle180<>+0(SB), Z31; \
+	VMOVDQU64 shuffle181<>+0(SB), Z30; \
+group643: \
+	MOVQ rows+24(FP), R9; \
+row644: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last646; \
+chunks645: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z5; \
+	VPERMI2D  Z1, Z2, Z5; \
+	VPERMT2D  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z7; \
+	VPERMI2D  Z1, Z4, Z7; \
+	VPERMT2D  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle180<>+0(SB), Z9; \
+	VPERMI2D  Z1, Z6, Z9; \
+	VPERMT2D  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle180<>+0(SB), Z1; \
+	VPERMI2D  Z5, Z3, Z1; \
+	VPERMT2D  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle180<>+0(SB), Z5; \
+	VPERMI2D  Z9, Z7, Z5; \
+	VPERMT2D  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle180<>+0(SB), Z9; \
+	VPERMI2D  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2D  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle180<>+0(SB), Z9; \
+	VPERMI2D  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2D  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle180<>+0(SB), Z9; \
+	VPERMI2D  Z2, Z0, Z9; \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle180<>+0(SB), Z2; \
+	VPERMI2D  Z6, Z4, Z2; \
+	VPERMT2D  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle180<>+0(SB), Z6; \
+	VPERMI2D  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2D  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle180<>+0(SB), Z6; \
+	VPERMI2D  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2D  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks645; \
+last646: \
+	TESTQ R11, R11; \
+	JZ    rowdone647; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks645; \
+rowdone647: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row644; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group643; \
+	VZEROUPPER; \
 	RET
+	unzip8x4AVX512BW_body
 
 // func unzip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·unzip8x8AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle182<>+0(SB), Z31
-	VMOVDQU64 shuffle183<>+0(SB), Z30
-
-group648:
-	MOVQ rows+24(FP), R9
-
-row649:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last651
-
-chunks650:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z3
-	VPERMI2Q  Z1, Z0, Z3
-	VPERMT2Q  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z5
-	VPERMI2Q  Z1, Z2, Z5
-	VPERMT2Q  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z7
-	VPERMI2Q  Z1, Z4, Z7
-	VPERMT2Q  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle182<>+0(SB), Z9
-	VPERMI2Q  Z1, Z6, Z9
-	VPERMT2Q  Z1, Z30, Z6
-	VMOVDQU64 shuffle182<>+0(SB), Z1
-	VPERMI2Q  Z5, Z3, Z1
-	VPERMT2Q  Z5, Z30, Z3
-	VMOVDQU64 shuffle182<>+0(SB), Z5
-	VPERMI2Q  Z9, Z7, Z5
-	VPERMT2Q  Z9, Z30, Z7
-	VMOVDQU64 shuffle182<>+0(SB), Z9
-	VPERMI2Q  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2Q  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle182<>+0(SB), Z9
-	VPERMI2Q  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2Q  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle182<>+0(SB), Z9
-	VPERMI2Q  Z2, Z0, Z9
-	VPERMT2Q  Z2, Z30, Z0
-	VMOVDQU64 shuffle182<>+0(SB), Z2
-	VPERMI2Q  Z6, Z4, Z2
-	VPERMT2Q  Z6, Z30, Z4
-	VMOVDQU64 shuffle182<>+0(SB), Z6
-	VPERMI2Q  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2Q  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle182<>+0(SB), Z6
-	VPERMI2Q  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2Q  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks650
-
-last651:
-	TESTQ R11, R11
-	JZ    rowdone652
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks650
-
-rowdone652:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row649
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group648
-	VZEROUPPER
+#define unzip8x8AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle182<>+0(SB), Z31; \
+	VMOVDQU64 shuffle183<>+0(SB), Z30; \
+group648: \
+	MOVQ rows+24(FP), R9; \
+row649: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last651; \
+chunks650: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z3; \
+	VPERMI2Q  Z1, Z0, Z3; \
+	VPERMT2Q  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z5; \
+	VPERMI2Q  Z1, Z2, Z5; \
+	VPERMT2Q  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z7; \
+	VPERMI2Q  Z1, Z4, Z7; \
+	VPERMT2Q  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle182<>+0(SB), Z9; \
+	VPERMI2Q  Z1, Z6, Z9; \
+	VPERMT2Q  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle182<>+0(SB), Z1; \
+	VPERMI2Q  Z5, Z3, Z1; \
+	VPERMT2Q  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle182<>+0(SB), Z5; \
+	VPERMI2Q  Z9, Z7, Z5; \
+	VPERMT2Q  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle182<>+0(SB), Z9; \
+	VPERMI2Q  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2Q  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle182<>+0(SB), Z9; \
+	VPERMI2Q  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2Q  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle182<>+0(SB), Z9; \
+	VPERMI2Q  Z2, Z0, Z9; \
+	VPERMT2Q  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle182<>+0(SB), Z2; \
+	VPERMI2Q  Z6, Z4, Z2; \
+	VPERMT2Q  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle182<>+0(SB), Z6; \
+	VPERMI2Q  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2Q  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle182<>+0(SB), Z6; \
+	VPERMI2Q  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2Q  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks650; \
+last651: \
+	TESTQ R11, R11; \
+	JZ    rowdone652; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks650; \
+rowdone652: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row649; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group648; \
+	VZEROUPPER; \
 	RET
+	unzip8x8AVX512BW_body
 
 // func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle726<>+0(SB), Z31
-	VMOVDQU64 shuffle727<>+0(SB), Z30
-	VMOVDQU64 shuffle728<>+0(SB), Z29
-	VMOVDQU64 shuffle729<>+0(SB), Z28
-	VMOVDQU64 shuffle730<>+0(SB), Z27
-	VMOVDQU64 shuffle731<>+0(SB), Z26
-	VMOVDQU64 shuffle732<>+0(SB), Z25
-	VMOVDQU64 shuffle733<>+0(SB), Z24
-	VMOVDQU64 shuffle734<>+0(SB), Z23
-	VMOVDQU64 shuffle735<>+0(SB), Z22
-	VMOVDQU64 shuffle736<>+0(SB), Z21
-	VMOVDQU64 shuffle737<>+0(SB), Z20
-
-group653:
-	MOVQ rows+24(FP), R9
-
-row654:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last656
-
-chunks655:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle726<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle739<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 384(AX)(R10*8), Z4
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle741<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle729<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle742<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle743<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle732<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle744<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle745<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)(DX*2)
-	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle746<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle747<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle726<>+0(SB), Z2
-	VPERMI2W  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R10*8), Z4
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle739<>+0(SB), Z1
-	VPERMW    Z4, Z1, K7, Z2
-	VMOVDQU64 448(AX)(R10*8), Z1
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle741<>+0(SB), Z5
-	VPERMW    Z1, Z5, K7, Z2
-	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle729<>+0(SB), Z5
-	VPERMI2W  Z3, Z0, Z5
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle742<>+0(SB), Z2
-	VPERMW    Z4, Z2, K7, Z5
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle743<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle732<>+0(SB), Z2
-	VPERMI2W  Z3, Z0, Z2
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle744<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z2
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle745<>+0(SB), Z5
-	VPERMW    Z1, Z5, K7, Z2
-	VMOVDQU64 Z2, (R12)(DX*2)
-	VPERMT2W  Z3, Z22, Z0
-	KMOVD     shuffle738<>+0(SB), K7
-	VMOVDQU64 shuffle746<>+0(SB), Z2
-	VPERMW    Z4, Z2, K7, Z0
-	KMOVD     shuffle740<>+0(SB), K7
-	VMOVDQU64 shuffle747<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks655
-
-last656:
-	TESTQ R11, R11
-	JZ    rowdone657
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks655
-
-rowdone657:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row654
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group653
-	VZEROUPPER
+#define tunzip8x2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle726<>+0(SB), Z31; \
+	VMOVDQU64 shuffle727<>+0(SB), Z30; \
+	VMOVDQU64 shuffle728<>+0(SB), Z29; \
+	VMOVDQU64 shuffle729<>+0(SB), Z28; \
+	VMOVDQU64 shuffle730<>+0(SB), Z27; \
+	VMOVDQU64 shuffle731<>+0(SB), Z26; \
+	VMOVDQU64 shuffle732<>+0(SB), Z25; \
+	VMOVDQU64 shuffle733<>+0(SB), Z24; \
+	VMOVDQU64 shuffle734<>+0(SB), Z23; \
+	VMOVDQU64 shuffle735<>+0(SB), Z22; \
+	VMOVDQU64 shuffle736<>+0(SB), Z21; \
+	VMOVDQU64 shuffle737<>+0(SB), Z20; \
+group653: \
+	MOVQ rows+24(FP), R9; \
+row654: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last656; \
+chunks655: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle726<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle739<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle741<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle729<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle742<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle743<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle732<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle744<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle745<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle746<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle747<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle726<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle739<>+0(SB), Z1; \
+	VPERMW    Z4, Z1, K7, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle741<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle729<>+0(SB), Z5; \
+	VPERMI2W  Z3, Z0, Z5; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle742<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z5; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle743<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle732<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle744<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z2; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle745<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2W  Z3, Z22, Z0; \
+	KMOVD     shuffle738<>+0(SB), K7; \
+	VMOVDQU64 shuffle746<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z0; \
+	KMOVD     shuffle740<>+0(SB), K7; \
+	VMOVDQU64 shuffle747<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks655; \
+last656: \
+	TESTQ R11, R11; \
+	JZ    rowdone657; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks655; \
+rowdone657: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row654; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group653; \
+	VZEROUPPER; \
 	RET
+	tunzip8x2x2AVX512BW_body
 
 DATA shuffle726<>+0(SB)/8, $0x0021000100200000
 DATA shuffle726<>+8(SB)/8, $0x0023000300220002
@@ -19753,222 +19330,216 @@ GLOBL shuffle747<>(SB), RODATA|NOPTR, $64
 // func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F
 TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle2<>+0(SB), Z31
-	VMOVDQU64 shuffle3<>+0(SB), Z30
-
-group658:
-	MOVQ rows+24(FP), R9
-
-row659:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last661
-
-chunks660:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 256(AX)(R10*8), Z1
-	VMOVDQU64 shuffle2<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 320(AX)(R10*8), Z3
-	VMOVDQU64 shuffle2<>+0(SB), Z2
-	VPERMI2D  Z3, Z0, Z2
-	VMOVDQU64 Z2, (R11)(DX*2)
-	VPERMT2D  Z3, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 128(AX)(R10*8), Z0
-	VMOVDQU64 384(AX)(R10*8), Z2
-	VMOVDQU64 shuffle2<>+0(SB), Z1
-	VPERMI2D  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R12)
-	VPERMT2D  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DX*1)
-	VMOVDQU64 192(AX)(R10*8), Z0
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle2<>+0(SB), Z3
-	VPERMI2D  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VPERMT2D  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks660
-
-last661:
-	TESTQ R11, R11
-	JZ    rowdone662
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks660
-
-rowdone662:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row659
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group658
-	VZEROUPPER
+#define tunzip8x2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle2<>+0(SB), Z31; \
+	VMOVDQU64 shuffle3<>+0(SB), Z30; \
+group658: \
+	MOVQ rows+24(FP), R9; \
+row659: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last661; \
+chunks660: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 256(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle2<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 320(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle2<>+0(SB), Z2; \
+	VPERMI2D  Z3, Z0, Z2; \
+	VMOVDQU64 Z2, (R11)(DX*2); \
+	VPERMT2D  Z3, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 128(AX)(R10*8), Z0; \
+	VMOVDQU64 384(AX)(R10*8), Z2; \
+	VMOVDQU64 shuffle2<>+0(SB), Z1; \
+	VPERMI2D  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VPERMT2D  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DX*1); \
+	VMOVDQU64 192(AX)(R10*8), Z0; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle2<>+0(SB), Z3; \
+	VPERMI2D  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VPERMT2D  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks660; \
+last661: \
+	TESTQ R11, R11; \
+	JZ    rowdone662; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks660; \
+rowdone662: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row659; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group658; \
+	VZEROUPPER; \
 	RET
+	tunzip8x2x4AVX512BW_body
 
 // func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle748<>+0(SB), Z31
-	VMOVDQU64 shuffle749<>+0(SB), Z30
-	VMOVDQU64 shuffle750<>+0(SB), Z29
-	VMOVDQU64 shuffle751<>+0(SB), Z28
-	VMOVDQU64 shuffle752<>+0(SB), Z27
-	VMOVDQU64 shuffle753<>+0(SB), Z26
-	VMOVDQU64 shuffle754<>+0(SB), Z25
-	VMOVDQU64 shuffle755<>+0(SB), Z24
-
-group663:
-	MOVQ rows+24(FP), R9
-
-row664:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+48
-	JB   last666
-
-chunks665:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle748<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle757<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VMOVDQU64 shuffle750<>+0(SB), Z4
-	VPERMI2W  Z1, Z0, Z4
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle758<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z4
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R11)(DX*1)
-	VMOVDQU64 shuffle752<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle759<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)(DX*2)
-	VPERMT2W  Z1, Z25, Z0
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle760<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle748<>+0(SB), Z1
-	VPERMI2W  Z3, Z0, Z1
-	VMOVDQU64 320(AX)(R10*8), Z2
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle757<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R12)
-	VMOVDQU64 shuffle750<>+0(SB), Z4
-	VPERMI2W  Z3, Z0, Z4
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle758<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z4
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R12)(DX*1)
-	VMOVDQU64 shuffle752<>+0(SB), Z1
-	VPERMI2W  Z3, Z0, Z1
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle759<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z1
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R12)(DX*2)
-	VPERMT2W  Z3, Z25, Z0
-	KMOVD     shuffle756<>+0(SB), K7
-	VMOVDQU64 shuffle760<>+0(SB), Z1
-	VPERMW    Z2, Z1, K7, Z0
-	KMOVQ     shuffle160<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R12)(DI*1)
-	ADDQ      $+48, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+48
-	JAE       chunks665
-
-last666:
-	TESTQ R11, R11
-	JZ    rowdone667
-	MOVQ  n+16(FP), R10
-	SUBQ  $+48, R10
-	JMP   chunks665
-
-rowdone667:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row664
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group663
-	VZEROUPPER
+#define tunzip8x3x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle748<>+0(SB), Z31; \
+	VMOVDQU64 shuffle749<>+0(SB), Z30; \
+	VMOVDQU64 shuffle750<>+0(SB), Z29; \
+	VMOVDQU64 shuffle751<>+0(SB), Z28; \
+	VMOVDQU64 shuffle752<>+0(SB), Z27; \
+	VMOVDQU64 shuffle753<>+0(SB), Z26; \
+	VMOVDQU64 shuffle754<>+0(SB), Z25; \
+	VMOVDQU64 shuffle755<>+0(SB), Z24; \
+group663: \
+	MOVQ rows+24(FP), R9; \
+row664: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+48; \
+	JB   last666; \
+chunks665: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle748<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle757<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VMOVDQU64 shuffle750<>+0(SB), Z4; \
+	VPERMI2W  Z1, Z0, Z4; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle758<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z4; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R11)(DX*1); \
+	VMOVDQU64 shuffle752<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle759<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11)(DX*2); \
+	VPERMT2W  Z1, Z25, Z0; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle760<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle748<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z0, Z1; \
+	VMOVDQU64 320(AX)(R10*8), Z2; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle757<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12); \
+	VMOVDQU64 shuffle750<>+0(SB), Z4; \
+	VPERMI2W  Z3, Z0, Z4; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle758<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z4; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R12)(DX*1); \
+	VMOVDQU64 shuffle752<>+0(SB), Z1; \
+	VPERMI2W  Z3, Z0, Z1; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle759<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z1; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12)(DX*2); \
+	VPERMT2W  Z3, Z25, Z0; \
+	KMOVD     shuffle756<>+0(SB), K7; \
+	VMOVDQU64 shuffle760<>+0(SB), Z1; \
+	VPERMW    Z2, Z1, K7, Z0; \
+	KMOVQ     shuffle160<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R12)(DI*1); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+48; \
+	JAE       chunks665; \
+last666: \
+	TESTQ R11, R11; \
+	JZ    rowdone667; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+48, R10; \
+	JMP   chunks665; \
+rowdone667: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row664; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group663; \
+	VZEROUPPER; \
 	RET
+	tunzip8x3x2AVX512BW_body
 
 DATA shuffle748<>+0(SB)/8, $0x0001000000200000
 DATA shuffle748<>+8(SB)/8, $0x0022000200000021
@@ -20096,153 +19667,150 @@ GLOBL shuffle760<>(SB), RODATA|NOPTR, $64
 // func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle761<>+0(SB), Z31
-	VMOVDQU64 shuffle762<>+0(SB), Z30
-	VMOVDQU64 shuffle763<>+0(SB), Z29
-	VMOVDQU64 shuffle764<>+0(SB), Z28
-	VMOVDQU64 shuffle765<>+0(SB), Z27
-	VMOVDQU64 shuffle766<>+0(SB), Z26
-	VMOVDQU64 shuffle767<>+0(SB), Z25
-	VMOVDQU64 shuffle768<>+0(SB), Z24
-	VMOVDQU64 shuffle769<>+0(SB), Z23
-	VMOVDQU64 shuffle770<>+0(SB), Z22
-	VMOVDQU64 shuffle771<>+0(SB), Z21
-	VMOVDQU64 shuffle772<>+0(SB), Z20
-
-group668:
-	MOVQ rows+24(FP), R9
-
-row669:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last671
-
-chunks670:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle761<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle774<>+0(SB), Z4
-	VPERMW    Z2, Z4, K7, Z3
-	VMOVDQU64 384(AX)(R10*8), Z4
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle776<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle764<>+0(SB), Z5
-	VPERMI2W  Z1, Z0, Z5
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle777<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z5
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle778<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z5
-	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle767<>+0(SB), Z3
-	VPERMI2W  Z1, Z0, Z3
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle779<>+0(SB), Z5
-	VPERMW    Z2, Z5, K7, Z3
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle780<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z3
-	VMOVDQU64 Z3, (R11)(DX*2)
-	VPERMT2W  Z1, Z22, Z0
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle781<>+0(SB), Z3
-	VPERMW    Z2, Z3, K7, Z0
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle782<>+0(SB), Z3
-	VPERMW    Z4, Z3, K7, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle761<>+0(SB), Z2
-	VPERMI2W  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R10*8), Z4
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle774<>+0(SB), Z1
-	VPERMW    Z4, Z1, K7, Z2
-	VMOVDQU64 448(AX)(R10*8), Z1
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle776<>+0(SB), Z5
-	VPERMW    Z1, Z5, K7, Z2
-	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle764<>+0(SB), Z5
-	VPERMI2W  Z3, Z0, Z5
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle777<>+0(SB), Z2
-	VPERMW    Z4, Z2, K7, Z5
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle778<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle767<>+0(SB), Z2
-	VPERMI2W  Z3, Z0, Z2
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle779<>+0(SB), Z5
-	VPERMW    Z4, Z5, K7, Z2
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle780<>+0(SB), Z5
-	VPERMW    Z1, Z5, K7, Z2
-	VMOVDQU64 Z2, (R12)(DX*2)
-	VPERMT2W  Z3, Z22, Z0
-	KMOVD     shuffle773<>+0(SB), K7
-	VMOVDQU64 shuffle781<>+0(SB), Z2
-	VPERMW    Z4, Z2, K7, Z0
-	KMOVD     shuffle775<>+0(SB), K7
-	VMOVDQU64 shuffle782<>+0(SB), Z2
-	VPERMW    Z1, Z2, K7, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks670
-
-last671:
-	TESTQ R11, R11
-	JZ    rowdone672
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks670
-
-rowdone672:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row669
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group668
-	VZEROUPPER
+#define tunzip8x4x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle761<>+0(SB), Z31; \
+	VMOVDQU64 shuffle762<>+0(SB), Z30; \
+	VMOVDQU64 shuffle763<>+0(SB), Z29; \
+	VMOVDQU64 shuffle764<>+0(SB), Z28; \
+	VMOVDQU64 shuffle765<>+0(SB), Z27; \
+	VMOVDQU64 shuffle766<>+0(SB), Z26; \
+	VMOVDQU64 shuffle767<>+0(SB), Z25; \
+	VMOVDQU64 shuffle768<>+0(SB), Z24; \
+	VMOVDQU64 shuffle769<>+0(SB), Z23; \
+	VMOVDQU64 shuffle770<>+0(SB), Z22; \
+	VMOVDQU64 shuffle771<>+0(SB), Z21; \
+	VMOVDQU64 shuffle772<>+0(SB), Z20; \
+group668: \
+	MOVQ rows+24(FP), R9; \
+row669: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last671; \
+chunks670: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle761<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle774<>+0(SB), Z4; \
+	VPERMW    Z2, Z4, K7, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle776<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle764<>+0(SB), Z5; \
+	VPERMI2W  Z1, Z0, Z5; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle777<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z5; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle778<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle767<>+0(SB), Z3; \
+	VPERMI2W  Z1, Z0, Z3; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle779<>+0(SB), Z5; \
+	VPERMW    Z2, Z5, K7, Z3; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle780<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2W  Z1, Z22, Z0; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle781<>+0(SB), Z3; \
+	VPERMW    Z2, Z3, K7, Z0; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle782<>+0(SB), Z3; \
+	VPERMW    Z4, Z3, K7, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle761<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle774<>+0(SB), Z1; \
+	VPERMW    Z4, Z1, K7, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle776<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle764<>+0(SB), Z5; \
+	VPERMI2W  Z3, Z0, Z5; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle777<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z5; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle778<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle767<>+0(SB), Z2; \
+	VPERMI2W  Z3, Z0, Z2; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle779<>+0(SB), Z5; \
+	VPERMW    Z4, Z5, K7, Z2; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle780<>+0(SB), Z5; \
+	VPERMW    Z1, Z5, K7, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2W  Z3, Z22, Z0; \
+	KMOVD     shuffle773<>+0(SB), K7; \
+	VMOVDQU64 shuffle781<>+0(SB), Z2; \
+	VPERMW    Z4, Z2, K7, Z0; \
+	KMOVD     shuffle775<>+0(SB), K7; \
+	VMOVDQU64 shuffle782<>+0(SB), Z2; \
+	VPERMW    Z1, Z2, K7, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks670; \
+last671: \
+	TESTQ R11, R11; \
+	JZ    rowdone672; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks670; \
+rowdone672: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row669; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group668; \
+	VZEROUPPER; \
 	RET
+	tunzip8x4x2AVX512BW_body
 
 DATA shuffle761<>+0(SB)/8, $0x0000000000200000
 DATA shuffle761<>+8(SB)/8, $0x0000000000210001
@@ -20453,221 +20021,213 @@ GLOBL shuffle782<>(SB), RODATA|NOPTR, $64
 // func stackZip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x1AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit673:
-	MOVQ    R9, R12
-	CMPQ    R12, DI
-	CMOVQGT DI, R12
-	LEAQ    (AX)(R12*4), R12
-	CMPQ    R9, DI
-	JGT     final675
-	LEAQ    (CX)(R10*1), R13
-	MOVQ    DX, R14
-	SUBQ    R11, R14
-	CMPQ    R14, SI
-	JB      split676
-
-whole674:
-	VMOVDQU8.Z (R13), K1, Z0
-	VMOVDQU8.Z (R13)(DX*1), K1, Z1
-	VMOVDQU8.Z (R13)(DX*2), K1, Z2
-	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved677
-
-final675:
-	MOVQ lastDepth+48(FP), R13
-	ADDQ CX, R13
-	JMP  whole674
-
-split676:
-	BZHIQ      R14, shuffle10<>+0(SB), R14
-	KMOVQ      R14, K6
-	KANDQ      K1, K6, K6
-	KANDNQ     K1, K6, K7
-	VMOVDQU8.Z (R13), K6, Z0
-	VMOVDQU8.Z (R13)(DX*1), K6, Z1
-	VMOVDQU8.Z (R13)(DX*2), K6, Z2
-	VMOVDQU8.Z (R13)(BX*1), K6, Z3
-	ADDQ       BX, R13
-	VMOVDQU8   (R13), K7, Z0
-	VMOVDQU8   (R13)(DX*1), K7, Z1
-	VMOVDQU8   (R13)(DX*2), K7, Z2
-	VMOVDQU8   (R13)(BX*1), K7, Z3
-
-moved677:
-	VPUNPCKLBW Z1, Z0, Z12
-	VPUNPCKHBW Z1, Z0, Z13
-	VPUNPCKLBW Z3, Z2, Z14
-	VPUNPCKHBW Z3, Z2, Z15
-	VMOVDQA64  Z8, Z4
-	VPMOVW2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z15, Z14, K6, Z4
-	VPERMI2W   Z13, Z12, K7, Z4
-	VMOVDQU8   Z4, K2, (R12)
-	VMOVDQA64  Z9, Z5
-	VPMOVW2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z15, Z14, K6, Z5
-	VPERMI2W   Z13, Z12, K7, Z5
-	VMOVDQU8   Z5, K3, 64(R12)
-	VMOVDQA64  Z10, Z6
-	VPMOVW2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z15, Z14, K6, Z6
-	VPERMI2W   Z13, Z12, K7, Z6
-	VMOVDQU8   Z6, K4, 128(R12)
-	VMOVDQA64  Z11, Z7
-	VPMOVW2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z15, Z14, K6, Z7
-	VPERMI2W   Z13, Z12, K7, Z7
-	VMOVDQU8   Z7, K5, 192(R12)
-	ADDQ       SI, R9
-	ADDQ       SI, R10
-	ADDQ       SI, R11
-	CMPQ       R11, DX
-	JB         same678
-	SUBQ       DX, R11
-	ADDQ       BX, R10
-
-same678:
-	DECQ R8
-	JNZ  unit673
-	VZEROUPPER
+#define stackZip2x1AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit673: \
+	MOVQ    R9, R12; \
+	CMPQ    R12, DI; \
+	CMOVQGT DI, R12; \
+	LEAQ    (AX)(R12*4), R12; \
+	CMPQ    R9, DI; \
+	JGT     final675; \
+	LEAQ    (CX)(R10*1), R13; \
+	MOVQ    DX, R14; \
+	SUBQ    R11, R14; \
+	CMPQ    R14, SI; \
+	JB      split676; \
+whole674: \
+	VMOVDQU8.Z (R13), K1, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
+	JMP        moved677; \
+final675: \
+	MOVQ lastDepth+48(FP), R13; \
+	ADDQ CX, R13; \
+	JMP  whole674; \
+split676: \
+	BZHIQ      R14, shuffle10<>+0(SB), R14; \
+	KMOVQ      R14, K6; \
+	KANDQ      K1, K6, K6; \
+	KANDNQ     K1, K6, K7; \
+	VMOVDQU8.Z (R13), K6, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
+	ADDQ       BX, R13; \
+	VMOVDQU8   (R13), K7, Z0; \
+	VMOVDQU8   (R13)(DX*1), K7, Z1; \
+	VMOVDQU8   (R13)(DX*2), K7, Z2; \
+	VMOVDQU8   (R13)(BX*1), K7, Z3; \
+moved677: \
+	VPUNPCKLBW Z1, Z0, Z12; \
+	VPUNPCKHBW Z1, Z0, Z13; \
+	VPUNPCKLBW Z3, Z2, Z14; \
+	VPUNPCKHBW Z3, Z2, Z15; \
+	VMOVDQA64  Z8, Z4; \
+	VPMOVW2M   Z8, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z15, Z14, K6, Z4; \
+	VPERMI2W   Z13, Z12, K7, Z4; \
+	VMOVDQU8   Z4, K2, (R12); \
+	VMOVDQA64  Z9, Z5; \
+	VPMOVW2M   Z9, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z15, Z14, K6, Z5; \
+	VPERMI2W   Z13, Z12, K7, Z5; \
+	VMOVDQU8   Z5, K3, 64(R12); \
+	VMOVDQA64  Z10, Z6; \
+	VPMOVW2M   Z10, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z15, Z14, K6, Z6; \
+	VPERMI2W   Z13, Z12, K7, Z6; \
+	VMOVDQU8   Z6, K4, 128(R12); \
+	VMOVDQA64  Z11, Z7; \
+	VPMOVW2M   Z11, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z15, Z14, K6, Z7; \
+	VPERMI2W   Z13, Z12, K7, Z7; \
+	VMOVDQU8   Z7, K5, 192(R12); \
+	ADDQ       SI, R9; \
+	ADDQ       SI, R10; \
+	ADDQ       SI, R11; \
+	CMPQ       R11, DX; \
+	JB         same678; \
+	SUBQ       DX, R11; \
+	ADDQ       BX, R10; \
+same678: \
+	DECQ R8; \
+	JNZ  unit673; \
+	VZEROUPPER; \
 	RET
+	stackZip2x1AVX512BW_body
 
 // func stackUnzip2x1AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x1AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ            space+0(FP), AX
-	MOVQ            depth+8(FP), CX
-	MOVQ            tab+16(FP), DX
-	VMOVDQU64       (DX), Z8
-	VMOVDQU64       64(DX), Z9
-	VMOVDQU64       128(DX), Z10
-	VMOVDQU64       192(DX), Z11
-	VBROADCASTI32X4 shuffle783<>+0(SB), Z16
-	KMOVQ           256(DX), K1
-	KMOVQ           264(DX), K2
-	KMOVQ           272(DX), K3
-	KMOVQ           280(DX), K4
-	KMOVQ           288(DX), K5
-	MOVQ            plane+56(FP), DX
-	LEAQ            (DX)(DX*2), BX
-	MOVQ            step+32(FP), SI
-	MOVQ            last+40(FP), DI
-	MOVQ            units+24(FP), R8
-	XORQ            R9, R9
-	XORQ            R10, R10
-	XORQ            R11, R11
-
-unit679:
-	MOVQ        R9, R12
-	CMPQ        R12, DI
-	CMOVQGT     DI, R12
-	LEAQ        (AX)(R12*4), R12
-	VMOVDQU8.Z  (R12), K2, Z0
-	VMOVDQU8.Z  64(R12), K3, Z1
-	VMOVDQU8.Z  128(R12), K4, Z2
-	VMOVDQU8.Z  192(R12), K5, Z3
-	VMOVDQA64   Z8, Z4
-	VPMOVW2M    Z8, K6
-	KNOTQ       K6, K7
-	VPERMI2W    Z3, Z2, K6, Z4
-	VPERMI2W    Z1, Z0, K7, Z4
-	VMOVDQA64   Z9, Z5
-	VPMOVW2M    Z9, K6
-	KNOTQ       K6, K7
-	VPERMI2W    Z3, Z2, K6, Z5
-	VPERMI2W    Z1, Z0, K7, Z5
-	VMOVDQA64   Z10, Z6
-	VPMOVW2M    Z10, K6
-	KNOTQ       K6, K7
-	VPERMI2W    Z3, Z2, K6, Z6
-	VPERMI2W    Z1, Z0, K7, Z6
-	VMOVDQA64   Z11, Z7
-	VPMOVW2M    Z11, K6
-	KNOTQ       K6, K7
-	VPERMI2W    Z3, Z2, K6, Z7
-	VPERMI2W    Z1, Z0, K7, Z7
-	VPSHUFB     Z16, Z4, Z4
-	VPSHUFB     Z16, Z5, Z5
-	VPSHUFB     Z16, Z6, Z6
-	VPSHUFB     Z16, Z7, Z7
-	VPUNPCKLQDQ Z5, Z4, Z12
-	VPUNPCKHQDQ Z5, Z4, Z13
-	VPUNPCKLQDQ Z7, Z6, Z14
-	VPUNPCKHQDQ Z7, Z6, Z15
-	CMPQ        R9, DI
-	JGT         final681
-	LEAQ        (CX)(R10*1), R12
-	MOVQ        DX, R13
-	SUBQ        R11, R13
-	CMPQ        R13, SI
-	JB          split682
-
-whole680:
-	VMOVDQU8 Z12, K1, (R12)
-	VMOVDQU8 Z13, K1, (R12)(DX*1)
-	VMOVDQU8 Z14, K1, (R12)(DX*2)
-	VMOVDQU8 Z15, K1, (R12)(BX*1)
-	JMP      moved683
-
-final681:
-	MOVQ lastDepth+48(FP), R12
-	ADDQ CX, R12
-	JMP  whole680
-
-split682:
-	BZHIQ    R13, shuffle10<>+0(SB), R13
-	KMOVQ    R13, K6
-	KANDQ    K1, K6, K6
-	KANDNQ   K1, K6, K7
-	VMOVDQU8 Z12, K6, (R12)
-	VMOVDQU8 Z13, K6, (R12)(DX*1)
-	VMOVDQU8 Z14, K6, (R12)(DX*2)
-	VMOVDQU8 Z15, K6, (R12)(BX*1)
-	ADDQ     BX, R12
-	VMOVDQU8 Z12, K7, (R12)
-	VMOVDQU8 Z13, K7, (R12)(DX*1)
-	VMOVDQU8 Z14, K7, (R12)(DX*2)
-	VMOVDQU8 Z15, K7, (R12)(BX*1)
-
-moved683:
-	ADDQ SI, R9
-	ADDQ SI, R10
-	ADDQ SI, R11
-	CMPQ R11, DX
-	JB   same684
-	SUBQ DX, R11
-	ADDQ BX, R10
-
-same684:
-	DECQ R8
-	JNZ  unit679
-	VZEROUPPER
+#define stackUnzip2x1AVX512BW_body \
+	MOVQ            space+0(FP), AX; \
+	MOVQ            depth+8(FP), CX; \
+	MOVQ            tab+16(FP), DX; \
+	VMOVDQU64       (DX), Z8; \
+	VMOVDQU64       64(DX), Z9; \
+	VMOVDQU64       128(DX), Z10; \
+	VMOVDQU64       192(DX), Z11; \
+	VBROADCASTI32X4 shuffle783<>+0(SB), Z16; \
+	KMOVQ           256(DX), K1; \
+	KMOVQ           264(DX), K2; \
+	KMOVQ           272(DX), K3; \
+	KMOVQ           280(DX), K4; \
+	KMOVQ           288(DX), K5; \
+	MOVQ            plane+56(FP), DX; \
+	LEAQ            (DX)(DX*2), BX; \
+	MOVQ            step+32(FP), SI; \
+	MOVQ            last+40(FP), DI; \
+	MOVQ            units+24(FP), R8; \
+	XORQ            R9, R9; \
+	XORQ            R10, R10; \
+	XORQ            R11, R11; \
+unit679: \
+	MOVQ        R9, R12; \
+	CMPQ        R12, DI; \
+	CMOVQGT     DI, R12; \
+	LEAQ        (AX)(R12*4), R12; \
+	VMOVDQU8.Z  (R12), K2, Z0; \
+	VMOVDQU8.Z  64(R12), K3, Z1; \
+	VMOVDQU8.Z  128(R12), K4, Z2; \
+	VMOVDQU8.Z  192(R12), K5, Z3; \
+	VMOVDQA64   Z8, Z4; \
+	VPMOVW2M    Z8, K6; \
+	KNOTQ       K6, K7; \
+	VPERMI2W    Z3, Z2, K6, Z4; \
+	VPERMI2W    Z1, Z0, K7, Z4; \
+	VMOVDQA64   Z9, Z5; \
+	VPMOVW2M    Z9, K6; \
+	KNOTQ       K6, K7; \
+	VPERMI2W    Z3, Z2, K6, Z5; \
+	VPERMI2W    Z1, Z0, K7, Z5; \
+	VMOVDQA64   Z10, Z6; \
+	VPMOVW2M    Z10, K6; \
+	KNOTQ       K6, K7; \
+	VPERMI2W    Z3, Z2, K6, Z6; \
+	VPERMI2W    Z1, Z0, K7, Z6; \
+	VMOVDQA64   Z11, Z7; \
+	VPMOVW2M    Z11, K6; \
+	KNOTQ       K6, K7; \
+	VPERMI2W    Z3, Z2, K6, Z7; \
+	VPERMI2W    Z1, Z0, K7, Z7; \
+	VPSHUFB     Z16, Z4, Z4; \
+	VPSHUFB     Z16, Z5, Z5; \
+	VPSHUFB     Z16, Z6, Z6; \
+	VPSHUFB     Z16, Z7, Z7; \
+	VPUNPCKLQDQ Z5, Z4, Z12; \
+	VPUNPCKHQDQ Z5, Z4, Z13; \
+	VPUNPCKLQDQ Z7, Z6, Z14; \
+	VPUNPCKHQDQ Z7, Z6, Z15; \
+	CMPQ        R9, DI; \
+	JGT         final681; \
+	LEAQ        (CX)(R10*1), R12; \
+	MOVQ        DX, R13; \
+	SUBQ        R11, R13; \
+	CMPQ        R13, SI; \
+	JB          split682; \
+whole680: \
+	VMOVDQU8 Z12, K1, (R12); \
+	VMOVDQU8 Z13, K1, (R12)(DX*1); \
+	VMOVDQU8 Z14, K1, (R12)(DX*2); \
+	VMOVDQU8 Z15, K1, (R12)(BX*1); \
+	JMP      moved683; \
+final681: \
+	MOVQ lastDepth+48(FP), R12; \
+	ADDQ CX, R12; \
+	JMP  whole680; \
+split682: \
+	BZHIQ    R13, shuffle10<>+0(SB), R13; \
+	KMOVQ    R13, K6; \
+	KANDQ    K1, K6, K6; \
+	KANDNQ   K1, K6, K7; \
+	VMOVDQU8 Z12, K6, (R12); \
+	VMOVDQU8 Z13, K6, (R12)(DX*1); \
+	VMOVDQU8 Z14, K6, (R12)(DX*2); \
+	VMOVDQU8 Z15, K6, (R12)(BX*1); \
+	ADDQ     BX, R12; \
+	VMOVDQU8 Z12, K7, (R12); \
+	VMOVDQU8 Z13, K7, (R12)(DX*1); \
+	VMOVDQU8 Z14, K7, (R12)(DX*2); \
+	VMOVDQU8 Z15, K7, (R12)(BX*1); \
+moved683: \
+	ADDQ SI, R9; \
+	ADDQ SI, R10; \
+	ADDQ SI, R11; \
+	CMPQ R11, DX; \
+	JB   same684; \
+	SUBQ DX, R11; \
+	ADDQ BX, R10; \
+same684: \
+	DECQ R8; \
+	JNZ  unit679; \
+	VZEROUPPER; \
 	RET
+	stackUnzip2x1AVX512BW_body
 
 DATA shuffle783<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle783<>+8(SB)/8, $0x0f0d0b0907050301
@@ -20676,552 +20236,525 @@ GLOBL shuffle783<>(SB), RODATA|NOPTR, $16
 // func stackZip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x2AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit685:
-	MOVQ    R9, R12
-	CMPQ    R12, DI
-	CMOVQGT DI, R12
-	LEAQ    (AX)(R12*4), R12
-	CMPQ    R9, DI
-	JGT     final687
-	LEAQ    (CX)(R10*1), R13
-	MOVQ    DX, R14
-	SUBQ    R11, R14
-	CMPQ    R14, SI
-	JB      split688
-
-whole686:
-	VMOVDQU8.Z (R13), K1, Z0
-	VMOVDQU8.Z (R13)(DX*1), K1, Z1
-	VMOVDQU8.Z (R13)(DX*2), K1, Z2
-	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved689
-
-final687:
-	MOVQ lastDepth+48(FP), R13
-	ADDQ CX, R13
-	JMP  whole686
-
-split688:
-	BZHIQ      R14, shuffle10<>+0(SB), R14
-	KMOVQ      R14, K6
-	KANDQ      K1, K6, K6
-	KANDNQ     K1, K6, K7
-	VMOVDQU8.Z (R13), K6, Z0
-	VMOVDQU8.Z (R13)(DX*1), K6, Z1
-	VMOVDQU8.Z (R13)(DX*2), K6, Z2
-	VMOVDQU8.Z (R13)(BX*1), K6, Z3
-	ADDQ       BX, R13
-	VMOVDQU8   (R13), K7, Z0
-	VMOVDQU8   (R13)(DX*1), K7, Z1
-	VMOVDQU8   (R13)(DX*2), K7, Z2
-	VMOVDQU8   (R13)(BX*1), K7, Z3
-
-moved689:
-	VMOVDQA64 Z8, Z4
-	VPMOVW2M  Z8, K6
-	KNOTQ     K6, K7
-	VPERMI2W  Z3, Z2, K6, Z4
-	VPERMI2W  Z1, Z0, K7, Z4
-	VMOVDQU8  Z4, K2, (R12)
-	VMOVDQA64 Z9, Z5
-	VPMOVW2M  Z9, K6
-	KNOTQ     K6, K7
-	VPERMI2W  Z3, Z2, K6, Z5
-	VPERMI2W  Z1, Z0, K7, Z5
-	VMOVDQU8  Z5, K3, 64(R12)
-	VMOVDQA64 Z10, Z6
-	VPMOVW2M  Z10, K6
-	KNOTQ     K6, K7
-	VPERMI2W  Z3, Z2, K6, Z6
-	VPERMI2W  Z1, Z0, K7, Z6
-	VMOVDQU8  Z6, K4, 128(R12)
-	VMOVDQA64 Z11, Z7
-	VPMOVW2M  Z11, K6
-	KNOTQ     K6, K7
-	VPERMI2W  Z3, Z2, K6, Z7
-	VPERMI2W  Z1, Z0, K7, Z7
-	VMOVDQU8  Z7, K5, 192(R12)
-	ADDQ      SI, R9
-	ADDQ      SI, R10
-	ADDQ      SI, R11
-	CMPQ      R11, DX
-	JB        same690
-	SUBQ      DX, R11
-	ADDQ      BX, R10
-
-same690:
-	DECQ R8
-	JNZ  unit685
-	VZEROUPPER
+#define stackZip2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit685: \
+	MOVQ    R9, R12; \
+	CMPQ    R12, DI; \
+	CMOVQGT DI, R12; \
+	LEAQ    (AX)(R12*4), R12; \
+	CMPQ    R9, DI; \
+	JGT     final687; \
+	LEAQ    (CX)(R10*1), R13; \
+	MOVQ    DX, R14; \
+	SUBQ    R11, R14; \
+	CMPQ    R14, SI; \
+	JB      split688; \
+whole686: \
+	VMOVDQU8.Z (R13), K1, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
+	JMP        moved689; \
+final687: \
+	MOVQ lastDepth+48(FP), R13; \
+	ADDQ CX, R13; \
+	JMP  whole686; \
+split688: \
+	BZHIQ      R14, shuffle10<>+0(SB), R14; \
+	KMOVQ      R14, K6; \
+	KANDQ      K1, K6, K6; \
+	KANDNQ     K1, K6, K7; \
+	VMOVDQU8.Z (R13), K6, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
+	ADDQ       BX, R13; \
+	VMOVDQU8   (R13), K7, Z0; \
+	VMOVDQU8   (R13)(DX*1), K7, Z1; \
+	VMOVDQU8   (R13)(DX*2), K7, Z2; \
+	VMOVDQU8   (R13)(BX*1), K7, Z3; \
+moved689: \
+	VMOVDQA64 Z8, Z4; \
+	VPMOVW2M  Z8, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2W  Z3, Z2, K6, Z4; \
+	VPERMI2W  Z1, Z0, K7, Z4; \
+	VMOVDQU8  Z4, K2, (R12); \
+	VMOVDQA64 Z9, Z5; \
+	VPMOVW2M  Z9, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2W  Z3, Z2, K6, Z5; \
+	VPERMI2W  Z1, Z0, K7, Z5; \
+	VMOVDQU8  Z5, K3, 64(R12); \
+	VMOVDQA64 Z10, Z6; \
+	VPMOVW2M  Z10, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2W  Z3, Z2, K6, Z6; \
+	VPERMI2W  Z1, Z0, K7, Z6; \
+	VMOVDQU8  Z6, K4, 128(R12); \
+	VMOVDQA64 Z11, Z7; \
+	VPMOVW2M  Z11, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2W  Z3, Z2, K6, Z7; \
+	VPERMI2W  Z1, Z0, K7, Z7; \
+	VMOVDQU8  Z7, K5, 192(R12); \
+	ADDQ      SI, R9; \
+	ADDQ      SI, R10; \
+	ADDQ      SI, R11; \
+	CMPQ      R11, DX; \
+	JB        same690; \
+	SUBQ      DX, R11; \
+	ADDQ      BX, R10; \
+same690: \
+	DECQ R8; \
+	JNZ  unit685; \
+	VZEROUPPER; \
 	RET
+	stackZip2x2AVX512BW_body
 
 // func stackUnzip2x2AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x2AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit691:
-	MOVQ       R9, R12
-	CMPQ       R12, DI
-	CMOVQGT    DI, R12
-	LEAQ       (AX)(R12*4), R12
-	VMOVDQU8.Z (R12), K2, Z0
-	VMOVDQU8.Z 64(R12), K3, Z1
-	VMOVDQU8.Z 128(R12), K4, Z2
-	VMOVDQU8.Z 192(R12), K5, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVW2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z4
-	VPERMI2W   Z1, Z0, K7, Z4
-	VMOVDQA64  Z9, Z5
-	VPMOVW2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z5
-	VPERMI2W   Z1, Z0, K7, Z5
-	VMOVDQA64  Z10, Z6
-	VPMOVW2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z6
-	VPERMI2W   Z1, Z0, K7, Z6
-	VMOVDQA64  Z11, Z7
-	VPMOVW2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2W   Z3, Z2, K6, Z7
-	VPERMI2W   Z1, Z0, K7, Z7
-	CMPQ       R9, DI
-	JGT        final693
-	LEAQ       (CX)(R10*1), R12
-	MOVQ       DX, R13
-	SUBQ       R11, R13
-	CMPQ       R13, SI
-	JB         split694
-
-whole692:
-	VMOVDQU8 Z4, K1, (R12)
-	VMOVDQU8 Z5, K1, (R12)(DX*1)
-	VMOVDQU8 Z6, K1, (R12)(DX*2)
-	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved695
-
-final693:
-	MOVQ lastDepth+48(FP), R12
-	ADDQ CX, R12
-	JMP  whole692
-
-split694:
-	BZHIQ    R13, shuffle10<>+0(SB), R13
-	KMOVQ    R13, K6
-	KANDQ    K1, K6, K6
-	KANDNQ   K1, K6, K7
-	VMOVDQU8 Z4, K6, (R12)
-	VMOVDQU8 Z5, K6, (R12)(DX*1)
-	VMOVDQU8 Z6, K6, (R12)(DX*2)
-	VMOVDQU8 Z7, K6, (R12)(BX*1)
-	ADDQ     BX, R12
-	VMOVDQU8 Z4, K7, (R12)
-	VMOVDQU8 Z5, K7, (R12)(DX*1)
-	VMOVDQU8 Z6, K7, (R12)(DX*2)
-	VMOVDQU8 Z7, K7, (R12)(BX*1)
-
-moved695:
-	ADDQ SI, R9
-	ADDQ SI, R10
-	ADDQ SI, R11
-	CMPQ R11, DX
-	JB   same696
-	SUBQ DX, R11
-	ADDQ BX, R10
-
-same696:
-	DECQ R8
-	JNZ  unit691
-	VZEROUPPER
+#define stackUnzip2x2AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit691: \
+	MOVQ       R9, R12; \
+	CMPQ       R12, DI; \
+	CMOVQGT    DI, R12; \
+	LEAQ       (AX)(R12*4), R12; \
+	VMOVDQU8.Z (R12), K2, Z0; \
+	VMOVDQU8.Z 64(R12), K3, Z1; \
+	VMOVDQU8.Z 128(R12), K4, Z2; \
+	VMOVDQU8.Z 192(R12), K5, Z3; \
+	VMOVDQA64  Z8, Z4; \
+	VPMOVW2M   Z8, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z3, Z2, K6, Z4; \
+	VPERMI2W   Z1, Z0, K7, Z4; \
+	VMOVDQA64  Z9, Z5; \
+	VPMOVW2M   Z9, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z3, Z2, K6, Z5; \
+	VPERMI2W   Z1, Z0, K7, Z5; \
+	VMOVDQA64  Z10, Z6; \
+	VPMOVW2M   Z10, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z3, Z2, K6, Z6; \
+	VPERMI2W   Z1, Z0, K7, Z6; \
+	VMOVDQA64  Z11, Z7; \
+	VPMOVW2M   Z11, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2W   Z3, Z2, K6, Z7; \
+	VPERMI2W   Z1, Z0, K7, Z7; \
+	CMPQ       R9, DI; \
+	JGT        final693; \
+	LEAQ       (CX)(R10*1), R12; \
+	MOVQ       DX, R13; \
+	SUBQ       R11, R13; \
+	CMPQ       R13, SI; \
+	JB         split694; \
+whole692: \
+	VMOVDQU8 Z4, K1, (R12); \
+	VMOVDQU8 Z5, K1, (R12)(DX*1); \
+	VMOVDQU8 Z6, K1, (R12)(DX*2); \
+	VMOVDQU8 Z7, K1, (R12)(BX*1); \
+	JMP      moved695; \
+final693: \
+	MOVQ lastDepth+48(FP), R12; \
+	ADDQ CX, R12; \
+	JMP  whole692; \
+split694: \
+	BZHIQ    R13, shuffle10<>+0(SB), R13; \
+	KMOVQ    R13, K6; \
+	KANDQ    K1, K6, K6; \
+	KANDNQ   K1, K6, K7; \
+	VMOVDQU8 Z4, K6, (R12); \
+	VMOVDQU8 Z5, K6, (R12)(DX*1); \
+	VMOVDQU8 Z6, K6, (R12)(DX*2); \
+	VMOVDQU8 Z7, K6, (R12)(BX*1); \
+	ADDQ     BX, R12; \
+	VMOVDQU8 Z4, K7, (R12); \
+	VMOVDQU8 Z5, K7, (R12)(DX*1); \
+	VMOVDQU8 Z6, K7, (R12)(DX*2); \
+	VMOVDQU8 Z7, K7, (R12)(BX*1); \
+moved695: \
+	ADDQ SI, R9; \
+	ADDQ SI, R10; \
+	ADDQ SI, R11; \
+	CMPQ R11, DX; \
+	JB   same696; \
+	SUBQ DX, R11; \
+	ADDQ BX, R10; \
+same696: \
+	DECQ R8; \
+	JNZ  unit691; \
+	VZEROUPPER; \
 	RET
+	stackUnzip2x2AVX512BW_body
 
 // func stackZip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
 TEXT ·stackZip2x4AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit697:
-	MOVQ    R9, R12
-	CMPQ    R12, DI
-	CMOVQGT DI, R12
-	LEAQ    (AX)(R12*4), R12
-	CMPQ    R9, DI
-	JGT     final699
-	LEAQ    (CX)(R10*1), R13
-	MOVQ    DX, R14
-	SUBQ    R11, R14
-	CMPQ    R14, SI
-	JB      split700
-
-whole698:
-	VMOVDQU8.Z (R13), K1, Z0
-	VMOVDQU8.Z (R13)(DX*1), K1, Z1
-	VMOVDQU8.Z (R13)(DX*2), K1, Z2
-	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved701
-
-final699:
-	MOVQ lastDepth+48(FP), R13
-	ADDQ CX, R13
-	JMP  whole698
-
-split700:
-	BZHIQ      R14, shuffle10<>+0(SB), R14
-	KMOVQ      R14, K6
-	KANDQ      K1, K6, K6
-	KANDNQ     K1, K6, K7
-	VMOVDQU8.Z (R13), K6, Z0
-	VMOVDQU8.Z (R13)(DX*1), K6, Z1
-	VMOVDQU8.Z (R13)(DX*2), K6, Z2
-	VMOVDQU8.Z (R13)(BX*1), K6, Z3
-	ADDQ       BX, R13
-	VMOVDQU8   (R13), K7, Z0
-	VMOVDQU8   (R13)(DX*1), K7, Z1
-	VMOVDQU8   (R13)(DX*2), K7, Z2
-	VMOVDQU8   (R13)(BX*1), K7, Z3
-
-moved701:
-	VMOVDQA64 Z8, Z4
-	VPMOVD2M  Z8, K6
-	KNOTQ     K6, K7
-	VPERMI2D  Z3, Z2, K6, Z4
-	VPERMI2D  Z1, Z0, K7, Z4
-	VMOVDQU8  Z4, K2, (R12)
-	VMOVDQA64 Z9, Z5
-	VPMOVD2M  Z9, K6
-	KNOTQ     K6, K7
-	VPERMI2D  Z3, Z2, K6, Z5
-	VPERMI2D  Z1, Z0, K7, Z5
-	VMOVDQU8  Z5, K3, 64(R12)
-	VMOVDQA64 Z10, Z6
-	VPMOVD2M  Z10, K6
-	KNOTQ     K6, K7
-	VPERMI2D  Z3, Z2, K6, Z6
-	VPERMI2D  Z1, Z0, K7, Z6
-	VMOVDQU8  Z6, K4, 128(R12)
-	VMOVDQA64 Z11, Z7
-	VPMOVD2M  Z11, K6
-	KNOTQ     K6, K7
-	VPERMI2D  Z3, Z2, K6, Z7
-	VPERMI2D  Z1, Z0, K7, Z7
-	VMOVDQU8  Z7, K5, 192(R12)
-	ADDQ      SI, R9
-	ADDQ      SI, R10
-	ADDQ      SI, R11
-	CMPQ      R11, DX
-	JB        same702
-	SUBQ      DX, R11
-	ADDQ      BX, R10
-
-same702:
-	DECQ R8
-	JNZ  unit697
-	VZEROUPPER
+#define stackZip2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit697: \
+	MOVQ    R9, R12; \
+	CMPQ    R12, DI; \
+	CMOVQGT DI, R12; \
+	LEAQ    (AX)(R12*4), R12; \
+	CMPQ    R9, DI; \
+	JGT     final699; \
+	LEAQ    (CX)(R10*1), R13; \
+	MOVQ    DX, R14; \
+	SUBQ    R11, R14; \
+	CMPQ    R14, SI; \
+	JB      split700; \
+whole698: \
+	VMOVDQU8.Z (R13), K1, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
+	JMP        moved701; \
+final699: \
+	MOVQ lastDepth+48(FP), R13; \
+	ADDQ CX, R13; \
+	JMP  whole698; \
+split700: \
+	BZHIQ      R14, shuffle10<>+0(SB), R14; \
+	KMOVQ      R14, K6; \
+	KANDQ      K1, K6, K6; \
+	KANDNQ     K1, K6, K7; \
+	VMOVDQU8.Z (R13), K6, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
+	ADDQ       BX, R13; \
+	VMOVDQU8   (R13), K7, Z0; \
+	VMOVDQU8   (R13)(DX*1), K7, Z1; \
+	VMOVDQU8   (R13)(DX*2), K7, Z2; \
+	VMOVDQU8   (R13)(BX*1), K7, Z3; \
+moved701: \
+	VMOVDQA64 Z8, Z4; \
+	VPMOVD2M  Z8, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2D  Z3, Z2, K6, Z4; \
+	VPERMI2D  Z1, Z0, K7, Z4; \
+	VMOVDQU8  Z4, K2, (R12); \
+	VMOVDQA64 Z9, Z5; \
+	VPMOVD2M  Z9, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2D  Z3, Z2, K6, Z5; \
+	VPERMI2D  Z1, Z0, K7, Z5; \
+	VMOVDQU8  Z5, K3, 64(R12); \
+	VMOVDQA64 Z10, Z6; \
+	VPMOVD2M  Z10, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2D  Z3, Z2, K6, Z6; \
+	VPERMI2D  Z1, Z0, K7, Z6; \
+	VMOVDQU8  Z6, K4, 128(R12); \
+	VMOVDQA64 Z11, Z7; \
+	VPMOVD2M  Z11, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2D  Z3, Z2, K6, Z7; \
+	VPERMI2D  Z1, Z0, K7, Z7; \
+	VMOVDQU8  Z7, K5, 192(R12); \
+	ADDQ      SI, R9; \
+	ADDQ      SI, R10; \
+	ADDQ      SI, R11; \
+	CMPQ      R11, DX; \
+	JB        same702; \
+	SUBQ      DX, R11; \
+	ADDQ      BX, R10; \
+same702: \
+	DECQ R8; \
+	JNZ  unit697; \
+	VZEROUPPER; \
 	RET
+	stackZip2x4AVX512BW_body
 
 // func stackUnzip2x4AVX512BW(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, CMOV
 TEXT ·stackUnzip2x4AVX512BW(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit703:
-	MOVQ       R9, R12
-	CMPQ       R12, DI
-	CMOVQGT    DI, R12
-	LEAQ       (AX)(R12*4), R12
-	VMOVDQU8.Z (R12), K2, Z0
-	VMOVDQU8.Z 64(R12), K3, Z1
-	VMOVDQU8.Z 128(R12), K4, Z2
-	VMOVDQU8.Z 192(R12), K5, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVD2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z4
-	VPERMI2D   Z1, Z0, K7, Z4
-	VMOVDQA64  Z9, Z5
-	VPMOVD2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z5
-	VPERMI2D   Z1, Z0, K7, Z5
-	VMOVDQA64  Z10, Z6
-	VPMOVD2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z6
-	VPERMI2D   Z1, Z0, K7, Z6
-	VMOVDQA64  Z11, Z7
-	VPMOVD2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2D   Z3, Z2, K6, Z7
-	VPERMI2D   Z1, Z0, K7, Z7
-	CMPQ       R9, DI
-	JGT        final705
-	LEAQ       (CX)(R10*1), R12
-	MOVQ       DX, R13
-	SUBQ       R11, R13
-	CMPQ       R13, SI
-	JB         split706
-
-whole704:
-	VMOVDQU8 Z4, K1, (R12)
-	VMOVDQU8 Z5, K1, (R12)(DX*1)
-	VMOVDQU8 Z6, K1, (R12)(DX*2)
-	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved707
-
-final705:
-	MOVQ lastDepth+48(FP), R12
-	ADDQ CX, R12
-	JMP  whole704
-
-split706:
-	BZHIQ    R13, shuffle10<>+0(SB), R13
-	KMOVQ    R13, K6
-	KANDQ    K1, K6, K6
-	KANDNQ   K1, K6, K7
-	VMOVDQU8 Z4, K6, (R12)
-	VMOVDQU8 Z5, K6, (R12)(DX*1)
-	VMOVDQU8 Z6, K6, (R12)(DX*2)
-	VMOVDQU8 Z7, K6, (R12)(BX*1)
-	ADDQ     BX, R12
-	VMOVDQU8 Z4, K7, (R12)
-	VMOVDQU8 Z5, K7, (R12)(DX*1)
-	VMOVDQU8 Z6, K7, (R12)(DX*2)
-	VMOVDQU8 Z7, K7, (R12)(BX*1)
-
-moved707:
-	ADDQ SI, R9
-	ADDQ SI, R10
-	ADDQ SI, R11
-	CMPQ R11, DX
-	JB   same708
-	SUBQ DX, R11
-	ADDQ BX, R10
-
-same708:
-	DECQ R8
-	JNZ  unit703
-	VZEROUPPER
+#define stackUnzip2x4AVX512BW_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit703: \
+	MOVQ       R9, R12; \
+	CMPQ       R12, DI; \
+	CMOVQGT    DI, R12; \
+	LEAQ       (AX)(R12*4), R12; \
+	VMOVDQU8.Z (R12), K2, Z0; \
+	VMOVDQU8.Z 64(R12), K3, Z1; \
+	VMOVDQU8.Z 128(R12), K4, Z2; \
+	VMOVDQU8.Z 192(R12), K5, Z3; \
+	VMOVDQA64  Z8, Z4; \
+	VPMOVD2M   Z8, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2D   Z3, Z2, K6, Z4; \
+	VPERMI2D   Z1, Z0, K7, Z4; \
+	VMOVDQA64  Z9, Z5; \
+	VPMOVD2M   Z9, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2D   Z3, Z2, K6, Z5; \
+	VPERMI2D   Z1, Z0, K7, Z5; \
+	VMOVDQA64  Z10, Z6; \
+	VPMOVD2M   Z10, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2D   Z3, Z2, K6, Z6; \
+	VPERMI2D   Z1, Z0, K7, Z6; \
+	VMOVDQA64  Z11, Z7; \
+	VPMOVD2M   Z11, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2D   Z3, Z2, K6, Z7; \
+	VPERMI2D   Z1, Z0, K7, Z7; \
+	CMPQ       R9, DI; \
+	JGT        final705; \
+	LEAQ       (CX)(R10*1), R12; \
+	MOVQ       DX, R13; \
+	SUBQ       R11, R13; \
+	CMPQ       R13, SI; \
+	JB         split706; \
+whole704: \
+	VMOVDQU8 Z4, K1, (R12); \
+	VMOVDQU8 Z5, K1, (R12)(DX*1); \
+	VMOVDQU8 Z6, K1, (R12)(DX*2); \
+	VMOVDQU8 Z7, K1, (R12)(BX*1); \
+	JMP      moved707; \
+final705: \
+	MOVQ lastDepth+48(FP), R12; \
+	ADDQ CX, R12; \
+	JMP  whole704; \
+split706: \
+	BZHIQ    R13, shuffle10<>+0(SB), R13; \
+	KMOVQ    R13, K6; \
+	KANDQ    K1, K6, K6; \
+	KANDNQ   K1, K6, K7; \
+	VMOVDQU8 Z4, K6, (R12); \
+	VMOVDQU8 Z5, K6, (R12)(DX*1); \
+	VMOVDQU8 Z6, K6, (R12)(DX*2); \
+	VMOVDQU8 Z7, K6, (R12)(BX*1); \
+	ADDQ     BX, R12; \
+	VMOVDQU8 Z4, K7, (R12); \
+	VMOVDQU8 Z5, K7, (R12)(DX*1); \
+	VMOVDQU8 Z6, K7, (R12)(DX*2); \
+	VMOVDQU8 Z7, K7, (R12)(BX*1); \
+moved707: \
+	ADDQ SI, R9; \
+	ADDQ SI, R10; \
+	ADDQ SI, R11; \
+	CMPQ R11, DX; \
+	JB   same708; \
+	SUBQ DX, R11; \
+	ADDQ BX, R10; \
+same708: \
+	DECQ R8; \
+	JNZ  unit703; \
+	VZEROUPPER; \
 	RET
+	stackUnzip2x4AVX512BW_body
 
 // func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
 // Requires: AVX, AVX512F
 TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
-	MOVQ  dst+0(FP), AX
-	MOVQ  src+8(FP), CX
-	MOVQ  e+16(FP), DX
-	MOVQ  groups+72(FP), BX
-	MOVQ  rows+48(FP), DI
-	IMULQ dstRow+56(FP), DI
-	MOVQ  dstGroup+80(FP), SI
-	SUBQ  DI, SI
-	MOVQ  SI, (SP)
-	MOVQ  rows+48(FP), DI
-	IMULQ srcRow+64(FP), DI
-	MOVQ  srcGroup+88(FP), SI
-	SUBQ  DI, SI
-	MOVQ  SI, 8(SP)
-	MOVQ  DX, SI
-	CMPQ  DX, $+64
-	JAE   runs709
-	CMPQ  DX, $+32
-	JAE   runs710
-	CMPQ  DX, $+16
-	JAE   runs711
+#define copyRunsAVX512BW_body \
+	MOVQ  dst+0(FP), AX; \
+	MOVQ  src+8(FP), CX; \
+	MOVQ  e+16(FP), DX; \
+	MOVQ  groups+72(FP), BX; \
+	MOVQ  rows+48(FP), DI; \
+	IMULQ dstRow+56(FP), DI; \
+	MOVQ  dstGroup+80(FP), SI; \
+	SUBQ  DI, SI; \
+	MOVQ  SI, (SP); \
+	MOVQ  rows+48(FP), DI; \
+	IMULQ srcRow+64(FP), DI; \
+	MOVQ  srcGroup+88(FP), SI; \
+	SUBQ  DI, SI; \
+	MOVQ  SI, 8(SP); \
+	MOVQ  DX, SI; \
+	CMPQ  DX, $+64; \
+	JAE   runs709; \
+	CMPQ  DX, $+32; \
+	JAE   runs710; \
+	CMPQ  DX, $+16; \
+	JAE   runs711; \
+	RET; \
+runs709: \
+	SUBQ $+64, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group712: \
+	MOVQ rows+48(FP), R10; \
+row713: \
+	MOVQ w+24(FP), R11; \
+	MOVQ AX, R12; \
+	MOVQ CX, R13; \
+run714: \
+	XORQ R14, R14; \
+pieces715: \
+	VMOVDQU64 (R13)(R14*1), Z0; \
+	VMOVDQU64 Z0, (R12)(R14*1); \
+	CMPQ      R14, SI; \
+	JEQ       piecesdone716; \
+	ADDQ      $+64, R14; \
+	CMPQ      R14, SI; \
+	JLE       pieces715; \
+	MOVQ      SI, R14; \
+	JMP       pieces715; \
+piecesdone716: \
+	ADDQ DX, R12; \
+	ADDQ DI, R13; \
+	DECQ R11; \
+	JNZ  run714; \
+	ADDQ R8, AX; \
+	ADDQ R9, CX; \
+	DECQ R10; \
+	JNZ  row713; \
+	ADDQ (SP), AX; \
+	ADDQ 8(SP), CX; \
+	DECQ BX; \
+	JNZ  group712; \
+	VZEROUPPER; \
+	RET; \
+runs710: \
+	SUBQ $+32, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group717: \
+	MOVQ rows+48(FP), R10; \
+row718: \
+	MOVQ w+24(FP), R11; \
+	MOVQ AX, R12; \
+	MOVQ CX, R13; \
+run719: \
+	VMOVDQU (R13), Y0; \
+	VMOVDQU (R13)(SI*1), Y1; \
+	VMOVDQU Y0, (R12); \
+	VMOVDQU Y1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run719; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row718; \
+	ADDQ    (SP), AX; \
+	ADDQ    8(SP), CX; \
+	DECQ    BX; \
+	JNZ     group717; \
+	VZEROUPPER; \
+	RET; \
+runs711: \
+	SUBQ $+16, SI; \
+	MOVQ dstX+32(FP), DX; \
+	MOVQ srcX+40(FP), DI; \
+	MOVQ dstRow+56(FP), R8; \
+	MOVQ srcRow+64(FP), R9; \
+group720: \
+	MOVQ rows+48(FP), R10; \
+row721: \
+	MOVQ w+24(FP), R11; \
+	MOVQ AX, R12; \
+	MOVQ CX, R13; \
+run722: \
+	VMOVDQU (R13), X0; \
+	VMOVDQU (R13)(SI*1), X1; \
+	VMOVDQU X0, (R12); \
+	VMOVDQU X1, (R12)(SI*1); \
+	ADDQ    DX, R12; \
+	ADDQ    DI, R13; \
+	DECQ    R11; \
+	JNZ     run722; \
+	ADDQ    R8, AX; \
+	ADDQ    R9, CX; \
+	DECQ    R10; \
+	JNZ     row721; \
+	ADDQ    (SP), AX; \
+	ADDQ    8(SP), CX; \
+	DECQ    BX; \
+	JNZ     group720; \
+	VZEROUPPER; \
 	RET
+	copyRunsAVX512BW_body
 
-runs709:
-	SUBQ $+64, SI
-	MOVQ dstX+32(FP), DX
-	MOVQ srcX+40(FP), DI
-	MOVQ dstRow+56(FP), R8
-	MOVQ srcRow+64(FP), R9
-
-group712:
-	MOVQ rows+48(FP), R10
-
-row713:
-	MOVQ w+24(FP), R11
-	MOVQ AX, R12
-	MOVQ CX, R13
-
-run714:
-	XORQ R14, R14
-
-pieces715:
-	VMOVDQU64 (R13)(R14*1), Z0
-	VMOVDQU64 Z0, (R12)(R14*1)
-	CMPQ      R14, SI
-	JEQ       piecesdone716
-	ADDQ      $+64, R14
-	CMPQ      R14, SI
-	JLE       pieces715
-	MOVQ      SI, R14
-	JMP       pieces715
-
-piecesdone716:
-	ADDQ DX, R12
-	ADDQ DI, R13
-	DECQ R11
-	JNZ  run714
-	ADDQ R8, AX
-	ADDQ R9, CX
-	DECQ R10
-	JNZ  row713
-	ADDQ (SP), AX
-	ADDQ 8(SP), CX
-	DECQ BX
-	JNZ  group712
-	VZEROUPPER
-	RET
-
-runs710:
-	SUBQ $+32, SI
-	MOVQ dstX+32(FP), DX
-	MOVQ srcX+40(FP), DI
-	MOVQ dstRow+56(FP), R8
-	MOVQ srcRow+64(FP), R9
-
-group717:
-	MOVQ rows+48(FP), R10
-
-row718:
-	MOVQ w+24(FP), R11
-	MOVQ AX, R12
-	MOVQ CX, R13
-
-run719:
-	VMOVDQU (R13), Y0
-	VMOVDQU (R13)(SI*1), Y1
-	VMOVDQU Y0, (R12)
-	VMOVDQU Y1, (R12)(SI*1)
-	ADDQ    DX, R12
-	ADDQ    DI, R13
-	DECQ    R11
-	JNZ     run719
-	ADDQ    R8, AX
-	ADDQ    R9, CX
-	DECQ    R10
-	JNZ     row718
-	ADDQ    (SP), AX
-	ADDQ    8(SP), CX
-	DECQ    BX
-	JNZ     group717
-	VZEROUPPER
-	RET
-
-runs711:
-	SUBQ $+16, SI
-	MOVQ dstX+32(FP), DX
-	MOVQ srcX+40(FP), DI
-	MOVQ dstRow+56(FP), R8
-	MOVQ srcRow+64(FP), R9
-
-group720:
-	MOVQ rows+48(FP), R10
-
-row721:
-	MOVQ w+24(FP), R11
-	MOVQ AX, R12
-	MOVQ CX, R13
-
-run722:
-	VMOVDQU (R13), X0
-	VMOVDQU (R13)(SI*1), X1
-	VMOVDQU X0, (R12)
-	VMOVDQU X1, (R12)(SI*1)
-	ADDQ    DX, R12
-	ADDQ    DI, R13
-	DECQ    R11
-	JNZ     run722
-	ADDQ    R8, AX
-	ADDQ    R9, CX
-	DECQ    R10
-	JNZ     row721
-	ADDQ    (SP), AX
-	ADDQ    8(SP), CX
-	DECQ    BX
-	JNZ     group720
-	VZEROUPPER
-	RET

@@ -7,69 +7,66 @@
 // func zip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle0<>+0(SB), Z31
-	VMOVDQU64 shuffle1<>+0(SB), Z30
-
-group1:
-	MOVQ rows+24(FP), DI
-
-row2:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last4
-
-chunks3:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle0<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks3
-
-last4:
-	TESTQ R9, R9
-	JZ    rowdone5
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks3
-
-rowdone5:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row2
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group1
-	VZEROUPPER
+#define zip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle0<>+0(SB), Z31; \
+	VMOVDQU64 shuffle1<>+0(SB), Z30; \
+group1: \
+	MOVQ rows+24(FP), DI; \
+row2: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last4; \
+chunks3: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle0<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks3; \
+last4: \
+	TESTQ R9, R9; \
+	JZ    rowdone5; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks3; \
+rowdone5: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row2; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group1; \
+	VZEROUPPER; \
 	RET
+	zip2x1AVX512VBMI_body
 
 DATA shuffle0<>+0(SB)/8, $0x4303420241014000
 DATA shuffle0<>+8(SB)/8, $0x4707460645054404
@@ -94,69 +91,66 @@ GLOBL shuffle1<>(SB), RODATA|NOPTR, $64
 // func zip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle2<>+0(SB), Z31
-	VMOVDQU64 shuffle3<>+0(SB), Z30
-
-group6:
-	MOVQ rows+24(FP), DI
-
-row7:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last9
-
-chunks8:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle2<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks8
-
-last9:
-	TESTQ R9, R9
-	JZ    rowdone10
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks8
-
-rowdone10:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row7
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group6
-	VZEROUPPER
+#define zip2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle2<>+0(SB), Z31; \
+	VMOVDQU64 shuffle3<>+0(SB), Z30; \
+group6: \
+	MOVQ rows+24(FP), DI; \
+row7: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last9; \
+chunks8: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle2<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks8; \
+last9: \
+	TESTQ R9, R9; \
+	JZ    rowdone10; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks8; \
+rowdone10: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row7; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group6; \
+	VZEROUPPER; \
 	RET
+	zip2x2AVX512VBMI_body
 
 DATA shuffle2<>+0(SB)/8, $0x4342030241400100
 DATA shuffle2<>+8(SB)/8, $0x4746070645440504
@@ -181,105 +175,100 @@ GLOBL shuffle3<>(SB), RODATA|NOPTR, $64
 // func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem11:
-	CMPQ DI, $+64
-	JB   remdone12
-	SUBQ $+60, DI
-	JMP  rem11
-
-remdone12:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle7<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle8<>+0(SB), Z31
-	VMOVDQU64 shuffle9<>+0(SB), Z30
-
-group13:
-	MOVQ rows+24(FP), DI
-
-row14:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last16
-
-chunks15:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle8<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z0, Z30, Z1
-	KMOVQ     shuffle7<>+0(SB), K7
-	VMOVDQU8  Z1, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks15
-
-last16:
-	TESTQ      R9, R9
-	JZ         rowdone17
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle8<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2B   Z0, Z30, Z1
-	VMOVDQU8   Z1, K3, 64(AX)(R8*2)
-
-rowdone17:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row14
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group13
-	VZEROUPPER
+#define zip2x6AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem11: \
+	CMPQ DI, $+64; \
+	JB   remdone12; \
+	SUBQ $+60, DI; \
+	JMP  rem11; \
+remdone12: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle8<>+0(SB), Z31; \
+	VMOVDQU64 shuffle9<>+0(SB), Z30; \
+group13: \
+	MOVQ rows+24(FP), DI; \
+row14: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last16; \
+chunks15: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle8<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z0, Z30, Z1; \
+	KMOVQ     shuffle7<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks15; \
+last16: \
+	TESTQ      R9, R9; \
+	JZ         rowdone17; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle8<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2B   Z0, Z30, Z1; \
+	VMOVDQU8   Z1, K3, 64(AX)(R8*2); \
+rowdone17: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row14; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group13; \
+	VZEROUPPER; \
 	RET
+	zip2x6AVX512VBMI_body
 
 DATA shuffle4<>+0(SB)/8, $0x0000000000000000
 GLOBL shuffle4<>(SB), RODATA|NOPTR, $8
@@ -316,69 +305,66 @@ GLOBL shuffle9<>(SB), RODATA|NOPTR, $64
 // func tzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle10<>+0(SB), Z31
-	VMOVDQU64 shuffle11<>+0(SB), Z30
-
-group18:
-	MOVQ rows+24(FP), DI
-
-row19:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last21
-
-chunks20:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle10<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks20
-
-last21:
-	TESTQ R9, R9
-	JZ    rowdone22
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks20
-
-rowdone22:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row19
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group18
-	VZEROUPPER
+#define tzip2x2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle10<>+0(SB), Z31; \
+	VMOVDQU64 shuffle11<>+0(SB), Z30; \
+group18: \
+	MOVQ rows+24(FP), DI; \
+row19: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last21; \
+chunks20: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle10<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks20; \
+last21: \
+	TESTQ R9, R9; \
+	JZ    rowdone22; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks20; \
+rowdone22: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row19; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group18; \
+	VZEROUPPER; \
 	RET
+	tzip2x2x1AVX512VBMI_body
 
 DATA shuffle10<>+0(SB)/8, $0x4341030142400200
 DATA shuffle10<>+8(SB)/8, $0x4745070546440604
@@ -403,69 +389,66 @@ GLOBL shuffle11<>(SB), RODATA|NOPTR, $64
 // func tzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle12<>+0(SB), Z31
-	VMOVDQU64 shuffle13<>+0(SB), Z30
-
-group23:
-	MOVQ rows+24(FP), DI
-
-row24:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last26
-
-chunks25:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle12<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks25
-
-last26:
-	TESTQ R9, R9
-	JZ    rowdone27
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks25
-
-rowdone27:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row24
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group23
-	VZEROUPPER
+#define tzip2x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle12<>+0(SB), Z31; \
+	VMOVDQU64 shuffle13<>+0(SB), Z30; \
+group23: \
+	MOVQ rows+24(FP), DI; \
+row24: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last26; \
+chunks25: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle12<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks25; \
+last26: \
+	TESTQ R9, R9; \
+	JZ    rowdone27; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks25; \
+rowdone27: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row24; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group23; \
+	VZEROUPPER; \
 	RET
+	tzip2x2x2AVX512VBMI_body
 
 DATA shuffle12<>+0(SB)/8, $0x4544414005040100
 DATA shuffle12<>+8(SB)/8, $0x4746434207060302
@@ -490,105 +473,100 @@ GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
 // func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem28:
-	CMPQ DI, $+64
-	JB   remdone29
-	SUBQ $+60, DI
-	JMP  rem28
-
-remdone29:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle7<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle14<>+0(SB), Z31
-	VMOVDQU64 shuffle15<>+0(SB), Z30
-
-group30:
-	MOVQ rows+24(FP), DI
-
-row31:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last33
-
-chunks32:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle14<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle7<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks32
-
-last33:
-	TESTQ      R9, R9
-	JZ         rowdone34
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle14<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
-
-rowdone34:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row31
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group30
-	VZEROUPPER
+#define tzip2x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem28: \
+	CMPQ DI, $+64; \
+	JB   remdone29; \
+	SUBQ $+60, DI; \
+	JMP  rem28; \
+remdone29: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle14<>+0(SB), Z31; \
+	VMOVDQU64 shuffle15<>+0(SB), Z30; \
+group30: \
+	MOVQ rows+24(FP), DI; \
+row31: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last33; \
+chunks32: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle14<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	KMOVQ     shuffle7<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks32; \
+last33: \
+	TESTQ      R9, R9; \
+	JZ         rowdone34; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle14<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2B   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
+rowdone34: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row31; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group30; \
+	VZEROUPPER; \
 	RET
+	tzip2x3x1AVX512VBMI_body
 
 DATA shuffle14<>+0(SB)/8, $0x4441040143400300
 DATA shuffle14<>+8(SB)/8, $0x4946090645420502
@@ -613,105 +591,100 @@ GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
 // func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem35:
-	CMPQ DI, $+64
-	JB   remdone36
-	SUBQ $+60, DI
-	JMP  rem35
-
-remdone36:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+2, DI, DI
-	SUBQ      $+64, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle7<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle16<>+0(SB), Z31
-	VMOVDQU64 shuffle17<>+0(SB), Z30
-
-group37:
-	MOVQ rows+24(FP), DI
-
-row38:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last40
-
-chunks39:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle16<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle7<>+0(SB), K7
-	VMOVDQU8  Z0, K7, 64(AX)(R8*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks39
-
-last40:
-	TESTQ      R9, R9
-	JZ         rowdone41
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle16<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K2, (AX)(R8*2)
-	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, 64(AX)(R8*2)
-
-rowdone41:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row38
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group37
-	VZEROUPPER
+#define tzip2x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem35: \
+	CMPQ DI, $+64; \
+	JB   remdone36; \
+	SUBQ $+60, DI; \
+	JMP  rem35; \
+remdone36: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+2, DI, DI; \
+	SUBQ      $+64, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle16<>+0(SB), Z31; \
+	VMOVDQU64 shuffle17<>+0(SB), Z30; \
+group37: \
+	MOVQ rows+24(FP), DI; \
+row38: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last40; \
+chunks39: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle16<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	KMOVQ     shuffle7<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, 64(AX)(R8*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks39; \
+last40: \
+	TESTQ      R9, R9; \
+	JZ         rowdone41; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle16<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R8*2); \
+	VPERMT2B   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
+rowdone41: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row38; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group37; \
+	VZEROUPPER; \
 	RET
+	tzip2x3x2AVX512VBMI_body
 
 DATA shuffle16<>+0(SB)/8, $0x4746414007060100
 DATA shuffle16<>+8(SB)/8, $0x4948434209080302
@@ -736,69 +709,66 @@ GLOBL shuffle17<>(SB), RODATA|NOPTR, $64
 // func tzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle18<>+0(SB), Z31
-	VMOVDQU64 shuffle19<>+0(SB), Z30
-
-group42:
-	MOVQ rows+24(FP), DI
-
-row43:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last45
-
-chunks44:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle18<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks44
-
-last45:
-	TESTQ R9, R9
-	JZ    rowdone46
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks44
-
-rowdone46:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row43
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group42
-	VZEROUPPER
+#define tzip2x4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle18<>+0(SB), Z31; \
+	VMOVDQU64 shuffle19<>+0(SB), Z30; \
+group42: \
+	MOVQ rows+24(FP), DI; \
+row43: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last45; \
+chunks44: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle18<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks44; \
+last45: \
+	TESTQ R9, R9; \
+	JZ    rowdone46; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks44; \
+rowdone46: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row43; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group42; \
+	VZEROUPPER; \
 	RET
+	tzip2x4x1AVX512VBMI_body
 
 DATA shuffle18<>+0(SB)/8, $0x4541050144400400
 DATA shuffle18<>+8(SB)/8, $0x4743070346420602
@@ -823,69 +793,66 @@ GLOBL shuffle19<>(SB), RODATA|NOPTR, $64
 // func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle20<>+0(SB), Z31
-	VMOVDQU64 shuffle21<>+0(SB), Z30
-
-group47:
-	MOVQ rows+24(FP), DI
-
-row48:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last50
-
-chunks49:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle20<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks49
-
-last50:
-	TESTQ R9, R9
-	JZ    rowdone51
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks49
-
-rowdone51:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row48
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group47
-	VZEROUPPER
+#define tzip2x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle20<>+0(SB), Z31; \
+	VMOVDQU64 shuffle21<>+0(SB), Z30; \
+group47: \
+	MOVQ rows+24(FP), DI; \
+row48: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last50; \
+chunks49: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle20<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks49; \
+last50: \
+	TESTQ R9, R9; \
+	JZ    rowdone51; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks49; \
+rowdone51: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row48; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group47; \
+	VZEROUPPER; \
 	RET
+	tzip2x4x2AVX512VBMI_body
 
 DATA shuffle20<>+0(SB)/8, $0x4948414009080100
 DATA shuffle20<>+8(SB)/8, $0x4b4a43420b0a0302
@@ -910,69 +877,66 @@ GLOBL shuffle21<>(SB), RODATA|NOPTR, $64
 // func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle22<>+0(SB), Z31
-	VMOVDQU64 shuffle23<>+0(SB), Z30
-
-group52:
-	MOVQ rows+24(FP), DI
-
-row53:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last55
-
-chunks54:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle22<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks54
-
-last55:
-	TESTQ R9, R9
-	JZ    rowdone56
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks54
-
-rowdone56:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row53
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group52
-	VZEROUPPER
+#define tzip2x8x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle22<>+0(SB), Z31; \
+	VMOVDQU64 shuffle23<>+0(SB), Z30; \
+group52: \
+	MOVQ rows+24(FP), DI; \
+row53: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last55; \
+chunks54: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle22<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks54; \
+last55: \
+	TESTQ R9, R9; \
+	JZ    rowdone56; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks54; \
+rowdone56: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row53; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group52; \
+	VZEROUPPER; \
 	RET
+	tzip2x8x1AVX512VBMI_body
 
 DATA shuffle22<>+0(SB)/8, $0x4941090148400800
 DATA shuffle22<>+8(SB)/8, $0x4b430b034a420a02
@@ -997,69 +961,66 @@ GLOBL shuffle23<>(SB), RODATA|NOPTR, $64
 // func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle24<>+0(SB), Z31
-	VMOVDQU64 shuffle25<>+0(SB), Z30
-
-group57:
-	MOVQ rows+24(FP), DI
-
-row58:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last60
-
-chunks59:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (R9), Z0
-	VMOVDQU64 (R9)(DX*1), Z1
-	VMOVDQU64 shuffle24<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (AX)(R8*2)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, 64(AX)(R8*2)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks59
-
-last60:
-	TESTQ R9, R9
-	JZ    rowdone61
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks59
-
-rowdone61:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row58
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group57
-	VZEROUPPER
+#define tzip2x8x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle24<>+0(SB), Z31; \
+	VMOVDQU64 shuffle25<>+0(SB), Z30; \
+group57: \
+	MOVQ rows+24(FP), DI; \
+row58: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last60; \
+chunks59: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (R9), Z0; \
+	VMOVDQU64 (R9)(DX*1), Z1; \
+	VMOVDQU64 shuffle24<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (AX)(R8*2); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R8*2); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks59; \
+last60: \
+	TESTQ R9, R9; \
+	JZ    rowdone61; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks59; \
+rowdone61: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row58; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group57; \
+	VZEROUPPER; \
 	RET
+	tzip2x8x2AVX512VBMI_body
 
 DATA shuffle24<>+0(SB)/8, $0x5150414011100100
 DATA shuffle24<>+8(SB)/8, $0x5352434213120302
@@ -1084,80 +1045,77 @@ GLOBL shuffle25<>(SB), RODATA|NOPTR, $64
 // func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle26<>+0(SB), Z31
-	VMOVDQU64 shuffle27<>+0(SB), Z30
-	VMOVDQU64 shuffle28<>+0(SB), Z29
-
-group62:
-	MOVQ rows+24(FP), DI
-
-row63:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last65
-
-chunks64:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
-	VMOVDQU      21(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks64
-
-last65:
-	TESTQ R9, R9
-	JZ    rowdone66
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks64
-
-rowdone66:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row63
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group62
-	VZEROUPPER
+#define zip3x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle26<>+0(SB), Z31; \
+	VMOVDQU64 shuffle27<>+0(SB), Z30; \
+	VMOVDQU64 shuffle28<>+0(SB), Z29; \
+group62: \
+	MOVQ rows+24(FP), DI; \
+row63: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last65; \
+chunks64: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      22(R9), Y0; \
+	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      21(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks64; \
+last65: \
+	TESTQ R9, R9; \
+	JZ    rowdone66; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks64; \
+rowdone66: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row63; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group62; \
+	VZEROUPPER; \
 	RET
+	zip3x1AVX512VBMI_body
 
 DATA shuffle26<>+0(SB)/8, $0x2202412101402000
 DATA shuffle26<>+8(SB)/8, $0x0544240443230342
@@ -1192,80 +1150,77 @@ GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
 // func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle29<>+0(SB), Z31
-	VMOVDQU64 shuffle30<>+0(SB), Z30
-	VMOVDQU64 shuffle31<>+0(SB), Z29
-
-group67:
-	MOVQ rows+24(FP), DI
-
-row68:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last70
-
-chunks69:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      20(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R10)
-	ADDQ         $+64, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks69
-
-last70:
-	TESTQ R9, R9
-	JZ    rowdone71
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks69
-
-rowdone71:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row68
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group67
-	VZEROUPPER
+#define zip3x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle29<>+0(SB), Z31; \
+	VMOVDQU64 shuffle30<>+0(SB), Z30; \
+	VMOVDQU64 shuffle31<>+0(SB), Z29; \
+group67: \
+	MOVQ rows+24(FP), DI; \
+row68: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last70; \
+chunks69: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      22(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      20(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R10); \
+	ADDQ         $+64, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks69; \
+last70: \
+	TESTQ R9, R9; \
+	JZ    rowdone71; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks69; \
+rowdone71: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row68; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group67; \
+	VZEROUPPER; \
 	RET
+	zip3x2AVX512VBMI_body
 
 DATA shuffle29<>+0(SB)/8, $0x0302414021200100
 DATA shuffle29<>+8(SB)/8, $0x2524050443422322
@@ -1300,138 +1255,133 @@ GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
 // func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem72:
-	CMPQ DI, $+64
-	JB   remdone73
-	SUBQ $+63, DI
-	JMP  rem72
-
-remdone73:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle32<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle33<>+0(SB), Z31
-	VMOVDQU64 shuffle34<>+0(SB), Z30
-	VMOVDQU64 shuffle35<>+0(SB), Z29
-	VMOVDQU64 shuffle36<>+0(SB), Z28
-	VMOVDQU64 shuffle37<>+0(SB), Z27
-	VMOVDQU64 shuffle38<>+0(SB), Z26
-	VMOVDQU64 shuffle39<>+0(SB), Z25
-	VMOVDQU64 shuffle40<>+0(SB), Z24
-	VMOVDQU64 shuffle41<>+0(SB), Z23
-
-group74:
-	MOVQ rows+24(FP), DI
-
-row75:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last77
-
-chunks76:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      22(R9), Y0
-	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0
-	VMOVDQU      21(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle32<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+63, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks76
-
-last77:
-	TESTQ      R9, R9
-	JZ         rowdone78
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle36<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle38<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone78:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row75
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group74
-	VZEROUPPER
+#define zip3x3AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem72: \
+	CMPQ DI, $+64; \
+	JB   remdone73; \
+	SUBQ $+63, DI; \
+	JMP  rem72; \
+remdone73: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle33<>+0(SB), Z31; \
+	VMOVDQU64 shuffle34<>+0(SB), Z30; \
+	VMOVDQU64 shuffle35<>+0(SB), Z29; \
+	VMOVDQU64 shuffle36<>+0(SB), Z28; \
+	VMOVDQU64 shuffle37<>+0(SB), Z27; \
+	VMOVDQU64 shuffle38<>+0(SB), Z26; \
+	VMOVDQU64 shuffle39<>+0(SB), Z25; \
+	VMOVDQU64 shuffle40<>+0(SB), Z24; \
+	VMOVDQU64 shuffle41<>+0(SB), Z23; \
+group74: \
+	MOVQ rows+24(FP), DI; \
+row75: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last77; \
+chunks76: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      22(R9), Y0; \
+	VINSERTI64X4 $0x01, 21(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      21(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+63, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks76; \
+last77: \
+	TESTQ      R9, R9; \
+	JZ         rowdone78; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle36<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle38<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone78: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row75; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group74; \
+	VZEROUPPER; \
 	RET
+	zip3x3AVX512VBMI_body
 
 DATA shuffle32<>+0(SB)/8, $0x1fffffffffffffff
 GLOBL shuffle32<>(SB), RODATA|NOPTR, $8
@@ -1529,138 +1479,133 @@ GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
 // func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem79:
-	CMPQ DI, $+64
-	JB   remdone80
-	SUBQ $+60, DI
-	JMP  rem79
-
-remdone80:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle42<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle43<>+0(SB), Z31
-	VMOVDQU64 shuffle44<>+0(SB), Z30
-	VMOVDQU64 shuffle45<>+0(SB), Z29
-	VMOVDQU64 shuffle46<>+0(SB), Z28
-	VMOVDQU64 shuffle47<>+0(SB), Z27
-	VMOVDQU64 shuffle48<>+0(SB), Z26
-	VMOVDQU64 shuffle49<>+0(SB), Z25
-	VMOVDQU64 shuffle50<>+0(SB), Z24
-	VMOVDQU64 shuffle51<>+0(SB), Z23
-
-group81:
-	MOVQ rows+24(FP), DI
-
-row82:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last84
-
-chunks83:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      18(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9)(DX*1), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0
-	VMOVDQU      44(R9), X1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle42<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks83
-
-last84:
-	TESTQ      R9, R9
-	JZ         rowdone85
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle46<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle48<>+0(SB), Z4
-	VPERMI2B   Z0, Z2, Z4
-	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone85:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row82
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group81
-	VZEROUPPER
+#define zip3x6AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem79: \
+	CMPQ DI, $+64; \
+	JB   remdone80; \
+	SUBQ $+60, DI; \
+	JMP  rem79; \
+remdone80: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle43<>+0(SB), Z31; \
+	VMOVDQU64 shuffle44<>+0(SB), Z30; \
+	VMOVDQU64 shuffle45<>+0(SB), Z29; \
+	VMOVDQU64 shuffle46<>+0(SB), Z28; \
+	VMOVDQU64 shuffle47<>+0(SB), Z27; \
+	VMOVDQU64 shuffle48<>+0(SB), Z26; \
+	VMOVDQU64 shuffle49<>+0(SB), Z25; \
+	VMOVDQU64 shuffle50<>+0(SB), Z24; \
+	VMOVDQU64 shuffle51<>+0(SB), Z23; \
+group81: \
+	MOVQ rows+24(FP), DI; \
+row82: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last84; \
+chunks83: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      18(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9)(DX*1), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
+	VMOVDQU      44(R9), X1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle42<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks83; \
+last84: \
+	TESTQ      R9, R9; \
+	JZ         rowdone85; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle46<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle48<>+0(SB), Z4; \
+	VPERMI2B   Z0, Z2, Z4; \
+	VPERMT2B   Z1, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone85: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row82; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group81; \
+	VZEROUPPER; \
 	RET
+	zip3x6AVX512VBMI_body
 
 DATA shuffle42<>+0(SB)/8, $0x000fffffffffffff
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $8
@@ -1758,138 +1703,133 @@ GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
 // func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem86:
-	CMPQ DI, $+64
-	JB   remdone87
-	SUBQ $+63, DI
-	JMP  rem86
-
-remdone87:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle32<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle52<>+0(SB), Z31
-	VMOVDQU64 shuffle53<>+0(SB), Z30
-	VMOVDQU64 shuffle54<>+0(SB), Z29
-	VMOVDQU64 shuffle55<>+0(SB), Z28
-	VMOVDQU64 shuffle56<>+0(SB), Z27
-	VMOVDQU64 shuffle57<>+0(SB), Z26
-	VMOVDQU64 shuffle58<>+0(SB), Z25
-	VMOVDQU64 shuffle59<>+0(SB), Z24
-	VMOVDQU64 shuffle60<>+0(SB), Z23
-
-group88:
-	MOVQ rows+24(FP), DI
-
-row89:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last91
-
-chunks90:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      27(R9), Y0
-	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
-	VMOVDQU      18(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle32<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+63, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks90
-
-last91:
-	TESTQ      R9, R9
-	JZ         rowdone92
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle55<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle57<>+0(SB), Z4
-	VPERMI2B   Z2, Z1, Z4
-	VPERMT2B   Z0, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z0, Z24, Z2
-	VPERMT2B   Z1, Z23, Z2
-	VMOVDQU8   Z2, K4, 128(R8)
-
-rowdone92:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row89
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group88
-	VZEROUPPER
+#define zip3x9AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem86: \
+	CMPQ DI, $+64; \
+	JB   remdone87; \
+	SUBQ $+63, DI; \
+	JMP  rem86; \
+remdone87: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle52<>+0(SB), Z31; \
+	VMOVDQU64 shuffle53<>+0(SB), Z30; \
+	VMOVDQU64 shuffle54<>+0(SB), Z29; \
+	VMOVDQU64 shuffle55<>+0(SB), Z28; \
+	VMOVDQU64 shuffle56<>+0(SB), Z27; \
+	VMOVDQU64 shuffle57<>+0(SB), Z26; \
+	VMOVDQU64 shuffle58<>+0(SB), Z25; \
+	VMOVDQU64 shuffle59<>+0(SB), Z24; \
+	VMOVDQU64 shuffle60<>+0(SB), Z23; \
+group88: \
+	MOVQ rows+24(FP), DI; \
+row89: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last91; \
+chunks90: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      27(R9), Y0; \
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      18(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+63, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks90; \
+last91: \
+	TESTQ      R9, R9; \
+	JZ         rowdone92; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle55<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle57<>+0(SB), Z4; \
+	VPERMI2B   Z2, Z1, Z4; \
+	VPERMT2B   Z0, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z0, Z24, Z2; \
+	VPERMT2B   Z1, Z23, Z2; \
+	VMOVDQU8   Z2, K4, 128(R8); \
+rowdone92: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row89; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group88; \
+	VZEROUPPER; \
 	RET
+	zip3x9AVX512VBMI_body
 
 DATA shuffle52<>+0(SB)/8, $0x0706050403020100
 DATA shuffle52<>+8(SB)/8, $0x2625242322212008
@@ -1984,138 +1924,133 @@ GLOBL shuffle60<>(SB), RODATA|NOPTR, $64
 // func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem93:
-	CMPQ DI, $+64
-	JB   remdone94
-	SUBQ $+60, DI
-	JMP  rem93
-
-remdone94:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle42<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle61<>+0(SB), Z31
-	VMOVDQU64 shuffle62<>+0(SB), Z30
-	VMOVDQU64 shuffle63<>+0(SB), Z29
-	VMOVDQU64 shuffle64<>+0(SB), Z28
-	VMOVDQU64 shuffle65<>+0(SB), Z27
-	VMOVDQU64 shuffle66<>+0(SB), Z26
-	VMOVDQU64 shuffle67<>+0(SB), Z25
-	VMOVDQU64 shuffle68<>+0(SB), Z24
-	VMOVDQU64 shuffle69<>+0(SB), Z23
-
-group95:
-	MOVQ rows+24(FP), DI
-
-row96:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last98
-
-chunks97:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      21(R9), Y0
-	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
-	VMOVDQU      19(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle42<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks97
-
-last98:
-	TESTQ      R9, R9
-	JZ         rowdone99
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle64<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle66<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone99:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row96
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group95
-	VZEROUPPER
+#define tzip3x2x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem93: \
+	CMPQ DI, $+64; \
+	JB   remdone94; \
+	SUBQ $+60, DI; \
+	JMP  rem93; \
+remdone94: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle61<>+0(SB), Z31; \
+	VMOVDQU64 shuffle62<>+0(SB), Z30; \
+	VMOVDQU64 shuffle63<>+0(SB), Z29; \
+	VMOVDQU64 shuffle64<>+0(SB), Z28; \
+	VMOVDQU64 shuffle65<>+0(SB), Z27; \
+	VMOVDQU64 shuffle66<>+0(SB), Z26; \
+	VMOVDQU64 shuffle67<>+0(SB), Z25; \
+	VMOVDQU64 shuffle68<>+0(SB), Z24; \
+	VMOVDQU64 shuffle69<>+0(SB), Z23; \
+group95: \
+	MOVQ rows+24(FP), DI; \
+row96: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last98; \
+chunks97: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      21(R9), Y0; \
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      19(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle42<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks97; \
+last98: \
+	TESTQ      R9, R9; \
+	JZ         rowdone99; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle64<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle66<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone99: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row96; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group95; \
+	VZEROUPPER; \
 	RET
+	tzip3x2x1AVX512VBMI_body
 
 DATA shuffle61<>+0(SB)/8, $0x4240242220040200
 DATA shuffle61<>+8(SB)/8, $0x4125232105030144
@@ -2210,138 +2145,133 @@ GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
 // func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem100:
-	CMPQ DI, $+64
-	JB   remdone101
-	SUBQ $+60, DI
-	JMP  rem100
-
-remdone101:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle42<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle70<>+0(SB), Z31
-	VMOVDQU64 shuffle71<>+0(SB), Z30
-	VMOVDQU64 shuffle72<>+0(SB), Z29
-	VMOVDQU64 shuffle73<>+0(SB), Z28
-	VMOVDQU64 shuffle74<>+0(SB), Z27
-	VMOVDQU64 shuffle75<>+0(SB), Z26
-	VMOVDQU64 shuffle76<>+0(SB), Z25
-	VMOVDQU64 shuffle77<>+0(SB), Z24
-	VMOVDQU64 shuffle78<>+0(SB), Z23
-
-group102:
-	MOVQ rows+24(FP), DI
-
-row103:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last105
-
-chunks104:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU      14(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle42<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks104
-
-last105:
-	TESTQ      R9, R9
-	JZ         rowdone106
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle73<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle75<>+0(SB), Z4
-	VPERMI2B   Z0, Z2, Z4
-	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone106:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row103
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group102
-	VZEROUPPER
+#define tzip3x2x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem100: \
+	CMPQ DI, $+64; \
+	JB   remdone101; \
+	SUBQ $+60, DI; \
+	JMP  rem100; \
+remdone101: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle70<>+0(SB), Z31; \
+	VMOVDQU64 shuffle71<>+0(SB), Z30; \
+	VMOVDQU64 shuffle72<>+0(SB), Z29; \
+	VMOVDQU64 shuffle73<>+0(SB), Z28; \
+	VMOVDQU64 shuffle74<>+0(SB), Z27; \
+	VMOVDQU64 shuffle75<>+0(SB), Z26; \
+	VMOVDQU64 shuffle76<>+0(SB), Z25; \
+	VMOVDQU64 shuffle77<>+0(SB), Z24; \
+	VMOVDQU64 shuffle78<>+0(SB), Z23; \
+group102: \
+	MOVQ rows+24(FP), DI; \
+row103: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last105; \
+chunks104: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      14(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle42<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks104; \
+last105: \
+	TESTQ      R9, R9; \
+	JZ         rowdone106; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle73<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle75<>+0(SB), Z4; \
+	VPERMI2B   Z0, Z2, Z4; \
+	VPERMT2B   Z1, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone106: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row103; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group102; \
+	VZEROUPPER; \
 	RET
+	tzip3x2x2AVX512VBMI_body
 
 DATA shuffle70<>+0(SB)/8, $0x2120090805040100
 DATA shuffle70<>+8(SB)/8, $0x4544414029282524
@@ -2436,138 +2366,133 @@ GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
 // func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem107:
-	CMPQ DI, $+64
-	JB   remdone108
-	SUBQ $+63, DI
-	JMP  rem107
-
-remdone108:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle32<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle79<>+0(SB), Z31
-	VMOVDQU64 shuffle80<>+0(SB), Z30
-	VMOVDQU64 shuffle81<>+0(SB), Z29
-	VMOVDQU64 shuffle82<>+0(SB), Z28
-	VMOVDQU64 shuffle83<>+0(SB), Z27
-	VMOVDQU64 shuffle84<>+0(SB), Z26
-	VMOVDQU64 shuffle85<>+0(SB), Z25
-	VMOVDQU64 shuffle86<>+0(SB), Z24
-	VMOVDQU64 shuffle87<>+0(SB), Z23
-
-group109:
-	MOVQ rows+24(FP), DI
-
-row110:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last112
-
-chunks111:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      20(R9), Y0
-	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0
-	VMOVDQU      19(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle32<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+63, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks111
-
-last112:
-	TESTQ      R9, R9
-	JZ         rowdone113
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle82<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle84<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone113:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row110
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group109
-	VZEROUPPER
+#define tzip3x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem107: \
+	CMPQ DI, $+64; \
+	JB   remdone108; \
+	SUBQ $+63, DI; \
+	JMP  rem107; \
+remdone108: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle79<>+0(SB), Z31; \
+	VMOVDQU64 shuffle80<>+0(SB), Z30; \
+	VMOVDQU64 shuffle81<>+0(SB), Z29; \
+	VMOVDQU64 shuffle82<>+0(SB), Z28; \
+	VMOVDQU64 shuffle83<>+0(SB), Z27; \
+	VMOVDQU64 shuffle84<>+0(SB), Z26; \
+	VMOVDQU64 shuffle85<>+0(SB), Z25; \
+	VMOVDQU64 shuffle86<>+0(SB), Z24; \
+	VMOVDQU64 shuffle87<>+0(SB), Z23; \
+group109: \
+	MOVQ rows+24(FP), DI; \
+row110: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last112; \
+chunks111: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      20(R9), Y0; \
+	VINSERTI64X4 $0x01, 19(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      19(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+63, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks111; \
+last112: \
+	TESTQ      R9, R9; \
+	JZ         rowdone113; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle82<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle84<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone113: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row110; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group109; \
+	VZEROUPPER; \
 	RET
+	tzip3x3x1AVX512VBMI_body
 
 DATA shuffle79<>+0(SB)/8, $0x4340262320060300
 DATA shuffle79<>+8(SB)/8, $0x4127242107040146
@@ -2662,138 +2587,133 @@ GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
 // func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem114:
-	CMPQ DI, $+64
-	JB   remdone115
-	SUBQ $+54, DI
-	JMP  rem114
-
-remdone115:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle88<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle89<>+0(SB), Z31
-	VMOVDQU64 shuffle90<>+0(SB), Z30
-	VMOVDQU64 shuffle91<>+0(SB), Z29
-	VMOVDQU64 shuffle92<>+0(SB), Z28
-	VMOVDQU64 shuffle93<>+0(SB), Z27
-	VMOVDQU64 shuffle94<>+0(SB), Z26
-	VMOVDQU64 shuffle95<>+0(SB), Z25
-	VMOVDQU64 shuffle96<>+0(SB), Z24
-	VMOVDQU64 shuffle97<>+0(SB), Z23
-
-group116:
-	MOVQ rows+24(FP), DI
-
-row117:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last119
-
-chunks118:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      20(R9), Y0
-	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0
-	VMOVDQU      18(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      40(R9), X0
-	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0
-	VPERMB       Z0, Z29, Z0
-	KMOVQ        shuffle88<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+54, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks118
-
-last119:
-	TESTQ      R9, R9
-	JZ         rowdone120
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle92<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle94<>+0(SB), Z4
-	VPERMI2B   Z0, Z2, Z4
-	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone120:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row117
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group116
-	VZEROUPPER
+#define tzip3x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem114: \
+	CMPQ DI, $+64; \
+	JB   remdone115; \
+	SUBQ $+54, DI; \
+	JMP  rem114; \
+remdone115: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle88<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle89<>+0(SB), Z31; \
+	VMOVDQU64 shuffle90<>+0(SB), Z30; \
+	VMOVDQU64 shuffle91<>+0(SB), Z29; \
+	VMOVDQU64 shuffle92<>+0(SB), Z28; \
+	VMOVDQU64 shuffle93<>+0(SB), Z27; \
+	VMOVDQU64 shuffle94<>+0(SB), Z26; \
+	VMOVDQU64 shuffle95<>+0(SB), Z25; \
+	VMOVDQU64 shuffle96<>+0(SB), Z24; \
+	VMOVDQU64 shuffle97<>+0(SB), Z23; \
+group116: \
+	MOVQ rows+24(FP), DI; \
+row117: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last119; \
+chunks118: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      20(R9), Y0; \
+	VINSERTI64X4 $0x01, 20(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      18(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      40(R9), X0; \
+	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0; \
+	VPERMB       Z0, Z29, Z0; \
+	KMOVQ        shuffle88<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+54, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks118; \
+last119: \
+	TESTQ      R9, R9; \
+	JZ         rowdone120; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle92<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle94<>+0(SB), Z4; \
+	VPERMI2B   Z0, Z2, Z4; \
+	VPERMT2B   Z1, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone120: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row117; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group116; \
+	VZEROUPPER; \
 	RET
+	tzip3x3x2AVX512VBMI_body
 
 DATA shuffle88<>+0(SB)/8, $0x00000003ffffffff
 GLOBL shuffle88<>(SB), RODATA|NOPTR, $8
@@ -2891,138 +2811,133 @@ GLOBL shuffle97<>(SB), RODATA|NOPTR, $64
 // func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem121:
-	CMPQ DI, $+64
-	JB   remdone122
-	SUBQ $+60, DI
-	JMP  rem121
-
-remdone122:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle42<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle98<>+0(SB), Z31
-	VMOVDQU64 shuffle99<>+0(SB), Z30
-	VMOVDQU64 shuffle100<>+0(SB), Z29
-	VMOVDQU64 shuffle101<>+0(SB), Z28
-	VMOVDQU64 shuffle102<>+0(SB), Z27
-	VMOVDQU64 shuffle103<>+0(SB), Z26
-	VMOVDQU64 shuffle104<>+0(SB), Z25
-	VMOVDQU64 shuffle105<>+0(SB), Z24
-	VMOVDQU64 shuffle106<>+0(SB), Z23
-
-group123:
-	MOVQ rows+24(FP), DI
-
-row124:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last126
-
-chunks125:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      19(R9), Y0
-	VINSERTI64X4 $0x01, 15(R9)(DX*1), Z0, Z0
-	VMOVDQU      15(R9)(DX*2), Y2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R10)
-	VMOVDQU      32(R9), Y0
-	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0
-	VMOVDQU      32(R9)(DX*2), Y1
-	VPERMT2B     Z1, Z29, Z0
-	KMOVQ        shuffle42<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 128(R10)
-	ADDQ         $+60, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks125
-
-last126:
-	TESTQ      R9, R9
-	JZ         rowdone127
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle101<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle103<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone127:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row124
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group123
-	VZEROUPPER
+#define tzip3x4x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem121: \
+	CMPQ DI, $+64; \
+	JB   remdone122; \
+	SUBQ $+60, DI; \
+	JMP  rem121; \
+remdone122: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle98<>+0(SB), Z31; \
+	VMOVDQU64 shuffle99<>+0(SB), Z30; \
+	VMOVDQU64 shuffle100<>+0(SB), Z29; \
+	VMOVDQU64 shuffle101<>+0(SB), Z28; \
+	VMOVDQU64 shuffle102<>+0(SB), Z27; \
+	VMOVDQU64 shuffle103<>+0(SB), Z26; \
+	VMOVDQU64 shuffle104<>+0(SB), Z25; \
+	VMOVDQU64 shuffle105<>+0(SB), Z24; \
+	VMOVDQU64 shuffle106<>+0(SB), Z23; \
+group123: \
+	MOVQ rows+24(FP), DI; \
+row124: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last126; \
+chunks125: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      19(R9), Y0; \
+	VINSERTI64X4 $0x01, 15(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      15(R9)(DX*2), Y2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R10); \
+	VMOVDQU      32(R9), Y0; \
+	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	KMOVQ        shuffle42<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 128(R10); \
+	ADDQ         $+60, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks125; \
+last126: \
+	TESTQ      R9, R9; \
+	JZ         rowdone127; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle101<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle103<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone127: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row124; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group123; \
+	VZEROUPPER; \
 	RET
+	tzip3x4x1AVX512VBMI_body
 
 DATA shuffle98<>+0(SB)/8, $0x4440282420080400
 DATA shuffle98<>+8(SB)/8, $0x4129252109050148
@@ -3117,135 +3032,130 @@ GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
 // func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem128:
-	CMPQ DI, $+64
-	JB   remdone129
-	SUBQ $+48, DI
-	JMP  rem128
-
-remdone129:
-	MOVQ      DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	IMUL3Q    $+3, DI, DI
-	SUBQ      $+128, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle107<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle108<>+0(SB), Z31
-	VMOVDQU64 shuffle109<>+0(SB), Z30
-	VMOVDQU64 shuffle110<>+0(SB), Z29
-	VMOVDQU64 shuffle111<>+0(SB), Z28
-	VMOVDQU64 shuffle112<>+0(SB), Z27
-	VMOVDQU64 shuffle113<>+0(SB), Z26
-	VMOVDQU64 shuffle114<>+0(SB), Z25
-	VMOVDQU64 shuffle115<>+0(SB), Z24
-	VMOVDQU64 shuffle116<>+0(SB), Z23
-
-group130:
-	MOVQ rows+24(FP), DI
-
-row131:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last133
-
-chunks132:
-	LEAQ         (CX)(R8*1), R9
-	IMUL3Q       $0x03, R8, R10
-	ADDQ         AX, R10
-	VMOVDQU      (R9), Y0
-	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0
-	VMOVDQU      (R9)(DX*2), Y1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R10)
-	VMOVDQU      24(R9), Y0
-	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0
-	VMOVDQU64    (R9)(DX*2), Z2
-	VMOVDQU64    shuffle109<>+0(SB), Z3
-	VPERMI2B     Z2, Z0, Z3
-	VMOVDQU64    Z3, 64(R10)
-	VPERMT2B     Z2, Z29, Z0
-	VMOVDQU      X0, 128(R10)
-	ADDQ         $+48, R8
-	MOVQ         n+16(FP), R9
-	SUBQ         R8, R9
-	CMPQ         R9, $+64
-	JAE          chunks132
-
-last133:
-	TESTQ      R9, R9
-	JZ         rowdone134
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R9), K1, Z0
-	VMOVDQU8.Z (R9)(DX*1), K1, Z1
-	VMOVDQU64  shuffle111<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R9)(DX*2), K1, Z2
-	VPERMT2B   Z2, Z27, Z3
-	VMOVDQU8   Z3, K2, (R8)
-	VMOVDQU64  shuffle113<>+0(SB), Z4
-	VPERMI2B   Z0, Z2, Z4
-	VPERMT2B   Z1, Z25, Z4
-	VMOVDQU8   Z4, K3, 64(R8)
-	VPERMT2B   Z2, Z24, Z1
-	VPERMT2B   Z0, Z23, Z1
-	VMOVDQU8   Z1, K4, 128(R8)
-
-rowdone134:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row131
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group130
-	VZEROUPPER
+#define tzip3x4x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem128: \
+	CMPQ DI, $+64; \
+	JB   remdone129; \
+	SUBQ $+48, DI; \
+	JMP  rem128; \
+remdone129: \
+	MOVQ      DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	IMUL3Q    $+3, DI, DI; \
+	SUBQ      $+128, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle107<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle108<>+0(SB), Z31; \
+	VMOVDQU64 shuffle109<>+0(SB), Z30; \
+	VMOVDQU64 shuffle110<>+0(SB), Z29; \
+	VMOVDQU64 shuffle111<>+0(SB), Z28; \
+	VMOVDQU64 shuffle112<>+0(SB), Z27; \
+	VMOVDQU64 shuffle113<>+0(SB), Z26; \
+	VMOVDQU64 shuffle114<>+0(SB), Z25; \
+	VMOVDQU64 shuffle115<>+0(SB), Z24; \
+	VMOVDQU64 shuffle116<>+0(SB), Z23; \
+group130: \
+	MOVQ rows+24(FP), DI; \
+row131: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last133; \
+chunks132: \
+	LEAQ         (CX)(R8*1), R9; \
+	IMUL3Q       $0x03, R8, R10; \
+	ADDQ         AX, R10; \
+	VMOVDQU      (R9), Y0; \
+	VINSERTI64X4 $0x01, (R9)(DX*1), Z0, Z0; \
+	VMOVDQU      (R9)(DX*2), Y1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R10); \
+	VMOVDQU      24(R9), Y0; \
+	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
+	VMOVDQU64    (R9)(DX*2), Z2; \
+	VMOVDQU64    shuffle109<>+0(SB), Z3; \
+	VPERMI2B     Z2, Z0, Z3; \
+	VMOVDQU64    Z3, 64(R10); \
+	VPERMT2B     Z2, Z29, Z0; \
+	VMOVDQU      X0, 128(R10); \
+	ADDQ         $+48, R8; \
+	MOVQ         n+16(FP), R9; \
+	SUBQ         R8, R9; \
+	CMPQ         R9, $+64; \
+	JAE          chunks132; \
+last133: \
+	TESTQ      R9, R9; \
+	JZ         rowdone134; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R9), K1, Z0; \
+	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle111<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
+	VPERMT2B   Z2, Z27, Z3; \
+	VMOVDQU8   Z3, K2, (R8); \
+	VMOVDQU64  shuffle113<>+0(SB), Z4; \
+	VPERMI2B   Z0, Z2, Z4; \
+	VPERMT2B   Z1, Z25, Z4; \
+	VMOVDQU8   Z4, K3, 64(R8); \
+	VPERMT2B   Z2, Z24, Z1; \
+	VPERMT2B   Z0, Z23, Z1; \
+	VMOVDQU8   Z1, K4, 128(R8); \
+rowdone134: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row131; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group130; \
+	VZEROUPPER; \
 	RET
+	tzip3x4x2AVX512VBMI_body
 
 DATA shuffle107<>+0(SB)/8, $0x000000000000ffff
 GLOBL shuffle107<>(SB), RODATA|NOPTR, $8
@@ -3343,82 +3253,79 @@ GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
 // func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle117<>+0(SB), Z31
-	VMOVDQU64 shuffle118<>+0(SB), Z30
-
-group135:
-	MOVQ rows+24(FP), R8
-
-row136:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last138
-
-chunks137:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle117<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle117<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks137
-
-last138:
-	TESTQ R10, R10
-	JZ    rowdone139
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks137
-
-rowdone139:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row136
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group135
-	VZEROUPPER
+#define zip4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle117<>+0(SB), Z31; \
+	VMOVDQU64 shuffle118<>+0(SB), Z30; \
+group135: \
+	MOVQ rows+24(FP), R8; \
+row136: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last138; \
+chunks137: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle117<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle117<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks137; \
+last138: \
+	TESTQ R10, R10; \
+	JZ    rowdone139; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks137; \
+rowdone139: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row136; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group135; \
+	VZEROUPPER; \
 	RET
+	zip4x1AVX512VBMI_body
 
 DATA shuffle117<>+0(SB)/8, $0x6141210160402000
 DATA shuffle117<>+8(SB)/8, $0x6343230362422202
@@ -3443,82 +3350,79 @@ GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
 // func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle119<>+0(SB), Z31
-	VMOVDQU64 shuffle120<>+0(SB), Z30
-
-group140:
-	MOVQ rows+24(FP), R8
-
-row141:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last143
-
-chunks142:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle119<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle119<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks142
-
-last143:
-	TESTQ R10, R10
-	JZ    rowdone144
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks142
-
-rowdone144:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row141
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group140
-	VZEROUPPER
+#define zip4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle119<>+0(SB), Z31; \
+	VMOVDQU64 shuffle120<>+0(SB), Z30; \
+group140: \
+	MOVQ rows+24(FP), R8; \
+row141: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last143; \
+chunks142: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle119<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle119<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks142; \
+last143: \
+	TESTQ R10, R10; \
+	JZ    rowdone144; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks142; \
+rowdone144: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row141; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group140; \
+	VZEROUPPER; \
 	RET
+	zip4x2AVX512VBMI_body
 
 DATA shuffle119<>+0(SB)/8, $0x6160414021200100
 DATA shuffle119<>+8(SB)/8, $0x6362434223220302
@@ -3543,82 +3447,79 @@ GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
 // func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle121<>+0(SB), Z31
-	VMOVDQU64 shuffle122<>+0(SB), Z30
-
-group145:
-	MOVQ rows+24(FP), R8
-
-row146:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last148
-
-chunks147:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle121<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle121<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks147
-
-last148:
-	TESTQ R10, R10
-	JZ    rowdone149
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks147
-
-rowdone149:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row146
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group145
-	VZEROUPPER
+#define tzip4x2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle121<>+0(SB), Z31; \
+	VMOVDQU64 shuffle122<>+0(SB), Z30; \
+group145: \
+	MOVQ rows+24(FP), R8; \
+row146: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last148; \
+chunks147: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle121<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle121<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks147; \
+last148: \
+	TESTQ R10, R10; \
+	JZ    rowdone149; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks147; \
+rowdone149: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row146; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group145; \
+	VZEROUPPER; \
 	RET
+	tzip4x2x1AVX512VBMI_body
 
 DATA shuffle121<>+0(SB)/8, $0x2624222006040200
 DATA shuffle121<>+8(SB)/8, $0x6664626046444240
@@ -3643,82 +3544,79 @@ GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
 // func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle123<>+0(SB), Z31
-	VMOVDQU64 shuffle124<>+0(SB), Z30
-
-group150:
-	MOVQ rows+24(FP), R8
-
-row151:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last153
-
-chunks152:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle123<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle123<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks152
-
-last153:
-	TESTQ R10, R10
-	JZ    rowdone154
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks152
-
-rowdone154:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row151
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group150
-	VZEROUPPER
+#define tzip4x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle123<>+0(SB), Z31; \
+	VMOVDQU64 shuffle124<>+0(SB), Z30; \
+group150: \
+	MOVQ rows+24(FP), R8; \
+row151: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last153; \
+chunks152: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle123<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle123<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks152; \
+last153: \
+	TESTQ R10, R10; \
+	JZ    rowdone154; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks152; \
+rowdone154: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row151; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group150; \
+	VZEROUPPER; \
 	RET
+	tzip4x2x2AVX512VBMI_body
 
 DATA shuffle123<>+0(SB)/8, $0x0d0c090805040100
 DATA shuffle123<>+8(SB)/8, $0x2d2c292825242120
@@ -3743,169 +3641,164 @@ GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
 // func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem155:
-	CMPQ R8, $+64
-	JB   remdone156
-	SUBQ $+60, R8
-	JMP  rem155
-
-remdone156:
-	MOVQ      R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+128, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K4
-	IMUL3Q    $+4, R8, R8
-	SUBQ      $+192, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle125<>+0(SB), R8
-	KMOVQ     R8, K5
-	VMOVDQU64 shuffle126<>+0(SB), Z31
-	VMOVDQU64 shuffle127<>+0(SB), Z30
-	VMOVDQU64 shuffle128<>+0(SB), Z29
-	VMOVDQU64 shuffle129<>+0(SB), Z28
-	VMOVDQU64 shuffle130<>+0(SB), Z27
-	VMOVDQU64 shuffle131<>+0(SB), Z26
-	VMOVDQU64 shuffle132<>+0(SB), Z25
-	VMOVDQU64 shuffle133<>+0(SB), Z24
-	VMOVDQU64 shuffle134<>+0(SB), Z23
-	VMOVDQU64 shuffle135<>+0(SB), Z22
-	VMOVDQU64 shuffle136<>+0(SB), Z21
-	VMOVDQU64 shuffle137<>+0(SB), Z20
-	VMOVDQU64 shuffle138<>+0(SB), Z19
-	VMOVDQU64 shuffle139<>+0(SB), Z18
-	VMOVDQU64 shuffle140<>+0(SB), Z17
-	VMOVDQU64 shuffle141<>+0(SB), Z16
-
-group157:
-	MOVQ rows+24(FP), R8
-
-row158:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last160
-
-chunks159:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R9*4)
-	VMOVDQU      13(R10), Y0
-	VINSERTI64X4 $0x01, 13(R10)(DX*1), Z0, Z0
-	VMOVDQU      13(R11), Y2
-	VINSERTI64X4 $0x01, 13(R11)(DX*1), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      26(R10), Y0
-	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
-	VMOVDQU      26(R11), Y1
-	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(AX)(R9*4)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0
-	VPERMB       Z0, Z28, Z0
-	KMOVQ        shuffle125<>+0(SB), K7
-	VMOVDQU8     Z0, K7, 192(AX)(R9*4)
-	ADDQ         $+60, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks159
-
-last160:
-	TESTQ      R10, R10
-	JZ         rowdone161
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (R10), K1, Z0
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle130<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R11), K1, Z2
-	VPERMT2B   Z2, Z26, Z3
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4
-	VPERMT2B   Z4, Z25, Z3
-	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle133<>+0(SB), Z5
-	VPERMI2B   Z1, Z0, Z5
-	VPERMT2B   Z2, Z23, Z5
-	VPERMT2B   Z4, Z22, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VMOVDQU64  shuffle136<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VPERMT2B   Z2, Z20, Z3
-	VPERMT2B   Z4, Z19, Z3
-	VMOVDQU8   Z3, K4, 128(AX)(R9*4)
-	VPERMT2B   Z1, Z18, Z0
-	VPERMT2B   Z2, Z17, Z0
-	VPERMT2B   Z4, Z16, Z0
-	VMOVDQU8   Z0, K5, 192(AX)(R9*4)
-
-rowdone161:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row158
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group157
-	VZEROUPPER
+#define tzip4x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem155: \
+	CMPQ R8, $+64; \
+	JB   remdone156; \
+	SUBQ $+60, R8; \
+	JMP  rem155; \
+remdone156: \
+	MOVQ      R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+128, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K4; \
+	IMUL3Q    $+4, R8, R8; \
+	SUBQ      $+192, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle125<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	VMOVDQU64 shuffle126<>+0(SB), Z31; \
+	VMOVDQU64 shuffle127<>+0(SB), Z30; \
+	VMOVDQU64 shuffle128<>+0(SB), Z29; \
+	VMOVDQU64 shuffle129<>+0(SB), Z28; \
+	VMOVDQU64 shuffle130<>+0(SB), Z27; \
+	VMOVDQU64 shuffle131<>+0(SB), Z26; \
+	VMOVDQU64 shuffle132<>+0(SB), Z25; \
+	VMOVDQU64 shuffle133<>+0(SB), Z24; \
+	VMOVDQU64 shuffle134<>+0(SB), Z23; \
+	VMOVDQU64 shuffle135<>+0(SB), Z22; \
+	VMOVDQU64 shuffle136<>+0(SB), Z21; \
+	VMOVDQU64 shuffle137<>+0(SB), Z20; \
+	VMOVDQU64 shuffle138<>+0(SB), Z19; \
+	VMOVDQU64 shuffle139<>+0(SB), Z18; \
+	VMOVDQU64 shuffle140<>+0(SB), Z17; \
+	VMOVDQU64 shuffle141<>+0(SB), Z16; \
+group157: \
+	MOVQ rows+24(FP), R8; \
+row158: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last160; \
+chunks159: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R9*4); \
+	VMOVDQU      13(R10), Y0; \
+	VINSERTI64X4 $0x01, 13(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      13(R11), Y2; \
+	VINSERTI64X4 $0x01, 13(R11)(DX*1), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      26(R10), Y0; \
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      26(R11), Y1; \
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R9*4); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0; \
+	VPERMB       Z0, Z28, Z0; \
+	KMOVQ        shuffle125<>+0(SB), K7; \
+	VMOVDQU8     Z0, K7, 192(AX)(R9*4); \
+	ADDQ         $+60, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks159; \
+last160: \
+	TESTQ      R10, R10; \
+	JZ         rowdone161; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle130<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	VPERMT2B   Z2, Z26, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	VPERMT2B   Z4, Z25, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle133<>+0(SB), Z5; \
+	VPERMI2B   Z1, Z0, Z5; \
+	VPERMT2B   Z2, Z23, Z5; \
+	VPERMT2B   Z4, Z22, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VMOVDQU64  shuffle136<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VPERMT2B   Z2, Z20, Z3; \
+	VPERMT2B   Z4, Z19, Z3; \
+	VMOVDQU8   Z3, K4, 128(AX)(R9*4); \
+	VPERMT2B   Z1, Z18, Z0; \
+	VPERMT2B   Z2, Z17, Z0; \
+	VPERMT2B   Z4, Z16, Z0; \
+	VMOVDQU8   Z0, K5, 192(AX)(R9*4); \
+rowdone161: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row158; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group157; \
+	VZEROUPPER; \
 	RET
+	tzip4x3x1AVX512VBMI_body
 
 DATA shuffle125<>+0(SB)/8, $0x0000ffffffffffff
 GLOBL shuffle125<>(SB), RODATA|NOPTR, $8
@@ -4073,146 +3966,141 @@ GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
 // func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem162:
-	CMPQ R8, $+64
-	JB   remdone163
-	SUBQ $+48, R8
-	JMP  rem162
-
-remdone163:
-	MOVQ      R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K4
-	VMOVDQU64 shuffle142<>+0(SB), Z31
-	VMOVDQU64 shuffle143<>+0(SB), Z30
-	VMOVDQU64 shuffle144<>+0(SB), Z29
-	VMOVDQU64 shuffle145<>+0(SB), Z28
-	VMOVDQU64 shuffle146<>+0(SB), Z27
-	VMOVDQU64 shuffle147<>+0(SB), Z26
-	VMOVDQU64 shuffle148<>+0(SB), Z25
-	VMOVDQU64 shuffle149<>+0(SB), Z24
-	VMOVDQU64 shuffle150<>+0(SB), Z23
-	VMOVDQU64 shuffle151<>+0(SB), Z22
-
-group164:
-	MOVQ rows+24(FP), R8
-
-row165:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last167
-
-chunks166:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R9*4)
-	VMOVDQU64    (R10), Z0
-	VMOVDQU64    (R10)(DX*1), Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    (R11), Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    (R11)(DX*1), Z2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      26(R10), Y0
-	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0
-	VMOVDQU      26(R11), Y1
-	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(R9*4)
-	ADDQ         $+48, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks166
-
-last167:
-	TESTQ      R10, R10
-	JZ         rowdone168
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (R10), K1, Z0
-	VMOVDQU8.Z (R10)(DX*1), K1, Z1
-	VMOVDQU64  shuffle146<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z (R11), K1, Z2
-	VPERMT2B   Z2, Z26, Z3
-	VMOVDQU8.Z (R11)(DX*1), K1, Z4
-	VPERMT2B   Z4, Z25, Z3
-	VMOVDQU8   Z3, K2, (AX)(R9*4)
-	VMOVDQU64  shuffle143<>+0(SB), Z5
-	VPERMI2B   Z1, Z0, Z5
-	VPERMT2B   Z2, Z29, Z5
-	VPERMT2B   Z4, Z28, Z5
-	VMOVDQU8   Z5, K3, 64(AX)(R9*4)
-	VPERMT2B   Z1, Z24, Z0
-	VPERMT2B   Z2, Z23, Z0
-	VPERMT2B   Z4, Z22, Z0
-	VMOVDQU8   Z0, K4, 128(AX)(R9*4)
-
-rowdone168:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row165
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group164
-	VZEROUPPER
+#define tzip4x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem162: \
+	CMPQ R8, $+64; \
+	JB   remdone163; \
+	SUBQ $+48, R8; \
+	JMP  rem162; \
+remdone163: \
+	MOVQ      R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K4; \
+	VMOVDQU64 shuffle142<>+0(SB), Z31; \
+	VMOVDQU64 shuffle143<>+0(SB), Z30; \
+	VMOVDQU64 shuffle144<>+0(SB), Z29; \
+	VMOVDQU64 shuffle145<>+0(SB), Z28; \
+	VMOVDQU64 shuffle146<>+0(SB), Z27; \
+	VMOVDQU64 shuffle147<>+0(SB), Z26; \
+	VMOVDQU64 shuffle148<>+0(SB), Z25; \
+	VMOVDQU64 shuffle149<>+0(SB), Z24; \
+	VMOVDQU64 shuffle150<>+0(SB), Z23; \
+	VMOVDQU64 shuffle151<>+0(SB), Z22; \
+group164: \
+	MOVQ rows+24(FP), R8; \
+row165: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last167; \
+chunks166: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R9*4); \
+	VMOVDQU64    (R10), Z0; \
+	VMOVDQU64    (R10)(DX*1), Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    (R11), Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    (R11)(DX*1), Z2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      26(R10), Y0; \
+	VINSERTI64X4 $0x01, 26(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      26(R11), Y1; \
+	VINSERTI64X4 $0x01, 26(R11)(DX*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R9*4); \
+	ADDQ         $+48, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks166; \
+last167: \
+	TESTQ      R10, R10; \
+	JZ         rowdone168; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (R10), K1, Z0; \
+	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
+	VMOVDQU64  shuffle146<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z (R11), K1, Z2; \
+	VPERMT2B   Z2, Z26, Z3; \
+	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
+	VPERMT2B   Z4, Z25, Z3; \
+	VMOVDQU8   Z3, K2, (AX)(R9*4); \
+	VMOVDQU64  shuffle143<>+0(SB), Z5; \
+	VPERMI2B   Z1, Z0, Z5; \
+	VPERMT2B   Z2, Z29, Z5; \
+	VPERMT2B   Z4, Z28, Z5; \
+	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
+	VPERMT2B   Z1, Z24, Z0; \
+	VPERMT2B   Z2, Z23, Z0; \
+	VPERMT2B   Z4, Z22, Z0; \
+	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
+rowdone168: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row165; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group164; \
+	VZEROUPPER; \
 	RET
+	tzip4x3x2AVX512VBMI_body
 
 DATA shuffle142<>+0(SB)/8, $0x13120d0c07060100
 DATA shuffle142<>+8(SB)/8, $0x33322d2c27262120
@@ -4317,82 +4205,79 @@ GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
 // func tzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle152<>+0(SB), Z31
-	VMOVDQU64 shuffle153<>+0(SB), Z30
-
-group169:
-	MOVQ rows+24(FP), R8
-
-row170:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last172
-
-chunks171:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle152<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle152<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks171
-
-last172:
-	TESTQ R10, R10
-	JZ    rowdone173
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks171
-
-rowdone173:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row170
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group169
-	VZEROUPPER
+#define tzip4x4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle152<>+0(SB), Z31; \
+	VMOVDQU64 shuffle153<>+0(SB), Z30; \
+group169: \
+	MOVQ rows+24(FP), R8; \
+row170: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last172; \
+chunks171: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle152<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle152<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks171; \
+last172: \
+	TESTQ R10, R10; \
+	JZ    rowdone173; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks171; \
+rowdone173: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row170; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group169; \
+	VZEROUPPER; \
 	RET
+	tzip4x4x1AVX512VBMI_body
 
 DATA shuffle152<>+0(SB)/8, $0x2c2824200c080400
 DATA shuffle152<>+8(SB)/8, $0x6c6864604c484440
@@ -4417,82 +4302,79 @@ GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
 // func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle154<>+0(SB), Z31
-	VMOVDQU64 shuffle155<>+0(SB), Z30
-
-group174:
-	MOVQ rows+24(FP), R8
-
-row175:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last177
-
-chunks176:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	VMOVDQU      (R10), Y0
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0
-	VMOVDQU      (R11), Y1
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1
-	VMOVDQU64    shuffle154<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R9*4)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R9*4)
-	VMOVDQU      32(R10), Y0
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VMOVDQU      32(R11), Y3
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3
-	VMOVDQU64    shuffle154<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R9*4)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R9*4)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks176
-
-last177:
-	TESTQ R10, R10
-	JZ    rowdone178
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks176
-
-rowdone178:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row175
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group174
-	VZEROUPPER
+#define tzip4x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle154<>+0(SB), Z31; \
+	VMOVDQU64 shuffle155<>+0(SB), Z30; \
+group174: \
+	MOVQ rows+24(FP), R8; \
+row175: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last177; \
+chunks176: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	VMOVDQU      (R10), Y0; \
+	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
+	VMOVDQU64    shuffle154<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R9*4); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R9*4); \
+	VMOVDQU      32(R10), Y0; \
+	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11), Y3; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
+	VMOVDQU64    shuffle154<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R9*4); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R9*4); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks176; \
+last177: \
+	TESTQ R10, R10; \
+	JZ    rowdone178; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks176; \
+rowdone178: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row175; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group174; \
+	VZEROUPPER; \
 	RET
+	tzip4x4x2AVX512VBMI_body
 
 DATA shuffle154<>+0(SB)/8, $0x1918111009080100
 DATA shuffle154<>+8(SB)/8, $0x3938313029282120
@@ -4517,105 +4399,102 @@ GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
 // func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle156<>+0(SB), Z31
-	VMOVDQU64 shuffle157<>+0(SB), Z30
-	VMOVDQU64 shuffle158<>+0(SB), Z29
-	VMOVDQU64 shuffle159<>+0(SB), Z28
-	VMOVDQU64 shuffle160<>+0(SB), Z27
-
-group179:
-	MOVQ rows+24(FP), R9
-
-row180:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last182
-
-chunks181:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x05, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      13(R11), X0
-	VINSERTI32X4 $0x01, 13(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 13(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 13(R11)(DI*1), Z0, Z0
-	VMOVDQU      12(R12), X2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      26(R11), X0
-	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 25(R11)(DI*1), Z0, Z0
-	VMOVDQU      25(R12), X1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      39(R11), X0
-	VINSERTI32X4 $0x01, 39(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
-	VMOVDQU      38(R12), X2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks181
-
-last182:
-	TESTQ R11, R11
-	JZ    rowdone183
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks181
-
-rowdone183:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row180
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group179
-	VZEROUPPER
+#define zip5x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle156<>+0(SB), Z31; \
+	VMOVDQU64 shuffle157<>+0(SB), Z30; \
+	VMOVDQU64 shuffle158<>+0(SB), Z29; \
+	VMOVDQU64 shuffle159<>+0(SB), Z28; \
+	VMOVDQU64 shuffle160<>+0(SB), Z27; \
+group179: \
+	MOVQ rows+24(FP), R9; \
+row180: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last182; \
+chunks181: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x05, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      13(R11), X0; \
+	VINSERTI32X4 $0x01, 13(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 13(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 13(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      12(R12), X2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      26(R11), X0; \
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 25(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      25(R12), X1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      39(R11), X0; \
+	VINSERTI32X4 $0x01, 39(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      38(R12), X2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VPERMT2B     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks181; \
+last182: \
+	TESTQ R11, R11; \
+	JZ    rowdone183; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks181; \
+rowdone183: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row180; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group179; \
+	VZEROUPPER; \
 	RET
+	zip5x1AVX512VBMI_body
 
 DATA shuffle156<>+0(SB)/8, $0x2111014030201000
 DATA shuffle156<>+8(SB)/8, $0x0342322212024131
@@ -4670,105 +4549,102 @@ GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
 // func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle161<>+0(SB), Z31
-	VMOVDQU64 shuffle162<>+0(SB), Z30
-	VMOVDQU64 shuffle163<>+0(SB), Z29
-	VMOVDQU64 shuffle164<>+0(SB), Z28
-	VMOVDQU64 shuffle165<>+0(SB), Z27
-
-group184:
-	MOVQ rows+24(FP), R9
-
-row185:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last187
-
-chunks186:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x05, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      14(R11), X0
-	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0
-	VMOVDQU      12(R12), X2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      26(R11), X0
-	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0
-	VMOVDQU      24(R12), X1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      40(R11), X0
-	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0
-	VMOVDQU      38(R12), X2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks186
-
-last187:
-	TESTQ R11, R11
-	JZ    rowdone188
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks186
-
-rowdone188:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row185
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group184
-	VZEROUPPER
+#define zip5x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle161<>+0(SB), Z31; \
+	VMOVDQU64 shuffle162<>+0(SB), Z30; \
+	VMOVDQU64 shuffle163<>+0(SB), Z29; \
+	VMOVDQU64 shuffle164<>+0(SB), Z28; \
+	VMOVDQU64 shuffle165<>+0(SB), Z27; \
+group184: \
+	MOVQ rows+24(FP), R9; \
+row185: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last187; \
+chunks186: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x05, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      14(R11), X0; \
+	VINSERTI32X4 $0x01, 14(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 12(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 12(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      12(R12), X2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      26(R11), X0; \
+	VINSERTI32X4 $0x01, 26(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 26(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 26(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      24(R12), X1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      40(R11), X0; \
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 38(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 38(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      38(R12), X2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VPERMT2B     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks186; \
+last187: \
+	TESTQ R11, R11; \
+	JZ    rowdone188; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks186; \
+rowdone188: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row185; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group184; \
+	VZEROUPPER; \
 	RET
+	zip5x2AVX512VBMI_body
 
 DATA shuffle161<>+0(SB)/8, $0x3130212011100100
 DATA shuffle161<>+8(SB)/8, $0x2322131203024140
@@ -4823,116 +4699,113 @@ GLOBL shuffle165<>(SB), RODATA|NOPTR, $64
 // func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle166<>+0(SB), Z31
-	VMOVDQU64 shuffle167<>+0(SB), Z30
-	VMOVDQU64 shuffle168<>+0(SB), Z29
-	VMOVDQU64 shuffle169<>+0(SB), Z28
-
-group189:
-	MOVQ rows+24(FP), R8
-
-row190:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last192
-
-chunks191:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	IMUL3Q       $0x06, R9, R12
-	ADDQ         AX, R12
-	VMOVDQU      (R10), X0
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R12)
-	VMOVDQU      11(R10), X0
-	VINSERTI32X4 $0x01, 11(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 11(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 11(R11), Z0, Z0
-	VMOVDQU      10(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R12)
-	VMOVDQU      22(R10), X0
-	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 21(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 21(R11), Z0, Z0
-	VMOVDQU      21(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 21(R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R12)
-	VMOVDQU      32(R10), X0
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
-	VMOVDQU      32(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R12)
-	VMOVDQU      43(R10), X0
-	VINSERTI32X4 $0x01, 43(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 43(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 43(R11), Z0, Z0
-	VMOVDQU      42(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
-	VMOVDQU      48(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R12)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks191
-
-last192:
-	TESTQ R10, R10
-	JZ    rowdone193
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks191
-
-rowdone193:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row190
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group189
-	VZEROUPPER
+#define zip6x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle166<>+0(SB), Z31; \
+	VMOVDQU64 shuffle167<>+0(SB), Z30; \
+	VMOVDQU64 shuffle168<>+0(SB), Z29; \
+	VMOVDQU64 shuffle169<>+0(SB), Z28; \
+group189: \
+	MOVQ rows+24(FP), R8; \
+row190: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last192; \
+chunks191: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	IMUL3Q       $0x06, R9, R12; \
+	ADDQ         AX, R12; \
+	VMOVDQU      (R10), X0; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R12); \
+	VMOVDQU      11(R10), X0; \
+	VINSERTI32X4 $0x01, 11(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 11(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 11(R11), Z0, Z0; \
+	VMOVDQU      10(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R12); \
+	VMOVDQU      22(R10), X0; \
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 21(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 21(R11), Z0, Z0; \
+	VMOVDQU      21(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 21(R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R12); \
+	VMOVDQU      32(R10), X0; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(R12); \
+	VMOVDQU      43(R10), X0; \
+	VINSERTI32X4 $0x01, 43(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 43(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 43(R11), Z0, Z0; \
+	VMOVDQU      42(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 256(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0; \
+	VMOVDQU      48(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 320(R12); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks191; \
+last192: \
+	TESTQ R10, R10; \
+	JZ    rowdone193; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks191; \
+rowdone193: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row190; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group189; \
+	VZEROUPPER; \
 	RET
+	zip6x1AVX512VBMI_body
 
 DATA shuffle166<>+0(SB)/8, $0x1101504030201000
 DATA shuffle166<>+8(SB)/8, $0x3222120251413121
@@ -4977,116 +4850,113 @@ GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
 // func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle170<>+0(SB), Z31
-	VMOVDQU64 shuffle171<>+0(SB), Z30
-	VMOVDQU64 shuffle172<>+0(SB), Z29
-	VMOVDQU64 shuffle173<>+0(SB), Z28
-
-group194:
-	MOVQ rows+24(FP), R8
-
-row195:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last197
-
-chunks196:
-	LEAQ         (CX)(R9*1), R10
-	LEAQ         (R10)(DI*1), R11
-	IMUL3Q       $0x06, R9, R12
-	ADDQ         AX, R12
-	VMOVDQU      (R10), X0
-	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11), Z0, Z0
-	VMOVDQU      (R11)(DX*1), X1
-	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R12)
-	VMOVDQU      12(R10), X0
-	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R11), Z0, Z0
-	VMOVDQU      10(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R12)
-	VMOVDQU      22(R10), X0
-	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 22(R11), Z0, Z0
-	VMOVDQU      20(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R12)
-	VMOVDQU      32(R10), X0
-	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11), Z0, Z0
-	VMOVDQU      32(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(R12)
-	VMOVDQU      44(R10), X0
-	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 42(R11), Z0, Z0
-	VMOVDQU      42(R11)(DX*1), X1
-	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 256(R12)
-	VMOVDQU      48(R10), X0
-	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11), Z0, Z0
-	VMOVDQU      48(R11)(DX*1), X2
-	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 320(R12)
-	ADDQ         $+64, R9
-	MOVQ         n+16(FP), R10
-	SUBQ         R9, R10
-	CMPQ         R10, $+64
-	JAE          chunks196
-
-last197:
-	TESTQ R10, R10
-	JZ    rowdone198
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks196
-
-rowdone198:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row195
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group194
-	VZEROUPPER
+#define zip6x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle170<>+0(SB), Z31; \
+	VMOVDQU64 shuffle171<>+0(SB), Z30; \
+	VMOVDQU64 shuffle172<>+0(SB), Z29; \
+	VMOVDQU64 shuffle173<>+0(SB), Z28; \
+group194: \
+	MOVQ rows+24(FP), R8; \
+row195: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last197; \
+chunks196: \
+	LEAQ         (CX)(R9*1), R10; \
+	LEAQ         (R10)(DI*1), R11; \
+	IMUL3Q       $0x06, R9, R12; \
+	ADDQ         AX, R12; \
+	VMOVDQU      (R10), X0; \
+	VINSERTI32X4 $0x01, (R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11), Z0, Z0; \
+	VMOVDQU      (R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, (R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R12); \
+	VMOVDQU      12(R10), X0; \
+	VINSERTI32X4 $0x01, 12(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 10(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 10(R11), Z0, Z0; \
+	VMOVDQU      10(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 10(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R12); \
+	VMOVDQU      22(R10), X0; \
+	VINSERTI32X4 $0x01, 22(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 22(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 22(R11), Z0, Z0; \
+	VMOVDQU      20(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 20(R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R12); \
+	VMOVDQU      32(R10), X0; \
+	VINSERTI32X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(R12); \
+	VMOVDQU      44(R10), X0; \
+	VINSERTI32X4 $0x01, 44(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 42(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 42(R11), Z0, Z0; \
+	VMOVDQU      42(R11)(DX*1), X1; \
+	VINSERTI32X4 $0x01, 42(R11)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 256(R12); \
+	VMOVDQU      48(R10), X0; \
+	VINSERTI32X4 $0x01, 48(R10)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R10)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11), Z0, Z0; \
+	VMOVDQU      48(R11)(DX*1), X2; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 320(R12); \
+	ADDQ         $+64, R9; \
+	MOVQ         n+16(FP), R10; \
+	SUBQ         R9, R10; \
+	CMPQ         R10, $+64; \
+	JAE          chunks196; \
+last197: \
+	TESTQ R10, R10; \
+	JZ    rowdone198; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks196; \
+rowdone198: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row195; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group194; \
+	VZEROUPPER; \
 	RET
+	zip6x2AVX512VBMI_body
 
 DATA shuffle170<>+0(SB)/8, $0x3130212011100100
 DATA shuffle170<>+8(SB)/8, $0x1312030251504140
@@ -5131,135 +5001,132 @@ GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
 // func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle174<>+0(SB), Z31
-	VMOVDQU64 shuffle175<>+0(SB), Z30
-	VMOVDQU64 shuffle176<>+0(SB), Z29
-	VMOVDQU64 shuffle177<>+0(SB), Z28
-	VMOVDQU64 shuffle178<>+0(SB), Z27
-	VMOVDQU64 shuffle179<>+0(SB), Z26
-	VMOVDQU64 shuffle180<>+0(SB), Z25
-
-group199:
-	MOVQ rows+24(FP), R9
-
-row200:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last202
-
-chunks201:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x07, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      10(R11), X0
-	VINSERTI32X4 $0x01, 9(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 9(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 9(R11)(DI*1), Z0, Z0
-	VMOVDQU      9(R12), X2
-	VINSERTI32X4 $0x01, 9(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 9(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      19(R11), X0
-	VINSERTI32X4 $0x01, 19(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
-	VMOVDQU      18(R12), X1
-	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      28(R11), X0
-	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 27(R11)(DI*1), Z0, Z0
-	VMOVDQU      27(R12), X2
-	VINSERTI32X4 $0x01, 27(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 27(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      37(R11), X0
-	VINSERTI32X4 $0x01, 37(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 37(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 37(R11)(DI*1), Z0, Z0
-	VMOVDQU      36(R12), X1
-	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	VMOVDQU      46(R11), X0
-	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
-	VMOVDQU      46(R12), X2
-	VINSERTI32X4 $0x01, 45(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 45(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks201
-
-last202:
-	TESTQ R11, R11
-	JZ    rowdone203
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks201
-
-rowdone203:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row200
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group199
-	VZEROUPPER
+#define zip7x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle174<>+0(SB), Z31; \
+	VMOVDQU64 shuffle175<>+0(SB), Z30; \
+	VMOVDQU64 shuffle176<>+0(SB), Z29; \
+	VMOVDQU64 shuffle177<>+0(SB), Z28; \
+	VMOVDQU64 shuffle178<>+0(SB), Z27; \
+	VMOVDQU64 shuffle179<>+0(SB), Z26; \
+	VMOVDQU64 shuffle180<>+0(SB), Z25; \
+group199: \
+	MOVQ rows+24(FP), R9; \
+row200: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last202; \
+chunks201: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x07, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      10(R11), X0; \
+	VINSERTI32X4 $0x01, 9(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 9(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 9(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      9(R12), X2; \
+	VINSERTI32X4 $0x01, 9(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 9(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      19(R11), X0; \
+	VINSERTI32X4 $0x01, 19(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      18(R12), X1; \
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      28(R11), X0; \
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 27(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      27(R12), X2; \
+	VINSERTI32X4 $0x01, 27(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 27(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      37(R11), X0; \
+	VINSERTI32X4 $0x01, 37(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 37(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 37(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      36(R12), X1; \
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	VMOVDQU      46(R11), X0; \
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      46(R12), X2; \
+	VINSERTI32X4 $0x01, 45(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 45(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z26, Z0; \
+	VMOVDQU64    Z0, 320(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z25, Z0; \
+	VMOVDQU64    Z0, 384(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks201; \
+last202: \
+	TESTQ R11, R11; \
+	JZ    rowdone203; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks201; \
+rowdone203: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row200; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group199; \
+	VZEROUPPER; \
 	RET
+	zip7x1AVX512VBMI_body
 
 DATA shuffle174<>+0(SB)/8, $0x0160504030201000
 DATA shuffle174<>+8(SB)/8, $0x1202615141312111
@@ -5334,135 +5201,132 @@ GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
 // func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle181<>+0(SB), Z31
-	VMOVDQU64 shuffle182<>+0(SB), Z30
-	VMOVDQU64 shuffle183<>+0(SB), Z29
-	VMOVDQU64 shuffle184<>+0(SB), Z28
-	VMOVDQU64 shuffle185<>+0(SB), Z27
-	VMOVDQU64 shuffle186<>+0(SB), Z26
-	VMOVDQU64 shuffle187<>+0(SB), Z25
-
-group204:
-	MOVQ rows+24(FP), R9
-
-row205:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last207
-
-chunks206:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	IMUL3Q       $0x07, R10, R13
-	ADDQ         AX, R13
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (R13)
-	VMOVDQU      10(R11), X0
-	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0
-	VMOVDQU      8(R12), X2
-	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 64(R13)
-	VMOVDQU      20(R11), X0
-	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0
-	VMOVDQU      18(R12), X1
-	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z29, Z0
-	VMOVDQU64    Z0, 128(R13)
-	VMOVDQU      28(R11), X0
-	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0
-	VMOVDQU      28(R12), X2
-	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z28, Z0
-	VMOVDQU64    Z0, 192(R13)
-	VMOVDQU      38(R11), X0
-	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0
-	VMOVDQU      36(R12), X1
-	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z27, Z0
-	VMOVDQU64    Z0, 256(R13)
-	VMOVDQU      46(R11), X0
-	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0
-	VMOVDQU      46(R12), X2
-	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2
-	VPERMT2B     Z2, Z26, Z0
-	VMOVDQU64    Z0, 320(R13)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VPERMT2B     Z1, Z25, Z0
-	VMOVDQU64    Z0, 384(R13)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks206
-
-last207:
-	TESTQ R11, R11
-	JZ    rowdone208
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks206
-
-rowdone208:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row205
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group204
-	VZEROUPPER
+#define zip7x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle181<>+0(SB), Z31; \
+	VMOVDQU64 shuffle182<>+0(SB), Z30; \
+	VMOVDQU64 shuffle183<>+0(SB), Z29; \
+	VMOVDQU64 shuffle184<>+0(SB), Z28; \
+	VMOVDQU64 shuffle185<>+0(SB), Z27; \
+	VMOVDQU64 shuffle186<>+0(SB), Z26; \
+	VMOVDQU64 shuffle187<>+0(SB), Z25; \
+group204: \
+	MOVQ rows+24(FP), R9; \
+row205: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last207; \
+chunks206: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	IMUL3Q       $0x07, R10, R13; \
+	ADDQ         AX, R13; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (R13); \
+	VMOVDQU      10(R11), X0; \
+	VINSERTI32X4 $0x01, 10(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 10(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 10(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      8(R12), X2; \
+	VINSERTI32X4 $0x01, 8(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 8(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 64(R13); \
+	VMOVDQU      20(R11), X0; \
+	VINSERTI32X4 $0x01, 18(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 18(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 18(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      18(R12), X1; \
+	VINSERTI32X4 $0x01, 18(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 18(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z29, Z0; \
+	VMOVDQU64    Z0, 128(R13); \
+	VMOVDQU      28(R11), X0; \
+	VINSERTI32X4 $0x01, 28(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 28(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 28(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      28(R12), X2; \
+	VINSERTI32X4 $0x01, 26(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 26(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z28, Z0; \
+	VMOVDQU64    Z0, 192(R13); \
+	VMOVDQU      38(R11), X0; \
+	VINSERTI32X4 $0x01, 38(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 36(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 36(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      36(R12), X1; \
+	VINSERTI32X4 $0x01, 36(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 36(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z27, Z0; \
+	VMOVDQU64    Z0, 256(R13); \
+	VMOVDQU      46(R11), X0; \
+	VINSERTI32X4 $0x01, 46(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 46(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 46(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      46(R12), X2; \
+	VINSERTI32X4 $0x01, 46(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 44(R12)(DX*2), Z2, Z2; \
+	VPERMT2B     Z2, Z26, Z0; \
+	VMOVDQU64    Z0, 320(R13); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VPERMT2B     Z1, Z25, Z0; \
+	VMOVDQU64    Z0, 384(R13); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks206; \
+last207: \
+	TESTQ R11, R11; \
+	JZ    rowdone208; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks206; \
+rowdone208: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row205; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group204; \
+	VZEROUPPER; \
 	RET
+	zip7x2AVX512VBMI_body
 
 DATA shuffle181<>+0(SB)/8, $0x3130212011100100
 DATA shuffle181<>+8(SB)/8, $0x0302616051504140
@@ -5537,117 +5401,114 @@ GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
 // func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip8x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle188<>+0(SB), Z31
-	VMOVDQU64 shuffle189<>+0(SB), Z30
-
-group209:
-	MOVQ rows+24(FP), R9
-
-row210:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last212
-
-chunks211:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle188<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle188<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle188<>+0(SB), Z1
-	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle188<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks211
-
-last212:
-	TESTQ R11, R11
-	JZ    rowdone213
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks211
-
-rowdone213:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row210
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group209
-	VZEROUPPER
+#define zip8x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle188<>+0(SB), Z31; \
+	VMOVDQU64 shuffle189<>+0(SB), Z30; \
+group209: \
+	MOVQ rows+24(FP), R9; \
+row210: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last212; \
+chunks211: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle188<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R10*8); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X3; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
+	VMOVDQU64    shuffle188<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R10*8); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
+	VMOVDQU64    shuffle188<>+0(SB), Z1; \
+	VPERMI2B     Z2, Z0, Z1; \
+	VMOVDQU64    Z1, 256(AX)(R10*8); \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle188<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, 384(AX)(R10*8); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks211; \
+last212: \
+	TESTQ R11, R11; \
+	JZ    rowdone213; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks211; \
+rowdone213: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row210; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group209; \
+	VZEROUPPER; \
 	RET
+	zip8x1AVX512VBMI_body
 
 DATA shuffle188<>+0(SB)/8, $0x7060504030201000
 DATA shuffle188<>+8(SB)/8, $0x7161514131211101
@@ -5672,117 +5533,114 @@ GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
 // func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·zip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle190<>+0(SB), Z31
-	VMOVDQU64 shuffle191<>+0(SB), Z30
-
-group214:
-	MOVQ rows+24(FP), R9
-
-row215:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last217
-
-chunks216:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), X0
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0
-	VMOVDQU      (R12), X1
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle190<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, (AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      16(R11), X0
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0
-	VMOVDQU      16(R12), X3
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3
-	VMOVDQU64    shuffle190<>+0(SB), Z2
-	VPERMI2B     Z3, Z0, Z2
-	VMOVDQU64    Z2, 128(AX)(R10*8)
-	VPERMT2B     Z3, Z30, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), X0
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0
-	VMOVDQU      32(R12), X2
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2
-	VMOVDQU64    shuffle190<>+0(SB), Z1
-	VPERMI2B     Z2, Z0, Z1
-	VMOVDQU64    Z1, 256(AX)(R10*8)
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      48(R11), X0
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0
-	VMOVDQU      48(R12), X1
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1
-	VMOVDQU64    shuffle190<>+0(SB), Z3
-	VPERMI2B     Z1, Z0, Z3
-	VMOVDQU64    Z3, 384(AX)(R10*8)
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks216
-
-last217:
-	TESTQ R11, R11
-	JZ    rowdone218
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks216
-
-rowdone218:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row215
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group214
-	VZEROUPPER
+#define zip8x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle190<>+0(SB), Z31; \
+	VMOVDQU64 shuffle191<>+0(SB), Z30; \
+group214: \
+	MOVQ rows+24(FP), R9; \
+row215: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last217; \
+chunks216: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), X0; \
+	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
+	VMOVDQU      (R12), X1; \
+	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle190<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, (AX)(R10*8); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      16(R11), X0; \
+	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      16(R12), X3; \
+	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
+	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
+	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
+	VMOVDQU64    shuffle190<>+0(SB), Z2; \
+	VPERMI2B     Z3, Z0, Z2; \
+	VMOVDQU64    Z2, 128(AX)(R10*8); \
+	VPERMT2B     Z3, Z30, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), X0; \
+	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      32(R12), X2; \
+	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
+	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
+	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
+	VMOVDQU64    shuffle190<>+0(SB), Z1; \
+	VPERMI2B     Z2, Z0, Z1; \
+	VMOVDQU64    Z1, 256(AX)(R10*8); \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      48(R11), X0; \
+	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
+	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
+	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
+	VMOVDQU      48(R12), X1; \
+	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
+	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
+	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
+	VMOVDQU64    shuffle190<>+0(SB), Z3; \
+	VPERMI2B     Z1, Z0, Z3; \
+	VMOVDQU64    Z3, 384(AX)(R10*8); \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks216; \
+last217: \
+	TESTQ R11, R11; \
+	JZ    rowdone218; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks216; \
+rowdone218: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row215; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group214; \
+	VZEROUPPER; \
 	RET
+	zip8x2AVX512VBMI_body
 
 DATA shuffle190<>+0(SB)/8, $0x3130212011100100
 DATA shuffle190<>+8(SB)/8, $0x7170616051504140
@@ -5807,113 +5665,110 @@ GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
 // func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle192<>+0(SB), Z31
-	VMOVDQU64 shuffle193<>+0(SB), Z30
-
-group219:
-	MOVQ rows+24(FP), R9
-
-row220:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last222
-
-chunks221:
-	LEAQ         (CX)(R10*1), R11
-	LEAQ         (R11)(R8*1), R12
-	VMOVDQU      (R11), Y0
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0
-	VMOVDQU      (R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, (AX)(R10*8)
-	VMOVDQU      (R12), Y0
-	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0
-	VMOVDQU      (R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2
-	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 64(AX)(R10*8)
-	VMOVDQU      2(R11), Y0
-	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0
-	VMOVDQU      2(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, 128(AX)(R10*8)
-	VMOVDQU      2(R12), Y0
-	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0
-	VMOVDQU      2(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2
-	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 192(AX)(R10*8)
-	VMOVDQU      32(R11), Y0
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VMOVDQU      32(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
-	VPERMT2B     Z1, Z31, Z0
-	VMOVDQU64    Z0, 256(AX)(R10*8)
-	VMOVDQU      32(R12), Y0
-	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
-	VMOVDQU      32(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
-	VPERMT2B     Z2, Z31, Z0
-	VMOVDQU64    Z0, 320(AX)(R10*8)
-	VMOVDQU      32(R11), Y0
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0
-	VMOVDQU      32(R11)(DX*2), Y1
-	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1
-	VPERMT2B     Z1, Z30, Z0
-	VMOVDQU64    Z0, 384(AX)(R10*8)
-	VMOVDQU      32(R12), Y0
-	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0
-	VMOVDQU      32(R12)(DX*2), Y2
-	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2
-	VPERMT2B     Z2, Z30, Z0
-	VMOVDQU64    Z0, 448(AX)(R10*8)
-	ADDQ         $+64, R10
-	MOVQ         n+16(FP), R11
-	SUBQ         R10, R11
-	CMPQ         R11, $+64
-	JAE          chunks221
-
-last222:
-	TESTQ R11, R11
-	JZ    rowdone223
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks221
-
-rowdone223:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row220
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group219
-	VZEROUPPER
+#define tzip8x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle192<>+0(SB), Z31; \
+	VMOVDQU64 shuffle193<>+0(SB), Z30; \
+group219: \
+	MOVQ rows+24(FP), R9; \
+row220: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last222; \
+chunks221: \
+	LEAQ         (CX)(R10*1), R11; \
+	LEAQ         (R11)(R8*1), R12; \
+	VMOVDQU      (R11), Y0; \
+	VINSERTI64X4 $0x01, (R11)(DX*1), Z0, Z0; \
+	VMOVDQU      (R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, (R11)(DI*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, (AX)(R10*8); \
+	VMOVDQU      (R12), Y0; \
+	VINSERTI64X4 $0x01, (R12)(DX*1), Z0, Z0; \
+	VMOVDQU      (R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, (R12)(DI*1), Z2, Z2; \
+	VPERMT2B     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 64(AX)(R10*8); \
+	VMOVDQU      2(R11), Y0; \
+	VINSERTI64X4 $0x01, 2(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      2(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 2(R11)(DI*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 128(AX)(R10*8); \
+	VMOVDQU      2(R12), Y0; \
+	VINSERTI64X4 $0x01, 2(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      2(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 2(R12)(DI*1), Z2, Z2; \
+	VPERMT2B     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 192(AX)(R10*8); \
+	VMOVDQU      32(R11), Y0; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1; \
+	VPERMT2B     Z1, Z31, Z0; \
+	VMOVDQU64    Z0, 256(AX)(R10*8); \
+	VMOVDQU      32(R12), Y0; \
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2; \
+	VPERMT2B     Z2, Z31, Z0; \
+	VMOVDQU64    Z0, 320(AX)(R10*8); \
+	VMOVDQU      32(R11), Y0; \
+	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R11)(DX*2), Y1; \
+	VINSERTI64X4 $0x01, 32(R11)(DI*1), Z1, Z1; \
+	VPERMT2B     Z1, Z30, Z0; \
+	VMOVDQU64    Z0, 384(AX)(R10*8); \
+	VMOVDQU      32(R12), Y0; \
+	VINSERTI64X4 $0x01, 32(R12)(DX*1), Z0, Z0; \
+	VMOVDQU      32(R12)(DX*2), Y2; \
+	VINSERTI64X4 $0x01, 32(R12)(DI*1), Z2, Z2; \
+	VPERMT2B     Z2, Z30, Z0; \
+	VMOVDQU64    Z0, 448(AX)(R10*8); \
+	ADDQ         $+64, R10; \
+	MOVQ         n+16(FP), R11; \
+	SUBQ         R10, R11; \
+	CMPQ         R11, $+64; \
+	JAE          chunks221; \
+last222: \
+	TESTQ R11, R11; \
+	JZ    rowdone223; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks221; \
+rowdone223: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row220; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group219; \
+	VZEROUPPER; \
 	RET
+	tzip8x2x2AVX512VBMI_body
 
 DATA shuffle192<>+0(SB)/8, $0x0d0c090805040100
 DATA shuffle192<>+8(SB)/8, $0x1d1c191815141110
@@ -5938,227 +5793,222 @@ GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
 // func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tzip8x3x2AVX512VBMI(SB), NOSPLIT, $80-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	LEAQ  (DX)(DX*2), DI
-	MOVQ  laneI+56(FP), R8
-	MOVQ  n+16(FP), R9
-
-rem224:
-	CMPQ R9, $+64
-	JB   remdone225
-	SUBQ $+48, R9
-	JMP  rem224
-
-remdone225:
-	MOVQ      R9, R10
-	SUBQ      $+0, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 24(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+0, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 32(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+64, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 40(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+128, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 48(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+192, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 56(SP)
-	IMUL3Q    $+8, R9, R10
-	SUBQ      $+256, R10
-	CMOVQLT   shuffle4<>+0(SB), R10
-	CMPQ      R10, $+64
-	CMOVQGT   shuffle5<>+0(SB), R10
-	BZHIQ     R10, shuffle6<>+0(SB), R10
-	MOVQ      R10, 64(SP)
-	IMUL3Q    $+8, R9, R9
-	SUBQ      $+320, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	MOVQ      R9, 72(SP)
-	VMOVDQU64 shuffle194<>+0(SB), Z31
-	VMOVDQU64 shuffle195<>+0(SB), Z30
-	VMOVDQU64 shuffle196<>+0(SB), Z29
-	VMOVDQU64 shuffle197<>+0(SB), Z28
-	VMOVDQU64 shuffle198<>+0(SB), Z27
-	VMOVDQU64 shuffle199<>+0(SB), Z26
-	VMOVDQU64 shuffle200<>+0(SB), Z25
-	VMOVDQU64 shuffle201<>+0(SB), Z24
-	VMOVDQU64 shuffle202<>+0(SB), Z23
-
-group226:
-	MOVQ rows+24(FP), R9
-
-row227:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last229
-
-chunks228:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z31, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z31, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z29, Z0
-	VMOVDQU64 Z0, 64(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z28, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z27, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z26, Z0
-	VMOVDQU64 Z0, 128(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z28, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z27, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z26, Z0
-	VMOVDQU64 Z0, 192(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z25, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z24, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z23, Z0
-	VMOVDQU64 Z0, 256(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z25, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z24, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z23, Z0
-	VMOVDQU64 Z0, 320(AX)(R10*8)
-	ADDQ      $+48, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks228
-
-last229:
-	TESTQ      R11, R11
-	JZ         rowdone230
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11), K7, Z0
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DX*1), K7, Z1
-	VMOVDQU64  shuffle194<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DX*2), K7, Z2
-	VPERMT2B   Z2, Z30, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R11)(DI*1), K7, Z4
-	VPERMT2B   Z4, Z29, Z3
-	KMOVQ      32(SP), K7
-	VMOVDQU8   Z3, K7, (AX)(R10*8)
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12), K7, Z3
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DX*1), K7, Z5
-	VMOVDQU64  shuffle194<>+0(SB), Z7
-	VPERMI2B   Z5, Z3, Z7
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DX*2), K7, Z6
-	VPERMT2B   Z6, Z30, Z7
-	KMOVQ      24(SP), K7
-	VMOVDQU8.Z (R12)(DI*1), K7, Z8
-	VPERMT2B   Z8, Z29, Z7
-	KMOVQ      40(SP), K7
-	VMOVDQU8   Z7, K7, 64(AX)(R10*8)
-	VMOVDQU64  shuffle197<>+0(SB), Z9
-	VPERMI2B   Z1, Z0, Z9
-	VPERMT2B   Z2, Z27, Z9
-	VPERMT2B   Z4, Z26, Z9
-	KMOVQ      48(SP), K7
-	VMOVDQU8   Z9, K7, 128(AX)(R10*8)
-	VMOVDQU64  shuffle197<>+0(SB), Z7
-	VPERMI2B   Z5, Z3, Z7
-	VPERMT2B   Z6, Z27, Z7
-	VPERMT2B   Z8, Z26, Z7
-	KMOVQ      56(SP), K7
-	VMOVDQU8   Z7, K7, 192(AX)(R10*8)
-	VPERMT2B   Z1, Z25, Z0
-	VPERMT2B   Z2, Z24, Z0
-	VPERMT2B   Z4, Z23, Z0
-	KMOVQ      64(SP), K7
-	VMOVDQU8   Z0, K7, 256(AX)(R10*8)
-	VPERMT2B   Z5, Z25, Z3
-	VPERMT2B   Z6, Z24, Z3
-	VPERMT2B   Z8, Z23, Z3
-	KMOVQ      72(SP), K7
-	VMOVDQU8   Z3, K7, 320(AX)(R10*8)
-
-rowdone230:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row227
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group226
-	VZEROUPPER
+#define tzip8x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	LEAQ  (DX)(DX*2), DI; \
+	MOVQ  laneI+56(FP), R8; \
+	MOVQ  n+16(FP), R9; \
+rem224: \
+	CMPQ R9, $+64; \
+	JB   remdone225; \
+	SUBQ $+48, R9; \
+	JMP  rem224; \
+remdone225: \
+	MOVQ      R9, R10; \
+	SUBQ      $+0, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 24(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+0, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 32(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+64, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 40(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+128, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 48(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+192, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 56(SP); \
+	IMUL3Q    $+8, R9, R10; \
+	SUBQ      $+256, R10; \
+	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMPQ      R10, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R10; \
+	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	MOVQ      R10, 64(SP); \
+	IMUL3Q    $+8, R9, R9; \
+	SUBQ      $+320, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	MOVQ      R9, 72(SP); \
+	VMOVDQU64 shuffle194<>+0(SB), Z31; \
+	VMOVDQU64 shuffle195<>+0(SB), Z30; \
+	VMOVDQU64 shuffle196<>+0(SB), Z29; \
+	VMOVDQU64 shuffle197<>+0(SB), Z28; \
+	VMOVDQU64 shuffle198<>+0(SB), Z27; \
+	VMOVDQU64 shuffle199<>+0(SB), Z26; \
+	VMOVDQU64 shuffle200<>+0(SB), Z25; \
+	VMOVDQU64 shuffle201<>+0(SB), Z24; \
+	VMOVDQU64 shuffle202<>+0(SB), Z23; \
+group226: \
+	MOVQ rows+24(FP), R9; \
+row227: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last229; \
+chunks228: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z31, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z29, Z0; \
+	VMOVDQU64 Z0, (AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z31, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z29, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z28, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z27, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z26, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z28, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z27, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z25, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z24, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z23, Z0; \
+	VMOVDQU64 Z0, 256(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z25, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z24, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z23, Z0; \
+	VMOVDQU64 Z0, 320(AX)(R10*8); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks228; \
+last229: \
+	TESTQ      R11, R11; \
+	JZ         rowdone230; \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11), K7, Z0; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
+	VMOVDQU64  shuffle194<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R11)(DI*1), K7, Z4; \
+	VPERMT2B   Z4, Z29, Z3; \
+	KMOVQ      32(SP), K7; \
+	VMOVDQU8   Z3, K7, (AX)(R10*8); \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12), K7, Z3; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
+	VMOVDQU64  shuffle194<>+0(SB), Z7; \
+	VPERMI2B   Z5, Z3, Z7; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
+	VPERMT2B   Z6, Z30, Z7; \
+	KMOVQ      24(SP), K7; \
+	VMOVDQU8.Z (R12)(DI*1), K7, Z8; \
+	VPERMT2B   Z8, Z29, Z7; \
+	KMOVQ      40(SP), K7; \
+	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
+	VMOVDQU64  shuffle197<>+0(SB), Z9; \
+	VPERMI2B   Z1, Z0, Z9; \
+	VPERMT2B   Z2, Z27, Z9; \
+	VPERMT2B   Z4, Z26, Z9; \
+	KMOVQ      48(SP), K7; \
+	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
+	VMOVDQU64  shuffle197<>+0(SB), Z7; \
+	VPERMI2B   Z5, Z3, Z7; \
+	VPERMT2B   Z6, Z27, Z7; \
+	VPERMT2B   Z8, Z26, Z7; \
+	KMOVQ      56(SP), K7; \
+	VMOVDQU8   Z7, K7, 192(AX)(R10*8); \
+	VPERMT2B   Z1, Z25, Z0; \
+	VPERMT2B   Z2, Z24, Z0; \
+	VPERMT2B   Z4, Z23, Z0; \
+	KMOVQ      64(SP), K7; \
+	VMOVDQU8   Z0, K7, 256(AX)(R10*8); \
+	VPERMT2B   Z5, Z25, Z3; \
+	VPERMT2B   Z6, Z24, Z3; \
+	VPERMT2B   Z8, Z23, Z3; \
+	KMOVQ      72(SP), K7; \
+	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
+rowdone230: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row227; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group226; \
+	VZEROUPPER; \
 	RET
+	tzip8x3x2AVX512VBMI_body
 
 DATA shuffle194<>+0(SB)/8, $0x13120d0c07060100
 DATA shuffle194<>+8(SB)/8, $0x2b2a25241f1e1918
@@ -6253,139 +6103,136 @@ GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
 // func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle203<>+0(SB), Z31
-	VMOVDQU64 shuffle204<>+0(SB), Z30
-	VMOVDQU64 shuffle205<>+0(SB), Z29
-	VMOVDQU64 shuffle206<>+0(SB), Z28
-	VMOVDQU64 shuffle207<>+0(SB), Z27
-	VMOVDQU64 shuffle208<>+0(SB), Z26
-	VMOVDQU64 shuffle209<>+0(SB), Z25
-	VMOVDQU64 shuffle210<>+0(SB), Z24
-	VMOVDQU64 shuffle211<>+0(SB), Z23
-	VMOVDQU64 shuffle212<>+0(SB), Z22
-	VMOVDQU64 shuffle213<>+0(SB), Z21
-	VMOVDQU64 shuffle214<>+0(SB), Z20
-
-group231:
-	MOVQ rows+24(FP), R9
-
-row232:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last234
-
-chunks233:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z31, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z29, Z0
-	VMOVDQU64 Z0, (AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z31, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z29, Z0
-	VMOVDQU64 Z0, 64(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z28, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z27, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z26, Z0
-	VMOVDQU64 Z0, 128(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z28, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z27, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z26, Z0
-	VMOVDQU64 Z0, 192(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z25, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z24, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z23, Z0
-	VMOVDQU64 Z0, 256(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z25, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z24, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z23, Z0
-	VMOVDQU64 Z0, 320(AX)(R10*8)
-	VMOVDQU64 (R11), Z0
-	VMOVDQU64 (R11)(DX*1), Z1
-	VPERMT2B  Z1, Z22, Z0
-	VMOVDQU64 (R11)(DX*2), Z2
-	VPERMT2B  Z2, Z21, Z0
-	VMOVDQU64 (R11)(DI*1), Z1
-	VPERMT2B  Z1, Z20, Z0
-	VMOVDQU64 Z0, 384(AX)(R10*8)
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 (R12)(DX*1), Z2
-	VPERMT2B  Z2, Z22, Z0
-	VMOVDQU64 (R12)(DX*2), Z1
-	VPERMT2B  Z1, Z21, Z0
-	VMOVDQU64 (R12)(DI*1), Z2
-	VPERMT2B  Z2, Z20, Z0
-	VMOVDQU64 Z0, 448(AX)(R10*8)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks233
-
-last234:
-	TESTQ R11, R11
-	JZ    rowdone235
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks233
-
-rowdone235:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row232
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group231
-	VZEROUPPER
+#define tzip8x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle203<>+0(SB), Z31; \
+	VMOVDQU64 shuffle204<>+0(SB), Z30; \
+	VMOVDQU64 shuffle205<>+0(SB), Z29; \
+	VMOVDQU64 shuffle206<>+0(SB), Z28; \
+	VMOVDQU64 shuffle207<>+0(SB), Z27; \
+	VMOVDQU64 shuffle208<>+0(SB), Z26; \
+	VMOVDQU64 shuffle209<>+0(SB), Z25; \
+	VMOVDQU64 shuffle210<>+0(SB), Z24; \
+	VMOVDQU64 shuffle211<>+0(SB), Z23; \
+	VMOVDQU64 shuffle212<>+0(SB), Z22; \
+	VMOVDQU64 shuffle213<>+0(SB), Z21; \
+	VMOVDQU64 shuffle214<>+0(SB), Z20; \
+group231: \
+	MOVQ rows+24(FP), R9; \
+row232: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last234; \
+chunks233: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z31, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z29, Z0; \
+	VMOVDQU64 Z0, (AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z31, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z29, Z0; \
+	VMOVDQU64 Z0, 64(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z28, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z27, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z26, Z0; \
+	VMOVDQU64 Z0, 128(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z28, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z27, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z26, Z0; \
+	VMOVDQU64 Z0, 192(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z25, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z24, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z23, Z0; \
+	VMOVDQU64 Z0, 256(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z25, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z24, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z23, Z0; \
+	VMOVDQU64 Z0, 320(AX)(R10*8); \
+	VMOVDQU64 (R11), Z0; \
+	VMOVDQU64 (R11)(DX*1), Z1; \
+	VPERMT2B  Z1, Z22, Z0; \
+	VMOVDQU64 (R11)(DX*2), Z2; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VMOVDQU64 (R11)(DI*1), Z1; \
+	VPERMT2B  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, 384(AX)(R10*8); \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 (R12)(DX*1), Z2; \
+	VPERMT2B  Z2, Z22, Z0; \
+	VMOVDQU64 (R12)(DX*2), Z1; \
+	VPERMT2B  Z1, Z21, Z0; \
+	VMOVDQU64 (R12)(DI*1), Z2; \
+	VPERMT2B  Z2, Z20, Z0; \
+	VMOVDQU64 Z0, 448(AX)(R10*8); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks233; \
+last234: \
+	TESTQ R11, R11; \
+	JZ    rowdone235; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks233; \
+rowdone235: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row232; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group231; \
+	VZEROUPPER; \
 	RET
+	tzip8x4x2AVX512VBMI_body
 
 DATA shuffle203<>+0(SB)/8, $0x1918111009080100
 DATA shuffle203<>+8(SB)/8, $0x3938313029282120
@@ -6510,69 +6357,66 @@ GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
 // func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle215<>+0(SB), Z31
-	VMOVDQU64 shuffle216<>+0(SB), Z30
-
-group236:
-	MOVQ rows+24(FP), DI
-
-row237:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last239
-
-chunks238:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks238
-
-last239:
-	TESTQ R9, R9
-	JZ    rowdone240
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks238
-
-rowdone240:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row237
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group236
-	VZEROUPPER
+#define unzip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle215<>+0(SB), Z31; \
+	VMOVDQU64 shuffle216<>+0(SB), Z30; \
+group236: \
+	MOVQ rows+24(FP), DI; \
+row237: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last239; \
+chunks238: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks238; \
+last239: \
+	TESTQ R9, R9; \
+	JZ    rowdone240; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks238; \
+rowdone240: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row237; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group236; \
+	VZEROUPPER; \
 	RET
+	unzip2x1AVX512VBMI_body
 
 DATA shuffle215<>+0(SB)/8, $0x0e0c0a0806040200
 DATA shuffle215<>+8(SB)/8, $0x1e1c1a1816141210
@@ -6597,172 +6441,164 @@ GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
 // func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle192<>+0(SB), Z31
-	VMOVDQU64 shuffle193<>+0(SB), Z30
-
-group241:
-	MOVQ rows+24(FP), DI
-
-row242:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last244
-
-chunks243:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks243
-
-last244:
-	TESTQ R9, R9
-	JZ    rowdone245
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks243
-
-rowdone245:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row242
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group241
-	VZEROUPPER
+#define unzip2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle192<>+0(SB), Z31; \
+	VMOVDQU64 shuffle193<>+0(SB), Z30; \
+group241: \
+	MOVQ rows+24(FP), DI; \
+row242: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last244; \
+chunks243: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks243; \
+last244: \
+	TESTQ R9, R9; \
+	JZ    rowdone245; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks243; \
+rowdone245: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row242; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group241; \
+	VZEROUPPER; \
 	RET
+	unzip2x2AVX512VBMI_body
 
 // func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem246:
-	CMPQ DI, $+64
-	JB   remdone247
-	SUBQ $+60, DI
-	JMP  rem246
-
-remdone247:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle218<>+0(SB), Z31
-	VMOVDQU64 shuffle219<>+0(SB), Z30
-
-group248:
-	MOVQ rows+24(FP), DI
-
-row249:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last251
-
-chunks250:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle218<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks250
-
-last251:
-	TESTQ      R9, R9
-	JZ         rowdone252
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle218<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone252:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row249
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group248
-	VZEROUPPER
+#define unzip2x6AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem246: \
+	CMPQ DI, $+64; \
+	JB   remdone247; \
+	SUBQ $+60, DI; \
+	JMP  rem246; \
+remdone247: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle218<>+0(SB), Z31; \
+	VMOVDQU64 shuffle219<>+0(SB), Z30; \
+group248: \
+	MOVQ rows+24(FP), DI; \
+row249: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last251; \
+chunks250: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle218<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks250; \
+last251: \
+	TESTQ      R9, R9; \
+	JZ         rowdone252; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle218<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2B   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone252: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row249; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group248; \
+	VZEROUPPER; \
 	RET
+	unzip2x6AVX512VBMI_body
 
 DATA shuffle217<>+0(SB)/8, $0x0fffffffffffffff
 GLOBL shuffle217<>(SB), RODATA|NOPTR, $8
@@ -6790,69 +6626,66 @@ GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
 // func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle220<>+0(SB), Z31
-	VMOVDQU64 shuffle221<>+0(SB), Z30
-
-group253:
-	MOVQ rows+24(FP), DI
-
-row254:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last256
-
-chunks255:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle220<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks255
-
-last256:
-	TESTQ R9, R9
-	JZ    rowdone257
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks255
-
-rowdone257:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row254
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group253
-	VZEROUPPER
+#define tunzip2x2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle220<>+0(SB), Z31; \
+	VMOVDQU64 shuffle221<>+0(SB), Z30; \
+group253: \
+	MOVQ rows+24(FP), DI; \
+row254: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last256; \
+chunks255: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle220<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks255; \
+last256: \
+	TESTQ R9, R9; \
+	JZ    rowdone257; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks255; \
+rowdone257: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row254; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group253; \
+	VZEROUPPER; \
 	RET
+	tunzip2x2x1AVX512VBMI_body
 
 DATA shuffle220<>+0(SB)/8, $0x0d090c0805010400
 DATA shuffle220<>+8(SB)/8, $0x1d191c1815111410
@@ -6877,69 +6710,66 @@ GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
 // func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle222<>+0(SB), Z31
-	VMOVDQU64 shuffle223<>+0(SB), Z30
-
-group258:
-	MOVQ rows+24(FP), DI
-
-row259:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last261
-
-chunks260:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle222<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks260
-
-last261:
-	TESTQ R9, R9
-	JZ    rowdone262
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks260
-
-rowdone262:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row259
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group258
-	VZEROUPPER
+#define tunzip2x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle222<>+0(SB), Z31; \
+	VMOVDQU64 shuffle223<>+0(SB), Z30; \
+group258: \
+	MOVQ rows+24(FP), DI; \
+row259: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last261; \
+chunks260: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle222<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks260; \
+last261: \
+	TESTQ R9, R9; \
+	JZ    rowdone262; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks260; \
+rowdone262: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row259; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group258; \
+	VZEROUPPER; \
 	RET
+	tunzip2x2x2AVX512VBMI_body
 
 DATA shuffle222<>+0(SB)/8, $0x0b0a030209080100
 DATA shuffle222<>+8(SB)/8, $0x1b1a131219181110
@@ -6964,105 +6794,100 @@ GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
 // func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem263:
-	CMPQ DI, $+64
-	JB   remdone264
-	SUBQ $+60, DI
-	JMP  rem263
-
-remdone264:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle224<>+0(SB), Z31
-	VMOVDQU64 shuffle225<>+0(SB), Z30
-
-group265:
-	MOVQ rows+24(FP), DI
-
-row266:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last268
-
-chunks267:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle224<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks267
-
-last268:
-	TESTQ      R9, R9
-	JZ         rowdone269
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle224<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone269:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row266
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group265
-	VZEROUPPER
+#define tunzip2x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem263: \
+	CMPQ DI, $+64; \
+	JB   remdone264; \
+	SUBQ $+60, DI; \
+	JMP  rem263; \
+remdone264: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle224<>+0(SB), Z31; \
+	VMOVDQU64 shuffle225<>+0(SB), Z30; \
+group265: \
+	MOVQ rows+24(FP), DI; \
+row266: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last268; \
+chunks267: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle224<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks267; \
+last268: \
+	TESTQ      R9, R9; \
+	JZ         rowdone269; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle224<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2B   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone269: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row266; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group265; \
+	VZEROUPPER; \
 	RET
+	tunzip2x3x1AVX512VBMI_body
 
 DATA shuffle224<>+0(SB)/8, $0x100c090501080400
 DATA shuffle224<>+8(SB)/8, $0x19201c1815110d14
@@ -7087,105 +6912,100 @@ GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
 // func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem270:
-	CMPQ DI, $+64
-	JB   remdone271
-	SUBQ $+60, DI
-	JMP  rem270
-
-remdone271:
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+2, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K3
-	VMOVDQU64 shuffle226<>+0(SB), Z31
-	VMOVDQU64 shuffle227<>+0(SB), Z30
-
-group272:
-	MOVQ rows+24(FP), DI
-
-row273:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last275
-
-chunks274:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle226<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*1)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks274
-
-last275:
-	TESTQ      R9, R9
-	JZ         rowdone276
-	LEAQ       (CX)(R8*1), R9
-	VMOVDQU8.Z (AX)(R8*2), K1, Z0
-	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1
-	VMOVDQU64  shuffle226<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8   Z3, K3, (R9)
-	VPERMT2B   Z1, Z30, Z0
-	VMOVDQU8   Z0, K3, (R9)(DX*1)
-
-rowdone276:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row273
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group272
-	VZEROUPPER
+#define tunzip2x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem270: \
+	CMPQ DI, $+64; \
+	JB   remdone271; \
+	SUBQ $+60, DI; \
+	JMP  rem270; \
+remdone271: \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+2, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K3; \
+	VMOVDQU64 shuffle226<>+0(SB), Z31; \
+	VMOVDQU64 shuffle227<>+0(SB), Z30; \
+group272: \
+	MOVQ rows+24(FP), DI; \
+row273: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last275; \
+chunks274: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle226<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*1); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks274; \
+last275: \
+	TESTQ      R9, R9; \
+	JZ         rowdone276; \
+	LEAQ       (CX)(R8*1), R9; \
+	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
+	VMOVDQU64  shuffle226<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8   Z3, K3, (R9); \
+	VPERMT2B   Z1, Z30, Z0; \
+	VMOVDQU8   Z0, K3, (R9)(DX*1); \
+rowdone276: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row273; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group272; \
+	VZEROUPPER; \
 	RET
+	tunzip2x3x2AVX512VBMI_body
 
 DATA shuffle226<>+0(SB)/8, $0x0302111009080100
 DATA shuffle226<>+8(SB)/8, $0x2120191813120b0a
@@ -7210,69 +7030,66 @@ GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
 // func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle228<>+0(SB), Z31
-	VMOVDQU64 shuffle229<>+0(SB), Z30
-
-group277:
-	MOVQ rows+24(FP), DI
-
-row278:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last280
-
-chunks279:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle228<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks279
-
-last280:
-	TESTQ R9, R9
-	JZ    rowdone281
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks279
-
-rowdone281:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row278
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group277
-	VZEROUPPER
+#define tunzip2x4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle228<>+0(SB), Z31; \
+	VMOVDQU64 shuffle229<>+0(SB), Z30; \
+group277: \
+	MOVQ rows+24(FP), DI; \
+row278: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last280; \
+chunks279: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle228<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks279; \
+last280: \
+	TESTQ R9, R9; \
+	JZ    rowdone281; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks279; \
+rowdone281: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row278; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group277; \
+	VZEROUPPER; \
 	RET
+	tunzip2x4x1AVX512VBMI_body
 
 DATA shuffle228<>+0(SB)/8, $0x0d0905010c080400
 DATA shuffle228<>+8(SB)/8, $0x1d1915111c181410
@@ -7297,69 +7114,66 @@ GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
 // func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle230<>+0(SB), Z31
-	VMOVDQU64 shuffle231<>+0(SB), Z30
-
-group282:
-	MOVQ rows+24(FP), DI
-
-row283:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last285
-
-chunks284:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle230<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks284
-
-last285:
-	TESTQ R9, R9
-	JZ    rowdone286
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks284
-
-rowdone286:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row283
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group282
-	VZEROUPPER
+#define tunzip2x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle230<>+0(SB), Z31; \
+	VMOVDQU64 shuffle231<>+0(SB), Z30; \
+group282: \
+	MOVQ rows+24(FP), DI; \
+row283: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last285; \
+chunks284: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle230<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks284; \
+last285: \
+	TESTQ R9, R9; \
+	JZ    rowdone286; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks284; \
+rowdone286: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row283; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group282; \
+	VZEROUPPER; \
 	RET
+	tunzip2x4x2AVX512VBMI_body
 
 DATA shuffle230<>+0(SB)/8, $0x1918111009080100
 DATA shuffle230<>+8(SB)/8, $0x1b1a13120b0a0302
@@ -7384,69 +7198,66 @@ GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
 // func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle232<>+0(SB), Z31
-	VMOVDQU64 shuffle233<>+0(SB), Z30
-
-group287:
-	MOVQ rows+24(FP), DI
-
-row288:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last290
-
-chunks289:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle232<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks289
-
-last290:
-	TESTQ R9, R9
-	JZ    rowdone291
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks289
-
-rowdone291:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row288
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group287
-	VZEROUPPER
+#define tunzip2x8x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle232<>+0(SB), Z31; \
+	VMOVDQU64 shuffle233<>+0(SB), Z30; \
+group287: \
+	MOVQ rows+24(FP), DI; \
+row288: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last290; \
+chunks289: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle232<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks289; \
+last290: \
+	TESTQ R9, R9; \
+	JZ    rowdone291; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks289; \
+rowdone291: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row288; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group287; \
+	VZEROUPPER; \
 	RET
+	tunzip2x8x1AVX512VBMI_body
 
 DATA shuffle232<>+0(SB)/8, $0x1c1814100c080400
 DATA shuffle232<>+8(SB)/8, $0x1d1915110d090501
@@ -7471,69 +7282,66 @@ GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
 // func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle234<>+0(SB), Z31
-	VMOVDQU64 shuffle235<>+0(SB), Z30
-
-group292:
-	MOVQ rows+24(FP), DI
-
-row293:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last295
-
-chunks294:
-	LEAQ      (CX)(R8*1), R9
-	VMOVDQU64 (AX)(R8*2), Z0
-	VMOVDQU64 64(AX)(R8*2), Z1
-	VMOVDQU64 shuffle234<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 Z3, (R9)
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 Z0, (R9)(DX*1)
-	ADDQ      $+64, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks294
-
-last295:
-	TESTQ R9, R9
-	JZ    rowdone296
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks294
-
-rowdone296:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row293
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group292
-	VZEROUPPER
+#define tunzip2x8x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle234<>+0(SB), Z31; \
+	VMOVDQU64 shuffle235<>+0(SB), Z30; \
+group292: \
+	MOVQ rows+24(FP), DI; \
+row293: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last295; \
+chunks294: \
+	LEAQ      (CX)(R8*1), R9; \
+	VMOVDQU64 (AX)(R8*2), Z0; \
+	VMOVDQU64 64(AX)(R8*2), Z1; \
+	VMOVDQU64 shuffle234<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 Z3, (R9); \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 Z0, (R9)(DX*1); \
+	ADDQ      $+64, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks294; \
+last295: \
+	TESTQ R9, R9; \
+	JZ    rowdone296; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks294; \
+rowdone296: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row293; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group292; \
+	VZEROUPPER; \
 	RET
+	tunzip2x8x2AVX512VBMI_body
 
 DATA shuffle234<>+0(SB)/8, $0x1918111009080100
 DATA shuffle234<>+8(SB)/8, $0x3938313029282120
@@ -7558,84 +7366,81 @@ GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
 // func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle236<>+0(SB), Z31
-	VMOVDQU64 shuffle237<>+0(SB), Z30
-	VMOVDQU64 shuffle238<>+0(SB), Z29
-	VMOVDQU64 shuffle239<>+0(SB), Z28
-	VMOVDQU64 shuffle240<>+0(SB), Z27
-
-group297:
-	MOVQ rows+24(FP), DI
-
-row298:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last300
-
-chunks299:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMB     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z1, Z4
-	VPTERNLOGQ $0xd8, Z30, Z0, Z4
-	VPTERNLOGQ $0xd8, Z31, Z2, Z4
-	VPERMB     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z2
-	VPTERNLOGQ $0xd8, Z30, Z1, Z2
-	VPERMB     Z2, Z27, Z2
-	VMOVDQU64  Z2, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks299
-
-last300:
-	TESTQ R9, R9
-	JZ    rowdone301
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks299
-
-rowdone301:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row298
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group297
-	VZEROUPPER
+#define unzip3x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle236<>+0(SB), Z31; \
+	VMOVDQU64 shuffle237<>+0(SB), Z30; \
+	VMOVDQU64 shuffle238<>+0(SB), Z29; \
+	VMOVDQU64 shuffle239<>+0(SB), Z28; \
+	VMOVDQU64 shuffle240<>+0(SB), Z27; \
+group297: \
+	MOVQ rows+24(FP), DI; \
+row298: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last300; \
+chunks299: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VPERMB     Z3, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQA64  Z1, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z4; \
+	VPERMB     Z4, Z28, Z4; \
+	VMOVDQU64  Z4, (R9)(DX*1); \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z2; \
+	VPERMB     Z2, Z27, Z2; \
+	VMOVDQU64  Z2, (R9)(DX*2); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks299; \
+last300: \
+	TESTQ R9, R9; \
+	JZ    rowdone301; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks299; \
+rowdone301: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row298; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group297; \
+	VZEROUPPER; \
 	RET
+	unzip3x1AVX512VBMI_body
 
 DATA shuffle236<>+0(SB)/8, $0x0000ff0000ff0000
 DATA shuffle236<>+8(SB)/8, $0x00ff0000ff0000ff
@@ -7690,84 +7495,81 @@ GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
 // func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	VMOVDQU64 shuffle241<>+0(SB), Z31
-	VMOVDQU64 shuffle242<>+0(SB), Z30
-	VMOVDQU64 shuffle243<>+0(SB), Z29
-	VMOVDQU64 shuffle244<>+0(SB), Z28
-	VMOVDQU64 shuffle245<>+0(SB), Z27
-
-group302:
-	MOVQ rows+24(FP), DI
-
-row303:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last305
-
-chunks304:
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R10
-	ADDQ       AX, R10
-	VMOVDQU64  (R10), Z0
-	VMOVDQU64  64(R10), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R10), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VPERMB     Z3, Z29, Z3
-	VMOVDQU64  Z3, (R9)
-	VMOVDQA64  Z2, Z4
-	VPTERNLOGQ $0xd8, Z31, Z0, Z4
-	VPTERNLOGQ $0xd8, Z30, Z1, Z4
-	VPERMB     Z4, Z28, Z4
-	VMOVDQU64  Z4, (R9)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPERMB     Z1, Z27, Z1
-	VMOVDQU64  Z1, (R9)(DX*2)
-	ADDQ       $+64, R8
-	MOVQ       n+16(FP), R9
-	SUBQ       R8, R9
-	CMPQ       R9, $+64
-	JAE        chunks304
-
-last305:
-	TESTQ R9, R9
-	JZ    rowdone306
-	MOVQ  n+16(FP), R8
-	SUBQ  $+64, R8
-	JMP   chunks304
-
-rowdone306:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row303
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group302
-	VZEROUPPER
+#define unzip3x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	VMOVDQU64 shuffle241<>+0(SB), Z31; \
+	VMOVDQU64 shuffle242<>+0(SB), Z30; \
+	VMOVDQU64 shuffle243<>+0(SB), Z29; \
+	VMOVDQU64 shuffle244<>+0(SB), Z28; \
+	VMOVDQU64 shuffle245<>+0(SB), Z27; \
+group302: \
+	MOVQ rows+24(FP), DI; \
+row303: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last305; \
+chunks304: \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R10; \
+	ADDQ       AX, R10; \
+	VMOVDQU64  (R10), Z0; \
+	VMOVDQU64  64(R10), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R10), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VPERMB     Z3, Z29, Z3; \
+	VMOVDQU64  Z3, (R9); \
+	VMOVDQA64  Z2, Z4; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z4; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z4; \
+	VPERMB     Z4, Z28, Z4; \
+	VMOVDQU64  Z4, (R9)(DX*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z1; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1; \
+	VPERMB     Z1, Z27, Z1; \
+	VMOVDQU64  Z1, (R9)(DX*2); \
+	ADDQ       $+64, R8; \
+	MOVQ       n+16(FP), R9; \
+	SUBQ       R8, R9; \
+	CMPQ       R9, $+64; \
+	JAE        chunks304; \
+last305: \
+	TESTQ R9, R9; \
+	JZ    rowdone306; \
+	MOVQ  n+16(FP), R8; \
+	SUBQ  $+64, R8; \
+	JMP   chunks304; \
+rowdone306: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row303; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group302; \
+	VZEROUPPER; \
 	RET
+	unzip3x2AVX512VBMI_body
 
 DATA shuffle241<>+0(SB)/8, $0x00000000ffff0000
 DATA shuffle241<>+8(SB)/8, $0xffff00000000ffff
@@ -7822,135 +7624,130 @@ GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
 // func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem307:
-	CMPQ DI, $+64
-	JB   remdone308
-	SUBQ $+63, DI
-	JMP  rem307
-
-remdone308:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle246<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle247<>+0(SB), Z31
-	VMOVDQU64 shuffle248<>+0(SB), Z30
-	VMOVDQU64 shuffle249<>+0(SB), Z29
-	VMOVDQU64 shuffle250<>+0(SB), Z28
-	VMOVDQU64 shuffle251<>+0(SB), Z27
-	VMOVDQU64 shuffle252<>+0(SB), Z26
-
-group309:
-	MOVQ rows+24(FP), DI
-
-row310:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last312
-
-chunks311:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle247<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle249<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z1, Z27, Z0
-	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*2)
-	ADDQ      $+63, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks311
-
-last312:
-	TESTQ      R9, R9
-	JZ         rowdone313
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle247<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle249<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z1, Z27, Z0
-	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (R9)(DX*2)
-
-rowdone313:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row310
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group309
-	VZEROUPPER
+#define unzip3x3AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem307: \
+	CMPQ DI, $+64; \
+	JB   remdone308; \
+	SUBQ $+63, DI; \
+	JMP  rem307; \
+remdone308: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle247<>+0(SB), Z31; \
+	VMOVDQU64 shuffle248<>+0(SB), Z30; \
+	VMOVDQU64 shuffle249<>+0(SB), Z29; \
+	VMOVDQU64 shuffle250<>+0(SB), Z28; \
+	VMOVDQU64 shuffle251<>+0(SB), Z27; \
+	VMOVDQU64 shuffle252<>+0(SB), Z26; \
+group309: \
+	MOVQ rows+24(FP), DI; \
+row310: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last312; \
+chunks311: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle247<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle249<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z1, Z27, Z0; \
+	VPERMT2B  Z2, Z26, Z0; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*2); \
+	ADDQ      $+63, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks311; \
+last312: \
+	TESTQ      R9, R9; \
+	JZ         rowdone313; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle247<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle249<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z1, Z27, Z0; \
+	VPERMT2B   Z2, Z26, Z0; \
+	VMOVDQU8   Z0, K4, (R9)(DX*2); \
+rowdone313: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row310; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group309; \
+	VZEROUPPER; \
 	RET
+	unzip3x3AVX512VBMI_body
 
 DATA shuffle246<>+0(SB)/8, $0x7fffffffffffffff
 GLOBL shuffle246<>(SB), RODATA|NOPTR, $8
@@ -8018,135 +7815,130 @@ GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
 // func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem314:
-	CMPQ DI, $+64
-	JB   remdone315
-	SUBQ $+60, DI
-	JMP  rem314
-
-remdone315:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle253<>+0(SB), Z31
-	VMOVDQU64 shuffle254<>+0(SB), Z30
-	VMOVDQU64 shuffle255<>+0(SB), Z29
-	VMOVDQU64 shuffle256<>+0(SB), Z28
-	VMOVDQU64 shuffle257<>+0(SB), Z27
-	VMOVDQU64 shuffle258<>+0(SB), Z26
-
-group316:
-	MOVQ rows+24(FP), DI
-
-row317:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last319
-
-chunks318:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle253<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle255<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z0, Z27, Z1
-	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks318
-
-last319:
-	TESTQ      R9, R9
-	JZ         rowdone320
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle253<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle255<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z0, Z27, Z1
-	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone320:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row317
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group316
-	VZEROUPPER
+#define unzip3x6AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem314: \
+	CMPQ DI, $+64; \
+	JB   remdone315; \
+	SUBQ $+60, DI; \
+	JMP  rem314; \
+remdone315: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle253<>+0(SB), Z31; \
+	VMOVDQU64 shuffle254<>+0(SB), Z30; \
+	VMOVDQU64 shuffle255<>+0(SB), Z29; \
+	VMOVDQU64 shuffle256<>+0(SB), Z28; \
+	VMOVDQU64 shuffle257<>+0(SB), Z27; \
+	VMOVDQU64 shuffle258<>+0(SB), Z26; \
+group316: \
+	MOVQ rows+24(FP), DI; \
+row317: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last319; \
+chunks318: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle253<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle255<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z0, Z27, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks318; \
+last319: \
+	TESTQ      R9, R9; \
+	JZ         rowdone320; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle253<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle255<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z0, Z27, Z1; \
+	VPERMT2B   Z2, Z26, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone320: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row317; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group316; \
+	VZEROUPPER; \
 	RET
+	unzip3x6AVX512VBMI_body
 
 DATA shuffle253<>+0(SB)/8, $0x1312050403020100
 DATA shuffle253<>+8(SB)/8, $0x2726252417161514
@@ -8211,135 +8003,130 @@ GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 // func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem321:
-	CMPQ DI, $+64
-	JB   remdone322
-	SUBQ $+63, DI
-	JMP  rem321
-
-remdone322:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle246<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle259<>+0(SB), Z31
-	VMOVDQU64 shuffle260<>+0(SB), Z30
-	VMOVDQU64 shuffle261<>+0(SB), Z29
-	VMOVDQU64 shuffle262<>+0(SB), Z28
-	VMOVDQU64 shuffle263<>+0(SB), Z27
-	VMOVDQU64 shuffle264<>+0(SB), Z26
-
-group323:
-	MOVQ rows+24(FP), DI
-
-row324:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last326
-
-chunks325:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle259<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle261<>+0(SB), Z4
-	VPERMI2B  Z0, Z1, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z1, Z27, Z2
-	VPERMT2B  Z0, Z26, Z2
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z2, K7, (R9)(DX*2)
-	ADDQ      $+63, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks325
-
-last326:
-	TESTQ      R9, R9
-	JZ         rowdone327
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle259<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle261<>+0(SB), Z4
-	VPERMI2B   Z0, Z1, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z1, Z27, Z2
-	VPERMT2B   Z0, Z26, Z2
-	VMOVDQU8   Z2, K4, (R9)(DX*2)
-
-rowdone327:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row324
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group323
-	VZEROUPPER
+#define unzip3x9AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem321: \
+	CMPQ DI, $+64; \
+	JB   remdone322; \
+	SUBQ $+63, DI; \
+	JMP  rem321; \
+remdone322: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle259<>+0(SB), Z31; \
+	VMOVDQU64 shuffle260<>+0(SB), Z30; \
+	VMOVDQU64 shuffle261<>+0(SB), Z29; \
+	VMOVDQU64 shuffle262<>+0(SB), Z28; \
+	VMOVDQU64 shuffle263<>+0(SB), Z27; \
+	VMOVDQU64 shuffle264<>+0(SB), Z26; \
+group323: \
+	MOVQ rows+24(FP), DI; \
+row324: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last326; \
+chunks325: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle259<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle261<>+0(SB), Z4; \
+	VPERMI2B  Z0, Z1, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z1, Z27, Z2; \
+	VPERMT2B  Z0, Z26, Z2; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z2, K7, (R9)(DX*2); \
+	ADDQ      $+63, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks325; \
+last326: \
+	TESTQ      R9, R9; \
+	JZ         rowdone327; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle259<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle261<>+0(SB), Z4; \
+	VPERMI2B   Z0, Z1, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z1, Z27, Z2; \
+	VPERMT2B   Z0, Z26, Z2; \
+	VMOVDQU8   Z2, K4, (R9)(DX*2); \
+rowdone327: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row324; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group323; \
+	VZEROUPPER; \
 	RET
+	unzip3x9AVX512VBMI_body
 
 DATA shuffle259<>+0(SB)/8, $0x0706050403020100
 DATA shuffle259<>+8(SB)/8, $0x21201f1e1d1c1b08
@@ -8404,135 +8191,130 @@ GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 // func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem328:
-	CMPQ DI, $+64
-	JB   remdone329
-	SUBQ $+60, DI
-	JMP  rem328
-
-remdone329:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle265<>+0(SB), Z31
-	VMOVDQU64 shuffle266<>+0(SB), Z30
-	VMOVDQU64 shuffle267<>+0(SB), Z29
-	VMOVDQU64 shuffle268<>+0(SB), Z28
-	VMOVDQU64 shuffle269<>+0(SB), Z27
-	VMOVDQU64 shuffle270<>+0(SB), Z26
-
-group330:
-	MOVQ rows+24(FP), DI
-
-row331:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last333
-
-chunks332:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle265<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle267<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z1, Z27, Z0
-	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks332
-
-last333:
-	TESTQ      R9, R9
-	JZ         rowdone334
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle265<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle267<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z1, Z27, Z0
-	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (R9)(DX*2)
-
-rowdone334:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row331
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group330
-	VZEROUPPER
+#define tunzip3x2x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem328: \
+	CMPQ DI, $+64; \
+	JB   remdone329; \
+	SUBQ $+60, DI; \
+	JMP  rem328; \
+remdone329: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle265<>+0(SB), Z31; \
+	VMOVDQU64 shuffle266<>+0(SB), Z30; \
+	VMOVDQU64 shuffle267<>+0(SB), Z29; \
+	VMOVDQU64 shuffle268<>+0(SB), Z28; \
+	VMOVDQU64 shuffle269<>+0(SB), Z27; \
+	VMOVDQU64 shuffle270<>+0(SB), Z26; \
+group330: \
+	MOVQ rows+24(FP), DI; \
+row331: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last333; \
+chunks332: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle265<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle267<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z1, Z27, Z0; \
+	VPERMT2B  Z2, Z26, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks332; \
+last333: \
+	TESTQ      R9, R9; \
+	JZ         rowdone334; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle265<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle267<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z1, Z27, Z0; \
+	VPERMT2B   Z2, Z26, Z0; \
+	VMOVDQU8   Z0, K4, (R9)(DX*2); \
+rowdone334: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row331; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group330; \
+	VZEROUPPER; \
 	RET
+	tunzip3x2x1AVX512VBMI_body
 
 DATA shuffle265<>+0(SB)/8, $0x1b120b020a010900
 DATA shuffle265<>+8(SB)/8, $0x2e252d241d141c13
@@ -8597,135 +8379,130 @@ GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
 // func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem335:
-	CMPQ DI, $+64
-	JB   remdone336
-	SUBQ $+60, DI
-	JMP  rem335
-
-remdone336:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle271<>+0(SB), Z31
-	VMOVDQU64 shuffle272<>+0(SB), Z30
-	VMOVDQU64 shuffle273<>+0(SB), Z29
-	VMOVDQU64 shuffle274<>+0(SB), Z28
-	VMOVDQU64 shuffle275<>+0(SB), Z27
-	VMOVDQU64 shuffle276<>+0(SB), Z26
-
-group337:
-	MOVQ rows+24(FP), DI
-
-row338:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last340
-
-chunks339:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle271<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle273<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z0, Z27, Z1
-	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks339
-
-last340:
-	TESTQ      R9, R9
-	JZ         rowdone341
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle271<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle273<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z0, Z27, Z1
-	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone341:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row338
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group337
-	VZEROUPPER
+#define tunzip3x2x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem335: \
+	CMPQ DI, $+64; \
+	JB   remdone336; \
+	SUBQ $+60, DI; \
+	JMP  rem335; \
+remdone336: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle271<>+0(SB), Z31; \
+	VMOVDQU64 shuffle272<>+0(SB), Z30; \
+	VMOVDQU64 shuffle273<>+0(SB), Z29; \
+	VMOVDQU64 shuffle274<>+0(SB), Z28; \
+	VMOVDQU64 shuffle275<>+0(SB), Z27; \
+	VMOVDQU64 shuffle276<>+0(SB), Z26; \
+group337: \
+	MOVQ rows+24(FP), DI; \
+row338: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last340; \
+chunks339: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle271<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle273<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z0, Z27, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks339; \
+last340: \
+	TESTQ      R9, R9; \
+	JZ         rowdone341; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle271<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle273<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z0, Z27, Z1; \
+	VPERMT2B   Z2, Z26, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone341: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row338; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group337; \
+	VZEROUPPER; \
 	RET
+	tunzip3x2x2AVX512VBMI_body
 
 DATA shuffle271<>+0(SB)/8, $0x1514030213120100
 DATA shuffle271<>+8(SB)/8, $0x3736252417160504
@@ -8790,135 +8567,130 @@ GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 // func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem342:
-	CMPQ DI, $+64
-	JB   remdone343
-	SUBQ $+63, DI
-	JMP  rem342
-
-remdone343:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle246<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle277<>+0(SB), Z31
-	VMOVDQU64 shuffle278<>+0(SB), Z30
-	VMOVDQU64 shuffle279<>+0(SB), Z29
-	VMOVDQU64 shuffle280<>+0(SB), Z28
-	VMOVDQU64 shuffle281<>+0(SB), Z27
-	VMOVDQU64 shuffle282<>+0(SB), Z26
-
-group344:
-	MOVQ rows+24(FP), DI
-
-row345:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last347
-
-chunks346:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle277<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle279<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z1, Z27, Z0
-	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle246<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*2)
-	ADDQ      $+63, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks346
-
-last347:
-	TESTQ      R9, R9
-	JZ         rowdone348
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle277<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle279<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z1, Z27, Z0
-	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (R9)(DX*2)
-
-rowdone348:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row345
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group344
-	VZEROUPPER
+#define tunzip3x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem342: \
+	CMPQ DI, $+64; \
+	JB   remdone343; \
+	SUBQ $+63, DI; \
+	JMP  rem342; \
+remdone343: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle277<>+0(SB), Z31; \
+	VMOVDQU64 shuffle278<>+0(SB), Z30; \
+	VMOVDQU64 shuffle279<>+0(SB), Z29; \
+	VMOVDQU64 shuffle280<>+0(SB), Z28; \
+	VMOVDQU64 shuffle281<>+0(SB), Z27; \
+	VMOVDQU64 shuffle282<>+0(SB), Z26; \
+group344: \
+	MOVQ rows+24(FP), DI; \
+row345: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last347; \
+chunks346: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle279<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z1, Z27, Z0; \
+	VPERMT2B  Z2, Z26, Z0; \
+	KMOVQ     shuffle246<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*2); \
+	ADDQ      $+63, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks346; \
+last347: \
+	TESTQ      R9, R9; \
+	JZ         rowdone348; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle277<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle279<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z1, Z27, Z0; \
+	VPERMT2B   Z2, Z26, Z0; \
+	VMOVDQU8   Z0, K4, (R9)(DX*2); \
+rowdone348: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row345; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group344; \
+	VZEROUPPER; \
 	RET
+	tunzip3x3x1AVX512VBMI_body
 
 DATA shuffle277<>+0(SB)/8, $0x0b02130a01120900
 DATA shuffle277<>+8(SB)/8, $0x1d2e251c2d241b14
@@ -8983,135 +8755,130 @@ GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
 // func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem349:
-	CMPQ DI, $+64
-	JB   remdone350
-	SUBQ $+54, DI
-	JMP  rem349
-
-remdone350:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle283<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle284<>+0(SB), Z31
-	VMOVDQU64 shuffle285<>+0(SB), Z30
-	VMOVDQU64 shuffle286<>+0(SB), Z29
-	VMOVDQU64 shuffle287<>+0(SB), Z28
-	VMOVDQU64 shuffle288<>+0(SB), Z27
-	VMOVDQU64 shuffle289<>+0(SB), Z26
-
-group351:
-	MOVQ rows+24(FP), DI
-
-row352:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last354
-
-chunks353:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle284<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle283<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle286<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle283<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z0, Z27, Z1
-	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle283<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+54, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks353
-
-last354:
-	TESTQ      R9, R9
-	JZ         rowdone355
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle284<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle286<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z0, Z27, Z1
-	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone355:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row352
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group351
-	VZEROUPPER
+#define tunzip3x3x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem349: \
+	CMPQ DI, $+64; \
+	JB   remdone350; \
+	SUBQ $+54, DI; \
+	JMP  rem349; \
+remdone350: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle283<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle284<>+0(SB), Z31; \
+	VMOVDQU64 shuffle285<>+0(SB), Z30; \
+	VMOVDQU64 shuffle286<>+0(SB), Z29; \
+	VMOVDQU64 shuffle287<>+0(SB), Z28; \
+	VMOVDQU64 shuffle288<>+0(SB), Z27; \
+	VMOVDQU64 shuffle289<>+0(SB), Z26; \
+group351: \
+	MOVQ rows+24(FP), DI; \
+row352: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last354; \
+chunks353: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle284<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle283<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle286<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle283<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z0, Z27, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle283<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+54, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks353; \
+last354: \
+	TESTQ      R9, R9; \
+	JZ         rowdone355; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle284<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle286<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z0, Z27, Z1; \
+	VPERMT2B   Z2, Z26, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone355: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row352; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group351; \
+	VZEROUPPER; \
 	RET
+	tunzip3x3x2AVX512VBMI_body
 
 DATA shuffle283<>+0(SB)/8, $0x003fffffffffffff
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $8
@@ -9179,135 +8946,130 @@ GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
 // func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem356:
-	CMPQ DI, $+64
-	JB   remdone357
-	SUBQ $+60, DI
-	JMP  rem356
-
-remdone357:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle217<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle290<>+0(SB), Z31
-	VMOVDQU64 shuffle291<>+0(SB), Z30
-	VMOVDQU64 shuffle292<>+0(SB), Z29
-	VMOVDQU64 shuffle293<>+0(SB), Z28
-	VMOVDQU64 shuffle294<>+0(SB), Z27
-	VMOVDQU64 shuffle295<>+0(SB), Z26
-
-group358:
-	MOVQ rows+24(FP), DI
-
-row359:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last361
-
-chunks360:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle290<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle292<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z1, Z27, Z0
-	VPERMT2B  Z2, Z26, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R9)(DX*2)
-	ADDQ      $+60, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks360
-
-last361:
-	TESTQ      R9, R9
-	JZ         rowdone362
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle290<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle292<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z1, Z27, Z0
-	VPERMT2B   Z2, Z26, Z0
-	VMOVDQU8   Z0, K4, (R9)(DX*2)
-
-rowdone362:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row359
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group358
-	VZEROUPPER
+#define tunzip3x4x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem356: \
+	CMPQ DI, $+64; \
+	JB   remdone357; \
+	SUBQ $+60, DI; \
+	JMP  rem356; \
+remdone357: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle290<>+0(SB), Z31; \
+	VMOVDQU64 shuffle291<>+0(SB), Z30; \
+	VMOVDQU64 shuffle292<>+0(SB), Z29; \
+	VMOVDQU64 shuffle293<>+0(SB), Z28; \
+	VMOVDQU64 shuffle294<>+0(SB), Z27; \
+	VMOVDQU64 shuffle295<>+0(SB), Z26; \
+group358: \
+	MOVQ rows+24(FP), DI; \
+row359: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last361; \
+chunks360: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle290<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle292<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z1, Z27, Z0; \
+	VPERMT2B  Z2, Z26, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R9)(DX*2); \
+	ADDQ      $+60, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks360; \
+last361: \
+	TESTQ      R9, R9; \
+	JZ         rowdone362; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle290<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle292<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z1, Z27, Z0; \
+	VPERMT2B   Z2, Z26, Z0; \
+	VMOVDQU8   Z0, K4, (R9)(DX*2); \
+rowdone362: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row359; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group358; \
+	VZEROUPPER; \
 	RET
+	tunzip3x4x1AVX512VBMI_body
 
 DATA shuffle290<>+0(SB)/8, $0x1c130a011b120900
 DATA shuffle290<>+8(SB)/8, $0x3f362d241d140b02
@@ -9372,135 +9134,130 @@ GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 // func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  n+16(FP), DI
-
-rem363:
-	CMPQ DI, $+64
-	JB   remdone364
-	SUBQ $+48, DI
-	JMP  rem363
-
-remdone364:
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K1
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+64, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K2
-	IMUL3Q    $+3, DI, R8
-	SUBQ      $+128, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle6<>+0(SB), R8
-	KMOVQ     R8, K3
-	SUBQ      $+0, DI
-	CMOVQLT   shuffle4<>+0(SB), DI
-	CMPQ      DI, $+64
-	CMOVQGT   shuffle5<>+0(SB), DI
-	BZHIQ     DI, shuffle125<>+0(SB), DI
-	KMOVQ     DI, K4
-	VMOVDQU64 shuffle296<>+0(SB), Z31
-	VMOVDQU64 shuffle297<>+0(SB), Z30
-	VMOVDQU64 shuffle298<>+0(SB), Z29
-	VMOVDQU64 shuffle299<>+0(SB), Z28
-	VMOVDQU64 shuffle300<>+0(SB), Z27
-	VMOVDQU64 shuffle301<>+0(SB), Z26
-
-group365:
-	MOVQ rows+24(FP), DI
-
-row366:
-	XORQ R8, R8
-	MOVQ n+16(FP), R9
-	SUBQ R8, R9
-	CMPQ R9, $+64
-	JB   last368
-
-chunks367:
-	LEAQ      (CX)(R8*1), R9
-	IMUL3Q    $0x03, R8, R10
-	ADDQ      AX, R10
-	VMOVDQU64 (R10), Z0
-	VMOVDQU64 64(R10), Z1
-	VMOVDQU64 shuffle296<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(R10), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R9)
-	VMOVDQU64 shuffle298<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R9)(DX*1)
-	VPERMT2B  Z0, Z27, Z1
-	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R9)(DX*2)
-	ADDQ      $+48, R8
-	MOVQ      n+16(FP), R9
-	SUBQ      R8, R9
-	CMPQ      R9, $+64
-	JAE       chunks367
-
-last368:
-	TESTQ      R9, R9
-	JZ         rowdone369
-	LEAQ       (CX)(R8*1), R9
-	IMUL3Q     $0x03, R8, R8
-	ADDQ       AX, R8
-	VMOVDQU8.Z (R8), K1, Z0
-	VMOVDQU8.Z 64(R8), K2, Z1
-	VMOVDQU64  shuffle296<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(R8), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8   Z3, K4, (R9)
-	VMOVDQU64  shuffle298<>+0(SB), Z4
-	VPERMI2B   Z1, Z0, Z4
-	VPERMT2B   Z2, Z28, Z4
-	VMOVDQU8   Z4, K4, (R9)(DX*1)
-	VPERMT2B   Z0, Z27, Z1
-	VPERMT2B   Z2, Z26, Z1
-	VMOVDQU8   Z1, K4, (R9)(DX*2)
-
-rowdone369:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ DI
-	JNZ  row366
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group365
-	VZEROUPPER
+#define tunzip3x4x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  n+16(FP), DI; \
+rem363: \
+	CMPQ DI, $+64; \
+	JB   remdone364; \
+	SUBQ $+48, DI; \
+	JMP  rem363; \
+remdone364: \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K1; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+64, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K2; \
+	IMUL3Q    $+3, DI, R8; \
+	SUBQ      $+128, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	KMOVQ     R8, K3; \
+	SUBQ      $+0, DI; \
+	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMPQ      DI, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), DI; \
+	BZHIQ     DI, shuffle125<>+0(SB), DI; \
+	KMOVQ     DI, K4; \
+	VMOVDQU64 shuffle296<>+0(SB), Z31; \
+	VMOVDQU64 shuffle297<>+0(SB), Z30; \
+	VMOVDQU64 shuffle298<>+0(SB), Z29; \
+	VMOVDQU64 shuffle299<>+0(SB), Z28; \
+	VMOVDQU64 shuffle300<>+0(SB), Z27; \
+	VMOVDQU64 shuffle301<>+0(SB), Z26; \
+group365: \
+	MOVQ rows+24(FP), DI; \
+row366: \
+	XORQ R8, R8; \
+	MOVQ n+16(FP), R9; \
+	SUBQ R8, R9; \
+	CMPQ R9, $+64; \
+	JB   last368; \
+chunks367: \
+	LEAQ      (CX)(R8*1), R9; \
+	IMUL3Q    $0x03, R8, R10; \
+	ADDQ      AX, R10; \
+	VMOVDQU64 (R10), Z0; \
+	VMOVDQU64 64(R10), Z1; \
+	VMOVDQU64 shuffle296<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(R10), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R9); \
+	VMOVDQU64 shuffle298<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R9)(DX*1); \
+	VPERMT2B  Z0, Z27, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R9)(DX*2); \
+	ADDQ      $+48, R8; \
+	MOVQ      n+16(FP), R9; \
+	SUBQ      R8, R9; \
+	CMPQ      R9, $+64; \
+	JAE       chunks367; \
+last368: \
+	TESTQ      R9, R9; \
+	JZ         rowdone369; \
+	LEAQ       (CX)(R8*1), R9; \
+	IMUL3Q     $0x03, R8, R8; \
+	ADDQ       AX, R8; \
+	VMOVDQU8.Z (R8), K1, Z0; \
+	VMOVDQU8.Z 64(R8), K2, Z1; \
+	VMOVDQU64  shuffle296<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(R8), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8   Z3, K4, (R9); \
+	VMOVDQU64  shuffle298<>+0(SB), Z4; \
+	VPERMI2B   Z1, Z0, Z4; \
+	VPERMT2B   Z2, Z28, Z4; \
+	VMOVDQU8   Z4, K4, (R9)(DX*1); \
+	VPERMT2B   Z0, Z27, Z1; \
+	VPERMT2B   Z2, Z26, Z1; \
+	VMOVDQU8   Z1, K4, (R9)(DX*2); \
+rowdone369: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ DI; \
+	JNZ  row366; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group365; \
+	VZEROUPPER; \
 	RET
+	tunzip3x4x2AVX512VBMI_body
 
 DATA shuffle296<>+0(SB)/8, $0x3736252413120100
 DATA shuffle296<>+8(SB)/8, $0x3938272615140302
@@ -9565,261 +9322,252 @@ GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle215<>+0(SB), Z31
-	VMOVDQU64 shuffle216<>+0(SB), Z30
-
-group370:
-	MOVQ rows+24(FP), R8
-
-row371:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last373
-
-chunks372:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle215<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle215<>+0(SB), Z1
-	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks372
-
-last373:
-	TESTQ R10, R10
-	JZ    rowdone374
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks372
-
-rowdone374:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row371
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group370
-	VZEROUPPER
+#define unzip4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle215<>+0(SB), Z31; \
+	VMOVDQU64 shuffle216<>+0(SB), Z30; \
+group370: \
+	MOVQ rows+24(FP), R8; \
+row371: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last373; \
+chunks372: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z2, Z5; \
+	VPERMT2B  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle215<>+0(SB), Z1; \
+	VPERMI2B  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2B  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle215<>+0(SB), Z1; \
+	VPERMI2B  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks372; \
+last373: \
+	TESTQ R10, R10; \
+	JZ    rowdone374; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks372; \
+rowdone374: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row371; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group370; \
+	VZEROUPPER; \
 	RET
+	unzip4x1AVX512VBMI_body
 
 // func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle192<>+0(SB), Z31
-	VMOVDQU64 shuffle193<>+0(SB), Z30
-
-group375:
-	MOVQ rows+24(FP), R8
-
-row376:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last378
-
-chunks377:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VMOVDQU64 192(AX)(R9*4), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 shuffle192<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VMOVDQU64 Z1, (R10)
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle192<>+0(SB), Z1
-	VPERMI2B  Z2, Z0, Z1
-	VMOVDQU64 Z1, (R10)(DX*1)
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks377
-
-last378:
-	TESTQ R10, R10
-	JZ    rowdone379
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks377
-
-rowdone379:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row376
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group375
-	VZEROUPPER
+#define unzip4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle192<>+0(SB), Z31; \
+	VMOVDQU64 shuffle193<>+0(SB), Z30; \
+group375: \
+	MOVQ rows+24(FP), R8; \
+row376: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last378; \
+chunks377: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VMOVDQU64 192(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z2, Z5; \
+	VPERMT2B  Z1, Z30, Z2; \
+	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VPERMI2B  Z5, Z3, Z1; \
+	VMOVDQU64 Z1, (R10); \
+	VPERMT2B  Z5, Z30, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VPERMI2B  Z2, Z0, Z1; \
+	VMOVDQU64 Z1, (R10)(DX*1); \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks377; \
+last378: \
+	TESTQ R10, R10; \
+	JZ    rowdone379; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks377; \
+rowdone379: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row376; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group375; \
+	VZEROUPPER; \
 	RET
+	unzip4x2AVX512VBMI_body
 
 // func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle302<>+0(SB), Z31
-	VMOVDQU64 shuffle303<>+0(SB), Z30
-	VMOVDQU64 shuffle304<>+0(SB), Z29
-	VMOVDQU64 shuffle305<>+0(SB), Z28
-	VMOVDQU64 shuffle306<>+0(SB), Z27
-	VMOVDQU64 shuffle307<>+0(SB), Z26
-	VMOVDQU64 shuffle308<>+0(SB), Z25
-	VMOVDQU64 shuffle309<>+0(SB), Z24
-	VMOVDQU64 shuffle310<>+0(SB), Z23
-	VMOVDQU64 shuffle311<>+0(SB), Z22
-	VMOVDQU64 shuffle312<>+0(SB), Z21
-	VMOVDQU64 shuffle313<>+0(SB), Z20
-
-group380:
-	MOVQ rows+24(FP), R8
-
-row381:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last383
-
-chunks382:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle302<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle305<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle308<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks382
-
-last383:
-	TESTQ R10, R10
-	JZ    rowdone384
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks382
-
-rowdone384:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row381
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group380
-	VZEROUPPER
+#define tunzip4x2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle302<>+0(SB), Z31; \
+	VMOVDQU64 shuffle303<>+0(SB), Z30; \
+	VMOVDQU64 shuffle304<>+0(SB), Z29; \
+	VMOVDQU64 shuffle305<>+0(SB), Z28; \
+	VMOVDQU64 shuffle306<>+0(SB), Z27; \
+	VMOVDQU64 shuffle307<>+0(SB), Z26; \
+	VMOVDQU64 shuffle308<>+0(SB), Z25; \
+	VMOVDQU64 shuffle309<>+0(SB), Z24; \
+	VMOVDQU64 shuffle310<>+0(SB), Z23; \
+	VMOVDQU64 shuffle311<>+0(SB), Z22; \
+	VMOVDQU64 shuffle312<>+0(SB), Z21; \
+	VMOVDQU64 shuffle313<>+0(SB), Z20; \
+group380: \
+	MOVQ rows+24(FP), R8; \
+row381: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last383; \
+chunks382: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle302<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle305<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle308<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks382; \
+last383: \
+	TESTQ R10, R10; \
+	JZ    rowdone384; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks382; \
+rowdone384: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row381; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group380; \
+	VZEROUPPER; \
 	RET
+	tunzip4x2x1AVX512VBMI_body
 
 DATA shuffle302<>+0(SB)/8, $0x1303120211011000
 DATA shuffle302<>+8(SB)/8, $0x3323322231213020
@@ -9944,97 +9692,94 @@ GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 // func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle314<>+0(SB), Z31
-	VMOVDQU64 shuffle315<>+0(SB), Z30
-	VMOVDQU64 shuffle316<>+0(SB), Z29
-	VMOVDQU64 shuffle317<>+0(SB), Z28
-	VMOVDQU64 shuffle318<>+0(SB), Z27
-	VMOVDQU64 shuffle319<>+0(SB), Z26
-	VMOVDQU64 shuffle320<>+0(SB), Z25
-	VMOVDQU64 shuffle321<>+0(SB), Z24
-	VMOVDQU64 shuffle322<>+0(SB), Z23
-	VMOVDQU64 shuffle323<>+0(SB), Z22
-	VMOVDQU64 shuffle324<>+0(SB), Z21
-	VMOVDQU64 shuffle325<>+0(SB), Z20
-
-group385:
-	MOVQ rows+24(FP), R8
-
-row386:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last388
-
-chunks387:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle314<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle317<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle320<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks387
-
-last388:
-	TESTQ R10, R10
-	JZ    rowdone389
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks387
-
-rowdone389:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row386
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group385
-	VZEROUPPER
+#define tunzip4x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle314<>+0(SB), Z31; \
+	VMOVDQU64 shuffle315<>+0(SB), Z30; \
+	VMOVDQU64 shuffle316<>+0(SB), Z29; \
+	VMOVDQU64 shuffle317<>+0(SB), Z28; \
+	VMOVDQU64 shuffle318<>+0(SB), Z27; \
+	VMOVDQU64 shuffle319<>+0(SB), Z26; \
+	VMOVDQU64 shuffle320<>+0(SB), Z25; \
+	VMOVDQU64 shuffle321<>+0(SB), Z24; \
+	VMOVDQU64 shuffle322<>+0(SB), Z23; \
+	VMOVDQU64 shuffle323<>+0(SB), Z22; \
+	VMOVDQU64 shuffle324<>+0(SB), Z21; \
+	VMOVDQU64 shuffle325<>+0(SB), Z20; \
+group385: \
+	MOVQ rows+24(FP), R8; \
+row386: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last388; \
+chunks387: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle314<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle317<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle320<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks387; \
+last388: \
+	TESTQ R10, R10; \
+	JZ    rowdone389; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks387; \
+rowdone389: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row386; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group385; \
+	VZEROUPPER; \
 	RET
+	tunzip4x2x2AVX512VBMI_body
 
 DATA shuffle314<>+0(SB)/8, $0x2322030221200100
 DATA shuffle314<>+8(SB)/8, $0x2726070625240504
@@ -10159,166 +9904,161 @@ GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 // func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-	MOVQ  n+16(FP), R8
-
-rem390:
-	CMPQ R8, $+64
-	JB   remdone391
-	SUBQ $+60, R8
-	JMP  rem390
-
-remdone391:
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+0, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K1
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+64, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K2
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+128, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K3
-	IMUL3Q    $+4, R8, R9
-	SUBQ      $+192, R9
-	CMOVQLT   shuffle4<>+0(SB), R9
-	CMPQ      R9, $+64
-	CMOVQGT   shuffle5<>+0(SB), R9
-	BZHIQ     R9, shuffle6<>+0(SB), R9
-	KMOVQ     R9, K4
-	SUBQ      $+0, R8
-	CMOVQLT   shuffle4<>+0(SB), R8
-	CMPQ      R8, $+64
-	CMOVQGT   shuffle5<>+0(SB), R8
-	BZHIQ     R8, shuffle217<>+0(SB), R8
-	KMOVQ     R8, K5
-	VMOVDQU64 shuffle326<>+0(SB), Z31
-	VMOVDQU64 shuffle327<>+0(SB), Z30
-	VMOVDQU64 shuffle328<>+0(SB), Z29
-	VMOVDQU64 shuffle329<>+0(SB), Z28
-	VMOVDQU64 shuffle330<>+0(SB), Z27
-	VMOVDQU64 shuffle331<>+0(SB), Z26
-	VMOVDQU64 shuffle332<>+0(SB), Z25
-	VMOVDQU64 shuffle333<>+0(SB), Z24
-	VMOVDQU64 shuffle334<>+0(SB), Z23
-	VMOVDQU64 shuffle335<>+0(SB), Z22
-	VMOVDQU64 shuffle336<>+0(SB), Z21
-	VMOVDQU64 shuffle337<>+0(SB), Z20
-
-group392:
-	MOVQ rows+24(FP), R8
-
-row393:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last395
-
-chunks394:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle326<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle329<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z5, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle332<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	KMOVQ     shuffle217<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+60, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks394
-
-last395:
-	TESTQ      R10, R10
-	JZ         rowdone396
-	LEAQ       (CX)(R9*1), R10
-	LEAQ       (R10)(DI*1), R11
-	VMOVDQU8.Z (AX)(R9*4), K1, Z0
-	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1
-	VMOVDQU64  shuffle326<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2
-	VPERMT2B   Z2, Z30, Z3
-	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4
-	VPERMT2B   Z4, Z29, Z3
-	VMOVDQU8   Z3, K5, (R10)
-	VMOVDQU64  shuffle329<>+0(SB), Z5
-	VPERMI2B   Z1, Z0, Z5
-	VPERMT2B   Z2, Z27, Z5
-	VPERMT2B   Z4, Z26, Z5
-	VMOVDQU8   Z5, K5, (R10)(DX*1)
-	VMOVDQU64  shuffle332<>+0(SB), Z3
-	VPERMI2B   Z1, Z0, Z3
-	VPERMT2B   Z2, Z24, Z3
-	VPERMT2B   Z4, Z23, Z3
-	VMOVDQU8   Z3, K5, (R11)
-	VPERMT2B   Z1, Z22, Z0
-	VPERMT2B   Z2, Z21, Z0
-	VPERMT2B   Z4, Z20, Z0
-	VMOVDQU8   Z0, K5, (R11)(DX*1)
-
-rowdone396:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row393
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group392
-	VZEROUPPER
+#define tunzip4x3x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+	MOVQ  n+16(FP), R8; \
+rem390: \
+	CMPQ R8, $+64; \
+	JB   remdone391; \
+	SUBQ $+60, R8; \
+	JMP  rem390; \
+remdone391: \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+0, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K1; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+64, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K2; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+128, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K3; \
+	IMUL3Q    $+4, R8, R9; \
+	SUBQ      $+192, R9; \
+	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMPQ      R9, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R9; \
+	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	KMOVQ     R9, K4; \
+	SUBQ      $+0, R8; \
+	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMPQ      R8, $+64; \
+	CMOVQGT   shuffle5<>+0(SB), R8; \
+	BZHIQ     R8, shuffle217<>+0(SB), R8; \
+	KMOVQ     R8, K5; \
+	VMOVDQU64 shuffle326<>+0(SB), Z31; \
+	VMOVDQU64 shuffle327<>+0(SB), Z30; \
+	VMOVDQU64 shuffle328<>+0(SB), Z29; \
+	VMOVDQU64 shuffle329<>+0(SB), Z28; \
+	VMOVDQU64 shuffle330<>+0(SB), Z27; \
+	VMOVDQU64 shuffle331<>+0(SB), Z26; \
+	VMOVDQU64 shuffle332<>+0(SB), Z25; \
+	VMOVDQU64 shuffle333<>+0(SB), Z24; \
+	VMOVDQU64 shuffle334<>+0(SB), Z23; \
+	VMOVDQU64 shuffle335<>+0(SB), Z22; \
+	VMOVDQU64 shuffle336<>+0(SB), Z21; \
+	VMOVDQU64 shuffle337<>+0(SB), Z20; \
+group392: \
+	MOVQ rows+24(FP), R8; \
+row393: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last395; \
+chunks394: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle326<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle329<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z5, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle332<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	KMOVQ     shuffle217<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+60, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks394; \
+last395: \
+	TESTQ      R10, R10; \
+	JZ         rowdone396; \
+	LEAQ       (CX)(R9*1), R10; \
+	LEAQ       (R10)(DI*1), R11; \
+	VMOVDQU8.Z (AX)(R9*4), K1, Z0; \
+	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1; \
+	VMOVDQU64  shuffle326<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2; \
+	VPERMT2B   Z2, Z30, Z3; \
+	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4; \
+	VPERMT2B   Z4, Z29, Z3; \
+	VMOVDQU8   Z3, K5, (R10); \
+	VMOVDQU64  shuffle329<>+0(SB), Z5; \
+	VPERMI2B   Z1, Z0, Z5; \
+	VPERMT2B   Z2, Z27, Z5; \
+	VPERMT2B   Z4, Z26, Z5; \
+	VMOVDQU8   Z5, K5, (R10)(DX*1); \
+	VMOVDQU64  shuffle332<>+0(SB), Z3; \
+	VPERMI2B   Z1, Z0, Z3; \
+	VPERMT2B   Z2, Z24, Z3; \
+	VPERMT2B   Z4, Z23, Z3; \
+	VMOVDQU8   Z3, K5, (R11); \
+	VPERMT2B   Z1, Z22, Z0; \
+	VPERMT2B   Z2, Z21, Z0; \
+	VPERMT2B   Z4, Z20, Z0; \
+	VMOVDQU8   Z0, K5, (R11)(DX*1); \
+rowdone396: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row393; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group392; \
+	VZEROUPPER; \
 	RET
+	tunzip4x3x1AVX512VBMI_body
 
 DATA shuffle326<>+0(SB)/8, $0x1202211101201000
 DATA shuffle326<>+8(SB)/8, $0x3150403023130322
@@ -10443,92 +10183,89 @@ GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
 // func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle338<>+0(SB), Z31
-	VMOVDQU64 shuffle339<>+0(SB), Z30
-	VMOVDQU64 shuffle340<>+0(SB), Z29
-	VMOVDQU64 shuffle341<>+0(SB), Z28
-	VMOVDQU64 shuffle342<>+0(SB), Z27
-	VMOVDQU64 shuffle343<>+0(SB), Z26
-	VMOVDQU64 shuffle344<>+0(SB), Z25
-	VMOVDQU64 shuffle345<>+0(SB), Z24
-
-group397:
-	MOVQ rows+24(FP), R8
-
-row398:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+48
-	JB   last400
-
-chunks399:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle338<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R10)
-	VMOVDQU64 shuffle340<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R10)(DX*1)
-	VMOVDQU64 shuffle342<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z26, Z3
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VPERMT2B  Z1, Z25, Z0
-	VPERMT2B  Z2, Z24, Z0
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DX*1)
-	ADDQ      $+48, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+48
-	JAE       chunks399
-
-last400:
-	TESTQ R10, R10
-	JZ    rowdone401
-	MOVQ  n+16(FP), R9
-	SUBQ  $+48, R9
-	JMP   chunks399
-
-rowdone401:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row398
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group397
-	VZEROUPPER
+#define tunzip4x3x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle338<>+0(SB), Z31; \
+	VMOVDQU64 shuffle339<>+0(SB), Z30; \
+	VMOVDQU64 shuffle340<>+0(SB), Z29; \
+	VMOVDQU64 shuffle341<>+0(SB), Z28; \
+	VMOVDQU64 shuffle342<>+0(SB), Z27; \
+	VMOVDQU64 shuffle343<>+0(SB), Z26; \
+	VMOVDQU64 shuffle344<>+0(SB), Z25; \
+	VMOVDQU64 shuffle345<>+0(SB), Z24; \
+group397: \
+	MOVQ rows+24(FP), R8; \
+row398: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+48; \
+	JB   last400; \
+chunks399: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle338<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R10); \
+	VMOVDQU64 shuffle340<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R10)(DX*1); \
+	VMOVDQU64 shuffle342<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z26, Z3; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VPERMT2B  Z1, Z25, Z0; \
+	VPERMT2B  Z2, Z24, Z0; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DX*1); \
+	ADDQ      $+48, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+48; \
+	JAE       chunks399; \
+last400: \
+	TESTQ R10, R10; \
+	JZ    rowdone401; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+48, R9; \
+	JMP   chunks399; \
+rowdone401: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row398; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group397; \
+	VZEROUPPER; \
 	RET
+	tunzip4x3x2AVX512VBMI_body
 
 DATA shuffle338<>+0(SB)/8, $0x0302414021200100
 DATA shuffle338<>+8(SB)/8, $0x2524050443422322
@@ -10613,97 +10350,94 @@ GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
 // func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle346<>+0(SB), Z31
-	VMOVDQU64 shuffle347<>+0(SB), Z30
-	VMOVDQU64 shuffle348<>+0(SB), Z29
-	VMOVDQU64 shuffle349<>+0(SB), Z28
-	VMOVDQU64 shuffle350<>+0(SB), Z27
-	VMOVDQU64 shuffle351<>+0(SB), Z26
-	VMOVDQU64 shuffle352<>+0(SB), Z25
-	VMOVDQU64 shuffle353<>+0(SB), Z24
-	VMOVDQU64 shuffle354<>+0(SB), Z23
-	VMOVDQU64 shuffle355<>+0(SB), Z22
-	VMOVDQU64 shuffle356<>+0(SB), Z21
-	VMOVDQU64 shuffle357<>+0(SB), Z20
-
-group402:
-	MOVQ rows+24(FP), R8
-
-row403:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last405
-
-chunks404:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle346<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle349<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle352<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks404
-
-last405:
-	TESTQ R10, R10
-	JZ    rowdone406
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks404
-
-rowdone406:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row403
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group402
-	VZEROUPPER
+#define tunzip4x4x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle346<>+0(SB), Z31; \
+	VMOVDQU64 shuffle347<>+0(SB), Z30; \
+	VMOVDQU64 shuffle348<>+0(SB), Z29; \
+	VMOVDQU64 shuffle349<>+0(SB), Z28; \
+	VMOVDQU64 shuffle350<>+0(SB), Z27; \
+	VMOVDQU64 shuffle351<>+0(SB), Z26; \
+	VMOVDQU64 shuffle352<>+0(SB), Z25; \
+	VMOVDQU64 shuffle353<>+0(SB), Z24; \
+	VMOVDQU64 shuffle354<>+0(SB), Z23; \
+	VMOVDQU64 shuffle355<>+0(SB), Z22; \
+	VMOVDQU64 shuffle356<>+0(SB), Z21; \
+	VMOVDQU64 shuffle357<>+0(SB), Z20; \
+group402: \
+	MOVQ rows+24(FP), R8; \
+row403: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last405; \
+chunks404: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle346<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle349<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle352<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks404; \
+last405: \
+	TESTQ R10, R10; \
+	JZ    rowdone406; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks404; \
+rowdone406: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row403; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group402; \
+	VZEROUPPER; \
 	RET
+	tunzip4x4x1AVX512VBMI_body
 
 DATA shuffle346<>+0(SB)/8, $0x3121110130201000
 DATA shuffle346<>+8(SB)/8, $0x3323130332221202
@@ -10828,97 +10562,94 @@ GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
 // func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	MOVQ      laneI+56(FP), DI
-	VMOVDQU64 shuffle358<>+0(SB), Z31
-	VMOVDQU64 shuffle359<>+0(SB), Z30
-	VMOVDQU64 shuffle360<>+0(SB), Z29
-	VMOVDQU64 shuffle361<>+0(SB), Z28
-	VMOVDQU64 shuffle362<>+0(SB), Z27
-	VMOVDQU64 shuffle363<>+0(SB), Z26
-	VMOVDQU64 shuffle364<>+0(SB), Z25
-	VMOVDQU64 shuffle365<>+0(SB), Z24
-	VMOVDQU64 shuffle366<>+0(SB), Z23
-	VMOVDQU64 shuffle367<>+0(SB), Z22
-	VMOVDQU64 shuffle368<>+0(SB), Z21
-	VMOVDQU64 shuffle369<>+0(SB), Z20
-
-group407:
-	MOVQ rows+24(FP), R8
-
-row408:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last410
-
-chunks409:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	VMOVDQU64 (AX)(R9*4), Z0
-	VMOVDQU64 64(AX)(R9*4), Z1
-	VMOVDQU64 shuffle358<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 128(AX)(R9*4), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 192(AX)(R9*4), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle361<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R10)(DX*1)
-	VMOVDQU64 shuffle364<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DX*1)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks409
-
-last410:
-	TESTQ R10, R10
-	JZ    rowdone411
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks409
-
-rowdone411:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row408
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group407
-	VZEROUPPER
+#define tunzip4x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	MOVQ      laneI+56(FP), DI; \
+	VMOVDQU64 shuffle358<>+0(SB), Z31; \
+	VMOVDQU64 shuffle359<>+0(SB), Z30; \
+	VMOVDQU64 shuffle360<>+0(SB), Z29; \
+	VMOVDQU64 shuffle361<>+0(SB), Z28; \
+	VMOVDQU64 shuffle362<>+0(SB), Z27; \
+	VMOVDQU64 shuffle363<>+0(SB), Z26; \
+	VMOVDQU64 shuffle364<>+0(SB), Z25; \
+	VMOVDQU64 shuffle365<>+0(SB), Z24; \
+	VMOVDQU64 shuffle366<>+0(SB), Z23; \
+	VMOVDQU64 shuffle367<>+0(SB), Z22; \
+	VMOVDQU64 shuffle368<>+0(SB), Z21; \
+	VMOVDQU64 shuffle369<>+0(SB), Z20; \
+group407: \
+	MOVQ rows+24(FP), R8; \
+row408: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last410; \
+chunks409: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	VMOVDQU64 (AX)(R9*4), Z0; \
+	VMOVDQU64 64(AX)(R9*4), Z1; \
+	VMOVDQU64 shuffle358<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 128(AX)(R9*4), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 192(AX)(R9*4), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle361<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R10)(DX*1); \
+	VMOVDQU64 shuffle364<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DX*1); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks409; \
+last410: \
+	TESTQ R10, R10; \
+	JZ    rowdone411; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks409; \
+rowdone411: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row408; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group407; \
+	VZEROUPPER; \
 	RET
+	tunzip4x4x2AVX512VBMI_body
 
 DATA shuffle358<>+0(SB)/8, $0x6160414021200100
 DATA shuffle358<>+8(SB)/8, $0x6362434223220302
@@ -11043,113 +10774,110 @@ GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 // func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle370<>+0(SB), Z31
-	VMOVDQU64 shuffle371<>+0(SB), Z30
-	VMOVDQU64 shuffle372<>+0(SB), Z29
-	VMOVDQU64 shuffle373<>+0(SB), Z28
-	VMOVDQU64 shuffle374<>+0(SB), Z27
-	VMOVDQU64 shuffle375<>+0(SB), Z26
-	VMOVDQU64 shuffle376<>+0(SB), Z25
-	VMOVDQU64 shuffle377<>+0(SB), Z24
-	VMOVDQU64 shuffle378<>+0(SB), Z23
-
-group412:
-	MOVQ rows+24(FP), R9
-
-row413:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last415
-
-chunks414:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VPERMB     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z5, Z6
-	VPTERNLOGQ $0xd8, Z31, Z0, Z6
-	VPTERNLOGQ $0xd8, Z30, Z1, Z6
-	VPTERNLOGQ $0xd8, Z29, Z2, Z6
-	VPTERNLOGQ $0xd8, Z28, Z4, Z6
-	VPERMB     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R11)(DX*1)
-	VMOVDQA64  Z4, Z3
-	VPTERNLOGQ $0xd8, Z30, Z0, Z3
-	VPTERNLOGQ $0xd8, Z29, Z1, Z3
-	VPTERNLOGQ $0xd8, Z28, Z2, Z3
-	VPTERNLOGQ $0xd8, Z31, Z5, Z3
-	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z2, Z6
-	VPTERNLOGQ $0xd8, Z29, Z0, Z6
-	VPTERNLOGQ $0xd8, Z28, Z1, Z6
-	VPTERNLOGQ $0xd8, Z31, Z4, Z6
-	VPTERNLOGQ $0xd8, Z30, Z5, Z6
-	VPERMB     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R11)(DI*1)
-	VPTERNLOGQ $0xd8, Z28, Z0, Z1
-	VPTERNLOGQ $0xd8, Z31, Z2, Z1
-	VPTERNLOGQ $0xd8, Z30, Z4, Z1
-	VPTERNLOGQ $0xd8, Z29, Z5, Z1
-	VPERMB     Z1, Z23, Z1
-	VMOVDQU64  Z1, (R12)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks414
-
-last415:
-	TESTQ R11, R11
-	JZ    rowdone416
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks414
-
-rowdone416:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row413
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group412
-	VZEROUPPER
+#define unzip5x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle370<>+0(SB), Z31; \
+	VMOVDQU64 shuffle371<>+0(SB), Z30; \
+	VMOVDQU64 shuffle372<>+0(SB), Z29; \
+	VMOVDQU64 shuffle373<>+0(SB), Z28; \
+	VMOVDQU64 shuffle374<>+0(SB), Z27; \
+	VMOVDQU64 shuffle375<>+0(SB), Z26; \
+	VMOVDQU64 shuffle376<>+0(SB), Z25; \
+	VMOVDQU64 shuffle377<>+0(SB), Z24; \
+	VMOVDQU64 shuffle378<>+0(SB), Z23; \
+group412: \
+	MOVQ rows+24(FP), R9; \
+row413: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last415; \
+chunks414: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VPERMB     Z3, Z27, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z5, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z6; \
+	VPERMB     Z6, Z26, Z6; \
+	VMOVDQU64  Z6, (R11)(DX*1); \
+	VMOVDQA64  Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z3; \
+	VPERMB     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z6; \
+	VPERMB     Z6, Z24, Z6; \
+	VMOVDQU64  Z6, (R11)(DI*1); \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z1; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z1; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z1; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z1; \
+	VPERMB     Z1, Z23, Z1; \
+	VMOVDQU64  Z1, (R12); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks414; \
+last415: \
+	TESTQ R11, R11; \
+	JZ    rowdone416; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks414; \
+rowdone416: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row413; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group412; \
+	VZEROUPPER; \
 	RET
+	unzip5x1AVX512VBMI_body
 
 DATA shuffle370<>+0(SB)/8, $0x00ff00000000ff00
 DATA shuffle370<>+8(SB)/8, $0x00000000ff000000
@@ -11244,113 +10972,110 @@ GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 // func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle379<>+0(SB), Z31
-	VMOVDQU64 shuffle380<>+0(SB), Z30
-	VMOVDQU64 shuffle381<>+0(SB), Z29
-	VMOVDQU64 shuffle382<>+0(SB), Z28
-	VMOVDQU64 shuffle383<>+0(SB), Z27
-	VMOVDQU64 shuffle384<>+0(SB), Z26
-	VMOVDQU64 shuffle385<>+0(SB), Z25
-	VMOVDQU64 shuffle386<>+0(SB), Z24
-	VMOVDQU64 shuffle387<>+0(SB), Z23
-
-group417:
-	MOVQ rows+24(FP), R9
-
-row418:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last420
-
-chunks419:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x05, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VPERMB     Z3, Z27, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z4, Z6
-	VPTERNLOGQ $0xd8, Z30, Z0, Z6
-	VPTERNLOGQ $0xd8, Z29, Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z2, Z6
-	VPTERNLOGQ $0xd8, Z31, Z5, Z6
-	VPERMB     Z6, Z26, Z6
-	VMOVDQU64  Z6, (R11)(DX*1)
-	VMOVDQA64  Z1, Z3
-	VPTERNLOGQ $0xd8, Z28, Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z2, Z3
-	VPTERNLOGQ $0xd8, Z30, Z4, Z3
-	VPTERNLOGQ $0xd8, Z29, Z5, Z3
-	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z5, Z6
-	VPTERNLOGQ $0xd8, Z31, Z0, Z6
-	VPTERNLOGQ $0xd8, Z30, Z1, Z6
-	VPTERNLOGQ $0xd8, Z29, Z2, Z6
-	VPTERNLOGQ $0xd8, Z28, Z4, Z6
-	VPERMB     Z6, Z24, Z6
-	VMOVDQU64  Z6, (R11)(DI*1)
-	VPTERNLOGQ $0xd8, Z29, Z0, Z2
-	VPTERNLOGQ $0xd8, Z28, Z1, Z2
-	VPTERNLOGQ $0xd8, Z31, Z4, Z2
-	VPTERNLOGQ $0xd8, Z30, Z5, Z2
-	VPERMB     Z2, Z23, Z2
-	VMOVDQU64  Z2, (R12)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks419
-
-last420:
-	TESTQ R11, R11
-	JZ    rowdone421
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks419
-
-rowdone421:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row418
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group417
-	VZEROUPPER
+#define unzip5x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle379<>+0(SB), Z31; \
+	VMOVDQU64 shuffle380<>+0(SB), Z30; \
+	VMOVDQU64 shuffle381<>+0(SB), Z29; \
+	VMOVDQU64 shuffle382<>+0(SB), Z28; \
+	VMOVDQU64 shuffle383<>+0(SB), Z27; \
+	VMOVDQU64 shuffle384<>+0(SB), Z26; \
+	VMOVDQU64 shuffle385<>+0(SB), Z25; \
+	VMOVDQU64 shuffle386<>+0(SB), Z24; \
+	VMOVDQU64 shuffle387<>+0(SB), Z23; \
+group417: \
+	MOVQ rows+24(FP), R9; \
+row418: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last420; \
+chunks419: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x05, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VPERMB     Z3, Z27, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z6; \
+	VPERMB     Z6, Z26, Z6; \
+	VMOVDQU64  Z6, (R11)(DX*1); \
+	VMOVDQA64  Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z3; \
+	VPERMB     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z5, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z6; \
+	VPERMB     Z6, Z24, Z6; \
+	VMOVDQU64  Z6, (R11)(DI*1); \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z2; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z2; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z2; \
+	VPERMB     Z2, Z23, Z2; \
+	VMOVDQU64  Z2, (R12); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks419; \
+last420: \
+	TESTQ R11, R11; \
+	JZ    rowdone421; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks419; \
+rowdone421: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row418; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group417; \
+	VZEROUPPER; \
 	RET
+	unzip5x2AVX512VBMI_body
 
 DATA shuffle379<>+0(SB)/8, $0xffff000000000000
 DATA shuffle379<>+8(SB)/8, $0x0000000000000000
@@ -11445,136 +11170,133 @@ GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 // func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group422:
-	MOVQ rows+24(FP), R8
-
-row423:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last425
-
-chunks424:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 64(R12), Z1
-	VMOVDQU64 shuffle388<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 192(R12), Z2
-	VMOVDQU64 shuffle389<>+0(SB), Z4
-	VPERMT2B  Z2, Z4, Z3
-	VMOVDQU64 256(R12), Z4
-	VMOVDQU64 shuffle390<>+0(SB), Z5
-	VPERMT2B  Z4, Z5, Z3
-	VMOVDQU64 128(R12), Z5
-	VMOVDQU64 shuffle391<>+0(SB), Z6
-	VPERMT2B  Z5, Z6, Z3
-	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle392<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle393<>+0(SB), Z7
-	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle394<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle395<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle396<>+0(SB), Z3
-	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle397<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle398<>+0(SB), Z3
-	VPERMI2B  Z5, Z0, Z3
-	VMOVDQU64 shuffle399<>+0(SB), Z7
-	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 shuffle400<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 shuffle401<>+0(SB), Z7
-	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle402<>+0(SB), Z7
-	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle403<>+0(SB), Z7
-	VPERMI2B  Z5, Z0, Z7
-	VMOVDQU64 shuffle404<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle405<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 shuffle406<>+0(SB), Z3
-	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle407<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle408<>+0(SB), Z3
-	VPERMI2B  Z5, Z1, Z3
-	VMOVDQU64 shuffle409<>+0(SB), Z7
-	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle410<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 shuffle411<>+0(SB), Z7
-	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle412<>+0(SB), Z7
-	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle413<>+0(SB), Z3
-	VPERMT2B  Z5, Z3, Z1
-	VMOVDQU64 shuffle414<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z1
-	VMOVDQU64 shuffle415<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z1
-	VMOVDQU64 shuffle416<>+0(SB), Z3
-	VPERMT2B  Z0, Z3, Z1
-	VMOVDQU64 shuffle417<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z1
-	VMOVDQU64 Z1, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks424
-
-last425:
-	TESTQ R10, R10
-	JZ    rowdone426
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks424
-
-rowdone426:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row423
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group422
-	VZEROUPPER
+#define unzip6x1AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+group422: \
+	MOVQ rows+24(FP), R8; \
+row423: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last425; \
+chunks424: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	IMUL3Q    $0x06, R9, R12; \
+	ADDQ      AX, R12; \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 64(R12), Z1; \
+	VMOVDQU64 shuffle388<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 192(R12), Z2; \
+	VMOVDQU64 shuffle389<>+0(SB), Z4; \
+	VPERMT2B  Z2, Z4, Z3; \
+	VMOVDQU64 256(R12), Z4; \
+	VMOVDQU64 shuffle390<>+0(SB), Z5; \
+	VPERMT2B  Z4, Z5, Z3; \
+	VMOVDQU64 128(R12), Z5; \
+	VMOVDQU64 shuffle391<>+0(SB), Z6; \
+	VPERMT2B  Z5, Z6, Z3; \
+	VMOVDQU64 320(R12), Z6; \
+	VMOVDQU64 shuffle392<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle393<>+0(SB), Z7; \
+	VPERMI2B  Z1, Z0, Z7; \
+	VMOVDQU64 shuffle394<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle395<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle396<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z7; \
+	VMOVDQU64 shuffle397<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R10)(DX*1); \
+	VMOVDQU64 shuffle398<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z0, Z3; \
+	VMOVDQU64 shuffle399<>+0(SB), Z7; \
+	VPERMT2B  Z2, Z7, Z3; \
+	VMOVDQU64 shuffle400<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle401<>+0(SB), Z7; \
+	VPERMT2B  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle402<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle403<>+0(SB), Z7; \
+	VPERMI2B  Z5, Z0, Z7; \
+	VMOVDQU64 shuffle404<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle405<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 shuffle406<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z7; \
+	VMOVDQU64 shuffle407<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle408<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z1, Z3; \
+	VMOVDQU64 shuffle409<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 shuffle410<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 shuffle411<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle412<>+0(SB), Z7; \
+	VPERMT2B  Z2, Z7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*1); \
+	VMOVDQU64 shuffle413<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z1; \
+	VMOVDQU64 shuffle414<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z1; \
+	VMOVDQU64 shuffle415<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z1; \
+	VMOVDQU64 shuffle416<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z1; \
+	VMOVDQU64 shuffle417<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z1; \
+	VMOVDQU64 Z1, (R11)(DX*2); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks424; \
+last425: \
+	TESTQ R10, R10; \
+	JZ    rowdone426; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks424; \
+rowdone426: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row423; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group422; \
+	VZEROUPPER; \
 	RET
+	unzip6x1AVX512VBMI_body
 
 DATA shuffle388<>+0(SB)/8, $0x2a241e18120c0600
 DATA shuffle388<>+8(SB)/8, $0x5a544e48423c3630
@@ -11879,136 +11601,133 @@ GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 // func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ  space+0(FP), AX
-	MOVQ  depth+8(FP), CX
-	MOVQ  groups+64(FP), DX
-	MOVQ  DX, (SP)
-	MOVQ  lane+48(FP), DX
-	MOVQ  rows+24(FP), SI
-	IMULQ spaceStride+32(FP), SI
-	MOVQ  groupSpace+72(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 8(SP)
-	MOVQ  rows+24(FP), SI
-	IMULQ depthStride+40(FP), SI
-	MOVQ  groupDepth+80(FP), BX
-	SUBQ  SI, BX
-	MOVQ  BX, 16(SP)
-	MOVQ  spaceStride+32(FP), BX
-	MOVQ  depthStride+40(FP), SI
-	MOVQ  laneI+56(FP), DI
-
-group427:
-	MOVQ rows+24(FP), R8
-
-row428:
-	XORQ R9, R9
-	MOVQ n+16(FP), R10
-	SUBQ R9, R10
-	CMPQ R10, $+64
-	JB   last430
-
-chunks429:
-	LEAQ      (CX)(R9*1), R10
-	LEAQ      (R10)(DI*1), R11
-	IMUL3Q    $0x06, R9, R12
-	ADDQ      AX, R12
-	VMOVDQU64 (R12), Z0
-	VMOVDQU64 192(R12), Z1
-	VMOVDQU64 shuffle418<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 64(R12), Z2
-	VMOVDQU64 shuffle419<>+0(SB), Z4
-	VPERMT2B  Z2, Z4, Z3
-	VMOVDQU64 128(R12), Z4
-	VMOVDQU64 shuffle420<>+0(SB), Z5
-	VPERMT2B  Z4, Z5, Z3
-	VMOVDQU64 256(R12), Z5
-	VMOVDQU64 shuffle421<>+0(SB), Z6
-	VPERMT2B  Z5, Z6, Z3
-	VMOVDQU64 320(R12), Z6
-	VMOVDQU64 shuffle422<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)
-	VMOVDQU64 shuffle423<>+0(SB), Z7
-	VPERMI2B  Z1, Z0, Z7
-	VMOVDQU64 shuffle424<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z7
-	VMOVDQU64 shuffle425<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle426<>+0(SB), Z3
-	VPERMT2B  Z5, Z3, Z7
-	VMOVDQU64 shuffle427<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R10)(DX*1)
-	VMOVDQU64 shuffle428<>+0(SB), Z3
-	VPERMI2B  Z5, Z2, Z3
-	VMOVDQU64 shuffle429<>+0(SB), Z7
-	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle430<>+0(SB), Z7
-	VPERMT2B  Z4, Z7, Z3
-	VMOVDQU64 shuffle431<>+0(SB), Z7
-	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle432<>+0(SB), Z7
-	VPERMT2B  Z6, Z7, Z3
-	VMOVDQU64 Z3, (R10)(DX*2)
-	VMOVDQU64 shuffle433<>+0(SB), Z7
-	VPERMI2B  Z5, Z2, Z7
-	VMOVDQU64 shuffle434<>+0(SB), Z3
-	VPERMT2B  Z0, Z3, Z7
-	VMOVDQU64 shuffle435<>+0(SB), Z3
-	VPERMT2B  Z4, Z3, Z7
-	VMOVDQU64 shuffle436<>+0(SB), Z3
-	VPERMT2B  Z1, Z3, Z7
-	VMOVDQU64 shuffle437<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z7
-	VMOVDQU64 Z7, (R11)
-	VMOVDQU64 shuffle438<>+0(SB), Z3
-	VPERMI2B  Z6, Z4, Z3
-	VMOVDQU64 shuffle439<>+0(SB), Z7
-	VPERMT2B  Z0, Z7, Z3
-	VMOVDQU64 shuffle440<>+0(SB), Z7
-	VPERMT2B  Z2, Z7, Z3
-	VMOVDQU64 shuffle441<>+0(SB), Z7
-	VPERMT2B  Z1, Z7, Z3
-	VMOVDQU64 shuffle442<>+0(SB), Z7
-	VPERMT2B  Z5, Z7, Z3
-	VMOVDQU64 Z3, (R11)(DX*1)
-	VMOVDQU64 shuffle443<>+0(SB), Z3
-	VPERMT2B  Z6, Z3, Z4
-	VMOVDQU64 shuffle444<>+0(SB), Z3
-	VPERMT2B  Z0, Z3, Z4
-	VMOVDQU64 shuffle445<>+0(SB), Z3
-	VPERMT2B  Z2, Z3, Z4
-	VMOVDQU64 shuffle446<>+0(SB), Z3
-	VPERMT2B  Z1, Z3, Z4
-	VMOVDQU64 shuffle447<>+0(SB), Z3
-	VPERMT2B  Z5, Z3, Z4
-	VMOVDQU64 Z4, (R11)(DX*2)
-	ADDQ      $+64, R9
-	MOVQ      n+16(FP), R10
-	SUBQ      R9, R10
-	CMPQ      R10, $+64
-	JAE       chunks429
-
-last430:
-	TESTQ R10, R10
-	JZ    rowdone431
-	MOVQ  n+16(FP), R9
-	SUBQ  $+64, R9
-	JMP   chunks429
-
-rowdone431:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R8
-	JNZ  row428
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group427
-	VZEROUPPER
+#define unzip6x2AVX512VBMI_body \
+	MOVQ  space+0(FP), AX; \
+	MOVQ  depth+8(FP), CX; \
+	MOVQ  groups+64(FP), DX; \
+	MOVQ  DX, (SP); \
+	MOVQ  lane+48(FP), DX; \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ spaceStride+32(FP), SI; \
+	MOVQ  groupSpace+72(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 8(SP); \
+	MOVQ  rows+24(FP), SI; \
+	IMULQ depthStride+40(FP), SI; \
+	MOVQ  groupDepth+80(FP), BX; \
+	SUBQ  SI, BX; \
+	MOVQ  BX, 16(SP); \
+	MOVQ  spaceStride+32(FP), BX; \
+	MOVQ  depthStride+40(FP), SI; \
+	MOVQ  laneI+56(FP), DI; \
+group427: \
+	MOVQ rows+24(FP), R8; \
+row428: \
+	XORQ R9, R9; \
+	MOVQ n+16(FP), R10; \
+	SUBQ R9, R10; \
+	CMPQ R10, $+64; \
+	JB   last430; \
+chunks429: \
+	LEAQ      (CX)(R9*1), R10; \
+	LEAQ      (R10)(DI*1), R11; \
+	IMUL3Q    $0x06, R9, R12; \
+	ADDQ      AX, R12; \
+	VMOVDQU64 (R12), Z0; \
+	VMOVDQU64 192(R12), Z1; \
+	VMOVDQU64 shuffle418<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 64(R12), Z2; \
+	VMOVDQU64 shuffle419<>+0(SB), Z4; \
+	VPERMT2B  Z2, Z4, Z3; \
+	VMOVDQU64 128(R12), Z4; \
+	VMOVDQU64 shuffle420<>+0(SB), Z5; \
+	VPERMT2B  Z4, Z5, Z3; \
+	VMOVDQU64 256(R12), Z5; \
+	VMOVDQU64 shuffle421<>+0(SB), Z6; \
+	VPERMT2B  Z5, Z6, Z3; \
+	VMOVDQU64 320(R12), Z6; \
+	VMOVDQU64 shuffle422<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10); \
+	VMOVDQU64 shuffle423<>+0(SB), Z7; \
+	VPERMI2B  Z1, Z0, Z7; \
+	VMOVDQU64 shuffle424<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z7; \
+	VMOVDQU64 shuffle425<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle426<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z7; \
+	VMOVDQU64 shuffle427<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R10)(DX*1); \
+	VMOVDQU64 shuffle428<>+0(SB), Z3; \
+	VPERMI2B  Z5, Z2, Z3; \
+	VMOVDQU64 shuffle429<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle430<>+0(SB), Z7; \
+	VPERMT2B  Z4, Z7, Z3; \
+	VMOVDQU64 shuffle431<>+0(SB), Z7; \
+	VPERMT2B  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle432<>+0(SB), Z7; \
+	VPERMT2B  Z6, Z7, Z3; \
+	VMOVDQU64 Z3, (R10)(DX*2); \
+	VMOVDQU64 shuffle433<>+0(SB), Z7; \
+	VPERMI2B  Z5, Z2, Z7; \
+	VMOVDQU64 shuffle434<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z7; \
+	VMOVDQU64 shuffle435<>+0(SB), Z3; \
+	VPERMT2B  Z4, Z3, Z7; \
+	VMOVDQU64 shuffle436<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z7; \
+	VMOVDQU64 shuffle437<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z7; \
+	VMOVDQU64 Z7, (R11); \
+	VMOVDQU64 shuffle438<>+0(SB), Z3; \
+	VPERMI2B  Z6, Z4, Z3; \
+	VMOVDQU64 shuffle439<>+0(SB), Z7; \
+	VPERMT2B  Z0, Z7, Z3; \
+	VMOVDQU64 shuffle440<>+0(SB), Z7; \
+	VPERMT2B  Z2, Z7, Z3; \
+	VMOVDQU64 shuffle441<>+0(SB), Z7; \
+	VPERMT2B  Z1, Z7, Z3; \
+	VMOVDQU64 shuffle442<>+0(SB), Z7; \
+	VPERMT2B  Z5, Z7, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*1); \
+	VMOVDQU64 shuffle443<>+0(SB), Z3; \
+	VPERMT2B  Z6, Z3, Z4; \
+	VMOVDQU64 shuffle444<>+0(SB), Z3; \
+	VPERMT2B  Z0, Z3, Z4; \
+	VMOVDQU64 shuffle445<>+0(SB), Z3; \
+	VPERMT2B  Z2, Z3, Z4; \
+	VMOVDQU64 shuffle446<>+0(SB), Z3; \
+	VPERMT2B  Z1, Z3, Z4; \
+	VMOVDQU64 shuffle447<>+0(SB), Z3; \
+	VPERMT2B  Z5, Z3, Z4; \
+	VMOVDQU64 Z4, (R11)(DX*2); \
+	ADDQ      $+64, R9; \
+	MOVQ      n+16(FP), R10; \
+	SUBQ      R9, R10; \
+	CMPQ      R10, $+64; \
+	JAE       chunks429; \
+last430: \
+	TESTQ R10, R10; \
+	JZ    rowdone431; \
+	MOVQ  n+16(FP), R9; \
+	SUBQ  $+64, R9; \
+	JMP   chunks429; \
+rowdone431: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R8; \
+	JNZ  row428; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group427; \
+	VZEROUPPER; \
 	RET
+	unzip6x2AVX512VBMI_body
 
 DATA shuffle418<>+0(SB)/8, $0x252419180d0c0100
 DATA shuffle418<>+8(SB)/8, $0x000000003d3c3130
@@ -12313,147 +12032,144 @@ GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 // func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle448<>+0(SB), Z31
-	VMOVDQU64 shuffle449<>+0(SB), Z30
-	VMOVDQU64 shuffle450<>+0(SB), Z29
-	VMOVDQU64 shuffle451<>+0(SB), Z28
-	VMOVDQU64 shuffle452<>+0(SB), Z27
-	VMOVDQU64 shuffle453<>+0(SB), Z26
-	VMOVDQU64 shuffle454<>+0(SB), Z25
-	VMOVDQU64 shuffle455<>+0(SB), Z24
-	VMOVDQU64 shuffle456<>+0(SB), Z23
-	VMOVDQU64 shuffle457<>+0(SB), Z22
-	VMOVDQU64 shuffle458<>+0(SB), Z21
-	VMOVDQU64 shuffle459<>+0(SB), Z20
-	VMOVDQU64 shuffle460<>+0(SB), Z19
-
-group432:
-	MOVQ rows+24(FP), R9
-
-row433:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last435
-
-chunks434:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R13), Z6
-	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R13), Z7
-	VPTERNLOGQ $0xd8, Z26, Z7, Z3
-	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z0, Z8
-	VPTERNLOGQ $0xd8, Z31, Z2, Z8
-	VPTERNLOGQ $0xd8, Z30, Z4, Z8
-	VPTERNLOGQ $0xd8, Z29, Z5, Z8
-	VPTERNLOGQ $0xd8, Z28, Z6, Z8
-	VPTERNLOGQ $0xd8, Z27, Z7, Z8
-	VPERMB     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R11)(DX*1)
-	VMOVDQA64  Z2, Z3
-	VPTERNLOGQ $0xd8, Z27, Z0, Z3
-	VPTERNLOGQ $0xd8, Z26, Z1, Z3
-	VPTERNLOGQ $0xd8, Z31, Z4, Z3
-	VPTERNLOGQ $0xd8, Z30, Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z6, Z3
-	VPTERNLOGQ $0xd8, Z28, Z7, Z3
-	VPERMB     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z4, Z8
-	VPTERNLOGQ $0xd8, Z28, Z0, Z8
-	VPTERNLOGQ $0xd8, Z27, Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z2, Z8
-	VPTERNLOGQ $0xd8, Z31, Z5, Z8
-	VPTERNLOGQ $0xd8, Z30, Z6, Z8
-	VPTERNLOGQ $0xd8, Z29, Z7, Z8
-	VPERMB     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R11)(DI*1)
-	VMOVDQA64  Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z0, Z3
-	VPTERNLOGQ $0xd8, Z28, Z1, Z3
-	VPTERNLOGQ $0xd8, Z27, Z2, Z3
-	VPTERNLOGQ $0xd8, Z26, Z4, Z3
-	VPTERNLOGQ $0xd8, Z31, Z6, Z3
-	VPTERNLOGQ $0xd8, Z30, Z7, Z3
-	VPERMB     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R12)
-	VMOVDQA64  Z6, Z8
-	VPTERNLOGQ $0xd8, Z30, Z0, Z8
-	VPTERNLOGQ $0xd8, Z29, Z1, Z8
-	VPTERNLOGQ $0xd8, Z28, Z2, Z8
-	VPTERNLOGQ $0xd8, Z27, Z4, Z8
-	VPTERNLOGQ $0xd8, Z26, Z5, Z8
-	VPTERNLOGQ $0xd8, Z31, Z7, Z8
-	VPERMB     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R12)(DX*1)
-	VPTERNLOGQ $0xd8, Z31, Z0, Z7
-	VPTERNLOGQ $0xd8, Z30, Z1, Z7
-	VPTERNLOGQ $0xd8, Z29, Z2, Z7
-	VPTERNLOGQ $0xd8, Z28, Z4, Z7
-	VPTERNLOGQ $0xd8, Z27, Z5, Z7
-	VPTERNLOGQ $0xd8, Z26, Z6, Z7
-	VPERMB     Z7, Z19, Z7
-	VMOVDQU64  Z7, (R12)(DX*2)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks434
-
-last435:
-	TESTQ R11, R11
-	JZ    rowdone436
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks434
-
-rowdone436:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row433
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group432
-	VZEROUPPER
+#define unzip7x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle448<>+0(SB), Z31; \
+	VMOVDQU64 shuffle449<>+0(SB), Z30; \
+	VMOVDQU64 shuffle450<>+0(SB), Z29; \
+	VMOVDQU64 shuffle451<>+0(SB), Z28; \
+	VMOVDQU64 shuffle452<>+0(SB), Z27; \
+	VMOVDQU64 shuffle453<>+0(SB), Z26; \
+	VMOVDQU64 shuffle454<>+0(SB), Z25; \
+	VMOVDQU64 shuffle455<>+0(SB), Z24; \
+	VMOVDQU64 shuffle456<>+0(SB), Z23; \
+	VMOVDQU64 shuffle457<>+0(SB), Z22; \
+	VMOVDQU64 shuffle458<>+0(SB), Z21; \
+	VMOVDQU64 shuffle459<>+0(SB), Z20; \
+	VMOVDQU64 shuffle460<>+0(SB), Z19; \
+group432: \
+	MOVQ rows+24(FP), R9; \
+row433: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last435; \
+chunks434: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VMOVDQU64  320(R13), Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z6, Z3; \
+	VMOVDQU64  384(R13), Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z7, Z3; \
+	VPERMB     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z7, Z8; \
+	VPERMB     Z8, Z24, Z8; \
+	VMOVDQU64  Z8, (R11)(DX*1); \
+	VMOVDQA64  Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z7, Z3; \
+	VPERMB     Z3, Z23, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z7, Z8; \
+	VPERMB     Z8, Z22, Z8; \
+	VMOVDQU64  Z8, (R11)(DI*1); \
+	VMOVDQA64  Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z7, Z3; \
+	VPERMB     Z3, Z21, Z3; \
+	VMOVDQU64  Z3, (R12); \
+	VMOVDQA64  Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z7, Z8; \
+	VPERMB     Z8, Z20, Z8; \
+	VMOVDQU64  Z8, (R12)(DX*1); \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z7; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z7; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z7; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z7; \
+	VPTERNLOGQ $0xd8, Z27, Z5, Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z6, Z7; \
+	VPERMB     Z7, Z19, Z7; \
+	VMOVDQU64  Z7, (R12)(DX*2); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks434; \
+last435: \
+	TESTQ R11, R11; \
+	JZ    rowdone436; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks434; \
+rowdone436: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row433; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group432; \
+	VZEROUPPER; \
 	RET
+	unzip7x1AVX512VBMI_body
 
 DATA shuffle448<>+0(SB)/8, $0x00ff000000000000
 DATA shuffle448<>+8(SB)/8, $0x0000ff0000000000
@@ -12588,147 +12304,144 @@ GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
 // func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle461<>+0(SB), Z31
-	VMOVDQU64 shuffle462<>+0(SB), Z30
-	VMOVDQU64 shuffle463<>+0(SB), Z29
-	VMOVDQU64 shuffle464<>+0(SB), Z28
-	VMOVDQU64 shuffle465<>+0(SB), Z27
-	VMOVDQU64 shuffle466<>+0(SB), Z26
-	VMOVDQU64 shuffle467<>+0(SB), Z25
-	VMOVDQU64 shuffle468<>+0(SB), Z24
-	VMOVDQU64 shuffle469<>+0(SB), Z23
-	VMOVDQU64 shuffle470<>+0(SB), Z22
-	VMOVDQU64 shuffle471<>+0(SB), Z21
-	VMOVDQU64 shuffle472<>+0(SB), Z20
-	VMOVDQU64 shuffle473<>+0(SB), Z19
-
-group437:
-	MOVQ rows+24(FP), R9
-
-row438:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last440
-
-chunks439:
-	LEAQ       (CX)(R10*1), R11
-	LEAQ       (R11)(R8*1), R12
-	IMUL3Q     $0x07, R10, R13
-	ADDQ       AX, R13
-	VMOVDQU64  (R13), Z0
-	VMOVDQU64  64(R13), Z1
-	VMOVDQA64  Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z1, Z3
-	VMOVDQU64  128(R13), Z2
-	VPTERNLOGQ $0xd8, Z30, Z2, Z3
-	VMOVDQU64  192(R13), Z4
-	VPTERNLOGQ $0xd8, Z29, Z4, Z3
-	VMOVDQU64  256(R13), Z5
-	VPTERNLOGQ $0xd8, Z28, Z5, Z3
-	VMOVDQU64  320(R13), Z6
-	VPTERNLOGQ $0xd8, Z27, Z6, Z3
-	VMOVDQU64  384(R13), Z7
-	VPTERNLOGQ $0xd8, Z26, Z7, Z3
-	VPERMB     Z3, Z25, Z3
-	VMOVDQU64  Z3, (R11)
-	VMOVDQA64  Z2, Z8
-	VPTERNLOGQ $0xd8, Z27, Z0, Z8
-	VPTERNLOGQ $0xd8, Z26, Z1, Z8
-	VPTERNLOGQ $0xd8, Z31, Z4, Z8
-	VPTERNLOGQ $0xd8, Z30, Z5, Z8
-	VPTERNLOGQ $0xd8, Z29, Z6, Z8
-	VPTERNLOGQ $0xd8, Z28, Z7, Z8
-	VPERMB     Z8, Z24, Z8
-	VMOVDQU64  Z8, (R11)(DX*1)
-	VMOVDQA64  Z5, Z3
-	VPTERNLOGQ $0xd8, Z29, Z0, Z3
-	VPTERNLOGQ $0xd8, Z28, Z1, Z3
-	VPTERNLOGQ $0xd8, Z27, Z2, Z3
-	VPTERNLOGQ $0xd8, Z26, Z4, Z3
-	VPTERNLOGQ $0xd8, Z31, Z6, Z3
-	VPTERNLOGQ $0xd8, Z30, Z7, Z3
-	VPERMB     Z3, Z23, Z3
-	VMOVDQU64  Z3, (R11)(DX*2)
-	VMOVDQA64  Z7, Z8
-	VPTERNLOGQ $0xd8, Z31, Z0, Z8
-	VPTERNLOGQ $0xd8, Z30, Z1, Z8
-	VPTERNLOGQ $0xd8, Z29, Z2, Z8
-	VPTERNLOGQ $0xd8, Z28, Z4, Z8
-	VPTERNLOGQ $0xd8, Z27, Z5, Z8
-	VPTERNLOGQ $0xd8, Z26, Z6, Z8
-	VPERMB     Z8, Z22, Z8
-	VMOVDQU64  Z8, (R11)(DI*1)
-	VMOVDQA64  Z1, Z3
-	VPTERNLOGQ $0xd8, Z26, Z0, Z3
-	VPTERNLOGQ $0xd8, Z31, Z2, Z3
-	VPTERNLOGQ $0xd8, Z30, Z4, Z3
-	VPTERNLOGQ $0xd8, Z29, Z5, Z3
-	VPTERNLOGQ $0xd8, Z28, Z6, Z3
-	VPTERNLOGQ $0xd8, Z27, Z7, Z3
-	VPERMB     Z3, Z21, Z3
-	VMOVDQU64  Z3, (R12)
-	VMOVDQA64  Z4, Z8
-	VPTERNLOGQ $0xd8, Z28, Z0, Z8
-	VPTERNLOGQ $0xd8, Z27, Z1, Z8
-	VPTERNLOGQ $0xd8, Z26, Z2, Z8
-	VPTERNLOGQ $0xd8, Z31, Z5, Z8
-	VPTERNLOGQ $0xd8, Z30, Z6, Z8
-	VPTERNLOGQ $0xd8, Z29, Z7, Z8
-	VPERMB     Z8, Z20, Z8
-	VMOVDQU64  Z8, (R12)(DX*1)
-	VPTERNLOGQ $0xd8, Z30, Z0, Z6
-	VPTERNLOGQ $0xd8, Z29, Z1, Z6
-	VPTERNLOGQ $0xd8, Z28, Z2, Z6
-	VPTERNLOGQ $0xd8, Z27, Z4, Z6
-	VPTERNLOGQ $0xd8, Z26, Z5, Z6
-	VPTERNLOGQ $0xd8, Z31, Z7, Z6
-	VPERMB     Z6, Z19, Z6
-	VMOVDQU64  Z6, (R12)(DX*2)
-	ADDQ       $+64, R10
-	MOVQ       n+16(FP), R11
-	SUBQ       R10, R11
-	CMPQ       R11, $+64
-	JAE        chunks439
-
-last440:
-	TESTQ R11, R11
-	JZ    rowdone441
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks439
-
-rowdone441:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row438
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group437
-	VZEROUPPER
+#define unzip7x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle461<>+0(SB), Z31; \
+	VMOVDQU64 shuffle462<>+0(SB), Z30; \
+	VMOVDQU64 shuffle463<>+0(SB), Z29; \
+	VMOVDQU64 shuffle464<>+0(SB), Z28; \
+	VMOVDQU64 shuffle465<>+0(SB), Z27; \
+	VMOVDQU64 shuffle466<>+0(SB), Z26; \
+	VMOVDQU64 shuffle467<>+0(SB), Z25; \
+	VMOVDQU64 shuffle468<>+0(SB), Z24; \
+	VMOVDQU64 shuffle469<>+0(SB), Z23; \
+	VMOVDQU64 shuffle470<>+0(SB), Z22; \
+	VMOVDQU64 shuffle471<>+0(SB), Z21; \
+	VMOVDQU64 shuffle472<>+0(SB), Z20; \
+	VMOVDQU64 shuffle473<>+0(SB), Z19; \
+group437: \
+	MOVQ rows+24(FP), R9; \
+row438: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last440; \
+chunks439: \
+	LEAQ       (CX)(R10*1), R11; \
+	LEAQ       (R11)(R8*1), R12; \
+	IMUL3Q     $0x07, R10, R13; \
+	ADDQ       AX, R13; \
+	VMOVDQU64  (R13), Z0; \
+	VMOVDQU64  64(R13), Z1; \
+	VMOVDQA64  Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z1, Z3; \
+	VMOVDQU64  128(R13), Z2; \
+	VPTERNLOGQ $0xd8, Z30, Z2, Z3; \
+	VMOVDQU64  192(R13), Z4; \
+	VPTERNLOGQ $0xd8, Z29, Z4, Z3; \
+	VMOVDQU64  256(R13), Z5; \
+	VPTERNLOGQ $0xd8, Z28, Z5, Z3; \
+	VMOVDQU64  320(R13), Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z6, Z3; \
+	VMOVDQU64  384(R13), Z7; \
+	VPTERNLOGQ $0xd8, Z26, Z7, Z3; \
+	VPERMB     Z3, Z25, Z3; \
+	VMOVDQU64  Z3, (R11); \
+	VMOVDQA64  Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z7, Z8; \
+	VPERMB     Z8, Z24, Z8; \
+	VMOVDQU64  Z8, (R11)(DX*1); \
+	VMOVDQA64  Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z7, Z3; \
+	VPERMB     Z3, Z23, Z3; \
+	VMOVDQU64  Z3, (R11)(DX*2); \
+	VMOVDQA64  Z7, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z6, Z8; \
+	VPERMB     Z8, Z22, Z8; \
+	VMOVDQU64  Z8, (R11)(DI*1); \
+	VMOVDQA64  Z1, Z3; \
+	VPTERNLOGQ $0xd8, Z26, Z0, Z3; \
+	VPTERNLOGQ $0xd8, Z31, Z2, Z3; \
+	VPTERNLOGQ $0xd8, Z30, Z4, Z3; \
+	VPTERNLOGQ $0xd8, Z29, Z5, Z3; \
+	VPTERNLOGQ $0xd8, Z28, Z6, Z3; \
+	VPTERNLOGQ $0xd8, Z27, Z7, Z3; \
+	VPERMB     Z3, Z21, Z3; \
+	VMOVDQU64  Z3, (R12); \
+	VMOVDQA64  Z4, Z8; \
+	VPTERNLOGQ $0xd8, Z28, Z0, Z8; \
+	VPTERNLOGQ $0xd8, Z27, Z1, Z8; \
+	VPTERNLOGQ $0xd8, Z26, Z2, Z8; \
+	VPTERNLOGQ $0xd8, Z31, Z5, Z8; \
+	VPTERNLOGQ $0xd8, Z30, Z6, Z8; \
+	VPTERNLOGQ $0xd8, Z29, Z7, Z8; \
+	VPERMB     Z8, Z20, Z8; \
+	VMOVDQU64  Z8, (R12)(DX*1); \
+	VPTERNLOGQ $0xd8, Z30, Z0, Z6; \
+	VPTERNLOGQ $0xd8, Z29, Z1, Z6; \
+	VPTERNLOGQ $0xd8, Z28, Z2, Z6; \
+	VPTERNLOGQ $0xd8, Z27, Z4, Z6; \
+	VPTERNLOGQ $0xd8, Z26, Z5, Z6; \
+	VPTERNLOGQ $0xd8, Z31, Z7, Z6; \
+	VPERMB     Z6, Z19, Z6; \
+	VMOVDQU64  Z6, (R12)(DX*2); \
+	ADDQ       $+64, R10; \
+	MOVQ       n+16(FP), R11; \
+	SUBQ       R10, R11; \
+	CMPQ       R11, $+64; \
+	JAE        chunks439; \
+last440: \
+	TESTQ R11, R11; \
+	JZ    rowdone441; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks439; \
+rowdone441: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row438; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group437; \
+	VZEROUPPER; \
 	RET
+	unzip7x2AVX512VBMI_body
 
 DATA shuffle461<>+0(SB)/8, $0xffff000000000000
 DATA shuffle461<>+8(SB)/8, $0x0000000000000000
@@ -12863,351 +12576,342 @@ GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
 // func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle215<>+0(SB), Z31
-	VMOVDQU64 shuffle216<>+0(SB), Z30
-
-group442:
-	MOVQ rows+24(FP), R9
-
-row443:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last445
-
-chunks444:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z7
-	VPERMI2B  Z1, Z4, Z7
-	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle215<>+0(SB), Z9
-	VPERMI2B  Z1, Z6, Z9
-	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle215<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle215<>+0(SB), Z5
-	VPERMI2B  Z9, Z7, Z5
-	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle215<>+0(SB), Z9
-	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle215<>+0(SB), Z9
-	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle215<>+0(SB), Z9
-	VPERMI2B  Z2, Z0, Z9
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle215<>+0(SB), Z2
-	VPERMI2B  Z6, Z4, Z2
-	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle215<>+0(SB), Z6
-	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle215<>+0(SB), Z6
-	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks444
-
-last445:
-	TESTQ R11, R11
-	JZ    rowdone446
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks444
-
-rowdone446:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row443
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group442
-	VZEROUPPER
+#define unzip8x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle215<>+0(SB), Z31; \
+	VMOVDQU64 shuffle216<>+0(SB), Z30; \
+group442: \
+	MOVQ rows+24(FP), R9; \
+row443: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last445; \
+chunks444: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z2, Z5; \
+	VPERMT2B  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z7; \
+	VPERMI2B  Z1, Z4, Z7; \
+	VPERMT2B  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle215<>+0(SB), Z9; \
+	VPERMI2B  Z1, Z6, Z9; \
+	VPERMT2B  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle215<>+0(SB), Z1; \
+	VPERMI2B  Z5, Z3, Z1; \
+	VPERMT2B  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle215<>+0(SB), Z5; \
+	VPERMI2B  Z9, Z7, Z5; \
+	VPERMT2B  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle215<>+0(SB), Z9; \
+	VPERMI2B  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2B  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle215<>+0(SB), Z9; \
+	VPERMI2B  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2B  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle215<>+0(SB), Z9; \
+	VPERMI2B  Z2, Z0, Z9; \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle215<>+0(SB), Z2; \
+	VPERMI2B  Z6, Z4, Z2; \
+	VPERMT2B  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle215<>+0(SB), Z6; \
+	VPERMI2B  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2B  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle215<>+0(SB), Z6; \
+	VPERMI2B  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2B  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks444; \
+last445: \
+	TESTQ R11, R11; \
+	JZ    rowdone446; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks444; \
+rowdone446: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row443; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group442; \
+	VZEROUPPER; \
 	RET
+	unzip8x1AVX512VBMI_body
 
 // func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle192<>+0(SB), Z31
-	VMOVDQU64 shuffle193<>+0(SB), Z30
-
-group447:
-	MOVQ rows+24(FP), R9
-
-row448:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last450
-
-chunks449:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 64(AX)(R10*8), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z1, Z30, Z0
-	VMOVDQU64 128(AX)(R10*8), Z2
-	VMOVDQU64 192(AX)(R10*8), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z5
-	VPERMI2B  Z1, Z2, Z5
-	VPERMT2B  Z1, Z30, Z2
-	VMOVDQU64 256(AX)(R10*8), Z4
-	VMOVDQU64 320(AX)(R10*8), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z7
-	VPERMI2B  Z1, Z4, Z7
-	VPERMT2B  Z1, Z30, Z4
-	VMOVDQU64 384(AX)(R10*8), Z6
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VMOVDQU64 shuffle192<>+0(SB), Z9
-	VPERMI2B  Z1, Z6, Z9
-	VPERMT2B  Z1, Z30, Z6
-	VMOVDQU64 shuffle192<>+0(SB), Z1
-	VPERMI2B  Z5, Z3, Z1
-	VPERMT2B  Z5, Z30, Z3
-	VMOVDQU64 shuffle192<>+0(SB), Z5
-	VPERMI2B  Z9, Z7, Z5
-	VPERMT2B  Z9, Z30, Z7
-	VMOVDQU64 shuffle192<>+0(SB), Z9
-	VPERMI2B  Z5, Z1, Z9
-	VMOVDQU64 Z9, (R11)
-	VPERMT2B  Z5, Z30, Z1
-	VMOVDQU64 Z1, (R12)
-	VMOVDQU64 shuffle192<>+0(SB), Z9
-	VPERMI2B  Z7, Z3, Z9
-	VMOVDQU64 Z9, (R11)(DX*2)
-	VPERMT2B  Z7, Z30, Z3
-	VMOVDQU64 Z3, (R12)(DX*2)
-	VMOVDQU64 shuffle192<>+0(SB), Z9
-	VPERMI2B  Z2, Z0, Z9
-	VPERMT2B  Z2, Z30, Z0
-	VMOVDQU64 shuffle192<>+0(SB), Z2
-	VPERMI2B  Z6, Z4, Z2
-	VPERMT2B  Z6, Z30, Z4
-	VMOVDQU64 shuffle192<>+0(SB), Z6
-	VPERMI2B  Z2, Z9, Z6
-	VMOVDQU64 Z6, (R11)(DX*1)
-	VPERMT2B  Z2, Z30, Z9
-	VMOVDQU64 Z9, (R12)(DX*1)
-	VMOVDQU64 shuffle192<>+0(SB), Z6
-	VPERMI2B  Z4, Z0, Z6
-	VMOVDQU64 Z6, (R11)(DI*1)
-	VPERMT2B  Z4, Z30, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks449
-
-last450:
-	TESTQ R11, R11
-	JZ    rowdone451
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks449
-
-rowdone451:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row448
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group447
-	VZEROUPPER
+#define unzip8x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle192<>+0(SB), Z31; \
+	VMOVDQU64 shuffle193<>+0(SB), Z30; \
+group447: \
+	MOVQ rows+24(FP), R9; \
+row448: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last450; \
+chunks449: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 64(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z1, Z30, Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z2; \
+	VMOVDQU64 192(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z2, Z5; \
+	VPERMT2B  Z1, Z30, Z2; \
+	VMOVDQU64 256(AX)(R10*8), Z4; \
+	VMOVDQU64 320(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z7; \
+	VPERMI2B  Z1, Z4, Z7; \
+	VPERMT2B  Z1, Z30, Z4; \
+	VMOVDQU64 384(AX)(R10*8), Z6; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VPERMI2B  Z1, Z6, Z9; \
+	VPERMT2B  Z1, Z30, Z6; \
+	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VPERMI2B  Z5, Z3, Z1; \
+	VPERMT2B  Z5, Z30, Z3; \
+	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VPERMI2B  Z9, Z7, Z5; \
+	VPERMT2B  Z9, Z30, Z7; \
+	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VPERMI2B  Z5, Z1, Z9; \
+	VMOVDQU64 Z9, (R11); \
+	VPERMT2B  Z5, Z30, Z1; \
+	VMOVDQU64 Z1, (R12); \
+	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VPERMI2B  Z7, Z3, Z9; \
+	VMOVDQU64 Z9, (R11)(DX*2); \
+	VPERMT2B  Z7, Z30, Z3; \
+	VMOVDQU64 Z3, (R12)(DX*2); \
+	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VPERMI2B  Z2, Z0, Z9; \
+	VPERMT2B  Z2, Z30, Z0; \
+	VMOVDQU64 shuffle192<>+0(SB), Z2; \
+	VPERMI2B  Z6, Z4, Z2; \
+	VPERMT2B  Z6, Z30, Z4; \
+	VMOVDQU64 shuffle192<>+0(SB), Z6; \
+	VPERMI2B  Z2, Z9, Z6; \
+	VMOVDQU64 Z6, (R11)(DX*1); \
+	VPERMT2B  Z2, Z30, Z9; \
+	VMOVDQU64 Z9, (R12)(DX*1); \
+	VMOVDQU64 shuffle192<>+0(SB), Z6; \
+	VPERMI2B  Z4, Z0, Z6; \
+	VMOVDQU64 Z6, (R11)(DI*1); \
+	VPERMT2B  Z4, Z30, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks449; \
+last450: \
+	TESTQ R11, R11; \
+	JZ    rowdone451; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks449; \
+rowdone451: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row448; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group447; \
+	VZEROUPPER; \
 	RET
+	unzip8x2AVX512VBMI_body
 
 // func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle474<>+0(SB), Z31
-	VMOVDQU64 shuffle475<>+0(SB), Z30
-	VMOVDQU64 shuffle476<>+0(SB), Z29
-	VMOVDQU64 shuffle477<>+0(SB), Z28
-	VMOVDQU64 shuffle478<>+0(SB), Z27
-	VMOVDQU64 shuffle479<>+0(SB), Z26
-	VMOVDQU64 shuffle480<>+0(SB), Z25
-	VMOVDQU64 shuffle481<>+0(SB), Z24
-	VMOVDQU64 shuffle482<>+0(SB), Z23
-	VMOVDQU64 shuffle483<>+0(SB), Z22
-	VMOVDQU64 shuffle484<>+0(SB), Z21
-	VMOVDQU64 shuffle485<>+0(SB), Z20
-
-group452:
-	MOVQ rows+24(FP), R9
-
-row453:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last455
-
-chunks454:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle474<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 384(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle477<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle480<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)(DX*2)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle474<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z30, Z2
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VPERMT2B  Z1, Z29, Z2
-	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle477<>+0(SB), Z5
-	VPERMI2B  Z3, Z0, Z5
-	VPERMT2B  Z4, Z27, Z5
-	VPERMT2B  Z1, Z26, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle480<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VPERMT2B  Z4, Z24, Z2
-	VPERMT2B  Z1, Z23, Z2
-	VMOVDQU64 Z2, (R12)(DX*2)
-	VPERMT2B  Z3, Z22, Z0
-	VPERMT2B  Z4, Z21, Z0
-	VPERMT2B  Z1, Z20, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks454
-
-last455:
-	TESTQ R11, R11
-	JZ    rowdone456
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks454
-
-rowdone456:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row453
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group452
-	VZEROUPPER
+#define tunzip8x2x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle474<>+0(SB), Z31; \
+	VMOVDQU64 shuffle475<>+0(SB), Z30; \
+	VMOVDQU64 shuffle476<>+0(SB), Z29; \
+	VMOVDQU64 shuffle477<>+0(SB), Z28; \
+	VMOVDQU64 shuffle478<>+0(SB), Z27; \
+	VMOVDQU64 shuffle479<>+0(SB), Z26; \
+	VMOVDQU64 shuffle480<>+0(SB), Z25; \
+	VMOVDQU64 shuffle481<>+0(SB), Z24; \
+	VMOVDQU64 shuffle482<>+0(SB), Z23; \
+	VMOVDQU64 shuffle483<>+0(SB), Z22; \
+	VMOVDQU64 shuffle484<>+0(SB), Z21; \
+	VMOVDQU64 shuffle485<>+0(SB), Z20; \
+group452: \
+	MOVQ rows+24(FP), R9; \
+row453: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last455; \
+chunks454: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle474<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle477<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle480<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle474<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z30, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VPERMT2B  Z1, Z29, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle477<>+0(SB), Z5; \
+	VPERMI2B  Z3, Z0, Z5; \
+	VPERMT2B  Z4, Z27, Z5; \
+	VPERMT2B  Z1, Z26, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle480<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VPERMT2B  Z4, Z24, Z2; \
+	VPERMT2B  Z1, Z23, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2B  Z3, Z22, Z0; \
+	VPERMT2B  Z4, Z21, Z0; \
+	VPERMT2B  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks454; \
+last455: \
+	TESTQ R11, R11; \
+	JZ    rowdone456; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks454; \
+rowdone456: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row453; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group452; \
+	VZEROUPPER; \
 	RET
+	tunzip8x2x2AVX512VBMI_body
 
 DATA shuffle474<>+0(SB)/8, $0x4342030241400100
 DATA shuffle474<>+8(SB)/8, $0x4746070645440504
@@ -13332,115 +13036,112 @@ GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
 // func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle486<>+0(SB), Z31
-	VMOVDQU64 shuffle487<>+0(SB), Z30
-	VMOVDQU64 shuffle488<>+0(SB), Z29
-	VMOVDQU64 shuffle489<>+0(SB), Z28
-	VMOVDQU64 shuffle490<>+0(SB), Z27
-	VMOVDQU64 shuffle491<>+0(SB), Z26
-	VMOVDQU64 shuffle492<>+0(SB), Z25
-	VMOVDQU64 shuffle493<>+0(SB), Z24
-
-group457:
-	MOVQ rows+24(FP), R9
-
-row458:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+48
-	JB   last460
-
-chunks459:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle486<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	VPERMT2B  Z2, Z30, Z3
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)
-	VMOVDQU64 shuffle488<>+0(SB), Z4
-	VPERMI2B  Z1, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R11)(DX*1)
-	VMOVDQU64 shuffle490<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z26, Z3
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z3, K7, (R11)(DX*2)
-	VPERMT2B  Z1, Z25, Z0
-	VPERMT2B  Z2, Z24, Z0
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle486<>+0(SB), Z1
-	VPERMI2B  Z3, Z0, Z1
-	VMOVDQU64 320(AX)(R10*8), Z2
-	VPERMT2B  Z2, Z30, Z1
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R12)
-	VMOVDQU64 shuffle488<>+0(SB), Z4
-	VPERMI2B  Z3, Z0, Z4
-	VPERMT2B  Z2, Z28, Z4
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z4, K7, (R12)(DX*1)
-	VMOVDQU64 shuffle490<>+0(SB), Z1
-	VPERMI2B  Z3, Z0, Z1
-	VPERMT2B  Z2, Z26, Z1
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z1, K7, (R12)(DX*2)
-	VPERMT2B  Z3, Z25, Z0
-	VPERMT2B  Z2, Z24, Z0
-	KMOVQ     shuffle125<>+0(SB), K7
-	VMOVDQU8  Z0, K7, (R12)(DI*1)
-	ADDQ      $+48, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+48
-	JAE       chunks459
-
-last460:
-	TESTQ R11, R11
-	JZ    rowdone461
-	MOVQ  n+16(FP), R10
-	SUBQ  $+48, R10
-	JMP   chunks459
-
-rowdone461:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row458
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group457
-	VZEROUPPER
+#define tunzip8x3x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle486<>+0(SB), Z31; \
+	VMOVDQU64 shuffle487<>+0(SB), Z30; \
+	VMOVDQU64 shuffle488<>+0(SB), Z29; \
+	VMOVDQU64 shuffle489<>+0(SB), Z28; \
+	VMOVDQU64 shuffle490<>+0(SB), Z27; \
+	VMOVDQU64 shuffle491<>+0(SB), Z26; \
+	VMOVDQU64 shuffle492<>+0(SB), Z25; \
+	VMOVDQU64 shuffle493<>+0(SB), Z24; \
+group457: \
+	MOVQ rows+24(FP), R9; \
+row458: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+48; \
+	JB   last460; \
+chunks459: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle486<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11); \
+	VMOVDQU64 shuffle488<>+0(SB), Z4; \
+	VPERMI2B  Z1, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R11)(DX*1); \
+	VMOVDQU64 shuffle490<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z26, Z3; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z3, K7, (R11)(DX*2); \
+	VPERMT2B  Z1, Z25, Z0; \
+	VPERMT2B  Z2, Z24, Z0; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle486<>+0(SB), Z1; \
+	VPERMI2B  Z3, Z0, Z1; \
+	VMOVDQU64 320(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z1; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12); \
+	VMOVDQU64 shuffle488<>+0(SB), Z4; \
+	VPERMI2B  Z3, Z0, Z4; \
+	VPERMT2B  Z2, Z28, Z4; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z4, K7, (R12)(DX*1); \
+	VMOVDQU64 shuffle490<>+0(SB), Z1; \
+	VPERMI2B  Z3, Z0, Z1; \
+	VPERMT2B  Z2, Z26, Z1; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z1, K7, (R12)(DX*2); \
+	VPERMT2B  Z3, Z25, Z0; \
+	VPERMT2B  Z2, Z24, Z0; \
+	KMOVQ     shuffle125<>+0(SB), K7; \
+	VMOVDQU8  Z0, K7, (R12)(DI*1); \
+	ADDQ      $+48, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+48; \
+	JAE       chunks459; \
+last460: \
+	TESTQ R11, R11; \
+	JZ    rowdone461; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+48, R10; \
+	JMP   chunks459; \
+rowdone461: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row458; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group457; \
+	VZEROUPPER; \
 	RET
+	tunzip8x3x2AVX512VBMI_body
 
 DATA shuffle486<>+0(SB)/8, $0x0302000041400100
 DATA shuffle486<>+8(SB)/8, $0x4544050400004342
@@ -13525,121 +13226,118 @@ GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
 // func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      groups+64(FP), DX
-	MOVQ      DX, (SP)
-	MOVQ      lane+48(FP), DX
-	MOVQ      rows+24(FP), SI
-	IMULQ     spaceStride+32(FP), SI
-	MOVQ      groupSpace+72(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 8(SP)
-	MOVQ      rows+24(FP), SI
-	IMULQ     depthStride+40(FP), SI
-	MOVQ      groupDepth+80(FP), BX
-	SUBQ      SI, BX
-	MOVQ      BX, 16(SP)
-	MOVQ      spaceStride+32(FP), BX
-	MOVQ      depthStride+40(FP), SI
-	LEAQ      (DX)(DX*2), DI
-	MOVQ      laneI+56(FP), R8
-	VMOVDQU64 shuffle494<>+0(SB), Z31
-	VMOVDQU64 shuffle495<>+0(SB), Z30
-	VMOVDQU64 shuffle496<>+0(SB), Z29
-	VMOVDQU64 shuffle497<>+0(SB), Z28
-	VMOVDQU64 shuffle498<>+0(SB), Z27
-	VMOVDQU64 shuffle499<>+0(SB), Z26
-	VMOVDQU64 shuffle500<>+0(SB), Z25
-	VMOVDQU64 shuffle501<>+0(SB), Z24
-	VMOVDQU64 shuffle502<>+0(SB), Z23
-	VMOVDQU64 shuffle503<>+0(SB), Z22
-	VMOVDQU64 shuffle504<>+0(SB), Z21
-	VMOVDQU64 shuffle505<>+0(SB), Z20
-
-group462:
-	MOVQ rows+24(FP), R9
-
-row463:
-	XORQ R10, R10
-	MOVQ n+16(FP), R11
-	SUBQ R10, R11
-	CMPQ R11, $+64
-	JB   last465
-
-chunks464:
-	LEAQ      (CX)(R10*1), R11
-	LEAQ      (R11)(R8*1), R12
-	VMOVDQU64 (AX)(R10*8), Z0
-	VMOVDQU64 128(AX)(R10*8), Z1
-	VMOVDQU64 shuffle494<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VMOVDQU64 256(AX)(R10*8), Z2
-	VPERMT2B  Z2, Z30, Z3
-	VMOVDQU64 384(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z29, Z3
-	VMOVDQU64 Z3, (R11)
-	VMOVDQU64 shuffle497<>+0(SB), Z5
-	VPERMI2B  Z1, Z0, Z5
-	VPERMT2B  Z2, Z27, Z5
-	VPERMT2B  Z4, Z26, Z5
-	VMOVDQU64 Z5, (R11)(DX*1)
-	VMOVDQU64 shuffle500<>+0(SB), Z3
-	VPERMI2B  Z1, Z0, Z3
-	VPERMT2B  Z2, Z24, Z3
-	VPERMT2B  Z4, Z23, Z3
-	VMOVDQU64 Z3, (R11)(DX*2)
-	VPERMT2B  Z1, Z22, Z0
-	VPERMT2B  Z2, Z21, Z0
-	VPERMT2B  Z4, Z20, Z0
-	VMOVDQU64 Z0, (R11)(DI*1)
-	VMOVDQU64 64(AX)(R10*8), Z0
-	VMOVDQU64 192(AX)(R10*8), Z3
-	VMOVDQU64 shuffle494<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VMOVDQU64 320(AX)(R10*8), Z4
-	VPERMT2B  Z4, Z30, Z2
-	VMOVDQU64 448(AX)(R10*8), Z1
-	VPERMT2B  Z1, Z29, Z2
-	VMOVDQU64 Z2, (R12)
-	VMOVDQU64 shuffle497<>+0(SB), Z5
-	VPERMI2B  Z3, Z0, Z5
-	VPERMT2B  Z4, Z27, Z5
-	VPERMT2B  Z1, Z26, Z5
-	VMOVDQU64 Z5, (R12)(DX*1)
-	VMOVDQU64 shuffle500<>+0(SB), Z2
-	VPERMI2B  Z3, Z0, Z2
-	VPERMT2B  Z4, Z24, Z2
-	VPERMT2B  Z1, Z23, Z2
-	VMOVDQU64 Z2, (R12)(DX*2)
-	VPERMT2B  Z3, Z22, Z0
-	VPERMT2B  Z4, Z21, Z0
-	VPERMT2B  Z1, Z20, Z0
-	VMOVDQU64 Z0, (R12)(DI*1)
-	ADDQ      $+64, R10
-	MOVQ      n+16(FP), R11
-	SUBQ      R10, R11
-	CMPQ      R11, $+64
-	JAE       chunks464
-
-last465:
-	TESTQ R11, R11
-	JZ    rowdone466
-	MOVQ  n+16(FP), R10
-	SUBQ  $+64, R10
-	JMP   chunks464
-
-rowdone466:
-	ADDQ BX, AX
-	ADDQ SI, CX
-	DECQ R9
-	JNZ  row463
-	ADDQ 8(SP), AX
-	ADDQ 16(SP), CX
-	DECQ (SP)
-	JNZ  group462
-	VZEROUPPER
+#define tunzip8x4x2AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      groups+64(FP), DX; \
+	MOVQ      DX, (SP); \
+	MOVQ      lane+48(FP), DX; \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     spaceStride+32(FP), SI; \
+	MOVQ      groupSpace+72(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 8(SP); \
+	MOVQ      rows+24(FP), SI; \
+	IMULQ     depthStride+40(FP), SI; \
+	MOVQ      groupDepth+80(FP), BX; \
+	SUBQ      SI, BX; \
+	MOVQ      BX, 16(SP); \
+	MOVQ      spaceStride+32(FP), BX; \
+	MOVQ      depthStride+40(FP), SI; \
+	LEAQ      (DX)(DX*2), DI; \
+	MOVQ      laneI+56(FP), R8; \
+	VMOVDQU64 shuffle494<>+0(SB), Z31; \
+	VMOVDQU64 shuffle495<>+0(SB), Z30; \
+	VMOVDQU64 shuffle496<>+0(SB), Z29; \
+	VMOVDQU64 shuffle497<>+0(SB), Z28; \
+	VMOVDQU64 shuffle498<>+0(SB), Z27; \
+	VMOVDQU64 shuffle499<>+0(SB), Z26; \
+	VMOVDQU64 shuffle500<>+0(SB), Z25; \
+	VMOVDQU64 shuffle501<>+0(SB), Z24; \
+	VMOVDQU64 shuffle502<>+0(SB), Z23; \
+	VMOVDQU64 shuffle503<>+0(SB), Z22; \
+	VMOVDQU64 shuffle504<>+0(SB), Z21; \
+	VMOVDQU64 shuffle505<>+0(SB), Z20; \
+group462: \
+	MOVQ rows+24(FP), R9; \
+row463: \
+	XORQ R10, R10; \
+	MOVQ n+16(FP), R11; \
+	SUBQ R10, R11; \
+	CMPQ R11, $+64; \
+	JB   last465; \
+chunks464: \
+	LEAQ      (CX)(R10*1), R11; \
+	LEAQ      (R11)(R8*1), R12; \
+	VMOVDQU64 (AX)(R10*8), Z0; \
+	VMOVDQU64 128(AX)(R10*8), Z1; \
+	VMOVDQU64 shuffle494<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VMOVDQU64 256(AX)(R10*8), Z2; \
+	VPERMT2B  Z2, Z30, Z3; \
+	VMOVDQU64 384(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z29, Z3; \
+	VMOVDQU64 Z3, (R11); \
+	VMOVDQU64 shuffle497<>+0(SB), Z5; \
+	VPERMI2B  Z1, Z0, Z5; \
+	VPERMT2B  Z2, Z27, Z5; \
+	VPERMT2B  Z4, Z26, Z5; \
+	VMOVDQU64 Z5, (R11)(DX*1); \
+	VMOVDQU64 shuffle500<>+0(SB), Z3; \
+	VPERMI2B  Z1, Z0, Z3; \
+	VPERMT2B  Z2, Z24, Z3; \
+	VPERMT2B  Z4, Z23, Z3; \
+	VMOVDQU64 Z3, (R11)(DX*2); \
+	VPERMT2B  Z1, Z22, Z0; \
+	VPERMT2B  Z2, Z21, Z0; \
+	VPERMT2B  Z4, Z20, Z0; \
+	VMOVDQU64 Z0, (R11)(DI*1); \
+	VMOVDQU64 64(AX)(R10*8), Z0; \
+	VMOVDQU64 192(AX)(R10*8), Z3; \
+	VMOVDQU64 shuffle494<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VMOVDQU64 320(AX)(R10*8), Z4; \
+	VPERMT2B  Z4, Z30, Z2; \
+	VMOVDQU64 448(AX)(R10*8), Z1; \
+	VPERMT2B  Z1, Z29, Z2; \
+	VMOVDQU64 Z2, (R12); \
+	VMOVDQU64 shuffle497<>+0(SB), Z5; \
+	VPERMI2B  Z3, Z0, Z5; \
+	VPERMT2B  Z4, Z27, Z5; \
+	VPERMT2B  Z1, Z26, Z5; \
+	VMOVDQU64 Z5, (R12)(DX*1); \
+	VMOVDQU64 shuffle500<>+0(SB), Z2; \
+	VPERMI2B  Z3, Z0, Z2; \
+	VPERMT2B  Z4, Z24, Z2; \
+	VPERMT2B  Z1, Z23, Z2; \
+	VMOVDQU64 Z2, (R12)(DX*2); \
+	VPERMT2B  Z3, Z22, Z0; \
+	VPERMT2B  Z4, Z21, Z0; \
+	VPERMT2B  Z1, Z20, Z0; \
+	VMOVDQU64 Z0, (R12)(DI*1); \
+	ADDQ      $+64, R10; \
+	MOVQ      n+16(FP), R11; \
+	SUBQ      R10, R11; \
+	CMPQ      R11, $+64; \
+	JAE       chunks464; \
+last465: \
+	TESTQ R11, R11; \
+	JZ    rowdone466; \
+	MOVQ  n+16(FP), R10; \
+	SUBQ  $+64, R10; \
+	JMP   chunks464; \
+rowdone466: \
+	ADDQ BX, AX; \
+	ADDQ SI, CX; \
+	DECQ R9; \
+	JNZ  row463; \
+	ADDQ 8(SP), AX; \
+	ADDQ 16(SP), CX; \
+	DECQ (SP); \
+	JNZ  group462; \
+	VZEROUPPER; \
 	RET
+	tunzip8x4x2AVX512VBMI_body
 
 DATA shuffle494<>+0(SB)/8, $0x0000000041400100
 DATA shuffle494<>+8(SB)/8, $0x0000000043420302
@@ -13764,351 +13462,344 @@ GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
 // func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit467:
-	MOVQ    R9, R12
-	CMPQ    R12, DI
-	CMOVQGT DI, R12
-	LEAQ    (AX)(R12*4), R12
-	CMPQ    R9, DI
-	JGT     final469
-	LEAQ    (CX)(R10*1), R13
-	MOVQ    DX, R14
-	SUBQ    R11, R14
-	CMPQ    R14, SI
-	JB      split470
-
-whole468:
-	VMOVDQU8.Z (R13), K1, Z0
-	VMOVDQU8.Z (R13)(DX*1), K1, Z1
-	VMOVDQU8.Z (R13)(DX*2), K1, Z2
-	VMOVDQU8.Z (R13)(BX*1), K1, Z3
-	JMP        moved471
-
-final469:
-	MOVQ lastDepth+48(FP), R13
-	ADDQ CX, R13
-	JMP  whole468
-
-split470:
-	BZHIQ      R14, shuffle6<>+0(SB), R14
-	KMOVQ      R14, K6
-	KANDQ      K1, K6, K6
-	KANDNQ     K1, K6, K7
-	VMOVDQU8.Z (R13), K6, Z0
-	VMOVDQU8.Z (R13)(DX*1), K6, Z1
-	VMOVDQU8.Z (R13)(DX*2), K6, Z2
-	VMOVDQU8.Z (R13)(BX*1), K6, Z3
-	ADDQ       BX, R13
-	VMOVDQU8   (R13), K7, Z0
-	VMOVDQU8   (R13)(DX*1), K7, Z1
-	VMOVDQU8   (R13)(DX*2), K7, Z2
-	VMOVDQU8   (R13)(BX*1), K7, Z3
-
-moved471:
-	VMOVDQA64 Z8, Z4
-	VPMOVB2M  Z8, K6
-	KNOTQ     K6, K7
-	VPERMI2B  Z3, Z2, K6, Z4
-	VPERMI2B  Z1, Z0, K7, Z4
-	VMOVDQU8  Z4, K2, (R12)
-	VMOVDQA64 Z9, Z5
-	VPMOVB2M  Z9, K6
-	KNOTQ     K6, K7
-	VPERMI2B  Z3, Z2, K6, Z5
-	VPERMI2B  Z1, Z0, K7, Z5
-	VMOVDQU8  Z5, K3, 64(R12)
-	VMOVDQA64 Z10, Z6
-	VPMOVB2M  Z10, K6
-	KNOTQ     K6, K7
-	VPERMI2B  Z3, Z2, K6, Z6
-	VPERMI2B  Z1, Z0, K7, Z6
-	VMOVDQU8  Z6, K4, 128(R12)
-	VMOVDQA64 Z11, Z7
-	VPMOVB2M  Z11, K6
-	KNOTQ     K6, K7
-	VPERMI2B  Z3, Z2, K6, Z7
-	VPERMI2B  Z1, Z0, K7, Z7
-	VMOVDQU8  Z7, K5, 192(R12)
-	ADDQ      SI, R9
-	ADDQ      SI, R10
-	ADDQ      SI, R11
-	CMPQ      R11, DX
-	JB        same472
-	SUBQ      DX, R11
-	ADDQ      BX, R10
-
-same472:
-	DECQ R8
-	JNZ  unit467
-	VZEROUPPER
+#define stackZip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit467: \
+	MOVQ    R9, R12; \
+	CMPQ    R12, DI; \
+	CMOVQGT DI, R12; \
+	LEAQ    (AX)(R12*4), R12; \
+	CMPQ    R9, DI; \
+	JGT     final469; \
+	LEAQ    (CX)(R10*1), R13; \
+	MOVQ    DX, R14; \
+	SUBQ    R11, R14; \
+	CMPQ    R14, SI; \
+	JB      split470; \
+whole468: \
+	VMOVDQU8.Z (R13), K1, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
+	JMP        moved471; \
+final469: \
+	MOVQ lastDepth+48(FP), R13; \
+	ADDQ CX, R13; \
+	JMP  whole468; \
+split470: \
+	BZHIQ      R14, shuffle6<>+0(SB), R14; \
+	KMOVQ      R14, K6; \
+	KANDQ      K1, K6, K6; \
+	KANDNQ     K1, K6, K7; \
+	VMOVDQU8.Z (R13), K6, Z0; \
+	VMOVDQU8.Z (R13)(DX*1), K6, Z1; \
+	VMOVDQU8.Z (R13)(DX*2), K6, Z2; \
+	VMOVDQU8.Z (R13)(BX*1), K6, Z3; \
+	ADDQ       BX, R13; \
+	VMOVDQU8   (R13), K7, Z0; \
+	VMOVDQU8   (R13)(DX*1), K7, Z1; \
+	VMOVDQU8   (R13)(DX*2), K7, Z2; \
+	VMOVDQU8   (R13)(BX*1), K7, Z3; \
+moved471: \
+	VMOVDQA64 Z8, Z4; \
+	VPMOVB2M  Z8, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z4; \
+	VPERMI2B  Z1, Z0, K7, Z4; \
+	VMOVDQU8  Z4, K2, (R12); \
+	VMOVDQA64 Z9, Z5; \
+	VPMOVB2M  Z9, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z5; \
+	VPERMI2B  Z1, Z0, K7, Z5; \
+	VMOVDQU8  Z5, K3, 64(R12); \
+	VMOVDQA64 Z10, Z6; \
+	VPMOVB2M  Z10, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z6; \
+	VPERMI2B  Z1, Z0, K7, Z6; \
+	VMOVDQU8  Z6, K4, 128(R12); \
+	VMOVDQA64 Z11, Z7; \
+	VPMOVB2M  Z11, K6; \
+	KNOTQ     K6, K7; \
+	VPERMI2B  Z3, Z2, K6, Z7; \
+	VPERMI2B  Z1, Z0, K7, Z7; \
+	VMOVDQU8  Z7, K5, 192(R12); \
+	ADDQ      SI, R9; \
+	ADDQ      SI, R10; \
+	ADDQ      SI, R11; \
+	CMPQ      R11, DX; \
+	JB        same472; \
+	SUBQ      DX, R11; \
+	ADDQ      BX, R10; \
+same472: \
+	DECQ R8; \
+	JNZ  unit467; \
+	VZEROUPPER; \
 	RET
+	stackZip2x1AVX512VBMI_body
 
 // func stackUnzip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
-	MOVQ      space+0(FP), AX
-	MOVQ      depth+8(FP), CX
-	MOVQ      tab+16(FP), DX
-	VMOVDQU64 (DX), Z8
-	VMOVDQU64 64(DX), Z9
-	VMOVDQU64 128(DX), Z10
-	VMOVDQU64 192(DX), Z11
-	KMOVQ     256(DX), K1
-	KMOVQ     264(DX), K2
-	KMOVQ     272(DX), K3
-	KMOVQ     280(DX), K4
-	KMOVQ     288(DX), K5
-	MOVQ      plane+56(FP), DX
-	LEAQ      (DX)(DX*2), BX
-	MOVQ      step+32(FP), SI
-	MOVQ      last+40(FP), DI
-	MOVQ      units+24(FP), R8
-	XORQ      R9, R9
-	XORQ      R10, R10
-	XORQ      R11, R11
-
-unit473:
-	MOVQ       R9, R12
-	CMPQ       R12, DI
-	CMOVQGT    DI, R12
-	LEAQ       (AX)(R12*4), R12
-	VMOVDQU8.Z (R12), K2, Z0
-	VMOVDQU8.Z 64(R12), K3, Z1
-	VMOVDQU8.Z 128(R12), K4, Z2
-	VMOVDQU8.Z 192(R12), K5, Z3
-	VMOVDQA64  Z8, Z4
-	VPMOVB2M   Z8, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z4
-	VPERMI2B   Z1, Z0, K7, Z4
-	VMOVDQA64  Z9, Z5
-	VPMOVB2M   Z9, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z5
-	VPERMI2B   Z1, Z0, K7, Z5
-	VMOVDQA64  Z10, Z6
-	VPMOVB2M   Z10, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z6
-	VPERMI2B   Z1, Z0, K7, Z6
-	VMOVDQA64  Z11, Z7
-	VPMOVB2M   Z11, K6
-	KNOTQ      K6, K7
-	VPERMI2B   Z3, Z2, K6, Z7
-	VPERMI2B   Z1, Z0, K7, Z7
-	CMPQ       R9, DI
-	JGT        final475
-	LEAQ       (CX)(R10*1), R12
-	MOVQ       DX, R13
-	SUBQ       R11, R13
-	CMPQ       R13, SI
-	JB         split476
-
-whole474:
-	VMOVDQU8 Z4, K1, (R12)
-	VMOVDQU8 Z5, K1, (R12)(DX*1)
-	VMOVDQU8 Z6, K1, (R12)(DX*2)
-	VMOVDQU8 Z7, K1, (R12)(BX*1)
-	JMP      moved477
-
-final475:
-	MOVQ lastDepth+48(FP), R12
-	ADDQ CX, R12
-	JMP  whole474
-
-split476:
-	BZHIQ    R13, shuffle6<>+0(SB), R13
-	KMOVQ    R13, K6
-	KANDQ    K1, K6, K6
-	KANDNQ   K1, K6, K7
-	VMOVDQU8 Z4, K6, (R12)
-	VMOVDQU8 Z5, K6, (R12)(DX*1)
-	VMOVDQU8 Z6, K6, (R12)(DX*2)
-	VMOVDQU8 Z7, K6, (R12)(BX*1)
-	ADDQ     BX, R12
-	VMOVDQU8 Z4, K7, (R12)
-	VMOVDQU8 Z5, K7, (R12)(DX*1)
-	VMOVDQU8 Z6, K7, (R12)(DX*2)
-	VMOVDQU8 Z7, K7, (R12)(BX*1)
-
-moved477:
-	ADDQ SI, R9
-	ADDQ SI, R10
-	ADDQ SI, R11
-	CMPQ R11, DX
-	JB   same478
-	SUBQ DX, R11
-	ADDQ BX, R10
-
-same478:
-	DECQ R8
-	JNZ  unit473
-	VZEROUPPER
+#define stackUnzip2x1AVX512VBMI_body \
+	MOVQ      space+0(FP), AX; \
+	MOVQ      depth+8(FP), CX; \
+	MOVQ      tab+16(FP), DX; \
+	VMOVDQU64 (DX), Z8; \
+	VMOVDQU64 64(DX), Z9; \
+	VMOVDQU64 128(DX), Z10; \
+	VMOVDQU64 192(DX), Z11; \
+	KMOVQ     256(DX), K1; \
+	KMOVQ     264(DX), K2; \
+	KMOVQ     272(DX), K3; \
+	KMOVQ     280(DX), K4; \
+	KMOVQ     288(DX), K5; \
+	MOVQ      plane+56(FP), DX; \
+	LEAQ      (DX)(DX*2), BX; \
+	MOVQ      step+32(FP), SI; \
+	MOVQ      last+40(FP), DI; \
+	MOVQ      units+24(FP), R8; \
+	XORQ      R9, R9; \
+	XORQ      R10, R10; \
+	XORQ      R11, R11; \
+unit473: \
+	MOVQ       R9, R12; \
+	CMPQ       R12, DI; \
+	CMOVQGT    DI, R12; \
+	LEAQ       (AX)(R12*4), R12; \
+	VMOVDQU8.Z (R12), K2, Z0; \
+	VMOVDQU8.Z 64(R12), K3, Z1; \
+	VMOVDQU8.Z 128(R12), K4, Z2; \
+	VMOVDQU8.Z 192(R12), K5, Z3; \
+	VMOVDQA64  Z8, Z4; \
+	VPMOVB2M   Z8, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z4; \
+	VPERMI2B   Z1, Z0, K7, Z4; \
+	VMOVDQA64  Z9, Z5; \
+	VPMOVB2M   Z9, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z5; \
+	VPERMI2B   Z1, Z0, K7, Z5; \
+	VMOVDQA64  Z10, Z6; \
+	VPMOVB2M   Z10, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z6; \
+	VPERMI2B   Z1, Z0, K7, Z6; \
+	VMOVDQA64  Z11, Z7; \
+	VPMOVB2M   Z11, K6; \
+	KNOTQ      K6, K7; \
+	VPERMI2B   Z3, Z2, K6, Z7; \
+	VPERMI2B   Z1, Z0, K7, Z7; \
+	CMPQ       R9, DI; \
+	JGT        final475; \
+	LEAQ       (CX)(R10*1), R12; \
+	MOVQ       DX, R13; \
+	SUBQ       R11, R13; \
+	CMPQ       R13, SI; \
+	JB         split476; \
+whole474: \
+	VMOVDQU8 Z4, K1, (R12); \
+	VMOVDQU8 Z5, K1, (R12)(DX*1); \
+	VMOVDQU8 Z6, K1, (R12)(DX*2); \
+	VMOVDQU8 Z7, K1, (R12)(BX*1); \
+	JMP      moved477; \
+final475: \
+	MOVQ lastDepth+48(FP), R12; \
+	ADDQ CX, R12; \
+	JMP  whole474; \
+split476: \
+	BZHIQ    R13, shuffle6<>+0(SB), R13; \
+	KMOVQ    R13, K6; \
+	KANDQ    K1, K6, K6; \
+	KANDNQ   K1, K6, K7; \
+	VMOVDQU8 Z4, K6, (R12); \
+	VMOVDQU8 Z5, K6, (R12)(DX*1); \
+	VMOVDQU8 Z6, K6, (R12)(DX*2); \
+	VMOVDQU8 Z7, K6, (R12)(BX*1); \
+	ADDQ     BX, R12; \
+	VMOVDQU8 Z4, K7, (R12); \
+	VMOVDQU8 Z5, K7, (R12)(DX*1); \
+	VMOVDQU8 Z6, K7, (R12)(DX*2); \
+	VMOVDQU8 Z7, K7, (R12)(BX*1); \
+moved477: \
+	ADDQ SI, R9; \
+	ADDQ SI, R10; \
+	ADDQ SI, R11; \
+	CMPQ R11, DX; \
+	JB   same478; \
+	SUBQ DX, R11; \
+	ADDQ BX, R10; \
+same478: \
+	DECQ R8; \
+	JNZ  unit473; \
+	VZEROUPPER; \
 	RET
+	stackUnzip2x1AVX512VBMI_body
 
 // func gather1AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512F, AVX512VBMI
 TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ reps+40(FP), DX
-
-tile479:
-	MOVQ offs+16(FP), BX
-	MOVQ idx+24(FP), SI
-	MOVQ steps+32(FP), DI
-
-vector480:
-	MOVLQSX      (BX), R8
-	MOVLQSX      4(BX), R9
-	VMOVDQU      (CX)(R9*1), Y0
-	MOVLQSX      8(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
-	MOVLQSX      12(BX), R9
-	VMOVDQU      (CX)(R9*1), Y1
-	MOVLQSX      16(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
-	VMOVDQU64    (SI), Z2
-	VPERMI2B     Z1, Z0, Z2
-	VMOVDQU64    Z2, (AX)(R8*1)
-	ADDQ         $+20, BX
-	ADDQ         $+64, SI
-	DECQ         DI
-	JNZ          vector480
-	ADDQ         srcRep+48(FP), CX
-	ADDQ         dstRep+56(FP), AX
-	DECQ         DX
-	JNZ          tile479
-	VZEROUPPER
+#define gather1AVX512VBMI_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile479: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector480: \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
+	VPERMI2B     Z1, Z0, Z2; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+20, BX; \
+	ADDQ         $+64, SI; \
+	DECQ         DI; \
+	JNZ          vector480; \
+	ADDQ         srcRep+48(FP), CX; \
+	ADDQ         dstRep+56(FP), AX; \
+	DECQ         DX; \
+	JNZ          tile479; \
+	VZEROUPPER; \
 	RET
+	gather1AVX512VBMI_body
 
 // func gather2AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ reps+40(FP), DX
-
-tile481:
-	MOVQ offs+16(FP), BX
-	MOVQ idx+24(FP), SI
-	MOVQ steps+32(FP), DI
-
-vector482:
-	MOVLQSX      (BX), R8
-	MOVLQSX      4(BX), R9
-	VMOVDQU      (CX)(R9*1), Y0
-	MOVLQSX      8(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
-	MOVLQSX      12(BX), R9
-	VMOVDQU      (CX)(R9*1), Y1
-	MOVLQSX      16(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
-	VMOVDQU64    (SI), Z2
-	VPMOVB2M     Z2, K1
-	VPERMI2B.Z   Z1, Z0, K1, Z2
-	MOVLQSX      20(BX), R9
-	VMOVDQU      (CX)(R9*1), Y3
-	MOVLQSX      24(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3
-	MOVLQSX      28(BX), R9
-	VMOVDQU      (CX)(R9*1), Y4
-	MOVLQSX      32(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4
-	VMOVDQU64    64(SI), Z5
-	VPMOVB2M     Z5, K1
-	VPERMI2B.Z   Z4, Z3, K1, Z5
-	VPORQ        Z5, Z2, Z2
-	VMOVDQU64    Z2, (AX)(R8*1)
-	ADDQ         $+36, BX
-	ADDQ         $+128, SI
-	DECQ         DI
-	JNZ          vector482
-	ADDQ         srcRep+48(FP), CX
-	ADDQ         dstRep+56(FP), AX
-	DECQ         DX
-	JNZ          tile481
-	VZEROUPPER
+#define gather2AVX512VBMI_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile481: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector482: \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
+	VPMOVB2M     Z2, K1; \
+	VPERMI2B.Z   Z1, Z0, K1, Z2; \
+	MOVLQSX      20(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y3; \
+	MOVLQSX      24(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
+	MOVLQSX      28(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y4; \
+	MOVLQSX      32(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
+	VMOVDQU64    64(SI), Z5; \
+	VPMOVB2M     Z5, K1; \
+	VPERMI2B.Z   Z4, Z3, K1, Z5; \
+	VPORQ        Z5, Z2, Z2; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+36, BX; \
+	ADDQ         $+128, SI; \
+	DECQ         DI; \
+	JNZ          vector482; \
+	ADDQ         srcRep+48(FP), CX; \
+	ADDQ         dstRep+56(FP), AX; \
+	DECQ         DX; \
+	JNZ          tile481; \
+	VZEROUPPER; \
 	RET
+	gather2AVX512VBMI_body
 
 // func gather3AVX512VBMI(dst *byte, src *byte, offs *byte, idx *byte, steps int, reps int, srcRep int, dstRep int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
 TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
-	MOVQ dst+0(FP), AX
-	MOVQ src+8(FP), CX
-	MOVQ reps+40(FP), DX
-
-tile483:
-	MOVQ offs+16(FP), BX
-	MOVQ idx+24(FP), SI
-	MOVQ steps+32(FP), DI
-
-vector484:
-	MOVLQSX      (BX), R8
-	MOVLQSX      4(BX), R9
-	VMOVDQU      (CX)(R9*1), Y0
-	MOVLQSX      8(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0
-	MOVLQSX      12(BX), R9
-	VMOVDQU      (CX)(R9*1), Y1
-	MOVLQSX      16(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1
-	VMOVDQU64    (SI), Z2
-	VPMOVB2M     Z2, K1
-	VPERMI2B.Z   Z1, Z0, K1, Z2
-	MOVLQSX      20(BX), R9
-	VMOVDQU      (CX)(R9*1), Y3
-	MOVLQSX      24(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3
-	MOVLQSX      28(BX), R9
-	VMOVDQU      (CX)(R9*1), Y4
-	MOVLQSX      32(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4
-	VMOVDQU64    64(SI), Z5
-	VPMOVB2M     Z5, K1
-	VPERMI2B.Z   Z4, Z3, K1, Z5
-	VPORQ        Z5, Z2, Z2
-	MOVLQSX      36(BX), R9
-	VMOVDQU      (CX)(R9*1), Y6
-	MOVLQSX      40(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z6, Z6
-	MOVLQSX      44(BX), R9
-	VMOVDQU      (CX)(R9*1), Y7
-	MOVLQSX      48(BX), R9
-	VINSERTI64X4 $0x01, (CX)(R9*1), Z7, Z7
-	VMOVDQU64    128(SI), Z5
-	VPMOVB2M     Z5, K1
-	VPERMI2B.Z   Z7, Z6, K1, Z5
-	VPORQ        Z5, Z2, Z2
-	VMOVDQU64    Z2, (AX)(R8*1)
-	ADDQ         $+52, BX
-	ADDQ         $+192, SI
-	DECQ         DI
-	JNZ          vector484
-	ADDQ         srcRep+48(FP), CX
-	ADDQ         dstRep+56(FP), AX
-	DECQ         DX
-	JNZ          tile483
-	VZEROUPPER
+#define gather3AVX512VBMI_body \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ reps+40(FP), DX; \
+tile483: \
+	MOVQ offs+16(FP), BX; \
+	MOVQ idx+24(FP), SI; \
+	MOVQ steps+32(FP), DI; \
+vector484: \
+	MOVLQSX      (BX), R8; \
+	MOVLQSX      4(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y0; \
+	MOVLQSX      8(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z0, Z0; \
+	MOVLQSX      12(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y1; \
+	MOVLQSX      16(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z1, Z1; \
+	VMOVDQU64    (SI), Z2; \
+	VPMOVB2M     Z2, K1; \
+	VPERMI2B.Z   Z1, Z0, K1, Z2; \
+	MOVLQSX      20(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y3; \
+	MOVLQSX      24(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z3, Z3; \
+	MOVLQSX      28(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y4; \
+	MOVLQSX      32(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z4, Z4; \
+	VMOVDQU64    64(SI), Z5; \
+	VPMOVB2M     Z5, K1; \
+	VPERMI2B.Z   Z4, Z3, K1, Z5; \
+	VPORQ        Z5, Z2, Z2; \
+	MOVLQSX      36(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y6; \
+	MOVLQSX      40(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z6, Z6; \
+	MOVLQSX      44(BX), R9; \
+	VMOVDQU      (CX)(R9*1), Y7; \
+	MOVLQSX      48(BX), R9; \
+	VINSERTI64X4 $0x01, (CX)(R9*1), Z7, Z7; \
+	VMOVDQU64    128(SI), Z5; \
+	VPMOVB2M     Z5, K1; \
+	VPERMI2B.Z   Z7, Z6, K1, Z5; \
+	VPORQ        Z5, Z2, Z2; \
+	VMOVDQU64    Z2, (AX)(R8*1); \
+	ADDQ         $+52, BX; \
+	ADDQ         $+192, SI; \
+	DECQ         DI; \
+	JNZ          vector484; \
+	ADDQ         srcRep+48(FP), CX; \
+	ADDQ         dstRep+56(FP), AX; \
+	DECQ         DX; \
+	JNZ          tile483; \
+	VZEROUPPER; \
 	RET
+	gather3AVX512VBMI_body
+

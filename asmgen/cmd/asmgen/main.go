@@ -113,7 +113,7 @@ func writeAMD64(root string, i *isa.ISA, f folds) error {
 		}
 	}
 	f.add(i.GOARCH, string(asm))
-	if err := os.WriteFile(base(root, i)+".s", asm, 0o644); err != nil {
+	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(string(asm))), 0o644); err != nil {
 		return err
 	}
 	if err := os.WriteFile(base(root, i)+".go", stubs, 0o644); err != nil {
@@ -174,7 +174,7 @@ func writeARM64(root string, i *isa.ISA, f folds) error {
 		}
 	}
 	f.add(i.GOARCH, asm)
-	if err := os.WriteFile(base(root, i)+".s", []byte(asm), 0o644); err != nil {
+	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(asm)), 0o644); err != nil {
 		return err
 	}
 	if err := writeGo(base(root, i)+".go", []byte(stubs)); err != nil {
