@@ -102,11 +102,6 @@ func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
@@ -146,12 +141,6 @@ func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -174,27 +163,11 @@ func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
 func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -206,11 +179,6 @@ func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //
 //go:noescape
 func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x8x2AVX2 moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x8x2AVX2NT moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
@@ -237,11 +205,6 @@ func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, dept
 //
 //go:noescape
 func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip3x16AVX2 interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
-//
-//go:noescape
-func zip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // zip3x3AVX2 interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
 //
@@ -320,12 +283,6 @@ func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip3x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip3x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -397,22 +354,10 @@ func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip3x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip3x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
 func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip3x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip3x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -544,12 +489,6 @@ func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tzip4x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -791,11 +730,6 @@ func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, d
 //go:noescape
 func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip8x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip8x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
@@ -960,11 +894,6 @@ func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip2x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tunzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip2x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
@@ -1009,11 +938,6 @@ func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tunzip2x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
@@ -1134,12 +1058,6 @@ func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip3x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -1178,12 +1096,6 @@ func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip3x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
@@ -1221,12 +1133,6 @@ func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip3x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -1369,12 +1275,6 @@ func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
-//
-//go:noescape
-func tunzip4x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
@@ -1594,11 +1494,6 @@ func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //go:noescape
 func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip8x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tunzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip8x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
@@ -1637,11 +1532,6 @@ func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int,
 //
 //go:noescape
 func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip8x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
-//
-//go:noescape
-func tunzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.

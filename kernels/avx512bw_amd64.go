@@ -4,24 +4,6 @@
 
 package kernels
 
-// zip2x2AVX512BW interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x4AVX512BW interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x8AVX512BW interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip2x16AVX512BW interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -39,12 +21,6 @@ func zip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //
 //go:noescape
 func zip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x2x4AVX512BW moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -70,12 +46,6 @@ func tzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip2x3x8AVX512BW moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip2x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -87,12 +57,6 @@ func tzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x8AVX512BW moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x8x2AVX512BW moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -142,12 +106,6 @@ func tzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func tzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip3x2x8AVX512BW moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip3x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip3x3x2AVX512BW moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -184,35 +142,11 @@ func tzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //go:noescape
 func zip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip4x4AVX512BW interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x8AVX512BW interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip4x16AVX512BW interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
 func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip4x12AVX512BW interleaves 4 rows (lanes) of 12-byte elements into one, for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func zip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x2x4AVX512BW moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -231,12 +165,6 @@ func tzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x3x4AVX512BW moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -304,24 +232,6 @@ func zip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, 
 //go:noescape
 func zip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// zip8x2AVX512BW interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x4AVX512BW interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x8AVX512BW interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip8x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -345,12 +255,6 @@ func tzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip2x1AVX512BW splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip2x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip2x2AVX512BW splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -436,12 +340,6 @@ func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip2x4x8AVX512BW moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip2x8x2AVX512BW moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -490,12 +388,6 @@ func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip3x2x8AVX512BW moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x3x2AVX512BW moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -508,12 +400,6 @@ func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //go:noescape
 func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip3x3x8AVX512BW moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip3x4x2AVX512BW moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -525,12 +411,6 @@ func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip3x4x8AVX512BW moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
-// The end of each row goes through opmasks, so rows of any length are taken.
-//
-//go:noescape
-func tunzip3x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip4x1AVX512BW splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -567,12 +447,6 @@ func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride in
 //
 //go:noescape
 func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x2x4AVX512BW moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -652,12 +526,6 @@ func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip6x8AVX512BW splits one row into 6 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip7x2AVX512BW splits one row into 7 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -670,18 +538,6 @@ func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// unzip7x8AVX512BW splits one row into 7 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x1AVX512BW splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip8x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // unzip8x2AVX512BW splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
@@ -693,12 +549,6 @@ func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x8AVX512BW splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip8x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip8x2x2AVX512BW moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

@@ -4,35 +4,11 @@
 
 package kernels
 
-// zip2x1AVX512VBMI interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip2x2AVX512VBMI interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // zip2x6AVX512VBMI interleaves 2 rows (lanes) of 6-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
 func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
@@ -45,12 +21,6 @@ func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip2x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip2x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -148,18 +118,6 @@ func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //go:noescape
 func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tzip4x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -171,12 +129,6 @@ func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride 
 //
 //go:noescape
 func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tzip4x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip4x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -219,18 +171,6 @@ func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int
 //
 //go:noescape
 func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x1AVX512VBMI interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// zip8x2AVX512VBMI interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tzip8x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -291,12 +231,6 @@ func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip2x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip2x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -394,18 +328,6 @@ func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //go:noescape
 func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
-// tunzip4x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
 // tunzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
@@ -417,12 +339,6 @@ func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStrid
 //
 //go:noescape
 func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// tunzip4x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // tunzip4x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
@@ -465,12 +381,6 @@ func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride i
 //
 //go:noescape
 func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-
-// unzip8x1AVX512VBMI splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
-// Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
-//
-//go:noescape
-func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 
 // unzip8x2AVX512VBMI splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.

@@ -4,174 +4,6 @@
 
 #include "textflag.h"
 
-// func zip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip2x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define zip2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle0<>+0(SB), Z31; \
-	VMOVDQU64 shuffle1<>+0(SB), Z30; \
-group1: \
-	MOVQ rows+24(FP), DI; \
-row2: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last4; \
-chunks3: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (R9), Z0; \
-	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle0<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (AX)(R8*2); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, 64(AX)(R8*2); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks3; \
-last4: \
-	TESTQ R9, R9; \
-	JZ    rowdone5; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks3; \
-rowdone5: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row2; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group1; \
-	VZEROUPPER; \
-	RET
-	zip2x1AVX512VBMI_body
-
-DATA shuffle0<>+0(SB)/8, $0x4303420241014000
-DATA shuffle0<>+8(SB)/8, $0x4707460645054404
-DATA shuffle0<>+16(SB)/8, $0x4b0b4a0a49094808
-DATA shuffle0<>+24(SB)/8, $0x4f0f4e0e4d0d4c0c
-DATA shuffle0<>+32(SB)/8, $0x5313521251115010
-DATA shuffle0<>+40(SB)/8, $0x5717561655155414
-DATA shuffle0<>+48(SB)/8, $0x5b1b5a1a59195818
-DATA shuffle0<>+56(SB)/8, $0x5f1f5e1e5d1d5c1c
-GLOBL shuffle0<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle1<>+0(SB)/8, $0x6323622261216020
-DATA shuffle1<>+8(SB)/8, $0x6727662665256424
-DATA shuffle1<>+16(SB)/8, $0x6b2b6a2a69296828
-DATA shuffle1<>+24(SB)/8, $0x6f2f6e2e6d2d6c2c
-DATA shuffle1<>+32(SB)/8, $0x7333723271317030
-DATA shuffle1<>+40(SB)/8, $0x7737763675357434
-DATA shuffle1<>+48(SB)/8, $0x7b3b7a3a79397838
-DATA shuffle1<>+56(SB)/8, $0x7f3f7e3e7d3d7c3c
-GLOBL shuffle1<>(SB), RODATA|NOPTR, $64
-
-// func zip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip2x2AVX512VBMI(SB), NOSPLIT, $24-88
-#define zip2x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle2<>+0(SB), Z31; \
-	VMOVDQU64 shuffle3<>+0(SB), Z30; \
-group6: \
-	MOVQ rows+24(FP), DI; \
-row7: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last9; \
-chunks8: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (R9), Z0; \
-	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle2<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (AX)(R8*2); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, 64(AX)(R8*2); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks8; \
-last9: \
-	TESTQ R9, R9; \
-	JZ    rowdone10; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks8; \
-rowdone10: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row7; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group6; \
-	VZEROUPPER; \
-	RET
-	zip2x2AVX512VBMI_body
-
-DATA shuffle2<>+0(SB)/8, $0x4342030241400100
-DATA shuffle2<>+8(SB)/8, $0x4746070645440504
-DATA shuffle2<>+16(SB)/8, $0x4b4a0b0a49480908
-DATA shuffle2<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
-DATA shuffle2<>+32(SB)/8, $0x5352131251501110
-DATA shuffle2<>+40(SB)/8, $0x5756171655541514
-DATA shuffle2<>+48(SB)/8, $0x5b5a1b1a59581918
-DATA shuffle2<>+56(SB)/8, $0x5f5e1f1e5d5c1d1c
-GLOBL shuffle2<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle3<>+0(SB)/8, $0x6362232261602120
-DATA shuffle3<>+8(SB)/8, $0x6766272665642524
-DATA shuffle3<>+16(SB)/8, $0x6b6a2b2a69682928
-DATA shuffle3<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
-DATA shuffle3<>+32(SB)/8, $0x7372333271703130
-DATA shuffle3<>+40(SB)/8, $0x7776373675743534
-DATA shuffle3<>+48(SB)/8, $0x7b7a3b3a79783938
-DATA shuffle3<>+56(SB)/8, $0x7f7e3f3e7d7c3d3c
-GLOBL shuffle3<>(SB), RODATA|NOPTR, $64
-
 // func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
 TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $24-88
@@ -194,281 +26,113 @@ TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem11: \
+rem1: \
 	CMPQ DI, $+64; \
-	JB   remdone12; \
+	JB   remdone2; \
 	SUBQ $+60, DI; \
-	JMP  rem11; \
-remdone12: \
+	JMP  rem1; \
+remdone2: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+2, DI, DI; \
 	SUBQ      $+64, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle3<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle8<>+0(SB), Z31; \
-	VMOVDQU64 shuffle9<>+0(SB), Z30; \
-group13: \
+	VMOVDQU64 shuffle4<>+0(SB), Z31; \
+	VMOVDQU64 shuffle5<>+0(SB), Z30; \
+group3: \
 	MOVQ rows+24(FP), DI; \
-row14: \
+row4: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last16; \
-chunks15: \
+	JB   last6; \
+chunks5: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle8<>+0(SB), Z3; \
+	VMOVDQU64 shuffle4<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z0, Z30, Z1; \
-	KMOVQ     shuffle7<>+0(SB), K7; \
+	KMOVQ     shuffle3<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, 64(AX)(R8*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks15; \
-last16: \
+	JAE       chunks5; \
+last6: \
 	TESTQ      R9, R9; \
-	JZ         rowdone17; \
+	JZ         rowdone7; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle8<>+0(SB), Z3; \
+	VMOVDQU64  shuffle4<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K2, (AX)(R8*2); \
 	VPERMT2B   Z0, Z30, Z1; \
 	VMOVDQU8   Z1, K3, 64(AX)(R8*2); \
-rowdone17: \
+rowdone7: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row14; \
+	JNZ  row4; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group13; \
+	JNZ  group3; \
 	VZEROUPPER; \
 	RET
 	zip2x6AVX512VBMI_body
 
-DATA shuffle4<>+0(SB)/8, $0x0000000000000000
-GLOBL shuffle4<>(SB), RODATA|NOPTR, $8
+DATA shuffle0<>+0(SB)/8, $0x0000000000000000
+GLOBL shuffle0<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle5<>+0(SB)/8, $0x0000000000000040
-GLOBL shuffle5<>(SB), RODATA|NOPTR, $8
+DATA shuffle1<>+0(SB)/8, $0x0000000000000040
+GLOBL shuffle1<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle6<>+0(SB)/8, $0xffffffffffffffff
-GLOBL shuffle6<>(SB), RODATA|NOPTR, $8
+DATA shuffle2<>+0(SB)/8, $0xffffffffffffffff
+GLOBL shuffle2<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle7<>+0(SB)/8, $0x00ffffffffffffff
-GLOBL shuffle7<>(SB), RODATA|NOPTR, $8
+DATA shuffle3<>+0(SB)/8, $0x00ffffffffffffff
+GLOBL shuffle3<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle8<>+0(SB)/8, $0x4140050403020100
-DATA shuffle8<>+8(SB)/8, $0x0908070645444342
-DATA shuffle8<>+16(SB)/8, $0x4b4a494847460b0a
-DATA shuffle8<>+24(SB)/8, $0x4d4c11100f0e0d0c
-DATA shuffle8<>+32(SB)/8, $0x1514131251504f4e
-DATA shuffle8<>+40(SB)/8, $0x5756555453521716
-DATA shuffle8<>+48(SB)/8, $0x59581d1c1b1a1918
-DATA shuffle8<>+56(SB)/8, $0x21201f1e5d5c5b5a
-GLOBL shuffle8<>(SB), RODATA|NOPTR, $64
+DATA shuffle4<>+0(SB)/8, $0x4140050403020100
+DATA shuffle4<>+8(SB)/8, $0x0908070645444342
+DATA shuffle4<>+16(SB)/8, $0x4b4a494847460b0a
+DATA shuffle4<>+24(SB)/8, $0x4d4c11100f0e0d0c
+DATA shuffle4<>+32(SB)/8, $0x1514131251504f4e
+DATA shuffle4<>+40(SB)/8, $0x5756555453521716
+DATA shuffle4<>+48(SB)/8, $0x59581d1c1b1a1918
+DATA shuffle4<>+56(SB)/8, $0x21201f1e5d5c5b5a
+GLOBL shuffle4<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle9<>+0(SB)/8, $0x232221201f1e6362
-DATA shuffle9<>+8(SB)/8, $0x2524696867666564
-DATA shuffle9<>+16(SB)/8, $0x6d6c6b6a29282726
-DATA shuffle9<>+24(SB)/8, $0x2f2e2d2c2b2a6f6e
-DATA shuffle9<>+32(SB)/8, $0x3130757473727170
-DATA shuffle9<>+40(SB)/8, $0x7978777635343332
-DATA shuffle9<>+48(SB)/8, $0x3b3a393837367b7a
-DATA shuffle9<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle9<>(SB), RODATA|NOPTR, $64
-
-// func tzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip2x2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle10<>+0(SB), Z31; \
-	VMOVDQU64 shuffle11<>+0(SB), Z30; \
-group18: \
-	MOVQ rows+24(FP), DI; \
-row19: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last21; \
-chunks20: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (R9), Z0; \
-	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle10<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (AX)(R8*2); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, 64(AX)(R8*2); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks20; \
-last21: \
-	TESTQ R9, R9; \
-	JZ    rowdone22; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks20; \
-rowdone22: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row19; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group18; \
-	VZEROUPPER; \
-	RET
-	tzip2x2x1AVX512VBMI_body
-
-DATA shuffle10<>+0(SB)/8, $0x4341030142400200
-DATA shuffle10<>+8(SB)/8, $0x4745070546440604
-DATA shuffle10<>+16(SB)/8, $0x4b490b094a480a08
-DATA shuffle10<>+24(SB)/8, $0x4f4d0f0d4e4c0e0c
-DATA shuffle10<>+32(SB)/8, $0x5351131152501210
-DATA shuffle10<>+40(SB)/8, $0x5755171556541614
-DATA shuffle10<>+48(SB)/8, $0x5b591b195a581a18
-DATA shuffle10<>+56(SB)/8, $0x5f5d1f1d5e5c1e1c
-GLOBL shuffle10<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle11<>+0(SB)/8, $0x6361232162602220
-DATA shuffle11<>+8(SB)/8, $0x6765272566642624
-DATA shuffle11<>+16(SB)/8, $0x6b692b296a682a28
-DATA shuffle11<>+24(SB)/8, $0x6f6d2f2d6e6c2e2c
-DATA shuffle11<>+32(SB)/8, $0x7371333172703230
-DATA shuffle11<>+40(SB)/8, $0x7775373576743634
-DATA shuffle11<>+48(SB)/8, $0x7b793b397a783a38
-DATA shuffle11<>+56(SB)/8, $0x7f7d3f3d7e7c3e3c
-GLOBL shuffle11<>(SB), RODATA|NOPTR, $64
-
-// func tzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip2x2x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle12<>+0(SB), Z31; \
-	VMOVDQU64 shuffle13<>+0(SB), Z30; \
-group23: \
-	MOVQ rows+24(FP), DI; \
-row24: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last26; \
-chunks25: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (R9), Z0; \
-	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle12<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (AX)(R8*2); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, 64(AX)(R8*2); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks25; \
-last26: \
-	TESTQ R9, R9; \
-	JZ    rowdone27; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks25; \
-rowdone27: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row24; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group23; \
-	VZEROUPPER; \
-	RET
-	tzip2x2x2AVX512VBMI_body
-
-DATA shuffle12<>+0(SB)/8, $0x4544414005040100
-DATA shuffle12<>+8(SB)/8, $0x4746434207060302
-DATA shuffle12<>+16(SB)/8, $0x4d4c49480d0c0908
-DATA shuffle12<>+24(SB)/8, $0x4f4e4b4a0f0e0b0a
-DATA shuffle12<>+32(SB)/8, $0x5554515015141110
-DATA shuffle12<>+40(SB)/8, $0x5756535217161312
-DATA shuffle12<>+48(SB)/8, $0x5d5c59581d1c1918
-DATA shuffle12<>+56(SB)/8, $0x5f5e5b5a1f1e1b1a
-GLOBL shuffle12<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle13<>+0(SB)/8, $0x6564616025242120
-DATA shuffle13<>+8(SB)/8, $0x6766636227262322
-DATA shuffle13<>+16(SB)/8, $0x6d6c69682d2c2928
-DATA shuffle13<>+24(SB)/8, $0x6f6e6b6a2f2e2b2a
-DATA shuffle13<>+32(SB)/8, $0x7574717035343130
-DATA shuffle13<>+40(SB)/8, $0x7776737237363332
-DATA shuffle13<>+48(SB)/8, $0x7d7c79783d3c3938
-DATA shuffle13<>+56(SB)/8, $0x7f7e7b7a3f3e3b3a
-GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
+DATA shuffle5<>+0(SB)/8, $0x232221201f1e6362
+DATA shuffle5<>+8(SB)/8, $0x2524696867666564
+DATA shuffle5<>+16(SB)/8, $0x6d6c6b6a29282726
+DATA shuffle5<>+24(SB)/8, $0x2f2e2d2c2b2a6f6e
+DATA shuffle5<>+32(SB)/8, $0x3130757473727170
+DATA shuffle5<>+40(SB)/8, $0x7978777635343332
+DATA shuffle5<>+48(SB)/8, $0x3b3a393837367b7a
+DATA shuffle5<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle5<>(SB), RODATA|NOPTR, $64
 
 // func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -492,101 +156,101 @@ TEXT ·tzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem28: \
+rem8: \
 	CMPQ DI, $+64; \
-	JB   remdone29; \
+	JB   remdone9; \
 	SUBQ $+60, DI; \
-	JMP  rem28; \
-remdone29: \
+	JMP  rem8; \
+remdone9: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+2, DI, DI; \
 	SUBQ      $+64, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle3<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle14<>+0(SB), Z31; \
-	VMOVDQU64 shuffle15<>+0(SB), Z30; \
-group30: \
+	VMOVDQU64 shuffle6<>+0(SB), Z31; \
+	VMOVDQU64 shuffle7<>+0(SB), Z30; \
+group10: \
 	MOVQ rows+24(FP), DI; \
-row31: \
+row11: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last33; \
-chunks32: \
+	JB   last13; \
+chunks12: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle14<>+0(SB), Z3; \
+	VMOVDQU64 shuffle6<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z1, Z30, Z0; \
-	KMOVQ     shuffle7<>+0(SB), K7; \
+	KMOVQ     shuffle3<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, 64(AX)(R8*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks32; \
-last33: \
+	JAE       chunks12; \
+last13: \
 	TESTQ      R9, R9; \
-	JZ         rowdone34; \
+	JZ         rowdone14; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle14<>+0(SB), Z3; \
+	VMOVDQU64  shuffle6<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K2, (AX)(R8*2); \
 	VPERMT2B   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
-rowdone34: \
+rowdone14: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row31; \
+	JNZ  row11; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group30; \
+	JNZ  group10; \
 	VZEROUPPER; \
 	RET
 	tzip2x3x1AVX512VBMI_body
 
-DATA shuffle14<>+0(SB)/8, $0x4441040143400300
-DATA shuffle14<>+8(SB)/8, $0x4946090645420502
-DATA shuffle14<>+16(SB)/8, $0x4b480b084a470a07
-DATA shuffle14<>+24(SB)/8, $0x504d100d4f4c0f0c
-DATA shuffle14<>+32(SB)/8, $0x55521512514e110e
-DATA shuffle14<>+40(SB)/8, $0x5754171456531613
-DATA shuffle14<>+48(SB)/8, $0x5c591c195b581b18
-DATA shuffle14<>+56(SB)/8, $0x615e211e5d5a1d1a
-GLOBL shuffle14<>(SB), RODATA|NOPTR, $64
+DATA shuffle6<>+0(SB)/8, $0x4441040143400300
+DATA shuffle6<>+8(SB)/8, $0x4946090645420502
+DATA shuffle6<>+16(SB)/8, $0x4b480b084a470a07
+DATA shuffle6<>+24(SB)/8, $0x504d100d4f4c0f0c
+DATA shuffle6<>+32(SB)/8, $0x55521512514e110e
+DATA shuffle6<>+40(SB)/8, $0x5754171456531613
+DATA shuffle6<>+48(SB)/8, $0x5c591c195b581b18
+DATA shuffle6<>+56(SB)/8, $0x615e211e5d5a1d1a
+GLOBL shuffle6<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle15<>+0(SB)/8, $0x63602320625f221f
-DATA shuffle15<>+8(SB)/8, $0x6865282567642724
-DATA shuffle15<>+16(SB)/8, $0x6d6a2d2a69662926
-DATA shuffle15<>+24(SB)/8, $0x6f6c2f2c6e6b2e2b
-DATA shuffle15<>+32(SB)/8, $0x7471343173703330
-DATA shuffle15<>+40(SB)/8, $0x7976393675723532
-DATA shuffle15<>+48(SB)/8, $0x7b783b387a773a37
-DATA shuffle15<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
+DATA shuffle7<>+0(SB)/8, $0x63602320625f221f
+DATA shuffle7<>+8(SB)/8, $0x6865282567642724
+DATA shuffle7<>+16(SB)/8, $0x6d6a2d2a69662926
+DATA shuffle7<>+24(SB)/8, $0x6f6c2f2c6e6b2e2b
+DATA shuffle7<>+32(SB)/8, $0x7471343173703330
+DATA shuffle7<>+40(SB)/8, $0x7976393675723532
+DATA shuffle7<>+48(SB)/8, $0x7b783b387a773a37
+DATA shuffle7<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle7<>(SB), RODATA|NOPTR, $64
 
 // func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -610,185 +274,101 @@ TEXT ·tzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem35: \
+rem15: \
 	CMPQ DI, $+64; \
-	JB   remdone36; \
+	JB   remdone16; \
 	SUBQ $+60, DI; \
-	JMP  rem35; \
-remdone36: \
+	JMP  rem15; \
+remdone16: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+2, DI, DI; \
 	SUBQ      $+64, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle7<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle3<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle16<>+0(SB), Z31; \
-	VMOVDQU64 shuffle17<>+0(SB), Z30; \
-group37: \
+	VMOVDQU64 shuffle8<>+0(SB), Z31; \
+	VMOVDQU64 shuffle9<>+0(SB), Z30; \
+group17: \
 	MOVQ rows+24(FP), DI; \
-row38: \
+row18: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last40; \
-chunks39: \
+	JB   last20; \
+chunks19: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle16<>+0(SB), Z3; \
+	VMOVDQU64 shuffle8<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z1, Z30, Z0; \
-	KMOVQ     shuffle7<>+0(SB), K7; \
+	KMOVQ     shuffle3<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, 64(AX)(R8*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks39; \
-last40: \
+	JAE       chunks19; \
+last20: \
 	TESTQ      R9, R9; \
-	JZ         rowdone41; \
+	JZ         rowdone21; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle16<>+0(SB), Z3; \
+	VMOVDQU64  shuffle8<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K2, (AX)(R8*2); \
 	VPERMT2B   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, 64(AX)(R8*2); \
-rowdone41: \
+rowdone21: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row38; \
+	JNZ  row18; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group37; \
+	JNZ  group17; \
 	VZEROUPPER; \
 	RET
 	tzip2x3x2AVX512VBMI_body
 
-DATA shuffle16<>+0(SB)/8, $0x4746414007060100
-DATA shuffle16<>+8(SB)/8, $0x4948434209080302
-DATA shuffle16<>+16(SB)/8, $0x4b4a45440b0a0504
-DATA shuffle16<>+24(SB)/8, $0x53524d4c13120d0c
-DATA shuffle16<>+32(SB)/8, $0x55544f4e15140f0e
-DATA shuffle16<>+40(SB)/8, $0x5756515017161110
-DATA shuffle16<>+48(SB)/8, $0x5f5e59581f1e1918
-DATA shuffle16<>+56(SB)/8, $0x61605b5a21201b1a
-GLOBL shuffle16<>(SB), RODATA|NOPTR, $64
+DATA shuffle8<>+0(SB)/8, $0x4746414007060100
+DATA shuffle8<>+8(SB)/8, $0x4948434209080302
+DATA shuffle8<>+16(SB)/8, $0x4b4a45440b0a0504
+DATA shuffle8<>+24(SB)/8, $0x53524d4c13120d0c
+DATA shuffle8<>+32(SB)/8, $0x55544f4e15140f0e
+DATA shuffle8<>+40(SB)/8, $0x5756515017161110
+DATA shuffle8<>+48(SB)/8, $0x5f5e59581f1e1918
+DATA shuffle8<>+56(SB)/8, $0x61605b5a21201b1a
+GLOBL shuffle8<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle17<>+0(SB)/8, $0x63625d5c23221d1c
-DATA shuffle17<>+8(SB)/8, $0x6b6a65642b2a2524
-DATA shuffle17<>+16(SB)/8, $0x6d6c67662d2c2726
-DATA shuffle17<>+24(SB)/8, $0x6f6e69682f2e2928
-DATA shuffle17<>+32(SB)/8, $0x7776717037363130
-DATA shuffle17<>+40(SB)/8, $0x7978737239383332
-DATA shuffle17<>+48(SB)/8, $0x7b7a75743b3a3534
-DATA shuffle17<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle17<>(SB), RODATA|NOPTR, $64
-
-// func tzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip2x4x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle18<>+0(SB), Z31; \
-	VMOVDQU64 shuffle19<>+0(SB), Z30; \
-group42: \
-	MOVQ rows+24(FP), DI; \
-row43: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last45; \
-chunks44: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (R9), Z0; \
-	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle18<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (AX)(R8*2); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, 64(AX)(R8*2); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks44; \
-last45: \
-	TESTQ R9, R9; \
-	JZ    rowdone46; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks44; \
-rowdone46: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row43; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group42; \
-	VZEROUPPER; \
-	RET
-	tzip2x4x1AVX512VBMI_body
-
-DATA shuffle18<>+0(SB)/8, $0x4541050144400400
-DATA shuffle18<>+8(SB)/8, $0x4743070346420602
-DATA shuffle18<>+16(SB)/8, $0x4d490d094c480c08
-DATA shuffle18<>+24(SB)/8, $0x4f4b0f0b4e4a0e0a
-DATA shuffle18<>+32(SB)/8, $0x5551151154501410
-DATA shuffle18<>+40(SB)/8, $0x5753171356521612
-DATA shuffle18<>+48(SB)/8, $0x5d591d195c581c18
-DATA shuffle18<>+56(SB)/8, $0x5f5b1f1b5e5a1e1a
-GLOBL shuffle18<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle19<>+0(SB)/8, $0x6561252164602420
-DATA shuffle19<>+8(SB)/8, $0x6763272366622622
-DATA shuffle19<>+16(SB)/8, $0x6d692d296c682c28
-DATA shuffle19<>+24(SB)/8, $0x6f6b2f2b6e6a2e2a
-DATA shuffle19<>+32(SB)/8, $0x7571353174703430
-DATA shuffle19<>+40(SB)/8, $0x7773373376723632
-DATA shuffle19<>+48(SB)/8, $0x7d793d397c783c38
-DATA shuffle19<>+56(SB)/8, $0x7f7b3f3b7e7a3e3a
-GLOBL shuffle19<>(SB), RODATA|NOPTR, $64
+DATA shuffle9<>+0(SB)/8, $0x63625d5c23221d1c
+DATA shuffle9<>+8(SB)/8, $0x6b6a65642b2a2524
+DATA shuffle9<>+16(SB)/8, $0x6d6c67662d2c2726
+DATA shuffle9<>+24(SB)/8, $0x6f6e69682f2e2928
+DATA shuffle9<>+32(SB)/8, $0x7776717037363130
+DATA shuffle9<>+40(SB)/8, $0x7978737239383332
+DATA shuffle9<>+48(SB)/8, $0x7b7a75743b3a3534
+DATA shuffle9<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle9<>(SB), RODATA|NOPTR, $64
 
 // func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -811,21 +391,21 @@ TEXT ·tzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle20<>+0(SB), Z31; \
-	VMOVDQU64 shuffle21<>+0(SB), Z30; \
-group47: \
+	VMOVDQU64 shuffle10<>+0(SB), Z31; \
+	VMOVDQU64 shuffle11<>+0(SB), Z30; \
+group22: \
 	MOVQ rows+24(FP), DI; \
-row48: \
+row23: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last50; \
-chunks49: \
+	JB   last25; \
+chunks24: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle20<>+0(SB), Z3; \
+	VMOVDQU64 shuffle10<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -834,45 +414,45 @@ chunks49: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks49; \
-last50: \
+	JAE       chunks24; \
+last25: \
 	TESTQ R9, R9; \
-	JZ    rowdone51; \
+	JZ    rowdone26; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks49; \
-rowdone51: \
+	JMP   chunks24; \
+rowdone26: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row48; \
+	JNZ  row23; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group47; \
+	JNZ  group22; \
 	VZEROUPPER; \
 	RET
 	tzip2x4x2AVX512VBMI_body
 
-DATA shuffle20<>+0(SB)/8, $0x4948414009080100
-DATA shuffle20<>+8(SB)/8, $0x4b4a43420b0a0302
-DATA shuffle20<>+16(SB)/8, $0x4d4c45440d0c0504
-DATA shuffle20<>+24(SB)/8, $0x4f4e47460f0e0706
-DATA shuffle20<>+32(SB)/8, $0x5958515019181110
-DATA shuffle20<>+40(SB)/8, $0x5b5a53521b1a1312
-DATA shuffle20<>+48(SB)/8, $0x5d5c55541d1c1514
-DATA shuffle20<>+56(SB)/8, $0x5f5e57561f1e1716
-GLOBL shuffle20<>(SB), RODATA|NOPTR, $64
+DATA shuffle10<>+0(SB)/8, $0x4948414009080100
+DATA shuffle10<>+8(SB)/8, $0x4b4a43420b0a0302
+DATA shuffle10<>+16(SB)/8, $0x4d4c45440d0c0504
+DATA shuffle10<>+24(SB)/8, $0x4f4e47460f0e0706
+DATA shuffle10<>+32(SB)/8, $0x5958515019181110
+DATA shuffle10<>+40(SB)/8, $0x5b5a53521b1a1312
+DATA shuffle10<>+48(SB)/8, $0x5d5c55541d1c1514
+DATA shuffle10<>+56(SB)/8, $0x5f5e57561f1e1716
+GLOBL shuffle10<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle21<>+0(SB)/8, $0x6968616029282120
-DATA shuffle21<>+8(SB)/8, $0x6b6a63622b2a2322
-DATA shuffle21<>+16(SB)/8, $0x6d6c65642d2c2524
-DATA shuffle21<>+24(SB)/8, $0x6f6e67662f2e2726
-DATA shuffle21<>+32(SB)/8, $0x7978717039383130
-DATA shuffle21<>+40(SB)/8, $0x7b7a73723b3a3332
-DATA shuffle21<>+48(SB)/8, $0x7d7c75743d3c3534
-DATA shuffle21<>+56(SB)/8, $0x7f7e77763f3e3736
-GLOBL shuffle21<>(SB), RODATA|NOPTR, $64
+DATA shuffle11<>+0(SB)/8, $0x6968616029282120
+DATA shuffle11<>+8(SB)/8, $0x6b6a63622b2a2322
+DATA shuffle11<>+16(SB)/8, $0x6d6c65642d2c2524
+DATA shuffle11<>+24(SB)/8, $0x6f6e67662f2e2726
+DATA shuffle11<>+32(SB)/8, $0x7978717039383130
+DATA shuffle11<>+40(SB)/8, $0x7b7a73723b3a3332
+DATA shuffle11<>+48(SB)/8, $0x7d7c75743d3c3534
+DATA shuffle11<>+56(SB)/8, $0x7f7e77763f3e3736
+GLOBL shuffle11<>(SB), RODATA|NOPTR, $64
 
 // func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -895,21 +475,21 @@ TEXT ·tzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle22<>+0(SB), Z31; \
-	VMOVDQU64 shuffle23<>+0(SB), Z30; \
-group52: \
+	VMOVDQU64 shuffle12<>+0(SB), Z31; \
+	VMOVDQU64 shuffle13<>+0(SB), Z30; \
+group27: \
 	MOVQ rows+24(FP), DI; \
-row53: \
+row28: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last55; \
-chunks54: \
+	JB   last30; \
+chunks29: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle22<>+0(SB), Z3; \
+	VMOVDQU64 shuffle12<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -918,45 +498,45 @@ chunks54: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks54; \
-last55: \
+	JAE       chunks29; \
+last30: \
 	TESTQ R9, R9; \
-	JZ    rowdone56; \
+	JZ    rowdone31; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks54; \
-rowdone56: \
+	JMP   chunks29; \
+rowdone31: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row53; \
+	JNZ  row28; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group52; \
+	JNZ  group27; \
 	VZEROUPPER; \
 	RET
 	tzip2x8x1AVX512VBMI_body
 
-DATA shuffle22<>+0(SB)/8, $0x4941090148400800
-DATA shuffle22<>+8(SB)/8, $0x4b430b034a420a02
-DATA shuffle22<>+16(SB)/8, $0x4d450d054c440c04
-DATA shuffle22<>+24(SB)/8, $0x4f470f074e460e06
-DATA shuffle22<>+32(SB)/8, $0x5951191158501810
-DATA shuffle22<>+40(SB)/8, $0x5b531b135a521a12
-DATA shuffle22<>+48(SB)/8, $0x5d551d155c541c14
-DATA shuffle22<>+56(SB)/8, $0x5f571f175e561e16
-GLOBL shuffle22<>(SB), RODATA|NOPTR, $64
+DATA shuffle12<>+0(SB)/8, $0x4941090148400800
+DATA shuffle12<>+8(SB)/8, $0x4b430b034a420a02
+DATA shuffle12<>+16(SB)/8, $0x4d450d054c440c04
+DATA shuffle12<>+24(SB)/8, $0x4f470f074e460e06
+DATA shuffle12<>+32(SB)/8, $0x5951191158501810
+DATA shuffle12<>+40(SB)/8, $0x5b531b135a521a12
+DATA shuffle12<>+48(SB)/8, $0x5d551d155c541c14
+DATA shuffle12<>+56(SB)/8, $0x5f571f175e561e16
+GLOBL shuffle12<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle23<>+0(SB)/8, $0x6961292168602820
-DATA shuffle23<>+8(SB)/8, $0x6b632b236a622a22
-DATA shuffle23<>+16(SB)/8, $0x6d652d256c642c24
-DATA shuffle23<>+24(SB)/8, $0x6f672f276e662e26
-DATA shuffle23<>+32(SB)/8, $0x7971393178703830
-DATA shuffle23<>+40(SB)/8, $0x7b733b337a723a32
-DATA shuffle23<>+48(SB)/8, $0x7d753d357c743c34
-DATA shuffle23<>+56(SB)/8, $0x7f773f377e763e36
-GLOBL shuffle23<>(SB), RODATA|NOPTR, $64
+DATA shuffle13<>+0(SB)/8, $0x6961292168602820
+DATA shuffle13<>+8(SB)/8, $0x6b632b236a622a22
+DATA shuffle13<>+16(SB)/8, $0x6d652d256c642c24
+DATA shuffle13<>+24(SB)/8, $0x6f672f276e662e26
+DATA shuffle13<>+32(SB)/8, $0x7971393178703830
+DATA shuffle13<>+40(SB)/8, $0x7b733b337a723a32
+DATA shuffle13<>+48(SB)/8, $0x7d753d357c743c34
+DATA shuffle13<>+56(SB)/8, $0x7f773f377e763e36
+GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
 
 // func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -979,21 +559,21 @@ TEXT ·tzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle24<>+0(SB), Z31; \
-	VMOVDQU64 shuffle25<>+0(SB), Z30; \
-group57: \
+	VMOVDQU64 shuffle14<>+0(SB), Z31; \
+	VMOVDQU64 shuffle15<>+0(SB), Z30; \
+group32: \
 	MOVQ rows+24(FP), DI; \
-row58: \
+row33: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last60; \
-chunks59: \
+	JB   last35; \
+chunks34: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (R9), Z0; \
 	VMOVDQU64 (R9)(DX*1), Z1; \
-	VMOVDQU64 shuffle24<>+0(SB), Z3; \
+	VMOVDQU64 shuffle14<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (AX)(R8*2); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -1002,45 +582,45 @@ chunks59: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks59; \
-last60: \
+	JAE       chunks34; \
+last35: \
 	TESTQ R9, R9; \
-	JZ    rowdone61; \
+	JZ    rowdone36; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks59; \
-rowdone61: \
+	JMP   chunks34; \
+rowdone36: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row58; \
+	JNZ  row33; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group57; \
+	JNZ  group32; \
 	VZEROUPPER; \
 	RET
 	tzip2x8x2AVX512VBMI_body
 
-DATA shuffle24<>+0(SB)/8, $0x5150414011100100
-DATA shuffle24<>+8(SB)/8, $0x5352434213120302
-DATA shuffle24<>+16(SB)/8, $0x5554454415140504
-DATA shuffle24<>+24(SB)/8, $0x5756474617160706
-DATA shuffle24<>+32(SB)/8, $0x5958494819180908
-DATA shuffle24<>+40(SB)/8, $0x5b5a4b4a1b1a0b0a
-DATA shuffle24<>+48(SB)/8, $0x5d5c4d4c1d1c0d0c
-DATA shuffle24<>+56(SB)/8, $0x5f5e4f4e1f1e0f0e
-GLOBL shuffle24<>(SB), RODATA|NOPTR, $64
+DATA shuffle14<>+0(SB)/8, $0x5150414011100100
+DATA shuffle14<>+8(SB)/8, $0x5352434213120302
+DATA shuffle14<>+16(SB)/8, $0x5554454415140504
+DATA shuffle14<>+24(SB)/8, $0x5756474617160706
+DATA shuffle14<>+32(SB)/8, $0x5958494819180908
+DATA shuffle14<>+40(SB)/8, $0x5b5a4b4a1b1a0b0a
+DATA shuffle14<>+48(SB)/8, $0x5d5c4d4c1d1c0d0c
+DATA shuffle14<>+56(SB)/8, $0x5f5e4f4e1f1e0f0e
+GLOBL shuffle14<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle25<>+0(SB)/8, $0x7170616031302120
-DATA shuffle25<>+8(SB)/8, $0x7372636233322322
-DATA shuffle25<>+16(SB)/8, $0x7574656435342524
-DATA shuffle25<>+24(SB)/8, $0x7776676637362726
-DATA shuffle25<>+32(SB)/8, $0x7978696839382928
-DATA shuffle25<>+40(SB)/8, $0x7b7a6b6a3b3a2b2a
-DATA shuffle25<>+48(SB)/8, $0x7d7c6d6c3d3c2d2c
-DATA shuffle25<>+56(SB)/8, $0x7f7e6f6e3f3e2f2e
-GLOBL shuffle25<>(SB), RODATA|NOPTR, $64
+DATA shuffle15<>+0(SB)/8, $0x7170616031302120
+DATA shuffle15<>+8(SB)/8, $0x7372636233322322
+DATA shuffle15<>+16(SB)/8, $0x7574656435342524
+DATA shuffle15<>+24(SB)/8, $0x7776676637362726
+DATA shuffle15<>+32(SB)/8, $0x7978696839382928
+DATA shuffle15<>+40(SB)/8, $0x7b7a6b6a3b3a2b2a
+DATA shuffle15<>+48(SB)/8, $0x7d7c6d6c3d3c2d2c
+DATA shuffle15<>+56(SB)/8, $0x7f7e6f6e3f3e2f2e
+GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
 
 // func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -1063,18 +643,18 @@ TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle26<>+0(SB), Z31; \
-	VMOVDQU64 shuffle27<>+0(SB), Z30; \
-	VMOVDQU64 shuffle28<>+0(SB), Z29; \
-group62: \
+	VMOVDQU64 shuffle16<>+0(SB), Z31; \
+	VMOVDQU64 shuffle17<>+0(SB), Z30; \
+	VMOVDQU64 shuffle18<>+0(SB), Z29; \
+group37: \
 	MOVQ rows+24(FP), DI; \
-row63: \
+row38: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last65; \
-chunks64: \
+	JB   last40; \
+chunks39: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1097,55 +677,55 @@ chunks64: \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks64; \
-last65: \
+	JAE          chunks39; \
+last40: \
 	TESTQ R9, R9; \
-	JZ    rowdone66; \
+	JZ    rowdone41; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks64; \
-rowdone66: \
+	JMP   chunks39; \
+rowdone41: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row63; \
+	JNZ  row38; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group62; \
+	JNZ  group37; \
 	VZEROUPPER; \
 	RET
 	zip3x1AVX512VBMI_body
 
-DATA shuffle26<>+0(SB)/8, $0x2202412101402000
-DATA shuffle26<>+8(SB)/8, $0x0544240443230342
-DATA shuffle26<>+16(SB)/8, $0x4727074626064525
-DATA shuffle26<>+24(SB)/8, $0x2a0a492909482808
-DATA shuffle26<>+32(SB)/8, $0x0d4c2c0c4b2b0b4a
-DATA shuffle26<>+40(SB)/8, $0x4f2f0f4e2e0e4d2d
-DATA shuffle26<>+48(SB)/8, $0x3212513111503010
-DATA shuffle26<>+56(SB)/8, $0x1554341453331352
-GLOBL shuffle26<>(SB), RODATA|NOPTR, $64
+DATA shuffle16<>+0(SB)/8, $0x2202412101402000
+DATA shuffle16<>+8(SB)/8, $0x0544240443230342
+DATA shuffle16<>+16(SB)/8, $0x4727074626064525
+DATA shuffle16<>+24(SB)/8, $0x2a0a492909482808
+DATA shuffle16<>+32(SB)/8, $0x0d4c2c0c4b2b0b4a
+DATA shuffle16<>+40(SB)/8, $0x4f2f0f4e2e0e4d2d
+DATA shuffle16<>+48(SB)/8, $0x3212513111503010
+DATA shuffle16<>+56(SB)/8, $0x1554341453331352
+GLOBL shuffle16<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle27<>+0(SB)/8, $0x4222014121004020
-DATA shuffle27<>+8(SB)/8, $0x2504442403432302
-DATA shuffle27<>+16(SB)/8, $0x0747270646260545
-DATA shuffle27<>+24(SB)/8, $0x4a2a094929084828
-DATA shuffle27<>+32(SB)/8, $0x2d0c4c2c0b4b2b0a
-DATA shuffle27<>+40(SB)/8, $0x0f4f2f0e4e2e0d4d
-DATA shuffle27<>+48(SB)/8, $0x5232115131105030
-DATA shuffle27<>+56(SB)/8, $0x3514543413533312
-GLOBL shuffle27<>(SB), RODATA|NOPTR, $64
+DATA shuffle17<>+0(SB)/8, $0x4222014121004020
+DATA shuffle17<>+8(SB)/8, $0x2504442403432302
+DATA shuffle17<>+16(SB)/8, $0x0747270646260545
+DATA shuffle17<>+24(SB)/8, $0x4a2a094929084828
+DATA shuffle17<>+32(SB)/8, $0x2d0c4c2c0b4b2b0a
+DATA shuffle17<>+40(SB)/8, $0x0f4f2f0e4e2e0d4d
+DATA shuffle17<>+48(SB)/8, $0x5232115131105030
+DATA shuffle17<>+56(SB)/8, $0x3514543413533312
+GLOBL shuffle17<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle28<>+0(SB)/8, $0x0d4c2c0c4b2b0b4a
-DATA shuffle28<>+8(SB)/8, $0x4f2f0f4e2e0e4d2d
-DATA shuffle28<>+16(SB)/8, $0x3212513111503010
-DATA shuffle28<>+24(SB)/8, $0x1554341453331352
-DATA shuffle28<>+32(SB)/8, $0x5737175636165535
-DATA shuffle28<>+40(SB)/8, $0x3a1a593919583818
-DATA shuffle28<>+48(SB)/8, $0x1d5c3c1c5b3b1b5a
-DATA shuffle28<>+56(SB)/8, $0x5f3f1f5e3e1e5d3d
-GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
+DATA shuffle18<>+0(SB)/8, $0x0d4c2c0c4b2b0b4a
+DATA shuffle18<>+8(SB)/8, $0x4f2f0f4e2e0e4d2d
+DATA shuffle18<>+16(SB)/8, $0x3212513111503010
+DATA shuffle18<>+24(SB)/8, $0x1554341453331352
+DATA shuffle18<>+32(SB)/8, $0x5737175636165535
+DATA shuffle18<>+40(SB)/8, $0x3a1a593919583818
+DATA shuffle18<>+48(SB)/8, $0x1d5c3c1c5b3b1b5a
+DATA shuffle18<>+56(SB)/8, $0x5f3f1f5e3e1e5d3d
+GLOBL shuffle18<>(SB), RODATA|NOPTR, $64
 
 // func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -1168,18 +748,18 @@ TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle29<>+0(SB), Z31; \
-	VMOVDQU64 shuffle30<>+0(SB), Z30; \
-	VMOVDQU64 shuffle31<>+0(SB), Z29; \
-group67: \
+	VMOVDQU64 shuffle19<>+0(SB), Z31; \
+	VMOVDQU64 shuffle20<>+0(SB), Z30; \
+	VMOVDQU64 shuffle21<>+0(SB), Z29; \
+group42: \
 	MOVQ rows+24(FP), DI; \
-row68: \
+row43: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last70; \
-chunks69: \
+	JB   last45; \
+chunks44: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1202,55 +782,55 @@ chunks69: \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks69; \
-last70: \
+	JAE          chunks44; \
+last45: \
 	TESTQ R9, R9; \
-	JZ    rowdone71; \
+	JZ    rowdone46; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks69; \
-rowdone71: \
+	JMP   chunks44; \
+rowdone46: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row68; \
+	JNZ  row43; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group67; \
+	JNZ  group42; \
 	VZEROUPPER; \
 	RET
 	zip3x2AVX512VBMI_body
 
-DATA shuffle29<>+0(SB)/8, $0x0302414021200100
-DATA shuffle29<>+8(SB)/8, $0x2524050443422322
-DATA shuffle29<>+16(SB)/8, $0x4746272607064544
-DATA shuffle29<>+24(SB)/8, $0x0b0a494829280908
-DATA shuffle29<>+32(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle29<>+40(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle29<>+48(SB)/8, $0x1312515031301110
-DATA shuffle29<>+56(SB)/8, $0x3534151453523332
-GLOBL shuffle29<>(SB), RODATA|NOPTR, $64
+DATA shuffle19<>+0(SB)/8, $0x0302414021200100
+DATA shuffle19<>+8(SB)/8, $0x2524050443422322
+DATA shuffle19<>+16(SB)/8, $0x4746272607064544
+DATA shuffle19<>+24(SB)/8, $0x0b0a494829280908
+DATA shuffle19<>+32(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle19<>+40(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle19<>+48(SB)/8, $0x1312515031301110
+DATA shuffle19<>+56(SB)/8, $0x3534151453523332
+GLOBL shuffle19<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle30<>+0(SB)/8, $0x4342212001004140
-DATA shuffle30<>+8(SB)/8, $0x0504454423220302
-DATA shuffle30<>+16(SB)/8, $0x2726070647462524
-DATA shuffle30<>+24(SB)/8, $0x4b4a292809084948
-DATA shuffle30<>+32(SB)/8, $0x0d0c4d4c2b2a0b0a
-DATA shuffle30<>+40(SB)/8, $0x2f2e0f0e4f4e2d2c
-DATA shuffle30<>+48(SB)/8, $0x5352313011105150
-DATA shuffle30<>+56(SB)/8, $0x1514555433321312
-GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
+DATA shuffle20<>+0(SB)/8, $0x4342212001004140
+DATA shuffle20<>+8(SB)/8, $0x0504454423220302
+DATA shuffle20<>+16(SB)/8, $0x2726070647462524
+DATA shuffle20<>+24(SB)/8, $0x4b4a292809084948
+DATA shuffle20<>+32(SB)/8, $0x0d0c4d4c2b2a0b0a
+DATA shuffle20<>+40(SB)/8, $0x2f2e0f0e4f4e2d2c
+DATA shuffle20<>+48(SB)/8, $0x5352313011105150
+DATA shuffle20<>+56(SB)/8, $0x1514555433321312
+GLOBL shuffle20<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle31<>+0(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle31<>+8(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle31<>+16(SB)/8, $0x1312515031301110
-DATA shuffle31<>+24(SB)/8, $0x3534151453523332
-DATA shuffle31<>+32(SB)/8, $0x5756373617165554
-DATA shuffle31<>+40(SB)/8, $0x1b1a595839381918
-DATA shuffle31<>+48(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle31<>+56(SB)/8, $0x5f5e3f3e1f1e5d5c
-GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
+DATA shuffle21<>+0(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle21<>+8(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle21<>+16(SB)/8, $0x1312515031301110
+DATA shuffle21<>+24(SB)/8, $0x3534151453523332
+DATA shuffle21<>+32(SB)/8, $0x5756373617165554
+DATA shuffle21<>+40(SB)/8, $0x1b1a595839381918
+DATA shuffle21<>+48(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle21<>+56(SB)/8, $0x5f5e3f3e1f1e5d5c
+GLOBL shuffle21<>(SB), RODATA|NOPTR, $64
 
 // func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -1274,58 +854,58 @@ TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem72: \
+rem47: \
 	CMPQ DI, $+64; \
-	JB   remdone73; \
+	JB   remdone48; \
 	SUBQ $+63, DI; \
-	JMP  rem72; \
-remdone73: \
+	JMP  rem47; \
+remdone48: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle22<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle33<>+0(SB), Z31; \
-	VMOVDQU64 shuffle34<>+0(SB), Z30; \
-	VMOVDQU64 shuffle35<>+0(SB), Z29; \
-	VMOVDQU64 shuffle36<>+0(SB), Z28; \
-	VMOVDQU64 shuffle37<>+0(SB), Z27; \
-	VMOVDQU64 shuffle38<>+0(SB), Z26; \
-	VMOVDQU64 shuffle39<>+0(SB), Z25; \
-	VMOVDQU64 shuffle40<>+0(SB), Z24; \
-	VMOVDQU64 shuffle41<>+0(SB), Z23; \
-group74: \
+	VMOVDQU64 shuffle23<>+0(SB), Z31; \
+	VMOVDQU64 shuffle24<>+0(SB), Z30; \
+	VMOVDQU64 shuffle25<>+0(SB), Z29; \
+	VMOVDQU64 shuffle26<>+0(SB), Z28; \
+	VMOVDQU64 shuffle27<>+0(SB), Z27; \
+	VMOVDQU64 shuffle28<>+0(SB), Z26; \
+	VMOVDQU64 shuffle29<>+0(SB), Z25; \
+	VMOVDQU64 shuffle30<>+0(SB), Z24; \
+	VMOVDQU64 shuffle31<>+0(SB), Z23; \
+group49: \
 	MOVQ rows+24(FP), DI; \
-row75: \
+row50: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last77; \
-chunks76: \
+	JB   last52; \
+chunks51: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1343,138 +923,138 @@ chunks76: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle32<>+0(SB), K7; \
+	KMOVQ        shuffle22<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+63, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks76; \
-last77: \
+	JAE          chunks51; \
+last52: \
 	TESTQ      R9, R9; \
-	JZ         rowdone78; \
+	JZ         rowdone53; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle36<>+0(SB), Z3; \
+	VMOVDQU64  shuffle26<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle38<>+0(SB), Z4; \
+	VMOVDQU64  shuffle28<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone78: \
+rowdone53: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row75; \
+	JNZ  row50; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group74; \
+	JNZ  group49; \
 	VZEROUPPER; \
 	RET
 	zip3x3AVX512VBMI_body
 
-DATA shuffle32<>+0(SB)/8, $0x1fffffffffffffff
-GLOBL shuffle32<>(SB), RODATA|NOPTR, $8
+DATA shuffle22<>+0(SB)/8, $0x1fffffffffffffff
+GLOBL shuffle22<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle33<>+0(SB)/8, $0x4140222120020100
-DATA shuffle33<>+8(SB)/8, $0x4325242305040342
-DATA shuffle33<>+16(SB)/8, $0x2827260807064544
-DATA shuffle33<>+24(SB)/8, $0x2a290b0a09484746
-DATA shuffle33<>+32(SB)/8, $0x2c0e0d0c4b4a492b
-DATA shuffle33<>+40(SB)/8, $0x11100f4e4d4c2e2d
-DATA shuffle33<>+48(SB)/8, $0x131251504f31302f
-DATA shuffle33<>+56(SB)/8, $0x1554535234333214
-GLOBL shuffle33<>(SB), RODATA|NOPTR, $64
+DATA shuffle23<>+0(SB)/8, $0x4140222120020100
+DATA shuffle23<>+8(SB)/8, $0x4325242305040342
+DATA shuffle23<>+16(SB)/8, $0x2827260807064544
+DATA shuffle23<>+24(SB)/8, $0x2a290b0a09484746
+DATA shuffle23<>+32(SB)/8, $0x2c0e0d0c4b4a492b
+DATA shuffle23<>+40(SB)/8, $0x11100f4e4d4c2e2d
+DATA shuffle23<>+48(SB)/8, $0x131251504f31302f
+DATA shuffle23<>+56(SB)/8, $0x1554535234333214
+GLOBL shuffle23<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle34<>+0(SB)/8, $0x4241402221200100
-DATA shuffle34<>+8(SB)/8, $0x4443252423040302
-DATA shuffle34<>+16(SB)/8, $0x4628272607060545
-DATA shuffle34<>+24(SB)/8, $0x2b2a290a09084847
-DATA shuffle34<>+32(SB)/8, $0x2d2c0d0c0b4b4a49
-DATA shuffle34<>+40(SB)/8, $0x2f100f0e4e4d4c2e
-DATA shuffle34<>+48(SB)/8, $0x13121151504f3130
-DATA shuffle34<>+56(SB)/8, $0x1514545352343332
-GLOBL shuffle34<>(SB), RODATA|NOPTR, $64
+DATA shuffle24<>+0(SB)/8, $0x4241402221200100
+DATA shuffle24<>+8(SB)/8, $0x4443252423040302
+DATA shuffle24<>+16(SB)/8, $0x4628272607060545
+DATA shuffle24<>+24(SB)/8, $0x2b2a290a09084847
+DATA shuffle24<>+32(SB)/8, $0x2d2c0d0c0b4b4a49
+DATA shuffle24<>+40(SB)/8, $0x2f100f0e4e4d4c2e
+DATA shuffle24<>+48(SB)/8, $0x13121151504f3130
+DATA shuffle24<>+56(SB)/8, $0x1514545352343332
+GLOBL shuffle24<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle35<>+0(SB)/8, $0x0d4c4b4a2c2b2a0c
-DATA shuffle35<>+8(SB)/8, $0x4f4e4d2f2e2d0f0e
-DATA shuffle35<>+16(SB)/8, $0x5150323130121110
-DATA shuffle35<>+24(SB)/8, $0x5335343315141352
-DATA shuffle35<>+32(SB)/8, $0x3837361817165554
-DATA shuffle35<>+40(SB)/8, $0x3a391b1a19585756
-DATA shuffle35<>+48(SB)/8, $0x3c1e1d1c5b5a593b
-DATA shuffle35<>+56(SB)/8, $0x0000005e5d5c3e3d
-GLOBL shuffle35<>(SB), RODATA|NOPTR, $64
+DATA shuffle25<>+0(SB)/8, $0x0d4c4b4a2c2b2a0c
+DATA shuffle25<>+8(SB)/8, $0x4f4e4d2f2e2d0f0e
+DATA shuffle25<>+16(SB)/8, $0x5150323130121110
+DATA shuffle25<>+24(SB)/8, $0x5335343315141352
+DATA shuffle25<>+32(SB)/8, $0x3837361817165554
+DATA shuffle25<>+40(SB)/8, $0x3a391b1a19585756
+DATA shuffle25<>+48(SB)/8, $0x3c1e1d1c5b5a593b
+DATA shuffle25<>+56(SB)/8, $0x0000005e5d5c3e3d
+GLOBL shuffle25<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle36<>+0(SB)/8, $0x0000424140020100
-DATA shuffle36<>+8(SB)/8, $0x0045444305040300
-DATA shuffle36<>+16(SB)/8, $0x4847460807060000
-DATA shuffle36<>+24(SB)/8, $0x4a490b0a09000000
-DATA shuffle36<>+32(SB)/8, $0x4c0e0d0c0000004b
-DATA shuffle36<>+40(SB)/8, $0x11100f0000004e4d
-DATA shuffle36<>+48(SB)/8, $0x131200000051504f
-DATA shuffle36<>+56(SB)/8, $0x1500000054535214
-GLOBL shuffle36<>(SB), RODATA|NOPTR, $64
+DATA shuffle26<>+0(SB)/8, $0x0000424140020100
+DATA shuffle26<>+8(SB)/8, $0x0045444305040300
+DATA shuffle26<>+16(SB)/8, $0x4847460807060000
+DATA shuffle26<>+24(SB)/8, $0x4a490b0a09000000
+DATA shuffle26<>+32(SB)/8, $0x4c0e0d0c0000004b
+DATA shuffle26<>+40(SB)/8, $0x11100f0000004e4d
+DATA shuffle26<>+48(SB)/8, $0x131200000051504f
+DATA shuffle26<>+56(SB)/8, $0x1500000054535214
+GLOBL shuffle26<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle37<>+0(SB)/8, $0x4140050403020100
-DATA shuffle37<>+8(SB)/8, $0x430e0d0c0b0a0942
-DATA shuffle37<>+16(SB)/8, $0x1716151413124544
-DATA shuffle37<>+24(SB)/8, $0x1f1e1d1c1b484746
-DATA shuffle37<>+32(SB)/8, $0x272625244b4a4920
-DATA shuffle37<>+40(SB)/8, $0x2f2e2d4e4d4c2928
-DATA shuffle37<>+48(SB)/8, $0x373651504f323130
-DATA shuffle37<>+56(SB)/8, $0x3f5453523b3a3938
-GLOBL shuffle37<>(SB), RODATA|NOPTR, $64
+DATA shuffle27<>+0(SB)/8, $0x4140050403020100
+DATA shuffle27<>+8(SB)/8, $0x430e0d0c0b0a0942
+DATA shuffle27<>+16(SB)/8, $0x1716151413124544
+DATA shuffle27<>+24(SB)/8, $0x1f1e1d1c1b484746
+DATA shuffle27<>+32(SB)/8, $0x272625244b4a4920
+DATA shuffle27<>+40(SB)/8, $0x2f2e2d4e4d4c2928
+DATA shuffle27<>+48(SB)/8, $0x373651504f323130
+DATA shuffle27<>+56(SB)/8, $0x3f5453523b3a3938
+GLOBL shuffle27<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle38<>+0(SB)/8, $0x0000005756551716
-DATA shuffle38<>+8(SB)/8, $0x00005a59581a1918
-DATA shuffle38<>+16(SB)/8, $0x005d5c5b1d1c1b00
-DATA shuffle38<>+24(SB)/8, $0x605f5e201f1e0000
-DATA shuffle38<>+32(SB)/8, $0x6261232221000000
-DATA shuffle38<>+40(SB)/8, $0x6426252400000063
-DATA shuffle38<>+48(SB)/8, $0x2928270000006665
-DATA shuffle38<>+56(SB)/8, $0x2b2a000000696867
-GLOBL shuffle38<>(SB), RODATA|NOPTR, $64
+DATA shuffle28<>+0(SB)/8, $0x0000005756551716
+DATA shuffle28<>+8(SB)/8, $0x00005a59581a1918
+DATA shuffle28<>+16(SB)/8, $0x005d5c5b1d1c1b00
+DATA shuffle28<>+24(SB)/8, $0x605f5e201f1e0000
+DATA shuffle28<>+32(SB)/8, $0x6261232221000000
+DATA shuffle28<>+40(SB)/8, $0x6426252400000063
+DATA shuffle28<>+48(SB)/8, $0x2928270000006665
+DATA shuffle28<>+56(SB)/8, $0x2b2a000000696867
+GLOBL shuffle28<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle39<>+0(SB)/8, $0x5756550403020100
-DATA shuffle39<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle39<>+16(SB)/8, $0x5b1615141312115a
-DATA shuffle39<>+24(SB)/8, $0x1f1e1d1c1b1a5d5c
-DATA shuffle39<>+32(SB)/8, $0x2726252423605f5e
-DATA shuffle39<>+40(SB)/8, $0x2f2e2d2c63626128
-DATA shuffle39<>+48(SB)/8, $0x3736356665643130
-DATA shuffle39<>+56(SB)/8, $0x3f3e6968673a3938
-GLOBL shuffle39<>(SB), RODATA|NOPTR, $64
+DATA shuffle29<>+0(SB)/8, $0x5756550403020100
+DATA shuffle29<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle29<>+16(SB)/8, $0x5b1615141312115a
+DATA shuffle29<>+24(SB)/8, $0x1f1e1d1c1b1a5d5c
+DATA shuffle29<>+32(SB)/8, $0x2726252423605f5e
+DATA shuffle29<>+40(SB)/8, $0x2f2e2d2c63626128
+DATA shuffle29<>+48(SB)/8, $0x3736356665643130
+DATA shuffle29<>+56(SB)/8, $0x3f3e6968673a3938
+GLOBL shuffle29<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle40<>+0(SB)/8, $0x006c6b6a2c2b2a00
-DATA shuffle40<>+8(SB)/8, $0x6f6e6d2f2e2d0000
-DATA shuffle40<>+16(SB)/8, $0x7170323130000000
-DATA shuffle40<>+24(SB)/8, $0x7335343300000072
-DATA shuffle40<>+32(SB)/8, $0x3837360000007574
-DATA shuffle40<>+40(SB)/8, $0x3a39000000787776
-DATA shuffle40<>+48(SB)/8, $0x3c0000007b7a793b
-DATA shuffle40<>+56(SB)/8, $0x0000007e7d7c3e3d
-GLOBL shuffle40<>(SB), RODATA|NOPTR, $64
+DATA shuffle30<>+0(SB)/8, $0x006c6b6a2c2b2a00
+DATA shuffle30<>+8(SB)/8, $0x6f6e6d2f2e2d0000
+DATA shuffle30<>+16(SB)/8, $0x7170323130000000
+DATA shuffle30<>+24(SB)/8, $0x7335343300000072
+DATA shuffle30<>+32(SB)/8, $0x3837360000007574
+DATA shuffle30<>+40(SB)/8, $0x3a39000000787776
+DATA shuffle30<>+48(SB)/8, $0x3c0000007b7a793b
+DATA shuffle30<>+56(SB)/8, $0x0000007e7d7c3e3d
+GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle41<>+0(SB)/8, $0x6d0605040302016c
-DATA shuffle41<>+8(SB)/8, $0x0f0e0d0c0b0a6f6e
-DATA shuffle41<>+16(SB)/8, $0x1716151413727170
-DATA shuffle41<>+24(SB)/8, $0x1f1e1d1c75747318
-DATA shuffle41<>+32(SB)/8, $0x2726257877762120
-DATA shuffle41<>+40(SB)/8, $0x2f2e7b7a792a2928
-DATA shuffle41<>+48(SB)/8, $0x377e7d7c33323130
-DATA shuffle41<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
+DATA shuffle31<>+0(SB)/8, $0x6d0605040302016c
+DATA shuffle31<>+8(SB)/8, $0x0f0e0d0c0b0a6f6e
+DATA shuffle31<>+16(SB)/8, $0x1716151413727170
+DATA shuffle31<>+24(SB)/8, $0x1f1e1d1c75747318
+DATA shuffle31<>+32(SB)/8, $0x2726257877762120
+DATA shuffle31<>+40(SB)/8, $0x2f2e7b7a792a2928
+DATA shuffle31<>+48(SB)/8, $0x377e7d7c33323130
+DATA shuffle31<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
 
 // func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -1498,58 +1078,58 @@ TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem79: \
+rem54: \
 	CMPQ DI, $+64; \
-	JB   remdone80; \
+	JB   remdone55; \
 	SUBQ $+60, DI; \
-	JMP  rem79; \
-remdone80: \
+	JMP  rem54; \
+remdone55: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle43<>+0(SB), Z31; \
-	VMOVDQU64 shuffle44<>+0(SB), Z30; \
-	VMOVDQU64 shuffle45<>+0(SB), Z29; \
-	VMOVDQU64 shuffle46<>+0(SB), Z28; \
-	VMOVDQU64 shuffle47<>+0(SB), Z27; \
-	VMOVDQU64 shuffle48<>+0(SB), Z26; \
-	VMOVDQU64 shuffle49<>+0(SB), Z25; \
-	VMOVDQU64 shuffle50<>+0(SB), Z24; \
-	VMOVDQU64 shuffle51<>+0(SB), Z23; \
-group81: \
+	VMOVDQU64 shuffle33<>+0(SB), Z31; \
+	VMOVDQU64 shuffle34<>+0(SB), Z30; \
+	VMOVDQU64 shuffle35<>+0(SB), Z29; \
+	VMOVDQU64 shuffle36<>+0(SB), Z28; \
+	VMOVDQU64 shuffle37<>+0(SB), Z27; \
+	VMOVDQU64 shuffle38<>+0(SB), Z26; \
+	VMOVDQU64 shuffle39<>+0(SB), Z25; \
+	VMOVDQU64 shuffle40<>+0(SB), Z24; \
+	VMOVDQU64 shuffle41<>+0(SB), Z23; \
+group56: \
 	MOVQ rows+24(FP), DI; \
-row82: \
+row57: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last84; \
-chunks83: \
+	JB   last59; \
+chunks58: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1567,138 +1147,138 @@ chunks83: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*2), Z0, Z0; \
 	VMOVDQU      44(R9), X1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle42<>+0(SB), K7; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks83; \
-last84: \
+	JAE          chunks58; \
+last59: \
 	TESTQ      R9, R9; \
-	JZ         rowdone85; \
+	JZ         rowdone60; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle46<>+0(SB), Z3; \
+	VMOVDQU64  shuffle36<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle48<>+0(SB), Z4; \
+	VMOVDQU64  shuffle38<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z2, Z4; \
 	VPERMT2B   Z1, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone85: \
+rowdone60: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row82; \
+	JNZ  row57; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group81; \
+	JNZ  group56; \
 	VZEROUPPER; \
 	RET
 	zip3x6AVX512VBMI_body
 
-DATA shuffle42<>+0(SB)/8, $0x000fffffffffffff
-GLOBL shuffle42<>(SB), RODATA|NOPTR, $8
+DATA shuffle32<>+0(SB)/8, $0x000fffffffffffff
+GLOBL shuffle32<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle43<>+0(SB)/8, $0x2120050403020100
-DATA shuffle43<>+8(SB)/8, $0x4342414025242322
-DATA shuffle43<>+16(SB)/8, $0x0b0a090807064544
-DATA shuffle43<>+24(SB)/8, $0x47462b2a29282726
-DATA shuffle43<>+32(SB)/8, $0x0f0e0d0c4b4a4948
-DATA shuffle43<>+40(SB)/8, $0x31302f2e2d2c1110
-DATA shuffle43<>+48(SB)/8, $0x131251504f4e4d4c
-DATA shuffle43<>+56(SB)/8, $0x3534333217161514
-GLOBL shuffle43<>(SB), RODATA|NOPTR, $64
+DATA shuffle33<>+0(SB)/8, $0x2120050403020100
+DATA shuffle33<>+8(SB)/8, $0x4342414025242322
+DATA shuffle33<>+16(SB)/8, $0x0b0a090807064544
+DATA shuffle33<>+24(SB)/8, $0x47462b2a29282726
+DATA shuffle33<>+32(SB)/8, $0x0f0e0d0c4b4a4948
+DATA shuffle33<>+40(SB)/8, $0x31302f2e2d2c1110
+DATA shuffle33<>+48(SB)/8, $0x131251504f4e4d4c
+DATA shuffle33<>+56(SB)/8, $0x3534333217161514
+GLOBL shuffle33<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle44<>+0(SB)/8, $0x4544434241402120
-DATA shuffle44<>+8(SB)/8, $0x2322050403020100
-DATA shuffle44<>+16(SB)/8, $0x4948474627262524
-DATA shuffle44<>+24(SB)/8, $0x0b0a090807064b4a
-DATA shuffle44<>+32(SB)/8, $0x4d4c2d2c2b2a2928
-DATA shuffle44<>+40(SB)/8, $0x0f0e0d0c51504f4e
-DATA shuffle44<>+48(SB)/8, $0x333231302f2e1110
-DATA shuffle44<>+56(SB)/8, $0x1312575655545352
-GLOBL shuffle44<>(SB), RODATA|NOPTR, $64
+DATA shuffle34<>+0(SB)/8, $0x4544434241402120
+DATA shuffle34<>+8(SB)/8, $0x2322050403020100
+DATA shuffle34<>+16(SB)/8, $0x4948474627262524
+DATA shuffle34<>+24(SB)/8, $0x0b0a090807064b4a
+DATA shuffle34<>+32(SB)/8, $0x4d4c2d2c2b2a2928
+DATA shuffle34<>+40(SB)/8, $0x0f0e0d0c51504f4e
+DATA shuffle34<>+48(SB)/8, $0x333231302f2e1110
+DATA shuffle34<>+56(SB)/8, $0x1312575655545352
+GLOBL shuffle34<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle45<>+0(SB)/8, $0x0d0c0b0a43424140
-DATA shuffle45<>+8(SB)/8, $0x2f2e2d2c2b2a0f0e
-DATA shuffle45<>+16(SB)/8, $0x1110494847464544
-DATA shuffle45<>+24(SB)/8, $0x3332313015141312
-DATA shuffle45<>+32(SB)/8, $0x4f4e4d4c4b4a3534
-DATA shuffle45<>+40(SB)/8, $0x37361b1a19181716
-DATA shuffle45<>+48(SB)/8, $0x000000003b3a3938
-DATA shuffle45<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
+DATA shuffle35<>+0(SB)/8, $0x0d0c0b0a43424140
+DATA shuffle35<>+8(SB)/8, $0x2f2e2d2c2b2a0f0e
+DATA shuffle35<>+16(SB)/8, $0x1110494847464544
+DATA shuffle35<>+24(SB)/8, $0x3332313015141312
+DATA shuffle35<>+32(SB)/8, $0x4f4e4d4c4b4a3534
+DATA shuffle35<>+40(SB)/8, $0x37361b1a19181716
+DATA shuffle35<>+48(SB)/8, $0x000000003b3a3938
+DATA shuffle35<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle35<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle46<>+0(SB)/8, $0x4140050403020100
-DATA shuffle46<>+8(SB)/8, $0x0000000045444342
-DATA shuffle46<>+16(SB)/8, $0x0b0a090807060000
-DATA shuffle46<>+24(SB)/8, $0x00004b4a49484746
-DATA shuffle46<>+32(SB)/8, $0x0f0e0d0c00000000
-DATA shuffle46<>+40(SB)/8, $0x51504f4e4d4c1110
-DATA shuffle46<>+48(SB)/8, $0x1312000000000000
-DATA shuffle46<>+56(SB)/8, $0x5554535217161514
-GLOBL shuffle46<>(SB), RODATA|NOPTR, $64
+DATA shuffle36<>+0(SB)/8, $0x4140050403020100
+DATA shuffle36<>+8(SB)/8, $0x0000000045444342
+DATA shuffle36<>+16(SB)/8, $0x0b0a090807060000
+DATA shuffle36<>+24(SB)/8, $0x00004b4a49484746
+DATA shuffle36<>+32(SB)/8, $0x0f0e0d0c00000000
+DATA shuffle36<>+40(SB)/8, $0x51504f4e4d4c1110
+DATA shuffle36<>+48(SB)/8, $0x1312000000000000
+DATA shuffle36<>+56(SB)/8, $0x5554535217161514
+GLOBL shuffle36<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle47<>+0(SB)/8, $0x0706050403020100
-DATA shuffle47<>+8(SB)/8, $0x434241400b0a0908
-DATA shuffle47<>+16(SB)/8, $0x1716151413124544
-DATA shuffle47<>+24(SB)/8, $0x47461d1c1b1a1918
-DATA shuffle47<>+32(SB)/8, $0x272625244b4a4948
-DATA shuffle47<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle47<>+48(SB)/8, $0x373651504f4e4d4c
-DATA shuffle47<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle47<>(SB), RODATA|NOPTR, $64
+DATA shuffle37<>+0(SB)/8, $0x0706050403020100
+DATA shuffle37<>+8(SB)/8, $0x434241400b0a0908
+DATA shuffle37<>+16(SB)/8, $0x1716151413124544
+DATA shuffle37<>+24(SB)/8, $0x47461d1c1b1a1918
+DATA shuffle37<>+32(SB)/8, $0x272625244b4a4948
+DATA shuffle37<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle37<>+48(SB)/8, $0x373651504f4e4d4c
+DATA shuffle37<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle37<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle48<>+0(SB)/8, $0x1716151413120000
-DATA shuffle48<>+8(SB)/8, $0x00005d5c5b5a5958
-DATA shuffle48<>+16(SB)/8, $0x1b1a191800000000
-DATA shuffle48<>+24(SB)/8, $0x636261605f5e1d1c
-DATA shuffle48<>+32(SB)/8, $0x1f1e000000000000
-DATA shuffle48<>+40(SB)/8, $0x6766656423222120
-DATA shuffle48<>+48(SB)/8, $0x0000000000006968
-DATA shuffle48<>+56(SB)/8, $0x6b6a292827262524
-GLOBL shuffle48<>(SB), RODATA|NOPTR, $64
+DATA shuffle38<>+0(SB)/8, $0x1716151413120000
+DATA shuffle38<>+8(SB)/8, $0x00005d5c5b5a5958
+DATA shuffle38<>+16(SB)/8, $0x1b1a191800000000
+DATA shuffle38<>+24(SB)/8, $0x636261605f5e1d1c
+DATA shuffle38<>+32(SB)/8, $0x1f1e000000000000
+DATA shuffle38<>+40(SB)/8, $0x6766656423222120
+DATA shuffle38<>+48(SB)/8, $0x0000000000006968
+DATA shuffle38<>+56(SB)/8, $0x6b6a292827262524
+GLOBL shuffle38<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle49<>+0(SB)/8, $0x0706050403025756
-DATA shuffle49<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle49<>+16(SB)/8, $0x171615145d5c5b5a
-DATA shuffle49<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle49<>+32(SB)/8, $0x2726636261605f5e
-DATA shuffle49<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle49<>+48(SB)/8, $0x6968676665643130
-DATA shuffle49<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle49<>(SB), RODATA|NOPTR, $64
+DATA shuffle39<>+0(SB)/8, $0x0706050403025756
+DATA shuffle39<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle39<>+16(SB)/8, $0x171615145d5c5b5a
+DATA shuffle39<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle39<>+32(SB)/8, $0x2726636261605f5e
+DATA shuffle39<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle39<>+48(SB)/8, $0x6968676665643130
+DATA shuffle39<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle39<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle50<>+0(SB)/8, $0x2d2c2b2a00000000
-DATA shuffle50<>+8(SB)/8, $0x6f6e6d6c6b6a2f2e
-DATA shuffle50<>+16(SB)/8, $0x3130000000000000
-DATA shuffle50<>+24(SB)/8, $0x7372717035343332
-DATA shuffle50<>+32(SB)/8, $0x0000000000007574
-DATA shuffle50<>+40(SB)/8, $0x77763b3a39383736
-DATA shuffle50<>+48(SB)/8, $0x000000007b7a7978
-DATA shuffle50<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
+DATA shuffle40<>+0(SB)/8, $0x2d2c2b2a00000000
+DATA shuffle40<>+8(SB)/8, $0x6f6e6d6c6b6a2f2e
+DATA shuffle40<>+16(SB)/8, $0x3130000000000000
+DATA shuffle40<>+24(SB)/8, $0x7372717035343332
+DATA shuffle40<>+32(SB)/8, $0x0000000000007574
+DATA shuffle40<>+40(SB)/8, $0x77763b3a39383736
+DATA shuffle40<>+48(SB)/8, $0x000000007b7a7978
+DATA shuffle40<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle40<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle51<>+0(SB)/8, $0x070605046f6e6d6c
-DATA shuffle51<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle51<>+16(SB)/8, $0x1716757473727170
-DATA shuffle51<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle51<>+32(SB)/8, $0x7b7a797877762120
-DATA shuffle51<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle51<>+48(SB)/8, $0x3736353433323130
-DATA shuffle51<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
+DATA shuffle41<>+0(SB)/8, $0x070605046f6e6d6c
+DATA shuffle41<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle41<>+16(SB)/8, $0x1716757473727170
+DATA shuffle41<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle41<>+32(SB)/8, $0x7b7a797877762120
+DATA shuffle41<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle41<>+48(SB)/8, $0x3736353433323130
+DATA shuffle41<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
 
 // func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -1722,58 +1302,58 @@ TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem86: \
+rem61: \
 	CMPQ DI, $+64; \
-	JB   remdone87; \
+	JB   remdone62; \
 	SUBQ $+63, DI; \
-	JMP  rem86; \
-remdone87: \
+	JMP  rem61; \
+remdone62: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle22<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle52<>+0(SB), Z31; \
-	VMOVDQU64 shuffle53<>+0(SB), Z30; \
-	VMOVDQU64 shuffle54<>+0(SB), Z29; \
-	VMOVDQU64 shuffle55<>+0(SB), Z28; \
-	VMOVDQU64 shuffle56<>+0(SB), Z27; \
-	VMOVDQU64 shuffle57<>+0(SB), Z26; \
-	VMOVDQU64 shuffle58<>+0(SB), Z25; \
-	VMOVDQU64 shuffle59<>+0(SB), Z24; \
-	VMOVDQU64 shuffle60<>+0(SB), Z23; \
-group88: \
+	VMOVDQU64 shuffle42<>+0(SB), Z31; \
+	VMOVDQU64 shuffle43<>+0(SB), Z30; \
+	VMOVDQU64 shuffle44<>+0(SB), Z29; \
+	VMOVDQU64 shuffle45<>+0(SB), Z28; \
+	VMOVDQU64 shuffle46<>+0(SB), Z27; \
+	VMOVDQU64 shuffle47<>+0(SB), Z26; \
+	VMOVDQU64 shuffle48<>+0(SB), Z25; \
+	VMOVDQU64 shuffle49<>+0(SB), Z24; \
+	VMOVDQU64 shuffle50<>+0(SB), Z23; \
+group63: \
 	MOVQ rows+24(FP), DI; \
-row89: \
+row64: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last91; \
-chunks90: \
+	JB   last66; \
+chunks65: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -1791,135 +1371,135 @@ chunks90: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle32<>+0(SB), K7; \
+	KMOVQ        shuffle22<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+63, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks90; \
-last91: \
+	JAE          chunks65; \
+last66: \
 	TESTQ      R9, R9; \
-	JZ         rowdone92; \
+	JZ         rowdone67; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle55<>+0(SB), Z3; \
+	VMOVDQU64  shuffle45<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle57<>+0(SB), Z4; \
+	VMOVDQU64  shuffle47<>+0(SB), Z4; \
 	VPERMI2B   Z2, Z1, Z4; \
 	VPERMT2B   Z0, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z0, Z24, Z2; \
 	VPERMT2B   Z1, Z23, Z2; \
 	VMOVDQU8   Z2, K4, 128(R8); \
-rowdone92: \
+rowdone67: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row89; \
+	JNZ  row64; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group88; \
+	JNZ  group63; \
 	VZEROUPPER; \
 	RET
 	zip3x9AVX512VBMI_body
 
-DATA shuffle52<>+0(SB)/8, $0x0706050403020100
-DATA shuffle52<>+8(SB)/8, $0x2625242322212008
-DATA shuffle52<>+16(SB)/8, $0x4544434241402827
-DATA shuffle52<>+24(SB)/8, $0x0d0c0b0a09484746
-DATA shuffle52<>+32(SB)/8, $0x2c2b2a2911100f0e
-DATA shuffle52<>+40(SB)/8, $0x4b4a4931302f2e2d
-DATA shuffle52<>+48(SB)/8, $0x131251504f4e4d4c
-DATA shuffle52<>+56(SB)/8, $0x321a191817161514
-GLOBL shuffle52<>(SB), RODATA|NOPTR, $64
+DATA shuffle42<>+0(SB)/8, $0x0706050403020100
+DATA shuffle42<>+8(SB)/8, $0x2625242322212008
+DATA shuffle42<>+16(SB)/8, $0x4544434241402827
+DATA shuffle42<>+24(SB)/8, $0x0d0c0b0a09484746
+DATA shuffle42<>+32(SB)/8, $0x2c2b2a2911100f0e
+DATA shuffle42<>+40(SB)/8, $0x4b4a4931302f2e2d
+DATA shuffle42<>+48(SB)/8, $0x131251504f4e4d4c
+DATA shuffle42<>+56(SB)/8, $0x321a191817161514
+GLOBL shuffle42<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle53<>+0(SB)/8, $0x2726252423222120
-DATA shuffle53<>+8(SB)/8, $0x4746454443424140
-DATA shuffle53<>+16(SB)/8, $0x0605040302010048
-DATA shuffle53<>+24(SB)/8, $0x2d2c2b2a29280807
-DATA shuffle53<>+32(SB)/8, $0x4d4c4b4a49302f2e
-DATA shuffle53<>+40(SB)/8, $0x0c0b0a0951504f4e
-DATA shuffle53<>+48(SB)/8, $0x33323111100f0e0d
-DATA shuffle53<>+56(SB)/8, $0x5352393837363534
-GLOBL shuffle53<>(SB), RODATA|NOPTR, $64
+DATA shuffle43<>+0(SB)/8, $0x2726252423222120
+DATA shuffle43<>+8(SB)/8, $0x4746454443424140
+DATA shuffle43<>+16(SB)/8, $0x0605040302010048
+DATA shuffle43<>+24(SB)/8, $0x2d2c2b2a29280807
+DATA shuffle43<>+32(SB)/8, $0x4d4c4b4a49302f2e
+DATA shuffle43<>+40(SB)/8, $0x0c0b0a0951504f4e
+DATA shuffle43<>+48(SB)/8, $0x33323111100f0e0d
+DATA shuffle43<>+56(SB)/8, $0x5352393837363534
+GLOBL shuffle43<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle54<>+0(SB)/8, $0x0d4c4b4a49484746
-DATA shuffle54<>+8(SB)/8, $0x1514131211100f0e
-DATA shuffle54<>+16(SB)/8, $0x34333231302f2e2d
-DATA shuffle54<>+24(SB)/8, $0x535251504f4e4d35
-DATA shuffle54<>+32(SB)/8, $0x1b1a191817165554
-DATA shuffle54<>+40(SB)/8, $0x3a393837361e1d1c
-DATA shuffle54<>+48(SB)/8, $0x595857563e3d3c3b
-DATA shuffle54<>+56(SB)/8, $0x0000005e5d5c5b5a
-GLOBL shuffle54<>(SB), RODATA|NOPTR, $64
+DATA shuffle44<>+0(SB)/8, $0x0d4c4b4a49484746
+DATA shuffle44<>+8(SB)/8, $0x1514131211100f0e
+DATA shuffle44<>+16(SB)/8, $0x34333231302f2e2d
+DATA shuffle44<>+24(SB)/8, $0x535251504f4e4d35
+DATA shuffle44<>+32(SB)/8, $0x1b1a191817165554
+DATA shuffle44<>+40(SB)/8, $0x3a393837361e1d1c
+DATA shuffle44<>+48(SB)/8, $0x595857563e3d3c3b
+DATA shuffle44<>+56(SB)/8, $0x0000005e5d5c5b5a
+GLOBL shuffle44<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle55<>+0(SB)/8, $0x0706050403020100
-DATA shuffle55<>+8(SB)/8, $0x4645444342414008
-DATA shuffle55<>+16(SB)/8, $0x0000000000004847
-DATA shuffle55<>+24(SB)/8, $0x0d0c0b0a09000000
-DATA shuffle55<>+32(SB)/8, $0x4c4b4a4911100f0e
-DATA shuffle55<>+40(SB)/8, $0x00000051504f4e4d
-DATA shuffle55<>+48(SB)/8, $0x1312000000000000
-DATA shuffle55<>+56(SB)/8, $0x521a191817161514
-GLOBL shuffle55<>(SB), RODATA|NOPTR, $64
+DATA shuffle45<>+0(SB)/8, $0x0706050403020100
+DATA shuffle45<>+8(SB)/8, $0x4645444342414008
+DATA shuffle45<>+16(SB)/8, $0x0000000000004847
+DATA shuffle45<>+24(SB)/8, $0x0d0c0b0a09000000
+DATA shuffle45<>+32(SB)/8, $0x4c4b4a4911100f0e
+DATA shuffle45<>+40(SB)/8, $0x00000051504f4e4d
+DATA shuffle45<>+48(SB)/8, $0x1312000000000000
+DATA shuffle45<>+56(SB)/8, $0x521a191817161514
+GLOBL shuffle45<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle56<>+0(SB)/8, $0x0706050403020100
-DATA shuffle56<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle56<>+16(SB)/8, $0x4544434241401110
-DATA shuffle56<>+24(SB)/8, $0x1f1e1d1c1b484746
-DATA shuffle56<>+32(SB)/8, $0x2726252423222120
-DATA shuffle56<>+40(SB)/8, $0x4b4a492c2b2a2928
-DATA shuffle56<>+48(SB)/8, $0x373651504f4e4d4c
-DATA shuffle56<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle56<>(SB), RODATA|NOPTR, $64
+DATA shuffle46<>+0(SB)/8, $0x0706050403020100
+DATA shuffle46<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle46<>+16(SB)/8, $0x4544434241401110
+DATA shuffle46<>+24(SB)/8, $0x1f1e1d1c1b484746
+DATA shuffle46<>+32(SB)/8, $0x2726252423222120
+DATA shuffle46<>+40(SB)/8, $0x4b4a492c2b2a2928
+DATA shuffle46<>+48(SB)/8, $0x373651504f4e4d4c
+DATA shuffle46<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle46<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle57<>+0(SB)/8, $0x1a19181716151413
-DATA shuffle57<>+8(SB)/8, $0x5958575655545352
-DATA shuffle57<>+16(SB)/8, $0x000000000000005a
-DATA shuffle57<>+24(SB)/8, $0x201f1e1d1c1b0000
-DATA shuffle57<>+32(SB)/8, $0x5f5e5d5c5b232221
-DATA shuffle57<>+40(SB)/8, $0x0000000063626160
-DATA shuffle57<>+48(SB)/8, $0x2625240000000000
-DATA shuffle57<>+56(SB)/8, $0x65642c2b2a292827
-GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
+DATA shuffle47<>+0(SB)/8, $0x1a19181716151413
+DATA shuffle47<>+8(SB)/8, $0x5958575655545352
+DATA shuffle47<>+16(SB)/8, $0x000000000000005a
+DATA shuffle47<>+24(SB)/8, $0x201f1e1d1c1b0000
+DATA shuffle47<>+32(SB)/8, $0x5f5e5d5c5b232221
+DATA shuffle47<>+40(SB)/8, $0x0000000063626160
+DATA shuffle47<>+48(SB)/8, $0x2625240000000000
+DATA shuffle47<>+56(SB)/8, $0x65642c2b2a292827
+GLOBL shuffle47<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle58<>+0(SB)/8, $0x0706050403020100
-DATA shuffle58<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle58<>+16(SB)/8, $0x61605f5e5d5c5b10
-DATA shuffle58<>+24(SB)/8, $0x1f1e1d1c1b1a6362
-DATA shuffle58<>+32(SB)/8, $0x2726252423222120
-DATA shuffle58<>+40(SB)/8, $0x676665642b2a2928
-DATA shuffle58<>+48(SB)/8, $0x3736356c6b6a6968
-DATA shuffle58<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
+DATA shuffle48<>+0(SB)/8, $0x0706050403020100
+DATA shuffle48<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle48<>+16(SB)/8, $0x61605f5e5d5c5b10
+DATA shuffle48<>+24(SB)/8, $0x1f1e1d1c1b1a6362
+DATA shuffle48<>+32(SB)/8, $0x2726252423222120
+DATA shuffle48<>+40(SB)/8, $0x676665642b2a2928
+DATA shuffle48<>+48(SB)/8, $0x3736356c6b6a6968
+DATA shuffle48<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle48<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle59<>+0(SB)/8, $0x6d2c2b2a29282726
-DATA shuffle59<>+8(SB)/8, $0x7574737271706f6e
-DATA shuffle59<>+16(SB)/8, $0x0000000000000000
-DATA shuffle59<>+24(SB)/8, $0x333231302f2e2d00
-DATA shuffle59<>+32(SB)/8, $0x7b7a797877763534
-DATA shuffle59<>+40(SB)/8, $0x00000000007e7d7c
-DATA shuffle59<>+48(SB)/8, $0x3938373600000000
-DATA shuffle59<>+56(SB)/8, $0x0000003e3d3c3b3a
-GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
+DATA shuffle49<>+0(SB)/8, $0x6d2c2b2a29282726
+DATA shuffle49<>+8(SB)/8, $0x7574737271706f6e
+DATA shuffle49<>+16(SB)/8, $0x0000000000000000
+DATA shuffle49<>+24(SB)/8, $0x333231302f2e2d00
+DATA shuffle49<>+32(SB)/8, $0x7b7a797877763534
+DATA shuffle49<>+40(SB)/8, $0x00000000007e7d7c
+DATA shuffle49<>+48(SB)/8, $0x3938373600000000
+DATA shuffle49<>+56(SB)/8, $0x0000003e3d3c3b3a
+GLOBL shuffle49<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle60<>+0(SB)/8, $0x0706050403020100
-DATA shuffle60<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle60<>+16(SB)/8, $0x74737271706f6e6d
-DATA shuffle60<>+24(SB)/8, $0x1f1e1d1c1b1a1975
-DATA shuffle60<>+32(SB)/8, $0x2726252423222120
-DATA shuffle60<>+40(SB)/8, $0x7a797877762a2928
-DATA shuffle60<>+48(SB)/8, $0x373635347e7d7c7b
-DATA shuffle60<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle60<>(SB), RODATA|NOPTR, $64
+DATA shuffle50<>+0(SB)/8, $0x0706050403020100
+DATA shuffle50<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle50<>+16(SB)/8, $0x74737271706f6e6d
+DATA shuffle50<>+24(SB)/8, $0x1f1e1d1c1b1a1975
+DATA shuffle50<>+32(SB)/8, $0x2726252423222120
+DATA shuffle50<>+40(SB)/8, $0x7a797877762a2928
+DATA shuffle50<>+48(SB)/8, $0x373635347e7d7c7b
+DATA shuffle50<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -1943,58 +1523,58 @@ TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem93: \
+rem68: \
 	CMPQ DI, $+64; \
-	JB   remdone94; \
+	JB   remdone69; \
 	SUBQ $+60, DI; \
-	JMP  rem93; \
-remdone94: \
+	JMP  rem68; \
+remdone69: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle61<>+0(SB), Z31; \
-	VMOVDQU64 shuffle62<>+0(SB), Z30; \
-	VMOVDQU64 shuffle63<>+0(SB), Z29; \
-	VMOVDQU64 shuffle64<>+0(SB), Z28; \
-	VMOVDQU64 shuffle65<>+0(SB), Z27; \
-	VMOVDQU64 shuffle66<>+0(SB), Z26; \
-	VMOVDQU64 shuffle67<>+0(SB), Z25; \
-	VMOVDQU64 shuffle68<>+0(SB), Z24; \
-	VMOVDQU64 shuffle69<>+0(SB), Z23; \
-group95: \
+	VMOVDQU64 shuffle51<>+0(SB), Z31; \
+	VMOVDQU64 shuffle52<>+0(SB), Z30; \
+	VMOVDQU64 shuffle53<>+0(SB), Z29; \
+	VMOVDQU64 shuffle54<>+0(SB), Z28; \
+	VMOVDQU64 shuffle55<>+0(SB), Z27; \
+	VMOVDQU64 shuffle56<>+0(SB), Z26; \
+	VMOVDQU64 shuffle57<>+0(SB), Z25; \
+	VMOVDQU64 shuffle58<>+0(SB), Z24; \
+	VMOVDQU64 shuffle59<>+0(SB), Z23; \
+group70: \
 	MOVQ rows+24(FP), DI; \
-row96: \
+row71: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last98; \
-chunks97: \
+	JB   last73; \
+chunks72: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2012,135 +1592,135 @@ chunks97: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle42<>+0(SB), K7; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks97; \
-last98: \
+	JAE          chunks72; \
+last73: \
 	TESTQ      R9, R9; \
-	JZ         rowdone99; \
+	JZ         rowdone74; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle64<>+0(SB), Z3; \
+	VMOVDQU64  shuffle54<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle66<>+0(SB), Z4; \
+	VMOVDQU64  shuffle56<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone99: \
+rowdone74: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row96; \
+	JNZ  row71; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group95; \
+	JNZ  group70; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x1AVX512VBMI_body
 
-DATA shuffle61<>+0(SB)/8, $0x4240242220040200
-DATA shuffle61<>+8(SB)/8, $0x4125232105030144
-DATA shuffle61<>+16(SB)/8, $0x2a28260a08064543
-DATA shuffle61<>+24(SB)/8, $0x29270b09074a4846
-DATA shuffle61<>+32(SB)/8, $0x2c100e0c4b49472b
-DATA shuffle61<>+40(SB)/8, $0x110f0d504e4c302e
-DATA shuffle61<>+48(SB)/8, $0x1412514f4d312f2d
-DATA shuffle61<>+56(SB)/8, $0x1356545236343216
-GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
+DATA shuffle51<>+0(SB)/8, $0x4240242220040200
+DATA shuffle51<>+8(SB)/8, $0x4125232105030144
+DATA shuffle51<>+16(SB)/8, $0x2a28260a08064543
+DATA shuffle51<>+24(SB)/8, $0x29270b09074a4846
+DATA shuffle51<>+32(SB)/8, $0x2c100e0c4b49472b
+DATA shuffle51<>+40(SB)/8, $0x110f0d504e4c302e
+DATA shuffle51<>+48(SB)/8, $0x1412514f4d312f2d
+DATA shuffle51<>+56(SB)/8, $0x1356545236343216
+GLOBL shuffle51<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle62<>+0(SB)/8, $0x4442402422200200
-DATA shuffle62<>+8(SB)/8, $0x4745292725070503
-DATA shuffle62<>+16(SB)/8, $0x462a282608060449
-DATA shuffle62<>+24(SB)/8, $0x2f2d2b0d0b094a48
-DATA shuffle62<>+32(SB)/8, $0x2e2c0e0c0a4f4d4b
-DATA shuffle62<>+40(SB)/8, $0x3113110f504e4c30
-DATA shuffle62<>+48(SB)/8, $0x1412105553513533
-DATA shuffle62<>+56(SB)/8, $0x1715565452363432
-GLOBL shuffle62<>(SB), RODATA|NOPTR, $64
+DATA shuffle52<>+0(SB)/8, $0x4442402422200200
+DATA shuffle52<>+8(SB)/8, $0x4745292725070503
+DATA shuffle52<>+16(SB)/8, $0x462a282608060449
+DATA shuffle52<>+24(SB)/8, $0x2f2d2b0d0b094a48
+DATA shuffle52<>+32(SB)/8, $0x2e2c0e0c0a4f4d4b
+DATA shuffle52<>+40(SB)/8, $0x3113110f504e4c30
+DATA shuffle52<>+48(SB)/8, $0x1412105553513533
+DATA shuffle52<>+56(SB)/8, $0x1715565452363432
+GLOBL shuffle52<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle63<>+0(SB)/8, $0x0b4e4c4a2e2c2a0e
-DATA shuffle63<>+8(SB)/8, $0x4f4d4b2f2d2b0f0d
-DATA shuffle63<>+16(SB)/8, $0x5250343230141210
-DATA shuffle63<>+24(SB)/8, $0x5135333115131154
-DATA shuffle63<>+32(SB)/8, $0x3a38361a18165553
-DATA shuffle63<>+40(SB)/8, $0x39371b19175a5856
-DATA shuffle63<>+48(SB)/8, $0x000000005b59573b
-DATA shuffle63<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle63<>(SB), RODATA|NOPTR, $64
+DATA shuffle53<>+0(SB)/8, $0x0b4e4c4a2e2c2a0e
+DATA shuffle53<>+8(SB)/8, $0x4f4d4b2f2d2b0f0d
+DATA shuffle53<>+16(SB)/8, $0x5250343230141210
+DATA shuffle53<>+24(SB)/8, $0x5135333115131154
+DATA shuffle53<>+32(SB)/8, $0x3a38361a18165553
+DATA shuffle53<>+40(SB)/8, $0x39371b19175a5856
+DATA shuffle53<>+48(SB)/8, $0x000000005b59573b
+DATA shuffle53<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle53<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle64<>+0(SB)/8, $0x0000444240040200
-DATA shuffle64<>+8(SB)/8, $0x0045434105030100
-DATA shuffle64<>+16(SB)/8, $0x4a48460a08060000
-DATA shuffle64<>+24(SB)/8, $0x49470b0907000000
-DATA shuffle64<>+32(SB)/8, $0x4c100e0c0000004b
-DATA shuffle64<>+40(SB)/8, $0x110f0d000000504e
-DATA shuffle64<>+48(SB)/8, $0x1412000000514f4d
-DATA shuffle64<>+56(SB)/8, $0x1300000056545216
-GLOBL shuffle64<>(SB), RODATA|NOPTR, $64
+DATA shuffle54<>+0(SB)/8, $0x0000444240040200
+DATA shuffle54<>+8(SB)/8, $0x0045434105030100
+DATA shuffle54<>+16(SB)/8, $0x4a48460a08060000
+DATA shuffle54<>+24(SB)/8, $0x49470b0907000000
+DATA shuffle54<>+32(SB)/8, $0x4c100e0c0000004b
+DATA shuffle54<>+40(SB)/8, $0x110f0d000000504e
+DATA shuffle54<>+48(SB)/8, $0x1412000000514f4d
+DATA shuffle54<>+56(SB)/8, $0x1300000056545216
+GLOBL shuffle54<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle65<>+0(SB)/8, $0x4240050403020100
-DATA shuffle65<>+8(SB)/8, $0x410e0d0c0b0a0944
-DATA shuffle65<>+16(SB)/8, $0x1716151413124543
-DATA shuffle65<>+24(SB)/8, $0x1f1e1d1c1b4a4846
-DATA shuffle65<>+32(SB)/8, $0x272625244b494720
-DATA shuffle65<>+40(SB)/8, $0x2f2e2d504e4c2928
-DATA shuffle65<>+48(SB)/8, $0x3736514f4d323130
-DATA shuffle65<>+56(SB)/8, $0x3f5654523b3a3938
-GLOBL shuffle65<>(SB), RODATA|NOPTR, $64
+DATA shuffle55<>+0(SB)/8, $0x4240050403020100
+DATA shuffle55<>+8(SB)/8, $0x410e0d0c0b0a0944
+DATA shuffle55<>+16(SB)/8, $0x1716151413124543
+DATA shuffle55<>+24(SB)/8, $0x1f1e1d1c1b4a4846
+DATA shuffle55<>+32(SB)/8, $0x272625244b494720
+DATA shuffle55<>+40(SB)/8, $0x2f2e2d504e4c2928
+DATA shuffle55<>+48(SB)/8, $0x3736514f4d323130
+DATA shuffle55<>+56(SB)/8, $0x3f5654523b3a3938
+GLOBL shuffle55<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle66<>+0(SB)/8, $0x0000005755531715
-DATA shuffle66<>+8(SB)/8, $0x00005c5a581c1a18
-DATA shuffle66<>+16(SB)/8, $0x005d5b591d1b1900
-DATA shuffle66<>+24(SB)/8, $0x62605e22201e0000
-DATA shuffle66<>+32(SB)/8, $0x615f23211f000000
-DATA shuffle66<>+40(SB)/8, $0x6428262400000063
-DATA shuffle66<>+48(SB)/8, $0x2927250000006866
-DATA shuffle66<>+56(SB)/8, $0x2c2a000000696765
-GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
+DATA shuffle56<>+0(SB)/8, $0x0000005755531715
+DATA shuffle56<>+8(SB)/8, $0x00005c5a581c1a18
+DATA shuffle56<>+16(SB)/8, $0x005d5b591d1b1900
+DATA shuffle56<>+24(SB)/8, $0x62605e22201e0000
+DATA shuffle56<>+32(SB)/8, $0x615f23211f000000
+DATA shuffle56<>+40(SB)/8, $0x6428262400000063
+DATA shuffle56<>+48(SB)/8, $0x2927250000006866
+DATA shuffle56<>+56(SB)/8, $0x2c2a000000696765
+GLOBL shuffle56<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle67<>+0(SB)/8, $0x5755530403020100
-DATA shuffle67<>+8(SB)/8, $0x5a580d0c0b0a0908
-DATA shuffle67<>+16(SB)/8, $0x591615141312115c
-DATA shuffle67<>+24(SB)/8, $0x1f1e1d1c1b1a5d5b
-DATA shuffle67<>+32(SB)/8, $0x272625242362605e
-DATA shuffle67<>+40(SB)/8, $0x2f2e2d2c63615f28
-DATA shuffle67<>+48(SB)/8, $0x3736356866643130
-DATA shuffle67<>+56(SB)/8, $0x3f3e6967653a3938
-GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
+DATA shuffle57<>+0(SB)/8, $0x5755530403020100
+DATA shuffle57<>+8(SB)/8, $0x5a580d0c0b0a0908
+DATA shuffle57<>+16(SB)/8, $0x591615141312115c
+DATA shuffle57<>+24(SB)/8, $0x1f1e1d1c1b1a5d5b
+DATA shuffle57<>+32(SB)/8, $0x272625242362605e
+DATA shuffle57<>+40(SB)/8, $0x2f2e2d2c63615f28
+DATA shuffle57<>+48(SB)/8, $0x3736356866643130
+DATA shuffle57<>+56(SB)/8, $0x3f3e6967653a3938
+GLOBL shuffle57<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle68<>+0(SB)/8, $0x006e6c6a2e2c2a00
-DATA shuffle68<>+8(SB)/8, $0x6f6d6b2f2d2b0000
-DATA shuffle68<>+16(SB)/8, $0x7270343230000000
-DATA shuffle68<>+24(SB)/8, $0x7135333100000074
-DATA shuffle68<>+32(SB)/8, $0x3a38360000007573
-DATA shuffle68<>+40(SB)/8, $0x39370000007a7876
-DATA shuffle68<>+48(SB)/8, $0x000000007b79773b
-DATA shuffle68<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
+DATA shuffle58<>+0(SB)/8, $0x006e6c6a2e2c2a00
+DATA shuffle58<>+8(SB)/8, $0x6f6d6b2f2d2b0000
+DATA shuffle58<>+16(SB)/8, $0x7270343230000000
+DATA shuffle58<>+24(SB)/8, $0x7135333100000074
+DATA shuffle58<>+32(SB)/8, $0x3a38360000007573
+DATA shuffle58<>+40(SB)/8, $0x39370000007a7876
+DATA shuffle58<>+48(SB)/8, $0x000000007b79773b
+DATA shuffle58<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle69<>+0(SB)/8, $0x6b0605040302016e
-DATA shuffle69<>+8(SB)/8, $0x0f0e0d0c0b0a6f6d
-DATA shuffle69<>+16(SB)/8, $0x1716151413747270
-DATA shuffle69<>+24(SB)/8, $0x1f1e1d1c75737118
-DATA shuffle69<>+32(SB)/8, $0x2726257a78762120
-DATA shuffle69<>+40(SB)/8, $0x2f2e7b79772a2928
-DATA shuffle69<>+48(SB)/8, $0x3736353433323130
-DATA shuffle69<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
+DATA shuffle59<>+0(SB)/8, $0x6b0605040302016e
+DATA shuffle59<>+8(SB)/8, $0x0f0e0d0c0b0a6f6d
+DATA shuffle59<>+16(SB)/8, $0x1716151413747270
+DATA shuffle59<>+24(SB)/8, $0x1f1e1d1c75737118
+DATA shuffle59<>+32(SB)/8, $0x2726257a78762120
+DATA shuffle59<>+40(SB)/8, $0x2f2e7b79772a2928
+DATA shuffle59<>+48(SB)/8, $0x3736353433323130
+DATA shuffle59<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2164,58 +1744,58 @@ TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem100: \
+rem75: \
 	CMPQ DI, $+64; \
-	JB   remdone101; \
+	JB   remdone76; \
 	SUBQ $+60, DI; \
-	JMP  rem100; \
-remdone101: \
+	JMP  rem75; \
+remdone76: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle70<>+0(SB), Z31; \
-	VMOVDQU64 shuffle71<>+0(SB), Z30; \
-	VMOVDQU64 shuffle72<>+0(SB), Z29; \
-	VMOVDQU64 shuffle73<>+0(SB), Z28; \
-	VMOVDQU64 shuffle74<>+0(SB), Z27; \
-	VMOVDQU64 shuffle75<>+0(SB), Z26; \
-	VMOVDQU64 shuffle76<>+0(SB), Z25; \
-	VMOVDQU64 shuffle77<>+0(SB), Z24; \
-	VMOVDQU64 shuffle78<>+0(SB), Z23; \
-group102: \
+	VMOVDQU64 shuffle60<>+0(SB), Z31; \
+	VMOVDQU64 shuffle61<>+0(SB), Z30; \
+	VMOVDQU64 shuffle62<>+0(SB), Z29; \
+	VMOVDQU64 shuffle63<>+0(SB), Z28; \
+	VMOVDQU64 shuffle64<>+0(SB), Z27; \
+	VMOVDQU64 shuffle65<>+0(SB), Z26; \
+	VMOVDQU64 shuffle66<>+0(SB), Z25; \
+	VMOVDQU64 shuffle67<>+0(SB), Z24; \
+	VMOVDQU64 shuffle68<>+0(SB), Z23; \
+group77: \
 	MOVQ rows+24(FP), DI; \
-row103: \
+row78: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last105; \
-chunks104: \
+	JB   last80; \
+chunks79: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2233,135 +1813,135 @@ chunks104: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle42<>+0(SB), K7; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks104; \
-last105: \
+	JAE          chunks79; \
+last80: \
 	TESTQ      R9, R9; \
-	JZ         rowdone106; \
+	JZ         rowdone81; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle73<>+0(SB), Z3; \
+	VMOVDQU64  shuffle63<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle75<>+0(SB), Z4; \
+	VMOVDQU64  shuffle65<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z2, Z4; \
 	VPERMT2B   Z1, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone106: \
+rowdone81: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row103; \
+	JNZ  row78; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group102; \
+	JNZ  group77; \
 	VZEROUPPER; \
 	RET
 	tzip3x2x2AVX512VBMI_body
 
-DATA shuffle70<>+0(SB)/8, $0x2120090805040100
-DATA shuffle70<>+8(SB)/8, $0x4544414029282524
-DATA shuffle70<>+16(SB)/8, $0x0b0a070603024948
-DATA shuffle70<>+24(SB)/8, $0x43422b2a27262322
-DATA shuffle70<>+32(SB)/8, $0x11100d0c4b4a4746
-DATA shuffle70<>+40(SB)/8, $0x353431302d2c1514
-DATA shuffle70<>+48(SB)/8, $0x0f0e555451504d4c
-DATA shuffle70<>+56(SB)/8, $0x33322f2e17161312
-GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
+DATA shuffle60<>+0(SB)/8, $0x2120090805040100
+DATA shuffle60<>+8(SB)/8, $0x4544414029282524
+DATA shuffle60<>+16(SB)/8, $0x0b0a070603024948
+DATA shuffle60<>+24(SB)/8, $0x43422b2a27262322
+DATA shuffle60<>+32(SB)/8, $0x11100d0c4b4a4746
+DATA shuffle60<>+40(SB)/8, $0x353431302d2c1514
+DATA shuffle60<>+48(SB)/8, $0x0f0e555451504d4c
+DATA shuffle60<>+56(SB)/8, $0x33322f2e17161312
+GLOBL shuffle60<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle71<>+0(SB)/8, $0x4948454441402120
-DATA shuffle71<>+8(SB)/8, $0x2322090805040100
-DATA shuffle71<>+16(SB)/8, $0x4f4e4b4a2b2a2726
-DATA shuffle71<>+24(SB)/8, $0x0b0a070603025352
-DATA shuffle71<>+32(SB)/8, $0x4d4c2d2c29282524
-DATA shuffle71<>+40(SB)/8, $0x11100d0c55545150
-DATA shuffle71<>+48(SB)/8, $0x373633322f2e1514
-DATA shuffle71<>+56(SB)/8, $0x0f0e5f5e5b5a5756
-GLOBL shuffle71<>(SB), RODATA|NOPTR, $64
+DATA shuffle61<>+0(SB)/8, $0x4948454441402120
+DATA shuffle61<>+8(SB)/8, $0x2322090805040100
+DATA shuffle61<>+16(SB)/8, $0x4f4e4b4a2b2a2726
+DATA shuffle61<>+24(SB)/8, $0x0b0a070603025352
+DATA shuffle61<>+32(SB)/8, $0x4d4c2d2c29282524
+DATA shuffle61<>+40(SB)/8, $0x11100d0c55545150
+DATA shuffle61<>+48(SB)/8, $0x373633322f2e1514
+DATA shuffle61<>+56(SB)/8, $0x0f0e5f5e5b5a5756
+GLOBL shuffle61<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle72<>+0(SB)/8, $0x2b2a27260f0e0b0a
-DATA shuffle72<>+8(SB)/8, $0x4f4e4b4a47462f2e
-DATA shuffle72<>+16(SB)/8, $0x3130191815141110
-DATA shuffle72<>+24(SB)/8, $0x5554515039383534
-DATA shuffle72<>+32(SB)/8, $0x1b1a171613125958
-DATA shuffle72<>+40(SB)/8, $0x53523b3a37363332
-DATA shuffle72<>+48(SB)/8, $0x000000005b5a5756
-DATA shuffle72<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle72<>(SB), RODATA|NOPTR, $64
+DATA shuffle62<>+0(SB)/8, $0x2b2a27260f0e0b0a
+DATA shuffle62<>+8(SB)/8, $0x4f4e4b4a47462f2e
+DATA shuffle62<>+16(SB)/8, $0x3130191815141110
+DATA shuffle62<>+24(SB)/8, $0x5554515039383534
+DATA shuffle62<>+32(SB)/8, $0x1b1a171613125958
+DATA shuffle62<>+40(SB)/8, $0x53523b3a37363332
+DATA shuffle62<>+48(SB)/8, $0x000000005b5a5756
+DATA shuffle62<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle62<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle73<>+0(SB)/8, $0x4140090805040100
-DATA shuffle73<>+8(SB)/8, $0x0000000049484544
-DATA shuffle73<>+16(SB)/8, $0x0b0a070603020000
-DATA shuffle73<>+24(SB)/8, $0x00004b4a47464342
-DATA shuffle73<>+32(SB)/8, $0x11100d0c00000000
-DATA shuffle73<>+40(SB)/8, $0x555451504d4c1514
-DATA shuffle73<>+48(SB)/8, $0x0f0e000000000000
-DATA shuffle73<>+56(SB)/8, $0x53524f4e17161312
-GLOBL shuffle73<>(SB), RODATA|NOPTR, $64
+DATA shuffle63<>+0(SB)/8, $0x4140090805040100
+DATA shuffle63<>+8(SB)/8, $0x0000000049484544
+DATA shuffle63<>+16(SB)/8, $0x0b0a070603020000
+DATA shuffle63<>+24(SB)/8, $0x00004b4a47464342
+DATA shuffle63<>+32(SB)/8, $0x11100d0c00000000
+DATA shuffle63<>+40(SB)/8, $0x555451504d4c1514
+DATA shuffle63<>+48(SB)/8, $0x0f0e000000000000
+DATA shuffle63<>+56(SB)/8, $0x53524f4e17161312
+GLOBL shuffle63<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle74<>+0(SB)/8, $0x0706050403020100
-DATA shuffle74<>+8(SB)/8, $0x454441400b0a0908
-DATA shuffle74<>+16(SB)/8, $0x1716151413124948
-DATA shuffle74<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle74<>+32(SB)/8, $0x272625244b4a4746
-DATA shuffle74<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle74<>+48(SB)/8, $0x3736555451504d4c
-DATA shuffle74<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle74<>(SB), RODATA|NOPTR, $64
+DATA shuffle64<>+0(SB)/8, $0x0706050403020100
+DATA shuffle64<>+8(SB)/8, $0x454441400b0a0908
+DATA shuffle64<>+16(SB)/8, $0x1716151413124948
+DATA shuffle64<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle64<>+32(SB)/8, $0x272625244b4a4746
+DATA shuffle64<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle64<>+48(SB)/8, $0x3736555451504d4c
+DATA shuffle64<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle64<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle75<>+0(SB)/8, $0x171613120f0e0000
-DATA shuffle75<>+8(SB)/8, $0x000061605d5c5958
-DATA shuffle75<>+16(SB)/8, $0x1d1c191800000000
-DATA shuffle75<>+24(SB)/8, $0x63625f5e5b5a2120
-DATA shuffle75<>+32(SB)/8, $0x1b1a000000000000
-DATA shuffle75<>+40(SB)/8, $0x6968656423221f1e
-DATA shuffle75<>+48(SB)/8, $0x0000000000006d6c
-DATA shuffle75<>+56(SB)/8, $0x67662d2c29282524
-GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
+DATA shuffle65<>+0(SB)/8, $0x171613120f0e0000
+DATA shuffle65<>+8(SB)/8, $0x000061605d5c5958
+DATA shuffle65<>+16(SB)/8, $0x1d1c191800000000
+DATA shuffle65<>+24(SB)/8, $0x63625f5e5b5a2120
+DATA shuffle65<>+32(SB)/8, $0x1b1a000000000000
+DATA shuffle65<>+40(SB)/8, $0x6968656423221f1e
+DATA shuffle65<>+48(SB)/8, $0x0000000000006d6c
+DATA shuffle65<>+56(SB)/8, $0x67662d2c29282524
+GLOBL shuffle65<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle76<>+0(SB)/8, $0x0706050403025756
-DATA shuffle76<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle76<>+16(SB)/8, $0x1716151461605d5c
-DATA shuffle76<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle76<>+32(SB)/8, $0x272663625f5e5b5a
-DATA shuffle76<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle76<>+48(SB)/8, $0x6d6c696865643130
-DATA shuffle76<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
+DATA shuffle66<>+0(SB)/8, $0x0706050403025756
+DATA shuffle66<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle66<>+16(SB)/8, $0x1716151461605d5c
+DATA shuffle66<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle66<>+32(SB)/8, $0x272663625f5e5b5a
+DATA shuffle66<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle66<>+48(SB)/8, $0x6d6c696865643130
+DATA shuffle66<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle66<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle77<>+0(SB)/8, $0x2b2a272600000000
-DATA shuffle77<>+8(SB)/8, $0x6f6e6b6a67662f2e
-DATA shuffle77<>+16(SB)/8, $0x3130000000000000
-DATA shuffle77<>+24(SB)/8, $0x7574717039383534
-DATA shuffle77<>+32(SB)/8, $0x0000000000007978
-DATA shuffle77<>+40(SB)/8, $0x73723b3a37363332
-DATA shuffle77<>+48(SB)/8, $0x000000007b7a7776
-DATA shuffle77<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
+DATA shuffle67<>+0(SB)/8, $0x2b2a272600000000
+DATA shuffle67<>+8(SB)/8, $0x6f6e6b6a67662f2e
+DATA shuffle67<>+16(SB)/8, $0x3130000000000000
+DATA shuffle67<>+24(SB)/8, $0x7574717039383534
+DATA shuffle67<>+32(SB)/8, $0x0000000000007978
+DATA shuffle67<>+40(SB)/8, $0x73723b3a37363332
+DATA shuffle67<>+48(SB)/8, $0x000000007b7a7776
+DATA shuffle67<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle67<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle78<>+0(SB)/8, $0x070605046f6e6b6a
-DATA shuffle78<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle78<>+16(SB)/8, $0x1716797875747170
-DATA shuffle78<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle78<>+32(SB)/8, $0x7b7a777673722120
-DATA shuffle78<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle78<>+48(SB)/8, $0x3736353433323130
-DATA shuffle78<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle78<>(SB), RODATA|NOPTR, $64
+DATA shuffle68<>+0(SB)/8, $0x070605046f6e6b6a
+DATA shuffle68<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle68<>+16(SB)/8, $0x1716797875747170
+DATA shuffle68<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle68<>+32(SB)/8, $0x7b7a777673722120
+DATA shuffle68<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle68<>+48(SB)/8, $0x3736353433323130
+DATA shuffle68<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2385,58 +1965,58 @@ TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem107: \
+rem82: \
 	CMPQ DI, $+64; \
-	JB   remdone108; \
+	JB   remdone83; \
 	SUBQ $+63, DI; \
-	JMP  rem107; \
-remdone108: \
+	JMP  rem82; \
+remdone83: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle32<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle22<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle79<>+0(SB), Z31; \
-	VMOVDQU64 shuffle80<>+0(SB), Z30; \
-	VMOVDQU64 shuffle81<>+0(SB), Z29; \
-	VMOVDQU64 shuffle82<>+0(SB), Z28; \
-	VMOVDQU64 shuffle83<>+0(SB), Z27; \
-	VMOVDQU64 shuffle84<>+0(SB), Z26; \
-	VMOVDQU64 shuffle85<>+0(SB), Z25; \
-	VMOVDQU64 shuffle86<>+0(SB), Z24; \
-	VMOVDQU64 shuffle87<>+0(SB), Z23; \
-group109: \
+	VMOVDQU64 shuffle69<>+0(SB), Z31; \
+	VMOVDQU64 shuffle70<>+0(SB), Z30; \
+	VMOVDQU64 shuffle71<>+0(SB), Z29; \
+	VMOVDQU64 shuffle72<>+0(SB), Z28; \
+	VMOVDQU64 shuffle73<>+0(SB), Z27; \
+	VMOVDQU64 shuffle74<>+0(SB), Z26; \
+	VMOVDQU64 shuffle75<>+0(SB), Z25; \
+	VMOVDQU64 shuffle76<>+0(SB), Z24; \
+	VMOVDQU64 shuffle77<>+0(SB), Z23; \
+group84: \
 	MOVQ rows+24(FP), DI; \
-row110: \
+row85: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last112; \
-chunks111: \
+	JB   last87; \
+chunks86: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2454,135 +2034,135 @@ chunks111: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle32<>+0(SB), K7; \
+	KMOVQ        shuffle22<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+63, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks111; \
-last112: \
+	JAE          chunks86; \
+last87: \
 	TESTQ      R9, R9; \
-	JZ         rowdone113; \
+	JZ         rowdone88; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle82<>+0(SB), Z3; \
+	VMOVDQU64  shuffle72<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle84<>+0(SB), Z4; \
+	VMOVDQU64  shuffle74<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone113: \
+rowdone88: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row110; \
+	JNZ  row85; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group109; \
+	JNZ  group84; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x1AVX512VBMI_body
 
-DATA shuffle79<>+0(SB)/8, $0x4340262320060300
-DATA shuffle79<>+8(SB)/8, $0x4127242107040146
-DATA shuffle79<>+16(SB)/8, $0x2825220805024744
-DATA shuffle79<>+24(SB)/8, $0x2c290f0c09484542
-DATA shuffle79<>+32(SB)/8, $0x2a100d0a4f4c492f
-DATA shuffle79<>+40(SB)/8, $0x110e0b504d4a302d
-DATA shuffle79<>+48(SB)/8, $0x1512514e4b312e2b
-DATA shuffle79<>+56(SB)/8, $0x1358555238353218
-GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
+DATA shuffle69<>+0(SB)/8, $0x4340262320060300
+DATA shuffle69<>+8(SB)/8, $0x4127242107040146
+DATA shuffle69<>+16(SB)/8, $0x2825220805024744
+DATA shuffle69<>+24(SB)/8, $0x2c290f0c09484542
+DATA shuffle69<>+32(SB)/8, $0x2a100d0a4f4c492f
+DATA shuffle69<>+40(SB)/8, $0x110e0b504d4a302d
+DATA shuffle69<>+48(SB)/8, $0x1512514e4b312e2b
+DATA shuffle69<>+56(SB)/8, $0x1358555238353218
+GLOBL shuffle69<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle80<>+0(SB)/8, $0x4643402623200502
-DATA shuffle80<>+8(SB)/8, $0x4441272421060300
-DATA shuffle80<>+16(SB)/8, $0x482e2b280d0a0747
-DATA shuffle80<>+24(SB)/8, $0x2f2c290e0b084e4b
-DATA shuffle80<>+32(SB)/8, $0x2d2a0f0c094f4c49
-DATA shuffle80<>+40(SB)/8, $0x31161310504d4a30
-DATA shuffle80<>+48(SB)/8, $0x1714115754513734
-DATA shuffle80<>+56(SB)/8, $0x1512585552383532
-GLOBL shuffle80<>(SB), RODATA|NOPTR, $64
+DATA shuffle70<>+0(SB)/8, $0x4643402623200502
+DATA shuffle70<>+8(SB)/8, $0x4441272421060300
+DATA shuffle70<>+16(SB)/8, $0x482e2b280d0a0747
+DATA shuffle70<>+24(SB)/8, $0x2f2c290e0b084e4b
+DATA shuffle70<>+32(SB)/8, $0x2d2a0f0c094f4c49
+DATA shuffle70<>+40(SB)/8, $0x31161310504d4a30
+DATA shuffle70<>+48(SB)/8, $0x1714115754513734
+DATA shuffle70<>+56(SB)/8, $0x1512585552383532
+GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle81<>+0(SB)/8, $0x0d4c49462c29260c
-DATA shuffle81<>+8(SB)/8, $0x53504d33302d1310
-DATA shuffle81<>+16(SB)/8, $0x514e34312e14110e
-DATA shuffle81<>+24(SB)/8, $0x4f35322f15120f54
-DATA shuffle81<>+32(SB)/8, $0x3c39361c19165552
-DATA shuffle81<>+40(SB)/8, $0x3a371d1a175c5956
-DATA shuffle81<>+48(SB)/8, $0x381e1b185d5a573d
-DATA shuffle81<>+56(SB)/8, $0x0000005e5b583e3b
-GLOBL shuffle81<>(SB), RODATA|NOPTR, $64
+DATA shuffle71<>+0(SB)/8, $0x0d4c49462c29260c
+DATA shuffle71<>+8(SB)/8, $0x53504d33302d1310
+DATA shuffle71<>+16(SB)/8, $0x514e34312e14110e
+DATA shuffle71<>+24(SB)/8, $0x4f35322f15120f54
+DATA shuffle71<>+32(SB)/8, $0x3c39361c19165552
+DATA shuffle71<>+40(SB)/8, $0x3a371d1a175c5956
+DATA shuffle71<>+48(SB)/8, $0x381e1b185d5a573d
+DATA shuffle71<>+56(SB)/8, $0x0000005e5b583e3b
+GLOBL shuffle71<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle82<>+0(SB)/8, $0x0000464340060300
-DATA shuffle82<>+8(SB)/8, $0x0047444107040100
-DATA shuffle82<>+16(SB)/8, $0x4845420805020000
-DATA shuffle82<>+24(SB)/8, $0x4c490f0c09000000
-DATA shuffle82<>+32(SB)/8, $0x4a100d0a0000004f
-DATA shuffle82<>+40(SB)/8, $0x110e0b000000504d
-DATA shuffle82<>+48(SB)/8, $0x1512000000514e4b
-DATA shuffle82<>+56(SB)/8, $0x1300000058555218
-GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
+DATA shuffle72<>+0(SB)/8, $0x0000464340060300
+DATA shuffle72<>+8(SB)/8, $0x0047444107040100
+DATA shuffle72<>+16(SB)/8, $0x4845420805020000
+DATA shuffle72<>+24(SB)/8, $0x4c490f0c09000000
+DATA shuffle72<>+32(SB)/8, $0x4a100d0a0000004f
+DATA shuffle72<>+40(SB)/8, $0x110e0b000000504d
+DATA shuffle72<>+48(SB)/8, $0x1512000000514e4b
+DATA shuffle72<>+56(SB)/8, $0x1300000058555218
+GLOBL shuffle72<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle83<>+0(SB)/8, $0x4340050403020100
-DATA shuffle83<>+8(SB)/8, $0x410e0d0c0b0a0946
-DATA shuffle83<>+16(SB)/8, $0x1716151413124744
-DATA shuffle83<>+24(SB)/8, $0x1f1e1d1c1b484542
-DATA shuffle83<>+32(SB)/8, $0x272625244f4c4920
-DATA shuffle83<>+40(SB)/8, $0x2f2e2d504d4a2928
-DATA shuffle83<>+48(SB)/8, $0x3736514e4b323130
-DATA shuffle83<>+56(SB)/8, $0x3f5855523b3a3938
-GLOBL shuffle83<>(SB), RODATA|NOPTR, $64
+DATA shuffle73<>+0(SB)/8, $0x4340050403020100
+DATA shuffle73<>+8(SB)/8, $0x410e0d0c0b0a0946
+DATA shuffle73<>+16(SB)/8, $0x1716151413124744
+DATA shuffle73<>+24(SB)/8, $0x1f1e1d1c1b484542
+DATA shuffle73<>+32(SB)/8, $0x272625244f4c4920
+DATA shuffle73<>+40(SB)/8, $0x2f2e2d504d4a2928
+DATA shuffle73<>+48(SB)/8, $0x3736514e4b323130
+DATA shuffle73<>+56(SB)/8, $0x3f5855523b3a3938
+GLOBL shuffle73<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle84<>+0(SB)/8, $0x0000005956531916
-DATA shuffle84<>+8(SB)/8, $0x00005a57541a1714
-DATA shuffle84<>+16(SB)/8, $0x00615e5b211e1b00
-DATA shuffle84<>+24(SB)/8, $0x625f5c221f1c0000
-DATA shuffle84<>+32(SB)/8, $0x605d23201d000000
-DATA shuffle84<>+40(SB)/8, $0x642a272400000063
-DATA shuffle84<>+48(SB)/8, $0x2b28250000006a67
-DATA shuffle84<>+56(SB)/8, $0x29260000006b6865
-GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
+DATA shuffle74<>+0(SB)/8, $0x0000005956531916
+DATA shuffle74<>+8(SB)/8, $0x00005a57541a1714
+DATA shuffle74<>+16(SB)/8, $0x00615e5b211e1b00
+DATA shuffle74<>+24(SB)/8, $0x625f5c221f1c0000
+DATA shuffle74<>+32(SB)/8, $0x605d23201d000000
+DATA shuffle74<>+40(SB)/8, $0x642a272400000063
+DATA shuffle74<>+48(SB)/8, $0x2b28250000006a67
+DATA shuffle74<>+56(SB)/8, $0x29260000006b6865
+GLOBL shuffle74<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle85<>+0(SB)/8, $0x5956530403020100
-DATA shuffle85<>+8(SB)/8, $0x57540d0c0b0a0908
-DATA shuffle85<>+16(SB)/8, $0x5b1615141312115a
-DATA shuffle85<>+24(SB)/8, $0x1f1e1d1c1b1a615e
-DATA shuffle85<>+32(SB)/8, $0x2726252423625f5c
-DATA shuffle85<>+40(SB)/8, $0x2f2e2d2c63605d28
-DATA shuffle85<>+48(SB)/8, $0x3736356a67643130
-DATA shuffle85<>+56(SB)/8, $0x3f3e6b68653a3938
-GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
+DATA shuffle75<>+0(SB)/8, $0x5956530403020100
+DATA shuffle75<>+8(SB)/8, $0x57540d0c0b0a0908
+DATA shuffle75<>+16(SB)/8, $0x5b1615141312115a
+DATA shuffle75<>+24(SB)/8, $0x1f1e1d1c1b1a615e
+DATA shuffle75<>+32(SB)/8, $0x2726252423625f5c
+DATA shuffle75<>+40(SB)/8, $0x2f2e2d2c63605d28
+DATA shuffle75<>+48(SB)/8, $0x3736356a67643130
+DATA shuffle75<>+56(SB)/8, $0x3f3e6b68653a3938
+GLOBL shuffle75<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle86<>+0(SB)/8, $0x006c69662c292600
-DATA shuffle86<>+8(SB)/8, $0x73706d33302d0000
-DATA shuffle86<>+16(SB)/8, $0x716e34312e000000
-DATA shuffle86<>+24(SB)/8, $0x6f35322f00000074
-DATA shuffle86<>+32(SB)/8, $0x3c39360000007572
-DATA shuffle86<>+40(SB)/8, $0x3a370000007c7976
-DATA shuffle86<>+48(SB)/8, $0x380000007d7a773d
-DATA shuffle86<>+56(SB)/8, $0x0000007e7b783e3b
-GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
+DATA shuffle76<>+0(SB)/8, $0x006c69662c292600
+DATA shuffle76<>+8(SB)/8, $0x73706d33302d0000
+DATA shuffle76<>+16(SB)/8, $0x716e34312e000000
+DATA shuffle76<>+24(SB)/8, $0x6f35322f00000074
+DATA shuffle76<>+32(SB)/8, $0x3c39360000007572
+DATA shuffle76<>+40(SB)/8, $0x3a370000007c7976
+DATA shuffle76<>+48(SB)/8, $0x380000007d7a773d
+DATA shuffle76<>+56(SB)/8, $0x0000007e7b783e3b
+GLOBL shuffle76<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle87<>+0(SB)/8, $0x6d0605040302016c
-DATA shuffle87<>+8(SB)/8, $0x0f0e0d0c0b0a7370
-DATA shuffle87<>+16(SB)/8, $0x171615141374716e
-DATA shuffle87<>+24(SB)/8, $0x1f1e1d1c75726f18
-DATA shuffle87<>+32(SB)/8, $0x2726257c79762120
-DATA shuffle87<>+40(SB)/8, $0x2f2e7d7a772a2928
-DATA shuffle87<>+48(SB)/8, $0x377e7b7833323130
-DATA shuffle87<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
+DATA shuffle77<>+0(SB)/8, $0x6d0605040302016c
+DATA shuffle77<>+8(SB)/8, $0x0f0e0d0c0b0a7370
+DATA shuffle77<>+16(SB)/8, $0x171615141374716e
+DATA shuffle77<>+24(SB)/8, $0x1f1e1d1c75726f18
+DATA shuffle77<>+32(SB)/8, $0x2726257c79762120
+DATA shuffle77<>+40(SB)/8, $0x2f2e7d7a772a2928
+DATA shuffle77<>+48(SB)/8, $0x377e7b7833323130
+DATA shuffle77<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2606,58 +2186,58 @@ TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem114: \
+rem89: \
 	CMPQ DI, $+64; \
-	JB   remdone115; \
+	JB   remdone90; \
 	SUBQ $+54, DI; \
-	JMP  rem114; \
-remdone115: \
+	JMP  rem89; \
+remdone90: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle88<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle78<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle89<>+0(SB), Z31; \
-	VMOVDQU64 shuffle90<>+0(SB), Z30; \
-	VMOVDQU64 shuffle91<>+0(SB), Z29; \
-	VMOVDQU64 shuffle92<>+0(SB), Z28; \
-	VMOVDQU64 shuffle93<>+0(SB), Z27; \
-	VMOVDQU64 shuffle94<>+0(SB), Z26; \
-	VMOVDQU64 shuffle95<>+0(SB), Z25; \
-	VMOVDQU64 shuffle96<>+0(SB), Z24; \
-	VMOVDQU64 shuffle97<>+0(SB), Z23; \
-group116: \
+	VMOVDQU64 shuffle79<>+0(SB), Z31; \
+	VMOVDQU64 shuffle80<>+0(SB), Z30; \
+	VMOVDQU64 shuffle81<>+0(SB), Z29; \
+	VMOVDQU64 shuffle82<>+0(SB), Z28; \
+	VMOVDQU64 shuffle83<>+0(SB), Z27; \
+	VMOVDQU64 shuffle84<>+0(SB), Z26; \
+	VMOVDQU64 shuffle85<>+0(SB), Z25; \
+	VMOVDQU64 shuffle86<>+0(SB), Z24; \
+	VMOVDQU64 shuffle87<>+0(SB), Z23; \
+group91: \
 	MOVQ rows+24(FP), DI; \
-row117: \
+row92: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last119; \
-chunks118: \
+	JB   last94; \
+chunks93: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2675,138 +2255,138 @@ chunks118: \
 	VINSERTI32X4 $0x01, 38(R9)(DX*1), Z0, Z0; \
 	VINSERTI32X4 $0x02, 38(R9)(DX*2), Z0, Z0; \
 	VPERMB       Z0, Z29, Z0; \
-	KMOVQ        shuffle88<>+0(SB), K7; \
+	KMOVQ        shuffle78<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+54, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks118; \
-last119: \
+	JAE          chunks93; \
+last94: \
 	TESTQ      R9, R9; \
-	JZ         rowdone120; \
+	JZ         rowdone95; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle92<>+0(SB), Z3; \
+	VMOVDQU64  shuffle82<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle94<>+0(SB), Z4; \
+	VMOVDQU64  shuffle84<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z2, Z4; \
 	VPERMT2B   Z1, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone120: \
+rowdone95: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row117; \
+	JNZ  row92; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group116; \
+	JNZ  group91; \
 	VZEROUPPER; \
 	RET
 	tzip3x3x2AVX512VBMI_body
 
-DATA shuffle88<>+0(SB)/8, $0x00000003ffffffff
-GLOBL shuffle88<>(SB), RODATA|NOPTR, $8
+DATA shuffle78<>+0(SB)/8, $0x00000003ffffffff
+GLOBL shuffle78<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle89<>+0(SB)/8, $0x21200d0c07060100
-DATA shuffle89<>+8(SB)/8, $0x474641402d2c2726
-DATA shuffle89<>+16(SB)/8, $0x0f0e090803024d4c
-DATA shuffle89<>+24(SB)/8, $0x43422f2e29282322
-DATA shuffle89<>+32(SB)/8, $0x0b0a05044f4e4948
-DATA shuffle89<>+40(SB)/8, $0x31302b2a25241110
-DATA shuffle89<>+48(SB)/8, $0x131251504b4a4544
-DATA shuffle89<>+56(SB)/8, $0x393833321f1e1918
-GLOBL shuffle89<>(SB), RODATA|NOPTR, $64
+DATA shuffle79<>+0(SB)/8, $0x21200d0c07060100
+DATA shuffle79<>+8(SB)/8, $0x474641402d2c2726
+DATA shuffle79<>+16(SB)/8, $0x0f0e090803024d4c
+DATA shuffle79<>+24(SB)/8, $0x43422f2e29282322
+DATA shuffle79<>+32(SB)/8, $0x0b0a05044f4e4948
+DATA shuffle79<>+40(SB)/8, $0x31302b2a25241110
+DATA shuffle79<>+48(SB)/8, $0x131251504b4a4544
+DATA shuffle79<>+56(SB)/8, $0x393833321f1e1918
+GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle90<>+0(SB)/8, $0x4d4c474641402b2a
-DATA shuffle90<>+8(SB)/8, $0x21200d0c07060100
-DATA shuffle90<>+16(SB)/8, $0x494843422d2c2726
-DATA shuffle90<>+24(SB)/8, $0x0f0e090803024f4e
-DATA shuffle90<>+32(SB)/8, $0x45442f2e29282322
-DATA shuffle90<>+40(SB)/8, $0x1716111051504b4a
-DATA shuffle90<>+48(SB)/8, $0x3d3c373631301d1c
-DATA shuffle90<>+56(SB)/8, $0x13125f5e59585352
-GLOBL shuffle90<>(SB), RODATA|NOPTR, $64
+DATA shuffle80<>+0(SB)/8, $0x4d4c474641402b2a
+DATA shuffle80<>+8(SB)/8, $0x21200d0c07060100
+DATA shuffle80<>+16(SB)/8, $0x494843422d2c2726
+DATA shuffle80<>+24(SB)/8, $0x0f0e090803024f4e
+DATA shuffle80<>+32(SB)/8, $0x45442f2e29282322
+DATA shuffle80<>+40(SB)/8, $0x1716111051504b4a
+DATA shuffle80<>+48(SB)/8, $0x3d3c373631301d1c
+DATA shuffle80<>+56(SB)/8, $0x13125f5e59585352
+GLOBL shuffle80<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle91<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle91<>+8(SB)/8, $0x2d2c272621201d1c
-DATA shuffle91<>+16(SB)/8, $0x13120d0c07060100
-DATA shuffle91<>+24(SB)/8, $0x292823221f1e1918
-DATA shuffle91<>+32(SB)/8, $0x0000000000002f2e
-DATA shuffle91<>+40(SB)/8, $0x0000000000000000
-DATA shuffle91<>+48(SB)/8, $0x0000000000000000
-DATA shuffle91<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
+DATA shuffle81<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle81<>+8(SB)/8, $0x2d2c272621201d1c
+DATA shuffle81<>+16(SB)/8, $0x13120d0c07060100
+DATA shuffle81<>+24(SB)/8, $0x292823221f1e1918
+DATA shuffle81<>+32(SB)/8, $0x0000000000002f2e
+DATA shuffle81<>+40(SB)/8, $0x0000000000000000
+DATA shuffle81<>+48(SB)/8, $0x0000000000000000
+DATA shuffle81<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle81<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle92<>+0(SB)/8, $0x41400d0c07060100
-DATA shuffle92<>+8(SB)/8, $0x000000004d4c4746
-DATA shuffle92<>+16(SB)/8, $0x0f0e090803020000
-DATA shuffle92<>+24(SB)/8, $0x00004f4e49484342
-DATA shuffle92<>+32(SB)/8, $0x0b0a050400000000
-DATA shuffle92<>+40(SB)/8, $0x51504b4a45441110
-DATA shuffle92<>+48(SB)/8, $0x1312000000000000
-DATA shuffle92<>+56(SB)/8, $0x595853521f1e1918
-GLOBL shuffle92<>(SB), RODATA|NOPTR, $64
+DATA shuffle82<>+0(SB)/8, $0x41400d0c07060100
+DATA shuffle82<>+8(SB)/8, $0x000000004d4c4746
+DATA shuffle82<>+16(SB)/8, $0x0f0e090803020000
+DATA shuffle82<>+24(SB)/8, $0x00004f4e49484342
+DATA shuffle82<>+32(SB)/8, $0x0b0a050400000000
+DATA shuffle82<>+40(SB)/8, $0x51504b4a45441110
+DATA shuffle82<>+48(SB)/8, $0x1312000000000000
+DATA shuffle82<>+56(SB)/8, $0x595853521f1e1918
+GLOBL shuffle82<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle93<>+0(SB)/8, $0x0706050403020100
-DATA shuffle93<>+8(SB)/8, $0x474641400b0a0908
-DATA shuffle93<>+16(SB)/8, $0x1716151413124d4c
-DATA shuffle93<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle93<>+32(SB)/8, $0x272625244f4e4948
-DATA shuffle93<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle93<>+48(SB)/8, $0x373651504b4a4544
-DATA shuffle93<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
+DATA shuffle83<>+0(SB)/8, $0x0706050403020100
+DATA shuffle83<>+8(SB)/8, $0x474641400b0a0908
+DATA shuffle83<>+16(SB)/8, $0x1716151413124d4c
+DATA shuffle83<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle83<>+32(SB)/8, $0x272625244f4e4948
+DATA shuffle83<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle83<>+48(SB)/8, $0x373651504b4a4544
+DATA shuffle83<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle83<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle94<>+0(SB)/8, $0x1f1e191813120000
-DATA shuffle94<>+8(SB)/8, $0x000061605b5a5554
-DATA shuffle94<>+16(SB)/8, $0x1b1a151400000000
-DATA shuffle94<>+24(SB)/8, $0x63625d5c57562120
-DATA shuffle94<>+32(SB)/8, $0x1716000000000000
-DATA shuffle94<>+40(SB)/8, $0x6b6a656423221d1c
-DATA shuffle94<>+48(SB)/8, $0x0000000000007170
-DATA shuffle94<>+56(SB)/8, $0x676631302b2a2524
-GLOBL shuffle94<>(SB), RODATA|NOPTR, $64
+DATA shuffle84<>+0(SB)/8, $0x1f1e191813120000
+DATA shuffle84<>+8(SB)/8, $0x000061605b5a5554
+DATA shuffle84<>+16(SB)/8, $0x1b1a151400000000
+DATA shuffle84<>+24(SB)/8, $0x63625d5c57562120
+DATA shuffle84<>+32(SB)/8, $0x1716000000000000
+DATA shuffle84<>+40(SB)/8, $0x6b6a656423221d1c
+DATA shuffle84<>+48(SB)/8, $0x0000000000007170
+DATA shuffle84<>+56(SB)/8, $0x676631302b2a2524
+GLOBL shuffle84<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle95<>+0(SB)/8, $0x0706050403025f5e
-DATA shuffle95<>+8(SB)/8, $0x55540d0c0b0a0908
-DATA shuffle95<>+16(SB)/8, $0x1716151461605b5a
-DATA shuffle95<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle95<>+32(SB)/8, $0x272663625d5c5756
-DATA shuffle95<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle95<>+48(SB)/8, $0x71706b6a65643130
-DATA shuffle95<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
+DATA shuffle85<>+0(SB)/8, $0x0706050403025f5e
+DATA shuffle85<>+8(SB)/8, $0x55540d0c0b0a0908
+DATA shuffle85<>+16(SB)/8, $0x1716151461605b5a
+DATA shuffle85<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle85<>+32(SB)/8, $0x272663625d5c5756
+DATA shuffle85<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle85<>+48(SB)/8, $0x71706b6a65643130
+DATA shuffle85<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle85<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle96<>+0(SB)/8, $0x2d2c272600000000
-DATA shuffle96<>+8(SB)/8, $0x73726d6c67663332
-DATA shuffle96<>+16(SB)/8, $0x2928000000000000
-DATA shuffle96<>+24(SB)/8, $0x6f6e696835342f2e
-DATA shuffle96<>+32(SB)/8, $0x0000000000007574
-DATA shuffle96<>+40(SB)/8, $0x0000000000000000
-DATA shuffle96<>+48(SB)/8, $0x0000000000000000
-DATA shuffle96<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
+DATA shuffle86<>+0(SB)/8, $0x2d2c272600000000
+DATA shuffle86<>+8(SB)/8, $0x73726d6c67663332
+DATA shuffle86<>+16(SB)/8, $0x2928000000000000
+DATA shuffle86<>+24(SB)/8, $0x6f6e696835342f2e
+DATA shuffle86<>+32(SB)/8, $0x0000000000007574
+DATA shuffle86<>+40(SB)/8, $0x0000000000000000
+DATA shuffle86<>+48(SB)/8, $0x0000000000000000
+DATA shuffle86<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle86<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle97<>+0(SB)/8, $0x0706050473726d6c
-DATA shuffle97<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle97<>+16(SB)/8, $0x171675746f6e6968
-DATA shuffle97<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle97<>+32(SB)/8, $0x2726252423222120
-DATA shuffle97<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle97<>+48(SB)/8, $0x3736353433323130
-DATA shuffle97<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle97<>(SB), RODATA|NOPTR, $64
+DATA shuffle87<>+0(SB)/8, $0x0706050473726d6c
+DATA shuffle87<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle87<>+16(SB)/8, $0x171675746f6e6968
+DATA shuffle87<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle87<>+32(SB)/8, $0x2726252423222120
+DATA shuffle87<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle87<>+48(SB)/8, $0x3736353433323130
+DATA shuffle87<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -2830,58 +2410,58 @@ TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem121: \
+rem96: \
 	CMPQ DI, $+64; \
-	JB   remdone122; \
+	JB   remdone97; \
 	SUBQ $+60, DI; \
-	JMP  rem121; \
-remdone122: \
+	JMP  rem96; \
+remdone97: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle42<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle32<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle98<>+0(SB), Z31; \
-	VMOVDQU64 shuffle99<>+0(SB), Z30; \
-	VMOVDQU64 shuffle100<>+0(SB), Z29; \
-	VMOVDQU64 shuffle101<>+0(SB), Z28; \
-	VMOVDQU64 shuffle102<>+0(SB), Z27; \
-	VMOVDQU64 shuffle103<>+0(SB), Z26; \
-	VMOVDQU64 shuffle104<>+0(SB), Z25; \
-	VMOVDQU64 shuffle105<>+0(SB), Z24; \
-	VMOVDQU64 shuffle106<>+0(SB), Z23; \
-group123: \
+	VMOVDQU64 shuffle88<>+0(SB), Z31; \
+	VMOVDQU64 shuffle89<>+0(SB), Z30; \
+	VMOVDQU64 shuffle90<>+0(SB), Z29; \
+	VMOVDQU64 shuffle91<>+0(SB), Z28; \
+	VMOVDQU64 shuffle92<>+0(SB), Z27; \
+	VMOVDQU64 shuffle93<>+0(SB), Z26; \
+	VMOVDQU64 shuffle94<>+0(SB), Z25; \
+	VMOVDQU64 shuffle95<>+0(SB), Z24; \
+	VMOVDQU64 shuffle96<>+0(SB), Z23; \
+group98: \
 	MOVQ rows+24(FP), DI; \
-row124: \
+row99: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last126; \
-chunks125: \
+	JB   last101; \
+chunks100: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -2899,135 +2479,135 @@ chunks125: \
 	VINSERTI64X4 $0x01, 32(R9)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R9)(DX*2), Y1; \
 	VPERMT2B     Z1, Z29, Z0; \
-	KMOVQ        shuffle42<>+0(SB), K7; \
+	KMOVQ        shuffle32<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 128(R10); \
 	ADDQ         $+60, R8; \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks125; \
-last126: \
+	JAE          chunks100; \
+last101: \
 	TESTQ      R9, R9; \
-	JZ         rowdone127; \
+	JZ         rowdone102; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle101<>+0(SB), Z3; \
+	VMOVDQU64  shuffle91<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle103<>+0(SB), Z4; \
+	VMOVDQU64  shuffle93<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone127: \
+rowdone102: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row124; \
+	JNZ  row99; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group123; \
+	JNZ  group98; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x1AVX512VBMI_body
 
-DATA shuffle98<>+0(SB)/8, $0x4440282420080400
-DATA shuffle98<>+8(SB)/8, $0x4129252109050148
-DATA shuffle98<>+16(SB)/8, $0x2a26220a06024945
-DATA shuffle98<>+24(SB)/8, $0x27230b07034a4642
-DATA shuffle98<>+32(SB)/8, $0x2c14100c4b47432b
-DATA shuffle98<>+40(SB)/8, $0x15110d54504c3430
-DATA shuffle98<>+48(SB)/8, $0x120e55514d35312d
-DATA shuffle98<>+56(SB)/8, $0x0f56524e36322e16
-GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
+DATA shuffle88<>+0(SB)/8, $0x4440282420080400
+DATA shuffle88<>+8(SB)/8, $0x4129252109050148
+DATA shuffle88<>+16(SB)/8, $0x2a26220a06024945
+DATA shuffle88<>+24(SB)/8, $0x27230b07034a4642
+DATA shuffle88<>+32(SB)/8, $0x2c14100c4b47432b
+DATA shuffle88<>+40(SB)/8, $0x15110d54504c3430
+DATA shuffle88<>+48(SB)/8, $0x120e55514d35312d
+DATA shuffle88<>+56(SB)/8, $0x0f56524e36322e16
+GLOBL shuffle88<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle99<>+0(SB)/8, $0x4844402824200400
-DATA shuffle99<>+8(SB)/8, $0x4d49312d290d0905
-DATA shuffle99<>+16(SB)/8, $0x4a322e2a0e0a0651
-DATA shuffle99<>+24(SB)/8, $0x332f2b0f0b07524e
-DATA shuffle99<>+32(SB)/8, $0x302c100c08534f4b
-DATA shuffle99<>+40(SB)/8, $0x3519151154504c34
-DATA shuffle99<>+48(SB)/8, $0x1a16125d59553d39
-DATA shuffle99<>+56(SB)/8, $0x17135e5a563e3a36
-GLOBL shuffle99<>(SB), RODATA|NOPTR, $64
+DATA shuffle89<>+0(SB)/8, $0x4844402824200400
+DATA shuffle89<>+8(SB)/8, $0x4d49312d290d0905
+DATA shuffle89<>+16(SB)/8, $0x4a322e2a0e0a0651
+DATA shuffle89<>+24(SB)/8, $0x332f2b0f0b07524e
+DATA shuffle89<>+32(SB)/8, $0x302c100c08534f4b
+DATA shuffle89<>+40(SB)/8, $0x3519151154504c34
+DATA shuffle89<>+48(SB)/8, $0x1a16125d59553d39
+DATA shuffle89<>+56(SB)/8, $0x17135e5a563e3a36
+GLOBL shuffle89<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle100<>+0(SB)/8, $0x074e4a462e2a260e
-DATA shuffle100<>+8(SB)/8, $0x4f4b472f2b270f0b
-DATA shuffle100<>+16(SB)/8, $0x5450383430181410
-DATA shuffle100<>+24(SB)/8, $0x5139353119151158
-DATA shuffle100<>+32(SB)/8, $0x3a36321a16125955
-DATA shuffle100<>+40(SB)/8, $0x37331b17135a5652
-DATA shuffle100<>+48(SB)/8, $0x000000005b57533b
-DATA shuffle100<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
+DATA shuffle90<>+0(SB)/8, $0x074e4a462e2a260e
+DATA shuffle90<>+8(SB)/8, $0x4f4b472f2b270f0b
+DATA shuffle90<>+16(SB)/8, $0x5450383430181410
+DATA shuffle90<>+24(SB)/8, $0x5139353119151158
+DATA shuffle90<>+32(SB)/8, $0x3a36321a16125955
+DATA shuffle90<>+40(SB)/8, $0x37331b17135a5652
+DATA shuffle90<>+48(SB)/8, $0x000000005b57533b
+DATA shuffle90<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle90<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle101<>+0(SB)/8, $0x0000484440080400
-DATA shuffle101<>+8(SB)/8, $0x0049454109050100
-DATA shuffle101<>+16(SB)/8, $0x4a46420a06020000
-DATA shuffle101<>+24(SB)/8, $0x47430b0703000000
-DATA shuffle101<>+32(SB)/8, $0x4c14100c0000004b
-DATA shuffle101<>+40(SB)/8, $0x15110d0000005450
-DATA shuffle101<>+48(SB)/8, $0x120e00000055514d
-DATA shuffle101<>+56(SB)/8, $0x0f00000056524e16
-GLOBL shuffle101<>(SB), RODATA|NOPTR, $64
+DATA shuffle91<>+0(SB)/8, $0x0000484440080400
+DATA shuffle91<>+8(SB)/8, $0x0049454109050100
+DATA shuffle91<>+16(SB)/8, $0x4a46420a06020000
+DATA shuffle91<>+24(SB)/8, $0x47430b0703000000
+DATA shuffle91<>+32(SB)/8, $0x4c14100c0000004b
+DATA shuffle91<>+40(SB)/8, $0x15110d0000005450
+DATA shuffle91<>+48(SB)/8, $0x120e00000055514d
+DATA shuffle91<>+56(SB)/8, $0x0f00000056524e16
+GLOBL shuffle91<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle102<>+0(SB)/8, $0x4440050403020100
-DATA shuffle102<>+8(SB)/8, $0x410e0d0c0b0a0948
-DATA shuffle102<>+16(SB)/8, $0x1716151413124945
-DATA shuffle102<>+24(SB)/8, $0x1f1e1d1c1b4a4642
-DATA shuffle102<>+32(SB)/8, $0x272625244b474320
-DATA shuffle102<>+40(SB)/8, $0x2f2e2d54504c2928
-DATA shuffle102<>+48(SB)/8, $0x373655514d323130
-DATA shuffle102<>+56(SB)/8, $0x3f56524e3b3a3938
-GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
+DATA shuffle92<>+0(SB)/8, $0x4440050403020100
+DATA shuffle92<>+8(SB)/8, $0x410e0d0c0b0a0948
+DATA shuffle92<>+16(SB)/8, $0x1716151413124945
+DATA shuffle92<>+24(SB)/8, $0x1f1e1d1c1b4a4642
+DATA shuffle92<>+32(SB)/8, $0x272625244b474320
+DATA shuffle92<>+40(SB)/8, $0x2f2e2d54504c2928
+DATA shuffle92<>+48(SB)/8, $0x373655514d323130
+DATA shuffle92<>+56(SB)/8, $0x3f56524e3b3a3938
+GLOBL shuffle92<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle103<>+0(SB)/8, $0x00000057534f1713
-DATA shuffle103<>+8(SB)/8, $0x0000605c58201c18
-DATA shuffle103<>+16(SB)/8, $0x00615d59211d1900
-DATA shuffle103<>+24(SB)/8, $0x625e5a221e1a0000
-DATA shuffle103<>+32(SB)/8, $0x5f5b231f1b000000
-DATA shuffle103<>+40(SB)/8, $0x642c282400000063
-DATA shuffle103<>+48(SB)/8, $0x2d29250000006c68
-DATA shuffle103<>+56(SB)/8, $0x2a260000006d6965
-GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
+DATA shuffle93<>+0(SB)/8, $0x00000057534f1713
+DATA shuffle93<>+8(SB)/8, $0x0000605c58201c18
+DATA shuffle93<>+16(SB)/8, $0x00615d59211d1900
+DATA shuffle93<>+24(SB)/8, $0x625e5a221e1a0000
+DATA shuffle93<>+32(SB)/8, $0x5f5b231f1b000000
+DATA shuffle93<>+40(SB)/8, $0x642c282400000063
+DATA shuffle93<>+48(SB)/8, $0x2d29250000006c68
+DATA shuffle93<>+56(SB)/8, $0x2a260000006d6965
+GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle104<>+0(SB)/8, $0x57534f0403020100
-DATA shuffle104<>+8(SB)/8, $0x5c580d0c0b0a0908
-DATA shuffle104<>+16(SB)/8, $0x5916151413121160
-DATA shuffle104<>+24(SB)/8, $0x1f1e1d1c1b1a615d
-DATA shuffle104<>+32(SB)/8, $0x2726252423625e5a
-DATA shuffle104<>+40(SB)/8, $0x2f2e2d2c635f5b28
-DATA shuffle104<>+48(SB)/8, $0x3736356c68643130
-DATA shuffle104<>+56(SB)/8, $0x3f3e6d69653a3938
-GLOBL shuffle104<>(SB), RODATA|NOPTR, $64
+DATA shuffle94<>+0(SB)/8, $0x57534f0403020100
+DATA shuffle94<>+8(SB)/8, $0x5c580d0c0b0a0908
+DATA shuffle94<>+16(SB)/8, $0x5916151413121160
+DATA shuffle94<>+24(SB)/8, $0x1f1e1d1c1b1a615d
+DATA shuffle94<>+32(SB)/8, $0x2726252423625e5a
+DATA shuffle94<>+40(SB)/8, $0x2f2e2d2c635f5b28
+DATA shuffle94<>+48(SB)/8, $0x3736356c68643130
+DATA shuffle94<>+56(SB)/8, $0x3f3e6d69653a3938
+GLOBL shuffle94<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle105<>+0(SB)/8, $0x006e6a662e2a2600
-DATA shuffle105<>+8(SB)/8, $0x6f6b672f2b270000
-DATA shuffle105<>+16(SB)/8, $0x7470383430000000
-DATA shuffle105<>+24(SB)/8, $0x7139353100000078
-DATA shuffle105<>+32(SB)/8, $0x3a36320000007975
-DATA shuffle105<>+40(SB)/8, $0x37330000007a7672
-DATA shuffle105<>+48(SB)/8, $0x000000007b77733b
-DATA shuffle105<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
+DATA shuffle95<>+0(SB)/8, $0x006e6a662e2a2600
+DATA shuffle95<>+8(SB)/8, $0x6f6b672f2b270000
+DATA shuffle95<>+16(SB)/8, $0x7470383430000000
+DATA shuffle95<>+24(SB)/8, $0x7139353100000078
+DATA shuffle95<>+32(SB)/8, $0x3a36320000007975
+DATA shuffle95<>+40(SB)/8, $0x37330000007a7672
+DATA shuffle95<>+48(SB)/8, $0x000000007b77733b
+DATA shuffle95<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle95<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle106<>+0(SB)/8, $0x670605040302016e
-DATA shuffle106<>+8(SB)/8, $0x0f0e0d0c0b0a6f6b
-DATA shuffle106<>+16(SB)/8, $0x1716151413787470
-DATA shuffle106<>+24(SB)/8, $0x1f1e1d1c79757118
-DATA shuffle106<>+32(SB)/8, $0x2726257a76722120
-DATA shuffle106<>+40(SB)/8, $0x2f2e7b77732a2928
-DATA shuffle106<>+48(SB)/8, $0x3736353433323130
-DATA shuffle106<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
+DATA shuffle96<>+0(SB)/8, $0x670605040302016e
+DATA shuffle96<>+8(SB)/8, $0x0f0e0d0c0b0a6f6b
+DATA shuffle96<>+16(SB)/8, $0x1716151413787470
+DATA shuffle96<>+24(SB)/8, $0x1f1e1d1c79757118
+DATA shuffle96<>+32(SB)/8, $0x2726257a76722120
+DATA shuffle96<>+40(SB)/8, $0x2f2e7b77732a2928
+DATA shuffle96<>+48(SB)/8, $0x3736353433323130
+DATA shuffle96<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
 
 // func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -3051,58 +2631,58 @@ TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem128: \
+rem103: \
 	CMPQ DI, $+64; \
-	JB   remdone129; \
+	JB   remdone104; \
 	SUBQ $+48, DI; \
-	JMP  rem128; \
-remdone129: \
+	JMP  rem103; \
+remdone104: \
 	MOVQ      DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	IMUL3Q    $+3, DI, DI; \
 	SUBQ      $+128, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle107<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle97<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle108<>+0(SB), Z31; \
-	VMOVDQU64 shuffle109<>+0(SB), Z30; \
-	VMOVDQU64 shuffle110<>+0(SB), Z29; \
-	VMOVDQU64 shuffle111<>+0(SB), Z28; \
-	VMOVDQU64 shuffle112<>+0(SB), Z27; \
-	VMOVDQU64 shuffle113<>+0(SB), Z26; \
-	VMOVDQU64 shuffle114<>+0(SB), Z25; \
-	VMOVDQU64 shuffle115<>+0(SB), Z24; \
-	VMOVDQU64 shuffle116<>+0(SB), Z23; \
-group130: \
+	VMOVDQU64 shuffle98<>+0(SB), Z31; \
+	VMOVDQU64 shuffle99<>+0(SB), Z30; \
+	VMOVDQU64 shuffle100<>+0(SB), Z29; \
+	VMOVDQU64 shuffle101<>+0(SB), Z28; \
+	VMOVDQU64 shuffle102<>+0(SB), Z27; \
+	VMOVDQU64 shuffle103<>+0(SB), Z26; \
+	VMOVDQU64 shuffle104<>+0(SB), Z25; \
+	VMOVDQU64 shuffle105<>+0(SB), Z24; \
+	VMOVDQU64 shuffle106<>+0(SB), Z23; \
+group105: \
 	MOVQ rows+24(FP), DI; \
-row131: \
+row106: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last133; \
-chunks132: \
+	JB   last108; \
+chunks107: \
 	LEAQ         (CX)(R8*1), R9; \
 	IMUL3Q       $0x03, R8, R10; \
 	ADDQ         AX, R10; \
@@ -3114,7 +2694,7 @@ chunks132: \
 	VMOVDQU      24(R9), Y0; \
 	VINSERTI64X4 $0x01, 22(R9)(DX*1), Z0, Z0; \
 	VMOVDQU64    (R9)(DX*2), Z2; \
-	VMOVDQU64    shuffle109<>+0(SB), Z3; \
+	VMOVDQU64    shuffle99<>+0(SB), Z3; \
 	VPERMI2B     Z2, Z0, Z3; \
 	VMOVDQU64    Z3, 64(R10); \
 	VPERMT2B     Z2, Z29, Z0; \
@@ -3123,132 +2703,132 @@ chunks132: \
 	MOVQ         n+16(FP), R9; \
 	SUBQ         R8, R9; \
 	CMPQ         R9, $+64; \
-	JAE          chunks132; \
-last133: \
+	JAE          chunks107; \
+last108: \
 	TESTQ      R9, R9; \
-	JZ         rowdone134; \
+	JZ         rowdone109; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R9), K1, Z0; \
 	VMOVDQU8.Z (R9)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle111<>+0(SB), Z3; \
+	VMOVDQU64  shuffle101<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R9)(DX*2), K1, Z2; \
 	VPERMT2B   Z2, Z27, Z3; \
 	VMOVDQU8   Z3, K2, (R8); \
-	VMOVDQU64  shuffle113<>+0(SB), Z4; \
+	VMOVDQU64  shuffle103<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z2, Z4; \
 	VPERMT2B   Z1, Z25, Z4; \
 	VMOVDQU8   Z4, K3, 64(R8); \
 	VPERMT2B   Z2, Z24, Z1; \
 	VPERMT2B   Z0, Z23, Z1; \
 	VMOVDQU8   Z1, K4, 128(R8); \
-rowdone134: \
+rowdone109: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row131; \
+	JNZ  row106; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group130; \
+	JNZ  group105; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x2AVX512VBMI_body
 
-DATA shuffle107<>+0(SB)/8, $0x000000000000ffff
-GLOBL shuffle107<>(SB), RODATA|NOPTR, $8
+DATA shuffle97<>+0(SB)/8, $0x000000000000ffff
+GLOBL shuffle97<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle108<>+0(SB)/8, $0x2120111009080100
-DATA shuffle108<>+8(SB)/8, $0x4948414031302928
-DATA shuffle108<>+16(SB)/8, $0x13120b0a03025150
-DATA shuffle108<>+24(SB)/8, $0x434233322b2a2322
-DATA shuffle108<>+32(SB)/8, $0x0d0c050453524b4a
-DATA shuffle108<>+40(SB)/8, $0x35342d2c25241514
-DATA shuffle108<>+48(SB)/8, $0x070655544d4c4544
-DATA shuffle108<>+56(SB)/8, $0x2f2e272617160f0e
-GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
+DATA shuffle98<>+0(SB)/8, $0x2120111009080100
+DATA shuffle98<>+8(SB)/8, $0x4948414031302928
+DATA shuffle98<>+16(SB)/8, $0x13120b0a03025150
+DATA shuffle98<>+24(SB)/8, $0x434233322b2a2322
+DATA shuffle98<>+32(SB)/8, $0x0d0c050453524b4a
+DATA shuffle98<>+40(SB)/8, $0x35342d2c25241514
+DATA shuffle98<>+48(SB)/8, $0x070655544d4c4544
+DATA shuffle98<>+56(SB)/8, $0x2f2e272617160f0e
+GLOBL shuffle98<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle109<>+0(SB)/8, $0x57564f4e47462120
-DATA shuffle109<>+8(SB)/8, $0x2322111009080100
-DATA shuffle109<>+16(SB)/8, $0x6160595833322b2a
-DATA shuffle109<>+24(SB)/8, $0x13120b0a03026968
-DATA shuffle109<>+32(SB)/8, $0x5b5a35342d2c2524
-DATA shuffle109<>+40(SB)/8, $0x0d0c05046b6a6362
-DATA shuffle109<>+48(SB)/8, $0x37362f2e27261514
-DATA shuffle109<>+56(SB)/8, $0x07066d6c65645d5c
-GLOBL shuffle109<>(SB), RODATA|NOPTR, $64
+DATA shuffle99<>+0(SB)/8, $0x57564f4e47462120
+DATA shuffle99<>+8(SB)/8, $0x2322111009080100
+DATA shuffle99<>+16(SB)/8, $0x6160595833322b2a
+DATA shuffle99<>+24(SB)/8, $0x13120b0a03026968
+DATA shuffle99<>+32(SB)/8, $0x5b5a35342d2c2524
+DATA shuffle99<>+40(SB)/8, $0x0d0c05046b6a6362
+DATA shuffle99<>+48(SB)/8, $0x37362f2e27261514
+DATA shuffle99<>+56(SB)/8, $0x07066d6c65645d5c
+GLOBL shuffle99<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle110<>+0(SB)/8, $0x3130292817160f0e
-DATA shuffle110<>+8(SB)/8, $0x6f6e67665f5e3938
-DATA shuffle110<>+16(SB)/8, $0x0000000000000000
-DATA shuffle110<>+24(SB)/8, $0x0000000000000000
-DATA shuffle110<>+32(SB)/8, $0x0000000000000000
-DATA shuffle110<>+40(SB)/8, $0x0000000000000000
-DATA shuffle110<>+48(SB)/8, $0x0000000000000000
-DATA shuffle110<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
+DATA shuffle100<>+0(SB)/8, $0x3130292817160f0e
+DATA shuffle100<>+8(SB)/8, $0x6f6e67665f5e3938
+DATA shuffle100<>+16(SB)/8, $0x0000000000000000
+DATA shuffle100<>+24(SB)/8, $0x0000000000000000
+DATA shuffle100<>+32(SB)/8, $0x0000000000000000
+DATA shuffle100<>+40(SB)/8, $0x0000000000000000
+DATA shuffle100<>+48(SB)/8, $0x0000000000000000
+DATA shuffle100<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle111<>+0(SB)/8, $0x4140111009080100
-DATA shuffle111<>+8(SB)/8, $0x0000000051504948
-DATA shuffle111<>+16(SB)/8, $0x13120b0a03020000
-DATA shuffle111<>+24(SB)/8, $0x000053524b4a4342
-DATA shuffle111<>+32(SB)/8, $0x0d0c050400000000
-DATA shuffle111<>+40(SB)/8, $0x55544d4c45441514
-DATA shuffle111<>+48(SB)/8, $0x0706000000000000
-DATA shuffle111<>+56(SB)/8, $0x4f4e474617160f0e
-GLOBL shuffle111<>(SB), RODATA|NOPTR, $64
+DATA shuffle101<>+0(SB)/8, $0x4140111009080100
+DATA shuffle101<>+8(SB)/8, $0x0000000051504948
+DATA shuffle101<>+16(SB)/8, $0x13120b0a03020000
+DATA shuffle101<>+24(SB)/8, $0x000053524b4a4342
+DATA shuffle101<>+32(SB)/8, $0x0d0c050400000000
+DATA shuffle101<>+40(SB)/8, $0x55544d4c45441514
+DATA shuffle101<>+48(SB)/8, $0x0706000000000000
+DATA shuffle101<>+56(SB)/8, $0x4f4e474617160f0e
+GLOBL shuffle101<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle112<>+0(SB)/8, $0x0706050403020100
-DATA shuffle112<>+8(SB)/8, $0x494841400b0a0908
-DATA shuffle112<>+16(SB)/8, $0x1716151413125150
-DATA shuffle112<>+24(SB)/8, $0x43421d1c1b1a1918
-DATA shuffle112<>+32(SB)/8, $0x2726252453524b4a
-DATA shuffle112<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle112<>+48(SB)/8, $0x373655544d4c4544
-DATA shuffle112<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
+DATA shuffle102<>+0(SB)/8, $0x0706050403020100
+DATA shuffle102<>+8(SB)/8, $0x494841400b0a0908
+DATA shuffle102<>+16(SB)/8, $0x1716151413125150
+DATA shuffle102<>+24(SB)/8, $0x43421d1c1b1a1918
+DATA shuffle102<>+32(SB)/8, $0x2726252453524b4a
+DATA shuffle102<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle102<>+48(SB)/8, $0x373655544d4c4544
+DATA shuffle102<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle102<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle113<>+0(SB)/8, $0x17160f0e07060000
-DATA shuffle113<>+8(SB)/8, $0x0000696861605958
-DATA shuffle113<>+16(SB)/8, $0x2120191800000000
-DATA shuffle113<>+24(SB)/8, $0x6b6a63625b5a2928
-DATA shuffle113<>+32(SB)/8, $0x1b1a000000000000
-DATA shuffle113<>+40(SB)/8, $0x65645d5c2b2a2322
-DATA shuffle113<>+48(SB)/8, $0x0000000000006d6c
-DATA shuffle113<>+56(SB)/8, $0x5f5e2d2c25241d1c
-GLOBL shuffle113<>(SB), RODATA|NOPTR, $64
+DATA shuffle103<>+0(SB)/8, $0x17160f0e07060000
+DATA shuffle103<>+8(SB)/8, $0x0000696861605958
+DATA shuffle103<>+16(SB)/8, $0x2120191800000000
+DATA shuffle103<>+24(SB)/8, $0x6b6a63625b5a2928
+DATA shuffle103<>+32(SB)/8, $0x1b1a000000000000
+DATA shuffle103<>+40(SB)/8, $0x65645d5c2b2a2322
+DATA shuffle103<>+48(SB)/8, $0x0000000000006d6c
+DATA shuffle103<>+56(SB)/8, $0x5f5e2d2c25241d1c
+GLOBL shuffle103<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle114<>+0(SB)/8, $0x0706050403025756
-DATA shuffle114<>+8(SB)/8, $0x59580d0c0b0a0908
-DATA shuffle114<>+16(SB)/8, $0x1716151469686160
-DATA shuffle114<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle114<>+32(SB)/8, $0x27266b6a63625b5a
-DATA shuffle114<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle114<>+48(SB)/8, $0x6d6c65645d5c3130
-DATA shuffle114<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle114<>(SB), RODATA|NOPTR, $64
+DATA shuffle104<>+0(SB)/8, $0x0706050403025756
+DATA shuffle104<>+8(SB)/8, $0x59580d0c0b0a0908
+DATA shuffle104<>+16(SB)/8, $0x1716151469686160
+DATA shuffle104<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle104<>+32(SB)/8, $0x27266b6a63625b5a
+DATA shuffle104<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle104<>+48(SB)/8, $0x6d6c65645d5c3130
+DATA shuffle104<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle104<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle115<>+0(SB)/8, $0x27261f1e00000000
-DATA shuffle115<>+8(SB)/8, $0x6f6e67665f5e2f2e
-DATA shuffle115<>+16(SB)/8, $0x0000000000000000
-DATA shuffle115<>+24(SB)/8, $0x0000000000000000
-DATA shuffle115<>+32(SB)/8, $0x0000000000000000
-DATA shuffle115<>+40(SB)/8, $0x0000000000000000
-DATA shuffle115<>+48(SB)/8, $0x0000000000000000
-DATA shuffle115<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle115<>(SB), RODATA|NOPTR, $64
+DATA shuffle105<>+0(SB)/8, $0x27261f1e00000000
+DATA shuffle105<>+8(SB)/8, $0x6f6e67665f5e2f2e
+DATA shuffle105<>+16(SB)/8, $0x0000000000000000
+DATA shuffle105<>+24(SB)/8, $0x0000000000000000
+DATA shuffle105<>+32(SB)/8, $0x0000000000000000
+DATA shuffle105<>+40(SB)/8, $0x0000000000000000
+DATA shuffle105<>+48(SB)/8, $0x0000000000000000
+DATA shuffle105<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle105<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle116<>+0(SB)/8, $0x070605046f6e6766
-DATA shuffle116<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle116<>+16(SB)/8, $0x1716151413121110
-DATA shuffle116<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle116<>+32(SB)/8, $0x2726252423222120
-DATA shuffle116<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle116<>+48(SB)/8, $0x3736353433323130
-DATA shuffle116<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
+DATA shuffle106<>+0(SB)/8, $0x070605046f6e6766
+DATA shuffle106<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle106<>+16(SB)/8, $0x1716151413121110
+DATA shuffle106<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle106<>+32(SB)/8, $0x2726252423222120
+DATA shuffle106<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle106<>+48(SB)/8, $0x3736353433323130
+DATA shuffle106<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
 
 // func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -3272,24 +2852,24 @@ TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle117<>+0(SB), Z31; \
-	VMOVDQU64 shuffle118<>+0(SB), Z30; \
-group135: \
+	VMOVDQU64 shuffle107<>+0(SB), Z31; \
+	VMOVDQU64 shuffle108<>+0(SB), Z30; \
+group110: \
 	MOVQ rows+24(FP), R8; \
-row136: \
+row111: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last138; \
-chunks137: \
+	JB   last113; \
+chunks112: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	VMOVDQU      (R10), Y0; \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle117<>+0(SB), Z3; \
+	VMOVDQU64    shuffle107<>+0(SB), Z3; \
 	VPERMI2B     Z1, Z0, Z3; \
 	VMOVDQU64    Z3, (AX)(R9*4); \
 	VPERMT2B     Z1, Z30, Z0; \
@@ -3298,7 +2878,7 @@ chunks137: \
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R11), Y3; \
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle117<>+0(SB), Z2; \
+	VMOVDQU64    shuffle107<>+0(SB), Z2; \
 	VPERMI2B     Z3, Z0, Z2; \
 	VMOVDQU64    Z2, 128(AX)(R9*4); \
 	VPERMT2B     Z3, Z30, Z0; \
@@ -3307,45 +2887,45 @@ chunks137: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks137; \
-last138: \
+	JAE          chunks112; \
+last113: \
 	TESTQ R10, R10; \
-	JZ    rowdone139; \
+	JZ    rowdone114; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks137; \
-rowdone139: \
+	JMP   chunks112; \
+rowdone114: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row136; \
+	JNZ  row111; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group135; \
+	JNZ  group110; \
 	VZEROUPPER; \
 	RET
 	zip4x1AVX512VBMI_body
 
-DATA shuffle117<>+0(SB)/8, $0x6141210160402000
-DATA shuffle117<>+8(SB)/8, $0x6343230362422202
-DATA shuffle117<>+16(SB)/8, $0x6545250564442404
-DATA shuffle117<>+24(SB)/8, $0x6747270766462606
-DATA shuffle117<>+32(SB)/8, $0x6949290968482808
-DATA shuffle117<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
-DATA shuffle117<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
-DATA shuffle117<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
-GLOBL shuffle117<>(SB), RODATA|NOPTR, $64
+DATA shuffle107<>+0(SB)/8, $0x6141210160402000
+DATA shuffle107<>+8(SB)/8, $0x6343230362422202
+DATA shuffle107<>+16(SB)/8, $0x6545250564442404
+DATA shuffle107<>+24(SB)/8, $0x6747270766462606
+DATA shuffle107<>+32(SB)/8, $0x6949290968482808
+DATA shuffle107<>+40(SB)/8, $0x6b4b2b0b6a4a2a0a
+DATA shuffle107<>+48(SB)/8, $0x6d4d2d0d6c4c2c0c
+DATA shuffle107<>+56(SB)/8, $0x6f4f2f0f6e4e2e0e
+GLOBL shuffle107<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle118<>+0(SB)/8, $0x7151311170503010
-DATA shuffle118<>+8(SB)/8, $0x7353331372523212
-DATA shuffle118<>+16(SB)/8, $0x7555351574543414
-DATA shuffle118<>+24(SB)/8, $0x7757371776563616
-DATA shuffle118<>+32(SB)/8, $0x7959391978583818
-DATA shuffle118<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
-DATA shuffle118<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
-DATA shuffle118<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
-GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
+DATA shuffle108<>+0(SB)/8, $0x7151311170503010
+DATA shuffle108<>+8(SB)/8, $0x7353331372523212
+DATA shuffle108<>+16(SB)/8, $0x7555351574543414
+DATA shuffle108<>+24(SB)/8, $0x7757371776563616
+DATA shuffle108<>+32(SB)/8, $0x7959391978583818
+DATA shuffle108<>+40(SB)/8, $0x7b5b3b1b7a5a3a1a
+DATA shuffle108<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
+DATA shuffle108<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
+GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
 
 // func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -3369,24 +2949,24 @@ TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle119<>+0(SB), Z31; \
-	VMOVDQU64 shuffle120<>+0(SB), Z30; \
-group140: \
+	VMOVDQU64 shuffle109<>+0(SB), Z31; \
+	VMOVDQU64 shuffle110<>+0(SB), Z30; \
+group115: \
 	MOVQ rows+24(FP), R8; \
-row141: \
+row116: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last143; \
-chunks142: \
+	JB   last118; \
+chunks117: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	VMOVDQU      (R10), Y0; \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle119<>+0(SB), Z3; \
+	VMOVDQU64    shuffle109<>+0(SB), Z3; \
 	VPERMI2B     Z1, Z0, Z3; \
 	VMOVDQU64    Z3, (AX)(R9*4); \
 	VPERMT2B     Z1, Z30, Z0; \
@@ -3395,7 +2975,7 @@ chunks142: \
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R11), Y3; \
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle119<>+0(SB), Z2; \
+	VMOVDQU64    shuffle109<>+0(SB), Z2; \
 	VPERMI2B     Z3, Z0, Z2; \
 	VMOVDQU64    Z2, 128(AX)(R9*4); \
 	VPERMT2B     Z3, Z30, Z0; \
@@ -3404,239 +2984,45 @@ chunks142: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks142; \
-last143: \
+	JAE          chunks117; \
+last118: \
 	TESTQ R10, R10; \
-	JZ    rowdone144; \
+	JZ    rowdone119; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks142; \
-rowdone144: \
+	JMP   chunks117; \
+rowdone119: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row141; \
+	JNZ  row116; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group140; \
+	JNZ  group115; \
 	VZEROUPPER; \
 	RET
 	zip4x2AVX512VBMI_body
 
-DATA shuffle119<>+0(SB)/8, $0x6160414021200100
-DATA shuffle119<>+8(SB)/8, $0x6362434223220302
-DATA shuffle119<>+16(SB)/8, $0x6564454425240504
-DATA shuffle119<>+24(SB)/8, $0x6766474627260706
-DATA shuffle119<>+32(SB)/8, $0x6968494829280908
-DATA shuffle119<>+40(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle119<>+48(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle119<>+56(SB)/8, $0x6f6e4f4e2f2e0f0e
-GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
+DATA shuffle109<>+0(SB)/8, $0x6160414021200100
+DATA shuffle109<>+8(SB)/8, $0x6362434223220302
+DATA shuffle109<>+16(SB)/8, $0x6564454425240504
+DATA shuffle109<>+24(SB)/8, $0x6766474627260706
+DATA shuffle109<>+32(SB)/8, $0x6968494829280908
+DATA shuffle109<>+40(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle109<>+48(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle109<>+56(SB)/8, $0x6f6e4f4e2f2e0f0e
+GLOBL shuffle109<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle120<>+0(SB)/8, $0x7170515031301110
-DATA shuffle120<>+8(SB)/8, $0x7372535233321312
-DATA shuffle120<>+16(SB)/8, $0x7574555435341514
-DATA shuffle120<>+24(SB)/8, $0x7776575637361716
-DATA shuffle120<>+32(SB)/8, $0x7978595839381918
-DATA shuffle120<>+40(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle120<>+48(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle120<>+56(SB)/8, $0x7f7e5f5e3f3e1f1e
-GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip4x2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle121<>+0(SB), Z31; \
-	VMOVDQU64 shuffle122<>+0(SB), Z30; \
-group145: \
-	MOVQ rows+24(FP), R8; \
-row146: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last148; \
-chunks147: \
-	LEAQ         (CX)(R9*1), R10; \
-	LEAQ         (R10)(DI*1), R11; \
-	VMOVDQU      (R10), Y0; \
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
-	VMOVDQU      (R11), Y1; \
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle121<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      32(R10), Y0; \
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R11), Y3; \
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle121<>+0(SB), Z2; \
-	VPERMI2B     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2B     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R9*4); \
-	ADDQ         $+64, R9; \
-	MOVQ         n+16(FP), R10; \
-	SUBQ         R9, R10; \
-	CMPQ         R10, $+64; \
-	JAE          chunks147; \
-last148: \
-	TESTQ R10, R10; \
-	JZ    rowdone149; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks147; \
-rowdone149: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row146; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group145; \
-	VZEROUPPER; \
-	RET
-	tzip4x2x1AVX512VBMI_body
-
-DATA shuffle121<>+0(SB)/8, $0x2624222006040200
-DATA shuffle121<>+8(SB)/8, $0x6664626046444240
-DATA shuffle121<>+16(SB)/8, $0x2725232107050301
-DATA shuffle121<>+24(SB)/8, $0x6765636147454341
-DATA shuffle121<>+32(SB)/8, $0x2e2c2a280e0c0a08
-DATA shuffle121<>+40(SB)/8, $0x6e6c6a684e4c4a48
-DATA shuffle121<>+48(SB)/8, $0x2f2d2b290f0d0b09
-DATA shuffle121<>+56(SB)/8, $0x6f6d6b694f4d4b49
-GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle122<>+0(SB)/8, $0x3634323016141210
-DATA shuffle122<>+8(SB)/8, $0x7674727056545250
-DATA shuffle122<>+16(SB)/8, $0x3735333117151311
-DATA shuffle122<>+24(SB)/8, $0x7775737157555351
-DATA shuffle122<>+32(SB)/8, $0x3e3c3a381e1c1a18
-DATA shuffle122<>+40(SB)/8, $0x7e7c7a785e5c5a58
-DATA shuffle122<>+48(SB)/8, $0x3f3d3b391f1d1b19
-DATA shuffle122<>+56(SB)/8, $0x7f7d7b795f5d5b59
-GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip4x2x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle123<>+0(SB), Z31; \
-	VMOVDQU64 shuffle124<>+0(SB), Z30; \
-group150: \
-	MOVQ rows+24(FP), R8; \
-row151: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last153; \
-chunks152: \
-	LEAQ         (CX)(R9*1), R10; \
-	LEAQ         (R10)(DI*1), R11; \
-	VMOVDQU      (R10), Y0; \
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
-	VMOVDQU      (R11), Y1; \
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle123<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      32(R10), Y0; \
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R11), Y3; \
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle123<>+0(SB), Z2; \
-	VPERMI2B     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2B     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R9*4); \
-	ADDQ         $+64, R9; \
-	MOVQ         n+16(FP), R10; \
-	SUBQ         R9, R10; \
-	CMPQ         R10, $+64; \
-	JAE          chunks152; \
-last153: \
-	TESTQ R10, R10; \
-	JZ    rowdone154; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks152; \
-rowdone154: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row151; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group150; \
-	VZEROUPPER; \
-	RET
-	tzip4x2x2AVX512VBMI_body
-
-DATA shuffle123<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle123<>+8(SB)/8, $0x2d2c292825242120
-DATA shuffle123<>+16(SB)/8, $0x4d4c494845444140
-DATA shuffle123<>+24(SB)/8, $0x6d6c696865646160
-DATA shuffle123<>+32(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle123<>+40(SB)/8, $0x2f2e2b2a27262322
-DATA shuffle123<>+48(SB)/8, $0x4f4e4b4a47464342
-DATA shuffle123<>+56(SB)/8, $0x6f6e6b6a67666362
-GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle124<>+0(SB)/8, $0x1d1c191815141110
-DATA shuffle124<>+8(SB)/8, $0x3d3c393835343130
-DATA shuffle124<>+16(SB)/8, $0x5d5c595855545150
-DATA shuffle124<>+24(SB)/8, $0x7d7c797875747170
-DATA shuffle124<>+32(SB)/8, $0x1f1e1b1a17161312
-DATA shuffle124<>+40(SB)/8, $0x3f3e3b3a37363332
-DATA shuffle124<>+48(SB)/8, $0x5f5e5b5a57565352
-DATA shuffle124<>+56(SB)/8, $0x7f7e7b7a77767372
-GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
+DATA shuffle110<>+0(SB)/8, $0x7170515031301110
+DATA shuffle110<>+8(SB)/8, $0x7372535233321312
+DATA shuffle110<>+16(SB)/8, $0x7574555435341514
+DATA shuffle110<>+24(SB)/8, $0x7776575637361716
+DATA shuffle110<>+32(SB)/8, $0x7978595839381918
+DATA shuffle110<>+40(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle110<>+48(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle110<>+56(SB)/8, $0x7f7e5f5e3f3e1f1e
+GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -3661,72 +3047,72 @@ TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  laneI+56(FP), DI; \
 	MOVQ  n+16(FP), R8; \
-rem155: \
+rem120: \
 	CMPQ R8, $+64; \
-	JB   remdone156; \
+	JB   remdone121; \
 	SUBQ $+60, R8; \
-	JMP  rem155; \
-remdone156: \
+	JMP  rem120; \
+remdone121: \
 	MOVQ      R8, R9; \
 	SUBQ      $+0, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K1; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+0, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K2; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+64, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K3; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+128, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K4; \
 	IMUL3Q    $+4, R8, R8; \
 	SUBQ      $+192, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle125<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle111<>+0(SB), R8; \
 	KMOVQ     R8, K5; \
-	VMOVDQU64 shuffle126<>+0(SB), Z31; \
-	VMOVDQU64 shuffle127<>+0(SB), Z30; \
-	VMOVDQU64 shuffle128<>+0(SB), Z29; \
-	VMOVDQU64 shuffle129<>+0(SB), Z28; \
-	VMOVDQU64 shuffle130<>+0(SB), Z27; \
-	VMOVDQU64 shuffle131<>+0(SB), Z26; \
-	VMOVDQU64 shuffle132<>+0(SB), Z25; \
-	VMOVDQU64 shuffle133<>+0(SB), Z24; \
-	VMOVDQU64 shuffle134<>+0(SB), Z23; \
-	VMOVDQU64 shuffle135<>+0(SB), Z22; \
-	VMOVDQU64 shuffle136<>+0(SB), Z21; \
-	VMOVDQU64 shuffle137<>+0(SB), Z20; \
-	VMOVDQU64 shuffle138<>+0(SB), Z19; \
-	VMOVDQU64 shuffle139<>+0(SB), Z18; \
-	VMOVDQU64 shuffle140<>+0(SB), Z17; \
-	VMOVDQU64 shuffle141<>+0(SB), Z16; \
-group157: \
+	VMOVDQU64 shuffle112<>+0(SB), Z31; \
+	VMOVDQU64 shuffle113<>+0(SB), Z30; \
+	VMOVDQU64 shuffle114<>+0(SB), Z29; \
+	VMOVDQU64 shuffle115<>+0(SB), Z28; \
+	VMOVDQU64 shuffle116<>+0(SB), Z27; \
+	VMOVDQU64 shuffle117<>+0(SB), Z26; \
+	VMOVDQU64 shuffle118<>+0(SB), Z25; \
+	VMOVDQU64 shuffle119<>+0(SB), Z24; \
+	VMOVDQU64 shuffle120<>+0(SB), Z23; \
+	VMOVDQU64 shuffle121<>+0(SB), Z22; \
+	VMOVDQU64 shuffle122<>+0(SB), Z21; \
+	VMOVDQU64 shuffle123<>+0(SB), Z20; \
+	VMOVDQU64 shuffle124<>+0(SB), Z19; \
+	VMOVDQU64 shuffle125<>+0(SB), Z18; \
+	VMOVDQU64 shuffle126<>+0(SB), Z17; \
+	VMOVDQU64 shuffle127<>+0(SB), Z16; \
+group122: \
 	MOVQ rows+24(FP), R8; \
-row158: \
+row123: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last160; \
-chunks159: \
+	JB   last125; \
+chunks124: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	VMOVDQU      (R10), Y0; \
@@ -3752,33 +3138,33 @@ chunks159: \
 	VINSERTI32X4 $0x02, 48(R11), Z0, Z0; \
 	VINSERTI32X4 $0x03, 48(R11)(DX*1), Z0, Z0; \
 	VPERMB       Z0, Z28, Z0; \
-	KMOVQ        shuffle125<>+0(SB), K7; \
+	KMOVQ        shuffle111<>+0(SB), K7; \
 	VMOVDQU8     Z0, K7, 192(AX)(R9*4); \
 	ADDQ         $+60, R9; \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks159; \
-last160: \
+	JAE          chunks124; \
+last125: \
 	TESTQ      R10, R10; \
-	JZ         rowdone161; \
+	JZ         rowdone126; \
 	LEAQ       (CX)(R9*1), R10; \
 	LEAQ       (R10)(DI*1), R11; \
 	VMOVDQU8.Z (R10), K1, Z0; \
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle130<>+0(SB), Z3; \
+	VMOVDQU64  shuffle116<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R11), K1, Z2; \
 	VPERMT2B   Z2, Z26, Z3; \
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
 	VPERMT2B   Z4, Z25, Z3; \
 	VMOVDQU8   Z3, K2, (AX)(R9*4); \
-	VMOVDQU64  shuffle133<>+0(SB), Z5; \
+	VMOVDQU64  shuffle119<>+0(SB), Z5; \
 	VPERMI2B   Z1, Z0, Z5; \
 	VPERMT2B   Z2, Z23, Z5; \
 	VPERMT2B   Z4, Z22, Z5; \
 	VMOVDQU8   Z5, K3, 64(AX)(R9*4); \
-	VMOVDQU64  shuffle136<>+0(SB), Z3; \
+	VMOVDQU64  shuffle122<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VPERMT2B   Z2, Z20, Z3; \
 	VPERMT2B   Z4, Z19, Z3; \
@@ -3787,181 +3173,181 @@ last160: \
 	VPERMT2B   Z2, Z17, Z0; \
 	VPERMT2B   Z4, Z16, Z0; \
 	VMOVDQU8   Z0, K5, 192(AX)(R9*4); \
-rowdone161: \
+rowdone126: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row158; \
+	JNZ  row123; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group157; \
+	JNZ  group122; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x1AVX512VBMI_body
 
-DATA shuffle125<>+0(SB)/8, $0x0000ffffffffffff
-GLOBL shuffle125<>(SB), RODATA|NOPTR, $8
+DATA shuffle111<>+0(SB)/8, $0x0000ffffffffffff
+GLOBL shuffle111<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle126<>+0(SB)/8, $0x2926232009060300
-DATA shuffle126<>+8(SB)/8, $0x6966636049464340
-DATA shuffle126<>+16(SB)/8, $0x2a2724210a070401
-DATA shuffle126<>+24(SB)/8, $0x6a6764614a474441
-DATA shuffle126<>+32(SB)/8, $0x2b2825220b080502
-DATA shuffle126<>+40(SB)/8, $0x6b6865624b484542
-DATA shuffle126<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle126<>+56(SB)/8, $0x75726f6c55524f4c
+DATA shuffle112<>+0(SB)/8, $0x2926232009060300
+DATA shuffle112<>+8(SB)/8, $0x6966636049464340
+DATA shuffle112<>+16(SB)/8, $0x2a2724210a070401
+DATA shuffle112<>+24(SB)/8, $0x6a6764614a474441
+DATA shuffle112<>+32(SB)/8, $0x2b2825220b080502
+DATA shuffle112<>+40(SB)/8, $0x6b6865624b484542
+DATA shuffle112<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle112<>+56(SB)/8, $0x75726f6c55524f4c
+GLOBL shuffle112<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle113<>+0(SB)/8, $0x2926232009060300
+DATA shuffle113<>+8(SB)/8, $0x6966636049464340
+DATA shuffle113<>+16(SB)/8, $0x2a2724210a070401
+DATA shuffle113<>+24(SB)/8, $0x6a6764614a474441
+DATA shuffle113<>+32(SB)/8, $0x34312e2b14110e0b
+DATA shuffle113<>+40(SB)/8, $0x74716e6b54514e4b
+DATA shuffle113<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle113<>+56(SB)/8, $0x75726f6c55524f4c
+GLOBL shuffle113<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle114<>+0(SB)/8, $0x2926232009060300
+DATA shuffle114<>+8(SB)/8, $0x6966636049464340
+DATA shuffle114<>+16(SB)/8, $0x33302d2a13100d0a
+DATA shuffle114<>+24(SB)/8, $0x73706d6a53504d4a
+DATA shuffle114<>+32(SB)/8, $0x34312e2b14110e0b
+DATA shuffle114<>+40(SB)/8, $0x74716e6b54514e4b
+DATA shuffle114<>+48(SB)/8, $0x35322f2c15120f0c
+DATA shuffle114<>+56(SB)/8, $0x75726f6c55524f4c
+GLOBL shuffle114<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle115<>+0(SB)/8, $0x1916131009060300
+DATA shuffle115<>+8(SB)/8, $0x3936333029262320
+DATA shuffle115<>+16(SB)/8, $0x1a1714110a070401
+DATA shuffle115<>+24(SB)/8, $0x3a3734312a272421
+DATA shuffle115<>+32(SB)/8, $0x1b1815120b080502
+DATA shuffle115<>+40(SB)/8, $0x3b3835322b282522
+DATA shuffle115<>+48(SB)/8, $0x0000000000000000
+DATA shuffle115<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle115<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle116<>+0(SB)/8, $0x4946434009060300
+DATA shuffle116<>+8(SB)/8, $0x0000000000000000
+DATA shuffle116<>+16(SB)/8, $0x4a4744410a070401
+DATA shuffle116<>+24(SB)/8, $0x0000000000000000
+DATA shuffle116<>+32(SB)/8, $0x4b4845420b080502
+DATA shuffle116<>+40(SB)/8, $0x0000000000000000
+DATA shuffle116<>+48(SB)/8, $0x55524f4c15120f0c
+DATA shuffle116<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle116<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle117<>+0(SB)/8, $0x0706050403020100
+DATA shuffle117<>+8(SB)/8, $0x0f0e0d0c49464340
+DATA shuffle117<>+16(SB)/8, $0x1716151413121110
+DATA shuffle117<>+24(SB)/8, $0x1f1e1d1c4a474441
+DATA shuffle117<>+32(SB)/8, $0x2726252423222120
+DATA shuffle117<>+40(SB)/8, $0x2f2e2d2c4b484542
+DATA shuffle117<>+48(SB)/8, $0x3736353433323130
+DATA shuffle117<>+56(SB)/8, $0x3f3e3d3c55524f4c
+GLOBL shuffle117<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle118<>+0(SB)/8, $0x0706050403020100
+DATA shuffle118<>+8(SB)/8, $0x494643400b0a0908
+DATA shuffle118<>+16(SB)/8, $0x1716151413121110
+DATA shuffle118<>+24(SB)/8, $0x4a4744411b1a1918
+DATA shuffle118<>+32(SB)/8, $0x2726252423222120
+DATA shuffle118<>+40(SB)/8, $0x4b4845422b2a2928
+DATA shuffle118<>+48(SB)/8, $0x3736353433323130
+DATA shuffle118<>+56(SB)/8, $0x55524f4c3b3a3938
+GLOBL shuffle118<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle119<>+0(SB)/8, $0x5653504d1613100d
+DATA shuffle119<>+8(SB)/8, $0x0000000000000000
+DATA shuffle119<>+16(SB)/8, $0x5754514e1714110e
+DATA shuffle119<>+24(SB)/8, $0x0000000000000000
+DATA shuffle119<>+32(SB)/8, $0x615e5b58211e1b18
+DATA shuffle119<>+40(SB)/8, $0x0000000000000000
+DATA shuffle119<>+48(SB)/8, $0x625f5c59221f1c19
+DATA shuffle119<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle119<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle120<>+0(SB)/8, $0x0706050403020100
+DATA shuffle120<>+8(SB)/8, $0x0f0e0d0c5653504d
+DATA shuffle120<>+16(SB)/8, $0x1716151413121110
+DATA shuffle120<>+24(SB)/8, $0x1f1e1d1c5754514e
+DATA shuffle120<>+32(SB)/8, $0x2726252423222120
+DATA shuffle120<>+40(SB)/8, $0x2f2e2d2c615e5b58
+DATA shuffle120<>+48(SB)/8, $0x3736353433323130
+DATA shuffle120<>+56(SB)/8, $0x3f3e3d3c625f5c59
+GLOBL shuffle120<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle121<>+0(SB)/8, $0x0706050403020100
+DATA shuffle121<>+8(SB)/8, $0x5653504d0b0a0908
+DATA shuffle121<>+16(SB)/8, $0x1716151413121110
+DATA shuffle121<>+24(SB)/8, $0x5754514e1b1a1918
+DATA shuffle121<>+32(SB)/8, $0x2726252423222120
+DATA shuffle121<>+40(SB)/8, $0x615e5b582b2a2928
+DATA shuffle121<>+48(SB)/8, $0x3736353433323130
+DATA shuffle121<>+56(SB)/8, $0x625f5c593b3a3938
+GLOBL shuffle121<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle122<>+0(SB)/8, $0x63605d5a23201d1a
+DATA shuffle122<>+8(SB)/8, $0x0000000000000000
+DATA shuffle122<>+16(SB)/8, $0x6d6a67642d2a2724
+DATA shuffle122<>+24(SB)/8, $0x0000000000000000
+DATA shuffle122<>+32(SB)/8, $0x6e6b68652e2b2825
+DATA shuffle122<>+40(SB)/8, $0x0000000000000000
+DATA shuffle122<>+48(SB)/8, $0x6f6c69662f2c2926
+DATA shuffle122<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle122<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle123<>+0(SB)/8, $0x0706050403020100
+DATA shuffle123<>+8(SB)/8, $0x0f0e0d0c63605d5a
+DATA shuffle123<>+16(SB)/8, $0x1716151413121110
+DATA shuffle123<>+24(SB)/8, $0x1f1e1d1c6d6a6764
+DATA shuffle123<>+32(SB)/8, $0x2726252423222120
+DATA shuffle123<>+40(SB)/8, $0x2f2e2d2c6e6b6865
+DATA shuffle123<>+48(SB)/8, $0x3736353433323130
+DATA shuffle123<>+56(SB)/8, $0x3f3e3d3c6f6c6966
+GLOBL shuffle123<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle124<>+0(SB)/8, $0x0706050403020100
+DATA shuffle124<>+8(SB)/8, $0x63605d5a0b0a0908
+DATA shuffle124<>+16(SB)/8, $0x1716151413121110
+DATA shuffle124<>+24(SB)/8, $0x6d6a67641b1a1918
+DATA shuffle124<>+32(SB)/8, $0x2726252423222120
+DATA shuffle124<>+40(SB)/8, $0x6e6b68652b2a2928
+DATA shuffle124<>+48(SB)/8, $0x3736353433323130
+DATA shuffle124<>+56(SB)/8, $0x6f6c69663b3a3938
+GLOBL shuffle124<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle125<>+0(SB)/8, $0x7976737039363330
+DATA shuffle125<>+8(SB)/8, $0x0000000000000000
+DATA shuffle125<>+16(SB)/8, $0x7a7774713a373431
+DATA shuffle125<>+24(SB)/8, $0x0000000000000000
+DATA shuffle125<>+32(SB)/8, $0x7b7875723b383532
+DATA shuffle125<>+40(SB)/8, $0x0000000000000000
+DATA shuffle125<>+48(SB)/8, $0x0000000000000000
+DATA shuffle125<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle125<>(SB), RODATA|NOPTR, $64
+
+DATA shuffle126<>+0(SB)/8, $0x0706050403020100
+DATA shuffle126<>+8(SB)/8, $0x0f0e0d0c79767370
+DATA shuffle126<>+16(SB)/8, $0x1716151413121110
+DATA shuffle126<>+24(SB)/8, $0x1f1e1d1c7a777471
+DATA shuffle126<>+32(SB)/8, $0x2726252423222120
+DATA shuffle126<>+40(SB)/8, $0x2f2e2d2c7b787572
+DATA shuffle126<>+48(SB)/8, $0x3736353433323130
+DATA shuffle126<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle126<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle127<>+0(SB)/8, $0x2926232009060300
-DATA shuffle127<>+8(SB)/8, $0x6966636049464340
-DATA shuffle127<>+16(SB)/8, $0x2a2724210a070401
-DATA shuffle127<>+24(SB)/8, $0x6a6764614a474441
-DATA shuffle127<>+32(SB)/8, $0x34312e2b14110e0b
-DATA shuffle127<>+40(SB)/8, $0x74716e6b54514e4b
-DATA shuffle127<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle127<>+56(SB)/8, $0x75726f6c55524f4c
+DATA shuffle127<>+0(SB)/8, $0x0706050403020100
+DATA shuffle127<>+8(SB)/8, $0x797673700b0a0908
+DATA shuffle127<>+16(SB)/8, $0x1716151413121110
+DATA shuffle127<>+24(SB)/8, $0x7a7774711b1a1918
+DATA shuffle127<>+32(SB)/8, $0x2726252423222120
+DATA shuffle127<>+40(SB)/8, $0x7b7875722b2a2928
+DATA shuffle127<>+48(SB)/8, $0x3736353433323130
+DATA shuffle127<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle127<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle128<>+0(SB)/8, $0x2926232009060300
-DATA shuffle128<>+8(SB)/8, $0x6966636049464340
-DATA shuffle128<>+16(SB)/8, $0x33302d2a13100d0a
-DATA shuffle128<>+24(SB)/8, $0x73706d6a53504d4a
-DATA shuffle128<>+32(SB)/8, $0x34312e2b14110e0b
-DATA shuffle128<>+40(SB)/8, $0x74716e6b54514e4b
-DATA shuffle128<>+48(SB)/8, $0x35322f2c15120f0c
-DATA shuffle128<>+56(SB)/8, $0x75726f6c55524f4c
-GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle129<>+0(SB)/8, $0x1916131009060300
-DATA shuffle129<>+8(SB)/8, $0x3936333029262320
-DATA shuffle129<>+16(SB)/8, $0x1a1714110a070401
-DATA shuffle129<>+24(SB)/8, $0x3a3734312a272421
-DATA shuffle129<>+32(SB)/8, $0x1b1815120b080502
-DATA shuffle129<>+40(SB)/8, $0x3b3835322b282522
-DATA shuffle129<>+48(SB)/8, $0x0000000000000000
-DATA shuffle129<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle130<>+0(SB)/8, $0x4946434009060300
-DATA shuffle130<>+8(SB)/8, $0x0000000000000000
-DATA shuffle130<>+16(SB)/8, $0x4a4744410a070401
-DATA shuffle130<>+24(SB)/8, $0x0000000000000000
-DATA shuffle130<>+32(SB)/8, $0x4b4845420b080502
-DATA shuffle130<>+40(SB)/8, $0x0000000000000000
-DATA shuffle130<>+48(SB)/8, $0x55524f4c15120f0c
-DATA shuffle130<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle131<>+0(SB)/8, $0x0706050403020100
-DATA shuffle131<>+8(SB)/8, $0x0f0e0d0c49464340
-DATA shuffle131<>+16(SB)/8, $0x1716151413121110
-DATA shuffle131<>+24(SB)/8, $0x1f1e1d1c4a474441
-DATA shuffle131<>+32(SB)/8, $0x2726252423222120
-DATA shuffle131<>+40(SB)/8, $0x2f2e2d2c4b484542
-DATA shuffle131<>+48(SB)/8, $0x3736353433323130
-DATA shuffle131<>+56(SB)/8, $0x3f3e3d3c55524f4c
-GLOBL shuffle131<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle132<>+0(SB)/8, $0x0706050403020100
-DATA shuffle132<>+8(SB)/8, $0x494643400b0a0908
-DATA shuffle132<>+16(SB)/8, $0x1716151413121110
-DATA shuffle132<>+24(SB)/8, $0x4a4744411b1a1918
-DATA shuffle132<>+32(SB)/8, $0x2726252423222120
-DATA shuffle132<>+40(SB)/8, $0x4b4845422b2a2928
-DATA shuffle132<>+48(SB)/8, $0x3736353433323130
-DATA shuffle132<>+56(SB)/8, $0x55524f4c3b3a3938
-GLOBL shuffle132<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle133<>+0(SB)/8, $0x5653504d1613100d
-DATA shuffle133<>+8(SB)/8, $0x0000000000000000
-DATA shuffle133<>+16(SB)/8, $0x5754514e1714110e
-DATA shuffle133<>+24(SB)/8, $0x0000000000000000
-DATA shuffle133<>+32(SB)/8, $0x615e5b58211e1b18
-DATA shuffle133<>+40(SB)/8, $0x0000000000000000
-DATA shuffle133<>+48(SB)/8, $0x625f5c59221f1c19
-DATA shuffle133<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle133<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle134<>+0(SB)/8, $0x0706050403020100
-DATA shuffle134<>+8(SB)/8, $0x0f0e0d0c5653504d
-DATA shuffle134<>+16(SB)/8, $0x1716151413121110
-DATA shuffle134<>+24(SB)/8, $0x1f1e1d1c5754514e
-DATA shuffle134<>+32(SB)/8, $0x2726252423222120
-DATA shuffle134<>+40(SB)/8, $0x2f2e2d2c615e5b58
-DATA shuffle134<>+48(SB)/8, $0x3736353433323130
-DATA shuffle134<>+56(SB)/8, $0x3f3e3d3c625f5c59
-GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle135<>+0(SB)/8, $0x0706050403020100
-DATA shuffle135<>+8(SB)/8, $0x5653504d0b0a0908
-DATA shuffle135<>+16(SB)/8, $0x1716151413121110
-DATA shuffle135<>+24(SB)/8, $0x5754514e1b1a1918
-DATA shuffle135<>+32(SB)/8, $0x2726252423222120
-DATA shuffle135<>+40(SB)/8, $0x615e5b582b2a2928
-DATA shuffle135<>+48(SB)/8, $0x3736353433323130
-DATA shuffle135<>+56(SB)/8, $0x625f5c593b3a3938
-GLOBL shuffle135<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle136<>+0(SB)/8, $0x63605d5a23201d1a
-DATA shuffle136<>+8(SB)/8, $0x0000000000000000
-DATA shuffle136<>+16(SB)/8, $0x6d6a67642d2a2724
-DATA shuffle136<>+24(SB)/8, $0x0000000000000000
-DATA shuffle136<>+32(SB)/8, $0x6e6b68652e2b2825
-DATA shuffle136<>+40(SB)/8, $0x0000000000000000
-DATA shuffle136<>+48(SB)/8, $0x6f6c69662f2c2926
-DATA shuffle136<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle137<>+0(SB)/8, $0x0706050403020100
-DATA shuffle137<>+8(SB)/8, $0x0f0e0d0c63605d5a
-DATA shuffle137<>+16(SB)/8, $0x1716151413121110
-DATA shuffle137<>+24(SB)/8, $0x1f1e1d1c6d6a6764
-DATA shuffle137<>+32(SB)/8, $0x2726252423222120
-DATA shuffle137<>+40(SB)/8, $0x2f2e2d2c6e6b6865
-DATA shuffle137<>+48(SB)/8, $0x3736353433323130
-DATA shuffle137<>+56(SB)/8, $0x3f3e3d3c6f6c6966
-GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle138<>+0(SB)/8, $0x0706050403020100
-DATA shuffle138<>+8(SB)/8, $0x63605d5a0b0a0908
-DATA shuffle138<>+16(SB)/8, $0x1716151413121110
-DATA shuffle138<>+24(SB)/8, $0x6d6a67641b1a1918
-DATA shuffle138<>+32(SB)/8, $0x2726252423222120
-DATA shuffle138<>+40(SB)/8, $0x6e6b68652b2a2928
-DATA shuffle138<>+48(SB)/8, $0x3736353433323130
-DATA shuffle138<>+56(SB)/8, $0x6f6c69663b3a3938
-GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle139<>+0(SB)/8, $0x7976737039363330
-DATA shuffle139<>+8(SB)/8, $0x0000000000000000
-DATA shuffle139<>+16(SB)/8, $0x7a7774713a373431
-DATA shuffle139<>+24(SB)/8, $0x0000000000000000
-DATA shuffle139<>+32(SB)/8, $0x7b7875723b383532
-DATA shuffle139<>+40(SB)/8, $0x0000000000000000
-DATA shuffle139<>+48(SB)/8, $0x0000000000000000
-DATA shuffle139<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle140<>+0(SB)/8, $0x0706050403020100
-DATA shuffle140<>+8(SB)/8, $0x0f0e0d0c79767370
-DATA shuffle140<>+16(SB)/8, $0x1716151413121110
-DATA shuffle140<>+24(SB)/8, $0x1f1e1d1c7a777471
-DATA shuffle140<>+32(SB)/8, $0x2726252423222120
-DATA shuffle140<>+40(SB)/8, $0x2f2e2d2c7b787572
-DATA shuffle140<>+48(SB)/8, $0x3736353433323130
-DATA shuffle140<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle141<>+0(SB)/8, $0x0706050403020100
-DATA shuffle141<>+8(SB)/8, $0x797673700b0a0908
-DATA shuffle141<>+16(SB)/8, $0x1716151413121110
-DATA shuffle141<>+24(SB)/8, $0x7a7774711b1a1918
-DATA shuffle141<>+32(SB)/8, $0x2726252423222120
-DATA shuffle141<>+40(SB)/8, $0x7b7875722b2a2928
-DATA shuffle141<>+48(SB)/8, $0x3736353433323130
-DATA shuffle141<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -3986,59 +3372,59 @@ TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  laneI+56(FP), DI; \
 	MOVQ  n+16(FP), R8; \
-rem162: \
+rem127: \
 	CMPQ R8, $+64; \
-	JB   remdone163; \
+	JB   remdone128; \
 	SUBQ $+48, R8; \
-	JMP  rem162; \
-remdone163: \
+	JMP  rem127; \
+remdone128: \
 	MOVQ      R8, R9; \
 	SUBQ      $+0, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K1; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+0, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K2; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+64, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K3; \
 	IMUL3Q    $+4, R8, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K4; \
-	VMOVDQU64 shuffle142<>+0(SB), Z31; \
-	VMOVDQU64 shuffle143<>+0(SB), Z30; \
-	VMOVDQU64 shuffle144<>+0(SB), Z29; \
-	VMOVDQU64 shuffle145<>+0(SB), Z28; \
-	VMOVDQU64 shuffle146<>+0(SB), Z27; \
-	VMOVDQU64 shuffle147<>+0(SB), Z26; \
-	VMOVDQU64 shuffle148<>+0(SB), Z25; \
-	VMOVDQU64 shuffle149<>+0(SB), Z24; \
-	VMOVDQU64 shuffle150<>+0(SB), Z23; \
-	VMOVDQU64 shuffle151<>+0(SB), Z22; \
-group164: \
+	VMOVDQU64 shuffle128<>+0(SB), Z31; \
+	VMOVDQU64 shuffle129<>+0(SB), Z30; \
+	VMOVDQU64 shuffle130<>+0(SB), Z29; \
+	VMOVDQU64 shuffle131<>+0(SB), Z28; \
+	VMOVDQU64 shuffle132<>+0(SB), Z27; \
+	VMOVDQU64 shuffle133<>+0(SB), Z26; \
+	VMOVDQU64 shuffle134<>+0(SB), Z25; \
+	VMOVDQU64 shuffle135<>+0(SB), Z24; \
+	VMOVDQU64 shuffle136<>+0(SB), Z23; \
+	VMOVDQU64 shuffle137<>+0(SB), Z22; \
+group129: \
 	MOVQ rows+24(FP), R8; \
-row165: \
+row130: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last167; \
-chunks166: \
+	JB   last132; \
+chunks131: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	VMOVDQU      (R10), Y0; \
@@ -4065,22 +3451,22 @@ chunks166: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks166; \
-last167: \
+	JAE          chunks131; \
+last132: \
 	TESTQ      R10, R10; \
-	JZ         rowdone168; \
+	JZ         rowdone133; \
 	LEAQ       (CX)(R9*1), R10; \
 	LEAQ       (R10)(DI*1), R11; \
 	VMOVDQU8.Z (R10), K1, Z0; \
 	VMOVDQU8.Z (R10)(DX*1), K1, Z1; \
-	VMOVDQU64  shuffle146<>+0(SB), Z3; \
+	VMOVDQU64  shuffle132<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z (R11), K1, Z2; \
 	VPERMT2B   Z2, Z26, Z3; \
 	VMOVDQU8.Z (R11)(DX*1), K1, Z4; \
 	VPERMT2B   Z4, Z25, Z3; \
 	VMOVDQU8   Z3, K2, (AX)(R9*4); \
-	VMOVDQU64  shuffle143<>+0(SB), Z5; \
+	VMOVDQU64  shuffle129<>+0(SB), Z5; \
 	VPERMI2B   Z1, Z0, Z5; \
 	VPERMT2B   Z2, Z29, Z5; \
 	VPERMT2B   Z4, Z28, Z5; \
@@ -4089,215 +3475,118 @@ last167: \
 	VPERMT2B   Z2, Z23, Z0; \
 	VPERMT2B   Z4, Z22, Z0; \
 	VMOVDQU8   Z0, K4, 128(AX)(R9*4); \
-rowdone168: \
+rowdone133: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row165; \
+	JNZ  row130; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group164; \
+	JNZ  group129; \
 	VZEROUPPER; \
 	RET
 	tzip4x3x2AVX512VBMI_body
 
-DATA shuffle142<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle142<>+8(SB)/8, $0x33322d2c27262120
-DATA shuffle142<>+16(SB)/8, $0x53524d4c47464140
-DATA shuffle142<>+24(SB)/8, $0x73726d6c67666160
-DATA shuffle142<>+32(SB)/8, $0x15140f0e09080302
-DATA shuffle142<>+40(SB)/8, $0x35342f2e29282322
-DATA shuffle142<>+48(SB)/8, $0x55544f4e49484342
-DATA shuffle142<>+56(SB)/8, $0x75746f6e69686362
-GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
+DATA shuffle128<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle128<>+8(SB)/8, $0x33322d2c27262120
+DATA shuffle128<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle128<>+24(SB)/8, $0x73726d6c67666160
+DATA shuffle128<>+32(SB)/8, $0x15140f0e09080302
+DATA shuffle128<>+40(SB)/8, $0x35342f2e29282322
+DATA shuffle128<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle128<>+56(SB)/8, $0x75746f6e69686362
+GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle143<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle143<>+8(SB)/8, $0x575651504b4a4544
-DATA shuffle143<>+16(SB)/8, $0x0000000000000000
-DATA shuffle143<>+24(SB)/8, $0x0000000000000000
-DATA shuffle143<>+32(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle143<>+40(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle143<>+48(SB)/8, $0x0000000000000000
-DATA shuffle143<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle143<>(SB), RODATA|NOPTR, $64
+DATA shuffle129<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle129<>+8(SB)/8, $0x575651504b4a4544
+DATA shuffle129<>+16(SB)/8, $0x0000000000000000
+DATA shuffle129<>+24(SB)/8, $0x0000000000000000
+DATA shuffle129<>+32(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle129<>+40(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle129<>+48(SB)/8, $0x0000000000000000
+DATA shuffle129<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle129<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle144<>+0(SB)/8, $0x0706050403020100
-DATA shuffle144<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle144<>+16(SB)/8, $0x575651504b4a4544
-DATA shuffle144<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle144<>+32(SB)/8, $0x2726252423222120
-DATA shuffle144<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle144<>+48(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle144<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
+DATA shuffle130<>+0(SB)/8, $0x0706050403020100
+DATA shuffle130<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle130<>+16(SB)/8, $0x575651504b4a4544
+DATA shuffle130<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle130<>+32(SB)/8, $0x2726252423222120
+DATA shuffle130<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle130<>+48(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle130<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle130<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle145<>+0(SB)/8, $0x0706050403020100
-DATA shuffle145<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle145<>+16(SB)/8, $0x1716151413121110
-DATA shuffle145<>+24(SB)/8, $0x575651504b4a4544
-DATA shuffle145<>+32(SB)/8, $0x2726252423222120
-DATA shuffle145<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle145<>+48(SB)/8, $0x3736353433323130
-DATA shuffle145<>+56(SB)/8, $0x6b6a65645f5e5958
-GLOBL shuffle145<>(SB), RODATA|NOPTR, $64
+DATA shuffle131<>+0(SB)/8, $0x0706050403020100
+DATA shuffle131<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle131<>+16(SB)/8, $0x1716151413121110
+DATA shuffle131<>+24(SB)/8, $0x575651504b4a4544
+DATA shuffle131<>+32(SB)/8, $0x2726252423222120
+DATA shuffle131<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle131<>+48(SB)/8, $0x3736353433323130
+DATA shuffle131<>+56(SB)/8, $0x6b6a65645f5e5958
+GLOBL shuffle131<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle146<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle146<>+8(SB)/8, $0x53524d4c47464140
-DATA shuffle146<>+16(SB)/8, $0x0000000000000000
-DATA shuffle146<>+24(SB)/8, $0x0000000000000000
-DATA shuffle146<>+32(SB)/8, $0x15140f0e09080302
-DATA shuffle146<>+40(SB)/8, $0x55544f4e49484342
-DATA shuffle146<>+48(SB)/8, $0x0000000000000000
-DATA shuffle146<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle146<>(SB), RODATA|NOPTR, $64
+DATA shuffle132<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle132<>+8(SB)/8, $0x53524d4c47464140
+DATA shuffle132<>+16(SB)/8, $0x0000000000000000
+DATA shuffle132<>+24(SB)/8, $0x0000000000000000
+DATA shuffle132<>+32(SB)/8, $0x15140f0e09080302
+DATA shuffle132<>+40(SB)/8, $0x55544f4e49484342
+DATA shuffle132<>+48(SB)/8, $0x0000000000000000
+DATA shuffle132<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle132<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle147<>+0(SB)/8, $0x0706050403020100
-DATA shuffle147<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle147<>+16(SB)/8, $0x53524d4c47464140
-DATA shuffle147<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle147<>+32(SB)/8, $0x2726252423222120
-DATA shuffle147<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle147<>+48(SB)/8, $0x55544f4e49484342
-DATA shuffle147<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
+DATA shuffle133<>+0(SB)/8, $0x0706050403020100
+DATA shuffle133<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle133<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle133<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle133<>+32(SB)/8, $0x2726252423222120
+DATA shuffle133<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle133<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle133<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle133<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle148<>+0(SB)/8, $0x0706050403020100
-DATA shuffle148<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle148<>+16(SB)/8, $0x1716151413121110
-DATA shuffle148<>+24(SB)/8, $0x53524d4c47464140
-DATA shuffle148<>+32(SB)/8, $0x2726252423222120
-DATA shuffle148<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle148<>+48(SB)/8, $0x3736353433323130
-DATA shuffle148<>+56(SB)/8, $0x55544f4e49484342
-GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
+DATA shuffle134<>+0(SB)/8, $0x0706050403020100
+DATA shuffle134<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle134<>+16(SB)/8, $0x1716151413121110
+DATA shuffle134<>+24(SB)/8, $0x53524d4c47464140
+DATA shuffle134<>+32(SB)/8, $0x2726252423222120
+DATA shuffle134<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle134<>+48(SB)/8, $0x3736353433323130
+DATA shuffle134<>+56(SB)/8, $0x55544f4e49484342
+GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle149<>+0(SB)/8, $0x2d2c272621201b1a
-DATA shuffle149<>+8(SB)/8, $0x6d6c676661605b5a
-DATA shuffle149<>+16(SB)/8, $0x0000000000000000
-DATA shuffle149<>+24(SB)/8, $0x0000000000000000
-DATA shuffle149<>+32(SB)/8, $0x2f2e292823221d1c
-DATA shuffle149<>+40(SB)/8, $0x6f6e696863625d5c
-DATA shuffle149<>+48(SB)/8, $0x0000000000000000
-DATA shuffle149<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
+DATA shuffle135<>+0(SB)/8, $0x2d2c272621201b1a
+DATA shuffle135<>+8(SB)/8, $0x6d6c676661605b5a
+DATA shuffle135<>+16(SB)/8, $0x0000000000000000
+DATA shuffle135<>+24(SB)/8, $0x0000000000000000
+DATA shuffle135<>+32(SB)/8, $0x2f2e292823221d1c
+DATA shuffle135<>+40(SB)/8, $0x6f6e696863625d5c
+DATA shuffle135<>+48(SB)/8, $0x0000000000000000
+DATA shuffle135<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle135<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle150<>+0(SB)/8, $0x0706050403020100
-DATA shuffle150<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle150<>+16(SB)/8, $0x6d6c676661605b5a
-DATA shuffle150<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle150<>+32(SB)/8, $0x2726252423222120
-DATA shuffle150<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle150<>+48(SB)/8, $0x6f6e696863625d5c
-DATA shuffle150<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle150<>(SB), RODATA|NOPTR, $64
+DATA shuffle136<>+0(SB)/8, $0x0706050403020100
+DATA shuffle136<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle136<>+16(SB)/8, $0x6d6c676661605b5a
+DATA shuffle136<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle136<>+32(SB)/8, $0x2726252423222120
+DATA shuffle136<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle136<>+48(SB)/8, $0x6f6e696863625d5c
+DATA shuffle136<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle151<>+0(SB)/8, $0x0706050403020100
-DATA shuffle151<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle151<>+16(SB)/8, $0x1716151413121110
-DATA shuffle151<>+24(SB)/8, $0x6d6c676661605b5a
-DATA shuffle151<>+32(SB)/8, $0x2726252423222120
-DATA shuffle151<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle151<>+48(SB)/8, $0x3736353433323130
-DATA shuffle151<>+56(SB)/8, $0x6f6e696863625d5c
-GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
-
-// func tzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tzip4x4x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle152<>+0(SB), Z31; \
-	VMOVDQU64 shuffle153<>+0(SB), Z30; \
-group169: \
-	MOVQ rows+24(FP), R8; \
-row170: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last172; \
-chunks171: \
-	LEAQ         (CX)(R9*1), R10; \
-	LEAQ         (R10)(DI*1), R11; \
-	VMOVDQU      (R10), Y0; \
-	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
-	VMOVDQU      (R11), Y1; \
-	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle152<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R9*4); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R9*4); \
-	VMOVDQU      32(R10), Y0; \
-	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
-	VMOVDQU      32(R11), Y3; \
-	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle152<>+0(SB), Z2; \
-	VPERMI2B     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R9*4); \
-	VPERMT2B     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R9*4); \
-	ADDQ         $+64, R9; \
-	MOVQ         n+16(FP), R10; \
-	SUBQ         R9, R10; \
-	CMPQ         R10, $+64; \
-	JAE          chunks171; \
-last172: \
-	TESTQ R10, R10; \
-	JZ    rowdone173; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks171; \
-rowdone173: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row170; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group169; \
-	VZEROUPPER; \
-	RET
-	tzip4x4x1AVX512VBMI_body
-
-DATA shuffle152<>+0(SB)/8, $0x2c2824200c080400
-DATA shuffle152<>+8(SB)/8, $0x6c6864604c484440
-DATA shuffle152<>+16(SB)/8, $0x2d2925210d090501
-DATA shuffle152<>+24(SB)/8, $0x6d6965614d494541
-DATA shuffle152<>+32(SB)/8, $0x2e2a26220e0a0602
-DATA shuffle152<>+40(SB)/8, $0x6e6a66624e4a4642
-DATA shuffle152<>+48(SB)/8, $0x2f2b27230f0b0703
-DATA shuffle152<>+56(SB)/8, $0x6f6b67634f4b4743
-GLOBL shuffle152<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle153<>+0(SB)/8, $0x3c3834301c181410
-DATA shuffle153<>+8(SB)/8, $0x7c7874705c585450
-DATA shuffle153<>+16(SB)/8, $0x3d3935311d191511
-DATA shuffle153<>+24(SB)/8, $0x7d7975715d595551
-DATA shuffle153<>+32(SB)/8, $0x3e3a36321e1a1612
-DATA shuffle153<>+40(SB)/8, $0x7e7a76725e5a5652
-DATA shuffle153<>+48(SB)/8, $0x3f3b37331f1b1713
-DATA shuffle153<>+56(SB)/8, $0x7f7b77735f5b5753
-GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
+DATA shuffle137<>+0(SB)/8, $0x0706050403020100
+DATA shuffle137<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle137<>+16(SB)/8, $0x1716151413121110
+DATA shuffle137<>+24(SB)/8, $0x6d6c676661605b5a
+DATA shuffle137<>+32(SB)/8, $0x2726252423222120
+DATA shuffle137<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle137<>+48(SB)/8, $0x3736353433323130
+DATA shuffle137<>+56(SB)/8, $0x6f6e696863625d5c
+GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
 
 // func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -4321,24 +3610,24 @@ TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle154<>+0(SB), Z31; \
-	VMOVDQU64 shuffle155<>+0(SB), Z30; \
-group174: \
+	VMOVDQU64 shuffle138<>+0(SB), Z31; \
+	VMOVDQU64 shuffle139<>+0(SB), Z30; \
+group134: \
 	MOVQ rows+24(FP), R8; \
-row175: \
+row135: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last177; \
-chunks176: \
+	JB   last137; \
+chunks136: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	VMOVDQU      (R10), Y0; \
 	VINSERTI64X4 $0x01, (R10)(DX*1), Z0, Z0; \
 	VMOVDQU      (R11), Y1; \
 	VINSERTI64X4 $0x01, (R11)(DX*1), Z1, Z1; \
-	VMOVDQU64    shuffle154<>+0(SB), Z3; \
+	VMOVDQU64    shuffle138<>+0(SB), Z3; \
 	VPERMI2B     Z1, Z0, Z3; \
 	VMOVDQU64    Z3, (AX)(R9*4); \
 	VPERMT2B     Z1, Z30, Z0; \
@@ -4347,7 +3636,7 @@ chunks176: \
 	VINSERTI64X4 $0x01, 32(R10)(DX*1), Z0, Z0; \
 	VMOVDQU      32(R11), Y3; \
 	VINSERTI64X4 $0x01, 32(R11)(DX*1), Z3, Z3; \
-	VMOVDQU64    shuffle154<>+0(SB), Z2; \
+	VMOVDQU64    shuffle138<>+0(SB), Z2; \
 	VPERMI2B     Z3, Z0, Z2; \
 	VMOVDQU64    Z2, 128(AX)(R9*4); \
 	VPERMT2B     Z3, Z30, Z0; \
@@ -4356,45 +3645,45 @@ chunks176: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks176; \
-last177: \
+	JAE          chunks136; \
+last137: \
 	TESTQ R10, R10; \
-	JZ    rowdone178; \
+	JZ    rowdone138; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks176; \
-rowdone178: \
+	JMP   chunks136; \
+rowdone138: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row175; \
+	JNZ  row135; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group174; \
+	JNZ  group134; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x2AVX512VBMI_body
 
-DATA shuffle154<>+0(SB)/8, $0x1918111009080100
-DATA shuffle154<>+8(SB)/8, $0x3938313029282120
-DATA shuffle154<>+16(SB)/8, $0x5958515049484140
-DATA shuffle154<>+24(SB)/8, $0x7978717069686160
-DATA shuffle154<>+32(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle154<>+40(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle154<>+48(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle154<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
+DATA shuffle138<>+0(SB)/8, $0x1918111009080100
+DATA shuffle138<>+8(SB)/8, $0x3938313029282120
+DATA shuffle138<>+16(SB)/8, $0x5958515049484140
+DATA shuffle138<>+24(SB)/8, $0x7978717069686160
+DATA shuffle138<>+32(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle138<>+40(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle138<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle138<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle155<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle155<>+8(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle155<>+16(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle155<>+24(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle155<>+32(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle155<>+40(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle155<>+48(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle155<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
+DATA shuffle139<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle139<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle139<>+16(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle139<>+24(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle139<>+32(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle139<>+40(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle139<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle139<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
 
 // func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -4419,20 +3708,20 @@ TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle156<>+0(SB), Z31; \
-	VMOVDQU64 shuffle157<>+0(SB), Z30; \
-	VMOVDQU64 shuffle158<>+0(SB), Z29; \
-	VMOVDQU64 shuffle159<>+0(SB), Z28; \
-	VMOVDQU64 shuffle160<>+0(SB), Z27; \
-group179: \
+	VMOVDQU64 shuffle140<>+0(SB), Z31; \
+	VMOVDQU64 shuffle141<>+0(SB), Z30; \
+	VMOVDQU64 shuffle142<>+0(SB), Z29; \
+	VMOVDQU64 shuffle143<>+0(SB), Z28; \
+	VMOVDQU64 shuffle144<>+0(SB), Z27; \
+group139: \
 	MOVQ rows+24(FP), R9; \
-row180: \
+row140: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last182; \
-chunks181: \
+	JB   last142; \
+chunks141: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x05, R10, R13; \
@@ -4476,75 +3765,75 @@ chunks181: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks181; \
-last182: \
+	JAE          chunks141; \
+last142: \
 	TESTQ R11, R11; \
-	JZ    rowdone183; \
+	JZ    rowdone143; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks181; \
-rowdone183: \
+	JMP   chunks141; \
+rowdone143: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row180; \
+	JNZ  row140; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group179; \
+	JNZ  group139; \
 	VZEROUPPER; \
 	RET
 	zip5x1AVX512VBMI_body
 
-DATA shuffle156<>+0(SB)/8, $0x2111014030201000
-DATA shuffle156<>+8(SB)/8, $0x0342322212024131
-DATA shuffle156<>+16(SB)/8, $0x3424140443332313
-DATA shuffle156<>+24(SB)/8, $0x1606453525150544
-DATA shuffle156<>+32(SB)/8, $0x4737271707463626
-DATA shuffle156<>+40(SB)/8, $0x2919094838281808
-DATA shuffle156<>+48(SB)/8, $0x0b4a3a2a1a0a4939
-DATA shuffle156<>+56(SB)/8, $0x3c2c1c0c4b3b2b1b
-GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
+DATA shuffle140<>+0(SB)/8, $0x2111014030201000
+DATA shuffle140<>+8(SB)/8, $0x0342322212024131
+DATA shuffle140<>+16(SB)/8, $0x3424140443332313
+DATA shuffle140<>+24(SB)/8, $0x1606453525150544
+DATA shuffle140<>+32(SB)/8, $0x4737271707463626
+DATA shuffle140<>+40(SB)/8, $0x2919094838281808
+DATA shuffle140<>+48(SB)/8, $0x0b4a3a2a1a0a4939
+DATA shuffle140<>+56(SB)/8, $0x3c2c1c0c4b3b2b1b
+GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle157<>+0(SB)/8, $0x1101413020100040
-DATA shuffle157<>+8(SB)/8, $0x4332221202423121
-DATA shuffle157<>+16(SB)/8, $0x2414044433231303
-DATA shuffle157<>+24(SB)/8, $0x0646352515054534
-DATA shuffle157<>+32(SB)/8, $0x3727170747362616
-DATA shuffle157<>+40(SB)/8, $0x1909493828180848
-DATA shuffle157<>+48(SB)/8, $0x4b3a2a1a0a4a3929
-DATA shuffle157<>+56(SB)/8, $0x2c1c0c4c3b2b1b0b
-GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
+DATA shuffle141<>+0(SB)/8, $0x1101413020100040
+DATA shuffle141<>+8(SB)/8, $0x4332221202423121
+DATA shuffle141<>+16(SB)/8, $0x2414044433231303
+DATA shuffle141<>+24(SB)/8, $0x0646352515054534
+DATA shuffle141<>+32(SB)/8, $0x3727170747362616
+DATA shuffle141<>+40(SB)/8, $0x1909493828180848
+DATA shuffle141<>+48(SB)/8, $0x4b3a2a1a0a4a3929
+DATA shuffle141<>+56(SB)/8, $0x2c1c0c4c3b2b1b0b
+GLOBL shuffle141<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle158<>+0(SB)/8, $0x0141312010004030
-DATA shuffle158<>+8(SB)/8, $0x3322120242322111
-DATA shuffle158<>+16(SB)/8, $0x1404443423130343
-DATA shuffle158<>+24(SB)/8, $0x4636251505453524
-DATA shuffle158<>+32(SB)/8, $0x2717074737261606
-DATA shuffle158<>+40(SB)/8, $0x0949392818084838
-DATA shuffle158<>+48(SB)/8, $0x3b2a1a0a4a3a2919
-DATA shuffle158<>+56(SB)/8, $0x1c0c4c3c2b1b0b4b
-GLOBL shuffle158<>(SB), RODATA|NOPTR, $64
+DATA shuffle142<>+0(SB)/8, $0x0141312010004030
+DATA shuffle142<>+8(SB)/8, $0x3322120242322111
+DATA shuffle142<>+16(SB)/8, $0x1404443423130343
+DATA shuffle142<>+24(SB)/8, $0x4636251505453524
+DATA shuffle142<>+32(SB)/8, $0x2717074737261606
+DATA shuffle142<>+40(SB)/8, $0x0949392818084838
+DATA shuffle142<>+48(SB)/8, $0x3b2a1a0a4a3a2919
+DATA shuffle142<>+56(SB)/8, $0x1c0c4c3c2b1b0b4b
+GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle159<>+0(SB)/8, $0x4131211000403020
-DATA shuffle159<>+8(SB)/8, $0x2312024232221101
-DATA shuffle159<>+16(SB)/8, $0x0444342413034333
-DATA shuffle159<>+24(SB)/8, $0x3626150545352514
-DATA shuffle159<>+32(SB)/8, $0x1707473727160646
-DATA shuffle159<>+40(SB)/8, $0x4939291808483828
-DATA shuffle159<>+48(SB)/8, $0x2b1a0a4a3a2a1909
-DATA shuffle159<>+56(SB)/8, $0x0c4c3c2c1b0b4b3b
-GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
+DATA shuffle143<>+0(SB)/8, $0x4131211000403020
+DATA shuffle143<>+8(SB)/8, $0x2312024232221101
+DATA shuffle143<>+16(SB)/8, $0x0444342413034333
+DATA shuffle143<>+24(SB)/8, $0x3626150545352514
+DATA shuffle143<>+32(SB)/8, $0x1707473727160646
+DATA shuffle143<>+40(SB)/8, $0x4939291808483828
+DATA shuffle143<>+48(SB)/8, $0x2b1a0a4a3a2a1909
+DATA shuffle143<>+56(SB)/8, $0x0c4c3c2c1b0b4b3b
+GLOBL shuffle143<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle160<>+0(SB)/8, $0x3424140443332313
-DATA shuffle160<>+8(SB)/8, $0x1606453525150544
-DATA shuffle160<>+16(SB)/8, $0x4737271707463626
-DATA shuffle160<>+24(SB)/8, $0x2919094838281808
-DATA shuffle160<>+32(SB)/8, $0x0b4a3a2a1a0a4939
-DATA shuffle160<>+40(SB)/8, $0x3c2c1c0c4b3b2b1b
-DATA shuffle160<>+48(SB)/8, $0x1e0e4d3d2d1d0d4c
-DATA shuffle160<>+56(SB)/8, $0x4f3f2f1f0f4e3e2e
-GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
+DATA shuffle144<>+0(SB)/8, $0x3424140443332313
+DATA shuffle144<>+8(SB)/8, $0x1606453525150544
+DATA shuffle144<>+16(SB)/8, $0x4737271707463626
+DATA shuffle144<>+24(SB)/8, $0x2919094838281808
+DATA shuffle144<>+32(SB)/8, $0x0b4a3a2a1a0a4939
+DATA shuffle144<>+40(SB)/8, $0x3c2c1c0c4b3b2b1b
+DATA shuffle144<>+48(SB)/8, $0x1e0e4d3d2d1d0d4c
+DATA shuffle144<>+56(SB)/8, $0x4f3f2f1f0f4e3e2e
+GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
 
 // func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -4569,20 +3858,20 @@ TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle161<>+0(SB), Z31; \
-	VMOVDQU64 shuffle162<>+0(SB), Z30; \
-	VMOVDQU64 shuffle163<>+0(SB), Z29; \
-	VMOVDQU64 shuffle164<>+0(SB), Z28; \
-	VMOVDQU64 shuffle165<>+0(SB), Z27; \
-group184: \
+	VMOVDQU64 shuffle145<>+0(SB), Z31; \
+	VMOVDQU64 shuffle146<>+0(SB), Z30; \
+	VMOVDQU64 shuffle147<>+0(SB), Z29; \
+	VMOVDQU64 shuffle148<>+0(SB), Z28; \
+	VMOVDQU64 shuffle149<>+0(SB), Z27; \
+group144: \
 	MOVQ rows+24(FP), R9; \
-row185: \
+row145: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last187; \
-chunks186: \
+	JB   last147; \
+chunks146: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x05, R10, R13; \
@@ -4626,75 +3915,75 @@ chunks186: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks186; \
-last187: \
+	JAE          chunks146; \
+last147: \
 	TESTQ R11, R11; \
-	JZ    rowdone188; \
+	JZ    rowdone148; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks186; \
-rowdone188: \
+	JMP   chunks146; \
+rowdone148: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row185; \
+	JNZ  row145; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group184; \
+	JNZ  group144; \
 	VZEROUPPER; \
 	RET
 	zip5x2AVX512VBMI_body
 
-DATA shuffle161<>+0(SB)/8, $0x3130212011100100
-DATA shuffle161<>+8(SB)/8, $0x2322131203024140
-DATA shuffle161<>+16(SB)/8, $0x1514050443423332
-DATA shuffle161<>+24(SB)/8, $0x0706454435342524
-DATA shuffle161<>+32(SB)/8, $0x4746373627261716
-DATA shuffle161<>+40(SB)/8, $0x3938292819180908
-DATA shuffle161<>+48(SB)/8, $0x2b2a1b1a0b0a4948
-DATA shuffle161<>+56(SB)/8, $0x1d1c0d0c4b4a3b3a
-GLOBL shuffle161<>(SB), RODATA|NOPTR, $64
+DATA shuffle145<>+0(SB)/8, $0x3130212011100100
+DATA shuffle145<>+8(SB)/8, $0x2322131203024140
+DATA shuffle145<>+16(SB)/8, $0x1514050443423332
+DATA shuffle145<>+24(SB)/8, $0x0706454435342524
+DATA shuffle145<>+32(SB)/8, $0x4746373627261716
+DATA shuffle145<>+40(SB)/8, $0x3938292819180908
+DATA shuffle145<>+48(SB)/8, $0x2b2a1b1a0b0a4948
+DATA shuffle145<>+56(SB)/8, $0x1d1c0d0c4b4a3b3a
+GLOBL shuffle145<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle162<>+0(SB)/8, $0x0100414031302120
-DATA shuffle162<>+8(SB)/8, $0x4342333223221110
-DATA shuffle162<>+16(SB)/8, $0x3534252413120302
-DATA shuffle162<>+24(SB)/8, $0x2726151405044544
-DATA shuffle162<>+32(SB)/8, $0x1716070647463736
-DATA shuffle162<>+40(SB)/8, $0x0908494839382928
-DATA shuffle162<>+48(SB)/8, $0x4b4a3b3a2b2a1918
-DATA shuffle162<>+56(SB)/8, $0x3d3c2d2c1b1a0b0a
-GLOBL shuffle162<>(SB), RODATA|NOPTR, $64
+DATA shuffle146<>+0(SB)/8, $0x0100414031302120
+DATA shuffle146<>+8(SB)/8, $0x4342333223221110
+DATA shuffle146<>+16(SB)/8, $0x3534252413120302
+DATA shuffle146<>+24(SB)/8, $0x2726151405044544
+DATA shuffle146<>+32(SB)/8, $0x1716070647463736
+DATA shuffle146<>+40(SB)/8, $0x0908494839382928
+DATA shuffle146<>+48(SB)/8, $0x4b4a3b3a2b2a1918
+DATA shuffle146<>+56(SB)/8, $0x3d3c2d2c1b1a0b0a
+GLOBL shuffle146<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle163<>+0(SB)/8, $0x2120111001004140
-DATA shuffle163<>+8(SB)/8, $0x1312030243423130
-DATA shuffle163<>+16(SB)/8, $0x0504454433322322
-DATA shuffle163<>+24(SB)/8, $0x4746353425241514
-DATA shuffle163<>+32(SB)/8, $0x3736272617160706
-DATA shuffle163<>+40(SB)/8, $0x2928191809084948
-DATA shuffle163<>+48(SB)/8, $0x1b1a0b0a4b4a3938
-DATA shuffle163<>+56(SB)/8, $0x0d0c4d4c3b3a2b2a
-GLOBL shuffle163<>(SB), RODATA|NOPTR, $64
+DATA shuffle147<>+0(SB)/8, $0x2120111001004140
+DATA shuffle147<>+8(SB)/8, $0x1312030243423130
+DATA shuffle147<>+16(SB)/8, $0x0504454433322322
+DATA shuffle147<>+24(SB)/8, $0x4746353425241514
+DATA shuffle147<>+32(SB)/8, $0x3736272617160706
+DATA shuffle147<>+40(SB)/8, $0x2928191809084948
+DATA shuffle147<>+48(SB)/8, $0x1b1a0b0a4b4a3938
+DATA shuffle147<>+56(SB)/8, $0x0d0c4d4c3b3a2b2a
+GLOBL shuffle147<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle164<>+0(SB)/8, $0x4140313021201110
-DATA shuffle164<>+8(SB)/8, $0x3332232213120100
-DATA shuffle164<>+16(SB)/8, $0x2524151403024342
-DATA shuffle164<>+24(SB)/8, $0x1716050445443534
-DATA shuffle164<>+32(SB)/8, $0x0706474637362726
-DATA shuffle164<>+40(SB)/8, $0x4948393829281918
-DATA shuffle164<>+48(SB)/8, $0x3b3a2b2a1b1a0908
-DATA shuffle164<>+56(SB)/8, $0x2d2c1d1c0b0a4b4a
-GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
+DATA shuffle148<>+0(SB)/8, $0x4140313021201110
+DATA shuffle148<>+8(SB)/8, $0x3332232213120100
+DATA shuffle148<>+16(SB)/8, $0x2524151403024342
+DATA shuffle148<>+24(SB)/8, $0x1716050445443534
+DATA shuffle148<>+32(SB)/8, $0x0706474637362726
+DATA shuffle148<>+40(SB)/8, $0x4948393829281918
+DATA shuffle148<>+48(SB)/8, $0x3b3a2b2a1b1a0908
+DATA shuffle148<>+56(SB)/8, $0x2d2c1d1c0b0a4b4a
+GLOBL shuffle148<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle165<>+0(SB)/8, $0x1514050443423332
-DATA shuffle165<>+8(SB)/8, $0x0706454435342524
-DATA shuffle165<>+16(SB)/8, $0x4746373627261716
-DATA shuffle165<>+24(SB)/8, $0x3938292819180908
-DATA shuffle165<>+32(SB)/8, $0x2b2a1b1a0b0a4948
-DATA shuffle165<>+40(SB)/8, $0x1d1c0d0c4b4a3b3a
-DATA shuffle165<>+48(SB)/8, $0x0f0e4d4c3d3c2d2c
-DATA shuffle165<>+56(SB)/8, $0x4f4e3f3e2f2e1f1e
-GLOBL shuffle165<>(SB), RODATA|NOPTR, $64
+DATA shuffle149<>+0(SB)/8, $0x1514050443423332
+DATA shuffle149<>+8(SB)/8, $0x0706454435342524
+DATA shuffle149<>+16(SB)/8, $0x4746373627261716
+DATA shuffle149<>+24(SB)/8, $0x3938292819180908
+DATA shuffle149<>+32(SB)/8, $0x2b2a1b1a0b0a4948
+DATA shuffle149<>+40(SB)/8, $0x1d1c0d0c4b4a3b3a
+DATA shuffle149<>+48(SB)/8, $0x0f0e4d4c3d3c2d2c
+DATA shuffle149<>+56(SB)/8, $0x4f4e3f3e2f2e1f1e
+GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
 
 // func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -4718,19 +4007,19 @@ TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle166<>+0(SB), Z31; \
-	VMOVDQU64 shuffle167<>+0(SB), Z30; \
-	VMOVDQU64 shuffle168<>+0(SB), Z29; \
-	VMOVDQU64 shuffle169<>+0(SB), Z28; \
-group189: \
+	VMOVDQU64 shuffle150<>+0(SB), Z31; \
+	VMOVDQU64 shuffle151<>+0(SB), Z30; \
+	VMOVDQU64 shuffle152<>+0(SB), Z29; \
+	VMOVDQU64 shuffle153<>+0(SB), Z28; \
+group149: \
 	MOVQ rows+24(FP), R8; \
-row190: \
+row150: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last192; \
-chunks191: \
+	JB   last152; \
+chunks151: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	IMUL3Q       $0x06, R9, R12; \
@@ -4787,65 +4076,65 @@ chunks191: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks191; \
-last192: \
+	JAE          chunks151; \
+last152: \
 	TESTQ R10, R10; \
-	JZ    rowdone193; \
+	JZ    rowdone153; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks191; \
-rowdone193: \
+	JMP   chunks151; \
+rowdone153: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row190; \
+	JNZ  row150; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group189; \
+	JNZ  group149; \
 	VZEROUPPER; \
 	RET
 	zip6x1AVX512VBMI_body
 
-DATA shuffle166<>+0(SB)/8, $0x1101504030201000
-DATA shuffle166<>+8(SB)/8, $0x3222120251413121
-DATA shuffle166<>+16(SB)/8, $0x5343332313035242
-DATA shuffle166<>+24(SB)/8, $0x1505544434241404
-DATA shuffle166<>+32(SB)/8, $0x3626160655453525
-DATA shuffle166<>+40(SB)/8, $0x5747372717075646
-DATA shuffle166<>+48(SB)/8, $0x1909584838281808
-DATA shuffle166<>+56(SB)/8, $0x3a2a1a0a59493929
-GLOBL shuffle166<>(SB), RODATA|NOPTR, $64
+DATA shuffle150<>+0(SB)/8, $0x1101504030201000
+DATA shuffle150<>+8(SB)/8, $0x3222120251413121
+DATA shuffle150<>+16(SB)/8, $0x5343332313035242
+DATA shuffle150<>+24(SB)/8, $0x1505544434241404
+DATA shuffle150<>+32(SB)/8, $0x3626160655453525
+DATA shuffle150<>+40(SB)/8, $0x5747372717075646
+DATA shuffle150<>+48(SB)/8, $0x1909584838281808
+DATA shuffle150<>+56(SB)/8, $0x3a2a1a0a59493929
+GLOBL shuffle150<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle167<>+0(SB)/8, $0x5141302010005040
-DATA shuffle167<>+8(SB)/8, $0x1202524231211101
-DATA shuffle167<>+16(SB)/8, $0x3323130353433222
-DATA shuffle167<>+24(SB)/8, $0x5545342414045444
-DATA shuffle167<>+32(SB)/8, $0x1606564635251505
-DATA shuffle167<>+40(SB)/8, $0x3727170757473626
-DATA shuffle167<>+48(SB)/8, $0x5949382818085848
-DATA shuffle167<>+56(SB)/8, $0x1a0a5a4a39291909
-GLOBL shuffle167<>(SB), RODATA|NOPTR, $64
+DATA shuffle151<>+0(SB)/8, $0x5141302010005040
+DATA shuffle151<>+8(SB)/8, $0x1202524231211101
+DATA shuffle151<>+16(SB)/8, $0x3323130353433222
+DATA shuffle151<>+24(SB)/8, $0x5545342414045444
+DATA shuffle151<>+32(SB)/8, $0x1606564635251505
+DATA shuffle151<>+40(SB)/8, $0x3727170757473626
+DATA shuffle151<>+48(SB)/8, $0x5949382818085848
+DATA shuffle151<>+56(SB)/8, $0x1a0a5a4a39291909
+GLOBL shuffle151<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle168<>+0(SB)/8, $0x3121100050403020
-DATA shuffle168<>+8(SB)/8, $0x5242322211015141
-DATA shuffle168<>+16(SB)/8, $0x1303534333231202
-DATA shuffle168<>+24(SB)/8, $0x3525140454443424
-DATA shuffle168<>+32(SB)/8, $0x5646362615055545
-DATA shuffle168<>+40(SB)/8, $0x1707574737271606
-DATA shuffle168<>+48(SB)/8, $0x3929180858483828
-DATA shuffle168<>+56(SB)/8, $0x5a4a3a2a19095949
-GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
+DATA shuffle152<>+0(SB)/8, $0x3121100050403020
+DATA shuffle152<>+8(SB)/8, $0x5242322211015141
+DATA shuffle152<>+16(SB)/8, $0x1303534333231202
+DATA shuffle152<>+24(SB)/8, $0x3525140454443424
+DATA shuffle152<>+32(SB)/8, $0x5646362615055545
+DATA shuffle152<>+40(SB)/8, $0x1707574737271606
+DATA shuffle152<>+48(SB)/8, $0x3929180858483828
+DATA shuffle152<>+56(SB)/8, $0x5a4a3a2a19095949
+GLOBL shuffle152<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle169<>+0(SB)/8, $0x3626160655453525
-DATA shuffle169<>+8(SB)/8, $0x5747372717075646
-DATA shuffle169<>+16(SB)/8, $0x1909584838281808
-DATA shuffle169<>+24(SB)/8, $0x3a2a1a0a59493929
-DATA shuffle169<>+32(SB)/8, $0x5b4b3b2b1b0b5a4a
-DATA shuffle169<>+40(SB)/8, $0x1d0d5c4c3c2c1c0c
-DATA shuffle169<>+48(SB)/8, $0x3e2e1e0e5d4d3d2d
-DATA shuffle169<>+56(SB)/8, $0x5f4f3f2f1f0f5e4e
-GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
+DATA shuffle153<>+0(SB)/8, $0x3626160655453525
+DATA shuffle153<>+8(SB)/8, $0x5747372717075646
+DATA shuffle153<>+16(SB)/8, $0x1909584838281808
+DATA shuffle153<>+24(SB)/8, $0x3a2a1a0a59493929
+DATA shuffle153<>+32(SB)/8, $0x5b4b3b2b1b0b5a4a
+DATA shuffle153<>+40(SB)/8, $0x1d0d5c4c3c2c1c0c
+DATA shuffle153<>+48(SB)/8, $0x3e2e1e0e5d4d3d2d
+DATA shuffle153<>+56(SB)/8, $0x5f4f3f2f1f0f5e4e
+GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
 
 // func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -4869,19 +4158,19 @@ TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle170<>+0(SB), Z31; \
-	VMOVDQU64 shuffle171<>+0(SB), Z30; \
-	VMOVDQU64 shuffle172<>+0(SB), Z29; \
-	VMOVDQU64 shuffle173<>+0(SB), Z28; \
-group194: \
+	VMOVDQU64 shuffle154<>+0(SB), Z31; \
+	VMOVDQU64 shuffle155<>+0(SB), Z30; \
+	VMOVDQU64 shuffle156<>+0(SB), Z29; \
+	VMOVDQU64 shuffle157<>+0(SB), Z28; \
+group154: \
 	MOVQ rows+24(FP), R8; \
-row195: \
+row155: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last197; \
-chunks196: \
+	JB   last157; \
+chunks156: \
 	LEAQ         (CX)(R9*1), R10; \
 	LEAQ         (R10)(DI*1), R11; \
 	IMUL3Q       $0x06, R9, R12; \
@@ -4938,65 +4227,65 @@ chunks196: \
 	MOVQ         n+16(FP), R10; \
 	SUBQ         R9, R10; \
 	CMPQ         R10, $+64; \
-	JAE          chunks196; \
-last197: \
+	JAE          chunks156; \
+last157: \
 	TESTQ R10, R10; \
-	JZ    rowdone198; \
+	JZ    rowdone158; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks196; \
-rowdone198: \
+	JMP   chunks156; \
+rowdone158: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row195; \
+	JNZ  row155; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group194; \
+	JNZ  group154; \
 	VZEROUPPER; \
 	RET
 	zip6x2AVX512VBMI_body
 
-DATA shuffle170<>+0(SB)/8, $0x3130212011100100
-DATA shuffle170<>+8(SB)/8, $0x1312030251504140
-DATA shuffle170<>+16(SB)/8, $0x5352434233322322
-DATA shuffle170<>+24(SB)/8, $0x3534252415140504
-DATA shuffle170<>+32(SB)/8, $0x1716070655544544
-DATA shuffle170<>+40(SB)/8, $0x5756474637362726
-DATA shuffle170<>+48(SB)/8, $0x3938292819180908
-DATA shuffle170<>+56(SB)/8, $0x1b1a0b0a59584948
-GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
+DATA shuffle154<>+0(SB)/8, $0x3130212011100100
+DATA shuffle154<>+8(SB)/8, $0x1312030251504140
+DATA shuffle154<>+16(SB)/8, $0x5352434233322322
+DATA shuffle154<>+24(SB)/8, $0x3534252415140504
+DATA shuffle154<>+32(SB)/8, $0x1716070655544544
+DATA shuffle154<>+40(SB)/8, $0x5756474637362726
+DATA shuffle154<>+48(SB)/8, $0x3938292819180908
+DATA shuffle154<>+56(SB)/8, $0x1b1a0b0a59584948
+GLOBL shuffle154<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle171<>+0(SB)/8, $0x5150414031302120
-DATA shuffle171<>+8(SB)/8, $0x3332232211100100
-DATA shuffle171<>+16(SB)/8, $0x1312030253524342
-DATA shuffle171<>+24(SB)/8, $0x5554454435342524
-DATA shuffle171<>+32(SB)/8, $0x3736272615140504
-DATA shuffle171<>+40(SB)/8, $0x1716070657564746
-DATA shuffle171<>+48(SB)/8, $0x5958494839382928
-DATA shuffle171<>+56(SB)/8, $0x3b3a2b2a19180908
-GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
+DATA shuffle155<>+0(SB)/8, $0x5150414031302120
+DATA shuffle155<>+8(SB)/8, $0x3332232211100100
+DATA shuffle155<>+16(SB)/8, $0x1312030253524342
+DATA shuffle155<>+24(SB)/8, $0x5554454435342524
+DATA shuffle155<>+32(SB)/8, $0x3736272615140504
+DATA shuffle155<>+40(SB)/8, $0x1716070657564746
+DATA shuffle155<>+48(SB)/8, $0x5958494839382928
+DATA shuffle155<>+56(SB)/8, $0x3b3a2b2a19180908
+GLOBL shuffle155<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle172<>+0(SB)/8, $0x1110010051504140
-DATA shuffle172<>+8(SB)/8, $0x5352434231302120
-DATA shuffle172<>+16(SB)/8, $0x3332232213120302
-DATA shuffle172<>+24(SB)/8, $0x1514050455544544
-DATA shuffle172<>+32(SB)/8, $0x5756474635342524
-DATA shuffle172<>+40(SB)/8, $0x3736272617160706
-DATA shuffle172<>+48(SB)/8, $0x1918090859584948
-DATA shuffle172<>+56(SB)/8, $0x5b5a4b4a39382928
-GLOBL shuffle172<>(SB), RODATA|NOPTR, $64
+DATA shuffle156<>+0(SB)/8, $0x1110010051504140
+DATA shuffle156<>+8(SB)/8, $0x5352434231302120
+DATA shuffle156<>+16(SB)/8, $0x3332232213120302
+DATA shuffle156<>+24(SB)/8, $0x1514050455544544
+DATA shuffle156<>+32(SB)/8, $0x5756474635342524
+DATA shuffle156<>+40(SB)/8, $0x3736272617160706
+DATA shuffle156<>+48(SB)/8, $0x1918090859584948
+DATA shuffle156<>+56(SB)/8, $0x5b5a4b4a39382928
+GLOBL shuffle156<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle173<>+0(SB)/8, $0x1716070655544544
-DATA shuffle173<>+8(SB)/8, $0x5756474637362726
-DATA shuffle173<>+16(SB)/8, $0x3938292819180908
-DATA shuffle173<>+24(SB)/8, $0x1b1a0b0a59584948
-DATA shuffle173<>+32(SB)/8, $0x5b5a4b4a3b3a2b2a
-DATA shuffle173<>+40(SB)/8, $0x3d3c2d2c1d1c0d0c
-DATA shuffle173<>+48(SB)/8, $0x1f1e0f0e5d5c4d4c
-DATA shuffle173<>+56(SB)/8, $0x5f5e4f4e3f3e2f2e
-GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
+DATA shuffle157<>+0(SB)/8, $0x1716070655544544
+DATA shuffle157<>+8(SB)/8, $0x5756474637362726
+DATA shuffle157<>+16(SB)/8, $0x3938292819180908
+DATA shuffle157<>+24(SB)/8, $0x1b1a0b0a59584948
+DATA shuffle157<>+32(SB)/8, $0x5b5a4b4a3b3a2b2a
+DATA shuffle157<>+40(SB)/8, $0x3d3c2d2c1d1c0d0c
+DATA shuffle157<>+48(SB)/8, $0x1f1e0f0e5d5c4d4c
+DATA shuffle157<>+56(SB)/8, $0x5f5e4f4e3f3e2f2e
+GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
 
 // func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -5021,22 +4310,22 @@ TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle174<>+0(SB), Z31; \
-	VMOVDQU64 shuffle175<>+0(SB), Z30; \
-	VMOVDQU64 shuffle176<>+0(SB), Z29; \
-	VMOVDQU64 shuffle177<>+0(SB), Z28; \
-	VMOVDQU64 shuffle178<>+0(SB), Z27; \
-	VMOVDQU64 shuffle179<>+0(SB), Z26; \
-	VMOVDQU64 shuffle180<>+0(SB), Z25; \
-group199: \
+	VMOVDQU64 shuffle158<>+0(SB), Z31; \
+	VMOVDQU64 shuffle159<>+0(SB), Z30; \
+	VMOVDQU64 shuffle160<>+0(SB), Z29; \
+	VMOVDQU64 shuffle161<>+0(SB), Z28; \
+	VMOVDQU64 shuffle162<>+0(SB), Z27; \
+	VMOVDQU64 shuffle163<>+0(SB), Z26; \
+	VMOVDQU64 shuffle164<>+0(SB), Z25; \
+group159: \
 	MOVQ rows+24(FP), R9; \
-row200: \
+row160: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last202; \
-chunks201: \
+	JB   last162; \
+chunks161: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x07, R10, R13; \
@@ -5108,95 +4397,95 @@ chunks201: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks201; \
-last202: \
+	JAE          chunks161; \
+last162: \
 	TESTQ R11, R11; \
-	JZ    rowdone203; \
+	JZ    rowdone163; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks201; \
-rowdone203: \
+	JMP   chunks161; \
+rowdone163: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row200; \
+	JNZ  row160; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group199; \
+	JNZ  group159; \
 	VZEROUPPER; \
 	RET
 	zip7x1AVX512VBMI_body
 
-DATA shuffle174<>+0(SB)/8, $0x0160504030201000
-DATA shuffle174<>+8(SB)/8, $0x1202615141312111
-DATA shuffle174<>+16(SB)/8, $0x2313036252423222
-DATA shuffle174<>+24(SB)/8, $0x3424140463534333
-DATA shuffle174<>+32(SB)/8, $0x4535251505645444
-DATA shuffle174<>+40(SB)/8, $0x5646362616066555
-DATA shuffle174<>+48(SB)/8, $0x6757473727170766
-DATA shuffle174<>+56(SB)/8, $0x0968584838281808
-GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
+DATA shuffle158<>+0(SB)/8, $0x0160504030201000
+DATA shuffle158<>+8(SB)/8, $0x1202615141312111
+DATA shuffle158<>+16(SB)/8, $0x2313036252423222
+DATA shuffle158<>+24(SB)/8, $0x3424140463534333
+DATA shuffle158<>+32(SB)/8, $0x4535251505645444
+DATA shuffle158<>+40(SB)/8, $0x5646362616066555
+DATA shuffle158<>+48(SB)/8, $0x6757473727170766
+DATA shuffle158<>+56(SB)/8, $0x0968584838281808
+GLOBL shuffle158<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle175<>+0(SB)/8, $0x1100605040302010
-DATA shuffle175<>+8(SB)/8, $0x2212016151413121
-DATA shuffle175<>+16(SB)/8, $0x3323130262524232
-DATA shuffle175<>+24(SB)/8, $0x4434241403635343
-DATA shuffle175<>+32(SB)/8, $0x5545352515046454
-DATA shuffle175<>+40(SB)/8, $0x6656463626160565
-DATA shuffle175<>+48(SB)/8, $0x0767574737271706
-DATA shuffle175<>+56(SB)/8, $0x1908685848382818
-GLOBL shuffle175<>(SB), RODATA|NOPTR, $64
+DATA shuffle159<>+0(SB)/8, $0x1100605040302010
+DATA shuffle159<>+8(SB)/8, $0x2212016151413121
+DATA shuffle159<>+16(SB)/8, $0x3323130262524232
+DATA shuffle159<>+24(SB)/8, $0x4434241403635343
+DATA shuffle159<>+32(SB)/8, $0x5545352515046454
+DATA shuffle159<>+40(SB)/8, $0x6656463626160565
+DATA shuffle159<>+48(SB)/8, $0x0767574737271706
+DATA shuffle159<>+56(SB)/8, $0x1908685848382818
+GLOBL shuffle159<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle176<>+0(SB)/8, $0x2110006050403020
-DATA shuffle176<>+8(SB)/8, $0x3222110161514131
-DATA shuffle176<>+16(SB)/8, $0x4333231202625242
-DATA shuffle176<>+24(SB)/8, $0x5444342413036353
-DATA shuffle176<>+32(SB)/8, $0x6555453525140464
-DATA shuffle176<>+40(SB)/8, $0x0666564636261505
-DATA shuffle176<>+48(SB)/8, $0x1707675747372716
-DATA shuffle176<>+56(SB)/8, $0x2918086858483828
-GLOBL shuffle176<>(SB), RODATA|NOPTR, $64
+DATA shuffle160<>+0(SB)/8, $0x2110006050403020
+DATA shuffle160<>+8(SB)/8, $0x3222110161514131
+DATA shuffle160<>+16(SB)/8, $0x4333231202625242
+DATA shuffle160<>+24(SB)/8, $0x5444342413036353
+DATA shuffle160<>+32(SB)/8, $0x6555453525140464
+DATA shuffle160<>+40(SB)/8, $0x0666564636261505
+DATA shuffle160<>+48(SB)/8, $0x1707675747372716
+DATA shuffle160<>+56(SB)/8, $0x2918086858483828
+GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle177<>+0(SB)/8, $0x3120100060504030
-DATA shuffle177<>+8(SB)/8, $0x4232211101615141
-DATA shuffle177<>+16(SB)/8, $0x5343332212026252
-DATA shuffle177<>+24(SB)/8, $0x6454443423130363
-DATA shuffle177<>+32(SB)/8, $0x0565554535241404
-DATA shuffle177<>+40(SB)/8, $0x1606665646362515
-DATA shuffle177<>+48(SB)/8, $0x2717076757473726
-DATA shuffle177<>+56(SB)/8, $0x3928180868584838
-GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
+DATA shuffle161<>+0(SB)/8, $0x3120100060504030
+DATA shuffle161<>+8(SB)/8, $0x4232211101615141
+DATA shuffle161<>+16(SB)/8, $0x5343332212026252
+DATA shuffle161<>+24(SB)/8, $0x6454443423130363
+DATA shuffle161<>+32(SB)/8, $0x0565554535241404
+DATA shuffle161<>+40(SB)/8, $0x1606665646362515
+DATA shuffle161<>+48(SB)/8, $0x2717076757473726
+DATA shuffle161<>+56(SB)/8, $0x3928180868584838
+GLOBL shuffle161<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle178<>+0(SB)/8, $0x4130201000605040
-DATA shuffle178<>+8(SB)/8, $0x5242312111016151
-DATA shuffle178<>+16(SB)/8, $0x6353433222120262
-DATA shuffle178<>+24(SB)/8, $0x0464544433231303
-DATA shuffle178<>+32(SB)/8, $0x1505655545342414
-DATA shuffle178<>+40(SB)/8, $0x2616066656463525
-DATA shuffle178<>+48(SB)/8, $0x3727170767574736
-DATA shuffle178<>+56(SB)/8, $0x4938281808685848
-GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
+DATA shuffle162<>+0(SB)/8, $0x4130201000605040
+DATA shuffle162<>+8(SB)/8, $0x5242312111016151
+DATA shuffle162<>+16(SB)/8, $0x6353433222120262
+DATA shuffle162<>+24(SB)/8, $0x0464544433231303
+DATA shuffle162<>+32(SB)/8, $0x1505655545342414
+DATA shuffle162<>+40(SB)/8, $0x2616066656463525
+DATA shuffle162<>+48(SB)/8, $0x3727170767574736
+DATA shuffle162<>+56(SB)/8, $0x4938281808685848
+GLOBL shuffle162<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle179<>+0(SB)/8, $0x5140302010006050
-DATA shuffle179<>+8(SB)/8, $0x6252413121110161
-DATA shuffle179<>+16(SB)/8, $0x0363534232221202
-DATA shuffle179<>+24(SB)/8, $0x1404645443332313
-DATA shuffle179<>+32(SB)/8, $0x2515056555443424
-DATA shuffle179<>+40(SB)/8, $0x3626160666564535
-DATA shuffle179<>+48(SB)/8, $0x4737271707675746
-DATA shuffle179<>+56(SB)/8, $0x5948382818086858
-GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
+DATA shuffle163<>+0(SB)/8, $0x5140302010006050
+DATA shuffle163<>+8(SB)/8, $0x6252413121110161
+DATA shuffle163<>+16(SB)/8, $0x0363534232221202
+DATA shuffle163<>+24(SB)/8, $0x1404645443332313
+DATA shuffle163<>+32(SB)/8, $0x2515056555443424
+DATA shuffle163<>+40(SB)/8, $0x3626160666564535
+DATA shuffle163<>+48(SB)/8, $0x4737271707675746
+DATA shuffle163<>+56(SB)/8, $0x5948382818086858
+GLOBL shuffle163<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle180<>+0(SB)/8, $0x6757473727170766
-DATA shuffle180<>+8(SB)/8, $0x0968584838281808
-DATA shuffle180<>+16(SB)/8, $0x1a0a695949392919
-DATA shuffle180<>+24(SB)/8, $0x2b1b0b6a5a4a3a2a
-DATA shuffle180<>+32(SB)/8, $0x3c2c1c0c6b5b4b3b
-DATA shuffle180<>+40(SB)/8, $0x4d3d2d1d0d6c5c4c
-DATA shuffle180<>+48(SB)/8, $0x5e4e3e2e1e0e6d5d
-DATA shuffle180<>+56(SB)/8, $0x6f5f4f3f2f1f0f6e
-GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
+DATA shuffle164<>+0(SB)/8, $0x6757473727170766
+DATA shuffle164<>+8(SB)/8, $0x0968584838281808
+DATA shuffle164<>+16(SB)/8, $0x1a0a695949392919
+DATA shuffle164<>+24(SB)/8, $0x2b1b0b6a5a4a3a2a
+DATA shuffle164<>+32(SB)/8, $0x3c2c1c0c6b5b4b3b
+DATA shuffle164<>+40(SB)/8, $0x4d3d2d1d0d6c5c4c
+DATA shuffle164<>+48(SB)/8, $0x5e4e3e2e1e0e6d5d
+DATA shuffle164<>+56(SB)/8, $0x6f5f4f3f2f1f0f6e
+GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
 
 // func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -5221,22 +4510,22 @@ TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle181<>+0(SB), Z31; \
-	VMOVDQU64 shuffle182<>+0(SB), Z30; \
-	VMOVDQU64 shuffle183<>+0(SB), Z29; \
-	VMOVDQU64 shuffle184<>+0(SB), Z28; \
-	VMOVDQU64 shuffle185<>+0(SB), Z27; \
-	VMOVDQU64 shuffle186<>+0(SB), Z26; \
-	VMOVDQU64 shuffle187<>+0(SB), Z25; \
-group204: \
+	VMOVDQU64 shuffle165<>+0(SB), Z31; \
+	VMOVDQU64 shuffle166<>+0(SB), Z30; \
+	VMOVDQU64 shuffle167<>+0(SB), Z29; \
+	VMOVDQU64 shuffle168<>+0(SB), Z28; \
+	VMOVDQU64 shuffle169<>+0(SB), Z27; \
+	VMOVDQU64 shuffle170<>+0(SB), Z26; \
+	VMOVDQU64 shuffle171<>+0(SB), Z25; \
+group164: \
 	MOVQ rows+24(FP), R9; \
-row205: \
+row165: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last207; \
-chunks206: \
+	JB   last167; \
+chunks166: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	IMUL3Q       $0x07, R10, R13; \
@@ -5308,359 +4597,95 @@ chunks206: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks206; \
-last207: \
+	JAE          chunks166; \
+last167: \
 	TESTQ R11, R11; \
-	JZ    rowdone208; \
+	JZ    rowdone168; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks206; \
-rowdone208: \
+	JMP   chunks166; \
+rowdone168: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row205; \
+	JNZ  row165; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group204; \
+	JNZ  group164; \
 	VZEROUPPER; \
 	RET
 	zip7x2AVX512VBMI_body
 
-DATA shuffle181<>+0(SB)/8, $0x3130212011100100
-DATA shuffle181<>+8(SB)/8, $0x0302616051504140
-DATA shuffle181<>+16(SB)/8, $0x4342333223221312
-DATA shuffle181<>+24(SB)/8, $0x1514050463625352
-DATA shuffle181<>+32(SB)/8, $0x5554454435342524
-DATA shuffle181<>+40(SB)/8, $0x2726171607066564
-DATA shuffle181<>+48(SB)/8, $0x6766575647463736
-DATA shuffle181<>+56(SB)/8, $0x3938292819180908
-GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
+DATA shuffle165<>+0(SB)/8, $0x3130212011100100
+DATA shuffle165<>+8(SB)/8, $0x0302616051504140
+DATA shuffle165<>+16(SB)/8, $0x4342333223221312
+DATA shuffle165<>+24(SB)/8, $0x1514050463625352
+DATA shuffle165<>+32(SB)/8, $0x5554454435342524
+DATA shuffle165<>+40(SB)/8, $0x2726171607066564
+DATA shuffle165<>+48(SB)/8, $0x6766575647463736
+DATA shuffle165<>+56(SB)/8, $0x3938292819180908
+GLOBL shuffle165<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle182<>+0(SB)/8, $0x0100616051504140
-DATA shuffle182<>+8(SB)/8, $0x4342313021201110
-DATA shuffle182<>+16(SB)/8, $0x1312030263625352
-DATA shuffle182<>+24(SB)/8, $0x5554454433322322
-DATA shuffle182<>+32(SB)/8, $0x2524151405046564
-DATA shuffle182<>+40(SB)/8, $0x6766575647463534
-DATA shuffle182<>+48(SB)/8, $0x3736272617160706
-DATA shuffle182<>+56(SB)/8, $0x0908696859584948
-GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
+DATA shuffle166<>+0(SB)/8, $0x0100616051504140
+DATA shuffle166<>+8(SB)/8, $0x4342313021201110
+DATA shuffle166<>+16(SB)/8, $0x1312030263625352
+DATA shuffle166<>+24(SB)/8, $0x5554454433322322
+DATA shuffle166<>+32(SB)/8, $0x2524151405046564
+DATA shuffle166<>+40(SB)/8, $0x6766575647463534
+DATA shuffle166<>+48(SB)/8, $0x3736272617160706
+DATA shuffle166<>+56(SB)/8, $0x0908696859584948
+GLOBL shuffle166<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle183<>+0(SB)/8, $0x4140313021201110
-DATA shuffle183<>+8(SB)/8, $0x1312010061605150
-DATA shuffle183<>+16(SB)/8, $0x5352434233322322
-DATA shuffle183<>+24(SB)/8, $0x2524151403026362
-DATA shuffle183<>+32(SB)/8, $0x6564555445443534
-DATA shuffle183<>+40(SB)/8, $0x3736272617160504
-DATA shuffle183<>+48(SB)/8, $0x0706676657564746
-DATA shuffle183<>+56(SB)/8, $0x4948393829281918
-GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
+DATA shuffle167<>+0(SB)/8, $0x4140313021201110
+DATA shuffle167<>+8(SB)/8, $0x1312010061605150
+DATA shuffle167<>+16(SB)/8, $0x5352434233322322
+DATA shuffle167<>+24(SB)/8, $0x2524151403026362
+DATA shuffle167<>+32(SB)/8, $0x6564555445443534
+DATA shuffle167<>+40(SB)/8, $0x3736272617160504
+DATA shuffle167<>+48(SB)/8, $0x0706676657564746
+DATA shuffle167<>+56(SB)/8, $0x4948393829281918
+GLOBL shuffle167<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle184<>+0(SB)/8, $0x1110010061605150
-DATA shuffle184<>+8(SB)/8, $0x5352414031302120
-DATA shuffle184<>+16(SB)/8, $0x2322131203026362
-DATA shuffle184<>+24(SB)/8, $0x6564555443423332
-DATA shuffle184<>+32(SB)/8, $0x3534252415140504
-DATA shuffle184<>+40(SB)/8, $0x0706676657564544
-DATA shuffle184<>+48(SB)/8, $0x4746373627261716
-DATA shuffle184<>+56(SB)/8, $0x1918090869685958
-GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
+DATA shuffle168<>+0(SB)/8, $0x1110010061605150
+DATA shuffle168<>+8(SB)/8, $0x5352414031302120
+DATA shuffle168<>+16(SB)/8, $0x2322131203026362
+DATA shuffle168<>+24(SB)/8, $0x6564555443423332
+DATA shuffle168<>+32(SB)/8, $0x3534252415140504
+DATA shuffle168<>+40(SB)/8, $0x0706676657564544
+DATA shuffle168<>+48(SB)/8, $0x4746373627261716
+DATA shuffle168<>+56(SB)/8, $0x1918090869685958
+GLOBL shuffle168<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle185<>+0(SB)/8, $0x5150414031302120
-DATA shuffle185<>+8(SB)/8, $0x2322111001006160
-DATA shuffle185<>+16(SB)/8, $0x6362535243423332
-DATA shuffle185<>+24(SB)/8, $0x3534252413120302
-DATA shuffle185<>+32(SB)/8, $0x0504656455544544
-DATA shuffle185<>+40(SB)/8, $0x4746373627261514
-DATA shuffle185<>+48(SB)/8, $0x1716070667665756
-DATA shuffle185<>+56(SB)/8, $0x5958494839382928
-GLOBL shuffle185<>(SB), RODATA|NOPTR, $64
+DATA shuffle169<>+0(SB)/8, $0x5150414031302120
+DATA shuffle169<>+8(SB)/8, $0x2322111001006160
+DATA shuffle169<>+16(SB)/8, $0x6362535243423332
+DATA shuffle169<>+24(SB)/8, $0x3534252413120302
+DATA shuffle169<>+32(SB)/8, $0x0504656455544544
+DATA shuffle169<>+40(SB)/8, $0x4746373627261514
+DATA shuffle169<>+48(SB)/8, $0x1716070667665756
+DATA shuffle169<>+56(SB)/8, $0x5958494839382928
+GLOBL shuffle169<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle186<>+0(SB)/8, $0x2120111001006160
-DATA shuffle186<>+8(SB)/8, $0x6362515041403130
-DATA shuffle186<>+16(SB)/8, $0x3332232213120302
-DATA shuffle186<>+24(SB)/8, $0x0504656453524342
-DATA shuffle186<>+32(SB)/8, $0x4544353425241514
-DATA shuffle186<>+40(SB)/8, $0x1716070667665554
-DATA shuffle186<>+48(SB)/8, $0x5756474637362726
-DATA shuffle186<>+56(SB)/8, $0x2928191809086968
-GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
+DATA shuffle170<>+0(SB)/8, $0x2120111001006160
+DATA shuffle170<>+8(SB)/8, $0x6362515041403130
+DATA shuffle170<>+16(SB)/8, $0x3332232213120302
+DATA shuffle170<>+24(SB)/8, $0x0504656453524342
+DATA shuffle170<>+32(SB)/8, $0x4544353425241514
+DATA shuffle170<>+40(SB)/8, $0x1716070667665554
+DATA shuffle170<>+48(SB)/8, $0x5756474637362726
+DATA shuffle170<>+56(SB)/8, $0x2928191809086968
+GLOBL shuffle170<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle187<>+0(SB)/8, $0x6766575647463736
-DATA shuffle187<>+8(SB)/8, $0x3938292819180908
-DATA shuffle187<>+16(SB)/8, $0x0b0a696859584948
-DATA shuffle187<>+24(SB)/8, $0x4b4a3b3a2b2a1b1a
-DATA shuffle187<>+32(SB)/8, $0x1d1c0d0c6b6a5b5a
-DATA shuffle187<>+40(SB)/8, $0x5d5c4d4c3d3c2d2c
-DATA shuffle187<>+48(SB)/8, $0x2f2e1f1e0f0e6d6c
-DATA shuffle187<>+56(SB)/8, $0x6f6e5f5e4f4e3f3e
-GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
-
-// func zip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip8x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define zip8x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle188<>+0(SB), Z31; \
-	VMOVDQU64 shuffle189<>+0(SB), Z30; \
-group209: \
-	MOVQ rows+24(FP), R9; \
-row210: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last212; \
-chunks211: \
-	LEAQ         (CX)(R10*1), R11; \
-	LEAQ         (R11)(R8*1), R12; \
-	VMOVDQU      (R11), X0; \
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
-	VMOVDQU      (R12), X1; \
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
-	VMOVDQU64    shuffle188<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R10*8); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R10*8); \
-	VMOVDQU      16(R11), X0; \
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      16(R12), X3; \
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
-	VMOVDQU64    shuffle188<>+0(SB), Z2; \
-	VPERMI2B     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R10*8); \
-	VPERMT2B     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R10*8); \
-	VMOVDQU      32(R11), X0; \
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      32(R12), X2; \
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
-	VMOVDQU64    shuffle188<>+0(SB), Z1; \
-	VPERMI2B     Z2, Z0, Z1; \
-	VMOVDQU64    Z1, 256(AX)(R10*8); \
-	VPERMT2B     Z2, Z30, Z0; \
-	VMOVDQU64    Z0, 320(AX)(R10*8); \
-	VMOVDQU      48(R11), X0; \
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      48(R12), X1; \
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
-	VMOVDQU64    shuffle188<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, 384(AX)(R10*8); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 448(AX)(R10*8); \
-	ADDQ         $+64, R10; \
-	MOVQ         n+16(FP), R11; \
-	SUBQ         R10, R11; \
-	CMPQ         R11, $+64; \
-	JAE          chunks211; \
-last212: \
-	TESTQ R11, R11; \
-	JZ    rowdone213; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks211; \
-rowdone213: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row210; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group209; \
-	VZEROUPPER; \
-	RET
-	zip8x1AVX512VBMI_body
-
-DATA shuffle188<>+0(SB)/8, $0x7060504030201000
-DATA shuffle188<>+8(SB)/8, $0x7161514131211101
-DATA shuffle188<>+16(SB)/8, $0x7262524232221202
-DATA shuffle188<>+24(SB)/8, $0x7363534333231303
-DATA shuffle188<>+32(SB)/8, $0x7464544434241404
-DATA shuffle188<>+40(SB)/8, $0x7565554535251505
-DATA shuffle188<>+48(SB)/8, $0x7666564636261606
-DATA shuffle188<>+56(SB)/8, $0x7767574737271707
-GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle189<>+0(SB)/8, $0x7868584838281808
-DATA shuffle189<>+8(SB)/8, $0x7969594939291909
-DATA shuffle189<>+16(SB)/8, $0x7a6a5a4a3a2a1a0a
-DATA shuffle189<>+24(SB)/8, $0x7b6b5b4b3b2b1b0b
-DATA shuffle189<>+32(SB)/8, $0x7c6c5c4c3c2c1c0c
-DATA shuffle189<>+40(SB)/8, $0x7d6d5d4d3d2d1d0d
-DATA shuffle189<>+48(SB)/8, $0x7e6e5e4e3e2e1e0e
-DATA shuffle189<>+56(SB)/8, $0x7f6f5f4f3f2f1f0f
-GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
-
-// func zip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip8x2AVX512VBMI(SB), NOSPLIT, $24-88
-#define zip8x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle190<>+0(SB), Z31; \
-	VMOVDQU64 shuffle191<>+0(SB), Z30; \
-group214: \
-	MOVQ rows+24(FP), R9; \
-row215: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last217; \
-chunks216: \
-	LEAQ         (CX)(R10*1), R11; \
-	LEAQ         (R11)(R8*1), R12; \
-	VMOVDQU      (R11), X0; \
-	VINSERTI32X4 $0x01, (R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, (R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, (R11)(DI*1), Z0, Z0; \
-	VMOVDQU      (R12), X1; \
-	VINSERTI32X4 $0x01, (R12)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x02, (R12)(DX*2), Z1, Z1; \
-	VINSERTI32X4 $0x03, (R12)(DI*1), Z1, Z1; \
-	VMOVDQU64    shuffle190<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, (AX)(R10*8); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 64(AX)(R10*8); \
-	VMOVDQU      16(R11), X0; \
-	VINSERTI32X4 $0x01, 16(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 16(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 16(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      16(R12), X3; \
-	VINSERTI32X4 $0x01, 16(R12)(DX*1), Z3, Z3; \
-	VINSERTI32X4 $0x02, 16(R12)(DX*2), Z3, Z3; \
-	VINSERTI32X4 $0x03, 16(R12)(DI*1), Z3, Z3; \
-	VMOVDQU64    shuffle190<>+0(SB), Z2; \
-	VPERMI2B     Z3, Z0, Z2; \
-	VMOVDQU64    Z2, 128(AX)(R10*8); \
-	VPERMT2B     Z3, Z30, Z0; \
-	VMOVDQU64    Z0, 192(AX)(R10*8); \
-	VMOVDQU      32(R11), X0; \
-	VINSERTI32X4 $0x01, 32(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 32(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 32(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      32(R12), X2; \
-	VINSERTI32X4 $0x01, 32(R12)(DX*1), Z2, Z2; \
-	VINSERTI32X4 $0x02, 32(R12)(DX*2), Z2, Z2; \
-	VINSERTI32X4 $0x03, 32(R12)(DI*1), Z2, Z2; \
-	VMOVDQU64    shuffle190<>+0(SB), Z1; \
-	VPERMI2B     Z2, Z0, Z1; \
-	VMOVDQU64    Z1, 256(AX)(R10*8); \
-	VPERMT2B     Z2, Z30, Z0; \
-	VMOVDQU64    Z0, 320(AX)(R10*8); \
-	VMOVDQU      48(R11), X0; \
-	VINSERTI32X4 $0x01, 48(R11)(DX*1), Z0, Z0; \
-	VINSERTI32X4 $0x02, 48(R11)(DX*2), Z0, Z0; \
-	VINSERTI32X4 $0x03, 48(R11)(DI*1), Z0, Z0; \
-	VMOVDQU      48(R12), X1; \
-	VINSERTI32X4 $0x01, 48(R12)(DX*1), Z1, Z1; \
-	VINSERTI32X4 $0x02, 48(R12)(DX*2), Z1, Z1; \
-	VINSERTI32X4 $0x03, 48(R12)(DI*1), Z1, Z1; \
-	VMOVDQU64    shuffle190<>+0(SB), Z3; \
-	VPERMI2B     Z1, Z0, Z3; \
-	VMOVDQU64    Z3, 384(AX)(R10*8); \
-	VPERMT2B     Z1, Z30, Z0; \
-	VMOVDQU64    Z0, 448(AX)(R10*8); \
-	ADDQ         $+64, R10; \
-	MOVQ         n+16(FP), R11; \
-	SUBQ         R10, R11; \
-	CMPQ         R11, $+64; \
-	JAE          chunks216; \
-last217: \
-	TESTQ R11, R11; \
-	JZ    rowdone218; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks216; \
-rowdone218: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row215; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group214; \
-	VZEROUPPER; \
-	RET
-	zip8x2AVX512VBMI_body
-
-DATA shuffle190<>+0(SB)/8, $0x3130212011100100
-DATA shuffle190<>+8(SB)/8, $0x7170616051504140
-DATA shuffle190<>+16(SB)/8, $0x3332232213120302
-DATA shuffle190<>+24(SB)/8, $0x7372636253524342
-DATA shuffle190<>+32(SB)/8, $0x3534252415140504
-DATA shuffle190<>+40(SB)/8, $0x7574656455544544
-DATA shuffle190<>+48(SB)/8, $0x3736272617160706
-DATA shuffle190<>+56(SB)/8, $0x7776676657564746
-GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle191<>+0(SB)/8, $0x3938292819180908
-DATA shuffle191<>+8(SB)/8, $0x7978696859584948
-DATA shuffle191<>+16(SB)/8, $0x3b3a2b2a1b1a0b0a
-DATA shuffle191<>+24(SB)/8, $0x7b7a6b6a5b5a4b4a
-DATA shuffle191<>+32(SB)/8, $0x3d3c2d2c1d1c0d0c
-DATA shuffle191<>+40(SB)/8, $0x7d7c6d6c5d5c4d4c
-DATA shuffle191<>+48(SB)/8, $0x3f3e2f2e1f1e0f0e
-DATA shuffle191<>+56(SB)/8, $0x7f7e6f6e5f5e4f4e
-GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
+DATA shuffle171<>+0(SB)/8, $0x6766575647463736
+DATA shuffle171<>+8(SB)/8, $0x3938292819180908
+DATA shuffle171<>+16(SB)/8, $0x0b0a696859584948
+DATA shuffle171<>+24(SB)/8, $0x4b4a3b3a2b2a1b1a
+DATA shuffle171<>+32(SB)/8, $0x1d1c0d0c6b6a5b5a
+DATA shuffle171<>+40(SB)/8, $0x5d5c4d4c3d3c2d2c
+DATA shuffle171<>+48(SB)/8, $0x2f2e1f1e0f0e6d6c
+DATA shuffle171<>+56(SB)/8, $0x6f6e5f5e4f4e3f3e
+GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -5685,17 +4710,17 @@ TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle192<>+0(SB), Z31; \
-	VMOVDQU64 shuffle193<>+0(SB), Z30; \
-group219: \
+	VMOVDQU64 shuffle172<>+0(SB), Z31; \
+	VMOVDQU64 shuffle173<>+0(SB), Z30; \
+group169: \
 	MOVQ rows+24(FP), R9; \
-row220: \
+row170: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last222; \
-chunks221: \
+	JB   last172; \
+chunks171: \
 	LEAQ         (CX)(R10*1), R11; \
 	LEAQ         (R11)(R8*1), R12; \
 	VMOVDQU      (R11), Y0; \
@@ -5750,45 +4775,45 @@ chunks221: \
 	MOVQ         n+16(FP), R11; \
 	SUBQ         R10, R11; \
 	CMPQ         R11, $+64; \
-	JAE          chunks221; \
-last222: \
+	JAE          chunks171; \
+last172: \
 	TESTQ R11, R11; \
-	JZ    rowdone223; \
+	JZ    rowdone173; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks221; \
-rowdone223: \
+	JMP   chunks171; \
+rowdone173: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row220; \
+	JNZ  row170; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group219; \
+	JNZ  group169; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x2AVX512VBMI_body
 
-DATA shuffle192<>+0(SB)/8, $0x0d0c090805040100
-DATA shuffle192<>+8(SB)/8, $0x1d1c191815141110
-DATA shuffle192<>+16(SB)/8, $0x2d2c292825242120
-DATA shuffle192<>+24(SB)/8, $0x3d3c393835343130
-DATA shuffle192<>+32(SB)/8, $0x4d4c494845444140
-DATA shuffle192<>+40(SB)/8, $0x5d5c595855545150
-DATA shuffle192<>+48(SB)/8, $0x6d6c696865646160
-DATA shuffle192<>+56(SB)/8, $0x7d7c797875747170
-GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
+DATA shuffle172<>+0(SB)/8, $0x0d0c090805040100
+DATA shuffle172<>+8(SB)/8, $0x1d1c191815141110
+DATA shuffle172<>+16(SB)/8, $0x2d2c292825242120
+DATA shuffle172<>+24(SB)/8, $0x3d3c393835343130
+DATA shuffle172<>+32(SB)/8, $0x4d4c494845444140
+DATA shuffle172<>+40(SB)/8, $0x5d5c595855545150
+DATA shuffle172<>+48(SB)/8, $0x6d6c696865646160
+DATA shuffle172<>+56(SB)/8, $0x7d7c797875747170
+GLOBL shuffle172<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle193<>+0(SB)/8, $0x0f0e0b0a07060302
-DATA shuffle193<>+8(SB)/8, $0x1f1e1b1a17161312
-DATA shuffle193<>+16(SB)/8, $0x2f2e2b2a27262322
-DATA shuffle193<>+24(SB)/8, $0x3f3e3b3a37363332
-DATA shuffle193<>+32(SB)/8, $0x4f4e4b4a47464342
-DATA shuffle193<>+40(SB)/8, $0x5f5e5b5a57565352
-DATA shuffle193<>+48(SB)/8, $0x6f6e6b6a67666362
-DATA shuffle193<>+56(SB)/8, $0x7f7e7b7a77767372
-GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
+DATA shuffle173<>+0(SB)/8, $0x0f0e0b0a07060302
+DATA shuffle173<>+8(SB)/8, $0x1f1e1b1a17161312
+DATA shuffle173<>+16(SB)/8, $0x2f2e2b2a27262322
+DATA shuffle173<>+24(SB)/8, $0x3f3e3b3a37363332
+DATA shuffle173<>+32(SB)/8, $0x4f4e4b4a47464342
+DATA shuffle173<>+40(SB)/8, $0x5f5e5b5a57565352
+DATA shuffle173<>+48(SB)/8, $0x6f6e6b6a67666362
+DATA shuffle173<>+56(SB)/8, $0x7f7e7b7a77767372
+GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -5814,79 +4839,79 @@ TEXT ·tzip8x3x2AVX512VBMI(SB), NOSPLIT, $80-88
 	LEAQ  (DX)(DX*2), DI; \
 	MOVQ  laneI+56(FP), R8; \
 	MOVQ  n+16(FP), R9; \
-rem224: \
+rem174: \
 	CMPQ R9, $+64; \
-	JB   remdone225; \
+	JB   remdone175; \
 	SUBQ $+48, R9; \
-	JMP  rem224; \
-remdone225: \
+	JMP  rem174; \
+remdone175: \
 	MOVQ      R9, R10; \
 	SUBQ      $+0, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 24(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+0, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 32(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+64, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 40(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+128, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 48(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+192, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 56(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+256, R10; \
-	CMOVQLT   shuffle4<>+0(SB), R10; \
+	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R10; \
-	BZHIQ     R10, shuffle6<>+0(SB), R10; \
+	CMOVQGT   shuffle1<>+0(SB), R10; \
+	BZHIQ     R10, shuffle2<>+0(SB), R10; \
 	MOVQ      R10, 64(SP); \
 	IMUL3Q    $+8, R9, R9; \
 	SUBQ      $+320, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	MOVQ      R9, 72(SP); \
-	VMOVDQU64 shuffle194<>+0(SB), Z31; \
-	VMOVDQU64 shuffle195<>+0(SB), Z30; \
-	VMOVDQU64 shuffle196<>+0(SB), Z29; \
-	VMOVDQU64 shuffle197<>+0(SB), Z28; \
-	VMOVDQU64 shuffle198<>+0(SB), Z27; \
-	VMOVDQU64 shuffle199<>+0(SB), Z26; \
-	VMOVDQU64 shuffle200<>+0(SB), Z25; \
-	VMOVDQU64 shuffle201<>+0(SB), Z24; \
-	VMOVDQU64 shuffle202<>+0(SB), Z23; \
-group226: \
+	VMOVDQU64 shuffle174<>+0(SB), Z31; \
+	VMOVDQU64 shuffle175<>+0(SB), Z30; \
+	VMOVDQU64 shuffle176<>+0(SB), Z29; \
+	VMOVDQU64 shuffle177<>+0(SB), Z28; \
+	VMOVDQU64 shuffle178<>+0(SB), Z27; \
+	VMOVDQU64 shuffle179<>+0(SB), Z26; \
+	VMOVDQU64 shuffle180<>+0(SB), Z25; \
+	VMOVDQU64 shuffle181<>+0(SB), Z24; \
+	VMOVDQU64 shuffle182<>+0(SB), Z23; \
+group176: \
 	MOVQ rows+24(FP), R9; \
-row227: \
+row177: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last229; \
-chunks228: \
+	JB   last179; \
+chunks178: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (R11), Z0; \
@@ -5941,17 +4966,17 @@ chunks228: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks228; \
-last229: \
+	JAE       chunks178; \
+last179: \
 	TESTQ      R11, R11; \
-	JZ         rowdone230; \
+	JZ         rowdone180; \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8.Z (R11), K7, Z0; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
-	VMOVDQU64  shuffle194<>+0(SB), Z3; \
+	VMOVDQU64  shuffle174<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
@@ -5965,7 +4990,7 @@ last229: \
 	VMOVDQU8.Z (R12), K7, Z3; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
-	VMOVDQU64  shuffle194<>+0(SB), Z7; \
+	VMOVDQU64  shuffle174<>+0(SB), Z7; \
 	VPERMI2B   Z5, Z3, Z7; \
 	KMOVQ      24(SP), K7; \
 	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
@@ -5975,13 +5000,13 @@ last229: \
 	VPERMT2B   Z8, Z29, Z7; \
 	KMOVQ      40(SP), K7; \
 	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
-	VMOVDQU64  shuffle197<>+0(SB), Z9; \
+	VMOVDQU64  shuffle177<>+0(SB), Z9; \
 	VPERMI2B   Z1, Z0, Z9; \
 	VPERMT2B   Z2, Z27, Z9; \
 	VPERMT2B   Z4, Z26, Z9; \
 	KMOVQ      48(SP), K7; \
 	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
-	VMOVDQU64  shuffle197<>+0(SB), Z7; \
+	VMOVDQU64  shuffle177<>+0(SB), Z7; \
 	VPERMI2B   Z5, Z3, Z7; \
 	VPERMT2B   Z6, Z27, Z7; \
 	VPERMT2B   Z8, Z26, Z7; \
@@ -5997,108 +5022,108 @@ last229: \
 	VPERMT2B   Z8, Z23, Z3; \
 	KMOVQ      72(SP), K7; \
 	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
-rowdone230: \
+rowdone180: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row227; \
+	JNZ  row177; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group226; \
+	JNZ  group176; \
 	VZEROUPPER; \
 	RET
 	tzip8x3x2AVX512VBMI_body
 
-DATA shuffle194<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle194<>+8(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle194<>+16(SB)/8, $0x53524d4c47464140
-DATA shuffle194<>+24(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle194<>+32(SB)/8, $0x0000000000000000
-DATA shuffle194<>+40(SB)/8, $0x0000000000000000
-DATA shuffle194<>+48(SB)/8, $0x0000000000000000
-DATA shuffle194<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
+DATA shuffle174<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle174<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle174<>+16(SB)/8, $0x53524d4c47464140
+DATA shuffle174<>+24(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle174<>+32(SB)/8, $0x0000000000000000
+DATA shuffle174<>+40(SB)/8, $0x0000000000000000
+DATA shuffle174<>+48(SB)/8, $0x0000000000000000
+DATA shuffle174<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle195<>+0(SB)/8, $0x0706050403020100
-DATA shuffle195<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle195<>+16(SB)/8, $0x1716151413121110
-DATA shuffle195<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle195<>+32(SB)/8, $0x53524d4c47464140
-DATA shuffle195<>+40(SB)/8, $0x6b6a65645f5e5958
-DATA shuffle195<>+48(SB)/8, $0x3736353433323130
-DATA shuffle195<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle195<>(SB), RODATA|NOPTR, $64
+DATA shuffle175<>+0(SB)/8, $0x0706050403020100
+DATA shuffle175<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle175<>+16(SB)/8, $0x1716151413121110
+DATA shuffle175<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle175<>+32(SB)/8, $0x53524d4c47464140
+DATA shuffle175<>+40(SB)/8, $0x6b6a65645f5e5958
+DATA shuffle175<>+48(SB)/8, $0x3736353433323130
+DATA shuffle175<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle175<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle196<>+0(SB)/8, $0x0706050403020100
-DATA shuffle196<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle196<>+16(SB)/8, $0x1716151413121110
-DATA shuffle196<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle196<>+32(SB)/8, $0x2726252423222120
-DATA shuffle196<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle196<>+48(SB)/8, $0x53524d4c47464140
-DATA shuffle196<>+56(SB)/8, $0x6b6a65645f5e5958
-GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
+DATA shuffle176<>+0(SB)/8, $0x0706050403020100
+DATA shuffle176<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle176<>+16(SB)/8, $0x1716151413121110
+DATA shuffle176<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle176<>+32(SB)/8, $0x2726252423222120
+DATA shuffle176<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle176<>+48(SB)/8, $0x53524d4c47464140
+DATA shuffle176<>+56(SB)/8, $0x6b6a65645f5e5958
+GLOBL shuffle176<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle197<>+0(SB)/8, $0x15140f0e09080302
-DATA shuffle197<>+8(SB)/8, $0x2d2c272621201b1a
-DATA shuffle197<>+16(SB)/8, $0x55544f4e49484342
-DATA shuffle197<>+24(SB)/8, $0x6d6c676661605b5a
-DATA shuffle197<>+32(SB)/8, $0x0000000000000000
-DATA shuffle197<>+40(SB)/8, $0x0000000000000000
-DATA shuffle197<>+48(SB)/8, $0x0000000000000000
-DATA shuffle197<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle197<>(SB), RODATA|NOPTR, $64
+DATA shuffle177<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle177<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle177<>+16(SB)/8, $0x55544f4e49484342
+DATA shuffle177<>+24(SB)/8, $0x6d6c676661605b5a
+DATA shuffle177<>+32(SB)/8, $0x0000000000000000
+DATA shuffle177<>+40(SB)/8, $0x0000000000000000
+DATA shuffle177<>+48(SB)/8, $0x0000000000000000
+DATA shuffle177<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle177<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle198<>+0(SB)/8, $0x0706050403020100
-DATA shuffle198<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle198<>+16(SB)/8, $0x1716151413121110
-DATA shuffle198<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle198<>+32(SB)/8, $0x55544f4e49484342
-DATA shuffle198<>+40(SB)/8, $0x6d6c676661605b5a
-DATA shuffle198<>+48(SB)/8, $0x3736353433323130
-DATA shuffle198<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
+DATA shuffle178<>+0(SB)/8, $0x0706050403020100
+DATA shuffle178<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle178<>+16(SB)/8, $0x1716151413121110
+DATA shuffle178<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle178<>+32(SB)/8, $0x55544f4e49484342
+DATA shuffle178<>+40(SB)/8, $0x6d6c676661605b5a
+DATA shuffle178<>+48(SB)/8, $0x3736353433323130
+DATA shuffle178<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle178<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle199<>+0(SB)/8, $0x0706050403020100
-DATA shuffle199<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle199<>+16(SB)/8, $0x1716151413121110
-DATA shuffle199<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle199<>+32(SB)/8, $0x2726252423222120
-DATA shuffle199<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle199<>+48(SB)/8, $0x55544f4e49484342
-DATA shuffle199<>+56(SB)/8, $0x6d6c676661605b5a
-GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
+DATA shuffle179<>+0(SB)/8, $0x0706050403020100
+DATA shuffle179<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle179<>+16(SB)/8, $0x1716151413121110
+DATA shuffle179<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle179<>+32(SB)/8, $0x2726252423222120
+DATA shuffle179<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle179<>+48(SB)/8, $0x55544f4e49484342
+DATA shuffle179<>+56(SB)/8, $0x6d6c676661605b5a
+GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle200<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle200<>+8(SB)/8, $0x2f2e292823221d1c
-DATA shuffle200<>+16(SB)/8, $0x575651504b4a4544
-DATA shuffle200<>+24(SB)/8, $0x6f6e696863625d5c
-DATA shuffle200<>+32(SB)/8, $0x0000000000000000
-DATA shuffle200<>+40(SB)/8, $0x0000000000000000
-DATA shuffle200<>+48(SB)/8, $0x0000000000000000
-DATA shuffle200<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle200<>(SB), RODATA|NOPTR, $64
+DATA shuffle180<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle180<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle180<>+16(SB)/8, $0x575651504b4a4544
+DATA shuffle180<>+24(SB)/8, $0x6f6e696863625d5c
+DATA shuffle180<>+32(SB)/8, $0x0000000000000000
+DATA shuffle180<>+40(SB)/8, $0x0000000000000000
+DATA shuffle180<>+48(SB)/8, $0x0000000000000000
+DATA shuffle180<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle180<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle201<>+0(SB)/8, $0x0706050403020100
-DATA shuffle201<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle201<>+16(SB)/8, $0x1716151413121110
-DATA shuffle201<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle201<>+32(SB)/8, $0x575651504b4a4544
-DATA shuffle201<>+40(SB)/8, $0x6f6e696863625d5c
-DATA shuffle201<>+48(SB)/8, $0x3736353433323130
-DATA shuffle201<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
+DATA shuffle181<>+0(SB)/8, $0x0706050403020100
+DATA shuffle181<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle181<>+16(SB)/8, $0x1716151413121110
+DATA shuffle181<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle181<>+32(SB)/8, $0x575651504b4a4544
+DATA shuffle181<>+40(SB)/8, $0x6f6e696863625d5c
+DATA shuffle181<>+48(SB)/8, $0x3736353433323130
+DATA shuffle181<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle181<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle202<>+0(SB)/8, $0x0706050403020100
-DATA shuffle202<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle202<>+16(SB)/8, $0x1716151413121110
-DATA shuffle202<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle202<>+32(SB)/8, $0x2726252423222120
-DATA shuffle202<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle202<>+48(SB)/8, $0x575651504b4a4544
-DATA shuffle202<>+56(SB)/8, $0x6f6e696863625d5c
-GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
+DATA shuffle182<>+0(SB)/8, $0x0706050403020100
+DATA shuffle182<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle182<>+16(SB)/8, $0x1716151413121110
+DATA shuffle182<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle182<>+32(SB)/8, $0x2726252423222120
+DATA shuffle182<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle182<>+48(SB)/8, $0x575651504b4a4544
+DATA shuffle182<>+56(SB)/8, $0x6f6e696863625d5c
+GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
 
 // func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -6123,27 +5148,27 @@ TEXT ·tzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle203<>+0(SB), Z31; \
-	VMOVDQU64 shuffle204<>+0(SB), Z30; \
-	VMOVDQU64 shuffle205<>+0(SB), Z29; \
-	VMOVDQU64 shuffle206<>+0(SB), Z28; \
-	VMOVDQU64 shuffle207<>+0(SB), Z27; \
-	VMOVDQU64 shuffle208<>+0(SB), Z26; \
-	VMOVDQU64 shuffle209<>+0(SB), Z25; \
-	VMOVDQU64 shuffle210<>+0(SB), Z24; \
-	VMOVDQU64 shuffle211<>+0(SB), Z23; \
-	VMOVDQU64 shuffle212<>+0(SB), Z22; \
-	VMOVDQU64 shuffle213<>+0(SB), Z21; \
-	VMOVDQU64 shuffle214<>+0(SB), Z20; \
-group231: \
+	VMOVDQU64 shuffle183<>+0(SB), Z31; \
+	VMOVDQU64 shuffle184<>+0(SB), Z30; \
+	VMOVDQU64 shuffle185<>+0(SB), Z29; \
+	VMOVDQU64 shuffle186<>+0(SB), Z28; \
+	VMOVDQU64 shuffle187<>+0(SB), Z27; \
+	VMOVDQU64 shuffle188<>+0(SB), Z26; \
+	VMOVDQU64 shuffle189<>+0(SB), Z25; \
+	VMOVDQU64 shuffle190<>+0(SB), Z24; \
+	VMOVDQU64 shuffle191<>+0(SB), Z23; \
+	VMOVDQU64 shuffle192<>+0(SB), Z22; \
+	VMOVDQU64 shuffle193<>+0(SB), Z21; \
+	VMOVDQU64 shuffle194<>+0(SB), Z20; \
+group181: \
 	MOVQ rows+24(FP), R9; \
-row232: \
+row182: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last234; \
-chunks233: \
+	JB   last184; \
+chunks183: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (R11), Z0; \
@@ -6214,145 +5239,145 @@ chunks233: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks233; \
-last234: \
+	JAE       chunks183; \
+last184: \
 	TESTQ R11, R11; \
-	JZ    rowdone235; \
+	JZ    rowdone185; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks233; \
-rowdone235: \
+	JMP   chunks183; \
+rowdone185: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row232; \
+	JNZ  row182; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group231; \
+	JNZ  group181; \
 	VZEROUPPER; \
 	RET
 	tzip8x4x2AVX512VBMI_body
 
-DATA shuffle203<>+0(SB)/8, $0x1918111009080100
-DATA shuffle203<>+8(SB)/8, $0x3938313029282120
-DATA shuffle203<>+16(SB)/8, $0x5958515049484140
-DATA shuffle203<>+24(SB)/8, $0x7978717069686160
-DATA shuffle203<>+32(SB)/8, $0x0000000000000000
-DATA shuffle203<>+40(SB)/8, $0x0000000000000000
-DATA shuffle203<>+48(SB)/8, $0x0000000000000000
-DATA shuffle203<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
+DATA shuffle183<>+0(SB)/8, $0x1918111009080100
+DATA shuffle183<>+8(SB)/8, $0x3938313029282120
+DATA shuffle183<>+16(SB)/8, $0x5958515049484140
+DATA shuffle183<>+24(SB)/8, $0x7978717069686160
+DATA shuffle183<>+32(SB)/8, $0x0000000000000000
+DATA shuffle183<>+40(SB)/8, $0x0000000000000000
+DATA shuffle183<>+48(SB)/8, $0x0000000000000000
+DATA shuffle183<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle183<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle204<>+0(SB)/8, $0x0706050403020100
-DATA shuffle204<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle204<>+16(SB)/8, $0x1716151413121110
-DATA shuffle204<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle204<>+32(SB)/8, $0x5958515049484140
-DATA shuffle204<>+40(SB)/8, $0x7978717069686160
-DATA shuffle204<>+48(SB)/8, $0x3736353433323130
-DATA shuffle204<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle204<>(SB), RODATA|NOPTR, $64
+DATA shuffle184<>+0(SB)/8, $0x0706050403020100
+DATA shuffle184<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle184<>+16(SB)/8, $0x1716151413121110
+DATA shuffle184<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle184<>+32(SB)/8, $0x5958515049484140
+DATA shuffle184<>+40(SB)/8, $0x7978717069686160
+DATA shuffle184<>+48(SB)/8, $0x3736353433323130
+DATA shuffle184<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle205<>+0(SB)/8, $0x0706050403020100
-DATA shuffle205<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle205<>+16(SB)/8, $0x1716151413121110
-DATA shuffle205<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle205<>+32(SB)/8, $0x2726252423222120
-DATA shuffle205<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle205<>+48(SB)/8, $0x5958515049484140
-DATA shuffle205<>+56(SB)/8, $0x7978717069686160
-GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
+DATA shuffle185<>+0(SB)/8, $0x0706050403020100
+DATA shuffle185<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle185<>+16(SB)/8, $0x1716151413121110
+DATA shuffle185<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle185<>+32(SB)/8, $0x2726252423222120
+DATA shuffle185<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle185<>+48(SB)/8, $0x5958515049484140
+DATA shuffle185<>+56(SB)/8, $0x7978717069686160
+GLOBL shuffle185<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle206<>+0(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle206<>+8(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle206<>+16(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle206<>+24(SB)/8, $0x7b7a73726b6a6362
-DATA shuffle206<>+32(SB)/8, $0x0000000000000000
-DATA shuffle206<>+40(SB)/8, $0x0000000000000000
-DATA shuffle206<>+48(SB)/8, $0x0000000000000000
-DATA shuffle206<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
+DATA shuffle186<>+0(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle186<>+8(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle186<>+16(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle186<>+24(SB)/8, $0x7b7a73726b6a6362
+DATA shuffle186<>+32(SB)/8, $0x0000000000000000
+DATA shuffle186<>+40(SB)/8, $0x0000000000000000
+DATA shuffle186<>+48(SB)/8, $0x0000000000000000
+DATA shuffle186<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle186<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle207<>+0(SB)/8, $0x0706050403020100
-DATA shuffle207<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle207<>+16(SB)/8, $0x1716151413121110
-DATA shuffle207<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle207<>+32(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle207<>+40(SB)/8, $0x7b7a73726b6a6362
-DATA shuffle207<>+48(SB)/8, $0x3736353433323130
-DATA shuffle207<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
+DATA shuffle187<>+0(SB)/8, $0x0706050403020100
+DATA shuffle187<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle187<>+16(SB)/8, $0x1716151413121110
+DATA shuffle187<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle187<>+32(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle187<>+40(SB)/8, $0x7b7a73726b6a6362
+DATA shuffle187<>+48(SB)/8, $0x3736353433323130
+DATA shuffle187<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle187<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle208<>+0(SB)/8, $0x0706050403020100
-DATA shuffle208<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle208<>+16(SB)/8, $0x1716151413121110
-DATA shuffle208<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle208<>+32(SB)/8, $0x2726252423222120
-DATA shuffle208<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle208<>+48(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle208<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
+DATA shuffle188<>+0(SB)/8, $0x0706050403020100
+DATA shuffle188<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle188<>+16(SB)/8, $0x1716151413121110
+DATA shuffle188<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle188<>+32(SB)/8, $0x2726252423222120
+DATA shuffle188<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle188<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle188<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle188<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle209<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle209<>+8(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle209<>+16(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle209<>+24(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle209<>+32(SB)/8, $0x0000000000000000
-DATA shuffle209<>+40(SB)/8, $0x0000000000000000
-DATA shuffle209<>+48(SB)/8, $0x0000000000000000
-DATA shuffle209<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
+DATA shuffle189<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle189<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle189<>+16(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle189<>+24(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle189<>+32(SB)/8, $0x0000000000000000
+DATA shuffle189<>+40(SB)/8, $0x0000000000000000
+DATA shuffle189<>+48(SB)/8, $0x0000000000000000
+DATA shuffle189<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle210<>+0(SB)/8, $0x0706050403020100
-DATA shuffle210<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle210<>+16(SB)/8, $0x1716151413121110
-DATA shuffle210<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle210<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle210<>+40(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle210<>+48(SB)/8, $0x3736353433323130
-DATA shuffle210<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
+DATA shuffle190<>+0(SB)/8, $0x0706050403020100
+DATA shuffle190<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle190<>+16(SB)/8, $0x1716151413121110
+DATA shuffle190<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle190<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle190<>+40(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle190<>+48(SB)/8, $0x3736353433323130
+DATA shuffle190<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle190<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle211<>+0(SB)/8, $0x0706050403020100
-DATA shuffle211<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle211<>+16(SB)/8, $0x1716151413121110
-DATA shuffle211<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle211<>+32(SB)/8, $0x2726252423222120
-DATA shuffle211<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle211<>+48(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle211<>+56(SB)/8, $0x7d7c75746d6c6564
-GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
+DATA shuffle191<>+0(SB)/8, $0x0706050403020100
+DATA shuffle191<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle191<>+16(SB)/8, $0x1716151413121110
+DATA shuffle191<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle191<>+32(SB)/8, $0x2726252423222120
+DATA shuffle191<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle191<>+48(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle191<>+56(SB)/8, $0x7d7c75746d6c6564
+GLOBL shuffle191<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle212<>+0(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle212<>+8(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle212<>+16(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle212<>+24(SB)/8, $0x7f7e77766f6e6766
-DATA shuffle212<>+32(SB)/8, $0x0000000000000000
-DATA shuffle212<>+40(SB)/8, $0x0000000000000000
-DATA shuffle212<>+48(SB)/8, $0x0000000000000000
-DATA shuffle212<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
+DATA shuffle192<>+0(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle192<>+8(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle192<>+16(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle192<>+24(SB)/8, $0x7f7e77766f6e6766
+DATA shuffle192<>+32(SB)/8, $0x0000000000000000
+DATA shuffle192<>+40(SB)/8, $0x0000000000000000
+DATA shuffle192<>+48(SB)/8, $0x0000000000000000
+DATA shuffle192<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle192<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle213<>+0(SB)/8, $0x0706050403020100
-DATA shuffle213<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle213<>+16(SB)/8, $0x1716151413121110
-DATA shuffle213<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle213<>+32(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle213<>+40(SB)/8, $0x7f7e77766f6e6766
-DATA shuffle213<>+48(SB)/8, $0x3736353433323130
-DATA shuffle213<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
+DATA shuffle193<>+0(SB)/8, $0x0706050403020100
+DATA shuffle193<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle193<>+16(SB)/8, $0x1716151413121110
+DATA shuffle193<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle193<>+32(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle193<>+40(SB)/8, $0x7f7e77766f6e6766
+DATA shuffle193<>+48(SB)/8, $0x3736353433323130
+DATA shuffle193<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle214<>+0(SB)/8, $0x0706050403020100
-DATA shuffle214<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle214<>+16(SB)/8, $0x1716151413121110
-DATA shuffle214<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle214<>+32(SB)/8, $0x2726252423222120
-DATA shuffle214<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle214<>+48(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle214<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
+DATA shuffle194<>+0(SB)/8, $0x0706050403020100
+DATA shuffle194<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle194<>+16(SB)/8, $0x1716151413121110
+DATA shuffle194<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle194<>+32(SB)/8, $0x2726252423222120
+DATA shuffle194<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle194<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle194<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -6375,21 +5400,21 @@ TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle215<>+0(SB), Z31; \
-	VMOVDQU64 shuffle216<>+0(SB), Z30; \
-group236: \
+	VMOVDQU64 shuffle195<>+0(SB), Z31; \
+	VMOVDQU64 shuffle196<>+0(SB), Z30; \
+group186: \
 	MOVQ rows+24(FP), DI; \
-row237: \
+row187: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last239; \
-chunks238: \
+	JB   last189; \
+chunks188: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z3; \
+	VMOVDQU64 shuffle195<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -6398,45 +5423,45 @@ chunks238: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks238; \
-last239: \
+	JAE       chunks188; \
+last189: \
 	TESTQ R9, R9; \
-	JZ    rowdone240; \
+	JZ    rowdone190; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks238; \
-rowdone240: \
+	JMP   chunks188; \
+rowdone190: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row237; \
+	JNZ  row187; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group236; \
+	JNZ  group186; \
 	VZEROUPPER; \
 	RET
 	unzip2x1AVX512VBMI_body
 
-DATA shuffle215<>+0(SB)/8, $0x0e0c0a0806040200
-DATA shuffle215<>+8(SB)/8, $0x1e1c1a1816141210
-DATA shuffle215<>+16(SB)/8, $0x2e2c2a2826242220
-DATA shuffle215<>+24(SB)/8, $0x3e3c3a3836343230
-DATA shuffle215<>+32(SB)/8, $0x4e4c4a4846444240
-DATA shuffle215<>+40(SB)/8, $0x5e5c5a5856545250
-DATA shuffle215<>+48(SB)/8, $0x6e6c6a6866646260
-DATA shuffle215<>+56(SB)/8, $0x7e7c7a7876747270
-GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
+DATA shuffle195<>+0(SB)/8, $0x0e0c0a0806040200
+DATA shuffle195<>+8(SB)/8, $0x1e1c1a1816141210
+DATA shuffle195<>+16(SB)/8, $0x2e2c2a2826242220
+DATA shuffle195<>+24(SB)/8, $0x3e3c3a3836343230
+DATA shuffle195<>+32(SB)/8, $0x4e4c4a4846444240
+DATA shuffle195<>+40(SB)/8, $0x5e5c5a5856545250
+DATA shuffle195<>+48(SB)/8, $0x6e6c6a6866646260
+DATA shuffle195<>+56(SB)/8, $0x7e7c7a7876747270
+GLOBL shuffle195<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle216<>+0(SB)/8, $0x0f0d0b0907050301
-DATA shuffle216<>+8(SB)/8, $0x1f1d1b1917151311
-DATA shuffle216<>+16(SB)/8, $0x2f2d2b2927252321
-DATA shuffle216<>+24(SB)/8, $0x3f3d3b3937353331
-DATA shuffle216<>+32(SB)/8, $0x4f4d4b4947454341
-DATA shuffle216<>+40(SB)/8, $0x5f5d5b5957555351
-DATA shuffle216<>+48(SB)/8, $0x6f6d6b6967656361
-DATA shuffle216<>+56(SB)/8, $0x7f7d7b7977757371
-GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
+DATA shuffle196<>+0(SB)/8, $0x0f0d0b0907050301
+DATA shuffle196<>+8(SB)/8, $0x1f1d1b1917151311
+DATA shuffle196<>+16(SB)/8, $0x2f2d2b2927252321
+DATA shuffle196<>+24(SB)/8, $0x3f3d3b3937353331
+DATA shuffle196<>+32(SB)/8, $0x4f4d4b4947454341
+DATA shuffle196<>+40(SB)/8, $0x5f5d5b5957555351
+DATA shuffle196<>+48(SB)/8, $0x6f6d6b6967656361
+DATA shuffle196<>+56(SB)/8, $0x7f7d7b7977757371
+GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
 
 // func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -6459,21 +5484,21 @@ TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle192<>+0(SB), Z31; \
-	VMOVDQU64 shuffle193<>+0(SB), Z30; \
-group241: \
+	VMOVDQU64 shuffle172<>+0(SB), Z31; \
+	VMOVDQU64 shuffle173<>+0(SB), Z30; \
+group191: \
 	MOVQ rows+24(FP), DI; \
-row242: \
+row192: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last244; \
-chunks243: \
+	JB   last194; \
+chunks193: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VMOVDQU64 shuffle172<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -6482,22 +5507,22 @@ chunks243: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks243; \
-last244: \
+	JAE       chunks193; \
+last194: \
 	TESTQ R9, R9; \
-	JZ    rowdone245; \
+	JZ    rowdone195; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks243; \
-rowdone245: \
+	JMP   chunks193; \
+rowdone195: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row242; \
+	JNZ  row192; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group241; \
+	JNZ  group191; \
 	VZEROUPPER; \
 	RET
 	unzip2x2AVX512VBMI_body
@@ -6524,104 +5549,104 @@ TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem246: \
+rem196: \
 	CMPQ DI, $+64; \
-	JB   remdone247; \
+	JB   remdone197; \
 	SUBQ $+60, DI; \
-	JMP  rem246; \
-remdone247: \
+	JMP  rem196; \
+remdone197: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle218<>+0(SB), Z31; \
-	VMOVDQU64 shuffle219<>+0(SB), Z30; \
-group248: \
+	VMOVDQU64 shuffle198<>+0(SB), Z31; \
+	VMOVDQU64 shuffle199<>+0(SB), Z30; \
+group198: \
 	MOVQ rows+24(FP), DI; \
-row249: \
+row199: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last251; \
-chunks250: \
+	JB   last201; \
+chunks200: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle218<>+0(SB), Z3; \
+	VMOVDQU64 shuffle198<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks250; \
-last251: \
+	JAE       chunks200; \
+last201: \
 	TESTQ      R9, R9; \
-	JZ         rowdone252; \
+	JZ         rowdone202; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle218<>+0(SB), Z3; \
+	VMOVDQU64  shuffle198<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2B   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone252: \
+rowdone202: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row249; \
+	JNZ  row199; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group248; \
+	JNZ  group198; \
 	VZEROUPPER; \
 	RET
 	unzip2x6AVX512VBMI_body
 
-DATA shuffle217<>+0(SB)/8, $0x0fffffffffffffff
-GLOBL shuffle217<>(SB), RODATA|NOPTR, $8
+DATA shuffle197<>+0(SB)/8, $0x0fffffffffffffff
+GLOBL shuffle197<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle218<>+0(SB)/8, $0x0d0c050403020100
-DATA shuffle218<>+8(SB)/8, $0x1b1a191811100f0e
-DATA shuffle218<>+16(SB)/8, $0x2928272625241d1c
-DATA shuffle218<>+24(SB)/8, $0x3d3c353433323130
-DATA shuffle218<>+32(SB)/8, $0x4b4a494841403f3e
-DATA shuffle218<>+40(SB)/8, $0x5958575655544d4c
-DATA shuffle218<>+48(SB)/8, $0x6d6c656463626160
-DATA shuffle218<>+56(SB)/8, $0x0000000071706f6e
-GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
+DATA shuffle198<>+0(SB)/8, $0x0d0c050403020100
+DATA shuffle198<>+8(SB)/8, $0x1b1a191811100f0e
+DATA shuffle198<>+16(SB)/8, $0x2928272625241d1c
+DATA shuffle198<>+24(SB)/8, $0x3d3c353433323130
+DATA shuffle198<>+32(SB)/8, $0x4b4a494841403f3e
+DATA shuffle198<>+40(SB)/8, $0x5958575655544d4c
+DATA shuffle198<>+48(SB)/8, $0x6d6c656463626160
+DATA shuffle198<>+56(SB)/8, $0x0000000071706f6e
+GLOBL shuffle198<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle219<>+0(SB)/8, $0x13120b0a09080706
-DATA shuffle219<>+8(SB)/8, $0x21201f1e17161514
-DATA shuffle219<>+16(SB)/8, $0x2f2e2d2c2b2a2322
-DATA shuffle219<>+24(SB)/8, $0x43423b3a39383736
-DATA shuffle219<>+32(SB)/8, $0x51504f4e47464544
-DATA shuffle219<>+40(SB)/8, $0x5f5e5d5c5b5a5352
-DATA shuffle219<>+48(SB)/8, $0x73726b6a69686766
-DATA shuffle219<>+56(SB)/8, $0x0000000077767574
-GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
+DATA shuffle199<>+0(SB)/8, $0x13120b0a09080706
+DATA shuffle199<>+8(SB)/8, $0x21201f1e17161514
+DATA shuffle199<>+16(SB)/8, $0x2f2e2d2c2b2a2322
+DATA shuffle199<>+24(SB)/8, $0x43423b3a39383736
+DATA shuffle199<>+32(SB)/8, $0x51504f4e47464544
+DATA shuffle199<>+40(SB)/8, $0x5f5e5d5c5b5a5352
+DATA shuffle199<>+48(SB)/8, $0x73726b6a69686766
+DATA shuffle199<>+56(SB)/8, $0x0000000077767574
+GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -6644,21 +5669,21 @@ TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle220<>+0(SB), Z31; \
-	VMOVDQU64 shuffle221<>+0(SB), Z30; \
-group253: \
+	VMOVDQU64 shuffle200<>+0(SB), Z31; \
+	VMOVDQU64 shuffle201<>+0(SB), Z30; \
+group203: \
 	MOVQ rows+24(FP), DI; \
-row254: \
+row204: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last256; \
-chunks255: \
+	JB   last206; \
+chunks205: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle220<>+0(SB), Z3; \
+	VMOVDQU64 shuffle200<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -6667,45 +5692,45 @@ chunks255: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks255; \
-last256: \
+	JAE       chunks205; \
+last206: \
 	TESTQ R9, R9; \
-	JZ    rowdone257; \
+	JZ    rowdone207; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks255; \
-rowdone257: \
+	JMP   chunks205; \
+rowdone207: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row254; \
+	JNZ  row204; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group253; \
+	JNZ  group203; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x1AVX512VBMI_body
 
-DATA shuffle220<>+0(SB)/8, $0x0d090c0805010400
-DATA shuffle220<>+8(SB)/8, $0x1d191c1815111410
-DATA shuffle220<>+16(SB)/8, $0x2d292c2825212420
-DATA shuffle220<>+24(SB)/8, $0x3d393c3835313430
-DATA shuffle220<>+32(SB)/8, $0x4d494c4845414440
-DATA shuffle220<>+40(SB)/8, $0x5d595c5855515450
-DATA shuffle220<>+48(SB)/8, $0x6d696c6865616460
-DATA shuffle220<>+56(SB)/8, $0x7d797c7875717470
-GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
+DATA shuffle200<>+0(SB)/8, $0x0d090c0805010400
+DATA shuffle200<>+8(SB)/8, $0x1d191c1815111410
+DATA shuffle200<>+16(SB)/8, $0x2d292c2825212420
+DATA shuffle200<>+24(SB)/8, $0x3d393c3835313430
+DATA shuffle200<>+32(SB)/8, $0x4d494c4845414440
+DATA shuffle200<>+40(SB)/8, $0x5d595c5855515450
+DATA shuffle200<>+48(SB)/8, $0x6d696c6865616460
+DATA shuffle200<>+56(SB)/8, $0x7d797c7875717470
+GLOBL shuffle200<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle221<>+0(SB)/8, $0x0f0b0e0a07030602
-DATA shuffle221<>+8(SB)/8, $0x1f1b1e1a17131612
-DATA shuffle221<>+16(SB)/8, $0x2f2b2e2a27232622
-DATA shuffle221<>+24(SB)/8, $0x3f3b3e3a37333632
-DATA shuffle221<>+32(SB)/8, $0x4f4b4e4a47434642
-DATA shuffle221<>+40(SB)/8, $0x5f5b5e5a57535652
-DATA shuffle221<>+48(SB)/8, $0x6f6b6e6a67636662
-DATA shuffle221<>+56(SB)/8, $0x7f7b7e7a77737672
-GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
+DATA shuffle201<>+0(SB)/8, $0x0f0b0e0a07030602
+DATA shuffle201<>+8(SB)/8, $0x1f1b1e1a17131612
+DATA shuffle201<>+16(SB)/8, $0x2f2b2e2a27232622
+DATA shuffle201<>+24(SB)/8, $0x3f3b3e3a37333632
+DATA shuffle201<>+32(SB)/8, $0x4f4b4e4a47434642
+DATA shuffle201<>+40(SB)/8, $0x5f5b5e5a57535652
+DATA shuffle201<>+48(SB)/8, $0x6f6b6e6a67636662
+DATA shuffle201<>+56(SB)/8, $0x7f7b7e7a77737672
+GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -6728,21 +5753,21 @@ TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle222<>+0(SB), Z31; \
-	VMOVDQU64 shuffle223<>+0(SB), Z30; \
-group258: \
+	VMOVDQU64 shuffle202<>+0(SB), Z31; \
+	VMOVDQU64 shuffle203<>+0(SB), Z30; \
+group208: \
 	MOVQ rows+24(FP), DI; \
-row259: \
+row209: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last261; \
-chunks260: \
+	JB   last211; \
+chunks210: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle222<>+0(SB), Z3; \
+	VMOVDQU64 shuffle202<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -6751,45 +5776,45 @@ chunks260: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks260; \
-last261: \
+	JAE       chunks210; \
+last211: \
 	TESTQ R9, R9; \
-	JZ    rowdone262; \
+	JZ    rowdone212; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks260; \
-rowdone262: \
+	JMP   chunks210; \
+rowdone212: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row259; \
+	JNZ  row209; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group258; \
+	JNZ  group208; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x2AVX512VBMI_body
 
-DATA shuffle222<>+0(SB)/8, $0x0b0a030209080100
-DATA shuffle222<>+8(SB)/8, $0x1b1a131219181110
-DATA shuffle222<>+16(SB)/8, $0x2b2a232229282120
-DATA shuffle222<>+24(SB)/8, $0x3b3a333239383130
-DATA shuffle222<>+32(SB)/8, $0x4b4a434249484140
-DATA shuffle222<>+40(SB)/8, $0x5b5a535259585150
-DATA shuffle222<>+48(SB)/8, $0x6b6a636269686160
-DATA shuffle222<>+56(SB)/8, $0x7b7a737279787170
-GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
+DATA shuffle202<>+0(SB)/8, $0x0b0a030209080100
+DATA shuffle202<>+8(SB)/8, $0x1b1a131219181110
+DATA shuffle202<>+16(SB)/8, $0x2b2a232229282120
+DATA shuffle202<>+24(SB)/8, $0x3b3a333239383130
+DATA shuffle202<>+32(SB)/8, $0x4b4a434249484140
+DATA shuffle202<>+40(SB)/8, $0x5b5a535259585150
+DATA shuffle202<>+48(SB)/8, $0x6b6a636269686160
+DATA shuffle202<>+56(SB)/8, $0x7b7a737279787170
+GLOBL shuffle202<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle223<>+0(SB)/8, $0x0f0e07060d0c0504
-DATA shuffle223<>+8(SB)/8, $0x1f1e17161d1c1514
-DATA shuffle223<>+16(SB)/8, $0x2f2e27262d2c2524
-DATA shuffle223<>+24(SB)/8, $0x3f3e37363d3c3534
-DATA shuffle223<>+32(SB)/8, $0x4f4e47464d4c4544
-DATA shuffle223<>+40(SB)/8, $0x5f5e57565d5c5554
-DATA shuffle223<>+48(SB)/8, $0x6f6e67666d6c6564
-DATA shuffle223<>+56(SB)/8, $0x7f7e77767d7c7574
-GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
+DATA shuffle203<>+0(SB)/8, $0x0f0e07060d0c0504
+DATA shuffle203<>+8(SB)/8, $0x1f1e17161d1c1514
+DATA shuffle203<>+16(SB)/8, $0x2f2e27262d2c2524
+DATA shuffle203<>+24(SB)/8, $0x3f3e37363d3c3534
+DATA shuffle203<>+32(SB)/8, $0x4f4e47464d4c4544
+DATA shuffle203<>+40(SB)/8, $0x5f5e57565d5c5554
+DATA shuffle203<>+48(SB)/8, $0x6f6e67666d6c6564
+DATA shuffle203<>+56(SB)/8, $0x7f7e77767d7c7574
+GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6813,101 +5838,101 @@ TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem263: \
+rem213: \
 	CMPQ DI, $+64; \
-	JB   remdone264; \
+	JB   remdone214; \
 	SUBQ $+60, DI; \
-	JMP  rem263; \
-remdone264: \
+	JMP  rem213; \
+remdone214: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle224<>+0(SB), Z31; \
-	VMOVDQU64 shuffle225<>+0(SB), Z30; \
-group265: \
+	VMOVDQU64 shuffle204<>+0(SB), Z31; \
+	VMOVDQU64 shuffle205<>+0(SB), Z30; \
+group215: \
 	MOVQ rows+24(FP), DI; \
-row266: \
+row216: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last268; \
-chunks267: \
+	JB   last218; \
+chunks217: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle224<>+0(SB), Z3; \
+	VMOVDQU64 shuffle204<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks267; \
-last268: \
+	JAE       chunks217; \
+last218: \
 	TESTQ      R9, R9; \
-	JZ         rowdone269; \
+	JZ         rowdone219; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle224<>+0(SB), Z3; \
+	VMOVDQU64  shuffle204<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2B   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone269: \
+rowdone219: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row266; \
+	JNZ  row216; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group265; \
+	JNZ  group215; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x1AVX512VBMI_body
 
-DATA shuffle224<>+0(SB)/8, $0x100c090501080400
-DATA shuffle224<>+8(SB)/8, $0x19201c1815110d14
-DATA shuffle224<>+16(SB)/8, $0x2d29252c2824211d
-DATA shuffle224<>+24(SB)/8, $0x403c393531383430
-DATA shuffle224<>+32(SB)/8, $0x49504c4845413d44
-DATA shuffle224<>+40(SB)/8, $0x5d59555c5854514d
-DATA shuffle224<>+48(SB)/8, $0x706c696561686460
-DATA shuffle224<>+56(SB)/8, $0x0000000075716d74
-GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
+DATA shuffle204<>+0(SB)/8, $0x100c090501080400
+DATA shuffle204<>+8(SB)/8, $0x19201c1815110d14
+DATA shuffle204<>+16(SB)/8, $0x2d29252c2824211d
+DATA shuffle204<>+24(SB)/8, $0x403c393531383430
+DATA shuffle204<>+32(SB)/8, $0x49504c4845413d44
+DATA shuffle204<>+40(SB)/8, $0x5d59555c5854514d
+DATA shuffle204<>+48(SB)/8, $0x706c696561686460
+DATA shuffle204<>+56(SB)/8, $0x0000000075716d74
+GLOBL shuffle204<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle225<>+0(SB)/8, $0x120e0b07030a0602
-DATA shuffle225<>+8(SB)/8, $0x1b221e1a17130f16
-DATA shuffle225<>+16(SB)/8, $0x2f2b272e2a26231f
-DATA shuffle225<>+24(SB)/8, $0x423e3b37333a3632
-DATA shuffle225<>+32(SB)/8, $0x4b524e4a47433f46
-DATA shuffle225<>+40(SB)/8, $0x5f5b575e5a56534f
-DATA shuffle225<>+48(SB)/8, $0x726e6b67636a6662
-DATA shuffle225<>+56(SB)/8, $0x0000000077736f76
-GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
+DATA shuffle205<>+0(SB)/8, $0x120e0b07030a0602
+DATA shuffle205<>+8(SB)/8, $0x1b221e1a17130f16
+DATA shuffle205<>+16(SB)/8, $0x2f2b272e2a26231f
+DATA shuffle205<>+24(SB)/8, $0x423e3b37333a3632
+DATA shuffle205<>+32(SB)/8, $0x4b524e4a47433f46
+DATA shuffle205<>+40(SB)/8, $0x5f5b575e5a56534f
+DATA shuffle205<>+48(SB)/8, $0x726e6b67636a6662
+DATA shuffle205<>+56(SB)/8, $0x0000000077736f76
+GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -6931,185 +5956,101 @@ TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem270: \
+rem220: \
 	CMPQ DI, $+64; \
-	JB   remdone271; \
+	JB   remdone221; \
 	SUBQ $+60, DI; \
-	JMP  rem270; \
-remdone271: \
+	JMP  rem220; \
+remdone221: \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+2, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K3; \
-	VMOVDQU64 shuffle226<>+0(SB), Z31; \
-	VMOVDQU64 shuffle227<>+0(SB), Z30; \
-group272: \
+	VMOVDQU64 shuffle206<>+0(SB), Z31; \
+	VMOVDQU64 shuffle207<>+0(SB), Z30; \
+group222: \
 	MOVQ rows+24(FP), DI; \
-row273: \
+row223: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last275; \
-chunks274: \
+	JB   last225; \
+chunks224: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle226<>+0(SB), Z3; \
+	VMOVDQU64 shuffle206<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*1); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks274; \
-last275: \
+	JAE       chunks224; \
+last225: \
 	TESTQ      R9, R9; \
-	JZ         rowdone276; \
+	JZ         rowdone226; \
 	LEAQ       (CX)(R8*1), R9; \
 	VMOVDQU8.Z (AX)(R8*2), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R8*2), K2, Z1; \
-	VMOVDQU64  shuffle226<>+0(SB), Z3; \
+	VMOVDQU64  shuffle206<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8   Z3, K3, (R9); \
 	VPERMT2B   Z1, Z30, Z0; \
 	VMOVDQU8   Z0, K3, (R9)(DX*1); \
-rowdone276: \
+rowdone226: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row273; \
+	JNZ  row223; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group272; \
+	JNZ  group222; \
 	VZEROUPPER; \
 	RET
 	tunzip2x3x2AVX512VBMI_body
 
-DATA shuffle226<>+0(SB)/8, $0x0302111009080100
-DATA shuffle226<>+8(SB)/8, $0x2120191813120b0a
-DATA shuffle226<>+16(SB)/8, $0x2b2a23221b1a2928
-DATA shuffle226<>+24(SB)/8, $0x3332414039383130
-DATA shuffle226<>+32(SB)/8, $0x5150494843423b3a
-DATA shuffle226<>+40(SB)/8, $0x5b5a53524b4a5958
-DATA shuffle226<>+48(SB)/8, $0x6362717069686160
-DATA shuffle226<>+56(SB)/8, $0x0000000073726b6a
-GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
+DATA shuffle206<>+0(SB)/8, $0x0302111009080100
+DATA shuffle206<>+8(SB)/8, $0x2120191813120b0a
+DATA shuffle206<>+16(SB)/8, $0x2b2a23221b1a2928
+DATA shuffle206<>+24(SB)/8, $0x3332414039383130
+DATA shuffle206<>+32(SB)/8, $0x5150494843423b3a
+DATA shuffle206<>+40(SB)/8, $0x5b5a53524b4a5958
+DATA shuffle206<>+48(SB)/8, $0x6362717069686160
+DATA shuffle206<>+56(SB)/8, $0x0000000073726b6a
+GLOBL shuffle206<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle227<>+0(SB)/8, $0x070615140d0c0504
-DATA shuffle227<>+8(SB)/8, $0x25241d1c17160f0e
-DATA shuffle227<>+16(SB)/8, $0x2f2e27261f1e2d2c
-DATA shuffle227<>+24(SB)/8, $0x373645443d3c3534
-DATA shuffle227<>+32(SB)/8, $0x55544d4c47463f3e
-DATA shuffle227<>+40(SB)/8, $0x5f5e57564f4e5d5c
-DATA shuffle227<>+48(SB)/8, $0x676675746d6c6564
-DATA shuffle227<>+56(SB)/8, $0x0000000077766f6e
-GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
-
-// func tunzip2x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tunzip2x4x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle228<>+0(SB), Z31; \
-	VMOVDQU64 shuffle229<>+0(SB), Z30; \
-group277: \
-	MOVQ rows+24(FP), DI; \
-row278: \
-	XORQ R8, R8; \
-	MOVQ n+16(FP), R9; \
-	SUBQ R8, R9; \
-	CMPQ R9, $+64; \
-	JB   last280; \
-chunks279: \
-	LEAQ      (CX)(R8*1), R9; \
-	VMOVDQU64 (AX)(R8*2), Z0; \
-	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle228<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 Z3, (R9); \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 Z0, (R9)(DX*1); \
-	ADDQ      $+64, R8; \
-	MOVQ      n+16(FP), R9; \
-	SUBQ      R8, R9; \
-	CMPQ      R9, $+64; \
-	JAE       chunks279; \
-last280: \
-	TESTQ R9, R9; \
-	JZ    rowdone281; \
-	MOVQ  n+16(FP), R8; \
-	SUBQ  $+64, R8; \
-	JMP   chunks279; \
-rowdone281: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ DI; \
-	JNZ  row278; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group277; \
-	VZEROUPPER; \
-	RET
-	tunzip2x4x1AVX512VBMI_body
-
-DATA shuffle228<>+0(SB)/8, $0x0d0905010c080400
-DATA shuffle228<>+8(SB)/8, $0x1d1915111c181410
-DATA shuffle228<>+16(SB)/8, $0x2d2925212c282420
-DATA shuffle228<>+24(SB)/8, $0x3d3935313c383430
-DATA shuffle228<>+32(SB)/8, $0x4d4945414c484440
-DATA shuffle228<>+40(SB)/8, $0x5d5955515c585450
-DATA shuffle228<>+48(SB)/8, $0x6d6965616c686460
-DATA shuffle228<>+56(SB)/8, $0x7d7975717c787470
-GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle229<>+0(SB)/8, $0x0f0b07030e0a0602
-DATA shuffle229<>+8(SB)/8, $0x1f1b17131e1a1612
-DATA shuffle229<>+16(SB)/8, $0x2f2b27232e2a2622
-DATA shuffle229<>+24(SB)/8, $0x3f3b37333e3a3632
-DATA shuffle229<>+32(SB)/8, $0x4f4b47434e4a4642
-DATA shuffle229<>+40(SB)/8, $0x5f5b57535e5a5652
-DATA shuffle229<>+48(SB)/8, $0x6f6b67636e6a6662
-DATA shuffle229<>+56(SB)/8, $0x7f7b77737e7a7672
-GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
+DATA shuffle207<>+0(SB)/8, $0x070615140d0c0504
+DATA shuffle207<>+8(SB)/8, $0x25241d1c17160f0e
+DATA shuffle207<>+16(SB)/8, $0x2f2e27261f1e2d2c
+DATA shuffle207<>+24(SB)/8, $0x373645443d3c3534
+DATA shuffle207<>+32(SB)/8, $0x55544d4c47463f3e
+DATA shuffle207<>+40(SB)/8, $0x5f5e57564f4e5d5c
+DATA shuffle207<>+48(SB)/8, $0x676675746d6c6564
+DATA shuffle207<>+56(SB)/8, $0x0000000077766f6e
+GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7132,21 +6073,21 @@ TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle230<>+0(SB), Z31; \
-	VMOVDQU64 shuffle231<>+0(SB), Z30; \
-group282: \
+	VMOVDQU64 shuffle208<>+0(SB), Z31; \
+	VMOVDQU64 shuffle209<>+0(SB), Z30; \
+group227: \
 	MOVQ rows+24(FP), DI; \
-row283: \
+row228: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last285; \
-chunks284: \
+	JB   last230; \
+chunks229: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle230<>+0(SB), Z3; \
+	VMOVDQU64 shuffle208<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -7155,45 +6096,45 @@ chunks284: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks284; \
-last285: \
+	JAE       chunks229; \
+last230: \
 	TESTQ R9, R9; \
-	JZ    rowdone286; \
+	JZ    rowdone231; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks284; \
-rowdone286: \
+	JMP   chunks229; \
+rowdone231: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row283; \
+	JNZ  row228; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group282; \
+	JNZ  group227; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x2AVX512VBMI_body
 
-DATA shuffle230<>+0(SB)/8, $0x1918111009080100
-DATA shuffle230<>+8(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle230<>+16(SB)/8, $0x3938313029282120
-DATA shuffle230<>+24(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle230<>+32(SB)/8, $0x5958515049484140
-DATA shuffle230<>+40(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle230<>+48(SB)/8, $0x7978717069686160
-DATA shuffle230<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
+DATA shuffle208<>+0(SB)/8, $0x1918111009080100
+DATA shuffle208<>+8(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle208<>+16(SB)/8, $0x3938313029282120
+DATA shuffle208<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle208<>+32(SB)/8, $0x5958515049484140
+DATA shuffle208<>+40(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle208<>+48(SB)/8, $0x7978717069686160
+DATA shuffle208<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle231<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle231<>+8(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle231<>+16(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle231<>+24(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle231<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle231<>+40(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle231<>+48(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle231<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
+DATA shuffle209<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle209<>+8(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle209<>+16(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle209<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle209<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle209<>+40(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle209<>+48(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle209<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7216,21 +6157,21 @@ TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle232<>+0(SB), Z31; \
-	VMOVDQU64 shuffle233<>+0(SB), Z30; \
-group287: \
+	VMOVDQU64 shuffle210<>+0(SB), Z31; \
+	VMOVDQU64 shuffle211<>+0(SB), Z30; \
+group232: \
 	MOVQ rows+24(FP), DI; \
-row288: \
+row233: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last290; \
-chunks289: \
+	JB   last235; \
+chunks234: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle232<>+0(SB), Z3; \
+	VMOVDQU64 shuffle210<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -7239,45 +6180,45 @@ chunks289: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks289; \
-last290: \
+	JAE       chunks234; \
+last235: \
 	TESTQ R9, R9; \
-	JZ    rowdone291; \
+	JZ    rowdone236; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks289; \
-rowdone291: \
+	JMP   chunks234; \
+rowdone236: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row288; \
+	JNZ  row233; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group287; \
+	JNZ  group232; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x1AVX512VBMI_body
 
-DATA shuffle232<>+0(SB)/8, $0x1c1814100c080400
-DATA shuffle232<>+8(SB)/8, $0x1d1915110d090501
-DATA shuffle232<>+16(SB)/8, $0x3c3834302c282420
-DATA shuffle232<>+24(SB)/8, $0x3d3935312d292521
-DATA shuffle232<>+32(SB)/8, $0x5c5854504c484440
-DATA shuffle232<>+40(SB)/8, $0x5d5955514d494541
-DATA shuffle232<>+48(SB)/8, $0x7c7874706c686460
-DATA shuffle232<>+56(SB)/8, $0x7d7975716d696561
-GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
+DATA shuffle210<>+0(SB)/8, $0x1c1814100c080400
+DATA shuffle210<>+8(SB)/8, $0x1d1915110d090501
+DATA shuffle210<>+16(SB)/8, $0x3c3834302c282420
+DATA shuffle210<>+24(SB)/8, $0x3d3935312d292521
+DATA shuffle210<>+32(SB)/8, $0x5c5854504c484440
+DATA shuffle210<>+40(SB)/8, $0x5d5955514d494541
+DATA shuffle210<>+48(SB)/8, $0x7c7874706c686460
+DATA shuffle210<>+56(SB)/8, $0x7d7975716d696561
+GLOBL shuffle210<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle233<>+0(SB)/8, $0x1e1a16120e0a0602
-DATA shuffle233<>+8(SB)/8, $0x1f1b17130f0b0703
-DATA shuffle233<>+16(SB)/8, $0x3e3a36322e2a2622
-DATA shuffle233<>+24(SB)/8, $0x3f3b37332f2b2723
-DATA shuffle233<>+32(SB)/8, $0x5e5a56524e4a4642
-DATA shuffle233<>+40(SB)/8, $0x5f5b57534f4b4743
-DATA shuffle233<>+48(SB)/8, $0x7e7a76726e6a6662
-DATA shuffle233<>+56(SB)/8, $0x7f7b77736f6b6763
-GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
+DATA shuffle211<>+0(SB)/8, $0x1e1a16120e0a0602
+DATA shuffle211<>+8(SB)/8, $0x1f1b17130f0b0703
+DATA shuffle211<>+16(SB)/8, $0x3e3a36322e2a2622
+DATA shuffle211<>+24(SB)/8, $0x3f3b37332f2b2723
+DATA shuffle211<>+32(SB)/8, $0x5e5a56524e4a4642
+DATA shuffle211<>+40(SB)/8, $0x5f5b57534f4b4743
+DATA shuffle211<>+48(SB)/8, $0x7e7a76726e6a6662
+DATA shuffle211<>+56(SB)/8, $0x7f7b77736f6b6763
+GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
 
 // func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7300,21 +6241,21 @@ TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle234<>+0(SB), Z31; \
-	VMOVDQU64 shuffle235<>+0(SB), Z30; \
-group292: \
+	VMOVDQU64 shuffle212<>+0(SB), Z31; \
+	VMOVDQU64 shuffle213<>+0(SB), Z30; \
+group237: \
 	MOVQ rows+24(FP), DI; \
-row293: \
+row238: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last295; \
-chunks294: \
+	JB   last240; \
+chunks239: \
 	LEAQ      (CX)(R8*1), R9; \
 	VMOVDQU64 (AX)(R8*2), Z0; \
 	VMOVDQU64 64(AX)(R8*2), Z1; \
-	VMOVDQU64 shuffle234<>+0(SB), Z3; \
+	VMOVDQU64 shuffle212<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 Z3, (R9); \
 	VPERMT2B  Z1, Z30, Z0; \
@@ -7323,45 +6264,45 @@ chunks294: \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks294; \
-last295: \
+	JAE       chunks239; \
+last240: \
 	TESTQ R9, R9; \
-	JZ    rowdone296; \
+	JZ    rowdone241; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks294; \
-rowdone296: \
+	JMP   chunks239; \
+rowdone241: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row293; \
+	JNZ  row238; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group292; \
+	JNZ  group237; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x2AVX512VBMI_body
 
-DATA shuffle234<>+0(SB)/8, $0x1918111009080100
-DATA shuffle234<>+8(SB)/8, $0x3938313029282120
-DATA shuffle234<>+16(SB)/8, $0x1b1a13120b0a0302
-DATA shuffle234<>+24(SB)/8, $0x3b3a33322b2a2322
-DATA shuffle234<>+32(SB)/8, $0x5958515049484140
-DATA shuffle234<>+40(SB)/8, $0x7978717069686160
-DATA shuffle234<>+48(SB)/8, $0x5b5a53524b4a4342
-DATA shuffle234<>+56(SB)/8, $0x7b7a73726b6a6362
-GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
+DATA shuffle212<>+0(SB)/8, $0x1918111009080100
+DATA shuffle212<>+8(SB)/8, $0x3938313029282120
+DATA shuffle212<>+16(SB)/8, $0x1b1a13120b0a0302
+DATA shuffle212<>+24(SB)/8, $0x3b3a33322b2a2322
+DATA shuffle212<>+32(SB)/8, $0x5958515049484140
+DATA shuffle212<>+40(SB)/8, $0x7978717069686160
+DATA shuffle212<>+48(SB)/8, $0x5b5a53524b4a4342
+DATA shuffle212<>+56(SB)/8, $0x7b7a73726b6a6362
+GLOBL shuffle212<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle235<>+0(SB)/8, $0x1d1c15140d0c0504
-DATA shuffle235<>+8(SB)/8, $0x3d3c35342d2c2524
-DATA shuffle235<>+16(SB)/8, $0x1f1e17160f0e0706
-DATA shuffle235<>+24(SB)/8, $0x3f3e37362f2e2726
-DATA shuffle235<>+32(SB)/8, $0x5d5c55544d4c4544
-DATA shuffle235<>+40(SB)/8, $0x7d7c75746d6c6564
-DATA shuffle235<>+48(SB)/8, $0x5f5e57564f4e4746
-DATA shuffle235<>+56(SB)/8, $0x7f7e77766f6e6766
-GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
+DATA shuffle213<>+0(SB)/8, $0x1d1c15140d0c0504
+DATA shuffle213<>+8(SB)/8, $0x3d3c35342d2c2524
+DATA shuffle213<>+16(SB)/8, $0x1f1e17160f0e0706
+DATA shuffle213<>+24(SB)/8, $0x3f3e37362f2e2726
+DATA shuffle213<>+32(SB)/8, $0x5d5c55544d4c4544
+DATA shuffle213<>+40(SB)/8, $0x7d7c75746d6c6564
+DATA shuffle213<>+48(SB)/8, $0x5f5e57564f4e4746
+DATA shuffle213<>+56(SB)/8, $0x7f7e77766f6e6766
+GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7384,20 +6325,20 @@ TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle236<>+0(SB), Z31; \
-	VMOVDQU64 shuffle237<>+0(SB), Z30; \
-	VMOVDQU64 shuffle238<>+0(SB), Z29; \
-	VMOVDQU64 shuffle239<>+0(SB), Z28; \
-	VMOVDQU64 shuffle240<>+0(SB), Z27; \
-group297: \
+	VMOVDQU64 shuffle214<>+0(SB), Z31; \
+	VMOVDQU64 shuffle215<>+0(SB), Z30; \
+	VMOVDQU64 shuffle216<>+0(SB), Z29; \
+	VMOVDQU64 shuffle217<>+0(SB), Z28; \
+	VMOVDQU64 shuffle218<>+0(SB), Z27; \
+group242: \
 	MOVQ rows+24(FP), DI; \
-row298: \
+row243: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last300; \
-chunks299: \
+	JB   last245; \
+chunks244: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -7422,75 +6363,75 @@ chunks299: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks299; \
-last300: \
+	JAE        chunks244; \
+last245: \
 	TESTQ R9, R9; \
-	JZ    rowdone301; \
+	JZ    rowdone246; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks299; \
-rowdone301: \
+	JMP   chunks244; \
+rowdone246: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row298; \
+	JNZ  row243; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group297; \
+	JNZ  group242; \
 	VZEROUPPER; \
 	RET
 	unzip3x1AVX512VBMI_body
 
-DATA shuffle236<>+0(SB)/8, $0x0000ff0000ff0000
-DATA shuffle236<>+8(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle236<>+16(SB)/8, $0xff0000ff0000ff00
-DATA shuffle236<>+24(SB)/8, $0x0000ff0000ff0000
-DATA shuffle236<>+32(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle236<>+40(SB)/8, $0xff0000ff0000ff00
-DATA shuffle236<>+48(SB)/8, $0x0000ff0000ff0000
-DATA shuffle236<>+56(SB)/8, $0x00ff0000ff0000ff
-GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
+DATA shuffle214<>+0(SB)/8, $0x0000ff0000ff0000
+DATA shuffle214<>+8(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle214<>+16(SB)/8, $0xff0000ff0000ff00
+DATA shuffle214<>+24(SB)/8, $0x0000ff0000ff0000
+DATA shuffle214<>+32(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle214<>+40(SB)/8, $0xff0000ff0000ff00
+DATA shuffle214<>+48(SB)/8, $0x0000ff0000ff0000
+DATA shuffle214<>+56(SB)/8, $0x00ff0000ff0000ff
+GLOBL shuffle214<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle237<>+0(SB)/8, $0xff0000ff0000ff00
-DATA shuffle237<>+8(SB)/8, $0x0000ff0000ff0000
-DATA shuffle237<>+16(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle237<>+24(SB)/8, $0xff0000ff0000ff00
-DATA shuffle237<>+32(SB)/8, $0x0000ff0000ff0000
-DATA shuffle237<>+40(SB)/8, $0x00ff0000ff0000ff
-DATA shuffle237<>+48(SB)/8, $0xff0000ff0000ff00
-DATA shuffle237<>+56(SB)/8, $0x0000ff0000ff0000
-GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
+DATA shuffle215<>+0(SB)/8, $0xff0000ff0000ff00
+DATA shuffle215<>+8(SB)/8, $0x0000ff0000ff0000
+DATA shuffle215<>+16(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle215<>+24(SB)/8, $0xff0000ff0000ff00
+DATA shuffle215<>+32(SB)/8, $0x0000ff0000ff0000
+DATA shuffle215<>+40(SB)/8, $0x00ff0000ff0000ff
+DATA shuffle215<>+48(SB)/8, $0xff0000ff0000ff00
+DATA shuffle215<>+56(SB)/8, $0x0000ff0000ff0000
+GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle238<>+0(SB)/8, $0x15120f0c09060300
-DATA shuffle238<>+8(SB)/8, $0x2d2a2724211e1b18
-DATA shuffle238<>+16(SB)/8, $0x05023f3c39363330
-DATA shuffle238<>+24(SB)/8, $0x1d1a1714110e0b08
-DATA shuffle238<>+32(SB)/8, $0x35322f2c29262320
-DATA shuffle238<>+40(SB)/8, $0x0d0a0704013e3b38
-DATA shuffle238<>+48(SB)/8, $0x25221f1c19161310
-DATA shuffle238<>+56(SB)/8, $0x3d3a3734312e2b28
-GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
+DATA shuffle216<>+0(SB)/8, $0x15120f0c09060300
+DATA shuffle216<>+8(SB)/8, $0x2d2a2724211e1b18
+DATA shuffle216<>+16(SB)/8, $0x05023f3c39363330
+DATA shuffle216<>+24(SB)/8, $0x1d1a1714110e0b08
+DATA shuffle216<>+32(SB)/8, $0x35322f2c29262320
+DATA shuffle216<>+40(SB)/8, $0x0d0a0704013e3b38
+DATA shuffle216<>+48(SB)/8, $0x25221f1c19161310
+DATA shuffle216<>+56(SB)/8, $0x3d3a3734312e2b28
+GLOBL shuffle216<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle239<>+0(SB)/8, $0x1613100d0a070401
-DATA shuffle239<>+8(SB)/8, $0x2e2b2825221f1c19
-DATA shuffle239<>+16(SB)/8, $0x0603003d3a373431
-DATA shuffle239<>+24(SB)/8, $0x1e1b1815120f0c09
-DATA shuffle239<>+32(SB)/8, $0x3633302d2a272421
-DATA shuffle239<>+40(SB)/8, $0x0e0b0805023f3c39
-DATA shuffle239<>+48(SB)/8, $0x2623201d1a171411
-DATA shuffle239<>+56(SB)/8, $0x3e3b3835322f2c29
-GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
+DATA shuffle217<>+0(SB)/8, $0x1613100d0a070401
+DATA shuffle217<>+8(SB)/8, $0x2e2b2825221f1c19
+DATA shuffle217<>+16(SB)/8, $0x0603003d3a373431
+DATA shuffle217<>+24(SB)/8, $0x1e1b1815120f0c09
+DATA shuffle217<>+32(SB)/8, $0x3633302d2a272421
+DATA shuffle217<>+40(SB)/8, $0x0e0b0805023f3c39
+DATA shuffle217<>+48(SB)/8, $0x2623201d1a171411
+DATA shuffle217<>+56(SB)/8, $0x3e3b3835322f2c29
+GLOBL shuffle217<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle240<>+0(SB)/8, $0x1714110e0b080502
-DATA shuffle240<>+8(SB)/8, $0x2f2c292623201d1a
-DATA shuffle240<>+16(SB)/8, $0x0704013e3b383532
-DATA shuffle240<>+24(SB)/8, $0x1f1c191613100d0a
-DATA shuffle240<>+32(SB)/8, $0x3734312e2b282522
-DATA shuffle240<>+40(SB)/8, $0x0f0c090603003d3a
-DATA shuffle240<>+48(SB)/8, $0x2724211e1b181512
-DATA shuffle240<>+56(SB)/8, $0x3f3c393633302d2a
-GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
+DATA shuffle218<>+0(SB)/8, $0x1714110e0b080502
+DATA shuffle218<>+8(SB)/8, $0x2f2c292623201d1a
+DATA shuffle218<>+16(SB)/8, $0x0704013e3b383532
+DATA shuffle218<>+24(SB)/8, $0x1f1c191613100d0a
+DATA shuffle218<>+32(SB)/8, $0x3734312e2b282522
+DATA shuffle218<>+40(SB)/8, $0x0f0c090603003d3a
+DATA shuffle218<>+48(SB)/8, $0x2724211e1b181512
+DATA shuffle218<>+56(SB)/8, $0x3f3c393633302d2a
+GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -7513,20 +6454,20 @@ TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
-	VMOVDQU64 shuffle241<>+0(SB), Z31; \
-	VMOVDQU64 shuffle242<>+0(SB), Z30; \
-	VMOVDQU64 shuffle243<>+0(SB), Z29; \
-	VMOVDQU64 shuffle244<>+0(SB), Z28; \
-	VMOVDQU64 shuffle245<>+0(SB), Z27; \
-group302: \
+	VMOVDQU64 shuffle219<>+0(SB), Z31; \
+	VMOVDQU64 shuffle220<>+0(SB), Z30; \
+	VMOVDQU64 shuffle221<>+0(SB), Z29; \
+	VMOVDQU64 shuffle222<>+0(SB), Z28; \
+	VMOVDQU64 shuffle223<>+0(SB), Z27; \
+group247: \
 	MOVQ rows+24(FP), DI; \
-row303: \
+row248: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last305; \
-chunks304: \
+	JB   last250; \
+chunks249: \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R10; \
 	ADDQ       AX, R10; \
@@ -7551,75 +6492,75 @@ chunks304: \
 	MOVQ       n+16(FP), R9; \
 	SUBQ       R8, R9; \
 	CMPQ       R9, $+64; \
-	JAE        chunks304; \
-last305: \
+	JAE        chunks249; \
+last250: \
 	TESTQ R9, R9; \
-	JZ    rowdone306; \
+	JZ    rowdone251; \
 	MOVQ  n+16(FP), R8; \
 	SUBQ  $+64, R8; \
-	JMP   chunks304; \
-rowdone306: \
+	JMP   chunks249; \
+rowdone251: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row303; \
+	JNZ  row248; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group302; \
+	JNZ  group247; \
 	VZEROUPPER; \
 	RET
 	unzip3x2AVX512VBMI_body
 
-DATA shuffle241<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle241<>+8(SB)/8, $0xffff00000000ffff
-DATA shuffle241<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle241<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle241<>+32(SB)/8, $0xffff00000000ffff
-DATA shuffle241<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle241<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle241<>+56(SB)/8, $0xffff00000000ffff
-GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
+DATA shuffle219<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle219<>+8(SB)/8, $0xffff00000000ffff
+DATA shuffle219<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle219<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle219<>+32(SB)/8, $0xffff00000000ffff
+DATA shuffle219<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle219<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle219<>+56(SB)/8, $0xffff00000000ffff
+GLOBL shuffle219<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle242<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle242<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle242<>+16(SB)/8, $0xffff00000000ffff
-DATA shuffle242<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle242<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle242<>+40(SB)/8, $0xffff00000000ffff
-DATA shuffle242<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle242<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
+DATA shuffle220<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle220<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle220<>+16(SB)/8, $0xffff00000000ffff
+DATA shuffle220<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle220<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle220<>+40(SB)/8, $0xffff00000000ffff
+DATA shuffle220<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle220<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle220<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle243<>+0(SB)/8, $0x13120d0c07060100
-DATA shuffle243<>+8(SB)/8, $0x2b2a25241f1e1918
-DATA shuffle243<>+16(SB)/8, $0x03023d3c37363130
-DATA shuffle243<>+24(SB)/8, $0x1b1a15140f0e0908
-DATA shuffle243<>+32(SB)/8, $0x33322d2c27262120
-DATA shuffle243<>+40(SB)/8, $0x0b0a05043f3e3938
-DATA shuffle243<>+48(SB)/8, $0x23221d1c17161110
-DATA shuffle243<>+56(SB)/8, $0x3b3a35342f2e2928
-GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
+DATA shuffle221<>+0(SB)/8, $0x13120d0c07060100
+DATA shuffle221<>+8(SB)/8, $0x2b2a25241f1e1918
+DATA shuffle221<>+16(SB)/8, $0x03023d3c37363130
+DATA shuffle221<>+24(SB)/8, $0x1b1a15140f0e0908
+DATA shuffle221<>+32(SB)/8, $0x33322d2c27262120
+DATA shuffle221<>+40(SB)/8, $0x0b0a05043f3e3938
+DATA shuffle221<>+48(SB)/8, $0x23221d1c17161110
+DATA shuffle221<>+56(SB)/8, $0x3b3a35342f2e2928
+GLOBL shuffle221<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle244<>+0(SB)/8, $0x15140f0e09080302
-DATA shuffle244<>+8(SB)/8, $0x2d2c272621201b1a
-DATA shuffle244<>+16(SB)/8, $0x05043f3e39383332
-DATA shuffle244<>+24(SB)/8, $0x1d1c171611100b0a
-DATA shuffle244<>+32(SB)/8, $0x35342f2e29282322
-DATA shuffle244<>+40(SB)/8, $0x0d0c070601003b3a
-DATA shuffle244<>+48(SB)/8, $0x25241f1e19181312
-DATA shuffle244<>+56(SB)/8, $0x3d3c373631302b2a
-GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
+DATA shuffle222<>+0(SB)/8, $0x15140f0e09080302
+DATA shuffle222<>+8(SB)/8, $0x2d2c272621201b1a
+DATA shuffle222<>+16(SB)/8, $0x05043f3e39383332
+DATA shuffle222<>+24(SB)/8, $0x1d1c171611100b0a
+DATA shuffle222<>+32(SB)/8, $0x35342f2e29282322
+DATA shuffle222<>+40(SB)/8, $0x0d0c070601003b3a
+DATA shuffle222<>+48(SB)/8, $0x25241f1e19181312
+DATA shuffle222<>+56(SB)/8, $0x3d3c373631302b2a
+GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle245<>+0(SB)/8, $0x171611100b0a0504
-DATA shuffle245<>+8(SB)/8, $0x2f2e292823221d1c
-DATA shuffle245<>+16(SB)/8, $0x070601003b3a3534
-DATA shuffle245<>+24(SB)/8, $0x1f1e191813120d0c
-DATA shuffle245<>+32(SB)/8, $0x373631302b2a2524
-DATA shuffle245<>+40(SB)/8, $0x0f0e090803023d3c
-DATA shuffle245<>+48(SB)/8, $0x272621201b1a1514
-DATA shuffle245<>+56(SB)/8, $0x3f3e393833322d2c
-GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
+DATA shuffle223<>+0(SB)/8, $0x171611100b0a0504
+DATA shuffle223<>+8(SB)/8, $0x2f2e292823221d1c
+DATA shuffle223<>+16(SB)/8, $0x070601003b3a3534
+DATA shuffle223<>+24(SB)/8, $0x1f1e191813120d0c
+DATA shuffle223<>+32(SB)/8, $0x373631302b2a2524
+DATA shuffle223<>+40(SB)/8, $0x0f0e090803023d3c
+DATA shuffle223<>+48(SB)/8, $0x272621201b1a1514
+DATA shuffle223<>+56(SB)/8, $0x3f3e393833322d2c
+GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7643,174 +6584,174 @@ TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem307: \
+rem252: \
 	CMPQ DI, $+64; \
-	JB   remdone308; \
+	JB   remdone253; \
 	SUBQ $+63, DI; \
-	JMP  rem307; \
-remdone308: \
+	JMP  rem252; \
+remdone253: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle224<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle247<>+0(SB), Z31; \
-	VMOVDQU64 shuffle248<>+0(SB), Z30; \
-	VMOVDQU64 shuffle249<>+0(SB), Z29; \
-	VMOVDQU64 shuffle250<>+0(SB), Z28; \
-	VMOVDQU64 shuffle251<>+0(SB), Z27; \
-	VMOVDQU64 shuffle252<>+0(SB), Z26; \
-group309: \
+	VMOVDQU64 shuffle225<>+0(SB), Z31; \
+	VMOVDQU64 shuffle226<>+0(SB), Z30; \
+	VMOVDQU64 shuffle227<>+0(SB), Z29; \
+	VMOVDQU64 shuffle228<>+0(SB), Z28; \
+	VMOVDQU64 shuffle229<>+0(SB), Z27; \
+	VMOVDQU64 shuffle230<>+0(SB), Z26; \
+group254: \
 	MOVQ rows+24(FP), DI; \
-row310: \
+row255: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last312; \
-chunks311: \
+	JB   last257; \
+chunks256: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle247<>+0(SB), Z3; \
+	VMOVDQU64 shuffle225<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle249<>+0(SB), Z4; \
+	VMOVDQU64 shuffle227<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks311; \
-last312: \
+	JAE       chunks256; \
+last257: \
 	TESTQ      R9, R9; \
-	JZ         rowdone313; \
+	JZ         rowdone258; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle247<>+0(SB), Z3; \
+	VMOVDQU64  shuffle225<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle249<>+0(SB), Z4; \
+	VMOVDQU64  shuffle227<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone313: \
+rowdone258: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row310; \
+	JNZ  row255; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group309; \
+	JNZ  group254; \
 	VZEROUPPER; \
 	RET
 	unzip3x3AVX512VBMI_body
 
-DATA shuffle246<>+0(SB)/8, $0x7fffffffffffffff
-GLOBL shuffle246<>(SB), RODATA|NOPTR, $8
+DATA shuffle224<>+0(SB)/8, $0x7fffffffffffffff
+GLOBL shuffle224<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle247<>+0(SB)/8, $0x13120b0a09020100
-DATA shuffle247<>+8(SB)/8, $0x2d2625241d1c1b14
-DATA shuffle247<>+16(SB)/8, $0x41403f3837362f2e
-DATA shuffle247<>+24(SB)/8, $0x5b5a5352514a4948
-DATA shuffle247<>+32(SB)/8, $0x756e6d6c6564635c
-DATA shuffle247<>+40(SB)/8, $0x000000007f7e7776
-DATA shuffle247<>+48(SB)/8, $0x0000000000000000
-DATA shuffle247<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
+DATA shuffle225<>+0(SB)/8, $0x13120b0a09020100
+DATA shuffle225<>+8(SB)/8, $0x2d2625241d1c1b14
+DATA shuffle225<>+16(SB)/8, $0x41403f3837362f2e
+DATA shuffle225<>+24(SB)/8, $0x5b5a5352514a4948
+DATA shuffle225<>+32(SB)/8, $0x756e6d6c6564635c
+DATA shuffle225<>+40(SB)/8, $0x000000007f7e7776
+DATA shuffle225<>+48(SB)/8, $0x0000000000000000
+DATA shuffle225<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle225<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle248<>+0(SB)/8, $0x0706050403020100
-DATA shuffle248<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle248<>+16(SB)/8, $0x1716151413121110
-DATA shuffle248<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle248<>+32(SB)/8, $0x2726252423222120
-DATA shuffle248<>+40(SB)/8, $0x494847402b2a2928
-DATA shuffle248<>+48(SB)/8, $0x63625b5a59525150
-DATA shuffle248<>+56(SB)/8, $0x3f7675746d6c6b64
-GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
+DATA shuffle226<>+0(SB)/8, $0x0706050403020100
+DATA shuffle226<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle226<>+16(SB)/8, $0x1716151413121110
+DATA shuffle226<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle226<>+32(SB)/8, $0x2726252423222120
+DATA shuffle226<>+40(SB)/8, $0x494847402b2a2928
+DATA shuffle226<>+48(SB)/8, $0x63625b5a59525150
+DATA shuffle226<>+56(SB)/8, $0x3f7675746d6c6b64
+GLOBL shuffle226<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle249<>+0(SB)/8, $0x16150e0d0c050403
-DATA shuffle249<>+8(SB)/8, $0x30292827201f1e17
-DATA shuffle249<>+16(SB)/8, $0x4443423b3a393231
-DATA shuffle249<>+24(SB)/8, $0x5e5d5655544d4c4b
-DATA shuffle249<>+32(SB)/8, $0x7871706f6867665f
-DATA shuffle249<>+40(SB)/8, $0x0000000000007a79
-DATA shuffle249<>+48(SB)/8, $0x0000000000000000
-DATA shuffle249<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
+DATA shuffle227<>+0(SB)/8, $0x16150e0d0c050403
+DATA shuffle227<>+8(SB)/8, $0x30292827201f1e17
+DATA shuffle227<>+16(SB)/8, $0x4443423b3a393231
+DATA shuffle227<>+24(SB)/8, $0x5e5d5655544d4c4b
+DATA shuffle227<>+32(SB)/8, $0x7871706f6867665f
+DATA shuffle227<>+40(SB)/8, $0x0000000000007a79
+DATA shuffle227<>+48(SB)/8, $0x0000000000000000
+DATA shuffle227<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle227<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle250<>+0(SB)/8, $0x0706050403020100
-DATA shuffle250<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle250<>+16(SB)/8, $0x1716151413121110
-DATA shuffle250<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle250<>+32(SB)/8, $0x2726252423222120
-DATA shuffle250<>+40(SB)/8, $0x4c4b4a4342412928
-DATA shuffle250<>+48(SB)/8, $0x66655e5d5c555453
-DATA shuffle250<>+56(SB)/8, $0x3f797877706f6e67
-GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
+DATA shuffle228<>+0(SB)/8, $0x0706050403020100
+DATA shuffle228<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle228<>+16(SB)/8, $0x1716151413121110
+DATA shuffle228<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle228<>+32(SB)/8, $0x2726252423222120
+DATA shuffle228<>+40(SB)/8, $0x4c4b4a4342412928
+DATA shuffle228<>+48(SB)/8, $0x66655e5d5c555453
+DATA shuffle228<>+56(SB)/8, $0x3f797877706f6e67
+GLOBL shuffle228<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle251<>+0(SB)/8, $0x191811100f080706
-DATA shuffle251<>+8(SB)/8, $0x332c2b2a2322211a
-DATA shuffle251<>+16(SB)/8, $0x4746453e3d3c3534
-DATA shuffle251<>+24(SB)/8, $0x6160595857504f4e
-DATA shuffle251<>+32(SB)/8, $0x7b7473726b6a6962
-DATA shuffle251<>+40(SB)/8, $0x0000000000007d7c
-DATA shuffle251<>+48(SB)/8, $0x0000000000000000
-DATA shuffle251<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
+DATA shuffle229<>+0(SB)/8, $0x191811100f080706
+DATA shuffle229<>+8(SB)/8, $0x332c2b2a2322211a
+DATA shuffle229<>+16(SB)/8, $0x4746453e3d3c3534
+DATA shuffle229<>+24(SB)/8, $0x6160595857504f4e
+DATA shuffle229<>+32(SB)/8, $0x7b7473726b6a6962
+DATA shuffle229<>+40(SB)/8, $0x0000000000007d7c
+DATA shuffle229<>+48(SB)/8, $0x0000000000000000
+DATA shuffle229<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle229<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle252<>+0(SB)/8, $0x0706050403020100
-DATA shuffle252<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle252<>+16(SB)/8, $0x1716151413121110
-DATA shuffle252<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle252<>+32(SB)/8, $0x2726252423222120
-DATA shuffle252<>+40(SB)/8, $0x4f4e4d4645442928
-DATA shuffle252<>+48(SB)/8, $0x696861605f585756
-DATA shuffle252<>+56(SB)/8, $0x3f7c7b7a7372716a
-GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
+DATA shuffle230<>+0(SB)/8, $0x0706050403020100
+DATA shuffle230<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle230<>+16(SB)/8, $0x1716151413121110
+DATA shuffle230<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle230<>+32(SB)/8, $0x2726252423222120
+DATA shuffle230<>+40(SB)/8, $0x4f4e4d4645442928
+DATA shuffle230<>+48(SB)/8, $0x696861605f585756
+DATA shuffle230<>+56(SB)/8, $0x3f7c7b7a7372716a
+GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -7834,171 +6775,171 @@ TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem314: \
+rem259: \
 	CMPQ DI, $+64; \
-	JB   remdone315; \
+	JB   remdone260; \
 	SUBQ $+60, DI; \
-	JMP  rem314; \
-remdone315: \
+	JMP  rem259; \
+remdone260: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle253<>+0(SB), Z31; \
-	VMOVDQU64 shuffle254<>+0(SB), Z30; \
-	VMOVDQU64 shuffle255<>+0(SB), Z29; \
-	VMOVDQU64 shuffle256<>+0(SB), Z28; \
-	VMOVDQU64 shuffle257<>+0(SB), Z27; \
-	VMOVDQU64 shuffle258<>+0(SB), Z26; \
-group316: \
+	VMOVDQU64 shuffle231<>+0(SB), Z31; \
+	VMOVDQU64 shuffle232<>+0(SB), Z30; \
+	VMOVDQU64 shuffle233<>+0(SB), Z29; \
+	VMOVDQU64 shuffle234<>+0(SB), Z28; \
+	VMOVDQU64 shuffle235<>+0(SB), Z27; \
+	VMOVDQU64 shuffle236<>+0(SB), Z26; \
+group261: \
 	MOVQ rows+24(FP), DI; \
-row317: \
+row262: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last319; \
-chunks318: \
+	JB   last264; \
+chunks263: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle253<>+0(SB), Z3; \
+	VMOVDQU64 shuffle231<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle255<>+0(SB), Z4; \
+	VMOVDQU64 shuffle233<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z0, Z27, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks318; \
-last319: \
+	JAE       chunks263; \
+last264: \
 	TESTQ      R9, R9; \
-	JZ         rowdone320; \
+	JZ         rowdone265; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle253<>+0(SB), Z3; \
+	VMOVDQU64  shuffle231<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle255<>+0(SB), Z4; \
+	VMOVDQU64  shuffle233<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone320: \
+rowdone265: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row317; \
+	JNZ  row262; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group316; \
+	JNZ  group261; \
 	VZEROUPPER; \
 	RET
 	unzip3x6AVX512VBMI_body
 
-DATA shuffle253<>+0(SB)/8, $0x1312050403020100
-DATA shuffle253<>+8(SB)/8, $0x2726252417161514
-DATA shuffle253<>+16(SB)/8, $0x3b3a393837362928
-DATA shuffle253<>+24(SB)/8, $0x5b5a4d4c4b4a4948
-DATA shuffle253<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
-DATA shuffle253<>+40(SB)/8, $0x000000007f7e7170
-DATA shuffle253<>+48(SB)/8, $0x0000000000000000
-DATA shuffle253<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
+DATA shuffle231<>+0(SB)/8, $0x1312050403020100
+DATA shuffle231<>+8(SB)/8, $0x2726252417161514
+DATA shuffle231<>+16(SB)/8, $0x3b3a393837362928
+DATA shuffle231<>+24(SB)/8, $0x5b5a4d4c4b4a4948
+DATA shuffle231<>+32(SB)/8, $0x6f6e6d6c5f5e5d5c
+DATA shuffle231<>+40(SB)/8, $0x000000007f7e7170
+DATA shuffle231<>+48(SB)/8, $0x0000000000000000
+DATA shuffle231<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle231<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle254<>+0(SB)/8, $0x0706050403020100
-DATA shuffle254<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle254<>+16(SB)/8, $0x1716151413121110
-DATA shuffle254<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle254<>+32(SB)/8, $0x2726252423222120
-DATA shuffle254<>+40(SB)/8, $0x434241402b2a2928
-DATA shuffle254<>+48(SB)/8, $0x6362555453525150
-DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c67666564
-GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
+DATA shuffle232<>+0(SB)/8, $0x0706050403020100
+DATA shuffle232<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle232<>+16(SB)/8, $0x1716151413121110
+DATA shuffle232<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle232<>+32(SB)/8, $0x2726252423222120
+DATA shuffle232<>+40(SB)/8, $0x434241402b2a2928
+DATA shuffle232<>+48(SB)/8, $0x6362555453525150
+DATA shuffle232<>+56(SB)/8, $0x3f3e3d3c67666564
+GLOBL shuffle232<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle255<>+0(SB)/8, $0x19180b0a09080706
-DATA shuffle255<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
-DATA shuffle255<>+16(SB)/8, $0x41403f3e3d3c2f2e
-DATA shuffle255<>+24(SB)/8, $0x6160535251504f4e
-DATA shuffle255<>+32(SB)/8, $0x7574737265646362
-DATA shuffle255<>+40(SB)/8, $0x0000000000007776
-DATA shuffle255<>+48(SB)/8, $0x0000000000000000
-DATA shuffle255<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
+DATA shuffle233<>+0(SB)/8, $0x19180b0a09080706
+DATA shuffle233<>+8(SB)/8, $0x2d2c2b2a1d1c1b1a
+DATA shuffle233<>+16(SB)/8, $0x41403f3e3d3c2f2e
+DATA shuffle233<>+24(SB)/8, $0x6160535251504f4e
+DATA shuffle233<>+32(SB)/8, $0x7574737265646362
+DATA shuffle233<>+40(SB)/8, $0x0000000000007776
+DATA shuffle233<>+48(SB)/8, $0x0000000000000000
+DATA shuffle233<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle233<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle256<>+0(SB)/8, $0x0706050403020100
-DATA shuffle256<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle256<>+16(SB)/8, $0x1716151413121110
-DATA shuffle256<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle256<>+32(SB)/8, $0x2726252423222120
-DATA shuffle256<>+40(SB)/8, $0x4948474645442928
-DATA shuffle256<>+48(SB)/8, $0x69685b5a59585756
-DATA shuffle256<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
-GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
+DATA shuffle234<>+0(SB)/8, $0x0706050403020100
+DATA shuffle234<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle234<>+16(SB)/8, $0x1716151413121110
+DATA shuffle234<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle234<>+32(SB)/8, $0x2726252423222120
+DATA shuffle234<>+40(SB)/8, $0x4948474645442928
+DATA shuffle234<>+48(SB)/8, $0x69685b5a59585756
+DATA shuffle234<>+56(SB)/8, $0x3f3e3d3c6d6c6b6a
+GLOBL shuffle234<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle257<>+0(SB)/8, $0x5f5e51504f4e4d4c
-DATA shuffle257<>+8(SB)/8, $0x7372717063626160
-DATA shuffle257<>+16(SB)/8, $0x0706050403027574
-DATA shuffle257<>+24(SB)/8, $0x2726191817161514
-DATA shuffle257<>+32(SB)/8, $0x3b3a39382b2a2928
-DATA shuffle257<>+40(SB)/8, $0x0000000000003d3c
-DATA shuffle257<>+48(SB)/8, $0x0000000000000000
-DATA shuffle257<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
+DATA shuffle235<>+0(SB)/8, $0x5f5e51504f4e4d4c
+DATA shuffle235<>+8(SB)/8, $0x7372717063626160
+DATA shuffle235<>+16(SB)/8, $0x0706050403027574
+DATA shuffle235<>+24(SB)/8, $0x2726191817161514
+DATA shuffle235<>+32(SB)/8, $0x3b3a39382b2a2928
+DATA shuffle235<>+40(SB)/8, $0x0000000000003d3c
+DATA shuffle235<>+48(SB)/8, $0x0000000000000000
+DATA shuffle235<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle235<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle258<>+0(SB)/8, $0x0706050403020100
-DATA shuffle258<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle258<>+16(SB)/8, $0x1716151413121110
-DATA shuffle258<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle258<>+32(SB)/8, $0x2726252423222120
-DATA shuffle258<>+40(SB)/8, $0x4f4e4d4c4b4a2928
-DATA shuffle258<>+48(SB)/8, $0x6f6e61605f5e5d5c
-DATA shuffle258<>+56(SB)/8, $0x3f3e3d3c73727170
-GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
+DATA shuffle236<>+0(SB)/8, $0x0706050403020100
+DATA shuffle236<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle236<>+16(SB)/8, $0x1716151413121110
+DATA shuffle236<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle236<>+32(SB)/8, $0x2726252423222120
+DATA shuffle236<>+40(SB)/8, $0x4f4e4d4c4b4a2928
+DATA shuffle236<>+48(SB)/8, $0x6f6e61605f5e5d5c
+DATA shuffle236<>+56(SB)/8, $0x3f3e3d3c73727170
+GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
 
 // func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8022,171 +6963,171 @@ TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem321: \
+rem266: \
 	CMPQ DI, $+64; \
-	JB   remdone322; \
+	JB   remdone267; \
 	SUBQ $+63, DI; \
-	JMP  rem321; \
-remdone322: \
+	JMP  rem266; \
+remdone267: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle224<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle259<>+0(SB), Z31; \
-	VMOVDQU64 shuffle260<>+0(SB), Z30; \
-	VMOVDQU64 shuffle261<>+0(SB), Z29; \
-	VMOVDQU64 shuffle262<>+0(SB), Z28; \
-	VMOVDQU64 shuffle263<>+0(SB), Z27; \
-	VMOVDQU64 shuffle264<>+0(SB), Z26; \
-group323: \
+	VMOVDQU64 shuffle237<>+0(SB), Z31; \
+	VMOVDQU64 shuffle238<>+0(SB), Z30; \
+	VMOVDQU64 shuffle239<>+0(SB), Z29; \
+	VMOVDQU64 shuffle240<>+0(SB), Z28; \
+	VMOVDQU64 shuffle241<>+0(SB), Z27; \
+	VMOVDQU64 shuffle242<>+0(SB), Z26; \
+group268: \
 	MOVQ rows+24(FP), DI; \
-row324: \
+row269: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last326; \
-chunks325: \
+	JB   last271; \
+chunks270: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle259<>+0(SB), Z3; \
+	VMOVDQU64 shuffle237<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle261<>+0(SB), Z4; \
+	VMOVDQU64 shuffle239<>+0(SB), Z4; \
 	VPERMI2B  Z0, Z1, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z2; \
 	VPERMT2B  Z0, Z26, Z2; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z2, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks325; \
-last326: \
+	JAE       chunks270; \
+last271: \
 	TESTQ      R9, R9; \
-	JZ         rowdone327; \
+	JZ         rowdone272; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle259<>+0(SB), Z3; \
+	VMOVDQU64  shuffle237<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle261<>+0(SB), Z4; \
+	VMOVDQU64  shuffle239<>+0(SB), Z4; \
 	VPERMI2B   Z0, Z1, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z2; \
 	VPERMT2B   Z0, Z26, Z2; \
 	VMOVDQU8   Z2, K4, (R9)(DX*2); \
-rowdone327: \
+rowdone272: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row324; \
+	JNZ  row269; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group323; \
+	JNZ  group268; \
 	VZEROUPPER; \
 	RET
 	unzip3x9AVX512VBMI_body
 
-DATA shuffle259<>+0(SB)/8, $0x0706050403020100
-DATA shuffle259<>+8(SB)/8, $0x21201f1e1d1c1b08
-DATA shuffle259<>+16(SB)/8, $0x3b3a393837362322
-DATA shuffle259<>+24(SB)/8, $0x55545352513e3d3c
-DATA shuffle259<>+32(SB)/8, $0x6f6e6d6c59585756
-DATA shuffle259<>+40(SB)/8, $0x0000007473727170
-DATA shuffle259<>+48(SB)/8, $0x0000000000000000
-DATA shuffle259<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
+DATA shuffle237<>+0(SB)/8, $0x0706050403020100
+DATA shuffle237<>+8(SB)/8, $0x21201f1e1d1c1b08
+DATA shuffle237<>+16(SB)/8, $0x3b3a393837362322
+DATA shuffle237<>+24(SB)/8, $0x55545352513e3d3c
+DATA shuffle237<>+32(SB)/8, $0x6f6e6d6c59585756
+DATA shuffle237<>+40(SB)/8, $0x0000007473727170
+DATA shuffle237<>+48(SB)/8, $0x0000000000000000
+DATA shuffle237<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle237<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle260<>+0(SB)/8, $0x0706050403020100
-DATA shuffle260<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle260<>+16(SB)/8, $0x1716151413121110
-DATA shuffle260<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle260<>+32(SB)/8, $0x2726252423222120
-DATA shuffle260<>+40(SB)/8, $0x4948472c2b2a2928
-DATA shuffle260<>+48(SB)/8, $0x63624f4e4d4c4b4a
-DATA shuffle260<>+56(SB)/8, $0x3f6a696867666564
-GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
+DATA shuffle238<>+0(SB)/8, $0x0706050403020100
+DATA shuffle238<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle238<>+16(SB)/8, $0x1716151413121110
+DATA shuffle238<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle238<>+32(SB)/8, $0x2726252423222120
+DATA shuffle238<>+40(SB)/8, $0x4948472c2b2a2928
+DATA shuffle238<>+48(SB)/8, $0x63624f4e4d4c4b4a
+DATA shuffle238<>+56(SB)/8, $0x3f6a696867666564
+GLOBL shuffle238<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle261<>+0(SB)/8, $0x504f4e4d4c4b4a49
-DATA shuffle261<>+8(SB)/8, $0x6a69686766656451
-DATA shuffle261<>+16(SB)/8, $0x04030201007f6c6b
-DATA shuffle261<>+24(SB)/8, $0x1e1d1c1b1a070605
-DATA shuffle261<>+32(SB)/8, $0x383736352221201f
-DATA shuffle261<>+40(SB)/8, $0x0000003d3c3b3a39
-DATA shuffle261<>+48(SB)/8, $0x0000000000000000
-DATA shuffle261<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
+DATA shuffle239<>+0(SB)/8, $0x504f4e4d4c4b4a49
+DATA shuffle239<>+8(SB)/8, $0x6a69686766656451
+DATA shuffle239<>+16(SB)/8, $0x04030201007f6c6b
+DATA shuffle239<>+24(SB)/8, $0x1e1d1c1b1a070605
+DATA shuffle239<>+32(SB)/8, $0x383736352221201f
+DATA shuffle239<>+40(SB)/8, $0x0000003d3c3b3a39
+DATA shuffle239<>+48(SB)/8, $0x0000000000000000
+DATA shuffle239<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle239<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle262<>+0(SB)/8, $0x0706050403020100
-DATA shuffle262<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle262<>+16(SB)/8, $0x1716151413121110
-DATA shuffle262<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle262<>+32(SB)/8, $0x2726252423222120
-DATA shuffle262<>+40(SB)/8, $0x5251502c2b2a2928
-DATA shuffle262<>+48(SB)/8, $0x6c6b585756555453
-DATA shuffle262<>+56(SB)/8, $0x3f737271706f6e6d
-GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
+DATA shuffle240<>+0(SB)/8, $0x0706050403020100
+DATA shuffle240<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle240<>+16(SB)/8, $0x1716151413121110
+DATA shuffle240<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle240<>+32(SB)/8, $0x2726252423222120
+DATA shuffle240<>+40(SB)/8, $0x5251502c2b2a2928
+DATA shuffle240<>+48(SB)/8, $0x6c6b585756555453
+DATA shuffle240<>+56(SB)/8, $0x3f737271706f6e6d
+GLOBL shuffle240<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle263<>+0(SB)/8, $0x0000000000000000
-DATA shuffle263<>+8(SB)/8, $0x0000000000000000
-DATA shuffle263<>+16(SB)/8, $0x4d4c4b4a49480000
-DATA shuffle263<>+24(SB)/8, $0x6766656463504f4e
-DATA shuffle263<>+32(SB)/8, $0x01007f7e6b6a6968
-DATA shuffle263<>+40(SB)/8, $0x1b1a190605040302
-DATA shuffle263<>+48(SB)/8, $0x353421201f1e1d1c
-DATA shuffle263<>+56(SB)/8, $0x003c3b3a39383736
-GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
+DATA shuffle241<>+0(SB)/8, $0x0000000000000000
+DATA shuffle241<>+8(SB)/8, $0x0000000000000000
+DATA shuffle241<>+16(SB)/8, $0x4d4c4b4a49480000
+DATA shuffle241<>+24(SB)/8, $0x6766656463504f4e
+DATA shuffle241<>+32(SB)/8, $0x01007f7e6b6a6968
+DATA shuffle241<>+40(SB)/8, $0x1b1a190605040302
+DATA shuffle241<>+48(SB)/8, $0x353421201f1e1d1c
+DATA shuffle241<>+56(SB)/8, $0x003c3b3a39383736
+GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle264<>+0(SB)/8, $0x5958575655545352
-DATA shuffle264<>+8(SB)/8, $0x737271706f6e6d5a
-DATA shuffle264<>+16(SB)/8, $0x1716151413127574
-DATA shuffle264<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle264<>+32(SB)/8, $0x2726252423222120
-DATA shuffle264<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle264<>+48(SB)/8, $0x3736353433323130
-DATA shuffle264<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
+DATA shuffle242<>+0(SB)/8, $0x5958575655545352
+DATA shuffle242<>+8(SB)/8, $0x737271706f6e6d5a
+DATA shuffle242<>+16(SB)/8, $0x1716151413127574
+DATA shuffle242<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle242<>+32(SB)/8, $0x2726252423222120
+DATA shuffle242<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle242<>+48(SB)/8, $0x3736353433323130
+DATA shuffle242<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8210,171 +7151,171 @@ TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem328: \
+rem273: \
 	CMPQ DI, $+64; \
-	JB   remdone329; \
+	JB   remdone274; \
 	SUBQ $+60, DI; \
-	JMP  rem328; \
-remdone329: \
+	JMP  rem273; \
+remdone274: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle265<>+0(SB), Z31; \
-	VMOVDQU64 shuffle266<>+0(SB), Z30; \
-	VMOVDQU64 shuffle267<>+0(SB), Z29; \
-	VMOVDQU64 shuffle268<>+0(SB), Z28; \
-	VMOVDQU64 shuffle269<>+0(SB), Z27; \
-	VMOVDQU64 shuffle270<>+0(SB), Z26; \
-group330: \
+	VMOVDQU64 shuffle243<>+0(SB), Z31; \
+	VMOVDQU64 shuffle244<>+0(SB), Z30; \
+	VMOVDQU64 shuffle245<>+0(SB), Z29; \
+	VMOVDQU64 shuffle246<>+0(SB), Z28; \
+	VMOVDQU64 shuffle247<>+0(SB), Z27; \
+	VMOVDQU64 shuffle248<>+0(SB), Z26; \
+group275: \
 	MOVQ rows+24(FP), DI; \
-row331: \
+row276: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last333; \
-chunks332: \
+	JB   last278; \
+chunks277: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle265<>+0(SB), Z3; \
+	VMOVDQU64 shuffle243<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle267<>+0(SB), Z4; \
+	VMOVDQU64 shuffle245<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks332; \
-last333: \
+	JAE       chunks277; \
+last278: \
 	TESTQ      R9, R9; \
-	JZ         rowdone334; \
+	JZ         rowdone279; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle265<>+0(SB), Z3; \
+	VMOVDQU64  shuffle243<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle267<>+0(SB), Z4; \
+	VMOVDQU64  shuffle245<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone334: \
+rowdone279: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row331; \
+	JNZ  row276; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group330; \
+	JNZ  group275; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x1AVX512VBMI_body
 
-DATA shuffle265<>+0(SB)/8, $0x1b120b020a010900
-DATA shuffle265<>+8(SB)/8, $0x2e252d241d141c13
-DATA shuffle265<>+16(SB)/8, $0x413840373f362f26
-DATA shuffle265<>+24(SB)/8, $0x635a534a52495148
-DATA shuffle265<>+32(SB)/8, $0x766d756c655c645b
-DATA shuffle265<>+40(SB)/8, $0x0000007f007e776e
-DATA shuffle265<>+48(SB)/8, $0x0000000000000000
-DATA shuffle265<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
+DATA shuffle243<>+0(SB)/8, $0x1b120b020a010900
+DATA shuffle243<>+8(SB)/8, $0x2e252d241d141c13
+DATA shuffle243<>+16(SB)/8, $0x413840373f362f26
+DATA shuffle243<>+24(SB)/8, $0x635a534a52495148
+DATA shuffle243<>+32(SB)/8, $0x766d756c655c645b
+DATA shuffle243<>+40(SB)/8, $0x0000007f007e776e
+DATA shuffle243<>+48(SB)/8, $0x0000000000000000
+DATA shuffle243<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle243<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle266<>+0(SB)/8, $0x0706050403020100
-DATA shuffle266<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle266<>+16(SB)/8, $0x1716151413121110
-DATA shuffle266<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle266<>+32(SB)/8, $0x2726252423222120
-DATA shuffle266<>+40(SB)/8, $0x4940482c472a2928
-DATA shuffle266<>+48(SB)/8, $0x6b625b525a515950
-DATA shuffle266<>+56(SB)/8, $0x3f3e3d3c6d646c63
-GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
+DATA shuffle244<>+0(SB)/8, $0x0706050403020100
+DATA shuffle244<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle244<>+16(SB)/8, $0x1716151413121110
+DATA shuffle244<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle244<>+32(SB)/8, $0x2726252423222120
+DATA shuffle244<>+40(SB)/8, $0x4940482c472a2928
+DATA shuffle244<>+48(SB)/8, $0x6b625b525a515950
+DATA shuffle244<>+56(SB)/8, $0x3f3e3d3c6d646c63
+GLOBL shuffle244<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle267<>+0(SB)/8, $0x1e150e050d040c03
-DATA shuffle267<>+8(SB)/8, $0x3128302720171f16
-DATA shuffle267<>+16(SB)/8, $0x443b433a42393229
-DATA shuffle267<>+24(SB)/8, $0x665d564d554c544b
-DATA shuffle267<>+32(SB)/8, $0x7970786f685f675e
-DATA shuffle267<>+40(SB)/8, $0x0000000000007a71
-DATA shuffle267<>+48(SB)/8, $0x0000000000000000
-DATA shuffle267<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
+DATA shuffle245<>+0(SB)/8, $0x1e150e050d040c03
+DATA shuffle245<>+8(SB)/8, $0x3128302720171f16
+DATA shuffle245<>+16(SB)/8, $0x443b433a42393229
+DATA shuffle245<>+24(SB)/8, $0x665d564d554c544b
+DATA shuffle245<>+32(SB)/8, $0x7970786f685f675e
+DATA shuffle245<>+40(SB)/8, $0x0000000000007a71
+DATA shuffle245<>+48(SB)/8, $0x0000000000000000
+DATA shuffle245<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle245<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle268<>+0(SB)/8, $0x0706050403020100
-DATA shuffle268<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle268<>+16(SB)/8, $0x1716151413121110
-DATA shuffle268<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle268<>+32(SB)/8, $0x2726252423222120
-DATA shuffle268<>+40(SB)/8, $0x4c434b424a412928
-DATA shuffle268<>+48(SB)/8, $0x6e655e555d545c53
-DATA shuffle268<>+56(SB)/8, $0x3f3e3d3c70676f66
-GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
+DATA shuffle246<>+0(SB)/8, $0x0706050403020100
+DATA shuffle246<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle246<>+16(SB)/8, $0x1716151413121110
+DATA shuffle246<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle246<>+32(SB)/8, $0x2726252423222120
+DATA shuffle246<>+40(SB)/8, $0x4c434b424a412928
+DATA shuffle246<>+48(SB)/8, $0x6e655e555d545c53
+DATA shuffle246<>+56(SB)/8, $0x3f3e3d3c70676f66
+GLOBL shuffle246<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle269<>+0(SB)/8, $0x2118110810070f06
-DATA shuffle269<>+8(SB)/8, $0x342b332a231a2219
-DATA shuffle269<>+16(SB)/8, $0x473e463d453c352c
-DATA shuffle269<>+24(SB)/8, $0x69605950584f574e
-DATA shuffle269<>+32(SB)/8, $0x7c737b726b626a61
-DATA shuffle269<>+40(SB)/8, $0x0000000000007d74
-DATA shuffle269<>+48(SB)/8, $0x0000000000000000
-DATA shuffle269<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
+DATA shuffle247<>+0(SB)/8, $0x2118110810070f06
+DATA shuffle247<>+8(SB)/8, $0x342b332a231a2219
+DATA shuffle247<>+16(SB)/8, $0x473e463d453c352c
+DATA shuffle247<>+24(SB)/8, $0x69605950584f574e
+DATA shuffle247<>+32(SB)/8, $0x7c737b726b626a61
+DATA shuffle247<>+40(SB)/8, $0x0000000000007d74
+DATA shuffle247<>+48(SB)/8, $0x0000000000000000
+DATA shuffle247<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle247<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle270<>+0(SB)/8, $0x0706050403020100
-DATA shuffle270<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle270<>+16(SB)/8, $0x1716151413121110
-DATA shuffle270<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle270<>+32(SB)/8, $0x2726252423222120
-DATA shuffle270<>+40(SB)/8, $0x4f464e454d442928
-DATA shuffle270<>+48(SB)/8, $0x7168615860575f56
-DATA shuffle270<>+56(SB)/8, $0x3f3e3d3c736a7269
-GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
+DATA shuffle248<>+0(SB)/8, $0x0706050403020100
+DATA shuffle248<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle248<>+16(SB)/8, $0x1716151413121110
+DATA shuffle248<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle248<>+32(SB)/8, $0x2726252423222120
+DATA shuffle248<>+40(SB)/8, $0x4f464e454d442928
+DATA shuffle248<>+48(SB)/8, $0x7168615860575f56
+DATA shuffle248<>+56(SB)/8, $0x3f3e3d3c736a7269
+GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8398,171 +7339,171 @@ TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem335: \
+rem280: \
 	CMPQ DI, $+64; \
-	JB   remdone336; \
+	JB   remdone281; \
 	SUBQ $+60, DI; \
-	JMP  rem335; \
-remdone336: \
+	JMP  rem280; \
+remdone281: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle271<>+0(SB), Z31; \
-	VMOVDQU64 shuffle272<>+0(SB), Z30; \
-	VMOVDQU64 shuffle273<>+0(SB), Z29; \
-	VMOVDQU64 shuffle274<>+0(SB), Z28; \
-	VMOVDQU64 shuffle275<>+0(SB), Z27; \
-	VMOVDQU64 shuffle276<>+0(SB), Z26; \
-group337: \
+	VMOVDQU64 shuffle249<>+0(SB), Z31; \
+	VMOVDQU64 shuffle250<>+0(SB), Z30; \
+	VMOVDQU64 shuffle251<>+0(SB), Z29; \
+	VMOVDQU64 shuffle252<>+0(SB), Z28; \
+	VMOVDQU64 shuffle253<>+0(SB), Z27; \
+	VMOVDQU64 shuffle254<>+0(SB), Z26; \
+group282: \
 	MOVQ rows+24(FP), DI; \
-row338: \
+row283: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last340; \
-chunks339: \
+	JB   last285; \
+chunks284: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle271<>+0(SB), Z3; \
+	VMOVDQU64 shuffle249<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle273<>+0(SB), Z4; \
+	VMOVDQU64 shuffle251<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z0, Z27, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks339; \
-last340: \
+	JAE       chunks284; \
+last285: \
 	TESTQ      R9, R9; \
-	JZ         rowdone341; \
+	JZ         rowdone286; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle271<>+0(SB), Z3; \
+	VMOVDQU64  shuffle249<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle273<>+0(SB), Z4; \
+	VMOVDQU64  shuffle251<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone341: \
+rowdone286: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row338; \
+	JNZ  row283; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group337; \
+	JNZ  group282; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x2AVX512VBMI_body
 
-DATA shuffle271<>+0(SB)/8, $0x1514030213120100
-DATA shuffle271<>+8(SB)/8, $0x3736252417160504
-DATA shuffle271<>+16(SB)/8, $0x3b3a292839382726
-DATA shuffle271<>+24(SB)/8, $0x5d5c4b4a5b5a4948
-DATA shuffle271<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle271<>+40(SB)/8, $0x0000717000006f6e
-DATA shuffle271<>+48(SB)/8, $0x0000000000000000
-DATA shuffle271<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
+DATA shuffle249<>+0(SB)/8, $0x1514030213120100
+DATA shuffle249<>+8(SB)/8, $0x3736252417160504
+DATA shuffle249<>+16(SB)/8, $0x3b3a292839382726
+DATA shuffle249<>+24(SB)/8, $0x5d5c4b4a5b5a4948
+DATA shuffle249<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle249<>+40(SB)/8, $0x0000717000006f6e
+DATA shuffle249<>+48(SB)/8, $0x0000000000000000
+DATA shuffle249<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle249<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle272<>+0(SB)/8, $0x0706050403020100
-DATA shuffle272<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle272<>+16(SB)/8, $0x1716151413121110
-DATA shuffle272<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle272<>+32(SB)/8, $0x2726252423222120
-DATA shuffle272<>+40(SB)/8, $0x43422d2c41402928
-DATA shuffle272<>+48(SB)/8, $0x6564535263625150
-DATA shuffle272<>+56(SB)/8, $0x3f3e3d3c67665554
-GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
+DATA shuffle250<>+0(SB)/8, $0x0706050403020100
+DATA shuffle250<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle250<>+16(SB)/8, $0x1716151413121110
+DATA shuffle250<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle250<>+32(SB)/8, $0x2726252423222120
+DATA shuffle250<>+40(SB)/8, $0x43422d2c41402928
+DATA shuffle250<>+48(SB)/8, $0x6564535263625150
+DATA shuffle250<>+56(SB)/8, $0x3f3e3d3c67665554
+GLOBL shuffle250<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle273<>+0(SB)/8, $0x1b1a090819180706
-DATA shuffle273<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
-DATA shuffle273<>+16(SB)/8, $0x41402f2e3f3e2d2c
-DATA shuffle273<>+24(SB)/8, $0x6362515061604f4e
-DATA shuffle273<>+32(SB)/8, $0x0000737265645352
-DATA shuffle273<>+40(SB)/8, $0x0000777600007574
-DATA shuffle273<>+48(SB)/8, $0x0000000000000000
-DATA shuffle273<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
+DATA shuffle251<>+0(SB)/8, $0x1b1a090819180706
+DATA shuffle251<>+8(SB)/8, $0x3d3c2b2a1d1c0b0a
+DATA shuffle251<>+16(SB)/8, $0x41402f2e3f3e2d2c
+DATA shuffle251<>+24(SB)/8, $0x6362515061604f4e
+DATA shuffle251<>+32(SB)/8, $0x0000737265645352
+DATA shuffle251<>+40(SB)/8, $0x0000777600007574
+DATA shuffle251<>+48(SB)/8, $0x0000000000000000
+DATA shuffle251<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle251<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle274<>+0(SB)/8, $0x0706050403020100
-DATA shuffle274<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle274<>+16(SB)/8, $0x1716151413121110
-DATA shuffle274<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle274<>+32(SB)/8, $0x4544252423222120
-DATA shuffle274<>+40(SB)/8, $0x49482d2c47462928
-DATA shuffle274<>+48(SB)/8, $0x6b6a595869685756
-DATA shuffle274<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
-GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
+DATA shuffle252<>+0(SB)/8, $0x0706050403020100
+DATA shuffle252<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle252<>+16(SB)/8, $0x1716151413121110
+DATA shuffle252<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle252<>+32(SB)/8, $0x4544252423222120
+DATA shuffle252<>+40(SB)/8, $0x49482d2c47462928
+DATA shuffle252<>+48(SB)/8, $0x6b6a595869685756
+DATA shuffle252<>+56(SB)/8, $0x3f3e3d3c6d6c5b5a
+GLOBL shuffle252<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle275<>+0(SB)/8, $0x61604f4e5f5e4d4c
-DATA shuffle275<>+8(SB)/8, $0x0302717063625150
-DATA shuffle275<>+16(SB)/8, $0x0706757405047372
-DATA shuffle275<>+24(SB)/8, $0x2928171627261514
-DATA shuffle275<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle275<>+40(SB)/8, $0x00003d3c00003b3a
-DATA shuffle275<>+48(SB)/8, $0x0000000000000000
-DATA shuffle275<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
+DATA shuffle253<>+0(SB)/8, $0x61604f4e5f5e4d4c
+DATA shuffle253<>+8(SB)/8, $0x0302717063625150
+DATA shuffle253<>+16(SB)/8, $0x0706757405047372
+DATA shuffle253<>+24(SB)/8, $0x2928171627261514
+DATA shuffle253<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle253<>+40(SB)/8, $0x00003d3c00003b3a
+DATA shuffle253<>+48(SB)/8, $0x0000000000000000
+DATA shuffle253<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle253<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle276<>+0(SB)/8, $0x0706050403020100
-DATA shuffle276<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle276<>+16(SB)/8, $0x1716151413121110
-DATA shuffle276<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle276<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle276<>+40(SB)/8, $0x4f4e2d2c4d4c2928
-DATA shuffle276<>+48(SB)/8, $0x71705f5e6f6e5d5c
-DATA shuffle276<>+56(SB)/8, $0x3f3e3d3c73726160
-GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
+DATA shuffle254<>+0(SB)/8, $0x0706050403020100
+DATA shuffle254<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle254<>+16(SB)/8, $0x1716151413121110
+DATA shuffle254<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle254<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle254<>+40(SB)/8, $0x4f4e2d2c4d4c2928
+DATA shuffle254<>+48(SB)/8, $0x71705f5e6f6e5d5c
+DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c73726160
+GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8586,171 +7527,171 @@ TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem342: \
+rem287: \
 	CMPQ DI, $+64; \
-	JB   remdone343; \
+	JB   remdone288; \
 	SUBQ $+63, DI; \
-	JMP  rem342; \
-remdone343: \
+	JMP  rem287; \
+remdone288: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle246<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle224<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle277<>+0(SB), Z31; \
-	VMOVDQU64 shuffle278<>+0(SB), Z30; \
-	VMOVDQU64 shuffle279<>+0(SB), Z29; \
-	VMOVDQU64 shuffle280<>+0(SB), Z28; \
-	VMOVDQU64 shuffle281<>+0(SB), Z27; \
-	VMOVDQU64 shuffle282<>+0(SB), Z26; \
-group344: \
+	VMOVDQU64 shuffle255<>+0(SB), Z31; \
+	VMOVDQU64 shuffle256<>+0(SB), Z30; \
+	VMOVDQU64 shuffle257<>+0(SB), Z29; \
+	VMOVDQU64 shuffle258<>+0(SB), Z28; \
+	VMOVDQU64 shuffle259<>+0(SB), Z27; \
+	VMOVDQU64 shuffle260<>+0(SB), Z26; \
+group289: \
 	MOVQ rows+24(FP), DI; \
-row345: \
+row290: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last347; \
-chunks346: \
+	JB   last292; \
+chunks291: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle277<>+0(SB), Z3; \
+	VMOVDQU64 shuffle255<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle279<>+0(SB), Z4; \
+	VMOVDQU64 shuffle257<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle246<>+0(SB), K7; \
+	KMOVQ     shuffle224<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+63, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks346; \
-last347: \
+	JAE       chunks291; \
+last292: \
 	TESTQ      R9, R9; \
-	JZ         rowdone348; \
+	JZ         rowdone293; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle277<>+0(SB), Z3; \
+	VMOVDQU64  shuffle255<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle279<>+0(SB), Z4; \
+	VMOVDQU64  shuffle257<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone348: \
+rowdone293: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row345; \
+	JNZ  row290; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group344; \
+	JNZ  group289; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x1AVX512VBMI_body
 
-DATA shuffle277<>+0(SB)/8, $0x0b02130a01120900
-DATA shuffle277<>+8(SB)/8, $0x1d2e251c2d241b14
-DATA shuffle277<>+16(SB)/8, $0x494037483f362f26
-DATA shuffle277<>+24(SB)/8, $0x5b52635a514a4138
-DATA shuffle277<>+32(SB)/8, $0x6d7e756c655c5364
-DATA shuffle277<>+40(SB)/8, $0x00000000776e7f76
-DATA shuffle277<>+48(SB)/8, $0x0000000000000000
-DATA shuffle277<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
+DATA shuffle255<>+0(SB)/8, $0x0b02130a01120900
+DATA shuffle255<>+8(SB)/8, $0x1d2e251c2d241b14
+DATA shuffle255<>+16(SB)/8, $0x494037483f362f26
+DATA shuffle255<>+24(SB)/8, $0x5b52635a514a4138
+DATA shuffle255<>+32(SB)/8, $0x6d7e756c655c5364
+DATA shuffle255<>+40(SB)/8, $0x00000000776e7f76
+DATA shuffle255<>+48(SB)/8, $0x0000000000000000
+DATA shuffle255<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle255<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle278<>+0(SB)/8, $0x0706050403020100
-DATA shuffle278<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle278<>+16(SB)/8, $0x1716151413121110
-DATA shuffle278<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle278<>+32(SB)/8, $0x2726252423222120
-DATA shuffle278<>+40(SB)/8, $0x595047402b2a2928
-DATA shuffle278<>+48(SB)/8, $0x6b625b52495a5148
-DATA shuffle278<>+56(SB)/8, $0x3f766d64756c6374
-GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
+DATA shuffle256<>+0(SB)/8, $0x0706050403020100
+DATA shuffle256<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle256<>+16(SB)/8, $0x1716151413121110
+DATA shuffle256<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle256<>+32(SB)/8, $0x2726252423222120
+DATA shuffle256<>+40(SB)/8, $0x595047402b2a2928
+DATA shuffle256<>+48(SB)/8, $0x6b625b52495a5148
+DATA shuffle256<>+56(SB)/8, $0x3f766d64756c6374
+GLOBL shuffle256<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle279<>+0(SB)/8, $0x0e05160d04150c03
-DATA shuffle279<>+8(SB)/8, $0x2031281f30271e17
-DATA shuffle279<>+16(SB)/8, $0x4c433a4b42393229
-DATA shuffle279<>+24(SB)/8, $0x5e55665d544d443b
-DATA shuffle279<>+32(SB)/8, $0x7000786f685f5667
-DATA shuffle279<>+40(SB)/8, $0x000000007a710079
-DATA shuffle279<>+48(SB)/8, $0x0000000000000000
-DATA shuffle279<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
+DATA shuffle257<>+0(SB)/8, $0x0e05160d04150c03
+DATA shuffle257<>+8(SB)/8, $0x2031281f30271e17
+DATA shuffle257<>+16(SB)/8, $0x4c433a4b42393229
+DATA shuffle257<>+24(SB)/8, $0x5e55665d544d443b
+DATA shuffle257<>+32(SB)/8, $0x7000786f685f5667
+DATA shuffle257<>+40(SB)/8, $0x000000007a710079
+DATA shuffle257<>+48(SB)/8, $0x0000000000000000
+DATA shuffle257<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle257<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle280<>+0(SB)/8, $0x0706050403020100
-DATA shuffle280<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle280<>+16(SB)/8, $0x1716151413121110
-DATA shuffle280<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle280<>+32(SB)/8, $0x2741252423222120
-DATA shuffle280<>+40(SB)/8, $0x5c534a432b2a4228
-DATA shuffle280<>+48(SB)/8, $0x6e655e554c5d544b
-DATA shuffle280<>+56(SB)/8, $0x3f797067786f6677
-GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
+DATA shuffle258<>+0(SB)/8, $0x0706050403020100
+DATA shuffle258<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle258<>+16(SB)/8, $0x1716151413121110
+DATA shuffle258<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle258<>+32(SB)/8, $0x2741252423222120
+DATA shuffle258<>+40(SB)/8, $0x5c534a432b2a4228
+DATA shuffle258<>+48(SB)/8, $0x6e655e554c5d544b
+DATA shuffle258<>+56(SB)/8, $0x3f797067786f6677
+GLOBL shuffle258<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle281<>+0(SB)/8, $0x1108191007180f06
-DATA shuffle281<>+8(SB)/8, $0x23342b22332a211a
-DATA shuffle281<>+16(SB)/8, $0x4f463d4e453c352c
-DATA shuffle281<>+24(SB)/8, $0x615869605750473e
-DATA shuffle281<>+32(SB)/8, $0x73007b726b62596a
-DATA shuffle281<>+40(SB)/8, $0x000000007d74007c
-DATA shuffle281<>+48(SB)/8, $0x0000000000000000
-DATA shuffle281<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
+DATA shuffle259<>+0(SB)/8, $0x1108191007180f06
+DATA shuffle259<>+8(SB)/8, $0x23342b22332a211a
+DATA shuffle259<>+16(SB)/8, $0x4f463d4e453c352c
+DATA shuffle259<>+24(SB)/8, $0x615869605750473e
+DATA shuffle259<>+32(SB)/8, $0x73007b726b62596a
+DATA shuffle259<>+40(SB)/8, $0x000000007d74007c
+DATA shuffle259<>+48(SB)/8, $0x0000000000000000
+DATA shuffle259<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle259<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle282<>+0(SB)/8, $0x0706050403020100
-DATA shuffle282<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle282<>+16(SB)/8, $0x1716151413121110
-DATA shuffle282<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle282<>+32(SB)/8, $0x2744252423222120
-DATA shuffle282<>+40(SB)/8, $0x5f564d462b2a4528
-DATA shuffle282<>+48(SB)/8, $0x716861584f60574e
-DATA shuffle282<>+56(SB)/8, $0x3f7c736a7b72697a
-GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
+DATA shuffle260<>+0(SB)/8, $0x0706050403020100
+DATA shuffle260<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle260<>+16(SB)/8, $0x1716151413121110
+DATA shuffle260<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle260<>+32(SB)/8, $0x2744252423222120
+DATA shuffle260<>+40(SB)/8, $0x5f564d462b2a4528
+DATA shuffle260<>+48(SB)/8, $0x716861584f60574e
+DATA shuffle260<>+56(SB)/8, $0x3f7c736a7b72697a
+GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8774,174 +7715,174 @@ TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem349: \
+rem294: \
 	CMPQ DI, $+64; \
-	JB   remdone350; \
+	JB   remdone295; \
 	SUBQ $+54, DI; \
-	JMP  rem349; \
-remdone350: \
+	JMP  rem294; \
+remdone295: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle283<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle261<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle284<>+0(SB), Z31; \
-	VMOVDQU64 shuffle285<>+0(SB), Z30; \
-	VMOVDQU64 shuffle286<>+0(SB), Z29; \
-	VMOVDQU64 shuffle287<>+0(SB), Z28; \
-	VMOVDQU64 shuffle288<>+0(SB), Z27; \
-	VMOVDQU64 shuffle289<>+0(SB), Z26; \
-group351: \
+	VMOVDQU64 shuffle262<>+0(SB), Z31; \
+	VMOVDQU64 shuffle263<>+0(SB), Z30; \
+	VMOVDQU64 shuffle264<>+0(SB), Z29; \
+	VMOVDQU64 shuffle265<>+0(SB), Z28; \
+	VMOVDQU64 shuffle266<>+0(SB), Z27; \
+	VMOVDQU64 shuffle267<>+0(SB), Z26; \
+group296: \
 	MOVQ rows+24(FP), DI; \
-row352: \
+row297: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last354; \
-chunks353: \
+	JB   last299; \
+chunks298: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle284<>+0(SB), Z3; \
+	VMOVDQU64 shuffle262<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle283<>+0(SB), K7; \
+	KMOVQ     shuffle261<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle286<>+0(SB), Z4; \
+	VMOVDQU64 shuffle264<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle283<>+0(SB), K7; \
+	KMOVQ     shuffle261<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z0, Z27, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle283<>+0(SB), K7; \
+	KMOVQ     shuffle261<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+54, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks353; \
-last354: \
+	JAE       chunks298; \
+last299: \
 	TESTQ      R9, R9; \
-	JZ         rowdone355; \
+	JZ         rowdone300; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle284<>+0(SB), Z3; \
+	VMOVDQU64  shuffle262<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle286<>+0(SB), Z4; \
+	VMOVDQU64  shuffle264<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone355: \
+rowdone300: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row352; \
+	JNZ  row297; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group351; \
+	JNZ  group296; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x2AVX512VBMI_body
 
-DATA shuffle283<>+0(SB)/8, $0x003fffffffffffff
-GLOBL shuffle283<>(SB), RODATA|NOPTR, $8
+DATA shuffle261<>+0(SB)/8, $0x003fffffffffffff
+GLOBL shuffle261<>(SB), RODATA|NOPTR, $8
 
-DATA shuffle284<>+0(SB)/8, $0x0302252413120100
-DATA shuffle284<>+8(SB)/8, $0x1716050427261514
-DATA shuffle284<>+16(SB)/8, $0x5b5a494837362928
-DATA shuffle284<>+24(SB)/8, $0x3b3a5d5c4b4a3938
-DATA shuffle284<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
-DATA shuffle284<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle284<>+48(SB)/8, $0x0000000000007170
-DATA shuffle284<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
+DATA shuffle262<>+0(SB)/8, $0x0302252413120100
+DATA shuffle262<>+8(SB)/8, $0x1716050427261514
+DATA shuffle262<>+16(SB)/8, $0x5b5a494837362928
+DATA shuffle262<>+24(SB)/8, $0x3b3a5d5c4b4a3938
+DATA shuffle262<>+32(SB)/8, $0x7f7e6d6c5f5e4d4c
+DATA shuffle262<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle262<>+48(SB)/8, $0x0000000000007170
+DATA shuffle262<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle262<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle285<>+0(SB)/8, $0x0706050403020100
-DATA shuffle285<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle285<>+16(SB)/8, $0x1716151413121110
-DATA shuffle285<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle285<>+32(SB)/8, $0x2726252423222120
-DATA shuffle285<>+40(SB)/8, $0x535241402b2a5150
-DATA shuffle285<>+48(SB)/8, $0x3736555443423130
-DATA shuffle285<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
+DATA shuffle263<>+0(SB)/8, $0x0706050403020100
+DATA shuffle263<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle263<>+16(SB)/8, $0x1716151413121110
+DATA shuffle263<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle263<>+32(SB)/8, $0x2726252423222120
+DATA shuffle263<>+40(SB)/8, $0x535241402b2a5150
+DATA shuffle263<>+48(SB)/8, $0x3736555443423130
+DATA shuffle263<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle263<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle286<>+0(SB)/8, $0x09082b2a19180706
-DATA shuffle286<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
-DATA shuffle286<>+16(SB)/8, $0x61604f4e3d3c2f2e
-DATA shuffle286<>+24(SB)/8, $0x4140636251503f3e
-DATA shuffle286<>+32(SB)/8, $0x0000737265645352
-DATA shuffle286<>+40(SB)/8, $0x0000000075740000
-DATA shuffle286<>+48(SB)/8, $0x0000000000007776
-DATA shuffle286<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
+DATA shuffle264<>+0(SB)/8, $0x09082b2a19180706
+DATA shuffle264<>+8(SB)/8, $0x1d1c0b0a2d2c1b1a
+DATA shuffle264<>+16(SB)/8, $0x61604f4e3d3c2f2e
+DATA shuffle264<>+24(SB)/8, $0x4140636251503f3e
+DATA shuffle264<>+32(SB)/8, $0x0000737265645352
+DATA shuffle264<>+40(SB)/8, $0x0000000075740000
+DATA shuffle264<>+48(SB)/8, $0x0000000000007776
+DATA shuffle264<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle287<>+0(SB)/8, $0x0706050403020100
-DATA shuffle287<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle287<>+16(SB)/8, $0x1716151413121110
-DATA shuffle287<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle287<>+32(SB)/8, $0x4544252423222120
-DATA shuffle287<>+40(SB)/8, $0x595847462b2a5756
-DATA shuffle287<>+48(SB)/8, $0x37365b5a49483130
-DATA shuffle287<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
+DATA shuffle265<>+0(SB)/8, $0x0706050403020100
+DATA shuffle265<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle265<>+16(SB)/8, $0x1716151413121110
+DATA shuffle265<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle265<>+32(SB)/8, $0x4544252423222120
+DATA shuffle265<>+40(SB)/8, $0x595847462b2a5756
+DATA shuffle265<>+48(SB)/8, $0x37365b5a49483130
+DATA shuffle265<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle265<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle288<>+0(SB)/8, $0x4f4e71705f5e4d4c
-DATA shuffle288<>+8(SB)/8, $0x6362515073726160
-DATA shuffle288<>+16(SB)/8, $0x2726151403027574
-DATA shuffle288<>+24(SB)/8, $0x0706292817160504
-DATA shuffle288<>+32(SB)/8, $0x000039382b2a1918
-DATA shuffle288<>+40(SB)/8, $0x000000003b3a0000
-DATA shuffle288<>+48(SB)/8, $0x0000000000003d3c
-DATA shuffle288<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
+DATA shuffle266<>+0(SB)/8, $0x4f4e71705f5e4d4c
+DATA shuffle266<>+8(SB)/8, $0x6362515073726160
+DATA shuffle266<>+16(SB)/8, $0x2726151403027574
+DATA shuffle266<>+24(SB)/8, $0x0706292817160504
+DATA shuffle266<>+32(SB)/8, $0x000039382b2a1918
+DATA shuffle266<>+40(SB)/8, $0x000000003b3a0000
+DATA shuffle266<>+48(SB)/8, $0x0000000000003d3c
+DATA shuffle266<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle289<>+0(SB)/8, $0x0706050403020100
-DATA shuffle289<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle289<>+16(SB)/8, $0x1716151413121110
-DATA shuffle289<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle289<>+32(SB)/8, $0x4b4a252423222120
-DATA shuffle289<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
-DATA shuffle289<>+48(SB)/8, $0x373661604f4e3130
-DATA shuffle289<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
+DATA shuffle267<>+0(SB)/8, $0x0706050403020100
+DATA shuffle267<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle267<>+16(SB)/8, $0x1716151413121110
+DATA shuffle267<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle267<>+32(SB)/8, $0x4b4a252423222120
+DATA shuffle267<>+40(SB)/8, $0x5f5e4d4c2b2a5d5c
+DATA shuffle267<>+48(SB)/8, $0x373661604f4e3130
+DATA shuffle267<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -8965,171 +7906,171 @@ TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem356: \
+rem301: \
 	CMPQ DI, $+64; \
-	JB   remdone357; \
+	JB   remdone302; \
 	SUBQ $+60, DI; \
-	JMP  rem356; \
-remdone357: \
+	JMP  rem301; \
+remdone302: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle217<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle197<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle290<>+0(SB), Z31; \
-	VMOVDQU64 shuffle291<>+0(SB), Z30; \
-	VMOVDQU64 shuffle292<>+0(SB), Z29; \
-	VMOVDQU64 shuffle293<>+0(SB), Z28; \
-	VMOVDQU64 shuffle294<>+0(SB), Z27; \
-	VMOVDQU64 shuffle295<>+0(SB), Z26; \
-group358: \
+	VMOVDQU64 shuffle268<>+0(SB), Z31; \
+	VMOVDQU64 shuffle269<>+0(SB), Z30; \
+	VMOVDQU64 shuffle270<>+0(SB), Z29; \
+	VMOVDQU64 shuffle271<>+0(SB), Z28; \
+	VMOVDQU64 shuffle272<>+0(SB), Z27; \
+	VMOVDQU64 shuffle273<>+0(SB), Z26; \
+group303: \
 	MOVQ rows+24(FP), DI; \
-row359: \
+row304: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last361; \
-chunks360: \
+	JB   last306; \
+chunks305: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle290<>+0(SB), Z3; \
+	VMOVDQU64 shuffle268<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle292<>+0(SB), Z4; \
+	VMOVDQU64 shuffle270<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z1, Z27, Z0; \
 	VPERMT2B  Z2, Z26, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R9)(DX*2); \
 	ADDQ      $+60, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks360; \
-last361: \
+	JAE       chunks305; \
+last306: \
 	TESTQ      R9, R9; \
-	JZ         rowdone362; \
+	JZ         rowdone307; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle290<>+0(SB), Z3; \
+	VMOVDQU64  shuffle268<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle292<>+0(SB), Z4; \
+	VMOVDQU64  shuffle270<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z1, Z27, Z0; \
 	VPERMT2B   Z2, Z26, Z0; \
 	VMOVDQU8   Z0, K4, (R9)(DX*2); \
-rowdone362: \
+rowdone307: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row359; \
+	JNZ  row304; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group358; \
+	JNZ  group303; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x1AVX512VBMI_body
 
-DATA shuffle290<>+0(SB)/8, $0x1c130a011b120900
-DATA shuffle290<>+8(SB)/8, $0x3f362d241d140b02
-DATA shuffle290<>+16(SB)/8, $0x41382f2640372e25
-DATA shuffle290<>+24(SB)/8, $0x645b5249635a5148
-DATA shuffle290<>+32(SB)/8, $0x007e756c655c534a
-DATA shuffle290<>+40(SB)/8, $0x0000776e007f766d
-DATA shuffle290<>+48(SB)/8, $0x0000000000000000
-DATA shuffle290<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
+DATA shuffle268<>+0(SB)/8, $0x1c130a011b120900
+DATA shuffle268<>+8(SB)/8, $0x3f362d241d140b02
+DATA shuffle268<>+16(SB)/8, $0x41382f2640372e25
+DATA shuffle268<>+24(SB)/8, $0x645b5249635a5148
+DATA shuffle268<>+32(SB)/8, $0x007e756c655c534a
+DATA shuffle268<>+40(SB)/8, $0x0000776e007f766d
+DATA shuffle268<>+48(SB)/8, $0x0000000000000000
+DATA shuffle268<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle291<>+0(SB)/8, $0x0706050403020100
-DATA shuffle291<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle291<>+16(SB)/8, $0x1716151413121110
-DATA shuffle291<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle291<>+32(SB)/8, $0x4726252423222120
-DATA shuffle291<>+40(SB)/8, $0x49402d2c482a2928
-DATA shuffle291<>+48(SB)/8, $0x6c635a516b625950
-DATA shuffle291<>+56(SB)/8, $0x3f3e3d3c6d645b52
-GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
+DATA shuffle269<>+0(SB)/8, $0x0706050403020100
+DATA shuffle269<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle269<>+16(SB)/8, $0x1716151413121110
+DATA shuffle269<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle269<>+32(SB)/8, $0x4726252423222120
+DATA shuffle269<>+40(SB)/8, $0x49402d2c482a2928
+DATA shuffle269<>+48(SB)/8, $0x6c635a516b625950
+DATA shuffle269<>+56(SB)/8, $0x3f3e3d3c6d645b52
+GLOBL shuffle269<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle292<>+0(SB)/8, $0x1f160d041e150c03
-DATA shuffle292<>+8(SB)/8, $0x4239302720170e05
-DATA shuffle292<>+16(SB)/8, $0x443b3229433a3128
-DATA shuffle292<>+24(SB)/8, $0x675e554c665d544b
-DATA shuffle292<>+32(SB)/8, $0x0000786f685f564d
-DATA shuffle292<>+40(SB)/8, $0x00007a7100007970
-DATA shuffle292<>+48(SB)/8, $0x0000000000000000
-DATA shuffle292<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
+DATA shuffle270<>+0(SB)/8, $0x1f160d041e150c03
+DATA shuffle270<>+8(SB)/8, $0x4239302720170e05
+DATA shuffle270<>+16(SB)/8, $0x443b3229433a3128
+DATA shuffle270<>+24(SB)/8, $0x675e554c665d544b
+DATA shuffle270<>+32(SB)/8, $0x0000786f685f564d
+DATA shuffle270<>+40(SB)/8, $0x00007a7100007970
+DATA shuffle270<>+48(SB)/8, $0x0000000000000000
+DATA shuffle270<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle293<>+0(SB)/8, $0x0706050403020100
-DATA shuffle293<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle293<>+16(SB)/8, $0x1716151413121110
-DATA shuffle293<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle293<>+32(SB)/8, $0x4a41252423222120
-DATA shuffle293<>+40(SB)/8, $0x4c432d2c4b422928
-DATA shuffle293<>+48(SB)/8, $0x6f665d546e655c53
-DATA shuffle293<>+56(SB)/8, $0x3f3e3d3c70675e55
-GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
+DATA shuffle271<>+0(SB)/8, $0x0706050403020100
+DATA shuffle271<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle271<>+16(SB)/8, $0x1716151413121110
+DATA shuffle271<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle271<>+32(SB)/8, $0x4a41252423222120
+DATA shuffle271<>+40(SB)/8, $0x4c432d2c4b422928
+DATA shuffle271<>+48(SB)/8, $0x6f665d546e655c53
+DATA shuffle271<>+56(SB)/8, $0x3f3e3d3c70675e55
+GLOBL shuffle271<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle294<>+0(SB)/8, $0x2219100721180f06
-DATA shuffle294<>+8(SB)/8, $0x453c332a231a1108
-DATA shuffle294<>+16(SB)/8, $0x473e352c463d342b
-DATA shuffle294<>+24(SB)/8, $0x6a61584f6960574e
-DATA shuffle294<>+32(SB)/8, $0x00007b726b625950
-DATA shuffle294<>+40(SB)/8, $0x00007d7400007c73
-DATA shuffle294<>+48(SB)/8, $0x0000000000000000
-DATA shuffle294<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
+DATA shuffle272<>+0(SB)/8, $0x2219100721180f06
+DATA shuffle272<>+8(SB)/8, $0x453c332a231a1108
+DATA shuffle272<>+16(SB)/8, $0x473e352c463d342b
+DATA shuffle272<>+24(SB)/8, $0x6a61584f6960574e
+DATA shuffle272<>+32(SB)/8, $0x00007b726b625950
+DATA shuffle272<>+40(SB)/8, $0x00007d7400007c73
+DATA shuffle272<>+48(SB)/8, $0x0000000000000000
+DATA shuffle272<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle295<>+0(SB)/8, $0x0706050403020100
-DATA shuffle295<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle295<>+16(SB)/8, $0x1716151413121110
-DATA shuffle295<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle295<>+32(SB)/8, $0x4d44252423222120
-DATA shuffle295<>+40(SB)/8, $0x4f462d2c4e452928
-DATA shuffle295<>+48(SB)/8, $0x7269605771685f56
-DATA shuffle295<>+56(SB)/8, $0x3f3e3d3c736a6158
-GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
+DATA shuffle273<>+0(SB)/8, $0x0706050403020100
+DATA shuffle273<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle273<>+16(SB)/8, $0x1716151413121110
+DATA shuffle273<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle273<>+32(SB)/8, $0x4d44252423222120
+DATA shuffle273<>+40(SB)/8, $0x4f462d2c4e452928
+DATA shuffle273<>+48(SB)/8, $0x7269605771685f56
+DATA shuffle273<>+56(SB)/8, $0x3f3e3d3c736a6158
+GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
 
 // func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -9153,171 +8094,171 @@ TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  n+16(FP), DI; \
-rem363: \
+rem308: \
 	CMPQ DI, $+64; \
-	JB   remdone364; \
+	JB   remdone309; \
 	SUBQ $+48, DI; \
-	JMP  rem363; \
-remdone364: \
+	JMP  rem308; \
+remdone309: \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K1; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+64, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K2; \
 	IMUL3Q    $+3, DI, R8; \
 	SUBQ      $+128, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle6<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle2<>+0(SB), R8; \
 	KMOVQ     R8, K3; \
 	SUBQ      $+0, DI; \
-	CMOVQLT   shuffle4<>+0(SB), DI; \
+	CMOVQLT   shuffle0<>+0(SB), DI; \
 	CMPQ      DI, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), DI; \
-	BZHIQ     DI, shuffle125<>+0(SB), DI; \
+	CMOVQGT   shuffle1<>+0(SB), DI; \
+	BZHIQ     DI, shuffle111<>+0(SB), DI; \
 	KMOVQ     DI, K4; \
-	VMOVDQU64 shuffle296<>+0(SB), Z31; \
-	VMOVDQU64 shuffle297<>+0(SB), Z30; \
-	VMOVDQU64 shuffle298<>+0(SB), Z29; \
-	VMOVDQU64 shuffle299<>+0(SB), Z28; \
-	VMOVDQU64 shuffle300<>+0(SB), Z27; \
-	VMOVDQU64 shuffle301<>+0(SB), Z26; \
-group365: \
+	VMOVDQU64 shuffle274<>+0(SB), Z31; \
+	VMOVDQU64 shuffle275<>+0(SB), Z30; \
+	VMOVDQU64 shuffle276<>+0(SB), Z29; \
+	VMOVDQU64 shuffle277<>+0(SB), Z28; \
+	VMOVDQU64 shuffle278<>+0(SB), Z27; \
+	VMOVDQU64 shuffle279<>+0(SB), Z26; \
+group310: \
 	MOVQ rows+24(FP), DI; \
-row366: \
+row311: \
 	XORQ R8, R8; \
 	MOVQ n+16(FP), R9; \
 	SUBQ R8, R9; \
 	CMPQ R9, $+64; \
-	JB   last368; \
-chunks367: \
+	JB   last313; \
+chunks312: \
 	LEAQ      (CX)(R8*1), R9; \
 	IMUL3Q    $0x03, R8, R10; \
 	ADDQ      AX, R10; \
 	VMOVDQU64 (R10), Z0; \
 	VMOVDQU64 64(R10), Z1; \
-	VMOVDQU64 shuffle296<>+0(SB), Z3; \
+	VMOVDQU64 shuffle274<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(R10), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R9); \
-	VMOVDQU64 shuffle298<>+0(SB), Z4; \
+	VMOVDQU64 shuffle276<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R9)(DX*1); \
 	VPERMT2B  Z0, Z27, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R9)(DX*2); \
 	ADDQ      $+48, R8; \
 	MOVQ      n+16(FP), R9; \
 	SUBQ      R8, R9; \
 	CMPQ      R9, $+64; \
-	JAE       chunks367; \
-last368: \
+	JAE       chunks312; \
+last313: \
 	TESTQ      R9, R9; \
-	JZ         rowdone369; \
+	JZ         rowdone314; \
 	LEAQ       (CX)(R8*1), R9; \
 	IMUL3Q     $0x03, R8, R8; \
 	ADDQ       AX, R8; \
 	VMOVDQU8.Z (R8), K1, Z0; \
 	VMOVDQU8.Z 64(R8), K2, Z1; \
-	VMOVDQU64  shuffle296<>+0(SB), Z3; \
+	VMOVDQU64  shuffle274<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(R8), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8   Z3, K4, (R9); \
-	VMOVDQU64  shuffle298<>+0(SB), Z4; \
+	VMOVDQU64  shuffle276<>+0(SB), Z4; \
 	VPERMI2B   Z1, Z0, Z4; \
 	VPERMT2B   Z2, Z28, Z4; \
 	VMOVDQU8   Z4, K4, (R9)(DX*1); \
 	VPERMT2B   Z0, Z27, Z1; \
 	VPERMT2B   Z2, Z26, Z1; \
 	VMOVDQU8   Z1, K4, (R9)(DX*2); \
-rowdone369: \
+rowdone314: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ DI; \
-	JNZ  row366; \
+	JNZ  row311; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group365; \
+	JNZ  group310; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x2AVX512VBMI_body
 
-DATA shuffle296<>+0(SB)/8, $0x3736252413120100
-DATA shuffle296<>+8(SB)/8, $0x3938272615140302
-DATA shuffle296<>+16(SB)/8, $0x3b3a292817160504
-DATA shuffle296<>+24(SB)/8, $0x7f7e6d6c5b5a4948
-DATA shuffle296<>+32(SB)/8, $0x00006f6e5d5c4b4a
-DATA shuffle296<>+40(SB)/8, $0x000071705f5e4d4c
-DATA shuffle296<>+48(SB)/8, $0x0000000000000000
-DATA shuffle296<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
+DATA shuffle274<>+0(SB)/8, $0x3736252413120100
+DATA shuffle274<>+8(SB)/8, $0x3938272615140302
+DATA shuffle274<>+16(SB)/8, $0x3b3a292817160504
+DATA shuffle274<>+24(SB)/8, $0x7f7e6d6c5b5a4948
+DATA shuffle274<>+32(SB)/8, $0x00006f6e5d5c4b4a
+DATA shuffle274<>+40(SB)/8, $0x000071705f5e4d4c
+DATA shuffle274<>+48(SB)/8, $0x0000000000000000
+DATA shuffle274<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle297<>+0(SB)/8, $0x0706050403020100
-DATA shuffle297<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle297<>+16(SB)/8, $0x1716151413121110
-DATA shuffle297<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle297<>+32(SB)/8, $0x4140252423222120
-DATA shuffle297<>+40(SB)/8, $0x43422d2c2b2a2928
-DATA shuffle297<>+48(SB)/8, $0x3736353433323130
-DATA shuffle297<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
+DATA shuffle275<>+0(SB)/8, $0x0706050403020100
+DATA shuffle275<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle275<>+16(SB)/8, $0x1716151413121110
+DATA shuffle275<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle275<>+32(SB)/8, $0x4140252423222120
+DATA shuffle275<>+40(SB)/8, $0x43422d2c2b2a2928
+DATA shuffle275<>+48(SB)/8, $0x3736353433323130
+DATA shuffle275<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle275<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle298<>+0(SB)/8, $0x3d3c2b2a19180706
-DATA shuffle298<>+8(SB)/8, $0x3f3e2d2c1b1a0908
-DATA shuffle298<>+16(SB)/8, $0x41402f2e1d1c0b0a
-DATA shuffle298<>+24(SB)/8, $0x0000737261604f4e
-DATA shuffle298<>+32(SB)/8, $0x0000757463625150
-DATA shuffle298<>+40(SB)/8, $0x0000777665645352
-DATA shuffle298<>+48(SB)/8, $0x0000000000000000
-DATA shuffle298<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
+DATA shuffle276<>+0(SB)/8, $0x3d3c2b2a19180706
+DATA shuffle276<>+8(SB)/8, $0x3f3e2d2c1b1a0908
+DATA shuffle276<>+16(SB)/8, $0x41402f2e1d1c0b0a
+DATA shuffle276<>+24(SB)/8, $0x0000737261604f4e
+DATA shuffle276<>+32(SB)/8, $0x0000757463625150
+DATA shuffle276<>+40(SB)/8, $0x0000777665645352
+DATA shuffle276<>+48(SB)/8, $0x0000000000000000
+DATA shuffle276<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle276<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle299<>+0(SB)/8, $0x0706050403020100
-DATA shuffle299<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle299<>+16(SB)/8, $0x1716151413121110
-DATA shuffle299<>+24(SB)/8, $0x45441d1c1b1a1918
-DATA shuffle299<>+32(SB)/8, $0x4746252423222120
-DATA shuffle299<>+40(SB)/8, $0x49482d2c2b2a2928
-DATA shuffle299<>+48(SB)/8, $0x3736353433323130
-DATA shuffle299<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
+DATA shuffle277<>+0(SB)/8, $0x0706050403020100
+DATA shuffle277<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle277<>+16(SB)/8, $0x1716151413121110
+DATA shuffle277<>+24(SB)/8, $0x45441d1c1b1a1918
+DATA shuffle277<>+32(SB)/8, $0x4746252423222120
+DATA shuffle277<>+40(SB)/8, $0x49482d2c2b2a2928
+DATA shuffle277<>+48(SB)/8, $0x3736353433323130
+DATA shuffle277<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle300<>+0(SB)/8, $0x030271705f5e4d4c
-DATA shuffle300<>+8(SB)/8, $0x0504737261604f4e
-DATA shuffle300<>+16(SB)/8, $0x0706757463625150
-DATA shuffle300<>+24(SB)/8, $0x0000393827261514
-DATA shuffle300<>+32(SB)/8, $0x00003b3a29281716
-DATA shuffle300<>+40(SB)/8, $0x00003d3c2b2a1918
-DATA shuffle300<>+48(SB)/8, $0x0000000000000000
-DATA shuffle300<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
+DATA shuffle278<>+0(SB)/8, $0x030271705f5e4d4c
+DATA shuffle278<>+8(SB)/8, $0x0504737261604f4e
+DATA shuffle278<>+16(SB)/8, $0x0706757463625150
+DATA shuffle278<>+24(SB)/8, $0x0000393827261514
+DATA shuffle278<>+32(SB)/8, $0x00003b3a29281716
+DATA shuffle278<>+40(SB)/8, $0x00003d3c2b2a1918
+DATA shuffle278<>+48(SB)/8, $0x0000000000000000
+DATA shuffle278<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle278<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle301<>+0(SB)/8, $0x0706050403020100
-DATA shuffle301<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle301<>+16(SB)/8, $0x1716151413121110
-DATA shuffle301<>+24(SB)/8, $0x4b4a1d1c1b1a1918
-DATA shuffle301<>+32(SB)/8, $0x4d4c252423222120
-DATA shuffle301<>+40(SB)/8, $0x4f4e2d2c2b2a2928
-DATA shuffle301<>+48(SB)/8, $0x3736353433323130
-DATA shuffle301<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
+DATA shuffle279<>+0(SB)/8, $0x0706050403020100
+DATA shuffle279<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle279<>+16(SB)/8, $0x1716151413121110
+DATA shuffle279<>+24(SB)/8, $0x4b4a1d1c1b1a1918
+DATA shuffle279<>+32(SB)/8, $0x4d4c252423222120
+DATA shuffle279<>+40(SB)/8, $0x4f4e2d2c2b2a2928
+DATA shuffle279<>+48(SB)/8, $0x3736353433323130
+DATA shuffle279<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
 
 // func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -9341,35 +8282,35 @@ TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle215<>+0(SB), Z31; \
-	VMOVDQU64 shuffle216<>+0(SB), Z30; \
-group370: \
+	VMOVDQU64 shuffle195<>+0(SB), Z31; \
+	VMOVDQU64 shuffle196<>+0(SB), Z30; \
+group315: \
 	MOVQ rows+24(FP), R8; \
-row371: \
+row316: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last373; \
-chunks372: \
+	JB   last318; \
+chunks317: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z3; \
+	VMOVDQU64 shuffle195<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z1, Z30, Z0; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z5; \
+	VMOVDQU64 shuffle195<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z2, Z5; \
 	VPERMT2B  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle215<>+0(SB), Z1; \
+	VMOVDQU64 shuffle195<>+0(SB), Z1; \
 	VPERMI2B  Z5, Z3, Z1; \
 	VMOVDQU64 Z1, (R10); \
 	VPERMT2B  Z5, Z30, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle215<>+0(SB), Z1; \
+	VMOVDQU64 shuffle195<>+0(SB), Z1; \
 	VPERMI2B  Z2, Z0, Z1; \
 	VMOVDQU64 Z1, (R10)(DX*1); \
 	VPERMT2B  Z2, Z30, Z0; \
@@ -9378,22 +8319,22 @@ chunks372: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks372; \
-last373: \
+	JAE       chunks317; \
+last318: \
 	TESTQ R10, R10; \
-	JZ    rowdone374; \
+	JZ    rowdone319; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks372; \
-rowdone374: \
+	JMP   chunks317; \
+rowdone319: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row371; \
+	JNZ  row316; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group370; \
+	JNZ  group315; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX512VBMI_body
@@ -9420,35 +8361,35 @@ TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle192<>+0(SB), Z31; \
-	VMOVDQU64 shuffle193<>+0(SB), Z30; \
-group375: \
+	VMOVDQU64 shuffle172<>+0(SB), Z31; \
+	VMOVDQU64 shuffle173<>+0(SB), Z30; \
+group320: \
 	MOVQ rows+24(FP), R8; \
-row376: \
+row321: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last378; \
-chunks377: \
+	JB   last323; \
+chunks322: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VMOVDQU64 shuffle172<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z1, Z30, Z0; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VMOVDQU64 192(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VMOVDQU64 shuffle172<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z2, Z5; \
 	VPERMT2B  Z1, Z30, Z2; \
-	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VMOVDQU64 shuffle172<>+0(SB), Z1; \
 	VPERMI2B  Z5, Z3, Z1; \
 	VMOVDQU64 Z1, (R10); \
 	VPERMT2B  Z5, Z30, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VMOVDQU64 shuffle172<>+0(SB), Z1; \
 	VPERMI2B  Z2, Z0, Z1; \
 	VMOVDQU64 Z1, (R10)(DX*1); \
 	VPERMT2B  Z2, Z30, Z0; \
@@ -9457,449 +8398,25 @@ chunks377: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks377; \
-last378: \
+	JAE       chunks322; \
+last323: \
 	TESTQ R10, R10; \
-	JZ    rowdone379; \
+	JZ    rowdone324; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks377; \
-rowdone379: \
+	JMP   chunks322; \
+rowdone324: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row376; \
+	JNZ  row321; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group375; \
+	JNZ  group320; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX512VBMI_body
-
-// func tunzip4x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x2x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tunzip4x2x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle302<>+0(SB), Z31; \
-	VMOVDQU64 shuffle303<>+0(SB), Z30; \
-	VMOVDQU64 shuffle304<>+0(SB), Z29; \
-	VMOVDQU64 shuffle305<>+0(SB), Z28; \
-	VMOVDQU64 shuffle306<>+0(SB), Z27; \
-	VMOVDQU64 shuffle307<>+0(SB), Z26; \
-	VMOVDQU64 shuffle308<>+0(SB), Z25; \
-	VMOVDQU64 shuffle309<>+0(SB), Z24; \
-	VMOVDQU64 shuffle310<>+0(SB), Z23; \
-	VMOVDQU64 shuffle311<>+0(SB), Z22; \
-	VMOVDQU64 shuffle312<>+0(SB), Z21; \
-	VMOVDQU64 shuffle313<>+0(SB), Z20; \
-group380: \
-	MOVQ rows+24(FP), R8; \
-row381: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last383; \
-chunks382: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle302<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	VPERMT2B  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle305<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z0, Z5; \
-	VPERMT2B  Z2, Z27, Z5; \
-	VPERMT2B  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle308<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z24, Z3; \
-	VPERMT2B  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2B  Z1, Z22, Z0; \
-	VPERMT2B  Z2, Z21, Z0; \
-	VPERMT2B  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks382; \
-last383: \
-	TESTQ R10, R10; \
-	JZ    rowdone384; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks382; \
-rowdone384: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row381; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group380; \
-	VZEROUPPER; \
-	RET
-	tunzip4x2x1AVX512VBMI_body
-
-DATA shuffle302<>+0(SB)/8, $0x1303120211011000
-DATA shuffle302<>+8(SB)/8, $0x3323322231213020
-DATA shuffle302<>+16(SB)/8, $0x5343524251415040
-DATA shuffle302<>+24(SB)/8, $0x7363726271617060
-DATA shuffle302<>+32(SB)/8, $0x0000000000000000
-DATA shuffle302<>+40(SB)/8, $0x0000000000000000
-DATA shuffle302<>+48(SB)/8, $0x0000000000000000
-DATA shuffle302<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle303<>+0(SB)/8, $0x0706050403020100
-DATA shuffle303<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle303<>+16(SB)/8, $0x1716151413121110
-DATA shuffle303<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle303<>+32(SB)/8, $0x5343524251415040
-DATA shuffle303<>+40(SB)/8, $0x7363726271617060
-DATA shuffle303<>+48(SB)/8, $0x3736353433323130
-DATA shuffle303<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle304<>+0(SB)/8, $0x0706050403020100
-DATA shuffle304<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle304<>+16(SB)/8, $0x1716151413121110
-DATA shuffle304<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle304<>+32(SB)/8, $0x2726252423222120
-DATA shuffle304<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle304<>+48(SB)/8, $0x5343524251415040
-DATA shuffle304<>+56(SB)/8, $0x7363726271617060
-GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle305<>+0(SB)/8, $0x1707160615051404
-DATA shuffle305<>+8(SB)/8, $0x3727362635253424
-DATA shuffle305<>+16(SB)/8, $0x5747564655455444
-DATA shuffle305<>+24(SB)/8, $0x7767766675657464
-DATA shuffle305<>+32(SB)/8, $0x0000000000000000
-DATA shuffle305<>+40(SB)/8, $0x0000000000000000
-DATA shuffle305<>+48(SB)/8, $0x0000000000000000
-DATA shuffle305<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle306<>+0(SB)/8, $0x0706050403020100
-DATA shuffle306<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle306<>+16(SB)/8, $0x1716151413121110
-DATA shuffle306<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle306<>+32(SB)/8, $0x5747564655455444
-DATA shuffle306<>+40(SB)/8, $0x7767766675657464
-DATA shuffle306<>+48(SB)/8, $0x3736353433323130
-DATA shuffle306<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle307<>+0(SB)/8, $0x0706050403020100
-DATA shuffle307<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle307<>+16(SB)/8, $0x1716151413121110
-DATA shuffle307<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle307<>+32(SB)/8, $0x2726252423222120
-DATA shuffle307<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle307<>+48(SB)/8, $0x5747564655455444
-DATA shuffle307<>+56(SB)/8, $0x7767766675657464
-GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle308<>+0(SB)/8, $0x1b0b1a0a19091808
-DATA shuffle308<>+8(SB)/8, $0x3b2b3a2a39293828
-DATA shuffle308<>+16(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle308<>+24(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle308<>+32(SB)/8, $0x0000000000000000
-DATA shuffle308<>+40(SB)/8, $0x0000000000000000
-DATA shuffle308<>+48(SB)/8, $0x0000000000000000
-DATA shuffle308<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle309<>+0(SB)/8, $0x0706050403020100
-DATA shuffle309<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle309<>+16(SB)/8, $0x1716151413121110
-DATA shuffle309<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle309<>+32(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle309<>+40(SB)/8, $0x7b6b7a6a79697868
-DATA shuffle309<>+48(SB)/8, $0x3736353433323130
-DATA shuffle309<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle310<>+0(SB)/8, $0x0706050403020100
-DATA shuffle310<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle310<>+16(SB)/8, $0x1716151413121110
-DATA shuffle310<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle310<>+32(SB)/8, $0x2726252423222120
-DATA shuffle310<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle310<>+48(SB)/8, $0x5b4b5a4a59495848
-DATA shuffle310<>+56(SB)/8, $0x7b6b7a6a79697868
-GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle311<>+0(SB)/8, $0x1f0f1e0e1d0d1c0c
-DATA shuffle311<>+8(SB)/8, $0x3f2f3e2e3d2d3c2c
-DATA shuffle311<>+16(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle311<>+24(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle311<>+32(SB)/8, $0x0000000000000000
-DATA shuffle311<>+40(SB)/8, $0x0000000000000000
-DATA shuffle311<>+48(SB)/8, $0x0000000000000000
-DATA shuffle311<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle312<>+0(SB)/8, $0x0706050403020100
-DATA shuffle312<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle312<>+16(SB)/8, $0x1716151413121110
-DATA shuffle312<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle312<>+32(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle312<>+40(SB)/8, $0x7f6f7e6e7d6d7c6c
-DATA shuffle312<>+48(SB)/8, $0x3736353433323130
-DATA shuffle312<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle313<>+0(SB)/8, $0x0706050403020100
-DATA shuffle313<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle313<>+16(SB)/8, $0x1716151413121110
-DATA shuffle313<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle313<>+32(SB)/8, $0x2726252423222120
-DATA shuffle313<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle313<>+48(SB)/8, $0x5f4f5e4e5d4d5c4c
-DATA shuffle313<>+56(SB)/8, $0x7f6f7e6e7d6d7c6c
-GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x2x2AVX512VBMI(SB), NOSPLIT, $24-88
-#define tunzip4x2x2AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle314<>+0(SB), Z31; \
-	VMOVDQU64 shuffle315<>+0(SB), Z30; \
-	VMOVDQU64 shuffle316<>+0(SB), Z29; \
-	VMOVDQU64 shuffle317<>+0(SB), Z28; \
-	VMOVDQU64 shuffle318<>+0(SB), Z27; \
-	VMOVDQU64 shuffle319<>+0(SB), Z26; \
-	VMOVDQU64 shuffle320<>+0(SB), Z25; \
-	VMOVDQU64 shuffle321<>+0(SB), Z24; \
-	VMOVDQU64 shuffle322<>+0(SB), Z23; \
-	VMOVDQU64 shuffle323<>+0(SB), Z22; \
-	VMOVDQU64 shuffle324<>+0(SB), Z21; \
-	VMOVDQU64 shuffle325<>+0(SB), Z20; \
-group385: \
-	MOVQ rows+24(FP), R8; \
-row386: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last388; \
-chunks387: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle314<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	VPERMT2B  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle317<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z0, Z5; \
-	VPERMT2B  Z2, Z27, Z5; \
-	VPERMT2B  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle320<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z24, Z3; \
-	VPERMT2B  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2B  Z1, Z22, Z0; \
-	VPERMT2B  Z2, Z21, Z0; \
-	VPERMT2B  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks387; \
-last388: \
-	TESTQ R10, R10; \
-	JZ    rowdone389; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks387; \
-rowdone389: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row386; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group385; \
-	VZEROUPPER; \
-	RET
-	tunzip4x2x2AVX512VBMI_body
-
-DATA shuffle314<>+0(SB)/8, $0x2322030221200100
-DATA shuffle314<>+8(SB)/8, $0x2726070625240504
-DATA shuffle314<>+16(SB)/8, $0x6362434261604140
-DATA shuffle314<>+24(SB)/8, $0x6766474665644544
-DATA shuffle314<>+32(SB)/8, $0x0000000000000000
-DATA shuffle314<>+40(SB)/8, $0x0000000000000000
-DATA shuffle314<>+48(SB)/8, $0x0000000000000000
-DATA shuffle314<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle315<>+0(SB)/8, $0x0706050403020100
-DATA shuffle315<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle315<>+16(SB)/8, $0x1716151413121110
-DATA shuffle315<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle315<>+32(SB)/8, $0x6362434261604140
-DATA shuffle315<>+40(SB)/8, $0x6766474665644544
-DATA shuffle315<>+48(SB)/8, $0x3736353433323130
-DATA shuffle315<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle316<>+0(SB)/8, $0x0706050403020100
-DATA shuffle316<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle316<>+16(SB)/8, $0x1716151413121110
-DATA shuffle316<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle316<>+32(SB)/8, $0x2726252423222120
-DATA shuffle316<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle316<>+48(SB)/8, $0x6362434261604140
-DATA shuffle316<>+56(SB)/8, $0x6766474665644544
-GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle317<>+0(SB)/8, $0x2b2a0b0a29280908
-DATA shuffle317<>+8(SB)/8, $0x2f2e0f0e2d2c0d0c
-DATA shuffle317<>+16(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle317<>+24(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle317<>+32(SB)/8, $0x0000000000000000
-DATA shuffle317<>+40(SB)/8, $0x0000000000000000
-DATA shuffle317<>+48(SB)/8, $0x0000000000000000
-DATA shuffle317<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle318<>+0(SB)/8, $0x0706050403020100
-DATA shuffle318<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle318<>+16(SB)/8, $0x1716151413121110
-DATA shuffle318<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle318<>+32(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle318<>+40(SB)/8, $0x6f6e4f4e6d6c4d4c
-DATA shuffle318<>+48(SB)/8, $0x3736353433323130
-DATA shuffle318<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle319<>+0(SB)/8, $0x0706050403020100
-DATA shuffle319<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle319<>+16(SB)/8, $0x1716151413121110
-DATA shuffle319<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle319<>+32(SB)/8, $0x2726252423222120
-DATA shuffle319<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle319<>+48(SB)/8, $0x6b6a4b4a69684948
-DATA shuffle319<>+56(SB)/8, $0x6f6e4f4e6d6c4d4c
-GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle320<>+0(SB)/8, $0x3332131231301110
-DATA shuffle320<>+8(SB)/8, $0x3736171635341514
-DATA shuffle320<>+16(SB)/8, $0x7372535271705150
-DATA shuffle320<>+24(SB)/8, $0x7776575675745554
-DATA shuffle320<>+32(SB)/8, $0x0000000000000000
-DATA shuffle320<>+40(SB)/8, $0x0000000000000000
-DATA shuffle320<>+48(SB)/8, $0x0000000000000000
-DATA shuffle320<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle321<>+0(SB)/8, $0x0706050403020100
-DATA shuffle321<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle321<>+16(SB)/8, $0x1716151413121110
-DATA shuffle321<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle321<>+32(SB)/8, $0x7372535271705150
-DATA shuffle321<>+40(SB)/8, $0x7776575675745554
-DATA shuffle321<>+48(SB)/8, $0x3736353433323130
-DATA shuffle321<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle322<>+0(SB)/8, $0x0706050403020100
-DATA shuffle322<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle322<>+16(SB)/8, $0x1716151413121110
-DATA shuffle322<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle322<>+32(SB)/8, $0x2726252423222120
-DATA shuffle322<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle322<>+48(SB)/8, $0x7372535271705150
-DATA shuffle322<>+56(SB)/8, $0x7776575675745554
-GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle323<>+0(SB)/8, $0x3b3a1b1a39381918
-DATA shuffle323<>+8(SB)/8, $0x3f3e1f1e3d3c1d1c
-DATA shuffle323<>+16(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle323<>+24(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle323<>+32(SB)/8, $0x0000000000000000
-DATA shuffle323<>+40(SB)/8, $0x0000000000000000
-DATA shuffle323<>+48(SB)/8, $0x0000000000000000
-DATA shuffle323<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle324<>+0(SB)/8, $0x0706050403020100
-DATA shuffle324<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle324<>+16(SB)/8, $0x1716151413121110
-DATA shuffle324<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle324<>+32(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle324<>+40(SB)/8, $0x7f7e5f5e7d7c5d5c
-DATA shuffle324<>+48(SB)/8, $0x3736353433323130
-DATA shuffle324<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle325<>+0(SB)/8, $0x0706050403020100
-DATA shuffle325<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle325<>+16(SB)/8, $0x1716151413121110
-DATA shuffle325<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle325<>+32(SB)/8, $0x2726252423222120
-DATA shuffle325<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle325<>+48(SB)/8, $0x7b7a5b5a79785958
-DATA shuffle325<>+56(SB)/8, $0x7f7e5f5e7d7c5d5c
-GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -9924,121 +8441,121 @@ TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  laneI+56(FP), DI; \
 	MOVQ  n+16(FP), R8; \
-rem390: \
+rem325: \
 	CMPQ R8, $+64; \
-	JB   remdone391; \
+	JB   remdone326; \
 	SUBQ $+60, R8; \
-	JMP  rem390; \
-remdone391: \
+	JMP  rem325; \
+remdone326: \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+0, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K1; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+64, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K2; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+128, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K3; \
 	IMUL3Q    $+4, R8, R9; \
 	SUBQ      $+192, R9; \
-	CMOVQLT   shuffle4<>+0(SB), R9; \
+	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R9; \
-	BZHIQ     R9, shuffle6<>+0(SB), R9; \
+	CMOVQGT   shuffle1<>+0(SB), R9; \
+	BZHIQ     R9, shuffle2<>+0(SB), R9; \
 	KMOVQ     R9, K4; \
 	SUBQ      $+0, R8; \
-	CMOVQLT   shuffle4<>+0(SB), R8; \
+	CMOVQLT   shuffle0<>+0(SB), R8; \
 	CMPQ      R8, $+64; \
-	CMOVQGT   shuffle5<>+0(SB), R8; \
-	BZHIQ     R8, shuffle217<>+0(SB), R8; \
+	CMOVQGT   shuffle1<>+0(SB), R8; \
+	BZHIQ     R8, shuffle197<>+0(SB), R8; \
 	KMOVQ     R8, K5; \
-	VMOVDQU64 shuffle326<>+0(SB), Z31; \
-	VMOVDQU64 shuffle327<>+0(SB), Z30; \
-	VMOVDQU64 shuffle328<>+0(SB), Z29; \
-	VMOVDQU64 shuffle329<>+0(SB), Z28; \
-	VMOVDQU64 shuffle330<>+0(SB), Z27; \
-	VMOVDQU64 shuffle331<>+0(SB), Z26; \
-	VMOVDQU64 shuffle332<>+0(SB), Z25; \
-	VMOVDQU64 shuffle333<>+0(SB), Z24; \
-	VMOVDQU64 shuffle334<>+0(SB), Z23; \
-	VMOVDQU64 shuffle335<>+0(SB), Z22; \
-	VMOVDQU64 shuffle336<>+0(SB), Z21; \
-	VMOVDQU64 shuffle337<>+0(SB), Z20; \
-group392: \
+	VMOVDQU64 shuffle280<>+0(SB), Z31; \
+	VMOVDQU64 shuffle281<>+0(SB), Z30; \
+	VMOVDQU64 shuffle282<>+0(SB), Z29; \
+	VMOVDQU64 shuffle283<>+0(SB), Z28; \
+	VMOVDQU64 shuffle284<>+0(SB), Z27; \
+	VMOVDQU64 shuffle285<>+0(SB), Z26; \
+	VMOVDQU64 shuffle286<>+0(SB), Z25; \
+	VMOVDQU64 shuffle287<>+0(SB), Z24; \
+	VMOVDQU64 shuffle288<>+0(SB), Z23; \
+	VMOVDQU64 shuffle289<>+0(SB), Z22; \
+	VMOVDQU64 shuffle290<>+0(SB), Z21; \
+	VMOVDQU64 shuffle291<>+0(SB), Z20; \
+group327: \
 	MOVQ rows+24(FP), R8; \
-row393: \
+row328: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last395; \
-chunks394: \
+	JB   last330; \
+chunks329: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle326<>+0(SB), Z3; \
+	VMOVDQU64 shuffle280<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	VMOVDQU64 192(AX)(R9*4), Z4; \
 	VPERMT2B  Z4, Z29, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle329<>+0(SB), Z5; \
+	VMOVDQU64 shuffle283<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z5, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle332<>+0(SB), Z3; \
+	VMOVDQU64 shuffle286<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R11); \
 	VPERMT2B  Z1, Z22, Z0; \
 	VPERMT2B  Z2, Z21, Z0; \
 	VPERMT2B  Z4, Z20, Z0; \
-	KMOVQ     shuffle217<>+0(SB), K7; \
+	KMOVQ     shuffle197<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R11)(DX*1); \
 	ADDQ      $+60, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks394; \
-last395: \
+	JAE       chunks329; \
+last330: \
 	TESTQ      R10, R10; \
-	JZ         rowdone396; \
+	JZ         rowdone331; \
 	LEAQ       (CX)(R9*1), R10; \
 	LEAQ       (R10)(DI*1), R11; \
 	VMOVDQU8.Z (AX)(R9*4), K1, Z0; \
 	VMOVDQU8.Z 64(AX)(R9*4), K2, Z1; \
-	VMOVDQU64  shuffle326<>+0(SB), Z3; \
+	VMOVDQU64  shuffle280<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VMOVDQU8.Z 128(AX)(R9*4), K3, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
 	VMOVDQU8.Z 192(AX)(R9*4), K4, Z4; \
 	VPERMT2B   Z4, Z29, Z3; \
 	VMOVDQU8   Z3, K5, (R10); \
-	VMOVDQU64  shuffle329<>+0(SB), Z5; \
+	VMOVDQU64  shuffle283<>+0(SB), Z5; \
 	VPERMI2B   Z1, Z0, Z5; \
 	VPERMT2B   Z2, Z27, Z5; \
 	VPERMT2B   Z4, Z26, Z5; \
 	VMOVDQU8   Z5, K5, (R10)(DX*1); \
-	VMOVDQU64  shuffle332<>+0(SB), Z3; \
+	VMOVDQU64  shuffle286<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
 	VPERMT2B   Z2, Z24, Z3; \
 	VPERMT2B   Z4, Z23, Z3; \
@@ -10047,138 +8564,138 @@ last395: \
 	VPERMT2B   Z2, Z21, Z0; \
 	VPERMT2B   Z4, Z20, Z0; \
 	VMOVDQU8   Z0, K5, (R11)(DX*1); \
-rowdone396: \
+rowdone331: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row393; \
+	JNZ  row328; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group392; \
+	JNZ  group327; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x1AVX512VBMI_body
 
-DATA shuffle326<>+0(SB)/8, $0x1202211101201000
-DATA shuffle326<>+8(SB)/8, $0x3150403023130322
-DATA shuffle326<>+16(SB)/8, $0x5343335242325141
-DATA shuffle326<>+24(SB)/8, $0x7262007161007060
-DATA shuffle326<>+32(SB)/8, $0x0000000000736300
-DATA shuffle326<>+40(SB)/8, $0x0000000000000000
-DATA shuffle326<>+48(SB)/8, $0x0000000000000000
-DATA shuffle326<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
+DATA shuffle280<>+0(SB)/8, $0x1202211101201000
+DATA shuffle280<>+8(SB)/8, $0x3150403023130322
+DATA shuffle280<>+16(SB)/8, $0x5343335242325141
+DATA shuffle280<>+24(SB)/8, $0x7262007161007060
+DATA shuffle280<>+32(SB)/8, $0x0000000000736300
+DATA shuffle280<>+40(SB)/8, $0x0000000000000000
+DATA shuffle280<>+48(SB)/8, $0x0000000000000000
+DATA shuffle280<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle280<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle327<>+0(SB)/8, $0x0706050403020100
-DATA shuffle327<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle327<>+16(SB)/8, $0x1716151413121110
-DATA shuffle327<>+24(SB)/8, $0x1f1e411c1b401918
-DATA shuffle327<>+32(SB)/8, $0x5170605043222142
-DATA shuffle327<>+40(SB)/8, $0x7363537262527161
-DATA shuffle327<>+48(SB)/8, $0x3736353433323130
-DATA shuffle327<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
+DATA shuffle281<>+0(SB)/8, $0x0706050403020100
+DATA shuffle281<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle281<>+16(SB)/8, $0x1716151413121110
+DATA shuffle281<>+24(SB)/8, $0x1f1e411c1b401918
+DATA shuffle281<>+32(SB)/8, $0x5170605043222142
+DATA shuffle281<>+40(SB)/8, $0x7363537262527161
+DATA shuffle281<>+48(SB)/8, $0x3736353433323130
+DATA shuffle281<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle328<>+0(SB)/8, $0x0706050403020100
-DATA shuffle328<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle328<>+16(SB)/8, $0x1716151413121110
-DATA shuffle328<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle328<>+32(SB)/8, $0x2726252423222120
-DATA shuffle328<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle328<>+48(SB)/8, $0x5242615141605040
-DATA shuffle328<>+56(SB)/8, $0x3f3e3d3c63534362
-GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
+DATA shuffle282<>+0(SB)/8, $0x0706050403020100
+DATA shuffle282<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle282<>+16(SB)/8, $0x1716151413121110
+DATA shuffle282<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle282<>+32(SB)/8, $0x2726252423222120
+DATA shuffle282<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle282<>+48(SB)/8, $0x5242615141605040
+DATA shuffle282<>+56(SB)/8, $0x3f3e3d3c63534362
+GLOBL shuffle282<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle329<>+0(SB)/8, $0x1606251505241404
-DATA shuffle329<>+8(SB)/8, $0x3554443427170726
-DATA shuffle329<>+16(SB)/8, $0x5747375646365545
-DATA shuffle329<>+24(SB)/8, $0x7666007565007464
-DATA shuffle329<>+32(SB)/8, $0x0000000000776700
-DATA shuffle329<>+40(SB)/8, $0x0000000000000000
-DATA shuffle329<>+48(SB)/8, $0x0000000000000000
-DATA shuffle329<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
+DATA shuffle283<>+0(SB)/8, $0x1606251505241404
+DATA shuffle283<>+8(SB)/8, $0x3554443427170726
+DATA shuffle283<>+16(SB)/8, $0x5747375646365545
+DATA shuffle283<>+24(SB)/8, $0x7666007565007464
+DATA shuffle283<>+32(SB)/8, $0x0000000000776700
+DATA shuffle283<>+40(SB)/8, $0x0000000000000000
+DATA shuffle283<>+48(SB)/8, $0x0000000000000000
+DATA shuffle283<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle330<>+0(SB)/8, $0x0706050403020100
-DATA shuffle330<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle330<>+16(SB)/8, $0x1716151413121110
-DATA shuffle330<>+24(SB)/8, $0x1f1e451c1b441918
-DATA shuffle330<>+32(SB)/8, $0x5574645447222146
-DATA shuffle330<>+40(SB)/8, $0x7767577666567565
-DATA shuffle330<>+48(SB)/8, $0x3736353433323130
-DATA shuffle330<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
+DATA shuffle284<>+0(SB)/8, $0x0706050403020100
+DATA shuffle284<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle284<>+16(SB)/8, $0x1716151413121110
+DATA shuffle284<>+24(SB)/8, $0x1f1e451c1b441918
+DATA shuffle284<>+32(SB)/8, $0x5574645447222146
+DATA shuffle284<>+40(SB)/8, $0x7767577666567565
+DATA shuffle284<>+48(SB)/8, $0x3736353433323130
+DATA shuffle284<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle284<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle331<>+0(SB)/8, $0x0706050403020100
-DATA shuffle331<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle331<>+16(SB)/8, $0x1716151413121110
-DATA shuffle331<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle331<>+32(SB)/8, $0x2726252423222120
-DATA shuffle331<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle331<>+48(SB)/8, $0x5646655545645444
-DATA shuffle331<>+56(SB)/8, $0x3f3e3d3c67574766
-GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
+DATA shuffle285<>+0(SB)/8, $0x0706050403020100
+DATA shuffle285<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle285<>+16(SB)/8, $0x1716151413121110
+DATA shuffle285<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle285<>+32(SB)/8, $0x2726252423222120
+DATA shuffle285<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle285<>+48(SB)/8, $0x5646655545645444
+DATA shuffle285<>+56(SB)/8, $0x3f3e3d3c67574766
+GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle332<>+0(SB)/8, $0x1a0a291909281808
-DATA shuffle332<>+8(SB)/8, $0x395848382b1b0b2a
-DATA shuffle332<>+16(SB)/8, $0x5b4b3b5a4a3a5949
-DATA shuffle332<>+24(SB)/8, $0x7a6a007969007868
-DATA shuffle332<>+32(SB)/8, $0x00000000007b6b00
-DATA shuffle332<>+40(SB)/8, $0x0000000000000000
-DATA shuffle332<>+48(SB)/8, $0x0000000000000000
-DATA shuffle332<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
+DATA shuffle286<>+0(SB)/8, $0x1a0a291909281808
+DATA shuffle286<>+8(SB)/8, $0x395848382b1b0b2a
+DATA shuffle286<>+16(SB)/8, $0x5b4b3b5a4a3a5949
+DATA shuffle286<>+24(SB)/8, $0x7a6a007969007868
+DATA shuffle286<>+32(SB)/8, $0x00000000007b6b00
+DATA shuffle286<>+40(SB)/8, $0x0000000000000000
+DATA shuffle286<>+48(SB)/8, $0x0000000000000000
+DATA shuffle286<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle286<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle333<>+0(SB)/8, $0x0706050403020100
-DATA shuffle333<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle333<>+16(SB)/8, $0x1716151413121110
-DATA shuffle333<>+24(SB)/8, $0x1f1e491c1b481918
-DATA shuffle333<>+32(SB)/8, $0x597868584b22214a
-DATA shuffle333<>+40(SB)/8, $0x7b6b5b7a6a5a7969
-DATA shuffle333<>+48(SB)/8, $0x3736353433323130
-DATA shuffle333<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
+DATA shuffle287<>+0(SB)/8, $0x0706050403020100
+DATA shuffle287<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle287<>+16(SB)/8, $0x1716151413121110
+DATA shuffle287<>+24(SB)/8, $0x1f1e491c1b481918
+DATA shuffle287<>+32(SB)/8, $0x597868584b22214a
+DATA shuffle287<>+40(SB)/8, $0x7b6b5b7a6a5a7969
+DATA shuffle287<>+48(SB)/8, $0x3736353433323130
+DATA shuffle287<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle287<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle334<>+0(SB)/8, $0x0706050403020100
-DATA shuffle334<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle334<>+16(SB)/8, $0x1716151413121110
-DATA shuffle334<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle334<>+32(SB)/8, $0x2726252423222120
-DATA shuffle334<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle334<>+48(SB)/8, $0x5a4a695949685848
-DATA shuffle334<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
-GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
+DATA shuffle288<>+0(SB)/8, $0x0706050403020100
+DATA shuffle288<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle288<>+16(SB)/8, $0x1716151413121110
+DATA shuffle288<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle288<>+32(SB)/8, $0x2726252423222120
+DATA shuffle288<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle288<>+48(SB)/8, $0x5a4a695949685848
+DATA shuffle288<>+56(SB)/8, $0x3f3e3d3c6b5b4b6a
+GLOBL shuffle288<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle335<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
-DATA shuffle335<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
-DATA shuffle335<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
-DATA shuffle335<>+24(SB)/8, $0x7e6e007d6d007c6c
-DATA shuffle335<>+32(SB)/8, $0x00000000007f6f00
-DATA shuffle335<>+40(SB)/8, $0x0000000000000000
-DATA shuffle335<>+48(SB)/8, $0x0000000000000000
-DATA shuffle335<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
+DATA shuffle289<>+0(SB)/8, $0x1e0e2d1d0d2c1c0c
+DATA shuffle289<>+8(SB)/8, $0x3d5c4c3c2f1f0f2e
+DATA shuffle289<>+16(SB)/8, $0x5f4f3f5e4e3e5d4d
+DATA shuffle289<>+24(SB)/8, $0x7e6e007d6d007c6c
+DATA shuffle289<>+32(SB)/8, $0x00000000007f6f00
+DATA shuffle289<>+40(SB)/8, $0x0000000000000000
+DATA shuffle289<>+48(SB)/8, $0x0000000000000000
+DATA shuffle289<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle289<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle336<>+0(SB)/8, $0x0706050403020100
-DATA shuffle336<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle336<>+16(SB)/8, $0x1716151413121110
-DATA shuffle336<>+24(SB)/8, $0x1f1e4d1c1b4c1918
-DATA shuffle336<>+32(SB)/8, $0x5d7c6c5c4f22214e
-DATA shuffle336<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
-DATA shuffle336<>+48(SB)/8, $0x3736353433323130
-DATA shuffle336<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
+DATA shuffle290<>+0(SB)/8, $0x0706050403020100
+DATA shuffle290<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle290<>+16(SB)/8, $0x1716151413121110
+DATA shuffle290<>+24(SB)/8, $0x1f1e4d1c1b4c1918
+DATA shuffle290<>+32(SB)/8, $0x5d7c6c5c4f22214e
+DATA shuffle290<>+40(SB)/8, $0x7f6f5f7e6e5e7d6d
+DATA shuffle290<>+48(SB)/8, $0x3736353433323130
+DATA shuffle290<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle337<>+0(SB)/8, $0x0706050403020100
-DATA shuffle337<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle337<>+16(SB)/8, $0x1716151413121110
-DATA shuffle337<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle337<>+32(SB)/8, $0x2726252423222120
-DATA shuffle337<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle337<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
-DATA shuffle337<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
-GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
+DATA shuffle291<>+0(SB)/8, $0x0706050403020100
+DATA shuffle291<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle291<>+16(SB)/8, $0x1716151413121110
+DATA shuffle291<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle291<>+32(SB)/8, $0x2726252423222120
+DATA shuffle291<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle291<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
+DATA shuffle291<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
+GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -10202,362 +8719,150 @@ TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle338<>+0(SB), Z31; \
-	VMOVDQU64 shuffle339<>+0(SB), Z30; \
-	VMOVDQU64 shuffle340<>+0(SB), Z29; \
-	VMOVDQU64 shuffle341<>+0(SB), Z28; \
-	VMOVDQU64 shuffle342<>+0(SB), Z27; \
-	VMOVDQU64 shuffle343<>+0(SB), Z26; \
-	VMOVDQU64 shuffle344<>+0(SB), Z25; \
-	VMOVDQU64 shuffle345<>+0(SB), Z24; \
-group397: \
+	VMOVDQU64 shuffle292<>+0(SB), Z31; \
+	VMOVDQU64 shuffle293<>+0(SB), Z30; \
+	VMOVDQU64 shuffle294<>+0(SB), Z29; \
+	VMOVDQU64 shuffle295<>+0(SB), Z28; \
+	VMOVDQU64 shuffle296<>+0(SB), Z27; \
+	VMOVDQU64 shuffle297<>+0(SB), Z26; \
+	VMOVDQU64 shuffle298<>+0(SB), Z25; \
+	VMOVDQU64 shuffle299<>+0(SB), Z24; \
+group332: \
 	MOVQ rows+24(FP), R8; \
-row398: \
+row333: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+48; \
-	JB   last400; \
-chunks399: \
+	JB   last335; \
+chunks334: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle338<>+0(SB), Z3; \
+	VMOVDQU64 shuffle292<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R10); \
-	VMOVDQU64 shuffle340<>+0(SB), Z4; \
+	VMOVDQU64 shuffle294<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R10)(DX*1); \
-	VMOVDQU64 shuffle342<>+0(SB), Z3; \
+	VMOVDQU64 shuffle296<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z26, Z3; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R11); \
 	VPERMT2B  Z1, Z25, Z0; \
 	VPERMT2B  Z2, Z24, Z0; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R11)(DX*1); \
 	ADDQ      $+48, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+48; \
-	JAE       chunks399; \
-last400: \
+	JAE       chunks334; \
+last335: \
 	TESTQ R10, R10; \
-	JZ    rowdone401; \
+	JZ    rowdone336; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+48, R9; \
-	JMP   chunks399; \
-rowdone401: \
+	JMP   chunks334; \
+rowdone336: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row398; \
+	JNZ  row333; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group397; \
+	JNZ  group332; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x2AVX512VBMI_body
 
-DATA shuffle338<>+0(SB)/8, $0x0302414021200100
-DATA shuffle338<>+8(SB)/8, $0x2524050443422322
-DATA shuffle338<>+16(SB)/8, $0x4746272607064544
-DATA shuffle338<>+24(SB)/8, $0x6362000000006160
-DATA shuffle338<>+32(SB)/8, $0x0000656400000000
-DATA shuffle338<>+40(SB)/8, $0x0000000067660000
-DATA shuffle338<>+48(SB)/8, $0x0000000000000000
-DATA shuffle338<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
+DATA shuffle292<>+0(SB)/8, $0x0302414021200100
+DATA shuffle292<>+8(SB)/8, $0x2524050443422322
+DATA shuffle292<>+16(SB)/8, $0x4746272607064544
+DATA shuffle292<>+24(SB)/8, $0x6362000000006160
+DATA shuffle292<>+32(SB)/8, $0x0000656400000000
+DATA shuffle292<>+40(SB)/8, $0x0000000067660000
+DATA shuffle292<>+48(SB)/8, $0x0000000000000000
+DATA shuffle292<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle292<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle339<>+0(SB)/8, $0x0706050403020100
-DATA shuffle339<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle339<>+16(SB)/8, $0x1716151413121110
-DATA shuffle339<>+24(SB)/8, $0x1f1e616041401918
-DATA shuffle339<>+32(SB)/8, $0x4544252463624342
-DATA shuffle339<>+40(SB)/8, $0x676647462b2a6564
-DATA shuffle339<>+48(SB)/8, $0x3736353433323130
-DATA shuffle339<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
+DATA shuffle293<>+0(SB)/8, $0x0706050403020100
+DATA shuffle293<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle293<>+16(SB)/8, $0x1716151413121110
+DATA shuffle293<>+24(SB)/8, $0x1f1e616041401918
+DATA shuffle293<>+32(SB)/8, $0x4544252463624342
+DATA shuffle293<>+40(SB)/8, $0x676647462b2a6564
+DATA shuffle293<>+48(SB)/8, $0x3736353433323130
+DATA shuffle293<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle293<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle340<>+0(SB)/8, $0x0b0a494829280908
-DATA shuffle340<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
-DATA shuffle340<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
-DATA shuffle340<>+24(SB)/8, $0x6b6a000000006968
-DATA shuffle340<>+32(SB)/8, $0x00006d6c00000000
-DATA shuffle340<>+40(SB)/8, $0x000000006f6e0000
-DATA shuffle340<>+48(SB)/8, $0x0000000000000000
-DATA shuffle340<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
+DATA shuffle294<>+0(SB)/8, $0x0b0a494829280908
+DATA shuffle294<>+8(SB)/8, $0x2d2c0d0c4b4a2b2a
+DATA shuffle294<>+16(SB)/8, $0x4f4e2f2e0f0e4d4c
+DATA shuffle294<>+24(SB)/8, $0x6b6a000000006968
+DATA shuffle294<>+32(SB)/8, $0x00006d6c00000000
+DATA shuffle294<>+40(SB)/8, $0x000000006f6e0000
+DATA shuffle294<>+48(SB)/8, $0x0000000000000000
+DATA shuffle294<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle294<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle341<>+0(SB)/8, $0x0706050403020100
-DATA shuffle341<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle341<>+16(SB)/8, $0x1716151413121110
-DATA shuffle341<>+24(SB)/8, $0x1f1e696849481918
-DATA shuffle341<>+32(SB)/8, $0x4d4c25246b6a4b4a
-DATA shuffle341<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
-DATA shuffle341<>+48(SB)/8, $0x3736353433323130
-DATA shuffle341<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
+DATA shuffle295<>+0(SB)/8, $0x0706050403020100
+DATA shuffle295<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle295<>+16(SB)/8, $0x1716151413121110
+DATA shuffle295<>+24(SB)/8, $0x1f1e696849481918
+DATA shuffle295<>+32(SB)/8, $0x4d4c25246b6a4b4a
+DATA shuffle295<>+40(SB)/8, $0x6f6e4f4e2b2a6d6c
+DATA shuffle295<>+48(SB)/8, $0x3736353433323130
+DATA shuffle295<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle342<>+0(SB)/8, $0x1312515031301110
-DATA shuffle342<>+8(SB)/8, $0x3534151453523332
-DATA shuffle342<>+16(SB)/8, $0x5756373617165554
-DATA shuffle342<>+24(SB)/8, $0x7372000000007170
-DATA shuffle342<>+32(SB)/8, $0x0000757400000000
-DATA shuffle342<>+40(SB)/8, $0x0000000077760000
-DATA shuffle342<>+48(SB)/8, $0x0000000000000000
-DATA shuffle342<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
+DATA shuffle296<>+0(SB)/8, $0x1312515031301110
+DATA shuffle296<>+8(SB)/8, $0x3534151453523332
+DATA shuffle296<>+16(SB)/8, $0x5756373617165554
+DATA shuffle296<>+24(SB)/8, $0x7372000000007170
+DATA shuffle296<>+32(SB)/8, $0x0000757400000000
+DATA shuffle296<>+40(SB)/8, $0x0000000077760000
+DATA shuffle296<>+48(SB)/8, $0x0000000000000000
+DATA shuffle296<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle296<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle343<>+0(SB)/8, $0x0706050403020100
-DATA shuffle343<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle343<>+16(SB)/8, $0x1716151413121110
-DATA shuffle343<>+24(SB)/8, $0x1f1e717051501918
-DATA shuffle343<>+32(SB)/8, $0x5554252473725352
-DATA shuffle343<>+40(SB)/8, $0x777657562b2a7574
-DATA shuffle343<>+48(SB)/8, $0x3736353433323130
-DATA shuffle343<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
+DATA shuffle297<>+0(SB)/8, $0x0706050403020100
+DATA shuffle297<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle297<>+16(SB)/8, $0x1716151413121110
+DATA shuffle297<>+24(SB)/8, $0x1f1e717051501918
+DATA shuffle297<>+32(SB)/8, $0x5554252473725352
+DATA shuffle297<>+40(SB)/8, $0x777657562b2a7574
+DATA shuffle297<>+48(SB)/8, $0x3736353433323130
+DATA shuffle297<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle297<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle344<>+0(SB)/8, $0x1b1a595839381918
-DATA shuffle344<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
-DATA shuffle344<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
-DATA shuffle344<>+24(SB)/8, $0x7b7a000000007978
-DATA shuffle344<>+32(SB)/8, $0x00007d7c00000000
-DATA shuffle344<>+40(SB)/8, $0x000000007f7e0000
-DATA shuffle344<>+48(SB)/8, $0x0000000000000000
-DATA shuffle344<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
+DATA shuffle298<>+0(SB)/8, $0x1b1a595839381918
+DATA shuffle298<>+8(SB)/8, $0x3d3c1d1c5b5a3b3a
+DATA shuffle298<>+16(SB)/8, $0x5f5e3f3e1f1e5d5c
+DATA shuffle298<>+24(SB)/8, $0x7b7a000000007978
+DATA shuffle298<>+32(SB)/8, $0x00007d7c00000000
+DATA shuffle298<>+40(SB)/8, $0x000000007f7e0000
+DATA shuffle298<>+48(SB)/8, $0x0000000000000000
+DATA shuffle298<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle298<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle345<>+0(SB)/8, $0x0706050403020100
-DATA shuffle345<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle345<>+16(SB)/8, $0x1716151413121110
-DATA shuffle345<>+24(SB)/8, $0x1f1e797859581918
-DATA shuffle345<>+32(SB)/8, $0x5d5c25247b7a5b5a
-DATA shuffle345<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
-DATA shuffle345<>+48(SB)/8, $0x3736353433323130
-DATA shuffle345<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
-
-// func tunzip4x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define tunzip4x4x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle346<>+0(SB), Z31; \
-	VMOVDQU64 shuffle347<>+0(SB), Z30; \
-	VMOVDQU64 shuffle348<>+0(SB), Z29; \
-	VMOVDQU64 shuffle349<>+0(SB), Z28; \
-	VMOVDQU64 shuffle350<>+0(SB), Z27; \
-	VMOVDQU64 shuffle351<>+0(SB), Z26; \
-	VMOVDQU64 shuffle352<>+0(SB), Z25; \
-	VMOVDQU64 shuffle353<>+0(SB), Z24; \
-	VMOVDQU64 shuffle354<>+0(SB), Z23; \
-	VMOVDQU64 shuffle355<>+0(SB), Z22; \
-	VMOVDQU64 shuffle356<>+0(SB), Z21; \
-	VMOVDQU64 shuffle357<>+0(SB), Z20; \
-group402: \
-	MOVQ rows+24(FP), R8; \
-row403: \
-	XORQ R9, R9; \
-	MOVQ n+16(FP), R10; \
-	SUBQ R9, R10; \
-	CMPQ R10, $+64; \
-	JB   last405; \
-chunks404: \
-	LEAQ      (CX)(R9*1), R10; \
-	LEAQ      (R10)(DI*1), R11; \
-	VMOVDQU64 (AX)(R9*4), Z0; \
-	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle346<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VMOVDQU64 128(AX)(R9*4), Z2; \
-	VPERMT2B  Z2, Z30, Z3; \
-	VMOVDQU64 192(AX)(R9*4), Z4; \
-	VPERMT2B  Z4, Z29, Z3; \
-	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle349<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z0, Z5; \
-	VPERMT2B  Z2, Z27, Z5; \
-	VPERMT2B  Z4, Z26, Z5; \
-	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle352<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z2, Z24, Z3; \
-	VPERMT2B  Z4, Z23, Z3; \
-	VMOVDQU64 Z3, (R11); \
-	VPERMT2B  Z1, Z22, Z0; \
-	VPERMT2B  Z2, Z21, Z0; \
-	VPERMT2B  Z4, Z20, Z0; \
-	VMOVDQU64 Z0, (R11)(DX*1); \
-	ADDQ      $+64, R9; \
-	MOVQ      n+16(FP), R10; \
-	SUBQ      R9, R10; \
-	CMPQ      R10, $+64; \
-	JAE       chunks404; \
-last405: \
-	TESTQ R10, R10; \
-	JZ    rowdone406; \
-	MOVQ  n+16(FP), R9; \
-	SUBQ  $+64, R9; \
-	JMP   chunks404; \
-rowdone406: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R8; \
-	JNZ  row403; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group402; \
-	VZEROUPPER; \
-	RET
-	tunzip4x4x1AVX512VBMI_body
-
-DATA shuffle346<>+0(SB)/8, $0x3121110130201000
-DATA shuffle346<>+8(SB)/8, $0x3323130332221202
-DATA shuffle346<>+16(SB)/8, $0x7161514170605040
-DATA shuffle346<>+24(SB)/8, $0x7363534372625242
-DATA shuffle346<>+32(SB)/8, $0x0000000000000000
-DATA shuffle346<>+40(SB)/8, $0x0000000000000000
-DATA shuffle346<>+48(SB)/8, $0x0000000000000000
-DATA shuffle346<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle347<>+0(SB)/8, $0x0706050403020100
-DATA shuffle347<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle347<>+16(SB)/8, $0x1716151413121110
-DATA shuffle347<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle347<>+32(SB)/8, $0x7161514170605040
-DATA shuffle347<>+40(SB)/8, $0x7363534372625242
-DATA shuffle347<>+48(SB)/8, $0x3736353433323130
-DATA shuffle347<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle348<>+0(SB)/8, $0x0706050403020100
-DATA shuffle348<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle348<>+16(SB)/8, $0x1716151413121110
-DATA shuffle348<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle348<>+32(SB)/8, $0x2726252423222120
-DATA shuffle348<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle348<>+48(SB)/8, $0x7161514170605040
-DATA shuffle348<>+56(SB)/8, $0x7363534372625242
-GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle349<>+0(SB)/8, $0x3525150534241404
-DATA shuffle349<>+8(SB)/8, $0x3727170736261606
-DATA shuffle349<>+16(SB)/8, $0x7565554574645444
-DATA shuffle349<>+24(SB)/8, $0x7767574776665646
-DATA shuffle349<>+32(SB)/8, $0x0000000000000000
-DATA shuffle349<>+40(SB)/8, $0x0000000000000000
-DATA shuffle349<>+48(SB)/8, $0x0000000000000000
-DATA shuffle349<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle350<>+0(SB)/8, $0x0706050403020100
-DATA shuffle350<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle350<>+16(SB)/8, $0x1716151413121110
-DATA shuffle350<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle350<>+32(SB)/8, $0x7565554574645444
-DATA shuffle350<>+40(SB)/8, $0x7767574776665646
-DATA shuffle350<>+48(SB)/8, $0x3736353433323130
-DATA shuffle350<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle351<>+0(SB)/8, $0x0706050403020100
-DATA shuffle351<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle351<>+16(SB)/8, $0x1716151413121110
-DATA shuffle351<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle351<>+32(SB)/8, $0x2726252423222120
-DATA shuffle351<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle351<>+48(SB)/8, $0x7565554574645444
-DATA shuffle351<>+56(SB)/8, $0x7767574776665646
-GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle352<>+0(SB)/8, $0x3929190938281808
-DATA shuffle352<>+8(SB)/8, $0x3b2b1b0b3a2a1a0a
-DATA shuffle352<>+16(SB)/8, $0x7969594978685848
-DATA shuffle352<>+24(SB)/8, $0x7b6b5b4b7a6a5a4a
-DATA shuffle352<>+32(SB)/8, $0x0000000000000000
-DATA shuffle352<>+40(SB)/8, $0x0000000000000000
-DATA shuffle352<>+48(SB)/8, $0x0000000000000000
-DATA shuffle352<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle353<>+0(SB)/8, $0x0706050403020100
-DATA shuffle353<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle353<>+16(SB)/8, $0x1716151413121110
-DATA shuffle353<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle353<>+32(SB)/8, $0x7969594978685848
-DATA shuffle353<>+40(SB)/8, $0x7b6b5b4b7a6a5a4a
-DATA shuffle353<>+48(SB)/8, $0x3736353433323130
-DATA shuffle353<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle354<>+0(SB)/8, $0x0706050403020100
-DATA shuffle354<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle354<>+16(SB)/8, $0x1716151413121110
-DATA shuffle354<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle354<>+32(SB)/8, $0x2726252423222120
-DATA shuffle354<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle354<>+48(SB)/8, $0x7969594978685848
-DATA shuffle354<>+56(SB)/8, $0x7b6b5b4b7a6a5a4a
-GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle355<>+0(SB)/8, $0x3d2d1d0d3c2c1c0c
-DATA shuffle355<>+8(SB)/8, $0x3f2f1f0f3e2e1e0e
-DATA shuffle355<>+16(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle355<>+24(SB)/8, $0x7f6f5f4f7e6e5e4e
-DATA shuffle355<>+32(SB)/8, $0x0000000000000000
-DATA shuffle355<>+40(SB)/8, $0x0000000000000000
-DATA shuffle355<>+48(SB)/8, $0x0000000000000000
-DATA shuffle355<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle356<>+0(SB)/8, $0x0706050403020100
-DATA shuffle356<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle356<>+16(SB)/8, $0x1716151413121110
-DATA shuffle356<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle356<>+32(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle356<>+40(SB)/8, $0x7f6f5f4f7e6e5e4e
-DATA shuffle356<>+48(SB)/8, $0x3736353433323130
-DATA shuffle356<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
-
-DATA shuffle357<>+0(SB)/8, $0x0706050403020100
-DATA shuffle357<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle357<>+16(SB)/8, $0x1716151413121110
-DATA shuffle357<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle357<>+32(SB)/8, $0x2726252423222120
-DATA shuffle357<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle357<>+48(SB)/8, $0x7d6d5d4d7c6c5c4c
-DATA shuffle357<>+56(SB)/8, $0x7f6f5f4f7e6e5e4e
-GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
+DATA shuffle299<>+0(SB)/8, $0x0706050403020100
+DATA shuffle299<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle299<>+16(SB)/8, $0x1716151413121110
+DATA shuffle299<>+24(SB)/8, $0x1f1e797859581918
+DATA shuffle299<>+32(SB)/8, $0x5d5c25247b7a5b5a
+DATA shuffle299<>+40(SB)/8, $0x7f7e5f5e2b2a7d7c
+DATA shuffle299<>+48(SB)/8, $0x3736353433323130
+DATA shuffle299<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
 
 // func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10581,44 +8886,44 @@ TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
-	VMOVDQU64 shuffle358<>+0(SB), Z31; \
-	VMOVDQU64 shuffle359<>+0(SB), Z30; \
-	VMOVDQU64 shuffle360<>+0(SB), Z29; \
-	VMOVDQU64 shuffle361<>+0(SB), Z28; \
-	VMOVDQU64 shuffle362<>+0(SB), Z27; \
-	VMOVDQU64 shuffle363<>+0(SB), Z26; \
-	VMOVDQU64 shuffle364<>+0(SB), Z25; \
-	VMOVDQU64 shuffle365<>+0(SB), Z24; \
-	VMOVDQU64 shuffle366<>+0(SB), Z23; \
-	VMOVDQU64 shuffle367<>+0(SB), Z22; \
-	VMOVDQU64 shuffle368<>+0(SB), Z21; \
-	VMOVDQU64 shuffle369<>+0(SB), Z20; \
-group407: \
+	VMOVDQU64 shuffle300<>+0(SB), Z31; \
+	VMOVDQU64 shuffle301<>+0(SB), Z30; \
+	VMOVDQU64 shuffle302<>+0(SB), Z29; \
+	VMOVDQU64 shuffle303<>+0(SB), Z28; \
+	VMOVDQU64 shuffle304<>+0(SB), Z27; \
+	VMOVDQU64 shuffle305<>+0(SB), Z26; \
+	VMOVDQU64 shuffle306<>+0(SB), Z25; \
+	VMOVDQU64 shuffle307<>+0(SB), Z24; \
+	VMOVDQU64 shuffle308<>+0(SB), Z23; \
+	VMOVDQU64 shuffle309<>+0(SB), Z22; \
+	VMOVDQU64 shuffle310<>+0(SB), Z21; \
+	VMOVDQU64 shuffle311<>+0(SB), Z20; \
+group337: \
 	MOVQ rows+24(FP), R8; \
-row408: \
+row338: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last410; \
-chunks409: \
+	JB   last340; \
+chunks339: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	VMOVDQU64 (AX)(R9*4), Z0; \
 	VMOVDQU64 64(AX)(R9*4), Z1; \
-	VMOVDQU64 shuffle358<>+0(SB), Z3; \
+	VMOVDQU64 shuffle300<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 128(AX)(R9*4), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	VMOVDQU64 192(AX)(R9*4), Z4; \
 	VPERMT2B  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle361<>+0(SB), Z5; \
+	VMOVDQU64 shuffle303<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
 	VMOVDQU64 Z5, (R10)(DX*1); \
-	VMOVDQU64 shuffle364<>+0(SB), Z3; \
+	VMOVDQU64 shuffle306<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
@@ -10631,145 +8936,145 @@ chunks409: \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks409; \
-last410: \
+	JAE       chunks339; \
+last340: \
 	TESTQ R10, R10; \
-	JZ    rowdone411; \
+	JZ    rowdone341; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks409; \
-rowdone411: \
+	JMP   chunks339; \
+rowdone341: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row408; \
+	JNZ  row338; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group407; \
+	JNZ  group337; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x2AVX512VBMI_body
 
-DATA shuffle358<>+0(SB)/8, $0x6160414021200100
-DATA shuffle358<>+8(SB)/8, $0x6362434223220302
-DATA shuffle358<>+16(SB)/8, $0x6564454425240504
-DATA shuffle358<>+24(SB)/8, $0x6766474627260706
-DATA shuffle358<>+32(SB)/8, $0x0000000000000000
-DATA shuffle358<>+40(SB)/8, $0x0000000000000000
-DATA shuffle358<>+48(SB)/8, $0x0000000000000000
-DATA shuffle358<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
+DATA shuffle300<>+0(SB)/8, $0x6160414021200100
+DATA shuffle300<>+8(SB)/8, $0x6362434223220302
+DATA shuffle300<>+16(SB)/8, $0x6564454425240504
+DATA shuffle300<>+24(SB)/8, $0x6766474627260706
+DATA shuffle300<>+32(SB)/8, $0x0000000000000000
+DATA shuffle300<>+40(SB)/8, $0x0000000000000000
+DATA shuffle300<>+48(SB)/8, $0x0000000000000000
+DATA shuffle300<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle359<>+0(SB)/8, $0x0706050403020100
-DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle359<>+16(SB)/8, $0x1716151413121110
-DATA shuffle359<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle359<>+32(SB)/8, $0x2726252461604140
-DATA shuffle359<>+40(SB)/8, $0x2f2e2d2c63624342
-DATA shuffle359<>+48(SB)/8, $0x3736353465644544
-DATA shuffle359<>+56(SB)/8, $0x3f3e3d3c67664746
-GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
+DATA shuffle301<>+0(SB)/8, $0x0706050403020100
+DATA shuffle301<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle301<>+16(SB)/8, $0x1716151413121110
+DATA shuffle301<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle301<>+32(SB)/8, $0x2726252461604140
+DATA shuffle301<>+40(SB)/8, $0x2f2e2d2c63624342
+DATA shuffle301<>+48(SB)/8, $0x3736353465644544
+DATA shuffle301<>+56(SB)/8, $0x3f3e3d3c67664746
+GLOBL shuffle301<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle360<>+0(SB)/8, $0x0706050403020100
-DATA shuffle360<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle360<>+16(SB)/8, $0x1716151413121110
-DATA shuffle360<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle360<>+32(SB)/8, $0x6160414023222120
-DATA shuffle360<>+40(SB)/8, $0x636243422b2a2928
-DATA shuffle360<>+48(SB)/8, $0x6564454433323130
-DATA shuffle360<>+56(SB)/8, $0x676647463b3a3938
-GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
+DATA shuffle302<>+0(SB)/8, $0x0706050403020100
+DATA shuffle302<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle302<>+16(SB)/8, $0x1716151413121110
+DATA shuffle302<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle302<>+32(SB)/8, $0x6160414023222120
+DATA shuffle302<>+40(SB)/8, $0x636243422b2a2928
+DATA shuffle302<>+48(SB)/8, $0x6564454433323130
+DATA shuffle302<>+56(SB)/8, $0x676647463b3a3938
+GLOBL shuffle302<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle361<>+0(SB)/8, $0x6968494829280908
-DATA shuffle361<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
-DATA shuffle361<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
-DATA shuffle361<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
-DATA shuffle361<>+32(SB)/8, $0x0000000000000000
-DATA shuffle361<>+40(SB)/8, $0x0000000000000000
-DATA shuffle361<>+48(SB)/8, $0x0000000000000000
-DATA shuffle361<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
+DATA shuffle303<>+0(SB)/8, $0x6968494829280908
+DATA shuffle303<>+8(SB)/8, $0x6b6a4b4a2b2a0b0a
+DATA shuffle303<>+16(SB)/8, $0x6d6c4d4c2d2c0d0c
+DATA shuffle303<>+24(SB)/8, $0x6f6e4f4e2f2e0f0e
+DATA shuffle303<>+32(SB)/8, $0x0000000000000000
+DATA shuffle303<>+40(SB)/8, $0x0000000000000000
+DATA shuffle303<>+48(SB)/8, $0x0000000000000000
+DATA shuffle303<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle303<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle362<>+0(SB)/8, $0x0706050403020100
-DATA shuffle362<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle362<>+16(SB)/8, $0x1716151413121110
-DATA shuffle362<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle362<>+32(SB)/8, $0x2726252469684948
-DATA shuffle362<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
-DATA shuffle362<>+48(SB)/8, $0x373635346d6c4d4c
-DATA shuffle362<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
-GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
+DATA shuffle304<>+0(SB)/8, $0x0706050403020100
+DATA shuffle304<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle304<>+16(SB)/8, $0x1716151413121110
+DATA shuffle304<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle304<>+32(SB)/8, $0x2726252469684948
+DATA shuffle304<>+40(SB)/8, $0x2f2e2d2c6b6a4b4a
+DATA shuffle304<>+48(SB)/8, $0x373635346d6c4d4c
+DATA shuffle304<>+56(SB)/8, $0x3f3e3d3c6f6e4f4e
+GLOBL shuffle304<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle363<>+0(SB)/8, $0x0706050403020100
-DATA shuffle363<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle363<>+16(SB)/8, $0x1716151413121110
-DATA shuffle363<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle363<>+32(SB)/8, $0x6968494823222120
-DATA shuffle363<>+40(SB)/8, $0x6b6a4b4a2b2a2928
-DATA shuffle363<>+48(SB)/8, $0x6d6c4d4c33323130
-DATA shuffle363<>+56(SB)/8, $0x6f6e4f4e3b3a3938
-GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
+DATA shuffle305<>+0(SB)/8, $0x0706050403020100
+DATA shuffle305<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle305<>+16(SB)/8, $0x1716151413121110
+DATA shuffle305<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle305<>+32(SB)/8, $0x6968494823222120
+DATA shuffle305<>+40(SB)/8, $0x6b6a4b4a2b2a2928
+DATA shuffle305<>+48(SB)/8, $0x6d6c4d4c33323130
+DATA shuffle305<>+56(SB)/8, $0x6f6e4f4e3b3a3938
+GLOBL shuffle305<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle364<>+0(SB)/8, $0x7170515031301110
-DATA shuffle364<>+8(SB)/8, $0x7372535233321312
-DATA shuffle364<>+16(SB)/8, $0x7574555435341514
-DATA shuffle364<>+24(SB)/8, $0x7776575637361716
-DATA shuffle364<>+32(SB)/8, $0x0000000000000000
-DATA shuffle364<>+40(SB)/8, $0x0000000000000000
-DATA shuffle364<>+48(SB)/8, $0x0000000000000000
-DATA shuffle364<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
+DATA shuffle306<>+0(SB)/8, $0x7170515031301110
+DATA shuffle306<>+8(SB)/8, $0x7372535233321312
+DATA shuffle306<>+16(SB)/8, $0x7574555435341514
+DATA shuffle306<>+24(SB)/8, $0x7776575637361716
+DATA shuffle306<>+32(SB)/8, $0x0000000000000000
+DATA shuffle306<>+40(SB)/8, $0x0000000000000000
+DATA shuffle306<>+48(SB)/8, $0x0000000000000000
+DATA shuffle306<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle306<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle365<>+0(SB)/8, $0x0706050403020100
-DATA shuffle365<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle365<>+16(SB)/8, $0x1716151413121110
-DATA shuffle365<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle365<>+32(SB)/8, $0x2726252471705150
-DATA shuffle365<>+40(SB)/8, $0x2f2e2d2c73725352
-DATA shuffle365<>+48(SB)/8, $0x3736353475745554
-DATA shuffle365<>+56(SB)/8, $0x3f3e3d3c77765756
-GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
+DATA shuffle307<>+0(SB)/8, $0x0706050403020100
+DATA shuffle307<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle307<>+16(SB)/8, $0x1716151413121110
+DATA shuffle307<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle307<>+32(SB)/8, $0x2726252471705150
+DATA shuffle307<>+40(SB)/8, $0x2f2e2d2c73725352
+DATA shuffle307<>+48(SB)/8, $0x3736353475745554
+DATA shuffle307<>+56(SB)/8, $0x3f3e3d3c77765756
+GLOBL shuffle307<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle366<>+0(SB)/8, $0x0706050403020100
-DATA shuffle366<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle366<>+16(SB)/8, $0x1716151413121110
-DATA shuffle366<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle366<>+32(SB)/8, $0x7170515023222120
-DATA shuffle366<>+40(SB)/8, $0x737253522b2a2928
-DATA shuffle366<>+48(SB)/8, $0x7574555433323130
-DATA shuffle366<>+56(SB)/8, $0x777657563b3a3938
-GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
+DATA shuffle308<>+0(SB)/8, $0x0706050403020100
+DATA shuffle308<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle308<>+16(SB)/8, $0x1716151413121110
+DATA shuffle308<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle308<>+32(SB)/8, $0x7170515023222120
+DATA shuffle308<>+40(SB)/8, $0x737253522b2a2928
+DATA shuffle308<>+48(SB)/8, $0x7574555433323130
+DATA shuffle308<>+56(SB)/8, $0x777657563b3a3938
+GLOBL shuffle308<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle367<>+0(SB)/8, $0x7978595839381918
-DATA shuffle367<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
-DATA shuffle367<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
-DATA shuffle367<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
-DATA shuffle367<>+32(SB)/8, $0x0000000000000000
-DATA shuffle367<>+40(SB)/8, $0x0000000000000000
-DATA shuffle367<>+48(SB)/8, $0x0000000000000000
-DATA shuffle367<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
+DATA shuffle309<>+0(SB)/8, $0x7978595839381918
+DATA shuffle309<>+8(SB)/8, $0x7b7a5b5a3b3a1b1a
+DATA shuffle309<>+16(SB)/8, $0x7d7c5d5c3d3c1d1c
+DATA shuffle309<>+24(SB)/8, $0x7f7e5f5e3f3e1f1e
+DATA shuffle309<>+32(SB)/8, $0x0000000000000000
+DATA shuffle309<>+40(SB)/8, $0x0000000000000000
+DATA shuffle309<>+48(SB)/8, $0x0000000000000000
+DATA shuffle309<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle309<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle368<>+0(SB)/8, $0x0706050403020100
-DATA shuffle368<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle368<>+16(SB)/8, $0x1716151413121110
-DATA shuffle368<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle368<>+32(SB)/8, $0x2726252479785958
-DATA shuffle368<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
-DATA shuffle368<>+48(SB)/8, $0x373635347d7c5d5c
-DATA shuffle368<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
-GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
+DATA shuffle310<>+0(SB)/8, $0x0706050403020100
+DATA shuffle310<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle310<>+16(SB)/8, $0x1716151413121110
+DATA shuffle310<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle310<>+32(SB)/8, $0x2726252479785958
+DATA shuffle310<>+40(SB)/8, $0x2f2e2d2c7b7a5b5a
+DATA shuffle310<>+48(SB)/8, $0x373635347d7c5d5c
+DATA shuffle310<>+56(SB)/8, $0x3f3e3d3c7f7e5f5e
+GLOBL shuffle310<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle369<>+0(SB)/8, $0x0706050403020100
-DATA shuffle369<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle369<>+16(SB)/8, $0x1716151413121110
-DATA shuffle369<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle369<>+32(SB)/8, $0x7978595823222120
-DATA shuffle369<>+40(SB)/8, $0x7b7a5b5a2b2a2928
-DATA shuffle369<>+48(SB)/8, $0x7d7c5d5c33323130
-DATA shuffle369<>+56(SB)/8, $0x7f7e5f5e3b3a3938
-GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
+DATA shuffle311<>+0(SB)/8, $0x0706050403020100
+DATA shuffle311<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle311<>+16(SB)/8, $0x1716151413121110
+DATA shuffle311<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle311<>+32(SB)/8, $0x7978595823222120
+DATA shuffle311<>+40(SB)/8, $0x7b7a5b5a2b2a2928
+DATA shuffle311<>+48(SB)/8, $0x7d7c5d5c33323130
+DATA shuffle311<>+56(SB)/8, $0x7f7e5f5e3b3a3938
+GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10794,24 +9099,24 @@ TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle370<>+0(SB), Z31; \
-	VMOVDQU64 shuffle371<>+0(SB), Z30; \
-	VMOVDQU64 shuffle372<>+0(SB), Z29; \
-	VMOVDQU64 shuffle373<>+0(SB), Z28; \
-	VMOVDQU64 shuffle374<>+0(SB), Z27; \
-	VMOVDQU64 shuffle375<>+0(SB), Z26; \
-	VMOVDQU64 shuffle376<>+0(SB), Z25; \
-	VMOVDQU64 shuffle377<>+0(SB), Z24; \
-	VMOVDQU64 shuffle378<>+0(SB), Z23; \
-group412: \
+	VMOVDQU64 shuffle312<>+0(SB), Z31; \
+	VMOVDQU64 shuffle313<>+0(SB), Z30; \
+	VMOVDQU64 shuffle314<>+0(SB), Z29; \
+	VMOVDQU64 shuffle315<>+0(SB), Z28; \
+	VMOVDQU64 shuffle316<>+0(SB), Z27; \
+	VMOVDQU64 shuffle317<>+0(SB), Z26; \
+	VMOVDQU64 shuffle318<>+0(SB), Z25; \
+	VMOVDQU64 shuffle319<>+0(SB), Z24; \
+	VMOVDQU64 shuffle320<>+0(SB), Z23; \
+group342: \
 	MOVQ rows+24(FP), R9; \
-row413: \
+row343: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last415; \
-chunks414: \
+	JB   last345; \
+chunks344: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -10859,115 +9164,115 @@ chunks414: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks414; \
-last415: \
+	JAE        chunks344; \
+last345: \
 	TESTQ R11, R11; \
-	JZ    rowdone416; \
+	JZ    rowdone346; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks414; \
-rowdone416: \
+	JMP   chunks344; \
+rowdone346: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row413; \
+	JNZ  row343; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group412; \
+	JNZ  group342; \
 	VZEROUPPER; \
 	RET
 	unzip5x1AVX512VBMI_body
 
-DATA shuffle370<>+0(SB)/8, $0x00ff00000000ff00
-DATA shuffle370<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle370<>+16(SB)/8, $0x0000ff00000000ff
-DATA shuffle370<>+24(SB)/8, $0xff00000000ff0000
-DATA shuffle370<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle370<>+40(SB)/8, $0x00ff00000000ff00
-DATA shuffle370<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle370<>+56(SB)/8, $0x0000ff00000000ff
-GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
+DATA shuffle312<>+0(SB)/8, $0x00ff00000000ff00
+DATA shuffle312<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle312<>+16(SB)/8, $0x0000ff00000000ff
+DATA shuffle312<>+24(SB)/8, $0xff00000000ff0000
+DATA shuffle312<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle312<>+40(SB)/8, $0x00ff00000000ff00
+DATA shuffle312<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle312<>+56(SB)/8, $0x0000ff00000000ff
+GLOBL shuffle312<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle371<>+0(SB)/8, $0xff00000000ff0000
-DATA shuffle371<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle371<>+16(SB)/8, $0x00ff00000000ff00
-DATA shuffle371<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle371<>+32(SB)/8, $0x0000ff00000000ff
-DATA shuffle371<>+40(SB)/8, $0xff00000000ff0000
-DATA shuffle371<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle371<>+56(SB)/8, $0x00ff00000000ff00
-GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
+DATA shuffle313<>+0(SB)/8, $0xff00000000ff0000
+DATA shuffle313<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle313<>+16(SB)/8, $0x00ff00000000ff00
+DATA shuffle313<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle313<>+32(SB)/8, $0x0000ff00000000ff
+DATA shuffle313<>+40(SB)/8, $0xff00000000ff0000
+DATA shuffle313<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle313<>+56(SB)/8, $0x00ff00000000ff00
+GLOBL shuffle313<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle372<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle372<>+8(SB)/8, $0x0000ff00000000ff
-DATA shuffle372<>+16(SB)/8, $0xff00000000ff0000
-DATA shuffle372<>+24(SB)/8, $0x000000ff00000000
-DATA shuffle372<>+32(SB)/8, $0x00ff00000000ff00
-DATA shuffle372<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle372<>+48(SB)/8, $0x0000ff00000000ff
-DATA shuffle372<>+56(SB)/8, $0xff00000000ff0000
-GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
+DATA shuffle314<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle314<>+8(SB)/8, $0x0000ff00000000ff
+DATA shuffle314<>+16(SB)/8, $0xff00000000ff0000
+DATA shuffle314<>+24(SB)/8, $0x000000ff00000000
+DATA shuffle314<>+32(SB)/8, $0x00ff00000000ff00
+DATA shuffle314<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle314<>+48(SB)/8, $0x0000ff00000000ff
+DATA shuffle314<>+56(SB)/8, $0xff00000000ff0000
+GLOBL shuffle314<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle373<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle373<>+8(SB)/8, $0x00ff00000000ff00
-DATA shuffle373<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle373<>+24(SB)/8, $0x0000ff00000000ff
-DATA shuffle373<>+32(SB)/8, $0xff00000000ff0000
-DATA shuffle373<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle373<>+48(SB)/8, $0x00ff00000000ff00
-DATA shuffle373<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
+DATA shuffle315<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle315<>+8(SB)/8, $0x00ff00000000ff00
+DATA shuffle315<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle315<>+24(SB)/8, $0x0000ff00000000ff
+DATA shuffle315<>+32(SB)/8, $0xff00000000ff0000
+DATA shuffle315<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle315<>+48(SB)/8, $0x00ff00000000ff00
+DATA shuffle315<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle315<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle374<>+0(SB)/8, $0x231e19140f0a0500
-DATA shuffle374<>+8(SB)/8, $0x0b06013c37322d28
-DATA shuffle374<>+16(SB)/8, $0x332e29241f1a1510
-DATA shuffle374<>+24(SB)/8, $0x1b16110c07023d38
-DATA shuffle374<>+32(SB)/8, $0x033e39342f2a2520
-DATA shuffle374<>+40(SB)/8, $0x2b26211c17120d08
-DATA shuffle374<>+48(SB)/8, $0x130e09043f3a3530
-DATA shuffle374<>+56(SB)/8, $0x3b36312c27221d18
-GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
+DATA shuffle316<>+0(SB)/8, $0x231e19140f0a0500
+DATA shuffle316<>+8(SB)/8, $0x0b06013c37322d28
+DATA shuffle316<>+16(SB)/8, $0x332e29241f1a1510
+DATA shuffle316<>+24(SB)/8, $0x1b16110c07023d38
+DATA shuffle316<>+32(SB)/8, $0x033e39342f2a2520
+DATA shuffle316<>+40(SB)/8, $0x2b26211c17120d08
+DATA shuffle316<>+48(SB)/8, $0x130e09043f3a3530
+DATA shuffle316<>+56(SB)/8, $0x3b36312c27221d18
+GLOBL shuffle316<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle375<>+0(SB)/8, $0x241f1a15100b0601
-DATA shuffle375<>+8(SB)/8, $0x0c07023d38332e29
-DATA shuffle375<>+16(SB)/8, $0x342f2a25201b1611
-DATA shuffle375<>+24(SB)/8, $0x1c17120d08033e39
-DATA shuffle375<>+32(SB)/8, $0x043f3a35302b2621
-DATA shuffle375<>+40(SB)/8, $0x2c27221d18130e09
-DATA shuffle375<>+48(SB)/8, $0x140f0a05003b3631
-DATA shuffle375<>+56(SB)/8, $0x3c37322d28231e19
-GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
+DATA shuffle317<>+0(SB)/8, $0x241f1a15100b0601
+DATA shuffle317<>+8(SB)/8, $0x0c07023d38332e29
+DATA shuffle317<>+16(SB)/8, $0x342f2a25201b1611
+DATA shuffle317<>+24(SB)/8, $0x1c17120d08033e39
+DATA shuffle317<>+32(SB)/8, $0x043f3a35302b2621
+DATA shuffle317<>+40(SB)/8, $0x2c27221d18130e09
+DATA shuffle317<>+48(SB)/8, $0x140f0a05003b3631
+DATA shuffle317<>+56(SB)/8, $0x3c37322d28231e19
+GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle376<>+0(SB)/8, $0x25201b16110c0702
-DATA shuffle376<>+8(SB)/8, $0x0d08033e39342f2a
-DATA shuffle376<>+16(SB)/8, $0x35302b26211c1712
-DATA shuffle376<>+24(SB)/8, $0x1d18130e09043f3a
-DATA shuffle376<>+32(SB)/8, $0x05003b36312c2722
-DATA shuffle376<>+40(SB)/8, $0x2d28231e19140f0a
-DATA shuffle376<>+48(SB)/8, $0x15100b06013c3732
-DATA shuffle376<>+56(SB)/8, $0x3d38332e29241f1a
-GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
+DATA shuffle318<>+0(SB)/8, $0x25201b16110c0702
+DATA shuffle318<>+8(SB)/8, $0x0d08033e39342f2a
+DATA shuffle318<>+16(SB)/8, $0x35302b26211c1712
+DATA shuffle318<>+24(SB)/8, $0x1d18130e09043f3a
+DATA shuffle318<>+32(SB)/8, $0x05003b36312c2722
+DATA shuffle318<>+40(SB)/8, $0x2d28231e19140f0a
+DATA shuffle318<>+48(SB)/8, $0x15100b06013c3732
+DATA shuffle318<>+56(SB)/8, $0x3d38332e29241f1a
+GLOBL shuffle318<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle377<>+0(SB)/8, $0x26211c17120d0803
-DATA shuffle377<>+8(SB)/8, $0x0e09043f3a35302b
-DATA shuffle377<>+16(SB)/8, $0x36312c27221d1813
-DATA shuffle377<>+24(SB)/8, $0x1e19140f0a05003b
-DATA shuffle377<>+32(SB)/8, $0x06013c37322d2823
-DATA shuffle377<>+40(SB)/8, $0x2e29241f1a15100b
-DATA shuffle377<>+48(SB)/8, $0x16110c07023d3833
-DATA shuffle377<>+56(SB)/8, $0x3e39342f2a25201b
-GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
+DATA shuffle319<>+0(SB)/8, $0x26211c17120d0803
+DATA shuffle319<>+8(SB)/8, $0x0e09043f3a35302b
+DATA shuffle319<>+16(SB)/8, $0x36312c27221d1813
+DATA shuffle319<>+24(SB)/8, $0x1e19140f0a05003b
+DATA shuffle319<>+32(SB)/8, $0x06013c37322d2823
+DATA shuffle319<>+40(SB)/8, $0x2e29241f1a15100b
+DATA shuffle319<>+48(SB)/8, $0x16110c07023d3833
+DATA shuffle319<>+56(SB)/8, $0x3e39342f2a25201b
+GLOBL shuffle319<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle378<>+0(SB)/8, $0x27221d18130e0904
-DATA shuffle378<>+8(SB)/8, $0x0f0a05003b36312c
-DATA shuffle378<>+16(SB)/8, $0x37322d28231e1914
-DATA shuffle378<>+24(SB)/8, $0x1f1a15100b06013c
-DATA shuffle378<>+32(SB)/8, $0x07023d38332e2924
-DATA shuffle378<>+40(SB)/8, $0x2f2a25201b16110c
-DATA shuffle378<>+48(SB)/8, $0x17120d08033e3934
-DATA shuffle378<>+56(SB)/8, $0x3f3a35302b26211c
-GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
+DATA shuffle320<>+0(SB)/8, $0x27221d18130e0904
+DATA shuffle320<>+8(SB)/8, $0x0f0a05003b36312c
+DATA shuffle320<>+16(SB)/8, $0x37322d28231e1914
+DATA shuffle320<>+24(SB)/8, $0x1f1a15100b06013c
+DATA shuffle320<>+32(SB)/8, $0x07023d38332e2924
+DATA shuffle320<>+40(SB)/8, $0x2f2a25201b16110c
+DATA shuffle320<>+48(SB)/8, $0x17120d08033e3934
+DATA shuffle320<>+56(SB)/8, $0x3f3a35302b26211c
+GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
 
 // func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -10992,24 +9297,24 @@ TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle379<>+0(SB), Z31; \
-	VMOVDQU64 shuffle380<>+0(SB), Z30; \
-	VMOVDQU64 shuffle381<>+0(SB), Z29; \
-	VMOVDQU64 shuffle382<>+0(SB), Z28; \
-	VMOVDQU64 shuffle383<>+0(SB), Z27; \
-	VMOVDQU64 shuffle384<>+0(SB), Z26; \
-	VMOVDQU64 shuffle385<>+0(SB), Z25; \
-	VMOVDQU64 shuffle386<>+0(SB), Z24; \
-	VMOVDQU64 shuffle387<>+0(SB), Z23; \
-group417: \
+	VMOVDQU64 shuffle321<>+0(SB), Z31; \
+	VMOVDQU64 shuffle322<>+0(SB), Z30; \
+	VMOVDQU64 shuffle323<>+0(SB), Z29; \
+	VMOVDQU64 shuffle324<>+0(SB), Z28; \
+	VMOVDQU64 shuffle325<>+0(SB), Z27; \
+	VMOVDQU64 shuffle326<>+0(SB), Z26; \
+	VMOVDQU64 shuffle327<>+0(SB), Z25; \
+	VMOVDQU64 shuffle328<>+0(SB), Z24; \
+	VMOVDQU64 shuffle329<>+0(SB), Z23; \
+group347: \
 	MOVQ rows+24(FP), R9; \
-row418: \
+row348: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last420; \
-chunks419: \
+	JB   last350; \
+chunks349: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x05, R10, R13; \
@@ -11057,115 +9362,115 @@ chunks419: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks419; \
-last420: \
+	JAE        chunks349; \
+last350: \
 	TESTQ R11, R11; \
-	JZ    rowdone421; \
+	JZ    rowdone351; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks419; \
-rowdone421: \
+	JMP   chunks349; \
+rowdone351: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row418; \
+	JNZ  row348; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group417; \
+	JNZ  group347; \
 	VZEROUPPER; \
 	RET
 	unzip5x2AVX512VBMI_body
 
-DATA shuffle379<>+0(SB)/8, $0xffff000000000000
-DATA shuffle379<>+8(SB)/8, $0x0000000000000000
-DATA shuffle379<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle379<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle379<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle379<>+40(SB)/8, $0xffff000000000000
-DATA shuffle379<>+48(SB)/8, $0x0000000000000000
-DATA shuffle379<>+56(SB)/8, $0x000000000000ffff
-GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
+DATA shuffle321<>+0(SB)/8, $0xffff000000000000
+DATA shuffle321<>+8(SB)/8, $0x0000000000000000
+DATA shuffle321<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle321<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle321<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle321<>+40(SB)/8, $0xffff000000000000
+DATA shuffle321<>+48(SB)/8, $0x0000000000000000
+DATA shuffle321<>+56(SB)/8, $0x000000000000ffff
+GLOBL shuffle321<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle380<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle380<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle380<>+16(SB)/8, $0xffff000000000000
-DATA shuffle380<>+24(SB)/8, $0x0000000000000000
-DATA shuffle380<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle380<>+40(SB)/8, $0x00000000ffff0000
-DATA shuffle380<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle380<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
+DATA shuffle322<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle322<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle322<>+16(SB)/8, $0xffff000000000000
+DATA shuffle322<>+24(SB)/8, $0x0000000000000000
+DATA shuffle322<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle322<>+40(SB)/8, $0x00000000ffff0000
+DATA shuffle322<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle322<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle322<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle381<>+0(SB)/8, $0x0000000000000000
-DATA shuffle381<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle381<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle381<>+24(SB)/8, $0x0000ffff00000000
-DATA shuffle381<>+32(SB)/8, $0xffff000000000000
-DATA shuffle381<>+40(SB)/8, $0x0000000000000000
-DATA shuffle381<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle381<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
+DATA shuffle323<>+0(SB)/8, $0x0000000000000000
+DATA shuffle323<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle323<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle323<>+24(SB)/8, $0x0000ffff00000000
+DATA shuffle323<>+32(SB)/8, $0xffff000000000000
+DATA shuffle323<>+40(SB)/8, $0x0000000000000000
+DATA shuffle323<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle323<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle323<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle382<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle382<>+8(SB)/8, $0xffff000000000000
-DATA shuffle382<>+16(SB)/8, $0x0000000000000000
-DATA shuffle382<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle382<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle382<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle382<>+48(SB)/8, $0xffff000000000000
-DATA shuffle382<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
+DATA shuffle324<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle324<>+8(SB)/8, $0xffff000000000000
+DATA shuffle324<>+16(SB)/8, $0x0000000000000000
+DATA shuffle324<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle324<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle324<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle324<>+48(SB)/8, $0xffff000000000000
+DATA shuffle324<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle324<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle383<>+0(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle383<>+8(SB)/8, $0x07063d3c33322928
-DATA shuffle383<>+16(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle383<>+24(SB)/8, $0x17160d0c03023938
-DATA shuffle383<>+32(SB)/8, $0x3f3e35342b2a2120
-DATA shuffle383<>+40(SB)/8, $0x27261d1c13120908
-DATA shuffle383<>+48(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle383<>+56(SB)/8, $0x37362d2c23221918
-GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
+DATA shuffle325<>+0(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle325<>+8(SB)/8, $0x07063d3c33322928
+DATA shuffle325<>+16(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle325<>+24(SB)/8, $0x17160d0c03023938
+DATA shuffle325<>+32(SB)/8, $0x3f3e35342b2a2120
+DATA shuffle325<>+40(SB)/8, $0x27261d1c13120908
+DATA shuffle325<>+48(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle325<>+56(SB)/8, $0x37362d2c23221918
+GLOBL shuffle325<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle384<>+0(SB)/8, $0x212017160d0c0302
-DATA shuffle384<>+8(SB)/8, $0x09083f3e35342b2a
-DATA shuffle384<>+16(SB)/8, $0x313027261d1c1312
-DATA shuffle384<>+24(SB)/8, $0x19180f0e05043b3a
-DATA shuffle384<>+32(SB)/8, $0x010037362d2c2322
-DATA shuffle384<>+40(SB)/8, $0x29281f1e15140b0a
-DATA shuffle384<>+48(SB)/8, $0x111007063d3c3332
-DATA shuffle384<>+56(SB)/8, $0x39382f2e25241b1a
-GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
+DATA shuffle326<>+0(SB)/8, $0x212017160d0c0302
+DATA shuffle326<>+8(SB)/8, $0x09083f3e35342b2a
+DATA shuffle326<>+16(SB)/8, $0x313027261d1c1312
+DATA shuffle326<>+24(SB)/8, $0x19180f0e05043b3a
+DATA shuffle326<>+32(SB)/8, $0x010037362d2c2322
+DATA shuffle326<>+40(SB)/8, $0x29281f1e15140b0a
+DATA shuffle326<>+48(SB)/8, $0x111007063d3c3332
+DATA shuffle326<>+56(SB)/8, $0x39382f2e25241b1a
+GLOBL shuffle326<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle385<>+0(SB)/8, $0x232219180f0e0504
-DATA shuffle385<>+8(SB)/8, $0x0b0a010037362d2c
-DATA shuffle385<>+16(SB)/8, $0x333229281f1e1514
-DATA shuffle385<>+24(SB)/8, $0x1b1a111007063d3c
-DATA shuffle385<>+32(SB)/8, $0x030239382f2e2524
-DATA shuffle385<>+40(SB)/8, $0x2b2a212017160d0c
-DATA shuffle385<>+48(SB)/8, $0x131209083f3e3534
-DATA shuffle385<>+56(SB)/8, $0x3b3a313027261d1c
-GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
+DATA shuffle327<>+0(SB)/8, $0x232219180f0e0504
+DATA shuffle327<>+8(SB)/8, $0x0b0a010037362d2c
+DATA shuffle327<>+16(SB)/8, $0x333229281f1e1514
+DATA shuffle327<>+24(SB)/8, $0x1b1a111007063d3c
+DATA shuffle327<>+32(SB)/8, $0x030239382f2e2524
+DATA shuffle327<>+40(SB)/8, $0x2b2a212017160d0c
+DATA shuffle327<>+48(SB)/8, $0x131209083f3e3534
+DATA shuffle327<>+56(SB)/8, $0x3b3a313027261d1c
+GLOBL shuffle327<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle386<>+0(SB)/8, $0x25241b1a11100706
-DATA shuffle386<>+8(SB)/8, $0x0d0c030239382f2e
-DATA shuffle386<>+16(SB)/8, $0x35342b2a21201716
-DATA shuffle386<>+24(SB)/8, $0x1d1c131209083f3e
-DATA shuffle386<>+32(SB)/8, $0x05043b3a31302726
-DATA shuffle386<>+40(SB)/8, $0x2d2c232219180f0e
-DATA shuffle386<>+48(SB)/8, $0x15140b0a01003736
-DATA shuffle386<>+56(SB)/8, $0x3d3c333229281f1e
-GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
+DATA shuffle328<>+0(SB)/8, $0x25241b1a11100706
+DATA shuffle328<>+8(SB)/8, $0x0d0c030239382f2e
+DATA shuffle328<>+16(SB)/8, $0x35342b2a21201716
+DATA shuffle328<>+24(SB)/8, $0x1d1c131209083f3e
+DATA shuffle328<>+32(SB)/8, $0x05043b3a31302726
+DATA shuffle328<>+40(SB)/8, $0x2d2c232219180f0e
+DATA shuffle328<>+48(SB)/8, $0x15140b0a01003736
+DATA shuffle328<>+56(SB)/8, $0x3d3c333229281f1e
+GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle387<>+0(SB)/8, $0x27261d1c13120908
-DATA shuffle387<>+8(SB)/8, $0x0f0e05043b3a3130
-DATA shuffle387<>+16(SB)/8, $0x37362d2c23221918
-DATA shuffle387<>+24(SB)/8, $0x1f1e15140b0a0100
-DATA shuffle387<>+32(SB)/8, $0x07063d3c33322928
-DATA shuffle387<>+40(SB)/8, $0x2f2e25241b1a1110
-DATA shuffle387<>+48(SB)/8, $0x17160d0c03023938
-DATA shuffle387<>+56(SB)/8, $0x3f3e35342b2a2120
-GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
+DATA shuffle329<>+0(SB)/8, $0x27261d1c13120908
+DATA shuffle329<>+8(SB)/8, $0x0f0e05043b3a3130
+DATA shuffle329<>+16(SB)/8, $0x37362d2c23221918
+DATA shuffle329<>+24(SB)/8, $0x1f1e15140b0a0100
+DATA shuffle329<>+32(SB)/8, $0x07063d3c33322928
+DATA shuffle329<>+40(SB)/8, $0x2f2e25241b1a1110
+DATA shuffle329<>+48(SB)/8, $0x17160d0c03023938
+DATA shuffle329<>+56(SB)/8, $0x3f3e35342b2a2120
+GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -11189,414 +9494,414 @@ TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  laneI+56(FP), DI; \
-group422: \
+group352: \
 	MOVQ rows+24(FP), R8; \
-row423: \
+row353: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last425; \
-chunks424: \
+	JB   last355; \
+chunks354: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	IMUL3Q    $0x06, R9, R12; \
 	ADDQ      AX, R12; \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 64(R12), Z1; \
-	VMOVDQU64 shuffle388<>+0(SB), Z3; \
+	VMOVDQU64 shuffle330<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 192(R12), Z2; \
-	VMOVDQU64 shuffle389<>+0(SB), Z4; \
+	VMOVDQU64 shuffle331<>+0(SB), Z4; \
 	VPERMT2B  Z2, Z4, Z3; \
 	VMOVDQU64 256(R12), Z4; \
-	VMOVDQU64 shuffle390<>+0(SB), Z5; \
+	VMOVDQU64 shuffle332<>+0(SB), Z5; \
 	VPERMT2B  Z4, Z5, Z3; \
 	VMOVDQU64 128(R12), Z5; \
-	VMOVDQU64 shuffle391<>+0(SB), Z6; \
+	VMOVDQU64 shuffle333<>+0(SB), Z6; \
 	VPERMT2B  Z5, Z6, Z3; \
 	VMOVDQU64 320(R12), Z6; \
-	VMOVDQU64 shuffle392<>+0(SB), Z7; \
+	VMOVDQU64 shuffle334<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle393<>+0(SB), Z7; \
+	VMOVDQU64 shuffle335<>+0(SB), Z7; \
 	VPERMI2B  Z1, Z0, Z7; \
-	VMOVDQU64 shuffle394<>+0(SB), Z3; \
+	VMOVDQU64 shuffle336<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle395<>+0(SB), Z3; \
+	VMOVDQU64 shuffle337<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle396<>+0(SB), Z3; \
+	VMOVDQU64 shuffle338<>+0(SB), Z3; \
 	VPERMT2B  Z5, Z3, Z7; \
-	VMOVDQU64 shuffle397<>+0(SB), Z3; \
+	VMOVDQU64 shuffle339<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z7; \
 	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle398<>+0(SB), Z3; \
+	VMOVDQU64 shuffle340<>+0(SB), Z3; \
 	VPERMI2B  Z5, Z0, Z3; \
-	VMOVDQU64 shuffle399<>+0(SB), Z7; \
+	VMOVDQU64 shuffle341<>+0(SB), Z7; \
 	VPERMT2B  Z2, Z7, Z3; \
-	VMOVDQU64 shuffle400<>+0(SB), Z7; \
+	VMOVDQU64 shuffle342<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle401<>+0(SB), Z7; \
+	VMOVDQU64 shuffle343<>+0(SB), Z7; \
 	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle402<>+0(SB), Z7; \
+	VMOVDQU64 shuffle344<>+0(SB), Z7; \
 	VPERMT2B  Z4, Z7, Z3; \
 	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle403<>+0(SB), Z7; \
+	VMOVDQU64 shuffle345<>+0(SB), Z7; \
 	VPERMI2B  Z5, Z0, Z7; \
-	VMOVDQU64 shuffle404<>+0(SB), Z3; \
+	VMOVDQU64 shuffle346<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle405<>+0(SB), Z3; \
+	VMOVDQU64 shuffle347<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z7; \
-	VMOVDQU64 shuffle406<>+0(SB), Z3; \
+	VMOVDQU64 shuffle348<>+0(SB), Z3; \
 	VPERMT2B  Z1, Z3, Z7; \
-	VMOVDQU64 shuffle407<>+0(SB), Z3; \
+	VMOVDQU64 shuffle349<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z7; \
 	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle408<>+0(SB), Z3; \
+	VMOVDQU64 shuffle350<>+0(SB), Z3; \
 	VPERMI2B  Z5, Z1, Z3; \
-	VMOVDQU64 shuffle409<>+0(SB), Z7; \
+	VMOVDQU64 shuffle351<>+0(SB), Z7; \
 	VPERMT2B  Z4, Z7, Z3; \
-	VMOVDQU64 shuffle410<>+0(SB), Z7; \
+	VMOVDQU64 shuffle352<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
-	VMOVDQU64 shuffle411<>+0(SB), Z7; \
+	VMOVDQU64 shuffle353<>+0(SB), Z7; \
 	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle412<>+0(SB), Z7; \
+	VMOVDQU64 shuffle354<>+0(SB), Z7; \
 	VPERMT2B  Z2, Z7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle413<>+0(SB), Z3; \
+	VMOVDQU64 shuffle355<>+0(SB), Z3; \
 	VPERMT2B  Z5, Z3, Z1; \
-	VMOVDQU64 shuffle414<>+0(SB), Z3; \
+	VMOVDQU64 shuffle356<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z1; \
-	VMOVDQU64 shuffle415<>+0(SB), Z3; \
+	VMOVDQU64 shuffle357<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z1; \
-	VMOVDQU64 shuffle416<>+0(SB), Z3; \
+	VMOVDQU64 shuffle358<>+0(SB), Z3; \
 	VPERMT2B  Z0, Z3, Z1; \
-	VMOVDQU64 shuffle417<>+0(SB), Z3; \
+	VMOVDQU64 shuffle359<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z1; \
 	VMOVDQU64 Z1, (R11)(DX*2); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks424; \
-last425: \
+	JAE       chunks354; \
+last355: \
 	TESTQ R10, R10; \
-	JZ    rowdone426; \
+	JZ    rowdone356; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks424; \
-rowdone426: \
+	JMP   chunks354; \
+rowdone356: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row423; \
+	JNZ  row353; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group422; \
+	JNZ  group352; \
 	VZEROUPPER; \
 	RET
 	unzip6x1AVX512VBMI_body
 
-DATA shuffle388<>+0(SB)/8, $0x2a241e18120c0600
-DATA shuffle388<>+8(SB)/8, $0x5a544e48423c3630
-DATA shuffle388<>+16(SB)/8, $0x00007e78726c6660
-DATA shuffle388<>+24(SB)/8, $0x0000000000000000
-DATA shuffle388<>+32(SB)/8, $0x0000000000000000
-DATA shuffle388<>+40(SB)/8, $0x0000000000000000
-DATA shuffle388<>+48(SB)/8, $0x0000000000000000
-DATA shuffle388<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
+DATA shuffle330<>+0(SB)/8, $0x2a241e18120c0600
+DATA shuffle330<>+8(SB)/8, $0x5a544e48423c3630
+DATA shuffle330<>+16(SB)/8, $0x00007e78726c6660
+DATA shuffle330<>+24(SB)/8, $0x0000000000000000
+DATA shuffle330<>+32(SB)/8, $0x0000000000000000
+DATA shuffle330<>+40(SB)/8, $0x0000000000000000
+DATA shuffle330<>+48(SB)/8, $0x0000000000000000
+DATA shuffle330<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle330<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle389<>+0(SB)/8, $0x0706050403020100
-DATA shuffle389<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle389<>+16(SB)/8, $0x1716151413121110
-DATA shuffle389<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle389<>+32(SB)/8, $0x6a645e58524c4640
-DATA shuffle389<>+40(SB)/8, $0x2f2e2d2c2b7c7670
-DATA shuffle389<>+48(SB)/8, $0x3736353433323130
-DATA shuffle389<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
+DATA shuffle331<>+0(SB)/8, $0x0706050403020100
+DATA shuffle331<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle331<>+16(SB)/8, $0x1716151413121110
+DATA shuffle331<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle331<>+32(SB)/8, $0x6a645e58524c4640
+DATA shuffle331<>+40(SB)/8, $0x2f2e2d2c2b7c7670
+DATA shuffle331<>+48(SB)/8, $0x3736353433323130
+DATA shuffle331<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle331<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle390<>+0(SB)/8, $0x0706050403020100
-DATA shuffle390<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle390<>+16(SB)/8, $0x1716151413121110
-DATA shuffle390<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle390<>+32(SB)/8, $0x2726252423222120
-DATA shuffle390<>+40(SB)/8, $0x5a544e48422a2928
-DATA shuffle390<>+48(SB)/8, $0x37367e78726c6660
-DATA shuffle390<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
+DATA shuffle332<>+0(SB)/8, $0x0706050403020100
+DATA shuffle332<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle332<>+16(SB)/8, $0x1716151413121110
+DATA shuffle332<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle332<>+32(SB)/8, $0x2726252423222120
+DATA shuffle332<>+40(SB)/8, $0x5a544e48422a2928
+DATA shuffle332<>+48(SB)/8, $0x37367e78726c6660
+DATA shuffle332<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle332<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle391<>+0(SB)/8, $0x0706050403020100
-DATA shuffle391<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle391<>+16(SB)/8, $0x4a44151413121110
-DATA shuffle391<>+24(SB)/8, $0x7a746e68625c5650
-DATA shuffle391<>+32(SB)/8, $0x2726252423222120
-DATA shuffle391<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle391<>+48(SB)/8, $0x3736353433323130
-DATA shuffle391<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
+DATA shuffle333<>+0(SB)/8, $0x0706050403020100
+DATA shuffle333<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle333<>+16(SB)/8, $0x4a44151413121110
+DATA shuffle333<>+24(SB)/8, $0x7a746e68625c5650
+DATA shuffle333<>+32(SB)/8, $0x2726252423222120
+DATA shuffle333<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle333<>+48(SB)/8, $0x3736353433323130
+DATA shuffle333<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle392<>+0(SB)/8, $0x0706050403020100
-DATA shuffle392<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle392<>+16(SB)/8, $0x1716151413121110
-DATA shuffle392<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle392<>+32(SB)/8, $0x2726252423222120
-DATA shuffle392<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle392<>+48(SB)/8, $0x4a44353433323130
-DATA shuffle392<>+56(SB)/8, $0x7a746e68625c5650
-GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
+DATA shuffle334<>+0(SB)/8, $0x0706050403020100
+DATA shuffle334<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle334<>+16(SB)/8, $0x1716151413121110
+DATA shuffle334<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle334<>+32(SB)/8, $0x2726252423222120
+DATA shuffle334<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle334<>+48(SB)/8, $0x4a44353433323130
+DATA shuffle334<>+56(SB)/8, $0x7a746e68625c5650
+GLOBL shuffle334<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle393<>+0(SB)/8, $0x2b251f19130d0701
-DATA shuffle393<>+8(SB)/8, $0x5b554f49433d3731
-DATA shuffle393<>+16(SB)/8, $0x00007f79736d6761
-DATA shuffle393<>+24(SB)/8, $0x0000000000000000
-DATA shuffle393<>+32(SB)/8, $0x0000000000000000
-DATA shuffle393<>+40(SB)/8, $0x0000000000000000
-DATA shuffle393<>+48(SB)/8, $0x0000000000000000
-DATA shuffle393<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
+DATA shuffle335<>+0(SB)/8, $0x2b251f19130d0701
+DATA shuffle335<>+8(SB)/8, $0x5b554f49433d3731
+DATA shuffle335<>+16(SB)/8, $0x00007f79736d6761
+DATA shuffle335<>+24(SB)/8, $0x0000000000000000
+DATA shuffle335<>+32(SB)/8, $0x0000000000000000
+DATA shuffle335<>+40(SB)/8, $0x0000000000000000
+DATA shuffle335<>+48(SB)/8, $0x0000000000000000
+DATA shuffle335<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle335<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle394<>+0(SB)/8, $0x0706050403020100
-DATA shuffle394<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle394<>+16(SB)/8, $0x1716151413121110
-DATA shuffle394<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle394<>+32(SB)/8, $0x6b655f59534d4741
-DATA shuffle394<>+40(SB)/8, $0x2f2e2d2c2b7d7771
-DATA shuffle394<>+48(SB)/8, $0x3736353433323130
-DATA shuffle394<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
+DATA shuffle336<>+0(SB)/8, $0x0706050403020100
+DATA shuffle336<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle336<>+16(SB)/8, $0x1716151413121110
+DATA shuffle336<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle336<>+32(SB)/8, $0x6b655f59534d4741
+DATA shuffle336<>+40(SB)/8, $0x2f2e2d2c2b7d7771
+DATA shuffle336<>+48(SB)/8, $0x3736353433323130
+DATA shuffle336<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle336<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle395<>+0(SB)/8, $0x0706050403020100
-DATA shuffle395<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle395<>+16(SB)/8, $0x1716151413121110
-DATA shuffle395<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle395<>+32(SB)/8, $0x2726252423222120
-DATA shuffle395<>+40(SB)/8, $0x5b554f49432a2928
-DATA shuffle395<>+48(SB)/8, $0x37367f79736d6761
-DATA shuffle395<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
+DATA shuffle337<>+0(SB)/8, $0x0706050403020100
+DATA shuffle337<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle337<>+16(SB)/8, $0x1716151413121110
+DATA shuffle337<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle337<>+32(SB)/8, $0x2726252423222120
+DATA shuffle337<>+40(SB)/8, $0x5b554f49432a2928
+DATA shuffle337<>+48(SB)/8, $0x37367f79736d6761
+DATA shuffle337<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle337<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle396<>+0(SB)/8, $0x0706050403020100
-DATA shuffle396<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle396<>+16(SB)/8, $0x4b45151413121110
-DATA shuffle396<>+24(SB)/8, $0x7b756f69635d5751
-DATA shuffle396<>+32(SB)/8, $0x2726252423222120
-DATA shuffle396<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle396<>+48(SB)/8, $0x3736353433323130
-DATA shuffle396<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
+DATA shuffle338<>+0(SB)/8, $0x0706050403020100
+DATA shuffle338<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle338<>+16(SB)/8, $0x4b45151413121110
+DATA shuffle338<>+24(SB)/8, $0x7b756f69635d5751
+DATA shuffle338<>+32(SB)/8, $0x2726252423222120
+DATA shuffle338<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle338<>+48(SB)/8, $0x3736353433323130
+DATA shuffle338<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle338<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle397<>+0(SB)/8, $0x0706050403020100
-DATA shuffle397<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle397<>+16(SB)/8, $0x1716151413121110
-DATA shuffle397<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle397<>+32(SB)/8, $0x2726252423222120
-DATA shuffle397<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle397<>+48(SB)/8, $0x4b45353433323130
-DATA shuffle397<>+56(SB)/8, $0x7b756f69635d5751
-GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
+DATA shuffle339<>+0(SB)/8, $0x0706050403020100
+DATA shuffle339<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle339<>+16(SB)/8, $0x1716151413121110
+DATA shuffle339<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle339<>+32(SB)/8, $0x2726252423222120
+DATA shuffle339<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle339<>+48(SB)/8, $0x4b45353433323130
+DATA shuffle339<>+56(SB)/8, $0x7b756f69635d5751
+GLOBL shuffle339<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle398<>+0(SB)/8, $0x2c26201a140e0802
-DATA shuffle398<>+8(SB)/8, $0x00000000003e3832
-DATA shuffle398<>+16(SB)/8, $0x4c46400000000000
-DATA shuffle398<>+24(SB)/8, $0x7c76706a645e5852
-DATA shuffle398<>+32(SB)/8, $0x0000000000000000
-DATA shuffle398<>+40(SB)/8, $0x0000000000000000
-DATA shuffle398<>+48(SB)/8, $0x0000000000000000
-DATA shuffle398<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
+DATA shuffle340<>+0(SB)/8, $0x2c26201a140e0802
+DATA shuffle340<>+8(SB)/8, $0x00000000003e3832
+DATA shuffle340<>+16(SB)/8, $0x4c46400000000000
+DATA shuffle340<>+24(SB)/8, $0x7c76706a645e5852
+DATA shuffle340<>+32(SB)/8, $0x0000000000000000
+DATA shuffle340<>+40(SB)/8, $0x0000000000000000
+DATA shuffle340<>+48(SB)/8, $0x0000000000000000
+DATA shuffle340<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle340<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle399<>+0(SB)/8, $0x0706050403020100
-DATA shuffle399<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle399<>+16(SB)/8, $0x1716151413121110
-DATA shuffle399<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle399<>+32(SB)/8, $0x6c66605a544e4842
-DATA shuffle399<>+40(SB)/8, $0x2f2e2d2c2b7e7872
-DATA shuffle399<>+48(SB)/8, $0x3736353433323130
-DATA shuffle399<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
+DATA shuffle341<>+0(SB)/8, $0x0706050403020100
+DATA shuffle341<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle341<>+16(SB)/8, $0x1716151413121110
+DATA shuffle341<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle341<>+32(SB)/8, $0x6c66605a544e4842
+DATA shuffle341<>+40(SB)/8, $0x2f2e2d2c2b7e7872
+DATA shuffle341<>+48(SB)/8, $0x3736353433323130
+DATA shuffle341<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle341<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle400<>+0(SB)/8, $0x0706050403020100
-DATA shuffle400<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle400<>+16(SB)/8, $0x1716151413121110
-DATA shuffle400<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle400<>+32(SB)/8, $0x2726252423222120
-DATA shuffle400<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle400<>+48(SB)/8, $0x4c46403433323130
-DATA shuffle400<>+56(SB)/8, $0x7c76706a645e5852
-GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
+DATA shuffle342<>+0(SB)/8, $0x0706050403020100
+DATA shuffle342<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle342<>+16(SB)/8, $0x1716151413121110
+DATA shuffle342<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle342<>+32(SB)/8, $0x2726252423222120
+DATA shuffle342<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle342<>+48(SB)/8, $0x4c46403433323130
+DATA shuffle342<>+56(SB)/8, $0x7c76706a645e5852
+GLOBL shuffle342<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle401<>+0(SB)/8, $0x0706050403020100
-DATA shuffle401<>+8(SB)/8, $0x5c56504a440a0908
-DATA shuffle401<>+16(SB)/8, $0x1716157a746e6862
-DATA shuffle401<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle401<>+32(SB)/8, $0x2726252423222120
-DATA shuffle401<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle401<>+48(SB)/8, $0x3736353433323130
-DATA shuffle401<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
+DATA shuffle343<>+0(SB)/8, $0x0706050403020100
+DATA shuffle343<>+8(SB)/8, $0x5c56504a440a0908
+DATA shuffle343<>+16(SB)/8, $0x1716157a746e6862
+DATA shuffle343<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle343<>+32(SB)/8, $0x2726252423222120
+DATA shuffle343<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle343<>+48(SB)/8, $0x3736353433323130
+DATA shuffle343<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle343<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle402<>+0(SB)/8, $0x0706050403020100
-DATA shuffle402<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle402<>+16(SB)/8, $0x1716151413121110
-DATA shuffle402<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle402<>+32(SB)/8, $0x2726252423222120
-DATA shuffle402<>+40(SB)/8, $0x5c56504a442a2928
-DATA shuffle402<>+48(SB)/8, $0x3736357a746e6862
-DATA shuffle402<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
+DATA shuffle344<>+0(SB)/8, $0x0706050403020100
+DATA shuffle344<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle344<>+16(SB)/8, $0x1716151413121110
+DATA shuffle344<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle344<>+32(SB)/8, $0x2726252423222120
+DATA shuffle344<>+40(SB)/8, $0x5c56504a442a2928
+DATA shuffle344<>+48(SB)/8, $0x3736357a746e6862
+DATA shuffle344<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle344<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle403<>+0(SB)/8, $0x2d27211b150f0903
-DATA shuffle403<>+8(SB)/8, $0x00000000003f3933
-DATA shuffle403<>+16(SB)/8, $0x4d47410000000000
-DATA shuffle403<>+24(SB)/8, $0x7d77716b655f5953
-DATA shuffle403<>+32(SB)/8, $0x0000000000000000
-DATA shuffle403<>+40(SB)/8, $0x0000000000000000
-DATA shuffle403<>+48(SB)/8, $0x0000000000000000
-DATA shuffle403<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
+DATA shuffle345<>+0(SB)/8, $0x2d27211b150f0903
+DATA shuffle345<>+8(SB)/8, $0x00000000003f3933
+DATA shuffle345<>+16(SB)/8, $0x4d47410000000000
+DATA shuffle345<>+24(SB)/8, $0x7d77716b655f5953
+DATA shuffle345<>+32(SB)/8, $0x0000000000000000
+DATA shuffle345<>+40(SB)/8, $0x0000000000000000
+DATA shuffle345<>+48(SB)/8, $0x0000000000000000
+DATA shuffle345<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle404<>+0(SB)/8, $0x0706050403020100
-DATA shuffle404<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle404<>+16(SB)/8, $0x1716151413121110
-DATA shuffle404<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle404<>+32(SB)/8, $0x6d67615b554f4943
-DATA shuffle404<>+40(SB)/8, $0x2f2e2d2c2b7f7973
-DATA shuffle404<>+48(SB)/8, $0x3736353433323130
-DATA shuffle404<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
+DATA shuffle346<>+0(SB)/8, $0x0706050403020100
+DATA shuffle346<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle346<>+16(SB)/8, $0x1716151413121110
+DATA shuffle346<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle346<>+32(SB)/8, $0x6d67615b554f4943
+DATA shuffle346<>+40(SB)/8, $0x2f2e2d2c2b7f7973
+DATA shuffle346<>+48(SB)/8, $0x3736353433323130
+DATA shuffle346<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle346<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle405<>+0(SB)/8, $0x0706050403020100
-DATA shuffle405<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle405<>+16(SB)/8, $0x1716151413121110
-DATA shuffle405<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle405<>+32(SB)/8, $0x2726252423222120
-DATA shuffle405<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle405<>+48(SB)/8, $0x4d47413433323130
-DATA shuffle405<>+56(SB)/8, $0x7d77716b655f5953
-GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
+DATA shuffle347<>+0(SB)/8, $0x0706050403020100
+DATA shuffle347<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle347<>+16(SB)/8, $0x1716151413121110
+DATA shuffle347<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle347<>+32(SB)/8, $0x2726252423222120
+DATA shuffle347<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle347<>+48(SB)/8, $0x4d47413433323130
+DATA shuffle347<>+56(SB)/8, $0x7d77716b655f5953
+GLOBL shuffle347<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle406<>+0(SB)/8, $0x0706050403020100
-DATA shuffle406<>+8(SB)/8, $0x5d57514b450a0908
-DATA shuffle406<>+16(SB)/8, $0x1716157b756f6963
-DATA shuffle406<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle406<>+32(SB)/8, $0x2726252423222120
-DATA shuffle406<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle406<>+48(SB)/8, $0x3736353433323130
-DATA shuffle406<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
+DATA shuffle348<>+0(SB)/8, $0x0706050403020100
+DATA shuffle348<>+8(SB)/8, $0x5d57514b450a0908
+DATA shuffle348<>+16(SB)/8, $0x1716157b756f6963
+DATA shuffle348<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle348<>+32(SB)/8, $0x2726252423222120
+DATA shuffle348<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle348<>+48(SB)/8, $0x3736353433323130
+DATA shuffle348<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle348<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle407<>+0(SB)/8, $0x0706050403020100
-DATA shuffle407<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle407<>+16(SB)/8, $0x1716151413121110
-DATA shuffle407<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle407<>+32(SB)/8, $0x2726252423222120
-DATA shuffle407<>+40(SB)/8, $0x5d57514b452a2928
-DATA shuffle407<>+48(SB)/8, $0x3736357b756f6963
-DATA shuffle407<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
+DATA shuffle349<>+0(SB)/8, $0x0706050403020100
+DATA shuffle349<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle349<>+16(SB)/8, $0x1716151413121110
+DATA shuffle349<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle349<>+32(SB)/8, $0x2726252423222120
+DATA shuffle349<>+40(SB)/8, $0x5d57514b452a2928
+DATA shuffle349<>+48(SB)/8, $0x3736357b756f6963
+DATA shuffle349<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle408<>+0(SB)/8, $0x0000000000000000
-DATA shuffle408<>+8(SB)/8, $0x1e18120c06000000
-DATA shuffle408<>+16(SB)/8, $0x4e48423c36302a24
-DATA shuffle408<>+24(SB)/8, $0x7e78726c66605a54
-DATA shuffle408<>+32(SB)/8, $0x0000000000000000
-DATA shuffle408<>+40(SB)/8, $0x0000000000000000
-DATA shuffle408<>+48(SB)/8, $0x0000000000000000
-DATA shuffle408<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
+DATA shuffle350<>+0(SB)/8, $0x0000000000000000
+DATA shuffle350<>+8(SB)/8, $0x1e18120c06000000
+DATA shuffle350<>+16(SB)/8, $0x4e48423c36302a24
+DATA shuffle350<>+24(SB)/8, $0x7e78726c66605a54
+DATA shuffle350<>+32(SB)/8, $0x0000000000000000
+DATA shuffle350<>+40(SB)/8, $0x0000000000000000
+DATA shuffle350<>+48(SB)/8, $0x0000000000000000
+DATA shuffle350<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle350<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle409<>+0(SB)/8, $0x0706050403020100
-DATA shuffle409<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle409<>+16(SB)/8, $0x1716151413121110
-DATA shuffle409<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle409<>+32(SB)/8, $0x2726252423222120
-DATA shuffle409<>+40(SB)/8, $0x5e58524c46402928
-DATA shuffle409<>+48(SB)/8, $0x3736357c76706a64
-DATA shuffle409<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
+DATA shuffle351<>+0(SB)/8, $0x0706050403020100
+DATA shuffle351<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle351<>+16(SB)/8, $0x1716151413121110
+DATA shuffle351<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle351<>+32(SB)/8, $0x2726252423222120
+DATA shuffle351<>+40(SB)/8, $0x5e58524c46402928
+DATA shuffle351<>+48(SB)/8, $0x3736357c76706a64
+DATA shuffle351<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle351<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle410<>+0(SB)/8, $0x0706050403020100
-DATA shuffle410<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle410<>+16(SB)/8, $0x1716151413121110
-DATA shuffle410<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle410<>+32(SB)/8, $0x2726252423222120
-DATA shuffle410<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle410<>+48(SB)/8, $0x4e48423433323130
-DATA shuffle410<>+56(SB)/8, $0x7e78726c66605a54
-GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
+DATA shuffle352<>+0(SB)/8, $0x0706050403020100
+DATA shuffle352<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle352<>+16(SB)/8, $0x1716151413121110
+DATA shuffle352<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle352<>+32(SB)/8, $0x2726252423222120
+DATA shuffle352<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle352<>+48(SB)/8, $0x4e48423433323130
+DATA shuffle352<>+56(SB)/8, $0x7e78726c66605a54
+GLOBL shuffle352<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle411<>+0(SB)/8, $0x6e68625c56504a44
-DATA shuffle411<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
-DATA shuffle411<>+16(SB)/8, $0x1716151413121110
-DATA shuffle411<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle411<>+32(SB)/8, $0x2726252423222120
-DATA shuffle411<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle411<>+48(SB)/8, $0x3736353433323130
-DATA shuffle411<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
+DATA shuffle353<>+0(SB)/8, $0x6e68625c56504a44
+DATA shuffle353<>+8(SB)/8, $0x0f0e0d0c0b0a7a74
+DATA shuffle353<>+16(SB)/8, $0x1716151413121110
+DATA shuffle353<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle353<>+32(SB)/8, $0x2726252423222120
+DATA shuffle353<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle353<>+48(SB)/8, $0x3736353433323130
+DATA shuffle353<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle353<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle412<>+0(SB)/8, $0x0706050403020100
-DATA shuffle412<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle412<>+16(SB)/8, $0x1716151413121110
-DATA shuffle412<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle412<>+32(SB)/8, $0x6e68625c56504a44
-DATA shuffle412<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
-DATA shuffle412<>+48(SB)/8, $0x3736353433323130
-DATA shuffle412<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
+DATA shuffle354<>+0(SB)/8, $0x0706050403020100
+DATA shuffle354<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle354<>+16(SB)/8, $0x1716151413121110
+DATA shuffle354<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle354<>+32(SB)/8, $0x6e68625c56504a44
+DATA shuffle354<>+40(SB)/8, $0x2f2e2d2c2b2a7a74
+DATA shuffle354<>+48(SB)/8, $0x3736353433323130
+DATA shuffle354<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle354<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle413<>+0(SB)/8, $0x0000000000000000
-DATA shuffle413<>+8(SB)/8, $0x1f19130d07010000
-DATA shuffle413<>+16(SB)/8, $0x4f49433d37312b25
-DATA shuffle413<>+24(SB)/8, $0x7f79736d67615b55
-DATA shuffle413<>+32(SB)/8, $0x0000000000000000
-DATA shuffle413<>+40(SB)/8, $0x0000000000000000
-DATA shuffle413<>+48(SB)/8, $0x0000000000000000
-DATA shuffle413<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
+DATA shuffle355<>+0(SB)/8, $0x0000000000000000
+DATA shuffle355<>+8(SB)/8, $0x1f19130d07010000
+DATA shuffle355<>+16(SB)/8, $0x4f49433d37312b25
+DATA shuffle355<>+24(SB)/8, $0x7f79736d67615b55
+DATA shuffle355<>+32(SB)/8, $0x0000000000000000
+DATA shuffle355<>+40(SB)/8, $0x0000000000000000
+DATA shuffle355<>+48(SB)/8, $0x0000000000000000
+DATA shuffle355<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle355<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle414<>+0(SB)/8, $0x0706050403020100
-DATA shuffle414<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle414<>+16(SB)/8, $0x1716151413121110
-DATA shuffle414<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle414<>+32(SB)/8, $0x2726252423222120
-DATA shuffle414<>+40(SB)/8, $0x5f59534d47412928
-DATA shuffle414<>+48(SB)/8, $0x3736357d77716b65
-DATA shuffle414<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
+DATA shuffle356<>+0(SB)/8, $0x0706050403020100
+DATA shuffle356<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle356<>+16(SB)/8, $0x1716151413121110
+DATA shuffle356<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle356<>+32(SB)/8, $0x2726252423222120
+DATA shuffle356<>+40(SB)/8, $0x5f59534d47412928
+DATA shuffle356<>+48(SB)/8, $0x3736357d77716b65
+DATA shuffle356<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle356<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle415<>+0(SB)/8, $0x0706050403020100
-DATA shuffle415<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle415<>+16(SB)/8, $0x1716151413121110
-DATA shuffle415<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle415<>+32(SB)/8, $0x2726252423222120
-DATA shuffle415<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle415<>+48(SB)/8, $0x4f49433433323130
-DATA shuffle415<>+56(SB)/8, $0x7f79736d67615b55
-GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
+DATA shuffle357<>+0(SB)/8, $0x0706050403020100
+DATA shuffle357<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle357<>+16(SB)/8, $0x1716151413121110
+DATA shuffle357<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle357<>+32(SB)/8, $0x2726252423222120
+DATA shuffle357<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle357<>+48(SB)/8, $0x4f49433433323130
+DATA shuffle357<>+56(SB)/8, $0x7f79736d67615b55
+GLOBL shuffle357<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle416<>+0(SB)/8, $0x6f69635d57514b45
-DATA shuffle416<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
-DATA shuffle416<>+16(SB)/8, $0x1716151413121110
-DATA shuffle416<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle416<>+32(SB)/8, $0x2726252423222120
-DATA shuffle416<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle416<>+48(SB)/8, $0x3736353433323130
-DATA shuffle416<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
+DATA shuffle358<>+0(SB)/8, $0x6f69635d57514b45
+DATA shuffle358<>+8(SB)/8, $0x0f0e0d0c0b0a7b75
+DATA shuffle358<>+16(SB)/8, $0x1716151413121110
+DATA shuffle358<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle358<>+32(SB)/8, $0x2726252423222120
+DATA shuffle358<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle358<>+48(SB)/8, $0x3736353433323130
+DATA shuffle358<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle358<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle417<>+0(SB)/8, $0x0706050403020100
-DATA shuffle417<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle417<>+16(SB)/8, $0x1716151413121110
-DATA shuffle417<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle417<>+32(SB)/8, $0x6f69635d57514b45
-DATA shuffle417<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
-DATA shuffle417<>+48(SB)/8, $0x3736353433323130
-DATA shuffle417<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
+DATA shuffle359<>+0(SB)/8, $0x0706050403020100
+DATA shuffle359<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle359<>+16(SB)/8, $0x1716151413121110
+DATA shuffle359<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle359<>+32(SB)/8, $0x6f69635d57514b45
+DATA shuffle359<>+40(SB)/8, $0x2f2e2d2c2b2a7b75
+DATA shuffle359<>+48(SB)/8, $0x3736353433323130
+DATA shuffle359<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
 
 // func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -11620,414 +9925,414 @@ TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ  spaceStride+32(FP), BX; \
 	MOVQ  depthStride+40(FP), SI; \
 	MOVQ  laneI+56(FP), DI; \
-group427: \
+group357: \
 	MOVQ rows+24(FP), R8; \
-row428: \
+row358: \
 	XORQ R9, R9; \
 	MOVQ n+16(FP), R10; \
 	SUBQ R9, R10; \
 	CMPQ R10, $+64; \
-	JB   last430; \
-chunks429: \
+	JB   last360; \
+chunks359: \
 	LEAQ      (CX)(R9*1), R10; \
 	LEAQ      (R10)(DI*1), R11; \
 	IMUL3Q    $0x06, R9, R12; \
 	ADDQ      AX, R12; \
 	VMOVDQU64 (R12), Z0; \
 	VMOVDQU64 192(R12), Z1; \
-	VMOVDQU64 shuffle418<>+0(SB), Z3; \
+	VMOVDQU64 shuffle360<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 64(R12), Z2; \
-	VMOVDQU64 shuffle419<>+0(SB), Z4; \
+	VMOVDQU64 shuffle361<>+0(SB), Z4; \
 	VPERMT2B  Z2, Z4, Z3; \
 	VMOVDQU64 128(R12), Z4; \
-	VMOVDQU64 shuffle420<>+0(SB), Z5; \
+	VMOVDQU64 shuffle362<>+0(SB), Z5; \
 	VPERMT2B  Z4, Z5, Z3; \
 	VMOVDQU64 256(R12), Z5; \
-	VMOVDQU64 shuffle421<>+0(SB), Z6; \
+	VMOVDQU64 shuffle363<>+0(SB), Z6; \
 	VPERMT2B  Z5, Z6, Z3; \
 	VMOVDQU64 320(R12), Z6; \
-	VMOVDQU64 shuffle422<>+0(SB), Z7; \
+	VMOVDQU64 shuffle364<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
 	VMOVDQU64 Z3, (R10); \
-	VMOVDQU64 shuffle423<>+0(SB), Z7; \
+	VMOVDQU64 shuffle365<>+0(SB), Z7; \
 	VPERMI2B  Z1, Z0, Z7; \
-	VMOVDQU64 shuffle424<>+0(SB), Z3; \
+	VMOVDQU64 shuffle366<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z7; \
-	VMOVDQU64 shuffle425<>+0(SB), Z3; \
+	VMOVDQU64 shuffle367<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle426<>+0(SB), Z3; \
+	VMOVDQU64 shuffle368<>+0(SB), Z3; \
 	VPERMT2B  Z5, Z3, Z7; \
-	VMOVDQU64 shuffle427<>+0(SB), Z3; \
+	VMOVDQU64 shuffle369<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z7; \
 	VMOVDQU64 Z7, (R10)(DX*1); \
-	VMOVDQU64 shuffle428<>+0(SB), Z3; \
+	VMOVDQU64 shuffle370<>+0(SB), Z3; \
 	VPERMI2B  Z5, Z2, Z3; \
-	VMOVDQU64 shuffle429<>+0(SB), Z7; \
+	VMOVDQU64 shuffle371<>+0(SB), Z7; \
 	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle430<>+0(SB), Z7; \
+	VMOVDQU64 shuffle372<>+0(SB), Z7; \
 	VPERMT2B  Z4, Z7, Z3; \
-	VMOVDQU64 shuffle431<>+0(SB), Z7; \
+	VMOVDQU64 shuffle373<>+0(SB), Z7; \
 	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle432<>+0(SB), Z7; \
+	VMOVDQU64 shuffle374<>+0(SB), Z7; \
 	VPERMT2B  Z6, Z7, Z3; \
 	VMOVDQU64 Z3, (R10)(DX*2); \
-	VMOVDQU64 shuffle433<>+0(SB), Z7; \
+	VMOVDQU64 shuffle375<>+0(SB), Z7; \
 	VPERMI2B  Z5, Z2, Z7; \
-	VMOVDQU64 shuffle434<>+0(SB), Z3; \
+	VMOVDQU64 shuffle376<>+0(SB), Z3; \
 	VPERMT2B  Z0, Z3, Z7; \
-	VMOVDQU64 shuffle435<>+0(SB), Z3; \
+	VMOVDQU64 shuffle377<>+0(SB), Z3; \
 	VPERMT2B  Z4, Z3, Z7; \
-	VMOVDQU64 shuffle436<>+0(SB), Z3; \
+	VMOVDQU64 shuffle378<>+0(SB), Z3; \
 	VPERMT2B  Z1, Z3, Z7; \
-	VMOVDQU64 shuffle437<>+0(SB), Z3; \
+	VMOVDQU64 shuffle379<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z7; \
 	VMOVDQU64 Z7, (R11); \
-	VMOVDQU64 shuffle438<>+0(SB), Z3; \
+	VMOVDQU64 shuffle380<>+0(SB), Z3; \
 	VPERMI2B  Z6, Z4, Z3; \
-	VMOVDQU64 shuffle439<>+0(SB), Z7; \
+	VMOVDQU64 shuffle381<>+0(SB), Z7; \
 	VPERMT2B  Z0, Z7, Z3; \
-	VMOVDQU64 shuffle440<>+0(SB), Z7; \
+	VMOVDQU64 shuffle382<>+0(SB), Z7; \
 	VPERMT2B  Z2, Z7, Z3; \
-	VMOVDQU64 shuffle441<>+0(SB), Z7; \
+	VMOVDQU64 shuffle383<>+0(SB), Z7; \
 	VPERMT2B  Z1, Z7, Z3; \
-	VMOVDQU64 shuffle442<>+0(SB), Z7; \
+	VMOVDQU64 shuffle384<>+0(SB), Z7; \
 	VPERMT2B  Z5, Z7, Z3; \
 	VMOVDQU64 Z3, (R11)(DX*1); \
-	VMOVDQU64 shuffle443<>+0(SB), Z3; \
+	VMOVDQU64 shuffle385<>+0(SB), Z3; \
 	VPERMT2B  Z6, Z3, Z4; \
-	VMOVDQU64 shuffle444<>+0(SB), Z3; \
+	VMOVDQU64 shuffle386<>+0(SB), Z3; \
 	VPERMT2B  Z0, Z3, Z4; \
-	VMOVDQU64 shuffle445<>+0(SB), Z3; \
+	VMOVDQU64 shuffle387<>+0(SB), Z3; \
 	VPERMT2B  Z2, Z3, Z4; \
-	VMOVDQU64 shuffle446<>+0(SB), Z3; \
+	VMOVDQU64 shuffle388<>+0(SB), Z3; \
 	VPERMT2B  Z1, Z3, Z4; \
-	VMOVDQU64 shuffle447<>+0(SB), Z3; \
+	VMOVDQU64 shuffle389<>+0(SB), Z3; \
 	VPERMT2B  Z5, Z3, Z4; \
 	VMOVDQU64 Z4, (R11)(DX*2); \
 	ADDQ      $+64, R9; \
 	MOVQ      n+16(FP), R10; \
 	SUBQ      R9, R10; \
 	CMPQ      R10, $+64; \
-	JAE       chunks429; \
-last430: \
+	JAE       chunks359; \
+last360: \
 	TESTQ R10, R10; \
-	JZ    rowdone431; \
+	JZ    rowdone361; \
 	MOVQ  n+16(FP), R9; \
 	SUBQ  $+64, R9; \
-	JMP   chunks429; \
-rowdone431: \
+	JMP   chunks359; \
+rowdone361: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R8; \
-	JNZ  row428; \
+	JNZ  row358; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group427; \
+	JNZ  group357; \
 	VZEROUPPER; \
 	RET
 	unzip6x2AVX512VBMI_body
 
-DATA shuffle418<>+0(SB)/8, $0x252419180d0c0100
-DATA shuffle418<>+8(SB)/8, $0x000000003d3c3130
-DATA shuffle418<>+16(SB)/8, $0x0000000000000000
-DATA shuffle418<>+24(SB)/8, $0x0000000000000000
-DATA shuffle418<>+32(SB)/8, $0x656459584d4c4140
-DATA shuffle418<>+40(SB)/8, $0x000000007d7c7170
-DATA shuffle418<>+48(SB)/8, $0x0000000000000000
-DATA shuffle418<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
+DATA shuffle360<>+0(SB)/8, $0x252419180d0c0100
+DATA shuffle360<>+8(SB)/8, $0x000000003d3c3130
+DATA shuffle360<>+16(SB)/8, $0x0000000000000000
+DATA shuffle360<>+24(SB)/8, $0x0000000000000000
+DATA shuffle360<>+32(SB)/8, $0x656459584d4c4140
+DATA shuffle360<>+40(SB)/8, $0x000000007d7c7170
+DATA shuffle360<>+48(SB)/8, $0x0000000000000000
+DATA shuffle360<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle419<>+0(SB)/8, $0x0706050403020100
-DATA shuffle419<>+8(SB)/8, $0x555449480b0a0908
-DATA shuffle419<>+16(SB)/8, $0x171679786d6c6160
-DATA shuffle419<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle419<>+32(SB)/8, $0x2726252423222120
-DATA shuffle419<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle419<>+48(SB)/8, $0x3736353433323130
-DATA shuffle419<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
+DATA shuffle361<>+0(SB)/8, $0x0706050403020100
+DATA shuffle361<>+8(SB)/8, $0x555449480b0a0908
+DATA shuffle361<>+16(SB)/8, $0x171679786d6c6160
+DATA shuffle361<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle361<>+32(SB)/8, $0x2726252423222120
+DATA shuffle361<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle361<>+48(SB)/8, $0x3736353433323130
+DATA shuffle361<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle361<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle420<>+0(SB)/8, $0x0706050403020100
-DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle420<>+16(SB)/8, $0x4544151413121110
-DATA shuffle420<>+24(SB)/8, $0x757469685d5c5150
-DATA shuffle420<>+32(SB)/8, $0x2726252423222120
-DATA shuffle420<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle420<>+48(SB)/8, $0x3736353433323130
-DATA shuffle420<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
+DATA shuffle362<>+0(SB)/8, $0x0706050403020100
+DATA shuffle362<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle362<>+16(SB)/8, $0x4544151413121110
+DATA shuffle362<>+24(SB)/8, $0x757469685d5c5150
+DATA shuffle362<>+32(SB)/8, $0x2726252423222120
+DATA shuffle362<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle362<>+48(SB)/8, $0x3736353433323130
+DATA shuffle362<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle362<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle421<>+0(SB)/8, $0x0706050403020100
-DATA shuffle421<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle421<>+16(SB)/8, $0x1716151413121110
-DATA shuffle421<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle421<>+32(SB)/8, $0x2726252423222120
-DATA shuffle421<>+40(SB)/8, $0x555449482b2a2928
-DATA shuffle421<>+48(SB)/8, $0x373679786d6c6160
-DATA shuffle421<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
+DATA shuffle363<>+0(SB)/8, $0x0706050403020100
+DATA shuffle363<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle363<>+16(SB)/8, $0x1716151413121110
+DATA shuffle363<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle363<>+32(SB)/8, $0x2726252423222120
+DATA shuffle363<>+40(SB)/8, $0x555449482b2a2928
+DATA shuffle363<>+48(SB)/8, $0x373679786d6c6160
+DATA shuffle363<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle363<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle422<>+0(SB)/8, $0x0706050403020100
-DATA shuffle422<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle422<>+16(SB)/8, $0x1716151413121110
-DATA shuffle422<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle422<>+32(SB)/8, $0x2726252423222120
-DATA shuffle422<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle422<>+48(SB)/8, $0x4544353433323130
-DATA shuffle422<>+56(SB)/8, $0x757469685d5c5150
-GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
+DATA shuffle364<>+0(SB)/8, $0x0706050403020100
+DATA shuffle364<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle364<>+16(SB)/8, $0x1716151413121110
+DATA shuffle364<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle364<>+32(SB)/8, $0x2726252423222120
+DATA shuffle364<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle364<>+48(SB)/8, $0x4544353433323130
+DATA shuffle364<>+56(SB)/8, $0x757469685d5c5150
+GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle423<>+0(SB)/8, $0x27261b1a0f0e0302
-DATA shuffle423<>+8(SB)/8, $0x000000003f3e3332
-DATA shuffle423<>+16(SB)/8, $0x0000000000000000
-DATA shuffle423<>+24(SB)/8, $0x0000000000000000
-DATA shuffle423<>+32(SB)/8, $0x67665b5a4f4e4342
-DATA shuffle423<>+40(SB)/8, $0x000000007f7e7372
-DATA shuffle423<>+48(SB)/8, $0x0000000000000000
-DATA shuffle423<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
+DATA shuffle365<>+0(SB)/8, $0x27261b1a0f0e0302
+DATA shuffle365<>+8(SB)/8, $0x000000003f3e3332
+DATA shuffle365<>+16(SB)/8, $0x0000000000000000
+DATA shuffle365<>+24(SB)/8, $0x0000000000000000
+DATA shuffle365<>+32(SB)/8, $0x67665b5a4f4e4342
+DATA shuffle365<>+40(SB)/8, $0x000000007f7e7372
+DATA shuffle365<>+48(SB)/8, $0x0000000000000000
+DATA shuffle365<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle424<>+0(SB)/8, $0x0706050403020100
-DATA shuffle424<>+8(SB)/8, $0x57564b4a0b0a0908
-DATA shuffle424<>+16(SB)/8, $0x17167b7a6f6e6362
-DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle424<>+32(SB)/8, $0x2726252423222120
-DATA shuffle424<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle424<>+48(SB)/8, $0x3736353433323130
-DATA shuffle424<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
+DATA shuffle366<>+0(SB)/8, $0x0706050403020100
+DATA shuffle366<>+8(SB)/8, $0x57564b4a0b0a0908
+DATA shuffle366<>+16(SB)/8, $0x17167b7a6f6e6362
+DATA shuffle366<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle366<>+32(SB)/8, $0x2726252423222120
+DATA shuffle366<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle366<>+48(SB)/8, $0x3736353433323130
+DATA shuffle366<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle366<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle425<>+0(SB)/8, $0x0706050403020100
-DATA shuffle425<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle425<>+16(SB)/8, $0x4746151413121110
-DATA shuffle425<>+24(SB)/8, $0x77766b6a5f5e5352
-DATA shuffle425<>+32(SB)/8, $0x2726252423222120
-DATA shuffle425<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle425<>+48(SB)/8, $0x3736353433323130
-DATA shuffle425<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
+DATA shuffle367<>+0(SB)/8, $0x0706050403020100
+DATA shuffle367<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle367<>+16(SB)/8, $0x4746151413121110
+DATA shuffle367<>+24(SB)/8, $0x77766b6a5f5e5352
+DATA shuffle367<>+32(SB)/8, $0x2726252423222120
+DATA shuffle367<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle367<>+48(SB)/8, $0x3736353433323130
+DATA shuffle367<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle367<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle426<>+0(SB)/8, $0x0706050403020100
-DATA shuffle426<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle426<>+16(SB)/8, $0x1716151413121110
-DATA shuffle426<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle426<>+32(SB)/8, $0x2726252423222120
-DATA shuffle426<>+40(SB)/8, $0x57564b4a2b2a2928
-DATA shuffle426<>+48(SB)/8, $0x37367b7a6f6e6362
-DATA shuffle426<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
+DATA shuffle368<>+0(SB)/8, $0x0706050403020100
+DATA shuffle368<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle368<>+16(SB)/8, $0x1716151413121110
+DATA shuffle368<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle368<>+32(SB)/8, $0x2726252423222120
+DATA shuffle368<>+40(SB)/8, $0x57564b4a2b2a2928
+DATA shuffle368<>+48(SB)/8, $0x37367b7a6f6e6362
+DATA shuffle368<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle368<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle427<>+0(SB)/8, $0x0706050403020100
-DATA shuffle427<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle427<>+16(SB)/8, $0x1716151413121110
-DATA shuffle427<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle427<>+32(SB)/8, $0x2726252423222120
-DATA shuffle427<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle427<>+48(SB)/8, $0x4746353433323130
-DATA shuffle427<>+56(SB)/8, $0x77766b6a5f5e5352
-GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
+DATA shuffle369<>+0(SB)/8, $0x0706050403020100
+DATA shuffle369<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle369<>+16(SB)/8, $0x1716151413121110
+DATA shuffle369<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle369<>+32(SB)/8, $0x2726252423222120
+DATA shuffle369<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle369<>+48(SB)/8, $0x4746353433323130
+DATA shuffle369<>+56(SB)/8, $0x77766b6a5f5e5352
+GLOBL shuffle369<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle428<>+0(SB)/8, $0x0000000000000000
-DATA shuffle428<>+8(SB)/8, $0x19180d0c01000000
-DATA shuffle428<>+16(SB)/8, $0x00003d3c31302524
-DATA shuffle428<>+24(SB)/8, $0x0000000000000000
-DATA shuffle428<>+32(SB)/8, $0x0000000000000000
-DATA shuffle428<>+40(SB)/8, $0x59584d4c41400000
-DATA shuffle428<>+48(SB)/8, $0x00007d7c71706564
-DATA shuffle428<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
+DATA shuffle370<>+0(SB)/8, $0x0000000000000000
+DATA shuffle370<>+8(SB)/8, $0x19180d0c01000000
+DATA shuffle370<>+16(SB)/8, $0x00003d3c31302524
+DATA shuffle370<>+24(SB)/8, $0x0000000000000000
+DATA shuffle370<>+32(SB)/8, $0x0000000000000000
+DATA shuffle370<>+40(SB)/8, $0x59584d4c41400000
+DATA shuffle370<>+48(SB)/8, $0x00007d7c71706564
+DATA shuffle370<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle370<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle429<>+0(SB)/8, $0x69685d5c51504544
-DATA shuffle429<>+8(SB)/8, $0x0f0e0d0c0b0a7574
-DATA shuffle429<>+16(SB)/8, $0x1716151413121110
-DATA shuffle429<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle429<>+32(SB)/8, $0x2726252423222120
-DATA shuffle429<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle429<>+48(SB)/8, $0x3736353433323130
-DATA shuffle429<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
+DATA shuffle371<>+0(SB)/8, $0x69685d5c51504544
+DATA shuffle371<>+8(SB)/8, $0x0f0e0d0c0b0a7574
+DATA shuffle371<>+16(SB)/8, $0x1716151413121110
+DATA shuffle371<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle371<>+32(SB)/8, $0x2726252423222120
+DATA shuffle371<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle371<>+48(SB)/8, $0x3736353433323130
+DATA shuffle371<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle371<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle430<>+0(SB)/8, $0x0706050403020100
-DATA shuffle430<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle430<>+16(SB)/8, $0x4948151413121110
-DATA shuffle430<>+24(SB)/8, $0x79786d6c61605554
-DATA shuffle430<>+32(SB)/8, $0x2726252423222120
-DATA shuffle430<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle430<>+48(SB)/8, $0x3736353433323130
-DATA shuffle430<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
+DATA shuffle372<>+0(SB)/8, $0x0706050403020100
+DATA shuffle372<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle372<>+16(SB)/8, $0x4948151413121110
+DATA shuffle372<>+24(SB)/8, $0x79786d6c61605554
+DATA shuffle372<>+32(SB)/8, $0x2726252423222120
+DATA shuffle372<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle372<>+48(SB)/8, $0x3736353433323130
+DATA shuffle372<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle372<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle431<>+0(SB)/8, $0x0706050403020100
-DATA shuffle431<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle431<>+16(SB)/8, $0x1716151413121110
-DATA shuffle431<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle431<>+32(SB)/8, $0x69685d5c51504544
-DATA shuffle431<>+40(SB)/8, $0x2f2e2d2c2b2a7574
-DATA shuffle431<>+48(SB)/8, $0x3736353433323130
-DATA shuffle431<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
+DATA shuffle373<>+0(SB)/8, $0x0706050403020100
+DATA shuffle373<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle373<>+16(SB)/8, $0x1716151413121110
+DATA shuffle373<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle373<>+32(SB)/8, $0x69685d5c51504544
+DATA shuffle373<>+40(SB)/8, $0x2f2e2d2c2b2a7574
+DATA shuffle373<>+48(SB)/8, $0x3736353433323130
+DATA shuffle373<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle373<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle432<>+0(SB)/8, $0x0706050403020100
-DATA shuffle432<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle432<>+16(SB)/8, $0x1716151413121110
-DATA shuffle432<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle432<>+32(SB)/8, $0x2726252423222120
-DATA shuffle432<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle432<>+48(SB)/8, $0x4948353433323130
-DATA shuffle432<>+56(SB)/8, $0x79786d6c61605554
-GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
+DATA shuffle374<>+0(SB)/8, $0x0706050403020100
+DATA shuffle374<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle374<>+16(SB)/8, $0x1716151413121110
+DATA shuffle374<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle374<>+32(SB)/8, $0x2726252423222120
+DATA shuffle374<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle374<>+48(SB)/8, $0x4948353433323130
+DATA shuffle374<>+56(SB)/8, $0x79786d6c61605554
+GLOBL shuffle374<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle433<>+0(SB)/8, $0x0000000000000000
-DATA shuffle433<>+8(SB)/8, $0x1b1a0f0e03020000
-DATA shuffle433<>+16(SB)/8, $0x00003f3e33322726
-DATA shuffle433<>+24(SB)/8, $0x0000000000000000
-DATA shuffle433<>+32(SB)/8, $0x0000000000000000
-DATA shuffle433<>+40(SB)/8, $0x5b5a4f4e43420000
-DATA shuffle433<>+48(SB)/8, $0x00007f7e73726766
-DATA shuffle433<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
+DATA shuffle375<>+0(SB)/8, $0x0000000000000000
+DATA shuffle375<>+8(SB)/8, $0x1b1a0f0e03020000
+DATA shuffle375<>+16(SB)/8, $0x00003f3e33322726
+DATA shuffle375<>+24(SB)/8, $0x0000000000000000
+DATA shuffle375<>+32(SB)/8, $0x0000000000000000
+DATA shuffle375<>+40(SB)/8, $0x5b5a4f4e43420000
+DATA shuffle375<>+48(SB)/8, $0x00007f7e73726766
+DATA shuffle375<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle375<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle434<>+0(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle434<>+8(SB)/8, $0x0f0e0d0c0b0a7776
-DATA shuffle434<>+16(SB)/8, $0x1716151413121110
-DATA shuffle434<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle434<>+32(SB)/8, $0x2726252423222120
-DATA shuffle434<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle434<>+48(SB)/8, $0x3736353433323130
-DATA shuffle434<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
+DATA shuffle376<>+0(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle376<>+8(SB)/8, $0x0f0e0d0c0b0a7776
+DATA shuffle376<>+16(SB)/8, $0x1716151413121110
+DATA shuffle376<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle376<>+32(SB)/8, $0x2726252423222120
+DATA shuffle376<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle376<>+48(SB)/8, $0x3736353433323130
+DATA shuffle376<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle376<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle435<>+0(SB)/8, $0x0706050403020100
-DATA shuffle435<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle435<>+16(SB)/8, $0x4b4a151413121110
-DATA shuffle435<>+24(SB)/8, $0x7b7a6f6e63625756
-DATA shuffle435<>+32(SB)/8, $0x2726252423222120
-DATA shuffle435<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle435<>+48(SB)/8, $0x3736353433323130
-DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
+DATA shuffle377<>+0(SB)/8, $0x0706050403020100
+DATA shuffle377<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle377<>+16(SB)/8, $0x4b4a151413121110
+DATA shuffle377<>+24(SB)/8, $0x7b7a6f6e63625756
+DATA shuffle377<>+32(SB)/8, $0x2726252423222120
+DATA shuffle377<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle377<>+48(SB)/8, $0x3736353433323130
+DATA shuffle377<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle436<>+0(SB)/8, $0x0706050403020100
-DATA shuffle436<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle436<>+16(SB)/8, $0x1716151413121110
-DATA shuffle436<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle436<>+32(SB)/8, $0x6b6a5f5e53524746
-DATA shuffle436<>+40(SB)/8, $0x2f2e2d2c2b2a7776
-DATA shuffle436<>+48(SB)/8, $0x3736353433323130
-DATA shuffle436<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
+DATA shuffle378<>+0(SB)/8, $0x0706050403020100
+DATA shuffle378<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle378<>+16(SB)/8, $0x1716151413121110
+DATA shuffle378<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle378<>+32(SB)/8, $0x6b6a5f5e53524746
+DATA shuffle378<>+40(SB)/8, $0x2f2e2d2c2b2a7776
+DATA shuffle378<>+48(SB)/8, $0x3736353433323130
+DATA shuffle378<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle378<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle437<>+0(SB)/8, $0x0706050403020100
-DATA shuffle437<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle437<>+16(SB)/8, $0x1716151413121110
-DATA shuffle437<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle437<>+32(SB)/8, $0x2726252423222120
-DATA shuffle437<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle437<>+48(SB)/8, $0x4b4a353433323130
-DATA shuffle437<>+56(SB)/8, $0x7b7a6f6e63625756
-GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
+DATA shuffle379<>+0(SB)/8, $0x0706050403020100
+DATA shuffle379<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle379<>+16(SB)/8, $0x1716151413121110
+DATA shuffle379<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle379<>+32(SB)/8, $0x2726252423222120
+DATA shuffle379<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle379<>+48(SB)/8, $0x4b4a353433323130
+DATA shuffle379<>+56(SB)/8, $0x7b7a6f6e63625756
+GLOBL shuffle379<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle438<>+0(SB)/8, $0x0000000000000000
-DATA shuffle438<>+8(SB)/8, $0x0000000000000000
-DATA shuffle438<>+16(SB)/8, $0x0d0c010000000000
-DATA shuffle438<>+24(SB)/8, $0x3d3c313025241918
-DATA shuffle438<>+32(SB)/8, $0x0000000000000000
-DATA shuffle438<>+40(SB)/8, $0x0000000000000000
-DATA shuffle438<>+48(SB)/8, $0x4d4c414000000000
-DATA shuffle438<>+56(SB)/8, $0x7d7c717065645958
-GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
+DATA shuffle380<>+0(SB)/8, $0x0000000000000000
+DATA shuffle380<>+8(SB)/8, $0x0000000000000000
+DATA shuffle380<>+16(SB)/8, $0x0d0c010000000000
+DATA shuffle380<>+24(SB)/8, $0x3d3c313025241918
+DATA shuffle380<>+32(SB)/8, $0x0000000000000000
+DATA shuffle380<>+40(SB)/8, $0x0000000000000000
+DATA shuffle380<>+48(SB)/8, $0x4d4c414000000000
+DATA shuffle380<>+56(SB)/8, $0x7d7c717065645958
+GLOBL shuffle380<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle439<>+0(SB)/8, $0x6d6c616055544948
-DATA shuffle439<>+8(SB)/8, $0x0f0e0d0c0b0a7978
-DATA shuffle439<>+16(SB)/8, $0x1716151413121110
-DATA shuffle439<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle439<>+32(SB)/8, $0x2726252423222120
-DATA shuffle439<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle439<>+48(SB)/8, $0x3736353433323130
-DATA shuffle439<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
+DATA shuffle381<>+0(SB)/8, $0x6d6c616055544948
+DATA shuffle381<>+8(SB)/8, $0x0f0e0d0c0b0a7978
+DATA shuffle381<>+16(SB)/8, $0x1716151413121110
+DATA shuffle381<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle381<>+32(SB)/8, $0x2726252423222120
+DATA shuffle381<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle381<>+48(SB)/8, $0x3736353433323130
+DATA shuffle381<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle381<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle440<>+0(SB)/8, $0x0706050403020100
-DATA shuffle440<>+8(SB)/8, $0x5d5c515045440908
-DATA shuffle440<>+16(SB)/8, $0x1716151475746968
-DATA shuffle440<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle440<>+32(SB)/8, $0x2726252423222120
-DATA shuffle440<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle440<>+48(SB)/8, $0x3736353433323130
-DATA shuffle440<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
+DATA shuffle382<>+0(SB)/8, $0x0706050403020100
+DATA shuffle382<>+8(SB)/8, $0x5d5c515045440908
+DATA shuffle382<>+16(SB)/8, $0x1716151475746968
+DATA shuffle382<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle382<>+32(SB)/8, $0x2726252423222120
+DATA shuffle382<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle382<>+48(SB)/8, $0x3736353433323130
+DATA shuffle382<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle382<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle441<>+0(SB)/8, $0x0706050403020100
-DATA shuffle441<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle441<>+16(SB)/8, $0x1716151413121110
-DATA shuffle441<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle441<>+32(SB)/8, $0x6d6c616055544948
-DATA shuffle441<>+40(SB)/8, $0x2f2e2d2c2b2a7978
-DATA shuffle441<>+48(SB)/8, $0x3736353433323130
-DATA shuffle441<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
+DATA shuffle383<>+0(SB)/8, $0x0706050403020100
+DATA shuffle383<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle383<>+16(SB)/8, $0x1716151413121110
+DATA shuffle383<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle383<>+32(SB)/8, $0x6d6c616055544948
+DATA shuffle383<>+40(SB)/8, $0x2f2e2d2c2b2a7978
+DATA shuffle383<>+48(SB)/8, $0x3736353433323130
+DATA shuffle383<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle383<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle442<>+0(SB)/8, $0x0706050403020100
-DATA shuffle442<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle442<>+16(SB)/8, $0x1716151413121110
-DATA shuffle442<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle442<>+32(SB)/8, $0x2726252423222120
-DATA shuffle442<>+40(SB)/8, $0x5d5c515045442928
-DATA shuffle442<>+48(SB)/8, $0x3736353475746968
-DATA shuffle442<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
+DATA shuffle384<>+0(SB)/8, $0x0706050403020100
+DATA shuffle384<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle384<>+16(SB)/8, $0x1716151413121110
+DATA shuffle384<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle384<>+32(SB)/8, $0x2726252423222120
+DATA shuffle384<>+40(SB)/8, $0x5d5c515045442928
+DATA shuffle384<>+48(SB)/8, $0x3736353475746968
+DATA shuffle384<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle384<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle443<>+0(SB)/8, $0x0000000000000000
-DATA shuffle443<>+8(SB)/8, $0x0000000000000000
-DATA shuffle443<>+16(SB)/8, $0x0f0e030200000000
-DATA shuffle443<>+24(SB)/8, $0x3f3e333227261b1a
-DATA shuffle443<>+32(SB)/8, $0x0000000000000000
-DATA shuffle443<>+40(SB)/8, $0x0000000000000000
-DATA shuffle443<>+48(SB)/8, $0x4f4e434200000000
-DATA shuffle443<>+56(SB)/8, $0x7f7e737267665b5a
-GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
+DATA shuffle385<>+0(SB)/8, $0x0000000000000000
+DATA shuffle385<>+8(SB)/8, $0x0000000000000000
+DATA shuffle385<>+16(SB)/8, $0x0f0e030200000000
+DATA shuffle385<>+24(SB)/8, $0x3f3e333227261b1a
+DATA shuffle385<>+32(SB)/8, $0x0000000000000000
+DATA shuffle385<>+40(SB)/8, $0x0000000000000000
+DATA shuffle385<>+48(SB)/8, $0x4f4e434200000000
+DATA shuffle385<>+56(SB)/8, $0x7f7e737267665b5a
+GLOBL shuffle385<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle444<>+0(SB)/8, $0x6f6e636257564b4a
-DATA shuffle444<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
-DATA shuffle444<>+16(SB)/8, $0x1716151413121110
-DATA shuffle444<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle444<>+32(SB)/8, $0x2726252423222120
-DATA shuffle444<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle444<>+48(SB)/8, $0x3736353433323130
-DATA shuffle444<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
+DATA shuffle386<>+0(SB)/8, $0x6f6e636257564b4a
+DATA shuffle386<>+8(SB)/8, $0x0f0e0d0c0b0a7b7a
+DATA shuffle386<>+16(SB)/8, $0x1716151413121110
+DATA shuffle386<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle386<>+32(SB)/8, $0x2726252423222120
+DATA shuffle386<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle386<>+48(SB)/8, $0x3736353433323130
+DATA shuffle386<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle386<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle445<>+0(SB)/8, $0x0706050403020100
-DATA shuffle445<>+8(SB)/8, $0x5f5e535247460908
-DATA shuffle445<>+16(SB)/8, $0x1716151477766b6a
-DATA shuffle445<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle445<>+32(SB)/8, $0x2726252423222120
-DATA shuffle445<>+40(SB)/8, $0x2f2e2d2c2b2a2928
-DATA shuffle445<>+48(SB)/8, $0x3736353433323130
-DATA shuffle445<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
+DATA shuffle387<>+0(SB)/8, $0x0706050403020100
+DATA shuffle387<>+8(SB)/8, $0x5f5e535247460908
+DATA shuffle387<>+16(SB)/8, $0x1716151477766b6a
+DATA shuffle387<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle387<>+32(SB)/8, $0x2726252423222120
+DATA shuffle387<>+40(SB)/8, $0x2f2e2d2c2b2a2928
+DATA shuffle387<>+48(SB)/8, $0x3736353433323130
+DATA shuffle387<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle387<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle446<>+0(SB)/8, $0x0706050403020100
-DATA shuffle446<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle446<>+16(SB)/8, $0x1716151413121110
-DATA shuffle446<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle446<>+32(SB)/8, $0x6f6e636257564b4a
-DATA shuffle446<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
-DATA shuffle446<>+48(SB)/8, $0x3736353433323130
-DATA shuffle446<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
+DATA shuffle388<>+0(SB)/8, $0x0706050403020100
+DATA shuffle388<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle388<>+16(SB)/8, $0x1716151413121110
+DATA shuffle388<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle388<>+32(SB)/8, $0x6f6e636257564b4a
+DATA shuffle388<>+40(SB)/8, $0x2f2e2d2c2b2a7b7a
+DATA shuffle388<>+48(SB)/8, $0x3736353433323130
+DATA shuffle388<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle388<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle447<>+0(SB)/8, $0x0706050403020100
-DATA shuffle447<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle447<>+16(SB)/8, $0x1716151413121110
-DATA shuffle447<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle447<>+32(SB)/8, $0x2726252423222120
-DATA shuffle447<>+40(SB)/8, $0x5f5e535247462928
-DATA shuffle447<>+48(SB)/8, $0x3736353477766b6a
-DATA shuffle447<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
+DATA shuffle389<>+0(SB)/8, $0x0706050403020100
+DATA shuffle389<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle389<>+16(SB)/8, $0x1716151413121110
+DATA shuffle389<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle389<>+32(SB)/8, $0x2726252423222120
+DATA shuffle389<>+40(SB)/8, $0x5f5e535247462928
+DATA shuffle389<>+48(SB)/8, $0x3736353477766b6a
+DATA shuffle389<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12052,28 +10357,28 @@ TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle448<>+0(SB), Z31; \
-	VMOVDQU64 shuffle449<>+0(SB), Z30; \
-	VMOVDQU64 shuffle450<>+0(SB), Z29; \
-	VMOVDQU64 shuffle451<>+0(SB), Z28; \
-	VMOVDQU64 shuffle452<>+0(SB), Z27; \
-	VMOVDQU64 shuffle453<>+0(SB), Z26; \
-	VMOVDQU64 shuffle454<>+0(SB), Z25; \
-	VMOVDQU64 shuffle455<>+0(SB), Z24; \
-	VMOVDQU64 shuffle456<>+0(SB), Z23; \
-	VMOVDQU64 shuffle457<>+0(SB), Z22; \
-	VMOVDQU64 shuffle458<>+0(SB), Z21; \
-	VMOVDQU64 shuffle459<>+0(SB), Z20; \
-	VMOVDQU64 shuffle460<>+0(SB), Z19; \
-group432: \
+	VMOVDQU64 shuffle390<>+0(SB), Z31; \
+	VMOVDQU64 shuffle391<>+0(SB), Z30; \
+	VMOVDQU64 shuffle392<>+0(SB), Z29; \
+	VMOVDQU64 shuffle393<>+0(SB), Z28; \
+	VMOVDQU64 shuffle394<>+0(SB), Z27; \
+	VMOVDQU64 shuffle395<>+0(SB), Z26; \
+	VMOVDQU64 shuffle396<>+0(SB), Z25; \
+	VMOVDQU64 shuffle397<>+0(SB), Z24; \
+	VMOVDQU64 shuffle398<>+0(SB), Z23; \
+	VMOVDQU64 shuffle399<>+0(SB), Z22; \
+	VMOVDQU64 shuffle400<>+0(SB), Z21; \
+	VMOVDQU64 shuffle401<>+0(SB), Z20; \
+	VMOVDQU64 shuffle402<>+0(SB), Z19; \
+group362: \
 	MOVQ rows+24(FP), R9; \
-row433: \
+row363: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last435; \
-chunks434: \
+	JB   last365; \
+chunks364: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -12151,155 +10456,155 @@ chunks434: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks434; \
-last435: \
+	JAE        chunks364; \
+last365: \
 	TESTQ R11, R11; \
-	JZ    rowdone436; \
+	JZ    rowdone366; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks434; \
-rowdone436: \
+	JMP   chunks364; \
+rowdone366: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row433; \
+	JNZ  row363; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group432; \
+	JNZ  group362; \
 	VZEROUPPER; \
 	RET
 	unzip7x1AVX512VBMI_body
 
-DATA shuffle448<>+0(SB)/8, $0x00ff000000000000
-DATA shuffle448<>+8(SB)/8, $0x0000ff0000000000
-DATA shuffle448<>+16(SB)/8, $0x000000ff00000000
-DATA shuffle448<>+24(SB)/8, $0x00000000ff000000
-DATA shuffle448<>+32(SB)/8, $0x0000000000ff0000
-DATA shuffle448<>+40(SB)/8, $0x000000000000ff00
-DATA shuffle448<>+48(SB)/8, $0xff000000000000ff
-DATA shuffle448<>+56(SB)/8, $0x00ff000000000000
-GLOBL shuffle448<>(SB), RODATA|NOPTR, $64
+DATA shuffle390<>+0(SB)/8, $0x00ff000000000000
+DATA shuffle390<>+8(SB)/8, $0x0000ff0000000000
+DATA shuffle390<>+16(SB)/8, $0x000000ff00000000
+DATA shuffle390<>+24(SB)/8, $0x00000000ff000000
+DATA shuffle390<>+32(SB)/8, $0x0000000000ff0000
+DATA shuffle390<>+40(SB)/8, $0x000000000000ff00
+DATA shuffle390<>+48(SB)/8, $0xff000000000000ff
+DATA shuffle390<>+56(SB)/8, $0x00ff000000000000
+GLOBL shuffle390<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle449<>+0(SB)/8, $0x0000ff0000000000
-DATA shuffle449<>+8(SB)/8, $0x000000ff00000000
-DATA shuffle449<>+16(SB)/8, $0x00000000ff000000
-DATA shuffle449<>+24(SB)/8, $0x0000000000ff0000
-DATA shuffle449<>+32(SB)/8, $0x000000000000ff00
-DATA shuffle449<>+40(SB)/8, $0xff000000000000ff
-DATA shuffle449<>+48(SB)/8, $0x00ff000000000000
-DATA shuffle449<>+56(SB)/8, $0x0000ff0000000000
-GLOBL shuffle449<>(SB), RODATA|NOPTR, $64
+DATA shuffle391<>+0(SB)/8, $0x0000ff0000000000
+DATA shuffle391<>+8(SB)/8, $0x000000ff00000000
+DATA shuffle391<>+16(SB)/8, $0x00000000ff000000
+DATA shuffle391<>+24(SB)/8, $0x0000000000ff0000
+DATA shuffle391<>+32(SB)/8, $0x000000000000ff00
+DATA shuffle391<>+40(SB)/8, $0xff000000000000ff
+DATA shuffle391<>+48(SB)/8, $0x00ff000000000000
+DATA shuffle391<>+56(SB)/8, $0x0000ff0000000000
+GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle450<>+0(SB)/8, $0x000000ff00000000
-DATA shuffle450<>+8(SB)/8, $0x00000000ff000000
-DATA shuffle450<>+16(SB)/8, $0x0000000000ff0000
-DATA shuffle450<>+24(SB)/8, $0x000000000000ff00
-DATA shuffle450<>+32(SB)/8, $0xff000000000000ff
-DATA shuffle450<>+40(SB)/8, $0x00ff000000000000
-DATA shuffle450<>+48(SB)/8, $0x0000ff0000000000
-DATA shuffle450<>+56(SB)/8, $0x000000ff00000000
-GLOBL shuffle450<>(SB), RODATA|NOPTR, $64
+DATA shuffle392<>+0(SB)/8, $0x000000ff00000000
+DATA shuffle392<>+8(SB)/8, $0x00000000ff000000
+DATA shuffle392<>+16(SB)/8, $0x0000000000ff0000
+DATA shuffle392<>+24(SB)/8, $0x000000000000ff00
+DATA shuffle392<>+32(SB)/8, $0xff000000000000ff
+DATA shuffle392<>+40(SB)/8, $0x00ff000000000000
+DATA shuffle392<>+48(SB)/8, $0x0000ff0000000000
+DATA shuffle392<>+56(SB)/8, $0x000000ff00000000
+GLOBL shuffle392<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle451<>+0(SB)/8, $0x00000000ff000000
-DATA shuffle451<>+8(SB)/8, $0x0000000000ff0000
-DATA shuffle451<>+16(SB)/8, $0x000000000000ff00
-DATA shuffle451<>+24(SB)/8, $0xff000000000000ff
-DATA shuffle451<>+32(SB)/8, $0x00ff000000000000
-DATA shuffle451<>+40(SB)/8, $0x0000ff0000000000
-DATA shuffle451<>+48(SB)/8, $0x000000ff00000000
-DATA shuffle451<>+56(SB)/8, $0x00000000ff000000
-GLOBL shuffle451<>(SB), RODATA|NOPTR, $64
+DATA shuffle393<>+0(SB)/8, $0x00000000ff000000
+DATA shuffle393<>+8(SB)/8, $0x0000000000ff0000
+DATA shuffle393<>+16(SB)/8, $0x000000000000ff00
+DATA shuffle393<>+24(SB)/8, $0xff000000000000ff
+DATA shuffle393<>+32(SB)/8, $0x00ff000000000000
+DATA shuffle393<>+40(SB)/8, $0x0000ff0000000000
+DATA shuffle393<>+48(SB)/8, $0x000000ff00000000
+DATA shuffle393<>+56(SB)/8, $0x00000000ff000000
+GLOBL shuffle393<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle452<>+0(SB)/8, $0x0000000000ff0000
-DATA shuffle452<>+8(SB)/8, $0x000000000000ff00
-DATA shuffle452<>+16(SB)/8, $0xff000000000000ff
-DATA shuffle452<>+24(SB)/8, $0x00ff000000000000
-DATA shuffle452<>+32(SB)/8, $0x0000ff0000000000
-DATA shuffle452<>+40(SB)/8, $0x000000ff00000000
-DATA shuffle452<>+48(SB)/8, $0x00000000ff000000
-DATA shuffle452<>+56(SB)/8, $0x0000000000ff0000
-GLOBL shuffle452<>(SB), RODATA|NOPTR, $64
+DATA shuffle394<>+0(SB)/8, $0x0000000000ff0000
+DATA shuffle394<>+8(SB)/8, $0x000000000000ff00
+DATA shuffle394<>+16(SB)/8, $0xff000000000000ff
+DATA shuffle394<>+24(SB)/8, $0x00ff000000000000
+DATA shuffle394<>+32(SB)/8, $0x0000ff0000000000
+DATA shuffle394<>+40(SB)/8, $0x000000ff00000000
+DATA shuffle394<>+48(SB)/8, $0x00000000ff000000
+DATA shuffle394<>+56(SB)/8, $0x0000000000ff0000
+GLOBL shuffle394<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle453<>+0(SB)/8, $0x000000000000ff00
-DATA shuffle453<>+8(SB)/8, $0xff000000000000ff
-DATA shuffle453<>+16(SB)/8, $0x00ff000000000000
-DATA shuffle453<>+24(SB)/8, $0x0000ff0000000000
-DATA shuffle453<>+32(SB)/8, $0x000000ff00000000
-DATA shuffle453<>+40(SB)/8, $0x00000000ff000000
-DATA shuffle453<>+48(SB)/8, $0x0000000000ff0000
-DATA shuffle453<>+56(SB)/8, $0x000000000000ff00
-GLOBL shuffle453<>(SB), RODATA|NOPTR, $64
+DATA shuffle395<>+0(SB)/8, $0x000000000000ff00
+DATA shuffle395<>+8(SB)/8, $0xff000000000000ff
+DATA shuffle395<>+16(SB)/8, $0x00ff000000000000
+DATA shuffle395<>+24(SB)/8, $0x0000ff0000000000
+DATA shuffle395<>+32(SB)/8, $0x000000ff00000000
+DATA shuffle395<>+40(SB)/8, $0x00000000ff000000
+DATA shuffle395<>+48(SB)/8, $0x0000000000ff0000
+DATA shuffle395<>+56(SB)/8, $0x000000000000ff00
+GLOBL shuffle395<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle454<>+0(SB)/8, $0x312a231c150e0700
-DATA shuffle454<>+8(SB)/8, $0x29221b140d063f38
-DATA shuffle454<>+16(SB)/8, $0x211a130c053e3730
-DATA shuffle454<>+24(SB)/8, $0x19120b043d362f28
-DATA shuffle454<>+32(SB)/8, $0x110a033c352e2720
-DATA shuffle454<>+40(SB)/8, $0x09023b342d261f18
-DATA shuffle454<>+48(SB)/8, $0x013a332c251e1710
-DATA shuffle454<>+56(SB)/8, $0x39322b241d160f08
-GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
+DATA shuffle396<>+0(SB)/8, $0x312a231c150e0700
+DATA shuffle396<>+8(SB)/8, $0x29221b140d063f38
+DATA shuffle396<>+16(SB)/8, $0x211a130c053e3730
+DATA shuffle396<>+24(SB)/8, $0x19120b043d362f28
+DATA shuffle396<>+32(SB)/8, $0x110a033c352e2720
+DATA shuffle396<>+40(SB)/8, $0x09023b342d261f18
+DATA shuffle396<>+48(SB)/8, $0x013a332c251e1710
+DATA shuffle396<>+56(SB)/8, $0x39322b241d160f08
+GLOBL shuffle396<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle455<>+0(SB)/8, $0x322b241d160f0801
-DATA shuffle455<>+8(SB)/8, $0x2a231c150e070039
-DATA shuffle455<>+16(SB)/8, $0x221b140d063f3831
-DATA shuffle455<>+24(SB)/8, $0x1a130c053e373029
-DATA shuffle455<>+32(SB)/8, $0x120b043d362f2821
-DATA shuffle455<>+40(SB)/8, $0x0a033c352e272019
-DATA shuffle455<>+48(SB)/8, $0x023b342d261f1811
-DATA shuffle455<>+56(SB)/8, $0x3a332c251e171009
-GLOBL shuffle455<>(SB), RODATA|NOPTR, $64
+DATA shuffle397<>+0(SB)/8, $0x322b241d160f0801
+DATA shuffle397<>+8(SB)/8, $0x2a231c150e070039
+DATA shuffle397<>+16(SB)/8, $0x221b140d063f3831
+DATA shuffle397<>+24(SB)/8, $0x1a130c053e373029
+DATA shuffle397<>+32(SB)/8, $0x120b043d362f2821
+DATA shuffle397<>+40(SB)/8, $0x0a033c352e272019
+DATA shuffle397<>+48(SB)/8, $0x023b342d261f1811
+DATA shuffle397<>+56(SB)/8, $0x3a332c251e171009
+GLOBL shuffle397<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle456<>+0(SB)/8, $0x332c251e17100902
-DATA shuffle456<>+8(SB)/8, $0x2b241d160f08013a
-DATA shuffle456<>+16(SB)/8, $0x231c150e07003932
-DATA shuffle456<>+24(SB)/8, $0x1b140d063f38312a
-DATA shuffle456<>+32(SB)/8, $0x130c053e37302922
-DATA shuffle456<>+40(SB)/8, $0x0b043d362f28211a
-DATA shuffle456<>+48(SB)/8, $0x033c352e27201912
-DATA shuffle456<>+56(SB)/8, $0x3b342d261f18110a
-GLOBL shuffle456<>(SB), RODATA|NOPTR, $64
+DATA shuffle398<>+0(SB)/8, $0x332c251e17100902
+DATA shuffle398<>+8(SB)/8, $0x2b241d160f08013a
+DATA shuffle398<>+16(SB)/8, $0x231c150e07003932
+DATA shuffle398<>+24(SB)/8, $0x1b140d063f38312a
+DATA shuffle398<>+32(SB)/8, $0x130c053e37302922
+DATA shuffle398<>+40(SB)/8, $0x0b043d362f28211a
+DATA shuffle398<>+48(SB)/8, $0x033c352e27201912
+DATA shuffle398<>+56(SB)/8, $0x3b342d261f18110a
+GLOBL shuffle398<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle457<>+0(SB)/8, $0x342d261f18110a03
-DATA shuffle457<>+8(SB)/8, $0x2c251e171009023b
-DATA shuffle457<>+16(SB)/8, $0x241d160f08013a33
-DATA shuffle457<>+24(SB)/8, $0x1c150e070039322b
-DATA shuffle457<>+32(SB)/8, $0x140d063f38312a23
-DATA shuffle457<>+40(SB)/8, $0x0c053e373029221b
-DATA shuffle457<>+48(SB)/8, $0x043d362f28211a13
-DATA shuffle457<>+56(SB)/8, $0x3c352e272019120b
-GLOBL shuffle457<>(SB), RODATA|NOPTR, $64
+DATA shuffle399<>+0(SB)/8, $0x342d261f18110a03
+DATA shuffle399<>+8(SB)/8, $0x2c251e171009023b
+DATA shuffle399<>+16(SB)/8, $0x241d160f08013a33
+DATA shuffle399<>+24(SB)/8, $0x1c150e070039322b
+DATA shuffle399<>+32(SB)/8, $0x140d063f38312a23
+DATA shuffle399<>+40(SB)/8, $0x0c053e373029221b
+DATA shuffle399<>+48(SB)/8, $0x043d362f28211a13
+DATA shuffle399<>+56(SB)/8, $0x3c352e272019120b
+GLOBL shuffle399<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle458<>+0(SB)/8, $0x352e272019120b04
-DATA shuffle458<>+8(SB)/8, $0x2d261f18110a033c
-DATA shuffle458<>+16(SB)/8, $0x251e171009023b34
-DATA shuffle458<>+24(SB)/8, $0x1d160f08013a332c
-DATA shuffle458<>+32(SB)/8, $0x150e070039322b24
-DATA shuffle458<>+40(SB)/8, $0x0d063f38312a231c
-DATA shuffle458<>+48(SB)/8, $0x053e373029221b14
-DATA shuffle458<>+56(SB)/8, $0x3d362f28211a130c
-GLOBL shuffle458<>(SB), RODATA|NOPTR, $64
+DATA shuffle400<>+0(SB)/8, $0x352e272019120b04
+DATA shuffle400<>+8(SB)/8, $0x2d261f18110a033c
+DATA shuffle400<>+16(SB)/8, $0x251e171009023b34
+DATA shuffle400<>+24(SB)/8, $0x1d160f08013a332c
+DATA shuffle400<>+32(SB)/8, $0x150e070039322b24
+DATA shuffle400<>+40(SB)/8, $0x0d063f38312a231c
+DATA shuffle400<>+48(SB)/8, $0x053e373029221b14
+DATA shuffle400<>+56(SB)/8, $0x3d362f28211a130c
+GLOBL shuffle400<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle459<>+0(SB)/8, $0x362f28211a130c05
-DATA shuffle459<>+8(SB)/8, $0x2e272019120b043d
-DATA shuffle459<>+16(SB)/8, $0x261f18110a033c35
-DATA shuffle459<>+24(SB)/8, $0x1e171009023b342d
-DATA shuffle459<>+32(SB)/8, $0x160f08013a332c25
-DATA shuffle459<>+40(SB)/8, $0x0e070039322b241d
-DATA shuffle459<>+48(SB)/8, $0x063f38312a231c15
-DATA shuffle459<>+56(SB)/8, $0x3e373029221b140d
-GLOBL shuffle459<>(SB), RODATA|NOPTR, $64
+DATA shuffle401<>+0(SB)/8, $0x362f28211a130c05
+DATA shuffle401<>+8(SB)/8, $0x2e272019120b043d
+DATA shuffle401<>+16(SB)/8, $0x261f18110a033c35
+DATA shuffle401<>+24(SB)/8, $0x1e171009023b342d
+DATA shuffle401<>+32(SB)/8, $0x160f08013a332c25
+DATA shuffle401<>+40(SB)/8, $0x0e070039322b241d
+DATA shuffle401<>+48(SB)/8, $0x063f38312a231c15
+DATA shuffle401<>+56(SB)/8, $0x3e373029221b140d
+GLOBL shuffle401<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle460<>+0(SB)/8, $0x373029221b140d06
-DATA shuffle460<>+8(SB)/8, $0x2f28211a130c053e
-DATA shuffle460<>+16(SB)/8, $0x272019120b043d36
-DATA shuffle460<>+24(SB)/8, $0x1f18110a033c352e
-DATA shuffle460<>+32(SB)/8, $0x171009023b342d26
-DATA shuffle460<>+40(SB)/8, $0x0f08013a332c251e
-DATA shuffle460<>+48(SB)/8, $0x070039322b241d16
-DATA shuffle460<>+56(SB)/8, $0x3f38312a231c150e
-GLOBL shuffle460<>(SB), RODATA|NOPTR, $64
+DATA shuffle402<>+0(SB)/8, $0x373029221b140d06
+DATA shuffle402<>+8(SB)/8, $0x2f28211a130c053e
+DATA shuffle402<>+16(SB)/8, $0x272019120b043d36
+DATA shuffle402<>+24(SB)/8, $0x1f18110a033c352e
+DATA shuffle402<>+32(SB)/8, $0x171009023b342d26
+DATA shuffle402<>+40(SB)/8, $0x0f08013a332c251e
+DATA shuffle402<>+48(SB)/8, $0x070039322b241d16
+DATA shuffle402<>+56(SB)/8, $0x3f38312a231c150e
+GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
 
 // func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12324,28 +10629,28 @@ TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle461<>+0(SB), Z31; \
-	VMOVDQU64 shuffle462<>+0(SB), Z30; \
-	VMOVDQU64 shuffle463<>+0(SB), Z29; \
-	VMOVDQU64 shuffle464<>+0(SB), Z28; \
-	VMOVDQU64 shuffle465<>+0(SB), Z27; \
-	VMOVDQU64 shuffle466<>+0(SB), Z26; \
-	VMOVDQU64 shuffle467<>+0(SB), Z25; \
-	VMOVDQU64 shuffle468<>+0(SB), Z24; \
-	VMOVDQU64 shuffle469<>+0(SB), Z23; \
-	VMOVDQU64 shuffle470<>+0(SB), Z22; \
-	VMOVDQU64 shuffle471<>+0(SB), Z21; \
-	VMOVDQU64 shuffle472<>+0(SB), Z20; \
-	VMOVDQU64 shuffle473<>+0(SB), Z19; \
-group437: \
+	VMOVDQU64 shuffle403<>+0(SB), Z31; \
+	VMOVDQU64 shuffle404<>+0(SB), Z30; \
+	VMOVDQU64 shuffle405<>+0(SB), Z29; \
+	VMOVDQU64 shuffle406<>+0(SB), Z28; \
+	VMOVDQU64 shuffle407<>+0(SB), Z27; \
+	VMOVDQU64 shuffle408<>+0(SB), Z26; \
+	VMOVDQU64 shuffle409<>+0(SB), Z25; \
+	VMOVDQU64 shuffle410<>+0(SB), Z24; \
+	VMOVDQU64 shuffle411<>+0(SB), Z23; \
+	VMOVDQU64 shuffle412<>+0(SB), Z22; \
+	VMOVDQU64 shuffle413<>+0(SB), Z21; \
+	VMOVDQU64 shuffle414<>+0(SB), Z20; \
+	VMOVDQU64 shuffle415<>+0(SB), Z19; \
+group367: \
 	MOVQ rows+24(FP), R9; \
-row438: \
+row368: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last440; \
-chunks439: \
+	JB   last370; \
+chunks369: \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
 	IMUL3Q     $0x07, R10, R13; \
@@ -12423,267 +10728,155 @@ chunks439: \
 	MOVQ       n+16(FP), R11; \
 	SUBQ       R10, R11; \
 	CMPQ       R11, $+64; \
-	JAE        chunks439; \
-last440: \
+	JAE        chunks369; \
+last370: \
 	TESTQ R11, R11; \
-	JZ    rowdone441; \
+	JZ    rowdone371; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks439; \
-rowdone441: \
+	JMP   chunks369; \
+rowdone371: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row438; \
+	JNZ  row368; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group437; \
+	JNZ  group367; \
 	VZEROUPPER; \
 	RET
 	unzip7x2AVX512VBMI_body
 
-DATA shuffle461<>+0(SB)/8, $0xffff000000000000
-DATA shuffle461<>+8(SB)/8, $0x0000000000000000
-DATA shuffle461<>+16(SB)/8, $0x0000ffff00000000
-DATA shuffle461<>+24(SB)/8, $0x0000000000000000
-DATA shuffle461<>+32(SB)/8, $0x00000000ffff0000
-DATA shuffle461<>+40(SB)/8, $0x0000000000000000
-DATA shuffle461<>+48(SB)/8, $0x000000000000ffff
-DATA shuffle461<>+56(SB)/8, $0xffff000000000000
-GLOBL shuffle461<>(SB), RODATA|NOPTR, $64
+DATA shuffle403<>+0(SB)/8, $0xffff000000000000
+DATA shuffle403<>+8(SB)/8, $0x0000000000000000
+DATA shuffle403<>+16(SB)/8, $0x0000ffff00000000
+DATA shuffle403<>+24(SB)/8, $0x0000000000000000
+DATA shuffle403<>+32(SB)/8, $0x00000000ffff0000
+DATA shuffle403<>+40(SB)/8, $0x0000000000000000
+DATA shuffle403<>+48(SB)/8, $0x000000000000ffff
+DATA shuffle403<>+56(SB)/8, $0xffff000000000000
+GLOBL shuffle403<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle462<>+0(SB)/8, $0x0000000000000000
-DATA shuffle462<>+8(SB)/8, $0x0000ffff00000000
-DATA shuffle462<>+16(SB)/8, $0x0000000000000000
-DATA shuffle462<>+24(SB)/8, $0x00000000ffff0000
-DATA shuffle462<>+32(SB)/8, $0x0000000000000000
-DATA shuffle462<>+40(SB)/8, $0x000000000000ffff
-DATA shuffle462<>+48(SB)/8, $0xffff000000000000
-DATA shuffle462<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle462<>(SB), RODATA|NOPTR, $64
+DATA shuffle404<>+0(SB)/8, $0x0000000000000000
+DATA shuffle404<>+8(SB)/8, $0x0000ffff00000000
+DATA shuffle404<>+16(SB)/8, $0x0000000000000000
+DATA shuffle404<>+24(SB)/8, $0x00000000ffff0000
+DATA shuffle404<>+32(SB)/8, $0x0000000000000000
+DATA shuffle404<>+40(SB)/8, $0x000000000000ffff
+DATA shuffle404<>+48(SB)/8, $0xffff000000000000
+DATA shuffle404<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle463<>+0(SB)/8, $0x0000ffff00000000
-DATA shuffle463<>+8(SB)/8, $0x0000000000000000
-DATA shuffle463<>+16(SB)/8, $0x00000000ffff0000
-DATA shuffle463<>+24(SB)/8, $0x0000000000000000
-DATA shuffle463<>+32(SB)/8, $0x000000000000ffff
-DATA shuffle463<>+40(SB)/8, $0xffff000000000000
-DATA shuffle463<>+48(SB)/8, $0x0000000000000000
-DATA shuffle463<>+56(SB)/8, $0x0000ffff00000000
-GLOBL shuffle463<>(SB), RODATA|NOPTR, $64
+DATA shuffle405<>+0(SB)/8, $0x0000ffff00000000
+DATA shuffle405<>+8(SB)/8, $0x0000000000000000
+DATA shuffle405<>+16(SB)/8, $0x00000000ffff0000
+DATA shuffle405<>+24(SB)/8, $0x0000000000000000
+DATA shuffle405<>+32(SB)/8, $0x000000000000ffff
+DATA shuffle405<>+40(SB)/8, $0xffff000000000000
+DATA shuffle405<>+48(SB)/8, $0x0000000000000000
+DATA shuffle405<>+56(SB)/8, $0x0000ffff00000000
+GLOBL shuffle405<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle464<>+0(SB)/8, $0x0000000000000000
-DATA shuffle464<>+8(SB)/8, $0x00000000ffff0000
-DATA shuffle464<>+16(SB)/8, $0x0000000000000000
-DATA shuffle464<>+24(SB)/8, $0x000000000000ffff
-DATA shuffle464<>+32(SB)/8, $0xffff000000000000
-DATA shuffle464<>+40(SB)/8, $0x0000000000000000
-DATA shuffle464<>+48(SB)/8, $0x0000ffff00000000
-DATA shuffle464<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle464<>(SB), RODATA|NOPTR, $64
+DATA shuffle406<>+0(SB)/8, $0x0000000000000000
+DATA shuffle406<>+8(SB)/8, $0x00000000ffff0000
+DATA shuffle406<>+16(SB)/8, $0x0000000000000000
+DATA shuffle406<>+24(SB)/8, $0x000000000000ffff
+DATA shuffle406<>+32(SB)/8, $0xffff000000000000
+DATA shuffle406<>+40(SB)/8, $0x0000000000000000
+DATA shuffle406<>+48(SB)/8, $0x0000ffff00000000
+DATA shuffle406<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle406<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle465<>+0(SB)/8, $0x00000000ffff0000
-DATA shuffle465<>+8(SB)/8, $0x0000000000000000
-DATA shuffle465<>+16(SB)/8, $0x000000000000ffff
-DATA shuffle465<>+24(SB)/8, $0xffff000000000000
-DATA shuffle465<>+32(SB)/8, $0x0000000000000000
-DATA shuffle465<>+40(SB)/8, $0x0000ffff00000000
-DATA shuffle465<>+48(SB)/8, $0x0000000000000000
-DATA shuffle465<>+56(SB)/8, $0x00000000ffff0000
-GLOBL shuffle465<>(SB), RODATA|NOPTR, $64
+DATA shuffle407<>+0(SB)/8, $0x00000000ffff0000
+DATA shuffle407<>+8(SB)/8, $0x0000000000000000
+DATA shuffle407<>+16(SB)/8, $0x000000000000ffff
+DATA shuffle407<>+24(SB)/8, $0xffff000000000000
+DATA shuffle407<>+32(SB)/8, $0x0000000000000000
+DATA shuffle407<>+40(SB)/8, $0x0000ffff00000000
+DATA shuffle407<>+48(SB)/8, $0x0000000000000000
+DATA shuffle407<>+56(SB)/8, $0x00000000ffff0000
+GLOBL shuffle407<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle466<>+0(SB)/8, $0x0000000000000000
-DATA shuffle466<>+8(SB)/8, $0x000000000000ffff
-DATA shuffle466<>+16(SB)/8, $0xffff000000000000
-DATA shuffle466<>+24(SB)/8, $0x0000000000000000
-DATA shuffle466<>+32(SB)/8, $0x0000ffff00000000
-DATA shuffle466<>+40(SB)/8, $0x0000000000000000
-DATA shuffle466<>+48(SB)/8, $0x00000000ffff0000
-DATA shuffle466<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
+DATA shuffle408<>+0(SB)/8, $0x0000000000000000
+DATA shuffle408<>+8(SB)/8, $0x000000000000ffff
+DATA shuffle408<>+16(SB)/8, $0xffff000000000000
+DATA shuffle408<>+24(SB)/8, $0x0000000000000000
+DATA shuffle408<>+32(SB)/8, $0x0000ffff00000000
+DATA shuffle408<>+40(SB)/8, $0x0000000000000000
+DATA shuffle408<>+48(SB)/8, $0x00000000ffff0000
+DATA shuffle408<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle408<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle467<>+0(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle467<>+8(SB)/8, $0x2322151407063938
-DATA shuffle467<>+16(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle467<>+24(SB)/8, $0x1312050437362928
-DATA shuffle467<>+32(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle467<>+40(SB)/8, $0x0302353427261918
-DATA shuffle467<>+48(SB)/8, $0x3b3a2d2c1f1e1110
-DATA shuffle467<>+56(SB)/8, $0x3332252417160908
-GLOBL shuffle467<>(SB), RODATA|NOPTR, $64
+DATA shuffle409<>+0(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle409<>+8(SB)/8, $0x2322151407063938
+DATA shuffle409<>+16(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle409<>+24(SB)/8, $0x1312050437362928
+DATA shuffle409<>+32(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle409<>+40(SB)/8, $0x0302353427261918
+DATA shuffle409<>+48(SB)/8, $0x3b3a2d2c1f1e1110
+DATA shuffle409<>+56(SB)/8, $0x3332252417160908
+GLOBL shuffle409<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle468<>+0(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle468<>+8(SB)/8, $0x2524171609083b3a
-DATA shuffle468<>+16(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle468<>+24(SB)/8, $0x1514070639382b2a
-DATA shuffle468<>+32(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle468<>+40(SB)/8, $0x0504373629281b1a
-DATA shuffle468<>+48(SB)/8, $0x3d3c2f2e21201312
-DATA shuffle468<>+56(SB)/8, $0x3534272619180b0a
-GLOBL shuffle468<>(SB), RODATA|NOPTR, $64
+DATA shuffle410<>+0(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle410<>+8(SB)/8, $0x2524171609083b3a
+DATA shuffle410<>+16(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle410<>+24(SB)/8, $0x1514070639382b2a
+DATA shuffle410<>+32(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle410<>+40(SB)/8, $0x0504373629281b1a
+DATA shuffle410<>+48(SB)/8, $0x3d3c2f2e21201312
+DATA shuffle410<>+56(SB)/8, $0x3534272619180b0a
+GLOBL shuffle410<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle469<>+0(SB)/8, $0x2f2e212013120504
-DATA shuffle469<>+8(SB)/8, $0x272619180b0a3d3c
-DATA shuffle469<>+16(SB)/8, $0x1f1e111003023534
-DATA shuffle469<>+24(SB)/8, $0x171609083b3a2d2c
-DATA shuffle469<>+32(SB)/8, $0x0f0e010033322524
-DATA shuffle469<>+40(SB)/8, $0x070639382b2a1d1c
-DATA shuffle469<>+48(SB)/8, $0x3f3e313023221514
-DATA shuffle469<>+56(SB)/8, $0x373629281b1a0d0c
-GLOBL shuffle469<>(SB), RODATA|NOPTR, $64
+DATA shuffle411<>+0(SB)/8, $0x2f2e212013120504
+DATA shuffle411<>+8(SB)/8, $0x272619180b0a3d3c
+DATA shuffle411<>+16(SB)/8, $0x1f1e111003023534
+DATA shuffle411<>+24(SB)/8, $0x171609083b3a2d2c
+DATA shuffle411<>+32(SB)/8, $0x0f0e010033322524
+DATA shuffle411<>+40(SB)/8, $0x070639382b2a1d1c
+DATA shuffle411<>+48(SB)/8, $0x3f3e313023221514
+DATA shuffle411<>+56(SB)/8, $0x373629281b1a0d0c
+GLOBL shuffle411<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle470<>+0(SB)/8, $0x3130232215140706
-DATA shuffle470<>+8(SB)/8, $0x29281b1a0d0c3f3e
-DATA shuffle470<>+16(SB)/8, $0x2120131205043736
-DATA shuffle470<>+24(SB)/8, $0x19180b0a3d3c2f2e
-DATA shuffle470<>+32(SB)/8, $0x1110030235342726
-DATA shuffle470<>+40(SB)/8, $0x09083b3a2d2c1f1e
-DATA shuffle470<>+48(SB)/8, $0x0100333225241716
-DATA shuffle470<>+56(SB)/8, $0x39382b2a1d1c0f0e
-GLOBL shuffle470<>(SB), RODATA|NOPTR, $64
+DATA shuffle412<>+0(SB)/8, $0x3130232215140706
+DATA shuffle412<>+8(SB)/8, $0x29281b1a0d0c3f3e
+DATA shuffle412<>+16(SB)/8, $0x2120131205043736
+DATA shuffle412<>+24(SB)/8, $0x19180b0a3d3c2f2e
+DATA shuffle412<>+32(SB)/8, $0x1110030235342726
+DATA shuffle412<>+40(SB)/8, $0x09083b3a2d2c1f1e
+DATA shuffle412<>+48(SB)/8, $0x0100333225241716
+DATA shuffle412<>+56(SB)/8, $0x39382b2a1d1c0f0e
+GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle471<>+0(SB)/8, $0x3332252417160908
-DATA shuffle471<>+8(SB)/8, $0x2b2a1d1c0f0e0100
-DATA shuffle471<>+16(SB)/8, $0x2322151407063938
-DATA shuffle471<>+24(SB)/8, $0x1b1a0d0c3f3e3130
-DATA shuffle471<>+32(SB)/8, $0x1312050437362928
-DATA shuffle471<>+40(SB)/8, $0x0b0a3d3c2f2e2120
-DATA shuffle471<>+48(SB)/8, $0x0302353427261918
-DATA shuffle471<>+56(SB)/8, $0x3b3a2d2c1f1e1110
-GLOBL shuffle471<>(SB), RODATA|NOPTR, $64
+DATA shuffle413<>+0(SB)/8, $0x3332252417160908
+DATA shuffle413<>+8(SB)/8, $0x2b2a1d1c0f0e0100
+DATA shuffle413<>+16(SB)/8, $0x2322151407063938
+DATA shuffle413<>+24(SB)/8, $0x1b1a0d0c3f3e3130
+DATA shuffle413<>+32(SB)/8, $0x1312050437362928
+DATA shuffle413<>+40(SB)/8, $0x0b0a3d3c2f2e2120
+DATA shuffle413<>+48(SB)/8, $0x0302353427261918
+DATA shuffle413<>+56(SB)/8, $0x3b3a2d2c1f1e1110
+GLOBL shuffle413<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle472<>+0(SB)/8, $0x3534272619180b0a
-DATA shuffle472<>+8(SB)/8, $0x2d2c1f1e11100302
-DATA shuffle472<>+16(SB)/8, $0x2524171609083b3a
-DATA shuffle472<>+24(SB)/8, $0x1d1c0f0e01003332
-DATA shuffle472<>+32(SB)/8, $0x1514070639382b2a
-DATA shuffle472<>+40(SB)/8, $0x0d0c3f3e31302322
-DATA shuffle472<>+48(SB)/8, $0x0504373629281b1a
-DATA shuffle472<>+56(SB)/8, $0x3d3c2f2e21201312
-GLOBL shuffle472<>(SB), RODATA|NOPTR, $64
+DATA shuffle414<>+0(SB)/8, $0x3534272619180b0a
+DATA shuffle414<>+8(SB)/8, $0x2d2c1f1e11100302
+DATA shuffle414<>+16(SB)/8, $0x2524171609083b3a
+DATA shuffle414<>+24(SB)/8, $0x1d1c0f0e01003332
+DATA shuffle414<>+32(SB)/8, $0x1514070639382b2a
+DATA shuffle414<>+40(SB)/8, $0x0d0c3f3e31302322
+DATA shuffle414<>+48(SB)/8, $0x0504373629281b1a
+DATA shuffle414<>+56(SB)/8, $0x3d3c2f2e21201312
+GLOBL shuffle414<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle473<>+0(SB)/8, $0x373629281b1a0d0c
-DATA shuffle473<>+8(SB)/8, $0x2f2e212013120504
-DATA shuffle473<>+16(SB)/8, $0x272619180b0a3d3c
-DATA shuffle473<>+24(SB)/8, $0x1f1e111003023534
-DATA shuffle473<>+32(SB)/8, $0x171609083b3a2d2c
-DATA shuffle473<>+40(SB)/8, $0x0f0e010033322524
-DATA shuffle473<>+48(SB)/8, $0x070639382b2a1d1c
-DATA shuffle473<>+56(SB)/8, $0x3f3e313023221514
-GLOBL shuffle473<>(SB), RODATA|NOPTR, $64
-
-// func unzip8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
-// Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip8x1AVX512VBMI(SB), NOSPLIT, $24-88
-#define unzip8x1AVX512VBMI_body \
-	MOVQ      space+0(FP), AX; \
-	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
-	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
-	MOVQ      spaceStride+32(FP), BX; \
-	MOVQ      depthStride+40(FP), SI; \
-	LEAQ      (DX)(DX*2), DI; \
-	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle215<>+0(SB), Z31; \
-	VMOVDQU64 shuffle216<>+0(SB), Z30; \
-group442: \
-	MOVQ rows+24(FP), R9; \
-row443: \
-	XORQ R10, R10; \
-	MOVQ n+16(FP), R11; \
-	SUBQ R10, R11; \
-	CMPQ R11, $+64; \
-	JB   last445; \
-chunks444: \
-	LEAQ      (CX)(R10*1), R11; \
-	LEAQ      (R11)(R8*1), R12; \
-	VMOVDQU64 (AX)(R10*8), Z0; \
-	VMOVDQU64 64(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z3; \
-	VPERMI2B  Z1, Z0, Z3; \
-	VPERMT2B  Z1, Z30, Z0; \
-	VMOVDQU64 128(AX)(R10*8), Z2; \
-	VMOVDQU64 192(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z5; \
-	VPERMI2B  Z1, Z2, Z5; \
-	VPERMT2B  Z1, Z30, Z2; \
-	VMOVDQU64 256(AX)(R10*8), Z4; \
-	VMOVDQU64 320(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z7; \
-	VPERMI2B  Z1, Z4, Z7; \
-	VPERMT2B  Z1, Z30, Z4; \
-	VMOVDQU64 384(AX)(R10*8), Z6; \
-	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle215<>+0(SB), Z9; \
-	VPERMI2B  Z1, Z6, Z9; \
-	VPERMT2B  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle215<>+0(SB), Z1; \
-	VPERMI2B  Z5, Z3, Z1; \
-	VPERMT2B  Z5, Z30, Z3; \
-	VMOVDQU64 shuffle215<>+0(SB), Z5; \
-	VPERMI2B  Z9, Z7, Z5; \
-	VPERMT2B  Z9, Z30, Z7; \
-	VMOVDQU64 shuffle215<>+0(SB), Z9; \
-	VPERMI2B  Z5, Z1, Z9; \
-	VMOVDQU64 Z9, (R11); \
-	VPERMT2B  Z5, Z30, Z1; \
-	VMOVDQU64 Z1, (R12); \
-	VMOVDQU64 shuffle215<>+0(SB), Z9; \
-	VPERMI2B  Z7, Z3, Z9; \
-	VMOVDQU64 Z9, (R11)(DX*2); \
-	VPERMT2B  Z7, Z30, Z3; \
-	VMOVDQU64 Z3, (R12)(DX*2); \
-	VMOVDQU64 shuffle215<>+0(SB), Z9; \
-	VPERMI2B  Z2, Z0, Z9; \
-	VPERMT2B  Z2, Z30, Z0; \
-	VMOVDQU64 shuffle215<>+0(SB), Z2; \
-	VPERMI2B  Z6, Z4, Z2; \
-	VPERMT2B  Z6, Z30, Z4; \
-	VMOVDQU64 shuffle215<>+0(SB), Z6; \
-	VPERMI2B  Z2, Z9, Z6; \
-	VMOVDQU64 Z6, (R11)(DX*1); \
-	VPERMT2B  Z2, Z30, Z9; \
-	VMOVDQU64 Z9, (R12)(DX*1); \
-	VMOVDQU64 shuffle215<>+0(SB), Z6; \
-	VPERMI2B  Z4, Z0, Z6; \
-	VMOVDQU64 Z6, (R11)(DI*1); \
-	VPERMT2B  Z4, Z30, Z0; \
-	VMOVDQU64 Z0, (R12)(DI*1); \
-	ADDQ      $+64, R10; \
-	MOVQ      n+16(FP), R11; \
-	SUBQ      R10, R11; \
-	CMPQ      R11, $+64; \
-	JAE       chunks444; \
-last445: \
-	TESTQ R11, R11; \
-	JZ    rowdone446; \
-	MOVQ  n+16(FP), R10; \
-	SUBQ  $+64, R10; \
-	JMP   chunks444; \
-rowdone446: \
-	ADDQ BX, AX; \
-	ADDQ SI, CX; \
-	DECQ R9; \
-	JNZ  row443; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
-	JNZ  group442; \
-	VZEROUPPER; \
-	RET
-	unzip8x1AVX512VBMI_body
+DATA shuffle415<>+0(SB)/8, $0x373629281b1a0d0c
+DATA shuffle415<>+8(SB)/8, $0x2f2e212013120504
+DATA shuffle415<>+16(SB)/8, $0x272619180b0a3d3c
+DATA shuffle415<>+24(SB)/8, $0x1f1e111003023534
+DATA shuffle415<>+32(SB)/8, $0x171609083b3a2d2c
+DATA shuffle415<>+40(SB)/8, $0x0f0e010033322524
+DATA shuffle415<>+48(SB)/8, $0x070639382b2a1d1c
+DATA shuffle415<>+56(SB)/8, $0x3f3e313023221514
+GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
 
 // func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -12708,67 +10901,67 @@ TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle192<>+0(SB), Z31; \
-	VMOVDQU64 shuffle193<>+0(SB), Z30; \
-group447: \
+	VMOVDQU64 shuffle172<>+0(SB), Z31; \
+	VMOVDQU64 shuffle173<>+0(SB), Z30; \
+group372: \
 	MOVQ rows+24(FP), R9; \
-row448: \
+row373: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last450; \
-chunks449: \
+	JB   last375; \
+chunks374: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 64(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z3; \
+	VMOVDQU64 shuffle172<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z1, Z30, Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z2; \
 	VMOVDQU64 192(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VMOVDQU64 shuffle172<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z2, Z5; \
 	VPERMT2B  Z1, Z30, Z2; \
 	VMOVDQU64 256(AX)(R10*8), Z4; \
 	VMOVDQU64 320(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z7; \
+	VMOVDQU64 shuffle172<>+0(SB), Z7; \
 	VPERMI2B  Z1, Z4, Z7; \
 	VPERMT2B  Z1, Z30, Z4; \
 	VMOVDQU64 384(AX)(R10*8), Z6; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VMOVDQU64 shuffle172<>+0(SB), Z9; \
 	VPERMI2B  Z1, Z6, Z9; \
 	VPERMT2B  Z1, Z30, Z6; \
-	VMOVDQU64 shuffle192<>+0(SB), Z1; \
+	VMOVDQU64 shuffle172<>+0(SB), Z1; \
 	VPERMI2B  Z5, Z3, Z1; \
 	VPERMT2B  Z5, Z30, Z3; \
-	VMOVDQU64 shuffle192<>+0(SB), Z5; \
+	VMOVDQU64 shuffle172<>+0(SB), Z5; \
 	VPERMI2B  Z9, Z7, Z5; \
 	VPERMT2B  Z9, Z30, Z7; \
-	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VMOVDQU64 shuffle172<>+0(SB), Z9; \
 	VPERMI2B  Z5, Z1, Z9; \
 	VMOVDQU64 Z9, (R11); \
 	VPERMT2B  Z5, Z30, Z1; \
 	VMOVDQU64 Z1, (R12); \
-	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VMOVDQU64 shuffle172<>+0(SB), Z9; \
 	VPERMI2B  Z7, Z3, Z9; \
 	VMOVDQU64 Z9, (R11)(DX*2); \
 	VPERMT2B  Z7, Z30, Z3; \
 	VMOVDQU64 Z3, (R12)(DX*2); \
-	VMOVDQU64 shuffle192<>+0(SB), Z9; \
+	VMOVDQU64 shuffle172<>+0(SB), Z9; \
 	VPERMI2B  Z2, Z0, Z9; \
 	VPERMT2B  Z2, Z30, Z0; \
-	VMOVDQU64 shuffle192<>+0(SB), Z2; \
+	VMOVDQU64 shuffle172<>+0(SB), Z2; \
 	VPERMI2B  Z6, Z4, Z2; \
 	VPERMT2B  Z6, Z30, Z4; \
-	VMOVDQU64 shuffle192<>+0(SB), Z6; \
+	VMOVDQU64 shuffle172<>+0(SB), Z6; \
 	VPERMI2B  Z2, Z9, Z6; \
 	VMOVDQU64 Z6, (R11)(DX*1); \
 	VPERMT2B  Z2, Z30, Z9; \
 	VMOVDQU64 Z9, (R12)(DX*1); \
-	VMOVDQU64 shuffle192<>+0(SB), Z6; \
+	VMOVDQU64 shuffle172<>+0(SB), Z6; \
 	VPERMI2B  Z4, Z0, Z6; \
 	VMOVDQU64 Z6, (R11)(DI*1); \
 	VPERMT2B  Z4, Z30, Z0; \
@@ -12777,22 +10970,22 @@ chunks449: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks449; \
-last450: \
+	JAE       chunks374; \
+last375: \
 	TESTQ R11, R11; \
-	JZ    rowdone451; \
+	JZ    rowdone376; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks449; \
-rowdone451: \
+	JMP   chunks374; \
+rowdone376: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row448; \
+	JNZ  row373; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group447; \
+	JNZ  group372; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX512VBMI_body
@@ -12820,44 +11013,44 @@ TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle474<>+0(SB), Z31; \
-	VMOVDQU64 shuffle475<>+0(SB), Z30; \
-	VMOVDQU64 shuffle476<>+0(SB), Z29; \
-	VMOVDQU64 shuffle477<>+0(SB), Z28; \
-	VMOVDQU64 shuffle478<>+0(SB), Z27; \
-	VMOVDQU64 shuffle479<>+0(SB), Z26; \
-	VMOVDQU64 shuffle480<>+0(SB), Z25; \
-	VMOVDQU64 shuffle481<>+0(SB), Z24; \
-	VMOVDQU64 shuffle482<>+0(SB), Z23; \
-	VMOVDQU64 shuffle483<>+0(SB), Z22; \
-	VMOVDQU64 shuffle484<>+0(SB), Z21; \
-	VMOVDQU64 shuffle485<>+0(SB), Z20; \
-group452: \
+	VMOVDQU64 shuffle416<>+0(SB), Z31; \
+	VMOVDQU64 shuffle417<>+0(SB), Z30; \
+	VMOVDQU64 shuffle418<>+0(SB), Z29; \
+	VMOVDQU64 shuffle419<>+0(SB), Z28; \
+	VMOVDQU64 shuffle420<>+0(SB), Z27; \
+	VMOVDQU64 shuffle421<>+0(SB), Z26; \
+	VMOVDQU64 shuffle422<>+0(SB), Z25; \
+	VMOVDQU64 shuffle423<>+0(SB), Z24; \
+	VMOVDQU64 shuffle424<>+0(SB), Z23; \
+	VMOVDQU64 shuffle425<>+0(SB), Z22; \
+	VMOVDQU64 shuffle426<>+0(SB), Z21; \
+	VMOVDQU64 shuffle427<>+0(SB), Z20; \
+group377: \
 	MOVQ rows+24(FP), R9; \
-row453: \
+row378: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last455; \
-chunks454: \
+	JB   last380; \
+chunks379: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle474<>+0(SB), Z3; \
+	VMOVDQU64 shuffle416<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R10*8), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	VMOVDQU64 384(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle477<>+0(SB), Z5; \
+	VMOVDQU64 shuffle419<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
 	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle480<>+0(SB), Z3; \
+	VMOVDQU64 shuffle422<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
@@ -12868,19 +11061,19 @@ chunks454: \
 	VMOVDQU64 Z0, (R11)(DI*1); \
 	VMOVDQU64 64(AX)(R10*8), Z0; \
 	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle474<>+0(SB), Z2; \
+	VMOVDQU64 shuffle416<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VMOVDQU64 320(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z30, Z2; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
 	VPERMT2B  Z1, Z29, Z2; \
 	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle477<>+0(SB), Z5; \
+	VMOVDQU64 shuffle419<>+0(SB), Z5; \
 	VPERMI2B  Z3, Z0, Z5; \
 	VPERMT2B  Z4, Z27, Z5; \
 	VPERMT2B  Z1, Z26, Z5; \
 	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle480<>+0(SB), Z2; \
+	VMOVDQU64 shuffle422<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VPERMT2B  Z4, Z24, Z2; \
 	VPERMT2B  Z1, Z23, Z2; \
@@ -12893,145 +11086,145 @@ chunks454: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks454; \
-last455: \
+	JAE       chunks379; \
+last380: \
 	TESTQ R11, R11; \
-	JZ    rowdone456; \
+	JZ    rowdone381; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks454; \
-rowdone456: \
+	JMP   chunks379; \
+rowdone381: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row453; \
+	JNZ  row378; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group452; \
+	JNZ  group377; \
 	VZEROUPPER; \
 	RET
 	tunzip8x2x2AVX512VBMI_body
 
-DATA shuffle474<>+0(SB)/8, $0x4342030241400100
-DATA shuffle474<>+8(SB)/8, $0x4746070645440504
-DATA shuffle474<>+16(SB)/8, $0x4b4a0b0a49480908
-DATA shuffle474<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
-DATA shuffle474<>+32(SB)/8, $0x0000000000000000
-DATA shuffle474<>+40(SB)/8, $0x0000000000000000
-DATA shuffle474<>+48(SB)/8, $0x0000000000000000
-DATA shuffle474<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle474<>(SB), RODATA|NOPTR, $64
+DATA shuffle416<>+0(SB)/8, $0x4342030241400100
+DATA shuffle416<>+8(SB)/8, $0x4746070645440504
+DATA shuffle416<>+16(SB)/8, $0x4b4a0b0a49480908
+DATA shuffle416<>+24(SB)/8, $0x4f4e0f0e4d4c0d0c
+DATA shuffle416<>+32(SB)/8, $0x0000000000000000
+DATA shuffle416<>+40(SB)/8, $0x0000000000000000
+DATA shuffle416<>+48(SB)/8, $0x0000000000000000
+DATA shuffle416<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle416<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle475<>+0(SB)/8, $0x0706050403020100
-DATA shuffle475<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle475<>+16(SB)/8, $0x1716151413121110
-DATA shuffle475<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle475<>+32(SB)/8, $0x2726434223224140
-DATA shuffle475<>+40(SB)/8, $0x2f2e47462b2a4544
-DATA shuffle475<>+48(SB)/8, $0x37364b4a33324948
-DATA shuffle475<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
-GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
+DATA shuffle417<>+0(SB)/8, $0x0706050403020100
+DATA shuffle417<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle417<>+16(SB)/8, $0x1716151413121110
+DATA shuffle417<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle417<>+32(SB)/8, $0x2726434223224140
+DATA shuffle417<>+40(SB)/8, $0x2f2e47462b2a4544
+DATA shuffle417<>+48(SB)/8, $0x37364b4a33324948
+DATA shuffle417<>+56(SB)/8, $0x3f3e4f4e3b3a4d4c
+GLOBL shuffle417<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle476<>+0(SB)/8, $0x0706050403020100
-DATA shuffle476<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle476<>+16(SB)/8, $0x1716151413121110
-DATA shuffle476<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle476<>+32(SB)/8, $0x4342252441402120
-DATA shuffle476<>+40(SB)/8, $0x47462d2c45442928
-DATA shuffle476<>+48(SB)/8, $0x4b4a353449483130
-DATA shuffle476<>+56(SB)/8, $0x4f4e3d3c4d4c3938
-GLOBL shuffle476<>(SB), RODATA|NOPTR, $64
+DATA shuffle418<>+0(SB)/8, $0x0706050403020100
+DATA shuffle418<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle418<>+16(SB)/8, $0x1716151413121110
+DATA shuffle418<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle418<>+32(SB)/8, $0x4342252441402120
+DATA shuffle418<>+40(SB)/8, $0x47462d2c45442928
+DATA shuffle418<>+48(SB)/8, $0x4b4a353449483130
+DATA shuffle418<>+56(SB)/8, $0x4f4e3d3c4d4c3938
+GLOBL shuffle418<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle477<>+0(SB)/8, $0x5352131251501110
-DATA shuffle477<>+8(SB)/8, $0x5756171655541514
-DATA shuffle477<>+16(SB)/8, $0x5b5a1b1a59581918
-DATA shuffle477<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
-DATA shuffle477<>+32(SB)/8, $0x0000000000000000
-DATA shuffle477<>+40(SB)/8, $0x0000000000000000
-DATA shuffle477<>+48(SB)/8, $0x0000000000000000
-DATA shuffle477<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle477<>(SB), RODATA|NOPTR, $64
+DATA shuffle419<>+0(SB)/8, $0x5352131251501110
+DATA shuffle419<>+8(SB)/8, $0x5756171655541514
+DATA shuffle419<>+16(SB)/8, $0x5b5a1b1a59581918
+DATA shuffle419<>+24(SB)/8, $0x5f5e1f1e5d5c1d1c
+DATA shuffle419<>+32(SB)/8, $0x0000000000000000
+DATA shuffle419<>+40(SB)/8, $0x0000000000000000
+DATA shuffle419<>+48(SB)/8, $0x0000000000000000
+DATA shuffle419<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle419<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle478<>+0(SB)/8, $0x0706050403020100
-DATA shuffle478<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle478<>+16(SB)/8, $0x1716151413121110
-DATA shuffle478<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle478<>+32(SB)/8, $0x2726535223225150
-DATA shuffle478<>+40(SB)/8, $0x2f2e57562b2a5554
-DATA shuffle478<>+48(SB)/8, $0x37365b5a33325958
-DATA shuffle478<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
-GLOBL shuffle478<>(SB), RODATA|NOPTR, $64
+DATA shuffle420<>+0(SB)/8, $0x0706050403020100
+DATA shuffle420<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle420<>+16(SB)/8, $0x1716151413121110
+DATA shuffle420<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle420<>+32(SB)/8, $0x2726535223225150
+DATA shuffle420<>+40(SB)/8, $0x2f2e57562b2a5554
+DATA shuffle420<>+48(SB)/8, $0x37365b5a33325958
+DATA shuffle420<>+56(SB)/8, $0x3f3e5f5e3b3a5d5c
+GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle479<>+0(SB)/8, $0x0706050403020100
-DATA shuffle479<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle479<>+16(SB)/8, $0x1716151413121110
-DATA shuffle479<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle479<>+32(SB)/8, $0x5352252451502120
-DATA shuffle479<>+40(SB)/8, $0x57562d2c55542928
-DATA shuffle479<>+48(SB)/8, $0x5b5a353459583130
-DATA shuffle479<>+56(SB)/8, $0x5f5e3d3c5d5c3938
-GLOBL shuffle479<>(SB), RODATA|NOPTR, $64
+DATA shuffle421<>+0(SB)/8, $0x0706050403020100
+DATA shuffle421<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle421<>+16(SB)/8, $0x1716151413121110
+DATA shuffle421<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle421<>+32(SB)/8, $0x5352252451502120
+DATA shuffle421<>+40(SB)/8, $0x57562d2c55542928
+DATA shuffle421<>+48(SB)/8, $0x5b5a353459583130
+DATA shuffle421<>+56(SB)/8, $0x5f5e3d3c5d5c3938
+GLOBL shuffle421<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle480<>+0(SB)/8, $0x6362232261602120
-DATA shuffle480<>+8(SB)/8, $0x6766272665642524
-DATA shuffle480<>+16(SB)/8, $0x6b6a2b2a69682928
-DATA shuffle480<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
-DATA shuffle480<>+32(SB)/8, $0x0000000000000000
-DATA shuffle480<>+40(SB)/8, $0x0000000000000000
-DATA shuffle480<>+48(SB)/8, $0x0000000000000000
-DATA shuffle480<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle480<>(SB), RODATA|NOPTR, $64
+DATA shuffle422<>+0(SB)/8, $0x6362232261602120
+DATA shuffle422<>+8(SB)/8, $0x6766272665642524
+DATA shuffle422<>+16(SB)/8, $0x6b6a2b2a69682928
+DATA shuffle422<>+24(SB)/8, $0x6f6e2f2e6d6c2d2c
+DATA shuffle422<>+32(SB)/8, $0x0000000000000000
+DATA shuffle422<>+40(SB)/8, $0x0000000000000000
+DATA shuffle422<>+48(SB)/8, $0x0000000000000000
+DATA shuffle422<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle422<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle481<>+0(SB)/8, $0x0706050403020100
-DATA shuffle481<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle481<>+16(SB)/8, $0x1716151413121110
-DATA shuffle481<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle481<>+32(SB)/8, $0x2726636223226160
-DATA shuffle481<>+40(SB)/8, $0x2f2e67662b2a6564
-DATA shuffle481<>+48(SB)/8, $0x37366b6a33326968
-DATA shuffle481<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
-GLOBL shuffle481<>(SB), RODATA|NOPTR, $64
+DATA shuffle423<>+0(SB)/8, $0x0706050403020100
+DATA shuffle423<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle423<>+16(SB)/8, $0x1716151413121110
+DATA shuffle423<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle423<>+32(SB)/8, $0x2726636223226160
+DATA shuffle423<>+40(SB)/8, $0x2f2e67662b2a6564
+DATA shuffle423<>+48(SB)/8, $0x37366b6a33326968
+DATA shuffle423<>+56(SB)/8, $0x3f3e6f6e3b3a6d6c
+GLOBL shuffle423<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle482<>+0(SB)/8, $0x0706050403020100
-DATA shuffle482<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle482<>+16(SB)/8, $0x1716151413121110
-DATA shuffle482<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle482<>+32(SB)/8, $0x6362252461602120
-DATA shuffle482<>+40(SB)/8, $0x67662d2c65642928
-DATA shuffle482<>+48(SB)/8, $0x6b6a353469683130
-DATA shuffle482<>+56(SB)/8, $0x6f6e3d3c6d6c3938
-GLOBL shuffle482<>(SB), RODATA|NOPTR, $64
+DATA shuffle424<>+0(SB)/8, $0x0706050403020100
+DATA shuffle424<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle424<>+16(SB)/8, $0x1716151413121110
+DATA shuffle424<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle424<>+32(SB)/8, $0x6362252461602120
+DATA shuffle424<>+40(SB)/8, $0x67662d2c65642928
+DATA shuffle424<>+48(SB)/8, $0x6b6a353469683130
+DATA shuffle424<>+56(SB)/8, $0x6f6e3d3c6d6c3938
+GLOBL shuffle424<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle483<>+0(SB)/8, $0x7372333271703130
-DATA shuffle483<>+8(SB)/8, $0x7776373675743534
-DATA shuffle483<>+16(SB)/8, $0x7b7a3b3a79783938
-DATA shuffle483<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
-DATA shuffle483<>+32(SB)/8, $0x0000000000000000
-DATA shuffle483<>+40(SB)/8, $0x0000000000000000
-DATA shuffle483<>+48(SB)/8, $0x0000000000000000
-DATA shuffle483<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle483<>(SB), RODATA|NOPTR, $64
+DATA shuffle425<>+0(SB)/8, $0x7372333271703130
+DATA shuffle425<>+8(SB)/8, $0x7776373675743534
+DATA shuffle425<>+16(SB)/8, $0x7b7a3b3a79783938
+DATA shuffle425<>+24(SB)/8, $0x7f7e3f3e7d7c3d3c
+DATA shuffle425<>+32(SB)/8, $0x0000000000000000
+DATA shuffle425<>+40(SB)/8, $0x0000000000000000
+DATA shuffle425<>+48(SB)/8, $0x0000000000000000
+DATA shuffle425<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle425<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle484<>+0(SB)/8, $0x0706050403020100
-DATA shuffle484<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle484<>+16(SB)/8, $0x1716151413121110
-DATA shuffle484<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle484<>+32(SB)/8, $0x2726737223227170
-DATA shuffle484<>+40(SB)/8, $0x2f2e77762b2a7574
-DATA shuffle484<>+48(SB)/8, $0x37367b7a33327978
-DATA shuffle484<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
-GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
+DATA shuffle426<>+0(SB)/8, $0x0706050403020100
+DATA shuffle426<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle426<>+16(SB)/8, $0x1716151413121110
+DATA shuffle426<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle426<>+32(SB)/8, $0x2726737223227170
+DATA shuffle426<>+40(SB)/8, $0x2f2e77762b2a7574
+DATA shuffle426<>+48(SB)/8, $0x37367b7a33327978
+DATA shuffle426<>+56(SB)/8, $0x3f3e7f7e3b3a7d7c
+GLOBL shuffle426<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle485<>+0(SB)/8, $0x0706050403020100
-DATA shuffle485<>+8(SB)/8, $0x0f0e0d0c0b0a0908
-DATA shuffle485<>+16(SB)/8, $0x1716151413121110
-DATA shuffle485<>+24(SB)/8, $0x1f1e1d1c1b1a1918
-DATA shuffle485<>+32(SB)/8, $0x7372252471702120
-DATA shuffle485<>+40(SB)/8, $0x77762d2c75742928
-DATA shuffle485<>+48(SB)/8, $0x7b7a353479783130
-DATA shuffle485<>+56(SB)/8, $0x7f7e3d3c7d7c3938
-GLOBL shuffle485<>(SB), RODATA|NOPTR, $64
+DATA shuffle427<>+0(SB)/8, $0x0706050403020100
+DATA shuffle427<>+8(SB)/8, $0x0f0e0d0c0b0a0908
+DATA shuffle427<>+16(SB)/8, $0x1716151413121110
+DATA shuffle427<>+24(SB)/8, $0x1f1e1d1c1b1a1918
+DATA shuffle427<>+32(SB)/8, $0x7372252471702120
+DATA shuffle427<>+40(SB)/8, $0x77762d2c75742928
+DATA shuffle427<>+48(SB)/8, $0x7b7a353479783130
+DATA shuffle427<>+56(SB)/8, $0x7f7e3d3c7d7c3938
+GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
 
 // func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
@@ -13056,172 +11249,172 @@ TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle486<>+0(SB), Z31; \
-	VMOVDQU64 shuffle487<>+0(SB), Z30; \
-	VMOVDQU64 shuffle488<>+0(SB), Z29; \
-	VMOVDQU64 shuffle489<>+0(SB), Z28; \
-	VMOVDQU64 shuffle490<>+0(SB), Z27; \
-	VMOVDQU64 shuffle491<>+0(SB), Z26; \
-	VMOVDQU64 shuffle492<>+0(SB), Z25; \
-	VMOVDQU64 shuffle493<>+0(SB), Z24; \
-group457: \
+	VMOVDQU64 shuffle428<>+0(SB), Z31; \
+	VMOVDQU64 shuffle429<>+0(SB), Z30; \
+	VMOVDQU64 shuffle430<>+0(SB), Z29; \
+	VMOVDQU64 shuffle431<>+0(SB), Z28; \
+	VMOVDQU64 shuffle432<>+0(SB), Z27; \
+	VMOVDQU64 shuffle433<>+0(SB), Z26; \
+	VMOVDQU64 shuffle434<>+0(SB), Z25; \
+	VMOVDQU64 shuffle435<>+0(SB), Z24; \
+group382: \
 	MOVQ rows+24(FP), R9; \
-row458: \
+row383: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+48; \
-	JB   last460; \
-chunks459: \
+	JB   last385; \
+chunks384: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle486<>+0(SB), Z3; \
+	VMOVDQU64 shuffle428<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R10*8), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R11); \
-	VMOVDQU64 shuffle488<>+0(SB), Z4; \
+	VMOVDQU64 shuffle430<>+0(SB), Z4; \
 	VPERMI2B  Z1, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R11)(DX*1); \
-	VMOVDQU64 shuffle490<>+0(SB), Z3; \
+	VMOVDQU64 shuffle432<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z26, Z3; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z3, K7, (R11)(DX*2); \
 	VPERMT2B  Z1, Z25, Z0; \
 	VPERMT2B  Z2, Z24, Z0; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R11)(DI*1); \
 	VMOVDQU64 64(AX)(R10*8), Z0; \
 	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle486<>+0(SB), Z1; \
+	VMOVDQU64 shuffle428<>+0(SB), Z1; \
 	VPERMI2B  Z3, Z0, Z1; \
 	VMOVDQU64 320(AX)(R10*8), Z2; \
 	VPERMT2B  Z2, Z30, Z1; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R12); \
-	VMOVDQU64 shuffle488<>+0(SB), Z4; \
+	VMOVDQU64 shuffle430<>+0(SB), Z4; \
 	VPERMI2B  Z3, Z0, Z4; \
 	VPERMT2B  Z2, Z28, Z4; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z4, K7, (R12)(DX*1); \
-	VMOVDQU64 shuffle490<>+0(SB), Z1; \
+	VMOVDQU64 shuffle432<>+0(SB), Z1; \
 	VPERMI2B  Z3, Z0, Z1; \
 	VPERMT2B  Z2, Z26, Z1; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z1, K7, (R12)(DX*2); \
 	VPERMT2B  Z3, Z25, Z0; \
 	VPERMT2B  Z2, Z24, Z0; \
-	KMOVQ     shuffle125<>+0(SB), K7; \
+	KMOVQ     shuffle111<>+0(SB), K7; \
 	VMOVDQU8  Z0, K7, (R12)(DI*1); \
 	ADDQ      $+48, R10; \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+48; \
-	JAE       chunks459; \
-last460: \
+	JAE       chunks384; \
+last385: \
 	TESTQ R11, R11; \
-	JZ    rowdone461; \
+	JZ    rowdone386; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+48, R10; \
-	JMP   chunks459; \
-rowdone461: \
+	JMP   chunks384; \
+rowdone386: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row458; \
+	JNZ  row383; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group457; \
+	JNZ  group382; \
 	VZEROUPPER; \
 	RET
 	tunzip8x3x2AVX512VBMI_body
 
-DATA shuffle486<>+0(SB)/8, $0x0302000041400100
-DATA shuffle486<>+8(SB)/8, $0x4544050400004342
-DATA shuffle486<>+16(SB)/8, $0x0000474607060000
-DATA shuffle486<>+24(SB)/8, $0x0b0a000049480908
-DATA shuffle486<>+32(SB)/8, $0x4d4c0d0c00004b4a
-DATA shuffle486<>+40(SB)/8, $0x00004f4e0f0e0000
-DATA shuffle486<>+48(SB)/8, $0x0000000000000000
-DATA shuffle486<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle486<>(SB), RODATA|NOPTR, $64
+DATA shuffle428<>+0(SB)/8, $0x0302000041400100
+DATA shuffle428<>+8(SB)/8, $0x4544050400004342
+DATA shuffle428<>+16(SB)/8, $0x0000474607060000
+DATA shuffle428<>+24(SB)/8, $0x0b0a000049480908
+DATA shuffle428<>+32(SB)/8, $0x4d4c0d0c00004b4a
+DATA shuffle428<>+40(SB)/8, $0x00004f4e0f0e0000
+DATA shuffle428<>+48(SB)/8, $0x0000000000000000
+DATA shuffle428<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle428<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle487<>+0(SB)/8, $0x0706414003020100
-DATA shuffle487<>+8(SB)/8, $0x0f0e0d0c43420908
-DATA shuffle487<>+16(SB)/8, $0x4746151413124544
-DATA shuffle487<>+24(SB)/8, $0x1f1e49481b1a1918
-DATA shuffle487<>+32(SB)/8, $0x272625244b4a2120
-DATA shuffle487<>+40(SB)/8, $0x4f4e2d2c2b2a4d4c
-DATA shuffle487<>+48(SB)/8, $0x3736353433323130
-DATA shuffle487<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle487<>(SB), RODATA|NOPTR, $64
+DATA shuffle429<>+0(SB)/8, $0x0706414003020100
+DATA shuffle429<>+8(SB)/8, $0x0f0e0d0c43420908
+DATA shuffle429<>+16(SB)/8, $0x4746151413124544
+DATA shuffle429<>+24(SB)/8, $0x1f1e49481b1a1918
+DATA shuffle429<>+32(SB)/8, $0x272625244b4a2120
+DATA shuffle429<>+40(SB)/8, $0x4f4e2d2c2b2a4d4c
+DATA shuffle429<>+48(SB)/8, $0x3736353433323130
+DATA shuffle429<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle429<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle488<>+0(SB)/8, $0x1312000051501110
-DATA shuffle488<>+8(SB)/8, $0x5554151400005352
-DATA shuffle488<>+16(SB)/8, $0x0000575617160000
-DATA shuffle488<>+24(SB)/8, $0x1b1a000059581918
-DATA shuffle488<>+32(SB)/8, $0x5d5c1d1c00005b5a
-DATA shuffle488<>+40(SB)/8, $0x00005f5e1f1e0000
-DATA shuffle488<>+48(SB)/8, $0x0000000000000000
-DATA shuffle488<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle488<>(SB), RODATA|NOPTR, $64
+DATA shuffle430<>+0(SB)/8, $0x1312000051501110
+DATA shuffle430<>+8(SB)/8, $0x5554151400005352
+DATA shuffle430<>+16(SB)/8, $0x0000575617160000
+DATA shuffle430<>+24(SB)/8, $0x1b1a000059581918
+DATA shuffle430<>+32(SB)/8, $0x5d5c1d1c00005b5a
+DATA shuffle430<>+40(SB)/8, $0x00005f5e1f1e0000
+DATA shuffle430<>+48(SB)/8, $0x0000000000000000
+DATA shuffle430<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle430<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle489<>+0(SB)/8, $0x0706515003020100
-DATA shuffle489<>+8(SB)/8, $0x0f0e0d0c53520908
-DATA shuffle489<>+16(SB)/8, $0x5756151413125554
-DATA shuffle489<>+24(SB)/8, $0x1f1e59581b1a1918
-DATA shuffle489<>+32(SB)/8, $0x272625245b5a2120
-DATA shuffle489<>+40(SB)/8, $0x5f5e2d2c2b2a5d5c
-DATA shuffle489<>+48(SB)/8, $0x3736353433323130
-DATA shuffle489<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle489<>(SB), RODATA|NOPTR, $64
+DATA shuffle431<>+0(SB)/8, $0x0706515003020100
+DATA shuffle431<>+8(SB)/8, $0x0f0e0d0c53520908
+DATA shuffle431<>+16(SB)/8, $0x5756151413125554
+DATA shuffle431<>+24(SB)/8, $0x1f1e59581b1a1918
+DATA shuffle431<>+32(SB)/8, $0x272625245b5a2120
+DATA shuffle431<>+40(SB)/8, $0x5f5e2d2c2b2a5d5c
+DATA shuffle431<>+48(SB)/8, $0x3736353433323130
+DATA shuffle431<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle431<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle490<>+0(SB)/8, $0x2322000061602120
-DATA shuffle490<>+8(SB)/8, $0x6564252400006362
-DATA shuffle490<>+16(SB)/8, $0x0000676627260000
-DATA shuffle490<>+24(SB)/8, $0x2b2a000069682928
-DATA shuffle490<>+32(SB)/8, $0x6d6c2d2c00006b6a
-DATA shuffle490<>+40(SB)/8, $0x00006f6e2f2e0000
-DATA shuffle490<>+48(SB)/8, $0x0000000000000000
-DATA shuffle490<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle490<>(SB), RODATA|NOPTR, $64
+DATA shuffle432<>+0(SB)/8, $0x2322000061602120
+DATA shuffle432<>+8(SB)/8, $0x6564252400006362
+DATA shuffle432<>+16(SB)/8, $0x0000676627260000
+DATA shuffle432<>+24(SB)/8, $0x2b2a000069682928
+DATA shuffle432<>+32(SB)/8, $0x6d6c2d2c00006b6a
+DATA shuffle432<>+40(SB)/8, $0x00006f6e2f2e0000
+DATA shuffle432<>+48(SB)/8, $0x0000000000000000
+DATA shuffle432<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle432<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle491<>+0(SB)/8, $0x0706616003020100
-DATA shuffle491<>+8(SB)/8, $0x0f0e0d0c63620908
-DATA shuffle491<>+16(SB)/8, $0x6766151413126564
-DATA shuffle491<>+24(SB)/8, $0x1f1e69681b1a1918
-DATA shuffle491<>+32(SB)/8, $0x272625246b6a2120
-DATA shuffle491<>+40(SB)/8, $0x6f6e2d2c2b2a6d6c
-DATA shuffle491<>+48(SB)/8, $0x3736353433323130
-DATA shuffle491<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle491<>(SB), RODATA|NOPTR, $64
+DATA shuffle433<>+0(SB)/8, $0x0706616003020100
+DATA shuffle433<>+8(SB)/8, $0x0f0e0d0c63620908
+DATA shuffle433<>+16(SB)/8, $0x6766151413126564
+DATA shuffle433<>+24(SB)/8, $0x1f1e69681b1a1918
+DATA shuffle433<>+32(SB)/8, $0x272625246b6a2120
+DATA shuffle433<>+40(SB)/8, $0x6f6e2d2c2b2a6d6c
+DATA shuffle433<>+48(SB)/8, $0x3736353433323130
+DATA shuffle433<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle433<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle492<>+0(SB)/8, $0x3332000071703130
-DATA shuffle492<>+8(SB)/8, $0x7574353400007372
-DATA shuffle492<>+16(SB)/8, $0x0000777637360000
-DATA shuffle492<>+24(SB)/8, $0x3b3a000079783938
-DATA shuffle492<>+32(SB)/8, $0x7d7c3d3c00007b7a
-DATA shuffle492<>+40(SB)/8, $0x00007f7e3f3e0000
-DATA shuffle492<>+48(SB)/8, $0x0000000000000000
-DATA shuffle492<>+56(SB)/8, $0x0000000000000000
-GLOBL shuffle492<>(SB), RODATA|NOPTR, $64
+DATA shuffle434<>+0(SB)/8, $0x3332000071703130
+DATA shuffle434<>+8(SB)/8, $0x7574353400007372
+DATA shuffle434<>+16(SB)/8, $0x0000777637360000
+DATA shuffle434<>+24(SB)/8, $0x3b3a000079783938
+DATA shuffle434<>+32(SB)/8, $0x7d7c3d3c00007b7a
+DATA shuffle434<>+40(SB)/8, $0x00007f7e3f3e0000
+DATA shuffle434<>+48(SB)/8, $0x0000000000000000
+DATA shuffle434<>+56(SB)/8, $0x0000000000000000
+GLOBL shuffle434<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle493<>+0(SB)/8, $0x0706717003020100
-DATA shuffle493<>+8(SB)/8, $0x0f0e0d0c73720908
-DATA shuffle493<>+16(SB)/8, $0x7776151413127574
-DATA shuffle493<>+24(SB)/8, $0x1f1e79781b1a1918
-DATA shuffle493<>+32(SB)/8, $0x272625247b7a2120
-DATA shuffle493<>+40(SB)/8, $0x7f7e2d2c2b2a7d7c
-DATA shuffle493<>+48(SB)/8, $0x3736353433323130
-DATA shuffle493<>+56(SB)/8, $0x3f3e3d3c3b3a3938
-GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
+DATA shuffle435<>+0(SB)/8, $0x0706717003020100
+DATA shuffle435<>+8(SB)/8, $0x0f0e0d0c73720908
+DATA shuffle435<>+16(SB)/8, $0x7776151413127574
+DATA shuffle435<>+24(SB)/8, $0x1f1e79781b1a1918
+DATA shuffle435<>+32(SB)/8, $0x272625247b7a2120
+DATA shuffle435<>+40(SB)/8, $0x7f7e2d2c2b2a7d7c
+DATA shuffle435<>+48(SB)/8, $0x3736353433323130
+DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c3b3a3938
+GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
 
 // func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
 // Requires: AVX, AVX512F, AVX512VBMI
@@ -13246,44 +11439,44 @@ TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
 	MOVQ      laneI+56(FP), R8; \
-	VMOVDQU64 shuffle494<>+0(SB), Z31; \
-	VMOVDQU64 shuffle495<>+0(SB), Z30; \
-	VMOVDQU64 shuffle496<>+0(SB), Z29; \
-	VMOVDQU64 shuffle497<>+0(SB), Z28; \
-	VMOVDQU64 shuffle498<>+0(SB), Z27; \
-	VMOVDQU64 shuffle499<>+0(SB), Z26; \
-	VMOVDQU64 shuffle500<>+0(SB), Z25; \
-	VMOVDQU64 shuffle501<>+0(SB), Z24; \
-	VMOVDQU64 shuffle502<>+0(SB), Z23; \
-	VMOVDQU64 shuffle503<>+0(SB), Z22; \
-	VMOVDQU64 shuffle504<>+0(SB), Z21; \
-	VMOVDQU64 shuffle505<>+0(SB), Z20; \
-group462: \
+	VMOVDQU64 shuffle436<>+0(SB), Z31; \
+	VMOVDQU64 shuffle437<>+0(SB), Z30; \
+	VMOVDQU64 shuffle438<>+0(SB), Z29; \
+	VMOVDQU64 shuffle439<>+0(SB), Z28; \
+	VMOVDQU64 shuffle440<>+0(SB), Z27; \
+	VMOVDQU64 shuffle441<>+0(SB), Z26; \
+	VMOVDQU64 shuffle442<>+0(SB), Z25; \
+	VMOVDQU64 shuffle443<>+0(SB), Z24; \
+	VMOVDQU64 shuffle444<>+0(SB), Z23; \
+	VMOVDQU64 shuffle445<>+0(SB), Z22; \
+	VMOVDQU64 shuffle446<>+0(SB), Z21; \
+	VMOVDQU64 shuffle447<>+0(SB), Z20; \
+group387: \
 	MOVQ rows+24(FP), R9; \
-row463: \
+row388: \
 	XORQ R10, R10; \
 	MOVQ n+16(FP), R11; \
 	SUBQ R10, R11; \
 	CMPQ R11, $+64; \
-	JB   last465; \
-chunks464: \
+	JB   last390; \
+chunks389: \
 	LEAQ      (CX)(R10*1), R11; \
 	LEAQ      (R11)(R8*1), R12; \
 	VMOVDQU64 (AX)(R10*8), Z0; \
 	VMOVDQU64 128(AX)(R10*8), Z1; \
-	VMOVDQU64 shuffle494<>+0(SB), Z3; \
+	VMOVDQU64 shuffle436<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VMOVDQU64 256(AX)(R10*8), Z2; \
 	VPERMT2B  Z2, Z30, Z3; \
 	VMOVDQU64 384(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z29, Z3; \
 	VMOVDQU64 Z3, (R11); \
-	VMOVDQU64 shuffle497<>+0(SB), Z5; \
+	VMOVDQU64 shuffle439<>+0(SB), Z5; \
 	VPERMI2B  Z1, Z0, Z5; \
 	VPERMT2B  Z2, Z27, Z5; \
 	VPERMT2B  Z4, Z26, Z5; \
 	VMOVDQU64 Z5, (R11)(DX*1); \
-	VMOVDQU64 shuffle500<>+0(SB), Z3; \
+	VMOVDQU64 shuffle442<>+0(SB), Z3; \
 	VPERMI2B  Z1, Z0, Z3; \
 	VPERMT2B  Z2, Z24, Z3; \
 	VPERMT2B  Z4, Z23, Z3; \
@@ -13294,19 +11487,19 @@ chunks464: \
 	VMOVDQU64 Z0, (R11)(DI*1); \
 	VMOVDQU64 64(AX)(R10*8), Z0; \
 	VMOVDQU64 192(AX)(R10*8), Z3; \
-	VMOVDQU64 shuffle494<>+0(SB), Z2; \
+	VMOVDQU64 shuffle436<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VMOVDQU64 320(AX)(R10*8), Z4; \
 	VPERMT2B  Z4, Z30, Z2; \
 	VMOVDQU64 448(AX)(R10*8), Z1; \
 	VPERMT2B  Z1, Z29, Z2; \
 	VMOVDQU64 Z2, (R12); \
-	VMOVDQU64 shuffle497<>+0(SB), Z5; \
+	VMOVDQU64 shuffle439<>+0(SB), Z5; \
 	VPERMI2B  Z3, Z0, Z5; \
 	VPERMT2B  Z4, Z27, Z5; \
 	VPERMT2B  Z1, Z26, Z5; \
 	VMOVDQU64 Z5, (R12)(DX*1); \
-	VMOVDQU64 shuffle500<>+0(SB), Z2; \
+	VMOVDQU64 shuffle442<>+0(SB), Z2; \
 	VPERMI2B  Z3, Z0, Z2; \
 	VPERMT2B  Z4, Z24, Z2; \
 	VPERMT2B  Z1, Z23, Z2; \
@@ -13319,145 +11512,145 @@ chunks464: \
 	MOVQ      n+16(FP), R11; \
 	SUBQ      R10, R11; \
 	CMPQ      R11, $+64; \
-	JAE       chunks464; \
-last465: \
+	JAE       chunks389; \
+last390: \
 	TESTQ R11, R11; \
-	JZ    rowdone466; \
+	JZ    rowdone391; \
 	MOVQ  n+16(FP), R10; \
 	SUBQ  $+64, R10; \
-	JMP   chunks464; \
-rowdone466: \
+	JMP   chunks389; \
+rowdone391: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
-	JNZ  row463; \
+	JNZ  row388; \
 	ADDQ 8(SP), AX; \
 	ADDQ 16(SP), CX; \
 	DECQ (SP); \
-	JNZ  group462; \
+	JNZ  group387; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x2AVX512VBMI_body
 
-DATA shuffle494<>+0(SB)/8, $0x0000000041400100
-DATA shuffle494<>+8(SB)/8, $0x0000000043420302
-DATA shuffle494<>+16(SB)/8, $0x0000000045440504
-DATA shuffle494<>+24(SB)/8, $0x0000000047460706
-DATA shuffle494<>+32(SB)/8, $0x0000000049480908
-DATA shuffle494<>+40(SB)/8, $0x000000004b4a0b0a
-DATA shuffle494<>+48(SB)/8, $0x000000004d4c0d0c
-DATA shuffle494<>+56(SB)/8, $0x000000004f4e0f0e
-GLOBL shuffle494<>(SB), RODATA|NOPTR, $64
+DATA shuffle436<>+0(SB)/8, $0x0000000041400100
+DATA shuffle436<>+8(SB)/8, $0x0000000043420302
+DATA shuffle436<>+16(SB)/8, $0x0000000045440504
+DATA shuffle436<>+24(SB)/8, $0x0000000047460706
+DATA shuffle436<>+32(SB)/8, $0x0000000049480908
+DATA shuffle436<>+40(SB)/8, $0x000000004b4a0b0a
+DATA shuffle436<>+48(SB)/8, $0x000000004d4c0d0c
+DATA shuffle436<>+56(SB)/8, $0x000000004f4e0f0e
+GLOBL shuffle436<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle495<>+0(SB)/8, $0x0706414003020100
-DATA shuffle495<>+8(SB)/8, $0x0f0e43420b0a0908
-DATA shuffle495<>+16(SB)/8, $0x1716454413121110
-DATA shuffle495<>+24(SB)/8, $0x1f1e47461b1a1918
-DATA shuffle495<>+32(SB)/8, $0x2726494823222120
-DATA shuffle495<>+40(SB)/8, $0x2f2e4b4a2b2a2928
-DATA shuffle495<>+48(SB)/8, $0x37364d4c33323130
-DATA shuffle495<>+56(SB)/8, $0x3f3e4f4e3b3a3938
-GLOBL shuffle495<>(SB), RODATA|NOPTR, $64
+DATA shuffle437<>+0(SB)/8, $0x0706414003020100
+DATA shuffle437<>+8(SB)/8, $0x0f0e43420b0a0908
+DATA shuffle437<>+16(SB)/8, $0x1716454413121110
+DATA shuffle437<>+24(SB)/8, $0x1f1e47461b1a1918
+DATA shuffle437<>+32(SB)/8, $0x2726494823222120
+DATA shuffle437<>+40(SB)/8, $0x2f2e4b4a2b2a2928
+DATA shuffle437<>+48(SB)/8, $0x37364d4c33323130
+DATA shuffle437<>+56(SB)/8, $0x3f3e4f4e3b3a3938
+GLOBL shuffle437<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle496<>+0(SB)/8, $0x4140050403020100
-DATA shuffle496<>+8(SB)/8, $0x43420d0c0b0a0908
-DATA shuffle496<>+16(SB)/8, $0x4544151413121110
-DATA shuffle496<>+24(SB)/8, $0x47461d1c1b1a1918
-DATA shuffle496<>+32(SB)/8, $0x4948252423222120
-DATA shuffle496<>+40(SB)/8, $0x4b4a2d2c2b2a2928
-DATA shuffle496<>+48(SB)/8, $0x4d4c353433323130
-DATA shuffle496<>+56(SB)/8, $0x4f4e3d3c3b3a3938
-GLOBL shuffle496<>(SB), RODATA|NOPTR, $64
+DATA shuffle438<>+0(SB)/8, $0x4140050403020100
+DATA shuffle438<>+8(SB)/8, $0x43420d0c0b0a0908
+DATA shuffle438<>+16(SB)/8, $0x4544151413121110
+DATA shuffle438<>+24(SB)/8, $0x47461d1c1b1a1918
+DATA shuffle438<>+32(SB)/8, $0x4948252423222120
+DATA shuffle438<>+40(SB)/8, $0x4b4a2d2c2b2a2928
+DATA shuffle438<>+48(SB)/8, $0x4d4c353433323130
+DATA shuffle438<>+56(SB)/8, $0x4f4e3d3c3b3a3938
+GLOBL shuffle438<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle497<>+0(SB)/8, $0x0000000051501110
-DATA shuffle497<>+8(SB)/8, $0x0000000053521312
-DATA shuffle497<>+16(SB)/8, $0x0000000055541514
-DATA shuffle497<>+24(SB)/8, $0x0000000057561716
-DATA shuffle497<>+32(SB)/8, $0x0000000059581918
-DATA shuffle497<>+40(SB)/8, $0x000000005b5a1b1a
-DATA shuffle497<>+48(SB)/8, $0x000000005d5c1d1c
-DATA shuffle497<>+56(SB)/8, $0x000000005f5e1f1e
-GLOBL shuffle497<>(SB), RODATA|NOPTR, $64
+DATA shuffle439<>+0(SB)/8, $0x0000000051501110
+DATA shuffle439<>+8(SB)/8, $0x0000000053521312
+DATA shuffle439<>+16(SB)/8, $0x0000000055541514
+DATA shuffle439<>+24(SB)/8, $0x0000000057561716
+DATA shuffle439<>+32(SB)/8, $0x0000000059581918
+DATA shuffle439<>+40(SB)/8, $0x000000005b5a1b1a
+DATA shuffle439<>+48(SB)/8, $0x000000005d5c1d1c
+DATA shuffle439<>+56(SB)/8, $0x000000005f5e1f1e
+GLOBL shuffle439<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle498<>+0(SB)/8, $0x0706515003020100
-DATA shuffle498<>+8(SB)/8, $0x0f0e53520b0a0908
-DATA shuffle498<>+16(SB)/8, $0x1716555413121110
-DATA shuffle498<>+24(SB)/8, $0x1f1e57561b1a1918
-DATA shuffle498<>+32(SB)/8, $0x2726595823222120
-DATA shuffle498<>+40(SB)/8, $0x2f2e5b5a2b2a2928
-DATA shuffle498<>+48(SB)/8, $0x37365d5c33323130
-DATA shuffle498<>+56(SB)/8, $0x3f3e5f5e3b3a3938
-GLOBL shuffle498<>(SB), RODATA|NOPTR, $64
+DATA shuffle440<>+0(SB)/8, $0x0706515003020100
+DATA shuffle440<>+8(SB)/8, $0x0f0e53520b0a0908
+DATA shuffle440<>+16(SB)/8, $0x1716555413121110
+DATA shuffle440<>+24(SB)/8, $0x1f1e57561b1a1918
+DATA shuffle440<>+32(SB)/8, $0x2726595823222120
+DATA shuffle440<>+40(SB)/8, $0x2f2e5b5a2b2a2928
+DATA shuffle440<>+48(SB)/8, $0x37365d5c33323130
+DATA shuffle440<>+56(SB)/8, $0x3f3e5f5e3b3a3938
+GLOBL shuffle440<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle499<>+0(SB)/8, $0x5150050403020100
-DATA shuffle499<>+8(SB)/8, $0x53520d0c0b0a0908
-DATA shuffle499<>+16(SB)/8, $0x5554151413121110
-DATA shuffle499<>+24(SB)/8, $0x57561d1c1b1a1918
-DATA shuffle499<>+32(SB)/8, $0x5958252423222120
-DATA shuffle499<>+40(SB)/8, $0x5b5a2d2c2b2a2928
-DATA shuffle499<>+48(SB)/8, $0x5d5c353433323130
-DATA shuffle499<>+56(SB)/8, $0x5f5e3d3c3b3a3938
-GLOBL shuffle499<>(SB), RODATA|NOPTR, $64
+DATA shuffle441<>+0(SB)/8, $0x5150050403020100
+DATA shuffle441<>+8(SB)/8, $0x53520d0c0b0a0908
+DATA shuffle441<>+16(SB)/8, $0x5554151413121110
+DATA shuffle441<>+24(SB)/8, $0x57561d1c1b1a1918
+DATA shuffle441<>+32(SB)/8, $0x5958252423222120
+DATA shuffle441<>+40(SB)/8, $0x5b5a2d2c2b2a2928
+DATA shuffle441<>+48(SB)/8, $0x5d5c353433323130
+DATA shuffle441<>+56(SB)/8, $0x5f5e3d3c3b3a3938
+GLOBL shuffle441<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle500<>+0(SB)/8, $0x0000000061602120
-DATA shuffle500<>+8(SB)/8, $0x0000000063622322
-DATA shuffle500<>+16(SB)/8, $0x0000000065642524
-DATA shuffle500<>+24(SB)/8, $0x0000000067662726
-DATA shuffle500<>+32(SB)/8, $0x0000000069682928
-DATA shuffle500<>+40(SB)/8, $0x000000006b6a2b2a
-DATA shuffle500<>+48(SB)/8, $0x000000006d6c2d2c
-DATA shuffle500<>+56(SB)/8, $0x000000006f6e2f2e
-GLOBL shuffle500<>(SB), RODATA|NOPTR, $64
+DATA shuffle442<>+0(SB)/8, $0x0000000061602120
+DATA shuffle442<>+8(SB)/8, $0x0000000063622322
+DATA shuffle442<>+16(SB)/8, $0x0000000065642524
+DATA shuffle442<>+24(SB)/8, $0x0000000067662726
+DATA shuffle442<>+32(SB)/8, $0x0000000069682928
+DATA shuffle442<>+40(SB)/8, $0x000000006b6a2b2a
+DATA shuffle442<>+48(SB)/8, $0x000000006d6c2d2c
+DATA shuffle442<>+56(SB)/8, $0x000000006f6e2f2e
+GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle501<>+0(SB)/8, $0x0706616003020100
-DATA shuffle501<>+8(SB)/8, $0x0f0e63620b0a0908
-DATA shuffle501<>+16(SB)/8, $0x1716656413121110
-DATA shuffle501<>+24(SB)/8, $0x1f1e67661b1a1918
-DATA shuffle501<>+32(SB)/8, $0x2726696823222120
-DATA shuffle501<>+40(SB)/8, $0x2f2e6b6a2b2a2928
-DATA shuffle501<>+48(SB)/8, $0x37366d6c33323130
-DATA shuffle501<>+56(SB)/8, $0x3f3e6f6e3b3a3938
-GLOBL shuffle501<>(SB), RODATA|NOPTR, $64
+DATA shuffle443<>+0(SB)/8, $0x0706616003020100
+DATA shuffle443<>+8(SB)/8, $0x0f0e63620b0a0908
+DATA shuffle443<>+16(SB)/8, $0x1716656413121110
+DATA shuffle443<>+24(SB)/8, $0x1f1e67661b1a1918
+DATA shuffle443<>+32(SB)/8, $0x2726696823222120
+DATA shuffle443<>+40(SB)/8, $0x2f2e6b6a2b2a2928
+DATA shuffle443<>+48(SB)/8, $0x37366d6c33323130
+DATA shuffle443<>+56(SB)/8, $0x3f3e6f6e3b3a3938
+GLOBL shuffle443<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle502<>+0(SB)/8, $0x6160050403020100
-DATA shuffle502<>+8(SB)/8, $0x63620d0c0b0a0908
-DATA shuffle502<>+16(SB)/8, $0x6564151413121110
-DATA shuffle502<>+24(SB)/8, $0x67661d1c1b1a1918
-DATA shuffle502<>+32(SB)/8, $0x6968252423222120
-DATA shuffle502<>+40(SB)/8, $0x6b6a2d2c2b2a2928
-DATA shuffle502<>+48(SB)/8, $0x6d6c353433323130
-DATA shuffle502<>+56(SB)/8, $0x6f6e3d3c3b3a3938
-GLOBL shuffle502<>(SB), RODATA|NOPTR, $64
+DATA shuffle444<>+0(SB)/8, $0x6160050403020100
+DATA shuffle444<>+8(SB)/8, $0x63620d0c0b0a0908
+DATA shuffle444<>+16(SB)/8, $0x6564151413121110
+DATA shuffle444<>+24(SB)/8, $0x67661d1c1b1a1918
+DATA shuffle444<>+32(SB)/8, $0x6968252423222120
+DATA shuffle444<>+40(SB)/8, $0x6b6a2d2c2b2a2928
+DATA shuffle444<>+48(SB)/8, $0x6d6c353433323130
+DATA shuffle444<>+56(SB)/8, $0x6f6e3d3c3b3a3938
+GLOBL shuffle444<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle503<>+0(SB)/8, $0x0000000071703130
-DATA shuffle503<>+8(SB)/8, $0x0000000073723332
-DATA shuffle503<>+16(SB)/8, $0x0000000075743534
-DATA shuffle503<>+24(SB)/8, $0x0000000077763736
-DATA shuffle503<>+32(SB)/8, $0x0000000079783938
-DATA shuffle503<>+40(SB)/8, $0x000000007b7a3b3a
-DATA shuffle503<>+48(SB)/8, $0x000000007d7c3d3c
-DATA shuffle503<>+56(SB)/8, $0x000000007f7e3f3e
-GLOBL shuffle503<>(SB), RODATA|NOPTR, $64
+DATA shuffle445<>+0(SB)/8, $0x0000000071703130
+DATA shuffle445<>+8(SB)/8, $0x0000000073723332
+DATA shuffle445<>+16(SB)/8, $0x0000000075743534
+DATA shuffle445<>+24(SB)/8, $0x0000000077763736
+DATA shuffle445<>+32(SB)/8, $0x0000000079783938
+DATA shuffle445<>+40(SB)/8, $0x000000007b7a3b3a
+DATA shuffle445<>+48(SB)/8, $0x000000007d7c3d3c
+DATA shuffle445<>+56(SB)/8, $0x000000007f7e3f3e
+GLOBL shuffle445<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle504<>+0(SB)/8, $0x0706717003020100
-DATA shuffle504<>+8(SB)/8, $0x0f0e73720b0a0908
-DATA shuffle504<>+16(SB)/8, $0x1716757413121110
-DATA shuffle504<>+24(SB)/8, $0x1f1e77761b1a1918
-DATA shuffle504<>+32(SB)/8, $0x2726797823222120
-DATA shuffle504<>+40(SB)/8, $0x2f2e7b7a2b2a2928
-DATA shuffle504<>+48(SB)/8, $0x37367d7c33323130
-DATA shuffle504<>+56(SB)/8, $0x3f3e7f7e3b3a3938
-GLOBL shuffle504<>(SB), RODATA|NOPTR, $64
+DATA shuffle446<>+0(SB)/8, $0x0706717003020100
+DATA shuffle446<>+8(SB)/8, $0x0f0e73720b0a0908
+DATA shuffle446<>+16(SB)/8, $0x1716757413121110
+DATA shuffle446<>+24(SB)/8, $0x1f1e77761b1a1918
+DATA shuffle446<>+32(SB)/8, $0x2726797823222120
+DATA shuffle446<>+40(SB)/8, $0x2f2e7b7a2b2a2928
+DATA shuffle446<>+48(SB)/8, $0x37367d7c33323130
+DATA shuffle446<>+56(SB)/8, $0x3f3e7f7e3b3a3938
+GLOBL shuffle446<>(SB), RODATA|NOPTR, $64
 
-DATA shuffle505<>+0(SB)/8, $0x7170050403020100
-DATA shuffle505<>+8(SB)/8, $0x73720d0c0b0a0908
-DATA shuffle505<>+16(SB)/8, $0x7574151413121110
-DATA shuffle505<>+24(SB)/8, $0x77761d1c1b1a1918
-DATA shuffle505<>+32(SB)/8, $0x7978252423222120
-DATA shuffle505<>+40(SB)/8, $0x7b7a2d2c2b2a2928
-DATA shuffle505<>+48(SB)/8, $0x7d7c353433323130
-DATA shuffle505<>+56(SB)/8, $0x7f7e3d3c3b3a3938
-GLOBL shuffle505<>(SB), RODATA|NOPTR, $64
+DATA shuffle447<>+0(SB)/8, $0x7170050403020100
+DATA shuffle447<>+8(SB)/8, $0x73720d0c0b0a0908
+DATA shuffle447<>+16(SB)/8, $0x7574151413121110
+DATA shuffle447<>+24(SB)/8, $0x77761d1c1b1a1918
+DATA shuffle447<>+32(SB)/8, $0x7978252423222120
+DATA shuffle447<>+40(SB)/8, $0x7b7a2d2c2b2a2928
+DATA shuffle447<>+48(SB)/8, $0x7d7c353433323130
+DATA shuffle447<>+56(SB)/8, $0x7f7e3d3c3b3a3938
+GLOBL shuffle447<>(SB), RODATA|NOPTR, $64
 
 // func stackZip2x1AVX512VBMI(space *byte, depth *byte, tab *byte, units int, step int, last int, lastDepth int, plane int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
@@ -13483,30 +11676,30 @@ TEXT ·stackZip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit467: \
+unit392: \
 	MOVQ    R9, R12; \
 	CMPQ    R12, DI; \
 	CMOVQGT DI, R12; \
 	LEAQ    (AX)(R12*4), R12; \
 	CMPQ    R9, DI; \
-	JGT     final469; \
+	JGT     final394; \
 	LEAQ    (CX)(R10*1), R13; \
 	MOVQ    DX, R14; \
 	SUBQ    R11, R14; \
 	CMPQ    R14, SI; \
-	JB      split470; \
-whole468: \
+	JB      split395; \
+whole393: \
 	VMOVDQU8.Z (R13), K1, Z0; \
 	VMOVDQU8.Z (R13)(DX*1), K1, Z1; \
 	VMOVDQU8.Z (R13)(DX*2), K1, Z2; \
 	VMOVDQU8.Z (R13)(BX*1), K1, Z3; \
-	JMP        moved471; \
-final469: \
+	JMP        moved396; \
+final394: \
 	MOVQ lastDepth+48(FP), R13; \
 	ADDQ CX, R13; \
-	JMP  whole468; \
-split470: \
-	BZHIQ      R14, shuffle6<>+0(SB), R14; \
+	JMP  whole393; \
+split395: \
+	BZHIQ      R14, shuffle2<>+0(SB), R14; \
 	KMOVQ      R14, K6; \
 	KANDQ      K1, K6, K6; \
 	KANDNQ     K1, K6, K7; \
@@ -13519,7 +11712,7 @@ split470: \
 	VMOVDQU8   (R13)(DX*1), K7, Z1; \
 	VMOVDQU8   (R13)(DX*2), K7, Z2; \
 	VMOVDQU8   (R13)(BX*1), K7, Z3; \
-moved471: \
+moved396: \
 	VMOVDQA64 Z8, Z4; \
 	VPMOVB2M  Z8, K6; \
 	KNOTQ     K6, K7; \
@@ -13548,12 +11741,12 @@ moved471: \
 	ADDQ      SI, R10; \
 	ADDQ      SI, R11; \
 	CMPQ      R11, DX; \
-	JB        same472; \
+	JB        same397; \
 	SUBQ      DX, R11; \
 	ADDQ      BX, R10; \
-same472: \
+same397: \
 	DECQ R8; \
-	JNZ  unit467; \
+	JNZ  unit392; \
 	VZEROUPPER; \
 	RET
 	stackZip2x1AVX512VBMI_body
@@ -13582,7 +11775,7 @@ TEXT ·stackUnzip2x1AVX512VBMI(SB), NOSPLIT, $0-64
 	XORQ      R9, R9; \
 	XORQ      R10, R10; \
 	XORQ      R11, R11; \
-unit473: \
+unit398: \
 	MOVQ       R9, R12; \
 	CMPQ       R12, DI; \
 	CMOVQGT    DI, R12; \
@@ -13612,24 +11805,24 @@ unit473: \
 	VPERMI2B   Z3, Z2, K6, Z7; \
 	VPERMI2B   Z1, Z0, K7, Z7; \
 	CMPQ       R9, DI; \
-	JGT        final475; \
+	JGT        final400; \
 	LEAQ       (CX)(R10*1), R12; \
 	MOVQ       DX, R13; \
 	SUBQ       R11, R13; \
 	CMPQ       R13, SI; \
-	JB         split476; \
-whole474: \
+	JB         split401; \
+whole399: \
 	VMOVDQU8 Z4, K1, (R12); \
 	VMOVDQU8 Z5, K1, (R12)(DX*1); \
 	VMOVDQU8 Z6, K1, (R12)(DX*2); \
 	VMOVDQU8 Z7, K1, (R12)(BX*1); \
-	JMP      moved477; \
-final475: \
+	JMP      moved402; \
+final400: \
 	MOVQ lastDepth+48(FP), R12; \
 	ADDQ CX, R12; \
-	JMP  whole474; \
-split476: \
-	BZHIQ    R13, shuffle6<>+0(SB), R13; \
+	JMP  whole399; \
+split401: \
+	BZHIQ    R13, shuffle2<>+0(SB), R13; \
 	KMOVQ    R13, K6; \
 	KANDQ    K1, K6, K6; \
 	KANDNQ   K1, K6, K7; \
@@ -13642,17 +11835,17 @@ split476: \
 	VMOVDQU8 Z5, K7, (R12)(DX*1); \
 	VMOVDQU8 Z6, K7, (R12)(DX*2); \
 	VMOVDQU8 Z7, K7, (R12)(BX*1); \
-moved477: \
+moved402: \
 	ADDQ SI, R9; \
 	ADDQ SI, R10; \
 	ADDQ SI, R11; \
 	CMPQ R11, DX; \
-	JB   same478; \
+	JB   same403; \
 	SUBQ DX, R11; \
 	ADDQ BX, R10; \
-same478: \
+same403: \
 	DECQ R8; \
-	JNZ  unit473; \
+	JNZ  unit398; \
 	VZEROUPPER; \
 	RET
 	stackUnzip2x1AVX512VBMI_body
@@ -13664,11 +11857,11 @@ TEXT ·gather1AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile479: \
+tile404: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector480: \
+vector405: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -13684,11 +11877,11 @@ vector480: \
 	ADDQ         $+20, BX; \
 	ADDQ         $+64, SI; \
 	DECQ         DI; \
-	JNZ          vector480; \
+	JNZ          vector405; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile479; \
+	JNZ          tile404; \
 	VZEROUPPER; \
 	RET
 	gather1AVX512VBMI_body
@@ -13700,11 +11893,11 @@ TEXT ·gather2AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile481: \
+tile406: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector482: \
+vector407: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -13733,11 +11926,11 @@ vector482: \
 	ADDQ         $+36, BX; \
 	ADDQ         $+128, SI; \
 	DECQ         DI; \
-	JNZ          vector482; \
+	JNZ          vector407; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile481; \
+	JNZ          tile406; \
 	VZEROUPPER; \
 	RET
 	gather2AVX512VBMI_body
@@ -13749,11 +11942,11 @@ TEXT ·gather3AVX512VBMI(SB), NOSPLIT, $0-64
 	MOVQ dst+0(FP), AX; \
 	MOVQ src+8(FP), CX; \
 	MOVQ reps+40(FP), DX; \
-tile483: \
+tile408: \
 	MOVQ offs+16(FP), BX; \
 	MOVQ idx+24(FP), SI; \
 	MOVQ steps+32(FP), DI; \
-vector484: \
+vector409: \
 	MOVLQSX      (BX), R8; \
 	MOVLQSX      4(BX), R9; \
 	VMOVDQU      (CX)(R9*1), Y0; \
@@ -13794,11 +11987,11 @@ vector484: \
 	ADDQ         $+52, BX; \
 	ADDQ         $+192, SI; \
 	DECQ         DI; \
-	JNZ          vector484; \
+	JNZ          vector409; \
 	ADDQ         srcRep+48(FP), CX; \
 	ADDQ         dstRep+56(FP), AX; \
 	DECQ         DX; \
-	JNZ          tile483; \
+	JNZ          tile408; \
 	VZEROUPPER; \
 	RET
 	gather3AVX512VBMI_body

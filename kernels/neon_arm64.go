@@ -104,11 +104,6 @@ func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, lan
 //go:noescape
 func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// zip3x16NEON interleaves 3 lanes of 16-byte elements into one row, for each row of each group.
-//
-//go:noescape
-func zip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // zip3x3NEON interleaves 3 lanes of 3-byte elements into one row, for each row of each group.
 //
 //go:noescape
@@ -399,11 +394,6 @@ func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, 
 //go:noescape
 func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tzip8x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tzip8x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -478,11 +468,6 @@ func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tunzip2x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // tunzip2x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
@@ -804,11 +789,6 @@ func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //go:noescape
 func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
-// tunzip8x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
 // tunzip8x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
@@ -823,11 +803,6 @@ func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane
 //
 //go:noescape
 func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-
-// tunzip8x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
-//
-//go:noescape
-func tunzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 
 // unzipNx16NEON splits one row into b lanes of 16-byte elements, for each row of each group.
 //

@@ -2973,124 +2973,6 @@ rowdone322: \
 	RET
 	zip3x8NEON_body
 
-// func zip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip3x16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk323; \
-	CMP $16, R2; \
-	BHS chunk324; \
-	RET; \
-chunk323: \
-group325: \
-	MOVD R3, R11; \
-row326: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks327: \
-	CMP $32, R22; \
-	BLO tail329; \
-body328: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F1), 32(R21); \
-	FSTPQ (F3, F5), 64(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $32, R14, R14; \
-	ADD $96, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks327; \
-tail329: \
-	CBZ R22, rowdone330; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	MOVD $3, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body328; \
-rowdone330: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row326; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group325; \
-	RET; \
-chunk324: \
-group331: \
-	MOVD R3, R11; \
-row332: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks333: \
-	CMP $16, R22; \
-	BLO tail335; \
-body334: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FSTPQ (F0, F1), 0(R21); \
-	FMOVQ F2, 32(R21); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $16, R14, R14; \
-	ADD $48, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks333; \
-tail335: \
-	CBZ R22, rowdone336; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	MOVD $3, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body334; \
-rowdone336: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row332; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group331; \
-	RET
-	zip3x16NEON_body
-
 // func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x3NEON_body \
@@ -3110,11 +2992,11 @@ TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk337; \
+	BHS chunk323; \
 	CMP $24, R2; \
-	BHS chunk338; \
+	BHS chunk324; \
 	RET; \
-chunk337: \
+chunk323: \
 	MOVD $mask73<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask74<>(SB), R24; \
@@ -3151,18 +3033,18 @@ chunk337: \
 	VLD1 (R24), [V15.B16]; \
 	MOVD $mask90<>(SB), R24; \
 	VLD1 (R24), [V14.B16]; \
-group339: \
+group325: \
 	MOVD R3, R11; \
-row340: \
+row326: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks341: \
+chunks327: \
 	CMP $36, R22; \
-	BLO tail343; \
-body342: \
+	BLO tail329; \
+body328: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -3213,9 +3095,9 @@ body342: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks341; \
-tail343: \
-	CBZ R22, rowdone344; \
+	B chunks327; \
+tail329: \
+	CBZ R22, rowdone330; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3225,18 +3107,18 @@ tail343: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body342; \
-rowdone344: \
+	B body328; \
+rowdone330: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row340; \
+	BNE row326; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group339; \
+	BNE group325; \
 	RET; \
-chunk338: \
+chunk324: \
 	MOVD $mask73<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask74<>(SB), R24; \
@@ -3267,18 +3149,18 @@ chunk338: \
 	VLD1 (R24), [V18.B16]; \
 	MOVD $mask98<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group345: \
+group331: \
 	MOVD R3, R11; \
-row346: \
+row332: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks347: \
+chunks333: \
 	CMP $24, R22; \
-	BLO tail349; \
-body348: \
+	BLO tail335; \
+body334: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 6(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -3311,9 +3193,9 @@ body348: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks347; \
-tail349: \
-	CBZ R22, rowdone350; \
+	B chunks333; \
+tail335: \
+	CBZ R22, rowdone336; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3323,16 +3205,16 @@ tail349: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body348; \
-rowdone350: \
+	B body334; \
+rowdone336: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row346; \
+	BNE row332; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group345; \
+	BNE group331; \
 	RET
 	zip3x3NEON_body
 
@@ -3355,11 +3237,11 @@ TEXT ·zip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk351; \
+	BHS chunk337; \
 	CMP $24, R2; \
-	BHS chunk352; \
+	BHS chunk338; \
 	RET; \
-chunk351: \
+chunk337: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
@@ -3392,18 +3274,18 @@ chunk351: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask110<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group353: \
+group339: \
 	MOVD R3, R11; \
-row354: \
+row340: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks355: \
+chunks341: \
 	CMP $36, R22; \
-	BLO tail357; \
-body356: \
+	BLO tail343; \
+body342: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -3454,9 +3336,9 @@ body356: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks355; \
-tail357: \
-	CBZ R22, rowdone358; \
+	B chunks341; \
+tail343: \
+	CBZ R22, rowdone344; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3466,18 +3348,18 @@ tail357: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body356; \
-rowdone358: \
+	B body342; \
+rowdone344: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row354; \
+	BNE row340; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group353; \
+	BNE group339; \
 	RET; \
-chunk352: \
+chunk338: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
@@ -3506,18 +3388,18 @@ chunk352: \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask9<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group359: \
+group345: \
 	MOVD R3, R11; \
-row360: \
+row346: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks361: \
+chunks347: \
 	CMP $24, R22; \
-	BLO tail363; \
-body362: \
+	BLO tail349; \
+body348: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 6(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -3549,9 +3431,9 @@ body362: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks361; \
-tail363: \
-	CBZ R22, rowdone364; \
+	B chunks347; \
+tail349: \
+	CBZ R22, rowdone350; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3561,16 +3443,16 @@ tail363: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body362; \
-rowdone364: \
+	B body348; \
+rowdone350: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row360; \
+	BNE row346; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group359; \
+	BNE group345; \
 	RET
 	zip3x6NEON_body
 
@@ -3593,9 +3475,9 @@ TEXT ·zip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk365; \
+	BHS chunk351; \
 	RET; \
-chunk365: \
+chunk351: \
 	MOVD $mask114<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask115<>(SB), R24; \
@@ -3632,18 +3514,18 @@ chunk365: \
 	VLD1 (R24), [V15.B16]; \
 	MOVD $mask127<>(SB), R24; \
 	VLD1 (R24), [V14.B16]; \
-group366: \
+group352: \
 	MOVD R3, R11; \
-row367: \
+row353: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks368: \
+chunks354: \
 	CMP $36, R22; \
-	BLO tail370; \
-body369: \
+	BLO tail356; \
+body355: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -3692,9 +3574,9 @@ body369: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks368; \
-tail370: \
-	CBZ R22, rowdone371; \
+	B chunks354; \
+tail356: \
+	CBZ R22, rowdone357; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3704,16 +3586,16 @@ tail370: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body369; \
-rowdone371: \
+	B body355; \
+rowdone357: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row367; \
+	BNE row353; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group366; \
+	BNE group352; \
 	RET
 	zip3x9NEON_body
 
@@ -3736,11 +3618,11 @@ TEXT ·zip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk372; \
+	BHS chunk358; \
 	CMP $24, R2; \
-	BHS chunk373; \
+	BHS chunk359; \
 	RET; \
-chunk372: \
+chunk358: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -3761,18 +3643,18 @@ chunk372: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask19<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group374: \
+group360: \
 	MOVD R3, R11; \
-row375: \
+row361: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks376: \
+chunks362: \
 	CMP $36, R22; \
-	BLO tail378; \
-body377: \
+	BLO tail364; \
+body363: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 12(R12), F1; \
 	FMOVQ 20(R12), F2; \
@@ -3809,9 +3691,9 @@ body377: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks376; \
-tail378: \
-	CBZ R22, rowdone379; \
+	B chunks362; \
+tail364: \
+	CBZ R22, rowdone365; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3821,18 +3703,18 @@ tail378: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body377; \
-rowdone379: \
+	B body363; \
+rowdone365: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row375; \
+	BNE row361; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group374; \
+	BNE group360; \
 	RET; \
-chunk373: \
+chunk359: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -3851,18 +3733,18 @@ chunk373: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group380: \
+group366: \
 	MOVD R3, R11; \
-row381: \
+row367: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks382: \
+chunks368: \
 	CMP $24, R22; \
-	BLO tail384; \
-body383: \
+	BLO tail370; \
+body369: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 8(R12), F1; \
 	FMOVQ 0(R13), F2; \
@@ -3887,9 +3769,9 @@ body383: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks382; \
-tail384: \
-	CBZ R22, rowdone385; \
+	B chunks368; \
+tail370: \
+	CBZ R22, rowdone371; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -3899,16 +3781,16 @@ tail384: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body383; \
-rowdone385: \
+	B body369; \
+rowdone371: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row381; \
+	BNE row367; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group380; \
+	BNE group366; \
 	RET
 	zip3x12NEON_body
 
@@ -3931,11 +3813,11 @@ TEXT ·tzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk386; \
+	BHS chunk372; \
 	CMP $24, R2; \
-	BHS chunk387; \
+	BHS chunk373; \
 	RET; \
-chunk386: \
+chunk372: \
 	MOVD $mask128<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask129<>(SB), R24; \
@@ -3976,18 +3858,18 @@ chunk386: \
 	VLD1 (R24), [V13.B16]; \
 	MOVD $mask147<>(SB), R24; \
 	VLD1 (R24), [V12.B16]; \
-group388: \
+group374: \
 	MOVD R3, R11; \
-row389: \
+row375: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks390: \
+chunks376: \
 	CMP $36, R22; \
-	BLO tail392; \
-body391: \
+	BLO tail378; \
+body377: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -4040,9 +3922,9 @@ body391: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks390; \
-tail392: \
-	CBZ R22, rowdone393; \
+	B chunks376; \
+tail378: \
+	CBZ R22, rowdone379; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4052,18 +3934,18 @@ tail392: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body391; \
-rowdone393: \
+	B body377; \
+rowdone379: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row389; \
+	BNE row375; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group388; \
+	BNE group374; \
 	RET; \
-chunk387: \
+chunk373: \
 	MOVD $mask128<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask129<>(SB), R24; \
@@ -4094,18 +3976,18 @@ chunk387: \
 	VLD1 (R24), [V18.B16]; \
 	MOVD $mask155<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group394: \
+group380: \
 	MOVD R3, R11; \
-row395: \
+row381: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks396: \
+chunks382: \
 	CMP $24, R22; \
-	BLO tail398; \
-body397: \
+	BLO tail384; \
+body383: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 6(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -4139,9 +4021,9 @@ body397: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks396; \
-tail398: \
-	CBZ R22, rowdone399; \
+	B chunks382; \
+tail384: \
+	CBZ R22, rowdone385; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4151,16 +4033,16 @@ tail398: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body397; \
-rowdone399: \
+	B body383; \
+rowdone385: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row395; \
+	BNE row381; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group394; \
+	BNE group380; \
 	RET
 	tzip3x2x1NEON_body
 
@@ -4183,11 +4065,11 @@ TEXT ·tzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk400; \
+	BHS chunk386; \
 	CMP $24, R2; \
-	BHS chunk401; \
+	BHS chunk387; \
 	RET; \
-chunk400: \
+chunk386: \
 	MOVD $mask156<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask157<>(SB), R24; \
@@ -4220,18 +4102,18 @@ chunk400: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask170<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group402: \
+group388: \
 	MOVD R3, R11; \
-row403: \
+row389: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks404: \
+chunks390: \
 	CMP $36, R22; \
-	BLO tail406; \
-body405: \
+	BLO tail392; \
+body391: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -4282,9 +4164,9 @@ body405: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks404; \
-tail406: \
-	CBZ R22, rowdone407; \
+	B chunks390; \
+tail392: \
+	CBZ R22, rowdone393; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4294,18 +4176,18 @@ tail406: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body405; \
-rowdone407: \
+	B body391; \
+rowdone393: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row403; \
+	BNE row389; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group402; \
+	BNE group388; \
 	RET; \
-chunk401: \
+chunk387: \
 	MOVD $mask156<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask157<>(SB), R24; \
@@ -4334,18 +4216,18 @@ chunk401: \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask174<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group408: \
+group394: \
 	MOVD R3, R11; \
-row409: \
+row395: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks410: \
+chunks396: \
 	CMP $24, R22; \
-	BLO tail412; \
-body411: \
+	BLO tail398; \
+body397: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -4378,9 +4260,9 @@ body411: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks410; \
-tail412: \
-	CBZ R22, rowdone413; \
+	B chunks396; \
+tail398: \
+	CBZ R22, rowdone399; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4390,16 +4272,16 @@ tail412: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body411; \
-rowdone413: \
+	B body397; \
+rowdone399: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row409; \
+	BNE row395; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group408; \
+	BNE group394; \
 	RET
 	tzip3x2x2NEON_body
 
@@ -4422,11 +4304,11 @@ TEXT ·tzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk414; \
+	BHS chunk400; \
 	CMP $24, R2; \
-	BHS chunk415; \
+	BHS chunk401; \
 	RET; \
-chunk414: \
+chunk400: \
 	MOVD $mask33<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask175<>(SB), R24; \
@@ -4451,18 +4333,18 @@ chunk414: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group416: \
+group402: \
 	MOVD R3, R11; \
-row417: \
+row403: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks418: \
+chunks404: \
 	CMP $48, R22; \
-	BLO tail420; \
-body419: \
+	BLO tail406; \
+body405: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -4522,9 +4404,9 @@ body419: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks418; \
-tail420: \
-	CBZ R22, rowdone421; \
+	B chunks404; \
+tail406: \
+	CBZ R22, rowdone407; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4534,18 +4416,18 @@ tail420: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body419; \
-rowdone421: \
+	B body405; \
+rowdone407: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row417; \
+	BNE row403; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group416; \
+	BNE group402; \
 	RET; \
-chunk415: \
+chunk401: \
 	MOVD $mask33<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask179<>(SB), R24; \
@@ -4564,18 +4446,18 @@ chunk415: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask35<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group422: \
+group408: \
 	MOVD R3, R11; \
-row423: \
+row409: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks424: \
+chunks410: \
 	CMP $24, R22; \
-	BLO tail426; \
-body425: \
+	BLO tail412; \
+body411: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 4(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -4605,9 +4487,9 @@ body425: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks424; \
-tail426: \
-	CBZ R22, rowdone427; \
+	B chunks410; \
+tail412: \
+	CBZ R22, rowdone413; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4617,16 +4499,16 @@ tail426: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body425; \
-rowdone427: \
+	B body411; \
+rowdone413: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row423; \
+	BNE row409; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group422; \
+	BNE group408; \
 	RET
 	tzip3x2x4NEON_body
 
@@ -4649,9 +4531,9 @@ TEXT ·tzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk428; \
+	BHS chunk414; \
 	RET; \
-chunk428: \
+chunk414: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -4660,18 +4542,18 @@ chunk428: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group429: \
+group415: \
 	MOVD R3, R11; \
-row430: \
+row416: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks431: \
+chunks417: \
 	CMP $48, R22; \
-	BLO tail433; \
-body432: \
+	BLO tail419; \
+body418: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 8(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -4715,9 +4597,9 @@ body432: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks431; \
-tail433: \
-	CBZ R22, rowdone434; \
+	B chunks417; \
+tail419: \
+	CBZ R22, rowdone420; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4727,16 +4609,16 @@ tail433: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body432; \
-rowdone434: \
+	B body418; \
+rowdone420: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row430; \
+	BNE row416; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group429; \
+	BNE group415; \
 	RET
 	tzip3x2x8NEON_body
 
@@ -4759,9 +4641,9 @@ TEXT ·tzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk435; \
+	BHS chunk421; \
 	RET; \
-chunk435: \
+chunk421: \
 	MOVD $mask183<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask184<>(SB), R24; \
@@ -4800,18 +4682,18 @@ chunk435: \
 	VLD1 (R24), [V14.B16]; \
 	MOVD $mask201<>(SB), R24; \
 	VLD1 (R24), [V13.B16]; \
-group436: \
+group422: \
 	MOVD R3, R11; \
-row437: \
+row423: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks438: \
+chunks424: \
 	CMP $36, R22; \
-	BLO tail440; \
-body439: \
+	BLO tail426; \
+body425: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -4864,9 +4746,9 @@ body439: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks438; \
-tail440: \
-	CBZ R22, rowdone441; \
+	B chunks424; \
+tail426: \
+	CBZ R22, rowdone427; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -4876,16 +4758,16 @@ tail440: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body439; \
-rowdone441: \
+	B body425; \
+rowdone427: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row437; \
+	BNE row423; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group436; \
+	BNE group422; \
 	RET
 	tzip3x3x1NEON_body
 
@@ -4908,9 +4790,9 @@ TEXT ·tzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk442; \
+	BHS chunk428; \
 	RET; \
-chunk442: \
+chunk428: \
 	MOVD $mask202<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask203<>(SB), R24; \
@@ -4937,18 +4819,18 @@ chunk442: \
 	VLD1 (R24), [V20.B16]; \
 	MOVD $mask214<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-group443: \
+group429: \
 	MOVD R3, R11; \
-row444: \
+row430: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks445: \
+chunks431: \
 	CMP $36, R22; \
-	BLO tail447; \
-body446: \
+	BLO tail433; \
+body432: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 4(R12), F2; \
@@ -4996,9 +4878,9 @@ body446: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks445; \
-tail447: \
-	CBZ R22, rowdone448; \
+	B chunks431; \
+tail433: \
+	CBZ R22, rowdone434; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5008,16 +4890,16 @@ tail447: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body446; \
-rowdone448: \
+	B body432; \
+rowdone434: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row444; \
+	BNE row430; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group443; \
+	BNE group429; \
 	RET
 	tzip3x3x2NEON_body
 
@@ -5040,9 +4922,9 @@ TEXT ·tzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk449; \
+	BHS chunk435; \
 	RET; \
-chunk449: \
+chunk435: \
 	MOVD $mask59<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask215<>(SB), R24; \
@@ -5065,18 +4947,18 @@ chunk449: \
 	VLD1 (R24), [V22.B16]; \
 	MOVD $mask181<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-group450: \
+group436: \
 	MOVD R3, R11; \
-row451: \
+row437: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks452: \
+chunks438: \
 	CMP $36, R22; \
-	BLO tail454; \
-body453: \
+	BLO tail440; \
+body439: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 4(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -5120,9 +5002,9 @@ body453: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks452; \
-tail454: \
-	CBZ R22, rowdone455; \
+	B chunks438; \
+tail440: \
+	CBZ R22, rowdone441; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5132,16 +5014,16 @@ tail454: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body453; \
-rowdone455: \
+	B body439; \
+rowdone441: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row451; \
+	BNE row437; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group450; \
+	BNE group436; \
 	RET
 	tzip3x3x4NEON_body
 
@@ -5164,9 +5046,9 @@ TEXT ·tzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $72, R2; \
-	BHS chunk456; \
+	BHS chunk442; \
 	RET; \
-chunk456: \
+chunk442: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -5175,18 +5057,18 @@ chunk456: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group457: \
+group443: \
 	MOVD R3, R11; \
-row458: \
+row444: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks459: \
+chunks445: \
 	CMP $72, R22; \
-	BLO tail461; \
-body460: \
+	BLO tail447; \
+body446: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 8(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -5251,9 +5133,9 @@ body460: \
 	ADD $72, R14, R14; \
 	ADD $216, R21, R21; \
 	SUB $72, R22, R22; \
-	B chunks459; \
-tail461: \
-	CBZ R22, rowdone462; \
+	B chunks445; \
+tail447: \
+	CBZ R22, rowdone448; \
 	MOVD $72, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5263,16 +5145,16 @@ tail461: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $72, R22; \
-	B body460; \
-rowdone462: \
+	B body446; \
+rowdone448: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row458; \
+	BNE row444; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group457; \
+	BNE group443; \
 	RET
 	tzip3x3x8NEON_body
 
@@ -5295,11 +5177,11 @@ TEXT ·tzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk463; \
+	BHS chunk449; \
 	CMP $24, R2; \
-	BHS chunk464; \
+	BHS chunk450; \
 	RET; \
-chunk463: \
+chunk449: \
 	MOVD $mask218<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask219<>(SB), R24; \
@@ -5340,18 +5222,18 @@ chunk463: \
 	VLD1 (R24), [V13.B16]; \
 	MOVD $mask237<>(SB), R24; \
 	VLD1 (R24), [V12.B16]; \
-group465: \
+group451: \
 	MOVD R3, R11; \
-row466: \
+row452: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks467: \
+chunks453: \
 	CMP $36, R22; \
-	BLO tail469; \
-body468: \
+	BLO tail455; \
+body454: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -5407,9 +5289,9 @@ body468: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks467; \
-tail469: \
-	CBZ R22, rowdone470; \
+	B chunks453; \
+tail455: \
+	CBZ R22, rowdone456; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5419,18 +5301,18 @@ tail469: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body468; \
-rowdone470: \
+	B body454; \
+rowdone456: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row466; \
+	BNE row452; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group465; \
+	BNE group451; \
 	RET; \
-chunk464: \
+chunk450: \
 	MOVD $mask218<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask219<>(SB), R24; \
@@ -5463,18 +5345,18 @@ chunk464: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask246<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group471: \
+group457: \
 	MOVD R3, R11; \
-row472: \
+row458: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks473: \
+chunks459: \
 	CMP $24, R22; \
-	BLO tail475; \
-body474: \
+	BLO tail461; \
+body460: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -5509,9 +5391,9 @@ body474: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks473; \
-tail475: \
-	CBZ R22, rowdone476; \
+	B chunks459; \
+tail461: \
+	CBZ R22, rowdone462; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5521,16 +5403,16 @@ tail475: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body474; \
-rowdone476: \
+	B body460; \
+rowdone462: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row472; \
+	BNE row458; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group471; \
+	BNE group457; \
 	RET
 	tzip3x4x1NEON_body
 
@@ -5553,11 +5435,11 @@ TEXT ·tzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk477; \
+	BHS chunk463; \
 	CMP $24, R2; \
-	BHS chunk478; \
+	BHS chunk464; \
 	RET; \
-chunk477: \
+chunk463: \
 	MOVD $mask247<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask248<>(SB), R24; \
@@ -5608,18 +5490,18 @@ chunk477: \
 	VLD1 (R24), [V8.B16]; \
 	MOVD $mask270<>(SB), R24; \
 	VLD1 (R24), [V7.B16]; \
-group479: \
+group465: \
 	MOVD R3, R11; \
-row480: \
+row466: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks481: \
+chunks467: \
 	CMP $48, R22; \
-	BLO tail483; \
-body482: \
+	BLO tail469; \
+body468: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -5716,9 +5598,9 @@ body482: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks481; \
-tail483: \
-	CBZ R22, rowdone484; \
+	B chunks467; \
+tail469: \
+	CBZ R22, rowdone470; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5728,18 +5610,18 @@ tail483: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body482; \
-rowdone484: \
+	B body468; \
+rowdone470: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row480; \
+	BNE row466; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group479; \
+	BNE group465; \
 	RET; \
-chunk478: \
+chunk464: \
 	MOVD $mask247<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask271<>(SB), R24; \
@@ -5778,18 +5660,18 @@ chunk478: \
 	VLD1 (R24), [V14.B16]; \
 	MOVD $mask280<>(SB), R24; \
 	VLD1 (R24), [V13.B16]; \
-group485: \
+group471: \
 	MOVD R3, R11; \
-row486: \
+row472: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks487: \
+chunks473: \
 	CMP $24, R22; \
-	BLO tail489; \
-body488: \
+	BLO tail475; \
+body474: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 8(R12), F1; \
@@ -5838,9 +5720,9 @@ body488: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks487; \
-tail489: \
-	CBZ R22, rowdone490; \
+	B chunks473; \
+tail475: \
+	CBZ R22, rowdone476; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -5850,16 +5732,16 @@ tail489: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body488; \
-rowdone490: \
+	B body474; \
+rowdone476: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row486; \
+	BNE row472; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group485; \
+	BNE group471; \
 	RET
 	tzip3x4x2NEON_body
 
@@ -5882,9 +5764,9 @@ TEXT ·tzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk491; \
+	BHS chunk477; \
 	RET; \
-chunk491: \
+chunk477: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -5911,18 +5793,18 @@ chunk491: \
 	VLD1 (R24), [V20.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-group492: \
+group478: \
 	MOVD R3, R11; \
-row493: \
+row479: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks494: \
+chunks480: \
 	CMP $48, R22; \
-	BLO tail496; \
-body495: \
+	BLO tail482; \
+body481: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -6000,9 +5882,9 @@ body495: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks494; \
-tail496: \
-	CBZ R22, rowdone497; \
+	B chunks480; \
+tail482: \
+	CBZ R22, rowdone483; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6012,16 +5894,16 @@ tail496: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body495; \
-rowdone497: \
+	B body481; \
+rowdone483: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row493; \
+	BNE row479; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group492; \
+	BNE group478; \
 	RET
 	tzip3x4x4NEON_body
 
@@ -6044,9 +5926,9 @@ TEXT ·tzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $96, R2; \
-	BHS chunk498; \
+	BHS chunk484; \
 	RET; \
-chunk498: \
+chunk484: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -6055,18 +5937,18 @@ chunk498: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group499: \
+group485: \
 	MOVD R3, R11; \
-row500: \
+row486: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks501: \
+chunks487: \
 	CMP $96, R22; \
-	BLO tail503; \
-body502: \
+	BLO tail489; \
+body488: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R12), F1; \
@@ -6159,9 +6041,9 @@ body502: \
 	ADD $96, R14, R14; \
 	ADD $288, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks501; \
-tail503: \
-	CBZ R22, rowdone504; \
+	B chunks487; \
+tail489: \
+	CBZ R22, rowdone490; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6171,16 +6053,16 @@ tail503: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body502; \
-rowdone504: \
+	B body488; \
+rowdone490: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row500; \
+	BNE row486; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group499; \
+	BNE group485; \
 	RET
 	tzip3x4x8NEON_body
 
@@ -6203,26 +6085,26 @@ TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk505; \
+	BHS chunk491; \
 	CMP $16, R2; \
-	BHS chunk506; \
+	BHS chunk492; \
 	CMP $8, R2; \
-	BHS chunk507; \
+	BHS chunk493; \
 	RET; \
-chunk505: \
-group508: \
+chunk491: \
+group494: \
 	MOVD R3, R11; \
-row509: \
+row495: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks510: \
+chunks496: \
 	CMP $32, R22; \
-	BLO tail512; \
-body511: \
+	BLO tail498; \
+body497: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	FLDPQ 0(R14), (F4, F5); \
@@ -6253,9 +6135,9 @@ body511: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks510; \
-tail512: \
-	CBZ R22, rowdone513; \
+	B chunks496; \
+tail498: \
+	CBZ R22, rowdone499; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6266,31 +6148,31 @@ tail512: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body511; \
-rowdone513: \
+	B body497; \
+rowdone499: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row509; \
+	BNE row495; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group508; \
+	BNE group494; \
 	RET; \
-chunk506: \
-group514: \
+chunk492: \
+group500: \
 	MOVD R3, R11; \
-row515: \
+row501: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks516: \
+chunks502: \
 	CMP $16, R22; \
-	BLO tail518; \
-body517: \
+	BLO tail504; \
+body503: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -6311,9 +6193,9 @@ body517: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks516; \
-tail518: \
-	CBZ R22, rowdone519; \
+	B chunks502; \
+tail504: \
+	CBZ R22, rowdone505; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6324,31 +6206,31 @@ tail518: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body517; \
-rowdone519: \
+	B body503; \
+rowdone505: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row515; \
+	BNE row501; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group514; \
+	BNE group500; \
 	RET; \
-chunk507: \
-group520: \
+chunk493: \
+group506: \
 	MOVD R3, R11; \
-row521: \
+row507: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks522: \
+chunks508: \
 	CMP $8, R22; \
-	BLO tail524; \
-body523: \
+	BLO tail510; \
+body509: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	FMOVD 0(R14), F2; \
@@ -6364,9 +6246,9 @@ body523: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks522; \
-tail524: \
-	CBZ R22, rowdone525; \
+	B chunks508; \
+tail510: \
+	CBZ R22, rowdone511; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6377,16 +6259,16 @@ tail524: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body523; \
-rowdone525: \
+	B body509; \
+rowdone511: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row521; \
+	BNE row507; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group520; \
+	BNE group506; \
 	RET
 	zip4x1NEON_body
 
@@ -6409,26 +6291,26 @@ TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk526; \
+	BHS chunk512; \
 	CMP $16, R2; \
-	BHS chunk527; \
+	BHS chunk513; \
 	CMP $8, R2; \
-	BHS chunk528; \
+	BHS chunk514; \
 	RET; \
-chunk526: \
-group529: \
+chunk512: \
+group515: \
 	MOVD R3, R11; \
-row530: \
+row516: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks531: \
+chunks517: \
 	CMP $32, R22; \
-	BLO tail533; \
-body532: \
+	BLO tail519; \
+body518: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	FLDPQ 0(R14), (F4, F5); \
@@ -6459,9 +6341,9 @@ body532: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks531; \
-tail533: \
-	CBZ R22, rowdone534; \
+	B chunks517; \
+tail519: \
+	CBZ R22, rowdone520; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6472,31 +6354,31 @@ tail533: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body532; \
-rowdone534: \
+	B body518; \
+rowdone520: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row530; \
+	BNE row516; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group529; \
+	BNE group515; \
 	RET; \
-chunk527: \
-group535: \
+chunk513: \
+group521: \
 	MOVD R3, R11; \
-row536: \
+row522: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks537: \
+chunks523: \
 	CMP $16, R22; \
-	BLO tail539; \
-body538: \
+	BLO tail525; \
+body524: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -6517,9 +6399,9 @@ body538: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks537; \
-tail539: \
-	CBZ R22, rowdone540; \
+	B chunks523; \
+tail525: \
+	CBZ R22, rowdone526; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6530,31 +6412,31 @@ tail539: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body538; \
-rowdone540: \
+	B body524; \
+rowdone526: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row536; \
+	BNE row522; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group535; \
+	BNE group521; \
 	RET; \
-chunk528: \
-group541: \
+chunk514: \
+group527: \
 	MOVD R3, R11; \
-row542: \
+row528: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks543: \
+chunks529: \
 	CMP $8, R22; \
-	BLO tail545; \
-body544: \
+	BLO tail531; \
+body530: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	FMOVD 0(R14), F2; \
@@ -6570,9 +6452,9 @@ body544: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks543; \
-tail545: \
-	CBZ R22, rowdone546; \
+	B chunks529; \
+tail531: \
+	CBZ R22, rowdone532; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6583,16 +6465,16 @@ tail545: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body544; \
-rowdone546: \
+	B body530; \
+rowdone532: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row542; \
+	BNE row528; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group541; \
+	BNE group527; \
 	RET
 	zip4x2NEON_body
 
@@ -6615,26 +6497,26 @@ TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk547; \
+	BHS chunk533; \
 	CMP $16, R2; \
-	BHS chunk548; \
+	BHS chunk534; \
 	CMP $8, R2; \
-	BHS chunk549; \
+	BHS chunk535; \
 	RET; \
-chunk547: \
-group550: \
+chunk533: \
+group536: \
 	MOVD R3, R11; \
-row551: \
+row537: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks552: \
+chunks538: \
 	CMP $32, R22; \
-	BLO tail554; \
-body553: \
+	BLO tail540; \
+body539: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	FLDPQ 0(R14), (F4, F5); \
@@ -6665,9 +6547,9 @@ body553: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks552; \
-tail554: \
-	CBZ R22, rowdone555; \
+	B chunks538; \
+tail540: \
+	CBZ R22, rowdone541; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6678,31 +6560,31 @@ tail554: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body553; \
-rowdone555: \
+	B body539; \
+rowdone541: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row551; \
+	BNE row537; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group550; \
+	BNE group536; \
 	RET; \
-chunk548: \
-group556: \
+chunk534: \
+group542: \
 	MOVD R3, R11; \
-row557: \
+row543: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks558: \
+chunks544: \
 	CMP $16, R22; \
-	BLO tail560; \
-body559: \
+	BLO tail546; \
+body545: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -6723,9 +6605,9 @@ body559: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks558; \
-tail560: \
-	CBZ R22, rowdone561; \
+	B chunks544; \
+tail546: \
+	CBZ R22, rowdone547; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6736,31 +6618,31 @@ tail560: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body559; \
-rowdone561: \
+	B body545; \
+rowdone547: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row557; \
+	BNE row543; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group556; \
+	BNE group542; \
 	RET; \
-chunk549: \
-group562: \
+chunk535: \
+group548: \
 	MOVD R3, R11; \
-row563: \
+row549: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks564: \
+chunks550: \
 	CMP $8, R22; \
-	BLO tail566; \
-body565: \
+	BLO tail552; \
+body551: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	FMOVD 0(R14), F2; \
@@ -6776,9 +6658,9 @@ body565: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks564; \
-tail566: \
-	CBZ R22, rowdone567; \
+	B chunks550; \
+tail552: \
+	CBZ R22, rowdone553; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -6789,6 +6671,157 @@ tail566: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
+	B body551; \
+rowdone553: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row549; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group548; \
+	RET
+	zip4x4NEON_body
+
+// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip4x8NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD laneI+56(FP), R7; \
+	MOVD groups+64(FP), R8; \
+	MOVD groupSpace+72(FP), R9; \
+	MOVD groupDepth+80(FP), R10; \
+	MUL R4, R3, R24; \
+	SUB R24, R9, R9; \
+	MUL R5, R3, R24; \
+	SUB R24, R10, R10; \
+	CMP $32, R2; \
+	BHS chunk554; \
+	CMP $16, R2; \
+	BHS chunk555; \
+	RET; \
+chunk554: \
+group556: \
+	MOVD R3, R11; \
+row557: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R7, R12, R14; \
+	ADD R6, R14, R15; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks558: \
+	CMP $32, R22; \
+	BLO tail560; \
+body559: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	FLDPQ 0(R14), (F4, F5); \
+	FLDPQ 0(R15), (F6, F7); \
+	VZIP1 V4.D2, V0.D2, V8.D2; \
+	VZIP2 V4.D2, V0.D2, V4.D2; \
+	VZIP1 V6.D2, V2.D2, V0.D2; \
+	VZIP2 V6.D2, V2.D2, V6.D2; \
+	VZIP1 V0.D2, V8.D2, V2.D2; \
+	VZIP2 V0.D2, V8.D2, V0.D2; \
+	VZIP1 V6.D2, V4.D2, V8.D2; \
+	VZIP2 V6.D2, V4.D2, V6.D2; \
+	VZIP1 V5.D2, V1.D2, V4.D2; \
+	VZIP2 V5.D2, V1.D2, V5.D2; \
+	VZIP1 V7.D2, V3.D2, V1.D2; \
+	VZIP2 V7.D2, V3.D2, V7.D2; \
+	VZIP1 V1.D2, V4.D2, V3.D2; \
+	VZIP2 V1.D2, V4.D2, V1.D2; \
+	VZIP1 V7.D2, V5.D2, V4.D2; \
+	VZIP2 V7.D2, V5.D2, V7.D2; \
+	FSTPQ (F2, F0), 0(R21); \
+	FSTPQ (F8, F6), 32(R21); \
+	FSTPQ (F3, F1), 64(R21); \
+	FSTPQ (F4, F7), 96(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $32, R14, R14; \
+	ADD $32, R15, R15; \
+	ADD $128, R21, R21; \
+	SUB $32, R22, R22; \
+	B chunks558; \
+tail560: \
+	CBZ R22, rowdone561; \
+	MOVD $32, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	MOVD $4, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $32, R22; \
+	B body559; \
+rowdone561: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row557; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group556; \
+	RET; \
+chunk555: \
+group562: \
+	MOVD R3, R11; \
+row563: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R7, R12, R14; \
+	ADD R6, R14, R15; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks564: \
+	CMP $16, R22; \
+	BLO tail566; \
+body565: \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	FMOVQ 0(R14), F2; \
+	FMOVQ 0(R15), F3; \
+	VZIP1 V2.D2, V0.D2, V4.D2; \
+	VZIP2 V2.D2, V0.D2, V2.D2; \
+	VZIP1 V3.D2, V1.D2, V0.D2; \
+	VZIP2 V3.D2, V1.D2, V3.D2; \
+	VZIP1 V0.D2, V4.D2, V1.D2; \
+	VZIP2 V0.D2, V4.D2, V0.D2; \
+	VZIP1 V3.D2, V2.D2, V4.D2; \
+	VZIP2 V3.D2, V2.D2, V3.D2; \
+	FSTPQ (F1, F0), 0(R21); \
+	FSTPQ (F4, F3), 32(R21); \
+	ADD $16, R12, R12; \
+	ADD $16, R13, R13; \
+	ADD $16, R14, R14; \
+	ADD $16, R15, R15; \
+	ADD $64, R21, R21; \
+	SUB $16, R22, R22; \
+	B chunks564; \
+tail566: \
+	CBZ R22, rowdone567; \
+	MOVD $16, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	MOVD $4, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $16, R22; \
 	B body565; \
 rowdone567: \
 	ADD R4, R0, R0; \
@@ -6800,11 +6833,11 @@ rowdone567: \
 	SUBS $1, R8, R8; \
 	BNE group562; \
 	RET
-	zip4x4NEON_body
+	zip4x8NEON_body
 
-// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip4x8NEON_body \
+// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip4x16NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -6843,26 +6876,10 @@ body573: \
 	FLDPQ 0(R13), (F2, F3); \
 	FLDPQ 0(R14), (F4, F5); \
 	FLDPQ 0(R15), (F6, F7); \
-	VZIP1 V4.D2, V0.D2, V8.D2; \
-	VZIP2 V4.D2, V0.D2, V4.D2; \
-	VZIP1 V6.D2, V2.D2, V0.D2; \
-	VZIP2 V6.D2, V2.D2, V6.D2; \
-	VZIP1 V0.D2, V8.D2, V2.D2; \
-	VZIP2 V0.D2, V8.D2, V0.D2; \
-	VZIP1 V6.D2, V4.D2, V8.D2; \
-	VZIP2 V6.D2, V4.D2, V6.D2; \
-	VZIP1 V5.D2, V1.D2, V4.D2; \
-	VZIP2 V5.D2, V1.D2, V5.D2; \
-	VZIP1 V7.D2, V3.D2, V1.D2; \
-	VZIP2 V7.D2, V3.D2, V7.D2; \
-	VZIP1 V1.D2, V4.D2, V3.D2; \
-	VZIP2 V1.D2, V4.D2, V1.D2; \
-	VZIP1 V7.D2, V5.D2, V4.D2; \
-	VZIP2 V7.D2, V5.D2, V7.D2; \
-	FSTPQ (F2, F0), 0(R21); \
-	FSTPQ (F8, F6), 32(R21); \
-	FSTPQ (F3, F1), 64(R21); \
-	FSTPQ (F4, F7), 96(R21); \
+	FSTPQ (F0, F2), 0(R21); \
+	FSTPQ (F4, F6), 32(R21); \
+	FSTPQ (F1, F3), 64(R21); \
+	FSTPQ (F5, F7), 96(R21); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -6911,16 +6928,8 @@ body579: \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
 	FMOVQ 0(R15), F3; \
-	VZIP1 V2.D2, V0.D2, V4.D2; \
-	VZIP2 V2.D2, V0.D2, V2.D2; \
-	VZIP1 V3.D2, V1.D2, V0.D2; \
-	VZIP2 V3.D2, V1.D2, V3.D2; \
-	VZIP1 V0.D2, V4.D2, V1.D2; \
-	VZIP2 V0.D2, V4.D2, V0.D2; \
-	VZIP1 V3.D2, V2.D2, V4.D2; \
-	VZIP2 V3.D2, V2.D2, V3.D2; \
-	FSTPQ (F1, F0), 0(R21); \
-	FSTPQ (F4, F3), 32(R21); \
+	FSTPQ (F0, F1), 0(R21); \
+	FSTPQ (F2, F3), 32(R21); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -6951,133 +6960,6 @@ rowdone581: \
 	SUBS $1, R8, R8; \
 	BNE group576; \
 	RET
-	zip4x8NEON_body
-
-// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip4x16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk582; \
-	CMP $16, R2; \
-	BHS chunk583; \
-	RET; \
-chunk582: \
-group584: \
-	MOVD R3, R11; \
-row585: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R7, R12, R14; \
-	ADD R6, R14, R15; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks586: \
-	CMP $32, R22; \
-	BLO tail588; \
-body587: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FLDPQ 0(R15), (F6, F7); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F6), 32(R21); \
-	FSTPQ (F1, F3), 64(R21); \
-	FSTPQ (F5, F7), 96(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $32, R14, R14; \
-	ADD $32, R15, R15; \
-	ADD $128, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks586; \
-tail588: \
-	CBZ R22, rowdone589; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	MOVD $4, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body587; \
-rowdone589: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row585; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group584; \
-	RET; \
-chunk583: \
-group590: \
-	MOVD R3, R11; \
-row591: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R7, R12, R14; \
-	ADD R6, R14, R15; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks592: \
-	CMP $16, R22; \
-	BLO tail594; \
-body593: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FMOVQ 0(R15), F3; \
-	FSTPQ (F0, F1), 0(R21); \
-	FSTPQ (F2, F3), 32(R21); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $16, R14, R14; \
-	ADD $16, R15, R15; \
-	ADD $64, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks592; \
-tail594: \
-	CBZ R22, rowdone595; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	MOVD $4, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body593; \
-rowdone595: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row591; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group590; \
-	RET
 	zip4x16NEON_body
 
 // func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -7099,11 +6981,11 @@ TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk596; \
+	BHS chunk582; \
 	CMP $24, R2; \
-	BHS chunk597; \
+	BHS chunk583; \
 	RET; \
-chunk596: \
+chunk582: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -7128,19 +7010,19 @@ chunk596: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask24<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group598: \
+group584: \
 	MOVD R3, R11; \
-row599: \
+row585: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks600: \
+chunks586: \
 	CMP $36, R22; \
-	BLO tail602; \
-body601: \
+	BLO tail588; \
+body587: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 12(R12), F1; \
 	FMOVQ 20(R12), F2; \
@@ -7185,9 +7067,9 @@ body601: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks600; \
-tail602: \
-	CBZ R22, rowdone603; \
+	B chunks586; \
+tail588: \
+	CBZ R22, rowdone589; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7198,18 +7080,18 @@ tail602: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body601; \
-rowdone603: \
+	B body587; \
+rowdone589: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row599; \
+	BNE row585; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group598; \
+	BNE group584; \
 	RET; \
-chunk597: \
+chunk583: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -7234,19 +7116,19 @@ chunk597: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask24<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group604: \
+group590: \
 	MOVD R3, R11; \
-row605: \
+row591: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks606: \
+chunks592: \
 	CMP $24, R22; \
-	BLO tail608; \
-body607: \
+	BLO tail594; \
+body593: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 8(R12), F1; \
 	FMOVQ 0(R13), F2; \
@@ -7277,9 +7159,9 @@ body607: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks606; \
-tail608: \
-	CBZ R22, rowdone609; \
+	B chunks592; \
+tail594: \
+	CBZ R22, rowdone595; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7290,16 +7172,16 @@ tail608: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body607; \
-rowdone609: \
+	B body593; \
+rowdone595: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row605; \
+	BNE row591; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group604; \
+	BNE group590; \
 	RET
 	zip4x12NEON_body
 
@@ -7322,11 +7204,11 @@ TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk610; \
+	BHS chunk596; \
 	CMP $16, R2; \
-	BHS chunk611; \
+	BHS chunk597; \
 	RET; \
-chunk610: \
+chunk596: \
 	MOVD $mask284<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask285<>(SB), R24; \
@@ -7359,19 +7241,19 @@ chunk610: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask299<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group612: \
+group598: \
 	MOVD R3, R11; \
-row613: \
+row599: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks614: \
+chunks600: \
 	CMP $32, R22; \
-	BLO tail616; \
-body615: \
+	BLO tail602; \
+body601: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -7438,9 +7320,9 @@ body615: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks614; \
-tail616: \
-	CBZ R22, rowdone617; \
+	B chunks600; \
+tail602: \
+	CBZ R22, rowdone603; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7451,18 +7333,18 @@ tail616: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body615; \
-rowdone617: \
+	B body601; \
+rowdone603: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row613; \
+	BNE row599; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group612; \
+	BNE group598; \
 	RET; \
-chunk611: \
+chunk597: \
 	MOVD $mask284<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask285<>(SB), R24; \
@@ -7495,19 +7377,19 @@ chunk611: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask299<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group618: \
+group604: \
 	MOVD R3, R11; \
-row619: \
+row605: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks620: \
+chunks606: \
 	CMP $16, R22; \
-	BLO tail622; \
-body621: \
+	BLO tail608; \
+body607: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -7536,9 +7418,9 @@ body621: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks620; \
-tail622: \
-	CBZ R22, rowdone623; \
+	B chunks606; \
+tail608: \
+	CBZ R22, rowdone609; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7549,16 +7431,16 @@ tail622: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body621; \
-rowdone623: \
+	B body607; \
+rowdone609: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row619; \
+	BNE row605; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group618; \
+	BNE group604; \
 	RET
 	tzip4x2x1NEON_body
 
@@ -7581,11 +7463,11 @@ TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk624; \
+	BHS chunk610; \
 	CMP $16, R2; \
-	BHS chunk625; \
+	BHS chunk611; \
 	RET; \
-chunk624: \
+chunk610: \
 	MOVD $mask300<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask301<>(SB), R24; \
@@ -7594,19 +7476,19 @@ chunk624: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask303<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group626: \
+group612: \
 	MOVD R3, R11; \
-row627: \
+row613: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks628: \
+chunks614: \
 	CMP $32, R22; \
-	BLO tail630; \
-body629: \
+	BLO tail616; \
+body615: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -7645,9 +7527,9 @@ body629: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks628; \
-tail630: \
-	CBZ R22, rowdone631; \
+	B chunks614; \
+tail616: \
+	CBZ R22, rowdone617; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7658,18 +7540,18 @@ tail630: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body629; \
-rowdone631: \
+	B body615; \
+rowdone617: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row627; \
+	BNE row613; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group626; \
+	BNE group612; \
 	RET; \
-chunk625: \
+chunk611: \
 	MOVD $mask300<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask301<>(SB), R24; \
@@ -7678,19 +7560,19 @@ chunk625: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask303<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group632: \
+group618: \
 	MOVD R3, R11; \
-row633: \
+row619: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks634: \
+chunks620: \
 	CMP $16, R22; \
-	BLO tail636; \
-body635: \
+	BLO tail622; \
+body621: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -7711,9 +7593,9 @@ body635: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks634; \
-tail636: \
-	CBZ R22, rowdone637; \
+	B chunks620; \
+tail622: \
+	CBZ R22, rowdone623; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7724,16 +7606,16 @@ tail636: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body635; \
-rowdone637: \
+	B body621; \
+rowdone623: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row633; \
+	BNE row619; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group632; \
+	BNE group618; \
 	RET
 	tzip4x2x2NEON_body
 
@@ -7756,28 +7638,28 @@ TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk638; \
+	BHS chunk624; \
 	RET; \
-chunk638: \
+chunk624: \
 	MOVD $mask33<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask34<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask36<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group639: \
+group625: \
 	MOVD R3, R11; \
-row640: \
+row626: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks641: \
+chunks627: \
 	CMP $32, R22; \
-	BLO tail643; \
-body642: \
+	BLO tail629; \
+body628: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 4(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -7816,9 +7698,9 @@ body642: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks641; \
-tail643: \
-	CBZ R22, rowdone644; \
+	B chunks627; \
+tail629: \
+	CBZ R22, rowdone630; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7829,16 +7711,16 @@ tail643: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body642; \
-rowdone644: \
+	B body628; \
+rowdone630: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row640; \
+	BNE row626; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group639; \
+	BNE group625; \
 	RET
 	tzip4x2x4NEON_body
 
@@ -7861,28 +7743,28 @@ TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk645; \
+	BHS chunk631; \
 	RET; \
-chunk645: \
+chunk631: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group646: \
+group632: \
 	MOVD R3, R11; \
-row647: \
+row633: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks648: \
+chunks634: \
 	CMP $64, R22; \
-	BLO tail650; \
-body649: \
+	BLO tail636; \
+body635: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -7965,9 +7847,9 @@ body649: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks648; \
-tail650: \
-	CBZ R22, rowdone651; \
+	B chunks634; \
+tail636: \
+	CBZ R22, rowdone637; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -7978,16 +7860,16 @@ tail650: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body649; \
-rowdone651: \
+	B body635; \
+rowdone637: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row647; \
+	BNE row633; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group646; \
+	BNE group632; \
 	RET
 	tzip4x2x8NEON_body
 
@@ -8010,11 +7892,11 @@ TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk652; \
+	BHS chunk638; \
 	CMP $24, R2; \
-	BHS chunk653; \
+	BHS chunk639; \
 	RET; \
-chunk652: \
+chunk638: \
 	MOVD $mask304<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask305<>(SB), R24; \
@@ -8047,19 +7929,19 @@ chunk652: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask319<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group654: \
+group640: \
 	MOVD R3, R11; \
-row655: \
+row641: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks656: \
+chunks642: \
 	CMP $36, R22; \
-	BLO tail658; \
-body657: \
+	BLO tail644; \
+body643: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -8139,9 +8021,9 @@ body657: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks656; \
-tail658: \
-	CBZ R22, rowdone659; \
+	B chunks642; \
+tail644: \
+	CBZ R22, rowdone645; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8152,18 +8034,18 @@ tail658: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body657; \
-rowdone659: \
+	B body643; \
+rowdone645: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row655; \
+	BNE row641; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group654; \
+	BNE group640; \
 	RET; \
-chunk653: \
+chunk639: \
 	MOVD $mask304<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask305<>(SB), R24; \
@@ -8196,19 +8078,19 @@ chunk653: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask319<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group660: \
+group646: \
 	MOVD R3, R11; \
-row661: \
+row647: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks662: \
+chunks648: \
 	CMP $24, R22; \
-	BLO tail664; \
-body663: \
+	BLO tail650; \
+body649: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -8261,9 +8143,9 @@ body663: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks662; \
-tail664: \
-	CBZ R22, rowdone665; \
+	B chunks648; \
+tail650: \
+	CBZ R22, rowdone651; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8274,16 +8156,16 @@ tail664: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body663; \
-rowdone665: \
+	B body649; \
+rowdone651: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row661; \
+	BNE row647; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group660; \
+	BNE group646; \
 	RET
 	tzip4x3x1NEON_body
 
@@ -8306,11 +8188,11 @@ TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk666; \
+	BHS chunk652; \
 	CMP $24, R2; \
-	BHS chunk667; \
+	BHS chunk653; \
 	RET; \
-chunk666: \
+chunk652: \
 	MOVD $mask202<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask254<>(SB), R24; \
@@ -8331,19 +8213,19 @@ chunk666: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask270<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group668: \
+group654: \
 	MOVD R3, R11; \
-row669: \
+row655: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks670: \
+chunks656: \
 	CMP $48, R22; \
-	BLO tail672; \
-body671: \
+	BLO tail658; \
+body657: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R12), F1; \
@@ -8450,9 +8332,9 @@ body671: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks670; \
-tail672: \
-	CBZ R22, rowdone673; \
+	B chunks656; \
+tail658: \
+	CBZ R22, rowdone659; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8463,18 +8345,18 @@ tail672: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body671; \
-rowdone673: \
+	B body657; \
+rowdone659: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row669; \
+	BNE row655; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group668; \
+	BNE group654; \
 	RET; \
-chunk667: \
+chunk653: \
 	MOVD $mask202<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask273<>(SB), R24; \
@@ -8491,19 +8373,19 @@ chunk667: \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask270<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-group674: \
+group660: \
 	MOVD R3, R11; \
-row675: \
+row661: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks676: \
+chunks662: \
 	CMP $24, R22; \
-	BLO tail678; \
-body677: \
+	BLO tail664; \
+body663: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 4(R12), F2; \
@@ -8553,9 +8435,9 @@ body677: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks676; \
-tail678: \
-	CBZ R22, rowdone679; \
+	B chunks662; \
+tail664: \
+	CBZ R22, rowdone665; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8566,16 +8448,16 @@ tail678: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body677; \
-rowdone679: \
+	B body663; \
+rowdone665: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row675; \
+	BNE row661; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group674; \
+	BNE group660; \
 	RET
 	tzip4x3x2NEON_body
 
@@ -8598,26 +8480,26 @@ TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk680; \
+	BHS chunk666; \
 	RET; \
-chunk680: \
+chunk666: \
 	MOVD $mask59<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask60<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-group681: \
+group667: \
 	MOVD R3, R11; \
-row682: \
+row668: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks683: \
+chunks669: \
 	CMP $48, R22; \
-	BLO tail685; \
-body684: \
+	BLO tail671; \
+body670: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 4(R12), F1; \
 	FMOVQ 8(R12), F2; \
@@ -8678,9 +8560,9 @@ body684: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks683; \
-tail685: \
-	CBZ R22, rowdone686; \
+	B chunks669; \
+tail671: \
+	CBZ R22, rowdone672; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8691,16 +8573,16 @@ tail685: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body684; \
-rowdone686: \
+	B body670; \
+rowdone672: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row682; \
+	BNE row668; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group681; \
+	BNE group667; \
 	RET
 	tzip4x3x4NEON_body
 
@@ -8723,28 +8605,28 @@ TEXT ·tzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $96, R2; \
-	BHS chunk687; \
+	BHS chunk673; \
 	RET; \
-chunk687: \
+chunk673: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group688: \
+group674: \
 	MOVD R3, R11; \
-row689: \
+row675: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks690: \
+chunks676: \
 	CMP $96, R22; \
-	BLO tail692; \
-body691: \
+	BLO tail678; \
+body677: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 24(R12), F1; \
@@ -8867,9 +8749,9 @@ body691: \
 	ADD $96, R15, R15; \
 	ADD $384, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks690; \
-tail692: \
-	CBZ R22, rowdone693; \
+	B chunks676; \
+tail678: \
+	CBZ R22, rowdone679; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -8880,16 +8762,16 @@ tail692: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body691; \
-rowdone693: \
+	B body677; \
+rowdone679: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row689; \
+	BNE row675; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group688; \
+	BNE group674; \
 	RET
 	tzip4x3x8NEON_body
 
@@ -8912,11 +8794,11 @@ TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk694; \
+	BHS chunk680; \
 	CMP $16, R2; \
-	BHS chunk695; \
+	BHS chunk681; \
 	RET; \
-chunk694: \
+chunk680: \
 	MOVD $mask320<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask321<>(SB), R24; \
@@ -8949,19 +8831,19 @@ chunk694: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask335<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group696: \
+group682: \
 	MOVD R3, R11; \
-row697: \
+row683: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks698: \
+chunks684: \
 	CMP $32, R22; \
-	BLO tail700; \
-body699: \
+	BLO tail686; \
+body685: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 0(R13), F1; \
@@ -9028,9 +8910,9 @@ body699: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks698; \
-tail700: \
-	CBZ R22, rowdone701; \
+	B chunks684; \
+tail686: \
+	CBZ R22, rowdone687; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9041,18 +8923,18 @@ tail700: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body699; \
-rowdone701: \
+	B body685; \
+rowdone687: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row697; \
+	BNE row683; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group696; \
+	BNE group682; \
 	RET; \
-chunk695: \
+chunk681: \
 	MOVD $mask320<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask321<>(SB), R24; \
@@ -9085,19 +8967,19 @@ chunk695: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask335<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group702: \
+group688: \
 	MOVD R3, R11; \
-row703: \
+row689: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks704: \
+chunks690: \
 	CMP $16, R22; \
-	BLO tail706; \
-body705: \
+	BLO tail692; \
+body691: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -9126,9 +9008,9 @@ body705: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks704; \
-tail706: \
-	CBZ R22, rowdone707; \
+	B chunks690; \
+tail692: \
+	CBZ R22, rowdone693; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9139,16 +9021,16 @@ tail706: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body705; \
-rowdone707: \
+	B body691; \
+rowdone693: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row703; \
+	BNE row689; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group702; \
+	BNE group688; \
 	RET
 	tzip4x4x1NEON_body
 
@@ -9171,9 +9053,9 @@ TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk708; \
+	BHS chunk694; \
 	RET; \
-chunk708: \
+chunk694: \
 	MOVD $mask247<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask257<>(SB), R24; \
@@ -9194,19 +9076,19 @@ chunk708: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask341<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group709: \
+group695: \
 	MOVD R3, R11; \
-row710: \
+row696: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks711: \
+chunks697: \
 	CMP $32, R22; \
-	BLO tail713; \
-body712: \
+	BLO tail699; \
+body698: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 4(R12), F2; \
@@ -9269,9 +9151,9 @@ body712: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks711; \
-tail713: \
-	CBZ R22, rowdone714; \
+	B chunks697; \
+tail699: \
+	CBZ R22, rowdone700; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9282,16 +9164,16 @@ tail713: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body712; \
-rowdone714: \
+	B body698; \
+rowdone700: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row710; \
+	BNE row696; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group709; \
+	BNE group695; \
 	RET
 	tzip4x4x2NEON_body
 
@@ -9314,9 +9196,9 @@ TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk715; \
+	BHS chunk701; \
 	RET; \
-chunk715: \
+chunk701: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -9331,19 +9213,19 @@ chunk715: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group716: \
+group702: \
 	MOVD R3, R11; \
-row717: \
+row703: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks718: \
+chunks704: \
 	CMP $64, R22; \
-	BLO tail720; \
-body719: \
+	BLO tail706; \
+body705: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -9482,9 +9364,9 @@ body719: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks718; \
-tail720: \
-	CBZ R22, rowdone721; \
+	B chunks704; \
+tail706: \
+	CBZ R22, rowdone707; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9495,16 +9377,16 @@ tail720: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body719; \
-rowdone721: \
+	B body705; \
+rowdone707: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row717; \
+	BNE row703; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group716; \
+	BNE group702; \
 	RET
 	tzip4x4x4NEON_body
 
@@ -9527,28 +9409,28 @@ TEXT ·tzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $128, R2; \
-	BHS chunk722; \
+	BHS chunk708; \
 	RET; \
-chunk722: \
+chunk708: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group723: \
+group709: \
 	MOVD R3, R11; \
-row724: \
+row710: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks725: \
+chunks711: \
 	CMP $128, R22; \
-	BLO tail727; \
-body726: \
+	BLO tail713; \
+body712: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R12), F1; \
@@ -9711,9 +9593,9 @@ body726: \
 	ADD $128, R15, R15; \
 	ADD $512, R21, R21; \
 	SUB $128, R22, R22; \
-	B chunks725; \
-tail727: \
-	CBZ R22, rowdone728; \
+	B chunks711; \
+tail713: \
+	CBZ R22, rowdone714; \
 	MOVD $128, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9724,16 +9606,16 @@ tail727: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $128, R22; \
-	B body726; \
-rowdone728: \
+	B body712; \
+rowdone714: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row724; \
+	BNE row710; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group723; \
+	BNE group709; \
 	RET
 	tzip4x4x8NEON_body
 
@@ -9756,12 +9638,12 @@ TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk729; \
+	BHS chunk715; \
 	RET; \
-chunk729: \
-group730: \
+chunk715: \
+group716: \
 	MOVD R3, R11; \
-row731: \
+row717: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -9769,10 +9651,10 @@ row731: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks732: \
+chunks718: \
 	CMP $16, R22; \
-	BLO tail734; \
-body733: \
+	BLO tail720; \
+body719: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -9863,9 +9745,9 @@ body733: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks732; \
-tail734: \
-	CBZ R22, rowdone735; \
+	B chunks718; \
+tail720: \
+	CBZ R22, rowdone721; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -9877,16 +9759,16 @@ tail734: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body733; \
-rowdone735: \
+	B body719; \
+rowdone721: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row731; \
+	BNE row717; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group730; \
+	BNE group716; \
 	RET
 	zip5x1NEON_body
 
@@ -9909,12 +9791,12 @@ TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk736; \
+	BHS chunk722; \
 	RET; \
-chunk736: \
-group737: \
+chunk722: \
+group723: \
 	MOVD R3, R11; \
-row738: \
+row724: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -9922,10 +9804,10 @@ row738: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks739: \
+chunks725: \
 	CMP $16, R22; \
-	BLO tail741; \
-body740: \
+	BLO tail727; \
+body726: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10016,9 +9898,9 @@ body740: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks739; \
-tail741: \
-	CBZ R22, rowdone742; \
+	B chunks725; \
+tail727: \
+	CBZ R22, rowdone728; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -10030,16 +9912,16 @@ tail741: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body740; \
-rowdone742: \
+	B body726; \
+rowdone728: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row738; \
+	BNE row724; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group737; \
+	BNE group723; \
 	RET
 	zip5x2NEON_body
 
@@ -10062,9 +9944,9 @@ TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk743; \
+	BHS chunk729; \
 	RET; \
-chunk743: \
+chunk729: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -10097,9 +9979,9 @@ chunk743: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask181<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group744: \
+group730: \
 	MOVD R3, R11; \
-row745: \
+row731: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -10107,10 +9989,10 @@ row745: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks746: \
+chunks732: \
 	CMP $16, R22; \
-	BLO tail748; \
-body747: \
+	BLO tail734; \
+body733: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10146,9 +10028,9 @@ body747: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks746; \
-tail748: \
-	CBZ R22, rowdone749; \
+	B chunks732; \
+tail734: \
+	CBZ R22, rowdone735; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -10160,16 +10042,16 @@ tail748: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body747; \
-rowdone749: \
+	B body733; \
+rowdone735: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row745; \
+	BNE row731; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group744; \
+	BNE group730; \
 	RET
 	zip5x4NEON_body
 
@@ -10192,9 +10074,9 @@ TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk750; \
+	BHS chunk736; \
 	RET; \
-chunk750: \
+chunk736: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -10203,6 +10085,153 @@ chunk750: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
+group737: \
+	MOVD R3, R11; \
+row738: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R6, R14, R15; \
+	ADD R7, R12, R16; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks739: \
+	CMP $16, R22; \
+	BLO tail741; \
+body740: \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	FMOVQ 0(R14), F2; \
+	FMOVQ 0(R15), F3; \
+	FMOVQ 0(R16), F4; \
+	VTBL V31.B16, [V0.B16], V5.B16; \
+	VTBX V30.B16, [V1.B16], V5.B16; \
+	VTBL V31.B16, [V2.B16], V6.B16; \
+	VTBX V30.B16, [V3.B16], V6.B16; \
+	VTBL V29.B16, [V0.B16], V0.B16; \
+	VTBX V31.B16, [V4.B16], V0.B16; \
+	VTBL V28.B16, [V1.B16], V1.B16; \
+	VTBX V29.B16, [V2.B16], V1.B16; \
+	VTBL V28.B16, [V3.B16], V3.B16; \
+	VTBX V29.B16, [V4.B16], V3.B16; \
+	FSTPQ (F5, F6), 0(R21); \
+	FSTPQ (F0, F1), 32(R21); \
+	FMOVQ F3, 64(R21); \
+	ADD $16, R12, R12; \
+	ADD $16, R13, R13; \
+	ADD $16, R14, R14; \
+	ADD $16, R15, R15; \
+	ADD $16, R16, R16; \
+	ADD $80, R21, R21; \
+	SUB $16, R22, R22; \
+	B chunks739; \
+tail741: \
+	CBZ R22, rowdone742; \
+	MOVD $16, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	MOVD $5, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $16, R22; \
+	B body740; \
+rowdone742: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row738; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group737; \
+	RET
+	zip5x8NEON_body
+
+// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip5x16NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD laneI+56(FP), R7; \
+	MOVD groups+64(FP), R8; \
+	MOVD groupSpace+72(FP), R9; \
+	MOVD groupDepth+80(FP), R10; \
+	MUL R4, R3, R24; \
+	SUB R24, R9, R9; \
+	MUL R5, R3, R24; \
+	SUB R24, R10, R10; \
+	CMP $32, R2; \
+	BHS chunk743; \
+	CMP $16, R2; \
+	BHS chunk744; \
+	RET; \
+chunk743: \
+group745: \
+	MOVD R3, R11; \
+row746: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R6, R14, R15; \
+	ADD R7, R12, R16; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks747: \
+	CMP $32, R22; \
+	BLO tail749; \
+body748: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	FLDPQ 0(R14), (F4, F5); \
+	FLDPQ 0(R15), (F6, F7); \
+	FLDPQ 0(R16), (F8, F9); \
+	FSTPQ (F0, F2), 0(R21); \
+	FSTPQ (F4, F6), 32(R21); \
+	FSTPQ (F8, F1), 64(R21); \
+	FSTPQ (F3, F5), 96(R21); \
+	FSTPQ (F7, F9), 128(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $32, R14, R14; \
+	ADD $32, R15, R15; \
+	ADD $32, R16, R16; \
+	ADD $160, R21, R21; \
+	SUB $32, R22, R22; \
+	B chunks747; \
+tail749: \
+	CBZ R22, rowdone750; \
+	MOVD $32, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	MOVD $5, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $32, R22; \
+	B body748; \
+rowdone750: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row746; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group745; \
+	RET; \
+chunk744: \
 group751: \
 	MOVD R3, R11; \
 row752: \
@@ -10222,19 +10251,9 @@ body754: \
 	FMOVQ 0(R14), F2; \
 	FMOVQ 0(R15), F3; \
 	FMOVQ 0(R16), F4; \
-	VTBL V31.B16, [V0.B16], V5.B16; \
-	VTBX V30.B16, [V1.B16], V5.B16; \
-	VTBL V31.B16, [V2.B16], V6.B16; \
-	VTBX V30.B16, [V3.B16], V6.B16; \
-	VTBL V29.B16, [V0.B16], V0.B16; \
-	VTBX V31.B16, [V4.B16], V0.B16; \
-	VTBL V28.B16, [V1.B16], V1.B16; \
-	VTBX V29.B16, [V2.B16], V1.B16; \
-	VTBL V28.B16, [V3.B16], V3.B16; \
-	VTBX V29.B16, [V4.B16], V3.B16; \
-	FSTPQ (F5, F6), 0(R21); \
-	FSTPQ (F0, F1), 32(R21); \
-	FMOVQ F3, 64(R21); \
+	FSTPQ (F0, F1), 0(R21); \
+	FSTPQ (F2, F3), 32(R21); \
+	FMOVQ F4, 64(R21); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -10267,143 +10286,6 @@ rowdone756: \
 	SUBS $1, R8, R8; \
 	BNE group751; \
 	RET
-	zip5x8NEON_body
-
-// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip5x16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk757; \
-	CMP $16, R2; \
-	BHS chunk758; \
-	RET; \
-chunk757: \
-group759: \
-	MOVD R3, R11; \
-row760: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks761: \
-	CMP $32, R22; \
-	BLO tail763; \
-body762: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FLDPQ 0(R15), (F6, F7); \
-	FLDPQ 0(R16), (F8, F9); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F6), 32(R21); \
-	FSTPQ (F8, F1), 64(R21); \
-	FSTPQ (F3, F5), 96(R21); \
-	FSTPQ (F7, F9), 128(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $32, R14, R14; \
-	ADD $32, R15, R15; \
-	ADD $32, R16, R16; \
-	ADD $160, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks761; \
-tail763: \
-	CBZ R22, rowdone764; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	MOVD $5, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body762; \
-rowdone764: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row760; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group759; \
-	RET; \
-chunk758: \
-group765: \
-	MOVD R3, R11; \
-row766: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks767: \
-	CMP $16, R22; \
-	BLO tail769; \
-body768: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FMOVQ 0(R15), F3; \
-	FMOVQ 0(R16), F4; \
-	FSTPQ (F0, F1), 0(R21); \
-	FSTPQ (F2, F3), 32(R21); \
-	FMOVQ F4, 64(R21); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $16, R14, R14; \
-	ADD $16, R15, R15; \
-	ADD $16, R16, R16; \
-	ADD $80, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks767; \
-tail769: \
-	CBZ R22, rowdone770; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	MOVD $5, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body768; \
-rowdone770: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row766; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group765; \
-	RET
 	zip5x16NEON_body
 
 // func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -10425,12 +10307,12 @@ TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk771; \
+	BHS chunk757; \
 	RET; \
-chunk771: \
-group772: \
+chunk757: \
+group758: \
 	MOVD R3, R11; \
-row773: \
+row759: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -10439,10 +10321,10 @@ row773: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks774: \
+chunks760: \
 	CMP $16, R22; \
-	BLO tail776; \
-body775: \
+	BLO tail762; \
+body761: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10568,9 +10450,9 @@ body775: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks774; \
-tail776: \
-	CBZ R22, rowdone777; \
+	B chunks760; \
+tail762: \
+	CBZ R22, rowdone763; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -10583,16 +10465,16 @@ tail776: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body775; \
-rowdone777: \
+	B body761; \
+rowdone763: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row773; \
+	BNE row759; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group772; \
+	BNE group758; \
 	RET
 	zip6x1NEON_body
 
@@ -10615,12 +10497,12 @@ TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk778; \
+	BHS chunk764; \
 	RET; \
-chunk778: \
-group779: \
+chunk764: \
+group765: \
 	MOVD R3, R11; \
-row780: \
+row766: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -10629,10 +10511,10 @@ row780: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks781: \
+chunks767: \
 	CMP $16, R22; \
-	BLO tail783; \
-body782: \
+	BLO tail769; \
+body768: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10758,9 +10640,9 @@ body782: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks781; \
-tail783: \
-	CBZ R22, rowdone784; \
+	B chunks767; \
+tail769: \
+	CBZ R22, rowdone770; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -10773,16 +10655,16 @@ tail783: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body782; \
-rowdone784: \
+	B body768; \
+rowdone770: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row780; \
+	BNE row766; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group779; \
+	BNE group765; \
 	RET
 	zip6x2NEON_body
 
@@ -10805,9 +10687,9 @@ TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk785; \
+	BHS chunk771; \
 	RET; \
-chunk785: \
+chunk771: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -10840,9 +10722,9 @@ chunk785: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask283<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group786: \
+group772: \
 	MOVD R3, R11; \
-row787: \
+row773: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -10851,10 +10733,10 @@ row787: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks788: \
+chunks774: \
 	CMP $16, R22; \
-	BLO tail790; \
-body789: \
+	BLO tail776; \
+body775: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10896,9 +10778,9 @@ body789: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks788; \
-tail790: \
-	CBZ R22, rowdone791; \
+	B chunks774; \
+tail776: \
+	CBZ R22, rowdone777; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -10911,16 +10793,16 @@ tail790: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body789; \
-rowdone791: \
+	B body775; \
+rowdone777: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row787; \
+	BNE row773; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group786; \
+	BNE group772; \
 	RET
 	zip6x4NEON_body
 
@@ -10943,9 +10825,9 @@ TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk792; \
+	BHS chunk778; \
 	RET; \
-chunk792: \
+chunk778: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -10954,9 +10836,9 @@ chunk792: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group793: \
+group779: \
 	MOVD R3, R11; \
-row794: \
+row780: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -10965,10 +10847,10 @@ row794: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks795: \
+chunks781: \
 	CMP $16, R22; \
-	BLO tail797; \
-body796: \
+	BLO tail783; \
+body782: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -10990,6 +10872,152 @@ body796: \
 	FSTPQ (F6, F7), 0(R21); \
 	FSTPQ (F8, F0), 32(R21); \
 	FSTPQ (F2, F4), 64(R21); \
+	ADD $16, R12, R12; \
+	ADD $16, R13, R13; \
+	ADD $16, R14, R14; \
+	ADD $16, R15, R15; \
+	ADD $16, R16, R16; \
+	ADD $16, R17, R17; \
+	ADD $96, R21, R21; \
+	SUB $16, R22, R22; \
+	B chunks781; \
+tail783: \
+	CBZ R22, rowdone784; \
+	MOVD $16, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	SUB R23, R17, R17; \
+	MOVD $6, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $16, R22; \
+	B body782; \
+rowdone784: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row780; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group779; \
+	RET
+	zip6x8NEON_body
+
+// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip6x16NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD laneI+56(FP), R7; \
+	MOVD groups+64(FP), R8; \
+	MOVD groupSpace+72(FP), R9; \
+	MOVD groupDepth+80(FP), R10; \
+	MUL R4, R3, R24; \
+	SUB R24, R9, R9; \
+	MUL R5, R3, R24; \
+	SUB R24, R10, R10; \
+	CMP $32, R2; \
+	BHS chunk785; \
+	CMP $16, R2; \
+	BHS chunk786; \
+	RET; \
+chunk785: \
+group787: \
+	MOVD R3, R11; \
+row788: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R7, R12, R15; \
+	ADD R6, R15, R16; \
+	ADD R6, R16, R17; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks789: \
+	CMP $32, R22; \
+	BLO tail791; \
+body790: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	FLDPQ 0(R14), (F4, F5); \
+	FLDPQ 0(R15), (F6, F7); \
+	FLDPQ 0(R16), (F8, F9); \
+	FLDPQ 0(R17), (F10, F11); \
+	FSTPQ (F0, F2), 0(R21); \
+	FSTPQ (F4, F6), 32(R21); \
+	FSTPQ (F8, F10), 64(R21); \
+	FSTPQ (F1, F3), 96(R21); \
+	FSTPQ (F5, F7), 128(R21); \
+	FSTPQ (F9, F11), 160(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $32, R14, R14; \
+	ADD $32, R15, R15; \
+	ADD $32, R16, R16; \
+	ADD $32, R17, R17; \
+	ADD $192, R21, R21; \
+	SUB $32, R22, R22; \
+	B chunks789; \
+tail791: \
+	CBZ R22, rowdone792; \
+	MOVD $32, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	SUB R23, R17, R17; \
+	MOVD $6, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $32, R22; \
+	B body790; \
+rowdone792: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row788; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group787; \
+	RET; \
+chunk786: \
+group793: \
+	MOVD R3, R11; \
+row794: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R7, R12, R15; \
+	ADD R6, R15, R16; \
+	ADD R6, R16, R17; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks795: \
+	CMP $16, R22; \
+	BLO tail797; \
+body796: \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	FMOVQ 0(R14), F2; \
+	FMOVQ 0(R15), F3; \
+	FMOVQ 0(R16), F4; \
+	FMOVQ 0(R17), F5; \
+	FSTPQ (F0, F1), 0(R21); \
+	FSTPQ (F2, F3), 32(R21); \
+	FSTPQ (F4, F5), 64(R21); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -11024,152 +11052,6 @@ rowdone798: \
 	SUBS $1, R8, R8; \
 	BNE group793; \
 	RET
-	zip6x8NEON_body
-
-// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip6x16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk799; \
-	CMP $16, R2; \
-	BHS chunk800; \
-	RET; \
-chunk799: \
-group801: \
-	MOVD R3, R11; \
-row802: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R7, R12, R15; \
-	ADD R6, R15, R16; \
-	ADD R6, R16, R17; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks803: \
-	CMP $32, R22; \
-	BLO tail805; \
-body804: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FLDPQ 0(R15), (F6, F7); \
-	FLDPQ 0(R16), (F8, F9); \
-	FLDPQ 0(R17), (F10, F11); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F6), 32(R21); \
-	FSTPQ (F8, F10), 64(R21); \
-	FSTPQ (F1, F3), 96(R21); \
-	FSTPQ (F5, F7), 128(R21); \
-	FSTPQ (F9, F11), 160(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $32, R14, R14; \
-	ADD $32, R15, R15; \
-	ADD $32, R16, R16; \
-	ADD $32, R17, R17; \
-	ADD $192, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks803; \
-tail805: \
-	CBZ R22, rowdone806; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	MOVD $6, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body804; \
-rowdone806: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row802; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group801; \
-	RET; \
-chunk800: \
-group807: \
-	MOVD R3, R11; \
-row808: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R7, R12, R15; \
-	ADD R6, R15, R16; \
-	ADD R6, R16, R17; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks809: \
-	CMP $16, R22; \
-	BLO tail811; \
-body810: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FMOVQ 0(R15), F3; \
-	FMOVQ 0(R16), F4; \
-	FMOVQ 0(R17), F5; \
-	FSTPQ (F0, F1), 0(R21); \
-	FSTPQ (F2, F3), 32(R21); \
-	FSTPQ (F4, F5), 64(R21); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $16, R14, R14; \
-	ADD $16, R15, R15; \
-	ADD $16, R16, R16; \
-	ADD $16, R17, R17; \
-	ADD $96, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks809; \
-tail811: \
-	CBZ R22, rowdone812; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	MOVD $6, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body810; \
-rowdone812: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row808; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group807; \
-	RET
 	zip6x16NEON_body
 
 // func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -11191,12 +11073,12 @@ TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk813; \
+	BHS chunk799; \
 	RET; \
-chunk813: \
-group814: \
+chunk799: \
+group800: \
 	MOVD R3, R11; \
-row815: \
+row801: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -11206,10 +11088,10 @@ row815: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks816: \
+chunks802: \
 	CMP $16, R22; \
-	BLO tail818; \
-body817: \
+	BLO tail804; \
+body803: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -11377,9 +11259,9 @@ body817: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks816; \
-tail818: \
-	CBZ R22, rowdone819; \
+	B chunks802; \
+tail804: \
+	CBZ R22, rowdone805; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -11393,16 +11275,16 @@ tail818: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body817; \
-rowdone819: \
+	B body803; \
+rowdone805: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row815; \
+	BNE row801; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group814; \
+	BNE group800; \
 	RET
 	zip7x1NEON_body
 
@@ -11425,12 +11307,12 @@ TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk820; \
+	BHS chunk806; \
 	RET; \
-chunk820: \
-group821: \
+chunk806: \
+group807: \
 	MOVD R3, R11; \
-row822: \
+row808: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -11440,10 +11322,10 @@ row822: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks823: \
+chunks809: \
 	CMP $16, R22; \
-	BLO tail825; \
-body824: \
+	BLO tail811; \
+body810: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -11611,9 +11493,9 @@ body824: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks823; \
-tail825: \
-	CBZ R22, rowdone826; \
+	B chunks809; \
+tail811: \
+	CBZ R22, rowdone812; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -11627,16 +11509,16 @@ tail825: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body824; \
-rowdone826: \
+	B body810; \
+rowdone812: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row822; \
+	BNE row808; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group821; \
+	BNE group807; \
 	RET
 	zip7x2NEON_body
 
@@ -11659,9 +11541,9 @@ TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk827; \
+	BHS chunk813; \
 	RET; \
-chunk827: \
+chunk813: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -11694,9 +11576,9 @@ chunk827: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group828: \
+group814: \
 	MOVD R3, R11; \
-row829: \
+row815: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -11706,10 +11588,10 @@ row829: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks830: \
+chunks816: \
 	CMP $16, R22; \
-	BLO tail832; \
-body831: \
+	BLO tail818; \
+body817: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -11758,9 +11640,9 @@ body831: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks830; \
-tail832: \
-	CBZ R22, rowdone833; \
+	B chunks816; \
+tail818: \
+	CBZ R22, rowdone819; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -11774,16 +11656,16 @@ tail832: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body831; \
-rowdone833: \
+	B body817; \
+rowdone819: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row829; \
+	BNE row815; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group828; \
+	BNE group814; \
 	RET
 	zip7x4NEON_body
 
@@ -11806,9 +11688,9 @@ TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk834; \
+	BHS chunk820; \
 	RET; \
-chunk834: \
+chunk820: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -11817,9 +11699,9 @@ chunk834: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group835: \
+group821: \
 	MOVD R3, R11; \
-row836: \
+row822: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -11829,10 +11711,10 @@ row836: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks837: \
+chunks823: \
 	CMP $16, R22; \
-	BLO tail839; \
-body838: \
+	BLO tail825; \
+body824: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -11858,6 +11740,162 @@ body838: \
 	FSTPQ (F9, F0), 32(R21); \
 	FSTPQ (F1, F3), 64(R21); \
 	FMOVQ F5, 96(R21); \
+	ADD $16, R12, R12; \
+	ADD $16, R13, R13; \
+	ADD $16, R14, R14; \
+	ADD $16, R15, R15; \
+	ADD $16, R16, R16; \
+	ADD $16, R17, R17; \
+	ADD $16, R19, R19; \
+	ADD $112, R21, R21; \
+	SUB $16, R22, R22; \
+	B chunks823; \
+tail825: \
+	CBZ R22, rowdone826; \
+	MOVD $16, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	SUB R23, R17, R17; \
+	SUB R23, R19, R19; \
+	MOVD $7, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $16, R22; \
+	B body824; \
+rowdone826: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row822; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group821; \
+	RET
+	zip7x8NEON_body
+
+// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip7x16NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD laneI+56(FP), R7; \
+	MOVD groups+64(FP), R8; \
+	MOVD groupSpace+72(FP), R9; \
+	MOVD groupDepth+80(FP), R10; \
+	MUL R4, R3, R24; \
+	SUB R24, R9, R9; \
+	MUL R5, R3, R24; \
+	SUB R24, R10, R10; \
+	CMP $32, R2; \
+	BHS chunk827; \
+	CMP $16, R2; \
+	BHS chunk828; \
+	RET; \
+chunk827: \
+group829: \
+	MOVD R3, R11; \
+row830: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R6, R14, R15; \
+	ADD R7, R12, R16; \
+	ADD R6, R16, R17; \
+	ADD R6, R17, R19; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks831: \
+	CMP $32, R22; \
+	BLO tail833; \
+body832: \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	FLDPQ 0(R14), (F4, F5); \
+	FLDPQ 0(R15), (F6, F7); \
+	FLDPQ 0(R16), (F8, F9); \
+	FLDPQ 0(R17), (F10, F11); \
+	FLDPQ 0(R19), (F12, F13); \
+	FSTPQ (F0, F2), 0(R21); \
+	FSTPQ (F4, F6), 32(R21); \
+	FSTPQ (F8, F10), 64(R21); \
+	FSTPQ (F12, F1), 96(R21); \
+	FSTPQ (F3, F5), 128(R21); \
+	FSTPQ (F7, F9), 160(R21); \
+	FSTPQ (F11, F13), 192(R21); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $32, R14, R14; \
+	ADD $32, R15, R15; \
+	ADD $32, R16, R16; \
+	ADD $32, R17, R17; \
+	ADD $32, R19, R19; \
+	ADD $224, R21, R21; \
+	SUB $32, R22, R22; \
+	B chunks831; \
+tail833: \
+	CBZ R22, rowdone834; \
+	MOVD $32, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	SUB R23, R14, R14; \
+	SUB R23, R15, R15; \
+	SUB R23, R16, R16; \
+	SUB R23, R17, R17; \
+	SUB R23, R19, R19; \
+	MOVD $7, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $32, R22; \
+	B body832; \
+rowdone834: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row830; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group829; \
+	RET; \
+chunk828: \
+group835: \
+	MOVD R3, R11; \
+row836: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	ADD R6, R13, R14; \
+	ADD R6, R14, R15; \
+	ADD R7, R12, R16; \
+	ADD R6, R16, R17; \
+	ADD R6, R17, R19; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks837: \
+	CMP $16, R22; \
+	BLO tail839; \
+body838: \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	FMOVQ 0(R14), F2; \
+	FMOVQ 0(R15), F3; \
+	FMOVQ 0(R16), F4; \
+	FMOVQ 0(R17), F5; \
+	FMOVQ 0(R19), F6; \
+	FSTPQ (F0, F1), 0(R21); \
+	FSTPQ (F2, F3), 32(R21); \
+	FSTPQ (F4, F5), 64(R21); \
+	FMOVQ F6, 96(R21); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -11894,11 +11932,11 @@ rowdone840: \
 	SUBS $1, R8, R8; \
 	BNE group835; \
 	RET
-	zip7x8NEON_body
+	zip7x16NEON_body
 
-// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip7x16NEON_body \
+// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip8x1NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -11930,26 +11968,52 @@ row844: \
 	ADD R7, R12, R16; \
 	ADD R6, R16, R17; \
 	ADD R6, R17, R19; \
+	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
 chunks845: \
 	CMP $32, R22; \
 	BLO tail847; \
 body846: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FLDPQ 0(R15), (F6, F7); \
-	FLDPQ 0(R16), (F8, F9); \
-	FLDPQ 0(R17), (F10, F11); \
-	FLDPQ 0(R19), (F12, F13); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F6), 32(R21); \
-	FSTPQ (F8, F10), 64(R21); \
-	FSTPQ (F12, F1), 96(R21); \
-	FSTPQ (F3, F5), 128(R21); \
-	FSTPQ (F7, F9), 160(R21); \
-	FSTPQ (F11, F13), 192(R21); \
+	FMOVQ 0(R12), F0; \
+	FMOVQ 0(R13), F1; \
+	FMOVQ 0(R14), F2; \
+	FMOVQ 0(R15), F3; \
+	FMOVQ 0(R16), F4; \
+	FMOVQ 0(R17), F5; \
+	FMOVQ 0(R19), F6; \
+	FMOVQ 0(R20), F7; \
+	VZIP1 V1.B16, V0.B16, V8.B16; \
+	VZIP2 V1.B16, V0.B16, V12.B16; \
+	VZIP1 V3.B16, V2.B16, V9.B16; \
+	VZIP2 V3.B16, V2.B16, V13.B16; \
+	VZIP1 V5.B16, V4.B16, V10.B16; \
+	VZIP2 V5.B16, V4.B16, V14.B16; \
+	VZIP1 V7.B16, V6.B16, V11.B16; \
+	VZIP2 V7.B16, V6.B16, V15.B16; \
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21); \
+	ADD $64, R21, R24; \
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24); \
+	FMOVQ 16(R12), F16; \
+	FMOVQ 16(R13), F17; \
+	FMOVQ 16(R14), F18; \
+	FMOVQ 16(R15), F19; \
+	FMOVQ 16(R16), F20; \
+	FMOVQ 16(R17), F21; \
+	FMOVQ 16(R19), F22; \
+	FMOVQ 16(R20), F23; \
+	VZIP1 V17.B16, V16.B16, V24.B16; \
+	VZIP2 V17.B16, V16.B16, V28.B16; \
+	VZIP1 V19.B16, V18.B16, V25.B16; \
+	VZIP2 V19.B16, V18.B16, V29.B16; \
+	VZIP1 V21.B16, V20.B16, V26.B16; \
+	VZIP2 V21.B16, V20.B16, V30.B16; \
+	VZIP1 V23.B16, V22.B16, V27.B16; \
+	VZIP2 V23.B16, V22.B16, V31.B16; \
+	ADD $128, R21, R23; \
+	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23); \
+	ADD $192, R21, R24; \
+	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -11957,7 +12021,8 @@ body846: \
 	ADD $32, R16, R16; \
 	ADD $32, R17, R17; \
 	ADD $32, R19, R19; \
-	ADD $224, R21, R21; \
+	ADD $32, R20, R20; \
+	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
 	B chunks845; \
 tail847: \
@@ -11971,7 +12036,8 @@ tail847: \
 	SUB R23, R16, R16; \
 	SUB R23, R17, R17; \
 	SUB R23, R19, R19; \
-	MOVD $7, R24; \
+	SUB R23, R20, R20; \
+	MOVD $8, R24; \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
@@ -11997,6 +12063,7 @@ row850: \
 	ADD R7, R12, R16; \
 	ADD R6, R16, R17; \
 	ADD R6, R17, R19; \
+	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
 chunks851: \
@@ -12010,10 +12077,18 @@ body852: \
 	FMOVQ 0(R16), F4; \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
-	FSTPQ (F0, F1), 0(R21); \
-	FSTPQ (F2, F3), 32(R21); \
-	FSTPQ (F4, F5), 64(R21); \
-	FMOVQ F6, 96(R21); \
+	FMOVQ 0(R20), F7; \
+	VZIP1 V1.B16, V0.B16, V8.B16; \
+	VZIP2 V1.B16, V0.B16, V12.B16; \
+	VZIP1 V3.B16, V2.B16, V9.B16; \
+	VZIP2 V3.B16, V2.B16, V13.B16; \
+	VZIP1 V5.B16, V4.B16, V10.B16; \
+	VZIP2 V5.B16, V4.B16, V14.B16; \
+	VZIP1 V7.B16, V6.B16, V11.B16; \
+	VZIP2 V7.B16, V6.B16, V15.B16; \
+	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21); \
+	ADD $64, R21, R24; \
+	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -12021,7 +12096,8 @@ body852: \
 	ADD $16, R16, R16; \
 	ADD $16, R17, R17; \
 	ADD $16, R19, R19; \
-	ADD $112, R21, R21; \
+	ADD $16, R20, R20; \
+	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
 	B chunks851; \
 tail853: \
@@ -12035,7 +12111,8 @@ tail853: \
 	SUB R23, R16, R16; \
 	SUB R23, R17, R17; \
 	SUB R23, R19, R19; \
-	MOVD $7, R24; \
+	SUB R23, R20, R20; \
+	MOVD $8, R24; \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
@@ -12050,11 +12127,11 @@ rowdone854: \
 	SUBS $1, R8, R8; \
 	BNE group849; \
 	RET
-	zip7x16NEON_body
+	zip8x1NEON_body
 
-// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip8x1NEON_body \
+// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip8x2NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -12101,17 +12178,17 @@ body860: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.B16, V0.B16, V8.B16; \
-	VZIP2 V1.B16, V0.B16, V12.B16; \
-	VZIP1 V3.B16, V2.B16, V9.B16; \
-	VZIP2 V3.B16, V2.B16, V13.B16; \
-	VZIP1 V5.B16, V4.B16, V10.B16; \
-	VZIP2 V5.B16, V4.B16, V14.B16; \
-	VZIP1 V7.B16, V6.B16, V11.B16; \
-	VZIP2 V7.B16, V6.B16, V15.B16; \
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21); \
+	VZIP1 V1.H8, V0.H8, V8.H8; \
+	VZIP2 V1.H8, V0.H8, V12.H8; \
+	VZIP1 V3.H8, V2.H8, V9.H8; \
+	VZIP2 V3.H8, V2.H8, V13.H8; \
+	VZIP1 V5.H8, V4.H8, V10.H8; \
+	VZIP2 V5.H8, V4.H8, V14.H8; \
+	VZIP1 V7.H8, V6.H8, V11.H8; \
+	VZIP2 V7.H8, V6.H8, V15.H8; \
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24); \
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24); \
 	FMOVQ 16(R12), F16; \
 	FMOVQ 16(R13), F17; \
 	FMOVQ 16(R14), F18; \
@@ -12120,18 +12197,18 @@ body860: \
 	FMOVQ 16(R17), F21; \
 	FMOVQ 16(R19), F22; \
 	FMOVQ 16(R20), F23; \
-	VZIP1 V17.B16, V16.B16, V24.B16; \
-	VZIP2 V17.B16, V16.B16, V28.B16; \
-	VZIP1 V19.B16, V18.B16, V25.B16; \
-	VZIP2 V19.B16, V18.B16, V29.B16; \
-	VZIP1 V21.B16, V20.B16, V26.B16; \
-	VZIP2 V21.B16, V20.B16, V30.B16; \
-	VZIP1 V23.B16, V22.B16, V27.B16; \
-	VZIP2 V23.B16, V22.B16, V31.B16; \
+	VZIP1 V17.H8, V16.H8, V24.H8; \
+	VZIP2 V17.H8, V16.H8, V28.H8; \
+	VZIP1 V19.H8, V18.H8, V25.H8; \
+	VZIP2 V19.H8, V18.H8, V29.H8; \
+	VZIP1 V21.H8, V20.H8, V26.H8; \
+	VZIP2 V21.H8, V20.H8, V30.H8; \
+	VZIP1 V23.H8, V22.H8, V27.H8; \
+	VZIP2 V23.H8, V22.H8, V31.H8; \
 	ADD $128, R21, R23; \
-	VST4 [V24.H8, V25.H8, V26.H8, V27.H8], (R23); \
+	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23); \
 	ADD $192, R21, R24; \
-	VST4 [V28.H8, V29.H8, V30.H8, V31.H8], (R24); \
+	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -12196,17 +12273,17 @@ body866: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.B16, V0.B16, V8.B16; \
-	VZIP2 V1.B16, V0.B16, V12.B16; \
-	VZIP1 V3.B16, V2.B16, V9.B16; \
-	VZIP2 V3.B16, V2.B16, V13.B16; \
-	VZIP1 V5.B16, V4.B16, V10.B16; \
-	VZIP2 V5.B16, V4.B16, V14.B16; \
-	VZIP1 V7.B16, V6.B16, V11.B16; \
-	VZIP2 V7.B16, V6.B16, V15.B16; \
-	VST4 [V8.H8, V9.H8, V10.H8, V11.H8], (R21); \
+	VZIP1 V1.H8, V0.H8, V8.H8; \
+	VZIP2 V1.H8, V0.H8, V12.H8; \
+	VZIP1 V3.H8, V2.H8, V9.H8; \
+	VZIP2 V3.H8, V2.H8, V13.H8; \
+	VZIP1 V5.H8, V4.H8, V10.H8; \
+	VZIP2 V5.H8, V4.H8, V14.H8; \
+	VZIP1 V7.H8, V6.H8, V11.H8; \
+	VZIP2 V7.H8, V6.H8, V15.H8; \
+	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.H8, V13.H8, V14.H8, V15.H8], (R24); \
+	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -12245,11 +12322,11 @@ rowdone868: \
 	SUBS $1, R8, R8; \
 	BNE group863; \
 	RET
-	zip8x1NEON_body
+	zip8x2NEON_body
 
-// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip8x2NEON_body \
+// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip8x4NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -12296,17 +12373,17 @@ body874: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.H8, V0.H8, V8.H8; \
-	VZIP2 V1.H8, V0.H8, V12.H8; \
-	VZIP1 V3.H8, V2.H8, V9.H8; \
-	VZIP2 V3.H8, V2.H8, V13.H8; \
-	VZIP1 V5.H8, V4.H8, V10.H8; \
-	VZIP2 V5.H8, V4.H8, V14.H8; \
-	VZIP1 V7.H8, V6.H8, V11.H8; \
-	VZIP2 V7.H8, V6.H8, V15.H8; \
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21); \
+	VZIP1 V1.S4, V0.S4, V8.S4; \
+	VZIP2 V1.S4, V0.S4, V12.S4; \
+	VZIP1 V3.S4, V2.S4, V9.S4; \
+	VZIP2 V3.S4, V2.S4, V13.S4; \
+	VZIP1 V5.S4, V4.S4, V10.S4; \
+	VZIP2 V5.S4, V4.S4, V14.S4; \
+	VZIP1 V7.S4, V6.S4, V11.S4; \
+	VZIP2 V7.S4, V6.S4, V15.S4; \
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24); \
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24); \
 	FMOVQ 16(R12), F16; \
 	FMOVQ 16(R13), F17; \
 	FMOVQ 16(R14), F18; \
@@ -12315,18 +12392,18 @@ body874: \
 	FMOVQ 16(R17), F21; \
 	FMOVQ 16(R19), F22; \
 	FMOVQ 16(R20), F23; \
-	VZIP1 V17.H8, V16.H8, V24.H8; \
-	VZIP2 V17.H8, V16.H8, V28.H8; \
-	VZIP1 V19.H8, V18.H8, V25.H8; \
-	VZIP2 V19.H8, V18.H8, V29.H8; \
-	VZIP1 V21.H8, V20.H8, V26.H8; \
-	VZIP2 V21.H8, V20.H8, V30.H8; \
-	VZIP1 V23.H8, V22.H8, V27.H8; \
-	VZIP2 V23.H8, V22.H8, V31.H8; \
+	VZIP1 V17.S4, V16.S4, V24.S4; \
+	VZIP2 V17.S4, V16.S4, V28.S4; \
+	VZIP1 V19.S4, V18.S4, V25.S4; \
+	VZIP2 V19.S4, V18.S4, V29.S4; \
+	VZIP1 V21.S4, V20.S4, V26.S4; \
+	VZIP2 V21.S4, V20.S4, V30.S4; \
+	VZIP1 V23.S4, V22.S4, V27.S4; \
+	VZIP2 V23.S4, V22.S4, V31.S4; \
 	ADD $128, R21, R23; \
-	VST4 [V24.S4, V25.S4, V26.S4, V27.S4], (R23); \
+	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23); \
 	ADD $192, R21, R24; \
-	VST4 [V28.S4, V29.S4, V30.S4, V31.S4], (R24); \
+	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -12391,17 +12468,17 @@ body880: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.H8, V0.H8, V8.H8; \
-	VZIP2 V1.H8, V0.H8, V12.H8; \
-	VZIP1 V3.H8, V2.H8, V9.H8; \
-	VZIP2 V3.H8, V2.H8, V13.H8; \
-	VZIP1 V5.H8, V4.H8, V10.H8; \
-	VZIP2 V5.H8, V4.H8, V14.H8; \
-	VZIP1 V7.H8, V6.H8, V11.H8; \
-	VZIP2 V7.H8, V6.H8, V15.H8; \
-	VST4 [V8.S4, V9.S4, V10.S4, V11.S4], (R21); \
+	VZIP1 V1.S4, V0.S4, V8.S4; \
+	VZIP2 V1.S4, V0.S4, V12.S4; \
+	VZIP1 V3.S4, V2.S4, V9.S4; \
+	VZIP2 V3.S4, V2.S4, V13.S4; \
+	VZIP1 V5.S4, V4.S4, V10.S4; \
+	VZIP2 V5.S4, V4.S4, V14.S4; \
+	VZIP1 V7.S4, V6.S4, V11.S4; \
+	VZIP2 V7.S4, V6.S4, V15.S4; \
+	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.S4, V13.S4, V14.S4, V15.S4], (R24); \
+	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -12440,11 +12517,11 @@ rowdone882: \
 	SUBS $1, R8, R8; \
 	BNE group877; \
 	RET
-	zip8x2NEON_body
+	zip8x4NEON_body
 
-// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip8x4NEON_body \
+// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip8x8NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -12491,17 +12568,17 @@ body888: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.S4, V0.S4, V8.S4; \
-	VZIP2 V1.S4, V0.S4, V12.S4; \
-	VZIP1 V3.S4, V2.S4, V9.S4; \
-	VZIP2 V3.S4, V2.S4, V13.S4; \
-	VZIP1 V5.S4, V4.S4, V10.S4; \
-	VZIP2 V5.S4, V4.S4, V14.S4; \
-	VZIP1 V7.S4, V6.S4, V11.S4; \
-	VZIP2 V7.S4, V6.S4, V15.S4; \
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21); \
+	VZIP1 V1.D2, V0.D2, V8.D2; \
+	VZIP2 V1.D2, V0.D2, V12.D2; \
+	VZIP1 V3.D2, V2.D2, V9.D2; \
+	VZIP2 V3.D2, V2.D2, V13.D2; \
+	VZIP1 V5.D2, V4.D2, V10.D2; \
+	VZIP2 V5.D2, V4.D2, V14.D2; \
+	VZIP1 V7.D2, V6.D2, V11.D2; \
+	VZIP2 V7.D2, V6.D2, V15.D2; \
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24); \
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24); \
 	FMOVQ 16(R12), F16; \
 	FMOVQ 16(R13), F17; \
 	FMOVQ 16(R14), F18; \
@@ -12510,18 +12587,18 @@ body888: \
 	FMOVQ 16(R17), F21; \
 	FMOVQ 16(R19), F22; \
 	FMOVQ 16(R20), F23; \
-	VZIP1 V17.S4, V16.S4, V24.S4; \
-	VZIP2 V17.S4, V16.S4, V28.S4; \
-	VZIP1 V19.S4, V18.S4, V25.S4; \
-	VZIP2 V19.S4, V18.S4, V29.S4; \
-	VZIP1 V21.S4, V20.S4, V26.S4; \
-	VZIP2 V21.S4, V20.S4, V30.S4; \
-	VZIP1 V23.S4, V22.S4, V27.S4; \
-	VZIP2 V23.S4, V22.S4, V31.S4; \
+	VZIP1 V17.D2, V16.D2, V24.D2; \
+	VZIP2 V17.D2, V16.D2, V28.D2; \
+	VZIP1 V19.D2, V18.D2, V25.D2; \
+	VZIP2 V19.D2, V18.D2, V29.D2; \
+	VZIP1 V21.D2, V20.D2, V26.D2; \
+	VZIP2 V21.D2, V20.D2, V30.D2; \
+	VZIP1 V23.D2, V22.D2, V27.D2; \
+	VZIP2 V23.D2, V22.D2, V31.D2; \
 	ADD $128, R21, R23; \
-	VST4 [V24.D2, V25.D2, V26.D2, V27.D2], (R23); \
+	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23); \
 	ADD $192, R21, R24; \
-	VST4 [V28.D2, V29.D2, V30.D2, V31.D2], (R24); \
+	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -12586,17 +12663,17 @@ body894: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.S4, V0.S4, V8.S4; \
-	VZIP2 V1.S4, V0.S4, V12.S4; \
-	VZIP1 V3.S4, V2.S4, V9.S4; \
-	VZIP2 V3.S4, V2.S4, V13.S4; \
-	VZIP1 V5.S4, V4.S4, V10.S4; \
-	VZIP2 V5.S4, V4.S4, V14.S4; \
-	VZIP1 V7.S4, V6.S4, V11.S4; \
-	VZIP2 V7.S4, V6.S4, V15.S4; \
-	VST4 [V8.D2, V9.D2, V10.D2, V11.D2], (R21); \
+	VZIP1 V1.D2, V0.D2, V8.D2; \
+	VZIP2 V1.D2, V0.D2, V12.D2; \
+	VZIP1 V3.D2, V2.D2, V9.D2; \
+	VZIP2 V3.D2, V2.D2, V13.D2; \
+	VZIP1 V5.D2, V4.D2, V10.D2; \
+	VZIP2 V5.D2, V4.D2, V14.D2; \
+	VZIP1 V7.D2, V6.D2, V11.D2; \
+	VZIP2 V7.D2, V6.D2, V15.D2; \
+	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21); \
 	ADD $64, R21, R24; \
-	VST4 [V12.D2, V13.D2, V14.D2, V15.D2], (R24); \
+	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -12635,11 +12712,11 @@ rowdone896: \
 	SUBS $1, R8, R8; \
 	BNE group891; \
 	RET
-	zip8x4NEON_body
+	zip8x8NEON_body
 
-// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip8x8NEON_body \
+// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define zip8x16NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -12678,45 +12755,22 @@ chunks901: \
 	CMP $32, R22; \
 	BLO tail903; \
 body902: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FMOVQ 0(R15), F3; \
-	FMOVQ 0(R16), F4; \
-	FMOVQ 0(R17), F5; \
-	FMOVQ 0(R19), F6; \
-	FMOVQ 0(R20), F7; \
-	VZIP1 V1.D2, V0.D2, V8.D2; \
-	VZIP2 V1.D2, V0.D2, V12.D2; \
-	VZIP1 V3.D2, V2.D2, V9.D2; \
-	VZIP2 V3.D2, V2.D2, V13.D2; \
-	VZIP1 V5.D2, V4.D2, V10.D2; \
-	VZIP2 V5.D2, V4.D2, V14.D2; \
-	VZIP1 V7.D2, V6.D2, V11.D2; \
-	VZIP2 V7.D2, V6.D2, V15.D2; \
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21); \
-	ADD $64, R21, R24; \
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24); \
-	FMOVQ 16(R12), F16; \
-	FMOVQ 16(R13), F17; \
-	FMOVQ 16(R14), F18; \
-	FMOVQ 16(R15), F19; \
-	FMOVQ 16(R16), F20; \
-	FMOVQ 16(R17), F21; \
-	FMOVQ 16(R19), F22; \
-	FMOVQ 16(R20), F23; \
-	VZIP1 V17.D2, V16.D2, V24.D2; \
-	VZIP2 V17.D2, V16.D2, V28.D2; \
-	VZIP1 V19.D2, V18.D2, V25.D2; \
-	VZIP2 V19.D2, V18.D2, V29.D2; \
-	VZIP1 V21.D2, V20.D2, V26.D2; \
-	VZIP2 V21.D2, V20.D2, V30.D2; \
-	VZIP1 V23.D2, V22.D2, V27.D2; \
-	VZIP2 V23.D2, V22.D2, V31.D2; \
-	ADD $128, R21, R23; \
-	VST1 [V24.B16, V25.B16, V26.B16, V27.B16], (R23); \
-	ADD $192, R21, R24; \
-	VST1 [V28.B16, V29.B16, V30.B16, V31.B16], (R24); \
+	FLDPQ 0(R12), (F0, F1); \
+	FLDPQ 0(R13), (F2, F3); \
+	FLDPQ 0(R14), (F4, F5); \
+	FLDPQ 0(R15), (F6, F7); \
+	FLDPQ 0(R16), (F8, F9); \
+	FLDPQ 0(R17), (F10, F11); \
+	FLDPQ 0(R19), (F12, F13); \
+	FLDPQ 0(R20), (F14, F15); \
+	FSTPQ (F0, F2), 0(R21); \
+	FSTPQ (F4, F6), 32(R21); \
+	FSTPQ (F8, F10), 64(R21); \
+	FSTPQ (F12, F14), 96(R21); \
+	FSTPQ (F1, F3), 128(R21); \
+	FSTPQ (F5, F7), 160(R21); \
+	FSTPQ (F9, F11), 192(R21); \
+	FSTPQ (F13, F15), 224(R21); \
 	ADD $32, R12, R12; \
 	ADD $32, R13, R13; \
 	ADD $32, R14, R14; \
@@ -12781,17 +12835,10 @@ body908: \
 	FMOVQ 0(R17), F5; \
 	FMOVQ 0(R19), F6; \
 	FMOVQ 0(R20), F7; \
-	VZIP1 V1.D2, V0.D2, V8.D2; \
-	VZIP2 V1.D2, V0.D2, V12.D2; \
-	VZIP1 V3.D2, V2.D2, V9.D2; \
-	VZIP2 V3.D2, V2.D2, V13.D2; \
-	VZIP1 V5.D2, V4.D2, V10.D2; \
-	VZIP2 V5.D2, V4.D2, V14.D2; \
-	VZIP1 V7.D2, V6.D2, V11.D2; \
-	VZIP2 V7.D2, V6.D2, V15.D2; \
-	VST1 [V8.B16, V9.B16, V10.B16, V11.B16], (R21); \
-	ADD $64, R21, R24; \
-	VST1 [V12.B16, V13.B16, V14.B16, V15.B16], (R24); \
+	FSTPQ (F0, F1), 0(R21); \
+	FSTPQ (F2, F3), 32(R21); \
+	FSTPQ (F4, F5), 64(R21); \
+	FSTPQ (F6, F7), 96(R21); \
 	ADD $16, R12, R12; \
 	ADD $16, R13, R13; \
 	ADD $16, R14, R14; \
@@ -12830,171 +12877,6 @@ rowdone910: \
 	SUBS $1, R8, R8; \
 	BNE group905; \
 	RET
-	zip8x8NEON_body
-
-// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define zip8x16NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk911; \
-	CMP $16, R2; \
-	BHS chunk912; \
-	RET; \
-chunk911: \
-group913: \
-	MOVD R3, R11; \
-row914: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	ADD R6, R16, R17; \
-	ADD R6, R17, R19; \
-	ADD R6, R19, R20; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks915: \
-	CMP $32, R22; \
-	BLO tail917; \
-body916: \
-	FLDPQ 0(R12), (F0, F1); \
-	FLDPQ 0(R13), (F2, F3); \
-	FLDPQ 0(R14), (F4, F5); \
-	FLDPQ 0(R15), (F6, F7); \
-	FLDPQ 0(R16), (F8, F9); \
-	FLDPQ 0(R17), (F10, F11); \
-	FLDPQ 0(R19), (F12, F13); \
-	FLDPQ 0(R20), (F14, F15); \
-	FSTPQ (F0, F2), 0(R21); \
-	FSTPQ (F4, F6), 32(R21); \
-	FSTPQ (F8, F10), 64(R21); \
-	FSTPQ (F12, F14), 96(R21); \
-	FSTPQ (F1, F3), 128(R21); \
-	FSTPQ (F5, F7), 160(R21); \
-	FSTPQ (F9, F11), 192(R21); \
-	FSTPQ (F13, F15), 224(R21); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $32, R14, R14; \
-	ADD $32, R15, R15; \
-	ADD $32, R16, R16; \
-	ADD $32, R17, R17; \
-	ADD $32, R19, R19; \
-	ADD $32, R20, R20; \
-	ADD $256, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks915; \
-tail917: \
-	CBZ R22, rowdone918; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	SUB R23, R19, R19; \
-	SUB R23, R20, R20; \
-	MOVD $8, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body916; \
-rowdone918: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row914; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group913; \
-	RET; \
-chunk912: \
-group919: \
-	MOVD R3, R11; \
-row920: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	ADD R6, R16, R17; \
-	ADD R6, R17, R19; \
-	ADD R6, R19, R20; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks921: \
-	CMP $16, R22; \
-	BLO tail923; \
-body922: \
-	FMOVQ 0(R12), F0; \
-	FMOVQ 0(R13), F1; \
-	FMOVQ 0(R14), F2; \
-	FMOVQ 0(R15), F3; \
-	FMOVQ 0(R16), F4; \
-	FMOVQ 0(R17), F5; \
-	FMOVQ 0(R19), F6; \
-	FMOVQ 0(R20), F7; \
-	FSTPQ (F0, F1), 0(R21); \
-	FSTPQ (F2, F3), 32(R21); \
-	FSTPQ (F4, F5), 64(R21); \
-	FSTPQ (F6, F7), 96(R21); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $16, R14, R14; \
-	ADD $16, R15, R15; \
-	ADD $16, R16, R16; \
-	ADD $16, R17, R17; \
-	ADD $16, R19, R19; \
-	ADD $16, R20, R20; \
-	ADD $128, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks921; \
-tail923: \
-	CBZ R22, rowdone924; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	SUB R23, R19, R19; \
-	SUB R23, R20, R20; \
-	MOVD $8, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body922; \
-rowdone924: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row920; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group919; \
-	RET
 	zip8x16NEON_body
 
 // func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -13016,11 +12898,11 @@ TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk925; \
+	BHS chunk911; \
 	CMP $16, R2; \
-	BHS chunk926; \
+	BHS chunk912; \
 	RET; \
-chunk925: \
+chunk911: \
 	MOVD $mask511<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask512<>(SB), R24; \
@@ -13029,9 +12911,9 @@ chunk925: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask514<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group927: \
+group913: \
 	MOVD R3, R11; \
-row928: \
+row914: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13042,10 +12924,10 @@ row928: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks929: \
+chunks915: \
 	CMP $32, R22; \
-	BLO tail931; \
-body930: \
+	BLO tail917; \
+body916: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 1(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -13120,9 +13002,9 @@ body930: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks929; \
-tail931: \
-	CBZ R22, rowdone932; \
+	B chunks915; \
+tail917: \
+	CBZ R22, rowdone918; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -13137,18 +13019,18 @@ tail931: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body930; \
-rowdone932: \
+	B body916; \
+rowdone918: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row928; \
+	BNE row914; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group927; \
+	BNE group913; \
 	RET; \
-chunk926: \
+chunk912: \
 	MOVD $mask511<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask512<>(SB), R24; \
@@ -13157,9 +13039,9 @@ chunk926: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask514<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group933: \
+group919: \
 	MOVD R3, R11; \
-row934: \
+row920: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13170,10 +13052,10 @@ row934: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks935: \
+chunks921: \
 	CMP $16, R22; \
-	BLO tail937; \
-body936: \
+	BLO tail923; \
+body922: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	FMOVQ 0(R14), F2; \
@@ -13212,9 +13094,9 @@ body936: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks935; \
-tail937: \
-	CBZ R22, rowdone938; \
+	B chunks921; \
+tail923: \
+	CBZ R22, rowdone924; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -13229,16 +13111,16 @@ tail937: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body936; \
-rowdone938: \
+	B body922; \
+rowdone924: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row934; \
+	BNE row920; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group933; \
+	BNE group919; \
 	RET
 	tzip8x2x1NEON_body
 
@@ -13261,18 +13143,18 @@ TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk939; \
+	BHS chunk925; \
 	RET; \
-chunk939: \
+chunk925: \
 	MOVD $mask300<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask301<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask303<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group940: \
+group926: \
 	MOVD R3, R11; \
-row941: \
+row927: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13283,10 +13165,10 @@ row941: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks942: \
+chunks928: \
 	CMP $32, R22; \
-	BLO tail944; \
-body943: \
+	BLO tail930; \
+body929: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 2(R12), F1; \
 	FMOVQ 16(R12), F2; \
@@ -13361,9 +13243,9 @@ body943: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks942; \
-tail944: \
-	CBZ R22, rowdone945; \
+	B chunks928; \
+tail930: \
+	CBZ R22, rowdone931; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -13378,16 +13260,16 @@ tail944: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body943; \
-rowdone945: \
+	B body929; \
+rowdone931: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row941; \
+	BNE row927; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group940; \
+	BNE group926; \
 	RET
 	tzip8x2x2NEON_body
 
@@ -13410,18 +13292,18 @@ TEXT ·tzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk946; \
+	BHS chunk932; \
 	RET; \
-chunk946: \
+chunk932: \
 	MOVD $mask33<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask34<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask36<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group947: \
+group933: \
 	MOVD R3, R11; \
-row948: \
+row934: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13432,10 +13314,10 @@ row948: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks949: \
+chunks935: \
 	CMP $64, R22; \
-	BLO tail951; \
-body950: \
+	BLO tail937; \
+body936: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -13598,9 +13480,9 @@ body950: \
 	ADD $64, R20, R20; \
 	ADD $512, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks949; \
-tail951: \
-	CBZ R22, rowdone952; \
+	B chunks935; \
+tail937: \
+	CBZ R22, rowdone938; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -13615,16 +13497,16 @@ tail951: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body950; \
-rowdone952: \
+	B body936; \
+rowdone938: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row948; \
+	BNE row934; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group947; \
+	BNE group933; \
 	RET
 	tzip8x2x4NEON_body
 
@@ -13647,11 +13529,11 @@ TEXT ·tzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk953; \
+	BHS chunk939; \
 	CMP $24, R2; \
-	BHS chunk954; \
+	BHS chunk940; \
 	RET; \
-chunk953: \
+chunk939: \
 	MOVD $mask515<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask516<>(SB), R24; \
@@ -13672,9 +13554,9 @@ chunk953: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask524<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group955: \
+group941: \
 	MOVD R3, R11; \
-row956: \
+row942: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13685,10 +13567,10 @@ row956: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks957: \
+chunks943: \
 	CMP $48, R22; \
-	BLO tail959; \
-body958: \
+	BLO tail945; \
+body944: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R12), F1; \
@@ -13899,9 +13781,9 @@ body958: \
 	ADD $48, R20, R20; \
 	ADD $384, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks957; \
-tail959: \
-	CBZ R22, rowdone960; \
+	B chunks943; \
+tail945: \
+	CBZ R22, rowdone946; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -13916,18 +13798,18 @@ tail959: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body958; \
-rowdone960: \
+	B body944; \
+rowdone946: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row956; \
+	BNE row942; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group955; \
+	BNE group941; \
 	RET; \
-chunk954: \
+chunk940: \
 	MOVD $mask515<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask519<>(SB), R24; \
@@ -13944,9 +13826,9 @@ chunk954: \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask524<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-group961: \
+group947: \
 	MOVD R3, R11; \
-row962: \
+row948: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -13957,10 +13839,10 @@ row962: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks963: \
+chunks949: \
 	CMP $24, R22; \
-	BLO tail965; \
-body964: \
+	BLO tail951; \
+body950: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 8(R12), F1; \
@@ -14063,9 +13945,9 @@ body964: \
 	ADD $24, R20, R20; \
 	ADD $192, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks963; \
-tail965: \
-	CBZ R22, rowdone966; \
+	B chunks949; \
+tail951: \
+	CBZ R22, rowdone952; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14080,259 +13962,18 @@ tail965: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body964; \
-rowdone966: \
+	B body950; \
+rowdone952: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row962; \
+	BNE row948; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group961; \
+	BNE group947; \
 	RET
 	tzip8x3x1NEON_body
-
-// func tzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define tzip8x3x2NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $48, R2; \
-	BHS chunk967; \
-	RET; \
-chunk967: \
-	MOVD $mask202<>(SB), R24; \
-	VLD1 (R24), [V31.B16]; \
-	MOVD $mask203<>(SB), R24; \
-	VLD1 (R24), [V30.B16]; \
-	MOVD $mask525<>(SB), R24; \
-	VLD1 (R24), [V29.B16]; \
-	MOVD $mask526<>(SB), R24; \
-	VLD1 (R24), [V28.B16]; \
-	MOVD $mask527<>(SB), R24; \
-	VLD1 (R24), [V27.B16]; \
-group968: \
-	MOVD R3, R11; \
-row969: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	ADD R6, R16, R17; \
-	ADD R6, R17, R19; \
-	ADD R6, R19, R20; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks970: \
-	CMP $48, R22; \
-	BLO tail972; \
-body971: \
-	FMOVQ 0(R12), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R12), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 32(R12), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R21); \
-	FMOVQ 0(R13), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R13), F2; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	FMOVQ 32(R13), F2; \
-	VTBX V29.B16, [V2.B16], V0.B16; \
-	FMOVQ F0, 16(R21); \
-	FMOVQ 0(R14), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R14), F3; \
-	VTBX V30.B16, [V3.B16], V0.B16; \
-	FMOVQ 32(R14), F3; \
-	VTBX V29.B16, [V3.B16], V0.B16; \
-	FMOVQ F0, 32(R21); \
-	FMOVQ 0(R15), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R15), F4; \
-	VTBX V30.B16, [V4.B16], V0.B16; \
-	FMOVQ 32(R15), F4; \
-	VTBX V29.B16, [V4.B16], V0.B16; \
-	FMOVQ F0, 48(R21); \
-	FMOVQ 0(R16), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R16), F5; \
-	VTBX V30.B16, [V5.B16], V0.B16; \
-	FMOVQ 32(R16), F5; \
-	VTBX V29.B16, [V5.B16], V0.B16; \
-	FMOVQ F0, 64(R21); \
-	FMOVQ 0(R17), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R17), F6; \
-	VTBX V30.B16, [V6.B16], V0.B16; \
-	FMOVQ 32(R17), F6; \
-	VTBX V29.B16, [V6.B16], V0.B16; \
-	FMOVQ F0, 80(R21); \
-	FMOVQ 0(R19), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R19), F7; \
-	VTBX V30.B16, [V7.B16], V0.B16; \
-	FMOVQ 32(R19), F7; \
-	VTBX V29.B16, [V7.B16], V0.B16; \
-	FMOVQ F0, 96(R21); \
-	FMOVQ 0(R20), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 18(R20), F8; \
-	VTBX V30.B16, [V8.B16], V0.B16; \
-	FMOVQ 32(R20), F8; \
-	VTBX V29.B16, [V8.B16], V0.B16; \
-	FMOVQ F0, 112(R21); \
-	FMOVQ 2(R12), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R12), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 128(R21); \
-	FMOVQ 2(R13), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R13), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V2.B16], V0.B16; \
-	FMOVQ F0, 144(R21); \
-	FMOVQ 2(R14), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R14), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V3.B16], V0.B16; \
-	FMOVQ F0, 160(R21); \
-	FMOVQ 2(R15), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R15), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V4.B16], V0.B16; \
-	FMOVQ F0, 176(R21); \
-	FMOVQ 2(R16), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R16), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V5.B16], V0.B16; \
-	FMOVQ F0, 192(R21); \
-	FMOVQ 2(R17), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R17), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V6.B16], V0.B16; \
-	FMOVQ F0, 208(R21); \
-	FMOVQ 2(R19), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R19), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V7.B16], V0.B16; \
-	FMOVQ F0, 224(R21); \
-	FMOVQ 2(R20), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 20(R20), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V28.B16, [V8.B16], V0.B16; \
-	FMOVQ F0, 240(R21); \
-	FMOVQ 4(R12), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R12), F9; \
-	VTBX V30.B16, [V9.B16], V0.B16; \
-	VTBX V27.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 256(R21); \
-	FMOVQ 4(R13), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R13), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	VTBX V27.B16, [V2.B16], V0.B16; \
-	FMOVQ F0, 272(R21); \
-	FMOVQ 4(R14), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R14), F2; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	VTBX V27.B16, [V3.B16], V0.B16; \
-	FMOVQ F0, 288(R21); \
-	FMOVQ 4(R15), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R15), F3; \
-	VTBX V30.B16, [V3.B16], V0.B16; \
-	VTBX V27.B16, [V4.B16], V0.B16; \
-	FMOVQ F0, 304(R21); \
-	FMOVQ 4(R16), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R16), F4; \
-	VTBX V30.B16, [V4.B16], V0.B16; \
-	VTBX V27.B16, [V5.B16], V0.B16; \
-	FMOVQ F0, 320(R21); \
-	FMOVQ 4(R17), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R17), F5; \
-	VTBX V30.B16, [V5.B16], V0.B16; \
-	VTBX V27.B16, [V6.B16], V0.B16; \
-	FMOVQ F0, 336(R21); \
-	FMOVQ 4(R19), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R19), F6; \
-	VTBX V30.B16, [V6.B16], V0.B16; \
-	VTBX V27.B16, [V7.B16], V0.B16; \
-	FMOVQ F0, 352(R21); \
-	FMOVQ 4(R20), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 22(R20), F7; \
-	VTBX V30.B16, [V7.B16], V0.B16; \
-	VTBX V27.B16, [V8.B16], V0.B16; \
-	FMOVQ F0, 368(R21); \
-	ADD $48, R12, R12; \
-	ADD $48, R13, R13; \
-	ADD $48, R14, R14; \
-	ADD $48, R15, R15; \
-	ADD $48, R16, R16; \
-	ADD $48, R17, R17; \
-	ADD $48, R19, R19; \
-	ADD $48, R20, R20; \
-	ADD $384, R21, R21; \
-	SUB $48, R22, R22; \
-	B chunks970; \
-tail972: \
-	CBZ R22, rowdone973; \
-	MOVD $48, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	SUB R23, R19, R19; \
-	SUB R23, R20, R20; \
-	MOVD $8, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $48, R22; \
-	B body971; \
-rowdone973: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row969; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group968; \
-	RET
-	tzip8x3x2NEON_body
 
 // func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
@@ -14353,9 +13994,9 @@ TEXT ·tzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk974; \
+	BHS chunk953; \
 	RET; \
-chunk974: \
+chunk953: \
 	MOVD $mask320<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask321<>(SB), R24; \
@@ -14376,9 +14017,9 @@ chunk974: \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask335<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group975: \
+group954: \
 	MOVD R3, R11; \
-row976: \
+row955: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -14389,10 +14030,10 @@ row976: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks977: \
+chunks956: \
 	CMP $32, R22; \
-	BLO tail979; \
-body978: \
+	BLO tail958; \
+body957: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -14523,9 +14164,9 @@ body978: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks977; \
-tail979: \
-	CBZ R22, rowdone980; \
+	B chunks956; \
+tail958: \
+	CBZ R22, rowdone959; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14540,16 +14181,16 @@ tail979: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body978; \
-rowdone980: \
+	B body957; \
+rowdone959: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row976; \
+	BNE row955; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group975; \
+	BNE group954; \
 	RET
 	tzip8x4x1NEON_body
 
@@ -14572,9 +14213,9 @@ TEXT ·tzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk981; \
+	BHS chunk960; \
 	RET; \
-chunk981: \
+chunk960: \
 	MOVD $mask247<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask257<>(SB), R24; \
@@ -14589,9 +14230,9 @@ chunk981: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask341<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group982: \
+group961: \
 	MOVD R3, R11; \
-row983: \
+row962: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -14602,10 +14243,10 @@ row983: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks984: \
+chunks963: \
 	CMP $64, R22; \
-	BLO tail986; \
-body985: \
+	BLO tail965; \
+body964: \
 	FMOVQ 0(R12), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R12), F1; \
@@ -14880,9 +14521,9 @@ body985: \
 	ADD $64, R20, R20; \
 	ADD $512, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks984; \
-tail986: \
-	CBZ R22, rowdone987; \
+	B chunks963; \
+tail965: \
+	CBZ R22, rowdone966; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -14897,16 +14538,16 @@ tail986: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body985; \
-rowdone987: \
+	B body964; \
+rowdone966: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row983; \
+	BNE row962; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group982; \
+	BNE group961; \
 	RET
 	tzip8x4x2NEON_body
 
@@ -14932,19 +14573,19 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22; \
 	ADD R24, R22, R23; \
 	LSL $6, R25, R7; \
-group988: \
+group967: \
 	MOVD R3, R11; \
-row989: \
+row968: \
 	MOVD R0, R12; \
 	MOVD R1, R13; \
 	MOVD $0, R14; \
-lane990: \
+lane969: \
 	MOVD R12, R15; \
 	MOVD R13, R16; \
 	MOVD R2, R17; \
-quad992: \
+quad971: \
 	CMP $64, R17; \
-	BLO single993; \
+	BLO single972; \
 	ADD R24, R15, R19; \
 	ADD R22, R15, R20; \
 	ADD R23, R15, R21; \
@@ -14957,35 +14598,194 @@ quad992: \
 	ADD $64, R16, R16; \
 	ADD R7, R15, R15; \
 	SUB $64, R17, R17; \
-	B quad992; \
-single993: \
-	CBZ R17, lanedone994; \
-elem991: \
+	B quad971; \
+single972: \
+	CBZ R17, lanedone973; \
+elem970: \
 	VLD1.P 16(R16), [V0.B16]; \
 	VST1 [V0.B16], (R15); \
 	ADD R24, R15, R15; \
 	SUBS $16, R17, R17; \
-	BNE elem991; \
-lanedone994: \
+	BNE elem970; \
+lanedone973: \
 	ADD $16, R12, R12; \
 	ADD R6, R13, R13; \
 	ADD $1, R14, R14; \
 	CMP R25, R14; \
-	BLO lane990; \
+	BLO lane969; \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row989; \
+	BNE row968; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group988; \
+	BNE group967; \
 	RET
 	zipNx16NEON_body
 
 // func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x1NEON_body \
+	MOVD space+0(FP), R0; \
+	MOVD depth+8(FP), R1; \
+	MOVD n+16(FP), R2; \
+	MOVD rows+24(FP), R3; \
+	MOVD spaceStride+32(FP), R4; \
+	MOVD depthStride+40(FP), R5; \
+	MOVD lane+48(FP), R6; \
+	MOVD laneI+56(FP), R7; \
+	MOVD groups+64(FP), R8; \
+	MOVD groupSpace+72(FP), R9; \
+	MOVD groupDepth+80(FP), R10; \
+	MUL R4, R3, R24; \
+	SUB R24, R9, R9; \
+	MUL R5, R3, R24; \
+	SUB R24, R10, R10; \
+	CMP $32, R2; \
+	BHS chunk974; \
+	CMP $16, R2; \
+	BHS chunk975; \
+	CMP $8, R2; \
+	BHS chunk976; \
+	RET; \
+chunk974: \
+group977: \
+	MOVD R3, R11; \
+row978: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks979: \
+	CMP $32, R22; \
+	BLO tail981; \
+body980: \
+	FLDPQ 0(R21), (F0, F1); \
+	FLDPQ 32(R21), (F2, F3); \
+	VUZP1 V1.B16, V0.B16, V4.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V3.B16, V2.B16, V0.B16; \
+	VUZP2 V3.B16, V2.B16, V3.B16; \
+	FSTPQ (F4, F0), 0(R12); \
+	FSTPQ (F1, F3), 0(R13); \
+	ADD $32, R12, R12; \
+	ADD $32, R13, R13; \
+	ADD $64, R21, R21; \
+	SUB $32, R22, R22; \
+	B chunks979; \
+tail981: \
+	CBZ R22, rowdone982; \
+	MOVD $32, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	MOVD $2, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $32, R22; \
+	B body980; \
+rowdone982: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row978; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group977; \
+	RET; \
+chunk975: \
+group983: \
+	MOVD R3, R11; \
+row984: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks985: \
+	CMP $16, R22; \
+	BLO tail987; \
+body986: \
+	FLDPQ 0(R21), (F0, F1); \
+	VUZP1 V1.B16, V0.B16, V2.B16; \
+	VUZP2 V1.B16, V0.B16, V1.B16; \
+	FMOVQ F2, 0(R12); \
+	FMOVQ F1, 0(R13); \
+	ADD $16, R12, R12; \
+	ADD $16, R13, R13; \
+	ADD $32, R21, R21; \
+	SUB $16, R22, R22; \
+	B chunks985; \
+tail987: \
+	CBZ R22, rowdone988; \
+	MOVD $16, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	MOVD $2, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $16, R22; \
+	B body986; \
+rowdone988: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row984; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group983; \
+	RET; \
+chunk976: \
+group989: \
+	MOVD R3, R11; \
+row990: \
+	MOVD R1, R12; \
+	ADD R6, R12, R13; \
+	MOVD R0, R21; \
+	MOVD R2, R22; \
+chunks991: \
+	CMP $8, R22; \
+	BLO tail993; \
+body992: \
+	FMOVQ 0(R21), F0; \
+	VUZP1 V0.B16, V0.B16, V1.B16; \
+	VUZP2 V0.B16, V0.B16, V0.B16; \
+	FMOVD F1, 0(R12); \
+	FMOVD F0, 0(R13); \
+	ADD $8, R12, R12; \
+	ADD $8, R13, R13; \
+	ADD $16, R21, R21; \
+	SUB $8, R22, R22; \
+	B chunks991; \
+tail993: \
+	CBZ R22, rowdone994; \
+	MOVD $8, R23; \
+	SUB R22, R23, R23; \
+	SUB R23, R12, R12; \
+	SUB R23, R13, R13; \
+	MOVD $2, R24; \
+	MUL R24, R23, R24; \
+	SUB R24, R21, R21; \
+	MOVD $8, R22; \
+	B body992; \
+rowdone994: \
+	ADD R4, R0, R0; \
+	ADD R5, R1, R1; \
+	SUBS $1, R11, R11; \
+	BNE row990; \
+	ADD R9, R0, R0; \
+	ADD R10, R1, R1; \
+	SUBS $1, R8, R8; \
+	BNE group989; \
+	RET
+	unzip2x1NEON_body
+
+// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define unzip2x2NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -15022,10 +14822,10 @@ chunks1000: \
 body1001: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.B16, V0.B16, V4.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
-	VUZP1 V3.B16, V2.B16, V0.B16; \
-	VUZP2 V3.B16, V2.B16, V3.B16; \
+	VUZP1 V1.H8, V0.H8, V4.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V3.H8, V2.H8, V0.H8; \
+	VUZP2 V3.H8, V2.H8, V3.H8; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	ADD $32, R12, R12; \
@@ -15067,8 +14867,8 @@ chunks1006: \
 	BLO tail1008; \
 body1007: \
 	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.B16, V0.B16, V2.B16; \
-	VUZP2 V1.B16, V0.B16, V1.B16; \
+	VUZP1 V1.H8, V0.H8, V2.H8; \
+	VUZP2 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	ADD $16, R12, R12; \
@@ -15110,8 +14910,8 @@ chunks1012: \
 	BLO tail1014; \
 body1013: \
 	FMOVQ 0(R21), F0; \
-	VUZP1 V0.B16, V0.B16, V1.B16; \
-	VUZP2 V0.B16, V0.B16, V0.B16; \
+	VUZP1 V0.H8, V0.H8, V1.H8; \
+	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	ADD $8, R12, R12; \
@@ -15140,11 +14940,11 @@ rowdone1015: \
 	SUBS $1, R8, R8; \
 	BNE group1010; \
 	RET
-	unzip2x1NEON_body
+	unzip2x2NEON_body
 
-// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define unzip2x2NEON_body \
+// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
+#define unzip2x4NEON_body \
 	MOVD space+0(FP), R0; \
 	MOVD depth+8(FP), R1; \
 	MOVD n+16(FP), R2; \
@@ -15181,10 +14981,10 @@ chunks1021: \
 body1022: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.H8, V0.H8, V4.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
-	VUZP1 V3.H8, V2.H8, V0.H8; \
-	VUZP2 V3.H8, V2.H8, V3.H8; \
+	VUZP1 V1.S4, V0.S4, V4.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
+	VUZP1 V3.S4, V2.S4, V0.S4; \
+	VUZP2 V3.S4, V2.S4, V3.S4; \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	ADD $32, R12, R12; \
@@ -15226,8 +15026,8 @@ chunks1027: \
 	BLO tail1029; \
 body1028: \
 	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.H8, V0.H8, V2.H8; \
-	VUZP2 V1.H8, V0.H8, V1.H8; \
+	VUZP1 V1.S4, V0.S4, V2.S4; \
+	VUZP2 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	ADD $16, R12, R12; \
@@ -15269,8 +15069,8 @@ chunks1033: \
 	BLO tail1035; \
 body1034: \
 	FMOVQ 0(R21), F0; \
-	VUZP1 V0.H8, V0.H8, V1.H8; \
-	VUZP2 V0.H8, V0.H8, V0.H8; \
+	VUZP1 V0.S4, V0.S4, V1.S4; \
+	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	ADD $8, R12, R12; \
@@ -15299,165 +15099,6 @@ rowdone1036: \
 	SUBS $1, R8, R8; \
 	BNE group1031; \
 	RET
-	unzip2x2NEON_body
-
-// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define unzip2x4NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $32, R2; \
-	BHS chunk1037; \
-	CMP $16, R2; \
-	BHS chunk1038; \
-	CMP $8, R2; \
-	BHS chunk1039; \
-	RET; \
-chunk1037: \
-group1040: \
-	MOVD R3, R11; \
-row1041: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1042: \
-	CMP $32, R22; \
-	BLO tail1044; \
-body1043: \
-	FLDPQ 0(R21), (F0, F1); \
-	FLDPQ 32(R21), (F2, F3); \
-	VUZP1 V1.S4, V0.S4, V4.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	VUZP1 V3.S4, V2.S4, V0.S4; \
-	VUZP2 V3.S4, V2.S4, V3.S4; \
-	FSTPQ (F4, F0), 0(R12); \
-	FSTPQ (F1, F3), 0(R13); \
-	ADD $32, R12, R12; \
-	ADD $32, R13, R13; \
-	ADD $64, R21, R21; \
-	SUB $32, R22, R22; \
-	B chunks1042; \
-tail1044: \
-	CBZ R22, rowdone1045; \
-	MOVD $32, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	MOVD $2, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $32, R22; \
-	B body1043; \
-rowdone1045: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1041; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1040; \
-	RET; \
-chunk1038: \
-group1046: \
-	MOVD R3, R11; \
-row1047: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1048: \
-	CMP $16, R22; \
-	BLO tail1050; \
-body1049: \
-	FLDPQ 0(R21), (F0, F1); \
-	VUZP1 V1.S4, V0.S4, V2.S4; \
-	VUZP2 V1.S4, V0.S4, V1.S4; \
-	FMOVQ F2, 0(R12); \
-	FMOVQ F1, 0(R13); \
-	ADD $16, R12, R12; \
-	ADD $16, R13, R13; \
-	ADD $32, R21, R21; \
-	SUB $16, R22, R22; \
-	B chunks1048; \
-tail1050: \
-	CBZ R22, rowdone1051; \
-	MOVD $16, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	MOVD $2, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $16, R22; \
-	B body1049; \
-rowdone1051: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1047; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1046; \
-	RET; \
-chunk1039: \
-group1052: \
-	MOVD R3, R11; \
-row1053: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1054: \
-	CMP $8, R22; \
-	BLO tail1056; \
-body1055: \
-	FMOVQ 0(R21), F0; \
-	VUZP1 V0.S4, V0.S4, V1.S4; \
-	VUZP2 V0.S4, V0.S4, V0.S4; \
-	FMOVD F1, 0(R12); \
-	FMOVD F0, 0(R13); \
-	ADD $8, R12, R12; \
-	ADD $8, R13, R13; \
-	ADD $16, R21, R21; \
-	SUB $8, R22, R22; \
-	B chunks1054; \
-tail1056: \
-	CBZ R22, rowdone1057; \
-	MOVD $8, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	MOVD $2, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $8, R22; \
-	B body1055; \
-rowdone1057: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1053; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1052; \
-	RET
 	unzip2x4NEON_body
 
 // func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
@@ -15479,22 +15120,22 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1058; \
+	BHS chunk1037; \
 	CMP $16, R2; \
-	BHS chunk1059; \
+	BHS chunk1038; \
 	RET; \
-chunk1058: \
-group1060: \
+chunk1037: \
+group1039: \
 	MOVD R3, R11; \
-row1061: \
+row1040: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1062: \
+chunks1041: \
 	CMP $32, R22; \
-	BLO tail1064; \
-body1063: \
+	BLO tail1043; \
+body1042: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -15507,9 +15148,9 @@ body1063: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1062; \
-tail1064: \
-	CBZ R22, rowdone1065; \
+	B chunks1041; \
+tail1043: \
+	CBZ R22, rowdone1044; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15518,29 +15159,29 @@ tail1064: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1063; \
-rowdone1065: \
+	B body1042; \
+rowdone1044: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1061; \
+	BNE row1040; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1060; \
+	BNE group1039; \
 	RET; \
-chunk1059: \
-group1066: \
+chunk1038: \
+group1045: \
 	MOVD R3, R11; \
-row1067: \
+row1046: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1068: \
+chunks1047: \
 	CMP $16, R22; \
-	BLO tail1070; \
-body1069: \
+	BLO tail1049; \
+body1048: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
@@ -15550,9 +15191,9 @@ body1069: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1068; \
-tail1070: \
-	CBZ R22, rowdone1071; \
+	B chunks1047; \
+tail1049: \
+	CBZ R22, rowdone1050; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15561,16 +15202,16 @@ tail1070: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1069; \
-rowdone1071: \
+	B body1048; \
+rowdone1050: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1067; \
+	BNE row1046; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1066; \
+	BNE group1045; \
 	RET
 	unzip2x8NEON_body
 
@@ -15593,22 +15234,22 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1072; \
+	BHS chunk1051; \
 	CMP $16, R2; \
-	BHS chunk1073; \
+	BHS chunk1052; \
 	RET; \
-chunk1072: \
-group1074: \
+chunk1051: \
+group1053: \
 	MOVD R3, R11; \
-row1075: \
+row1054: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1076: \
+chunks1055: \
 	CMP $32, R22; \
-	BLO tail1078; \
-body1077: \
+	BLO tail1057; \
+body1056: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FSTPQ (F0, F2), 0(R12); \
@@ -15617,9 +15258,9 @@ body1077: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1076; \
-tail1078: \
-	CBZ R22, rowdone1079; \
+	B chunks1055; \
+tail1057: \
+	CBZ R22, rowdone1058; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15628,29 +15269,29 @@ tail1078: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1077; \
-rowdone1079: \
+	B body1056; \
+rowdone1058: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1075; \
+	BNE row1054; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1074; \
+	BNE group1053; \
 	RET; \
-chunk1073: \
-group1080: \
+chunk1052: \
+group1059: \
 	MOVD R3, R11; \
-row1081: \
+row1060: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1082: \
+chunks1061: \
 	CMP $16, R22; \
-	BLO tail1084; \
-body1083: \
+	BLO tail1063; \
+body1062: \
 	FLDPQ 0(R21), (F0, F1); \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -15658,9 +15299,9 @@ body1083: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1082; \
-tail1084: \
-	CBZ R22, rowdone1085; \
+	B chunks1061; \
+tail1063: \
+	CBZ R22, rowdone1064; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15669,16 +15310,16 @@ tail1084: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1083; \
-rowdone1085: \
+	B body1062; \
+rowdone1064: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1081; \
+	BNE row1060; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1080; \
+	BNE group1059; \
 	RET
 	unzip2x16NEON_body
 
@@ -15701,34 +15342,34 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1086; \
+	BHS chunk1065; \
 	CMP $24, R2; \
-	BHS chunk1087; \
+	BHS chunk1066; \
 	RET; \
-chunk1086: \
-	MOVD $mask528<>(SB), R24; \
+chunk1065: \
+	MOVD $mask525<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask529<>(SB), R24; \
+	MOVD $mask526<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask530<>(SB), R24; \
+	MOVD $mask527<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask531<>(SB), R24; \
+	MOVD $mask528<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask106<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-group1088: \
+group1067: \
 	MOVD R3, R11; \
-row1089: \
+row1068: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1090: \
+chunks1069: \
 	CMP $36, R22; \
-	BLO tail1092; \
-body1091: \
+	BLO tail1071; \
+body1070: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15756,9 +15397,9 @@ body1091: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1090; \
-tail1092: \
-	CBZ R22, rowdone1093; \
+	B chunks1069; \
+tail1071: \
+	CBZ R22, rowdone1072; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15767,37 +15408,37 @@ tail1092: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1091; \
-rowdone1093: \
+	B body1070; \
+rowdone1072: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1089; \
+	BNE row1068; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1088; \
+	BNE group1067; \
 	RET; \
-chunk1087: \
-	MOVD $mask528<>(SB), R24; \
+chunk1066: \
+	MOVD $mask525<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask529<>(SB), R24; \
+	MOVD $mask526<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask530<>(SB), R24; \
+	MOVD $mask527<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask532<>(SB), R24; \
+	MOVD $mask529<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1094: \
+group1073: \
 	MOVD R3, R11; \
-row1095: \
+row1074: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1096: \
+chunks1075: \
 	CMP $24, R22; \
-	BLO tail1098; \
-body1097: \
+	BLO tail1077; \
+body1076: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -15818,9 +15459,9 @@ body1097: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1096; \
-tail1098: \
-	CBZ R22, rowdone1099; \
+	B chunks1075; \
+tail1077: \
+	CBZ R22, rowdone1078; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15829,16 +15470,16 @@ tail1098: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1097; \
-rowdone1099: \
+	B body1076; \
+rowdone1078: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1095; \
+	BNE row1074; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1094; \
+	BNE group1073; \
 	RET
 	unzip2x6NEON_body
 
@@ -15861,11 +15502,11 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1100; \
+	BHS chunk1079; \
 	CMP $24, R2; \
-	BHS chunk1101; \
+	BHS chunk1080; \
 	RET; \
-chunk1100: \
+chunk1079: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -15880,17 +15521,17 @@ chunk1100: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1102: \
+group1081: \
 	MOVD R3, R11; \
-row1103: \
+row1082: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1104: \
+chunks1083: \
 	CMP $36, R22; \
-	BLO tail1106; \
-body1105: \
+	BLO tail1085; \
+body1084: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -15917,9 +15558,9 @@ body1105: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1104; \
-tail1106: \
-	CBZ R22, rowdone1107; \
+	B chunks1083; \
+tail1085: \
+	CBZ R22, rowdone1086; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15928,18 +15569,18 @@ tail1106: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1105; \
-rowdone1107: \
+	B body1084; \
+rowdone1086: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1103; \
+	BNE row1082; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1102; \
+	BNE group1081; \
 	RET; \
-chunk1101: \
+chunk1080: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -15950,17 +15591,17 @@ chunk1101: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1108: \
+group1087: \
 	MOVD R3, R11; \
-row1109: \
+row1088: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1110: \
+chunks1089: \
 	CMP $24, R22; \
-	BLO tail1112; \
-body1111: \
+	BLO tail1091; \
+body1090: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -15980,9 +15621,9 @@ body1111: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1110; \
-tail1112: \
-	CBZ R22, rowdone1113; \
+	B chunks1089; \
+tail1091: \
+	CBZ R22, rowdone1092; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -15991,16 +15632,16 @@ tail1112: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1111; \
-rowdone1113: \
+	B body1090; \
+rowdone1092: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1109; \
+	BNE row1088; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1108; \
+	BNE group1087; \
 	RET
 	unzip2x12NEON_body
 
@@ -16023,28 +15664,28 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1114; \
+	BHS chunk1093; \
 	CMP $16, R2; \
-	BHS chunk1115; \
+	BHS chunk1094; \
 	RET; \
-chunk1114: \
-	MOVD $mask533<>(SB), R24; \
+chunk1093: \
+	MOVD $mask530<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask534<>(SB), R24; \
+	MOVD $mask531<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask535<>(SB), R24; \
+	MOVD $mask532<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1116: \
+group1095: \
 	MOVD R3, R11; \
-row1117: \
+row1096: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1118: \
+chunks1097: \
 	CMP $32, R22; \
-	BLO tail1120; \
-body1119: \
+	BLO tail1099; \
+body1098: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16066,9 +15707,9 @@ body1119: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1118; \
-tail1120: \
-	CBZ R22, rowdone1121; \
+	B chunks1097; \
+tail1099: \
+	CBZ R22, rowdone1100; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16077,35 +15718,35 @@ tail1120: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1119; \
-rowdone1121: \
+	B body1098; \
+rowdone1100: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1117; \
+	BNE row1096; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1116; \
+	BNE group1095; \
 	RET; \
-chunk1115: \
-	MOVD $mask533<>(SB), R24; \
+chunk1094: \
+	MOVD $mask530<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask534<>(SB), R24; \
+	MOVD $mask531<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask535<>(SB), R24; \
+	MOVD $mask532<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1122: \
+group1101: \
 	MOVD R3, R11; \
-row1123: \
+row1102: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1124: \
+chunks1103: \
 	CMP $16, R22; \
-	BLO tail1126; \
-body1125: \
+	BLO tail1105; \
+body1104: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16119,9 +15760,9 @@ body1125: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1124; \
-tail1126: \
-	CBZ R22, rowdone1127; \
+	B chunks1103; \
+tail1105: \
+	CBZ R22, rowdone1106; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16130,16 +15771,16 @@ tail1126: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1125; \
-rowdone1127: \
+	B body1104; \
+rowdone1106: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1123; \
+	BNE row1102; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1122; \
+	BNE group1101; \
 	RET
 	tunzip2x2x1NEON_body
 
@@ -16162,28 +15803,28 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1128; \
+	BHS chunk1107; \
 	CMP $16, R2; \
-	BHS chunk1129; \
+	BHS chunk1108; \
 	RET; \
-chunk1128: \
-	MOVD $mask536<>(SB), R24; \
+chunk1107: \
+	MOVD $mask533<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask537<>(SB), R24; \
+	MOVD $mask534<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask538<>(SB), R24; \
+	MOVD $mask535<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1130: \
+group1109: \
 	MOVD R3, R11; \
-row1131: \
+row1110: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1132: \
+chunks1111: \
 	CMP $32, R22; \
-	BLO tail1134; \
-body1133: \
+	BLO tail1113; \
+body1112: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16205,9 +15846,9 @@ body1133: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1132; \
-tail1134: \
-	CBZ R22, rowdone1135; \
+	B chunks1111; \
+tail1113: \
+	CBZ R22, rowdone1114; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16216,35 +15857,35 @@ tail1134: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1133; \
-rowdone1135: \
+	B body1112; \
+rowdone1114: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1131; \
+	BNE row1110; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1130; \
+	BNE group1109; \
 	RET; \
-chunk1129: \
-	MOVD $mask536<>(SB), R24; \
+chunk1108: \
+	MOVD $mask533<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask537<>(SB), R24; \
+	MOVD $mask534<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask538<>(SB), R24; \
+	MOVD $mask535<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1136: \
+group1115: \
 	MOVD R3, R11; \
-row1137: \
+row1116: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1138: \
+chunks1117: \
 	CMP $16, R22; \
-	BLO tail1140; \
-body1139: \
+	BLO tail1119; \
+body1118: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16258,9 +15899,9 @@ body1139: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1138; \
-tail1140: \
-	CBZ R22, rowdone1141; \
+	B chunks1117; \
+tail1119: \
+	CBZ R22, rowdone1120; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16269,16 +15910,16 @@ tail1140: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1139; \
-rowdone1141: \
+	B body1118; \
+rowdone1120: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1137; \
+	BNE row1116; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1136; \
+	BNE group1115; \
 	RET
 	tunzip2x2x2NEON_body
 
@@ -16301,28 +15942,28 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1142; \
+	BHS chunk1121; \
 	CMP $16, R2; \
-	BHS chunk1143; \
+	BHS chunk1122; \
 	RET; \
-chunk1142: \
-	MOVD $mask539<>(SB), R24; \
+chunk1121: \
+	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
+	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask541<>(SB), R24; \
+	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1144: \
+group1123: \
 	MOVD R3, R11; \
-row1145: \
+row1124: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1146: \
+chunks1125: \
 	CMP $32, R22; \
-	BLO tail1148; \
-body1147: \
+	BLO tail1127; \
+body1126: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16344,9 +15985,9 @@ body1147: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1146; \
-tail1148: \
-	CBZ R22, rowdone1149; \
+	B chunks1125; \
+tail1127: \
+	CBZ R22, rowdone1128; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16355,35 +15996,35 @@ tail1148: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1147; \
-rowdone1149: \
+	B body1126; \
+rowdone1128: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1145; \
+	BNE row1124; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1144; \
+	BNE group1123; \
 	RET; \
-chunk1143: \
-	MOVD $mask539<>(SB), R24; \
+chunk1122: \
+	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
+	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask541<>(SB), R24; \
+	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1150: \
+group1129: \
 	MOVD R3, R11; \
-row1151: \
+row1130: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1152: \
+chunks1131: \
 	CMP $16, R22; \
-	BLO tail1154; \
-body1153: \
+	BLO tail1133; \
+body1132: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16397,9 +16038,9 @@ body1153: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1152; \
-tail1154: \
-	CBZ R22, rowdone1155; \
+	B chunks1131; \
+tail1133: \
+	CBZ R22, rowdone1134; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16408,16 +16049,16 @@ tail1154: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1153; \
-rowdone1155: \
+	B body1132; \
+rowdone1134: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1151; \
+	BNE row1130; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1150; \
+	BNE group1129; \
 	RET
 	tunzip2x2x4NEON_body
 
@@ -16440,40 +16081,40 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1156; \
+	BHS chunk1135; \
 	CMP $24, R2; \
-	BHS chunk1157; \
+	BHS chunk1136; \
 	RET; \
-chunk1156: \
-	MOVD $mask542<>(SB), R24; \
+chunk1135: \
+	MOVD $mask539<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask543<>(SB), R24; \
+	MOVD $mask540<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask544<>(SB), R24; \
+	MOVD $mask541<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask545<>(SB), R24; \
+	MOVD $mask542<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask546<>(SB), R24; \
+	MOVD $mask543<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask547<>(SB), R24; \
+	MOVD $mask544<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask548<>(SB), R24; \
+	MOVD $mask545<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask549<>(SB), R24; \
+	MOVD $mask546<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask550<>(SB), R24; \
+	MOVD $mask547<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1158: \
+group1137: \
 	MOVD R3, R11; \
-row1159: \
+row1138: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1160: \
+chunks1139: \
 	CMP $36, R22; \
-	BLO tail1162; \
-body1161: \
+	BLO tail1141; \
+body1140: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16507,9 +16148,9 @@ body1161: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1160; \
-tail1162: \
-	CBZ R22, rowdone1163; \
+	B chunks1139; \
+tail1141: \
+	CBZ R22, rowdone1142; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16518,43 +16159,43 @@ tail1162: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1161; \
-rowdone1163: \
+	B body1140; \
+rowdone1142: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1159; \
+	BNE row1138; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1158; \
+	BNE group1137; \
 	RET; \
-chunk1157: \
-	MOVD $mask542<>(SB), R24; \
+chunk1136: \
+	MOVD $mask539<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask543<>(SB), R24; \
+	MOVD $mask540<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask544<>(SB), R24; \
+	MOVD $mask541<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask545<>(SB), R24; \
+	MOVD $mask542<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask551<>(SB), R24; \
+	MOVD $mask548<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask552<>(SB), R24; \
+	MOVD $mask549<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask553<>(SB), R24; \
+	MOVD $mask550<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1164: \
+group1143: \
 	MOVD R3, R11; \
-row1165: \
+row1144: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1166: \
+chunks1145: \
 	CMP $24, R22; \
-	BLO tail1168; \
-body1167: \
+	BLO tail1147; \
+body1146: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16580,9 +16221,9 @@ body1167: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1166; \
-tail1168: \
-	CBZ R22, rowdone1169; \
+	B chunks1145; \
+tail1147: \
+	CBZ R22, rowdone1148; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16591,16 +16232,16 @@ tail1168: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1167; \
-rowdone1169: \
+	B body1146; \
+rowdone1148: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1165; \
+	BNE row1144; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1164; \
+	BNE group1143; \
 	RET
 	tunzip2x3x1NEON_body
 
@@ -16623,20 +16264,20 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1170; \
+	BHS chunk1149; \
 	CMP $24, R2; \
-	BHS chunk1171; \
+	BHS chunk1150; \
 	RET; \
-chunk1170: \
-	MOVD $mask554<>(SB), R24; \
+chunk1149: \
+	MOVD $mask551<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask555<>(SB), R24; \
+	MOVD $mask552<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask260<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask556<>(SB), R24; \
+	MOVD $mask553<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask557<>(SB), R24; \
+	MOVD $mask554<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask261<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
@@ -16646,17 +16287,17 @@ chunk1170: \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask268<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1172: \
+group1151: \
 	MOVD R3, R11; \
-row1173: \
+row1152: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1174: \
+chunks1153: \
 	CMP $36, R22; \
-	BLO tail1176; \
-body1175: \
+	BLO tail1155; \
+body1154: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16690,9 +16331,9 @@ body1175: \
 	ADD $36, R13, R13; \
 	ADD $72, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1174; \
-tail1176: \
-	CBZ R22, rowdone1177; \
+	B chunks1153; \
+tail1155: \
+	CBZ R22, rowdone1156; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16701,43 +16342,43 @@ tail1176: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1175; \
-rowdone1177: \
+	B body1154; \
+rowdone1156: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1173; \
+	BNE row1152; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1172; \
+	BNE group1151; \
 	RET; \
-chunk1171: \
-	MOVD $mask554<>(SB), R24; \
+chunk1150: \
+	MOVD $mask551<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask555<>(SB), R24; \
+	MOVD $mask552<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask260<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask556<>(SB), R24; \
+	MOVD $mask553<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask273<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask280<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1178: \
+group1157: \
 	MOVD R3, R11; \
-row1179: \
+row1158: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1180: \
+chunks1159: \
 	CMP $24, R22; \
-	BLO tail1182; \
-body1181: \
+	BLO tail1161; \
+body1160: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -16763,9 +16404,9 @@ body1181: \
 	ADD $24, R13, R13; \
 	ADD $48, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1180; \
-tail1182: \
-	CBZ R22, rowdone1183; \
+	B chunks1159; \
+tail1161: \
+	CBZ R22, rowdone1162; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -16774,211 +16415,18 @@ tail1182: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1181; \
-rowdone1183: \
+	B body1160; \
+rowdone1162: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1179; \
+	BNE row1158; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1178; \
+	BNE group1157; \
 	RET
 	tunzip2x3x2NEON_body
-
-// func tunzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define tunzip2x3x4NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $48, R2; \
-	BHS chunk1184; \
-	CMP $24, R2; \
-	BHS chunk1185; \
-	RET; \
-chunk1184: \
-	MOVD $mask559<>(SB), R24; \
-	VLD1 (R24), [V31.B16]; \
-	MOVD $mask281<>(SB), R24; \
-	VLD1 (R24), [V30.B16]; \
-	MOVD $mask175<>(SB), R24; \
-	VLD1 (R24), [V29.B16]; \
-	MOVD $mask17<>(SB), R24; \
-	VLD1 (R24), [V28.B16]; \
-	MOVD $mask217<>(SB), R24; \
-	VLD1 (R24), [V27.B16]; \
-	MOVD $mask14<>(SB), R24; \
-	VLD1 (R24), [V26.B16]; \
-	MOVD $mask560<>(SB), R24; \
-	VLD1 (R24), [V25.B16]; \
-	MOVD $mask20<>(SB), R24; \
-	VLD1 (R24), [V24.B16]; \
-	MOVD $mask180<>(SB), R24; \
-	VLD1 (R24), [V23.B16]; \
-group1186: \
-	MOVD R3, R11; \
-row1187: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1188: \
-	CMP $48, R22; \
-	BLO tail1190; \
-body1189: \
-	FMOVQ 0(R21), F0; \
-	FMOVQ 8(R21), F1; \
-	FMOVQ 16(R21), F2; \
-	FMOVQ 20(R21), F3; \
-	FMOVQ 24(R21), F4; \
-	FMOVQ 28(R21), F5; \
-	FMOVQ 32(R21), F6; \
-	FMOVQ 36(R21), F7; \
-	FMOVQ 40(R21), F8; \
-	FMOVQ 44(R21), F9; \
-	FMOVQ 52(R21), F10; \
-	FMOVQ 60(R21), F11; \
-	FMOVQ 64(R21), F12; \
-	FMOVQ 68(R21), F13; \
-	FMOVQ 72(R21), F14; \
-	FMOVQ 76(R21), F15; \
-	FMOVQ 80(R21), F16; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	VTBX V29.B16, [V6.B16], V0.B16; \
-	VTBL V28.B16, [V3.B16], V3.B16; \
-	VTBX V27.B16, [V7.B16], V3.B16; \
-	VTBX V26.B16, [V12.B16], V3.B16; \
-	VTBL V30.B16, [V10.B16], V10.B16; \
-	VTBX V25.B16, [V13.B16], V10.B16; \
-	VTBX V24.B16, [V16.B16], V10.B16; \
-	VTBL V31.B16, [V1.B16], V1.B16; \
-	VTBX V30.B16, [V4.B16], V1.B16; \
-	VTBX V29.B16, [V8.B16], V1.B16; \
-	VTBL V28.B16, [V5.B16], V5.B16; \
-	VTBX V27.B16, [V9.B16], V5.B16; \
-	VTBX V26.B16, [V14.B16], V5.B16; \
-	VTBL V30.B16, [V11.B16], V11.B16; \
-	VTBX V25.B16, [V15.B16], V11.B16; \
-	VTBX V23.B16, [V16.B16], V11.B16; \
-	FSTPQ (F0, F3), 0(R12); \
-	FMOVQ F10, 32(R12); \
-	FSTPQ (F1, F5), 0(R13); \
-	FMOVQ F11, 32(R13); \
-	ADD $48, R12, R12; \
-	ADD $48, R13, R13; \
-	ADD $96, R21, R21; \
-	SUB $48, R22, R22; \
-	B chunks1188; \
-tail1190: \
-	CBZ R22, rowdone1191; \
-	MOVD $48, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	MOVD $2, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $48, R22; \
-	B body1189; \
-rowdone1191: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1187; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1186; \
-	RET; \
-chunk1185: \
-	MOVD $mask559<>(SB), R24; \
-	VLD1 (R24), [V31.B16]; \
-	MOVD $mask281<>(SB), R24; \
-	VLD1 (R24), [V30.B16]; \
-	MOVD $mask175<>(SB), R24; \
-	VLD1 (R24), [V29.B16]; \
-	MOVD $mask17<>(SB), R24; \
-	VLD1 (R24), [V28.B16]; \
-	MOVD $mask282<>(SB), R24; \
-	VLD1 (R24), [V27.B16]; \
-	MOVD $mask179<>(SB), R24; \
-	VLD1 (R24), [V26.B16]; \
-	MOVD $mask283<>(SB), R24; \
-	VLD1 (R24), [V25.B16]; \
-group1192: \
-	MOVD R3, R11; \
-row1193: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1194: \
-	CMP $24, R22; \
-	BLO tail1196; \
-body1195: \
-	FMOVQ 0(R21), F0; \
-	FMOVQ 8(R21), F1; \
-	FMOVQ 16(R21), F2; \
-	FMOVQ 20(R21), F3; \
-	FMOVQ 24(R21), F4; \
-	FMOVQ 28(R21), F5; \
-	FMOVQ 32(R21), F6; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	VTBX V29.B16, [V6.B16], V0.B16; \
-	VTBL V28.B16, [V3.B16], V3.B16; \
-	VTBX V27.B16, [V6.B16], V3.B16; \
-	VTBL V31.B16, [V1.B16], V1.B16; \
-	VTBX V30.B16, [V4.B16], V1.B16; \
-	VTBX V26.B16, [V6.B16], V1.B16; \
-	VTBL V28.B16, [V5.B16], V5.B16; \
-	VTBX V25.B16, [V6.B16], V5.B16; \
-	FMOVQ F0, 0(R12); \
-	FMOVD F3, 16(R12); \
-	FMOVQ F1, 0(R13); \
-	FMOVD F5, 16(R13); \
-	ADD $24, R12, R12; \
-	ADD $24, R13, R13; \
-	ADD $48, R21, R21; \
-	SUB $24, R22, R22; \
-	B chunks1194; \
-tail1196: \
-	CBZ R22, rowdone1197; \
-	MOVD $24, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	MOVD $2, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $24, R22; \
-	B body1195; \
-rowdone1197: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1193; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1192; \
-	RET
-	tunzip2x3x4NEON_body
 
 // func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
@@ -16999,28 +16447,28 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1198; \
+	BHS chunk1163; \
 	CMP $16, R2; \
-	BHS chunk1199; \
+	BHS chunk1164; \
 	RET; \
-chunk1198: \
-	MOVD $mask561<>(SB), R24; \
+chunk1163: \
+	MOVD $mask556<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask562<>(SB), R24; \
+	MOVD $mask557<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask563<>(SB), R24; \
+	MOVD $mask558<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1200: \
+group1165: \
 	MOVD R3, R11; \
-row1201: \
+row1166: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1202: \
+chunks1167: \
 	CMP $32, R22; \
-	BLO tail1204; \
-body1203: \
+	BLO tail1169; \
+body1168: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17042,9 +16490,9 @@ body1203: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1202; \
-tail1204: \
-	CBZ R22, rowdone1205; \
+	B chunks1167; \
+tail1169: \
+	CBZ R22, rowdone1170; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17053,35 +16501,35 @@ tail1204: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1203; \
-rowdone1205: \
+	B body1168; \
+rowdone1170: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1201; \
+	BNE row1166; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1200; \
+	BNE group1165; \
 	RET; \
-chunk1199: \
-	MOVD $mask561<>(SB), R24; \
+chunk1164: \
+	MOVD $mask556<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask562<>(SB), R24; \
+	MOVD $mask557<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask563<>(SB), R24; \
+	MOVD $mask558<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1206: \
+group1171: \
 	MOVD R3, R11; \
-row1207: \
+row1172: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1208: \
+chunks1173: \
 	CMP $16, R22; \
-	BLO tail1210; \
-body1209: \
+	BLO tail1175; \
+body1174: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17095,9 +16543,9 @@ body1209: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1208; \
-tail1210: \
-	CBZ R22, rowdone1211; \
+	B chunks1173; \
+tail1175: \
+	CBZ R22, rowdone1176; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17106,16 +16554,16 @@ tail1210: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1209; \
-rowdone1211: \
+	B body1174; \
+rowdone1176: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1207; \
+	BNE row1172; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1206; \
+	BNE group1171; \
 	RET
 	tunzip2x4x1NEON_body
 
@@ -17138,28 +16586,28 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1212; \
+	BHS chunk1177; \
 	CMP $16, R2; \
-	BHS chunk1213; \
+	BHS chunk1178; \
 	RET; \
-chunk1212: \
+chunk1177: \
 	MOVD $mask65<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask66<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask68<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1214: \
+group1179: \
 	MOVD R3, R11; \
-row1215: \
+row1180: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1216: \
+chunks1181: \
 	CMP $32, R22; \
-	BLO tail1218; \
-body1217: \
+	BLO tail1183; \
+body1182: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17181,9 +16629,9 @@ body1217: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1216; \
-tail1218: \
-	CBZ R22, rowdone1219; \
+	B chunks1181; \
+tail1183: \
+	CBZ R22, rowdone1184; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17192,35 +16640,35 @@ tail1218: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1217; \
-rowdone1219: \
+	B body1182; \
+rowdone1184: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1215; \
+	BNE row1180; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1214; \
+	BNE group1179; \
 	RET; \
-chunk1213: \
+chunk1178: \
 	MOVD $mask65<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask66<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask68<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1220: \
+group1185: \
 	MOVD R3, R11; \
-row1221: \
+row1186: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1222: \
+chunks1187: \
 	CMP $16, R22; \
-	BLO tail1224; \
-body1223: \
+	BLO tail1189; \
+body1188: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17234,9 +16682,9 @@ body1223: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1222; \
-tail1224: \
-	CBZ R22, rowdone1225; \
+	B chunks1187; \
+tail1189: \
+	CBZ R22, rowdone1190; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17245,16 +16693,16 @@ tail1224: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1223; \
-rowdone1225: \
+	B body1188; \
+rowdone1190: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1221; \
+	BNE row1186; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1220; \
+	BNE group1185; \
 	RET
 	tunzip2x4x2NEON_body
 
@@ -17277,28 +16725,28 @@ TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1226; \
+	BHS chunk1191; \
 	CMP $16, R2; \
-	BHS chunk1227; \
+	BHS chunk1192; \
 	RET; \
-chunk1226: \
-	MOVD $mask564<>(SB), R24; \
+chunk1191: \
+	MOVD $mask559<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask565<>(SB), R24; \
+	MOVD $mask560<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask566<>(SB), R24; \
+	MOVD $mask561<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1228: \
+group1193: \
 	MOVD R3, R11; \
-row1229: \
+row1194: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1230: \
+chunks1195: \
 	CMP $32, R22; \
-	BLO tail1232; \
-body1231: \
+	BLO tail1197; \
+body1196: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17320,9 +16768,9 @@ body1231: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1230; \
-tail1232: \
-	CBZ R22, rowdone1233; \
+	B chunks1195; \
+tail1197: \
+	CBZ R22, rowdone1198; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17331,35 +16779,35 @@ tail1232: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1231; \
-rowdone1233: \
+	B body1196; \
+rowdone1198: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1229; \
+	BNE row1194; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1228; \
+	BNE group1193; \
 	RET; \
-chunk1227: \
-	MOVD $mask564<>(SB), R24; \
+chunk1192: \
+	MOVD $mask559<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask565<>(SB), R24; \
+	MOVD $mask560<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask566<>(SB), R24; \
+	MOVD $mask561<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1234: \
+group1199: \
 	MOVD R3, R11; \
-row1235: \
+row1200: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1236: \
+chunks1201: \
 	CMP $16, R22; \
-	BLO tail1238; \
-body1237: \
+	BLO tail1203; \
+body1202: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 2(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -17373,9 +16821,9 @@ body1237: \
 	ADD $16, R13, R13; \
 	ADD $32, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1236; \
-tail1238: \
-	CBZ R22, rowdone1239; \
+	B chunks1201; \
+tail1203: \
+	CBZ R22, rowdone1204; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17384,16 +16832,16 @@ tail1238: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1237; \
-rowdone1239: \
+	B body1202; \
+rowdone1204: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1235; \
+	BNE row1200; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1234; \
+	BNE group1199; \
 	RET
 	tunzip2x8x1NEON_body
 
@@ -17416,25 +16864,25 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1240; \
+	BHS chunk1205; \
 	CMP $16, R2; \
-	BHS chunk1241; \
+	BHS chunk1206; \
 	CMP $8, R2; \
-	BHS chunk1242; \
+	BHS chunk1207; \
 	RET; \
-chunk1240: \
-group1243: \
+chunk1205: \
+group1208: \
 	MOVD R3, R11; \
-row1244: \
+row1209: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1245: \
+chunks1210: \
 	CMP $32, R22; \
-	BLO tail1247; \
-body1246: \
+	BLO tail1212; \
+body1211: \
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17449,9 +16897,9 @@ body1246: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1245; \
-tail1247: \
-	CBZ R22, rowdone1248; \
+	B chunks1210; \
+tail1212: \
+	CBZ R22, rowdone1213; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17461,30 +16909,30 @@ tail1247: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1246; \
-rowdone1248: \
+	B body1211; \
+rowdone1213: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1244; \
+	BNE row1209; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1243; \
+	BNE group1208; \
 	RET; \
-chunk1241: \
-group1249: \
+chunk1206: \
+group1214: \
 	MOVD R3, R11; \
-row1250: \
+row1215: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1251: \
+chunks1216: \
 	CMP $16, R22; \
-	BLO tail1253; \
-body1252: \
+	BLO tail1218; \
+body1217: \
 	VLD3 (R21), [V0.B16, V1.B16, V2.B16]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17494,9 +16942,9 @@ body1252: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1251; \
-tail1253: \
-	CBZ R22, rowdone1254; \
+	B chunks1216; \
+tail1218: \
+	CBZ R22, rowdone1219; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17506,30 +16954,30 @@ tail1253: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1252; \
-rowdone1254: \
+	B body1217; \
+rowdone1219: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1250; \
+	BNE row1215; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1249; \
+	BNE group1214; \
 	RET; \
-chunk1242: \
-group1255: \
+chunk1207: \
+group1220: \
 	MOVD R3, R11; \
-row1256: \
+row1221: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1257: \
+chunks1222: \
 	CMP $8, R22; \
-	BLO tail1259; \
-body1258: \
+	BLO tail1224; \
+body1223: \
 	VLD3 (R21), [V0.B8, V1.B8, V2.B8]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -17539,9 +16987,9 @@ body1258: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1257; \
-tail1259: \
-	CBZ R22, rowdone1260; \
+	B chunks1222; \
+tail1224: \
+	CBZ R22, rowdone1225; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17551,16 +16999,16 @@ tail1259: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1258; \
-rowdone1260: \
+	B body1223; \
+rowdone1225: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1256; \
+	BNE row1221; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1255; \
+	BNE group1220; \
 	RET
 	unzip3x1NEON_body
 
@@ -17583,25 +17031,25 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1261; \
+	BHS chunk1226; \
 	CMP $16, R2; \
-	BHS chunk1262; \
+	BHS chunk1227; \
 	CMP $8, R2; \
-	BHS chunk1263; \
+	BHS chunk1228; \
 	RET; \
-chunk1261: \
-group1264: \
+chunk1226: \
+group1229: \
 	MOVD R3, R11; \
-row1265: \
+row1230: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1266: \
+chunks1231: \
 	CMP $32, R22; \
-	BLO tail1268; \
-body1267: \
+	BLO tail1233; \
+body1232: \
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17616,9 +17064,9 @@ body1267: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1266; \
-tail1268: \
-	CBZ R22, rowdone1269; \
+	B chunks1231; \
+tail1233: \
+	CBZ R22, rowdone1234; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17628,30 +17076,30 @@ tail1268: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1267; \
-rowdone1269: \
+	B body1232; \
+rowdone1234: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1265; \
+	BNE row1230; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1264; \
+	BNE group1229; \
 	RET; \
-chunk1262: \
-group1270: \
+chunk1227: \
+group1235: \
 	MOVD R3, R11; \
-row1271: \
+row1236: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1272: \
+chunks1237: \
 	CMP $16, R22; \
-	BLO tail1274; \
-body1273: \
+	BLO tail1239; \
+body1238: \
 	VLD3 (R21), [V0.H8, V1.H8, V2.H8]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17661,9 +17109,9 @@ body1273: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1272; \
-tail1274: \
-	CBZ R22, rowdone1275; \
+	B chunks1237; \
+tail1239: \
+	CBZ R22, rowdone1240; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17673,30 +17121,30 @@ tail1274: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1273; \
-rowdone1275: \
+	B body1238; \
+rowdone1240: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1271; \
+	BNE row1236; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1270; \
+	BNE group1235; \
 	RET; \
-chunk1263: \
-group1276: \
+chunk1228: \
+group1241: \
 	MOVD R3, R11; \
-row1277: \
+row1242: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1278: \
+chunks1243: \
 	CMP $8, R22; \
-	BLO tail1280; \
-body1279: \
+	BLO tail1245; \
+body1244: \
 	VLD3 (R21), [V0.H4, V1.H4, V2.H4]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -17706,9 +17154,9 @@ body1279: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1278; \
-tail1280: \
-	CBZ R22, rowdone1281; \
+	B chunks1243; \
+tail1245: \
+	CBZ R22, rowdone1246; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17718,16 +17166,16 @@ tail1280: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1279; \
-rowdone1281: \
+	B body1244; \
+rowdone1246: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1277; \
+	BNE row1242; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1276; \
+	BNE group1241; \
 	RET
 	unzip3x2NEON_body
 
@@ -17750,25 +17198,25 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1282; \
+	BHS chunk1247; \
 	CMP $16, R2; \
-	BHS chunk1283; \
+	BHS chunk1248; \
 	CMP $8, R2; \
-	BHS chunk1284; \
+	BHS chunk1249; \
 	RET; \
-chunk1282: \
-group1285: \
+chunk1247: \
+group1250: \
 	MOVD R3, R11; \
-row1286: \
+row1251: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1287: \
+chunks1252: \
 	CMP $32, R22; \
-	BLO tail1289; \
-body1288: \
+	BLO tail1254; \
+body1253: \
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17783,9 +17231,9 @@ body1288: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1287; \
-tail1289: \
-	CBZ R22, rowdone1290; \
+	B chunks1252; \
+tail1254: \
+	CBZ R22, rowdone1255; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17795,30 +17243,30 @@ tail1289: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1288; \
-rowdone1290: \
+	B body1253; \
+rowdone1255: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1286; \
+	BNE row1251; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1285; \
+	BNE group1250; \
 	RET; \
-chunk1283: \
-group1291: \
+chunk1248: \
+group1256: \
 	MOVD R3, R11; \
-row1292: \
+row1257: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1293: \
+chunks1258: \
 	CMP $16, R22; \
-	BLO tail1295; \
-body1294: \
+	BLO tail1260; \
+body1259: \
 	VLD3 (R21), [V0.S4, V1.S4, V2.S4]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17828,9 +17276,9 @@ body1294: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1293; \
-tail1295: \
-	CBZ R22, rowdone1296; \
+	B chunks1258; \
+tail1260: \
+	CBZ R22, rowdone1261; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17840,30 +17288,30 @@ tail1295: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1294; \
-rowdone1296: \
+	B body1259; \
+rowdone1261: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1292; \
+	BNE row1257; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1291; \
+	BNE group1256; \
 	RET; \
-chunk1284: \
-group1297: \
+chunk1249: \
+group1262: \
 	MOVD R3, R11; \
-row1298: \
+row1263: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1299: \
+chunks1264: \
 	CMP $8, R22; \
-	BLO tail1301; \
-body1300: \
+	BLO tail1266; \
+body1265: \
 	VLD3 (R21), [V0.S2, V1.S2, V2.S2]; \
 	FMOVD F0, 0(R12); \
 	FMOVD F1, 0(R13); \
@@ -17873,9 +17321,9 @@ body1300: \
 	ADD $8, R14, R14; \
 	ADD $24, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1299; \
-tail1301: \
-	CBZ R22, rowdone1302; \
+	B chunks1264; \
+tail1266: \
+	CBZ R22, rowdone1267; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17885,16 +17333,16 @@ tail1301: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1300; \
-rowdone1302: \
+	B body1265; \
+rowdone1267: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1298; \
+	BNE row1263; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1297; \
+	BNE group1262; \
 	RET
 	unzip3x4NEON_body
 
@@ -17917,23 +17365,23 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1303; \
+	BHS chunk1268; \
 	CMP $16, R2; \
-	BHS chunk1304; \
+	BHS chunk1269; \
 	RET; \
-chunk1303: \
-group1305: \
+chunk1268: \
+group1270: \
 	MOVD R3, R11; \
-row1306: \
+row1271: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1307: \
+chunks1272: \
 	CMP $32, R22; \
-	BLO tail1309; \
-body1308: \
+	BLO tail1274; \
+body1273: \
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17948,9 +17396,9 @@ body1308: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1307; \
-tail1309: \
-	CBZ R22, rowdone1310; \
+	B chunks1272; \
+tail1274: \
+	CBZ R22, rowdone1275; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -17960,30 +17408,30 @@ tail1309: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1308; \
-rowdone1310: \
+	B body1273; \
+rowdone1275: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1306; \
+	BNE row1271; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1305; \
+	BNE group1270; \
 	RET; \
-chunk1304: \
-group1311: \
+chunk1269: \
+group1276: \
 	MOVD R3, R11; \
-row1312: \
+row1277: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1313: \
+chunks1278: \
 	CMP $16, R22; \
-	BLO tail1315; \
-body1314: \
+	BLO tail1280; \
+body1279: \
 	VLD3 (R21), [V0.D2, V1.D2, V2.D2]; \
 	FMOVQ F0, 0(R12); \
 	FMOVQ F1, 0(R13); \
@@ -17993,9 +17441,9 @@ body1314: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1313; \
-tail1315: \
-	CBZ R22, rowdone1316; \
+	B chunks1278; \
+tail1280: \
+	CBZ R22, rowdone1281; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18005,16 +17453,16 @@ tail1315: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1314; \
-rowdone1316: \
+	B body1279; \
+rowdone1281: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1312; \
+	BNE row1277; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1311; \
+	BNE group1276; \
 	RET
 	unzip3x8NEON_body
 
@@ -18037,23 +17485,23 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1317; \
+	BHS chunk1282; \
 	CMP $16, R2; \
-	BHS chunk1318; \
+	BHS chunk1283; \
 	RET; \
-chunk1317: \
-group1319: \
+chunk1282: \
+group1284: \
 	MOVD R3, R11; \
-row1320: \
+row1285: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1321: \
+chunks1286: \
 	CMP $32, R22; \
-	BLO tail1323; \
-body1322: \
+	BLO tail1288; \
+body1287: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -18065,9 +17513,9 @@ body1322: \
 	ADD $32, R14, R14; \
 	ADD $96, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1321; \
-tail1323: \
-	CBZ R22, rowdone1324; \
+	B chunks1286; \
+tail1288: \
+	CBZ R22, rowdone1289; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18077,30 +17525,30 @@ tail1323: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1322; \
-rowdone1324: \
+	B body1287; \
+rowdone1289: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1320; \
+	BNE row1285; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1319; \
+	BNE group1284; \
 	RET; \
-chunk1318: \
-group1325: \
+chunk1283: \
+group1290: \
 	MOVD R3, R11; \
-row1326: \
+row1291: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1327: \
+chunks1292: \
 	CMP $16, R22; \
-	BLO tail1329; \
-body1328: \
+	BLO tail1294; \
+body1293: \
 	FLDPQ 0(R21), (F0, F1); \
 	FMOVQ 32(R21), F2; \
 	FMOVQ F0, 0(R12); \
@@ -18111,9 +17559,9 @@ body1328: \
 	ADD $16, R14, R14; \
 	ADD $48, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1327; \
-tail1329: \
-	CBZ R22, rowdone1330; \
+	B chunks1292; \
+tail1294: \
+	CBZ R22, rowdone1295; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18123,16 +17571,16 @@ tail1329: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1328; \
-rowdone1330: \
+	B body1293; \
+rowdone1295: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1326; \
+	BNE row1291; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1325; \
+	BNE group1290; \
 	RET
 	unzip3x16NEON_body
 
@@ -18155,41 +17603,41 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1331; \
+	BHS chunk1296; \
 	CMP $24, R2; \
-	BHS chunk1332; \
+	BHS chunk1297; \
 	RET; \
-chunk1331: \
-	MOVD $mask567<>(SB), R24; \
+chunk1296: \
+	MOVD $mask562<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask568<>(SB), R24; \
+	MOVD $mask563<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask569<>(SB), R24; \
+	MOVD $mask564<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask570<>(SB), R24; \
+	MOVD $mask565<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask571<>(SB), R24; \
+	MOVD $mask566<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask572<>(SB), R24; \
+	MOVD $mask567<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask573<>(SB), R24; \
+	MOVD $mask568<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask574<>(SB), R24; \
+	MOVD $mask569<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask575<>(SB), R24; \
+	MOVD $mask570<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1333: \
+group1298: \
 	MOVD R3, R11; \
-row1334: \
+row1299: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1335: \
+chunks1300: \
 	CMP $36, R22; \
-	BLO tail1337; \
-body1336: \
+	BLO tail1302; \
+body1301: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -18241,9 +17689,9 @@ body1336: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1335; \
-tail1337: \
-	CBZ R22, rowdone1338; \
+	B chunks1300; \
+tail1302: \
+	CBZ R22, rowdone1303; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18253,44 +17701,44 @@ tail1337: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1336; \
-rowdone1338: \
+	B body1301; \
+rowdone1303: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1334; \
+	BNE row1299; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1333; \
+	BNE group1298; \
 	RET; \
-chunk1332: \
-	MOVD $mask567<>(SB), R24; \
+chunk1297: \
+	MOVD $mask562<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask568<>(SB), R24; \
+	MOVD $mask563<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask569<>(SB), R24; \
+	MOVD $mask564<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask570<>(SB), R24; \
+	MOVD $mask565<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask576<>(SB), R24; \
+	MOVD $mask571<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask577<>(SB), R24; \
+	MOVD $mask572<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask98<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1339: \
+group1304: \
 	MOVD R3, R11; \
-row1340: \
+row1305: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1341: \
+chunks1306: \
 	CMP $24, R22; \
-	BLO tail1343; \
-body1342: \
+	BLO tail1308; \
+body1307: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -18330,9 +17778,9 @@ body1342: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1341; \
-tail1343: \
-	CBZ R22, rowdone1344; \
+	B chunks1306; \
+tail1308: \
+	CBZ R22, rowdone1309; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18342,16 +17790,16 @@ tail1343: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1342; \
-rowdone1344: \
+	B body1307; \
+rowdone1309: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1340; \
+	BNE row1305; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1339; \
+	BNE group1304; \
 	RET
 	unzip3x3NEON_body
 
@@ -18374,18 +17822,18 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1345; \
+	BHS chunk1310; \
 	CMP $24, R2; \
-	BHS chunk1346; \
+	BHS chunk1311; \
 	RET; \
-chunk1345: \
+chunk1310: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask14<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask578<>(SB), R24; \
+	MOVD $mask573<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask281<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
@@ -18395,7 +17843,7 @@ chunk1345: \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask106<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
@@ -18403,18 +17851,18 @@ chunk1345: \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1347: \
+group1312: \
 	MOVD R3, R11; \
-row1348: \
+row1313: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1349: \
+chunks1314: \
 	CMP $36, R22; \
-	BLO tail1351; \
-body1350: \
+	BLO tail1316; \
+body1315: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -18473,9 +17921,9 @@ body1350: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1349; \
-tail1351: \
-	CBZ R22, rowdone1352; \
+	B chunks1314; \
+tail1316: \
+	CBZ R22, rowdone1317; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18485,44 +17933,44 @@ tail1351: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1350; \
-rowdone1352: \
+	B body1315; \
+rowdone1317: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1348; \
+	BNE row1313; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1347; \
+	BNE group1312; \
 	RET; \
-chunk1346: \
+chunk1311: \
 	MOVD $mask99<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask1<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask14<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask578<>(SB), R24; \
+	MOVD $mask573<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask281<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask579<>(SB), R24; \
+	MOVD $mask574<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask283<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1353: \
+group1318: \
 	MOVD R3, R11; \
-row1354: \
+row1319: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1355: \
+chunks1320: \
 	CMP $24, R22; \
-	BLO tail1357; \
-body1356: \
+	BLO tail1322; \
+body1321: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -18562,9 +18010,9 @@ body1356: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1355; \
-tail1357: \
-	CBZ R22, rowdone1358; \
+	B chunks1320; \
+tail1322: \
+	CBZ R22, rowdone1323; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18574,16 +18022,16 @@ tail1357: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1356; \
-rowdone1358: \
+	B body1321; \
+rowdone1323: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1354; \
+	BNE row1319; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1353; \
+	BNE group1318; \
 	RET
 	unzip3x6NEON_body
 
@@ -18606,9 +18054,9 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1359; \
+	BHS chunk1324; \
 	RET; \
-chunk1359: \
+chunk1324: \
 	MOVD $mask114<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask115<>(SB), R24; \
@@ -18621,24 +18069,24 @@ chunk1359: \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask580<>(SB), R24; \
+	MOVD $mask575<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask581<>(SB), R24; \
+	MOVD $mask576<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1360: \
+group1325: \
 	MOVD R3, R11; \
-row1361: \
+row1326: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1362: \
+chunks1327: \
 	CMP $36, R22; \
-	BLO tail1364; \
-body1363: \
+	BLO tail1329; \
+body1328: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 9(R21), F1; \
 	FMOVQ 18(R21), F2; \
@@ -18684,9 +18132,9 @@ body1363: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1362; \
-tail1364: \
-	CBZ R22, rowdone1365; \
+	B chunks1327; \
+tail1329: \
+	CBZ R22, rowdone1330; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18696,16 +18144,16 @@ tail1364: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1363; \
-rowdone1365: \
+	B body1328; \
+rowdone1330: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1361; \
+	BNE row1326; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1360; \
+	BNE group1325; \
 	RET
 	unzip3x9NEON_body
 
@@ -18728,11 +18176,11 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1366; \
+	BHS chunk1331; \
 	CMP $24, R2; \
-	BHS chunk1367; \
+	BHS chunk1332; \
 	RET; \
-chunk1366: \
+chunk1331: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -18747,18 +18195,18 @@ chunk1366: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1368: \
+group1333: \
 	MOVD R3, R11; \
-row1369: \
+row1334: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1370: \
+chunks1335: \
 	CMP $36, R22; \
-	BLO tail1372; \
-body1371: \
+	BLO tail1337; \
+body1336: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -18798,9 +18246,9 @@ body1371: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1370; \
-tail1372: \
-	CBZ R22, rowdone1373; \
+	B chunks1335; \
+tail1337: \
+	CBZ R22, rowdone1338; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18810,18 +18258,18 @@ tail1372: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1371; \
-rowdone1373: \
+	B body1336; \
+rowdone1338: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1369; \
+	BNE row1334; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1368; \
+	BNE group1333; \
 	RET; \
-chunk1367: \
+chunk1332: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -18832,18 +18280,18 @@ chunk1367: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1374: \
+group1339: \
 	MOVD R3, R11; \
-row1375: \
+row1340: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1376: \
+chunks1341: \
 	CMP $24, R22; \
-	BLO tail1378; \
-body1377: \
+	BLO tail1343; \
+body1342: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -18872,9 +18320,9 @@ body1377: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1376; \
-tail1378: \
-	CBZ R22, rowdone1379; \
+	B chunks1341; \
+tail1343: \
+	CBZ R22, rowdone1344; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -18884,16 +18332,16 @@ tail1378: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1377; \
-rowdone1379: \
+	B body1342; \
+rowdone1344: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1375; \
+	BNE row1340; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1374; \
+	BNE group1339; \
 	RET
 	unzip3x12NEON_body
 
@@ -18916,47 +18364,47 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1380; \
+	BHS chunk1345; \
 	CMP $24, R2; \
-	BHS chunk1381; \
+	BHS chunk1346; \
 	RET; \
-chunk1380: \
-	MOVD $mask582<>(SB), R24; \
+chunk1345: \
+	MOVD $mask577<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask583<>(SB), R24; \
+	MOVD $mask578<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask584<>(SB), R24; \
+	MOVD $mask579<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask585<>(SB), R24; \
+	MOVD $mask580<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask586<>(SB), R24; \
+	MOVD $mask581<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask587<>(SB), R24; \
+	MOVD $mask582<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask588<>(SB), R24; \
+	MOVD $mask583<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask589<>(SB), R24; \
+	MOVD $mask584<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask590<>(SB), R24; \
+	MOVD $mask585<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask591<>(SB), R24; \
+	MOVD $mask586<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask592<>(SB), R24; \
+	MOVD $mask587<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask593<>(SB), R24; \
+	MOVD $mask588<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1382: \
+group1347: \
 	MOVD R3, R11; \
-row1383: \
+row1348: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1384: \
+chunks1349: \
 	CMP $36, R22; \
-	BLO tail1386; \
-body1385: \
+	BLO tail1351; \
+body1350: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19016,9 +18464,9 @@ body1385: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1384; \
-tail1386: \
-	CBZ R22, rowdone1387; \
+	B chunks1349; \
+tail1351: \
+	CBZ R22, rowdone1352; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19028,44 +18476,44 @@ tail1386: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1385; \
-rowdone1387: \
+	B body1350; \
+rowdone1352: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1383; \
+	BNE row1348; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1382; \
+	BNE group1347; \
 	RET; \
-chunk1381: \
-	MOVD $mask582<>(SB), R24; \
+chunk1346: \
+	MOVD $mask577<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask583<>(SB), R24; \
+	MOVD $mask578<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask584<>(SB), R24; \
+	MOVD $mask579<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask585<>(SB), R24; \
+	MOVD $mask580<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask586<>(SB), R24; \
+	MOVD $mask581<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask594<>(SB), R24; \
+	MOVD $mask589<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask595<>(SB), R24; \
+	MOVD $mask590<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1388: \
+group1353: \
 	MOVD R3, R11; \
-row1389: \
+row1354: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1390: \
+chunks1355: \
 	CMP $24, R22; \
-	BLO tail1392; \
-body1391: \
+	BLO tail1357; \
+body1356: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -19106,9 +18554,9 @@ body1391: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1390; \
-tail1392: \
-	CBZ R22, rowdone1393; \
+	B chunks1355; \
+tail1357: \
+	CBZ R22, rowdone1358; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19118,16 +18566,16 @@ tail1392: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1391; \
-rowdone1393: \
+	B body1356; \
+rowdone1358: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1389; \
+	BNE row1354; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1388; \
+	BNE group1353; \
 	RET
 	tunzip3x2x1NEON_body
 
@@ -19150,51 +18598,51 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1394; \
+	BHS chunk1359; \
 	CMP $24, R2; \
-	BHS chunk1395; \
+	BHS chunk1360; \
 	RET; \
-chunk1394: \
-	MOVD $mask596<>(SB), R24; \
+chunk1359: \
+	MOVD $mask591<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask597<>(SB), R24; \
+	MOVD $mask592<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask256<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask260<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask598<>(SB), R24; \
+	MOVD $mask593<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask599<>(SB), R24; \
+	MOVD $mask594<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask600<>(SB), R24; \
+	MOVD $mask595<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask601<>(SB), R24; \
+	MOVD $mask596<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask116<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask495<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask602<>(SB), R24; \
+	MOVD $mask597<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask505<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask603<>(SB), R24; \
+	MOVD $mask598<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask508<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group1396: \
+group1361: \
 	MOVD R3, R11; \
-row1397: \
+row1362: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1398: \
+chunks1363: \
 	CMP $36, R22; \
-	BLO tail1400; \
-body1399: \
+	BLO tail1365; \
+body1364: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19265,9 +18713,9 @@ body1399: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1398; \
-tail1400: \
-	CBZ R22, rowdone1401; \
+	B chunks1363; \
+tail1365: \
+	CBZ R22, rowdone1366; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19277,50 +18725,50 @@ tail1400: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1399; \
-rowdone1401: \
+	B body1364; \
+rowdone1366: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1397; \
+	BNE row1362; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1396; \
+	BNE group1361; \
 	RET; \
-chunk1395: \
-	MOVD $mask596<>(SB), R24; \
+chunk1360: \
+	MOVD $mask591<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask597<>(SB), R24; \
+	MOVD $mask592<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask256<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask260<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask598<>(SB), R24; \
+	MOVD $mask593<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask599<>(SB), R24; \
+	MOVD $mask594<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask604<>(SB), R24; \
+	MOVD $mask599<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask263<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask605<>(SB), R24; \
+	MOVD $mask600<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group1402: \
+group1367: \
 	MOVD R3, R11; \
-row1403: \
+row1368: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1404: \
+chunks1369: \
 	CMP $24, R22; \
-	BLO tail1406; \
-body1405: \
+	BLO tail1371; \
+body1370: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -19364,9 +18812,9 @@ body1405: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1404; \
-tail1406: \
-	CBZ R22, rowdone1407; \
+	B chunks1369; \
+tail1371: \
+	CBZ R22, rowdone1372; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19376,16 +18824,16 @@ tail1406: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1405; \
-rowdone1407: \
+	B body1370; \
+rowdone1372: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1403; \
+	BNE row1368; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1402; \
+	BNE group1367; \
 	RET
 	tunzip3x2x2NEON_body
 
@@ -19408,14 +18856,14 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1408; \
+	BHS chunk1373; \
 	CMP $24, R2; \
-	BHS chunk1409; \
+	BHS chunk1374; \
 	RET; \
-chunk1408: \
-	MOVD $mask539<>(SB), R24; \
+chunk1373: \
+	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
+	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
@@ -19427,20 +18875,20 @@ chunk1408: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask20<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask541<>(SB), R24; \
+	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-group1410: \
+group1375: \
 	MOVD R3, R11; \
-row1411: \
+row1376: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1412: \
+chunks1377: \
 	CMP $48, R22; \
-	BLO tail1414; \
-body1413: \
+	BLO tail1379; \
+body1378: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 36(R21), F1; \
@@ -19502,9 +18950,9 @@ body1413: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1412; \
-tail1414: \
-	CBZ R22, rowdone1415; \
+	B chunks1377; \
+tail1379: \
+	CBZ R22, rowdone1380; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19514,42 +18962,42 @@ tail1414: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1413; \
-rowdone1415: \
+	B body1378; \
+rowdone1380: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1411; \
+	BNE row1376; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1410; \
+	BNE group1375; \
 	RET; \
-chunk1409: \
-	MOVD $mask539<>(SB), R24; \
+chunk1374: \
+	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
+	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask281<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask606<>(SB), R24; \
+	MOVD $mask601<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
 	MOVD $mask283<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-group1416: \
+group1381: \
 	MOVD R3, R11; \
-row1417: \
+row1382: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1418: \
+chunks1383: \
 	CMP $24, R22; \
-	BLO tail1420; \
-body1419: \
+	BLO tail1385; \
+body1384: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -19583,9 +19031,9 @@ body1419: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1418; \
-tail1420: \
-	CBZ R22, rowdone1421; \
+	B chunks1383; \
+tail1385: \
+	CBZ R22, rowdone1386; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19595,16 +19043,16 @@ tail1420: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1419; \
-rowdone1421: \
+	B body1384; \
+rowdone1386: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1417; \
+	BNE row1382; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1416; \
+	BNE group1381; \
 	RET
 	tunzip3x2x4NEON_body
 
@@ -19627,27 +19075,27 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1422; \
+	BHS chunk1387; \
 	RET; \
-chunk1422: \
+chunk1387: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1423: \
+group1388: \
 	MOVD R3, R11; \
-row1424: \
+row1389: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1425: \
+chunks1390: \
 	CMP $48, R22; \
-	BLO tail1427; \
-body1426: \
+	BLO tail1392; \
+body1391: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -19694,9 +19142,9 @@ body1426: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1425; \
-tail1427: \
-	CBZ R22, rowdone1428; \
+	B chunks1390; \
+tail1392: \
+	CBZ R22, rowdone1393; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19706,16 +19154,16 @@ tail1427: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1426; \
-rowdone1428: \
+	B body1391; \
+rowdone1393: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1424; \
+	BNE row1389; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1423; \
+	BNE group1388; \
 	RET
 	tunzip3x2x8NEON_body
 
@@ -19738,47 +19186,47 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1429; \
+	BHS chunk1394; \
 	RET; \
-chunk1429: \
-	MOVD $mask607<>(SB), R24; \
+chunk1394: \
+	MOVD $mask602<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask608<>(SB), R24; \
+	MOVD $mask603<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask609<>(SB), R24; \
+	MOVD $mask604<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask585<>(SB), R24; \
+	MOVD $mask580<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask610<>(SB), R24; \
+	MOVD $mask605<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask611<>(SB), R24; \
+	MOVD $mask606<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask612<>(SB), R24; \
+	MOVD $mask607<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask613<>(SB), R24; \
+	MOVD $mask608<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask614<>(SB), R24; \
+	MOVD $mask609<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask615<>(SB), R24; \
+	MOVD $mask610<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask616<>(SB), R24; \
+	MOVD $mask611<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask617<>(SB), R24; \
+	MOVD $mask612<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask618<>(SB), R24; \
+	MOVD $mask613<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-group1430: \
+group1395: \
 	MOVD R3, R11; \
-row1431: \
+row1396: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1432: \
+chunks1397: \
 	CMP $36, R22; \
-	BLO tail1434; \
-body1433: \
+	BLO tail1399; \
+body1398: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19843,9 +19291,9 @@ body1433: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1432; \
-tail1434: \
-	CBZ R22, rowdone1435; \
+	B chunks1397; \
+tail1399: \
+	CBZ R22, rowdone1400; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -19855,16 +19303,16 @@ tail1434: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1433; \
-rowdone1435: \
+	B body1398; \
+rowdone1400: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1431; \
+	BNE row1396; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1430; \
+	BNE group1395; \
 	RET
 	tunzip3x3x1NEON_body
 
@@ -19887,45 +19335,45 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1436; \
+	BHS chunk1401; \
 	RET; \
-chunk1436: \
-	MOVD $mask619<>(SB), R24; \
+chunk1401: \
+	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask620<>(SB), R24; \
+	MOVD $mask615<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask621<>(SB), R24; \
+	MOVD $mask616<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask578<>(SB), R24; \
+	MOVD $mask573<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask622<>(SB), R24; \
+	MOVD $mask617<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask623<>(SB), R24; \
+	MOVD $mask618<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask116<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask495<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask624<>(SB), R24; \
+	MOVD $mask619<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask505<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask625<>(SB), R24; \
+	MOVD $mask620<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask508<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1437: \
+group1402: \
 	MOVD R3, R11; \
-row1438: \
+row1403: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1439: \
+chunks1404: \
 	CMP $36, R22; \
-	BLO tail1441; \
-body1440: \
+	BLO tail1406; \
+body1405: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -19990,9 +19438,9 @@ body1440: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1439; \
-tail1441: \
-	CBZ R22, rowdone1442; \
+	B chunks1404; \
+tail1406: \
+	CBZ R22, rowdone1407; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20002,16 +19450,16 @@ tail1441: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1440; \
-rowdone1442: \
+	B body1405; \
+rowdone1407: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1438; \
+	BNE row1403; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1437; \
+	BNE group1402; \
 	RET
 	tunzip3x3x2NEON_body
 
@@ -20034,10 +19482,10 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1443; \
+	BHS chunk1408; \
 	RET; \
-chunk1443: \
-	MOVD $mask559<>(SB), R24; \
+chunk1408: \
+	MOVD $mask621<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
@@ -20051,18 +19499,18 @@ chunk1443: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1444: \
+group1409: \
 	MOVD R3, R11; \
-row1445: \
+row1410: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1446: \
+chunks1411: \
 	CMP $36, R22; \
-	BLO tail1448; \
-body1447: \
+	BLO tail1413; \
+body1412: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 12(R21), F2; \
@@ -20113,9 +19561,9 @@ body1447: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1446; \
-tail1448: \
-	CBZ R22, rowdone1449; \
+	B chunks1411; \
+tail1413: \
+	CBZ R22, rowdone1414; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20125,16 +19573,16 @@ tail1448: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1447; \
-rowdone1449: \
+	B body1412; \
+rowdone1414: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1445; \
+	BNE row1410; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1444; \
+	BNE group1409; \
 	RET
 	tunzip3x3x4NEON_body
 
@@ -20157,27 +19605,27 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $72, R2; \
-	BHS chunk1450; \
+	BHS chunk1415; \
 	RET; \
-chunk1450: \
+chunk1415: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1451: \
+group1416: \
 	MOVD R3, R11; \
-row1452: \
+row1417: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1453: \
+chunks1418: \
 	CMP $72, R22; \
-	BLO tail1455; \
-body1454: \
+	BLO tail1420; \
+body1419: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -20245,9 +19693,9 @@ body1454: \
 	ADD $72, R14, R14; \
 	ADD $216, R21, R21; \
 	SUB $72, R22, R22; \
-	B chunks1453; \
-tail1455: \
-	CBZ R22, rowdone1456; \
+	B chunks1418; \
+tail1420: \
+	CBZ R22, rowdone1421; \
 	MOVD $72, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20257,16 +19705,16 @@ tail1455: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $72, R22; \
-	B body1454; \
-rowdone1456: \
+	B body1419; \
+rowdone1421: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1452; \
+	BNE row1417; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1451; \
+	BNE group1416; \
 	RET
 	tunzip3x3x8NEON_body
 
@@ -20289,51 +19737,51 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1457; \
+	BHS chunk1422; \
 	CMP $24, R2; \
-	BHS chunk1458; \
+	BHS chunk1423; \
 	RET; \
-chunk1457: \
-	MOVD $mask626<>(SB), R24; \
+chunk1422: \
+	MOVD $mask622<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask627<>(SB), R24; \
+	MOVD $mask623<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask628<>(SB), R24; \
+	MOVD $mask624<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask588<>(SB), R24; \
+	MOVD $mask583<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask629<>(SB), R24; \
+	MOVD $mask625<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask630<>(SB), R24; \
+	MOVD $mask626<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask631<>(SB), R24; \
+	MOVD $mask627<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask632<>(SB), R24; \
+	MOVD $mask628<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask585<>(SB), R24; \
+	MOVD $mask580<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask633<>(SB), R24; \
+	MOVD $mask629<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask634<>(SB), R24; \
+	MOVD $mask630<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask635<>(SB), R24; \
+	MOVD $mask631<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask636<>(SB), R24; \
+	MOVD $mask632<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-	MOVD $mask637<>(SB), R24; \
+	MOVD $mask633<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-group1459: \
+group1424: \
 	MOVD R3, R11; \
-row1460: \
+row1425: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1461: \
+chunks1426: \
 	CMP $36, R22; \
-	BLO tail1463; \
-body1462: \
+	BLO tail1428; \
+body1427: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -20404,9 +19852,9 @@ body1462: \
 	ADD $36, R14, R14; \
 	ADD $108, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1461; \
-tail1463: \
-	CBZ R22, rowdone1464; \
+	B chunks1426; \
+tail1428: \
+	CBZ R22, rowdone1429; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20416,50 +19864,50 @@ tail1463: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1462; \
-rowdone1464: \
+	B body1427; \
+rowdone1429: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1460; \
+	BNE row1425; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1459; \
+	BNE group1424; \
 	RET; \
-chunk1458: \
-	MOVD $mask626<>(SB), R24; \
+chunk1423: \
+	MOVD $mask622<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask627<>(SB), R24; \
+	MOVD $mask623<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask628<>(SB), R24; \
+	MOVD $mask624<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask588<>(SB), R24; \
+	MOVD $mask583<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask629<>(SB), R24; \
+	MOVD $mask625<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask630<>(SB), R24; \
+	MOVD $mask626<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask590<>(SB), R24; \
+	MOVD $mask585<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask638<>(SB), R24; \
+	MOVD $mask634<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask592<>(SB), R24; \
+	MOVD $mask587<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask639<>(SB), R24; \
+	MOVD $mask635<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-group1465: \
+group1430: \
 	MOVD R3, R11; \
-row1466: \
+row1431: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1467: \
+chunks1432: \
 	CMP $24, R22; \
-	BLO tail1469; \
-body1468: \
+	BLO tail1434; \
+body1433: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 3(R21), F1; \
 	FMOVQ 6(R21), F2; \
@@ -20504,9 +19952,9 @@ body1468: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1467; \
-tail1469: \
-	CBZ R22, rowdone1470; \
+	B chunks1432; \
+tail1434: \
+	CBZ R22, rowdone1435; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20516,16 +19964,16 @@ tail1469: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1468; \
-rowdone1470: \
+	B body1433; \
+rowdone1435: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1466; \
+	BNE row1431; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1465; \
+	BNE group1430; \
 	RET
 	tunzip3x4x1NEON_body
 
@@ -20548,18 +19996,18 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1471; \
+	BHS chunk1436; \
 	CMP $24, R2; \
-	BHS chunk1472; \
+	BHS chunk1437; \
 	RET; \
-chunk1471: \
-	MOVD $mask640<>(SB), R24; \
+chunk1436: \
+	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask641<>(SB), R24; \
+	MOVD $mask637<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask642<>(SB), R24; \
+	MOVD $mask638<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask643<>(SB), R24; \
+	MOVD $mask639<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask116<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
@@ -20567,7 +20015,7 @@ chunk1471: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask248<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask644<>(SB), R24; \
+	MOVD $mask640<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask250<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
@@ -20575,26 +20023,26 @@ chunk1471: \
 	VLD1 (R24), [V22.B16]; \
 	MOVD $mask260<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask645<>(SB), R24; \
+	MOVD $mask641<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
 	MOVD $mask263<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-	MOVD $mask646<>(SB), R24; \
+	MOVD $mask642<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group1473: \
+group1438: \
 	MOVD R3, R11; \
-row1474: \
+row1439: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1475: \
+chunks1440: \
 	CMP $48, R22; \
-	BLO tail1477; \
-body1476: \
+	BLO tail1442; \
+body1441: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -20695,9 +20143,9 @@ body1476: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1475; \
-tail1477: \
-	CBZ R22, rowdone1478; \
+	B chunks1440; \
+tail1442: \
+	CBZ R22, rowdone1443; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20707,25 +20155,25 @@ tail1477: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1476; \
-rowdone1478: \
+	B body1441; \
+rowdone1443: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1474; \
+	BNE row1439; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1473; \
+	BNE group1438; \
 	RET; \
-chunk1472: \
-	MOVD $mask640<>(SB), R24; \
+chunk1437: \
+	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask641<>(SB), R24; \
+	MOVD $mask637<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask642<>(SB), R24; \
+	MOVD $mask638<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask643<>(SB), R24; \
+	MOVD $mask639<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask116<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
@@ -20735,26 +20183,26 @@ chunk1472: \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask429<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask647<>(SB), R24; \
+	MOVD $mask643<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
 	MOVD $mask437<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask648<>(SB), R24; \
+	MOVD $mask644<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
 	MOVD $mask280<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1479: \
+group1444: \
 	MOVD R3, R11; \
-row1480: \
+row1445: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1481: \
+chunks1446: \
 	CMP $24, R22; \
-	BLO tail1483; \
-body1482: \
+	BLO tail1448; \
+body1447: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 18(R21), F1; \
@@ -20810,9 +20258,9 @@ body1482: \
 	ADD $24, R14, R14; \
 	ADD $72, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1481; \
-tail1483: \
-	CBZ R22, rowdone1484; \
+	B chunks1446; \
+tail1448: \
+	CBZ R22, rowdone1449; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20822,16 +20270,16 @@ tail1483: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1482; \
-rowdone1484: \
+	B body1447; \
+rowdone1449: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1480; \
+	BNE row1445; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1479; \
+	BNE group1444; \
 	RET
 	tunzip3x4x2NEON_body
 
@@ -20854,9 +20302,9 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1485; \
+	BHS chunk1450; \
 	RET; \
-chunk1485: \
+chunk1450: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -20871,18 +20319,18 @@ chunk1485: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1486: \
+group1451: \
 	MOVD R3, R11; \
-row1487: \
+row1452: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1488: \
+chunks1453: \
 	CMP $48, R22; \
-	BLO tail1490; \
-body1489: \
+	BLO tail1455; \
+body1454: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 36(R21), F1; \
@@ -20966,9 +20414,9 @@ body1489: \
 	ADD $48, R14, R14; \
 	ADD $144, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1488; \
-tail1490: \
-	CBZ R22, rowdone1491; \
+	B chunks1453; \
+tail1455: \
+	CBZ R22, rowdone1456; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -20978,16 +20426,16 @@ tail1490: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1489; \
-rowdone1491: \
+	B body1454; \
+rowdone1456: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1487; \
+	BNE row1452; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1486; \
+	BNE group1451; \
 	RET
 	tunzip3x4x4NEON_body
 
@@ -21010,27 +20458,27 @@ TEXT ·tunzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $96, R2; \
-	BHS chunk1492; \
+	BHS chunk1457; \
 	RET; \
-chunk1492: \
+chunk1457: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1493: \
+group1458: \
 	MOVD R3, R11; \
-row1494: \
+row1459: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1495: \
+chunks1460: \
 	CMP $96, R22; \
-	BLO tail1497; \
-body1496: \
+	BLO tail1462; \
+body1461: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 72(R21), F1; \
@@ -21125,9 +20573,9 @@ body1496: \
 	ADD $96, R14, R14; \
 	ADD $288, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks1495; \
-tail1497: \
-	CBZ R22, rowdone1498; \
+	B chunks1460; \
+tail1462: \
+	CBZ R22, rowdone1463; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21137,16 +20585,16 @@ tail1497: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body1496; \
-rowdone1498: \
+	B body1461; \
+rowdone1463: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1494; \
+	BNE row1459; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1493; \
+	BNE group1458; \
 	RET
 	tunzip3x4x8NEON_body
 
@@ -21169,26 +20617,26 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1499; \
+	BHS chunk1464; \
 	CMP $16, R2; \
-	BHS chunk1500; \
+	BHS chunk1465; \
 	CMP $8, R2; \
-	BHS chunk1501; \
+	BHS chunk1466; \
 	RET; \
-chunk1499: \
-group1502: \
+chunk1464: \
+group1467: \
 	MOVD R3, R11; \
-row1503: \
+row1468: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1504: \
+chunks1469: \
 	CMP $32, R22; \
-	BLO tail1506; \
-body1505: \
+	BLO tail1471; \
+body1470: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -21219,9 +20667,9 @@ body1505: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1504; \
-tail1506: \
-	CBZ R22, rowdone1507; \
+	B chunks1469; \
+tail1471: \
+	CBZ R22, rowdone1472; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21232,31 +20680,31 @@ tail1506: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1505; \
-rowdone1507: \
+	B body1470; \
+rowdone1472: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1503; \
+	BNE row1468; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1502; \
+	BNE group1467; \
 	RET; \
-chunk1500: \
-group1508: \
+chunk1465: \
+group1473: \
 	MOVD R3, R11; \
-row1509: \
+row1474: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1510: \
+chunks1475: \
 	CMP $16, R22; \
-	BLO tail1512; \
-body1511: \
+	BLO tail1477; \
+body1476: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -21277,9 +20725,9 @@ body1511: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1510; \
-tail1512: \
-	CBZ R22, rowdone1513; \
+	B chunks1475; \
+tail1477: \
+	CBZ R22, rowdone1478; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21290,31 +20738,31 @@ tail1512: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1511; \
-rowdone1513: \
+	B body1476; \
+rowdone1478: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1509; \
+	BNE row1474; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1508; \
+	BNE group1473; \
 	RET; \
-chunk1501: \
-group1514: \
+chunk1466: \
+group1479: \
 	MOVD R3, R11; \
-row1515: \
+row1480: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1516: \
+chunks1481: \
 	CMP $8, R22; \
-	BLO tail1518; \
-body1517: \
+	BLO tail1483; \
+body1482: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
@@ -21332,9 +20780,9 @@ body1517: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1516; \
-tail1518: \
-	CBZ R22, rowdone1519; \
+	B chunks1481; \
+tail1483: \
+	CBZ R22, rowdone1484; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21345,16 +20793,16 @@ tail1518: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1517; \
-rowdone1519: \
+	B body1482; \
+rowdone1484: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1515; \
+	BNE row1480; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1514; \
+	BNE group1479; \
 	RET
 	unzip4x1NEON_body
 
@@ -21377,26 +20825,26 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1520; \
+	BHS chunk1485; \
 	CMP $16, R2; \
-	BHS chunk1521; \
+	BHS chunk1486; \
 	CMP $8, R2; \
-	BHS chunk1522; \
+	BHS chunk1487; \
 	RET; \
-chunk1520: \
-group1523: \
+chunk1485: \
+group1488: \
 	MOVD R3, R11; \
-row1524: \
+row1489: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1525: \
+chunks1490: \
 	CMP $32, R22; \
-	BLO tail1527; \
-body1526: \
+	BLO tail1492; \
+body1491: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -21427,9 +20875,9 @@ body1526: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1525; \
-tail1527: \
-	CBZ R22, rowdone1528; \
+	B chunks1490; \
+tail1492: \
+	CBZ R22, rowdone1493; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21440,31 +20888,31 @@ tail1527: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1526; \
-rowdone1528: \
+	B body1491; \
+rowdone1493: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1524; \
+	BNE row1489; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1523; \
+	BNE group1488; \
 	RET; \
-chunk1521: \
-group1529: \
+chunk1486: \
+group1494: \
 	MOVD R3, R11; \
-row1530: \
+row1495: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1531: \
+chunks1496: \
 	CMP $16, R22; \
-	BLO tail1533; \
-body1532: \
+	BLO tail1498; \
+body1497: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -21485,9 +20933,9 @@ body1532: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1531; \
-tail1533: \
-	CBZ R22, rowdone1534; \
+	B chunks1496; \
+tail1498: \
+	CBZ R22, rowdone1499; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21498,31 +20946,31 @@ tail1533: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1532; \
-rowdone1534: \
+	B body1497; \
+rowdone1499: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1530; \
+	BNE row1495; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1529; \
+	BNE group1494; \
 	RET; \
-chunk1522: \
-group1535: \
+chunk1487: \
+group1500: \
 	MOVD R3, R11; \
-row1536: \
+row1501: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1537: \
+chunks1502: \
 	CMP $8, R22; \
-	BLO tail1539; \
-body1538: \
+	BLO tail1504; \
+body1503: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
@@ -21540,9 +20988,9 @@ body1538: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1537; \
-tail1539: \
-	CBZ R22, rowdone1540; \
+	B chunks1502; \
+tail1504: \
+	CBZ R22, rowdone1505; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21553,16 +21001,16 @@ tail1539: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1538; \
-rowdone1540: \
+	B body1503; \
+rowdone1505: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1536; \
+	BNE row1501; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1535; \
+	BNE group1500; \
 	RET
 	unzip4x2NEON_body
 
@@ -21585,26 +21033,26 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1541; \
+	BHS chunk1506; \
 	CMP $16, R2; \
-	BHS chunk1542; \
+	BHS chunk1507; \
 	CMP $8, R2; \
-	BHS chunk1543; \
+	BHS chunk1508; \
 	RET; \
-chunk1541: \
-group1544: \
+chunk1506: \
+group1509: \
 	MOVD R3, R11; \
-row1545: \
+row1510: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1546: \
+chunks1511: \
 	CMP $32, R22; \
-	BLO tail1548; \
-body1547: \
+	BLO tail1513; \
+body1512: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -21635,9 +21083,9 @@ body1547: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1546; \
-tail1548: \
-	CBZ R22, rowdone1549; \
+	B chunks1511; \
+tail1513: \
+	CBZ R22, rowdone1514; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21648,31 +21096,31 @@ tail1548: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1547; \
-rowdone1549: \
+	B body1512; \
+rowdone1514: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1545; \
+	BNE row1510; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1544; \
+	BNE group1509; \
 	RET; \
-chunk1542: \
-group1550: \
+chunk1507: \
+group1515: \
 	MOVD R3, R11; \
-row1551: \
+row1516: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1552: \
+chunks1517: \
 	CMP $16, R22; \
-	BLO tail1554; \
-body1553: \
+	BLO tail1519; \
+body1518: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -21693,9 +21141,9 @@ body1553: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1552; \
-tail1554: \
-	CBZ R22, rowdone1555; \
+	B chunks1517; \
+tail1519: \
+	CBZ R22, rowdone1520; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21706,31 +21154,31 @@ tail1554: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1553; \
-rowdone1555: \
+	B body1518; \
+rowdone1520: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1551; \
+	BNE row1516; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1550; \
+	BNE group1515; \
 	RET; \
-chunk1543: \
-group1556: \
+chunk1508: \
+group1521: \
 	MOVD R3, R11; \
-row1557: \
+row1522: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1558: \
+chunks1523: \
 	CMP $8, R22; \
-	BLO tail1560; \
-body1559: \
+	BLO tail1525; \
+body1524: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
@@ -21748,9 +21196,9 @@ body1559: \
 	ADD $8, R15, R15; \
 	ADD $32, R21, R21; \
 	SUB $8, R22, R22; \
-	B chunks1558; \
-tail1560: \
-	CBZ R22, rowdone1561; \
+	B chunks1523; \
+tail1525: \
+	CBZ R22, rowdone1526; \
 	MOVD $8, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21761,16 +21209,16 @@ tail1560: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $8, R22; \
-	B body1559; \
-rowdone1561: \
+	B body1524; \
+rowdone1526: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1557; \
+	BNE row1522; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1556; \
+	BNE group1521; \
 	RET
 	unzip4x4NEON_body
 
@@ -21793,24 +21241,24 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1562; \
+	BHS chunk1527; \
 	CMP $16, R2; \
-	BHS chunk1563; \
+	BHS chunk1528; \
 	RET; \
-chunk1562: \
-group1564: \
+chunk1527: \
+group1529: \
 	MOVD R3, R11; \
-row1565: \
+row1530: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1566: \
+chunks1531: \
 	CMP $32, R22; \
-	BLO tail1568; \
-body1567: \
+	BLO tail1533; \
+body1532: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -21841,9 +21289,9 @@ body1567: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1566; \
-tail1568: \
-	CBZ R22, rowdone1569; \
+	B chunks1531; \
+tail1533: \
+	CBZ R22, rowdone1534; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21854,31 +21302,31 @@ tail1568: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1567; \
-rowdone1569: \
+	B body1532; \
+rowdone1534: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1565; \
+	BNE row1530; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1564; \
+	BNE group1529; \
 	RET; \
-chunk1563: \
-group1570: \
+chunk1528: \
+group1535: \
 	MOVD R3, R11; \
-row1571: \
+row1536: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1572: \
+chunks1537: \
 	CMP $16, R22; \
-	BLO tail1574; \
-body1573: \
+	BLO tail1539; \
+body1538: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -21899,9 +21347,9 @@ body1573: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1572; \
-tail1574: \
-	CBZ R22, rowdone1575; \
+	B chunks1537; \
+tail1539: \
+	CBZ R22, rowdone1540; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21912,16 +21360,16 @@ tail1574: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1573; \
-rowdone1575: \
+	B body1538; \
+rowdone1540: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1571; \
+	BNE row1536; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1570; \
+	BNE group1535; \
 	RET
 	unzip4x8NEON_body
 
@@ -21944,24 +21392,24 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1576; \
+	BHS chunk1541; \
 	CMP $16, R2; \
-	BHS chunk1577; \
+	BHS chunk1542; \
 	RET; \
-chunk1576: \
-group1578: \
+chunk1541: \
+group1543: \
 	MOVD R3, R11; \
-row1579: \
+row1544: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1580: \
+chunks1545: \
 	CMP $32, R22; \
-	BLO tail1582; \
-body1581: \
+	BLO tail1547; \
+body1546: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -21976,9 +21424,9 @@ body1581: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1580; \
-tail1582: \
-	CBZ R22, rowdone1583; \
+	B chunks1545; \
+tail1547: \
+	CBZ R22, rowdone1548; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -21989,31 +21437,31 @@ tail1582: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1581; \
-rowdone1583: \
+	B body1546; \
+rowdone1548: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1579; \
+	BNE row1544; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1578; \
+	BNE group1543; \
 	RET; \
-chunk1577: \
-group1584: \
+chunk1542: \
+group1549: \
 	MOVD R3, R11; \
-row1585: \
+row1550: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1586: \
+chunks1551: \
 	CMP $16, R22; \
-	BLO tail1588; \
-body1587: \
+	BLO tail1553; \
+body1552: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ F0, 0(R12); \
@@ -22026,9 +21474,9 @@ body1587: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1586; \
-tail1588: \
-	CBZ R22, rowdone1589; \
+	B chunks1551; \
+tail1553: \
+	CBZ R22, rowdone1554; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22039,16 +21487,16 @@ tail1588: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1587; \
-rowdone1589: \
+	B body1552; \
+rowdone1554: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1585; \
+	BNE row1550; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1584; \
+	BNE group1549; \
 	RET
 	unzip4x16NEON_body
 
@@ -22071,11 +21519,11 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1590; \
+	BHS chunk1555; \
 	CMP $24, R2; \
-	BHS chunk1591; \
+	BHS chunk1556; \
 	RET; \
-chunk1590: \
+chunk1555: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -22090,19 +21538,19 @@ chunk1590: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask23<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1592: \
+group1557: \
 	MOVD R3, R11; \
-row1593: \
+row1558: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1594: \
+chunks1559: \
 	CMP $36, R22; \
-	BLO tail1596; \
-body1595: \
+	BLO tail1561; \
+body1560: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -22155,9 +21603,9 @@ body1595: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1594; \
-tail1596: \
-	CBZ R22, rowdone1597; \
+	B chunks1559; \
+tail1561: \
+	CBZ R22, rowdone1562; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22168,18 +21616,18 @@ tail1596: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1595; \
-rowdone1597: \
+	B body1560; \
+rowdone1562: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1593; \
+	BNE row1558; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1592; \
+	BNE group1557; \
 	RET; \
-chunk1591: \
+chunk1556: \
 	MOVD $mask13<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask14<>(SB), R24; \
@@ -22190,19 +21638,19 @@ chunk1591: \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask21<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1598: \
+group1563: \
 	MOVD R3, R11; \
-row1599: \
+row1564: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1600: \
+chunks1565: \
 	CMP $24, R22; \
-	BLO tail1602; \
-body1601: \
+	BLO tail1567; \
+body1566: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 12(R21), F1; \
 	FMOVQ 24(R21), F2; \
@@ -22240,9 +21688,9 @@ body1601: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1600; \
-tail1602: \
-	CBZ R22, rowdone1603; \
+	B chunks1565; \
+tail1567: \
+	CBZ R22, rowdone1568; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22253,16 +21701,16 @@ tail1602: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1601; \
-rowdone1603: \
+	B body1566; \
+rowdone1568: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1599; \
+	BNE row1564; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1598; \
+	BNE group1563; \
 	RET
 	unzip4x12NEON_body
 
@@ -22285,38 +21733,38 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1604; \
+	BHS chunk1569; \
 	CMP $16, R2; \
-	BHS chunk1605; \
+	BHS chunk1570; \
 	RET; \
-chunk1604: \
-	MOVD $mask649<>(SB), R24; \
+chunk1569: \
+	MOVD $mask645<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask650<>(SB), R24; \
+	MOVD $mask646<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask651<>(SB), R24; \
+	MOVD $mask647<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask652<>(SB), R24; \
+	MOVD $mask648<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask653<>(SB), R24; \
+	MOVD $mask649<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask654<>(SB), R24; \
+	MOVD $mask650<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask655<>(SB), R24; \
+	MOVD $mask651<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1606: \
+group1571: \
 	MOVD R3, R11; \
-row1607: \
+row1572: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1608: \
+chunks1573: \
 	CMP $32, R22; \
-	BLO tail1610; \
-body1609: \
+	BLO tail1575; \
+body1574: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -22392,9 +21840,9 @@ body1609: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1608; \
-tail1610: \
-	CBZ R22, rowdone1611; \
+	B chunks1573; \
+tail1575: \
+	CBZ R22, rowdone1576; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22405,45 +21853,45 @@ tail1610: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1609; \
-rowdone1611: \
+	B body1574; \
+rowdone1576: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1607; \
+	BNE row1572; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1606; \
+	BNE group1571; \
 	RET; \
-chunk1605: \
-	MOVD $mask649<>(SB), R24; \
+chunk1570: \
+	MOVD $mask645<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask650<>(SB), R24; \
+	MOVD $mask646<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask651<>(SB), R24; \
+	MOVD $mask647<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask652<>(SB), R24; \
+	MOVD $mask648<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask653<>(SB), R24; \
+	MOVD $mask649<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask654<>(SB), R24; \
+	MOVD $mask650<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask655<>(SB), R24; \
+	MOVD $mask651<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1612: \
+group1577: \
 	MOVD R3, R11; \
-row1613: \
+row1578: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1614: \
+chunks1579: \
 	CMP $16, R22; \
-	BLO tail1616; \
-body1615: \
+	BLO tail1581; \
+body1580: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -22483,9 +21931,9 @@ body1615: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1614; \
-tail1616: \
-	CBZ R22, rowdone1617; \
+	B chunks1579; \
+tail1581: \
+	CBZ R22, rowdone1582; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22496,16 +21944,16 @@ tail1616: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1615; \
-rowdone1617: \
+	B body1580; \
+rowdone1582: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1613; \
+	BNE row1578; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1612; \
+	BNE group1577; \
 	RET
 	tunzip4x2x1NEON_body
 
@@ -22528,30 +21976,30 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1618; \
+	BHS chunk1583; \
 	CMP $16, R2; \
-	BHS chunk1619; \
+	BHS chunk1584; \
 	RET; \
-chunk1618: \
-	MOVD $mask656<>(SB), R24; \
+chunk1583: \
+	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask657<>(SB), R24; \
+	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask658<>(SB), R24; \
+	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1620: \
+group1585: \
 	MOVD R3, R11; \
-row1621: \
+row1586: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1622: \
+chunks1587: \
 	CMP $32, R22; \
-	BLO tail1624; \
-body1623: \
+	BLO tail1589; \
+body1588: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -22593,9 +22041,9 @@ body1623: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1622; \
-tail1624: \
-	CBZ R22, rowdone1625; \
+	B chunks1587; \
+tail1589: \
+	CBZ R22, rowdone1590; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22606,37 +22054,37 @@ tail1624: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1623; \
-rowdone1625: \
+	B body1588; \
+rowdone1590: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1621; \
+	BNE row1586; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1620; \
+	BNE group1585; \
 	RET; \
-chunk1619: \
-	MOVD $mask656<>(SB), R24; \
+chunk1584: \
+	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask657<>(SB), R24; \
+	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask658<>(SB), R24; \
+	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1626: \
+group1591: \
 	MOVD R3, R11; \
-row1627: \
+row1592: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1628: \
+chunks1593: \
 	CMP $16, R22; \
-	BLO tail1630; \
-body1629: \
+	BLO tail1595; \
+body1594: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -22662,9 +22110,9 @@ body1629: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1628; \
-tail1630: \
-	CBZ R22, rowdone1631; \
+	B chunks1593; \
+tail1595: \
+	CBZ R22, rowdone1596; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22675,16 +22123,16 @@ tail1630: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1629; \
-rowdone1631: \
+	B body1594; \
+rowdone1596: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1627; \
+	BNE row1592; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1626; \
+	BNE group1591; \
 	RET
 	tunzip4x2x2NEON_body
 
@@ -22707,28 +22155,28 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1632; \
+	BHS chunk1597; \
 	RET; \
-chunk1632: \
-	MOVD $mask539<>(SB), R24; \
+chunk1597: \
+	MOVD $mask536<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
+	MOVD $mask537<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask541<>(SB), R24; \
+	MOVD $mask538<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1633: \
+group1598: \
 	MOVD R3, R11; \
-row1634: \
+row1599: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1635: \
+chunks1600: \
 	CMP $32, R22; \
-	BLO tail1637; \
-body1636: \
+	BLO tail1602; \
+body1601: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -22770,9 +22218,9 @@ body1636: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1635; \
-tail1637: \
-	CBZ R22, rowdone1638; \
+	B chunks1600; \
+tail1602: \
+	CBZ R22, rowdone1603; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22783,16 +22231,16 @@ tail1637: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1636; \
-rowdone1638: \
+	B body1601; \
+rowdone1603: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1634; \
+	BNE row1599; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1633; \
+	BNE group1598; \
 	RET
 	tunzip4x2x4NEON_body
 
@@ -22815,28 +22263,28 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk1639; \
+	BHS chunk1604; \
 	RET; \
-chunk1639: \
+chunk1604: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1640: \
+group1605: \
 	MOVD R3, R11; \
-row1641: \
+row1606: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1642: \
+chunks1607: \
 	CMP $64, R22; \
-	BLO tail1644; \
-body1643: \
+	BLO tail1609; \
+body1608: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -22922,9 +22370,9 @@ body1643: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks1642; \
-tail1644: \
-	CBZ R22, rowdone1645; \
+	B chunks1607; \
+tail1609: \
+	CBZ R22, rowdone1610; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -22935,16 +22383,16 @@ tail1644: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body1643; \
-rowdone1645: \
+	B body1608; \
+rowdone1610: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1641; \
+	BNE row1606; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1640; \
+	BNE group1605; \
 	RET
 	tunzip4x2x8NEON_body
 
@@ -22967,58 +22415,58 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $36, R2; \
-	BHS chunk1646; \
+	BHS chunk1611; \
 	CMP $24, R2; \
-	BHS chunk1647; \
+	BHS chunk1612; \
 	RET; \
-chunk1646: \
-	MOVD $mask659<>(SB), R24; \
+chunk1611: \
+	MOVD $mask655<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask660<>(SB), R24; \
+	MOVD $mask656<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask661<>(SB), R24; \
+	MOVD $mask657<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask662<>(SB), R24; \
+	MOVD $mask658<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask663<>(SB), R24; \
+	MOVD $mask659<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask544<>(SB), R24; \
+	MOVD $mask541<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask664<>(SB), R24; \
+	MOVD $mask660<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask665<>(SB), R24; \
+	MOVD $mask661<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask666<>(SB), R24; \
+	MOVD $mask662<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask667<>(SB), R24; \
+	MOVD $mask663<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask668<>(SB), R24; \
+	MOVD $mask664<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask669<>(SB), R24; \
+	MOVD $mask665<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask670<>(SB), R24; \
+	MOVD $mask666<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-	MOVD $mask671<>(SB), R24; \
+	MOVD $mask667<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-	MOVD $mask672<>(SB), R24; \
+	MOVD $mask668<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-	MOVD $mask673<>(SB), R24; \
+	MOVD $mask669<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-	MOVD $mask674<>(SB), R24; \
+	MOVD $mask670<>(SB), R24; \
 	VLD1 (R24), [V15.B16]; \
-group1648: \
+group1613: \
 	MOVD R3, R11; \
-row1649: \
+row1614: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1650: \
+chunks1615: \
 	CMP $36, R22; \
-	BLO tail1652; \
-body1651: \
+	BLO tail1617; \
+body1616: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -23146,9 +22594,9 @@ body1651: \
 	ADD $36, R15, R15; \
 	ADD $144, R21, R21; \
 	SUB $36, R22, R22; \
-	B chunks1650; \
-tail1652: \
-	CBZ R22, rowdone1653; \
+	B chunks1615; \
+tail1617: \
+	CBZ R22, rowdone1618; \
 	MOVD $36, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23159,61 +22607,61 @@ tail1652: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $36, R22; \
-	B body1651; \
-rowdone1653: \
+	B body1616; \
+rowdone1618: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1649; \
+	BNE row1614; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1648; \
+	BNE group1613; \
 	RET; \
-chunk1647: \
-	MOVD $mask659<>(SB), R24; \
+chunk1612: \
+	MOVD $mask655<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask660<>(SB), R24; \
+	MOVD $mask656<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask661<>(SB), R24; \
+	MOVD $mask657<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask662<>(SB), R24; \
+	MOVD $mask658<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask663<>(SB), R24; \
+	MOVD $mask659<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask544<>(SB), R24; \
+	MOVD $mask541<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask664<>(SB), R24; \
+	MOVD $mask660<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask665<>(SB), R24; \
+	MOVD $mask661<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask675<>(SB), R24; \
+	MOVD $mask671<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask676<>(SB), R24; \
+	MOVD $mask672<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask677<>(SB), R24; \
+	MOVD $mask673<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask678<>(SB), R24; \
+	MOVD $mask674<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-	MOVD $mask679<>(SB), R24; \
+	MOVD $mask675<>(SB), R24; \
 	VLD1 (R24), [V19.B16]; \
-	MOVD $mask680<>(SB), R24; \
+	MOVD $mask676<>(SB), R24; \
 	VLD1 (R24), [V18.B16]; \
-	MOVD $mask681<>(SB), R24; \
+	MOVD $mask677<>(SB), R24; \
 	VLD1 (R24), [V17.B16]; \
-group1654: \
+group1619: \
 	MOVD R3, R11; \
-row1655: \
+row1620: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1656: \
+chunks1621: \
 	CMP $24, R22; \
-	BLO tail1658; \
-body1657: \
+	BLO tail1623; \
+body1622: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -23293,9 +22741,9 @@ body1657: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1656; \
-tail1658: \
-	CBZ R22, rowdone1659; \
+	B chunks1621; \
+tail1623: \
+	CBZ R22, rowdone1624; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23306,16 +22754,16 @@ tail1658: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1657; \
-rowdone1659: \
+	B body1622; \
+rowdone1624: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1655; \
+	BNE row1620; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1654; \
+	BNE group1619; \
 	RET
 	tunzip4x3x1NEON_body
 
@@ -23338,48 +22786,48 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1660; \
+	BHS chunk1625; \
 	CMP $24, R2; \
-	BHS chunk1661; \
+	BHS chunk1626; \
 	RET; \
-chunk1660: \
-	MOVD $mask619<>(SB), R24; \
+chunk1625: \
+	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask620<>(SB), R24; \
+	MOVD $mask615<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask621<>(SB), R24; \
+	MOVD $mask616<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask493<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask248<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask682<>(SB), R24; \
+	MOVD $mask678<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask622<>(SB), R24; \
+	MOVD $mask617<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
 	MOVD $mask250<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
 	MOVD $mask256<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask683<>(SB), R24; \
+	MOVD $mask679<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
 	MOVD $mask261<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask684<>(SB), R24; \
+	MOVD $mask680<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1662: \
+group1627: \
 	MOVD R3, R11; \
-row1663: \
+row1628: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1664: \
+chunks1629: \
 	CMP $48, R22; \
-	BLO tail1666; \
-body1665: \
+	BLO tail1631; \
+body1630: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R21), F1; \
@@ -23491,9 +22939,9 @@ body1665: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1664; \
-tail1666: \
-	CBZ R22, rowdone1667; \
+	B chunks1629; \
+tail1631: \
+	CBZ R22, rowdone1632; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23504,49 +22952,49 @@ tail1666: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1665; \
-rowdone1667: \
+	B body1630; \
+rowdone1632: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1663; \
+	BNE row1628; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1662; \
+	BNE group1627; \
 	RET; \
-chunk1661: \
-	MOVD $mask619<>(SB), R24; \
+chunk1626: \
+	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask620<>(SB), R24; \
+	MOVD $mask615<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask621<>(SB), R24; \
+	MOVD $mask616<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask493<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
 	MOVD $mask248<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask682<>(SB), R24; \
+	MOVD $mask678<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask685<>(SB), R24; \
+	MOVD $mask681<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask686<>(SB), R24; \
+	MOVD $mask682<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask687<>(SB), R24; \
+	MOVD $mask683<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1668: \
+group1633: \
 	MOVD R3, R11; \
-row1669: \
+row1634: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1670: \
+chunks1635: \
 	CMP $24, R22; \
-	BLO tail1672; \
-body1671: \
+	BLO tail1637; \
+body1636: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 6(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -23606,9 +23054,9 @@ body1671: \
 	ADD $24, R15, R15; \
 	ADD $96, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1670; \
-tail1672: \
-	CBZ R22, rowdone1673; \
+	B chunks1635; \
+tail1637: \
+	CBZ R22, rowdone1638; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23619,16 +23067,16 @@ tail1672: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1671; \
-rowdone1673: \
+	B body1636; \
+rowdone1638: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1669; \
+	BNE row1634; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1668; \
+	BNE group1633; \
 	RET
 	tunzip4x3x2NEON_body
 
@@ -23651,10 +23099,10 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1674; \
+	BHS chunk1639; \
 	RET; \
-chunk1674: \
-	MOVD $mask559<>(SB), R24; \
+chunk1639: \
+	MOVD $mask621<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
@@ -23662,21 +23110,21 @@ chunk1674: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask282<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask688<>(SB), R24; \
+	MOVD $mask684<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1675: \
+group1640: \
 	MOVD R3, R11; \
-row1676: \
+row1641: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1677: \
+chunks1642: \
 	CMP $48, R22; \
-	BLO tail1679; \
-body1678: \
+	BLO tail1644; \
+body1643: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -23765,9 +23213,9 @@ body1678: \
 	ADD $48, R15, R15; \
 	ADD $192, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1677; \
-tail1679: \
-	CBZ R22, rowdone1680; \
+	B chunks1642; \
+tail1644: \
+	CBZ R22, rowdone1645; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23778,16 +23226,16 @@ tail1679: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1678; \
-rowdone1680: \
+	B body1643; \
+rowdone1645: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1676; \
+	BNE row1641; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1675; \
+	BNE group1640; \
 	RET
 	tunzip4x3x4NEON_body
 
@@ -23810,28 +23258,28 @@ TEXT ·tunzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $96, R2; \
-	BHS chunk1681; \
+	BHS chunk1646; \
 	RET; \
-chunk1681: \
+chunk1646: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1682: \
+group1647: \
 	MOVD R3, R11; \
-row1683: \
+row1648: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1684: \
+chunks1649: \
 	CMP $96, R22; \
-	BLO tail1686; \
-body1685: \
+	BLO tail1651; \
+body1650: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -23957,9 +23405,9 @@ body1685: \
 	ADD $96, R15, R15; \
 	ADD $384, R21, R21; \
 	SUB $96, R22, R22; \
-	B chunks1684; \
-tail1686: \
-	CBZ R22, rowdone1687; \
+	B chunks1649; \
+tail1651: \
+	CBZ R22, rowdone1652; \
 	MOVD $96, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -23970,16 +23418,16 @@ tail1686: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $96, R22; \
-	B body1685; \
-rowdone1687: \
+	B body1650; \
+rowdone1652: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1683; \
+	BNE row1648; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1682; \
+	BNE group1647; \
 	RET
 	tunzip4x3x8NEON_body
 
@@ -24002,38 +23450,38 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1688; \
+	BHS chunk1653; \
 	CMP $16, R2; \
-	BHS chunk1689; \
+	BHS chunk1654; \
 	RET; \
-chunk1688: \
-	MOVD $mask689<>(SB), R24; \
+chunk1653: \
+	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask690<>(SB), R24; \
+	MOVD $mask686<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask691<>(SB), R24; \
+	MOVD $mask687<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask692<>(SB), R24; \
+	MOVD $mask688<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask693<>(SB), R24; \
+	MOVD $mask689<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask694<>(SB), R24; \
+	MOVD $mask690<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask695<>(SB), R24; \
+	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1690: \
+group1655: \
 	MOVD R3, R11; \
-row1691: \
+row1656: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1692: \
+chunks1657: \
 	CMP $32, R22; \
-	BLO tail1694; \
-body1693: \
+	BLO tail1659; \
+body1658: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 16(R21), F1; \
@@ -24109,9 +23557,9 @@ body1693: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1692; \
-tail1694: \
-	CBZ R22, rowdone1695; \
+	B chunks1657; \
+tail1659: \
+	CBZ R22, rowdone1660; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24122,45 +23570,45 @@ tail1694: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1693; \
-rowdone1695: \
+	B body1658; \
+rowdone1660: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1691; \
+	BNE row1656; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1690; \
+	BNE group1655; \
 	RET; \
-chunk1689: \
-	MOVD $mask689<>(SB), R24; \
+chunk1654: \
+	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask690<>(SB), R24; \
+	MOVD $mask686<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask691<>(SB), R24; \
+	MOVD $mask687<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask692<>(SB), R24; \
+	MOVD $mask688<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask693<>(SB), R24; \
+	MOVD $mask689<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask694<>(SB), R24; \
+	MOVD $mask690<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask695<>(SB), R24; \
+	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1696: \
+group1661: \
 	MOVD R3, R11; \
-row1697: \
+row1662: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1698: \
+chunks1663: \
 	CMP $16, R22; \
-	BLO tail1700; \
-body1699: \
+	BLO tail1665; \
+body1664: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 4(R21), F1; \
 	FMOVQ 8(R21), F2; \
@@ -24200,9 +23648,9 @@ body1699: \
 	ADD $16, R15, R15; \
 	ADD $64, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1698; \
-tail1700: \
-	CBZ R22, rowdone1701; \
+	B chunks1663; \
+tail1665: \
+	CBZ R22, rowdone1666; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24213,16 +23661,16 @@ tail1700: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1699; \
-rowdone1701: \
+	B body1664; \
+rowdone1666: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1697; \
+	BNE row1662; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1696; \
+	BNE group1661; \
 	RET
 	tunzip4x4x1NEON_body
 
@@ -24245,36 +23693,36 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1702; \
+	BHS chunk1667; \
 	RET; \
-chunk1702: \
-	MOVD $mask640<>(SB), R24; \
+chunk1667: \
+	MOVD $mask636<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask641<>(SB), R24; \
+	MOVD $mask637<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask642<>(SB), R24; \
+	MOVD $mask638<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask643<>(SB), R24; \
+	MOVD $mask639<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask647<>(SB), R24; \
+	MOVD $mask643<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask696<>(SB), R24; \
+	MOVD $mask692<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask646<>(SB), R24; \
+	MOVD $mask642<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1703: \
+group1668: \
 	MOVD R3, R11; \
-row1704: \
+row1669: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1705: \
+chunks1670: \
 	CMP $32, R22; \
-	BLO tail1707; \
-body1706: \
+	BLO tail1672; \
+body1671: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 32(R21), F1; \
@@ -24350,9 +23798,9 @@ body1706: \
 	ADD $32, R15, R15; \
 	ADD $128, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1705; \
-tail1707: \
-	CBZ R22, rowdone1708; \
+	B chunks1670; \
+tail1672: \
+	CBZ R22, rowdone1673; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24363,16 +23811,16 @@ tail1707: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1706; \
-rowdone1708: \
+	B body1671; \
+rowdone1673: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1704; \
+	BNE row1669; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1703; \
+	BNE group1668; \
 	RET
 	tunzip4x4x2NEON_body
 
@@ -24395,9 +23843,9 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $64, R2; \
-	BHS chunk1709; \
+	BHS chunk1674; \
 	RET; \
-chunk1709: \
+chunk1674: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask281<>(SB), R24; \
@@ -24412,19 +23860,19 @@ chunk1709: \
 	VLD1 (R24), [V26.B16]; \
 	MOVD $mask180<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1710: \
+group1675: \
 	MOVD R3, R11; \
-row1711: \
+row1676: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1712: \
+chunks1677: \
 	CMP $64, R22; \
-	BLO tail1714; \
-body1713: \
+	BLO tail1679; \
+body1678: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -24572,9 +24020,9 @@ body1713: \
 	ADD $64, R15, R15; \
 	ADD $256, R21, R21; \
 	SUB $64, R22, R22; \
-	B chunks1712; \
-tail1714: \
-	CBZ R22, rowdone1715; \
+	B chunks1677; \
+tail1679: \
+	CBZ R22, rowdone1680; \
 	MOVD $64, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24585,16 +24033,16 @@ tail1714: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $64, R22; \
-	B body1713; \
-rowdone1715: \
+	B body1678; \
+rowdone1680: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1711; \
+	BNE row1676; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1710; \
+	BNE group1675; \
 	RET
 	tunzip4x4x4NEON_body
 
@@ -24617,28 +24065,28 @@ TEXT ·tunzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $128, R2; \
-	BHS chunk1716; \
+	BHS chunk1681; \
 	RET; \
-chunk1716: \
+chunk1681: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1717: \
+group1682: \
 	MOVD R3, R11; \
-row1718: \
+row1683: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R7, R12, R14; \
 	ADD R6, R14, R15; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1719: \
+chunks1684: \
 	CMP $128, R22; \
-	BLO tail1721; \
-body1720: \
+	BLO tail1686; \
+body1685: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -24804,9 +24252,9 @@ body1720: \
 	ADD $128, R15, R15; \
 	ADD $512, R21, R21; \
 	SUB $128, R22, R22; \
-	B chunks1719; \
-tail1721: \
-	CBZ R22, rowdone1722; \
+	B chunks1684; \
+tail1686: \
+	CBZ R22, rowdone1687; \
 	MOVD $128, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24817,16 +24265,16 @@ tail1721: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $128, R22; \
-	B body1720; \
-rowdone1722: \
+	B body1685; \
+rowdone1687: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1718; \
+	BNE row1683; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1717; \
+	BNE group1682; \
 	RET
 	tunzip4x4x8NEON_body
 
@@ -24849,12 +24297,12 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1723; \
+	BHS chunk1688; \
 	RET; \
-chunk1723: \
-group1724: \
+chunk1688: \
+group1689: \
 	MOVD R3, R11; \
-row1725: \
+row1690: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -24862,86 +24310,86 @@ row1725: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1726: \
+chunks1691: \
 	CMP $16, R22; \
-	BLO tail1728; \
-body1727: \
+	BLO tail1693; \
+body1692: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
-	MOVD $mask697<>(SB), R24; \
+	MOVD $mask693<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V5.B16; \
-	MOVD $mask698<>(SB), R24; \
+	MOVD $mask694<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V5.B16; \
-	MOVD $mask699<>(SB), R24; \
+	MOVD $mask695<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V5.B16; \
-	MOVD $mask700<>(SB), R24; \
+	MOVD $mask696<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V5.B16; \
-	MOVD $mask701<>(SB), R24; \
+	MOVD $mask697<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V5.B16; \
-	MOVD $mask702<>(SB), R24; \
+	MOVD $mask698<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V6.B16; \
-	MOVD $mask703<>(SB), R24; \
+	MOVD $mask699<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V6.B16; \
-	MOVD $mask704<>(SB), R24; \
+	MOVD $mask700<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V6.B16; \
-	MOVD $mask705<>(SB), R24; \
+	MOVD $mask701<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V6.B16; \
-	MOVD $mask706<>(SB), R24; \
+	MOVD $mask702<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V6.B16; \
-	MOVD $mask707<>(SB), R24; \
+	MOVD $mask703<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
-	MOVD $mask708<>(SB), R24; \
+	MOVD $mask704<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V7.B16; \
-	MOVD $mask709<>(SB), R24; \
+	MOVD $mask705<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V7.B16; \
-	MOVD $mask710<>(SB), R24; \
+	MOVD $mask706<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V7.B16; \
-	MOVD $mask711<>(SB), R24; \
+	MOVD $mask707<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V7.B16; \
-	MOVD $mask712<>(SB), R24; \
+	MOVD $mask708<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask713<>(SB), R24; \
+	MOVD $mask709<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
-	MOVD $mask714<>(SB), R24; \
+	MOVD $mask710<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V8.B16; \
-	MOVD $mask715<>(SB), R24; \
+	MOVD $mask711<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V8.B16; \
-	MOVD $mask716<>(SB), R24; \
+	MOVD $mask712<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V8.B16; \
-	MOVD $mask717<>(SB), R24; \
+	MOVD $mask713<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
-	MOVD $mask718<>(SB), R24; \
+	MOVD $mask714<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V0.B16; \
-	MOVD $mask719<>(SB), R24; \
+	MOVD $mask715<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V0.B16; \
-	MOVD $mask720<>(SB), R24; \
+	MOVD $mask716<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V0.B16; \
-	MOVD $mask721<>(SB), R24; \
+	MOVD $mask717<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V0.B16; \
 	FMOVQ F5, 0(R12); \
@@ -24956,9 +24404,9 @@ body1727: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1726; \
-tail1728: \
-	CBZ R22, rowdone1729; \
+	B chunks1691; \
+tail1693: \
+	CBZ R22, rowdone1694; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -24970,16 +24418,16 @@ tail1728: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1727; \
-rowdone1729: \
+	B body1692; \
+rowdone1694: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1725; \
+	BNE row1690; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1724; \
+	BNE group1689; \
 	RET
 	unzip5x1NEON_body
 
@@ -25002,12 +24450,12 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1730; \
+	BHS chunk1695; \
 	RET; \
-chunk1730: \
-group1731: \
+chunk1695: \
+group1696: \
 	MOVD R3, R11; \
-row1732: \
+row1697: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25015,86 +24463,86 @@ row1732: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1733: \
+chunks1698: \
 	CMP $16, R22; \
-	BLO tail1735; \
-body1734: \
+	BLO tail1700; \
+body1699: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
-	MOVD $mask722<>(SB), R24; \
+	MOVD $mask718<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V5.B16; \
-	MOVD $mask723<>(SB), R24; \
+	MOVD $mask719<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V5.B16; \
 	MOVD $mask262<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V5.B16; \
-	MOVD $mask724<>(SB), R24; \
+	MOVD $mask720<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V5.B16; \
-	MOVD $mask725<>(SB), R24; \
+	MOVD $mask721<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V5.B16; \
-	MOVD $mask726<>(SB), R24; \
+	MOVD $mask722<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V6.B16; \
 	MOVD $mask430<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V6.B16; \
-	MOVD $mask727<>(SB), R24; \
+	MOVD $mask723<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V6.B16; \
-	MOVD $mask728<>(SB), R24; \
+	MOVD $mask724<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V6.B16; \
-	MOVD $mask729<>(SB), R24; \
+	MOVD $mask725<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V6.B16; \
-	MOVD $mask730<>(SB), R24; \
+	MOVD $mask726<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
 	MOVD $mask271<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V7.B16; \
-	MOVD $mask731<>(SB), R24; \
+	MOVD $mask727<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V7.B16; \
 	MOVD $mask432<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V7.B16; \
-	MOVD $mask732<>(SB), R24; \
+	MOVD $mask728<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V7.B16; \
-	MOVD $mask733<>(SB), R24; \
+	MOVD $mask729<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask734<>(SB), R24; \
+	MOVD $mask730<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
-	MOVD $mask735<>(SB), R24; \
+	MOVD $mask731<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V8.B16; \
 	MOVD $mask272<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V8.B16; \
-	MOVD $mask736<>(SB), R24; \
+	MOVD $mask732<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V8.B16; \
-	MOVD $mask737<>(SB), R24; \
+	MOVD $mask733<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
-	MOVD $mask738<>(SB), R24; \
+	MOVD $mask734<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V0.B16; \
 	MOVD $mask378<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V0.B16; \
-	MOVD $mask739<>(SB), R24; \
+	MOVD $mask735<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V0.B16; \
-	MOVD $mask740<>(SB), R24; \
+	MOVD $mask736<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V0.B16; \
 	FMOVQ F5, 0(R12); \
@@ -25109,9 +24557,9 @@ body1734: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1733; \
-tail1735: \
-	CBZ R22, rowdone1736; \
+	B chunks1698; \
+tail1700: \
+	CBZ R22, rowdone1701; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25123,16 +24571,16 @@ tail1735: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1734; \
-rowdone1736: \
+	B body1699; \
+rowdone1701: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1732; \
+	BNE row1697; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1731; \
+	BNE group1696; \
 	RET
 	unzip5x2NEON_body
 
@@ -25155,9 +24603,9 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1737; \
+	BHS chunk1702; \
 	RET; \
-chunk1737: \
+chunk1702: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask282<>(SB), R24; \
@@ -25190,9 +24638,9 @@ chunk1737: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask178<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1738: \
+group1703: \
 	MOVD R3, R11; \
-row1739: \
+row1704: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25200,10 +24648,10 @@ row1739: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1740: \
+chunks1705: \
 	CMP $16, R22; \
-	BLO tail1742; \
-body1741: \
+	BLO tail1707; \
+body1706: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -25239,9 +24687,9 @@ body1741: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1740; \
-tail1742: \
-	CBZ R22, rowdone1743; \
+	B chunks1705; \
+tail1707: \
+	CBZ R22, rowdone1708; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25253,16 +24701,16 @@ tail1742: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1741; \
-rowdone1743: \
+	B body1706; \
+rowdone1708: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1739; \
+	BNE row1704; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1738; \
+	BNE group1703; \
 	RET
 	unzip5x4NEON_body
 
@@ -25285,9 +24733,9 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1744; \
+	BHS chunk1709; \
 	RET; \
-chunk1744: \
+chunk1709: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask182<>(SB), R24; \
@@ -25296,9 +24744,9 @@ chunk1744: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1745: \
+group1710: \
 	MOVD R3, R11; \
-row1746: \
+row1711: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25306,10 +24754,10 @@ row1746: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1747: \
+chunks1712: \
 	CMP $16, R22; \
-	BLO tail1749; \
-body1748: \
+	BLO tail1714; \
+body1713: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -25335,9 +24783,9 @@ body1748: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1747; \
-tail1749: \
-	CBZ R22, rowdone1750; \
+	B chunks1712; \
+tail1714: \
+	CBZ R22, rowdone1715; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25349,16 +24797,16 @@ tail1749: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1748; \
-rowdone1750: \
+	B body1713; \
+rowdone1715: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1746; \
+	BNE row1711; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1745; \
+	BNE group1710; \
 	RET
 	unzip5x8NEON_body
 
@@ -25381,14 +24829,14 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1751; \
+	BHS chunk1716; \
 	CMP $16, R2; \
-	BHS chunk1752; \
+	BHS chunk1717; \
 	RET; \
-chunk1751: \
-group1753: \
+chunk1716: \
+group1718: \
 	MOVD R3, R11; \
-row1754: \
+row1719: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25396,10 +24844,10 @@ row1754: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1755: \
+chunks1720: \
 	CMP $32, R22; \
-	BLO tail1757; \
-body1756: \
+	BLO tail1722; \
+body1721: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25417,9 +24865,9 @@ body1756: \
 	ADD $32, R16, R16; \
 	ADD $160, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1755; \
-tail1757: \
-	CBZ R22, rowdone1758; \
+	B chunks1720; \
+tail1722: \
+	CBZ R22, rowdone1723; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25431,21 +24879,21 @@ tail1757: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1756; \
-rowdone1758: \
+	B body1721; \
+rowdone1723: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1754; \
+	BNE row1719; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1753; \
+	BNE group1718; \
 	RET; \
-chunk1752: \
-group1759: \
+chunk1717: \
+group1724: \
 	MOVD R3, R11; \
-row1760: \
+row1725: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25453,10 +24901,10 @@ row1760: \
 	ADD R7, R12, R16; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1761: \
+chunks1726: \
 	CMP $16, R22; \
-	BLO tail1763; \
-body1762: \
+	BLO tail1728; \
+body1727: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FMOVQ 64(R21), F4; \
@@ -25472,9 +24920,9 @@ body1762: \
 	ADD $16, R16, R16; \
 	ADD $80, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1761; \
-tail1763: \
-	CBZ R22, rowdone1764; \
+	B chunks1726; \
+tail1728: \
+	CBZ R22, rowdone1729; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25486,16 +24934,16 @@ tail1763: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1762; \
-rowdone1764: \
+	B body1727; \
+rowdone1729: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1760; \
+	BNE row1725; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1759; \
+	BNE group1724; \
 	RET
 	unzip5x16NEON_body
 
@@ -25518,12 +24966,12 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1765; \
+	BHS chunk1730; \
 	RET; \
-chunk1765: \
-group1766: \
+chunk1730: \
+group1731: \
 	MOVD R3, R11; \
-row1767: \
+row1732: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25532,119 +24980,119 @@ row1767: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1768: \
+chunks1733: \
 	CMP $16, R22; \
-	BLO tail1770; \
-body1769: \
+	BLO tail1735; \
+body1734: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
-	MOVD $mask741<>(SB), R24; \
+	MOVD $mask737<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V6.B16; \
-	MOVD $mask742<>(SB), R24; \
+	MOVD $mask738<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V6.B16; \
-	MOVD $mask743<>(SB), R24; \
+	MOVD $mask739<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V6.B16; \
-	MOVD $mask744<>(SB), R24; \
+	MOVD $mask740<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V6.B16; \
-	MOVD $mask745<>(SB), R24; \
+	MOVD $mask741<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V6.B16; \
-	MOVD $mask746<>(SB), R24; \
+	MOVD $mask742<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V6.B16; \
-	MOVD $mask747<>(SB), R24; \
+	MOVD $mask743<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
-	MOVD $mask748<>(SB), R24; \
+	MOVD $mask744<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V7.B16; \
-	MOVD $mask749<>(SB), R24; \
+	MOVD $mask745<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V7.B16; \
-	MOVD $mask750<>(SB), R24; \
+	MOVD $mask746<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V7.B16; \
-	MOVD $mask751<>(SB), R24; \
+	MOVD $mask747<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V7.B16; \
-	MOVD $mask752<>(SB), R24; \
+	MOVD $mask748<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V7.B16; \
-	MOVD $mask753<>(SB), R24; \
+	MOVD $mask749<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask754<>(SB), R24; \
+	MOVD $mask750<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
-	MOVD $mask755<>(SB), R24; \
+	MOVD $mask751<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V8.B16; \
-	MOVD $mask756<>(SB), R24; \
+	MOVD $mask752<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V8.B16; \
-	MOVD $mask757<>(SB), R24; \
+	MOVD $mask753<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V8.B16; \
-	MOVD $mask758<>(SB), R24; \
+	MOVD $mask754<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V8.B16; \
-	MOVD $mask759<>(SB), R24; \
+	MOVD $mask755<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V9.B16; \
-	MOVD $mask760<>(SB), R24; \
+	MOVD $mask756<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V9.B16; \
-	MOVD $mask761<>(SB), R24; \
+	MOVD $mask757<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V9.B16; \
-	MOVD $mask762<>(SB), R24; \
+	MOVD $mask758<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V9.B16; \
-	MOVD $mask763<>(SB), R24; \
+	MOVD $mask759<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V9.B16; \
-	MOVD $mask764<>(SB), R24; \
+	MOVD $mask760<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V9.B16; \
-	MOVD $mask765<>(SB), R24; \
+	MOVD $mask761<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V10.B16; \
-	MOVD $mask766<>(SB), R24; \
+	MOVD $mask762<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V10.B16; \
-	MOVD $mask767<>(SB), R24; \
+	MOVD $mask763<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V10.B16; \
-	MOVD $mask768<>(SB), R24; \
+	MOVD $mask764<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V10.B16; \
-	MOVD $mask769<>(SB), R24; \
+	MOVD $mask765<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V10.B16; \
-	MOVD $mask770<>(SB), R24; \
+	MOVD $mask766<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V10.B16; \
-	MOVD $mask771<>(SB), R24; \
+	MOVD $mask767<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
-	MOVD $mask772<>(SB), R24; \
+	MOVD $mask768<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V0.B16; \
-	MOVD $mask773<>(SB), R24; \
+	MOVD $mask769<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V0.B16; \
-	MOVD $mask774<>(SB), R24; \
+	MOVD $mask770<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V0.B16; \
-	MOVD $mask775<>(SB), R24; \
+	MOVD $mask771<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V0.B16; \
-	MOVD $mask776<>(SB), R24; \
+	MOVD $mask772<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V0.B16; \
 	FMOVQ F6, 0(R12); \
@@ -25661,9 +25109,9 @@ body1769: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1768; \
-tail1770: \
-	CBZ R22, rowdone1771; \
+	B chunks1733; \
+tail1735: \
+	CBZ R22, rowdone1736; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25676,16 +25124,16 @@ tail1770: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1769; \
-rowdone1771: \
+	B body1734; \
+rowdone1736: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1767; \
+	BNE row1732; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1766; \
+	BNE group1731; \
 	RET
 	unzip6x1NEON_body
 
@@ -25708,12 +25156,12 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1772; \
+	BHS chunk1737; \
 	RET; \
-chunk1772: \
-group1773: \
+chunk1737: \
+group1738: \
 	MOVD R3, R11; \
-row1774: \
+row1739: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25722,14 +25170,14 @@ row1774: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1775: \
+chunks1740: \
 	CMP $16, R22; \
-	BLO tail1777; \
-body1776: \
+	BLO tail1742; \
+body1741: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
-	MOVD $mask777<>(SB), R24; \
+	MOVD $mask773<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V6.B16; \
 	MOVD $mask271<>(SB), R24; \
@@ -25738,16 +25186,16 @@ body1776: \
 	MOVD $mask371<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V6.B16; \
-	MOVD $mask778<>(SB), R24; \
+	MOVD $mask774<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V6.B16; \
 	MOVD $mask261<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V6.B16; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V6.B16; \
-	MOVD $mask779<>(SB), R24; \
+	MOVD $mask775<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
 	MOVD $mask264<>(SB), R24; \
@@ -25756,19 +25204,19 @@ body1776: \
 	MOVD $mask378<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V7.B16; \
-	MOVD $mask780<>(SB), R24; \
+	MOVD $mask776<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V7.B16; \
 	MOVD $mask274<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V7.B16; \
-	MOVD $mask725<>(SB), R24; \
+	MOVD $mask721<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V7.B16; \
-	MOVD $mask781<>(SB), R24; \
+	MOVD $mask777<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask782<>(SB), R24; \
+	MOVD $mask778<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
 	MOVD $mask437<>(SB), R24; \
@@ -25777,16 +25225,16 @@ body1776: \
 	MOVD $mask372<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V8.B16; \
-	MOVD $mask783<>(SB), R24; \
+	MOVD $mask779<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V8.B16; \
-	MOVD $mask729<>(SB), R24; \
+	MOVD $mask725<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V8.B16; \
-	MOVD $mask733<>(SB), R24; \
+	MOVD $mask729<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V9.B16; \
-	MOVD $mask784<>(SB), R24; \
+	MOVD $mask780<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V9.B16; \
 	MOVD $mask273<>(SB), R24; \
@@ -25795,19 +25243,19 @@ body1776: \
 	MOVD $mask431<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V9.B16; \
-	MOVD $mask785<>(SB), R24; \
+	MOVD $mask781<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V9.B16; \
 	MOVD $mask263<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V9.B16; \
-	MOVD $mask737<>(SB), R24; \
+	MOVD $mask733<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V10.B16; \
 	MOVD $mask500<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V10.B16; \
-	MOVD $mask786<>(SB), R24; \
+	MOVD $mask782<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V10.B16; \
 	MOVD $mask262<>(SB), R24; \
@@ -25816,16 +25264,16 @@ body1776: \
 	MOVD $mask425<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V10.B16; \
-	MOVD $mask787<>(SB), R24; \
+	MOVD $mask783<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V10.B16; \
-	MOVD $mask788<>(SB), R24; \
+	MOVD $mask784<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	MOVD $mask503<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V0.B16; \
-	MOVD $mask789<>(SB), R24; \
+	MOVD $mask785<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V0.B16; \
 	MOVD $mask381<>(SB), R24; \
@@ -25834,7 +25282,7 @@ body1776: \
 	MOVD $mask432<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V0.B16; \
-	MOVD $mask790<>(SB), R24; \
+	MOVD $mask786<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V0.B16; \
 	FMOVQ F6, 0(R12); \
@@ -25851,9 +25299,9 @@ body1776: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1775; \
-tail1777: \
-	CBZ R22, rowdone1778; \
+	B chunks1740; \
+tail1742: \
+	CBZ R22, rowdone1743; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -25866,16 +25314,16 @@ tail1777: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1776; \
-rowdone1778: \
+	B body1741; \
+rowdone1743: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1774; \
+	BNE row1739; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1773; \
+	BNE group1738; \
 	RET
 	unzip6x2NEON_body
 
@@ -25898,9 +25346,9 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1779; \
+	BHS chunk1744; \
 	RET; \
-chunk1779: \
+chunk1744: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask386<>(SB), R24; \
@@ -25933,9 +25381,9 @@ chunk1779: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask20<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1780: \
+group1745: \
 	MOVD R3, R11; \
-row1781: \
+row1746: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -25944,10 +25392,10 @@ row1781: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1782: \
+chunks1747: \
 	CMP $16, R22; \
-	BLO tail1784; \
-body1783: \
+	BLO tail1749; \
+body1748: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -25989,9 +25437,9 @@ body1783: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1782; \
-tail1784: \
-	CBZ R22, rowdone1785; \
+	B chunks1747; \
+tail1749: \
+	CBZ R22, rowdone1750; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26004,16 +25452,16 @@ tail1784: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1783; \
-rowdone1785: \
+	B body1748; \
+rowdone1750: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1781; \
+	BNE row1746; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1780; \
+	BNE group1745; \
 	RET
 	unzip6x4NEON_body
 
@@ -26036,9 +25484,9 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1786; \
+	BHS chunk1751; \
 	RET; \
-chunk1786: \
+chunk1751: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask16<>(SB), R24; \
@@ -26047,9 +25495,9 @@ chunk1786: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask182<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1787: \
+group1752: \
 	MOVD R3, R11; \
-row1788: \
+row1753: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26058,10 +25506,10 @@ row1788: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1789: \
+chunks1754: \
 	CMP $16, R22; \
-	BLO tail1791; \
-body1790: \
+	BLO tail1756; \
+body1755: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26091,9 +25539,9 @@ body1790: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1789; \
-tail1791: \
-	CBZ R22, rowdone1792; \
+	B chunks1754; \
+tail1756: \
+	CBZ R22, rowdone1757; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26106,16 +25554,16 @@ tail1791: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1790; \
-rowdone1792: \
+	B body1755; \
+rowdone1757: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1788; \
+	BNE row1753; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1787; \
+	BNE group1752; \
 	RET
 	unzip6x8NEON_body
 
@@ -26138,14 +25586,14 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1793; \
+	BHS chunk1758; \
 	CMP $16, R2; \
-	BHS chunk1794; \
+	BHS chunk1759; \
 	RET; \
-chunk1793: \
-group1795: \
+chunk1758: \
+group1760: \
 	MOVD R3, R11; \
-row1796: \
+row1761: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26154,10 +25602,10 @@ row1796: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1797: \
+chunks1762: \
 	CMP $32, R22; \
-	BLO tail1799; \
-body1798: \
+	BLO tail1764; \
+body1763: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26178,9 +25626,9 @@ body1798: \
 	ADD $32, R17, R17; \
 	ADD $192, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1797; \
-tail1799: \
-	CBZ R22, rowdone1800; \
+	B chunks1762; \
+tail1764: \
+	CBZ R22, rowdone1765; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26193,21 +25641,21 @@ tail1799: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1798; \
-rowdone1800: \
+	B body1763; \
+rowdone1765: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1796; \
+	BNE row1761; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1795; \
+	BNE group1760; \
 	RET; \
-chunk1794: \
-group1801: \
+chunk1759: \
+group1766: \
 	MOVD R3, R11; \
-row1802: \
+row1767: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26216,10 +25664,10 @@ row1802: \
 	ADD R6, R16, R17; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1803: \
+chunks1768: \
 	CMP $16, R22; \
-	BLO tail1805; \
-body1804: \
+	BLO tail1770; \
+body1769: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26237,9 +25685,9 @@ body1804: \
 	ADD $16, R17, R17; \
 	ADD $96, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1803; \
-tail1805: \
-	CBZ R22, rowdone1806; \
+	B chunks1768; \
+tail1770: \
+	CBZ R22, rowdone1771; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26252,16 +25700,16 @@ tail1805: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1804; \
-rowdone1806: \
+	B body1769; \
+rowdone1771: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1802; \
+	BNE row1767; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1801; \
+	BNE group1766; \
 	RET
 	unzip6x16NEON_body
 
@@ -26284,12 +25732,12 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1807; \
+	BHS chunk1772; \
 	RET; \
-chunk1807: \
-group1808: \
+chunk1772: \
+group1773: \
 	MOVD R3, R11; \
-row1809: \
+row1774: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26299,159 +25747,159 @@ row1809: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1810: \
+chunks1775: \
 	CMP $16, R22; \
-	BLO tail1812; \
-body1811: \
+	BLO tail1777; \
+body1776: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
 	FMOVQ 96(R21), F6; \
-	MOVD $mask791<>(SB), R24; \
+	MOVD $mask787<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
-	MOVD $mask792<>(SB), R24; \
+	MOVD $mask788<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V7.B16; \
-	MOVD $mask793<>(SB), R24; \
+	MOVD $mask789<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V7.B16; \
-	MOVD $mask794<>(SB), R24; \
+	MOVD $mask790<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V7.B16; \
-	MOVD $mask795<>(SB), R24; \
+	MOVD $mask791<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V7.B16; \
-	MOVD $mask796<>(SB), R24; \
+	MOVD $mask792<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V7.B16; \
-	MOVD $mask797<>(SB), R24; \
+	MOVD $mask793<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V7.B16; \
-	MOVD $mask798<>(SB), R24; \
+	MOVD $mask794<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask799<>(SB), R24; \
+	MOVD $mask795<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
-	MOVD $mask800<>(SB), R24; \
+	MOVD $mask796<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V8.B16; \
-	MOVD $mask801<>(SB), R24; \
+	MOVD $mask797<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V8.B16; \
-	MOVD $mask802<>(SB), R24; \
+	MOVD $mask798<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V8.B16; \
-	MOVD $mask803<>(SB), R24; \
+	MOVD $mask799<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V8.B16; \
-	MOVD $mask804<>(SB), R24; \
+	MOVD $mask800<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V8.B16; \
-	MOVD $mask805<>(SB), R24; \
+	MOVD $mask801<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V9.B16; \
-	MOVD $mask806<>(SB), R24; \
+	MOVD $mask802<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V9.B16; \
-	MOVD $mask807<>(SB), R24; \
+	MOVD $mask803<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V9.B16; \
-	MOVD $mask808<>(SB), R24; \
+	MOVD $mask804<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V9.B16; \
-	MOVD $mask809<>(SB), R24; \
+	MOVD $mask805<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V9.B16; \
-	MOVD $mask810<>(SB), R24; \
+	MOVD $mask806<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V9.B16; \
-	MOVD $mask811<>(SB), R24; \
+	MOVD $mask807<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V9.B16; \
-	MOVD $mask812<>(SB), R24; \
+	MOVD $mask808<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V10.B16; \
-	MOVD $mask813<>(SB), R24; \
+	MOVD $mask809<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V10.B16; \
-	MOVD $mask814<>(SB), R24; \
+	MOVD $mask810<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V10.B16; \
-	MOVD $mask815<>(SB), R24; \
+	MOVD $mask811<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V10.B16; \
-	MOVD $mask816<>(SB), R24; \
+	MOVD $mask812<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V10.B16; \
-	MOVD $mask817<>(SB), R24; \
+	MOVD $mask813<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V10.B16; \
-	MOVD $mask818<>(SB), R24; \
+	MOVD $mask814<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V10.B16; \
-	MOVD $mask819<>(SB), R24; \
+	MOVD $mask815<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V11.B16; \
-	MOVD $mask820<>(SB), R24; \
+	MOVD $mask816<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V11.B16; \
-	MOVD $mask821<>(SB), R24; \
+	MOVD $mask817<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V11.B16; \
-	MOVD $mask822<>(SB), R24; \
+	MOVD $mask818<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V11.B16; \
-	MOVD $mask823<>(SB), R24; \
+	MOVD $mask819<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V11.B16; \
-	MOVD $mask824<>(SB), R24; \
+	MOVD $mask820<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V11.B16; \
-	MOVD $mask825<>(SB), R24; \
+	MOVD $mask821<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V11.B16; \
-	MOVD $mask826<>(SB), R24; \
+	MOVD $mask822<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V12.B16; \
-	MOVD $mask827<>(SB), R24; \
+	MOVD $mask823<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V12.B16; \
-	MOVD $mask828<>(SB), R24; \
+	MOVD $mask824<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V12.B16; \
-	MOVD $mask829<>(SB), R24; \
+	MOVD $mask825<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V12.B16; \
-	MOVD $mask830<>(SB), R24; \
+	MOVD $mask826<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V12.B16; \
-	MOVD $mask831<>(SB), R24; \
+	MOVD $mask827<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V12.B16; \
-	MOVD $mask832<>(SB), R24; \
+	MOVD $mask828<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V12.B16; \
-	MOVD $mask833<>(SB), R24; \
+	MOVD $mask829<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
-	MOVD $mask834<>(SB), R24; \
+	MOVD $mask830<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V0.B16; \
-	MOVD $mask835<>(SB), R24; \
+	MOVD $mask831<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V0.B16; \
-	MOVD $mask836<>(SB), R24; \
+	MOVD $mask832<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V0.B16; \
-	MOVD $mask837<>(SB), R24; \
+	MOVD $mask833<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V0.B16; \
-	MOVD $mask838<>(SB), R24; \
+	MOVD $mask834<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V0.B16; \
-	MOVD $mask839<>(SB), R24; \
+	MOVD $mask835<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V0.B16; \
 	FMOVQ F7, 0(R12); \
@@ -26470,9 +25918,9 @@ body1811: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1810; \
-tail1812: \
-	CBZ R22, rowdone1813; \
+	B chunks1775; \
+tail1777: \
+	CBZ R22, rowdone1778; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26486,16 +25934,16 @@ tail1812: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1811; \
-rowdone1813: \
+	B body1776; \
+rowdone1778: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1809; \
+	BNE row1774; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1808; \
+	BNE group1773; \
 	RET
 	unzip7x1NEON_body
 
@@ -26518,12 +25966,12 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1814; \
+	BHS chunk1779; \
 	RET; \
-chunk1814: \
-group1815: \
+chunk1779: \
+group1780: \
 	MOVD R3, R11; \
-row1816: \
+row1781: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26533,15 +25981,15 @@ row1816: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1817: \
+chunks1782: \
 	CMP $16, R22; \
-	BLO tail1819; \
-body1818: \
+	BLO tail1784; \
+body1783: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
 	FMOVQ 96(R21), F6; \
-	MOVD $mask578<>(SB), R24; \
+	MOVD $mask573<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V7.B16; \
 	MOVD $mask278<>(SB), R24; \
@@ -26559,13 +26007,13 @@ body1818: \
 	MOVD $mask494<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V7.B16; \
-	MOVD $mask840<>(SB), R24; \
+	MOVD $mask836<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V7.B16; \
-	MOVD $mask841<>(SB), R24; \
+	MOVD $mask837<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V8.B16; \
-	MOVD $mask842<>(SB), R24; \
+	MOVD $mask838<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V8.B16; \
 	MOVD $mask266<>(SB), R24; \
@@ -26580,16 +26028,16 @@ body1818: \
 	MOVD $mask498<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V8.B16; \
-	MOVD $mask558<>(SB), R24; \
+	MOVD $mask555<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V8.B16; \
-	MOVD $mask781<>(SB), R24; \
+	MOVD $mask777<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V9.B16; \
 	MOVD $mask495<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V1.B16], V9.B16; \
-	MOVD $mask843<>(SB), R24; \
+	MOVD $mask839<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V9.B16; \
 	MOVD $mask276<>(SB), R24; \
@@ -26601,10 +26049,10 @@ body1818: \
 	MOVD $mask261<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V9.B16; \
-	MOVD $mask725<>(SB), R24; \
+	MOVD $mask721<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V9.B16; \
-	MOVD $mask733<>(SB), R24; \
+	MOVD $mask729<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V10.B16; \
 	MOVD $mask500<>(SB), R24; \
@@ -26613,7 +26061,7 @@ body1818: \
 	MOVD $mask428<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V2.B16], V10.B16; \
-	MOVD $mask644<>(SB), R24; \
+	MOVD $mask640<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V10.B16; \
 	MOVD $mask438<>(SB), R24; \
@@ -26622,10 +26070,10 @@ body1818: \
 	MOVD $mask274<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V10.B16; \
-	MOVD $mask729<>(SB), R24; \
+	MOVD $mask725<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V10.B16; \
-	MOVD $mask737<>(SB), R24; \
+	MOVD $mask733<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V11.B16; \
 	MOVD $mask503<>(SB), R24; \
@@ -26637,7 +26085,7 @@ body1818: \
 	MOVD $mask429<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V3.B16], V11.B16; \
-	MOVD $mask844<>(SB), R24; \
+	MOVD $mask840<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V11.B16; \
 	MOVD $mask267<>(SB), R24; \
@@ -26646,7 +26094,7 @@ body1818: \
 	MOVD $mask263<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V11.B16; \
-	MOVD $mask788<>(SB), R24; \
+	MOVD $mask784<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V12.B16; \
 	MOVD $mask505<>(SB), R24; \
@@ -26661,13 +26109,13 @@ body1818: \
 	MOVD $mask496<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V4.B16], V12.B16; \
-	MOVD $mask845<>(SB), R24; \
+	MOVD $mask841<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V12.B16; \
 	MOVD $mask277<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V12.B16; \
-	MOVD $mask846<>(SB), R24; \
+	MOVD $mask842<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	MOVD $mask507<>(SB), R24; \
@@ -26685,7 +26133,7 @@ body1818: \
 	MOVD $mask497<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V5.B16], V0.B16; \
-	MOVD $mask847<>(SB), R24; \
+	MOVD $mask843<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	VTBX V31.B16, [V6.B16], V0.B16; \
 	FMOVQ F7, 0(R12); \
@@ -26704,9 +26152,9 @@ body1818: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1817; \
-tail1819: \
-	CBZ R22, rowdone1820; \
+	B chunks1782; \
+tail1784: \
+	CBZ R22, rowdone1785; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26720,16 +26168,16 @@ tail1819: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1818; \
-rowdone1820: \
+	B body1783; \
+rowdone1785: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1816; \
+	BNE row1781; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1815; \
+	BNE group1780; \
 	RET
 	unzip7x2NEON_body
 
@@ -26752,9 +26200,9 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1821; \
+	BHS chunk1786; \
 	RET; \
-chunk1821: \
+chunk1786: \
 	MOVD $mask17<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask283<>(SB), R24; \
@@ -26787,9 +26235,9 @@ chunk1821: \
 	VLD1 (R24), [V17.B16]; \
 	MOVD $mask14<>(SB), R24; \
 	VLD1 (R24), [V16.B16]; \
-group1822: \
+group1787: \
 	MOVD R3, R11; \
-row1823: \
+row1788: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26799,10 +26247,10 @@ row1823: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1824: \
+chunks1789: \
 	CMP $16, R22; \
-	BLO tail1826; \
-body1825: \
+	BLO tail1791; \
+body1790: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26851,9 +26299,9 @@ body1825: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1824; \
-tail1826: \
-	CBZ R22, rowdone1827; \
+	B chunks1789; \
+tail1791: \
+	CBZ R22, rowdone1792; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26867,16 +26315,16 @@ tail1826: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1825; \
-rowdone1827: \
+	B body1790; \
+rowdone1792: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1823; \
+	BNE row1788; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1822; \
+	BNE group1787; \
 	RET
 	unzip7x4NEON_body
 
@@ -26899,9 +26347,9 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $16, R2; \
-	BHS chunk1828; \
+	BHS chunk1793; \
 	RET; \
-chunk1828: \
+chunk1793: \
 	MOVD $mask15<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
 	MOVD $mask182<>(SB), R24; \
@@ -26910,9 +26358,9 @@ chunk1828: \
 	VLD1 (R24), [V29.B16]; \
 	MOVD $mask16<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-group1829: \
+group1794: \
 	MOVD R3, R11; \
-row1830: \
+row1795: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -26922,10 +26370,10 @@ row1830: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1831: \
+chunks1796: \
 	CMP $16, R22; \
-	BLO tail1833; \
-body1832: \
+	BLO tail1798; \
+body1797: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -26960,9 +26408,9 @@ body1832: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1831; \
-tail1833: \
-	CBZ R22, rowdone1834; \
+	B chunks1796; \
+tail1798: \
+	CBZ R22, rowdone1799; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -26976,16 +26424,16 @@ tail1833: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1832; \
-rowdone1834: \
+	B body1797; \
+rowdone1799: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1830; \
+	BNE row1795; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1829; \
+	BNE group1794; \
 	RET
 	unzip7x8NEON_body
 
@@ -27008,14 +26456,14 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1835; \
+	BHS chunk1800; \
 	CMP $16, R2; \
-	BHS chunk1836; \
+	BHS chunk1801; \
 	RET; \
-chunk1835: \
-group1837: \
+chunk1800: \
+group1802: \
 	MOVD R3, R11; \
-row1838: \
+row1803: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27025,10 +26473,10 @@ row1838: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1839: \
+chunks1804: \
 	CMP $32, R22; \
-	BLO tail1841; \
-body1840: \
+	BLO tail1806; \
+body1805: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -27052,9 +26500,9 @@ body1840: \
 	ADD $32, R19, R19; \
 	ADD $224, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1839; \
-tail1841: \
-	CBZ R22, rowdone1842; \
+	B chunks1804; \
+tail1806: \
+	CBZ R22, rowdone1807; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27068,21 +26516,21 @@ tail1841: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1840; \
-rowdone1842: \
+	B body1805; \
+rowdone1807: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1838; \
+	BNE row1803; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1837; \
+	BNE group1802; \
 	RET; \
-chunk1836: \
-group1843: \
+chunk1801: \
+group1808: \
 	MOVD R3, R11; \
-row1844: \
+row1809: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27092,10 +26540,10 @@ row1844: \
 	ADD R6, R17, R19; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1845: \
+chunks1810: \
 	CMP $16, R22; \
-	BLO tail1847; \
-body1846: \
+	BLO tail1812; \
+body1811: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -27116,9 +26564,9 @@ body1846: \
 	ADD $16, R19, R19; \
 	ADD $112, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1845; \
-tail1847: \
-	CBZ R22, rowdone1848; \
+	B chunks1810; \
+tail1812: \
+	CBZ R22, rowdone1813; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27132,16 +26580,16 @@ tail1847: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1846; \
-rowdone1848: \
+	B body1811; \
+rowdone1813: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1844; \
+	BNE row1809; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1843; \
+	BNE group1808; \
 	RET
 	unzip7x16NEON_body
 
@@ -27164,14 +26612,14 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1849; \
+	BHS chunk1814; \
 	CMP $16, R2; \
-	BHS chunk1850; \
+	BHS chunk1815; \
 	RET; \
-chunk1849: \
-group1851: \
+chunk1814: \
+group1816: \
 	MOVD R3, R11; \
-row1852: \
+row1817: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27182,10 +26630,10 @@ row1852: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1853: \
+chunks1818: \
 	CMP $32, R22; \
-	BLO tail1855; \
-body1854: \
+	BLO tail1820; \
+body1819: \
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]; \
@@ -27235,9 +26683,9 @@ body1854: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1853; \
-tail1855: \
-	CBZ R22, rowdone1856; \
+	B chunks1818; \
+tail1820: \
+	CBZ R22, rowdone1821; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27252,21 +26700,21 @@ tail1855: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1854; \
-rowdone1856: \
+	B body1819; \
+rowdone1821: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1852; \
+	BNE row1817; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1851; \
+	BNE group1816; \
 	RET; \
-chunk1850: \
-group1857: \
+chunk1815: \
+group1822: \
 	MOVD R3, R11; \
-row1858: \
+row1823: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27277,10 +26725,10 @@ row1858: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1859: \
+chunks1824: \
 	CMP $16, R22; \
-	BLO tail1861; \
-body1860: \
+	BLO tail1826; \
+body1825: \
 	VLD4 (R21), [V8.H8, V9.H8, V10.H8, V11.H8]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.H8, V13.H8, V14.H8, V15.H8]; \
@@ -27310,9 +26758,9 @@ body1860: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1859; \
-tail1861: \
-	CBZ R22, rowdone1862; \
+	B chunks1824; \
+tail1826: \
+	CBZ R22, rowdone1827; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27327,16 +26775,16 @@ tail1861: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1860; \
-rowdone1862: \
+	B body1825; \
+rowdone1827: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1858; \
+	BNE row1823; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1857; \
+	BNE group1822; \
 	RET
 	unzip8x1NEON_body
 
@@ -27359,14 +26807,14 @@ TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1863; \
+	BHS chunk1828; \
 	CMP $16, R2; \
-	BHS chunk1864; \
+	BHS chunk1829; \
 	RET; \
-chunk1863: \
-group1865: \
+chunk1828: \
+group1830: \
 	MOVD R3, R11; \
-row1866: \
+row1831: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27377,10 +26825,10 @@ row1866: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1867: \
+chunks1832: \
 	CMP $32, R22; \
-	BLO tail1869; \
-body1868: \
+	BLO tail1834; \
+body1833: \
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]; \
@@ -27430,9 +26878,9 @@ body1868: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1867; \
-tail1869: \
-	CBZ R22, rowdone1870; \
+	B chunks1832; \
+tail1834: \
+	CBZ R22, rowdone1835; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27447,21 +26895,21 @@ tail1869: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1868; \
-rowdone1870: \
+	B body1833; \
+rowdone1835: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1866; \
+	BNE row1831; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1865; \
+	BNE group1830; \
 	RET; \
-chunk1864: \
-group1871: \
+chunk1829: \
+group1836: \
 	MOVD R3, R11; \
-row1872: \
+row1837: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27472,10 +26920,10 @@ row1872: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1873: \
+chunks1838: \
 	CMP $16, R22; \
-	BLO tail1875; \
-body1874: \
+	BLO tail1840; \
+body1839: \
 	VLD4 (R21), [V8.S4, V9.S4, V10.S4, V11.S4]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.S4, V13.S4, V14.S4, V15.S4]; \
@@ -27505,9 +26953,9 @@ body1874: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1873; \
-tail1875: \
-	CBZ R22, rowdone1876; \
+	B chunks1838; \
+tail1840: \
+	CBZ R22, rowdone1841; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27522,16 +26970,16 @@ tail1875: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1874; \
-rowdone1876: \
+	B body1839; \
+rowdone1841: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1872; \
+	BNE row1837; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1871; \
+	BNE group1836; \
 	RET
 	unzip8x2NEON_body
 
@@ -27554,14 +27002,14 @@ TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1877; \
+	BHS chunk1842; \
 	CMP $16, R2; \
-	BHS chunk1878; \
+	BHS chunk1843; \
 	RET; \
-chunk1877: \
-group1879: \
+chunk1842: \
+group1844: \
 	MOVD R3, R11; \
-row1880: \
+row1845: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27572,10 +27020,10 @@ row1880: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1881: \
+chunks1846: \
 	CMP $32, R22; \
-	BLO tail1883; \
-body1882: \
+	BLO tail1848; \
+body1847: \
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]; \
@@ -27625,9 +27073,9 @@ body1882: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1881; \
-tail1883: \
-	CBZ R22, rowdone1884; \
+	B chunks1846; \
+tail1848: \
+	CBZ R22, rowdone1849; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27642,21 +27090,21 @@ tail1883: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1882; \
-rowdone1884: \
+	B body1847; \
+rowdone1849: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1880; \
+	BNE row1845; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1879; \
+	BNE group1844; \
 	RET; \
-chunk1878: \
-group1885: \
+chunk1843: \
+group1850: \
 	MOVD R3, R11; \
-row1886: \
+row1851: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27667,10 +27115,10 @@ row1886: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1887: \
+chunks1852: \
 	CMP $16, R22; \
-	BLO tail1889; \
-body1888: \
+	BLO tail1854; \
+body1853: \
 	VLD4 (R21), [V8.D2, V9.D2, V10.D2, V11.D2]; \
 	ADD $64, R21, R24; \
 	VLD4 (R24), [V12.D2, V13.D2, V14.D2, V15.D2]; \
@@ -27700,9 +27148,9 @@ body1888: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1887; \
-tail1889: \
-	CBZ R22, rowdone1890; \
+	B chunks1852; \
+tail1854: \
+	CBZ R22, rowdone1855; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27717,16 +27165,16 @@ tail1889: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1888; \
-rowdone1890: \
+	B body1853; \
+rowdone1855: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1886; \
+	BNE row1851; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1885; \
+	BNE group1850; \
 	RET
 	unzip8x4NEON_body
 
@@ -27749,14 +27197,14 @@ TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1891; \
+	BHS chunk1856; \
 	CMP $16, R2; \
-	BHS chunk1892; \
+	BHS chunk1857; \
 	RET; \
-chunk1891: \
-group1893: \
+chunk1856: \
+group1858: \
 	MOVD R3, R11; \
-row1894: \
+row1859: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27767,10 +27215,10 @@ row1894: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1895: \
+chunks1860: \
 	CMP $32, R22; \
-	BLO tail1897; \
-body1896: \
+	BLO tail1862; \
+body1861: \
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]; \
 	ADD $64, R21, R24; \
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]; \
@@ -27820,9 +27268,9 @@ body1896: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1895; \
-tail1897: \
-	CBZ R22, rowdone1898; \
+	B chunks1860; \
+tail1862: \
+	CBZ R22, rowdone1863; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27837,21 +27285,21 @@ tail1897: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1896; \
-rowdone1898: \
+	B body1861; \
+rowdone1863: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1894; \
+	BNE row1859; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1893; \
+	BNE group1858; \
 	RET; \
-chunk1892: \
-group1899: \
+chunk1857: \
+group1864: \
 	MOVD R3, R11; \
-row1900: \
+row1865: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27862,10 +27310,10 @@ row1900: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1901: \
+chunks1866: \
 	CMP $16, R22; \
-	BLO tail1903; \
-body1902: \
+	BLO tail1868; \
+body1867: \
 	VLD1 (R21), [V8.B16, V9.B16, V10.B16, V11.B16]; \
 	ADD $64, R21, R24; \
 	VLD1 (R24), [V12.B16, V13.B16, V14.B16, V15.B16]; \
@@ -27895,9 +27343,9 @@ body1902: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1901; \
-tail1903: \
-	CBZ R22, rowdone1904; \
+	B chunks1866; \
+tail1868: \
+	CBZ R22, rowdone1869; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -27912,16 +27360,16 @@ tail1903: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1902; \
-rowdone1904: \
+	B body1867; \
+rowdone1869: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1900; \
+	BNE row1865; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1899; \
+	BNE group1864; \
 	RET
 	unzip8x8NEON_body
 
@@ -27944,14 +27392,14 @@ TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1905; \
+	BHS chunk1870; \
 	CMP $16, R2; \
-	BHS chunk1906; \
+	BHS chunk1871; \
 	RET; \
-chunk1905: \
-group1907: \
+chunk1870: \
+group1872: \
 	MOVD R3, R11; \
-row1908: \
+row1873: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -27962,10 +27410,10 @@ row1908: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1909: \
+chunks1874: \
 	CMP $32, R22; \
-	BLO tail1911; \
-body1910: \
+	BLO tail1876; \
+body1875: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -27992,9 +27440,9 @@ body1910: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1909; \
-tail1911: \
-	CBZ R22, rowdone1912; \
+	B chunks1874; \
+tail1876: \
+	CBZ R22, rowdone1877; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28009,21 +27457,21 @@ tail1911: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1910; \
-rowdone1912: \
+	B body1875; \
+rowdone1877: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1908; \
+	BNE row1873; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1907; \
+	BNE group1872; \
 	RET; \
-chunk1906: \
-group1913: \
+chunk1871: \
+group1878: \
 	MOVD R3, R11; \
-row1914: \
+row1879: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28034,10 +27482,10 @@ row1914: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1915: \
+chunks1880: \
 	CMP $16, R22; \
-	BLO tail1917; \
-body1916: \
+	BLO tail1882; \
+body1881: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	FLDPQ 64(R21), (F4, F5); \
@@ -28060,9 +27508,9 @@ body1916: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1915; \
-tail1917: \
-	CBZ R22, rowdone1918; \
+	B chunks1880; \
+tail1882: \
+	CBZ R22, rowdone1883; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28077,16 +27525,16 @@ tail1917: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1916; \
-rowdone1918: \
+	B body1881; \
+rowdone1883: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1914; \
+	BNE row1879; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1913; \
+	BNE group1878; \
 	RET
 	unzip8x16NEON_body
 
@@ -28109,20 +27557,20 @@ TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1919; \
+	BHS chunk1884; \
 	CMP $16, R2; \
-	BHS chunk1920; \
+	BHS chunk1885; \
 	RET; \
-chunk1919: \
-	MOVD $mask848<>(SB), R24; \
+chunk1884: \
+	MOVD $mask844<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask849<>(SB), R24; \
+	MOVD $mask845<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask850<>(SB), R24; \
+	MOVD $mask846<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1921: \
+group1886: \
 	MOVD R3, R11; \
-row1922: \
+row1887: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28133,10 +27581,10 @@ row1922: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1923: \
+chunks1888: \
 	CMP $32, R22; \
-	BLO tail1925; \
-body1924: \
+	BLO tail1890; \
+body1889: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -28226,9 +27674,9 @@ body1924: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1923; \
-tail1925: \
-	CBZ R22, rowdone1926; \
+	B chunks1888; \
+tail1890: \
+	CBZ R22, rowdone1891; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28243,27 +27691,27 @@ tail1925: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1924; \
-rowdone1926: \
+	B body1889; \
+rowdone1891: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1922; \
+	BNE row1887; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1921; \
+	BNE group1886; \
 	RET; \
-chunk1920: \
-	MOVD $mask848<>(SB), R24; \
+chunk1885: \
+	MOVD $mask844<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask849<>(SB), R24; \
+	MOVD $mask845<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask850<>(SB), R24; \
+	MOVD $mask846<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1927: \
+group1892: \
 	MOVD R3, R11; \
-row1928: \
+row1893: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28274,10 +27722,10 @@ row1928: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1929: \
+chunks1894: \
 	CMP $16, R22; \
-	BLO tail1931; \
-body1930: \
+	BLO tail1896; \
+body1895: \
 	FMOVQ 0(R21), F0; \
 	FMOVQ 8(R21), F1; \
 	FMOVQ 16(R21), F2; \
@@ -28327,9 +27775,9 @@ body1930: \
 	ADD $16, R20, R20; \
 	ADD $128, R21, R21; \
 	SUB $16, R22, R22; \
-	B chunks1929; \
-tail1931: \
-	CBZ R22, rowdone1932; \
+	B chunks1894; \
+tail1896: \
+	CBZ R22, rowdone1897; \
 	MOVD $16, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28344,16 +27792,16 @@ tail1931: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $16, R22; \
-	B body1930; \
-rowdone1932: \
+	B body1895; \
+rowdone1897: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1928; \
+	BNE row1893; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1927; \
+	BNE group1892; \
 	RET
 	tunzip8x2x1NEON_body
 
@@ -28376,18 +27824,18 @@ TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1933; \
+	BHS chunk1898; \
 	RET; \
-chunk1933: \
-	MOVD $mask656<>(SB), R24; \
+chunk1898: \
+	MOVD $mask652<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask657<>(SB), R24; \
+	MOVD $mask653<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask658<>(SB), R24; \
+	MOVD $mask654<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-group1934: \
+group1899: \
 	MOVD R3, R11; \
-row1935: \
+row1900: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28398,10 +27846,10 @@ row1935: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1936: \
+chunks1901: \
 	CMP $32, R22; \
-	BLO tail1938; \
-body1937: \
+	BLO tail1903; \
+body1902: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -28491,9 +27939,9 @@ body1937: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1936; \
-tail1938: \
-	CBZ R22, rowdone1939; \
+	B chunks1901; \
+tail1903: \
+	CBZ R22, rowdone1904; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -28508,262 +27956,18 @@ tail1938: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1937; \
-rowdone1939: \
+	B body1902; \
+rowdone1904: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1935; \
+	BNE row1900; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1934; \
+	BNE group1899; \
 	RET
 	tunzip8x2x2NEON_body
-
-// func tunzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define tunzip8x2x4NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $64, R2; \
-	BHS chunk1940; \
-	RET; \
-chunk1940: \
-	MOVD $mask539<>(SB), R24; \
-	VLD1 (R24), [V31.B16]; \
-	MOVD $mask540<>(SB), R24; \
-	VLD1 (R24), [V30.B16]; \
-	MOVD $mask541<>(SB), R24; \
-	VLD1 (R24), [V29.B16]; \
-group1941: \
-	MOVD R3, R11; \
-row1942: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	ADD R6, R16, R17; \
-	ADD R6, R17, R19; \
-	ADD R6, R19, R20; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1943: \
-	CMP $64, R22; \
-	BLO tail1945; \
-body1944: \
-	FMOVQ 0(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 256(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R12); \
-	FMOVQ 8(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 264(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R12); \
-	FMOVQ 16(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 272(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R12); \
-	FMOVQ 24(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 280(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R12); \
-	FMOVQ 32(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 288(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R13); \
-	FMOVQ 40(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 296(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R13); \
-	FMOVQ 48(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 304(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R13); \
-	FMOVQ 56(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 312(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R13); \
-	FMOVQ 64(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 320(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R14); \
-	FMOVQ 72(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 328(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R14); \
-	FMOVQ 80(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 336(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R14); \
-	FMOVQ 88(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 344(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R14); \
-	FMOVQ 96(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 352(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R15); \
-	FMOVQ 104(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 360(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R15); \
-	FMOVQ 112(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 368(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R15); \
-	FMOVQ 120(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 376(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R15); \
-	FMOVQ 128(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 384(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R16); \
-	FMOVQ 136(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 392(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R16); \
-	FMOVQ 144(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 400(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R16); \
-	FMOVQ 152(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 408(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R16); \
-	FMOVQ 160(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 416(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R17); \
-	FMOVQ 168(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 424(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R17); \
-	FMOVQ 176(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 432(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R17); \
-	FMOVQ 184(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 440(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R17); \
-	FMOVQ 192(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 448(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R19); \
-	FMOVQ 200(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 456(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R19); \
-	FMOVQ 208(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 464(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R19); \
-	FMOVQ 216(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 472(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R19); \
-	FMOVQ 224(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 480(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R20); \
-	FMOVQ 232(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 488(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R20); \
-	FMOVQ 240(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 496(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R20); \
-	FMOVQ 248(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R20); \
-	ADD $64, R12, R12; \
-	ADD $64, R13, R13; \
-	ADD $64, R14, R14; \
-	ADD $64, R15, R15; \
-	ADD $64, R16, R16; \
-	ADD $64, R17, R17; \
-	ADD $64, R19, R19; \
-	ADD $64, R20, R20; \
-	ADD $512, R21, R21; \
-	SUB $64, R22, R22; \
-	B chunks1943; \
-tail1945: \
-	CBZ R22, rowdone1946; \
-	MOVD $64, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	SUB R23, R19, R19; \
-	SUB R23, R20, R20; \
-	MOVD $8, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $64, R22; \
-	B body1944; \
-rowdone1946: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1942; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1941; \
-	RET
-	tunzip8x2x4NEON_body
 
 // func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
 TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
@@ -28784,38 +27988,38 @@ TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1947; \
+	BHS chunk1905; \
 	CMP $24, R2; \
-	BHS chunk1948; \
+	BHS chunk1906; \
 	RET; \
-chunk1947: \
-	MOVD $mask851<>(SB), R24; \
+chunk1905: \
+	MOVD $mask847<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask852<>(SB), R24; \
+	MOVD $mask848<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask853<>(SB), R24; \
+	MOVD $mask849<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask854<>(SB), R24; \
+	MOVD $mask850<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask855<>(SB), R24; \
+	MOVD $mask851<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask856<>(SB), R24; \
+	MOVD $mask852<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask857<>(SB), R24; \
+	MOVD $mask853<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask858<>(SB), R24; \
+	MOVD $mask854<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask859<>(SB), R24; \
+	MOVD $mask855<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-	MOVD $mask860<>(SB), R24; \
+	MOVD $mask856<>(SB), R24; \
 	VLD1 (R24), [V22.B16]; \
-	MOVD $mask861<>(SB), R24; \
+	MOVD $mask857<>(SB), R24; \
 	VLD1 (R24), [V21.B16]; \
-	MOVD $mask862<>(SB), R24; \
+	MOVD $mask858<>(SB), R24; \
 	VLD1 (R24), [V20.B16]; \
-group1949: \
+group1907: \
 	MOVD R3, R11; \
-row1950: \
+row1908: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -28826,10 +28030,10 @@ row1950: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1951: \
+chunks1909: \
 	CMP $48, R22; \
-	BLO tail1953; \
-body1952: \
+	BLO tail1911; \
+body1910: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -29053,9 +28257,9 @@ body1952: \
 	ADD $48, R20, R20; \
 	ADD $384, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1951; \
-tail1953: \
-	CBZ R22, rowdone1954; \
+	B chunks1909; \
+tail1911: \
+	CBZ R22, rowdone1912; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -29070,39 +28274,39 @@ tail1953: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1952; \
-rowdone1954: \
+	B body1910; \
+rowdone1912: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1950; \
+	BNE row1908; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1949; \
+	BNE group1907; \
 	RET; \
-chunk1948: \
-	MOVD $mask851<>(SB), R24; \
+chunk1906: \
+	MOVD $mask847<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask852<>(SB), R24; \
+	MOVD $mask848<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask853<>(SB), R24; \
+	MOVD $mask849<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask854<>(SB), R24; \
+	MOVD $mask850<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask855<>(SB), R24; \
+	MOVD $mask851<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask856<>(SB), R24; \
+	MOVD $mask852<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask863<>(SB), R24; \
+	MOVD $mask859<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-	MOVD $mask864<>(SB), R24; \
+	MOVD $mask860<>(SB), R24; \
 	VLD1 (R24), [V24.B16]; \
-	MOVD $mask865<>(SB), R24; \
+	MOVD $mask861<>(SB), R24; \
 	VLD1 (R24), [V23.B16]; \
-group1955: \
+group1913: \
 	MOVD R3, R11; \
-row1956: \
+row1914: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -29113,10 +28317,10 @@ row1956: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1957: \
+chunks1915: \
 	CMP $24, R22; \
-	BLO tail1959; \
-body1958: \
+	BLO tail1917; \
+body1916: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -29236,9 +28440,9 @@ body1958: \
 	ADD $24, R20, R20; \
 	ADD $192, R21, R21; \
 	SUB $24, R22, R22; \
-	B chunks1957; \
-tail1959: \
-	CBZ R22, rowdone1960; \
+	B chunks1915; \
+tail1917: \
+	CBZ R22, rowdone1918; \
 	MOVD $24, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -29253,16 +28457,16 @@ tail1959: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $24, R22; \
-	B body1958; \
-rowdone1960: \
+	B body1916; \
+rowdone1918: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1956; \
+	BNE row1914; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1955; \
+	BNE group1913; \
 	RET
 	tunzip8x3x1NEON_body
 
@@ -29285,22 +28489,22 @@ TEXT ·tunzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $48, R2; \
-	BHS chunk1961; \
+	BHS chunk1919; \
 	RET; \
-chunk1961: \
-	MOVD $mask619<>(SB), R24; \
+chunk1919: \
+	MOVD $mask614<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask620<>(SB), R24; \
+	MOVD $mask615<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask621<>(SB), R24; \
+	MOVD $mask616<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask866<>(SB), R24; \
+	MOVD $mask862<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask684<>(SB), R24; \
+	MOVD $mask680<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-group1962: \
+group1920: \
 	MOVD R3, R11; \
-row1963: \
+row1921: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -29311,10 +28515,10 @@ row1963: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1964: \
+chunks1922: \
 	CMP $48, R22; \
-	BLO tail1966; \
-body1965: \
+	BLO tail1924; \
+body1923: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 128(R21), F1; \
@@ -29491,9 +28695,9 @@ body1965: \
 	ADD $48, R20, R20; \
 	ADD $384, R21, R21; \
 	SUB $48, R22, R22; \
-	B chunks1964; \
-tail1966: \
-	CBZ R22, rowdone1967; \
+	B chunks1922; \
+tail1924: \
+	CBZ R22, rowdone1925; \
 	MOVD $48, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -29508,16 +28712,16 @@ tail1966: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $48, R22; \
-	B body1965; \
-rowdone1967: \
+	B body1923; \
+rowdone1925: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1963; \
+	BNE row1921; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1962; \
+	BNE group1920; \
 	RET
 	tunzip8x3x2NEON_body
 
@@ -29540,26 +28744,26 @@ TEXT ·tunzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MUL R5, R3, R24; \
 	SUB R24, R10, R10; \
 	CMP $32, R2; \
-	BHS chunk1968; \
+	BHS chunk1926; \
 	RET; \
-chunk1968: \
-	MOVD $mask689<>(SB), R24; \
+chunk1926: \
+	MOVD $mask685<>(SB), R24; \
 	VLD1 (R24), [V31.B16]; \
-	MOVD $mask690<>(SB), R24; \
+	MOVD $mask686<>(SB), R24; \
 	VLD1 (R24), [V30.B16]; \
-	MOVD $mask691<>(SB), R24; \
+	MOVD $mask687<>(SB), R24; \
 	VLD1 (R24), [V29.B16]; \
-	MOVD $mask692<>(SB), R24; \
+	MOVD $mask688<>(SB), R24; \
 	VLD1 (R24), [V28.B16]; \
-	MOVD $mask693<>(SB), R24; \
+	MOVD $mask689<>(SB), R24; \
 	VLD1 (R24), [V27.B16]; \
-	MOVD $mask694<>(SB), R24; \
+	MOVD $mask690<>(SB), R24; \
 	VLD1 (R24), [V26.B16]; \
-	MOVD $mask695<>(SB), R24; \
+	MOVD $mask691<>(SB), R24; \
 	VLD1 (R24), [V25.B16]; \
-group1969: \
+group1927: \
 	MOVD R3, R11; \
-row1970: \
+row1928: \
 	MOVD R1, R12; \
 	ADD R6, R12, R13; \
 	ADD R6, R13, R14; \
@@ -29570,10 +28774,10 @@ row1970: \
 	ADD R6, R19, R20; \
 	MOVD R0, R21; \
 	MOVD R2, R22; \
-chunks1971: \
+chunks1929: \
 	CMP $32, R22; \
-	BLO tail1973; \
-body1972: \
+	BLO tail1931; \
+body1930: \
 	FMOVQ 0(R21), F0; \
 	VTBL V31.B16, [V0.B16], V0.B16; \
 	FMOVQ 64(R21), F1; \
@@ -29725,9 +28929,9 @@ body1972: \
 	ADD $32, R20, R20; \
 	ADD $256, R21, R21; \
 	SUB $32, R22, R22; \
-	B chunks1971; \
-tail1973: \
-	CBZ R22, rowdone1974; \
+	B chunks1929; \
+tail1931: \
+	CBZ R22, rowdone1932; \
 	MOVD $32, R23; \
 	SUB R22, R23, R23; \
 	SUB R23, R12, R12; \
@@ -29742,396 +28946,18 @@ tail1973: \
 	MUL R24, R23, R24; \
 	SUB R24, R21, R21; \
 	MOVD $32, R22; \
-	B body1972; \
-rowdone1974: \
+	B body1930; \
+rowdone1932: \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1970; \
+	BNE row1928; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1969; \
+	BNE group1927; \
 	RET
 	tunzip8x4x1NEON_body
-
-// func tunzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
-TEXT ·tunzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
-#define tunzip8x4x2NEON_body \
-	MOVD space+0(FP), R0; \
-	MOVD depth+8(FP), R1; \
-	MOVD n+16(FP), R2; \
-	MOVD rows+24(FP), R3; \
-	MOVD spaceStride+32(FP), R4; \
-	MOVD depthStride+40(FP), R5; \
-	MOVD lane+48(FP), R6; \
-	MOVD laneI+56(FP), R7; \
-	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
-	CMP $64, R2; \
-	BHS chunk1975; \
-	RET; \
-chunk1975: \
-	MOVD $mask640<>(SB), R24; \
-	VLD1 (R24), [V31.B16]; \
-	MOVD $mask641<>(SB), R24; \
-	VLD1 (R24), [V30.B16]; \
-	MOVD $mask642<>(SB), R24; \
-	VLD1 (R24), [V29.B16]; \
-	MOVD $mask643<>(SB), R24; \
-	VLD1 (R24), [V28.B16]; \
-	MOVD $mask647<>(SB), R24; \
-	VLD1 (R24), [V27.B16]; \
-	MOVD $mask696<>(SB), R24; \
-	VLD1 (R24), [V26.B16]; \
-	MOVD $mask646<>(SB), R24; \
-	VLD1 (R24), [V25.B16]; \
-group1976: \
-	MOVD R3, R11; \
-row1977: \
-	MOVD R1, R12; \
-	ADD R6, R12, R13; \
-	ADD R6, R13, R14; \
-	ADD R6, R14, R15; \
-	ADD R7, R12, R16; \
-	ADD R6, R16, R17; \
-	ADD R6, R17, R19; \
-	ADD R6, R19, R20; \
-	MOVD R0, R21; \
-	MOVD R2, R22; \
-chunks1978: \
-	CMP $64, R22; \
-	BLO tail1980; \
-body1979: \
-	FMOVQ 0(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 128(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 256(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 384(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R12); \
-	FMOVQ 4(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 132(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 260(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 388(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R12); \
-	FMOVQ 8(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 136(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 264(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 392(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R12); \
-	FMOVQ 12(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 140(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 268(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 396(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R12); \
-	FMOVQ 16(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 144(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 272(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 400(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R13); \
-	FMOVQ 20(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 148(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 276(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 404(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R13); \
-	FMOVQ 24(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 152(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 280(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 408(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R13); \
-	FMOVQ 28(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 156(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 284(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 412(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R13); \
-	FMOVQ 32(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 160(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 288(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 416(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R14); \
-	FMOVQ 36(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 164(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 292(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 420(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R14); \
-	FMOVQ 40(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 168(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 296(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 424(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R14); \
-	FMOVQ 44(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 172(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 300(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 428(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R14); \
-	FMOVQ 48(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 176(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 304(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 432(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R15); \
-	FMOVQ 52(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 180(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 308(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 436(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R15); \
-	FMOVQ 56(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 184(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 312(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 440(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R15); \
-	FMOVQ 60(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 188(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 316(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 444(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R15); \
-	FMOVQ 64(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 192(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 320(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 448(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R16); \
-	FMOVQ 68(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 196(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 324(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 452(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R16); \
-	FMOVQ 72(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 200(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 328(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 456(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R16); \
-	FMOVQ 76(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 204(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 332(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 460(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R16); \
-	FMOVQ 80(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 208(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 336(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 464(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R17); \
-	FMOVQ 84(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 212(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 340(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 468(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R17); \
-	FMOVQ 88(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 216(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 344(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 472(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R17); \
-	FMOVQ 92(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 220(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 348(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 476(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R17); \
-	FMOVQ 96(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 224(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 352(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 480(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R19); \
-	FMOVQ 100(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 228(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 356(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 484(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R19); \
-	FMOVQ 104(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 232(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 360(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 488(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R19); \
-	FMOVQ 108(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 236(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 364(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 492(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R19); \
-	FMOVQ 112(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 240(R21), F1; \
-	VTBX V30.B16, [V1.B16], V0.B16; \
-	FMOVQ 368(R21), F1; \
-	VTBX V29.B16, [V1.B16], V0.B16; \
-	FMOVQ 496(R21), F1; \
-	VTBX V28.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 0(R20); \
-	FMOVQ 116(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 244(R21), F2; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	FMOVQ 372(R21), F2; \
-	VTBX V29.B16, [V2.B16], V0.B16; \
-	VTBX V27.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 16(R20); \
-	FMOVQ 120(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 248(R21), F2; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	FMOVQ 376(R21), F2; \
-	VTBX V29.B16, [V2.B16], V0.B16; \
-	VTBX V26.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 32(R20); \
-	FMOVQ 124(R21), F0; \
-	VTBL V31.B16, [V0.B16], V0.B16; \
-	FMOVQ 252(R21), F2; \
-	VTBX V30.B16, [V2.B16], V0.B16; \
-	FMOVQ 380(R21), F2; \
-	VTBX V29.B16, [V2.B16], V0.B16; \
-	VTBX V25.B16, [V1.B16], V0.B16; \
-	FMOVQ F0, 48(R20); \
-	ADD $64, R12, R12; \
-	ADD $64, R13, R13; \
-	ADD $64, R14, R14; \
-	ADD $64, R15, R15; \
-	ADD $64, R16, R16; \
-	ADD $64, R17, R17; \
-	ADD $64, R19, R19; \
-	ADD $64, R20, R20; \
-	ADD $512, R21, R21; \
-	SUB $64, R22, R22; \
-	B chunks1978; \
-tail1980: \
-	CBZ R22, rowdone1981; \
-	MOVD $64, R23; \
-	SUB R22, R23, R23; \
-	SUB R23, R12, R12; \
-	SUB R23, R13, R13; \
-	SUB R23, R14, R14; \
-	SUB R23, R15, R15; \
-	SUB R23, R16, R16; \
-	SUB R23, R17, R17; \
-	SUB R23, R19, R19; \
-	SUB R23, R20, R20; \
-	MOVD $8, R24; \
-	MUL R24, R23, R24; \
-	SUB R24, R21, R21; \
-	MOVD $64, R22; \
-	B body1979; \
-rowdone1981: \
-	ADD R4, R0, R0; \
-	ADD R5, R1, R1; \
-	SUBS $1, R11, R11; \
-	BNE row1977; \
-	ADD R9, R0, R0; \
-	ADD R10, R1, R1; \
-	SUBS $1, R8, R8; \
-	BNE group1976; \
-	RET
-	tunzip8x4x2NEON_body
 
 // func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
 TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
@@ -30155,19 +28981,19 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	LSL $5, R25, R22; \
 	ADD R24, R22, R23; \
 	LSL $6, R25, R7; \
-group1982: \
+group1933: \
 	MOVD R3, R11; \
-row1983: \
+row1934: \
 	MOVD R0, R12; \
 	MOVD R1, R13; \
 	MOVD $0, R14; \
-lane1984: \
+lane1935: \
 	MOVD R12, R15; \
 	MOVD R13, R16; \
 	MOVD R2, R17; \
-quad1986: \
+quad1937: \
 	CMP $64, R17; \
-	BLO single1987; \
+	BLO single1938; \
 	ADD R24, R15, R19; \
 	ADD R22, R15, R20; \
 	ADD R23, R15, R21; \
@@ -30180,29 +29006,29 @@ quad1986: \
 	ADD $64, R16, R16; \
 	ADD R7, R15, R15; \
 	SUB $64, R17, R17; \
-	B quad1986; \
-single1987: \
-	CBZ R17, lanedone1988; \
-elem1985: \
+	B quad1937; \
+single1938: \
+	CBZ R17, lanedone1939; \
+elem1936: \
 	VLD1 (R15), [V0.B16]; \
 	VST1.P [V0.B16], 16(R16); \
 	ADD R24, R15, R15; \
 	SUBS $16, R17, R17; \
-	BNE elem1985; \
-lanedone1988: \
+	BNE elem1936; \
+lanedone1939: \
 	ADD $16, R12, R12; \
 	ADD R6, R13, R13; \
 	ADD $1, R14, R14; \
 	CMP R25, R14; \
-	BLO lane1984; \
+	BLO lane1935; \
 	ADD R4, R0, R0; \
 	ADD R5, R1, R1; \
 	SUBS $1, R11, R11; \
-	BNE row1983; \
+	BNE row1934; \
 	ADD R9, R0, R0; \
 	ADD R10, R1, R1; \
 	SUBS $1, R8, R8; \
-	BNE group1982; \
+	BNE group1933; \
 	RET
 	unzipNx16NEON_body
 
@@ -30217,25 +29043,25 @@ TEXT ·unitZip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk1989; \
+	BLS rowchunk1940; \
 	CMP $8, R2; \
-	BLS rowchunk1990; \
+	BLS rowchunk1941; \
 	CMP $16, R2; \
-	BLS rowchunk1991; \
+	BLS rowchunk1942; \
 	CMP $32, R2; \
-	BLS rowchunk1992; \
-	B rowchunks1993; \
-rowchunk1989: \
+	BLS rowchunk1943; \
+	B rowchunks1944; \
+rowchunk1940: \
 	SUB $4, R2, R10; \
-group1994: \
+group1945: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit1995; \
+	BNE unit1946; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit1996; \
-unit1995: \
+	BEQ lastunit1947; \
+unit1946: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30255,21 +29081,21 @@ unit1995: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit1995; \
+	BNE unit1946; \
 	CMP $1, R5; \
-	BNE nextgroup1997; \
-lastunit1996: \
+	BNE nextgroup1948; \
+lastunit1947: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact1998: \
+exact1949: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone1999; \
+	BEQ exactdone1950; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30278,21 +29104,21 @@ exact1998: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact1998; \
-exactdone1999: \
+	B exact1949; \
+exactdone1950: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2000: \
+exact1951: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2001; \
+	BEQ exactdone1952; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30301,25 +29127,25 @@ exact2000: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2000; \
-exactdone2001: \
-nextgroup1997: \
+	B exact1951; \
+exactdone1952: \
+nextgroup1948: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group1994; \
+	BNE group1945; \
 	RET; \
-rowchunk1990: \
+rowchunk1941: \
 	SUB $4, R2, R10; \
-group2002: \
+group1953: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2003; \
+	BNE unit1954; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2004; \
-unit2003: \
+	BEQ lastunit1955; \
+unit1954: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30339,21 +29165,21 @@ unit2003: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2003; \
+	BNE unit1954; \
 	CMP $1, R5; \
-	BNE nextgroup2005; \
-lastunit2004: \
+	BNE nextgroup1956; \
+lastunit1955: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2006: \
+exact1957: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2007; \
+	BEQ exactdone1958; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30362,21 +29188,21 @@ exact2006: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2006; \
-exactdone2007: \
+	B exact1957; \
+exactdone1958: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2008: \
+exact1959: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2009; \
+	BEQ exactdone1960; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30385,25 +29211,25 @@ exact2008: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2008; \
-exactdone2009: \
-nextgroup2005: \
+	B exact1959; \
+exactdone1960: \
+nextgroup1956: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2002; \
+	BNE group1953; \
 	RET; \
-rowchunk1991: \
+rowchunk1942: \
 	SUB $8, R2, R10; \
-group2010: \
+group1961: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2011; \
+	BNE unit1962; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2012; \
-unit2011: \
+	BEQ lastunit1963; \
+unit1962: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30425,21 +29251,21 @@ unit2011: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2011; \
+	BNE unit1962; \
 	CMP $1, R5; \
-	BNE nextgroup2013; \
-lastunit2012: \
+	BNE nextgroup1964; \
+lastunit1963: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2014: \
+exact1965: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2015; \
+	BEQ exactdone1966; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30448,21 +29274,21 @@ exact2014: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2014; \
-exactdone2015: \
+	B exact1965; \
+exactdone1966: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2016: \
+exact1967: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2017; \
+	BEQ exactdone1968; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30471,25 +29297,25 @@ exact2016: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2016; \
-exactdone2017: \
-nextgroup2013: \
+	B exact1967; \
+exactdone1968: \
+nextgroup1964: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2010; \
+	BNE group1961; \
 	RET; \
-rowchunk1992: \
+rowchunk1943: \
 	SUB $16, R2, R10; \
-group2018: \
+group1969: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2019; \
+	BNE unit1970; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2020; \
-unit2019: \
+	BEQ lastunit1971; \
+unit1970: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30517,22 +29343,22 @@ unit2019: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2019; \
+	BNE unit1970; \
 	CMP $1, R5; \
-	BNE nextgroup2021; \
-lastunit2020: \
+	BNE nextgroup1972; \
+lastunit1971: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2022: \
+exact1973: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V2.B16; \
 	VZIP2 V1.B16, V0.B16, V1.B16; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2023; \
+	BEQ exactdone1974; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30541,22 +29367,22 @@ exact2022: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2022; \
-exactdone2023: \
+	B exact1973; \
+exactdone1974: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2024: \
+exact1975: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.B16, V0.B16, V2.B16; \
 	VZIP2 V1.B16, V0.B16, V1.B16; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2025; \
+	BEQ exactdone1976; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30565,30 +29391,30 @@ exact2024: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2024; \
-exactdone2025: \
-nextgroup2021: \
+	B exact1975; \
+exactdone1976: \
+nextgroup1972: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2018; \
+	BNE group1969; \
 	RET; \
-rowchunks1993: \
+rowchunks1944: \
 	SUB $32, R2, R10; \
-group2026: \
+group1977: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2027; \
+	BNE unit1978; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2028; \
-unit2027: \
+	BEQ lastunit1979; \
+unit1978: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2030: \
+chunk1981: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.B16, V0.B16, V4.B16; \
@@ -30601,14 +29427,14 @@ chunk2030: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2030; \
+	BGT chunk1981; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2031: \
+chunk1982: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.B16, V0.B16, V4.B16; \
@@ -30621,19 +29447,19 @@ chunk2031: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2031; \
+	BGT chunk1982; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2027; \
+	BNE unit1978; \
 	CMP $1, R5; \
-	BNE nextgroup2029; \
-lastunit2028: \
+	BNE nextgroup1980; \
+lastunit1979: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2032: \
+exact1983: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.B16, V0.B16, V4.B16; \
@@ -30643,7 +29469,7 @@ exact2032: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2033; \
+	BEQ exactdone1984; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30652,15 +29478,15 @@ exact2032: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2032; \
-exactdone2033: \
+	B exact1983; \
+exactdone1984: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2034: \
+exact1985: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.B16, V0.B16, V4.B16; \
@@ -30670,7 +29496,7 @@ exact2034: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2035; \
+	BEQ exactdone1986; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30679,13 +29505,13 @@ exact2034: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2034; \
-exactdone2035: \
-nextgroup2029: \
+	B exact1985; \
+exactdone1986: \
+nextgroup1980: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2026; \
+	BNE group1977; \
 	RET
 	unitZip2x1NEON_body
 
@@ -30700,23 +29526,23 @@ TEXT ·unitUnzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2036; \
+	BLS rowchunk1987; \
 	CMP $8, R2; \
-	BLS rowchunk2037; \
+	BLS rowchunk1988; \
 	CMP $16, R2; \
-	BLS rowchunk2038; \
+	BLS rowchunk1989; \
 	CMP $32, R2; \
-	BLS rowchunk2039; \
-	B rowchunks2040; \
-rowchunk2036: \
+	BLS rowchunk1990; \
+	B rowchunks1991; \
+rowchunk1987: \
 	SUB $4, R2, R10; \
-group2041: \
+group1992: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2043; \
-unit2042: \
+	BEQ lastunit1994; \
+unit1993: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30738,20 +29564,20 @@ unit2042: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2042; \
-lastunit2043: \
+	BNE unit1993; \
+lastunit1994: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2045: \
+exact1996: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2046; \
+	BEQ exactdone1997; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30760,22 +29586,22 @@ exact2045: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2045; \
-exactdone2046: \
+	B exact1996; \
+exactdone1997: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2047: \
+exact1998: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2048; \
+	BEQ exactdone1999; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30784,23 +29610,23 @@ exact2047: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2047; \
-exactdone2048: \
-nextgroup2044: \
+	B exact1998; \
+exactdone1999: \
+nextgroup1995: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2041; \
+	BNE group1992; \
 	RET; \
-rowchunk2037: \
+rowchunk1988: \
 	SUB $4, R2, R10; \
-group2049: \
+group2000: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2051; \
-unit2050: \
+	BEQ lastunit2002; \
+unit2001: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30822,20 +29648,20 @@ unit2050: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2050; \
-lastunit2051: \
+	BNE unit2001; \
+lastunit2002: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2053: \
+exact2004: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2054; \
+	BEQ exactdone2005; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30844,22 +29670,22 @@ exact2053: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2053; \
-exactdone2054: \
+	B exact2004; \
+exactdone2005: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2055: \
+exact2006: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2056; \
+	BEQ exactdone2007; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30868,23 +29694,23 @@ exact2055: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2055; \
-exactdone2056: \
-nextgroup2052: \
+	B exact2006; \
+exactdone2007: \
+nextgroup2003: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2049; \
+	BNE group2000; \
 	RET; \
-rowchunk2038: \
+rowchunk1989: \
 	SUB $8, R2, R10; \
-group2057: \
+group2008: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2059; \
-unit2058: \
+	BEQ lastunit2010; \
+unit2009: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30906,20 +29732,20 @@ unit2058: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2058; \
-lastunit2059: \
+	BNE unit2009; \
+lastunit2010: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2061: \
+exact2012: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2062; \
+	BEQ exactdone2013; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30928,22 +29754,22 @@ exact2061: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2061; \
-exactdone2062: \
+	B exact2012; \
+exactdone2013: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2063: \
+exact2014: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.B16, V0.B16, V1.B16; \
 	VUZP2 V0.B16, V0.B16, V0.B16; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2064; \
+	BEQ exactdone2015; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -30952,23 +29778,23 @@ exact2063: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2063; \
-exactdone2064: \
-nextgroup2060: \
+	B exact2014; \
+exactdone2015: \
+nextgroup2011: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2057; \
+	BNE group2008; \
 	RET; \
-rowchunk2039: \
+rowchunk1990: \
 	SUB $16, R2, R10; \
-group2065: \
+group2016: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2067; \
-unit2066: \
+	BEQ lastunit2018; \
+unit2017: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -30996,20 +29822,20 @@ unit2066: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2066; \
-lastunit2067: \
+	BNE unit2017; \
+lastunit2018: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2069: \
+exact2020: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2070; \
+	BEQ exactdone2021; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31018,22 +29844,22 @@ exact2069: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2069; \
-exactdone2070: \
+	B exact2020; \
+exactdone2021: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2071: \
+exact2022: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.B16, V0.B16, V2.B16; \
 	VUZP2 V1.B16, V0.B16, V1.B16; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2072; \
+	BEQ exactdone2023; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31042,28 +29868,28 @@ exact2071: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2071; \
-exactdone2072: \
-nextgroup2068: \
+	B exact2022; \
+exactdone2023: \
+nextgroup2019: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2065; \
+	BNE group2016; \
 	RET; \
-rowchunks2040: \
+rowchunks1991: \
 	SUB $32, R2, R10; \
-group2073: \
+group2024: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2075; \
-unit2074: \
+	BEQ lastunit2026; \
+unit2025: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2077: \
+chunk2028: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -31076,14 +29902,14 @@ chunk2077: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2077; \
+	BGT chunk2028; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2078: \
+chunk2029: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -31096,17 +29922,17 @@ chunk2078: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2078; \
+	BGT chunk2029; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2074; \
-lastunit2075: \
+	BNE unit2025; \
+lastunit2026: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2079: \
+exact2030: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -31116,7 +29942,7 @@ exact2079: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2080; \
+	BEQ exactdone2031; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31125,15 +29951,15 @@ exact2079: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2079; \
-exactdone2080: \
+	B exact2030; \
+exactdone2031: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2081: \
+exact2032: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.B16, V0.B16, V4.B16; \
@@ -31143,7 +29969,7 @@ exact2081: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2082; \
+	BEQ exactdone2033; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31152,13 +29978,13 @@ exact2081: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2081; \
-exactdone2082: \
-nextgroup2076: \
+	B exact2032; \
+exactdone2033: \
+nextgroup2027: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2073; \
+	BNE group2024; \
 	RET
 	unitUnzip2x1NEON_body
 
@@ -31173,25 +29999,25 @@ TEXT ·unitZip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2083; \
+	BLS rowchunk2034; \
 	CMP $8, R2; \
-	BLS rowchunk2084; \
+	BLS rowchunk2035; \
 	CMP $16, R2; \
-	BLS rowchunk2085; \
+	BLS rowchunk2036; \
 	CMP $32, R2; \
-	BLS rowchunk2086; \
-	B rowchunks2087; \
-rowchunk2083: \
+	BLS rowchunk2037; \
+	B rowchunks2038; \
+rowchunk2034: \
 	SUB $4, R2, R10; \
-group2088: \
+group2039: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2089; \
+	BNE unit2040; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2090; \
-unit2089: \
+	BEQ lastunit2041; \
+unit2040: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31211,21 +30037,21 @@ unit2089: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2089; \
+	BNE unit2040; \
 	CMP $1, R5; \
-	BNE nextgroup2091; \
-lastunit2090: \
+	BNE nextgroup2042; \
+lastunit2041: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2092: \
+exact2043: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2093; \
+	BEQ exactdone2044; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31234,21 +30060,21 @@ exact2092: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2092; \
-exactdone2093: \
+	B exact2043; \
+exactdone2044: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2094: \
+exact2045: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2095; \
+	BEQ exactdone2046; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31257,25 +30083,25 @@ exact2094: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2094; \
-exactdone2095: \
-nextgroup2091: \
+	B exact2045; \
+exactdone2046: \
+nextgroup2042: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2088; \
+	BNE group2039; \
 	RET; \
-rowchunk2084: \
+rowchunk2035: \
 	SUB $4, R2, R10; \
-group2096: \
+group2047: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2097; \
+	BNE unit2048; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2098; \
-unit2097: \
+	BEQ lastunit2049; \
+unit2048: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31295,21 +30121,21 @@ unit2097: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2097; \
+	BNE unit2048; \
 	CMP $1, R5; \
-	BNE nextgroup2099; \
-lastunit2098: \
+	BNE nextgroup2050; \
+lastunit2049: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2100: \
+exact2051: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2101; \
+	BEQ exactdone2052; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31318,21 +30144,21 @@ exact2100: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2100; \
-exactdone2101: \
+	B exact2051; \
+exactdone2052: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2102: \
+exact2053: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2103; \
+	BEQ exactdone2054; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31341,25 +30167,25 @@ exact2102: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2102; \
-exactdone2103: \
-nextgroup2099: \
+	B exact2053; \
+exactdone2054: \
+nextgroup2050: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2096; \
+	BNE group2047; \
 	RET; \
-rowchunk2085: \
+rowchunk2036: \
 	SUB $8, R2, R10; \
-group2104: \
+group2055: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2105; \
+	BNE unit2056; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2106; \
-unit2105: \
+	BEQ lastunit2057; \
+unit2056: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31381,21 +30207,21 @@ unit2105: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2105; \
+	BNE unit2056; \
 	CMP $1, R5; \
-	BNE nextgroup2107; \
-lastunit2106: \
+	BNE nextgroup2058; \
+lastunit2057: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2108: \
+exact2059: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2109; \
+	BEQ exactdone2060; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31404,21 +30230,21 @@ exact2108: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2108; \
-exactdone2109: \
+	B exact2059; \
+exactdone2060: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2110: \
+exact2061: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2111; \
+	BEQ exactdone2062; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31427,25 +30253,25 @@ exact2110: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2110; \
-exactdone2111: \
-nextgroup2107: \
+	B exact2061; \
+exactdone2062: \
+nextgroup2058: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2104; \
+	BNE group2055; \
 	RET; \
-rowchunk2086: \
+rowchunk2037: \
 	SUB $16, R2, R10; \
-group2112: \
+group2063: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2113; \
+	BNE unit2064; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2114; \
-unit2113: \
+	BEQ lastunit2065; \
+unit2064: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31473,22 +30299,22 @@ unit2113: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2113; \
+	BNE unit2064; \
 	CMP $1, R5; \
-	BNE nextgroup2115; \
-lastunit2114: \
+	BNE nextgroup2066; \
+lastunit2065: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2116: \
+exact2067: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V2.H8; \
 	VZIP2 V1.H8, V0.H8, V1.H8; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2117; \
+	BEQ exactdone2068; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31497,22 +30323,22 @@ exact2116: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2116; \
-exactdone2117: \
+	B exact2067; \
+exactdone2068: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2118: \
+exact2069: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.H8, V0.H8, V2.H8; \
 	VZIP2 V1.H8, V0.H8, V1.H8; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2119; \
+	BEQ exactdone2070; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31521,30 +30347,30 @@ exact2118: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2118; \
-exactdone2119: \
-nextgroup2115: \
+	B exact2069; \
+exactdone2070: \
+nextgroup2066: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2112; \
+	BNE group2063; \
 	RET; \
-rowchunks2087: \
+rowchunks2038: \
 	SUB $32, R2, R10; \
-group2120: \
+group2071: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2121; \
+	BNE unit2072; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2122; \
-unit2121: \
+	BEQ lastunit2073; \
+unit2072: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2124: \
+chunk2075: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.H8, V0.H8, V4.H8; \
@@ -31557,14 +30383,14 @@ chunk2124: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2124; \
+	BGT chunk2075; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2125: \
+chunk2076: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.H8, V0.H8, V4.H8; \
@@ -31577,19 +30403,19 @@ chunk2125: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2125; \
+	BGT chunk2076; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2121; \
+	BNE unit2072; \
 	CMP $1, R5; \
-	BNE nextgroup2123; \
-lastunit2122: \
+	BNE nextgroup2074; \
+lastunit2073: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2126: \
+exact2077: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.H8, V0.H8, V4.H8; \
@@ -31599,7 +30425,7 @@ exact2126: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2127; \
+	BEQ exactdone2078; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31608,15 +30434,15 @@ exact2126: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2126; \
-exactdone2127: \
+	B exact2077; \
+exactdone2078: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2128: \
+exact2079: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.H8, V0.H8, V4.H8; \
@@ -31626,7 +30452,7 @@ exact2128: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2129; \
+	BEQ exactdone2080; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31635,13 +30461,13 @@ exact2128: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2128; \
-exactdone2129: \
-nextgroup2123: \
+	B exact2079; \
+exactdone2080: \
+nextgroup2074: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2120; \
+	BNE group2071; \
 	RET
 	unitZip2x2NEON_body
 
@@ -31656,23 +30482,23 @@ TEXT ·unitUnzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2130; \
+	BLS rowchunk2081; \
 	CMP $8, R2; \
-	BLS rowchunk2131; \
+	BLS rowchunk2082; \
 	CMP $16, R2; \
-	BLS rowchunk2132; \
+	BLS rowchunk2083; \
 	CMP $32, R2; \
-	BLS rowchunk2133; \
-	B rowchunks2134; \
-rowchunk2130: \
+	BLS rowchunk2084; \
+	B rowchunks2085; \
+rowchunk2081: \
 	SUB $4, R2, R10; \
-group2135: \
+group2086: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2137; \
-unit2136: \
+	BEQ lastunit2088; \
+unit2087: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31694,20 +30520,20 @@ unit2136: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2136; \
-lastunit2137: \
+	BNE unit2087; \
+lastunit2088: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2139: \
+exact2090: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2140; \
+	BEQ exactdone2091; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31716,22 +30542,22 @@ exact2139: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2139; \
-exactdone2140: \
+	B exact2090; \
+exactdone2091: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2141: \
+exact2092: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2142; \
+	BEQ exactdone2093; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31740,23 +30566,23 @@ exact2141: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2141; \
-exactdone2142: \
-nextgroup2138: \
+	B exact2092; \
+exactdone2093: \
+nextgroup2089: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2135; \
+	BNE group2086; \
 	RET; \
-rowchunk2131: \
+rowchunk2082: \
 	SUB $4, R2, R10; \
-group2143: \
+group2094: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2145; \
-unit2144: \
+	BEQ lastunit2096; \
+unit2095: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31778,20 +30604,20 @@ unit2144: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2144; \
-lastunit2145: \
+	BNE unit2095; \
+lastunit2096: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2147: \
+exact2098: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2148; \
+	BEQ exactdone2099; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31800,22 +30626,22 @@ exact2147: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2147; \
-exactdone2148: \
+	B exact2098; \
+exactdone2099: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2149: \
+exact2100: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2150; \
+	BEQ exactdone2101; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31824,23 +30650,23 @@ exact2149: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2149; \
-exactdone2150: \
-nextgroup2146: \
+	B exact2100; \
+exactdone2101: \
+nextgroup2097: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2143; \
+	BNE group2094; \
 	RET; \
-rowchunk2132: \
+rowchunk2083: \
 	SUB $8, R2, R10; \
-group2151: \
+group2102: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2153; \
-unit2152: \
+	BEQ lastunit2104; \
+unit2103: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31862,20 +30688,20 @@ unit2152: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2152; \
-lastunit2153: \
+	BNE unit2103; \
+lastunit2104: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2155: \
+exact2106: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2156; \
+	BEQ exactdone2107; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31884,22 +30710,22 @@ exact2155: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2155; \
-exactdone2156: \
+	B exact2106; \
+exactdone2107: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2157: \
+exact2108: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.H8, V0.H8, V1.H8; \
 	VUZP2 V0.H8, V0.H8, V0.H8; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2158; \
+	BEQ exactdone2109; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31908,23 +30734,23 @@ exact2157: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2157; \
-exactdone2158: \
-nextgroup2154: \
+	B exact2108; \
+exactdone2109: \
+nextgroup2105: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2151; \
+	BNE group2102; \
 	RET; \
-rowchunk2133: \
+rowchunk2084: \
 	SUB $16, R2, R10; \
-group2159: \
+group2110: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2161; \
-unit2160: \
+	BEQ lastunit2112; \
+unit2111: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -31952,20 +30778,20 @@ unit2160: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2160; \
-lastunit2161: \
+	BNE unit2111; \
+lastunit2112: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2163: \
+exact2114: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2164; \
+	BEQ exactdone2115; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31974,22 +30800,22 @@ exact2163: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2163; \
-exactdone2164: \
+	B exact2114; \
+exactdone2115: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2165: \
+exact2116: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.H8, V0.H8, V2.H8; \
 	VUZP2 V1.H8, V0.H8, V1.H8; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2166; \
+	BEQ exactdone2117; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -31998,28 +30824,28 @@ exact2165: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2165; \
-exactdone2166: \
-nextgroup2162: \
+	B exact2116; \
+exactdone2117: \
+nextgroup2113: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2159; \
+	BNE group2110; \
 	RET; \
-rowchunks2134: \
+rowchunks2085: \
 	SUB $32, R2, R10; \
-group2167: \
+group2118: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2169; \
-unit2168: \
+	BEQ lastunit2120; \
+unit2119: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2171: \
+chunk2122: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -32032,14 +30858,14 @@ chunk2171: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2171; \
+	BGT chunk2122; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2172: \
+chunk2123: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -32052,17 +30878,17 @@ chunk2172: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2172; \
+	BGT chunk2123; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2168; \
-lastunit2169: \
+	BNE unit2119; \
+lastunit2120: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2173: \
+exact2124: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -32072,7 +30898,7 @@ exact2173: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2174; \
+	BEQ exactdone2125; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32081,15 +30907,15 @@ exact2173: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2173; \
-exactdone2174: \
+	B exact2124; \
+exactdone2125: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2175: \
+exact2126: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.H8, V0.H8, V4.H8; \
@@ -32099,7 +30925,7 @@ exact2175: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2176; \
+	BEQ exactdone2127; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32108,13 +30934,13 @@ exact2175: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2175; \
-exactdone2176: \
-nextgroup2170: \
+	B exact2126; \
+exactdone2127: \
+nextgroup2121: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2167; \
+	BNE group2118; \
 	RET
 	unitUnzip2x2NEON_body
 
@@ -32129,25 +30955,25 @@ TEXT ·unitZip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2177; \
+	BLS rowchunk2128; \
 	CMP $8, R2; \
-	BLS rowchunk2178; \
+	BLS rowchunk2129; \
 	CMP $16, R2; \
-	BLS rowchunk2179; \
+	BLS rowchunk2130; \
 	CMP $32, R2; \
-	BLS rowchunk2180; \
-	B rowchunks2181; \
-rowchunk2177: \
+	BLS rowchunk2131; \
+	B rowchunks2132; \
+rowchunk2128: \
 	SUB $4, R2, R10; \
-group2182: \
+group2133: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2183; \
+	BNE unit2134; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2184; \
-unit2183: \
+	BEQ lastunit2135; \
+unit2134: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32167,21 +30993,21 @@ unit2183: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2183; \
+	BNE unit2134; \
 	CMP $1, R5; \
-	BNE nextgroup2185; \
-lastunit2184: \
+	BNE nextgroup2136; \
+lastunit2135: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2186: \
+exact2137: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2187; \
+	BEQ exactdone2138; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32190,21 +31016,21 @@ exact2186: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2186; \
-exactdone2187: \
+	B exact2137; \
+exactdone2138: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2188: \
+exact2139: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2189; \
+	BEQ exactdone2140; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32213,25 +31039,25 @@ exact2188: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2188; \
-exactdone2189: \
-nextgroup2185: \
+	B exact2139; \
+exactdone2140: \
+nextgroup2136: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2182; \
+	BNE group2133; \
 	RET; \
-rowchunk2178: \
+rowchunk2129: \
 	SUB $4, R2, R10; \
-group2190: \
+group2141: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2191; \
+	BNE unit2142; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2192; \
-unit2191: \
+	BEQ lastunit2143; \
+unit2142: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32251,21 +31077,21 @@ unit2191: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2191; \
+	BNE unit2142; \
 	CMP $1, R5; \
-	BNE nextgroup2193; \
-lastunit2192: \
+	BNE nextgroup2144; \
+lastunit2143: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2194: \
+exact2145: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2195; \
+	BEQ exactdone2146; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32274,21 +31100,21 @@ exact2194: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2194; \
-exactdone2195: \
+	B exact2145; \
+exactdone2146: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2196: \
+exact2147: \
 	FMOVS 0(R12), F0; \
 	FMOVS 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVD F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2197; \
+	BEQ exactdone2148; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32297,25 +31123,25 @@ exact2196: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2196; \
-exactdone2197: \
-nextgroup2193: \
+	B exact2147; \
+exactdone2148: \
+nextgroup2144: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2190; \
+	BNE group2141; \
 	RET; \
-rowchunk2179: \
+rowchunk2130: \
 	SUB $8, R2, R10; \
-group2198: \
+group2149: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2199; \
+	BNE unit2150; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2200; \
-unit2199: \
+	BEQ lastunit2151; \
+unit2150: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32337,21 +31163,21 @@ unit2199: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2199; \
+	BNE unit2150; \
 	CMP $1, R5; \
-	BNE nextgroup2201; \
-lastunit2200: \
+	BNE nextgroup2152; \
+lastunit2151: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2202: \
+exact2153: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2203; \
+	BEQ exactdone2154; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32360,21 +31186,21 @@ exact2202: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2202; \
-exactdone2203: \
+	B exact2153; \
+exactdone2154: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2204: \
+exact2155: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2205; \
+	BEQ exactdone2156; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32383,25 +31209,25 @@ exact2204: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2204; \
-exactdone2205: \
-nextgroup2201: \
+	B exact2155; \
+exactdone2156: \
+nextgroup2152: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2198; \
+	BNE group2149; \
 	RET; \
-rowchunk2180: \
+rowchunk2131: \
 	SUB $16, R2, R10; \
-group2206: \
+group2157: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2207; \
+	BNE unit2158; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2208; \
-unit2207: \
+	BEQ lastunit2159; \
+unit2158: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32429,22 +31255,22 @@ unit2207: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2207; \
+	BNE unit2158; \
 	CMP $1, R5; \
-	BNE nextgroup2209; \
-lastunit2208: \
+	BNE nextgroup2160; \
+lastunit2159: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2210: \
+exact2161: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V2.S4; \
 	VZIP2 V1.S4, V0.S4, V1.S4; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2211; \
+	BEQ exactdone2162; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32453,22 +31279,22 @@ exact2210: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2210; \
-exactdone2211: \
+	B exact2161; \
+exactdone2162: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2212: \
+exact2163: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.S4, V0.S4, V2.S4; \
 	VZIP2 V1.S4, V0.S4, V1.S4; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2213; \
+	BEQ exactdone2164; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32477,30 +31303,30 @@ exact2212: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2212; \
-exactdone2213: \
-nextgroup2209: \
+	B exact2163; \
+exactdone2164: \
+nextgroup2160: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2206; \
+	BNE group2157; \
 	RET; \
-rowchunks2181: \
+rowchunks2132: \
 	SUB $32, R2, R10; \
-group2214: \
+group2165: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2215; \
+	BNE unit2166; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2216; \
-unit2215: \
+	BEQ lastunit2167; \
+unit2166: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2218: \
+chunk2169: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.S4, V0.S4, V4.S4; \
@@ -32513,14 +31339,14 @@ chunk2218: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2218; \
+	BGT chunk2169; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2219: \
+chunk2170: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.S4, V0.S4, V4.S4; \
@@ -32533,19 +31359,19 @@ chunk2219: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2219; \
+	BGT chunk2170; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2215; \
+	BNE unit2166; \
 	CMP $1, R5; \
-	BNE nextgroup2217; \
-lastunit2216: \
+	BNE nextgroup2168; \
+lastunit2167: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2220: \
+exact2171: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.S4, V0.S4, V4.S4; \
@@ -32555,7 +31381,7 @@ exact2220: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2221; \
+	BEQ exactdone2172; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32564,15 +31390,15 @@ exact2220: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2220; \
-exactdone2221: \
+	B exact2171; \
+exactdone2172: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2222: \
+exact2173: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.S4, V0.S4, V4.S4; \
@@ -32582,7 +31408,7 @@ exact2222: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2223; \
+	BEQ exactdone2174; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32591,13 +31417,13 @@ exact2222: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2222; \
-exactdone2223: \
-nextgroup2217: \
+	B exact2173; \
+exactdone2174: \
+nextgroup2168: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2214; \
+	BNE group2165; \
 	RET
 	unitZip2x4NEON_body
 
@@ -32612,23 +31438,23 @@ TEXT ·unitUnzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $4, R2; \
-	BLS rowchunk2224; \
+	BLS rowchunk2175; \
 	CMP $8, R2; \
-	BLS rowchunk2225; \
+	BLS rowchunk2176; \
 	CMP $16, R2; \
-	BLS rowchunk2226; \
+	BLS rowchunk2177; \
 	CMP $32, R2; \
-	BLS rowchunk2227; \
-	B rowchunks2228; \
-rowchunk2224: \
+	BLS rowchunk2178; \
+	B rowchunks2179; \
+rowchunk2175: \
 	SUB $4, R2, R10; \
-group2229: \
+group2180: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2231; \
-unit2230: \
+	BEQ lastunit2182; \
+unit2181: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32650,20 +31476,20 @@ unit2230: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2230; \
-lastunit2231: \
+	BNE unit2181; \
+lastunit2182: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2233: \
+exact2184: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2234; \
+	BEQ exactdone2185; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32672,22 +31498,22 @@ exact2233: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2233; \
-exactdone2234: \
+	B exact2184; \
+exactdone2185: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2235: \
+exact2186: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2236; \
+	BEQ exactdone2187; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32696,23 +31522,23 @@ exact2235: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2235; \
-exactdone2236: \
-nextgroup2232: \
+	B exact2186; \
+exactdone2187: \
+nextgroup2183: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2229; \
+	BNE group2180; \
 	RET; \
-rowchunk2225: \
+rowchunk2176: \
 	SUB $4, R2, R10; \
-group2237: \
+group2188: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2239; \
-unit2238: \
+	BEQ lastunit2190; \
+unit2189: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32734,20 +31560,20 @@ unit2238: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2238; \
-lastunit2239: \
+	BNE unit2189; \
+lastunit2190: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2241: \
+exact2192: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2242; \
+	BEQ exactdone2193; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32756,22 +31582,22 @@ exact2241: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2241; \
-exactdone2242: \
+	B exact2192; \
+exactdone2193: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2243: \
+exact2194: \
 	FMOVD 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVS F1, 0(R12); \
 	FMOVS F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2244; \
+	BEQ exactdone2195; \
 	ADD $4, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32780,23 +31606,23 @@ exact2243: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2243; \
-exactdone2244: \
-nextgroup2240: \
+	B exact2194; \
+exactdone2195: \
+nextgroup2191: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2237; \
+	BNE group2188; \
 	RET; \
-rowchunk2226: \
+rowchunk2177: \
 	SUB $8, R2, R10; \
-group2245: \
+group2196: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2247; \
-unit2246: \
+	BEQ lastunit2198; \
+unit2197: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32818,20 +31644,20 @@ unit2246: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2246; \
-lastunit2247: \
+	BNE unit2197; \
+lastunit2198: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2249: \
+exact2200: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2250; \
+	BEQ exactdone2201; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32840,22 +31666,22 @@ exact2249: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2249; \
-exactdone2250: \
+	B exact2200; \
+exactdone2201: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2251: \
+exact2202: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.S4, V0.S4, V1.S4; \
 	VUZP2 V0.S4, V0.S4, V0.S4; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2252; \
+	BEQ exactdone2203; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32864,23 +31690,23 @@ exact2251: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2251; \
-exactdone2252: \
-nextgroup2248: \
+	B exact2202; \
+exactdone2203: \
+nextgroup2199: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2245; \
+	BNE group2196; \
 	RET; \
-rowchunk2227: \
+rowchunk2178: \
 	SUB $16, R2, R10; \
-group2253: \
+group2204: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2255; \
-unit2254: \
+	BEQ lastunit2206; \
+unit2205: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -32908,20 +31734,20 @@ unit2254: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2254; \
-lastunit2255: \
+	BNE unit2205; \
+lastunit2206: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2257: \
+exact2208: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2258; \
+	BEQ exactdone2209; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32930,22 +31756,22 @@ exact2257: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2257; \
-exactdone2258: \
+	B exact2208; \
+exactdone2209: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2259: \
+exact2210: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.S4, V0.S4, V2.S4; \
 	VUZP2 V1.S4, V0.S4, V1.S4; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2260; \
+	BEQ exactdone2211; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -32954,28 +31780,28 @@ exact2259: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2259; \
-exactdone2260: \
-nextgroup2256: \
+	B exact2210; \
+exactdone2211: \
+nextgroup2207: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2253; \
+	BNE group2204; \
 	RET; \
-rowchunks2228: \
+rowchunks2179: \
 	SUB $32, R2, R10; \
-group2261: \
+group2212: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2263; \
-unit2262: \
+	BEQ lastunit2214; \
+unit2213: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2265: \
+chunk2216: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -32988,14 +31814,14 @@ chunk2265: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2265; \
+	BGT chunk2216; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2266: \
+chunk2217: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -33008,17 +31834,17 @@ chunk2266: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2266; \
+	BGT chunk2217; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2262; \
-lastunit2263: \
+	BNE unit2213; \
+lastunit2214: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2267: \
+exact2218: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -33028,7 +31854,7 @@ exact2267: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2268; \
+	BEQ exactdone2219; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33037,15 +31863,15 @@ exact2267: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2267; \
-exactdone2268: \
+	B exact2218; \
+exactdone2219: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2269: \
+exact2220: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.S4, V0.S4, V4.S4; \
@@ -33055,7 +31881,7 @@ exact2269: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2270; \
+	BEQ exactdone2221; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33064,13 +31890,13 @@ exact2269: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2269; \
-exactdone2270: \
-nextgroup2264: \
+	B exact2220; \
+exactdone2221: \
+nextgroup2215: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2261; \
+	BNE group2212; \
 	RET
 	unitUnzip2x4NEON_body
 
@@ -33085,23 +31911,23 @@ TEXT ·unitZip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $8, R2; \
-	BLS rowchunk2271; \
+	BLS rowchunk2222; \
 	CMP $16, R2; \
-	BLS rowchunk2272; \
+	BLS rowchunk2223; \
 	CMP $32, R2; \
-	BLS rowchunk2273; \
-	B rowchunks2274; \
-rowchunk2271: \
+	BLS rowchunk2224; \
+	B rowchunks2225; \
+rowchunk2222: \
 	SUB $8, R2, R10; \
-group2275: \
+group2226: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2276; \
+	BNE unit2227; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2277; \
-unit2276: \
+	BEQ lastunit2228; \
+unit2227: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33121,21 +31947,21 @@ unit2276: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2276; \
+	BNE unit2227; \
 	CMP $1, R5; \
-	BNE nextgroup2278; \
-lastunit2277: \
+	BNE nextgroup2229; \
+lastunit2228: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2279: \
+exact2230: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2280; \
+	BEQ exactdone2231; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33144,21 +31970,21 @@ exact2279: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2279; \
-exactdone2280: \
+	B exact2230; \
+exactdone2231: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2281: \
+exact2232: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2282; \
+	BEQ exactdone2233; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33167,25 +31993,25 @@ exact2281: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2281; \
-exactdone2282: \
-nextgroup2278: \
+	B exact2232; \
+exactdone2233: \
+nextgroup2229: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2275; \
+	BNE group2226; \
 	RET; \
-rowchunk2272: \
+rowchunk2223: \
 	SUB $8, R2, R10; \
-group2283: \
+group2234: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2284; \
+	BNE unit2235; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2285; \
-unit2284: \
+	BEQ lastunit2236; \
+unit2235: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33207,21 +32033,21 @@ unit2284: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2284; \
+	BNE unit2235; \
 	CMP $1, R5; \
-	BNE nextgroup2286; \
-lastunit2285: \
+	BNE nextgroup2237; \
+lastunit2236: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2287: \
+exact2238: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2288; \
+	BEQ exactdone2239; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33230,21 +32056,21 @@ exact2287: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2287; \
-exactdone2288: \
+	B exact2238; \
+exactdone2239: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2289: \
+exact2240: \
 	FMOVD 0(R12), F0; \
 	FMOVD 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F1, 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2290; \
+	BEQ exactdone2241; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33253,25 +32079,25 @@ exact2289: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2289; \
-exactdone2290: \
-nextgroup2286: \
+	B exact2240; \
+exactdone2241: \
+nextgroup2237: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2283; \
+	BNE group2234; \
 	RET; \
-rowchunk2273: \
+rowchunk2224: \
 	SUB $16, R2, R10; \
-group2291: \
+group2242: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2292; \
+	BNE unit2243; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2293; \
-unit2292: \
+	BEQ lastunit2244; \
+unit2243: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33299,22 +32125,22 @@ unit2292: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2292; \
+	BNE unit2243; \
 	CMP $1, R5; \
-	BNE nextgroup2294; \
-lastunit2293: \
+	BNE nextgroup2245; \
+lastunit2244: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2295: \
+exact2246: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V2.D2; \
 	VZIP2 V1.D2, V0.D2, V1.D2; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2296; \
+	BEQ exactdone2247; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33323,22 +32149,22 @@ exact2295: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2295; \
-exactdone2296: \
+	B exact2246; \
+exactdone2247: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2297: \
+exact2248: \
 	FMOVQ 0(R12), F0; \
 	FMOVQ 0(R13), F1; \
 	VZIP1 V1.D2, V0.D2, V2.D2; \
 	VZIP2 V1.D2, V0.D2, V1.D2; \
 	FSTPQ (F2, F1), 0(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2298; \
+	BEQ exactdone2249; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33347,30 +32173,30 @@ exact2297: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2297; \
-exactdone2298: \
-nextgroup2294: \
+	B exact2248; \
+exactdone2249: \
+nextgroup2245: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2291; \
+	BNE group2242; \
 	RET; \
-rowchunks2274: \
+rowchunks2225: \
 	SUB $32, R2, R10; \
-group2299: \
+group2250: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	CMP $1, R5; \
-	BNE unit2300; \
+	BNE unit2251; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2301; \
-unit2300: \
+	BEQ lastunit2252; \
+unit2251: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2303: \
+chunk2254: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.D2, V0.D2, V4.D2; \
@@ -33383,14 +32209,14 @@ chunk2303: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2303; \
+	BGT chunk2254; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2304: \
+chunk2255: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.D2, V0.D2, V4.D2; \
@@ -33403,19 +32229,19 @@ chunk2304: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2304; \
+	BGT chunk2255; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2300; \
+	BNE unit2251; \
 	CMP $1, R5; \
-	BNE nextgroup2302; \
-lastunit2301: \
+	BNE nextgroup2253; \
+lastunit2252: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2305: \
+exact2256: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.D2, V0.D2, V4.D2; \
@@ -33425,7 +32251,7 @@ exact2305: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2306; \
+	BEQ exactdone2257; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33434,15 +32260,15 @@ exact2305: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2305; \
-exactdone2306: \
+	B exact2256; \
+exactdone2257: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2307: \
+exact2258: \
 	FLDPQ 0(R12), (F0, F1); \
 	FLDPQ 0(R13), (F2, F3); \
 	VZIP1 V2.D2, V0.D2, V4.D2; \
@@ -33452,7 +32278,7 @@ exact2307: \
 	FSTPQ (F4, F2), 0(R21); \
 	FSTPQ (F0, F3), 32(R21); \
 	CMP R10, R11; \
-	BEQ exactdone2308; \
+	BEQ exactdone2259; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33461,13 +32287,13 @@ exact2307: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2307; \
-exactdone2308: \
-nextgroup2302: \
+	B exact2258; \
+exactdone2259: \
+nextgroup2253: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2299; \
+	BNE group2250; \
 	RET
 	unitZip2x8NEON_body
 
@@ -33482,21 +32308,21 @@ TEXT ·unitUnzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-56
 	MOVD groups+40(FP), R5; \
 	MOVD group+48(FP), R6; \
 	CMP $8, R2; \
-	BLS rowchunk2309; \
+	BLS rowchunk2260; \
 	CMP $16, R2; \
-	BLS rowchunk2310; \
+	BLS rowchunk2261; \
 	CMP $32, R2; \
-	BLS rowchunk2311; \
-	B rowchunks2312; \
-rowchunk2309: \
+	BLS rowchunk2262; \
+	B rowchunks2263; \
+rowchunk2260: \
 	SUB $8, R2, R10; \
-group2313: \
+group2264: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2315; \
-unit2314: \
+	BEQ lastunit2266; \
+unit2265: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33518,20 +32344,20 @@ unit2314: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2314; \
-lastunit2315: \
+	BNE unit2265; \
+lastunit2266: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2317: \
+exact2268: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.D2, V0.D2, V1.D2; \
 	VUZP2 V0.D2, V0.D2, V0.D2; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2318; \
+	BEQ exactdone2269; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33540,22 +32366,22 @@ exact2317: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2317; \
-exactdone2318: \
+	B exact2268; \
+exactdone2269: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2319: \
+exact2270: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.D2, V0.D2, V1.D2; \
 	VUZP2 V0.D2, V0.D2, V0.D2; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2320; \
+	BEQ exactdone2271; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33564,23 +32390,23 @@ exact2319: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2319; \
-exactdone2320: \
-nextgroup2316: \
+	B exact2270; \
+exactdone2271: \
+nextgroup2267: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2313; \
+	BNE group2264; \
 	RET; \
-rowchunk2310: \
+rowchunk2261: \
 	SUB $8, R2, R10; \
-group2321: \
+group2272: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2323; \
-unit2322: \
+	BEQ lastunit2274; \
+unit2273: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33602,20 +32428,20 @@ unit2322: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2322; \
-lastunit2323: \
+	BNE unit2273; \
+lastunit2274: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2325: \
+exact2276: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.D2, V0.D2, V1.D2; \
 	VUZP2 V0.D2, V0.D2, V0.D2; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2326; \
+	BEQ exactdone2277; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33624,22 +32450,22 @@ exact2325: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2325; \
-exactdone2326: \
+	B exact2276; \
+exactdone2277: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2327: \
+exact2278: \
 	FMOVQ 0(R21), F0; \
 	VUZP1 V0.D2, V0.D2, V1.D2; \
 	VUZP2 V0.D2, V0.D2, V0.D2; \
 	FMOVD F1, 0(R12); \
 	FMOVD F0, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2328; \
+	BEQ exactdone2279; \
 	ADD $8, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33648,23 +32474,23 @@ exact2327: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2327; \
-exactdone2328: \
-nextgroup2324: \
+	B exact2278; \
+exactdone2279: \
+nextgroup2275: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2321; \
+	BNE group2272; \
 	RET; \
-rowchunk2311: \
+rowchunk2262: \
 	SUB $16, R2, R10; \
-group2329: \
+group2280: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2331; \
-unit2330: \
+	BEQ lastunit2282; \
+unit2281: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
@@ -33692,20 +32518,20 @@ unit2330: \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2330; \
-lastunit2331: \
+	BNE unit2281; \
+lastunit2282: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2333: \
+exact2284: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2334; \
+	BEQ exactdone2285; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33714,22 +32540,22 @@ exact2333: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2333; \
-exactdone2334: \
+	B exact2284; \
+exactdone2285: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2335: \
+exact2286: \
 	FLDPQ 0(R21), (F0, F1); \
 	VUZP1 V1.D2, V0.D2, V2.D2; \
 	VUZP2 V1.D2, V0.D2, V1.D2; \
 	FMOVQ F2, 0(R12); \
 	FMOVQ F1, 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2336; \
+	BEQ exactdone2287; \
 	ADD $16, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33738,28 +32564,28 @@ exact2335: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2335; \
-exactdone2336: \
-nextgroup2332: \
+	B exact2286; \
+exactdone2287: \
+nextgroup2283: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2329; \
+	BNE group2280; \
 	RET; \
-rowchunks2312: \
+rowchunks2263: \
 	SUB $32, R2, R10; \
-group2337: \
+group2288: \
 	MOVD R1, R7; \
 	MOVD R0, R8; \
 	MOVD R3, R9; \
 	SUBS $1, R9, R9; \
-	BEQ lastunit2339; \
-unit2338: \
+	BEQ lastunit2290; \
+unit2289: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2341: \
+chunk2292: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -33772,14 +32598,14 @@ chunk2341: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2341; \
+	BGT chunk2292; \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD R2, R11; \
-chunk2342: \
+chunk2293: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -33792,17 +32618,17 @@ chunk2342: \
 	ADD $32, R13, R13; \
 	ADD $64, R21, R21; \
 	SUBS $32, R11, R11; \
-	BGT chunk2342; \
+	BGT chunk2293; \
 	ADD R2, R7, R7; \
 	ADD R2<<2, R8, R8; \
 	SUBS $1, R9, R9; \
-	BNE unit2338; \
-lastunit2339: \
+	BNE unit2289; \
+lastunit2290: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2343: \
+exact2294: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -33812,7 +32638,7 @@ exact2343: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2344; \
+	BEQ exactdone2295; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33821,15 +32647,15 @@ exact2343: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2343; \
-exactdone2344: \
+	B exact2294; \
+exactdone2295: \
 	MOVD R7, R12; \
 	MOVD R8, R21; \
 	ADD R4<<1, R12, R12; \
 	ADD R2<<1, R21, R21; \
 	ADD R4, R12, R13; \
 	MOVD ZR, R11; \
-exact2345: \
+exact2296: \
 	FLDPQ 0(R21), (F0, F1); \
 	FLDPQ 32(R21), (F2, F3); \
 	VUZP1 V1.D2, V0.D2, V4.D2; \
@@ -33839,7 +32665,7 @@ exact2345: \
 	FSTPQ (F4, F0), 0(R12); \
 	FSTPQ (F1, F3), 0(R13); \
 	CMP R10, R11; \
-	BEQ exactdone2346; \
+	BEQ exactdone2297; \
 	ADD $32, R11, R24; \
 	CMP R10, R24; \
 	CSEL GT, R10, R24, R24; \
@@ -33848,13 +32674,13 @@ exact2345: \
 	ADD R23, R13, R13; \
 	ADD R23<<1, R21, R21; \
 	MOVD R24, R11; \
-	B exact2345; \
-exactdone2346: \
-nextgroup2340: \
+	B exact2296; \
+exactdone2297: \
+nextgroup2291: \
 	ADD R6, R0, R0; \
 	ADD R6, R1, R1; \
 	SUBS $1, R5, R5; \
-	BNE group2337; \
+	BNE group2288; \
 	RET
 	unitUnzip2x8NEON_body
 
@@ -33878,60 +32704,60 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MUL R8, R6, R24; \
 	SUB R24, R11, R11; \
 	CMP $32, R2; \
-	BLO short2347; \
+	BLO short2298; \
 	SUB $32, R2, R12; \
-group2348: \
+group2299: \
 	MOVD R6, R13; \
-row2349: \
+row2300: \
 	MOVD R0, R14; \
 	MOVD R1, R15; \
 	MOVD R3, R16; \
-run2350: \
+run2301: \
 	ADD R12, R15, R24; \
 	ADD R12, R14, R25; \
 	MOVD R15, R19; \
 	MOVD R14, R20; \
-pairs2351: \
+pairs2302: \
 	ADD $32, R19, R23; \
 	CMP R24, R23; \
-	BHS single2352; \
+	BHS single2303; \
 	FLDPQ (R19), (F0, F1); \
 	FLDPQ 32(R19), (F2, F3); \
 	FSTPQ (F0, F1), (R20); \
 	FSTPQ (F2, F3), 32(R20); \
 	ADD $64, R19, R19; \
 	ADD $64, R20, R20; \
-	B pairs2351; \
-single2352: \
+	B pairs2302; \
+single2303: \
 	CMP R24, R19; \
-	BHS last2353; \
+	BHS last2304; \
 	FLDPQ (R19), (F0, F1); \
 	FSTPQ (F0, F1), (R20); \
-last2353: \
+last2304: \
 	FLDPQ (R24), (F0, F1); \
 	FSTPQ (F0, F1), (R25); \
 	ADD R4, R14, R14; \
 	ADD R5, R15, R15; \
 	SUBS $1, R16, R16; \
-	BNE run2350; \
+	BNE run2301; \
 	ADD R7, R0, R0; \
 	ADD R8, R1, R1; \
 	SUBS $1, R13, R13; \
-	BNE row2349; \
+	BNE row2300; \
 	ADD R10, R0, R0; \
 	ADD R11, R1, R1; \
 	SUBS $1, R9, R9; \
-	BNE group2348; \
+	BNE group2299; \
 	RET; \
-short2347: \
+short2298: \
 	SUB $16, R2, R12; \
-group2354: \
+group2305: \
 	MOVD R6, R13; \
-row2355: \
+row2306: \
 	MOVD R0, R14; \
 	MOVD R1, R15; \
 	MOVD R3, R16; \
-run2356: \
+run2307: \
 	ADD R12, R15, R24; \
 	ADD R12, R14, R25; \
 	FMOVQ (R15), F0; \
@@ -33941,15 +32767,15 @@ run2356: \
 	ADD R4, R14, R14; \
 	ADD R5, R15, R15; \
 	SUBS $1, R16, R16; \
-	BNE run2356; \
+	BNE run2307; \
 	ADD R7, R0, R0; \
 	ADD R8, R1, R1; \
 	SUBS $1, R13, R13; \
-	BNE row2355; \
+	BNE row2306; \
 	ADD R10, R0, R0; \
 	ADD R11, R1, R1; \
 	SUBS $1, R9, R9; \
-	BNE group2354; \
+	BNE group2305; \
 	RET
 	copyRunsNEON_body
 
@@ -35528,1029 +34354,1017 @@ GLOBL mask523<>(SB), RODATA|NOPTR, $16
 DATA mask524<>+0(SB)/8, $0xffffffffffffffff
 DATA mask524<>+8(SB)/8, $0x0f0cffffffffffff
 GLOBL mask524<>(SB), RODATA|NOPTR, $16
-DATA mask525<>+0(SB)/8, $0xffffffffffffffff
-DATA mask525<>+8(SB)/8, $0x0b0a0504ffffffff
+DATA mask525<>+0(SB)/8, $0x0d0c050403020100
+DATA mask525<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask525<>(SB), RODATA|NOPTR, $16
 DATA mask526<>+0(SB)/8, $0xffffffffffffffff
-DATA mask526<>+8(SB)/8, $0x0d0c0706ffffffff
+DATA mask526<>+8(SB)/8, $0x0b0a09080100ffff
 GLOBL mask526<>(SB), RODATA|NOPTR, $16
-DATA mask527<>+0(SB)/8, $0xffffffffffffffff
-DATA mask527<>+8(SB)/8, $0x0f0e0908ffffffff
+DATA mask527<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask527<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask527<>(SB), RODATA|NOPTR, $16
-DATA mask528<>+0(SB)/8, $0x0d0c050403020100
-DATA mask528<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask528<>+0(SB)/8, $0xffffffffffffffff
+DATA mask528<>+8(SB)/8, $0x0d0c050403020100
 GLOBL mask528<>(SB), RODATA|NOPTR, $16
-DATA mask529<>+0(SB)/8, $0xffffffffffffffff
-DATA mask529<>+8(SB)/8, $0x0b0a09080100ffff
+DATA mask529<>+0(SB)/8, $0x0f0e0d0c0b0a0302
+DATA mask529<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask529<>(SB), RODATA|NOPTR, $16
-DATA mask530<>+0(SB)/8, $0x0d0c0b0a09080100
+DATA mask530<>+0(SB)/8, $0x0d090c0805010400
 DATA mask530<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask530<>(SB), RODATA|NOPTR, $16
 DATA mask531<>+0(SB)/8, $0xffffffffffffffff
-DATA mask531<>+8(SB)/8, $0x0d0c050403020100
+DATA mask531<>+8(SB)/8, $0x0d090c0805010400
 GLOBL mask531<>(SB), RODATA|NOPTR, $16
-DATA mask532<>+0(SB)/8, $0x0f0e0d0c0b0a0302
-DATA mask532<>+8(SB)/8, $0xffffffffffffffff
+DATA mask532<>+0(SB)/8, $0xffffffffffffffff
+DATA mask532<>+8(SB)/8, $0x0f0b0e0a07030602
 GLOBL mask532<>(SB), RODATA|NOPTR, $16
-DATA mask533<>+0(SB)/8, $0x0d090c0805010400
+DATA mask533<>+0(SB)/8, $0x0b0a030209080100
 DATA mask533<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask533<>(SB), RODATA|NOPTR, $16
 DATA mask534<>+0(SB)/8, $0xffffffffffffffff
-DATA mask534<>+8(SB)/8, $0x0d090c0805010400
+DATA mask534<>+8(SB)/8, $0x0b0a030209080100
 GLOBL mask534<>(SB), RODATA|NOPTR, $16
 DATA mask535<>+0(SB)/8, $0xffffffffffffffff
-DATA mask535<>+8(SB)/8, $0x0f0b0e0a07030602
+DATA mask535<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL mask535<>(SB), RODATA|NOPTR, $16
-DATA mask536<>+0(SB)/8, $0x0b0a030209080100
-DATA mask536<>+8(SB)/8, $0xffffffffffffffff
+DATA mask536<>+0(SB)/8, $0xffffffff03020100
+DATA mask536<>+8(SB)/8, $0xffffffff07060504
 GLOBL mask536<>(SB), RODATA|NOPTR, $16
-DATA mask537<>+0(SB)/8, $0xffffffffffffffff
-DATA mask537<>+8(SB)/8, $0x0b0a030209080100
+DATA mask537<>+0(SB)/8, $0x03020100ffffffff
+DATA mask537<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask537<>(SB), RODATA|NOPTR, $16
-DATA mask538<>+0(SB)/8, $0xffffffffffffffff
-DATA mask538<>+8(SB)/8, $0x0f0e07060d0c0504
+DATA mask538<>+0(SB)/8, $0x0b0a0908ffffffff
+DATA mask538<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask538<>(SB), RODATA|NOPTR, $16
-DATA mask539<>+0(SB)/8, $0xffffffff03020100
-DATA mask539<>+8(SB)/8, $0xffffffff07060504
+DATA mask539<>+0(SB)/8, $0xff0c090501080400
+DATA mask539<>+8(SB)/8, $0xffffffffffff0dff
 GLOBL mask539<>(SB), RODATA|NOPTR, $16
-DATA mask540<>+0(SB)/8, $0x03020100ffffffff
-DATA mask540<>+8(SB)/8, $0x07060504ffffffff
+DATA mask540<>+0(SB)/8, $0x00ffffffffffffff
+DATA mask540<>+8(SB)/8, $0x09ff0c080501ff04
 GLOBL mask540<>(SB), RODATA|NOPTR, $16
-DATA mask541<>+0(SB)/8, $0x0b0a0908ffffffff
-DATA mask541<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask541<>+0(SB)/8, $0xffffffffffffffff
+DATA mask541<>+8(SB)/8, $0xff00ffffffffffff
 GLOBL mask541<>(SB), RODATA|NOPTR, $16
-DATA mask542<>+0(SB)/8, $0xff0c090501080400
-DATA mask542<>+8(SB)/8, $0xffffffffffff0dff
+DATA mask542<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask542<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask542<>(SB), RODATA|NOPTR, $16
 DATA mask543<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask543<>+8(SB)/8, $0x09ff0c080501ff04
+DATA mask543<>+8(SB)/8, $0xff0f0c08040b0703
 GLOBL mask543<>(SB), RODATA|NOPTR, $16
 DATA mask544<>+0(SB)/8, $0xffffffffffffffff
-DATA mask544<>+8(SB)/8, $0xff00ffffffffffff
+DATA mask544<>+8(SB)/8, $0x08ffffffffffffff
 GLOBL mask544<>(SB), RODATA|NOPTR, $16
-DATA mask545<>+0(SB)/8, $0xff0c080f0b070400
+DATA mask545<>+0(SB)/8, $0xffffffff0d09050c
 DATA mask545<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask545<>(SB), RODATA|NOPTR, $16
-DATA mask546<>+0(SB)/8, $0x00ffffffffffffff
-DATA mask546<>+8(SB)/8, $0xff0f0c08040b0703
+DATA mask546<>+0(SB)/8, $0xffffffffffffffff
+DATA mask546<>+8(SB)/8, $0x0affffffffffffff
 GLOBL mask546<>(SB), RODATA|NOPTR, $16
-DATA mask547<>+0(SB)/8, $0xffffffffffffffff
-DATA mask547<>+8(SB)/8, $0x08ffffffffffffff
+DATA mask547<>+0(SB)/8, $0xffffffff0f0b070e
+DATA mask547<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask547<>(SB), RODATA|NOPTR, $16
-DATA mask548<>+0(SB)/8, $0xffffffff0d09050c
+DATA mask548<>+0(SB)/8, $0x0dffffffffffffff
 DATA mask548<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask548<>(SB), RODATA|NOPTR, $16
 DATA mask549<>+0(SB)/8, $0xffffffffffffffff
-DATA mask549<>+8(SB)/8, $0x0affffffffffffff
+DATA mask549<>+8(SB)/8, $0xff02ffffffffffff
 GLOBL mask549<>(SB), RODATA|NOPTR, $16
-DATA mask550<>+0(SB)/8, $0xffffffff0f0b070e
+DATA mask550<>+0(SB)/8, $0x0fffffffffffffff
 DATA mask550<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask550<>(SB), RODATA|NOPTR, $16
-DATA mask551<>+0(SB)/8, $0x0dffffffffffffff
-DATA mask551<>+8(SB)/8, $0xffffffffffffffff
+DATA mask551<>+0(SB)/8, $0x0302ffff09080100
+DATA mask551<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask551<>(SB), RODATA|NOPTR, $16
-DATA mask552<>+0(SB)/8, $0xffffffffffffffff
-DATA mask552<>+8(SB)/8, $0xff02ffffffffffff
+DATA mask552<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask552<>+8(SB)/8, $0xffff09080302ffff
 GLOBL mask552<>(SB), RODATA|NOPTR, $16
-DATA mask553<>+0(SB)/8, $0x0fffffffffffffff
+DATA mask553<>+0(SB)/8, $0xffff090801000f0e
 DATA mask553<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask553<>(SB), RODATA|NOPTR, $16
-DATA mask554<>+0(SB)/8, $0x0302ffff09080100
-DATA mask554<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask554<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask554<>+8(SB)/8, $0x0908ffff0f0e0706
 GLOBL mask554<>(SB), RODATA|NOPTR, $16
-DATA mask555<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask555<>+8(SB)/8, $0xffff09080302ffff
+DATA mask555<>+0(SB)/8, $0xffffffffffffffff
+DATA mask555<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL mask555<>(SB), RODATA|NOPTR, $16
-DATA mask556<>+0(SB)/8, $0xffff090801000f0e
+DATA mask556<>+0(SB)/8, $0x0d0905010c080400
 DATA mask556<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask556<>(SB), RODATA|NOPTR, $16
-DATA mask557<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask557<>+8(SB)/8, $0x0908ffff0f0e0706
+DATA mask557<>+0(SB)/8, $0xffffffffffffffff
+DATA mask557<>+8(SB)/8, $0x0d0905010c080400
 GLOBL mask557<>(SB), RODATA|NOPTR, $16
 DATA mask558<>+0(SB)/8, $0xffffffffffffffff
-DATA mask558<>+8(SB)/8, $0x0504ffffffffffff
+DATA mask558<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL mask558<>(SB), RODATA|NOPTR, $16
-DATA mask559<>+0(SB)/8, $0xffffffff03020100
-DATA mask559<>+8(SB)/8, $0x07060504ffffffff
+DATA mask559<>+0(SB)/8, $0xffffffff0c080400
+DATA mask559<>+8(SB)/8, $0xffffffff0d090501
 GLOBL mask559<>(SB), RODATA|NOPTR, $16
-DATA mask560<>+0(SB)/8, $0xffffffff0f0e0d0c
-DATA mask560<>+8(SB)/8, $0xffffffff03020100
+DATA mask560<>+0(SB)/8, $0x0c080400ffffffff
+DATA mask560<>+8(SB)/8, $0x0d090501ffffffff
 GLOBL mask560<>(SB), RODATA|NOPTR, $16
-DATA mask561<>+0(SB)/8, $0x0d0905010c080400
-DATA mask561<>+8(SB)/8, $0xffffffffffffffff
+DATA mask561<>+0(SB)/8, $0x0e0a0602ffffffff
+DATA mask561<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL mask561<>(SB), RODATA|NOPTR, $16
-DATA mask562<>+0(SB)/8, $0xffffffffffffffff
-DATA mask562<>+8(SB)/8, $0x0d0905010c080400
+DATA mask562<>+0(SB)/8, $0xffff0b0a09020100
+DATA mask562<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask562<>(SB), RODATA|NOPTR, $16
-DATA mask563<>+0(SB)/8, $0xffffffffffffffff
-DATA mask563<>+8(SB)/8, $0x0f0b07030e0a0602
+DATA mask563<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask563<>+8(SB)/8, $0xffffffff0b0a0902
 GLOBL mask563<>(SB), RODATA|NOPTR, $16
-DATA mask564<>+0(SB)/8, $0xffffffff0c080400
-DATA mask564<>+8(SB)/8, $0xffffffff0d090501
+DATA mask564<>+0(SB)/8, $0xffffffffffffffff
+DATA mask564<>+8(SB)/8, $0x09020100ffffffff
 GLOBL mask564<>(SB), RODATA|NOPTR, $16
-DATA mask565<>+0(SB)/8, $0x0c080400ffffffff
-DATA mask565<>+8(SB)/8, $0x0d090501ffffffff
+DATA mask565<>+0(SB)/8, $0xffffff0a09080100
+DATA mask565<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask565<>(SB), RODATA|NOPTR, $16
-DATA mask566<>+0(SB)/8, $0x0e0a0602ffffffff
-DATA mask566<>+8(SB)/8, $0x0f0b0703ffffffff
+DATA mask566<>+0(SB)/8, $0x020100ffffffffff
+DATA mask566<>+8(SB)/8, $0xffffffffff0b0a09
 GLOBL mask566<>(SB), RODATA|NOPTR, $16
-DATA mask567<>+0(SB)/8, $0xffff0b0a09020100
-DATA mask567<>+8(SB)/8, $0xffffffffffffffff
+DATA mask567<>+0(SB)/8, $0xffffffffffffffff
+DATA mask567<>+8(SB)/8, $0x0a09020100ffffff
 GLOBL mask567<>(SB), RODATA|NOPTR, $16
-DATA mask568<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask568<>+8(SB)/8, $0xffffffff0b0a0902
+DATA mask568<>+0(SB)/8, $0xffffffff09080700
+DATA mask568<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask568<>(SB), RODATA|NOPTR, $16
-DATA mask569<>+0(SB)/8, $0xffffffffffffffff
-DATA mask569<>+8(SB)/8, $0x09020100ffffffff
+DATA mask569<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask569<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask569<>(SB), RODATA|NOPTR, $16
-DATA mask570<>+0(SB)/8, $0xffffff0a09080100
+DATA mask570<>+0(SB)/8, $0xffffffff0f0e0d06
 DATA mask570<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask570<>(SB), RODATA|NOPTR, $16
-DATA mask571<>+0(SB)/8, $0x020100ffffffffff
-DATA mask571<>+8(SB)/8, $0xffffffffff0b0a09
+DATA mask571<>+0(SB)/8, $0x090807ffffffffff
+DATA mask571<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask571<>(SB), RODATA|NOPTR, $16
-DATA mask572<>+0(SB)/8, $0xffffffffffffffff
-DATA mask572<>+8(SB)/8, $0x0a09020100ffffff
+DATA mask572<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask572<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask572<>(SB), RODATA|NOPTR, $16
-DATA mask573<>+0(SB)/8, $0xffffffff09080700
+DATA mask573<>+0(SB)/8, $0xffffffff0f0e0100
 DATA mask573<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask573<>(SB), RODATA|NOPTR, $16
-DATA mask574<>+0(SB)/8, $0xffffffff0c0b0a03
+DATA mask574<>+0(SB)/8, $0x09080706ffffffff
 DATA mask574<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask574<>(SB), RODATA|NOPTR, $16
-DATA mask575<>+0(SB)/8, $0xffffffff0f0e0d06
+DATA mask575<>+0(SB)/8, $0xffffffff06050403
 DATA mask575<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask575<>(SB), RODATA|NOPTR, $16
-DATA mask576<>+0(SB)/8, $0x090807ffffffffff
-DATA mask576<>+8(SB)/8, $0xffffffffffffffff
+DATA mask576<>+0(SB)/8, $0xffffffffffffffff
+DATA mask576<>+8(SB)/8, $0x0b0a090807ffffff
 GLOBL mask576<>(SB), RODATA|NOPTR, $16
-DATA mask577<>+0(SB)/8, $0x0c0b0affffffffff
+DATA mask577<>+0(SB)/8, $0xffff0b020a010900
 DATA mask577<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask577<>(SB), RODATA|NOPTR, $16
-DATA mask578<>+0(SB)/8, $0xffffffff0f0e0100
-DATA mask578<>+8(SB)/8, $0xffffffffffffffff
+DATA mask578<>+0(SB)/8, $0x0900ffffffffffff
+DATA mask578<>+8(SB)/8, $0xffffffff0b020a01
 GLOBL mask578<>(SB), RODATA|NOPTR, $16
-DATA mask579<>+0(SB)/8, $0x09080706ffffffff
-DATA mask579<>+8(SB)/8, $0xffffffffffffffff
+DATA mask579<>+0(SB)/8, $0xffffffffffffffff
+DATA mask579<>+8(SB)/8, $0x0a010900ffffffff
 GLOBL mask579<>(SB), RODATA|NOPTR, $16
-DATA mask580<>+0(SB)/8, $0xffffffff06050403
+DATA mask580<>+0(SB)/8, $0xffffffffffff0900
 DATA mask580<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask580<>(SB), RODATA|NOPTR, $16
-DATA mask581<>+0(SB)/8, $0xffffffffffffffff
-DATA mask581<>+8(SB)/8, $0x0b0a090807ffffff
+DATA mask581<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask581<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask581<>(SB), RODATA|NOPTR, $16
-DATA mask582<>+0(SB)/8, $0xffff0b020a010900
-DATA mask582<>+8(SB)/8, $0xffffffffffffffff
+DATA mask582<>+0(SB)/8, $0xffffffffffffffff
+DATA mask582<>+8(SB)/8, $0xffff0b020a010900
 GLOBL mask582<>(SB), RODATA|NOPTR, $16
-DATA mask583<>+0(SB)/8, $0x0900ffffffffffff
-DATA mask583<>+8(SB)/8, $0xffffffff0b020a01
+DATA mask583<>+0(SB)/8, $0xffffffffffffffff
+DATA mask583<>+8(SB)/8, $0x0900ffffffffffff
 GLOBL mask583<>(SB), RODATA|NOPTR, $16
-DATA mask584<>+0(SB)/8, $0xffffffffffffffff
-DATA mask584<>+8(SB)/8, $0x0a010900ffffffff
+DATA mask584<>+0(SB)/8, $0xffffffff0a010900
+DATA mask584<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask584<>(SB), RODATA|NOPTR, $16
-DATA mask585<>+0(SB)/8, $0xffffffffffff0900
-DATA mask585<>+8(SB)/8, $0xffffffffffffffff
+DATA mask585<>+0(SB)/8, $0xffffffffffffffff
+DATA mask585<>+8(SB)/8, $0x0a01ffffffffffff
 GLOBL mask585<>(SB), RODATA|NOPTR, $16
-DATA mask586<>+0(SB)/8, $0x0b020a010900ffff
+DATA mask586<>+0(SB)/8, $0xffffffff0c030b02
 DATA mask586<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask586<>(SB), RODATA|NOPTR, $16
 DATA mask587<>+0(SB)/8, $0xffffffffffffffff
-DATA mask587<>+8(SB)/8, $0xffff0b020a010900
+DATA mask587<>+8(SB)/8, $0x0d04ffffffffffff
 GLOBL mask587<>(SB), RODATA|NOPTR, $16
-DATA mask588<>+0(SB)/8, $0xffffffffffffffff
-DATA mask588<>+8(SB)/8, $0x0900ffffffffffff
+DATA mask588<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask588<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask588<>(SB), RODATA|NOPTR, $16
-DATA mask589<>+0(SB)/8, $0xffffffff0a010900
+DATA mask589<>+0(SB)/8, $0x0c030b020a01ffff
 DATA mask589<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask589<>(SB), RODATA|NOPTR, $16
-DATA mask590<>+0(SB)/8, $0xffffffffffffffff
-DATA mask590<>+8(SB)/8, $0x0a01ffffffffffff
+DATA mask590<>+0(SB)/8, $0x0f060e050d04ffff
+DATA mask590<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask590<>(SB), RODATA|NOPTR, $16
-DATA mask591<>+0(SB)/8, $0xffffffff0c030b02
-DATA mask591<>+8(SB)/8, $0xffffffffffffffff
+DATA mask591<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask591<>+8(SB)/8, $0xffffffffffff0504
 GLOBL mask591<>(SB), RODATA|NOPTR, $16
-DATA mask592<>+0(SB)/8, $0xffffffffffffffff
-DATA mask592<>+8(SB)/8, $0x0d04ffffffffffff
+DATA mask592<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask592<>+8(SB)/8, $0xffffffff0504ffff
 GLOBL mask592<>(SB), RODATA|NOPTR, $16
-DATA mask593<>+0(SB)/8, $0xffffffff0f060e05
+DATA mask593<>+0(SB)/8, $0xffff0302ffff0100
 DATA mask593<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask593<>(SB), RODATA|NOPTR, $16
-DATA mask594<>+0(SB)/8, $0x0c030b020a01ffff
+DATA mask594<>+0(SB)/8, $0x0302ffff0100ffff
 DATA mask594<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask594<>(SB), RODATA|NOPTR, $16
-DATA mask595<>+0(SB)/8, $0x0f060e050d04ffff
-DATA mask595<>+8(SB)/8, $0xffffffffffffffff
+DATA mask595<>+0(SB)/8, $0xffffffffffffffff
+DATA mask595<>+8(SB)/8, $0xffff0302ffff0100
 GLOBL mask595<>(SB), RODATA|NOPTR, $16
-DATA mask596<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask596<>+8(SB)/8, $0xffffffffffff0504
+DATA mask596<>+0(SB)/8, $0xffffffffffffffff
+DATA mask596<>+8(SB)/8, $0x0302ffff0100ffff
 GLOBL mask596<>(SB), RODATA|NOPTR, $16
-DATA mask597<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask597<>+8(SB)/8, $0xffffffff0504ffff
+DATA mask597<>+0(SB)/8, $0xffffffffffffffff
+DATA mask597<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask597<>(SB), RODATA|NOPTR, $16
-DATA mask598<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask598<>+8(SB)/8, $0xffffffffffffffff
+DATA mask598<>+0(SB)/8, $0xffffffffffffffff
+DATA mask598<>+8(SB)/8, $0x0d0cffff0b0affff
 GLOBL mask598<>(SB), RODATA|NOPTR, $16
-DATA mask599<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask599<>+0(SB)/8, $0x0908ffff0706ffff
 DATA mask599<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask599<>(SB), RODATA|NOPTR, $16
-DATA mask600<>+0(SB)/8, $0xffffffffffffffff
-DATA mask600<>+8(SB)/8, $0xffff0302ffff0100
+DATA mask600<>+0(SB)/8, $0x0f0effff0d0cffff
+DATA mask600<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask600<>(SB), RODATA|NOPTR, $16
-DATA mask601<>+0(SB)/8, $0xffffffffffffffff
-DATA mask601<>+8(SB)/8, $0x0302ffff0100ffff
+DATA mask601<>+0(SB)/8, $0x07060504ffffffff
+DATA mask601<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL mask601<>(SB), RODATA|NOPTR, $16
-DATA mask602<>+0(SB)/8, $0xffffffffffffffff
-DATA mask602<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask602<>+0(SB)/8, $0x0b02ff0a01ff0900
+DATA mask602<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask602<>(SB), RODATA|NOPTR, $16
-DATA mask603<>+0(SB)/8, $0xffffffffffffffff
-DATA mask603<>+8(SB)/8, $0x0d0cffff0b0affff
+DATA mask603<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask603<>+8(SB)/8, $0x0bffff0affff0902
 GLOBL mask603<>(SB), RODATA|NOPTR, $16
-DATA mask604<>+0(SB)/8, $0x0908ffff0706ffff
-DATA mask604<>+8(SB)/8, $0xffffffffffffffff
+DATA mask604<>+0(SB)/8, $0xffffffffffffffff
+DATA mask604<>+8(SB)/8, $0xff0a01ff0900ffff
 GLOBL mask604<>(SB), RODATA|NOPTR, $16
-DATA mask605<>+0(SB)/8, $0x0f0effff0d0cffff
-DATA mask605<>+8(SB)/8, $0xffffffffffffffff
+DATA mask605<>+0(SB)/8, $0xff0a01ff0900ffff
+DATA mask605<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask605<>(SB), RODATA|NOPTR, $16
-DATA mask606<>+0(SB)/8, $0x07060504ffffffff
-DATA mask606<>+8(SB)/8, $0x0b0a0908ffffffff
+DATA mask606<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask606<>+8(SB)/8, $0xff0affff0902ffff
 GLOBL mask606<>(SB), RODATA|NOPTR, $16
-DATA mask607<>+0(SB)/8, $0x0b02ff0a01ff0900
-DATA mask607<>+8(SB)/8, $0xffffffffffffffff
+DATA mask607<>+0(SB)/8, $0xffffffffffffffff
+DATA mask607<>+8(SB)/8, $0x01ff0900ffffffff
 GLOBL mask607<>(SB), RODATA|NOPTR, $16
-DATA mask608<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask608<>+8(SB)/8, $0x0bffff0affff0902
+DATA mask608<>+0(SB)/8, $0xffffffffff0900ff
+DATA mask608<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask608<>(SB), RODATA|NOPTR, $16
-DATA mask609<>+0(SB)/8, $0xffffffffffffffff
-DATA mask609<>+8(SB)/8, $0xff0a01ff0900ffff
+DATA mask609<>+0(SB)/8, $0xffffffff09ffff08
+DATA mask609<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask609<>(SB), RODATA|NOPTR, $16
-DATA mask610<>+0(SB)/8, $0xff0a01ff0900ffff
-DATA mask610<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask610<>+0(SB)/8, $0xffffffffffffffff
+DATA mask610<>+8(SB)/8, $0x02ff0a01ffffffff
 GLOBL mask610<>(SB), RODATA|NOPTR, $16
-DATA mask611<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask611<>+8(SB)/8, $0xff0affff0902ffff
+DATA mask611<>+0(SB)/8, $0xffffffff0cffff0b
+DATA mask611<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask611<>(SB), RODATA|NOPTR, $16
 DATA mask612<>+0(SB)/8, $0xffffffffffffffff
-DATA mask612<>+8(SB)/8, $0x01ff0900ffffffff
+DATA mask612<>+8(SB)/8, $0x05ff0d04ffffffff
 GLOBL mask612<>(SB), RODATA|NOPTR, $16
-DATA mask613<>+0(SB)/8, $0xffffffffff0900ff
+DATA mask613<>+0(SB)/8, $0xffffffff0fffff0e
 DATA mask613<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask613<>(SB), RODATA|NOPTR, $16
-DATA mask614<>+0(SB)/8, $0xffffffff09ffff08
-DATA mask614<>+8(SB)/8, $0xffffffffffffffff
+DATA mask614<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask614<>+8(SB)/8, $0xffff0504ffffffff
 GLOBL mask614<>(SB), RODATA|NOPTR, $16
-DATA mask615<>+0(SB)/8, $0xffffffffffffffff
-DATA mask615<>+8(SB)/8, $0x02ff0a01ffffffff
+DATA mask615<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask615<>+8(SB)/8, $0x0504ffffffff0302
 GLOBL mask615<>(SB), RODATA|NOPTR, $16
-DATA mask616<>+0(SB)/8, $0xffffffff0cffff0b
-DATA mask616<>+8(SB)/8, $0xffffffffffffffff
+DATA mask616<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask616<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask616<>(SB), RODATA|NOPTR, $16
 DATA mask617<>+0(SB)/8, $0xffffffffffffffff
-DATA mask617<>+8(SB)/8, $0x05ff0d04ffffffff
+DATA mask617<>+8(SB)/8, $0x0302ffffffff0100
 GLOBL mask617<>(SB), RODATA|NOPTR, $16
-DATA mask618<>+0(SB)/8, $0xffffffff0fffff0e
-DATA mask618<>+8(SB)/8, $0xffffffffffffffff
+DATA mask618<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask618<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask618<>(SB), RODATA|NOPTR, $16
-DATA mask619<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask619<>+8(SB)/8, $0xffff0504ffffffff
+DATA mask619<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask619<>+8(SB)/8, $0xffff0706ffffffff
 GLOBL mask619<>(SB), RODATA|NOPTR, $16
-DATA mask620<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask620<>+8(SB)/8, $0x0504ffffffff0302
+DATA mask620<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask620<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL mask620<>(SB), RODATA|NOPTR, $16
-DATA mask621<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask621<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask621<>+0(SB)/8, $0xffffffff03020100
+DATA mask621<>+8(SB)/8, $0x07060504ffffffff
 GLOBL mask621<>(SB), RODATA|NOPTR, $16
-DATA mask622<>+0(SB)/8, $0xffffffffffffffff
-DATA mask622<>+8(SB)/8, $0x0302ffffffff0100
+DATA mask622<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask622<>+8(SB)/8, $0xffffffffffff0b02
 GLOBL mask622<>(SB), RODATA|NOPTR, $16
-DATA mask623<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask623<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask623<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask623<>+8(SB)/8, $0xffffffff0b02ffff
 GLOBL mask623<>(SB), RODATA|NOPTR, $16
-DATA mask624<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask624<>+8(SB)/8, $0xffff0706ffffffff
+DATA mask624<>+0(SB)/8, $0xffffffffffffffff
+DATA mask624<>+8(SB)/8, $0xffff0900ffffffff
 GLOBL mask624<>(SB), RODATA|NOPTR, $16
-DATA mask625<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask625<>+8(SB)/8, $0xffff0d0cffffffff
+DATA mask625<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask625<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask625<>(SB), RODATA|NOPTR, $16
-DATA mask626<>+0(SB)/8, $0xffff0a01ffff0900
-DATA mask626<>+8(SB)/8, $0xffffffffffff0b02
+DATA mask626<>+0(SB)/8, $0x0a01ffff0900ffff
+DATA mask626<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask626<>(SB), RODATA|NOPTR, $16
-DATA mask627<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask627<>+8(SB)/8, $0xffffffff0b02ffff
+DATA mask627<>+0(SB)/8, $0xffffffffffffffff
+DATA mask627<>+8(SB)/8, $0xffff0a01ffff0900
 GLOBL mask627<>(SB), RODATA|NOPTR, $16
 DATA mask628<>+0(SB)/8, $0xffffffffffffffff
-DATA mask628<>+8(SB)/8, $0xffff0900ffffffff
+DATA mask628<>+8(SB)/8, $0x0a01ffff0900ffff
 GLOBL mask628<>(SB), RODATA|NOPTR, $16
-DATA mask629<>+0(SB)/8, $0xffff0a01ffff0900
+DATA mask629<>+0(SB)/8, $0xffffffff0900ffff
 DATA mask629<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask629<>(SB), RODATA|NOPTR, $16
-DATA mask630<>+0(SB)/8, $0x0a01ffff0900ffff
-DATA mask630<>+8(SB)/8, $0xffffffffffffffff
+DATA mask630<>+0(SB)/8, $0xffffffffffffffff
+DATA mask630<>+8(SB)/8, $0x0b02ffff0a01ffff
 GLOBL mask630<>(SB), RODATA|NOPTR, $16
-DATA mask631<>+0(SB)/8, $0xffffffffffffffff
-DATA mask631<>+8(SB)/8, $0xffff0a01ffff0900
+DATA mask631<>+0(SB)/8, $0xffffffff0c03ffff
+DATA mask631<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask631<>(SB), RODATA|NOPTR, $16
 DATA mask632<>+0(SB)/8, $0xffffffffffffffff
-DATA mask632<>+8(SB)/8, $0x0a01ffff0900ffff
+DATA mask632<>+8(SB)/8, $0x0e05ffff0d04ffff
 GLOBL mask632<>(SB), RODATA|NOPTR, $16
-DATA mask633<>+0(SB)/8, $0xffffffff0900ffff
+DATA mask633<>+0(SB)/8, $0xffffffff0f06ffff
 DATA mask633<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask633<>(SB), RODATA|NOPTR, $16
-DATA mask634<>+0(SB)/8, $0xffffffffffffffff
-DATA mask634<>+8(SB)/8, $0x0b02ffff0a01ffff
+DATA mask634<>+0(SB)/8, $0x0c03ffff0b02ffff
+DATA mask634<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask634<>(SB), RODATA|NOPTR, $16
-DATA mask635<>+0(SB)/8, $0xffffffff0c03ffff
+DATA mask635<>+0(SB)/8, $0x0f06ffff0e05ffff
 DATA mask635<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask635<>(SB), RODATA|NOPTR, $16
-DATA mask636<>+0(SB)/8, $0xffffffffffffffff
-DATA mask636<>+8(SB)/8, $0x0e05ffff0d04ffff
+DATA mask636<>+0(SB)/8, $0xffffffffffff0100
+DATA mask636<>+8(SB)/8, $0xffffffffffff0302
 GLOBL mask636<>(SB), RODATA|NOPTR, $16
-DATA mask637<>+0(SB)/8, $0xffffffff0f06ffff
-DATA mask637<>+8(SB)/8, $0xffffffffffffffff
+DATA mask637<>+0(SB)/8, $0xffffffff0100ffff
+DATA mask637<>+8(SB)/8, $0xffffffff0302ffff
 GLOBL mask637<>(SB), RODATA|NOPTR, $16
-DATA mask638<>+0(SB)/8, $0x0c03ffff0b02ffff
-DATA mask638<>+8(SB)/8, $0xffffffffffffffff
+DATA mask638<>+0(SB)/8, $0xffff0100ffffffff
+DATA mask638<>+8(SB)/8, $0xffff0302ffffffff
 GLOBL mask638<>(SB), RODATA|NOPTR, $16
-DATA mask639<>+0(SB)/8, $0x0f06ffff0e05ffff
-DATA mask639<>+8(SB)/8, $0xffffffffffffffff
+DATA mask639<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask639<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask639<>(SB), RODATA|NOPTR, $16
-DATA mask640<>+0(SB)/8, $0xffffffffffff0100
-DATA mask640<>+8(SB)/8, $0xffffffffffff0302
+DATA mask640<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask640<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask640<>(SB), RODATA|NOPTR, $16
-DATA mask641<>+0(SB)/8, $0xffffffff0100ffff
-DATA mask641<>+8(SB)/8, $0xffffffff0302ffff
+DATA mask641<>+0(SB)/8, $0x0706ffffffffffff
+DATA mask641<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask641<>(SB), RODATA|NOPTR, $16
-DATA mask642<>+0(SB)/8, $0xffff0100ffffffff
-DATA mask642<>+8(SB)/8, $0xffff0302ffffffff
+DATA mask642<>+0(SB)/8, $0x0d0cffffffffffff
+DATA mask642<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL mask642<>(SB), RODATA|NOPTR, $16
-DATA mask643<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask643<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask643<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask643<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask643<>(SB), RODATA|NOPTR, $16
-DATA mask644<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask644<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask644<>+0(SB)/8, $0x0b0affffffffffff
+DATA mask644<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL mask644<>(SB), RODATA|NOPTR, $16
-DATA mask645<>+0(SB)/8, $0x0706ffffffffffff
-DATA mask645<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask645<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask645<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask645<>(SB), RODATA|NOPTR, $16
-DATA mask646<>+0(SB)/8, $0x0d0cffffffffffff
-DATA mask646<>+8(SB)/8, $0x0f0effffffffffff
+DATA mask646<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask646<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask646<>(SB), RODATA|NOPTR, $16
-DATA mask647<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask647<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask647<>+0(SB)/8, $0xffffffffffffffff
+DATA mask647<>+8(SB)/8, $0xff03ff02ff01ff00
 GLOBL mask647<>(SB), RODATA|NOPTR, $16
-DATA mask648<>+0(SB)/8, $0x0b0affffffffffff
-DATA mask648<>+8(SB)/8, $0x0d0cffffffffffff
+DATA mask648<>+0(SB)/8, $0xffffffffffffffff
+DATA mask648<>+8(SB)/8, $0x03ff02ff01ff00ff
 GLOBL mask648<>(SB), RODATA|NOPTR, $16
-DATA mask649<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask649<>+8(SB)/8, $0xffffffffffffffff
+DATA mask649<>+0(SB)/8, $0xffffffffffffffff
+DATA mask649<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL mask649<>(SB), RODATA|NOPTR, $16
-DATA mask650<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask650<>+8(SB)/8, $0xffffffffffffffff
+DATA mask650<>+0(SB)/8, $0xffffffffffffffff
+DATA mask650<>+8(SB)/8, $0x0bff0aff09ff08ff
 GLOBL mask650<>(SB), RODATA|NOPTR, $16
 DATA mask651<>+0(SB)/8, $0xffffffffffffffff
-DATA mask651<>+8(SB)/8, $0xff03ff02ff01ff00
+DATA mask651<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL mask651<>(SB), RODATA|NOPTR, $16
-DATA mask652<>+0(SB)/8, $0xffffffffffffffff
-DATA mask652<>+8(SB)/8, $0x03ff02ff01ff00ff
+DATA mask652<>+0(SB)/8, $0xffff0302ffff0100
+DATA mask652<>+8(SB)/8, $0xffff0706ffff0504
 GLOBL mask652<>(SB), RODATA|NOPTR, $16
-DATA mask653<>+0(SB)/8, $0xffffffffffffffff
-DATA mask653<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask653<>+0(SB)/8, $0x0302ffff0100ffff
+DATA mask653<>+8(SB)/8, $0x0706ffff0504ffff
 GLOBL mask653<>(SB), RODATA|NOPTR, $16
-DATA mask654<>+0(SB)/8, $0xffffffffffffffff
-DATA mask654<>+8(SB)/8, $0x0bff0aff09ff08ff
+DATA mask654<>+0(SB)/8, $0x0b0affff0908ffff
+DATA mask654<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL mask654<>(SB), RODATA|NOPTR, $16
-DATA mask655<>+0(SB)/8, $0xffffffffffffffff
-DATA mask655<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask655<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask655<>+8(SB)/8, $0xffffffffffff03ff
 GLOBL mask655<>(SB), RODATA|NOPTR, $16
-DATA mask656<>+0(SB)/8, $0xffff0302ffff0100
-DATA mask656<>+8(SB)/8, $0xffff0706ffff0504
+DATA mask656<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask656<>+8(SB)/8, $0xffffffffff03ffff
 GLOBL mask656<>(SB), RODATA|NOPTR, $16
-DATA mask657<>+0(SB)/8, $0x0302ffff0100ffff
-DATA mask657<>+8(SB)/8, $0x0706ffff0504ffff
+DATA mask657<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask657<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL mask657<>(SB), RODATA|NOPTR, $16
-DATA mask658<>+0(SB)/8, $0x0b0affff0908ffff
-DATA mask658<>+8(SB)/8, $0x0f0effff0d0cffff
+DATA mask658<>+0(SB)/8, $0xffffffffffffffff
+DATA mask658<>+8(SB)/8, $0x01ffff00ffffffff
 GLOBL mask658<>(SB), RODATA|NOPTR, $16
-DATA mask659<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask659<>+8(SB)/8, $0xffffffffffff03ff
+DATA mask659<>+0(SB)/8, $0xffffffffffffffff
+DATA mask659<>+8(SB)/8, $0xffff00ffffffffff
 GLOBL mask659<>(SB), RODATA|NOPTR, $16
-DATA mask660<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask660<>+8(SB)/8, $0xffffffffff03ffff
+DATA mask660<>+0(SB)/8, $0xffff01ffff00ff0f
+DATA mask660<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask660<>(SB), RODATA|NOPTR, $16
-DATA mask661<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask661<>+8(SB)/8, $0xffffffff03ffff02
+DATA mask661<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA mask661<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask661<>(SB), RODATA|NOPTR, $16
-DATA mask662<>+0(SB)/8, $0xffffffffffffffff
-DATA mask662<>+8(SB)/8, $0x01ffff00ffffffff
+DATA mask662<>+0(SB)/8, $0x01ffff00ffffffff
+DATA mask662<>+8(SB)/8, $0xffffffff0fffff0e
 GLOBL mask662<>(SB), RODATA|NOPTR, $16
 DATA mask663<>+0(SB)/8, $0xffffffffffffffff
-DATA mask663<>+8(SB)/8, $0xffff00ffffffffff
+DATA mask663<>+8(SB)/8, $0xff00ff0fffff0eff
 GLOBL mask663<>(SB), RODATA|NOPTR, $16
-DATA mask664<>+0(SB)/8, $0xffff01ffff00ff0f
-DATA mask664<>+8(SB)/8, $0xffffffffffffffff
+DATA mask664<>+0(SB)/8, $0xffffffffffffffff
+DATA mask664<>+8(SB)/8, $0x00ff0fffff0effff
 GLOBL mask664<>(SB), RODATA|NOPTR, $16
-DATA mask665<>+0(SB)/8, $0xff01ffff00ff0fff
+DATA mask665<>+0(SB)/8, $0xffffffffffff00ff
 DATA mask665<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask665<>(SB), RODATA|NOPTR, $16
-DATA mask666<>+0(SB)/8, $0x01ffff00ffffffff
-DATA mask666<>+8(SB)/8, $0xffffffff0fffff0e
+DATA mask666<>+0(SB)/8, $0xffffffffff00ff0f
+DATA mask666<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask666<>(SB), RODATA|NOPTR, $16
-DATA mask667<>+0(SB)/8, $0xffffffffffffffff
-DATA mask667<>+8(SB)/8, $0xff00ff0fffff0eff
+DATA mask667<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask667<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask667<>(SB), RODATA|NOPTR, $16
-DATA mask668<>+0(SB)/8, $0xffffffffffffffff
-DATA mask668<>+8(SB)/8, $0x00ff0fffff0effff
+DATA mask668<>+0(SB)/8, $0xffffffff07ffffff
+DATA mask668<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask668<>(SB), RODATA|NOPTR, $16
-DATA mask669<>+0(SB)/8, $0xffffffffffff00ff
+DATA mask669<>+0(SB)/8, $0xffffffff0bffffff
 DATA mask669<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask669<>(SB), RODATA|NOPTR, $16
-DATA mask670<>+0(SB)/8, $0xffffffffff00ff0f
+DATA mask670<>+0(SB)/8, $0xffffffff0fffffff
 DATA mask670<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask670<>(SB), RODATA|NOPTR, $16
-DATA mask671<>+0(SB)/8, $0xffffffff03ffffff
+DATA mask671<>+0(SB)/8, $0x03ffff02ffffffff
 DATA mask671<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask671<>(SB), RODATA|NOPTR, $16
-DATA mask672<>+0(SB)/8, $0xffffffff07ffffff
-DATA mask672<>+8(SB)/8, $0xffffffffffffffff
+DATA mask672<>+0(SB)/8, $0xffffffffffffffff
+DATA mask672<>+8(SB)/8, $0xff04ffffffffffff
 GLOBL mask672<>(SB), RODATA|NOPTR, $16
-DATA mask673<>+0(SB)/8, $0xffffffff0bffffff
+DATA mask673<>+0(SB)/8, $0x07ffff06ffffffff
 DATA mask673<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask673<>(SB), RODATA|NOPTR, $16
-DATA mask674<>+0(SB)/8, $0xffffffff0fffffff
-DATA mask674<>+8(SB)/8, $0xffffffffffffffff
+DATA mask674<>+0(SB)/8, $0xffffffffffffffff
+DATA mask674<>+8(SB)/8, $0xff08ffffffffffff
 GLOBL mask674<>(SB), RODATA|NOPTR, $16
-DATA mask675<>+0(SB)/8, $0x03ffff02ffffffff
+DATA mask675<>+0(SB)/8, $0x0bffff0affffffff
 DATA mask675<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask675<>(SB), RODATA|NOPTR, $16
 DATA mask676<>+0(SB)/8, $0xffffffffffffffff
-DATA mask676<>+8(SB)/8, $0xff04ffffffffffff
+DATA mask676<>+8(SB)/8, $0xff0cffffffffffff
 GLOBL mask676<>(SB), RODATA|NOPTR, $16
-DATA mask677<>+0(SB)/8, $0x07ffff06ffffffff
+DATA mask677<>+0(SB)/8, $0x0fffff0effffffff
 DATA mask677<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask677<>(SB), RODATA|NOPTR, $16
-DATA mask678<>+0(SB)/8, $0xffffffffffffffff
-DATA mask678<>+8(SB)/8, $0xff08ffffffffffff
+DATA mask678<>+0(SB)/8, $0x0302ffffffff0100
+DATA mask678<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask678<>(SB), RODATA|NOPTR, $16
-DATA mask679<>+0(SB)/8, $0x0bffff0affffffff
-DATA mask679<>+8(SB)/8, $0xffffffffffffffff
+DATA mask679<>+0(SB)/8, $0xffffffff0302ffff
+DATA mask679<>+8(SB)/8, $0x0706ffffffff0504
 GLOBL mask679<>(SB), RODATA|NOPTR, $16
-DATA mask680<>+0(SB)/8, $0xffffffffffffffff
-DATA mask680<>+8(SB)/8, $0xff0cffffffffffff
+DATA mask680<>+0(SB)/8, $0xffffffff0b0affff
+DATA mask680<>+8(SB)/8, $0x0f0effffffff0d0c
 GLOBL mask680<>(SB), RODATA|NOPTR, $16
-DATA mask681<>+0(SB)/8, $0x0fffff0effffffff
+DATA mask681<>+0(SB)/8, $0x0706ffffffff0504
 DATA mask681<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask681<>(SB), RODATA|NOPTR, $16
-DATA mask682<>+0(SB)/8, $0x0302ffffffff0100
-DATA mask682<>+8(SB)/8, $0xffffffffffffffff
+DATA mask682<>+0(SB)/8, $0xffff0908ffffffff
+DATA mask682<>+8(SB)/8, $0xffffffff0b0affff
 GLOBL mask682<>(SB), RODATA|NOPTR, $16
-DATA mask683<>+0(SB)/8, $0xffffffff0302ffff
-DATA mask683<>+8(SB)/8, $0x0706ffffffff0504
+DATA mask683<>+0(SB)/8, $0x0f0effffffff0d0c
+DATA mask683<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask683<>(SB), RODATA|NOPTR, $16
-DATA mask684<>+0(SB)/8, $0xffffffff0b0affff
-DATA mask684<>+8(SB)/8, $0x0f0effffffff0d0c
+DATA mask684<>+0(SB)/8, $0xffffffff0b0a0908
+DATA mask684<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL mask684<>(SB), RODATA|NOPTR, $16
-DATA mask685<>+0(SB)/8, $0x0706ffffffff0504
-DATA mask685<>+8(SB)/8, $0xffffffffffffffff
+DATA mask685<>+0(SB)/8, $0xffffff01ffffff00
+DATA mask685<>+8(SB)/8, $0xffffff03ffffff02
 GLOBL mask685<>(SB), RODATA|NOPTR, $16
-DATA mask686<>+0(SB)/8, $0xffff0908ffffffff
-DATA mask686<>+8(SB)/8, $0xffffffff0b0affff
+DATA mask686<>+0(SB)/8, $0xffff01ffffff00ff
+DATA mask686<>+8(SB)/8, $0xffff03ffffff02ff
 GLOBL mask686<>(SB), RODATA|NOPTR, $16
-DATA mask687<>+0(SB)/8, $0x0f0effffffff0d0c
-DATA mask687<>+8(SB)/8, $0xffffffffffffffff
+DATA mask687<>+0(SB)/8, $0xff01ffffff00ffff
+DATA mask687<>+8(SB)/8, $0xff03ffffff02ffff
 GLOBL mask687<>(SB), RODATA|NOPTR, $16
-DATA mask688<>+0(SB)/8, $0xffffffff0b0a0908
-DATA mask688<>+8(SB)/8, $0x0f0e0d0cffffffff
+DATA mask688<>+0(SB)/8, $0x01ffffff00ffffff
+DATA mask688<>+8(SB)/8, $0x03ffffff02ffffff
 GLOBL mask688<>(SB), RODATA|NOPTR, $16
-DATA mask689<>+0(SB)/8, $0xffffff01ffffff00
-DATA mask689<>+8(SB)/8, $0xffffff03ffffff02
+DATA mask689<>+0(SB)/8, $0x05ffffff04ffffff
+DATA mask689<>+8(SB)/8, $0x07ffffff06ffffff
 GLOBL mask689<>(SB), RODATA|NOPTR, $16
-DATA mask690<>+0(SB)/8, $0xffff01ffffff00ff
-DATA mask690<>+8(SB)/8, $0xffff03ffffff02ff
+DATA mask690<>+0(SB)/8, $0x09ffffff08ffffff
+DATA mask690<>+8(SB)/8, $0x0bffffff0affffff
 GLOBL mask690<>(SB), RODATA|NOPTR, $16
-DATA mask691<>+0(SB)/8, $0xff01ffffff00ffff
-DATA mask691<>+8(SB)/8, $0xff03ffffff02ffff
+DATA mask691<>+0(SB)/8, $0x0dffffff0cffffff
+DATA mask691<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL mask691<>(SB), RODATA|NOPTR, $16
-DATA mask692<>+0(SB)/8, $0x01ffffff00ffffff
-DATA mask692<>+8(SB)/8, $0x03ffffff02ffffff
+DATA mask692<>+0(SB)/8, $0x0908ffffffffffff
+DATA mask692<>+8(SB)/8, $0x0b0affffffffffff
 GLOBL mask692<>(SB), RODATA|NOPTR, $16
-DATA mask693<>+0(SB)/8, $0x05ffffff04ffffff
-DATA mask693<>+8(SB)/8, $0x07ffffff06ffffff
+DATA mask693<>+0(SB)/8, $0xffffffff0f0a0500
+DATA mask693<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask693<>(SB), RODATA|NOPTR, $16
-DATA mask694<>+0(SB)/8, $0x09ffffff08ffffff
-DATA mask694<>+8(SB)/8, $0x0bffffff0affffff
+DATA mask694<>+0(SB)/8, $0xff0e0904ffffffff
+DATA mask694<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask694<>(SB), RODATA|NOPTR, $16
-DATA mask695<>+0(SB)/8, $0x0dffffff0cffffff
-DATA mask695<>+8(SB)/8, $0x0fffffff0effffff
+DATA mask695<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask695<>+8(SB)/8, $0xffffffffffff0d08
 GLOBL mask695<>(SB), RODATA|NOPTR, $16
-DATA mask696<>+0(SB)/8, $0x0908ffffffffffff
-DATA mask696<>+8(SB)/8, $0x0b0affffffffffff
+DATA mask696<>+0(SB)/8, $0xffffffffffffffff
+DATA mask696<>+8(SB)/8, $0xffffff0c0702ffff
 GLOBL mask696<>(SB), RODATA|NOPTR, $16
-DATA mask697<>+0(SB)/8, $0xffffffff0f0a0500
-DATA mask697<>+8(SB)/8, $0xffffffffffffffff
+DATA mask697<>+0(SB)/8, $0xffffffffffffffff
+DATA mask697<>+8(SB)/8, $0x0b0601ffffffffff
 GLOBL mask697<>(SB), RODATA|NOPTR, $16
-DATA mask698<>+0(SB)/8, $0xff0e0904ffffffff
+DATA mask698<>+0(SB)/8, $0xffffffffff0b0601
 DATA mask698<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask698<>(SB), RODATA|NOPTR, $16
-DATA mask699<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask699<>+8(SB)/8, $0xffffffffffff0d08
+DATA mask699<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA mask699<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask699<>(SB), RODATA|NOPTR, $16
-DATA mask700<>+0(SB)/8, $0xffffffffffffffff
-DATA mask700<>+8(SB)/8, $0xffffff0c0702ffff
+DATA mask700<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask700<>+8(SB)/8, $0xffffffffffff0e09
 GLOBL mask700<>(SB), RODATA|NOPTR, $16
 DATA mask701<>+0(SB)/8, $0xffffffffffffffff
-DATA mask701<>+8(SB)/8, $0x0b0601ffffffffff
+DATA mask701<>+8(SB)/8, $0xffffff0d0803ffff
 GLOBL mask701<>(SB), RODATA|NOPTR, $16
-DATA mask702<>+0(SB)/8, $0xffffffffff0b0601
-DATA mask702<>+8(SB)/8, $0xffffffffffffffff
+DATA mask702<>+0(SB)/8, $0xffffffffffffffff
+DATA mask702<>+8(SB)/8, $0x0c0702ffffffffff
 GLOBL mask702<>(SB), RODATA|NOPTR, $16
-DATA mask703<>+0(SB)/8, $0xff0f0a0500ffffff
+DATA mask703<>+0(SB)/8, $0xffffffffff0c0702
 DATA mask703<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask703<>(SB), RODATA|NOPTR, $16
-DATA mask704<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask704<>+8(SB)/8, $0xffffffffffff0e09
+DATA mask704<>+0(SB)/8, $0xffff0b0601ffffff
+DATA mask704<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask704<>(SB), RODATA|NOPTR, $16
-DATA mask705<>+0(SB)/8, $0xffffffffffffffff
-DATA mask705<>+8(SB)/8, $0xffffff0d0803ffff
+DATA mask705<>+0(SB)/8, $0x0500ffffffffffff
+DATA mask705<>+8(SB)/8, $0xffffffffffff0f0a
 GLOBL mask705<>(SB), RODATA|NOPTR, $16
 DATA mask706<>+0(SB)/8, $0xffffffffffffffff
-DATA mask706<>+8(SB)/8, $0x0c0702ffffffffff
+DATA mask706<>+8(SB)/8, $0xffffff0e0904ffff
 GLOBL mask706<>(SB), RODATA|NOPTR, $16
-DATA mask707<>+0(SB)/8, $0xffffffffff0c0702
-DATA mask707<>+8(SB)/8, $0xffffffffffffffff
+DATA mask707<>+0(SB)/8, $0xffffffffffffffff
+DATA mask707<>+8(SB)/8, $0x0d0803ffffffffff
 GLOBL mask707<>(SB), RODATA|NOPTR, $16
-DATA mask708<>+0(SB)/8, $0xffff0b0601ffffff
+DATA mask708<>+0(SB)/8, $0xffffffffff0d0803
 DATA mask708<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask708<>(SB), RODATA|NOPTR, $16
-DATA mask709<>+0(SB)/8, $0x0500ffffffffffff
-DATA mask709<>+8(SB)/8, $0xffffffffffff0f0a
+DATA mask709<>+0(SB)/8, $0xffff0c0702ffffff
+DATA mask709<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask709<>(SB), RODATA|NOPTR, $16
-DATA mask710<>+0(SB)/8, $0xffffffffffffffff
-DATA mask710<>+8(SB)/8, $0xffffff0e0904ffff
+DATA mask710<>+0(SB)/8, $0x0601ffffffffffff
+DATA mask710<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask710<>(SB), RODATA|NOPTR, $16
 DATA mask711<>+0(SB)/8, $0xffffffffffffffff
-DATA mask711<>+8(SB)/8, $0x0d0803ffffffffff
+DATA mask711<>+8(SB)/8, $0xffffff0f0a0500ff
 GLOBL mask711<>(SB), RODATA|NOPTR, $16
-DATA mask712<>+0(SB)/8, $0xffffffffff0d0803
-DATA mask712<>+8(SB)/8, $0xffffffffffffffff
+DATA mask712<>+0(SB)/8, $0xffffffffffffffff
+DATA mask712<>+8(SB)/8, $0x0e0904ffffffffff
 GLOBL mask712<>(SB), RODATA|NOPTR, $16
-DATA mask713<>+0(SB)/8, $0xffff0c0702ffffff
+DATA mask713<>+0(SB)/8, $0xffffffffff0e0904
 DATA mask713<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask713<>(SB), RODATA|NOPTR, $16
-DATA mask714<>+0(SB)/8, $0x0601ffffffffffff
-DATA mask714<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask714<>+0(SB)/8, $0xffff0d0803ffffff
+DATA mask714<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask714<>(SB), RODATA|NOPTR, $16
-DATA mask715<>+0(SB)/8, $0xffffffffffffffff
-DATA mask715<>+8(SB)/8, $0xffffff0f0a0500ff
+DATA mask715<>+0(SB)/8, $0x0702ffffffffffff
+DATA mask715<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask715<>(SB), RODATA|NOPTR, $16
 DATA mask716<>+0(SB)/8, $0xffffffffffffffff
-DATA mask716<>+8(SB)/8, $0x0e0904ffffffffff
+DATA mask716<>+8(SB)/8, $0xffffffff0b0601ff
 GLOBL mask716<>(SB), RODATA|NOPTR, $16
-DATA mask717<>+0(SB)/8, $0xffffffffff0e0904
-DATA mask717<>+8(SB)/8, $0xffffffffffffffff
+DATA mask717<>+0(SB)/8, $0xffffffffffffffff
+DATA mask717<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL mask717<>(SB), RODATA|NOPTR, $16
-DATA mask718<>+0(SB)/8, $0xffff0d0803ffffff
+DATA mask718<>+0(SB)/8, $0xffffffff0b0a0100
 DATA mask718<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask718<>(SB), RODATA|NOPTR, $16
-DATA mask719<>+0(SB)/8, $0x0702ffffffffffff
-DATA mask719<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask719<>+0(SB)/8, $0x0f0e0504ffffffff
+DATA mask719<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask719<>(SB), RODATA|NOPTR, $16
 DATA mask720<>+0(SB)/8, $0xffffffffffffffff
-DATA mask720<>+8(SB)/8, $0xffffffff0b0601ff
+DATA mask720<>+8(SB)/8, $0xffff0d0c0302ffff
 GLOBL mask720<>(SB), RODATA|NOPTR, $16
 DATA mask721<>+0(SB)/8, $0xffffffffffffffff
-DATA mask721<>+8(SB)/8, $0x0f0a0500ffffffff
+DATA mask721<>+8(SB)/8, $0x0706ffffffffffff
 GLOBL mask721<>(SB), RODATA|NOPTR, $16
-DATA mask722<>+0(SB)/8, $0xffffffff0b0a0100
+DATA mask722<>+0(SB)/8, $0xffffffff0d0c0302
 DATA mask722<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask722<>(SB), RODATA|NOPTR, $16
-DATA mask723<>+0(SB)/8, $0x0f0e0504ffffffff
-DATA mask723<>+8(SB)/8, $0xffffffffffffffff
+DATA mask723<>+0(SB)/8, $0x0100ffffffffffff
+DATA mask723<>+8(SB)/8, $0xffffffffffff0b0a
 GLOBL mask723<>(SB), RODATA|NOPTR, $16
 DATA mask724<>+0(SB)/8, $0xffffffffffffffff
-DATA mask724<>+8(SB)/8, $0xffff0d0c0302ffff
+DATA mask724<>+8(SB)/8, $0xffff0f0e0504ffff
 GLOBL mask724<>(SB), RODATA|NOPTR, $16
 DATA mask725<>+0(SB)/8, $0xffffffffffffffff
-DATA mask725<>+8(SB)/8, $0x0706ffffffffffff
+DATA mask725<>+8(SB)/8, $0x0908ffffffffffff
 GLOBL mask725<>(SB), RODATA|NOPTR, $16
-DATA mask726<>+0(SB)/8, $0xffffffff0d0c0302
+DATA mask726<>+0(SB)/8, $0xffffffff0f0e0504
 DATA mask726<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask726<>(SB), RODATA|NOPTR, $16
-DATA mask727<>+0(SB)/8, $0x0100ffffffffffff
-DATA mask727<>+8(SB)/8, $0xffffffffffff0b0a
+DATA mask727<>+0(SB)/8, $0x0302ffffffffffff
+DATA mask727<>+8(SB)/8, $0xffffffffffff0d0c
 GLOBL mask727<>(SB), RODATA|NOPTR, $16
 DATA mask728<>+0(SB)/8, $0xffffffffffffffff
-DATA mask728<>+8(SB)/8, $0xffff0f0e0504ffff
+DATA mask728<>+8(SB)/8, $0x0b0a0100ffffffff
 GLOBL mask728<>(SB), RODATA|NOPTR, $16
-DATA mask729<>+0(SB)/8, $0xffffffffffffffff
-DATA mask729<>+8(SB)/8, $0x0908ffffffffffff
+DATA mask729<>+0(SB)/8, $0xffffffffffff0706
+DATA mask729<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask729<>(SB), RODATA|NOPTR, $16
-DATA mask730<>+0(SB)/8, $0xffffffff0f0e0504
+DATA mask730<>+0(SB)/8, $0xffff0b0a0100ffff
 DATA mask730<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask730<>(SB), RODATA|NOPTR, $16
-DATA mask731<>+0(SB)/8, $0x0302ffffffffffff
-DATA mask731<>+8(SB)/8, $0xffffffffffff0d0c
+DATA mask731<>+0(SB)/8, $0x0504ffffffffffff
+DATA mask731<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL mask731<>(SB), RODATA|NOPTR, $16
 DATA mask732<>+0(SB)/8, $0xffffffffffffffff
-DATA mask732<>+8(SB)/8, $0x0b0a0100ffffffff
+DATA mask732<>+8(SB)/8, $0x0d0c0302ffffffff
 GLOBL mask732<>(SB), RODATA|NOPTR, $16
-DATA mask733<>+0(SB)/8, $0xffffffffffff0706
+DATA mask733<>+0(SB)/8, $0xffffffffffff0908
 DATA mask733<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask733<>(SB), RODATA|NOPTR, $16
-DATA mask734<>+0(SB)/8, $0xffff0b0a0100ffff
+DATA mask734<>+0(SB)/8, $0xffff0d0c0302ffff
 DATA mask734<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask734<>(SB), RODATA|NOPTR, $16
-DATA mask735<>+0(SB)/8, $0x0504ffffffffffff
-DATA mask735<>+8(SB)/8, $0xffffffffffff0f0e
+DATA mask735<>+0(SB)/8, $0xffffffffffffffff
+DATA mask735<>+8(SB)/8, $0xffffffff0b0a0100
 GLOBL mask735<>(SB), RODATA|NOPTR, $16
 DATA mask736<>+0(SB)/8, $0xffffffffffffffff
-DATA mask736<>+8(SB)/8, $0x0d0c0302ffffffff
+DATA mask736<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL mask736<>(SB), RODATA|NOPTR, $16
-DATA mask737<>+0(SB)/8, $0xffffffffffff0908
+DATA mask737<>+0(SB)/8, $0xffffffffff0c0600
 DATA mask737<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask737<>(SB), RODATA|NOPTR, $16
-DATA mask738<>+0(SB)/8, $0xffff0d0c0302ffff
+DATA mask738<>+0(SB)/8, $0xffff0e0802ffffff
 DATA mask738<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask738<>(SB), RODATA|NOPTR, $16
-DATA mask739<>+0(SB)/8, $0xffffffffffffffff
-DATA mask739<>+8(SB)/8, $0xffffffff0b0a0100
+DATA mask739<>+0(SB)/8, $0x0a04ffffffffffff
+DATA mask739<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask739<>(SB), RODATA|NOPTR, $16
 DATA mask740<>+0(SB)/8, $0xffffffffffffffff
-DATA mask740<>+8(SB)/8, $0x0f0e0504ffffffff
+DATA mask740<>+8(SB)/8, $0xffffffffff0c0600
 GLOBL mask740<>(SB), RODATA|NOPTR, $16
-DATA mask741<>+0(SB)/8, $0xffffffffff0c0600
-DATA mask741<>+8(SB)/8, $0xffffffffffffffff
+DATA mask741<>+0(SB)/8, $0xffffffffffffffff
+DATA mask741<>+8(SB)/8, $0xffff0e0802ffffff
 GLOBL mask741<>(SB), RODATA|NOPTR, $16
-DATA mask742<>+0(SB)/8, $0xffff0e0802ffffff
-DATA mask742<>+8(SB)/8, $0xffffffffffffffff
+DATA mask742<>+0(SB)/8, $0xffffffffffffffff
+DATA mask742<>+8(SB)/8, $0x0a04ffffffffffff
 GLOBL mask742<>(SB), RODATA|NOPTR, $16
-DATA mask743<>+0(SB)/8, $0x0a04ffffffffffff
+DATA mask743<>+0(SB)/8, $0xffffffffff0d0701
 DATA mask743<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask743<>(SB), RODATA|NOPTR, $16
-DATA mask744<>+0(SB)/8, $0xffffffffffffffff
-DATA mask744<>+8(SB)/8, $0xffffffffff0c0600
+DATA mask744<>+0(SB)/8, $0xffff0f0903ffffff
+DATA mask744<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask744<>(SB), RODATA|NOPTR, $16
-DATA mask745<>+0(SB)/8, $0xffffffffffffffff
-DATA mask745<>+8(SB)/8, $0xffff0e0802ffffff
+DATA mask745<>+0(SB)/8, $0x0b05ffffffffffff
+DATA mask745<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask745<>(SB), RODATA|NOPTR, $16
 DATA mask746<>+0(SB)/8, $0xffffffffffffffff
-DATA mask746<>+8(SB)/8, $0x0a04ffffffffffff
+DATA mask746<>+8(SB)/8, $0xffffffffff0d0701
 GLOBL mask746<>(SB), RODATA|NOPTR, $16
-DATA mask747<>+0(SB)/8, $0xffffffffff0d0701
-DATA mask747<>+8(SB)/8, $0xffffffffffffffff
+DATA mask747<>+0(SB)/8, $0xffffffffffffffff
+DATA mask747<>+8(SB)/8, $0xffff0f0903ffffff
 GLOBL mask747<>(SB), RODATA|NOPTR, $16
-DATA mask748<>+0(SB)/8, $0xffff0f0903ffffff
-DATA mask748<>+8(SB)/8, $0xffffffffffffffff
+DATA mask748<>+0(SB)/8, $0xffffffffffffffff
+DATA mask748<>+8(SB)/8, $0x0b05ffffffffffff
 GLOBL mask748<>(SB), RODATA|NOPTR, $16
-DATA mask749<>+0(SB)/8, $0x0b05ffffffffffff
+DATA mask749<>+0(SB)/8, $0xffffffffff0e0802
 DATA mask749<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask749<>(SB), RODATA|NOPTR, $16
-DATA mask750<>+0(SB)/8, $0xffffffffffffffff
-DATA mask750<>+8(SB)/8, $0xffffffffff0d0701
+DATA mask750<>+0(SB)/8, $0xffffff0a04ffffff
+DATA mask750<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask750<>(SB), RODATA|NOPTR, $16
-DATA mask751<>+0(SB)/8, $0xffffffffffffffff
-DATA mask751<>+8(SB)/8, $0xffff0f0903ffffff
+DATA mask751<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask751<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask751<>(SB), RODATA|NOPTR, $16
 DATA mask752<>+0(SB)/8, $0xffffffffffffffff
-DATA mask752<>+8(SB)/8, $0x0b05ffffffffffff
+DATA mask752<>+8(SB)/8, $0xffffffffff0e0802
 GLOBL mask752<>(SB), RODATA|NOPTR, $16
-DATA mask753<>+0(SB)/8, $0xffffffffff0e0802
-DATA mask753<>+8(SB)/8, $0xffffffffffffffff
+DATA mask753<>+0(SB)/8, $0xffffffffffffffff
+DATA mask753<>+8(SB)/8, $0xffffff0a04ffffff
 GLOBL mask753<>(SB), RODATA|NOPTR, $16
-DATA mask754<>+0(SB)/8, $0xffffff0a04ffffff
-DATA mask754<>+8(SB)/8, $0xffffffffffffffff
+DATA mask754<>+0(SB)/8, $0xffffffffffffffff
+DATA mask754<>+8(SB)/8, $0x0c0600ffffffffff
 GLOBL mask754<>(SB), RODATA|NOPTR, $16
-DATA mask755<>+0(SB)/8, $0x0c0600ffffffffff
+DATA mask755<>+0(SB)/8, $0xffffffffff0f0903
 DATA mask755<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask755<>(SB), RODATA|NOPTR, $16
-DATA mask756<>+0(SB)/8, $0xffffffffffffffff
-DATA mask756<>+8(SB)/8, $0xffffffffff0e0802
+DATA mask756<>+0(SB)/8, $0xffffff0b05ffffff
+DATA mask756<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask756<>(SB), RODATA|NOPTR, $16
-DATA mask757<>+0(SB)/8, $0xffffffffffffffff
-DATA mask757<>+8(SB)/8, $0xffffff0a04ffffff
+DATA mask757<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask757<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask757<>(SB), RODATA|NOPTR, $16
 DATA mask758<>+0(SB)/8, $0xffffffffffffffff
-DATA mask758<>+8(SB)/8, $0x0c0600ffffffffff
+DATA mask758<>+8(SB)/8, $0xffffffffff0f0903
 GLOBL mask758<>(SB), RODATA|NOPTR, $16
-DATA mask759<>+0(SB)/8, $0xffffffffff0f0903
-DATA mask759<>+8(SB)/8, $0xffffffffffffffff
+DATA mask759<>+0(SB)/8, $0xffffffffffffffff
+DATA mask759<>+8(SB)/8, $0xffffff0b05ffffff
 GLOBL mask759<>(SB), RODATA|NOPTR, $16
-DATA mask760<>+0(SB)/8, $0xffffff0b05ffffff
-DATA mask760<>+8(SB)/8, $0xffffffffffffffff
+DATA mask760<>+0(SB)/8, $0xffffffffffffffff
+DATA mask760<>+8(SB)/8, $0x0d0701ffffffffff
 GLOBL mask760<>(SB), RODATA|NOPTR, $16
-DATA mask761<>+0(SB)/8, $0x0d0701ffffffffff
+DATA mask761<>+0(SB)/8, $0xffffffffffff0a04
 DATA mask761<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask761<>(SB), RODATA|NOPTR, $16
-DATA mask762<>+0(SB)/8, $0xffffffffffffffff
-DATA mask762<>+8(SB)/8, $0xffffffffff0f0903
+DATA mask762<>+0(SB)/8, $0xffffff0c0600ffff
+DATA mask762<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask762<>(SB), RODATA|NOPTR, $16
-DATA mask763<>+0(SB)/8, $0xffffffffffffffff
-DATA mask763<>+8(SB)/8, $0xffffff0b05ffffff
+DATA mask763<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask763<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask763<>(SB), RODATA|NOPTR, $16
 DATA mask764<>+0(SB)/8, $0xffffffffffffffff
-DATA mask764<>+8(SB)/8, $0x0d0701ffffffffff
+DATA mask764<>+8(SB)/8, $0xffffffffffff0a04
 GLOBL mask764<>(SB), RODATA|NOPTR, $16
-DATA mask765<>+0(SB)/8, $0xffffffffffff0a04
-DATA mask765<>+8(SB)/8, $0xffffffffffffffff
+DATA mask765<>+0(SB)/8, $0xffffffffffffffff
+DATA mask765<>+8(SB)/8, $0xffffff0c0600ffff
 GLOBL mask765<>(SB), RODATA|NOPTR, $16
-DATA mask766<>+0(SB)/8, $0xffffff0c0600ffff
-DATA mask766<>+8(SB)/8, $0xffffffffffffffff
+DATA mask766<>+0(SB)/8, $0xffffffffffffffff
+DATA mask766<>+8(SB)/8, $0x0e0802ffffffffff
 GLOBL mask766<>(SB), RODATA|NOPTR, $16
-DATA mask767<>+0(SB)/8, $0x0e0802ffffffffff
+DATA mask767<>+0(SB)/8, $0xffffffffffff0b05
 DATA mask767<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask767<>(SB), RODATA|NOPTR, $16
-DATA mask768<>+0(SB)/8, $0xffffffffffffffff
-DATA mask768<>+8(SB)/8, $0xffffffffffff0a04
+DATA mask768<>+0(SB)/8, $0xffffff0d0701ffff
+DATA mask768<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask768<>(SB), RODATA|NOPTR, $16
-DATA mask769<>+0(SB)/8, $0xffffffffffffffff
-DATA mask769<>+8(SB)/8, $0xffffff0c0600ffff
+DATA mask769<>+0(SB)/8, $0x0f0903ffffffffff
+DATA mask769<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask769<>(SB), RODATA|NOPTR, $16
 DATA mask770<>+0(SB)/8, $0xffffffffffffffff
-DATA mask770<>+8(SB)/8, $0x0e0802ffffffffff
+DATA mask770<>+8(SB)/8, $0xffffffffffff0b05
 GLOBL mask770<>(SB), RODATA|NOPTR, $16
-DATA mask771<>+0(SB)/8, $0xffffffffffff0b05
-DATA mask771<>+8(SB)/8, $0xffffffffffffffff
+DATA mask771<>+0(SB)/8, $0xffffffffffffffff
+DATA mask771<>+8(SB)/8, $0xffffff0d0701ffff
 GLOBL mask771<>(SB), RODATA|NOPTR, $16
-DATA mask772<>+0(SB)/8, $0xffffff0d0701ffff
-DATA mask772<>+8(SB)/8, $0xffffffffffffffff
+DATA mask772<>+0(SB)/8, $0xffffffffffffffff
+DATA mask772<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL mask772<>(SB), RODATA|NOPTR, $16
-DATA mask773<>+0(SB)/8, $0x0f0903ffffffffff
+DATA mask773<>+0(SB)/8, $0xffffffff0d0c0100
 DATA mask773<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask773<>(SB), RODATA|NOPTR, $16
 DATA mask774<>+0(SB)/8, $0xffffffffffffffff
-DATA mask774<>+8(SB)/8, $0xffffffffffff0b05
+DATA mask774<>+8(SB)/8, $0xffffffff0d0c0100
 GLOBL mask774<>(SB), RODATA|NOPTR, $16
-DATA mask775<>+0(SB)/8, $0xffffffffffffffff
-DATA mask775<>+8(SB)/8, $0xffffff0d0701ffff
+DATA mask775<>+0(SB)/8, $0xffffffff0f0e0302
+DATA mask775<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask775<>(SB), RODATA|NOPTR, $16
 DATA mask776<>+0(SB)/8, $0xffffffffffffffff
-DATA mask776<>+8(SB)/8, $0x0f0903ffffffffff
+DATA mask776<>+8(SB)/8, $0xffffffff0f0e0302
 GLOBL mask776<>(SB), RODATA|NOPTR, $16
-DATA mask777<>+0(SB)/8, $0xffffffff0d0c0100
+DATA mask777<>+0(SB)/8, $0xffffffffffff0504
 DATA mask777<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask777<>(SB), RODATA|NOPTR, $16
-DATA mask778<>+0(SB)/8, $0xffffffffffffffff
-DATA mask778<>+8(SB)/8, $0xffffffff0d0c0100
+DATA mask778<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA mask778<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask778<>(SB), RODATA|NOPTR, $16
-DATA mask779<>+0(SB)/8, $0xffffffff0f0e0302
-DATA mask779<>+8(SB)/8, $0xffffffffffffffff
+DATA mask779<>+0(SB)/8, $0xffffffffffffffff
+DATA mask779<>+8(SB)/8, $0xffff0d0c0100ffff
 GLOBL mask779<>(SB), RODATA|NOPTR, $16
-DATA mask780<>+0(SB)/8, $0xffffffffffffffff
-DATA mask780<>+8(SB)/8, $0xffffffff0f0e0302
+DATA mask780<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA mask780<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask780<>(SB), RODATA|NOPTR, $16
-DATA mask781<>+0(SB)/8, $0xffffffffffff0504
-DATA mask781<>+8(SB)/8, $0xffffffffffffffff
+DATA mask781<>+0(SB)/8, $0xffffffffffffffff
+DATA mask781<>+8(SB)/8, $0xffff0f0e0302ffff
 GLOBL mask781<>(SB), RODATA|NOPTR, $16
-DATA mask782<>+0(SB)/8, $0xffff0d0c0100ffff
+DATA mask782<>+0(SB)/8, $0x0d0c0100ffffffff
 DATA mask782<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask782<>(SB), RODATA|NOPTR, $16
 DATA mask783<>+0(SB)/8, $0xffffffffffffffff
-DATA mask783<>+8(SB)/8, $0xffff0d0c0100ffff
+DATA mask783<>+8(SB)/8, $0x0d0c0100ffffffff
 GLOBL mask783<>(SB), RODATA|NOPTR, $16
-DATA mask784<>+0(SB)/8, $0xffff0f0e0302ffff
+DATA mask784<>+0(SB)/8, $0xffffffffffff0b0a
 DATA mask784<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask784<>(SB), RODATA|NOPTR, $16
-DATA mask785<>+0(SB)/8, $0xffffffffffffffff
-DATA mask785<>+8(SB)/8, $0xffff0f0e0302ffff
+DATA mask785<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA mask785<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask785<>(SB), RODATA|NOPTR, $16
-DATA mask786<>+0(SB)/8, $0x0d0c0100ffffffff
-DATA mask786<>+8(SB)/8, $0xffffffffffffffff
+DATA mask786<>+0(SB)/8, $0xffffffffffffffff
+DATA mask786<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL mask786<>(SB), RODATA|NOPTR, $16
-DATA mask787<>+0(SB)/8, $0xffffffffffffffff
-DATA mask787<>+8(SB)/8, $0x0d0c0100ffffffff
+DATA mask787<>+0(SB)/8, $0xffffffffff0e0700
+DATA mask787<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask787<>(SB), RODATA|NOPTR, $16
-DATA mask788<>+0(SB)/8, $0xffffffffffff0b0a
+DATA mask788<>+0(SB)/8, $0xffffff0c05ffffff
 DATA mask788<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask788<>(SB), RODATA|NOPTR, $16
-DATA mask789<>+0(SB)/8, $0x0f0e0302ffffffff
+DATA mask789<>+0(SB)/8, $0xff0a03ffffffffff
 DATA mask789<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask789<>(SB), RODATA|NOPTR, $16
-DATA mask790<>+0(SB)/8, $0xffffffffffffffff
-DATA mask790<>+8(SB)/8, $0x0f0e0302ffffffff
+DATA mask790<>+0(SB)/8, $0x01ffffffffffffff
+DATA mask790<>+8(SB)/8, $0xffffffffffff0f08
 GLOBL mask790<>(SB), RODATA|NOPTR, $16
-DATA mask791<>+0(SB)/8, $0xffffffffff0e0700
-DATA mask791<>+8(SB)/8, $0xffffffffffffffff
+DATA mask791<>+0(SB)/8, $0xffffffffffffffff
+DATA mask791<>+8(SB)/8, $0xffffffff0d06ffff
 GLOBL mask791<>(SB), RODATA|NOPTR, $16
-DATA mask792<>+0(SB)/8, $0xffffff0c05ffffff
-DATA mask792<>+8(SB)/8, $0xffffffffffffffff
+DATA mask792<>+0(SB)/8, $0xffffffffffffffff
+DATA mask792<>+8(SB)/8, $0xffff0b04ffffffff
 GLOBL mask792<>(SB), RODATA|NOPTR, $16
-DATA mask793<>+0(SB)/8, $0xff0a03ffffffffff
-DATA mask793<>+8(SB)/8, $0xffffffffffffffff
+DATA mask793<>+0(SB)/8, $0xffffffffffffffff
+DATA mask793<>+8(SB)/8, $0x0902ffffffffffff
 GLOBL mask793<>(SB), RODATA|NOPTR, $16
-DATA mask794<>+0(SB)/8, $0x01ffffffffffffff
-DATA mask794<>+8(SB)/8, $0xffffffffffff0f08
+DATA mask794<>+0(SB)/8, $0xffffffffff0f0801
+DATA mask794<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask794<>(SB), RODATA|NOPTR, $16
-DATA mask795<>+0(SB)/8, $0xffffffffffffffff
-DATA mask795<>+8(SB)/8, $0xffffffff0d06ffff
+DATA mask795<>+0(SB)/8, $0xffffff0d06ffffff
+DATA mask795<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask795<>(SB), RODATA|NOPTR, $16
-DATA mask796<>+0(SB)/8, $0xffffffffffffffff
-DATA mask796<>+8(SB)/8, $0xffff0b04ffffffff
+DATA mask796<>+0(SB)/8, $0xff0b04ffffffffff
+DATA mask796<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask796<>(SB), RODATA|NOPTR, $16
-DATA mask797<>+0(SB)/8, $0xffffffffffffffff
-DATA mask797<>+8(SB)/8, $0x0902ffffffffffff
+DATA mask797<>+0(SB)/8, $0x02ffffffffffffff
+DATA mask797<>+8(SB)/8, $0xffffffffffffff09
 GLOBL mask797<>(SB), RODATA|NOPTR, $16
-DATA mask798<>+0(SB)/8, $0xffffffffff0f0801
-DATA mask798<>+8(SB)/8, $0xffffffffffffffff
+DATA mask798<>+0(SB)/8, $0xffffffffffffffff
+DATA mask798<>+8(SB)/8, $0xffffffff0e0700ff
 GLOBL mask798<>(SB), RODATA|NOPTR, $16
-DATA mask799<>+0(SB)/8, $0xffffff0d06ffffff
-DATA mask799<>+8(SB)/8, $0xffffffffffffffff
+DATA mask799<>+0(SB)/8, $0xffffffffffffffff
+DATA mask799<>+8(SB)/8, $0xffff0c05ffffffff
 GLOBL mask799<>(SB), RODATA|NOPTR, $16
-DATA mask800<>+0(SB)/8, $0xff0b04ffffffffff
-DATA mask800<>+8(SB)/8, $0xffffffffffffffff
+DATA mask800<>+0(SB)/8, $0xffffffffffffffff
+DATA mask800<>+8(SB)/8, $0x0a03ffffffffffff
 GLOBL mask800<>(SB), RODATA|NOPTR, $16
-DATA mask801<>+0(SB)/8, $0x02ffffffffffffff
-DATA mask801<>+8(SB)/8, $0xffffffffffffff09
+DATA mask801<>+0(SB)/8, $0xffffffffffff0902
+DATA mask801<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask801<>(SB), RODATA|NOPTR, $16
-DATA mask802<>+0(SB)/8, $0xffffffffffffffff
-DATA mask802<>+8(SB)/8, $0xffffffff0e0700ff
+DATA mask802<>+0(SB)/8, $0xffffff0e0700ffff
+DATA mask802<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask802<>(SB), RODATA|NOPTR, $16
-DATA mask803<>+0(SB)/8, $0xffffffffffffffff
-DATA mask803<>+8(SB)/8, $0xffff0c05ffffffff
+DATA mask803<>+0(SB)/8, $0xff0c05ffffffffff
+DATA mask803<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask803<>(SB), RODATA|NOPTR, $16
-DATA mask804<>+0(SB)/8, $0xffffffffffffffff
-DATA mask804<>+8(SB)/8, $0x0a03ffffffffffff
+DATA mask804<>+0(SB)/8, $0x03ffffffffffffff
+DATA mask804<>+8(SB)/8, $0xffffffffffffff0a
 GLOBL mask804<>(SB), RODATA|NOPTR, $16
-DATA mask805<>+0(SB)/8, $0xffffffffffff0902
-DATA mask805<>+8(SB)/8, $0xffffffffffffffff
+DATA mask805<>+0(SB)/8, $0xffffffffffffffff
+DATA mask805<>+8(SB)/8, $0xffffffff0f0801ff
 GLOBL mask805<>(SB), RODATA|NOPTR, $16
-DATA mask806<>+0(SB)/8, $0xffffff0e0700ffff
-DATA mask806<>+8(SB)/8, $0xffffffffffffffff
+DATA mask806<>+0(SB)/8, $0xffffffffffffffff
+DATA mask806<>+8(SB)/8, $0xffff0d06ffffffff
 GLOBL mask806<>(SB), RODATA|NOPTR, $16
-DATA mask807<>+0(SB)/8, $0xff0c05ffffffffff
-DATA mask807<>+8(SB)/8, $0xffffffffffffffff
+DATA mask807<>+0(SB)/8, $0xffffffffffffffff
+DATA mask807<>+8(SB)/8, $0x0b04ffffffffffff
 GLOBL mask807<>(SB), RODATA|NOPTR, $16
-DATA mask808<>+0(SB)/8, $0x03ffffffffffffff
-DATA mask808<>+8(SB)/8, $0xffffffffffffff0a
+DATA mask808<>+0(SB)/8, $0xffffffffffff0a03
+DATA mask808<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask808<>(SB), RODATA|NOPTR, $16
-DATA mask809<>+0(SB)/8, $0xffffffffffffffff
-DATA mask809<>+8(SB)/8, $0xffffffff0f0801ff
+DATA mask809<>+0(SB)/8, $0xffffff0f0801ffff
+DATA mask809<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask809<>(SB), RODATA|NOPTR, $16
-DATA mask810<>+0(SB)/8, $0xffffffffffffffff
-DATA mask810<>+8(SB)/8, $0xffff0d06ffffffff
+DATA mask810<>+0(SB)/8, $0xff0d06ffffffffff
+DATA mask810<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask810<>(SB), RODATA|NOPTR, $16
-DATA mask811<>+0(SB)/8, $0xffffffffffffffff
-DATA mask811<>+8(SB)/8, $0x0b04ffffffffffff
+DATA mask811<>+0(SB)/8, $0x04ffffffffffffff
+DATA mask811<>+8(SB)/8, $0xffffffffffffff0b
 GLOBL mask811<>(SB), RODATA|NOPTR, $16
-DATA mask812<>+0(SB)/8, $0xffffffffffff0a03
-DATA mask812<>+8(SB)/8, $0xffffffffffffffff
+DATA mask812<>+0(SB)/8, $0xffffffffffffffff
+DATA mask812<>+8(SB)/8, $0xffffffffff0902ff
 GLOBL mask812<>(SB), RODATA|NOPTR, $16
-DATA mask813<>+0(SB)/8, $0xffffff0f0801ffff
-DATA mask813<>+8(SB)/8, $0xffffffffffffffff
+DATA mask813<>+0(SB)/8, $0xffffffffffffffff
+DATA mask813<>+8(SB)/8, $0xffff0e0700ffffff
 GLOBL mask813<>(SB), RODATA|NOPTR, $16
-DATA mask814<>+0(SB)/8, $0xff0d06ffffffffff
-DATA mask814<>+8(SB)/8, $0xffffffffffffffff
+DATA mask814<>+0(SB)/8, $0xffffffffffffffff
+DATA mask814<>+8(SB)/8, $0x0c05ffffffffffff
 GLOBL mask814<>(SB), RODATA|NOPTR, $16
-DATA mask815<>+0(SB)/8, $0x04ffffffffffffff
-DATA mask815<>+8(SB)/8, $0xffffffffffffff0b
+DATA mask815<>+0(SB)/8, $0xffffffffffff0b04
+DATA mask815<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask815<>(SB), RODATA|NOPTR, $16
-DATA mask816<>+0(SB)/8, $0xffffffffffffffff
-DATA mask816<>+8(SB)/8, $0xffffffffff0902ff
+DATA mask816<>+0(SB)/8, $0xffffffff0902ffff
+DATA mask816<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask816<>(SB), RODATA|NOPTR, $16
-DATA mask817<>+0(SB)/8, $0xffffffffffffffff
-DATA mask817<>+8(SB)/8, $0xffff0e0700ffffff
+DATA mask817<>+0(SB)/8, $0xff0e0700ffffffff
+DATA mask817<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask817<>(SB), RODATA|NOPTR, $16
-DATA mask818<>+0(SB)/8, $0xffffffffffffffff
-DATA mask818<>+8(SB)/8, $0x0c05ffffffffffff
+DATA mask818<>+0(SB)/8, $0x05ffffffffffffff
+DATA mask818<>+8(SB)/8, $0xffffffffffffff0c
 GLOBL mask818<>(SB), RODATA|NOPTR, $16
-DATA mask819<>+0(SB)/8, $0xffffffffffff0b04
-DATA mask819<>+8(SB)/8, $0xffffffffffffffff
+DATA mask819<>+0(SB)/8, $0xffffffffffffffff
+DATA mask819<>+8(SB)/8, $0xffffffffff0a03ff
 GLOBL mask819<>(SB), RODATA|NOPTR, $16
-DATA mask820<>+0(SB)/8, $0xffffffff0902ffff
-DATA mask820<>+8(SB)/8, $0xffffffffffffffff
+DATA mask820<>+0(SB)/8, $0xffffffffffffffff
+DATA mask820<>+8(SB)/8, $0xffff0f0801ffffff
 GLOBL mask820<>(SB), RODATA|NOPTR, $16
-DATA mask821<>+0(SB)/8, $0xff0e0700ffffffff
-DATA mask821<>+8(SB)/8, $0xffffffffffffffff
+DATA mask821<>+0(SB)/8, $0xffffffffffffffff
+DATA mask821<>+8(SB)/8, $0x0d06ffffffffffff
 GLOBL mask821<>(SB), RODATA|NOPTR, $16
-DATA mask822<>+0(SB)/8, $0x05ffffffffffffff
-DATA mask822<>+8(SB)/8, $0xffffffffffffff0c
+DATA mask822<>+0(SB)/8, $0xffffffffffff0c05
+DATA mask822<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask822<>(SB), RODATA|NOPTR, $16
-DATA mask823<>+0(SB)/8, $0xffffffffffffffff
-DATA mask823<>+8(SB)/8, $0xffffffffff0a03ff
+DATA mask823<>+0(SB)/8, $0xffffffff0a03ffff
+DATA mask823<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask823<>(SB), RODATA|NOPTR, $16
-DATA mask824<>+0(SB)/8, $0xffffffffffffffff
-DATA mask824<>+8(SB)/8, $0xffff0f0801ffffff
+DATA mask824<>+0(SB)/8, $0xff0f0801ffffffff
+DATA mask824<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask824<>(SB), RODATA|NOPTR, $16
-DATA mask825<>+0(SB)/8, $0xffffffffffffffff
-DATA mask825<>+8(SB)/8, $0x0d06ffffffffffff
+DATA mask825<>+0(SB)/8, $0x06ffffffffffffff
+DATA mask825<>+8(SB)/8, $0xffffffffffffff0d
 GLOBL mask825<>(SB), RODATA|NOPTR, $16
-DATA mask826<>+0(SB)/8, $0xffffffffffff0c05
-DATA mask826<>+8(SB)/8, $0xffffffffffffffff
+DATA mask826<>+0(SB)/8, $0xffffffffffffffff
+DATA mask826<>+8(SB)/8, $0xffffffffff0b04ff
 GLOBL mask826<>(SB), RODATA|NOPTR, $16
-DATA mask827<>+0(SB)/8, $0xffffffff0a03ffff
-DATA mask827<>+8(SB)/8, $0xffffffffffffffff
+DATA mask827<>+0(SB)/8, $0xffffffffffffffff
+DATA mask827<>+8(SB)/8, $0xffffff0902ffffff
 GLOBL mask827<>(SB), RODATA|NOPTR, $16
-DATA mask828<>+0(SB)/8, $0xff0f0801ffffffff
-DATA mask828<>+8(SB)/8, $0xffffffffffffffff
+DATA mask828<>+0(SB)/8, $0xffffffffffffffff
+DATA mask828<>+8(SB)/8, $0x0e0700ffffffffff
 GLOBL mask828<>(SB), RODATA|NOPTR, $16
-DATA mask829<>+0(SB)/8, $0x06ffffffffffffff
-DATA mask829<>+8(SB)/8, $0xffffffffffffff0d
+DATA mask829<>+0(SB)/8, $0xffffffffffff0d06
+DATA mask829<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask829<>(SB), RODATA|NOPTR, $16
-DATA mask830<>+0(SB)/8, $0xffffffffffffffff
-DATA mask830<>+8(SB)/8, $0xffffffffff0b04ff
+DATA mask830<>+0(SB)/8, $0xffffffff0b04ffff
+DATA mask830<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask830<>(SB), RODATA|NOPTR, $16
-DATA mask831<>+0(SB)/8, $0xffffffffffffffff
-DATA mask831<>+8(SB)/8, $0xffffff0902ffffff
+DATA mask831<>+0(SB)/8, $0xffff0902ffffffff
+DATA mask831<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask831<>(SB), RODATA|NOPTR, $16
-DATA mask832<>+0(SB)/8, $0xffffffffffffffff
-DATA mask832<>+8(SB)/8, $0x0e0700ffffffffff
+DATA mask832<>+0(SB)/8, $0x0700ffffffffffff
+DATA mask832<>+8(SB)/8, $0xffffffffffffff0e
 GLOBL mask832<>(SB), RODATA|NOPTR, $16
-DATA mask833<>+0(SB)/8, $0xffffffffffff0d06
-DATA mask833<>+8(SB)/8, $0xffffffffffffffff
+DATA mask833<>+0(SB)/8, $0xffffffffffffffff
+DATA mask833<>+8(SB)/8, $0xffffffffff0c05ff
 GLOBL mask833<>(SB), RODATA|NOPTR, $16
-DATA mask834<>+0(SB)/8, $0xffffffff0b04ffff
-DATA mask834<>+8(SB)/8, $0xffffffffffffffff
+DATA mask834<>+0(SB)/8, $0xffffffffffffffff
+DATA mask834<>+8(SB)/8, $0xffffff0a03ffffff
 GLOBL mask834<>(SB), RODATA|NOPTR, $16
-DATA mask835<>+0(SB)/8, $0xffff0902ffffffff
-DATA mask835<>+8(SB)/8, $0xffffffffffffffff
+DATA mask835<>+0(SB)/8, $0xffffffffffffffff
+DATA mask835<>+8(SB)/8, $0x0f0801ffffffffff
 GLOBL mask835<>(SB), RODATA|NOPTR, $16
-DATA mask836<>+0(SB)/8, $0x0700ffffffffffff
-DATA mask836<>+8(SB)/8, $0xffffffffffffff0e
+DATA mask836<>+0(SB)/8, $0xffffffffffffffff
+DATA mask836<>+8(SB)/8, $0x0302ffffffffffff
 GLOBL mask836<>(SB), RODATA|NOPTR, $16
-DATA mask837<>+0(SB)/8, $0xffffffffffffffff
-DATA mask837<>+8(SB)/8, $0xffffffffff0c05ff
+DATA mask837<>+0(SB)/8, $0xffffffffffff0302
+DATA mask837<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask837<>(SB), RODATA|NOPTR, $16
-DATA mask838<>+0(SB)/8, $0xffffffffffffffff
-DATA mask838<>+8(SB)/8, $0xffffff0a03ffffff
+DATA mask838<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA mask838<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask838<>(SB), RODATA|NOPTR, $16
-DATA mask839<>+0(SB)/8, $0xffffffffffffffff
-DATA mask839<>+8(SB)/8, $0x0f0801ffffffffff
+DATA mask839<>+0(SB)/8, $0x0f0e0100ffffffff
+DATA mask839<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask839<>(SB), RODATA|NOPTR, $16
 DATA mask840<>+0(SB)/8, $0xffffffffffffffff
-DATA mask840<>+8(SB)/8, $0x0302ffffffffffff
+DATA mask840<>+8(SB)/8, $0xffffffff0f0e0100
 GLOBL mask840<>(SB), RODATA|NOPTR, $16
-DATA mask841<>+0(SB)/8, $0xffffffffffff0302
-DATA mask841<>+8(SB)/8, $0xffffffffffffffff
+DATA mask841<>+0(SB)/8, $0xffffffffffffffff
+DATA mask841<>+8(SB)/8, $0xffff0f0e0100ffff
 GLOBL mask841<>(SB), RODATA|NOPTR, $16
-DATA mask842<>+0(SB)/8, $0xffff0f0e0100ffff
+DATA mask842<>+0(SB)/8, $0xffffffffffff0d0c
 DATA mask842<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask842<>(SB), RODATA|NOPTR, $16
-DATA mask843<>+0(SB)/8, $0x0f0e0100ffffffff
-DATA mask843<>+8(SB)/8, $0xffffffffffffffff
+DATA mask843<>+0(SB)/8, $0xffffffffffffffff
+DATA mask843<>+8(SB)/8, $0x0f0e0100ffffffff
 GLOBL mask843<>(SB), RODATA|NOPTR, $16
-DATA mask844<>+0(SB)/8, $0xffffffffffffffff
-DATA mask844<>+8(SB)/8, $0xffffffff0f0e0100
+DATA mask844<>+0(SB)/8, $0xff03ff02ff01ff00
+DATA mask844<>+8(SB)/8, $0xff07ff06ff05ff04
 GLOBL mask844<>(SB), RODATA|NOPTR, $16
-DATA mask845<>+0(SB)/8, $0xffffffffffffffff
-DATA mask845<>+8(SB)/8, $0xffff0f0e0100ffff
+DATA mask845<>+0(SB)/8, $0x03ff02ff01ff00ff
+DATA mask845<>+8(SB)/8, $0x07ff06ff05ff04ff
 GLOBL mask845<>(SB), RODATA|NOPTR, $16
-DATA mask846<>+0(SB)/8, $0xffffffffffff0d0c
-DATA mask846<>+8(SB)/8, $0xffffffffffffffff
+DATA mask846<>+0(SB)/8, $0x0bff0aff09ff08ff
+DATA mask846<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL mask846<>(SB), RODATA|NOPTR, $16
-DATA mask847<>+0(SB)/8, $0xffffffffffffffff
-DATA mask847<>+8(SB)/8, $0x0f0e0100ffffffff
+DATA mask847<>+0(SB)/8, $0xff02ffff01ffff00
+DATA mask847<>+8(SB)/8, $0x05ffff04ffff03ff
 GLOBL mask847<>(SB), RODATA|NOPTR, $16
-DATA mask848<>+0(SB)/8, $0xff03ff02ff01ff00
-DATA mask848<>+8(SB)/8, $0xff07ff06ff05ff04
+DATA mask848<>+0(SB)/8, $0x02ffff01ffff00ff
+DATA mask848<>+8(SB)/8, $0xffff04ffff03ffff
 GLOBL mask848<>(SB), RODATA|NOPTR, $16
-DATA mask849<>+0(SB)/8, $0x03ff02ff01ff00ff
-DATA mask849<>+8(SB)/8, $0x07ff06ff05ff04ff
+DATA mask849<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask849<>+8(SB)/8, $0xff04ffff03ffff02
 GLOBL mask849<>(SB), RODATA|NOPTR, $16
-DATA mask850<>+0(SB)/8, $0x0bff0aff09ff08ff
-DATA mask850<>+8(SB)/8, $0x0fff0eff0dff0cff
+DATA mask850<>+0(SB)/8, $0xffff01ffff00ffff
+DATA mask850<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask850<>(SB), RODATA|NOPTR, $16
 DATA mask851<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask851<>+8(SB)/8, $0x05ffff04ffff03ff
+DATA mask851<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask851<>(SB), RODATA|NOPTR, $16
 DATA mask852<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask852<>+8(SB)/8, $0xffff04ffff03ffff
+DATA mask852<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask852<>(SB), RODATA|NOPTR, $16
-DATA mask853<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask853<>+8(SB)/8, $0xff04ffff03ffff02
+DATA mask853<>+0(SB)/8, $0xffffffffffffffff
+DATA mask853<>+8(SB)/8, $0xff02ffff01ffff00
 GLOBL mask853<>(SB), RODATA|NOPTR, $16
-DATA mask854<>+0(SB)/8, $0xffff01ffff00ffff
-DATA mask854<>+8(SB)/8, $0xffffffffffffffff
+DATA mask854<>+0(SB)/8, $0xffffffffffffffff
+DATA mask854<>+8(SB)/8, $0x02ffff01ffff00ff
 GLOBL mask854<>(SB), RODATA|NOPTR, $16
-DATA mask855<>+0(SB)/8, $0xff02ffff01ffff00
-DATA mask855<>+8(SB)/8, $0xffffffffffffffff
+DATA mask855<>+0(SB)/8, $0xffffffffffffffff
+DATA mask855<>+8(SB)/8, $0xffff01ffff00ffff
 GLOBL mask855<>(SB), RODATA|NOPTR, $16
-DATA mask856<>+0(SB)/8, $0x02ffff01ffff00ff
-DATA mask856<>+8(SB)/8, $0xffffffffffffffff
+DATA mask856<>+0(SB)/8, $0xff04ffff03ffff02
+DATA mask856<>+8(SB)/8, $0x07ffff06ffff05ff
 GLOBL mask856<>(SB), RODATA|NOPTR, $16
 DATA mask857<>+0(SB)/8, $0xffffffffffffffff
-DATA mask857<>+8(SB)/8, $0xff02ffff01ffff00
+DATA mask857<>+8(SB)/8, $0xffff09ffff08ffff
 GLOBL mask857<>(SB), RODATA|NOPTR, $16
-DATA mask858<>+0(SB)/8, $0xffffffffffffffff
-DATA mask858<>+8(SB)/8, $0x02ffff01ffff00ff
+DATA mask858<>+0(SB)/8, $0xff0cffff0bffff0a
+DATA mask858<>+8(SB)/8, $0x0fffff0effff0dff
 GLOBL mask858<>(SB), RODATA|NOPTR, $16
-DATA mask859<>+0(SB)/8, $0xffffffffffffffff
-DATA mask859<>+8(SB)/8, $0xffff01ffff00ffff
+DATA mask859<>+0(SB)/8, $0x07ffff06ffff05ff
+DATA mask859<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask859<>(SB), RODATA|NOPTR, $16
-DATA mask860<>+0(SB)/8, $0xff04ffff03ffff02
-DATA mask860<>+8(SB)/8, $0x07ffff06ffff05ff
+DATA mask860<>+0(SB)/8, $0xffff09ffff08ffff
+DATA mask860<>+8(SB)/8, $0xff0cffff0bffff0a
 GLOBL mask860<>(SB), RODATA|NOPTR, $16
-DATA mask861<>+0(SB)/8, $0xffffffffffffffff
-DATA mask861<>+8(SB)/8, $0xffff09ffff08ffff
+DATA mask861<>+0(SB)/8, $0x0fffff0effff0dff
+DATA mask861<>+8(SB)/8, $0xffffffffffffffff
 GLOBL mask861<>(SB), RODATA|NOPTR, $16
-DATA mask862<>+0(SB)/8, $0xff0cffff0bffff0a
-DATA mask862<>+8(SB)/8, $0x0fffff0effff0dff
+DATA mask862<>+0(SB)/8, $0x0706ffffffff0504
+DATA mask862<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask862<>(SB), RODATA|NOPTR, $16
-DATA mask863<>+0(SB)/8, $0x07ffff06ffff05ff
-DATA mask863<>+8(SB)/8, $0xffffffffffffffff
-GLOBL mask863<>(SB), RODATA|NOPTR, $16
-DATA mask864<>+0(SB)/8, $0xffff09ffff08ffff
-DATA mask864<>+8(SB)/8, $0xff0cffff0bffff0a
-GLOBL mask864<>(SB), RODATA|NOPTR, $16
-DATA mask865<>+0(SB)/8, $0x0fffff0effff0dff
-DATA mask865<>+8(SB)/8, $0xffffffffffffffff
-GLOBL mask865<>(SB), RODATA|NOPTR, $16
-DATA mask866<>+0(SB)/8, $0x0706ffffffff0504
-DATA mask866<>+8(SB)/8, $0xffff0908ffffffff
-GLOBL mask866<>(SB), RODATA|NOPTR, $16

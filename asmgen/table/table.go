@@ -360,8 +360,129 @@ func (i ISA) pairsBytes(kind Kind, b, w int) bool {
 	return i.TwoTable() && !i.BytePermutes() && kind == Unzip && w == 1 && b&(b-1) == 0 && b <= 8
 }
 
+// measured is an entry of measuredOut: a kernel of the ISAs with two-table
+// permutes (TwoTable) or of those without, and, for elements of 1 and 2
+// bytes, whose permutes differ, of those with byte permutes or without.
+type measured struct {
+	TwoTable  bool
+	Bytes     bytePermutes
+	Kind      Kind
+	B, Cp     int
+	Width     int
+	Streaming bool
+}
+
+// bytePermutes says which ISAs an entry of measuredOut is for: either, or
+// those with byte permutes, or those without.
+type bytePermutes uint8
+
+const (
+	either bytePermutes = iota
+	with
+	without
+)
+
+// measuredOut are the kernels a tier gains less than 10% by: on every case
+// of the report and of report -shapes that runs them, the path their calls
+// take without them (another kernel, the base ISA's, or their streaming or
+// plain twin) ran at least 0.91 times as fast, in two alternated runs of
+// each table against one without (AMD EPYC Zen 5, 2026-11-25; the shapes
+// are in bench/README.md). They cost bytes every user pays for and buy
+// nothing measured.
+var measuredOut = []measured{
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 2, Width: 8},
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 3, Width: 8, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 4, Width: 4},
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 4, Width: 8},
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 4, Width: 8, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 2, Cp: 8, Width: 2},
+	{TwoTable: false, Kind: Zip, B: 3, Width: 16},
+	{TwoTable: false, Kind: Zip, B: 3, Cp: 2, Width: 4, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 3, Cp: 4, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 3, Cp: 4, Width: 4, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 4, Cp: 3, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Zip, B: 8, Cp: 3, Width: 2},
+	{TwoTable: false, Kind: Unzip, B: 2, Cp: 3, Width: 4},
+	{TwoTable: false, Kind: Unzip, B: 2, Cp: 4, Width: 8},
+	{TwoTable: false, Kind: Unzip, B: 3, Cp: 2, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Unzip, B: 3, Cp: 3, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Unzip, B: 3, Cp: 4, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Unzip, B: 4, Cp: 3, Width: 2, Streaming: true},
+	{TwoTable: false, Kind: Unzip, B: 8, Cp: 2, Width: 4},
+	{TwoTable: false, Kind: Unzip, B: 8, Cp: 4, Width: 2},
+	{TwoTable: true, Kind: Zip, B: 2, Cp: 3, Width: 8},
+	{TwoTable: true, Kind: Zip, B: 2, Cp: 4, Width: 8},
+	{TwoTable: true, Kind: Zip, B: 3, Cp: 2, Width: 8},
+	{TwoTable: true, Kind: Zip, B: 4, Width: 4},
+	{TwoTable: true, Kind: Zip, B: 4, Width: 8},
+	{TwoTable: true, Kind: Zip, B: 4, Width: 12},
+	{TwoTable: true, Kind: Zip, B: 4, Cp: 3, Width: 4},
+	{TwoTable: true, Kind: Unzip, B: 2, Cp: 4, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 3, Cp: 2, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 3, Cp: 3, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 3, Cp: 4, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 6, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 7, Width: 8},
+	{TwoTable: true, Kind: Unzip, B: 8, Width: 8},
+	{TwoTable: true, Bytes: without, Kind: Zip, B: 2, Width: 2},
+	{TwoTable: true, Bytes: without, Kind: Zip, B: 2, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: without, Kind: Zip, B: 4, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: without, Kind: Unzip, B: 2, Width: 1},
+	{TwoTable: true, Bytes: without, Kind: Unzip, B: 4, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: without, Kind: Unzip, B: 8, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 2, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 2, Width: 2},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 2, Cp: 2, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 2, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 2, Cp: 4, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 4, Cp: 2, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 4, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: with, Kind: Zip, B: 4, Cp: 4, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Unzip, B: 2, Cp: 4, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Unzip, B: 4, Cp: 2, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Unzip, B: 4, Cp: 2, Width: 2},
+	{TwoTable: true, Bytes: with, Kind: Unzip, B: 4, Cp: 4, Width: 1},
+	{TwoTable: true, Bytes: with, Kind: Unzip, B: 8, Width: 1},
+}
+
+// out reports whether kernel k of ISA i is one of measuredOut.
+func (i ISA) out(k Kernel) bool {
+	bytes := either
+	if k.Width <= 2 && i.TwoTable() {
+		bytes = without
+		if i.BytePermutes() {
+			bytes = with
+		}
+	}
+	return slices.Contains(measuredOut, measured{i.TwoTable(), bytes, k.Kind, k.B, k.Cp, k.Width, k.Streaming}) ||
+		bytes != either && slices.Contains(measuredOut, measured{i.TwoTable(), either, k.Kind, k.B, k.Cp, k.Width, k.Streaming})
+}
+
+// slowZip reports whether an ISA leaves the zips of b lanes of w-byte
+// elements to its base: the AVX-512 zips by 8, and by 2 of 4- and 8-byte
+// elements, build each output register from more than one two-table
+// permute, which AMD's Zen 4 and Zen 5, the AVX-512 CPUs this project
+// measures on, run slower than AVX2's unpacks (0.80-0.96 of AVX2's speed
+// on a Zen 5, BenchmarkLaneKernels); no measured case gains from them.
+func (i ISA) slowZip(kind Kind, b, w int) bool {
+	return i.TwoTable() && kind == Zip && (b == 8 || b == 2 && (w == 4 || w == 8))
+}
+
 // Kernels lists the kernels of one ISA.
 func Kernels(i ISA) []Kernel {
+	all := kernels(i)
+	out := all[:0]
+	for _, k := range all {
+		if (k.Kind == Zip || k.Kind == Unzip) && (i.out(k) || k.Cp == 0 && k.B > 0 && !k.Streaming && i.slowZip(k.Kind, k.B, k.Width)) {
+			continue
+		}
+		out = append(out, k)
+	}
+	return out
+}
+
+// kernels lists the kernels of one ISA before measuredOut and slowZip.
+func kernels(i ISA) []Kernel {
 	var out []Kernel
 	for _, kind := range []Kind{Zip, Unzip} {
 		for _, b := range Blocks {

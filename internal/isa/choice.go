@@ -5,22 +5,10 @@ import "sync"
 // Per-CPU choice of kernels. An ISA says what a CPU can run, not what runs
 // fastest on it: AMD's Zen 4 and Zen 5 (family 19h and later) execute
 // AVX-512, but their two-table permutes (VPERMT2B/W/D/Q) cost more than on
-// Intel, so the AVX-512 zips that build each output register from more than
-// one of them run slower than AVX2's unpacks. BenchmarkLaneKernels
-// (internal/simd) on a Zen 5 (family 1Ah), median of 6 runs, AVX-512 speed
-// over AVX2's: zips by 8 of 1- to 8-byte elements 0.80-0.93 (one case,
-// 4-byte elements on 4096-byte rows with VBMI, at 1.06); zips by 2 of 4-
-// and 8-byte elements 0.86-0.96 on rows of 256 bytes and 0.90-1.00 on rows
-// of 4096; zips by 3, 5, 6 and 7 1.5-3.0x and unzips 0.89-4.0x (all but
-// two at 0.98 or more). As Go's runtime uses REP MOVSB only on Intel and
-// glibc and Highway have targets for Zen 4 of their own, the AVX-512 tiers
-// hand those zips to their base ISA, AVX2, on such CPUs. BLOCKSHUFFLE_TIER
-// still picks the tier; this only chooses within it.
-
-// BaseZip reports whether, on this CPU, an ISA with Base AVX2 should leave
-// its zips of b lanes of w-byte elements to AVX2. The answer is fixed for
-// the life of the process.
-func BaseZip(b, w int) bool { return slowTwoTablePermutes() && twoTableZip(b, w) }
+// Intel. The AVX-512 zips that suffered most (by 8, and by 2 of 4- and
+// 8-byte elements) are gone from the kernel table (asmgen/table's
+// slowZip); what remains of the rule is below. BLOCKSHUFFLE_TIER still
+// picks the tier; this only chooses within it.
 
 // BaseUnzipBelow is the lane length, in bytes, below which an ISA with
 // Base AVX2 should leave its unzips of b lanes of w-byte elements to AVX2
@@ -35,10 +23,6 @@ func BaseUnzipBelow(b, w int) int {
 	}
 	return 0
 }
-
-// twoTableZip reports whether the rule above moves the zips of b lanes of
-// w-byte elements.
-func twoTableZip(b, w int) bool { return b == 8 || b == 2 && (w == 4 || w == 8) }
 
 // slowTwoTablePermutes reports whether this CPU is one the rule is for.
 var slowTwoTablePermutes = sync.OnceValue(func() bool { return slowPermutes(x86Model()) })

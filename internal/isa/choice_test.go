@@ -37,21 +37,3 @@ func TestSlowPermutes(t *testing.T) {
 		}
 	}
 }
-
-// TestBaseZip checks which zips the rule moves, and that BaseZip moves
-// them exactly on the CPUs the rule is for.
-func TestBaseZip(t *testing.T) {
-	moved := map[[2]int]bool{{8, 1}: true, {8, 2}: true, {8, 4}: true, {8, 8}: true, {8, 16}: true, {2, 4}: true, {2, 8}: true}
-	vendor, family := x86Model()
-	t.Logf("CPU vendor %q, family %#x", vendor, family)
-	for b := 1; b <= 8; b++ {
-		for _, w := range []int{1, 2, 4, 8, 16} {
-			if got := twoTableZip(b, w); got != moved[[2]int{b, w}] {
-				t.Errorf("twoTableZip(%d, %d) = %v", b, w, got)
-			}
-			if got, want := BaseZip(b, w), moved[[2]int{b, w}] && slowPermutes(vendor, family); got != want {
-				t.Errorf("BaseZip(%d, %d) = %v on %q family %#x, want %v", b, w, got, vendor, family, want)
-			}
-		}
-	}
-}

@@ -126,11 +126,10 @@ func TableOf(name string) *Table {
 }
 
 // lane returns the lane kernel for key k (its streaming twin if k.nt is
-// set) that calls on this CPU use, or a LaneKernel with a nil F. Where
-// isa.BaseZip says the base's zips run faster here, a table with a base
-// has none of them; isa.BaseUnzipBelow raises the shortest lane of its
-// unzips. Table.Lanes keeps every kernel, so that the kernel tests run
-// each on every CPU.
+// set) that calls on this CPU use, or a LaneKernel with a nil F: for a
+// table with a base, isa.BaseUnzipBelow raises the shortest lane of its
+// unzips. Table.Lanes keeps every kernel as it is, so that the kernel
+// tests run each on every CPU.
 func (t *Table) lane(k laneKey) LaneKernel {
 	k.stream = false
 	i, ok := slices.BinarySearchFunc(t.Lanes, k, func(e LaneKernel, k laneKey) int { return compareKeys(e.key(), k) })
@@ -138,13 +137,8 @@ func (t *Table) lane(k laneKey) LaneKernel {
 		return LaneKernel{}
 	}
 	e := t.Lanes[i]
-	if t.Base != nil && k.cp == 0 {
-		if !k.unzip && isa.BaseZip(k.b, k.w) {
-			return LaneKernel{}
-		}
-		if k.unzip {
-			e.MinN = max(e.MinN, uint16(isa.BaseUnzipBelow(k.b, k.w)))
-		}
+	if t.Base != nil && k.cp == 0 && k.unzip {
+		e.MinN = max(e.MinN, uint16(isa.BaseUnzipBelow(k.b, k.w)))
 	}
 	return e
 }
