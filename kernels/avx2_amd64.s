@@ -77908,3 +77908,595 @@ DATA shuffle2677<>+104(SB)/8, $0xffffffffffffffff
 DATA shuffle2677<>+112(SB)/8, $0xffffffffffffffff
 DATA shuffle2677<>+120(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2677<>(SB), RODATA|NOPTR, $128
+
+// The entry words of the kernels.
+DATA ·zip2x1AVX2Entry(SB)/8, $·zip2x1AVX2(SB)
+GLOBL ·zip2x1AVX2Entry(SB), RODATA, $8
+DATA ·zip2x2AVX2Entry(SB)/8, $·zip2x2AVX2(SB)
+GLOBL ·zip2x2AVX2Entry(SB), RODATA, $8
+DATA ·zip2x4AVX2Entry(SB)/8, $·zip2x4AVX2(SB)
+GLOBL ·zip2x4AVX2Entry(SB), RODATA, $8
+DATA ·zip2x8AVX2Entry(SB)/8, $·zip2x8AVX2(SB)
+GLOBL ·zip2x8AVX2Entry(SB), RODATA, $8
+DATA ·zip2x16AVX2Entry(SB)/8, $·zip2x16AVX2(SB)
+GLOBL ·zip2x16AVX2Entry(SB), RODATA, $8
+DATA ·zip2x6AVX2Entry(SB)/8, $·zip2x6AVX2(SB)
+GLOBL ·zip2x6AVX2Entry(SB), RODATA, $8
+DATA ·zip2x12AVX2Entry(SB)/8, $·zip2x12AVX2(SB)
+GLOBL ·zip2x12AVX2Entry(SB), RODATA, $8
+DATA ·zip2x1AVX2NTEntry(SB)/8, $·zip2x1AVX2NT(SB)
+GLOBL ·zip2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·zip2x2AVX2NTEntry(SB)/8, $·zip2x2AVX2NT(SB)
+GLOBL ·zip2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zip2x4AVX2NTEntry(SB)/8, $·zip2x4AVX2NT(SB)
+GLOBL ·zip2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·zip2x8AVX2NTEntry(SB)/8, $·zip2x8AVX2NT(SB)
+GLOBL ·zip2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip2x16AVX2NTEntry(SB)/8, $·zip2x16AVX2NT(SB)
+GLOBL ·zip2x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x2x1AVX2Entry(SB)/8, $·tzip2x2x1AVX2(SB)
+GLOBL ·tzip2x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x2x1AVX2NTEntry(SB)/8, $·tzip2x2x1AVX2NT(SB)
+GLOBL ·tzip2x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x2x2AVX2Entry(SB)/8, $·tzip2x2x2AVX2(SB)
+GLOBL ·tzip2x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x2x2AVX2NTEntry(SB)/8, $·tzip2x2x2AVX2NT(SB)
+GLOBL ·tzip2x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x2x4AVX2Entry(SB)/8, $·tzip2x2x4AVX2(SB)
+GLOBL ·tzip2x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x2x4AVX2NTEntry(SB)/8, $·tzip2x2x4AVX2NT(SB)
+GLOBL ·tzip2x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x2x8AVX2NTEntry(SB)/8, $·tzip2x2x8AVX2NT(SB)
+GLOBL ·tzip2x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x3x1AVX2Entry(SB)/8, $·tzip2x3x1AVX2(SB)
+GLOBL ·tzip2x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x3x1AVX2NTEntry(SB)/8, $·tzip2x3x1AVX2NT(SB)
+GLOBL ·tzip2x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x3x2AVX2Entry(SB)/8, $·tzip2x3x2AVX2(SB)
+GLOBL ·tzip2x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x3x2AVX2NTEntry(SB)/8, $·tzip2x3x2AVX2NT(SB)
+GLOBL ·tzip2x3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x3x4AVX2Entry(SB)/8, $·tzip2x3x4AVX2(SB)
+GLOBL ·tzip2x3x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x3x4AVX2NTEntry(SB)/8, $·tzip2x3x4AVX2NT(SB)
+GLOBL ·tzip2x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x4x1AVX2Entry(SB)/8, $·tzip2x4x1AVX2(SB)
+GLOBL ·tzip2x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x4x1AVX2NTEntry(SB)/8, $·tzip2x4x1AVX2NT(SB)
+GLOBL ·tzip2x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x4x2AVX2Entry(SB)/8, $·tzip2x4x2AVX2(SB)
+GLOBL ·tzip2x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x4x2AVX2NTEntry(SB)/8, $·tzip2x4x2AVX2NT(SB)
+GLOBL ·tzip2x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x4x4AVX2NTEntry(SB)/8, $·tzip2x4x4AVX2NT(SB)
+GLOBL ·tzip2x4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x8x1AVX2Entry(SB)/8, $·tzip2x8x1AVX2(SB)
+GLOBL ·tzip2x8x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip2x8x1AVX2NTEntry(SB)/8, $·tzip2x8x1AVX2NT(SB)
+GLOBL ·tzip2x8x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip2x8x2AVX2NTEntry(SB)/8, $·tzip2x8x2AVX2NT(SB)
+GLOBL ·tzip2x8x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zip3x1AVX2Entry(SB)/8, $·zip3x1AVX2(SB)
+GLOBL ·zip3x1AVX2Entry(SB), RODATA, $8
+DATA ·zip3x2AVX2Entry(SB)/8, $·zip3x2AVX2(SB)
+GLOBL ·zip3x2AVX2Entry(SB), RODATA, $8
+DATA ·zip3x4AVX2Entry(SB)/8, $·zip3x4AVX2(SB)
+GLOBL ·zip3x4AVX2Entry(SB), RODATA, $8
+DATA ·zip3x8AVX2Entry(SB)/8, $·zip3x8AVX2(SB)
+GLOBL ·zip3x8AVX2Entry(SB), RODATA, $8
+DATA ·zip3x3AVX2Entry(SB)/8, $·zip3x3AVX2(SB)
+GLOBL ·zip3x3AVX2Entry(SB), RODATA, $8
+DATA ·zip3x6AVX2Entry(SB)/8, $·zip3x6AVX2(SB)
+GLOBL ·zip3x6AVX2Entry(SB), RODATA, $8
+DATA ·zip3x9AVX2Entry(SB)/8, $·zip3x9AVX2(SB)
+GLOBL ·zip3x9AVX2Entry(SB), RODATA, $8
+DATA ·zip3x12AVX2Entry(SB)/8, $·zip3x12AVX2(SB)
+GLOBL ·zip3x12AVX2Entry(SB), RODATA, $8
+DATA ·zip3x1AVX2NTEntry(SB)/8, $·zip3x1AVX2NT(SB)
+GLOBL ·zip3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·zip3x2AVX2NTEntry(SB)/8, $·zip3x2AVX2NT(SB)
+GLOBL ·zip3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zip3x4AVX2NTEntry(SB)/8, $·zip3x4AVX2NT(SB)
+GLOBL ·zip3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·zip3x8AVX2NTEntry(SB)/8, $·zip3x8AVX2NT(SB)
+GLOBL ·zip3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip3x16AVX2NTEntry(SB)/8, $·zip3x16AVX2NT(SB)
+GLOBL ·zip3x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x2x1AVX2Entry(SB)/8, $·tzip3x2x1AVX2(SB)
+GLOBL ·tzip3x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x2x1AVX2NTEntry(SB)/8, $·tzip3x2x1AVX2NT(SB)
+GLOBL ·tzip3x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x2x2AVX2Entry(SB)/8, $·tzip3x2x2AVX2(SB)
+GLOBL ·tzip3x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x2x2AVX2NTEntry(SB)/8, $·tzip3x2x2AVX2NT(SB)
+GLOBL ·tzip3x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x2x4AVX2Entry(SB)/8, $·tzip3x2x4AVX2(SB)
+GLOBL ·tzip3x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x2x8AVX2Entry(SB)/8, $·tzip3x2x8AVX2(SB)
+GLOBL ·tzip3x2x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x2x8AVX2NTEntry(SB)/8, $·tzip3x2x8AVX2NT(SB)
+GLOBL ·tzip3x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x3x1AVX2Entry(SB)/8, $·tzip3x3x1AVX2(SB)
+GLOBL ·tzip3x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x3x1AVX2NTEntry(SB)/8, $·tzip3x3x1AVX2NT(SB)
+GLOBL ·tzip3x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x3x2AVX2Entry(SB)/8, $·tzip3x3x2AVX2(SB)
+GLOBL ·tzip3x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x3x2AVX2NTEntry(SB)/8, $·tzip3x3x2AVX2NT(SB)
+GLOBL ·tzip3x3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x3x4AVX2Entry(SB)/8, $·tzip3x3x4AVX2(SB)
+GLOBL ·tzip3x3x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x3x4AVX2NTEntry(SB)/8, $·tzip3x3x4AVX2NT(SB)
+GLOBL ·tzip3x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x3x8AVX2Entry(SB)/8, $·tzip3x3x8AVX2(SB)
+GLOBL ·tzip3x3x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x3x8AVX2NTEntry(SB)/8, $·tzip3x3x8AVX2NT(SB)
+GLOBL ·tzip3x3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x4x1AVX2Entry(SB)/8, $·tzip3x4x1AVX2(SB)
+GLOBL ·tzip3x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x4x1AVX2NTEntry(SB)/8, $·tzip3x4x1AVX2NT(SB)
+GLOBL ·tzip3x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip3x4x2AVX2Entry(SB)/8, $·tzip3x4x2AVX2(SB)
+GLOBL ·tzip3x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x4x4AVX2Entry(SB)/8, $·tzip3x4x4AVX2(SB)
+GLOBL ·tzip3x4x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x4x8AVX2Entry(SB)/8, $·tzip3x4x8AVX2(SB)
+GLOBL ·tzip3x4x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip3x4x8AVX2NTEntry(SB)/8, $·tzip3x4x8AVX2NT(SB)
+GLOBL ·tzip3x4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip4x1AVX2Entry(SB)/8, $·zip4x1AVX2(SB)
+GLOBL ·zip4x1AVX2Entry(SB), RODATA, $8
+DATA ·zip4x2AVX2Entry(SB)/8, $·zip4x2AVX2(SB)
+GLOBL ·zip4x2AVX2Entry(SB), RODATA, $8
+DATA ·zip4x4AVX2Entry(SB)/8, $·zip4x4AVX2(SB)
+GLOBL ·zip4x4AVX2Entry(SB), RODATA, $8
+DATA ·zip4x8AVX2Entry(SB)/8, $·zip4x8AVX2(SB)
+GLOBL ·zip4x8AVX2Entry(SB), RODATA, $8
+DATA ·zip4x16AVX2Entry(SB)/8, $·zip4x16AVX2(SB)
+GLOBL ·zip4x16AVX2Entry(SB), RODATA, $8
+DATA ·zip4x12AVX2Entry(SB)/8, $·zip4x12AVX2(SB)
+GLOBL ·zip4x12AVX2Entry(SB), RODATA, $8
+DATA ·zip4x1AVX2NTEntry(SB)/8, $·zip4x1AVX2NT(SB)
+GLOBL ·zip4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·zip4x2AVX2NTEntry(SB)/8, $·zip4x2AVX2NT(SB)
+GLOBL ·zip4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zip4x4AVX2NTEntry(SB)/8, $·zip4x4AVX2NT(SB)
+GLOBL ·zip4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·zip4x8AVX2NTEntry(SB)/8, $·zip4x8AVX2NT(SB)
+GLOBL ·zip4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip4x16AVX2NTEntry(SB)/8, $·zip4x16AVX2NT(SB)
+GLOBL ·zip4x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x2x1AVX2Entry(SB)/8, $·tzip4x2x1AVX2(SB)
+GLOBL ·tzip4x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x2x1AVX2NTEntry(SB)/8, $·tzip4x2x1AVX2NT(SB)
+GLOBL ·tzip4x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x2x2AVX2Entry(SB)/8, $·tzip4x2x2AVX2(SB)
+GLOBL ·tzip4x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x2x2AVX2NTEntry(SB)/8, $·tzip4x2x2AVX2NT(SB)
+GLOBL ·tzip4x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x2x4AVX2Entry(SB)/8, $·tzip4x2x4AVX2(SB)
+GLOBL ·tzip4x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x2x4AVX2NTEntry(SB)/8, $·tzip4x2x4AVX2NT(SB)
+GLOBL ·tzip4x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x2x8AVX2Entry(SB)/8, $·tzip4x2x8AVX2(SB)
+GLOBL ·tzip4x2x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x2x8AVX2NTEntry(SB)/8, $·tzip4x2x8AVX2NT(SB)
+GLOBL ·tzip4x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x3x1AVX2Entry(SB)/8, $·tzip4x3x1AVX2(SB)
+GLOBL ·tzip4x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x3x1AVX2NTEntry(SB)/8, $·tzip4x3x1AVX2NT(SB)
+GLOBL ·tzip4x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x3x2AVX2Entry(SB)/8, $·tzip4x3x2AVX2(SB)
+GLOBL ·tzip4x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x3x4AVX2Entry(SB)/8, $·tzip4x3x4AVX2(SB)
+GLOBL ·tzip4x3x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x3x4AVX2NTEntry(SB)/8, $·tzip4x3x4AVX2NT(SB)
+GLOBL ·tzip4x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x3x8AVX2Entry(SB)/8, $·tzip4x3x8AVX2(SB)
+GLOBL ·tzip4x3x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x3x8AVX2NTEntry(SB)/8, $·tzip4x3x8AVX2NT(SB)
+GLOBL ·tzip4x3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x4x1AVX2Entry(SB)/8, $·tzip4x4x1AVX2(SB)
+GLOBL ·tzip4x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x4x1AVX2NTEntry(SB)/8, $·tzip4x4x1AVX2NT(SB)
+GLOBL ·tzip4x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x4x2AVX2Entry(SB)/8, $·tzip4x4x2AVX2(SB)
+GLOBL ·tzip4x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x4x2AVX2NTEntry(SB)/8, $·tzip4x4x2AVX2NT(SB)
+GLOBL ·tzip4x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x4x4AVX2Entry(SB)/8, $·tzip4x4x4AVX2(SB)
+GLOBL ·tzip4x4x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x4x4AVX2NTEntry(SB)/8, $·tzip4x4x4AVX2NT(SB)
+GLOBL ·tzip4x4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip4x4x8AVX2Entry(SB)/8, $·tzip4x4x8AVX2(SB)
+GLOBL ·tzip4x4x8AVX2Entry(SB), RODATA, $8
+DATA ·tzip4x4x8AVX2NTEntry(SB)/8, $·tzip4x4x8AVX2NT(SB)
+GLOBL ·tzip4x4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip5x1AVX2Entry(SB)/8, $·zip5x1AVX2(SB)
+GLOBL ·zip5x1AVX2Entry(SB), RODATA, $8
+DATA ·zip5x2AVX2Entry(SB)/8, $·zip5x2AVX2(SB)
+GLOBL ·zip5x2AVX2Entry(SB), RODATA, $8
+DATA ·zip5x4AVX2Entry(SB)/8, $·zip5x4AVX2(SB)
+GLOBL ·zip5x4AVX2Entry(SB), RODATA, $8
+DATA ·zip5x8AVX2Entry(SB)/8, $·zip5x8AVX2(SB)
+GLOBL ·zip5x8AVX2Entry(SB), RODATA, $8
+DATA ·zip5x16AVX2Entry(SB)/8, $·zip5x16AVX2(SB)
+GLOBL ·zip5x16AVX2Entry(SB), RODATA, $8
+DATA ·zip6x1AVX2Entry(SB)/8, $·zip6x1AVX2(SB)
+GLOBL ·zip6x1AVX2Entry(SB), RODATA, $8
+DATA ·zip6x2AVX2Entry(SB)/8, $·zip6x2AVX2(SB)
+GLOBL ·zip6x2AVX2Entry(SB), RODATA, $8
+DATA ·zip6x4AVX2Entry(SB)/8, $·zip6x4AVX2(SB)
+GLOBL ·zip6x4AVX2Entry(SB), RODATA, $8
+DATA ·zip6x8AVX2Entry(SB)/8, $·zip6x8AVX2(SB)
+GLOBL ·zip6x8AVX2Entry(SB), RODATA, $8
+DATA ·zip6x16AVX2Entry(SB)/8, $·zip6x16AVX2(SB)
+GLOBL ·zip6x16AVX2Entry(SB), RODATA, $8
+DATA ·zip7x1AVX2Entry(SB)/8, $·zip7x1AVX2(SB)
+GLOBL ·zip7x1AVX2Entry(SB), RODATA, $8
+DATA ·zip7x2AVX2Entry(SB)/8, $·zip7x2AVX2(SB)
+GLOBL ·zip7x2AVX2Entry(SB), RODATA, $8
+DATA ·zip7x4AVX2Entry(SB)/8, $·zip7x4AVX2(SB)
+GLOBL ·zip7x4AVX2Entry(SB), RODATA, $8
+DATA ·zip7x8AVX2Entry(SB)/8, $·zip7x8AVX2(SB)
+GLOBL ·zip7x8AVX2Entry(SB), RODATA, $8
+DATA ·zip7x16AVX2Entry(SB)/8, $·zip7x16AVX2(SB)
+GLOBL ·zip7x16AVX2Entry(SB), RODATA, $8
+DATA ·zip8x1AVX2Entry(SB)/8, $·zip8x1AVX2(SB)
+GLOBL ·zip8x1AVX2Entry(SB), RODATA, $8
+DATA ·zip8x2AVX2Entry(SB)/8, $·zip8x2AVX2(SB)
+GLOBL ·zip8x2AVX2Entry(SB), RODATA, $8
+DATA ·zip8x4AVX2Entry(SB)/8, $·zip8x4AVX2(SB)
+GLOBL ·zip8x4AVX2Entry(SB), RODATA, $8
+DATA ·zip8x8AVX2Entry(SB)/8, $·zip8x8AVX2(SB)
+GLOBL ·zip8x8AVX2Entry(SB), RODATA, $8
+DATA ·zip8x16AVX2Entry(SB)/8, $·zip8x16AVX2(SB)
+GLOBL ·zip8x16AVX2Entry(SB), RODATA, $8
+DATA ·zip8x1AVX2NTEntry(SB)/8, $·zip8x1AVX2NT(SB)
+GLOBL ·zip8x1AVX2NTEntry(SB), RODATA, $8
+DATA ·zip8x2AVX2NTEntry(SB)/8, $·zip8x2AVX2NT(SB)
+GLOBL ·zip8x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zip8x4AVX2NTEntry(SB)/8, $·zip8x4AVX2NT(SB)
+GLOBL ·zip8x4AVX2NTEntry(SB), RODATA, $8
+DATA ·zip8x8AVX2NTEntry(SB)/8, $·zip8x8AVX2NT(SB)
+GLOBL ·zip8x8AVX2NTEntry(SB), RODATA, $8
+DATA ·zip8x16AVX2NTEntry(SB)/8, $·zip8x16AVX2NT(SB)
+GLOBL ·zip8x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x2x1AVX2Entry(SB)/8, $·tzip8x2x1AVX2(SB)
+GLOBL ·tzip8x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x2x1AVX2NTEntry(SB)/8, $·tzip8x2x1AVX2NT(SB)
+GLOBL ·tzip8x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x2x2AVX2Entry(SB)/8, $·tzip8x2x2AVX2(SB)
+GLOBL ·tzip8x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x2x2AVX2NTEntry(SB)/8, $·tzip8x2x2AVX2NT(SB)
+GLOBL ·tzip8x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x2x4AVX2Entry(SB)/8, $·tzip8x2x4AVX2(SB)
+GLOBL ·tzip8x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x2x4AVX2NTEntry(SB)/8, $·tzip8x2x4AVX2NT(SB)
+GLOBL ·tzip8x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x3x1AVX2Entry(SB)/8, $·tzip8x3x1AVX2(SB)
+GLOBL ·tzip8x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x3x1AVX2NTEntry(SB)/8, $·tzip8x3x1AVX2NT(SB)
+GLOBL ·tzip8x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x3x2AVX2NTEntry(SB)/8, $·tzip8x3x2AVX2NT(SB)
+GLOBL ·tzip8x3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x4x1AVX2Entry(SB)/8, $·tzip8x4x1AVX2(SB)
+GLOBL ·tzip8x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x4x1AVX2NTEntry(SB)/8, $·tzip8x4x1AVX2NT(SB)
+GLOBL ·tzip8x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tzip8x4x2AVX2Entry(SB)/8, $·tzip8x4x2AVX2(SB)
+GLOBL ·tzip8x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tzip8x4x2AVX2NTEntry(SB)/8, $·tzip8x4x2AVX2NT(SB)
+GLOBL ·tzip8x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·zipNx16AVX2Entry(SB)/8, $·zipNx16AVX2(SB)
+GLOBL ·zipNx16AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x1AVX2Entry(SB)/8, $·unzip2x1AVX2(SB)
+GLOBL ·unzip2x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x2AVX2Entry(SB)/8, $·unzip2x2AVX2(SB)
+GLOBL ·unzip2x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x4AVX2Entry(SB)/8, $·unzip2x4AVX2(SB)
+GLOBL ·unzip2x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x8AVX2Entry(SB)/8, $·unzip2x8AVX2(SB)
+GLOBL ·unzip2x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x16AVX2Entry(SB)/8, $·unzip2x16AVX2(SB)
+GLOBL ·unzip2x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x6AVX2Entry(SB)/8, $·unzip2x6AVX2(SB)
+GLOBL ·unzip2x6AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x12AVX2Entry(SB)/8, $·unzip2x12AVX2(SB)
+GLOBL ·unzip2x12AVX2Entry(SB), RODATA, $8
+DATA ·unzip2x1AVX2NTEntry(SB)/8, $·unzip2x1AVX2NT(SB)
+GLOBL ·unzip2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip2x2AVX2NTEntry(SB)/8, $·unzip2x2AVX2NT(SB)
+GLOBL ·unzip2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip2x4AVX2NTEntry(SB)/8, $·unzip2x4AVX2NT(SB)
+GLOBL ·unzip2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip2x8AVX2NTEntry(SB)/8, $·unzip2x8AVX2NT(SB)
+GLOBL ·unzip2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip2x16AVX2NTEntry(SB)/8, $·unzip2x16AVX2NT(SB)
+GLOBL ·unzip2x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x2x1AVX2Entry(SB)/8, $·tunzip2x2x1AVX2(SB)
+GLOBL ·tunzip2x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x2x1AVX2NTEntry(SB)/8, $·tunzip2x2x1AVX2NT(SB)
+GLOBL ·tunzip2x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x2x2AVX2Entry(SB)/8, $·tunzip2x2x2AVX2(SB)
+GLOBL ·tunzip2x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x2x2AVX2NTEntry(SB)/8, $·tunzip2x2x2AVX2NT(SB)
+GLOBL ·tunzip2x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x2x4AVX2Entry(SB)/8, $·tunzip2x2x4AVX2(SB)
+GLOBL ·tunzip2x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x2x4AVX2NTEntry(SB)/8, $·tunzip2x2x4AVX2NT(SB)
+GLOBL ·tunzip2x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x2x8AVX2Entry(SB)/8, $·tunzip2x2x8AVX2(SB)
+GLOBL ·tunzip2x2x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x2x8AVX2NTEntry(SB)/8, $·tunzip2x2x8AVX2NT(SB)
+GLOBL ·tunzip2x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x3x1AVX2Entry(SB)/8, $·tunzip2x3x1AVX2(SB)
+GLOBL ·tunzip2x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x3x1AVX2NTEntry(SB)/8, $·tunzip2x3x1AVX2NT(SB)
+GLOBL ·tunzip2x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x3x2AVX2Entry(SB)/8, $·tunzip2x3x2AVX2(SB)
+GLOBL ·tunzip2x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x3x2AVX2NTEntry(SB)/8, $·tunzip2x3x2AVX2NT(SB)
+GLOBL ·tunzip2x3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x3x4AVX2NTEntry(SB)/8, $·tunzip2x3x4AVX2NT(SB)
+GLOBL ·tunzip2x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x3x8AVX2NTEntry(SB)/8, $·tunzip2x3x8AVX2NT(SB)
+GLOBL ·tunzip2x3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x4x1AVX2Entry(SB)/8, $·tunzip2x4x1AVX2(SB)
+GLOBL ·tunzip2x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x4x1AVX2NTEntry(SB)/8, $·tunzip2x4x1AVX2NT(SB)
+GLOBL ·tunzip2x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x4x2AVX2Entry(SB)/8, $·tunzip2x4x2AVX2(SB)
+GLOBL ·tunzip2x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x4x2AVX2NTEntry(SB)/8, $·tunzip2x4x2AVX2NT(SB)
+GLOBL ·tunzip2x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x4x4AVX2Entry(SB)/8, $·tunzip2x4x4AVX2(SB)
+GLOBL ·tunzip2x4x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x4x4AVX2NTEntry(SB)/8, $·tunzip2x4x4AVX2NT(SB)
+GLOBL ·tunzip2x4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x4x8AVX2NTEntry(SB)/8, $·tunzip2x4x8AVX2NT(SB)
+GLOBL ·tunzip2x4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x8x1AVX2Entry(SB)/8, $·tunzip2x8x1AVX2(SB)
+GLOBL ·tunzip2x8x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x8x1AVX2NTEntry(SB)/8, $·tunzip2x8x1AVX2NT(SB)
+GLOBL ·tunzip2x8x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip2x8x2AVX2Entry(SB)/8, $·tunzip2x8x2AVX2(SB)
+GLOBL ·tunzip2x8x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip2x8x2AVX2NTEntry(SB)/8, $·tunzip2x8x2AVX2NT(SB)
+GLOBL ·tunzip2x8x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip3x1AVX2Entry(SB)/8, $·unzip3x1AVX2(SB)
+GLOBL ·unzip3x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x2AVX2Entry(SB)/8, $·unzip3x2AVX2(SB)
+GLOBL ·unzip3x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x4AVX2Entry(SB)/8, $·unzip3x4AVX2(SB)
+GLOBL ·unzip3x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x8AVX2Entry(SB)/8, $·unzip3x8AVX2(SB)
+GLOBL ·unzip3x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x16AVX2Entry(SB)/8, $·unzip3x16AVX2(SB)
+GLOBL ·unzip3x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x3AVX2Entry(SB)/8, $·unzip3x3AVX2(SB)
+GLOBL ·unzip3x3AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x6AVX2Entry(SB)/8, $·unzip3x6AVX2(SB)
+GLOBL ·unzip3x6AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x9AVX2Entry(SB)/8, $·unzip3x9AVX2(SB)
+GLOBL ·unzip3x9AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x12AVX2Entry(SB)/8, $·unzip3x12AVX2(SB)
+GLOBL ·unzip3x12AVX2Entry(SB), RODATA, $8
+DATA ·unzip3x1AVX2NTEntry(SB)/8, $·unzip3x1AVX2NT(SB)
+GLOBL ·unzip3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip3x2AVX2NTEntry(SB)/8, $·unzip3x2AVX2NT(SB)
+GLOBL ·unzip3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip3x4AVX2NTEntry(SB)/8, $·unzip3x4AVX2NT(SB)
+GLOBL ·unzip3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip3x8AVX2NTEntry(SB)/8, $·unzip3x8AVX2NT(SB)
+GLOBL ·unzip3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip3x16AVX2NTEntry(SB)/8, $·unzip3x16AVX2NT(SB)
+GLOBL ·unzip3x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x2x1AVX2Entry(SB)/8, $·tunzip3x2x1AVX2(SB)
+GLOBL ·tunzip3x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x2x1AVX2NTEntry(SB)/8, $·tunzip3x2x1AVX2NT(SB)
+GLOBL ·tunzip3x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x2x2AVX2Entry(SB)/8, $·tunzip3x2x2AVX2(SB)
+GLOBL ·tunzip3x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x2x4AVX2Entry(SB)/8, $·tunzip3x2x4AVX2(SB)
+GLOBL ·tunzip3x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x2x4AVX2NTEntry(SB)/8, $·tunzip3x2x4AVX2NT(SB)
+GLOBL ·tunzip3x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x2x8AVX2Entry(SB)/8, $·tunzip3x2x8AVX2(SB)
+GLOBL ·tunzip3x2x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x2x8AVX2NTEntry(SB)/8, $·tunzip3x2x8AVX2NT(SB)
+GLOBL ·tunzip3x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x3x1AVX2Entry(SB)/8, $·tunzip3x3x1AVX2(SB)
+GLOBL ·tunzip3x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x3x1AVX2NTEntry(SB)/8, $·tunzip3x3x1AVX2NT(SB)
+GLOBL ·tunzip3x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x3x2AVX2Entry(SB)/8, $·tunzip3x3x2AVX2(SB)
+GLOBL ·tunzip3x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x3x4AVX2Entry(SB)/8, $·tunzip3x3x4AVX2(SB)
+GLOBL ·tunzip3x3x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x3x4AVX2NTEntry(SB)/8, $·tunzip3x3x4AVX2NT(SB)
+GLOBL ·tunzip3x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x3x8AVX2Entry(SB)/8, $·tunzip3x3x8AVX2(SB)
+GLOBL ·tunzip3x3x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x3x8AVX2NTEntry(SB)/8, $·tunzip3x3x8AVX2NT(SB)
+GLOBL ·tunzip3x3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x4x1AVX2Entry(SB)/8, $·tunzip3x4x1AVX2(SB)
+GLOBL ·tunzip3x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x4x1AVX2NTEntry(SB)/8, $·tunzip3x4x1AVX2NT(SB)
+GLOBL ·tunzip3x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x4x2AVX2Entry(SB)/8, $·tunzip3x4x2AVX2(SB)
+GLOBL ·tunzip3x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x4x4AVX2Entry(SB)/8, $·tunzip3x4x4AVX2(SB)
+GLOBL ·tunzip3x4x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x4x4AVX2NTEntry(SB)/8, $·tunzip3x4x4AVX2NT(SB)
+GLOBL ·tunzip3x4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip3x4x8AVX2Entry(SB)/8, $·tunzip3x4x8AVX2(SB)
+GLOBL ·tunzip3x4x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip3x4x8AVX2NTEntry(SB)/8, $·tunzip3x4x8AVX2NT(SB)
+GLOBL ·tunzip3x4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip4x1AVX2Entry(SB)/8, $·unzip4x1AVX2(SB)
+GLOBL ·unzip4x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x2AVX2Entry(SB)/8, $·unzip4x2AVX2(SB)
+GLOBL ·unzip4x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x4AVX2Entry(SB)/8, $·unzip4x4AVX2(SB)
+GLOBL ·unzip4x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x8AVX2Entry(SB)/8, $·unzip4x8AVX2(SB)
+GLOBL ·unzip4x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x16AVX2Entry(SB)/8, $·unzip4x16AVX2(SB)
+GLOBL ·unzip4x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x12AVX2Entry(SB)/8, $·unzip4x12AVX2(SB)
+GLOBL ·unzip4x12AVX2Entry(SB), RODATA, $8
+DATA ·unzip4x1AVX2NTEntry(SB)/8, $·unzip4x1AVX2NT(SB)
+GLOBL ·unzip4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip4x2AVX2NTEntry(SB)/8, $·unzip4x2AVX2NT(SB)
+GLOBL ·unzip4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip4x4AVX2NTEntry(SB)/8, $·unzip4x4AVX2NT(SB)
+GLOBL ·unzip4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip4x8AVX2NTEntry(SB)/8, $·unzip4x8AVX2NT(SB)
+GLOBL ·unzip4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip4x16AVX2NTEntry(SB)/8, $·unzip4x16AVX2NT(SB)
+GLOBL ·unzip4x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x2x1AVX2Entry(SB)/8, $·tunzip4x2x1AVX2(SB)
+GLOBL ·tunzip4x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x2x1AVX2NTEntry(SB)/8, $·tunzip4x2x1AVX2NT(SB)
+GLOBL ·tunzip4x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x2x2AVX2Entry(SB)/8, $·tunzip4x2x2AVX2(SB)
+GLOBL ·tunzip4x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x2x2AVX2NTEntry(SB)/8, $·tunzip4x2x2AVX2NT(SB)
+GLOBL ·tunzip4x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x2x4AVX2Entry(SB)/8, $·tunzip4x2x4AVX2(SB)
+GLOBL ·tunzip4x2x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x2x4AVX2NTEntry(SB)/8, $·tunzip4x2x4AVX2NT(SB)
+GLOBL ·tunzip4x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x2x8AVX2Entry(SB)/8, $·tunzip4x2x8AVX2(SB)
+GLOBL ·tunzip4x2x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x2x8AVX2NTEntry(SB)/8, $·tunzip4x2x8AVX2NT(SB)
+GLOBL ·tunzip4x2x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x3x1AVX2Entry(SB)/8, $·tunzip4x3x1AVX2(SB)
+GLOBL ·tunzip4x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x3x1AVX2NTEntry(SB)/8, $·tunzip4x3x1AVX2NT(SB)
+GLOBL ·tunzip4x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x3x2AVX2Entry(SB)/8, $·tunzip4x3x2AVX2(SB)
+GLOBL ·tunzip4x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x3x4AVX2Entry(SB)/8, $·tunzip4x3x4AVX2(SB)
+GLOBL ·tunzip4x3x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x3x4AVX2NTEntry(SB)/8, $·tunzip4x3x4AVX2NT(SB)
+GLOBL ·tunzip4x3x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x3x8AVX2Entry(SB)/8, $·tunzip4x3x8AVX2(SB)
+GLOBL ·tunzip4x3x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x3x8AVX2NTEntry(SB)/8, $·tunzip4x3x8AVX2NT(SB)
+GLOBL ·tunzip4x3x8AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x4x1AVX2Entry(SB)/8, $·tunzip4x4x1AVX2(SB)
+GLOBL ·tunzip4x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x4x1AVX2NTEntry(SB)/8, $·tunzip4x4x1AVX2NT(SB)
+GLOBL ·tunzip4x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x4x2AVX2Entry(SB)/8, $·tunzip4x4x2AVX2(SB)
+GLOBL ·tunzip4x4x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x4x2AVX2NTEntry(SB)/8, $·tunzip4x4x2AVX2NT(SB)
+GLOBL ·tunzip4x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x4x4AVX2Entry(SB)/8, $·tunzip4x4x4AVX2(SB)
+GLOBL ·tunzip4x4x4AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x4x4AVX2NTEntry(SB)/8, $·tunzip4x4x4AVX2NT(SB)
+GLOBL ·tunzip4x4x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip4x4x8AVX2Entry(SB)/8, $·tunzip4x4x8AVX2(SB)
+GLOBL ·tunzip4x4x8AVX2Entry(SB), RODATA, $8
+DATA ·tunzip4x4x8AVX2NTEntry(SB)/8, $·tunzip4x4x8AVX2NT(SB)
+GLOBL ·tunzip4x4x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip5x1AVX2Entry(SB)/8, $·unzip5x1AVX2(SB)
+GLOBL ·unzip5x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip5x2AVX2Entry(SB)/8, $·unzip5x2AVX2(SB)
+GLOBL ·unzip5x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip5x4AVX2Entry(SB)/8, $·unzip5x4AVX2(SB)
+GLOBL ·unzip5x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip5x8AVX2Entry(SB)/8, $·unzip5x8AVX2(SB)
+GLOBL ·unzip5x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip5x16AVX2Entry(SB)/8, $·unzip5x16AVX2(SB)
+GLOBL ·unzip5x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip6x1AVX2Entry(SB)/8, $·unzip6x1AVX2(SB)
+GLOBL ·unzip6x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip6x2AVX2Entry(SB)/8, $·unzip6x2AVX2(SB)
+GLOBL ·unzip6x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip6x4AVX2Entry(SB)/8, $·unzip6x4AVX2(SB)
+GLOBL ·unzip6x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip6x8AVX2Entry(SB)/8, $·unzip6x8AVX2(SB)
+GLOBL ·unzip6x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip6x16AVX2Entry(SB)/8, $·unzip6x16AVX2(SB)
+GLOBL ·unzip6x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip7x1AVX2Entry(SB)/8, $·unzip7x1AVX2(SB)
+GLOBL ·unzip7x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip7x2AVX2Entry(SB)/8, $·unzip7x2AVX2(SB)
+GLOBL ·unzip7x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip7x4AVX2Entry(SB)/8, $·unzip7x4AVX2(SB)
+GLOBL ·unzip7x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip7x8AVX2Entry(SB)/8, $·unzip7x8AVX2(SB)
+GLOBL ·unzip7x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip7x16AVX2Entry(SB)/8, $·unzip7x16AVX2(SB)
+GLOBL ·unzip7x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x1AVX2Entry(SB)/8, $·unzip8x1AVX2(SB)
+GLOBL ·unzip8x1AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x2AVX2Entry(SB)/8, $·unzip8x2AVX2(SB)
+GLOBL ·unzip8x2AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x4AVX2Entry(SB)/8, $·unzip8x4AVX2(SB)
+GLOBL ·unzip8x4AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x8AVX2Entry(SB)/8, $·unzip8x8AVX2(SB)
+GLOBL ·unzip8x8AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x16AVX2Entry(SB)/8, $·unzip8x16AVX2(SB)
+GLOBL ·unzip8x16AVX2Entry(SB), RODATA, $8
+DATA ·unzip8x1AVX2NTEntry(SB)/8, $·unzip8x1AVX2NT(SB)
+GLOBL ·unzip8x1AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip8x2AVX2NTEntry(SB)/8, $·unzip8x2AVX2NT(SB)
+GLOBL ·unzip8x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip8x4AVX2NTEntry(SB)/8, $·unzip8x4AVX2NT(SB)
+GLOBL ·unzip8x4AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip8x8AVX2NTEntry(SB)/8, $·unzip8x8AVX2NT(SB)
+GLOBL ·unzip8x8AVX2NTEntry(SB), RODATA, $8
+DATA ·unzip8x16AVX2NTEntry(SB)/8, $·unzip8x16AVX2NT(SB)
+GLOBL ·unzip8x16AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x2x1AVX2Entry(SB)/8, $·tunzip8x2x1AVX2(SB)
+GLOBL ·tunzip8x2x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip8x2x1AVX2NTEntry(SB)/8, $·tunzip8x2x1AVX2NT(SB)
+GLOBL ·tunzip8x2x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x2x2AVX2Entry(SB)/8, $·tunzip8x2x2AVX2(SB)
+GLOBL ·tunzip8x2x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip8x2x2AVX2NTEntry(SB)/8, $·tunzip8x2x2AVX2NT(SB)
+GLOBL ·tunzip8x2x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x2x4AVX2NTEntry(SB)/8, $·tunzip8x2x4AVX2NT(SB)
+GLOBL ·tunzip8x2x4AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x3x1AVX2Entry(SB)/8, $·tunzip8x3x1AVX2(SB)
+GLOBL ·tunzip8x3x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip8x3x1AVX2NTEntry(SB)/8, $·tunzip8x3x1AVX2NT(SB)
+GLOBL ·tunzip8x3x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x3x2AVX2Entry(SB)/8, $·tunzip8x3x2AVX2(SB)
+GLOBL ·tunzip8x3x2AVX2Entry(SB), RODATA, $8
+DATA ·tunzip8x3x2AVX2NTEntry(SB)/8, $·tunzip8x3x2AVX2NT(SB)
+GLOBL ·tunzip8x3x2AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x4x1AVX2Entry(SB)/8, $·tunzip8x4x1AVX2(SB)
+GLOBL ·tunzip8x4x1AVX2Entry(SB), RODATA, $8
+DATA ·tunzip8x4x1AVX2NTEntry(SB)/8, $·tunzip8x4x1AVX2NT(SB)
+GLOBL ·tunzip8x4x1AVX2NTEntry(SB), RODATA, $8
+DATA ·tunzip8x4x2AVX2NTEntry(SB)/8, $·tunzip8x4x2AVX2NT(SB)
+GLOBL ·tunzip8x4x2AVX2NTEntry(SB), RODATA, $8
+DATA ·unzipNx16AVX2Entry(SB)/8, $·unzipNx16AVX2(SB)
+GLOBL ·unzipNx16AVX2Entry(SB), RODATA, $8
+DATA ·unitZip2x1AVX2Entry(SB)/8, $·unitZip2x1AVX2(SB)
+GLOBL ·unitZip2x1AVX2Entry(SB), RODATA, $8
+DATA ·unitUnzip2x1AVX2Entry(SB)/8, $·unitUnzip2x1AVX2(SB)
+GLOBL ·unitUnzip2x1AVX2Entry(SB), RODATA, $8
+DATA ·unitZip2x2AVX2Entry(SB)/8, $·unitZip2x2AVX2(SB)
+GLOBL ·unitZip2x2AVX2Entry(SB), RODATA, $8
+DATA ·unitUnzip2x2AVX2Entry(SB)/8, $·unitUnzip2x2AVX2(SB)
+GLOBL ·unitUnzip2x2AVX2Entry(SB), RODATA, $8
+DATA ·unitZip2x4AVX2Entry(SB)/8, $·unitZip2x4AVX2(SB)
+GLOBL ·unitZip2x4AVX2Entry(SB), RODATA, $8
+DATA ·unitUnzip2x4AVX2Entry(SB)/8, $·unitUnzip2x4AVX2(SB)
+GLOBL ·unitUnzip2x4AVX2Entry(SB), RODATA, $8
+DATA ·unitZip2x8AVX2Entry(SB)/8, $·unitZip2x8AVX2(SB)
+GLOBL ·unitZip2x8AVX2Entry(SB), RODATA, $8
+DATA ·unitUnzip2x8AVX2Entry(SB)/8, $·unitUnzip2x8AVX2(SB)
+GLOBL ·unitUnzip2x8AVX2Entry(SB), RODATA, $8
+DATA ·copyRunsAVX2Entry(SB)/8, $·copyRunsAVX2(SB)
+GLOBL ·copyRunsAVX2Entry(SB), RODATA, $8
+DATA ·copyRunsAVX2NTEntry(SB)/8, $·copyRunsAVX2NT(SB)
+GLOBL ·copyRunsAVX2NTEntry(SB), RODATA, $8
+DATA ·streamRunsAVX2Entry(SB)/8, $·streamRunsAVX2(SB)
+GLOBL ·streamRunsAVX2Entry(SB), RODATA, $8

@@ -6,299 +6,598 @@ package kernels
 
 import "github.com/blockshuffle/blockshuffle/internal/simd"
 
+// The entry words of the AVX2 kernels, defined in avx2_amd64.s.
+var (
+	zip2x1AVX2Entry        simd.LaneFunc
+	zip2x2AVX2Entry        simd.LaneFunc
+	zip2x4AVX2Entry        simd.LaneFunc
+	zip2x8AVX2Entry        simd.LaneFunc
+	zip2x16AVX2Entry       simd.LaneFunc
+	zip2x6AVX2Entry        simd.LaneFunc
+	zip2x12AVX2Entry       simd.LaneFunc
+	zip2x1AVX2NTEntry      simd.LaneFunc
+	zip2x2AVX2NTEntry      simd.LaneFunc
+	zip2x4AVX2NTEntry      simd.LaneFunc
+	zip2x8AVX2NTEntry      simd.LaneFunc
+	zip2x16AVX2NTEntry     simd.LaneFunc
+	tzip2x2x1AVX2Entry     simd.LaneFunc
+	tzip2x2x1AVX2NTEntry   simd.LaneFunc
+	tzip2x2x2AVX2Entry     simd.LaneFunc
+	tzip2x2x2AVX2NTEntry   simd.LaneFunc
+	tzip2x2x4AVX2Entry     simd.LaneFunc
+	tzip2x2x4AVX2NTEntry   simd.LaneFunc
+	tzip2x2x8AVX2NTEntry   simd.LaneFunc
+	tzip2x3x1AVX2Entry     simd.LaneFunc
+	tzip2x3x1AVX2NTEntry   simd.LaneFunc
+	tzip2x3x2AVX2Entry     simd.LaneFunc
+	tzip2x3x2AVX2NTEntry   simd.LaneFunc
+	tzip2x3x4AVX2Entry     simd.LaneFunc
+	tzip2x3x4AVX2NTEntry   simd.LaneFunc
+	tzip2x4x1AVX2Entry     simd.LaneFunc
+	tzip2x4x1AVX2NTEntry   simd.LaneFunc
+	tzip2x4x2AVX2Entry     simd.LaneFunc
+	tzip2x4x2AVX2NTEntry   simd.LaneFunc
+	tzip2x4x4AVX2NTEntry   simd.LaneFunc
+	tzip2x8x1AVX2Entry     simd.LaneFunc
+	tzip2x8x1AVX2NTEntry   simd.LaneFunc
+	tzip2x8x2AVX2NTEntry   simd.LaneFunc
+	zip3x1AVX2Entry        simd.LaneFunc
+	zip3x2AVX2Entry        simd.LaneFunc
+	zip3x4AVX2Entry        simd.LaneFunc
+	zip3x8AVX2Entry        simd.LaneFunc
+	zip3x3AVX2Entry        simd.LaneFunc
+	zip3x6AVX2Entry        simd.LaneFunc
+	zip3x9AVX2Entry        simd.LaneFunc
+	zip3x12AVX2Entry       simd.LaneFunc
+	zip3x1AVX2NTEntry      simd.LaneFunc
+	zip3x2AVX2NTEntry      simd.LaneFunc
+	zip3x4AVX2NTEntry      simd.LaneFunc
+	zip3x8AVX2NTEntry      simd.LaneFunc
+	zip3x16AVX2NTEntry     simd.LaneFunc
+	tzip3x2x1AVX2Entry     simd.LaneFunc
+	tzip3x2x1AVX2NTEntry   simd.LaneFunc
+	tzip3x2x2AVX2Entry     simd.LaneFunc
+	tzip3x2x2AVX2NTEntry   simd.LaneFunc
+	tzip3x2x4AVX2Entry     simd.LaneFunc
+	tzip3x2x8AVX2Entry     simd.LaneFunc
+	tzip3x2x8AVX2NTEntry   simd.LaneFunc
+	tzip3x3x1AVX2Entry     simd.LaneFunc
+	tzip3x3x1AVX2NTEntry   simd.LaneFunc
+	tzip3x3x2AVX2Entry     simd.LaneFunc
+	tzip3x3x2AVX2NTEntry   simd.LaneFunc
+	tzip3x3x4AVX2Entry     simd.LaneFunc
+	tzip3x3x4AVX2NTEntry   simd.LaneFunc
+	tzip3x3x8AVX2Entry     simd.LaneFunc
+	tzip3x3x8AVX2NTEntry   simd.LaneFunc
+	tzip3x4x1AVX2Entry     simd.LaneFunc
+	tzip3x4x1AVX2NTEntry   simd.LaneFunc
+	tzip3x4x2AVX2Entry     simd.LaneFunc
+	tzip3x4x4AVX2Entry     simd.LaneFunc
+	tzip3x4x8AVX2Entry     simd.LaneFunc
+	tzip3x4x8AVX2NTEntry   simd.LaneFunc
+	zip4x1AVX2Entry        simd.LaneFunc
+	zip4x2AVX2Entry        simd.LaneFunc
+	zip4x4AVX2Entry        simd.LaneFunc
+	zip4x8AVX2Entry        simd.LaneFunc
+	zip4x16AVX2Entry       simd.LaneFunc
+	zip4x12AVX2Entry       simd.LaneFunc
+	zip4x1AVX2NTEntry      simd.LaneFunc
+	zip4x2AVX2NTEntry      simd.LaneFunc
+	zip4x4AVX2NTEntry      simd.LaneFunc
+	zip4x8AVX2NTEntry      simd.LaneFunc
+	zip4x16AVX2NTEntry     simd.LaneFunc
+	tzip4x2x1AVX2Entry     simd.LaneFunc
+	tzip4x2x1AVX2NTEntry   simd.LaneFunc
+	tzip4x2x2AVX2Entry     simd.LaneFunc
+	tzip4x2x2AVX2NTEntry   simd.LaneFunc
+	tzip4x2x4AVX2Entry     simd.LaneFunc
+	tzip4x2x4AVX2NTEntry   simd.LaneFunc
+	tzip4x2x8AVX2Entry     simd.LaneFunc
+	tzip4x2x8AVX2NTEntry   simd.LaneFunc
+	tzip4x3x1AVX2Entry     simd.LaneFunc
+	tzip4x3x1AVX2NTEntry   simd.LaneFunc
+	tzip4x3x2AVX2Entry     simd.LaneFunc
+	tzip4x3x4AVX2Entry     simd.LaneFunc
+	tzip4x3x4AVX2NTEntry   simd.LaneFunc
+	tzip4x3x8AVX2Entry     simd.LaneFunc
+	tzip4x3x8AVX2NTEntry   simd.LaneFunc
+	tzip4x4x1AVX2Entry     simd.LaneFunc
+	tzip4x4x1AVX2NTEntry   simd.LaneFunc
+	tzip4x4x2AVX2Entry     simd.LaneFunc
+	tzip4x4x2AVX2NTEntry   simd.LaneFunc
+	tzip4x4x4AVX2Entry     simd.LaneFunc
+	tzip4x4x4AVX2NTEntry   simd.LaneFunc
+	tzip4x4x8AVX2Entry     simd.LaneFunc
+	tzip4x4x8AVX2NTEntry   simd.LaneFunc
+	zip5x1AVX2Entry        simd.LaneFunc
+	zip5x2AVX2Entry        simd.LaneFunc
+	zip5x4AVX2Entry        simd.LaneFunc
+	zip5x8AVX2Entry        simd.LaneFunc
+	zip5x16AVX2Entry       simd.LaneFunc
+	zip6x1AVX2Entry        simd.LaneFunc
+	zip6x2AVX2Entry        simd.LaneFunc
+	zip6x4AVX2Entry        simd.LaneFunc
+	zip6x8AVX2Entry        simd.LaneFunc
+	zip6x16AVX2Entry       simd.LaneFunc
+	zip7x1AVX2Entry        simd.LaneFunc
+	zip7x2AVX2Entry        simd.LaneFunc
+	zip7x4AVX2Entry        simd.LaneFunc
+	zip7x8AVX2Entry        simd.LaneFunc
+	zip7x16AVX2Entry       simd.LaneFunc
+	zip8x1AVX2Entry        simd.LaneFunc
+	zip8x2AVX2Entry        simd.LaneFunc
+	zip8x4AVX2Entry        simd.LaneFunc
+	zip8x8AVX2Entry        simd.LaneFunc
+	zip8x16AVX2Entry       simd.LaneFunc
+	zip8x1AVX2NTEntry      simd.LaneFunc
+	zip8x2AVX2NTEntry      simd.LaneFunc
+	zip8x4AVX2NTEntry      simd.LaneFunc
+	zip8x8AVX2NTEntry      simd.LaneFunc
+	zip8x16AVX2NTEntry     simd.LaneFunc
+	tzip8x2x1AVX2Entry     simd.LaneFunc
+	tzip8x2x1AVX2NTEntry   simd.LaneFunc
+	tzip8x2x2AVX2Entry     simd.LaneFunc
+	tzip8x2x2AVX2NTEntry   simd.LaneFunc
+	tzip8x2x4AVX2Entry     simd.LaneFunc
+	tzip8x2x4AVX2NTEntry   simd.LaneFunc
+	tzip8x3x1AVX2Entry     simd.LaneFunc
+	tzip8x3x1AVX2NTEntry   simd.LaneFunc
+	tzip8x3x2AVX2NTEntry   simd.LaneFunc
+	tzip8x4x1AVX2Entry     simd.LaneFunc
+	tzip8x4x1AVX2NTEntry   simd.LaneFunc
+	tzip8x4x2AVX2Entry     simd.LaneFunc
+	tzip8x4x2AVX2NTEntry   simd.LaneFunc
+	zipNx16AVX2Entry       simd.AnyBFunc
+	unzip2x1AVX2Entry      simd.LaneFunc
+	unzip2x2AVX2Entry      simd.LaneFunc
+	unzip2x4AVX2Entry      simd.LaneFunc
+	unzip2x8AVX2Entry      simd.LaneFunc
+	unzip2x16AVX2Entry     simd.LaneFunc
+	unzip2x6AVX2Entry      simd.LaneFunc
+	unzip2x12AVX2Entry     simd.LaneFunc
+	unzip2x1AVX2NTEntry    simd.LaneFunc
+	unzip2x2AVX2NTEntry    simd.LaneFunc
+	unzip2x4AVX2NTEntry    simd.LaneFunc
+	unzip2x8AVX2NTEntry    simd.LaneFunc
+	unzip2x16AVX2NTEntry   simd.LaneFunc
+	tunzip2x2x1AVX2Entry   simd.LaneFunc
+	tunzip2x2x1AVX2NTEntry simd.LaneFunc
+	tunzip2x2x2AVX2Entry   simd.LaneFunc
+	tunzip2x2x2AVX2NTEntry simd.LaneFunc
+	tunzip2x2x4AVX2Entry   simd.LaneFunc
+	tunzip2x2x4AVX2NTEntry simd.LaneFunc
+	tunzip2x2x8AVX2Entry   simd.LaneFunc
+	tunzip2x2x8AVX2NTEntry simd.LaneFunc
+	tunzip2x3x1AVX2Entry   simd.LaneFunc
+	tunzip2x3x1AVX2NTEntry simd.LaneFunc
+	tunzip2x3x2AVX2Entry   simd.LaneFunc
+	tunzip2x3x2AVX2NTEntry simd.LaneFunc
+	tunzip2x3x4AVX2NTEntry simd.LaneFunc
+	tunzip2x3x8AVX2NTEntry simd.LaneFunc
+	tunzip2x4x1AVX2Entry   simd.LaneFunc
+	tunzip2x4x1AVX2NTEntry simd.LaneFunc
+	tunzip2x4x2AVX2Entry   simd.LaneFunc
+	tunzip2x4x2AVX2NTEntry simd.LaneFunc
+	tunzip2x4x4AVX2Entry   simd.LaneFunc
+	tunzip2x4x4AVX2NTEntry simd.LaneFunc
+	tunzip2x4x8AVX2NTEntry simd.LaneFunc
+	tunzip2x8x1AVX2Entry   simd.LaneFunc
+	tunzip2x8x1AVX2NTEntry simd.LaneFunc
+	tunzip2x8x2AVX2Entry   simd.LaneFunc
+	tunzip2x8x2AVX2NTEntry simd.LaneFunc
+	unzip3x1AVX2Entry      simd.LaneFunc
+	unzip3x2AVX2Entry      simd.LaneFunc
+	unzip3x4AVX2Entry      simd.LaneFunc
+	unzip3x8AVX2Entry      simd.LaneFunc
+	unzip3x16AVX2Entry     simd.LaneFunc
+	unzip3x3AVX2Entry      simd.LaneFunc
+	unzip3x6AVX2Entry      simd.LaneFunc
+	unzip3x9AVX2Entry      simd.LaneFunc
+	unzip3x12AVX2Entry     simd.LaneFunc
+	unzip3x1AVX2NTEntry    simd.LaneFunc
+	unzip3x2AVX2NTEntry    simd.LaneFunc
+	unzip3x4AVX2NTEntry    simd.LaneFunc
+	unzip3x8AVX2NTEntry    simd.LaneFunc
+	unzip3x16AVX2NTEntry   simd.LaneFunc
+	tunzip3x2x1AVX2Entry   simd.LaneFunc
+	tunzip3x2x1AVX2NTEntry simd.LaneFunc
+	tunzip3x2x2AVX2Entry   simd.LaneFunc
+	tunzip3x2x4AVX2Entry   simd.LaneFunc
+	tunzip3x2x4AVX2NTEntry simd.LaneFunc
+	tunzip3x2x8AVX2Entry   simd.LaneFunc
+	tunzip3x2x8AVX2NTEntry simd.LaneFunc
+	tunzip3x3x1AVX2Entry   simd.LaneFunc
+	tunzip3x3x1AVX2NTEntry simd.LaneFunc
+	tunzip3x3x2AVX2Entry   simd.LaneFunc
+	tunzip3x3x4AVX2Entry   simd.LaneFunc
+	tunzip3x3x4AVX2NTEntry simd.LaneFunc
+	tunzip3x3x8AVX2Entry   simd.LaneFunc
+	tunzip3x3x8AVX2NTEntry simd.LaneFunc
+	tunzip3x4x1AVX2Entry   simd.LaneFunc
+	tunzip3x4x1AVX2NTEntry simd.LaneFunc
+	tunzip3x4x2AVX2Entry   simd.LaneFunc
+	tunzip3x4x4AVX2Entry   simd.LaneFunc
+	tunzip3x4x4AVX2NTEntry simd.LaneFunc
+	tunzip3x4x8AVX2Entry   simd.LaneFunc
+	tunzip3x4x8AVX2NTEntry simd.LaneFunc
+	unzip4x1AVX2Entry      simd.LaneFunc
+	unzip4x2AVX2Entry      simd.LaneFunc
+	unzip4x4AVX2Entry      simd.LaneFunc
+	unzip4x8AVX2Entry      simd.LaneFunc
+	unzip4x16AVX2Entry     simd.LaneFunc
+	unzip4x12AVX2Entry     simd.LaneFunc
+	unzip4x1AVX2NTEntry    simd.LaneFunc
+	unzip4x2AVX2NTEntry    simd.LaneFunc
+	unzip4x4AVX2NTEntry    simd.LaneFunc
+	unzip4x8AVX2NTEntry    simd.LaneFunc
+	unzip4x16AVX2NTEntry   simd.LaneFunc
+	tunzip4x2x1AVX2Entry   simd.LaneFunc
+	tunzip4x2x1AVX2NTEntry simd.LaneFunc
+	tunzip4x2x2AVX2Entry   simd.LaneFunc
+	tunzip4x2x2AVX2NTEntry simd.LaneFunc
+	tunzip4x2x4AVX2Entry   simd.LaneFunc
+	tunzip4x2x4AVX2NTEntry simd.LaneFunc
+	tunzip4x2x8AVX2Entry   simd.LaneFunc
+	tunzip4x2x8AVX2NTEntry simd.LaneFunc
+	tunzip4x3x1AVX2Entry   simd.LaneFunc
+	tunzip4x3x1AVX2NTEntry simd.LaneFunc
+	tunzip4x3x2AVX2Entry   simd.LaneFunc
+	tunzip4x3x4AVX2Entry   simd.LaneFunc
+	tunzip4x3x4AVX2NTEntry simd.LaneFunc
+	tunzip4x3x8AVX2Entry   simd.LaneFunc
+	tunzip4x3x8AVX2NTEntry simd.LaneFunc
+	tunzip4x4x1AVX2Entry   simd.LaneFunc
+	tunzip4x4x1AVX2NTEntry simd.LaneFunc
+	tunzip4x4x2AVX2Entry   simd.LaneFunc
+	tunzip4x4x2AVX2NTEntry simd.LaneFunc
+	tunzip4x4x4AVX2Entry   simd.LaneFunc
+	tunzip4x4x4AVX2NTEntry simd.LaneFunc
+	tunzip4x4x8AVX2Entry   simd.LaneFunc
+	tunzip4x4x8AVX2NTEntry simd.LaneFunc
+	unzip5x1AVX2Entry      simd.LaneFunc
+	unzip5x2AVX2Entry      simd.LaneFunc
+	unzip5x4AVX2Entry      simd.LaneFunc
+	unzip5x8AVX2Entry      simd.LaneFunc
+	unzip5x16AVX2Entry     simd.LaneFunc
+	unzip6x1AVX2Entry      simd.LaneFunc
+	unzip6x2AVX2Entry      simd.LaneFunc
+	unzip6x4AVX2Entry      simd.LaneFunc
+	unzip6x8AVX2Entry      simd.LaneFunc
+	unzip6x16AVX2Entry     simd.LaneFunc
+	unzip7x1AVX2Entry      simd.LaneFunc
+	unzip7x2AVX2Entry      simd.LaneFunc
+	unzip7x4AVX2Entry      simd.LaneFunc
+	unzip7x8AVX2Entry      simd.LaneFunc
+	unzip7x16AVX2Entry     simd.LaneFunc
+	unzip8x1AVX2Entry      simd.LaneFunc
+	unzip8x2AVX2Entry      simd.LaneFunc
+	unzip8x4AVX2Entry      simd.LaneFunc
+	unzip8x8AVX2Entry      simd.LaneFunc
+	unzip8x16AVX2Entry     simd.LaneFunc
+	unzip8x1AVX2NTEntry    simd.LaneFunc
+	unzip8x2AVX2NTEntry    simd.LaneFunc
+	unzip8x4AVX2NTEntry    simd.LaneFunc
+	unzip8x8AVX2NTEntry    simd.LaneFunc
+	unzip8x16AVX2NTEntry   simd.LaneFunc
+	tunzip8x2x1AVX2Entry   simd.LaneFunc
+	tunzip8x2x1AVX2NTEntry simd.LaneFunc
+	tunzip8x2x2AVX2Entry   simd.LaneFunc
+	tunzip8x2x2AVX2NTEntry simd.LaneFunc
+	tunzip8x2x4AVX2NTEntry simd.LaneFunc
+	tunzip8x3x1AVX2Entry   simd.LaneFunc
+	tunzip8x3x1AVX2NTEntry simd.LaneFunc
+	tunzip8x3x2AVX2Entry   simd.LaneFunc
+	tunzip8x3x2AVX2NTEntry simd.LaneFunc
+	tunzip8x4x1AVX2Entry   simd.LaneFunc
+	tunzip8x4x1AVX2NTEntry simd.LaneFunc
+	tunzip8x4x2AVX2NTEntry simd.LaneFunc
+	unzipNx16AVX2Entry     simd.AnyBFunc
+	unitZip2x1AVX2Entry    simd.UnitFunc
+	unitUnzip2x1AVX2Entry  simd.UnitFunc
+	unitZip2x2AVX2Entry    simd.UnitFunc
+	unitUnzip2x2AVX2Entry  simd.UnitFunc
+	unitZip2x4AVX2Entry    simd.UnitFunc
+	unitUnzip2x4AVX2Entry  simd.UnitFunc
+	unitZip2x8AVX2Entry    simd.UnitFunc
+	unitUnzip2x8AVX2Entry  simd.UnitFunc
+	copyRunsAVX2Entry      simd.CopyFunc
+	copyRunsAVX2NTEntry    simd.CopyFunc
+	streamRunsAVX2Entry    simd.StreamFunc
+)
+
 // avx2 holds the AVX2 kernels.
 var avx2 = simd.Table{
 	Lanes: []simd.LaneKernel{
-		{F: zip2x1AVX2, B: 2, W: 1, MinN: 4},
-		{F: zip2x2AVX2, B: 2, W: 2, MinN: 4},
-		{F: zip2x4AVX2, B: 2, W: 4, MinN: 4},
-		{F: zip2x6AVX2, B: 2, W: 6, MinN: 24},
-		{F: zip2x8AVX2, B: 2, W: 8, MinN: 8},
-		{F: zip2x12AVX2, B: 2, W: 12, MinN: 24},
-		{F: zip2x16AVX2, B: 2, W: 16, MinN: 16},
-		{F: tzip2x2x1AVX2, B: 2, W: 1, Cp: 2, MinN: 16},
-		{F: tzip2x2x2AVX2, B: 2, W: 2, Cp: 2, MinN: 16},
-		{F: tzip2x2x4AVX2, B: 2, W: 4, Cp: 2, MinN: 16},
-		{F: tzip2x3x1AVX2, B: 2, W: 1, Cp: 3, MinN: 24},
-		{F: tzip2x3x2AVX2, B: 2, W: 2, Cp: 3, MinN: 24},
-		{F: tzip2x3x4AVX2, B: 2, W: 4, Cp: 3, MinN: 24},
-		{F: tzip2x4x1AVX2, B: 2, W: 1, Cp: 4, MinN: 16},
-		{F: tzip2x4x2AVX2, B: 2, W: 2, Cp: 4, MinN: 16},
-		{F: tzip2x8x1AVX2, B: 2, W: 1, Cp: 8, MinN: 16},
-		{F: zip3x1AVX2, B: 3, W: 1, MinN: 4},
-		{F: zip3x2AVX2, B: 3, W: 2, MinN: 4},
-		{F: zip3x3AVX2, B: 3, W: 3, MinN: 24},
-		{F: zip3x4AVX2, B: 3, W: 4, MinN: 4},
-		{F: zip3x6AVX2, B: 3, W: 6, MinN: 24},
-		{F: zip3x8AVX2, B: 3, W: 8, MinN: 8},
-		{F: zip3x9AVX2, B: 3, W: 9, MinN: 36},
-		{F: zip3x12AVX2, B: 3, W: 12, MinN: 24},
-		{F: tzip3x2x1AVX2, B: 3, W: 1, Cp: 2, MinN: 24},
-		{F: tzip3x2x2AVX2, B: 3, W: 2, Cp: 2, MinN: 24},
-		{F: tzip3x2x4AVX2, B: 3, W: 4, Cp: 2, MinN: 24},
-		{F: tzip3x2x8AVX2, B: 3, W: 8, Cp: 2, MinN: 48},
-		{F: tzip3x3x1AVX2, B: 3, W: 1, Cp: 3, MinN: 36},
-		{F: tzip3x3x2AVX2, B: 3, W: 2, Cp: 3, MinN: 36},
-		{F: tzip3x3x4AVX2, B: 3, W: 4, Cp: 3, MinN: 36},
-		{F: tzip3x3x8AVX2, B: 3, W: 8, Cp: 3, MinN: 72},
-		{F: tzip3x4x1AVX2, B: 3, W: 1, Cp: 4, MinN: 24},
-		{F: tzip3x4x2AVX2, B: 3, W: 2, Cp: 4, MinN: 24},
-		{F: tzip3x4x4AVX2, B: 3, W: 4, Cp: 4, MinN: 48},
-		{F: tzip3x4x8AVX2, B: 3, W: 8, Cp: 4, MinN: 96},
-		{F: zip4x1AVX2, B: 4, W: 1, MinN: 4},
-		{F: zip4x2AVX2, B: 4, W: 2, MinN: 4},
-		{F: zip4x4AVX2, B: 4, W: 4, MinN: 4},
-		{F: zip4x8AVX2, B: 4, W: 8, MinN: 8},
-		{F: zip4x12AVX2, B: 4, W: 12, MinN: 24},
-		{F: zip4x16AVX2, B: 4, W: 16, MinN: 16},
-		{F: tzip4x2x1AVX2, B: 4, W: 1, Cp: 2, MinN: 16},
-		{F: tzip4x2x2AVX2, B: 4, W: 2, Cp: 2, MinN: 16},
-		{F: tzip4x2x4AVX2, B: 4, W: 4, Cp: 2, MinN: 32},
-		{F: tzip4x2x8AVX2, B: 4, W: 8, Cp: 2, MinN: 64},
-		{F: tzip4x3x1AVX2, B: 4, W: 1, Cp: 3, MinN: 24},
-		{F: tzip4x3x2AVX2, B: 4, W: 2, Cp: 3, MinN: 24},
-		{F: tzip4x3x4AVX2, B: 4, W: 4, Cp: 3, MinN: 48},
-		{F: tzip4x3x8AVX2, B: 4, W: 8, Cp: 3, MinN: 96},
-		{F: tzip4x4x1AVX2, B: 4, W: 1, Cp: 4, MinN: 16},
-		{F: tzip4x4x2AVX2, B: 4, W: 2, Cp: 4, MinN: 32},
-		{F: tzip4x4x4AVX2, B: 4, W: 4, Cp: 4, MinN: 64},
-		{F: tzip4x4x8AVX2, B: 4, W: 8, Cp: 4, MinN: 128},
-		{F: zip5x1AVX2, B: 5, W: 1, MinN: 16},
-		{F: zip5x2AVX2, B: 5, W: 2, MinN: 16},
-		{F: zip5x4AVX2, B: 5, W: 4, MinN: 16},
-		{F: zip5x8AVX2, B: 5, W: 8, MinN: 16},
-		{F: zip5x16AVX2, B: 5, W: 16, MinN: 16},
-		{F: zip6x1AVX2, B: 6, W: 1, MinN: 16},
-		{F: zip6x2AVX2, B: 6, W: 2, MinN: 16},
-		{F: zip6x4AVX2, B: 6, W: 4, MinN: 16},
-		{F: zip6x8AVX2, B: 6, W: 8, MinN: 16},
-		{F: zip6x16AVX2, B: 6, W: 16, MinN: 16},
-		{F: zip7x1AVX2, B: 7, W: 1, MinN: 16},
-		{F: zip7x2AVX2, B: 7, W: 2, MinN: 16},
-		{F: zip7x4AVX2, B: 7, W: 4, MinN: 16},
-		{F: zip7x8AVX2, B: 7, W: 8, MinN: 16},
-		{F: zip7x16AVX2, B: 7, W: 16, MinN: 16},
-		{F: zip8x1AVX2, B: 8, W: 1, MinN: 4},
-		{F: zip8x2AVX2, B: 8, W: 2, MinN: 4},
-		{F: zip8x4AVX2, B: 8, W: 4, MinN: 4},
-		{F: zip8x8AVX2, B: 8, W: 8, MinN: 8},
-		{F: zip8x16AVX2, B: 8, W: 16, MinN: 16},
-		{F: tzip8x2x1AVX2, B: 8, W: 1, Cp: 2, MinN: 16},
-		{F: tzip8x2x2AVX2, B: 8, W: 2, Cp: 2, MinN: 32},
-		{F: tzip8x2x4AVX2, B: 8, W: 4, Cp: 2, MinN: 64},
-		{F: tzip8x3x1AVX2, B: 8, W: 1, Cp: 3, MinN: 24},
-		{F: tzip8x4x1AVX2, B: 8, W: 1, Cp: 4, MinN: 32},
-		{F: tzip8x4x2AVX2, B: 8, W: 2, Cp: 4, MinN: 64},
-		{F: zip2x1AVX2NT, B: 2, W: 1, NT: true, MinN: 32},
-		{F: zip2x2AVX2NT, B: 2, W: 2, NT: true, MinN: 32},
-		{F: zip2x4AVX2NT, B: 2, W: 4, NT: true, MinN: 32},
-		{F: zip2x8AVX2NT, B: 2, W: 8, NT: true, MinN: 32},
-		{F: zip2x16AVX2NT, B: 2, W: 16, NT: true, MinN: 32},
-		{F: tzip2x2x1AVX2NT, B: 2, W: 1, Cp: 2, NT: true, MinN: 32},
-		{F: tzip2x2x2AVX2NT, B: 2, W: 2, Cp: 2, NT: true, MinN: 32},
-		{F: tzip2x2x4AVX2NT, B: 2, W: 4, Cp: 2, NT: true, MinN: 32},
-		{F: tzip2x2x8AVX2NT, B: 2, W: 8, Cp: 2, NT: true, MinN: 32},
-		{F: tzip2x3x1AVX2NT, B: 2, W: 1, Cp: 3, NT: true, MinN: 96},
-		{F: tzip2x3x2AVX2NT, B: 2, W: 2, Cp: 3, NT: true, MinN: 96},
-		{F: tzip2x3x4AVX2NT, B: 2, W: 4, Cp: 3, NT: true, MinN: 96},
-		{F: tzip2x4x1AVX2NT, B: 2, W: 1, Cp: 4, NT: true, MinN: 32},
-		{F: tzip2x4x2AVX2NT, B: 2, W: 2, Cp: 4, NT: true, MinN: 32},
-		{F: tzip2x4x4AVX2NT, B: 2, W: 4, Cp: 4, NT: true, MinN: 32},
-		{F: tzip2x8x1AVX2NT, B: 2, W: 1, Cp: 8, NT: true, MinN: 32},
-		{F: tzip2x8x2AVX2NT, B: 2, W: 2, Cp: 8, NT: true, MinN: 32},
-		{F: zip3x1AVX2NT, B: 3, W: 1, NT: true, MinN: 32},
-		{F: zip3x2AVX2NT, B: 3, W: 2, NT: true, MinN: 32},
-		{F: zip3x4AVX2NT, B: 3, W: 4, NT: true, MinN: 32},
-		{F: zip3x8AVX2NT, B: 3, W: 8, NT: true, MinN: 32},
-		{F: zip3x16AVX2NT, B: 3, W: 16, NT: true, MinN: 32},
-		{F: tzip3x2x1AVX2NT, B: 3, W: 1, Cp: 2, NT: true, MinN: 96},
-		{F: tzip3x2x2AVX2NT, B: 3, W: 2, Cp: 2, NT: true, MinN: 96},
-		{F: tzip3x2x8AVX2NT, B: 3, W: 8, Cp: 2, NT: true, MinN: 96},
-		{F: tzip3x3x1AVX2NT, B: 3, W: 1, Cp: 3, NT: true, MinN: 288},
-		{F: tzip3x3x2AVX2NT, B: 3, W: 2, Cp: 3, NT: true, MinN: 288},
-		{F: tzip3x3x4AVX2NT, B: 3, W: 4, Cp: 3, NT: true, MinN: 288},
-		{F: tzip3x3x8AVX2NT, B: 3, W: 8, Cp: 3, NT: true, MinN: 288},
-		{F: tzip3x4x1AVX2NT, B: 3, W: 1, Cp: 4, NT: true, MinN: 96},
-		{F: tzip3x4x8AVX2NT, B: 3, W: 8, Cp: 4, NT: true, MinN: 96},
-		{F: zip4x1AVX2NT, B: 4, W: 1, NT: true, MinN: 32},
-		{F: zip4x2AVX2NT, B: 4, W: 2, NT: true, MinN: 32},
-		{F: zip4x4AVX2NT, B: 4, W: 4, NT: true, MinN: 32},
-		{F: zip4x8AVX2NT, B: 4, W: 8, NT: true, MinN: 32},
-		{F: zip4x16AVX2NT, B: 4, W: 16, NT: true, MinN: 32},
-		{F: tzip4x2x1AVX2NT, B: 4, W: 1, Cp: 2, NT: true, MinN: 32},
-		{F: tzip4x2x2AVX2NT, B: 4, W: 2, Cp: 2, NT: true, MinN: 32},
-		{F: tzip4x2x4AVX2NT, B: 4, W: 4, Cp: 2, NT: true, MinN: 32},
-		{F: tzip4x2x8AVX2NT, B: 4, W: 8, Cp: 2, NT: true, MinN: 64},
-		{F: tzip4x3x1AVX2NT, B: 4, W: 1, Cp: 3, NT: true, MinN: 96},
-		{F: tzip4x3x4AVX2NT, B: 4, W: 4, Cp: 3, NT: true, MinN: 96},
-		{F: tzip4x3x8AVX2NT, B: 4, W: 8, Cp: 3, NT: true, MinN: 96},
-		{F: tzip4x4x1AVX2NT, B: 4, W: 1, Cp: 4, NT: true, MinN: 32},
-		{F: tzip4x4x2AVX2NT, B: 4, W: 2, Cp: 4, NT: true, MinN: 32},
-		{F: tzip4x4x4AVX2NT, B: 4, W: 4, Cp: 4, NT: true, MinN: 64},
-		{F: tzip4x4x8AVX2NT, B: 4, W: 8, Cp: 4, NT: true, MinN: 128},
-		{F: zip8x1AVX2NT, B: 8, W: 1, NT: true, MinN: 32},
-		{F: zip8x2AVX2NT, B: 8, W: 2, NT: true, MinN: 32},
-		{F: zip8x4AVX2NT, B: 8, W: 4, NT: true, MinN: 32},
-		{F: zip8x8AVX2NT, B: 8, W: 8, NT: true, MinN: 32},
-		{F: zip8x16AVX2NT, B: 8, W: 16, NT: true, MinN: 32},
-		{F: tzip8x2x1AVX2NT, B: 8, W: 1, Cp: 2, NT: true, MinN: 32},
-		{F: tzip8x2x2AVX2NT, B: 8, W: 2, Cp: 2, NT: true, MinN: 32},
-		{F: tzip8x2x4AVX2NT, B: 8, W: 4, Cp: 2, NT: true, MinN: 64},
-		{F: tzip8x3x1AVX2NT, B: 8, W: 1, Cp: 3, NT: true, MinN: 96},
-		{F: tzip8x3x2AVX2NT, B: 8, W: 2, Cp: 3, NT: true, MinN: 96},
-		{F: tzip8x4x1AVX2NT, B: 8, W: 1, Cp: 4, NT: true, MinN: 32},
-		{F: tzip8x4x2AVX2NT, B: 8, W: 2, Cp: 4, NT: true, MinN: 64},
-		{F: unzip2x1AVX2, B: 2, W: 1, Unzip: true, MinN: 4},
-		{F: unzip2x2AVX2, B: 2, W: 2, Unzip: true, MinN: 4},
-		{F: unzip2x4AVX2, B: 2, W: 4, Unzip: true, MinN: 4},
-		{F: unzip2x6AVX2, B: 2, W: 6, Unzip: true, MinN: 24},
-		{F: unzip2x8AVX2, B: 2, W: 8, Unzip: true, MinN: 8},
-		{F: unzip2x12AVX2, B: 2, W: 12, Unzip: true, MinN: 24},
-		{F: unzip2x16AVX2, B: 2, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip2x2x1AVX2, B: 2, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x2x2AVX2, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x2x4AVX2, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x2x8AVX2, B: 2, W: 8, Cp: 2, Unzip: true, MinN: 32},
-		{F: tunzip2x3x1AVX2, B: 2, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip2x3x2AVX2, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip2x4x1AVX2, B: 2, W: 1, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip2x4x2AVX2, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip2x4x4AVX2, B: 2, W: 4, Cp: 4, Unzip: true, MinN: 32},
-		{F: tunzip2x8x1AVX2, B: 2, W: 1, Cp: 8, Unzip: true, MinN: 16},
-		{F: tunzip2x8x2AVX2, B: 2, W: 2, Cp: 8, Unzip: true, MinN: 32},
-		{F: unzip3x1AVX2, B: 3, W: 1, Unzip: true, MinN: 4},
-		{F: unzip3x2AVX2, B: 3, W: 2, Unzip: true, MinN: 4},
-		{F: unzip3x3AVX2, B: 3, W: 3, Unzip: true, MinN: 24},
-		{F: unzip3x4AVX2, B: 3, W: 4, Unzip: true, MinN: 4},
-		{F: unzip3x6AVX2, B: 3, W: 6, Unzip: true, MinN: 24},
-		{F: unzip3x8AVX2, B: 3, W: 8, Unzip: true, MinN: 8},
-		{F: unzip3x9AVX2, B: 3, W: 9, Unzip: true, MinN: 36},
-		{F: unzip3x12AVX2, B: 3, W: 12, Unzip: true, MinN: 24},
-		{F: unzip3x16AVX2, B: 3, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip3x2x1AVX2, B: 3, W: 1, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x2AVX2, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x4AVX2, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x8AVX2, B: 3, W: 8, Cp: 2, Unzip: true, MinN: 48},
-		{F: tunzip3x3x1AVX2, B: 3, W: 1, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x2AVX2, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x4AVX2, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x8AVX2, B: 3, W: 8, Cp: 3, Unzip: true, MinN: 72},
-		{F: tunzip3x4x1AVX2, B: 3, W: 1, Cp: 4, Unzip: true, MinN: 24},
-		{F: tunzip3x4x2AVX2, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
-		{F: tunzip3x4x4AVX2, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
-		{F: tunzip3x4x8AVX2, B: 3, W: 8, Cp: 4, Unzip: true, MinN: 96},
-		{F: unzip4x1AVX2, B: 4, W: 1, Unzip: true, MinN: 4},
-		{F: unzip4x2AVX2, B: 4, W: 2, Unzip: true, MinN: 4},
-		{F: unzip4x4AVX2, B: 4, W: 4, Unzip: true, MinN: 4},
-		{F: unzip4x8AVX2, B: 4, W: 8, Unzip: true, MinN: 8},
-		{F: unzip4x12AVX2, B: 4, W: 12, Unzip: true, MinN: 24},
-		{F: unzip4x16AVX2, B: 4, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip4x2x1AVX2, B: 4, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip4x2x2AVX2, B: 4, W: 2, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip4x2x4AVX2, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 32},
-		{F: tunzip4x2x8AVX2, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip4x3x1AVX2, B: 4, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip4x3x2AVX2, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip4x3x4AVX2, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip4x3x8AVX2, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
-		{F: tunzip4x4x1AVX2, B: 4, W: 1, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip4x4x2AVX2, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 32},
-		{F: tunzip4x4x4AVX2, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip4x4x8AVX2, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
-		{F: unzip5x1AVX2, B: 5, W: 1, Unzip: true, MinN: 16},
-		{F: unzip5x2AVX2, B: 5, W: 2, Unzip: true, MinN: 16},
-		{F: unzip5x4AVX2, B: 5, W: 4, Unzip: true, MinN: 16},
-		{F: unzip5x8AVX2, B: 5, W: 8, Unzip: true, MinN: 16},
-		{F: unzip5x16AVX2, B: 5, W: 16, Unzip: true, MinN: 16},
-		{F: unzip6x1AVX2, B: 6, W: 1, Unzip: true, MinN: 16},
-		{F: unzip6x2AVX2, B: 6, W: 2, Unzip: true, MinN: 16},
-		{F: unzip6x4AVX2, B: 6, W: 4, Unzip: true, MinN: 16},
-		{F: unzip6x8AVX2, B: 6, W: 8, Unzip: true, MinN: 16},
-		{F: unzip6x16AVX2, B: 6, W: 16, Unzip: true, MinN: 16},
-		{F: unzip7x1AVX2, B: 7, W: 1, Unzip: true, MinN: 16},
-		{F: unzip7x2AVX2, B: 7, W: 2, Unzip: true, MinN: 16},
-		{F: unzip7x4AVX2, B: 7, W: 4, Unzip: true, MinN: 16},
-		{F: unzip7x8AVX2, B: 7, W: 8, Unzip: true, MinN: 16},
-		{F: unzip7x16AVX2, B: 7, W: 16, Unzip: true, MinN: 16},
-		{F: unzip8x1AVX2, B: 8, W: 1, Unzip: true, MinN: 4},
-		{F: unzip8x2AVX2, B: 8, W: 2, Unzip: true, MinN: 4},
-		{F: unzip8x4AVX2, B: 8, W: 4, Unzip: true, MinN: 4},
-		{F: unzip8x8AVX2, B: 8, W: 8, Unzip: true, MinN: 8},
-		{F: unzip8x16AVX2, B: 8, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip8x2x1AVX2, B: 8, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip8x2x2AVX2, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 32},
-		{F: tunzip8x3x1AVX2, B: 8, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip8x3x2AVX2, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip8x4x1AVX2, B: 8, W: 1, Cp: 4, Unzip: true, MinN: 32},
-		{F: unzip2x1AVX2NT, B: 2, W: 1, Unzip: true, NT: true, MinN: 32},
-		{F: unzip2x2AVX2NT, B: 2, W: 2, Unzip: true, NT: true, MinN: 32},
-		{F: unzip2x4AVX2NT, B: 2, W: 4, Unzip: true, NT: true, MinN: 32},
-		{F: unzip2x8AVX2NT, B: 2, W: 8, Unzip: true, NT: true, MinN: 32},
-		{F: unzip2x16AVX2NT, B: 2, W: 16, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x2x1AVX2NT, B: 2, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x2x2AVX2NT, B: 2, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x2x4AVX2NT, B: 2, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x2x8AVX2NT, B: 2, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x3x1AVX2NT, B: 2, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip2x3x2AVX2NT, B: 2, W: 2, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip2x3x4AVX2NT, B: 2, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip2x3x8AVX2NT, B: 2, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip2x4x1AVX2NT, B: 2, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x4x2AVX2NT, B: 2, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x4x4AVX2NT, B: 2, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x4x8AVX2NT, B: 2, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 64},
-		{F: tunzip2x8x1AVX2NT, B: 2, W: 1, Cp: 8, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip2x8x2AVX2NT, B: 2, W: 2, Cp: 8, Unzip: true, NT: true, MinN: 32},
-		{F: unzip3x1AVX2NT, B: 3, W: 1, Unzip: true, NT: true, MinN: 32},
-		{F: unzip3x2AVX2NT, B: 3, W: 2, Unzip: true, NT: true, MinN: 32},
-		{F: unzip3x4AVX2NT, B: 3, W: 4, Unzip: true, NT: true, MinN: 32},
-		{F: unzip3x8AVX2NT, B: 3, W: 8, Unzip: true, NT: true, MinN: 32},
-		{F: unzip3x16AVX2NT, B: 3, W: 16, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip3x2x1AVX2NT, B: 3, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip3x2x4AVX2NT, B: 3, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip3x2x8AVX2NT, B: 3, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip3x3x1AVX2NT, B: 3, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 288},
-		{F: tunzip3x3x4AVX2NT, B: 3, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 288},
-		{F: tunzip3x3x8AVX2NT, B: 3, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 288},
-		{F: tunzip3x4x1AVX2NT, B: 3, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip3x4x4AVX2NT, B: 3, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip3x4x8AVX2NT, B: 3, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 96},
-		{F: unzip4x1AVX2NT, B: 4, W: 1, Unzip: true, NT: true, MinN: 32},
-		{F: unzip4x2AVX2NT, B: 4, W: 2, Unzip: true, NT: true, MinN: 32},
-		{F: unzip4x4AVX2NT, B: 4, W: 4, Unzip: true, NT: true, MinN: 32},
-		{F: unzip4x8AVX2NT, B: 4, W: 8, Unzip: true, NT: true, MinN: 32},
-		{F: unzip4x16AVX2NT, B: 4, W: 16, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x2x1AVX2NT, B: 4, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x2x2AVX2NT, B: 4, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x2x4AVX2NT, B: 4, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x2x8AVX2NT, B: 4, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 64},
-		{F: tunzip4x3x1AVX2NT, B: 4, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip4x3x4AVX2NT, B: 4, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip4x3x8AVX2NT, B: 4, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip4x4x1AVX2NT, B: 4, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x4x2AVX2NT, B: 4, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip4x4x4AVX2NT, B: 4, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 64},
-		{F: tunzip4x4x8AVX2NT, B: 4, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 128},
-		{F: unzip8x1AVX2NT, B: 8, W: 1, Unzip: true, NT: true, MinN: 32},
-		{F: unzip8x2AVX2NT, B: 8, W: 2, Unzip: true, NT: true, MinN: 32},
-		{F: unzip8x4AVX2NT, B: 8, W: 4, Unzip: true, NT: true, MinN: 32},
-		{F: unzip8x8AVX2NT, B: 8, W: 8, Unzip: true, NT: true, MinN: 32},
-		{F: unzip8x16AVX2NT, B: 8, W: 16, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip8x2x1AVX2NT, B: 8, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip8x2x2AVX2NT, B: 8, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip8x2x4AVX2NT, B: 8, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 64},
-		{F: tunzip8x3x1AVX2NT, B: 8, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip8x3x2AVX2NT, B: 8, W: 2, Cp: 3, Unzip: true, NT: true, MinN: 96},
-		{F: tunzip8x4x1AVX2NT, B: 8, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
-		{F: tunzip8x4x2AVX2NT, B: 8, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 64},
+		{F: &zip2x1AVX2Entry, B: 2, W: 1, MinN: 4},
+		{F: &zip2x2AVX2Entry, B: 2, W: 2, MinN: 4},
+		{F: &zip2x4AVX2Entry, B: 2, W: 4, MinN: 4},
+		{F: &zip2x6AVX2Entry, B: 2, W: 6, MinN: 24},
+		{F: &zip2x8AVX2Entry, B: 2, W: 8, MinN: 8},
+		{F: &zip2x12AVX2Entry, B: 2, W: 12, MinN: 24},
+		{F: &zip2x16AVX2Entry, B: 2, W: 16, MinN: 16},
+		{F: &tzip2x2x1AVX2Entry, B: 2, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip2x2x2AVX2Entry, B: 2, W: 2, Cp: 2, MinN: 16},
+		{F: &tzip2x2x4AVX2Entry, B: 2, W: 4, Cp: 2, MinN: 16},
+		{F: &tzip2x3x1AVX2Entry, B: 2, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip2x3x2AVX2Entry, B: 2, W: 2, Cp: 3, MinN: 24},
+		{F: &tzip2x3x4AVX2Entry, B: 2, W: 4, Cp: 3, MinN: 24},
+		{F: &tzip2x4x1AVX2Entry, B: 2, W: 1, Cp: 4, MinN: 16},
+		{F: &tzip2x4x2AVX2Entry, B: 2, W: 2, Cp: 4, MinN: 16},
+		{F: &tzip2x8x1AVX2Entry, B: 2, W: 1, Cp: 8, MinN: 16},
+		{F: &zip3x1AVX2Entry, B: 3, W: 1, MinN: 4},
+		{F: &zip3x2AVX2Entry, B: 3, W: 2, MinN: 4},
+		{F: &zip3x3AVX2Entry, B: 3, W: 3, MinN: 24},
+		{F: &zip3x4AVX2Entry, B: 3, W: 4, MinN: 4},
+		{F: &zip3x6AVX2Entry, B: 3, W: 6, MinN: 24},
+		{F: &zip3x8AVX2Entry, B: 3, W: 8, MinN: 8},
+		{F: &zip3x9AVX2Entry, B: 3, W: 9, MinN: 36},
+		{F: &zip3x12AVX2Entry, B: 3, W: 12, MinN: 24},
+		{F: &tzip3x2x1AVX2Entry, B: 3, W: 1, Cp: 2, MinN: 24},
+		{F: &tzip3x2x2AVX2Entry, B: 3, W: 2, Cp: 2, MinN: 24},
+		{F: &tzip3x2x4AVX2Entry, B: 3, W: 4, Cp: 2, MinN: 24},
+		{F: &tzip3x2x8AVX2Entry, B: 3, W: 8, Cp: 2, MinN: 48},
+		{F: &tzip3x3x1AVX2Entry, B: 3, W: 1, Cp: 3, MinN: 36},
+		{F: &tzip3x3x2AVX2Entry, B: 3, W: 2, Cp: 3, MinN: 36},
+		{F: &tzip3x3x4AVX2Entry, B: 3, W: 4, Cp: 3, MinN: 36},
+		{F: &tzip3x3x8AVX2Entry, B: 3, W: 8, Cp: 3, MinN: 72},
+		{F: &tzip3x4x1AVX2Entry, B: 3, W: 1, Cp: 4, MinN: 24},
+		{F: &tzip3x4x2AVX2Entry, B: 3, W: 2, Cp: 4, MinN: 24},
+		{F: &tzip3x4x4AVX2Entry, B: 3, W: 4, Cp: 4, MinN: 48},
+		{F: &tzip3x4x8AVX2Entry, B: 3, W: 8, Cp: 4, MinN: 96},
+		{F: &zip4x1AVX2Entry, B: 4, W: 1, MinN: 4},
+		{F: &zip4x2AVX2Entry, B: 4, W: 2, MinN: 4},
+		{F: &zip4x4AVX2Entry, B: 4, W: 4, MinN: 4},
+		{F: &zip4x8AVX2Entry, B: 4, W: 8, MinN: 8},
+		{F: &zip4x12AVX2Entry, B: 4, W: 12, MinN: 24},
+		{F: &zip4x16AVX2Entry, B: 4, W: 16, MinN: 16},
+		{F: &tzip4x2x1AVX2Entry, B: 4, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip4x2x2AVX2Entry, B: 4, W: 2, Cp: 2, MinN: 16},
+		{F: &tzip4x2x4AVX2Entry, B: 4, W: 4, Cp: 2, MinN: 32},
+		{F: &tzip4x2x8AVX2Entry, B: 4, W: 8, Cp: 2, MinN: 64},
+		{F: &tzip4x3x1AVX2Entry, B: 4, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip4x3x2AVX2Entry, B: 4, W: 2, Cp: 3, MinN: 24},
+		{F: &tzip4x3x4AVX2Entry, B: 4, W: 4, Cp: 3, MinN: 48},
+		{F: &tzip4x3x8AVX2Entry, B: 4, W: 8, Cp: 3, MinN: 96},
+		{F: &tzip4x4x1AVX2Entry, B: 4, W: 1, Cp: 4, MinN: 16},
+		{F: &tzip4x4x2AVX2Entry, B: 4, W: 2, Cp: 4, MinN: 32},
+		{F: &tzip4x4x4AVX2Entry, B: 4, W: 4, Cp: 4, MinN: 64},
+		{F: &tzip4x4x8AVX2Entry, B: 4, W: 8, Cp: 4, MinN: 128},
+		{F: &zip5x1AVX2Entry, B: 5, W: 1, MinN: 16},
+		{F: &zip5x2AVX2Entry, B: 5, W: 2, MinN: 16},
+		{F: &zip5x4AVX2Entry, B: 5, W: 4, MinN: 16},
+		{F: &zip5x8AVX2Entry, B: 5, W: 8, MinN: 16},
+		{F: &zip5x16AVX2Entry, B: 5, W: 16, MinN: 16},
+		{F: &zip6x1AVX2Entry, B: 6, W: 1, MinN: 16},
+		{F: &zip6x2AVX2Entry, B: 6, W: 2, MinN: 16},
+		{F: &zip6x4AVX2Entry, B: 6, W: 4, MinN: 16},
+		{F: &zip6x8AVX2Entry, B: 6, W: 8, MinN: 16},
+		{F: &zip6x16AVX2Entry, B: 6, W: 16, MinN: 16},
+		{F: &zip7x1AVX2Entry, B: 7, W: 1, MinN: 16},
+		{F: &zip7x2AVX2Entry, B: 7, W: 2, MinN: 16},
+		{F: &zip7x4AVX2Entry, B: 7, W: 4, MinN: 16},
+		{F: &zip7x8AVX2Entry, B: 7, W: 8, MinN: 16},
+		{F: &zip7x16AVX2Entry, B: 7, W: 16, MinN: 16},
+		{F: &zip8x1AVX2Entry, B: 8, W: 1, MinN: 4},
+		{F: &zip8x2AVX2Entry, B: 8, W: 2, MinN: 4},
+		{F: &zip8x4AVX2Entry, B: 8, W: 4, MinN: 4},
+		{F: &zip8x8AVX2Entry, B: 8, W: 8, MinN: 8},
+		{F: &zip8x16AVX2Entry, B: 8, W: 16, MinN: 16},
+		{F: &tzip8x2x1AVX2Entry, B: 8, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip8x2x2AVX2Entry, B: 8, W: 2, Cp: 2, MinN: 32},
+		{F: &tzip8x2x4AVX2Entry, B: 8, W: 4, Cp: 2, MinN: 64},
+		{F: &tzip8x3x1AVX2Entry, B: 8, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip8x4x1AVX2Entry, B: 8, W: 1, Cp: 4, MinN: 32},
+		{F: &tzip8x4x2AVX2Entry, B: 8, W: 2, Cp: 4, MinN: 64},
+		{F: &zip2x1AVX2NTEntry, B: 2, W: 1, NT: true, MinN: 32},
+		{F: &zip2x2AVX2NTEntry, B: 2, W: 2, NT: true, MinN: 32},
+		{F: &zip2x4AVX2NTEntry, B: 2, W: 4, NT: true, MinN: 32},
+		{F: &zip2x8AVX2NTEntry, B: 2, W: 8, NT: true, MinN: 32},
+		{F: &zip2x16AVX2NTEntry, B: 2, W: 16, NT: true, MinN: 32},
+		{F: &tzip2x2x1AVX2NTEntry, B: 2, W: 1, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip2x2x2AVX2NTEntry, B: 2, W: 2, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip2x2x4AVX2NTEntry, B: 2, W: 4, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip2x2x8AVX2NTEntry, B: 2, W: 8, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip2x3x1AVX2NTEntry, B: 2, W: 1, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip2x3x2AVX2NTEntry, B: 2, W: 2, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip2x3x4AVX2NTEntry, B: 2, W: 4, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip2x4x1AVX2NTEntry, B: 2, W: 1, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip2x4x2AVX2NTEntry, B: 2, W: 2, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip2x4x4AVX2NTEntry, B: 2, W: 4, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip2x8x1AVX2NTEntry, B: 2, W: 1, Cp: 8, NT: true, MinN: 32},
+		{F: &tzip2x8x2AVX2NTEntry, B: 2, W: 2, Cp: 8, NT: true, MinN: 32},
+		{F: &zip3x1AVX2NTEntry, B: 3, W: 1, NT: true, MinN: 32},
+		{F: &zip3x2AVX2NTEntry, B: 3, W: 2, NT: true, MinN: 32},
+		{F: &zip3x4AVX2NTEntry, B: 3, W: 4, NT: true, MinN: 32},
+		{F: &zip3x8AVX2NTEntry, B: 3, W: 8, NT: true, MinN: 32},
+		{F: &zip3x16AVX2NTEntry, B: 3, W: 16, NT: true, MinN: 32},
+		{F: &tzip3x2x1AVX2NTEntry, B: 3, W: 1, Cp: 2, NT: true, MinN: 96},
+		{F: &tzip3x2x2AVX2NTEntry, B: 3, W: 2, Cp: 2, NT: true, MinN: 96},
+		{F: &tzip3x2x8AVX2NTEntry, B: 3, W: 8, Cp: 2, NT: true, MinN: 96},
+		{F: &tzip3x3x1AVX2NTEntry, B: 3, W: 1, Cp: 3, NT: true, MinN: 288},
+		{F: &tzip3x3x2AVX2NTEntry, B: 3, W: 2, Cp: 3, NT: true, MinN: 288},
+		{F: &tzip3x3x4AVX2NTEntry, B: 3, W: 4, Cp: 3, NT: true, MinN: 288},
+		{F: &tzip3x3x8AVX2NTEntry, B: 3, W: 8, Cp: 3, NT: true, MinN: 288},
+		{F: &tzip3x4x1AVX2NTEntry, B: 3, W: 1, Cp: 4, NT: true, MinN: 96},
+		{F: &tzip3x4x8AVX2NTEntry, B: 3, W: 8, Cp: 4, NT: true, MinN: 96},
+		{F: &zip4x1AVX2NTEntry, B: 4, W: 1, NT: true, MinN: 32},
+		{F: &zip4x2AVX2NTEntry, B: 4, W: 2, NT: true, MinN: 32},
+		{F: &zip4x4AVX2NTEntry, B: 4, W: 4, NT: true, MinN: 32},
+		{F: &zip4x8AVX2NTEntry, B: 4, W: 8, NT: true, MinN: 32},
+		{F: &zip4x16AVX2NTEntry, B: 4, W: 16, NT: true, MinN: 32},
+		{F: &tzip4x2x1AVX2NTEntry, B: 4, W: 1, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip4x2x2AVX2NTEntry, B: 4, W: 2, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip4x2x4AVX2NTEntry, B: 4, W: 4, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip4x2x8AVX2NTEntry, B: 4, W: 8, Cp: 2, NT: true, MinN: 64},
+		{F: &tzip4x3x1AVX2NTEntry, B: 4, W: 1, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip4x3x4AVX2NTEntry, B: 4, W: 4, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip4x3x8AVX2NTEntry, B: 4, W: 8, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip4x4x1AVX2NTEntry, B: 4, W: 1, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip4x4x2AVX2NTEntry, B: 4, W: 2, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip4x4x4AVX2NTEntry, B: 4, W: 4, Cp: 4, NT: true, MinN: 64},
+		{F: &tzip4x4x8AVX2NTEntry, B: 4, W: 8, Cp: 4, NT: true, MinN: 128},
+		{F: &zip8x1AVX2NTEntry, B: 8, W: 1, NT: true, MinN: 32},
+		{F: &zip8x2AVX2NTEntry, B: 8, W: 2, NT: true, MinN: 32},
+		{F: &zip8x4AVX2NTEntry, B: 8, W: 4, NT: true, MinN: 32},
+		{F: &zip8x8AVX2NTEntry, B: 8, W: 8, NT: true, MinN: 32},
+		{F: &zip8x16AVX2NTEntry, B: 8, W: 16, NT: true, MinN: 32},
+		{F: &tzip8x2x1AVX2NTEntry, B: 8, W: 1, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip8x2x2AVX2NTEntry, B: 8, W: 2, Cp: 2, NT: true, MinN: 32},
+		{F: &tzip8x2x4AVX2NTEntry, B: 8, W: 4, Cp: 2, NT: true, MinN: 64},
+		{F: &tzip8x3x1AVX2NTEntry, B: 8, W: 1, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip8x3x2AVX2NTEntry, B: 8, W: 2, Cp: 3, NT: true, MinN: 96},
+		{F: &tzip8x4x1AVX2NTEntry, B: 8, W: 1, Cp: 4, NT: true, MinN: 32},
+		{F: &tzip8x4x2AVX2NTEntry, B: 8, W: 2, Cp: 4, NT: true, MinN: 64},
+		{F: &unzip2x1AVX2Entry, B: 2, W: 1, Unzip: true, MinN: 4},
+		{F: &unzip2x2AVX2Entry, B: 2, W: 2, Unzip: true, MinN: 4},
+		{F: &unzip2x4AVX2Entry, B: 2, W: 4, Unzip: true, MinN: 4},
+		{F: &unzip2x6AVX2Entry, B: 2, W: 6, Unzip: true, MinN: 24},
+		{F: &unzip2x8AVX2Entry, B: 2, W: 8, Unzip: true, MinN: 8},
+		{F: &unzip2x12AVX2Entry, B: 2, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip2x16AVX2Entry, B: 2, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x1AVX2Entry, B: 2, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x2AVX2Entry, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x4AVX2Entry, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x8AVX2Entry, B: 2, W: 8, Cp: 2, Unzip: true, MinN: 32},
+		{F: &tunzip2x3x1AVX2Entry, B: 2, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip2x3x2AVX2Entry, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip2x4x1AVX2Entry, B: 2, W: 1, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip2x4x2AVX2Entry, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip2x4x4AVX2Entry, B: 2, W: 4, Cp: 4, Unzip: true, MinN: 32},
+		{F: &tunzip2x8x1AVX2Entry, B: 2, W: 1, Cp: 8, Unzip: true, MinN: 16},
+		{F: &tunzip2x8x2AVX2Entry, B: 2, W: 2, Cp: 8, Unzip: true, MinN: 32},
+		{F: &unzip3x1AVX2Entry, B: 3, W: 1, Unzip: true, MinN: 4},
+		{F: &unzip3x2AVX2Entry, B: 3, W: 2, Unzip: true, MinN: 4},
+		{F: &unzip3x3AVX2Entry, B: 3, W: 3, Unzip: true, MinN: 24},
+		{F: &unzip3x4AVX2Entry, B: 3, W: 4, Unzip: true, MinN: 4},
+		{F: &unzip3x6AVX2Entry, B: 3, W: 6, Unzip: true, MinN: 24},
+		{F: &unzip3x8AVX2Entry, B: 3, W: 8, Unzip: true, MinN: 8},
+		{F: &unzip3x9AVX2Entry, B: 3, W: 9, Unzip: true, MinN: 36},
+		{F: &unzip3x12AVX2Entry, B: 3, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip3x16AVX2Entry, B: 3, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip3x2x1AVX2Entry, B: 3, W: 1, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x2AVX2Entry, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x4AVX2Entry, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x8AVX2Entry, B: 3, W: 8, Cp: 2, Unzip: true, MinN: 48},
+		{F: &tunzip3x3x1AVX2Entry, B: 3, W: 1, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x2AVX2Entry, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x4AVX2Entry, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x8AVX2Entry, B: 3, W: 8, Cp: 3, Unzip: true, MinN: 72},
+		{F: &tunzip3x4x1AVX2Entry, B: 3, W: 1, Cp: 4, Unzip: true, MinN: 24},
+		{F: &tunzip3x4x2AVX2Entry, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
+		{F: &tunzip3x4x4AVX2Entry, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
+		{F: &tunzip3x4x8AVX2Entry, B: 3, W: 8, Cp: 4, Unzip: true, MinN: 96},
+		{F: &unzip4x1AVX2Entry, B: 4, W: 1, Unzip: true, MinN: 4},
+		{F: &unzip4x2AVX2Entry, B: 4, W: 2, Unzip: true, MinN: 4},
+		{F: &unzip4x4AVX2Entry, B: 4, W: 4, Unzip: true, MinN: 4},
+		{F: &unzip4x8AVX2Entry, B: 4, W: 8, Unzip: true, MinN: 8},
+		{F: &unzip4x12AVX2Entry, B: 4, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip4x16AVX2Entry, B: 4, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x1AVX2Entry, B: 4, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x2AVX2Entry, B: 4, W: 2, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x4AVX2Entry, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 32},
+		{F: &tunzip4x2x8AVX2Entry, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip4x3x1AVX2Entry, B: 4, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip4x3x2AVX2Entry, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip4x3x4AVX2Entry, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip4x3x8AVX2Entry, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
+		{F: &tunzip4x4x1AVX2Entry, B: 4, W: 1, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip4x4x2AVX2Entry, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 32},
+		{F: &tunzip4x4x4AVX2Entry, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip4x4x8AVX2Entry, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
+		{F: &unzip5x1AVX2Entry, B: 5, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip5x2AVX2Entry, B: 5, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip5x4AVX2Entry, B: 5, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip5x8AVX2Entry, B: 5, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip5x16AVX2Entry, B: 5, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip6x1AVX2Entry, B: 6, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip6x2AVX2Entry, B: 6, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip6x4AVX2Entry, B: 6, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip6x8AVX2Entry, B: 6, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip6x16AVX2Entry, B: 6, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip7x1AVX2Entry, B: 7, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip7x2AVX2Entry, B: 7, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip7x4AVX2Entry, B: 7, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip7x8AVX2Entry, B: 7, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip7x16AVX2Entry, B: 7, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip8x1AVX2Entry, B: 8, W: 1, Unzip: true, MinN: 4},
+		{F: &unzip8x2AVX2Entry, B: 8, W: 2, Unzip: true, MinN: 4},
+		{F: &unzip8x4AVX2Entry, B: 8, W: 4, Unzip: true, MinN: 4},
+		{F: &unzip8x8AVX2Entry, B: 8, W: 8, Unzip: true, MinN: 8},
+		{F: &unzip8x16AVX2Entry, B: 8, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip8x2x1AVX2Entry, B: 8, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip8x2x2AVX2Entry, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 32},
+		{F: &tunzip8x3x1AVX2Entry, B: 8, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip8x3x2AVX2Entry, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip8x4x1AVX2Entry, B: 8, W: 1, Cp: 4, Unzip: true, MinN: 32},
+		{F: &unzip2x1AVX2NTEntry, B: 2, W: 1, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip2x2AVX2NTEntry, B: 2, W: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip2x4AVX2NTEntry, B: 2, W: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip2x8AVX2NTEntry, B: 2, W: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip2x16AVX2NTEntry, B: 2, W: 16, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x2x1AVX2NTEntry, B: 2, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x2x2AVX2NTEntry, B: 2, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x2x4AVX2NTEntry, B: 2, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x2x8AVX2NTEntry, B: 2, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x3x1AVX2NTEntry, B: 2, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip2x3x2AVX2NTEntry, B: 2, W: 2, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip2x3x4AVX2NTEntry, B: 2, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip2x3x8AVX2NTEntry, B: 2, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip2x4x1AVX2NTEntry, B: 2, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x4x2AVX2NTEntry, B: 2, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x4x4AVX2NTEntry, B: 2, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x4x8AVX2NTEntry, B: 2, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 64},
+		{F: &tunzip2x8x1AVX2NTEntry, B: 2, W: 1, Cp: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip2x8x2AVX2NTEntry, B: 2, W: 2, Cp: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip3x1AVX2NTEntry, B: 3, W: 1, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip3x2AVX2NTEntry, B: 3, W: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip3x4AVX2NTEntry, B: 3, W: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip3x8AVX2NTEntry, B: 3, W: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip3x16AVX2NTEntry, B: 3, W: 16, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip3x2x1AVX2NTEntry, B: 3, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip3x2x4AVX2NTEntry, B: 3, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip3x2x8AVX2NTEntry, B: 3, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip3x3x1AVX2NTEntry, B: 3, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 288},
+		{F: &tunzip3x3x4AVX2NTEntry, B: 3, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 288},
+		{F: &tunzip3x3x8AVX2NTEntry, B: 3, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 288},
+		{F: &tunzip3x4x1AVX2NTEntry, B: 3, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip3x4x4AVX2NTEntry, B: 3, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip3x4x8AVX2NTEntry, B: 3, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 96},
+		{F: &unzip4x1AVX2NTEntry, B: 4, W: 1, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip4x2AVX2NTEntry, B: 4, W: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip4x4AVX2NTEntry, B: 4, W: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip4x8AVX2NTEntry, B: 4, W: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip4x16AVX2NTEntry, B: 4, W: 16, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x2x1AVX2NTEntry, B: 4, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x2x2AVX2NTEntry, B: 4, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x2x4AVX2NTEntry, B: 4, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x2x8AVX2NTEntry, B: 4, W: 8, Cp: 2, Unzip: true, NT: true, MinN: 64},
+		{F: &tunzip4x3x1AVX2NTEntry, B: 4, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip4x3x4AVX2NTEntry, B: 4, W: 4, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip4x3x8AVX2NTEntry, B: 4, W: 8, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip4x4x1AVX2NTEntry, B: 4, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x4x2AVX2NTEntry, B: 4, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip4x4x4AVX2NTEntry, B: 4, W: 4, Cp: 4, Unzip: true, NT: true, MinN: 64},
+		{F: &tunzip4x4x8AVX2NTEntry, B: 4, W: 8, Cp: 4, Unzip: true, NT: true, MinN: 128},
+		{F: &unzip8x1AVX2NTEntry, B: 8, W: 1, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip8x2AVX2NTEntry, B: 8, W: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip8x4AVX2NTEntry, B: 8, W: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip8x8AVX2NTEntry, B: 8, W: 8, Unzip: true, NT: true, MinN: 32},
+		{F: &unzip8x16AVX2NTEntry, B: 8, W: 16, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip8x2x1AVX2NTEntry, B: 8, W: 1, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip8x2x2AVX2NTEntry, B: 8, W: 2, Cp: 2, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip8x2x4AVX2NTEntry, B: 8, W: 4, Cp: 2, Unzip: true, NT: true, MinN: 64},
+		{F: &tunzip8x3x1AVX2NTEntry, B: 8, W: 1, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip8x3x2AVX2NTEntry, B: 8, W: 2, Cp: 3, Unzip: true, NT: true, MinN: 96},
+		{F: &tunzip8x4x1AVX2NTEntry, B: 8, W: 1, Cp: 4, Unzip: true, NT: true, MinN: 32},
+		{F: &tunzip8x4x2AVX2NTEntry, B: 8, W: 2, Cp: 4, Unzip: true, NT: true, MinN: 64},
 	},
-	ZipN:       zipNx16AVX2,
-	UnzipN:     unzipNx16AVX2,
-	UnitZip:    [simd.MaxUnitWidth + 1]simd.UnitFunc{1: unitZip2x1AVX2, 2: unitZip2x2AVX2, 4: unitZip2x4AVX2, 8: unitZip2x8AVX2},
-	UnitUnzip:  [simd.MaxUnitWidth + 1]simd.UnitFunc{1: unitUnzip2x1AVX2, 2: unitUnzip2x2AVX2, 4: unitUnzip2x4AVX2, 8: unitUnzip2x8AVX2},
-	CopyRuns:   copyRunsAVX2,
-	CopyRunsNT: copyRunsAVX2NT,
-	StreamRuns: streamRunsAVX2,
+	ZipN:       &zipNx16AVX2Entry,
+	UnzipN:     &unzipNx16AVX2Entry,
+	UnitZip:    [simd.MaxUnitWidth + 1]*simd.UnitFunc{1: &unitZip2x1AVX2Entry, 2: &unitZip2x2AVX2Entry, 4: &unitZip2x4AVX2Entry, 8: &unitZip2x8AVX2Entry},
+	UnitUnzip:  [simd.MaxUnitWidth + 1]*simd.UnitFunc{1: &unitUnzip2x1AVX2Entry, 2: &unitUnzip2x2AVX2Entry, 4: &unitUnzip2x4AVX2Entry, 8: &unitUnzip2x8AVX2Entry},
+	CopyRuns:   &copyRunsAVX2Entry,
+	CopyRunsNT: &copyRunsAVX2NTEntry,
+	StreamRuns: &streamRunsAVX2Entry,
 	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 

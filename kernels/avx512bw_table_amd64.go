@@ -6,108 +6,214 @@ package kernels
 
 import "github.com/blockshuffle/blockshuffle/internal/simd"
 
+// The entry words of the AVX512BW kernels, defined in avx512bw_amd64.s.
+var (
+	zip2x16AVX512BWEntry       simd.LaneFunc
+	zip2x6AVX512BWEntry        simd.LaneFunc
+	zip2x12AVX512BWEntry       simd.LaneFunc
+	tzip2x2x4AVX512BWEntry     simd.LaneFunc
+	tzip2x2x8AVX512BWEntry     simd.LaneFunc
+	tzip2x3x2AVX512BWEntry     simd.LaneFunc
+	tzip2x3x4AVX512BWEntry     simd.LaneFunc
+	tzip2x4x2AVX512BWEntry     simd.LaneFunc
+	tzip2x4x4AVX512BWEntry     simd.LaneFunc
+	tzip2x8x2AVX512BWEntry     simd.LaneFunc
+	zip3x2AVX512BWEntry        simd.LaneFunc
+	zip3x4AVX512BWEntry        simd.LaneFunc
+	zip3x8AVX512BWEntry        simd.LaneFunc
+	zip3x6AVX512BWEntry        simd.LaneFunc
+	zip3x12AVX512BWEntry       simd.LaneFunc
+	tzip3x2x2AVX512BWEntry     simd.LaneFunc
+	tzip3x2x4AVX512BWEntry     simd.LaneFunc
+	tzip3x3x2AVX512BWEntry     simd.LaneFunc
+	tzip3x3x4AVX512BWEntry     simd.LaneFunc
+	tzip3x3x8AVX512BWEntry     simd.LaneFunc
+	tzip3x4x2AVX512BWEntry     simd.LaneFunc
+	tzip3x4x4AVX512BWEntry     simd.LaneFunc
+	zip4x2AVX512BWEntry        simd.LaneFunc
+	zip4x16AVX512BWEntry       simd.LaneFunc
+	tzip4x2x4AVX512BWEntry     simd.LaneFunc
+	tzip4x2x8AVX512BWEntry     simd.LaneFunc
+	tzip4x3x2AVX512BWEntry     simd.LaneFunc
+	tzip4x4x2AVX512BWEntry     simd.LaneFunc
+	tzip4x4x4AVX512BWEntry     simd.LaneFunc
+	zip5x2AVX512BWEntry        simd.LaneFunc
+	zip5x4AVX512BWEntry        simd.LaneFunc
+	zip5x8AVX512BWEntry        simd.LaneFunc
+	zip6x2AVX512BWEntry        simd.LaneFunc
+	zip6x4AVX512BWEntry        simd.LaneFunc
+	zip6x8AVX512BWEntry        simd.LaneFunc
+	zip7x2AVX512BWEntry        simd.LaneFunc
+	zip7x4AVX512BWEntry        simd.LaneFunc
+	zip7x8AVX512BWEntry        simd.LaneFunc
+	tzip8x2x2AVX512BWEntry     simd.LaneFunc
+	tzip8x2x4AVX512BWEntry     simd.LaneFunc
+	tzip8x3x2AVX512BWEntry     simd.LaneFunc
+	tzip8x4x2AVX512BWEntry     simd.LaneFunc
+	unzip2x2AVX512BWEntry      simd.LaneFunc
+	unzip2x4AVX512BWEntry      simd.LaneFunc
+	unzip2x8AVX512BWEntry      simd.LaneFunc
+	unzip2x16AVX512BWEntry     simd.LaneFunc
+	unzip2x6AVX512BWEntry      simd.LaneFunc
+	unzip2x12AVX512BWEntry     simd.LaneFunc
+	tunzip2x2x2AVX512BWEntry   simd.LaneFunc
+	tunzip2x2x4AVX512BWEntry   simd.LaneFunc
+	tunzip2x2x8AVX512BWEntry   simd.LaneFunc
+	tunzip2x3x2AVX512BWEntry   simd.LaneFunc
+	tunzip2x3x4AVX512BWEntry   simd.LaneFunc
+	tunzip2x3x8AVX512BWEntry   simd.LaneFunc
+	tunzip2x4x2AVX512BWEntry   simd.LaneFunc
+	tunzip2x4x4AVX512BWEntry   simd.LaneFunc
+	tunzip2x8x2AVX512BWEntry   simd.LaneFunc
+	unzip3x2AVX512BWEntry      simd.LaneFunc
+	unzip3x4AVX512BWEntry      simd.LaneFunc
+	unzip3x8AVX512BWEntry      simd.LaneFunc
+	unzip3x6AVX512BWEntry      simd.LaneFunc
+	unzip3x12AVX512BWEntry     simd.LaneFunc
+	tunzip3x2x2AVX512BWEntry   simd.LaneFunc
+	tunzip3x2x4AVX512BWEntry   simd.LaneFunc
+	tunzip3x3x2AVX512BWEntry   simd.LaneFunc
+	tunzip3x3x4AVX512BWEntry   simd.LaneFunc
+	tunzip3x4x2AVX512BWEntry   simd.LaneFunc
+	tunzip3x4x4AVX512BWEntry   simd.LaneFunc
+	unzip4x1AVX512BWEntry      simd.LaneFunc
+	unzip4x2AVX512BWEntry      simd.LaneFunc
+	unzip4x4AVX512BWEntry      simd.LaneFunc
+	unzip4x8AVX512BWEntry      simd.LaneFunc
+	unzip4x16AVX512BWEntry     simd.LaneFunc
+	unzip4x12AVX512BWEntry     simd.LaneFunc
+	tunzip4x2x4AVX512BWEntry   simd.LaneFunc
+	tunzip4x2x8AVX512BWEntry   simd.LaneFunc
+	tunzip4x3x2AVX512BWEntry   simd.LaneFunc
+	tunzip4x3x4AVX512BWEntry   simd.LaneFunc
+	tunzip4x3x8AVX512BWEntry   simd.LaneFunc
+	tunzip4x4x2AVX512BWEntry   simd.LaneFunc
+	tunzip4x4x4AVX512BWEntry   simd.LaneFunc
+	tunzip4x4x8AVX512BWEntry   simd.LaneFunc
+	unzip5x2AVX512BWEntry      simd.LaneFunc
+	unzip5x4AVX512BWEntry      simd.LaneFunc
+	unzip5x8AVX512BWEntry      simd.LaneFunc
+	unzip6x2AVX512BWEntry      simd.LaneFunc
+	unzip6x4AVX512BWEntry      simd.LaneFunc
+	unzip7x2AVX512BWEntry      simd.LaneFunc
+	unzip7x4AVX512BWEntry      simd.LaneFunc
+	unzip8x2AVX512BWEntry      simd.LaneFunc
+	unzip8x4AVX512BWEntry      simd.LaneFunc
+	tunzip8x2x2AVX512BWEntry   simd.LaneFunc
+	tunzip8x2x4AVX512BWEntry   simd.LaneFunc
+	tunzip8x3x2AVX512BWEntry   simd.LaneFunc
+	tunzip8x4x2AVX512BWEntry   simd.LaneFunc
+	stackZip2x1AVX512BWEntry   simd.StackFunc
+	stackUnzip2x1AVX512BWEntry simd.StackFunc
+	stackZip2x2AVX512BWEntry   simd.StackFunc
+	stackUnzip2x2AVX512BWEntry simd.StackFunc
+	stackZip2x4AVX512BWEntry   simd.StackFunc
+	stackUnzip2x4AVX512BWEntry simd.StackFunc
+	copyRunsAVX512BWEntry      simd.CopyFunc
+)
+
 // avx512bw holds the AVX512BW kernels; AVX2's serve the rest.
 var avx512bw = simd.Table{
 	Lanes: []simd.LaneKernel{
-		{F: zip2x6AVX512BW, B: 2, W: 6, MinN: 6},
-		{F: zip2x12AVX512BW, B: 2, W: 12, MinN: 12},
-		{F: zip2x16AVX512BW, B: 2, W: 16, MinN: 64},
-		{F: tzip2x2x4AVX512BW, B: 2, W: 4, Cp: 2, MinN: 64},
-		{F: tzip2x2x8AVX512BW, B: 2, W: 8, Cp: 2, MinN: 64},
-		{F: tzip2x3x2AVX512BW, B: 2, W: 2, Cp: 3, MinN: 12},
-		{F: tzip2x3x4AVX512BW, B: 2, W: 4, Cp: 3, MinN: 24},
-		{F: tzip2x4x2AVX512BW, B: 2, W: 2, Cp: 4, MinN: 64},
-		{F: tzip2x4x4AVX512BW, B: 2, W: 4, Cp: 4, MinN: 64},
-		{F: tzip2x8x2AVX512BW, B: 2, W: 2, Cp: 8, MinN: 64},
-		{F: zip3x2AVX512BW, B: 3, W: 2, MinN: 64},
-		{F: zip3x4AVX512BW, B: 3, W: 4, MinN: 64},
-		{F: zip3x6AVX512BW, B: 3, W: 6, MinN: 6},
-		{F: zip3x8AVX512BW, B: 3, W: 8, MinN: 64},
-		{F: zip3x12AVX512BW, B: 3, W: 12, MinN: 12},
-		{F: tzip3x2x2AVX512BW, B: 3, W: 2, Cp: 2, MinN: 12},
-		{F: tzip3x2x4AVX512BW, B: 3, W: 4, Cp: 2, MinN: 24},
-		{F: tzip3x3x2AVX512BW, B: 3, W: 2, Cp: 3, MinN: 18},
-		{F: tzip3x3x4AVX512BW, B: 3, W: 4, Cp: 3, MinN: 36},
-		{F: tzip3x3x8AVX512BW, B: 3, W: 8, Cp: 3, MinN: 72},
-		{F: tzip3x4x2AVX512BW, B: 3, W: 2, Cp: 4, MinN: 24},
-		{F: tzip3x4x4AVX512BW, B: 3, W: 4, Cp: 4, MinN: 48},
-		{F: zip4x2AVX512BW, B: 4, W: 2, MinN: 64},
-		{F: zip4x16AVX512BW, B: 4, W: 16, MinN: 64},
-		{F: tzip4x2x4AVX512BW, B: 4, W: 4, Cp: 2, MinN: 64},
-		{F: tzip4x2x8AVX512BW, B: 4, W: 8, Cp: 2, MinN: 64},
-		{F: tzip4x3x2AVX512BW, B: 4, W: 2, Cp: 3, MinN: 24},
-		{F: tzip4x4x2AVX512BW, B: 4, W: 2, Cp: 4, MinN: 64},
-		{F: tzip4x4x4AVX512BW, B: 4, W: 4, Cp: 4, MinN: 64},
-		{F: zip5x2AVX512BW, B: 5, W: 2, MinN: 64},
-		{F: zip5x4AVX512BW, B: 5, W: 4, MinN: 64},
-		{F: zip5x8AVX512BW, B: 5, W: 8, MinN: 64},
-		{F: zip6x2AVX512BW, B: 6, W: 2, MinN: 64},
-		{F: zip6x4AVX512BW, B: 6, W: 4, MinN: 64},
-		{F: zip6x8AVX512BW, B: 6, W: 8, MinN: 64},
-		{F: zip7x2AVX512BW, B: 7, W: 2, MinN: 64},
-		{F: zip7x4AVX512BW, B: 7, W: 4, MinN: 64},
-		{F: zip7x8AVX512BW, B: 7, W: 8, MinN: 64},
-		{F: tzip8x2x2AVX512BW, B: 8, W: 2, Cp: 2, MinN: 64},
-		{F: tzip8x2x4AVX512BW, B: 8, W: 4, Cp: 2, MinN: 64},
-		{F: tzip8x3x2AVX512BW, B: 8, W: 2, Cp: 3, MinN: 48},
-		{F: tzip8x4x2AVX512BW, B: 8, W: 2, Cp: 4, MinN: 64},
-		{F: unzip2x2AVX512BW, B: 2, W: 2, Unzip: true, MinN: 64},
-		{F: unzip2x4AVX512BW, B: 2, W: 4, Unzip: true, MinN: 64},
-		{F: unzip2x6AVX512BW, B: 2, W: 6, Unzip: true, MinN: 6},
-		{F: unzip2x8AVX512BW, B: 2, W: 8, Unzip: true, MinN: 64},
-		{F: unzip2x12AVX512BW, B: 2, W: 12, Unzip: true, MinN: 12},
-		{F: unzip2x16AVX512BW, B: 2, W: 16, Unzip: true, MinN: 64},
-		{F: tunzip2x2x2AVX512BW, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip2x2x4AVX512BW, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip2x2x8AVX512BW, B: 2, W: 8, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip2x3x2AVX512BW, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 12},
-		{F: tunzip2x3x4AVX512BW, B: 2, W: 4, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip2x3x8AVX512BW, B: 2, W: 8, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip2x4x2AVX512BW, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip2x4x4AVX512BW, B: 2, W: 4, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip2x8x2AVX512BW, B: 2, W: 2, Cp: 8, Unzip: true, MinN: 64},
-		{F: unzip3x2AVX512BW, B: 3, W: 2, Unzip: true, MinN: 64},
-		{F: unzip3x4AVX512BW, B: 3, W: 4, Unzip: true, MinN: 64},
-		{F: unzip3x6AVX512BW, B: 3, W: 6, Unzip: true, MinN: 6},
-		{F: unzip3x8AVX512BW, B: 3, W: 8, Unzip: true, MinN: 64},
-		{F: unzip3x12AVX512BW, B: 3, W: 12, Unzip: true, MinN: 12},
-		{F: tunzip3x2x2AVX512BW, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 12},
-		{F: tunzip3x2x4AVX512BW, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x3x2AVX512BW, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 18},
-		{F: tunzip3x3x4AVX512BW, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x4x2AVX512BW, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
-		{F: tunzip3x4x4AVX512BW, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
-		{F: unzip4x1AVX512BW, B: 4, W: 1, Unzip: true, MinN: 64},
-		{F: unzip4x2AVX512BW, B: 4, W: 2, Unzip: true, MinN: 64},
-		{F: unzip4x4AVX512BW, B: 4, W: 4, Unzip: true, MinN: 64},
-		{F: unzip4x8AVX512BW, B: 4, W: 8, Unzip: true, MinN: 64},
-		{F: unzip4x12AVX512BW, B: 4, W: 12, Unzip: true, MinN: 12},
-		{F: unzip4x16AVX512BW, B: 4, W: 16, Unzip: true, MinN: 64},
-		{F: tunzip4x2x4AVX512BW, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip4x2x8AVX512BW, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip4x3x2AVX512BW, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip4x3x4AVX512BW, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip4x3x8AVX512BW, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
-		{F: tunzip4x4x2AVX512BW, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip4x4x4AVX512BW, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip4x4x8AVX512BW, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
-		{F: unzip5x2AVX512BW, B: 5, W: 2, Unzip: true, MinN: 64},
-		{F: unzip5x4AVX512BW, B: 5, W: 4, Unzip: true, MinN: 64},
-		{F: unzip5x8AVX512BW, B: 5, W: 8, Unzip: true, MinN: 64},
-		{F: unzip6x2AVX512BW, B: 6, W: 2, Unzip: true, MinN: 64},
-		{F: unzip6x4AVX512BW, B: 6, W: 4, Unzip: true, MinN: 64},
-		{F: unzip7x2AVX512BW, B: 7, W: 2, Unzip: true, MinN: 64},
-		{F: unzip7x4AVX512BW, B: 7, W: 4, Unzip: true, MinN: 64},
-		{F: unzip8x2AVX512BW, B: 8, W: 2, Unzip: true, MinN: 64},
-		{F: unzip8x4AVX512BW, B: 8, W: 4, Unzip: true, MinN: 64},
-		{F: tunzip8x2x2AVX512BW, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip8x2x4AVX512BW, B: 8, W: 4, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip8x3x2AVX512BW, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip8x4x2AVX512BW, B: 8, W: 2, Cp: 4, Unzip: true, MinN: 64},
+		{F: &zip2x6AVX512BWEntry, B: 2, W: 6, MinN: 6},
+		{F: &zip2x12AVX512BWEntry, B: 2, W: 12, MinN: 12},
+		{F: &zip2x16AVX512BWEntry, B: 2, W: 16, MinN: 64},
+		{F: &tzip2x2x4AVX512BWEntry, B: 2, W: 4, Cp: 2, MinN: 64},
+		{F: &tzip2x2x8AVX512BWEntry, B: 2, W: 8, Cp: 2, MinN: 64},
+		{F: &tzip2x3x2AVX512BWEntry, B: 2, W: 2, Cp: 3, MinN: 12},
+		{F: &tzip2x3x4AVX512BWEntry, B: 2, W: 4, Cp: 3, MinN: 24},
+		{F: &tzip2x4x2AVX512BWEntry, B: 2, W: 2, Cp: 4, MinN: 64},
+		{F: &tzip2x4x4AVX512BWEntry, B: 2, W: 4, Cp: 4, MinN: 64},
+		{F: &tzip2x8x2AVX512BWEntry, B: 2, W: 2, Cp: 8, MinN: 64},
+		{F: &zip3x2AVX512BWEntry, B: 3, W: 2, MinN: 64},
+		{F: &zip3x4AVX512BWEntry, B: 3, W: 4, MinN: 64},
+		{F: &zip3x6AVX512BWEntry, B: 3, W: 6, MinN: 6},
+		{F: &zip3x8AVX512BWEntry, B: 3, W: 8, MinN: 64},
+		{F: &zip3x12AVX512BWEntry, B: 3, W: 12, MinN: 12},
+		{F: &tzip3x2x2AVX512BWEntry, B: 3, W: 2, Cp: 2, MinN: 12},
+		{F: &tzip3x2x4AVX512BWEntry, B: 3, W: 4, Cp: 2, MinN: 24},
+		{F: &tzip3x3x2AVX512BWEntry, B: 3, W: 2, Cp: 3, MinN: 18},
+		{F: &tzip3x3x4AVX512BWEntry, B: 3, W: 4, Cp: 3, MinN: 36},
+		{F: &tzip3x3x8AVX512BWEntry, B: 3, W: 8, Cp: 3, MinN: 72},
+		{F: &tzip3x4x2AVX512BWEntry, B: 3, W: 2, Cp: 4, MinN: 24},
+		{F: &tzip3x4x4AVX512BWEntry, B: 3, W: 4, Cp: 4, MinN: 48},
+		{F: &zip4x2AVX512BWEntry, B: 4, W: 2, MinN: 64},
+		{F: &zip4x16AVX512BWEntry, B: 4, W: 16, MinN: 64},
+		{F: &tzip4x2x4AVX512BWEntry, B: 4, W: 4, Cp: 2, MinN: 64},
+		{F: &tzip4x2x8AVX512BWEntry, B: 4, W: 8, Cp: 2, MinN: 64},
+		{F: &tzip4x3x2AVX512BWEntry, B: 4, W: 2, Cp: 3, MinN: 24},
+		{F: &tzip4x4x2AVX512BWEntry, B: 4, W: 2, Cp: 4, MinN: 64},
+		{F: &tzip4x4x4AVX512BWEntry, B: 4, W: 4, Cp: 4, MinN: 64},
+		{F: &zip5x2AVX512BWEntry, B: 5, W: 2, MinN: 64},
+		{F: &zip5x4AVX512BWEntry, B: 5, W: 4, MinN: 64},
+		{F: &zip5x8AVX512BWEntry, B: 5, W: 8, MinN: 64},
+		{F: &zip6x2AVX512BWEntry, B: 6, W: 2, MinN: 64},
+		{F: &zip6x4AVX512BWEntry, B: 6, W: 4, MinN: 64},
+		{F: &zip6x8AVX512BWEntry, B: 6, W: 8, MinN: 64},
+		{F: &zip7x2AVX512BWEntry, B: 7, W: 2, MinN: 64},
+		{F: &zip7x4AVX512BWEntry, B: 7, W: 4, MinN: 64},
+		{F: &zip7x8AVX512BWEntry, B: 7, W: 8, MinN: 64},
+		{F: &tzip8x2x2AVX512BWEntry, B: 8, W: 2, Cp: 2, MinN: 64},
+		{F: &tzip8x2x4AVX512BWEntry, B: 8, W: 4, Cp: 2, MinN: 64},
+		{F: &tzip8x3x2AVX512BWEntry, B: 8, W: 2, Cp: 3, MinN: 48},
+		{F: &tzip8x4x2AVX512BWEntry, B: 8, W: 2, Cp: 4, MinN: 64},
+		{F: &unzip2x2AVX512BWEntry, B: 2, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip2x4AVX512BWEntry, B: 2, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip2x6AVX512BWEntry, B: 2, W: 6, Unzip: true, MinN: 6},
+		{F: &unzip2x8AVX512BWEntry, B: 2, W: 8, Unzip: true, MinN: 64},
+		{F: &unzip2x12AVX512BWEntry, B: 2, W: 12, Unzip: true, MinN: 12},
+		{F: &unzip2x16AVX512BWEntry, B: 2, W: 16, Unzip: true, MinN: 64},
+		{F: &tunzip2x2x2AVX512BWEntry, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip2x2x4AVX512BWEntry, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip2x2x8AVX512BWEntry, B: 2, W: 8, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip2x3x2AVX512BWEntry, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 12},
+		{F: &tunzip2x3x4AVX512BWEntry, B: 2, W: 4, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip2x3x8AVX512BWEntry, B: 2, W: 8, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip2x4x2AVX512BWEntry, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip2x4x4AVX512BWEntry, B: 2, W: 4, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip2x8x2AVX512BWEntry, B: 2, W: 2, Cp: 8, Unzip: true, MinN: 64},
+		{F: &unzip3x2AVX512BWEntry, B: 3, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip3x4AVX512BWEntry, B: 3, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip3x6AVX512BWEntry, B: 3, W: 6, Unzip: true, MinN: 6},
+		{F: &unzip3x8AVX512BWEntry, B: 3, W: 8, Unzip: true, MinN: 64},
+		{F: &unzip3x12AVX512BWEntry, B: 3, W: 12, Unzip: true, MinN: 12},
+		{F: &tunzip3x2x2AVX512BWEntry, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 12},
+		{F: &tunzip3x2x4AVX512BWEntry, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x3x2AVX512BWEntry, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 18},
+		{F: &tunzip3x3x4AVX512BWEntry, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x4x2AVX512BWEntry, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
+		{F: &tunzip3x4x4AVX512BWEntry, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
+		{F: &unzip4x1AVX512BWEntry, B: 4, W: 1, Unzip: true, MinN: 64},
+		{F: &unzip4x2AVX512BWEntry, B: 4, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip4x4AVX512BWEntry, B: 4, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip4x8AVX512BWEntry, B: 4, W: 8, Unzip: true, MinN: 64},
+		{F: &unzip4x12AVX512BWEntry, B: 4, W: 12, Unzip: true, MinN: 12},
+		{F: &unzip4x16AVX512BWEntry, B: 4, W: 16, Unzip: true, MinN: 64},
+		{F: &tunzip4x2x4AVX512BWEntry, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip4x2x8AVX512BWEntry, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip4x3x2AVX512BWEntry, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip4x3x4AVX512BWEntry, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip4x3x8AVX512BWEntry, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
+		{F: &tunzip4x4x2AVX512BWEntry, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip4x4x4AVX512BWEntry, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip4x4x8AVX512BWEntry, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
+		{F: &unzip5x2AVX512BWEntry, B: 5, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip5x4AVX512BWEntry, B: 5, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip5x8AVX512BWEntry, B: 5, W: 8, Unzip: true, MinN: 64},
+		{F: &unzip6x2AVX512BWEntry, B: 6, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip6x4AVX512BWEntry, B: 6, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip7x2AVX512BWEntry, B: 7, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip7x4AVX512BWEntry, B: 7, W: 4, Unzip: true, MinN: 64},
+		{F: &unzip8x2AVX512BWEntry, B: 8, W: 2, Unzip: true, MinN: 64},
+		{F: &unzip8x4AVX512BWEntry, B: 8, W: 4, Unzip: true, MinN: 64},
+		{F: &tunzip8x2x2AVX512BWEntry, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip8x2x4AVX512BWEntry, B: 8, W: 4, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip8x3x2AVX512BWEntry, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip8x4x2AVX512BWEntry, B: 8, W: 2, Cp: 4, Unzip: true, MinN: 64},
 	},
-	StackZip:   [simd.MaxStackUnit + 1]simd.StackFunc{1: stackZip2x1AVX512BW, 2: stackZip2x2AVX512BW, 4: stackZip2x4AVX512BW},
-	StackUnzip: [simd.MaxStackUnit + 1]simd.StackFunc{1: stackUnzip2x1AVX512BW, 2: stackUnzip2x2AVX512BW, 4: stackUnzip2x4AVX512BW},
-	CopyRuns:   copyRunsAVX512BW,
+	StackZip:   [simd.MaxStackUnit + 1]*simd.StackFunc{1: &stackZip2x1AVX512BWEntry, 2: &stackZip2x2AVX512BWEntry, 4: &stackZip2x4AVX512BWEntry},
+	StackUnzip: [simd.MaxStackUnit + 1]*simd.StackFunc{1: &stackUnzip2x1AVX512BWEntry, 2: &stackUnzip2x2AVX512BWEntry, 4: &stackUnzip2x4AVX512BWEntry},
+	CopyRuns:   &copyRunsAVX512BWEntry,
 	Base:       &avx2,
 	Split:      [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }

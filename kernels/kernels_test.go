@@ -213,7 +213,7 @@ func forEachLane(t *simd.Table, nt bool, f func(unzip bool, b, cp, w int, k simd
 
 // anyB returns the table's kernel of 16-byte elements for any b, or nil
 // where its base's serves.
-func anyB(t *simd.Table, unzip bool) simd.AnyBFunc {
+func anyB(t *simd.Table, unzip bool) *simd.AnyBFunc {
 	if unzip {
 		return t.UnzipN
 	}
@@ -231,7 +231,7 @@ func (c zipCase) lanes(k simd.LaneKernel) func(space, depth []byte) {
 }
 
 // anyB runs a kernel of any block size on the case's buffers.
-func (c zipCase) anyB(f simd.AnyBFunc) func(space, depth []byte) {
+func (c zipCase) anyB(f *simd.AnyBFunc) func(space, depth []byte) {
 	return func(space, depth []byte) {
 		f.Once(space, depth, simd.AnyBArgs{
 			N: c.n, Rows: c.rows, SpaceStride: c.ss, DepthStride: c.ds,

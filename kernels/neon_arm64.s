@@ -35368,3 +35368,345 @@ GLOBL mask861<>(SB), RODATA|NOPTR, $16
 DATA mask862<>+0(SB)/8, $0x0706ffffffff0504
 DATA mask862<>+8(SB)/8, $0xffff0908ffffffff
 GLOBL mask862<>(SB), RODATA|NOPTR, $16
+
+// The entry words of the kernels.
+DATA ·zip2x1NEONEntry(SB)/8, $·zip2x1NEON(SB)
+GLOBL ·zip2x1NEONEntry(SB), RODATA, $8
+DATA ·zip2x2NEONEntry(SB)/8, $·zip2x2NEON(SB)
+GLOBL ·zip2x2NEONEntry(SB), RODATA, $8
+DATA ·zip2x4NEONEntry(SB)/8, $·zip2x4NEON(SB)
+GLOBL ·zip2x4NEONEntry(SB), RODATA, $8
+DATA ·zip2x8NEONEntry(SB)/8, $·zip2x8NEON(SB)
+GLOBL ·zip2x8NEONEntry(SB), RODATA, $8
+DATA ·zip2x16NEONEntry(SB)/8, $·zip2x16NEON(SB)
+GLOBL ·zip2x16NEONEntry(SB), RODATA, $8
+DATA ·zip2x6NEONEntry(SB)/8, $·zip2x6NEON(SB)
+GLOBL ·zip2x6NEONEntry(SB), RODATA, $8
+DATA ·zip2x12NEONEntry(SB)/8, $·zip2x12NEON(SB)
+GLOBL ·zip2x12NEONEntry(SB), RODATA, $8
+DATA ·tzip2x2x1NEONEntry(SB)/8, $·tzip2x2x1NEON(SB)
+GLOBL ·tzip2x2x1NEONEntry(SB), RODATA, $8
+DATA ·tzip2x2x2NEONEntry(SB)/8, $·tzip2x2x2NEON(SB)
+GLOBL ·tzip2x2x2NEONEntry(SB), RODATA, $8
+DATA ·tzip2x2x4NEONEntry(SB)/8, $·tzip2x2x4NEON(SB)
+GLOBL ·tzip2x2x4NEONEntry(SB), RODATA, $8
+DATA ·tzip2x3x1NEONEntry(SB)/8, $·tzip2x3x1NEON(SB)
+GLOBL ·tzip2x3x1NEONEntry(SB), RODATA, $8
+DATA ·tzip2x3x2NEONEntry(SB)/8, $·tzip2x3x2NEON(SB)
+GLOBL ·tzip2x3x2NEONEntry(SB), RODATA, $8
+DATA ·tzip2x3x4NEONEntry(SB)/8, $·tzip2x3x4NEON(SB)
+GLOBL ·tzip2x3x4NEONEntry(SB), RODATA, $8
+DATA ·tzip2x4x1NEONEntry(SB)/8, $·tzip2x4x1NEON(SB)
+GLOBL ·tzip2x4x1NEONEntry(SB), RODATA, $8
+DATA ·tzip2x4x2NEONEntry(SB)/8, $·tzip2x4x2NEON(SB)
+GLOBL ·tzip2x4x2NEONEntry(SB), RODATA, $8
+DATA ·tzip2x8x1NEONEntry(SB)/8, $·tzip2x8x1NEON(SB)
+GLOBL ·tzip2x8x1NEONEntry(SB), RODATA, $8
+DATA ·zip3x1NEONEntry(SB)/8, $·zip3x1NEON(SB)
+GLOBL ·zip3x1NEONEntry(SB), RODATA, $8
+DATA ·zip3x2NEONEntry(SB)/8, $·zip3x2NEON(SB)
+GLOBL ·zip3x2NEONEntry(SB), RODATA, $8
+DATA ·zip3x4NEONEntry(SB)/8, $·zip3x4NEON(SB)
+GLOBL ·zip3x4NEONEntry(SB), RODATA, $8
+DATA ·zip3x8NEONEntry(SB)/8, $·zip3x8NEON(SB)
+GLOBL ·zip3x8NEONEntry(SB), RODATA, $8
+DATA ·zip3x3NEONEntry(SB)/8, $·zip3x3NEON(SB)
+GLOBL ·zip3x3NEONEntry(SB), RODATA, $8
+DATA ·zip3x6NEONEntry(SB)/8, $·zip3x6NEON(SB)
+GLOBL ·zip3x6NEONEntry(SB), RODATA, $8
+DATA ·zip3x9NEONEntry(SB)/8, $·zip3x9NEON(SB)
+GLOBL ·zip3x9NEONEntry(SB), RODATA, $8
+DATA ·zip3x12NEONEntry(SB)/8, $·zip3x12NEON(SB)
+GLOBL ·zip3x12NEONEntry(SB), RODATA, $8
+DATA ·tzip3x2x1NEONEntry(SB)/8, $·tzip3x2x1NEON(SB)
+GLOBL ·tzip3x2x1NEONEntry(SB), RODATA, $8
+DATA ·tzip3x2x2NEONEntry(SB)/8, $·tzip3x2x2NEON(SB)
+GLOBL ·tzip3x2x2NEONEntry(SB), RODATA, $8
+DATA ·tzip3x2x4NEONEntry(SB)/8, $·tzip3x2x4NEON(SB)
+GLOBL ·tzip3x2x4NEONEntry(SB), RODATA, $8
+DATA ·tzip3x2x8NEONEntry(SB)/8, $·tzip3x2x8NEON(SB)
+GLOBL ·tzip3x2x8NEONEntry(SB), RODATA, $8
+DATA ·tzip3x3x1NEONEntry(SB)/8, $·tzip3x3x1NEON(SB)
+GLOBL ·tzip3x3x1NEONEntry(SB), RODATA, $8
+DATA ·tzip3x3x2NEONEntry(SB)/8, $·tzip3x3x2NEON(SB)
+GLOBL ·tzip3x3x2NEONEntry(SB), RODATA, $8
+DATA ·tzip3x3x4NEONEntry(SB)/8, $·tzip3x3x4NEON(SB)
+GLOBL ·tzip3x3x4NEONEntry(SB), RODATA, $8
+DATA ·tzip3x3x8NEONEntry(SB)/8, $·tzip3x3x8NEON(SB)
+GLOBL ·tzip3x3x8NEONEntry(SB), RODATA, $8
+DATA ·tzip3x4x1NEONEntry(SB)/8, $·tzip3x4x1NEON(SB)
+GLOBL ·tzip3x4x1NEONEntry(SB), RODATA, $8
+DATA ·tzip3x4x2NEONEntry(SB)/8, $·tzip3x4x2NEON(SB)
+GLOBL ·tzip3x4x2NEONEntry(SB), RODATA, $8
+DATA ·tzip3x4x4NEONEntry(SB)/8, $·tzip3x4x4NEON(SB)
+GLOBL ·tzip3x4x4NEONEntry(SB), RODATA, $8
+DATA ·tzip3x4x8NEONEntry(SB)/8, $·tzip3x4x8NEON(SB)
+GLOBL ·tzip3x4x8NEONEntry(SB), RODATA, $8
+DATA ·zip4x1NEONEntry(SB)/8, $·zip4x1NEON(SB)
+GLOBL ·zip4x1NEONEntry(SB), RODATA, $8
+DATA ·zip4x2NEONEntry(SB)/8, $·zip4x2NEON(SB)
+GLOBL ·zip4x2NEONEntry(SB), RODATA, $8
+DATA ·zip4x4NEONEntry(SB)/8, $·zip4x4NEON(SB)
+GLOBL ·zip4x4NEONEntry(SB), RODATA, $8
+DATA ·zip4x8NEONEntry(SB)/8, $·zip4x8NEON(SB)
+GLOBL ·zip4x8NEONEntry(SB), RODATA, $8
+DATA ·zip4x16NEONEntry(SB)/8, $·zip4x16NEON(SB)
+GLOBL ·zip4x16NEONEntry(SB), RODATA, $8
+DATA ·zip4x12NEONEntry(SB)/8, $·zip4x12NEON(SB)
+GLOBL ·zip4x12NEONEntry(SB), RODATA, $8
+DATA ·tzip4x2x1NEONEntry(SB)/8, $·tzip4x2x1NEON(SB)
+GLOBL ·tzip4x2x1NEONEntry(SB), RODATA, $8
+DATA ·tzip4x2x2NEONEntry(SB)/8, $·tzip4x2x2NEON(SB)
+GLOBL ·tzip4x2x2NEONEntry(SB), RODATA, $8
+DATA ·tzip4x2x4NEONEntry(SB)/8, $·tzip4x2x4NEON(SB)
+GLOBL ·tzip4x2x4NEONEntry(SB), RODATA, $8
+DATA ·tzip4x2x8NEONEntry(SB)/8, $·tzip4x2x8NEON(SB)
+GLOBL ·tzip4x2x8NEONEntry(SB), RODATA, $8
+DATA ·tzip4x3x1NEONEntry(SB)/8, $·tzip4x3x1NEON(SB)
+GLOBL ·tzip4x3x1NEONEntry(SB), RODATA, $8
+DATA ·tzip4x3x2NEONEntry(SB)/8, $·tzip4x3x2NEON(SB)
+GLOBL ·tzip4x3x2NEONEntry(SB), RODATA, $8
+DATA ·tzip4x3x4NEONEntry(SB)/8, $·tzip4x3x4NEON(SB)
+GLOBL ·tzip4x3x4NEONEntry(SB), RODATA, $8
+DATA ·tzip4x3x8NEONEntry(SB)/8, $·tzip4x3x8NEON(SB)
+GLOBL ·tzip4x3x8NEONEntry(SB), RODATA, $8
+DATA ·tzip4x4x1NEONEntry(SB)/8, $·tzip4x4x1NEON(SB)
+GLOBL ·tzip4x4x1NEONEntry(SB), RODATA, $8
+DATA ·tzip4x4x2NEONEntry(SB)/8, $·tzip4x4x2NEON(SB)
+GLOBL ·tzip4x4x2NEONEntry(SB), RODATA, $8
+DATA ·tzip4x4x4NEONEntry(SB)/8, $·tzip4x4x4NEON(SB)
+GLOBL ·tzip4x4x4NEONEntry(SB), RODATA, $8
+DATA ·tzip4x4x8NEONEntry(SB)/8, $·tzip4x4x8NEON(SB)
+GLOBL ·tzip4x4x8NEONEntry(SB), RODATA, $8
+DATA ·zip5x1NEONEntry(SB)/8, $·zip5x1NEON(SB)
+GLOBL ·zip5x1NEONEntry(SB), RODATA, $8
+DATA ·zip5x2NEONEntry(SB)/8, $·zip5x2NEON(SB)
+GLOBL ·zip5x2NEONEntry(SB), RODATA, $8
+DATA ·zip5x4NEONEntry(SB)/8, $·zip5x4NEON(SB)
+GLOBL ·zip5x4NEONEntry(SB), RODATA, $8
+DATA ·zip5x8NEONEntry(SB)/8, $·zip5x8NEON(SB)
+GLOBL ·zip5x8NEONEntry(SB), RODATA, $8
+DATA ·zip5x16NEONEntry(SB)/8, $·zip5x16NEON(SB)
+GLOBL ·zip5x16NEONEntry(SB), RODATA, $8
+DATA ·zip6x1NEONEntry(SB)/8, $·zip6x1NEON(SB)
+GLOBL ·zip6x1NEONEntry(SB), RODATA, $8
+DATA ·zip6x2NEONEntry(SB)/8, $·zip6x2NEON(SB)
+GLOBL ·zip6x2NEONEntry(SB), RODATA, $8
+DATA ·zip6x4NEONEntry(SB)/8, $·zip6x4NEON(SB)
+GLOBL ·zip6x4NEONEntry(SB), RODATA, $8
+DATA ·zip6x8NEONEntry(SB)/8, $·zip6x8NEON(SB)
+GLOBL ·zip6x8NEONEntry(SB), RODATA, $8
+DATA ·zip6x16NEONEntry(SB)/8, $·zip6x16NEON(SB)
+GLOBL ·zip6x16NEONEntry(SB), RODATA, $8
+DATA ·zip7x1NEONEntry(SB)/8, $·zip7x1NEON(SB)
+GLOBL ·zip7x1NEONEntry(SB), RODATA, $8
+DATA ·zip7x2NEONEntry(SB)/8, $·zip7x2NEON(SB)
+GLOBL ·zip7x2NEONEntry(SB), RODATA, $8
+DATA ·zip7x4NEONEntry(SB)/8, $·zip7x4NEON(SB)
+GLOBL ·zip7x4NEONEntry(SB), RODATA, $8
+DATA ·zip7x8NEONEntry(SB)/8, $·zip7x8NEON(SB)
+GLOBL ·zip7x8NEONEntry(SB), RODATA, $8
+DATA ·zip7x16NEONEntry(SB)/8, $·zip7x16NEON(SB)
+GLOBL ·zip7x16NEONEntry(SB), RODATA, $8
+DATA ·zip8x1NEONEntry(SB)/8, $·zip8x1NEON(SB)
+GLOBL ·zip8x1NEONEntry(SB), RODATA, $8
+DATA ·zip8x2NEONEntry(SB)/8, $·zip8x2NEON(SB)
+GLOBL ·zip8x2NEONEntry(SB), RODATA, $8
+DATA ·zip8x4NEONEntry(SB)/8, $·zip8x4NEON(SB)
+GLOBL ·zip8x4NEONEntry(SB), RODATA, $8
+DATA ·zip8x8NEONEntry(SB)/8, $·zip8x8NEON(SB)
+GLOBL ·zip8x8NEONEntry(SB), RODATA, $8
+DATA ·zip8x16NEONEntry(SB)/8, $·zip8x16NEON(SB)
+GLOBL ·zip8x16NEONEntry(SB), RODATA, $8
+DATA ·tzip8x2x1NEONEntry(SB)/8, $·tzip8x2x1NEON(SB)
+GLOBL ·tzip8x2x1NEONEntry(SB), RODATA, $8
+DATA ·tzip8x2x2NEONEntry(SB)/8, $·tzip8x2x2NEON(SB)
+GLOBL ·tzip8x2x2NEONEntry(SB), RODATA, $8
+DATA ·tzip8x2x4NEONEntry(SB)/8, $·tzip8x2x4NEON(SB)
+GLOBL ·tzip8x2x4NEONEntry(SB), RODATA, $8
+DATA ·tzip8x3x1NEONEntry(SB)/8, $·tzip8x3x1NEON(SB)
+GLOBL ·tzip8x3x1NEONEntry(SB), RODATA, $8
+DATA ·tzip8x4x1NEONEntry(SB)/8, $·tzip8x4x1NEON(SB)
+GLOBL ·tzip8x4x1NEONEntry(SB), RODATA, $8
+DATA ·tzip8x4x2NEONEntry(SB)/8, $·tzip8x4x2NEON(SB)
+GLOBL ·tzip8x4x2NEONEntry(SB), RODATA, $8
+DATA ·zipNx16NEONEntry(SB)/8, $·zipNx16NEON(SB)
+GLOBL ·zipNx16NEONEntry(SB), RODATA, $8
+DATA ·unzip2x1NEONEntry(SB)/8, $·unzip2x1NEON(SB)
+GLOBL ·unzip2x1NEONEntry(SB), RODATA, $8
+DATA ·unzip2x2NEONEntry(SB)/8, $·unzip2x2NEON(SB)
+GLOBL ·unzip2x2NEONEntry(SB), RODATA, $8
+DATA ·unzip2x4NEONEntry(SB)/8, $·unzip2x4NEON(SB)
+GLOBL ·unzip2x4NEONEntry(SB), RODATA, $8
+DATA ·unzip2x8NEONEntry(SB)/8, $·unzip2x8NEON(SB)
+GLOBL ·unzip2x8NEONEntry(SB), RODATA, $8
+DATA ·unzip2x16NEONEntry(SB)/8, $·unzip2x16NEON(SB)
+GLOBL ·unzip2x16NEONEntry(SB), RODATA, $8
+DATA ·unzip2x6NEONEntry(SB)/8, $·unzip2x6NEON(SB)
+GLOBL ·unzip2x6NEONEntry(SB), RODATA, $8
+DATA ·unzip2x12NEONEntry(SB)/8, $·unzip2x12NEON(SB)
+GLOBL ·unzip2x12NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x2x1NEONEntry(SB)/8, $·tunzip2x2x1NEON(SB)
+GLOBL ·tunzip2x2x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x2x2NEONEntry(SB)/8, $·tunzip2x2x2NEON(SB)
+GLOBL ·tunzip2x2x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x2x4NEONEntry(SB)/8, $·tunzip2x2x4NEON(SB)
+GLOBL ·tunzip2x2x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x3x1NEONEntry(SB)/8, $·tunzip2x3x1NEON(SB)
+GLOBL ·tunzip2x3x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x3x2NEONEntry(SB)/8, $·tunzip2x3x2NEON(SB)
+GLOBL ·tunzip2x3x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x4x1NEONEntry(SB)/8, $·tunzip2x4x1NEON(SB)
+GLOBL ·tunzip2x4x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x4x2NEONEntry(SB)/8, $·tunzip2x4x2NEON(SB)
+GLOBL ·tunzip2x4x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip2x8x1NEONEntry(SB)/8, $·tunzip2x8x1NEON(SB)
+GLOBL ·tunzip2x8x1NEONEntry(SB), RODATA, $8
+DATA ·unzip3x1NEONEntry(SB)/8, $·unzip3x1NEON(SB)
+GLOBL ·unzip3x1NEONEntry(SB), RODATA, $8
+DATA ·unzip3x2NEONEntry(SB)/8, $·unzip3x2NEON(SB)
+GLOBL ·unzip3x2NEONEntry(SB), RODATA, $8
+DATA ·unzip3x4NEONEntry(SB)/8, $·unzip3x4NEON(SB)
+GLOBL ·unzip3x4NEONEntry(SB), RODATA, $8
+DATA ·unzip3x8NEONEntry(SB)/8, $·unzip3x8NEON(SB)
+GLOBL ·unzip3x8NEONEntry(SB), RODATA, $8
+DATA ·unzip3x16NEONEntry(SB)/8, $·unzip3x16NEON(SB)
+GLOBL ·unzip3x16NEONEntry(SB), RODATA, $8
+DATA ·unzip3x3NEONEntry(SB)/8, $·unzip3x3NEON(SB)
+GLOBL ·unzip3x3NEONEntry(SB), RODATA, $8
+DATA ·unzip3x6NEONEntry(SB)/8, $·unzip3x6NEON(SB)
+GLOBL ·unzip3x6NEONEntry(SB), RODATA, $8
+DATA ·unzip3x9NEONEntry(SB)/8, $·unzip3x9NEON(SB)
+GLOBL ·unzip3x9NEONEntry(SB), RODATA, $8
+DATA ·unzip3x12NEONEntry(SB)/8, $·unzip3x12NEON(SB)
+GLOBL ·unzip3x12NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x2x1NEONEntry(SB)/8, $·tunzip3x2x1NEON(SB)
+GLOBL ·tunzip3x2x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x2x2NEONEntry(SB)/8, $·tunzip3x2x2NEON(SB)
+GLOBL ·tunzip3x2x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x2x4NEONEntry(SB)/8, $·tunzip3x2x4NEON(SB)
+GLOBL ·tunzip3x2x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x2x8NEONEntry(SB)/8, $·tunzip3x2x8NEON(SB)
+GLOBL ·tunzip3x2x8NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x3x1NEONEntry(SB)/8, $·tunzip3x3x1NEON(SB)
+GLOBL ·tunzip3x3x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x3x2NEONEntry(SB)/8, $·tunzip3x3x2NEON(SB)
+GLOBL ·tunzip3x3x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x3x4NEONEntry(SB)/8, $·tunzip3x3x4NEON(SB)
+GLOBL ·tunzip3x3x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x3x8NEONEntry(SB)/8, $·tunzip3x3x8NEON(SB)
+GLOBL ·tunzip3x3x8NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x4x1NEONEntry(SB)/8, $·tunzip3x4x1NEON(SB)
+GLOBL ·tunzip3x4x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x4x2NEONEntry(SB)/8, $·tunzip3x4x2NEON(SB)
+GLOBL ·tunzip3x4x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x4x4NEONEntry(SB)/8, $·tunzip3x4x4NEON(SB)
+GLOBL ·tunzip3x4x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip3x4x8NEONEntry(SB)/8, $·tunzip3x4x8NEON(SB)
+GLOBL ·tunzip3x4x8NEONEntry(SB), RODATA, $8
+DATA ·unzip4x1NEONEntry(SB)/8, $·unzip4x1NEON(SB)
+GLOBL ·unzip4x1NEONEntry(SB), RODATA, $8
+DATA ·unzip4x2NEONEntry(SB)/8, $·unzip4x2NEON(SB)
+GLOBL ·unzip4x2NEONEntry(SB), RODATA, $8
+DATA ·unzip4x4NEONEntry(SB)/8, $·unzip4x4NEON(SB)
+GLOBL ·unzip4x4NEONEntry(SB), RODATA, $8
+DATA ·unzip4x8NEONEntry(SB)/8, $·unzip4x8NEON(SB)
+GLOBL ·unzip4x8NEONEntry(SB), RODATA, $8
+DATA ·unzip4x16NEONEntry(SB)/8, $·unzip4x16NEON(SB)
+GLOBL ·unzip4x16NEONEntry(SB), RODATA, $8
+DATA ·unzip4x12NEONEntry(SB)/8, $·unzip4x12NEON(SB)
+GLOBL ·unzip4x12NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x2x1NEONEntry(SB)/8, $·tunzip4x2x1NEON(SB)
+GLOBL ·tunzip4x2x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x2x2NEONEntry(SB)/8, $·tunzip4x2x2NEON(SB)
+GLOBL ·tunzip4x2x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x2x4NEONEntry(SB)/8, $·tunzip4x2x4NEON(SB)
+GLOBL ·tunzip4x2x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x2x8NEONEntry(SB)/8, $·tunzip4x2x8NEON(SB)
+GLOBL ·tunzip4x2x8NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x3x1NEONEntry(SB)/8, $·tunzip4x3x1NEON(SB)
+GLOBL ·tunzip4x3x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x3x2NEONEntry(SB)/8, $·tunzip4x3x2NEON(SB)
+GLOBL ·tunzip4x3x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x3x4NEONEntry(SB)/8, $·tunzip4x3x4NEON(SB)
+GLOBL ·tunzip4x3x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x3x8NEONEntry(SB)/8, $·tunzip4x3x8NEON(SB)
+GLOBL ·tunzip4x3x8NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x4x1NEONEntry(SB)/8, $·tunzip4x4x1NEON(SB)
+GLOBL ·tunzip4x4x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x4x2NEONEntry(SB)/8, $·tunzip4x4x2NEON(SB)
+GLOBL ·tunzip4x4x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x4x4NEONEntry(SB)/8, $·tunzip4x4x4NEON(SB)
+GLOBL ·tunzip4x4x4NEONEntry(SB), RODATA, $8
+DATA ·tunzip4x4x8NEONEntry(SB)/8, $·tunzip4x4x8NEON(SB)
+GLOBL ·tunzip4x4x8NEONEntry(SB), RODATA, $8
+DATA ·unzip5x1NEONEntry(SB)/8, $·unzip5x1NEON(SB)
+GLOBL ·unzip5x1NEONEntry(SB), RODATA, $8
+DATA ·unzip5x2NEONEntry(SB)/8, $·unzip5x2NEON(SB)
+GLOBL ·unzip5x2NEONEntry(SB), RODATA, $8
+DATA ·unzip5x4NEONEntry(SB)/8, $·unzip5x4NEON(SB)
+GLOBL ·unzip5x4NEONEntry(SB), RODATA, $8
+DATA ·unzip5x8NEONEntry(SB)/8, $·unzip5x8NEON(SB)
+GLOBL ·unzip5x8NEONEntry(SB), RODATA, $8
+DATA ·unzip5x16NEONEntry(SB)/8, $·unzip5x16NEON(SB)
+GLOBL ·unzip5x16NEONEntry(SB), RODATA, $8
+DATA ·unzip6x1NEONEntry(SB)/8, $·unzip6x1NEON(SB)
+GLOBL ·unzip6x1NEONEntry(SB), RODATA, $8
+DATA ·unzip6x2NEONEntry(SB)/8, $·unzip6x2NEON(SB)
+GLOBL ·unzip6x2NEONEntry(SB), RODATA, $8
+DATA ·unzip6x4NEONEntry(SB)/8, $·unzip6x4NEON(SB)
+GLOBL ·unzip6x4NEONEntry(SB), RODATA, $8
+DATA ·unzip6x8NEONEntry(SB)/8, $·unzip6x8NEON(SB)
+GLOBL ·unzip6x8NEONEntry(SB), RODATA, $8
+DATA ·unzip6x16NEONEntry(SB)/8, $·unzip6x16NEON(SB)
+GLOBL ·unzip6x16NEONEntry(SB), RODATA, $8
+DATA ·unzip7x1NEONEntry(SB)/8, $·unzip7x1NEON(SB)
+GLOBL ·unzip7x1NEONEntry(SB), RODATA, $8
+DATA ·unzip7x2NEONEntry(SB)/8, $·unzip7x2NEON(SB)
+GLOBL ·unzip7x2NEONEntry(SB), RODATA, $8
+DATA ·unzip7x4NEONEntry(SB)/8, $·unzip7x4NEON(SB)
+GLOBL ·unzip7x4NEONEntry(SB), RODATA, $8
+DATA ·unzip7x8NEONEntry(SB)/8, $·unzip7x8NEON(SB)
+GLOBL ·unzip7x8NEONEntry(SB), RODATA, $8
+DATA ·unzip7x16NEONEntry(SB)/8, $·unzip7x16NEON(SB)
+GLOBL ·unzip7x16NEONEntry(SB), RODATA, $8
+DATA ·unzip8x1NEONEntry(SB)/8, $·unzip8x1NEON(SB)
+GLOBL ·unzip8x1NEONEntry(SB), RODATA, $8
+DATA ·unzip8x2NEONEntry(SB)/8, $·unzip8x2NEON(SB)
+GLOBL ·unzip8x2NEONEntry(SB), RODATA, $8
+DATA ·unzip8x4NEONEntry(SB)/8, $·unzip8x4NEON(SB)
+GLOBL ·unzip8x4NEONEntry(SB), RODATA, $8
+DATA ·unzip8x8NEONEntry(SB)/8, $·unzip8x8NEON(SB)
+GLOBL ·unzip8x8NEONEntry(SB), RODATA, $8
+DATA ·unzip8x16NEONEntry(SB)/8, $·unzip8x16NEON(SB)
+GLOBL ·unzip8x16NEONEntry(SB), RODATA, $8
+DATA ·tunzip8x2x1NEONEntry(SB)/8, $·tunzip8x2x1NEON(SB)
+GLOBL ·tunzip8x2x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip8x2x2NEONEntry(SB)/8, $·tunzip8x2x2NEON(SB)
+GLOBL ·tunzip8x2x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip8x3x1NEONEntry(SB)/8, $·tunzip8x3x1NEON(SB)
+GLOBL ·tunzip8x3x1NEONEntry(SB), RODATA, $8
+DATA ·tunzip8x3x2NEONEntry(SB)/8, $·tunzip8x3x2NEON(SB)
+GLOBL ·tunzip8x3x2NEONEntry(SB), RODATA, $8
+DATA ·tunzip8x4x1NEONEntry(SB)/8, $·tunzip8x4x1NEON(SB)
+GLOBL ·tunzip8x4x1NEONEntry(SB), RODATA, $8
+DATA ·unzipNx16NEONEntry(SB)/8, $·unzipNx16NEON(SB)
+GLOBL ·unzipNx16NEONEntry(SB), RODATA, $8
+DATA ·unitZip2x1NEONEntry(SB)/8, $·unitZip2x1NEON(SB)
+GLOBL ·unitZip2x1NEONEntry(SB), RODATA, $8
+DATA ·unitUnzip2x1NEONEntry(SB)/8, $·unitUnzip2x1NEON(SB)
+GLOBL ·unitUnzip2x1NEONEntry(SB), RODATA, $8
+DATA ·unitZip2x2NEONEntry(SB)/8, $·unitZip2x2NEON(SB)
+GLOBL ·unitZip2x2NEONEntry(SB), RODATA, $8
+DATA ·unitUnzip2x2NEONEntry(SB)/8, $·unitUnzip2x2NEON(SB)
+GLOBL ·unitUnzip2x2NEONEntry(SB), RODATA, $8
+DATA ·unitZip2x4NEONEntry(SB)/8, $·unitZip2x4NEON(SB)
+GLOBL ·unitZip2x4NEONEntry(SB), RODATA, $8
+DATA ·unitUnzip2x4NEONEntry(SB)/8, $·unitUnzip2x4NEON(SB)
+GLOBL ·unitUnzip2x4NEONEntry(SB), RODATA, $8
+DATA ·unitZip2x8NEONEntry(SB)/8, $·unitZip2x8NEON(SB)
+GLOBL ·unitZip2x8NEONEntry(SB), RODATA, $8
+DATA ·unitUnzip2x8NEONEntry(SB)/8, $·unitUnzip2x8NEON(SB)
+GLOBL ·unitUnzip2x8NEONEntry(SB), RODATA, $8
+DATA ·copyRunsNEONEntry(SB)/8, $·copyRunsNEON(SB)
+GLOBL ·copyRunsNEONEntry(SB), RODATA, $8

@@ -6,174 +6,348 @@ package kernels
 
 import "github.com/blockshuffle/blockshuffle/internal/simd"
 
+// The entry words of the NEON kernels, defined in neon_arm64.s.
+var (
+	zip2x1NEONEntry       simd.LaneFunc
+	zip2x2NEONEntry       simd.LaneFunc
+	zip2x4NEONEntry       simd.LaneFunc
+	zip2x8NEONEntry       simd.LaneFunc
+	zip2x16NEONEntry      simd.LaneFunc
+	zip2x6NEONEntry       simd.LaneFunc
+	zip2x12NEONEntry      simd.LaneFunc
+	tzip2x2x1NEONEntry    simd.LaneFunc
+	tzip2x2x2NEONEntry    simd.LaneFunc
+	tzip2x2x4NEONEntry    simd.LaneFunc
+	tzip2x3x1NEONEntry    simd.LaneFunc
+	tzip2x3x2NEONEntry    simd.LaneFunc
+	tzip2x3x4NEONEntry    simd.LaneFunc
+	tzip2x4x1NEONEntry    simd.LaneFunc
+	tzip2x4x2NEONEntry    simd.LaneFunc
+	tzip2x8x1NEONEntry    simd.LaneFunc
+	zip3x1NEONEntry       simd.LaneFunc
+	zip3x2NEONEntry       simd.LaneFunc
+	zip3x4NEONEntry       simd.LaneFunc
+	zip3x8NEONEntry       simd.LaneFunc
+	zip3x3NEONEntry       simd.LaneFunc
+	zip3x6NEONEntry       simd.LaneFunc
+	zip3x9NEONEntry       simd.LaneFunc
+	zip3x12NEONEntry      simd.LaneFunc
+	tzip3x2x1NEONEntry    simd.LaneFunc
+	tzip3x2x2NEONEntry    simd.LaneFunc
+	tzip3x2x4NEONEntry    simd.LaneFunc
+	tzip3x2x8NEONEntry    simd.LaneFunc
+	tzip3x3x1NEONEntry    simd.LaneFunc
+	tzip3x3x2NEONEntry    simd.LaneFunc
+	tzip3x3x4NEONEntry    simd.LaneFunc
+	tzip3x3x8NEONEntry    simd.LaneFunc
+	tzip3x4x1NEONEntry    simd.LaneFunc
+	tzip3x4x2NEONEntry    simd.LaneFunc
+	tzip3x4x4NEONEntry    simd.LaneFunc
+	tzip3x4x8NEONEntry    simd.LaneFunc
+	zip4x1NEONEntry       simd.LaneFunc
+	zip4x2NEONEntry       simd.LaneFunc
+	zip4x4NEONEntry       simd.LaneFunc
+	zip4x8NEONEntry       simd.LaneFunc
+	zip4x16NEONEntry      simd.LaneFunc
+	zip4x12NEONEntry      simd.LaneFunc
+	tzip4x2x1NEONEntry    simd.LaneFunc
+	tzip4x2x2NEONEntry    simd.LaneFunc
+	tzip4x2x4NEONEntry    simd.LaneFunc
+	tzip4x2x8NEONEntry    simd.LaneFunc
+	tzip4x3x1NEONEntry    simd.LaneFunc
+	tzip4x3x2NEONEntry    simd.LaneFunc
+	tzip4x3x4NEONEntry    simd.LaneFunc
+	tzip4x3x8NEONEntry    simd.LaneFunc
+	tzip4x4x1NEONEntry    simd.LaneFunc
+	tzip4x4x2NEONEntry    simd.LaneFunc
+	tzip4x4x4NEONEntry    simd.LaneFunc
+	tzip4x4x8NEONEntry    simd.LaneFunc
+	zip5x1NEONEntry       simd.LaneFunc
+	zip5x2NEONEntry       simd.LaneFunc
+	zip5x4NEONEntry       simd.LaneFunc
+	zip5x8NEONEntry       simd.LaneFunc
+	zip5x16NEONEntry      simd.LaneFunc
+	zip6x1NEONEntry       simd.LaneFunc
+	zip6x2NEONEntry       simd.LaneFunc
+	zip6x4NEONEntry       simd.LaneFunc
+	zip6x8NEONEntry       simd.LaneFunc
+	zip6x16NEONEntry      simd.LaneFunc
+	zip7x1NEONEntry       simd.LaneFunc
+	zip7x2NEONEntry       simd.LaneFunc
+	zip7x4NEONEntry       simd.LaneFunc
+	zip7x8NEONEntry       simd.LaneFunc
+	zip7x16NEONEntry      simd.LaneFunc
+	zip8x1NEONEntry       simd.LaneFunc
+	zip8x2NEONEntry       simd.LaneFunc
+	zip8x4NEONEntry       simd.LaneFunc
+	zip8x8NEONEntry       simd.LaneFunc
+	zip8x16NEONEntry      simd.LaneFunc
+	tzip8x2x1NEONEntry    simd.LaneFunc
+	tzip8x2x2NEONEntry    simd.LaneFunc
+	tzip8x2x4NEONEntry    simd.LaneFunc
+	tzip8x3x1NEONEntry    simd.LaneFunc
+	tzip8x4x1NEONEntry    simd.LaneFunc
+	tzip8x4x2NEONEntry    simd.LaneFunc
+	zipNx16NEONEntry      simd.AnyBFunc
+	unzip2x1NEONEntry     simd.LaneFunc
+	unzip2x2NEONEntry     simd.LaneFunc
+	unzip2x4NEONEntry     simd.LaneFunc
+	unzip2x8NEONEntry     simd.LaneFunc
+	unzip2x16NEONEntry    simd.LaneFunc
+	unzip2x6NEONEntry     simd.LaneFunc
+	unzip2x12NEONEntry    simd.LaneFunc
+	tunzip2x2x1NEONEntry  simd.LaneFunc
+	tunzip2x2x2NEONEntry  simd.LaneFunc
+	tunzip2x2x4NEONEntry  simd.LaneFunc
+	tunzip2x3x1NEONEntry  simd.LaneFunc
+	tunzip2x3x2NEONEntry  simd.LaneFunc
+	tunzip2x4x1NEONEntry  simd.LaneFunc
+	tunzip2x4x2NEONEntry  simd.LaneFunc
+	tunzip2x8x1NEONEntry  simd.LaneFunc
+	unzip3x1NEONEntry     simd.LaneFunc
+	unzip3x2NEONEntry     simd.LaneFunc
+	unzip3x4NEONEntry     simd.LaneFunc
+	unzip3x8NEONEntry     simd.LaneFunc
+	unzip3x16NEONEntry    simd.LaneFunc
+	unzip3x3NEONEntry     simd.LaneFunc
+	unzip3x6NEONEntry     simd.LaneFunc
+	unzip3x9NEONEntry     simd.LaneFunc
+	unzip3x12NEONEntry    simd.LaneFunc
+	tunzip3x2x1NEONEntry  simd.LaneFunc
+	tunzip3x2x2NEONEntry  simd.LaneFunc
+	tunzip3x2x4NEONEntry  simd.LaneFunc
+	tunzip3x2x8NEONEntry  simd.LaneFunc
+	tunzip3x3x1NEONEntry  simd.LaneFunc
+	tunzip3x3x2NEONEntry  simd.LaneFunc
+	tunzip3x3x4NEONEntry  simd.LaneFunc
+	tunzip3x3x8NEONEntry  simd.LaneFunc
+	tunzip3x4x1NEONEntry  simd.LaneFunc
+	tunzip3x4x2NEONEntry  simd.LaneFunc
+	tunzip3x4x4NEONEntry  simd.LaneFunc
+	tunzip3x4x8NEONEntry  simd.LaneFunc
+	unzip4x1NEONEntry     simd.LaneFunc
+	unzip4x2NEONEntry     simd.LaneFunc
+	unzip4x4NEONEntry     simd.LaneFunc
+	unzip4x8NEONEntry     simd.LaneFunc
+	unzip4x16NEONEntry    simd.LaneFunc
+	unzip4x12NEONEntry    simd.LaneFunc
+	tunzip4x2x1NEONEntry  simd.LaneFunc
+	tunzip4x2x2NEONEntry  simd.LaneFunc
+	tunzip4x2x4NEONEntry  simd.LaneFunc
+	tunzip4x2x8NEONEntry  simd.LaneFunc
+	tunzip4x3x1NEONEntry  simd.LaneFunc
+	tunzip4x3x2NEONEntry  simd.LaneFunc
+	tunzip4x3x4NEONEntry  simd.LaneFunc
+	tunzip4x3x8NEONEntry  simd.LaneFunc
+	tunzip4x4x1NEONEntry  simd.LaneFunc
+	tunzip4x4x2NEONEntry  simd.LaneFunc
+	tunzip4x4x4NEONEntry  simd.LaneFunc
+	tunzip4x4x8NEONEntry  simd.LaneFunc
+	unzip5x1NEONEntry     simd.LaneFunc
+	unzip5x2NEONEntry     simd.LaneFunc
+	unzip5x4NEONEntry     simd.LaneFunc
+	unzip5x8NEONEntry     simd.LaneFunc
+	unzip5x16NEONEntry    simd.LaneFunc
+	unzip6x1NEONEntry     simd.LaneFunc
+	unzip6x2NEONEntry     simd.LaneFunc
+	unzip6x4NEONEntry     simd.LaneFunc
+	unzip6x8NEONEntry     simd.LaneFunc
+	unzip6x16NEONEntry    simd.LaneFunc
+	unzip7x1NEONEntry     simd.LaneFunc
+	unzip7x2NEONEntry     simd.LaneFunc
+	unzip7x4NEONEntry     simd.LaneFunc
+	unzip7x8NEONEntry     simd.LaneFunc
+	unzip7x16NEONEntry    simd.LaneFunc
+	unzip8x1NEONEntry     simd.LaneFunc
+	unzip8x2NEONEntry     simd.LaneFunc
+	unzip8x4NEONEntry     simd.LaneFunc
+	unzip8x8NEONEntry     simd.LaneFunc
+	unzip8x16NEONEntry    simd.LaneFunc
+	tunzip8x2x1NEONEntry  simd.LaneFunc
+	tunzip8x2x2NEONEntry  simd.LaneFunc
+	tunzip8x3x1NEONEntry  simd.LaneFunc
+	tunzip8x3x2NEONEntry  simd.LaneFunc
+	tunzip8x4x1NEONEntry  simd.LaneFunc
+	unzipNx16NEONEntry    simd.AnyBFunc
+	unitZip2x1NEONEntry   simd.UnitFunc
+	unitUnzip2x1NEONEntry simd.UnitFunc
+	unitZip2x2NEONEntry   simd.UnitFunc
+	unitUnzip2x2NEONEntry simd.UnitFunc
+	unitZip2x4NEONEntry   simd.UnitFunc
+	unitUnzip2x4NEONEntry simd.UnitFunc
+	unitZip2x8NEONEntry   simd.UnitFunc
+	unitUnzip2x8NEONEntry simd.UnitFunc
+	copyRunsNEONEntry     simd.CopyFunc
+)
+
 // neon holds the NEON kernels.
 var neon = simd.Table{
 	Lanes: []simd.LaneKernel{
-		{F: zip2x1NEON, B: 2, W: 1, MinN: 8},
-		{F: zip2x2NEON, B: 2, W: 2, MinN: 8},
-		{F: zip2x4NEON, B: 2, W: 4, MinN: 8},
-		{F: zip2x6NEON, B: 2, W: 6, MinN: 24},
-		{F: zip2x8NEON, B: 2, W: 8, MinN: 16},
-		{F: zip2x12NEON, B: 2, W: 12, MinN: 24},
-		{F: zip2x16NEON, B: 2, W: 16, MinN: 16},
-		{F: tzip2x2x1NEON, B: 2, W: 1, Cp: 2, MinN: 16},
-		{F: tzip2x2x2NEON, B: 2, W: 2, Cp: 2, MinN: 16},
-		{F: tzip2x2x4NEON, B: 2, W: 4, Cp: 2, MinN: 16},
-		{F: tzip2x3x1NEON, B: 2, W: 1, Cp: 3, MinN: 24},
-		{F: tzip2x3x2NEON, B: 2, W: 2, Cp: 3, MinN: 24},
-		{F: tzip2x3x4NEON, B: 2, W: 4, Cp: 3, MinN: 24},
-		{F: tzip2x4x1NEON, B: 2, W: 1, Cp: 4, MinN: 16},
-		{F: tzip2x4x2NEON, B: 2, W: 2, Cp: 4, MinN: 16},
-		{F: tzip2x8x1NEON, B: 2, W: 1, Cp: 8, MinN: 16},
-		{F: zip3x1NEON, B: 3, W: 1, MinN: 8},
-		{F: zip3x2NEON, B: 3, W: 2, MinN: 8},
-		{F: zip3x3NEON, B: 3, W: 3, MinN: 24},
-		{F: zip3x4NEON, B: 3, W: 4, MinN: 8},
-		{F: zip3x6NEON, B: 3, W: 6, MinN: 24},
-		{F: zip3x8NEON, B: 3, W: 8, MinN: 16},
-		{F: zip3x9NEON, B: 3, W: 9, MinN: 36},
-		{F: zip3x12NEON, B: 3, W: 12, MinN: 24},
-		{F: tzip3x2x1NEON, B: 3, W: 1, Cp: 2, MinN: 24},
-		{F: tzip3x2x2NEON, B: 3, W: 2, Cp: 2, MinN: 24},
-		{F: tzip3x2x4NEON, B: 3, W: 4, Cp: 2, MinN: 24},
-		{F: tzip3x2x8NEON, B: 3, W: 8, Cp: 2, MinN: 48},
-		{F: tzip3x3x1NEON, B: 3, W: 1, Cp: 3, MinN: 36},
-		{F: tzip3x3x2NEON, B: 3, W: 2, Cp: 3, MinN: 36},
-		{F: tzip3x3x4NEON, B: 3, W: 4, Cp: 3, MinN: 36},
-		{F: tzip3x3x8NEON, B: 3, W: 8, Cp: 3, MinN: 72},
-		{F: tzip3x4x1NEON, B: 3, W: 1, Cp: 4, MinN: 24},
-		{F: tzip3x4x2NEON, B: 3, W: 2, Cp: 4, MinN: 24},
-		{F: tzip3x4x4NEON, B: 3, W: 4, Cp: 4, MinN: 48},
-		{F: tzip3x4x8NEON, B: 3, W: 8, Cp: 4, MinN: 96},
-		{F: zip4x1NEON, B: 4, W: 1, MinN: 8},
-		{F: zip4x2NEON, B: 4, W: 2, MinN: 8},
-		{F: zip4x4NEON, B: 4, W: 4, MinN: 8},
-		{F: zip4x8NEON, B: 4, W: 8, MinN: 16},
-		{F: zip4x12NEON, B: 4, W: 12, MinN: 24},
-		{F: zip4x16NEON, B: 4, W: 16, MinN: 16},
-		{F: tzip4x2x1NEON, B: 4, W: 1, Cp: 2, MinN: 16},
-		{F: tzip4x2x2NEON, B: 4, W: 2, Cp: 2, MinN: 16},
-		{F: tzip4x2x4NEON, B: 4, W: 4, Cp: 2, MinN: 32},
-		{F: tzip4x2x8NEON, B: 4, W: 8, Cp: 2, MinN: 64},
-		{F: tzip4x3x1NEON, B: 4, W: 1, Cp: 3, MinN: 24},
-		{F: tzip4x3x2NEON, B: 4, W: 2, Cp: 3, MinN: 24},
-		{F: tzip4x3x4NEON, B: 4, W: 4, Cp: 3, MinN: 48},
-		{F: tzip4x3x8NEON, B: 4, W: 8, Cp: 3, MinN: 96},
-		{F: tzip4x4x1NEON, B: 4, W: 1, Cp: 4, MinN: 16},
-		{F: tzip4x4x2NEON, B: 4, W: 2, Cp: 4, MinN: 32},
-		{F: tzip4x4x4NEON, B: 4, W: 4, Cp: 4, MinN: 64},
-		{F: tzip4x4x8NEON, B: 4, W: 8, Cp: 4, MinN: 128},
-		{F: zip5x1NEON, B: 5, W: 1, MinN: 16},
-		{F: zip5x2NEON, B: 5, W: 2, MinN: 16},
-		{F: zip5x4NEON, B: 5, W: 4, MinN: 16},
-		{F: zip5x8NEON, B: 5, W: 8, MinN: 16},
-		{F: zip5x16NEON, B: 5, W: 16, MinN: 16},
-		{F: zip6x1NEON, B: 6, W: 1, MinN: 16},
-		{F: zip6x2NEON, B: 6, W: 2, MinN: 16},
-		{F: zip6x4NEON, B: 6, W: 4, MinN: 16},
-		{F: zip6x8NEON, B: 6, W: 8, MinN: 16},
-		{F: zip6x16NEON, B: 6, W: 16, MinN: 16},
-		{F: zip7x1NEON, B: 7, W: 1, MinN: 16},
-		{F: zip7x2NEON, B: 7, W: 2, MinN: 16},
-		{F: zip7x4NEON, B: 7, W: 4, MinN: 16},
-		{F: zip7x8NEON, B: 7, W: 8, MinN: 16},
-		{F: zip7x16NEON, B: 7, W: 16, MinN: 16},
-		{F: zip8x1NEON, B: 8, W: 1, MinN: 16},
-		{F: zip8x2NEON, B: 8, W: 2, MinN: 16},
-		{F: zip8x4NEON, B: 8, W: 4, MinN: 16},
-		{F: zip8x8NEON, B: 8, W: 8, MinN: 16},
-		{F: zip8x16NEON, B: 8, W: 16, MinN: 16},
-		{F: tzip8x2x1NEON, B: 8, W: 1, Cp: 2, MinN: 16},
-		{F: tzip8x2x2NEON, B: 8, W: 2, Cp: 2, MinN: 32},
-		{F: tzip8x2x4NEON, B: 8, W: 4, Cp: 2, MinN: 64},
-		{F: tzip8x3x1NEON, B: 8, W: 1, Cp: 3, MinN: 24},
-		{F: tzip8x4x1NEON, B: 8, W: 1, Cp: 4, MinN: 32},
-		{F: tzip8x4x2NEON, B: 8, W: 2, Cp: 4, MinN: 64},
-		{F: unzip2x1NEON, B: 2, W: 1, Unzip: true, MinN: 8},
-		{F: unzip2x2NEON, B: 2, W: 2, Unzip: true, MinN: 8},
-		{F: unzip2x4NEON, B: 2, W: 4, Unzip: true, MinN: 8},
-		{F: unzip2x6NEON, B: 2, W: 6, Unzip: true, MinN: 24},
-		{F: unzip2x8NEON, B: 2, W: 8, Unzip: true, MinN: 16},
-		{F: unzip2x12NEON, B: 2, W: 12, Unzip: true, MinN: 24},
-		{F: unzip2x16NEON, B: 2, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip2x2x1NEON, B: 2, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x2x2NEON, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x2x4NEON, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip2x3x1NEON, B: 2, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip2x3x2NEON, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip2x4x1NEON, B: 2, W: 1, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip2x4x2NEON, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip2x8x1NEON, B: 2, W: 1, Cp: 8, Unzip: true, MinN: 16},
-		{F: unzip3x1NEON, B: 3, W: 1, Unzip: true, MinN: 8},
-		{F: unzip3x2NEON, B: 3, W: 2, Unzip: true, MinN: 8},
-		{F: unzip3x3NEON, B: 3, W: 3, Unzip: true, MinN: 24},
-		{F: unzip3x4NEON, B: 3, W: 4, Unzip: true, MinN: 8},
-		{F: unzip3x6NEON, B: 3, W: 6, Unzip: true, MinN: 24},
-		{F: unzip3x8NEON, B: 3, W: 8, Unzip: true, MinN: 16},
-		{F: unzip3x9NEON, B: 3, W: 9, Unzip: true, MinN: 36},
-		{F: unzip3x12NEON, B: 3, W: 12, Unzip: true, MinN: 24},
-		{F: unzip3x16NEON, B: 3, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip3x2x1NEON, B: 3, W: 1, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x2NEON, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x4NEON, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
-		{F: tunzip3x2x8NEON, B: 3, W: 8, Cp: 2, Unzip: true, MinN: 48},
-		{F: tunzip3x3x1NEON, B: 3, W: 1, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x2NEON, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x4NEON, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
-		{F: tunzip3x3x8NEON, B: 3, W: 8, Cp: 3, Unzip: true, MinN: 72},
-		{F: tunzip3x4x1NEON, B: 3, W: 1, Cp: 4, Unzip: true, MinN: 24},
-		{F: tunzip3x4x2NEON, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
-		{F: tunzip3x4x4NEON, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
-		{F: tunzip3x4x8NEON, B: 3, W: 8, Cp: 4, Unzip: true, MinN: 96},
-		{F: unzip4x1NEON, B: 4, W: 1, Unzip: true, MinN: 8},
-		{F: unzip4x2NEON, B: 4, W: 2, Unzip: true, MinN: 8},
-		{F: unzip4x4NEON, B: 4, W: 4, Unzip: true, MinN: 8},
-		{F: unzip4x8NEON, B: 4, W: 8, Unzip: true, MinN: 16},
-		{F: unzip4x12NEON, B: 4, W: 12, Unzip: true, MinN: 24},
-		{F: unzip4x16NEON, B: 4, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip4x2x1NEON, B: 4, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip4x2x2NEON, B: 4, W: 2, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip4x2x4NEON, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 32},
-		{F: tunzip4x2x8NEON, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
-		{F: tunzip4x3x1NEON, B: 4, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip4x3x2NEON, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip4x3x4NEON, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip4x3x8NEON, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
-		{F: tunzip4x4x1NEON, B: 4, W: 1, Cp: 4, Unzip: true, MinN: 16},
-		{F: tunzip4x4x2NEON, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 32},
-		{F: tunzip4x4x4NEON, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
-		{F: tunzip4x4x8NEON, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
-		{F: unzip5x1NEON, B: 5, W: 1, Unzip: true, MinN: 16},
-		{F: unzip5x2NEON, B: 5, W: 2, Unzip: true, MinN: 16},
-		{F: unzip5x4NEON, B: 5, W: 4, Unzip: true, MinN: 16},
-		{F: unzip5x8NEON, B: 5, W: 8, Unzip: true, MinN: 16},
-		{F: unzip5x16NEON, B: 5, W: 16, Unzip: true, MinN: 16},
-		{F: unzip6x1NEON, B: 6, W: 1, Unzip: true, MinN: 16},
-		{F: unzip6x2NEON, B: 6, W: 2, Unzip: true, MinN: 16},
-		{F: unzip6x4NEON, B: 6, W: 4, Unzip: true, MinN: 16},
-		{F: unzip6x8NEON, B: 6, W: 8, Unzip: true, MinN: 16},
-		{F: unzip6x16NEON, B: 6, W: 16, Unzip: true, MinN: 16},
-		{F: unzip7x1NEON, B: 7, W: 1, Unzip: true, MinN: 16},
-		{F: unzip7x2NEON, B: 7, W: 2, Unzip: true, MinN: 16},
-		{F: unzip7x4NEON, B: 7, W: 4, Unzip: true, MinN: 16},
-		{F: unzip7x8NEON, B: 7, W: 8, Unzip: true, MinN: 16},
-		{F: unzip7x16NEON, B: 7, W: 16, Unzip: true, MinN: 16},
-		{F: unzip8x1NEON, B: 8, W: 1, Unzip: true, MinN: 16},
-		{F: unzip8x2NEON, B: 8, W: 2, Unzip: true, MinN: 16},
-		{F: unzip8x4NEON, B: 8, W: 4, Unzip: true, MinN: 16},
-		{F: unzip8x8NEON, B: 8, W: 8, Unzip: true, MinN: 16},
-		{F: unzip8x16NEON, B: 8, W: 16, Unzip: true, MinN: 16},
-		{F: tunzip8x2x1NEON, B: 8, W: 1, Cp: 2, Unzip: true, MinN: 16},
-		{F: tunzip8x2x2NEON, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 32},
-		{F: tunzip8x3x1NEON, B: 8, W: 1, Cp: 3, Unzip: true, MinN: 24},
-		{F: tunzip8x3x2NEON, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
-		{F: tunzip8x4x1NEON, B: 8, W: 1, Cp: 4, Unzip: true, MinN: 32},
+		{F: &zip2x1NEONEntry, B: 2, W: 1, MinN: 8},
+		{F: &zip2x2NEONEntry, B: 2, W: 2, MinN: 8},
+		{F: &zip2x4NEONEntry, B: 2, W: 4, MinN: 8},
+		{F: &zip2x6NEONEntry, B: 2, W: 6, MinN: 24},
+		{F: &zip2x8NEONEntry, B: 2, W: 8, MinN: 16},
+		{F: &zip2x12NEONEntry, B: 2, W: 12, MinN: 24},
+		{F: &zip2x16NEONEntry, B: 2, W: 16, MinN: 16},
+		{F: &tzip2x2x1NEONEntry, B: 2, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip2x2x2NEONEntry, B: 2, W: 2, Cp: 2, MinN: 16},
+		{F: &tzip2x2x4NEONEntry, B: 2, W: 4, Cp: 2, MinN: 16},
+		{F: &tzip2x3x1NEONEntry, B: 2, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip2x3x2NEONEntry, B: 2, W: 2, Cp: 3, MinN: 24},
+		{F: &tzip2x3x4NEONEntry, B: 2, W: 4, Cp: 3, MinN: 24},
+		{F: &tzip2x4x1NEONEntry, B: 2, W: 1, Cp: 4, MinN: 16},
+		{F: &tzip2x4x2NEONEntry, B: 2, W: 2, Cp: 4, MinN: 16},
+		{F: &tzip2x8x1NEONEntry, B: 2, W: 1, Cp: 8, MinN: 16},
+		{F: &zip3x1NEONEntry, B: 3, W: 1, MinN: 8},
+		{F: &zip3x2NEONEntry, B: 3, W: 2, MinN: 8},
+		{F: &zip3x3NEONEntry, B: 3, W: 3, MinN: 24},
+		{F: &zip3x4NEONEntry, B: 3, W: 4, MinN: 8},
+		{F: &zip3x6NEONEntry, B: 3, W: 6, MinN: 24},
+		{F: &zip3x8NEONEntry, B: 3, W: 8, MinN: 16},
+		{F: &zip3x9NEONEntry, B: 3, W: 9, MinN: 36},
+		{F: &zip3x12NEONEntry, B: 3, W: 12, MinN: 24},
+		{F: &tzip3x2x1NEONEntry, B: 3, W: 1, Cp: 2, MinN: 24},
+		{F: &tzip3x2x2NEONEntry, B: 3, W: 2, Cp: 2, MinN: 24},
+		{F: &tzip3x2x4NEONEntry, B: 3, W: 4, Cp: 2, MinN: 24},
+		{F: &tzip3x2x8NEONEntry, B: 3, W: 8, Cp: 2, MinN: 48},
+		{F: &tzip3x3x1NEONEntry, B: 3, W: 1, Cp: 3, MinN: 36},
+		{F: &tzip3x3x2NEONEntry, B: 3, W: 2, Cp: 3, MinN: 36},
+		{F: &tzip3x3x4NEONEntry, B: 3, W: 4, Cp: 3, MinN: 36},
+		{F: &tzip3x3x8NEONEntry, B: 3, W: 8, Cp: 3, MinN: 72},
+		{F: &tzip3x4x1NEONEntry, B: 3, W: 1, Cp: 4, MinN: 24},
+		{F: &tzip3x4x2NEONEntry, B: 3, W: 2, Cp: 4, MinN: 24},
+		{F: &tzip3x4x4NEONEntry, B: 3, W: 4, Cp: 4, MinN: 48},
+		{F: &tzip3x4x8NEONEntry, B: 3, W: 8, Cp: 4, MinN: 96},
+		{F: &zip4x1NEONEntry, B: 4, W: 1, MinN: 8},
+		{F: &zip4x2NEONEntry, B: 4, W: 2, MinN: 8},
+		{F: &zip4x4NEONEntry, B: 4, W: 4, MinN: 8},
+		{F: &zip4x8NEONEntry, B: 4, W: 8, MinN: 16},
+		{F: &zip4x12NEONEntry, B: 4, W: 12, MinN: 24},
+		{F: &zip4x16NEONEntry, B: 4, W: 16, MinN: 16},
+		{F: &tzip4x2x1NEONEntry, B: 4, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip4x2x2NEONEntry, B: 4, W: 2, Cp: 2, MinN: 16},
+		{F: &tzip4x2x4NEONEntry, B: 4, W: 4, Cp: 2, MinN: 32},
+		{F: &tzip4x2x8NEONEntry, B: 4, W: 8, Cp: 2, MinN: 64},
+		{F: &tzip4x3x1NEONEntry, B: 4, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip4x3x2NEONEntry, B: 4, W: 2, Cp: 3, MinN: 24},
+		{F: &tzip4x3x4NEONEntry, B: 4, W: 4, Cp: 3, MinN: 48},
+		{F: &tzip4x3x8NEONEntry, B: 4, W: 8, Cp: 3, MinN: 96},
+		{F: &tzip4x4x1NEONEntry, B: 4, W: 1, Cp: 4, MinN: 16},
+		{F: &tzip4x4x2NEONEntry, B: 4, W: 2, Cp: 4, MinN: 32},
+		{F: &tzip4x4x4NEONEntry, B: 4, W: 4, Cp: 4, MinN: 64},
+		{F: &tzip4x4x8NEONEntry, B: 4, W: 8, Cp: 4, MinN: 128},
+		{F: &zip5x1NEONEntry, B: 5, W: 1, MinN: 16},
+		{F: &zip5x2NEONEntry, B: 5, W: 2, MinN: 16},
+		{F: &zip5x4NEONEntry, B: 5, W: 4, MinN: 16},
+		{F: &zip5x8NEONEntry, B: 5, W: 8, MinN: 16},
+		{F: &zip5x16NEONEntry, B: 5, W: 16, MinN: 16},
+		{F: &zip6x1NEONEntry, B: 6, W: 1, MinN: 16},
+		{F: &zip6x2NEONEntry, B: 6, W: 2, MinN: 16},
+		{F: &zip6x4NEONEntry, B: 6, W: 4, MinN: 16},
+		{F: &zip6x8NEONEntry, B: 6, W: 8, MinN: 16},
+		{F: &zip6x16NEONEntry, B: 6, W: 16, MinN: 16},
+		{F: &zip7x1NEONEntry, B: 7, W: 1, MinN: 16},
+		{F: &zip7x2NEONEntry, B: 7, W: 2, MinN: 16},
+		{F: &zip7x4NEONEntry, B: 7, W: 4, MinN: 16},
+		{F: &zip7x8NEONEntry, B: 7, W: 8, MinN: 16},
+		{F: &zip7x16NEONEntry, B: 7, W: 16, MinN: 16},
+		{F: &zip8x1NEONEntry, B: 8, W: 1, MinN: 16},
+		{F: &zip8x2NEONEntry, B: 8, W: 2, MinN: 16},
+		{F: &zip8x4NEONEntry, B: 8, W: 4, MinN: 16},
+		{F: &zip8x8NEONEntry, B: 8, W: 8, MinN: 16},
+		{F: &zip8x16NEONEntry, B: 8, W: 16, MinN: 16},
+		{F: &tzip8x2x1NEONEntry, B: 8, W: 1, Cp: 2, MinN: 16},
+		{F: &tzip8x2x2NEONEntry, B: 8, W: 2, Cp: 2, MinN: 32},
+		{F: &tzip8x2x4NEONEntry, B: 8, W: 4, Cp: 2, MinN: 64},
+		{F: &tzip8x3x1NEONEntry, B: 8, W: 1, Cp: 3, MinN: 24},
+		{F: &tzip8x4x1NEONEntry, B: 8, W: 1, Cp: 4, MinN: 32},
+		{F: &tzip8x4x2NEONEntry, B: 8, W: 2, Cp: 4, MinN: 64},
+		{F: &unzip2x1NEONEntry, B: 2, W: 1, Unzip: true, MinN: 8},
+		{F: &unzip2x2NEONEntry, B: 2, W: 2, Unzip: true, MinN: 8},
+		{F: &unzip2x4NEONEntry, B: 2, W: 4, Unzip: true, MinN: 8},
+		{F: &unzip2x6NEONEntry, B: 2, W: 6, Unzip: true, MinN: 24},
+		{F: &unzip2x8NEONEntry, B: 2, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip2x12NEONEntry, B: 2, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip2x16NEONEntry, B: 2, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x1NEONEntry, B: 2, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x2NEONEntry, B: 2, W: 2, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x2x4NEONEntry, B: 2, W: 4, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip2x3x1NEONEntry, B: 2, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip2x3x2NEONEntry, B: 2, W: 2, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip2x4x1NEONEntry, B: 2, W: 1, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip2x4x2NEONEntry, B: 2, W: 2, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip2x8x1NEONEntry, B: 2, W: 1, Cp: 8, Unzip: true, MinN: 16},
+		{F: &unzip3x1NEONEntry, B: 3, W: 1, Unzip: true, MinN: 8},
+		{F: &unzip3x2NEONEntry, B: 3, W: 2, Unzip: true, MinN: 8},
+		{F: &unzip3x3NEONEntry, B: 3, W: 3, Unzip: true, MinN: 24},
+		{F: &unzip3x4NEONEntry, B: 3, W: 4, Unzip: true, MinN: 8},
+		{F: &unzip3x6NEONEntry, B: 3, W: 6, Unzip: true, MinN: 24},
+		{F: &unzip3x8NEONEntry, B: 3, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip3x9NEONEntry, B: 3, W: 9, Unzip: true, MinN: 36},
+		{F: &unzip3x12NEONEntry, B: 3, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip3x16NEONEntry, B: 3, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip3x2x1NEONEntry, B: 3, W: 1, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x2NEONEntry, B: 3, W: 2, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x4NEONEntry, B: 3, W: 4, Cp: 2, Unzip: true, MinN: 24},
+		{F: &tunzip3x2x8NEONEntry, B: 3, W: 8, Cp: 2, Unzip: true, MinN: 48},
+		{F: &tunzip3x3x1NEONEntry, B: 3, W: 1, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x2NEONEntry, B: 3, W: 2, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x4NEONEntry, B: 3, W: 4, Cp: 3, Unzip: true, MinN: 36},
+		{F: &tunzip3x3x8NEONEntry, B: 3, W: 8, Cp: 3, Unzip: true, MinN: 72},
+		{F: &tunzip3x4x1NEONEntry, B: 3, W: 1, Cp: 4, Unzip: true, MinN: 24},
+		{F: &tunzip3x4x2NEONEntry, B: 3, W: 2, Cp: 4, Unzip: true, MinN: 24},
+		{F: &tunzip3x4x4NEONEntry, B: 3, W: 4, Cp: 4, Unzip: true, MinN: 48},
+		{F: &tunzip3x4x8NEONEntry, B: 3, W: 8, Cp: 4, Unzip: true, MinN: 96},
+		{F: &unzip4x1NEONEntry, B: 4, W: 1, Unzip: true, MinN: 8},
+		{F: &unzip4x2NEONEntry, B: 4, W: 2, Unzip: true, MinN: 8},
+		{F: &unzip4x4NEONEntry, B: 4, W: 4, Unzip: true, MinN: 8},
+		{F: &unzip4x8NEONEntry, B: 4, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip4x12NEONEntry, B: 4, W: 12, Unzip: true, MinN: 24},
+		{F: &unzip4x16NEONEntry, B: 4, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x1NEONEntry, B: 4, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x2NEONEntry, B: 4, W: 2, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip4x2x4NEONEntry, B: 4, W: 4, Cp: 2, Unzip: true, MinN: 32},
+		{F: &tunzip4x2x8NEONEntry, B: 4, W: 8, Cp: 2, Unzip: true, MinN: 64},
+		{F: &tunzip4x3x1NEONEntry, B: 4, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip4x3x2NEONEntry, B: 4, W: 2, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip4x3x4NEONEntry, B: 4, W: 4, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip4x3x8NEONEntry, B: 4, W: 8, Cp: 3, Unzip: true, MinN: 96},
+		{F: &tunzip4x4x1NEONEntry, B: 4, W: 1, Cp: 4, Unzip: true, MinN: 16},
+		{F: &tunzip4x4x2NEONEntry, B: 4, W: 2, Cp: 4, Unzip: true, MinN: 32},
+		{F: &tunzip4x4x4NEONEntry, B: 4, W: 4, Cp: 4, Unzip: true, MinN: 64},
+		{F: &tunzip4x4x8NEONEntry, B: 4, W: 8, Cp: 4, Unzip: true, MinN: 128},
+		{F: &unzip5x1NEONEntry, B: 5, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip5x2NEONEntry, B: 5, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip5x4NEONEntry, B: 5, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip5x8NEONEntry, B: 5, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip5x16NEONEntry, B: 5, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip6x1NEONEntry, B: 6, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip6x2NEONEntry, B: 6, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip6x4NEONEntry, B: 6, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip6x8NEONEntry, B: 6, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip6x16NEONEntry, B: 6, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip7x1NEONEntry, B: 7, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip7x2NEONEntry, B: 7, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip7x4NEONEntry, B: 7, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip7x8NEONEntry, B: 7, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip7x16NEONEntry, B: 7, W: 16, Unzip: true, MinN: 16},
+		{F: &unzip8x1NEONEntry, B: 8, W: 1, Unzip: true, MinN: 16},
+		{F: &unzip8x2NEONEntry, B: 8, W: 2, Unzip: true, MinN: 16},
+		{F: &unzip8x4NEONEntry, B: 8, W: 4, Unzip: true, MinN: 16},
+		{F: &unzip8x8NEONEntry, B: 8, W: 8, Unzip: true, MinN: 16},
+		{F: &unzip8x16NEONEntry, B: 8, W: 16, Unzip: true, MinN: 16},
+		{F: &tunzip8x2x1NEONEntry, B: 8, W: 1, Cp: 2, Unzip: true, MinN: 16},
+		{F: &tunzip8x2x2NEONEntry, B: 8, W: 2, Cp: 2, Unzip: true, MinN: 32},
+		{F: &tunzip8x3x1NEONEntry, B: 8, W: 1, Cp: 3, Unzip: true, MinN: 24},
+		{F: &tunzip8x3x2NEONEntry, B: 8, W: 2, Cp: 3, Unzip: true, MinN: 48},
+		{F: &tunzip8x4x1NEONEntry, B: 8, W: 1, Cp: 4, Unzip: true, MinN: 32},
 	},
-	ZipN:      zipNx16NEON,
-	UnzipN:    unzipNx16NEON,
-	UnitZip:   [simd.MaxUnitWidth + 1]simd.UnitFunc{1: unitZip2x1NEON, 2: unitZip2x2NEON, 4: unitZip2x4NEON, 8: unitZip2x8NEON},
-	UnitUnzip: [simd.MaxUnitWidth + 1]simd.UnitFunc{1: unitUnzip2x1NEON, 2: unitUnzip2x2NEON, 4: unitUnzip2x4NEON, 8: unitUnzip2x8NEON},
-	CopyRuns:  copyRunsNEON,
+	ZipN:      &zipNx16NEONEntry,
+	UnzipN:    &unzipNx16NEONEntry,
+	UnitZip:   [simd.MaxUnitWidth + 1]*simd.UnitFunc{1: &unitZip2x1NEONEntry, 2: &unitZip2x2NEONEntry, 4: &unitZip2x4NEONEntry, 8: &unitZip2x8NEONEntry},
+	UnitUnzip: [simd.MaxUnitWidth + 1]*simd.UnitFunc{1: &unitUnzip2x1NEONEntry, 2: &unitUnzip2x2NEONEntry, 4: &unitUnzip2x4NEONEntry, 8: &unitUnzip2x8NEONEntry},
+	CopyRuns:  &copyRunsNEONEntry,
 	Split:     [simd.MaxBlock + 1]int{2: 2, 3: 3, 4: 2, 5: 4, 6: 3, 7: 4, 8: 4},
 }
 

@@ -32,7 +32,7 @@ func stackCases() [][4]int {
 // case, order, op and element width and every table under test, and the
 // output the reference writes; space and depth say which of dst and src
 // is which side.
-func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte)) {
+func eachStackPlan(t *testing.T, run func(name string, f *simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte)) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	planned := 0
 	for name, set := range tablesUnderTest() {
@@ -75,7 +75,7 @@ func eachStackPlan(t *testing.T, run func(name string, f simd.StackFunc, p *stac
 }
 
 // runStack runs plan p with kernel f from src into dst.
-func runStack(f simd.StackFunc, p *stack.Plan, dst, src []byte) {
+func runStack(f *simd.StackFunc, p *stack.Plan, dst, src []byte) {
 	space, depth := dst, src
 	if p.Op == shape.SpaceToDepth {
 		space, depth = src, dst
@@ -87,7 +87,7 @@ func runStack(f simd.StackFunc, p *stack.Plan, dst, src []byte) {
 // against the reference, into outputs with random bytes around them, which
 // must stay.
 func TestStack(t *testing.T) {
-	eachStackPlan(t, func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
+	eachStackPlan(t, func(name string, f *simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
 		pad := bytes.Repeat([]byte{0xa5}, 64)
 		buf := append(append(append([]byte{}, pad...), make([]byte, len(want))...), pad...)
 		runStack(f, p, buf[64:64+len(want)], src)
@@ -101,7 +101,7 @@ func TestStack(t *testing.T) {
 // against inaccessible pages, before and after: a load or store whose mask
 // let a byte outside them through would fault.
 func TestStackGuardPages(t *testing.T) {
-	eachStackPlan(t, func(name string, f simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
+	eachStackPlan(t, func(name string, f *simd.StackFunc, p *stack.Plan, g *shape.Geometry, want, src []byte) {
 		inGuards(t, len(want), len(src), func(dst, s []byte) {
 			copy(s, src)
 			poison(dst, want)

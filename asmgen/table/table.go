@@ -110,6 +110,9 @@ var (
 		CopySig.Ptrs, CopySig.Ints}
 )
 
+// Signatures lists every family's signature.
+var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, UnitSig}
+
 // Params is the parameter list, e.g. (space, depth *byte, n, rows int).
 func (s Signature) Params() string {
 	return "(" + strings.Join(s.Ptrs, ", ") + " *byte, " + strings.Join(s.Ints, ", ") + " int)"

@@ -26,7 +26,7 @@ import (
 
 // Call returns the call of a lane kernel for b lanes addressed with split
 // (see Table), after checking it.
-func (f LaneFunc) Call(a LaneArgs, b, split int) *LaneCall {
+func (f *LaneFunc) Call(a LaneArgs, b, split int) *LaneCall {
 	lane, ok := furthestLane(b, split, a.Lane, a.LaneI)
 	ok = ok && a.N >= 0 && a.N <= math.MaxInt/MaxBlock && lane <= math.MaxInt-a.N
 	space, ok1 := reach(a.N*b, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
@@ -38,7 +38,7 @@ func (f LaneFunc) Call(a LaneArgs, b, split int) *LaneCall {
 }
 
 // Call returns the call of a kernel of any block size, after checking it.
-func (f AnyBFunc) Call(a AnyBArgs) *AnyBCall {
+func (f *AnyBFunc) Call(a AnyBArgs) *AnyBCall {
 	ok := a.B >= 1 && a.N >= 0 && a.N <= math.MaxInt/a.B
 	lanes, ok1 := around(a.N, a.B, a.Lane)
 	space, ok2 := reach(a.N*a.B, a.Rows, a.SpaceStride, a.Groups, a.GroupSpace)
@@ -50,7 +50,7 @@ func (f AnyBFunc) Call(a AnyBArgs) *AnyBCall {
 }
 
 // Call returns the call of a run copier, after checking it.
-func (f CopyFunc) Call(a CopyArgs) *CopyCall {
+func (f *CopyFunc) Call(a CopyArgs) *CopyCall {
 	if dst, src, _, ok := copyReach(&a); !ok {
 		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
 	}
@@ -72,7 +72,7 @@ func copyReach(a *CopyArgs) (dst, src, dstRow int, ok bool) {
 // which must also suit it: runs of 32 bytes or more, that tile each
 // group's block of dst (dstX = e, dstRow = w*e), the only bytes of dst it
 // writes.
-func (f StreamFunc) Call(a StreamArgs) *StreamCall {
+func (f *StreamFunc) Call(a StreamArgs) *StreamCall {
 	dst, src, dstRow, ok := copyReach((*CopyArgs)(&a))
 	if !ok || a.E < 32 || a.E%4 != 0 || a.DstX != a.E || dstRow != a.DstRow {
 		panic(outside(name(f), dst, src, a.Dst.Len, a.Src.Len, a))
@@ -123,7 +123,7 @@ func NewGatherProg(offs []int32, idx []byte, steps, groups int, w isa.Windows) *
 // Call returns the call of a gather kernel with program p, whose offsets,
 // index vectors and steps replace a's, after checking it against p's
 // reach.
-func (f GatherFunc) Call(a GatherArgs, p *GatherProg) *GatherCall {
+func (f *GatherFunc) Call(a GatherArgs, p *GatherProg) *GatherCall {
 	a.Offs = engine.OwnSpan(unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(p.offs))), 4*len(p.offs)))
 	a.Idx, a.Steps = engine.OwnSpan(p.idx), p.steps
 	dst, ok1 := around(p.dstEnd, a.Reps, a.DstRep)
@@ -141,7 +141,7 @@ func (f GatherFunc) Call(a GatherArgs, p *GatherProg) *GatherCall {
 
 // Call returns the call of a stacked-row kernel, after checking it against
 // the masks its table holds (stack.Reach).
-func (f StackFunc) Call(a StackArgs) *StackCall {
+func (f *StackFunc) Call(a StackArgs) *StackCall {
 	depth, space, ok := stack.Reach(a.Tab.Own, a.Units, a.Step, a.Last, a.LastDepth, a.Plane)
 	if !ok || depth > a.Depth.Len || space > a.Space.Len {
 		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))
@@ -152,7 +152,7 @@ func (f StackFunc) Call(a StackArgs) *StackCall {
 // Call returns the call of a row-unit kernel of w-byte elements, after
 // checking that the call, the slop past its rows included
 // (stack.RowsReach), stays inside its spans.
-func (f UnitFunc) Call(a UnitArgs, w int) *UnitCall {
+func (f *UnitFunc) Call(a UnitArgs, w int) *UnitCall {
 	depth, space, ok := stack.RowsReach(a.N, w, a.Units, a.Plane, a.Groups, a.Group)
 	if !ok || depth > a.Depth.Len || space > a.Space.Len {
 		panic(outside(name(f), space, depth, a.Space.Len, a.Depth.Len, a))

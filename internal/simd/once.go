@@ -7,37 +7,37 @@ import "github.com/blockshuffle/blockshuffle/internal/engine"
 // depth, or dst and src for the copiers and the gather kernels. The kernel
 // tests and benchmarks call kernels so.
 
-func (f LaneFunc) Once(space, depth []byte, a LaneArgs, b, split int) {
+func (f *LaneFunc) Once(space, depth []byte, a LaneArgs, b, split int) {
 	a.Space, a.Depth = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth))
 	f.Call(a, b, split).Run(space, depth)
 }
 
-func (f AnyBFunc) Once(space, depth []byte, a AnyBArgs) {
+func (f *AnyBFunc) Once(space, depth []byte, a AnyBArgs) {
 	a.Space, a.Depth = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth))
 	f.Call(a).Run(space, depth)
 }
 
-func (f CopyFunc) Once(dst, src []byte, a CopyArgs) {
+func (f *CopyFunc) Once(dst, src []byte, a CopyArgs) {
 	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
 	f.Call(a).Run(dst, src)
 }
 
-func (f StreamFunc) Once(dst, src []byte, a StreamArgs) {
+func (f *StreamFunc) Once(dst, src []byte, a StreamArgs) {
 	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
 	f.Call(a).Run(dst, src)
 }
 
-func (f GatherFunc) Once(dst, src []byte, a GatherArgs, p *GatherProg) {
+func (f *GatherFunc) Once(dst, src []byte, a GatherArgs, p *GatherProg) {
 	a.Dst, a.Src = engine.SpaceSpan(len(dst)), engine.DepthSpan(len(src))
 	f.Call(a, p).Run(dst, src)
 }
 
-func (f StackFunc) Once(space, depth, tab []byte, a StackArgs) {
+func (f *StackFunc) Once(space, depth, tab []byte, a StackArgs) {
 	a.Space, a.Depth, a.Tab = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth)), engine.OwnSpan(tab)
 	f.Call(a).Run(space, depth)
 }
 
-func (f UnitFunc) Once(space, depth []byte, a UnitArgs, w int) {
+func (f *UnitFunc) Once(space, depth []byte, a UnitArgs, w int) {
 	a.Space, a.Depth = engine.SpaceSpan(len(space)), engine.DepthSpan(len(depth))
 	f.Call(a, w).Run(space, depth)
 }

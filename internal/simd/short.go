@@ -77,7 +77,7 @@ func (t *Table) gathered(g *shape.Geometry) gatheredCall {
 // its plan, or a nil plan if t has no kernel for the call's elements or
 // the call no plan. The kernel moves the largest unit that divides the
 // element size, 1-byte elements as pairs on tables without byte permutes.
-func (t *Table) StackPlan(g *shape.Geometry) (StackFunc, *stack.Plan) {
+func (t *Table) StackPlan(g *shape.Geometry) (*StackFunc, *stack.Plan) {
 	ks := &t.StackZip
 	if g.Op == shape.SpaceToDepth {
 		ks = &t.StackUnzip
@@ -99,7 +99,7 @@ func (t *Table) StackPlan(g *shape.Geometry) (StackFunc, *stack.Plan) {
 // lane kernels of AVX2 and NEON; AVX-512's own lane kernels moved rows of
 // 65 to 128 bytes as fast or faster on a Zen 5 (1x16x64x64 2-byte
 // SpaceToDepth: 0.88 of copy() against 0.70), so they keep those rows.
-func (t *Table) UnitPlan(g *shape.Geometry) (UnitFunc, stack.Rows) {
+func (t *Table) UnitPlan(g *shape.Geometry) (*UnitFunc, stack.Rows) {
 	p, ok := stack.NewRows(g)
 	if !ok {
 		return nil, p

@@ -14,8 +14,9 @@ const (
 	MaxUnitWidth = 8  // the largest element, in bytes, of a row-unit kernel
 )
 
-// LaneFunc is the signature of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups.
-type LaneFunc func(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// LaneFunc is one of the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callLane.
+type LaneFunc uintptr
 
 // LaneArgs are the arguments of a LaneFunc, its slices as spans of a call's tensors.
 type LaneArgs struct {
@@ -25,20 +26,21 @@ type LaneArgs struct {
 
 // A LaneCall is a call of a LaneFunc, checked when LaneFunc.Call made it.
 type LaneCall struct {
-	F LaneFunc
+	F *LaneFunc
 	LaneArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *LaneCall) Run(space, depth []byte) {
-	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.LaneI, c.Groups, c.GroupSpace, c.GroupDepth)
+	callLane(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.LaneI, c.Groups, c.GroupSpace, c.GroupDepth, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *LaneCall) Kernel() string { return name(c.F) }
 
-// AnyBFunc is the signature of the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart.
-type AnyBFunc func(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
+// AnyBFunc is one of the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callAnyB.
+type AnyBFunc uintptr
 
 // AnyBArgs are the arguments of an AnyBFunc, its slices as spans of a call's tensors.
 type AnyBArgs struct {
@@ -48,20 +50,21 @@ type AnyBArgs struct {
 
 // An AnyBCall is a call of an AnyBFunc, checked when AnyBFunc.Call made it.
 type AnyBCall struct {
-	F AnyBFunc
+	F *AnyBFunc
 	AnyBArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *AnyBCall) Run(space, depth []byte) {
-	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.Groups, c.GroupSpace, c.GroupDepth, c.B)
+	callAnyB(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.Groups, c.GroupSpace, c.GroupDepth, c.B, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *AnyBCall) Kernel() string { return name(c.F) }
 
-// CopyFunc is the signature of the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
-type CopyFunc func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+// CopyFunc is one of the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callCopy.
+type CopyFunc uintptr
 
 // CopyArgs are the arguments of a CopyFunc, its slices as spans of a call's tensors.
 type CopyArgs struct {
@@ -71,20 +74,21 @@ type CopyArgs struct {
 
 // A CopyCall is a call of a CopyFunc, checked when CopyFunc.Call made it.
 type CopyCall struct {
-	F CopyFunc
+	F *CopyFunc
 	CopyArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *CopyCall) Run(space, depth []byte) {
-	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup)
+	callCopy(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *CopyCall) Kernel() string { return name(c.F) }
 
-// StreamFunc is the signature of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores.
-type StreamFunc func(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+// StreamFunc is one of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callStream.
+type StreamFunc uintptr
 
 // StreamArgs are the arguments of a StreamFunc, its slices as spans of a call's tensors.
 type StreamArgs struct {
@@ -94,20 +98,21 @@ type StreamArgs struct {
 
 // A StreamCall is a call of a StreamFunc, checked when StreamFunc.Call made it.
 type StreamCall struct {
-	F StreamFunc
+	F *StreamFunc
 	StreamArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *StreamCall) Run(space, depth []byte) {
-	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup)
+	callStream(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *StreamCall) Kernel() string { return name(c.F) }
 
-// GatherFunc is the signature of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather).
-type GatherFunc func(dst, src, offs, idx *byte, steps, reps, srcRep, dstRep int)
+// GatherFunc is one of the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather): the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callGather.
+type GatherFunc uintptr
 
 // GatherArgs are the arguments of a GatherFunc, its slices as spans of a call's tensors.
 type GatherArgs struct {
@@ -117,20 +122,21 @@ type GatherArgs struct {
 
 // A GatherCall is a call of a GatherFunc, checked when GatherFunc.Call made it.
 type GatherCall struct {
-	F GatherFunc
+	F *GatherFunc
 	GatherArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *GatherCall) Run(space, depth []byte) {
-	c.F(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Offs.Ptr(space, depth), c.Idx.Ptr(space, depth), c.Steps, c.Reps, c.SrcRep, c.DstRep)
+	callGather(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.Offs.Ptr(space, depth), c.Idx.Ptr(space, depth), c.Steps, c.Reps, c.SrcRep, c.DstRep, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *GatherCall) Kernel() string { return name(c.F) }
 
-// StackFunc is the signature of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack).
-type StackFunc func(space, depth, tab *byte, units, step, last, lastDepth, plane int)
+// StackFunc is one of the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack): the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callStack.
+type StackFunc uintptr
 
 // StackArgs are the arguments of a StackFunc, its slices as spans of a call's tensors.
 type StackArgs struct {
@@ -140,20 +146,21 @@ type StackArgs struct {
 
 // A StackCall is a call of a StackFunc, checked when StackFunc.Call made it.
 type StackCall struct {
-	F StackFunc
+	F *StackFunc
 	StackArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *StackCall) Run(space, depth []byte) {
-	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.Tab.Ptr(space, depth), c.Units, c.Step, c.Last, c.LastDepth, c.Plane)
+	callStack(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.Tab.Ptr(space, depth), c.Units, c.Step, c.Last, c.LastDepth, c.Plane, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *StackCall) Kernel() string { return name(c.F) }
 
-// UnitFunc is the signature of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows).
-type UnitFunc func(space, depth *byte, n, units, plane, groups, group int)
+// UnitFunc is one of the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows): the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through callUnit.
+type UnitFunc uintptr
 
 // UnitArgs are the arguments of an UnitFunc, its slices as spans of a call's tensors.
 type UnitArgs struct {
@@ -163,13 +170,13 @@ type UnitArgs struct {
 
 // An UnitCall is a call of an UnitFunc, checked when UnitFunc.Call made it.
 type UnitCall struct {
-	F UnitFunc
+	F *UnitFunc
 	UnitArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *UnitCall) Run(space, depth []byte) {
-	c.F(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Units, c.Plane, c.Groups, c.Group)
+	callUnit(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Units, c.Plane, c.Groups, c.Group, uintptr(*c.F))
 }
 
 // Kernel names the kernel.

@@ -5,14 +5,15 @@
 //
 // Package kernels holds only generated code and exports nothing: its
 // tables register here at init (Register), which makes each the kernels of
-// a tier of the engine. The kernels' Go signatures (signatures.go) are
-// generated from the same table as the assembly; every call into assembly
-// is a Call of its family, made only by the checks in check.go.
+// a tier of the engine. The kernels' Go signatures (signatures.go) and the
+// trampolines that call a kernel by the address of its entry word
+// (trampolines*.go) are generated from the same table as the assembly;
+// every call into assembly is a Call of its family, made only by the checks
+// in check.go.
 package simd
 
 import (
 	"cmp"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -35,26 +36,26 @@ import (
 // bytes after the row's depth address.
 type Table struct {
 	Lanes        []LaneKernel
-	ZipN, UnzipN AnyBFunc
-	CopyRuns     CopyFunc
-	CopyRunsNT   CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
-	StreamRuns   StreamFunc
+	ZipN, UnzipN *AnyBFunc
+	CopyRuns     *CopyFunc
+	CopyRunsNT   *CopyFunc // CopyRuns with non-temporal stores: e a multiple of 32, dst addresses 32-byte aligned
+	StreamRuns   *StreamFunc
 	Split        [MaxBlock + 1]int
 
 	// Gather[g] is the gather kernel of g groups of windows per vector,
 	// which read their windows as the ISA's isa.Windows says.
-	Gather [MaxGroups + 1]GatherFunc
+	Gather [MaxGroups + 1]*GatherFunc
 
 	// StackZip[u] and StackUnzip[u] are the stacked-row kernels of NCHW
 	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack), for
 	// elements of a multiple of u bytes; without byte permutes those of
 	// u = 1 move pairs.
-	StackZip, StackUnzip [MaxStackUnit + 1]StackFunc
+	StackZip, StackUnzip [MaxStackUnit + 1]*StackFunc
 
 	// UnitZip[w] and UnitUnzip[w] are the row-unit kernels of NCHW
 	// DepthToSpace and SpaceToDepth of b = 2 (internal/stack's Rows), for
 	// w-byte elements.
-	UnitZip, UnitUnzip [MaxUnitWidth + 1]UnitFunc
+	UnitZip, UnitUnzip [MaxUnitWidth + 1]*UnitFunc
 
 	// Base, if not nil, serves what this table has no kernel for, and rows
 	// too short for its kernels.
@@ -66,7 +67,7 @@ type Table struct {
 // LaneKernel is a lane kernel, what it moves and the shortest lane, in
 // bytes, it takes.
 type LaneKernel struct {
-	F         LaneFunc
+	F         *LaneFunc
 	B, Cp, W  uint8
 	Unzip, NT bool
 	MinN      uint16
@@ -147,7 +148,7 @@ func (t *Table) lane(k laneKey) LaneKernel {
 func (t *Table) windows() isa.Windows { return t.isa.Windows }
 
 // name is the name of a kernel, as Describe reports it.
-func name(f any) string {
-	full := runtime.FuncForPC(reflect.ValueOf(f).Pointer()).Name()
+func name[F ~uintptr](f *F) string {
+	full := runtime.FuncForPC(uintptr(*f)).Name()
 	return full[strings.LastIndexByte(full, '.')+1:]
 }

@@ -55,6 +55,9 @@ func main() {
 	if err := writeSignatures(filepath.Join(*root, "internal", "simd", "signatures.go")); err != nil {
 		log.Fatal(err)
 	}
+	if err := writeTrampolines(filepath.Join(*root, "internal", "simd")); err != nil {
+		log.Fatal(err)
+	}
 	if err := writeTiers(filepath.Join(*root, "dispatch", "tiers.go")); err != nil {
 		log.Fatal(err)
 	}
@@ -113,13 +116,13 @@ func writeAMD64(root string, i *isa.ISA, f folds) error {
 		}
 	}
 	f.add(i.GOARCH, string(asm))
-	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(string(asm))), 0o644); err != nil {
+	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(string(asm))+entries(own)), 0o644); err != nil {
 		return err
 	}
 	if err := os.WriteFile(base(root, i)+".go", stubs, 0o644); err != nil {
 		return err
 	}
-	return writeTable(tablePath(root, i), i, ks, names, minN)
+	return writeTable(tablePath(root, i), i, ks, own, names, minN)
 }
 
 // amd64Files lowers kernels with avo: the assembly, its Go declarations,
@@ -174,13 +177,13 @@ func writeARM64(root string, i *isa.ISA, f folds) error {
 		}
 	}
 	f.add(i.GOARCH, asm)
-	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(asm)), 0o644); err != nil {
+	if err := os.WriteFile(base(root, i)+".s", []byte(oneLine(asm)+entries(own)), 0o644); err != nil {
 		return err
 	}
 	if err := writeGo(base(root, i)+".go", []byte(stubs)); err != nil {
 		return err
 	}
-	return writeTable(tablePath(root, i), i, ks, names, minN)
+	return writeTable(tablePath(root, i), i, ks, own, names, minN)
 }
 
 // arm64Files writes kernels with the NEON back end: the assembly, its Go
@@ -203,14 +206,32 @@ func writeGo(path string, src []byte) error {
 	return os.WriteFile(path, src, 0o644)
 }
 
+// entries defines the entry word of each kernel (see simd.LaneFunc): the
+// tables name a kernel by the word's address, not by its Go func value, for
+// which Go would link an ABI wrapper per kernel, 97 bytes of code and 180 of
+// pclntab each, 0.13 MB of a hello world's binary in all.
+func entries(own []table.Kernel) string {
+	var b strings.Builder
+	b.WriteString("\n// The entry words of the kernels.\n")
+	for _, k := range own {
+		fmt.Fprintf(&b, "DATA ·%[1]sEntry(SB)/8, $·%[1]s(SB)\nGLOBL ·%[1]sEntry(SB), RODATA, $8\n", k.Name())
+	}
+	return b.String()
+}
+
 // varName is the Go variable of an ISA's table, e.g. avx2.
 func varName(i *isa.ISA) string { return strings.ToLower(i.Name) }
 
 // writeTable writes the Go table of one ISA's kernels, a simd.Table, and
 // the init function that registers it.
-func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) error {
+func writeTable(path string, i *isa.ISA, ks, own []table.Kernel, names map[table.Kernel]string, minN map[table.Kernel]int) error {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// %s\n\n//go:build %s\n\npackage kernels\n\nimport \"github.com/blockshuffle/blockshuffle/internal/simd\"\n\n", cfg.GeneratedWarning(), constraint)
+	fmt.Fprintf(&b, "// The entry words of the %s kernels, defined in %s.\nvar (\n", i.Name, filepath.Base(base("", i))+".s")
+	for _, k := range own {
+		fmt.Fprintf(&b, "%sEntry simd.%sFunc\n", k.Name(), k.Signature().Name)
+	}
+	b.WriteString(")\n\n")
 	doc := fmt.Sprintf("%s holds the %s kernels.", varName(i), i.Name)
 	if i.Base != "" {
 		doc = fmt.Sprintf("%s holds the %s kernels; %s's serve the rest.", varName(i), i.Name, i.Base)
@@ -236,7 +257,7 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kern
 	})
 	b.WriteString("Lanes: []simd.LaneKernel{\n")
 	for _, k := range lanes {
-		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", names[k], k.B, k.Width)
+		fmt.Fprintf(&b, "{F: %s, B: %d, W: %d", entry(names[k]), k.B, k.Width)
 		if k.Cp > 0 {
 			fmt.Fprintf(&b, ", Cp: %d", k.Cp)
 		}
@@ -252,13 +273,13 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kern
 	for _, kind := range []table.Kind{table.Zip, table.Unzip} {
 		name := map[table.Kind]string{table.Zip: "Zip", table.Unzip: "Unzip"}[kind]
 		if k := (table.Kernel{ISA: table.ISA(i.Name), Kind: kind, Width: 16}); slices.Contains(ks, k) {
-			fmt.Fprintf(&b, "%sN: %s,\n", name, names[k])
+			fmt.Fprintf(&b, "%sN: %s,\n", name, entry(names[k]))
 		}
 	}
 	if n := table.ISA(i.Name).Windows().MaxGroups; n > 0 {
-		b.WriteString("Gather: [simd.MaxGroups + 1]simd.GatherFunc{")
+		b.WriteString("Gather: [simd.MaxGroups + 1]*simd.GatherFunc{")
 		for g := 1; g <= n; g++ {
-			fmt.Fprintf(&b, "%d: %s, ", g, names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}])
+			fmt.Fprintf(&b, "%d: %s, ", g, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Gather, Groups: g}]))
 		}
 		b.WriteString("},\n")
 	}
@@ -268,9 +289,9 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kern
 			if kind == table.StackUnzip {
 				name = "StackUnzip"
 			}
-			fmt.Fprintf(&b, "%s: [simd.MaxStackUnit + 1]simd.StackFunc{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxStackUnit + 1]*simd.StackFunc{", name)
 			for _, u := range us {
-				fmt.Fprintf(&b, "%d: %s, ", u, names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}])
+				fmt.Fprintf(&b, "%d: %s, ", u, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: u}]))
 			}
 			b.WriteString("},\n")
 		}
@@ -281,17 +302,17 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kern
 			if kind == table.UnitUnzip {
 				name = "UnitUnzip"
 			}
-			fmt.Fprintf(&b, "%s: [simd.MaxUnitWidth + 1]simd.UnitFunc{", name)
+			fmt.Fprintf(&b, "%s: [simd.MaxUnitWidth + 1]*simd.UnitFunc{", name)
 			for _, w := range ws {
-				fmt.Fprintf(&b, "%d: %s, ", w, names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}])
+				fmt.Fprintf(&b, "%d: %s, ", w, entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: kind, B: 2, Width: w}]))
 			}
 			b.WriteString("},\n")
 		}
 	}
-	fmt.Fprintf(&b, "CopyRuns: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}])
+	fmt.Fprintf(&b, "CopyRuns: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy}]))
 	if i.Streaming {
-		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}])
-		fmt.Fprintf(&b, "StreamRuns: %s,\n", names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}])
+		fmt.Fprintf(&b, "CopyRunsNT: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Copy, Streaming: true}]))
+		fmt.Fprintf(&b, "StreamRuns: %s,\n", entry(names[table.Kernel{ISA: table.ISA(i.Name), Kind: table.Stream}]))
 	}
 	if i.Base != "" {
 		fmt.Fprintf(&b, "Base: &%s,\n", varName(isa.Named(i.Base)))
@@ -304,6 +325,9 @@ func writeTable(path string, i *isa.ISA, ks []table.Kernel, names map[table.Kern
 	fmt.Fprintf(&b, "func init() { simd.Register(%q, &%s) }\n", i.Name, varName(i))
 	return writeGo(path, b.Bytes())
 }
+
+// entry is how a table names a kernel: the address of its entry word.
+func entry(name string) string { return "&" + name + "Entry" }
 
 // writeSignatures writes the Go side of the kernels' signatures: the
 // table's limits, and for each family its function type, the struct of its
@@ -328,7 +352,7 @@ const (
 	MaxUnitWidth = %d // the largest element, in bytes, of a row-unit kernel
 )
 `, cfg.GeneratedWarning(), block, width, cp, table.MaxGroups(), table.MaxStackUnit(), table.MaxUnitWidth())
-	for _, sig := range []table.Signature{table.LaneSig, table.AnyBSig, table.CopySig, table.StreamSig, table.GatherSig, table.StackSig, table.UnitSig} {
+	for _, sig := range table.Signatures {
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
@@ -344,8 +368,9 @@ const (
 			args = append(args, "c."+exported(p))
 		}
 		fmt.Fprintf(&b, `
-// %[1]sFunc is the signature of %[2]s.
-type %[1]sFunc func%[3]s
+// %[1]sFunc is one of %[2]s: the word holding its entry address, which the
+// kernels' assembly defines next to it. A call jumps there through call%[1]s.
+type %[1]sFunc uintptr
 
 // %[1]sArgs are the arguments of %[7]s %[1]sFunc, its slices as spans of a call's tensors.
 type %[1]sArgs struct {
@@ -355,13 +380,13 @@ type %[1]sArgs struct {
 
 // %[8]s %[1]sCall is a call of %[7]s %[1]sFunc, checked when %[1]sFunc.Call made it.
 type %[1]sCall struct {
-	F %[1]sFunc
+	F *%[1]sFunc
 	%[1]sArgs
 }
 
 // Run makes the call on the tensors of a call.
 func (c *%[1]sCall) Run(space, depth []byte) {
-	c.F(%[6]s)
+	call%[1]s(%[6]s, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
@@ -369,6 +394,47 @@ func (c *%[1]sCall) Kernel() string { return name(c.F) }
 `, sig.Name, sig.Doc, sig.Params(), fields(sig.Ptrs), fields(sig.Ints), strings.Join(args, ", "), article(sig.Name), strings.ToUpper(article(sig.Name)[:1])+article(sig.Name)[1:])
 	}
 	return writeGo(path, b.Bytes())
+}
+
+// asmArchs are the architectures with a back end: a build for one of them
+// by gc, without the purego tag, links the kernels.
+const asmArchs = "amd64 || arm64"
+
+// writeTrampolines writes simd's trampolines, one per family: a function
+// that takes the kernel's arguments and then its entry address, and jumps
+// there with the stack as it found it, so that the kernel reads its
+// arguments where a direct call would put them and returns to the
+// trampoline's caller. Builds without assembly get trampolines that panic:
+// they register no table, so no call reaches one.
+func writeTrampolines(dir string) error {
+	var decls, other bytes.Buffer
+	asm := map[string]*bytes.Buffer{"amd64": {}, "arm64": {}}
+	header := "// " + cfg.GeneratedWarning() + "\n\n"
+	fmt.Fprintf(&decls, "%s//go:build %s && (%s)\n\npackage simd\n", header, constraint, asmArchs)
+	fmt.Fprintf(&other, "%s//go:build !(%s && (%s))\n\npackage simd\n", header, constraint, asmArchs)
+	for _, b := range asm {
+		fmt.Fprintf(b, "%s//go:build %s\n\n#include \"textflag.h\"\n", header, constraint)
+	}
+	for _, sig := range table.Signatures {
+		params := strings.TrimSuffix(sig.Params(), ")") + ", entry uintptr)"
+		fmt.Fprintf(&decls, "\n// call%[1]s calls the %[1]sFunc at entry.\n//\n//go:noescape\nfunc call%[1]s%[2]s\n", sig.Name, params)
+		fmt.Fprintf(&other, "\nfunc call%s%s { panic(\"simd: this build has no kernels\") }\n", sig.Name, params)
+		off := 8 * len(sig.Names())
+		fmt.Fprintf(asm["amd64"], "\nTEXT ·call%s(SB), NOSPLIT|NOFRAME, $0-%d\n\tMOVQ entry+%d(FP), AX\n\tJMP  AX\n", sig.Name, off+8, off)
+		fmt.Fprintf(asm["arm64"], "\nTEXT ·call%s(SB), NOSPLIT|NOFRAME, $0-%d\n\tMOVD entry+%d(FP), R9\n\tJMP  (R9)\n", sig.Name, off+8, off)
+	}
+	if err := writeGo(filepath.Join(dir, "trampolines.go"), decls.Bytes()); err != nil {
+		return err
+	}
+	if err := writeGo(filepath.Join(dir, "trampolines_other.go"), other.Bytes()); err != nil {
+		return err
+	}
+	for arch, b := range asm {
+		if err := os.WriteFile(filepath.Join(dir, "trampolines_"+arch+".s"), b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // article is "an" before a vowel, else "a".
