@@ -7,1542 +7,1542 @@ package kernels
 // zip2x1AVX2 interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x2AVX2 interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x4AVX2 interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x8AVX2 interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x16AVX2 interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x6AVX2 interleaves 2 rows (lanes) of 6-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x12AVX2 interleaves 2 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x1AVX2NT interleaves 2 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x2AVX2NT interleaves 2 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x4AVX2NT interleaves 2 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x8AVX2NT interleaves 2 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip2x16AVX2NT interleaves 2 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x8x1AVX2NT moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x8x2AVX2NT moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x1AVX2 interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x2AVX2 interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x4AVX2 interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x8AVX2 interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x3AVX2 interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x6AVX2 interleaves 3 rows (lanes) of 6-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x9AVX2 interleaves 3 rows (lanes) of 9-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x12AVX2 interleaves 3 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x1AVX2NT interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x2AVX2NT interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x4AVX2NT interleaves 3 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x8AVX2NT interleaves 3 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x16AVX2NT interleaves 3 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x1AVX2 interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x2AVX2 interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x4AVX2 interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x8AVX2 interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x16AVX2 interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x12AVX2 interleaves 4 rows (lanes) of 12-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x1AVX2NT interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x2AVX2NT interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x4AVX2NT interleaves 4 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x8AVX2NT interleaves 4 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x16AVX2NT interleaves 4 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x1AVX2 interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x2AVX2 interleaves 5 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x4AVX2 interleaves 5 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x8AVX2 interleaves 5 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x16AVX2 interleaves 5 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x1AVX2 interleaves 6 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x2AVX2 interleaves 6 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x4AVX2 interleaves 6 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x8AVX2 interleaves 6 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x16AVX2 interleaves 6 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x1AVX2 interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x2AVX2 interleaves 7 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x4AVX2 interleaves 7 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x8AVX2 interleaves 7 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x16AVX2 interleaves 7 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x1AVX2 interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x2AVX2 interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x4AVX2 interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x8AVX2 interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x16AVX2 interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x1AVX2NT interleaves 8 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x2AVX2NT interleaves 8 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x4AVX2NT interleaves 8 rows (lanes) of 4-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x8AVX2NT interleaves 8 rows (lanes) of 8-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip8x16AVX2NT interleaves 8 rows (lanes) of 16-byte elements into one, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zipNx16AVX2 interleaves b rows (lane bytes apart) of 16-byte elements into one, for each of rows rows.
 //
 //go:noescape
-func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
+func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 
 // unzip2x1AVX2 splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x2AVX2 splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x4AVX2 splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x8AVX2 splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x16AVX2 splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x6AVX2 splits one row into 2 rows (lanes) of 6-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x12AVX2 splits one row into 2 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x1AVX2NT splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x2AVX2NT splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x4AVX2NT splits one row into 2 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x8AVX2NT splits one row into 2 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x16AVX2NT splits one row into 2 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x1AVX2 moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x1AVX2NT moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x2AVX2 moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x2AVX2NT moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x1AVX2 splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x2AVX2 splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x4AVX2 splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x8AVX2 splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x16AVX2 splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x3AVX2 splits one row into 3 rows (lanes) of 3-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x6AVX2 splits one row into 3 rows (lanes) of 6-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x9AVX2 splits one row into 3 rows (lanes) of 9-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x12AVX2 splits one row into 3 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x1AVX2NT splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x2AVX2NT splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x4AVX2NT splits one row into 3 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x8AVX2NT splits one row into 3 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x16AVX2NT splits one row into 3 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x1AVX2 splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x2AVX2 splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x4AVX2 splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x8AVX2 splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x16AVX2 splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x12AVX2 splits one row into 4 rows (lanes) of 12-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x1AVX2NT splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x2AVX2NT splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x4AVX2NT splits one row into 4 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x8AVX2NT splits one row into 4 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x16AVX2NT splits one row into 4 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x4AVX2 moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x8AVX2 moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x2x8AVX2NT moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x4AVX2 moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x4AVX2NT moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x8AVX2 moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x8AVX2NT moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x2AVX2 moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x4AVX2 moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x4AVX2NT moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x8AVX2 moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x8AVX2NT moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x1AVX2 splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x2AVX2 splits one row into 5 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x4AVX2 splits one row into 5 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x8AVX2 splits one row into 5 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x16AVX2 splits one row into 5 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x1AVX2 splits one row into 6 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x2AVX2 splits one row into 6 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x4AVX2 splits one row into 6 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x8AVX2 splits one row into 6 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x16AVX2 splits one row into 6 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x1AVX2 splits one row into 7 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x2AVX2 splits one row into 7 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x4AVX2 splits one row into 7 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x8AVX2 splits one row into 7 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x16AVX2 splits one row into 7 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x1AVX2 splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x2AVX2 splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x4AVX2 splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x8AVX2 splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x16AVX2 splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x1AVX2NT splits one row into 8 rows (lanes) of 1-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x2AVX2NT splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x4AVX2NT splits one row into 8 rows (lanes) of 4-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x8AVX2NT splits one row into 8 rows (lanes) of 8-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x16AVX2NT splits one row into 8 rows (lanes) of 16-byte elements, for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x1AVX2 moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x1AVX2NT moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x2AVX2 moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x2AVX2NT moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x4AVX2NT moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x3x1AVX2 moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x3x1AVX2NT moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x3x2AVX2 moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x3x2AVX2NT moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x4x1AVX2 moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 //
 //go:noescape
-func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x4x1AVX2NT moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x4x2AVX2NT moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // It writes with non-temporal stores: n must be a multiple of 32 and every output address 32-byte aligned.
 //
 //go:noescape
-func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzipNx16AVX2 splits one row into b rows (lane bytes apart) of 16-byte elements, for each of rows rows.
 //
 //go:noescape
-func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
+func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 
 // unitZip2x1AVX2 runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last unit of each group exactly.
 //
@@ -1587,13 +1587,13 @@ func unitUnzip2x8AVX2(space *byte, depth *byte, n int, units int, plane int, gro
 // copyRunsAVX2 copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //
 //go:noescape
-func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 
 // copyRunsAVX2NT copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 // It writes with non-temporal stores: e must be a multiple of 32 and every dst address 32-byte aligned.
 //
 //go:noescape
-func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 
 // streamRunsAVX2 copies, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart,
 // writing each group's block of dst with aligned non-temporal stores.

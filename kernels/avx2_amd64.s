@@ -4,35 +4,25 @@
 
 #include "textflag.h"
 
-// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x1AVX2(SB), NOSPLIT, $0-88
 #define zip2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk3; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk4; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2; \
+	CMPQ BX, $0x08; \
+	JAE  chunk3; \
+	CMPQ BX, $0x04; \
+	JAE  chunk4; \
 	RET; \
 chunk1: \
 	SUBQ $0x20, BX; \
@@ -76,8 +66,8 @@ rowdone8: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row6; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group5; \
 	VZEROUPPER; \
@@ -120,8 +110,8 @@ rowdone13: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row11; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group10; \
 	VZEROUPPER; \
@@ -162,8 +152,8 @@ rowdone18: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row16; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group15; \
 	VZEROUPPER; \
@@ -192,43 +182,33 @@ rowdone23: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row21; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group20; \
 	VZEROUPPER; \
 	RET
 	zip2x1AVX2_body
 
-// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x2AVX2(SB), NOSPLIT, $0-88
 #define zip2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk24; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk25; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk26; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk27; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk24; \
+	CMPQ BX, $0x10; \
+	JAE  chunk25; \
+	CMPQ BX, $0x08; \
+	JAE  chunk26; \
+	CMPQ BX, $0x04; \
+	JAE  chunk27; \
 	RET; \
 chunk24: \
 	SUBQ $0x20, BX; \
@@ -272,8 +252,8 @@ rowdone31: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row29; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group28; \
 	VZEROUPPER; \
@@ -316,8 +296,8 @@ rowdone36: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row34; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group33; \
 	VZEROUPPER; \
@@ -358,8 +338,8 @@ rowdone41: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row39; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group38; \
 	VZEROUPPER; \
@@ -388,43 +368,33 @@ rowdone46: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row44; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group43; \
 	VZEROUPPER; \
 	RET
 	zip2x2AVX2_body
 
-// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x4AVX2(SB), NOSPLIT, $0-88
 #define zip2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk47; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk48; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk49; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk50; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk47; \
+	CMPQ BX, $0x10; \
+	JAE  chunk48; \
+	CMPQ BX, $0x08; \
+	JAE  chunk49; \
+	CMPQ BX, $0x04; \
+	JAE  chunk50; \
 	RET; \
 chunk47: \
 	SUBQ $0x20, BX; \
@@ -468,8 +438,8 @@ rowdone54: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row52; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group51; \
 	VZEROUPPER; \
@@ -512,8 +482,8 @@ rowdone59: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row57; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group56; \
 	VZEROUPPER; \
@@ -554,8 +524,8 @@ rowdone64: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row62; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group61; \
 	VZEROUPPER; \
@@ -584,41 +554,31 @@ rowdone69: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row67; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group66; \
 	VZEROUPPER; \
 	RET
 	zip2x4AVX2_body
 
-// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x8AVX2(SB), NOSPLIT, $0-88
 #define zip2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk70; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk71; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk72; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk70; \
+	CMPQ BX, $0x10; \
+	JAE  chunk71; \
+	CMPQ BX, $0x08; \
+	JAE  chunk72; \
 	RET; \
 chunk70: \
 	SUBQ $0x20, BX; \
@@ -662,8 +622,8 @@ rowdone76: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row74; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group73; \
 	VZEROUPPER; \
@@ -706,8 +666,8 @@ rowdone81: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row79; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group78; \
 	VZEROUPPER; \
@@ -736,39 +696,29 @@ rowdone86: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row84; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group83; \
 	VZEROUPPER; \
 	RET
 	zip2x8AVX2_body
 
-// func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x16AVX2(SB), NOSPLIT, $0-88
 #define zip2x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk87; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk88; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk87; \
+	CMPQ BX, $0x10; \
+	JAE  chunk88; \
 	RET; \
 chunk87: \
 	SUBQ $0x20, BX; \
@@ -808,8 +758,8 @@ rowdone92: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row90; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group89; \
 	VZEROUPPER; \
@@ -838,41 +788,31 @@ rowdone97: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row95; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group94; \
 	VZEROUPPER; \
 	RET
 	zip2x16AVX2_body
 
-// func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x6AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x6AVX2(SB), NOSPLIT, $0-88
 #define zip2x6AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk98; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk99; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk100; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk98; \
+	CMPQ BX, $0x24; \
+	JAE  chunk99; \
+	CMPQ BX, $0x18; \
+	JAE  chunk100; \
 	RET; \
 chunk98: \
 	SUBQ $0x60, BX; \
@@ -950,8 +890,8 @@ rowdone104: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row102; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group101; \
 	VZEROUPPER; \
@@ -1004,8 +944,8 @@ rowdone108: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row106; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group105; \
 	VZEROUPPER; \
@@ -1047,8 +987,8 @@ rowdone112: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row110; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group109; \
 	VZEROUPPER; \
@@ -1143,33 +1083,23 @@ DATA shuffle18<>+0(SB)/8, $0x0d0c0b0affffffff
 DATA shuffle18<>+8(SB)/8, $0xffffffffffff0f0e
 GLOBL shuffle18<>(SB), RODATA|NOPTR, $16
 
-// func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip2x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip2x12AVX2(SB), NOSPLIT, $0-88
 #define zip2x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk113; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk114; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk115; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk113; \
+	CMPQ BX, $0x24; \
+	JAE  chunk114; \
+	CMPQ BX, $0x18; \
+	JAE  chunk115; \
 	RET; \
 chunk113: \
 	SUBQ $0x60, BX; \
@@ -1243,8 +1173,8 @@ rowdone119: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row117; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group116; \
 	VZEROUPPER; \
@@ -1294,8 +1224,8 @@ rowdone123: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row121; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group120; \
 	VZEROUPPER; \
@@ -1337,8 +1267,8 @@ rowdone127: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row125; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group124; \
 	VZEROUPPER; \
@@ -1429,29 +1359,19 @@ DATA shuffle36<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle36<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle36<>(SB), RODATA|NOPTR, $16
 
-// func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip2x1AVX2NT(SB), NOSPLIT, $0-88
 #define zip2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk128; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk128; \
 	RET; \
 chunk128: \
 	SUBQ $0x20, BX; \
@@ -1481,8 +1401,8 @@ rowdone132: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row130; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group129; \
 	SFENCE; \
@@ -1490,29 +1410,19 @@ rowdone132: \
 	RET
 	zip2x1AVX2NT_body
 
-// func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip2x2AVX2NT(SB), NOSPLIT, $0-88
 #define zip2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk133; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk133; \
 	RET; \
 chunk133: \
 	SUBQ $0x20, BX; \
@@ -1542,8 +1452,8 @@ rowdone137: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row135; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group134; \
 	SFENCE; \
@@ -1551,29 +1461,19 @@ rowdone137: \
 	RET
 	zip2x2AVX2NT_body
 
-// func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip2x4AVX2NT(SB), NOSPLIT, $0-88
 #define zip2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk138; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk138; \
 	RET; \
 chunk138: \
 	SUBQ $0x20, BX; \
@@ -1603,8 +1503,8 @@ rowdone142: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row140; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group139; \
 	SFENCE; \
@@ -1612,29 +1512,19 @@ rowdone142: \
 	RET
 	zip2x4AVX2NT_body
 
-// func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip2x8AVX2NT(SB), NOSPLIT, $0-88
 #define zip2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk143; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk143; \
 	RET; \
 chunk143: \
 	SUBQ $0x20, BX; \
@@ -1664,8 +1554,8 @@ rowdone147: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row145; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group144; \
 	SFENCE; \
@@ -1673,29 +1563,19 @@ rowdone147: \
 	RET
 	zip2x8AVX2NT_body
 
-// func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip2x16AVX2NT(SB), NOSPLIT, $0-88
 #define zip2x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk148; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk148; \
 	RET; \
 chunk148: \
 	SUBQ $0x20, BX; \
@@ -1723,8 +1603,8 @@ rowdone152: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row150; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group149; \
 	SFENCE; \
@@ -1732,31 +1612,21 @@ rowdone152: \
 	RET
 	zip2x16AVX2NT_body
 
-// func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x1AVX2(SB), NOSPLIT, $0-88
 #define tzip2x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk153; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk154; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk153; \
+	CMPQ BX, $0x10; \
+	JAE  chunk154; \
 	RET; \
 chunk153: \
 	SUBQ $0x20, BX; \
@@ -1804,8 +1674,8 @@ rowdone158: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row156; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group155; \
 	VZEROUPPER; \
@@ -1838,8 +1708,8 @@ rowdone163: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row161; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group160; \
 	VZEROUPPER; \
@@ -1856,29 +1726,19 @@ DATA shuffle38<>+0(SB)/8, $0x0705030106040200
 DATA shuffle38<>+8(SB)/8, $0x0f0d0b090e0c0a08
 GLOBL shuffle38<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk164; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk164; \
 	RET; \
 chunk164: \
 	SUBQ $0x20, BX; \
@@ -1914,8 +1774,8 @@ rowdone168: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row166; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group165; \
 	SFENCE; \
@@ -1947,31 +1807,21 @@ DATA shuffle42<>+16(SB)/8, $0x0b09ffff0a08ffff
 DATA shuffle42<>+24(SB)/8, $0x0f0dffff0e0cffff
 GLOBL shuffle42<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x2AVX2(SB), NOSPLIT, $0-88
 #define tzip2x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk169; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk170; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk169; \
+	CMPQ BX, $0x10; \
+	JAE  chunk170; \
 	RET; \
 chunk169: \
 	SUBQ $0x20, BX; \
@@ -2019,8 +1869,8 @@ rowdone174: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row172; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group171; \
 	VZEROUPPER; \
@@ -2053,8 +1903,8 @@ rowdone179: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row177; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group176; \
 	VZEROUPPER; \
@@ -2071,29 +1921,19 @@ DATA shuffle44<>+0(SB)/8, $0x0d0c090805040100
 DATA shuffle44<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle44<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk180; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk180; \
 	RET; \
 chunk180: \
 	SUBQ $0x20, BX; \
@@ -2129,8 +1969,8 @@ rowdone184: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row182; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group181; \
 	SFENCE; \
@@ -2162,31 +2002,21 @@ DATA shuffle48<>+16(SB)/8, $0x0d0c0908ffffffff
 DATA shuffle48<>+24(SB)/8, $0x0f0e0b0affffffff
 GLOBL shuffle48<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x4AVX2(SB), NOSPLIT, $0-88
 #define tzip2x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk185; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk186; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk185; \
+	CMPQ BX, $0x10; \
+	JAE  chunk186; \
 	RET; \
 chunk185: \
 	SUBQ $0x20, BX; \
@@ -2237,8 +2067,8 @@ rowdone190: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row188; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group187; \
 	VZEROUPPER; \
@@ -2270,8 +2100,8 @@ rowdone195: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row193; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group192; \
 	VZEROUPPER; \
@@ -2290,29 +2120,19 @@ DATA shuffle50<>+16(SB)/8, $0x0f0e0d0c07060504
 DATA shuffle50<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle50<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk196; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk196; \
 	RET; \
 chunk196: \
 	SUBQ $0x20, BX; \
@@ -2348,8 +2168,8 @@ rowdone200: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row198; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group197; \
 	SFENCE; \
@@ -2381,29 +2201,19 @@ DATA shuffle54<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle54<>+24(SB)/8, $0x0f0e0d0c07060504
 GLOBL shuffle54<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk201; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk201; \
 	RET; \
 chunk201: \
 	SUBQ $0x20, BX; \
@@ -2439,8 +2249,8 @@ rowdone205: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row203; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group202; \
 	SFENCE; \
@@ -2466,33 +2276,23 @@ DATA shuffle57<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle57<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle57<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x1AVX2(SB), NOSPLIT, $0-88
 #define tzip2x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk206; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk207; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk208; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk206; \
+	CMPQ BX, $0x24; \
+	JAE  chunk207; \
+	CMPQ BX, $0x18; \
+	JAE  chunk208; \
 	RET; \
 chunk206: \
 	SUBQ $0x60, BX; \
@@ -2566,8 +2366,8 @@ rowdone212: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row210; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group209; \
 	VZEROUPPER; \
@@ -2620,8 +2420,8 @@ rowdone216: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row214; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group213; \
 	VZEROUPPER; \
@@ -2664,8 +2464,8 @@ rowdone220: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row218; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group217; \
 	VZEROUPPER; \
@@ -2756,29 +2556,19 @@ DATA shuffle75<>+0(SB)/8, $0x0d0affff0906ffff
 DATA shuffle75<>+8(SB)/8, $0x0f0cffff0e0bffff
 GLOBL shuffle75<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk221; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk221; \
 	RET; \
 chunk221: \
 	SUBQ $0x60, BX; \
@@ -2848,8 +2638,8 @@ rowdone225: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row223; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group222; \
 	SFENCE; \
@@ -2905,33 +2695,23 @@ DATA shuffle83<>+16(SB)/8, $0x0d0affff0906ffff
 DATA shuffle83<>+24(SB)/8, $0x0f0cffff0e0bffff
 GLOBL shuffle83<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x2AVX2(SB), NOSPLIT, $0-88
 #define tzip2x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk226; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk227; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk228; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk226; \
+	CMPQ BX, $0x24; \
+	JAE  chunk227; \
+	CMPQ BX, $0x18; \
+	JAE  chunk228; \
 	RET; \
 chunk226: \
 	SUBQ $0x60, BX; \
@@ -3005,8 +2785,8 @@ rowdone232: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row230; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group229; \
 	VZEROUPPER; \
@@ -3059,8 +2839,8 @@ rowdone236: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row234; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group233; \
 	VZEROUPPER; \
@@ -3103,8 +2883,8 @@ rowdone240: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row238; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group237; \
 	VZEROUPPER; \
@@ -3187,29 +2967,19 @@ DATA shuffle99<>+0(SB)/8, $0x0d0c0706ffffffff
 DATA shuffle99<>+8(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle99<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk241; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk241; \
 	RET; \
 chunk241: \
 	SUBQ $0x60, BX; \
@@ -3279,8 +3049,8 @@ rowdone245: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row243; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group242; \
 	SFENCE; \
@@ -3336,33 +3106,23 @@ DATA shuffle107<>+16(SB)/8, $0x0d0c0706ffffffff
 DATA shuffle107<>+24(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle107<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x4AVX2(SB), NOSPLIT, $0-88
 #define tzip2x3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk246; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk247; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk248; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk246; \
+	CMPQ BX, $0x30; \
+	JAE  chunk247; \
+	CMPQ BX, $0x18; \
+	JAE  chunk248; \
 	RET; \
 chunk246: \
 	SUBQ $0x60, BX; \
@@ -3484,8 +3244,8 @@ rowdone252: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row250; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group249; \
 	VZEROUPPER; \
@@ -3572,8 +3332,8 @@ rowdone257: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row255; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group254; \
 	VZEROUPPER; \
@@ -3616,8 +3376,8 @@ rowdone262: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row260; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group259; \
 	VZEROUPPER; \
@@ -3668,29 +3428,19 @@ DATA shuffle115<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle115<>+8(SB)/8, $0x0f0e0d0c03020100
 GLOBL shuffle115<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk263; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk263; \
 	RET; \
 chunk263: \
 	SUBQ $0x60, BX; \
@@ -3756,8 +3506,8 @@ rowdone267: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row265; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group264; \
 	SFENCE; \
@@ -3777,31 +3527,21 @@ DATA shuffle117<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle117<>+24(SB)/8, $0x0f0e0d0c03020100
 GLOBL shuffle117<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x4x1AVX2(SB), NOSPLIT, $0-88
 #define tzip2x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk268; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk269; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk268; \
+	CMPQ BX, $0x10; \
+	JAE  chunk269; \
 	RET; \
 chunk268: \
 	SUBQ $0x20, BX; \
@@ -3849,8 +3589,8 @@ rowdone273: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row271; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group270; \
 	VZEROUPPER; \
@@ -3883,8 +3623,8 @@ rowdone278: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row276; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group275; \
 	VZEROUPPER; \
@@ -3901,29 +3641,19 @@ DATA shuffle119<>+0(SB)/8, $0x0d0905010c080400
 DATA shuffle119<>+8(SB)/8, $0x0f0b07030e0a0602
 GLOBL shuffle119<>(SB), RODATA|NOPTR, $16
 
-// func tzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk279; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk279; \
 	RET; \
 chunk279: \
 	SUBQ $0x20, BX; \
@@ -3959,8 +3689,8 @@ rowdone283: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row281; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group280; \
 	SFENCE; \
@@ -3992,31 +3722,21 @@ DATA shuffle123<>+16(SB)/8, $0x0d09ffff0c08ffff
 DATA shuffle123<>+24(SB)/8, $0x0f0bffff0e0affff
 GLOBL shuffle123<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x4x2AVX2(SB), NOSPLIT, $0-88
 #define tzip2x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk284; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk285; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk284; \
+	CMPQ BX, $0x10; \
+	JAE  chunk285; \
 	RET; \
 chunk284: \
 	SUBQ $0x20, BX; \
@@ -4067,8 +3787,8 @@ rowdone289: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row287; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group286; \
 	VZEROUPPER; \
@@ -4100,8 +3820,8 @@ rowdone294: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row292; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group291; \
 	VZEROUPPER; \
@@ -4120,29 +3840,19 @@ DATA shuffle125<>+16(SB)/8, $0xffffffff0d0c0504
 DATA shuffle125<>+24(SB)/8, $0xffffffff0f0e0706
 GLOBL shuffle125<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk295; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk295; \
 	RET; \
 chunk295: \
 	SUBQ $0x20, BX; \
@@ -4178,8 +3888,8 @@ rowdone299: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row297; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group296; \
 	SFENCE; \
@@ -4211,29 +3921,19 @@ DATA shuffle129<>+16(SB)/8, $0x0d0c0504ffffffff
 DATA shuffle129<>+24(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle129<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x4x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk300; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk300; \
 	RET; \
 chunk300: \
 	SUBQ $0x20, BX; \
@@ -4281,8 +3981,8 @@ rowdone304: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row302; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group301; \
 	SFENCE; \
@@ -4326,31 +4026,21 @@ DATA shuffle135<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle135<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle135<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip2x8x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip2x8x1AVX2(SB), NOSPLIT, $0-88
 #define tzip2x8x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk305; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk306; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk305; \
+	CMPQ BX, $0x10; \
+	JAE  chunk306; \
 	RET; \
 chunk305: \
 	SUBQ $0x20, BX; \
@@ -4401,8 +4091,8 @@ rowdone310: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row308; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group307; \
 	VZEROUPPER; \
@@ -4434,8 +4124,8 @@ rowdone315: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row313; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group312; \
 	VZEROUPPER; \
@@ -4454,29 +4144,19 @@ DATA shuffle137<>+16(SB)/8, $0xffff0d05ffff0c04
 DATA shuffle137<>+24(SB)/8, $0xffff0f07ffff0e06
 GLOBL shuffle137<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x8x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x8x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x8x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk316; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk316; \
 	RET; \
 chunk316: \
 	SUBQ $0x20, BX; \
@@ -4512,8 +4192,8 @@ rowdone320: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row318; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group317; \
 	SFENCE; \
@@ -4545,29 +4225,19 @@ DATA shuffle141<>+16(SB)/8, $0x0d05ffff0c04ffff
 DATA shuffle141<>+24(SB)/8, $0x0f07ffff0e06ffff
 GLOBL shuffle141<>(SB), RODATA|NOPTR, $32
 
-// func tzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip2x8x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip2x8x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip2x8x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk321; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk321; \
 	RET; \
 chunk321: \
 	SUBQ $0x20, BX; \
@@ -4615,8 +4285,8 @@ rowdone325: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row323; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group322; \
 	SFENCE; \
@@ -4660,35 +4330,25 @@ DATA shuffle147<>+16(SB)/8, $0x0d0cffffffffffff
 DATA shuffle147<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle147<>(SB), RODATA|NOPTR, $32
 
-// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x1AVX2(SB), NOSPLIT, $0-88
 #define zip3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk326; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk327; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk328; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk329; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk326; \
+	CMPQ BX, $0x10; \
+	JAE  chunk327; \
+	CMPQ BX, $0x08; \
+	JAE  chunk328; \
+	CMPQ BX, $0x04; \
+	JAE  chunk329; \
 	RET; \
 chunk326: \
 	SUBQ $0x20, BX; \
@@ -4770,8 +4430,8 @@ rowdone333: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row331; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group330; \
 	VZEROUPPER; \
@@ -4844,8 +4504,8 @@ rowdone338: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row336; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group335; \
 	VZEROUPPER; \
@@ -4907,8 +4567,8 @@ rowdone343: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row341; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group340; \
 	VZEROUPPER; \
@@ -4945,8 +4605,8 @@ rowdone348: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row346; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group345; \
 	VZEROUPPER; \
@@ -5067,35 +4727,25 @@ DATA shuffle171<>+0(SB)/8, $0xffff01ffff00ffff
 DATA shuffle171<>+8(SB)/8, $0xffffffff03ffff02
 GLOBL shuffle171<>(SB), RODATA|NOPTR, $16
 
-// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x2AVX2(SB), NOSPLIT, $0-88
 #define zip3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk349; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk350; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk351; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk352; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk349; \
+	CMPQ BX, $0x10; \
+	JAE  chunk350; \
+	CMPQ BX, $0x08; \
+	JAE  chunk351; \
+	CMPQ BX, $0x04; \
+	JAE  chunk352; \
 	RET; \
 chunk349: \
 	SUBQ $0x20, BX; \
@@ -5177,8 +4827,8 @@ rowdone356: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row354; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group353; \
 	VZEROUPPER; \
@@ -5251,8 +4901,8 @@ rowdone361: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row359; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group358; \
 	VZEROUPPER; \
@@ -5314,8 +4964,8 @@ rowdone366: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row364; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group363; \
 	VZEROUPPER; \
@@ -5352,8 +5002,8 @@ rowdone371: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row369; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group368; \
 	VZEROUPPER; \
@@ -5470,35 +5120,25 @@ DATA shuffle194<>+0(SB)/8, $0xffffffff0100ffff
 DATA shuffle194<>+8(SB)/8, $0xffffffffffff0302
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $16
 
-// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x4AVX2(SB), NOSPLIT, $0-88
 #define zip3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk372; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk373; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk374; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk375; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk372; \
+	CMPQ BX, $0x10; \
+	JAE  chunk373; \
+	CMPQ BX, $0x08; \
+	JAE  chunk374; \
+	CMPQ BX, $0x04; \
+	JAE  chunk375; \
 	RET; \
 chunk372: \
 	SUBQ $0x20, BX; \
@@ -5580,8 +5220,8 @@ rowdone379: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row377; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group376; \
 	VZEROUPPER; \
@@ -5652,8 +5292,8 @@ rowdone384: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row382; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group381; \
 	VZEROUPPER; \
@@ -5713,8 +5353,8 @@ rowdone389: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row387; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group386; \
 	VZEROUPPER; \
@@ -5751,8 +5391,8 @@ rowdone394: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row392; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group391; \
 	VZEROUPPER; \
@@ -5853,33 +5493,23 @@ DATA shuffle213<>+0(SB)/8, $0xffffffff07060504
 DATA shuffle213<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $16
 
-// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x8AVX2(SB), NOSPLIT, $0-88
 #define zip3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk395; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk396; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk397; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk395; \
+	CMPQ BX, $0x10; \
+	JAE  chunk396; \
+	CMPQ BX, $0x08; \
+	JAE  chunk397; \
 	RET; \
 chunk395: \
 	SUBQ $0x20, BX; \
@@ -5953,8 +5583,8 @@ rowdone401: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row399; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group398; \
 	VZEROUPPER; \
@@ -6015,8 +5645,8 @@ rowdone406: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row404; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group403; \
 	VZEROUPPER; \
@@ -6052,8 +5682,8 @@ rowdone411: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row409; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group408; \
 	VZEROUPPER; \
@@ -6100,33 +5730,23 @@ DATA shuffle220<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle220<>+8(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle220<>(SB), RODATA|NOPTR, $16
 
-// func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x3AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x3AVX2(SB), NOSPLIT, $0-88
 #define zip3x3AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk412; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk413; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk414; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk412; \
+	CMPQ BX, $0x24; \
+	JAE  chunk413; \
+	CMPQ BX, $0x18; \
+	JAE  chunk414; \
 	RET; \
 chunk412: \
 	SUBQ $0x60, BX; \
@@ -6255,8 +5875,8 @@ rowdone418: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row416; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group415; \
 	VZEROUPPER; \
@@ -6341,8 +5961,8 @@ rowdone422: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row420; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group419; \
 	VZEROUPPER; \
@@ -6408,8 +6028,8 @@ rowdone426: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row424; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group423; \
 	VZEROUPPER; \
@@ -6682,33 +6302,23 @@ DATA shuffle273<>+0(SB)/8, $0x0f0e0dffffffffff
 DATA shuffle273<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $16
 
-// func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x6AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x6AVX2(SB), NOSPLIT, $0-88
 #define zip3x6AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk427; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk428; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk429; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk427; \
+	CMPQ BX, $0x24; \
+	JAE  chunk428; \
+	CMPQ BX, $0x18; \
+	JAE  chunk429; \
 	RET; \
 chunk427: \
 	SUBQ $0x60, BX; \
@@ -6827,8 +6437,8 @@ rowdone433: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row431; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group430; \
 	VZEROUPPER; \
@@ -6912,8 +6522,8 @@ rowdone437: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row435; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group434; \
 	VZEROUPPER; \
@@ -6977,8 +6587,8 @@ rowdone441: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row439; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group438; \
 	VZEROUPPER; \
@@ -7207,31 +6817,21 @@ DATA shuffle315<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle315<>+8(SB)/8, $0x0d0c0b0affffffff
 GLOBL shuffle315<>(SB), RODATA|NOPTR, $16
 
-// func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x9AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x9AVX2(SB), NOSPLIT, $0-88
 #define zip3x9AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk442; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk443; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk442; \
+	CMPQ BX, $0x24; \
+	JAE  chunk443; \
 	RET; \
 chunk442: \
 	SUBQ $0x6c, BX; \
@@ -7373,8 +6973,8 @@ rowdone447: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row445; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group444; \
 	VZEROUPPER; \
@@ -7454,8 +7054,8 @@ rowdone451: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row449; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group448; \
 	VZEROUPPER; \
@@ -7692,33 +7292,23 @@ DATA shuffle358<>+0(SB)/8, $0x0b0a090807ffffff
 DATA shuffle358<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle358<>(SB), RODATA|NOPTR, $16
 
-// func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip3x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip3x12AVX2(SB), NOSPLIT, $0-88
 #define zip3x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk452; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk453; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk454; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk452; \
+	CMPQ BX, $0x24; \
+	JAE  chunk453; \
+	CMPQ BX, $0x18; \
+	JAE  chunk454; \
 	RET; \
 chunk452: \
 	SUBQ $0x60, BX; \
@@ -7821,8 +7411,8 @@ rowdone458: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row456; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group455; \
 	VZEROUPPER; \
@@ -7888,8 +7478,8 @@ rowdone462: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row460; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group459; \
 	VZEROUPPER; \
@@ -7941,8 +7531,8 @@ rowdone466: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row464; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group463; \
 	VZEROUPPER; \
@@ -8039,29 +7629,19 @@ DATA shuffle373<>+16(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle373<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle373<>(SB), RODATA|NOPTR, $32
 
-// func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x1AVX2NT(SB), NOSPLIT, $0-88
 #define zip3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk467; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk467; \
 	RET; \
 chunk467: \
 	SUBQ $0x20, BX; \
@@ -8112,8 +7692,8 @@ rowdone471: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row469; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group468; \
 	SFENCE; \
@@ -8121,29 +7701,19 @@ rowdone471: \
 	RET
 	zip3x1AVX2NT_body
 
-// func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x2AVX2NT(SB), NOSPLIT, $0-88
 #define zip3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk472; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk472; \
 	RET; \
 chunk472: \
 	SUBQ $0x20, BX; \
@@ -8194,8 +7764,8 @@ rowdone476: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row474; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group473; \
 	SFENCE; \
@@ -8203,29 +7773,19 @@ rowdone476: \
 	RET
 	zip3x2AVX2NT_body
 
-// func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x4AVX2NT(SB), NOSPLIT, $0-88
 #define zip3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk477; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk477; \
 	RET; \
 chunk477: \
 	SUBQ $0x20, BX; \
@@ -8276,8 +7836,8 @@ rowdone481: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row479; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group478; \
 	SFENCE; \
@@ -8285,29 +7845,19 @@ rowdone481: \
 	RET
 	zip3x4AVX2NT_body
 
-// func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x8AVX2NT(SB), NOSPLIT, $0-88
 #define zip3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk482; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk482; \
 	RET; \
 chunk482: \
 	SUBQ $0x20, BX; \
@@ -8356,8 +7906,8 @@ rowdone486: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row484; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group483; \
 	SFENCE; \
@@ -8365,29 +7915,19 @@ rowdone486: \
 	RET
 	zip3x8AVX2NT_body
 
-// func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip3x16AVX2NT(SB), NOSPLIT, $0-88
 #define zip3x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk487; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk487; \
 	RET; \
 chunk487: \
 	SUBQ $0x20, BX; \
@@ -8420,8 +7960,8 @@ rowdone491: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row489; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group488; \
 	SFENCE; \
@@ -8429,33 +7969,23 @@ rowdone491: \
 	RET
 	zip3x16AVX2NT_body
 
-// func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x1AVX2(SB), NOSPLIT, $0-88
 #define tzip3x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk492; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk493; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk494; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk492; \
+	CMPQ BX, $0x24; \
+	JAE  chunk493; \
+	CMPQ BX, $0x18; \
+	JAE  chunk494; \
 	RET; \
 chunk492: \
 	SUBQ $0x60, BX; \
@@ -8586,8 +8116,8 @@ rowdone498: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row496; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group495; \
 	VZEROUPPER; \
@@ -8674,8 +8204,8 @@ rowdone502: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row500; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group499; \
 	VZEROUPPER; \
@@ -8742,8 +8272,8 @@ rowdone506: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row504; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group503; \
 	VZEROUPPER; \
@@ -9024,29 +8554,19 @@ DATA shuffle428<>+0(SB)/8, $0x0f0d0bffffffffff
 DATA shuffle428<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle428<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk507; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk507; \
 	RET; \
 chunk507: \
 	SUBQ $0x60, BX; \
@@ -9178,8 +8698,8 @@ rowdone511: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row509; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group508; \
 	SFENCE; \
@@ -9331,33 +8851,23 @@ DATA shuffle452<>+16(SB)/8, $0xff0e0c0affffffff
 DATA shuffle452<>+24(SB)/8, $0x0f0d0bffffffffff
 GLOBL shuffle452<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x2AVX2(SB), NOSPLIT, $0-88
 #define tzip3x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk512; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk513; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk514; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk512; \
+	CMPQ BX, $0x24; \
+	JAE  chunk513; \
+	CMPQ BX, $0x18; \
+	JAE  chunk514; \
 	RET; \
 chunk512: \
 	SUBQ $0x60, BX; \
@@ -9488,8 +8998,8 @@ rowdone518: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row516; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group515; \
 	VZEROUPPER; \
@@ -9573,8 +9083,8 @@ rowdone522: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row520; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group519; \
 	VZEROUPPER; \
@@ -9639,8 +9149,8 @@ rowdone526: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row524; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group523; \
 	VZEROUPPER; \
@@ -9885,29 +9395,19 @@ DATA shuffle498<>+0(SB)/8, $0x0f0e0b0a0706ffff
 DATA shuffle498<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle498<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk527; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk527; \
 	RET; \
 chunk527: \
 	SUBQ $0x60, BX; \
@@ -10036,8 +9536,8 @@ rowdone531: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row529; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group528; \
 	SFENCE; \
@@ -10117,33 +9617,23 @@ DATA shuffle510<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle510<>+24(SB)/8, $0x09080504ffffffff
 GLOBL shuffle510<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x4AVX2(SB), NOSPLIT, $0-88
 #define tzip3x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk532; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk533; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk534; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk532; \
+	CMPQ BX, $0x30; \
+	JAE  chunk533; \
+	CMPQ BX, $0x18; \
+	JAE  chunk534; \
 	RET; \
 chunk532: \
 	SUBQ $0x60, BX; \
@@ -10345,8 +9835,8 @@ rowdone538: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row536; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group535; \
 	VZEROUPPER; \
@@ -10485,8 +9975,8 @@ rowdone543: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row541; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group540; \
 	VZEROUPPER; \
@@ -10546,8 +10036,8 @@ rowdone548: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row546; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group545; \
 	VZEROUPPER; \
@@ -10726,31 +10216,21 @@ DATA shuffle541<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle541<>+8(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle541<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x8AVX2(SB), NOSPLIT, $0-88
 #define tzip3x2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk549; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk550; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk549; \
+	CMPQ BX, $0x30; \
+	JAE  chunk550; \
 	RET; \
 chunk549: \
 	SUBQ $0x60, BX; \
@@ -10907,8 +10387,8 @@ rowdone554: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row552; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group551; \
 	VZEROUPPER; \
@@ -10986,8 +10466,8 @@ rowdone559: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row557; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group556; \
 	VZEROUPPER; \
@@ -11030,29 +10510,19 @@ DATA shuffle547<>+16(SB)/8, $0x0706050403020100
 DATA shuffle547<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle547<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk560; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk560; \
 	RET; \
 chunk560: \
 	SUBQ $0x60, BX; \
@@ -11148,8 +10618,8 @@ rowdone564: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row562; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group561; \
 	SFENCE; \
@@ -11163,31 +10633,21 @@ DATA shuffle548<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle548<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle548<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x1AVX2(SB), NOSPLIT, $0-88
 #define tzip3x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk565; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk566; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk565; \
+	CMPQ BX, $0x24; \
+	JAE  chunk566; \
 	RET; \
 chunk565: \
 	SUBQ $0x6c, BX; \
@@ -11309,8 +10769,8 @@ rowdone570: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row568; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group567; \
 	VZEROUPPER; \
@@ -11397,8 +10857,8 @@ rowdone574: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row572; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group571; \
 	VZEROUPPER; \
@@ -11643,29 +11103,19 @@ DATA shuffle594<>+0(SB)/8, $0x0c09ffffffffffff
 DATA shuffle594<>+8(SB)/8, $0xffffffffffffff0f
 GLOBL shuffle594<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk575; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk575; \
 	RET; \
 chunk575: \
 	SUBQ $0x00000120, BX; \
@@ -12013,8 +11463,8 @@ rowdone579: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row577; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group576; \
 	SFENCE; \
@@ -12202,31 +11652,21 @@ DATA shuffle624<>+16(SB)/8, $0xff0e0b08ffffffff
 DATA shuffle624<>+24(SB)/8, $0x0f0c09ffffffffff
 GLOBL shuffle624<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x2AVX2(SB), NOSPLIT, $0-88
 #define tzip3x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk580; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk581; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk580; \
+	CMPQ BX, $0x24; \
+	JAE  chunk581; \
 	RET; \
 chunk580: \
 	SUBQ $0x6c, BX; \
@@ -12347,8 +11787,8 @@ rowdone585: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row583; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group582; \
 	VZEROUPPER; \
@@ -12432,8 +11872,8 @@ rowdone589: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row587; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group586; \
 	VZEROUPPER; \
@@ -12618,29 +12058,19 @@ DATA shuffle658<>+0(SB)/8, $0x0302ffffffffffff
 DATA shuffle658<>+8(SB)/8, $0xffffffff0f0e0908
 GLOBL shuffle658<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk590; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk590; \
 	RET; \
 chunk590: \
 	SUBQ $0x00000120, BX; \
@@ -12985,8 +12415,8 @@ rowdone594: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row592; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group591; \
 	SFENCE; \
@@ -13060,31 +12490,21 @@ DATA shuffle669<>+16(SB)/8, $0xffffffffffff0100
 DATA shuffle669<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle669<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x4AVX2(SB), NOSPLIT, $0-88
 #define tzip3x3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk595; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk596; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk595; \
+	CMPQ BX, $0x24; \
+	JAE  chunk596; \
 	RET; \
 chunk595: \
 	SUBQ $0x6c, BX; \
@@ -13231,8 +12651,8 @@ rowdone600: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row598; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group597; \
 	VZEROUPPER; \
@@ -13310,8 +12730,8 @@ rowdone604: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row602; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group601; \
 	VZEROUPPER; \
@@ -13452,29 +12872,19 @@ DATA shuffle692<>+0(SB)/8, $0x03020100ffffffff
 DATA shuffle692<>+8(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle692<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk605; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk605; \
 	RET; \
 chunk605: \
 	SUBQ $0x00000120, BX; \
@@ -13804,8 +13214,8 @@ rowdone609: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row607; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group606; \
 	SFENCE; \
@@ -13873,29 +13283,19 @@ DATA shuffle702<>+16(SB)/8, $0xffffffff0f0e0d0c
 DATA shuffle702<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle702<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x8AVX2(SB), NOSPLIT, $0-88
 #define tzip3x3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x48; \
-	JAE   chunk610; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x48; \
+	JAE  chunk610; \
 	RET; \
 chunk610: \
 	SUBQ $0x48, BX; \
@@ -13962,8 +13362,8 @@ rowdone614: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row612; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group611; \
 	VZEROUPPER; \
@@ -13988,29 +13388,19 @@ DATA shuffle705<>+16(SB)/8, $0x0706050403020100
 DATA shuffle705<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle705<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk615; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk615; \
 	RET; \
 chunk615: \
 	SUBQ $0x00000120, BX; \
@@ -14250,8 +13640,8 @@ rowdone619: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row617; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group616; \
 	SFENCE; \
@@ -14259,33 +13649,23 @@ rowdone619: \
 	RET
 	tzip3x3x8AVX2NT_body
 
-// func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x1AVX2(SB), NOSPLIT, $0-88
 #define tzip3x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk620; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk621; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk622; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk620; \
+	CMPQ BX, $0x24; \
+	JAE  chunk621; \
+	CMPQ BX, $0x18; \
+	JAE  chunk622; \
 	RET; \
 chunk620: \
 	SUBQ $0x60, BX; \
@@ -14408,8 +13788,8 @@ rowdone626: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row624; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group623; \
 	VZEROUPPER; \
@@ -14501,8 +13881,8 @@ rowdone630: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row628; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group627; \
 	VZEROUPPER; \
@@ -14571,8 +13951,8 @@ rowdone634: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row632; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group631; \
 	VZEROUPPER; \
@@ -14827,29 +14207,19 @@ DATA shuffle756<>+0(SB)/8, $0x0f0b07ffffffffff
 DATA shuffle756<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle756<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk635; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk635; \
 	RET; \
 chunk635: \
 	SUBQ $0x60, BX; \
@@ -14999,8 +14369,8 @@ rowdone639: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row637; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group636; \
 	SFENCE; \
@@ -15194,33 +14564,23 @@ DATA shuffle787<>+16(SB)/8, $0xff0e0a06ffffffff
 DATA shuffle787<>+24(SB)/8, $0x0f0b07ffffffffff
 GLOBL shuffle787<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x2AVX2(SB), NOSPLIT, $0-88
 #define tzip3x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk640; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk641; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk642; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk640; \
+	CMPQ BX, $0x30; \
+	JAE  chunk641; \
+	CMPQ BX, $0x18; \
+	JAE  chunk642; \
 	RET; \
 chunk640: \
 	SUBQ $0x60, BX; \
@@ -15533,8 +14893,8 @@ rowdone646: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row644; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group643; \
 	VZEROUPPER; \
@@ -15759,8 +15119,8 @@ rowdone651: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row649; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group648; \
 	VZEROUPPER; \
@@ -15848,8 +15208,8 @@ rowdone656: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row654; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group653; \
 	VZEROUPPER; \
@@ -16268,31 +15628,21 @@ DATA shuffle867<>+0(SB)/8, $0x0f0effffffffffff
 DATA shuffle867<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle867<>(SB), RODATA|NOPTR, $16
 
-// func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x4AVX2(SB), NOSPLIT, $0-88
 #define tzip3x4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk657; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk658; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk657; \
+	CMPQ BX, $0x30; \
+	JAE  chunk658; \
 	RET; \
 chunk657: \
 	SUBQ $0x60, BX; \
@@ -16551,8 +15901,8 @@ rowdone662: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row660; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group659; \
 	VZEROUPPER; \
@@ -16678,8 +16028,8 @@ rowdone667: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row665; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group664; \
 	VZEROUPPER; \
@@ -16836,29 +16186,19 @@ DATA shuffle892<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle892<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle892<>(SB), RODATA|NOPTR, $32
 
-// func tzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip3x4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x8AVX2(SB), NOSPLIT, $0-88
 #define tzip3x4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk668; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk668; \
 	RET; \
 chunk668: \
 	SUBQ $0x60, BX; \
@@ -16939,37 +16279,27 @@ rowdone672: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row670; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group669; \
 	VZEROUPPER; \
 	RET
 	tzip3x4x8AVX2_body
 
-// func tzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip3x4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip3x4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk673; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk673; \
 	RET; \
 chunk673: \
 	SUBQ $0x60, BX; \
@@ -17065,8 +16395,8 @@ rowdone677: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row675; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group674; \
 	SFENCE; \
@@ -17074,36 +16404,26 @@ rowdone677: \
 	RET
 	tzip3x4x8AVX2NT_body
 
-// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x1AVX2(SB), NOSPLIT, $0-88
 #define zip4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk678; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk679; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk680; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk681; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk678; \
+	CMPQ BX, $0x10; \
+	JAE  chunk679; \
+	CMPQ BX, $0x08; \
+	JAE  chunk680; \
+	CMPQ BX, $0x04; \
+	JAE  chunk681; \
 	RET; \
 chunk678: \
 	SUBQ $0x20, BX; \
@@ -17171,8 +16491,8 @@ rowdone685: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row683; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group682; \
 	VZEROUPPER; \
@@ -17233,8 +16553,8 @@ rowdone690: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row688; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group687; \
 	VZEROUPPER; \
@@ -17287,8 +16607,8 @@ rowdone695: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row693; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group692; \
 	VZEROUPPER; \
@@ -17322,44 +16642,34 @@ rowdone700: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row698; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group697; \
 	VZEROUPPER; \
 	RET
 	zip4x1AVX2_body
 
-// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x2AVX2(SB), NOSPLIT, $0-88
 #define zip4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk701; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk702; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk703; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk704; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk701; \
+	CMPQ BX, $0x10; \
+	JAE  chunk702; \
+	CMPQ BX, $0x08; \
+	JAE  chunk703; \
+	CMPQ BX, $0x04; \
+	JAE  chunk704; \
 	RET; \
 chunk701: \
 	SUBQ $0x20, BX; \
@@ -17427,8 +16737,8 @@ rowdone708: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row706; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group705; \
 	VZEROUPPER; \
@@ -17489,8 +16799,8 @@ rowdone713: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row711; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group710; \
 	VZEROUPPER; \
@@ -17543,8 +16853,8 @@ rowdone718: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row716; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group715; \
 	VZEROUPPER; \
@@ -17578,44 +16888,34 @@ rowdone723: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row721; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group720; \
 	VZEROUPPER; \
 	RET
 	zip4x2AVX2_body
 
-// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x4AVX2(SB), NOSPLIT, $0-88
 #define zip4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk724; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk725; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk726; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk727; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk724; \
+	CMPQ BX, $0x10; \
+	JAE  chunk725; \
+	CMPQ BX, $0x08; \
+	JAE  chunk726; \
+	CMPQ BX, $0x04; \
+	JAE  chunk727; \
 	RET; \
 chunk724: \
 	SUBQ $0x20, BX; \
@@ -17683,8 +16983,8 @@ rowdone731: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row729; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group728; \
 	VZEROUPPER; \
@@ -17745,8 +17045,8 @@ rowdone736: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row734; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group733; \
 	VZEROUPPER; \
@@ -17799,8 +17099,8 @@ rowdone741: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row739; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group738; \
 	VZEROUPPER; \
@@ -17834,42 +17134,32 @@ rowdone746: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row744; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group743; \
 	VZEROUPPER; \
 	RET
 	zip4x4AVX2_body
 
-// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x8AVX2(SB), NOSPLIT, $0-88
 #define zip4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk747; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk748; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk749; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk747; \
+	CMPQ BX, $0x10; \
+	JAE  chunk748; \
+	CMPQ BX, $0x08; \
+	JAE  chunk749; \
 	RET; \
 chunk747: \
 	SUBQ $0x20, BX; \
@@ -17937,8 +17227,8 @@ rowdone753: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row751; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group750; \
 	VZEROUPPER; \
@@ -17999,8 +17289,8 @@ rowdone758: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row756; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group755; \
 	VZEROUPPER; \
@@ -18036,40 +17326,30 @@ rowdone763: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row761; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group760; \
 	VZEROUPPER; \
 	RET
 	zip4x8AVX2_body
 
-// func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x16AVX2(SB), NOSPLIT, $0-88
 #define zip4x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk764; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk765; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk764; \
+	CMPQ BX, $0x10; \
+	JAE  chunk765; \
 	RET; \
 chunk764: \
 	SUBQ $0x20, BX; \
@@ -18121,8 +17401,8 @@ rowdone769: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row767; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group766; \
 	VZEROUPPER; \
@@ -18156,42 +17436,32 @@ rowdone774: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row772; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group771; \
 	VZEROUPPER; \
 	RET
 	zip4x16AVX2_body
 
-// func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip4x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip4x12AVX2(SB), NOSPLIT, $0-88
 #define zip4x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk775; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk776; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk777; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk775; \
+	CMPQ BX, $0x24; \
+	JAE  chunk776; \
+	CMPQ BX, $0x18; \
+	JAE  chunk777; \
 	RET; \
 chunk775: \
 	SUBQ $0x60, BX; \
@@ -18316,8 +17586,8 @@ rowdone781: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row779; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group778; \
 	VZEROUPPER; \
@@ -18394,8 +17664,8 @@ rowdone785: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row783; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group782; \
 	VZEROUPPER; \
@@ -18454,8 +17724,8 @@ rowdone789: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row787; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group786; \
 	VZEROUPPER; \
@@ -18504,30 +17774,20 @@ DATA shuffle899<>+16(SB)/8, $0x0b0a090807060504
 DATA shuffle899<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle899<>(SB), RODATA|NOPTR, $32
 
-// func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x1AVX2NT(SB), NOSPLIT, $0-88
 #define zip4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk790; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk790; \
 	RET; \
 chunk790: \
 	SUBQ $0x20, BX; \
@@ -18570,8 +17830,8 @@ rowdone794: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row792; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group791; \
 	SFENCE; \
@@ -18579,30 +17839,20 @@ rowdone794: \
 	RET
 	zip4x1AVX2NT_body
 
-// func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x2AVX2NT(SB), NOSPLIT, $0-88
 #define zip4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk795; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk795; \
 	RET; \
 chunk795: \
 	SUBQ $0x20, BX; \
@@ -18645,8 +17895,8 @@ rowdone799: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row797; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group796; \
 	SFENCE; \
@@ -18654,30 +17904,20 @@ rowdone799: \
 	RET
 	zip4x2AVX2NT_body
 
-// func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x4AVX2NT(SB), NOSPLIT, $0-88
 #define zip4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk800; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk800; \
 	RET; \
 chunk800: \
 	SUBQ $0x20, BX; \
@@ -18720,8 +17960,8 @@ rowdone804: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row802; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group801; \
 	SFENCE; \
@@ -18729,30 +17969,20 @@ rowdone804: \
 	RET
 	zip4x4AVX2NT_body
 
-// func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x8AVX2NT(SB), NOSPLIT, $0-88
 #define zip4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk805; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk805; \
 	RET; \
 chunk805: \
 	SUBQ $0x20, BX; \
@@ -18795,8 +18025,8 @@ rowdone809: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row807; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group806; \
 	SFENCE; \
@@ -18804,30 +18034,20 @@ rowdone809: \
 	RET
 	zip4x8AVX2NT_body
 
-// func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip4x16AVX2NT(SB), NOSPLIT, $0-88
 #define zip4x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk810; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk810; \
 	RET; \
 chunk810: \
 	SUBQ $0x20, BX; \
@@ -18862,8 +18082,8 @@ rowdone814: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row812; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group811; \
 	SFENCE; \
@@ -18871,32 +18091,22 @@ rowdone814: \
 	RET
 	zip4x16AVX2NT_body
 
-// func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x1AVX2(SB), NOSPLIT, $0-88
 #define tzip4x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk815; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk816; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk815; \
+	CMPQ BX, $0x10; \
+	JAE  chunk816; \
 	RET; \
 chunk815: \
 	SUBQ $0x20, BX; \
@@ -18988,8 +18198,8 @@ rowdone820: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row818; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group817; \
 	VZEROUPPER; \
@@ -19051,8 +18261,8 @@ rowdone825: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row823; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group822; \
 	VZEROUPPER; \
@@ -19123,30 +18333,20 @@ DATA shuffle915<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle915<>+8(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle915<>(SB), RODATA|NOPTR, $16
 
-// func tzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk826; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk826; \
 	RET; \
 chunk826: \
 	SUBQ $0x20, BX; \
@@ -19221,8 +18421,8 @@ rowdone830: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row828; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group827; \
 	SFENCE; \
@@ -19302,32 +18502,22 @@ DATA shuffle927<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle927<>+24(SB)/8, $0x0f0d0b09ffffffff
 GLOBL shuffle927<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x2AVX2(SB), NOSPLIT, $0-88
 #define tzip4x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk831; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk832; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk831; \
+	CMPQ BX, $0x10; \
+	JAE  chunk832; \
 	RET; \
 chunk831: \
 	SUBQ $0x20, BX; \
@@ -19403,8 +18593,8 @@ rowdone836: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row834; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group833; \
 	VZEROUPPER; \
@@ -19450,8 +18640,8 @@ rowdone841: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row839; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group838; \
 	VZEROUPPER; \
@@ -19474,30 +18664,20 @@ DATA shuffle931<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle931<>+8(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle931<>(SB), RODATA|NOPTR, $16
 
-// func tzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk842; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk842; \
 	RET; \
 chunk842: \
 	SUBQ $0x20, BX; \
@@ -19548,8 +18728,8 @@ rowdone846: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row844; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group843; \
 	SFENCE; \
@@ -19581,30 +18761,20 @@ DATA shuffle935<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle935<>+24(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle935<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x4AVX2(SB), NOSPLIT, $0-88
 #define tzip4x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk847; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk847; \
 	RET; \
 chunk847: \
 	SUBQ $0x20, BX; \
@@ -19655,38 +18825,28 @@ rowdone851: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row849; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group848; \
 	VZEROUPPER; \
 	RET
 	tzip4x2x4AVX2_body
 
-// func tzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk852; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk852; \
 	RET; \
 chunk852: \
 	SUBQ $0x20, BX; \
@@ -19737,8 +18897,8 @@ rowdone856: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row854; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group853; \
 	SFENCE; \
@@ -19752,30 +18912,20 @@ DATA shuffle936<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle936<>+24(SB)/8, $0x0f0e0d0c07060504
 GLOBL shuffle936<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x8AVX2(SB), NOSPLIT, $0-88
 #define tzip4x2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk857; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk857; \
 	RET; \
 chunk857: \
 	SUBQ $0x40, BX; \
@@ -19846,8 +18996,8 @@ rowdone861: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row859; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group858; \
 	VZEROUPPER; \
@@ -19860,30 +19010,20 @@ DATA shuffle937<>+16(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle937<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle937<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk862; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk862; \
 	RET; \
 chunk862: \
 	SUBQ $0x40, BX; \
@@ -19970,8 +19110,8 @@ rowdone866: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row864; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group863; \
 	SFENCE; \
@@ -19979,34 +19119,24 @@ rowdone866: \
 	RET
 	tzip4x2x8AVX2NT_body
 
-// func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x1AVX2(SB), NOSPLIT, $0-88
 #define tzip4x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk867; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk868; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk869; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk867; \
+	CMPQ BX, $0x24; \
+	JAE  chunk868; \
+	CMPQ BX, $0x18; \
+	JAE  chunk869; \
 	RET; \
 chunk867: \
 	SUBQ $0x60, BX; \
@@ -20161,8 +19291,8 @@ rowdone873: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row871; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group870; \
 	VZEROUPPER; \
@@ -20288,8 +19418,8 @@ rowdone877: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row875; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group874; \
 	VZEROUPPER; \
@@ -20379,8 +19509,8 @@ rowdone881: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row879; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group878; \
 	VZEROUPPER; \
@@ -20499,30 +19629,20 @@ DATA shuffle961<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle961<>+8(SB)/8, $0x0f0c0906ffffffff
 GLOBL shuffle961<>(SB), RODATA|NOPTR, $16
 
-// func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk882; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk882; \
 	RET; \
 chunk882: \
 	SUBQ $0x60, BX; \
@@ -20733,8 +19853,8 @@ rowdone886: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row884; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group883; \
 	SFENCE; \
@@ -20814,34 +19934,24 @@ DATA shuffle973<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle973<>+24(SB)/8, $0x0f0c0906ffffffff
 GLOBL shuffle973<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x2AVX2(SB), NOSPLIT, $0-88
 #define tzip4x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk887; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk888; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk889; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk887; \
+	CMPQ BX, $0x30; \
+	JAE  chunk888; \
+	CMPQ BX, $0x18; \
+	JAE  chunk889; \
 	RET; \
 chunk887: \
 	SUBQ $0x60, BX; \
@@ -21141,8 +20251,8 @@ rowdone893: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row891; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group890; \
 	VZEROUPPER; \
@@ -21377,8 +20487,8 @@ rowdone898: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row896; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group895; \
 	VZEROUPPER; \
@@ -21468,8 +20578,8 @@ rowdone903: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row901; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group900; \
 	VZEROUPPER; \
@@ -21524,32 +20634,22 @@ DATA shuffle981<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle981<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle981<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x4AVX2(SB), NOSPLIT, $0-88
 #define tzip4x3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk904; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk905; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk904; \
+	CMPQ BX, $0x30; \
+	JAE  chunk905; \
 	RET; \
 chunk904: \
 	SUBQ $0x60, BX; \
@@ -21761,8 +20861,8 @@ rowdone909: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row907; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group906; \
 	VZEROUPPER; \
@@ -21860,8 +20960,8 @@ rowdone914: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row912; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group911; \
 	VZEROUPPER; \
@@ -21886,30 +20986,20 @@ DATA shuffle984<>+16(SB)/8, $0x070605040b0a0908
 DATA shuffle984<>+24(SB)/8, $0x0f0e0d0c03020100
 GLOBL shuffle984<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk915; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk915; \
 	RET; \
 chunk915: \
 	SUBQ $0x60, BX; \
@@ -22028,8 +21118,8 @@ rowdone919: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row917; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group916; \
 	SFENCE; \
@@ -22037,30 +21127,20 @@ rowdone919: \
 	RET
 	tzip4x3x4AVX2NT_body
 
-// func tzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x8AVX2(SB), NOSPLIT, $0-88
 #define tzip4x3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk920; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk920; \
 	RET; \
 chunk920: \
 	SUBQ $0x60, BX; \
@@ -22159,8 +21239,8 @@ rowdone924: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row922; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group921; \
 	VZEROUPPER; \
@@ -22179,30 +21259,20 @@ DATA shuffle986<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle986<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle986<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk925; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk925; \
 	RET; \
 chunk925: \
 	SUBQ $0x60, BX; \
@@ -22321,8 +21391,8 @@ rowdone929: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row927; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group926; \
 	SFENCE; \
@@ -22330,32 +21400,22 @@ rowdone929: \
 	RET
 	tzip4x3x8AVX2NT_body
 
-// func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x1AVX2(SB), NOSPLIT, $0-88
 #define tzip4x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk930; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk931; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk930; \
+	CMPQ BX, $0x10; \
+	JAE  chunk931; \
 	RET; \
 chunk930: \
 	SUBQ $0x20, BX; \
@@ -22447,8 +21507,8 @@ rowdone935: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row933; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group932; \
 	VZEROUPPER; \
@@ -22510,8 +21570,8 @@ rowdone940: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row938; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group937; \
 	VZEROUPPER; \
@@ -22582,30 +21642,20 @@ DATA shuffle1002<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle1002<>+8(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle1002<>(SB), RODATA|NOPTR, $16
 
-// func tzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk941; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk941; \
 	RET; \
 chunk941: \
 	SUBQ $0x20, BX; \
@@ -22680,8 +21730,8 @@ rowdone945: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row943; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group942; \
 	SFENCE; \
@@ -22761,30 +21811,20 @@ DATA shuffle1014<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1014<>+24(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle1014<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x2AVX2(SB), NOSPLIT, $0-88
 #define tzip4x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk946; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk946; \
 	RET; \
 chunk946: \
 	SUBQ $0x20, BX; \
@@ -22843,38 +21883,28 @@ rowdone950: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row948; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group947; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x2AVX2_body
 
-// func tzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk951; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk951; \
 	RET; \
 chunk951: \
 	SUBQ $0x20, BX; \
@@ -22949,8 +21979,8 @@ rowdone955: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row953; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group952; \
 	SFENCE; \
@@ -23018,30 +22048,20 @@ DATA shuffle1024<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1024<>+24(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle1024<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x4AVX2(SB), NOSPLIT, $0-88
 #define tzip4x4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk956; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk956; \
 	RET; \
 chunk956: \
 	SUBQ $0x40, BX; \
@@ -23148,8 +22168,8 @@ rowdone960: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row958; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group957; \
 	VZEROUPPER; \
@@ -23168,30 +22188,20 @@ DATA shuffle1026<>+16(SB)/8, $0x030201000f0e0d0c
 DATA shuffle1026<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1026<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk961; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk961; \
 	RET; \
 chunk961: \
 	SUBQ $0x40, BX; \
@@ -23330,8 +22340,8 @@ rowdone965: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row963; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group962; \
 	SFENCE; \
@@ -23345,30 +22355,20 @@ DATA shuffle1027<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1027<>+24(SB)/8, $0x07060504ffffffff
 GLOBL shuffle1027<>(SB), RODATA|NOPTR, $32
 
-// func tzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip4x4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x8AVX2(SB), NOSPLIT, $0-88
 #define tzip4x4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x80; \
-	JAE   chunk966; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x80; \
+	JAE  chunk966; \
 	RET; \
 chunk966: \
 	SUBQ $0x80, BX; \
@@ -23495,38 +22495,28 @@ rowdone970: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row968; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group967; \
 	VZEROUPPER; \
 	RET
 	tzip4x4x8AVX2_body
 
-// func tzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip4x4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 #define tzip4x4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x80; \
-	JAE   chunk971; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x80; \
+	JAE  chunk971; \
 	RET; \
 chunk971: \
 	SUBQ $0x80, BX; \
@@ -23677,8 +22667,8 @@ rowdone975: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row973; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group972; \
 	SFENCE; \
@@ -23686,33 +22676,23 @@ rowdone975: \
 	RET
 	tzip4x4x8AVX2NT_body
 
-// func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip5x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x1AVX2(SB), NOSPLIT, $0-88
 #define zip5x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk976; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk977; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk976; \
+	CMPQ BX, $0x10; \
+	JAE  chunk977; \
 	RET; \
 chunk976: \
 	SUBQ $0x20, BX; \
@@ -23868,8 +22848,8 @@ rowdone981: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row979; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group978; \
 	VZEROUPPER; \
@@ -23952,8 +22932,8 @@ rowdone986: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row984; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group983; \
 	VZEROUPPER; \
@@ -24210,33 +23190,23 @@ DATA shuffle1077<>+0(SB)/8, $0xffff0dffffffff0c
 DATA shuffle1077<>+8(SB)/8, $0x0fffffffff0effff
 GLOBL shuffle1077<>(SB), RODATA|NOPTR, $16
 
-// func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip5x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x2AVX2(SB), NOSPLIT, $0-88
 #define zip5x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk987; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk988; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk987; \
+	CMPQ BX, $0x10; \
+	JAE  chunk988; \
 	RET; \
 chunk987: \
 	SUBQ $0x20, BX; \
@@ -24392,8 +23362,8 @@ rowdone992: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row990; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group989; \
 	VZEROUPPER; \
@@ -24476,8 +23446,8 @@ rowdone997: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row995; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group994; \
 	VZEROUPPER; \
@@ -24710,33 +23680,23 @@ DATA shuffle1121<>+0(SB)/8, $0xffff0d0cffffffff
 DATA shuffle1121<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1121<>(SB), RODATA|NOPTR, $16
 
-// func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip5x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x4AVX2(SB), NOSPLIT, $0-88
 #define zip5x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk998; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk999; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk998; \
+	CMPQ BX, $0x10; \
+	JAE  chunk999; \
 	RET; \
 chunk998: \
 	SUBQ $0x20, BX; \
@@ -24880,8 +23840,8 @@ rowdone1003: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1001; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1000; \
 	VZEROUPPER; \
@@ -24954,8 +23914,8 @@ rowdone1008: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1006; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1005; \
 	VZEROUPPER; \
@@ -25038,33 +23998,23 @@ DATA shuffle1134<>+0(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle1134<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1134<>(SB), RODATA|NOPTR, $16
 
-// func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip5x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x8AVX2(SB), NOSPLIT, $0-88
 #define zip5x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1009; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1010; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1009; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1010; \
 	RET; \
 chunk1009: \
 	SUBQ $0x20, BX; \
@@ -25175,8 +24125,8 @@ rowdone1014: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1012; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1011; \
 	VZEROUPPER; \
@@ -25229,8 +24179,8 @@ rowdone1019: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1017; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1016; \
 	VZEROUPPER; \
@@ -25255,33 +24205,23 @@ DATA shuffle1137<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1137<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1137<>(SB), RODATA|NOPTR, $32
 
-// func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip5x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip5x16AVX2(SB), NOSPLIT, $0-88
 #define zip5x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1020; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1021; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1020; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1021; \
 	RET; \
 chunk1020: \
 	SUBQ $0x20, BX; \
@@ -25342,8 +24282,8 @@ rowdone1025: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1023; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1022; \
 	VZEROUPPER; \
@@ -25381,40 +24321,30 @@ rowdone1030: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1028; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1027; \
 	VZEROUPPER; \
 	RET
 	zip5x16AVX2_body
 
-// func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip6x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip6x1AVX2(SB), NOSPLIT, $0-88
 #define zip6x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1031; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1032; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1031; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1032; \
 	RET; \
 chunk1031: \
 	SUBQ $0x20, BX; \
@@ -25612,8 +24542,8 @@ rowdone1036: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1034; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1033; \
 	VZEROUPPER; \
@@ -25719,8 +24649,8 @@ rowdone1041: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1039; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1038; \
 	VZEROUPPER; \
@@ -25979,32 +24909,22 @@ DATA shuffle1191<>+0(SB)/8, $0xffffffff0dffffff
 DATA shuffle1191<>+8(SB)/8, $0x0fffffffffff0eff
 GLOBL shuffle1191<>(SB), RODATA|NOPTR, $16
 
-// func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip6x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip6x2AVX2(SB), NOSPLIT, $0-88
 #define zip6x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1042; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1043; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1042; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1043; \
 	RET; \
 chunk1042: \
 	SUBQ $0x20, BX; \
@@ -26202,8 +25122,8 @@ rowdone1047: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1045; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1044; \
 	VZEROUPPER; \
@@ -26309,8 +25229,8 @@ rowdone1052: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1050; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1049; \
 	VZEROUPPER; \
@@ -26505,32 +25425,22 @@ DATA shuffle1229<>+0(SB)/8, $0xffffffff0d0cffff
 DATA shuffle1229<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1229<>(SB), RODATA|NOPTR, $16
 
-// func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip6x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip6x4AVX2(SB), NOSPLIT, $0-88
 #define zip6x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1053; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1054; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1053; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1054; \
 	RET; \
 chunk1053: \
 	SUBQ $0x20, BX; \
@@ -26704,8 +25614,8 @@ rowdone1058: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1056; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1055; \
 	VZEROUPPER; \
@@ -26787,8 +25697,8 @@ rowdone1063: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1061; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1060; \
 	VZEROUPPER; \
@@ -26849,32 +25759,22 @@ DATA shuffle1238<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1238<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle1238<>(SB), RODATA|NOPTR, $32
 
-// func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip6x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip6x8AVX2(SB), NOSPLIT, $0-88
 #define zip6x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1064; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1065; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1064; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1065; \
 	RET; \
 chunk1064: \
 	SUBQ $0x20, BX; \
@@ -27000,8 +25900,8 @@ rowdone1069: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1067; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1066; \
 	VZEROUPPER; \
@@ -27059,40 +25959,30 @@ rowdone1074: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1072; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1071; \
 	VZEROUPPER; \
 	RET
 	zip6x8AVX2_body
 
-// func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip6x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip6x16AVX2(SB), NOSPLIT, $0-88
 #define zip6x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1075; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1076; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1075; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1076; \
 	RET; \
 chunk1075: \
 	SUBQ $0x20, BX; \
@@ -27158,8 +26048,8 @@ rowdone1080: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1078; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1077; \
 	VZEROUPPER; \
@@ -27199,41 +26089,31 @@ rowdone1085: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row1083; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1082; \
 	VZEROUPPER; \
 	RET
 	zip6x16AVX2_body
 
-// func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip7x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip7x1AVX2(SB), NOSPLIT, $0-88
 #define zip7x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1086; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1087; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1086; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1087; \
 	RET; \
 chunk1086: \
 	SUBQ $0x20, BX; \
@@ -27493,8 +26373,8 @@ rowdone1091: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1089; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1088; \
 	VZEROUPPER; \
@@ -27627,8 +26507,8 @@ rowdone1096: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1094; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1093; \
 	VZEROUPPER; \
@@ -28125,33 +27005,23 @@ DATA shuffle1336<>+0(SB)/8, $0xffffffffffff0dff
 DATA shuffle1336<>+8(SB)/8, $0x0fffffffffffff0e
 GLOBL shuffle1336<>(SB), RODATA|NOPTR, $16
 
-// func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip7x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip7x2AVX2(SB), NOSPLIT, $0-88
 #define zip7x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1097; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1098; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1097; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1098; \
 	RET; \
 chunk1097: \
 	SUBQ $0x20, BX; \
@@ -28411,8 +27281,8 @@ rowdone1102: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1100; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1099; \
 	VZEROUPPER; \
@@ -28545,8 +27415,8 @@ rowdone1107: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1105; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1104; \
 	VZEROUPPER; \
@@ -28915,33 +27785,23 @@ DATA shuffle1402<>+0(SB)/8, $0xffffffffffff0d0c
 DATA shuffle1402<>+8(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1402<>(SB), RODATA|NOPTR, $16
 
-// func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip7x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip7x4AVX2(SB), NOSPLIT, $0-88
 #define zip7x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1108; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1109; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1108; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1109; \
 	RET; \
 chunk1108: \
 	SUBQ $0x20, BX; \
@@ -29153,8 +28013,8 @@ rowdone1113: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1111; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1110; \
 	VZEROUPPER; \
@@ -29245,8 +28105,8 @@ rowdone1118: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1116; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1115; \
 	VZEROUPPER; \
@@ -29307,33 +28167,23 @@ DATA shuffle1411<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1411<>+24(SB)/8, $0xffffffff07060504
 GLOBL shuffle1411<>(SB), RODATA|NOPTR, $32
 
-// func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip7x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip7x8AVX2(SB), NOSPLIT, $0-88
 #define zip7x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1119; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1120; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1119; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1120; \
 	RET; \
 chunk1119: \
 	SUBQ $0x20, BX; \
@@ -29474,8 +28324,8 @@ rowdone1124: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1122; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1121; \
 	VZEROUPPER; \
@@ -29538,41 +28388,31 @@ rowdone1129: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1127; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1126; \
 	VZEROUPPER; \
 	RET
 	zip7x8AVX2_body
 
-// func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip7x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip7x16AVX2(SB), NOSPLIT, $0-88
 #define zip7x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1130; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1131; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1130; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1131; \
 	RET; \
 chunk1130: \
 	SUBQ $0x20, BX; \
@@ -29643,8 +28483,8 @@ rowdone1135: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1133; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1132; \
 	VZEROUPPER; \
@@ -29686,45 +28526,35 @@ rowdone1140: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1138; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1137; \
 	VZEROUPPER; \
 	RET
 	zip7x16AVX2_body
 
-// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip8x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip8x1AVX2(SB), NOSPLIT, $0-88
 #define zip8x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1141; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1142; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1143; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1144; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1141; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1142; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1143; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1144; \
 	RET; \
 chunk1141: \
 	SUBQ $0x20, BX; \
@@ -29844,8 +28674,8 @@ rowdone1148: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1146; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1145; \
 	VZEROUPPER; \
@@ -29944,8 +28774,8 @@ rowdone1153: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1151; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1150; \
 	VZEROUPPER; \
@@ -30022,8 +28852,8 @@ rowdone1158: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1156; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1155; \
 	VZEROUPPER; \
@@ -30067,45 +28897,35 @@ rowdone1163: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1161; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1160; \
 	VZEROUPPER; \
 	RET
 	zip8x1AVX2_body
 
-// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip8x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip8x2AVX2(SB), NOSPLIT, $0-88
 #define zip8x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1164; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1165; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1166; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1167; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1164; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1165; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1166; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1167; \
 	RET; \
 chunk1164: \
 	SUBQ $0x20, BX; \
@@ -30225,8 +29045,8 @@ rowdone1171: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1169; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1168; \
 	VZEROUPPER; \
@@ -30325,8 +29145,8 @@ rowdone1176: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1174; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1173; \
 	VZEROUPPER; \
@@ -30403,8 +29223,8 @@ rowdone1181: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1179; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1178; \
 	VZEROUPPER; \
@@ -30448,45 +29268,35 @@ rowdone1186: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1184; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1183; \
 	VZEROUPPER; \
 	RET
 	zip8x2AVX2_body
 
-// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip8x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip8x4AVX2(SB), NOSPLIT, $0-88
 #define zip8x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1187; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1188; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1189; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1190; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1187; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1188; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1189; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1190; \
 	RET; \
 chunk1187: \
 	SUBQ $0x20, BX; \
@@ -30606,8 +29416,8 @@ rowdone1194: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1192; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1191; \
 	VZEROUPPER; \
@@ -30706,8 +29516,8 @@ rowdone1199: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1197; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1196; \
 	VZEROUPPER; \
@@ -30784,8 +29594,8 @@ rowdone1204: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1202; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1201; \
 	VZEROUPPER; \
@@ -30829,43 +29639,33 @@ rowdone1209: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1207; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1206; \
 	VZEROUPPER; \
 	RET
 	zip8x4AVX2_body
 
-// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip8x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip8x8AVX2(SB), NOSPLIT, $0-88
 #define zip8x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1210; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1211; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1212; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1210; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1211; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1212; \
 	RET; \
 chunk1210: \
 	SUBQ $0x20, BX; \
@@ -30985,8 +29785,8 @@ rowdone1216: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1214; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1213; \
 	VZEROUPPER; \
@@ -31085,8 +29885,8 @@ rowdone1221: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1219; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1218; \
 	VZEROUPPER; \
@@ -31136,41 +29936,31 @@ rowdone1226: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1224; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1223; \
 	VZEROUPPER; \
 	RET
 	zip8x8AVX2_body
 
-// func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·zip8x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zip8x16AVX2(SB), NOSPLIT, $0-88
 #define zip8x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1227; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1228; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1227; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1228; \
 	RET; \
 chunk1227: \
 	SUBQ $0x20, BX; \
@@ -31242,8 +30032,8 @@ rowdone1232: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1230; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1229; \
 	VZEROUPPER; \
@@ -31285,39 +30075,29 @@ rowdone1237: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1235; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1234; \
 	VZEROUPPER; \
 	RET
 	zip8x16AVX2_body
 
-// func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip8x1AVX2NT(SB), NOSPLIT, $0-88
 #define zip8x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1238; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1238; \
 	RET; \
 chunk1238: \
 	SUBQ $0x20, BX; \
@@ -31388,8 +30168,8 @@ rowdone1242: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1240; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1239; \
 	SFENCE; \
@@ -31397,31 +30177,21 @@ rowdone1242: \
 	RET
 	zip8x1AVX2NT_body
 
-// func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip8x2AVX2NT(SB), NOSPLIT, $0-88
 #define zip8x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1243; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1243; \
 	RET; \
 chunk1243: \
 	SUBQ $0x20, BX; \
@@ -31492,8 +30262,8 @@ rowdone1247: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1245; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1244; \
 	SFENCE; \
@@ -31501,31 +30271,21 @@ rowdone1247: \
 	RET
 	zip8x2AVX2NT_body
 
-// func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip8x4AVX2NT(SB), NOSPLIT, $0-88
 #define zip8x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1248; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1248; \
 	RET; \
 chunk1248: \
 	SUBQ $0x20, BX; \
@@ -31596,8 +30356,8 @@ rowdone1252: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1250; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1249; \
 	SFENCE; \
@@ -31605,31 +30365,21 @@ rowdone1252: \
 	RET
 	zip8x4AVX2NT_body
 
-// func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip8x8AVX2NT(SB), NOSPLIT, $0-88
 #define zip8x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1253; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1253; \
 	RET; \
 chunk1253: \
 	SUBQ $0x20, BX; \
@@ -31700,8 +30450,8 @@ rowdone1257: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1255; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1254; \
 	SFENCE; \
@@ -31709,31 +30459,21 @@ rowdone1257: \
 	RET
 	zip8x8AVX2NT_body
 
-// func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·zip8x16AVX2NT(SB), NOSPLIT, $0-88
 #define zip8x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1258; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1258; \
 	RET; \
 chunk1258: \
 	SUBQ $0x20, BX; \
@@ -31780,8 +30520,8 @@ rowdone1262: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1260; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1259; \
 	SFENCE; \
@@ -31789,33 +30529,23 @@ rowdone1262: \
 	RET
 	zip8x16AVX2NT_body
 
-// func tzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x1AVX2(SB), NOSPLIT, $0-88
 #define tzip8x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1263; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1264; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1263; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1264; \
 	RET; \
 chunk1263: \
 	SUBQ $0x20, BX; \
@@ -31943,8 +30673,8 @@ rowdone1268: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1266; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1265; \
 	VZEROUPPER; \
@@ -32010,8 +30740,8 @@ rowdone1273: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1271; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1270; \
 	VZEROUPPER; \
@@ -32040,31 +30770,21 @@ DATA shuffle1416<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle1416<>+8(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle1416<>(SB), RODATA|NOPTR, $16
 
-// func tzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1274; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1274; \
 	RET; \
 chunk1274: \
 	SUBQ $0x20, BX; \
@@ -32143,8 +30863,8 @@ rowdone1278: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1276; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1275; \
 	SFENCE; \
@@ -32176,31 +30896,21 @@ DATA shuffle1420<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1420<>+24(SB)/8, $0x0f0d0b0907050301
 GLOBL shuffle1420<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x2AVX2(SB), NOSPLIT, $0-88
 #define tzip8x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1279; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1279; \
 	RET; \
 chunk1279: \
 	SUBQ $0x20, BX; \
@@ -32279,8 +30989,8 @@ rowdone1283: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1281; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1280; \
 	VZEROUPPER; \
@@ -32299,31 +31009,21 @@ DATA shuffle1422<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1422<>+24(SB)/8, $0x0f0e0b0a07060302
 GLOBL shuffle1422<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1284; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1284; \
 	RET; \
 chunk1284: \
 	SUBQ $0x20, BX; \
@@ -32402,8 +31102,8 @@ rowdone1288: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1286; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1285; \
 	SFENCE; \
@@ -32411,31 +31111,21 @@ rowdone1288: \
 	RET
 	tzip8x2x2AVX2NT_body
 
-// func tzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x4AVX2(SB), NOSPLIT, $0-88
 #define tzip8x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1289; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1289; \
 	RET; \
 chunk1289: \
 	SUBQ $0x40, BX; \
@@ -32586,8 +31276,8 @@ rowdone1293: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1291; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1290; \
 	VZEROUPPER; \
@@ -32600,31 +31290,21 @@ DATA shuffle1423<>+16(SB)/8, $0x03020100ffffffff
 DATA shuffle1423<>+24(SB)/8, $0x0f0e0d0c0b0a0908
 GLOBL shuffle1423<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1294; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1294; \
 	RET; \
 chunk1294: \
 	SUBQ $0x40, BX; \
@@ -32775,8 +31455,8 @@ rowdone1298: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1296; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1295; \
 	SFENCE; \
@@ -32784,35 +31464,25 @@ rowdone1298: \
 	RET
 	tzip8x2x4AVX2NT_body
 
-// func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x3x1AVX2(SB), NOSPLIT, $0-88
 #define tzip8x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1299; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk1300; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1301; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1299; \
+	CMPQ BX, $0x30; \
+	JAE  chunk1300; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1301; \
 	RET; \
 chunk1299: \
 	SUBQ $0x60, BX; \
@@ -33444,8 +32114,8 @@ rowdone1305: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1303; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1302; \
 	VZEROUPPER; \
@@ -33880,8 +32550,8 @@ rowdone1310: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1308; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1307; \
 	VZEROUPPER; \
@@ -34035,8 +32705,8 @@ rowdone1315: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1313; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1312; \
 	VZEROUPPER; \
@@ -34143,31 +32813,21 @@ DATA shuffle1443<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle1443<>+8(SB)/8, $0x0f0cffffffffffff
 GLOBL shuffle1443<>(SB), RODATA|NOPTR, $16
 
-// func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1316; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1316; \
 	RET; \
 chunk1316: \
 	SUBQ $0x60, BX; \
@@ -34558,8 +33218,8 @@ rowdone1320: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1318; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1317; \
 	SFENCE; \
@@ -34627,31 +33287,21 @@ DATA shuffle1453<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1453<>+24(SB)/8, $0x0f0cffffffffffff
 GLOBL shuffle1453<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1321; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1321; \
 	RET; \
 chunk1321: \
 	SUBQ $0x60, BX; \
@@ -34946,8 +33596,8 @@ rowdone1325: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1323; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1322; \
 	SFENCE; \
@@ -34991,31 +33641,21 @@ DATA shuffle1459<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1459<>+24(SB)/8, $0x0f0e0908ffffffff
 GLOBL shuffle1459<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x4x1AVX2(SB), NOSPLIT, $0-88
 #define tzip8x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1326; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1326; \
 	RET; \
 chunk1326: \
 	SUBQ $0x20, BX; \
@@ -35118,8 +33758,8 @@ rowdone1330: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1328; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1327; \
 	VZEROUPPER; \
@@ -35138,31 +33778,21 @@ DATA shuffle1461<>+16(SB)/8, $0xffffffff0e0a0602
 DATA shuffle1461<>+24(SB)/8, $0xffffffff0f0b0703
 GLOBL shuffle1461<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1331; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1331; \
 	RET; \
 chunk1331: \
 	SUBQ $0x20, BX; \
@@ -35289,8 +33919,8 @@ rowdone1335: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1333; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1332; \
 	SFENCE; \
@@ -35334,31 +33964,21 @@ DATA shuffle1467<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1467<>+24(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle1467<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tzip8x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tzip8x4x2AVX2(SB), NOSPLIT, $0-88
 #define tzip8x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1336; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1336; \
 	RET; \
 chunk1336: \
 	SUBQ $0x40, BX; \
@@ -35605,8 +34225,8 @@ rowdone1340: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1338; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1337; \
 	VZEROUPPER; \
@@ -35643,31 +34263,21 @@ DATA shuffle1472<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1472<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1472<>(SB), RODATA|NOPTR, $32
 
-// func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tzip8x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tzip8x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1341; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1341; \
 	RET; \
 chunk1341: \
 	SUBQ $0x40, BX; \
@@ -35922,8 +34532,8 @@ rowdone1345: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row1343; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1342; \
 	SFENCE; \
@@ -35931,28 +34541,18 @@ rowdone1345: \
 	RET
 	tzip8x4x2AVX2NT_body
 
-// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
+// func zipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 // Requires: AVX, AVX2
-TEXT ·zipNx16AVX2(SB), NOSPLIT, $16-88
+TEXT ·zipNx16AVX2(SB), NOSPLIT, $0-88
 #define zipNx16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), DX; \
-	MOVQ  groups+56(FP), BX; \
-	MOVQ  lane+48(FP), SI; \
-	MOVQ  b+80(FP), DI; \
-	MOVQ  DI, R8; \
-	SHLQ  $0x04, R8; \
-	MOVQ  rows+24(FP), R10; \
-	IMULQ spaceStride+32(FP), R10; \
-	MOVQ  groupSpace+64(FP), R9; \
-	SUBQ  R10, R9; \
-	MOVQ  R9, (SP); \
-	MOVQ  rows+24(FP), R10; \
-	IMULQ depthStride+40(FP), R10; \
-	MOVQ  groupDepth+72(FP), R9; \
-	SUBQ  R10, R9; \
-	MOVQ  R9, 8(SP); \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), DX; \
+	MOVQ groups+56(FP), BX; \
+	MOVQ lane+48(FP), SI; \
+	MOVQ b+80(FP), DI; \
+	MOVQ DI, R8; \
+	SHLQ $0x04, R8; \
 group1346: \
 	MOVQ rows+24(FP), R9; \
 row1347: \
@@ -35988,43 +34588,33 @@ lanedone1351: \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
 	JNZ  row1347; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+64(FP), AX; \
+	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
 	JNZ  group1346; \
 	VZEROUPPER; \
 	RET
 	zipNx16AVX2_body
 
-// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x1AVX2(SB), NOSPLIT, $0-88
 #define unzip2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1352; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1353; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1354; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1355; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1352; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1353; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1354; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1355; \
 	RET; \
 chunk1352: \
 	SUBQ $0x20, BX; \
@@ -36076,8 +34666,8 @@ rowdone1359: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1357; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1356; \
 	VZEROUPPER; \
@@ -36129,8 +34719,8 @@ rowdone1364: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1362; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1361; \
 	VZEROUPPER; \
@@ -36181,8 +34771,8 @@ rowdone1369: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1367; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1366; \
 	VZEROUPPER; \
@@ -36216,8 +34806,8 @@ rowdone1374: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1372; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1371; \
 	VZEROUPPER; \
@@ -36230,35 +34820,25 @@ DATA shuffle1473<>+16(SB)/8, $0x00ff00ff00ff00ff
 DATA shuffle1473<>+24(SB)/8, $0x00ff00ff00ff00ff
 GLOBL shuffle1473<>(SB), RODATA|NOPTR, $32
 
-// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x2AVX2(SB), NOSPLIT, $0-88
 #define unzip2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1375; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1376; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1377; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1378; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1375; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1376; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1377; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1378; \
 	RET; \
 chunk1375: \
 	SUBQ $0x20, BX; \
@@ -36310,8 +34890,8 @@ rowdone1382: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1380; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1379; \
 	VZEROUPPER; \
@@ -36363,8 +34943,8 @@ rowdone1387: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1385; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1384; \
 	VZEROUPPER; \
@@ -36415,8 +34995,8 @@ rowdone1392: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1390; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1389; \
 	VZEROUPPER; \
@@ -36450,8 +35030,8 @@ rowdone1397: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1395; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1394; \
 	VZEROUPPER; \
@@ -36464,35 +35044,25 @@ DATA shuffle1474<>+16(SB)/8, $0x0000ffff0000ffff
 DATA shuffle1474<>+24(SB)/8, $0x0000ffff0000ffff
 GLOBL shuffle1474<>(SB), RODATA|NOPTR, $32
 
-// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x4AVX2(SB), NOSPLIT, $0-88
 #define unzip2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1398; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1399; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1400; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1401; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1398; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1399; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1400; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1401; \
 	RET; \
 chunk1398: \
 	SUBQ $0x20, BX; \
@@ -36536,8 +35106,8 @@ rowdone1405: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1403; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1402; \
 	VZEROUPPER; \
@@ -36581,8 +35151,8 @@ rowdone1410: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1408; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1407; \
 	VZEROUPPER; \
@@ -36625,8 +35195,8 @@ rowdone1415: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1413; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1412; \
 	VZEROUPPER; \
@@ -36656,41 +35226,31 @@ rowdone1420: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1418; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1417; \
 	VZEROUPPER; \
 	RET
 	unzip2x4AVX2_body
 
-// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x8AVX2(SB), NOSPLIT, $0-88
 #define unzip2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1421; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1422; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1423; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1421; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1422; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1423; \
 	RET; \
 chunk1421: \
 	SUBQ $0x20, BX; \
@@ -36734,8 +35294,8 @@ rowdone1427: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1425; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1424; \
 	VZEROUPPER; \
@@ -36779,8 +35339,8 @@ rowdone1432: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1430; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1429; \
 	VZEROUPPER; \
@@ -36810,39 +35370,29 @@ rowdone1437: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1435; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1434; \
 	VZEROUPPER; \
 	RET
 	unzip2x8AVX2_body
 
-// func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x16AVX2(SB), NOSPLIT, $0-88
 #define unzip2x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1438; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1439; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1438; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1439; \
 	RET; \
 chunk1438: \
 	SUBQ $0x20, BX; \
@@ -36882,8 +35432,8 @@ rowdone1443: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1441; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1440; \
 	VZEROUPPER; \
@@ -36912,41 +35462,31 @@ rowdone1448: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1446; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1445; \
 	VZEROUPPER; \
 	RET
 	unzip2x16AVX2_body
 
-// func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x6AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x6AVX2(SB), NOSPLIT, $0-88
 #define unzip2x6AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1449; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1450; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1451; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1449; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1450; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1451; \
 	RET; \
 chunk1449: \
 	SUBQ $0x60, BX; \
@@ -37023,8 +35563,8 @@ rowdone1455: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1453; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1452; \
 	VZEROUPPER; \
@@ -37078,8 +35618,8 @@ rowdone1459: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1457; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1456; \
 	VZEROUPPER; \
@@ -37122,8 +35662,8 @@ rowdone1463: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1461; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1460; \
 	VZEROUPPER; \
@@ -37222,33 +35762,23 @@ DATA shuffle1491<>+0(SB)/8, $0x0f0e0d0c0b0a0302
 DATA shuffle1491<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1491<>(SB), RODATA|NOPTR, $16
 
-// func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip2x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip2x12AVX2(SB), NOSPLIT, $0-88
 #define unzip2x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1464; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1465; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1466; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1464; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1465; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1466; \
 	RET; \
 chunk1464: \
 	SUBQ $0x60, BX; \
@@ -37326,8 +35856,8 @@ rowdone1470: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1468; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1467; \
 	VZEROUPPER; \
@@ -37380,8 +35910,8 @@ rowdone1474: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1472; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1471; \
 	VZEROUPPER; \
@@ -37423,8 +35953,8 @@ rowdone1478: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1476; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1475; \
 	VZEROUPPER; \
@@ -37503,29 +36033,19 @@ DATA shuffle1503<>+16(SB)/8, $0xffffffff07060504
 DATA shuffle1503<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1503<>(SB), RODATA|NOPTR, $32
 
-// func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x1AVX2NT(SB), NOSPLIT, $0-88
 #define unzip2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1479; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1479; \
 	RET; \
 chunk1479: \
 	SUBQ $0x20, BX; \
@@ -37559,8 +36079,8 @@ rowdone1483: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1481; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1480; \
 	SFENCE; \
@@ -37568,29 +36088,19 @@ rowdone1483: \
 	RET
 	unzip2x1AVX2NT_body
 
-// func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x2AVX2NT(SB), NOSPLIT, $0-88
 #define unzip2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1484; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1484; \
 	RET; \
 chunk1484: \
 	SUBQ $0x20, BX; \
@@ -37624,8 +36134,8 @@ rowdone1488: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1486; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1485; \
 	SFENCE; \
@@ -37633,29 +36143,19 @@ rowdone1488: \
 	RET
 	unzip2x2AVX2NT_body
 
-// func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x4AVX2NT(SB), NOSPLIT, $0-88
 #define unzip2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1489; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1489; \
 	RET; \
 chunk1489: \
 	SUBQ $0x20, BX; \
@@ -37685,8 +36185,8 @@ rowdone1493: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1491; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1490; \
 	SFENCE; \
@@ -37694,29 +36194,19 @@ rowdone1493: \
 	RET
 	unzip2x4AVX2NT_body
 
-// func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x8AVX2NT(SB), NOSPLIT, $0-88
 #define unzip2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1494; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1494; \
 	RET; \
 chunk1494: \
 	SUBQ $0x20, BX; \
@@ -37746,8 +36236,8 @@ rowdone1498: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1496; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1495; \
 	SFENCE; \
@@ -37755,29 +36245,19 @@ rowdone1498: \
 	RET
 	unzip2x8AVX2NT_body
 
-// func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip2x16AVX2NT(SB), NOSPLIT, $0-88
 #define unzip2x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1499; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1499; \
 	RET; \
 chunk1499: \
 	SUBQ $0x20, BX; \
@@ -37805,8 +36285,8 @@ rowdone1503: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1501; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1500; \
 	SFENCE; \
@@ -37814,31 +36294,21 @@ rowdone1503: \
 	RET
 	unzip2x16AVX2NT_body
 
-// func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1504; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1505; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1504; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1505; \
 	RET; \
 chunk1504: \
 	SUBQ $0x20, BX; \
@@ -37886,8 +36356,8 @@ rowdone1509: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1507; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1506; \
 	VZEROUPPER; \
@@ -37920,8 +36390,8 @@ rowdone1514: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1512; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1511; \
 	VZEROUPPER; \
@@ -37938,29 +36408,19 @@ DATA shuffle1505<>+0(SB)/8, $0x0703060205010400
 DATA shuffle1505<>+8(SB)/8, $0x0f0b0e0a0d090c08
 GLOBL shuffle1505<>(SB), RODATA|NOPTR, $16
 
-// func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1515; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1515; \
 	RET; \
 chunk1515: \
 	SUBQ $0x20, BX; \
@@ -37998,8 +36458,8 @@ rowdone1519: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1517; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1516; \
 	SFENCE; \
@@ -38025,31 +36485,21 @@ DATA shuffle1508<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1508<>+24(SB)/8, $0x0f0b0e0a07030602
 GLOBL shuffle1508<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1520; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1521; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1520; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1521; \
 	RET; \
 chunk1520: \
 	SUBQ $0x20, BX; \
@@ -38097,8 +36547,8 @@ rowdone1525: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1523; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1522; \
 	VZEROUPPER; \
@@ -38131,8 +36581,8 @@ rowdone1530: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1528; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1527; \
 	VZEROUPPER; \
@@ -38149,29 +36599,19 @@ DATA shuffle1510<>+0(SB)/8, $0x0b0a030209080100
 DATA shuffle1510<>+8(SB)/8, $0x0f0e07060d0c0504
 GLOBL shuffle1510<>(SB), RODATA|NOPTR, $16
 
-// func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1531; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1531; \
 	RET; \
 chunk1531: \
 	SUBQ $0x20, BX; \
@@ -38209,8 +36649,8 @@ rowdone1535: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1533; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1532; \
 	SFENCE; \
@@ -38236,31 +36676,21 @@ DATA shuffle1513<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1513<>+24(SB)/8, $0x0f0e07060d0c0504
 GLOBL shuffle1513<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1536; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1537; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1536; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1537; \
 	RET; \
 chunk1536: \
 	SUBQ $0x20, BX; \
@@ -38311,8 +36741,8 @@ rowdone1541: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1539; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1538; \
 	VZEROUPPER; \
@@ -38344,8 +36774,8 @@ rowdone1546: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1544; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1543; \
 	VZEROUPPER; \
@@ -38364,29 +36794,19 @@ DATA shuffle1515<>+16(SB)/8, $0xffffffff0b0a0908
 DATA shuffle1515<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle1515<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1547; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1547; \
 	RET; \
 chunk1547: \
 	SUBQ $0x20, BX; \
@@ -38424,8 +36844,8 @@ rowdone1551: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1549; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1548; \
 	SFENCE; \
@@ -38451,31 +36871,21 @@ DATA shuffle1518<>+16(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle1518<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle1518<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1552; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1553; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1552; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1553; \
 	RET; \
 chunk1552: \
 	SUBQ $0x40, BX; \
@@ -38545,8 +36955,8 @@ rowdone1557: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1555; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1554; \
 	VZEROUPPER; \
@@ -38587,37 +36997,27 @@ rowdone1562: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1560; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1559; \
 	VZEROUPPER; \
 	RET
 	tunzip2x2x8AVX2_body
 
-// func tunzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1563; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1563; \
 	RET; \
 chunk1563: \
 	SUBQ $0x20, BX; \
@@ -38654,8 +37054,8 @@ rowdone1567: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1565; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1564; \
 	SFENCE; \
@@ -38663,33 +37063,23 @@ rowdone1567: \
 	RET
 	tunzip2x2x8AVX2NT_body
 
-// func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1568; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1569; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1570; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1568; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1569; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1570; \
 	RET; \
 chunk1568: \
 	SUBQ $0x60, BX; \
@@ -38781,8 +37171,8 @@ rowdone1574: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1572; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1571; \
 	VZEROUPPER; \
@@ -38846,8 +37236,8 @@ rowdone1578: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1576; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1575; \
 	VZEROUPPER; \
@@ -38899,8 +37289,8 @@ rowdone1582: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1580; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1579; \
 	VZEROUPPER; \
@@ -39063,29 +37453,19 @@ DATA shuffle1548<>+0(SB)/8, $0x0fffffffffffffff
 DATA shuffle1548<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1548<>(SB), RODATA|NOPTR, $16
 
-// func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1583; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1583; \
 	RET; \
 chunk1583: \
 	SUBQ $0x60, BX; \
@@ -39178,8 +37558,8 @@ rowdone1587: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1585; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1584; \
 	SFENCE; \
@@ -39247,33 +37627,23 @@ DATA shuffle1558<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1558<>+24(SB)/8, $0x0fffffffffffffff
 GLOBL shuffle1558<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1588; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1589; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1590; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1588; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1589; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1590; \
 	RET; \
 chunk1588: \
 	SUBQ $0x60, BX; \
@@ -39365,8 +37735,8 @@ rowdone1594: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1592; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1591; \
 	VZEROUPPER; \
@@ -39430,8 +37800,8 @@ rowdone1598: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1596; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1595; \
 	VZEROUPPER; \
@@ -39483,8 +37853,8 @@ rowdone1602: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1600; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1599; \
 	VZEROUPPER; \
@@ -39619,29 +37989,19 @@ DATA shuffle1581<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle1581<>+8(SB)/8, $0x0504ffffffffffff
 GLOBL shuffle1581<>(SB), RODATA|NOPTR, $16
 
-// func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1603; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1603; \
 	RET; \
 chunk1603: \
 	SUBQ $0x60, BX; \
@@ -39734,8 +38094,8 @@ rowdone1607: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1605; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1604; \
 	SFENCE; \
@@ -39803,29 +38163,19 @@ DATA shuffle1591<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1591<>+24(SB)/8, $0x0f0effffffffffff
 GLOBL shuffle1591<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1608; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1608; \
 	RET; \
 chunk1608: \
 	SUBQ $0x60, BX; \
@@ -39918,8 +38268,8 @@ rowdone1612: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1610; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1609; \
 	SFENCE; \
@@ -39981,29 +38331,19 @@ DATA shuffle1600<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1600<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle1600<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x3x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1613; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1613; \
 	RET; \
 chunk1613: \
 	SUBQ $0x60, BX; \
@@ -40072,8 +38412,8 @@ rowdone1617: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1615; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1614; \
 	SFENCE; \
@@ -40093,31 +38433,21 @@ DATA shuffle1602<>+16(SB)/8, $0x0706050403020100
 DATA shuffle1602<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1602<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1618; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1619; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1618; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1619; \
 	RET; \
 chunk1618: \
 	SUBQ $0x20, BX; \
@@ -40165,8 +38495,8 @@ rowdone1623: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1621; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1620; \
 	VZEROUPPER; \
@@ -40199,37 +38529,27 @@ rowdone1628: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1626; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1625; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x1AVX2_body
 
-// func tunzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1629; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1629; \
 	RET; \
 chunk1629: \
 	SUBQ $0x20, BX; \
@@ -40267,8 +38587,8 @@ rowdone1633: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1631; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1630; \
 	SFENCE; \
@@ -40294,31 +38614,21 @@ DATA shuffle1605<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1605<>+24(SB)/8, $0x0f0b07030e0a0602
 GLOBL shuffle1605<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1634; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1635; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1634; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1635; \
 	RET; \
 chunk1634: \
 	SUBQ $0x20, BX; \
@@ -40369,8 +38679,8 @@ rowdone1639: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1637; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1636; \
 	VZEROUPPER; \
@@ -40402,37 +38712,27 @@ rowdone1644: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1642; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1641; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x2AVX2_body
 
-// func tunzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1645; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1645; \
 	RET; \
 chunk1645: \
 	SUBQ $0x20, BX; \
@@ -40470,8 +38770,8 @@ rowdone1649: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1647; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1646; \
 	SFENCE; \
@@ -40479,31 +38779,21 @@ rowdone1649: \
 	RET
 	tunzip2x4x2AVX2NT_body
 
-// func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1650; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1651; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1650; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1651; \
 	RET; \
 chunk1650: \
 	SUBQ $0x40, BX; \
@@ -40573,8 +38863,8 @@ rowdone1655: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1653; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1652; \
 	VZEROUPPER; \
@@ -40615,37 +38905,27 @@ rowdone1660: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1658; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1657; \
 	VZEROUPPER; \
 	RET
 	tunzip2x4x4AVX2_body
 
-// func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1661; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1661; \
 	RET; \
 chunk1661: \
 	SUBQ $0x20, BX; \
@@ -40696,8 +38976,8 @@ rowdone1665: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1663; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1662; \
 	SFENCE; \
@@ -40705,29 +38985,19 @@ rowdone1665: \
 	RET
 	tunzip2x4x4AVX2NT_body
 
-// func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x4x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1666; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1666; \
 	RET; \
 chunk1666: \
 	SUBQ $0x40, BX; \
@@ -40781,8 +39051,8 @@ rowdone1670: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1668; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1667; \
 	SFENCE; \
@@ -40790,31 +39060,21 @@ rowdone1670: \
 	RET
 	tunzip2x4x8AVX2NT_body
 
-// func tunzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x8x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x8x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x8x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1671; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1672; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1671; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1672; \
 	RET; \
 chunk1671: \
 	SUBQ $0x20, BX; \
@@ -40865,8 +39125,8 @@ rowdone1676: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1674; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1673; \
 	VZEROUPPER; \
@@ -40898,37 +39158,27 @@ rowdone1681: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1679; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1678; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x1AVX2_body
 
-// func tunzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x8x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x8x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x8x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1682; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1682; \
 	RET; \
 chunk1682: \
 	SUBQ $0x20, BX; \
@@ -40966,8 +39216,8 @@ rowdone1686: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1684; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1683; \
 	SFENCE; \
@@ -40993,31 +39243,21 @@ DATA shuffle1608<>+16(SB)/8, $0x0e0a0602ffffffff
 DATA shuffle1608<>+24(SB)/8, $0x0f0b0703ffffffff
 GLOBL shuffle1608<>(SB), RODATA|NOPTR, $32
 
-// func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip2x8x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x8x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip2x8x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk1687; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1688; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x40; \
+	JAE  chunk1687; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1688; \
 	RET; \
 chunk1687: \
 	SUBQ $0x40, BX; \
@@ -41119,8 +39359,8 @@ rowdone1692: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1690; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1689; \
 	VZEROUPPER; \
@@ -41177,37 +39417,27 @@ rowdone1697: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1695; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1694; \
 	VZEROUPPER; \
 	RET
 	tunzip2x8x2AVX2_body
 
-// func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip2x8x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip2x8x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip2x8x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1698; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1698; \
 	RET; \
 chunk1698: \
 	SUBQ $0x20, BX; \
@@ -41258,8 +39488,8 @@ rowdone1702: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1700; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1699; \
 	SFENCE; \
@@ -41279,35 +39509,25 @@ DATA shuffle1610<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1610<>+24(SB)/8, $0x0f0e0706ffffffff
 GLOBL shuffle1610<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x1AVX2(SB), NOSPLIT, $0-88
 #define unzip3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1703; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1704; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1705; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1706; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1703; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1704; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1705; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1706; \
 	RET; \
 chunk1703: \
 	SUBQ $0x20, BX; \
@@ -41386,8 +39606,8 @@ rowdone1710: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1708; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1707; \
 	VZEROUPPER; \
@@ -41459,8 +39679,8 @@ rowdone1715: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1713; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1712; \
 	VZEROUPPER; \
@@ -41525,8 +39745,8 @@ rowdone1720: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1718; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1717; \
 	VZEROUPPER; \
@@ -41567,8 +39787,8 @@ rowdone1725: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1723; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1722; \
 	VZEROUPPER; \
@@ -41687,35 +39907,25 @@ DATA shuffle1634<>+0(SB)/8, $0xffffffff0704ffff
 DATA shuffle1634<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1634<>(SB), RODATA|NOPTR, $16
 
-// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x2AVX2(SB), NOSPLIT, $0-88
 #define unzip3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1726; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1727; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1728; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1729; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1726; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1727; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1728; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1729; \
 	RET; \
 chunk1726: \
 	SUBQ $0x20, BX; \
@@ -41794,8 +40004,8 @@ rowdone1733: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1731; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1730; \
 	VZEROUPPER; \
@@ -41867,8 +40077,8 @@ rowdone1738: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1736; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1735; \
 	VZEROUPPER; \
@@ -41931,8 +40141,8 @@ rowdone1743: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1741; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1740; \
 	VZEROUPPER; \
@@ -41971,8 +40181,8 @@ rowdone1748: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1746; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1745; \
 	VZEROUPPER; \
@@ -42041,35 +40251,25 @@ DATA shuffle1646<>+0(SB)/8, $0xffffffffffff0504
 DATA shuffle1646<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1646<>(SB), RODATA|NOPTR, $16
 
-// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x4AVX2(SB), NOSPLIT, $0-88
 #define unzip3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1749; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1750; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1751; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk1752; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1749; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1750; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1751; \
+	CMPQ BX, $0x04; \
+	JAE  chunk1752; \
 	RET; \
 chunk1749: \
 	SUBQ $0x20, BX; \
@@ -42148,8 +40348,8 @@ rowdone1756: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1754; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1753; \
 	VZEROUPPER; \
@@ -42219,8 +40419,8 @@ rowdone1761: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1759; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1758; \
 	VZEROUPPER; \
@@ -42277,8 +40477,8 @@ rowdone1766: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1764; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1763; \
 	VZEROUPPER; \
@@ -42313,8 +40513,8 @@ rowdone1771: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1769; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1768; \
 	VZEROUPPER; \
@@ -42339,33 +40539,23 @@ DATA shuffle1649<>+16(SB)/8, $0x07060504ffffffff
 DATA shuffle1649<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1649<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x8AVX2(SB), NOSPLIT, $0-88
 #define unzip3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1772; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1773; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk1774; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1772; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1773; \
+	CMPQ BX, $0x08; \
+	JAE  chunk1774; \
 	RET; \
 chunk1772: \
 	SUBQ $0x20, BX; \
@@ -42432,8 +40622,8 @@ rowdone1778: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1776; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1775; \
 	VZEROUPPER; \
@@ -42493,8 +40683,8 @@ rowdone1783: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1781; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1780; \
 	VZEROUPPER; \
@@ -42529,39 +40719,29 @@ rowdone1788: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1786; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1785; \
 	VZEROUPPER; \
 	RET
 	unzip3x8AVX2_body
 
-// func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x16AVX2(SB), NOSPLIT, $0-88
 #define unzip3x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1789; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk1790; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1789; \
+	CMPQ BX, $0x10; \
+	JAE  chunk1790; \
 	RET; \
 chunk1789: \
 	SUBQ $0x20, BX; \
@@ -42610,8 +40790,8 @@ rowdone1794: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1792; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1791; \
 	VZEROUPPER; \
@@ -42644,41 +40824,31 @@ rowdone1799: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1797; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1796; \
 	VZEROUPPER; \
 	RET
 	unzip3x16AVX2_body
 
-// func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x3AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x3AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x3AVX2(SB), NOSPLIT, $0-88
 #define unzip3x3AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1800; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1801; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1802; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1800; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1801; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1802; \
 	RET; \
 chunk1800: \
 	SUBQ $0x60, BX; \
@@ -42813,8 +40983,8 @@ rowdone1806: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1804; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1803; \
 	VZEROUPPER; \
@@ -42902,8 +41072,8 @@ rowdone1810: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1808; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1807; \
 	VZEROUPPER; \
@@ -42973,8 +41143,8 @@ rowdone1814: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1812; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1811; \
 	VZEROUPPER; \
@@ -43187,33 +41357,23 @@ DATA shuffle1687<>+0(SB)/8, $0x0c0b0affffffffff
 DATA shuffle1687<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1687<>(SB), RODATA|NOPTR, $16
 
-// func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x6AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x6AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x6AVX2(SB), NOSPLIT, $0-88
 #define unzip3x6AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1815; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1816; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1817; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1815; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1816; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1817; \
 	RET; \
 chunk1815: \
 	SUBQ $0x60, BX; \
@@ -43350,8 +41510,8 @@ rowdone1821: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1819; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1818; \
 	VZEROUPPER; \
@@ -43446,8 +41606,8 @@ rowdone1825: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1823; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1822; \
 	VZEROUPPER; \
@@ -43517,8 +41677,8 @@ rowdone1829: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1827; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1826; \
 	VZEROUPPER; \
@@ -43695,31 +41855,21 @@ DATA shuffle1716<>+0(SB)/8, $0x09080706ffffffff
 DATA shuffle1716<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1716<>(SB), RODATA|NOPTR, $16
 
-// func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x9AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x9AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x9AVX2(SB), NOSPLIT, $0-88
 #define unzip3x9AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk1830; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1831; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk1830; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1831; \
 	RET; \
 chunk1830: \
 	SUBQ $0x6c, BX; \
@@ -43872,8 +42022,8 @@ rowdone1835: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1833; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1832; \
 	VZEROUPPER; \
@@ -43952,8 +42102,8 @@ rowdone1839: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1837; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1836; \
 	VZEROUPPER; \
@@ -44136,33 +42286,23 @@ DATA shuffle1746<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle1746<>+8(SB)/8, $0x0b0a090807ffffff
 GLOBL shuffle1746<>(SB), RODATA|NOPTR, $16
 
-// func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip3x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip3x12AVX2(SB), NOSPLIT, $0-88
 #define unzip3x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1840; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1841; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1842; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1840; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1841; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1842; \
 	RET; \
 chunk1840: \
 	SUBQ $0x60, BX; \
@@ -44264,8 +42404,8 @@ rowdone1846: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1844; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1843; \
 	VZEROUPPER; \
@@ -44335,8 +42475,8 @@ rowdone1850: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1848; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1847; \
 	VZEROUPPER; \
@@ -44389,8 +42529,8 @@ rowdone1854: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1852; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1851; \
 	VZEROUPPER; \
@@ -44481,29 +42621,19 @@ DATA shuffle1760<>+16(SB)/8, $0xffffffff0b0a0908
 DATA shuffle1760<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1760<>(SB), RODATA|NOPTR, $32
 
-// func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x1AVX2NT(SB), NOSPLIT, $0-88
 #define unzip3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1855; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1855; \
 	RET; \
 chunk1855: \
 	SUBQ $0x20, BX; \
@@ -44551,8 +42681,8 @@ rowdone1859: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1857; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1856; \
 	SFENCE; \
@@ -44560,29 +42690,19 @@ rowdone1859: \
 	RET
 	unzip3x1AVX2NT_body
 
-// func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x2AVX2NT(SB), NOSPLIT, $0-88
 #define unzip3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1860; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1860; \
 	RET; \
 chunk1860: \
 	SUBQ $0x20, BX; \
@@ -44630,8 +42750,8 @@ rowdone1864: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1862; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1861; \
 	SFENCE; \
@@ -44639,29 +42759,19 @@ rowdone1864: \
 	RET
 	unzip3x2AVX2NT_body
 
-// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x4AVX2NT(SB), NOSPLIT, $0-88
 #define unzip3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1865; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1865; \
 	RET; \
 chunk1865: \
 	SUBQ $0x20, BX; \
@@ -44709,8 +42819,8 @@ rowdone1869: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1867; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1866; \
 	SFENCE; \
@@ -44718,29 +42828,19 @@ rowdone1869: \
 	RET
 	unzip3x4AVX2NT_body
 
-// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x8AVX2NT(SB), NOSPLIT, $0-88
 #define unzip3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1870; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1870; \
 	RET; \
 chunk1870: \
 	SUBQ $0x20, BX; \
@@ -44782,8 +42882,8 @@ rowdone1874: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1872; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1871; \
 	SFENCE; \
@@ -44791,29 +42891,19 @@ rowdone1874: \
 	RET
 	unzip3x8AVX2NT_body
 
-// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip3x16AVX2NT(SB), NOSPLIT, $0-88
 #define unzip3x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk1875; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x20; \
+	JAE  chunk1875; \
 	RET; \
 chunk1875: \
 	SUBQ $0x20, BX; \
@@ -44846,8 +42936,8 @@ rowdone1879: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1877; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1876; \
 	SFENCE; \
@@ -44855,33 +42945,23 @@ rowdone1879: \
 	RET
 	unzip3x16AVX2NT_body
 
-// func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1880; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1881; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1882; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1880; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1881; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1882; \
 	RET; \
 chunk1880: \
 	SUBQ $0x60, BX; \
@@ -45028,8 +43108,8 @@ rowdone1886: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1884; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1883; \
 	VZEROUPPER; \
@@ -45125,8 +43205,8 @@ rowdone1890: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1888; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1887; \
 	VZEROUPPER; \
@@ -45197,8 +43277,8 @@ rowdone1894: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1892; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1891; \
 	VZEROUPPER; \
@@ -45447,29 +43527,19 @@ DATA shuffle1805<>+0(SB)/8, $0x0f060e050d04ffff
 DATA shuffle1805<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1805<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1895; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1895; \
 	RET; \
 chunk1895: \
 	SUBQ $0x60, BX; \
@@ -45619,8 +43689,8 @@ rowdone1899: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1897; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1896; \
 	SFENCE; \
@@ -45706,33 +43776,23 @@ DATA shuffle1818<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1818<>+24(SB)/8, $0x0f060e050d04ffff
 GLOBL shuffle1818<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1900; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1901; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1902; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1900; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1901; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1902; \
 	RET; \
 chunk1900: \
 	SUBQ $0x60, BX; \
@@ -45885,8 +43945,8 @@ rowdone1906: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1904; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1903; \
 	VZEROUPPER; \
@@ -45999,8 +44059,8 @@ rowdone1910: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1908; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1907; \
 	VZEROUPPER; \
@@ -46077,8 +44137,8 @@ rowdone1914: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1912; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1911; \
 	VZEROUPPER; \
@@ -46323,33 +44383,23 @@ DATA shuffle1861<>+0(SB)/8, $0x0f0effff0d0cffff
 DATA shuffle1861<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1861<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1915; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk1916; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk1917; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1915; \
+	CMPQ BX, $0x30; \
+	JAE  chunk1916; \
+	CMPQ BX, $0x18; \
+	JAE  chunk1917; \
 	RET; \
 chunk1915: \
 	SUBQ $0x60, BX; \
@@ -46543,8 +44593,8 @@ rowdone1921: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1919; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1918; \
 	VZEROUPPER; \
@@ -46686,8 +44736,8 @@ rowdone1926: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1924; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1923; \
 	VZEROUPPER; \
@@ -46748,8 +44798,8 @@ rowdone1931: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1929; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1928; \
 	VZEROUPPER; \
@@ -46874,29 +44924,19 @@ DATA shuffle1882<>+0(SB)/8, $0x07060504ffffffff
 DATA shuffle1882<>+8(SB)/8, $0x0b0a0908ffffffff
 GLOBL shuffle1882<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1932; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1932; \
 	RET; \
 chunk1932: \
 	SUBQ $0x60, BX; \
@@ -47028,8 +45068,8 @@ rowdone1936: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1934; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1933; \
 	SFENCE; \
@@ -47067,31 +45107,21 @@ DATA shuffle1887<>+16(SB)/8, $0x0b0a0908ffffffff
 DATA shuffle1887<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle1887<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1937; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk1938; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1937; \
+	CMPQ BX, $0x30; \
+	JAE  chunk1938; \
 	RET; \
 chunk1937: \
 	SUBQ $0x60, BX; \
@@ -47238,8 +45268,8 @@ rowdone1942: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1940; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1939; \
 	VZEROUPPER; \
@@ -47319,37 +45349,27 @@ rowdone1947: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1945; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1944; \
 	VZEROUPPER; \
 	RET
 	tunzip3x2x8AVX2_body
 
-// func tunzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk1948; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk1948; \
 	RET; \
 chunk1948: \
 	SUBQ $0x60, BX; \
@@ -47444,8 +45464,8 @@ rowdone1952: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1950; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1949; \
 	SFENCE; \
@@ -47453,31 +45473,21 @@ rowdone1952: \
 	RET
 	tunzip3x2x8AVX2NT_body
 
-// func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk1953; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1954; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk1953; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1954; \
 	RET; \
 chunk1953: \
 	SUBQ $0x6c, BX; \
@@ -47668,8 +45678,8 @@ rowdone1958: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1956; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1955; \
 	VZEROUPPER; \
@@ -47773,8 +45783,8 @@ rowdone1962: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1960; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1959; \
 	VZEROUPPER; \
@@ -48075,29 +46085,19 @@ DATA shuffle1940<>+0(SB)/8, $0xffffffff0fffff0e
 DATA shuffle1940<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle1940<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk1963; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk1963; \
 	RET; \
 chunk1963: \
 	SUBQ $0x00000120, BX; \
@@ -48565,8 +46565,8 @@ rowdone1967: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1965; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1964; \
 	SFENCE; \
@@ -48808,31 +46808,21 @@ DATA shuffle1979<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle1979<>+24(SB)/8, $0x0f06ff0e05ff0d04
 GLOBL shuffle1979<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk1968; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1969; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk1968; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1969; \
 	RET; \
 chunk1968: \
 	SUBQ $0x6c, BX; \
@@ -49034,8 +47024,8 @@ rowdone1973: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1971; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1970; \
 	VZEROUPPER; \
@@ -49139,8 +47129,8 @@ rowdone1977: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1975; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1974; \
 	VZEROUPPER; \
@@ -49427,31 +47417,21 @@ DATA shuffle2027<>+0(SB)/8, $0x0b0affffffffffff
 DATA shuffle2027<>+8(SB)/8, $0xffff0d0cffffffff
 GLOBL shuffle2027<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x6c; \
-	JAE   chunk1978; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk1979; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x6c; \
+	JAE  chunk1978; \
+	CMPQ BX, $0x24; \
+	JAE  chunk1979; \
 	RET; \
 chunk1978: \
 	SUBQ $0x6c, BX; \
@@ -49598,8 +47578,8 @@ rowdone1983: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1981; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1980; \
 	VZEROUPPER; \
@@ -49686,8 +47666,8 @@ rowdone1987: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1985; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1984; \
 	VZEROUPPER; \
@@ -49814,29 +47794,19 @@ DATA shuffle2047<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle2047<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle2047<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk1988; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk1988; \
 	RET; \
 chunk1988: \
 	SUBQ $0x00000120, BX; \
@@ -50237,8 +48207,8 @@ rowdone1992: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1990; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1989; \
 	SFENCE; \
@@ -50300,29 +48270,19 @@ DATA shuffle2056<>+16(SB)/8, $0xffffffff03020100
 DATA shuffle2056<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2056<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x48; \
-	JAE   chunk1993; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x48; \
+	JAE  chunk1993; \
 	RET; \
 chunk1993: \
 	SUBQ $0x48, BX; \
@@ -50401,37 +48361,27 @@ rowdone1997: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row1995; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1994; \
 	VZEROUPPER; \
 	RET
 	tunzip3x3x8AVX2_body
 
-// func tunzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x3x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x00000120; \
-	JAE   chunk1998; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x00000120; \
+	JAE  chunk1998; \
 	RET; \
 chunk1998: \
 	SUBQ $0x00000120, BX; \
@@ -50670,8 +48620,8 @@ rowdone2002: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2000; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group1999; \
 	SFENCE; \
@@ -50679,33 +48629,23 @@ rowdone2002: \
 	RET
 	tunzip3x3x8AVX2NT_body
 
-// func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2003; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk2004; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2005; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2003; \
+	CMPQ BX, $0x24; \
+	JAE  chunk2004; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2005; \
 	RET; \
 chunk2003: \
 	SUBQ $0x60, BX; \
@@ -50867,8 +48807,8 @@ rowdone2009: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2007; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2006; \
 	VZEROUPPER; \
@@ -50981,8 +48921,8 @@ rowdone2013: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2011; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2010; \
 	VZEROUPPER; \
@@ -51060,8 +49000,8 @@ rowdone2017: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2015; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2014; \
 	VZEROUPPER; \
@@ -51340,29 +49280,19 @@ DATA shuffle2106<>+0(SB)/8, $0x0f06ffff0e05ffff
 DATA shuffle2106<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2106<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2018; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2018; \
 	RET; \
 chunk2018: \
 	SUBQ $0x60, BX; \
@@ -51530,8 +49460,8 @@ rowdone2022: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2020; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2019; \
 	SFENCE; \
@@ -51623,33 +49553,23 @@ DATA shuffle2120<>+16(SB)/8, $0x0d04ffffffffffff
 DATA shuffle2120<>+24(SB)/8, $0x0f06ffff0e05ffff
 GLOBL shuffle2120<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2023; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2024; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2025; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2023; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2024; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2025; \
 	RET; \
 chunk2023: \
 	SUBQ $0x60, BX; \
@@ -51959,8 +49879,8 @@ rowdone2029: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2027; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2026; \
 	VZEROUPPER; \
@@ -52196,8 +50116,8 @@ rowdone2034: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2032; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2031; \
 	VZEROUPPER; \
@@ -52292,8 +50212,8 @@ rowdone2039: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2037; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2036; \
 	VZEROUPPER; \
@@ -52498,31 +50418,21 @@ DATA shuffle2156<>+0(SB)/8, $0x0b0affffffffffff
 DATA shuffle2156<>+8(SB)/8, $0x0d0cffffffffffff
 GLOBL shuffle2156<>(SB), RODATA|NOPTR, $16
 
-// func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2040; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2041; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2040; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2041; \
 	RET; \
 chunk2040: \
 	SUBQ $0x60, BX; \
@@ -52756,8 +50666,8 @@ rowdone2045: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2043; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2042; \
 	VZEROUPPER; \
@@ -52889,8 +50799,8 @@ rowdone2050: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2048; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2047; \
 	VZEROUPPER; \
@@ -52927,29 +50837,19 @@ DATA shuffle2161<>+16(SB)/8, $0x0f0e0d0c0b0a0908
 DATA shuffle2161<>+24(SB)/8, $0x0706050403020100
 GLOBL shuffle2161<>(SB), RODATA|NOPTR, $32
 
-// func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2051; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2051; \
 	RET; \
 chunk2051: \
 	SUBQ $0x60, BX; \
@@ -53116,8 +51016,8 @@ rowdone2055: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2053; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2052; \
 	SFENCE; \
@@ -53125,29 +51025,19 @@ rowdone2055: \
 	RET
 	tunzip3x4x4AVX2NT_body
 
-// func tunzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip3x4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip3x4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2056; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2056; \
 	RET; \
 chunk2056: \
 	SUBQ $0x60, BX; \
@@ -53234,37 +51124,27 @@ rowdone2060: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2058; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2057; \
 	VZEROUPPER; \
 	RET
 	tunzip3x4x8AVX2_body
 
-// func tunzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip3x4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip3x4x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip3x4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2061; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2061; \
 	RET; \
 chunk2061: \
 	SUBQ $0x60, BX; \
@@ -53360,8 +51240,8 @@ rowdone2065: \
 	ADDQ R8, CX; \
 	DECQ R10; \
 	JNZ  row2063; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2062; \
 	SFENCE; \
@@ -53369,36 +51249,26 @@ rowdone2065: \
 	RET
 	tunzip3x4x8AVX2NT_body
 
-// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x1AVX2(SB), NOSPLIT, $0-88
 #define unzip4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2066; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2067; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2068; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2069; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2066; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2067; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2068; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2069; \
 	RET; \
 chunk2066: \
 	SUBQ $0x20, BX; \
@@ -53486,8 +51356,8 @@ rowdone2073: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2071; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2070; \
 	VZEROUPPER; \
@@ -53578,8 +51448,8 @@ rowdone2078: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2076; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2075; \
 	VZEROUPPER; \
@@ -53661,8 +51531,8 @@ rowdone2083: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2081; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2080; \
 	VZEROUPPER; \
@@ -53711,44 +51581,34 @@ rowdone2088: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2086; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2085; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX2_body
 
-// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x2AVX2(SB), NOSPLIT, $0-88
 #define unzip4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2089; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2090; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2091; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2092; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2089; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2090; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2091; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2092; \
 	RET; \
 chunk2089: \
 	SUBQ $0x20, BX; \
@@ -53836,8 +51696,8 @@ rowdone2096: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2094; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2093; \
 	VZEROUPPER; \
@@ -53928,8 +51788,8 @@ rowdone2101: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2099; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2098; \
 	VZEROUPPER; \
@@ -54011,8 +51871,8 @@ rowdone2106: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2104; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2103; \
 	VZEROUPPER; \
@@ -54061,44 +51921,34 @@ rowdone2111: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2109; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2108; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX2_body
 
-// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x4AVX2(SB), NOSPLIT, $0-88
 #define unzip4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2112; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2113; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2114; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2115; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2112; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2113; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2114; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2115; \
 	RET; \
 chunk2112: \
 	SUBQ $0x20, BX; \
@@ -54166,8 +52016,8 @@ rowdone2119: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2117; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2116; \
 	VZEROUPPER; \
@@ -54230,8 +52080,8 @@ rowdone2124: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2122; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2121; \
 	VZEROUPPER; \
@@ -54289,8 +52139,8 @@ rowdone2129: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2127; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2126; \
 	VZEROUPPER; \
@@ -54327,42 +52177,32 @@ rowdone2134: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2132; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2131; \
 	VZEROUPPER; \
 	RET
 	unzip4x4AVX2_body
 
-// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x8AVX2(SB), NOSPLIT, $0-88
 #define unzip4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2135; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2136; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2137; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2135; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2136; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2137; \
 	RET; \
 chunk2135: \
 	SUBQ $0x20, BX; \
@@ -54430,8 +52270,8 @@ rowdone2141: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2139; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2138; \
 	VZEROUPPER; \
@@ -54494,8 +52334,8 @@ rowdone2146: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2144; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2143; \
 	VZEROUPPER; \
@@ -54533,40 +52373,30 @@ rowdone2151: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2149; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2148; \
 	VZEROUPPER; \
 	RET
 	unzip4x8AVX2_body
 
-// func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x16AVX2(SB), NOSPLIT, $0-88
 #define unzip4x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2152; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2153; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2152; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2153; \
 	RET; \
 chunk2152: \
 	SUBQ $0x20, BX; \
@@ -54618,8 +52448,8 @@ rowdone2157: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2155; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2154; \
 	VZEROUPPER; \
@@ -54653,42 +52483,32 @@ rowdone2162: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2160; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2159; \
 	VZEROUPPER; \
 	RET
 	unzip4x16AVX2_body
 
-// func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x12AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip4x12AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip4x12AVX2(SB), NOSPLIT, $0-88
 #define unzip4x12AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2163; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk2164; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2165; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2163; \
+	CMPQ BX, $0x24; \
+	JAE  chunk2164; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2165; \
 	RET; \
 chunk2163: \
 	SUBQ $0x60, BX; \
@@ -54815,8 +52635,8 @@ rowdone2169: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2167; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2166; \
 	VZEROUPPER; \
@@ -54900,8 +52720,8 @@ rowdone2173: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2171; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2170; \
 	VZEROUPPER; \
@@ -54962,8 +52782,8 @@ rowdone2177: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2175; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2174; \
 	VZEROUPPER; \
@@ -55042,30 +52862,20 @@ DATA shuffle2173<>+16(SB)/8, $0x0b0a090803020100
 DATA shuffle2173<>+24(SB)/8, $0xffffffff0f0e0d0c
 GLOBL shuffle2173<>(SB), RODATA|NOPTR, $32
 
-// func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x1AVX2NT(SB), NOSPLIT, $0-88
 #define unzip4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2178; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2178; \
 	RET; \
 chunk2178: \
 	SUBQ $0x20, BX; \
@@ -55124,8 +52934,8 @@ rowdone2182: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2180; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2179; \
 	SFENCE; \
@@ -55133,30 +52943,20 @@ rowdone2182: \
 	RET
 	unzip4x1AVX2NT_body
 
-// func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x2AVX2NT(SB), NOSPLIT, $0-88
 #define unzip4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2183; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2183; \
 	RET; \
 chunk2183: \
 	SUBQ $0x20, BX; \
@@ -55215,8 +53015,8 @@ rowdone2187: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2185; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2184; \
 	SFENCE; \
@@ -55224,30 +53024,20 @@ rowdone2187: \
 	RET
 	unzip4x2AVX2NT_body
 
-// func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x4AVX2NT(SB), NOSPLIT, $0-88
 #define unzip4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2188; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2188; \
 	RET; \
 chunk2188: \
 	SUBQ $0x20, BX; \
@@ -55290,8 +53080,8 @@ rowdone2192: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2190; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2189; \
 	SFENCE; \
@@ -55299,30 +53089,20 @@ rowdone2192: \
 	RET
 	unzip4x4AVX2NT_body
 
-// func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x8AVX2NT(SB), NOSPLIT, $0-88
 #define unzip4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2193; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2193; \
 	RET; \
 chunk2193: \
 	SUBQ $0x20, BX; \
@@ -55365,8 +53145,8 @@ rowdone2197: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2195; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2194; \
 	SFENCE; \
@@ -55374,30 +53154,20 @@ rowdone2197: \
 	RET
 	unzip4x8AVX2NT_body
 
-// func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip4x16AVX2NT(SB), NOSPLIT, $0-88
 #define unzip4x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2198; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2198; \
 	RET; \
 chunk2198: \
 	SUBQ $0x20, BX; \
@@ -55432,8 +53202,8 @@ rowdone2202: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2200; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2199; \
 	SFENCE; \
@@ -55441,32 +53211,22 @@ rowdone2202: \
 	RET
 	unzip4x16AVX2NT_body
 
-// func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2203; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2204; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2203; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2204; \
 	RET; \
 chunk2203: \
 	SUBQ $0x20, BX; \
@@ -55567,8 +53327,8 @@ rowdone2208: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2206; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2205; \
 	VZEROUPPER; \
@@ -55639,8 +53399,8 @@ rowdone2213: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2211; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2210; \
 	VZEROUPPER; \
@@ -55675,30 +53435,20 @@ DATA shuffle2180<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2180<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL shuffle2180<>(SB), RODATA|NOPTR, $16
 
-// func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2214; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2214; \
 	RET; \
 chunk2214: \
 	SUBQ $0x20, BX; \
@@ -55785,8 +53535,8 @@ rowdone2218: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2216; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2215; \
 	SFENCE; \
@@ -55836,32 +53586,22 @@ DATA shuffle2187<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle2187<>+24(SB)/8, $0x0fff0eff0dff0cff
 GLOBL shuffle2187<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2219; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2220; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2219; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2220; \
 	RET; \
 chunk2219: \
 	SUBQ $0x20, BX; \
@@ -55940,8 +53680,8 @@ rowdone2224: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2222; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2221; \
 	VZEROUPPER; \
@@ -55990,8 +53730,8 @@ rowdone2229: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2227; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2226; \
 	VZEROUPPER; \
@@ -56010,30 +53750,20 @@ DATA shuffle2190<>+0(SB)/8, $0x0b0affff0908ffff
 DATA shuffle2190<>+8(SB)/8, $0x0f0effff0d0cffff
 GLOBL shuffle2190<>(SB), RODATA|NOPTR, $16
 
-// func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2230; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2230; \
 	RET; \
 chunk2230: \
 	SUBQ $0x20, BX; \
@@ -56088,8 +53818,8 @@ rowdone2234: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2232; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2231; \
 	SFENCE; \
@@ -56115,30 +53845,20 @@ DATA shuffle2193<>+16(SB)/8, $0x0b0affff0908ffff
 DATA shuffle2193<>+24(SB)/8, $0x0f0effff0d0cffff
 GLOBL shuffle2193<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x2x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2235; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2235; \
 	RET; \
 chunk2235: \
 	SUBQ $0x20, BX; \
@@ -56183,8 +53903,8 @@ rowdone2239: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2237; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2236; \
 	VZEROUPPER; \
@@ -56215,30 +53935,20 @@ DATA shuffle2197<>+16(SB)/8, $0x0b0a090803020100
 DATA shuffle2197<>+24(SB)/8, $0x0f0e0d0c07060504
 GLOBL shuffle2197<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2240; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2240; \
 	RET; \
 chunk2240: \
 	SUBQ $0x20, BX; \
@@ -56292,8 +54002,8 @@ rowdone2244: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2242; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2241; \
 	SFENCE; \
@@ -56301,30 +54011,20 @@ rowdone2244: \
 	RET
 	tunzip4x2x4AVX2NT_body
 
-// func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x2x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2245; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2245; \
 	RET; \
 chunk2245: \
 	SUBQ $0x40, BX; \
@@ -56393,38 +54093,28 @@ rowdone2249: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2247; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2246; \
 	VZEROUPPER; \
 	RET
 	tunzip4x2x8AVX2_body
 
-// func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x2x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x2x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2250; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2250; \
 	RET; \
 chunk2250: \
 	SUBQ $0x40, BX; \
@@ -56510,8 +54200,8 @@ rowdone2254: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2252; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2251; \
 	SFENCE; \
@@ -56519,34 +54209,24 @@ rowdone2254: \
 	RET
 	tunzip4x2x8AVX2NT_body
 
-// func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2255; \
-	CMPQ  BX, $0x24; \
-	JAE   chunk2256; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2257; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2255; \
+	CMPQ BX, $0x24; \
+	JAE  chunk2256; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2257; \
 	RET; \
 chunk2255: \
 	SUBQ $0x60, BX; \
@@ -56701,8 +54381,8 @@ rowdone2261: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2259; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2258; \
 	VZEROUPPER; \
@@ -56893,8 +54573,8 @@ rowdone2265: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2263; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2262; \
 	VZEROUPPER; \
@@ -57021,8 +54701,8 @@ rowdone2269: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2267; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2266; \
 	VZEROUPPER; \
@@ -57157,30 +54837,20 @@ DATA shuffle2225<>+0(SB)/8, $0x0fffff0effffffff
 DATA shuffle2225<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2225<>(SB), RODATA|NOPTR, $16
 
-// func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2270; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2270; \
 	RET; \
 chunk2270: \
 	SUBQ $0x60, BX; \
@@ -57480,8 +55150,8 @@ rowdone2274: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2272; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2271; \
 	SFENCE; \
@@ -57597,34 +55267,24 @@ DATA shuffle2243<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle2243<>+24(SB)/8, $0x0bffffffffffffff
 GLOBL shuffle2243<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2275; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2276; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2277; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2275; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2276; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2277; \
 	RET; \
 chunk2275: \
 	SUBQ $0x60, BX; \
@@ -57929,8 +55589,8 @@ rowdone2281: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2279; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2278; \
 	VZEROUPPER; \
@@ -58175,8 +55835,8 @@ rowdone2286: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2284; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2283; \
 	VZEROUPPER; \
@@ -58271,8 +55931,8 @@ rowdone2291: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2289; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2288; \
 	VZEROUPPER; \
@@ -58339,32 +55999,22 @@ DATA shuffle2254<>+0(SB)/8, $0x0f0effffffff0d0c
 DATA shuffle2254<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2254<>(SB), RODATA|NOPTR, $16
 
-// func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x3x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2292; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2293; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2292; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2293; \
 	RET; \
 chunk2292: \
 	SUBQ $0x60, BX; \
@@ -58634,8 +56284,8 @@ rowdone2297: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2295; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2294; \
 	VZEROUPPER; \
@@ -58767,8 +56417,8 @@ rowdone2302: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2300; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2299; \
 	VZEROUPPER; \
@@ -58805,30 +56455,20 @@ DATA shuffle2259<>+16(SB)/8, $0x0f0e0d0cffffffff
 DATA shuffle2259<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2259<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x3x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2303; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2303; \
 	RET; \
 chunk2303: \
 	SUBQ $0x60, BX; \
@@ -58994,8 +56634,8 @@ rowdone2307: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2305; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2304; \
 	SFENCE; \
@@ -59003,30 +56643,20 @@ rowdone2307: \
 	RET
 	tunzip4x3x4AVX2NT_body
 
-// func tunzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x3x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x3x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2308; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2308; \
 	RET; \
 chunk2308: \
 	SUBQ $0x60, BX; \
@@ -59131,38 +56761,28 @@ rowdone2312: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2310; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2309; \
 	VZEROUPPER; \
 	RET
 	tunzip4x3x8AVX2_body
 
-// func tunzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x3x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x3x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x3x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2313; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2313; \
 	RET; \
 chunk2313: \
 	SUBQ $0x60, BX; \
@@ -59280,8 +56900,8 @@ rowdone2317: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2315; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2314; \
 	SFENCE; \
@@ -59289,32 +56909,22 @@ rowdone2317: \
 	RET
 	tunzip4x3x8AVX2NT_body
 
-// func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2318; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2319; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2318; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2319; \
 	RET; \
 chunk2318: \
 	SUBQ $0x20, BX; \
@@ -59415,8 +57025,8 @@ rowdone2323: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2321; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2320; \
 	VZEROUPPER; \
@@ -59487,8 +57097,8 @@ rowdone2328: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2326; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2325; \
 	VZEROUPPER; \
@@ -59523,30 +57133,20 @@ DATA shuffle2266<>+0(SB)/8, $0x0dffffff0cffffff
 DATA shuffle2266<>+8(SB)/8, $0x0fffffff0effffff
 GLOBL shuffle2266<>(SB), RODATA|NOPTR, $16
 
-// func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2329; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2329; \
 	RET; \
 chunk2329: \
 	SUBQ $0x20, BX; \
@@ -59633,8 +57233,8 @@ rowdone2333: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2331; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2330; \
 	SFENCE; \
@@ -59684,30 +57284,20 @@ DATA shuffle2273<>+16(SB)/8, $0x0dffffff0cffffff
 DATA shuffle2273<>+24(SB)/8, $0x0fffffff0effffff
 GLOBL shuffle2273<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x4x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2334; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2334; \
 	RET; \
 chunk2334: \
 	SUBQ $0x20, BX; \
@@ -59766,38 +57356,28 @@ rowdone2338: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2336; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2335; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x2AVX2_body
 
-// func tunzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2339; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2339; \
 	RET; \
 chunk2339: \
 	SUBQ $0x20, BX; \
@@ -59881,8 +57461,8 @@ rowdone2343: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2341; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2340; \
 	SFENCE; \
@@ -59902,30 +57482,20 @@ DATA shuffle2275<>+16(SB)/8, $0x0100ffffffffffff
 DATA shuffle2275<>+24(SB)/8, $0x0302ffffffffffff
 GLOBL shuffle2275<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x4AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x4x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2344; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2344; \
 	RET; \
 chunk2344: \
 	SUBQ $0x40, BX; \
@@ -60039,8 +57609,8 @@ rowdone2348: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2346; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2345; \
 	VZEROUPPER; \
@@ -60053,30 +57623,20 @@ DATA shuffle2276<>+16(SB)/8, $0xffffffff03020100
 DATA shuffle2276<>+24(SB)/8, $0x0f0e0d0cffffffff
 GLOBL shuffle2276<>(SB), RODATA|NOPTR, $32
 
-// func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x4x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2349; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2349; \
 	RET; \
 chunk2349: \
 	SUBQ $0x40, BX; \
@@ -60224,8 +57784,8 @@ rowdone2353: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2351; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2350; \
 	SFENCE; \
@@ -60233,30 +57793,20 @@ rowdone2353: \
 	RET
 	tunzip4x4x4AVX2NT_body
 
-// func tunzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip4x4x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x8AVX2(SB), NOSPLIT, $0-88
 #define tunzip4x4x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x80; \
-	JAE   chunk2354; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x80; \
+	JAE  chunk2354; \
 	RET; \
 chunk2354: \
 	SUBQ $0x80, BX; \
@@ -60389,38 +57939,28 @@ rowdone2358: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2356; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2355; \
 	VZEROUPPER; \
 	RET
 	tunzip4x4x8AVX2_body
 
-// func tunzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip4x4x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip4x4x8AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip4x4x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x80; \
-	JAE   chunk2359; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x80; \
+	JAE  chunk2359; \
 	RET; \
 chunk2359: \
 	SUBQ $0x80, BX; \
@@ -60571,8 +58111,8 @@ rowdone2363: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2361; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2360; \
 	SFENCE; \
@@ -60580,33 +58120,23 @@ rowdone2363: \
 	RET
 	tunzip4x4x8AVX2NT_body
 
-// func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip5x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip5x1AVX2(SB), NOSPLIT, $0-88
 #define unzip5x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2364; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2365; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2364; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2365; \
 	RET; \
 chunk2364: \
 	SUBQ $0x20, BX; \
@@ -60757,8 +58287,8 @@ rowdone2369: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2367; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2366; \
 	VZEROUPPER; \
@@ -60841,8 +58371,8 @@ rowdone2374: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2372; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2371; \
 	VZEROUPPER; \
@@ -61099,33 +58629,23 @@ DATA shuffle2326<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2326<>+8(SB)/8, $0x0f0a0500ffffffff
 GLOBL shuffle2326<>(SB), RODATA|NOPTR, $16
 
-// func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip5x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip5x2AVX2(SB), NOSPLIT, $0-88
 #define unzip5x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2375; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2376; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2375; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2376; \
 	RET; \
 chunk2375: \
 	SUBQ $0x20, BX; \
@@ -61276,8 +58796,8 @@ rowdone2380: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2378; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2377; \
 	VZEROUPPER; \
@@ -61360,8 +58880,8 @@ rowdone2385: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2383; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2382; \
 	VZEROUPPER; \
@@ -61594,33 +59114,23 @@ DATA shuffle2370<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2370<>+8(SB)/8, $0x0f0e0504ffffffff
 GLOBL shuffle2370<>(SB), RODATA|NOPTR, $16
 
-// func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip5x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip5x4AVX2(SB), NOSPLIT, $0-88
 #define unzip5x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2386; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2387; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2386; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2387; \
 	RET; \
 chunk2386: \
 	SUBQ $0x20, BX; \
@@ -61751,8 +59261,8 @@ rowdone2391: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2389; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2388; \
 	VZEROUPPER; \
@@ -61825,41 +59335,31 @@ rowdone2396: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2394; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2393; \
 	VZEROUPPER; \
 	RET
 	unzip5x4AVX2_body
 
-// func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip5x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip5x8AVX2(SB), NOSPLIT, $0-88
 #define unzip5x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2397; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2398; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2397; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2398; \
 	RET; \
 chunk2397: \
 	SUBQ $0x20, BX; \
@@ -61950,8 +59450,8 @@ rowdone2402: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2400; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2399; \
 	VZEROUPPER; \
@@ -62004,41 +59504,31 @@ rowdone2407: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2405; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2404; \
 	VZEROUPPER; \
 	RET
 	unzip5x8AVX2_body
 
-// func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip5x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip5x16AVX2(SB), NOSPLIT, $0-88
 #define unzip5x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2408; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2409; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2408; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2409; \
 	RET; \
 chunk2408: \
 	SUBQ $0x20, BX; \
@@ -62099,8 +59589,8 @@ rowdone2413: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2411; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2410; \
 	VZEROUPPER; \
@@ -62138,40 +59628,30 @@ rowdone2418: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2416; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2415; \
 	VZEROUPPER; \
 	RET
 	unzip5x16AVX2_body
 
-// func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip6x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip6x1AVX2(SB), NOSPLIT, $0-88
 #define unzip6x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2419; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2420; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2419; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2420; \
 	RET; \
 chunk2419: \
 	SUBQ $0x20, BX; \
@@ -62369,8 +59849,8 @@ rowdone2424: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2422; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2421; \
 	VZEROUPPER; \
@@ -62476,8 +59956,8 @@ rowdone2429: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2427; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2426; \
 	VZEROUPPER; \
@@ -62844,32 +60324,22 @@ DATA shuffle2442<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2442<>+8(SB)/8, $0x0f0903ffffffffff
 GLOBL shuffle2442<>(SB), RODATA|NOPTR, $16
 
-// func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip6x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip6x2AVX2(SB), NOSPLIT, $0-88
 #define unzip6x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2430; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2431; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2430; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2431; \
 	RET; \
 chunk2430: \
 	SUBQ $0x20, BX; \
@@ -63067,8 +60537,8 @@ rowdone2435: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2433; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2432; \
 	VZEROUPPER; \
@@ -63174,8 +60644,8 @@ rowdone2440: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2438; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2437; \
 	VZEROUPPER; \
@@ -63402,32 +60872,22 @@ DATA shuffle2483<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2483<>+8(SB)/8, $0x0f0e0302ffffffff
 GLOBL shuffle2483<>(SB), RODATA|NOPTR, $16
 
-// func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip6x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip6x4AVX2(SB), NOSPLIT, $0-88
 #define unzip6x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2441; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2442; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2441; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2442; \
 	RET; \
 chunk2441: \
 	SUBQ $0x20, BX; \
@@ -63577,8 +61037,8 @@ rowdone2446: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2444; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2443; \
 	VZEROUPPER; \
@@ -63660,40 +61120,30 @@ rowdone2451: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2449; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2448; \
 	VZEROUPPER; \
 	RET
 	unzip6x4AVX2_body
 
-// func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip6x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip6x8AVX2(SB), NOSPLIT, $0-88
 #define unzip6x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2452; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2453; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2452; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2453; \
 	RET; \
 chunk2452: \
 	SUBQ $0x20, BX; \
@@ -63795,8 +61245,8 @@ rowdone2457: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2455; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2454; \
 	VZEROUPPER; \
@@ -63854,40 +61304,30 @@ rowdone2462: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2460; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2459; \
 	VZEROUPPER; \
 	RET
 	unzip6x8AVX2_body
 
-// func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip6x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip6x16AVX2(SB), NOSPLIT, $0-88
 #define unzip6x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	MOVQ  laneI+56(FP), R9; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2463; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2464; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	MOVQ laneI+56(FP), R9; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2463; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2464; \
 	RET; \
 chunk2463: \
 	SUBQ $0x20, BX; \
@@ -63953,8 +61393,8 @@ rowdone2468: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2466; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2465; \
 	VZEROUPPER; \
@@ -63994,41 +61434,31 @@ rowdone2473: \
 	ADDQ R8, CX; \
 	DECQ R11; \
 	JNZ  row2471; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2470; \
 	VZEROUPPER; \
 	RET
 	unzip6x16AVX2_body
 
-// func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip7x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip7x1AVX2(SB), NOSPLIT, $0-88
 #define unzip7x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2474; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2475; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2474; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2475; \
 	RET; \
 chunk2474: \
 	SUBQ $0x20, BX; \
@@ -64281,8 +61711,8 @@ rowdone2479: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2477; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2476; \
 	VZEROUPPER; \
@@ -64415,8 +61845,8 @@ rowdone2484: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2482; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2481; \
 	VZEROUPPER; \
@@ -64913,33 +62343,23 @@ DATA shuffle2581<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2581<>+8(SB)/8, $0x0f0801ffffffffff
 GLOBL shuffle2581<>(SB), RODATA|NOPTR, $16
 
-// func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip7x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip7x2AVX2(SB), NOSPLIT, $0-88
 #define unzip7x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2485; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2486; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2485; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2486; \
 	RET; \
 chunk2485: \
 	SUBQ $0x20, BX; \
@@ -65192,8 +62612,8 @@ rowdone2490: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2488; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2487; \
 	VZEROUPPER; \
@@ -65326,8 +62746,8 @@ rowdone2495: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2493; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2492; \
 	VZEROUPPER; \
@@ -65524,33 +62944,23 @@ DATA shuffle2615<>+0(SB)/8, $0xffffffffffffffff
 DATA shuffle2615<>+8(SB)/8, $0x0f0e0100ffffffff
 GLOBL shuffle2615<>(SB), RODATA|NOPTR, $16
 
-// func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip7x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip7x4AVX2(SB), NOSPLIT, $0-88
 #define unzip7x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2496; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2497; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2496; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2497; \
 	RET; \
 chunk2496: \
 	SUBQ $0x20, BX; \
@@ -65719,8 +63129,8 @@ rowdone2501: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2499; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2498; \
 	VZEROUPPER; \
@@ -65811,41 +63221,31 @@ rowdone2506: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2504; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2503; \
 	VZEROUPPER; \
 	RET
 	unzip7x4AVX2_body
 
-// func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip7x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip7x8AVX2(SB), NOSPLIT, $0-88
 #define unzip7x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2507; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2508; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2507; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2508; \
 	RET; \
 chunk2507: \
 	SUBQ $0x20, BX; \
@@ -65958,8 +63358,8 @@ rowdone2512: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2510; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2509; \
 	VZEROUPPER; \
@@ -66022,41 +63422,31 @@ rowdone2517: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2515; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2514; \
 	VZEROUPPER; \
 	RET
 	unzip7x8AVX2_body
 
-// func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip7x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip7x16AVX2(SB), NOSPLIT, $0-88
 #define unzip7x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2518; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2519; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2518; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2519; \
 	RET; \
 chunk2518: \
 	SUBQ $0x20, BX; \
@@ -66127,8 +63517,8 @@ rowdone2523: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2521; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2520; \
 	VZEROUPPER; \
@@ -66170,47 +63560,37 @@ rowdone2528: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2526; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2525; \
 	VZEROUPPER; \
 	RET
 	unzip7x16AVX2_body
 
-// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip8x1AVX2(SB), NOSPLIT, $0-88
 #define unzip8x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2529; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2530; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2531; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2532; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2533; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2529; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2530; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2531; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2532; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2533; \
 	RET; \
 chunk2529: \
 	SUBQ $0x40, BX; \
@@ -66410,8 +63790,8 @@ rowdone2537: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2535; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2534; \
 	VZEROUPPER; \
@@ -66590,8 +63970,8 @@ rowdone2542: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2540; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2539; \
 	VZEROUPPER; \
@@ -66774,8 +64154,8 @@ rowdone2547: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2545; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2544; \
 	VZEROUPPER; \
@@ -66922,8 +64302,8 @@ rowdone2552: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2550; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2549; \
 	VZEROUPPER; \
@@ -67001,8 +64381,8 @@ rowdone2557: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2555; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2554; \
 	VZEROUPPER; \
@@ -67015,39 +64395,29 @@ DATA shuffle2616<>+16(SB)/8, $0x0b030a0209010800
 DATA shuffle2616<>+24(SB)/8, $0x0f070e060d050c04
 GLOBL shuffle2616<>(SB), RODATA|NOPTR, $32
 
-// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip8x2AVX2(SB), NOSPLIT, $0-88
 #define unzip8x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2558; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2559; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2560; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2561; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2562; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2558; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2559; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2560; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2561; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2562; \
 	RET; \
 chunk2558: \
 	SUBQ $0x40, BX; \
@@ -67223,8 +64593,8 @@ rowdone2566: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2564; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2563; \
 	VZEROUPPER; \
@@ -67395,8 +64765,8 @@ rowdone2571: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2569; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2568; \
 	VZEROUPPER; \
@@ -67579,8 +64949,8 @@ rowdone2576: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2574; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2573; \
 	VZEROUPPER; \
@@ -67727,8 +65097,8 @@ rowdone2581: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2579; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2578; \
 	VZEROUPPER; \
@@ -67806,47 +65176,37 @@ rowdone2586: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2584; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2583; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX2_body
 
-// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x4AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x4AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip8x4AVX2(SB), NOSPLIT, $0-88
 #define unzip8x4AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2587; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2588; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2589; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2590; \
-	CMPQ  BX, $0x04; \
-	JAE   chunk2591; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2587; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2588; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2589; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2590; \
+	CMPQ BX, $0x04; \
+	JAE  chunk2591; \
 	RET; \
 chunk2587: \
 	SUBQ $0x40, BX; \
@@ -68022,8 +65382,8 @@ rowdone2595: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2593; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2592; \
 	VZEROUPPER; \
@@ -68146,8 +65506,8 @@ rowdone2600: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2598; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2597; \
 	VZEROUPPER; \
@@ -68250,8 +65610,8 @@ rowdone2605: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2603; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2602; \
 	VZEROUPPER; \
@@ -68338,8 +65698,8 @@ rowdone2610: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2608; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2607; \
 	VZEROUPPER; \
@@ -68389,45 +65749,35 @@ rowdone2615: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2613; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2612; \
 	VZEROUPPER; \
 	RET
 	unzip8x4AVX2_body
 
-// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x8AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x8AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip8x8AVX2(SB), NOSPLIT, $0-88
 #define unzip8x8AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2616; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2617; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2618; \
-	CMPQ  BX, $0x08; \
-	JAE   chunk2619; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2616; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2617; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2618; \
+	CMPQ BX, $0x08; \
+	JAE  chunk2619; \
 	RET; \
 chunk2616: \
 	SUBQ $0x40, BX; \
@@ -68603,8 +65953,8 @@ rowdone2623: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2621; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2620; \
 	VZEROUPPER; \
@@ -68727,8 +66077,8 @@ rowdone2628: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2626; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2625; \
 	VZEROUPPER; \
@@ -68831,8 +66181,8 @@ rowdone2633: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2631; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2630; \
 	VZEROUPPER; \
@@ -68886,43 +66236,33 @@ rowdone2638: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2636; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2635; \
 	VZEROUPPER; \
 	RET
 	unzip8x8AVX2_body
 
-// func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·unzip8x16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzip8x16AVX2(SB), NOSPLIT, $0-88
 #define unzip8x16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2639; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2640; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2641; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2639; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2640; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2641; \
 	RET; \
 chunk2639: \
 	SUBQ $0x40, BX; \
@@ -69026,8 +66366,8 @@ rowdone2645: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2643; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2642; \
 	VZEROUPPER; \
@@ -69102,8 +66442,8 @@ rowdone2650: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2648; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2647; \
 	VZEROUPPER; \
@@ -69145,39 +66485,29 @@ rowdone2655: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2653; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2652; \
 	VZEROUPPER; \
 	RET
 	unzip8x16AVX2_body
 
-// func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip8x1AVX2NT(SB), NOSPLIT, $0-88
 #define unzip8x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2656; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2656; \
 	RET; \
 chunk2656: \
 	SUBQ $0x20, BX; \
@@ -69296,8 +66626,8 @@ rowdone2660: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2658; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2657; \
 	SFENCE; \
@@ -69305,31 +66635,21 @@ rowdone2660: \
 	RET
 	unzip8x1AVX2NT_body
 
-// func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip8x2AVX2NT(SB), NOSPLIT, $0-88
 #define unzip8x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2661; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2661; \
 	RET; \
 chunk2661: \
 	SUBQ $0x20, BX; \
@@ -69448,8 +66768,8 @@ rowdone2665: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2663; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2662; \
 	SFENCE; \
@@ -69457,31 +66777,21 @@ rowdone2665: \
 	RET
 	unzip8x2AVX2NT_body
 
-// func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip8x4AVX2NT(SB), NOSPLIT, $0-88
 #define unzip8x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2666; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2666; \
 	RET; \
 chunk2666: \
 	SUBQ $0x20, BX; \
@@ -69552,8 +66862,8 @@ rowdone2670: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2668; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2667; \
 	SFENCE; \
@@ -69561,31 +66871,21 @@ rowdone2670: \
 	RET
 	unzip8x4AVX2NT_body
 
-// func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x8AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip8x8AVX2NT(SB), NOSPLIT, $0-88
 #define unzip8x8AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2671; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2671; \
 	RET; \
 chunk2671: \
 	SUBQ $0x20, BX; \
@@ -69656,8 +66956,8 @@ rowdone2675: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2673; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2672; \
 	SFENCE; \
@@ -69665,31 +66965,21 @@ rowdone2675: \
 	RET
 	unzip8x8AVX2NT_body
 
-// func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x16AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·unzip8x16AVX2NT(SB), NOSPLIT, $0-88
 #define unzip8x16AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2676; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2676; \
 	RET; \
 chunk2676: \
 	SUBQ $0x20, BX; \
@@ -69736,8 +67026,8 @@ rowdone2680: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2678; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2677; \
 	SFENCE; \
@@ -69745,33 +67035,23 @@ rowdone2680: \
 	RET
 	unzip8x16AVX2NT_body
 
-// func tunzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip8x2x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x2x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip8x2x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2681; \
-	CMPQ  BX, $0x10; \
-	JAE   chunk2682; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2681; \
+	CMPQ BX, $0x10; \
+	JAE  chunk2682; \
 	RET; \
 chunk2681: \
 	SUBQ $0x20, BX; \
@@ -69906,8 +67186,8 @@ rowdone2686: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2684; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2683; \
 	VZEROUPPER; \
@@ -69980,8 +67260,8 @@ rowdone2691: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2689; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2688; \
 	VZEROUPPER; \
@@ -70000,31 +67280,21 @@ DATA shuffle2619<>+0(SB)/8, $0x0bff0aff09ff08ff
 DATA shuffle2619<>+8(SB)/8, $0x0fff0eff0dff0cff
 GLOBL shuffle2619<>(SB), RODATA|NOPTR, $16
 
-// func tunzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x2x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x2x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x2x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2692; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2692; \
 	RET; \
 chunk2692: \
 	SUBQ $0x20, BX; \
@@ -70111,8 +67381,8 @@ rowdone2696: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2694; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2693; \
 	SFENCE; \
@@ -70138,31 +67408,21 @@ DATA shuffle2622<>+16(SB)/8, $0x0bff0aff09ff08ff
 DATA shuffle2622<>+24(SB)/8, $0x0fff0eff0dff0cff
 GLOBL shuffle2622<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip8x2x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x2x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip8x2x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2697; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2697; \
 	RET; \
 chunk2697: \
 	SUBQ $0x20, BX; \
@@ -70231,8 +67491,8 @@ rowdone2701: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2699; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2698; \
 	VZEROUPPER; \
@@ -70263,31 +67523,21 @@ DATA shuffle2626<>+16(SB)/8, $0x0b0a030209080100
 DATA shuffle2626<>+24(SB)/8, $0x0f0e07060d0c0504
 GLOBL shuffle2626<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x2x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x2x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x2x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2702; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2702; \
 	RET; \
 chunk2702: \
 	SUBQ $0x20, BX; \
@@ -70373,8 +67623,8 @@ rowdone2706: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2704; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2703; \
 	SFENCE; \
@@ -70382,31 +67632,21 @@ rowdone2706: \
 	RET
 	tunzip8x2x2AVX2NT_body
 
-// func tunzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x4AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x2x4AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x2x4AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x2x4AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2707; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2707; \
 	RET; \
 chunk2707: \
 	SUBQ $0x40, BX; \
@@ -70556,8 +67796,8 @@ rowdone2711: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2709; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2708; \
 	SFENCE; \
@@ -70565,35 +67805,25 @@ rowdone2711: \
 	RET
 	tunzip8x2x4AVX2NT_body
 
-// func tunzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip8x3x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x3x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip8x3x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2712; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2713; \
-	CMPQ  BX, $0x18; \
-	JAE   chunk2714; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2712; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2713; \
+	CMPQ BX, $0x18; \
+	JAE  chunk2714; \
 	RET; \
 chunk2712: \
 	SUBQ $0x60, BX; \
@@ -71217,8 +68447,8 @@ rowdone2718: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2716; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2715; \
 	VZEROUPPER; \
@@ -71679,8 +68909,8 @@ rowdone2723: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2721; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2720; \
 	VZEROUPPER; \
@@ -71847,8 +69077,8 @@ rowdone2728: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2726; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2725; \
 	VZEROUPPER; \
@@ -71973,31 +69203,21 @@ DATA shuffle2649<>+0(SB)/8, $0x0fffff0effff0dff
 DATA shuffle2649<>+8(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2649<>(SB), RODATA|NOPTR, $16
 
-// func tunzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x3x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x3x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x3x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2729; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2729; \
 	RET; \
 chunk2729: \
 	SUBQ $0x60, BX; \
@@ -72451,8 +69671,8 @@ rowdone2733: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2731; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2730; \
 	SFENCE; \
@@ -72556,33 +69776,23 @@ DATA shuffle2665<>+16(SB)/8, $0xffffffffffffffff
 DATA shuffle2665<>+24(SB)/8, $0xffffffffffffffff
 GLOBL shuffle2665<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x2AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip8x3x2AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x3x2AVX2(SB), NOSPLIT, $0-88
 #define tunzip8x3x2AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2734; \
-	CMPQ  BX, $0x30; \
-	JAE   chunk2735; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2734; \
+	CMPQ BX, $0x30; \
+	JAE  chunk2735; \
 	RET; \
 chunk2734: \
 	SUBQ $0x60, BX; \
@@ -73051,8 +70261,8 @@ rowdone2739: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2737; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2736; \
 	VZEROUPPER; \
@@ -73292,8 +70502,8 @@ rowdone2744: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2742; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2741; \
 	VZEROUPPER; \
@@ -73324,31 +70534,21 @@ DATA shuffle2669<>+16(SB)/8, $0xffffffff0b0affff
 DATA shuffle2669<>+24(SB)/8, $0x0f0effffffff0d0c
 GLOBL shuffle2669<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x3x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x3x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x3x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x60; \
-	JAE   chunk2745; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x60; \
+	JAE  chunk2745; \
 	RET; \
 chunk2745: \
 	SUBQ $0x60, BX; \
@@ -73658,8 +70858,8 @@ rowdone2749: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2747; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2746; \
 	SFENCE; \
@@ -73685,31 +70885,21 @@ DATA shuffle2672<>+16(SB)/8, $0x0302ffffffff0100
 DATA shuffle2672<>+24(SB)/8, $0xffff0504ffffffff
 GLOBL shuffle2672<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x4x1AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2
-TEXT ·tunzip8x4x1AVX2(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x4x1AVX2(SB), NOSPLIT, $0-88
 #define tunzip8x4x1AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2750; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2750; \
 	RET; \
 chunk2750: \
 	SUBQ $0x20, BX; \
@@ -73812,39 +71002,29 @@ rowdone2754: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2752; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2751; \
 	VZEROUPPER; \
 	RET
 	tunzip8x4x1AVX2_body
 
-// func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x4x1AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x4x1AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x4x1AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x4x1AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x20; \
-	JAE   chunk2755; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x20; \
+	JAE  chunk2755; \
 	RET; \
 chunk2755: \
 	SUBQ $0x20, BX; \
@@ -73992,8 +71172,8 @@ rowdone2759: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2757; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2756; \
 	SFENCE; \
@@ -74007,31 +71187,21 @@ DATA shuffle2673<>+16(SB)/8, $0x0dffffff0cffffff
 DATA shuffle2673<>+24(SB)/8, $0x0fffffff0effffff
 GLOBL shuffle2673<>(SB), RODATA|NOPTR, $32
 
-// func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x4x2AVX2NT(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX2, MMX+
-TEXT ·tunzip8x4x2AVX2NT(SB), NOSPLIT, $16-88
+TEXT ·tunzip8x4x2AVX2NT(SB), NOSPLIT, $0-88
 #define tunzip8x4x2AVX2NT_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), BX; \
-	MOVQ  groups+64(FP), SI; \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ spaceStride+32(FP), R8; \
-	MOVQ  groupSpace+72(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, (SP); \
-	MOVQ  rows+24(FP), R8; \
-	IMULQ depthStride+40(FP), R8; \
-	MOVQ  groupDepth+80(FP), DI; \
-	SUBQ  R8, DI; \
-	MOVQ  DI, 8(SP); \
-	MOVQ  spaceStride+32(FP), DI; \
-	MOVQ  depthStride+40(FP), R8; \
-	LEAQ  (DX)(DX*2), R9; \
-	MOVQ  laneI+56(FP), R10; \
-	CMPQ  BX, $0x40; \
-	JAE   chunk2760; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), BX; \
+	MOVQ groups+64(FP), SI; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), DI; \
+	MOVQ depthStride+40(FP), R8; \
+	LEAQ (DX)(DX*2), R9; \
+	MOVQ laneI+56(FP), R10; \
+	CMPQ BX, $0x40; \
+	JAE  chunk2760; \
 	RET; \
 chunk2760: \
 	SUBQ $0x40, BX; \
@@ -74307,8 +71477,8 @@ rowdone2764: \
 	ADDQ R8, CX; \
 	DECQ R12; \
 	JNZ  row2762; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
 	DECQ SI; \
 	JNZ  group2761; \
 	SFENCE; \
@@ -74316,28 +71486,18 @@ rowdone2764: \
 	RET
 	tunzip8x4x2AVX2NT_body
 
-// func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, groupSpace int, groupDepth int, b int)
+// func unzipNx16AVX2(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, groups int, spaceSkip int, depthSkip int, b int)
 // Requires: AVX, AVX2
-TEXT ·unzipNx16AVX2(SB), NOSPLIT, $16-88
+TEXT ·unzipNx16AVX2(SB), NOSPLIT, $0-88
 #define unzipNx16AVX2_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  n+16(FP), DX; \
-	MOVQ  groups+56(FP), BX; \
-	MOVQ  lane+48(FP), SI; \
-	MOVQ  b+80(FP), DI; \
-	MOVQ  DI, R8; \
-	SHLQ  $0x04, R8; \
-	MOVQ  rows+24(FP), R10; \
-	IMULQ spaceStride+32(FP), R10; \
-	MOVQ  groupSpace+64(FP), R9; \
-	SUBQ  R10, R9; \
-	MOVQ  R9, (SP); \
-	MOVQ  rows+24(FP), R10; \
-	IMULQ depthStride+40(FP), R10; \
-	MOVQ  groupDepth+72(FP), R9; \
-	SUBQ  R10, R9; \
-	MOVQ  R9, 8(SP); \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ n+16(FP), DX; \
+	MOVQ groups+56(FP), BX; \
+	MOVQ lane+48(FP), SI; \
+	MOVQ b+80(FP), DI; \
+	MOVQ DI, R8; \
+	SHLQ $0x04, R8; \
 group2765: \
 	MOVQ rows+24(FP), R9; \
 row2766: \
@@ -74373,8 +71533,8 @@ lanedone2770: \
 	ADDQ depthStride+40(FP), CX; \
 	DECQ R9; \
 	JNZ  row2766; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ spaceSkip+64(FP), AX; \
+	ADDQ depthSkip+72(FP), CX; \
 	DECQ BX; \
 	JNZ  group2765; \
 	VZEROUPPER; \
@@ -77638,29 +74798,19 @@ lastunit3011: \
 	RET
 	unitUnzip2x8AVX2_body
 
-// func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// func copyRunsAVX2(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX
-TEXT ·copyRunsAVX2(SB), NOSPLIT, $16-96
+TEXT ·copyRunsAVX2(SB), NOSPLIT, $0-96
 #define copyRunsAVX2_body \
-	MOVQ  dst+0(FP), AX; \
-	MOVQ  src+8(FP), CX; \
-	MOVQ  e+16(FP), DX; \
-	MOVQ  groups+72(FP), BX; \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ dstRow+56(FP), DI; \
-	MOVQ  dstGroup+80(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, (SP); \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ srcRow+64(FP), DI; \
-	MOVQ  srcGroup+88(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, 8(SP); \
-	MOVQ  DX, SI; \
-	CMPQ  DX, $+32; \
-	JAE   runs3013; \
-	CMPQ  DX, $+16; \
-	JAE   runs3014; \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+32; \
+	JAE  runs3013; \
+	CMPQ DX, $+16; \
+	JAE  runs3014; \
 	RET; \
 runs3013: \
 	SUBQ $+32, SI; \
@@ -77695,8 +74845,8 @@ piecesdone3019: \
 	ADDQ R9, CX; \
 	DECQ R10; \
 	JNZ  row3016; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
 	JNZ  group3015; \
 	VZEROUPPER; \
@@ -77726,35 +74876,25 @@ run3022: \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
 	JNZ     row3021; \
-	ADDQ    (SP), AX; \
-	ADDQ    8(SP), CX; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group3020; \
 	VZEROUPPER; \
 	RET
 	copyRunsAVX2_body
 
-// func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// func copyRunsAVX2NT(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, MMX+
-TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $16-96
+TEXT ·copyRunsAVX2NT(SB), NOSPLIT, $0-96
 #define copyRunsAVX2NT_body \
-	MOVQ  dst+0(FP), AX; \
-	MOVQ  src+8(FP), CX; \
-	MOVQ  e+16(FP), DX; \
-	MOVQ  groups+72(FP), BX; \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ dstRow+56(FP), DI; \
-	MOVQ  dstGroup+80(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, (SP); \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ srcRow+64(FP), DI; \
-	MOVQ  srcGroup+88(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, 8(SP); \
-	MOVQ  DX, SI; \
-	CMPQ  DX, $+32; \
-	JAE   runs3023; \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+32; \
+	JAE  runs3023; \
 	RET; \
 runs3023: \
 	SUBQ $+32, SI; \
@@ -77789,8 +74929,8 @@ piecesdone3028: \
 	ADDQ R9, CX; \
 	DECQ R10; \
 	JNZ  row3025; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
 	JNZ  group3024; \
 	SFENCE; \

@@ -4,25 +4,13 @@
 
 #include "textflag.h"
 
-// func zip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip2x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip2x16AVX512BW(SB), NOSPLIT, $0-88
 #define zip2x16AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle0<>+0(SB), Z31; \
@@ -60,9 +48,9 @@ rowdone5: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row2; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group1; \
 	VZEROUPPER; \
 	RET
@@ -88,28 +76,16 @@ DATA shuffle1<>+48(SB)/8, $0x000000000000000e
 DATA shuffle1<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle1<>(SB), RODATA|NOPTR, $64
 
-// func zip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·zip2x6AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip2x6AVX512BW(SB), NOSPLIT, $0-88
 #define zip2x6AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem6: \
 	CMPQ DI, $+64; \
 	JB   remdone7; \
@@ -178,9 +154,9 @@ rowdone12: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row9; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group8; \
 	VZEROUPPER; \
 	RET
@@ -218,28 +194,16 @@ DATA shuffle7<>+48(SB)/8, $0x001d001c001b003d
 DATA shuffle7<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle7<>(SB), RODATA|NOPTR, $64
 
-// func zip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·zip2x12AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip2x12AVX512BW(SB), NOSPLIT, $0-88
 #define zip2x12AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem13: \
 	CMPQ DI, $+64; \
 	JB   remdone14; \
@@ -308,9 +272,9 @@ rowdone19: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row16; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group15; \
 	VZEROUPPER; \
 	RET
@@ -336,25 +300,13 @@ DATA shuffle9<>+48(SB)/8, $0x0000000e0000000d
 DATA shuffle9<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle9<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle10<>+0(SB), Z31; \
@@ -392,9 +344,9 @@ rowdone24: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row21; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group20; \
 	VZEROUPPER; \
 	RET
@@ -420,25 +372,13 @@ DATA shuffle11<>+48(SB)/8, $0x0000000f0000000d
 DATA shuffle11<>+56(SB)/8, $0x0000001f0000001d
 GLOBL shuffle11<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x2x8AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle12<>+0(SB), Z31; \
@@ -476,9 +416,9 @@ rowdone29: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row26; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group25; \
 	VZEROUPPER; \
 	RET
@@ -504,28 +444,16 @@ DATA shuffle13<>+48(SB)/8, $0x000000000000000d
 DATA shuffle13<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem30: \
 	CMPQ DI, $+64; \
 	JB   remdone31; \
@@ -594,9 +522,9 @@ rowdone36: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row33; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group32; \
 	VZEROUPPER; \
 	RET
@@ -622,28 +550,16 @@ DATA shuffle15<>+48(SB)/8, $0x003d003a001d001a
 DATA shuffle15<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x3x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x3x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem37: \
 	CMPQ DI, $+64; \
 	JB   remdone38; \
@@ -711,9 +627,9 @@ rowdone43: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row40; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group39; \
 	VZEROUPPER; \
 	RET
@@ -742,25 +658,13 @@ DATA shuffle18<>+48(SB)/8, $0x0000000000000000
 DATA shuffle18<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle18<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle19<>+0(SB), Z31; \
@@ -798,9 +702,9 @@ rowdone48: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row45; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group44; \
 	VZEROUPPER; \
 	RET
@@ -826,25 +730,13 @@ DATA shuffle20<>+48(SB)/8, $0x003e003a001e001a
 DATA shuffle20<>+56(SB)/8, $0x003f003b001f001b
 GLOBL shuffle20<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x4x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle21<>+0(SB), Z31; \
@@ -882,9 +774,9 @@ rowdone53: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row50; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group49; \
 	VZEROUPPER; \
 	RET
@@ -910,25 +802,13 @@ DATA shuffle22<>+48(SB)/8, $0x0000000f0000000b
 DATA shuffle22<>+56(SB)/8, $0x0000001f0000001b
 GLOBL shuffle22<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip2x8x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip2x8x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip2x8x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle23<>+0(SB), Z31; \
@@ -966,9 +846,9 @@ rowdone58: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row55; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group54; \
 	VZEROUPPER; \
 	RET
@@ -994,25 +874,13 @@ DATA shuffle24<>+48(SB)/8, $0x003e0036001e0016
 DATA shuffle24<>+56(SB)/8, $0x003f0037001f0017
 GLOBL shuffle24<>(SB), RODATA|NOPTR, $64
 
-// func zip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip3x2AVX512BW(SB), NOSPLIT, $0-88
 #define zip3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle25<>+0(SB), Z31; \
@@ -1061,9 +929,9 @@ rowdone63: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row60; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group59; \
 	VZEROUPPER; \
 	RET
@@ -1099,25 +967,13 @@ DATA shuffle27<>+48(SB)/8, $0x001e000e002d001d
 DATA shuffle27<>+56(SB)/8, $0x002f001f000f002e
 GLOBL shuffle27<>(SB), RODATA|NOPTR, $64
 
-// func zip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip3x4AVX512BW(SB), NOSPLIT, $0-88
 #define zip3x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle28<>+0(SB), Z31; \
@@ -1166,9 +1022,9 @@ rowdone68: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row65; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group64; \
 	VZEROUPPER; \
 	RET
@@ -1204,25 +1060,13 @@ DATA shuffle30<>+48(SB)/8, $0x0000000700000016
 DATA shuffle30<>+56(SB)/8, $0x000000170000000f
 GLOBL shuffle30<>(SB), RODATA|NOPTR, $64
 
-// func zip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip3x8AVX512BW(SB), NOSPLIT, $0-88
 #define zip3x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle31<>+0(SB), Z31; \
@@ -1271,9 +1115,9 @@ rowdone73: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row70; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group69; \
 	VZEROUPPER; \
 	RET
@@ -1309,28 +1153,16 @@ DATA shuffle33<>+48(SB)/8, $0x0000000000000003
 DATA shuffle33<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle33<>(SB), RODATA|NOPTR, $64
 
-// func zip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·zip3x6AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip3x6AVX512BW(SB), NOSPLIT, $0-88
 #define zip3x6AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem74: \
 	CMPQ DI, $+64; \
 	JB   remdone75; \
@@ -1438,9 +1270,9 @@ rowdone80: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row77; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group76; \
 	VZEROUPPER; \
 	RET
@@ -1578,28 +1410,16 @@ DATA shuffle49<>+48(SB)/8, $0x0000000000000000
 DATA shuffle49<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle49<>(SB), RODATA|NOPTR, $64
 
-// func zip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·zip3x12AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip3x12AVX512BW(SB), NOSPLIT, $0-88
 #define zip3x12AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem81: \
 	CMPQ DI, $+64; \
 	JB   remdone82; \
@@ -1701,9 +1521,9 @@ rowdone87: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row84; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group83; \
 	VZEROUPPER; \
 	RET
@@ -1799,28 +1619,16 @@ DATA shuffle58<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle58<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle58<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x2x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x2x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem88: \
 	CMPQ DI, $+64; \
 	JB   remdone89; \
@@ -1928,9 +1736,9 @@ rowdone94: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row91; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group90; \
 	VZEROUPPER; \
 	RET
@@ -2056,28 +1864,16 @@ DATA shuffle70<>+48(SB)/8, $0x0000000000000000
 DATA shuffle70<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle70<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x2x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem95: \
 	CMPQ DI, $+64; \
 	JB   remdone96; \
@@ -2173,9 +1969,9 @@ rowdone101: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row98; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group97; \
 	VZEROUPPER; \
 	RET
@@ -2264,28 +2060,16 @@ DATA shuffle79<>+48(SB)/8, $0x0000000000000000
 DATA shuffle79<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle79<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem102: \
 	CMPQ DI, $+64; \
 	JB   remdone103; \
@@ -2393,9 +2177,9 @@ rowdone108: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row105; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group104; \
 	VZEROUPPER; \
 	RET
@@ -2527,28 +2311,16 @@ DATA shuffle93<>+48(SB)/8, $0x0000000000000000
 DATA shuffle93<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle93<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x3x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x3x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem109: \
 	CMPQ DI, $+64; \
 	JB   remdone110; \
@@ -2631,9 +2403,9 @@ rowdone115: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row112; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group111; \
 	VZEROUPPER; \
 	RET
@@ -2702,28 +2474,16 @@ DATA shuffle100<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle100<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle100<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x3x8AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x3x8AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem116: \
 	CMPQ DI, $+128; \
 	JB   remdone117; \
@@ -2857,9 +2617,9 @@ rowdone122: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row119; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group118; \
 	VZEROUPPER; \
 	RET
@@ -3008,28 +2768,16 @@ DATA shuffle115<>+48(SB)/8, $0x0000000000000000
 DATA shuffle115<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle115<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x4x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem123: \
 	CMPQ DI, $+64; \
 	JB   remdone124; \
@@ -3134,9 +2882,9 @@ rowdone129: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row126; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group125; \
 	VZEROUPPER; \
 	RET
@@ -3265,28 +3013,16 @@ DATA shuffle128<>+48(SB)/8, $0x0000000000000000
 DATA shuffle128<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle128<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip3x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip3x4x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem130: \
 	CMPQ DI, $+64; \
 	JB   remdone131; \
@@ -3383,9 +3119,9 @@ rowdone136: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row133; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group132; \
 	VZEROUPPER; \
 	RET
@@ -3451,25 +3187,13 @@ DATA shuffle134<>+48(SB)/8, $0x0000000000000000
 DATA shuffle134<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle134<>(SB), RODATA|NOPTR, $64
 
-// func zip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip4x2AVX512BW(SB), NOSPLIT, $0-88
 #define zip4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -3520,9 +3244,9 @@ rowdone141: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row138; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group137; \
 	VZEROUPPER; \
 	RET
@@ -3548,25 +3272,13 @@ DATA shuffle136<>+48(SB)/8, $0x003e002e001e000e
 DATA shuffle136<>+56(SB)/8, $0x003f002f001f000f
 GLOBL shuffle136<>(SB), RODATA|NOPTR, $64
 
-// func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip4x16AVX512BW(SB), NOSPLIT, $0-88
 #define zip4x16AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -3617,9 +3329,9 @@ rowdone146: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row143; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group142; \
 	VZEROUPPER; \
 	RET
@@ -3645,25 +3357,13 @@ DATA shuffle138<>+48(SB)/8, $0x000000000000000e
 DATA shuffle138<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle138<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip4x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip4x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -3714,9 +3414,9 @@ rowdone151: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row148; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group147; \
 	VZEROUPPER; \
 	RET
@@ -3742,25 +3442,13 @@ DATA shuffle140<>+48(SB)/8, $0x0000001b00000019
 DATA shuffle140<>+56(SB)/8, $0x0000001f0000001d
 GLOBL shuffle140<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip4x2x8AVX512BW(SB), NOSPLIT, $0-88
 #define tzip4x2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -3809,9 +3497,9 @@ rowdone156: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row153; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group152; \
 	VZEROUPPER; \
 	RET
@@ -3837,29 +3525,17 @@ DATA shuffle142<>+48(SB)/8, $0x000000000000000d
 DATA shuffle142<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle142<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip4x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip4x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
-	MOVQ  n+16(FP), R8; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+	MOVQ n+16(FP), R8; \
 rem157: \
 	CMPQ R8, $+64; \
 	JB   remdone158; \
@@ -3984,9 +3660,9 @@ rowdone163: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row160; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group159; \
 	VZEROUPPER; \
 	RET
@@ -4158,25 +3834,13 @@ DATA shuffle160<>+48(SB)/8, $0x0000000000000000
 DATA shuffle160<>+56(SB)/8, $0x001700140011000e
 GLOBL shuffle160<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip4x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -4227,9 +3891,9 @@ rowdone168: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row165; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group164; \
 	VZEROUPPER; \
 	RET
@@ -4255,25 +3919,13 @@ DATA shuffle162<>+48(SB)/8, $0x002f002b00270023
 DATA shuffle162<>+56(SB)/8, $0x003f003b00370033
 GLOBL shuffle162<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip4x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip4x4x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -4348,9 +4000,9 @@ rowdone173: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row170; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group169; \
 	VZEROUPPER; \
 	RET
@@ -4476,25 +4128,13 @@ DATA shuffle174<>+48(SB)/8, $0x0000001700000013
 DATA shuffle174<>+56(SB)/8, $0x0000001f0000001b
 GLOBL shuffle174<>(SB), RODATA|NOPTR, $64
 
-// func zip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip5x2AVX512BW(SB), NOSPLIT, $0-88
 #define zip5x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4568,9 +4208,9 @@ rowdone178: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row175; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group174; \
 	VZEROUPPER; \
 	RET
@@ -4626,25 +4266,13 @@ DATA shuffle179<>+48(SB)/8, $0x00070026001e0016
 DATA shuffle179<>+56(SB)/8, $0x0027001f0017000f
 GLOBL shuffle179<>(SB), RODATA|NOPTR, $64
 
-// func zip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip5x4AVX512BW(SB), NOSPLIT, $0-88
 #define zip5x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4718,9 +4346,9 @@ rowdone183: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row180; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group179; \
 	VZEROUPPER; \
 	RET
@@ -4776,25 +4404,13 @@ DATA shuffle184<>+48(SB)/8, $0x0000000b00000007
 DATA shuffle184<>+56(SB)/8, $0x000000130000000f
 GLOBL shuffle184<>(SB), RODATA|NOPTR, $64
 
-// func zip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip5x8AVX512BW(SB), NOSPLIT, $0-88
 #define zip5x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4868,9 +4484,9 @@ rowdone188: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row185; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group184; \
 	VZEROUPPER; \
 	RET
@@ -4926,25 +4542,13 @@ DATA shuffle189<>+48(SB)/8, $0x0000000000000007
 DATA shuffle189<>+56(SB)/8, $0x0000000000000009
 GLOBL shuffle189<>(SB), RODATA|NOPTR, $64
 
-// func zip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip6x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip6x2AVX512BW(SB), NOSPLIT, $0-88
 #define zip6x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -5029,9 +4633,9 @@ rowdone193: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row190; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group189; \
 	VZEROUPPER; \
 	RET
@@ -5077,25 +4681,13 @@ DATA shuffle193<>+48(SB)/8, $0x000f0007002e0026
 DATA shuffle193<>+56(SB)/8, $0x002f0027001f0017
 GLOBL shuffle193<>(SB), RODATA|NOPTR, $64
 
-// func zip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip6x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip6x4AVX512BW(SB), NOSPLIT, $0-88
 #define zip6x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -5180,9 +4772,9 @@ rowdone198: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row195; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group194; \
 	VZEROUPPER; \
 	RET
@@ -5228,25 +4820,13 @@ DATA shuffle197<>+48(SB)/8, $0x0000000f0000000b
 DATA shuffle197<>+56(SB)/8, $0x0000001700000013
 GLOBL shuffle197<>(SB), RODATA|NOPTR, $64
 
-// func zip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip6x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip6x8AVX512BW(SB), NOSPLIT, $0-88
 #define zip6x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -5331,9 +4911,9 @@ rowdone203: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row200; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group199; \
 	VZEROUPPER; \
 	RET
@@ -5379,25 +4959,13 @@ DATA shuffle201<>+48(SB)/8, $0x0000000000000009
 DATA shuffle201<>+56(SB)/8, $0x000000000000000b
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
 
-// func zip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip7x2AVX512BW(SB), NOSPLIT, $0-88
 #define zip7x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -5501,9 +5069,9 @@ rowdone208: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row205; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group204; \
 	VZEROUPPER; \
 	RET
@@ -5579,25 +5147,13 @@ DATA shuffle208<>+48(SB)/8, $0x0017000f00070036
 DATA shuffle208<>+56(SB)/8, $0x0037002f0027001f
 GLOBL shuffle208<>(SB), RODATA|NOPTR, $64
 
-// func zip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip7x4AVX512BW(SB), NOSPLIT, $0-88
 #define zip7x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -5701,9 +5257,9 @@ rowdone213: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row210; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group209; \
 	VZEROUPPER; \
 	RET
@@ -5779,25 +5335,13 @@ DATA shuffle215<>+48(SB)/8, $0x000000130000000f
 DATA shuffle215<>+56(SB)/8, $0x0000001b00000017
 GLOBL shuffle215<>(SB), RODATA|NOPTR, $64
 
-// func zip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·zip7x8AVX512BW(SB), NOSPLIT, $0-88
 #define zip7x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -5901,9 +5445,9 @@ rowdone218: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row215; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group214; \
 	VZEROUPPER; \
 	RET
@@ -5979,25 +5523,13 @@ DATA shuffle222<>+48(SB)/8, $0x000000000000000b
 DATA shuffle222<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle222<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip8x2x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip8x2x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -6079,9 +5611,9 @@ rowdone223: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row220; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group219; \
 	VZEROUPPER; \
 	RET
@@ -6107,25 +5639,13 @@ DATA shuffle224<>+48(SB)/8, $0x0037003500330031
 DATA shuffle224<>+56(SB)/8, $0x003f003d003b0039
 GLOBL shuffle224<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tzip8x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tzip8x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -6191,38 +5711,26 @@ rowdone228: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row225; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group224; \
 	VZEROUPPER; \
 	RET
 	tzip8x2x4AVX512BW_body
 
-// func tzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tzip8x3x2AVX512BW(SB), NOSPLIT, $80-88
+TEXT ·tzip8x3x2AVX512BW(SB), NOSPLIT, $56-88
 #define tzip8x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	LEAQ  (DX)(DX*2), DI; \
-	MOVQ  laneI+56(FP), R8; \
-	MOVQ  n+16(FP), R9; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	LEAQ (DX)(DX*2), DI; \
+	MOVQ laneI+56(FP), R8; \
+	MOVQ n+16(FP), R9; \
 rem229: \
 	CMPQ R9, $+64; \
 	JB   remdone230; \
@@ -6235,49 +5743,49 @@ remdone230: \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 24(SP); \
+	MOVQ      R10, (SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+0, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 32(SP); \
+	MOVQ      R10, 8(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+64, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 40(SP); \
+	MOVQ      R10, 16(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+128, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 48(SP); \
+	MOVQ      R10, 24(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+192, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 56(SP); \
+	MOVQ      R10, 32(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+256, R10; \
 	CMOVQLT   shuffle2<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R10; \
 	BZHIQ     R10, shuffle4<>+0(SB), R10; \
-	MOVQ      R10, 64(SP); \
+	MOVQ      R10, 40(SP); \
 	IMUL3Q    $+8, R9, R9; \
 	SUBQ      $+320, R9; \
 	CMOVQLT   shuffle2<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
 	CMOVQGT   shuffle3<>+0(SB), R9; \
 	BZHIQ     R9, shuffle4<>+0(SB), R9; \
-	MOVQ      R9, 72(SP); \
+	MOVQ      R9, 48(SP); \
 	VMOVDQU64 shuffle225<>+0(SB), Z31; \
 	VMOVDQU64 shuffle226<>+0(SB), Z30; \
 	VMOVDQU64 shuffle227<>+0(SB), Z29; \
@@ -6380,41 +5888,41 @@ last234: \
 	JZ         rowdone235; \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11), K7, Z0; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
 	VMOVDQU64  shuffle225<>+0(SB), Z3; \
 	VPERMI2W   Z1, Z0, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
 	KMOVD      shuffle234<>+0(SB), K7; \
 	VMOVDQU64  shuffle235<>+0(SB), Z4; \
 	VPERMW     Z2, Z4, K7, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DI*1), K7, Z4; \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle237<>+0(SB), Z5; \
 	VPERMW     Z4, Z5, K7, Z3; \
-	KMOVQ      32(SP), K7; \
+	KMOVQ      8(SP), K7; \
 	VMOVDQU8   Z3, K7, (AX)(R10*8); \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12), K7, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
 	VMOVDQU64  shuffle225<>+0(SB), Z7; \
 	VPERMI2W   Z5, Z3, Z7; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
 	KMOVD      shuffle234<>+0(SB), K7; \
 	VMOVDQU64  shuffle235<>+0(SB), Z8; \
 	VPERMW     Z6, Z8, K7, Z7; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DI*1), K7, Z8; \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle237<>+0(SB), Z9; \
 	VPERMW     Z8, Z9, K7, Z7; \
-	KMOVQ      40(SP), K7; \
+	KMOVQ      16(SP), K7; \
 	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
 	VMOVDQU64  shuffle228<>+0(SB), Z9; \
 	VPERMI2W   Z1, Z0, Z9; \
@@ -6424,7 +5932,7 @@ last234: \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle239<>+0(SB), Z7; \
 	VPERMW     Z4, Z7, K7, Z9; \
-	KMOVQ      48(SP), K7; \
+	KMOVQ      24(SP), K7; \
 	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
 	VMOVDQU64  shuffle228<>+0(SB), Z7; \
 	VPERMI2W   Z5, Z3, Z7; \
@@ -6434,7 +5942,7 @@ last234: \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle239<>+0(SB), Z9; \
 	VPERMW     Z8, Z9, K7, Z7; \
-	KMOVQ      56(SP), K7; \
+	KMOVQ      32(SP), K7; \
 	VMOVDQU8   Z7, K7, 192(AX)(R10*8); \
 	VPERMT2W   Z1, Z25, Z0; \
 	KMOVD      shuffle234<>+0(SB), K7; \
@@ -6443,7 +5951,7 @@ last234: \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle241<>+0(SB), Z7; \
 	VPERMW     Z4, Z7, K7, Z0; \
-	KMOVQ      64(SP), K7; \
+	KMOVQ      40(SP), K7; \
 	VMOVDQU8   Z0, K7, 256(AX)(R10*8); \
 	VPERMT2W   Z5, Z25, Z3; \
 	KMOVD      shuffle234<>+0(SB), K7; \
@@ -6452,16 +5960,16 @@ last234: \
 	KMOVD      shuffle236<>+0(SB), K7; \
 	VMOVDQU64  shuffle241<>+0(SB), Z0; \
 	VPERMW     Z8, Z0, K7, Z3; \
-	KMOVQ      72(SP), K7; \
+	KMOVQ      48(SP), K7; \
 	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
 rowdone235: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row232; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group231; \
 	VZEROUPPER; \
 	RET
@@ -6623,25 +6131,13 @@ DATA shuffle241<>+48(SB)/8, $0x000b000800050002
 DATA shuffle241<>+56(SB)/8, $0x001700140011000e
 GLOBL shuffle241<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tzip8x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tzip8x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -6781,9 +6277,9 @@ rowdone240: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row237; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group236; \
 	VZEROUPPER; \
 	RET
@@ -6989,25 +6485,13 @@ DATA shuffle261<>+48(SB)/8, $0x000f000b00070003
 DATA shuffle261<>+56(SB)/8, $0x001f001b00170013
 GLOBL shuffle261<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle223<>+0(SB), Z31; \
@@ -7045,33 +6529,21 @@ rowdone245: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row242; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group241; \
 	VZEROUPPER; \
 	RET
 	unzip2x2AVX512BW_body
 
-// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle139<>+0(SB), Z31; \
@@ -7109,33 +6581,21 @@ rowdone250: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row247; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group246; \
 	VZEROUPPER; \
 	RET
 	unzip2x4AVX512BW_body
 
-// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x8AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle141<>+0(SB), Z31; \
@@ -7173,33 +6633,21 @@ rowdone255: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row252; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group251; \
 	VZEROUPPER; \
 	RET
 	unzip2x8AVX512BW_body
 
-// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x16AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x16AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle137<>+0(SB), Z31; \
@@ -7237,36 +6685,24 @@ rowdone260: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row257; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group256; \
 	VZEROUPPER; \
 	RET
 	unzip2x16AVX512BW_body
 
-// func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x6AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x6AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem261: \
 	CMPQ DI, $+64; \
 	JB   remdone262; \
@@ -7335,9 +6771,9 @@ rowdone267: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row264; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group263; \
 	VZEROUPPER; \
 	RET
@@ -7366,28 +6802,16 @@ DATA shuffle264<>+48(SB)/8, $0x0039003500340033
 DATA shuffle264<>+56(SB)/8, $0x00000000003b003a
 GLOBL shuffle264<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip2x12AVX512BW(SB), NOSPLIT, $0-88
 #define unzip2x12AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem268: \
 	CMPQ DI, $+64; \
 	JB   remdone269; \
@@ -7456,9 +6880,9 @@ rowdone274: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row271; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group270; \
 	VZEROUPPER; \
 	RET
@@ -7484,25 +6908,13 @@ DATA shuffle266<>+48(SB)/8, $0x0000000c0000000b
 DATA shuffle266<>+56(SB)/8, $0x000000000000000d
 GLOBL shuffle266<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x2x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle267<>+0(SB), Z31; \
@@ -7540,9 +6952,9 @@ rowdone279: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row276; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group275; \
 	VZEROUPPER; \
 	RET
@@ -7568,25 +6980,13 @@ DATA shuffle268<>+48(SB)/8, $0x0037003300360032
 DATA shuffle268<>+56(SB)/8, $0x003f003b003e003a
 GLOBL shuffle268<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle269<>+0(SB), Z31; \
@@ -7624,9 +7024,9 @@ rowdone284: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row281; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group280; \
 	VZEROUPPER; \
 	RET
@@ -7652,25 +7052,13 @@ DATA shuffle270<>+48(SB)/8, $0x0000001e0000001a
 DATA shuffle270<>+56(SB)/8, $0x0000001f0000001b
 GLOBL shuffle270<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x8AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle271<>+0(SB), Z31; \
@@ -7708,9 +7096,9 @@ rowdone289: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row286; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group285; \
 	VZEROUPPER; \
 	RET
@@ -7736,28 +7124,16 @@ DATA shuffle272<>+48(SB)/8, $0x000000000000000b
 DATA shuffle272<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle272<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem290: \
 	CMPQ DI, $+64; \
 	JB   remdone291; \
@@ -7826,9 +7202,9 @@ rowdone296: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row293; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group292; \
 	VZEROUPPER; \
 	RET
@@ -7854,28 +7230,16 @@ DATA shuffle274<>+48(SB)/8, $0x0033003a00360032
 DATA shuffle274<>+56(SB)/8, $0x00000000003b0037
 GLOBL shuffle274<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x3x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x3x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem297: \
 	CMPQ DI, $+64; \
 	JB   remdone298; \
@@ -7944,9 +7308,9 @@ rowdone303: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row300; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group299; \
 	VZEROUPPER; \
 	RET
@@ -7975,28 +7339,16 @@ DATA shuffle277<>+48(SB)/8, $0x0000000000000000
 DATA shuffle277<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle277<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x3x8AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x3x8AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem304: \
 	CMPQ DI, $+64; \
 	JB   remdone305; \
@@ -8065,9 +7417,9 @@ rowdone310: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row307; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group306; \
 	VZEROUPPER; \
 	RET
@@ -8093,25 +7445,13 @@ DATA shuffle279<>+48(SB)/8, $0x0000000000000000
 DATA shuffle279<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle280<>+0(SB), Z31; \
@@ -8149,9 +7489,9 @@ rowdone315: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row312; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group311; \
 	VZEROUPPER; \
 	RET
@@ -8177,25 +7517,13 @@ DATA shuffle281<>+48(SB)/8, $0x003e003a00360032
 DATA shuffle281<>+56(SB)/8, $0x003f003b00370033
 GLOBL shuffle281<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x4x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle282<>+0(SB), Z31; \
@@ -8233,9 +7561,9 @@ rowdone320: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row317; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group316; \
 	VZEROUPPER; \
 	RET
@@ -8261,25 +7589,13 @@ DATA shuffle283<>+48(SB)/8, $0x0000001700000013
 DATA shuffle283<>+56(SB)/8, $0x0000001f0000001b
 GLOBL shuffle283<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip2x8x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x8x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip2x8x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle284<>+0(SB), Z31; \
@@ -8317,9 +7633,9 @@ rowdone325: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row322; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group321; \
 	VZEROUPPER; \
 	RET
@@ -8345,25 +7661,13 @@ DATA shuffle285<>+48(SB)/8, $0x002f002b00270023
 DATA shuffle285<>+56(SB)/8, $0x003f003b00370033
 GLOBL shuffle285<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle286<>+0(SB), Z31; \
@@ -8416,9 +7720,9 @@ rowdone330: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row327; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group326; \
 	VZEROUPPER; \
 	RET
@@ -8474,25 +7778,13 @@ DATA shuffle290<>+48(SB)/8, $0x00130010000d000a
 DATA shuffle290<>+56(SB)/8, $0x001f001c00190016
 GLOBL shuffle290<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip3x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle291<>+0(SB), Z31; \
@@ -8545,9 +7837,9 @@ rowdone335: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row332; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group331; \
 	VZEROUPPER; \
 	RET
@@ -8603,25 +7895,13 @@ DATA shuffle295<>+48(SB)/8, $0x0000000900000006
 DATA shuffle295<>+56(SB)/8, $0x0000000f0000000c
 GLOBL shuffle295<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x8AVX512BW(SB), NOSPLIT, $0-88
 #define unzip3x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle296<>+0(SB), Z31; \
@@ -8674,9 +7954,9 @@ rowdone340: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row337; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group336; \
 	VZEROUPPER; \
 	RET
@@ -8732,28 +8012,16 @@ DATA shuffle300<>+48(SB)/8, $0x0000000000000004
 DATA shuffle300<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle300<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x6AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x6AVX512BW(SB), NOSPLIT, $0-88
 #define unzip3x6AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem341: \
 	CMPQ DI, $+64; \
 	JB   remdone342; \
@@ -8864,9 +8132,9 @@ rowdone347: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row344; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group343; \
 	VZEROUPPER; \
 	RET
@@ -8968,28 +8236,16 @@ DATA shuffle311<>+48(SB)/8, $0x00170010000f000e
 DATA shuffle311<>+56(SB)/8, $0x0000000000190018
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip3x12AVX512BW(SB), NOSPLIT, $0-88
 #define unzip3x12AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem348: \
 	CMPQ DI, $+64; \
 	JB   remdone349; \
@@ -9088,9 +8344,9 @@ rowdone354: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row351; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group350; \
 	VZEROUPPER; \
 	RET
@@ -9156,28 +8412,16 @@ DATA shuffle317<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle317<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle317<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x2x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x2x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem355: \
 	CMPQ DI, $+64; \
 	JB   remdone356; \
@@ -9288,9 +8532,9 @@ rowdone361: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row358; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group357; \
 	VZEROUPPER; \
 	RET
@@ -9392,28 +8636,16 @@ DATA shuffle328<>+48(SB)/8, $0x0018000f0017000e
 DATA shuffle328<>+56(SB)/8, $0x0000000000190010
 GLOBL shuffle328<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x2x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem362: \
 	CMPQ DI, $+64; \
 	JB   remdone363; \
@@ -9510,9 +8742,9 @@ rowdone368: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row365; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group364; \
 	VZEROUPPER; \
 	RET
@@ -9568,28 +8800,16 @@ DATA shuffle333<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle333<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle333<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x3x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem369: \
 	CMPQ DI, $+64; \
 	JB   remdone370; \
@@ -9700,9 +8920,9 @@ rowdone375: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row372; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group371; \
 	VZEROUPPER; \
 	RET
@@ -9807,28 +9027,16 @@ DATA shuffle345<>+48(SB)/8, $0x0000001000070000
 DATA shuffle345<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle345<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x3x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x3x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem376: \
 	CMPQ DI, $+43; \
 	JB   remdone377; \
@@ -9909,9 +9117,9 @@ rowdone382: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row379; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group378; \
 	VZEROUPPER; \
 	RET
@@ -9950,28 +9158,16 @@ DATA shuffle349<>+48(SB)/8, $0x0000000000000000
 DATA shuffle349<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle349<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x4x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem383: \
 	CMPQ DI, $+64; \
 	JB   remdone384; \
@@ -10082,9 +9278,9 @@ rowdone389: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row386; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group385; \
 	VZEROUPPER; \
 	RET
@@ -10186,28 +9382,16 @@ DATA shuffle360<>+48(SB)/8, $0x0000000000000000
 DATA shuffle360<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle360<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip3x4x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem390: \
 	CMPQ DI, $+64; \
 	JB   remdone391; \
@@ -10304,9 +9488,9 @@ rowdone396: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row393; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group392; \
 	VZEROUPPER; \
 	RET
@@ -10352,25 +9536,13 @@ DATA shuffle364<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle364<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle364<>(SB), RODATA|NOPTR, $64
 
-// func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x1AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x1AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x1AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -10427,9 +9599,9 @@ rowdone401: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row398; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group397; \
 	VZEROUPPER; \
 	RET
@@ -10445,25 +9617,13 @@ DATA shuffle365<>+48(SB)/8, $0x0703060205010400
 DATA shuffle365<>+56(SB)/8, $0x0f0b0e0a0d090c08
 GLOBL shuffle365<>(SB), RODATA|NOPTR, $64
 
-// func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -10516,33 +9676,21 @@ rowdone406: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row403; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group402; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX512BW_body
 
-// func unzip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -10595,33 +9743,21 @@ rowdone411: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row408; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group407; \
 	VZEROUPPER; \
 	RET
 	unzip4x4AVX512BW_body
 
-// func unzip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x8AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -10674,33 +9810,21 @@ rowdone416: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row413; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group412; \
 	VZEROUPPER; \
 	RET
 	unzip4x8AVX512BW_body
 
-// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x16AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x16AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x16AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -10753,37 +9877,25 @@ rowdone421: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row418; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group417; \
 	VZEROUPPER; \
 	RET
 	unzip4x16AVX512BW_body
 
-// func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x12AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, BMI2, CMOV
-TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip4x12AVX512BW(SB), NOSPLIT, $0-88
 #define unzip4x12AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
-	MOVQ  n+16(FP), R8; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+	MOVQ n+16(FP), R8; \
 rem422: \
 	CMPQ R8, $+64; \
 	JB   remdone423; \
@@ -10912,9 +10024,9 @@ rowdone428: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row425; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group424; \
 	VZEROUPPER; \
 	RET
@@ -11040,25 +10152,13 @@ DATA shuffle377<>+48(SB)/8, $0x0000001a00000019
 DATA shuffle377<>+56(SB)/8, $0x0000000f0000001b
 GLOBL shuffle377<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -11124,9 +10224,9 @@ rowdone433: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row430; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group429; \
 	VZEROUPPER; \
 	RET
@@ -11252,25 +10352,13 @@ DATA shuffle389<>+48(SB)/8, $0x0000001e0000000c
 DATA shuffle389<>+56(SB)/8, $0x0000001f0000000e
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x2x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x2x8AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x2x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -11317,9 +10405,9 @@ rowdone438: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row435; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group434; \
 	VZEROUPPER; \
 	RET
@@ -11345,25 +10433,13 @@ DATA shuffle391<>+48(SB)/8, $0x0000000000000007
 DATA shuffle391<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle391<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -11432,9 +10508,9 @@ rowdone443: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row440; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group439; \
 	VZEROUPPER; \
 	RET
@@ -11563,25 +10639,13 @@ DATA shuffle404<>+48(SB)/8, $0x0000000000000000
 DATA shuffle404<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle404<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x3x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x3x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -11642,9 +10706,9 @@ rowdone448: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row445; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group444; \
 	VZEROUPPER; \
 	RET
@@ -11730,25 +10794,13 @@ DATA shuffle412<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle412<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle412<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x3x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x3x8AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x3x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -11823,9 +10875,9 @@ rowdone453: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row450; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group449; \
 	VZEROUPPER; \
 	RET
@@ -11911,25 +10963,13 @@ DATA shuffle420<>+48(SB)/8, $0x0000000000000006
 DATA shuffle420<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle420<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -12011,9 +11051,9 @@ rowdone458: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row455; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group454; \
 	VZEROUPPER; \
 	RET
@@ -12225,25 +11265,13 @@ DATA shuffle442<>+48(SB)/8, $0x001e000e00000000
 DATA shuffle442<>+56(SB)/8, $0x001f000f00000000
 GLOBL shuffle442<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x4x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x4x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -12309,9 +11337,9 @@ rowdone463: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row460; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group459; \
 	VZEROUPPER; \
 	RET
@@ -12437,25 +11465,13 @@ DATA shuffle454<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle454<>+56(SB)/8, $0x0000001f0000000e
 GLOBL shuffle454<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip4x4x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x4x8AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip4x4x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -12544,9 +11560,9 @@ rowdone468: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row465; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group464; \
 	VZEROUPPER; \
 	RET
@@ -12672,25 +11688,13 @@ DATA shuffle466<>+48(SB)/8, $0x0000000000000006
 DATA shuffle466<>+56(SB)/8, $0x000000000000000f
 GLOBL shuffle466<>(SB), RODATA|NOPTR, $64
 
-// func unzip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip5x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip5x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -12772,9 +11776,9 @@ rowdone473: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row470; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group469; \
 	VZEROUPPER; \
 	RET
@@ -12870,25 +11874,13 @@ DATA shuffle475<>+48(SB)/8, $0x000b00060001001c
 DATA shuffle475<>+56(SB)/8, $0x001f001a00150010
 GLOBL shuffle475<>(SB), RODATA|NOPTR, $64
 
-// func unzip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip5x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip5x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -12970,9 +11962,9 @@ rowdone478: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row475; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group474; \
 	VZEROUPPER; \
 	RET
@@ -13068,25 +12060,13 @@ DATA shuffle484<>+48(SB)/8, $0x0000000500000000
 DATA shuffle484<>+56(SB)/8, $0x0000000f0000000a
 GLOBL shuffle484<>(SB), RODATA|NOPTR, $64
 
-// func unzip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x8AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip5x8AVX512BW(SB), NOSPLIT, $0-88
 #define unzip5x8AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -13168,9 +12148,9 @@ rowdone483: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row480; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group479; \
 	VZEROUPPER; \
 	RET
@@ -13266,28 +12246,16 @@ DATA shuffle493<>+48(SB)/8, $0x0000000000000002
 DATA shuffle493<>+56(SB)/8, $0x0000000000000007
 GLOBL shuffle493<>(SB), RODATA|NOPTR, $64
 
-// func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip6x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip6x2AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
 group484: \
 	MOVQ rows+24(FP), R8; \
 row485: \
@@ -13413,9 +12381,9 @@ rowdone488: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row485; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group484; \
 	VZEROUPPER; \
 	RET
@@ -13745,28 +12713,16 @@ DATA shuffle531<>+48(SB)/8, $0x00000000001b0015
 DATA shuffle531<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle531<>(SB), RODATA|NOPTR, $64
 
-// func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip6x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip6x4AVX512BW_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
 group489: \
 	MOVQ rows+24(FP), R8; \
 row490: \
@@ -13868,9 +12824,9 @@ rowdone493: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row490; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group489; \
 	VZEROUPPER; \
 	RET
@@ -14176,25 +13132,13 @@ DATA shuffle561<>+48(SB)/8, $0x0000000d0000000c
 DATA shuffle561<>+56(SB)/8, $0x0000000f0000000e
 GLOBL shuffle561<>(SB), RODATA|NOPTR, $64
 
-// func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip7x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip7x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -14310,9 +13254,9 @@ rowdone498: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row495; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group494; \
 	VZEROUPPER; \
 	RET
@@ -14448,25 +13392,13 @@ DATA shuffle574<>+48(SB)/8, $0x0003001c0015000e
 DATA shuffle574<>+56(SB)/8, $0x001f00180011000a
 GLOBL shuffle574<>(SB), RODATA|NOPTR, $64
 
-// func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip7x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip7x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -14582,9 +13514,9 @@ rowdone503: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row500; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group499; \
 	VZEROUPPER; \
 	RET
@@ -14720,25 +13652,13 @@ DATA shuffle587<>+48(SB)/8, $0x000000010000000a
 DATA shuffle587<>+56(SB)/8, $0x0000000f00000008
 GLOBL shuffle587<>(SB), RODATA|NOPTR, $64
 
-// func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip8x2AVX512BW(SB), NOSPLIT, $0-88
 #define unzip8x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -14824,33 +13744,21 @@ rowdone508: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row505; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group504; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX512BW_body
 
-// func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·unzip8x4AVX512BW(SB), NOSPLIT, $0-88
 #define unzip8x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -14936,33 +13844,21 @@ rowdone513: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row510; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group509; \
 	VZEROUPPER; \
 	RET
 	unzip8x4AVX512BW_body
 
-// func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x2x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip8x2x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -15084,9 +13980,9 @@ rowdone518: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row515; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group514; \
 	VZEROUPPER; \
 	RET
@@ -15298,25 +14194,13 @@ DATA shuffle609<>+48(SB)/8, $0x001d0000001c0000
 DATA shuffle609<>+56(SB)/8, $0x001f0000001e0000
 GLOBL shuffle609<>(SB), RODATA|NOPTR, $64
 
-// func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x4AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F
-TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x2x4AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip8x2x4AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -15378,9 +14262,9 @@ rowdone523: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row520; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group519; \
 	VZEROUPPER; \
 	RET
@@ -15406,25 +14290,13 @@ DATA shuffle611<>+48(SB)/8, $0x0000001e0000000e
 DATA shuffle611<>+56(SB)/8, $0x0000001f0000000f
 GLOBL shuffle611<>(SB), RODATA|NOPTR, $64
 
-// func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x3x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip8x3x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -15524,9 +14396,9 @@ rowdone528: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row525; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group524; \
 	VZEROUPPER; \
 	RET
@@ -15655,25 +14527,13 @@ DATA shuffle624<>+48(SB)/8, $0x0000000000000000
 DATA shuffle624<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle624<>(SB), RODATA|NOPTR, $64
 
-// func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x4x2AVX512BW(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F
-TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x4x2AVX512BW(SB), NOSPLIT, $0-88
 #define tunzip8x4x2AVX512BW_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -15795,9 +14655,9 @@ rowdone533: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row530; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group529; \
 	VZEROUPPER; \
 	RET
@@ -16620,31 +15480,21 @@ same569: \
 	RET
 	stackUnzip2x4AVX512BW_body
 
-// func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstGroup int, srcGroup int)
+// func copyRunsAVX512BW(dst *byte, src *byte, e int, w int, dstX int, srcX int, rows int, dstRow int, srcRow int, groups int, dstSkip int, srcSkip int)
 // Requires: AVX, AVX512F
-TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $16-96
+TEXT ·copyRunsAVX512BW(SB), NOSPLIT, $0-96
 #define copyRunsAVX512BW_body \
-	MOVQ  dst+0(FP), AX; \
-	MOVQ  src+8(FP), CX; \
-	MOVQ  e+16(FP), DX; \
-	MOVQ  groups+72(FP), BX; \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ dstRow+56(FP), DI; \
-	MOVQ  dstGroup+80(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, (SP); \
-	MOVQ  rows+48(FP), DI; \
-	IMULQ srcRow+64(FP), DI; \
-	MOVQ  srcGroup+88(FP), SI; \
-	SUBQ  DI, SI; \
-	MOVQ  SI, 8(SP); \
-	MOVQ  DX, SI; \
-	CMPQ  DX, $+64; \
-	JAE   runs570; \
-	CMPQ  DX, $+32; \
-	JAE   runs571; \
-	CMPQ  DX, $+16; \
-	JAE   runs572; \
+	MOVQ dst+0(FP), AX; \
+	MOVQ src+8(FP), CX; \
+	MOVQ e+16(FP), DX; \
+	MOVQ groups+72(FP), BX; \
+	MOVQ DX, SI; \
+	CMPQ DX, $+64; \
+	JAE  runs570; \
+	CMPQ DX, $+32; \
+	JAE  runs571; \
+	CMPQ DX, $+16; \
+	JAE  runs572; \
 	RET; \
 runs570: \
 	SUBQ $+64, SI; \
@@ -16679,8 +15529,8 @@ piecesdone577: \
 	ADDQ R9, CX; \
 	DECQ R10; \
 	JNZ  row574; \
-	ADDQ (SP), AX; \
-	ADDQ 8(SP), CX; \
+	ADDQ dstSkip+80(FP), AX; \
+	ADDQ srcSkip+88(FP), CX; \
 	DECQ BX; \
 	JNZ  group573; \
 	VZEROUPPER; \
@@ -16710,8 +15560,8 @@ run580: \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
 	JNZ     row579; \
-	ADDQ    (SP), AX; \
-	ADDQ    8(SP), CX; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group578; \
 	VZEROUPPER; \
@@ -16741,8 +15591,8 @@ run583: \
 	ADDQ    R9, CX; \
 	DECQ    R10; \
 	JNZ     row582; \
-	ADDQ    (SP), AX; \
-	ADDQ    8(SP), CX; \
+	ADDQ    dstSkip+80(FP), AX; \
+	ADDQ    srcSkip+88(FP), CX; \
 	DECQ    BX; \
 	JNZ     group581; \
 	VZEROUPPER; \

@@ -8,403 +8,403 @@ package kernels
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip2x8x2AVX512VBMI moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x1AVX512VBMI interleaves 3 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x2AVX512VBMI interleaves 3 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x3AVX512VBMI interleaves 3 rows (lanes) of 3-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x6AVX512VBMI interleaves 3 rows (lanes) of 6-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip3x9AVX512VBMI interleaves 3 rows (lanes) of 9-byte elements into one, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip3x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x1AVX512VBMI interleaves 4 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip4x2AVX512VBMI interleaves 4 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip4x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x1AVX512VBMI interleaves 5 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip5x2AVX512VBMI interleaves 5 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x1AVX512VBMI interleaves 6 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip6x2AVX512VBMI interleaves 6 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x1AVX512VBMI interleaves 7 rows (lanes) of 1-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // zip7x2AVX512VBMI interleaves 7 rows (lanes) of 2-byte elements into one, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tzip8x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x1AVX512VBMI splits one row into 2 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x2AVX512VBMI splits one row into 2 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip2x6AVX512VBMI splits one row into 2 rows (lanes) of 6-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x1AVX512VBMI moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip2x8x2AVX512VBMI moves NHWC CRD pixels of 8 channels of 2-byte elements, block size 2, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x1AVX512VBMI splits one row into 3 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x2AVX512VBMI splits one row into 3 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x3AVX512VBMI splits one row into 3 rows (lanes) of 3-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x6AVX512VBMI splits one row into 3 rows (lanes) of 6-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip3x9AVX512VBMI splits one row into 3 rows (lanes) of 9-byte elements, for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x1AVX512VBMI moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x1AVX512VBMI moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip3x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x1AVX512VBMI splits one row into 4 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip4x2AVX512VBMI splits one row into 4 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x1AVX512VBMI moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // The end of each row goes through opmasks, so rows of any length are taken.
 //
 //go:noescape
-func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip4x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x1AVX512VBMI splits one row into 5 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip5x2AVX512VBMI splits one row into 5 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x1AVX512VBMI splits one row into 6 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip6x2AVX512VBMI splits one row into 6 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x1AVX512VBMI splits one row into 7 rows (lanes) of 1-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip7x2AVX512VBMI splits one row into 7 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // unzip8x2AVX512VBMI splits one row into 8 rows (lanes) of 2-byte elements, for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x2x2AVX512VBMI moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x3x2AVX512VBMI moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // tunzip8x4x2AVX512VBMI moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between the depth row and the space rows (lanes), for each of rows rows.
 // Rows must be at least one 64-byte chunk; the last chunk of a row overlaps the one before.
 //
 //go:noescape
-func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 
 // stackZip2x1AVX512VBMI runs units of short rows of an NCHW DepthToSpace: four planes' stacked rows into the rows they make, with two-table permutes of 1-byte units.
 //

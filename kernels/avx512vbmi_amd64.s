@@ -4,28 +4,16 @@
 
 #include "textflag.h"
 
-// func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip2x6AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip2x6AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem1: \
 	CMPQ DI, $+64; \
 	JB   remdone2; \
@@ -94,9 +82,9 @@ rowdone7: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row4; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group3; \
 	VZEROUPPER; \
 	RET
@@ -134,28 +122,16 @@ DATA shuffle5<>+48(SB)/8, $0x3b3a393837367b7a
 DATA shuffle5<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle5<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip2x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem8: \
 	CMPQ DI, $+64; \
 	JB   remdone9; \
@@ -224,9 +200,9 @@ rowdone14: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row11; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group10; \
 	VZEROUPPER; \
 	RET
@@ -252,28 +228,16 @@ DATA shuffle7<>+48(SB)/8, $0x7b783b387a773a37
 DATA shuffle7<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle7<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip2x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem15: \
 	CMPQ DI, $+64; \
 	JB   remdone16; \
@@ -342,9 +306,9 @@ rowdone21: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row18; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group17; \
 	VZEROUPPER; \
 	RET
@@ -370,25 +334,13 @@ DATA shuffle9<>+48(SB)/8, $0x7b7a75743b3a3534
 DATA shuffle9<>+56(SB)/8, $0x0000000000000000
 GLOBL shuffle9<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip2x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle10<>+0(SB), Z31; \
@@ -426,9 +378,9 @@ rowdone26: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row23; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group22; \
 	VZEROUPPER; \
 	RET
@@ -454,25 +406,13 @@ DATA shuffle11<>+48(SB)/8, $0x7d7c75743d3c3534
 DATA shuffle11<>+56(SB)/8, $0x7f7e77763f3e3736
 GLOBL shuffle11<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x8x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip2x8x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle12<>+0(SB), Z31; \
@@ -510,9 +450,9 @@ rowdone31: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row28; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group27; \
 	VZEROUPPER; \
 	RET
@@ -538,25 +478,13 @@ DATA shuffle13<>+48(SB)/8, $0x7d753d357c743c34
 DATA shuffle13<>+56(SB)/8, $0x7f773f377e763e36
 GLOBL shuffle13<>(SB), RODATA|NOPTR, $64
 
-// func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip2x8x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip2x8x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle14<>+0(SB), Z31; \
@@ -594,9 +522,9 @@ rowdone36: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row33; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group32; \
 	VZEROUPPER; \
 	RET
@@ -622,25 +550,13 @@ DATA shuffle15<>+48(SB)/8, $0x7d7c6d6c3d3c2d2c
 DATA shuffle15<>+56(SB)/8, $0x7f7e6f6e3f3e2f2e
 GLOBL shuffle15<>(SB), RODATA|NOPTR, $64
 
-// func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip3x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle16<>+0(SB), Z31; \
@@ -689,9 +605,9 @@ rowdone41: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row38; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group37; \
 	VZEROUPPER; \
 	RET
@@ -727,25 +643,13 @@ DATA shuffle18<>+48(SB)/8, $0x1d5c3c1c5b3b1b5a
 DATA shuffle18<>+56(SB)/8, $0x5f3f1f5e3e1e5d3d
 GLOBL shuffle18<>(SB), RODATA|NOPTR, $64
 
-// func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip3x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle19<>+0(SB), Z31; \
@@ -794,9 +698,9 @@ rowdone46: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row43; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group42; \
 	VZEROUPPER; \
 	RET
@@ -832,28 +736,16 @@ DATA shuffle21<>+48(SB)/8, $0x3d3c1d1c5b5a3b3a
 DATA shuffle21<>+56(SB)/8, $0x5f5e3f3e1f1e5d5c
 GLOBL shuffle21<>(SB), RODATA|NOPTR, $64
 
-// func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip3x3AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip3x3AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem47: \
 	CMPQ DI, $+64; \
 	JB   remdone48; \
@@ -955,9 +847,9 @@ rowdone53: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row50; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group49; \
 	VZEROUPPER; \
 	RET
@@ -1056,28 +948,16 @@ DATA shuffle31<>+48(SB)/8, $0x377e7d7c33323130
 DATA shuffle31<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle31<>(SB), RODATA|NOPTR, $64
 
-// func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip3x6AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip3x6AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem54: \
 	CMPQ DI, $+64; \
 	JB   remdone55; \
@@ -1179,9 +1059,9 @@ rowdone60: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row57; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group56; \
 	VZEROUPPER; \
 	RET
@@ -1280,28 +1160,16 @@ DATA shuffle41<>+48(SB)/8, $0x3736353433323130
 DATA shuffle41<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle41<>(SB), RODATA|NOPTR, $64
 
-// func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip3x9AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip3x9AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem61: \
 	CMPQ DI, $+64; \
 	JB   remdone62; \
@@ -1403,9 +1271,9 @@ rowdone67: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row64; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group63; \
 	VZEROUPPER; \
 	RET
@@ -1501,28 +1369,16 @@ DATA shuffle50<>+48(SB)/8, $0x373635347e7d7c7b
 DATA shuffle50<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle50<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x2x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x2x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem68: \
 	CMPQ DI, $+64; \
 	JB   remdone69; \
@@ -1624,9 +1480,9 @@ rowdone74: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row71; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group70; \
 	VZEROUPPER; \
 	RET
@@ -1722,28 +1578,16 @@ DATA shuffle59<>+48(SB)/8, $0x3736353433323130
 DATA shuffle59<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle59<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x2x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem75: \
 	CMPQ DI, $+64; \
 	JB   remdone76; \
@@ -1845,9 +1689,9 @@ rowdone81: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row78; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group77; \
 	VZEROUPPER; \
 	RET
@@ -1943,28 +1787,16 @@ DATA shuffle68<>+48(SB)/8, $0x3736353433323130
 DATA shuffle68<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle68<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem82: \
 	CMPQ DI, $+64; \
 	JB   remdone83; \
@@ -2066,9 +1898,9 @@ rowdone88: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row85; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group84; \
 	VZEROUPPER; \
 	RET
@@ -2164,28 +1996,16 @@ DATA shuffle77<>+48(SB)/8, $0x377e7b7833323130
 DATA shuffle77<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle77<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem89: \
 	CMPQ DI, $+64; \
 	JB   remdone90; \
@@ -2287,9 +2107,9 @@ rowdone95: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row92; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group91; \
 	VZEROUPPER; \
 	RET
@@ -2388,28 +2208,16 @@ DATA shuffle87<>+48(SB)/8, $0x3736353433323130
 DATA shuffle87<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle87<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x4x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x4x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem96: \
 	CMPQ DI, $+64; \
 	JB   remdone97; \
@@ -2511,9 +2319,9 @@ rowdone102: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row99; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group98; \
 	VZEROUPPER; \
 	RET
@@ -2609,28 +2417,16 @@ DATA shuffle96<>+48(SB)/8, $0x3736353433323130
 DATA shuffle96<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle96<>(SB), RODATA|NOPTR, $64
 
-// func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip3x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip3x4x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem103: \
 	CMPQ DI, $+64; \
 	JB   remdone104; \
@@ -2729,9 +2525,9 @@ rowdone109: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row106; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group105; \
 	VZEROUPPER; \
 	RET
@@ -2830,25 +2626,13 @@ DATA shuffle106<>+48(SB)/8, $0x3736353433323130
 DATA shuffle106<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle106<>(SB), RODATA|NOPTR, $64
 
-// func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip4x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip4x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -2899,9 +2683,9 @@ rowdone114: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row111; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group110; \
 	VZEROUPPER; \
 	RET
@@ -2927,25 +2711,13 @@ DATA shuffle108<>+48(SB)/8, $0x7d5d3d1d7c5c3c1c
 DATA shuffle108<>+56(SB)/8, $0x7f5f3f1f7e5e3e1e
 GLOBL shuffle108<>(SB), RODATA|NOPTR, $64
 
-// func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -2996,9 +2768,9 @@ rowdone119: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row116; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group115; \
 	VZEROUPPER; \
 	RET
@@ -3024,29 +2796,17 @@ DATA shuffle110<>+48(SB)/8, $0x7d7c5d5c3d3c1d1c
 DATA shuffle110<>+56(SB)/8, $0x7f7e5f5e3f3e1f1e
 GLOBL shuffle110<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip4x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip4x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
-	MOVQ  n+16(FP), R8; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+	MOVQ n+16(FP), R8; \
 rem120: \
 	CMPQ R8, $+64; \
 	JB   remdone121; \
@@ -3178,9 +2938,9 @@ rowdone126: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row123; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group122; \
 	VZEROUPPER; \
 	RET
@@ -3349,29 +3109,17 @@ DATA shuffle127<>+48(SB)/8, $0x3736353433323130
 DATA shuffle127<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle127<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip4x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip4x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
-	MOVQ  n+16(FP), R8; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+	MOVQ n+16(FP), R8; \
 rem127: \
 	CMPQ R8, $+64; \
 	JB   remdone128; \
@@ -3480,9 +3228,9 @@ rowdone133: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row130; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group129; \
 	VZEROUPPER; \
 	RET
@@ -3588,25 +3336,13 @@ DATA shuffle137<>+48(SB)/8, $0x3736353433323130
 DATA shuffle137<>+56(SB)/8, $0x6f6e696863625d5c
 GLOBL shuffle137<>(SB), RODATA|NOPTR, $64
 
-// func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip4x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip4x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -3657,9 +3393,9 @@ rowdone138: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row135; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group134; \
 	VZEROUPPER; \
 	RET
@@ -3685,25 +3421,13 @@ DATA shuffle139<>+48(SB)/8, $0x5f5e57564f4e4746
 DATA shuffle139<>+56(SB)/8, $0x7f7e77766f6e6766
 GLOBL shuffle139<>(SB), RODATA|NOPTR, $64
 
-// func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip5x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip5x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -3777,9 +3501,9 @@ rowdone143: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row140; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group139; \
 	VZEROUPPER; \
 	RET
@@ -3835,25 +3559,13 @@ DATA shuffle144<>+48(SB)/8, $0x1e0e4d3d2d1d0d4c
 DATA shuffle144<>+56(SB)/8, $0x4f3f2f1f0f4e3e2e
 GLOBL shuffle144<>(SB), RODATA|NOPTR, $64
 
-// func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip5x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip5x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -3927,9 +3639,9 @@ rowdone148: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row145; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group144; \
 	VZEROUPPER; \
 	RET
@@ -3985,25 +3697,13 @@ DATA shuffle149<>+48(SB)/8, $0x0f0e4d4c3d3c2d2c
 DATA shuffle149<>+56(SB)/8, $0x4f4e3f3e2f2e1f1e
 GLOBL shuffle149<>(SB), RODATA|NOPTR, $64
 
-// func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip6x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip6x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -4088,9 +3788,9 @@ rowdone153: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row150; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group149; \
 	VZEROUPPER; \
 	RET
@@ -4136,25 +3836,13 @@ DATA shuffle153<>+48(SB)/8, $0x3e2e1e0e5d4d3d2d
 DATA shuffle153<>+56(SB)/8, $0x5f4f3f2f1f0f5e4e
 GLOBL shuffle153<>(SB), RODATA|NOPTR, $64
 
-// func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip6x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip6x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -4239,9 +3927,9 @@ rowdone158: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row155; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group154; \
 	VZEROUPPER; \
 	RET
@@ -4287,25 +3975,13 @@ DATA shuffle157<>+48(SB)/8, $0x1f1e0f0e5d5c4d4c
 DATA shuffle157<>+56(SB)/8, $0x5f5e4f4e3f3e2f2e
 GLOBL shuffle157<>(SB), RODATA|NOPTR, $64
 
-// func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip7x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip7x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4409,9 +4085,9 @@ rowdone163: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row160; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group159; \
 	VZEROUPPER; \
 	RET
@@ -4487,25 +4163,13 @@ DATA shuffle164<>+48(SB)/8, $0x5e4e3e2e1e0e6d5d
 DATA shuffle164<>+56(SB)/8, $0x6f5f4f3f2f1f0f6e
 GLOBL shuffle164<>(SB), RODATA|NOPTR, $64
 
-// func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func zip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·zip7x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define zip7x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4609,9 +4273,9 @@ rowdone168: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row165; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group164; \
 	VZEROUPPER; \
 	RET
@@ -4687,25 +4351,13 @@ DATA shuffle171<>+48(SB)/8, $0x2f2e1f1e0f0e6d6c
 DATA shuffle171<>+56(SB)/8, $0x6f6e5f5e4f4e3f3e
 GLOBL shuffle171<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip8x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip8x2x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -4787,9 +4439,9 @@ rowdone173: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row170; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group169; \
 	VZEROUPPER; \
 	RET
@@ -4815,30 +4467,18 @@ DATA shuffle173<>+48(SB)/8, $0x6f6e6b6a67666362
 DATA shuffle173<>+56(SB)/8, $0x7f7e7b7a77767372
 GLOBL shuffle173<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tzip8x3x2AVX512VBMI(SB), NOSPLIT, $80-88
+TEXT ·tzip8x3x2AVX512VBMI(SB), NOSPLIT, $56-88
 #define tzip8x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	LEAQ  (DX)(DX*2), DI; \
-	MOVQ  laneI+56(FP), R8; \
-	MOVQ  n+16(FP), R9; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	LEAQ (DX)(DX*2), DI; \
+	MOVQ laneI+56(FP), R8; \
+	MOVQ n+16(FP), R9; \
 rem174: \
 	CMPQ R9, $+64; \
 	JB   remdone175; \
@@ -4851,49 +4491,49 @@ remdone175: \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 24(SP); \
+	MOVQ      R10, (SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+0, R10; \
 	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 32(SP); \
+	MOVQ      R10, 8(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+64, R10; \
 	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 40(SP); \
+	MOVQ      R10, 16(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+128, R10; \
 	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 48(SP); \
+	MOVQ      R10, 24(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+192, R10; \
 	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 56(SP); \
+	MOVQ      R10, 32(SP); \
 	IMUL3Q    $+8, R9, R10; \
 	SUBQ      $+256, R10; \
 	CMOVQLT   shuffle0<>+0(SB), R10; \
 	CMPQ      R10, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R10; \
 	BZHIQ     R10, shuffle2<>+0(SB), R10; \
-	MOVQ      R10, 64(SP); \
+	MOVQ      R10, 40(SP); \
 	IMUL3Q    $+8, R9, R9; \
 	SUBQ      $+320, R9; \
 	CMOVQLT   shuffle0<>+0(SB), R9; \
 	CMPQ      R9, $+64; \
 	CMOVQGT   shuffle1<>+0(SB), R9; \
 	BZHIQ     R9, shuffle2<>+0(SB), R9; \
-	MOVQ      R9, 72(SP); \
+	MOVQ      R9, 48(SP); \
 	VMOVDQU64 shuffle174<>+0(SB), Z31; \
 	VMOVDQU64 shuffle175<>+0(SB), Z30; \
 	VMOVDQU64 shuffle176<>+0(SB), Z29; \
@@ -4972,64 +4612,64 @@ last179: \
 	JZ         rowdone180; \
 	LEAQ       (CX)(R10*1), R11; \
 	LEAQ       (R11)(R8*1), R12; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11), K7, Z0; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*1), K7, Z1; \
 	VMOVDQU64  shuffle174<>+0(SB), Z3; \
 	VPERMI2B   Z1, Z0, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DX*2), K7, Z2; \
 	VPERMT2B   Z2, Z30, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R11)(DI*1), K7, Z4; \
 	VPERMT2B   Z4, Z29, Z3; \
-	KMOVQ      32(SP), K7; \
+	KMOVQ      8(SP), K7; \
 	VMOVDQU8   Z3, K7, (AX)(R10*8); \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12), K7, Z3; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*1), K7, Z5; \
 	VMOVDQU64  shuffle174<>+0(SB), Z7; \
 	VPERMI2B   Z5, Z3, Z7; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DX*2), K7, Z6; \
 	VPERMT2B   Z6, Z30, Z7; \
-	KMOVQ      24(SP), K7; \
+	KMOVQ      (SP), K7; \
 	VMOVDQU8.Z (R12)(DI*1), K7, Z8; \
 	VPERMT2B   Z8, Z29, Z7; \
-	KMOVQ      40(SP), K7; \
+	KMOVQ      16(SP), K7; \
 	VMOVDQU8   Z7, K7, 64(AX)(R10*8); \
 	VMOVDQU64  shuffle177<>+0(SB), Z9; \
 	VPERMI2B   Z1, Z0, Z9; \
 	VPERMT2B   Z2, Z27, Z9; \
 	VPERMT2B   Z4, Z26, Z9; \
-	KMOVQ      48(SP), K7; \
+	KMOVQ      24(SP), K7; \
 	VMOVDQU8   Z9, K7, 128(AX)(R10*8); \
 	VMOVDQU64  shuffle177<>+0(SB), Z7; \
 	VPERMI2B   Z5, Z3, Z7; \
 	VPERMT2B   Z6, Z27, Z7; \
 	VPERMT2B   Z8, Z26, Z7; \
-	KMOVQ      56(SP), K7; \
+	KMOVQ      32(SP), K7; \
 	VMOVDQU8   Z7, K7, 192(AX)(R10*8); \
 	VPERMT2B   Z1, Z25, Z0; \
 	VPERMT2B   Z2, Z24, Z0; \
 	VPERMT2B   Z4, Z23, Z0; \
-	KMOVQ      64(SP), K7; \
+	KMOVQ      40(SP), K7; \
 	VMOVDQU8   Z0, K7, 256(AX)(R10*8); \
 	VPERMT2B   Z5, Z25, Z3; \
 	VPERMT2B   Z6, Z24, Z3; \
 	VPERMT2B   Z8, Z23, Z3; \
-	KMOVQ      72(SP), K7; \
+	KMOVQ      48(SP), K7; \
 	VMOVDQU8   Z3, K7, 320(AX)(R10*8); \
 rowdone180: \
 	ADDQ BX, AX; \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row177; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group176; \
 	VZEROUPPER; \
 	RET
@@ -5125,25 +4765,13 @@ DATA shuffle182<>+48(SB)/8, $0x575651504b4a4544
 DATA shuffle182<>+56(SB)/8, $0x6f6e696863625d5c
 GLOBL shuffle182<>(SB), RODATA|NOPTR, $64
 
-// func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tzip8x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tzip8x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -5251,9 +4879,9 @@ rowdone185: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row182; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group181; \
 	VZEROUPPER; \
 	RET
@@ -5379,25 +5007,13 @@ DATA shuffle194<>+48(SB)/8, $0x5f5e57564f4e4746
 DATA shuffle194<>+56(SB)/8, $0x7f7e77766f6e6766
 GLOBL shuffle194<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip2x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle195<>+0(SB), Z31; \
@@ -5435,9 +5051,9 @@ rowdone190: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row187; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group186; \
 	VZEROUPPER; \
 	RET
@@ -5463,25 +5079,13 @@ DATA shuffle196<>+48(SB)/8, $0x6f6d6b6967656361
 DATA shuffle196<>+56(SB)/8, $0x7f7d7b7977757371
 GLOBL shuffle196<>(SB), RODATA|NOPTR, $64
 
-// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip2x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle172<>+0(SB), Z31; \
@@ -5519,36 +5123,24 @@ rowdone195: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row192; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group191; \
 	VZEROUPPER; \
 	RET
 	unzip2x2AVX512VBMI_body
 
-// func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip2x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip2x6AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip2x6AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem196: \
 	CMPQ DI, $+64; \
 	JB   remdone197; \
@@ -5617,9 +5209,9 @@ rowdone202: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row199; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group198; \
 	VZEROUPPER; \
 	RET
@@ -5648,25 +5240,13 @@ DATA shuffle199<>+48(SB)/8, $0x73726b6a69686766
 DATA shuffle199<>+56(SB)/8, $0x0000000077767574
 GLOBL shuffle199<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x2x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle200<>+0(SB), Z31; \
@@ -5704,9 +5284,9 @@ rowdone207: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row204; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group203; \
 	VZEROUPPER; \
 	RET
@@ -5732,25 +5312,13 @@ DATA shuffle201<>+48(SB)/8, $0x6f6b6e6a67636662
 DATA shuffle201<>+56(SB)/8, $0x7f7b7e7a77737672
 GLOBL shuffle201<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x2x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle202<>+0(SB), Z31; \
@@ -5788,9 +5356,9 @@ rowdone212: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row209; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group208; \
 	VZEROUPPER; \
 	RET
@@ -5816,28 +5384,16 @@ DATA shuffle203<>+48(SB)/8, $0x6f6e67666d6c6564
 DATA shuffle203<>+56(SB)/8, $0x7f7e77767d7c7574
 GLOBL shuffle203<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem213: \
 	CMPQ DI, $+64; \
 	JB   remdone214; \
@@ -5906,9 +5462,9 @@ rowdone219: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row216; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group215; \
 	VZEROUPPER; \
 	RET
@@ -5934,28 +5490,16 @@ DATA shuffle205<>+48(SB)/8, $0x726e6b67636a6662
 DATA shuffle205<>+56(SB)/8, $0x0000000077736f76
 GLOBL shuffle205<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem220: \
 	CMPQ DI, $+64; \
 	JB   remdone221; \
@@ -6024,9 +5568,9 @@ rowdone226: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row223; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group222; \
 	VZEROUPPER; \
 	RET
@@ -6052,25 +5596,13 @@ DATA shuffle207<>+48(SB)/8, $0x676675746d6c6564
 DATA shuffle207<>+56(SB)/8, $0x0000000077766f6e
 GLOBL shuffle207<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle208<>+0(SB), Z31; \
@@ -6108,9 +5640,9 @@ rowdone231: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row228; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group227; \
 	VZEROUPPER; \
 	RET
@@ -6136,25 +5668,13 @@ DATA shuffle209<>+48(SB)/8, $0x7d7c75746d6c6564
 DATA shuffle209<>+56(SB)/8, $0x7f7e77766f6e6766
 GLOBL shuffle209<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x8x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x8x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle210<>+0(SB), Z31; \
@@ -6192,9 +5712,9 @@ rowdone236: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row233; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group232; \
 	VZEROUPPER; \
 	RET
@@ -6220,25 +5740,13 @@ DATA shuffle211<>+48(SB)/8, $0x7e7a76726e6a6662
 DATA shuffle211<>+56(SB)/8, $0x7f7b77736f6b6763
 GLOBL shuffle211<>(SB), RODATA|NOPTR, $64
 
-// func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip2x8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip2x8x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip2x8x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle212<>+0(SB), Z31; \
@@ -6276,9 +5784,9 @@ rowdone241: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row238; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group237; \
 	VZEROUPPER; \
 	RET
@@ -6304,25 +5812,13 @@ DATA shuffle213<>+48(SB)/8, $0x5f5e57564f4e4746
 DATA shuffle213<>+56(SB)/8, $0x7f7e77766f6e6766
 GLOBL shuffle213<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip3x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle214<>+0(SB), Z31; \
@@ -6375,9 +5871,9 @@ rowdone246: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row243; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group242; \
 	VZEROUPPER; \
 	RET
@@ -6433,25 +5929,13 @@ DATA shuffle218<>+48(SB)/8, $0x2724211e1b181512
 DATA shuffle218<>+56(SB)/8, $0x3f3c393633302d2a
 GLOBL shuffle218<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip3x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	VMOVDQU64 shuffle219<>+0(SB), Z31; \
@@ -6504,9 +5988,9 @@ rowdone251: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row248; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group247; \
 	VZEROUPPER; \
 	RET
@@ -6562,28 +6046,16 @@ DATA shuffle223<>+48(SB)/8, $0x272621201b1a1514
 DATA shuffle223<>+56(SB)/8, $0x3f3e393833322d2c
 GLOBL shuffle223<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x3AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip3x3AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip3x3AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem252: \
 	CMPQ DI, $+64; \
 	JB   remdone253; \
@@ -6682,9 +6154,9 @@ rowdone258: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row255; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group254; \
 	VZEROUPPER; \
 	RET
@@ -6753,28 +6225,16 @@ DATA shuffle230<>+48(SB)/8, $0x696861605f585756
 DATA shuffle230<>+56(SB)/8, $0x3f7c7b7a7372716a
 GLOBL shuffle230<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x6AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip3x6AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip3x6AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem259: \
 	CMPQ DI, $+64; \
 	JB   remdone260; \
@@ -6873,9 +6333,9 @@ rowdone265: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row262; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group261; \
 	VZEROUPPER; \
 	RET
@@ -6941,28 +6401,16 @@ DATA shuffle236<>+48(SB)/8, $0x6f6e61605f5e5d5c
 DATA shuffle236<>+56(SB)/8, $0x3f3e3d3c73727170
 GLOBL shuffle236<>(SB), RODATA|NOPTR, $64
 
-// func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip3x9AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip3x9AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip3x9AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem266: \
 	CMPQ DI, $+64; \
 	JB   remdone267; \
@@ -7061,9 +6509,9 @@ rowdone272: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row269; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group268; \
 	VZEROUPPER; \
 	RET
@@ -7129,28 +6577,16 @@ DATA shuffle242<>+48(SB)/8, $0x3736353433323130
 DATA shuffle242<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle242<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x2x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x2x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem273: \
 	CMPQ DI, $+64; \
 	JB   remdone274; \
@@ -7249,9 +6685,9 @@ rowdone279: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row276; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group275; \
 	VZEROUPPER; \
 	RET
@@ -7317,28 +6753,16 @@ DATA shuffle248<>+48(SB)/8, $0x7168615860575f56
 DATA shuffle248<>+56(SB)/8, $0x3f3e3d3c736a7269
 GLOBL shuffle248<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x2x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem280: \
 	CMPQ DI, $+64; \
 	JB   remdone281; \
@@ -7437,9 +6861,9 @@ rowdone286: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row283; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group282; \
 	VZEROUPPER; \
 	RET
@@ -7505,28 +6929,16 @@ DATA shuffle254<>+48(SB)/8, $0x71705f5e6f6e5d5c
 DATA shuffle254<>+56(SB)/8, $0x3f3e3d3c73726160
 GLOBL shuffle254<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem287: \
 	CMPQ DI, $+64; \
 	JB   remdone288; \
@@ -7625,9 +7037,9 @@ rowdone293: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row290; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group289; \
 	VZEROUPPER; \
 	RET
@@ -7693,28 +7105,16 @@ DATA shuffle260<>+48(SB)/8, $0x716861584f60574e
 DATA shuffle260<>+56(SB)/8, $0x3f7c736a7b72697a
 GLOBL shuffle260<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x3x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem294: \
 	CMPQ DI, $+64; \
 	JB   remdone295; \
@@ -7813,9 +7213,9 @@ rowdone300: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row297; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group296; \
 	VZEROUPPER; \
 	RET
@@ -7884,28 +7284,16 @@ DATA shuffle267<>+48(SB)/8, $0x373661604f4e3130
 DATA shuffle267<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle267<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x4x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x4x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem301: \
 	CMPQ DI, $+64; \
 	JB   remdone302; \
@@ -8004,9 +7392,9 @@ rowdone307: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row304; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group303; \
 	VZEROUPPER; \
 	RET
@@ -8072,28 +7460,16 @@ DATA shuffle273<>+48(SB)/8, $0x7269605771685f56
 DATA shuffle273<>+56(SB)/8, $0x3f3e3d3c736a6158
 GLOBL shuffle273<>(SB), RODATA|NOPTR, $64
 
-// func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip3x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip3x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip3x4x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  n+16(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ n+16(FP), DI; \
 rem308: \
 	CMPQ DI, $+64; \
 	JB   remdone309; \
@@ -8192,9 +7568,9 @@ rowdone314: \
 	ADDQ SI, CX; \
 	DECQ DI; \
 	JNZ  row311; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group310; \
 	VZEROUPPER; \
 	RET
@@ -8260,25 +7636,13 @@ DATA shuffle279<>+48(SB)/8, $0x3736353433323130
 DATA shuffle279<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle279<>(SB), RODATA|NOPTR, $64
 
-// func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip4x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip4x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -8331,33 +7695,21 @@ rowdone319: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row316; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group315; \
 	VZEROUPPER; \
 	RET
 	unzip4x1AVX512VBMI_body
 
-// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -8410,37 +7762,25 @@ rowdone324: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row321; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group320; \
 	VZEROUPPER; \
 	RET
 	unzip4x2AVX512VBMI_body
 
-// func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI, BMI2, CMOV
-TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x3x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip4x3x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
-	MOVQ  n+16(FP), R8; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
+	MOVQ n+16(FP), R8; \
 rem325: \
 	CMPQ R8, $+64; \
 	JB   remdone326; \
@@ -8569,9 +7909,9 @@ rowdone331: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row328; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group327; \
 	VZEROUPPER; \
 	RET
@@ -8697,25 +8037,13 @@ DATA shuffle291<>+48(SB)/8, $0x5e4e6d5d4d6c5c4c
 DATA shuffle291<>+56(SB)/8, $0x3f3e3d3c6f5f4f6e
 GLOBL shuffle291<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip4x3x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -8776,9 +8104,9 @@ rowdone336: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row333; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group332; \
 	VZEROUPPER; \
 	RET
@@ -8864,25 +8192,13 @@ DATA shuffle299<>+48(SB)/8, $0x3736353433323130
 DATA shuffle299<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle299<>(SB), RODATA|NOPTR, $64
 
-// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip4x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip4x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip4x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	MOVQ      laneI+56(FP), DI; \
@@ -8948,9 +8264,9 @@ rowdone341: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row338; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group337; \
 	VZEROUPPER; \
 	RET
@@ -9076,25 +8392,13 @@ DATA shuffle311<>+48(SB)/8, $0x7d7c5d5c33323130
 DATA shuffle311<>+56(SB)/8, $0x7f7e5f5e3b3a3938
 GLOBL shuffle311<>(SB), RODATA|NOPTR, $64
 
-// func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip5x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip5x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -9176,9 +8480,9 @@ rowdone346: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row343; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group342; \
 	VZEROUPPER; \
 	RET
@@ -9274,25 +8578,13 @@ DATA shuffle320<>+48(SB)/8, $0x17120d08033e3934
 DATA shuffle320<>+56(SB)/8, $0x3f3a35302b26211c
 GLOBL shuffle320<>(SB), RODATA|NOPTR, $64
 
-// func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip5x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip5x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip5x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -9374,9 +8666,9 @@ rowdone351: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row348; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group347; \
 	VZEROUPPER; \
 	RET
@@ -9472,28 +8764,16 @@ DATA shuffle329<>+48(SB)/8, $0x17160d0c03023938
 DATA shuffle329<>+56(SB)/8, $0x3f3e35342b2a2120
 GLOBL shuffle329<>(SB), RODATA|NOPTR, $64
 
-// func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip6x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip6x1AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
 group352: \
 	MOVQ rows+24(FP), R8; \
 row353: \
@@ -9595,9 +8875,9 @@ rowdone356: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row353; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group352; \
 	VZEROUPPER; \
 	RET
@@ -9903,28 +9183,16 @@ DATA shuffle359<>+48(SB)/8, $0x3736353433323130
 DATA shuffle359<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle359<>(SB), RODATA|NOPTR, $64
 
-// func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip6x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip6x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip6x2AVX512VBMI_body \
-	MOVQ  space+0(FP), AX; \
-	MOVQ  depth+8(FP), CX; \
-	MOVQ  groups+64(FP), DX; \
-	MOVQ  DX, (SP); \
-	MOVQ  lane+48(FP), DX; \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ spaceStride+32(FP), SI; \
-	MOVQ  groupSpace+72(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 8(SP); \
-	MOVQ  rows+24(FP), SI; \
-	IMULQ depthStride+40(FP), SI; \
-	MOVQ  groupDepth+80(FP), BX; \
-	SUBQ  SI, BX; \
-	MOVQ  BX, 16(SP); \
-	MOVQ  spaceStride+32(FP), BX; \
-	MOVQ  depthStride+40(FP), SI; \
-	MOVQ  laneI+56(FP), DI; \
+	MOVQ space+0(FP), AX; \
+	MOVQ depth+8(FP), CX; \
+	MOVQ lane+48(FP), DX; \
+	MOVQ spaceStride+32(FP), BX; \
+	MOVQ depthStride+40(FP), SI; \
+	MOVQ laneI+56(FP), DI; \
 group357: \
 	MOVQ rows+24(FP), R8; \
 row358: \
@@ -10026,9 +9294,9 @@ rowdone361: \
 	ADDQ SI, CX; \
 	DECQ R8; \
 	JNZ  row358; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group357; \
 	VZEROUPPER; \
 	RET
@@ -10334,25 +9602,13 @@ DATA shuffle389<>+48(SB)/8, $0x3736353477766b6a
 DATA shuffle389<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle389<>(SB), RODATA|NOPTR, $64
 
-// func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x1AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip7x1AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip7x1AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -10468,9 +9724,9 @@ rowdone366: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row363; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group362; \
 	VZEROUPPER; \
 	RET
@@ -10606,25 +9862,13 @@ DATA shuffle402<>+48(SB)/8, $0x070039322b241d16
 DATA shuffle402<>+56(SB)/8, $0x3f38312a231c150e
 GLOBL shuffle402<>(SB), RODATA|NOPTR, $64
 
-// func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip7x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip7x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip7x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -10740,9 +9984,9 @@ rowdone371: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row368; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group367; \
 	VZEROUPPER; \
 	RET
@@ -10878,25 +10122,13 @@ DATA shuffle415<>+48(SB)/8, $0x070639382b2a1d1c
 DATA shuffle415<>+56(SB)/8, $0x3f3e313023221514
 GLOBL shuffle415<>(SB), RODATA|NOPTR, $64
 
-// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func unzip8x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·unzip8x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define unzip8x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -10982,33 +10214,21 @@ rowdone376: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row373; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group372; \
 	VZEROUPPER; \
 	RET
 	unzip8x2AVX512VBMI_body
 
-// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x2x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x2x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip8x2x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -11098,9 +10318,9 @@ rowdone381: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row378; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group377; \
 	VZEROUPPER; \
 	RET
@@ -11226,25 +10446,13 @@ DATA shuffle427<>+48(SB)/8, $0x7b7a353479783130
 DATA shuffle427<>+56(SB)/8, $0x7f7e3d3c7d7c3938
 GLOBL shuffle427<>(SB), RODATA|NOPTR, $64
 
-// func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x3x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512BW, AVX512F, AVX512VBMI
-TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x3x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip8x3x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -11328,9 +10536,9 @@ rowdone386: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row383; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group382; \
 	VZEROUPPER; \
 	RET
@@ -11416,25 +10624,13 @@ DATA shuffle435<>+48(SB)/8, $0x3736353433323130
 DATA shuffle435<>+56(SB)/8, $0x3f3e3d3c3b3a3938
 GLOBL shuffle435<>(SB), RODATA|NOPTR, $64
 
-// func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, groupSpace int, groupDepth int)
+// func tunzip8x4x2AVX512VBMI(space *byte, depth *byte, n int, rows int, spaceStride int, depthStride int, lane int, laneI int, groups int, spaceSkip int, depthSkip int)
 // Requires: AVX, AVX512F, AVX512VBMI
-TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $24-88
+TEXT ·tunzip8x4x2AVX512VBMI(SB), NOSPLIT, $0-88
 #define tunzip8x4x2AVX512VBMI_body \
 	MOVQ      space+0(FP), AX; \
 	MOVQ      depth+8(FP), CX; \
-	MOVQ      groups+64(FP), DX; \
-	MOVQ      DX, (SP); \
 	MOVQ      lane+48(FP), DX; \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     spaceStride+32(FP), SI; \
-	MOVQ      groupSpace+72(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 8(SP); \
-	MOVQ      rows+24(FP), SI; \
-	IMULQ     depthStride+40(FP), SI; \
-	MOVQ      groupDepth+80(FP), BX; \
-	SUBQ      SI, BX; \
-	MOVQ      BX, 16(SP); \
 	MOVQ      spaceStride+32(FP), BX; \
 	MOVQ      depthStride+40(FP), SI; \
 	LEAQ      (DX)(DX*2), DI; \
@@ -11524,9 +10720,9 @@ rowdone391: \
 	ADDQ SI, CX; \
 	DECQ R9; \
 	JNZ  row388; \
-	ADDQ 8(SP), AX; \
-	ADDQ 16(SP), CX; \
-	DECQ (SP); \
+	ADDQ spaceSkip+72(FP), AX; \
+	ADDQ depthSkip+80(FP), CX; \
+	DECQ groups+64(FP); \
 	JNZ  group387; \
 	VZEROUPPER; \
 	RET

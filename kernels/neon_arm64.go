@@ -7,807 +7,807 @@ package kernels
 // zip2x1NEON interleaves 2 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x2NEON interleaves 2 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x4NEON interleaves 2 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x8NEON interleaves 2 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x16NEON interleaves 2 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x6NEON interleaves 2 lanes of 6-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip2x12NEON interleaves 2 lanes of 12-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip2x8x1NEON moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x1NEON interleaves 3 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x2NEON interleaves 3 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x4NEON interleaves 3 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x8NEON interleaves 3 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x3NEON interleaves 3 lanes of 3-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x6NEON interleaves 3 lanes of 6-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x9NEON interleaves 3 lanes of 9-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip3x12NEON interleaves 3 lanes of 12-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip3x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x1NEON interleaves 4 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x2NEON interleaves 4 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x4NEON interleaves 4 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x8NEON interleaves 4 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x16NEON interleaves 4 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip4x12NEON interleaves 4 lanes of 12-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip4x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip5x1NEON interleaves 5 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip5x2NEON interleaves 5 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip5x4NEON interleaves 5 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip5x8NEON interleaves 5 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip5x16NEON interleaves 5 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip6x1NEON interleaves 6 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip6x2NEON interleaves 6 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip6x4NEON interleaves 6 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip6x8NEON interleaves 6 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip6x16NEON interleaves 6 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip7x1NEON interleaves 7 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip7x2NEON interleaves 7 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip7x4NEON interleaves 7 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip7x8NEON interleaves 7 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip7x16NEON interleaves 7 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip8x1NEON interleaves 8 lanes of 1-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip8x2NEON interleaves 8 lanes of 2-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip8x4NEON interleaves 8 lanes of 4-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip8x8NEON interleaves 8 lanes of 8-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zip8x16NEON interleaves 8 lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tzip8x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // zipNx16NEON interleaves b lanes of 16-byte elements into one row, for each row of each group.
 //
 //go:noescape
-func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
+func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 
 // unzip2x1NEON splits one row into 2 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x2NEON splits one row into 2 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x4NEON splits one row into 2 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x8NEON splits one row into 2 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x16NEON splits one row into 2 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x6NEON splits one row into 2 lanes of 6-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip2x12NEON splits one row into 2 lanes of 12-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip2x8x1NEON moves NHWC CRD pixels of 8 channels of 1-byte elements, block size 2, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x1NEON splits one row into 3 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x2NEON splits one row into 3 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x4NEON splits one row into 3 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x8NEON splits one row into 3 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x16NEON splits one row into 3 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x3NEON splits one row into 3 lanes of 3-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x6NEON splits one row into 3 lanes of 6-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x9NEON splits one row into 3 lanes of 9-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip3x12NEON splits one row into 3 lanes of 12-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip3x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 3, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x1NEON splits one row into 4 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x2NEON splits one row into 4 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x4NEON splits one row into 4 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x8NEON splits one row into 4 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x16NEON splits one row into 4 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip4x12NEON splits one row into 4 lanes of 12-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x2x4NEON moves NHWC CRD pixels of 2 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x2x8NEON moves NHWC CRD pixels of 2 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x3x4NEON moves NHWC CRD pixels of 3 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x3x8NEON moves NHWC CRD pixels of 3 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x4x2NEON moves NHWC CRD pixels of 4 channels of 2-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x4x4NEON moves NHWC CRD pixels of 4 channels of 4-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip4x4x8NEON moves NHWC CRD pixels of 4 channels of 8-byte elements, block size 4, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip5x1NEON splits one row into 5 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip5x2NEON splits one row into 5 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip5x4NEON splits one row into 5 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip5x8NEON splits one row into 5 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip5x16NEON splits one row into 5 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip6x1NEON splits one row into 6 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip6x2NEON splits one row into 6 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip6x4NEON splits one row into 6 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip6x8NEON splits one row into 6 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip6x16NEON splits one row into 6 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip7x1NEON splits one row into 7 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip7x2NEON splits one row into 7 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip7x4NEON splits one row into 7 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip7x8NEON splits one row into 7 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip7x16NEON splits one row into 7 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip8x1NEON splits one row into 8 lanes of 1-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip8x2NEON splits one row into 8 lanes of 2-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip8x4NEON splits one row into 8 lanes of 4-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip8x8NEON splits one row into 8 lanes of 8-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzip8x16NEON splits one row into 8 lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip8x2x1NEON moves NHWC CRD pixels of 2 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip8x2x2NEON moves NHWC CRD pixels of 2 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip8x3x1NEON moves NHWC CRD pixels of 3 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip8x3x2NEON moves NHWC CRD pixels of 3 channels of 2-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // tunzip8x4x1NEON moves NHWC CRD pixels of 4 channels of 1-byte elements, block size 8, between depth rows and space rows, for each row of each group.
 //
 //go:noescape
-func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 
 // unzipNx16NEON splits one row into b lanes of 16-byte elements, for each row of each group.
 //
 //go:noescape
-func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
+func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 
 // unitZip2x1NEON runs units of one row of each of four planes of an NCHW DepthToSpace: four planes' rows into the two rows they make, 1-byte elements, each row in whole chunks, past its end, but the last unit of a SpaceToDepth group and of a DepthToSpace call exactly.
 //
@@ -852,4 +852,4 @@ func unitUnzip2x8NEON(space, depth *byte, n, units, plane, groups, group int)
 // copyRunsNEON copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.
 //
 //go:noescape
-func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)

@@ -4,7 +4,7 @@
 
 #include "textflag.h"
 
-// func zip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16,12 +16,8 @@ TEXT ·zip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1; \
 	CMP $16, R2; \
@@ -162,7 +158,7 @@ rowdone21: \
 	RET
 	zip2x1NEON_body
 
-// func zip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -174,12 +170,8 @@ TEXT ·zip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk22; \
 	CMP $16, R2; \
@@ -320,7 +312,7 @@ rowdone42: \
 	RET
 	zip2x2NEON_body
 
-// func zip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -332,12 +324,8 @@ TEXT ·zip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk43; \
 	CMP $16, R2; \
@@ -478,7 +466,7 @@ rowdone63: \
 	RET
 	zip2x4NEON_body
 
-// func zip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -490,12 +478,8 @@ TEXT ·zip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk64; \
 	CMP $16, R2; \
@@ -592,7 +576,7 @@ rowdone77: \
 	RET
 	zip2x8NEON_body
 
-// func zip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -604,12 +588,8 @@ TEXT ·zip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk78; \
 	CMP $16, R2; \
@@ -700,7 +680,7 @@ rowdone91: \
 	RET
 	zip2x16NEON_body
 
-// func zip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x6NEON_body \
 	MOVD space+0(FP), R0; \
@@ -712,12 +692,8 @@ TEXT ·zip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk92; \
 	CMP $24, R2; \
@@ -867,7 +843,7 @@ rowdone105: \
 	RET
 	zip2x6NEON_body
 
-// func zip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip2x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -879,12 +855,8 @@ TEXT ·zip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk106; \
 	CMP $24, R2; \
@@ -1030,7 +1002,7 @@ rowdone119: \
 	RET
 	zip2x12NEON_body
 
-// func tzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1042,12 +1014,8 @@ TEXT ·tzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk120; \
 	CMP $16, R2; \
@@ -1170,7 +1138,7 @@ rowdone133: \
 	RET
 	tzip2x2x1NEON_body
 
-// func tzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1182,12 +1150,8 @@ TEXT ·tzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk134; \
 	CMP $16, R2; \
@@ -1310,7 +1274,7 @@ rowdone147: \
 	RET
 	tzip2x2x2NEON_body
 
-// func tzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1322,12 +1286,8 @@ TEXT ·tzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk148; \
 	CMP $16, R2; \
@@ -1450,7 +1410,7 @@ rowdone161: \
 	RET
 	tzip2x2x4NEON_body
 
-// func tzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1462,12 +1422,8 @@ TEXT ·tzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk162; \
 	CMP $24, R2; \
@@ -1618,7 +1574,7 @@ rowdone175: \
 	RET
 	tzip2x3x1NEON_body
 
-// func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1630,12 +1586,8 @@ TEXT ·tzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk176; \
 	CMP $24, R2; \
@@ -1782,7 +1734,7 @@ rowdone189: \
 	RET
 	tzip2x3x2NEON_body
 
-// func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1794,12 +1746,8 @@ TEXT ·tzip2x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk190; \
 	CMP $24, R2; \
@@ -1932,7 +1880,7 @@ rowdone203: \
 	RET
 	tzip2x3x4NEON_body
 
-// func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -1944,12 +1892,8 @@ TEXT ·tzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk204; \
 	CMP $16, R2; \
@@ -2072,7 +2016,7 @@ rowdone217: \
 	RET
 	tzip2x4x1NEON_body
 
-// func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2084,12 +2028,8 @@ TEXT ·tzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk218; \
 	CMP $16, R2; \
@@ -2212,7 +2152,7 @@ rowdone231: \
 	RET
 	tzip2x4x2NEON_body
 
-// func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip2x8x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2224,12 +2164,8 @@ TEXT ·tzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk232; \
 	CMP $16, R2; \
@@ -2352,7 +2288,7 @@ rowdone245: \
 	RET
 	tzip2x8x1NEON_body
 
-// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2364,12 +2300,8 @@ TEXT ·zip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk246; \
 	CMP $16, R2; \
@@ -2519,7 +2451,7 @@ rowdone266: \
 	RET
 	zip3x1NEON_body
 
-// func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2531,12 +2463,8 @@ TEXT ·zip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk267; \
 	CMP $16, R2; \
@@ -2686,7 +2614,7 @@ rowdone287: \
 	RET
 	zip3x2NEON_body
 
-// func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2698,12 +2626,8 @@ TEXT ·zip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk288; \
 	CMP $16, R2; \
@@ -2853,7 +2777,7 @@ rowdone308: \
 	RET
 	zip3x4NEON_body
 
-// func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2865,12 +2789,8 @@ TEXT ·zip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk309; \
 	CMP $16, R2; \
@@ -2973,7 +2893,7 @@ rowdone322: \
 	RET
 	zip3x8NEON_body
 
-// func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x3NEON_body \
 	MOVD space+0(FP), R0; \
@@ -2985,12 +2905,8 @@ TEXT ·zip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk323; \
 	CMP $24, R2; \
@@ -3218,7 +3134,7 @@ rowdone336: \
 	RET
 	zip3x3NEON_body
 
-// func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x6NEON_body \
 	MOVD space+0(FP), R0; \
@@ -3230,12 +3146,8 @@ TEXT ·zip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk337; \
 	CMP $24, R2; \
@@ -3456,7 +3368,7 @@ rowdone350: \
 	RET
 	zip3x6NEON_body
 
-// func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x9NEON_body \
 	MOVD space+0(FP), R0; \
@@ -3468,12 +3380,8 @@ TEXT ·zip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk351; \
 	RET; \
@@ -3599,7 +3507,7 @@ rowdone357: \
 	RET
 	zip3x9NEON_body
 
-// func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip3x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -3611,12 +3519,8 @@ TEXT ·zip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk358; \
 	CMP $24, R2; \
@@ -3794,7 +3698,7 @@ rowdone371: \
 	RET
 	zip3x12NEON_body
 
-// func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -3806,12 +3710,8 @@ TEXT ·tzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk372; \
 	CMP $24, R2; \
@@ -4046,7 +3946,7 @@ rowdone385: \
 	RET
 	tzip3x2x1NEON_body
 
-// func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4058,12 +3958,8 @@ TEXT ·tzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk386; \
 	CMP $24, R2; \
@@ -4285,7 +4181,7 @@ rowdone399: \
 	RET
 	tzip3x2x2NEON_body
 
-// func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4297,12 +4193,8 @@ TEXT ·tzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk400; \
 	CMP $24, R2; \
@@ -4512,7 +4404,7 @@ rowdone413: \
 	RET
 	tzip3x2x4NEON_body
 
-// func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4524,12 +4416,8 @@ TEXT ·tzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk414; \
 	RET; \
@@ -4622,7 +4510,7 @@ rowdone420: \
 	RET
 	tzip3x2x8NEON_body
 
-// func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4634,12 +4522,8 @@ TEXT ·tzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk421; \
 	RET; \
@@ -4771,7 +4655,7 @@ rowdone427: \
 	RET
 	tzip3x3x1NEON_body
 
-// func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4783,12 +4667,8 @@ TEXT ·tzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk428; \
 	RET; \
@@ -4903,7 +4783,7 @@ rowdone434: \
 	RET
 	tzip3x3x2NEON_body
 
-// func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -4915,12 +4795,8 @@ TEXT ·tzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk435; \
 	RET; \
@@ -5027,7 +4903,7 @@ rowdone441: \
 	RET
 	tzip3x3x4NEON_body
 
-// func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -5039,12 +4915,8 @@ TEXT ·tzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $72, R2; \
 	BHS chunk442; \
 	RET; \
@@ -5158,7 +5030,7 @@ rowdone448: \
 	RET
 	tzip3x3x8NEON_body
 
-// func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -5170,12 +5042,8 @@ TEXT ·tzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk449; \
 	CMP $24, R2; \
@@ -5416,7 +5284,7 @@ rowdone462: \
 	RET
 	tzip3x4x1NEON_body
 
-// func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -5428,12 +5296,8 @@ TEXT ·tzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk463; \
 	CMP $24, R2; \
@@ -5745,7 +5609,7 @@ rowdone476: \
 	RET
 	tzip3x4x2NEON_body
 
-// func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -5757,12 +5621,8 @@ TEXT ·tzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk477; \
 	RET; \
@@ -5907,7 +5767,7 @@ rowdone483: \
 	RET
 	tzip3x4x4NEON_body
 
-// func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip3x4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -5919,12 +5779,8 @@ TEXT ·tzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
 	BHS chunk484; \
 	RET; \
@@ -6066,7 +5922,7 @@ rowdone490: \
 	RET
 	tzip3x4x8NEON_body
 
-// func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6078,12 +5934,8 @@ TEXT ·zip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk491; \
 	CMP $16, R2; \
@@ -6272,7 +6124,7 @@ rowdone511: \
 	RET
 	zip4x1NEON_body
 
-// func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6284,12 +6136,8 @@ TEXT ·zip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk512; \
 	CMP $16, R2; \
@@ -6478,7 +6326,7 @@ rowdone532: \
 	RET
 	zip4x2NEON_body
 
-// func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6490,12 +6338,8 @@ TEXT ·zip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk533; \
 	CMP $16, R2; \
@@ -6684,7 +6528,7 @@ rowdone553: \
 	RET
 	zip4x4NEON_body
 
-// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6696,12 +6540,8 @@ TEXT ·zip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk554; \
 	CMP $16, R2; \
@@ -6835,7 +6675,7 @@ rowdone567: \
 	RET
 	zip4x8NEON_body
 
-// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6847,12 +6687,8 @@ TEXT ·zip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk568; \
 	CMP $16, R2; \
@@ -6962,7 +6798,7 @@ rowdone581: \
 	RET
 	zip4x16NEON_body
 
-// func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip4x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -6974,12 +6810,8 @@ TEXT ·zip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk582; \
 	CMP $24, R2; \
@@ -7185,7 +7017,7 @@ rowdone595: \
 	RET
 	zip4x12NEON_body
 
-// func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -7197,12 +7029,8 @@ TEXT ·tzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk596; \
 	CMP $16, R2; \
@@ -7444,7 +7272,7 @@ rowdone609: \
 	RET
 	tzip4x2x1NEON_body
 
-// func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -7456,12 +7284,8 @@ TEXT ·tzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk610; \
 	CMP $16, R2; \
@@ -7619,7 +7443,7 @@ rowdone623: \
 	RET
 	tzip4x2x2NEON_body
 
-// func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -7631,12 +7455,8 @@ TEXT ·tzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk624; \
 	RET; \
@@ -7724,7 +7544,7 @@ rowdone630: \
 	RET
 	tzip4x2x4NEON_body
 
-// func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -7736,12 +7556,8 @@ TEXT ·tzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk631; \
 	RET; \
@@ -7873,7 +7689,7 @@ rowdone637: \
 	RET
 	tzip4x2x8NEON_body
 
-// func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -7885,12 +7701,8 @@ TEXT ·tzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk638; \
 	CMP $24, R2; \
@@ -8169,7 +7981,7 @@ rowdone651: \
 	RET
 	tzip4x3x1NEON_body
 
-// func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -8181,12 +7993,8 @@ TEXT ·tzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk652; \
 	CMP $24, R2; \
@@ -8461,7 +8269,7 @@ rowdone665: \
 	RET
 	tzip4x3x2NEON_body
 
-// func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -8473,12 +8281,8 @@ TEXT ·tzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk666; \
 	RET; \
@@ -8586,7 +8390,7 @@ rowdone672: \
 	RET
 	tzip4x3x4NEON_body
 
-// func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -8598,12 +8402,8 @@ TEXT ·tzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
 	BHS chunk673; \
 	RET; \
@@ -8775,7 +8575,7 @@ rowdone679: \
 	RET
 	tzip4x3x8NEON_body
 
-// func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -8787,12 +8587,8 @@ TEXT ·tzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk680; \
 	CMP $16, R2; \
@@ -9034,7 +8830,7 @@ rowdone693: \
 	RET
 	tzip4x4x1NEON_body
 
-// func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9046,12 +8842,8 @@ TEXT ·tzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk694; \
 	RET; \
@@ -9177,7 +8969,7 @@ rowdone700: \
 	RET
 	tzip4x4x2NEON_body
 
-// func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9189,12 +8981,8 @@ TEXT ·tzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk701; \
 	RET; \
@@ -9390,7 +9178,7 @@ rowdone707: \
 	RET
 	tzip4x4x4NEON_body
 
-// func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip4x4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9402,12 +9190,8 @@ TEXT ·tzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $128, R2; \
 	BHS chunk708; \
 	RET; \
@@ -9619,7 +9403,7 @@ rowdone714: \
 	RET
 	tzip4x4x8NEON_body
 
-// func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip5x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9631,12 +9415,8 @@ TEXT ·zip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk715; \
 	RET; \
@@ -9772,7 +9552,7 @@ rowdone721: \
 	RET
 	zip5x1NEON_body
 
-// func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip5x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9784,12 +9564,8 @@ TEXT ·zip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk722; \
 	RET; \
@@ -9925,7 +9701,7 @@ rowdone728: \
 	RET
 	zip5x2NEON_body
 
-// func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip5x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -9937,12 +9713,8 @@ TEXT ·zip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk729; \
 	RET; \
@@ -10055,7 +9827,7 @@ rowdone735: \
 	RET
 	zip5x4NEON_body
 
-// func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip5x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10067,12 +9839,8 @@ TEXT ·zip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk736; \
 	RET; \
@@ -10151,7 +9919,7 @@ rowdone742: \
 	RET
 	zip5x8NEON_body
 
-// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip5x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10163,12 +9931,8 @@ TEXT ·zip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk743; \
 	CMP $16, R2; \
@@ -10288,7 +10052,7 @@ rowdone756: \
 	RET
 	zip5x16NEON_body
 
-// func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip6x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10300,12 +10064,8 @@ TEXT ·zip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk757; \
 	RET; \
@@ -10478,7 +10238,7 @@ rowdone763: \
 	RET
 	zip6x1NEON_body
 
-// func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip6x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10490,12 +10250,8 @@ TEXT ·zip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk764; \
 	RET; \
@@ -10668,7 +10424,7 @@ rowdone770: \
 	RET
 	zip6x2NEON_body
 
-// func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip6x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10680,12 +10436,8 @@ TEXT ·zip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk771; \
 	RET; \
@@ -10806,7 +10558,7 @@ rowdone777: \
 	RET
 	zip6x4NEON_body
 
-// func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip6x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10818,12 +10570,8 @@ TEXT ·zip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk778; \
 	RET; \
@@ -10908,7 +10656,7 @@ rowdone784: \
 	RET
 	zip6x8NEON_body
 
-// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip6x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -10920,12 +10668,8 @@ TEXT ·zip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk785; \
 	CMP $16, R2; \
@@ -11054,7 +10798,7 @@ rowdone798: \
 	RET
 	zip6x16NEON_body
 
-// func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip7x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11066,12 +10810,8 @@ TEXT ·zip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk799; \
 	RET; \
@@ -11288,7 +11028,7 @@ rowdone805: \
 	RET
 	zip7x1NEON_body
 
-// func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip7x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11300,12 +11040,8 @@ TEXT ·zip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk806; \
 	RET; \
@@ -11522,7 +11258,7 @@ rowdone812: \
 	RET
 	zip7x2NEON_body
 
-// func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip7x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11534,12 +11270,8 @@ TEXT ·zip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk813; \
 	RET; \
@@ -11669,7 +11401,7 @@ rowdone819: \
 	RET
 	zip7x4NEON_body
 
-// func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip7x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11681,12 +11413,8 @@ TEXT ·zip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk820; \
 	RET; \
@@ -11778,7 +11506,7 @@ rowdone826: \
 	RET
 	zip7x8NEON_body
 
-// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip7x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11790,12 +11518,8 @@ TEXT ·zip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk827; \
 	CMP $16, R2; \
@@ -11934,7 +11658,7 @@ rowdone840: \
 	RET
 	zip7x16NEON_body
 
-// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip8x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -11946,12 +11670,8 @@ TEXT ·zip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk841; \
 	CMP $16, R2; \
@@ -12129,7 +11849,7 @@ rowdone854: \
 	RET
 	zip8x1NEON_body
 
-// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip8x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -12141,12 +11861,8 @@ TEXT ·zip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk855; \
 	CMP $16, R2; \
@@ -12324,7 +12040,7 @@ rowdone868: \
 	RET
 	zip8x2NEON_body
 
-// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip8x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -12336,12 +12052,8 @@ TEXT ·zip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk869; \
 	CMP $16, R2; \
@@ -12519,7 +12231,7 @@ rowdone882: \
 	RET
 	zip8x4NEON_body
 
-// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip8x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -12531,12 +12243,8 @@ TEXT ·zip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk883; \
 	CMP $16, R2; \
@@ -12714,7 +12422,7 @@ rowdone896: \
 	RET
 	zip8x8NEON_body
 
-// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func zip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zip8x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -12726,12 +12434,8 @@ TEXT ·zip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk897; \
 	CMP $16, R2; \
@@ -12879,7 +12583,7 @@ rowdone910: \
 	RET
 	zip8x16NEON_body
 
-// func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -12891,12 +12595,8 @@ TEXT ·tzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk911; \
 	CMP $16, R2; \
@@ -13124,7 +12824,7 @@ rowdone924: \
 	RET
 	tzip8x2x1NEON_body
 
-// func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -13136,12 +12836,8 @@ TEXT ·tzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk925; \
 	RET; \
@@ -13273,7 +12969,7 @@ rowdone931: \
 	RET
 	tzip8x2x2NEON_body
 
-// func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -13285,12 +12981,8 @@ TEXT ·tzip8x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk932; \
 	RET; \
@@ -13510,7 +13202,7 @@ rowdone938: \
 	RET
 	tzip8x2x4NEON_body
 
-// func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -13522,12 +13214,8 @@ TEXT ·tzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk939; \
 	CMP $24, R2; \
@@ -13975,7 +13663,7 @@ rowdone952: \
 	RET
 	tzip8x3x1NEON_body
 
-// func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -13987,12 +13675,8 @@ TEXT ·tzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk953; \
 	RET; \
@@ -14194,7 +13878,7 @@ rowdone959: \
 	RET
 	tzip8x4x1NEON_body
 
-// func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tzip8x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tzip8x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -14206,12 +13890,8 @@ TEXT ·tzip8x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk960; \
 	RET; \
@@ -14551,7 +14231,7 @@ rowdone966: \
 	RET
 	tzip8x4x2NEON_body
 
-// func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
+// func zipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define zipNx16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -14562,13 +14242,9 @@ TEXT ·zipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD depthStride+40(FP), R5; \
 	MOVD lane+48(FP), R6; \
 	MOVD groups+56(FP), R8; \
-	MOVD groupSpace+64(FP), R9; \
-	MOVD groupDepth+72(FP), R10; \
+	MOVD spaceSkip+64(FP), R9; \
+	MOVD depthSkip+72(FP), R10; \
 	MOVD b+80(FP), R25; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
 	LSL $4, R25, R24; \
 	LSL $5, R25, R22; \
 	ADD R24, R22, R23; \
@@ -14624,7 +14300,7 @@ lanedone973: \
 	RET
 	zipNx16NEON_body
 
-// func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -14636,12 +14312,8 @@ TEXT ·unzip2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk974; \
 	CMP $16, R2; \
@@ -14783,7 +14455,7 @@ rowdone994: \
 	RET
 	unzip2x1NEON_body
 
-// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -14795,12 +14467,8 @@ TEXT ·unzip2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk995; \
 	CMP $16, R2; \
@@ -14942,7 +14610,7 @@ rowdone1015: \
 	RET
 	unzip2x2NEON_body
 
-// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -14954,12 +14622,8 @@ TEXT ·unzip2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1016; \
 	CMP $16, R2; \
@@ -15101,7 +14765,7 @@ rowdone1036: \
 	RET
 	unzip2x4NEON_body
 
-// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15113,12 +14777,8 @@ TEXT ·unzip2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1037; \
 	CMP $16, R2; \
@@ -15215,7 +14875,7 @@ rowdone1050: \
 	RET
 	unzip2x8NEON_body
 
-// func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15227,12 +14887,8 @@ TEXT ·unzip2x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1051; \
 	CMP $16, R2; \
@@ -15323,7 +14979,7 @@ rowdone1064: \
 	RET
 	unzip2x16NEON_body
 
-// func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x6NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15335,12 +14991,8 @@ TEXT ·unzip2x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1065; \
 	CMP $24, R2; \
@@ -15483,7 +15135,7 @@ rowdone1078: \
 	RET
 	unzip2x6NEON_body
 
-// func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip2x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip2x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15495,12 +15147,8 @@ TEXT ·unzip2x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1079; \
 	CMP $24, R2; \
@@ -15645,7 +15293,7 @@ rowdone1092: \
 	RET
 	unzip2x12NEON_body
 
-// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15657,12 +15305,8 @@ TEXT ·tunzip2x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1093; \
 	CMP $16, R2; \
@@ -15784,7 +15428,7 @@ rowdone1106: \
 	RET
 	tunzip2x2x1NEON_body
 
-// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15796,12 +15440,8 @@ TEXT ·tunzip2x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1107; \
 	CMP $16, R2; \
@@ -15923,7 +15563,7 @@ rowdone1120: \
 	RET
 	tunzip2x2x2NEON_body
 
-// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -15935,12 +15575,8 @@ TEXT ·tunzip2x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1121; \
 	CMP $16, R2; \
@@ -16062,7 +15698,7 @@ rowdone1134: \
 	RET
 	tunzip2x2x4NEON_body
 
-// func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16074,12 +15710,8 @@ TEXT ·tunzip2x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1135; \
 	CMP $24, R2; \
@@ -16245,7 +15877,7 @@ rowdone1148: \
 	RET
 	tunzip2x3x1NEON_body
 
-// func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16257,12 +15889,8 @@ TEXT ·tunzip2x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1149; \
 	CMP $24, R2; \
@@ -16428,7 +16056,7 @@ rowdone1162: \
 	RET
 	tunzip2x3x2NEON_body
 
-// func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16440,12 +16068,8 @@ TEXT ·tunzip2x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1163; \
 	CMP $16, R2; \
@@ -16567,7 +16191,7 @@ rowdone1176: \
 	RET
 	tunzip2x4x1NEON_body
 
-// func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16579,12 +16203,8 @@ TEXT ·tunzip2x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1177; \
 	CMP $16, R2; \
@@ -16706,7 +16326,7 @@ rowdone1190: \
 	RET
 	tunzip2x4x2NEON_body
 
-// func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip2x8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip2x8x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16718,12 +16338,8 @@ TEXT ·tunzip2x8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1191; \
 	CMP $16, R2; \
@@ -16845,7 +16461,7 @@ rowdone1204: \
 	RET
 	tunzip2x8x1NEON_body
 
-// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -16857,12 +16473,8 @@ TEXT ·unzip3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1205; \
 	CMP $16, R2; \
@@ -17012,7 +16624,7 @@ rowdone1225: \
 	RET
 	unzip3x1NEON_body
 
-// func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17024,12 +16636,8 @@ TEXT ·unzip3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1226; \
 	CMP $16, R2; \
@@ -17179,7 +16787,7 @@ rowdone1246: \
 	RET
 	unzip3x2NEON_body
 
-// func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17191,12 +16799,8 @@ TEXT ·unzip3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1247; \
 	CMP $16, R2; \
@@ -17346,7 +16950,7 @@ rowdone1267: \
 	RET
 	unzip3x4NEON_body
 
-// func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17358,12 +16962,8 @@ TEXT ·unzip3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1268; \
 	CMP $16, R2; \
@@ -17466,7 +17066,7 @@ rowdone1281: \
 	RET
 	unzip3x8NEON_body
 
-// func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17478,12 +17078,8 @@ TEXT ·unzip3x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1282; \
 	CMP $16, R2; \
@@ -17584,7 +17180,7 @@ rowdone1295: \
 	RET
 	unzip3x16NEON_body
 
-// func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x3NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x3NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17596,12 +17192,8 @@ TEXT ·unzip3x3NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1296; \
 	CMP $24, R2; \
@@ -17803,7 +17395,7 @@ rowdone1309: \
 	RET
 	unzip3x3NEON_body
 
-// func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x6NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x6NEON_body \
 	MOVD space+0(FP), R0; \
@@ -17815,12 +17407,8 @@ TEXT ·unzip3x6NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1310; \
 	CMP $24, R2; \
@@ -18035,7 +17623,7 @@ rowdone1323: \
 	RET
 	unzip3x6NEON_body
 
-// func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x9NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x9NEON_body \
 	MOVD space+0(FP), R0; \
@@ -18047,12 +17635,8 @@ TEXT ·unzip3x9NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1324; \
 	RET; \
@@ -18157,7 +17741,7 @@ rowdone1330: \
 	RET
 	unzip3x9NEON_body
 
-// func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip3x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip3x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -18169,12 +17753,8 @@ TEXT ·unzip3x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1331; \
 	CMP $24, R2; \
@@ -18345,7 +17925,7 @@ rowdone1344: \
 	RET
 	unzip3x12NEON_body
 
-// func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -18357,12 +17937,8 @@ TEXT ·tunzip3x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1345; \
 	CMP $24, R2; \
@@ -18579,7 +18155,7 @@ rowdone1358: \
 	RET
 	tunzip3x2x1NEON_body
 
-// func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -18591,12 +18167,8 @@ TEXT ·tunzip3x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1359; \
 	CMP $24, R2; \
@@ -18837,7 +18409,7 @@ rowdone1372: \
 	RET
 	tunzip3x2x2NEON_body
 
-// func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -18849,12 +18421,8 @@ TEXT ·tunzip3x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1373; \
 	CMP $24, R2; \
@@ -19056,7 +18624,7 @@ rowdone1386: \
 	RET
 	tunzip3x2x4NEON_body
 
-// func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19068,12 +18636,8 @@ TEXT ·tunzip3x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1387; \
 	RET; \
@@ -19167,7 +18731,7 @@ rowdone1393: \
 	RET
 	tunzip3x2x8NEON_body
 
-// func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19179,12 +18743,8 @@ TEXT ·tunzip3x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1394; \
 	RET; \
@@ -19316,7 +18876,7 @@ rowdone1400: \
 	RET
 	tunzip3x3x1NEON_body
 
-// func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19328,12 +18888,8 @@ TEXT ·tunzip3x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1401; \
 	RET; \
@@ -19463,7 +19019,7 @@ rowdone1407: \
 	RET
 	tunzip3x3x2NEON_body
 
-// func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19475,12 +19031,8 @@ TEXT ·tunzip3x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1408; \
 	RET; \
@@ -19586,7 +19138,7 @@ rowdone1414: \
 	RET
 	tunzip3x3x4NEON_body
 
-// func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19598,12 +19150,8 @@ TEXT ·tunzip3x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $72, R2; \
 	BHS chunk1415; \
 	RET; \
@@ -19718,7 +19266,7 @@ rowdone1421: \
 	RET
 	tunzip3x3x8NEON_body
 
-// func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19730,12 +19278,8 @@ TEXT ·tunzip3x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1422; \
 	CMP $24, R2; \
@@ -19977,7 +19521,7 @@ rowdone1435: \
 	RET
 	tunzip3x4x1NEON_body
 
-// func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -19989,12 +19533,8 @@ TEXT ·tunzip3x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1436; \
 	CMP $24, R2; \
@@ -20283,7 +19823,7 @@ rowdone1449: \
 	RET
 	tunzip3x4x2NEON_body
 
-// func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -20295,12 +19835,8 @@ TEXT ·tunzip3x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1450; \
 	RET; \
@@ -20439,7 +19975,7 @@ rowdone1456: \
 	RET
 	tunzip3x4x4NEON_body
 
-// func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip3x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip3x4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -20451,12 +19987,8 @@ TEXT ·tunzip3x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
 	BHS chunk1457; \
 	RET; \
@@ -20598,7 +20130,7 @@ rowdone1463: \
 	RET
 	tunzip3x4x8NEON_body
 
-// func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -20610,12 +20142,8 @@ TEXT ·unzip4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1464; \
 	CMP $16, R2; \
@@ -20806,7 +20334,7 @@ rowdone1484: \
 	RET
 	unzip4x1NEON_body
 
-// func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -20818,12 +20346,8 @@ TEXT ·unzip4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1485; \
 	CMP $16, R2; \
@@ -21014,7 +20538,7 @@ rowdone1505: \
 	RET
 	unzip4x2NEON_body
 
-// func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21026,12 +20550,8 @@ TEXT ·unzip4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1506; \
 	CMP $16, R2; \
@@ -21222,7 +20742,7 @@ rowdone1526: \
 	RET
 	unzip4x4NEON_body
 
-// func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21234,12 +20754,8 @@ TEXT ·unzip4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1527; \
 	CMP $16, R2; \
@@ -21373,7 +20889,7 @@ rowdone1540: \
 	RET
 	unzip4x8NEON_body
 
-// func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21385,12 +20901,8 @@ TEXT ·unzip4x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1541; \
 	CMP $16, R2; \
@@ -21500,7 +21012,7 @@ rowdone1554: \
 	RET
 	unzip4x16NEON_body
 
-// func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip4x12NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip4x12NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21512,12 +21024,8 @@ TEXT ·unzip4x12NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1555; \
 	CMP $24, R2; \
@@ -21714,7 +21222,7 @@ rowdone1568: \
 	RET
 	unzip4x12NEON_body
 
-// func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21726,12 +21234,8 @@ TEXT ·tunzip4x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1569; \
 	CMP $16, R2; \
@@ -21957,7 +21461,7 @@ rowdone1582: \
 	RET
 	tunzip4x2x1NEON_body
 
-// func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -21969,12 +21473,8 @@ TEXT ·tunzip4x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1583; \
 	CMP $16, R2; \
@@ -22136,7 +21636,7 @@ rowdone1596: \
 	RET
 	tunzip4x2x2NEON_body
 
-// func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x2x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x2x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -22148,12 +21648,8 @@ TEXT ·tunzip4x2x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1597; \
 	RET; \
@@ -22244,7 +21740,7 @@ rowdone1603: \
 	RET
 	tunzip4x2x4NEON_body
 
-// func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x2x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x2x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -22256,12 +21752,8 @@ TEXT ·tunzip4x2x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk1604; \
 	RET; \
@@ -22396,7 +21888,7 @@ rowdone1610: \
 	RET
 	tunzip4x2x8NEON_body
 
-// func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -22408,12 +21900,8 @@ TEXT ·tunzip4x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $36, R2; \
 	BHS chunk1611; \
 	CMP $24, R2; \
@@ -22767,7 +22255,7 @@ rowdone1624: \
 	RET
 	tunzip4x3x1NEON_body
 
-// func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -22779,12 +22267,8 @@ TEXT ·tunzip4x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1625; \
 	CMP $24, R2; \
@@ -23080,7 +22564,7 @@ rowdone1638: \
 	RET
 	tunzip4x3x2NEON_body
 
-// func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x3x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x3x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -23092,12 +22576,8 @@ TEXT ·tunzip4x3x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1639; \
 	RET; \
@@ -23239,7 +22719,7 @@ rowdone1645: \
 	RET
 	tunzip4x3x4NEON_body
 
-// func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x3x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x3x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -23251,12 +22731,8 @@ TEXT ·tunzip4x3x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $96, R2; \
 	BHS chunk1646; \
 	RET; \
@@ -23431,7 +22907,7 @@ rowdone1652: \
 	RET
 	tunzip4x3x8NEON_body
 
-// func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -23443,12 +22919,8 @@ TEXT ·tunzip4x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1653; \
 	CMP $16, R2; \
@@ -23674,7 +23146,7 @@ rowdone1666: \
 	RET
 	tunzip4x4x1NEON_body
 
-// func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x4x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x4x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -23686,12 +23158,8 @@ TEXT ·tunzip4x4x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1667; \
 	RET; \
@@ -23824,7 +23292,7 @@ rowdone1673: \
 	RET
 	tunzip4x4x2NEON_body
 
-// func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x4x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x4x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -23836,12 +23304,8 @@ TEXT ·tunzip4x4x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $64, R2; \
 	BHS chunk1674; \
 	RET; \
@@ -24046,7 +23510,7 @@ rowdone1680: \
 	RET
 	tunzip4x4x4NEON_body
 
-// func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip4x4x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip4x4x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24058,12 +23522,8 @@ TEXT ·tunzip4x4x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $128, R2; \
 	BHS chunk1681; \
 	RET; \
@@ -24278,7 +23738,7 @@ rowdone1687: \
 	RET
 	tunzip4x4x8NEON_body
 
-// func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip5x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip5x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24290,12 +23750,8 @@ TEXT ·unzip5x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1688; \
 	RET; \
@@ -24431,7 +23887,7 @@ rowdone1694: \
 	RET
 	unzip5x1NEON_body
 
-// func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip5x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip5x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24443,12 +23899,8 @@ TEXT ·unzip5x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1695; \
 	RET; \
@@ -24584,7 +24036,7 @@ rowdone1701: \
 	RET
 	unzip5x2NEON_body
 
-// func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip5x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip5x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24596,12 +24048,8 @@ TEXT ·unzip5x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1702; \
 	RET; \
@@ -24714,7 +24162,7 @@ rowdone1708: \
 	RET
 	unzip5x4NEON_body
 
-// func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip5x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip5x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24726,12 +24174,8 @@ TEXT ·unzip5x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1709; \
 	RET; \
@@ -24810,7 +24254,7 @@ rowdone1715: \
 	RET
 	unzip5x8NEON_body
 
-// func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip5x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip5x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24822,12 +24266,8 @@ TEXT ·unzip5x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1716; \
 	CMP $16, R2; \
@@ -24947,7 +24387,7 @@ rowdone1729: \
 	RET
 	unzip5x16NEON_body
 
-// func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip6x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip6x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -24959,12 +24399,8 @@ TEXT ·unzip6x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1730; \
 	RET; \
@@ -25137,7 +24573,7 @@ rowdone1736: \
 	RET
 	unzip6x1NEON_body
 
-// func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip6x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip6x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25149,12 +24585,8 @@ TEXT ·unzip6x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1737; \
 	RET; \
@@ -25327,7 +24759,7 @@ rowdone1743: \
 	RET
 	unzip6x2NEON_body
 
-// func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip6x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip6x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25339,12 +24771,8 @@ TEXT ·unzip6x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1744; \
 	RET; \
@@ -25465,7 +24893,7 @@ rowdone1750: \
 	RET
 	unzip6x4NEON_body
 
-// func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip6x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip6x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25477,12 +24905,8 @@ TEXT ·unzip6x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1751; \
 	RET; \
@@ -25567,7 +24991,7 @@ rowdone1757: \
 	RET
 	unzip6x8NEON_body
 
-// func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip6x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip6x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25579,12 +25003,8 @@ TEXT ·unzip6x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1758; \
 	CMP $16, R2; \
@@ -25713,7 +25133,7 @@ rowdone1771: \
 	RET
 	unzip6x16NEON_body
 
-// func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip7x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip7x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25725,12 +25145,8 @@ TEXT ·unzip7x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1772; \
 	RET; \
@@ -25947,7 +25363,7 @@ rowdone1778: \
 	RET
 	unzip7x1NEON_body
 
-// func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip7x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip7x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -25959,12 +25375,8 @@ TEXT ·unzip7x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1779; \
 	RET; \
@@ -26181,7 +25593,7 @@ rowdone1785: \
 	RET
 	unzip7x2NEON_body
 
-// func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip7x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip7x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26193,12 +25605,8 @@ TEXT ·unzip7x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1786; \
 	RET; \
@@ -26328,7 +25736,7 @@ rowdone1792: \
 	RET
 	unzip7x4NEON_body
 
-// func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip7x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip7x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26340,12 +25748,8 @@ TEXT ·unzip7x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $16, R2; \
 	BHS chunk1793; \
 	RET; \
@@ -26437,7 +25841,7 @@ rowdone1799: \
 	RET
 	unzip7x8NEON_body
 
-// func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip7x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip7x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26449,12 +25853,8 @@ TEXT ·unzip7x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1800; \
 	CMP $16, R2; \
@@ -26593,7 +25993,7 @@ rowdone1813: \
 	RET
 	unzip7x16NEON_body
 
-// func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip8x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip8x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26605,12 +26005,8 @@ TEXT ·unzip8x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1814; \
 	CMP $16, R2; \
@@ -26788,7 +26184,7 @@ rowdone1827: \
 	RET
 	unzip8x1NEON_body
 
-// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip8x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip8x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26800,12 +26196,8 @@ TEXT ·unzip8x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1828; \
 	CMP $16, R2; \
@@ -26983,7 +26375,7 @@ rowdone1841: \
 	RET
 	unzip8x2NEON_body
 
-// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip8x4NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip8x4NEON_body \
 	MOVD space+0(FP), R0; \
@@ -26995,12 +26387,8 @@ TEXT ·unzip8x4NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1842; \
 	CMP $16, R2; \
@@ -27178,7 +26566,7 @@ rowdone1855: \
 	RET
 	unzip8x4NEON_body
 
-// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip8x8NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip8x8NEON_body \
 	MOVD space+0(FP), R0; \
@@ -27190,12 +26578,8 @@ TEXT ·unzip8x8NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1856; \
 	CMP $16, R2; \
@@ -27373,7 +26757,7 @@ rowdone1869: \
 	RET
 	unzip8x8NEON_body
 
-// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func unzip8x16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzip8x16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -27385,12 +26769,8 @@ TEXT ·unzip8x16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1870; \
 	CMP $16, R2; \
@@ -27538,7 +26918,7 @@ rowdone1883: \
 	RET
 	unzip8x16NEON_body
 
-// func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip8x2x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip8x2x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -27550,12 +26930,8 @@ TEXT ·tunzip8x2x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1884; \
 	CMP $16, R2; \
@@ -27805,7 +27181,7 @@ rowdone1897: \
 	RET
 	tunzip8x2x1NEON_body
 
-// func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip8x2x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip8x2x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -27817,12 +27193,8 @@ TEXT ·tunzip8x2x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1898; \
 	RET; \
@@ -27969,7 +27341,7 @@ rowdone1904: \
 	RET
 	tunzip8x2x2NEON_body
 
-// func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip8x3x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip8x3x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -27981,12 +27353,8 @@ TEXT ·tunzip8x3x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1905; \
 	CMP $24, R2; \
@@ -28470,7 +27838,7 @@ rowdone1918: \
 	RET
 	tunzip8x3x1NEON_body
 
-// func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip8x3x2NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip8x3x2NEON_body \
 	MOVD space+0(FP), R0; \
@@ -28482,12 +27850,8 @@ TEXT ·tunzip8x3x2NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $48, R2; \
 	BHS chunk1919; \
 	RET; \
@@ -28725,7 +28089,7 @@ rowdone1925: \
 	RET
 	tunzip8x3x2NEON_body
 
-// func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int)
+// func tunzip8x4x1NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int)
 TEXT ·tunzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define tunzip8x4x1NEON_body \
 	MOVD space+0(FP), R0; \
@@ -28737,12 +28101,8 @@ TEXT ·tunzip8x4x1NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD lane+48(FP), R6; \
 	MOVD laneI+56(FP), R7; \
 	MOVD groups+64(FP), R8; \
-	MOVD groupSpace+72(FP), R9; \
-	MOVD groupDepth+80(FP), R10; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
+	MOVD spaceSkip+72(FP), R9; \
+	MOVD depthSkip+80(FP), R10; \
 	CMP $32, R2; \
 	BHS chunk1926; \
 	RET; \
@@ -28959,7 +28319,7 @@ rowdone1932: \
 	RET
 	tunzip8x4x1NEON_body
 
-// func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int)
+// func unzipNx16NEON(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int)
 TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 #define unzipNx16NEON_body \
 	MOVD space+0(FP), R0; \
@@ -28970,13 +28330,9 @@ TEXT ·unzipNx16NEON(SB), NOSPLIT|NOFRAME, $0-88
 	MOVD depthStride+40(FP), R5; \
 	MOVD lane+48(FP), R6; \
 	MOVD groups+56(FP), R8; \
-	MOVD groupSpace+64(FP), R9; \
-	MOVD groupDepth+72(FP), R10; \
+	MOVD spaceSkip+64(FP), R9; \
+	MOVD depthSkip+72(FP), R10; \
 	MOVD b+80(FP), R25; \
-	MUL R4, R3, R24; \
-	SUB R24, R9, R9; \
-	MUL R5, R3, R24; \
-	SUB R24, R10, R10; \
 	LSL $4, R25, R24; \
 	LSL $5, R25, R22; \
 	ADD R24, R22, R23; \
@@ -32684,7 +32040,7 @@ nextgroup2291: \
 	RET
 	unitUnzip2x8NEON_body
 
-// func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int)
+// func copyRunsNEON(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int)
 TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 #define copyRunsNEON_body \
 	MOVD dst+0(FP), R0; \
@@ -32697,12 +32053,8 @@ TEXT ·copyRunsNEON(SB), NOSPLIT|NOFRAME, $0-96
 	MOVD dstRow+56(FP), R7; \
 	MOVD srcRow+64(FP), R8; \
 	MOVD groups+72(FP), R9; \
-	MOVD dstGroup+80(FP), R10; \
-	MOVD srcGroup+88(FP), R11; \
-	MUL R7, R6, R24; \
-	SUB R24, R10, R10; \
-	MUL R8, R6, R24; \
-	SUB R24, R11, R11; \
+	MOVD dstSkip+80(FP), R10; \
+	MOVD srcSkip+88(FP), R11; \
 	CMP $32, R2; \
 	BLO short2298; \
 	SUB $32, R2, R12; \

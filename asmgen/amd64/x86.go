@@ -132,16 +132,16 @@ func (g *Generator) zipPrologue(k table.Kernel, note string) {
 // zipRegs are where a fixed-b kernel keeps its arguments.
 type zipRegs struct {
 	sp, dp, n reg.GPVirtual
-	groups    operand.Op // groups left: a register, or a stack slot
+	groups    operand.Op // groups left: a register, or its argument slot
 	addr      rowAddr
 	laneI     reg.GPVirtual // zero value: lanes in one run
 	steps     [2]operand.Mem
 	strides   [2]operand.Op // spaceStride and depthStride
 }
 
-// zipParams loads a fixed-b kernel's arguments. With spill set, n stays
-// in memory and the group count goes to the stack, leaving registers to
-// the body.
+// zipParams loads a fixed-b kernel's arguments. With spill set, n and the
+// group count stay in memory, the count in its own argument slot, leaving
+// registers to the body.
 func (g *Generator) zipParams(k table.Kernel, spill bool) zipRegs {
 	c := g.c
 	z := zipRegs{sp: c.GP64(), dp: c.GP64()}
@@ -149,10 +149,7 @@ func (g *Generator) zipParams(k table.Kernel, spill bool) zipRegs {
 	c.Load(c.Param("space"), z.sp)
 	c.Load(c.Param("depth"), z.dp)
 	if spill {
-		slot, t := c.AllocLocal(8), c.GP64()
-		c.Load(c.Param("groups"), t)
-		c.MOVQ(t, slot)
-		z.groups = slot
+		z.groups = param(c, "groups")
 	} else {
 		z.n = c.GP64()
 		c.Load(c.Param("n"), z.n)
@@ -207,7 +204,7 @@ type loops struct {
 	ptrs               [2]reg.GPVirtual
 	rowStrides         [2]operand.Op // registers, or the arguments' stack slots
 	rows               reg.GPVirtual
-	groups             operand.Op // a register or a stack slot
+	groups             operand.Op // a register or its argument slot
 	rowLoop, groupLoop string
 	steps              [2]operand.Mem
 }
@@ -231,33 +228,12 @@ func (g *Generator) end(l loops, stream bool) {
 	c.RET()
 }
 
-// groupSteps stores, in two stack slots, what takes the space and depth
-// pointers from the end of a group's last row to the next group's first:
-// groupSpace - rows*spaceStride and groupDepth - rows*depthStride. Keeping
-// them in memory leaves the registers to the row loop.
+// groupSteps are what takes the space and depth pointers from the end of a
+// group's last row to the next group's first: the skips the call passes.
 func (g *Generator) groupSteps() [2]operand.Mem {
-	return g.stepsFor("groupSpace", "spaceStride", "groupDepth", "depthStride")
+	return [2]operand.Mem{param(g.c, "spaceSkip"), param(g.c, "depthSkip")}
 }
 
-// stepsFor is groupSteps for kernels whose arguments have other names:
-// group and row strides of the first pointer, then of the second.
-func (g *Generator) stepsFor(group0, row0, group1, row1 string) [2]operand.Mem {
-	c := g.c
-	slots := c.AllocLocal(16)
-	steps := [2]operand.Mem{slots, slots.Offset(8)}
-	for i, names := range [2][2]string{{group0, row0}, {group1, row1}} {
-		step, t := c.GP64(), c.GP64()
-		c.Load(c.Param("rows"), t)
-		c.IMULQ(param(c, names[1]), t)
-		c.Load(c.Param(names[0]), step)
-		c.SUBQ(t, step)
-		c.MOVQ(step, steps[i])
-	}
-	return steps
-}
-
-// param is the memory operand of an argument, for instructions that read it
-// where it is rather than through a register.
 func param(c *build.Context, name string) operand.Mem {
 	b, err := c.Param(name).Resolve()
 	if err != nil {
@@ -307,7 +283,7 @@ func (g *Generator) runCopier(k table.Kernel, doc ...string) (dst, src, e, group
 	c.Load(c.Param("src"), src)
 	c.Load(c.Param("e"), e)
 	c.Load(c.Param("groups"), groups)
-	steps = g.stepsFor("dstGroup", "dstRow", "srcGroup", "srcRow")
+	steps = [2]operand.Mem{param(c, "dstSkip"), param(c, "srcSkip")}
 	last = c.GP64()
 	c.MOVQ(e, last)
 	return dst, src, e, groups, last, steps

@@ -40,9 +40,8 @@ func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 	g.function(k.Name(), verb+", for each row of each group.", table.LaneSig)
 	g.params(table.LaneSig, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
-		"lane": "R6", "laneI": "R7", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10",
+		"lane": "R6", "laneI": "R7", "groups": "R8", "spaceSkip": "R9", "depthSkip": "R10",
 	})
-	g.groupSteps("R9", "R10", "R3", "R4", "R5")
 	chunks := chunksOf(bodies)
 	paths := map[int]string{}
 	for _, c := range chunks {
@@ -105,15 +104,6 @@ func (g *Generator) fixedB(k table.Kernel, bodies map[int]body) {
 		g.put(rowDone)
 		g.endLoops("R0", "R1", "R4", "R5", "R11", row, "R9", "R10", "R8", group)
 	}
-}
-
-// groupSteps turns the group strides in gs and gd into what takes the
-// pointers from the end of a group's last row to the next group's first.
-func (g *Generator) groupSteps(gs, gd, rows, rs, rd string) {
-	g.ins("MUL %s, %s, %s", rs, rows, tmp)
-	g.ins("SUB %s, %s, %s", tmp, gs, gs)
-	g.ins("MUL %s, %s, %s", rd, rows, tmp)
-	g.ins("SUB %s, %s, %s", tmp, gd, gd)
 }
 
 // endLoops closes the row and group loops of a kernel and returns.
@@ -316,9 +306,8 @@ func (g *Generator) moveN(k table.Kernel) {
 	g.function(k.Name(), doc, table.AnyBSig)
 	g.params(table.AnyBSig, map[string]string{
 		"space": "R0", "depth": "R1", "n": "R2", "rows": "R3", "spaceStride": "R4", "depthStride": "R5",
-		"lane": "R6", "groups": "R8", "groupSpace": "R9", "groupDepth": "R10", "b": "R25",
+		"lane": "R6", "groups": "R8", "spaceSkip": "R9", "depthSkip": "R10", "b": "R25",
 	})
-	g.groupSteps("R9", "R10", "R3", "R4", "R5")
 	g.ins("LSL $4, R25, %s", tmp) // bytes between a lane's elements in space, and 2, 3 and 4 times that
 	g.ins("LSL $5, R25, R22")
 	g.ins("ADD %s, R22, R23", tmp)
@@ -391,9 +380,8 @@ func (g *Generator) copyRuns(k table.Kernel) {
 	g.function(k.Name(), "copies, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX.", table.CopySig)
 	g.params(table.CopySig, map[string]string{
 		"dst": "R0", "src": "R1", "e": "R2", "w": "R3", "dstX": "R4", "srcX": "R5", "rows": "R6",
-		"dstRow": "R7", "srcRow": "R8", "groups": "R9", "dstGroup": "R10", "srcGroup": "R11",
+		"dstRow": "R7", "srcRow": "R8", "groups": "R9", "dstSkip": "R10", "srcSkip": "R11",
 	})
-	g.groupSteps("R10", "R11", "R6", "R7", "R8")
 	short := g.label("short")
 	g.ins("CMP $32, R2")
 	g.ins("BLO %s", short)

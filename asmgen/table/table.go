@@ -73,42 +73,82 @@ const (
 // parameters, then int parameters. Every generator declares kernels with
 // it, and the Go side calls them through an Args struct generated from it.
 type Signature struct {
-	Name string   // the Go types' prefix: <Name>Func, <Name>Args
-	Doc  string   // what the kernels of the family do
-	Ptrs []string // *byte parameters
-	Ints []string // int parameters
+	Name  string   // the Go types' prefix: <Name>Func, <Name>Args
+	Doc   string   // what the kernels of the family do
+	Ptrs  []string // *byte parameters
+	Ints  []string // int parameters
+	Skips []Skip   // int parameters the call computes from fields of the Args
 }
+
+// A Skip is a kernel parameter that takes a pointer from the end of a
+// group's last row to the next group's first: Group - Rows*Stride, of
+// fields of the Args struct, which hold Group in Skip's place. The call
+// computes it, so that a kernel adds it to the pointer as it is, with no
+// register, stack frame or arithmetic of its own.
+type Skip struct{ Param, Group, Rows, Stride string }
 
 // The kernel families' signatures.
 var (
 	LaneSig = Signature{"Lane",
 		"the lane kernels, which move b lanes of n bytes to and from one interleaved row of n*b bytes, in each of rows rows of each of groups groups",
 		[]string{"space", "depth"},
-		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "laneI", "groups", "groupSpace", "groupDepth"}}
+		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "laneI", "groups", "spaceSkip", "depthSkip"},
+		groupSkips}
 	AnyBSig = Signature{"AnyB",
 		"the kernels of 16-byte elements for any block size b, whose lanes lie lane bytes apart",
 		[]string{"space", "depth"},
-		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "groups", "groupSpace", "groupDepth", "b"}}
+		[]string{"n", "rows", "spaceStride", "depthStride", "lane", "groups", "spaceSkip", "depthSkip", "b"},
+		groupSkips}
 	GatherSig = Signature{"Gather",
 		"the gather kernels, which write, in each of reps tiles (srcRep and dstRep bytes apart), steps output vectors, each shuffled from source windows by a program: per vector, offs holds its offset in dst and its windows' offsets in src (int32), idx its index vectors (see internal/gather)",
 		[]string{"dst", "src", "offs", "idx"},
-		[]string{"steps", "reps", "srcRep", "dstRep"}}
+		[]string{"steps", "reps", "srcRep", "dstRep"}, nil}
 	StackSig = Signature{"Stack",
 		"the stacked-row kernels, which run units units of short rows: unit u starts at v = min(u*step, last) bytes along the rows, 4*v bytes into the space side and, on the depth side, where its four planes lie plane bytes apart and each plane's segments of plane bytes 4*plane bytes apart, at byte v%plane of segment v/plane (lastDepth for v = last); a unit reaching past its segment's end takes the rest from the next one; tab holds the units' permutation and masks (see internal/stack)",
 		[]string{"space", "depth", "tab"},
-		[]string{"units", "step", "last", "lastDepth", "plane"}}
+		[]string{"units", "step", "last", "lastDepth", "plane"}, nil}
 	UnitSig = Signature{"Unit",
 		"the row-unit kernels, which run, in each of groups groups (group bytes apart on both sides), units units: unit u is row u (n bytes of w-byte elements, at u*n) of each of four planes plane bytes apart on the depth side, and two rows of 2*n bytes at 4*u*n on the space side; each row moves in whole chunks, reading and writing past its end (see internal/stack's Rows)",
 		[]string{"space", "depth"},
-		[]string{"n", "units", "plane", "groups", "group"}}
+		[]string{"n", "units", "plane", "groups", "group"}, nil}
 	CopySig = Signature{"Copy",
 		"the run copiers, which copy, in each row of each group, w runs of e >= 16 bytes from src + x*srcX to dst + x*dstX",
 		[]string{"dst", "src"},
-		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}}
+		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstSkip", "srcSkip"},
+		[]Skip{{"dstSkip", "dstGroup", "rows", "dstRow"}, {"srcSkip", "srcGroup", "rows", "srcRow"}}}
 	StreamSig = Signature{"Stream",
-		"the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores",
-		CopySig.Ptrs, CopySig.Ints}
+		"the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart",
+		CopySig.Ptrs,
+		[]string{"e", "w", "dstX", "srcX", "rows", "dstRow", "srcRow", "groups", "dstGroup", "srcGroup"}, nil}
 )
+
+// groupSkips are the skips of the lane kernels' groups.
+var groupSkips = []Skip{{"spaceSkip", "groupSpace", "rows", "spaceStride"}, {"depthSkip", "groupDepth", "rows", "depthStride"}}
+
+// Field is the Args field that holds a parameter, or its skip's Group.
+func (s Signature) Field(param string) string {
+	for _, k := range s.Skips {
+		if k.Param == param {
+			return exported(k.Group)
+		}
+	}
+	return exported(param)
+}
+
+// Arg is the Go expression a call passes for a parameter, from the Args
+// fields of c.
+func (s Signature) Arg(param string) string {
+	for _, k := range s.Skips {
+		if k.Param == param {
+			return "c." + exported(k.Group) + " - c." + exported(k.Rows) + "*c." + exported(k.Stride)
+		}
+	}
+	return "c." + exported(param)
+}
+
+// exported is a parameter's name as a struct field: spaceStride becomes
+// SpaceStride.
+func exported(name string) string { return strings.ToUpper(name[:1]) + name[1:] }
 
 // Signatures lists every family's signature.
 var Signatures = []Signature{LaneSig, AnyBSig, CopySig, StreamSig, GatherSig, StackSig, UnitSig}

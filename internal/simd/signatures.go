@@ -32,7 +32,7 @@ type LaneCall struct {
 
 // Run makes the call on the tensors of a call.
 func (c *LaneCall) Run(space, depth []byte) {
-	callLane(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.LaneI, c.Groups, c.GroupSpace, c.GroupDepth, uintptr(*c.F))
+	callLane(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.LaneI, c.Groups, c.GroupSpace-c.Rows*c.SpaceStride, c.GroupDepth-c.Rows*c.DepthStride, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
@@ -56,7 +56,7 @@ type AnyBCall struct {
 
 // Run makes the call on the tensors of a call.
 func (c *AnyBCall) Run(space, depth []byte) {
-	callAnyB(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.Groups, c.GroupSpace, c.GroupDepth, c.B, uintptr(*c.F))
+	callAnyB(c.Space.Ptr(space, depth), c.Depth.Ptr(space, depth), c.N, c.Rows, c.SpaceStride, c.DepthStride, c.Lane, c.Groups, c.GroupSpace-c.Rows*c.SpaceStride, c.GroupDepth-c.Rows*c.DepthStride, c.B, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
@@ -80,13 +80,13 @@ type CopyCall struct {
 
 // Run makes the call on the tensors of a call.
 func (c *CopyCall) Run(space, depth []byte) {
-	callCopy(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup, c.SrcGroup, uintptr(*c.F))
+	callCopy(c.Dst.Ptr(space, depth), c.Src.Ptr(space, depth), c.E, c.W, c.DstX, c.SrcX, c.Rows, c.DstRow, c.SrcRow, c.Groups, c.DstGroup-c.Rows*c.DstRow, c.SrcGroup-c.Rows*c.SrcRow, uintptr(*c.F))
 }
 
 // Kernel names the kernel.
 func (c *CopyCall) Kernel() string { return name(c.F) }
 
-// StreamFunc is one of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores: the word holding its entry address, which the
+// StreamFunc is one of the streaming run copiers, which copy, in each row of each group, w runs of e bytes (at least 32, a multiple of 4) from src + x*srcX to dst + x*e, the rows e*w bytes apart, so that a group's runs tile one block of dst (4-byte aligned), which they write with aligned non-temporal stores; groups start dstGroup and srcGroup bytes apart: the word holding its entry address, which the
 // kernels' assembly defines next to it. A call jumps there through callStream.
 type StreamFunc uintptr
 

@@ -7,17 +7,17 @@ package simd
 // callLane calls the LaneFunc at entry.
 //
 //go:noescape
-func callLane(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int, entry uintptr)
+func callLane(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int, entry uintptr)
 
 // callAnyB calls the AnyBFunc at entry.
 //
 //go:noescape
-func callAnyB(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int, entry uintptr)
+func callAnyB(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int, entry uintptr)
 
 // callCopy calls the CopyFunc at entry.
 //
 //go:noescape
-func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr)
+func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int, entry uintptr)
 
 // callStream calls the StreamFunc at entry.
 //

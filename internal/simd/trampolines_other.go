@@ -4,15 +4,15 @@
 
 package simd
 
-func callLane(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, groupSpace, groupDepth int, entry uintptr) {
+func callLane(space, depth *byte, n, rows, spaceStride, depthStride, lane, laneI, groups, spaceSkip, depthSkip int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
 
-func callAnyB(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, groupSpace, groupDepth, b int, entry uintptr) {
+func callAnyB(space, depth *byte, n, rows, spaceStride, depthStride, lane, groups, spaceSkip, depthSkip, b int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
 
-func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstGroup, srcGroup int, entry uintptr) {
+func callCopy(dst, src *byte, e, w, dstX, srcX, rows, dstRow, srcRow, groups, dstSkip, srcSkip int, entry uintptr) {
 	panic("simd: this build has no kernels")
 }
 

@@ -356,16 +356,16 @@ const (
 		fields := func(names []string) string {
 			var out []string
 			for _, n := range names {
-				out = append(out, exported(n))
+				out = append(out, sig.Field(n))
 			}
 			return strings.Join(out, ", ")
 		}
 		var args []string
 		for _, p := range sig.Ptrs {
-			args = append(args, "c."+exported(p)+".Ptr(space, depth)")
+			args = append(args, sig.Arg(p)+".Ptr(space, depth)")
 		}
 		for _, p := range sig.Ints {
-			args = append(args, "c."+exported(p))
+			args = append(args, sig.Arg(p))
 		}
 		fmt.Fprintf(&b, `
 // %[1]sFunc is one of %[2]s: the word holding its entry address, which the
